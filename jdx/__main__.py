@@ -1,0 +1,3 @@
+from jdx.cli.main import entry
+
+entry()

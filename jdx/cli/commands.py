@@ -1,0 +1,183 @@
+"""Typer commands: each parses its arguments, makes one facade call and hands the answer to output."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from jdx.cli import text
+from jdx.cli.output import emit, progress_printer
+from jdx.engine.service import JdxService, Options
+from jdx.errors import UsageError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="jdx: an IDE for AI agents over JVM code.",
+                  context_settings={"help_option_names": ["-h", "--help"]}, pretty_exceptions_enable=False)
+ws_app = typer.Typer(no_args_is_help=True, help="Named workspaces: ordered roots stored as TOML.")
+cache_app = typer.Typer(no_args_is_help=True, help="The shard and graph cache.")
+app.add_typer(ws_app, name="ws")
+app.add_typer(cache_app, name="cache")
+
+_G = None
+
+
+def service() -> JdxService:
+    g = _G
+    opts = Options(workspace=g.workspace, jars=g.jars, src=g.src, jdk=g.jdk, cache_dir=g.cache_dir)
+    return JdxService(opts, progress=progress_printer(not g.quiet and not g.json))
+
+
+def out(command: str, query: str, answer, render) -> None:
+    code = emit(command, query, answer, _G.json, render)
+    if code:
+        raise typer.Exit(code)
+
+
+@app.command()
+def index(force: bool = typer.Option(False, "--force", help="re-extract and rebuild even if nothing changed")):
+    """Build or refresh the workspace graph. Example: jdx index --jars lib/gson.jar"""
+    out("index", "", service().index(force=force), text.index)
+
+
+@app.command()
+def cypher(query: str = typer.Argument(..., help="a read-only Cypher query")):
+    """Run a read-only Cypher query on the workspace graph. Example: jdx cypher "MATCH (t:Type) RETURN count(t)" """
+    out("cypher", query, service().cypher(query), text.table)
+
+
+@app.command()
+def export(directory: str = typer.Argument(..., help="target directory"),
+           format: str = typer.Option("parquet", "--format", help="parquet")):
+    """Export the workspace graph as an Arrow dataset, one table per node and relationship type. Example: jdx export out/"""
+    out("export", directory, service().export(directory, format), text.export)
+
+
+@app.command()
+def doctor():
+    """Diagnose the environment: JVM, ASM, javac, graph backend, directories. Example: jdx doctor"""
+    answer = service().doctor()
+    out("doctor", "", answer, text.doctor)
+    if not answer.result["ok"]:
+        raise typer.Exit(4)
+
+
+@app.command()
+def version():
+    """Print the jdx version. Example: jdx version --json"""
+    out("version", "", service().version(), text.version)
+
+
+@cache_app.command("info")
+def cache_info():
+    """Sizes of the shard and graph cache. Example: jdx cache info"""
+    out("cache", "info", service().cache_info(), text.key_values)
+
+
+@cache_app.command("gc")
+def cache_gc(dry_run: bool = typer.Option(False, "--dry-run", help="list what would go, remove nothing")):
+    """Remove shards and graphs no workspace uses. Example: jdx cache gc --dry-run"""
+    out("cache", "gc", service().cache_gc(dry_run), text.cache_gc)
+
+
+@cache_app.command("clear")
+def cache_clear():
+    """Remove every shard, graph and compiled extractor. Example: jdx cache clear"""
+    out("cache", "clear", service().cache_clear(), text.key_values)
+
+
+@ws_app.command("create")
+def ws_create(name: str):
+    """Create a workspace from --jars/--src/--jdk. Example: jdx ws create app --jars 'libs/*.jar'"""
+    from jdx.engine.workspace import WorkspaceSpec, absolutize, list_workspaces, save_workspace
+
+    if name in list_workspaces():
+        raise UsageError(f"workspace {name!r} exists; use jdx ws add {name} <root> or jdx ws remove {name}")
+    spec = WorkspaceSpec(name=name, jars=absolutize(_G.jars), src=absolutize(_G.src),
+                         jdk=True if _G.jdk is None else _G.jdk)
+    path = save_workspace(spec)
+    from jdx.engine.service import Answer
+
+    out("ws", f"create {name}", Answer({"created": name, "file": str(path), **spec.to_json()}), text.ws_spec)
+
+
+@ws_app.command("list")
+def ws_list():
+    """List workspaces. Example: jdx ws list"""
+    from jdx.engine.service import Answer
+    from jdx.engine.workspace import current_workspace_name, list_workspaces
+
+    current = current_workspace_name()
+    names = list_workspaces()
+    out("ws", "list", Answer({"workspaces": [{"name": n, "current": n == current} for n in names]}), text.ws_list)
+
+
+@ws_app.command("info")
+def ws_info(name: Optional[str] = typer.Argument(None)):
+    """Roots, artifacts and index state of a workspace. Example: jdx ws info app"""
+    if name:
+        _G.workspace = name
+    out("ws", f"info {name or ''}".strip(), service().ws_info(), text.ws_info)
+
+
+@ws_app.command("remove")
+def ws_remove(name: str):
+    """Delete a workspace definition (its cached shards stay until cache gc). Example: jdx ws remove app"""
+    from jdx.engine.service import Answer
+    from jdx.engine.workspace import remove_workspace
+
+    remove_workspace(name)
+    out("ws", f"remove {name}", Answer({"removed": name}), text.key_values)
+
+
+@ws_app.command("add")
+def ws_add(name: str, root: str):
+    """Append a jar, glob or class directory to a workspace. Example: jdx ws add app build/classes/java/main"""
+    from jdx.engine.service import Answer
+    from jdx.engine.workspace import absolutize, load_workspace, save_workspace
+
+    spec = load_workspace(name)
+    spec.jars.extend(absolutize([root]))
+    save_workspace(spec)
+    out("ws", f"add {name}", Answer({"updated": name, **spec.to_json()}), text.ws_spec)
+
+
+@ws_app.command("use")
+def ws_use(name: str):
+    """Make a workspace the default for later commands. Example: jdx ws use app"""
+    from jdx.engine.service import Answer
+    from jdx.engine.workspace import use_workspace
+
+    use_workspace(name)
+    out("ws", f"use {name}", Answer({"current": name}), text.key_values)
+
+
+@app.command()
+def bench(iterations: int = typer.Option(3, "--iterations", help="repetitions of each warm measurement")):
+    """Measure indexing and query speed on this machine. Example: jdx bench --json"""
+    from jdx.engine.bench import run_bench
+
+    out("bench", "", run_bench(service(), iterations), text.bench)
+
+
+def run(g, rest: list[str]) -> int:
+    """Runs one command line (globals already split off); returns the exit code."""
+    import click
+
+    global _G
+    _G = g
+    from jdx.cli import commands_read  # noqa: F401 - registers the read-path commands
+
+    try:
+        result = app(args=rest, prog_name="jdx", standalone_mode=False)
+    except typer.Exit as exc:
+        return exc.exit_code
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.exceptions.NoArgsIsHelpError as exc:
+        print(exc.ctx.get_help() if exc.ctx else str(exc))
+        return 0
+    except click.UsageError as exc:
+        raise UsageError(exc.format_message().splitlines()[0]) from exc
+    except click.Abort:
+        return 130
+    return result if isinstance(result, int) else 0

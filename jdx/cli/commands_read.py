@@ -1,0 +1,1 @@
+"""Read-path commands (members, show, ...) register here."""

@@ -1,0 +1,106 @@
+"""Plain-text renderings of foundation answers (spec §8.1: two-space indent, leading kind words, no boxes)."""
+
+from __future__ import annotations
+
+
+def _human_bytes(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n} B"
+
+
+def index(r: dict) -> list[str]:
+    state = "built" if r["built"] else "up to date"
+    return [
+        f"index {state}: {r['artifacts']} artifacts · {r['classes']:,} classes · {r['members']:,} members · "
+        f"{r['edges']:,} edges · {r['seconds']:.2f}s",
+        f"  extracted {r['extracted']} artifact(s); graph {r['graph']}",
+    ]
+
+
+def _cell(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return "[" + ", ".join(_cell(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_cell(v)}" for k, v in value.items()) + "}"
+    return str(value).replace("\n", "\\n")
+
+
+def table(r: dict) -> list[str]:
+    cols = r["columns"]
+    rows = [[_cell(row.get(c)) for c in cols] for row in r["rows"]]
+    widths = [max([len(c)] + [len(row[i]) for row in rows]) for i, c in enumerate(cols)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(cols, widths)).rstrip()]
+    for row in rows:
+        lines.append("  ".join(v.ljust(w) for v, w in zip(row, widths)).rstrip())
+    lines.append(f"{len(rows)} row{'s' if len(rows) != 1 else ''}")
+    return lines
+
+
+def export(r: dict) -> list[str]:
+    lines = [f"exported to {r['directory']} ({r['format']})"]
+    for name, rows in r["tables"].items():
+        lines.append(f"  table {name}.{r['format']}  {rows:,} rows")
+    return lines
+
+
+def doctor(r: dict) -> list[str]:
+    lines = []
+    for c in r["checks"]:
+        lines.append(f"  {'ok  ' if c['ok'] else 'MISS'} {c['check']}: {c['detail']}")
+    lines.insert(0, "doctor: " + ("ready" if r["ok"] else "missing requirements"))
+    return lines
+
+
+def version(r: dict) -> list[str]:
+    return [f"jdx {r['jdx']} (python {r['python']}, graph {r['graph_backend']}, schema {r['schema']})"]
+
+
+def key_values(r: dict) -> list[str]:
+    out = []
+    for k, v in r.items():
+        if k.endswith("bytes") and isinstance(v, int):
+            v = _human_bytes(v)
+        out.append(f"{k}: {_cell(v)}")
+    return out
+
+
+def cache_gc(r: dict) -> list[str]:
+    verb = "would remove" if r["dry_run"] else "removed"
+    lines = [f"cache gc {verb} {len(r['removed'])} entr{'y' if len(r['removed']) == 1 else 'ies'}"]
+    lines.extend(f"  {x}" for x in r["removed"])
+    return lines
+
+
+def ws_spec(r: dict) -> list[str]:
+    name = r.get("created") or r.get("updated") or r.get("name")
+    lines = [f"workspace {name}"]
+    lines.extend(f"  jar {j}" for j in r["jars"])
+    lines.extend(f"  src {s}" for s in r["src"])
+    lines.append(f"  jdk {'yes' if r['jdk'] else 'no'}")
+    return lines
+
+
+def ws_list(r: dict) -> list[str]:
+    if not r["workspaces"]:
+        return ["no workspaces (create one: jdx ws create <name> --jars <path|glob>)"]
+    return [f"workspace {w['name']}{'  (current)' if w['current'] else ''}" for w in r["workspaces"]]
+
+
+def ws_info(r: dict) -> list[str]:
+    ws = r["workspace"]
+    lines = [f"workspace {ws['name'] or '(ad hoc)'}  via {r['how']}  · {'indexed' if r['indexed'] else 'not indexed'}"]
+    for a in r["artifacts"]:
+        lines.append(f"  {a['kind']} {a['name']}  {a['path']}")
+    return lines
+
+
+def bench(r: dict) -> list[str]:
+    lines = [f"bench on {r['machine']}"]
+    for row in r["rows"]:
+        lines.append(f"  {row['name']}: {row['value']}{(' — ' + row['note']) if row.get('note') else ''}")
+    return lines

@@ -1,0 +1,26 @@
+"""Where jdx writes: cache, config and runtime directories (spec §17.1), with JDX_* overrides."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def cache_dir(override: str | os.PathLike | None = None) -> Path:
+    """The cache root: --cache-dir, then JDX_CACHE_DIR, then XDG_CACHE_HOME/jdx, then ~/.cache/jdx."""
+    if override:
+        return Path(override).expanduser()
+    if os.environ.get("JDX_CACHE_DIR"):
+        return Path(os.environ["JDX_CACHE_DIR"]).expanduser()
+    if os.environ.get("XDG_CACHE_HOME"):
+        return Path(os.environ["XDG_CACHE_HOME"]) / "jdx"
+    return Path.home() / ".cache" / "jdx"
+
+
+def config_dir() -> Path:
+    """The config root: JDX_CONFIG_DIR, then XDG_CONFIG_HOME/jdx, then ~/.config/jdx."""
+    if os.environ.get("JDX_CONFIG_DIR"):
+        return Path(os.environ["JDX_CONFIG_DIR"]).expanduser()
+    if os.environ.get("XDG_CONFIG_HOME"):
+        return Path(os.environ["XDG_CONFIG_HOME"]) / "jdx"
+    return Path.home() / ".config" / "jdx"

@@ -1,0 +1,40 @@
+"""The Python API for notebooks and scripts: jdx.open(...).cypher(q) -> pyarrow.Table."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from jdx.engine.service import JdxService, Options
+
+
+class Workspace:
+    """A workspace graph opened read-only (built first when missing)."""
+
+    def __init__(self, service: JdxService):
+        self.service = service
+
+    def cypher(self, query: str, params: dict | None = None) -> pa.Table:
+        """Runs a read-only Cypher query; rows come back as a pyarrow Table (`.to_pandas()` for a frame)."""
+        return self.service.cypher_table(query, params)
+
+    def index(self, force: bool = False) -> dict:
+        return self.service.index(force=force).result
+
+    @property
+    def artifacts(self) -> list[dict]:
+        return [a.to_json() for a in self.service.artifacts()]
+
+    def close(self) -> None:
+        self.service.close()
+
+    def __enter__(self) -> "Workspace":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def open_workspace(workspace: str | None = None, jars: list[str] | tuple = (), jdk: bool = True,
+                   cache_dir: str | None = None) -> Workspace:
+    opts = Options(workspace=workspace, jars=list(jars), jdk=jdk, cache_dir=cache_dir)
+    return Workspace(JdxService(opts))

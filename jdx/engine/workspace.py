@@ -1,0 +1,142 @@
+"""Workspaces (spec §5.3, §13): named, ordered roots stored as TOML; resolution of which one a command uses."""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from jdx.dirs import config_dir
+from jdx.errors import NoIndexError, UsageError
+
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+@dataclass
+class WorkspaceSpec:
+    name: str
+    jars: list[str] = field(default_factory=list)
+    src: list[str] = field(default_factory=list)
+    jdk: bool = True
+
+    def to_toml(self) -> str:
+        def arr(values: list[str]) -> str:
+            return "[" + ", ".join(_toml_str(v) for v in values) + "]"
+
+        return (
+            f"# jdx workspace: earlier roots shadow later ones, like a JVM classpath\n"
+            f"name = {_toml_str(self.name)}\n"
+            f"jars = {arr(self.jars)}\n"
+            f"src = {arr(self.src)}\n"
+            f"jdk = {'true' if self.jdk else 'false'}\n"
+        )
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "jars": self.jars, "src": self.src, "jdk": self.jdk}
+
+
+def _toml_str(value: str) -> str:
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    escaped = "".join(ch if ch >= " " else f"\\u{ord(ch):04x}" for ch in escaped)
+    return f'"{escaped}"'
+
+
+def workspaces_dir() -> Path:
+    return config_dir() / "workspaces"
+
+
+def _check_name(name: str) -> None:
+    if not NAME.match(name or ""):
+        raise UsageError(f"bad workspace name {name!r}: use letters, digits, '.', '_' or '-' (max 64)")
+
+
+def load_workspace(name: str) -> WorkspaceSpec:
+    _check_name(name)
+    path = workspaces_dir() / f"{name}.toml"
+    try:
+        data = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        known = ", ".join(list_workspaces()) or "none"
+        raise NoIndexError(f"no workspace named {name!r} (known: {known}); create it with: jdx ws create {name} --jars ...")
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise UsageError(f"{path}: unreadable workspace file: {exc}") from exc
+    jars, src = data.get("jars", []), data.get("src", [])
+    if not isinstance(jars, list) or not isinstance(src, list):
+        raise UsageError(f"{path}: 'jars' and 'src' must be lists of strings")
+    return WorkspaceSpec(name=name, jars=[str(j) for j in jars], src=[str(s) for s in src],
+                         jdk=bool(data.get("jdk", True)))
+
+
+def save_workspace(spec: WorkspaceSpec) -> Path:
+    _check_name(spec.name)
+    folder = workspaces_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{spec.name}.toml"
+    tmp = path.with_suffix(f".toml.{os.getpid()}.tmp")
+    tmp.write_text(spec.to_toml())
+    os.replace(tmp, path)
+    return path
+
+
+def remove_workspace(name: str) -> None:
+    load_workspace(name)
+    (workspaces_dir() / f"{name}.toml").unlink()
+    if current_workspace_name() == name:
+        (config_dir() / "current").unlink(missing_ok=True)
+
+
+def list_workspaces() -> list[str]:
+    folder = workspaces_dir()
+    if not folder.is_dir():
+        return []
+    return sorted(p.stem for p in folder.glob("*.toml"))
+
+
+def use_workspace(name: str) -> None:
+    load_workspace(name)
+    config_dir().mkdir(parents=True, exist_ok=True)
+    (config_dir() / "current").write_text(name + "\n")
+
+
+def current_workspace_name() -> str | None:
+    try:
+        name = (config_dir() / "current").read_text().strip()
+    except OSError:
+        return None
+    return name or None
+
+
+def absolutize(paths: list[str]) -> list[str]:
+    """Workspace roots are stored absolute, so the workspace means the same thing from any directory."""
+    out = []
+    for p in paths:
+        expanded = os.path.expanduser(p)
+        out.append(expanded if os.path.isabs(expanded) else os.path.abspath(expanded))
+    return out
+
+
+@dataclass
+class Selection:
+    """What a command runs on, and how that was decided (for `ws info`, `doctor`, provenance)."""
+
+    spec: WorkspaceSpec
+    how: str
+
+
+def select_workspace(name: str | None, jars: list[str], src: list[str], jdk: bool | None) -> Selection:
+    """Spec §13: explicit flags merge in; then -w; then JDX_WORKSPACE; then `ws use`; else the JDK alone."""
+    how = "default (the JDK)"
+    spec = WorkspaceSpec(name="")
+    chosen = name or os.environ.get("JDX_WORKSPACE") or current_workspace_name()
+    if chosen:
+        spec = load_workspace(chosen)
+        how = "-w" if name else ("JDX_WORKSPACE" if os.environ.get("JDX_WORKSPACE") else "ws use")
+    if jars or src:
+        spec = WorkspaceSpec(name=spec.name, jars=absolutize(jars) + spec.jars, src=absolutize(src) + spec.src,
+                             jdk=spec.jdk)
+        how = "flags" if not chosen else f"flags + {how}"
+    if jdk is not None:
+        spec.jdk = jdk
+    return Selection(spec=spec, how=how)

@@ -1,0 +1,94 @@
+"""The one error hierarchy of jdx. Every adapter maps these to exit codes in one place.
+
+    JdxError                      exit 6, INTERNAL
+    ├── NotFoundError             exit 1, NOT_FOUND        (carries did-you-mean candidates)
+    ├── AmbiguousError            exit 2, AMBIGUOUS        (carries every candidate)
+    ├── UsageError                exit 3, USAGE
+    │   └── RefSyntaxError        exit 3, BAD_REFERENCE
+    ├── NoIndexError              exit 4, NO_INDEX         (no workspace / no graph)
+    │   └── EnvironmentMissing    exit 4, ENVIRONMENT      (no JVM, no ASM, no javac)
+    └── ArtifactReadError         exit 5, ARTIFACT_READ_ERROR
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+EXIT_OK = 0
+EXIT_NOT_FOUND = 1
+EXIT_AMBIGUOUS = 2
+EXIT_USAGE = 3
+EXIT_NO_INDEX = 4
+EXIT_ARTIFACT = 5
+EXIT_INTERNAL = 6
+
+
+class JdxError(Exception):
+    """Root of every error jdx raises on purpose."""
+
+    exit_code = EXIT_INTERNAL
+    code = "INTERNAL"
+
+    def __init__(self, message: str, *, candidates: list[dict] | None = None, hint: str | None = None,
+                 warnings: list | None = None, result: dict | None = None):
+        super().__init__(message)
+        self.message = message
+        self.candidates = candidates or []
+        self.hint = hint
+        self.warnings = warnings or []
+        self.result = result
+
+    def to_json(self) -> dict:
+        data = {"code": self.code, "message": self.message}
+        if self.hint:
+            data["hint"] = self.hint
+        return data
+
+
+class NotFoundError(JdxError):
+    exit_code = EXIT_NOT_FOUND
+    code = "NOT_FOUND"
+
+
+class AmbiguousError(JdxError):
+    exit_code = EXIT_AMBIGUOUS
+    code = "AMBIGUOUS"
+
+
+class UsageError(JdxError):
+    exit_code = EXIT_USAGE
+    code = "USAGE"
+
+
+class RefSyntaxError(UsageError):
+    code = "BAD_REFERENCE"
+
+
+class NoIndexError(JdxError):
+    exit_code = EXIT_NO_INDEX
+    code = "NO_INDEX"
+
+
+class EnvironmentMissing(NoIndexError):
+    code = "ENVIRONMENT"
+
+
+class ArtifactReadError(JdxError):
+    exit_code = EXIT_ARTIFACT
+    code = "ARTIFACT_READ_ERROR"
+
+
+@dataclass(frozen=True, order=True)
+class Warning_:
+    """A named warning: never silent, always in text and JSON."""
+
+    code: str
+    message: str
+    artifact: str = ""
+    detail: str = field(default="", compare=False)
+
+    def to_json(self) -> dict:
+        data = {"code": self.code, "message": self.message}
+        if self.artifact:
+            data["artifact"] = self.artifact
+        return data

