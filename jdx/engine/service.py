@@ -204,6 +204,22 @@ class JdxService:
         ok = all(c["ok"] for c in checks if c["check"] in ("jvm", "asm", "jpype", "graph backend"))
         return Answer({"ok": ok, "checks": checks, "python": sys.version.split()[0]})
 
+    # --- read path -------------------------------------------------------------
+    def members(self, type_text: str, opts) -> Answer:
+        from jdx.engine.members import list_members
+
+        store = self.store()
+        result = list_members(store, type_text, opts)
+        arts = {r["a.id"]: r["a.name"] for r in store.rows(queries.ARTIFACTS)}
+        artifact = arts.get(result.pop("artifact") or "", "")
+        result["artifact_name"] = artifact
+        warnings = list(self._root_warnings)
+        for u in result["unresolved_supertypes"]:
+            warnings.append(Warning_("UNRESOLVED_SUPERTYPE",
+                                     f"{u} is not in the workspace: inherited members may be incomplete"))
+        provenance = [{"symbol": result["type"], "artifact": artifact, "origin": "bytecode"}]
+        return Answer(result, warnings, provenance=provenance)
+
     # --- cache ---------------------------------------------------------------
     def cache_info(self) -> Answer:
         def size(path: Path) -> int:

@@ -113,6 +113,34 @@ class _Hierarchy:
         return None
 
 
+def _shadow_prefix(pos: int, art_ids: list[str]) -> str:
+    return "@" + art_ids[pos][:16]
+
+
+def _rename_shadowed(members: pa.Table, shadowed_pairs: set, art_ids: list[str]):
+    """Members of a shadowed class copy get ids under that copy's id (name@artifact)."""
+    ids, owners, flags = [], [], []
+    for mid, owner, pos in zip(members["id"].to_pylist(), members["owner"].to_pylist(), members["pos"].to_pylist()):
+        if (pos, owner) in shadowed_pairs:
+            new_owner = owner + _shadow_prefix(pos, art_ids)
+            ids.append(new_owner + mid[len(owner):])
+            owners.append(new_owner)
+            flags.append(True)
+        else:
+            ids.append(mid)
+            owners.append(owner)
+            flags.append(False)
+    return pa.array(ids, pa.string()), pa.array(owners, pa.string()), pa.array(flags, pa.bool_())
+
+
+def _rename_refs(refs: pa.Table, shadowed_pairs: set, art_ids: list[str]) -> pa.Array:
+    out = []
+    for frm, pos in zip(refs["from"].to_pylist(), refs["pos"].to_pylist()):
+        owner = frm.split("#", 1)[0]
+        out.append(owner + _shadow_prefix(pos, art_ids) + frm[len(owner):] if (pos, owner) in shadowed_pairs else frm)
+    return pa.array(out, pa.string())
+
+
 def build_tables(shards: list[Shard]) -> GraphTables:
     """Everything the graph needs, as Arrow tables keyed by canonical JVM identities."""
     warnings: list[Warning_] = []
@@ -129,9 +157,10 @@ def build_tables(shards: list[Shard]) -> GraphTables:
     names = types["name"].to_pylist()
     positions = types["pos"].to_pylist()
     winner_mask = _first_rows(types["name"]).to_pylist()
-    ids = [n if w else f"{n}@{art_ids[p][:16]}" for n, w, p in zip(names, winner_mask, positions)]
+    ids = [n if w else n + _shadow_prefix(p, art_ids) for n, w, p in zip(names, winner_mask, positions)]
     type_ids = pa.array(ids, pa.string())
     winners = {n for n, w in zip(names, winner_mask) if w}
+    shadowed_pairs = {(p, n) for n, w, p in zip(names, winner_mask, positions) if not w}
 
     providers: dict[str, list[int]] = defaultdict(list)
     for n, p in zip(names, positions):
@@ -151,24 +180,21 @@ def build_tables(shards: list[Shard]) -> GraphTables:
             art_names[ps[0]],
         ))
 
-    # --- members, keyed under their declaring type's id
+    # --- members, keyed under their declaring type's id (ids come from the extractor; shadowed copies renamed)
     members = _concat(shards, "members")
-    member_pos_owner = _join(pc.cast(members["pos"], pa.string()), members["owner"], sep=":")
-    owner_idx = pc.index_in(member_pos_owner, value_set=pos_name)
-    members = members.filter(pc.is_valid(owner_idx))
-    owner_idx = owner_idx.filter(pc.is_valid(owner_idx))
-    member_owner_ids = pc.take(type_ids, owner_idx)
-    is_field = pc.equal(members["kind"], 1)
-    member_ids = pc.if_else(
-        is_field,
-        _join(member_owner_ids, pa.scalar("#"), members["name"], pa.scalar(":"), members["descriptor"]),
-        _join(member_owner_ids, pa.scalar("#"), members["name"], members["descriptor"]),
-    )
-    first = _first_rows(member_ids)
-    members = members.filter(first).append_column("id", member_ids.filter(first))
-    members = members.append_column("owner_id", member_owner_ids.filter(first))
-    shadowed_member = pc.invert(pc.is_in(members["owner_id"], value_set=pa.array(sorted(winners), pa.string())))
-    members = members.append_column("shadowed", shadowed_member)
+    members = members.filter(_first_rows(members["id"]) if not shadowed_pairs else pa.array([True] * members.num_rows))
+    member_ids = members["id"]
+    member_owner_ids = members["owner"]
+    shadow_mask = None
+    if shadowed_pairs:
+        member_ids, member_owner_ids, shadow_mask = _rename_shadowed(members, shadowed_pairs, art_ids)
+        first = _first_rows(member_ids)
+        members, member_ids, member_owner_ids, shadow_mask = (
+            members.filter(first), member_ids.filter(first), member_owner_ids.filter(first), shadow_mask.filter(first))
+    members = members.set_column(members.schema.get_field_index("id"), "id", member_ids)
+    members = members.append_column("owner_id", member_owner_ids)
+    members = members.append_column("shadowed", shadow_mask if shadow_mask is not None
+                                    else pa.array([False] * members.num_rows))
     methods_t = members.filter(pc.equal(members["kind"], 0))
     fields_t = members.filter(pc.equal(members["kind"], 1))
 
@@ -187,10 +213,8 @@ def build_tables(shards: list[Shard]) -> GraphTables:
             supers[frm] = sup
         else:
             interfaces[frm].append(sup)
-    winner_methods = set(_join(methods_t["owner_id"], pa.scalar("#"), methods_t["name"],
-                               methods_t["descriptor"]).to_pylist())
-    winner_fields = set(_join(fields_t["owner_id"], pa.scalar("#"), fields_t["name"], pa.scalar(":"),
-                              fields_t["descriptor"]).to_pylist())
+    winner_methods = set(methods_t["id"].to_pylist())
+    winner_fields = set(fields_t["id"].to_pylist())
     hierarchy = _Hierarchy(supers, interfaces, winner_methods, winner_fields)
 
     external_types: set[str] = set()
@@ -228,52 +252,49 @@ def build_tables(shards: list[Shard]) -> GraphTables:
 
     # --- references from method bodies
     refs = _concat(shards, "refs")
-    ref_pos_owner = _join(pc.cast(refs["pos"], pa.string()), refs["from_owner"], sep=":")
-    ref_idx = pc.index_in(ref_pos_owner, value_set=pos_name)
-    refs = refs.filter(pc.is_valid(ref_idx))
-    ref_from_owner = pc.take(type_ids, ref_idx.filter(pc.is_valid(ref_idx)))
-    ref_from = _join(ref_from_owner, pa.scalar("#"), refs["from_name"], refs["from_desc"])
+    ref_from = refs["from"]
+    if shadowed_pairs:
+        ref_from = _rename_refs(refs, shadowed_pairs, art_ids)
     kinds = refs["kind"]
     kind_names = pa.array(REF_KINDS, pa.string())
 
     invoke_mask = pc.less_equal(kinds, 4)
     read_mask = pc.is_in(kinds, value_set=pa.array(READ_KINDS, pa.int32()))
     write_mask = pc.is_in(kinds, value_set=pa.array(WRITE_KINDS, pa.int32()))
-    typeref_mask = pc.greater_equal(kinds, 9)
-    typeref_mask = pc.and_(typeref_mask, pc.less_equal(kinds, 15))
+    typeref_mask = pc.and_(pc.greater_equal(kinds, 9), pc.less_equal(kinds, 15))
+    declared_methods = pa.array(sorted(winner_methods), pa.string())
+    declared_fields = pa.array(sorted(winner_fields), pa.string())
 
     def resolve(mask, is_field_ref: bool):
+        """Declared where named: kept; otherwise resolved up the hierarchy once per distinct key."""
         sub = refs.filter(mask)
-        owners = sub["to_owner"]
-        sep = ":" if is_field_ref else ""
-        keys = _join(owners, pa.scalar("#"), sub["to_name"], pa.scalar(sep), sub["to_desc"])
+        keys = sub["to"]
         unique = pc.unique(keys)
-        targets = []
-        for key in unique.to_pylist():
+        declared = pc.is_in(unique, value_set=declared_fields if is_field_ref else declared_methods)
+        targets = unique.to_pylist()
+        for i, (key, ok) in enumerate(zip(targets, declared.to_pylist())):
+            if ok:
+                continue
             owner, nd = key.split("#", 1)
-            if owner.startswith("["):
-                owner = "java/lang/Object" if not is_field_ref else owner
             found = (hierarchy.resolve_field if is_field_ref else hierarchy.resolve_method)(owner, nd)
             if found is None:
-                target = f"{owner}#{nd}"
                 if owner not in winners:
                     external_types.add(owner)
                 if is_field_ref:
                     name, desc = nd.split(":", 1)
-                    external_fields[target] = (owner, name, desc)
+                    external_fields[key] = (owner, name, desc)
                 else:
                     paren = nd.index("(")
-                    external_methods[target] = (owner, nd[:paren], nd[paren:])
+                    external_methods[key] = (owner, nd[:paren], nd[paren:])
             else:
-                target = f"{found}#{nd}"
-            targets.append(target)
+                targets[i] = f"{found}#{nd}"
         mapped = pc.take(pa.array(targets, pa.string()), pc.index_in(keys, value_set=unique))
         return pa.table({
             "from": ref_from.filter(mask),
             "to": mapped,
             "line": sub["line"],
             "kind": pc.take(kind_names, sub["kind"]),
-            "owner": owners,
+            "owner": sub["to_owner"],
         })
 
     invokes = resolve(invoke_mask, False)
@@ -281,13 +302,13 @@ def build_tables(shards: list[Shard]) -> GraphTables:
     writes = resolve(write_mask, True)
 
     tr = refs.filter(typeref_mask)
-    tr_targets = [type_target(o) for o in tr["to_owner"].to_pylist()]
-    tr_valid = pa.array([t is not None for t in tr_targets])
+    tr_unique = pc.unique(tr["to"]).to_pylist()
+    external_types.update(t for t in tr_unique if t not in winners)
     references = pa.table({
-        "from": ref_from.filter(typeref_mask).filter(tr_valid),
-        "to": pa.array([t for t in tr_targets if t is not None], pa.string()),
-        "line": tr["line"].filter(tr_valid),
-        "kind": pc.take(kind_names, tr["kind"]).filter(tr_valid),
+        "from": ref_from.filter(typeref_mask),
+        "to": tr["to"],
+        "line": tr["line"],
+        "kind": pc.take(kind_names, tr["kind"]),
     })
 
     # throws clauses are declaration-level references (usages --kind throw)
@@ -519,7 +540,7 @@ def build_tables(shards: list[Shard]) -> GraphTables:
     id_set = set(ids)
     for tid, outer, w, pos in zip(ids, types["outer"].to_pylist(), winner_mask, positions):
         if outer:
-            oid = outer if w else f"{outer}@{art_ids[pos][:16]}"
+            oid = outer if w else outer + _shadow_prefix(pos, art_ids)
             if oid in id_set:
                 nest_from.append(oid)
                 nest_to.append(tid)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from jdx.errors import Warning_
 from jdx.graph_schema.schema import SCHEMA_VERSION
-from jdx.graph_schema.store import build_graph, current_build, read_manifest
+from jdx.graph_schema.store import backend_name, build_graph, current_build, read_manifest
 from jdx.loaders.extractor import BytecodeExtractor, JPypeExtractor
 from jdx.loaders.roots import Artifact
 from jdx.loaders.shards import Shard, _extractor_version, load_shard, write_shard
@@ -34,7 +34,7 @@ class IndexReport:
 
 def graph_key(artifacts: list[Artifact]) -> str:
     """A workspace graph is a function of its ordered artifacts, the schema and the extractor."""
-    digest = hashlib.sha256(f"{SCHEMA_VERSION}:{_extractor_version()}".encode())
+    digest = hashlib.sha256(f"{SCHEMA_VERSION}:{_extractor_version()}:{backend_name()}".encode())
     for a in artifacts:
         digest.update(f"\n{a.key}:{a.kind}:{a.name}".encode())
     return digest.hexdigest()[:24]

@@ -24,9 +24,12 @@ class Shard:
     artifact: Artifact
     path: Path
     meta: dict
+    loaded: dict | None = None  # the tables, when just extracted (saves reading them back)
 
-    def table(self, name: str, columns: list[str] | None = None) -> pa.Table:
-        return pq.read_table(self.path / f"{name}.parquet", columns=columns, memory_map=True)
+    def table(self, name: str) -> pa.Table:
+        if self.loaded is not None and name in self.loaded:
+            return self.loaded[name]
+        return pq.read_table(self.path / f"{name}.parquet", memory_map=True)
 
     @property
     def warnings(self) -> list[tuple[str, str, str]]:
@@ -83,4 +86,4 @@ def write_shard(cache: Path, artifact: Artifact, extracted: ExtractedArtifact) -
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return Shard(artifact, target, meta)
+    return Shard(artifact, target, meta, loaded=extracted.tables)

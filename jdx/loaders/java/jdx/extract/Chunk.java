@@ -11,11 +11,10 @@ public final class Chunk {
     public final Columns.Table types = new Columns.Table("types", "name", "kind", "access", "signature", "super",
             "outer", "inner_name", "inner_access", "outer_method", "source_file", "version", "kotlin", "entry");
     public final Columns.Table supertypes = new Columns.Table("supertypes", "type", "super", "kind", "position");
-    public final Columns.Table members = new Columns.Table("members", "owner", "kind", "name", "descriptor",
+    public final Columns.Table members = new Columns.Table("members", "id", "owner", "kind", "name", "descriptor",
             "signature", "access", "exceptions", "param_names", "param_source", "constant", "annotation_default",
             "first_line", "last_line");
-    public final Columns.Table refs = new Columns.Table("refs", "from_owner", "from_name", "from_desc", "kind",
-            "to_owner", "to_name", "to_desc", "line");
+    public final Columns.Table refs = new Columns.Table("refs", "from", "kind", "to", "to_owner", "line");
     public final Columns.Table annotations = new Columns.Table("annotations", "owner_kind", "owner", "member_name",
             "member_desc", "param", "annotation", "visible", "text");
     public final Columns.Table warnings = new Columns.Table("warnings", "code", "entry", "message");
@@ -24,8 +23,8 @@ public final class Chunk {
 
     /** Which columns hold pool indexes (strings); the rest are plain ints. */
     public static final String STRING_COLUMNS = "name signature super outer inner_name outer_method source_file kotlin "
-            + "entry type owner descriptor exceptions param_names constant annotation_default from_owner from_name "
-            + "from_desc to_owner to_name to_desc member_name member_desc annotation text code message";
+            + "entry type owner descriptor exceptions param_names constant annotation_default id from to to_owner "
+            + "member_name member_desc annotation text code message";
 
     Chunk(int artifact, int index) {
         this.artifact = artifact;

@@ -134,7 +134,7 @@ final class ClassExtractor extends ClassVisitor {
 
     @Override
     public FieldVisitor visitField(int faccess, String fname, String fdesc, String fsig, Object value) {
-        chunk.members.row(cols.str(name), 1, cols.str(fname), cols.str(fdesc), cols.str(fsig), faccess, -1, -1, 0,
+        chunk.members.row(cols.str(name + "#" + fname + ":" + fdesc), cols.str(name), 1, cols.str(fname), cols.str(fdesc), cols.str(fsig), faccess, -1, -1, 0,
                 cols.str(value == null ? null : ValuePrinter.constant(value)), -1, -1, -1);
         return new FieldVisitor(API) {
             @Override
@@ -149,6 +149,21 @@ final class ClassExtractor extends ClassVisitor {
         return new MethodCollector(maccess, mname, mdesc, msig, exceptions);
     }
 
+    /** Array descriptors name their element class; primitive arrays name none. */
+    static String elementType(String name) {
+        if (!name.startsWith("[")) {
+            return name;
+        }
+        int i = 0;
+        while (i < name.length() && name.charAt(i) == '[') {
+            i++;
+        }
+        if (i < name.length() && name.charAt(i) == 'L' && name.endsWith(";")) {
+            return name.substring(i + 1, name.length() - 1);
+        }
+        return null;
+    }
+
     @Override
     public void visitEnd() {
         chunk.types.row(cols.str(name), kind, access, cols.str(signature), cols.str(superName), cols.str(outer),
@@ -161,7 +176,7 @@ final class ClassExtractor extends ClassVisitor {
         private final int maccess;
         private final String mname, mdesc, msig;
         private final String[] exceptions;
-        private final int self, selfName, selfDesc;
+        private final int self, selfName, selfDesc, selfId;
         private int line = -1, firstLine = -1, lastLine = -1;
         private String[] mpNames;
         private int mpCount;
@@ -179,6 +194,7 @@ final class ClassExtractor extends ClassVisitor {
             this.self = cols.str(name);
             this.selfName = cols.str(mname);
             this.selfDesc = cols.str(mdesc);
+            this.selfId = cols.str(name + "#" + mname + mdesc);
         }
 
         @Override
@@ -219,7 +235,18 @@ final class ClassExtractor extends ClassVisitor {
         }
 
         private void ref(int kind, String owner, String tname, String tdesc) {
-            chunk.refs.row(self, selfName, selfDesc, kind, cols.str(owner), cols.str(tname), cols.str(tdesc), line);
+            String key;
+            if (tname == null) {
+                key = elementType(owner);
+                if (key == null) {
+                    return;
+                }
+            } else if (tdesc.startsWith("(")) {
+                key = (owner.startsWith("[") ? "java/lang/Object" : owner) + "#" + tname + tdesc;
+            } else {
+                key = owner + "#" + tname + ":" + tdesc;
+            }
+            chunk.refs.row(selfId, kind, cols.str(key), cols.str(owner), line);
         }
 
         @Override
@@ -362,7 +389,7 @@ final class ClassExtractor extends ClassVisitor {
                 psrc = mpNames != null ? 1 : (lvtNames != null ? 2 : 0);
             }
             String exc = exceptions == null || exceptions.length == 0 ? null : String.join(",", exceptions);
-            chunk.members.row(self, 0, selfName, selfDesc, cols.str(msig), maccess, cols.str(exc), cols.str(params),
+            chunk.members.row(selfId, self, 0, selfName, selfDesc, cols.str(msig), maccess, cols.str(exc), cols.str(params),
                     psrc, -1, cols.str(defaultValue), firstLine, lastLine);
         }
     }

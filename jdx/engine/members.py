@@ -1,0 +1,277 @@
+"""`members`: the completion list of a receiver (spec §7.1, §9.3): inherited members, generics substituted,
+overrides collapsed, JLS visibility from the query's point of view, bridges and synthetics hidden."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from jdx.engine import descriptors as d
+from jdx.engine.refs import format_member, format_type
+from jdx.engine.resolve import resolve_type
+from jdx.errors import UsageError
+from jdx.graph_schema import queries
+from jdx.graph_schema.store import GraphStore
+
+ACC = {"public": 0x1, "private": 0x2, "protected": 0x4, "static": 0x8, "final": 0x10, "synchronized": 0x20,
+       "volatile": 0x40, "bridge": 0x40, "varargs": 0x80, "transient": 0x80, "native": 0x100,
+       "interface": 0x200, "abstract": 0x400, "synthetic": 0x1000, "enum": 0x4000}
+OBJECT = "java/lang/Object"
+ACCESS_LEVELS = ("public", "protected", "package", "private")
+
+
+@dataclass
+class MemberOptions:
+    inherited: bool = True
+    kind: str = "all"  # method | field | ctor | all
+    static: bool | None = None  # True: only static, False: only instance
+    access: tuple[str, ...] = ("public", "protected")
+    from_type: str | None = None
+    grep: str | None = None
+    sort: str = "kind"
+    include_synthetic: bool = False
+
+
+def access_level(access: int) -> str:
+    if access & ACC["public"]:
+        return "public"
+    if access & ACC["protected"]:
+        return "protected"
+    if access & ACC["private"]:
+        return "private"
+    return "package"
+
+
+def _package(internal: str) -> str:
+    return internal.rsplit("/", 1)[0] if "/" in internal else ""
+
+
+def _supertype_walk(store: GraphStore, start: dict) -> list[tuple[dict, dict]]:
+    """BFS over superclass then interfaces, cycle-safe, with each type's type-variable environment."""
+    order: list[tuple[dict, dict]] = [(start, {})]
+    seen = {start["id"]}
+    queue = [(start, {})]
+    while queue:
+        row, env = queue.pop(0)
+        sig = None
+        if row.get("signature"):
+            try:
+                sig = d.parse_class_signature(row["signature"])
+            except ValueError:
+                sig = None
+        applied: dict[str, d.ClassTypeSig] = {}
+        if sig is not None:
+            for s in (sig.superclass, *sig.interfaces):
+                applied[s.binary_name] = s
+        parents = ([row["super"]] if row.get("super") else []) + list(row.get("interfaces") or [])
+        for parent in parents:
+            if parent in seen:
+                continue
+            seen.add(parent)
+            found = store.rows(queries.TYPE_BY_ID, {"id": parent})
+            prow = {k[2:]: v for k, v in found[0].items()} if found else {"id": parent, "external": True}
+            penv: dict = {}
+            if parent in applied and prow.get("signature"):
+                try:
+                    psig = d.parse_class_signature(prow["signature"])
+                    penv = {k: d.substitute(v, env) for k, v in d.type_arg_env(psig.type_params, applied[parent]).items()}
+                except ValueError:
+                    penv = {}
+            order.append((prow, penv))
+            if not prow.get("external"):
+                queue.append((prow, penv))
+    # superclasses first (BFS already), java.lang.Object last
+    order.sort(key=lambda p: p[0]["id"] == OBJECT)
+    return order
+
+
+def _render_method(m: dict, owner_simple: str, env: dict) -> tuple[str, list[str], str]:
+    """(declaration text, parameter types, return type) in simple names, generics substituted."""
+    sig = None
+    if m.get("signature"):
+        try:
+            sig = d.parse_method_signature(m["signature"])
+        except ValueError:
+            sig = None
+    if sig is None:
+        sig = d.parse_method_signature(m["descriptor"])
+    if env:
+        sig = d.substitute(sig, env)
+    params = [d.render_type(p, qualified=False) for p in sig.params]
+    if m["access"] & ACC["varargs"] and params and params[-1].endswith("[]"):
+        params[-1] = params[-1][:-2] + "..."
+    ret = d.render_type(sig.return_type, qualified=False)
+    tparams = d.render_type_params(sig.type_params, qualified=False) if sig.type_params else ""
+    throws = [d.render_type(t, qualified=False) for t in sig.throws] or \
+        [t.rsplit("/", 1)[-1].replace("$", ".") for t in (m.get("exceptions") or [])]
+    mods = _modifiers(m["access"], method=True, interface_owner=m.get("_iface", False))
+    name = owner_simple if m["name"] == "<init>" else m["name"]
+    head = " ".join(x for x in (mods, tparams, "" if m["name"] == "<init>" else ret) if x)
+    text = f"{head} {name}({', '.join(params)})"
+    if throws:
+        text += " throws " + ", ".join(throws)
+    return text, params, ret
+
+
+def _render_field(f: dict, env: dict) -> str:
+    sig = None
+    if f.get("signature"):
+        try:
+            sig = d.parse_field_signature(f["signature"])
+        except ValueError:
+            sig = None
+    if sig is None:
+        sig = d.parse_type_signature(f["descriptor"])
+    if env:
+        sig = d.substitute(sig, env)
+    text = f"{_modifiers(f['access'], method=False)} {d.render_type(sig, qualified=False)} {f['name']}".strip()
+    if f.get("constant") is not None:
+        text += f" = {f['constant']}"
+    return text
+
+
+def _modifiers(access: int, method: bool, interface_owner: bool = False) -> str:
+    words = []
+    level = access_level(access)
+    if level != "package":
+        words.append(level)
+    if method and interface_owner and not access & (ACC["abstract"] | ACC["static"] | ACC["private"]):
+        words.append("default")
+    if access & ACC["abstract"] and not interface_owner:
+        words.append("abstract")
+    if access & ACC["static"]:
+        words.append("static")
+    if access & ACC["final"]:
+        words.append("final")
+    if method and access & ACC["synchronized"]:
+        words.append("synchronized")
+    if method and access & ACC["native"]:
+        words.append("native")
+    if not method and access & ACC["transient"]:
+        words.append("transient")
+    if not method and access & ACC["volatile"]:
+        words.append("volatile")
+    return " ".join(words)
+
+
+def _kind_of(row: dict, is_field: bool) -> str:
+    if is_field:
+        return "field"
+    return "constructor" if row["name"] == "<init>" else "method"
+
+
+def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict:
+    """The members of a type as data: one entry per member, grouped by declaring type."""
+    target = resolve_type(store, type_text)
+    unknown = [a for a in opts.access if a not in ACCESS_LEVELS + ("all",)]
+    if unknown:
+        raise UsageError(f"--access {unknown[0]!r}: use public, protected, package, private or all")
+    levels = set(ACCESS_LEVELS) if "all" in opts.access else set(opts.access)
+    grep = None
+    if opts.grep:
+        try:
+            grep = re.compile(opts.grep, re.IGNORECASE)
+        except re.error as exc:
+            raise UsageError(f"--grep {opts.grep!r}: {exc}") from exc
+    walk = _supertype_walk(store, target) if opts.inherited else [(target, {})]
+    from_id = None
+    if opts.from_type:
+        from_row = resolve_type(store, opts.from_type)
+        from_id = from_row["id"]
+        if from_id not in {row["id"] for row, _ in walk}:
+            raise UsageError(f"--from {opts.from_type}: not a supertype of {format_type(target['id'])}")
+    query_pkg = _package(target["id"])
+    seen: dict[str, dict] = {}
+    entries: list[dict] = []
+    collapsed_object = 0
+    unresolved: list[str] = []
+    for depth, (row, env) in enumerate(walk):
+        tid = row["id"]
+        if row.get("external"):
+            unresolved.append(tid)
+            continue
+        is_iface = row.get("kind") in ("interface", "annotation")
+        declared = tid == target["id"]
+        methods = store.rows(queries.MEMBERS_OF, {"id": tid})
+        fields = store.rows(queries.FIELDS_OF, {"id": tid})
+        for is_field, rows in ((False, methods), (True, fields)):
+            for raw in rows:
+                m = {k[2:]: v for k, v in raw.items()}
+                access = m["access"]
+                name = m["name"]
+                if name == "<clinit>":
+                    continue
+                if not is_field and not opts.include_synthetic and access & (ACC["synthetic"] | ACC["bridge"]):
+                    continue
+                if is_field and not opts.include_synthetic and access & ACC["synthetic"]:
+                    continue
+                key = (f"{name}:{m['descriptor']}" if is_field else name + m["descriptor"])
+                if not declared:
+                    if name == "<init>":
+                        continue  # constructors are not inherited
+                    if access & ACC["private"]:
+                        continue
+                    if access_level(access) == "package" and _package(tid) != query_pkg:
+                        continue
+                    if is_iface and access & ACC["static"] and not is_field:
+                        continue  # static interface methods are not inherited
+                if key in seen:
+                    if not declared:
+                        seen[key].setdefault("overrides", []).append(format_type(tid))
+                    continue
+                kind = _kind_of(m, is_field)
+                entry = {"m": m, "kind": kind, "declaring": tid, "env": env, "iface": is_iface}
+                seen[key] = entry
+                entries.append(entry)
+    out = []
+    for e in entries:
+        m, kind = e["m"], e["kind"]
+        access = m["access"]
+        if access_level(access) not in levels:
+            continue
+        if opts.kind != "all" and {"ctor": "constructor"}.get(opts.kind, opts.kind) != kind:
+            continue
+        if opts.static is True and not access & ACC["static"]:
+            continue
+        if opts.static is False and access & ACC["static"]:
+            continue
+        if grep and not grep.search(m["name"]):
+            continue
+        if from_id and e["declaring"] != from_id:
+            continue
+        owner_simple = d.simple_name_of(target["id"] if kind == "constructor" else e["declaring"])
+        if kind == "field":
+            text = _render_field(m, e["env"])
+            ref = format_member(e["declaring"], m["name"], m["descriptor"], is_field=True)
+        else:
+            m["_iface"] = e["iface"]
+            text, _params, _ret = _render_method(m, owner_simple, e["env"])
+            ref = format_member(e["declaring"], m["name"], m["descriptor"], varargs=bool(access & ACC["varargs"]))
+        if e["declaring"] == OBJECT and target["id"] != OBJECT and not from_id:
+            collapsed_object += 1
+            continue
+        item = {"ref": ref, "kind": kind, "declaring": format_type(e["declaring"]), "name": m["name"],
+                "descriptor": m["descriptor"], "access": access_level(access), "static": bool(access & ACC["static"]),
+                "text": text, "deprecated": bool(m.get("deprecated"))}
+        if e.get("overrides"):
+            item["overrides"] = e["overrides"]
+        out.append(item)
+    order = {"constructor": 0, "field": 1, "method": 2}
+    depth_of = {row["id"]: i for i, (row, _) in enumerate(walk)}
+    if opts.sort == "name":
+        out.sort(key=lambda x: (x["name"], x["ref"]))
+    elif opts.sort == "declaring":
+        out.sort(key=lambda x: (depth_of.get(d.fqn_to_internal(x["declaring"]), 99), x["name"], x["ref"]))
+    elif opts.sort == "kind":
+        out.sort(key=lambda x: (depth_of.get(d.fqn_to_internal(x["declaring"]), 99), order[x["kind"]], x["name"],
+                                x["ref"]))
+    else:
+        raise UsageError(f"--sort {opts.sort!r}: use name, kind or declaring")
+    return {
+        "type": format_type(target["id"]),
+        "kind": target.get("kind"),
+        "members": out,
+        "collapsed": {"java.lang.Object": collapsed_object} if collapsed_object else {},
+        "unresolved_supertypes": [format_type(u) for u in unresolved],
+        "artifact": target.get("artifact"),
+    }
