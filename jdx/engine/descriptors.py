@@ -608,7 +608,7 @@ def erasure(sig: TypeSig, bounds: dict[str, TypeSig] | None = None) -> str:
             dims += 1
             sig = sig.component
         elif isinstance(sig, TypeVar):
-            if sig.name not in bounds:
+            if sig.name in seen or sig.name not in bounds:
                 return "[" * dims + "L" + OBJECT + ";"  # unknown or cyclic bound: Object
             seen.add(sig.name)
             sig = bounds[sig.name]

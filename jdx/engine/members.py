@@ -46,42 +46,59 @@ def _package(internal: str) -> str:
     return internal.rsplit("/", 1)[0] if "/" in internal else ""
 
 
+def _applied(row: dict) -> dict[str, "d.ClassTypeSig"]:
+    """The supertypes as the type's generic signature applies them (`ArrayList<String>`)."""
+    if not row.get("signature"):
+        return {}
+    try:
+        sig = d.parse_class_signature(row["signature"])
+    except ValueError:
+        return {}
+    return {s.binary_name: s for s in (sig.superclass, *sig.interfaces)}
+
+
+def _parent(store: GraphStore, child: dict, env: dict, parent: str) -> tuple[dict, dict]:
+    found = store.rows(queries.TYPE_BY_ID, {"id": parent})
+    prow = {k[2:]: v for k, v in found[0].items()} if found else {"id": parent, "external": True}
+    applied = _applied(child)
+    penv: dict = {}
+    if parent in applied and prow.get("signature"):
+        try:
+            psig = d.parse_class_signature(prow["signature"])
+            penv = {k: d.substitute(v, env) for k, v in d.type_arg_env(psig.type_params, applied[parent]).items()}
+        except ValueError:
+            penv = {}
+    return prow, penv
+
+
 def _supertype_walk(store: GraphStore, start: dict) -> list[tuple[dict, dict]]:
-    """BFS over superclass then interfaces, cycle-safe, with each type's type-variable environment."""
-    order: list[tuple[dict, dict]] = [(start, {})]
+    """The superclass chain first (class members win, as in JVM resolution), then superinterfaces
+    breadth-first; cycle-safe; each type with its type-variable environment in the query's terms."""
+    chain: list[tuple[dict, dict]] = [(start, {})]
     seen = {start["id"]}
-    queue = [(start, {})]
+    row, env = start, {}
+    is_iface = start.get("kind") in ("interface", "annotation")
+    while row.get("super") and not row.get("external") and row["super"] not in seen:
+        if is_iface:
+            break
+        seen.add(row["super"])
+        row, env = _parent(store, row, env, row["super"])
+        chain.append((row, env))
+    order = list(chain)
+    queue = [(r, e, i) for r, e in chain if not r.get("external") for i in (r.get("interfaces") or [])]
     while queue:
-        row, env = queue.pop(0)
-        sig = None
-        if row.get("signature"):
-            try:
-                sig = d.parse_class_signature(row["signature"])
-            except ValueError:
-                sig = None
-        applied: dict[str, d.ClassTypeSig] = {}
-        if sig is not None:
-            for s in (sig.superclass, *sig.interfaces):
-                applied[s.binary_name] = s
-        parents = ([row["super"]] if row.get("super") else []) + list(row.get("interfaces") or [])
-        for parent in parents:
-            if parent in seen:
-                continue
-            seen.add(parent)
-            found = store.rows(queries.TYPE_BY_ID, {"id": parent})
-            prow = {k[2:]: v for k, v in found[0].items()} if found else {"id": parent, "external": True}
-            penv: dict = {}
-            if parent in applied and prow.get("signature"):
-                try:
-                    psig = d.parse_class_signature(prow["signature"])
-                    penv = {k: d.substitute(v, env) for k, v in d.type_arg_env(psig.type_params, applied[parent]).items()}
-                except ValueError:
-                    penv = {}
-            order.append((prow, penv))
-            if not prow.get("external"):
-                queue.append((prow, penv))
-    # superclasses first (BFS already), java.lang.Object last
-    order.sort(key=lambda p: p[0]["id"] == OBJECT)
+        child, cenv, iface = queue.pop(0)
+        if iface in seen:
+            continue
+        seen.add(iface)
+        irow, ienv = _parent(store, child, cenv, iface)
+        order.append((irow, ienv))
+        if not irow.get("external"):
+            queue.extend((irow, ienv, j) for j in (irow.get("interfaces") or []))
+    if is_iface and OBJECT not in seen:
+        found = store.rows(queries.TYPE_BY_ID, {"id": OBJECT})
+        if found:
+            order.append(({k[2:]: v for k, v in found[0].items()}, {}))
     return order
 
 
@@ -182,6 +199,7 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
             raise UsageError(f"--from {opts.from_type}: not a supertype of {format_type(target['id'])}")
     query_pkg = _package(target["id"])
     seen: dict[str, dict] = {}
+    bridged: dict[str, str] = {}
     entries: list[dict] = []
     collapsed_object = 0
     unresolved: list[str] = []
@@ -201,11 +219,14 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
                 name = m["name"]
                 if name == "<clinit>":
                     continue
-                if not is_field and not opts.include_synthetic and access & (ACC["synthetic"] | ACC["bridge"]):
-                    continue
-                if is_field and not opts.include_synthetic and access & ACC["synthetic"]:
-                    continue
                 key = (f"{name}:{m['descriptor']}" if is_field else name + m["descriptor"])
+                hidden = access & ACC["synthetic"] or (not is_field and access & ACC["bridge"])
+                if hidden and not opts.include_synthetic:
+                    # a bridge still stands for the member it bridges: the supertype's erased twin is
+                    # collapsed, unless that twin lives in a non-public class (an access bridge)
+                    if not is_field and key not in seen:
+                        bridged[key] = tid
+                    continue
                 if not declared:
                     if name == "<init>":
                         continue  # constructors are not inherited
@@ -218,6 +239,10 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
                 if key in seen:
                     if not declared:
                         seen[key].setdefault("overrides", []).append(format_type(tid))
+                    continue
+                if key in bridged and bridged[key] != tid and access & ACC["public"] and \
+                        row.get("access", 0) & ACC["public"]:
+                    seen[key] = {"bridge": True}
                     continue
                 kind = _kind_of(m, is_field)
                 entry = {"m": m, "kind": kind, "declaring": tid, "env": env, "iface": is_iface}
