@@ -57,9 +57,8 @@ def _applied(row: dict) -> dict[str, "d.ClassTypeSig"]:
     return {s.binary_name: s for s in (sig.superclass, *sig.interfaces)}
 
 
-def _parent(store: GraphStore, child: dict, env: dict, parent: str) -> tuple[dict, dict]:
-    found = store.rows(queries.TYPE_BY_ID, {"id": parent})
-    prow = {k[2:]: v for k, v in found[0].items()} if found else {"id": parent, "external": True}
+def _parent(known: dict[str, dict], child: dict, env: dict, parent: str) -> tuple[dict, dict]:
+    prow = known.get(parent) or {"id": parent, "external": True}
     applied = _applied(child)
     penv: dict = {}
     if parent in applied and prow.get("signature"):
@@ -74,6 +73,10 @@ def _parent(store: GraphStore, child: dict, env: dict, parent: str) -> tuple[dic
 def _supertype_walk(store: GraphStore, start: dict) -> list[tuple[dict, dict]]:
     """The superclass chain first (class members win, as in JVM resolution), then superinterfaces
     breadth-first; cycle-safe; each type with its type-variable environment in the query's terms."""
+    known = {start["id"]: start}
+    for raw in store.rows(queries.SUPERTYPES_CLOSURE, {"id": start["id"]}):
+        row = {k[2:]: v for k, v in raw.items()}
+        known[row["id"]] = row
     chain: list[tuple[dict, dict]] = [(start, {})]
     seen = {start["id"]}
     row, env = start, {}
@@ -82,7 +85,7 @@ def _supertype_walk(store: GraphStore, start: dict) -> list[tuple[dict, dict]]:
         if is_iface:
             break
         seen.add(row["super"])
-        row, env = _parent(store, row, env, row["super"])
+        row, env = _parent(known, row, env, row["super"])
         chain.append((row, env))
     order = list(chain)
     queue = [(r, e, i) for r, e in chain if not r.get("external") for i in (r.get("interfaces") or [])]
@@ -91,7 +94,7 @@ def _supertype_walk(store: GraphStore, start: dict) -> list[tuple[dict, dict]]:
         if iface in seen:
             continue
         seen.add(iface)
-        irow, ienv = _parent(store, child, cenv, iface)
+        irow, ienv = _parent(known, child, cenv, iface)
         order.append((irow, ienv))
         if not irow.get("external"):
             queue.extend((irow, ienv, j) for j in (irow.get("interfaces") or []))
@@ -99,6 +102,19 @@ def _supertype_walk(store: GraphStore, start: dict) -> list[tuple[dict, dict]]:
         found = store.rows(queries.TYPE_BY_ID, {"id": OBJECT})
         if found:
             order.append(({k[2:]: v for k, v in found[0].items()}, {}))
+    return order
+
+
+def _declared(store: GraphStore, walk: list[tuple[dict, dict]]) -> tuple[dict, dict]:
+    """Methods and fields of every type of the walk, two queries in all."""
+    ids = [row["id"] for row, _ in walk if not row.get("external")]
+    methods: dict[str, list[dict]] = {}
+    fields: dict[str, list[dict]] = {}
+    for row in store.rows(queries.METHODS_OF_TYPES, {"ids": ids}):
+        methods.setdefault(row["owner"], []).append(row)
+    for row in store.rows(queries.FIELDS_OF_TYPES, {"ids": ids}):
+        fields.setdefault(row["owner"], []).append(row)
+    return methods, fields
     return order
 
 
@@ -198,6 +214,7 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
         if from_id not in {row["id"] for row, _ in walk}:
             raise UsageError(f"--from {opts.from_type}: not a supertype of {format_type(target['id'])}")
     query_pkg = _package(target["id"])
+    all_methods, all_fields = _declared(store, walk)
     seen: dict[str, dict] = {}
     bridged: dict[str, str] = {}
     entries: list[dict] = []
@@ -210,11 +227,8 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
             continue
         is_iface = row.get("kind") in ("interface", "annotation")
         declared = tid == target["id"]
-        methods = store.rows(queries.MEMBERS_OF, {"id": tid})
-        fields = store.rows(queries.FIELDS_OF, {"id": tid})
-        for is_field, rows in ((False, methods), (True, fields)):
-            for raw in rows:
-                m = {k[2:]: v for k, v in raw.items()}
+        for is_field, rows in ((False, all_methods.get(tid, [])), (True, all_fields.get(tid, []))):
+            for m in rows:
                 access = m["access"]
                 name = m["name"]
                 if name == "<clinit>":

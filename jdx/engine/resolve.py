@@ -30,10 +30,9 @@ def resolve_type(store: GraphStore, text: str) -> dict:
 
 def resolve_type_ref(store: GraphStore, ref: SymbolRef, text: str) -> dict:
     for fqn in ref.type_candidates():
-        rows = store.rows(queries.TYPES_BY_FQN, {"fqn": fqn})
-        live = [r for r in rows if not r["t.external"]]
-        if live:
-            return {k[2:]: v for k, v in live[0].items()}
+        rows = store.rows(queries.TYPE_BY_ID, {"id": fqn.replace(".", "/")})
+        if rows and not rows[0]["t.external"]:
+            return {k[2:]: v for k, v in rows[0].items()}
     if "." not in ref.type_name:
         simple = ref.simple_name
         rows = store.rows(queries.TYPES_BY_SIMPLE, {"name": simple})

@@ -14,6 +14,18 @@ TYPES_ALL_NAMES = (
     "MATCH (t:Type) WHERE NOT t.external AND NOT t.shadowed "
     "RETURN t.id AS id, t.fqn AS fqn, t.simple_name AS simple, t.humps AS humps, t.artifact AS artifact"
 )
+SUPERTYPES_CLOSURE = "MATCH (t:Type {id: $id})-[:EXTENDS|IMPLEMENTS*1..30]->(s:Type) RETURN DISTINCT s.*"
+METHODS_OF_TYPES = (
+    "MATCH (t:Type)-[:DECLARES]->(m:Method) WHERE t.id IN $ids "
+    "RETURN t.id AS owner, m.name AS name, m.descriptor AS descriptor, m.signature AS signature, "
+    "m.access AS access, m.exceptions AS exceptions, m.deprecated AS deprecated, m.param_names AS param_names "
+    "ORDER BY owner, name, descriptor"
+)
+FIELDS_OF_TYPES = (
+    "MATCH (t:Type)-[:DECLARES]->(f:Field) WHERE t.id IN $ids "
+    "RETURN t.id AS owner, f.name AS name, f.descriptor AS descriptor, f.signature AS signature, "
+    "f.access AS access, f.constant AS constant, f.deprecated AS deprecated ORDER BY owner, name, descriptor"
+)
 MEMBERS_OF = "MATCH (t:Type {id: $id})-[:DECLARES]->(m:Method) RETURN m.* ORDER BY m.name, m.descriptor"
 FIELDS_OF = "MATCH (t:Type {id: $id})-[:DECLARES]->(f:Field) RETURN f.* ORDER BY f.name, f.descriptor"
 NESTED_OF = "MATCH (t:Type {id: $id})-[:DECLARES]->(n:Type) RETURN n.id AS id ORDER BY n.id"

@@ -13,10 +13,13 @@ import time
 import uuid
 from pathlib import Path
 
-import pyarrow as pa
+from typing import TYPE_CHECKING
 
 from jdx.errors import JdxError, NoIndexError, UsageError
 from jdx.graph_schema.schema import NODE_TABLES, REL_TABLES, SCHEMA_VERSION, ddl
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 GRAPH_FILE = "graph.kz"
 MANIFEST = "manifest.json"
@@ -60,8 +63,7 @@ class GraphStore:
         self._db = mod.Database(str(path), read_only=read_only)
         self._conn = mod.Connection(self._db)
 
-    def query(self, cypher: str, params: dict | None = None) -> pa.Table:
-        """Runs Cypher and returns the rows as an Arrow table."""
+    def _execute(self, cypher: str, params: dict | None):
         try:
             result = self._conn.execute(cypher, params or {})
         except RuntimeError as exc:
@@ -71,12 +73,22 @@ class GraphStore:
             raise UsageError(f"cypher: {message}") from exc
         if isinstance(result, list):
             result = result[-1]
+        return result
+
+    def query(self, cypher: str, params: dict | None = None) -> "pa.Table":
+        """Runs Cypher and returns the rows as an Arrow table."""
+        result = self._execute(cypher, params)
         table = result.get_as_arrow()
         result.close()
         return table
 
     def rows(self, cypher: str, params: dict | None = None) -> list[dict]:
-        return self.query(cypher, params).to_pylist()
+        """Runs Cypher and returns plain dicts (no Arrow on the hot query path)."""
+        result = self._execute(cypher, params)
+        names = result.get_column_names()
+        out = [dict(zip(names, values)) for values in result.get_all()]
+        result.close()
+        return out
 
     def close(self) -> None:
         try:
@@ -91,12 +103,12 @@ class GraphStore:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def _copy_node(self, name: str, table: pa.Table) -> None:
+    def _copy_node(self, name: str, table: "pa.Table") -> None:
         cols = [c for c, _ in NODE_TABLES[name]]
         data = table.select(cols)  # noqa: F841 - read by name by the COPY below
         self._conn.execute(f"COPY {name} FROM data")
 
-    def _copy_rel(self, name: str, src: str, dst: str, table: pa.Table) -> None:
+    def _copy_rel(self, name: str, src: str, dst: str, table: "pa.Table") -> None:
         cols = ["from", "to"] + [c for c, _ in REL_TABLES[name][1]]
         data = table.select(cols)  # noqa: F841 - read by name by the COPY below
         many = len(REL_TABLES[name][0]) > 1
@@ -122,8 +134,8 @@ def read_manifest(build: Path) -> dict:
 
 def build_graph(
     graph_root: Path,
-    nodes: dict[str, pa.Table],
-    rels: list[tuple[str, str, str, pa.Table]],
+    nodes: dict[str, "pa.Table"],
+    rels: list[tuple[str, str, str, "pa.Table"]],
     manifest: dict,
 ) -> Path:
     """Creates a graph in a fresh build directory, then points `current` at it (atomic rename).

@@ -242,6 +242,8 @@ ENTRY = "Ljava/util/Map$Entry;"
     ("G#m(java.util.Map$Entry)", f"({ENTRY})V", True),
     ("G#m(util.Map.Entry)", f"({ENTRY})V", False),
     ("G#m(Map)", f"({ENTRY})V", False),
+    ("G#m(Other.Entry)", f"({ENTRY})V", False),
+    ("G#m(Map.Entry)", "(Lx/Entry;)V", False),
     ("G#m(int)", "(I)V", True),
     ("G#m(long)", "(I)V", False),
     ("G#m(Integer)", "(I)V", False),
@@ -286,14 +288,28 @@ def test_matches_params_with_generic_signature():
 # ---- properties
 
 segment = st.text(alphabet="abcxyzABCXYZ0189_é", min_size=1, max_size=5)
-package = st.lists(st.text(alphabet="abcxyz_", min_size=1, max_size=4), max_size=3)
-owners = st.builds(lambda pkg, top, nest: "/".join(pkg + ["$".join([top] + nest)]),
-                   package, segment, st.lists(st.one_of(segment, st.integers(1, 9).map(str)), max_size=2))
 prims = st.sampled_from("BCDFIJSZ")
+
+
+def _owners(min_packages: int):
+    package = st.lists(st.text(alphabet="abcxyz_", min_size=1, max_size=4), min_size=min_packages, max_size=3)
+    nest = st.lists(st.one_of(segment, st.integers(1, 9).map(str)), max_size=2)
+    return st.builds(lambda pkg, top, n: "/".join(pkg + ["$".join([top] + n)]), package, segment, nest)
+
+
+def _method_descs(owner_names):
+    field = st.builds(lambda dims, e: "[" * dims + e, st.integers(0, 3),
+                      st.one_of(prims, owner_names.map(lambda n: f"L{n};")))
+    return st.builds(lambda ps, r: "(" + "".join(ps) + ")" + r,
+                     st.lists(field, max_size=4), st.one_of(st.just("V"), field))
+
+
+owners = _owners(0)
 field_descs = st.builds(lambda dims, e: "[" * dims + e, st.integers(0, 3),
                         st.one_of(prims, owners.map(lambda n: f"L{n};")))
-method_descs = st.builds(lambda ps, r: "(" + "".join(ps) + ")" + r,
-                         st.lists(field_descs, max_size=4), st.one_of(st.just("V"), field_descs))
+method_descs = _method_descs(owners)
+# in the default package a qualified name is indistinguishable from a simple one
+packaged_method_descs = _method_descs(_owners(1))
 # JVM member names: anything but . ; [ / (and < > outside <init>/<clinit>)
 member_names = st.one_of(
     st.sampled_from(["<init>", "<clinit>", "toJson", "lambda$main$0", "access$000"]),
@@ -323,7 +339,7 @@ def test_format_field_round_trips_through_parse(owner, name, desc, with_return):
     assert matches_params(ref, desc)
 
 
-@given(owners, method_descs, method_descs)
+@given(owners, packaged_method_descs, packaged_method_descs)
 def test_distinct_descriptors_do_not_both_match_a_qualified_ref(owner, desc, other):
     ref = parse_ref(format_member(owner, "m", desc, with_return=True))
     assert matches_params(ref, other) == (other == desc)

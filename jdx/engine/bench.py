@@ -1,0 +1,106 @@
+"""`jdx bench`: the figures of docs/PERFORMANCE.md, measured on this machine (never asserted by tests)."""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from jdx.engine.service import Answer, JdxService, Options
+
+
+def _run_child(args: list[str], env: dict) -> tuple[float, int, str]:
+    """Wall seconds, peak RSS (bytes) and stdout of one child process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True)
+    out = proc.stdout.read() if proc.stdout else ""
+    _pid, _status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(_status)
+    return time.perf_counter() - start, usage.ru_maxrss * 1024, out
+
+
+def run_bench(service: JdxService, iterations: int = 3) -> Answer:
+    from jdx.loaders import jvm
+
+    rows: list[dict] = []
+    java = jvm.find_java_home()
+    cache = Path(tempfile.mkdtemp(prefix="jdx-bench-"))
+    env = {**os.environ, "JDX_CACHE_DIR": str(cache)}
+    jdx = [sys.executable, "-m", "jdx"]
+    try:
+        secs, rss, out = _run_child(jdx + ["index", "--json", *_workspace_args(service)], env)
+        import json
+
+        result = json.loads(out)["result"] if out.strip().startswith("{") else {}
+        classes = result.get("classes", 0)
+        rows.append({"name": "cold index (fresh cache, JVM start and extractor compile included)",
+                     "value": f"{secs:.2f} s, {classes:,} classes, {classes / secs:,.0f} classes/s, "
+                              f"peak RSS {rss / 2**20:,.0f} MB", "seconds": secs, "classes": classes, "rss": rss})
+        shutil.rmtree(cache / "graphs", ignore_errors=True)
+        secs, rss, _ = _run_child(jdx + ["index", "--json", *_workspace_args(service)], env)
+        rows.append({"name": "graph rebuild from cached shards (no extraction)",
+                     "value": f"{secs:.2f} s, {classes / secs:,.0f} classes/s", "seconds": secs})
+        times = []
+        for _ in range(iterations):
+            secs, _rss, _ = _run_child(jdx + ["index", "--json", *_workspace_args(service)], env)
+            times.append(secs)
+        rows.append({"name": "re-run on an unchanged workspace (process start included)",
+                     "value": f"{statistics.median(times) * 1000:.0f} ms median of {iterations}",
+                     "seconds": statistics.median(times)})
+        asm, _ = jvm.find_asm(cache)
+        classes_dir = jvm.compiled_extractor(cache, java, asm)
+        java_bin = java.home / "bin" / "java"
+        secs, _rss, out = _run_child([str(java_bin), "-cp", f"{asm}:{classes_dir}", "jdx.extract.BareScan"], env)
+        count, _, ms = out.strip().partition(" ")
+        rows.append({"name": "bare ASM scan of the JDK (separate JVM, baseline)",
+                     "value": f"{secs:.2f} s wall ({ms} ms inside the JVM, {count} classes)", "seconds": secs})
+        times = []
+        for _ in range(iterations):
+            secs, _rss, _ = _run_child(jdx + ["members", "java.util.HashMap", *_workspace_args(service)], env)
+            times.append(secs)
+        javap = java.home / "bin" / "javap"
+        jtimes = []
+        if javap.exists():
+            for _ in range(iterations):
+                secs, _rss, _ = _run_child([str(javap), "-p", "java.util.HashMap"], env)
+                jtimes.append(secs)
+        rows.append({"name": "cold one-shot `jdx members java.util.HashMap`",
+                     "value": f"{statistics.median(times) * 1000:.0f} ms median"
+                              + (f" (javap -p: {statistics.median(jtimes) * 1000:.0f} ms)" if jtimes else ""),
+                     "seconds": statistics.median(times)})
+        warm = JdxService(Options(**{**service.options.__dict__, "cache_dir": str(cache)}))
+        from jdx.engine.members import MemberOptions
+
+        warm.members("java.util.HashMap", MemberOptions())
+        samples = []
+        for _ in range(max(iterations, 10)):
+            start = time.perf_counter()
+            warm.members("java.util.HashMap", MemberOptions())
+            samples.append(time.perf_counter() - start)
+        rows.append({"name": "warm `members java.util.HashMap` in one process",
+                     "value": f"{statistics.median(samples) * 1000:.1f} ms median of {len(samples)}",
+                     "seconds": statistics.median(samples)})
+        warm.close()
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    machine = f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, " \
+              f"Python {platform.python_version()}, JVM {java.home.name}"
+    return Answer({"machine": machine, "rows": rows})
+
+
+def _workspace_args(service: JdxService) -> list[str]:
+    o = service.options
+    args: list[str] = []
+    if o.workspace:
+        args += ["-w", o.workspace]
+    for j in o.jars:
+        args += ["--jars", j]
+    if o.jdk is False:
+        args.append("--no-jdk")
+    return args
