@@ -159,25 +159,31 @@ def bench(iterations: int = typer.Option(3, "--iterations", help="repetitions of
     out("bench", "", run_bench(service(), iterations), text.bench)
 
 
+def _click_exceptions():
+    """Typer may vendor click (typer._click) or use the click package; handle whichever it raises."""
+    try:
+        from typer._click import exceptions  # type: ignore[attr-defined]
+    except ImportError:
+        from click import exceptions
+    return exceptions
+
+
 def run(g, rest: list[str]) -> int:
     """Runs one command line (globals already split off); returns the exit code."""
-    import click
-
     global _G
     _G = g
     from jdx.cli import commands_read  # noqa: F401 - registers the read-path commands
 
+    exc_mod = _click_exceptions()
     try:
         result = app(args=rest, prog_name="jdx", standalone_mode=False)
     except typer.Exit as exc:
         return exc.exit_code
-    except click.exceptions.Exit as exc:
-        return exc.exit_code
-    except click.exceptions.NoArgsIsHelpError as exc:
-        print(exc.ctx.get_help() if exc.ctx else str(exc))
+    except exc_mod.NoArgsIsHelpError as exc:
+        print(exc.ctx.get_help() if getattr(exc, "ctx", None) else str(exc))
         return 0
-    except click.UsageError as exc:
+    except exc_mod.UsageError as exc:
         raise UsageError(exc.format_message().splitlines()[0]) from exc
-    except click.Abort:
+    except typer.Abort:
         return 130
     return result if isinstance(result, int) else 0

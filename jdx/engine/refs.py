@@ -26,6 +26,7 @@ from jdx.engine.descriptors import (
 from jdx.errors import RefSyntaxError
 
 MAX_REF_LENGTH = 10_000
+MAX_TYPE_SEGMENTS = 256  # bounds type_candidates(), which is quadratic in the segment count
 SPECIAL_MEMBERS = ("<init>", "<clinit>")
 _STOP = frozenset("#:()<>[],;/.`")
 _HINT = "expected Type, Type#member, Type#member(ParamType, ...)[:ReturnType] or com.pkg.* (spec §6)"
@@ -235,6 +236,8 @@ class _RefParser:
         if not cur:
             raise self.err("empty name segment", b - 1 if segs else a)
         segs.append("".join(cur))
+        if len(segs) > MAX_TYPE_SEGMENTS:
+            raise self.err(f"type name has {len(segs)} segments; the limit is {MAX_TYPE_SEGMENTS}", a)
         globbed = [any(c in "*?" for c in s) for s in segs]
         fields["type_name"] = ".".join(segs)
         fields["is_glob"] = any(globbed)
@@ -275,6 +278,8 @@ class _RefParser:
         if close == n:
             raise self.err("unbalanced '('", pos)
         after = close + 1
+        if body[after:].lstrip().startswith(":"):  # tolerate `(int) : String`
+            after = n - len(body[after:].lstrip())
         if after < n and body[after] != ":":
             self.descriptor(pos, fields)
             return

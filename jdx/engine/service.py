@@ -91,6 +91,7 @@ class JdxService:
             "edges": report.edges,
             "seconds": round(report.seconds, 3),
             "graph": str(report.graph),
+            "phases": report.phases,
         }
         if report.failed_artifacts or any(w.code == "ARTIFACT_READ_ERROR" for w in self._root_warnings):
             failed = report.failed_artifacts + [w.artifact for w in self._root_warnings

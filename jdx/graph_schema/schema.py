@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # name -> [(column, kuzu type)]; the first column is the primary key
 NODE_TABLES: dict[str, list[tuple[str, str]]] = {
@@ -39,9 +39,9 @@ REL_TABLES: dict[str, tuple[list[tuple[str, str]], list[tuple[str, str]]]] = {
     "DECLARES": ([("Type", "Method"), ("Type", "Field"), ("Type", "Type")], []),
     "EXTENDS": ([("Type", "Type")], []),
     "IMPLEMENTS": ([("Type", "Type")], [("position", "INT32")]),
-    "INVOKES": ([("Method", "Method")], [("line", "INT32"), ("kind", "STRING"), ("owner", "STRING")]),
-    "READS": ([("Method", "Field")], [("line", "INT32"), ("kind", "STRING"), ("owner", "STRING")]),
-    "WRITES": ([("Method", "Field")], [("line", "INT32"), ("kind", "STRING"), ("owner", "STRING")]),
+    "INVOKES": ([("Method", "Method")], [("line", "INT32"), ("kind", "STRING"), ("via", "STRING")]),
+    "READS": ([("Method", "Field")], [("line", "INT32"), ("kind", "STRING"), ("via", "STRING")]),
+    "WRITES": ([("Method", "Field")], [("line", "INT32"), ("kind", "STRING"), ("via", "STRING")]),
     "REFERENCES": ([("Method", "Type")], [("line", "INT32"), ("kind", "STRING")]),
     "OVERRIDES": ([("Method", "Method")], [("direct", "BOOLEAN")]),
     "ANNOTATED_BY": ([("Type", "Type"), ("Method", "Type"), ("Field", "Type")], [("text", "STRING")]),

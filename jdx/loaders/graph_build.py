@@ -272,6 +272,7 @@ def build_tables(shards: list[Shard]) -> GraphTables:
         unique = pc.unique(keys)
         declared = pc.is_in(unique, value_set=declared_fields if is_field_ref else declared_methods)
         targets = unique.to_pylist()
+        vias: list[str | None] = [None] * len(targets)
         for i, (key, ok) in enumerate(zip(targets, declared.to_pylist())):
             if ok:
                 continue
@@ -288,13 +289,14 @@ def build_tables(shards: list[Shard]) -> GraphTables:
                     external_methods[key] = (owner, nd[:paren], nd[paren:])
             else:
                 targets[i] = f"{found}#{nd}"
-        mapped = pc.take(pa.array(targets, pa.string()), pc.index_in(keys, value_set=unique))
+                vias[i] = owner  # named through a subtype (or sub-interface) of the declaring type
+        positions = pc.index_in(keys, value_set=unique)
         return pa.table({
             "from": ref_from.filter(mask),
-            "to": mapped,
+            "to": pc.take(pa.array(targets, pa.string()), positions),
             "line": sub["line"],
             "kind": pc.take(kind_names, sub["kind"]),
-            "owner": sub["to_owner"],
+            "via": pc.take(pa.array(vias, pa.string()), positions),
         })
 
     invokes = resolve(invoke_mask, False)

@@ -30,6 +30,7 @@ class IndexReport:
     seconds: float = 0.0
     warnings: list[Warning_] = field(default_factory=list)
     failed_artifacts: list[str] = field(default_factory=list)
+    phases: dict[str, float] = field(default_factory=dict)
 
 
 def graph_key(artifacts: list[Artifact]) -> str:
@@ -88,12 +89,14 @@ def ensure_graph(
             done += 1
             if progress:
                 progress("extract", done, len(missing))
+    t_extracted = time.perf_counter()
     ready = [s for s in shards if s is not None]
     if progress:
         progress("graph", 0, 1)
     from jdx.loaders.graph_build import build_tables
 
     tables = build_tables(ready)
+    t_tables = time.perf_counter()
     warnings: list[Warning_] = []
     failed = []
     for shard in ready:
@@ -108,10 +111,13 @@ def ensure_graph(
         "warnings": [{"code": w.code, "message": w.message, "artifact": w.artifact} for w in warnings],
     }
     build = build_graph(root, tables.nodes, tables.rels, manifest)
+    t_graph = time.perf_counter()
     if progress:
         progress("graph", 1, 1)
     return IndexReport(
         graph=build, built=True, artifacts=len(artifacts), extracted=len(missing),
         classes=tables.counts["classes"], members=tables.counts["members"], edges=tables.counts["edges"],
         seconds=time.perf_counter() - started, warnings=warnings, failed_artifacts=failed,
+        phases={"extract": round(t_extracted - started, 3), "tables": round(t_tables - t_extracted, 3),
+                "graph": round(t_graph - t_tables, 3)},
     )

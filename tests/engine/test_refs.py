@@ -75,6 +75,7 @@ MORE_FORMS = [
     ("F#m(I)V", {"type_name": "F", "member": "m", "params": ("int",), "return_type": "void", "descriptor": "(I)V"}),
     ("F#m():java.util.List<String>[]", {"type_name": "F", "member": "m", "params": (), "return_type": "java.util.List[]"}),
     ("F#m():void", {"type_name": "F", "member": "m", "params": (), "return_type": "void"}),
+    ("F#m(int) : long", {"type_name": "F", "member": "m", "params": ("int",), "return_type": "long"}),
     ("F#count:int", {"type_name": "F", "member": "count", "return_type": "int"}),
     ("a.F.count:int", {"type_name": "a.F", "member": "count", "return_type": "int"}),
     ("List<String>#size", {"type_name": "List", "member": "size"}),
@@ -173,6 +174,7 @@ MALFORMED = [
     ("Gs\x00on", "unexpected U+0000 at column 3"),
     ("Gson#to\u200bJson", "U+200B"),
     ("x" * 10_001, "the limit is 10000"),
+    (".".join(["a"] * 300), "the limit is 256"),
 ]
 
 
@@ -381,3 +383,25 @@ def test_parse_ref_on_grammar_alphabet(text):
 def test_parse_ref_on_prefixed_junk(junk, sep):
     _check_total("com.x.Foo" + sep + junk)
     _check_total(junk + sep + "Foo")
+
+
+type_texts = st.lists(segment, min_size=1, max_size=4).map(".".join)
+param_texts = st.sampled_from(["int", "long[]", "String", "java.lang.String[][]", "Map.Entry<K, V>",
+                               "java.util.List<? extends T>", " Object ", "final int x", "byte []"])
+written_refs = st.builds(
+    lambda coord, type_, sep, member, params, varargs, ret: (
+        coord + type_ + sep + member
+        + ("" if params is None else "(" + ", ".join(params + (["Object..."] if varargs else [])) + ")")
+        + ("" if ret is None or params is None else ":" + ret)),
+    st.sampled_from(["", "g:a:1.0/"]), type_texts, st.sampled_from(["#", "::", "."]),
+    st.one_of(segment, st.sampled_from(["<init>", "`a b`", "f*"])),
+    st.one_of(st.none(), st.lists(param_texts, max_size=3)), st.booleans(),
+    st.one_of(st.none(), st.sampled_from(["void", "int[]", "java.util.List<String>"])),
+)
+
+
+@given(written_refs)
+def test_generated_refs_parse_and_print_canonically(text):
+    ref = parse_ref(text)
+    assert ref.member is not None or text.endswith(ref.type_name.rpartition(".")[2])
+    _check_total(text)

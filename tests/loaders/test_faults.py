@@ -533,3 +533,12 @@ def test_error_envelope_names_the_command_after_global_value_flags(run_jdx, tmp_
     env = envelope(run)
     assert run.code == 5
     assert env["command"] == "index"
+
+
+@typer_bug
+@pytest.mark.parametrize("args", [[], ["ws"], ["cache"]], ids=["jdx", "jdx-ws", "jdx-cache"])
+def test_no_arguments_prints_help_and_exits_0(run_jdx, args):
+    run = run_jdx(*args)
+    no_traceback(run)
+    assert run.code == 0, run
+    assert "Usage" in run.out

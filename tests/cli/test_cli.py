@@ -1,0 +1,200 @@
+"""The CLI contract: exit codes (spec §16), the JSON envelope (§8.2), global flags anywhere, determinism."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from tests.conftest import GSON, require
+
+
+def envelope(out: str) -> dict:
+    data = json.loads(out)
+    assert data["jdx"] == 1
+    assert set(data) >= {"jdx", "ok", "command", "query", "warnings"}
+    return data
+
+
+def test_version_text_and_json(run_jdx):
+    r = run_jdx("version")
+    assert r.code == 0 and r.out.startswith("jdx ")
+    j = envelope(run_jdx("version", "--json").out)
+    assert j["ok"] and j["result"]["graph_backend"] == "kuzu"
+
+
+def test_global_flags_before_or_after_the_command(run_jdx):
+    a = run_jdx("--json", "version")
+    b = run_jdx("version", "--json")
+    assert a.code == b.code == 0 and a.out == b.out
+
+
+@pytest.mark.parametrize("args", [["frobnicate"], ["members"], ["members", "X", "--no-such-flag"], ["--jars"]])
+def test_usage_errors_exit_3_in_one_line(run_jdx, args):
+    r = run_jdx(*args)
+    assert r.code == 3, (r.out, r.err)
+    assert "Traceback" not in r.err + r.out
+    assert len(r.err.strip().splitlines()) == 1
+
+
+def test_usage_error_as_json_envelope(run_jdx):
+    r = run_jdx("frobnicate", "--json")
+    data = envelope(r.out)
+    assert r.code == 3 and data["ok"] is False and data["error"]["code"] == "USAGE"
+
+
+def test_members_of_hashmap_reads_like_completion(run_jdx):
+    r = run_jdx("members", "java.util.HashMap")
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    assert lines[0] == "members of java.util.HashMap"
+    assert "  method public V get(Object)" in lines
+    assert "  method public V put(K, V)" in lines
+    assert "  constructor public HashMap(int, float)" in lines
+    assert "inherited from java.util.AbstractMap" in lines
+    assert any(line.startswith("+ ") and "from java.lang.Object (--from java.lang.Object" in line for line in lines)
+    assert not any("lambda$" in line or "access$" in line for line in lines)
+    assert run_jdx("members", "java.util.HashMap").out == r.out  # same input, same bytes
+
+
+def test_members_json_carries_refs(run_jdx):
+    r = run_jdx("members", "java.util.ArrayList", "--json", "--kind", "method")
+    data = envelope(r.out)
+    assert data["ok"] and data["provenance"][0]["origin"] == "bytecode"
+    members = data["result"]["members"]
+    assert members and all({"ref", "kind", "declaring"} <= set(m) for m in members)
+    refs = {m["ref"] for m in members}
+    assert "java.util.ArrayList#add(java.lang.Object)" in refs
+    assert all(m["kind"] == "method" for m in members)
+
+
+def test_not_found_exits_1_with_did_you_mean(run_jdx):
+    r = run_jdx("members", "java.util.HashMpa")
+    assert r.code == 1
+    assert "did you mean" in r.out and "java.util.HashMap" in r.out
+
+
+def test_ambiguous_short_name_exits_2_with_candidates(run_jdx):
+    r = run_jdx("members", "List", "--json")
+    data = envelope(r.out)
+    assert r.code == 2 and data["error"]["code"] == "AMBIGUOUS"
+    refs = [c["ref"] for c in data["candidates"]]
+    assert "java.util.List" in refs and "java.awt.List" in refs
+
+
+def test_members_filters(run_jdx):
+    r = run_jdx("members", "java.util.HashMap", "--declared", "--grep", "^put", "--brief")
+    assert r.code == 0
+    assert r.out.splitlines()[:3] == ["method public V put(K, V)", "method public void putAll(Map<? extends K, ? extends V>)",
+                                      "method public V putIfAbsent(K, V)"]
+    r = run_jdx("members", "java.util.HashMap", "--from", "java.lang.Object", "--kind", "method")
+    assert "method public final native Class<?> getClass()" in r.out
+    r = run_jdx("members", "java.util.HashMap", "--max-lines", "3")
+    assert len([x for x in r.out.splitlines() if x.startswith("  ")]) <= 3
+    assert "… 3 of" in r.out and "--grep" in r.out
+
+
+def test_cypher_is_read_only(run_jdx):
+    r = run_jdx("cypher", "CREATE (p:Package {id: 'x', name: 'x'})")
+    assert r.code == 3 and "read-only" in r.err
+    r = run_jdx("cypher", "MATCH (n) RETURN")
+    assert r.code == 3 and "Traceback" not in r.err
+
+
+def test_cypher_table_and_json(run_jdx):
+    q = "MATCH (t:Type {id: 'java/util/HashMap'})-[:EXTENDS]->(s:Type) RETURN s.fqn AS super"
+    r = run_jdx("cypher", q)
+    assert r.code == 0 and r.out.splitlines() == ["super", "java.util.AbstractMap", "1 row"]
+    data = envelope(run_jdx("cypher", q, "--json").out)
+    assert data["result"] == {"columns": ["super"], "rows": [{"super": "java.util.AbstractMap"}]}
+
+
+def test_gson_workspace_export_is_an_arrow_dataset(run_jdx, tmp_path):
+    require(GSON)
+    r = run_jdx("export", str(tmp_path / "out"), "--no-jdk", "--jars", str(GSON), "--json")
+    assert r.code == 0, r.err
+    tables = envelope(r.out)["result"]["tables"]
+    types = pq.read_table(tmp_path / "out" / "Type.parquet")
+    assert types.num_rows == tables["Type"] > 100
+    assert "com.google.gson.Gson" in types.column("fqn").to_pylist()
+    invokes = pq.read_table(tmp_path / "out" / "INVOKES.parquet")
+    assert invokes.num_rows == tables["INVOKES"] > 1000
+    assert set(invokes.column_names) >= {"from", "to", "line", "kind", "via"}
+
+
+def test_workspaces_roundtrip(run_jdx, tmp_path):
+    require(GSON)
+    assert run_jdx("ws", "create", "wsgson", "--jars", str(GSON), "--no-jdk").code == 0
+    assert run_jdx("ws", "create", "wsgson").code == 3  # exists
+    assert "workspace wsgson" in run_jdx("ws", "list").out
+    r = run_jdx("-w", "wsgson", "members", "com.google.gson.JsonArray", "--declared", "--kind", "ctor")
+    assert r.code == 0 and "constructor public JsonArray()" in r.out
+    assert run_jdx("ws", "use", "wsgson").code == 0
+    info = envelope(run_jdx("ws", "info", "--json").out)
+    assert info["result"]["how"] == "ws use" and info["result"]["artifacts"][0]["name"] == "gson.jar"
+    assert run_jdx("ws", "remove", "wsgson").code == 0
+    assert run_jdx("-w", "wsgson", "members", "X").code == 4
+    assert "wsgson" not in run_jdx("ws", "list").out
+
+
+def test_index_reports_counts(run_jdx):
+    require(GSON)
+    data = envelope(run_jdx("index", "--no-jdk", "--jars", str(GSON), "--json").out)
+    r = data["result"]
+    assert r["artifacts"] == 1 and r["classes"] > 100 and r["members"] > r["classes"] and r["edges"] > r["members"]
+    again = envelope(run_jdx("index", "--no-jdk", "--jars", str(GSON), "--json").out)["result"]
+    assert again["built"] is False and again["extracted"] == 0 and again["classes"] == r["classes"]
+
+
+def test_cache_info_and_gc_dry_run(run_jdx):
+    data = envelope(run_jdx("cache", "info", "--json").out)["result"]
+    assert data["shards"] >= 1 and data["total_bytes"] > 0
+    gc = envelope(run_jdx("cache", "gc", "--dry-run", "--json").out)["result"]
+    assert gc["dry_run"] is True
+    assert envelope(run_jdx("cache", "info", "--json").out)["result"]["shards"] == data["shards"]
+
+
+def test_doctor_reports_the_environment(run_jdx):
+    r = run_jdx("doctor")
+    assert r.code == 0 and "jvm" in r.out and "asm" in r.out
+
+
+def test_no_jvm_exits_4_naming_what_to_install(run_jdx, tmp_path):
+    require(GSON)
+    env = {"PATH": str(Path(sys.executable).parent), "JAVA_HOME": "", "JDX_CACHE_DIR": str(tmp_path / "c")}
+    r = run_jdx("index", "--no-jdk", "--jars", str(GSON), env=env)
+    assert r.code == 4
+    assert "JDK" in r.err and "JAVA_HOME" in r.err and "Traceback" not in r.err
+
+
+def test_generic_substitution_down_the_chain(run_jdx, tmp_path):
+    src = tmp_path / "src" / "demo"
+    src.mkdir(parents=True)
+    (src / "StringList.java").write_text(textwrap.dedent("""
+        package demo;
+        public class StringList extends java.util.ArrayList<String> {
+            public String first() { return get(0); }
+        }
+    """))
+    classes = tmp_path / "classes"
+    subprocess.run(["javac", "-d", str(classes), str(src / "StringList.java")], check=True)
+    r = run_jdx("members", "demo.StringList", "--jars", str(classes), "--kind", "method", "--grep", "^(add|get|first)$")
+    assert r.code == 0, r.err
+    assert "  method public boolean add(String)" in r.out
+    assert "  method public String get(int)" in r.out
+    assert "  method public String first()" in r.out
+
+
+def test_python_api(jdx_home):
+    import jdx
+
+    with jdx.open(cache_dir=str(jdx_home / "cache")) as ws:
+        table = ws.cypher("MATCH (t:Type {id: $id}) RETURN t.kind AS kind", {"id": "java/util/Map"})
+        assert table.to_pylist() == [{"kind": "interface"}]
+        assert os.path.isfile(ws.service.store().path)
