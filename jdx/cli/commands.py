@@ -172,7 +172,7 @@ def run(g, rest: list[str]) -> int:
     """Runs one command line (globals already split off); returns the exit code."""
     global _G
     _G = g
-    from jdx.cli import commands_read  # noqa: F401 - registers the read-path commands
+    from jdx.cli import commands_cards, commands_read  # noqa: F401 - registers the read-path commands
 
     exc_mod = _click_exceptions()
     try:

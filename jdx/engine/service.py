@@ -221,6 +221,25 @@ class JdxService:
         provenance = [{"symbol": result["type"], "artifact": artifact, "origin": "bytecode"}]
         return Answer(result, warnings, provenance=provenance)
 
+    def _card(self, fn_name: str, text: str, opts) -> Answer:
+        from jdx.engine import cards
+
+        store = self.store()
+        result, warnings, provenance = getattr(cards, fn_name)(store, text, opts)
+        return Answer(result, list(self._root_warnings) + warnings, provenance=provenance)
+
+    def show(self, type_text: str, opts=None) -> Answer:
+        """The class card of spec §7.1."""
+        return self._card("show_type", type_text, opts)
+
+    def outline(self, type_text: str, opts=None) -> Answer:
+        """One dense line per member (spec §7.1)."""
+        return self._card("outline_type", type_text, opts)
+
+    def signature(self, member_text: str, opts=None) -> Answer:
+        """Signatures of a member's overloads with parameter names, generics, throws, annotations."""
+        return self._card("member_signatures", member_text, opts)
+
     # --- cache ---------------------------------------------------------------
     def cache_info(self) -> Answer:
         def size(path: Path) -> int:

@@ -11,7 +11,6 @@ listing. Faults that change the exit code (5) get a workspace of their own, so t
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import random
@@ -52,9 +51,6 @@ SOURCES = {
     "keep/InDup.java": "package keep; public class InDup { }",
 }
 SLIP_NAMES = ["../../evil.class", "/abs.class", "a/../../../up.class", "..\\..\\win.class"]
-
-# typer >= 0.2x vendors click as typer._click, whose exceptions jdx/cli/commands.py:run does not catch
-TYPER_VENDORS_CLICK = importlib.util.find_spec("typer._click") is not None
 
 
 # --- building artifacts ------------------------------------------------------------------------------------------
@@ -476,13 +472,6 @@ def test_identical_jar_at_two_paths(run_jdx, tmp_path, good_jar):
 
 # --- 13: usage errors -------------------------------------------------------------------------------------------
 
-typer_bug = pytest.mark.xfail(
-    TYPER_VENDORS_CLICK, strict=True,
-    reason="jdx bug: cli/commands.py run() catches click.UsageError, but this typer raises typer._click exceptions, "
-           "so usage errors become INTERNAL (exit 6)")
-
-
-@typer_bug
 @pytest.mark.parametrize("args, needle", [
     (["frobnicate"], "frobnicate"),
     (["index", "--no-such-flag"], "--no-such-flag"),
@@ -506,7 +495,6 @@ def test_global_flag_without_value_is_exit_3_one_line(run_jdx):
     assert run.err.strip().splitlines() == ["error: --jars needs a value"]
 
 
-@typer_bug
 @pytest.mark.parametrize("args", [["frobnicate"], ["index", "--no-such-flag"]], ids=["unknown-command",
                                                                                    "unknown-flag"])
 def test_usage_error_json_envelope(run_jdx, args):
@@ -535,7 +523,6 @@ def test_error_envelope_names_the_command_after_global_value_flags(run_jdx, tmp_
     assert env["command"] == "index"
 
 
-@typer_bug
 @pytest.mark.parametrize("args", [[], ["ws"], ["cache"]], ids=["jdx", "jdx-ws", "jdx-cache"])
 def test_no_arguments_prints_help_and_exits_0(run_jdx, args):
     run = run_jdx(*args)

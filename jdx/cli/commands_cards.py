@@ -1,0 +1,1 @@
+"""show / outline / signature commands register here."""
