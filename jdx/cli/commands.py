@@ -19,9 +19,12 @@ app.add_typer(ws_app, name="ws")
 app.add_typer(cache_app, name="cache")
 
 _G = None
+_SHARED: JdxService | None = None  # batch: one process, one graph open for every line
 
 
 def service() -> JdxService:
+    if _SHARED is not None:
+        return _SHARED
     g = _G
     opts = Options(workspace=g.workspace, jars=g.jars, src=g.src, jdk=g.jdk, cache_dir=g.cache_dir)
     return JdxService(opts, progress=progress_printer(not g.quiet and not g.json))
@@ -152,6 +155,52 @@ def ws_use(name: str):
 
 
 @app.command()
+def batch():
+    """Answer one query per stdin line from one process and one graph open. Example: jdx batch --json < queries.txt"""
+    import shlex
+    import sys
+
+    from jdx.cli.main import split_globals
+    from jdx.cli.output import command_and_query, emit_error
+    from jdx.errors import JdxError
+
+    global _SHARED, _G
+    outer = _G
+    _SHARED = service()
+    try:
+        for raw in sys.stdin:
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            try:
+                words = shlex.split(line)
+            except ValueError as exc:
+                emit_error("batch", UsageError(f"unparseable line: {exc}"), outer.json)
+                continue
+            command, query = command_and_query(words)
+            try:
+                g, rest = split_globals(words)
+                if g.workspace or g.jars or g.src or g.jdk is not None or g.cache_dir:
+                    raise UsageError("workspace flags belong on the batch command, not on its lines")
+                if command == "batch":
+                    raise UsageError("batch cannot nest")
+                g.json = outer.json
+                g.quiet = True
+                _G = g
+                code = run(g, rest, nested=True)
+            except JdxError as exc:
+                emit_error(command, exc, outer.json, query)
+                code = exc.exit_code
+            finally:
+                _G = outer
+            if not outer.json:
+                print(f"(exit {code})" if code else "")
+            sys.stdout.flush()
+    finally:
+        _SHARED = None
+
+
+@app.command()
 def bench(iterations: int = typer.Option(3, "--iterations", help="repetitions of each warm measurement")):
     """Measure indexing and query speed on this machine. Example: jdx bench --json"""
     from jdx.engine.bench import run_bench
@@ -168,7 +217,7 @@ def _click_exceptions():
     return exceptions
 
 
-def run(g, rest: list[str]) -> int:
+def run(g, rest: list[str], nested: bool = False) -> int:
     """Runs one command line (globals already split off); returns the exit code."""
     global _G
     _G = g

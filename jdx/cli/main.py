@@ -70,7 +70,9 @@ def _usage(message: str) -> JdxError:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     json_mode = "--json" in argv
-    command = next((a for a in argv if not a.startswith("-")), "")
+    from jdx.cli.output import command_and_query
+
+    command, query = command_and_query(argv)
     try:
         g, rest = split_globals(argv)
         from jdx.cli.commands import run
@@ -79,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     except JdxError as exc:
         from jdx.cli.output import emit_error
 
-        return emit_error(command, exc, json_mode)
+        return emit_error(command, exc, json_mode, query)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
@@ -92,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
 
         err = JdxError(f"internal error: {type(exc).__name__}: {exc}".splitlines()[0],
                        hint="re-run with JDX_DEBUG=1 for a traceback")
-        return emit_error(command, err, json_mode) or EXIT_INTERNAL
+        return emit_error(command, err, json_mode, query) or EXIT_INTERNAL
 
 
 def entry() -> None:

@@ -23,9 +23,18 @@ def emit(command: str, query: str, answer, json_mode: bool, text: Callable[[dict
     return 0
 
 
-def emit_error(command: str, error: JdxError, json_mode: bool) -> int:
+def command_and_query(words: list[str]) -> tuple[str, str]:
+    """The command word and its first operand, for error envelopes."""
+    positional = [w for w in words if not w.startswith("-")]
+    command = positional[0] if positional else ""
+    if command in ("ws", "cache") and len(positional) > 1:
+        return command, " ".join(positional[1:3])
+    return command, positional[1] if len(positional) > 1 else ""
+
+
+def emit_error(command: str, error: JdxError, json_mode: bool, query: str = "") -> int:
     if json_mode:
-        print(envelope.dumps(envelope.failure(command, "", error)))
+        print(envelope.dumps(envelope.failure(command, query, error)))
     else:
         lines = envelope.error_lines(error)
         stream = sys.stdout if error.code in ("NOT_FOUND", "AMBIGUOUS") else sys.stderr

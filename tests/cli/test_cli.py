@@ -198,3 +198,24 @@ def test_python_api(jdx_home):
         table = ws.cypher("MATCH (t:Type {id: $id}) RETURN t.kind AS kind", {"id": "java/util/Map"})
         assert table.to_pylist() == [{"kind": "interface"}]
         assert os.path.isfile(ws.service.store().path)
+
+
+def test_batch_answers_every_line_from_one_process(run_jdx):
+    lines = "\n".join([
+        "members java.util.HashMap --declared --grep ^put --brief",
+        "members java.util.NoSuchThing",
+        "frobnicate",
+        "# a comment",
+        "cypher \"MATCH (t:Type {id: 'java/util/Map'}) RETURN t.kind AS kind\"",
+        "members java.util.HashMap --declared --grep ^put --brief",
+    ])
+    r = run_jdx("batch", "--json", stdin=lines + "\n")
+    assert r.code == 0, r.err
+    results = [json.loads(x) for x in r.out.splitlines()]
+    assert [x["ok"] for x in results] == [True, False, False, True, True]
+    assert results[1]["error"]["code"] == "NOT_FOUND" and results[1]["query"] == "java.util.NoSuchThing"
+    assert results[2]["error"]["code"] == "USAGE"
+    assert results[3]["result"]["rows"] == [{"kind": "interface"}]
+    assert results[0] == results[4]
+    single = run_jdx("members", "java.util.HashMap", "--declared", "--grep", "^put", "--brief", "--json")
+    assert json.loads(single.out) == results[0]  # batch and one-shot answer byte-identically
