@@ -9,8 +9,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pyarrow as pa
-
 from jdx.dirs import cache_dir, config_dir
 from jdx.engine.workspace import Selection, select_workspace
 from jdx.errors import ArtifactReadError, NoIndexError, UsageError, Warning_
@@ -126,10 +124,11 @@ class JdxService:
         table = self.store().query(query)
         return Answer({"columns": table.column_names, "rows": table.to_pylist()}, self._root_warnings)
 
-    def cypher_table(self, query: str, params: dict | None = None) -> pa.Table:
+    def cypher_table(self, query: str, params: dict | None = None):
         return self.store().query(query, params)
 
     def export(self, target: str, fmt: str = "parquet") -> Answer:
+        import pyarrow as pa
         import pyarrow.parquet as pq
 
         if fmt != "parquet":

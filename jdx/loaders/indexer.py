@@ -11,9 +11,10 @@ from pathlib import Path
 from jdx.errors import Warning_
 from jdx.graph_schema.schema import SCHEMA_VERSION
 from jdx.graph_schema.store import backend_name, build_graph, current_build, read_manifest
-from jdx.loaders.extractor import BytecodeExtractor, JPypeExtractor
+from jdx.loaders.jvm import extractor_source_hash
 from jdx.loaders.roots import Artifact
-from jdx.loaders.shards import Shard, _extractor_version, load_shard, write_shard
+
+SHARD_FORMAT = 1
 
 Progress = Callable[[str, int, int], None]
 
@@ -35,7 +36,7 @@ class IndexReport:
 
 def graph_key(artifacts: list[Artifact]) -> str:
     """A workspace graph is a function of its ordered artifacts, the schema and the extractor."""
-    digest = hashlib.sha256(f"{SCHEMA_VERSION}:{_extractor_version()}:{backend_name()}".encode())
+    digest = hashlib.sha256(f"{SCHEMA_VERSION}:{SHARD_FORMAT}:{extractor_source_hash()}:{backend_name()}".encode())
     for a in artifacts:
         digest.update(f"\n{a.key}:{a.kind}:{a.name}".encode())
     return digest.hexdigest()[:24]
@@ -50,7 +51,7 @@ def fresh_graph(cache: Path, artifacts: list[Artifact]) -> Path | None:
     return current_build(graph_root(cache, artifacts))
 
 
-def _shard_warnings(shard: Shard) -> list[Warning_]:
+def _shard_warnings(shard) -> list[Warning_]:
     out = []
     for code, entry, message in shard.warnings:
         detail = f"{entry}: {message}" if entry and entry not in message else message
@@ -63,7 +64,7 @@ def ensure_graph(
     artifacts: list[Artifact],
     *,
     force: bool = False,
-    extractor: BytecodeExtractor | None = None,
+    extractor=None,
     progress: Progress | None = None,
 ) -> IndexReport:
     """Makes sure the graph of these artifacts exists; extracts only artifacts without a shard."""
@@ -78,7 +79,10 @@ def ensure_graph(
             seconds=time.perf_counter() - started,
             warnings=[Warning_(**w) for w in manifest.get("warnings", [])],
         )
-    shards: list[Shard | None] = [None if force else load_shard(cache, a) for a in artifacts]
+    from jdx.loaders.extractor import JPypeExtractor
+    from jdx.loaders.shards import load_shard, write_shard
+
+    shards = [None if force else load_shard(cache, a) for a in artifacts]
     missing = [i for i, s in enumerate(shards) if s is None]
     if missing:
         extractor = extractor or JPypeExtractor(cache)

@@ -105,12 +105,18 @@ def find_asm(cache: Path) -> tuple[Path, str]:
     raise EnvironmentMissing(f"ASM not found: {INSTALL_ASM}")
 
 
+_SOURCE_HASH: list[str] = []
+
+
 def extractor_source_hash() -> str:
+    if _SOURCE_HASH:
+        return _SOURCE_HASH[0]
     digest = hashlib.sha256()
     for path in sorted(JAVA_SOURCE_DIR.rglob("*.java")):
         digest.update(path.relative_to(JAVA_SOURCE_DIR).as_posix().encode())
         digest.update(path.read_bytes())
-    return digest.hexdigest()[:32]
+    _SOURCE_HASH.append(digest.hexdigest()[:32])
+    return _SOURCE_HASH[0]
 
 
 def _file_hash(path: Path) -> str:

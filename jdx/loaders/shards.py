@@ -13,10 +13,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from jdx.loaders.extractor import TABLE_NAMES, ExtractedArtifact
+from jdx.loaders.indexer import SHARD_FORMAT
 from jdx.loaders.jvm import extractor_source_hash
 from jdx.loaders.roots import Artifact
-
-SHARD_FORMAT = 1
 
 
 @dataclass

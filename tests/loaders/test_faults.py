@@ -196,6 +196,17 @@ def tree(root: Path, skip: Path | None = None) -> set[str]:
 
 # --- the zoo: every warning-only fault beside good.jar, indexed once ---------------------------------------------
 
+# Runs ARGV[2:] and writes its peak RSS in bytes to ARGV[1]. The measured process must be forked from this small
+# wrapper, not from pytest: Linux carries the forking process's RSS high-water mark into the child's ru_maxrss.
+PEAK_RSS_WRAPPER = """
+import os, subprocess, sys
+proc = subprocess.Popen(sys.argv[2:])
+_, status, usage = os.wait4(proc.pid, 0)
+with open(sys.argv[1], "w") as f:
+    f.write(str(usage.ru_maxrss * 1024))
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
 @dataclass
 class Zoo:
     run: Run
@@ -249,13 +260,13 @@ def zoo(tmp_path_factory, jdx_env, jdx_home, run_jdx, classes, good_jar) -> Zoo:
 
     cache = Path(jdx_env["JDX_CACHE_DIR"])
     tree_before, home_before = tree(root), tree(jdx_home, skip=cache)
-    # Popen reaped by wait4 (not by subprocess), so the rusage is this one process's own peak RSS
-    out_file, err_file = root / "index.out", root / "index.err"
+    out_file, err_file, rss_file = root / "index.out", root / "index.err", root / "index.rss"
     with open(out_file, "wb") as out, open(err_file, "wb") as err:
-        proc = subprocess.Popen([sys.executable, "-m", "jdx", "index", "--json", *jar_args(*jars)],
-                                stdout=out, stderr=err, env=jdx_env, cwd=jars_dir)
-        _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
+        proc = subprocess.run([sys.executable, "-c", PEAK_RSS_WRAPPER, str(rss_file), sys.executable, "-m", "jdx",
+                               "index", "--json", *jar_args(*jars)], stdout=out, stderr=err, env=jdx_env,
+                              cwd=jars_dir, timeout=300)
+    peak_rss = int(rss_file.read_text())
+    rss_file.unlink()
     run = Run(proc.returncode, out_file.read_text(), err_file.read_text())
     out_file.unlink()
     err_file.unlink()
@@ -264,7 +275,7 @@ def zoo(tmp_path_factory, jdx_env, jdx_home, run_jdx, classes, good_jar) -> Zoo:
     types = types_by_jar(run_jdx, *jars)
     artifacts = {r["jar"]: r["classes"] for r in cypher(
         run_jdx, "MATCH (a:Artifact) RETURN a.name AS jar, a.classes AS classes", *jars)}
-    return Zoo(run, env, usage.ru_maxrss * 1024, jars, types, artifacts, tree_before, tree_after,
+    return Zoo(run, env, peak_rss, jars, types, artifacts, tree_before, tree_after,
                home_before, home_after, root)
 
 

@@ -1,0 +1,135 @@
+"""Graph-build semantics on hand-made shards (a fake extractor): no JVM involved."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+
+from jdx.graph_schema.store import GraphStore
+from jdx.loaders.extractor import REF_KINDS, TYPE_KINDS, ExtractedArtifact
+from jdx.loaders.indexer import ensure_graph
+from jdx.loaders.roots import Artifact
+
+S = pa.string()
+I = pa.int32()
+
+
+def tables(types, supers=(), methods=(), fields=(), refs=()):
+    """types: (name, kind, access, super); methods/fields: (owner, name, desc, access); refs: (from, kind, to, line)."""
+    t = pa.table({
+        "name": pa.array([x[0] for x in types], S), "kind": pa.array([TYPE_KINDS.index(x[1]) for x in types], I),
+        "access": pa.array([x[2] for x in types], I), "signature": pa.array([None] * len(types), S),
+        "super": pa.array([x[3] for x in types], S), "outer": pa.array([None] * len(types), S),
+        "inner_name": pa.array([None] * len(types), S), "inner_access": pa.array([-1] * len(types), I),
+        "outer_method": pa.array([None] * len(types), S), "source_file": pa.array([None] * len(types), S),
+        "version": pa.array([61] * len(types), I), "kotlin": pa.array([None] * len(types), S),
+        "entry": pa.array([x[0] + ".class" for x in types], S),
+    })
+    sup_rows = [(x[0], x[3], 0, 0) for x in types if x[3]] + list(supers)
+    st = pa.table({"type": pa.array([r[0] for r in sup_rows], S), "super": pa.array([r[1] for r in sup_rows], S),
+                   "kind": pa.array([r[2] for r in sup_rows], I), "position": pa.array([r[3] for r in sup_rows], I)})
+    mem = [(f"{o}#{n}{d}", o, 0, n, d, a) for o, n, d, a in methods] + \
+          [(f"{o}#{n}:{d}", o, 1, n, d, a) for o, n, d, a in fields]
+    m = pa.table({
+        "id": pa.array([r[0] for r in mem], S), "owner": pa.array([r[1] for r in mem], S),
+        "kind": pa.array([r[2] for r in mem], I), "name": pa.array([r[3] for r in mem], S),
+        "descriptor": pa.array([r[4] for r in mem], S), "signature": pa.array([None] * len(mem), S),
+        "access": pa.array([r[5] for r in mem], I), "exceptions": pa.array([None] * len(mem), S),
+        "param_names": pa.array([None] * len(mem), S), "param_source": pa.array([0] * len(mem), I),
+        "constant": pa.array([None] * len(mem), S), "annotation_default": pa.array([None] * len(mem), S),
+        "first_line": pa.array([-1] * len(mem), I), "last_line": pa.array([-1] * len(mem), I),
+    })
+    r = pa.table({
+        "from": pa.array([x[0] for x in refs], S), "kind": pa.array([REF_KINDS.index(x[1]) for x in refs], I),
+        "to": pa.array([x[2] for x in refs], S), "to_owner": pa.array([x[2].split("#")[0] for x in refs], S),
+        "line": pa.array([x[3] for x in refs], I),
+    })
+    empty_ann = pa.table({c: pa.array([], S if c in ("owner", "member_name", "member_desc", "annotation", "text") else I)
+                          for c in ("owner_kind", "owner", "member_name", "member_desc", "param", "annotation",
+                                    "visible", "text")})
+    warn = pa.table({"code": pa.array([], S), "entry": pa.array([], S), "message": pa.array([], S)})
+    return {"types": t, "supertypes": st, "members": m, "refs": r, "annotations": empty_ann, "warnings": warn}
+
+
+class FakeExtractor:
+    def __init__(self, by_name: dict[str, dict]):
+        self.by_name = by_name
+        self.calls = 0
+
+    def extract(self, artifacts):
+        self.calls += 1
+        for i, a in enumerate(artifacts):
+            t = self.by_name[a.name]
+            yield ExtractedArtifact(i, t, t["types"].num_rows, [])
+
+
+PUB = 0x1
+LIB = tables(
+    types=[("lib/Super", "class", PUB, "java/lang/Object"), ("lib/Sub", "class", PUB, "lib/Super"),
+           ("lib/Dup", "class", PUB, "java/lang/Object")],
+    methods=[("lib/Super", "foo", "()V", PUB), ("lib/Super", "<init>", "()V", PUB), ("lib/Sub", "<init>", "()V", PUB),
+             ("lib/Sub", "bar", "()V", PUB)],
+    fields=[("lib/Super", "count", "I", PUB)],
+    refs=[("lib/Sub#bar()V", "invokevirtual", "lib/Sub#foo()V", 10),
+          ("lib/Sub#bar()V", "getfield", "lib/Sub#count:I", 11),
+          ("lib/Sub#bar()V", "invokevirtual", "java/lang/String#length()I", 12),
+          ("lib/Sub#bar()V", "new", "lib/Super", 13)],
+)
+APP = tables(types=[("lib/Dup", "class", PUB, "java/lang/Object"), ("app/Main", "class", PUB, "lib/Sub")],
+             methods=[("app/Main", "foo", "()V", PUB)])
+
+
+def artifact(name: str) -> Artifact:
+    return Artifact("jar", f"/fake/{name}", name, name.ljust(32, "0")[:32], f"jar:/fake/{name}")
+
+
+def build(tmp_path: Path, names: list[str]):
+    fake = FakeExtractor({"lib.jar": LIB, "app.jar": APP})
+    report = ensure_graph(tmp_path, [artifact(n) for n in names], extractor=fake)
+    return report, GraphStore(report.graph / "graph.kz"), fake
+
+
+def test_calls_resolve_to_the_declaring_supertype(tmp_path):
+    _, store, _ = build(tmp_path, ["lib.jar"])
+    rows = store.rows("MATCH (a:Method)-[r:INVOKES]->(b:Method) RETURN a.id AS a, b.id AS b, r.via AS via, r.line AS line "
+                      "ORDER BY line")
+    assert rows[0] == {"a": "lib/Sub#bar()V", "b": "lib/Super#foo()V", "via": "lib/Sub", "line": 10}
+    assert rows[1]["b"] == "java/lang/String#length()I" and rows[1]["via"] is None
+    reads = store.rows("MATCH (a:Method)-[r:READS]->(f:Field) RETURN f.id AS f, r.via AS via")
+    assert reads == [{"f": "lib/Super#count:I", "via": "lib/Sub"}]
+    external = store.rows("MATCH (t:Type {id: 'java/lang/String'}) RETURN t.external AS e")
+    assert external == [{"e": True}]
+    refs = store.rows("MATCH (a:Method)-[r:REFERENCES]->(t:Type) RETURN t.id AS t, r.kind AS k")
+    assert refs == [{"t": "lib/Super", "k": "new"}]
+    store.close()
+
+
+def test_overrides_and_hierarchy(tmp_path):
+    _, store, _ = build(tmp_path, ["app.jar", "lib.jar"])
+    rows = store.rows("MATCH (a:Method)-[r:OVERRIDES]->(b:Method) RETURN a.id AS a, b.id AS b, r.direct AS d")
+    assert rows == [{"a": "app/Main#foo()V", "b": "lib/Super#foo()V", "d": True}]
+    chain = store.rows("MATCH (t:Type {id: 'app/Main'})-[:EXTENDS*1..5]->(s:Type) RETURN s.id AS sid ORDER BY sid")
+    assert [r["sid"] for r in chain] == ["java/lang/Object", "lib/Sub", "lib/Super"]
+    store.close()
+
+
+def test_classpath_order_decides_the_loaded_class_and_reports_duplicates(tmp_path):
+    report, store, _ = build(tmp_path, ["app.jar", "lib.jar"])
+    dup = [w for w in report.warnings if w.code == "DUPLICATE_CLASS"]
+    assert len(dup) == 1 and "app.jar" in dup[0].message and "lib.jar" in dup[0].message
+    rows = store.rows("MATCH (a:Artifact)-[:CONTAINS]->(t:Type) WHERE t.name = 'lib/Dup' "
+                      "RETURN a.name AS an, t.id AS id, t.shadowed AS s ORDER BY an")
+    assert rows[0] == {"an": "app.jar", "id": "lib/Dup", "s": False}
+    assert rows[1]["an"] == "lib.jar" and rows[1]["s"] is True and rows[1]["id"].startswith("lib/Dup@")
+    store.close()
+
+
+def test_shards_are_reused_and_graphs_are_keyed_by_artifacts(tmp_path):
+    report, store, fake = build(tmp_path, ["lib.jar"])
+    store.close()
+    again = ensure_graph(tmp_path, [artifact("lib.jar")], extractor=fake)
+    assert again.built is False and fake.calls == 1
+    other = ensure_graph(tmp_path, [artifact("app.jar"), artifact("lib.jar")], extractor=fake)
+    assert other.built and other.extracted == 1  # lib.jar's shard came from the cache
+    assert other.graph != report.graph
