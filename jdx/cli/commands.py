@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Optional
 
-import typer
+# typer formats help with rich when it can import it, which costs ~50 ms on every cold command;
+# plain help is what agents read anyway, and rich stays importable for progress bars afterwards
+_rich = sys.modules.get("rich", False)
+sys.modules["rich"] = None  # type: ignore[assignment]
+try:
+    import typer
+finally:
+    if _rich is False:
+        del sys.modules["rich"]
+    else:
+        sys.modules["rich"] = _rich
 
 from jdx.cli import text
 from jdx.cli.output import emit, progress_printer
