@@ -140,48 +140,94 @@ def read_manifest(build: Path) -> dict:
     return json.loads((build / MANIFEST).read_text())
 
 
-def build_graph(
-    graph_root: Path,
-    nodes: dict[str, "pa.Table"],
-    rels: list[tuple[str, str, str, "pa.Table"]],
-    manifest: dict,
-) -> Path:
-    """Creates a graph in a fresh build directory, then points `current` at it (atomic rename).
+class GraphWriter:
+    """Builds one graph in a fresh build directory; COPY runs on a background thread (it releases the
+    GIL), so the caller keeps computing edges while nodes load. `commit` points `current` at the build
+    (an atomic rename); a crash or error before that leaves the previous graph current and intact."""
 
-    A crash before the rename leaves the previous graph current and intact.
-    """
-    graph_root.mkdir(parents=True, exist_ok=True)
-    _sweep(graph_root)
-    build_id = f"b{time.strftime('%Y%m%d%H%M%S')}-{uuid.uuid4().hex[:8]}"
-    tmp = Path(tempfile.mkdtemp(prefix=f".building-{os.getpid()}-", dir=graph_root))
-    try:
-        store = GraphStore(tmp / GRAPH_FILE, read_only=False)
+    def __init__(self, graph_root: Path):
+        import queue
+        import threading
+
+        graph_root.mkdir(parents=True, exist_ok=True)
+        _sweep(graph_root)
+        self.root = graph_root
+        self.build_id = f"b{time.strftime('%Y%m%d%H%M%S')}-{uuid.uuid4().hex[:8]}"
+        self.tmp = Path(tempfile.mkdtemp(prefix=f".building-{os.getpid()}-", dir=graph_root))
+        self.store = GraphStore(self.tmp / GRAPH_FILE, read_only=False)
+        for statement in ddl():
+            self.store._conn.execute(statement)
+        self._jobs: "queue.Queue" = queue.Queue()
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._work, name="jdx-graph-copy", daemon=True)
+        self._thread.start()
+
+    def _work(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            if self._error is not None:
+                continue
+            try:
+                job()
+            except BaseException as exc:  # noqa: BLE001 - re-raised on the caller's thread in commit()
+                self._error = exc
+
+    def nodes(self, label: str, table: "pa.Table") -> None:
+        if table.num_rows:
+            table = _with_schema_columns(table, NODE_TABLES[label])
+            self._jobs.put(lambda: self.store._copy_node(label, table))
+
+    def rels(self, name: str, src: str, dst: str, table: "pa.Table") -> None:
+        if table.num_rows:
+            self._jobs.put(lambda: self.store._copy_rel(name, src, dst, table))
+
+    def _finish_copies(self) -> None:
+        self._jobs.put(None)
+        self._thread.join()
+        self.store.close()
+        if self._error is not None:
+            error = self._error
+            if isinstance(error, RuntimeError):
+                raise JdxError(f"building the graph failed: {str(error).splitlines()[0]}") from error
+            raise error
+
+    def commit(self, manifest: dict) -> Path:
+        self._finish_copies()
+        manifest = dict(manifest, schema=SCHEMA_VERSION, backend=backend_name(), build=self.build_id)
+        (self.tmp / MANIFEST).write_text(json.dumps(manifest, sort_keys=True, indent=1))
+        os.replace(self.tmp, self.root / self.build_id)
+        pointer = self.root / f".{CURRENT}-{os.getpid()}"
+        pointer.write_text(self.build_id)
+        os.replace(pointer, self.root / CURRENT)
+        _sweep(self.root)
+        return self.root / self.build_id
+
+    def abort(self) -> None:
         try:
-            for statement in ddl():
-                store._conn.execute(statement)
-            for name in NODE_TABLES:
-                if name in nodes and nodes[name].num_rows:
-                    store._copy_node(name, nodes[name])
-            for name, src, dst, table in rels:
-                if table.num_rows:
-                    store._copy_rel(name, src, dst, table)
+            self._jobs.put(None)
+            self._thread.join(timeout=60)
+            self.store.close()
         finally:
-            store.close()
-        manifest = dict(manifest, schema=SCHEMA_VERSION, backend=backend_name(), build=build_id)
-        (tmp / MANIFEST).write_text(json.dumps(manifest, sort_keys=True, indent=1))
-        os.replace(tmp, graph_root / build_id)
-        pointer = graph_root / f".{CURRENT}-{os.getpid()}"
-        pointer.write_text(build_id)
-        os.replace(pointer, graph_root / CURRENT)
-    except BaseException as exc:
-        shutil.rmtree(tmp, ignore_errors=True)
-        if isinstance(exc, JdxError | KeyboardInterrupt):
-            raise
-        if isinstance(exc, RuntimeError):
-            raise JdxError(f"building the graph failed: {str(exc).splitlines()[0]}") from exc
-        raise
-    _sweep(graph_root)
-    return graph_root / build_id
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+_ARROW_TYPES = {"STRING": "string", "INT32": "int32", "BOOLEAN": "bool_", "STRING[]": "list<string>"}
+
+
+def _with_schema_columns(table: "pa.Table", columns: list[tuple[str, str]]) -> "pa.Table":
+    """The table's columns in schema order, nulls for the ones it lacks (external nodes know little)."""
+    import pyarrow as pa
+
+    out = []
+    for name, kind in columns:
+        if name in table.column_names:
+            out.append(table[name])
+        else:
+            typ = pa.list_(pa.string()) if kind == "STRING[]" else getattr(pa, _ARROW_TYPES[kind])()
+            out.append(pa.nulls(table.num_rows, typ))
+    return pa.table(out, names=[c for c, _ in columns])
 
 
 def _pid_alive(pid: int) -> bool:

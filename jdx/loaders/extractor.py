@@ -20,7 +20,7 @@ REF_KINDS = (
     "anewarray", "class", "catch", "multianewarray", "handle_get", "handle_put",
 )
 TYPE_KINDS = ("class", "interface", "enum", "record", "annotation", "module")
-TABLE_NAMES = ("types", "supertypes", "members", "refs", "annotations", "warnings")
+TABLE_NAMES = ("types", "supertypes", "members", "calls", "accesses", "typerefs", "annotations", "warnings")
 
 MAX_ENTRY_BYTES = 64 << 20  # one class file
 MAX_TOTAL_BYTES = 4 << 30  # one artifact, decompressed

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from jdx.errors import Warning_
 from jdx.graph_schema.schema import SCHEMA_VERSION
-from jdx.graph_schema.store import backend_name, build_graph, current_build, read_manifest
+from jdx.graph_schema.store import GraphWriter, backend_name, current_build, read_manifest
 from jdx.loaders.jvm import extractor_source_hash
 from jdx.loaders.roots import Artifact
 
@@ -79,17 +79,23 @@ def ensure_graph(
             seconds=time.perf_counter() - started,
             warnings=[Warning_(**w) for w in manifest.get("warnings", [])],
         )
+    from concurrent.futures import ThreadPoolExecutor
+
     from jdx.loaders.extractor import JPypeExtractor
-    from jdx.loaders.shards import load_shard, write_shard
+    from jdx.loaders.shards import load_shard, shard_in_memory, write_shard
 
     shards = [None if force else load_shard(cache, a) for a in artifacts]
     missing = [i for i, s in enumerate(shards) if s is None]
+    # shards are written on a side thread: the graph is built from the tables already in memory
+    writer_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jdx-shard-write")
+    writes = []
     if missing:
         extractor = extractor or JPypeExtractor(cache)
         done = 0
         for extracted in extractor.extract([artifacts[i] for i in missing]):
             index = missing[extracted.index]
-            shards[index] = write_shard(cache, artifacts[index], extracted)
+            shards[index] = shard_in_memory(cache, artifacts[index], extracted)
+            writes.append(writer_pool.submit(write_shard, cache, artifacts[index], extracted))
             done += 1
             if progress:
                 progress("extract", done, len(missing))
@@ -97,31 +103,40 @@ def ensure_graph(
     ready = [s for s in shards if s is not None]
     if progress:
         progress("graph", 0, 1)
-    from jdx.loaders.graph_build import build_tables
+    from jdx.loaders.graph_build import build_graph_tables
 
-    tables = build_tables(ready)
-    t_tables = time.perf_counter()
-    warnings: list[Warning_] = []
-    failed = []
-    for shard in ready:
-        ws = _shard_warnings(shard)
-        warnings.extend(ws)
-        if any(w.code == "ARTIFACT_READ_ERROR" for w in ws):
-            failed.append(shard.artifact.name)
-    warnings.extend(tables.warnings)
-    manifest = {
-        "artifacts": [a.to_json() for a in artifacts],
-        "counts": tables.counts,
-        "warnings": [{"code": w.code, "message": w.message, "artifact": w.artifact} for w in warnings],
-    }
-    build = build_graph(root, tables.nodes, tables.rels, manifest)
+    writer = GraphWriter(root)
+    try:
+        built = build_graph_tables(ready, writer)
+        t_tables = time.perf_counter()
+        warnings: list[Warning_] = []
+        failed = []
+        for shard in ready:
+            ws = _shard_warnings(shard)
+            warnings.extend(ws)
+            if any(w.code == "ARTIFACT_READ_ERROR" for w in ws):
+                failed.append(shard.artifact.name)
+        warnings.extend(built.warnings)
+        manifest = {
+            "artifacts": [a.to_json() for a in artifacts],
+            "counts": built.counts,
+            "warnings": [{"code": w.code, "message": w.message, "artifact": w.artifact} for w in warnings],
+        }
+        for write in writes:
+            write.result()
+        build = writer.commit(manifest)
+    except BaseException:
+        writer.abort()
+        raise
+    finally:
+        writer_pool.shutdown(wait=True)
     t_graph = time.perf_counter()
     if progress:
         progress("graph", 1, 1)
     return IndexReport(
         graph=build, built=True, artifacts=len(artifacts), extracted=len(missing),
-        classes=tables.counts["classes"], members=tables.counts["members"], edges=tables.counts["edges"],
+        classes=built.counts["classes"], members=built.counts["members"], edges=built.counts["edges"],
         seconds=time.perf_counter() - started, warnings=warnings, failed_artifacts=failed,
         phases={"extract": round(t_extracted - started, 3), "tables": round(t_tables - t_extracted, 3),
-                "graph": round(t_graph - t_tables, 3)},
+                "graph_wait": round(t_graph - t_tables, 3)},
     )

@@ -60,23 +60,30 @@ def load_shard(cache: Path, artifact: Artifact) -> Shard | None:
     return Shard(artifact, path, meta)
 
 
+def shard_in_memory(cache: Path, artifact: Artifact, extracted: ExtractedArtifact) -> Shard:
+    """The shard of a just-extracted artifact, usable before (and while) it is written."""
+    meta = {
+        "extractor": _extractor_version(),
+        "key": artifact.key,
+        "name": artifact.name,
+        "kind": artifact.kind,
+        "path": artifact.path,
+        "classes": extracted.classes,
+        "warnings": [list(w) for w in extracted.warnings],
+    }
+    return Shard(artifact, shard_dir(cache, artifact), meta, loaded=extracted.tables)
+
+
 def write_shard(cache: Path, artifact: Artifact, extracted: ExtractedArtifact) -> Shard:
     """Writes into a temporary directory, then renames: a shard is either whole or absent."""
+    shard = shard_in_memory(cache, artifact, extracted)
+    meta = shard.meta
     root = cache / "shards"
     root.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{artifact.key}-", dir=root))
     try:
         for name in TABLE_NAMES:
             pq.write_table(extracted.tables[name], tmp / f"{name}.parquet", compression="lz4")
-        meta = {
-            "extractor": _extractor_version(),
-            "key": artifact.key,
-            "name": artifact.name,
-            "kind": artifact.kind,
-            "path": artifact.path,
-            "classes": extracted.classes,
-            "warnings": [list(w) for w in extracted.warnings],
-        }
         (tmp / "meta.json").write_text(json.dumps(meta, sort_keys=True))
         target = shard_dir(cache, artifact)
         if target.exists():
@@ -85,4 +92,4 @@ def write_shard(cache: Path, artifact: Artifact, extracted: ExtractedArtifact) -
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return Shard(artifact, target, meta, loaded=extracted.tables)
+    return shard

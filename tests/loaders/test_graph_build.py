@@ -40,16 +40,21 @@ def tables(types, supers=(), methods=(), fields=(), refs=()):
         "constant": pa.array([None] * len(mem), S), "annotation_default": pa.array([None] * len(mem), S),
         "first_line": pa.array([-1] * len(mem), I), "last_line": pa.array([-1] * len(mem), I),
     })
-    r = pa.table({
-        "from": pa.array([x[0] for x in refs], S), "kind": pa.array([REF_KINDS.index(x[1]) for x in refs], I),
-        "to": pa.array([x[2] for x in refs], S), "to_owner": pa.array([x[2].split("#")[0] for x in refs], S),
-        "line": pa.array([x[3] for x in refs], I),
-    })
+    def ref_table(rows):
+        return pa.table({
+            "from": pa.array([x[0] for x in rows], S), "kind": pa.array([REF_KINDS.index(x[1]) for x in rows], I),
+            "to": pa.array([x[2] for x in rows], S), "line": pa.array([x[3] for x in rows], I),
+        })
+
+    calls = ref_table([x for x in refs if x[1].startswith("invoke") or x[1] == "handle"])
+    accesses = ref_table([x for x in refs if x[1] in ("getfield", "getstatic", "putfield", "putstatic")])
+    typerefs = ref_table([x for x in refs if "#" not in x[2]])
     empty_ann = pa.table({c: pa.array([], S if c in ("owner", "member_name", "member_desc", "annotation", "text") else I)
                           for c in ("owner_kind", "owner", "member_name", "member_desc", "param", "annotation",
                                     "visible", "text")})
     warn = pa.table({"code": pa.array([], S), "entry": pa.array([], S), "message": pa.array([], S)})
-    return {"types": t, "supertypes": st, "members": m, "refs": r, "annotations": empty_ann, "warnings": warn}
+    return {"types": t, "supertypes": st, "members": m, "calls": calls, "accesses": accesses, "typerefs": typerefs,
+            "annotations": empty_ann, "warnings": warn}
 
 
 class FakeExtractor:

@@ -14,16 +14,19 @@ public final class Chunk {
     public final Columns.Table members = new Columns.Table("members", "id", "owner", "kind", "name", "descriptor",
             "signature", "access", "exceptions", "param_names", "param_source", "constant", "annotation_default",
             "first_line", "last_line");
-    public final Columns.Table refs = new Columns.Table("refs", "from", "kind", "to", "to_owner", "line");
+    public final Columns.Table calls = new Columns.Table("calls", "from", "kind", "to", "line");
+    public final Columns.Table accesses = new Columns.Table("accesses", "from", "kind", "to", "line");
+    public final Columns.Table typerefs = new Columns.Table("typerefs", "from", "kind", "to", "line");
     public final Columns.Table annotations = new Columns.Table("annotations", "owner_kind", "owner", "member_name",
             "member_desc", "param", "annotation", "visible", "text");
     public final Columns.Table warnings = new Columns.Table("warnings", "code", "entry", "message");
 
-    public final Columns.Table[] tables = {types, supertypes, members, refs, annotations, warnings};
+    public final Columns.Table[] tables = {types, supertypes, members, calls, accesses, typerefs, annotations,
+        warnings};
 
     /** Which columns hold pool indexes (strings); the rest are plain ints. */
     public static final String STRING_COLUMNS = "name signature super outer inner_name outer_method source_file kotlin "
-            + "entry type owner descriptor exceptions param_names constant annotation_default id from to to_owner "
+            + "entry type owner descriptor exceptions param_names constant annotation_default id from to "
             + "member_name member_desc annotation text code message";
 
     Chunk(int artifact, int index) {

@@ -235,18 +235,17 @@ final class ClassExtractor extends ClassVisitor {
         }
 
         private void ref(int kind, String owner, String tname, String tdesc) {
-            String key;
             if (tname == null) {
-                key = elementType(owner);
-                if (key == null) {
-                    return;
+                String type = elementType(owner);
+                if (type != null) {
+                    chunk.typerefs.row(selfId, kind, cols.str(type), line);
                 }
             } else if (tdesc.startsWith("(")) {
-                key = (owner.startsWith("[") ? "java/lang/Object" : owner) + "#" + tname + tdesc;
+                String key = (owner.startsWith("[") ? "java/lang/Object" : owner) + "#" + tname + tdesc;
+                chunk.calls.row(selfId, kind, cols.str(key), line);
             } else {
-                key = owner + "#" + tname + ":" + tdesc;
+                chunk.accesses.row(selfId, kind, cols.str(owner + "#" + tname + ":" + tdesc), line);
             }
-            chunk.refs.row(selfId, kind, cols.str(key), cols.str(owner), line);
         }
 
         @Override

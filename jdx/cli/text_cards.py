@@ -1,0 +1,129 @@
+"""Text renderings of show / outline / signature (spec §8.1: two-space indent, leading kind words,
+explicit truncation naming the flag that reveals the rest, a `next:` line on single-entity output)."""
+
+from __future__ import annotations
+
+MAX_NESTED_SHOWN = 20
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _counts_line(c: dict, kind: str) -> str:
+    fields = f"{_plural(c['fields'], 'field')} ({c['public_fields']} public"
+    fields += f", {c['enum_constants']} enum constant{'' if c['enum_constants'] == 1 else 's'})" \
+        if c["enum_constants"] else ")"
+    parts = [f"{_plural(c['methods'], 'method')} ({c['public_methods']} public)", fields]
+    if kind not in ("interface", "annotation"):
+        parts.append(_plural(c["constructors"], "constructor"))
+    return "members: " + ", ".join(parts)
+
+
+def show(r: dict) -> list[str]:
+    facts = [f"package {r['package']}" if r["package"] else "default package", r["artifact"] or "unknown artifact"]
+    if r["source_file"]:
+        facts.append(f"source file {r['source_file']}")
+    if r["kotlin"]:
+        k = r["kotlin"]
+        facts.append(f"kotlin {k['kind']}" + (f" (metadata {k['metadata_version']})" if k["metadata_version"] else ""))
+    else:
+        facts.append("java")
+    if r["deprecated"]:
+        facts.append("deprecated")
+    lines = [f"{r['kind']} {r['ref']}", "  " + " · ".join(facts)]
+    lines.extend(f"  {a}" for a in r["annotations"])
+    lines.append(f"  {r['declaration']}")
+    if r["extends"]:
+        lines.append("  extends " + (" → ".join(r["extends"]) if r["kind"] not in ("interface", "annotation")
+                                     else ", ".join(r["extends"])))
+    if r["implements"]:
+        lines.append("  implements " + ", ".join(r["implements"]))
+    if r["outer"]:
+        lines.append(f"  outer: {r['outer']['ref']}")
+        if r["outer"]["method"]:
+            lines.append(f"  enclosing method: {r['outer']['method']}")
+    nested = r["nested"]
+    if nested:
+        shown = ", ".join(n["name"] for n in nested[:MAX_NESTED_SHOWN])
+        more = len(nested) - MAX_NESTED_SHOWN
+        lines.append(f"  nested: {shown}" + (f", … +{more} more (--json lists all)" if more > 0 else ""))
+    lines.append("  " + _counts_line(r["counts"], r["kind"]))
+    if r["counts"]["synthetic"]:
+        lines.append(f"  + {_plural(r['counts']['synthetic'], 'synthetic member')} "
+                     f"(jdx outline {r['ref']} --include-synthetic)")
+    lines.append(f"next: {r['next']}")
+    return lines
+
+
+def _outline_rows(r: dict) -> list[str]:
+    rows = []
+    for m in r["members"]:
+        line = f"{m['kind']} {m['text']}"
+        if m.get("default") is not None:
+            line += f" default {m['default']}"
+        if m["deprecated"]:
+            line += "  @Deprecated"
+        if m["synthetic"]:
+            line += "  [" + ", ".join(m["synthetic"]) + "]"
+        rows.append(line)
+    return rows
+
+
+def outline_truncation(r: dict, max_lines: int | None) -> dict | None:
+    total = len(r["members"])
+    if max_lines is None or total <= max_lines:
+        return None
+    return {"shown": max_lines, "total": total, "hint": "narrow with --kind, --grep or --access, or raise --max-lines"}
+
+
+def outline(r: dict, brief: bool, max_lines: int | None) -> list[str]:
+    rows = _outline_rows(r)
+    if max_lines is not None:
+        rows = rows[:max_lines]
+    if brief:
+        return rows
+    lines = [f"{r['kind']} {r['type']}"] + [f"  {row}" for row in rows]
+    footer = f"{_plural(len(r['members']), 'member')} · {r['declaration']} · {r['artifact']} (bytecode)"
+    if r["hidden_synthetic"]:
+        footer += f" · {r['hidden_synthetic']} synthetic hidden (--include-synthetic)"
+    return lines + [footer]
+
+
+def _names_footer(items: list[dict]) -> str | None:
+    sources = sorted({s["param_names_from"] for s in items if s.get("params")})
+    if not sources:
+        return None
+    if sources == ["none"]:
+        return "parameter names: none in the class file (compiled without -g or -parameters), shown as arg0, arg1, …"
+    named = [s for s in sources if s != "none"]
+    text = "parameter names from " + ", ".join(named)
+    return text + ("; (no parameter names) marks overloads without them" if "none" in sources else "")
+
+
+def signature(r: dict) -> list[str]:
+    items = r["signatures"]
+    mixed = len({s["param_names_from"] for s in items if s.get("params")}) > 1
+    if len(items) == 1:
+        lines = [f"signature {items[0]['ref']}"]
+    else:
+        lines = [f"signatures of {r['type']}#{r['name']} ({len(items)} overloads)"]
+    current = r["type"]
+    for s in items:
+        if s["declaring"] != current:
+            current = s["declaring"]
+            lines.append(f"{'declared in' if current == r['type'] else 'inherited from'} {current}")
+        line = " ".join([s["kind"], *s["annotations"], s["text"]])
+        if s.get("default") is not None:
+            line += f" default {s['default']}"
+        if s["synthetic"]:
+            line += "  [" + ", ".join(s["synthetic"]) + "]"
+        if mixed and s.get("params") and s["param_names_from"] == "none":
+            line += "  (no parameter names)"
+        lines.append("  " + line)
+    footer = [x for x in (_names_footer(items), " ".join(dict.fromkeys(s["artifact"] for s in items)) + " (bytecode)")
+              if x]
+    lines.append(" · ".join(footer))
+    if r.get("next"):
+        lines.append(f"next: {r['next']}")
+    return lines

@@ -1,0 +1,391 @@
+"""Inspection cards (spec §7.1): `show` (the class card), `outline` (one line per declared member) and
+`signature` (the parameter-info popup). Each returns (result, warnings, provenance); nothing prints."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from dataclasses import dataclass
+
+from jdx.engine import descriptors as d
+from jdx.engine.member_resolve import collect, lookup
+from jdx.engine.members import ACC, ACCESS_LEVELS, _modifiers, _render_field, _render_method, access_level
+from jdx.engine.refs import format_member, format_type
+from jdx.engine.resolve import artifact_names, resolve_type
+from jdx.errors import UsageError, Warning_
+from jdx.graph_schema import queries
+from jdx.graph_schema.store import GraphStore
+
+# TODO(lead): move to graph_schema.queries
+NESTED_TYPES_OF = (
+    "MATCH (t:Type {id: $id})-[:DECLARES]->(n:Type) RETURN n.id AS id, n.kind AS kind, n.access AS access, "
+    "n.inner_name AS inner_name, n.outer_method AS outer_method, n.signature AS signature ORDER BY n.id"
+)
+
+KEYWORD = {"class": "class", "interface": "interface", "enum": "enum", "record": "record", "annotation": "@interface"}
+KOTLIN_KINDS = {1: "class", 2: "file facade", 3: "synthetic class", 4: "multi-file class facade",
+                5: "multi-file class part"}
+OUTLINE_KINDS = ("method", "field", "ctor", "type", "all")
+_SYNTHETIC_NAME = re.compile(r"^(this\$\d+|\$enum\$(name|ordinal)|val\$.*|\$.*)$")
+
+
+@dataclass
+class OutlineOptions:
+    kind: str = "all"  # method | field | ctor | type | all
+    static: bool | None = None  # True: only static, False: only instance
+    access: tuple[str, ...] = ("all",)
+    grep: str | None = None
+    include_synthetic: bool = False
+
+
+def _strip(rows: list[dict]) -> list[dict]:
+    """`m.name` -> `name` for `RETURN m.*` rows."""
+    return [{k.split(".", 1)[1]: v for k, v in r.items()} for r in rows]
+
+
+def _warnings(unresolved: list[str]) -> list[Warning_]:
+    return [Warning_("UNRESOLVED_SUPERTYPE",
+                     f"{format_type(u)} is not in the workspace: inherited members may be incomplete")
+            for u in unresolved]
+
+
+def _source_path(row: dict) -> str | None:
+    if not row.get("source_file"):
+        return None
+    pkg = row["id"].rsplit("/", 1)[0] + "/" if "/" in row["id"] else ""
+    return pkg + row["source_file"]
+
+
+def _provenance(symbol: str, row: dict, artifact: str, lines: tuple[int, int] | None = None) -> dict:
+    out = {"symbol": symbol, "artifact": artifact, "origin": "bytecode"}
+    path = _source_path(row)
+    if path:
+        out["file"] = path
+    if lines and lines[0] >= 0:
+        out["lines"] = [lines[0], lines[1]]
+    return out
+
+
+def _class_sig(row: dict):
+    if not row.get("signature"):
+        return None
+    try:
+        return d.parse_class_signature(row["signature"])
+    except ValueError:
+        return None
+
+
+# --- the class card ------------------------------------------------------------------------------
+
+def _is_nested(row: dict) -> bool:
+    return bool(row.get("outer"))
+
+
+def type_modifiers(row: dict) -> list[str]:
+    """Source modifiers of a type (nested types carry their InnerClasses flags); implicit ones dropped."""
+    access, kind = row.get("access") or 0, row.get("kind")
+    words = [access_level(access)] if access_level(access) != "package" else []
+    if access & ACC["abstract"] and kind == "class":
+        words.append("abstract")
+    if access & ACC["static"] and _is_nested(row):
+        words.append("static")
+    if access & ACC["final"] and kind not in ("enum", "record"):
+        words.append("final")
+    return words
+
+
+def _type_params(row: dict) -> str:
+    sig = _class_sig(row)
+    return d.render_type_params(sig.type_params, qualified=False) if sig and sig.type_params else ""
+
+
+def declaration(row: dict) -> str:
+    """`public class HashMap<K, V>`, `public static interface Map.Entry<K, V>`."""
+    name = d.nested_simple_name(row["id"])
+    if _is_nested(row) and not row.get("inner_name"):
+        return f"anonymous class {row['id'].rsplit('/', 1)[-1]}"
+    return " ".join(type_modifiers(row) + [KEYWORD.get(row.get("kind"), "class"), name + _type_params(row)])
+
+
+def _applied(row: dict, env: dict) -> str:
+    """A supertype with the type arguments the query's type gives it, in the query's terms."""
+    sig = _class_sig(row)
+    if sig and sig.type_params and all(p.name in env for p in sig.type_params):
+        args = tuple(d.TypeArg("", env[p.name]) for p in sig.type_params)
+        return d.render_type(d.ClassTypeSig(row["id"], args))
+    return format_type(row["id"])
+
+
+def _supertypes(target: dict, walk: list[tuple[dict, dict]]) -> tuple[list[str], list[str]]:
+    """(extends, implements) as Java source writes them: a class extends its superclass chain (nearest
+    first, generic arguments substituted), an interface extends its direct superinterfaces."""
+    sig = _class_sig(target)
+    direct = [d.render_type(i) for i in sig.interfaces] if sig else [format_type(i) for i in target.get("interfaces") or []]
+    if target.get("kind") in ("interface", "annotation"):
+        return direct, []
+    by_id = {row["id"]: (row, env) for row, env in walk}
+    chain, cur, seen = [], target, {target["id"]}
+    while cur.get("super") and cur["super"] not in seen:
+        seen.add(cur["super"])
+        row, env = by_id.get(cur["super"], ({"id": cur["super"], "external": True}, {}))
+        chain.append(_applied(row, env))
+        if row.get("external"):
+            break
+        cur = row
+    return chain, direct
+
+
+def _nested(store: GraphStore, target: dict) -> list[tuple[dict, dict]]:
+    """(graph row, JSON entry) per type the target declares: member types, then local, then anonymous."""
+    out = []
+    for r in store.rows(NESTED_TYPES_OF, {"id": target["id"]}):
+        row = dict(r, outer=target["id"])
+        anonymous, local = not r.get("inner_name"), bool(r.get("outer_method"))
+        entry = {"ref": format_type(r["id"]), "name": r["id"].rsplit("/", 1)[-1], "kind": r["kind"],
+                 "modifiers": type_modifiers(row), "role": "anonymous" if anonymous else "local" if local else "member"}
+        natural = [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", r["id"])]
+        out.append(((anonymous, local, natural), row, entry))
+    out.sort(key=lambda x: x[0])
+    return [(row, entry) for _, row, entry in out]
+
+
+def _outer(target: dict) -> dict | None:
+    if not target.get("outer"):
+        return None
+    out = {"ref": format_type(target["outer"]), "method": None}
+    om = target.get("outer_method")
+    if om and "(" in om:
+        name, desc = om[: om.index("(")], om[om.index("("):]
+        try:
+            out["method"] = format_member(target["outer"], name, desc)
+        except ValueError:
+            out["method"] = f"{format_type(target['outer'])}#{om}"
+    return out
+
+
+def _kotlin(row: dict) -> dict | None:
+    if not row.get("kotlin"):
+        return None
+    try:
+        meta = json.loads(row["kotlin"])
+    except ValueError:
+        return {"kind": "unknown", "metadata_version": None}
+    mv = meta.get("mv")
+    return {"kind": KOTLIN_KINDS.get(meta.get("k", 1), f"k={meta.get('k')}"),
+            "metadata_version": ".".join(str(x) for x in mv) if isinstance(mv, list) and mv else None}
+
+
+def _counts(methods: list[dict], fields: list[dict]) -> dict:
+    def shown(m: dict, is_field: bool) -> bool:
+        return not (m["access"] & ACC["synthetic"] or (not is_field and m["access"] & ACC["bridge"]))
+
+    ms = [m for m in methods if shown(m, False) and not m["name"].startswith("<")]
+    cs = [m for m in methods if shown(m, False) and m["name"] == "<init>"]
+    fs = [f for f in fields if shown(f, True)]
+
+    def public(rows: list[dict]) -> int:
+        return sum(1 for r in rows if r["access"] & ACC["public"])
+
+    return {"methods": len(ms), "public_methods": public(ms), "fields": len(fs), "public_fields": public(fs),
+            "constructors": len(cs), "public_constructors": public(cs),
+            "enum_constants": sum(1 for f in fs if f["access"] & ACC["enum"]),
+            "synthetic": len(methods) + len(fields) - len(ms) - len(cs) - len(fs)
+            - sum(1 for m in methods if m["name"] == "<clinit>")}
+
+
+def members_command(fqn: str) -> str:
+    """`jdx members java.util.HashMap`, the name shell-quoted when needed (`'java.util.Map$Entry'`)."""
+    return f"jdx members {shlex.quote(fqn)}"
+
+
+def show_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Warning_], list[dict]]:
+    """The class card of spec §7.1 (no doc line: sources are not indexed yet)."""
+    target = resolve_type(store, text)
+    fqn = format_type(target["id"])
+    found = collect(store, target)
+    extends, implements = _supertypes(target, found.walk)
+    arts = artifact_names(store)
+    artifact = arts.get(target.get("artifact") or "", "")
+    kotlin = _kotlin(target)
+    result = {
+        "ref": fqn,
+        "kind": target.get("kind"),
+        "package": d.package_of(target["id"]),
+        "modifiers": type_modifiers(target),
+        "declaration": declaration(target),
+        "extends": extends,
+        "implements": implements,
+        "nested": [entry for _, entry in _nested(store, target)],
+        "outer": _outer(target),
+        "annotations": list(target.get("annotations") or []),
+        "deprecated": bool(target.get("deprecated")),
+        "artifact": artifact,
+        "source_file": target.get("source_file"),
+        "language": "kotlin" if kotlin else "java",
+        "kotlin": kotlin,
+        "class_version": target.get("version"),
+        "counts": _counts(found.methods.get(target["id"], []), found.fields.get(target["id"], [])),
+        "next": members_command(fqn),
+    }
+    return result, _warnings(found.unresolved), [_provenance(fqn, target, artifact)]
+
+
+# --- rendering one member -------------------------------------------------------------------------
+
+def _param_names(row: dict, count: int) -> tuple[list[str], str]:
+    """Names for `count` rendered parameters and where they came from (`none`: synthesised arg0…).
+
+    The rendered list follows the generic signature, which omits synthetic leading parameters (an enum
+    constructor's name and ordinal); names follow the descriptor, so those are dropped to line up."""
+    names = row.get("param_names")
+    source = row.get("param_source") or "none"
+    if names is not None and len(names) != count:
+        kept = [n for n in names if not _SYNTHETIC_NAME.match(n)]
+        names = kept if len(kept) == count else None
+    if names is None or (count and source == "none"):
+        return [f"arg{i}" for i in range(count)], "none"
+    return list(names), source
+
+
+def _field_type(row: dict, env: dict) -> str:
+    try:
+        sig = d.parse_field_signature(row["signature"]) if row.get("signature") else None
+    except ValueError:
+        sig = None
+    sig = sig or d.parse_type_signature(row["descriptor"])
+    return d.render_type(d.substitute(sig, env) if env else sig, qualified=False)
+
+
+def render_member(row: dict, *, is_field: bool, owner: str, env: dict, iface: bool) -> dict:
+    """A member as data: `text` is its declaration in simple names with parameter names
+    (`public V put(K key, V value)`), `line` adds annotation default and synthetic tags."""
+    access = row["access"]
+    tags = [t for t, bit in (("bridge", ACC["bridge"]), ("synthetic", ACC["synthetic"]))
+            if access & bit and not (is_field and t == "bridge")]
+    item = {"name": row["name"], "access": access_level(access), "static": bool(access & ACC["static"]),
+            "deprecated": bool(row.get("deprecated")), "synthetic": tags}
+    if is_field:
+        item.update(kind="field", text=_render_field(row, env), type=_field_type(row, env),
+                    constant=row.get("constant"), modifiers=_modifiers(access, method=False))
+        return item
+    kind = {"<init>": "constructor", "<clinit>": "initializer"}.get(row["name"], "method")
+    if kind == "initializer":
+        item.update(kind=kind, text="static {}", params=[], returns=None, throws=[], modifiers="static",
+                    param_names_from="none")
+        return item
+    row = dict(row, _iface=iface)
+    text, params, ret = _render_method(row, d.simple_name_of(owner), env)
+    names, names_from = _param_names(row, len(params))
+    head = text[: text.index("(")]
+    rest = text[len(head) + 2 + len(", ".join(params)):]
+    text = f"{head}({', '.join(f'{t} {n}' for t, n in zip(params, names))}){rest}"
+    throws = rest[len(" throws "):].split(", ") if rest.startswith(" throws ") else []
+    item.update(kind=kind, text=text, modifiers=_modifiers(access, method=True, interface_owner=iface),
+                params=[{"name": n, "type": t} for t, n in zip(params, names)],
+                returns=None if kind == "constructor" else ret, throws=throws, param_names_from=names_from,
+                default=row.get("annotation_default"))
+    return item
+
+
+# --- outline -------------------------------------------------------------------------------------
+
+def _levels(access: tuple[str, ...]) -> set[str]:
+    unknown = [a for a in access if a not in ACCESS_LEVELS + ("all",)]
+    if unknown:
+        raise UsageError(f"--access {unknown[0]!r}: use public, protected, package, private or all")
+    return set(ACCESS_LEVELS) if "all" in access or not access else set(access)
+
+
+def _grep(pattern: str | None):
+    if not pattern:
+        return None
+    try:
+        return re.compile(pattern, re.IGNORECASE)
+    except re.error as exc:
+        raise UsageError(f"--grep {pattern!r}: {exc}") from exc
+
+
+def outline_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Warning_], list[dict]]:
+    """One line per declared member (fields, constructors, methods, then member types), the File
+    Structure popup; synthetic and bridge members only with `include_synthetic`."""
+    opts = opts or OutlineOptions()
+    if opts.kind not in OUTLINE_KINDS:
+        raise UsageError(f"--kind {opts.kind!r}: use method, field, ctor, type or all")
+    levels, grep = _levels(opts.access), _grep(opts.grep)
+    target = resolve_type(store, text)
+    fqn = format_type(target["id"])
+    iface = target.get("kind") in ("interface", "annotation")
+    methods = _strip(store.rows(queries.MEMBERS_OF, {"id": target["id"]}))
+    fields = _strip(store.rows(queries.FIELDS_OF, {"id": target["id"]}))
+    rows = [(f, True) for f in fields] + [(m, False) for m in methods if m["name"] != "<clinit>"]
+    items, hidden = [], 0
+    for row, is_field in rows:
+        item = render_member(row, is_field=is_field, owner=target["id"], env={}, iface=iface)
+        if item["synthetic"] and not opts.include_synthetic:
+            hidden += 1
+            continue
+        item["ref"] = format_member(target["id"], row["name"], row["descriptor"], is_field=is_field,
+                                    varargs=not is_field and bool(row["access"] & ACC["varargs"]))
+        item["line"] = row.get("first_line") if (row.get("first_line") or -1) >= 0 else None
+        items.append(item)
+    for nrow, n in _nested(store, target):
+        if n["role"] != "member":
+            continue
+        if nrow["access"] & ACC["synthetic"] and not opts.include_synthetic:
+            hidden += 1
+            continue
+        items.append({"kind": n["kind"], "name": nrow["inner_name"], "ref": n["ref"],
+                      "access": access_level(nrow["access"]), "static": bool(nrow["access"] & ACC["static"]),
+                      "deprecated": False, "synthetic": [], "nested_type": True,
+                      "text": " ".join(n["modifiers"] + [nrow["inner_name"] + _type_params(nrow)])})
+    order = {"field": 0, "constructor": 1, "initializer": 1, "method": 2}
+    out = []
+    for it in items:
+        kind = it["kind"]
+        want = {"ctor": "constructor"}.get(opts.kind, opts.kind)
+        if opts.kind != "all" and not (kind == want or (want == "type" and it.get("nested_type"))):
+            continue
+        if it["access"] not in levels or (grep and not grep.search(it["name"])):
+            continue
+        if opts.static is not None and it["static"] != opts.static:
+            continue
+        out.append(it)
+    out.sort(key=lambda it: (order.get(it["kind"], 3), it["name"], it["ref"]))
+    arts = artifact_names(store)
+    artifact = arts.get(target.get("artifact") or "", "")
+    result = {"type": fqn, "kind": target.get("kind"), "declaration": declaration(target), "members": out,
+              "hidden_synthetic": hidden, "artifact": artifact}
+    return result, [], [_provenance(fqn, target, artifact)]
+
+
+# --- signature -----------------------------------------------------------------------------------
+
+def member_signatures(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Warning_], list[dict]]:
+    """Every overload a member reference names, with parameter names, generics (in the queried type's
+    terms), throws, annotations and annotation defaults."""
+    found = lookup(store, text)
+    full: dict[tuple[str, str, str], dict] = {}
+    for owner in dict.fromkeys(e["declaring"] for e in found.members):
+        for row in _strip(store.rows(queries.MEMBERS_OF, {"id": owner})):
+            full[(owner, row["name"], row["descriptor"])] = row
+        for row in _strip(store.rows(queries.FIELDS_OF, {"id": owner})):
+            full[(owner, row["name"], ":" + row["descriptor"])] = row
+    arts = artifact_names(store)
+    items, provenance = [], []
+    for e in found.members:
+        row = e["row"]
+        key = (e["declaring"], row["name"], (":" if e["is_field"] else "") + row["descriptor"])
+        row = {**row, **full.get(key, {})}
+        item = render_member(row, is_field=e["is_field"], owner=e["declaring"], env=e["env"], iface=e["iface"])
+        artifact = arts.get(e["type_row"].get("artifact") or "", "")
+        item = {"ref": e["ref"], "declaring": format_type(e["declaring"]), **item,
+                "annotations": list(row.get("annotations") or []), "artifact": artifact}
+        if e.get("overrides"):
+            item["overrides"] = e["overrides"]
+        items.append(item)
+        provenance.append(_provenance(e["ref"], e["type_row"], artifact,
+                                      (row.get("first_line", -1), row.get("last_line", -1))))
+    result = {"type": format_type(found.target["id"]), "name": found.ref.member, "signatures": items,
+              "next": f"jdx outline {shlex.quote(items[0]['declaring'])}" if len(items) == 1 else None}
+    return result, _warnings(found.unresolved), provenance

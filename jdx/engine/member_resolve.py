@@ -1,0 +1,285 @@
+"""Member references to graph members (spec §6, §9.3): `Type#name`, `Type#name(params)[:Ret]`, exact
+descriptors, `Type::name`, dotted `a.b.C.name`, `#<init>`, fields.
+
+A member is looked up among the members the type *has*: its own, then those it inherits (the supertype
+walk of `members`: private members of supertypes, package-private ones from other packages, constructors
+and static interface methods are not inherited; an override hides what it overrides). Bridges and other
+synthetic members only answer when nothing visible matches (`Dog#self():fx.Animal` names the bridge).
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field, replace
+
+from jdx.engine import descriptors as d
+from jdx.engine.members import ACC, _declared, _supertype_walk, access_level
+from jdx.engine.refs import SymbolRef, format_member, format_type, matches_params, parse_ref
+from jdx.engine.resolve import resolve_type_ref
+from jdx.errors import AmbiguousError, NotFoundError, UsageError
+from jdx.graph_schema.store import GraphStore
+
+MAX_SUGGESTIONS = 5
+_HINT = "re-run with one of the refs above"
+
+
+@dataclass
+class Lookup:
+    """Everything a member lookup found: the queried type, the matches and what the walk could not see."""
+
+    target: dict
+    ref: SymbolRef
+    members: list[dict]
+    unresolved: list[str] = field(default_factory=list)
+    walk: list[tuple[dict, dict]] = field(default_factory=list)
+
+
+def _package(internal: str) -> str:
+    return internal.rsplit("/", 1)[0] if "/" in internal else ""
+
+
+def _kind(row: dict, is_field: bool) -> str:
+    if is_field:
+        return "field"
+    return {"<init>": "constructor", "<clinit>": "initializer"}.get(row["name"], "method")
+
+
+def _hidden(row: dict, is_field: bool) -> bool:
+    return bool(row["access"] & ACC["synthetic"] or (not is_field and row["access"] & ACC["bridge"]))
+
+
+def canonical_ref(entry: dict, methods_of_owner: list[dict] | None = None) -> str:
+    """The canonical ref of a collected member; `:ReturnType` only when the declaring type has another
+    method of the same name and parameters (a bridge or covariant twin)."""
+    row = entry["row"]
+    if entry["is_field"]:
+        return format_member(entry["declaring"], row["name"], row["descriptor"], is_field=True)
+    params = row["descriptor"][: row["descriptor"].index(")") + 1]
+    twins = [m for m in methods_of_owner or [] if m["name"] == row["name"] and m["descriptor"] != row["descriptor"]
+             and m["descriptor"].startswith(params)]
+    return format_member(entry["declaring"], row["name"], row["descriptor"],
+                         varargs=bool(row["access"] & ACC["varargs"]), with_return=bool(twins))
+
+
+def _stands_for(bridge_owner: str, twin: dict, twin_class: dict, methods: dict) -> bool:
+    """Does the bridge `bridge_owner` declares for `twin` stand for an override (collapse the twin)?
+
+    A covariant or generic bridge does; javac's access bridge (a public subclass re-exporting a public
+    method of a non-public superclass it does not override) does not. An override is recognised by a
+    real method of the same name and arity in the bridge's class."""
+    if twin_class.get("access", 0) & ACC["public"] or not twin["access"] & ACC["public"]:
+        return True
+    arity = len(d.parse_method_descriptor(twin["descriptor"])[0])
+    return any(m["name"] == twin["name"] and not _hidden(m, False)
+               and len(d.parse_method_descriptor(m["descriptor"])[0]) == arity
+               for m in methods.get(bridge_owner, []))
+
+
+@dataclass
+class Collected:
+    visible: list[dict]  # what the type has: declared and inherited, overrides collapsed
+    hidden: list[dict]  # bridges and synthetic members (nearest first)
+    unresolved: list[str]  # supertypes the workspace lacks
+    walk: list[tuple[dict, dict]]
+    methods: dict[str, list[dict]]  # every method of every walked type, by owner
+    fields: dict[str, list[dict]]
+
+
+def collect(store: GraphStore, target: dict) -> Collected:
+    """The members a type has, as `members --inherited --access all` computes them, except that a bridge
+    collapses the supertype method it overrides whenever it is a covariant/generic bridge (see
+    `_stands_for`); `members` keeps a protected twin, or a twin in a non-public class, visible."""
+    walk = _supertype_walk(store, target)
+    methods, fields = _declared(store, walk)
+    query_pkg = _package(target["id"])
+    seen: dict[str, dict] = {}
+    bridged: dict[str, str] = {}
+    visible: list[dict] = []
+    hidden: list[dict] = []
+    hidden_keys: set[str] = set()
+    unresolved: list[str] = []
+    for row, env in walk:
+        tid = row["id"]
+        if row.get("external"):
+            unresolved.append(tid)
+            continue
+        is_iface = row.get("kind") in ("interface", "annotation")
+        declared = tid == target["id"]
+        for is_field, rows in ((False, methods.get(tid, [])), (True, fields.get(tid, []))):
+            for m in rows:
+                name, access = m["name"], m["access"]
+                if not declared and (name in ("<init>", "<clinit>") or access & ACC["private"]
+                                     or (access_level(access) == "package" and _package(tid) != query_pkg)
+                                     or (is_iface and access & ACC["static"] and not is_field)):
+                    continue
+                key = f"{name}:{m['descriptor']}" if is_field else name + m["descriptor"]
+                entry = {"row": m, "is_field": is_field, "kind": _kind(m, is_field), "declaring": tid, "env": env,
+                         "iface": is_iface, "type_row": row}
+                if _hidden(m, is_field):
+                    if not is_field and key not in seen:
+                        bridged.setdefault(key, tid)
+                    if key not in hidden_keys:
+                        hidden_keys.add(key)
+                        hidden.append(entry)
+                    continue
+                if key in seen:
+                    if not declared and "overrides" in seen[key]:
+                        seen[key]["overrides"].append(format_type(tid))
+                    continue
+                if key in bridged and bridged[key] != tid and _stands_for(bridged[key], m, row, methods):
+                    seen[key] = {"bridge": True}  # a covariant/generic bridge below stands for this one
+                    continue
+                entry["overrides"] = []
+                seen[key] = entry
+                visible.append(entry)
+    return Collected(visible, hidden, unresolved, walk, methods, fields)
+
+
+def _substituted_descriptor(entry: dict) -> str | None:
+    """The erased descriptor of an inherited generic method in the query's terms (`add(E)` of
+    `ArrayList<String>` reads `(Ljava/lang/String;)Z`), so `StringList#add(String)` matches it."""
+    row = entry["row"]
+    if entry["is_field"] or not entry["env"] or not row.get("signature"):
+        return None
+    try:
+        sig = d.substitute(d.parse_method_signature(row["signature"]), entry["env"])
+        return d.erased_method_descriptor(sig)
+    except ValueError:
+        return None
+
+
+def _matches(ref: SymbolRef, entry: dict) -> bool:
+    row = entry["row"]
+    if ref.params is None and ref.return_type is None and ref.descriptor is None:
+        return True
+    if entry["is_field"] and ref.params is not None:
+        return False
+    varargs = bool(row["access"] & ACC["varargs"])
+    if matches_params(ref, row["descriptor"], varargs, signature=row.get("signature")):
+        return True
+    sub = _substituted_descriptor(entry)
+    return sub is not None and ref.descriptor is None and matches_params(ref, sub, varargs)
+
+
+def _named(entries: list[dict], name: str) -> list[dict]:
+    return [e for e in entries if e["row"]["name"] == name]
+
+
+def _candidate(entry: dict, methods: dict, note: str = "") -> dict:
+    out = {"ref": canonical_ref(entry, methods.get(entry["declaring"])), "kind": entry["kind"]}
+    if note:
+        out["artifact"] = note  # printed beside the ref (error_lines shows `artifact`)
+    return out
+
+
+def _not_inherited(found: Collected, target: dict, member: str) -> list[dict]:
+    """Same-named members of supertypes that the type does not inherit (static interface methods,
+    private or package-private ones), so a miss can say where the name lives."""
+    out = []
+    for row, env in found.walk[1:]:
+        for is_field, rows in ((False, found.methods.get(row["id"], [])), (True, found.fields.get(row["id"], []))):
+            for m in rows:
+                if m["name"] == member and not _hidden(m, is_field):
+                    entry = {"row": m, "is_field": is_field, "kind": _kind(m, is_field), "declaring": row["id"]}
+                    why = "static interface method: not inherited" if m["access"] & ACC["static"] and not is_field \
+                        else f"{access_level(m['access'])}: not inherited"
+                    out.append(_candidate(entry, found.methods, why))
+    return out
+
+
+def _suggest(found: Collected, target: dict, member: str) -> list[dict]:
+    """Overloads of the same name first (the parameters were wrong), then same-named members that are not
+    inherited, then case-insensitive, prefix and edit-distance matches among the type's member names;
+    one ref per name, at most 5."""
+    visible, methods = found.visible, found.methods
+    same = _named(visible, member)
+    if same:
+        return [_candidate(e, methods) for e in same[:MAX_SUGGESTIONS]]
+    elsewhere = _not_inherited(found, target, member)
+    if elsewhere:
+        return elsewhere[:MAX_SUGGESTIONS]
+    first: dict[str, dict] = {}
+    for e in visible:
+        if e["kind"] == "method" or e["kind"] == "field" or member in ("<init>", d.simple_name_of(target["id"])):
+            first.setdefault(e["row"]["name"], e)
+    names = sorted(first)
+    low = member.lower()
+    picked: list[str] = [n for n in names if n.lower() == low]
+    picked += [n for n in names if n.lower().startswith(low) and n not in picked and len(low) >= 2]
+    picked += [n for n in difflib.get_close_matches(member, names, n=MAX_SUGGESTIONS, cutoff=0.6) if n not in picked]
+    lowered = {n.lower(): n for n in names}
+    picked += [lowered[n] for n in difflib.get_close_matches(low, list(lowered), n=MAX_SUGGESTIONS, cutoff=0.6)
+               if lowered[n] not in picked]
+    return [_candidate(first[n], methods) for n in picked[:MAX_SUGGESTIONS]]
+
+
+def _member_reading(text: str) -> tuple[SymbolRef, SymbolRef | None]:
+    """The reading of `text` that names a member, plus the type-only reading of a dotted `a.b.C.name`."""
+    ref = parse_ref(text)
+    if ref.is_glob or ref.is_package_glob:
+        raise UsageError(f"{text!r} is a glob; this command takes one member, e.g. Type#name")
+    if ref.member is not None:
+        return ref, None
+    readings = ref.alternatives()
+    if len(readings) < 2:
+        raise UsageError(f"{text!r} names a type; this command takes a member, e.g. {text}#name "
+                         f"(for the type itself: jdx show {text})")
+    return readings[1], readings[0]
+
+
+def lookup(store: GraphStore, text: str, require_one: bool = False, include_hidden: bool = True) -> Lookup:
+    """Resolve a member reference; NotFoundError (with did-you-mean), AmbiguousError when `require_one`."""
+    ref, type_reading = _member_reading(text)
+    try:
+        return _lookup(store, ref, text, require_one, include_hidden)
+    except NotFoundError:
+        if type_reading is not None:
+            try:
+                resolve_type_ref(store, type_reading, text)
+            except (NotFoundError, AmbiguousError):
+                pass
+            else:
+                raise UsageError(f"{text!r} names a type; this command takes a member, e.g. {text}#name "
+                                 f"(for the type itself: jdx show {text})") from None
+        raise
+
+
+def _lookup(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, include_hidden: bool) -> Lookup:
+    try:
+        target = resolve_type_ref(store, ref, text)
+    except (AmbiguousError, NotFoundError) as exc:
+        # the type part is ambiguous or unknown: offer the member on each candidate type, ready to re-run
+        candidates = [{**c, "ref": str(replace(ref, type_name=c["ref"], coord=None))} for c in exc.candidates]
+        if isinstance(exc, AmbiguousError):
+            raise AmbiguousError(exc.message, candidates=candidates, hint=_HINT) from None
+        raise NotFoundError(f"not found: {text} (no type {ref.type_name})", candidates=candidates) from None
+    found_all = collect(store, target)
+    visible, hidden, unresolved, walk, methods = (found_all.visible, found_all.hidden, found_all.unresolved,
+                                                  found_all.walk, found_all.methods)
+    member = ref.member
+    named = _named(visible, member)
+    if not named and member == d.simple_name_of(target["id"]):
+        member, ref = "<init>", replace(ref, member="<init>")  # `Foo#Foo(int)`: the constructor, as in Java
+        named = _named(visible, member)
+    found = [e for e in named if _matches(ref, e)]
+    if not found and include_hidden:
+        found = [e for e in _named(hidden, member) if _matches(ref, e)]
+    if not found:
+        note = f" ({len(unresolved)} supertype(s) not in the workspace: it may be declared there)" if unresolved else ""
+        raise NotFoundError(f"not found: {text}{note}", candidates=_suggest(found_all, target, member))
+    for e in found:
+        e["ref"] = canonical_ref(e, methods.get(e["declaring"]))
+    if require_one and len(found) > 1:
+        raise AmbiguousError(f"ambiguous: {len(found)} candidates for {text}",
+                             candidates=[{"ref": e["ref"], "kind": e["kind"]} for e in found], hint=_HINT)
+    return Lookup(target, ref, found, unresolved, walk)
+
+
+def resolve_members(store: GraphStore, text: str, require_one: bool = False) -> tuple[dict, list[dict]]:
+    """(the queried Type row, the matching members): every overload when no parameters were written.
+
+    Each member dict has `row` (the graph row), `kind` (method, constructor, initializer, field),
+    `declaring` (internal name), `env` (type-variable bindings in the query's terms), `iface`,
+    `is_field`, `ref` (canonical) and `overrides` (supertypes whose declaration it hides)."""
+    found = lookup(store, text, require_one=require_one)
+    return found.target, found.members

@@ -1,0 +1,146 @@
+"""JVM-style resolution over the loaded classes: which declaration a call site or field access reaches
+(JVMS 5.4.3.2-5.4.3.4), and which methods override which."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+ACC_PRIVATE, ACC_STATIC = 0x0002, 0x0008
+
+
+class Hierarchy:
+    """Supertypes of the loaded classes plus the set of declared member ids."""
+
+    def __init__(self, supers: dict[str, str], interfaces: dict[str, list[str]], methods: set[str], fields: set[str]):
+        self.supers = supers
+        self.interfaces = interfaces
+        self.methods = methods
+        self.fields = fields
+
+    def resolve_method(self, owner: str, name_desc: str) -> str | None:
+        """The class chain (for an interface: itself, then Object), then superinterfaces breadth-first."""
+        seen: set[str] = set()
+        chain = []
+        c: str | None = owner
+        while c and c not in seen:
+            seen.add(c)
+            chain.append(c)
+            if f"{c}#{name_desc}" in self.methods:
+                return c
+            c = self.supers.get(c)
+        queue = [i for c in chain for i in self.interfaces.get(c, ())]
+        while queue:
+            i = queue.pop(0)
+            if i in seen:
+                continue
+            seen.add(i)
+            if f"{i}#{name_desc}" in self.methods:
+                return i
+            queue.extend(self.interfaces.get(i, ()))
+        return None
+
+    def resolve_field(self, owner: str, name_desc: str, seen: set[str] | None = None) -> str | None:
+        """The class, then its superinterfaces, then its superclass."""
+        seen = set() if seen is None else seen
+        c: str | None = owner
+        while c and c not in seen:
+            seen.add(c)
+            if f"{c}#{name_desc}" in self.fields:
+                return c
+            for i in self.interfaces.get(c, ()):
+                found = self.resolve_field(i, name_desc, seen)
+                if found:
+                    return found
+            c = self.supers.get(c)
+        return None
+
+    def ancestors(self, t: str) -> list[str]:
+        """Superclasses nearest first, then superinterfaces breadth-first."""
+        out, seen = [], {t}
+        c = self.supers.get(t)
+        while c and c not in seen:
+            seen.add(c)
+            out.append(c)
+            c = self.supers.get(c)
+        queue = [i for c in [t, *out] for i in self.interfaces.get(c, ())]
+        while queue:
+            i = queue.pop(0)
+            if i in seen:
+                continue
+            seen.add(i)
+            out.append(i)
+            queue.extend(self.interfaces.get(i, ()))
+        return out
+
+
+def resolve_edges(refs: pa.Table, declared: pa.Array, hierarchy: Hierarchy, is_field: bool, kind_names: pa.Array,
+                  externals: dict[str, tuple[str, str, str]]) -> pa.Table:
+    """Call sites or field accesses -> edges to the declaration the JVM would link.
+
+    A key declared where it is named is kept as is; the rest are resolved once per distinct key.
+    Unresolvable targets become external members (collected in `externals`).
+    """
+    keys = refs["to"]
+    unique = pc.unique(keys)
+    is_declared = pc.is_in(unique, value_set=declared)
+    targets = unique.to_pylist()
+    vias: list[str | None] = [None] * len(targets)
+    resolve = hierarchy.resolve_field if is_field else hierarchy.resolve_method
+    for i, (key, ok) in enumerate(zip(targets, is_declared.to_pylist())):
+        if ok:
+            continue
+        owner, nd = key.split("#", 1)
+        found = resolve(owner, nd)
+        if found is None:
+            if is_field:
+                name, desc = nd.split(":", 1)
+            else:
+                paren = nd.index("(")
+                name, desc = nd[:paren], nd[paren:]
+            externals[key] = (owner, name, desc)
+        else:
+            targets[i] = f"{found}#{nd}"
+            vias[i] = owner  # named through a subtype or sub-interface of the declaring type
+    positions = pc.index_in(keys, value_set=unique)
+    return pa.table({
+        "from": refs["from"],
+        "to": pc.take(pa.array(targets, pa.string()), positions),
+        "line": refs["line"],
+        "kind": pc.take(kind_names, refs["kind"]),
+        "via": pc.take(pa.array(vias, pa.string()), positions),
+    })
+
+
+def _package(t: str) -> str:
+    return t.rsplit("/", 1)[0] if "/" in t else ""
+
+
+def overrides(methods: pa.Table, winners: set[str], hierarchy: Hierarchy) -> pa.Table:
+    """Instance, non-private methods and every supertype declaration they override; `direct` marks the nearest."""
+    by_owner: dict[str, dict[str, int]] = defaultdict(dict)
+    for oid, name, desc, acc in zip(methods["owner_id"].to_pylist(), methods["name"].to_pylist(),
+                                     methods["descriptor"].to_pylist(), methods["access"].to_pylist()):
+        if not acc & (ACC_PRIVATE | ACC_STATIC) and not name.startswith("<"):
+            by_owner[oid][name + desc] = acc
+    src, dst, direct = [], [], []
+    for t in sorted(by_owner):
+        if t not in winners:
+            continue
+        own = by_owner[t]
+        matched: set[str] = set()
+        for a in hierarchy.ancestors(t):
+            theirs = by_owner.get(a)
+            if not theirs:
+                continue
+            for nd in sorted(own.keys() & theirs.keys()):
+                if not theirs[nd] & 0x0007 and _package(a) != _package(t):
+                    continue  # package-private: overridable only inside its package
+                src.append(f"{t}#{nd}")
+                dst.append(f"{a}#{nd}")
+                direct.append(nd not in matched)
+                matched.add(nd)
+    return pa.table({"from": pa.array(src, pa.string()), "to": pa.array(dst, pa.string()),
+                     "direct": pa.array(direct, pa.bool_())})
