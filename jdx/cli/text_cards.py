@@ -3,6 +3,8 @@ explicit truncation naming the flag that reveals the rest, a `next:` line on sin
 
 from __future__ import annotations
 
+import shlex
+
 MAX_NESTED_SHOWN = 20
 
 
@@ -51,7 +53,7 @@ def show(r: dict) -> list[str]:
     lines.append("  " + _counts_line(r["counts"], r["kind"]))
     if r["counts"]["synthetic"]:
         lines.append(f"  + {_plural(r['counts']['synthetic'], 'synthetic member')} "
-                     f"(jdx outline {r['ref']} --include-synthetic)")
+                     f"(jdx outline {shlex.quote(r['ref'])} --include-synthetic)")
     lines.append(f"next: {r['next']}")
     return lines
 
@@ -95,7 +97,7 @@ def _names_footer(items: list[dict]) -> str | None:
     if not sources:
         return None
     if sources == ["none"]:
-        return "parameter names: none in the class file (compiled without -g or -parameters), shown as arg0, arg1, …"
+        return "parameter names: not in the class file, shown as arg0, arg1, …"
     named = [s for s in sources if s != "none"]
     text = "parameter names from " + ", ".join(named)
     return text + ("; (no parameter names) marks overloads without them" if "none" in sources else "")
@@ -121,7 +123,7 @@ def signature(r: dict) -> list[str]:
         if mixed and s.get("params") and s["param_names_from"] == "none":
             line += "  (no parameter names)"
         lines.append("  " + line)
-    footer = [x for x in (_names_footer(items), " ".join(dict.fromkeys(s["artifact"] for s in items)) + " (bytecode)")
+    footer = [x for x in (_names_footer(items), ", ".join(dict.fromkeys(s["artifact"] for s in items)) + " (bytecode)")
               if x]
     lines.append(" · ".join(footer))
     if r.get("next"):

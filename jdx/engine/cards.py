@@ -258,33 +258,32 @@ def _field_type(row: dict, env: dict) -> str:
 
 
 def render_member(row: dict, *, is_field: bool, owner: str, env: dict, iface: bool) -> dict:
-    """A member as data: `text` is its declaration in simple names with parameter names
-    (`public V put(K key, V value)`), `line` adds annotation default and synthetic tags."""
+    """A member as data; `text` is its declaration in simple names with parameter names
+    (`public V put(K key, V value)`), generics substituted by `env`."""
     access = row["access"]
-    tags = [t for t, bit in (("bridge", ACC["bridge"]), ("synthetic", ACC["synthetic"]))
-            if access & bit and not (is_field and t == "bridge")]
-    item = {"name": row["name"], "access": access_level(access), "static": bool(access & ACC["static"]),
-            "deprecated": bool(row.get("deprecated")), "synthetic": tags}
+    kind = "field" if is_field else {"<init>": "constructor", "<clinit>": "initializer"}.get(row["name"], "method")
+    item = {"kind": kind, "name": row["name"], "text": "", "modifiers": [], "access": access_level(access),
+            "static": bool(access & ACC["static"]), "deprecated": bool(row.get("deprecated")),
+            "synthetic": [t for t, bit in (("bridge", ACC["bridge"]), ("synthetic", ACC["synthetic"]))
+                          if access & bit and not (is_field and t == "bridge")]}
     if is_field:
-        item.update(kind="field", text=_render_field(row, env), type=_field_type(row, env),
-                    constant=row.get("constant"), modifiers=_modifiers(access, method=False))
+        item.update(text=_render_field(row, env), modifiers=_modifiers(access, method=False).split(),
+                    type=_field_type(row, env), constant=row.get("constant"))
         return item
-    kind = {"<init>": "constructor", "<clinit>": "initializer"}.get(row["name"], "method")
     if kind == "initializer":
-        item.update(kind=kind, text="static {}", params=[], returns=None, throws=[], modifiers="static",
-                    param_names_from="none")
+        item.update(text="static {}", modifiers=["static"], params=[], returns=None, throws=[],
+                    param_names_from=None, default=None)
         return item
-    row = dict(row, _iface=iface)
-    text, params, ret = _render_method(row, d.simple_name_of(owner), env)
+    text, params, ret = _render_method(dict(row, _iface=iface), d.simple_name_of(owner), env)
     names, names_from = _param_names(row, len(params))
     head = text[: text.index("(")]
     rest = text[len(head) + 2 + len(", ".join(params)):]
-    text = f"{head}({', '.join(f'{t} {n}' for t, n in zip(params, names))}){rest}"
-    throws = rest[len(" throws "):].split(", ") if rest.startswith(" throws ") else []
-    item.update(kind=kind, text=text, modifiers=_modifiers(access, method=True, interface_owner=iface),
+    item.update(text=f"{head}({', '.join(f'{t} {n}' for t, n in zip(params, names))}){rest}",
+                modifiers=_modifiers(access, method=True, interface_owner=iface).split(),
                 params=[{"name": n, "type": t} for t, n in zip(params, names)],
-                returns=None if kind == "constructor" else ret, throws=throws, param_names_from=names_from,
-                default=row.get("annotation_default"))
+                returns=None if kind == "constructor" else ret,
+                throws=rest[len(" throws "):].split(", ") if rest.startswith(" throws ") else [],
+                param_names_from=names_from if params else None, default=row.get("annotation_default"))
     return item
 
 
@@ -325,20 +324,21 @@ def outline_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Wa
         if item["synthetic"] and not opts.include_synthetic:
             hidden += 1
             continue
-        item["ref"] = format_member(target["id"], row["name"], row["descriptor"], is_field=is_field,
-                                    varargs=not is_field and bool(row["access"] & ACC["varargs"]))
-        item["line"] = row.get("first_line") if (row.get("first_line") or -1) >= 0 else None
-        items.append(item)
+        ref = format_member(target["id"], row["name"], row["descriptor"], is_field=is_field,
+                            varargs=not is_field and bool(row["access"] & ACC["varargs"]))
+        line = row.get("first_line")
+        items.append({"ref": ref, **item, "line": line if line is not None and line >= 0 else None})
     for nrow, n in _nested(store, target):
         if n["role"] != "member":
             continue
         if nrow["access"] & ACC["synthetic"] and not opts.include_synthetic:
             hidden += 1
             continue
-        items.append({"kind": n["kind"], "name": nrow["inner_name"], "ref": n["ref"],
-                      "access": access_level(nrow["access"]), "static": bool(nrow["access"] & ACC["static"]),
-                      "deprecated": False, "synthetic": [], "nested_type": True,
-                      "text": " ".join(n["modifiers"] + [nrow["inner_name"] + _type_params(nrow)])})
+        items.append({"ref": n["ref"], "kind": n["kind"], "name": nrow["inner_name"],
+                      "text": " ".join(n["modifiers"] + [nrow["inner_name"] + _type_params(nrow)]),
+                      "modifiers": n["modifiers"], "access": access_level(nrow["access"]),
+                      "static": bool(nrow["access"] & ACC["static"]), "deprecated": False, "synthetic": [],
+                      "nested_type": True})
     order = {"field": 0, "constructor": 1, "initializer": 1, "method": 2}
     out = []
     for it in items:
@@ -381,6 +381,8 @@ def member_signatures(store: GraphStore, text: str, opts=None) -> tuple[dict, li
         artifact = arts.get(e["type_row"].get("artifact") or "", "")
         item = {"ref": e["ref"], "declaring": format_type(e["declaring"]), **item,
                 "annotations": list(row.get("annotations") or []), "artifact": artifact}
+        line = row.get("first_line", -1)
+        item["lines"] = [line, row.get("last_line", -1)] if line is not None and line >= 0 else None
         if e.get("overrides"):
             item["overrides"] = e["overrides"]
         items.append(item)

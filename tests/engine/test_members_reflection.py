@@ -12,7 +12,7 @@ from jdx.engine import descriptors as d
 from jdx.engine.members import MemberOptions
 from jdx.engine.service import JdxService, Options
 from jdx.errors import AmbiguousError, NotFoundError
-from tests.conftest import GSON, LANG3, require
+from tests.conftest import GSON, GUAVA, LANG3, require
 
 REFLECT = """
 import java.lang.reflect.*;
@@ -139,3 +139,24 @@ def test_inherited_is_a_superset_of_declared(jdx_home):
         full = {m["ref"] for m in service.members(name, MemberOptions()).result["members"]}
         declared = {m["ref"] for m in service.members(name, MemberOptions(inherited=False)).result["members"]}
         assert declared <= full, name
+
+
+def test_guava_sample_members_equal_reflection(jdx_home, reflect):
+    require(GUAVA)
+    service = JdxService(Options(jars=[str(GUAVA)], cache_dir=str(jdx_home / "cache")))
+    classes = public_classes(GUAVA)[::10]
+    checked, failures = compare(service, reflect, classes, [GUAVA])
+    assert checked > 50
+    assert not failures, f"{len(failures)} of {checked} differ:\n" + "\n".join(failures[:15])
+
+
+def test_java_base_sample_members_equal_reflection(jdx_home, reflect):
+    service = JdxService(Options(cache_dir=str(jdx_home / "cache")))
+    rows = service.store().rows(
+        "MATCH (a:Artifact {name: 'java.base'})-[:CONTAINS]->(t:Type) "
+        "WHERE t.access % 2 = 1 AND t.outer IS NULL AND NOT t.fqn CONTAINS '$' "
+        "AND (t.package STARTS WITH 'java.' OR t.package STARTS WITH 'javax.') RETURN t.fqn AS fqn ORDER BY fqn")
+    classes = [r["fqn"] for r in rows][::7]
+    checked, failures = compare(service, reflect, classes, [])
+    assert checked > 150
+    assert not failures, f"{len(failures)} of {checked} differ:\n" + "\n".join(failures[:15])
