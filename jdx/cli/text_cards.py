@@ -58,8 +58,15 @@ def show(r: dict) -> list[str]:
     return lines
 
 
+def _unnamed_marker(items: list[dict]):
+    """Lines to mark `(no parameter names)`: only when some overloads have names and some do not."""
+    mixed = len({s["param_names_from"] for s in items if s.get("params")}) > 1
+    return lambda s: mixed and bool(s.get("params")) and s["param_names_from"] == "none"
+
+
 def _outline_rows(r: dict) -> list[str]:
     rows = []
+    unnamed = _unnamed_marker(r["members"])
     for m in r["members"]:
         line = f"{m['kind']} {m['text']}"
         if m.get("default") is not None:
@@ -68,6 +75,8 @@ def _outline_rows(r: dict) -> list[str]:
             line += "  @Deprecated"
         if m["synthetic"]:
             line += "  [" + ", ".join(m["synthetic"]) + "]"
+        if unnamed(m):
+            line += "  (no parameter names)"
         rows.append(line)
     return rows
 
@@ -86,10 +95,13 @@ def outline(r: dict, brief: bool, max_lines: int | None) -> list[str]:
     if brief:
         return rows
     lines = [f"{r['kind']} {r['type']}"] + [f"  {row}" for row in rows]
-    footer = f"{_plural(len(r['members']), 'member')} · {r['declaration']} · {r['artifact']} (bytecode)"
+    footer = [_plural(len(r["members"]), "member"), r["declaration"], f"{r['artifact']} (bytecode)"]
     if r["hidden_synthetic"]:
-        footer += f" · {r['hidden_synthetic']} synthetic hidden (--include-synthetic)"
-    return lines + [footer]
+        footer.append(f"{r['hidden_synthetic']} synthetic hidden (--include-synthetic)")
+    names = _names_footer(r["members"])
+    if names and "none" in {m["param_names_from"] for m in r["members"] if m.get("params")}:
+        footer.append(names)
+    return lines + [" · ".join(footer)]
 
 
 def _names_footer(items: list[dict]) -> str | None:
@@ -105,7 +117,7 @@ def _names_footer(items: list[dict]) -> str | None:
 
 def signature(r: dict) -> list[str]:
     items = r["signatures"]
-    mixed = len({s["param_names_from"] for s in items if s.get("params")}) > 1
+    unnamed = _unnamed_marker(items)
     if len(items) == 1:
         lines = [f"signature {items[0]['ref']}"]
     else:
@@ -120,7 +132,7 @@ def signature(r: dict) -> list[str]:
             line += f" default {s['default']}"
         if s["synthetic"]:
             line += "  [" + ", ".join(s["synthetic"]) + "]"
-        if mixed and s.get("params") and s["param_names_from"] == "none":
+        if unnamed(s):
             line += "  (no parameter names)"
         lines.append("  " + line)
     footer = [x for x in (_names_footer(items), ", ".join(dict.fromkeys(s["artifact"] for s in items)) + " (bytecode)")

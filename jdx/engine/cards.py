@@ -318,40 +318,36 @@ def outline_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Wa
     methods = _strip(store.rows(queries.MEMBERS_OF, {"id": target["id"]}))
     fields = _strip(store.rows(queries.FIELDS_OF, {"id": target["id"]}))
     rows = [(f, True) for f in fields] + [(m, False) for m in methods if m["name"] != "<clinit>"]
-    items, hidden = [], 0
+    items = []
     for row, is_field in rows:
         item = render_member(row, is_field=is_field, owner=target["id"], env={}, iface=iface)
-        if item["synthetic"] and not opts.include_synthetic:
-            hidden += 1
-            continue
         ref = format_member(target["id"], row["name"], row["descriptor"], is_field=is_field,
                             varargs=not is_field and bool(row["access"] & ACC["varargs"]))
         line = row.get("first_line")
         items.append({"ref": ref, **item, "line": line if line is not None and line >= 0 else None})
     for nrow, n in _nested(store, target):
-        if n["role"] != "member":
-            continue
-        if nrow["access"] & ACC["synthetic"] and not opts.include_synthetic:
-            hidden += 1
-            continue
-        items.append({"ref": n["ref"], "kind": n["kind"], "name": nrow["inner_name"],
-                      "text": " ".join(n["modifiers"] + [nrow["inner_name"] + _type_params(nrow)]),
-                      "modifiers": n["modifiers"], "access": access_level(nrow["access"]),
-                      "static": bool(nrow["access"] & ACC["static"]), "deprecated": False, "synthetic": [],
-                      "nested_type": True})
-    order = {"field": 0, "constructor": 1, "initializer": 1, "method": 2}
-    out = []
+        if n["role"] == "member":
+            items.append({"ref": n["ref"], "kind": n["kind"], "name": nrow["inner_name"],
+                          "text": " ".join(n["modifiers"] + [nrow["inner_name"] + _type_params(nrow)]),
+                          "modifiers": n["modifiers"], "access": access_level(nrow["access"]),
+                          "static": bool(nrow["access"] & ACC["static"]), "deprecated": False,
+                          "synthetic": ["synthetic"] if nrow["access"] & ACC["synthetic"] else [], "nested_type": True})
+    want = {"ctor": "constructor"}.get(opts.kind, opts.kind)
+    out, hidden = [], 0
     for it in items:
-        kind = it["kind"]
-        want = {"ctor": "constructor"}.get(opts.kind, opts.kind)
-        if opts.kind != "all" and not (kind == want or (want == "type" and it.get("nested_type"))):
+        if opts.kind != "all" and not (it["kind"] == want and not it.get("nested_type")
+                                       or (want == "type" and it.get("nested_type"))):
             continue
         if it["access"] not in levels or (grep and not grep.search(it["name"])):
             continue
         if opts.static is not None and it["static"] != opts.static:
             continue
+        if it["synthetic"] and not opts.include_synthetic:
+            hidden += 1
+            continue
         out.append(it)
-    out.sort(key=lambda it: (order.get(it["kind"], 3), it["name"], it["ref"]))
+    order = {"field": 0, "constructor": 1, "initializer": 1, "method": 2}
+    out.sort(key=lambda it: (3 if it.get("nested_type") else order[it["kind"]], it["name"], it["ref"]))
     arts = artifact_names(store)
     artifact = arts.get(target.get("artifact") or "", "")
     result = {"type": fqn, "kind": target.get("kind"), "declaration": declaration(target), "members": out,
