@@ -112,7 +112,7 @@ def _names_footer(items: list[dict]) -> str | None:
         return "parameter names: not in the class file, shown as arg0, arg1, …"
     named = [s for s in sources if s != "none"]
     text = "parameter names from " + ", ".join(named)
-    return text + ("; (no parameter names) marks overloads without them" if "none" in sources else "")
+    return text + ("; (no parameter names) marks the rest" if "none" in sources else "")
 
 
 def signature(r: dict) -> list[str]:

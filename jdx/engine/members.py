@@ -74,8 +74,7 @@ def _supertype_walk(store: GraphStore, start: dict) -> list[tuple[dict, dict]]:
     """The superclass chain first (class members win, as in JVM resolution), then superinterfaces
     breadth-first; cycle-safe; each type with its type-variable environment in the query's terms."""
     known = {start["id"]: start}
-    for raw in store.rows(queries.SUPERTYPES_CLOSURE, {"id": start["id"]}):
-        row = {k[2:]: v for k, v in raw.items()}
+    for row in store.rows_cached(queries.SUPERTYPES_CLOSURE, {"id": start["id"]}):
         known[row["id"]] = row
     chain: list[tuple[dict, dict]] = [(start, {})]
     seen = {start["id"]}
@@ -108,13 +107,16 @@ def _supertype_walk(store: GraphStore, start: dict) -> list[tuple[dict, dict]]:
 def _declared(store: GraphStore, walk: list[tuple[dict, dict]]) -> tuple[dict, dict]:
     """Methods and fields of every type of the walk, two queries in all."""
     ids = [row["id"] for row, _ in walk if not row.get("external")]
-    methods: dict[str, list[dict]] = {}
-    fields: dict[str, list[dict]] = {}
-    for row in store.rows(queries.METHODS_OF_TYPES, {"ids": ids}):
-        methods.setdefault(row["owner"], []).append(row)
-    for row in store.rows(queries.FIELDS_OF_TYPES, {"ids": ids}):
-        fields.setdefault(row["owner"], []).append(row)
-    return methods, fields
+    out = []
+    for query, tag in ((queries.METHODS_OF_TYPES, "methods"), (queries.FIELDS_OF_TYPES, "fields")):
+        missing = [i for i in ids if (tag, i) not in store.memo]
+        if missing:
+            found: dict[str, list[dict]] = {i: [] for i in missing}
+            for row in store.rows(query, {"ids": missing}):
+                found[row["owner"]].append(row)
+            store.memo.update({(tag, i): rows for i, rows in found.items()})
+        out.append({i: store.memo[(tag, i)] for i in ids})
+    return out[0], out[1]
     return order
 
 

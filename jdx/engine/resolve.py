@@ -15,7 +15,7 @@ def _candidate(row: dict, artifacts: dict[str, str]) -> dict:
 
 
 def artifact_names(store: GraphStore) -> dict[str, str]:
-    return {r["a.id"]: r["a.name"] for r in store.rows(queries.ARTIFACTS)}
+    return {r["a.id"]: r["a.name"] for r in store.rows_cached(queries.ARTIFACTS)}
 
 
 def resolve_type(store: GraphStore, text: str) -> dict:
@@ -30,7 +30,7 @@ def resolve_type(store: GraphStore, text: str) -> dict:
 
 def resolve_type_ref(store: GraphStore, ref: SymbolRef, text: str) -> dict:
     for fqn in ref.type_candidates():
-        rows = store.rows(queries.TYPE_BY_ID, {"id": fqn.replace(".", "/")})
+        rows = store.rows_cached(queries.TYPE_BY_ID, {"id": fqn.replace(".", "/")})
         if rows and not rows[0]["t.external"]:
             return {k[2:]: v for k, v in rows[0].items()}
     if "." not in ref.type_name:

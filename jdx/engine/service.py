@@ -210,8 +210,9 @@ class JdxService:
 
         store = self.store()
         result = list_members(store, type_text, opts)
-        arts = {r["a.id"]: r["a.name"] for r in store.rows(queries.ARTIFACTS)}
-        artifact = arts.get(result.pop("artifact") or "", "")
+        from jdx.engine.resolve import artifact_names
+
+        artifact = artifact_names(store).get(result.pop("artifact") or "", "")
         result["artifact_name"] = artifact
         warnings = list(self._root_warnings)
         for u in result["unresolved_supertypes"]:

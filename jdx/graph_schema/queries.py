@@ -14,7 +14,10 @@ TYPES_ALL_NAMES = (
     "MATCH (t:Type) WHERE NOT t.external AND NOT t.shadowed "
     "RETURN t.id AS id, t.fqn AS fqn, t.simple_name AS simple, t.humps AS humps, t.artifact AS artifact"
 )
-SUPERTYPES_CLOSURE = "MATCH (t:Type {id: $id})-[:EXTENDS|IMPLEMENTS*1..30]->(s:Type) RETURN DISTINCT s.*"
+SUPERTYPES_CLOSURE = (
+    "MATCH (t:Type {id: $id})-[:EXTENDS|IMPLEMENTS*1..30]->(s:Type) RETURN DISTINCT s.id AS id, s.super AS super, "
+    "s.interfaces AS interfaces, s.signature AS signature, s.kind AS kind, s.external AS external, s.access AS access"
+)
 METHODS_OF_TYPES = (
     "MATCH (t:Type)-[:DECLARES]->(m:Method) WHERE t.id IN $ids "
     "RETURN t.id AS owner, m.name AS name, m.descriptor AS descriptor, m.signature AS signature, "

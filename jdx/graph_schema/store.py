@@ -70,6 +70,8 @@ class GraphStore:
             options["buffer_pool_size"] = min(max(4 * size, 256 << 20), 8 << 30)
         self._db = mod.Database(str(path), read_only=read_only, **options)
         self._conn = mod.Connection(self._db)
+        # a read-only graph never changes while open, so answers can be remembered (bounded)
+        self.memo: dict = {}
 
     def _execute(self, cypher: str, params: dict | None):
         try:
@@ -97,6 +99,16 @@ class GraphStore:
         out = [dict(zip(names, values)) for values in result.get_all()]
         result.close()
         return out
+
+    def rows_cached(self, cypher: str, params: dict | None = None) -> list[dict]:
+        """rows(), remembered for the life of this read-only store."""
+        key = (cypher, tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in (params or {}).items())))
+        found = self.memo.get(key)
+        if found is None:
+            if len(self.memo) > 20000:
+                self.memo.clear()
+            found = self.memo[key] = self.rows(cypher, params)
+        return found
 
     def close(self) -> None:
         try:
