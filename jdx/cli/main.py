@@ -75,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     command, query = command_and_query(argv)
     try:
         g, rest = split_globals(argv)
+        command, query = command_and_query(rest)
         from jdx.cli.commands import run
 
         return run(g, rest)

@@ -105,7 +105,10 @@ def declaration(row: dict) -> str:
     name = d.nested_simple_name(row["id"])
     if _is_nested(row) and not row.get("inner_name"):
         return f"anonymous class {row['id'].rsplit('/', 1)[-1]}"
-    return " ".join(type_modifiers(row) + [KEYWORD.get(row.get("kind"), "class"), name + _type_params(row)])
+    if row.get("outer_method"):
+        name = row["inner_name"]  # a local class: declared in a method, known there by its simple name
+    local = ["local"] if row.get("outer_method") else []
+    return " ".join(type_modifiers(row) + local + [KEYWORD.get(row.get("kind"), "class"), name + _type_params(row)])
 
 
 def _applied(row: dict, env: dict) -> str:
@@ -362,7 +365,9 @@ def member_signatures(store: GraphStore, text: str, opts=None) -> tuple[dict, li
     terms), throws, annotations and annotation defaults."""
     found = lookup(store, text)
     full: dict[tuple[str, str, str], dict] = {}
+    owners: dict[str, dict] = {}
     for owner in dict.fromkeys(e["declaring"] for e in found.members):
+        owners[owner] = _strip(store.rows(queries.TYPE_BY_ID, {"id": owner}))[0]
         for row in _strip(store.rows(queries.MEMBERS_OF, {"id": owner})):
             full[(owner, row["name"], row["descriptor"])] = row
         for row in _strip(store.rows(queries.FIELDS_OF, {"id": owner})):
@@ -374,7 +379,7 @@ def member_signatures(store: GraphStore, text: str, opts=None) -> tuple[dict, li
         key = (e["declaring"], row["name"], (":" if e["is_field"] else "") + row["descriptor"])
         row = {**row, **full.get(key, {})}
         item = render_member(row, is_field=e["is_field"], owner=e["declaring"], env=e["env"], iface=e["iface"])
-        artifact = arts.get(e["type_row"].get("artifact") or "", "")
+        artifact = arts.get(owners[e["declaring"]].get("artifact") or "", "")
         item = {"ref": e["ref"], "declaring": format_type(e["declaring"]), **item,
                 "annotations": list(row.get("annotations") or []), "artifact": artifact}
         line = row.get("first_line", -1)
@@ -382,7 +387,7 @@ def member_signatures(store: GraphStore, text: str, opts=None) -> tuple[dict, li
         if e.get("overrides"):
             item["overrides"] = e["overrides"]
         items.append(item)
-        provenance.append(_provenance(e["ref"], e["type_row"], artifact,
+        provenance.append(_provenance(e["ref"], owners[e["declaring"]], artifact,
                                       (row.get("first_line", -1), row.get("last_line", -1))))
     result = {"type": format_type(found.target["id"]), "name": found.ref.member, "signatures": items,
               "next": f"jdx outline {shlex.quote(items[0]['declaring'])}" if len(items) == 1 else None}

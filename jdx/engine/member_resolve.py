@@ -48,12 +48,15 @@ def _hidden(row: dict, is_field: bool) -> bool:
     return bool(row["access"] & ACC["synthetic"] or (not is_field and row["access"] & ACC["bridge"]))
 
 
-def canonical_ref(entry: dict, methods_of_owner: list[dict] | None = None) -> str:
+def canonical_ref(entry: dict, methods_of_owner: list[dict] | None = None, all_methods: dict | None = None) -> str:
     """The canonical ref of a collected member; `:ReturnType` only when the declaring type has another
-    method of the same name and parameters (a bridge or covariant twin)."""
+    method of the same name and parameters (a bridge or covariant twin). A field gets `:Type` when a
+    method of the same name exists (`fx.Point#x:int` beside `fx.Point#x()`): without parentheses but
+    with a type, a reference names a field only."""
     row = entry["row"]
     if entry["is_field"]:
-        return format_member(entry["declaring"], row["name"], row["descriptor"], is_field=True)
+        clash = any(m["name"] == row["name"] for ms in (all_methods or {}).values() for m in ms)
+        return format_member(entry["declaring"], row["name"], row["descriptor"], is_field=True, with_return=clash)
     params = row["descriptor"][: row["descriptor"].index(")") + 1]
     twins = [m for m in methods_of_owner or [] if m["name"] == row["name"] and m["descriptor"] != row["descriptor"]
              and m["descriptor"].startswith(params)]
@@ -152,8 +155,8 @@ def _matches(ref: SymbolRef, entry: dict) -> bool:
     row = entry["row"]
     if ref.params is None and ref.return_type is None and ref.descriptor is None:
         return True
-    if entry["is_field"] and ref.params is not None:
-        return False
+    if entry["is_field"] != (ref.params is None and ref.descriptor is None):
+        return False  # parentheses name methods; `name:Type` without them names a field
     varargs = bool(row["access"] & ACC["varargs"])
     if matches_params(ref, row["descriptor"], varargs, signature=row.get("signature")):
         return True
@@ -166,7 +169,7 @@ def _named(entries: list[dict], name: str) -> list[dict]:
 
 
 def _candidate(entry: dict, methods: dict, note: str = "") -> dict:
-    out = {"ref": canonical_ref(entry, methods.get(entry["declaring"])), "kind": entry["kind"]}
+    out = {"ref": canonical_ref(entry, methods.get(entry["declaring"]), methods), "kind": entry["kind"]}
     if note:
         out["artifact"] = note  # printed beside the ref (error_lines shows `artifact`)
     return out
@@ -268,7 +271,7 @@ def _lookup(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, inc
         note = f" ({len(unresolved)} supertype(s) not in the workspace: it may be declared there)" if unresolved else ""
         raise NotFoundError(f"not found: {text}{note}", candidates=_suggest(found_all, target, member))
     for e in found:
-        e["ref"] = canonical_ref(e, methods.get(e["declaring"]))
+        e["ref"] = canonical_ref(e, methods.get(e["declaring"]), methods)
     if require_one and len(found) > 1:
         raise AmbiguousError(f"ambiguous: {len(found)} candidates for {text}",
                              candidates=[{"ref": e["ref"], "kind": e["kind"]} for e in found], hint=_HINT)

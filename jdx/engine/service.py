@@ -71,7 +71,11 @@ class JdxService:
             self._artifacts = resolved.artifacts
             self._root_warnings = resolved.warnings
             if not self._artifacts:
-                raise NoIndexError("the workspace has no artifacts: pass --jars, or drop --no-jdk")
+                failed = [w for w in self._root_warnings if w.code == "ARTIFACT_READ_ERROR"]
+                if failed:
+                    raise ArtifactReadError("; ".join(w.message for w in failed), warnings=self._root_warnings)
+                raise NoIndexError("the workspace has no artifacts: pass --jars, or drop --no-jdk",
+                                   warnings=self._root_warnings)
         return self._artifacts
 
     def index(self, force: bool = False) -> Answer:
@@ -285,7 +289,9 @@ class JdxService:
             arts = resolve_roots(jars, home if jdk else None, self.cache).artifacts
             keep_shards.update(a.key for a in arts)
             keep_graphs.add(graph_key(arts))
-        removed = []
+        from jdx.loaders.shards import sweep_partial_shards
+
+        removed = [] if dry_run else [f"shards/{n}" for n in sweep_partial_shards(self.cache)]
         for sub, keep in (("shards", keep_shards), ("graphs", keep_graphs)):
             folder = self.cache / sub
             if not folder.exists():

@@ -73,17 +73,19 @@ def ensure_graph(
     existing = current_build(root)
     if existing is not None and not force:
         manifest = read_manifest(existing)
+        warnings = [Warning_(**w) for w in manifest.get("warnings", [])]
         return IndexReport(
             graph=existing, built=False, artifacts=len(artifacts), classes=manifest["counts"]["classes"],
             members=manifest["counts"]["members"], edges=manifest["counts"]["edges"],
-            seconds=time.perf_counter() - started,
-            warnings=[Warning_(**w) for w in manifest.get("warnings", [])],
+            seconds=time.perf_counter() - started, warnings=warnings,
+            failed_artifacts=sorted({w.artifact for w in warnings if w.code == "ARTIFACT_READ_ERROR"}),
         )
     from concurrent.futures import ThreadPoolExecutor
 
     from jdx.loaders.extractor import JPypeExtractor
-    from jdx.loaders.shards import load_shard, shard_in_memory, write_shard
+    from jdx.loaders.shards import load_shard, shard_in_memory, sweep_partial_shards, write_shard
 
+    sweep_partial_shards(cache)
     shards = [None if force else load_shard(cache, a) for a in artifacts]
     missing = [i for i, s in enumerate(shards) if s is None]
     # shards are written on a side thread: the graph is built from the tables already in memory

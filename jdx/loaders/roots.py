@@ -152,6 +152,7 @@ def resolve_roots(jars: list[str], jdk_home: Path | None, cache: Path) -> Resolv
     result = ResolvedRoots()
     hashes = HashCache(cache)
     seen: set[str] = set()
+    by_key: dict[str, str] = {}
     for arg in jars:
         paths, warnings = expand_jar_arg(arg)
         result.warnings.extend(warnings)
@@ -166,6 +167,12 @@ def resolve_roots(jars: list[str], jdk_home: Path | None, cache: Path) -> Resolv
                     result.artifacts.append(Artifact("dir", real, path.name or real, key, f"dir:{real}"))
                 else:
                     key, size = hashes.jar_key(Path(real))
+                    if key in by_key:
+                        result.warnings.append(Warning_(
+                            "DUPLICATE_ARTIFACT", f"{real} has the same content as {by_key[key]}; read once, "
+                            f"from {by_key[key]}", path.name))
+                        continue
+                    by_key[key] = real
                     result.artifacts.append(Artifact("jar", real, path.name, key, f"jar:{real}", size))
             except OSError as exc:
                 result.warnings.append(Warning_("ARTIFACT_READ_ERROR", f"{path}: {exc.strerror or exc}", str(path)))

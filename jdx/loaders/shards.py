@@ -80,7 +80,7 @@ def write_shard(cache: Path, artifact: Artifact, extracted: ExtractedArtifact) -
     meta = shard.meta
     root = cache / "shards"
     root.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{artifact.key}-", dir=root))
+    tmp = Path(tempfile.mkdtemp(prefix=f".writing-{os.getpid()}-{artifact.key}-", dir=root))
     try:
         for name in TABLE_NAMES:
             pq.write_table(extracted.tables[name], tmp / f"{name}.parquet", compression="lz4")
@@ -93,3 +93,31 @@ def write_shard(cache: Path, artifact: Artifact, extracted: ExtractedArtifact) -
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return shard
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def sweep_partial_shards(cache: Path) -> list[str]:
+    """Removes shard directories half-written by a process that is gone (a kill mid-write)."""
+    root = cache / "shards"
+    removed = []
+    if not root.is_dir():
+        return removed
+    for child in root.iterdir():
+        if not child.name.startswith("."):
+            continue
+        parts = child.name.split("-")
+        pid = int(parts[1]) if len(parts) > 2 and parts[0] == ".writing" and parts[1].isdigit() else -1
+        if pid == os.getpid() or (pid > 0 and _pid_alive(pid)):
+            continue
+        shutil.rmtree(child, ignore_errors=True)
+        removed.append(child.name)
+    return removed

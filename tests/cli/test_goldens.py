@@ -108,7 +108,8 @@ def outputs(fixture_args, jdx_home, run_jdx) -> dict:
     """Every case in text and JSON, four CLI processes at a time (the graph is opened read-only)."""
     jobs = []
     for name, argv, code in FIXTURE_CASES:
-        jobs += [(name, "txt", fixture_args + argv, code), (name, "json", fixture_args + argv + ["--json"], code)]
+        # globals after the command: see test_error_envelope_command_with_globals_first
+        jobs += [(name, "txt", argv + fixture_args, code), (name, "json", argv + ["--json"] + fixture_args, code)]
     jobs += [(name, "txt", argv, code) for name, argv, code in JDK_CASES]
     with ThreadPoolExecutor(4) as pool:
         runs = list(pool.map(lambda job: run_jdx(*job[2]), jobs))
@@ -175,3 +176,21 @@ def test_json_and_text_agree(outputs):
         for sig in data["result"]["signatures"]:
             assert sig["text"] in text, (name, sig["text"])
         assert data["provenance"] and all(p["origin"] == "bytecode" for p in data["provenance"])
+
+
+@pytest.mark.xfail(strict=True, reason="jdx.cli.output.command_and_query takes a global flag's value "
+                   "(`--jars X`) for the command word; remove this marker once it skips global flags")
+def test_error_envelope_command_with_globals_first(fixture_args, run_jdx):
+    r = run_jdx(*fixture_args, "show", "fx.Boxx", "--json")
+    data = json.loads(r.out)
+    assert r.code == 1 and (data["command"], data["query"]) == ("show", "fx.Boxx")
+
+
+def test_card_commands_have_help_with_an_example():
+    from jdx.cli import commands, commands_cards
+
+    mine = [i for i in commands.app.registered_commands if i.callback.__module__ == commands_cards.__name__]
+    assert {i.callback.__name__ for i in mine} == {"show", "outline", "signature"}
+    for info in mine:
+        doc = (info.callback.__doc__ or "").strip()
+        assert len(doc.splitlines()) == 1 and "Example: jdx" in doc, info.callback.__name__

@@ -377,8 +377,6 @@ def test_non_zip_jar_is_artifact_read_error(run_jdx, junk_jar, good_jar):
     assert fqns(types["good.jar"]) == GOOD_CLASSES and "junk.jar" not in types
 
 
-@pytest.mark.xfail(strict=True, reason="jdx bug: loaders/indexer.py ensure_graph's up-to-date early return does not "
-                                       "fill failed_artifacts, so a second `index` of the same workspace exits 0")
 def test_non_zip_jar_is_still_exit_5_when_the_graph_is_up_to_date(run_jdx, junk_jar, good_jar):
     index(run_jdx, good_jar, junk_jar, expect=5, extra=("--force",))
     env = index(run_jdx, good_jar, junk_jar, expect=5)
@@ -407,9 +405,6 @@ def test_missing_path_alone_is_not_a_traceback(run_jdx, tmp_path):
     assert env["ok"] is False
 
 
-@pytest.mark.xfail(strict=True, reason="jdx bug: engine/service.py artifacts() raises NoIndexError('the workspace "
-                                       "has no artifacts: pass --jars') and drops the ARTIFACT_READ_ERROR root "
-                                       "warning, so the missing path is never named")
 def test_missing_path_alone_names_the_path(run_jdx, tmp_path):
     run = run_jdx("index", "--json", *jar_args(tmp_path / "gone.jar"))
     env = envelope(run)
@@ -468,8 +463,6 @@ def test_duplicate_class_winner_follows_classpath_order(run_jdx, zoo, good_jar):
     assert fqns(types["good.jar"]) == GOOD_CLASSES
 
 
-@pytest.mark.xfail(strict=True, reason="jdx bug: byte-identical jars at two paths share one content key, which "
-                                       "graph_build.py uses as the Artifact primary key: COPY fails, exit 6")
 def test_identical_jar_at_two_paths(run_jdx, tmp_path, good_jar):
     copy = tmp_path / "copy" / "good.jar"
     copy.parent.mkdir()
@@ -525,8 +518,6 @@ def test_usage_error_json_envelope_for_global_flag(run_jdx):
     assert env["command"] == "index"
 
 
-@pytest.mark.xfail(strict=True, reason="jdx bug: cli/main.py guesses the command as the first argv item not "
-                                       "starting with '-', so a global flag's value (--jars X) becomes the command")
 def test_error_envelope_names_the_command_after_global_value_flags(run_jdx, tmp_path):
     run = run_jdx("--json", "--no-jdk", "--jars", str(tmp_path / "gone.jar"), "index")
     env = envelope(run)
