@@ -12,7 +12,7 @@ from jdx.errors import UsageError
 
 @commands.app.command()
 def show(type_ref: str = typer.Argument(..., metavar="TYPE", help="a type reference, e.g. java.util.HashMap")):
-    """The class card: kind, declaration, supertypes, nesting, annotations, member counts. Example: jdx show java.util.HashMap"""
+    """The class card: declaration, supertypes, nesting, member counts. Example: jdx show java.util.HashMap"""
     commands.out("show", type_ref, commands.service().show(type_ref), text_cards.show)
 
 
@@ -47,5 +47,5 @@ def outline(
 @commands.app.command()
 def signature(member_ref: str = typer.Argument(..., metavar="MEMBER",
                                                help="a member reference, e.g. 'java.util.HashMap#put'")):
-    """Signatures of a member's overloads: parameter names, generics, throws, annotations, defaults. Example: jdx signature 'java.util.HashMap#put'"""
+    """Every overload's signature with parameter names. Example: jdx signature 'java.util.HashMap#put'"""
     commands.out("signature", member_ref, commands.service().signature(member_ref), text_cards.signature)

@@ -23,9 +23,21 @@ def emit(command: str, query: str, answer, json_mode: bool, text: Callable[[dict
     return 0
 
 
+VALUE_OPTIONS = {"--kind", "--access", "--from", "--grep", "--max-lines", "--sort", "--format", "--limit",
+                 "--depth", "--iterations", "--in", "--exclude", "--context", "--engine", "--lines", "--around"}
+
+
 def command_and_query(words: list[str]) -> tuple[str, str]:
     """The command word and its first operand, for error envelopes."""
-    positional = [w for w in words if not w.startswith("-")]
+    positional = []
+    skip = False
+    for w in words:
+        if skip:
+            skip = False
+        elif w.startswith("-"):
+            skip = w in VALUE_OPTIONS
+        else:
+            positional.append(w)
     command = positional[0] if positional else ""
     if command in ("ws", "cache") and len(positional) > 1:
         return command, " ".join(positional[1:3])

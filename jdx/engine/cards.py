@@ -9,7 +9,7 @@ import shlex
 from dataclasses import dataclass
 
 from jdx.engine import descriptors as d
-from jdx.engine.member_resolve import collect, lookup
+from jdx.engine.member_resolve import canonical_ref, collect, lookup
 from jdx.engine.members import ACC, ACCESS_LEVELS, _modifiers, _render_field, _render_method, access_level
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.resolve import artifact_names, resolve_type
@@ -124,7 +124,10 @@ def _supertypes(target: dict, walk: list[tuple[dict, dict]]) -> tuple[list[str],
     """(extends, implements) as Java source writes them: a class extends its superclass chain (nearest
     first, generic arguments substituted), an interface extends its direct superinterfaces."""
     sig = _class_sig(target)
-    direct = [d.render_type(i) for i in sig.interfaces] if sig else [format_type(i) for i in target.get("interfaces") or []]
+    if sig:
+        direct = [d.render_type(i) for i in sig.interfaces]
+    else:
+        direct = [format_type(i) for i in target.get("interfaces") or []]
     if target.get("kind") in ("interface", "annotation"):
         return direct, []
     by_id = {row["id"]: (row, env) for row, env in walk}
@@ -148,7 +151,7 @@ def _nested(store: GraphStore, target: dict) -> list[tuple[dict, dict]]:
         entry = {"ref": format_type(r["id"]), "name": r["id"].rsplit("/", 1)[-1], "kind": r["kind"],
                  "modifiers": type_modifiers(row), "role": "anonymous" if anonymous else "local" if local else "member"}
         natural = [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", r["id"])]
-        out.append(((anonymous, local, natural), row, entry))
+        out.append((({"member": 0, "local": 1}.get(entry["role"], 2), natural), row, entry))
     out.sort(key=lambda x: x[0])
     return [(row, entry) for _, row, entry in out]
 
@@ -321,11 +324,12 @@ def outline_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Wa
     methods = _strip(store.rows(queries.MEMBERS_OF, {"id": target["id"]}))
     fields = _strip(store.rows(queries.FIELDS_OF, {"id": target["id"]}))
     rows = [(f, True) for f in fields] + [(m, False) for m in methods if m["name"] != "<clinit>"]
+    walked = collect(store, target).methods  # canonical refs: `:Ret` for bridge twins, `:Type` for clashing fields
     items = []
     for row, is_field in rows:
         item = render_member(row, is_field=is_field, owner=target["id"], env={}, iface=iface)
-        ref = format_member(target["id"], row["name"], row["descriptor"], is_field=is_field,
-                            varargs=not is_field and bool(row["access"] & ACC["varargs"]))
+        ref = canonical_ref({"row": row, "is_field": is_field, "declaring": target["id"]},
+                            walked.get(target["id"]), walked)
         line = row.get("first_line")
         items.append({"ref": ref, **item, "line": line if line is not None and line >= 0 else None})
     for nrow, n in _nested(store, target):
@@ -334,7 +338,8 @@ def outline_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Wa
                           "text": " ".join(n["modifiers"] + [nrow["inner_name"] + _type_params(nrow)]),
                           "modifiers": n["modifiers"], "access": access_level(nrow["access"]),
                           "static": bool(nrow["access"] & ACC["static"]), "deprecated": False,
-                          "synthetic": ["synthetic"] if nrow["access"] & ACC["synthetic"] else [], "nested_type": True})
+                          "synthetic": ["synthetic"] if nrow["access"] & ACC["synthetic"] else [], "nested_type": True,
+                          "line": None})
     want = {"ctor": "constructor"}.get(opts.kind, opts.kind)
     out, hidden = [], 0
     for it in items:

@@ -4,7 +4,9 @@ descriptors, `Type::name`, dotted `a.b.C.name`, `#<init>`, fields.
 A member is looked up among the members the type *has*: its own, then those it inherits (the supertype
 walk of `members`: private members of supertypes, package-private ones from other packages, constructors
 and static interface methods are not inherited; an override hides what it overrides). Bridges and other
-synthetic members only answer when nothing visible matches (`Dog#self():fx.Animal` names the bridge).
+synthetic members only answer when nothing visible matches (`Dog#self():fx.Animal` names the bridge); an
+access bridge (`StringBuilder#length()`, javac's re-export of a public method of a non-public superclass)
+has the very name and descriptor of the inherited method, which its ref therefore names.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import difflib
 from dataclasses import dataclass, field, replace
 
 from jdx.engine import descriptors as d
-from jdx.engine.members import ACC, _declared, _supertype_walk, access_level
+from jdx.engine.members import ACC, _declared, _supertype_walk, access_level, is_hidden, stands_for
 from jdx.engine.refs import SymbolRef, format_member, format_type, matches_params, parse_ref
 from jdx.engine.resolve import resolve_type_ref
 from jdx.errors import AmbiguousError, NotFoundError, UsageError
@@ -44,8 +46,7 @@ def _kind(row: dict, is_field: bool) -> str:
     return {"<init>": "constructor", "<clinit>": "initializer"}.get(row["name"], "method")
 
 
-def _hidden(row: dict, is_field: bool) -> bool:
-    return bool(row["access"] & ACC["synthetic"] or (not is_field and row["access"] & ACC["bridge"]))
+_hidden = is_hidden
 
 
 def canonical_ref(entry: dict, methods_of_owner: list[dict] | None = None, all_methods: dict | None = None) -> str:
@@ -64,18 +65,7 @@ def canonical_ref(entry: dict, methods_of_owner: list[dict] | None = None, all_m
                          varargs=bool(row["access"] & ACC["varargs"]), with_return=bool(twins))
 
 
-def _stands_for(bridge_owner: str, twin: dict, twin_class: dict, methods: dict) -> bool:
-    """Does the bridge `bridge_owner` declares for `twin` stand for an override (collapse the twin)?
-
-    A covariant or generic bridge does; javac's access bridge (a public subclass re-exporting a public
-    method of a non-public superclass it does not override) does not. An override is recognised by a
-    real method of the same name and arity in the bridge's class."""
-    if twin_class.get("access", 0) & ACC["public"] or not twin["access"] & ACC["public"]:
-        return True
-    arity = len(d.parse_method_descriptor(twin["descriptor"])[0])
-    return any(m["name"] == twin["name"] and not _hidden(m, False)
-               and len(d.parse_method_descriptor(m["descriptor"])[0]) == arity
-               for m in methods.get(bridge_owner, []))
+_stands_for = stands_for
 
 
 @dataclass
@@ -171,7 +161,7 @@ def _named(entries: list[dict], name: str) -> list[dict]:
 def _candidate(entry: dict, methods: dict, note: str = "") -> dict:
     out = {"ref": canonical_ref(entry, methods.get(entry["declaring"]), methods), "kind": entry["kind"]}
     if note:
-        out["artifact"] = note  # printed beside the ref (error_lines shows `artifact`)
+        out["note"] = note
     return out
 
 
@@ -184,8 +174,8 @@ def _not_inherited(found: Collected, target: dict, member: str) -> list[dict]:
             for m in rows:
                 if m["name"] == member and not _hidden(m, is_field):
                     entry = {"row": m, "is_field": is_field, "kind": _kind(m, is_field), "declaring": row["id"]}
-                    why = "static interface method: not inherited" if m["access"] & ACC["static"] and not is_field \
-                        else f"{access_level(m['access'])}: not inherited"
+                    why = "static interface method, not inherited" if m["access"] & ACC["static"] and not is_field \
+                        else f"{access_level(m['access'])} member, not inherited"
                     out.append(_candidate(entry, found.methods, why))
     return out
 
@@ -268,8 +258,11 @@ def _lookup(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, inc
     if not found and include_hidden:
         found = [e for e in _named(hidden, member) if _matches(ref, e)]
     if not found:
-        note = f" ({len(unresolved)} supertype(s) not in the workspace: it may be declared there)" if unresolved else ""
-        raise NotFoundError(f"not found: {text}{note}", candidates=_suggest(found_all, target, member))
+        candidates = _suggest(found_all, target, member)
+        notes = [f"{c['ref']} is a {c['note']}" for c in candidates if c.get("note")]
+        if unresolved:
+            notes.append(f"{len(unresolved)} supertype(s) not in the workspace: it may be declared there")
+        raise NotFoundError(f"not found: {text}" + (f" ({'; '.join(notes)})" if notes else ""), candidates=candidates)
     for e in found:
         e["ref"] = canonical_ref(e, methods.get(e["declaring"]), methods)
     if require_one and len(found) > 1:

@@ -117,7 +117,6 @@ def _declared(store: GraphStore, walk: list[tuple[dict, dict]]) -> tuple[dict, d
             store.memo.update({(tag, i): rows for i, rows in found.items()})
         out.append({i: store.memo[(tag, i)] for i in ids})
     return out[0], out[1]
-    return order
 
 
 def _render_method(m: dict, owner_simple: str, env: dict) -> tuple[str, list[str], str]:
@@ -189,6 +188,25 @@ def _modifiers(access: int, method: bool, interface_owner: bool = False) -> str:
     return " ".join(words)
 
 
+def is_hidden(row: dict, is_field: bool) -> bool:
+    """Synthetic members, and bridge methods (ACC_BRIDGE shares its bit with ACC_VOLATILE on fields)."""
+    return bool(row["access"] & ACC["synthetic"] or (not is_field and row["access"] & ACC["bridge"]))
+
+
+def stands_for(bridge_owner: str, twin: dict, twin_class: dict, methods: dict) -> bool:
+    """Does the bridge `bridge_owner` declares for `twin` stand for an override (collapse the twin)?
+
+    A covariant or generic bridge does; javac's access bridge (a public subclass re-exporting a public
+    method of a non-public superclass it does not override) does not. An override is recognised by a
+    real method of the same name and arity in the bridge's class."""
+    if twin_class.get("access", 0) & ACC["public"] or not twin["access"] & ACC["public"]:
+        return True
+    arity = len(d.parse_method_descriptor(twin["descriptor"])[0])
+    return any(m["name"] == twin["name"] and not is_hidden(m, False)
+               and len(d.parse_method_descriptor(m["descriptor"])[0]) == arity
+               for m in methods.get(bridge_owner, []))
+
+
 def _kind_of(row: dict, is_field: bool) -> str:
     if is_field:
         return "field"
@@ -238,8 +256,8 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
                 key = (f"{name}:{m['descriptor']}" if is_field else name + m["descriptor"])
                 hidden = access & ACC["synthetic"] or (not is_field and access & ACC["bridge"])
                 if hidden and not opts.include_synthetic:
-                    # a bridge still stands for the member it bridges: the supertype's erased twin is
-                    # collapsed, unless that twin lives in a non-public class (an access bridge)
+                    # a bridge stands for the member it bridges: the supertype's erased twin is collapsed,
+                    # unless it is javac's access bridge re-exporting a method of a non-public class
                     if not is_field and key not in seen:
                         bridged[key] = tid
                     continue
@@ -256,8 +274,7 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
                     if not declared:
                         seen[key].setdefault("overrides", []).append(format_type(tid))
                     continue
-                if key in bridged and bridged[key] != tid and access & ACC["public"] and \
-                        row.get("access", 0) & ACC["public"]:
+                if key in bridged and bridged[key] != tid and stands_for(bridged[key], m, row, all_methods):
                     seen[key] = {"bridge": True}
                     continue
                 kind = _kind_of(m, is_field)
