@@ -68,6 +68,8 @@ class GraphStore:
             except OSError:
                 size = 0
             options["buffer_pool_size"] = min(max(4 * size, 256 << 20), 8 << 30)
+        else:
+            options["buffer_pool_size"] = int(os.environ.get("JDX_BUILD_BUFFER_MB", "768")) << 20
         self._db = mod.Database(str(path), read_only=read_only, **options)
         self._conn = mod.Connection(self._db)
         # a read-only graph never changes while open, so answers can be remembered (bounded)

@@ -101,6 +101,10 @@ def ensure_graph(
             done += 1
             if progress:
                 progress("extract", done, len(missing))
+    if missing:
+        from jdx.loaders.jvm import release_heap
+
+        release_heap()
     t_extracted = time.perf_counter()
     ready = [s for s in shards if s is not None]
     if progress:

@@ -15,7 +15,10 @@ from pathlib import Path
 from jdx.errors import EnvironmentMissing
 
 JAVA_SOURCE_DIR = Path(__file__).parent / "java"
-JVM_OPTIONS = ("-XX:+UseSerialGC", "-Xmn512m", "-XX:TieredStopAtLevel=1", "-Xss8m", "-Xshare:auto")
+# serial GC with a large young generation and C1 only: the fastest cold extraction measured here; the free
+# ratios let a full GC hand the heap back once extraction is done, before the graph build needs memory
+JVM_OPTIONS = ("-XX:+UseSerialGC", "-Xmn128m", "-XX:TieredStopAtLevel=1", "-Xss8m", "-Xshare:auto",
+               "-XX:MinHeapFreeRatio=5", "-XX:MaxHeapFreeRatio=10")
 
 INSTALL_JDK = "install a JDK 11+ (Debian/Ubuntu: apt-get install openjdk-17-jdk-headless) or set JAVA_HOME"
 INSTALL_ASM = "install ASM 9 (Debian/Ubuntu: apt-get install libasm-java) or set JDX_ASM_JAR=/path/to/asm-9.x.jar"
@@ -171,6 +174,15 @@ def start_jvm(cache: Path):
     _started["jpype"] = jpype
     _started["java"] = java
     return jpype
+
+
+def release_heap() -> None:
+    """Returns the JVM's heap to the OS after extraction (the JVM cannot be stopped and restarted)."""
+    jpype = _started.get("jpype")
+    if jpype is not None and jpype.isJVMStarted():
+        system = jpype.JClass("java.lang.System")
+        system.gc()
+        system.gc()
 
 
 def running_java_home() -> JavaHome | None:
