@@ -11,7 +11,7 @@ from jdx.engine.refs import format_member, format_type
 from jdx.engine.resolve import resolve_type
 from jdx.errors import UsageError
 from jdx.graph_schema import queries
-from jdx.graph_schema.store import GraphStore
+from jdx.graph_schema.store import MEMO_ENTRIES, GraphStore
 
 ACC = {"public": 0x1, "private": 0x2, "protected": 0x4, "static": 0x8, "final": 0x10, "synchronized": 0x20,
        "volatile": 0x40, "bridge": 0x40, "varargs": 0x80, "transient": 0x80, "native": 0x100,
@@ -109,6 +109,8 @@ def _declared(store: GraphStore, walk: list[tuple[dict, dict]]) -> tuple[dict, d
     ids = [row["id"] for row, _ in walk if not row.get("external")]
     out = []
     for query, tag in ((queries.METHODS_OF_TYPES, "methods"), (queries.FIELDS_OF_TYPES, "fields")):
+        if len(store.memo) > MEMO_ENTRIES:
+            store.memo.clear()
         missing = [i for i in ids if (tag, i) not in store.memo]
         if missing:
             found: dict[str, list[dict]] = {i: [] for i in missing}

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 GRAPH_FILE = "graph.kz"
+MEMO_ENTRIES = 3000  # remembered answers per open store; cleared wholesale when full
 MANIFEST = "manifest.json"
 CURRENT = "current"
 
@@ -74,10 +75,29 @@ class GraphStore:
         self._conn = mod.Connection(self._db)
         # a read-only graph never changes while open, so answers can be remembered (bounded)
         self.memo: dict = {}
+        self._statements: dict = {}
+
+    def _prepared(self, cypher: str):
+        """One prepared statement per query text: executing text with parameters prepares anew each time,
+        and those statements are never freed (measured: ~5-25 KB per call with kuzu 0.11.3)."""
+        statement = self._statements.get(cypher)
+        if statement is None:
+            import warnings
+
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                statement = self._conn.prepare(cypher)
+            if not statement.is_success():
+                raise RuntimeError(statement.get_error_message())
+            self._statements[cypher] = statement
+        return statement
 
     def _execute(self, cypher: str, params: dict | None):
         try:
-            result = self._conn.execute(cypher, params or {})
+            if params:
+                result = self._conn.execute(self._prepared(cypher), params)
+            else:
+                result = self._conn.execute(cypher)
         except RuntimeError as exc:
             message = str(exc).splitlines()[0] if str(exc) else "query failed"
             if self.read_only and ("read-only" in message.lower() or "read only" in message.lower()):
@@ -107,7 +127,7 @@ class GraphStore:
         key = (cypher, tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in (params or {}).items())))
         found = self.memo.get(key)
         if found is None:
-            if len(self.memo) > 20000:
+            if len(self.memo) > MEMO_ENTRIES:
                 self.memo.clear()
             found = self.memo[key] = self.rows(cypher, params)
         return found
