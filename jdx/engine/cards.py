@@ -17,11 +17,6 @@ from jdx.errors import UsageError, Warning_
 from jdx.graph_schema import queries
 from jdx.graph_schema.store import GraphStore
 
-# TODO(lead): move to graph_schema.queries
-NESTED_TYPES_OF = (
-    "MATCH (t:Type {id: $id})-[:DECLARES]->(n:Type) RETURN n.id AS id, n.kind AS kind, n.access AS access, "
-    "n.inner_name AS inner_name, n.outer_method AS outer_method, n.signature AS signature ORDER BY n.id"
-)
 
 KEYWORD = {"class": "class", "interface": "interface", "enum": "enum", "record": "record", "annotation": "@interface"}
 KOTLIN_KINDS = {1: "class", 2: "file facade", 3: "synthetic class", 4: "multi-file class facade",
@@ -145,7 +140,7 @@ def _supertypes(target: dict, walk: list[tuple[dict, dict]]) -> tuple[list[str],
 def _nested(store: GraphStore, target: dict) -> list[tuple[dict, dict]]:
     """(graph row, JSON entry) per type the target declares: member types, then local, then anonymous."""
     out = []
-    for r in store.rows(NESTED_TYPES_OF, {"id": target["id"]}):
+    for r in store.rows(queries.NESTED_TYPES_OF, {"id": target["id"]}):
         row = dict(r, outer=target["id"])
         anonymous, local = not r.get("inner_name"), bool(r.get("outer_method"))
         entry = {"ref": format_type(r["id"]), "name": r["id"].rsplit("/", 1)[-1], "kind": r["kind"],
@@ -247,11 +242,11 @@ def _param_names(row: dict, count: int) -> tuple[list[str], str]:
     names = row.get("param_names")
     source = row.get("param_source") or "none"
     if names is not None and len(names) != count:
-        kept = [n for n in names if not _SYNTHETIC_NAME.match(n)]
-        names = kept if len(kept) == count else None
+        kept = [n for n in names if n and not _SYNTHETIC_NAME.match(n)]
+        names = kept if len(kept) == count else (names[len(names) - count:] if len(names) > count else None)
     if names is None or (count and source == "none"):
         return [f"arg{i}" for i in range(count)], "none"
-    return list(names), source
+    return [n or f"arg{i}" for i, n in enumerate(names)], source
 
 
 def _field_type(row: dict, env: dict) -> str:

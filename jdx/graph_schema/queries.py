@@ -29,6 +29,10 @@ FIELDS_OF_TYPES = (
     "RETURN t.id AS owner, f.name AS name, f.descriptor AS descriptor, f.signature AS signature, "
     "f.access AS access, f.constant AS constant, f.deprecated AS deprecated ORDER BY owner, name, descriptor"
 )
+NESTED_TYPES_OF = (
+    "MATCH (t:Type {id: $id})-[:DECLARES]->(n:Type) RETURN n.id AS id, n.kind AS kind, n.access AS access, "
+    "n.inner_name AS inner_name, n.outer_method AS outer_method, n.signature AS signature ORDER BY n.id"
+)
 MEMBERS_OF = "MATCH (t:Type {id: $id})-[:DECLARES]->(m:Method) RETURN m.* ORDER BY m.name, m.descriptor"
 FIELDS_OF = "MATCH (t:Type {id: $id})-[:DECLARES]->(f:Field) RETURN f.* ORDER BY f.name, f.descriptor"
 NESTED_OF = "MATCH (t:Type {id: $id})-[:DECLARES]->(n:Type) RETURN n.id AS id ORDER BY n.id"

@@ -153,7 +153,9 @@ def test_outline_parameter_name_sources(store):
     assert withp["lookup"]["text"] == "public <K, V> V lookup(Map<K, V> table, K key)"
     assert withp["lookup"]["param_names_from"] == "MethodParameters"
     level = {m["name"]: m for m in outline(store, "fx.Level")["members"]}
-    assert level["<init>"]["text"] == "private Level(int arg0)"  # the enum's synthetic name/ordinal dropped
+    # the enum's synthetic name and ordinal have no LocalVariableTable entry; the real parameter keeps its name
+    assert level["<init>"]["text"] == "private Level(int weight)"
+    assert level["<init>"]["param_names_from"] == "LocalVariableTable"
 
 
 def test_outline_filters(store):

@@ -354,21 +354,26 @@ final class ClassExtractor extends ClassVisitor {
             }
         }
 
+        /** Names joined by ','; a parameter the class file does not name (an enum constructor's synthetic
+         *  name and ordinal) stays empty, but at least one name must be known. */
         private String joinNames(String[] names) {
             if (names == null) {
                 return null;
             }
             StringBuilder sb = new StringBuilder();
+            boolean any = false;
             for (int i = 0; i < names.length; i++) {
-                if (names[i] == null || names[i].isEmpty()) {
+                String n = names[i] == null ? "" : names[i];
+                if (n.indexOf(',') >= 0) {
                     return null;
                 }
+                any |= !n.isEmpty();
                 if (i > 0) {
                     sb.append(',');
                 }
-                sb.append(names[i]);
+                sb.append(n);
             }
-            return sb.toString();
+            return any ? sb.toString() : null;
         }
 
         @Override
