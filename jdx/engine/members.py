@@ -283,6 +283,7 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
                 entry = {"m": m, "kind": kind, "declaring": tid, "env": env, "iface": is_iface}
                 seen[key] = entry
                 entries.append(entry)
+    method_names = {m["name"] for rows in all_methods.values() for m in rows}
     out = []
     for e in entries:
         m, kind = e["m"], e["kind"]
@@ -302,11 +303,17 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
         owner_simple = d.simple_name_of(target["id"] if kind == "constructor" else e["declaring"])
         if kind == "field":
             text = _render_field(m, e["env"])
-            ref = format_member(e["declaring"], m["name"], m["descriptor"], is_field=True)
+            # `Type#name` would also name same-named methods; `Type#name:type` names the field alone
+            clash = m["name"] in method_names
+            ref = format_member(e["declaring"], m["name"], m["descriptor"], is_field=True, with_return=clash)
         else:
             m["_iface"] = e["iface"]
             text, _params, _ret = _render_method(m, owner_simple, e["env"])
-            ref = format_member(e["declaring"], m["name"], m["descriptor"], varargs=bool(access & ACC["varargs"]))
+            params = m["descriptor"][: m["descriptor"].index(")") + 1]
+            twins = any(o["name"] == m["name"] and o["descriptor"] != m["descriptor"]
+                        and o["descriptor"].startswith(params) for o in all_methods.get(e["declaring"], []))
+            ref = format_member(e["declaring"], m["name"], m["descriptor"], varargs=bool(access & ACC["varargs"]),
+                                with_return=twins)
         if e["declaring"] == OBJECT and target["id"] != OBJECT and not from_id:
             collapsed_object += 1
             continue
