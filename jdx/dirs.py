@@ -24,3 +24,14 @@ def config_dir() -> Path:
     if os.environ.get("XDG_CONFIG_HOME"):
         return Path(os.environ["XDG_CONFIG_HOME"]) / "jdx"
     return Path.home() / ".config" / "jdx"
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether a process still exists (a half-written cache entry of a dead one may be swept)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

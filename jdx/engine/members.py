@@ -121,18 +121,23 @@ def _declared(store: GraphStore, walk: list[tuple[dict, dict]]) -> tuple[dict, d
     return out[0], out[1]
 
 
-def _render_method(m: dict, owner_simple: str, env: dict) -> tuple[str, list[str], str]:
-    """(declaration text, parameter types, return type) in simple names, generics substituted."""
+def _signature(row: dict, parse, env: dict):
+    """The member's generic signature when it has a readable one, else its descriptor; substituted."""
     sig = None
-    if m.get("signature"):
+    if row.get("signature"):
         try:
-            sig = d.parse_method_signature(m["signature"])
+            sig = parse(row["signature"])
         except ValueError:
             sig = None
     if sig is None:
-        sig = d.parse_method_signature(m["descriptor"])
-    if env:
-        sig = d.substitute(sig, env)
+        sig = (d.parse_method_signature if parse is d.parse_method_signature else d.parse_type_signature)(
+            row["descriptor"])
+    return d.substitute(sig, env) if env else sig
+
+
+def _render_method(m: dict, owner_simple: str, env: dict) -> tuple[str, list[str], str]:
+    """(declaration text, parameter types, return type) in simple names, generics substituted."""
+    sig = _signature(m, d.parse_method_signature, env)
     params = [d.render_type(p, qualified=False) for p in sig.params]
     if m["access"] & ACC["varargs"] and params and params[-1].endswith("[]"):
         params[-1] = params[-1][:-2] + "..."
@@ -150,16 +155,7 @@ def _render_method(m: dict, owner_simple: str, env: dict) -> tuple[str, list[str
 
 
 def _render_field(f: dict, env: dict) -> str:
-    sig = None
-    if f.get("signature"):
-        try:
-            sig = d.parse_field_signature(f["signature"])
-        except ValueError:
-            sig = None
-    if sig is None:
-        sig = d.parse_type_signature(f["descriptor"])
-    if env:
-        sig = d.substitute(sig, env)
+    sig = _signature(f, d.parse_field_signature, env)
     text = f"{_modifiers(f['access'], method=False)} {d.render_type(sig, qualified=False)} {f['name']}".strip()
     if f.get("constant") is not None:
         text += f" = {f['constant']}"

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
+from jdx.dirs import pid_alive
 from jdx.errors import JdxError, NoIndexError, UsageError
 from jdx.graph_schema.schema import NODE_TABLES, REL_TABLES, SCHEMA_VERSION, ddl
 
@@ -264,16 +265,6 @@ def _with_schema_columns(table: "pa.Table", columns: list[tuple[str, str]]) -> "
     return pa.table(out, names=[c for c, _ in columns])
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def _sweep(graph_root: Path) -> None:
     """Removes builds that are no longer current and half-builds whose process is gone."""
     current = None
@@ -288,7 +279,7 @@ def _sweep(graph_root: Path) -> None:
                 pid = int(name.split("-")[1])
             except (IndexError, ValueError):
                 pid = -1
-            if pid != os.getpid() and not _pid_alive(pid):
+            if pid != os.getpid() and not pid_alive(pid):
                 shutil.rmtree(child, ignore_errors=True)
         elif name.startswith("b") and child.is_dir() and current and name != current:
             # a reader may still hold it open; on POSIX the files live on until it closes

@@ -13,6 +13,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from jdx.loaders.extractor import TABLE_NAMES, ExtractedArtifact
+from jdx.dirs import pid_alive
 from jdx.loaders.indexer import SHARD_FORMAT
 from jdx.loaders.jvm import extractor_source_hash
 from jdx.loaders.roots import Artifact
@@ -95,16 +96,6 @@ def write_shard(cache: Path, artifact: Artifact, extracted: ExtractedArtifact) -
     return shard
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def sweep_partial_shards(cache: Path) -> list[str]:
     """Removes shard directories half-written by a process that is gone (a kill mid-write)."""
     root = cache / "shards"
@@ -116,7 +107,7 @@ def sweep_partial_shards(cache: Path) -> list[str]:
             continue
         parts = child.name.split("-")
         pid = int(parts[1]) if len(parts) > 2 and parts[0] == ".writing" and parts[1].isdigit() else -1
-        if pid == os.getpid() or (pid > 0 and _pid_alive(pid)):
+        if pid == os.getpid() or (pid > 0 and pid_alive(pid)):
             continue
         shutil.rmtree(child, ignore_errors=True)
         removed.append(child.name)
