@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 EXIT_OK = 0
 EXIT_NOT_FOUND = 1
@@ -85,7 +85,6 @@ class Warning_:
     code: str
     message: str
     artifact: str = ""
-    detail: str = field(default="", compare=False)
 
     def to_json(self) -> dict:
         data = {"code": self.code, "message": self.message}

@@ -102,27 +102,13 @@ def cache_clear():
 @ws_app.command("create")
 def ws_create(name: str):
     """Create a workspace from --jars/--src/--jdk. Example: jdx ws create app --jars 'libs/*.jar'"""
-    from jdx.engine.workspace import WorkspaceSpec, absolutize, list_workspaces, save_workspace
-
-    if name in list_workspaces():
-        raise UsageError(f"workspace {name!r} exists; use jdx ws add {name} <root> or jdx ws remove {name}")
-    spec = WorkspaceSpec(name=name, jars=absolutize(_G.jars), src=absolutize(_G.src),
-                         jdk=True if _G.jdk is None else _G.jdk)
-    path = save_workspace(spec)
-    from jdx.engine.service import Answer
-
-    out("ws", f"create {name}", Answer({"created": name, "file": str(path), **spec.to_json()}), text.ws_spec)
+    out("ws", f"create {name}", service().ws_create(name), text.ws_spec)
 
 
 @ws_app.command("list")
 def ws_list():
     """List workspaces. Example: jdx ws list"""
-    from jdx.engine.service import Answer
-    from jdx.engine.workspace import current_workspace_name, list_workspaces
-
-    current = current_workspace_name()
-    names = list_workspaces()
-    out("ws", "list", Answer({"workspaces": [{"name": n, "current": n == current} for n in names]}), text.ws_list)
+    out("ws", "list", service().ws_list(), text.ws_list)
 
 
 @ws_app.command("info")
@@ -136,33 +122,19 @@ def ws_info(name: Optional[str] = typer.Argument(None)):
 @ws_app.command("remove")
 def ws_remove(name: str):
     """Delete a workspace definition (its cached shards stay until cache gc). Example: jdx ws remove app"""
-    from jdx.engine.service import Answer
-    from jdx.engine.workspace import remove_workspace
-
-    remove_workspace(name)
-    out("ws", f"remove {name}", Answer({"removed": name}), text.key_values)
+    out("ws", f"remove {name}", service().ws_remove(name), text.key_values)
 
 
 @ws_app.command("add")
 def ws_add(name: str, root: str):
     """Append a jar, glob or class directory to a workspace. Example: jdx ws add app build/classes/java/main"""
-    from jdx.engine.service import Answer
-    from jdx.engine.workspace import absolutize, load_workspace, save_workspace
-
-    spec = load_workspace(name)
-    spec.jars.extend(absolutize([root]))
-    save_workspace(spec)
-    out("ws", f"add {name}", Answer({"updated": name, **spec.to_json()}), text.ws_spec)
+    out("ws", f"add {name}", service().ws_add(name, root), text.ws_spec)
 
 
 @ws_app.command("use")
 def ws_use(name: str):
     """Make a workspace the default for later commands. Example: jdx ws use app"""
-    from jdx.engine.service import Answer
-    from jdx.engine.workspace import use_workspace
-
-    use_workspace(name)
-    out("ws", f"use {name}", Answer({"current": name}), text.key_values)
+    out("ws", f"use {name}", service().ws_use(name), text.key_values)
 
 
 @app.command()

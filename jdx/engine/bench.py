@@ -25,6 +25,10 @@ def _run_child(args: list[str], env: dict) -> tuple[float, int, str]:
     return time.perf_counter() - start, usage.ru_maxrss * 1024, out
 
 
+def _median_seconds(args: list[str], env: dict, iterations: int) -> float:
+    return statistics.median(_run_child(args, env)[0] for _ in range(iterations))
+
+
 def run_bench(service: JdxService, iterations: int = 3) -> Answer:
     from jdx.loaders import jvm
 
@@ -52,32 +56,22 @@ def run_bench(service: JdxService, iterations: int = 3) -> Answer:
         secs, rss, _ = _run_child(jdx + ["index", "--json", *_workspace_args(service)], env)
         rows.append({"name": "graph rebuild from cached shards (no extraction)",
                      "value": f"{secs:.2f} s, {classes / secs:,.0f} classes/s", "seconds": secs})
-        times = []
-        for _ in range(iterations):
-            secs, _rss, _ = _run_child(jdx + ["index", "--json", *_workspace_args(service)], env)
-            times.append(secs)
+        rerun = _median_seconds(jdx + ["index", "--json", *_workspace_args(service)], env, iterations)
         rows.append({"name": "re-run on an unchanged workspace (process start included)",
-                     "value": f"{statistics.median(times) * 1000:.0f} ms median of {iterations}",
-                     "seconds": statistics.median(times)})
+                     "value": f"{rerun * 1000:.0f} ms median of {iterations}", "seconds": rerun})
         java_bin = java.home / "bin" / "java"
         secs, _rss, out = _run_child([str(java_bin), "-cp", f"{asm}:{classes_dir}", "jdx.extract.BareScan"], env)
         count, _, ms = out.strip().partition(" ")
         rows.append({"name": "bare ASM scan of the JDK (separate JVM, baseline)",
                      "value": f"{secs:.2f} s wall ({ms} ms inside the JVM, {count} classes)", "seconds": secs})
-        times = []
-        for _ in range(iterations):
-            secs, _rss, _ = _run_child(jdx + ["members", "java.util.HashMap", *_workspace_args(service)], env)
-            times.append(secs)
+        cold = _median_seconds(jdx + ["members", "java.util.HashMap", *_workspace_args(service)], env, iterations)
         javap = java.home / "bin" / "javap"
-        jtimes = []
-        if javap.exists():
-            for _ in range(iterations):
-                secs, _rss, _ = _run_child([str(javap), "-p", "java.util.HashMap"], env)
-                jtimes.append(secs)
+        javap_secs = _median_seconds([str(javap), "-p", "java.util.HashMap"], env, iterations) if javap.exists() \
+            else None
         rows.append({"name": "cold one-shot `jdx members java.util.HashMap`",
-                     "value": f"{statistics.median(times) * 1000:.0f} ms median"
-                              + (f" (javap -p: {statistics.median(jtimes) * 1000:.0f} ms)" if jtimes else ""),
-                     "seconds": statistics.median(times)})
+                     "value": f"{cold * 1000:.0f} ms median"
+                              + (f" (javap -p: {javap_secs * 1000:.0f} ms)" if javap_secs else ""),
+                     "seconds": cold})
         warm = JdxService(Options(**{**service.options.__dict__, "cache_dir": str(cache)}))
         from jdx.engine.members import MemberOptions
 

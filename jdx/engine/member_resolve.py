@@ -15,7 +15,7 @@ import difflib
 from dataclasses import dataclass, field, replace
 
 from jdx.engine import descriptors as d
-from jdx.engine.members import ACC, _declared, _supertype_walk, access_level, is_hidden, stands_for
+from jdx.engine.members import ACC, _declared, _supertype_walk, access_level, is_hidden, is_inherited, stands_for
 from jdx.engine.refs import SymbolRef, format_member, format_type, matches_params, parse_ref
 from jdx.engine.resolve import resolve_type_ref
 from jdx.errors import AmbiguousError, NotFoundError, UsageError
@@ -100,10 +100,8 @@ def collect(store: GraphStore, target: dict) -> Collected:
         declared = tid == target["id"]
         for is_field, rows in ((False, methods.get(tid, [])), (True, fields.get(tid, []))):
             for m in rows:
-                name, access = m["name"], m["access"]
-                if not declared and (name in ("<init>", "<clinit>") or access & ACC["private"]
-                                     or (access_level(access) == "package" and _package(tid) != query_pkg)
-                                     or (is_iface and access & ACC["static"] and not is_field)):
+                name = m["name"]
+                if not declared and not is_inherited(m, is_field, tid, is_iface, query_pkg):
                     continue
                 key = f"{name}:{m['descriptor']}" if is_field else name + m["descriptor"]
                 entry = {"row": m, "is_field": is_field, "kind": _kind(m, is_field), "declaring": tid, "env": env,

@@ -186,6 +186,17 @@ def _modifiers(access: int, method: bool, interface_owner: bool = False) -> str:
     return " ".join(words)
 
 
+def is_inherited(m: dict, is_field: bool, declaring: str, is_iface: bool, query_pkg: str) -> bool:
+    """JLS inheritance seen from the query's package: no constructors, initialisers or private members,
+    package-private ones only inside their package, no static interface methods."""
+    access = m["access"]
+    if m["name"] in ("<init>", "<clinit>") or access & ACC["private"]:
+        return False
+    if access_level(access) == "package" and _package(declaring) != query_pkg:
+        return False
+    return not (is_iface and access & ACC["static"] and not is_field)
+
+
 def is_hidden(row: dict, is_field: bool) -> bool:
     """Synthetic members, and bridge methods (ACC_BRIDGE shares its bit with ACC_VOLATILE on fields)."""
     return bool(row["access"] & ACC["synthetic"] or (not is_field and row["access"] & ACC["bridge"]))
@@ -238,7 +249,7 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
     entries: list[dict] = []
     collapsed_object = 0
     unresolved: list[str] = []
-    for depth, (row, env) in enumerate(walk):
+    for row, env in walk:
         tid = row["id"]
         if row.get("external"):
             unresolved.append(tid)
@@ -252,22 +263,14 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
                 if name == "<clinit>":
                     continue
                 key = (f"{name}:{m['descriptor']}" if is_field else name + m["descriptor"])
-                hidden = access & ACC["synthetic"] or (not is_field and access & ACC["bridge"])
-                if hidden and not opts.include_synthetic:
+                if is_hidden(m, is_field) and not opts.include_synthetic:
                     # a bridge stands for the member it bridges: the supertype's erased twin is collapsed,
                     # unless it is javac's access bridge re-exporting a method of a non-public class
                     if not is_field and key not in seen:
                         bridged[key] = tid
                     continue
-                if not declared:
-                    if name == "<init>":
-                        continue  # constructors are not inherited
-                    if access & ACC["private"]:
-                        continue
-                    if access_level(access) == "package" and _package(tid) != query_pkg:
-                        continue
-                    if is_iface and access & ACC["static"] and not is_field:
-                        continue  # static interface methods are not inherited
+                if not declared and not is_inherited(m, is_field, tid, is_iface, query_pkg):
+                    continue
                 if key in seen:
                     if not declared:
                         seen[key].setdefault("overrides", []).append(format_type(tid))

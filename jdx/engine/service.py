@@ -5,7 +5,6 @@ from __future__ import annotations
 import platform
 import shutil
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -188,12 +187,8 @@ class JdxService:
             check("asm", True, f"{asm} (from {how})")
         except NoIndexError as exc:
             check("asm", False, exc.message)
-        try:
-            import jpype
-
-            check("jpype", True, f"jpype {jpype.__version__}")
-        except ImportError:
-            check("jpype", False, "pip install jpype1")
+        version = jvm.jpype_version()
+        check("jpype", version is not None, f"jpype {version}" if version else "pip install jpype1")
         try:
             check("graph backend", True, backend_version())
         except NoIndexError as exc:
@@ -304,6 +299,44 @@ class JdxService:
         return Answer({"removed": removed, "dry_run": dry_run, "kept_shards": len(keep_shards)})
 
     # --- workspaces ----------------------------------------------------------
+    def ws_create(self, name: str) -> Answer:
+        """A named workspace from the --jars/--src/--jdk of these options."""
+        from jdx.engine.workspace import WorkspaceSpec, absolutize, list_workspaces, save_workspace
+
+        if name in list_workspaces():
+            raise UsageError(f"workspace {name!r} exists; use jdx ws add {name} <root> or jdx ws remove {name}")
+        o = self.options
+        spec = WorkspaceSpec(name=name, jars=absolutize(o.jars), src=absolutize(o.src),
+                             jdk=True if o.jdk is None else o.jdk)
+        path = save_workspace(spec)
+        return Answer({"created": name, "file": str(path), **spec.to_json()})
+
+    def ws_list(self) -> Answer:
+        from jdx.engine.workspace import current_workspace_name, list_workspaces
+
+        current = current_workspace_name()
+        return Answer({"workspaces": [{"name": n, "current": n == current} for n in list_workspaces()]})
+
+    def ws_add(self, name: str, root: str) -> Answer:
+        from jdx.engine.workspace import absolutize, load_workspace, save_workspace
+
+        spec = load_workspace(name)
+        spec.jars.extend(absolutize([root]))
+        save_workspace(spec)
+        return Answer({"updated": name, **spec.to_json()})
+
+    def ws_use(self, name: str) -> Answer:
+        from jdx.engine.workspace import use_workspace
+
+        use_workspace(name)
+        return Answer({"current": name})
+
+    def ws_remove(self, name: str) -> Answer:
+        from jdx.engine.workspace import remove_workspace
+
+        remove_workspace(name)
+        return Answer({"removed": name})
+
     def ws_info(self) -> Answer:
         sel = self.selection()
         arts = self.artifacts()
@@ -314,9 +347,3 @@ class JdxService:
             "workspace": sel.spec.to_json(), "how": sel.how, "artifacts": [a.to_json() for a in arts],
             "indexed": graph is not None,
         }, self._root_warnings)
-
-
-def timed(fn, *args, **kwargs):
-    start = time.perf_counter()
-    value = fn(*args, **kwargs)
-    return value, time.perf_counter() - start

@@ -5,7 +5,6 @@ from __future__ import annotations
 from jdx.graph_schema.schema import NODE_TABLES, REL_TABLES
 
 TYPE_BY_ID = "MATCH (t:Type {id: $id}) RETURN t.*"
-TYPES_BY_FQN = "MATCH (t:Type) WHERE t.fqn = $fqn RETURN t.* ORDER BY t.shadowed, t.id"
 TYPES_BY_SIMPLE = (
     "MATCH (t:Type) WHERE t.simple_name = $name AND NOT t.external AND NOT t.shadowed "
     "RETURN t.id AS id, t.fqn AS fqn, t.kind AS kind, t.artifact AS artifact ORDER BY t.fqn"
@@ -35,9 +34,7 @@ NESTED_TYPES_OF = (
 )
 MEMBERS_OF = "MATCH (t:Type {id: $id})-[:DECLARES]->(m:Method) RETURN m.* ORDER BY m.name, m.descriptor"
 FIELDS_OF = "MATCH (t:Type {id: $id})-[:DECLARES]->(f:Field) RETURN f.* ORDER BY f.name, f.descriptor"
-NESTED_OF = "MATCH (t:Type {id: $id})-[:DECLARES]->(n:Type) RETURN n.id AS id ORDER BY n.id"
 ARTIFACTS = "MATCH (a:Artifact) RETURN a.* ORDER BY a.position"
-COUNT_NODES = "MATCH (n:{label}) RETURN count(n) AS n"
 
 
 def export_node(label: str) -> str:

@@ -7,12 +7,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jdx.errors import Warning_
 from jdx.graph_schema.schema import SCHEMA_VERSION
 from jdx.graph_schema.store import GraphWriter, backend_name, current_build, read_manifest
 from jdx.loaders.jvm import extractor_source_hash
 from jdx.loaders.roots import Artifact
+
+if TYPE_CHECKING:
+    from jdx.loaders.extractor import BytecodeExtractor
 
 SHARD_FORMAT = 1
 
@@ -64,7 +68,7 @@ def ensure_graph(
     artifacts: list[Artifact],
     *,
     force: bool = False,
-    extractor=None,
+    extractor: BytecodeExtractor | None = None,
     progress: Progress | None = None,
 ) -> IndexReport:
     """Makes sure the graph of these artifacts exists; extracts only artifacts without a shard."""

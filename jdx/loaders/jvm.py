@@ -185,5 +185,10 @@ def release_heap() -> None:
         system.gc()
 
 
-def running_java_home() -> JavaHome | None:
-    return _started.get("java")
+def jpype_version() -> str | None:
+    """The installed JPype's version, or None (for `jdx doctor`; does not start a JVM)."""
+    try:
+        import jpype
+    except ImportError:
+        return None
+    return jpype.__version__

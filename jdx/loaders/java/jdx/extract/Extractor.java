@@ -193,7 +193,6 @@ public final class Extractor {
             int colon = spec.indexOf(':');
             String kind = spec.substring(0, colon);
             String where = spec.substring(colon + 1);
-            List<String[]> found = new ArrayList<>();
             if (kind.equals("jar")) {
                 listJar(src, where, head);
             } else if (kind.equals("dir")) {
