@@ -15,7 +15,8 @@ import difflib
 from dataclasses import dataclass, field, replace
 
 from jdx.engine import descriptors as d
-from jdx.engine.members import ACC, _declared, _supertype_walk, access_level, is_hidden, is_inherited, stands_for
+from jdx.engine.members import (ACC, _declared, _supertype_walk, access_level, is_hidden, is_inherited,
+                                stands_for, walk_members)
 from jdx.engine.refs import SymbolRef, format_member, format_type, matches_params, parse_ref
 from jdx.engine.resolve import resolve_type_ref
 from jdx.errors import AmbiguousError, NotFoundError, UsageError
@@ -91,38 +92,31 @@ def collect(store: GraphStore, target: dict) -> Collected:
     hidden: list[dict] = []
     hidden_keys: set[str] = set()
     unresolved: list[str] = []
-    for row, env in walk:
+    for row, env, is_iface, declared, is_field, m in walk_members(walk, methods, fields, target["id"], unresolved):
         tid = row["id"]
-        if row.get("external"):
-            unresolved.append(tid)
+        name = m["name"]
+        if not declared and not is_inherited(m, is_field, tid, is_iface, query_pkg):
             continue
-        is_iface = row.get("kind") in ("interface", "annotation")
-        declared = tid == target["id"]
-        for is_field, rows in ((False, methods.get(tid, [])), (True, fields.get(tid, []))):
-            for m in rows:
-                name = m["name"]
-                if not declared and not is_inherited(m, is_field, tid, is_iface, query_pkg):
-                    continue
-                key = f"{name}:{m['descriptor']}" if is_field else name + m["descriptor"]
-                entry = {"row": m, "is_field": is_field, "kind": _kind(m, is_field), "declaring": tid, "env": env,
-                         "iface": is_iface, "type_row": row}
-                if _hidden(m, is_field):
-                    if not is_field and key not in seen:
-                        bridged.setdefault(key, tid)
-                    if key not in hidden_keys:
-                        hidden_keys.add(key)
-                        hidden.append(entry)
-                    continue
-                if key in seen:
-                    if not declared and "overrides" in seen[key]:
-                        seen[key]["overrides"].append(format_type(tid))
-                    continue
-                if key in bridged and bridged[key] != tid and _stands_for(bridged[key], m, row, methods):
-                    seen[key] = {"bridge": True}  # a covariant/generic bridge below stands for this one
-                    continue
-                entry["overrides"] = []
-                seen[key] = entry
-                visible.append(entry)
+        key = f"{name}:{m['descriptor']}" if is_field else name + m["descriptor"]
+        entry = {"row": m, "is_field": is_field, "kind": _kind(m, is_field), "declaring": tid, "env": env,
+                 "iface": is_iface, "type_row": row}
+        if _hidden(m, is_field):
+            if not is_field and key not in seen:
+                bridged.setdefault(key, tid)
+            if key not in hidden_keys:
+                hidden_keys.add(key)
+                hidden.append(entry)
+            continue
+        if key in seen:
+            if not declared and "overrides" in seen[key]:
+                seen[key]["overrides"].append(format_type(tid))
+            continue
+        if key in bridged and bridged[key] != tid and _stands_for(bridged[key], m, row, methods):
+            seen[key] = {"bridge": True}  # a covariant/generic bridge below stands for this one
+            continue
+        entry["overrides"] = []
+        seen[key] = entry
+        visible.append(entry)
     return Collected(visible, hidden, unresolved, walk, methods, fields)
 
 

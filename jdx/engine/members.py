@@ -186,6 +186,20 @@ def _modifiers(access: int, method: bool, interface_owner: bool = False) -> str:
     return " ".join(words)
 
 
+def walk_members(walk, methods: dict, fields: dict, target_id: str, unresolved: list[str]):
+    """(type row, env, is_interface, declared_by_target, is_field, member) over the supertype walk, nearest
+    type first; supertypes the workspace lacks go to `unresolved`."""
+    for row, env in walk:
+        tid = row["id"]
+        if row.get("external"):
+            unresolved.append(tid)
+            continue
+        is_iface = row.get("kind") in ("interface", "annotation")
+        for is_field, rows in ((False, methods.get(tid, [])), (True, fields.get(tid, []))):
+            for m in rows:
+                yield row, env, is_iface, tid == target_id, is_field, m
+
+
 def is_inherited(m: dict, is_field: bool, declaring: str, is_iface: bool, query_pkg: str) -> bool:
     """JLS inheritance seen from the query's package: no constructors, initialisers or private members,
     package-private ones only inside their package, no static interface methods."""
@@ -249,39 +263,32 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
     entries: list[dict] = []
     collapsed_object = 0
     unresolved: list[str] = []
-    for row, env in walk:
+    for row, env, is_iface, declared, is_field, m in walk_members(walk, all_methods, all_fields, target["id"],
+                                                                  unresolved):
         tid = row["id"]
-        if row.get("external"):
-            unresolved.append(tid)
+        name = m["name"]
+        if name == "<clinit>":
             continue
-        is_iface = row.get("kind") in ("interface", "annotation")
-        declared = tid == target["id"]
-        for is_field, rows in ((False, all_methods.get(tid, [])), (True, all_fields.get(tid, []))):
-            for m in rows:
-                access = m["access"]
-                name = m["name"]
-                if name == "<clinit>":
-                    continue
-                key = (f"{name}:{m['descriptor']}" if is_field else name + m["descriptor"])
-                if is_hidden(m, is_field) and not opts.include_synthetic:
-                    # a bridge stands for the member it bridges: the supertype's erased twin is collapsed,
-                    # unless it is javac's access bridge re-exporting a method of a non-public class
-                    if not is_field and key not in seen:
-                        bridged[key] = tid
-                    continue
-                if not declared and not is_inherited(m, is_field, tid, is_iface, query_pkg):
-                    continue
-                if key in seen:
-                    if not declared:
-                        seen[key].setdefault("overrides", []).append(format_type(tid))
-                    continue
-                if key in bridged and bridged[key] != tid and stands_for(bridged[key], m, row, all_methods):
-                    seen[key] = {"bridge": True}
-                    continue
-                kind = _kind_of(m, is_field)
-                entry = {"m": m, "kind": kind, "declaring": tid, "env": env, "iface": is_iface}
-                seen[key] = entry
-                entries.append(entry)
+        key = (f"{name}:{m['descriptor']}" if is_field else name + m["descriptor"])
+        if is_hidden(m, is_field) and not opts.include_synthetic:
+            # a bridge stands for the member it bridges: the supertype's erased twin is collapsed,
+            # unless it is javac's access bridge re-exporting a method of a non-public class
+            if not is_field and key not in seen:
+                bridged[key] = tid
+            continue
+        if not declared and not is_inherited(m, is_field, tid, is_iface, query_pkg):
+            continue
+        if key in seen:
+            if not declared:
+                seen[key].setdefault("overrides", []).append(format_type(tid))
+            continue
+        if key in bridged and bridged[key] != tid and stands_for(bridged[key], m, row, all_methods):
+            seen[key] = {"bridge": True}
+            continue
+        kind = _kind_of(m, is_field)
+        entry = {"m": m, "kind": kind, "declaring": tid, "env": env, "iface": is_iface}
+        seen[key] = entry
+        entries.append(entry)
     method_names = {m["name"] for rows in all_methods.values() for m in rows}
     out = []
     for e in entries:
