@@ -37,7 +37,8 @@ def service() -> JdxService:
     if _SHARED is not None:
         return _SHARED
     g = _G
-    opts = Options(workspace=g.workspace, jars=g.jars, src=g.src, jdk=g.jdk, cache_dir=g.cache_dir)
+    opts = Options(workspace=g.workspace, jars=g.jars, src=g.src, sources=g.sources, jdk=g.jdk,
+                   cache_dir=g.cache_dir)
     return JdxService(opts, progress=progress_printer(not g.quiet and not g.json))
 
 
@@ -163,7 +164,7 @@ def batch():
             command, query = command_and_query(words)
             try:
                 g, rest = split_globals(words)
-                if g.workspace or g.jars or g.src or g.jdk is not None or g.cache_dir:
+                if g.workspace or g.jars or g.src or g.sources or g.jdk is not None or g.cache_dir:
                     raise UsageError("workspace flags belong on the batch command, not on its lines")
                 if command == "batch":
                     raise UsageError("batch cannot nest")
@@ -204,7 +205,8 @@ def run(g, rest: list[str], nested: bool = False) -> int:
     """Runs one command line (globals already split off); returns the exit code."""
     global _G
     _G = g
-    from jdx.cli import commands_cards, commands_read  # noqa: F401 - registers the read-path commands
+    from jdx.cli import (  # noqa: F401 - registers the commands
+        commands_cards, commands_graph, commands_read, commands_search, commands_source)
 
     exc_mod = _click_exceptions()
     try:

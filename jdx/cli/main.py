@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from jdx.errors import EXIT_INTERNAL, EXIT_USAGE, JdxError
 
 VALUE_FLAGS = {"-w": "workspace", "--workspace": "workspace", "--jars": "jars", "--src": "src",
-               "--cache-dir": "cache_dir"}
+               "--sources": "sources", "--cache-dir": "cache_dir"}
 BOOL_FLAGS = {"--json": ("json", True), "--no-color": ("no_color", True), "--jdk": ("jdk", True),
               "--no-jdk": ("jdk", False), "-q": ("quiet", True), "--quiet": ("quiet", True),
               "-v": ("verbose", True), "--verbose": ("verbose", True)}
@@ -20,6 +20,7 @@ class Globals:
     workspace: str | None = None
     jars: list[str] = field(default_factory=list)
     src: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
     cache_dir: str | None = None
     jdk: bool | None = None
     json: bool = False
@@ -48,7 +49,7 @@ def split_globals(argv: list[str]) -> tuple[Globals, list[str]]:
             else:
                 raise _usage(f"{name} needs a value")
             attr = VALUE_FLAGS[name]
-            if attr in ("jars", "src"):
+            if attr in ("jars", "src", "sources"):
                 getattr(g, attr).append(value)
             else:
                 setattr(g, attr, value)

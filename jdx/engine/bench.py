@@ -12,7 +12,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from jdx.engine.service import Answer, JdxService, Options
+from jdx.engine.answer import Answer
+from jdx.engine.service import JdxService, Options
 
 
 def _run_child(args: list[str], env: dict) -> tuple[float, int, str]:
@@ -84,6 +85,10 @@ def run_bench(service: JdxService, iterations: int = 3) -> Answer:
         rows.append({"name": "warm `members java.util.HashMap` in one process",
                      "value": f"{statistics.median(samples) * 1000:.1f} ms median of {len(samples)}",
                      "seconds": statistics.median(samples)})
+        from jdx.engine import bench_graph, bench_search, bench_source
+
+        for mod in (bench_graph, bench_search, bench_source):
+            rows.extend(mod.rows(warm, iterations))
         warm.close()
     finally:
         shutil.rmtree(cache, ignore_errors=True)

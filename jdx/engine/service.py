@@ -9,6 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from jdx.dirs import cache_dir, config_dir
+from jdx.engine.answer import Answer
+from jdx.engine.service_graph import GraphCommands
+from jdx.engine.service_search import SearchCommands
+from jdx.engine.service_source import SourceCommands
 from jdx.engine.workspace import Selection, select_workspace
 from jdx.errors import ArtifactReadError, NoIndexError, UsageError, Warning_
 from jdx.graph_schema import queries
@@ -26,21 +30,12 @@ class Options:
     workspace: str | None = None
     jars: list[str] = field(default_factory=list)
     src: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)  # --sources: explicit sources jars/dirs to pair
     jdk: bool | None = None
     cache_dir: str | None = None
 
 
-@dataclass
-class Answer:
-    """A command's result plus everything the envelope carries beside it."""
-
-    result: dict
-    warnings: list[Warning_] = field(default_factory=list)
-    truncated: dict | None = None
-    provenance: list[dict] = field(default_factory=list)
-
-
-class JdxService:
+class JdxService(GraphCommands, SearchCommands, SourceCommands):
     def __init__(self, options: Options | None = None, progress=None):
         self.options = options or Options()
         self.cache = cache_dir(self.options.cache_dir)
