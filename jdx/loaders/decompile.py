@@ -1,0 +1,388 @@
+"""Decompiling one top-level class (nested classes inside) with Vineflower or Procyon, cached on disk.
+
+Engines are found at run time (spec §11.2), preferred first:
+  1. Vineflower: JDX_VINEFLOWER_JAR, `vineflower_jar` in <config-dir>/config.toml ([decompiler] table),
+     the Gradle cache (~/.gradle/caches/modules-2/files-2.1/org.vineflower/vineflower/...), Maven (~/.m2);
+  2. Procyon: procyon-core + procyon-compilertools from JDX_PROCYON_DIR, else /usr/share/java (Debian's
+     procyon-decompiler), ~/.m2, the Gradle cache.
+JDX_DECOMPILER (or `engine` in the config table) = auto | vineflower | procyon | none narrows the choice.
+
+The engine runs in the embedded JVM in its own class loader, one class at a time with the workspace as
+classpath, on a daemon thread under a wall-clock timeout. Results are cached under <cache>/decompiled/ keyed by
+(hash of the class file and its nested class files, engine, engine version); a cache hit never starts a JVM.
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import os
+import re
+import shutil
+import tempfile
+import tomllib
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from jdx.dirs import config_dir
+from jdx.errors import JdxError, Warning_
+
+ENGINES = ("vineflower", "procyon")
+CACHE_FORMAT = "1"  # bump when the cached text's shape changes
+
+
+@dataclass
+class Decompiled:
+    text: str  # Java source text of the whole top-level class (nested classes inside)
+    engine: str  # "vineflower" | "procyon"
+    engine_version: str
+    cached: bool
+
+
+class DecompileError(JdxError):
+    """Base of the three ways decompilation can fail; each maps to a named warning, never a traceback."""
+
+    code = "DECOMPILE_FAILED"
+
+    def warning(self, artifact: str = "") -> Warning_:
+        return Warning_(self.code, self.message, artifact)
+
+
+class DecompileUnavailable(DecompileError):
+    code = "DECOMPILER_UNAVAILABLE"
+
+
+class DecompileTimeout(DecompileError):
+    code = "DECOMPILE_TIMEOUT"
+
+
+class DecompileFailed(DecompileError):
+    code = "DECOMPILE_FAILED"
+
+
+@dataclass(frozen=True)
+class Engine:
+    name: str
+    version: str
+    jars: tuple[str, ...]  # the first is the one reported as the engine's jar
+
+
+# ---------------------------------------------------------------- finding engines
+
+def _config() -> dict:
+    """The [decompiler] table of <config-dir>/config.toml ({} when absent or unreadable)."""
+    try:
+        data = tomllib.loads((config_dir() / "config.toml").read_text())
+    except (OSError, tomllib.TOMLDecodeError):
+        return {}
+    table = data.get("decompiler", {})
+    return table if isinstance(table, dict) else {}
+
+
+def _version_of(jar: str, stem: str) -> str:
+    """The version in `<stem>-<version>.jar` (symlinks resolved), else the manifest's, else the jar's size."""
+    real = os.path.realpath(jar)
+    match = re.fullmatch(re.escape(stem) + r"-(\d[\w.\-]*)\.jar", os.path.basename(real))
+    if match:
+        return match.group(1)
+    try:
+        with zipfile.ZipFile(real) as zf:
+            manifest = zf.read("META-INF/MANIFEST.MF").decode("utf-8", "replace")
+        for line in manifest.splitlines():
+            if line.startswith(("Implementation-Version:", "Bundle-Version:")):
+                return line.split(":", 1)[1].strip()
+    except (OSError, KeyError, zipfile.BadZipFile):
+        pass
+    return f"unknown-{os.path.getsize(real)}"
+
+
+def _version_key(version: str) -> tuple:
+    return tuple(int(p) if p.isdigit() else -1 for p in re.split(r"[.\-]", version))
+
+
+def _newest(pattern: str, stem: str) -> list[str]:
+    jars = [j for j in glob.glob(pattern) if not j.endswith(("-sources.jar", "-javadoc.jar", "-slim.jar"))]
+    return sorted(jars, key=lambda j: _version_key(_version_of(j, stem)), reverse=True)
+
+
+def _vineflower_jars(config: dict) -> list[str]:
+    home = Path.home()
+    found = []
+    for explicit in (os.environ.get("JDX_VINEFLOWER_JAR"), config.get("vineflower_jar")):
+        if explicit:
+            found.append(os.path.expanduser(str(explicit)))
+    found += _newest(str(home / ".gradle/caches/modules-2/files-2.1/org.vineflower/vineflower/*/*/vineflower-*.jar"),
+                     "vineflower")
+    found += _newest(str(home / ".m2/repository/org/vineflower/vineflower/*/vineflower-*.jar"), "vineflower")
+    return [j for j in found if os.path.isfile(j)]
+
+
+def _procyon_dirs(config: dict) -> list[tuple[str, str]]:
+    """(directory or glob, how) pairs holding procyon-core-*.jar and procyon-compilertools-*.jar."""
+    explicit = os.environ.get("JDX_PROCYON_DIR") or config.get("procyon_dir")
+    if explicit:
+        return [(os.path.expanduser(str(explicit)), "flat")]
+    home = Path.home()
+    return [("/usr/share/java", "flat"),
+            (str(home / ".m2/repository/org/bitbucket/mstrobel"), "maven"),
+            (str(home / ".gradle/caches/modules-2/files-2.1/org.bitbucket.mstrobel"), "gradle")]
+
+
+def _procyon_pair(folder: str, layout: str) -> tuple[str, str] | None:
+    """The core and compilertools jars of one Procyon version in a folder, newest version first."""
+    def pattern(module: str) -> str:
+        if layout == "maven":
+            return f"{folder}/{module}/*/{module}-*.jar"
+        if layout == "gradle":
+            return f"{folder}/{module}/*/*/{module}-*.jar"
+        return f"{folder}/{module}*.jar"
+
+    cores = _newest(pattern("procyon-core"), "procyon-core")
+    tools = {_version_of(j, "procyon-compilertools"): j
+             for j in _newest(pattern("procyon-compilertools"), "procyon-compilertools")}
+    for core in cores:
+        version = _version_of(core, "procyon-core")
+        if version in tools:
+            return core, tools[version]
+    return None
+
+
+def find_engines() -> list[Engine]:
+    """Every usable engine, preferred first, narrowed by JDX_DECOMPILER / the config's `engine`."""
+    config = _config()
+    wanted = (os.environ.get("JDX_DECOMPILER") or str(config.get("engine", "auto"))).strip().lower()
+    engines: list[Engine] = []
+    if wanted in ("auto", "vineflower"):
+        for jar in _vineflower_jars(config)[:1]:
+            engines.append(Engine("vineflower", _version_of(jar, "vineflower"), (jar,)))
+    if wanted in ("auto", "procyon"):
+        for folder, layout in _procyon_dirs(config):
+            pair = _procyon_pair(folder, layout)
+            if pair:
+                engines.append(Engine("procyon", _version_of(pair[0], "procyon-core"), (pair[1], pair[0])))
+                break
+    return engines
+
+
+def available_engines() -> list[tuple[str, str, str]]:
+    """(engine, version, jar path), preferred first; empty when no decompiler is installed or allowed."""
+    return [(e.name, e.version, e.jars[0]) for e in find_engines()]
+
+
+# ---------------------------------------------------------------- class files and the cache key
+
+def _is_member_file(entry: str, internal_name: str) -> bool:
+    return entry == internal_name + ".class" or (entry.startswith(internal_name + "$") and entry.endswith(".class"))
+
+
+def class_files(artifact_kind: str, artifact_path: str, internal_name: str) -> list[tuple[str, bytes]]:
+    """(entry, bytes) of a top-level class and its nested classes from a jar or class directory, sorted."""
+    if artifact_kind == "jar":
+        try:
+            with zipfile.ZipFile(artifact_path) as zf:
+                return sorted((n, zf.read(n)) for n in zf.namelist() if _is_member_file(n, internal_name))
+        except (OSError, zipfile.BadZipFile, zlib_error()) as exc:
+            raise DecompileFailed(f"cannot read {internal_name} from {artifact_path}: {exc}") from None
+    if artifact_kind == "dir":
+        package, _, simple = internal_name.rpartition("/")
+        folder = Path(artifact_path, package)
+        try:
+            names = [p.name for p in folder.iterdir() if _is_member_file(p.name, simple)]
+            return sorted((f"{package}/{n}" if package else n, (folder / n).read_bytes()) for n in names)
+        except OSError as exc:
+            raise DecompileFailed(f"cannot read {internal_name} from {artifact_path}: {exc.strerror}") from None
+    raise DecompileFailed(f"unknown artifact kind {artifact_kind!r}")
+
+
+def zlib_error() -> type[Exception]:
+    import zlib
+
+    return zlib.error
+
+
+def _jdk_identity() -> str:
+    """The running JDK's image identity (path, lib/modules size and mtime, release file): jrt bytes are fixed by it."""
+    from jdx.loaders.jvm import find_java_home
+
+    home = find_java_home().home
+    st = (home / "lib" / "modules").stat()
+    release = (home / "release").read_bytes() if (home / "release").is_file() else b""
+    return f"{os.path.realpath(home)}\0{st.st_size}\0{st.st_mtime_ns}\0" + hashlib.sha256(release).hexdigest()
+
+
+def _class_key(files: list[tuple[str, bytes]]) -> str:
+    digest = hashlib.sha256(b"classes\0")
+    for name, data in files:
+        digest.update(f"{name}\0{len(data)}\0".encode())
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def _cache_file(cache: Path, engine: Engine, class_key: str) -> Path:
+    key = hashlib.sha256(f"{CACHE_FORMAT}\0{class_key}\0{engine.name}\0{engine.version}".encode()).hexdigest()[:40]
+    return cache / "decompiled" / f"{engine.name}-{engine.version}" / key[:2] / f"{key}.java"
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+# ---------------------------------------------------------------- running an engine
+
+def decompile_class(cache: Path, artifact_kind: str, artifact_path: str, internal_name: str,
+                    classpath: list[tuple[str, str]], timeout: float = 10.0) -> Decompiled:
+    """Java source of one top-level class from the first available engine, from the disk cache when possible.
+
+    DecompileUnavailable when no engine is installed, DecompileTimeout past `timeout` seconds (the worker is
+    abandoned, never waited for), DecompileFailed when the class is missing, unreadable or the engine throws.
+    """
+    engines = find_engines()
+    if not engines:
+        raise DecompileUnavailable(
+            "no decompiler found: install procyon-decompiler (Debian/Ubuntu) or set JDX_VINEFLOWER_JAR")
+    engine = engines[0]
+    if artifact_kind == "jrt":
+        files = None
+        class_key = _class_key([(f"jrt\0{_jdk_identity()}\0{artifact_path}\0{internal_name}", b"")])
+    else:
+        files = class_files(artifact_kind, artifact_path, internal_name)
+        if not any(name == internal_name + ".class" for name, _ in files):
+            raise DecompileFailed(f"{internal_name.replace('/', '.')} is not in {artifact_path}")
+        class_key = _class_key(files)
+    target = _cache_file(cache, engine, class_key)
+    try:
+        return Decompiled(target.read_text(encoding="utf-8"), engine.name, engine.version, True)
+    except OSError:
+        pass
+    from jdx.loaders import java_tools
+
+    java_tools.ensure_jvm(cache)
+    if files is None:
+        files = java_tools.jrt_class_files(artifact_path.removeprefix("jrt:/"), internal_name)
+        if not any(name == internal_name + ".class" for name, _ in files):
+            raise DecompileFailed(f"{internal_name.replace('/', '.')} is not in {artifact_path}")
+    run = _run_vineflower if engine.name == "vineflower" else _run_procyon
+    try:
+        text = run(engine, internal_name, files, classpath, timeout)
+    except java_tools.WorkerTimeout as exc:
+        raise DecompileTimeout(f"{engine.name} gave up on {internal_name.replace('/', '.')}: {exc}") from None
+    except java_tools.WorkerFailed as exc:
+        raise DecompileFailed(f"{engine.name} failed on {internal_name.replace('/', '.')}: {exc}") from None
+    _check_output(engine, internal_name, text)
+    _write_atomically(target, text)
+    return Decompiled(text, engine.name, engine.version, False)
+
+
+def _check_output(engine: Engine, internal_name: str, text: str) -> None:
+    """An engine that reports an error in its output text instead of throwing still failed."""
+    dotted = internal_name.replace("/", ".")
+    if not text.strip():
+        raise DecompileFailed(f"{engine.name} produced no output for {dotted}")
+    if text.lstrip().startswith("!!! ERROR"):
+        first = text.strip().splitlines()[0].lstrip("! ")
+        raise DecompileFailed(f"{engine.name} failed on {dotted}: {first}")
+
+
+def _procyon_loaders(loader, files: list[tuple[str, bytes]], classpath: list[tuple[str, str]]) -> list:
+    """The class's own bytes first, then the workspace's jars and class directories, then the JDK."""
+    from jdx.loaders import java_tools as jt
+
+    array_loader = jt.jclass("com.strobel.assembler.metadata.ArrayTypeLoader", loader)
+    jar_loader = jt.jclass("com.strobel.assembler.metadata.JarTypeLoader", loader)
+    jar_file = jt.jclass("java.util.jar.JarFile")
+    loaders = [array_loader(data) for _, data in files]
+    for kind, path in classpath:
+        if kind == "jar" and os.path.isfile(path):
+            try:
+                loaders.append(jar_loader(jar_file(path)))
+            except Exception:  # noqa: BLE001 - an unreadable workspace jar only costs type resolution
+                continue
+        elif kind == "dir" and os.path.isdir(path):
+            loaders.append(_dir_type_loader(loader, path))
+    loaders.append(jt.jclass("com.strobel.assembler.metadata.ClasspathTypeLoader", loader)())
+    return loaders
+
+
+def _dir_type_loader(loader, root: str):
+    """A Procyon ITypeLoader over a class directory (Procyon has none that takes a directory)."""
+    import jpype
+
+    from jdx.loaders import java_tools as jt
+
+    interface = jt.jclass("com.strobel.assembler.metadata.ITypeLoader", loader)
+
+    @jpype.JImplements(interface)
+    class DirTypeLoader:
+        @jpype.JOverride
+        def tryLoadType(self, internal_name, buffer):
+            path = os.path.join(root, str(internal_name) + ".class")
+            try:
+                with open(path, "rb") as f:
+                    data = f.read()
+            except OSError:
+                return False
+            buffer.reset(len(data))
+            buffer.putByteArray(jpype.JArray(jpype.JByte)(data), 0, len(data))
+            buffer.position(0)
+            return True
+
+    return DirTypeLoader()
+
+
+def _run_procyon(engine: Engine, internal_name: str, files: list[tuple[str, bytes]],
+                 classpath: list[tuple[str, str]], timeout: float) -> str:
+    from jdx.loaders import java_tools as jt
+
+    loader = jt.engine_loader(list(engine.jars))
+    settings_cls = jt.jclass("com.strobel.decompiler.DecompilerSettings", loader)
+    output_cls = jt.jclass("com.strobel.decompiler.ITextOutput", loader)
+    type_loader = jt.jclass("com.strobel.assembler.metadata.ITypeLoader", loader)
+    composite = jt.jclass("com.strobel.assembler.metadata.CompositeTypeLoader", loader)
+    settings = settings_cls.javaDefaults()
+    settings.setTypeLoader(composite(jt.java_array(type_loader, _procyon_loaders(loader, files, classpath))))
+    output = jt.jclass("com.strobel.decompiler.PlainTextOutput", loader)()
+    string = jt.jclass("java.lang.String")
+    handle = jt.bound_static(jt.jclass("com.strobel.decompiler.Decompiler", loader), "decompile", jt.void_type(),
+                             [string, output_cls, settings_cls], [string(internal_name), output, settings])
+    jt.run_timed(handle, timeout, "jdx-procyon")
+    return str(output.toString())
+
+
+def _run_vineflower(engine: Engine, internal_name: str, files: list[tuple[str, bytes]],
+                    classpath: list[tuple[str, str]], timeout: float) -> str:
+    """Vineflower's ConsoleDecompiler over a temp dir holding just this class's files; JDK types from the runtime."""
+    from jdx.loaders import java_tools as jt
+
+    loader = jt.engine_loader(list(engine.jars))
+    work = Path(tempfile.mkdtemp(prefix="jdx-vineflower-"))
+    try:
+        source_dir, out_dir = work / "in", work / "out"
+        for name, data in files:
+            (source_dir / name).parent.mkdir(parents=True, exist_ok=True)
+            (source_dir / name).write_bytes(data)
+        out_dir.mkdir()
+        file_ = jt.jclass("java.io.File")
+        options = jt.jclass("java.util.HashMap")()
+        for key, value in (("include-runtime", "current"), ("log", "ERROR"), ("decompile-generics", "1"),
+                           ("remove-synthetic", "1"), ("remove-bridge", "1")):
+            options.put(key, value)
+        stream = jt.jclass("java.io.PrintStream")(jt.jclass("java.io.OutputStream").nullOutputStream())
+        logger = jt.jclass("org.jetbrains.java.decompiler.main.decompiler.PrintStreamLogger", loader)(stream)
+        decompiler = jt.jclass("org.jetbrains.java.decompiler.main.decompiler.ConsoleDecompiler", loader)(
+            file_(str(out_dir)), options, logger)
+        decompiler.addSource(file_(str(source_dir)))
+        for kind, path in classpath:
+            if kind in ("jar", "dir") and os.path.exists(path):
+                decompiler.addLibrary(file_(path))
+        handle = jt.bound_virtual(decompiler, "decompileContext", jt.void_type(), [], [])
+        jt.run_timed(handle, timeout, "jdx-vineflower")
+        produced = sorted(out_dir.rglob(internal_name.rpartition("/")[2] + ".java"))
+        if not produced:
+            return ""
+        return produced[0].read_text(encoding="utf-8")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
