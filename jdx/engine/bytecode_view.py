@@ -1,0 +1,139 @@
+"""`--engine javap`: the JDK's javap run in process (java.util.spi.ToolProvider), one member's block or a class.
+
+The text is javap's own (`-c -p -l -constants -s`), passed through unchanged: an agent asking for bytecode wants
+the exact opcodes, constants and line table, not our rendering of them. A member is found by name and the
+descriptor javap prints under it (`-s`), so overloads and a field beside a same-named method never mix up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from jdx.errors import JdxError, NotFoundError
+
+JAVAP_FLAGS = ("-c", "-p", "-l", "-constants", "-s")
+MODIFIERS = frozenset({"public", "protected", "private", "static", "final", "abstract", "synchronized", "native",
+                       "transient", "volatile", "strictfp", "default"})
+
+
+class JavapFailed(JdxError):
+    code = "JAVAP_FAILED"
+
+
+@dataclass(frozen=True)
+class Block:
+    name: str  # JVM name: <init>, <clinit>, a method or a field name
+    descriptor: str
+    text: str
+
+
+def javap_args(artifact_kind: str, artifact_path: str, internal_name: str) -> list[str]:
+    """javap's arguments for one class: the jar/dir as classpath; a JDK class from its module in the runtime image."""
+    binary = internal_name.replace("/", ".")
+    if artifact_kind == "jrt":
+        return [*JAVAP_FLAGS, "--module", artifact_path.removeprefix("jrt:/"), binary]
+    if artifact_kind in ("jar", "dir"):
+        return [*JAVAP_FLAGS, "-classpath", artifact_path, binary]
+    raise JavapFailed(f"unknown artifact kind {artifact_kind!r}")
+
+
+def javap_class(cache: Path, artifact_kind: str, artifact_path: str, internal_name: str) -> str:
+    """The whole javap text of one class, in process."""
+    from jdx.loaders import java_tools
+
+    args = javap_args(artifact_kind, artifact_path, internal_name)
+    java_tools.ensure_jvm(cache)
+    try:
+        code, out, err = java_tools.javap(args)
+    except java_tools.WorkerFailed as exc:
+        raise JavapFailed(str(exc)) from None
+    if code != 0 or not out.strip():
+        message = " ".join((err or out).split()) or f"javap exited with {code}"
+        if "class not found" in message:
+            raise NotFoundError(f"{internal_name.replace('/', '.')} is not in {artifact_path} ({message})")
+        raise JavapFailed(message[:300])
+    return out.rstrip("\n") + "\n"
+
+
+def _class_binary_name(header: str) -> str:
+    """The class's dotted binary name from javap's class header line (`public class a.b.C<T> extends ... {`)."""
+    words = header.split("{")[0].split()
+    for i, word in enumerate(words):
+        if word in ("class", "interface", "enum", "record") and i + 1 < len(words):
+            return words[i + 1].split("<")[0]
+        if word == "@interface" and i + 1 < len(words):
+            return words[i + 1].split("<")[0]
+    return ""
+
+
+def _member_name(declaration: str, class_name: str) -> str:
+    """The JVM name declared by one javap member line (fields, methods, constructors, static initialisers)."""
+    text = declaration.strip().rstrip(";")
+    if text == "static {}":
+        return "<clinit>"
+    if "(" in text:
+        head = text.split("(", 1)[0]
+        words = _strip_type_params(head).split()
+        name = words[-1] if words else ""
+        if name == class_name and all(w in MODIFIERS for w in words[:-1]):
+            return "<init>"
+        return name
+    head = text.split(" = ", 1)[0]
+    return head.split()[-1] if head.split() else ""
+
+
+def _strip_type_params(text: str) -> str:
+    """Removes <...> groups so `public <T extends java.util.List<?>> T` splits into clean words."""
+    out, depth = [], 0
+    for ch in text:
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+        elif depth == 0:
+            out.append(ch)
+    return "".join(out)
+
+
+def member_blocks(javap_text: str) -> list[Block]:
+    """Every member block of javap output, in javap's order (the declaration line through its tables)."""
+    lines = javap_text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.rstrip().endswith("{") and not line.startswith(" ")),
+                 None)
+    if start is None:
+        return []
+    class_name = _class_binary_name(lines[start])
+    blocks, current = [], []
+    for line in lines[start + 1:]:
+        if line == "}" or not line.strip():
+            if current:
+                blocks.append(current)
+            current = []
+            continue
+        current.append(line)
+    if current:
+        blocks.append(current)
+    out = []
+    for block in blocks:
+        descriptor = next((b.strip()[len("descriptor:"):].strip() for b in block[1:3]
+                           if b.strip().startswith("descriptor:")), "")
+        out.append(Block(_member_name(block[0], class_name), descriptor, "\n".join(block) + "\n"))
+    return out
+
+
+def javap_member(cache: Path, artifact_kind: str, artifact_path: str, internal_name: str,
+                 member_name: str | None, descriptor: str | None) -> str:
+    """javap -c -p -l -constants output of one member (every overload when descriptor is None), or the class.
+
+    NotFoundError (exit 1) when the class or the member is absent from the bytecode.
+    """
+    text = javap_class(cache, artifact_kind, artifact_path, internal_name)
+    if member_name is None:
+        return text
+    matches = [b for b in member_blocks(text)
+               if b.name == member_name and (descriptor is None or b.descriptor == descriptor)]
+    if not matches:
+        wanted = member_name + (f" {descriptor}" if descriptor else "")
+        raise NotFoundError(f"{internal_name.replace('/', '.')} has no member {wanted} in {artifact_path}")
+    return "\n".join(b.text for b in matches)
