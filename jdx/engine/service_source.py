@@ -5,8 +5,76 @@ A mixin of JdxService: methods use self.store(), self._root_warnings and return 
 
 from __future__ import annotations
 
-from jdx.engine.answer import Answer  # noqa: F401
+from jdx.engine.answer import Answer
 
 
 class SourceCommands:
-    pass
+    _source_context = None
+
+    def source_context(self):
+        """The sources view of this workspace (pairing per artifact, parse cache); built once per service."""
+        from jdx.engine.src_locate import SourceContext
+
+        store = self.store()
+        if self._source_context is None or self._source_context.store is not store:
+            spec_src = list(getattr(self.selection().spec, "src", []) or [])
+            src_dirs = list(dict.fromkeys(spec_src + list(self.options.src or [])))
+            self._source_context = SourceContext(store, self.cache, {a.key: a for a in self.artifacts()},
+                                                 list(self.options.sources or []), src_dirs)
+        return self._source_context
+
+    def body(self, ref_text: str, opts=None) -> Answer:
+        """A member's (or a whole type's) text: sources, else decompiled, else javap, else signatures; labelled."""
+        from jdx.engine import src_body
+        from jdx.engine.member_resolve import lookup
+        from jdx.engine.refs import parse_ref
+        from jdx.engine.resolve import resolve_type
+        from jdx.errors import NotFoundError, UsageError
+
+        opts = opts or src_body.BodyOptions()
+        src_body.check_options(opts)
+        ctx = self.source_context()
+        ref = parse_ref(ref_text)
+        target = None
+        if ref.member is None or ref.ambiguous_dot:
+            try:
+                target = src_body.type_target(resolve_type(ctx.store, ref_text))
+            except (NotFoundError, UsageError):
+                if ref.member is None:
+                    raise
+        if target is None:
+            found = lookup(ctx.store, ref_text, require_one=True)
+            target = src_body.member_target(ctx, found.members[0])
+        result, warnings, provenance = src_body.body(ctx, target, opts)
+        return Answer(result, list(self._root_warnings) + warnings, provenance=provenance)
+
+    def source(self, type_text: str, lines: str | None = None, around: str | None = None,
+               context: int | None = None) -> Answer:
+        """The source file of a type, or a slice of it (`--lines A:B`, `--around <member> --context N`)."""
+        from jdx.engine import src_source
+        from jdx.engine.resolve import resolve_type
+
+        ctx = self.source_context()
+        result, warnings, provenance = src_source.source(ctx, resolve_type(ctx.store, type_text), lines, around,
+                                                         context)
+        return Answer(result, list(self._root_warnings) + warnings, provenance=provenance)
+
+    def doc(self, ref_text: str, opts=None) -> Answer:
+        """Javadoc as plain text; inherited from the nearest documented supertype method, labelled."""
+        from jdx.engine import src_doc
+
+        result, warnings, provenance = src_doc.doc(self.source_context(), ref_text, opts or src_doc.DocOptions())
+        return Answer(result, list(self._root_warnings) + warnings, provenance=provenance)
+
+    def source_window(self, type_id: str, line: int, context: int = 3) -> dict | None:
+        """Lines around `line` of class `type_id` from its sources (for `samples`); None without sources."""
+        from jdx.engine.src_source import source_window
+
+        return source_window(self.source_context(), type_id, line, context)
+
+    def first_sentence_docs(self, type_id: str, members: list[dict]) -> dict[str, str]:
+        """First javadoc sentence per member (`members --with-doc`), keyed `name+descriptor` / `name:descriptor`."""
+        from jdx.engine.src_doc import first_sentence_docs
+
+        ctx = self.source_context()
+        return first_sentence_docs(ctx, ctx.type_row(type_id) or {"id": type_id}, members)

@@ -1,0 +1,59 @@
+"""Text renderings of body / source / doc (spec §8.1): the provenance line first, then the text; truncation
+explicit and naming the flag that shows the rest."""
+
+from __future__ import annotations
+
+
+def _numbered(text: list[str], first: int | None) -> list[str]:
+    if first is None:
+        return list(text)
+    width = len(str(first + len(text) - 1))
+    return [f"{str(first + i).rjust(width)}  {line}".rstrip() for i, line in enumerate(text)]
+
+
+def truncation(r: dict, max_lines: int | None) -> dict | None:
+    total = len(r["text"])
+    if max_lines is None or total <= max_lines:
+        return None
+    return {"shown": max_lines, "total": total, "hint": f"--max-lines {total} for all"}
+
+
+def code(r: dict, line_numbers: bool, max_lines: int | None) -> list[str]:
+    """`source: <where>` then the text (optionally numbered), cut at `max_lines`."""
+    lines = [r["header"]]
+    if r.get("signature"):
+        lines.append(f"signature: {r['signature']}")
+    text = r["text"][:max_lines] if max_lines else r["text"]
+    lines.extend(_numbered(text, r.get("first_line")) if line_numbers else text)
+    return lines
+
+
+def _doc_lines(r: dict, raw: bool) -> list[str]:
+    out: list[str] = []
+    for it in r["docs"]:
+        if out:
+            out.append("")
+        head = f"{it['kind']} {it['ref']}"
+        if it["inherited_from"]:
+            head += f"  (inherited from {it['inherited_from']})"
+        out.append(head)
+        if it["source"]:
+            s = it["source"]
+            out.append(f"source: {s['label']} ({s['file']}:{s['lines'][0]}-{s['lines'][1]})")
+        body = (it.get("raw") or "").splitlines() if raw else it["text"]
+        out.extend(f"  {line}".rstrip() for line in body)
+        if not body:
+            out.append("  (no javadoc)")
+    return out
+
+
+def doc_truncation(r: dict, raw: bool, max_lines: int | None) -> dict | None:
+    total = len(_doc_lines(r, raw))
+    if max_lines is None or total <= max_lines:
+        return None
+    return {"shown": max_lines, "total": total, "hint": f"--max-lines {total} for all"}
+
+
+def doc(r: dict, raw: bool, max_lines: int | None) -> list[str]:
+    lines = _doc_lines(r, raw)
+    return lines[:max_lines] if max_lines else lines

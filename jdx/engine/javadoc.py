@@ -1,0 +1,205 @@
+"""Javadoc comments to plain text (spec §7.1 `doc`): HTML stripped, inline tags unwrapped, block tags kept as
+a tidy block. Paragraphs become single lines (agents pay per token, not per column); `<pre>` blocks keep
+their lines."""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+
+BLOCK_ORDER = ("param", "return", "throws", "see", "since", "deprecated")
+_INLINE = re.compile(r"\{@(\w+)\s*((?:[^{}]|\{[^{}]*\})*)\}")
+_TAG = re.compile(r"<(/?)(\w+)[^>]*>")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(@\"'])|(?<=\.)\s*$")
+
+
+@dataclass
+class Javadoc:
+    """A parsed comment: the main description (paragraphs) and block tags as (tag, name-or-None, text)."""
+
+    paragraphs: list[str]
+    tags: list[tuple[str, str | None, str]] = field(default_factory=list)
+    inherit_doc: bool = False  # the text said {@inheritDoc}
+
+    def is_empty(self) -> bool:
+        return not self.paragraphs and not self.tags
+
+
+def strip_comment(raw: str) -> str:
+    """`/** … */` with its leading `*` columns removed, lines kept."""
+    body = raw.strip()
+    if body.startswith("/**"):
+        body = body[3:]
+    if body.endswith("*/"):
+        body = body[:-2]
+    lines = []
+    for line in body.splitlines():
+        s = line.strip()
+        if s.startswith("*"):
+            s = line.split("*", 1)[1]
+            s = s[1:] if s.startswith(" ") else s
+        else:
+            s = line.strip()
+        lines.append(s.rstrip())
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return "\n".join(lines)
+
+
+def _link_text(arg: str) -> str:
+    """`java.util.List#add(Object) the add method` → `the add method`; `List#add(Object)` → `List.add(Object)`."""
+    arg = arg.strip()
+    depth, split = 0, None
+    for i, ch in enumerate(arg):
+        depth += ch == "("
+        depth -= ch == ")"
+        if ch.isspace() and depth == 0:
+            split = i
+            break
+    if split is not None and arg[split:].strip():
+        return arg[split:].strip()
+    target = arg.lstrip("#") if arg.startswith("#") else arg.replace("#", ".")
+    return target
+
+
+def _inline(text: str) -> tuple[str, bool]:
+    inherit = False
+
+    def repl(m: re.Match) -> str:
+        nonlocal inherit
+        tag, arg = m.group(1), m.group(2)
+        if tag == "inheritDoc":
+            inherit = True
+            return "\x00INHERIT\x00"
+        if tag in ("link", "linkplain"):
+            return _link_text(arg)
+        if tag in ("code", "literal"):
+            return arg.strip() if tag == "literal" else arg
+        if tag == "value":
+            return _link_text(arg) if arg.strip() else ""
+        if tag in ("index", "systemProperty", "summary", "return"):
+            return arg.split(None, 1)[0] if tag == "index" and arg.strip() else arg
+        return arg
+
+    prev = None
+    while prev != text:
+        prev, text = text, _INLINE.sub(repl, text)
+    return text, inherit
+
+
+def _html(text: str) -> str:
+    """HTML to text with paragraph breaks as blank lines, list items as `- `, `<pre>` kept verbatim."""
+    out, pos, pre = [], 0, 0
+    for m in _TAG.finditer(text):
+        chunk = text[pos:m.start()]
+        out.append(chunk if pre else chunk)
+        closing, tag = m.group(1) == "/", m.group(2).lower()
+        if tag == "pre":
+            pre += -1 if closing else 1
+            out.append("\n\x01" if not closing else "\x02\n")
+        elif tag in ("p", "br", "ul", "ol", "dl", "table", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6"):
+            out.append("\n\n" if tag != "br" else "\n")
+        elif tag in ("li", "dt", "tr") and not closing:
+            out.append("\n\n- ")
+        elif tag == "dd" and not closing:
+            out.append("\n  ")
+        pos = m.end()
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _paragraphs(text: str) -> list[str]:
+    """Blank-line separated paragraphs, whitespace collapsed, except `<pre>` blocks which keep lines."""
+    paragraphs: list[str] = []
+    parts = re.split(r"(\x01.*?\x02)", text, flags=re.S)
+    for part in parts:
+        if part.startswith("\x01"):
+            block = html.unescape(part.strip("\x01\x02")).strip("\n")
+            lines = block.splitlines()
+            indent = min((len(ln) - len(ln.lstrip()) for ln in lines if ln.strip()), default=0)
+            paragraphs.append("\n".join("    " + ln[indent:] for ln in lines).rstrip())
+            continue
+        for para in re.split(r"\n\s*\n", part):
+            flat = " ".join(html.unescape(para).split())
+            if flat:
+                paragraphs.append(flat)
+    return paragraphs
+
+
+def parse(raw: str) -> Javadoc:
+    """A `/** … */` comment's main description and block tags."""
+    body = strip_comment(raw)
+    blocks = re.split(r"\n(?=\s*@\w)", "\n" + body)
+    main = blocks[0]
+    if main.lstrip().startswith("@") and len(blocks) == 1:
+        main, blocks = "", ["", main]
+    text, inherit = _inline(main)
+    doc = Javadoc(_paragraphs(_html(text)), inherit_doc=inherit)
+    for block in blocks[1:]:
+        block = block.strip()
+        m = re.match(r"@(\w+)\s*(.*)", block, re.S)
+        if not m:
+            continue
+        tag, rest = m.group(1), m.group(2)
+        if tag == "exception":
+            tag = "throws"
+        name = None
+        if tag in ("param", "throws"):
+            pieces = rest.split(None, 1)
+            name = pieces[0] if pieces else ""
+            rest = pieces[1] if len(pieces) > 1 else ""
+        if tag == "see":
+            rest = _link_text(rest) if not rest.lstrip().startswith(("<", '"')) else rest
+        flat, tag_inherit = _inline(rest)
+        doc.inherit_doc |= tag_inherit
+        doc.tags.append((tag, name, " ".join(html.unescape(_TAG.sub("", flat)).split())))
+    return doc
+
+
+def fill_inherited(doc: Javadoc, parent: Javadoc) -> Javadoc:
+    """`{@inheritDoc}` replaced by the parent's text; tags the member lacks (@param, @return, @throws) taken
+    from the parent, as the javadoc tool does."""
+    inherited = " ".join(parent.paragraphs)
+    paragraphs = [p.replace("\x00INHERIT\x00", inherited) for p in doc.paragraphs] or list(parent.paragraphs)
+    tags = []
+    for tag, name, text in doc.tags:
+        if "\x00INHERIT\x00" in text:
+            src = next((t for t in parent.tags if t[0] == tag and t[1] == name), None)
+            text = text.replace("\x00INHERIT\x00", src[2] if src else "")
+        tags.append((tag, name, text))
+    have = {(t, n) for t, n, _ in tags}
+    for tag, name, text in parent.tags:
+        if tag in ("param", "return", "throws") and (tag, name) not in have:
+            tags.append((tag, name, text))
+    return Javadoc(paragraphs, tags, False)
+
+
+def render(doc: Javadoc) -> list[str]:
+    """Plain-text lines: paragraphs separated by blank lines, then the block tags in javadoc's order."""
+    lines: list[str] = []
+    for p in doc.paragraphs:
+        if lines:
+            lines.append("")
+        lines.extend(p.replace("\x00INHERIT\x00", "").splitlines())
+    tags = sorted(doc.tags, key=lambda t: BLOCK_ORDER.index(t[0]) if t[0] in BLOCK_ORDER else len(BLOCK_ORDER))
+    shown = [t for t in tags if t[0] not in ("author", "serial", "serialData", "serialField", "implNote",
+                                             "apiNote", "implSpec", "hidden", "jls", "jvms", "revised", "spec")]
+    if shown and lines:
+        lines.append("")
+    width = max((len(n) for t, n, _ in shown if n), default=0)
+    for tag, name, text in shown:
+        text = text.replace("\x00INHERIT\x00", "")
+        lines.append(f"@{tag} {name.ljust(width)}  {text}".rstrip() if name is not None else f"@{tag} {text}".rstrip())
+    return lines
+
+
+def first_sentence(doc: Javadoc) -> str:
+    """The summary sentence, as the javadoc tool takes it: up to the first period followed by whitespace."""
+    if not doc.paragraphs:
+        return ""
+    text = doc.paragraphs[0].replace("\x00INHERIT\x00", "").strip()
+    m = _SENTENCE.search(text)
+    return text[: m.start()].strip() if m else text

@@ -1,0 +1,149 @@
+"""Where the sources of an artifact are (spec §5.2): the ordered source roots a class's `.java` file is
+looked up in, and reading that file.
+
+Order: explicit `--sources` jars/dirs first (an override wins), then the artifact's own pairing — a sibling
+`<name>-sources.jar` (which is also the Maven layout: `~/.m2/repository/<g>/<a>/<v>/`), the Gradle cache
+layout (`files-2.1/<g>/<a>/<v>/<hash>/<a>-<v>-sources.jar`, a different hash directory than the binary's),
+`.java` files embedded in the binary jar — then `--src` directories, and for a JDK module (`jrt:/java.base`)
+the JDK's `lib/src.zip` under `<module>/`. The first root holding the file wins.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+_ZIPS: dict[str, zipfile.ZipFile | None] = {}
+_ZIP_LOCK = threading.Lock()
+MAX_SOURCE_BYTES = 16 << 20  # a larger "source file" is not one: read nothing
+
+
+@dataclass(frozen=True)
+class SourceRoot:
+    """A sources jar/zip or directory; `prefix` is the in-archive folder (`java.base/` in src.zip)."""
+
+    kind: str  # zip | dir
+    path: str
+    label: str  # what provenance lines name: `gson-2.10-sources.jar`, `src.zip`, a directory
+    how: str  # --sources | sibling | maven | gradle | embedded | --src | src.zip
+    prefix: str = ""
+
+    def read(self, rel: str) -> bytes | None:
+        """The bytes of `<prefix><rel>`, or None when this root does not hold it."""
+        if self.kind == "dir":
+            full = os.path.join(self.path, self.prefix, rel)
+            try:
+                if os.path.getsize(full) > MAX_SOURCE_BYTES:
+                    return None
+                with open(full, "rb") as f:
+                    return f.read()
+            except OSError:
+                return None
+        zf = _zip(self.path)
+        if zf is None:
+            return None
+        try:
+            info = zf.getinfo(self.prefix + rel)
+        except KeyError:
+            return None
+        if info.file_size > MAX_SOURCE_BYTES:
+            return None
+        try:
+            with _ZIP_LOCK:
+                return zf.read(info)
+        except (OSError, zipfile.BadZipFile, RuntimeError, ValueError):
+            return None
+
+    def display(self, rel: str) -> str:
+        """The file as provenance names it: its path inside the root."""
+        return self.prefix + rel
+
+
+def _zip(path: str) -> zipfile.ZipFile | None:
+    with _ZIP_LOCK:
+        if path not in _ZIPS:
+            try:
+                _ZIPS[path] = zipfile.ZipFile(path)
+            except (OSError, zipfile.BadZipFile, ValueError):
+                _ZIPS[path] = None
+        return _ZIPS[path]
+
+
+def _explicit(paths: list[str]) -> list[SourceRoot]:
+    out = []
+    for p in paths:
+        full = os.path.realpath(os.path.expanduser(p))
+        if os.path.isdir(full):
+            out.append(SourceRoot("dir", full, os.path.basename(full) or full, "--sources"))
+        elif os.path.isfile(full):
+            out.append(SourceRoot("zip", full, os.path.basename(full), "--sources"))
+    return out
+
+
+def _src_dirs(paths: list[str]) -> list[SourceRoot]:
+    """`--src` directories; a project directory also answers for its `src/main/java`."""
+    out = []
+    for p in paths:
+        full = os.path.realpath(os.path.expanduser(p))
+        if not os.path.isdir(full):
+            continue
+        out.append(SourceRoot("dir", full, os.path.basename(full) or full, "--src"))
+        for sub in ("src/main/java", "src"):
+            if os.path.isdir(os.path.join(full, sub)):
+                out.append(SourceRoot("dir", full, os.path.basename(full) or full, "--src", sub + "/"))
+    return out
+
+
+def _stem(path: Path) -> str:
+    return path.name[: -len(".jar")] if path.name.endswith(".jar") else path.stem
+
+
+def paired_jars(binary: str) -> list[SourceRoot]:
+    """Sibling / Maven and Gradle-cache sources jars of a binary jar, in that order."""
+    path = Path(binary)
+    stem = _stem(path)
+    out = []
+    sibling = path.with_name(f"{stem}-sources.jar")
+    if sibling.is_file():
+        how = "maven" if f"{os.sep}.m2{os.sep}repository{os.sep}" in str(path) else "sibling"
+        out.append(SourceRoot("zip", str(sibling), sibling.name, how))
+    parts = path.parts
+    if "files-2.1" in parts and len(parts) - parts.index("files-2.1") == 6:
+        version_dir = path.parent.parent  # files-2.1/<g>/<a>/<v>/<hash>/<a>-<v>.jar
+        for candidate in sorted(version_dir.glob(f"*/{stem}-sources.jar")):
+            if candidate.is_file() and candidate != sibling:
+                out.append(SourceRoot("zip", str(candidate), candidate.name, "gradle"))
+                break
+    return out
+
+
+def jdk_src_zip(java_home: str) -> SourceRoot | None:
+    src = Path(java_home) / "lib" / "src.zip"
+    return SourceRoot("zip", str(src), "src.zip", "src.zip") if src.is_file() else None
+
+
+def source_roots(kind: str, path: str, spec: str, explicit: list[str], src_dirs: list[str]) -> list[SourceRoot]:
+    """Every root that may hold the sources of the artifact (kind, path; spec as roots.Artifact has it)."""
+    roots = _explicit(explicit)
+    if kind == "jar":
+        roots += paired_jars(path)
+        roots.append(SourceRoot("zip", path, os.path.basename(path), "embedded"))
+    roots += _src_dirs(src_dirs)
+    if kind == "jrt" and spec.startswith("jrt:") and "!" in spec:
+        home, module = spec[len("jrt:"):].rsplit("!", 1)
+        root = jdk_src_zip(home)
+        if root is not None:
+            roots.append(SourceRoot(root.kind, root.path, root.label, root.how, f"{module}/"))
+    return roots
+
+
+def find_file(roots: list[SourceRoot], rel: str) -> tuple[SourceRoot, bytes] | None:
+    """The first root holding `rel` (`com/x/A.java`) and its bytes."""
+    for root in roots:
+        data = root.read(rel)
+        if data is not None:
+            return root, data
+    return None

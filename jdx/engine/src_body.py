@@ -1,0 +1,262 @@
+"""`body` (spec §7.1, §16 degradation ladder): a member's or type's text, honestly labelled.
+
+sources (ground truth) → decompiled (the decompiled class parsed like sources, the member's range taken)
+→ javap (the JVM instructions) → signatures only. Each step down carries a named warning and a provenance
+line that says what the text is: `source: gson-2.10-sources.jar (com/google/gson/Gson.java:412-430)`.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from jdx.engine import source_match as sm
+from jdx.engine.java_parse import Decl, parse_source
+from jdx.engine.refs import format_member, format_type
+from jdx.engine.src_locate import (Located, SourceContext, SourceFile, locate_field, locate_method, locate_type,
+                                   mismatch_warnings, outer_chain, top_level)
+from jdx.errors import JdxError, UsageError, Warning_
+from jdx.graph_schema import queries
+
+ENGINES = ("javap", "vineflower", "procyon")
+DECOMPILE_TIMEOUT = 10.0
+RECONSTRUCTED = "⚠ reconstructed"
+
+
+@dataclass
+class BodyOptions:
+    engine: str | None = None  # None: the ladder; javap: bytecode; vineflower|procyon: force decompilation
+    with_doc: bool = False
+    with_signature: bool = False
+    context: int = 0
+
+
+@dataclass
+class Target:
+    """What `body` shows: a type (row None) or one member of `type_row`."""
+
+    type_row: dict
+    ref: str
+    kind: str  # type kind word, method, constructor, initializer, field
+    row: dict | None = None
+    is_field: bool = False
+
+
+def check_options(opts: BodyOptions) -> None:
+    if opts.engine is not None and opts.engine not in ENGINES:
+        raise UsageError(f"--engine {opts.engine!r}: use {', '.join(ENGINES)}")
+    if opts.context < 0:
+        raise UsageError("--context must be 0 or more")
+
+
+def _span(decl: Decl, opts: BodyOptions, total: int) -> tuple[int, int]:
+    start = decl.doc_start if opts.with_doc and decl.doc_start else decl.start
+    return max(1, start - opts.context), min(total, decl.end + opts.context)
+
+
+def _result(target: Target, artifact: str, origin: str, header: str, text: list[str], first_line: int | None,
+            source: dict | None = None, engine: dict | None = None, implicit: str | None = None) -> dict:
+    return {"ref": target.ref, "kind": target.kind, "declaring": format_type(target.type_row["id"]),
+            "artifact": artifact, "origin": origin, "header": header, "source": source, "engine": engine,
+            "implicit": implicit, "signature": None, "first_line": first_line, "text": text}
+
+
+def _from_sources(target: Target, loc: Located, artifact: str, opts: BodyOptions) -> dict:
+    file, decl = loc.file, loc.decl
+    implicit = None
+    if decl is None:  # compiler-written member: the declaring type's header stands in for it
+        type_decl = next((d for d in file.parsed.types() if d.path == loc.keys), None)
+        decl = Decl("class", "", loc.keys, type_decl.start, type_decl.header_end) if type_decl else None
+        implicit = loc.implicit
+        if decl is None:
+            decl = Decl("class", "", loc.keys, 1, min(len(file.lines), 1))
+    a, b = _span(decl, opts, len(file.lines))
+    header = f"source: {file.root.label} ({file.display}:{a}-{b})"
+    if implicit:
+        header += f"  (implicit: {implicit}; no source text, the declaring type's header shown)"
+    source = {"label": file.root.label, "how": file.root.how, "file": file.display, "lines": [a, b],
+              "path": file.root.path}
+    return _result(target, artifact, "source", header, file.lines[a - 1:b], a, source, implicit=implicit)
+
+
+@contextmanager
+def _engine_choice(engine: str | None):
+    """Force one decompiler engine for a call (`--engine vineflower|procyon`) through JDX_DECOMPILER."""
+    if engine not in ("vineflower", "procyon"):
+        yield
+        return
+    old = os.environ.get("JDX_DECOMPILER")
+    os.environ["JDX_DECOMPILER"] = engine
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("JDX_DECOMPILER", None)
+        else:
+            os.environ["JDX_DECOMPILER"] = old
+
+
+def decompiled_file(ctx: SourceContext, type_row: dict, engine: str | None = None):
+    """(parsed decompiled top-level class as a SourceFile, Decompiled); raises the loaders' DecompileError."""
+    from jdx.engine.sources import SourceRoot
+    from jdx.loaders.decompile import decompile_class
+
+    art = ctx.artifacts[type_row["artifact"]]
+    chain = outer_chain(ctx, type_row["id"])
+    top = top_level(type_row["id"], chain)
+    classpath = [(a.kind, a.path) for a in ctx.artifacts.values()]
+    with _engine_choice(engine):
+        dec = decompile_class(ctx.cache, art.kind, art.path, top, classpath, timeout=DECOMPILE_TIMEOUT)
+    data = dec.text.encode("utf-8")
+    rel = top + ".java"
+    root = SourceRoot("dir", "", f"{dec.engine} {dec.engine_version}", "decompiled")
+    return SourceFile(root, rel, data, parse_source(data, ctx.cache)), sm.type_keys(type_row["id"], chain), dec
+
+
+def _from_decompiler(ctx: SourceContext, target: Target, artifact: str, opts: BodyOptions, why: str) -> dict:
+    file, keys, dec = decompiled_file(ctx, target.type_row, opts.engine)
+    if target.row is None:
+        decl = next((d for d in file.parsed.types() if d.path == keys), None)
+    elif target.is_field:
+        decl = sm.match_field(file.parsed, target.row["name"], keys)
+    else:
+        decl = sm.match_method(file.parsed, dict(target.row, first_line=-1, last_line=-1), target.type_row,
+                               keys).decl
+    if decl is None:
+        decl = next((d for d in file.parsed.types() if d.path == keys), None) or \
+            Decl("class", "", keys, 1, len(file.lines))
+        why += "; the member is not in the decompiled text, its class is shown"
+    a, b = _span(decl, opts, len(file.lines))
+    header = f"source: decompiled by {dec.engine} {dec.engine_version} from {artifact} ({why})   {RECONSTRUCTED}"
+    engine = {"name": dec.engine, "version": dec.engine_version, "cached": dec.cached}
+    return _result(target, artifact, "decompiled", header, file.lines[a - 1:b], a,
+                   {"label": None, "how": "decompiled", "file": file.rel, "lines": [a, b], "path": None}, engine)
+
+
+def _from_javap(ctx: SourceContext, target: Target, artifact: str, why: str) -> dict:
+    from jdx.engine.bytecode_view import javap_member
+
+    art = ctx.artifacts[target.type_row["artifact"]]
+    name = target.row["name"] if target.row is not None and not target.is_field else None
+    desc = target.row["descriptor"] if name is not None else None
+    text = javap_member(ctx.cache, art.kind, art.path, target.type_row["id"], name, desc)
+    header = f"source: javap -c -p -l of {format_type(target.type_row['id'])} from {artifact} ({why})   " \
+             f"⚠ bytecode, not source"
+    return _result(target, artifact, "javap", header, text.splitlines(), None,
+                   engine={"name": "javap", "version": None, "cached": False})
+
+
+def _signature_only(ctx: SourceContext, target: Target, artifact: str, why: str) -> dict:
+    from jdx.engine.cards import declaration, render_member
+
+    if target.row is None:
+        text = [declaration(target.type_row)]
+    else:
+        iface = target.type_row.get("kind") in ("interface", "annotation")
+        text = [render_member(target.row, is_field=target.is_field, owner=target.type_row["id"], env={},
+                              iface=iface)["text"]]
+    header = f"source: signatures only, from the bytecode of {artifact} ({why})   ⚠ no body"
+    return _result(target, artifact, "signature", header, text, None)
+
+
+def _sources_missing_why(ctx: SourceContext, target: Target) -> str:
+    roots = ctx.roots_for(target.type_row.get("artifact") or "")
+    looked = sorted({r.how for r in roots} - {"embedded"})
+    return "no sources" + (f"; looked in {', '.join(looked)}" if looked else "")
+
+
+def body(ctx: SourceContext, target: Target, opts: BodyOptions) -> tuple[dict, list[Warning_], list[dict]]:
+    """The ladder. Returns (result, warnings, provenance)."""
+    check_options(opts)
+    artifact = ctx.artifact_name(target.type_row)
+    warnings: list[Warning_] = []
+    why = "no sources jar"
+    synthetic = target.row is not None and (target.row.get("access") or 0) & (sm.ACC_SYNTHETIC | sm.ACC_BRIDGE)
+    if synthetic and opts.engine is None:
+        opts = BodyOptions("javap", opts.with_doc, opts.with_signature, opts.context)
+        why = "compiler-generated, no source text"
+    if opts.engine is None:
+        loc = _locate(ctx, target)
+        if loc is not None and (loc.decl is not None or loc.implicit):
+            warnings += mismatch_warnings(ctx, target.type_row, loc.file, loc.keys)
+            result = _from_sources(target, loc, artifact, opts)
+            return _finish(ctx, target, result, warnings, opts)
+        if loc is None:
+            warnings.append(Warning_("NO_SOURCES", f"{format_type(target.type_row['id'])}: "
+                                     f"{_sources_missing_why(ctx, target)}; reconstructing from bytecode", artifact))
+        else:
+            missing = [target.row] if target.row is not None and not target.is_field else []
+            warnings += mismatch_warnings(ctx, target.type_row, loc.file, loc.keys, missing)
+            if target.is_field:
+                warnings.append(Warning_("SOURCES_VERSION_MISMATCH",
+                                         f"{artifact} declares {target.ref} which is absent from "
+                                         f"{loc.file.root.label}. Structure shown from bytecode.", artifact))
+            why = f"{loc.file.root.label} lacks it"
+    if opts.engine in (None, "vineflower", "procyon"):
+        try:
+            return _finish(ctx, target, _from_decompiler(ctx, target, artifact, opts, why), warnings, opts)
+        except JdxError as exc:
+            code = getattr(exc, "code", "DECOMPILE_FAILED")
+            warnings.append(Warning_(code if code.startswith("DECOMPILE") else "DECOMPILE_FAILED",
+                                     exc.message + "; falling back to javap", artifact))
+    try:
+        return _finish(ctx, target, _from_javap(ctx, target, artifact, why), warnings, opts)
+    except Exception as exc:  # noqa: BLE001 - javap is a fallback; its failure is a warning, not a crash
+        message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
+        warnings.append(Warning_("JAVAP_FAILED", f"{message.splitlines()[0] if message else 'javap failed'}; "
+                                 f"signatures only", artifact))
+    warnings.append(Warning_("SIGNATURES_ONLY", f"{target.ref}: no sources, no decompiler, no javap; "
+                             f"the signature from bytecode is all there is", artifact))
+    return _finish(ctx, target, _signature_only(ctx, target, artifact, why), warnings, opts)
+
+
+def _locate(ctx: SourceContext, target: Target) -> Located | None:
+    if target.row is None:
+        return locate_type(ctx, target.type_row)
+    if target.is_field:
+        return locate_field(ctx, target.type_row, target.row["name"])
+    return locate_method(ctx, target.type_row, target.row)
+
+
+def _finish(ctx: SourceContext, target: Target, result: dict, warnings: list[Warning_], opts: BodyOptions):
+    if opts.with_signature and target.row is not None:
+        from jdx.engine.cards import render_member
+
+        iface = target.type_row.get("kind") in ("interface", "annotation")
+        result["signature"] = render_member(target.row, is_field=target.is_field, owner=target.type_row["id"],
+                                            env={}, iface=iface)["text"]
+    prov = {"symbol": target.ref, "artifact": result["artifact"], "origin": result["origin"]}
+    src = result.get("source")
+    if src and src.get("lines"):
+        prov["file"] = src["file"]
+        prov["lines"] = src["lines"]
+        if src.get("label"):
+            prov["sources"] = src["label"]
+    if result.get("engine"):
+        prov["engine"] = result["engine"]["name"]
+    return result, warnings, [prov]
+
+
+def member_target(ctx: SourceContext, entry: dict) -> Target:
+    """A `member_resolve` entry as a body target, with the full graph row (line numbers included)."""
+    owner = entry["declaring"]
+    type_row = ctx.type_row(owner) or dict(entry.get("type_row") or {}, id=owner)
+    row = dict(entry["row"])
+    if not entry["is_field"]:
+        for r in ctx.store.rows_cached(queries.MEMBERS_OF, {"id": owner}):
+            if r["m.name"] == row["name"] and r["m.descriptor"] == row["descriptor"]:
+                row = {k[2:]: v for k, v in r.items()}
+                break
+    else:
+        for r in ctx.store.rows_cached(queries.FIELDS_OF, {"id": owner}):
+            if r["f.name"] == row["name"] and r["f.descriptor"] == row["descriptor"]:
+                row = {k[2:]: v for k, v in r.items()}
+                break
+    return Target(type_row, entry.get("ref") or format_member(owner, row["name"], row["descriptor"],
+                                                              is_field=entry["is_field"]),
+                  entry["kind"], row, entry["is_field"])
+
+
+def type_target(type_row: dict) -> Target:
+    return Target(type_row, format_type(type_row["id"]), type_row.get("kind") or "class")

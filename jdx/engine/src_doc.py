@@ -1,0 +1,155 @@
+"""`doc` (spec §7.1): javadoc from sources as plain text, inherited from the nearest supertype that
+documents an overridden method when the member has none (or says `{@inheritDoc}`), labelled as such."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jdx.engine import javadoc as jd
+from jdx.engine import source_match as sm
+from jdx.engine.member_resolve import _substituted_descriptor, collect, lookup
+from jdx.engine.refs import format_member, format_type, parse_ref
+from jdx.engine.resolve import resolve_type
+from jdx.engine.src_body import member_target
+from jdx.engine.src_locate import Located, SourceContext, locate_field, locate_method, locate_type
+from jdx.errors import NotFoundError, UsageError, Warning_
+
+_PARAMS_END = ")"
+
+
+@dataclass
+class DocOptions:
+    inherited: bool = True
+    raw: bool = False
+
+
+def _params(descriptor: str) -> str:
+    return descriptor[: descriptor.index(_PARAMS_END) + 1]
+
+
+def _located_doc(loc: Located | None) -> tuple[str | None, dict | None]:
+    if loc is None or loc.decl is None or not loc.decl.doc:
+        return None, None
+    d = loc.decl
+    return d.doc, {"label": loc.file.root.label, "file": loc.file.display,
+                   "lines": [d.doc_start, d.start - 1 if d.start > d.doc_start else d.start]}
+
+
+def overridden(ctx: SourceContext, type_row: dict, row: dict) -> list[tuple[dict, dict]]:
+    """(supertype row, method row) for every supertype method `row` overrides, nearest first (superclass chain,
+    then superinterfaces breadth-first, as member resolution walks them)."""
+    if row["name"].startswith("<") or (row.get("access") or 0) & (sm.ACC_STATIC | 0x0002):
+        return []
+    found = collect(ctx.store, type_row)
+    want = _params(row["descriptor"])
+    out = []
+    for trow, env in found.walk[1:]:
+        if trow.get("external"):
+            continue
+        for m in found.methods.get(trow["id"], []):
+            if m["name"] != row["name"] or (m.get("access") or 0) & (sm.ACC_STATIC | 0x0002 | sm.ACC_SYNTHETIC):
+                continue
+            sub = _substituted_descriptor({"row": m, "is_field": False, "env": env})
+            if _params(m["descriptor"]) == want or (sub is not None and _params(sub) == want):
+                out.append((ctx.type_row(trow["id"]) or trow, m))
+    return out
+
+
+def _member_doc(ctx: SourceContext, type_row: dict, row: dict, is_field: bool, opts: DocOptions) -> dict:
+    loc = locate_field(ctx, type_row, row["name"]) if is_field else locate_method(ctx, type_row, row)
+    raw, source = _located_doc(loc)
+    item = {"raw": raw, "source": source, "inherited_from": None, "has_sources": loc is not None}
+    parsed = jd.parse(raw) if raw else None
+    if opts.inherited and not is_field and (parsed is None or parsed.is_empty() or parsed.inherit_doc):
+        for srow, m in overridden(ctx, type_row, row):
+            p_raw, p_source = _located_doc(locate_method(ctx, srow, m))
+            if not p_raw:
+                continue
+            parent = jd.parse(p_raw)
+            if parent.is_empty():
+                continue
+            if parent.inherit_doc:
+                parent = jd.fill_inherited(parent, _deep_parent(ctx, srow, m) or jd.Javadoc([]))
+            parsed = jd.fill_inherited(parsed, parent) if parsed is not None else parent
+            item.update(inherited_from=format_member(srow["id"], m["name"], m["descriptor"]), source=p_source,
+                        raw=raw or p_raw)
+            break
+    item["text"] = jd.render(parsed) if parsed is not None else []
+    item["first_sentence"] = jd.first_sentence(parsed) if parsed is not None else ""
+    return item
+
+
+def _deep_parent(ctx: SourceContext, type_row: dict, row: dict) -> jd.Javadoc | None:
+    for srow, m in overridden(ctx, type_row, row):
+        raw, _ = _located_doc(locate_method(ctx, srow, m))
+        if raw and not jd.parse(raw).inherit_doc:
+            return jd.parse(raw)
+    return None
+
+
+def _type_item(ctx: SourceContext, type_row: dict) -> dict:
+    loc = locate_type(ctx, type_row)
+    raw, source = _located_doc(loc)
+    parsed = jd.parse(raw) if raw else None
+    return {"ref": format_type(type_row["id"]), "kind": type_row.get("kind"), "declaring": format_type(type_row["id"]),
+            "raw": raw, "source": source, "inherited_from": None, "has_sources": loc is not None,
+            "text": jd.render(parsed) if parsed else [], "first_sentence": jd.first_sentence(parsed) if parsed else ""}
+
+
+def _is_type_ref(ctx: SourceContext, text: str) -> dict | None:
+    ref = parse_ref(text)
+    if ref.member is not None and not ref.ambiguous_dot:
+        return None
+    try:
+        return resolve_type(ctx.store, text)
+    except (NotFoundError, UsageError):
+        if ref.member is None:
+            raise
+        return None
+
+
+def doc(ctx: SourceContext, text: str, opts: DocOptions) -> tuple[dict, list[Warning_], list[dict]]:
+    """Javadoc of a type or of every member a reference names (all overloads when no parameters are given)."""
+    type_row = _is_type_ref(ctx, text)
+    items = []
+    if type_row is not None:
+        items.append({**_type_item(ctx, type_row), "_owner": type_row["id"]})
+    else:
+        found = lookup(ctx.store, text, include_hidden=False)
+        for e in found.members:
+            owner = ctx.type_row(e["declaring"]) or {"id": e["declaring"]}
+            target = member_target(ctx, e)
+            item = _member_doc(ctx, owner, target.row, e["is_field"], opts)
+            items.append({"ref": e["ref"], "kind": e["kind"], "declaring": format_type(e["declaring"]), **item,
+                          "_owner": e["declaring"]})
+        type_row = found.target
+    warnings, provenance = [], []
+    for it in items:
+        art = ctx.artifact_name(ctx.type_row(it.pop("_owner")) or type_row)
+        if not it.pop("has_sources"):
+            warnings.append(Warning_("NO_SOURCES", f"{it['declaring']}: no sources, so no javadoc "
+                                     f"(pass --sources <jar> or --src <dir>)", art))
+        elif not it["text"]:
+            warnings.append(Warning_("NO_DOC", f"{it['ref']} has no javadoc"
+                                     + ("" if opts.inherited else " (--inherited looks in supertypes)"), art))
+        prov = {"symbol": it["ref"], "artifact": art, "origin": "source"}
+        if it["source"]:
+            prov.update(file=it["source"]["file"], lines=it["source"]["lines"], sources=it["source"]["label"])
+        provenance.append(prov)
+        if not opts.raw:
+            it.pop("raw")
+    return {"query": text, "docs": items}, warnings, provenance
+
+
+def first_sentence_docs(ctx: SourceContext, type_row: dict, members: list[dict]) -> dict[str, str]:
+    """`members --with-doc`: the first sentence of each member's javadoc (inherited when the member has none),
+    keyed by `name + descriptor` (fields: `name:descriptor`). Members without sources or doc are absent."""
+    out: dict[str, str] = {}
+    for m in members:
+        is_field = bool(m.get("is_field"))
+        owner = ctx.type_row(m.get("owner") or type_row["id"]) or type_row
+        item = _member_doc(ctx, owner, m, is_field, DocOptions())
+        if item["first_sentence"]:
+            out[(m["name"] + ":" + m["descriptor"]) if is_field else m["name"] + m["descriptor"]] = \
+                item["first_sentence"]
+    return out

@@ -1,0 +1,168 @@
+"""A type's source file and a member's declaration in it: sources pairing (sources.py) + tree-sitter parse
+(java_parse.py) + matching (source_match.py), with SOURCES_VERSION_MISMATCH when the two disagree."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from jdx.engine import source_match as sm
+from jdx.engine.java_parse import Decl, ParsedFile, parse_source
+from jdx.engine.refs import format_member, format_type
+from jdx.engine.sources import SourceRoot, find_file, source_roots
+from jdx.errors import Warning_
+from jdx.graph_schema import queries
+from jdx.graph_schema.store import GraphStore
+
+
+@dataclass
+class SourceContext:
+    """What locating sources needs from a service: the graph, the cache, the workspace's artifacts by key
+    (kind, path, spec, name) and the --sources / --src flags."""
+
+    store: GraphStore
+    cache: Path
+    artifacts: dict[str, object]  # key -> jdx.loaders.roots.Artifact
+    explicit: list[str] = field(default_factory=list)
+    src_dirs: list[str] = field(default_factory=list)
+    _roots: dict[str, list[SourceRoot]] = field(default_factory=dict)
+
+    def type_row(self, type_id: str) -> dict | None:
+        rows = self.store.rows_cached(queries.TYPE_BY_ID, {"id": type_id})
+        return {k[2:]: v for k, v in rows[0].items()} if rows else None
+
+    def artifact_name(self, type_row: dict) -> str:
+        art = self.artifacts.get(type_row.get("artifact") or "")
+        return art.name if art is not None else ""
+
+    def roots_for(self, artifact_key: str) -> list[SourceRoot]:
+        if artifact_key not in self._roots:
+            art = self.artifacts.get(artifact_key)
+            self._roots[artifact_key] = [] if art is None else source_roots(
+                art.kind, art.path, art.spec, self.explicit, self.src_dirs)
+        return self._roots[artifact_key]
+
+
+@dataclass
+class SourceFile:
+    root: SourceRoot
+    rel: str  # `java/util/HashMap.java`
+    data: bytes
+    parsed: ParsedFile
+    _lines: list[str] | None = None
+
+    @property
+    def lines(self) -> list[str]:
+        if self._lines is None:
+            self._lines = self.data.decode("utf-8", "replace").splitlines()
+        return self._lines
+
+    @property
+    def display(self) -> str:
+        return self.root.display(self.rel)
+
+
+@dataclass
+class Located:
+    """Where a binary member's text is in its sources; `decl` None with `implicit` set for compiler-written
+    members, None with neither for members the sources lack (a mismatch)."""
+
+    file: SourceFile
+    keys: list[str]
+    decl: Decl | None
+    implicit: str | None = None
+
+
+def outer_chain(ctx: SourceContext, type_id: str) -> dict[str, str]:
+    """type id → its enclosing type id, from the type up to its top-level type."""
+    out: dict[str, str] = {}
+    cur = ctx.type_row(type_id)
+    while cur and cur.get("outer") and cur["id"] not in out:
+        out[cur["id"]] = cur["outer"]
+        cur = ctx.type_row(cur["outer"])
+    return out
+
+
+def top_level(type_id: str, chain: dict[str, str]) -> str:
+    cur = type_id
+    while chain.get(cur):
+        cur = chain[cur]
+    if cur == type_id and "$" in cur.rsplit("/", 1)[-1]:
+        pkg, _, simple = cur.rpartition("/")
+        head = simple.split("$", 1)[0]
+        if head:
+            cur = f"{pkg}/{head}" if pkg else head
+    return cur
+
+
+def source_rel(type_row: dict, top_id: str) -> str | None:
+    """`java/util/HashMap.java` for HashMap and its nested types; None for non-Java sources (Kotlin)."""
+    name = type_row.get("source_file") or top_id.rsplit("/", 1)[-1] + ".java"
+    if not name.endswith(".java"):
+        return None
+    pkg = top_id.rsplit("/", 1)[0] + "/" if "/" in top_id else ""
+    return pkg + name
+
+
+def source_file(ctx: SourceContext, type_row: dict) -> tuple[SourceFile, list[str]] | None:
+    """The parsed source file holding a type and the type's keys in it, or None when no root has it."""
+    chain = outer_chain(ctx, type_row["id"])
+    top = top_level(type_row["id"], chain)
+    rel = source_rel(type_row, top)
+    if rel is None:
+        return None
+    found = find_file(ctx.roots_for(type_row.get("artifact") or ""), rel)
+    if found is None:
+        return None
+    root, data = found
+    return SourceFile(root, rel, data, parse_source(data, ctx.cache)), sm.type_keys(type_row["id"], chain)
+
+
+def locate_method(ctx: SourceContext, type_row: dict, row: dict) -> Located | None:
+    found = source_file(ctx, type_row)
+    if found is None:
+        return None
+    file, keys = found
+    match = sm.match_method(file.parsed, row, type_row, keys)
+    return Located(file, keys, match.decl, match.implicit)
+
+
+def locate_type(ctx: SourceContext, type_row: dict) -> Located | None:
+    found = source_file(ctx, type_row)
+    if found is None:
+        return None
+    file, keys = found
+    decl = next((d for d in file.parsed.types() if d.path == keys), None)
+    return Located(file, keys, decl, None if decl is not None or len(keys) == 1 else "not found in its file")
+
+
+def locate_field(ctx: SourceContext, type_row: dict, name: str) -> Located | None:
+    found = source_file(ctx, type_row)
+    if found is None:
+        return None
+    file, keys = found
+    return Located(file, keys, sm.match_field(file.parsed, name, keys))
+
+
+def mismatch_warnings(ctx: SourceContext, type_row: dict, file: SourceFile, keys: list[str],
+                      missing: list[dict] | None = None) -> list[Warning_]:
+    """SOURCES_VERSION_MISMATCH (spec §11.1) for `missing` binary methods the sources lack and for every
+    method the sources declare in this type that the binary lacks. Anonymous classes are skipped: their
+    numbering is javac's, not a fact of the API."""
+    if any(k[:1].isdigit() for k in keys[1:]):
+        return []
+    methods = [{k.split(".", 1)[1]: v for k, v in r.items()}
+               for r in ctx.store.rows_cached(queries.MEMBERS_OF, {"id": type_row["id"]})]
+    binary = ctx.artifact_name(type_row)
+    out = []
+    for row in missing or []:
+        ref = format_member(type_row["id"], row["name"], row["descriptor"])
+        out.append(Warning_("SOURCES_VERSION_MISMATCH",
+                            f"{binary} declares {ref} which is absent from {file.root.label} "
+                            f"({file.display}). Structure shown from bytecode.", binary))
+    for decl in sm.unmatched_declarations(file.parsed, keys, methods, type_row):
+        name = format_type(type_row["id"]) + "#" + (decl.name if decl.kind == "method" else "<init>")
+        out.append(Warning_("SOURCES_VERSION_MISMATCH",
+                            f"{file.root.label} declares {name}({', '.join(decl.params)}) (line {decl.start}) "
+                            f"which is absent from {binary}. Structure shown from bytecode.", binary))
+    return out

@@ -1,0 +1,126 @@
+"""`source <type>` (spec §7.1): the whole file, `--lines A:B`, or `--around <member> --context N`; decompiled
+when no sources exist. Also `source_window`, the few lines around a line of a class that `samples` shows."""
+
+from __future__ import annotations
+
+import re
+
+from jdx.engine.member_resolve import lookup
+from jdx.engine.refs import format_type
+from jdx.engine.src_body import RECONSTRUCTED, decompiled_file, member_target
+from jdx.engine.src_locate import SourceContext, SourceFile, locate_field, locate_method, source_file
+from jdx.errors import JdxError, NotFoundError, UsageError, Warning_
+
+DEFAULT_AROUND_CONTEXT = 10
+
+
+def parse_lines(spec: str) -> tuple[int, int | None]:
+    """`100:180`, `100:` (to the end), `100` (one line) → (first, last or None)."""
+    m = re.fullmatch(r"\s*(\d+)\s*(?::\s*(\d*)\s*)?", spec or "")
+    if not m:
+        raise UsageError(f"--lines {spec!r}: use A:B (e.g. 100:180), A: or A")
+    a = int(m.group(1))
+    b = None if m.group(2) == "" else int(m.group(2)) if m.group(2) is not None else a
+    if a < 1 or (b is not None and b < a):
+        raise UsageError(f"--lines {spec!r}: lines count from 1 and A must not exceed B")
+    return a, b
+
+
+def _file_for(ctx: SourceContext, type_row: dict) -> tuple[SourceFile, list[str], str, dict | None, list[Warning_]]:
+    """(file, type keys, origin, engine, warnings): the sources, else the decompiled class."""
+    found = source_file(ctx, type_row)
+    if found is not None:
+        return found[0], found[1], "source", None, []
+    art = ctx.artifact_name(type_row)
+    warnings = [Warning_("NO_SOURCES", f"{format_type(type_row['id'])}: no sources; showing the class "
+                         f"reconstructed from bytecode", art)]
+    file, keys, dec = decompiled_file(ctx, type_row)
+    return file, keys, "decompiled", {"name": dec.engine, "version": dec.engine_version, "cached": dec.cached}, \
+        warnings
+
+
+def _around(ctx: SourceContext, type_row: dict, around: str, file: SourceFile, origin: str) -> tuple[int, int]:
+    text = around if "#" in around else f"{format_type(type_row['id'])}#{around}"
+    found = lookup(ctx.store, text, require_one=True)
+    entry = found.members[0]
+    target = member_target(ctx, entry)
+    if origin != "source":
+        from jdx.engine import source_match as sm
+
+        keys = sm.type_keys(target.type_row["id"], {})
+        decl = sm.match_field(file.parsed, target.row["name"], keys) if target.is_field else \
+            sm.match_method(file.parsed, dict(target.row, first_line=-1, last_line=-1), target.type_row, keys).decl
+    else:
+        loc = locate_field(ctx, target.type_row, target.row["name"]) if target.is_field else \
+            locate_method(ctx, target.type_row, target.row)
+        if loc is None or loc.file.rel != file.rel:
+            raise UsageError(f"--around {around!r}: {entry['ref']} is declared in another file; "
+                             f"run jdx body {entry['ref']!r}")
+        decl = loc.decl
+    if decl is None:
+        first = target.row.get("first_line") if not target.is_field else None
+        if first and first > 0 and origin == "source":
+            return first, target.row.get("last_line") or first
+        raise NotFoundError(f"--around {around!r}: {entry['ref']} has no declaration in the {origin} text")
+    return decl.start, decl.end
+
+
+def source(ctx: SourceContext, type_row: dict, lines: str | None, around: str | None,
+           context: int | None) -> tuple[dict, list[Warning_], list[dict]]:
+    if lines and around:
+        raise UsageError("--lines and --around exclude each other")
+    if context is not None and context < 0:
+        raise UsageError("--context must be 0 or more")
+    try:
+        file, _keys, origin, engine, warnings = _file_for(ctx, type_row)
+    except JdxError as exc:
+        raise NotFoundError(f"no source for {format_type(type_row['id'])}: no sources and {exc.message}; "
+                            f"try jdx body {format_type(type_row['id'])!r} --engine javap",
+                            warnings=[Warning_(getattr(exc, "code", "DECOMPILE_FAILED"), exc.message)]) from None
+    total = len(file.lines)
+    if lines:
+        a, b = parse_lines(lines)
+        if a > total:
+            raise UsageError(f"--lines {lines}: {file.display} has {total} lines")
+        b = min(total, b if b is not None else total)
+    elif around:
+        a, b = _around(ctx, type_row, around, file, origin)
+        n = DEFAULT_AROUND_CONTEXT if context is None else context
+        a, b = max(1, a - n), min(total, b + n)
+    else:
+        a, b = 1, total
+    art = ctx.artifact_name(type_row)
+    if origin == "source":
+        header = f"source: {file.root.label} ({file.display}:{a}-{b})"
+    else:
+        header = f"source: decompiled by {engine['name']} {engine['version']} from {art} (no sources jar)   " \
+                 f"{RECONSTRUCTED}"
+    result = {"ref": format_type(type_row["id"]), "artifact": art, "origin": origin, "header": header,
+              "source": {"label": file.root.label if origin == "source" else None, "how": file.root.how,
+                         "file": file.display if origin == "source" else file.rel, "lines": [a, b],
+                         "path": file.root.path or None},
+              "engine": engine, "total_lines": total, "first_line": a, "text": file.lines[a - 1:b]}
+    prov = {"symbol": result["ref"], "artifact": art, "origin": origin, "file": result["source"]["file"],
+            "lines": [a, b]}
+    if origin == "source":
+        prov["sources"] = file.root.label
+    return result, warnings, [prov]
+
+
+def source_window(ctx: SourceContext, type_id: str, line: int, context: int = 3) -> dict | None:
+    """The lines `line - context … line + context` of the class `type_id` from its sources (no decompiling:
+    a decompiled text does not keep the class file's line numbers), or None without sources.
+    {label, file, lines: [a, b], first_line, focus, text}."""
+    type_row = ctx.type_row(type_id)
+    if type_row is None or line is None or line < 1:
+        return None
+    found = source_file(ctx, type_row)
+    if found is None:
+        return None
+    file = found[0]
+    total = len(file.lines)
+    if line > total:
+        return None
+    a, b = max(1, line - context), min(total, line + context)
+    return {"label": file.root.label, "file": file.display, "lines": [a, b], "first_line": a, "focus": line,
+            "text": file.lines[a - 1:b]}
