@@ -29,6 +29,10 @@ from jdx.dirs import config_dir
 from jdx.errors import JdxError, Warning_
 
 ENGINES = ("vineflower", "procyon")
+# Procyon logs unresolvable generics and type-loader misses to stderr through java.util.logging, mostly under
+# its classes' simple names (found by scanning procyon-core/compilertools 0.6 for Logger.getLogger)
+PROCYON_LOGGERS = ("com.strobel", "Reifier", "ArrayTypeLoader", "JarTypeLoader", "ClasspathTypeLoader",
+                   "InputTypeLoader", "AstBuilder", "AstOptimizer", "TransformationPipeline")
 CACHE_FORMAT = "1"  # bump when the cached text's shape changes
 
 
@@ -338,6 +342,7 @@ def _run_procyon(engine: Engine, internal_name: str, files: list[tuple[str, byte
     from jdx.loaders import java_tools as jt
 
     loader = jt.engine_loader(list(engine.jars))
+    jt.silence_loggers(PROCYON_LOGGERS)
     settings_cls = jt.jclass("com.strobel.decompiler.DecompilerSettings", loader)
     output_cls = jt.jclass("com.strobel.decompiler.ITextOutput", loader)
     type_loader = jt.jclass("com.strobel.assembler.metadata.ITypeLoader", loader)

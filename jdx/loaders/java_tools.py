@@ -19,6 +19,10 @@ from jdx.loaders import jvm
 
 _LOCK = threading.Lock()
 _LOADERS: dict[tuple[str, ...], Any] = {}
+_SILENCED: dict[str, bool] = {}
+# decompilers recurse over expression trees: room for deep ones, while one recursing without end (Procyon 0.6 on
+# java.util.stream.Collectors) still fails fast with StackOverflowError and touches at most this much
+WORKER_STACK_BYTES = 32 << 20
 
 
 class WorkerTimeout(Exception):
@@ -51,6 +55,37 @@ def engine_loader(jars: list[str]):
             parent = jclass("java.lang.ClassLoader").getPlatformClassLoader()
             _LOADERS[key] = jclass("java.net.URLClassLoader")(urls, parent)
         return _LOADERS[key]
+
+
+def silence_loggers(names: tuple[str, ...]) -> None:
+    """Turns java.util.logging loggers off through the LogManager's configuration, keeping the rest of it.
+
+    Logger.getLogger called from JPype (no Java caller) would answer the JDK's system context, not the one the
+    engine's classes log to; the configuration properties reach both.
+    """
+    import jpype
+
+    with _LOCK:
+        names = tuple(n for n in names if n not in _SILENCED)
+        if not names:
+            return
+
+        @jpype.JImplements("java.util.function.BiFunction")
+        class Prefer:
+            @jpype.JOverride
+            def apply(self, old, new):
+                return new if new is not None else old
+
+        @jpype.JImplements("java.util.function.Function")
+        class Merge:
+            @jpype.JOverride
+            def apply(self, _key):
+                return Prefer()
+
+        text = "".join(f"{name}.level=OFF\n" for name in names).encode()
+        stream = jclass("java.io.ByteArrayInputStream")(jpype.JArray(jpype.JByte)(text))
+        jclass("java.util.logging.LogManager").getLogManager().updateConfiguration(stream, Merge())
+        _SILENCED.update(dict.fromkeys(names, True))
 
 
 def java_array(cls, items: list):
@@ -88,7 +123,7 @@ def run_timed(handle, timeout: float, thread_name: str = "jdx-worker") -> None:
     runnable_cls = jclass("java.lang.Runnable")
     runnable = jclass("java.lang.invoke.MethodHandleProxies").asInterfaceInstance(runnable_cls.class_, handle)
     task = jclass("java.util.concurrent.FutureTask")(runnable, None)
-    thread = jclass("java.lang.Thread")(task, thread_name)
+    thread = jclass("java.lang.Thread")(None, task, thread_name, WORKER_STACK_BYTES)
     thread.setDaemon(True)
     thread.start()
     unit = jclass("java.util.concurrent.TimeUnit").MILLISECONDS
