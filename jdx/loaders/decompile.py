@@ -33,6 +33,8 @@ ENGINES = ("vineflower", "procyon")
 # its classes' simple names (found by scanning procyon-core/compilertools 0.6 for Logger.getLogger)
 PROCYON_LOGGERS = ("com.strobel", "Reifier", "ArrayTypeLoader", "JarTypeLoader", "ClasspathTypeLoader",
                    "InputTypeLoader", "AstBuilder", "AstOptimizer", "TransformationPipeline")
+# the JDK as type context: `include-runtime` since Vineflower 1.10, the short `jrt` key before it
+VINEFLOWER_OPTIONS = (("include-runtime", "current"), ("jrt", "1"), ("log", "ERROR"))
 CACHE_FORMAT = "1"  # bump when the cached text's shape changes
 
 
@@ -237,48 +239,79 @@ def _write_atomically(path: Path, text: str) -> None:
 
 # ---------------------------------------------------------------- running an engine
 
+class _EngineBroken(Exception):
+    """The engine's jar does not hold the classes we drive (wrong or corrupt jar): try the next engine."""
+
+
 def decompile_class(cache: Path, artifact_kind: str, artifact_path: str, internal_name: str,
                     classpath: list[tuple[str, str]], timeout: float = 10.0) -> Decompiled:
-    """Java source of one top-level class from the first available engine, from the disk cache when possible.
+    """Java source of one top-level class from the first working engine, from the disk cache when possible.
 
-    DecompileUnavailable when no engine is installed, DecompileTimeout past `timeout` seconds (the worker is
-    abandoned, never waited for), DecompileFailed when the class is missing, unreadable or the engine throws.
+    DecompileUnavailable when no engine is installed (or none loads), DecompileTimeout past `timeout` seconds
+    (the worker is abandoned, never waited for), DecompileFailed when the class is missing, unreadable or the
+    engine throws.
     """
     engines = find_engines()
     if not engines:
         raise DecompileUnavailable(
             "no decompiler found: install procyon-decompiler (Debian/Ubuntu) or set JDX_VINEFLOWER_JAR")
-    engine = engines[0]
-    if artifact_kind == "jrt":
-        files = None
-        class_key = _class_key([(f"jrt\0{_jdk_identity()}\0{artifact_path}\0{internal_name}", b"")])
-    else:
-        files = class_files(artifact_kind, artifact_path, internal_name)
-        if not any(name == internal_name + ".class" for name, _ in files):
-            raise DecompileFailed(f"{internal_name.replace('/', '.')} is not in {artifact_path}")
-        class_key = _class_key(files)
-    target = _cache_file(cache, engine, class_key)
-    try:
-        return Decompiled(target.read_text(encoding="utf-8"), engine.name, engine.version, True)
-    except OSError:
-        pass
+    dotted = internal_name.replace("/", ".")
+    files = None if artifact_kind == "jrt" else class_files(artifact_kind, artifact_path, internal_name)
+    if files is not None and not any(name == internal_name + ".class" for name, _ in files):
+        raise DecompileFailed(f"{dotted} is not in {artifact_path}")
+    class_key = _class_key(files if files is not None else
+                           [(f"jrt\0{_jdk_identity()}\0{artifact_path}\0{internal_name}", b"")])
+    broken = []
+    for engine in engines:
+        target = _cache_file(cache, engine, class_key)
+        try:
+            return Decompiled(target.read_text(encoding="utf-8"), engine.name, engine.version, True)
+        except OSError:
+            pass
+        if files is None:
+            files = _jrt_files(cache, artifact_path, internal_name)
+        try:
+            text = _run(cache, engine, internal_name, files, classpath, timeout)
+        except _EngineBroken as exc:
+            broken.append(f"{engine.name} {engine.version} ({exc})")
+            continue
+        _check_output(engine, internal_name, text)
+        try:
+            _write_atomically(target, text)
+        except OSError:  # a read-only cache costs speed, not the answer
+            pass
+        return Decompiled(text, engine.name, engine.version, False)
+    raise DecompileUnavailable(f"no decompiler could be loaded: {'; '.join(broken)}")
+
+
+def _jrt_files(cache: Path, artifact_path: str, internal_name: str) -> list[tuple[str, bytes]]:
     from jdx.loaders import java_tools
 
     java_tools.ensure_jvm(cache)
-    if files is None:
-        files = java_tools.jrt_class_files(artifact_path.removeprefix("jrt:/"), internal_name)
-        if not any(name == internal_name + ".class" for name, _ in files):
-            raise DecompileFailed(f"{internal_name.replace('/', '.')} is not in {artifact_path}")
+    files = java_tools.jrt_class_files(artifact_path.removeprefix("jrt:/"), internal_name)
+    if not any(name == internal_name + ".class" for name, _ in files):
+        raise DecompileFailed(f"{internal_name.replace('/', '.')} is not in {artifact_path}")
+    return files
+
+
+def _run(cache: Path, engine: Engine, internal_name: str, files: list[tuple[str, bytes]], classpath: list[tuple[str, str]],
+         timeout: float) -> str:
+    """One engine run; Java exceptions become DecompileTimeout / DecompileFailed / _EngineBroken."""
+    from jdx.loaders import java_tools
+
+    dotted = internal_name.replace("/", ".")
     run = _run_vineflower if engine.name == "vineflower" else _run_procyon
+    java_tools.ensure_jvm(cache)
     try:
-        text = run(engine, internal_name, files, classpath, timeout)
+        return run(engine, internal_name, files, classpath, timeout)
     except java_tools.WorkerTimeout as exc:
-        raise DecompileTimeout(f"{engine.name} gave up on {internal_name.replace('/', '.')}: {exc}") from None
+        raise DecompileTimeout(f"{engine.name} gave up on {dotted}: {exc}") from None
     except java_tools.WorkerFailed as exc:
-        raise DecompileFailed(f"{engine.name} failed on {internal_name.replace('/', '.')}: {exc}") from None
-    _check_output(engine, internal_name, text)
-    _write_atomically(target, text)
-    return Decompiled(text, engine.name, engine.version, False)
+        raise DecompileFailed(f"{engine.name} failed on {dotted}: {exc}") from None
+    except DecompileError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a Java exception while setting the engine up: its jar is unusable
+        raise _EngineBroken(" ".join(str(exc).split())[:200] or type(exc).__name__) from None
 
 
 def _check_output(engine: Engine, internal_name: str, text: str) -> None:
@@ -359,7 +392,7 @@ def _run_procyon(engine: Engine, internal_name: str, files: list[tuple[str, byte
 
 def _run_vineflower(engine: Engine, internal_name: str, files: list[tuple[str, bytes]],
                     classpath: list[tuple[str, str]], timeout: float) -> str:
-    """Vineflower's ConsoleDecompiler over a temp dir holding just this class's files; JDK types from the runtime."""
+    """Vineflower over a temp dir holding just this class's files, the workspace as libraries, the JDK included."""
     from jdx.loaders import java_tools as jt
 
     loader = jt.engine_loader(list(engine.jars))
@@ -372,22 +405,21 @@ def _run_vineflower(engine: Engine, internal_name: str, files: list[tuple[str, b
         out_dir.mkdir()
         file_ = jt.jclass("java.io.File")
         options = jt.jclass("java.util.HashMap")()
-        for key, value in (("include-runtime", "current"), ("log", "ERROR"), ("decompile-generics", "1"),
-                           ("remove-synthetic", "1"), ("remove-bridge", "1")):
+        for key, value in VINEFLOWER_OPTIONS:
             options.put(key, value)
-        stream = jt.jclass("java.io.PrintStream")(jt.jclass("java.io.OutputStream").nullOutputStream())
-        logger = jt.jclass("org.jetbrains.java.decompiler.main.decompiler.PrintStreamLogger", loader)(stream)
-        decompiler = jt.jclass("org.jetbrains.java.decompiler.main.decompiler.ConsoleDecompiler", loader)(
-            file_(str(out_dir)), options, logger)
+        package = "org.jetbrains.java.decompiler.main.decompiler."
+        saver = jt.jclass(package + "DirectoryResultSaver", loader)(file_(str(out_dir)))
+        quiet = jt.jclass("java.io.PrintStream")(jt.jclass("java.io.OutputStream").nullOutputStream())
+        logger = jt.jclass(package + "PrintStreamLogger", loader)(quiet)
+        decompiler = jt.jclass(package + "BaseDecompiler", loader)(saver, options, logger)
         decompiler.addSource(file_(str(source_dir)))
         for kind, path in classpath:
             if kind in ("jar", "dir") and os.path.exists(path):
                 decompiler.addLibrary(file_(path))
         handle = jt.bound_virtual(decompiler, "decompileContext", jt.void_type(), [], [])
         jt.run_timed(handle, timeout, "jdx-vineflower")
-        produced = sorted(out_dir.rglob(internal_name.rpartition("/")[2] + ".java"))
-        if not produced:
-            return ""
-        return produced[0].read_text(encoding="utf-8")
+        simple = internal_name.rpartition("/")[2]
+        produced = sorted(out_dir.rglob(simple + ".java"))
+        return produced[0].read_text(encoding="utf-8") if produced else ""
     finally:
         shutil.rmtree(work, ignore_errors=True)
