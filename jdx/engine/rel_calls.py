@@ -1,0 +1,180 @@
+"""`callers` and `calls` (spec §7.3): incoming and outgoing call trees with `--depth`, cycle-safe.
+
+The trees grow on demand (`TreeWalk.load`): only methods that will be shown are expanded, one query
+per expanded method, so `--depth 5` stays bounded by `--limit` in time and output. Virtual dispatch is
+explicit: an INVOKES edge names the declaration the JVM links (`via` the subtype named at the call
+site); `calls` shows that declaration, and `callers` of an overridable method lists calls through its
+declaring type and the subtypes that inherit it, never the callers of its overrides.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from jdx.engine import descriptors as d
+from jdx.engine.members import ACC
+from jdx.engine.relations import (ArtifactFilter, Artifacts, TreeWalk, check_depth, check_limit, is_lambda,
+                                  lambda_writers, method_ref, resolve_symbol, rows_by_ids, sort_key,
+                                  split_method_id, twin_ids)
+from jdx.graph_schema import queries_graph as q
+from jdx.graph_schema.store import GraphStore
+
+
+@dataclass
+class CallOptions:
+    depth: int | None = None
+    filter: ArtifactFilter = field(default_factory=ArtifactFilter)
+    limit: int | None = None
+    external_only: bool = False
+
+
+class _CallGraph:
+    """Method rows (`c_` columns) and call edges, grown level by level; edges carry every site."""
+
+    def __init__(self, store: GraphStore, arts: Artifacts):
+        self.store = store
+        self.arts = arts
+        self.g = nx.DiGraph()
+        self.rows: dict[str, dict] = {}
+
+    def remember(self, row: dict, prefix: str) -> None:
+        self.rows.setdefault(row[prefix + "id"], {"c_" + k[len(prefix):]: v for k, v in row.items()
+                                                  if k.startswith(prefix)})
+
+    def add(self, parent: str, child: str, line: int, kind: str, via: str | None, in_lambda: bool) -> None:
+        if not self.g.has_edge(parent, child):
+            self.g.add_edge(parent, child, lines=set(), kinds=set(), via=set(), in_lambda=False, method_ref=False)
+        e = self.g.edges[parent, child]
+        e["lines"].add(line if line is not None else -1)
+        e["kinds"].add(kind)
+        if via:
+            e["via"].add(d.internal_to_fqn(via))
+        e["in_lambda"] = e["in_lambda"] or in_lambda
+        e["method_ref"] = e["method_ref"] or kind == "handle"
+
+    def order(self, node: str) -> tuple:
+        row = self.rows.get(node)
+        if row is None:
+            return (1 << 30, node)
+        return (self.arts.position(row["c_artifact"]), sort_key(row, "c_"), node)
+
+    def entry(self, parent: str, child: str, data: dict) -> dict:
+        row = self.rows[child]
+        out = {"method": method_ref(row, "c_"), "id": child, "artifact": self.arts.name(row["c_artifact"]),
+               "lines": sorted(data["lines"]), "kinds": sorted(data["kinds"])}
+        for key in ("in_lambda", "method_ref"):
+            if data[key]:
+                out[key] = True
+        if data["via"]:
+            out["via"] = sorted(data["via"])
+        if row.get("c_external"):
+            out["external"] = True
+        return out
+
+
+def _callers_loader(cg: _CallGraph, flt: ArtifactFilter):
+    def load(ids: list[str]) -> None:
+        rows = rows_by_ids(cg.store, q.CALLS_INTO, ids)
+        writers = lambda_writers(cg.store, [r["c_id"] for r in rows if is_lambda(r, "c_")])
+        for r in sorted(rows, key=lambda r: (r["target"], r["c_id"], r["line"] or -1)):
+            caller, in_lambda = r, False
+            if is_lambda(r, "c_") and r["c_id"] in writers:
+                caller, in_lambda = writers[r["c_id"]], True
+            if not flt.accepts(cg.arts, caller["c_artifact"]):
+                continue
+            cg.remember(caller, "c_")
+            cg.add(r["target"], caller["c_id"], r["line"], r["kind"], r["via"], in_lambda)
+    return load
+
+
+def _calls_loader(cg: _CallGraph, flt: ArtifactFilter, external_only: bool):
+    def load(ids: list[str]) -> None:
+        owner = {i: i for i in ids}
+        pending = list(ids)
+        while pending:
+            rows = rows_by_ids(cg.store, q.CALLS_FROM, pending)
+            pending = []
+            for r in sorted(rows, key=lambda r: (r["source"], r["t_id"], r["line"] or -1)):
+                src = owner[r["source"]]
+                if r["kind"] == "handle" and is_lambda(r, "t_"):
+                    if r["t_id"] not in owner:  # the lambda's body runs as part of the method that wrote it
+                        owner[r["t_id"]] = src
+                        pending.append(r["t_id"])
+                    continue
+                src_artifact = cg.rows[src]["c_artifact"] if src in cg.rows else None
+                if external_only and not r["t_external"] and r["t_artifact"] == src_artifact:
+                    continue
+                if not flt.accepts(cg.arts, None if r["t_external"] else r["t_artifact"]):
+                    continue
+                cg.remember(r, "t_")
+                cg.add(src, r["t_id"], r["line"], r["kind"], r["via"], r["source"] != src)
+    return load
+
+
+def _fix_twins(store: GraphStore, cg: _CallGraph, trees: list[dict]) -> None:
+    """Bridge twins among the shown methods get `:ReturnType` in their refs."""
+    shown: list[dict] = []
+
+    def visit(entries: list[dict]) -> None:
+        for e in entries:
+            shown.append(e)
+            visit(e.get("children", []))
+
+    for t in trees:
+        visit(t["tree"])
+    twins = twin_ids(store, [cg.rows[i] for i in {e["id"] for e in shown} | {t["id"] for t in trees}], "c_")
+    for e in shown + trees:
+        if e["id"] in twins:
+            e["method"] = method_ref(cg.rows[e["id"]], "c_", twins=True)
+
+
+def _dispatch_note(store: GraphStore, row: dict, ref: str) -> str | None:
+    """What `callers` of an overridable method includes and what it leaves to the overrides."""
+    access = row["c_access"] or 0
+    owner, name, _ = split_method_id(row["c_id"])
+    if name in ("<init>", "<clinit>") or access & (ACC["static"] | ACC["private"]):
+        return None
+    overriders = rows_by_ids(store, q.OVERRIDERS_OF, [row["c_id"]])
+    owner = d.internal_to_fqn(owner)
+    text = (f"{ref}: calls through {owner} and through subtypes that inherit this declaration are included "
+            f"(virtual dispatch may run an override)")
+    if overriders:
+        text += f"; callers of its {len(overriders)} overriding method(s) are not: jdx overrides '{ref}'"
+    return text
+
+
+def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -> tuple[dict, dict | None]:
+    """(result, truncation) of `callers` (direction `in`) or `calls` (direction `out`)."""
+    limit = check_limit(opts.limit)
+    depth = check_depth(opts.depth, 1)
+    symbol = resolve_symbol(store, text, members_only=True)
+    arts = Artifacts.of(store)
+    cg = _CallGraph(store, arts)
+    for r in rows_by_ids(store, q.METHODS_BY_IDS, [t.id for t in symbol.targets]):
+        cg.remember(r, "")
+    load = _callers_loader(cg, opts.filter) if direction == "in" else \
+        _calls_loader(cg, opts.filter, opts.external_only)
+    walk = TreeWalk(cg.g, cg.order, load, limit, depth)
+    trees, notes = [], []
+    for t in symbol.targets:
+        row = cg.rows[t.id]
+        trees.append({"method": method_ref(row, "c_"), "id": t.id, "artifact": arts.name(row["c_artifact"]),
+                      "tree": walk.walk(t.id, cg.entry)})
+        note = _dispatch_note(store, row, t.ref) if direction == "in" else None
+        if note:
+            notes.append(note)
+    if direction == "out":
+        notes.append("each call names the declaration the JVM links; invokevirtual/invokeinterface may run an "
+                     "override at run time (jdx overrides <method>)")
+    _fix_twins(store, cg, trees)
+    result = {"symbol": text, "direction": "callers" if direction == "in" else "calls", "depth": depth,
+              "filter": opts.filter.describe() + (" --external-only" if opts.external_only else ""),
+              "notes": notes, "roots": trees}
+    truncated = None
+    if walk.shown < walk.total:
+        hint = f"--limit {walk.total}" + (" or a smaller --depth; deeper levels were not walked"
+                                          if walk.lower_bound else "")
+        truncated = {"shown": walk.shown, "total": walk.total, "hint": hint}
+    return result, truncated

@@ -1,0 +1,217 @@
+"""`hierarchy` and `implementors` (spec §7.3): supertypes up, subtypes down, as cycle-safe trees.
+
+Both directions are walked breadth-first, one query per level, over EXTENDS/IMPLEMENTS; NetworkX holds
+the edges and `TreeWalk` renders them (a type reached twice is expanded once; a malformed class file
+that makes a cycle cannot loop). Each edge shows how the lower type names the upper one, generic
+arguments included (`extends gx.Holder<java.util.List<java.lang.String>>`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from jdx.engine import descriptors as d
+from jdx.engine.relations import ArtifactFilter, Artifacts, TreeWalk, check_depth, check_limit, rows_by_ids
+from jdx.engine.resolve import resolve_type
+from jdx.errors import Warning_
+from jdx.graph_schema import queries_graph as q
+from jdx.graph_schema.store import GraphStore
+
+INTERFACE_KINDS = ("interface", "annotation")
+
+
+@dataclass
+class HierarchyOptions:
+    up: bool = True
+    down: bool = True
+    depth: int | None = None
+    filter: ArtifactFilter = field(default_factory=ArtifactFilter)
+    limit: int | None = None
+
+
+def _as_written(child: dict) -> dict[str, str]:
+    """How `child` names each direct supertype: binary name -> `java.util.AbstractList<E>`."""
+    out: dict[str, str] = {}
+    if child.get("signature"):
+        try:
+            sig = d.parse_class_signature(child["signature"])
+        except ValueError:
+            return out
+        for t in (sig.superclass, *sig.interfaces):
+            out[t.binary_name] = d.render_type(t)
+    return out
+
+
+def _parents(row: dict) -> list[tuple[str, str]]:
+    """(supertype id, extends|implements) in declaration order; interfaces name no superclass."""
+    out = []
+    if row.get("super") and row["kind"] not in INTERFACE_KINDS:
+        out.append((row["super"], "extends"))
+    rel = "extends" if row["kind"] in INTERFACE_KINDS else "implements"
+    out.extend((i, rel) for i in row.get("interfaces") or [])
+    return out
+
+
+class _Types:
+    """Type rows by id, fetched in batches and remembered for one answer."""
+
+    def __init__(self, store: GraphStore):
+        self.store = store
+        self.rows: dict[str, dict | None] = {}
+
+    def fetch(self, ids) -> None:
+        todo = sorted({i for i in ids if i not in self.rows})
+        if todo:
+            for r in rows_by_ids(self.store, q.TYPES_BY_IDS, todo):
+                self.rows[r["id"]] = r
+            for i in todo:
+                self.rows.setdefault(i, None)
+
+
+def _up_graph(store: GraphStore, root: dict, depth: int | None, types: _Types) -> tuple[nx.DiGraph, list[str]]:
+    """Edges child -> supertype over the whole closure (within `depth`), and the unresolved supertypes."""
+    g = nx.DiGraph()
+    g.add_node(root["id"])
+    types.rows[root["id"]] = root
+    frontier, level, unresolved = [root["id"]], 0, []
+    while frontier and (depth is None or level < depth):
+        types.fetch(p for t in frontier if types.rows.get(t) for p, _ in _parents(types.rows[t]))
+        nxt = []
+        for t in frontier:
+            row = types.rows.get(t)
+            if not row:
+                continue
+            written = _as_written(row)
+            for parent, rel in _parents(row):
+                if parent not in g:
+                    nxt.append(parent)
+                prow = types.rows.get(parent)
+                if prow is None or prow["external"]:
+                    unresolved.append(parent)
+                g.add_edge(t, parent, rel=rel, written=written.get(parent, d.internal_to_fqn(parent)))
+        frontier, level = [n for n in dict.fromkeys(nxt) if types.rows.get(n) and not types.rows[n]["external"]], \
+            level + 1
+    return g, sorted(set(unresolved))
+
+
+def _down_graph(store: GraphStore, root: dict, depth: int | None, types: _Types) -> nx.DiGraph:
+    """Edges supertype -> subtype over every subtype in the workspace (within `depth`)."""
+    g = nx.DiGraph()
+    g.add_node(root["id"])
+    frontier, level = [root["id"]], 0
+    while frontier and (depth is None or level < depth):
+        nxt = []
+        for r in rows_by_ids(store, q.SUBTYPES_OF, frontier):
+            child = r["id"]
+            types.rows.setdefault(child, {k: v for k, v in r.items() if k not in ("parent", "rel")})
+            if child not in g:
+                nxt.append(child)
+            rel = "extends" if r["rel"] == "EXTENDS" or r["kind"] in INTERFACE_KINDS else "implements"
+            g.add_edge(r["parent"], child, rel=rel,
+                       written=_as_written(types.rows[child]).get(r["parent"], d.internal_to_fqn(r["parent"])))
+        frontier, level = list(dict.fromkeys(nxt)), level + 1
+    return g
+
+
+def _filtered(g: nx.DiGraph, root: str, keep) -> nx.DiGraph:
+    """`g` with the nodes `keep` rejects bypassed: an accepted node hangs under its nearest accepted
+    ancestors, the skipped chain named in `via`."""
+    out = nx.DiGraph()
+    out.add_node(root)
+    for node in nx.bfs_tree(g, root):
+        if node == root or not keep(node):
+            continue
+        for parent in g.predecessors(node):
+            stack = [(parent, [], g.edges[parent, node])]
+            while stack:
+                p, via, data = stack.pop()
+                if p == root or keep(p):
+                    out.add_edge(p, node, **data, via=list(reversed(via)))
+                    continue
+                stack.extend((pp, via + [p], data) for pp in g.predecessors(p) if pp not in via)
+    return out
+
+
+def _entry(types: _Types, arts: Artifacts, node: str, data: dict) -> dict:
+    row = types.rows.get(node)
+    entry = {"type": d.internal_to_fqn(node), "kind": (row or {}).get("kind") or "unknown",
+             "artifact": arts.name(row.get("artifact") if row and not row["external"] else None),
+             "relation": data["rel"], "as": data["written"]}
+    if row is None or row["external"]:
+        entry["unresolved"] = True
+    if data.get("via"):
+        entry["via"] = [d.internal_to_fqn(v) for v in data["via"]]
+    return entry
+
+
+def _tree(g: nx.DiGraph, root: str, types: _Types, arts: Artifacts, limit: int, depth: int | None,
+          make) -> tuple[list[dict], TreeWalk]:
+    def order(n: str) -> tuple:  # superclasses before interfaces, then by name
+        row = types.rows.get(n) or {}
+        return (row.get("kind") in INTERFACE_KINDS, d.internal_to_fqn(n))
+
+    walk = TreeWalk(g, order, lambda _ids: None, limit, depth)
+    return walk.walk(root, make), walk
+
+
+def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dict, list[Warning_], dict | None]:
+    """(result, warnings, truncation) of `hierarchy`: the up and down trees with their distinct counts."""
+    limit = check_limit(opts.limit)
+    depth = check_depth(opts.depth, None)
+    root = resolve_type(store, text)
+    arts = Artifacts.of(store)
+    types = _Types(store)
+    keep = (lambda n: opts.filter.accepts(arts, (types.rows.get(n) or {}).get("artifact")))
+    result: dict = {"type": root["fqn"], "kind": root["kind"], "artifact": arts.name(root["artifact"])}
+    warnings: list[Warning_] = []
+    shown = total = 0
+    lower = False
+    for direction, wanted in (("up", opts.up), ("down", opts.down)):
+        if not wanted:
+            continue
+        if direction == "up":
+            g, unresolved = _up_graph(store, root, depth, types)
+            for u in unresolved:
+                warnings.append(Warning_("UNRESOLVED_SUPERTYPE", f"{d.internal_to_fqn(u)} is not in the workspace: "
+                                         f"the hierarchy above it is unknown"))
+        else:
+            g = _down_graph(store, root, depth, types)
+        if opts.filter.include or opts.filter.exclude:
+            g = _filtered(g, root["id"], keep)
+        tree, walk = _tree(g, root["id"], types, arts, limit - shown, None,
+                           lambda _p, c, data: _entry(types, arts, c, data))
+        result[direction] = tree
+        result[f"{direction}_count"] = g.number_of_nodes() - 1
+        shown, total, lower = shown + walk.shown, total + walk.total, lower or walk.lower_bound
+    truncated = None
+    if shown < total:
+        truncated = {"shown": shown, "total": total, "hint": f"--limit {max(total, limit * 2)}"}
+    return result, warnings, truncated
+
+
+def implementors(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dict, list[Warning_], dict | None]:
+    """Every subtype of a type in the workspace (the down closure, flat), with the supertypes it names."""
+    limit = check_limit(opts.limit)
+    depth = check_depth(opts.depth, None)
+    root = resolve_type(store, text)
+    arts = Artifacts.of(store)
+    types = _Types(store)
+    g = _down_graph(store, root, depth, types)
+    if opts.filter.include or opts.filter.exclude:
+        g = _filtered(g, root["id"], lambda n: opts.filter.accepts(arts, (types.rows.get(n) or {}).get("artifact")))
+    nodes = sorted((n for n in g if n != root["id"]),
+                   key=lambda n: (arts.position(types.rows[n]["artifact"]), d.internal_to_fqn(n)))
+    out = []
+    for n in nodes[:limit]:
+        parents = sorted(g.predecessors(n), key=d.internal_to_fqn)
+        entry = _entry(types, arts, n, g.edges[parents[0], n])
+        entry["supertypes"] = [f"{g.edges[p, n]['rel']} {g.edges[p, n]['written']}" for p in parents]
+        entry["direct"] = root["id"] in parents
+        out.append(entry)
+    result = {"type": root["fqn"], "kind": root["kind"], "artifact": arts.name(root["artifact"]),
+              "implementors": out, "count": len(nodes)}
+    truncated = {"shown": len(out), "total": len(nodes), "hint": f"--limit {len(nodes)}"} if len(nodes) > limit \
+        else None
+    return result, [], truncated

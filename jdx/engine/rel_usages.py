@@ -1,0 +1,297 @@
+"""`usages` and `overrides` (spec §7.3), and `usage_sites`: every place the workspace uses a symbol.
+
+A call site is an INVOKES edge, resolved at build time to the declaration the JVM links, so a call
+through a subclass or sub-interface owner (`via`) already lands on the declaring member. A lambda body
+(`lambda$foo$0`) is javac's synthetic method; its sites are reported under the method that wrote the
+lambda (found through the handle edge into the body) and marked `in_lambda`. A method reference
+(`Foo::bar`, a handle edge) is a usage of `bar`, marked `method_ref`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from jdx.engine import descriptors as d
+from jdx.engine.refs import format_member
+from jdx.engine.relations import (ArtifactFilter, Artifacts, Symbol, Target, check_limit, is_lambda,
+                                  lambda_writers, method_ref, resolve_symbol, rows_by_ids, sort_key,
+                                  split_method_id, twin_ids)
+from jdx.errors import UsageError, Warning_
+from jdx.graph_schema import queries_graph as q
+from jdx.graph_schema.store import GraphStore
+
+KINDS = ("call", "ref", "impl", "override", "read", "write", "new", "throw", "annotation")
+# which kinds each symbol kind can have; the rest are empty by construction
+KINDS_OF = {"type": ("ref", "impl", "new", "throw", "annotation"), "method": ("call", "override"),
+            "constructor": ("call", "new"), "initializer": (), "field": ("read", "write")}
+
+
+@dataclass
+class UsageOptions:
+    kinds: tuple[str, ...] = ("all",)
+    filter: ArtifactFilter = field(default_factory=ArtifactFilter)
+    limit: int | None = None
+    context: int | None = None
+
+
+def parse_kinds(values: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """`--kind call,new --kind read` -> ('call', 'new', 'read'); `all` (the default) stands for every kind."""
+    out: list[str] = []
+    for v in values:
+        for k in filter(None, (x.strip() for x in v.split(","))):
+            if k not in KINDS and k != "all":
+                raise UsageError(f"--kind {k!r}: use {'|'.join(KINDS)}|all")
+            out.append(k)
+    return tuple(dict.fromkeys(out)) or ("all",)
+
+
+def _site(row: dict, kind: str, target: Target, detail: str, **extra) -> dict:
+    return {"row": row, "kind": kind, "target": target.ref, "target_id": target.id, "detail": detail,
+            "line": row.get("line", -1) if row.get("line") is not None else -1, **extra}
+
+
+def _via(row: dict) -> str | None:
+    return d.internal_to_fqn(row["via"]) if row.get("via") else None
+
+
+def _chaining(store: GraphStore, row: dict, target: Target) -> bool:
+    """A constructor calling `this(...)` or `super(...)`: a call, not an allocation."""
+    caller_owner, caller_name, _ = split_method_id(row["c_id"])
+    if caller_name != "<init>" or row["kind"] != "invokespecial":
+        return False
+    owner = target.id.split("#", 1)[0]
+    if caller_owner == owner:
+        return True
+    found = store.rows_cached(q.TYPES_BY_IDS.one, {"id": caller_owner})
+    return bool(found) and found[0]["super"] == owner
+
+
+def _member_sites(store: GraphStore, targets: list[Target], kinds: set[str]) -> list[dict]:
+    by_id = {t.id: t for t in targets}
+    ids = sorted(by_id)
+    sites: list[dict] = []
+    fields = [t for t in targets if t.is_field]
+    if fields:
+        for query, kind in ((q.READS_INTO, "read"), (q.WRITES_INTO, "write")):
+            if kind in kinds:
+                for r in rows_by_ids(store, query, ids):
+                    sites.append(_site(r, kind, by_id[r["target"]], r["kind"], via=_via(r),
+                                       method_ref=r["kind"].startswith("handle")))
+        return sites
+    if kinds & {"call", "new"}:
+        for r in rows_by_ids(store, q.CALLS_INTO, ids):
+            target = by_id[r["target"]]
+            kind = "call"
+            if target.kind == "constructor" and not _chaining(store, r, target):
+                kind = "new"
+            if kind in kinds:
+                sites.append(_site(r, kind, target, r["kind"], via=_via(r), method_ref=r["kind"] == "handle"))
+    if "override" in kinds:
+        for r in rows_by_ids(store, q.OVERRIDERS_OF, ids):
+            r["line"] = -1
+            sites.append(_site(r, "override", by_id[r["target"]], "direct" if r["direct"] else "indirect"))
+    return sites
+
+
+def _type_row_as_caller(r: dict) -> dict:
+    """A subtype or annotated element as the `caller` of a site: it has no method columns."""
+    return {"c_id": r["id"], "c_artifact": r.get("artifact"), "line": -1}
+
+
+def _type_sites(store: GraphStore, target: Target, kinds: set[str]) -> list[dict]:
+    sites: list[dict] = []
+    ids = [target.id]
+    if kinds & {"ref", "new"}:
+        for r in rows_by_ids(store, q.REFERENCES_INTO, ids):
+            kind = {"new": "new", "throws": "throw"}.get(r["kind"], "ref")
+            if kind in kinds and kind != "throw":
+                sites.append(_site(r, kind, target, r["kind"]))
+    if "throw" in kinds:  # declaration-level (spec §7.3), from each method's throws clause
+        for r in store.rows(q.THROWS_DECLARED, {"id": target.id}):
+            sites.append(_site(r, "throw", target, "throws"))
+    if "impl" in kinds:
+        for r in rows_by_ids(store, q.SUBTYPES_OF, ids):
+            row = _type_row_as_caller(r)
+            row["ref"] = r["fqn"]
+            sites.append(_site(row, "impl", target, r["rel"].lower()))
+    if "annotation" in kinds:
+        for r in rows_by_ids(store, q.ANNOTATED_WITH, ids):
+            row = _type_row_as_caller(r)
+            row["ref"] = _element_ref(r["label"], r["id"])
+            sites.append(_site(row, "annotation", target, r["text"] or ""))
+    return sites
+
+
+def _element_ref(label: str, node_id: str) -> str:
+    """Canonical ref of an annotated Type, Method or Field id."""
+    if label == "Type":
+        return d.internal_to_fqn(node_id)
+    owner, _, rest = node_id.partition("#")
+    if label == "Field":
+        name, _, desc = rest.partition(":")
+        return format_member(owner, name, desc, is_field=True)
+    name = rest[: rest.index("(")]
+    return format_member(owner, name, rest[len(name):])
+
+
+def _attribute_lambdas(store: GraphStore, sites: list[dict]) -> None:
+    """Sites inside lambda bodies move to the method that wrote the lambda, marked `in_lambda`."""
+    lambdas = [s["row"]["c_id"] for s in sites if "ref" not in s["row"] and is_lambda(s["row"], "c_")]
+    if not lambdas:
+        return
+    writers = lambda_writers(store, lambdas)
+    for s in sites:
+        row = s["row"]
+        if "ref" not in row and is_lambda(row, "c_"):
+            s["lambda"] = split_method_id(row["c_id"])[1]
+            s["in_lambda"] = True
+            writer = writers.get(row["c_id"])
+            if writer is not None:
+                s["row"] = {**writer, "line": row.get("line", -1)}
+
+
+def _collect(store: GraphStore, symbol: Symbol, kinds: tuple[str, ...],
+             filter: ArtifactFilter | None) -> list[tuple[dict, dict]]:
+    """(site, caller row) pairs, sorted; canonical refs still without the bridge-twin `:ReturnType`."""
+    wanted = set(KINDS) if "all" in kinds else set(kinds)
+    if symbol.is_type:
+        raw = _type_sites(store, symbol.targets[0], wanted)
+    else:
+        raw = _member_sites(store, symbol.targets, wanted)
+    _attribute_lambdas(store, raw)
+    arts = Artifacts.of(store)
+    if filter is not None:
+        raw = [s for s in raw if filter.accepts(arts, s["row"].get("c_artifact"))]
+    for s in raw:
+        row = s["row"]
+        s["sort"] = (arts.position(row.get("c_artifact")), (row["ref"], "", "") if "ref" in row else sort_key(row, "c_"),
+                     s["line"], s["kind"], s["target"], row["c_id"])
+    raw.sort(key=lambda s: s["sort"])
+    return [(s, s["row"]) for s in raw]
+
+
+def usage_sites(store: GraphStore, symbol: Symbol, kinds: tuple[str, ...] = ("all",),
+                filter: ArtifactFilter | None = None) -> list[dict]:
+    """Every usage site of a resolved symbol (`relations.resolve_symbol`), sorted by artifact (classpath
+    order), caller ref, line.
+
+    Each site: `caller` (canonical ref of the enclosing method, or of the subtype / annotated element
+    for `impl` / `annotation`), `caller_id`, `line` (-1 when unknown), `kind` (call, ref, impl, override,
+    read, write, new, throw, annotation), `detail` (the instruction or reference kind), `artifact`
+    (name), `artifact_id`, `target` (which overload or field the site reaches), `in_lambda`, `lambda`
+    (the synthetic body's name, when in a lambda), `method_ref`, `via` (the subtype named at the call)."""
+    pairs = _finished(_collect(store, symbol, kinds, filter), Artifacts.of(store))
+    _with_twins(store, pairs)
+    return [s for s, _ in pairs]
+
+
+def _finished(pairs: list[tuple[dict, dict]], arts: Artifacts) -> list[tuple[dict, dict]]:
+    return [(_finish(s, arts), row) for s, row in pairs]
+
+
+def _finish(s: dict, arts: Artifacts) -> dict:
+    row = s["row"]
+    out = {"caller": row.get("ref") or method_ref(row, "c_"), "caller_id": row["c_id"], "line": s["line"],
+           "kind": s["kind"], "detail": s["detail"], "artifact": arts.name(row.get("c_artifact")),
+           "artifact_id": row.get("c_artifact") or "", "target": s["target"],
+           "in_lambda": bool(s.get("in_lambda")), "method_ref": bool(s.get("method_ref"))}
+    if s.get("lambda"):
+        out["lambda"] = s["lambda"]
+    if s.get("via"):
+        out["via"] = s["via"]
+    return out
+
+
+def _with_twins(store: GraphStore, pairs: list[tuple[dict, dict]]) -> None:
+    """Callers whose owner has a same-named, same-parameter twin (bridges) get `:ReturnType`."""
+    twins = twin_ids(store, [row for _, row in pairs if "ref" not in row], "c_")
+    for site, row in pairs:
+        if row["c_id"] in twins:
+            site["caller"] = method_ref(row, "c_", twins=True)
+
+
+def _groups(sites: list[dict]) -> list[dict]:
+    """Sites grouped by artifact, then by enclosing method, in the order `usage_sites` sorted them."""
+    groups: list[dict] = []
+    for s in sites:
+        if not groups or groups[-1]["artifact"] != s["artifact"]:
+            groups.append({"artifact": s["artifact"], "count": 0, "callers": []})
+        g = groups[-1]
+        g["count"] += 1
+        if not g["callers"] or g["callers"][-1]["caller"] != s["caller"]:
+            g["callers"].append({"caller": s["caller"], "caller_id": s["caller_id"], "sites": []})
+        g["callers"][-1]["sites"].append(s)
+    return groups
+
+
+def _notes(store: GraphStore, symbol: Symbol, kinds: set[str]) -> list[str]:
+    if symbol.is_type:
+        return ["calls of the type's methods and constructors are usages of those members: "
+                f"jdx usages '{symbol.targets[0].ref}#<name>'"]
+    t = symbol.targets[0]
+    if t.kind == "method":
+        owner = d.internal_to_fqn(t.id.split("#", 1)[0])
+        return [f"calls through {owner} and through subtypes that inherit the declaration are included; "
+                "calls of overriding methods are theirs (kind override lists the overrides)"]
+    return []
+
+
+def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list[Warning_], dict | None]:
+    """(result, warnings, truncation) of `usages`."""
+    limit = check_limit(opts.limit)
+    kinds = parse_kinds(opts.kinds)
+    symbol = resolve_symbol(store, text)
+    wanted = set(KINDS) if "all" in kinds else set(kinds)
+    pairs = _collect(store, symbol, kinds, opts.filter)
+    shown_pairs = _finished(pairs[:limit], Artifacts.of(store))
+    _with_twins(store, shown_pairs)
+    shown = [s for s, _ in shown_pairs]
+    sites = [s for s, _ in pairs]
+    warnings = []
+    possible = {k for t in symbol.targets for k in KINDS_OF.get(t.kind, ())}
+    if not (wanted & possible):
+        warnings.append(Warning_("KIND_NOT_APPLICABLE",
+                                 f"--kind {','.join(kinds)} never matches a {symbol.targets[0].kind}: "
+                                 f"use {'|'.join(sorted(possible)) or 'another symbol'}"))
+    if opts.context:
+        warnings.append(Warning_("CONTEXT_UNAVAILABLE", "--context needs source lines; sites show line numbers only"))
+    counts: dict[str, int] = {}
+    for s in sites:  # raw sites (the shown ones are finished copies): kinds are the same
+        counts[s["kind"]] = counts.get(s["kind"], 0) + 1
+    result = {"symbol": symbol.targets[0].ref if len(symbol.targets) == 1 else text,
+              "symbol_kind": symbol.targets[0].kind, "targets": [t.ref for t in symbol.targets],
+              "kinds": list(kinds), "total": len(sites), "counts": dict(sorted(counts.items())),
+              "filter": opts.filter.describe(), "notes": _notes(store, symbol, wanted), "groups": _groups(shown)}
+    truncated = {"shown": len(shown), "total": len(sites), "hint": f"--limit {len(sites)}"} \
+        if len(sites) > limit else None
+    return result, warnings, truncated
+
+
+def overrides(store: GraphStore, text: str, filter: ArtifactFilter, limit: int | None) -> tuple[dict, dict | None]:
+    """(result, truncation) of `overrides`: for each named method, what it overrides and what overrides it."""
+    limit = check_limit(limit)
+    symbol = resolve_symbol(store, text, members_only=True)
+    arts = Artifacts.of(store)
+    ids = [t.id for t in symbol.targets]
+    up = rows_by_ids(store, q.OVERRIDDEN_BY, ids)
+    down = [r for r in rows_by_ids(store, q.OVERRIDERS_OF, ids) if filter.accepts(arts, r["c_artifact"])]
+    twins = twin_ids(store, up, "t_") | twin_ids(store, down, "c_")
+
+    def entry(r: dict, p: str) -> dict:
+        return {"method": method_ref(r, p, r[p + "id"] in twins), "artifact": arts.name(r[p + "artifact"]),
+                "direct": bool(r["direct"]), "_key": (arts.position(r[p + "artifact"]), method_ref(r, p))}
+
+    methods, shown, total = [], 0, 0
+    for t in symbol.targets:
+        ups = sorted((entry(r, "t_") for r in up if r["source"] == t.id), key=lambda e: (not e["direct"], e["_key"]))
+        downs = sorted((entry(r, "c_") for r in down if r["target"] == t.id), key=lambda e: e["_key"])
+        total += len(downs)
+        room = max(limit - shown, 0)
+        shown += min(room, len(downs))
+        for e in ups + downs:
+            e.pop("_key")
+        methods.append({"method": t.ref, "overrides": ups, "overridden_by": downs[:room],
+                        "overridden_by_count": len(downs)})
+    result = {"symbol": text, "filter": filter.describe(), "methods": methods}
+    truncated = {"shown": shown, "total": total, "hint": f"--limit {total}"} if total > shown else None
+    return result, truncated

@@ -1,0 +1,316 @@
+"""Shared ground of the relationship graph (spec §7.3): what a symbol names in the graph, canonical refs of
+the methods an answer mentions, artifact filters, lambda attribution and cycle-safe trees.
+
+The command modules build on it: `rel_hierarchy` (hierarchy, implementors), `rel_usages` (usages,
+overrides, and `usage_sites`, the engine function `samples` builds on), `rel_calls` (callers, calls).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from jdx.engine.descriptors import internal_to_fqn
+from jdx.engine.members import ACC
+from jdx.engine.refs import format_member, parse_ref
+from jdx.engine.resolve import resolve_type_ref
+from jdx.errors import AmbiguousError, NotFoundError, UsageError
+from jdx.graph_schema import queries, queries_graph as q
+from jdx.graph_schema.store import GraphStore
+
+DEFAULT_LIMIT = 50
+LAMBDA_PREFIX = "lambda$"
+
+
+@dataclass
+class Target:
+    """One graph node a symbol names: its id, canonical ref, kind (type, method, constructor, field)."""
+
+    id: str
+    ref: str
+    kind: str
+    row: dict = field(default_factory=dict)
+
+    @property
+    def is_field(self) -> bool:
+        return self.kind == "field"
+
+
+@dataclass
+class Symbol:
+    """What a reference names: a type, or every overload / the field of a member reference."""
+
+    text: str
+    type_row: dict
+    targets: list[Target]
+
+    @property
+    def is_type(self) -> bool:
+        return self.targets[0].kind == "type"
+
+
+def _type_target(row: dict) -> Target:
+    return Target(row["id"], row["fqn"], "type", row)
+
+
+def _member_target(entry: dict) -> Target:
+    row = entry["row"]
+    sep = ":" if entry["is_field"] else ""
+    return Target(f"{entry['declaring']}#{row['name']}{sep}{row['descriptor']}", entry["ref"], entry["kind"], row)
+
+
+def resolve_symbol(store: GraphStore, text: str, *, members_only: bool = False) -> Symbol:
+    """A type, a field, or every overload a member reference names (`Gson#toJson` is all of them: a user
+    asking who uses a name means each overload; the answer names which one every site reaches).
+
+    `a.b.C.name` is read as a type first, then as member `name` of `a.b.C` (as the read path does)."""
+    from jdx.engine.member_resolve import lookup
+
+    ref = parse_ref(text)
+    if ref.is_glob or ref.is_package_glob:
+        raise UsageError(f"{text!r} is a glob; this command takes one symbol, e.g. Type or Type#member")
+    if ref.member is None and not members_only:
+        try:
+            row = resolve_type_ref(store, ref, text)
+            return Symbol(text, row, [_type_target(row)])
+        except NotFoundError:
+            if not ref.ambiguous_dot:
+                raise
+    if ref.member is None and not ref.ambiguous_dot:
+        raise UsageError(f"{text!r} names a type; this command takes a method, e.g. {text}#name")
+    found = lookup(store, text)
+    if members_only and all(e["is_field"] for e in found.members):
+        raise UsageError(f"{text!r} names a field; this command takes a method (for fields: jdx usages {text})")
+    entries = [e for e in found.members if not (members_only and e["is_field"])]
+    return Symbol(text, found.target, [_member_target(e) for e in entries])
+
+
+ONE_BY_ONE = 12  # up to this many ids, key lookups one by one beat one IN scan (measured on the JDK graph)
+
+
+def rows_by_ids(store: GraphStore, query: q.ByIds, ids: Iterable[str]) -> list[dict]:
+    """Rows of a two-form query for a set of ids: a primary-key lookup per id when they are few (~1 ms
+    each), one `IN` scan when they are many (~15 ms however few rows match)."""
+    ids = sorted(set(ids))
+    if not ids:
+        return []
+    if len(ids) > ONE_BY_ONE:
+        return store.rows(query.many, {"ids": ids})
+    out: list[dict] = []
+    for i in ids:
+        out.extend(store.rows(query.one, {"id": i}))
+    return out
+
+
+def split_method_id(method_id: str) -> tuple[str, str, str]:
+    """`java/util/List#size()I` -> (`java/util/List`, `size`, `()I`)."""
+    owner, _, rest = method_id.partition("#")
+    cut = rest.index("(")
+    return owner, rest[:cut], rest[cut:]
+
+
+def with_parts(row: dict, prefix: str = "") -> dict:
+    """Adds `owner`, `name`, `descriptor` (with `prefix`) to a method row, taken from its id."""
+    if prefix + "name" not in row:
+        row[prefix + "owner"], row[prefix + "name"], row[prefix + "descriptor"] = split_method_id(row[prefix + "id"])
+    return row
+
+
+def method_ref(row: dict, prefix: str = "", twins: bool = False) -> str:
+    """Canonical ref of a method row whose columns carry `prefix` (`c_id`, `c_access`, ...)."""
+    owner, name, descriptor = split_method_id(row[prefix + "id"])
+    return format_member(owner, name, descriptor, varargs=bool((row[prefix + "access"] or 0) & ACC["varargs"]),
+                         with_return=twins)
+
+
+def sort_key(row: dict, prefix: str = "") -> tuple[str, str, str]:
+    """Orders method rows as their canonical refs would, without formatting them (owner, name, descriptor)."""
+    owner, name, descriptor = split_method_id(row[prefix + "id"])
+    return owner.replace("/", "."), name, descriptor
+
+
+def twin_ids(store: GraphStore, rows: Iterable[dict], prefix: str = "") -> set[str]:
+    """Ids among `rows` that share name and parameters with another method of their owner (a bridge and
+    its covariant twin): their canonical refs need `:ReturnType`. One query for all owners."""
+    rows = [with_parts(r, prefix) for r in rows]
+    if not rows:
+        return set()
+    owners = sorted({r[prefix + "owner"] for r in rows})
+    names = sorted({r[prefix + "name"] for r in rows})
+    seen: dict[tuple[str, str, str], int] = {}
+    for m in store.rows(q.METHOD_NAMES_OF_OWNERS, {"ids": owners, "names": names}):
+        key = (m["owner"], m["name"], m["descriptor"][: m["descriptor"].index(")") + 1])
+        seen[key] = seen.get(key, 0) + 1
+    out = set()
+    for r in rows:
+        desc = r[prefix + "descriptor"]
+        if seen.get((r[prefix + "owner"], r[prefix + "name"], desc[: desc.index(")") + 1]), 0) > 1:
+            out.add(r[prefix + "id"])
+    return out
+
+
+@dataclass
+class Artifacts:
+    """The workspace's artifacts: names for output, classpath positions for ordering, globs for filters."""
+
+    names: dict[str, str]
+    positions: dict[str, int]
+    paths: dict[str, str]
+
+    @classmethod
+    def of(cls, store: GraphStore) -> "Artifacts":
+        rows = store.rows_cached(queries.ARTIFACTS)
+        return cls({r["a.id"]: r["a.name"] for r in rows}, {r["a.id"]: r["a.position"] for r in rows},
+                   {r["a.id"]: r["a.path"] or "" for r in rows})
+
+    def name(self, artifact_id: str | None) -> str:
+        """An artifact's name; `(external)` for nodes the workspace only references."""
+        return self.names.get(artifact_id or "", "(external)")
+
+    def position(self, artifact_id: str | None) -> int:
+        return self.positions.get(artifact_id or "", 1 << 30)
+
+
+@dataclass
+class ArtifactFilter:
+    """`--in` / `--exclude` artifact globs, matched against an artifact's name and its path."""
+
+    include: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
+
+    def _hit(self, globs: list[str], name: str, path: str) -> bool:
+        return any(fnmatch.fnmatchcase(name, g) or (path and fnmatch.fnmatchcase(path, g)) for g in globs)
+
+    def accepts(self, arts: Artifacts, artifact_id: str | None) -> bool:
+        name, path = arts.name(artifact_id), arts.paths.get(artifact_id or "", "")
+        if self.include and not self._hit(self.include, name, path):
+            return False
+        return not (self.exclude and self._hit(self.exclude, name, path))
+
+    def describe(self) -> str:
+        parts = [f"--in {g}" for g in self.include] + [f"--exclude {g}" for g in self.exclude]
+        return " ".join(parts)
+
+
+def is_lambda(row: dict, prefix: str = "") -> bool:
+    """A synthetic lambda body (`lambda$foo$0`): javac's method for a lambda written in `foo`."""
+    return f"#{LAMBDA_PREFIX}" in row[prefix + "id"] and bool((row[prefix + "access"] or 0) & ACC["synthetic"])
+
+
+def lambda_writers(store: GraphStore, lambda_ids: Iterable[str]) -> dict[str, dict]:
+    """For each lambda body id, the method that wrote it (found through the handle edge into the body,
+    nested lambdas followed outward), as a method row with `c_` columns. Bodies no handle reaches map
+    to nothing and stay as they are."""
+    pending = sorted(set(lambda_ids))
+    direct: dict[str, dict] = {}
+    while pending:
+        rows = rows_by_ids(store, q.LAMBDA_WRITERS, pending)
+        rows.sort(key=lambda r: (r["lambda"], r["c_id"]))
+        nxt = []
+        for r in rows:
+            if r["lambda"] in direct:
+                continue
+            direct[r["lambda"]] = r
+            if is_lambda(r, "c_") and r["c_id"] not in direct:
+                nxt.append(r["c_id"])
+        pending = sorted(set(nxt) - set(direct))
+    out = {}
+    for lam in direct:
+        seen = {lam}
+        writer = direct[lam]
+        while is_lambda(writer, "c_") and writer["c_id"] in direct and writer["c_id"] not in seen:
+            seen.add(writer["c_id"])
+            writer = direct[writer["c_id"]]
+        out[lam] = writer
+    return out
+
+
+def type_label(fqn_or_internal: str) -> str:
+    return internal_to_fqn(fqn_or_internal)
+
+
+def check_limit(limit: int | None) -> int:
+    if limit is None:
+        return DEFAULT_LIMIT
+    if limit < 1:
+        raise UsageError("--limit must be at least 1")
+    return limit
+
+
+def check_depth(depth: int | None, default: int | None) -> int | None:
+    if depth is None:
+        return default
+    if depth < 1:
+        raise UsageError("--depth must be at least 1")
+    return depth
+
+
+@dataclass
+class TreeWalk:
+    """A tree rendered from a directed graph that `load` grows on demand (successors of the given nodes):
+    each node expanded once (later occurrences say `seen`), an edge back to an ancestor says `cycle`,
+    output bounded by `limit` entries and `depth` levels. Only nodes that will be shown are expanded, so
+    time and output both stay bounded by `limit`; `total` then counts what the walked levels hold and
+    `lower_bound` says deeper levels were not walked."""
+
+    graph: nx.DiGraph
+    order: Callable[[str], tuple]
+    load: Callable[[list[str]], None]
+    limit: int
+    depth: int | None
+    shown: int = 0
+    total: int = 0
+    lower_bound: bool = False
+    expanded: set[str] = field(default_factory=set)
+    loaded: set[str] = field(default_factory=set)
+
+    def ensure(self, nodes: list[str]) -> None:
+        todo = sorted(n for n in set(nodes) if n not in self.loaded)
+        if todo:
+            self.loaded.update(todo)
+            self.load(todo)
+
+    def children(self, node: str) -> list[str]:
+        return sorted(self.graph.successors(node), key=self.order) if node in self.graph else []
+
+    def walk(self, root: str, make: Callable[[str, str, dict], dict]) -> list[dict]:
+        """Tree entries below `root`; `make(parent, child, edge_data)` builds each entry's payload."""
+        self.ensure([root])
+        return self._walk(root, [root], 1, make)
+
+    def _deeper(self, level: int) -> bool:
+        return self.depth is None or level < self.depth
+
+    def _walk(self, node: str, path: list[str], level: int, make) -> list[dict]:
+        out = []
+        self.expanded.add(node)
+        kids = self.children(node)
+        room = max(self.limit - self.shown, 0)
+        if self._deeper(level):
+            self.ensure([c for c in kids[:room] if c not in path and c not in self.expanded])
+        for i, child in enumerate(kids):
+            self.total += 1
+            if self.shown >= self.limit:
+                if self._deeper(level) and child not in self.expanded:
+                    self.lower_bound = True
+                continue
+            self.shown += 1
+            entry = make(node, child, self.graph.edges[node, child])
+            if child in path:
+                entry["cycle"] = True
+            elif child in self.expanded:
+                entry["seen"] = True
+            elif self._deeper(level):
+                entry["children"] = self._walk(child, path + [child], level + 1, make)
+            out.append(entry)
+        return out
+
+
+def ambiguous_or_none(candidates: list[dict], text: str) -> None:
+    """Raises AmbiguousError (exit 2) listing refs, used when a command needs exactly one node."""
+    if len(candidates) > 1:
+        raise AmbiguousError(f"ambiguous: {len(candidates)} candidates for {text}", candidates=candidates,
+                             hint="re-run with one of the refs above")

@@ -1,0 +1,86 @@
+"""The Cypher of the relationship graph (spec §7.3): hierarchy, overrides, usages, callers and calls.
+
+Each query comes in two forms (`ByIds`): one for a single id (`{id: $id}`, a primary-key lookup) and
+one for a list (`WHERE x.id IN $ids`, which costs a scan but one round trip); `relations.rows_by_ids`
+picks. User input only ever arrives as parameters. Method rows carry `id`, `access`, `artifact`:
+owner, name and descriptor are parts of the id, so queries do not fetch them again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ByIds:
+    one: str
+    many: str
+
+
+def _by_ids(var: str, label: str, pattern: str, tail: str) -> ByIds:
+    """`pattern` mentions `({var}:{label}{{ID}})`; the two forms fill it with a key lookup or an IN filter."""
+    one = "MATCH " + pattern.replace("{ID}", " {id: $id}") + " " + tail
+    many = "MATCH " + pattern.replace("{ID}", "") + f" WHERE {var}.id IN $ids " + tail
+    return ByIds(one, many)
+
+
+def _method(var: str, prefix: str) -> str:
+    return f"{var}.id AS {prefix}id, {var}.access AS {prefix}access, {var}.artifact AS {prefix}artifact"
+
+
+TYPE_COLS = ("t.id AS id, t.fqn AS fqn, t.kind AS kind, t.access AS access, t.super AS super, "
+             "t.interfaces AS interfaces, t.signature AS signature, t.artifact AS artifact, t.external AS external")
+
+TYPES_BY_IDS = _by_ids("t", "Type", "(t:Type{ID})", f"RETURN {TYPE_COLS}")
+
+# direct subtypes (EXTENDS for classes, IMPLEMENTS for interfaces and sub-interfaces); a class shadowed
+# by an earlier artifact is not what the JVM loads, so it is no subtype
+SUBTYPES_OF = _by_ids("p", "Type", "(t:Type)-[r:EXTENDS|IMPLEMENTS]->(p:Type{ID})",
+                      f"WITH p, r, t WHERE NOT t.shadowed RETURN p.id AS parent, label(r) AS rel, {TYPE_COLS}")
+
+METHODS_BY_IDS = _by_ids("m", "Method", "(m:Method{ID})", f"RETURN {_method('m', '')}, m.external AS external")
+
+# same-named methods of some owners: a caller's canonical ref needs `:Return` beside a bridge twin
+METHOD_NAMES_OF_OWNERS = (
+    "MATCH (t:Type)-[:DECLARES]->(m:Method) WHERE t.id IN $ids AND m.name IN $names "
+    "RETURN t.id AS owner, m.name AS name, m.descriptor AS descriptor"
+)
+
+CALLS_INTO = _by_ids("m", "Method", "(c:Method)-[r:INVOKES]->(m:Method{ID})",
+                     f"RETURN m.id AS target, {_method('c', 'c_')}, r.line AS line, r.kind AS kind, r.via AS via")
+
+CALLS_FROM = _by_ids("c", "Method", "(c:Method{ID})-[r:INVOKES]->(m:Method)",
+                     f"RETURN c.id AS source, {_method('m', 't_')}, m.external AS t_external, r.line AS line, "
+                     "r.kind AS kind, r.via AS via")
+
+READS_INTO = _by_ids("f", "Field", "(c:Method)-[r:READS]->(f:Field{ID})",
+                     f"RETURN f.id AS target, {_method('c', 'c_')}, r.line AS line, r.kind AS kind, r.via AS via")
+
+WRITES_INTO = _by_ids("f", "Field", "(c:Method)-[r:WRITES]->(f:Field{ID})",
+                      f"RETURN f.id AS target, {_method('c', 'c_')}, r.line AS line, r.kind AS kind, r.via AS via")
+
+REFERENCES_INTO = _by_ids("t", "Type", "(c:Method)-[r:REFERENCES]->(t:Type{ID})",
+                          f"RETURN t.id AS target, {_method('c', 'c_')}, r.line AS line, r.kind AS kind")
+
+# handle edges into synthetic lambda bodies: who wrote the lambda, and where
+LAMBDA_WRITERS = _by_ids("l", "Method", "(w:Method)-[r:INVOKES]->(l:Method{ID})",
+                         f"WITH w, r, l WHERE r.kind = 'handle' RETURN l.id AS lambda, {_method('w', 'c_')}, "
+                         "r.line AS line")
+
+# methods that override these (every override, transitively; `direct` marks the nearest)
+OVERRIDERS_OF = _by_ids("m", "Method", "(o:Method)-[r:OVERRIDES]->(m:Method{ID})",
+                        f"RETURN m.id AS target, {_method('o', 'c_')}, r.direct AS direct")
+
+# methods these override
+OVERRIDDEN_BY = _by_ids("m", "Method", "(m:Method{ID})-[r:OVERRIDES]->(o:Method)",
+                        f"RETURN m.id AS source, {_method('o', 't_')}, r.direct AS direct")
+
+ANNOTATED_WITH = _by_ids("t", "Type", "(x)-[r:ANNOTATED_BY]->(t:Type{ID})",
+                         "RETURN t.id AS target, label(x) AS label, x.id AS id, x.artifact AS artifact, "
+                         "r.text AS text")
+
+# `throws` clauses (the graph keeps them on the method; REFERENCES kind throws may be absent)
+THROWS_DECLARED = (
+    "MATCH (c:Method) WHERE list_contains(c.exceptions, $id) "
+    f"RETURN {_method('c', 'c_')}, -1 AS line"
+)
