@@ -40,8 +40,10 @@ class _CallGraph:
         self.rows: dict[str, dict] = {}
 
     def remember(self, row: dict, prefix: str) -> None:
-        self.rows.setdefault(row[prefix + "id"], {"c_" + k[len(prefix):]: v for k, v in row.items()
-                                                  if k.startswith(prefix)})
+        if row[prefix + "id"] in self.rows:
+            return
+        self.rows[row[prefix + "id"]] = row if prefix == "c_" else \
+            {"c_" + k[len(prefix):]: v for k, v in row.items() if k.startswith(prefix)}
 
     def add(self, parent: str, child: str, line: int, kind: str, via: str | None, in_lambda: bool) -> None:
         if not self.g.has_edge(parent, child):

@@ -1,0 +1,127 @@
+"""Text renderings of the relationship graph (spec §8.1: two-space indent, leading kind words, markers
+instead of box drawing; `…(cycle)` where a tree meets an ancestor, `(seen above)` where it meets a node
+already expanded)."""
+
+from __future__ import annotations
+
+import shlex
+
+
+def _markers(e: dict) -> str:
+    out = []
+    if e.get("unresolved"):
+        out.append("⚠ not in workspace")
+    if e.get("via"):
+        out.append("via " + ", ".join(e["via"]))
+    if e.get("in_lambda"):
+        out.append("(in lambda)")
+    if e.get("method_ref"):
+        out.append("(method-ref)")
+    if e.get("external"):
+        out.append("(external)")
+    if e.get("seen"):
+        out.append("(seen above)")
+    if e.get("cycle"):
+        out.append("…(cycle)")
+    return ("  " + " ".join(out)) if out else ""
+
+
+def _type_tree(entries: list[dict], indent: int, down: bool, lines: list[str]) -> None:
+    for e in entries:
+        head = f"{e['kind']} {e['type']}  {e['artifact']}" if down else f"{e['kind']} {e['as']}  {e['artifact']}"
+        if down:
+            head += f"  {e['relation']} {e['as']}"
+        lines.append("  " * indent + head + _markers(e))
+        _type_tree(e.get("children", []), indent + 1, down, lines)
+
+
+def hierarchy(r: dict) -> list[str]:
+    lines = [f"{r['kind']} {r['type']}  {r['artifact']}"]
+    for direction, arrow, title in (("up", "↑", "supertypes"), ("down", "↓", "subtypes in workspace")):
+        if direction not in r:
+            continue
+        lines.append(f"  {arrow} {title} ({r[direction + '_count']})")
+        if not r[direction]:
+            lines.append("    (none)")
+        _type_tree(r[direction], 2, direction == "down", lines)
+    return lines
+
+
+def implementors(r: dict) -> list[str]:
+    lines = [f"implementors of {r['kind']} {r['type']}: {r['count']}"]
+    if not r["implementors"]:
+        lines.append("  (none in workspace)")
+    for e in r["implementors"]:
+        lines.append(f"  {e['kind']} {e['type']}  {e['artifact']}  {', '.join(e['supertypes'])}" + _markers(e))
+    return lines
+
+
+def overrides(r: dict) -> list[str]:
+    lines: list[str] = []
+    for m in r["methods"]:
+        lines.append(f"method {m['method']}")
+        lines.append("  overrides:" + ("" if m["overrides"] else " (none)"))
+        for o in m["overrides"]:
+            lines.append(f"    {o['method']}  {o['artifact']}" + ("" if o["direct"] else "  (indirect)"))
+        lines.append(f"  overridden by ({m['overridden_by_count']}):" + ("" if m["overridden_by"] else " (none)"))
+        for o in m["overridden_by"]:
+            lines.append(f"    {o['method']}  {o['artifact']}" + ("" if o["direct"] else "  (indirect)"))
+    return lines
+
+
+def _site_text(s: dict, many_targets: bool) -> str:
+    text = s["kind"] + (f" {s['line']}" if s["line"] >= 0 else "")
+    if s["kind"] in ("ref", "override", "annotation", "impl") and s["detail"]:
+        text += f" ({s['detail']})"
+    if s.get("via"):
+        text += f" via {s['via']}"
+    if s["in_lambda"]:
+        text += " in lambda"
+    if s["method_ref"]:
+        text += " method-ref"
+    if many_targets:
+        text += f" → {s['target']}"
+    return text
+
+
+def usages(r: dict) -> list[str]:
+    counts = ", ".join(f"{k} {n}" for k, n in r["counts"].items())
+    head = f"usages of {r['symbol_kind']} {r['symbol']}: {r['total']}" + (f" ({counts})" if counts else "")
+    if len(r["targets"]) > 1:
+        head += f" across {len(r['targets'])} overloads"
+    lines = [head + (f"  [{r['filter']}]" if r["filter"] else "")]
+    lines.extend(f"  note: {n}" for n in r["notes"])
+    many = len(r["targets"]) > 1
+    for g in r["groups"]:
+        lines.append(f"{g['artifact']} ({g['count']})")
+        for c in g["callers"]:
+            lines.append(f"  {c['caller']}  " + ", ".join(_site_text(s, many) for s in c["sites"]))
+    if not r["groups"] and r["total"] == 0:
+        lines.append("  (no usages in workspace)")
+    if r["total"] and r["symbol_kind"] in ("method", "constructor") and len(r["targets"]) == 1:
+        lines.append(f"next: jdx callers {shlex.quote(r['targets'][0])} --depth 3")
+    return lines
+
+
+def _call_tree(entries: list[dict], indent: int, parent_artifact: str, lines: list[str]) -> None:
+    for e in entries:
+        where = ", ".join(str(n) for n in e["lines"] if n >= 0)
+        text = "  " * indent + e["method"]
+        if e["artifact"] != parent_artifact:
+            text += f"  {e['artifact']}"
+        if where:
+            text += f"  line {where}"
+        lines.append(text + _markers(e))
+        _call_tree(e.get("children", []), indent + 1, e["artifact"], lines)
+
+
+def call_tree(r: dict) -> list[str]:
+    lines: list[str] = []
+    for root in r["roots"]:
+        lines.append(f"{r['direction']} of {root['method']}  {root['artifact']}  (depth {r['depth']})"
+                     + (f"  [{r['filter'].strip()}]" if r["filter"].strip() else ""))
+        if not root["tree"]:
+            lines.append("  (none in workspace)")
+        _call_tree(root["tree"], 1, root["artifact"], lines)
+    lines.extend(f"note: {n}" for n in r["notes"])
+    return lines
