@@ -20,7 +20,7 @@ import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-PARSE_VERSION = 1  # bump when Decl or the walk changes: cached parses of older versions are ignored
+PARSE_VERSION = 2  # bump when Decl or the walk changes: cached parses of older versions are ignored
 TYPE_KINDS = {"class_declaration": "class", "interface_declaration": "interface", "enum_declaration": "enum",
               "record_declaration": "record", "annotation_type_declaration": "annotation"}
 CALLABLE_KINDS = ("method", "constructor", "compact_constructor")
@@ -44,6 +44,8 @@ class Decl:
     header_end: int = 0  # types: the line of the body's opening brace
     components: list[str] = field(default_factory=list)  # records: erased component types
     component_names: list[str] = field(default_factory=list)
+    start_col: int = 0  # byte columns: a declaration sharing a line with other code is cut there
+    end_col: int = -1
 
 
 @dataclass
@@ -245,7 +247,8 @@ class _Walker:
         inner = [tps] + scope
         body = node.child_by_field_name("body") if node.type in TYPE_KINDS else node
         decl = Decl(kind, name, path, _line(node.start_point), _line(node.end_point), doc=doc, doc_start=doc_start,
-                    header_end=_line(body.start_point) if body is not None else _line(node.end_point))
+                    header_end=_line(body.start_point) if body is not None else _line(node.end_point),
+                    start_col=node.start_point[1], end_col=node.end_point[1])
         self.decls.append(decl)
         if node.type == "record_declaration":
             decl.components, _, decl.component_names = _params(node, inner)
@@ -265,6 +268,7 @@ class _Walker:
             return
         doc, doc_start = _javadoc(node)
         start, end = _line(node.start_point), _line(node.end_point)
+        cols = {"start_col": node.start_point[1], "end_col": node.end_point[1]}
         if t in ("method_declaration", "constructor_declaration", "annotation_type_element_declaration",
                  "compact_constructor_declaration"):
             kind = {"method_declaration": "method", "annotation_type_element_declaration": "method",
@@ -273,7 +277,7 @@ class _Walker:
             mscope = [_type_params(node, scope)] + scope
             params, varargs, _ = _params(node, mscope)
             self.decls.append(Decl(kind, name_node.text.decode() if name_node is not None else "", path, start, end,
-                                   params, varargs, doc, doc_start))
+                                   params, varargs, doc, doc_start, **cols))
             self.nested(node, path, mscope)
         elif t in ("field_declaration", "constant_declaration"):
             for d in node.named_children:
@@ -291,7 +295,8 @@ class _Walker:
             if body is not None:
                 self.anonymous(body, path, scope, doc_node=node)
         elif t == "static_initializer":
-            self.decls.append(Decl("static_initializer", "<clinit>", path, start, end, doc=doc, doc_start=doc_start))
+            self.decls.append(Decl("static_initializer", "<clinit>", path, start, end, doc=doc, doc_start=doc_start,
+                                   **cols))
             self.nested(node, path, scope)
         elif t == "block":
             self.decls.append(Decl("initializer", "", path, start, end))

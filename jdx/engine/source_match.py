@@ -29,7 +29,8 @@ def descriptor_params(descriptor: str) -> list[str]:
             dims, i = dims + 1, i + 1
         if descriptor[i] == "L":
             end = descriptor.index(";", i)
-            name = descriptor[i + 1:end].rsplit("/", 1)[-1].rsplit("$", 1)[-1]
+            name = descriptor[i + 1:end].rsplit("/", 1)[-1].rsplit("$", 1)[-1].lstrip("0123456789") or \
+                descriptor[i + 1:end].rsplit("/", 1)[-1]  # `Outer$1Local` is `Local` in its source
             i = end + 1
         else:
             name, i = _PRIM[descriptor[i]], i + 1

@@ -55,6 +55,23 @@ def _span(decl: Decl, opts: BodyOptions, total: int) -> tuple[int, int]:
     return max(1, start - opts.context), min(total, decl.end + opts.context)
 
 
+def cut(lines: list[str], decl: Decl, a: int, b: int) -> list[str]:
+    """Lines a..b, where a first or last line shared with other code (`}};` closing an anonymous class,
+    `int a; int b;`) is cut at the declaration's own columns; whole lines otherwise, verbatim."""
+    out = lines[a - 1:b]
+    if not out:
+        return out
+    if b == decl.end and decl.end_col >= 0:
+        raw = out[-1].encode("utf-8")
+        if raw[decl.end_col:].strip():
+            out[-1] = raw[:decl.end_col].decode("utf-8", "replace")
+    if a == decl.start and decl.start_col > 0:
+        raw = out[0].encode("utf-8")
+        if raw[:decl.start_col].strip():
+            out[0] = " " * decl.start_col + raw[decl.start_col:].decode("utf-8", "replace")
+    return out
+
+
 def _result(target: Target, artifact: str, origin: str, header: str, text: list[str], first_line: int | None,
             source: dict | None = None, engine: dict | None = None, implicit: str | None = None) -> dict:
     return {"ref": target.ref, "kind": target.kind, "declaring": format_type(target.type_row["id"]),
@@ -77,7 +94,7 @@ def _from_sources(target: Target, loc: Located, artifact: str, opts: BodyOptions
         header += f"  (implicit: {implicit}; no source text, the declaring type's header shown)"
     source = {"label": file.root.label, "how": file.root.how, "file": file.display, "lines": [a, b],
               "path": file.root.path}
-    return _result(target, artifact, "source", header, file.lines[a - 1:b], a, source, implicit=implicit)
+    return _result(target, artifact, "source", header, cut(file.lines, decl, a, b), a, source, implicit=implicit)
 
 
 @contextmanager
@@ -130,7 +147,7 @@ def _from_decompiler(ctx: SourceContext, target: Target, artifact: str, opts: Bo
     a, b = _span(decl, opts, len(file.lines))
     header = f"source: decompiled by {dec.engine} {dec.engine_version} from {artifact} ({why})   {RECONSTRUCTED}"
     engine = {"name": dec.engine, "version": dec.engine_version, "cached": dec.cached}
-    return _result(target, artifact, "decompiled", header, file.lines[a - 1:b], a,
+    return _result(target, artifact, "decompiled", header, cut(file.lines, decl, a, b), a,
                    {"label": None, "how": "decompiled", "file": file.rel, "lines": [a, b], "path": None}, engine)
 
 

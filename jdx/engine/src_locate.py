@@ -148,9 +148,7 @@ def mismatch_warnings(ctx: SourceContext, type_row: dict, file: SourceFile, keys
                       missing: list[dict] | None = None) -> list[Warning_]:
     """SOURCES_VERSION_MISMATCH (spec §11.1) for `missing` binary methods the sources lack and for every
     method the sources declare in this type that the binary lacks. Anonymous classes are skipped: their
-    numbering is javac's, not a fact of the API."""
-    if any(k[:1].isdigit() for k in keys[1:]):
-        return []
+    numbering is javac's, not a fact of the API, so only the first direction is checked there."""
     methods = [{k.split(".", 1)[1]: v for k, v in r.items()}
                for r in ctx.store.rows_cached(queries.MEMBERS_OF, {"id": type_row["id"]})]
     binary = ctx.artifact_name(type_row)
@@ -160,7 +158,8 @@ def mismatch_warnings(ctx: SourceContext, type_row: dict, file: SourceFile, keys
         out.append(Warning_("SOURCES_VERSION_MISMATCH",
                             f"{binary} declares {ref} which is absent from {file.root.label} "
                             f"({file.display}). Structure shown from bytecode.", binary))
-    for decl in sm.unmatched_declarations(file.parsed, keys, methods, type_row):
+    numbered = any(k[:1].isdigit() for k in keys[1:])
+    for decl in [] if numbered else sm.unmatched_declarations(file.parsed, keys, methods, type_row):
         name = format_type(type_row["id"]) + "#" + (decl.name if decl.kind == "method" else "<init>")
         out.append(Warning_("SOURCES_VERSION_MISMATCH",
                             f"{file.root.label} declares {name}({', '.join(decl.params)}) (line {decl.start}) "
