@@ -8,6 +8,7 @@ sink as soon as they are complete, so the database loads nodes while edges are s
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -19,7 +20,7 @@ from jdx.errors import Warning_
 from jdx.loaders.extractor import REF_KINDS, TYPE_KINDS
 from jdx.loaders.resolution import Hierarchy, overrides, resolve_edges
 
-ACC_INTERFACE, ACC_DEPRECATED = 0x0200, 0x20000
+ACC_PUBLIC, ACC_INTERFACE, ACC_SYNTHETIC, ACC_DEPRECATED = 0x0001, 0x0200, 0x1000, 0x20000
 READ_KINDS = (5, 6, 16)
 STR_LIST = pa.list_(pa.string())
 
@@ -60,6 +61,40 @@ def _const(n: int, value, typ) -> pa.Array:
 
 def _humps(simple: str) -> str:
     return "".join(ch for ch in simple if ch.isupper() or ch.isdigit())
+
+
+# a word of an identifier: an acronym before a capitalised word, a (capitalised) lower-case run with its
+# digits, an acronym with its digits, or leading digits; `_`, `$` and anything else separate words
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z][a-z0-9]*|[A-Z]+[0-9]*|[0-9]+[a-z]*")
+ORIGIN_TIERS = {"dir": 0, "jar": 1, "jrt": 2}  # search ranks workspace code, then dependencies, then the JDK
+
+
+def name_words(name: str) -> str:
+    """The words of an identifier in their original case, each after one space: `HttpURLConnection` ->
+    ` Http URL Connection`. Search's camel-hump patterns are regexes over this form (a space marks a
+    word start), so the Name table stores it once instead of every query splitting every name."""
+    if name.isascii():
+        return "".join(" " + w for w in _WORD.findall(name))
+    return "".join(" " + w for w in _unicode_words(name))
+
+
+def _unicode_words(name: str) -> list[str]:
+    """name_words for identifiers with non-ASCII letters (rare): the same boundaries, by character class."""
+    words: list[str] = []
+    for i, c in enumerate(name):
+        if not c.isalnum():
+            words.append("")
+            continue
+        prev = name[i - 1] if i else ""
+        nxt = name[i + 1] if i + 1 < len(name) else ""
+        starts = (not words or not words[-1] or (c.isupper() and (prev.islower() or prev.isdigit()))
+                  or (c.isupper() and prev.isupper() and nxt.islower())
+                  or (c.isalpha() and prev.isdigit() and not words[-1][:1].isalpha()))
+        if starts:
+            words.append(c)
+        else:
+            words[-1] += c
+    return [w for w in words if w]
 
 
 def _package(t: str) -> str:
@@ -175,9 +210,13 @@ def build_graph_tables(shards, sink: GraphSink) -> BuildResult:
     hierarchy = Hierarchy(supers, interfaces, set(methods["id"].to_pylist()), set(fields["id"].to_pylist()))
 
     # declared nodes go to the database now; externals follow once resolution has found them
-    sink.nodes("Type", _type_nodes(types, ids, names, winner_mask, packages, interfaces, ann_by_owner, art_id_array))
+    type_nodes = _type_nodes(types, ids, names, winner_mask, packages, interfaces, ann_by_owner, art_id_array)
+    sink.nodes("Type", type_nodes)
     sink.nodes("Method", _method_nodes(methods, ann_by_owner, art_id_array))
     sink.nodes("Field", _field_nodes(fields, ann_by_owner, art_id_array))
+    name_nodes, name_edges = _name_index(type_nodes, types["pos"], methods, fields,
+                                         [s.artifact.kind for s in shards])
+    sink.nodes("Name", name_nodes)
     pkg_ids = sorted(set(packages))
     sink.nodes("Package", pa.table({"id": pa.array(pkg_ids, pa.string()),
                                     "name": pa.array([p.replace("/", ".") for p in pkg_ids], pa.string())}))
@@ -247,6 +286,8 @@ def build_graph_tables(shards, sink: GraphSink) -> BuildResult:
     ]
     for rel in rels:
         sink.rels(*rel)
+    for label, table in name_edges.items():
+        sink.rels("NAMES", "Name", label, table)
     override_edges = overrides(methods, winners, hierarchy)
     sink.rels("OVERRIDES", "Method", "Method", override_edges)
     ann_edges = 0
@@ -369,6 +410,51 @@ def _type_nodes(types, ids, names, winner_mask, packages, interfaces, ann_by_own
         "simple_lower": pa.array([x.lower() for x in simple], pa.string()),
         "humps": pa.array([_humps(x) for x in simple], pa.string()),
     })
+
+
+def _origin_ranks(kinds: list[str]) -> pa.Array:
+    """Per classpath position, its search rank: workspace dirs, then jars, then the JDK, each in classpath order."""
+    order = sorted(range(len(kinds)), key=lambda p: (ORIGIN_TIERS.get(kinds[p], 1), p))
+    ranks = [0] * len(kinds)
+    for rank, pos in enumerate(order):
+        ranks[pos] = rank
+    return pa.array(ranks, pa.int32())
+
+
+def _name_index(type_nodes: pa.Table, type_pos, methods: pa.Table, fields: pa.Table, kinds: list[str]):
+    """The Name nodes and NAMES edges search ranks by: loaded (not shadowed), named (not anonymous), not
+    synthetic types and members; constructors and initialisers are found through their type."""
+    ranks = _origin_ranks(kinds)
+    type_nodes = type_nodes.append_column("pos", type_pos)
+    keep = pc.and_(pc.invert(type_nodes["shadowed"]), pc.invert(pc.match_substring_regex(
+        type_nodes["simple_name"], r"^[0-9]*$")))
+    types = type_nodes.filter(keep)
+    public_types = types.filter(pc.not_equal(pc.bit_wise_and(types["access"], ACC_PUBLIC), 0))["id"]
+    edges = {"Type": pa.table({
+        "from": types["simple_name"], "to": types["id"], "kind": types["kind"], "owner": types["id"],
+        "package": types["package"], "public": pc.not_equal(pc.bit_wise_and(types["access"], ACC_PUBLIC), 0),
+        "rank": pc.take(ranks, types["pos"]),
+    })}
+    for label, table in (("Method", methods), ("Field", fields)):
+        keep = pc.and_(pc.invert(table["shadowed"]),
+                       pc.equal(pc.bit_wise_and(table["access"], ACC_SYNTHETIC), 0))
+        if label == "Method":
+            keep = pc.and_(keep, pc.invert(pc.is_in(table["name"], value_set=pa.array(["<init>", "<clinit>"]))))
+        t = table.filter(keep)
+        owners = t["owner_id"]
+        public = pc.and_(pc.not_equal(pc.bit_wise_and(t["access"], ACC_PUBLIC), 0),
+                         pc.is_in(owners, value_set=public_types))
+        package = pc.replace_substring(pc.replace_substring_regex(owners, r"/?[^/]*$", ""), "/", ".")
+        edges[label] = pa.table({
+            "from": t["name"], "to": t["id"], "kind": _const(t.num_rows, label.lower(), pa.string()),
+            "owner": owners, "package": package, "public": public, "rank": pc.take(ranks, t["pos"]),
+        })
+    distinct = sorted(set(pc.unique(pa.chunked_array(
+        [e["from"] for e in edges.values()]).combine_chunks()).to_pylist()))
+    nodes = pa.table({"id": pa.array(distinct, pa.string()),
+                      "lower": pa.array([n.lower() for n in distinct], pa.string()),
+                      "words": pa.array([name_words(n) for n in distinct], pa.string())})
+    return nodes, edges
 
 
 def _method_nodes(methods: pa.Table, ann_by_owner, art_id_array) -> pa.Table:

@@ -1,0 +1,76 @@
+"""Text renderings of search and navigation answers (spec §8.1: leading kind word, two-space indent)."""
+
+from __future__ import annotations
+
+
+def _columns(rows: list[tuple[str, str]], indent: str = "") -> list[str]:
+    """`left  right` lines: no padding to a common width (one long ref would cost every line tokens)."""
+    return [f"{indent}{a}  {b}".rstrip() for a, b in rows]
+
+
+def _symbol(m: dict) -> str:
+    text = f"{m['kind']} {m['ref']}"
+    if m.get("overloads", 1) > 1:
+        text += f" ({m['overloads']} overloads)"
+    if not m.get("public", True):
+        text += " (non-public)"
+    return text
+
+
+def search(r: dict) -> list[str]:
+    rows = [(_symbol(m), m["artifact"]) for m in r["matches"]]
+    lines = _columns(rows)
+    n, total = len(r["matches"]), r["total"]
+    if n == total:  # a truncated answer gets output's `… N of M shown (hint)` line instead
+        lines.append(f"{total} match{'es' if total != 1 else ''} for {r['pattern']!r} ({r['mode']})")
+    return lines
+
+
+def resolve(r: dict) -> list[str]:
+    lines = []
+    if r.get("frame"):
+        f = r["frame"]
+        lines.append(f"frame {f['text']}" + (f"  {f['file']}:{f['line']}" if f.get("line") is not None else ""))
+    rows = [(f"{c['kind']} {c['ref']}" + (f"  (lines {c['lines'][0]}-{c['lines'][1]})" if c.get("lines") else ""),
+             c["artifact"]) for c in r["candidates"]]
+    lines.extend(_columns(rows, "  " if r.get("frame") else ""))
+    n = len(r["candidates"])
+    lines.append(f"{n} candidate{'s' if n != 1 else ''} for {r['name']}")
+    return lines
+
+
+def imports(r: dict) -> list[str]:
+    lines = []
+    for imp in r["imports"]:
+        note = f"  // {imp['note']}" if imp.get("note") else ""
+        lines.append(f"{imp['statement']}{note}")
+        lines.append(f"  from {imp['artifact']}")
+    return lines
+
+
+def ls(r: dict) -> list[str]:
+    lines = []
+    for e in r["entries"]:
+        count = f"  ({e['types']} types)" if "types" in e else ""
+        indent = "  " * e["level"]
+        if e["kind"] == "package":
+            lines.append(f"{indent}package {e['name']}{count}")
+        else:
+            lines.append(f"{indent}{e['kind']} {e['name']}")
+    if not lines:
+        lines.append("no packages")
+    return lines
+
+
+def tree(r: dict) -> list[str]:
+    lines = []
+    for e in r["entries"]:
+        indent = "  " * e["level"]
+        count = f"  ({e['types']} types)" if "types" in e else ""
+        if e["kind"] == "artifact":
+            lines.append(f"{indent}{e['artifact_kind']} {e['name']}{count}")
+        elif e["kind"] == "package":
+            lines.append(f"{indent}package {e['name']}{count}")
+        else:
+            lines.append(f"{indent}{e['kind']} {e['name']}")
+    return lines

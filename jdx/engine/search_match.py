@@ -1,0 +1,157 @@
+"""Search patterns: camel-hump, glob and regex, each compiled to one regex text that RE2 (Kùzu's `=~`) and
+Python's `re` read alike, so the graph filters names and Python ranks packages with the same rules.
+
+Camel humps follow IntelliJ: a capital (or the first character) starts a word, lower-case letters and
+digits continue it, words may be skipped (`gJson` -> `getAsJsonObject`), and a capital may also continue an
+acronym (`URLConn` -> `URLConnection`). Names are matched in their `name_words` form (` get As Json Object`),
+where a space marks each word start, so "starts a word" is just "follows a space".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from jdx.loaders.graph_build import name_words
+
+__all__ = ["Pattern", "compile_pattern", "name_words", "levenshtein", "TIER_NAMES", "glob_to_regex"]
+
+SEPARATORS = "_$- "
+GLOB_CHARS = "*?"
+# tiers: the first ranking key; lower is better
+EXACT, PREFIX, HUMP, WORD = 0, 1, 2, 3
+TIER_NAMES = {EXACT: "exact", PREFIX: "prefix", HUMP: "camel-hump", WORD: "word"}
+
+
+def _literal(c: str) -> str:
+    """One character as a regex atom both engines read the same way (no flags needed)."""
+    if c.isalnum() and c.isascii():
+        return c
+    if c.isascii():
+        return "\\" + c
+    return c
+
+
+def _either_case(c: str) -> str:
+    lo, up = c.lower(), c.upper()
+    if lo == up or len(lo) != 1 or len(up) != 1:
+        return _literal(c)
+    return f"[{lo}{up}]"
+
+
+def hump_regex(pattern: str, anchored: bool) -> str:
+    """Regex over `name_words` text: anchored -> the first pattern word starts the name's first word."""
+    out: list[str] = []
+    new_word = True
+    for c in pattern:
+        if c in SEPARATORS:
+            new_word = True
+            continue
+        if new_word:
+            lead = " " if anchored and not out else ".* "
+            out.append(lead + _either_case(c))
+            new_word = False
+        elif c.isupper():
+            out.append(f"(?:{_literal(c)}|.* {_either_case(c)})")
+        else:
+            out.append(_either_case(c))
+    return "".join(out) + ".*" if out else ".*"
+
+
+def glob_to_regex(glob: str, case_sensitive: bool = True) -> str:
+    """`*` any run (dots included), `?` one character; everything else literal."""
+    body = "".join(".*" if c == "*" else "." if c == "?" else _literal(c) for c in glob)
+    return body if case_sensitive else "(?i)" + body
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A compiled search pattern. `mode` is hump, glob or regex; `qualifier` is the dotted part before the
+    last `.` (`java.util` of `java.util.HashMap`), matched against the symbol's owner or package."""
+
+    text: str
+    mode: str
+    name: str  # the simple-name part
+    lower: str
+    anywhere: str  # regex over name_words (hump) or over the name itself (glob, regex)
+    anchored: str
+    qualifier: str | None
+
+    def tier(self, name: str, words: str | None = None) -> int | None:
+        """Python-side match and tier of one name (packages, modules; tests use it as the oracle)."""
+        if self.mode != "hump":
+            return HUMP if re.fullmatch(self.anywhere, name, re.DOTALL) else None
+        low = name.lower()
+        if low == self.lower:
+            return EXACT
+        if low.startswith(self.lower):
+            return PREFIX
+        words = name_words(name) if words is None else words
+        if re.fullmatch(self.anchored, words, re.DOTALL):
+            return HUMP
+        if re.fullmatch(self.anywhere, words, re.DOTALL):
+            return WORD
+        return None
+
+
+def compile_pattern(text: str, regex: bool = False) -> Pattern:
+    """A search pattern: `--regex` text, a glob (`*`/`?`), or camel-hump/prefix text; a dotted pattern's
+    last segment is the name and the rest its qualifier (`Map.Entry`, `com.google.gson.*`)."""
+    text = text.strip()
+    if regex:
+        _check_re2(text)
+        return Pattern(text, "regex", text, text.lower(), f".*(?:{text}).*", f"(?:{text})", None)
+    qualifier = None
+    name = text
+    if "." in text.strip("."):
+        qualifier, _, name = text.rpartition(".")
+        qualifier = qualifier or None
+    if any(c in GLOB_CHARS for c in name):
+        smart = not any(c.isupper() for c in name)
+        rx = glob_to_regex(name, case_sensitive=not smart)
+        return Pattern(text, "glob", name, name.lower(), rx, rx, qualifier)
+    return Pattern(text, "hump", name, name.lower(), hump_regex(name, False), hump_regex(name, True), qualifier)
+
+
+_NOT_RE2 = re.compile(r"\(\?<?[=!]|\(\?P=|\\[1-9]")
+
+
+def _check_re2(text: str) -> None:
+    """--regex runs in the graph (RE2): refuse what Python accepts but RE2 does not, instead of matching nothing."""
+    from jdx.errors import UsageError
+
+    try:
+        re.compile(text)
+    except re.error as exc:
+        raise UsageError(f"--regex {text}: {exc}") from exc
+    if _NOT_RE2.search(text):
+        raise UsageError(f"--regex {text}: lookarounds and backreferences are not supported (RE2 syntax)")
+
+
+def qualifier_regex(qualifier: str, member: bool) -> str:
+    """Regex over a graph owner id (`java/util/Map$Entry`): the qualifier names the owner's trailing
+    segments (members) or the type's enclosing package/type (types), `.` matching `/` or `$`."""
+    parts = []
+    for c in qualifier:
+        parts.append("[/$]" if c == "." else ".*" if c == "*" else "." if c == "?" else _literal(c))
+    body = "(?:.*[/$])?" + "".join(parts)
+    return body if member else body + "[/$][^/$]*"
+
+
+def levenshtein(a: str, b: str) -> int:
+    """Edit distance (insert, delete, substitute), as Kùzu's levenshtein() counts it."""
+    if len(a) < len(b):
+        a, b = b, a
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def fuzzy_budget(name: str) -> int:
+    """How many edits a typo may cost: 1 up to 4 characters, 2 up to 8, else 3."""
+    n = len(name)
+    return 1 if n <= 4 else 2 if n <= 8 else 3

@@ -1,0 +1,382 @@
+"""resolve, imports, ls and tree (spec §7.2): what a name is, how to import it, and browsing packages."""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections import defaultdict
+
+from jdx.engine.refs import format_member, format_type, parse_ref
+from jdx.engine.search import SearchOptions, artifact_table, search
+from jdx.engine.search_match import glob_to_regex, levenshtein
+from jdx.errors import AmbiguousError, NotFoundError, RefSyntaxError, UsageError, Warning_
+from jdx.graph_schema import queries, queries_search
+from jdx.graph_schema.queries_search import TYPE_KINDS
+from jdx.graph_schema.store import GraphStore
+
+ACC_PUBLIC, ACC_STATIC, ACC_VARARGS = 0x0001, 0x0008, 0x0080
+# `at java.base/java.util.HashMap.get(HashMap.java:556)`, `app//a.B.c(B.java)`, `a.B.<init>(Unknown Source)`
+_FRAME = re.compile(r"^\s*(?:at\s+)?(?:[^\s/()]*/+)?(?P<sym>[^\s/()]+?)\s*(?:\((?P<src>[^)]*)\))?\s*$")
+
+
+INTERNAL_PREFIXES = ("sun.", "com.sun.", "jdk.internal.")
+
+
+def is_internal(ref: str) -> bool:
+    """JDK implementation packages: listed after the API when candidates are otherwise equal."""
+    return ref.startswith(INTERNAL_PREFIXES)
+
+
+# --- resolve -------------------------------------------------------------------------------------------------
+def parse_frame(text: str) -> tuple[str, dict | None]:
+    """The symbol part of a stack-trace frame and {file, line} when the text was a frame."""
+    m = _FRAME.match(text)
+    if not m:
+        return text.strip(), None
+    sym, src = m.group("sym"), m.group("src")
+    if src is None and not text.lstrip().startswith("at "):
+        return sym, None
+    file, line = (src or ""), None
+    if src and ":" in src:
+        file, _, num = src.rpartition(":")
+        line = int(num) if num.isdigit() else None
+    return sym, {"text": sym, "file": file, "line": line}
+
+
+def _art_names(store: GraphStore) -> dict[str, dict]:
+    return {a["id"]: a for a in artifact_table(store)}
+
+
+def _types_named(store: GraphStore, written: str) -> list[dict]:
+    """Loaded types a (possibly partial) dotted name denotes: exact binary names first, else every type whose
+    simple name is the last segment and whose qualified name ends with what was written."""
+    try:
+        ref = parse_ref(written)
+    except RefSyntaxError:
+        return []
+    if ref.member is not None and not ref.ambiguous_dot:
+        return []
+    for fqn in ref.type_candidates():
+        rows = store.rows_cached(queries.TYPE_BY_ID, {"id": fqn.replace(".", "/")})
+        if rows and not rows[0]["t.external"]:
+            return [{"id": rows[0]["t.id"], "kind": rows[0]["t.kind"], "artifact": rows[0]["t.artifact"],
+                     "access": rows[0]["t.access"]}]
+    simple = re.split(r"[.$]", written)[-1]
+    suffix = written.replace("$", ".")
+    found = []
+    for r in store.rows_cached(queries_search.SYMBOLS_NAMED, {"name": simple}):
+        if r["kind"] in TYPE_KINDS:
+            dotted = format_type(r["owner"]).replace("$", ".")
+            if dotted == suffix or dotted.endswith("." + suffix):
+                found.append({"id": r["owner"], "kind": r["kind"], "artifact": r["artifact"], "access": r["access"]})
+    return found
+
+
+def _member_candidates(store: GraphStore, owners: list[dict], name: str, line: int | None) -> list[dict]:
+    ids = [o["id"] for o in owners]
+    methods = store.rows(queries_search.MEMBERS_NAMED, {"owners": ids, "name": name})
+    if line is not None:
+        hits = [m for m in methods if m["first_line"] is not None and m["first_line"] <= line <= m["last_line"]]
+        methods = hits or methods
+    fields = store.rows(queries_search.FIELDS_NAMED, {"owners": ids, "name": name}) if line is None else []
+    out = []
+    for m in methods + fields:
+        is_field = m["kind"] == "field"
+        try:
+            ref = format_member(m["owner"], name, m["descriptor"], is_field=is_field,
+                                varargs=bool(m["access"] & ACC_VARARGS))
+        except ValueError:
+            ref = format_type(m["owner"]) + "#" + name
+        kind = "constructor" if name == "<init>" else "initializer" if name == "<clinit>" else m["kind"]
+        row = {"kind": kind, "ref": ref, "artifact": m["artifact"], "public": bool(m["access"] & ACC_PUBLIC)}
+        if not is_field and m.get("first_line", -1) not in (None, -1):
+            row["lines"] = [m["first_line"], m["last_line"]]
+        if name.startswith("lambda$"):
+            row["note"] = f"lambda body in {name.split('$')[1]}"
+        out.append(row)
+    return out
+
+
+def resolve(store: GraphStore, text: str, limit: int) -> tuple[dict, dict | None]:
+    """Every candidate for a name, a `Foo.bar`/`Foo#bar` fragment or a stack-trace frame."""
+    if not text.strip():
+        raise UsageError("resolve needs a name, e.g. jdx resolve Entry or jdx resolve 'at a.B.c(B.java:12)'")
+    sym, frame = parse_frame(text)
+    arts = _art_names(store)
+    candidates: list[dict] = []
+    owner_text, sep, member = _split_member(sym)
+    if not sep and "." not in sym:
+        candidates = _unqualified(store, sym)
+    else:
+        if not sep and frame is None:
+            candidates.extend(_type_rows(_types_named(store, sym)))
+        if owner_text:
+            owners = _types_named(store, owner_text)
+            candidates.extend(_member_candidates(store, owners, member, frame["line"] if frame else None))
+    if not candidates:
+        raise NotFoundError(f"not found: {text.strip()}", candidates=_suggest(store, member or sym),
+                            hint="jdx search <pattern> finds names by camel humps and globs")
+    for c in candidates:
+        a = arts.get(c["artifact"], {})
+        c["artifact"], c["rank"] = a.get("name", ""), a.get("rank", 0)
+    candidates.sort(key=lambda c: (c["rank"], not c.get("public", True), is_internal(c["ref"]),
+                                   c["kind"] not in TYPE_KINDS, c["ref"]))
+    for c in candidates:
+        del c["rank"]
+    total = len(candidates)
+    result = {"name": text.strip(), "frame": frame, "candidates": candidates[:limit], "total": total}
+    truncated = {"shown": limit, "total": total, "hint": f"--limit {total}"} if total > limit else None
+    return result, truncated
+
+
+def _split_member(sym: str) -> tuple[str, str, str]:
+    """`a.B#c` / `a.B::c` / `a.B.c` -> (owner, separator, member); a bare name has no owner."""
+    for sep in ("#", "::"):
+        if sep in sym:
+            owner, _, member = sym.partition(sep)
+            return owner, sep, member.split("(", 1)[0]
+    owner, _, member = sym.rpartition(".")
+    return owner, "", member
+
+
+def _type_rows(types: list[dict]) -> list[dict]:
+    return [{"kind": t["kind"], "ref": format_type(t["id"]), "artifact": t["artifact"],
+             "public": bool(t["access"] & ACC_PUBLIC)} for t in types]
+
+
+def _unqualified(store: GraphStore, name: str) -> list[dict]:
+    """Every loaded symbol of exactly this name: types, methods and fields (overloads grouped), packages."""
+    grouped: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    for r in store.rows_cached(queries_search.SYMBOLS_NAMED, {"name": name}):
+        grouped[(r["kind"], r["owner"])].append(r)
+    out = []
+    for (kind, owner), rows in grouped.items():
+        r = rows[0]
+        if kind in TYPE_KINDS:
+            ref = format_type(owner)
+        elif kind == "field" or len(rows) > 1:
+            ref = format_type(owner) + "#" + name
+        else:
+            ref = format_member(owner, name, r["descriptor"], varargs=bool(r["access"] & ACC_VARARGS))
+        row = {"kind": kind, "ref": ref, "artifact": r["artifact"], "public": any(x["pub"] for x in rows)}
+        if kind == "method":
+            row["overloads"] = len(rows)
+        out.append(row)
+    for p in store.rows_cached(queries_search.PACKAGES):
+        if p["name"].rsplit(".", 1)[-1] == name:
+            out.append({"kind": "package", "ref": p["name"], "artifact": "", "public": True})
+    return out
+
+
+def _suggest(store: GraphStore, name: str) -> list[dict]:
+    """Did-you-mean for resolve/imports: the search machinery's near names."""
+    simple = re.split(r"[.$#]", name)[-1]
+    if not simple or not re.fullmatch(r"[\w$]+", simple):
+        return []
+    try:
+        found, _ = search(store, simple, SearchOptions(fuzzy=True, limit=5))
+    except NotFoundError as exc:
+        return exc.candidates
+    return [{"ref": m["ref"], "kind": m["kind"], "artifact": m["artifact"]} for m in found["matches"]]
+
+
+# --- imports -------------------------------------------------------------------------------------------------
+def imports(store: GraphStore, text: str) -> tuple[dict, list[Warning_]]:
+    """The import statement for a type (or `import static` for a static member), with duplicate warnings."""
+    from jdx.engine.resolve import resolve_type
+
+    text = text.strip()
+    if not text:
+        raise UsageError("imports needs a type, e.g. jdx imports Gson")
+    owner_text, sep, member = _split_member(text)
+    if sep:
+        owner = resolve_type(store, owner_text)
+        return _static_import(store, owner, member)
+    types = _types_named(store, text)
+    if len(types) > 1:
+        arts = _art_names(store)
+        types.sort(key=lambda t: (not t["access"] & ACC_PUBLIC, is_internal(format_type(t["id"])),
+                                  arts.get(t["artifact"], {}).get("rank", 0), t["id"]))
+        raise AmbiguousError(f"ambiguous: {len(types)} types named {text}",
+                             candidates=[{"ref": format_type(t["id"]), "kind": t["kind"],
+                                          "artifact": arts.get(t["artifact"], {}).get("name", "")} for t in types],
+                             hint="re-run with one of the refs above")
+    if not types:
+        return _type_import(store, resolve_type(store, text))  # raises not-found with did-you-mean
+    found = store.rows_cached(queries.TYPE_BY_ID, {"id": types[0]["id"]})[0]
+    return _type_import(store, {k[2:]: v for k, v in found.items()})
+
+
+def _type_import(store: GraphStore, row: dict) -> tuple[dict, list[Warning_]]:
+    fqn = row["fqn"]
+    if row.get("outer") and not row.get("inner_name"):
+        raise UsageError(f"{fqn} is a local or anonymous class: it cannot be imported")
+    if row.get("outer_method"):
+        raise UsageError(f"{fqn} is a local class of {row['outer_method']}: it cannot be imported")
+    source_name = fqn.replace("$", ".")
+    entry = {"ref": fqn, "statement": f"import {source_name};", "kind": row["kind"],
+             "artifact": _art_names(store).get(row["artifact"], {}).get("name", "")}
+    package = row.get("package") or ""
+    if not package:
+        entry["note"] = "in the unnamed package: it cannot be imported from a named package"
+    elif package == "java.lang" and "$" not in fqn:
+        entry["note"] = "java.lang is imported implicitly: no import needed"
+    elif not row["access"] & ACC_PUBLIC:
+        entry["note"] = f"not public: only code in package {package} can use it"
+    return {"type": fqn, "imports": [entry]}, _duplicates(store, row)
+
+
+def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, list[Warning_]]:
+    if not member or member in ("<init>", "<clinit>"):
+        raise UsageError("import static needs a static method or field name, e.g. java.util.Collections#emptyList")
+    rows = [r for q in (queries_search.MEMBERS_NAMED, queries_search.FIELDS_NAMED)
+            for r in store.rows(q, {"owners": [owner["id"]], "name": member})]
+    if not rows:
+        raise NotFoundError(f"not found: {owner['fqn']}#{member}",
+                            hint=f"jdx members {owner['fqn']} --static lists its static members")
+    static = [r for r in rows if r["access"] & ACC_STATIC]
+    if not static:
+        raise UsageError(f"{owner['fqn']}#{member} is not static: it cannot be imported (call it on an instance)")
+    source_owner = owner["fqn"].replace("$", ".")
+    entry = {"ref": f"{owner['fqn']}#{member}", "statement": f"import static {source_owner}.{member};",
+             "kind": static[0]["kind"], "artifact": _art_names(store).get(owner["artifact"], {}).get("name", "")}
+    if len(static) > 1:
+        entry["note"] = f"imports all {len(static)} static overloads"
+    return {"type": owner["fqn"], "imports": [entry]}, _duplicates(store, owner)
+
+
+def _duplicates(store: GraphStore, row: dict) -> list[Warning_]:
+    """DUPLICATE_CLASS when several artifacts provide the FQN: the first on the classpath wins."""
+    copies = store.rows(queries_search.TYPE_COPIES, {"name": row["name"]})
+    if len(copies) < 2:
+        return []
+    arts = _art_names(store)
+    copies.sort(key=lambda c: (c["shadowed"], arts.get(c["artifact"], {}).get("position", 0)))
+    names = [arts.get(c["artifact"], {}).get("name", "?") for c in copies]
+    return [Warning_("DUPLICATE_CLASS", f"{row['fqn']} is provided by {len(copies)} artifacts: {names[0]} (loaded), "
+                                       + ", ".join(f"{n} (shadowed)" for n in names[1:]), names[0])]
+
+
+# --- ls and tree ---------------------------------------------------------------------------------------------
+def _package_counts(store: GraphStore, artifact_ids: set[str] | None = None) -> dict[str, int]:
+    counts: dict[str, int] = defaultdict(int)
+    for r in store.rows_cached(queries_search.PACKAGE_TYPES):
+        if artifact_ids is None or r["artifact"] in artifact_ids:
+            counts[r["package"]] += r["types"]
+    return counts
+
+
+def _public_types(store: GraphStore, package: str, artifact_ids: set[str] | None = None) -> list[dict]:
+    rows = store.rows_cached(queries_search.TYPES_IN_PACKAGE, {"package": package})
+    return [r for r in rows if r["access"] & ACC_PUBLIC and (artifact_ids is None or r["artifact"] in artifact_ids)
+            and not r["name"].isdigit()]
+
+
+def _subtree_count(counts: dict[str, int], prefix: str) -> int:
+    return sum(n for p, n in counts.items() if p == prefix or p.startswith(prefix + "."))
+
+
+def _children(counts: dict[str, int], prefix: str) -> list[str]:
+    """Next-level package prefixes under `prefix` ('' for the roots)."""
+    out = set()
+    for p in counts:
+        if not p:
+            continue
+        if not prefix:
+            out.add(p.split(".", 1)[0])
+        elif p.startswith(prefix + "."):
+            out.add(prefix + "." + p[len(prefix) + 1:].split(".", 1)[0])
+    return sorted(out)
+
+
+def _walk(store, counts, prefix: str, level: int, depth: int, with_counts: bool, entries: list[dict],
+          artifact_ids: set[str] | None) -> None:
+    """Entries under package `prefix`: its public top-level types, then its subpackages, `depth` levels deep."""
+    if level > depth:
+        return
+    if prefix in counts:
+        for t in _public_types(store, prefix, artifact_ids):
+            entries.append({"kind": t["kind"], "name": t["name"], "ref": t["fqn"], "level": level})
+    for child in _children(counts, prefix):
+        entry = {"kind": "package", "name": child, "level": level}
+        if with_counts:
+            entry["types"] = _subtree_count(counts, child)
+        entries.append(entry)
+        _walk(store, counts, child, level + 1, depth, with_counts, entries, artifact_ids)
+
+
+def list_packages(store: GraphStore, glob: str | None, depth: int, with_counts: bool,
+                  limit: int) -> tuple[dict, dict | None]:
+    """`ls`: no argument -> the root namespaces; a package -> its types and subpackages; a glob -> the
+    packages it matches. --depth expands subpackages that many levels, --counts adds type counts
+    (subpackages included)."""
+    counts = _package_counts(store)
+    entries: list[dict] = []
+    if glob is None or not glob.strip():
+        _walk(store, counts, "", 0, depth - 1, with_counts, entries, None)
+        entries = [e for e in entries if e["kind"] == "package"]
+    elif any(c in glob for c in "*?"):
+        rx = re.compile(glob_to_regex(glob))
+        for p in sorted(x for x in counts if x and rx.fullmatch(x)):
+            entry = {"kind": "package", "name": p, "level": 0}
+            if with_counts:
+                entry["types"] = counts[p]
+            entries.append(entry)
+            if depth > 1:
+                _walk(store, counts, p, 1, depth - 1, with_counts, entries, None)
+    else:
+        package = glob.strip()
+        if package not in counts and not _children(counts, package):
+            close = sorted((p for p in counts if p), key=lambda p: (levenshtein(p, package), p))[:5]
+            raise NotFoundError(f"not found: package {package}",
+                                candidates=[{"ref": p, "kind": "package"} for p in close])
+        entry = {"kind": "package", "name": package, "level": 0}
+        if with_counts:
+            entry["types"] = _subtree_count(counts, package)
+        entries.append(entry)
+        _walk(store, counts, package, 1, depth, with_counts, entries, None)
+    if not entries and glob:
+        raise NotFoundError(f"not found: no package matches {glob}")
+    return _capped({"query": glob or "", "entries": entries}, limit)
+
+
+def _capped(result: dict, limit: int) -> tuple[dict, dict | None]:
+    entries = result["entries"]
+    result["total"] = len(entries)
+    if len(entries) <= limit:
+        return result, None
+    result["entries"] = entries[:limit]
+    return result, {"shown": limit, "total": len(entries), "hint": f"--limit {len(entries)}, or a narrower glob"}
+
+
+def artifact_tree(store: GraphStore, glob: str | None, depth: int | None, with_counts: bool,
+                  limit: int) -> tuple[dict, dict | None]:
+    """`tree`: artifacts in classpath order (level 0), their packages (1), public top-level types (2)."""
+    arts = sorted(artifact_table(store), key=lambda a: a["position"])
+    if glob:
+        picked = [a for a in arts if fnmatch.fnmatchcase(a["name"], glob)]
+        if not picked:
+            close = sorted(arts, key=lambda a: (levenshtein(a["name"], glob), a["name"]))[:5]
+            raise NotFoundError(f"not found: no artifact matches {glob}",
+                                candidates=[{"ref": a["name"], "kind": "artifact", "artifact": a["kind"]}
+                                            for a in close])
+        arts = picked
+    depth = depth if depth is not None else (2 if glob else 1)
+    entries: list[dict] = []
+    for a in arts:
+        counts = _package_counts(store, {a["id"]})
+        entry = {"kind": "artifact", "name": a["name"], "artifact_kind": a["kind"], "level": 0}
+        if with_counts:
+            entry["types"] = sum(counts.values())
+        entries.append(entry)
+        if depth < 2:
+            continue
+        for package in sorted(counts):
+            pentry = {"kind": "package", "name": package or "(unnamed)", "level": 1}
+            if with_counts:
+                pentry["types"] = counts[package]
+            entries.append(pentry)
+            if depth >= 3:
+                for t in _public_types(store, package, {a["id"]}):
+                    entries.append({"kind": t["kind"], "name": t["name"], "ref": t["fqn"], "level": 2})
+    return _capped({"query": glob or "", "depth": depth, "entries": entries}, limit)
