@@ -111,3 +111,12 @@ FIELDS_NAMED = (
     "RETURN 'field' AS kind, t.id AS owner, f.id AS id, f.descriptor AS descriptor, f.access AS access, "
     "f.artifact AS artifact ORDER BY id"
 )
+
+
+def matching_names(p) -> str:
+    """Every Name the pattern matches, with its tier (the graph half of the RE2-vs-Python differential test)."""
+    where, tier = _match_and_tier(p)
+    return f"MATCH (n:Name) WHERE {where} RETURN n.id AS name, {tier} AS tier"
+
+
+ALL_NAMES = "MATCH (n:Name) RETURN n.id AS name, n.words AS words"
