@@ -67,27 +67,27 @@ def _chaining(store: GraphStore, row: dict, target: Target) -> bool:
 
 
 def _member_sites(store: GraphStore, targets: list[Target], kinds: set[str]) -> list[dict]:
+    """Sites of fields (reads, writes) and methods (calls, allocations, overrides) among `targets`;
+    a bare name can be both (`AbstractShape#sides` is a field and a method)."""
     by_id = {t.id: t for t in targets}
-    ids = sorted(by_id)
     sites: list[dict] = []
-    fields = [t for t in targets if t.is_field]
-    if fields:
-        for query, kind in ((q.READS_INTO, "read"), (q.WRITES_INTO, "write")):
-            if kind in kinds:
-                for r in rows_by_ids(store, query, ids):
-                    sites.append(_site(r, kind, by_id[r["target"]], r["kind"], via=_via(r),
-                                       method_ref=r["kind"].startswith("handle")))
-        return sites
-    if kinds & {"call", "new"}:
-        for r in rows_by_ids(store, q.CALLS_INTO, ids):
+    fields = sorted(t.id for t in targets if t.is_field)
+    methods = sorted(t.id for t in targets if not t.is_field)
+    for query, kind in ((q.READS_INTO, "read"), (q.WRITES_INTO, "write")):
+        if fields and kind in kinds:
+            for r in rows_by_ids(store, query, fields):
+                sites.append(_site(r, kind, by_id[r["target"]], r["kind"], via=_via(r),
+                                   method_ref=r["kind"].startswith("handle")))
+    if methods and kinds & {"call", "new"}:
+        for r in rows_by_ids(store, q.CALLS_INTO, methods):
             target = by_id[r["target"]]
             kind = "call"
             if target.kind == "constructor" and not _chaining(store, r, target):
                 kind = "new"
             if kind in kinds:
                 sites.append(_site(r, kind, target, r["kind"], via=_via(r), method_ref=r["kind"] == "handle"))
-    if "override" in kinds:
-        for r in rows_by_ids(store, q.OVERRIDERS_OF, ids):
+    if methods and "override" in kinds:
+        for r in rows_by_ids(store, q.OVERRIDERS_OF, methods):
             r["line"] = -1
             sites.append(_site(r, "override", by_id[r["target"]], "direct" if r["direct"] else "indirect"))
     return sites
