@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 BLOCK_ORDER = ("param", "return", "throws", "see", "since", "deprecated")
 _INLINE = re.compile(r"\{@(\w+)\s*((?:[^{}]|\{[^{}]*\})*)\}")
 _TAG = re.compile(r"<(/?)(\w+)[^>]*>")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(@\"'])|(?<=\.)\s*$")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[^a-z\s])|(?<=\.)\s*$")  # BreakIterator: no break before lowercase
 
 
 @dataclass
@@ -197,7 +197,8 @@ def render(doc: Javadoc) -> list[str]:
 
 
 def first_sentence(doc: Javadoc) -> str:
-    """The summary sentence, as the javadoc tool takes it: up to the first period followed by whitespace."""
+    """The summary sentence, as the javadoc tool takes it: up to the first period followed by whitespace and
+    something other than a lowercase letter (so `e.g. this` does not end it)."""
     if not doc.paragraphs:
         return ""
     text = doc.paragraphs[0].replace("\x00INHERIT\x00", "").strip()

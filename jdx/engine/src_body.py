@@ -92,8 +92,7 @@ def _from_sources(target: Target, loc: Located, artifact: str, opts: BodyOptions
     header = f"source: {file.root.label} ({file.display}:{a}-{b})"
     if implicit:
         header += f"  (implicit: {implicit}; no source text, the declaring type's header shown)"
-    source = {"label": file.root.label, "how": file.root.how, "file": file.display, "lines": [a, b],
-              "path": file.root.path}
+    source = {"label": file.root.label, "how": file.root.how, "file": file.display, "lines": [a, b]}
     return _result(target, artifact, "source", header, cut(file.lines, decl, a, b), a, source, implicit=implicit)
 
 
@@ -148,7 +147,7 @@ def _from_decompiler(ctx: SourceContext, target: Target, artifact: str, opts: Bo
     header = f"source: decompiled by {dec.engine} {dec.engine_version} from {artifact} ({why})   {RECONSTRUCTED}"
     engine = {"name": dec.engine, "version": dec.engine_version, "cached": dec.cached}
     return _result(target, artifact, "decompiled", header, cut(file.lines, decl, a, b), a,
-                   {"label": None, "how": "decompiled", "file": file.rel, "lines": [a, b], "path": None}, engine)
+                   {"label": None, "how": "decompiled", "file": file.rel, "lines": [a, b]}, engine)
 
 
 def _from_javap(ctx: SourceContext, target: Target, artifact: str, why: str) -> dict:

@@ -97,8 +97,7 @@ def source(ctx: SourceContext, type_row: dict, lines: str | None, around: str | 
                  f"{RECONSTRUCTED}"
     result = {"ref": format_type(type_row["id"]), "artifact": art, "origin": origin, "header": header,
               "source": {"label": file.root.label if origin == "source" else None, "how": file.root.how,
-                         "file": file.display if origin == "source" else file.rel, "lines": [a, b],
-                         "path": file.root.path or None},
+                         "file": file.display if origin == "source" else file.rel, "lines": [a, b]},
               "engine": engine, "total_lines": total, "first_line": a, "text": file.lines[a - 1:b]}
     prov = {"symbol": result["ref"], "artifact": art, "origin": origin, "file": result["source"]["file"],
             "lines": [a, b]}

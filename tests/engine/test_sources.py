@@ -1,0 +1,345 @@
+"""Sources pairing, tree-sitter declarations, member matching, body / source / doc on fixtures compiled at
+test time in every layout spec §5.2 names (tests/fixtures/build_sources.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from jdx.engine import javadoc as jd
+from jdx.engine import src_body
+from jdx.engine.java_parse import parse_source
+from jdx.engine.service import JdxService, Options
+from jdx.engine.source_match import descriptor_params
+from jdx.engine.sources import paired_jars, source_roots
+from jdx.engine.src_doc import DocOptions
+from jdx.errors import AmbiguousError, NotFoundError, UsageError
+from jdx.graph_schema import queries
+from tests.fixtures.build_sources import build_layouts
+
+SX_TYPES = ["sx/Shapes", "sx/Shapes$1", "sx/Shapes$1Counter", "sx/Shapes$Corner", "sx/Shapes$Point", "sx/Color",
+            "sx/Color$1", "sx/Range", "sx/Named", "sx/Dog"]
+
+
+@pytest.fixture(scope="module")
+def layouts(jdx_home):
+    return build_layouts(jdx_home)
+
+
+@pytest.fixture(scope="module")
+def services(layouts, jdx_home):
+    """One service per layout, without the JDK (fast to index); closed at the end."""
+    cache = str(jdx_home / "cache")
+    made = {}
+
+    def get(name: str, **extra) -> JdxService:
+        if name not in made:
+            jars = {"paired": layouts.paired, "bare": layouts.bare, "stale": layouts.stale,
+                    "embedded": layouts.embedded, "maven": layouts.maven, "gradle": layouts.gradle,
+                    "srcdir": layouts.bare, "explicit": layouts.bare}[name]
+            opts = Options(jars=[str(jars)], jdk=False, cache_dir=cache)
+            if name == "srcdir":
+                opts.src = [str(layouts.srcdir)]
+            if name == "explicit":
+                opts.sources = [str(layouts.explicit_sources)]
+            made[name] = JdxService(opts)
+        return made[name]
+
+    yield get
+    for s in made.values():
+        s.close()
+
+
+# --- pairing -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("layout,label,how", [
+    ("paired", "sx-1.0-sources.jar", "sibling"),
+    ("stale", "sx-1.0-sources.jar", "sibling"),
+    ("maven", "sx-1.0-sources.jar", "maven"),
+    ("gradle", "sx-1.0-sources.jar", "gradle"),
+    ("embedded", "sx-embedded-1.0.jar", "embedded"),
+    ("srcdir", "srcdir", "--src"),
+    ("explicit", "sx-src.zip", "--sources"),
+])
+def test_body_names_where_the_sources_came_from(services, layout, label, how):
+    """Every pairing rule of spec §5.2 finds the file and the provenance line names it."""
+    answer = services(layout).body("sx.Shapes#area(double)")
+    r = answer.result
+    assert r["origin"] == "source" and r["source"]["how"] == how
+    assert r["header"] == f"source: {label} (sx/Shapes.java:45-47)"
+    assert r["text"] == ["    public static double area(double r) {", "        return Math.PI * r * r;", "    }"]
+    assert answer.provenance == [{"symbol": "sx.Shapes#area(double)", "artifact": answer.result["artifact"],
+                                  "origin": "source", "file": "sx/Shapes.java", "lines": [45, 47],
+                                  "sources": label}]
+    assert not [w for w in answer.warnings if w.code != "ARTIFACT_READ_ERROR"]
+
+
+def test_gradle_sources_live_in_another_hash_directory(layouts):
+    roots = paired_jars(str(layouts.gradle))
+    assert [(r.how, r.label) for r in roots] == [("gradle", "sx-1.0-sources.jar")]
+    assert "/9f8e7d/" in roots[0].path
+
+
+def test_jdk_modules_pair_with_src_zip(tmp_path):
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "src.zip").write_bytes(b"PK\x05\x06" + b"\0" * 18)
+    roots = source_roots("jrt", "jrt:/java.base", f"jrt:{tmp_path}!java.base", [], [])
+    assert [(r.how, r.label, r.prefix) for r in roots] == [("src.zip", "src.zip", "java.base/")]
+
+
+def test_explicit_sources_come_first(layouts):
+    roots = source_roots("jar", str(layouts.paired), f"jar:{layouts.paired}", [str(layouts.explicit_sources)],
+                         [str(layouts.srcdir)])
+    assert [r.how for r in roots] == ["--sources", "sibling", "embedded", "--src"]
+
+
+def test_bare_jar_is_decompiled_and_labelled(services):
+    answer = services("bare").body("sx.Shapes#area(double)")
+    r = answer.result
+    codes = [w.code for w in answer.warnings]
+    if r["origin"] == "decompiled":
+        assert r["header"].startswith("source: decompiled by ") and r["header"].endswith("⚠ reconstructed")
+        assert "(no sources jar)" in r["header"]
+        assert r["text"][0].strip().startswith("public static double area(")
+        parsed = parse_source("\n".join(["class W {"] + r["text"] + ["}"]).encode())
+        assert parsed.errors == 0  # the decompiled body parses as Java
+    else:  # no decompiler on this machine: the next rung, labelled
+        assert "DECOMPILER_UNAVAILABLE" in codes and r["origin"] in ("javap", "signature")
+    assert "NO_SOURCES" in codes
+
+
+# --- matching: every method of every fixture class -------------------------------------------------
+
+def _methods(service, type_id):
+    rows = service.store().rows(queries.MEMBERS_OF, {"id": type_id})
+    return [{k[2:]: v for k, v in r.items()} for r in rows]
+
+
+@pytest.mark.parametrize("type_id", SX_TYPES)
+def test_every_fixture_method_finds_its_declaration(services, type_id):
+    """Overloads, generics, varargs, anonymous/local/inner classes, enums, records, constructors and static
+    initialisers: each non-synthetic method's body comes from the sources, begins with its declaration and
+    contains the LineNumberTable lines; compiler-written ones are labelled implicit."""
+    service = services("paired")
+    ctx = service.source_context()
+    type_row = ctx.type_row(type_id)
+    implicit = []
+    for m in _methods(service, type_id):
+        if m["access"] & 0x1040:
+            continue
+        target = src_body.Target(type_row, f"{type_id}#{m['name']}{m['descriptor']}", m["kind"], m)
+        r, warnings, _ = src_body.body(ctx, target, src_body.BodyOptions())
+        assert r["origin"] == "source", (target.ref, r["header"])
+        assert not warnings, (target.ref, warnings)
+        if r["implicit"]:
+            implicit.append((m["name"], r["implicit"]))
+            continue
+        decls = [d for d in parse_source(("class W {\n" + "\n".join(r["text"]) + "\n}").encode()).decls
+                 if d.kind in ("method", "constructor", "compact_constructor", "static_initializer")]
+        first = decls[0]
+        if m["name"] == "<init>":
+            assert first.kind in ("constructor", "compact_constructor")
+        elif m["name"] == "<clinit>":
+            assert first.kind == "static_initializer"
+        else:
+            assert (first.name, len(first.params)) == (m["name"], len(descriptor_params(m["descriptor"])))
+        a, b = r["source"]["lines"]
+        if m["first_line"] > 0 and m["name"] not in ("<init>", "<clinit>"):
+            assert a <= m["first_line"] and m["last_line"] <= b, target.ref
+    expected = {"sx/Color": {("values", "enum method written by the compiler"),
+                             ("valueOf", "enum method written by the compiler"),
+                             ("<clinit>", "static initializer made of field initializers only")},
+                "sx/Shapes$1": {("<init>", "constructor of an anonymous class")},
+                "sx/Color$1": {("<init>", "constructor of an anonymous class")},
+                "sx/Shapes$1Counter": {("<init>", "default constructor")},
+                "sx/Shapes$Point": {("<init>", "default constructor")},
+                "sx/Dog": {("<init>", "default constructor")},
+                "sx/Range": {("lo", "record component accessor"), ("hi", "record component accessor"),
+                             ("equals", "record method written by the compiler"),
+                             ("hashCode", "record method written by the compiler"),
+                             ("toString", "record method written by the compiler")}}
+    assert set(implicit) == expected.get(type_id, set())
+
+
+@pytest.mark.parametrize("ref,first_line", [
+    ("sx.Shapes#<init>(Comparable, Comparable...)", "    @SafeVarargs"),
+    ("sx.Shapes#<init>()", "    public Shapes() {"),
+    ("sx.Shapes#area(int, int)", "    public static int area(int w, int h) {"),
+    ("sx.Shapes#area(double, double)", "    public static double area(double w, double h) {"),
+    ("sx.Shapes$1#run", "            @Override"),
+    ("sx.Shapes$1Counter#bump", "            void bump() {"),
+    ("sx.Shapes$Corner#<init>", "        public Corner(int index) {"),
+    ("sx.Shapes$Corner#owner", "        public T owner() {"),
+    ("sx.Color$1#label", "        @Override"),
+    ("sx.Color#<init>", "    Color(int brightness) {"),
+    ("sx.Range#<init>(int, int)", "    public Range {"),
+    ("sx.Range#<init>(int)", "    public Range(int only) {"),
+    ("sx.Shapes#<clinit>", "    static {"),
+    ("sx.Shapes#made", "    static int made;"),
+    ("sx.Shapes$Point", "    public static class Point {"),
+    ("sx.Named#name", "    String name();"),
+])
+def test_body_of_odd_shapes(services, ref, first_line):
+    assert services("paired").body(ref).result["text"][0] == first_line
+
+
+def test_stale_sources_warn_both_ways_and_fall_back(services):
+    """The binary's fetch() is absent from the stale sources; the sources' fetch(int) and sit() are absent
+    from the binary. Structure from bytecode, the body reconstructed."""
+    answer = services("stale").body("sx.Dog#fetch")
+    messages = [w.message for w in answer.warnings if w.code == "SOURCES_VERSION_MISMATCH"]
+    assert messages[0] == ("sx-1.0.jar declares sx.Dog#fetch() which is absent from sx-1.0-sources.jar "
+                           "(sx/Dog.java). Structure shown from bytecode.")
+    assert any("declares sx.Dog#fetch(int) (line 15) which is absent from sx-1.0.jar" in m for m in messages)
+    assert any("declares sx.Dog#sit() (line 19)" in m for m in messages)
+    assert answer.result["origin"] != "source"
+    ok = services("stale").body("sx.Dog#name")
+    assert ok.result["origin"] == "source" and ok.result["header"] == "source: sx-1.0-sources.jar (sx/Dog.java:4-7)"
+    assert sum(w.code == "SOURCES_VERSION_MISMATCH" for w in ok.warnings) == 2
+    fresh = services("paired").body("sx.Dog#fetch")
+    assert fresh.result["origin"] == "source" and not fresh.warnings
+
+
+def test_body_flags(services):
+    s = services("paired")
+    doc = s.body("sx.Shapes#area(double)", src_body.BodyOptions(with_doc=True)).result
+    assert doc["text"][0] == "    /**" and doc["source"]["lines"] == [39, 47]
+    ctx = s.body("sx.Shapes#area(double)", src_body.BodyOptions(context=2)).result
+    assert ctx["source"]["lines"] == [43, 49] and ctx["first_line"] == 43
+    sig = s.body("sx.Shapes#count", src_body.BodyOptions(with_signature=True)).result
+    assert sig["signature"] == "public <K, V extends List<K>> int count(Map<K, V> map, K... keys)"
+    with pytest.raises(UsageError):
+        s.body("sx.Shapes#area(double)", src_body.BodyOptions(engine="fernflower"))
+    with pytest.raises(AmbiguousError):
+        s.body("sx.Shapes#area")
+    with pytest.raises(NotFoundError):
+        s.body("sx.Shapes#areaa")
+
+
+def test_javap_engine_and_the_signature_rung(services, monkeypatch):
+    s = services("paired")
+    r = s.body("sx.Shapes#area(double)", src_body.BodyOptions(engine="javap")).result
+    assert r["origin"] == "javap" and "⚠ bytecode, not source" in r["header"]
+    assert any("dmul" in line for line in r["text"])
+
+    def broken(*_a, **_k):
+        raise RuntimeError("no javap here")
+
+    monkeypatch.setattr(src_body, "_from_javap", broken)
+    answer = s.body("sx.Shapes#area(double)", src_body.BodyOptions(engine="javap"))
+    assert answer.result["origin"] == "signature"
+    assert answer.result["text"] == ["public static double area(double r)"]
+    assert [w.code for w in answer.warnings] == ["JAVAP_FAILED", "SIGNATURES_ONLY"]
+
+
+def test_decompiler_timeout_falls_back_with_a_named_warning(layouts, jdx_home, tmp_path, monkeypatch):
+    """A decompiler that does not answer in time never hangs `body`: DECOMPILE_TIMEOUT, then javap."""
+    from jdx.loaders import decompile
+
+    if not decompile.available_engines():
+        pytest.skip("no decompiler installed")
+    service = JdxService(Options(jars=[str(layouts.bare)], jdk=False, cache_dir=str(jdx_home / "cache")))
+    monkeypatch.setattr(src_body, "DECOMPILE_TIMEOUT", 1e-6)
+    monkeypatch.setattr(decompile, "_cache_file", lambda cache, engine, key: tmp_path / "never" / f"{key}.java")
+    try:
+        answer = service.body("sx.Shapes#max")
+    finally:
+        service.close()
+    codes = [w.code for w in answer.warnings]
+    assert "DECOMPILE_TIMEOUT" in codes and answer.result["origin"] in ("javap", "signature")
+
+
+# --- source ----------------------------------------------------------------------------------------
+
+def test_source_whole_slice_and_around(services, layouts):
+    s = services("paired")
+    whole = s.source("sx.Range").result
+    assert whole["text"] == layouts.sources["sx/Range.java"].splitlines()
+    assert whole["header"] == f"source: sx-1.0-sources.jar (sx/Range.java:1-{len(whole['text'])})"
+    part = s.source("sx.Shapes", lines="45:47").result
+    assert part["text"][0] == "    public static double area(double r) {" and part["first_line"] == 45
+    around = s.source("sx.Shapes", around="area(double)", context=1).result
+    assert around["source"]["lines"] == [44, 48]
+    nested = s.source("sx.Shapes$Corner", lines="100:").result
+    assert nested["source"]["lines"] == [100, len(layouts.sources["sx/Shapes.java"].splitlines())]
+    for bad in ("0:3", "9:2", "x"):
+        with pytest.raises(UsageError):
+            s.source("sx.Shapes", lines=bad)
+    with pytest.raises(UsageError):
+        s.source("sx.Shapes", lines="9999")
+
+
+def test_source_window_for_samples(services):
+    w = services("paired").source_window("sx/Shapes$1", 82, context=1)
+    assert w == {"label": "sx-1.0-sources.jar", "file": "sx/Shapes.java", "lines": [81, 83], "first_line": 81,
+                 "focus": 82, "text": ["            public void run() {",
+                                       '                System.out.println("shape " + name);', "            }"]}
+    assert services("bare").source_window("sx/Shapes", 82) is None
+
+
+# --- doc -------------------------------------------------------------------------------------------
+
+def test_doc_renders_html_links_and_tags(services):
+    r = services("paired").doc("sx.Named#greet").result["docs"][0]
+    assert r["inherited_from"] is None
+    assert r["text"] == ["A greeting that uses name().", "", "- polite: Please", "", "- otherwise: Hi", "",
+                         "@param polite  whether to say please", "@return the greeting", "@since 1.1"]
+
+
+def test_doc_inherits_from_the_interface(services):
+    s = services("paired")
+    name = s.doc("sx.Dog#name").result["docs"][0]
+    assert name["inherited_from"] == "sx.Named#name()"
+    assert name["text"] == ["The name of this thing.", "", "@return a non-empty name"]
+    greet = s.doc("sx.Dog#greet").result["docs"][0]  # {@inheritDoc} plus its own words
+    assert greet["inherited_from"] == "sx.Named#greet(boolean)"
+    assert greet["text"][0] == "A greeting that uses name(). - polite: Please - otherwise: Hi Dogs bark it."
+    assert "@param polite  whether to say please" in greet["text"]
+    own = s.doc("sx.Dog#name", DocOptions(inherited=False))
+    assert own.result["docs"][0]["text"] == [] and [w.code for w in own.warnings] == ["NO_DOC"]
+
+
+def test_doc_of_a_type_a_record_and_without_sources(services):
+    s = services("paired")
+    shapes = s.doc("sx.Shapes").result["docs"][0]
+    assert shapes["text"] == ["Geometry helpers: overloads, generics, varargs and nested classes. "
+                              "See Shapes.area(double) and Shapes.area."]
+    assert shapes["first_sentence"] == "Geometry helpers: overloads, generics, varargs and nested classes."
+    rng = s.doc("sx.Range").result["docs"][0]
+    assert rng["text"][-2:] == ["@param lo  the lower bound", "@param hi  the upper bound"]
+    bare = services("bare").doc("sx.Shapes")
+    assert [w.code for w in bare.warnings] == ["NO_SOURCES"]
+
+
+def test_first_sentence_docs(services):
+    s = services("paired")
+    members = _methods(s, "sx/Dog")
+    out = s.first_sentence_docs("sx/Dog", members)
+    assert out == {"name()Ljava/lang/String;": "The name of this thing.",
+                   "greet(Z)Ljava/lang/String;": "A greeting that uses name()."}
+
+
+# --- units -----------------------------------------------------------------------------------------
+
+def test_javadoc_rendering_units():
+    doc = jd.parse("/**\n * Returns {@code x &lt; y}, see {@link java.util.List#add(Object) add}.\n *\n"
+                   " * <pre>\n *   a();\n *     b();\n * </pre>\n * @throws IllegalStateException when closed\n"
+                   " * @deprecated use {@link #other()}\n * @author nobody\n */")
+    assert jd.render(doc) == ["Returns x < y, see add.", "", "    a();", "      b();", "",
+                              "@throws IllegalStateException  when closed", "@deprecated use other()"]
+    assert jd.first_sentence(jd.parse("/** Does it. Then more. */")) == "Does it."
+    assert jd.first_sentence(jd.parse("/** Uses e.g. this. Then more. */")) == "Uses e.g. this."
+
+
+def test_parse_keys_erasure_and_varargs():
+    src = b"""package p;
+class A<T extends Comparable<T>> {
+  <U extends T> U m(java.util.Map.Entry<String, U>[] e, T t, int d[], String... rest) { return null; }
+  Object f = new Object() { };
+  void g() { Runnable r = () -> { class L {} }; new Thread(new Runnable() { public void run() {} }) { }; }
+}"""
+    p = parse_source(src)
+    m = next(d for d in p.decls if d.name == "m")
+    assert m.params == ["Entry[]", "Comparable", "int[]", "String[]"] and m.varargs
+    assert [d.path for d in p.types()] == [["A"], ["A", "1"], ["A", "1L"], ["A", "2"], ["A", "3"]]
+    assert descriptor_params("(ILjava/util/Map$Entry;[[Ljava/lang/String;Lp/A$1L;)V") == \
+        ["int", "Entry", "String[][]", "L"]
