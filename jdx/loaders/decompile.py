@@ -35,7 +35,10 @@ PROCYON_LOGGERS = ("com.strobel", "Reifier", "ArrayTypeLoader", "JarTypeLoader",
                    "InputTypeLoader", "AstBuilder", "AstOptimizer", "TransformationPipeline")
 # the JDK as type context: `include-runtime` since Vineflower 1.10, the short `jrt` key before it
 VINEFLOWER_OPTIONS = (("include-runtime", "current"), ("jrt", "1"), ("log", "ERROR"))
-CACHE_FORMAT = "1"  # bump when the cached text's shape changes
+CACHE_FORMAT = "2"  # bump when the cached text's shape changes
+# a type header's `permits` clause (Procyon prints one wherever the class file has PermittedSubclasses)
+_PERMITS = re.compile(r"^(?P<head>[^\n;{}()=]*\b(?P<kind>enum|class|interface)\s+[\w$]+[^\n;{}()=]*?)"
+                      r"\s+permits\s+(?P<names>[\w$.,\s]+?)(?P<tail>\s*\{?[ \t]*)$", re.M)
 
 
 @dataclass
@@ -387,7 +390,18 @@ def _run_procyon(engine: Engine, internal_name: str, files: list[tuple[str, byte
     handle = jt.bound_static(jt.jclass("com.strobel.decompiler.Decompiler", loader), "decompile", jt.void_type(),
                              [string, output_cls, settings_cls], [string(internal_name), output, settings])
     jt.run_timed(handle, timeout, "jdx-procyon")
-    return str(output.toString())
+    return drop_invalid_permits(str(output.toString()))
+
+
+def drop_invalid_permits(text: str) -> str:
+    """Removes what Java forbids from `permits` clauses: on an enum (javac 17 lists its constant bodies there)
+    and anonymous classes (`Foo$1`) anywhere; Procyon 0.6 prints both, and the text must parse."""
+    def fix(match: re.Match) -> str:
+        names = [n.strip() for n in match["names"].split(",")]
+        keep = [] if match["kind"] == "enum" else [n for n in names if not re.search(r"\$\d+$", n)]
+        return match["head"] + (" permits " + ", ".join(keep) if keep else "") + match["tail"]
+
+    return _PERMITS.sub(fix, text)
 
 
 def _run_vineflower(engine: Engine, internal_name: str, files: list[tuple[str, bytes]],
