@@ -7,6 +7,7 @@ descriptor javap prints under it (`-s`), so overloads and a field beside a same-
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,8 +39,27 @@ def javap_args(artifact_kind: str, artifact_path: str, internal_name: str) -> li
     raise JavapFailed(f"unknown artifact kind {artifact_kind!r}")
 
 
+def _stamp(artifact_kind: str, artifact_path: str, internal_name: str) -> tuple:
+    """What must not change for a remembered javap text to stay right (a JDK image is fixed for the process)."""
+    target = Path(artifact_path) if artifact_kind == "jar" else Path(artifact_path, internal_name + ".class")
+    try:
+        st = target.stat()
+    except OSError:
+        return ()
+    return (st.st_size, st.st_mtime_ns, st.st_ino)
+
+
 def javap_class(cache: Path, artifact_kind: str, artifact_path: str, internal_name: str) -> str:
-    """The whole javap text of one class, in process."""
+    """The whole javap text of one class, in process; the last few are remembered (agents ask member by member)."""
+    if artifact_kind == "jrt":
+        stamp: tuple = ("jrt",)
+    else:
+        stamp = _stamp(artifact_kind, artifact_path, internal_name)
+    return _javap_class(cache, artifact_kind, artifact_path, internal_name, stamp)
+
+
+@functools.lru_cache(maxsize=16)
+def _javap_class(cache: Path, artifact_kind: str, artifact_path: str, internal_name: str, _stamp: tuple) -> str:
     from jdx.loaders import java_tools
 
     args = javap_args(artifact_kind, artifact_path, internal_name)
