@@ -327,8 +327,12 @@ def _check_output(engine: Engine, internal_name: str, text: str) -> None:
         raise DecompileFailed(f"{engine.name} failed on {dotted}: {first}")
 
 
-def _procyon_loaders(loader, files: list[tuple[str, bytes]], classpath: list[tuple[str, str]]) -> list:
-    """The class's own bytes first, then the workspace's jars and class directories, then the JDK."""
+def _procyon_loaders(loader, files: list[tuple[str, bytes]], classpath: list[tuple[str, str]],
+                     opened: list) -> list:
+    """The class's own bytes first, then the workspace's jars and class directories, then the JDK.
+
+    Jar files opened here are appended to `opened` for the caller to close once the run is over.
+    """
     from jdx.loaders import java_tools as jt
 
     array_loader = jt.jclass("com.strobel.assembler.metadata.ArrayTypeLoader", loader)
@@ -338,9 +342,10 @@ def _procyon_loaders(loader, files: list[tuple[str, bytes]], classpath: list[tup
     for kind, path in classpath:
         if kind == "jar" and os.path.isfile(path):
             try:
-                loaders.append(jar_loader(jar_file(path)))
+                opened.append(jar_file(path))
             except Exception:  # noqa: BLE001 - an unreadable workspace jar only costs type resolution
                 continue
+            loaders.append(jar_loader(opened[-1]))
         elif kind == "dir" and os.path.isdir(path):
             loaders.append(_dir_type_loader(loader, path))
     loaders.append(jt.jclass("com.strobel.assembler.metadata.ClasspathTypeLoader", loader)())
@@ -384,12 +389,19 @@ def _run_procyon(engine: Engine, internal_name: str, files: list[tuple[str, byte
     type_loader = jt.jclass("com.strobel.assembler.metadata.ITypeLoader", loader)
     composite = jt.jclass("com.strobel.assembler.metadata.CompositeTypeLoader", loader)
     settings = settings_cls.javaDefaults()
-    settings.setTypeLoader(composite(jt.java_array(type_loader, _procyon_loaders(loader, files, classpath))))
-    output = jt.jclass("com.strobel.decompiler.PlainTextOutput", loader)()
-    string = jt.jclass("java.lang.String")
-    handle = jt.bound_static(jt.jclass("com.strobel.decompiler.Decompiler", loader), "decompile", jt.void_type(),
-                             [string, output_cls, settings_cls], [string(internal_name), output, settings])
-    jt.run_timed(handle, timeout, "jdx-procyon")
+    opened: list = []
+    try:
+        loaders = _procyon_loaders(loader, files, classpath, opened)
+        settings.setTypeLoader(composite(jt.java_array(type_loader, loaders)))
+        output = jt.jclass("com.strobel.decompiler.PlainTextOutput", loader)()
+        string = jt.jclass("java.lang.String")
+        handle = jt.bound_static(jt.jclass("com.strobel.decompiler.Decompiler", loader), "decompile",
+                                 jt.void_type(), [string, output_cls, settings_cls],
+                                 [string(internal_name), output, settings])
+        jt.run_timed(handle, timeout, "jdx-procyon")
+    finally:
+        for jar in opened:
+            jar.close()
     return drop_invalid_permits(str(output.toString()))
 
 
