@@ -162,8 +162,15 @@ def parse(raw: str) -> Javadoc:
 def fill_inherited(doc: Javadoc, parent: Javadoc) -> Javadoc:
     """`{@inheritDoc}` replaced by the parent's text; tags the member lacks (@param, @return, @throws) taken
     from the parent, as the javadoc tool does."""
-    inherited = " ".join(parent.paragraphs)
-    paragraphs = [p.replace("\x00INHERIT\x00", inherited) for p in doc.paragraphs] or list(parent.paragraphs)
+    paragraphs: list[str] = []
+    for p in doc.paragraphs:  # the parent's paragraphs stay paragraphs where the marker stands
+        if "\x00INHERIT\x00" not in p:
+            paragraphs.append(p)
+            continue
+        before, _, after = p.partition("\x00INHERIT\x00")
+        paragraphs.extend(x.rstrip() if x.startswith("    ") else x.strip()  # `<pre>` keeps its indent
+                          for x in [before, *parent.paragraphs, after] if x.strip() and "\x00INHERIT\x00" not in x)
+    paragraphs = paragraphs or list(parent.paragraphs)
     tags = []
     for tag, name, text in doc.tags:
         if "\x00INHERIT\x00" in text:
@@ -189,10 +196,11 @@ def render(doc: Javadoc) -> list[str]:
                                              "apiNote", "implSpec", "hidden", "jls", "jvms", "revised", "spec")]
     if shown and lines:
         lines.append("")
-    width = max((len(n) for t, n, _ in shown if n), default=0)
+    width = {tag: max((len(n) for t, n, _ in shown if n and t == tag), default=0) for tag in ("param", "throws")}
     for tag, name, text in shown:
         text = text.replace("\x00INHERIT\x00", "")
-        lines.append(f"@{tag} {name.ljust(width)}  {text}".rstrip() if name is not None else f"@{tag} {text}".rstrip())
+        lines.append(f"@{tag} {name.ljust(width[tag])}  {text}".rstrip() if name is not None
+                     else f"@{tag} {text}".rstrip())
     return lines
 
 

@@ -54,16 +54,16 @@ def _via(row: dict) -> str | None:
     return d.internal_to_fqn(row["via"]) if row.get("via") else None
 
 
-def _chaining(store: GraphStore, row: dict, target: Target) -> bool:
-    """A constructor calling `this(...)` or `super(...)`: a call, not an allocation."""
-    caller_owner, caller_name, _ = split_method_id(row["c_id"])
-    if caller_name != "<init>" or row["kind"] != "invokespecial":
-        return False
-    owner = target.id.split("#", 1)[0]
-    if caller_owner == owner:
-        return True
-    found = store.rows_cached(q.TYPES_BY_IDS.one, {"id": caller_owner})
-    return bool(found) and found[0]["super"] == owner
+def _chaining_callers(store: GraphStore, rows: list[dict], by_id: dict[str, Target]) -> set[int]:
+    """Indexes of rows that are a constructor calling `this(...)` or `super(...)`: calls, not allocations.
+    The superclass of every calling class is fetched in one batch."""
+    candidates = []
+    for i, r in enumerate(rows):
+        owner, name, _ = split_method_id(r["c_id"])
+        if name == "<init>" and r["kind"] == "invokespecial" and by_id[r["target"]].kind == "constructor":
+            candidates.append((i, owner, r["target"].split("#", 1)[0]))
+    supers = {t["id"]: t["super"] for t in rows_by_ids(store, q.TYPES_BY_IDS, {c[1] for c in candidates})}
+    return {i for i, owner, target in candidates if owner == target or supers.get(owner) == target}
 
 
 def _member_sites(store: GraphStore, targets: list[Target], kinds: set[str]) -> list[dict]:
@@ -79,11 +79,11 @@ def _member_sites(store: GraphStore, targets: list[Target], kinds: set[str]) -> 
                 sites.append(_site(r, kind, by_id[r["target"]], r["kind"], via=_via(r),
                                    method_ref=r["kind"].startswith("handle")))
     if methods and kinds & {"call", "new"}:
-        for r in rows_by_ids(store, q.CALLS_INTO, methods):
+        rows = rows_by_ids(store, q.CALLS_INTO, methods)
+        chaining = _chaining_callers(store, rows, by_id)
+        for i, r in enumerate(rows):
             target = by_id[r["target"]]
-            kind = "call"
-            if target.kind == "constructor" and not _chaining(store, r, target):
-                kind = "new"
+            kind = "new" if target.kind == "constructor" and i not in chaining else "call"
             if kind in kinds:
                 sites.append(_site(r, kind, target, r["kind"], via=_via(r), method_ref=r["kind"] == "handle"))
     if methods and "override" in kinds:

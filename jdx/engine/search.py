@@ -25,7 +25,6 @@ SYMBOL_KINDS = TYPE_KINDS + ("method", "field")
 ALL_KINDS = SYMBOL_KINDS + ("package", "module")
 ACC_PUBLIC, ACC_VARARGS = 0x0001, 0x0080
 DEFAULT_LIMIT = 50
-FUZZY_CAP = 10_000
 
 
 @dataclass
@@ -88,14 +87,36 @@ def package_regex(glob: str | None) -> str | None:
     return glob_to_regex(glob)
 
 
-def _symbol_row(row: dict, arts: dict[str, dict], mode: str) -> dict:
+def _group(rows: list[dict], tier_of) -> list[tuple[int, dict]]:
+    """Graph rows -> (tier, group): one group per (name, kind, owner), a method's overloads together; public when
+    any overload is public, the best rank of its rows. Rows the Python matcher rejects are dropped."""
+    groups: dict[tuple[str, str, str], dict] = {}
+    tiers: dict[str, int | None] = {}
+    for r in rows:
+        name = r["name"]
+        if name not in tiers:
+            tiers[name] = tier_of(name, r["words"])
+        if tiers[name] is None:
+            continue
+        key = (name, r["kind"], r["owner"])
+        g = groups.get(key)
+        if g is None:
+            groups[key] = dict(r, overloads=1)
+        else:
+            g["overloads"] += 1
+            g["pub"] = g["pub"] or r["pub"]
+            g["rank"] = min(g["rank"], r["rank"])
+            if r["descriptor"] and (g["descriptor"] is None or r["descriptor"] < g["descriptor"]):
+                g["descriptor"], g["access"] = r["descriptor"], r["access"]
+    return [(tiers[k[0]], g) for k, g in groups.items()]
+
+
+def _symbol_row(row: dict, tier: int, arts: dict[str, dict], mode: str) -> dict:
     kind, owner, name = row["kind"], row["owner"], row["name"]
     overloads = row["overloads"]
     if kind in TYPE_KINDS:
         ref = format_type(owner)
-    elif kind == "field":
-        ref = format_type(owner) + "#" + name
-    elif overloads == 1:
+    elif kind == "method" and overloads == 1:
         try:
             ref = format_member(owner, name, row["descriptor"], varargs=bool((row["access"] or 0) & ACC_VARARGS))
         except ValueError:
@@ -105,7 +126,7 @@ def _symbol_row(row: dict, arts: dict[str, dict], mode: str) -> dict:
     art = arts.get(row["artifact"] or "", {})
     out = {"kind": kind, "ref": ref, "name": name, "artifact": art.get("name", ""), "origin": art.get("origin", ""),
            "public": bool(row["pub"]), "match": mode if mode in ("glob", "regex", "fuzzy") else
-           TIER_NAMES.get(row["tier"], "word")}
+           TIER_NAMES.get(tier, "word")}
     if kind == "method":
         out["overloads"] = overloads
     return out
@@ -205,31 +226,26 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
         owners = (qualifier_regex(p.qualifier, member=False), qualifier_regex(p.qualifier, member=True))
     by_id = {a["id"]: a for a in artifact_table(store)}
     ranked: list[tuple[tuple, dict]] = []
-    total = 0
     if symbol_kinds:
         if fuzzy:
-            # typos are few: fetch every near name once, count them, keep the best
-            rows = store.rows_cached(queries_search.fuzzy_symbols(p.lower, fuzzy_budget(p.lower), symbol_kinds,
-                                                                  art_ids, pkg, FUZZY_CAP))
-            total += len(rows)
-            rows = rows[: opts.limit]
+            budget = fuzzy_budget(p.lower)
+            rows = store.rows(queries_search.fuzzy_symbols(p.lower, budget, symbol_kinds, art_ids, pkg))
+
+            def tier_of(name: str, _words: str) -> int | None:
+                d = levenshtein(name.lower(), p.lower)
+                return d if d <= budget else None
         else:
-            rows = store.rows_cached(queries_search.search_symbols(p, symbol_kinds, art_ids, pkg, owners, opts.limit))
-            if len(rows) < opts.limit:
-                total += len(rows)
-            else:
-                total += store.rows_cached(queries_search.count_symbols(p, symbol_kinds, art_ids, pkg, owners))[0]["total"]
-        for r in rows:
-            row = _symbol_row(r, by_id, "fuzzy" if fuzzy else p.mode)
-            ranked.append((_sort_key(row, r["tier"], r["rank"]), row))
+            rows = store.rows(queries_search.search_symbols(p, symbol_kinds, art_ids, pkg, owners))
+            tier_of = p.tier
+        for tier, g in _group(rows, tier_of):
+            row = _symbol_row(g, tier, by_id, "fuzzy" if fuzzy else p.mode)
+            ranked.append((_sort_key(row, tier, g["rank"]), row))
     if pkg is None:
-        named = _named_rows(store, p, kinds, arts, p.lower if fuzzy else None)
-        total += len(named)
-        ranked.extend(named)
+        ranked.extend(_named_rows(store, p, kinds, arts, p.lower if fuzzy else None))
     ranked.sort(key=lambda kr: kr[0])
     matches = [row for _, row in ranked[: opts.limit]]
     return {"pattern": p.text, "mode": "fuzzy" if fuzzy else p.mode, "kinds": sorted(kinds) if opts.kinds else [],
-            "matches": matches, "total": total}
+            "matches": matches, "total": len(ranked)}
 
 
 def _did_you_mean(store: GraphStore, p: Pattern, kinds: set[str], arts, opts: SearchOptions) -> list[dict]:

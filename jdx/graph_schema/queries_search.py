@@ -23,60 +23,45 @@ def literal(value) -> str:
     return f"'{text}'"
 
 
-def _match_and_tier(p) -> tuple[str, str]:
-    """WHERE condition on the Name `n` and the tier expression, per pattern mode."""
+def _name_filter(p) -> str:
+    """WHERE condition on the Name `n` for a compiled pattern (hump: prefix or any word; glob/regex: the name)."""
     if p.mode == "hump":
-        lower = literal(p.lower)
-        where = f"(n.lower STARTS WITH {lower} OR n.words =~ {literal(p.anywhere)})"
-        tier = (f"CASE WHEN n.lower = {lower} THEN 0 WHEN n.lower STARTS WITH {lower} THEN 1 "
-                f"WHEN n.words =~ {literal(p.anchored)} THEN 2 ELSE 3 END")
-        return where, tier
-    return f"n.id =~ {literal(p.anywhere)}", "2"
+        return f"(n.lower STARTS WITH {literal(p.lower)} OR n.words =~ {literal(p.anywhere)})"
+    return f"n.id =~ {literal(p.anywhere)}"
 
 
 def _filters(kinds, artifacts, package_regex, owner_regexes) -> str:
-    parts = [f"r.kind IN {literal(list(kinds))}"]
+    parts = [f"s.kind IN {literal(list(kinds))}"]
     if artifacts is not None:
-        parts.append(f"x.artifact IN {literal(list(artifacts))}")
+        parts.append(f"s.artifact IN {literal(list(artifacts))}")
     if package_regex is not None:
-        parts.append(f"r.package =~ {literal(package_regex)}")
+        parts.append(f"s.package =~ {literal(package_regex)}")
     if owner_regexes is not None:
         types_rx, members_rx = owner_regexes
-        parts.append(f"(CASE WHEN r.kind IN ['method', 'field'] THEN r.owner =~ {literal(members_rx)} "
-                     f"ELSE r.owner =~ {literal(types_rx)} END)")
+        parts.append(f"((s.kind IN ['method', 'field'] AND s.owner =~ {literal(members_rx)}) OR "
+                     f"(NOT s.kind IN ['method', 'field'] AND s.owner =~ {literal(types_rx)}))")
     return " AND ".join(parts)
 
 
-_GROUP = ("WITH tier, n.id AS name, r.kind AS kind, r.owner AS owner, max(CASE WHEN r.public THEN 1 ELSE 0 END) AS pub, "
-          "min(r.rank) AS rank, count(*) AS overloads, min(x.descriptor) AS descriptor, min(x.access) AS access, "
-          "min(x.artifact) AS artifact ")
-_ORDER = "ORDER BY tier, pub DESC, size(name), rank, name, owner, kind"
+# plain projections only: ranking, grouping and counting happen in Python (with Kùzu 0.11.3, CASE inside an
+# aggregate after a regex filter returned values of other rows)
+_SYMBOL_COLUMNS = ("RETURN n.id AS name, n.words AS words, s.kind AS kind, s.owner AS owner, s.public AS pub, "
+                   "s.rank AS rank, s.descriptor AS descriptor, s.access AS access, s.artifact AS artifact")
 
 
-def search_symbols(p, kinds, artifacts=None, package_regex=None, owner_regexes=None, limit: int = 50) -> str:
-    """The best `limit` symbol groups (a method's overloads in one owner are one group), ranked."""
-    where, tier = _match_and_tier(p)
-    return (f"MATCH (n:Name)-[r:NAMES]->(x) WHERE {where} AND {_filters(kinds, artifacts, package_regex, owner_regexes)} "
-            f"WITH n, r, x, {tier} AS tier " + _GROUP +
-            f"RETURN tier, name, kind, owner, pub, rank, overloads, descriptor, access, artifact {_ORDER} "
-            f"LIMIT {int(limit)}")
+def search_symbols(p, kinds, artifacts=None, package_regex=None, owner_regexes=None) -> str:
+    """Every symbol whose simple name the pattern matches, within the filters."""
+    return (f"MATCH (n:Name)-[:NAMES]->(s:Symbol) WHERE {_name_filter(p)} AND "
+            f"{_filters(kinds, artifacts, package_regex, owner_regexes)} {_SYMBOL_COLUMNS}")
 
 
-def count_symbols(p, kinds, artifacts=None, package_regex=None, owner_regexes=None) -> str:
-    where, _tier = _match_and_tier(p)
-    return (f"MATCH (n:Name)-[r:NAMES]->(x) WHERE {where} AND {_filters(kinds, artifacts, package_regex, owner_regexes)} "
-            "RETURN count(DISTINCT [n.id, r.kind, r.owner]) AS total")
-
-
-def fuzzy_symbols(lower: str, budget: int, kinds, artifacts=None, package_regex=None, limit: int = 50) -> str:
-    """Names within `budget` edits of `lower` (case-insensitive), nearest first, then the usual ranking."""
+def fuzzy_symbols(lower: str, budget: int, kinds, artifacts=None, package_regex=None) -> str:
+    """Symbols whose lower-cased name is within `budget` edits of `lower`."""
     n = len(lower)
     where = (f"size(n.lower) >= {n - budget} AND size(n.lower) <= {n + budget} "
              f"AND levenshtein(n.lower, {literal(lower)}) <= {int(budget)}")
-    return (f"MATCH (n:Name)-[r:NAMES]->(x) WHERE {where} AND {_filters(kinds, artifacts, package_regex, None)} "
-            f"WITH n, r, x, levenshtein(n.lower, {literal(lower)}) AS tier " + _GROUP +
-            f"RETURN tier, name, kind, owner, pub, rank, overloads, descriptor, access, artifact {_ORDER} "
-            f"LIMIT {int(limit)}")
+    return (f"MATCH (n:Name)-[:NAMES]->(s:Symbol) WHERE {where} AND {_filters(kinds, artifacts, package_regex, None)} "
+            f"{_SYMBOL_COLUMNS}")
 
 
 PACKAGES = "MATCH (p:Package) RETURN p.name AS name ORDER BY name"
@@ -92,9 +77,9 @@ TYPES_IN_PACKAGE = (
 )
 # resolve / imports: exact names
 SYMBOLS_NAMED = (
-    "MATCH (n:Name {id: $name})-[r:NAMES]->(x) "
-    "RETURN r.kind AS kind, r.owner AS owner, r.public AS pub, r.rank AS rank, x.id AS id, x.descriptor AS descriptor, "
-    "x.access AS access, x.artifact AS artifact ORDER BY rank, owner, id"
+    "MATCH (n:Name {id: $name})-[:NAMES]->(s:Symbol) "
+    "RETURN s.kind AS kind, s.owner AS owner, s.public AS pub, s.rank AS rank, s.id AS id, s.descriptor AS descriptor, "
+    "s.access AS access, s.artifact AS artifact ORDER BY rank, owner, id"
 )
 TYPE_COPIES = (
     "MATCH (t:Type) WHERE t.name = $name AND NOT t.external "
@@ -114,9 +99,8 @@ FIELDS_NAMED = (
 
 
 def matching_names(p) -> str:
-    """Every Name the pattern matches, with its tier (the graph half of the RE2-vs-Python differential test)."""
-    where, tier = _match_and_tier(p)
-    return f"MATCH (n:Name) WHERE {where} RETURN n.id AS name, {tier} AS tier"
+    """Every Name the pattern matches (the graph half of the RE2-vs-Python differential test)."""
+    return f"MATCH (n:Name) WHERE {_name_filter(p)} RETURN n.id AS name, n.words AS words"
 
 
 ALL_NAMES = "MATCH (n:Name) RETURN n.id AS name, n.words AS words"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 # name -> [(column, kuzu type)]; the first column is the primary key
 NODE_TABLES: dict[str, list[tuple[str, str]]] = {
@@ -31,8 +31,14 @@ NODE_TABLES: dict[str, list[tuple[str, str]]] = {
         ("signature", "STRING"), ("access", "INT32"), ("constant", "STRING"), ("artifact", "STRING"),
         ("external", "BOOLEAN"), ("shadowed", "BOOLEAN"), ("deprecated", "BOOLEAN"), ("annotations", "STRING[]"),
     ],
-    # the search index: one row per distinct simple name of a searchable type, method or field
+    # the search index: one row per distinct simple name of a searchable type, method or field ...
     "Name": [("id", "STRING"), ("lower", "STRING"), ("words", "STRING")],
+    # ... and one per searchable symbol (id = its Type/Method/Field id), with what ranking and filters need
+    "Symbol": [
+        ("id", "STRING"), ("name", "STRING"), ("kind", "STRING"), ("owner", "STRING"), ("package", "STRING"),
+        ("public", "BOOLEAN"), ("rank", "INT32"), ("descriptor", "STRING"), ("access", "INT32"),
+        ("artifact", "STRING"),
+    ],
 }
 
 # name -> ([(from, to)], [(column, type)])
@@ -47,10 +53,8 @@ REL_TABLES: dict[str, tuple[list[tuple[str, str]], list[tuple[str, str]]]] = {
     "REFERENCES": ([("Method", "Type")], [("line", "INT32"), ("kind", "STRING")]),
     "OVERRIDES": ([("Method", "Method")], [("direct", "BOOLEAN")]),
     "ANNOTATED_BY": ([("Type", "Type"), ("Method", "Type"), ("Field", "Type")], [("text", "STRING")]),
-    # search: name -> every loaded symbol of that name, with what ranking and filtering need precomputed
-    "NAMES": ([("Name", "Type"), ("Name", "Method"), ("Name", "Field")],
-              [("kind", "STRING"), ("owner", "STRING"), ("package", "STRING"), ("public", "BOOLEAN"),
-               ("rank", "INT32")]),
+    # search: a name -> every loaded symbol of that name
+    "NAMES": ([("Name", "Symbol")], []),
 }
 
 

@@ -212,11 +212,14 @@ def build_graph_tables(shards, sink: GraphSink) -> BuildResult:
     # declared nodes go to the database now; externals follow once resolution has found them
     type_nodes = _type_nodes(types, ids, names, winner_mask, packages, interfaces, ann_by_owner, art_id_array)
     sink.nodes("Type", type_nodes)
-    sink.nodes("Method", _method_nodes(methods, ann_by_owner, art_id_array))
-    sink.nodes("Field", _field_nodes(fields, ann_by_owner, art_id_array))
-    name_nodes, name_edges = _name_index(type_nodes, types["pos"], methods, fields,
-                                         [s.artifact.kind for s in shards])
+    member_nodes = {"Method": _method_nodes(methods, ann_by_owner, art_id_array),
+                    "Field": _field_nodes(fields, ann_by_owner, art_id_array)}
+    for label, table in member_nodes.items():
+        sink.nodes(label, table)
+    name_nodes, symbol_nodes, name_edges = _name_index(type_nodes, member_nodes["Method"], member_nodes["Field"],
+                                                       art_id_array, [s.artifact.kind for s in shards])
     sink.nodes("Name", name_nodes)
+    sink.nodes("Symbol", symbol_nodes)
     pkg_ids = sorted(set(packages))
     sink.nodes("Package", pa.table({"id": pa.array(pkg_ids, pa.string()),
                                     "name": pa.array([p.replace("/", ".") for p in pkg_ids], pa.string())}))
@@ -286,8 +289,7 @@ def build_graph_tables(shards, sink: GraphSink) -> BuildResult:
     ]
     for rel in rels:
         sink.rels(*rel)
-    for label, table in name_edges.items():
-        sink.rels("NAMES", "Name", label, table)
+    sink.rels("NAMES", "Name", "Symbol", name_edges)
     override_edges = overrides(methods, winners, hierarchy)
     sink.rels("OVERRIDES", "Method", "Method", override_edges)
     ann_edges = 0
@@ -421,40 +423,45 @@ def _origin_ranks(kinds: list[str]) -> pa.Array:
     return pa.array(ranks, pa.int32())
 
 
-def _name_index(type_nodes: pa.Table, type_pos, methods: pa.Table, fields: pa.Table, kinds: list[str]):
-    """The Name nodes and NAMES edges search ranks by: loaded (not shadowed), named (not anonymous), not
-    synthetic types and members; constructors and initialisers are found through their type."""
+def _name_index(type_nodes: pa.Table, methods: pa.Table, fields: pa.Table, art_ids: pa.Array, kinds: list[str]):
+    """Name and Symbol nodes and NAMES edges, what search ranks by: loaded (not shadowed), named (not
+    anonymous), not synthetic types and members; constructors and initialisers are found through their type."""
     ranks = _origin_ranks(kinds)
-    type_nodes = type_nodes.append_column("pos", type_pos)
+
+    def rank_of(table: pa.Table) -> pa.Array:
+        return pc.take(ranks, pc.index_in(table["artifact"], value_set=art_ids))
+
     keep = pc.and_(pc.invert(type_nodes["shadowed"]), pc.invert(pc.match_substring_regex(
         type_nodes["simple_name"], r"^[0-9]*$")))
     types = type_nodes.filter(keep)
-    public_types = types.filter(pc.not_equal(pc.bit_wise_and(types["access"], ACC_PUBLIC), 0))["id"]
-    edges = {"Type": pa.table({
-        "from": types["simple_name"], "to": types["id"], "kind": types["kind"], "owner": types["id"],
-        "package": types["package"], "public": pc.not_equal(pc.bit_wise_and(types["access"], ACC_PUBLIC), 0),
-        "rank": pc.take(ranks, types["pos"]),
-    })}
-    for label, table in (("Method", methods), ("Field", fields)):
+    type_public = pc.not_equal(pc.bit_wise_and(types["access"], ACC_PUBLIC), 0)
+    public_types = types.filter(type_public)["id"]
+    parts = [pa.table({
+        "id": types["id"], "name": types["simple_name"], "kind": types["kind"], "owner": types["id"],
+        "package": types["package"], "public": type_public, "rank": rank_of(types),
+        "descriptor": pa.nulls(types.num_rows, pa.string()), "access": types["access"],
+        "artifact": types["artifact"],
+    })]
+    for label, table in (("method", methods), ("field", fields)):
         keep = pc.and_(pc.invert(table["shadowed"]),
                        pc.equal(pc.bit_wise_and(table["access"], ACC_SYNTHETIC), 0))
-        if label == "Method":
+        if label == "method":
             keep = pc.and_(keep, pc.invert(pc.is_in(table["name"], value_set=pa.array(["<init>", "<clinit>"]))))
         t = table.filter(keep)
-        owners = t["owner_id"]
-        public = pc.and_(pc.not_equal(pc.bit_wise_and(t["access"], ACC_PUBLIC), 0),
-                         pc.is_in(owners, value_set=public_types))
-        package = pc.replace_substring(pc.replace_substring_regex(owners, r"/?[^/]*$", ""), "/", ".")
-        edges[label] = pa.table({
-            "from": t["name"], "to": t["id"], "kind": _const(t.num_rows, label.lower(), pa.string()),
-            "owner": owners, "package": package, "public": public, "rank": pc.take(ranks, t["pos"]),
-        })
-    distinct = sorted(set(pc.unique(pa.chunked_array(
-        [e["from"] for e in edges.values()]).combine_chunks()).to_pylist()))
-    nodes = pa.table({"id": pa.array(distinct, pa.string()),
+        owners = t["owner"]
+        parts.append(pa.table({
+            "id": t["id"], "name": t["name"], "kind": _const(t.num_rows, label, pa.string()), "owner": owners,
+            "package": pc.replace_substring(pc.replace_substring_regex(owners, r"/?[^/]*$", ""), "/", "."),
+            "public": pc.and_(pc.not_equal(pc.bit_wise_and(t["access"], ACC_PUBLIC), 0),
+                              pc.is_in(owners, value_set=public_types)),
+            "rank": rank_of(t), "descriptor": t["descriptor"], "access": t["access"], "artifact": t["artifact"],
+        }))
+    symbols = pa.concat_tables(parts)
+    distinct = sorted(set(pc.unique(symbols["name"]).to_pylist()))
+    names = pa.table({"id": pa.array(distinct, pa.string()),
                       "lower": pa.array([n.lower() for n in distinct], pa.string()),
                       "words": pa.array([name_words(n) for n in distinct], pa.string())})
-    return nodes, edges
+    return names, symbols, pa.table({"from": symbols["name"], "to": symbols["id"]})
 
 
 def _method_nodes(methods: pa.Table, ann_by_owner, art_id_array) -> pa.Table:

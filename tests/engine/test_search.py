@@ -1,0 +1,256 @@
+"""search, resolve, imports, ls and tree on a real workspace: gson plus the JDK (one graph for the module)."""
+
+from __future__ import annotations
+
+import re
+import zipfile
+
+import pytest
+
+from jdx.engine.search import SearchOptions, search
+from jdx.engine.search_match import EXACT, HUMP, PREFIX, WORD, compile_pattern
+from jdx.engine.search_nav import artifact_tree, imports, list_packages, parse_frame, resolve
+from jdx.engine.service import JdxService, Options
+from jdx.errors import AmbiguousError, NotFoundError, UsageError
+from jdx.graph_schema import queries_search
+from tests.conftest import GSON, require
+
+TIERS = {"exact": EXACT, "prefix": PREFIX, "camel-hump": HUMP, "word": WORD, "glob": HUMP, "regex": HUMP}
+ORIGINS = {"workspace": 0, "dependency": 1, "jdk": 2}
+
+
+@pytest.fixture(scope="module")
+def store(jdx_home):
+    service = JdxService(Options(jars=[str(require(GSON))], cache_dir=str(jdx_home / "cache")))
+    yield service.store()
+    service.close()
+
+
+def find(store, text, **kw):
+    return search(store, text, SearchOptions(**kw))
+
+
+def refs(result) -> list[str]:
+    return [m["ref"] for m in result[0]["matches"]]
+
+
+# --- the issue's acceptance cases ------------------------------------------------------------------------
+
+def test_glob_puts_hashmap_first(store):
+    assert refs(find(store, "H*Map", kinds=("class",)))[0] == "java.util.HashMap"
+
+
+def test_camel_hump_finds_hashmap(store):
+    result, _ = find(store, "HMap")
+    first = result["matches"][0]
+    assert (first["ref"], first["match"], first["kind"]) == ("java.util.HashMap", "camel-hump", "class")
+
+
+def test_gjson_finds_gsons_get_as_json_methods(store):
+    found = refs(find(store, "gJson", kinds=("method",), limit=200))
+    gson = [r for r in found if r.startswith("com.google.gson.")]
+    assert "com.google.gson.JsonElement#getAsJsonObject()" in gson
+    assert "com.google.gson.JsonElement#getAsJsonArray()" in gson
+    assert gson == found[: len(gson)], "gson (a dependency) ranks before the JDK at equal tier and length"
+
+
+def test_typo_is_found_with_fuzzy(store):
+    result, _ = find(store, "HashMpa", fuzzy=True)
+    assert result["mode"] == "fuzzy" and result["matches"][0]["ref"] == "java.util.HashMap"
+
+
+def test_nothing_found_is_not_found_with_did_you_mean(store):
+    with pytest.raises(NotFoundError) as err:
+        find(store, "HashMpa")
+    assert err.value.exit_code == 1
+    assert err.value.candidates[0]["ref"] == "java.util.HashMap"
+    assert len(err.value.candidates) <= 5
+
+
+# --- ranking --------------------------------------------------------------------------------------------
+
+def _key(m: dict, tier: int, rank: int):
+    return (tier, not m["public"], len(m["name"]), rank)
+
+
+@pytest.mark.parametrize("pattern", ["Json", "get", "toString", "HMap", "parse", "*Adapter", "JsonR"])
+def test_results_follow_the_documented_ranking(store, pattern):
+    result, _ = find(store, pattern, limit=120)
+    keys = []
+    for m in result["matches"]:
+        rank = ORIGINS[m["origin"]] if m["origin"] else -1
+        keys.append((TIERS[m["match"]], not m["public"], len(m["name"]), rank))
+    # origin is compared coarsely here (position breaks ties inside one origin); the rest exactly
+    assert keys == sorted(keys), pattern
+
+
+def test_exact_prefix_hump_order(store):
+    result, _ = find(store, "Gson", kinds=("class",), limit=100)
+    tiers = [m["match"] for m in result["matches"]]
+    assert tiers[0] == "exact" and result["matches"][0]["ref"] == "com.google.gson.Gson"
+    assert {"prefix", "camel-hump"} <= set(tiers) and tiers == sorted(tiers, key=lambda t: TIERS[t])
+    assert "com.google.gson.GsonBuilder" in [m["ref"] for m in result["matches"] if m["match"] == "prefix"]
+
+
+def test_public_before_non_public_in_one_tier(store):
+    result, _ = find(store, "Node", kinds=("class",), limit=500)
+    exact = [m for m in result["matches"] if m["match"] == "exact"]
+    flags = [m["public"] for m in exact]
+    assert True in flags and False in flags and flags == sorted(flags, reverse=True)
+
+
+def test_dependency_before_jdk_at_equal_rank(store):
+    result, _ = find(store, "toString", kinds=("method",), limit=5)
+    assert {m["origin"] for m in result["matches"]} == {"dependency"}
+
+
+def test_same_query_same_answer(store):
+    assert find(store, "get", limit=30) == find(store, "get", limit=30)
+
+
+# --- filters and truncation ---------------------------------------------------------------------------
+
+def test_kind_package_and_artifact_filters(store):
+    methods, _ = find(store, "size", kinds=("method",), package_glob="java.util.concurrent*", limit=100)
+    assert methods["matches"] and all(m["kind"] == "method" for m in methods["matches"])
+    assert all(m["ref"].startswith("java.util.concurrent.") for m in methods["matches"])
+    gson, _ = find(store, "Json", artifact_glob="gson*", limit=100)
+    assert gson["matches"] and {m["artifact"] for m in gson["matches"]} == {GSON.name}
+    with pytest.raises(NotFoundError):
+        find(store, "Json", artifact_glob="no-such-artifact*")
+    with pytest.raises(UsageError):
+        find(store, "Json", limit=0)
+
+
+def test_packages_and_modules_are_searchable(store):
+    assert "java.util.function" in refs(find(store, "function", kinds=("package",)))
+    assert refs(find(store, "java.sq*", kinds=("module",))) == ["java.sql", "java.sql.rowset"]
+    assert refs(find(store, "java.util.*", kinds=("package",), limit=100))[0].startswith("java.util.")
+
+
+def test_dotted_patterns_qualify_the_name(store):
+    assert refs(find(store, "java.util.HashMap"))[0] == "java.util.HashMap"
+    assert refs(find(store, "Map.Entry", kinds=("interface",)))[0] == "java.util.Map$Entry"
+    found = refs(find(store, "HashMap.get", kinds=("method",)))
+    assert found[0] == "java.util.HashMap#get(java.lang.Object)"
+
+
+def test_truncation_is_explicit(store):
+    result, truncated = find(store, "get", limit=3)
+    assert len(result["matches"]) == 3 and truncated["shown"] == 3
+    assert truncated["total"] == result["total"] > 3 and "--limit" in truncated["hint"]
+
+
+def test_regex_mode(store):
+    result, _ = find(store, r"^getAsJson[A-Z][a-z]+$", regex=True, kinds=("method",), limit=100)
+    names = {m["name"] for m in result["matches"]}
+    assert {"getAsJsonArray", "getAsJsonObject", "getAsJsonPrimitive"} <= names
+    assert all(re.search(r"^getAsJson[A-Z][a-z]+$", n) for n in names)
+
+
+@pytest.mark.parametrize("pattern, regex", [("HMap", False), ("gJson", False), ("URLConn", False), ("NPE", False),
+                                            ("Map", False), ("mV", False), ("x509", False), ("H*Map", False),
+                                            ("*Http*Client", False), ("^get[A-Z][a-z]+Json[A-Za-z]*$", True)])
+def test_graph_regex_agrees_with_python(store, pattern, regex):
+    """The graph runs the compiled pattern with RE2, the oracle with Python re: same names, same tiers."""
+    p = compile_pattern(pattern, regex=regex)
+    graph = {r["name"] for r in store.rows(queries_search.matching_names(p))}
+    python = {r["name"] for r in store.rows_cached(queries_search.ALL_NAMES) if p.tier(r["name"], r["words"]) is not None}
+    assert graph == python and graph
+
+
+# --- resolve ----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, sym, line", [
+    ("at java.base/java.util.HashMap.putVal(HashMap.java:640)", "java.util.HashMap.putVal", 640),
+    ("\tat app//com.x.Foo.bar(Foo.java:12)", "com.x.Foo.bar", 12),
+    ("at a.B.<init>(Unknown Source)", "a.B.<init>", None),
+    ("at a.B.c(Native Method)", "a.B.c", None),
+])
+def test_parse_frame(text, sym, line):
+    got, frame = parse_frame(text)
+    assert got == sym and frame["line"] == line
+
+
+def test_resolve_a_frame_picks_the_overload_by_line(store):
+    result, _ = resolve(store, "at java.base/java.util.HashMap.putVal(HashMap.java:640)", 50)
+    (only,) = result["candidates"]
+    assert only["ref"].startswith("java.util.HashMap#putVal(") and only["lines"][0] <= 640 <= only["lines"][1]
+
+
+def test_resolve_fragments(store):
+    assert [c["ref"] for c in resolve(store, "HashMap.get", 50)[0]["candidates"]] == \
+        ["java.util.HashMap#get(java.lang.Object)"]
+    assert [c["ref"] for c in resolve(store, "Gson#toJson", 50)[0]["candidates"]][0].startswith(
+        "com.google.gson.Gson#toJson(")
+    entry = resolve(store, "Entry", 200)[0]["candidates"]
+    assert "java.util.Map$Entry" in [c["ref"] for c in entry]
+    assert all(c["kind"] and c["artifact"] for c in entry)
+
+
+def test_resolve_unknown_is_not_found(store):
+    with pytest.raises(NotFoundError) as err:
+        resolve(store, "com.nowhere.Nothing.none", 50)
+    assert err.value.exit_code == 1
+
+
+# --- imports ----------------------------------------------------------------------------------------------
+
+def test_imports(store):
+    result, warnings = imports(store, "Map.Entry")
+    assert result["imports"][0]["statement"] == "import java.util.Map.Entry;" and not warnings
+    assert imports(store, "JsonParser")[0]["imports"][0]["statement"] == "import com.google.gson.JsonParser;"
+    assert "implicitly" in imports(store, "java.lang.String")[0]["imports"][0]["note"]
+    static = imports(store, "java.util.Collections#emptyList")[0]["imports"][0]
+    assert static["statement"] == "import static java.util.Collections.emptyList;"
+    with pytest.raises(UsageError):
+        imports(store, "java.util.ArrayList#size")
+    with pytest.raises(AmbiguousError) as err:
+        imports(store, "List")
+    assert err.value.candidates[0]["ref"] == "java.util.List"
+    with pytest.raises(NotFoundError):
+        imports(store, "NoSuchTypeAnywhere")
+
+
+def test_imports_warns_when_several_artifacts_provide_the_fqn(jdx_home, tmp_path):
+    gson = require(GSON)
+    shaded = tmp_path / "shaded.jar"
+    with zipfile.ZipFile(gson) as src, zipfile.ZipFile(shaded, "w") as dst:
+        dst.writestr("com/google/gson/JsonNull.class", src.read("com/google/gson/JsonNull.class"))
+    service = JdxService(Options(jars=[str(shaded), str(gson)], jdk=False, cache_dir=str(jdx_home / "cache")))
+    try:
+        _result, warnings = imports(service.store(), "com.google.gson.JsonNull")
+    finally:
+        service.close()
+    (w,) = warnings
+    assert w.code == "DUPLICATE_CLASS" and "shaded.jar (loaded)" in w.message and "(shadowed)" in w.message
+
+
+# --- ls and tree -----------------------------------------------------------------------------------------
+
+def test_ls_package_lists_types_and_subpackages(store):
+    result, _ = list_packages(store, "java.util", 1, True, 1000)
+    names = {(e["kind"], e["name"]) for e in result["entries"]}
+    assert ("class", "HashMap") in names and ("package", "java.util.function") in names
+    assert result["entries"][0]["types"] > 100
+    roots, _ = list_packages(store, None, 1, False, 100)
+    assert {"java", "javax", "com"} <= {e["name"] for e in roots["entries"]}
+    with pytest.raises(NotFoundError):
+        list_packages(store, "java.utl", 1, False, 100)
+
+
+def test_ls_limit_truncates(store):
+    result, truncated = list_packages(store, "java.*", 1, False, 5)
+    assert len(result["entries"]) == 5 and truncated["total"] > 5
+
+
+def test_tree(store):
+    result, _ = artifact_tree(store, "gson*", 3, True, 10_000)
+    entries = result["entries"]
+    assert entries[0]["kind"] == "artifact" and entries[0]["types"] > 100
+    assert {"kind": "package", "name": "com.google.gson", "level": 1, "types": entries[1]["types"]} in entries
+    assert any(e["kind"] == "class" and e["ref"] == "com.google.gson.Gson" for e in entries)
+    top, _ = artifact_tree(store, None, None, False, 1000)
+    assert [e["level"] for e in top["entries"]] == [0] * len(top["entries"])
+    with pytest.raises(NotFoundError):
+        artifact_tree(store, "nothing*", None, False, 10)
