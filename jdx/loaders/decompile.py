@@ -22,19 +22,21 @@ import shutil
 import tempfile
 import tomllib
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
 from jdx.dirs import config_dir
 from jdx.errors import JdxError, Warning_
 
-ENGINES = ("vineflower", "procyon")
 # Procyon logs unresolvable generics and type-loader misses to stderr through java.util.logging, mostly under
 # its classes' simple names (found by scanning procyon-core/compilertools 0.6 for Logger.getLogger)
 PROCYON_LOGGERS = ("com.strobel", "Reifier", "ArrayTypeLoader", "JarTypeLoader", "ClasspathTypeLoader",
                    "InputTypeLoader", "AstBuilder", "AstOptimizer", "TransformationPipeline")
 # the JDK as type context: `include-runtime` since Vineflower 1.10, the short `jrt` key before it
 VINEFLOWER_OPTIONS = (("include-runtime", "current"), ("jrt", "1"), ("log", "ERROR"))
+# a failure that leaves the engine's classes unusable in their loader: the next run gets a fresh loader
+BROKEN_ENGINE_MARKERS = ("NoClassDefFoundError", "ExceptionInInitializerError", "ThreadDeath")
 CACHE_FORMAT = "2"  # bump when the cached text's shape changes
 # a type header's `permits` clause (Procyon prints one wherever the class file has PermittedSubclasses)
 _PERMITS = re.compile(r"^(?P<head>[^\n;{}()=]*\b(?P<kind>enum|class|interface)\s+[\w$]+[^\n;{}()=]*?)"
@@ -157,10 +159,10 @@ def _procyon_pair(folder: str, layout: str) -> tuple[str, str] | None:
     return None
 
 
-def find_engines() -> list[Engine]:
-    """Every usable engine, preferred first, narrowed by JDX_DECOMPILER / the config's `engine`."""
+def find_engines(engine: str | None = None) -> list[Engine]:
+    """Every usable engine, preferred first, narrowed by `engine`, else JDX_DECOMPILER / the config's `engine`."""
     config = _config()
-    wanted = (os.environ.get("JDX_DECOMPILER") or str(config.get("engine", "auto"))).strip().lower()
+    wanted = (engine or os.environ.get("JDX_DECOMPILER") or str(config.get("engine", "auto"))).strip().lower()
     engines: list[Engine] = []
     if wanted in ("auto", "vineflower"):
         for jar in _vineflower_jars(config)[:1]:
@@ -174,9 +176,9 @@ def find_engines() -> list[Engine]:
     return engines
 
 
-def available_engines() -> list[tuple[str, str, str]]:
+def available_engines(engine: str | None = None) -> list[tuple[str, str, str]]:
     """(engine, version, jar path), preferred first; empty when no decompiler is installed or allowed."""
-    return [(e.name, e.version, e.jars[0]) for e in find_engines()]
+    return [(e.name, e.version, e.jars[0]) for e in find_engines(engine)]
 
 
 # ---------------------------------------------------------------- class files and the cache key
@@ -191,7 +193,7 @@ def class_files(artifact_kind: str, artifact_path: str, internal_name: str) -> l
         try:
             with zipfile.ZipFile(artifact_path) as zf:
                 return sorted((n, zf.read(n)) for n in zf.namelist() if _is_member_file(n, internal_name))
-        except (OSError, zipfile.BadZipFile, zlib_error()) as exc:
+        except (OSError, zipfile.BadZipFile, zlib.error) as exc:
             raise DecompileFailed(f"cannot read {internal_name} from {artifact_path}: {exc}") from None
     if artifact_kind == "dir":
         package, _, simple = internal_name.rpartition("/")
@@ -202,12 +204,6 @@ def class_files(artifact_kind: str, artifact_path: str, internal_name: str) -> l
         except OSError as exc:
             raise DecompileFailed(f"cannot read {internal_name} from {artifact_path}: {exc.strerror}") from None
     raise DecompileFailed(f"unknown artifact kind {artifact_kind!r}")
-
-
-def zlib_error() -> type[Exception]:
-    import zlib
-
-    return zlib.error
 
 
 def _jdk_identity() -> str:
@@ -247,17 +243,20 @@ class _EngineBroken(Exception):
 
 
 def decompile_class(cache: Path, artifact_kind: str, artifact_path: str, internal_name: str,
-                    classpath: list[tuple[str, str]], timeout: float = 10.0) -> Decompiled:
+                    classpath: list[tuple[str, str]], timeout: float = 10.0, engine: str | None = None) -> Decompiled:
     """Java source of one top-level class from the first working engine, from the disk cache when possible.
+
+    `engine` ("vineflower" | "procyon") forces one engine for this call, like JDX_DECOMPILER does for a process.
 
     DecompileUnavailable when no engine is installed (or none loads), DecompileTimeout past `timeout` seconds
     (the worker is abandoned, never waited for), DecompileFailed when the class is missing, unreadable or the
     engine throws.
     """
-    engines = find_engines()
+    engines = find_engines(engine)
     if not engines:
+        wanted = f"{engine} " if engine else ""
         raise DecompileUnavailable(
-            "no decompiler found: install procyon-decompiler (Debian/Ubuntu) or set JDX_VINEFLOWER_JAR")
+            f"no {wanted}decompiler found: install procyon-decompiler (Debian/Ubuntu) or set JDX_VINEFLOWER_JAR")
     dotted = internal_name.replace("/", ".")
     files = None if artifact_kind == "jrt" else class_files(artifact_kind, artifact_path, internal_name)
     if files is not None and not any(name == internal_name + ".class" for name, _ in files):
@@ -265,25 +264,25 @@ def decompile_class(cache: Path, artifact_kind: str, artifact_path: str, interna
     class_key = _class_key(files if files is not None else
                            [(f"jrt\0{_jdk_identity()}\0{artifact_path}\0{internal_name}", b"")])
     broken = []
-    for engine in engines:
-        target = _cache_file(cache, engine, class_key)
+    for candidate in engines:
+        target = _cache_file(cache, candidate, class_key)
         try:
-            return Decompiled(target.read_text(encoding="utf-8"), engine.name, engine.version, True)
+            return Decompiled(target.read_text(encoding="utf-8"), candidate.name, candidate.version, True)
         except OSError:
             pass
         if files is None:
             files = _jrt_files(cache, artifact_path, internal_name)
         try:
-            text = _run(cache, engine, internal_name, files, classpath, timeout)
+            text = _run(cache, candidate, internal_name, files, classpath, timeout)
         except _EngineBroken as exc:
-            broken.append(f"{engine.name} {engine.version} ({exc})")
+            broken.append(f"{candidate.name} {candidate.version} ({exc})")
             continue
-        _check_output(engine, internal_name, text)
+        _check_output(candidate, internal_name, text)
         try:
             _write_atomically(target, text)
         except OSError:  # a read-only cache costs speed, not the answer
             pass
-        return Decompiled(text, engine.name, engine.version, False)
+        return Decompiled(text, candidate.name, candidate.version, False)
     raise DecompileUnavailable(f"no decompiler could be loaded: {'; '.join(broken)}")
 
 
@@ -297,8 +296,8 @@ def _jrt_files(cache: Path, artifact_path: str, internal_name: str) -> list[tupl
     return files
 
 
-def _run(cache: Path, engine: Engine, internal_name: str, files: list[tuple[str, bytes]], classpath: list[tuple[str, str]],
-         timeout: float) -> str:
+def _run(cache: Path, engine: Engine, internal_name: str, files: list[tuple[str, bytes]],
+         classpath: list[tuple[str, str]], timeout: float) -> str:
     """One engine run; Java exceptions become DecompileTimeout / DecompileFailed / _EngineBroken."""
     from jdx.loaders import java_tools
 
@@ -308,8 +307,11 @@ def _run(cache: Path, engine: Engine, internal_name: str, files: list[tuple[str,
     try:
         return run(engine, internal_name, files, classpath, timeout)
     except java_tools.WorkerTimeout as exc:
+        java_tools.forget_loader(list(engine.jars))
         raise DecompileTimeout(f"{engine.name} gave up on {dotted}: {exc}") from None
     except java_tools.WorkerFailed as exc:
+        if any(marker in str(exc) for marker in BROKEN_ENGINE_MARKERS):
+            java_tools.forget_loader(list(engine.jars))
         raise DecompileFailed(f"{engine.name} failed on {dotted}: {exc}") from None
     except DecompileError:
         raise

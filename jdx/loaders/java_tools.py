@@ -57,6 +57,18 @@ def engine_loader(jars: list[str]):
         return _LOADERS[key]
 
 
+def forget_loader(jars: list[str]) -> None:
+    """Drops an engine's class loader after a worker was stopped: a stop inside a static initialiser leaves that
+    class unusable ("Could not initialize class") for the loader's lifetime, so the next run starts afresh."""
+    with _LOCK:
+        loader = _LOADERS.pop(tuple(jars), None)
+    if loader is not None:
+        try:
+            loader.close()
+        except Exception:  # noqa: BLE001 - closing is a courtesy; the loader is unreachable either way
+            pass
+
+
 def silence_loggers(names: tuple[str, ...]) -> None:
     """Turns java.util.logging loggers off through the LogManager's configuration, keeping the rest of it.
 

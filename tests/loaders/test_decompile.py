@@ -233,6 +233,10 @@ def test_class_directory_and_a_changed_class_misses_the_cache(cache, tmp_path):
 
 
 def test_a_slow_class_times_out_with_a_named_error_and_the_engine_stays_usable(cache, tmp_path):
+    """The timeout hits while a fresh engine loader is still initialising classes, the worst moment to stop."""
+    from jdx.loaders import java_tools
+
+    java_tools.forget_loader(list(d.find_engines()[0].jars))
     start = time.perf_counter()
     with pytest.raises(d.DecompileTimeout) as info:
         d.decompile_class(tmp_path, "jrt", "jrt:/java.base", "java/lang/Character", [], timeout=0.05)
@@ -366,3 +370,14 @@ def test_engine_log_noise_stays_off_stderr(cache, tmp_path, jdx_env, capfd):
     capfd.readouterr()
     assert d.decompile_class(tmp_path / "quiet", "jar", str(LANG3), name, classpath).cached is False
     assert capfd.readouterr().err == ""
+
+
+def test_one_call_can_force_an_engine(cache, monkeypatch, tmp_path):
+    monkeypatch.setenv("HOME", str(tmp_path))  # no Vineflower in a Gradle or Maven cache
+    monkeypatch.delenv("JDX_VINEFLOWER_JAR", raising=False)
+    monkeypatch.setenv("JDX_CONFIG_DIR", str(tmp_path))
+    with pytest.raises(d.DecompileUnavailable, match="no vineflower decompiler"):
+        d.decompile_class(cache, "jar", str(GSON), "com/google/gson/JsonNull", [], engine="vineflower")
+    if d.available_engines("procyon"):
+        result = d.decompile_class(cache, "jar", str(GSON), "com/google/gson/JsonNull", [], engine="procyon")
+        assert result.engine == "procyon"

@@ -111,7 +111,8 @@ def test_debian_procyon_is_found_when_installed(monkeypatch, tmp_path):
 @pytest.mark.parametrize("text,expected", [
     ("public enum Level permits Level$1\n{\n", "public enum Level\n{\n"),
     ("enum E implements Runnable permits E$1, E$2 {\n", "enum E implements Runnable {\n"),
-    ("public sealed interface Shape permits Square, Circle {\n", "public sealed interface Shape permits Square, Circle {\n"),
+    ("public sealed interface Shape permits Square, Circle {\n",
+     "public sealed interface Shape permits Square, Circle {\n"),
     ("abstract sealed class A permits A$1, B\n{", "abstract sealed class A permits B\n{"),
     ("        // a comment that permits nothing\n", "        // a comment that permits nothing\n"),
 ])
@@ -129,3 +130,13 @@ def test_procyon_in_maven_and_gradle_layouts(tmp_path):
     _jar(gradle / "procyon-core/0.5.36/x1/procyon-core-0.5.36.jar")
     _jar(gradle / "procyon-compilertools/0.5.36/x2/procyon-compilertools-0.5.36.jar")
     assert d._procyon_pair(str(gradle), "gradle")[1].endswith("procyon-compilertools-0.5.36.jar")
+
+
+def test_an_explicit_engine_argument_narrows_like_the_env(home, monkeypatch):
+    _jar(home / "procyon/procyon-core-0.6.0.jar")
+    _jar(home / "procyon/procyon-compilertools-0.6.0.jar")
+    _jar(home / "home/.m2/repository/org/vineflower/vineflower/1.11.1/vineflower-1.11.1.jar")
+    monkeypatch.setenv("JDX_DECOMPILER", "none")
+    assert [e[0] for e in d.available_engines("procyon")] == ["procyon"]
+    assert [e[0] for e in d.available_engines("vineflower")] == ["vineflower"]
+    assert d.available_engines() == []
