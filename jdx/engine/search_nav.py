@@ -8,7 +8,7 @@ from collections import defaultdict
 
 from jdx.engine.refs import format_member, format_type, parse_ref
 from jdx.engine.search import SearchOptions, artifact_table, search
-from jdx.engine.search_match import glob_to_regex, levenshtein
+from jdx.engine.search_match import fuzzy_budget, glob_to_regex, levenshtein
 from jdx.errors import AmbiguousError, NotFoundError, RefSyntaxError, UsageError, Warning_
 from jdx.graph_schema import queries, queries_search
 from jdx.graph_schema.queries_search import TYPE_KINDS
@@ -104,6 +104,7 @@ def resolve(store: GraphStore, text: str, limit: int) -> tuple[dict, dict | None
     sym, frame = parse_frame(text)
     arts = _art_names(store)
     candidates: list[dict] = []
+    owners: list[dict] = []
     owner_text, sep, member = _split_member(sym)
     if not sep and "." not in sym:
         candidates = _unqualified(store, sym)
@@ -114,7 +115,8 @@ def resolve(store: GraphStore, text: str, limit: int) -> tuple[dict, dict | None
             owners = _types_named(store, owner_text)
             candidates.extend(_member_candidates(store, owners, member, frame["line"] if frame else None))
     if not candidates:
-        raise NotFoundError(f"not found: {text.strip()}", candidates=_suggest(store, member or sym),
+        near = _near_members(store, owners, member) if owner_text and owners else []
+        raise NotFoundError(f"not found: {text.strip()}", candidates=near or _suggest(store, member or sym),
                             hint="jdx search <pattern> finds names by camel humps and globs")
     for c in candidates:
         a = arts.get(c["artifact"], {})
@@ -168,6 +170,27 @@ def _unqualified(store: GraphStore, name: str) -> list[dict]:
     return out
 
 
+def _near_members(store: GraphStore, owners: list[dict], member: str, limit: int = 5) -> list[dict]:
+    """Members of the named type(s) within a typo's reach of `member`, nearest first."""
+    ids = [o["id"] for o in owners]
+    arts = _art_names(store)
+    budget = fuzzy_budget(member)
+    scored = []
+    for q, is_field in ((queries.METHODS_OF_TYPES, False), (queries.FIELDS_OF_TYPES, True)):
+        for r in store.rows(q, {"ids": ids}):
+            d = levenshtein(r["name"].lower(), member.lower())
+            if d <= budget and not r["name"].startswith(("<", "lambda$")):
+                ref = format_type(r["owner"]) + "#" + r["name"]
+                scored.append((d, ref, "field" if is_field else "method", r["owner"]))
+    owner_art = {o["id"]: arts.get(o["artifact"], {}).get("name", "") for o in owners}
+    out, seen = [], set()
+    for d, ref, kind, owner in sorted(scored):
+        if ref not in seen:
+            seen.add(ref)
+            out.append({"ref": ref, "kind": kind, "artifact": owner_art.get(owner, "")})
+    return out[:limit]
+
+
 def _suggest(store: GraphStore, name: str) -> list[dict]:
     """Did-you-mean for resolve/imports: the search machinery's near names."""
     simple = re.split(r"[.$#]", name)[-1]
@@ -212,7 +235,7 @@ def _type_import(store: GraphStore, row: dict) -> tuple[dict, list[Warning_]]:
     if row.get("outer") and not row.get("inner_name"):
         raise UsageError(f"{fqn} is a local or anonymous class: it cannot be imported")
     if row.get("outer_method"):
-        raise UsageError(f"{fqn} is a local class of {row['outer_method']}: it cannot be imported")
+        raise UsageError(f"{fqn} is a local class (declared inside a method): it cannot be imported")
     source_name = fqn.replace("$", ".")
     entry = {"ref": fqn, "statement": f"import {source_name};", "kind": row["kind"],
              "artifact": _art_names(store).get(row["artifact"], {}).get("name", "")}
