@@ -72,9 +72,8 @@ class SourceCommands:
 
         return source_window(self.source_context(), type_id, line, context)
 
-    def first_sentence_docs(self, type_id: str, members: list[dict]) -> dict[str, str]:
-        """First javadoc sentence per member (`members --with-doc`), keyed `name+descriptor` / `name:descriptor`."""
+    def first_sentence_docs(self, items: list[dict]) -> dict[str, str]:
+        """First javadoc sentence per `members` result item (`members --with-doc`), keyed by its ref."""
         from jdx.engine.src_doc import first_sentence_docs
 
-        ctx = self.source_context()
-        return first_sentence_docs(ctx, ctx.type_row(type_id) or {"id": type_id}, members)
+        return first_sentence_docs(self.source_context(), items)

@@ -140,6 +140,9 @@ def match_method(parsed: ParsedFile, row: dict, type_row: dict, keys: list[str])
     cands = _candidates(parsed, row, simple)
     if row["name"] == "<clinit>":
         mine = [d for d in cands if d.path == keys]
+        if len(mine) > 1:  # <clinit> runs every static block and static field initialiser in text order
+            return Match(Decl("static_initializer", "<clinit>", keys, mine[0].start, mine[-1].end,
+                              start_col=mine[0].start_col, end_col=mine[-1].end_col))
         return Match(mine[0]) if mine else Match(None, _implicit(row, type_row, type_decl, parsed, keys))
     fitting = [d for d in cands if _param_match(d, row, type_row, _type_decl(parsed, d.path))]
     exact = [d for d in fitting if d.path == keys]

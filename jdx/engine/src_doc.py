@@ -7,12 +7,14 @@ from dataclasses import dataclass
 
 from jdx.engine import javadoc as jd
 from jdx.engine import source_match as sm
+from jdx.engine.descriptors import fqn_to_internal
 from jdx.engine.member_resolve import _substituted_descriptor, collect, lookup
 from jdx.engine.refs import format_member, format_type, parse_ref
 from jdx.engine.resolve import resolve_type
 from jdx.engine.src_body import member_target
 from jdx.engine.src_locate import Located, SourceContext, locate_field, locate_method, locate_type
 from jdx.errors import NotFoundError, UsageError, Warning_
+from jdx.graph_schema import queries
 
 _PARAMS_END = ")"
 
@@ -141,15 +143,24 @@ def doc(ctx: SourceContext, text: str, opts: DocOptions) -> tuple[dict, list[War
     return {"query": text, "docs": items}, warnings, provenance
 
 
-def first_sentence_docs(ctx: SourceContext, type_row: dict, members: list[dict]) -> dict[str, str]:
-    """`members --with-doc`: the first sentence of each member's javadoc (inherited when the member has none),
-    keyed by `name + descriptor` (fields: `name:descriptor`). Members without sources or doc are absent."""
+def first_sentence_docs(ctx: SourceContext, items: list[dict]) -> dict[str, str]:
+    """`members --with-doc`: the first javadoc sentence of each `members` result item (`ref`, `kind`,
+    `declaring` as printed, `name`, `descriptor`), inherited when the member has none; keyed by `ref`.
+    Members without sources or javadoc are absent."""
     out: dict[str, str] = {}
-    for m in members:
-        is_field = bool(m.get("is_field"))
-        owner = ctx.type_row(m.get("owner") or type_row["id"]) or type_row
-        item = _member_doc(ctx, owner, m, is_field, DocOptions())
-        if item["first_sentence"]:
-            out[(m["name"] + ":" + m["descriptor"]) if is_field else m["name"] + m["descriptor"]] = \
-                item["first_sentence"]
+    rows: dict[tuple[str, bool], dict] = {}
+    for it in items:
+        owner = fqn_to_internal(it["declaring"])
+        is_field = it.get("kind") == "field"
+        if (owner, is_field) not in rows:
+            query, prefix = (queries.FIELDS_OF, "f.") if is_field else (queries.MEMBERS_OF, "m.")
+            rows[(owner, is_field)] = {(r[prefix + "name"], r[prefix + "descriptor"]): {k[2:]: v for k, v in r.items()}
+                                       for r in ctx.store.rows_cached(query, {"id": owner})}
+        row = rows[(owner, is_field)].get((it["name"], it["descriptor"]))
+        type_row = ctx.type_row(owner)
+        if row is None or type_row is None:
+            continue
+        sentence = _member_doc(ctx, type_row, row, is_field, DocOptions())["first_sentence"]
+        if sentence:
+            out[it["ref"]] = sentence
     return out

@@ -165,9 +165,12 @@ def test_arraylist_add_doc_and_inherited_doc(service):
 
 
 def test_members_first_sentences_on_the_jdk(service):
-    rows = [{k[2:]: v for k, v in r.items()} for r in service.store().rows(queries.MEMBERS_OF,
-                                                                            {"id": "java/util/HashMap"})]
-    out = service.first_sentence_docs("java/util/HashMap", rows)
-    assert out["get(Ljava/lang/Object;)Ljava/lang/Object;"] == \
+    from jdx.engine.members import MemberOptions
+
+    items = service.members("java.util.HashMap", MemberOptions()).result["members"]
+    out = service.first_sentence_docs(items)
+    assert out["java.util.HashMap#get(java.lang.Object)"] == \
         "Returns the value to which the specified key is mapped, or null if this map contains no mapping for the key."
-    assert out["size()I"] == "Returns the number of key-value mappings in this map."
+    assert out["java.util.HashMap#size()"] == "Returns the number of key-value mappings in this map."
+    assert out["java.util.AbstractMap#toString()"].startswith("Returns a string representation of this map.")
+    assert len(out) >= len(items) - 5, sorted({i["ref"] for i in items} - set(out))

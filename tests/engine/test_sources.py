@@ -312,11 +312,13 @@ def test_doc_of_a_type_a_record_and_without_sources(services):
 
 
 def test_first_sentence_docs(services):
+    """The members --with-doc hook: one sentence per `members` item, inherited when the member has none."""
+    from jdx.engine.members import MemberOptions
+
     s = services("paired")
-    members = _methods(s, "sx/Dog")
-    out = s.first_sentence_docs("sx/Dog", members)
-    assert out == {"name()Ljava/lang/String;": "The name of this thing.",
-                   "greet(Z)Ljava/lang/String;": "A greeting that uses name()."}
+    items = s.members("sx.Dog", MemberOptions(access=("all",))).result["members"]
+    out = s.first_sentence_docs(items)
+    assert out == {"sx.Dog#name()": "The name of this thing.", "sx.Dog#greet(boolean)": "A greeting that uses name()."}
 
 
 # --- units -----------------------------------------------------------------------------------------
@@ -344,3 +346,12 @@ class A<T extends Comparable<T>> {
     assert [d.path for d in p.types()] == [["A"], ["A", "1"], ["A", "1L"], ["A", "2"], ["A", "3"]]
     assert descriptor_params("(ILjava/util/Map$Entry;[[Ljava/lang/String;Lp/A$1L;)V") == \
         ["int", "Entry", "String[][]", "L"]
+
+
+def test_clinit_spans_every_static_block():
+    from jdx.engine.source_match import match_method
+
+    src = b"class A {\n  static int a;\n  static { a = 1; }\n  static int b = 2;\n  static {\n    b = a;\n  }\n}\n"
+    row = {"name": "<clinit>", "descriptor": "()V", "access": 8, "first_line": 3, "last_line": 6}
+    decl = match_method(parse_source(src), row, {"id": "A", "kind": "class"}, ["A"]).decl
+    assert (decl.start, decl.end) == (3, 7)
