@@ -43,6 +43,8 @@ def source(
     lines: Optional[str] = typer.Option(None, "--lines", help="A:B, e.g. 100:180"),
     around: Optional[str] = typer.Option(None, "--around", help="a member of the type, e.g. 'get(Object)'"),
     context: Optional[int] = typer.Option(None, "--context", help="lines around --around (default 10)"),
+    engine: Optional[str] = typer.Option(None, "--engine", help="javap | vineflower | procyon (default: sources, "
+                                                                 "else decompiled)"),
     line_numbers: bool = typer.Option(False, "--line-numbers", help="prefix each line with its line number"),
     max_lines: Optional[int] = typer.Option(None, "--max-lines", help="cap the text lines"),
 ):
@@ -50,7 +52,8 @@ def source(
     _check_max_lines(max_lines)
     if context is not None and not around:
         raise UsageError("--context goes with --around <member>")
-    answer = commands.service().source(type_ref, lines=lines, around=around, context=context)
+    answer = commands.service().source(type_ref, lines=lines, around=around, context=context,
+                                       engine=engine.lower() if engine else None)
     answer.truncated = None if commands._G.json else text_source.truncation(answer.result, max_lines)
     commands.out("source", type_ref, answer, lambda r: text_source.code(r, line_numbers, max_lines))
 

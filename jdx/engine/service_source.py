@@ -49,14 +49,14 @@ class SourceCommands:
         return Answer(result, list(self._root_warnings) + warnings, provenance=provenance)
 
     def source(self, type_text: str, lines: str | None = None, around: str | None = None,
-               context: int | None = None) -> Answer:
+               context: int | None = None, engine: str | None = None) -> Answer:
         """The source file of a type, or a slice of it (`--lines A:B`, `--around <member> --context N`)."""
         from jdx.engine import src_source
         from jdx.engine.resolve import resolve_type
 
         ctx = self.source_context()
         result, warnings, provenance = src_source.source(ctx, resolve_type(ctx.store, type_text), lines, around,
-                                                         context)
+                                                         context, engine)
         return Answer(result, list(self._root_warnings) + warnings, provenance=provenance)
 
     def doc(self, ref_text: str, opts=None) -> Answer:

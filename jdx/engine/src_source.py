@@ -7,7 +7,7 @@ import re
 
 from jdx.engine.member_resolve import lookup
 from jdx.engine.refs import format_type
-from jdx.engine.src_body import RECONSTRUCTED, decompiled_file, member_target
+from jdx.engine.src_body import ENGINES, RECONSTRUCTED, decompiled_file, member_target
 from jdx.engine.src_locate import SourceContext, SourceFile, locate_field, locate_method, source_file
 from jdx.errors import JdxError, NotFoundError, UsageError, Warning_
 
@@ -26,15 +26,16 @@ def parse_lines(spec: str) -> tuple[int, int | None]:
     return a, b
 
 
-def _file_for(ctx: SourceContext, type_row: dict) -> tuple[SourceFile, list[str], str, dict | None, list[Warning_]]:
-    """(file, type keys, origin, engine, warnings): the sources, else the decompiled class."""
-    found = source_file(ctx, type_row)
+def _file_for(ctx: SourceContext, type_row: dict, engine: str | None) -> tuple[SourceFile, list[str], str,
+                                                                               dict | None, list[Warning_]]:
+    """(file, type keys, origin, engine, warnings): the sources, else (or with --engine) the decompiled class."""
+    found = source_file(ctx, type_row) if engine is None else None
     if found is not None:
         return found[0], found[1], "source", None, []
     art = ctx.artifact_name(type_row)
-    warnings = [Warning_("NO_SOURCES", f"{format_type(type_row['id'])}: no sources; showing the class "
-                         f"reconstructed from bytecode", art)]
-    file, keys, dec = decompiled_file(ctx, type_row)
+    warnings = [] if engine else [Warning_("NO_SOURCES", f"{format_type(type_row['id'])}: no sources; showing "
+                                           f"the class reconstructed from bytecode", art)]
+    file, keys, dec = decompiled_file(ctx, type_row, engine)
     return file, keys, "decompiled", {"name": dec.engine, "version": dec.engine_version, "cached": dec.cached}, \
         warnings
 
@@ -65,18 +66,43 @@ def _around(ctx: SourceContext, type_row: dict, around: str, file: SourceFile, o
     return decl.start, decl.end
 
 
+def _javap(ctx: SourceContext, type_row: dict) -> SourceFile:
+    """The whole class through javap, as a text file (no declarations: --around needs sources)."""
+    from jdx.engine.bytecode_view import javap_member
+    from jdx.engine.java_parse import ParsedFile
+    from jdx.engine.sources import SourceRoot
+
+    art = ctx.artifacts[type_row["artifact"]]
+    text = javap_member(ctx.cache, art.kind, art.path, type_row["id"], None, None)
+    return SourceFile(SourceRoot("dir", "", "javap", "javap"), type_row["id"] + ".class", text.encode(),
+                      ParsedFile([], "", 0))
+
+
 def source(ctx: SourceContext, type_row: dict, lines: str | None, around: str | None,
-           context: int | None) -> tuple[dict, list[Warning_], list[dict]]:
+           context: int | None, engine: str | None = None) -> tuple[dict, list[Warning_], list[dict]]:
     if lines and around:
         raise UsageError("--lines and --around exclude each other")
     if context is not None and context < 0:
         raise UsageError("--context must be 0 or more")
+    if engine is not None and engine not in ENGINES:
+        raise UsageError(f"--engine {engine!r}: use {', '.join(ENGINES)}")
+    if engine == "javap":
+        if around:
+            raise UsageError("--around needs source text; with --engine javap use jdx body <member> --engine javap")
+        file, origin, engine_info, warnings = _javap(ctx, type_row), "javap", \
+            {"name": "javap", "version": None, "cached": False}, []
+        return _answer(ctx, type_row, file, origin, engine_info, warnings, lines, None, context)
     try:
-        file, _keys, origin, engine, warnings = _file_for(ctx, type_row)
+        file, _keys, origin, engine_info, warnings = _file_for(ctx, type_row, engine)
     except JdxError as exc:
         raise NotFoundError(f"no source for {format_type(type_row['id'])}: no sources and {exc.message}; "
                             f"try jdx body {format_type(type_row['id'])!r} --engine javap",
                             warnings=[Warning_(getattr(exc, "code", "DECOMPILE_FAILED"), exc.message)]) from None
+    return _answer(ctx, type_row, file, origin, engine_info, warnings, lines, around, context)
+
+
+def _answer(ctx: SourceContext, type_row: dict, file: SourceFile, origin: str, engine: dict | None,
+            warnings: list[Warning_], lines: str | None, around: str | None, context: int | None):
     total = len(file.lines)
     if lines:
         a, b = parse_lines(lines)
@@ -92,9 +118,11 @@ def source(ctx: SourceContext, type_row: dict, lines: str | None, around: str | 
     art = ctx.artifact_name(type_row)
     if origin == "source":
         header = f"source: {file.root.label} ({file.display}:{a}-{b})"
+    elif origin == "javap":
+        header = f"source: javap -c -p -l of {format_type(type_row['id'])} from {art}   ⚠ bytecode, not source"
     else:
-        header = f"source: decompiled by {engine['name']} {engine['version']} from {art} (no sources jar)   " \
-                 f"{RECONSTRUCTED}"
+        why = "no sources jar" if warnings else f"--engine {engine['name']}"
+        header = f"source: decompiled by {engine['name']} {engine['version']} from {art} ({why})   {RECONSTRUCTED}"
     result = {"ref": format_type(type_row["id"]), "artifact": art, "origin": origin, "header": header,
               "source": {"label": file.root.label if origin == "source" else None, "how": file.root.how,
                          "file": file.display if origin == "source" else file.rel, "lines": [a, b]},

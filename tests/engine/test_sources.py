@@ -355,3 +355,21 @@ def test_clinit_spans_every_static_block():
     row = {"name": "<clinit>", "descriptor": "()V", "access": 8, "first_line": 3, "last_line": 6}
     decl = match_method(parse_source(src), row, {"id": "A", "kind": "class"}, ["A"]).decl
     assert (decl.start, decl.end) == (3, 7)
+
+
+def test_source_engines(services):
+    s = services("paired")
+    javap = s.source("sx.Range", engine="javap").result
+    assert javap["origin"] == "javap" and javap["text"][0] == 'Compiled from "Range.java"'
+    assert any("java.lang.Record" in line for line in javap["text"][:3])
+    with pytest.raises(UsageError):
+        s.source("sx.Range", engine="javap", around="length")
+    with pytest.raises(UsageError):
+        s.source("sx.Range", engine="jad")
+    from jdx.loaders import decompile
+
+    if decompile.available_engines():
+        forced = s.source("sx.Range", engine=decompile.available_engines()[0][0], around="length", context=0)
+        assert forced.result["origin"] == "decompiled" and not forced.warnings
+        assert forced.result["text"][0].strip() == "public int length() {"
+        assert "(--engine " in forced.result["header"]
