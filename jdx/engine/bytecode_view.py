@@ -8,6 +8,9 @@ descriptor javap prints under it (`-s`), so overloads and a field beside a same-
 from __future__ import annotations
 
 import functools
+import tempfile
+import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,13 +33,32 @@ class Block:
 
 
 def javap_args(artifact_kind: str, artifact_path: str, internal_name: str) -> list[str]:
-    """javap's arguments for one class: the jar/dir as classpath; a JDK class from its module in the runtime image."""
-    binary = internal_name.replace("/", ".")
+    """javap's arguments for one class, read from exactly the artifact named.
+
+    A JDK class comes from its module in the runtime image; a class directory's class by its file path; a jar's
+    class is written to a temp file first (see _class_file_from_jar) — never `-classpath <jar>`, which would
+    let the JDK's own copy of a class win over a jar that bundles one.
+    """
     if artifact_kind == "jrt":
-        return [*JAVAP_FLAGS, "--module", artifact_path.removeprefix("jrt:/"), binary]
-    if artifact_kind in ("jar", "dir"):
-        return [*JAVAP_FLAGS, "-classpath", artifact_path, binary]
+        return [*JAVAP_FLAGS, "--module", artifact_path.removeprefix("jrt:/"), internal_name.replace("/", ".")]
+    if artifact_kind in ("dir", "file"):
+        target = Path(artifact_path, internal_name + ".class") if artifact_kind == "dir" else Path(artifact_path)
+        if not target.is_file():
+            raise NotFoundError(f"{internal_name.replace('/', '.')} is not in {artifact_path}")
+        return [*JAVAP_FLAGS, str(target)]
     raise JavapFailed(f"unknown artifact kind {artifact_kind!r}")
+
+
+def _class_file_from_jar(jar: str, internal_name: str, folder: str) -> str:
+    """The class's bytes from the jar written to `folder`; NotFoundError when the jar lacks it or is unreadable."""
+    try:
+        with zipfile.ZipFile(jar) as zf:
+            data = zf.read(internal_name + ".class")
+    except (OSError, KeyError, zipfile.BadZipFile, zlib.error):
+        raise NotFoundError(f"{internal_name.replace('/', '.')} is not in {jar}") from None
+    target = Path(folder, internal_name.rpartition("/")[2] + ".class")
+    target.write_bytes(data)
+    return str(target)
 
 
 def _stamp(artifact_kind: str, artifact_path: str, internal_name: str) -> tuple:
@@ -62,14 +84,22 @@ def javap_class(cache: Path, artifact_kind: str, artifact_path: str, internal_na
 def _javap_class(cache: Path, artifact_kind: str, artifact_path: str, internal_name: str, _stamp: tuple) -> str:
     from jdx.loaders import java_tools
 
-    args = javap_args(artifact_kind, artifact_path, internal_name)
     java_tools.ensure_jvm(cache)
-    try:
-        code, out, err = java_tools.javap(args)
-    except java_tools.WorkerFailed as exc:
-        raise JavapFailed(str(exc)) from None
+    with tempfile.TemporaryDirectory(prefix="jdx-javap-") as folder:
+        if artifact_kind == "jar":
+            extracted = _class_file_from_jar(artifact_path, internal_name, folder)
+            args = javap_args("file", extracted, internal_name)
+        else:
+            extracted = ""
+            args = javap_args(artifact_kind, artifact_path, internal_name)
+        try:
+            code, out, err = java_tools.javap(args)
+        except java_tools.WorkerFailed as exc:
+            raise JavapFailed(str(exc)) from None
     if code != 0 or not out.strip():
         message = " ".join((err or out).split()) or f"javap exited with {code}"
+        if extracted:  # name the jar entry, not our temp copy of it
+            message = message.replace(extracted, f"{artifact_path}!/{internal_name}.class")
         if "class not found" in message:
             raise NotFoundError(f"{internal_name.replace('/', '.')} is not in {artifact_path} ({message})")
         raise JavapFailed(message[:300])

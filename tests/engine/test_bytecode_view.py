@@ -34,8 +34,10 @@ def fixtures(tmp_path_factory) -> Path:
 
 
 def _subprocess_javap(kind: str, path: str, internal_name: str) -> str:
-    proc = subprocess.run(["javap", *bv.javap_args(kind, path, internal_name)], capture_output=True, text=True,
-                          check=True)
+    """The oracle: the javap program, told about the class the ordinary way (-classpath, or nothing for the JDK)."""
+    where = [] if kind == "jrt" else ["-classpath", path]
+    proc = subprocess.run(["javap", "-c", "-p", "-l", "-constants", "-s", *where, internal_name.replace("/", ".")],
+                          capture_output=True, text=True, check=True)
     return proc.stdout
 
 
@@ -124,3 +126,30 @@ def test_absent_class_or_member_is_not_found(cache, tmp_path):
         bv.javap_member(cache, "jrt", "jrt:/java.base", "java/util/HashMap", "get", "(I)V")
     with pytest.raises(NotFoundError):
         bv.javap_member(cache, "jar", str(tmp_path / "absent.jar"), "a/B", None, None)
+
+
+def test_a_jar_class_that_shadows_a_jdk_class_is_read_from_the_jar(cache, tmp_path):
+    """`javap -classpath jar javax.xml.XMLConstants` would print the JDK's class; the graph asked for the jar's."""
+    src = tmp_path / "src/javax/xml/XMLConstants.java"
+    src.parent.mkdir(parents=True)
+    src.write_text("package javax.xml;\npublic class XMLConstants { public static int mine() { return 1; } }\n")
+    subprocess.run(["javac", "--release", "8", "-d", str(tmp_path / "out"), str(src)], check=True,
+                   capture_output=True)
+    jar = tmp_path / "shadow.jar"
+    with zipfile.ZipFile(jar, "w") as zf:
+        zf.write(tmp_path / "out/javax/xml/XMLConstants.class", "javax/xml/XMLConstants.class")
+    assert "mine()" not in _subprocess_javap("jar", str(jar), "javax/xml/XMLConstants")
+    block = bv.javap_member(cache, "jar", str(jar), "javax/xml/XMLConstants", "mine", "()I")
+    assert block.startswith("  public static int mine();") and "iconst_1" in block
+    assert "NULL_NS_URI" not in bv.javap_member(cache, "jar", str(jar), "javax/xml/XMLConstants", None, None)
+
+
+def test_a_corrupt_class_file_is_a_named_failure(cache, tmp_path):
+    jar = tmp_path / "broken.jar"
+    good = zipfile.ZipFile(GSON).read("com/google/gson/JsonNull.class")
+    with zipfile.ZipFile(jar, "w") as zf:
+        zf.writestr("com/google/gson/JsonNull.class", good[: len(good) // 2])
+    with pytest.raises(bv.JavapFailed) as info:
+        bv.javap_member(cache, "jar", str(jar), "com/google/gson/JsonNull", None, None)
+    assert info.value.code == "JAVAP_FAILED" and "\n" not in info.value.message
+    assert f"{jar}!/com/google/gson/JsonNull.class" in info.value.message
