@@ -88,12 +88,13 @@ def usages(r: dict) -> list[str]:
     counts = ", ".join(f"{k} {n}" for k, n in r["counts"].items())
     head = f"usages of {r['symbol_kind']} {r['symbol']}: {r['total']}" + (f" ({counts})" if counts else "")
     if len(r["targets"]) > 1:
-        head += f" across {len(r['targets'])} overloads"
+        head += f" across {len(r['targets'])} " + ("overloads" if r["symbol_kind"] != "member" else "members")
     lines = [head + (f"  [{r['filter']}]" if r["filter"] else "")]
     lines.extend(f"  note: {n}" for n in r["notes"])
     many = len(r["targets"]) > 1
     for g in r["groups"]:
-        lines.append(f"{g['artifact']} ({g['count']})")
+        shown = "" if g["count"] == g["total"] else f", {g['count']} shown"
+        lines.append(f"{g['artifact']} ({g['total']}{shown})")
         for c in g["callers"]:
             lines.append(f"  {c['caller']}  " + ", ".join(_site_text(s, many) for s in c["sites"]))
     if not r["groups"] and r["total"] == 0:

@@ -178,7 +178,7 @@ def usage_sites(store: GraphStore, symbol: Symbol, kinds: tuple[str, ...] = ("al
     Each site: `caller` (canonical ref of the enclosing method, or of the subtype / annotated element
     for `impl` / `annotation`), `caller_id`, `line` (-1 when unknown), `kind` (call, ref, impl, override,
     read, write, new, throw, annotation), `detail` (the instruction or reference kind), `artifact`
-    (name), `artifact_id`, `target` (which overload or field the site reaches), `in_lambda`, `lambda`
+    (name), `target` (which overload or field the site reaches), `in_lambda`, `lambda`
     (the synthetic body's name, when in a lambda), `method_ref`, `via` (the subtype named at the call)."""
     pairs = _finished(_collect(store, symbol, kinds, filter), Artifacts.of(store))
     _with_twins(store, pairs)
@@ -193,7 +193,7 @@ def _finish(s: dict, arts: Artifacts) -> dict:
     row = s["row"]
     out = {"caller": row.get("ref") or method_ref(row, "c_"), "caller_id": row["c_id"], "line": s["line"],
            "kind": s["kind"], "detail": s["detail"], "artifact": arts.name(row.get("c_artifact")),
-           "artifact_id": row.get("c_artifact") or "", "target": s["target"],
+           "target": s["target"],
            "in_lambda": bool(s.get("in_lambda")), "method_ref": bool(s.get("method_ref"))}
     if s.get("lambda"):
         out["lambda"] = s["lambda"]
@@ -210,12 +210,13 @@ def _with_twins(store: GraphStore, pairs: list[tuple[dict, dict]]) -> None:
             site["caller"] = method_ref(row, "c_", twins=True)
 
 
-def _groups(sites: list[dict]) -> list[dict]:
-    """Sites grouped by artifact, then by enclosing method, in the order `usage_sites` sorted them."""
+def _groups(sites: list[dict], totals: dict[str, int]) -> list[dict]:
+    """Sites grouped by artifact, then by enclosing method, in the order `usage_sites` sorted them;
+    `count` is what is shown, `total` what the artifact has."""
     groups: list[dict] = []
     for s in sites:
         if not groups or groups[-1]["artifact"] != s["artifact"]:
-            groups.append({"artifact": s["artifact"], "count": 0, "callers": []})
+            groups.append({"artifact": s["artifact"], "count": 0, "total": totals[s["artifact"]], "callers": []})
         g = groups[-1]
         g["count"] += 1
         if not g["callers"] or g["callers"][-1]["caller"] != s["caller"]:
@@ -229,7 +230,7 @@ def _notes(store: GraphStore, symbol: Symbol, kinds: set[str]) -> list[str]:
         return ["calls of the type's methods and constructors are usages of those members: "
                 f"jdx usages '{symbol.targets[0].ref}#<name>'"]
     t = symbol.targets[0]
-    if t.kind == "method":
+    if all(x.kind == "method" for x in symbol.targets):
         owner = d.internal_to_fqn(t.id.split("#", 1)[0])
         return [f"calls through {owner} and through subtypes that inherit the declaration are included; "
                 "calls of overriding methods are theirs (kind override lists the overrides)"]
@@ -256,12 +257,18 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
     if opts.context:
         warnings.append(Warning_("CONTEXT_UNAVAILABLE", "--context needs source lines; sites show line numbers only"))
     counts: dict[str, int] = {}
-    for s in sites:  # raw sites (the shown ones are finished copies): kinds are the same
+    arts = Artifacts.of(store)
+    totals: dict[str, int] = {}
+    for s, row in pairs:
         counts[s["kind"]] = counts.get(s["kind"], 0) + 1
+        name = arts.name(row.get("c_artifact"))
+        totals[name] = totals.get(name, 0) + 1
+    kinds_of_targets = sorted({t.kind for t in symbol.targets})
     result = {"symbol": symbol.targets[0].ref if len(symbol.targets) == 1 else text,
-              "symbol_kind": symbol.targets[0].kind, "targets": [t.ref for t in symbol.targets],
+              "symbol_kind": kinds_of_targets[0] if len(kinds_of_targets) == 1 else "member",
+              "targets": [t.ref for t in symbol.targets],
               "kinds": list(kinds), "total": len(sites), "counts": dict(sorted(counts.items())),
-              "filter": opts.filter.describe(), "notes": _notes(store, symbol, wanted), "groups": _groups(shown)}
+              "filter": opts.filter.describe(), "notes": _notes(store, symbol, wanted), "groups": _groups(shown, totals)}
     truncated = {"shown": len(shown), "total": len(sites), "hint": f"--limit {len(sites)}"} \
         if len(sites) > limit else None
     return result, warnings, truncated
