@@ -77,3 +77,9 @@ class SourceCommands:
         from jdx.engine.src_doc import first_sentence_docs
 
         return first_sentence_docs(self.source_context(), items)
+
+    def type_first_sentence(self, type_id: str) -> str | None:
+        """First javadoc sentence of a type (`show`'s doc line); None without sources or javadoc."""
+        from jdx.engine.src_doc import type_first_sentence
+
+        return type_first_sentence(self.source_context(), type_id)

@@ -164,3 +164,11 @@ def first_sentence_docs(ctx: SourceContext, items: list[dict]) -> dict[str, str]
         if sentence:
             out[it["ref"]] = sentence
     return out
+
+
+def type_first_sentence(ctx: SourceContext, type_id: str) -> str | None:
+    """`show`'s doc line: the first sentence of a type's javadoc, None without sources or javadoc."""
+    type_row = ctx.type_row(type_id)
+    if type_row is None:
+        return None
+    return _type_item(ctx, type_row)["first_sentence"] or None

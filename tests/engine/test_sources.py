@@ -373,3 +373,34 @@ def test_source_engines(services):
         assert forced.result["origin"] == "decompiled" and not forced.warnings
         assert forced.result["text"][0].strip() == "public int length() {"
         assert "(--engine " in forced.result["header"]
+
+
+def test_show_doc_line_hook(services):
+    s = services("paired")
+    assert s.type_first_sentence("sx/Shapes") == "Geometry helpers: overloads, generics, varargs and nested classes."
+    assert s.type_first_sentence("sx/Dog") is None and services("bare").type_first_sentence("sx/Shapes") is None
+
+
+@pytest.mark.parametrize("type_id", ["sx/Shapes", "sx/Color", "sx/Range", "sx/Dog"])
+def test_decompiled_classes_parse_as_java(services, type_id):
+    """Procyon's (or Vineflower's) text of every fixture class parses with no tree-sitter error, and every
+    method the bytecode declares outside anonymous classes is found in it."""
+    from jdx.loaders import decompile
+
+    if not decompile.available_engines():
+        pytest.skip("no decompiler installed")
+    s, paired = services("bare"), services("paired")
+    ctx, pctx = s.source_context(), paired.source_context()
+    engine = decompile.available_engines()[0][0]
+    file, keys, _dec = src_body.decompiled_file(ctx, ctx.type_row(type_id))
+    assert file.parsed.errors == 0, file.data.decode()
+    for m in _methods(s, type_id):
+        if m["access"] & 0x1040 or m["name"] == "<clinit>":
+            continue
+        target = src_body.Target(ctx.type_row(type_id), m["name"], m["kind"], m)
+        if src_body.body(pctx, target, src_body.BodyOptions())[0]["implicit"]:
+            continue  # compiler-written: decompilers leave default constructors and enum values() out
+        r, _w, _p = src_body.body(ctx, target, src_body.BodyOptions(engine=engine))
+        assert r["origin"] == "decompiled" and "not in the decompiled text" not in r["header"], (m, r["header"])
+        name = type_id.rsplit("/", 1)[-1] if m["name"] == "<init>" else m["name"]
+        assert any(name + "(" in line or f"{name} {{" in line for line in r["text"][:3]), r["text"][:3]
