@@ -176,9 +176,11 @@ def test_jdk_golden_text(outputs, jdx_home, name):
 
 
 def test_every_golden_file_has_a_case():
-    """A renamed case must not leave a stale golden behind."""
+    """A renamed case must not leave a stale golden behind (among this module's command families; the
+    other commands' golden modules check their own)."""
     expected = {f"{n}.txt" for n, _, _ in FIXTURE_CASES + JDK_CASES} | {f"{n}.json" for n, _, _ in FIXTURE_CASES}
-    present = {p.name for p in GOLDENS.glob("*.*")} if GOLDENS.exists() else set()
+    families = ("show-", "outline-", "signature-", "members-")
+    present = {p.name for p in GOLDENS.glob("*.*") if p.name.startswith(families)} if GOLDENS.exists() else set()
     assert present <= expected, sorted(present - expected)
 
 
