@@ -178,6 +178,9 @@ def javap_member(cache: Path, artifact_kind: str, artifact_path: str, internal_n
 
     NotFoundError (exit 1) when the class or the member is absent from the bytecode.
     """
+    from jdx.loaders.decompile import jvm_name
+
+    internal_name = jvm_name(internal_name)
     text = javap_class(cache, artifact_kind, artifact_path, internal_name)
     if member_name is None:
         return text

@@ -43,6 +43,15 @@ _PERMITS = re.compile(r"^(?P<head>[^\n;{}()=]*\b(?P<kind>enum|class|interface)\s
                       r"\s+permits\s+(?P<names>[\w$.,\s]+?)(?P<tail>\s*\{?[ \t]*)$", re.M)
 
 
+# the graph's id of a shadowed class copy is `name@<16 hex of its artifact key>` (graph_build._shadow_suffix)
+_SHADOW_SUFFIX = re.compile(r"@[0-9a-f]{16}$")
+
+
+def jvm_name(type_id: str) -> str:
+    """The JVM internal name inside a graph type id: a shadowed copy's id carries its artifact as a suffix."""
+    return _SHADOW_SUFFIX.sub("", type_id)
+
+
 @dataclass
 class Decompiled:
     text: str  # Java source text of the whole top-level class (nested classes inside)
@@ -252,6 +261,7 @@ def decompile_class(cache: Path, artifact_kind: str, artifact_path: str, interna
     (the worker is abandoned, never waited for), DecompileFailed when the class is missing, unreadable or the
     engine throws.
     """
+    internal_name = jvm_name(internal_name)
     engines = find_engines(engine)
     if not engines:
         wanted = f"{engine} " if engine else ""

@@ -153,3 +153,8 @@ def test_a_corrupt_class_file_is_a_named_failure(cache, tmp_path):
         bv.javap_member(cache, "jar", str(jar), "com/google/gson/JsonNull", None, None)
     assert info.value.code == "JAVAP_FAILED" and "\n" not in info.value.message
     assert f"{jar}!/com/google/gson/JsonNull.class" in info.value.message
+
+
+def test_a_shadowed_copys_graph_id_is_accepted(cache):
+    shadowed = bv.javap_member(cache, "jar", str(GSON), "com/google/gson/JsonNull@0123456789abcdef", None, None)
+    assert shadowed == bv.javap_class(cache, "jar", str(GSON), "com/google/gson/JsonNull")

@@ -171,6 +171,8 @@ def test_repeat_comes_from_the_cache_with_identical_text(cache):
     assert (again.engine, again.engine_version) == (first.engine, first.engine_version)
     stored = list((cache / "decompiled").rglob("*.java"))
     assert any(p.read_text() == first.text for p in stored)
+    shadow_id = d.decompile_class(cache, "jar", str(GSON), "com/google/gson/JsonArray@0123456789abcdef", [])
+    assert shadow_id.cached and shadow_id.text == first.text
 
 
 def test_a_cache_hit_does_not_start_a_jvm(cache, tmp_path, jdx_env):

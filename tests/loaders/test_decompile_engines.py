@@ -140,3 +140,9 @@ def test_an_explicit_engine_argument_narrows_like_the_env(home, monkeypatch):
     assert [e[0] for e in d.available_engines("procyon")] == ["procyon"]
     assert [e[0] for e in d.available_engines("vineflower")] == ["vineflower"]
     assert d.available_engines() == []
+
+
+def test_a_shadowed_copys_graph_id_names_its_class():
+    assert d.jvm_name("com/google/gson/Gson@0123456789abcdef") == "com/google/gson/Gson"
+    assert d.jvm_name("com/google/gson/Gson") == "com/google/gson/Gson"
+    assert d.jvm_name("a/B$C") == "a/B$C"
