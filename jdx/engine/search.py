@@ -10,6 +10,8 @@ index (graph_build), so a query never splits or lower-cases a name.
 from __future__ import annotations
 
 import fnmatch
+import heapq
+from collections import defaultdict
 from dataclasses import dataclass
 
 from jdx.engine.refs import format_member, format_type
@@ -25,6 +27,8 @@ SYMBOL_KINDS = TYPE_KINDS + ("method", "field")
 ALL_KINDS = SYMBOL_KINDS + ("package", "module")
 ACC_PUBLIC, ACC_VARARGS = 0x0001, 0x0080
 DEFAULT_LIMIT = 50
+ONE_QUERY_ROWS = 3000  # a pattern matching more symbols is ranked tier by tier (_best_groups)
+IN_LIST_MAX = 2000  # names per `n.id IN [...]` query text; beyond it, fetch by the pattern
 
 
 @dataclass
@@ -133,6 +137,7 @@ def _symbol_row(row: dict, tier: int, arts: dict[str, dict], mode: str) -> dict:
 
 
 def _sort_key(row: dict, tier: int, rank: int) -> tuple:
+    """A package's or module's ranking key, shaped like _group_key's (its ref stands in for the owner)."""
     return (tier, not row["public"], len(row["name"]), rank, row["name"], row["ref"], row["kind"])
 
 
@@ -226,6 +231,7 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
         owners = (qualifier_regex(p.qualifier, member=False), qualifier_regex(p.qualifier, member=True))
     by_id = {a["id"]: a for a in artifact_table(store)}
     ranked: list[tuple[tuple, dict]] = []
+    extra = 0  # matches counted but not fetched: they rank below everything fetched
     if symbol_kinds:
         if fuzzy:
             budget = fuzzy_budget(p.lower)
@@ -234,18 +240,57 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
             def tier_of(name: str, _words: str) -> int | None:
                 d = levenshtein(name.lower(), p.lower)
                 return d if d <= budget else None
+            groups = _group(rows, tier_of)
+            total = len(groups)
         else:
-            rows = store.rows(queries_search.search_symbols(p, symbol_kinds, art_ids, pkg, owners))
-            tier_of = p.tier
-        for tier, g in _group(rows, tier_of):
-            row = _symbol_row(g, tier, by_id, "fuzzy" if fuzzy else p.mode)
-            ranked.append((_sort_key(row, tier, g["rank"]), row))
+            groups, total = _best_groups(store, p, opts.limit, (symbol_kinds, art_ids, pkg, owners))
+        best = heapq.nsmallest(opts.limit, groups, key=lambda tg: _group_key(tg[0], tg[1]))
+        for tier, g in best:
+            ranked.append((_group_key(tier, g), _symbol_row(g, tier, by_id, "fuzzy" if fuzzy else p.mode)))
+        extra = total - len(best)
     if pkg is None:
         ranked.extend(_named_rows(store, p, kinds, arts, p.lower if fuzzy else None))
     ranked.sort(key=lambda kr: kr[0])
     matches = [row for _, row in ranked[: opts.limit]]
     return {"pattern": p.text, "mode": "fuzzy" if fuzzy else p.mode, "kinds": sorted(kinds) if opts.kinds else [],
-            "matches": matches, "total": len(ranked)}
+            "matches": matches, "total": len(ranked) + extra}
+
+
+def _group_key(tier: int, g: dict) -> tuple:
+    """The ranking key of a group before its ref is built (name, owner and kind break ties)."""
+    return (tier, not g["pub"], len(g["name"]), g["rank"], g["name"], g["owner"], g["kind"])
+
+
+def _best_groups(store: GraphStore, p: Pattern, limit: int, filters: tuple) -> tuple[list[tuple[int, dict]], int]:
+    """The groups that can rank in the top `limit`, and the number of all matching groups.
+
+    Names are matched first (one scan of the Name index, tiers computed in Python); symbols are then fetched
+    tier by tier, best first, until `limit` groups are in hand: later tiers cannot outrank a complete earlier
+    tier. The rest is only counted (a plain count in the graph), so a broad pattern (`get`) does not move
+    every symbol it matches into Python. Most patterns match few symbols: one capped query answers those."""
+    rows = store.rows(queries_search.search_symbols(p, *filters, limit=ONE_QUERY_ROWS + 1))
+    if len(rows) <= ONE_QUERY_ROWS:
+        fetched = _group(rows, p.tier)
+        return fetched, len(fetched)
+    by_tier: dict[int, list[str]] = defaultdict(list)
+    for r in store.rows(queries_search.matching_names(p)):
+        tier = p.tier(r["name"], r["words"])
+        if tier is not None:
+            by_tier[tier].append(r["name"])
+    groups: list[tuple[int, dict]] = []
+    for tier in sorted(by_tier):
+        names = sorted(by_tier[tier])
+        if len(names) > IN_LIST_MAX:  # too many names to list: fetch by the pattern itself, all tiers at once
+            rows = store.rows(queries_search.search_symbols(p, *filters))
+            fetched = _group(rows, p.tier)
+            return fetched, len(fetched)
+        rows = store.rows(queries_search.symbols_of_names(names, *filters))
+        groups.extend(_group(rows, lambda _n, _w, t=tier: t))
+        if len(groups) >= limit:
+            if tier == max(by_tier):
+                return groups, len(groups)
+            return groups, store.rows(queries_search.count_groups(p, *filters))[0]["total"]
+    return groups, len(groups)
 
 
 def _did_you_mean(store: GraphStore, p: Pattern, kinds: set[str], arts, opts: SearchOptions) -> list[dict]:

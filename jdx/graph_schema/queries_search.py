@@ -49,10 +49,23 @@ _SYMBOL_COLUMNS = ("RETURN n.id AS name, n.words AS words, s.kind AS kind, s.own
                    "s.rank AS rank, s.descriptor AS descriptor, s.access AS access, s.artifact AS artifact")
 
 
-def search_symbols(p, kinds, artifacts=None, package_regex=None, owner_regexes=None) -> str:
-    """Every symbol whose simple name the pattern matches, within the filters."""
+def search_symbols(p, kinds, artifacts=None, package_regex=None, owner_regexes=None, limit: int | None = None) -> str:
+    """Symbols whose simple name the pattern matches, within the filters (at most `limit` rows, unordered)."""
+    cap = f" LIMIT {int(limit)}" if limit is not None else ""
     return (f"MATCH (n:Name)-[:NAMES]->(s:Symbol) WHERE {_name_filter(p)} AND "
+            f"{_filters(kinds, artifacts, package_regex, owner_regexes)} {_SYMBOL_COLUMNS}{cap}")
+
+
+def symbols_of_names(names, kinds, artifacts=None, package_regex=None, owner_regexes=None) -> str:
+    """Every symbol of the given simple names, within the filters."""
+    return (f"MATCH (n:Name)-[:NAMES]->(s:Symbol) WHERE n.id IN {literal(list(names))} AND "
             f"{_filters(kinds, artifacts, package_regex, owner_regexes)} {_SYMBOL_COLUMNS}")
+
+
+def count_groups(p, kinds, artifacts=None, package_regex=None, owner_regexes=None) -> str:
+    """How many (kind, owner, name) groups the pattern matches within the filters (a plain count of `first` rows)."""
+    return (f"MATCH (n:Name)-[:NAMES]->(s:Symbol) WHERE {_name_filter(p)} AND s.first AND "
+            f"{_filters(kinds, artifacts, package_regex, owner_regexes)} RETURN count(*) AS total")
 
 
 def fuzzy_symbols(lower: str, budget: int, kinds, artifacts=None, package_regex=None) -> str:

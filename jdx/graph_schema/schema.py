@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 # name -> [(column, kuzu type)]; the first column is the primary key
 NODE_TABLES: dict[str, list[tuple[str, str]]] = {
@@ -37,7 +37,7 @@ NODE_TABLES: dict[str, list[tuple[str, str]]] = {
     "Symbol": [
         ("id", "STRING"), ("name", "STRING"), ("kind", "STRING"), ("owner", "STRING"), ("package", "STRING"),
         ("public", "BOOLEAN"), ("rank", "INT32"), ("descriptor", "STRING"), ("access", "INT32"),
-        ("artifact", "STRING"),
+        ("artifact", "STRING"), ("first", "BOOLEAN"),
     ],
 }
 

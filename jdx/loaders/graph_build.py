@@ -457,6 +457,9 @@ def _name_index(type_nodes: pa.Table, methods: pa.Table, fields: pa.Table, art_i
             "rank": rank_of(t), "descriptor": t["descriptor"], "access": t["access"], "artifact": t["artifact"],
         }))
     symbols = pa.concat_tables(parts)
+    # one row per overload; `first` marks one row per (kind, owner, name), so counting groups is a plain count
+    symbols = symbols.append_column("first", _first_rows(_join(symbols["kind"], symbols["owner"], symbols["name"],
+                                                               sep="#")))
     distinct = sorted(set(pc.unique(symbols["name"]).to_pylist()))
     names = pa.table({"id": pa.array(distinct, pa.string()),
                       "lower": pa.array([n.lower() for n in distinct], pa.string()),

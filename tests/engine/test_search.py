@@ -254,3 +254,23 @@ def test_tree(store):
     assert [e["level"] for e in top["entries"]] == [0] * len(top["entries"])
     with pytest.raises(NotFoundError):
         artifact_tree(store, "nothing*", None, False, 10)
+
+
+@pytest.mark.parametrize("pattern", ["get", "set", "is"])
+def test_broad_patterns_rank_and_count_like_a_full_fetch(store, pattern):
+    """Tier-by-tier fetching with a graph count must give the same top and total as ranking everything."""
+    result, _ = find(store, pattern, kinds=("method",), limit=20)
+    p = compile_pattern(pattern)
+    best: dict[tuple, dict] = {}
+    for r in store.rows(queries_search.search_symbols(p, ["method"])):
+        tier = p.tier(r["name"], r["words"])
+        if tier is None:
+            continue
+        key = (r["name"], r["owner"])
+        g = best.setdefault(key, {"tier": tier, "pub": False, "rank": r["rank"]})
+        g["pub"] = g["pub"] or r["pub"]
+        g["rank"] = min(g["rank"], r["rank"])
+    assert result["total"] == len(best) > 900
+    order = sorted(best, key=lambda k: (best[k]["tier"], not best[k]["pub"], len(k[0]), best[k]["rank"], k[0], k[1]))
+    top = [(m["name"], m["ref"].split("#")[0]) for m in result["matches"]]
+    assert top == [(name, owner.replace("/", ".")) for name, owner in order[:20]]
