@@ -196,7 +196,10 @@ def javap(args: list[str]) -> tuple[int, str, str]:
     print_writer = jclass("java.io.PrintWriter")
     out, err = string_writer(), string_writer()
     pout, perr = print_writer(out), print_writer(err)
-    code = provider.get().run(pout, perr, java_array(jclass("java.lang.String"), list(args)))
+    try:
+        code = provider.get().run(pout, perr, java_array(jclass("java.lang.String"), list(args)))
+    except Exception as exc:  # noqa: BLE001 - a Java exception escaping the tool (it reports most as exit codes)
+        raise WorkerFailed(describe(exc) if hasattr(exc, "getClass") else " ".join(str(exc).split())) from None
     pout.flush()
     perr.flush()
     return int(code), str(out.toString()), str(err.toString())
