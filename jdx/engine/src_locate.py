@@ -39,7 +39,7 @@ class SourceContext:
         if artifact_key not in self._roots:
             art = self.artifacts.get(artifact_key)
             self._roots[artifact_key] = [] if art is None else source_roots(
-                art.kind, art.path, art.spec, self.explicit, self.src_dirs)
+                art.kind, art.path, art.spec, self.explicit, self.src_dirs, str(self.cache))
         return self._roots[artifact_key]
 
 

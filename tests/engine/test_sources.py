@@ -404,3 +404,22 @@ def test_decompiled_classes_parse_as_java(services, type_id):
         assert r["origin"] == "decompiled" and "not in the decompiled text" not in r["header"], (m, r["header"])
         name = type_id.rsplit("/", 1)[-1] if m["name"] == "<init>" else m["name"]
         assert any(name + "(" in line or f"{name} {{" in line for line in r["text"][:3]), r["text"][:3]
+
+
+def test_zip_index_reads_entries_like_zipfile(layouts, tmp_path, monkeypatch):
+    """Large archives (src.zip) are read through an on-disk entry index; its bytes equal zipfile's."""
+    import zipfile
+
+    from jdx.engine import sources
+
+    monkeypatch.setattr(sources, "INDEX_MIN_BYTES", 0)
+    monkeypatch.setattr(sources, "_INDEXES", {})
+    jar = layouts.paired.with_name("sx-1.0-sources.jar")
+    root = sources.SourceRoot("zip", str(jar), jar.name, "sibling", "", str(tmp_path))
+    with zipfile.ZipFile(jar) as z:
+        for name in z.namelist():
+            assert root.read(name) == z.read(name)
+    assert root.read("sx/Nope.java") is None
+    assert list((tmp_path / "srcindex").glob("*.json"))
+    monkeypatch.setattr(sources, "_INDEXES", {})  # a second process: the index comes from disk
+    assert root.read("sx/Dog.java") == layouts.sources["sx/Dog.java"].encode()
