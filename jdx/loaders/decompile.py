@@ -265,8 +265,10 @@ def decompile_class(cache: Path, artifact_kind: str, artifact_path: str, interna
     engines = find_engines(engine)
     if not engines:
         wanted = f"{engine} " if engine else ""
-        raise DecompileUnavailable(
-            f"no {wanted}decompiler found: install procyon-decompiler (Debian/Ubuntu) or set JDX_VINEFLOWER_JAR")
+        setting = "" if engine or not os.environ.get("JDX_DECOMPILER") else \
+            f" (JDX_DECOMPILER={os.environ['JDX_DECOMPILER']}; it takes auto, vineflower, procyon or none)"
+        raise DecompileUnavailable(f"no {wanted}decompiler found{setting}: install procyon-decompiler "
+                                   "(Debian/Ubuntu) or set JDX_VINEFLOWER_JAR")
     dotted = internal_name.replace("/", ".")
     files = None if artifact_kind == "jrt" else class_files(artifact_kind, artifact_path, internal_name)
     if files is not None and not any(name == internal_name + ".class" for name, _ in files):
