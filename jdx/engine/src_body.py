@@ -177,6 +177,9 @@ def _signature_only(ctx: SourceContext, target: Target, artifact: str, why: str)
 
 
 def _sources_missing_why(ctx: SourceContext, target: Target) -> str:
+    source_name = target.type_row.get("source_file") or ""
+    if source_name and not source_name.endswith(".java"):
+        return f"its source file {source_name} is not Java (only .java sources are read)"
     roots = ctx.roots_for(target.type_row.get("artifact") or "")
     looked = sorted({r.how for r in roots} - {"embedded"})
     return "no sources" + (f"; looked in {', '.join(looked)}" if looked else "")

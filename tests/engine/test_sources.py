@@ -423,3 +423,46 @@ def test_zip_index_reads_entries_like_zipfile(layouts, tmp_path, monkeypatch):
     assert list((tmp_path / "srcindex").glob("*.json"))
     monkeypatch.setattr(sources, "_INDEXES", {})  # a second process: the index comes from disk
     assert root.read("sx/Dog.java") == layouts.sources["sx/Dog.java"].encode()
+
+
+def test_non_java_source_files_are_named_in_the_warning():
+    target = src_body.Target({"id": "k/A", "source_file": "A.kt", "artifact": ""}, "k.A", "class")
+    assert src_body._sources_missing_why(None, target) == \
+        "its source file A.kt is not Java (only .java sources are read)"
+
+
+def test_every_method_of_the_fx_fixtures_from_a_src_dir(jdx_home):
+    """A second corpus written by someone else (tests/fixtures/fx, compiled by tests/fixtures/build.py),
+    read back through `--src tests/fixtures`: bridges, covariant returns, inner-class constructors, enums,
+    records, anonymous and local classes, code compiled without debug information."""
+    from pathlib import Path
+
+    from tests.fixtures.build import fixtures_jar
+
+    service = JdxService(Options(jars=[str(fixtures_jar(jdx_home))], jdk=False, src=[str(Path(__file__).parents[1]
+                                                                                          / "fixtures")],
+                                 cache_dir=str(jdx_home / "cache")))
+    try:
+        ctx = service.source_context()
+        types = [r["id"] for r in service.store().query(
+            "MATCH (t:Type) WHERE NOT t.external AND t.id STARTS WITH 'fx/' RETURN t.id AS id ORDER BY id").to_pylist()]
+        assert len(types) > 15
+        checked = 0
+        for tid in types:
+            type_row = ctx.type_row(tid)
+            for m in _methods(service, tid):
+                if m["access"] & 0x1040:
+                    continue
+                target = src_body.Target(type_row, f"{tid}#{m['name']}{m['descriptor']}", m["kind"], m)
+                r, warnings, _ = src_body.body(ctx, target, src_body.BodyOptions())
+                assert r["origin"] == "source" and r["source"]["how"] == "--src", (target.ref, r["header"])
+                assert not [w for w in warnings if w.code == "SOURCES_VERSION_MISMATCH"], (target.ref, warnings)
+                if r["implicit"]:
+                    continue
+                checked += 1
+                text = "\n".join(r["text"])
+                if m["name"] not in ("<init>", "<clinit>"):
+                    assert m["name"] + "(" in text.split("{")[0].replace(" (", "("), (target.ref, r["text"][:2])
+        assert checked > 40
+    finally:
+        service.close()
