@@ -97,6 +97,12 @@ def usages(r: dict) -> list[str]:
         lines.append(f"{g['artifact']} ({g['total']}{shown})")
         for c in g["callers"]:
             lines.append(f"  {c['caller']}  " + ", ".join(_site_text(s, many) for s in c["sites"]))
+            for s in c["sites"]:
+                if s.get("context"):
+                    ctx = s["context"]
+                    lines.append(f"    {ctx['file']}:{ctx['lines'][0]}-{ctx['lines'][1]}")
+                    lines.extend(f"    {'>' if n == ctx['focus'] else ' '}{n:>5}  {t}"
+                                 for n, t in enumerate(ctx["text"], ctx["first_line"]))
     if not r["groups"] and r["total"] == 0:
         lines.append("  (no usages in workspace)")
     if r["total"] and r["symbol_kind"] in ("method", "constructor") and len(r["targets"]) == 1:

@@ -254,8 +254,6 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
         warnings.append(Warning_("KIND_NOT_APPLICABLE",
                                  f"--kind {','.join(kinds)} never matches a {symbol.targets[0].kind}: "
                                  f"use {'|'.join(sorted(possible)) or 'another symbol'}"))
-    if opts.context:
-        warnings.append(Warning_("CONTEXT_UNAVAILABLE", "--context needs source lines; sites show line numbers only"))
     counts: dict[str, int] = {}
     arts = Artifacts.of(store)
     totals: dict[str, int] = {}

@@ -43,9 +43,34 @@ class GraphCommands:
         """Usage sites of a type, method, constructor or field, grouped by artifact then method (`UsageOptions`)."""
         from jdx.engine.rel_usages import UsageOptions, usages
 
-        result, warnings, truncated = usages(self.store(), text, opts or UsageOptions())
+        opts = opts or UsageOptions()
+        result, warnings, truncated = usages(self.store(), text, opts)
+        if opts.context is not None:
+            warnings = warnings + self._site_context(result, opts.context)
         return Answer(result, list(self._root_warnings) + warnings, truncated,
                       [{"symbol": t, "origin": "bytecode"} for t in result["targets"]])
+
+    def _site_context(self, result: dict, context: int) -> list:
+        """`--context N`: the source lines around each shown site (`context` on the site), from the sources
+        the workspace pairs with each caller's class; a warning names how many sites have none."""
+        from jdx.errors import Warning_
+
+        window = getattr(self, "source_window", None)
+        missing = 0
+        for group in result["groups"]:
+            for caller in group["callers"]:
+                for site in caller["sites"]:
+                    found = None
+                    if window is not None and site["line"] > 0 and "#" in site["caller_id"]:
+                        found = window(site["caller_id"].split("#", 1)[0], site["line"], context)
+                    if found is None:
+                        missing += 1
+                    else:
+                        site["context"] = found
+        if not missing:
+            return []
+        return [Warning_("CONTEXT_UNAVAILABLE", f"{missing} site(s) have no source lines (no sources paired with "
+                         "their artifact, or no line number): they show line numbers only")]
 
     def callers(self, member_text: str, opts=None) -> Answer:
         """Incoming call tree (`CallOptions`, depth 1 by default)."""

@@ -280,3 +280,18 @@ def test_answers_are_identical_across_runs(jdx_home, svc):
             assert first.truncated == second.truncated
     finally:
         other.close()
+
+
+def test_context_shows_source_lines_around_each_site(svc):
+    a = svc.usages("java.util.HashMap#hash", UsageOptions(limit=2, context=1))
+    shown = [s for g in a.result["groups"] for c in g["callers"] for s in c["sites"]]
+    if any(w.code == "CONTEXT_UNAVAILABLE" for w in a.warnings):
+        pytest.skip("no JDK sources (lib/src.zip) on this machine")
+    assert len(shown) == 2
+    for s in shown:
+        ctx = s["context"]
+        assert ctx["focus"] == s["line"] and ctx["lines"] == [s["line"] - 1, s["line"] + 1]
+        assert "hash(" in ctx["text"][1]
+    # fixture classes have no sources: named, not silent
+    b = svc.usages("gx.Ping#ping", UsageOptions(context=2))
+    assert [w.code for w in b.warnings] == ["CONTEXT_UNAVAILABLE"]
