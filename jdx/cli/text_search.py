@@ -35,7 +35,8 @@ def resolve(r: dict) -> list[str]:
              c["artifact"]) for c in r["candidates"]]
     lines.extend(_columns(rows, "  " if r.get("frame") else ""))
     n = len(r["candidates"])
-    lines.append(f"{n} candidate{'s' if n != 1 else ''} for {r['name']}")
+    if n == r["total"]:  # a truncated answer gets output's `… N of M shown (hint)` line instead
+        lines.append(f"{n} candidate{'s' if n != 1 else ''} for {r['name']}")
     return lines
 
 
