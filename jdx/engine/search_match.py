@@ -55,7 +55,10 @@ def hump_regex(pattern: str, anchored: bool) -> str:
             out.append(f"(?:{_literal(c)}|.* {_either_case(c)})")
         else:
             out.append(_either_case(c))
-    return "".join(out) + ".*" if out else ".*"
+    return "".join(out) + ".*" if out else NEVER
+
+
+NEVER = r"\n"  # no name's words contain a newline: a pattern of separators only matches by prefix alone
 
 
 def glob_to_regex(glob: str, case_sensitive: bool = True) -> str:
