@@ -29,8 +29,10 @@ def cache(jdx_home) -> Path:
 
 
 @pytest.fixture(scope="module")
-def fixtures(tmp_path_factory) -> Path:
-    return fixtures_jar(tmp_path_factory.mktemp("javap-fixtures"))
+def fixtures(jdx_home) -> Path:
+    """The compiled fixtures, built once per session for the decompile and javap tests."""
+    (jdx_home / "decompile-fixtures").mkdir(exist_ok=True)
+    return fixtures_jar(jdx_home / "decompile-fixtures")
 
 
 def _subprocess_javap(kind: str, path: str, internal_name: str) -> str:

@@ -48,8 +48,10 @@ def cache(tmp_path_factory, jdx_home) -> Path:
 
 
 @pytest.fixture(scope="module")
-def fixtures(tmp_path_factory) -> Path:
-    return fixtures_jar(tmp_path_factory.mktemp("decompile-fixtures"))
+def fixtures(jdx_home) -> Path:
+    """The compiled fixtures, built once per session for the decompile and javap tests."""
+    (jdx_home / "decompile-fixtures").mkdir(exist_ok=True)
+    return fixtures_jar(jdx_home / "decompile-fixtures")
 
 
 def _parser():
