@@ -268,7 +268,7 @@ def test_a_process_with_an_abandoned_worker_exits_promptly(tmp_path, jdx_env):
                           env={**jdx_env, "JDX_CACHE_DIR": jdx_env["JDX_CACHE_DIR"]}, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "DECOMPILE_TIMEOUT"
-    assert "Traceback" not in proc.stderr
+    assert proc.stderr == ""  # the stopped worker prints nothing (no uncaught ThreadDeath, no traceback)
     assert time.perf_counter() - start < 60
 
 
