@@ -81,7 +81,7 @@ def rows(service, iterations: int) -> list[dict]:
     if "java.base" not in {a.name for a in service.artifacts()}:
         return [{"name": "sources", "value": "skipped: the workspace has no JDK", "seconds": 0.0}]
     first = service.body(HOT)
-    if first.result["origin"] != "source":
+    if first.result["origin"] != "sources":
         return [{"name": "sources", "value": "skipped: no JDK lib/src.zip", "seconds": 0.0}]
     out = []
     secs, size = _first_parse(service)

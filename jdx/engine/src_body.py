@@ -93,7 +93,7 @@ def _from_sources(target: Target, loc: Located, artifact: str, opts: BodyOptions
     if implicit:
         header += f"  (implicit: {implicit}; no source text, the declaring type's header shown)"
     source = {"label": file.root.label, "how": file.root.how, "file": file.display, "lines": [a, b]}
-    return _result(target, artifact, "source", header, cut(file.lines, decl, a, b), a, source, implicit=implicit)
+    return _result(target, artifact, "sources", header, cut(file.lines, decl, a, b), a, source, implicit=implicit)
 
 
 @contextmanager

@@ -134,7 +134,7 @@ def doc(ctx: SourceContext, text: str, opts: DocOptions) -> tuple[dict, list[War
         elif not it["text"]:
             warnings.append(Warning_("NO_DOC", f"{it['ref']} has no javadoc"
                                      + ("" if opts.inherited else " (--inherited looks in supertypes)"), art))
-        prov = {"symbol": it["ref"], "artifact": art, "origin": "source"}
+        prov = {"symbol": it["ref"], "artifact": art, "origin": "sources"}
         if it["source"]:
             prov.update(file=it["source"]["file"], lines=it["source"]["lines"], sources=it["source"]["label"])
         provenance.append(prov)

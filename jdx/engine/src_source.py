@@ -31,7 +31,7 @@ def _file_for(ctx: SourceContext, type_row: dict, engine: str | None) -> tuple[S
     """(file, type keys, origin, engine, warnings): the sources, else (or with --engine) the decompiled class."""
     found = source_file(ctx, type_row) if engine is None else None
     if found is not None:
-        return found[0], found[1], "source", None, []
+        return found[0], found[1], "sources", None, []
     art = ctx.artifact_name(type_row)
     warnings = [] if engine else [Warning_("NO_SOURCES", f"{format_type(type_row['id'])}: no sources; showing "
                                            f"the class reconstructed from bytecode", art)]
@@ -45,7 +45,7 @@ def _around(ctx: SourceContext, type_row: dict, around: str, file: SourceFile, o
     found = lookup(ctx.store, text, require_one=True)
     entry = found.members[0]
     target = member_target(ctx, entry)
-    if origin != "source":
+    if origin != "sources":
         from jdx.engine import source_match as sm
 
         keys = sm.type_keys(target.type_row["id"], {})
@@ -60,7 +60,7 @@ def _around(ctx: SourceContext, type_row: dict, around: str, file: SourceFile, o
         decl = loc.decl
     if decl is None:
         first = target.row.get("first_line") if not target.is_field else None
-        if first and first > 0 and origin == "source":
+        if first and first > 0 and origin == "sources":
             return first, target.row.get("last_line") or first
         raise NotFoundError(f"--around {around!r}: {entry['ref']} has no declaration in the {origin} text")
     return decl.start, decl.end
@@ -116,7 +116,7 @@ def _answer(ctx: SourceContext, type_row: dict, file: SourceFile, origin: str, e
     else:
         a, b = 1, total
     art = ctx.artifact_name(type_row)
-    if origin == "source":
+    if origin == "sources":
         header = f"source: {file.root.label} ({file.display}:{a}-{b})"
     elif origin == "javap":
         header = f"source: javap -c -p -l of {format_type(type_row['id'])} from {art}   ⚠ bytecode, not source"
@@ -124,12 +124,12 @@ def _answer(ctx: SourceContext, type_row: dict, file: SourceFile, origin: str, e
         why = "no sources jar" if warnings else f"--engine {engine['name']}"
         header = f"source: decompiled by {engine['name']} {engine['version']} from {art} ({why})   {RECONSTRUCTED}"
     result = {"ref": format_type(type_row["id"]), "artifact": art, "origin": origin, "header": header,
-              "source": {"label": file.root.label if origin == "source" else None, "how": file.root.how,
-                         "file": file.display if origin == "source" else file.rel, "lines": [a, b]},
+              "source": {"label": file.root.label if origin == "sources" else None, "how": file.root.how,
+                         "file": file.display if origin == "sources" else file.rel, "lines": [a, b]},
               "engine": engine, "total_lines": total, "first_line": a, "text": file.lines[a - 1:b]}
     prov = {"symbol": result["ref"], "artifact": art, "origin": origin, "file": result["source"]["file"],
             "lines": [a, b]}
-    if origin == "source":
+    if origin == "sources":
         prov["sources"] = file.root.label
     return result, warnings, [prov]
 

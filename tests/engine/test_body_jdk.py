@@ -88,7 +88,7 @@ def check(service: JdxService, type_ids: list[str]) -> tuple[Counter, list[str]]
                 continue
             ref = f"{tid}#{m['name']}{m['descriptor']}"
             res, _w, _p = src_body.body(ctx, src_body.Target(type_row, ref, m["kind"], m), src_body.BodyOptions())
-            if res["origin"] != "source":
+            if res["origin"] != "sources":
                 failures.append(f"{ref}: {res['header']}")
                 continue
             if res["implicit"]:
@@ -152,7 +152,7 @@ def test_hashmap_get_prints_the_real_source_lines(service):
         real = z.read("java.base/java/util/HashMap.java").decode().splitlines()
     assert r["text"] == real[a - 1:b]
     assert r["text"][0].strip() == "public V get(Object key) {" and r["text"][-1].strip() == "}"
-    assert answer.provenance[0]["origin"] == "source" and not answer.warnings
+    assert answer.provenance[0]["origin"] == "sources" and not answer.warnings
 
 
 def test_arraylist_add_doc_and_inherited_doc(service):

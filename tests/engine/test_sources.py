@@ -64,11 +64,11 @@ def test_body_names_where_the_sources_came_from(services, layout, label, how):
     """Every pairing rule of spec §5.2 finds the file and the provenance line names it."""
     answer = services(layout).body("sx.Shapes#area(double)")
     r = answer.result
-    assert r["origin"] == "source" and r["source"]["how"] == how
+    assert r["origin"] == "sources" and r["source"]["how"] == how
     assert r["header"] == f"source: {label} (sx/Shapes.java:45-47)"
     assert r["text"] == ["    public static double area(double r) {", "        return Math.PI * r * r;", "    }"]
     assert answer.provenance == [{"symbol": "sx.Shapes#area(double)", "artifact": answer.result["artifact"],
-                                  "origin": "source", "file": "sx/Shapes.java", "lines": [45, 47],
+                                  "origin": "sources", "file": "sx/Shapes.java", "lines": [45, 47],
                                   "sources": label}]
     assert not [w for w in answer.warnings if w.code != "ARTIFACT_READ_ERROR"]
 
@@ -128,7 +128,7 @@ def test_every_fixture_method_finds_its_declaration(services, type_id):
             continue
         target = src_body.Target(type_row, f"{type_id}#{m['name']}{m['descriptor']}", m["kind"], m)
         r, warnings, _ = src_body.body(ctx, target, src_body.BodyOptions())
-        assert r["origin"] == "source", (target.ref, r["header"])
+        assert r["origin"] == "sources", (target.ref, r["header"])
         assert not warnings, (target.ref, warnings)
         if r["implicit"]:
             implicit.append((m["name"], r["implicit"]))
@@ -191,12 +191,12 @@ def test_stale_sources_warn_both_ways_and_fall_back(services):
                            "(sx/Dog.java). Structure shown from bytecode.")
     assert any("declares sx.Dog#fetch(int) (line 15) which is absent from sx-1.0.jar" in m for m in messages)
     assert any("declares sx.Dog#sit() (line 19)" in m for m in messages)
-    assert answer.result["origin"] != "source"
+    assert answer.result["origin"] != "sources"
     ok = services("stale").body("sx.Dog#name")
-    assert ok.result["origin"] == "source" and ok.result["header"] == "source: sx-1.0-sources.jar (sx/Dog.java:4-7)"
+    assert ok.result["origin"] == "sources" and ok.result["header"] == "source: sx-1.0-sources.jar (sx/Dog.java:4-7)"
     assert sum(w.code == "SOURCES_VERSION_MISMATCH" for w in ok.warnings) == 2
     fresh = services("paired").body("sx.Dog#fetch")
-    assert fresh.result["origin"] == "source" and not fresh.warnings
+    assert fresh.result["origin"] == "sources" and not fresh.warnings
 
 
 def test_body_flags(services):
@@ -455,7 +455,7 @@ def test_every_method_of_the_fx_fixtures_from_a_src_dir(jdx_home):
                     continue
                 target = src_body.Target(type_row, f"{tid}#{m['name']}{m['descriptor']}", m["kind"], m)
                 r, warnings, _ = src_body.body(ctx, target, src_body.BodyOptions())
-                assert r["origin"] == "source" and r["source"]["how"] == "--src", (target.ref, r["header"])
+                assert r["origin"] == "sources" and r["source"]["how"] == "--src", (target.ref, r["header"])
                 assert not [w for w in warnings if w.code == "SOURCES_VERSION_MISMATCH"], (target.ref, warnings)
                 if r["implicit"]:
                     continue
