@@ -310,23 +310,13 @@ class _Walker:
                 body = next((c for c in child.named_children if c.type == "class_body"), None)
                 for c in child.named_children:
                     if c is not body and c.type != "class_body":
-                        self.nested_one(c, path, scope)
+                        self.nested(_Wrap(c), path, scope)
                 if body is not None:
                     self.anonymous(body, path, scope, doc_node=child)
             elif t in TYPE_KINDS:
                 self.type_decl(child, path, scope, member=False)
             else:
                 self.nested(child, path, scope)
-
-    def nested_one(self, node, path: list[str], scope: list[dict]) -> None:
-        self.nested_children_of([node], path, scope)
-
-    def nested_children_of(self, nodes, path: list[str], scope: list[dict]) -> None:
-        for node in nodes:
-            if node.type == "object_creation_expression" or node.type in TYPE_KINDS:
-                self.nested(_Wrap(node), path, scope)
-            else:
-                self.nested(node, path, scope)
 
 
 class _Wrap:

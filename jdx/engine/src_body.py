@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from jdx.engine import source_match as sm
-from jdx.engine.java_parse import Decl, parse_source
+from jdx.engine.java_parse import Decl
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.src_locate import (Located, SourceContext, SourceFile, locate_field, locate_method, locate_type,
                                    mismatch_warnings, outer_chain, top_level)
@@ -127,7 +127,7 @@ def decompiled_file(ctx: SourceContext, type_row: dict, engine: str | None = Non
     data = dec.text.encode("utf-8")
     rel = top + ".java"
     root = SourceRoot("dir", "", f"{dec.engine} {dec.engine_version}", "decompiled")
-    return SourceFile(root, rel, data, parse_source(data, ctx.cache)), sm.type_keys(type_row["id"], chain), dec
+    return SourceFile(root, rel, data, ctx.cache), sm.type_keys(type_row["id"], chain), dec
 
 
 def _from_decompiler(ctx: SourceContext, target: Target, artifact: str, opts: BodyOptions, why: str) -> dict:

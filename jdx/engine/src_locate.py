@@ -45,11 +45,20 @@ class SourceContext:
 
 @dataclass
 class SourceFile:
+    """A source text and where it is; parsed on first use of `parsed` (a line window never parses)."""
+
     root: SourceRoot
     rel: str  # `java/util/HashMap.java`
     data: bytes
-    parsed: ParsedFile
+    cache: Path | None = None
+    _parsed: ParsedFile | None = None
     _lines: list[str] | None = None
+
+    @property
+    def parsed(self) -> ParsedFile:
+        if self._parsed is None:
+            self._parsed = parse_source(self.data, self.cache)
+        return self._parsed
 
     @property
     def lines(self) -> list[str]:
@@ -115,7 +124,7 @@ def source_file(ctx: SourceContext, type_row: dict) -> tuple[SourceFile, list[st
     if found is None:
         return None
     root, data = found
-    return SourceFile(root, rel, data, parse_source(data, ctx.cache)), sm.type_keys(type_row["id"], chain)
+    return SourceFile(root, rel, data, ctx.cache), sm.type_keys(type_row["id"], chain)
 
 
 def locate_method(ctx: SourceContext, type_row: dict, row: dict) -> Located | None:

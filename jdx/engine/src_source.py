@@ -75,7 +75,7 @@ def _javap(ctx: SourceContext, type_row: dict) -> SourceFile:
     art = ctx.artifacts[type_row["artifact"]]
     text = javap_member(ctx.cache, art.kind, art.path, type_row["id"], None, None)
     return SourceFile(SourceRoot("dir", "", "javap", "javap"), type_row["id"] + ".class", text.encode(),
-                      ParsedFile([], "", 0))
+                      _parsed=ParsedFile([], "", 0))
 
 
 def source(ctx: SourceContext, type_row: dict, lines: str | None, around: str | None,
