@@ -20,11 +20,14 @@ import os
 import re
 import shutil
 import tempfile
+import threading
 import tomllib
 import zipfile
 import zlib
-from dataclasses import dataclass
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from jdx.dirs import config_dir
 from jdx.errors import JdxError, Warning_
@@ -285,7 +288,7 @@ def decompile_class(cache: Path, artifact_kind: str, artifact_path: str, interna
         if files is None:
             files = _jrt_files(cache, artifact_path, internal_name)
         try:
-            text = _run(cache, candidate, internal_name, files, classpath, timeout)
+            text = _run(cache, candidate, (artifact_kind, artifact_path), internal_name, files, classpath, timeout)
         except _EngineBroken as exc:
             broken.append(f"{candidate.name} {candidate.version} ({exc})")
             continue
@@ -308,27 +311,40 @@ def _jrt_files(cache: Path, artifact_path: str, internal_name: str) -> list[tupl
     return files
 
 
-def _run(cache: Path, engine: Engine, internal_name: str, files: list[tuple[str, bytes]],
-         classpath: list[tuple[str, str]], timeout: float) -> str:
+def _run(cache: Path, engine: Engine, artifact: tuple[str, str], internal_name: str,
+         files: list[tuple[str, bytes]], classpath: list[tuple[str, str]], timeout: float) -> str:
     """One engine run; Java exceptions become DecompileTimeout / DecompileFailed / _EngineBroken."""
     from jdx.loaders import java_tools
 
     dotted = internal_name.replace("/", ".")
-    run = _run_vineflower if engine.name == "vineflower" else _run_procyon
     java_tools.ensure_jvm(cache)
     try:
-        return run(engine, internal_name, files, classpath, timeout)
+        if engine.name == "vineflower":
+            return _run_vineflower(engine, internal_name, files, classpath, timeout)
+        return _run_procyon(engine, artifact, internal_name, files, classpath, timeout)
     except java_tools.WorkerTimeout as exc:
-        java_tools.forget_loader(list(engine.jars))
+        _forget_engine(engine)
         raise DecompileTimeout(f"{engine.name} gave up on {dotted}: {exc}") from None
     except java_tools.WorkerFailed as exc:
         if any(marker in str(exc) for marker in BROKEN_ENGINE_MARKERS):
-            java_tools.forget_loader(list(engine.jars))
+            _forget_engine(engine)
         raise DecompileFailed(f"{engine.name} failed on {dotted}: {exc}") from None
     except DecompileError:
         raise
     except Exception as exc:  # noqa: BLE001 - a Java exception while setting the engine up: its jar is unusable
         raise _EngineBroken(" ".join(str(exc).split())[:200] or type(exc).__name__) from None
+
+
+def _forget_engine(engine: Engine) -> None:
+    """After a stopped or broken run: a fresh class loader, and no type cache built with the old one."""
+    from jdx.loaders import java_tools
+
+    with _SHARED_LOCK:
+        stale = [key for key in _SHARED if key[0] == engine.jars]
+        entries = [_SHARED.pop(key) for key in stale]
+    for entry in entries:
+        entry.close()
+    java_tools.forget_loader(list(engine.jars))
 
 
 def _check_output(engine: Engine, internal_name: str, text: str) -> None:
@@ -392,12 +408,87 @@ def _dir_type_loader(loader, root: str):
     return DirTypeLoader()
 
 
-def _run_procyon(engine: Engine, internal_name: str, files: list[tuple[str, bytes]],
+@dataclass
+class _SharedSystem:
+    """A Procyon MetadataSystem (its resolved-type cache) kept across runs over the same immutable inputs."""
+
+    system: Any
+    opened: list  # JarFiles its type loaders read
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    uses: int = 0
+
+    def close(self) -> None:
+        for jar in self.opened:
+            try:
+                jar.close()
+            except Exception:  # noqa: BLE001 - closing is a courtesy
+                pass
+
+
+_SHARED: OrderedDict[tuple, _SharedSystem] = OrderedDict()
+_SHARED_LOCK = threading.Lock()
+SHARED_SYSTEMS = 2  # type caches kept per process (one for the JDK, one for a workspace, typically)
+SHARED_USES = 200  # runs before a type cache is rebuilt, so a long-lived daemon does not grow without end
+
+
+def _shared_key(engine: Engine, artifact: tuple[str, str], classpath: list[tuple[str, str]]) -> tuple | None:
+    """Only immutable inputs may share a type cache: for a JDK class the runtime image alone (JDK classes never
+    refer to workspace classes); for a jar class its jar and the workspace's jars, identified by size, mtime
+    and inode. A class directory changes under us, so runs involving one never share."""
+    kind, path = artifact
+    if kind == "jrt":
+        return (engine.jars, ("jrt",))
+    if kind != "jar" or any(k == "dir" for k, _ in classpath):
+        return None
+    jars = [path] + sorted({p for k, p in classpath if k == "jar" and p != path and os.path.isfile(p)})
+    stamps = []
+    for jar in jars:
+        try:
+            st = os.stat(jar)
+        except OSError:
+            return None
+        stamps.append((jar, st.st_size, st.st_mtime_ns, st.st_ino))
+    return (engine.jars, *stamps)
+
+
+def _shared_system(loader, key: tuple) -> _SharedSystem:
+    from jdx.loaders import java_tools as jt
+
+    with _SHARED_LOCK:
+        entry = _SHARED.get(key)
+        if entry is not None and entry.uses < SHARED_USES:
+            _SHARED.move_to_end(key)
+            return entry
+        evicted = [_SHARED.pop(key)] if entry is not None else []
+        opened: list = []
+        loaders = []
+        for jar, *_ in key[1:]:
+            if jar != "jrt":
+                opened.append(jt.jclass("java.util.jar.JarFile")(jar))
+                loaders.append(jt.jclass("com.strobel.assembler.metadata.JarTypeLoader", loader)(opened[-1]))
+        loaders.append(jt.jclass("com.strobel.assembler.metadata.ClasspathTypeLoader", loader)())
+        interface = jt.jclass("com.strobel.assembler.metadata.ITypeLoader", loader)
+        composite = jt.jclass("com.strobel.assembler.metadata.CompositeTypeLoader", loader)(
+            jt.java_array(interface, loaders))
+        entry = _SHARED[key] = _SharedSystem(
+            jt.jclass("com.strobel.assembler.metadata.MetadataSystem", loader)(composite), opened)
+        while len(_SHARED) > SHARED_SYSTEMS:
+            evicted.append(_SHARED.popitem(last=False)[1])
+    for old in evicted:
+        with old.lock:  # not while a run still reads its jars
+            old.close()
+    return entry
+
+
+def _run_procyon(engine: Engine, artifact: tuple[str, str], internal_name: str, files: list[tuple[str, bytes]],
                  classpath: list[tuple[str, str]], timeout: float) -> str:
     from jdx.loaders import java_tools as jt
 
     loader = jt.engine_loader(list(engine.jars))
     jt.silence_loggers(PROCYON_LOGGERS)
+    key = _shared_key(engine, artifact, classpath)
+    if key is not None:
+        return drop_invalid_permits(_run_procyon_shared(loader, key, internal_name, timeout))
     settings_cls = jt.jclass("com.strobel.decompiler.DecompilerSettings", loader)
     output_cls = jt.jclass("com.strobel.decompiler.ITextOutput", loader)
     type_loader = jt.jclass("com.strobel.assembler.metadata.ITypeLoader", loader)
@@ -417,6 +508,45 @@ def _run_procyon(engine: Engine, internal_name: str, files: list[tuple[str, byte
         for jar in opened:
             jar.close()
     return drop_invalid_permits(str(output.toString()))
+
+
+def _run_procyon_shared(loader, key: tuple, internal_name: str, timeout: float) -> str:
+    """What Procyon's Decompiler.decompile does, over a kept MetadataSystem: the types a class refers to are
+    read and resolved once per process instead of once per class (the output is the same text)."""
+    from jdx.loaders import java_tools as jt
+
+    def cls(name: str):
+        return jt.jclass(name, loader)
+
+    entry = _shared_system(loader, key)
+    dotted = internal_name.replace("/", ".")
+    with entry.lock:
+        try:
+            reference = entry.system.lookupType(internal_name)
+            definition = reference.resolve() if reference is not None else None
+            if definition is not None:
+                cls("com.strobel.assembler.metadata.DeobfuscationUtilities").processType(definition)
+        except Exception as exc:  # noqa: BLE001 - a corrupt or truncated class file
+            raise DecompileFailed(f"procyon failed on {dotted}: {jt.describe(exc)}") from None
+        if definition is None:
+            raise DecompileFailed(f"procyon failed on {dotted}: the class does not load")
+        settings = cls("com.strobel.decompiler.DecompilerSettings").javaDefaults()
+        settings.setJavaFormattingOptions(cls("com.strobel.decompiler.languages.java.JavaFormattingOptions")
+                                          .createDefault())
+        options = cls("com.strobel.decompiler.DecompilationOptions")()
+        options.setSettings(settings)
+        options.setFullDecompilation(True)
+        output = cls("com.strobel.decompiler.PlainTextOutput")()
+        language = settings.getLanguage()
+        handle = jt.bound_virtual(language, "decompileType",
+                                  cls("com.strobel.decompiler.languages.TypeDecompilationResults"),
+                                  [cls("com.strobel.assembler.metadata.TypeDefinition"),
+                                   cls("com.strobel.decompiler.ITextOutput"),
+                                   cls("com.strobel.decompiler.DecompilationOptions")],
+                                  [definition, output, options])
+        entry.uses += 1
+        jt.run_timed(handle, timeout, "jdx-procyon")
+    return str(output.toString())
 
 
 def drop_invalid_permits(text: str) -> str:

@@ -385,3 +385,20 @@ def test_one_call_can_force_an_engine(cache, monkeypatch, tmp_path):
     if d.available_engines("procyon"):
         result = d.decompile_class(cache, "jar", str(GSON), "com/google/gson/JsonNull", [], engine="procyon")
         assert result.engine == "procyon"
+
+
+@pytest.mark.parametrize("kind,path,internal_name", [("jar", str(GSON), "com/google/gson/Gson"),
+                                                     ("jrt", "jrt:/java.base", "java/util/TreeMap")])
+def test_a_kept_type_cache_gives_the_same_text_as_a_fresh_one(cache, tmp_path, monkeypatch, kind, path,
+                                                              internal_name):
+    """Runs over immutable inputs keep Procyon's type cache between classes; the text must not depend on it."""
+    if d.available_engines()[0][0] != "procyon":
+        pytest.skip("the kept type cache is Procyon's")
+    classpath = [("jar", str(GSON)), ("jar", str(LANG3))]
+    d.decompile_class(tmp_path / "warm-up", "jar", str(GSON), "com/google/gson/JsonObject", classpath)
+    kept = d.decompile_class(tmp_path / "kept", kind, path, internal_name, classpath)
+    assert d._shared_key(d.find_engines()[0], (kind, path), classpath) in d._SHARED
+    monkeypatch.setattr(d, "_shared_key", lambda *args: None)
+    fresh = d.decompile_class(tmp_path / "fresh", kind, path, internal_name, classpath)
+    assert not kept.cached and not fresh.cached
+    assert kept.text == fresh.text
