@@ -463,9 +463,13 @@ def _shared_system(loader, key: tuple) -> _SharedSystem:
         opened: list = []
         loaders = []
         for jar, *_ in key[1:]:
-            if jar != "jrt":
+            if jar == "jrt":
+                continue
+            try:
                 opened.append(jt.jclass("java.util.jar.JarFile")(jar))
-                loaders.append(jt.jclass("com.strobel.assembler.metadata.JarTypeLoader", loader)(opened[-1]))
+            except Exception:  # noqa: BLE001 - an unreadable workspace jar only costs type resolution
+                continue
+            loaders.append(jt.jclass("com.strobel.assembler.metadata.JarTypeLoader", loader)(opened[-1]))
         loaders.append(jt.jclass("com.strobel.assembler.metadata.ClasspathTypeLoader", loader)())
         interface = jt.jclass("com.strobel.assembler.metadata.ITypeLoader", loader)
         composite = jt.jclass("com.strobel.assembler.metadata.CompositeTypeLoader", loader)(

@@ -402,3 +402,10 @@ def test_a_kept_type_cache_gives_the_same_text_as_a_fresh_one(cache, tmp_path, m
     fresh = d.decompile_class(tmp_path / "fresh", kind, path, internal_name, classpath)
     assert not kept.cached and not fresh.cached
     assert kept.text == fresh.text
+
+
+def test_an_unreadable_workspace_jar_only_costs_type_resolution(cache, tmp_path):
+    bad = tmp_path / "bad.jar"
+    bad.write_bytes(b"PK\x03\x04 truncated")
+    result = d.decompile_class(tmp_path, "jar", str(GSON), "com/google/gson/JsonNull", [("jar", str(bad))])
+    assert "class JsonNull" in result.text
