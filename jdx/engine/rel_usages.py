@@ -158,10 +158,10 @@ def _collect(store: GraphStore, symbol: Symbol, kinds: tuple[str, ...],
         raw = _type_sites(store, symbol.targets[0], wanted)
     else:
         raw = _member_sites(store, symbol.targets, wanted)
-    _attribute_lambdas(store, raw)
     arts = Artifacts.of(store)
-    if filter is not None:
+    if filter is not None:  # before lambda attribution: a lambda body lives in its writer's class file
         raw = [s for s in raw if filter.accepts(arts, s["row"].get("c_artifact"))]
+    _attribute_lambdas(store, raw)
     for s in raw:
         row = s["row"]
         s["sort"] = (arts.position(row.get("c_artifact")), (row["ref"], "", "") if "ref" in row else sort_key(row, "c_"),

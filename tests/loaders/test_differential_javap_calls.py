@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from jdx.engine.rel_usages import usage_sites
-from jdx.engine.relations import Symbol, Target
+from jdx.engine.relations import ArtifactFilter, Symbol, Target
 from jdx.engine.service import JdxService, Options
 from tests.conftest import GSON, GUAVA, LANG3, require
 from tests.fixtures.build_graph import graph_jar
@@ -79,9 +79,10 @@ def sampled_classes(jar: Path, every: int) -> list[str]:
 class Oracle:
     """Resolves javap's (owner, name, descriptor) to the graph's edge and checks the usage listing."""
 
-    def __init__(self, service: JdxService):
+    def __init__(self, service: JdxService, artifact: str):
         self.service = service
         self.store = service.store()
+        self.filter = ArtifactFilter([artifact])  # the callers javap shows all live in this jar
         self.sites: dict[tuple[str, str], set[tuple[str, str]]] = {}
 
     def edges(self, caller: str, rel: str) -> list[dict]:
@@ -99,7 +100,7 @@ class Oracle:
                        ("constructor" if "#<init>(" in target else "method"))
             kinds = ("read", "write") if is_field else ("call", "new")
             self.sites[key] = {(s["caller_id"], s.get("lambda", ""), s["kind"])
-                               for s in usage_sites(self.store, Symbol(target, {}, [t]), kinds)}
+                               for s in usage_sites(self.store, Symbol(target, {}, [t]), kinds, self.filter)}
         return self.sites[key]
 
     def check(self, site: tuple[str, str, str, str, str]) -> str | None:
@@ -124,7 +125,7 @@ class Oracle:
 
 
 def _run(service: JdxService, classpath: str, classes: list[str]) -> tuple[int, list[str]]:
-    oracle = Oracle(service)
+    oracle = Oracle(service, Path(classpath).name)
     sites = javap_sites(classpath, classes)
     problems = [p for p in map(oracle.check, sites) if p]
     return len(sites), problems
@@ -163,7 +164,7 @@ def test_oracle_detects_a_missing_site(jdx_home):
     jar = graph_jar(jdx_home)
     service = JdxService(Options(jars=[str(jar)], cache_dir=str(jdx_home / "cache")))
     try:
-        oracle = Oracle(service)
+        oracle = Oracle(service, jar.name)
         assert oracle.check(("gx/Client#start()V", "invokestatic", "gx/CycleA", "a", "(I)V")) is None
         assert oracle.check(("gx/Client#start()V", "invokestatic", "gx/CycleB", "b", "(I)V")) is not None
         assert oracle.check(("gx/Counter#get()I", "putfield", "gx/Counter", "count", "I")) is not None
