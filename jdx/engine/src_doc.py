@@ -129,7 +129,8 @@ def doc(ctx: SourceContext, text: str, opts: DocOptions) -> tuple[dict, list[War
     for it in items:
         art = ctx.artifact_name(ctx.type_row(it.pop("_owner")) or type_row)
         if not it.pop("has_sources"):
-            warnings.append(Warning_("NO_SOURCES", f"{it['declaring']}: no sources, so no javadoc "
+            shown = f"the javadoc shown is {it['inherited_from']}'s" if it["text"] else "so no javadoc"
+            warnings.append(Warning_("NO_SOURCES", f"{it['declaring']}: no sources, {shown} "
                                      f"(pass --sources <jar> or --src <dir>)", art))
         elif not it["text"]:
             warnings.append(Warning_("NO_DOC", f"{it['ref']} has no javadoc"

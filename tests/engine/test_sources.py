@@ -466,3 +466,18 @@ def test_every_method_of_the_fx_fixtures_from_a_src_dir(jdx_home):
         assert checked > 40
     finally:
         service.close()
+
+
+def test_doc_inherited_into_a_class_without_sources(layouts, jdx_home):
+    """A jar without sources overriding a JDK method still gets the JDK's javadoc, labelled both ways."""
+    service = JdxService(Options(jars=[str(layouts.bare)], cache_dir=str(jdx_home / "cache")))
+    try:
+        answer = service.doc("sx.Range#toString")
+    finally:
+        service.close()
+    item = answer.result["docs"][0]
+    assert item["inherited_from"] == "java.lang.Record#toString()"
+    assert item["text"][0].startswith("Returns a string representation of the record.")
+    assert [w.message for w in answer.warnings if w.code == "NO_SOURCES"] == [
+        "sx.Range: no sources, the javadoc shown is java.lang.Record#toString()'s "
+        "(pass --sources <jar> or --src <dir>)"]
