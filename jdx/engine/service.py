@@ -11,6 +11,7 @@ from pathlib import Path
 from jdx.dirs import cache_dir, config_dir
 from jdx.engine.answer import Answer
 from jdx.engine.service_graph import GraphCommands
+from jdx.engine.service_samples import SamplesCommands
 from jdx.engine.service_search import SearchCommands
 from jdx.engine.service_source import SourceCommands
 from jdx.engine.workspace import Selection, select_workspace
@@ -35,7 +36,7 @@ class Options:
     cache_dir: str | None = None
 
 
-class JdxService(GraphCommands, SearchCommands, SourceCommands):
+class JdxService(GraphCommands, SearchCommands, SourceCommands, SamplesCommands):
     def __init__(self, options: Options | None = None, progress=None):
         self.options = options or Options()
         self.cache = cache_dir(self.options.cache_dir)

@@ -1,0 +1,227 @@
+"""`samples <symbol>` (spec §3.6, §7.3): a few real call sites of an API, the most exemplary first.
+
+Candidates are the symbol's usage sites (`rel_usages.usage_sites`: calls, allocations, field reads and
+writes; for a type, the uses of its constructors and methods from other types). Exemplariness, in order:
+code that is not a test, code that is not generated, a use written in the source (string concatenation
+calls `StringBuilder.append` where nothing says `append`), a site outside the symbol's own type, then
+(with `--prefer-sources`) a site whose source lines exist, the share of the API's parameters the call passes
+as real values rather than `null` / literals, a short enclosing method, and one site per enclosing
+method before a second one. Ties break on the caller's canonical ref and line, so the answer is stable.
+
+Only the best candidates by the bytecode-only criteria have their sources read, `SHORTLIST` at a time
+until `limit` of them show the use (at most `MAX_SHORTLIST`): ranking a JDK method's thousands of call
+sites must not parse thousands of files.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from jdx.engine import descriptors as d
+from jdx.engine.members import ACC
+from jdx.engine.refs import format_member
+from jdx.engine.relations import Symbol, Target, check_limit, resolve_symbol
+from jdx.engine.rel_usages import usage_sites
+from jdx.graph_schema import queries_samples as q
+from jdx.graph_schema.store import GraphStore
+
+DEFAULT_LIMIT = 3
+CONTEXT = 2  # lines shown on each side of the call
+PARSE_CONTEXT = 8  # lines read after the call, for arguments that wrap
+SHORTLIST = 40  # candidates whose sources are read per round
+MAX_SHORTLIST = 120  # rounds stop here even when fewer sites show the use in their source
+TEST_PARTS = {"test", "tests", "testing", "testutil", "testutils", "junit", "it"}
+GENERATED = ("Generated", "$$")
+TRIVIAL_ARG = re.compile(r'^(null|true|false|-?\d[\d_]*[lLfFdD]?|-?\d*\.\d+[fFdD]?|""|\'.\'|[A-Z_]+)$')
+
+
+@dataclass
+class SampleOptions:
+    limit: int | None = None
+    prefer_sources: bool = False
+
+
+def _targets(store: GraphStore, symbol: Symbol) -> list[Target]:
+    """A type's samples are uses of its non-private, non-synthetic constructors and methods."""
+    if not symbol.is_type:
+        return symbol.targets
+    out = []
+    for r in store.rows(q.DECLARED_CALLABLES, {"id": symbol.targets[0].id}):
+        if r["access"] & (ACC["private"] | ACC["synthetic"] | ACC["bridge"]):
+            continue
+        owner = symbol.targets[0].id
+        ref = format_member(owner, r["name"], r["descriptor"], varargs=bool(r["access"] & ACC["varargs"]))
+        out.append(Target(r["id"], ref, r["kind"], r))
+    return out
+
+
+def is_test_code(owner: str, artifact: str) -> bool:
+    """Test code by convention: a `test` package segment, a `*Test`/`*Tests`/`Test*`/`*IT` class, a test jar."""
+    parts = owner.split("/")
+    simple = parts[-1].split("$", 1)[0]
+    if any(p.lower() in TEST_PARTS for p in parts[:-1]):
+        return True
+    if simple.endswith(("Test", "Tests", "TestCase", "IT")) or (simple.startswith("Test") and simple[4:5].isupper()):
+        return True
+    name = artifact.lower()
+    return "-tests" in name or "-test." in name or name.startswith("test")
+
+
+def _generated(site: dict, info: dict, owner_notes: list[str] | None = None) -> bool:
+    """Compiler- or tool-written code: a synthetic method (lambda bodies excepted), a `$$` class name,
+    a `@Generated`-style annotation on the method or its class."""
+    if (info.get("access") or 0) & ACC["synthetic"] and not site.get("in_lambda"):
+        return True
+    owner = site["caller_id"].split("#", 1)[0]
+    notes = list(info.get("annotations") or []) + list(owner_notes or [])
+    return any(g in owner for g in GENERATED[1:]) or any(GENERATED[0] in a for a in notes)
+
+
+def call_arguments(lines: list[str], name: str) -> list[str] | None:
+    """The argument texts of the first call of `name(` in `lines` (the call's line first), or None."""
+    text = "\n".join(lines)
+    m = re.search(r"(?<![\w$])" + re.escape(name) + r"\s*\(", text)
+    if not m or m.start() > len(lines[0]):  # the call starts on the site's line; its arguments may wrap
+        return None
+    depth, args, cur, quote = 1, [], [], None
+    i = m.end()
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            cur.append(ch)
+            if ch == "\\" and i + 1 < len(text):
+                cur.append(text[i + 1])
+                i += 1
+            elif ch == quote:
+                quote = None
+        elif ch in "\"'":
+            quote = ch
+            cur.append(ch)
+        elif ch in "([{":
+            depth += 1
+            cur.append(ch)
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                last = "".join(cur).strip()
+                if last or args:
+                    args.append(last)
+                return args
+            cur.append(ch)
+        elif ch == "," and depth == 1:
+            args.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+        i += 1
+    return None
+
+
+def source_name(target: Target) -> str:
+    """The name a use of the target is written with: the method or field name, the class for a constructor."""
+    owner, _, rest = target.id.partition("#")
+    name = rest.split("(", 1)[0].split(":", 1)[0]
+    return owner.rsplit("/", 1)[-1].rsplit("$", 1)[-1] if name == "<init>" else name
+
+
+def written_use(window: dict | None, target: Target) -> tuple[bool, float]:
+    """(visible, args used) of a site from its source lines. Visible: the use is written at the site (string
+    concatenation's `StringBuilder.append`, enum switches' `ordinal()` are compiler-written and are not);
+    unknown (no sources) counts as visible. Args used: the share of the target's parameters the call passes
+    as real values rather than null, literals or constants (0 when unknown)."""
+    if window is None:
+        return True, 0.0
+    name = source_name(target)
+    focus = window["focus"] - window["first_line"]
+    after = window["text"][focus:]
+    if target.kind == "field":
+        return any(re.search(r"(?<![\w$])" + re.escape(name) + r"(?![\w$])", t) for t in after[:1]), 0.0
+    args = call_arguments(after, name)
+    if args is None:
+        return False, 0.0
+    n = len(d.parse_method_descriptor(target.id[target.id.index("("):])[0])
+    return True, (sum(1 for a in args if not TRIVIAL_ARG.match(a)) / n if n else 1.0)
+
+
+def _static_rank(site: dict, info: dict, own: str, owner_notes: list[str] | None = None) -> tuple:
+    """(test, generated, inside the symbol's own type, enclosing method length): what bytecode alone tells."""
+    length = info.get("last_line", -1) - info.get("first_line", -1) if info.get("first_line", -1) > 0 else 10_000
+    owner = site["caller_id"].split("#", 1)[0]
+    return (is_test_code(owner, site["artifact"]), _generated(site, info, owner_notes),
+            owner.split("$", 1)[0] == own, length)
+
+
+def samples(store: GraphStore, text: str, opts: SampleOptions, window) -> tuple[dict, dict | None]:
+    """(result, truncation). `window(type_id, line, context)` returns source lines around a line or None."""
+    limit = check_limit(opts.limit if opts.limit is not None else DEFAULT_LIMIT)
+    symbol = resolve_symbol(store, text)
+    targets = _targets(store, symbol)
+    by_id = {t.id: t for t in targets}
+    kinds = ("read", "write") if all(t.is_field for t in targets) and targets else ("call", "new")
+    sites = [s for s in usage_sites(store, Symbol(symbol.text, symbol.type_row, targets), kinds)
+             if not s.get("method_ref")] if targets else []
+    own = symbol.type_row["id"].split("$", 1)[0] if symbol.type_row else ""
+    info = {r["id"]: r for r in store.rows(q.CALLERS_BY_IDS, {"ids": sorted({s["caller_id"] for s in sites})})} \
+        if sites else {}
+    ranked = sorted(sites, key=lambda s: (_static_rank(s, info.get(s["caller_id"], {}), own), s["caller"], s["line"]))
+    shortlist, visible = [], 0
+    for start in range(0, min(len(ranked), MAX_SHORTLIST), SHORTLIST):
+        if start and visible >= limit:
+            break
+        chunk = ranked[start:start + SHORTLIST]
+        owners = sorted({s["caller_id"].split("#", 1)[0] for s in chunk})
+        notes = {r["id"]: r["annotations"] for r in store.rows(q.TYPE_ANNOTATIONS, {"ids": owners})}
+        for s in chunk:
+            owner = s["caller_id"].split("#", 1)[0]
+            win = window(owner, s["line"], PARSE_CONTEXT) if s["line"] > 0 else None
+            tgt = by_id.get(_target_id(s, targets))
+            shown, used = written_use(win, tgt) if tgt else (True, 0.0)
+            visible += shown
+            static = _static_rank(s, info.get(s["caller_id"], {}), own, notes.get(owner))
+            key = (static[0], static[1], not shown, static[2], opts.prefer_sources and win is None, -used, static[3])
+            shortlist.append((key, s, win, (shown, used)))
+    shortlist.sort(key=lambda x: (x[0], x[1]["caller"], x[1]["line"]))
+    chosen = _one_per_caller(shortlist, limit)
+    out = [_render(s, win, use, info.get(s["caller_id"], {})) for _, s, win, use in chosen]
+    result = {"symbol": symbol.targets[0].ref if len(symbol.targets) == 1 else text,
+              "symbol_kind": symbol.targets[0].kind, "total": len(sites), "samples": out,
+              "with_sources": sum(1 for s in out if s["origin"] == "source")}
+    truncated = None
+    if len(sites) > len(out):
+        truncated = {"shown": len(out), "total": len(sites),
+                     "hint": f"--limit N for more samples; jdx usages '{result['symbol']}' lists every site"}
+    return result, truncated
+
+
+def _target_id(site: dict, targets: list[Target]) -> str:
+    for t in targets:
+        if t.ref == site["target"]:
+            return t.id
+    return ""
+
+
+def _one_per_caller(shortlist: list, limit: int) -> list:
+    """The best site of each enclosing method first; second sites of a method only to fill the limit."""
+    first, rest, seen = [], [], set()
+    for item in shortlist:
+        (rest if item[1]["caller_id"] in seen else first).append(item)
+        seen.add(item[1]["caller_id"])
+    return (first + rest)[:limit]
+
+
+def _render(site: dict, win: dict | None, use: tuple[bool, float], info: dict) -> dict:
+    out = {"caller": site["caller"], "caller_id": site["caller_id"], "artifact": site["artifact"],
+           "line": site["line"], "kind": site["kind"], "target": site["target"], "in_lambda": site["in_lambda"],
+           "test": is_test_code(site["caller_id"].split("#", 1)[0], site["artifact"]),
+           "written": use[0], "args_used": round(use[1], 2), "origin": "bytecode"}
+    if info.get("first_line", -1) > 0:
+        out["method_lines"] = [info["first_line"], info["last_line"]]
+    if win is not None:
+        focus = win["focus"]
+        a = max(win["first_line"], focus - CONTEXT)
+        b = min(win["first_line"] + len(win["text"]) - 1, focus + CONTEXT)
+        text = win["text"][a - win["first_line"]:b - win["first_line"] + 1]
+        out.update(origin="source", source={"label": win["label"], "file": win["file"], "lines": [a, b],
+                                            "focus": focus, "text": text})
+    return out
