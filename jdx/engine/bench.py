@@ -113,11 +113,12 @@ def _workspace_args(service: JdxService) -> list[str]:
 def _samples_rows(service: JdxService, iterations: int) -> list[dict]:
     """Warm `samples` of a JDK method with hundreds of call sites, ranked and rendered from src.zip."""
     from jdx.engine.samples import SampleOptions
+    from jdx.errors import JdxError
 
     ref = "java.util.HashMap#get(Object)"
     try:
         service.samples(ref, SampleOptions())
-    except Exception as exc:  # noqa: BLE001 - a workspace without the JDK has no such method: say so
+    except JdxError as exc:  # a workspace without the JDK has no such method: say so
         return [{"name": f"warm `samples {ref}`", "value": f"skipped: {exc}", "seconds": 0.0}]
     times = []
     for _ in range(max(iterations, 5)):
