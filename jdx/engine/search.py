@@ -15,6 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from jdx.engine.refs import format_member, format_type
+from jdx.engine.search_index import index_for
 from jdx.engine.search_match import (HUMP, TIER_NAMES, Pattern, compile_pattern, fuzzy_budget, glob_to_regex,
                                      levenshtein, name_words, qualifier_regex)
 from jdx.errors import NotFoundError, UsageError
@@ -146,12 +147,8 @@ def _named_rows(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict]
     """Packages and modules (few: matched in Python with the same compiled regexes)."""
     out: list[tuple[tuple, dict]] = []
     if "package" in kinds and arts is None:
-        for r in store.rows_cached(queries_search.PACKAGES):
-            full = r["name"]
-            if not full:
-                continue
-            last = full.rsplit(".", 1)[-1]
-            tier = _tier(p, full, last, fuzzy_lower)
+        for full, last, words in _package_names(store):
+            tier = _tier(p, full, last, fuzzy_lower, words)
             if tier is not None:
                 row = {"kind": "package", "ref": full, "name": last, "artifact": "", "origin": "", "public": True,
                        "match": _match_word(p, tier, fuzzy_lower)}
@@ -168,17 +165,30 @@ def _named_rows(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict]
     return out
 
 
-def _tier(p: Pattern, full: str, last: str, fuzzy_lower: str | None) -> int | None:
+def _package_names(store: GraphStore) -> list[tuple[str, str, str]]:
+    """(package, last segment, its words) for every named package, computed once per open graph."""
+    key = ("search-package-names",)
+    found = store.memo.get(key)
+    if found is None:
+        found = store.memo[key] = [(r["name"], r["name"].rsplit(".", 1)[-1], name_words(r["name"].rsplit(".", 1)[-1]))
+                                   for r in store.rows_cached(queries_search.PACKAGES) if r["name"]]
+    return found
+
+
+def _tier(p: Pattern, full: str, last: str, fuzzy_lower: str | None, words: str | None = None) -> int | None:
     if fuzzy_lower is not None:
+        budget = fuzzy_budget(fuzzy_lower)
+        if abs(len(last) - len(fuzzy_lower)) > budget:  # cheaper than the distance, and implied by it
+            return None
         d = levenshtein(last.lower(), fuzzy_lower)
-        return d if d <= fuzzy_budget(fuzzy_lower) else None
+        return d if d <= budget else None
     if p.qualifier is not None:
         # dotted patterns name the whole package (`java.util.*`, `java.util.concurrent`)
         rx = p.text if p.mode == "regex" else glob_to_regex(p.text, case_sensitive=True)
         import re
 
         return HUMP if re.fullmatch(rx, full) else None
-    return p.tier(last, name_words(last.replace(".", " ")))
+    return p.tier(last, words if words is not None else name_words(last.replace(".", " ")))
 
 
 def _match_word(p: Pattern, tier: int, fuzzy_lower: str | None) -> str:
@@ -267,7 +277,25 @@ def _best_groups(store: GraphStore, p: Pattern, limit: int, filters: tuple) -> t
     Names are matched first (one scan of the Name index, tiers computed in Python); symbols are then fetched
     tier by tier, best first, until `limit` groups are in hand: later tiers cannot outrank a complete earlier
     tier. The rest is only counted (a plain count in the graph), so a broad pattern (`get`) does not move
-    every symbol it matches into Python. Most patterns match few symbols: one capped query answers those."""
+    every symbol it matches into Python. Most patterns match few symbols: one capped query answers those.
+    A process that searched before answers from its in-memory index instead (search_index)."""
+    index = index_for(store) if p.mode in ("hump", "glob") else None
+    if index is not None:
+        tiers = index.matching(p)
+        kinds, art_ids, pkg, owners = filters
+        if art_ids is not None or pkg is not None or owners is not None:
+            found = _group(index.rows(tiers, *filters), lambda name, _words: tiers[name])
+            return found, len(found)
+        # best tiers first until `limit` groups are in hand; the rest is counted from per-name group counts
+        found = []
+        by_tier: dict[int, list[str]] = defaultdict(list)
+        for name, tier in tiers.items():
+            by_tier[tier].append(name)
+        for tier in sorted(by_tier):
+            if len(found) >= limit:
+                break
+            found.extend(_group(index.rows(by_tier[tier], *filters), lambda _n, _w, t=tier: t))
+        return found, index.count(tiers, kinds)
     rows = store.rows(queries_search.search_symbols(p, *filters, limit=ONE_QUERY_ROWS + 1))
     if len(rows) <= ONE_QUERY_ROWS:
         fetched = _group(rows, p.tier)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from jdx.loaders.graph_build import name_words
 
@@ -80,21 +81,39 @@ class Pattern:
     anchored: str
     qualifier: str | None
 
+    @cached_property
+    def _anywhere_rx(self) -> "re.Pattern":
+        return re.compile(self.anywhere, re.DOTALL)
+
+    @cached_property
+    def _anchored_rx(self) -> "re.Pattern":
+        return re.compile(self.anchored, re.DOTALL)
+
     def tier(self, name: str, words: str | None = None) -> int | None:
         """Python-side match and tier of one name (packages, modules; tests use it as the oracle)."""
         if self.mode != "hump":
-            return HUMP if re.fullmatch(self.anywhere, name, re.DOTALL) else None
+            return HUMP if self._anywhere_rx.fullmatch(name) else None
         low = name.lower()
         if low == self.lower:
             return EXACT
         if low.startswith(self.lower):
             return PREFIX
         words = name_words(name) if words is None else words
-        if re.fullmatch(self.anchored, words, re.DOTALL):
+        if self._anchored_rx.fullmatch(words):
             return HUMP
-        if re.fullmatch(self.anywhere, words, re.DOTALL):
+        if self._anywhere_rx.fullmatch(words):
             return WORD
         return None
+
+    @property
+    def core(self) -> str:
+        """The hump regex without its leading and trailing `.*`: searching for it finds the same names."""
+        core = self.anywhere
+        if core.startswith(".*"):
+            core = core[2:]
+        if core.endswith(".*"):
+            core = core[:-2]
+        return core
 
 
 def compile_pattern(text: str, regex: bool = False) -> Pattern:

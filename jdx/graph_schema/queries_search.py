@@ -117,3 +117,10 @@ def matching_names(p) -> str:
 
 
 ALL_NAMES = "MATCH (n:Name) RETURN n.id AS name, n.words AS words"
+# the in-memory index of a long-lived process (engine/search_index.py)
+INDEX_NAMES = "MATCH (n:Name) RETURN n.id AS name, n.words AS words"
+INDEX_SYMBOLS = (
+    "MATCH (s:Symbol) RETURN s.name AS name, s.kind AS kind, s.owner AS owner, s.package AS package, "
+    "s.public AS pub, s.rank AS rank, s.descriptor AS descriptor, s.access AS access, s.artifact AS artifact, "
+    "s.first AS first"
+)

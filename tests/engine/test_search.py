@@ -274,3 +274,20 @@ def test_broad_patterns_rank_and_count_like_a_full_fetch(store, pattern):
     order = sorted(best, key=lambda k: (best[k]["tier"], not best[k]["pub"], len(k[0]), best[k]["rank"], k[0], k[1]))
     top = [(m["name"], m["ref"].split("#")[0]) for m in result["matches"]]
     assert top == [(name, owner.replace("/", ".")) for name, owner in order[:20]]
+
+
+@pytest.mark.parametrize("pattern, kw", [
+    ("HMap", {}), ("gJson", {"kinds": ("method",)}), ("H*Map", {"kinds": ("class",)}), ("get", {"limit": 30}),
+    ("Json", {"artifact_glob": "gson*"}), ("size", {"package_glob": "java.util.concurrent*", "kinds": ("method",)}),
+    ("HashMap.get", {}), ("to", {"kinds": ("field", "interface"), "limit": 40}), ("URLConn", {}), ("is", {}),
+])
+def test_in_memory_index_answers_like_the_graph(store, monkeypatch, pattern, kw):
+    """A long-lived process answers from its in-memory index; a one-shot from the graph: same answer."""
+    import jdx.engine.search as search_mod
+    from jdx.engine.search_index import NameIndex
+
+    memory = NameIndex(store)
+    monkeypatch.setattr(search_mod, "index_for", lambda _store: None)
+    from_graph = find(store, pattern, **kw)
+    monkeypatch.setattr(search_mod, "index_for", lambda _store: memory)
+    assert find(store, pattern, **kw) == from_graph
