@@ -26,25 +26,12 @@ class SourceCommands:
     def body(self, ref_text: str, opts=None) -> Answer:
         """A member's (or a whole type's) text: sources, else decompiled, else javap, else signatures; labelled."""
         from jdx.engine import src_body
-        from jdx.engine.member_resolve import lookup
-        from jdx.engine.refs import parse_ref
-        from jdx.engine.resolve import resolve_type
-        from jdx.errors import NotFoundError, UsageError
 
         opts = opts or src_body.BodyOptions()
         src_body.check_options(opts)
         ctx = self.source_context()
-        ref = parse_ref(ref_text)
-        target = None
-        if ref.member is None or ref.ambiguous_dot:
-            try:
-                target = src_body.type_target(resolve_type(ctx.store, ref_text))
-            except (NotFoundError, UsageError):
-                if ref.member is None:
-                    raise
-        if target is None:
-            found = lookup(ctx.store, ref_text, require_one=True)
-            target = src_body.member_target(ctx, found.members[0])
+        kind, found = src_body.resolve_symbol(ctx.store, ref_text, require_one=True)
+        target = src_body.type_target(found) if kind == "type" else src_body.member_target(ctx, found.members[0])
         result, warnings, provenance = src_body.body(ctx, target, opts)
         return Answer(result, list(self._root_warnings) + warnings, provenance=provenance)
 

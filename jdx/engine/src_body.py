@@ -16,7 +16,7 @@ from jdx.engine.java_parse import Decl
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.src_locate import (Located, SourceContext, SourceFile, locate_field, locate_method, locate_type,
                                    mismatch_warnings, outer_chain, top_level)
-from jdx.errors import JdxError, UsageError, Warning_
+from jdx.errors import JdxError, NotFoundError, UsageError, Warning_
 from jdx.graph_schema import queries
 
 ENGINES = ("javap", "vineflower", "procyon")
@@ -275,6 +275,31 @@ def member_target(ctx: SourceContext, entry: dict) -> Target:
     return Target(type_row, entry.get("ref") or format_member(owner, row["name"], row["descriptor"],
                                                               is_field=entry["is_field"]),
                   entry["kind"], row, entry["is_field"])
+
+
+def resolve_symbol(store, text: str, require_one: bool):
+    """("type", Type row) or ("member", member_resolve.Lookup) for a type or member reference. A dotted
+    `a.b.C.name` is a type when such a type exists, else a member; a miss names the more useful failure
+    (the member reading's when its type part is capitalised like a type, the type's otherwise)."""
+    from jdx.engine.member_resolve import lookup
+    from jdx.engine.refs import parse_ref
+    from jdx.engine.resolve import resolve_type
+
+    ref = parse_ref(text)
+    if ref.member is not None and not ref.ambiguous_dot:
+        return "member", lookup(store, text, require_one=require_one, include_hidden=True)
+    try:
+        return "type", resolve_type(store, text)
+    except NotFoundError as type_miss:
+        readings = ref.alternatives()
+        if len(readings) < 2:
+            raise
+        try:
+            return "member", lookup(store, text, require_one=require_one, include_hidden=True)
+        except NotFoundError:
+            if readings[1].type_name.rsplit(".", 1)[-1][:1].isupper():
+                raise  # `Type.member` with a typo in either part: the member reading's candidates
+            raise type_miss from None  # `pkg.Type`: the type's did-you-mean
 
 
 def type_target(type_row: dict) -> Target:

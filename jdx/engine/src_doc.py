@@ -8,12 +8,11 @@ from dataclasses import dataclass
 from jdx.engine import javadoc as jd
 from jdx.engine import source_match as sm
 from jdx.engine.descriptors import fqn_to_internal
-from jdx.engine.member_resolve import _substituted_descriptor, collect, lookup
-from jdx.engine.refs import format_member, format_type, parse_ref
-from jdx.engine.resolve import resolve_type
-from jdx.engine.src_body import member_target
+from jdx.engine.member_resolve import _substituted_descriptor, collect
+from jdx.engine.refs import format_member, format_type
+from jdx.engine.src_body import member_target, resolve_symbol
 from jdx.engine.src_locate import Located, SourceContext, locate_field, locate_method, locate_type
-from jdx.errors import NotFoundError, UsageError, Warning_
+from jdx.errors import Warning_
 from jdx.graph_schema import queries
 
 _PARAMS_END = ")"
@@ -98,26 +97,14 @@ def _type_item(ctx: SourceContext, type_row: dict) -> dict:
             "text": jd.render(parsed) if parsed else [], "first_sentence": jd.first_sentence(parsed) if parsed else ""}
 
 
-def _is_type_ref(ctx: SourceContext, text: str) -> dict | None:
-    ref = parse_ref(text)
-    if ref.member is not None and not ref.ambiguous_dot:
-        return None
-    try:
-        return resolve_type(ctx.store, text)
-    except (NotFoundError, UsageError):
-        if ref.member is None:
-            raise
-        return None
-
-
 def doc(ctx: SourceContext, text: str, opts: DocOptions) -> tuple[dict, list[Warning_], list[dict]]:
     """Javadoc of a type or of every member a reference names (all overloads when no parameters are given)."""
-    type_row = _is_type_ref(ctx, text)
+    kind, found = resolve_symbol(ctx.store, text, require_one=False)
     items = []
-    if type_row is not None:
+    if kind == "type":
+        type_row = found
         items.append({**_type_item(ctx, type_row), "_owner": type_row["id"]})
     else:
-        found = lookup(ctx.store, text, include_hidden=False)
         for e in found.members:
             owner = ctx.type_row(e["declaring"]) or {"id": e["declaring"]}
             target = member_target(ctx, e)

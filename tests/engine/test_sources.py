@@ -481,3 +481,16 @@ def test_doc_inherited_into_a_class_without_sources(layouts, jdx_home):
     assert [w.message for w in answer.warnings if w.code == "NO_SOURCES"] == [
         "sx.Range: no sources, the javadoc shown is java.lang.Record#toString()'s "
         "(pass --sources <jar> or --src <dir>)"]
+
+
+def test_dotted_refs_name_types_or_members(services):
+    s = services("paired")
+    assert s.body("sx.Shapes.area(double)").result["text"][0] == "    public static double area(double r) {"
+    assert s.body("sx.Shapes.Point").result["kind"] == "class"
+    assert s.doc("sx.Named.name").result["docs"][0]["ref"] == "sx.Named#name()"
+    with pytest.raises(NotFoundError) as miss:
+        s.body("sx.Shapes.aera")
+    assert [c["ref"] for c in miss.value.candidates][:1] == ["sx.Shapes#area(double)"]
+    with pytest.raises(NotFoundError) as typo:
+        s.body("sx.Shapez")
+    assert "sx.Shapes" in [c["ref"] for c in typo.value.candidates]
