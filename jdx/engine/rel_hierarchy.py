@@ -96,14 +96,36 @@ def _up_graph(store: GraphStore, root: dict, depth: int | None, types: _Types) -
     return g, sorted(set(unresolved))
 
 
+WHOLE_GRAPH_FRONTIER = 200  # above this many ids a level reads every subtype edge once (measured: ~0.4 s on the
+# JDK, against ~3 s for an IN filter over the 9,800 direct subclasses of Object)
+
+
+class _Subtypes:
+    """Direct subtypes of a frontier: per-level queries, or one pass over every edge for huge frontiers."""
+
+    def __init__(self, store: GraphStore):
+        self.store = store
+        self.by_parent: dict[str, list[dict]] | None = None
+
+    def of(self, frontier: list[str]) -> list[dict]:
+        if self.by_parent is None and len(frontier) > WHOLE_GRAPH_FRONTIER:
+            self.by_parent = {}
+            for r in self.store.rows(q.ALL_SUBTYPE_EDGES):
+                self.by_parent.setdefault(r["parent"], []).append(r)
+        if self.by_parent is not None:
+            return [r for p in sorted(frontier) for r in sorted(self.by_parent.get(p, []), key=lambda r: r["id"])]
+        return sorted(rows_by_ids(self.store, q.SUBTYPES_OF, frontier), key=lambda r: (r["parent"], r["id"]))
+
+
 def _down_graph(store: GraphStore, root: dict, depth: int | None, types: _Types) -> nx.DiGraph:
     """Edges supertype -> subtype over every subtype in the workspace (within `depth`)."""
     g = nx.DiGraph()
     g.add_node(root["id"])
+    subtypes = _Subtypes(store)
     frontier, level = [root["id"]], 0
     while frontier and (depth is None or level < depth):
         nxt = []
-        for r in rows_by_ids(store, q.SUBTYPES_OF, frontier):
+        for r in subtypes.of(frontier):
             child = r["id"]
             types.rows.setdefault(child, {k: v for k, v in r.items() if k not in ("parent", "rel")})
             if child not in g:
@@ -167,7 +189,6 @@ def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dic
     result: dict = {"type": root["fqn"], "kind": root["kind"], "artifact": arts.name(root["artifact"])}
     warnings: list[Warning_] = []
     shown = total = 0
-    lower = False
     for direction, wanted in (("up", opts.up), ("down", opts.down)):
         if not wanted:
             continue
@@ -184,10 +205,11 @@ def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dic
                            lambda _p, c, data: _entry(types, arts, c, data))
         result[direction] = tree
         result[f"{direction}_count"] = g.number_of_nodes() - 1
-        shown, total, lower = shown + walk.shown, total + walk.total, lower or walk.lower_bound
+        # every node is expanded once, so the full tree has one entry per edge
+        shown, total = shown + walk.shown, total + g.number_of_edges()
     truncated = None
     if shown < total:
-        truncated = {"shown": shown, "total": total, "hint": f"--limit {max(total, limit * 2)}"}
+        truncated = {"shown": shown, "total": total, "hint": f"--limit {total}"}
     return result, warnings, truncated
 
 

@@ -38,6 +38,10 @@ TYPES_BY_IDS = _by_ids("t", "Type", "(t:Type{ID})", f"RETURN {TYPE_COLS}")
 SUBTYPES_OF = _by_ids("p", "Type", "(t:Type)-[r:EXTENDS|IMPLEMENTS]->(p:Type{ID})",
                       f"WITH p, r, t WHERE NOT t.shadowed RETURN p.id AS parent, label(r) AS rel, {TYPE_COLS}")
 
+# every subtype edge of the workspace: one pass beats an IN filter over thousands of ids (`hierarchy Object`)
+ALL_SUBTYPE_EDGES = ("MATCH (t:Type)-[r:EXTENDS|IMPLEMENTS]->(p:Type) WHERE NOT t.shadowed "
+                     f"RETURN p.id AS parent, label(r) AS rel, {TYPE_COLS}")
+
 METHODS_BY_IDS = _by_ids("m", "Method", "(m:Method{ID})", f"RETURN {_method('m', '')}, m.external AS external")
 
 # same-named methods of some owners: a caller's canonical ref needs `:Return` beside a bridge twin
