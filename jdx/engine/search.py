@@ -22,7 +22,7 @@ from jdx.errors import NotFoundError, UsageError
 from jdx.graph_schema import queries, queries_search
 from jdx.graph_schema.queries_search import TYPE_KINDS
 from jdx.graph_schema.store import GraphStore
-from jdx.loaders.graph_build import ORIGIN_TIERS
+from jdx.graph_schema.schema import ORIGIN_TIERS
 
 SYMBOL_KINDS = TYPE_KINDS + ("method", "field")
 ALL_KINDS = SYMBOL_KINDS + ("package", "module")

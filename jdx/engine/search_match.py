@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from jdx.loaders.graph_build import name_words
+from jdx.graph_schema.schema import name_words
 
 __all__ = ["Pattern", "compile_pattern", "name_words", "levenshtein", "TIER_NAMES", "glob_to_regex"]
 

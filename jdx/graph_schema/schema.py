@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 SCHEMA_VERSION = 5
 
 # name -> [(column, kuzu type)]; the first column is the primary key
@@ -69,3 +71,37 @@ def ddl() -> list[str]:
         props = "".join(f", {c} {t}" for c, t in cols)
         out.append(f"CREATE REL TABLE {name}({ends}{props})")
     return out
+
+
+# a word of an identifier: an acronym before a capitalised word, a (capitalised) lower-case run with its
+# digits, an acronym with its digits, or leading digits; `_`, `$` and anything else separate words
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z][a-z0-9]*|[A-Z]+[0-9]*|[0-9]+[a-z]*")
+ORIGIN_TIERS = {"dir": 0, "jar": 1, "jrt": 2}  # search ranks workspace code, then dependencies, then the JDK
+
+
+def name_words(name: str) -> str:
+    """The words of an identifier in their original case, each after one space: `HttpURLConnection` ->
+    ` Http URL Connection`. Search's camel-hump patterns are regexes over this form (a space marks a
+    word start), so the Name table stores it once instead of every query splitting every name."""
+    if name.isascii():
+        return "".join(" " + w for w in _WORD.findall(name))
+    return "".join(" " + w for w in _unicode_words(name))
+
+
+def _unicode_words(name: str) -> list[str]:
+    """name_words for identifiers with non-ASCII letters (rare): the same boundaries, by character class."""
+    words: list[str] = []
+    for i, c in enumerate(name):
+        if not c.isalnum():
+            words.append("")
+            continue
+        prev = name[i - 1] if i else ""
+        nxt = name[i + 1] if i + 1 < len(name) else ""
+        starts = (not words or not words[-1] or (c.isupper() and (prev.islower() or prev.isdigit()))
+                  or (c.isupper() and prev.isupper() and nxt.islower())
+                  or (c.isalpha() and prev.isdigit() and not words[-1][:1].isalpha()))
+        if starts:
+            words.append(c)
+        else:
+            words[-1] += c
+    return [w for w in words if w]
