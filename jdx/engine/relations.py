@@ -13,11 +13,10 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from jdx.engine.descriptors import internal_to_fqn
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_member, parse_ref
 from jdx.engine.resolve import resolve_type_ref
-from jdx.errors import AmbiguousError, NotFoundError, UsageError
+from jdx.errors import NotFoundError, UsageError
 from jdx.graph_schema import queries, queries_graph as q
 from jdx.graph_schema.store import GraphStore
 
@@ -228,10 +227,6 @@ def lambda_writers(store: GraphStore, lambda_ids: Iterable[str]) -> dict[str, di
     return out
 
 
-def type_label(fqn_or_internal: str) -> str:
-    return internal_to_fqn(fqn_or_internal)
-
-
 def check_limit(limit: int | None) -> int:
     if limit is None:
         return DEFAULT_LIMIT
@@ -307,10 +302,3 @@ class TreeWalk:
                 entry["children"] = self._walk(child, path + [child], level + 1, make)
             out.append(entry)
         return out
-
-
-def ambiguous_or_none(candidates: list[dict], text: str) -> None:
-    """Raises AmbiguousError (exit 2) listing refs, used when a command needs exactly one node."""
-    if len(candidates) > 1:
-        raise AmbiguousError(f"ambiguous: {len(candidates)} candidates for {text}", candidates=candidates,
-                             hint="re-run with one of the refs above")
