@@ -147,6 +147,16 @@ def _dispatch_note(store: GraphStore, row: dict, ref: str) -> str | None:
     return text
 
 
+def _bodyless_note(row: dict, ref: str) -> str | None:
+    """`calls` of an abstract or native method is empty by nature: say where the code is."""
+    access = row["c_access"] or 0
+    if access & ACC["abstract"]:
+        return f"{ref} is abstract: it has no calls; its implementations do (jdx overrides '{ref}')"
+    if access & ACC["native"]:
+        return f"{ref} is native: its code is not bytecode"
+    return None
+
+
 def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -> tuple[dict, dict | None]:
     """(result, truncation) of `callers` (direction `in`) or `calls` (direction `out`)."""
     limit = check_limit(opts.limit)
@@ -164,7 +174,7 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
         row = cg.rows[t.id]
         trees.append({"method": method_ref(row, "c_"), "id": t.id, "artifact": arts.name(row["c_artifact"]),
                       "tree": walk.walk(t.id, cg.entry)})
-        note = _dispatch_note(store, row, t.ref) if direction == "in" else None
+        note = _dispatch_note(store, row, t.ref) if direction == "in" else _bodyless_note(row, t.ref)
         if note:
             notes.append(note)
     if direction == "out":

@@ -295,3 +295,9 @@ def test_context_shows_source_lines_around_each_site(svc):
     # fixture classes have no sources: named, not silent
     b = svc.usages("gx.Ping#ping", UsageOptions(context=2))
     assert [w.code for w in b.warnings] == ["CONTEXT_UNAVAILABLE"]
+
+
+def test_calls_of_an_abstract_method_say_where_the_code_is(svc):
+    a = svc.calls("gx.Shape#area")
+    assert a.result["roots"][0]["tree"] == []
+    assert a.result["notes"][0].startswith("gx.Shape#area() is abstract") and "jdx overrides" in a.result["notes"][0]
