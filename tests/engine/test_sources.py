@@ -468,18 +468,22 @@ def test_every_method_of_the_fx_fixtures_from_a_src_dir(jdx_home):
         service.close()
 
 
-def test_doc_inherited_into_a_class_without_sources(layouts, jdx_home):
-    """A jar without sources overriding a JDK method still gets the JDK's javadoc, labelled both ways."""
-    service = JdxService(Options(jars=[str(layouts.bare)], cache_dir=str(jdx_home / "cache")))
+def test_doc_inherited_into_a_class_without_sources(jdx_home):
+    """A jar without sources overriding a JDK generic method (`StringList extends ArrayList<String>`,
+    `add(String)` overrides `add(E)`) still gets the JDK's javadoc, labelled both ways. The workspace is
+    fixtures.jar + JDK, the graph tests/engine/test_cards.py builds too."""
+    from tests.fixtures.build import fixtures_jar
+
+    service = JdxService(Options(jars=[str(fixtures_jar(jdx_home))], cache_dir=str(jdx_home / "cache")))
     try:
-        answer = service.doc("sx.Range#toString")
+        answer = service.doc("fx.StringList#add(String)")
     finally:
         service.close()
     item = answer.result["docs"][0]
-    assert item["inherited_from"] == "java.lang.Record#toString()"
-    assert item["text"][0].startswith("Returns a string representation of the record.")
+    assert item["inherited_from"] == "java.util.ArrayList#add(java.lang.Object)"
+    assert item["text"][0] == "Appends the specified element to the end of this list."
     assert [w.message for w in answer.warnings if w.code == "NO_SOURCES"] == [
-        "sx.Range: no sources, the javadoc shown is java.lang.Record#toString()'s "
+        "fx.StringList: no sources, the javadoc shown is java.util.ArrayList#add(java.lang.Object)'s "
         "(pass --sources <jar> or --src <dir>)"]
 
 
