@@ -4,7 +4,7 @@ Ranking key, first difference wins: match tier (exact simple name, prefix, camel
 or regex match ranks as camel-hump; --fuzzy ranks by edit distance), public before non-public, shorter names
 first, origin (workspace class dirs, then jars, then the JDK, each in classpath order), then name, owner and
 kind, so equal inputs give equal bytes. The graph does the matching and ranking over the precomputed Name
-index (graph_build), so a query never splits or lower-cases a name.
+index built with the graph (schema.name_words), so a query never splits or lower-cases a name.
 """
 
 from __future__ import annotations
