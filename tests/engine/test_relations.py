@@ -92,14 +92,14 @@ def test_override_kind_lists_overriders(svc):
 
 
 def test_usages_groups_by_artifact_then_method_and_truncates_explicitly(svc):
-    a = svc.usages("java.lang.Object#<init>()", UsageOptions(limit=3))
+    a = svc.usages("java.util.List#size()", UsageOptions(limit=3))
     assert a.truncated["shown"] == 3 and a.truncated["total"] > 3 and a.truncated["hint"].startswith("--limit ")
     shown = [s for g in a.result["groups"] for c in g["callers"] for s in c["sites"]]
     assert len(shown) == 3
     for g in a.result["groups"]:
         assert all(s["artifact"] == g["artifact"] for c in g["callers"] for s in c["sites"])
         assert g["count"] == sum(len(c["sites"]) for c in g["callers"])
-    full = svc.usages("java.lang.Object#<init>()", UsageOptions(limit=100000))
+    full = svc.usages("java.util.List#size()", UsageOptions(limit=100000))
     assert full.truncated is None and full.result["total"] == a.truncated["total"]
 
 
