@@ -71,16 +71,24 @@ def resolve_symbol(store: GraphStore, text: str, *, members_only: bool = False) 
     ref = parse_ref(text)
     if ref.is_glob or ref.is_package_glob:
         raise UsageError(f"{text!r} is a glob; this command takes one symbol, e.g. Type or Type#member")
+    type_miss: NotFoundError | None = None
     if ref.member is None and not members_only:
         try:
             row = resolve_type_ref(store, ref, text)
             return Symbol(text, row, [_type_target(row)])
-        except NotFoundError:
+        except NotFoundError as exc:
             if not ref.ambiguous_dot:
                 raise
+            type_miss = exc
     if ref.member is None and not ref.ambiguous_dot:
         raise UsageError(f"{text!r} names a type; this command takes a method, e.g. {text}#name")
-    found = lookup(store, text)
+    try:
+        found = lookup(store, text)
+    except NotFoundError as exc:
+        # `gx.Nope`: neither a type nor a member of a type `gx`; the type's did-you-mean is the useful one
+        if type_miss is not None and "(no type " in exc.message:
+            raise type_miss from None
+        raise
     if members_only and all(e["is_field"] for e in found.members):
         raise UsageError(f"{text!r} names a field; this command takes a method (for fields: jdx usages {text})")
     entries = [e for e in found.members if not (members_only and e["is_field"])]

@@ -122,6 +122,9 @@ def test_bad_input(svc):
     with pytest.raises(NotFoundError) as e:
         svc.usages("gx.Ping#pingg")
     assert any(c["ref"] == "gx.Ping#ping(int)" for c in e.value.candidates)
+    with pytest.raises(NotFoundError) as e:
+        svc.usages("gx.Circel")  # neither a type nor a member of a type `gx`: the type's suggestions
+    assert [c["ref"] for c in e.value.candidates][:1] == ["gx.Circle"]
     with pytest.raises(UsageError):
         svc.usages("gx.Shape", UsageOptions(kinds=("calls",)))
     with pytest.raises(UsageError):
