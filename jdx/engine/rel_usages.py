@@ -225,7 +225,8 @@ def _groups(sites: list[dict], totals: dict[str, int]) -> list[dict]:
     return groups
 
 
-def _notes(store: GraphStore, symbol: Symbol, kinds: set[str]) -> list[str]:
+def _notes(symbol: Symbol) -> list[str]:
+    """What the answer includes and leaves to other symbols (spec §3.3: never guess silently)."""
     if symbol.is_type:
         return ["calls of the type's methods and constructors are usages of those members: "
                 f"jdx usages '{symbol.targets[0].ref}#<name>'"]
@@ -266,7 +267,7 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
               "symbol_kind": kinds_of_targets[0] if len(kinds_of_targets) == 1 else "member",
               "targets": [t.ref for t in symbol.targets],
               "kinds": list(kinds), "total": len(sites), "counts": dict(sorted(counts.items())),
-              "filter": opts.filter.describe(), "notes": _notes(store, symbol, wanted), "groups": _groups(shown, totals)}
+              "filter": opts.filter.describe(), "notes": _notes(symbol), "groups": _groups(shown, totals)}
     truncated = {"shown": len(shown), "total": len(sites), "hint": f"--limit {len(sites)}"} \
         if len(sites) > limit else None
     return result, warnings, truncated
