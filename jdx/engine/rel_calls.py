@@ -138,12 +138,12 @@ def _dispatch_note(store: GraphStore, row: dict, ref: str) -> str | None:
     owner, name, _ = split_method_id(row["c_id"])
     if name in ("<init>", "<clinit>") or access & (ACC["static"] | ACC["private"]):
         return None
-    overriders = rows_by_ids(store, q.OVERRIDERS_OF, [row["c_id"]])
+    overriders = store.rows(q.OVERRIDERS_COUNT, {"id": row["c_id"]})[0]["n"]
     owner = d.internal_to_fqn(owner)
     text = (f"{ref}: calls through {owner} and through subtypes that inherit this declaration are included "
             f"(virtual dispatch may run an override)")
     if overriders:
-        text += f"; callers of its {len(overriders)} overriding method(s) are not: jdx overrides '{ref}'"
+        text += f"; callers of its {overriders} overriding method(s) are not: jdx overrides '{ref}'"
     return text
 
 

@@ -88,3 +88,5 @@ THROWS_DECLARED = (
     "MATCH (c:Method) WHERE list_contains(c.exceptions, $id) "
     f"RETURN {_method('c', 'c_')}, -1 AS line"
 )
+
+OVERRIDERS_COUNT = "MATCH (o:Method)-[:OVERRIDES]->(m:Method {id: $id}) RETURN count(o) AS n"
