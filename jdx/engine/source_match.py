@@ -173,3 +173,17 @@ def unmatched_declarations(parsed: ParsedFile, keys: list[str], methods: list[di
         if not any(m["name"] == wanted and _param_match(d, m, type_row, type_decl) for m in methods):
             out.append(d)
     return out
+
+
+def field_mismatches(parsed: ParsedFile, keys: list[str], fields: list[dict]) -> tuple[list[dict], list[Decl]]:
+    """(binary fields the sources do not declare, source fields the binary lacks) of one type. Synthetic
+    fields (`this$0`, `$VALUES`, `$assertionsDisabled`) are the compiler's; a record's component fields
+    are declared by its header."""
+    type_decl = _type_decl(parsed, keys)
+    written = {d.name: d for d in parsed.decls if d.path == keys and d.kind in ("field", "enum_constant")}
+    components = set(type_decl.component_names) if type_decl is not None else set()
+    binary = {f["name"] for f in fields}
+    missing = [f for f in fields if not (f.get("access") or 0) & ACC_SYNTHETIC
+               and f["name"] not in written and f["name"] not in components]
+    extra = [d for name, d in sorted(written.items(), key=lambda x: x[1].start) if name not in binary]
+    return missing, extra

@@ -168,9 +168,23 @@ def mismatch_warnings(ctx: SourceContext, type_row: dict, file: SourceFile, keys
                             f"{binary} declares {ref} which is absent from {file.root.label} "
                             f"({file.display}). Structure shown from bytecode.", binary))
     numbered = any(k[:1].isdigit() for k in keys[1:])
-    for decl in [] if numbered else sm.unmatched_declarations(file.parsed, keys, methods, type_row):
+    if numbered:
+        return out
+    for decl in sm.unmatched_declarations(file.parsed, keys, methods, type_row):
         name = format_type(type_row["id"]) + "#" + (decl.name if decl.kind == "method" else "<init>")
         out.append(Warning_("SOURCES_VERSION_MISMATCH",
                             f"{file.root.label} declares {name}({', '.join(decl.params)}) (line {decl.start}) "
                             f"which is absent from {binary}. Structure shown from bytecode.", binary))
+    fields = [{k.split(".", 1)[1]: v for k, v in r.items()}
+              for r in ctx.store.rows_cached(queries.FIELDS_OF, {"id": type_row["id"]})]
+    absent, extra = sm.field_mismatches(file.parsed, keys, fields)
+    for f in absent:
+        out.append(Warning_("SOURCES_VERSION_MISMATCH",
+                            f"{binary} declares field {format_type(type_row['id'])}#{f['name']} which is absent from "
+                            f"{file.root.label} ({file.display}). Structure shown from bytecode.", binary))
+    for decl in extra:
+        out.append(Warning_("SOURCES_VERSION_MISMATCH",
+                            f"{file.root.label} declares field {format_type(type_row['id'])}#{decl.name} "
+                            f"(line {decl.start}) which is absent from {binary}. Structure shown from bytecode.",
+                            binary))
     return out

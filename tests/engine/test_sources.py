@@ -183,8 +183,8 @@ def test_body_of_odd_shapes(services, ref, first_line):
 
 
 def test_stale_sources_warn_both_ways_and_fall_back(services):
-    """The binary's fetch() is absent from the stale sources; the sources' fetch(int) and sit() are absent
-    from the binary. Structure from bytecode, the body reconstructed."""
+    """The binary's fetch() and SOUND are absent from the stale sources; the sources' fetch(int), sit() and
+    barks are absent from the binary. Structure from bytecode, the body reconstructed."""
     answer = services("stale").body("sx.Dog#fetch")
     messages = [w.message for w in answer.warnings if w.code == "SOURCES_VERSION_MISMATCH"]
     assert messages[0] == ("sx-1.0.jar declares sx.Dog#fetch() which is absent from sx-1.0-sources.jar "
@@ -194,7 +194,12 @@ def test_stale_sources_warn_both_ways_and_fall_back(services):
     assert answer.result["origin"] != "sources"
     ok = services("stale").body("sx.Dog#name")
     assert ok.result["origin"] == "sources" and ok.result["header"] == "source: sx-1.0-sources.jar (sx/Dog.java:4-7)"
-    assert sum(w.code == "SOURCES_VERSION_MISMATCH" for w in ok.warnings) == 2
+    fields = [w.message for w in ok.warnings if w.code == "SOURCES_VERSION_MISMATCH" and " field " in w.message]
+    assert fields == ["sx-1.0.jar declares field sx.Dog#SOUND which is absent from sx-1.0-sources.jar (sx/Dog.java). "
+                      "Structure shown from bytecode.",
+                      "sx-1.0-sources.jar declares field sx.Dog#barks (line 22) which is absent from sx-1.0.jar. "
+                      "Structure shown from bytecode."]
+    assert sum(w.code == "SOURCES_VERSION_MISMATCH" for w in ok.warnings) == 4
     fresh = services("paired").body("sx.Dog#fetch")
     assert fresh.result["origin"] == "sources" and not fresh.warnings
 
