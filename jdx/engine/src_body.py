@@ -130,24 +130,39 @@ def decompiled_file(ctx: SourceContext, type_row: dict, engine: str | None = Non
     return SourceFile(root, rel, data, ctx.cache), sm.type_keys(type_row["id"], chain), dec
 
 
+def _nearest_type(parsed, keys: list[str]) -> Decl | None:
+    """The type declaration for `keys`, else its nearest enclosing one (decompilers inline anonymous classes)."""
+    for n in range(len(keys), 0, -1):
+        found = next((d for d in parsed.types() if d.path == keys[:n]), None)
+        if found is not None:
+            return found
+    return None
+
+
 def _from_decompiler(ctx: SourceContext, target: Target, artifact: str, opts: BodyOptions, why: str) -> dict:
     file, keys, dec = decompiled_file(ctx, target.type_row, opts.engine)
+    implicit = None
     if target.row is None:
         decl = next((d for d in file.parsed.types() if d.path == keys), None)
     elif target.is_field:
         decl = sm.match_field(file.parsed, target.row["name"], keys)
     else:
-        decl = sm.match_method(file.parsed, dict(target.row, first_line=-1, last_line=-1), target.type_row,
-                               keys).decl
+        match = sm.match_method(file.parsed, dict(target.row, first_line=-1, last_line=-1), target.type_row, keys)
+        decl, implicit = match.decl, match.implicit
     if decl is None:
-        decl = next((d for d in file.parsed.types() if d.path == keys), None) or \
-            Decl("class", "", keys, 1, len(file.lines))
-        why += "; the member is not in the decompiled text, its class is shown"
+        owner = _nearest_type(file.parsed, keys)
+        if implicit and owner is not None:  # compiler-written: the type's header line stands in for it
+            decl = Decl("class", "", owner.path, owner.start, owner.header_end, start_col=owner.start_col)
+            why += f"; implicit: {implicit}, no source text, the declaring type's header shown"
+        else:
+            decl = owner or Decl("class", "", keys, 1, len(file.lines))
+            why += "; the member is not in the decompiled text, its class is shown"
     a, b = _span(decl, opts, len(file.lines))
     header = f"source: decompiled by {dec.engine} {dec.engine_version} from {artifact} ({why})   {RECONSTRUCTED}"
     engine = {"name": dec.engine, "version": dec.engine_version, "cached": dec.cached}
     return _result(target, artifact, "decompiled", header, cut(file.lines, decl, a, b), a,
-                   {"label": None, "how": "decompiled", "file": file.rel, "lines": [a, b]}, engine)
+                   {"label": None, "how": "decompiled", "file": file.rel, "lines": [a, b]}, engine,
+                   implicit=implicit if decl.kind == "class" and implicit else None)
 
 
 def _from_javap(ctx: SourceContext, target: Target, artifact: str, why: str) -> dict:

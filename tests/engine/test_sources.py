@@ -503,3 +503,17 @@ def test_dotted_refs_name_types_or_members(services):
     with pytest.raises(NotFoundError) as typo:
         s.body("sx.Shapez")
     assert "sx.Shapes" in [c["ref"] for c in typo.value.candidates]
+
+
+def test_implicit_members_in_decompiled_text(services):
+    """Without sources, a compiler-written member (an anonymous class's constructor, an enum's values())
+    is labelled implicit in the decompiled text too, not reported as missing."""
+    from jdx.loaders import decompile
+
+    if not decompile.available_engines():
+        pytest.skip("no decompiler installed")
+    s = services("bare")
+    for ref in ("sx.Shapes$1#<init>", "sx.Color#values"):
+        r = s.body(ref).result
+        assert r["origin"] == "decompiled" and r["implicit"], (ref, r["header"])
+        assert "not in the decompiled text" not in r["header"]
