@@ -28,7 +28,7 @@ SYMBOL_KINDS = TYPE_KINDS + ("method", "field")
 ALL_KINDS = SYMBOL_KINDS + ("package", "module")
 ACC_PUBLIC, ACC_VARARGS = 0x0001, 0x0080
 DEFAULT_LIMIT = 50
-ONE_QUERY_ROWS = 3000  # a pattern matching more symbols is ranked tier by tier (_best_groups)
+ONE_QUERY_ROWS = 1000  # a pattern matching more symbols is ranked tier by tier (_best_groups)
 IN_LIST_MAX = 2000  # names per `n.id IN [...]` query text; beyond it, fetch by the pattern
 
 
@@ -266,6 +266,25 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
             "matches": matches, "total": len(ranked) + extra}
 
 
+def _ranked_tier(store: GraphStore, p: Pattern, tier: int, need: int, filters: tuple) -> list[tuple[int, dict]]:
+    """The best `need` groups of one tier, from rows the graph orders by the ranking key (a group's rows share
+    name, owner and so rank; its first row carries its best visibility). Overload counts are recounted, as a
+    group's non-public overloads may lie past the rows fetched."""
+    cap = need * 8 + 200
+    rows = store.rows(queries_search.tier_symbols(p, tier, *filters, limit=cap))
+    found = _group(rows, lambda _n, _w: tier)
+    if len(rows) >= cap and len(found) < need:  # heavily overloaded names: take the whole tier
+        rows = store.rows(queries_search.tier_symbols(p, tier, *filters, limit=10 ** 7))
+        found = _group(rows, lambda _n, _w: tier)
+    found = heapq.nsmallest(need, found, key=lambda tg: _group_key(tg[0], tg[1]))
+    if found:
+        counts = store.rows(queries_search.overloads([g["name"] for _, g in found], [g["owner"] for _, g in found]))
+        by_key = {(c["name"], c["owner"], c["kind"]): c["n"] for c in counts}
+        for _, g in found:
+            g["overloads"] = by_key.get((g["name"], g["owner"], g["kind"]), g["overloads"])
+    return found
+
+
 def _group_key(tier: int, g: dict) -> tuple:
     """The ranking key of a group before its ref is built (name, owner and kind break ties)."""
     return (tier, not g["pub"], len(g["name"]), g["rank"], g["name"], g["owner"], g["kind"])
@@ -301,22 +320,27 @@ def _best_groups(store: GraphStore, p: Pattern, limit: int, filters: tuple) -> t
         fetched = _group(rows, p.tier)
         return fetched, len(fetched)
     by_tier: dict[int, list[str]] = defaultdict(list)
+    kinds, art_ids, pkg, owners = filters
+    counted = 0  # groups of every matched name, from the Name index's per-kind counts
     for r in store.rows(queries_search.matching_names(p)):
         tier = p.tier(r["name"], r["words"])
         if tier is not None:
             by_tier[tier].append(r["name"])
+            counted += sum(r[f"n_{k}"] for k in kinds)
+    plain = art_ids is None and pkg is None and owners is None  # no filter the per-kind counts cannot see
     groups: list[tuple[int, dict]] = []
     for tier in sorted(by_tier):
         names = sorted(by_tier[tier])
-        if len(names) > IN_LIST_MAX:  # too many names to list: fetch by the pattern itself, all tiers at once
-            rows = store.rows(queries_search.search_symbols(p, *filters))
-            fetched = _group(rows, p.tier)
-            return fetched, len(fetched)
-        rows = store.rows(queries_search.symbols_of_names(names, *filters))
-        groups.extend(_group(rows, lambda _n, _w, t=tier: t))
+        if len(names) > IN_LIST_MAX:  # too many names to list: the tier's best rows, ranked by the graph
+            groups.extend(_ranked_tier(store, p, tier, limit - len(groups), filters))
+        else:
+            rows = store.rows(queries_search.symbols_of_names(names, *filters))
+            groups.extend(_group(rows, lambda _n, _w, t=tier: t))
         if len(groups) >= limit:
             if tier == max(by_tier):
                 return groups, len(groups)
+            if plain:
+                return groups, counted
             return groups, store.rows(queries_search.count_groups(p, *filters))[0]["total"]
     return groups, len(groups)
 

@@ -36,6 +36,15 @@ def index_for(store: GraphStore) -> "NameIndex | None":
     return found
 
 
+def set_memory_index(store: GraphStore, enabled: bool) -> None:
+    """Force the in-memory index on (loaded now) or off (the graph answers every search): bench and tests."""
+    if enabled:
+        _INDEXES[store] = NameIndex(store)
+    else:
+        _INDEXES.pop(store, None)
+        _SEARCHES[store] = -(10 ** 9)
+
+
 class NameIndex:
     def __init__(self, store: GraphStore):
         names = store.query(queries_search.INDEX_NAMES)

@@ -8,7 +8,9 @@ prepared statement is kept per pattern, so a long-lived process does not grow).
 
 from __future__ import annotations
 
-TYPE_KINDS = ("class", "interface", "enum", "record", "annotation")
+from jdx.graph_schema.schema import SYMBOL_KINDS
+
+TYPE_KINDS = SYMBOL_KINDS[:5]
 
 
 def literal(value) -> str:
@@ -62,6 +64,28 @@ def symbols_of_names(names, kinds, artifacts=None, package_regex=None, owner_reg
             f"{_filters(kinds, artifacts, package_regex, owner_regexes)} {_SYMBOL_COLUMNS}")
 
 
+def tier_symbols(p, tier: int, kinds, artifacts=None, package_regex=None, owner_regexes=None, limit: int = 100) -> str:
+    """The best `limit` rows of one hump tier in ranking order (public, shorter, earlier artifact, name, owner,
+    kind): for a tier with too many names to list."""
+    lower = literal(p.lower)
+    where = {
+        0: f"n.lower = {lower}",
+        1: f"n.lower STARTS WITH {lower} AND n.lower <> {lower}",
+        2: f"n.words =~ {literal(p.anchored)} AND NOT n.lower STARTS WITH {lower}",
+        3: f"n.words =~ {literal(p.anywhere)} AND NOT n.words =~ {literal(p.anchored)} "
+           f"AND NOT n.lower STARTS WITH {lower}",
+    }[tier] if p.mode == "hump" else _name_filter(p)
+    return (f"MATCH (n:Name)-[:NAMES]->(s:Symbol) WHERE {where} AND "
+            f"{_filters(kinds, artifacts, package_regex, owner_regexes)} {_SYMBOL_COLUMNS} "
+            f"ORDER BY pub DESC, size(name), rank, name, owner, kind LIMIT {int(limit)}")
+
+
+def overloads(names, owners) -> str:
+    """Rows per (name, owner, kind) among the given names and owners: overload counts of chosen groups."""
+    return (f"MATCH (s:Symbol) WHERE s.name IN {literal(sorted(set(names)))} AND s.owner IN "
+            f"{literal(sorted(set(owners)))} RETURN s.name AS name, s.owner AS owner, s.kind AS kind, count(*) AS n")
+
+
 def count_groups(p, kinds, artifacts=None, package_regex=None, owner_regexes=None) -> str:
     """How many (kind, owner, name) groups the pattern matches within the filters (a plain count of `first` rows)."""
     return (f"MATCH (n:Name)-[:NAMES]->(s:Symbol) WHERE {_name_filter(p)} AND s.first AND "
@@ -112,8 +136,10 @@ FIELDS_NAMED = (
 
 
 def matching_names(p) -> str:
-    """Every Name the pattern matches (the graph half of the RE2-vs-Python differential test)."""
-    return f"MATCH (n:Name) WHERE {_name_filter(p)} RETURN n.id AS name, n.words AS words"
+    """Every Name the pattern matches with its per-kind group counts (also the graph half of the RE2-vs-Python
+    differential test)."""
+    counts = "".join(f", n.n_{k} AS n_{k}" for k in SYMBOL_KINDS)
+    return f"MATCH (n:Name) WHERE {_name_filter(p)} RETURN n.id AS name, n.words AS words{counts}"
 
 
 ALL_NAMES = "MATCH (n:Name) RETURN n.id AS name, n.words AS words"

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
+# what a Symbol can be; Name counts its (kind, owner) groups per kind in n_<kind>
+SYMBOL_KINDS = ("class", "interface", "enum", "record", "annotation", "method", "field")
 
 # name -> [(column, kuzu type)]; the first column is the primary key
 NODE_TABLES: dict[str, list[tuple[str, str]]] = {
@@ -34,7 +36,7 @@ NODE_TABLES: dict[str, list[tuple[str, str]]] = {
         ("external", "BOOLEAN"), ("shadowed", "BOOLEAN"), ("deprecated", "BOOLEAN"), ("annotations", "STRING[]"),
     ],
     # the search index: one row per distinct simple name of a searchable type, method or field ...
-    "Name": [("id", "STRING"), ("lower", "STRING"), ("words", "STRING")],
+    "Name": [("id", "STRING"), ("lower", "STRING"), ("words", "STRING")] + [(f"n_{k}", "INT32") for k in SYMBOL_KINDS],
     # ... and one per searchable symbol (id = its Type/Method/Field id), with what ranking and filters need
     "Symbol": [
         ("id", "STRING"), ("name", "STRING"), ("kind", "STRING"), ("owner", "STRING"), ("package", "STRING"),

@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from jdx.errors import Warning_
-from jdx.graph_schema.schema import ORIGIN_TIERS, name_words
+from jdx.graph_schema.schema import ORIGIN_TIERS, SYMBOL_KINDS, name_words
 from jdx.loaders.extractor import REF_KINDS, TYPE_KINDS
 from jdx.loaders.resolution import Hierarchy, overrides, resolve_edges
 
@@ -427,9 +427,15 @@ def _name_index(type_nodes: pa.Table, methods: pa.Table, fields: pa.Table, art_i
     symbols = symbols.append_column("first", _first_rows(_join(symbols["kind"], symbols["owner"], symbols["name"],
                                                                sep="#")))
     distinct = sorted(set(pc.unique(symbols["name"]).to_pylist()))
+    firsts = symbols.filter(symbols["first"]).group_by(["name", "kind"]).aggregate([([], "count_all")])
+    per_kind: dict[str, dict[str, int]] = defaultdict(dict)
+    for name, kind, n in zip(*(firsts[c].to_pylist() for c in ("name", "kind", "count_all"))):
+        per_kind[kind][name] = n
     names = pa.table({"id": pa.array(distinct, pa.string()),
                       "lower": pa.array([n.lower() for n in distinct], pa.string()),
-                      "words": pa.array([name_words(n) for n in distinct], pa.string())})
+                      "words": pa.array([name_words(n) for n in distinct], pa.string()),
+                      **{f"n_{k}": pa.array([per_kind[k].get(n, 0) for n in distinct], pa.int32())
+                         for k in SYMBOL_KINDS}})
     return names, symbols, pa.table({"from": symbols["name"], "to": symbols["id"]})
 
 
