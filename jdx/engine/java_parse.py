@@ -20,7 +20,7 @@ import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-PARSE_VERSION = 2  # bump when Decl or the walk changes: cached parses of older versions are ignored
+PARSE_VERSION = 3  # bump when Decl or the walk changes: cached parses of older versions are ignored
 TYPE_KINDS = {"class_declaration": "class", "interface_declaration": "interface", "enum_declaration": "enum",
               "record_declaration": "record", "annotation_type_declaration": "annotation"}
 CALLABLE_KINDS = ("method", "constructor", "compact_constructor")
@@ -44,6 +44,7 @@ class Decl:
     header_end: int = 0  # types: the line of the body's opening brace
     components: list[str] = field(default_factory=list)  # records: erased component types
     component_names: list[str] = field(default_factory=list)
+    returns: str = ""  # methods: the erased simple return type (`void`, `Object`, `Entry[]`)
     start_col: int = 0  # byte columns: a declaration sharing a line with other code is cut there
     end_col: int = -1
 
@@ -276,8 +277,10 @@ class _Walker:
             name_node = node.child_by_field_name("name")
             mscope = [_type_params(node, scope)] + scope
             params, varargs, _ = _params(node, mscope)
+            rtype = node.child_by_field_name("type")
             self.decls.append(Decl(kind, name_node.text.decode() if name_node is not None else "", path, start, end,
-                                   params, varargs, doc, doc_start, **cols))
+                                   params, varargs, doc, doc_start, returns=erase(rtype, mscope) if rtype else "",
+                                   **cols))
             self.nested(node, path, mscope)
         elif t in ("field_declaration", "constant_declaration"):
             for d in node.named_children:

@@ -154,6 +154,12 @@ def match_method(parsed: ParsedFile, row: dict, type_row: dict, keys: list[str])
                       key=lambda d: d.end - d.start)
     if by_lines and len(keys) > 1:  # anonymous/local numbering drifted: the LineNumberTable decides
         return Match(by_lines[0])
+    if len(keys) > 1 and first <= 0:  # no line numbers (decompiled text, javac -g:none): the return type may
+        returns = descriptor_params("(" + row["descriptor"][row["descriptor"].index(")") + 1:] + ")")[0]
+        siblings = [d for d in fitting if len(d.path) == len(keys) and d.path[:-1] == keys[:-1]
+                    and d.path[-1][:1].isdigit() == keys[-1][:1].isdigit() and d.returns == returns]
+        if len(siblings) == 1:
+            return Match(siblings[0])
     return Match(None, _implicit(row, type_row, type_decl, parsed, keys))
 
 

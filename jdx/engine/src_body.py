@@ -154,9 +154,9 @@ def _from_decompiler(ctx: SourceContext, target: Target, artifact: str, opts: Bo
         if implicit and owner is not None:  # compiler-written: the type's header line stands in for it
             decl = Decl("class", "", owner.path, owner.start, owner.header_end, start_col=owner.start_col)
             why += f"; implicit: {implicit}, no source text, the declaring type's header shown"
-        else:
-            decl = owner or Decl("class", "", keys, 1, len(file.lines))
-            why += "; the member is not in the decompiled text, its class is shown"
+        else:  # rather than a whole enclosing class: the next rung, precise for this member
+            raise JdxError(f"{dec.engine}'s text of {format_type(target.type_row['id'])} has no recognisable "
+                           f"declaration of {target.ref}")
     a, b = _span(decl, opts, len(file.lines))
     header = f"source: decompiled by {dec.engine} {dec.engine_version} from {artifact} ({why})   {RECONSTRUCTED}"
     engine = {"name": dec.engine, "version": dec.engine_version, "cached": dec.cached}
