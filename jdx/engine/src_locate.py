@@ -105,12 +105,16 @@ def top_level(type_id: str, chain: dict[str, str]) -> str:
 
 
 def source_rel(type_row: dict, top_id: str) -> str | None:
-    """`java/util/HashMap.java` for HashMap and its nested types; None for non-Java sources (Kotlin)."""
+    """`java/util/HashMap.java` for HashMap and its nested types; None for non-Java sources (Kotlin) and for
+    names that could leave a source root (`..`, absolute paths: a class file's SourceFile is arbitrary text)."""
     name = type_row.get("source_file") or top_id.rsplit("/", 1)[-1] + ".java"
-    if not name.endswith(".java"):
+    if not name.endswith(".java") or "/" in name or "\\" in name:
         return None
     pkg = top_id.rsplit("/", 1)[0] + "/" if "/" in top_id else ""
-    return pkg + name
+    rel = pkg + name
+    if any(part in ("", ".", "..") for part in rel.split("/")) or "\\" in rel or "\0" in rel:
+        return None
+    return rel
 
 
 def source_file(ctx: SourceContext, type_row: dict) -> tuple[SourceFile, list[str]] | None:

@@ -517,3 +517,12 @@ def test_implicit_members_in_decompiled_text(services):
         answer = s.body(ref)
         assert answer.result["origin"] == "decompiled" and answer.result["implicit"], (ref, answer.result["header"])
         assert [w.code for w in answer.warnings] == ["NO_SOURCES"]
+
+
+@pytest.mark.parametrize("source_file,top", [("../../etc/passwd.java", "p/A"), ("/etc/x.java", "p/A"),
+                                            ("A.java", "p/../A"), ("A.java", "/A"), ("A.kt", "p/A")])
+def test_source_paths_never_leave_their_root(source_file, top):
+    from jdx.engine.src_locate import source_rel
+
+    assert source_rel({"source_file": source_file}, top) is None
+    assert source_rel({"source_file": "A.java"}, "p/A") == "p/A.java"
