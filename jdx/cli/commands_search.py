@@ -34,7 +34,7 @@ def resolve(
     name: str = typer.Argument(..., help="a name, Foo.bar fragment or stack-trace frame 'at a.B.c(B.java:12)'"),
     limit: int = typer.Option(50, "--limit", help="at most N candidates (default 50)"),
 ):
-    """What is this identifier: every candidate with its kind and artifact. Example: jdx resolve 'at java.util.HashMap.get(HashMap.java:556)'"""
+    """What is this identifier: every candidate with kind and artifact. Example: jdx resolve 'at a.B.c(B.java:12)'"""
     if limit < 1:
         raise UsageError("--limit must be at least 1")
     commands.out("resolve", name, commands.service().resolve_name(name, limit), text_search.resolve)

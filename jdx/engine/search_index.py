@@ -13,7 +13,6 @@ import bisect
 import itertools
 import re
 import weakref
-from collections import defaultdict
 
 from jdx.engine.search_match import Pattern
 from jdx.graph_schema import queries_search

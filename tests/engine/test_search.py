@@ -155,7 +155,8 @@ def test_graph_regex_agrees_with_python(store, pattern, regex):
     """The graph runs the compiled pattern with RE2, the oracle with Python re: same names, same tiers."""
     p = compile_pattern(pattern, regex=regex)
     graph = {r["name"] for r in store.rows(queries_search.matching_names(p))}
-    python = {r["name"] for r in store.rows_cached(queries_search.ALL_NAMES) if p.tier(r["name"], r["words"]) is not None}
+    python = {r["name"] for r in store.rows_cached(queries_search.ALL_NAMES)
+              if p.tier(r["name"], r["words"]) is not None}
     assert graph == python and graph
 
 
