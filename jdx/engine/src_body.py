@@ -7,8 +7,6 @@ line that says what the text is: `source: gson-2.10-sources.jar (com/google/gson
 
 from __future__ import annotations
 
-import os
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from jdx.engine import source_match as sm
@@ -83,34 +81,16 @@ def _from_sources(target: Target, loc: Located, artifact: str, opts: BodyOptions
     file, decl = loc.file, loc.decl
     implicit = None
     if decl is None:  # compiler-written member: the declaring type's header stands in for it
-        type_decl = next((d for d in file.parsed.types() if d.path == loc.keys), None)
-        decl = Decl("class", "", loc.keys, type_decl.start, type_decl.header_end) if type_decl else None
+        owner = _nearest_type(file.parsed, loc.keys)
+        decl = Decl("class", "", loc.keys, owner.start, owner.header_end, start_col=owner.start_col) if owner \
+            else Decl("class", "", loc.keys, 1, 1)
         implicit = loc.implicit
-        if decl is None:
-            decl = Decl("class", "", loc.keys, 1, min(len(file.lines), 1))
     a, b = _span(decl, opts, len(file.lines))
     header = f"source: {file.root.label} ({file.display}:{a}-{b})"
     if implicit:
         header += f"  (implicit: {implicit}; no source text, the declaring type's header shown)"
     source = {"label": file.root.label, "how": file.root.how, "file": file.display, "lines": [a, b]}
     return _result(target, artifact, "sources", header, cut(file.lines, decl, a, b), a, source, implicit=implicit)
-
-
-@contextmanager
-def _engine_choice(engine: str | None):
-    """Force one decompiler engine for a call (`--engine vineflower|procyon`) through JDX_DECOMPILER."""
-    if engine not in ("vineflower", "procyon"):
-        yield
-        return
-    old = os.environ.get("JDX_DECOMPILER")
-    os.environ["JDX_DECOMPILER"] = engine
-    try:
-        yield
-    finally:
-        if old is None:
-            os.environ.pop("JDX_DECOMPILER", None)
-        else:
-            os.environ["JDX_DECOMPILER"] = old
 
 
 def decompiled_file(ctx: SourceContext, type_row: dict, engine: str | None = None):
@@ -122,8 +102,8 @@ def decompiled_file(ctx: SourceContext, type_row: dict, engine: str | None = Non
     chain = outer_chain(ctx, type_row["id"])
     top = top_level(type_row["id"], chain)
     classpath = [(a.kind, a.path) for a in ctx.artifacts.values()]
-    with _engine_choice(engine):
-        dec = decompile_class(ctx.cache, art.kind, art.path, top, classpath, timeout=DECOMPILE_TIMEOUT)
+    forced = engine if engine in ("vineflower", "procyon") else None
+    dec = decompile_class(ctx.cache, art.kind, art.path, top, classpath, timeout=DECOMPILE_TIMEOUT, engine=forced)
     data = dec.text.encode("utf-8")
     rel = top + ".java"
     root = SourceRoot("dir", "", f"{dec.engine} {dec.engine_version}", "decompiled")
