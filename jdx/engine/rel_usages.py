@@ -170,6 +170,21 @@ def _collect(store: GraphStore, symbol: Symbol, kinds: tuple[str, ...],
     return [(s, s["row"]) for s in raw]
 
 
+def usage_pairs(store: GraphStore, symbol: Symbol, kinds: tuple[str, ...] = ("all",),
+                filter: ArtifactFilter | None = None) -> list[tuple[dict, dict]]:
+    """The sites of `usage_sites` before their canonical refs are formatted, as (site, caller row) pairs:
+    `site` has `kind`, `line`, `target`, `detail`, `in_lambda`, `method_ref`; the row `c_id`, `c_access`,
+    `c_artifact`. For callers that pick a few of thousands of sites (`samples`) and `finish_pairs` those."""
+    return _collect(store, symbol, kinds, filter)
+
+
+def finish_pairs(store: GraphStore, pairs: list[tuple[dict, dict]]) -> list[dict]:
+    """`usage_sites` rows of some `usage_pairs`."""
+    done = _finished(pairs, Artifacts.of(store))
+    _with_twins(store, done)
+    return [s for s, _ in done]
+
+
 def usage_sites(store: GraphStore, symbol: Symbol, kinds: tuple[str, ...] = ("all",),
                 filter: ArtifactFilter | None = None) -> list[dict]:
     """Every usage site of a resolved symbol (`relations.resolve_symbol`), sorted by artifact (classpath
@@ -180,9 +195,7 @@ def usage_sites(store: GraphStore, symbol: Symbol, kinds: tuple[str, ...] = ("al
     read, write, new, throw, annotation), `detail` (the instruction or reference kind), `artifact`
     (name), `target` (which overload or field the site reaches), `in_lambda`, `lambda`
     (the synthetic body's name, when in a lambda), `method_ref`, `via` (the subtype named at the call)."""
-    pairs = _finished(_collect(store, symbol, kinds, filter), Artifacts.of(store))
-    _with_twins(store, pairs)
-    return [s for s, _ in pairs]
+    return finish_pairs(store, _collect(store, symbol, kinds, filter))
 
 
 def _finished(pairs: list[tuple[dict, dict]], arts: Artifacts) -> list[tuple[dict, dict]]:
@@ -245,9 +258,7 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
     symbol = resolve_symbol(store, text)
     wanted = set(KINDS) if "all" in kinds else set(kinds)
     pairs = _collect(store, symbol, kinds, opts.filter)
-    shown_pairs = _finished(pairs[:limit], Artifacts.of(store))
-    _with_twins(store, shown_pairs)
-    shown = [s for s, _ in shown_pairs]
+    shown = finish_pairs(store, pairs[:limit])
     sites = [s for s, _ in pairs]
     warnings = []
     possible = {k for t in symbol.targets for k in KINDS_OF.get(t.kind, ())}

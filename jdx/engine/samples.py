@@ -1,6 +1,6 @@
 """`samples <symbol>` (spec §3.6, §7.3): a few real call sites of an API, the most exemplary first.
 
-Candidates are the symbol's usage sites (`rel_usages.usage_sites`: calls, allocations, field reads and
+Candidates are the symbol's usage sites (`rel_usages.usage_pairs`: calls, allocations, field reads and
 writes; for a type, the uses of its constructors and methods from other types). Exemplariness, in order:
 code that is not a test, code that is not generated, a use written in the source (string concatenation
 calls `StringBuilder.append` where nothing says `append`), a site outside the symbol's own type, then
@@ -22,7 +22,8 @@ from jdx.engine import descriptors as d
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_member
 from jdx.engine.relations import Symbol, Target, check_limit, resolve_symbol
-from jdx.engine.rel_usages import usage_sites
+from jdx.engine.rel_usages import finish_pairs, usage_pairs
+from jdx.engine.relations import Artifacts
 from jdx.graph_schema import queries_samples as q
 from jdx.graph_schema.store import GraphStore
 
@@ -152,53 +153,57 @@ def _static_rank(site: dict, info: dict, own: str, owner_notes: list[str] | None
             owner.split("$", 1)[0] == own, length)
 
 
+def _candidate(site: dict, row: dict, arts: Artifacts) -> dict:
+    """What ranking reads of a raw usage site (canonical refs are formatted only for the chosen few)."""
+    return {"caller_id": row["c_id"], "line": site["line"], "kind": site["kind"], "target": site["target"],
+            "artifact": arts.name(row.get("c_artifact")), "in_lambda": bool(site.get("in_lambda"))}
+
+
 def samples(store: GraphStore, text: str, opts: SampleOptions, window) -> tuple[dict, dict | None]:
     """(result, truncation). `window(type_id, line, context)` returns source lines around a line or None."""
     limit = check_limit(opts.limit if opts.limit is not None else DEFAULT_LIMIT)
     symbol = resolve_symbol(store, text)
     targets = _targets(store, symbol)
-    by_id = {t.id: t for t in targets}
+    by_ref = {t.ref: t for t in targets}
     kinds = ("read", "write") if all(t.is_field for t in targets) and targets else ("call", "new")
-    sites = [s for s in usage_sites(store, Symbol(symbol.text, symbol.type_row, targets), kinds)
+    pairs = [(s, row) for s, row in usage_pairs(store, Symbol(symbol.text, symbol.type_row, targets), kinds)
              if not s.get("method_ref")] if targets else []
+    arts = Artifacts.of(store)
+    cands = [(_candidate(s, row, arts), (s, row)) for s, row in pairs]
     own = symbol.type_row["id"].split("$", 1)[0] if symbol.type_row else ""
-    info = {r["id"]: r for r in store.rows(q.CALLERS_BY_IDS, {"ids": sorted({s["caller_id"] for s in sites})})} \
-        if sites else {}
-    ranked = sorted(sites, key=lambda s: (_static_rank(s, info.get(s["caller_id"], {}), own), s["caller"], s["line"]))
+    info = {r["id"]: r for r in store.rows(q.CALLERS_BY_IDS, {"ids": sorted({c["caller_id"] for c, _ in cands})})} \
+        if cands else {}
+    ranked = sorted(cands, key=lambda x: (_static_rank(x[0], info.get(x[0]["caller_id"], {}), own),
+                                          x[0]["caller_id"], x[0]["line"]))
     shortlist, visible = [], 0
     for start in range(0, min(len(ranked), MAX_SHORTLIST), SHORTLIST):
         if start and visible >= limit:
             break
         chunk = ranked[start:start + SHORTLIST]
-        owners = sorted({s["caller_id"].split("#", 1)[0] for s in chunk})
+        owners = sorted({c["caller_id"].split("#", 1)[0] for c, _ in chunk})
         notes = {r["id"]: r["annotations"] for r in store.rows(q.TYPE_ANNOTATIONS, {"ids": owners})}
-        for s in chunk:
-            owner = s["caller_id"].split("#", 1)[0]
-            win = window(owner, s["line"], PARSE_CONTEXT) if s["line"] > 0 else None
-            tgt = by_id.get(_target_id(s, targets))
+        for c, pair in chunk:
+            owner = c["caller_id"].split("#", 1)[0]
+            win = window(owner, c["line"], PARSE_CONTEXT) if c["line"] > 0 else None
+            tgt = by_ref.get(c["target"])
             shown, used = written_use(win, tgt) if tgt else (True, 0.0)
             visible += shown
-            static = _static_rank(s, info.get(s["caller_id"], {}), own, notes.get(owner))
+            static = _static_rank(c, info.get(c["caller_id"], {}), own, notes.get(owner))
             key = (static[0], static[1], not shown, static[2], opts.prefer_sources and win is None, -used, static[3])
-            shortlist.append((key, s, win, (shown, used)))
-    shortlist.sort(key=lambda x: (x[0], x[1]["caller"], x[1]["line"]))
+            shortlist.append((key, c, pair, win, (shown, used)))
+    shortlist.sort(key=lambda x: (x[0], x[1]["caller_id"], x[1]["line"]))
     chosen = _one_per_caller(shortlist, limit)
-    out = [_render(s, win, use, info.get(s["caller_id"], {})) for _, s, win, use in chosen]
+    finished = finish_pairs(store, [item[2] for item in chosen])
+    out = [_render(site, win, use, info.get(site["caller_id"], {}))
+           for site, (_, _, _, win, use) in zip(finished, chosen)]
     result = {"symbol": symbol.targets[0].ref if len(symbol.targets) == 1 else text,
-              "symbol_kind": symbol.targets[0].kind, "total": len(sites), "samples": out,
+              "symbol_kind": symbol.targets[0].kind, "total": len(pairs), "samples": out,
               "with_sources": sum(1 for s in out if s["origin"] == "source")}
     truncated = None
-    if len(sites) > len(out):
-        truncated = {"shown": len(out), "total": len(sites),
+    if len(pairs) > len(out):
+        truncated = {"shown": len(out), "total": len(pairs),
                      "hint": f"--limit N for more samples; jdx usages '{result['symbol']}' lists every site"}
     return result, truncated
-
-
-def _target_id(site: dict, targets: list[Target]) -> str:
-    for t in targets:
-        if t.ref == site["target"]:
-            return t.id
-    return ""
 
 
 def _one_per_caller(shortlist: list, limit: int) -> list:
