@@ -76,8 +76,8 @@ def _inline(text: str) -> tuple[str, bool]:
             return "\x00INHERIT\x00"
         if tag in ("link", "linkplain"):
             return _link_text(arg)
-        if tag in ("code", "literal"):
-            return arg.strip() if tag == "literal" else arg
+        if tag in ("code", "literal"):  # literal text: escaped so the HTML pass leaves `Map<K, V>` alone
+            return html.escape(arg.strip() if tag == "literal" else arg, quote=False)
         if tag == "value":
             return _link_text(arg) if arg.strip() else ""
         if tag in ("index", "systemProperty", "summary", "return"):
@@ -91,38 +91,44 @@ def _inline(text: str) -> tuple[str, bool]:
 
 
 def _html(text: str) -> str:
-    """HTML to text with paragraph breaks as blank lines, list items as `- `, `<pre>` kept verbatim."""
+    """HTML to text: paragraph breaks (`<p>`, block tags, blank lines of the comment) become \\x03, list
+    items `- `, `<pre>` blocks are kept verbatim between \\x01 and \\x02; other tags vanish."""
     out, pos, pre = [], 0, 0
+
+    def plain(chunk: str) -> str:
+        return chunk if pre else re.sub(r"\n[ \t]*\n", "\x03", chunk)
+
     for m in _TAG.finditer(text):
-        chunk = text[pos:m.start()]
-        out.append(chunk if pre else chunk)
+        out.append(plain(text[pos:m.start()]))
         closing, tag = m.group(1) == "/", m.group(2).lower()
         if tag == "pre":
-            pre += -1 if closing else 1
-            out.append("\n\x01" if not closing else "\x02\n")
-        elif tag in ("p", "br", "ul", "ol", "dl", "table", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6"):
-            out.append("\n\n" if tag != "br" else "\n")
+            pre = max(0, pre + (-1 if closing else 1))
+            out.append("\x02" if closing else "\x01")
+        elif tag in ("p", "ul", "ol", "dl", "table", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6"):
+            out.append("\x03")
+        elif tag == "br":
+            out.append("\n" if pre else "\x03")
         elif tag in ("li", "dt", "tr") and not closing:
-            out.append("\n\n- ")
+            out.append("\x03- ")
         elif tag == "dd" and not closing:
-            out.append("\n  ")
+            out.append(" ")
         pos = m.end()
-    out.append(text[pos:])
+    out.append(plain(text[pos:]))
     return "".join(out)
 
 
 def _paragraphs(text: str) -> list[str]:
-    """Blank-line separated paragraphs, whitespace collapsed, except `<pre>` blocks which keep lines."""
+    """\\x03-separated paragraphs, whitespace collapsed, except `<pre>` blocks which keep their lines."""
     paragraphs: list[str] = []
-    parts = re.split(r"(\x01.*?\x02)", text, flags=re.S)
-    for part in parts:
+    for part in re.split(r"(\x01.*?\x02)", text, flags=re.S):
         if part.startswith("\x01"):
             block = html.unescape(part.strip("\x01\x02")).strip("\n")
             lines = block.splitlines()
             indent = min((len(ln) - len(ln.lstrip()) for ln in lines if ln.strip()), default=0)
-            paragraphs.append("\n".join("    " + ln[indent:] for ln in lines).rstrip())
+            if lines:
+                paragraphs.append("\n".join(("    " + ln[indent:]).rstrip() for ln in lines))
             continue
-        for para in re.split(r"\n\s*\n", part):
+        for para in part.split("\x03"):
             flat = " ".join(html.unescape(para).split())
             if flat:
                 paragraphs.append(flat)

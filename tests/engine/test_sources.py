@@ -329,7 +329,7 @@ def test_first_sentence_docs(services):
 # --- units -----------------------------------------------------------------------------------------
 
 def test_javadoc_rendering_units():
-    doc = jd.parse("/**\n * Returns {@code x &lt; y}, see {@link java.util.List#add(Object) add}.\n *\n"
+    doc = jd.parse("/**\n * Returns {@code x < y}, see {@link java.util.List#add(Object) add}.\n *\n"
                    " * <pre>\n *   a();\n *     b();\n * </pre>\n * @throws IllegalStateException when closed\n"
                    " * @deprecated use {@link #other()}\n * @author nobody\n */")
     assert jd.render(doc) == ["Returns x < y, see add.", "", "    a();", "      b();", "",
@@ -526,3 +526,23 @@ def test_source_paths_never_leave_their_root(source_file, top):
 
     assert source_rel({"source_file": source_file}, top) is None
     assert source_rel({"source_file": "A.java"}, "p/A") == "p/A.java"
+
+
+def test_javadoc_code_keeps_angle_brackets_and_links_do_not_break_paragraphs():
+    raw = """/**
+ * <p>This class is a member of the
+ * <a href="{@docRoot}/java.base/java/util/package-summary.html#CollectionsFramework">
+ * Java Collections Framework</a>.
+ * Produces a {@code Map<K, List<T>>}, {@literal a<b>} and &lt;html&gt;.
+ *
+ * <pre>{@code
+ * Map<String, List<T>> m = new HashMap<>();
+ *
+ * if (a < b) { m.put(x, y); }
+ * }</pre>
+ * @return a {@code List<T>}
+ */"""
+    assert jd.render(jd.parse(raw)) == [
+        "This class is a member of the Java Collections Framework. Produces a Map<K, List<T>>, a<b> and <html>.",
+        "", "    Map<String, List<T>> m = new HashMap<>();", "", "    if (a < b) { m.put(x, y); }", "",
+        "@return a List<T>"]
