@@ -14,7 +14,7 @@ from jdx.errors import NotFoundError
 # (label, pattern, options): specific, glob, fuzzy and broad patterns
 WARM_CASES = [
     ("camel-hump `search HMap`", "HMap", {}),
-    ("camel-hump `search gJson --kind method`", "gJson", {"kinds": ("method",)}),
+    ("camel-hump `search gCL --kind method`", "gCL", {"kinds": ("method",)}),
     ("glob `search 'H*Map' --kind class`", "H*Map", {"kinds": ("class",)}),
     ("typo `search HashMpa --fuzzy`", "HashMpa", {"fuzzy": True}),
     ("broad `search get`", "get", {}),

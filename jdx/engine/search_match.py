@@ -174,6 +174,9 @@ def levenshtein(a: str, b: str) -> int:
 
 
 def fuzzy_budget(name: str) -> int:
-    """How many edits a typo may cost: 1 up to 4 characters, 2 up to 8, else 3."""
+    """How many edits a typo may cost: none up to 2 characters (one edit away from almost everything), 1 up to
+    4, 2 up to 8, else 3; a name without letters or digits is no typo of anything."""
     n = len(name)
+    if n <= 2 or not any(c.isalnum() for c in name):
+        return 0
     return 1 if n <= 4 else 2 if n <= 8 else 3

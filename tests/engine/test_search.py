@@ -6,6 +6,8 @@ import re
 import zipfile
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from jdx.engine.search import SearchOptions, search
 from jdx.engine.search_match import EXACT, HUMP, PREFIX, WORD, compile_pattern
@@ -292,3 +294,22 @@ def test_in_memory_index_answers_like_the_graph(store, monkeypatch, pattern, kw)
     from_graph = find(store, pattern, **kw)
     monkeypatch.setattr(search_mod, "index_for", lambda _store: memory)
     assert find(store, pattern, **kw) == from_graph
+
+
+@given(st.text(min_size=1, max_size=12), st.booleans())
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_any_text_is_an_answer_or_a_named_error(store, text, glob):
+    """Quotes, backslashes, regex syntax, non-ASCII: every pattern is matched literally or refused with a named
+    error (never a Cypher syntax error, never a crash), and every match really matches."""
+    pattern = text + ("*" if glob else "")
+    try:
+        result, _ = find(store, pattern, limit=5)
+    except NotFoundError:
+        return
+    except UsageError as exc:
+        assert not exc.message.startswith("cypher"), exc.message
+        return
+    p = compile_pattern(pattern)
+    for m in result["matches"]:
+        if m["kind"] not in ("package", "module") and p.qualifier is None:
+            assert p.tier(m["name"]) is not None, (pattern, m)

@@ -172,3 +172,4 @@ def test_levenshtein_matches_the_recursive_definition(a, b):
 def test_fuzzy_budget_lets_a_transposition_through():
     assert levenshtein("hashmpa", "hashmap") == 2 <= fuzzy_budget("hashmpa")
     assert fuzzy_budget("abc") == 1 and fuzzy_budget("abcdefghij") == 3
+    assert fuzzy_budget("ab") == 0 and fuzzy_budget("'#!") == 0
