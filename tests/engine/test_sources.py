@@ -243,9 +243,10 @@ def test_decompiler_timeout_falls_back_with_a_named_warning(layouts, jdx_home, t
     if not decompile.available_engines():
         pytest.skip("no decompiler installed")
     service = JdxService(Options(jars=[str(layouts.bare)], jdk=False, cache_dir=str(jdx_home / "cache")))
-    monkeypatch.setattr(src_body, "DECOMPILE_TIMEOUT", 1e-6)
-    monkeypatch.setattr(decompile, "_cache_file", lambda cache, engine, key: tmp_path / "never" / f"{key}.java")
     try:
+        service.body("sx.Range#length")  # the engine loads with the normal timeout (a load that times out
+        monkeypatch.setattr(src_body, "DECOMPILE_TIMEOUT", 1e-6)  # counts as an unusable engine instead)
+        monkeypatch.setattr(decompile, "_cache_file", lambda cache, engine, key: tmp_path / "never" / f"{key}.java")
         answer = service.body("sx.Shapes#max")
     finally:
         service.close()
