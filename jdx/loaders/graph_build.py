@@ -427,15 +427,16 @@ def _name_index(type_nodes: pa.Table, methods: pa.Table, fields: pa.Table, art_i
     symbols = symbols.append_column("first", _first_rows(_join(symbols["kind"], symbols["owner"], symbols["name"],
                                                                sep="#")))
     distinct = sorted(set(pc.unique(symbols["name"]).to_pylist()))
+    distinct_array = pa.array(distinct, pa.string())
     firsts = symbols.filter(symbols["first"]).group_by(["name", "kind"]).aggregate([([], "count_all")])
-    per_kind: dict[str, dict[str, int]] = defaultdict(dict)
-    for name, kind, n in zip(*(firsts[c].to_pylist() for c in ("name", "kind", "count_all"))):
-        per_kind[kind][name] = n
-    names = pa.table({"id": pa.array(distinct, pa.string()),
+    counts = {}
+    for k in SYMBOL_KINDS:
+        of_kind = firsts.filter(pc.equal(firsts["kind"], k))
+        idx = pc.index_in(distinct_array, value_set=of_kind["name"])
+        counts[f"n_{k}"] = pc.cast(pc.take(of_kind["count_all"], idx).fill_null(0), pa.int32())
+    names = pa.table({"id": distinct_array,
                       "lower": pa.array([n.lower() for n in distinct], pa.string()),
-                      "words": pa.array([name_words(n) for n in distinct], pa.string()),
-                      **{f"n_{k}": pa.array([per_kind[k].get(n, 0) for n in distinct], pa.int32())
-                         for k in SYMBOL_KINDS}})
+                      "words": pa.array([name_words(n) for n in distinct], pa.string()), **counts})
     return names, symbols, pa.table({"from": symbols["name"], "to": symbols["id"]})
 
 
