@@ -134,6 +134,8 @@ def _symbol_row(row: dict, tier: int, arts: dict[str, dict], mode: str) -> dict:
            TIER_NAMES.get(tier, "word")}
     if kind == "method":
         out["overloads"] = overloads
+    if mode == "fuzzy":
+        out["distance"] = tier  # edits between the pattern and the name (case ignored)
     return out
 
 
@@ -152,6 +154,8 @@ def _named_rows(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict]
             if tier is not None:
                 row = {"kind": "package", "ref": full, "name": last, "artifact": "", "origin": "", "public": True,
                        "match": _match_word(p, tier, fuzzy_lower)}
+                if fuzzy_lower is not None:
+                    row["distance"] = tier
                 out.append((_sort_key(row, tier, -1), row))
     if "module" in kinds:
         for a in arts if arts is not None else artifact_table(store):
@@ -161,6 +165,8 @@ def _named_rows(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict]
             if tier is not None:
                 row = {"kind": "module", "ref": a["name"], "name": a["name"], "artifact": a["name"],
                        "origin": a["origin"], "public": True, "match": _match_word(p, tier, fuzzy_lower)}
+                if fuzzy_lower is not None:
+                    row["distance"] = tier
                 out.append((_sort_key(row, tier, a["rank"]), row))
     return out
 
