@@ -24,6 +24,7 @@ def members(
     max_lines: Optional[int] = typer.Option(None, "--max-lines", help="cap text lines"),
     sort: str = typer.Option("kind", "--sort", help="kind | name | declaring"),
     include_synthetic: bool = typer.Option(False, "--include-synthetic", help="show bridge/synthetic members"),
+    with_doc: bool = typer.Option(False, "--with-doc", help="each member's first javadoc sentence (from sources)"),
 ):
     """What can I call on this type: members, inherited ones included. Example: jdx members java.util.HashMap"""
     from jdx.engine.members import MemberOptions
@@ -32,12 +33,14 @@ def members(
         raise UsageError("--static and --instance exclude each other")
     if max_lines is not None and max_lines < 1:
         raise UsageError("--max-lines must be at least 1")
+    if brief and with_doc:
+        raise UsageError("--brief and --with-doc exclude each other")
     if kind not in ("method", "field", "ctor", "constructor", "all"):
         raise UsageError(f"--kind {kind!r}: use method, field, ctor or all")
     opts = MemberOptions(inherited=inherited, kind="ctor" if kind == "constructor" else kind,
                          static=True if static else (False if instance else None),
                          access=tuple(a for x in access for a in x.split(",")), from_type=from_type, grep=grep,
-                         sort=sort, include_synthetic=include_synthetic)
+                         sort=sort, include_synthetic=include_synthetic, with_doc=with_doc)
     answer = commands.service().members(type_ref, opts)
     answer.truncated = text_read.members_truncation(answer.result, brief, max_lines) if not commands._G.json else None
     commands.out("members", type_ref, answer, lambda r: text_read.members(r, brief, max_lines, grep))

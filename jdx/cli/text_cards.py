@@ -33,6 +33,7 @@ def show(r: dict) -> list[str]:
         facts.append("java")
     if r["deprecated"]:
         facts.append("deprecated")
+    facts.insert(2, f"sources: {r['sources']}" if r.get("sources") else "sources: none")
     lines = [f"{r['kind']} {r['ref']}", "  " + " · ".join(facts)]
     lines.extend(f"  {a}" for a in r["annotations"])
     lines.append(f"  {r['declaration']}")
@@ -54,6 +55,8 @@ def show(r: dict) -> list[str]:
     if r["counts"]["synthetic"]:
         lines.append(f"  + {_plural(r['counts']['synthetic'], 'synthetic member')} "
                      f"(jdx outline {shlex.quote(r['ref'])} --include-synthetic)")
+    if r.get("doc"):
+        lines.append(f"  doc: {r['doc']}")
     lines.append(f"next: {r['next']}")
     return lines
 

@@ -11,6 +11,8 @@ def _member_lines(r: dict, brief: bool) -> list[str]:
             current = m["declaring"]
             lines.append(f"members of {current}" if current == r["type"] else f"inherited from {current}")
         lines.append(("" if brief else "  ") + f"{m['kind']} {m['text']}" + ("  @Deprecated" if m["deprecated"] else ""))
+        if m.get("doc"):
+            lines.append(("  " if brief else "    ") + f"// {m['doc']}")
     return lines
 
 

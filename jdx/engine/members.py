@@ -30,6 +30,7 @@ class MemberOptions:
     grep: str | None = None
     sort: str = "kind"
     include_synthetic: bool = False
+    with_doc: bool = False  # add each member's first javadoc sentence (needs sources)
 
 
 def access_level(access: int) -> str:

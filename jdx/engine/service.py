@@ -22,6 +22,8 @@ from jdx.graph_schema.store import GraphStore, backend_name, backend_version
 from jdx.loaders.roots import Artifact, resolve_roots
 
 VERSION = "0.1.0"
+# cache folders keyed by content (a source file's, a class's), rebuilt on demand: `cache clear` empties them
+DERIVED_CACHES = ("srcmap", "srcindex", "decompiled")
 
 
 @dataclass
@@ -214,6 +216,12 @@ class JdxService(GraphCommands, SearchCommands, SourceCommands, SamplesCommands)
             warnings.append(Warning_("UNRESOLVED_SUPERTYPE",
                                      f"{u} is not in the workspace: inherited members may be incomplete"))
         provenance = [{"symbol": result["type"], "artifact": artifact, "origin": "bytecode"}]
+        if getattr(opts, "with_doc", False):
+            docs = self.first_sentence_docs(result["members"])
+            for item in result["members"]:
+                item["doc"] = docs.get(item["ref"])
+            provenance.append({"symbol": result["type"], "artifact": artifact, "origin": "sources",
+                               "detail": f"first javadoc sentence of {len(docs)} of {len(result['members'])} members"})
         return Answer(result, warnings, provenance=provenance)
 
     def _card(self, fn_name: str, text: str, opts) -> Answer:
@@ -224,8 +232,17 @@ class JdxService(GraphCommands, SearchCommands, SourceCommands, SamplesCommands)
         return Answer(result, list(self._root_warnings) + warnings, provenance=provenance)
 
     def show(self, type_text: str, opts=None) -> Answer:
-        """The class card of spec §7.1."""
-        return self._card("show_type", type_text, opts)
+        """The class card of spec §7.1, with the first sentence of the type's javadoc when sources exist."""
+        from jdx.engine.descriptors import fqn_to_internal
+        from jdx.engine.src_locate import source_file
+
+        answer = self._card("show_type", type_text, opts)
+        ctx = self.source_context()
+        type_row = ctx.type_row(fqn_to_internal(answer.result["ref"]))
+        found = source_file(ctx, type_row) if type_row else None
+        answer.result["sources"] = found[0].root.label if found else None
+        answer.result["doc"] = self.type_first_sentence(type_row["id"]) if found else None
+        return answer
 
     def outline(self, type_text: str, opts=None) -> Answer:
         """One dense line per member (spec §7.1)."""
@@ -248,12 +265,14 @@ class JdxService(GraphCommands, SearchCommands, SourceCommands, SamplesCommands)
             "shard_bytes": size(shards),
             "graphs": len(list(graphs.iterdir())) if graphs.exists() else 0,
             "graph_bytes": size(graphs),
+            # rebuilt on demand from sources and class bytes: parses, archive indexes, decompiled classes
+            "derived_bytes": sum(size(self.cache / sub) for sub in DERIVED_CACHES),
             "total_bytes": size(self.cache),
         })
 
     def cache_clear(self) -> Answer:
         removed = 0
-        for sub in ("shards", "graphs", "extractor"):
+        for sub in ("shards", "graphs", "extractor", *DERIVED_CACHES):
             path = self.cache / sub
             if path.exists():
                 removed += 1

@@ -153,6 +153,7 @@ def test_index_reports_counts(run_jdx):
 
 
 def test_cache_info_and_gc_dry_run(run_jdx):
+    assert run_jdx("index", "--no-jdk", "--jars", str(require(GSON))).code == 0
     data = envelope(run_jdx("cache", "info", "--json").out)["result"]
     assert data["shards"] >= 1 and data["total_bytes"] > 0
     gc = envelope(run_jdx("cache", "gc", "--dry-run", "--json").out)["result"]
@@ -219,3 +220,20 @@ def test_batch_answers_every_line_from_one_process(run_jdx):
     assert results[0] == results[4]
     single = run_jdx("members", "java.util.HashMap", "--declared", "--grep", "^put", "--brief", "--json")
     assert json.loads(single.out) == results[0]  # batch and one-shot answer byte-identically
+
+
+def test_cache_clear_empties_derived_caches(run_jdx, jdx_home, tmp_path):
+    """Parses of sources (and decompiled classes, archive indexes) live in the cache too: info counts them,
+    clear removes them."""
+    from tests.fixtures.build_sources import build_layouts
+
+    lay = build_layouts(jdx_home)
+    env = {"JDX_CACHE_DIR": str(tmp_path / "c")}
+    r = run_jdx("body", "sx.Dog#fetch", "--jars", str(lay.paired), "--no-jdk", env=env)
+    assert r.code == 0, r.out + r.err
+    assert (tmp_path / "c" / "srcmap").exists()
+    info = envelope(run_jdx("cache", "info", "--json", env=env).out)["result"]
+    assert info["derived_bytes"] > 0
+    assert run_jdx("cache", "clear", env=env).code == 0
+    assert not (tmp_path / "c" / "srcmap").exists() and not (tmp_path / "c" / "shards").exists()
+    assert envelope(run_jdx("cache", "info", "--json", env=env).out)["result"]["derived_bytes"] == 0

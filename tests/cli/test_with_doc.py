@@ -1,0 +1,54 @@
+"""`members --with-doc` and `show`'s sources / doc facts, on the sources-pairing fixtures (sibling sources jar
+versus none at all)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.fixtures.build_sources import build_layouts
+
+
+@pytest.fixture(scope="module")
+def lay(jdx_home):
+    return build_layouts(jdx_home)
+
+
+def _json(run_jdx, *args):
+    r = run_jdx(*args, "--json")
+    assert r.code == 0, r.out + r.err
+    return json.loads(r.out)
+
+
+def test_members_with_doc_from_sources(lay, run_jdx):
+    data = _json(run_jdx, "members", "sx.Dog", "--with-doc", "--jars", str(lay.paired), "--no-jdk")
+    docs = {m["ref"].split("#")[1]: m.get("doc") for m in data["result"]["members"]}
+    assert docs["name()"] == "The name of this thing."  # inherited from Named, which documents it
+    assert docs["greet(boolean)"].startswith("A greeting that uses name()")
+    assert docs["fetch()"] is None  # undocumented stays empty, never invented
+    assert any(p["origin"] == "sources" for p in data["provenance"])
+    text = run_jdx("members", "sx.Dog", "--with-doc", "--jars", str(lay.paired), "--no-jdk").out
+    assert "    // The name of this thing." in text
+
+
+def test_members_with_doc_without_sources(lay, run_jdx):
+    data = _json(run_jdx, "members", "sx.Dog", "--with-doc", "--jars", str(lay.bare), "--no-jdk")
+    assert all(m.get("doc") is None for m in data["result"]["members"])
+    plain = _json(run_jdx, "members", "sx.Dog", "--jars", str(lay.bare), "--no-jdk")
+    assert all("doc" not in m for m in plain["result"]["members"])  # no doc key unless asked
+
+
+def test_brief_and_with_doc_exclude_each_other(lay, run_jdx):
+    r = run_jdx("members", "sx.Dog", "--with-doc", "--brief", "--jars", str(lay.paired), "--no-jdk")
+    assert r.code == 3 and "exclude each other" in r.err and "Traceback" not in r.err
+
+
+def test_show_names_sources_and_doc(lay, run_jdx):
+    paired = _json(run_jdx, "show", "sx.Named", "--jars", str(lay.paired), "--no-jdk")["result"]
+    assert paired["sources"] == "sx-1.0-sources.jar" and paired["doc"] == "Something with a name."
+    text = run_jdx("show", "sx.Named", "--jars", str(lay.paired), "--no-jdk").out
+    assert "sources: sx-1.0-sources.jar" in text and "  doc: Something with a name." in text
+    bare = _json(run_jdx, "show", "sx.Named", "--jars", str(lay.bare), "--no-jdk")["result"]
+    assert bare["sources"] is None and bare["doc"] is None
+    assert "sources: none" in run_jdx("show", "sx.Named", "--jars", str(lay.bare), "--no-jdk").out
