@@ -24,7 +24,8 @@ def emit(command: str, query: str, answer, json_mode: bool, text: Callable[[dict
 
 
 VALUE_OPTIONS = {"--kind", "--access", "--from", "--grep", "--max-lines", "--sort", "--format", "--limit",
-                 "--depth", "--iterations", "--in", "--exclude", "--context", "--engine", "--lines", "--around"}
+                 "--depth", "--iterations", "--in", "--exclude", "--context", "--engine", "--lines", "--around",
+                 "--package"}
 
 
 def command_and_query(words: list[str]) -> tuple[str, str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7  # 7: graphs built before the COPY chunk fix lacked edges
 # what a Symbol can be; Name counts its (kind, owner) groups per kind in n_<kind>
 SYMBOL_KINDS = ("class", "interface", "enum", "record", "annotation", "method", "field")
 
