@@ -101,14 +101,11 @@ def _type_row_as_caller(r: dict) -> dict:
 def _type_sites(store: GraphStore, target: Target, kinds: set[str]) -> list[dict]:
     sites: list[dict] = []
     ids = [target.id]
-    if kinds & {"ref", "new"}:
+    if kinds & {"ref", "new", "throw"}:  # `throw` is declaration-level (spec §7.3): REFERENCES kind throws
         for r in rows_by_ids(store, q.REFERENCES_INTO, ids):
             kind = {"new": "new", "throws": "throw"}.get(r["kind"], "ref")
-            if kind in kinds and kind != "throw":
+            if kind in kinds:
                 sites.append(_site(r, kind, target, r["kind"]))
-    if "throw" in kinds:  # declaration-level (spec §7.3), from each method's throws clause
-        for r in store.rows(q.THROWS_DECLARED, {"id": target.id}):
-            sites.append(_site(r, "throw", target, "throws"))
     if "impl" in kinds:
         for r in rows_by_ids(store, q.SUBTYPES_OF, ids):
             row = _type_row_as_caller(r)

@@ -88,9 +88,4 @@ ANNOTATED_WITH = _by_ids("t", "Type", "(x)-[r:ANNOTATED_BY]->(t:Type{ID})",
                          "r.text AS text")
 
 # `throws` clauses (the graph keeps them on the method; REFERENCES kind throws may be absent)
-THROWS_DECLARED = (
-    "MATCH (c:Method) WHERE list_contains(c.exceptions, $id) "
-    f"RETURN {_method('c', 'c_')}, -1 AS line"
-)
-
 OVERRIDERS_COUNT = "MATCH (o:Method)-[:OVERRIDES]->(m:Method {id: $id}) RETURN count(o) AS n"
