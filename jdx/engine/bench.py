@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from jdx.engine.answer import Answer
+from jdx.engine.bench_util import row, warm_median
 from jdx.engine.service import JdxService, Options
 
 
@@ -117,15 +118,9 @@ def _samples_rows(service: JdxService, iterations: int) -> list[dict]:
 
     ref = "java.util.HashMap#get(Object)"
     try:
-        service.samples(ref, SampleOptions())
+        secs, answer = warm_median(lambda: service.samples(ref, SampleOptions()), iterations, minimum=5)
     except JdxError as exc:  # a workspace without the JDK has no such method: say so
         return [{"name": f"warm `samples {ref}`", "value": f"skipped: {exc}", "seconds": 0.0}]
-    times = []
-    for _ in range(max(iterations, 5)):
-        start = time.perf_counter()
-        answer = service.samples(ref, SampleOptions())
-        times.append(time.perf_counter() - start)
     r = answer.result
-    return [{"name": f"warm `samples {ref}` ({r['total']} sites, {r['with_sources']} shown from sources)",
-             "value": f"{statistics.median(times) * 1000:.0f} ms median of {len(times)}",
-             "seconds": statistics.median(times)}]
+    return [row(f"warm `samples {ref}` ({r['total']} sites, {r['with_sources']} shown from sources)", secs,
+                unit="ms median")]

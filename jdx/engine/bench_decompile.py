@@ -13,7 +13,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
+
+from jdx.engine.bench_util import row
 
 LARGE = ("jrt", "jrt:/java.base", "java/util/HashMap")
 WARM = [("jrt", "jrt:/java.base", "java/util/TreeMap"),
@@ -35,11 +38,7 @@ import jpype
 print(json.dumps({"jvm_ms": (t1 - t0) * 1000, "ms": (t2 - t1) * 1000, "cached": result.cached,
                   "jvm_started": jpype.isJVMStarted()}))
 """
-
-
-def _row(name: str, seconds: float, goal_ms: float | None, extra: str = "") -> dict:
-    value = f"{seconds * 1000:.0f} ms" + (f" (goal ≤ {goal_ms:.0f} ms)" if goal_ms else "") + extra
-    return {"name": name, "value": value, "seconds": seconds}
+_row = partial(row, digits=0)
 
 
 def _child(mode: str, jvm_cache: Path, cache: Path) -> dict:

@@ -7,25 +7,12 @@ remembered rows for the relationship queries), so the figure is what a daemon pa
 
 from __future__ import annotations
 
-import statistics
-import time
+from functools import partial
+
+from jdx.engine.bench_util import row, warm_median
 
 HOT = "java.util.List#size()"
-
-
-def _median(fn, iterations: int) -> tuple[float, object]:
-    answer = fn()  # the first run prepares the statements
-    samples = []
-    for _ in range(max(iterations, 10)):
-        start = time.perf_counter()
-        answer = fn()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples), answer
-
-
-def _row(name: str, seconds: float, goal_ms: float | None, extra: str = "") -> dict:
-    value = f"{seconds * 1000:.1f} ms median" + (f" (goal ≤ {goal_ms:.0f} ms)" if goal_ms else "") + extra
-    return {"name": name, "value": value, "seconds": seconds}
+_row = partial(row, unit="ms median")
 
 
 def rows(service, iterations: int) -> list[dict]:
@@ -38,18 +25,18 @@ def rows(service, iterations: int) -> list[dict]:
                                        {"id": "java/util/List#size()I"}):
         return [{"name": "relationship graph", "value": "skipped: the workspace has no JDK", "seconds": 0.0}]
     out = []
-    secs, answer = _median(lambda: service.usages(HOT, UsageOptions()), iterations)
+    secs, answer = warm_median(lambda: service.usages(HOT, UsageOptions()), iterations)
     out.append(_row(f"warm `usages {HOT}`", secs, 50, f", {answer.result['total']:,} sites, 50 shown"))
-    secs, answer = _median(lambda: service.callers(HOT, CallOptions(depth=1)), iterations)
+    secs, answer = warm_median(lambda: service.callers(HOT, CallOptions(depth=1)), iterations)
     total = answer.truncated["total"] if answer.truncated else 0
     out.append(_row(f"warm `callers {HOT} --depth 1`", secs, 50, f", {total:,} callers, 50 shown"))
     for limit in (50, 200):
-        secs, answer = _median(lambda: service.callers(HOT, CallOptions(depth=5, limit=limit)), iterations)
+        secs, answer = warm_median(lambda: service.callers(HOT, CallOptions(depth=5, limit=limit)), iterations)
         shown = answer.truncated["shown"] if answer.truncated else limit
         out.append(_row(f"warm `callers {HOT} --depth 5 --limit {limit}`", secs, None,
                         f", {shown} entries shown (time grows with --limit, not with the tree)"))
-    secs, _ = _median(lambda: service.calls("java.util.HashMap#put", CallOptions(depth=3)), iterations)
+    secs, _ = warm_median(lambda: service.calls("java.util.HashMap#put", CallOptions(depth=3)), iterations)
     out.append(_row("warm `calls java.util.HashMap#put --depth 3`", secs, None))
-    secs, _ = _median(lambda: service.hierarchy("java.util.AbstractList", HierarchyOptions()), iterations)
+    secs, _ = warm_median(lambda: service.hierarchy("java.util.AbstractList", HierarchyOptions()), iterations)
     out.append(_row("warm `hierarchy java.util.AbstractList`", secs, None))
     return out

@@ -7,32 +7,18 @@ and cached decompilation times are rows of its bench (jdx/loaders/decompile.py's
 
 from __future__ import annotations
 
-import statistics
 import time
+
+from jdx.engine.bench_util import row as _row, warm_median
 
 HOT = "java.util.HashMap#get(Object)"
 DECOMPILED = "java.util.ArrayList#add(Object)"
-
-
-def _median(fn, iterations: int) -> tuple[float, object]:
-    answer = fn()
-    samples = []
-    for _ in range(max(iterations, 10)):
-        start = time.perf_counter()
-        answer = fn()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples), answer
 
 
 def _once(fn) -> tuple[float, object]:
     start = time.perf_counter()
     answer = fn()
     return time.perf_counter() - start, answer
-
-
-def _row(name: str, seconds: float, goal_ms: float | None, extra: str = "") -> dict:
-    value = f"{seconds * 1000:.1f} ms" + (f" (goal ≤ {goal_ms:.0f} ms)" if goal_ms else "") + extra
-    return {"name": name, "value": value, "seconds": seconds}
 
 
 def _first_parse(service) -> tuple[float, int]:
@@ -58,7 +44,7 @@ def _decompiled_body_row(service, iterations: int) -> dict:
     if not engines:
         return {"name": "decompiled body", "value": "skipped: no decompiler installed", "seconds": 0.0}
     opts = BodyOptions(engine=engines[0][0])
-    secs, answer = _median(lambda: service.body(DECOMPILED, opts), iterations)
+    secs, answer = warm_median(lambda: service.body(DECOMPILED, opts), iterations)
     if answer.result["origin"] != "decompiled":
         codes = ", ".join(w.code for w in answer.warnings)
         return {"name": "decompiled body", "value": f"skipped: fell back to {answer.result['origin']} ({codes})",
@@ -78,13 +64,13 @@ def rows(service, iterations: int) -> list[dict]:
     out = []
     secs, size = _first_parse(service)
     out.append(_row("first tree-sitter parse of java/util/HashMap.java, no cache", secs, None, f", {size:,} bytes"))
-    secs, _ = _median(lambda: service.body(HOT), iterations)
+    secs, _ = warm_median(lambda: service.body(HOT), iterations)
     out.append(_row(f"warm `body {HOT}`, median", secs, 50))
-    secs, _ = _median(lambda: service.doc("java.util.ArrayList#removeIf(java.util.function.Predicate)",
+    secs, _ = warm_median(lambda: service.doc("java.util.ArrayList#removeIf(java.util.function.Predicate)",
                                           DocOptions()), iterations)
     out.append(_row("warm `doc java.util.ArrayList#removeIf(Predicate)` (inherited from Collection), median",
                     secs, None))
-    secs, _ = _median(lambda: service.source("java.util.HashMap", around="get(Object)", context=5), iterations)
+    secs, _ = warm_median(lambda: service.source("java.util.HashMap", around="get(Object)", context=5), iterations)
     out.append(_row("warm `source java.util.HashMap --around 'get(Object)'`, median", secs, None))
     out.append(_decompiled_body_row(service, iterations))
     return out

@@ -9,20 +9,15 @@ Regenerate with `JDX_UPDATE_GOLDENS=1 pytest tests/cli/test_goldens.py`, then re
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import os
-import re
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import Run
+from tests.cli import golden
 from tests.fixtures.build import fixtures_jar
 
-GOLDENS = Path(__file__).resolve().parent.parent / "goldens"
-UPDATE = os.environ.get("JDX_UPDATE_GOLDENS") == "1"
+GOLDENS = golden.GOLDENS
 
 # (golden name, argv, exit code); fixture cases run with `--jars fixtures.jar` (plus the JDK)
 FIXTURE_CASES = [
@@ -110,20 +105,8 @@ def fixture_args(jdx_home, run_jdx) -> list[str]:
 @pytest.fixture(scope="module")
 def outputs(fixture_args, jdx_env, run_jdx) -> dict:
     """Every fixture case in text and JSON through `main()` in this process; the JDK cases as subprocesses."""
-    from jdx.cli.main import main
-
-    def run_here(argv: list[str]) -> Run:
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(argv)
-        return Run(code, out.getvalue(), err.getvalue())
-
     found = {}
-    with pytest.MonkeyPatch.context() as mp:
-        for var in ("JDX_CACHE_DIR", "JDX_CONFIG_DIR"):
-            mp.setenv(var, jdx_env[var])
-        for var in ("JDX_WORKSPACE", "JDX_GRAPH_BACKEND"):
-            mp.delenv(var, raising=False)
+    with golden.in_process(jdx_env) as run_here:
         for name, argv, code in FIXTURE_CASES:
             found[(name, "txt")] = (run_here(fixture_args + argv), code)
             found[(name, "json")] = (run_here(fixture_args + argv + ["--json"]), code)
@@ -138,26 +121,7 @@ def _golden(name: str, ext: str) -> Path:
 
 def _check(outputs: dict, jdx_home: Path, name: str, ext: str) -> None:
     run, code = outputs[(name, ext)]
-    assert run.code == code, f"{name}: exit {run.code}, expected {code}\n{run.out}{run.err}"
-    text = run.out if run.out else run.err
-    # nothing machine-specific may reach a golden: no cache dir, no temp path, no absolute jar path
-    assert str(jdx_home) not in text and not re.search(r"/tmp/|/home/|/root/", text), text
-    path = _golden(name, ext)
-    if ext == "json":
-        data = json.loads(text)
-        if UPDATE or not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
-            if not UPDATE:
-                pytest.fail(f"{path.name} was missing and has been written; review it and re-run")
-        assert data == json.loads(path.read_text()), f"{name}.json differs (JDX_UPDATE_GOLDENS=1 to regenerate)"
-    else:
-        if UPDATE or not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
-            if not UPDATE:
-                pytest.fail(f"{path.name} was missing and has been written; review it and re-run")
-        assert text == path.read_text(), f"{name}.txt differs (JDX_UPDATE_GOLDENS=1 to regenerate)"
+    golden.check(GOLDENS / f"{name}.{ext}", run, code, jdx_home)
 
 
 @pytest.mark.parametrize("name", [c[0] for c in FIXTURE_CASES])

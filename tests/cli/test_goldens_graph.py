@@ -8,20 +8,16 @@ then review the diff.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import os
 import re
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import Run
+from tests.cli import golden
 from tests.fixtures.build_graph import graph_jar
 
-GOLDENS = Path(__file__).resolve().parent.parent / "goldens"
-UPDATE = os.environ.get("JDX_UPDATE_GOLDENS") == "1"
+GOLDENS = golden.GOLDENS
 
 CASES = [
     ("graph-hierarchy-shape", ["hierarchy", "gx.Shape"], 0),
@@ -61,25 +57,13 @@ CASES = [
 
 @pytest.fixture(scope="module")
 def outputs(jdx_home, jdx_env, run_jdx) -> dict:
-    from jdx.cli.main import main
-
     jar = graph_jar(jdx_home)
     r = run_jdx("index", "--jars", str(jar))
     assert r.code == 0, r.err
     prefix = ["--jars", str(jar)]
 
-    def run_here(argv: list[str]) -> Run:
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(argv)
-        return Run(code, out.getvalue(), err.getvalue())
-
     found = {}
-    with pytest.MonkeyPatch.context() as mp:
-        for var in ("JDX_CACHE_DIR", "JDX_CONFIG_DIR"):
-            mp.setenv(var, jdx_env[var])
-        for var in ("JDX_WORKSPACE", "JDX_GRAPH_BACKEND"):
-            mp.delenv(var, raising=False)
+    with golden.in_process(jdx_env) as run_here:
         for name, argv, code in CASES:
             found[(name, "txt")] = (run_here(prefix + argv), code)
             found[(name, "json")] = (run_here(prefix + argv + ["--json"]), code)
@@ -88,19 +72,7 @@ def outputs(jdx_home, jdx_env, run_jdx) -> dict:
 
 def _check(outputs: dict, jdx_home: Path, name: str, ext: str) -> None:
     run, code = outputs[(name, ext)]
-    assert run.code == code, f"{name}: exit {run.code}, expected {code}\n{run.out}{run.err}"
-    text = run.out if run.out else run.err
-    assert str(jdx_home) not in text and not re.search(r"/tmp/|/home/|/root/", text), text
-    path = GOLDENS / f"{name}.{ext}"
-    if UPDATE or not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(json.loads(text), indent=1, ensure_ascii=False) + "\n" if ext == "json" else text)
-        if not UPDATE:
-            pytest.fail(f"{path.name} was missing and has been written; review it and re-run")
-    if ext == "json":
-        assert json.loads(text) == json.loads(path.read_text()), f"{name}.json differs (JDX_UPDATE_GOLDENS=1)"
-    else:
-        assert text == path.read_text(), f"{name}.txt differs (JDX_UPDATE_GOLDENS=1 to regenerate)"
+    golden.check(GOLDENS / f"{name}.{ext}", run, code, jdx_home)
 
 
 @pytest.mark.parametrize("name", [c[0] for c in CASES])

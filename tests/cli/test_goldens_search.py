@@ -8,20 +8,15 @@ Regenerate with `JDX_UPDATE_GOLDENS=1 pytest tests/cli/test_goldens_search.py`, 
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import os
-import re
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import Run
+from tests.cli import golden
 from tests.fixtures.build import fixtures_jar
 
-GOLDENS = Path(__file__).resolve().parent.parent / "goldens"
-UPDATE = os.environ.get("JDX_UPDATE_GOLDENS") == "1"
+GOLDENS = golden.GOLDENS
 PREFIXES = ("search-", "resolve-", "imports-", "ls-", "tree-")
 
 FIXTURE_CASES = [
@@ -67,24 +62,12 @@ JDK_JSON = {"tree-jdk-sql"}
 
 @pytest.fixture(scope="module")
 def outputs(jdx_home, jdx_env, run_jdx) -> dict:
-    from jdx.cli.main import main
-
     jar = fixtures_jar(jdx_home)
     r = run_jdx("index", "--jars", str(jar))
     assert r.code == 0, r.err
 
-    def run_here(argv: list[str]) -> Run:
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(argv)
-        return Run(code, out.getvalue(), err.getvalue())
-
     found = {}
-    with pytest.MonkeyPatch.context() as mp:
-        for var in ("JDX_CACHE_DIR", "JDX_CONFIG_DIR"):
-            mp.setenv(var, jdx_env[var])
-        for var in ("JDX_WORKSPACE", "JDX_GRAPH_BACKEND"):
-            mp.delenv(var, raising=False)
+    with golden.in_process(jdx_env) as run_here:
         for name, argv, code in FIXTURE_CASES:
             args = ["--jars", str(jar)] + argv
             found[(name, "txt")] = (run_here(args), code)
@@ -98,23 +81,7 @@ def outputs(jdx_home, jdx_env, run_jdx) -> dict:
 
 def _check(outputs: dict, jdx_home: Path, name: str, ext: str) -> None:
     run, code = outputs[(name, ext)]
-    assert run.code == code, f"{name}: exit {run.code}, expected {code}\n{run.out}{run.err}"
-    text = run.out if run.out else run.err
-    assert str(jdx_home) not in text and not re.search(r"/tmp/|/home/|/root/", text), text
-    path = GOLDENS / f"{name}.{ext}"
-    if ext == "json":
-        data = json.loads(text)
-        if UPDATE or not path.exists():
-            path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
-            if not UPDATE:
-                pytest.fail(f"{path.name} was missing and has been written; review it and re-run")
-        assert data == json.loads(path.read_text()), f"{name}.json differs (JDX_UPDATE_GOLDENS=1 to regenerate)"
-    else:
-        if UPDATE or not path.exists():
-            path.write_text(text)
-            if not UPDATE:
-                pytest.fail(f"{path.name} was missing and has been written; review it and re-run")
-        assert text == path.read_text(), f"{name}.txt differs (JDX_UPDATE_GOLDENS=1 to regenerate)"
+    golden.check(GOLDENS / f"{name}.{ext}", run, code, jdx_home)
 
 
 @pytest.mark.parametrize("name", [c[0] for c in FIXTURE_CASES])

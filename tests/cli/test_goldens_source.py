@@ -6,20 +6,15 @@ Regenerate with `JDX_UPDATE_GOLDENS=1 pytest tests/cli/test_goldens_source.py`, 
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import os
-import re
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import Run
+from tests.cli import golden
 from tests.fixtures.build_sources import build_layouts
 
-GOLDENS = Path(__file__).resolve().parent.parent / "goldens" / "sources"
-UPDATE = os.environ.get("JDX_UPDATE_GOLDENS") == "1"
+GOLDENS = golden.GOLDENS / "sources"
 
 # (golden name, layout, argv, exit code)
 FIXTURE_CASES = [
@@ -76,20 +71,8 @@ def layout_args(jdx_home) -> dict:
 
 @pytest.fixture(scope="module")
 def outputs(layout_args, jdx_env, run_jdx) -> dict:
-    from jdx.cli.main import main
-
-    def run_here(argv: list[str]) -> Run:
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(argv)
-        return Run(code, out.getvalue(), err.getvalue())
-
     found = {}
-    with pytest.MonkeyPatch.context() as mp:
-        for var in ("JDX_CACHE_DIR", "JDX_CONFIG_DIR"):
-            mp.setenv(var, jdx_env[var])
-        for var in ("JDX_WORKSPACE", "JDX_GRAPH_BACKEND"):
-            mp.delenv(var, raising=False)
+    with golden.in_process(jdx_env) as run_here:
         for name, layout, argv, code in FIXTURE_CASES:
             found[(name, "txt")] = (run_here(layout_args[layout] + argv), code)
             found[(name, "json")] = (run_here(layout_args[layout] + argv + ["--json"]), code)
@@ -100,25 +83,7 @@ def outputs(layout_args, jdx_env, run_jdx) -> dict:
 
 def _check(outputs: dict, jdx_home: Path, name: str, ext: str) -> None:
     run, code = outputs[(name, ext)]
-    assert run.code == code, f"{name}: exit {run.code}, expected {code}\n{run.out}{run.err}"
-    text = run.out if run.out else run.err
-    assert str(jdx_home) not in text and not re.search(r"/tmp/|/home/|/root/", text), text
-    path = GOLDENS / f"{name}.{ext}"
-    if ext == "json":
-        data = json.loads(text)
-        if UPDATE or not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
-            if not UPDATE:
-                pytest.fail(f"{path.name} was missing and has been written; review it and re-run")
-        assert data == json.loads(path.read_text()), f"{name}.json differs (JDX_UPDATE_GOLDENS=1 to regenerate)"
-    else:
-        if UPDATE or not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
-            if not UPDATE:
-                pytest.fail(f"{path.name} was missing and has been written; review it and re-run")
-        assert text == path.read_text(), f"{name}.txt differs (JDX_UPDATE_GOLDENS=1 to regenerate)"
+    golden.check(GOLDENS / f"{name}.{ext}", run, code, jdx_home)
 
 
 @pytest.mark.parametrize("name", [c[0] for c in FIXTURE_CASES])

@@ -8,15 +8,12 @@ a lambda, a call whose arguments wrap over lines.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
 
+from tests.cli import golden
 from tests.fixtures.build_samples import samples_fixtures
-
-GOLDENS = Path(__file__).resolve().parent.parent / "goldens"
-
 
 @pytest.fixture(scope="module")
 def fx(jdx_home, run_jdx):
@@ -109,16 +106,11 @@ def test_no_sites_is_an_answer(fx, run_jdx):
 @pytest.mark.parametrize("fmt", ["txt", "json"])
 def test_golden(fx, run_jdx, jdx_home, fmt):
     args = ["samples", "sx.Api#greet", "--limit", "4", *fx["sources"]] + (["--json"] if fmt == "json" else [])
-    r = run_jdx(*args)
-    assert r.code == 0
-    assert str(jdx_home) not in r.out and not re.search(r"/tmp/|/home/|/root/", r.out)
-    path = GOLDENS / f"samples-greet.{fmt}"
-    got = json.loads(r.out) if fmt == "json" else r.out
-    if not path.exists():
-        path.write_text(json.dumps(got, indent=1, ensure_ascii=False) + "\n" if fmt == "json" else got)
-        pytest.fail(f"{path.name} was missing and has been written; review it and re-run")
-    want = json.loads(path.read_text()) if fmt == "json" else path.read_text()
-    assert got == want, f"{path.name} differs (delete it to regenerate, then review the diff)"
+    golden.check(golden.GOLDENS / f"samples-greet.{fmt}", run_jdx(*args), 0, jdx_home)
+
+
+def test_every_samples_golden_has_a_case():
+    golden.no_stale(golden.GOLDENS, "samples-*", {"samples-greet.txt", "samples-greet.json"})
 
 
 def test_same_bytes_twice(fx, run_jdx):

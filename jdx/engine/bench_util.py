@@ -1,0 +1,24 @@
+"""What the `jdx bench` row modules share: a warm median and the row format."""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+
+def warm_median(fn, iterations: int, minimum: int = 10) -> tuple[float, object]:
+    """(median seconds, last answer) of `fn()`, its first run not counted (it prepares statements)."""
+    answer = fn()
+    samples = []
+    for _ in range(max(iterations, minimum)):
+        start = time.perf_counter()
+        answer = fn()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples), answer
+
+
+def row(name: str, seconds: float, goal_ms: float | None = None, extra: str = "", digits: int = 1,
+        unit: str = "ms") -> dict:
+    """One `jdx bench` row: `{name, value, seconds}`, the value naming the goal when there is one."""
+    value = f"{seconds * 1000:.{digits}f} {unit}" + (f" (goal ≤ {goal_ms:.0f} ms)" if goal_ms else "") + extra
+    return {"name": name, "value": value, "seconds": seconds}

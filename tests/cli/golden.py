@@ -1,0 +1,63 @@
+"""What every golden-file module shares: running the CLI in this process, and comparing an output with its
+golden file (text byte for byte, JSON as parsed data; nothing machine-specific may reach a golden).
+Regenerate with `JDX_UPDATE_GOLDENS=1 pytest <module>`, then review the diff."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Run
+
+GOLDENS = Path(__file__).resolve().parent.parent / "goldens"
+UPDATE = os.environ.get("JDX_UPDATE_GOLDENS") == "1"
+
+
+@contextlib.contextmanager
+def in_process(jdx_env: dict) -> Iterator:
+    """A runner of `jdx.cli.main.main(argv)` in this process with the session's cache and config: hundreds of
+    cases take seconds instead of half a minute of interpreter start-ups."""
+    from jdx.cli.main import main
+
+    def run(argv: list[str]) -> Run:
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(argv)
+        return Run(code, out.getvalue(), err.getvalue())
+
+    with pytest.MonkeyPatch.context() as mp:
+        for var in ("JDX_CACHE_DIR", "JDX_CONFIG_DIR"):
+            mp.setenv(var, jdx_env[var])
+        for var in ("JDX_WORKSPACE", "JDX_GRAPH_BACKEND"):
+            mp.delenv(var, raising=False)
+        yield run
+
+
+def check(path: Path, run: Run, code: int, jdx_home: Path) -> None:
+    """`run` exited with `code` and printed what `path` holds (stdout, or stderr when stdout is empty)."""
+    name = path.name
+    assert run.code == code, f"{name}: exit {run.code}, expected {code}\n{run.out}{run.err}"
+    text = run.out if run.out else run.err
+    assert str(jdx_home) not in text and not re.search(r"/tmp/|/home/|/root/", text), text
+    is_json = path.suffix == ".json"
+    got = json.loads(text) if is_json else text
+    if UPDATE or not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(got, indent=1, ensure_ascii=False) + "\n" if is_json else text)
+        if not UPDATE:
+            pytest.fail(f"{name} was missing and has been written; review it and re-run")
+    want = json.loads(path.read_text()) if is_json else path.read_text()
+    assert got == want, f"{name} differs (JDX_UPDATE_GOLDENS=1 to regenerate, then review the diff)"
+
+
+def no_stale(folder: Path, pattern: str, names: set[str]) -> None:
+    """A renamed case must not leave a stale golden behind: every file matching `pattern` is expected."""
+    present = {p.name for p in folder.glob(pattern)} if folder.exists() else set()
+    assert present <= names, sorted(present - names)
