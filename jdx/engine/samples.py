@@ -197,7 +197,9 @@ def samples(store: GraphStore, text: str, opts: SampleOptions, window) -> tuple[
     out = [_render(site, win, use, info.get(site["caller_id"], {}))
            for site, (_, _, _, win, use) in zip(finished, chosen)]
     result = {"symbol": symbol.targets[0].ref if len(symbol.targets) == 1 else text,
-              "symbol_kind": symbol.targets[0].kind, "total": len(pairs), "samples": out,
+              "symbol_kind": symbol.targets[0].kind,
+              "artifact": arts.name(symbol.type_row.get("artifact")) if symbol.type_row else "",
+              "total": len(pairs), "samples": out,
               "with_sources": sum(1 for s in out if s["origin"] == "source")}
     truncated = None
     if len(pairs) > len(out):

@@ -15,7 +15,7 @@ class SamplesCommands:
 
         store = self.store()
         result, truncated = samples(store, text, opts or SampleOptions(), self._sample_window)
-        provenance = [{"symbol": result["symbol"], "origin": "bytecode",
+        provenance = [{"symbol": result["symbol"], "artifact": result["artifact"], "origin": "bytecode",
                        "detail": "call sites from the workspace graph; "
                                  f"{result['with_sources']} of {len(result['samples'])} shown from sources"}]
         return Answer(result, list(self._root_warnings), truncated, provenance)

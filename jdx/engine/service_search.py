@@ -35,7 +35,7 @@ class SearchCommands:
         from jdx.engine.search_nav import list_packages
 
         result, truncated = list_packages(self.store(), package_glob, depth, counts, limit)
-        return Answer(result, list(self._root_warnings), truncated)
+        return Answer(result, list(self._root_warnings), truncated, _browse_provenance(package_glob))
 
     def tree(self, artifact_glob: str | None = None, depth: int | None = None, counts: bool = False,
              limit: int = 200) -> Answer:
@@ -43,7 +43,7 @@ class SearchCommands:
         from jdx.engine.search_nav import artifact_tree
 
         result, truncated = artifact_tree(self.store(), artifact_glob, depth, counts, limit)
-        return Answer(result, list(self._root_warnings), truncated)
+        return Answer(result, list(self._root_warnings), truncated, _browse_provenance(artifact_glob))
 
 
 def _provenance(rows: list[dict]) -> list[dict]:
@@ -54,3 +54,8 @@ def _provenance(rows: list[dict]) -> list[dict]:
         if art and art not in seen:
             seen[art] = {"artifact": art, "origin": "bytecode"}
     return list(seen.values())
+
+
+def _browse_provenance(glob: str | None) -> list[dict]:
+    """`ls` and `tree` list what the workspace graph holds: the bytecode of its artifacts."""
+    return [{"symbol": glob or "*", "origin": "bytecode", "detail": "packages and types of the workspace graph"}]

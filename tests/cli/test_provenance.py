@@ -1,0 +1,52 @@
+"""Every answering command states its provenance in the JSON envelope, and a `--limit` cut is explicit
+(spec §3.5, §8.3): one JDK query per command, run in this process."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.cli import golden
+
+QUERIES = [
+    (["show", "java.util.HashMap"], None),
+    (["members", "java.util.HashMap"], None),
+    (["outline", "java.util.HashMap"], None),
+    (["signature", "java.util.HashMap#put"], None),
+    (["body", "java.util.HashMap#get(Object)"], None),
+    (["source", "java.util.HashMap", "--lines", "1:3"], None),
+    (["doc", "java.util.ArrayList#removeIf"], None),
+    (["search", "HMap"], "--limit"),
+    (["resolve", "HashMap"], None),
+    (["imports", "java.util.Map.Entry"], None),
+    (["ls", "java.util.function"], "--limit"),
+    (["tree", "java.sql"], "--limit"),
+    (["hierarchy", "java.util.AbstractList", "--down"], "--limit"),
+    (["implementors", "java.util.Deque"], "--limit"),
+    (["overrides", "java.util.AbstractList#get"], "--limit"),
+    (["usages", "java.util.List#size()"], "--limit"),
+    (["callers", "java.util.List#size()"], "--limit"),
+    (["calls", "java.util.HashMap#put"], "--limit"),
+    (["samples", "java.util.Optional#orElseGet"], "--limit"),
+]
+
+
+@pytest.fixture(scope="module")
+def runner(jdx_env):
+    with golden.in_process(jdx_env) as run:
+        yield run
+
+
+@pytest.mark.parametrize("argv,limit_flag", QUERIES, ids=[q[0][0] for q in QUERIES])
+def test_provenance_and_explicit_cuts(runner, argv, limit_flag):
+    data = json.loads(runner(argv + ["--json"]).out)
+    assert data["ok"], data
+    assert data["provenance"], f"{argv[0]}: no provenance"
+    assert all(p.get("origin") for p in data["provenance"]), data["provenance"]
+    if limit_flag:
+        cut = json.loads(runner(argv + [limit_flag, "1", "--json"]).out)
+        t = cut["truncated"]
+        assert t and t["shown"] < t["total"] and "--limit" in t["hint"], (argv[0], t)
+        text = runner(argv + [limit_flag, "1"]).out
+        assert f"… {t['shown']} of {t['total']} shown (" in text, text
