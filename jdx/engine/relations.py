@@ -95,16 +95,13 @@ def resolve_symbol(store: GraphStore, text: str, *, members_only: bool = False) 
     return Symbol(text, found.target, [_member_target(e) for e in entries])
 
 
-ONE_BY_ONE = 12  # up to this many ids, key lookups one by one beat one IN scan (measured on the JDK graph)
-
-
 def rows_by_ids(store: GraphStore, query: q.ByIds, ids: Iterable[str]) -> list[dict]:
-    """Rows of a two-form query for a set of ids: a primary-key lookup per id when they are few (~1 ms
-    each), one `IN` scan when they are many (~15 ms however few rows match)."""
+    """Rows of a two-form query for a set of ids: a primary-key lookup per id when they are few, the
+    list form once when they are many (`queries_graph._by_ids` has the costs and the thresholds)."""
     ids = sorted(set(ids))
     if not ids:
         return []
-    if len(ids) > ONE_BY_ONE:
+    if len(ids) > query.one_by_one:
         return store.rows(query.many, {"ids": ids})
     out: list[dict] = []
     for i in ids:
@@ -208,21 +205,22 @@ def is_lambda(row: dict, prefix: str = "") -> bool:
 
 
 def lambda_writers(store: GraphStore, lambda_ids: Iterable[str]) -> dict[str, dict]:
-    """For each lambda body id, the method that wrote it (found through the handle edge into the body,
-    nested lambdas followed outward), as a method row with `c_` columns. Bodies no handle reaches map
+    """For each lambda body id, the method that wrote it (`Method.writer`, the method whose handle edge
+    reaches the body; nested lambdas followed outward), as a method row with `c_` columns. Bodies no handle reaches map
     to nothing and stay as they are."""
     pending = sorted(set(lambda_ids))
     direct: dict[str, dict] = {}
     while pending:
-        rows = rows_by_ids(store, q.LAMBDA_WRITERS, pending)
-        rows.sort(key=lambda r: (r["lambda"], r["c_id"]))
+        writer_of = {r["lambda"]: r["writer"] for r in rows_by_ids(store, q.LAMBDA_WRITERS, pending)}
+        rows = {r["id"]: r for r in rows_by_ids(store, q.METHODS_BY_IDS, writer_of.values())}
         nxt = []
-        for r in rows:
-            if r["lambda"] in direct:
+        for lam in sorted(writer_of):
+            row = rows.get(writer_of[lam])
+            if row is None or lam in direct:
                 continue
-            direct[r["lambda"]] = r
-            if is_lambda(r, "c_") and r["c_id"] not in direct:
-                nxt.append(r["c_id"])
+            direct[lam] = {"c_id": row["id"], "c_access": row["access"], "c_artifact": row["artifact"]}
+            if is_lambda(direct[lam], "c_") and row["id"] not in direct:
+                nxt.append(row["id"])
         pending = sorted(set(nxt) - set(direct))
     out = {}
     for lam in direct:

@@ -2,7 +2,7 @@
 
 Each query comes in two forms (`ByIds`): one for a single id (`{id: $id}`, a primary-key lookup) and
 one for a list (`WHERE x.id IN $ids`, which costs a scan but one round trip; a bare node lookup
-UNWINDs the list into key lookups instead); `relations.rows_by_ids` picks. User input only ever arrives as parameters. Method rows carry `id`, `access`, `artifact`:
+UNWINDs the list into key lookups instead); `relations.rows_by_ids` picks by the number of ids. User input only ever arrives as parameters. Method rows carry `id`, `access`, `artifact`:
 owner, name and descriptor are parts of the id, so queries do not fetch them again.
 """
 
@@ -15,15 +15,18 @@ from dataclasses import dataclass
 class ByIds:
     one: str
     many: str
+    one_by_one: int = 12  # up to this many ids, run `one` per id rather than `many` once
 
 
 def _by_ids(var: str, label: str, pattern: str, tail: str) -> ByIds:
-    """`pattern` mentions `({var}:{label}{{ID}})`; the two forms fill it with a key lookup or an IN filter."""
+    """`pattern` mentions `({var}:{label}{{ID}})`; the two forms fill it with a key lookup or an IN filter.
+
+    Measured on the JDK graph (350k methods): a key lookup costs ~0.2 ms for a bare node and ~1 ms with
+    a relationship; `UNWIND $ids` into key lookups costs a fixed ~10-40 ms (215 methods: 56 ms), an
+    `IN` filter a scan (215 methods: 338 ms as a bare node, ~15-35 ms behind a relationship)."""
     one = "MATCH " + pattern.replace("{ID}", " {id: $id}") + " " + tail
     if pattern == f"({var}:{label}{{ID}})":
-        # a bare node lookup: one key lookup per id beats the IN scan ~6x (215 methods: 56 vs 338 ms on
-        # the JDK graph); patterns with a relationship are planned better with IN
-        return ByIds(one, f"UNWIND $ids AS i MATCH ({var}:{label} {{id: i}}) " + tail)
+        return ByIds(one, f"UNWIND $ids AS i MATCH ({var}:{label} {{id: i}}) " + tail, one_by_one=150)
     many = "MATCH " + pattern.replace("{ID}", "") + f" WHERE {var}.id IN $ids " + tail
     return ByIds(one, many)
 
@@ -70,10 +73,9 @@ WRITES_INTO = _by_ids("f", "Field", "(c:Method)-[r:WRITES]->(f:Field{ID})",
 REFERENCES_INTO = _by_ids("t", "Type", "(c:Method)-[r:REFERENCES]->(t:Type{ID})",
                           f"RETURN t.id AS target, {_method('c', 'c_')}, r.line AS line, r.kind AS kind")
 
-# handle edges into synthetic lambda bodies: who wrote the lambda, and where
-LAMBDA_WRITERS = _by_ids("l", "Method", "(w:Method)-[r:INVOKES]->(l:Method{ID})",
-                         f"WITH w, r, l WHERE r.kind = 'handle' RETURN l.id AS lambda, {_method('w', 'c_')}, "
-                         "r.line AS line")
+# the method that wrote each lambda body (Method.writer, set at build time from the handle edge into it)
+LAMBDA_WRITERS = _by_ids("l", "Method", "(l:Method{ID})",
+                         "WITH l WHERE l.writer IS NOT NULL RETURN l.id AS lambda, l.writer AS writer")
 
 # methods that override these (every override, transitively; `direct` marks the nearest)
 OVERRIDERS_OF = _by_ids("m", "Method", "(o:Method)-[r:OVERRIDES]->(m:Method{ID})",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-SCHEMA_VERSION = 7  # 7: graphs built before the COPY chunk fix lacked edges
+SCHEMA_VERSION = 8  # 7: graphs built before the COPY chunk fix lacked edges; 8: Method.writer
 # what a Symbol can be; Name counts its (kind, owner) groups per kind in n_<kind>
 SYMBOL_KINDS = ("class", "interface", "enum", "record", "annotation", "method", "field")
 
@@ -28,7 +28,7 @@ NODE_TABLES: dict[str, list[tuple[str, str]]] = {
         ("signature", "STRING"), ("access", "INT32"), ("kind", "STRING"), ("exceptions", "STRING[]"),
         ("param_names", "STRING[]"), ("param_source", "STRING"), ("annotation_default", "STRING"),
         ("first_line", "INT32"), ("last_line", "INT32"), ("artifact", "STRING"), ("external", "BOOLEAN"),
-        ("shadowed", "BOOLEAN"), ("deprecated", "BOOLEAN"), ("annotations", "STRING[]"),
+        ("shadowed", "BOOLEAN"), ("deprecated", "BOOLEAN"), ("annotations", "STRING[]"), ("writer", "STRING"),
     ],
     "Field": [
         ("id", "STRING"), ("owner", "STRING"), ("name", "STRING"), ("descriptor", "STRING"),

@@ -178,7 +178,9 @@ def build_graph_tables(shards, sink: GraphSink) -> BuildResult:
     # declared nodes go to the database now; externals follow once resolution has found them
     type_nodes = _type_nodes(types, ids, names, winner_mask, packages, interfaces, ann_by_owner, art_id_array)
     sink.nodes("Type", type_nodes)
-    member_nodes = {"Method": _method_nodes(methods, ann_by_owner, art_id_array),
+    calls = _refs(shards, "calls", shadowed, art_ids)
+    writers = _lambda_writers(calls, REF_KINDS.index("handle"))
+    member_nodes = {"Method": _method_nodes(methods, ann_by_owner, art_id_array, writers),
                     "Field": _field_nodes(fields, ann_by_owner, art_id_array)}
     for label, table in member_nodes.items():
         sink.nodes(label, table)
@@ -194,7 +196,6 @@ def build_graph_tables(shards, sink: GraphSink) -> BuildResult:
     kind_names = pa.array(REF_KINDS, pa.string())
     external_methods: dict[str, tuple[str, str, str]] = {}
     external_fields: dict[str, tuple[str, str, str]] = {}
-    calls = _refs(shards, "calls", shadowed, art_ids)
     invokes = resolve_edges(calls, methods["id"], hierarchy, False, kind_names, external_methods)
     accesses = _refs(shards, "accesses", shadowed, art_ids)
     field_edges = resolve_edges(accesses, fields["id"], hierarchy, True, kind_names, external_fields)
@@ -440,7 +441,24 @@ def _name_index(type_nodes: pa.Table, methods: pa.Table, fields: pa.Table, art_i
     return names, symbols, pa.table({"from": symbols["name"], "to": symbols["id"]})
 
 
-def _method_nodes(methods: pa.Table, ann_by_owner, art_id_array) -> pa.Table:
+def _lambda_writers(calls: pa.Table, handle: int) -> dict[str, str]:
+    """Lambda body id -> the method whose invokedynamic hands it over (javac writes both into one class;
+    the first writer by id when several do). Kept on the body's node so `usages` and `callers` attribute
+    a lambda's sites to the method that wrote it with a key lookup instead of a scan of the call edges."""
+    sub = calls.filter(pc.and_(pc.equal(calls["kind"], handle), pc.match_substring(calls["to"], "#lambda$")))
+    out: dict[str, str] = {}
+    for frm, to in zip(sub["from"].to_pylist(), sub["to"].to_pylist()):
+        owner, _, member = to.partition("#")
+        frm_owner = frm.split("#", 1)[0]
+        if frm_owner.split("@", 1)[0] != owner:
+            continue
+        body = f"{frm_owner}#{member}"  # a shadowed class's body carries its class's `@artifact` suffix
+        if body not in out or frm < out[body]:
+            out[body] = frm
+    return out
+
+
+def _method_nodes(methods: pa.Table, ann_by_owner, art_id_array, writers: dict[str, str]) -> pa.Table:
     name = methods["name"]
     kind = pc.if_else(pc.equal(name, "<init>"), "constructor",
                       pc.if_else(pc.equal(name, "<clinit>"), "initializer", "method"))
@@ -457,6 +475,8 @@ def _method_nodes(methods: pa.Table, ann_by_owner, art_id_array) -> pa.Table:
         "external": _const(methods.num_rows, False, pa.bool_()), "shadowed": methods["shadowed"],
         "deprecated": pc.not_equal(pc.bit_wise_and(methods["access"], ACC_DEPRECATED), 0),
         "annotations": _lists_by_id(methods["id"], ann_by_owner),
+        "writer": pa.array([writers.get(i) for i in methods["id"].to_pylist()], pa.string()) if writers
+        else pa.nulls(methods.num_rows, pa.string()),
     })
 
 
