@@ -306,24 +306,22 @@ class _Walker:
             self.nested(node, path, scope)
 
     def nested(self, node, path: list[str], scope: list[dict]) -> None:
-        """Anonymous and local classes anywhere inside a member, in javac's numbering order."""
-        for child in node.named_children:
-            t = child.type
+        """Anonymous and local classes anywhere inside a member, in javac's numbering order: a pre-order
+        walk with an explicit stack, since expressions nest deeper than Python's recursion limit (the
+        JDK's generated charset tables concatenate thousands of string literals)."""
+        stack: list = list(reversed(node.named_children))
+        while stack:
+            item = stack.pop()
+            if isinstance(item, tuple):  # a creation expression's anonymous body, after its arguments
+                self.anonymous(item[0], path, scope, doc_node=item[1])
+                continue
+            t = item.type
             if t == "object_creation_expression":
-                body = next((c for c in child.named_children if c.type == "class_body"), None)
-                for c in child.named_children:
-                    if c is not body and c.type != "class_body":
-                        self.nested(_Wrap(c), path, scope)
+                body = next((c for c in item.named_children if c.type == "class_body"), None)
                 if body is not None:
-                    self.anonymous(body, path, scope, doc_node=child)
+                    stack.append((body, item))
+                stack.extend(reversed([c for c in item.named_children if c.type != "class_body"]))
             elif t in TYPE_KINDS:
-                self.type_decl(child, path, scope, member=False)
+                self.type_decl(item, path, scope, member=False)
             else:
-                self.nested(child, path, scope)
-
-
-class _Wrap:
-    """A one-child stand-in, so `nested` can visit a node itself rather than only its children."""
-
-    def __init__(self, node) -> None:
-        self.named_children = [node]
+                stack.extend(reversed(item.named_children))

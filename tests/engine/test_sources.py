@@ -547,3 +547,19 @@ def test_javadoc_code_keeps_angle_brackets_and_links_do_not_break_paragraphs():
         "This class is a member of the Java Collections Framework. Produces a Map<K, List<T>>, a<b> and <html>.",
         "", "    Map<String, List<T>> m = new HashMap<>();", "", "    if (a < b) { m.put(x, y); }", "",
         "@return a List<T>"]
+
+
+def test_parse_survives_expressions_deeper_than_the_recursion_limit():
+    """Generated tables (the JDK's sun.nio.cs.ext.IBM33722) concatenate thousands of literals: the walk for
+    anonymous classes must not recurse per expression level, and still finds a class behind the chain."""
+    from jdx.engine.java_parse import parse_source
+
+    chain = " + ".join(f'"s{i}"' for i in range(5000))
+    src = ("package p;\npublic class Deep {\n"
+           f"    static final String S = {chain};\n"
+           "    Runnable r() { return new Runnable() { public void run() { String t = " + chain + "; } }; }\n"
+           "}\n").encode()
+    parsed = parse_source(src)
+    names = [(d.kind, d.name) for d in parsed.decls]
+    assert ("field", "S") in names and ("method", "r") in names
+    assert any(d.kind == "class" and d.path == ["Deep", "1"] for d in parsed.decls), names  # Deep$1
