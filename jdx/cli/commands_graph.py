@@ -14,6 +14,12 @@ _EXCLUDE = "leave out artifacts matching this glob (repeatable)"
 _LIMIT = "show at most N entries (default 50); the rest is counted"
 
 
+def _depth(direct: bool, depth: Optional[int]) -> Optional[int]:
+    if direct and depth is not None and depth != 1:
+        raise UsageError("--direct and --depth exclude each other")
+    return 1 if direct else depth
+
+
 def _filter(include: List[str], exclude: List[str]):
     from jdx.engine.relations import ArtifactFilter
 
@@ -34,10 +40,8 @@ def hierarchy(
     """Supertypes up and subtypes down, as trees. Example: jdx hierarchy java.util.AbstractList --down --direct"""
     from jdx.engine.rel_hierarchy import HierarchyOptions
 
-    if direct and depth is not None and depth != 1:
-        raise UsageError("--direct and --depth exclude each other")
     both = not up and not down
-    opts = HierarchyOptions(up=up or both, down=down or both, depth=1 if direct else depth,
+    opts = HierarchyOptions(up=up or both, down=down or both, depth=_depth(direct, depth),
                             filter=_filter(include, exclude), limit=limit)
     commands.out("hierarchy", type_ref, commands.service().hierarchy(type_ref, opts), text_graph.hierarchy)
 
@@ -54,9 +58,7 @@ def implementors(
     """Every subtype of a type in the workspace, flat. Example: jdx implementors java.util.Map --in 'gson*'"""
     from jdx.engine.rel_hierarchy import HierarchyOptions
 
-    if direct and depth is not None and depth != 1:
-        raise UsageError("--direct and --depth exclude each other")
-    opts = HierarchyOptions(up=False, down=True, depth=1 if direct else depth, filter=_filter(include, exclude),
+    opts = HierarchyOptions(up=False, down=True, depth=_depth(direct, depth), filter=_filter(include, exclude),
                             limit=limit)
     commands.out("implementors", type_ref, commands.service().implementors(type_ref, opts), text_graph.implementors)
 

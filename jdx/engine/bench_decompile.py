@@ -26,7 +26,7 @@ MEMBER = ("get", "(Ljava/lang/Object;)Ljava/lang/Object;")
 _CHILD = """
 import json, sys, time
 from pathlib import Path
-from jdx.loaders import decompile as d, java_tools as jt
+from jdx.loaders import decompile as d, java_tools as jt, jvm
 mode, jvm_cache, cache, kind, path, name = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3]), *sys.argv[4:7]
 t0 = time.perf_counter()
 if mode == "first":
@@ -34,9 +34,8 @@ if mode == "first":
 t1 = time.perf_counter()
 result = d.decompile_class(cache, kind, path, name, [])
 t2 = time.perf_counter()
-import jpype
 print(json.dumps({"jvm_ms": (t1 - t0) * 1000, "ms": (t2 - t1) * 1000, "cached": result.cached,
-                  "jvm_started": jpype.isJVMStarted()}))
+                  "jvm_started": jvm.jvm_running()}))
 """
 _row = partial(row, digits=0)
 

@@ -21,8 +21,9 @@ def rows(service, iterations: int) -> list[dict]:
     from jdx.engine.rel_hierarchy import HierarchyOptions
     from jdx.engine.rel_usages import UsageOptions
 
-    if not service.store().rows_cached("MATCH (m:Method {id: $id}) RETURN m.id",
-                                       {"id": "java/util/List#size()I"}):
+    from jdx.graph_schema import queries_graph as q
+
+    if not service.store().rows_cached(q.METHODS_BY_IDS.one, {"id": "java/util/List#size()I"}):
         return [{"name": "relationship graph", "value": "skipped: the workspace has no JDK", "seconds": 0.0}]
     out = []
     secs, answer = warm_median(lambda: service.usages(HOT, UsageOptions()), iterations)

@@ -178,6 +178,13 @@ def _tree(g: nx.DiGraph, root: str, types: _Types, arts: Artifacts, limit: int, 
     return walk.walk(root, make), walk
 
 
+def _within(g: nx.DiGraph, root: dict, opts: HierarchyOptions, arts: Artifacts, types: _Types) -> nx.DiGraph:
+    """The graph cut to the artifacts `--in`/`--exclude` keep (skipped types named in `via`)."""
+    if not (opts.filter.include or opts.filter.exclude):
+        return g
+    return _filtered(g, root["id"], lambda n: opts.filter.accepts(arts, (types.rows.get(n) or {}).get("artifact")))
+
+
 def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dict, list[Warning_], dict | None]:
     """(result, warnings, truncation) of `hierarchy`: the up and down trees with their distinct counts."""
     limit = check_limit(opts.limit)
@@ -185,7 +192,6 @@ def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dic
     root = resolve_type(store, text)
     arts = Artifacts.of(store)
     types = _Types(store)
-    keep = (lambda n: opts.filter.accepts(arts, (types.rows.get(n) or {}).get("artifact")))
     result: dict = {"type": root["fqn"], "kind": root["kind"], "artifact": arts.name(root["artifact"])}
     warnings: list[Warning_] = []
     shown = total = 0
@@ -199,8 +205,7 @@ def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dic
                                          f"the hierarchy above it is unknown"))
         else:
             g = _down_graph(store, root, depth, types)
-        if opts.filter.include or opts.filter.exclude:
-            g = _filtered(g, root["id"], keep)
+        g = _within(g, root, opts, arts, types)
         tree, walk = _tree(g, root["id"], types, arts, limit - shown, None,
                            lambda _p, c, data: _entry(types, arts, c, data))
         result[direction] = tree
@@ -220,9 +225,7 @@ def implementors(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[
     root = resolve_type(store, text)
     arts = Artifacts.of(store)
     types = _Types(store)
-    g = _down_graph(store, root, depth, types)
-    if opts.filter.include or opts.filter.exclude:
-        g = _filtered(g, root["id"], lambda n: opts.filter.accepts(arts, (types.rows.get(n) or {}).get("artifact")))
+    g = _within(_down_graph(store, root, depth, types), root, opts, arts, types)
     nodes = sorted((n for n in g if n != root["id"]),
                    key=lambda n: (arts.position(types.rows[n]["artifact"]), d.internal_to_fqn(n)))
     out = []

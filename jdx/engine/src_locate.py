@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,6 +14,9 @@ from jdx.engine.sources import SourceRoot, find_file, source_roots
 from jdx.errors import Warning_
 from jdx.graph_schema import queries
 from jdx.graph_schema.store import GraphStore
+
+
+FILES_KEPT = 64
 
 
 @dataclass
@@ -26,6 +30,9 @@ class SourceContext:
     explicit: list[str] = field(default_factory=list)
     src_dirs: list[str] = field(default_factory=list)
     _roots: dict[str, list[SourceRoot]] = field(default_factory=dict)
+    # the last source files read, so a command touching one file several times (show, samples, a member's
+    # body then its doc) reads and decodes it once; bounded, since a batch process may visit thousands
+    _files: OrderedDict = field(default_factory=OrderedDict)
 
     def type_row(self, type_id: str) -> dict | None:
         rows = self.store.rows_cached(queries.TYPE_BY_ID, {"id": type_id})
@@ -41,6 +48,19 @@ class SourceContext:
             self._roots[artifact_key] = [] if art is None else source_roots(
                 art.kind, art.path, art.spec, self.explicit, self.src_dirs, str(self.cache))
         return self._roots[artifact_key]
+
+    def file(self, artifact_key: str, rel: str) -> "SourceFile | None":
+        """The source file `rel` of an artifact from its first root that holds it, None when none does."""
+        key = (artifact_key, rel)
+        if key in self._files:
+            self._files.move_to_end(key)
+            return self._files[key]
+        found = find_file(self.roots_for(artifact_key), rel)
+        file = None if found is None else SourceFile(found[0], rel, found[1], self.cache)
+        self._files[key] = file
+        if len(self._files) > FILES_KEPT:
+            self._files.popitem(last=False)
+        return file
 
 
 @dataclass
@@ -124,11 +144,10 @@ def source_file(ctx: SourceContext, type_row: dict) -> tuple[SourceFile, list[st
     rel = source_rel(type_row, top)
     if rel is None:
         return None
-    found = find_file(ctx.roots_for(type_row.get("artifact") or ""), rel)
-    if found is None:
+    file = ctx.file(type_row.get("artifact") or "", rel)
+    if file is None:
         return None
-    root, data = found
-    return SourceFile(root, rel, data, ctx.cache), sm.type_keys(type_row["id"], chain)
+    return file, sm.type_keys(type_row["id"], chain)
 
 
 def locate_method(ctx: SourceContext, type_row: dict, row: dict) -> Located | None:

@@ -185,6 +185,14 @@ def release_heap() -> None:
         system.gc()
 
 
+def jvm_running() -> bool:
+    """Whether this process has started its embedded JVM (without importing JPype when nothing has)."""
+    import sys
+
+    jpype = sys.modules.get("jpype")
+    return bool(jpype is not None and jpype.isJVMStarted())
+
+
 def jpype_version() -> str | None:
     """The installed JPype's version, or None (for `jdx doctor`; does not start a JVM)."""
     try:
