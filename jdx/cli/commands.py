@@ -206,7 +206,7 @@ def run(g, rest: list[str], nested: bool = False) -> int:
     global _G
     _G = g
     from jdx.cli import (  # noqa: F401 - registers the commands
-        commands_cards, commands_graph, commands_read, commands_samples, commands_search, commands_source)
+        commands_cards, commands_daemon, commands_graph, commands_read, commands_samples, commands_search, commands_source)
 
     exc_mod = _click_exceptions()
     try:

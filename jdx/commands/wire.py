@@ -179,6 +179,20 @@ def _unknown_command(command: str, commands: frozenset[str]) -> str:
     return f"unknown command {shown!r}{hint}"
 
 
+def request_names(line: str | bytes) -> tuple[str, str]:
+    """Best-effort (command, query) of a line that may be refused, for its error envelope; never raises."""
+    try:
+        data = json.loads(line)
+    except Exception:  # noqa: BLE001 - a refused line may be anything
+        return "", ""
+    if not isinstance(data, dict):
+        return "", ""
+    def clean(value: object, size: int) -> str:
+        return value[:size].encode("utf-8", "replace").decode("utf-8") if isinstance(value, str) else ""
+
+    return clean(data.get("command"), 64), clean(data.get("query"), 256)
+
+
 # --- responses -------------------------------------------------------------------------------------
 
 def encode_response(envelope: dict) -> str:

@@ -1,0 +1,91 @@
+"""`jdx daemon start|stop|status|run` (spec §14.3): typer commands over jdx.daemon."""
+
+from __future__ import annotations
+
+import typer
+
+from jdx.cli import commands as cli
+from jdx.engine.answer import Answer
+
+daemon_app = typer.Typer(no_args_is_help=True, help="The resident daemon the CLI answers through (spec §14.3).")
+cli.app.add_typer(daemon_app, name="daemon")
+
+IDLE_HELP = "seconds without a request before the daemon exits (0: never)"
+
+
+def workspace() -> dict:
+    """The global workspace flags as the dict a daemon is keyed by."""
+    from jdx.daemon.paths import workspace_flags
+
+    g = cli._G
+    return workspace_flags(g.workspace, g.jars, g.src, g.sources, g.jdk, g.cache_dir)
+
+
+def _lines(result: dict) -> list[str]:
+    if "refused" in result:
+        return [f"not stopped: {result['refused']}"]
+    lines = []
+    if result.get("started"):
+        lines.append(f"started daemon pid {result.get('pid')}")
+    elif "started" in result:
+        lines.append(f"already running: pid {result.get('pid')}")
+    if "stopped" in result:
+        if result["stopped"]:
+            lines.append(f"stopped daemon pid {result['pid']}" + (" (SIGKILL after the grace)" if result.get("forced")
+                                                                 else ""))
+        else:
+            lines.append("no daemon was running")
+        lines.extend(f"swept {path}" for path in result.get("swept", []))
+        return lines
+    if result.get("running") is False:
+        return ["no daemon running for this workspace"]
+    for key in ("pid", "uptime", "queries", "artifacts", "memory", "idle", "version", "socket"):
+        if key in result:
+            value = result[key]
+            if key == "memory":
+                value = f"{value / 2**20:.0f} MB"
+            elif key == "uptime":
+                value = f"{value:.0f} s"
+            lines.append(f"{key}: {value}")
+    return lines
+
+
+@daemon_app.command("start")
+def start(idle: float = typer.Option(300.0, "--idle", help=IDLE_HELP)):
+    """Start this workspace's daemon in the background (the CLI also does on first use). Example: jdx daemon start"""
+    from jdx.daemon import control
+
+    cli.out("daemon", "start", Answer(control.start(workspace(), idle)), _lines)
+
+
+@daemon_app.command("stop")
+def stop():
+    """Stop this workspace's daemon and sweep stale socket/pid files. Example: jdx daemon stop"""
+    from jdx.daemon import control
+
+    cli.out("daemon", "stop", Answer(control.stop(workspace())), _lines)
+
+
+@daemon_app.command("status")
+def status():
+    """Pid, uptime, workspace, memory, artifacts and query count of this workspace's daemon. Example: jdx daemon status --json"""
+    from jdx.daemon import control
+
+    result = control.status(workspace())
+    cli.out("daemon", "status", Answer(result if result is not None else {"running": False}), _lines)
+
+
+@daemon_app.command("run")
+def run(idle: float = typer.Option(300.0, "--idle", help=IDLE_HELP)):
+    """Serve this workspace in the foreground until idle or stopped. Example: jdx daemon run --idle 0"""
+    from jdx.daemon.host import Host
+    from jdx.daemon.paths import daemon_paths
+    from jdx.daemon.server import serve
+
+    ws = workspace()
+    paths = daemon_paths(ws)
+    host = Host(ws)
+    try:
+        serve(paths, host.execute, host.commands, idle=idle, describe=host.describe, workspace=ws)
+    finally:
+        host.close()
