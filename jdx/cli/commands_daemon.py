@@ -14,11 +14,17 @@ IDLE_HELP = "seconds without a request before the daemon exits (0: never)"
 
 
 def workspace() -> dict:
-    """The global workspace flags as the dict a daemon is keyed by."""
-    from jdx.daemon.paths import workspace_flags
+    """The global workspace flags as the dict a daemon is keyed by (the same one the CLI client sends by)."""
+    return cli._G.workspace_key()
+
+
+def _session():
+    """The session a one-shot command would open for these flags (jdx.cli.main), kept open for the daemon's life."""
+    from jdx.commands.session import Options, Session
 
     g = cli._G
-    return workspace_flags(g.workspace, g.jars, g.src, g.sources, g.jdk, g.cache_dir)
+    return Session(Options(workspace=g.workspace, jars=g.jars, src=g.src, sources=g.sources, jdk=g.jdk,
+                           cache_dir=g.cache_dir))
 
 
 def _lines(result: dict) -> list[str]:
@@ -84,7 +90,7 @@ def run(idle: float = typer.Option(300.0, "--idle", help=IDLE_HELP)):
 
     ws = workspace()
     paths = daemon_paths(ws)
-    host = Host(ws)
+    host = Host(ws, session_factory=_session)
     try:
         serve(paths, host.execute, host.commands, idle=idle, describe=host.describe, workspace=ws)
     finally:

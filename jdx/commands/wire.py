@@ -197,7 +197,7 @@ def request_names(line: str | bytes) -> tuple[str, str]:
 
 def encode_response(envelope: dict) -> str:
     """The `--json` envelope verbatim, newline-terminated (the same bytes `--json` prints)."""
-    from jdx.engine.envelope import dumps
+    from jdx.render.envelope import dumps
 
     return dumps(envelope) + "\n"
 

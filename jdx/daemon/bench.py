@@ -21,7 +21,7 @@ QUERY = ("members", "java.util.HashMap")
 
 def daemon_rows(workspace: dict, iterations: int = 20, env: dict | None = None) -> list[dict]:
     """Warm daemon round trip (median of `iterations`, first request not counted) and a thin-client process."""
-    from jdx.engine.bench_util import row
+    from jdx.bench.util import row
 
     saved = dict(os.environ)
     os.environ.update(env or {})

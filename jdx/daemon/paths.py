@@ -49,16 +49,17 @@ def workspace_hash(workspace: dict) -> str:
 
 
 def workspace_argv(workspace: dict) -> list[str]:
-    """The same workspace as global flags, for spawning `jdx daemon run`."""
+    """The same workspace as global flags, for spawning `jdx daemon run` (which inherits the environment:
+    a name or cache dir that came from JDX_WORKSPACE / JDX_CACHE_DIR stays in the env, not on the line)."""
     args: list[str] = []
-    if workspace.get("workspace"):
+    if workspace.get("workspace") and workspace["workspace"] != os.environ.get("JDX_WORKSPACE"):
         args += ["-w", workspace["workspace"]]
     for flag, key in (("--jars", "jars"), ("--src", "src"), ("--sources", "sources")):
         for value in workspace.get(key) or ():
             args.append(f"{flag}={value}")
     if workspace.get("jdk") is not None:
         args.append("--jdk" if workspace["jdk"] else "--no-jdk")
-    if workspace.get("cache_dir"):
+    if workspace.get("cache_dir") and workspace["cache_dir"] != os.environ.get("JDX_CACHE_DIR"):
         args.append(f"--cache-dir={workspace['cache_dir']}")
     return args
 

@@ -104,7 +104,7 @@ class DaemonServer(socketserver.ThreadingUnixStreamServer):
                 self._last = time.monotonic()
 
     def _answer(self, line: bytes) -> str:
-        from jdx.engine import envelope
+        from jdx.render import envelope
 
         try:
             request = decode_request(line, self.commands)
@@ -132,7 +132,7 @@ class DaemonServer(socketserver.ThreadingUnixStreamServer):
             return encode_response(envelope.failure(request.command, request.query, err))
 
     def refusal(self, error: WireError, command: str = "", query: str = "") -> str:
-        from jdx.engine import envelope
+        from jdx.render import envelope
 
         return encode_response(envelope.failure(command, query, error))
 

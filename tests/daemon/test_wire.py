@@ -112,7 +112,7 @@ def test_refusal_is_an_error_envelope_code():
 
 
 def test_response_is_the_json_envelope_verbatim():
-    from jdx.engine import envelope
+    from jdx.render import envelope
     from jdx.engine.answer import Answer
 
     env = envelope.success("members", "a.B", Answer({"members": ["ü"]}, provenance=[{"origin": "bytecode"}]))
