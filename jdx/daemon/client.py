@@ -115,7 +115,7 @@ def spawn_daemon(workspace: dict, paths: DaemonPaths, idle: float | None = None)
     env = dict(os.environ)
     env.pop("JDX_NO_DAEMON", None)
     try:
-        log = open(paths.log, "ab")
+        log = os.fdopen(os.open(paths.log, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600), "ab")
     except OSError:
         log = subprocess.DEVNULL  # type: ignore[assignment]
     _SPAWNED[:] = [p for p in _SPAWNED if p.poll() is None]
