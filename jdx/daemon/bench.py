@@ -1,4 +1,5 @@
-"""`jdx bench` rows for the daemon (DESIGN.md §5): a warm round trip, and a whole thin-client process.
+"""`jdx bench` rows for the daemon (DESIGN.md §5): a warm round trip, the transport alone (`health`, no graph
+work), and a whole thin-client process.
 
 Both go through a real `jdx daemon run` for the bench's workspace, started here when none runs and
 stopped again afterwards, so a bench leaves no daemon behind.
@@ -36,9 +37,13 @@ def daemon_rows(workspace: dict, iterations: int = 20, env: dict | None = None) 
             return [{"name": f"warm daemon round trip `{' '.join(QUERY)}`", "value": f"skipped: {reason}",
                      "seconds": 0.0}]
         warm = statistics.median(_round_trip(workspace, line) for _ in range(max(iterations, 10)))
+        health = encode_request("health")
+        transport = statistics.median(_round_trip(workspace, health) for _ in range(max(iterations, 10)))
         process = statistics.median(_client_process(workspace, line) for _ in range(max(iterations // 4, 3)))
         return [row(f"warm daemon round trip `{' '.join(QUERY)}` (connect, send, read one envelope)", warm,
                     goal_ms=5, digits=2, unit="ms median"),
+                row("daemon transport alone: `health` round trip (no graph work)", transport, digits=2,
+                    unit="ms median"),
                 row(f"thin-client process: python start, client import, round trip `{' '.join(QUERY)}`", process,
                     digits=0, unit="ms median")]
     except JdxError as exc:

@@ -42,7 +42,7 @@ class Host:
         with self._lock:
             session = self._session
             artifacts = 0
-            if session is not None and getattr(session, "_artifacts", None) is not None:
+            if session is not None:  # it exists after a first query, which resolved the artifacts
                 try:
                     artifacts = len(session.artifacts())
                 except JdxError:
