@@ -115,7 +115,8 @@ def is_jdx_daemon(pid: int) -> bool:
         return False
     except OSError:
         argv = _ps_argv(pid)
-    is_jdx = any(a == "jdx" or a.endswith("/jdx") for a in argv[:3]) or ("-m" in argv and "jdx" in argv)
+    # `jdx ...` (console script), `python /path/bin/jdx ...` or `python -m jdx ...`
+    is_jdx = any(os.path.basename(a) == "jdx" for a in argv[:2]) or argv[1:3] == ["-m", "jdx"]
     pairs = zip(argv, argv[1:])
     return is_jdx and any(a == "daemon" and b == "run" for a, b in pairs)
 

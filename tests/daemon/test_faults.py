@@ -165,3 +165,30 @@ def test_a_daemon_that_answers_half_a_line_is_not_believed(ws):
     finally:
         thread.join(5)
         half.close()
+
+
+def test_stop_escalates_to_sigkill_when_sigterm_is_ignored(ws, tmp_path):
+    """A daemon stuck past the grace is killed; its files are swept."""
+    paths = daemon_paths(ws)
+    script = tmp_path / "jdx"  # run as `python <dir>/jdx daemon run`: the shape of a console-script daemon
+    script.write_text(
+        "import fcntl, os, signal, sys, time\n"
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        f"fd = os.open({str(paths.lock)!r}, os.O_RDWR | os.O_CREAT)\n"
+        "fcntl.flock(fd, fcntl.LOCK_EX)\n"
+        "os.pwrite(fd, f'{os.getpid()}\\n'.encode(), 0)\n"
+        f"open({str(paths.pid)!r}, 'w').write(f'{{os.getpid()}}\\n')\n"
+        "print('locked', flush=True)\n"
+        "time.sleep(60)\n")
+    stuck = subprocess.Popen([sys.executable, str(script), "daemon", "run"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert stuck.stdout.readline().strip() == "locked"
+        assert control.is_jdx_daemon(stuck.pid)
+        report = control.stop(ws, grace=0.5)
+        assert report["stopped"] and report["forced"] and report["running"] is False
+        assert str(paths.pid) in report["swept"]
+        assert stuck.wait(10) == -signal.SIGKILL
+    finally:
+        if stuck.poll() is None:
+            stuck.kill()
+        stuck.communicate(timeout=10)
