@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import os
 import socket
-import subprocess
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from jdx.commands.wire import WireError, decode_response
 from jdx.daemon.paths import DaemonPaths, daemon_paths, workspace_argv
+
+if TYPE_CHECKING:
+    import subprocess
 
 CONNECT_TIMEOUT = 1.0
 QUERY_TIMEOUT = 600.0  # a first query may build the graph; --timeout narrows it
@@ -109,6 +112,7 @@ def wait_for_socket(paths: DaemonPaths, seconds: float, proc: subprocess.Popen |
 
 def spawn_daemon(workspace: dict, paths: DaemonPaths, idle: float | None = None) -> subprocess.Popen | None:
     """Starts `python -m jdx daemon run` detached with the same workspace flags; its stderr goes to the log."""
+    import subprocess  # only when spawning: a query to a running daemon never pays for it
     args = [sys.executable, "-m", "jdx", "daemon", "run", *workspace_argv(workspace)]
     if idle is not None:
         args.append(f"--idle={idle:g}")
