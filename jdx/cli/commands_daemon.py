@@ -10,7 +10,20 @@ from jdx.engine.answer import Answer
 daemon_app = typer.Typer(no_args_is_help=True, help="The resident daemon the CLI answers through (spec §14.3).")
 cli.app.add_typer(daemon_app, name="daemon")
 
-IDLE_HELP = "seconds without a request before the daemon exits (0: never)"
+IDLE_HELP = "how long without a request before the daemon exits: 300, 90s, 5m, 1h (0: never)"
+
+
+def idle_seconds(text: str) -> float:
+    """`--idle`: a duration as `--timeout` takes it, or 0 to disable the idle shutdown."""
+    from jdx.cli.main import parse_duration
+    from jdx.errors import UsageError
+
+    if text.strip() in ("0", "0s"):
+        return 0.0
+    try:
+        return parse_duration(text)
+    except UsageError:
+        raise UsageError(f"--idle {text!r}: use a duration such as 300, 90s or 5m, or 0 for never") from None
 
 
 def workspace() -> dict:
@@ -57,11 +70,11 @@ def _lines(result: dict) -> list[str]:
 
 
 @daemon_app.command("start")
-def start(idle: float = typer.Option(300.0, "--idle", help=IDLE_HELP)):
+def start(idle: str = typer.Option("5m", "--idle", help=IDLE_HELP)):
     """Start this workspace's daemon in the background (the CLI also does on first use). Example: jdx daemon start"""
     from jdx.daemon import control
 
-    cli.out("daemon", "start", Answer(control.start(workspace(), idle)), _lines)
+    cli.out("daemon", "start", Answer(control.start(workspace(), idle_seconds(idle))), _lines)
 
 
 @daemon_app.command("stop")
@@ -82,7 +95,7 @@ def status():
 
 
 @daemon_app.command("run")
-def run(idle: float = typer.Option(300.0, "--idle", help=IDLE_HELP)):
+def run(idle: str = typer.Option("5m", "--idle", help=IDLE_HELP)):
     """Serve this workspace in the foreground until idle or stopped. Example: jdx daemon run --idle 0"""
     from jdx.daemon.host import Host
     from jdx.daemon.paths import daemon_paths
@@ -92,6 +105,6 @@ def run(idle: float = typer.Option(300.0, "--idle", help=IDLE_HELP)):
     paths = daemon_paths(ws)
     host = Host(ws, session_factory=_session)
     try:
-        serve(paths, host.execute, host.commands, idle=idle, describe=host.describe, workspace=ws)
+        serve(paths, host.execute, host.commands, idle=idle_seconds(idle), describe=host.describe, workspace=ws)
     finally:
         host.close()
