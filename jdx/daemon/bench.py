@@ -39,12 +39,16 @@ def daemon_rows(workspace: dict, iterations: int = 20, env: dict | None = None) 
         warm = statistics.median(_round_trip(workspace, line) for _ in range(max(iterations, 10)))
         health = encode_request("health")
         transport = statistics.median(_round_trip(workspace, health) for _ in range(max(iterations, 10)))
-        process = statistics.median(_client_process(workspace, line) for _ in range(max(iterations // 4, 3)))
+        runs = max(iterations // 4, 3)
+        process = statistics.median(_client_process(workspace, line) for _ in range(runs))
+        one_shot = statistics.median(_cli_process(workspace) for _ in range(runs))
         return [row(f"warm daemon round trip `{' '.join(QUERY)}` (connect, send, read one envelope)", warm,
                     goal_ms=5, digits=2, unit="ms median"),
                 row("daemon transport alone: `health` round trip (no graph work)", transport, digits=2,
                     unit="ms median"),
                 row(f"thin-client process: python start, client import, round trip `{' '.join(QUERY)}`", process,
+                    digits=0, unit="ms median"),
+                row(f"one-shot `jdx {' '.join(QUERY)}` through a running daemon (whole CLI process)", one_shot,
                     digits=0, unit="ms median")]
     except JdxError as exc:
         return [{"name": f"warm daemon round trip `{' '.join(QUERY)}`", "value": f"skipped: {exc.message}",
@@ -69,6 +73,19 @@ _CLIENT_PROCESS = ("import json, sys\n"
                    "from jdx.daemon.client import query\n"
                    "line = query(json.loads(sys.argv[1]), sys.argv[2], spawn=False)\n"
                    "sys.stdout.write(line or '')\n")
+
+
+def _cli_process(workspace: dict) -> float:
+    from jdx.daemon.paths import workspace_argv
+
+    before = (control.status(workspace) or {}).get("queries", 0)
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "jdx", *QUERY, *workspace_argv(workspace)], capture_output=True,
+                         text=True, timeout=120)
+    seconds = time.perf_counter() - start
+    if out.returncode != 0 or (control.status(workspace) or {}).get("queries", 0) <= before:
+        raise JdxError(f"the CLI did not answer through the daemon: {out.stderr.strip()[:200]}")
+    return seconds
 
 
 def _client_process(workspace: dict, line: str) -> float:
