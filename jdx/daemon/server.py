@@ -120,11 +120,11 @@ class DaemonServer(socketserver.ThreadingUnixStreamServer):
             env = self.execute(request.command, request.query, dict(request.params))
         except JdxError as exc:
             env = envelope.failure(request.command, request.query, exc)
-        except Exception as exc:  # noqa: BLE001 - the one place a failed request becomes exit 6, as in main.py
-            traceback.print_exc(file=sys.stderr)
-            err = JdxError(f"internal error: {type(exc).__name__}: {exc}".splitlines()[0],
-                           hint="re-run with --no-daemon and JDX_DEBUG=1 for a traceback")
-            env = envelope.failure(request.command, request.query, err)
+        except Exception as exc:  # noqa: BLE001 - an executor that failed outside its own error handling
+            from jdx.commands.execute import internal_error
+
+            traceback.print_exc(file=sys.stderr)  # to the daemon's log
+            env = envelope.failure(request.command, request.query, internal_error(exc))
         try:
             return encode_response(env)
         except Exception as exc:  # noqa: BLE001 - an unserialisable envelope is an internal error, not a crash
