@@ -43,16 +43,18 @@ def query(workspace: dict, line: str, *, spawn: bool = True, timeout: float | No
     if disabled():
         return None
     paths = daemon_paths(workspace)
+    budget = QUERY_TIMEOUT if timeout is None else timeout
+    started = time.monotonic()
     sock = connect(paths)
     if sock is None:
         proc = spawn_daemon(workspace, paths) if spawn else None
         if proc is None:
             return None
-        sock = wait_for_socket(paths, SPAWN_WAIT, proc)
+        sock = wait_for_socket(paths, min(SPAWN_WAIT, budget), proc)
         if sock is None:
             return None
     with sock:
-        return exchange(sock, line, QUERY_TIMEOUT if timeout is None else timeout)
+        return exchange(sock, line, max(budget - (time.monotonic() - started), 0.001))
 
 
 def connect(paths: DaemonPaths, timeout: float = CONNECT_TIMEOUT) -> socket.socket | None:
