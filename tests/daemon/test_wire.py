@@ -187,7 +187,7 @@ def test_decoding_never_throws_on_text(data):
 
 
 @given(shaped, st.integers(0, 200), st.sampled_from(["", "\n", "\r\n", " ", "}", "{", "\x00"]))
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=150, deadline=None)
 def test_decoding_never_throws_on_near_requests(obj, cut, tail):
     line = json.dumps(obj, allow_nan=True)
     _never_raises_but_wire_error(line)
