@@ -42,7 +42,10 @@ def query(workspace: dict, line: str, *, spawn: bool = True, timeout: float | No
     Raises UsageError (exit 3) only when the socket path is too long to bind (spec §14.3)."""
     if disabled():
         return None
-    paths = daemon_paths(workspace)
+    try:
+        paths = daemon_paths(workspace)
+    except OSError:
+        return None  # no runtime dir can be made here: in-process still answers
     budget = QUERY_TIMEOUT if timeout is None else timeout
     started = time.monotonic()
     sock = connect(paths)

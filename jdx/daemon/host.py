@@ -27,6 +27,7 @@ class Host:
         self._lock = threading.Lock()
         self._session = None
         self.refreshes = 0
+        self.artifacts = 0  # in the workspace, as of the last answer (0 before the first)
 
     def execute(self, command: str, query: str, params: dict) -> dict:
         with self._lock:
@@ -34,26 +35,29 @@ class Host:
                 self._session = self._session_factory()
             elif _refresh(self._session):
                 self.refreshes += 1
-            outcome = self._answer(self._session, command, query, params)
+            try:
+                outcome = self._answer(self._session, command, query, params)
+            finally:
+                self.artifacts = _artifact_count(self._session)
         return getattr(outcome, "envelope", outcome)
 
     def describe(self) -> dict:
-        """Status fields only the session knows: artifacts in the workspace (0 before the first query)."""
-        with self._lock:
-            session = self._session
-            artifacts = 0
-            if session is not None:  # it exists after a first query, which resolved the artifacts
-                try:
-                    artifacts = len(session.artifacts())
-                except JdxError:
-                    artifacts = 0
-        return {"artifacts": artifacts, "refreshes": self.refreshes}
+        """Status fields only the session knows, as of the last answer: never waits for a running query."""
+        return {"artifacts": self.artifacts, "refreshes": self.refreshes}
 
     def close(self) -> None:
         with self._lock:
             if self._session is not None and hasattr(self._session, "close"):
                 self._session.close()
             self._session = None
+
+
+def _artifact_count(session) -> int:
+    """Artifacts of the session's workspace (resolved by the query just answered); 0 when it has none."""
+    try:
+        return len(session.artifacts())
+    except JdxError:
+        return 0
 
 
 def _refresh(session) -> bool:

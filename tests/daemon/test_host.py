@@ -90,3 +90,23 @@ def test_real_commands_are_the_registry_wire_commands():
 
     host = Host({})
     assert host.commands == wire_commands() and "members" in host.commands and "ws" not in host.commands
+
+
+def test_status_never_waits_for_a_running_query():
+    release = threading.Event()
+
+    def answer(session, command, query, params):
+        release.wait(10)
+        return Outcome({"ok": True})
+
+    host = Host({}, session_factory=FakeSession, answer=answer, commands=frozenset({"members"}))
+    worker = threading.Thread(target=host.execute, args=("members", "slow", {}))
+    worker.start()
+    try:
+        start = time.monotonic()
+        assert host.describe() == {"artifacts": 0, "refreshes": 0}
+        assert time.monotonic() - start < 1
+    finally:
+        release.set()
+        worker.join(10)
+    assert host.describe()["artifacts"] == 2

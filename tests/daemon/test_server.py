@@ -196,3 +196,18 @@ def test_old_version_client_never_talks_to_a_new_daemon(thread_daemon, ws, monke
     assert old.socket != daemon_paths(ws).socket and old.socket.parent == daemon_paths(ws).socket.parent
     monkeypatch.setattr(client, "daemon_paths", functools.partial(daemon_paths, version="0.0.1"))
     assert client.query(ws, encode_request("members", "a.B"), spawn=False) is None
+
+
+def test_status_answers_while_a_query_runs(thread_daemon, ws):
+    from jdx.daemon import control
+
+    thread_daemon(ws)
+    slow = threading.Thread(target=client.query, args=(ws, encode_request("slow", "x", {"seconds": "1.5"})),
+                            kwargs={"spawn": False, "timeout": 10})
+    slow.start()
+    try:
+        assert wait_until(lambda: (control.status(ws) or {}).get("queries") == 1, 5)
+        start = time.monotonic()
+        assert control.status(ws)["queries"] == 1 and time.monotonic() - start < 1
+    finally:
+        slow.join(10)
