@@ -213,10 +213,10 @@ def serve(paths: DaemonPaths, execute: Execute, commands: frozenset[str], *, idl
     server = None
     try:
         sweep(paths)
-        server = DaemonServer(paths.socket, execute, commands, idle=idle, describe=describe, workspace=workspace)
         tmp = paths.pid.with_name(f"{paths.pid.name}.{os.getpid()}.tmp")
         tmp.write_text(f"{os.getpid()}\n")
-        os.replace(tmp, paths.pid)
+        os.replace(tmp, paths.pid)  # before the socket: whoever can connect can also find the pid
+        server = DaemonServer(paths.socket, execute, commands, idle=idle, describe=describe, workspace=workspace)
         previous = _install_signals(server)
         if ready:
             ready(server)
