@@ -45,11 +45,16 @@ class Host:
         """Status fields only the session knows, as of the last answer: never waits for a running query."""
         return {"artifacts": self.artifacts, "refreshes": self.refreshes}
 
-    def close(self) -> None:
-        with self._lock:
+    def close(self, wait: float = 1.0) -> None:
+        """Closes the session, unless a query still runs after `wait` seconds (process exit ends it then)."""
+        if not self._lock.acquire(timeout=wait):
+            return
+        try:
             if self._session is not None and hasattr(self._session, "close"):
                 self._session.close()
             self._session = None
+        finally:
+            self._lock.release()
 
 
 def _artifact_count(session) -> int:
