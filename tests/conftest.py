@@ -41,6 +41,7 @@ def jdx_env(jdx_home) -> dict:
     env["JDX_RUNTIME_DIR"] = str(jdx_home / "run")
     env.pop("JDX_WORKSPACE", None)
     env.pop("JDX_GRAPH_BACKEND", None)
+    env["JDX_NO_DAEMON"] = "1"  # one-shot answers; the daemon tests start their own with JDX_RUNTIME_DIR set
     yield env
     import signal
 
