@@ -104,7 +104,22 @@ def run(idle: str = typer.Option("5m", "--idle", help=IDLE_HELP)):
     ws = workspace()
     paths = daemon_paths(ws)
     host = Host(ws, session_factory=_session)
+    seconds = idle_seconds(idle)
+
+    def ready(_server) -> None:
+        import os
+        import sys
+        import time
+
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
+        print(f"{stamp} jdx daemon pid {os.getpid()} serving {paths.socket}; "
+              + (f"idle shutdown after {seconds:g} s" if seconds else "no idle shutdown"), file=sys.stderr, flush=True)
+
     try:
-        serve(paths, host.execute, host.commands, idle=idle_seconds(idle), describe=host.describe, workspace=ws)
+        reason = serve(paths, host.execute, host.commands, idle=seconds, describe=host.describe, workspace=ws,
+                       ready=ready)
+        import sys
+
+        print(f"jdx daemon stopped: {reason}", file=sys.stderr, flush=True)
     finally:
         host.close()
