@@ -1,0 +1,158 @@
+"""Getting the tables of a diff's two sides (spec §7.7): jars, class directories and globs, each artifact's shard
+reused by content hash or extracted once and cached; an unreadable artifact is exit 5 naming it."""
+
+from __future__ import annotations
+
+import glob
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyarrow as pa
+
+from jdx.errors import ArtifactReadError, Warning_
+from jdx.loaders.roots import Artifact, HashCache, dir_key
+
+NEEDED_COLUMNS = {
+    "types": ("name", "kind", "access", "signature", "super", "outer", "inner_name", "inner_access", "outer_method",
+              "kotlin"),
+    "supertypes": ("type", "super", "kind", "position"),
+    "members": ("owner", "kind", "name", "descriptor", "signature", "access", "exceptions", "param_names", "constant",
+                "annotation_default"),
+    "annotations": ("owner_kind", "owner", "member_name", "member_desc", "param", "annotation", "text"),
+}
+NEEDED_TABLES = tuple(NEEDED_COLUMNS)
+
+
+@dataclass
+class Side:
+    """One side of a diff: what the user named and the artifacts (in order) it stands for."""
+
+    arg: str
+    label: str
+    artifacts: list[Artifact]
+    tables: list[dict[str, pa.Table]] = field(default_factory=list)
+    classes: int = 0
+    warnings: list[Warning_] = field(default_factory=list)
+    extracted: set[str] = field(default_factory=set)  # keys of artifacts extracted now (the rest came from shards)
+
+    def to_json(self) -> dict:
+        return {"name": self.label, "classes": self.classes,
+                "artifacts": [{**a.to_json(), "shard": "extracted" if a.key in self.extracted else "cached"}
+                              for a in self.artifacts]}
+
+
+def _is_binary_jar(name: str) -> bool:
+    return name.endswith(".jar") and not name.endswith(("-sources.jar", "-javadoc.jar"))
+
+
+def _has_class_files(path: Path) -> bool:
+    return any(f.endswith(".class") for _r, _d, files in os.walk(path) for f in files)
+
+
+def resolve_side(arg: str, hashes: HashCache) -> Side:
+    """The artifacts `arg` names: a jar, a class directory (or a directory of jars), a glob of jars."""
+    text = os.path.expanduser(arg)
+    if any(ch in text for ch in "*?["):
+        paths = [Path(m) for m in sorted(glob.glob(text, recursive=True)) if _is_binary_jar(m) and os.path.isfile(m)]
+        if not paths:
+            raise ArtifactReadError(f"{arg}: no jar matches")
+        return Side(arg, arg, [_jar(p, hashes) for p in paths])
+    path = Path(text)
+    if not path.exists():
+        raise ArtifactReadError(f"{arg}: no such file or directory")
+    if not os.access(path, os.R_OK):
+        raise ArtifactReadError(f"{arg}: not readable")
+    if path.is_dir():
+        real = os.path.realpath(path)
+        if _has_class_files(path):
+            return Side(arg, path.name or real, [Artifact("dir", real, path.name or real, dir_key(path), f"dir:{real}")])
+        jars = sorted(p for p in path.rglob("*.jar") if _is_binary_jar(p.name) and p.is_file())
+        if jars:
+            return Side(arg, arg, [_jar(p, hashes) for p in jars])
+        side = Side(arg, path.name or real, [])
+        side.warnings.append(Warning_("EMPTY_ARTIFACT", f"{arg} holds no class files and no jars: an empty API",
+                                      arg))
+        return side
+    return Side(arg, path.name, [_jar(path, hashes)])
+
+
+def _jar(path: Path, hashes: HashCache) -> Artifact:
+    real = os.path.realpath(path)
+    try:
+        key, size = hashes.jar_key(Path(real))
+    except OSError as exc:
+        raise ArtifactReadError(f"{path}: {exc.strerror or exc}") from exc
+    return Artifact("jar", real, path.name, key, f"jar:{real}", size)
+
+
+def load_sides(sides: list[Side], cache: Path) -> None:
+    """Fills each side's tables: a shard already in the cache is read, the rest are extracted in one JVM run and
+    cached for next time. Raises ArtifactReadError naming the first artifact that cannot be read."""
+    from jdx.loaders.shards import load_shard, sweep_partial_shards
+
+    sweep_partial_shards(cache)
+    slots: dict[str, dict[str, pa.Table] | None] = {}
+    meta: dict[str, tuple[int, list]] = {}
+    wanted: list[Artifact] = []
+    for side in sides:
+        for a in side.artifacts:
+            if a.key in slots:
+                continue
+            shard = load_shard(cache, a)
+            if shard is None:
+                slots[a.key] = None
+                wanted.append(a)
+            else:
+                slots[a.key] = {name: _read(shard.path / f"{name}.parquet") for name in NEEDED_TABLES}
+                meta[a.key] = (int(shard.meta.get("classes", 0)), shard.warnings)
+    if wanted:
+        _extract(wanted, cache, slots, meta)
+    for side in sides:
+        side.extracted = {a.key for a in wanted}
+        for a in side.artifacts:
+            side.tables.append(slots[a.key])
+            classes, warnings = meta[a.key]
+            side.classes += classes
+            for code, entry, message in warnings:
+                detail = f"{entry}: {message}" if entry and entry not in message else message
+                side.warnings.append(Warning_(code, f"{a.name}: {detail}", a.name))
+            if classes == 0:
+                side.warnings.append(Warning_("EMPTY_ARTIFACT", f"{a.name} holds no class files: an empty API",
+                                              a.name))
+
+
+def _read(path: Path) -> pa.Table:
+    """One shard table; `ParquetFile` keeps `pyarrow.dataset` (and pandas, ~1 s) out of the process."""
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.ParquetFile(path, memory_map=True).read(columns=list(NEEDED_COLUMNS[path.stem]))
+    except (OSError, pa.ArrowException) as exc:
+        raise ArtifactReadError(f"cached shard {path} is unreadable ({exc}); remove it or run jdx cache clear") \
+            from exc
+
+
+def _extract(wanted: list[Artifact], cache: Path, slots: dict, meta: dict) -> None:
+    from jdx.loaders.extractor import JPypeExtractor
+    from jdx.loaders.shards import write_shard
+
+    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jdx-shard-write")
+    writes = []
+    try:
+        for extracted in JPypeExtractor(cache).extract(wanted):
+            artifact = wanted[extracted.index]
+            failure = next((w for w in extracted.warnings if w[0] == "ARTIFACT_READ_ERROR"), None)
+            if failure is not None:
+                raise ArtifactReadError(f"cannot read {artifact.path}: {failure[2]}")
+            slots[artifact.key] = {name: extracted.tables[name] for name in NEEDED_TABLES}
+            meta[artifact.key] = (extracted.classes, extracted.warnings)
+            writes.append(writer.submit(write_shard, cache, artifact, extracted))
+        for w in writes:
+            w.result()
+    finally:
+        writer.shutdown(wait=True)
+
+
+__all__ = ["Side", "resolve_side", "load_sides"]

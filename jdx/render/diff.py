@@ -1,0 +1,45 @@
+"""Text of `jdx diff` (spec §7.7, §8.1): header, one line per finding most severe first, the whole-comparison
+tally, what the cut hid and the flag that shows it, the sources, a `next:` line."""
+
+from __future__ import annotations
+
+SEVERITY_WORDS = {"breaking": "breaking", "suspicious": "suspicious", "info": "info"}
+
+
+def diff_lines(result: dict) -> list[str]:
+    old, new = result["old"], result["new"]
+    surface = "public surface" if result.get("visibility", "public") == "public" else "every declared member"
+    if result.get("include_synthetic"):
+        surface += ", synthetic included"
+    lines = [f"api diff {old['name']} -> {new['name']} ({surface})"]
+    for f in result["findings"]:
+        line = f"{f['severity']}  {f['rule']}  {f['symbol']}"
+        if f["detail"]:
+            line += f": {f['detail']}"
+        lines.append(line)
+    if not result["total"]:
+        lines.append("no API differences")
+    hidden = result["total"] - result["matching"]
+    if result["shown"] < result["matching"]:
+        lines.append(f"… {result['matching'] - result['shown']} more findings (--limit {result['matching']} shows "
+                     "them)")
+    if hidden:
+        lines.append(f"… {hidden} findings below --severity {result['severity']} hidden (--severity all shows them)")
+    c = result["counts"]
+    lines.append(f"{c['breaking']} breaking · {c['suspicious']} suspicious · {c['info']} informational · "
+                 f"{c['types_added']} types added · {c['types_removed']} types removed")
+    gate = result["gate"]
+    if gate["fail_on"] != "none":
+        lines.append(f"gate --fail-on {gate['fail_on']}: {'failed' if gate['failed'] else 'passed'}")
+    if "out" in result:
+        lines.append(f"wrote {result['out']['rows']} findings to {result['out']['path']}")
+    for side in (old, new):
+        for a in side["artifacts"]:
+            lines.append(f"source: {a['name']} (bytecode)")
+    first = next((f for f in result["findings"] if f["severity"] == "breaking"), None) or \
+        (result["findings"][0] if result["findings"] else None)
+    if first is not None and new["artifacts"]:
+        owner = first["symbol"].split("#", 1)[0]
+        if first["rule"] != "TYPE_REMOVED":
+            lines.append(f"next: jdx members {owner} --jars {new['artifacts'][0]['path']}")
+    return lines
