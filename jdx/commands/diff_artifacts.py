@@ -52,7 +52,10 @@ def _has_class_files(path: Path) -> bool:
 
 
 def resolve_side(arg: str, hashes: HashCache) -> Side:
-    """The artifacts `arg` names: a jar, a class directory (or a directory of jars), a glob of jars."""
+    """The artifacts `arg` names: a jar, a class directory (or a directory of jars), a glob of jars, or one module
+    of a JDK as `jrt:JDK_HOME!MODULE` (read through that JDK's jrt file system)."""
+    if arg.startswith("jrt:"):
+        return _jdk_module(arg)
     text = os.path.expanduser(arg)
     if any(ch in text for ch in "*?["):
         paths = [Path(m) for m in sorted(glob.glob(text, recursive=True)) if _is_binary_jar(m) and os.path.isfile(m)]
@@ -76,6 +79,21 @@ def resolve_side(arg: str, hashes: HashCache) -> Side:
                                       arg))
         return side
     return Side(arg, path.name, [_jar(path, hashes)])
+
+
+def _jdk_module(arg: str) -> Side:
+    from jdx.loaders.roots import jdk_artifacts
+
+    home, bang, module = arg[len("jrt:"):].partition("!")
+    home_path = Path(os.path.expanduser(home))
+    if not bang or not module:
+        raise ArtifactReadError(f"{arg}: a JDK module is written jrt:JDK_HOME!MODULE (jrt:/usr/lib/jvm/x!java.base)")
+    if not (home_path / "lib" / "modules").is_file():
+        raise ArtifactReadError(f"{arg}: {home} is not a JDK home (no lib/modules)")
+    found = [a for a in jdk_artifacts(home_path) if a.name == module]
+    if not found:
+        raise ArtifactReadError(f"{arg}: the JDK at {home} has no module {module}")
+    return Side(arg, f"{module} ({home_path.name})", found)
 
 
 def _jar(path: Path, hashes: HashCache) -> Artifact:

@@ -11,12 +11,11 @@ import pytest
 from jdx.commands.diff import DiffRequest, run
 from jdx.engine.diff.rules import BREAKING, JAVA_RULES, RULES
 from tests.diff.cases import CASES, JAVA_RULES_COVERED, SCENARIOS
-from tests.diff.suite import build_suite
 
 
 @pytest.fixture(scope="module")
-def suite(tmp_path_factory):
-    return build_suite(tmp_path_factory.mktemp("diff-suite"))
+def suite(diff_suite):
+    return diff_suite
 
 
 @pytest.fixture(scope="module")

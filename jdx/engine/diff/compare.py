@@ -8,7 +8,7 @@ from collections import defaultdict
 from jdx.engine.descriptors import parse_method_descriptor
 from jdx.engine.diff.extensions import EXTENSIONS
 from jdx.engine.diff.findings import Finding
-from jdx.engine.diff.forms import java_type, member_form, member_ref, param_list, type_form, type_ref
+from jdx.engine.diff.forms import java_type, member_form, member_id, member_ref, param_list, type_form, type_ref
 from jdx.engine.diff.members import (OBJECT_MEMBERS, annotation_findings, compare_member, find_inherited,
                                      is_enum_constant, kind_of)
 from jdx.engine.diff.surface import ABSTRACT, FINAL, LEVELS, OBJECT, Member, Surface, TypeInfo
@@ -25,15 +25,15 @@ def compare(old: Surface, new: Surface, options: DiffOptions) -> list[Finding]:
         o_api = o is not None and views[0].type_is_api(name)
         n_api = n is not None and views[1].type_is_api(name)
         if o_api and n is None:
-            out.append(Finding("TYPE_REMOVED", type_ref(name), o.kind, type_form(o), None))
+            out.append(Finding("TYPE_REMOVED", type_ref(name), o.kind, type_form(o), None, id=name))
         elif o_api and not n_api:
             detail = f"{o.level} -> {n.level}"
             if n.outer and n.outer in new.types and LEVELS[n.level] >= LEVELS["protected"]:
                 detail += f" (enclosing {type_ref(n.outer)} is no longer part of the API)"
-            out.append(Finding("TYPE_VISIBILITY_NARROWED", type_ref(name), o.kind, type_form(o), type_form(n), detail))
+            out.append(Finding("TYPE_VISIBILITY_NARROWED", type_ref(name), o.kind, type_form(o), type_form(n), detail, name))
         elif n_api and not o_api:
             out.append(Finding("TYPE_ADDED", type_ref(name), n.kind, None, type_form(n),
-                               "" if o is None else f"was {o.level}"))
+                               "" if o is None else f"was {o.level}", name))
         elif o_api and n_api:
             out += _compare_type(o, n, views, sides)
     return sorted(out, key=Finding.sort_key)
@@ -45,7 +45,7 @@ def _compare_type(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], side
     def make(rule: str, detail: str = "") -> Finding:
         if not forms:
             forms.extend((type_ref(o.name), type_form(o), type_form(n)))
-        return Finding(rule, forms[0], o.kind, forms[1], forms[2], detail)
+        return Finding(rule, forms[0], o.kind, forms[1], forms[2], detail, o.name)
 
     out: list[Finding] = []
     if o.kind != n.kind:
@@ -106,7 +106,7 @@ def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], s
         elif key in n.members and not n.members[key].synthetic:
             hidden = n.members[key]
             out.append(Finding("MEMBER_VISIBILITY_NARROWED", member_ref(m), kind_of(m), member_form(m),
-                               member_form(hidden), f"{m.level} -> {hidden.level}"))
+                               member_form(hidden), f"{m.level} -> {hidden.level}", member_id(m)))
         else:
             removed.append(m)
     for key, m in new_members.items():
@@ -114,7 +114,7 @@ def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], s
             continue
         if key in o.members and not o.members[key].synthetic:
             out.append(Finding("MEMBER_ADDED", member_ref(m), kind_of(m), member_form(o.members[key]),
-                               member_form(m), f"was {o.members[key].level}"))
+                               member_form(m), f"was {o.members[key].level}", member_id(m)))
         else:
             added.append(m)
     paired, removed, added, ambiguous = _pair_by_shape(removed, added)
@@ -146,11 +146,11 @@ def _pair_by_shape(removed: list[Member], added: list[Member]):
             if r.is_field:
                 detail = f"{java_type(r.descriptor)} -> {java_type(a.descriptor)}"
                 found.append(Finding("FIELD_TYPE_CHANGED", member_ref(r), "field", member_form(r), member_form(a),
-                                     detail))
+                                     detail, member_id(r)))
             else:
                 detail = f"{param_list(r)} -> {param_list(a)}"
                 found.append(Finding("PARAMETER_TYPE_CHANGED", member_ref(r), kind_of(r), member_form(r),
-                                     member_form(a), detail))
+                                     member_form(a), detail, member_id(r)))
             continue
         if rs and ads:
             what = "fields named" if shape[0] else f"{'constructors' if shape[1] == '<init>' else 'methods'} of arity"
@@ -164,28 +164,28 @@ def _pair_by_shape(removed: list[Member], added: list[Member]):
 
 
 def _removal(m: Member, o: TypeInfo, n: TypeInfo, new: Surface, ambiguous: dict[str, str]) -> Finding:
-    ref, kind, form = member_ref(m), kind_of(m), member_form(m)
+    ref, kind, form, fid = member_ref(m), kind_of(m), member_form(m), member_id(m)
     if is_enum_constant(m, o):
-        return Finding("ENUM_CONSTANT_REMOVED", ref, kind, form, None)
+        return Finding("ENUM_CONSTANT_REMOVED", ref, kind, form, None, id=fid)
     notes = [ambiguous[m.key]] if m.key in ambiguous else []
     if m.name != "<init>":
         holder, missing = find_inherited(new, n.name, m)
         if holder is not None:
-            return Finding("MEMBER_MOVED_TO_SUPERTYPE", ref, kind, form, None, f"now inherited from {type_ref(holder)}")
+            return Finding("MEMBER_MOVED_TO_SUPERTYPE", ref, kind, form, None, f"now inherited from {type_ref(holder)}", id=fid)
         if missing:
             notes.append(f"not found in the supertypes the artifact holds; {', '.join(map(type_ref, missing))} "
                          "is not in it, so the member may still be inherited from there")
     if m.declared_in:
         notes.insert(0, f"was inherited from non-public {type_ref(m.declared_in)}")
-    return Finding("MEMBER_REMOVED", ref, kind, form, None, "; ".join(notes))
+    return Finding("MEMBER_REMOVED", ref, kind, form, None, "; ".join(notes), id=fid)
 
 
 def _addition(m: Member, n: TypeInfo, old: Surface) -> Finding:
-    ref, kind, form = member_ref(m), kind_of(m), member_form(m)
+    ref, kind, form, fid = member_ref(m), kind_of(m), member_form(m), member_id(m)
     if m.is_field or not m.access & ABSTRACT:
-        return Finding("MEMBER_ADDED", ref, kind, None, form)
+        return Finding("MEMBER_ADDED", ref, kind, None, form, id=fid)
     if n.kind == "annotation" and m.default is not None:
-        return Finding("MEMBER_ADDED", ref, kind, None, form, "annotation element with a default")
+        return Finding("MEMBER_ADDED", ref, kind, None, form, "annotation element with a default", id=fid)
     if n.name in old.types:
         ancestors, _ = old.ancestors(n.name)
         for s in ancestors:
@@ -194,9 +194,9 @@ def _addition(m: Member, n: TypeInfo, old: Surface) -> Finding:
                                        for c in old.types[s].members.values()))
             if declared:
                 return Finding("MEMBER_ADDED", ref, kind, None, form,
-                               f"redeclared abstract; already inherited from {type_ref(s)}")
+                               f"redeclared abstract; already inherited from {type_ref(s)}", id=fid)
     if n.kind in ("interface", "annotation"):
-        return Finding("INTERFACE_METHOD_ADDED", ref, kind, None, form)
+        return Finding("INTERFACE_METHOD_ADDED", ref, kind, None, form, id=fid)
     if n.kind == "enum":
-        return Finding("MEMBER_ADDED", ref, kind, None, form, "abstract in an enum (no subclass outside it)")
-    return Finding("ABSTRACT_ADDED", ref, kind, None, form, "new abstract method")
+        return Finding("MEMBER_ADDED", ref, kind, None, form, "abstract in an enum (no subclass outside it)", id=fid)
+    return Finding("ABSTRACT_ADDED", ref, kind, None, form, "new abstract method", id=fid)

@@ -15,6 +15,7 @@ class Finding:
     old: str | None = None  # declaration form on the old side, None when absent
     new: str | None = None
     detail: str = ""
+    id: str = ""  # JVM identity on the old side (new when added): `com/x/A`, `com/x/A#m(I)V`, `com/x/A#f:I`
 
     def __post_init__(self):
         if self.rule not in RULES:
@@ -29,4 +30,4 @@ class Finding:
 
     def to_json(self) -> dict:
         return {"rule": self.rule, "severity": self.severity, "symbol": self.symbol, "kind": self.kind,
-                "old": self.old, "new": self.new, "detail": self.detail}
+                "old": self.old, "new": self.new, "detail": self.detail, "id": self.id}

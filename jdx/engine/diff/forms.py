@@ -13,6 +13,10 @@ def member_ref(m: Member, owner: str | None = None) -> str:
                          varargs=not m.is_field and bool(m.access & VARARGS_OR_TRANSIENT))
 
 
+def member_id(m: Member) -> str:
+    return f"{m.owner}#{m.name}:{m.descriptor}" if m.is_field else f"{m.owner}#{m.name}{m.descriptor}"
+
+
 def type_ref(name: str) -> str:
     return format_type(name)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from jdx.engine.diff.findings import Finding
-from jdx.engine.diff.forms import java_type, member_form, member_ref, type_ref
+from jdx.engine.diff.forms import java_type, member_form, member_id, member_ref, type_ref
 from jdx.engine.diff.surface import (ABSTRACT, DEPRECATED_DESC, ENUM, FINAL, LEVELS, NATIVE, OBJECT, STATIC,
                                      SYNCHRONIZED, VARARGS_OR_TRANSIENT, Member, Surface, TypeInfo)
 
@@ -87,7 +87,7 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
     def make(rule: str, detail: str = "") -> Finding:
         if not forms:  # printed only for members that have a finding
             forms.extend((member_ref(o), member_form(o), member_form(n)))
-        return Finding(rule, forms[0], kind_of(o), forms[1], forms[2], detail)
+        return Finding(rule, forms[0], kind_of(o), forms[1], forms[2], detail, member_id(o))
 
     out: list[Finding] = []
     if not o.is_field and o.returns != n.returns:

@@ -15,7 +15,7 @@ FAIL_ON = ("none", "breaking", "any")
 DEFAULT_LIMIT = 200
 FINDING_SCHEMA = pa.schema([("rule", pa.string()), ("severity", pa.string()), ("symbol", pa.string()),
                             ("kind", pa.string()), ("old", pa.string()), ("new", pa.string()),
-                            ("detail", pa.string())])
+                            ("detail", pa.string()), ("id", pa.string())])
 
 
 @dataclass(frozen=True)
