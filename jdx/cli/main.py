@@ -155,7 +155,7 @@ def run_query(g: Globals, cmd, words: list[str], *, session=None) -> int:
     except JdxError as exc:
         return _print_failure(cmd.name, query, exc, g.json)
     env = code = None
-    if session is None and cmd.wire and _daemon_allowed(g):
+    if session is None and cmd.wire and cmd.forwarded and _daemon_allowed(g):
         env, code = _ask_daemon(g, cmd.name, query, params)
     if env is None:
         env, code = _answer_here(g, cmd, request, session)

@@ -141,7 +141,7 @@ def test_runs_in_an_empty_directory_without_a_workspace(diff_jars, jdx_env, tmp_
     cwd.mkdir()
     config = tmp_path / "config"
     env = {**jdx_env, "PYTHONPATH": str(ROOT), "JDX_CONFIG_DIR": str(config)}
-    proc = subprocess.run([sys.executable, "-m", "tests.diff.shim", *map(str, diff_jars), "--severity", "breaking"],
+    proc = subprocess.run([sys.executable, "-m", "jdx", "diff", *map(str, diff_jars), "--severity", "breaking"],
                           cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert "breaking  MEMBER_REMOVED  p_member_removed.R#gone()" in proc.stdout

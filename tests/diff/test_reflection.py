@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from jdx.commands.diff import DiffRequest, run
+from jdx.commands.diff import DiffRequest, run_diff
+from jdx.commands.session import Options, Session
 from tests.diff.reflection import check, reflect
 
 M2 = Path.home() / ".m2" / "repository"
@@ -45,7 +46,7 @@ def _class_names(jar: Path) -> list[str]:
 
 
 def _diff(old: str, new: str, cache: Path) -> list[dict]:
-    answer = run(None, DiffRequest(old, new, limit=10_000_000, cache_dir=str(cache)))
+    answer = run_diff(Session(Options(cache_dir=str(cache))), DiffRequest(query=old, new=new, limit=10_000_000))
     return answer.result["findings"]
 
 

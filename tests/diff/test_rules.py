@@ -8,7 +8,8 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from jdx.commands.diff import DiffRequest, run
+from jdx.commands.diff import DiffRequest, run_diff
+from jdx.commands.session import Options, Session
 from jdx.engine.diff.rules import BREAKING, JAVA_RULES, RULES
 from tests.diff.cases import CASES, JAVA_RULES_COVERED, SCENARIOS
 
@@ -20,8 +21,8 @@ def suite(diff_suite):
 
 @pytest.fixture(scope="module")
 def by_package(suite, jdx_home):
-    answer = run(None, DiffRequest(str(suite.root / "old"), str(suite.root / "new"), limit=100_000,
-                                   cache_dir=str(jdx_home / "cache")))
+    session = Session(Options(cache_dir=str(jdx_home / "cache")))
+    answer = run_diff(session, DiffRequest(query=str(suite.root / "old"), new=str(suite.root / "new"), limit=100_000))
     assert answer.result["shown"] == answer.result["total"]
     out = defaultdict(list)
     for f in answer.result["findings"]:

@@ -7,6 +7,11 @@ letter of JLS §13.5, but recompiling, the Kotlin view or behaviour can still br
 from __future__ import annotations
 
 BREAKING, SUSPICIOUS, INFO = "breaking", "suspicious", "info"
+# the choices of `--visibility`, `--severity` and `--fail-on`
+VISIBILITIES = ("public", "all")
+SEVERITY_FILTERS = ("all", "suspicious", "breaking")
+FAIL_ON = ("none", "breaking", "any")
+DEFAULT_LIMIT = 200
 SEVERITIES = (BREAKING, SUSPICIOUS, INFO)  # most severe first
 SEVERITY_RANK = {s: i for i, s in enumerate(SEVERITIES)}
 

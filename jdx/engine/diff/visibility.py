@@ -12,8 +12,6 @@ from dataclasses import dataclass, replace
 
 from jdx.engine.diff.surface import LEVELS, OBJECT, STATIC, Member, Surface, TypeInfo
 
-VISIBILITIES = ("public", "all")
-
 
 @dataclass(frozen=True)
 class DiffOptions:
