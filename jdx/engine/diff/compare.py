@@ -19,6 +19,7 @@ def compare(old: Surface, new: Surface, options: DiffOptions) -> list[Finding]:
     """Every finding of old -> new, most severe first (then by symbol, rule and detail)."""
     views = ApiView(old, options), ApiView(new, options)
     sides = (old, new)
+    stable = _Stable(old, new)
     out: list[Finding] = []
     for name in sorted(set(old.types) | set(new.types)):
         o, n = old.types.get(name), new.types.get(name)
@@ -34,9 +35,35 @@ def compare(old: Surface, new: Surface, options: DiffOptions) -> list[Finding]:
         elif n_api and not o_api:
             out.append(Finding("TYPE_ADDED", type_ref(name), n.kind, None, type_form(n),
                                "" if o is None else f"was {o.level}", name))
-        elif o_api and n_api:
+        elif o_api and n_api and not stable(name):
             out += _compare_type(o, n, views, sides)
     return sorted(out, key=Finding.sort_key)
+
+
+class _Stable:
+    """A class is stable when it, its enclosing classes and every supertype either side holds are identical on both
+    sides: nothing the comparison reads about it can differ, so it has no finding (most of two versions)."""
+
+    def __init__(self, old: Surface, new: Surface):
+        self.old, self.new = old, new
+        self.memo: dict[str, bool] = {}
+
+    def __call__(self, name: str) -> bool:
+        if name not in self.memo:
+            self.memo[name] = True  # a cycle does not make a class unstable by itself
+            self.memo[name] = self._stable(name)
+        return self.memo[name]
+
+    def _stable(self, name: str) -> bool:
+        o, n = self.old.types.get(name), self.new.types.get(name)
+        if o is None or n is None:
+            return o is None and n is None
+        if o.fingerprint() != n.fingerprint():
+            return False
+        related = {s for s in o.supertypes if s in self.old.types or s in self.new.types}
+        if o.outer and (o.outer in self.old.types or o.outer in self.new.types):
+            related.add(o.outer)
+        return all(self(r) for r in related)
 
 
 def _compare_type(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], sides) -> list[Finding]:

@@ -30,7 +30,7 @@ def access_level(access: int) -> str:
     return "package"
 
 
-@dataclass
+@dataclass(slots=True)
 class Member:
     owner: str
     name: str
@@ -88,8 +88,52 @@ class TypeInfo:
     outer: str | None
     anonymous_or_local: bool
     kotlin: str | None = None  # the decoded @Metadata (JSON text) of a Kotlin class
-    members: dict[str, Member] = field(default_factory=dict)
-    annotations: dict[str, str] = field(default_factory=dict)
+    member_rows: list[tuple] = field(default_factory=list)  # raw rows, turned into `members` on first use
+    annotation_rows: list[tuple] = field(default_factory=list)
+    row: tuple = ()
+    _members: dict[str, Member] | None = None
+    _annotations: dict[str, str] | None = None
+
+    @property
+    def members(self) -> dict[str, Member]:
+        if self._members is None:
+            self._materialize()
+        return self._members
+
+    @property
+    def annotations(self) -> dict[str, str]:
+        if self._annotations is None:
+            self._materialize()
+        return self._annotations
+
+    def _materialize(self) -> None:
+        members: dict[str, Member] = {}
+        by_sig: dict[tuple[str, str], Member] = {}
+        for kind, name, desc, sig, access, exc, params, constant, default in self.member_rows:
+            if name == "<clinit>":
+                continue
+            m = Member(self.name, name, desc, kind == 1, access, sig, tuple(sorted(exc.split(","))) if exc else (),
+                       params, constant, default)
+            members.setdefault(m.key, m)
+            by_sig.setdefault((name, desc), m)
+        annotations: dict[str, str] = {}
+        for okind, mname, mdesc, param, desc, text in self.annotation_rows:
+            if okind == 0:
+                annotations[desc] = text or ""
+                continue
+            m = by_sig.get((mname, mdesc))
+            if m is None:
+                continue
+            if okind == 3:
+                m.param_annotations[(param, desc)] = text or ""
+            else:
+                m.annotations[desc] = text or ""
+        self._members, self._annotations = members, annotations
+
+    def fingerprint(self) -> tuple:
+        """Everything the comparison reads about this class, in class-file order: equal fingerprints, equal classes
+        (a reordered but equal class merely gets compared in full)."""
+        return (self.row, self.interfaces, self.member_rows, self.annotation_rows)
 
     @property
     def supertypes(self) -> tuple[str, ...]:
@@ -136,7 +180,8 @@ def _column(table: pa.Table, name: str) -> list:
 
 
 def build_surface(label: str, tables: list[dict[str, pa.Table]]) -> Surface:
-    """The surface of one side from the extracted tables of its artifacts, in classpath order (first class wins)."""
+    """The surface of one side from the extracted tables of its artifacts, in classpath order (first class wins).
+    Members stay raw rows until a comparison needs them (most classes of two versions are identical)."""
     types: dict[str, TypeInfo] = {}
     duplicates: list[str] = []
     for t in tables:
@@ -146,9 +191,9 @@ def build_surface(label: str, tables: list[dict[str, pa.Table]]) -> Surface:
                 duplicates.append(name)
             else:
                 types[name] = info
-        kept = {n for n, info in own.items() if types.get(n) is info}
-        _members(t["members"], types, kept)
-        _annotations(t["annotations"], types, kept)
+        kept = {n: info for n, info in own.items() if types.get(n) is info}
+        _member_rows(t["members"], kept)
+        _annotation_rows(t["annotations"], kept)
     return Surface(label, types, sorted(set(duplicates)))
 
 
@@ -160,7 +205,8 @@ def _types(rows: pa.Table, supers: pa.Table) -> dict[str, TypeInfo]:
     out = {}
     cols = [_column(rows, c) for c in ("name", "kind", "access", "signature", "super", "outer", "inner_name",
                                       "inner_access", "outer_method", "kotlin")]
-    for name, kind, access, sig, sup, outer, inner_name, inner_access, outer_method, kotlin in zip(*cols):
+    for row in zip(*cols):
+        name, kind, access, sig, sup, outer, inner_name, inner_access, outer_method, kotlin = row
         kind_name = TYPE_KINDS[kind]
         if kind_name == "module" or name.endswith("package-info"):
             continue
@@ -171,37 +217,22 @@ def _types(rows: pa.Table, supers: pa.Table) -> dict[str, TypeInfo]:
         out[name] = TypeInfo(
             name=name, kind=kind_name, access=flags, signature=sig, superclass=sup,
             interfaces=tuple(s for _, s in sorted(interfaces.get(name, []))), outer=outer,
-            anonymous_or_local=inner_name == "" or outer_method is not None, kotlin=kotlin)
+            anonymous_or_local=inner_name == "" or outer_method is not None, kotlin=kotlin, row=row)
     return out
 
 
-def _members(rows: pa.Table, types: dict[str, TypeInfo], kept: set[str]) -> None:
+def _member_rows(rows: pa.Table, kept: dict[str, TypeInfo]) -> None:
     names = ("owner", "kind", "name", "descriptor", "signature", "access", "exceptions", "param_names", "constant",
              "annotation_default")
-    for owner, kind, name, desc, sig, access, exc, params, constant, default in zip(*(_column(rows, c) for c in names)):
-        if owner not in kept or name == "<clinit>":
-            continue
-        m = Member(owner, name, desc, kind == 1, access, sig, tuple(sorted(exc.split(","))) if exc else (),
-                   params, constant, default)
-        types[owner].members.setdefault(m.key, m)
+    for owner, *rest in zip(*(_column(rows, c) for c in names)):
+        info = kept.get(owner)
+        if info is not None:
+            info.member_rows.append(tuple(rest))
 
 
-def _annotations(rows: pa.Table, types: dict[str, TypeInfo], kept: set[str]) -> None:
+def _annotation_rows(rows: pa.Table, kept: dict[str, TypeInfo]) -> None:
     names = ("owner_kind", "owner", "member_name", "member_desc", "param", "annotation", "text")
-    by_member: dict[tuple[str, str, str], Member] = {}
-    for okind, owner, mname, mdesc, param, desc, text in zip(*(_column(rows, c) for c in names)):
-        if owner not in kept:
-            continue
-        info = types[owner]
-        if okind == 0:
-            info.annotations[desc] = text or ""
-            continue
-        if not by_member or next(iter(by_member))[0] != owner:
-            by_member = {(owner, m.name, m.descriptor): m for m in info.members.values()}
-        m = by_member.get((owner, mname, mdesc))
-        if m is None:
-            continue
-        if okind == 3:
-            m.param_annotations[(param, desc)] = text or ""
-        else:
-            m.annotations[desc] = text or ""
+    for okind, owner, *rest in zip(*(_column(rows, c) for c in names)):
+        info = kept.get(owner)
+        if info is not None:
+            info.annotation_rows.append((okind, *rest))
