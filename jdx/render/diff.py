@@ -1,5 +1,6 @@
 """Text of `jdx diff` (spec §7.7, §8.1): header, one line per finding most severe first, the whole-comparison
-tally, what the cut hid and the flag that shows it, the sources, a `next:` line."""
+tally, what `--severity` hid and the flag that shows it, the sources, a `next:` line. The `--limit` cut is the
+envelope's `truncated`, stated by the shared text path."""
 
 from __future__ import annotations
 
@@ -20,9 +21,6 @@ def diff_lines(result: dict) -> list[str]:
     if not result["total"]:
         lines.append("no API differences")
     hidden = result["total"] - result["matching"]
-    if result["shown"] < result["matching"]:
-        lines.append(f"… {result['matching'] - result['shown']} more findings (--limit {result['matching']} shows "
-                     "them)")
     if hidden:
         lines.append(f"… {hidden} findings below --severity {result['severity']} hidden (--severity all shows them)")
     c = result["counts"]
