@@ -70,7 +70,8 @@ def resolve_side(arg: str, hashes: HashCache) -> Side:
     if path.is_dir():
         real = os.path.realpath(path)
         if _has_class_files(path):
-            return Side(arg, path.name or real, [Artifact("dir", real, path.name or real, dir_key(path), f"dir:{real}")])
+            name = path.name or real
+            return Side(arg, name, [Artifact("dir", real, name, dir_key(path), f"dir:{real}")])
         jars = sorted(p for p in path.rglob("*.jar") if _is_binary_jar(p.name) and p.is_file())
         if jars:
             return Side(arg, arg, [_jar(p, hashes) for p in jars])

@@ -20,10 +20,6 @@ class Case:
     nodebug: bool = False  # compile the new side without -g
 
 
-def _c(body: str) -> str:
-    return body
-
-
 RUNTIME = "@java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME) "
 
 CASES = [
@@ -150,7 +146,8 @@ CASES = [
           "U": "public class U { @Tag public static int m() { return 1; } }"},
          "p_annotation_added.U.m();"),
     Case("annotation_removed", "ANNOTATION_REMOVED",
-         {"Tag": RUNTIME + "public @interface Tag {}", "U": "@Tag public class U { public static int m() { return 1; } }"},
+         {"Tag": RUNTIME + "public @interface Tag {}",
+          "U": "@Tag public class U { public static int m() { return 1; } }"},
          {"Tag": RUNTIME + "public @interface Tag {}", "U": "public class U { public static int m() { return 1; } }"},
          "p_annotation_removed.U.m();"),
     Case("annotation_values_changed", "ANNOTATION_VALUES_CHANGED",
@@ -235,6 +232,7 @@ SCENARIOS = [
              ("MEMBER_REMOVED",), (("MEMBER_REMOVED", "inherited from non-public"),)),
     # an Object method redeclared abstract in an interface is not a new obligation
     Scenario("object_method_redeclared",
-             {"I": "public interface I { int a(); }"}, {"I": "public interface I { int a(); boolean equals(Object o); }"},
+             {"I": "public interface I { int a(); }"},
+             {"I": "public interface I { int a(); boolean equals(Object o); }"},
              ("MEMBER_ADDED",), (("MEMBER_ADDED", "already inherited from java.lang.Object"),)),
 ]

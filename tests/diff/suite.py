@@ -35,7 +35,8 @@ def write_sources(src: Path) -> None:
         cpkg = f"c_{case.name}"
         if case.caller is not None:
             _write(src / "callers" / cpkg / "Caller.java",
-                   f"package {cpkg};\npublic class Caller {{ public static void run() throws Exception {{ {case.caller} }} }}\n")
+                   f"package {cpkg};\npublic class Caller {{\n"
+                   f"    public static void run() throws Exception {{ {case.caller} }}\n}}\n")
             _write_side(src / "callers" / cpkg, cpkg, case.extra)
         if case.driver is not None:
             _write(src / "drivers" / cpkg / "Driver.java",
@@ -57,8 +58,8 @@ def build_suite(root: Path) -> Suite:
         pytest.skip("java/javac are not installed")
     shutil.rmtree(root, ignore_errors=True)
     write_sources(root / "src")
-    proc = subprocess.run([java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", str(HERE / "DiffFixtures.java"), str(root)], capture_output=True, text=True,
-                          timeout=300)
+    proc = subprocess.run([java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", str(HERE / "DiffFixtures.java"),
+                           str(root)], capture_output=True, text=True, timeout=300)
     if proc.returncode != 0:
         raise AssertionError(f"fixture build failed:\n{proc.stderr[-3000:]}")
     linkage, messages = {}, {}

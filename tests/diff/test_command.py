@@ -147,3 +147,21 @@ def test_runs_in_an_empty_directory_without_a_workspace(diff_jars, jdx_env, tmp_
     assert proc.returncode == 0, proc.stderr
     assert "breaking  MEMBER_REMOVED  p_member_removed.R#gone()" in proc.stdout
     assert os.listdir(cwd) == [] and not config.exists()
+
+
+def test_wire_request_answers_like_the_cli(diff, diff_jars, jdx_home):
+    """MCP/HTTP/daemon dispatch (`query` = OLD, params `new` = NEW) gives the CLI's envelope, byte for byte."""
+    from jdx.commands.execute import answer_request
+    from jdx.commands.registry import canonical_params, command
+    from jdx.commands.session import Options, Session
+    from jdx.render import envelope
+
+    old, new = map(str, diff_jars)
+    _, cli = diff(old, new, "--json", "--severity", "breaking")
+    session = Session(Options(cache_dir=str(jdx_home / "cache")))
+    wire = answer_request(session, "diff", old, {"new": new, "severity": "breaking"})
+    assert envelope.dumps(wire.envelope) == cli and wire.exit_code == 0
+    request = command("diff").request(query=old, new=new, severity="breaking")
+    assert canonical_params(request) == {"new": new, "severity": "breaking"}
+    missing = answer_request(session, "diff", old, {})
+    assert missing.exit_code == 3 and "NEW" in missing.envelope["error"]["message"]

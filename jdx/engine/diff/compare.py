@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from jdx.engine.descriptors import parse_method_descriptor
-from jdx.engine.diff.extensions import EXTENSIONS
+from jdx.engine.diff.extensions import extensions
 from jdx.engine.diff.findings import Finding
 from jdx.engine.diff.forms import java_type, member_form, member_id, member_ref, param_list, type_form, type_ref
 from jdx.engine.diff.members import (OBJECT_MEMBERS, annotation_findings, compare_member, find_inherited,
@@ -31,7 +31,8 @@ def compare(old: Surface, new: Surface, options: DiffOptions) -> list[Finding]:
             detail = f"{o.level} -> {n.level}"
             if n.outer and n.outer in new.types and LEVELS[n.level] >= LEVELS["protected"]:
                 detail += f" (enclosing {type_ref(n.outer)} is no longer part of the API)"
-            out.append(Finding("TYPE_VISIBILITY_NARROWED", type_ref(name), o.kind, type_form(o), type_form(n), detail, name))
+            out.append(Finding("TYPE_VISIBILITY_NARROWED", type_ref(name), o.kind, type_form(o), type_form(n), detail,
+                               name))
         elif n_api and not o_api:
             out.append(Finding("TYPE_ADDED", type_ref(name), n.kind, None, type_form(n),
                                "" if o is None else f"was {o.level}", name))
@@ -94,7 +95,7 @@ def _compare_type(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], side
     out += annotation_findings(o.annotations, n.annotations, make)
     if o.deprecated != n.deprecated:
         out.append(make("DEPRECATED_ADDED" if n.deprecated else "DEPRECATED_REMOVED"))
-    for ext in EXTENSIONS:
+    for ext in extensions():
         out += ext.compare_types(o, n, sides)
     out += _compare_members(o, n, views, sides)
     return out
@@ -128,7 +129,7 @@ def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], s
         other = new_members.get(key)
         if other is not None:
             out += compare_member(m, other, o, sides)
-            for ext in EXTENSIONS:
+            for ext in extensions():
                 out += ext.compare_members(m, other, sides)
         elif key in n.members and not n.members[key].synthetic:
             hidden = n.members[key]
@@ -146,7 +147,7 @@ def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], s
             added.append(m)
     paired, removed, added, ambiguous = _pair_by_shape(removed, added)
     out += paired
-    for ext in EXTENSIONS:
+    for ext in extensions():
         found, removed, added = ext.pair_members(o, n, removed, added, sides)
         out += found
     out += [_removal(m, o, n, sides[1], ambiguous) for m in removed]
@@ -198,7 +199,8 @@ def _removal(m: Member, o: TypeInfo, n: TypeInfo, new: Surface, ambiguous: dict[
     if m.name != "<init>":
         holder, missing = find_inherited(new, n.name, m)
         if holder is not None:
-            return Finding("MEMBER_MOVED_TO_SUPERTYPE", ref, kind, form, None, f"now inherited from {type_ref(holder)}", id=fid)
+            return Finding("MEMBER_MOVED_TO_SUPERTYPE", ref, kind, form, None,
+                           f"now inherited from {type_ref(holder)}", id=fid)
         if missing:
             notes.append(f"not found in the supertypes the artifact holds; {', '.join(map(type_ref, missing))} "
                          "is not in it, so the member may still be inherited from there")

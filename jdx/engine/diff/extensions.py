@@ -27,10 +27,29 @@ class DiffExtension(Protocol):
     def compare_types(self, old: TypeInfo, new: TypeInfo, sides: tuple[Surface, Surface]) -> list[Finding]: ...
 
 
-EXTENSIONS: list[DiffExtension] = []
+# modules that register an extension when imported (the Kotlin view adds "jdx.engine.diff.kotlin" here)
+BUILTIN: tuple[str, ...] = ()
+_REGISTERED: list[DiffExtension] = []
+_loaded: list[bool] = []
 
 
 def register(extension: DiffExtension) -> None:
-    """Adds an extension once (the Kotlin view registers itself on import)."""
-    if extension not in EXTENSIONS:
-        EXTENSIONS.append(extension)
+    """Adds an extension once."""
+    if extension not in _REGISTERED:
+        _REGISTERED.append(extension)
+
+
+def unregister(extension: DiffExtension) -> None:
+    if extension in _REGISTERED:
+        _REGISTERED.remove(extension)
+
+
+def extensions() -> tuple[DiffExtension, ...]:
+    """Every registered extension, the built-in modules imported on first use."""
+    if not _loaded:
+        import importlib
+
+        for name in BUILTIN:
+            importlib.import_module(name)
+        _loaded.append(True)
+    return tuple(_REGISTERED)
