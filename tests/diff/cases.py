@@ -209,6 +209,8 @@ class Scenario:
     new: dict[str, str]
     rules: tuple[str, ...]
     detail_contains: tuple[tuple[str, str], ...] = ()  # (rule, text its detail must hold)
+    all_rules: tuple[str, ...] | None = None  # with --visibility all (None: the same as `rules`)
+    synthetic_rules: tuple[str, ...] | None = None  # with --visibility all --include-synthetic
 
 
 SCENARIOS = [
@@ -229,7 +231,15 @@ SCENARIOS = [
     Scenario("hidden_supertype_member",
              {"H": "abstract class H { public int m() { return 1; } }", "P": "public class P extends H {}"},
              {"H": "abstract class H {}", "P": "public class P extends H {}"},
-             ("MEMBER_REMOVED",), (("MEMBER_REMOVED", "inherited from non-public"),)),
+             ("MEMBER_REMOVED",), (("MEMBER_REMOVED", "inherited from non-public"),),
+             # with synthetic members: javac's public access bridge P#m() goes too
+             synthetic_rules=("MEMBER_REMOVED", "MEMBER_REMOVED")),
+    # private members count only with --visibility all; a lambda's synthetic body only with --include-synthetic
+    Scenario("private_and_synthetic",
+             {"Q": "public class Q { private static int helper() { return 1; }"
+                   " public static Runnable r() { return () -> {}; } }"},
+             {"Q": "public class Q { public static Runnable r() { return null; } }"},
+             (), all_rules=("MEMBER_REMOVED",), synthetic_rules=("MEMBER_REMOVED", "MEMBER_REMOVED")),
     # an Object method redeclared abstract in an interface is not a new obligation
     Scenario("object_method_redeclared",
              {"I": "public interface I { int a(); }"},

@@ -19,15 +19,20 @@ def suite(diff_suite):
     return diff_suite
 
 
-@pytest.fixture(scope="module")
-def by_package(suite, jdx_home):
+def _by_package(suite, jdx_home, **options) -> dict[str, list[dict]]:
     session = Session(Options(cache_dir=str(jdx_home / "cache")))
-    answer = run_diff(session, DiffRequest(query=str(suite.root / "old"), new=str(suite.root / "new"), limit=100_000))
+    answer = run_diff(session, DiffRequest(query=str(suite.root / "old"), new=str(suite.root / "new"), limit=100_000,
+                                           **options))
     assert answer.result["shown"] == answer.result["total"]
     out = defaultdict(list)
     for f in answer.result["findings"]:
         out[f["symbol"].split(".", 1)[0]].append(f)
     return out
+
+
+@pytest.fixture(scope="module")
+def by_package(suite, jdx_home):
+    return _by_package(suite, jdx_home)
 
 
 def test_every_java_rule_has_a_case():
@@ -64,3 +69,15 @@ def test_scenario(scenario, by_package):
     assert Counter(f["rule"] for f in findings) == Counter(scenario.rules), findings
     for rule, text in scenario.detail_contains:
         assert any(f["rule"] == rule and text in f["detail"] for f in findings), findings
+
+
+def test_visibility_all_and_synthetic(suite, jdx_home):
+    every = _by_package(suite, jdx_home, visibility="all")
+    synthetic = _by_package(suite, jdx_home, visibility="all", include_synthetic=True)
+    for sc in SCENARIOS:
+        want_all = sc.rules if sc.all_rules is None else sc.all_rules
+        want_synthetic = want_all if sc.synthetic_rules is None else sc.synthetic_rules
+        assert Counter(f["rule"] for f in every.get(f"p_{sc.name}", [])) == Counter(want_all), sc.name
+        assert Counter(f["rule"] for f in synthetic.get(f"p_{sc.name}", [])) == Counter(want_synthetic), sc.name
+    narrowed = every["p_member_visibility_narrowed"]
+    assert [(f["rule"], f["detail"]) for f in narrowed] == [("MEMBER_VISIBILITY_NARROWED", "public -> private")]
