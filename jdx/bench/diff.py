@@ -71,7 +71,7 @@ def _in_process(jars: tuple[Path, Path], cache: Path, iterations: int) -> dict:
 
     hashes = HashCache(cache)
     sides = [resolve_side(str(j), hashes) for j in jars]
-    load_sides(sides, cache)
+    load_sides(sides, cache).wait()
 
     def once():
         surfaces = [build_surface(s.label, s.tables) for s in sides]

@@ -54,9 +54,12 @@ def run_diff(session, request: DiffRequest):
     hashes = HashCache(cache)
     old, new = resolve_side(request.query, hashes), resolve_side(request.new, hashes)
     hashes.save()
-    load_sides([old, new], cache)
-    surfaces = build_surface(old.label, old.tables), build_surface(new.label, new.tables)
-    findings = compare(*surfaces, DiffOptions(request.visibility, request.include_synthetic))
+    writes = load_sides([old, new], cache)
+    try:
+        surfaces = build_surface(old.label, old.tables), build_surface(new.label, new.tables)
+        findings = compare(*surfaces, DiffOptions(request.visibility, request.include_synthetic))
+    finally:
+        writes.wait()
     warnings = old.warnings + new.warnings + _duplicate_warnings((old, new), surfaces)
     if old.artifacts and [a.key for a in old.artifacts] == [a.key for a in new.artifacts]:
         from jdx.errors import Warning_

@@ -106,9 +106,25 @@ def _jar(path: Path, hashes: HashCache) -> Artifact:
     return Artifact("jar", real, path.name, key, f"jar:{real}", size)
 
 
-def load_sides(sides: list[Side], cache: Path) -> None:
+class ShardWrites:
+    """Shards of freshly extracted artifacts being written on a side thread while the comparison runs."""
+
+    def __init__(self, writer: ThreadPoolExecutor | None = None, futures: list | None = None):
+        self.writer, self.futures = writer, futures or []
+
+    def wait(self) -> None:
+        try:
+            for f in self.futures:
+                f.result()
+        finally:
+            if self.writer is not None:
+                self.writer.shutdown(wait=True)
+
+
+def load_sides(sides: list[Side], cache: Path) -> ShardWrites:
     """Fills each side's tables: a shard already in the cache is read, the rest are extracted in one JVM run and
-    cached for next time. Raises ArtifactReadError naming the first artifact that cannot be read."""
+    cached for next time (call `.wait()` on the answer before exiting). Raises ArtifactReadError naming the first
+    artifact that cannot be read."""
     from jdx.loaders.shards import load_shard, sweep_partial_shards
 
     sweep_partial_shards(cache)
@@ -126,8 +142,7 @@ def load_sides(sides: list[Side], cache: Path) -> None:
             else:
                 slots[a.key] = {name: _read(shard.path / f"{name}.parquet") for name in NEEDED_TABLES}
                 meta[a.key] = (int(shard.meta.get("classes", 0)), shard.warnings)
-    if wanted:
-        _extract(wanted, cache, slots, meta)
+    writes = _extract(wanted, cache, slots, meta) if wanted else ShardWrites()
     for side in sides:
         side.extracted = {a.key for a in wanted}
         for a in side.artifacts:
@@ -140,6 +155,7 @@ def load_sides(sides: list[Side], cache: Path) -> None:
             if classes == 0:
                 side.warnings.append(Warning_("EMPTY_ARTIFACT", f"{a.name} holds no class files: an empty API",
                                               a.name))
+    return writes
 
 
 def _read(path: Path) -> pa.Table:
@@ -153,12 +169,11 @@ def _read(path: Path) -> pa.Table:
             from exc
 
 
-def _extract(wanted: list[Artifact], cache: Path, slots: dict, meta: dict) -> None:
+def _extract(wanted: list[Artifact], cache: Path, slots: dict, meta: dict) -> ShardWrites:
     from jdx.loaders.extractor import JPypeExtractor
     from jdx.loaders.shards import write_shard
 
-    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jdx-shard-write")
-    writes = []
+    writes = ShardWrites(ThreadPoolExecutor(max_workers=1, thread_name_prefix="jdx-shard-write"))
     try:
         for extracted in JPypeExtractor(cache).extract(wanted):
             artifact = wanted[extracted.index]
@@ -167,11 +182,11 @@ def _extract(wanted: list[Artifact], cache: Path, slots: dict, meta: dict) -> No
                 raise ArtifactReadError(f"cannot read {artifact.path}: {failure[2]}")
             slots[artifact.key] = {name: extracted.tables[name] for name in NEEDED_TABLES}
             meta[artifact.key] = (extracted.classes, extracted.warnings)
-            writes.append(writer.submit(write_shard, cache, artifact, extracted))
-        for w in writes:
-            w.result()
-    finally:
-        writer.shutdown(wait=True)
+            writes.futures.append(writes.writer.submit(write_shard, cache, artifact, extracted))
+    except BaseException:
+        writes.wait()
+        raise
+    return writes
 
 
-__all__ = ["Side", "resolve_side", "load_sides"]
+__all__ = ["Side", "ShardWrites", "resolve_side", "load_sides"]
