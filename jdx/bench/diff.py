@@ -5,6 +5,7 @@ both already indexed (shards reused by content hash); plus the comparison alone,
 from __future__ import annotations
 
 import json
+import resource
 import shutil
 import statistics
 import subprocess
@@ -25,13 +26,18 @@ def pair_jars() -> tuple[Path, Path] | None:
     return jars if all(j.is_file() for j in jars) else None
 
 
-def _child(args: list[str], env: dict) -> tuple[float, dict]:
+def _child(args: list[str], env: dict) -> tuple[float, float, dict]:
+    """(wall seconds, CPU seconds of the child: user + system, what a loaded machine inflates least, the JSON
+    envelope)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(args, capture_output=True, text=True, env=env)
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(args)} exited {proc.returncode}: {proc.stderr.strip()[-500:]}")
-    return seconds, json.loads(proc.stdout)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return seconds, cpu, json.loads(proc.stdout)
 
 
 def rows(cache: Path, env: dict, iterations: int) -> list[dict]:
@@ -41,20 +47,23 @@ def rows(cache: Path, env: dict, iterations: int) -> list[dict]:
     if jars is None:
         return [{"name": name, "value": f"skipped: {PAIR[0]} {PAIR[1]}/{PAIR[2]} not in {M2}", "seconds": 0.0}]
     args = [sys.executable, "-m", "jdx", "diff", str(jars[0]), str(jars[1]), "--json"]
-    cold = []
+    cold, cold_cpu = [], []
     for _ in range(iterations):
         shutil.rmtree(cache / "shards", ignore_errors=True)
         (cache / "hashes.json").unlink(missing_ok=True)
-        seconds, env_json = _child(args, env)
+        seconds, cpu, env_json = _child(args, env)
         cold.append(seconds)
+        cold_cpu.append(cpu)
     result = env_json["result"]
     classes = result["old"]["classes"] + result["new"]["classes"]
     counts = result["counts"]
     what = f", {classes:,} classes, {result['total']:,} findings ({counts['breaking']} breaking)"
-    indexed = statistics.median(_child(args, env)[0] for _ in range(max(iterations, 3)))
+    runs = [_child(args, env) for _ in range(max(iterations, 3))]
+    indexed, indexed_cpu = statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
     out = [row(f"{name}, cold: both jars extracted (process and JVM start included)", statistics.median(cold),
-               2000, what, digits=0, unit="ms median"),
-           row(f"{name}, both already indexed (shards reused, no JVM)", indexed, 300, digits=0, unit="ms median")]
+               2000, what + f"; CPU {statistics.median(cold_cpu) * 1000:,.0f} ms", digits=0, unit="ms median"),
+           row(f"{name}, both already indexed (shards reused, no JVM)", indexed, 300,
+               f"; CPU {indexed_cpu * 1000:,.0f} ms", digits=0, unit="ms median")]
     out.append(_in_process(jars, cache, iterations))
     return out
 
@@ -78,6 +87,8 @@ def _in_process(jars: tuple[Path, Path], cache: Path, iterations: int) -> dict:
         findings = compare(*surfaces, DiffOptions())
         return result_dict(findings, ReportOptions(), {})
 
+    cpu_start = time.process_time()
     seconds, _ = warm_median(once, iterations, minimum=5)
+    cpu = (time.process_time() - cpu_start) / (max(iterations, 5) + 1)
     return row("`jdx diff` guava, the comparison alone in one process (tables already read)", seconds,
-               unit="ms median")
+               extra=f"; CPU {cpu * 1000:,.0f} ms mean", unit="ms median")
