@@ -82,6 +82,8 @@ def unchecked(exception: str, sides: tuple[Surface, ...]) -> tuple[bool | None, 
 
 def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surface, Surface]) -> list[Finding]:
     """Every rule one member present on both sides can break (a member may carry several findings)."""
+    if o == n:
+        return []
     forms: list[str] = []
 
     def make(rule: str, detail: str = "") -> Finding:
@@ -120,13 +122,21 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
             out.append(make("PARAMETER_NAMES_LOST", f"({o.param_names}) -> (no names in the class file)"))
         else:
             out.append(make("PARAMETER_NAME_CHANGED", f"({o.param_names}) -> ({n.param_names})"))
-    out += annotation_findings(o.annotations, n.annotations, make)
+    if o.annotations != n.annotations:
+        out += annotation_findings(o.annotations, n.annotations, make)
+    if o.param_annotations != n.param_annotations:
+        out += _param_annotation_findings(o, n, make)
+    if n.deprecated != o.deprecated:
+        out.append(make("DEPRECATED_ADDED" if n.deprecated else "DEPRECATED_REMOVED"))
+    return out
+
+
+def _param_annotation_findings(o: Member, n: Member, make) -> list[Finding]:
+    out: list[Finding] = []
     for index in sorted({p for p, _ in o.param_annotations} | {p for p, _ in n.param_annotations}):
         out += annotation_findings({d: t for (p, d), t in o.param_annotations.items() if p == index},
                                    {d: t for (p, d), t in n.param_annotations.items() if p == index},
                                    make, f"parameter {index}: ")
-    if n.deprecated != o.deprecated:
-        out.append(make("DEPRECATED_ADDED" if n.deprecated else "DEPRECATED_REMOVED"))
     return out
 
 
