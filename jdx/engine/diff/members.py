@@ -93,7 +93,12 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
 
     out: list[Finding] = []
     if not o.is_field and o.returns != n.returns:
-        out.append(make("RETURN_TYPE_CHANGED", f"{java_type(o.returns)} -> {java_type(n.returns)}"))
+        detail = f"{java_type(o.returns)} -> {java_type(n.returns)}"
+        holder = sides[1].types.get(n.owner)
+        bridge = holder.members.get(o.name + o.descriptor) if holder is not None else None
+        if bridge is not None and bridge.synthetic:
+            detail += " (a synthetic bridge still answers the old descriptor)"
+        out.append(make("RETURN_TYPE_CHANGED", detail))
     if LEVELS[n.level] < LEVELS[o.level]:
         out.append(make("MEMBER_VISIBILITY_NARROWED", f"{o.level} -> {n.level}"))
     if o.access & STATIC and not n.access & STATIC:
