@@ -59,7 +59,7 @@ class _Stable:
         o, n = self.old.types.get(name), self.new.types.get(name)
         if o is None or n is None:
             return o is None and n is None
-        if o.fingerprint() != n.fingerprint():
+        if not o.same_as(n):
             return False
         related = {s for s in o.supertypes if s in self.old.types or s in self.new.types}
         if o.outer and (o.outer in self.old.types or o.outer in self.new.types):

@@ -88,8 +88,9 @@ class TypeInfo:
     outer: str | None
     anonymous_or_local: bool
     kotlin: str | None = None  # the decoded @Metadata (JSON text) of a Kotlin class
-    member_rows: list[tuple] = field(default_factory=list)  # raw rows, turned into `members` on first use
-    annotation_rows: list[tuple] = field(default_factory=list)
+    # raw rows as (columns, start, end) runs of the side's column lists, turned into `members` on first use
+    member_runs: list[tuple[list[list], int, int]] = field(default_factory=list)
+    annotation_runs: list[tuple[list[list], int, int]] = field(default_factory=list)
     row: tuple = ()
     _members: dict[str, Member] | None = None
     _annotations: dict[str, str] | None = None
@@ -109,7 +110,7 @@ class TypeInfo:
     def _materialize(self) -> None:
         members: dict[str, Member] = {}
         by_sig: dict[tuple[str, str], Member] = {}
-        for kind, name, desc, sig, access, exc, params, constant, default in self.member_rows:
+        for kind, name, desc, sig, access, exc, params, constant, default in _rows(self.member_runs):
             if name == "<clinit>":
                 continue
             m = Member(self.name, name, desc, kind == 1, access, sig, tuple(sorted(exc.split(","))) if exc else (),
@@ -117,7 +118,7 @@ class TypeInfo:
             members.setdefault(m.key, m)
             by_sig.setdefault((name, desc), m)
         annotations: dict[str, str] = {}
-        for okind, mname, mdesc, param, desc, text in self.annotation_rows:
+        for okind, mname, mdesc, param, desc, text in _rows(self.annotation_runs):
             if okind == 0:
                 annotations[desc] = text or ""
                 continue
@@ -130,10 +131,12 @@ class TypeInfo:
                 m.annotations[desc] = text or ""
         self._members, self._annotations = members, annotations
 
-    def fingerprint(self) -> tuple:
-        """Everything the comparison reads about this class, in class-file order: equal fingerprints, equal classes
-        (a reordered but equal class merely gets compared in full)."""
-        return (self.row, self.interfaces, self.member_rows, self.annotation_rows)
+    def same_as(self, other: "TypeInfo") -> bool:
+        """Everything the comparison reads about this class is equal, in class-file order (a reordered but equal
+        class merely gets compared in full). Compares column slices, never builds a row."""
+        return (self.row == other.row and self.interfaces == other.interfaces
+                and _same_runs(self.member_runs, other.member_runs)
+                and _same_runs(self.annotation_runs, other.annotation_runs))
 
     @property
     def supertypes(self) -> tuple[str, ...]:
@@ -221,18 +224,37 @@ def _types(rows: pa.Table, supers: pa.Table) -> dict[str, TypeInfo]:
     return out
 
 
+def _rows(runs: list[tuple[list[list], int, int]]):
+    for cols, start, end in runs:
+        yield from zip(*(c[start:end] for c in cols))
+
+
+def _same_runs(a: list[tuple[list[list], int, int]], b: list[tuple[list[list], int, int]]) -> bool:
+    if len(a) != len(b):
+        return False
+    for (ca, sa, ea), (cb, sb, eb) in zip(a, b):
+        if ea - sa != eb - sb or any(x[sa:ea] != y[sb:eb] for x, y in zip(ca, cb)):
+            return False
+    return True
+
+
+def _runs(owners: list[str], cols: list[list], kept: dict[str, TypeInfo], attr: str) -> None:
+    """Rows come grouped by class (the extractor visits one class at a time): one run per class, no row copied."""
+    n, start = len(owners), 0
+    for i in range(1, n + 1):
+        if i == n or owners[i] != owners[start]:
+            info = kept.get(owners[start])
+            if info is not None:
+                getattr(info, attr).append((cols, start, i))
+            start = i
+
+
 def _member_rows(rows: pa.Table, kept: dict[str, TypeInfo]) -> None:
-    names = ("owner", "kind", "name", "descriptor", "signature", "access", "exceptions", "param_names", "constant",
+    names = ("kind", "name", "descriptor", "signature", "access", "exceptions", "param_names", "constant",
              "annotation_default")
-    for owner, *rest in zip(*(_column(rows, c) for c in names)):
-        info = kept.get(owner)
-        if info is not None:
-            info.member_rows.append(tuple(rest))
+    _runs(_column(rows, "owner"), [_column(rows, c) for c in names], kept, "member_runs")
 
 
 def _annotation_rows(rows: pa.Table, kept: dict[str, TypeInfo]) -> None:
-    names = ("owner_kind", "owner", "member_name", "member_desc", "param", "annotation", "text")
-    for okind, owner, *rest in zip(*(_column(rows, c) for c in names)):
-        info = kept.get(owner)
-        if info is not None:
-            info.annotation_rows.append((okind, *rest))
+    names = ("owner_kind", "member_name", "member_desc", "param", "annotation", "text")
+    _runs(_column(rows, "owner"), [_column(rows, c) for c in names], kept, "annotation_runs")
