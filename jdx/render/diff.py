@@ -32,8 +32,8 @@ def diff_lines(result: dict) -> list[str]:
     if "out" in result:
         lines.append(f"wrote {result['out']['rows']} findings to {result['out']['path']}")
     for side in (old, new):
-        for a in side["artifacts"]:
-            lines.append(f"source: {a['name']} (bytecode)")
+        names = [side["name"]] if len(side["artifacts"]) == 1 else [a["name"] for a in side["artifacts"]]
+        lines.extend(f"source: {name} (bytecode)" for name in names)
     first = next((f for f in result["findings"] if f["severity"] == "breaking"), None) or \
         (result["findings"][0] if result["findings"] else None)
     if first is not None and new["artifacts"]:
