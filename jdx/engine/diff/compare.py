@@ -30,7 +30,9 @@ def compare(old: Surface, new: Surface, options: DiffOptions) -> list[Finding]:
         elif o_api and not n_api:
             detail = f"{o.level} -> {n.level}"
             if n.outer and n.outer in new.types and LEVELS[n.level] >= LEVELS["protected"]:
-                detail += f" (enclosing {type_ref(n.outer)} is no longer part of the API)"
+                detail = f"enclosing {type_ref(n.outer)} is no longer part of the API"
+            elif n.access & 0x1000:
+                detail = "now synthetic"
             out.append(Finding("TYPE_VISIBILITY_NARROWED", type_ref(name), o.kind, type_form(o), type_form(n), detail,
                                name))
         elif n_api and not o_api:
