@@ -143,8 +143,9 @@ def main(argv: list[str] | None = None) -> int:
         return _print_failure(rest[0] if rest else "", "", internal_error(exc), json_mode) or EXIT_INTERNAL
 
 
-def run_query(g: Globals, cmd, words: list[str], *, session=None) -> int:
-    """Parse, answer (daemon or in process), print; the exit code. `session`: batch's shared one."""
+def run_query(g: Globals, cmd, words: list[str], *, session=None, where: str = "") -> int:
+    """Parse, answer (daemon or in process), print; the exit code. `session`: batch's shared one; `where`
+    prefixes a usage error (batch: "line 3: ")."""
     from jdx.commands.argv import parse_words
     from jdx.commands.registry import build_request
 
@@ -153,6 +154,7 @@ def run_query(g: Globals, cmd, words: list[str], *, session=None) -> int:
         query, params = parse_words(cmd, words)
         request = build_request(cmd, query, params)
     except JdxError as exc:
+        exc.message = where + exc.message
         return _print_failure(cmd.name, query, exc, g.json)
     env = code = None
     if session is None and cmd.wire and cmd.forwarded and _daemon_allowed(g):

@@ -61,6 +61,7 @@ def argument(help: str, metavar: str, *, required: bool = True):
 class Request:
     """Fields every command shares: the text budget of spec §8.3 (applies to text output)."""
 
+    query: str = ""  # the positional operand; a command that takes one redeclares it with `argument`
     max_lines: int | None = option(None, "--max-lines", "cap the text output at N lines; the cut is stated",
                                    kind="int", minimum=1)
     brief: bool = option(False, "--brief", "minimal output: bare rows, no headers, no doc")
