@@ -38,7 +38,7 @@ class Side:
     extracted: set[str] = field(default_factory=set)  # keys of artifacts extracted now (the rest came from shards)
 
     def to_json(self) -> dict:
-        return {"name": self.label, "classes": self.classes,
+        return {"name": self.label, "arg": self.arg, "classes": self.classes,
                 "artifacts": [{**a.to_json(), "shard": "extracted" if a.key in self.extracted else "cached"}
                               for a in self.artifacts]}
 

@@ -39,5 +39,5 @@ def diff_lines(result: dict) -> list[str]:
     if first is not None and new["artifacts"]:
         owner = first["symbol"].split("#", 1)[0]
         if first["rule"] != "TYPE_REMOVED":
-            lines.append(f"next: jdx members {owner} --jars {new['artifacts'][0]['path']}")
+            lines.append(f"next: jdx members {owner} --jars {new.get('arg') or new['artifacts'][0]['path']}")
     return lines

@@ -8,7 +8,8 @@ from collections import defaultdict
 from jdx.engine.descriptors import parse_method_descriptor
 from jdx.engine.diff.extensions import extensions
 from jdx.engine.diff.findings import Finding
-from jdx.engine.diff.forms import java_type, member_form, member_id, member_ref, param_list, type_form, type_ref
+from jdx.engine.diff.forms import (generic_form, java_type, member_form, member_id, member_ref, param_list, type_form,
+                                   type_ref)
 from jdx.engine.diff.members import (OBJECT_MEMBERS, annotation_findings, compare_member, find_inherited,
                                      is_enum_constant, kind_of)
 from jdx.engine.diff.surface import ABSTRACT, FINAL, LEVELS, OBJECT, Member, Surface, TypeInfo
@@ -93,7 +94,8 @@ def _compare_type(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], side
             out.append(make("ABSTRACT_REMOVED"))
     out += _supertypes(o, n, views, make)
     if o.signature != n.signature:
-        out.append(make("GENERIC_SIGNATURE_CHANGED", f"{o.signature or '(none)'} -> {n.signature or '(none)'}"))
+        out.append(make("GENERIC_SIGNATURE_CHANGED",
+                        f"{generic_form(o.signature, 'class')} -> {generic_form(n.signature, 'class')}"))
     out += annotation_findings(o.annotations, n.annotations, make)
     if o.deprecated != n.deprecated:
         out.append(make("DEPRECATED_ADDED" if n.deprecated else "DEPRECATED_REMOVED"))

@@ -84,3 +84,28 @@ def type_form(t: TypeInfo) -> str:
         text += (" extends " if t.kind == "interface" else " implements ") + ", ".join(
             type_ref(i) for i in t.interfaces)
     return text
+
+
+def generic_form(signature: str | None, kind: str) -> str:
+    """A Signature attribute as Java: `<T> (java.util.List<T>, int): java.util.List<java.lang.String>` (method),
+    `<T> extends java.io.OutputStream` (class), `java.util.List<java.lang.String>` (field); `(none)` when absent.
+    Unparseable text is shown as it is."""
+    from jdx.engine import descriptors as d
+
+    if signature is None:
+        return "(none)"
+    try:
+        if kind == "method":
+            sig = d.parse_method_signature(signature)
+            head = d.render_type_params(sig.type_params)
+            text = f"({', '.join(d.render_type(p) for p in sig.params)}): {d.render_type(sig.return_type)}"
+            return f"{head} {text}" if head else text
+        if kind == "class":
+            sig = d.parse_class_signature(signature)
+            parts = [d.render_type_params(sig.type_params), "extends " + d.render_type(sig.superclass)]
+            if sig.interfaces:
+                parts.append("implements " + ", ".join(d.render_type(i) for i in sig.interfaces))
+            return " ".join(p for p in parts if p)
+        return d.render_type(d.parse_field_signature(signature))
+    except ValueError:
+        return signature

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from jdx.engine.diff.findings import Finding
-from jdx.engine.diff.forms import java_type, member_form, member_id, member_ref, type_ref
+from jdx.engine.diff.forms import generic_form, java_type, member_form, member_id, member_ref, type_ref
 from jdx.engine.diff.surface import (ABSTRACT, DEPRECATED_DESC, ENUM, FINAL, LEVELS, NATIVE, OBJECT, STATIC,
                                      SYNCHRONIZED, VARARGS_OR_TRANSIENT, Member, Surface, TypeInfo)
 
@@ -49,18 +49,20 @@ def annotation_name(desc: str) -> str:
 
 def annotation_findings(old: dict[str, str], new: dict[str, str], make, where: str = "") -> list[Finding]:
     """ANNOTATION_ADDED/REMOVED/VALUES_CHANGED; `@Deprecated` appearing or going is DEPRECATED_* instead."""
+    def shown(text: str, desc: str) -> str:  # the extractor's text is the whole annotation, `@x.Tag(v=1)`
+        return where + (text if text.startswith("@") else annotation_name(desc) + text)
+
     out = []
     for desc in sorted(set(old) | set(new)):
-        name = where + annotation_name(desc)
         if desc in old and desc in new:
             if old[desc] != new[desc]:
-                out.append(make("ANNOTATION_VALUES_CHANGED", f"{name}{old[desc]} -> {name}{new[desc]}"))
+                out.append(make("ANNOTATION_VALUES_CHANGED", f"{shown(old[desc], desc)} -> {shown(new[desc], desc)}"))
         elif desc == DEPRECATED_DESC:
             continue
         elif desc in new:
-            out.append(make("ANNOTATION_ADDED", name + new[desc]))
+            out.append(make("ANNOTATION_ADDED", shown(new[desc], desc)))
         else:
-            out.append(make("ANNOTATION_REMOVED", name + old[desc]))
+            out.append(make("ANNOTATION_REMOVED", shown(old[desc], desc)))
     return out
 
 
@@ -115,7 +117,9 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
     elif o.access & ABSTRACT and not n.access & ABSTRACT:
         out.append(make("ABSTRACT_REMOVED"))
     if o.signature != n.signature:
-        out.append(make("GENERIC_SIGNATURE_CHANGED", f"{o.signature or '(none)'} -> {n.signature or '(none)'}"))
+        kind = "field" if o.is_field else "method"
+        out.append(make("GENERIC_SIGNATURE_CHANGED",
+                        f"{generic_form(o.signature, kind)} -> {generic_form(n.signature, kind)}"))
     out += _exceptions(o, n, make, sides)
     out += _flags(o, n, make)
     if o.is_field and o.constant != n.constant:
