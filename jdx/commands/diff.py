@@ -16,7 +16,7 @@ from jdx.engine.diff.rules import DEFAULT_LIMIT, FAIL_ON, SEVERITY_FILTERS, VISI
 from jdx.errors import UsageError
 
 MAX_DUPLICATE_NAMES = 5
-_SIDE = "a jar, a class directory, a glob of jars, or one JDK module as jrt:JDK_HOME!MODULE"
+_SIDE = "a jar, a class directory, a glob of jars, group:artifact:version from ~/.m2, or jrt:JDK_HOME!MODULE"
 
 
 @dataclass(frozen=True)

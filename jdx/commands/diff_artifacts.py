@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,6 +15,8 @@ import pyarrow as pa
 from jdx.errors import ArtifactReadError, Warning_
 from jdx.loaders.roots import Artifact, HashCache, dir_key
 
+COORDINATE = re.compile(r"[A-Za-z0-9_.\-]+:[A-Za-z0-9_.\-]+:[A-Za-z0-9_.\-]+")
+LOCAL_REPOSITORY = Path.home() / ".m2" / "repository"
 NEEDED_COLUMNS = {
     "types": ("name", "kind", "access", "signature", "super", "outer", "inner_name", "inner_access", "outer_method",
               "kotlin"),
@@ -37,8 +40,16 @@ class Side:
     warnings: list[Warning_] = field(default_factory=list)
     extracted: set[str] = field(default_factory=set)  # keys of artifacts extracted now (the rest came from shards)
 
+    def jars_flag(self) -> str | None:
+        """How `--jars` names this side for a follow-up query: as typed, a coordinate's jar, None for a JDK."""
+        if self.arg.startswith("jrt:"):
+            return None
+        if COORDINATE.fullmatch(self.arg) and self.artifacts:
+            return self.artifacts[0].path
+        return self.arg
+
     def to_json(self) -> dict:
-        return {"name": self.label, "arg": self.arg, "classes": self.classes,
+        return {"name": self.label, "arg": self.arg, "jars": self.jars_flag(), "classes": self.classes,
                 "artifacts": [{**a.to_json(), "shard": "extracted" if a.key in self.extracted else "cached"}
                               for a in self.artifacts]}
 
@@ -52,11 +63,14 @@ def _has_class_files(path: Path) -> bool:
 
 
 def resolve_side(arg: str, hashes: HashCache) -> Side:
-    """The artifacts `arg` names: a jar, a class directory (or a directory of jars), a glob of jars, or one module
-    of a JDK as `jrt:JDK_HOME!MODULE` (read through that JDK's jrt file system)."""
+    """The artifacts `arg` names: a jar, a class directory (or a directory of jars), a glob of jars, a Maven
+    coordinate `group:artifact:version` found in the local repository, or one module of a JDK as
+    `jrt:JDK_HOME!MODULE` (read through that JDK's jrt file system)."""
     if arg.startswith("jrt:"):
         return _jdk_module(arg)
     text = os.path.expanduser(arg)
+    if COORDINATE.fullmatch(arg) and not os.path.exists(text):
+        return _coordinate(arg, hashes)
     if any(ch in text for ch in "*?["):
         paths = [Path(m) for m in sorted(glob.glob(text, recursive=True)) if _is_binary_jar(m) and os.path.isfile(m)]
         if not paths:
@@ -80,6 +94,16 @@ def resolve_side(arg: str, hashes: HashCache) -> Side:
                                       arg))
         return side
     return Side(arg, path.name, [_jar(path, hashes)])
+
+
+def _coordinate(arg: str, hashes: HashCache) -> Side:
+    """`group:artifact:version` from the local Maven repository (offline; nothing is downloaded)."""
+    group, artifact, version = arg.split(":")
+    jar = LOCAL_REPOSITORY / Path(*group.split(".")) / artifact / version / f"{artifact}-{version}.jar"
+    if not jar.is_file():
+        raise ArtifactReadError(f"{arg}: not in the local Maven repository ({jar} is missing); downloading is not "
+                                "supported yet: pass the jar's path")
+    return Side(arg, jar.name, [_jar(jar, hashes)])
 
 
 def _jdk_module(arg: str) -> Side:

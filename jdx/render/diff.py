@@ -36,8 +36,8 @@ def diff_lines(result: dict) -> list[str]:
         lines.extend(f"source: {name} (bytecode)" for name in names)
     first = next((f for f in result["findings"] if f["severity"] == "breaking"), None) or \
         (result["findings"][0] if result["findings"] else None)
-    if first is not None and new["artifacts"]:
+    if first is not None and new["artifacts"] and first["rule"] != "TYPE_REMOVED":
         owner = first["symbol"].split("#", 1)[0]
-        if first["rule"] != "TYPE_REMOVED":
-            lines.append(f"next: jdx members {owner} --jars {new.get('arg') or new['artifacts'][0]['path']}")
+        jars = new.get("jars")
+        lines.append(f"next: jdx members {owner}" + (f" --jars {jars}" if jars else ""))
     return lines

@@ -165,3 +165,13 @@ def test_wire_request_answers_like_the_cli(diff, diff_jars, jdx_home):
     assert canonical_params(request) == {"new": new, "severity": "breaking"}
     missing = answer_request(session, "diff", old, {})
     assert missing.exit_code == 3 and "NEW" in missing.envelope["error"]["message"]
+
+
+def test_maven_coordinates_from_the_local_repository(diff):
+    m2 = Path.home() / ".m2" / "repository" / "commons-io" / "commons-io"
+    if not (m2 / "2.11.0" / "commons-io-2.11.0.jar").is_file() or not (m2 / "2.22.0").is_dir():
+        pytest.skip(f"commons-io 2.11.0 and 2.22.0 are not in {m2.parent.parent}")
+    code, env = _json(diff, "commons-io:commons-io:2.11.0", "commons-io:commons-io:2.22.0", "--limit", "0")
+    assert code == 0 and env["result"]["old"]["name"] == "commons-io-2.11.0.jar" and env["result"]["total"] > 0
+    code, text = diff("commons-io:commons-io:2.11.0", "commons-io:commons-io:0.0.0-none")
+    assert code == 5 and "commons-io:commons-io:0.0.0-none: not in the local Maven repository" in text
