@@ -111,7 +111,7 @@ def test_cuts_keep_the_whole_tally(diff, diff_jars):
     total = full["result"]["counts"]["breaking"]
     assert f"… 3 of {total} shown (--limit {total})" in text and "below --severity breaking hidden" in text
     first = text.splitlines()[0]
-    assert first == f"api diff old.jar -> new.jar (public surface)"
+    assert first == "api diff old.jar -> new.jar (public surface)"
 
 
 def test_json_is_deterministic_and_complete(diff, diff_jars):
