@@ -70,13 +70,13 @@ def rows(cache: Path, env: dict, iterations: int) -> list[dict]:
 
 def _in_process(jars: tuple[Path, Path], cache: Path, iterations: int) -> dict:
     """The comparison itself on already-read tables: surfaces, rules, report (what a daemon pays per diff)."""
+    from jdx.bench.util import warm_median
     from jdx.commands.diff_artifacts import load_sides, resolve_side
     from jdx.engine.diff.compare import compare
     from jdx.engine.diff.report import ReportOptions, result_dict
     from jdx.engine.diff.surface import build_surface
     from jdx.engine.diff.visibility import DiffOptions
     from jdx.loaders.roots import HashCache
-    from jdx.bench.util import warm_median
 
     hashes = HashCache(cache)
     sides = [resolve_side(str(j), hashes) for j in jars]

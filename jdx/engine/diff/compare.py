@@ -8,10 +8,24 @@ from collections import defaultdict
 from jdx.engine.descriptors import parse_method_descriptor
 from jdx.engine.diff.extensions import extensions
 from jdx.engine.diff.findings import Finding
-from jdx.engine.diff.forms import (generic_form, java_type, member_form, member_id, member_ref, param_list, type_form,
-                                   type_ref)
-from jdx.engine.diff.members import (OBJECT_MEMBERS, annotation_findings, compare_member, find_inherited,
-                                     is_enum_constant, kind_of)
+from jdx.engine.diff.forms import (
+    generic_form,
+    java_type,
+    member_form,
+    member_id,
+    member_ref,
+    param_list,
+    type_form,
+    type_ref,
+)
+from jdx.engine.diff.members import (
+    OBJECT_MEMBERS,
+    annotation_findings,
+    compare_member,
+    find_inherited,
+    is_enum_constant,
+    kind_of,
+)
 from jdx.engine.diff.surface import ABSTRACT, FINAL, LEVELS, OBJECT, Member, Surface, TypeInfo
 from jdx.engine.diff.visibility import ApiView, DiffOptions
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jdx.engine.diff.rules import SEVERITY_RANK, RULES, severity_of
+from jdx.engine.diff.rules import RULES, SEVERITY_RANK, severity_of
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 from jdx.engine.descriptors import descriptor_to_java, parse_method_descriptor
-from jdx.engine.diff.surface import (ABSTRACT, FINAL, NATIVE, STATIC, SYNCHRONIZED, VARARGS_OR_TRANSIENT,
-                                     VOLATILE_OR_BRIDGE, Member, TypeInfo)
+from jdx.engine.diff.surface import (
+    ABSTRACT,
+    FINAL,
+    NATIVE,
+    STATIC,
+    SYNCHRONIZED,
+    VARARGS_OR_TRANSIENT,
+    VOLATILE_OR_BRIDGE,
+    Member,
+    TypeInfo,
+)
 from jdx.engine.refs import format_member, format_type
 
 

@@ -4,8 +4,21 @@ from __future__ import annotations
 
 from jdx.engine.diff.findings import Finding
 from jdx.engine.diff.forms import generic_form, java_type, member_form, member_id, member_ref, type_ref
-from jdx.engine.diff.surface import (ABSTRACT, DEPRECATED_DESC, ENUM, FINAL, LEVELS, NATIVE, OBJECT, STATIC,
-                                     SYNCHRONIZED, VARARGS_OR_TRANSIENT, Member, Surface, TypeInfo)
+from jdx.engine.diff.surface import (
+    ABSTRACT,
+    DEPRECATED_DESC,
+    ENUM,
+    FINAL,
+    LEVELS,
+    NATIVE,
+    OBJECT,
+    STATIC,
+    SYNCHRONIZED,
+    VARARGS_OR_TRANSIENT,
+    Member,
+    Surface,
+    TypeInfo,
+)
 
 # java.lang.Object's members (JLS §4.3.2): the root every class inherits, whether or not a side holds it
 OBJECT_MEMBERS = {

@@ -9,6 +9,7 @@ import pyarrow as pa
 
 from jdx.engine.diff.findings import Finding
 from jdx.engine.diff.rules import BREAKING, DEFAULT_LIMIT, INFO, SEVERITIES, SEVERITY_RANK, SUSPICIOUS
+
 FINDING_SCHEMA = pa.schema([("rule", pa.string()), ("severity", pa.string()), ("symbol", pa.string()),
                             ("kind", pa.string()), ("old", pa.string()), ("new", pa.string()),
                             ("detail", pa.string()), ("id", pa.string())])
