@@ -76,6 +76,9 @@ def run_bench(service: Session, iterations: int = 3) -> Answer:
                               + (f" (javap -p: {javap_secs * 1000:.0f} ms)" if javap_secs else ""),
                      "seconds": cold})
         rows.extend(_daemon_rows(service, cache, env, iterations, javap_secs))
+        from jdx.bench import diff as bench_diff
+
+        rows.extend(bench_diff.rows(cache, env, iterations))
         warm = Session(Options(**{**service.options.__dict__, "cache_dir": str(cache)}))
         ask(warm, "members", "java.util.HashMap")
         samples = []

@@ -146,7 +146,7 @@ def run_query(g: Globals, cmd, words: list[str], *, session=None, where: str = "
         exc.message = where + exc.message
         return _print_failure(cmd.name, query, exc, g.json)
     env = code = None
-    if session is None and cmd.wire and _daemon_allowed(g):
+    if session is None and cmd.wire and cmd.forwarded and _daemon_allowed(g):
         env, code = _ask_daemon(g, cmd.name, query, params)
     if env is None:
         env, code = _answer_here(g, cmd, request, session)
