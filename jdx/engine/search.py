@@ -1,9 +1,10 @@
 """`search`: symbol search over the workspace graph (spec §7.2), ranked the way a user expects.
 
 Ranking key, first difference wins: match tier (exact simple name, prefix, camel-hump, a later word; a glob
-or regex match ranks as camel-hump; --fuzzy ranks by edit distance), public before non-public, shorter names
-first, origin (workspace class dirs, then jars, then the JDK, each in classpath order), then name, owner and
-kind, so equal inputs give equal bytes. The graph does the matching and ranking over the precomputed Name
+or regex match ranks as camel-hump; --fuzzy ranks by edit distance), then `ranking.symbol_key` (the JDK's
+implementation packages after everything else, public before non-public, shorter names, fewer nesting levels,
+origin: workspace class dirs, then jars, then the JDK, each in classpath order), then name, owner and kind,
+so equal inputs give equal bytes. The graph does the matching and ranking over the precomputed Name
 index built with the graph (schema.name_words), so a query never splits or lower-cases a name.
 """
 
@@ -14,6 +15,7 @@ import heapq
 from collections import defaultdict
 from dataclasses import dataclass
 
+from jdx.engine.ranking import is_jdk_internal, symbol_key
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.search_index import index_for
 from jdx.engine.search_match import (HUMP, TIER_NAMES, Pattern, compile_pattern, fuzzy_budget, glob_to_regex,
@@ -141,7 +143,8 @@ def _symbol_row(row: dict, tier: int, arts: dict[str, dict], mode: str) -> dict:
 
 def _sort_key(row: dict, tier: int, rank: int) -> tuple:
     """A package's or module's ranking key, shaped like _group_key's (its ref stands in for the owner)."""
-    return (tier, not row["public"], len(row["name"]), rank, row["name"], row["ref"], row["kind"])
+    return (tier, is_jdk_internal(row["ref"]), not row["public"], len(row["name"]), 0, rank, row["name"], row["ref"],
+            row["kind"])
 
 
 def _named_rows(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None,
@@ -292,8 +295,9 @@ def _ranked_tier(store: GraphStore, p: Pattern, tier: int, need: int, filters: t
 
 
 def _group_key(tier: int, g: dict) -> tuple:
-    """The ranking key of a group before its ref is built (name, owner and kind break ties)."""
-    return (tier, not g["pub"], len(g["name"]), g["rank"], g["name"], g["owner"], g["kind"])
+    """The ranking key of a group before its ref is built (ranking.symbol_key; name, owner and kind break
+    ties)."""
+    return (tier, *symbol_key(g["owner"], g["pub"], g["name"], g["rank"]), g["name"], g["owner"], g["kind"])
 
 
 def _best_groups(store: GraphStore, p: Pattern, limit: int, filters: tuple) -> tuple[list[tuple[int, dict]], int]:
@@ -359,3 +363,23 @@ def _did_you_mean(store: GraphStore, p: Pattern, kinds: set[str], arts, opts: Se
                                limit=5)
     found = _run(store, p, kinds, arts, fuzzy_opts, fuzzy=True)["matches"]
     return [{"ref": m["ref"], "kind": m["kind"], "artifact": m["artifact"]} for m in found]
+
+
+def near_names(store: GraphStore, name: str, kinds: tuple[str, ...] = TYPE_KINDS, limit: int = 5) -> list[dict]:
+    """Did-you-mean for a name nothing matched: `search --fuzzy`'s matcher (case-insensitive edit distance on
+    the simple name, then the search ranking), then camel-hump matches (`HMap` -> `HashMap`) to fill up."""
+    import re
+
+    simple = re.split(r"[.$#/]", name.strip())[-1]
+    if not simple or not re.fullmatch(r"[\w$]+", simple):
+        return []
+    p = compile_pattern(simple)
+    if p.mode != "hump" or not p.lower:
+        return []
+    opts = SearchOptions(kinds=kinds, limit=limit)
+    out: list[dict] = []
+    for fuzzy in (True, False):
+        for m in _run(store, p, set(kinds), None, opts, fuzzy=fuzzy)["matches"]:
+            if len(out) < limit and all(o["ref"] != m["ref"] for o in out):
+                out.append({"ref": m["ref"], "kind": m["kind"], "artifact": m["artifact"]})
+    return out

@@ -7,7 +7,7 @@ from jdx.graph_schema.schema import NODE_TABLES, REL_TABLES
 TYPE_BY_ID = "MATCH (t:Type {id: $id}) RETURN t.*"
 TYPES_BY_SIMPLE = (
     "MATCH (t:Type) WHERE t.simple_name = $name AND NOT t.external AND NOT t.shadowed "
-    "RETURN t.id AS id, t.fqn AS fqn, t.kind AS kind, t.artifact AS artifact ORDER BY t.fqn"
+    "RETURN t.id AS id, t.fqn AS fqn, t.kind AS kind, t.artifact AS artifact, t.access AS access ORDER BY t.fqn"
 )
 TYPES_ALL_NAMES = (
     "MATCH (t:Type) WHERE NOT t.external AND NOT t.shadowed "

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-SCHEMA_VERSION = 8  # 7: graphs built before the COPY chunk fix lacked edges; 8: Method.writer
+SCHEMA_VERSION = 9  # 7: graphs built before the COPY chunk fix lacked edges; 8: Method.writer;
+# 9: OVERRIDES by erased parameters, bridges folded
 # what a Symbol can be; Name counts its (kind, owner) groups per kind in n_<kind>
 SYMBOL_KINDS = ("class", "interface", "enum", "record", "annotation", "method", "field")
 
