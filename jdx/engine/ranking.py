@@ -17,8 +17,9 @@ _INTERNAL = re.compile(r"(?:sun|(?:jdk|com[./]sun|javax?)(?:[./][^./]+)*?[./]int
 
 
 def is_jdk_internal(name: str) -> bool:
-    """Is a package, binary name (`a.b.C`) or internal name (`a/b/C`) in a JDK implementation package?"""
-    return _INTERNAL.match(name) is not None
+    """Is a package, binary name (`a.b.C`), internal name (`a/b/C`) or member ref (`a.b.C#m(x.Y)`) in a JDK
+    implementation package?"""
+    return _INTERNAL.match(name.split("#", 1)[0]) is not None
 
 
 def nesting(name: str) -> int:

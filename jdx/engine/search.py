@@ -143,8 +143,8 @@ def _symbol_row(row: dict, tier: int, arts: dict[str, dict], mode: str) -> dict:
 
 def _sort_key(row: dict, tier: int, rank: int) -> tuple:
     """A package's or module's ranking key, shaped like _group_key's (its ref stands in for the owner)."""
-    return (tier, is_jdk_internal(row["ref"]), not row["public"], len(row["name"]), 0, rank, row["name"], row["ref"],
-            row["kind"])
+    return (tier, 0, is_jdk_internal(row["ref"]), not row["public"], len(row["name"]), 0, rank, row["name"],
+            row["ref"], row["kind"])
 
 
 def _named_rows(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None,
@@ -263,9 +263,10 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
             total = len(groups)
         else:
             groups, total = _best_groups(store, p, opts.limit, (symbol_kinds, art_ids, pkg, owners))
-        best = heapq.nsmallest(opts.limit, groups, key=lambda tg: _group_key(tg[0], tg[1]))
+        typo = p.lower if fuzzy else None
+        best = heapq.nsmallest(opts.limit, groups, key=lambda tg: _group_key(tg[0], tg[1], typo))
         for tier, g in best:
-            ranked.append((_group_key(tier, g), _symbol_row(g, tier, by_id, "fuzzy" if fuzzy else p.mode)))
+            ranked.append((_group_key(tier, g, typo), _symbol_row(g, tier, by_id, "fuzzy" if fuzzy else p.mode)))
         extra = total - len(best)
     if pkg is None:
         ranked.extend(_named_rows(store, p, kinds, arts, p.lower if fuzzy else None))
@@ -294,10 +295,21 @@ def _ranked_tier(store: GraphStore, p: Pattern, tier: int, need: int, filters: t
     return found
 
 
-def _group_key(tier: int, g: dict) -> tuple:
+def _group_key(tier: int, g: dict, typo: str | None = None) -> tuple:
     """The ranking key of a group before its ref is built (ranking.symbol_key; name, owner and kind break
-    ties)."""
-    return (tier, *symbol_key(g["owner"], g["pub"], g["name"], g["rank"]), g["name"], g["owner"], g["kind"])
+    ties). For a typo (`typo`, lower-cased), names of one edit distance sharing a longer prefix with it come
+    first: `Charet` is nearer `Charset` than `Caret`."""
+    near = -_common_prefix(g["name"].lower(), typo) if typo is not None else 0
+    return (tier, near, *symbol_key(g["owner"], g["pub"], g["name"], g["rank"]), g["name"], g["owner"], g["kind"])
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
 
 
 def _best_groups(store: GraphStore, p: Pattern, limit: int, filters: tuple) -> tuple[list[tuple[int, dict]], int]:
