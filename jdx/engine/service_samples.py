@@ -14,8 +14,11 @@ class SamplesCommands:
         from jdx.engine.samples import SampleOptions, samples
 
         store = self.store()
-        result, truncated = samples(store, text, opts or SampleOptions(), self.source_window)
+        result, truncated = samples(store, text, opts or SampleOptions(), self.source_window,
+                                    self.reconstructed_window)
+        detail = f"{result['with_sources']} of {len(result['samples'])} shown from sources"
+        if result["reconstructed"]:
+            detail += f", {result['reconstructed']} reconstructed from decompiled text"
         provenance = [{"symbol": result["symbol"], "artifact": result["artifact"], "origin": "bytecode",
-                       "detail": "call sites from the workspace graph; "
-                                 f"{result['with_sources']} of {len(result['samples'])} shown from sources"}]
+                       "detail": "call sites from the workspace graph; " + detail}]
         return Answer(result, list(self._root_warnings), truncated, provenance)
