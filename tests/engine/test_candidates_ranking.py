@@ -12,7 +12,7 @@ import pytest
 from jdx.engine.ranking import is_jdk_internal
 from jdx.engine.resolve import did_you_mean
 from jdx.engine.search import SearchOptions
-from jdx.engine.service import JdxService, Options
+from tests.service import JdxService, Options
 from jdx.errors import AmbiguousError, NotFoundError
 
 

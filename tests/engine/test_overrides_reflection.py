@@ -17,7 +17,7 @@ import pytest
 
 from jdx.engine import descriptors as d
 from jdx.engine.relations import ArtifactFilter
-from jdx.engine.service import JdxService, Options
+from tests.service import JdxService, Options
 from tests.conftest import GSON, GUAVA, LANG3, require
 
 ORACLE = """
