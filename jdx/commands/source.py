@@ -58,6 +58,12 @@ def _render_code(result: dict, req) -> list[str]:
     return source.code(result, req.line_numbers, req.max_lines)
 
 
+def _render_body(result: dict, req) -> list[str]:
+    from jdx.render import source
+
+    return source.body(result, req.line_numbers, req.max_lines)
+
+
 def _code_cut(result: dict, req):
     from jdx.render import source
 
@@ -135,7 +141,7 @@ def _doc_cut(result: dict, req: DocRequest):
 
 COMMANDS = (
     Command("body", "The body of a member (or a whole type), labelled with where it came from.",
-            "jdx body 'java.util.HashMap#get(Object)'", BodyRequest, run_body, _render_code, _code_cut,
+            "jdx body 'java.util.HashMap#get(Object)'", BodyRequest, run_body, _render_body, _code_cut,
             next_hint="doc for its javadoc, calls for what it invokes"),
     Command("source", "The source file of a type, whole or a slice; decompiled when no sources exist.",
             "jdx source java.util.HashMap --around 'get(Object)'", SourceRequest, run_source, _render_code,
