@@ -73,7 +73,7 @@ def _code_cut(result: dict, req):
 @dataclass(frozen=True)
 class SourceRequest(Request):
     query: str = argument("a type reference, e.g. java.util.HashMap", "TYPE")
-    lines: str | None = option(None, "--lines", "A:B, e.g. 100:180", kind="str")
+    lines: str | None = option(None, "--lines", "A:B or A-B, e.g. 100:180", kind="str")
     around: str | None = option(None, "--around", "a member of the type, e.g. 'get(Object)'", kind="str")
     context: int | None = option(None, "--context", "lines around --around (default 10)", kind="int")
     engine: str | None = option(None, "--engine", "javap | vineflower | procyon (default: sources, else "
@@ -84,6 +84,10 @@ class SourceRequest(Request):
         if self.context is not None and not self.around:
             raise UsageError("--context goes with --around <member>")
         _check_engine(self.engine)
+        if self.lines is not None:
+            from jdx.engine.src_source import parse_lines
+
+            parse_lines(self.lines)
 
 
 def run_source(session, req: SourceRequest):

@@ -127,6 +127,20 @@ def resolve(store: GraphStore, text: str, limit: int) -> tuple[dict, dict | None
     return result, truncated
 
 
+def frame_warnings(result: dict) -> list[Warning_]:
+    """FRAME_LINE_OUTSIDE when a stack frame's line lies in none of the named methods' line ranges: the
+    running code was most likely another version of the class than the workspace's."""
+    frame = result.get("frame")
+    line = frame.get("line") if frame else None
+    ranged = [c for c in result["candidates"] if c.get("lines")]
+    if line is None or not ranged or any(c["lines"][0] <= line <= c["lines"][1] for c in ranged):
+        return []
+    spans = ", ".join(f"{c['lines'][0]}-{c['lines'][1]}" for c in ranged[:3])
+    return [Warning_("FRAME_LINE_OUTSIDE", f"line {line} of the frame is outside {ranged[0]['ref'].split('(')[0]} "
+                     f"(lines {spans}): the class that ran is probably another version than the workspace's",
+                     ranged[0].get("artifact", ""))]
+
+
 def _split_member(sym: str) -> tuple[str, str, str]:
     """`a.B#c` / `a.B::c` / `a.B.c` -> (owner, separator, member); a bare name has no owner."""
     for sep in ("#", "::"):
