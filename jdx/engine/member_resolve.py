@@ -276,8 +276,16 @@ def _only_type_with_member(store: GraphStore, ref: SymbolRef, text: str, exc: Am
     """`Simple#m` where several types are named `Simple`: the candidates are only the types that declare or
     inherit `m` (spec §9.3); one left is the answer, none is not-found, several stay ambiguous."""
     having = []
+    ids = [c["ref"].replace(".", "/") for c in exc.candidates]
+    maybe = set(ids)
+    if ref.member != d.simple_name_of(ids[0]) and not store.rows(queries.TYPES_DECLARING, {
+            "ids": ["java/lang/Object"], "name": ref.member}):
+        # no type declaring the name anywhere above a candidate: it cannot have the member
+        maybe = {r["id"] for q in (queries.TYPES_DECLARING, queries.TYPES_INHERITING)
+                 for r in store.rows(q, {"ids": ids, "name": ref.member})}
     for c in exc.candidates:
-        rows = store.rows_cached(queries.TYPE_BY_ID, {"id": c["ref"].replace(".", "/")})
+        rows = store.rows_cached(queries.TYPE_BY_ID, {"id": c["ref"].replace(".", "/")}) \
+            if c["ref"].replace(".", "/") in maybe else []
         if rows:
             row = {k[2:]: v for k, v in rows[0].items()}
             if _has_member(store, ref, row):
@@ -286,9 +294,8 @@ def _only_type_with_member(store: GraphStore, ref: SymbolRef, text: str, exc: Am
         return having[0][1]
     if not having:
         raise NotFoundError(f"not found: {text} (none of the {len(exc.candidates)} types named {ref.type_name} "
-                            f"has a member {ref.member})",
-                            candidates=[{**c, "ref": str(replace(ref, type_name=c["ref"], coord=None))}
-                                        for c in exc.candidates[:MAX_SUGGESTIONS]]) from None
+                            f"has a member {ref.member})", candidates=exc.candidates[:MAX_SUGGESTIONS],
+                            hint="jdx members <type> lists what a type has") from None
     raise AmbiguousError(f"ambiguous: {len(having)} candidates for {text}",
                          candidates=[{**c, "ref": str(replace(ref, type_name=c["ref"], coord=None))}
                                      for c, _ in having], hint=_HINT) from None

@@ -17,6 +17,16 @@ SUPERTYPES_CLOSURE = (
     "MATCH (t:Type {id: $id})-[:EXTENDS|IMPLEMENTS*1..30]->(s:Type) RETURN DISTINCT s.id AS id, s.super AS super, "
     "s.interfaces AS interfaces, s.signature AS signature, s.kind AS kind, s.external AS external, s.access AS access"
 )
+# which of some types declare, or have a supertype declaring, a member of a name (a cheap pre-check before
+# the member walk of `Simple#member` candidates)
+TYPES_DECLARING = (
+    "MATCH (t:Type)-[:DECLARES]->(m) WHERE t.id IN $ids AND m.name = $name "
+    "RETURN DISTINCT t.id AS id"
+)
+TYPES_INHERITING = (
+    "MATCH (t:Type)-[:EXTENDS|IMPLEMENTS*1..30]->(s:Type)-[:DECLARES]->(m) WHERE t.id IN $ids "
+    "AND m.name = $name RETURN DISTINCT t.id AS id"
+)
 METHODS_OF_TYPES = (
     "MATCH (t:Type)-[:DECLARES]->(m:Method) WHERE t.id IN $ids "
     "RETURN t.id AS owner, m.name AS name, m.descriptor AS descriptor, m.signature AS signature, "
