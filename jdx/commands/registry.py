@@ -120,7 +120,7 @@ _PARAMS: dict[type, tuple[Param, ...]] = {}
 
 # one module per area; each defines COMMANDS, a tuple of Command
 MODULES = ("jdx.commands.cards", "jdx.commands.graph", "jdx.commands.search", "jdx.commands.source",
-           "jdx.commands.samples", "jdx.commands.diff", "jdx.commands.foundation")
+           "jdx.commands.samples", "jdx.commands.diff", "jdx.commands.foundation", "jdx.commands.schema")
 
 
 def registry() -> tuple[Command, ...]:

@@ -48,6 +48,9 @@ CASES = [
     ["samples", "gx.Counter#count", "--limit", "2"],
     ["cypher", "MATCH (t:Type) WHERE t.fqn STARTS WITH 'gx.S' RETURN t.fqn ORDER BY t.fqn"],
     ["version"],
+    ["doctor"],
+    ["diff", "{fixtures}", "{graph}", "--limit", "5"],
+    ["diff", "{fixtures}", "{fixtures}"],
     ["members", "fx.Box", "--grepp", "x"],
 ]
 
@@ -108,8 +111,10 @@ def test_cases_cover_every_command_on_the_wire():
 
 @pytest.mark.parametrize("fmt", ["text", "json"])
 @pytest.mark.parametrize("case", CASES, ids=lambda c: " ".join(c)[:60])
-def test_same_bytes_through_every_adapter(adapters, workspace, case, fmt):
+def test_same_bytes_through_every_adapter(adapters, workspace, case, fmt, jdx_home):
     call, g = adapters
+    jars = {"{fixtures}": str(fixtures_jar(jdx_home)), "{graph}": str(graph_jar(jdx_home))}
+    case = [jars.get(w, w) for w in case]
     extra = ["--json"] if fmt == "json" else []
     here = call([*workspace, *case, *extra])
     via_daemon = call([*workspace, *case, *extra], daemon=True)
