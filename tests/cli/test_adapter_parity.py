@@ -49,6 +49,7 @@ CASES = [
     ["cypher", "MATCH (t:Type) WHERE t.fqn STARTS WITH 'gx.S' RETURN t.fqn ORDER BY t.fqn"],
     ["version"],
     ["doctor"],
+    ["schema"],
     ["diff", "{fixtures}", "{graph}", "--limit", "5"],
     ["diff", "{fixtures}", "{fixtures}"],
     ["members", "fx.Box", "--grepp", "x"],
