@@ -52,7 +52,8 @@ class _Reader:
         self.names = names
         self.table: list[bytes] = []
         self.first_nullable = -1
-        self.type_cache: dict[tuple[int, int], KmType] = {}
+        self.type_cache: dict[int, KmType] = {}  # table types that name no type parameter by id
+        self.scope_lookups = 0
 
     # --- tables
 
@@ -75,14 +76,15 @@ class _Reader:
     def type_by_id(self, tid: int, scope: _Scope, depth: int) -> KmType:
         if not 0 <= tid < len(self.table):
             raise corrupt(f"type id {tid} outside the type table")
-        key = (tid, id(scope))
-        got = self.type_cache.get(key)
+        got = self.type_cache.get(tid)
         if got is not None:
             return got
+        before = self.scope_lookups
         t = self.type(parse_message(self.table[tid]), scope, depth + 1)
         if 0 <= self.first_nullable <= tid:
             t.nullable = True
-        self.type_cache[key] = t
+        if self.scope_lookups == before:  # the same KmType serves every declaration (never mutated later)
+            self.type_cache[tid] = t
         return t
 
     def type_of(self, fields: dict[int, list], inline: int, by_id: int, scope: _Scope, depth: int) -> KmType | None:
@@ -105,6 +107,7 @@ class _Reader:
         if 6 in f:
             t = KmType(self.s(first_int(f, 6)))
         elif 7 in f:
+            self.scope_lookups += 1
             t = KmType(scope.name(first_int(f, 7)), "typeparam")
         elif 9 in f:
             t = KmType(self.s(first_int(f, 9)), "typeparam")
@@ -258,15 +261,18 @@ class _Reader:
         a.expanded = self.type_of(f, 6, 7, scope, 0)
         return a
 
-    def klass(self, f: dict[int, list]) -> KmClass:
+    def klass(self, f: dict[int, list], outer_ids: dict[int, str] | None) -> KmClass:
         self.use_type_table(f)
         flags = first_int(f, 1, 6)
+        fq = first_int(f, 3)
         c = KmClass(
-            self.s(first_int(f, 3)), _pick(CLASS_KINDS, (flags >> 6) & 7), _pick(VISIBILITIES, (flags >> 1) & 7),
+            self.s(fq), _pick(CLASS_KINDS, (flags >> 6) & 7), _pick(VISIBILITIES, (flags >> 1) & 7),
             _pick(MODALITIES, (flags >> 4) & 3), inner=bool(flags & 1 << 9), data=bool(flags & 1 << 10),
             external=bool(flags & 1 << 11), expect=bool(flags & 1 << 12), value=bool(flags & 1 << 13),
-            fun=bool(flags & 1 << 14))
-        scope = _Scope()
+            fun=bool(flags & 1 << 14), local=self.names.is_local(fq))
+        enclosing = _Scope()
+        enclosing.names.update(outer_ids or {})
+        scope = _Scope(enclosing)
         c.type_parameters = self.type_parameters(f, 5, scope)
         c.supertypes = self.types_of(f, 6, 2, scope)
         companion = first_int(f, 4)
@@ -275,6 +281,9 @@ class _Reader:
         c.enum_entries = [self.s(first_int(parse_message(raw), 1)) for raw in repeated_bytes(f, 13)]
         c.sealed_subclasses = [self.s(i) for i in repeated_ints(f, 16)]
         c.constructors = [self.constructor(raw, scope) for raw in repeated_bytes(f, 8)]
+        if c.kind == "annotation class":
+            for k in c.constructors:
+                k.jvm = None  # an annotation interface has no constructor on the JVM
         c.functions = [self.function(raw, scope) for raw in repeated_bytes(f, 9)]
         c.properties = [self.property(raw, scope) for raw in repeated_bytes(f, 10)]
         c.type_aliases = [self.type_alias(raw, scope) for raw in repeated_bytes(f, 11)]
@@ -283,6 +292,7 @@ class _Reader:
         c.underlying_type = self.type_of(f, 18, 19, scope, 0)
         module = first_int(f, 101)
         c.module = self.s(module) if module is not None else None
+        c.type_parameter_ids = {**enclosing.names, **scope.names}
         return c
 
     def package(self, f: dict[int, list]) -> KmPackage:
@@ -315,22 +325,24 @@ def _version(raw: dict) -> tuple[int, ...]:
     return version
 
 
-def decode_metadata(raw: dict | str) -> KotlinMetadata:
+def decode_metadata(raw: dict | str, outer: KotlinMetadata | None = None) -> KotlinMetadata:
     """Decodes the raw annotation values (a dict, or the JSON the extractor keeps). Raises MetadataError
-    with a named code for anything unreadable; never another exception."""
+    with a named code for anything unreadable; never another exception. `outer`, the decoded enclosing
+    class, names the type parameters an inner class uses from it (the ids continue the outer's)."""
     try:
         if isinstance(raw, str):
             raw = json.loads(raw)
         if not isinstance(raw, dict):
             raise corrupt("the metadata values are not an object")
-        return _decode(raw)
+        outer_ids = outer.klass.type_parameter_ids if outer is not None and outer.klass is not None else None
+        return _decode(raw, outer_ids)
     except MetadataError:
         raise
     except (ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError, UnicodeError) as e:
         raise corrupt(f"{type(e).__name__}: {e}") from None
 
 
-def _decode(raw: dict) -> KotlinMetadata:
+def _decode(raw: dict, outer_ids: dict[int, str] | None) -> KotlinMetadata:
     version = _version(raw)
     k = raw.get("k", 1)
     if k not in KINDS:
@@ -352,7 +364,7 @@ def _decode(raw: dict) -> KotlinMetadata:
     fields = parse_message(data, start)
     reader = _Reader(names)
     if k == 1:
-        meta.klass = reader.klass(fields)
+        meta.klass = reader.klass(fields, outer_ids)
     elif k in (2, 5):
         meta.package = reader.package(fields)
     else:

@@ -139,6 +139,7 @@ class KmClass:
     expect: bool = False
     value: bool = False
     fun: bool = False
+    local: bool = False  # a local class or anonymous object
     type_parameters: list[KmTypeParameter] = field(default_factory=list)
     supertypes: list[KmType] = field(default_factory=list)
     companion: str | None = None
@@ -152,6 +153,7 @@ class KmClass:
     underlying_property: str | None = None
     underlying_type: KmType | None = None
     module: str | None = None
+    type_parameter_ids: dict[int, str] = field(default_factory=dict)  # own and outer classes', for inner classes
 
 
 @dataclass(slots=True)

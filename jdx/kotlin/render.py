@@ -52,7 +52,11 @@ def _type_body(t: KmType, qualified: bool) -> str:
         return t.classifier
     m = _FUNCTION.match(t.classifier)
     if m and t.arguments and t.classifier.startswith("kotlin/Function"):
-        args = [render_type(a, qualified) if a is not None else "*" for _, a in t.arguments]
+        types = [a for _, a in t.arguments]
+        if t.suspend and len(types) >= 2 and types[-2] is not None and \
+                types[-2].classifier == "kotlin/coroutines/Continuation" and types[-2].arguments:
+            types = types[:-2] + [types[-2].arguments[0][1]]  # (A, Continuation<R>) -> Any? is suspend (A) -> R
+        args = [render_type(a, qualified) if a is not None else "*" for a in types]
         ret = args.pop()
         receiver = ""
         if t.extension_function and args:
@@ -161,18 +165,22 @@ def render_class_header(c: KmClass) -> str:
     text = f"{c.visibility} {class_keyword(c)} {_name(simple_name(c.name).rsplit('.', 1)[-1])}"
     text += render_type_parameters(c.type_parameters)
     primary = next((k for k in c.constructors if not k.secondary), None)
-    if primary is not None and c.kind in ("class", "enum class", "annotation class") and (
-            primary.parameters or primary.visibility != "public"):
+    implicit_vis = {"enum class": ("private",), "class": ("private", "protected") if c.modality == "sealed"
+                    else ()}.get(c.kind, ())
+    if primary is not None and c.kind in ("class", "enum class", "annotation class"):
         props = {p.name: p for p in c.properties}
         params = []
         for p in primary.parameters:
             prop = props.get(p.name)
-            keyword = ("var " if prop.var else "val ") if prop is not None and c.kind != "enum class" or (
-                c.kind == "annotation class") else ""
+            keyword = ("var " if prop.var else "val ") if prop is not None else ""
             params.append(keyword + render_parameter(p))
-        vis = "" if primary.visibility == "public" else f" {primary.visibility} constructor"
-        text += f"{vis}({', '.join(params)})"
-    supers = [render_type(s) for s in c.supertypes if s.classifier not in ("kotlin/Any",)]
+        shown_vis = primary.visibility not in ("public",) + implicit_vis
+        vis = f" {primary.visibility} constructor" if shown_vis else ""
+        if params or shown_vis:
+            text += f"{vis}({', '.join(params)})"
+    implied = ("kotlin/Any", "kotlin/Enum") if c.kind == "enum class" else (
+        ("kotlin/Any", "kotlin/Annotation") if c.kind == "annotation class" else ("kotlin/Any",))
+    supers = [render_type(s) for s in c.supertypes if s.classifier not in implied]
     if supers:
         text += " : " + ", ".join(supers)
     return text

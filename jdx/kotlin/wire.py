@@ -104,12 +104,12 @@ def parse_message(buf: bytes, pos: int = 0, end: int | None = None) -> dict[int,
 def first_int(fields: dict[int, list], number: int, default: int | None = None) -> int | None:
     """The last value of an optional int32 field (protobuf: the last occurrence wins)."""
     got = fields.get(number)
-    if not got:
+    if got is None:
         return default
     v = got[-1]
-    if isinstance(v, bytes):
-        raise corrupt(f"field {number}: expected a number")
-    return int32(v)
+    if v.__class__ is int:
+        return v if v < 0x80000000 else int32(v)
+    raise corrupt(f"field {number}: expected a number")
 
 
 def first_bytes(fields: dict[int, list], number: int) -> bytes | None:
