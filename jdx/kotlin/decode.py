@@ -15,13 +15,20 @@ from jdx.kotlin.model import (CLASS_KINDS, MEMBER_KINDS, MODALITIES, PROJECTIONS
                               KmAccessor, KmClass, KmConstructor, KmFunction, KmPackage, KmProperty, KmType,
                               KmTypeAlias, KmTypeParameter, KmValueParameter, KotlinMetadata)
 from jdx.kotlin.strings import NameResolver, read_payload
-from jdx.kotlin.wire import (MAX_DEPTH, MetadataError, corrupt, first_bytes, first_int, parse_message,
+from jdx.kotlin.wire import (MAX_DEPTH, MetadataError, corrupt, first_bytes, first_int, int32, parse_message,
                              repeated_bytes, repeated_ints)
 
 KINDS = {1: "class", 2: "file facade", 3: "synthetic class", 4: "multi-file class facade",
          5: "multi-file class part"}
 SUPPORTED_MAJOR = (1, 2)
 EXTENSION_FUNCTION_TYPE = "kotlin/ExtensionFunctionType"
+
+
+def _int(values: list) -> int:
+    v = values[-1]
+    if v.__class__ is not int:
+        raise corrupt("expected a number")
+    return v if v < 0x80000000 else int32(v)
 
 
 def _pick(values: tuple, i: int) -> str:
@@ -104,37 +111,47 @@ class _Reader:
     def type(self, f: dict[int, list], scope: _Scope, depth: int) -> KmType:
         if depth > MAX_DEPTH:
             raise corrupt("types nest deeper than the limit")
-        if 6 in f:
-            t = KmType(self.s(first_int(f, 6)))
-        elif 7 in f:
+        get = f.get
+        if (v := get(6)) is not None:
+            t = KmType(self.s(_int(v)))
+        elif (v := get(7)) is not None:
             self.scope_lookups += 1
-            t = KmType(scope.name(first_int(f, 7)), "typeparam")
-        elif 9 in f:
-            t = KmType(self.s(first_int(f, 9)), "typeparam")
-        elif 12 in f:
-            t = KmType(self.s(first_int(f, 12)), "alias")
+            t = KmType(scope.name(_int(v)), "typeparam")
+        elif (v := get(9)) is not None:
+            t = KmType(self.s(_int(v)), "typeparam")
+        elif (v := get(12)) is not None:
+            t = KmType(self.s(_int(v)), "alias")
         else:
             raise corrupt("a type without a classifier")
-        flags = first_int(f, 1, 0)
-        t.suspend = bool(flags & 1)
-        t.definitely_non_null = bool(flags & 2)
-        t.nullable = bool(first_int(f, 3, 0))
-        for raw in repeated_bytes(f, 2):
-            a = parse_message(raw)
-            projection = _pick(PROJECTIONS, first_int(a, 1, 2))
-            arg = None if projection == "*" else self.type_of(a, 2, 3, scope, depth)
-            if arg is None:
-                projection = "*"
-            t.arguments.append((projection, arg))
-        t.outer = self.type_of(f, 10, 11, scope, depth)
-        t.abbreviation = self.type_of(f, 13, 14, scope, depth)
+        if (v := get(1)) is not None:
+            flags = _int(v)
+            t.suspend = bool(flags & 1)
+            t.definitely_non_null = bool(flags & 2)
+        if (v := get(3)) is not None:
+            t.nullable = bool(_int(v))
+        if (v := get(2)) is not None:
+            for raw in v:
+                if raw.__class__ is not bytes:
+                    raise corrupt("a type argument is not a message")
+                a = parse_message(raw)
+                projection = _pick(PROJECTIONS, first_int(a, 1, 2))
+                arg = None if projection == "*" else self.type_of(a, 2, 3, scope, depth)
+                if arg is None:
+                    projection = "*"
+                t.arguments.append((projection, arg))
+        if 10 in f or 11 in f:
+            t.outer = self.type_of(f, 10, 11, scope, depth)
+        if 13 in f or 14 in f:
+            t.abbreviation = self.type_of(f, 13, 14, scope, depth)
         if 4 in f:
             t.flexible_upper = self.type_of(f, 5, 8, scope, depth)
-        for raw in repeated_bytes(f, 100):
-            ann = parse_message(raw)
-            if self.s(first_int(ann, 1)) == EXTENSION_FUNCTION_TYPE:
-                t.extension_function = True
-        t.raw = bool(first_int(f, 101, 0))
+        if (v := get(100)) is not None:
+            for raw in repeated_bytes(f, 100):
+                ann = parse_message(raw)
+                if self.s(first_int(ann, 1)) == EXTENSION_FUNCTION_TYPE:
+                    t.extension_function = True
+        if 101 in f:
+            t.raw = bool(first_int(f, 101, 0))
         return t
 
     def type_parameters(self, fields: dict[int, list], number: int, scope: _Scope) -> list[KmTypeParameter]:
