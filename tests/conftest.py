@@ -39,6 +39,7 @@ def jdx_env(jdx_home) -> dict:
     env["JDX_CONFIG_DIR"] = str(jdx_home / "config")
     env.pop("JDX_WORKSPACE", None)
     env.pop("JDX_GRAPH_BACKEND", None)
+    env["JDX_NO_DAEMON"] = "1"  # one-shot answers; the daemon tests start their own with JDX_RUNTIME_DIR set
     return env
 
 
