@@ -93,7 +93,7 @@ def run_bench(service: Session, iterations: int = 3) -> Answer:
             rows.extend(mod.rows(warm, iterations))
         rows.extend(_samples_rows(warm, iterations))
         warm.close()
-        from jdx.engine import bench_kotlin
+        from jdx.bench import kotlin as bench_kotlin
 
         rows.extend(bench_kotlin.rows(lambda c: jvm.compiled_extractor(c, java, asm), iterations))
     finally:
