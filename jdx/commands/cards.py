@@ -8,6 +8,11 @@ from jdx.commands.registry import Command, Request, argument, option
 from jdx.errors import UsageError
 
 _ACCESS = ("public", "protected", "package", "private", "all")
+_VIEW_HELP = "kotlin: Kotlin declarations for Kotlin classes (default) | jvm: the JVM projection"
+
+
+def _view():
+    return option("kotlin", "--view", _VIEW_HELP, choices=("kotlin", "jvm"))
 _TYPE = "a type reference, e.g. java.util.HashMap"
 
 
@@ -89,6 +94,7 @@ def _members_cut(result: dict, req: MembersRequest):
 @dataclass(frozen=True)
 class ShowRequest(Request):
     query: str = argument(_TYPE, "TYPE")
+    view: str = _view()
 
 
 def card(session, fn_name: str, text: str, opts):
@@ -100,15 +106,15 @@ def card(session, fn_name: str, text: str, opts):
 
 
 def run_show(session, req: ShowRequest):
-    return show_answer(session, req.query)
+    return show_answer(session, req.query, req.view)
 
 
-def show_answer(session, text: str):
+def show_answer(session, text: str, view: str = "jvm"):
     """The class card, with where the sources are and the first sentence of the type's javadoc."""
     from jdx.engine.descriptors import fqn_to_internal
     from jdx.engine.src_locate import source_file
 
-    answer = card(session, "show_type", text, None)
+    answer = card(session, "show_type", text, view)
     ctx = session.source_context()
     type_row = ctx.type_row(fqn_to_internal(answer.result["ref"]))
     found = source_file(ctx, type_row) if type_row else None
@@ -128,6 +134,7 @@ class OutlineRequest(Request):
                            choices=_ACCESS)
     grep: str | None = option(None, "--grep", "filter member names by regex", kind="str")
     include_synthetic: bool = option(False, "--include-synthetic", "show bridge/synthetic members")
+    view: str = _view()
 
     def validate(self) -> None:
         _static(self.static, self.instance)
@@ -138,7 +145,7 @@ def run_outline(session, req: OutlineRequest):
 
     opts = OutlineOptions(kind="ctor" if req.kind == "constructor" else req.kind,
                           static=_static(req.static, req.instance), access=req.access, grep=req.grep,
-                          include_synthetic=req.include_synthetic)
+                          include_synthetic=req.include_synthetic, view=req.view)
     return card(session, "outline_type", req.query, opts)
 
 
@@ -157,10 +164,11 @@ def _outline_cut(result: dict, req: OutlineRequest):
 @dataclass(frozen=True)
 class SignatureRequest(Request):
     query: str = argument("a member reference, e.g. 'java.util.HashMap#put'", "MEMBER")
+    view: str = _view()
 
 
 def run_signature(session, req: SignatureRequest):
-    return card(session, "member_signatures", req.query, None)
+    return card(session, "member_signatures", req.query, req.view)
 
 
 def _render(name: str):
