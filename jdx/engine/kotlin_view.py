@@ -94,6 +94,11 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
     if header is None and not decls:
         return [unavailable(type_row)]
     claimed = {link.split(":", 1)[1] for d in decls for link in d["jvm"] or ()}
+    companion = json.loads(header["detail"] or "{}").get("companion") if header else None
+    if companion:  # @JvmStatic copies, const and @JvmField fields of the companion live in this class
+        claimed |= {link.split(":", 1)[1] for d in decls_of(store, f"{type_row['id']}${companion}")
+                    for link in d["jvm"] or ()}
+        claimed.add(f"{type_row['id']}#{companion}:L{type_row['id']}${companion};")
     wanted = _KINDS.get(opts.kind)
     grep = re.compile(opts.grep, re.IGNORECASE) if opts.grep else None
     levels = {"all": None}.get(opts.access[0] if len(opts.access) == 1 else "", set(opts.access))
