@@ -37,6 +37,7 @@ class MembersRequest(Request):
     sort: str = option("kind", "--sort", "kind | name | declaring", choices=("kind", "name", "declaring"))
     include_synthetic: bool = option(False, "--include-synthetic", "show bridge/synthetic members")
     with_doc: bool = option(False, "--with-doc", "each member's first javadoc sentence (from sources)")
+    view: str = _view()
 
     def validate(self) -> None:
         _static(self.static, self.instance)
@@ -51,11 +52,11 @@ def run_members(session, req: MembersRequest):
                          static=_static(req.static, req.instance), access=req.access, from_type=req.from_type,
                          grep=req.grep, sort=req.sort, include_synthetic=req.include_synthetic,
                          with_doc=req.with_doc)
-    return members_answer(session, req.query, opts)
+    return members_answer(session, req.query, opts, req.view)
 
 
-def members_answer(session, text: str, opts):
-    """`members` with engine options (`MemberOptions`)."""
+def members_answer(session, text: str, opts, view: str = "jvm"):
+    """`members` with engine options (`MemberOptions`); `view` kotlin maps Kotlin classes' members."""
     from jdx.engine.answer import Answer
     from jdx.engine.members import list_members
     from jdx.engine.resolve import artifact_names
@@ -63,6 +64,10 @@ def members_answer(session, text: str, opts):
 
     store = session.store()
     result = list_members(store, text, opts)
+    if result.pop("kotlin_target", False) and view == "kotlin":
+        from jdx.engine.kotlin_view import members_view
+
+        members_view(store, result)
     artifact = artifact_names(store).get(result.pop("artifact") or "", "")
     result["artifact_name"] = artifact
     warnings = session.root_warnings

@@ -143,3 +143,59 @@ def signature_view(store, result: dict, member_ids: list[str]) -> None:
             row = rows[0]
             item["kotlin"] = {**kotlin_entry(row), "role": row["role"]}
             result["view"] = "kotlin"
+
+
+_MAIN_ROLES = ("method", "getter", "field", "facade")
+
+
+def jvm_name_of(store, type_id: str, kotlin_name: str, text: str) -> str | None:
+    """The JVM member name a Kotlin name of this class compiles to (a property's getter, or its field when it
+    has none; a function's @JvmName), None when no declaration has that name; several JVM names for one
+    Kotlin name is an ambiguity, never a guess (spec §6)."""
+    from jdx.errors import AmbiguousError
+
+    names: dict[str, str] = {}
+    for d in decls_of(store, type_id):
+        if d["name"] != kotlin_name or d["kind"] not in ("function", "property"):
+            continue
+        links = [link.split(":", 1) for link in d["jvm"] or ()]
+        for role in _MAIN_ROLES:
+            target = next((t for r, t in links if r == role and t.split("#", 1)[0] == type_id), None)
+            if target is not None:
+                rest = target.split("#", 1)[1]
+                name = rest.split("(", 1)[0] if "(" in rest else rest.split(":", 1)[0]
+                names.setdefault(name, _ref(target))
+                break
+    if len(names) > 1:
+        raise AmbiguousError(f"{text}: the Kotlin name {kotlin_name!r} compiles to {len(names)} JVM names",
+                             candidates=[{"ref": r, "kind": "member"} for _, r in sorted(names.items())])
+    return next(iter(names), None)
+
+
+def members_view(store, result: dict) -> None:
+    """`members` of a Kotlin class (spec §9.3 step 7): each JVM member that compiles from a Kotlin declaration
+    carries it; the declaration's other members (a property's setter, `$default`, @JvmOverloads copies) fold
+    into the first one listed; members of Java supertypes keep their JVM form."""
+    from jdx.engine.descriptors import fqn_to_internal
+
+    items = result["members"]
+    ids = [fqn_to_internal(m["declaring"]) + "#" + m["name"] + (":" if m["kind"] == "field" else "")
+           + m["descriptor"] for m in items]
+    found = member_kotlin(store, ids)
+    if not found:
+        return
+    seen: set[str] = set()
+    out, folded = [], 0
+    for item, mid in zip(items, ids):
+        rows = found.get(mid)
+        if rows:
+            row = rows[0]
+            if row["id"] in seen:
+                folded += 1
+                continue
+            seen.add(row["id"])
+            item = {**item, "kotlin": {**kotlin_entry(row), "role": row["role"]}}
+        out.append(item)
+    result["members"] = out
+    result["view"] = "kotlin"
+    result["folded"] = folded

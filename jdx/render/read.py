@@ -10,7 +10,10 @@ def _member_lines(r: dict, brief: bool) -> list[str]:
         if not brief and m["declaring"] != current:
             current = m["declaring"]
             lines.append(f"members of {current}" if current == r["type"] else f"inherited from {current}")
-        lines.append(("" if brief else "  ") + f"{m['kind']} {m['text']}" + ("  @Deprecated" if m["deprecated"] else ""))
+        k = m.get("kotlin")
+        text = (k["text"] + ("  [" + ", ".join(k["markers"]) + "]" if k["markers"] else "")) if k else \
+            f"{m['kind']} {m['text']}"
+        lines.append(("" if brief else "  ") + text + ("  @Deprecated" if m["deprecated"] else ""))
         if m.get("doc"):
             lines.append(("  " if brief else "    ") + f"// {m['doc']}")
     return lines
@@ -34,5 +37,7 @@ def members(r: dict, brief: bool, max_lines: int | None, grep: str | None) -> li
     if not brief:
         n = len(r["members"])
         extra = f" (filtered by --grep {grep!r})" if grep else ""
-        lines.append(f"{n} member{'s' if n != 1 else ''} shown{extra} · {r['kind']} {r['type']} · {r['artifact_name']} (bytecode)")
+        lines.append(f"{n} member{'s' if n != 1 else ''} shown{extra} · {r['kind']} {r['type']} · {r['artifact_name']} (bytecode)"
+                     + (f" · {r['folded']} JVM member(s) folded into their Kotlin declaration (--view jvm shows them)"
+                        if r.get("folded") else ""))
     return lines

@@ -26,6 +26,11 @@ CASES = [
     ("kotlin-signature-fetch", ["signature", "kx.FunctionsKt#fetch"]),
     ("kotlin-signature-fetch-jvm", ["signature", "kx.FunctionsKt#fetch", "--view", "jvm"]),
     ("kotlin-signature-title", ["signature", "kx.Canvas#getTitle"]),
+    ("kotlin-signature-jvmname", ["signature", "kx.ShapeUtils#sides"]),
+    ("kotlin-signature-property", ["signature", "kx.Shape#name"]),
+    ("kotlin-members-canvas", ["members", "kx.Canvas"]),
+    ("kotlin-members-canvas-jvm", ["members", "kx.Canvas", "--view", "jvm"]),
+    ("kotlin-members-circle", ["members", "kx.Circle"]),
 ]
 
 
@@ -55,9 +60,11 @@ def test_jvm_view_is_the_view_without_kotlin(outputs):
     declaration in text."""
     import json
 
-    for name in ("kotlin-show-point-jvm", "kotlin-outline-point-jvm", "kotlin-signature-fetch-jvm"):
+    for name in ("kotlin-show-point-jvm", "kotlin-outline-point-jvm", "kotlin-signature-fetch-jvm",
+                 "kotlin-members-canvas-jvm"):
         data = json.loads(outputs[(name, "json")].out)["result"]
-        assert "view" not in data and "kotlin_members" not in data
+        assert "view" not in data and "kotlin_members" not in data and "kotlin_target" not in data
+        assert all("kotlin" not in m for m in data.get("members", []))
         assert all("kotlin" not in s for s in data.get("signatures", []))
     assert "public final class Point" in outputs[("kotlin-show-point-jvm", "txt")].out
     assert "data class Point" in outputs[("kotlin-show-point", "txt")].out
