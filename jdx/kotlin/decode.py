@@ -60,6 +60,7 @@ class _Reader:
         self.table: list[bytes] = []
         self.first_nullable = -1
         self.type_cache: dict[int, KmType] = {}  # table types that name no type parameter by id
+        self.parsed: dict[int, dict[int, list]] = {}  # every table type's fields, parsed once
         self.scope_lookups = 0
 
     # --- tables
@@ -72,6 +73,7 @@ class _Reader:
         self.table = repeated_bytes(tt, 1)
         self.first_nullable = first_int(tt, 2, -1)
         self.type_cache = {}
+        self.parsed = {}
 
     def s(self, index: int | None) -> str:
         if index is None:
@@ -87,7 +89,10 @@ class _Reader:
         if got is not None:
             return got
         before = self.scope_lookups
-        t = self.type(parse_message(self.table[tid]), scope, depth + 1)
+        fields = self.parsed.get(tid)
+        if fields is None:
+            fields = self.parsed[tid] = parse_message(self.table[tid])
+        t = self.type(fields, scope, depth + 1)
         if 0 <= self.first_nullable <= tid:
             t.nullable = True
         if self.scope_lookups == before:  # the same KmType serves every declaration (never mutated later)
@@ -187,7 +192,7 @@ class _Reader:
 
     def function(self, raw: bytes, outer: _Scope) -> KmFunction:
         f = parse_message(raw)
-        saved = (self.table, self.first_nullable, self.type_cache)
+        saved = (self.table, self.first_nullable, self.type_cache, self.parsed)
         if 30 in f:
             self.use_type_table(f)
         try:
@@ -215,7 +220,7 @@ class _Reader:
             fn.lambda_origin = self.s(origin) if origin is not None else None
             return fn
         finally:
-            self.table, self.first_nullable, self.type_cache = saved
+            self.table, self.first_nullable, self.type_cache, self.parsed = saved
 
     def property(self, raw: bytes, outer: _Scope) -> KmProperty:
         f = parse_message(raw)
@@ -342,24 +347,25 @@ def _version(raw: dict) -> tuple[int, ...]:
     return version
 
 
-def decode_metadata(raw: dict | str, outer: KotlinMetadata | None = None) -> KotlinMetadata:
+def decode_metadata(raw: dict | str, outer: KotlinMetadata | None = None, lambdas: bool = True) -> KotlinMetadata:
     """Decodes the raw annotation values (a dict, or the JSON the extractor keeps). Raises MetadataError
     with a named code for anything unreadable; never another exception. `outer`, the decoded enclosing
-    class, names the type parameters an inner class uses from it (the ids continue the outer's)."""
+    class, names the type parameters an inner class uses from it (the ids continue the outer's); `lambdas`
+    False leaves a synthetic class's function undecoded (the shards do not list lambdas)."""
     try:
         if isinstance(raw, str):
             raw = json.loads(raw)
         if not isinstance(raw, dict):
             raise corrupt("the metadata values are not an object")
         outer_ids = outer.klass.type_parameter_ids if outer is not None and outer.klass is not None else None
-        return _decode(raw, outer_ids)
+        return _decode(raw, outer_ids, lambdas)
     except MetadataError:
         raise
     except (ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError, UnicodeError) as e:
         raise corrupt(f"{type(e).__name__}: {e}") from None
 
 
-def _decode(raw: dict, outer_ids: dict[int, str] | None) -> KotlinMetadata:
+def _decode(raw: dict, outer_ids: dict[int, str] | None, lambdas: bool = True) -> KotlinMetadata:
     version = _version(raw)
     k = raw.get("k", 1)
     if k not in KINDS:
@@ -373,7 +379,7 @@ def _decode(raw: dict, outer_ids: dict[int, str] | None) -> KotlinMetadata:
         return meta
     if k == 5 and isinstance(raw.get("xs"), str):
         meta.facade = raw["xs"]
-    if not d1:
+    if not d1 or (k == 3 and not lambdas):
         if k in (1, 2, 5):
             raise corrupt(f"{KINDS[k]} metadata without d1")
         return meta

@@ -30,6 +30,7 @@ class KmType:
     abbreviation: KmType | None = None  # the type alias as written, when the type is an expansion
     flexible_upper: KmType | None = None  # a platform type (T!)
     raw: bool = False
+    shown: dict = field(default_factory=dict, compare=False, repr=False)  # rendered text by mode (render.py)
 
 
 @dataclass(slots=True)

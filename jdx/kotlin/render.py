@@ -28,6 +28,13 @@ def fq_name(classifier: str) -> str:
 def render_type(t: KmType | None, qualified: bool = False) -> str:
     if t is None:
         return "?"
+    got = t.shown.get(qualified)
+    if got is None:
+        got = t.shown[qualified] = _render_type(t, qualified)
+    return got
+
+
+def _render_type(t: KmType, qualified: bool) -> str:
     if t.abbreviation is not None:
         shown = render_type(t.abbreviation, qualified)
         return shown + "?" if t.nullable and not t.abbreviation.nullable else shown

@@ -272,7 +272,7 @@ def kotlin_table(types: pa.Table, members: pa.Table, annotations: pa.Table | Non
         outer_name = name.rsplit("$", 1)[0] if "$" in name else None
         outer = decode(outer_name) if outer_name in present else None
         try:
-            meta = decode_metadata(present[name], outer)
+            meta = decode_metadata(present[name], outer, lambdas=False)
         except MetadataError as e:
             warnings.append((e.code, name, f"Kotlin metadata of {name.replace('/', '.')} unread ({e.message}); "
                                            f"showing its JVM view"))
