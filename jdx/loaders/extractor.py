@@ -132,8 +132,16 @@ def add_kotlin_table(tables: dict[str, pa.Table]) -> tuple[float, list[tuple[str
 
     from jdx.loaders.kotlin_shard import kotlin_table
 
+    import gc
+
     start = time.thread_time()
-    table, warnings = kotlin_table(tables["types"], tables["members"], tables.get("annotations"))
+    collecting = gc.isenabled()
+    gc.disable()  # tens of thousands of small acyclic objects: the cycle collector would only rescan them
+    try:
+        table, warnings = kotlin_table(tables["types"], tables["members"], tables.get("annotations"))
+    finally:
+        if collecting:
+            gc.enable()
     tables["kotlin"] = table
     if warnings:
         w = tables["warnings"]
