@@ -33,16 +33,26 @@ def _edited_jar() -> Path:
     kotlinc = shutil.which("kotlinc")
     if kotlinc is None:
         pytest.skip("kotlinc is not on PATH")
-    work = Path(tempfile.mkdtemp(prefix="jdx-kotlin-diff-"))
+    import hashlib
+
+    texts = {}
     for src, edits in (("Shapes.kt", EDITS), ("Functions.kt", EDITS_FUNCTIONS), ("Model.kt", EDITS_MODEL)):
         text = (FIXTURES / src).read_text()
         for a, b in edits:
             assert a in text, a
             text = text.replace(a, b)
-        (work / src).write_text(text)
-    jar = work / "edited.jar"
-    subprocess.run([kotlinc, "-nowarn", "-d", str(jar), *map(str, sorted(work.glob("*.kt")))], check=True,
-                   capture_output=True, timeout=600)
+        texts[src] = text
+    digest = hashlib.sha256("".join(k + v for k, v in sorted(texts.items())).encode()).hexdigest()[:16]
+    jar = Path(tempfile.gettempdir()) / f"jdx-kotlin-fixtures-edited-{digest}.jar"  # kotlinc is slow: once
+    if not jar.exists():
+        work = Path(tempfile.mkdtemp(prefix="jdx-kotlin-diff-"))
+        for src, text in texts.items():
+            (work / src).write_text(text)
+        tmp = work / "edited.jar"
+        subprocess.run([kotlinc, "-nowarn", "-d", str(tmp), *map(str, sorted(work.glob("*.kt")))], check=True,
+                       capture_output=True, timeout=600)
+        shutil.move(str(tmp), jar)
+        shutil.rmtree(work, ignore_errors=True)
     return jar
 
 
