@@ -185,7 +185,7 @@ def _function_row(rows: _Rows, m: _Members, owner: str, facade: str | None, f: K
                    external=f.external, expect=f.expect,
                    jvm_static=static_in_object or any(x.startswith("static:") for x in links),
                    jvm_overloads=any(x.startswith("overload:") for x in links),
-                   jvm_name=bool(f.jvm and f.jvm[0] != f.name),
+                   jvm_name=bool(f.jvm and _renamed(f.name, f.jvm[0])),
                    component=f.name.startswith("component") and f.name[9:].isdigit() and f.operator,
                    synthesized=f.member_kind == "synthesized", delegation=f.member_kind == "delegation")
     detail = {"type_parameters": _tps_json(f.type_parameters), "receiver": _type_json(f.receiver),
@@ -213,9 +213,15 @@ def _property_row(rows: _Rows, m: _Members, owner: str, facade: str | None, p: K
              links, facade)
 
 
+def _renamed(name: str, jvm_name: str) -> bool:
+    """A JVM name @JvmName chose: not the Kotlin name, its `internal` `$module` suffix aside, nor its
+    value-class mangling (`equals-impl`, `foo-3xk2a`)."""
+    return jvm_name.split("$", 1)[0].split("-", 1)[0] != name
+
+
 def _default_getter(name: str, jvm_name: str) -> bool:
     """The getter name Kotlin derives (`getX`, `isX` for `isX`), an internal one's `$module` suffix aside."""
-    base = jvm_name.split("$", 1)[0]
+    base = jvm_name.split("$", 1)[0].split("-", 1)[0]
     return base == f"get{name[:1].upper()}{name[1:]}" or (name.startswith("is") and base == name)
 
 
