@@ -22,8 +22,14 @@ def _sample_value(p):
     return p.choices[0] if p.choices else "x.Y"
 
 
+def _more_positionals(cmd) -> dict:
+    """Values for positional operands after the query (diff's NEW)."""
+    return {p.name: "x.Z" for p in params_of(cmd.request) if not p.flag and p.name != "query"}
+
+
 def _words(request) -> list[str]:
     words = [request.query] if request.query else []
+    words += [getattr(request, p.name) for p in params_of(type(request)) if not p.flag and p.name != "query"]
     for p in params_of(type(request)):
         if not p.flag:
             continue
@@ -49,7 +55,7 @@ def test_each_flag_round_trips_through_the_parser(cmd):
         if not p.flag or (p.kind == "bool" and p.default and not p.negative):
             continue
         try:
-            request = cmd.request(query=query, **{p.name: _sample_value(p)})
+            request = cmd.request(query=query, **_more_positionals(cmd), **{p.name: _sample_value(p)})
         except UsageError:
             continue  # a value the command refuses on its own (e.g. --brief with --with-doc is fine alone)
         q, parsed = parse_words(cmd, _words(request))
@@ -67,6 +73,9 @@ def test_each_flag_round_trips_through_the_parser(cmd):
     (["members"], "missing TYPE"),
     (["hierarchy", "java.util.Map", "--direct", "--depth", "2"], "--direct and --depth exclude each other"),
     (["version", "extra"], "version takes no argument"),
+    (["diff", "a.jar"], "missing NEW"),
+    (["diff", "a.jar", "b.jar", "c.jar"], "diff takes OLD NEW (got one more: 'c.jar')"),
+    (["diff", "a.jar", "b.jar", "--fail-on", "maybe"], "--fail-on 'maybe': use none|breaking|any"),
     (["source", "java.util.Map", "--context", "3"], "--context goes with --around <member>"),
 ])
 def test_requests_refuse_what_they_cannot_mean(words, message):
