@@ -42,6 +42,7 @@ def _detail(row: dict) -> dict:
 
 
 def _shape(row: dict) -> tuple:
+    """What pairs two declarations: class, kind, Kotlin name, the arity a Kotlin caller writes, receiver."""
     d = _detail(row)
     owner = row.get("facade") or row["owner"]
     arity = len(d.get("parameters") or ())

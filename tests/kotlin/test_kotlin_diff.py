@@ -77,3 +77,19 @@ def test_kotlin_rules_on_edited_sources():
     assert ("KOTLIN_NULLABILITY_CHANGED", "return: kotlin.String? -> kotlin.String") in found
     assert ("KOTLIN_PROPERTY_BECAME_MUTABLE", "val -> var") in found
     assert not list(kotlin_findings(_rows(fixtures_jar()), _rows(fixtures_jar())))
+
+
+def test_jdx_diff_reports_kotlin_rules_and_pairs_renames(run_jdx):
+    """Through `jdx diff`: the rename by @JvmName and the suspend flip replace a removal and an addition."""
+    import json
+
+    r = run_jdx("diff", str(fixtures_jar()), str(_edited_jar()), "--json", "--no-daemon")
+    assert r.code == 0, r.err
+    findings = json.loads(r.out)["result"]["findings"]
+    by_rule = {(f["rule"], f["symbol"]) for f in findings}
+    assert ("KOTLIN_NAME_CHANGED", "kx.ShapeUtils#describe(kx.Shape, java.lang.String)") in by_rule
+    assert any(rule == "KOTLIN_SUSPEND_CHANGED" and s.startswith("kx.FunctionsKt#fetch") for rule, s in by_rule)
+    assert ("KOTLIN_DEFAULT_ARG_REMOVED", "kx.ShapeUtils#area") in by_rule
+    assert ("KOTLIN_PROPERTY_BECAME_MUTABLE", "kx.Point#y") in by_rule
+    removed = {f["symbol"] for f in findings if f["rule"] == "MEMBER_REMOVED"}
+    assert not any("describe" in s or "fetch" in s for s in removed)
