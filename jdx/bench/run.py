@@ -98,6 +98,9 @@ def run_bench(service: Session, iterations: int = 3) -> Answer:
             rows.extend(mod.rows(warm, iterations))
         rows.extend(_samples_rows(warm, iterations))
         warm.close()
+        from jdx.bench import kotlin as bench_kotlin
+
+        rows.extend(bench_kotlin.rows(lambda c: jvm.compiled_extractor(c, java, asm), iterations))
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     machine = f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, " \

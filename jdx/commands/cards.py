@@ -8,6 +8,11 @@ from jdx.commands.registry import Command, Request, argument, option
 from jdx.errors import UsageError
 
 _ACCESS = ("public", "protected", "package", "private", "all")
+_VIEW_HELP = "kotlin: Kotlin declarations for Kotlin classes (default) | jvm: the JVM projection"
+
+
+def _view():
+    return option("kotlin", "--view", _VIEW_HELP, choices=("kotlin", "jvm"))
 _TYPE = "a type reference, e.g. java.util.HashMap"
 
 
@@ -32,6 +37,7 @@ class MembersRequest(Request):
     sort: str = option("kind", "--sort", "kind | name | declaring", choices=("kind", "name", "declaring"))
     include_synthetic: bool = option(False, "--include-synthetic", "show bridge/synthetic members")
     with_doc: bool = option(False, "--with-doc", "each member's first javadoc sentence (from sources)")
+    view: str = _view()
 
     def validate(self) -> None:
         _static(self.static, self.instance)
@@ -44,11 +50,11 @@ def run_members(session, req: MembersRequest):
                          static=_static(req.static, req.instance), access=req.access, from_type=req.from_type,
                          grep=req.grep, sort=req.sort, include_synthetic=req.include_synthetic,
                          with_doc=req.with_doc)
-    return members_answer(session, req.query, opts)
+    return members_answer(session, req.query, opts, req.view)
 
 
-def members_answer(session, text: str, opts):
-    """`members` with engine options (`MemberOptions`)."""
+def members_answer(session, text: str, opts, view: str = "jvm"):
+    """`members` with engine options (`MemberOptions`); `view` kotlin maps Kotlin classes' members."""
     from jdx.engine.answer import Answer
     from jdx.engine.members import list_members
     from jdx.engine.resolve import artifact_names
@@ -56,6 +62,10 @@ def members_answer(session, text: str, opts):
 
     store = session.store()
     result = list_members(store, text, opts)
+    if result.pop("kotlin_target", False) and view == "kotlin":
+        from jdx.engine.kotlin_view import members_view
+
+        members_view(store, result)
     artifact = artifact_names(store).get(result.pop("artifact") or "", "")
     result["artifact_name"] = artifact
     warnings = session.root_warnings
@@ -87,6 +97,7 @@ def _members_cut(result: dict, req: MembersRequest):
 @dataclass(frozen=True)
 class ShowRequest(Request):
     query: str = argument(_TYPE, "TYPE")
+    view: str = _view()
 
 
 def card(session, fn_name: str, text: str, opts):
@@ -98,15 +109,15 @@ def card(session, fn_name: str, text: str, opts):
 
 
 def run_show(session, req: ShowRequest):
-    return show_answer(session, req.query)
+    return show_answer(session, req.query, req.view)
 
 
-def show_answer(session, text: str):
+def show_answer(session, text: str, view: str = "jvm"):
     """The class card, with where the sources are and the first sentence of the type's javadoc."""
     from jdx.engine.descriptors import fqn_to_internal
     from jdx.engine.src_locate import source_file
 
-    answer = card(session, "show_type", text, None)
+    answer = card(session, "show_type", text, view)
     ctx = session.source_context()
     type_row = ctx.type_row(fqn_to_internal(answer.result["ref"]))
     found = source_file(ctx, type_row) if type_row else None
@@ -126,6 +137,7 @@ class OutlineRequest(Request):
                            choices=_ACCESS)
     grep: str | None = option(None, "--grep", "filter member names by regex", kind="str")
     include_synthetic: bool = option(False, "--include-synthetic", "show bridge/synthetic members")
+    view: str = _view()
 
     def validate(self) -> None:
         _static(self.static, self.instance)
@@ -136,7 +148,7 @@ def run_outline(session, req: OutlineRequest):
 
     opts = OutlineOptions(kind="ctor" if req.kind == "constructor" else req.kind,
                           static=_static(req.static, req.instance), access=req.access, grep=req.grep,
-                          include_synthetic=req.include_synthetic)
+                          include_synthetic=req.include_synthetic, view=req.view)
     return card(session, "outline_type", req.query, opts)
 
 
@@ -155,10 +167,11 @@ def _outline_cut(result: dict, req: OutlineRequest):
 @dataclass(frozen=True)
 class SignatureRequest(Request):
     query: str = argument("a member reference, e.g. 'java.util.HashMap#put'", "MEMBER")
+    view: str = _view()
 
 
 def run_signature(session, req: SignatureRequest):
-    return card(session, "member_signatures", req.query, None)
+    return card(session, "member_signatures", req.query, req.view)
 
 
 def _render(name: str):

@@ -32,6 +32,7 @@ class OutlineOptions:
     access: tuple[str, ...] = ("all",)
     grep: str | None = None
     include_synthetic: bool = False
+    view: str = "jvm"  # kotlin: the Kotlin view for Kotlin classes (kotlin_view.py)
 
 
 def _strip(rows: list[dict]) -> list[dict]:
@@ -201,7 +202,8 @@ def members_command(fqn: str) -> str:
 
 
 def show_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Warning_], list[dict]]:
-    """The class card of spec §7.1 (no doc line: sources are not indexed yet)."""
+    """The class card of spec §7.1 (no doc line: sources are not indexed yet); `opts` is the view
+    (`kotlin` adds the Kotlin declaration of a Kotlin class)."""
     target = resolve_type(store, text)
     fqn = format_type(target["id"])
     found = collect(store, target)
@@ -229,7 +231,12 @@ def show_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Warni
         "counts": _counts(found.methods.get(target["id"], []), found.fields.get(target["id"], [])),
         "next": members_command(fqn),
     }
-    return result, _warnings(found.unresolved), [_provenance(fqn, target, artifact)]
+    warnings = _warnings(found.unresolved)
+    if opts == "kotlin" and kotlin:
+        from jdx.engine import kotlin_view
+
+        warnings += kotlin_view.show_view(store, result, target)
+    return result, warnings, [_provenance(fqn, target, artifact)]
 
 
 # --- rendering one member -------------------------------------------------------------------------
@@ -326,7 +333,8 @@ def outline_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Wa
         ref = canonical_ref({"row": row, "is_field": is_field, "declaring": target["id"]},
                             walked.get(target["id"]), walked)
         line = row.get("first_line")
-        items.append({"ref": ref, **item, "line": line if line is not None and line >= 0 else None})
+        items.append({"ref": ref, **item, "line": line if line is not None and line >= 0 else None,
+                      "_id": row["id"]})
     for nrow, n in _nested(store, target):
         if n["role"] == "member":
             items.append({"ref": n["ref"], "kind": n["kind"], "name": nrow["inner_name"],
@@ -355,7 +363,14 @@ def outline_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Wa
     artifact = arts.get(target.get("artifact") or "", "")
     result = {"type": fqn, "kind": target.get("kind"), "declaration": declaration(target), "members": out,
               "hidden_synthetic": hidden, "artifact": artifact}
-    return result, [], [_provenance(fqn, target, artifact)]
+    warnings: list[Warning_] = []
+    if opts.view == "kotlin" and target.get("kotlin"):
+        from jdx.engine import kotlin_view
+
+        warnings = kotlin_view.outline_view(store, result, target, opts)
+    for it in out:
+        it.pop("_id", None)
+    return result, warnings, [_provenance(fqn, target, artifact)]
 
 
 # --- signature -----------------------------------------------------------------------------------
@@ -391,4 +406,10 @@ def member_signatures(store: GraphStore, text: str, opts=None) -> tuple[dict, li
                                       (row.get("first_line", -1), row.get("last_line", -1))))
     result = {"type": format_type(found.target["id"]), "name": found.ref.member, "signatures": items,
               "next": f"jdx outline {shlex.quote(items[0]['declaring'])}" if len(items) == 1 else None}
+    if opts == "kotlin" and any(owners[e["declaring"]].get("kotlin") for e in found.members):
+        from jdx.engine import kotlin_view
+
+        kotlin_view.signature_view(store, result, [
+            f"{e['declaring']}#{e['row']['name']}" + (":" if e["is_field"] else "") + e["row"]["descriptor"]
+            for e in found.members])
     return result, _warnings(found.unresolved), provenance

@@ -246,6 +246,13 @@ def _lookup(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, inc
     if not named and member == d.simple_name_of(target["id"]):
         member, ref = "<init>", replace(ref, member="<init>")  # `Foo#Foo(int)`: the constructor, as in Java
         named = _named(visible, member)
+    if not named and target.get("kotlin"):
+        from jdx.engine.kotlin_view import jvm_name_of
+
+        jvm = jvm_name_of(store, target["id"], member, text)  # a property name, a function under @JvmName
+        if jvm is not None:
+            member, ref = jvm, replace(ref, member=jvm)
+            named = _named(visible, member)
     found = [e for e in named if _matches(ref, e)]
     if not found and include_hidden:
         found = [e for e in _named(hidden, member) if _matches(ref, e)]

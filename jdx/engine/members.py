@@ -348,4 +348,5 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
         "collapsed": {"java.lang.Object": collapsed_object} if collapsed_object else {},
         "unresolved_supertypes": [format_type(u) for u in unresolved],
         "artifact": target.get("artifact"),
+        **({"kotlin_target": True} if target.get("kotlin") else {}),
     }

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-SCHEMA_VERSION = 9  # 7: graphs built before the COPY chunk fix lacked edges; 8: Method.writer;
-# 9: OVERRIDES by erased parameters, bridges folded; Type/Method/Field.artifact_name
+SCHEMA_VERSION = 10  # 7: graphs built before the COPY chunk fix lacked edges; 8: Method.writer;
+# 9: OVERRIDES by erased parameters, bridges folded; Type/Method/Field.artifact_name; 10: KotlinDecl
 # what a Symbol can be; Name counts its (kind, owner) groups per kind in n_<kind>
 SYMBOL_KINDS = ("class", "interface", "enum", "record", "annotation", "method", "field")
 
@@ -38,6 +38,12 @@ NODE_TABLES: dict[str, list[tuple[str, str]]] = {
         ("artifact_name", "STRING"), ("external", "BOOLEAN"), ("shadowed", "BOOLEAN"), ("deprecated", "BOOLEAN"),
         ("annotations", "STRING[]"),
     ],
+    # one Kotlin declaration decoded from @kotlin.Metadata (spec §12.1), owned by the class file that carries it
+    "KotlinDecl": [
+        ("id", "STRING"), ("owner", "STRING"), ("kind", "STRING"), ("name", "STRING"), ("position", "INT32"),
+        ("visibility", "STRING"), ("modality", "STRING"), ("flags", "STRING[]"), ("signature", "STRING"),
+        ("detail", "STRING"), ("jvm", "STRING[]"), ("facade", "STRING"), ("artifact", "STRING"),
+    ],
     # the search index: one row per distinct simple name of a searchable type, method or field ...
     "Name": [("id", "STRING"), ("lower", "STRING"), ("words", "STRING")] + [(f"n_{k}", "INT32") for k in SYMBOL_KINDS],
     # ... and one per searchable symbol (id = its Type/Method/Field id), with what ranking and filters need
@@ -60,6 +66,9 @@ REL_TABLES: dict[str, tuple[list[tuple[str, str]], list[tuple[str, str]]]] = {
     "REFERENCES": ([("Method", "Type")], [("line", "INT32"), ("kind", "STRING")]),
     "OVERRIDES": ([("Method", "Method")], [("direct", "BOOLEAN")]),
     "ANNOTATED_BY": ([("Type", "Type"), ("Method", "Type"), ("Field", "Type")], [("text", "STRING")]),
+    # a class (or a multi-file facade) -> its Kotlin declarations; a declaration -> the JVM members it compiles to
+    "KOTLIN": ([("Type", "KotlinDecl")], []),
+    "COMPILES_TO": ([("KotlinDecl", "Method"), ("KotlinDecl", "Field"), ("KotlinDecl", "Type")], [("role", "STRING")]),
     # search: a name -> every loaded symbol of that name
     "NAMES": ([("Name", "Symbol")], []),
 }

@@ -18,6 +18,7 @@ import pyarrow.compute as pc
 from jdx.errors import Warning_
 from jdx.graph_schema.schema import ORIGIN_TIERS, SYMBOL_KINDS, name_words
 from jdx.loaders.extractor import REF_KINDS, TYPE_KINDS
+from jdx.loaders.kotlin_graph import kotlin_graph_tables
 from jdx.loaders.resolution import Hierarchy, overrides, resolve_edges
 
 ACC_PUBLIC, ACC_INTERFACE, ACC_SYNTHETIC, ACC_DEPRECATED = 0x0001, 0x0200, 0x1000, 0x20000
@@ -264,6 +265,11 @@ def build_graph_tables(shards, sink: GraphSink) -> BuildResult:
     sink.rels("NAMES", "Name", "Symbol", name_edges)
     override_edges = overrides(methods, winners, hierarchy)
     sink.rels("OVERRIDES", "Method", "Method", override_edges)
+    kotlin_nodes, kotlin_rels = kotlin_graph_tables(shards, shadowed, art_ids, methods["id"], fields["id"], winners)
+    if kotlin_nodes is not None:
+        sink.nodes("KotlinDecl", kotlin_nodes)
+        for rel in kotlin_rels:
+            sink.rels(*rel)
     ann_edges = 0
     for label, (src, dst, text) in annotated.items():
         sink.rels("ANNOTATED_BY", label, "Type", pa.table({"from": pa.array(src, s), "to": pa.array(dst, s),
@@ -274,6 +280,7 @@ def build_graph_tables(shards, sink: GraphSink) -> BuildResult:
         "methods": methods.num_rows, "fields": fields.num_rows, "members": methods.num_rows + fields.num_rows,
         "calls": invokes.num_rows,
         "edges": sum(t.num_rows for _, _, _, t in rels) + override_edges.num_rows + ann_edges,
+        "kotlin": kotlin_nodes.num_rows if kotlin_nodes is not None else 0,
     }
     return BuildResult(warnings, counts)
 

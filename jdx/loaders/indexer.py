@@ -18,7 +18,7 @@ from jdx.loaders.roots import Artifact
 if TYPE_CHECKING:
     from jdx.loaders.extractor import BytecodeExtractor
 
-SHARD_FORMAT = 1
+SHARD_FORMAT = 2  # 2: the `kotlin` table
 
 Progress = Callable[[str, int, int], None]
 
@@ -98,13 +98,17 @@ def ensure_graph(
     if missing:
         extractor = extractor or JPypeExtractor(cache)
         done = 0
+        kotlin_seconds = 0.0
         for extracted in extractor.extract([artifacts[i] for i in missing]):
             index = missing[extracted.index]
             shards[index] = shard_in_memory(cache, artifacts[index], extracted)
+            kotlin_seconds += extracted.kotlin_seconds
             writes.append(writer_pool.submit(write_shard, cache, artifacts[index], extracted))
             done += 1
             if progress:
                 progress("extract", done, len(missing))
+    else:
+        kotlin_seconds = 0.0
     if missing:
         from jdx.loaders.jvm import release_heap
 
@@ -147,6 +151,7 @@ def ensure_graph(
         graph=build, built=True, artifacts=len(artifacts), extracted=len(missing),
         classes=built.counts["classes"], members=built.counts["members"], edges=built.counts["edges"],
         seconds=time.perf_counter() - started, warnings=warnings, failed_artifacts=failed,
-        phases={"extract": round(t_extracted - started, 3), "tables": round(t_tables - t_extracted, 3),
+        phases={"extract": round(t_extracted - started, 3), "kotlin": round(kotlin_seconds, 3),
+                "tables": round(t_tables - t_extracted, 3),
                 "graph_wait": round(t_graph - t_tables, 3)},
     )

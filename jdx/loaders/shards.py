@@ -66,6 +66,12 @@ def load_shard(cache: Path, artifact: Artifact) -> Shard | None:
 
 def shard_in_memory(cache: Path, artifact: Artifact, extracted: ExtractedArtifact) -> Shard:
     """The shard of a just-extracted artifact, usable before (and while) it is written."""
+    if "kotlin" not in extracted.tables:  # an extractor that does not decode Kotlin metadata itself
+        from jdx.loaders.extractor import add_kotlin_table
+
+        seconds, warnings = add_kotlin_table(extracted.tables)
+        extracted.kotlin_seconds += seconds
+        extracted.warnings.extend(warnings)
     meta = {
         "extractor": _extractor_version(),
         "key": artifact.key,

@@ -36,7 +36,8 @@ def show(r: dict) -> list[str]:
     facts.insert(2, f"sources: {r['sources']}" if r.get("sources") else "sources: none")
     lines = [f"{r['kind']} {r['ref']}", "  " + " · ".join(facts)]
     lines.extend(f"  {a}" for a in r["annotations"])
-    lines.append(f"  {r['declaration']}")
+    kotlin_decl = (r.get("kotlin") or {}).get("declaration") if r.get("view") == "kotlin" else None
+    lines.append(f"  {kotlin_decl or r['declaration']}")
     if r["extends"]:
         lines.append("  extends " + (" → ".join(r["extends"]) if r["kind"] not in ("interface", "annotation")
                                      else ", ".join(r["extends"])))
@@ -52,6 +53,13 @@ def show(r: dict) -> list[str]:
         more = len(nested) - MAX_NESTED_SHOWN
         lines.append(f"  nested: {shown}" + (f", … +{more} more (--json lists all)" if more > 0 else ""))
     lines.append("  " + _counts_line(r["counts"], r["kind"]))
+    if r.get("view") == "kotlin" and r["kotlin"].get("declarations"):
+        k = r["kotlin"]["declarations"]
+        words = (("constructor", "constructors"), ("function", "functions"), ("property", "properties"),
+                 ("typealias", "type aliases"))
+        lines.append("  kotlin: " + ", ".join(f"{k[w]} {one if k[w] == 1 else many}" for w, many in words
+                                              for one in [w.replace("typealias", "type alias")] if k[w])
+                     + f" (jdx outline {shlex.quote(r['ref'])}; --view jvm for the JVM members)")
     if r["counts"]["synthetic"]:
         lines.append(f"  + {_plural(r['counts']['synthetic'], 'synthetic member')} "
                      f"(jdx outline {shlex.quote(r['ref'])} --include-synthetic)")
@@ -85,13 +93,28 @@ def _outline_rows(r: dict) -> list[str]:
 
 
 def outline_truncation(r: dict, max_lines: int | None) -> dict | None:
-    total = len(r["members"])
+    total = len(_kotlin_rows(r)) if r.get("view") == "kotlin" else len(r["members"])
     if max_lines is None or total <= max_lines:
         return None
     return {"shown": max_lines, "total": total, "hint": "narrow with --kind, --grep or --access, or raise --max-lines"}
 
 
+def _kotlin_rows(r: dict) -> list[str]:
+    """Kotlin declarations, then the JVM members no declaration claims (their JVM text)."""
+    rows = []
+    for m in r["kotlin_members"]:
+        line = m["text"]
+        if m["markers"]:
+            line += "  [" + ", ".join(m["markers"]) + "]"
+        rows.append(line)
+    jvm_only = set(r["jvm_only"])
+    rows.extend(f"{m['kind']} {m['text']}  (jvm)" for m in r["members"] if m["ref"] in jvm_only)
+    return rows
+
+
 def outline(r: dict, brief: bool, max_lines: int | None) -> list[str]:
+    if r.get("view") == "kotlin":
+        return _kotlin_outline(r, brief, max_lines)
     rows = _outline_rows(r)
     if max_lines is not None:
         rows = rows[:max_lines]
@@ -105,6 +128,17 @@ def outline(r: dict, brief: bool, max_lines: int | None) -> list[str]:
     if names and "none" in {m["param_names_from"] for m in r["members"] if m.get("params")}:
         footer.append(names)
     return lines + [" · ".join(footer)]
+
+
+def _kotlin_outline(r: dict, brief: bool, max_lines: int | None) -> list[str]:
+    rows = _kotlin_rows(r)
+    if max_lines is not None:
+        rows = rows[:max_lines]
+    if brief:
+        return rows
+    footer = [_plural(len(r["kotlin_members"]), "Kotlin declaration"), r["kotlin_declaration"] or r["declaration"],
+              f"{r['artifact']} (bytecode, @kotlin.Metadata)", "--view jvm for the JVM members"]
+    return [f"{r['kind']} {r['type']}"] + [f"  {row}" for row in rows] + [" · ".join(footer)]
 
 
 def _names_footer(items: list[dict]) -> str | None:
@@ -131,6 +165,10 @@ def signature(r: dict) -> list[str]:
             current = s["declaring"]
             lines.append(f"{'declared in' if current == r['type'] else 'inherited from'} {current}")
         line = " ".join([s["kind"], *s["annotations"], s["text"]])
+        if s.get("kotlin"):
+            k = s["kotlin"]
+            line = k["text"] + ("  [" + ", ".join(k["markers"]) + "]" if k["markers"] else "") + (
+                f"  (jvm {k['role']}: {s['text']})" if k["role"] not in ("method", "constructor") else "")
         if s.get("default") is not None:
             line += f" default {s['default']}"
         if s["synthetic"]:

@@ -11,8 +11,10 @@ def _member_lines(r: dict, brief: bool) -> list[tuple[str, bool]]:
         if not brief and m["declaring"] != current:
             current = m["declaring"]
             lines.append((f"members of {current}" if current == r["type"] else f"inherited from {current}", False))
-        lines.append((("" if brief else "  ") + f"{m['kind']} {m['text']}" + ("  @Deprecated" if m["deprecated"] else ""),
-                      True))
+        k = m.get("kotlin")
+        text = (k["text"] + ("  [" + ", ".join(k["markers"]) + "]" if k["markers"] else "")) if k else \
+            f"{m['kind']} {m['text']}"
+        lines.append((("" if brief else "  ") + text + ("  @Deprecated" if m["deprecated"] else ""), True))
         if m.get("doc"):
             lines.append((("  " if brief else "    ") + f"// {m['doc']}", False))
     return lines
@@ -43,5 +45,7 @@ def members(r: dict, brief: bool, max_lines: int | None, grep: str | None) -> li
         of = f" of {total}" if n < total else ""
         extra = f" (filtered by --grep {grep!r})" if grep else ""
         lines.append(f"{n}{of} member{'s' if total != 1 else ''} shown{extra} · {r['kind']} {r['type']} · "
-                     f"{r['artifact_name']} (bytecode)")
+                     f"{r['artifact_name']} (bytecode)"
+                     + (f" · {r['folded']} JVM member(s) folded into their Kotlin declaration (--view jvm shows them)"
+                        if r.get("folded") else ""))
     return lines

@@ -33,6 +33,7 @@ FIXTURE_CASES = [
     ("show-stringlist", ["show", "fx.StringList"], 0),
     ("show-legacy", ["show", "fx.Legacy"], 0),
     ("show-ktthing", ["show", "fx.KtThing"], 0),
+    ("show-ktthing-jvm", ["show", "fx.KtThing", "--view", "jvm"], 0),
     ("show-dog", ["show", "Dog"], 0),
     ("show-not-found", ["show", "fx.Boxx"], 1),
     ("outline-box", ["outline", "fx.Box"], 0),

@@ -28,7 +28,7 @@ class DiffExtension(Protocol):
 
 
 # modules that register an extension when imported (the Kotlin view adds "jdx.engine.diff.kotlin" here)
-BUILTIN: tuple[str, ...] = ()
+BUILTIN: tuple[str, ...] = ("jdx.engine.diff.kotlin",)
 _REGISTERED: list[DiffExtension] = []
 _loaded: list[bool] = []
 

@@ -1,0 +1,17 @@
+"""Cypher of the Kotlin view (spec §12.1): a class's Kotlin declarations and the declaration a JVM member
+compiles from."""
+
+from __future__ import annotations
+
+_DECL = ("k.id AS id, k.owner AS owner, k.kind AS kind, k.name AS name, k.position AS position, "
+         "k.visibility AS visibility, k.modality AS modality, k.flags AS flags, k.signature AS signature, "
+         "k.detail AS detail, k.jvm AS jvm, k.facade AS facade")
+KOTLIN_DECLS_OF = f"MATCH (t:Type {{id: $id}})-[:KOTLIN]->(k:KotlinDecl) RETURN {_DECL} ORDER BY k.owner, k.position"
+KOTLIN_OF_METHODS = (
+    f"MATCH (k:KotlinDecl)-[r:COMPILES_TO]->(m:Method) WHERE m.id IN $ids RETURN m.id AS member, r.role AS role, "
+    f"{_DECL} ORDER BY member, k.owner, k.position"
+)
+KOTLIN_OF_FIELDS = (
+    f"MATCH (k:KotlinDecl)-[r:COMPILES_TO]->(f:Field) WHERE f.id IN $ids RETURN f.id AS member, r.role AS role, "
+    f"{_DECL} ORDER BY member, k.owner, k.position"
+)

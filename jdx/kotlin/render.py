@@ -1,0 +1,207 @@
+"""Kotlin declarations as Kotlin source text (spec §12.1): `public fun <T> listOf(vararg elements: T): List<T>`.
+
+Class names print by their simple (nested) name, `kotlin/collections/Map.Entry` as `Map.Entry`; function
+types print as `(A) -> R`, `A.() -> R`, `suspend (A) -> R`; a parameter with a default prints `= ...`
+(the value itself is not in the metadata).
+"""
+
+from __future__ import annotations
+
+import re
+
+from jdx.kotlin.model import (KmClass, KmConstructor, KmFunction, KmProperty, KmType, KmTypeAlias,
+                              KmTypeParameter, KmValueParameter)
+
+_FUNCTION = re.compile(r"^kotlin/(?:Function|reflect/KFunction|coroutines/SuspendFunction)(\d+)$")
+
+
+def simple_name(classifier: str) -> str:
+    """`kotlin/collections/Map.Entry` -> `Map.Entry`; a local class `.a/B` -> `B`."""
+    return classifier.lstrip(".").rsplit("/", 1)[-1]
+
+
+def fq_name(classifier: str) -> str:
+    """`kotlin/collections/Map.Entry` -> `kotlin.collections.Map.Entry`."""
+    return classifier.lstrip(".").replace("/", ".")
+
+
+def render_type(t: KmType | None, qualified: bool = False) -> str:
+    if t is None:
+        return "?"
+    got = t.shown.get(qualified)
+    if got is None:
+        got = t.shown[qualified] = _render_type(t, qualified)
+    return got
+
+
+def _render_type(t: KmType, qualified: bool) -> str:
+    if t.abbreviation is not None:
+        shown = render_type(t.abbreviation, qualified)
+        return shown + "?" if t.nullable and not t.abbreviation.nullable else shown
+    text = _type_body(t, qualified)
+    if t.definitely_non_null:
+        text += " & Any"
+    elif t.nullable:
+        text = f"({text})?" if text.startswith(("(", "suspend ")) or "->" in text else text + "?"
+    if t.flexible_upper is not None:
+        text += "!"
+    return text
+
+
+def _arg(projection: str, t: KmType | None, qualified: bool) -> str:
+    if projection == "*" or t is None:
+        return "*"
+    return (projection + " " if projection else "") + render_type(t, qualified)
+
+
+def _type_body(t: KmType, qualified: bool) -> str:
+    if t.kind == "typeparam":
+        return t.classifier
+    m = _FUNCTION.match(t.classifier)
+    if m and t.arguments and t.classifier.startswith("kotlin/Function"):
+        types = [a for _, a in t.arguments]
+        if t.suspend and len(types) >= 2 and types[-2] is not None and \
+                types[-2].classifier == "kotlin/coroutines/Continuation" and types[-2].arguments:
+            types = types[:-2] + [types[-2].arguments[0][1]]  # (A, Continuation<R>) -> Any? is suspend (A) -> R
+        args = [render_type(a, qualified) if a is not None else "*" for a in types]
+        ret = args.pop()
+        receiver = ""
+        if t.extension_function and args:
+            first = t.arguments[0][1]
+            receiver = args.pop(0)
+            if first is not None and (first.nullable or _FUNCTION.match(first.classifier)):
+                receiver = f"({receiver})" if not receiver.startswith("(") else receiver
+            receiver += "."
+        return ("suspend " if t.suspend else "") + f"{receiver}({', '.join(args)}) -> {ret}"
+    name = fq_name(t.classifier) if qualified else simple_name(t.classifier)
+    if t.outer is not None and not qualified:
+        name = render_type(t.outer, qualified) + "." + name.rsplit(".", 1)[-1]
+    if t.arguments:
+        own = t.arguments
+        name += "<" + ", ".join(_arg(p, a, qualified) for p, a in own) + ">"
+    return name
+
+
+def render_type_parameters(params: list[KmTypeParameter]) -> str:
+    if not params:
+        return ""
+    parts = []
+    for p in params:
+        text = ("reified " if p.reified else "") + (p.variance + " " if p.variance else "") + p.name
+        bounds = [b for b in p.upper_bounds if not (b.classifier == "kotlin/Any" and b.nullable and b.kind == "class")]
+        if len(bounds) == 1:
+            text += ": " + render_type(bounds[0])
+        elif bounds:
+            text += ": " + " & ".join(render_type(b) for b in bounds)
+        parts.append(text)
+    return "<" + ", ".join(parts) + ">"
+
+
+def render_parameter(p: KmValueParameter, with_default: bool = True) -> str:
+    mods = ("vararg " if p.vararg_element is not None else "") + ("crossinline " if p.crossinline else "") + (
+        "noinline " if p.noinline else "")
+    shown = render_type(p.vararg_element if p.vararg_element is not None else p.type)
+    return f"{mods}{p.name}: {shown}" + (" = ..." if with_default and p.declares_default else "")
+
+
+def _receiver(t: KmType | None) -> str:
+    if t is None:
+        return ""
+    text = render_type(t)
+    return (f"({text})" if "->" in text and not text.startswith("(") else text) + "."
+
+
+def _context(receivers: list[KmType]) -> str:
+    return f"context({', '.join(render_type(t) for t in receivers)}) " if receivers else ""
+
+
+def _modality(modality: str, in_interface: bool) -> str:
+    if modality == "final" or (in_interface and modality == "abstract"):
+        return ""
+    return modality + " "
+
+
+def render_function(f: KmFunction, in_interface: bool = False) -> str:
+    mods = "".join(w + " " for w, on in (("external", f.external), ("tailrec", f.tailrec), ("suspend", f.suspend),
+                                          ("inline", f.inline), ("infix", f.infix), ("operator", f.operator)) if on)
+    tps = render_type_parameters(f.type_parameters)
+    params = ", ".join(render_parameter(p) for p in f.parameters)
+    return (f"{_context(f.context_receivers)}{f.visibility} {_modality(f.modality, in_interface)}{mods}fun "
+            f"{tps + ' ' if tps else ''}{_receiver(f.receiver)}{_name(f.name)}({params}): {render_type(f.return_type)}")
+
+
+def render_property(p: KmProperty, in_interface: bool = False) -> str:
+    mods = "".join(w + " " for w, on in (("external", p.external), ("const", p.const), ("lateinit", p.lateinit))
+                   if on)
+    tps = render_type_parameters(p.type_parameters)
+    text = (f"{_context(p.context_receivers)}{p.visibility} {_modality(p.modality, in_interface)}{mods}"
+            f"{'var' if p.var else 'val'} {tps + ' ' if tps else ''}{_receiver(p.receiver)}{_name(p.name)}: "
+            f"{render_type(p.return_type)}")
+    if p.delegated:
+        text += " by ..."
+    if p.setter is not None and p.setter.visibility != p.visibility:
+        text += f" {p.setter.visibility} set"
+    return text
+
+
+def render_constructor(c: KmConstructor, klass: KmClass | None = None) -> str:
+    return f"{c.visibility} constructor({', '.join(render_parameter(p) for p in c.parameters)})"
+
+
+def render_type_alias(a: KmTypeAlias) -> str:
+    return (f"{a.visibility} typealias {_name(a.name)}{render_type_parameters(a.type_parameters)} = "
+            f"{render_type(a.underlying or a.expanded)}")
+
+
+def class_keyword(c: KmClass) -> str:
+    """`data class`, `sealed interface`, `fun interface`, `companion object`, `enum class`, ..."""
+    words = []
+    if c.modality != "final" and c.kind in ("class", "interface") and not (c.kind == "interface"
+                                                                            and c.modality == "abstract"):
+        words.append(c.modality)
+    for word, on in (("external", c.external), ("inner", c.inner), ("data", c.data), ("value", c.value),
+                     ("fun", c.fun)):
+        if on:
+            words.append(word)
+    words.append(c.kind)
+    return " ".join(words)
+
+
+def render_class_header(c: KmClass) -> str:
+    """`public data class Pair<out A, out B>(val first: A, val second: B) : Serializable`."""
+    text = f"{c.visibility} {class_keyword(c)} {_name(simple_name(c.name).rsplit('.', 1)[-1])}"
+    text += render_type_parameters(c.type_parameters)
+    primary = next((k for k in c.constructors if not k.secondary), None)
+    implicit_vis = {"enum class": ("private",), "class": ("private", "protected") if c.modality == "sealed"
+                    else ()}.get(c.kind, ())
+    if primary is not None and c.kind in ("class", "enum class", "annotation class"):
+        props = {p.name: p for p in c.properties}
+        params = []
+        for p in primary.parameters:
+            prop = props.get(p.name)
+            keyword = ("var " if prop.var else "val ") if prop is not None else ""
+            params.append(keyword + render_parameter(p))
+        shown_vis = primary.visibility not in ("public",) + implicit_vis
+        vis = f" {primary.visibility} constructor" if shown_vis else ""
+        if params or shown_vis:
+            text += f"{vis}({', '.join(params)})"
+    implied = ("kotlin/Any", "kotlin/Enum") if c.kind == "enum class" else (
+        ("kotlin/Any", "kotlin/Annotation") if c.kind == "annotation class" else ("kotlin/Any",))
+    supers = [render_type(s) for s in c.supertypes if s.classifier not in implied]
+    if supers:
+        text += " : " + ", ".join(supers)
+    return text
+
+
+_PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_KEYWORDS = frozenset("as break class continue do else false for fun if in interface is null object package "
+                      "return super this throw true try typealias typeof val var when while".split())
+
+
+def _name(name: str) -> str:
+    """A Kotlin name that is not a plain identifier prints in backticks (`` `my test` ``)."""
+    if _PLAIN.match(name) and name not in _KEYWORDS:
+        return name
+    if name.startswith("<") and name.endswith(">"):
+        return name  # <anonymous>, <get-x>: compiler names, never written by hand
+    return f"`{name}`"

@@ -1,0 +1,104 @@
+"""Kotlin test corpus: the stdlib jars of the local Maven repository, their raw `@Metadata` as the real
+extractor records it, and kotlin-reflect (1.6.10) run in a JVM as the differential oracle (spec §18)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+M2 = Path.home() / ".m2/repository/org/jetbrains/kotlin"
+STDLIB_VERSIONS = ("1.8.21", "1.9.10", "2.0.21")
+REFLECT = M2 / "kotlin-reflect/1.6.10/kotlin-reflect-1.6.10.jar"
+HERE = Path(__file__).resolve().parent
+
+
+def stdlib_jar(version: str) -> Path:
+    jar = M2 / f"kotlin-stdlib/{version}/kotlin-stdlib-{version}.jar"
+    if not jar.exists():
+        pytest.skip(f"{jar} is absent (the local Maven repository has no Kotlin stdlib {version})")
+    return jar
+
+
+@cache
+def _work() -> Path:
+    return Path(tempfile.mkdtemp(prefix="jdx-kotlin-tests-"))
+
+
+@cache
+def metadata_rows(jar: Path) -> tuple[tuple[str, str], ...]:
+    """(JVM class name, raw @Metadata JSON) of every Kotlin class of the jar, as the extractor records them."""
+    from jdx.loaders.extractor import JPypeExtractor
+    from jdx.loaders.roots import resolve_roots
+
+    cache_dir = _work() / "cache"
+    arts = [a for a in resolve_roots([str(jar)], None, cache_dir).artifacts if a.kind == "jar"]
+    rows: list[tuple[str, str]] = []
+    for extracted in JPypeExtractor(cache_dir).extract(arts):
+        t = extracted.tables["types"]
+        rows.extend((n, k) for n, k in zip(t["name"].to_pylist(), t["kotlin"].to_pylist()) if k)
+    return tuple(sorted(rows))
+
+
+@cache
+def _oracle_classes(stdlib: Path) -> Path:
+    if not REFLECT.exists():
+        pytest.skip(f"{REFLECT} is absent (kotlin-reflect 1.6.10 is the oracle)")
+    javac = shutil.which("javac")
+    if javac is None:
+        pytest.skip("javac is not on PATH")
+    out = _work() / f"oracle-{stdlib.stem}"
+    out.mkdir(parents=True, exist_ok=True)
+    src = out / "KotlinReflectOracle.java"
+    src.write_text((HERE / "KotlinReflectOracle.java.in").read_text())
+    subprocess.run([javac, "-nowarn", "-d", str(out), "-cp", f"{REFLECT}:{stdlib}", str(src)], check=True,
+                   capture_output=True)
+    return out
+
+
+def reflect_view(stdlib: Path, targets: list[str], extra: Path | None = None) -> list[dict]:
+    """kotlin-reflect's declarations for `class:<name>` / `package:<name>` targets (binary names) of the
+    stdlib jar, or of `extra` run against that stdlib."""
+    classes = _oracle_classes(stdlib)
+    cp = f"{REFLECT}:{stdlib}:{classes}" + (f":{extra}" if extra else "")
+    proc = subprocess.run(["java", "-cp", cp, "KotlinReflectOracle", *targets],
+                          capture_output=True, text=True, timeout=600, check=True)
+    return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+
+
+FIXTURES = HERE / "fixtures"
+
+
+@cache
+def fixtures_jar() -> Path:
+    """tests/kotlin/fixtures/*.kt compiled by the Debian `kotlinc` (Kotlin 1.3) in one call, cached by the
+    hash of the sources (kotlinc takes seconds to start)."""
+    import hashlib
+
+    kotlinc = shutil.which("kotlinc")
+    if kotlinc is None:
+        pytest.skip("kotlinc is not on PATH (Debian package `kotlin`, see .ci/run)")
+    sources = sorted(FIXTURES.glob("*.kt"))
+    digest = hashlib.sha256(b"".join(p.name.encode() + p.read_bytes() for p in sources)).hexdigest()[:16]
+    jar = Path(tempfile.gettempdir()) / f"jdx-kotlin-fixtures-{digest}.jar"
+    if not jar.exists():
+        tmp = jar.with_suffix(f".{os.getpid()}.jar")
+        subprocess.run([kotlinc, "-nowarn", "-d", str(tmp), *map(str, sources)], check=True, capture_output=True,
+                       timeout=600)
+        os.replace(tmp, jar)
+    return jar
+
+
+def runtime_stdlib() -> Path:
+    """A Kotlin stdlib to run kotlin-reflect with: the newest of the local Maven repository."""
+    for version in reversed(STDLIB_VERSIONS):
+        jar = M2 / f"kotlin-stdlib/{version}/kotlin-stdlib-{version}.jar"
+        if jar.exists():
+            return jar
+    pytest.skip("no Kotlin stdlib in the local Maven repository to run kotlin-reflect with")
