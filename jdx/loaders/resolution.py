@@ -118,8 +118,9 @@ def _package(t: str) -> str:
     return t.rsplit("/", 1)[0] if "/" in t else ""
 
 
-def overrides(methods: pa.Table, winners: set[str], hierarchy: Hierarchy) -> pa.Table:
-    """Instance, non-private methods and every supertype declaration they override; `direct` marks the nearest."""
+def overrides(methods: pa.Table, winners: set[str], hierarchy: Hierarchy, only: set[str] | None = None) -> pa.Table:
+    """Instance, non-private methods and every supertype declaration they override; `direct` marks the nearest.
+    `only`: the owners whose overriding methods are wanted (an incremental update's types)."""
     by_owner: dict[str, dict[str, int]] = defaultdict(dict)
     for oid, name, desc, acc in zip(methods["owner_id"].to_pylist(), methods["name"].to_pylist(),
                                      methods["descriptor"].to_pylist(), methods["access"].to_pylist()):
@@ -127,7 +128,7 @@ def overrides(methods: pa.Table, winners: set[str], hierarchy: Hierarchy) -> pa.
             by_owner[oid][name + desc] = acc
     src, dst, direct = [], [], []
     for t in sorted(by_owner):
-        if t not in winners:
+        if t not in winners or (only is not None and t not in only):
             continue
         own = by_owner[t]
         matched: set[str] = set()
