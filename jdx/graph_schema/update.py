@@ -51,6 +51,8 @@ class GraphUpdater:
         self.store = GraphStore(self.tmp / GRAPH_FILE, read_only=False)
         self._conn = self.store._conn
         self._types: set[str] | None = None
+        self.added_types = 0
+        self._conn.execute("BEGIN TRANSACTION")  # one commit for the whole update
 
     # --- removing artifacts ------------------------------------------------------------------------
     def remove(self, keys: list[str]) -> None:
@@ -121,18 +123,14 @@ class GraphUpdater:
         self._conn.execute(f"UNWIND $rows AS r MATCH (n:Name {{id: r.id}}) SET {sets}", {"rows": rows})
 
     # --- moving artifacts ----------------------------------------------------------------------------
-    def place(self, positions: dict[str, int], ranks: dict[str, int]) -> None:
-        """Classpath positions and search ranks of the artifacts already in the graph, where they moved."""
-        old = self.store.query("MATCH (a:Artifact) RETURN a.id AS id, a.position AS position").to_pylist()
-        moved = [{"id": r["id"], "p": positions[r["id"]]} for r in old
-                 if r["id"] in positions and positions[r["id"]] != r["position"]]
+    def place(self, old: dict[str, tuple[int, int]], new: dict[str, tuple[int, int]]) -> None:
+        """Classpath positions and search ranks (key -> (position, rank)) of artifacts that stay, where they moved."""
+        moved = [{"id": k, "p": new[k][0]} for k in sorted(old) if k in new and old[k][0] != new[k][0]]
         if moved:
             self._conn.execute("UNWIND $rows AS r MATCH (a:Artifact {id: r.id}) SET a.position = r.p", {"rows": moved})
-        current = self.store.query("MATCH (s:Symbol) RETURN DISTINCT s.artifact AS id, s.rank AS rank").to_pylist()
-        for r in current:
-            want = ranks.get(r["id"])
-            if want is not None and want != r["rank"]:
-                self._conn.execute("MATCH (s:Symbol) WHERE s.artifact = $a SET s.rank = $r", {"a": r["id"], "r": want})
+        for k in sorted(old):
+            if k in new and old[k][1] != new[k][1]:
+                self._conn.execute("MATCH (s:Symbol) WHERE s.artifact = $a SET s.rank = $r", {"a": k, "r": new[k][1]})
 
     # --- appending (the GraphSink protocol of the loaders' graph build) -------------------------------
     def nodes(self, label: str, table: pa.Table) -> None:
@@ -147,6 +145,7 @@ class GraphUpdater:
                 raise UpdateRefused("the graph already refers to a class an added artifact declares")
             table = table.filter(pc.invert(present))
             self._types.update(table["id"].to_pylist())
+            self.added_types += table.num_rows
         elif label in ("Method", "Field", "Package"):
             where = "" if label == "Package" else " WHERE n.external"
             present = _ids(self.store, f"MATCH (n:{label}){where} RETURN n.id")
@@ -181,6 +180,7 @@ class GraphUpdater:
         }
 
     def commit(self, manifest: dict) -> Path:
+        self._conn.execute("COMMIT")
         self.store.close()
         manifest = dict(manifest, schema=SCHEMA_VERSION, backend=backend_name(), build=self.build_id)
         (self.tmp / MANIFEST).write_text(json.dumps(manifest, sort_keys=True, indent=1))

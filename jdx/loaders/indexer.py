@@ -182,11 +182,20 @@ def _update(root: Path, base: Path, manifest: dict, artifacts: list[Artifact], s
     updater = GraphUpdater(root, base)
     try:
         updater.remove(removed)
+        base_arts = manifest.get("artifacts", [])
+        old_ranks = origin_ranks([a["kind"] for a in base_arts])
         ranks = origin_ranks([a.kind for a in artifacts])
-        updater.place({k: i for i, k in enumerate(keys)}, {k: r for k, r in zip(keys, ranks)})
+        updater.place({a["key"]: (i, r) for i, (a, r) in enumerate(zip(base_arts, old_ranks))},
+                      {k: (i, r) for i, (k, r) in enumerate(zip(keys, ranks))})
         built = build_graph_tables(shards, updater, focus=focus)
         warnings, failed = _all_warnings(shards, built.warnings)
-        counts = updater.counts()
+        if removed:
+            counts = updater.counts()
+        else:  # appended only: the build counted the classes and members of the whole classpath, the rest adds up
+            base_counts = manifest["counts"]
+            counts = dict(built.counts, artifacts=len(artifacts), calls=base_counts["calls"] + built.counts["calls"],
+                          edges=base_counts["edges"] + built.counts["edges"],
+                          types=base_counts["types"] + updater.added_types)
         build = updater.commit(_manifest(artifacts, shards, counts, warnings,
                                          base=manifest.get("build"), added=len(focus), removed=len(removed)))
     except BaseException:

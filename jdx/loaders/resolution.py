@@ -121,6 +121,11 @@ def _package(t: str) -> str:
 def overrides(methods: pa.Table, winners: set[str], hierarchy: Hierarchy, only: set[str] | None = None) -> pa.Table:
     """Instance, non-private methods and every supertype declaration they override; `direct` marks the nearest.
     `only`: the owners whose overriding methods are wanted (an incremental update's types)."""
+    if only is not None:  # only these owners and their supertypes matter: skip reading the rest
+        wanted = set(only)
+        for t in only:
+            wanted.update(hierarchy.ancestors(t))
+        methods = methods.filter(pc.is_in(methods["owner_id"], value_set=pa.array(sorted(wanted), pa.string())))
     by_owner: dict[str, dict[str, int]] = defaultdict(dict)
     for oid, name, desc, acc in zip(methods["owner_id"].to_pylist(), methods["name"].to_pylist(),
                                      methods["descriptor"].to_pylist(), methods["access"].to_pylist()):
