@@ -136,7 +136,7 @@ def _candidate_bases(cache: Path, artifacts: list[Artifact], root: Path) -> list
             continue
         arts = manifest.get("artifacts", [])
         kept = [a for a in arts if a["key"] in want]
-        if not kept:
+        if not kept and child != root:  # the workspace's own graph serves even when all its artifacts changed
             continue
         order = [want[a["key"]] for a in kept]
         dups = any(w.get("code") == "DUPLICATE_CLASS" for w in manifest.get("warnings", []))
