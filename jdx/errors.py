@@ -73,6 +73,12 @@ class EnvironmentMissing(NoIndexError):
     code = "ENVIRONMENT"
 
 
+class ToolFailed(JdxError):
+    """A JVM tool run at query time (javap) threw; the message is the Java exception's class and message."""
+
+    code = "TOOL_FAILED"
+
+
 class ArtifactReadError(JdxError):
     exit_code = EXIT_ARTIFACT
     code = "ARTIFACT_READ_ERROR"
@@ -91,3 +97,24 @@ class Warning_:
         if self.artifact:
             data["artifact"] = self.artifact
         return data
+
+
+def exit_code_of(envelope: dict) -> int:
+    """The exit code an envelope stands for (a daemon's answer carries no process status)."""
+    if envelope.get("ok"):
+        result = envelope.get("result")
+        return EXIT_NO_INDEX if envelope.get("command") == "doctor" and isinstance(result, dict) \
+            and result.get("ok") is False else EXIT_OK
+    code = (envelope.get("error") or {}).get("code")
+    found = _codes().get(code)
+    return found if found is not None else EXIT_INTERNAL
+
+
+def _codes() -> dict[str, int]:
+    out: dict[str, int] = {}
+    pending = [JdxError]
+    while pending:
+        cls = pending.pop()
+        out.setdefault(cls.code, cls.exit_code)
+        pending.extend(cls.__subclasses__())
+    return out

@@ -11,7 +11,7 @@ import pytest
 
 from jdx.engine import envelope
 from jdx.engine.members import MemberOptions
-from jdx.engine.service import JdxService, Options
+from tests.service import JdxService, Options
 from jdx.errors import JdxError
 
 pytestmark = pytest.mark.soak

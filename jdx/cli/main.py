@@ -1,4 +1,11 @@
-"""The `jdx` command line: global flags anywhere, one facade call per command, errors mapped to exit codes here only."""
+"""The `jdx` command line: global flags anywhere; registry commands answered by a daemon or in process.
+
+A query command (one of the registry's) is parsed from the registry alone, sent to the workspace's daemon
+when one runs (spawning it on first use, spec §14.1), and answered in process when there is none, it is
+unreachable or it dies mid-query; the printed bytes are the same either way. Management commands (`index`,
+`ws`, `cache`, `daemon`, `export`, `bench`, `batch`) and every `--help` go through typer. Errors become exit
+codes here and in `jdx.commands.execute` only.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +13,26 @@ import os
 import sys
 from dataclasses import dataclass, field
 
-from jdx.errors import EXIT_INTERNAL, EXIT_USAGE, JdxError
+from jdx.errors import EXIT_INTERNAL, EXIT_USAGE, JdxError, UsageError
 
 VALUE_FLAGS = {"-w": "workspace", "--workspace": "workspace", "--jars": "jars", "--src": "src",
-               "--sources": "sources", "--cache-dir": "cache_dir"}
+               "--sources": "sources", "--cache-dir": "cache_dir", "--timeout": "timeout"}
 BOOL_FLAGS = {"--json": ("json", True), "--no-color": ("no_color", True), "--jdk": ("jdk", True),
               "--no-jdk": ("jdk", False), "-q": ("quiet", True), "--quiet": ("quiet", True),
-              "-v": ("verbose", True), "--verbose": ("verbose", True)}
+              "-v": ("verbose", True), "--verbose": ("verbose", True), "--no-daemon": ("no_daemon", True)}
+GLOBAL_HELP = (
+    ("-w, --workspace NAME", "use a named workspace"),
+    ("--jars PATH|GLOB|DIR", "add binary roots (repeatable)"),
+    ("--src DIR", "add source roots (repeatable)"),
+    ("--sources JAR|DIR", "pair a sources jar or directory explicitly (repeatable)"),
+    ("--jdk / --no-jdk", "include the JDK (default: include)"),
+    ("--json", "the JSON envelope (spec §8.2) instead of text"),
+    ("--max-lines N / --brief", "bound the text output; minimal rows"),
+    ("--timeout DURATION", "wall-clock cap per command (30s, 500ms, 2m)"),
+    ("--no-daemon", "answer in this process (also JDX_NO_DAEMON=1)"),
+    ("--cache-dir PATH", "override the cache directory"),
+    ("-q / -v", "quiet (no progress) / verbose"),
+)
 
 
 @dataclass
@@ -27,6 +47,29 @@ class Globals:
     no_color: bool = False
     quiet: bool = False
     verbose: bool = False
+    no_daemon: bool = False
+    timeout: str | None = None
+
+    def has_workspace_flags(self) -> bool:
+        return bool(self.workspace or self.jars or self.src or self.sources or self.jdk is not None
+                    or self.cache_dir)
+
+    def workspace_key(self) -> dict:
+        """What identifies the workspace a daemon serves: the workspace flags, paths made absolute."""
+        from jdx.dirs import config_dir
+
+        def absolute(paths: list[str]) -> list[str]:
+            return [os.path.abspath(os.path.expanduser(p)) if not _is_glob(p) else
+                    os.path.join(os.path.abspath(os.path.dirname(p) or "."), os.path.basename(p)) for p in paths]
+
+        return {"workspace": self.workspace or os.environ.get("JDX_WORKSPACE") or "",
+                "jars": absolute(self.jars), "src": absolute(self.src), "sources": absolute(self.sources),
+                "jdk": self.jdk, "cache_dir": os.path.abspath(self.cache_dir) if self.cache_dir else
+                os.environ.get("JDX_CACHE_DIR", ""), "config_dir": str(config_dir())}
+
+
+def _is_glob(path: str) -> bool:
+    return any(c in path for c in "*?[")
 
 
 def split_globals(argv: list[str]) -> tuple[Globals, list[str]]:
@@ -47,7 +90,7 @@ def split_globals(argv: list[str]) -> tuple[Globals, list[str]]:
                 i += 1
                 value = argv[i]
             else:
-                raise _usage(f"{name} needs a value")
+                raise UsageError(f"{name} needs a value")
             attr = VALUE_FLAGS[name]
             if attr in ("jars", "src", "sources"):
                 getattr(g, attr).append(value)
@@ -62,28 +105,31 @@ def split_globals(argv: list[str]) -> tuple[Globals, list[str]]:
     return g, rest
 
 
-def _usage(message: str) -> JdxError:
-    from jdx.errors import UsageError
-
-    return UsageError(message)
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     json_mode = "--json" in argv
-    from jdx.cli.output import command_and_query
-
-    command, query = command_and_query(argv)
     try:
         g, rest = split_globals(argv)
-        command, query = command_and_query(rest)
+    except JdxError as exc:
+        return _print_failure("", "", exc, json_mode)
+    try:
+        name = rest[0] if rest else ""
+        if name == "help" and "--agent" in rest:
+            from jdx.cli.agent_help import agent_help
+
+            print(agent_help(json_mode))
+            return 0
+        if name and not name.startswith("-") and not any(w in ("-h", "--help") for w in rest[1:]):
+            from jdx.commands.registry import command
+
+            cmd = command(name)
+            if cmd is not None:
+                return run_query(g, cmd, rest[1:])
         from jdx.cli.commands import run
 
         return run(g, rest)
     except JdxError as exc:
-        from jdx.cli.output import emit_error
-
-        return emit_error(command, exc, json_mode, query)
+        return _print_failure(rest[0] if rest else "", "", exc, json_mode)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
@@ -92,11 +138,152 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - the one place an unexpected failure becomes exit 6
         if os.environ.get("JDX_DEBUG"):
             raise
-        from jdx.cli.output import emit_error
+        from jdx.commands.execute import internal_error
 
-        err = JdxError(f"internal error: {type(exc).__name__}: {exc}".splitlines()[0],
-                       hint="re-run with JDX_DEBUG=1 for a traceback")
-        return emit_error(command, err, json_mode, query) or EXIT_INTERNAL
+        return _print_failure(rest[0] if rest else "", "", internal_error(exc), json_mode) or EXIT_INTERNAL
+
+
+def run_query(g: Globals, cmd, words: list[str], *, session=None) -> int:
+    """Parse, answer (daemon or in process), print; the exit code. `session`: batch's shared one."""
+    from jdx.commands.argv import parse_words
+    from jdx.commands.registry import build_request
+
+    query = next((w for w in words if not w.startswith("-")), "")
+    try:
+        query, params = parse_words(cmd, words)
+        request = build_request(cmd, query, params)
+    except JdxError as exc:
+        return _print_failure(cmd.name, query, exc, g.json)
+    env = code = None
+    if session is None and cmd.wire and _daemon_allowed(g):
+        env, code = _ask_daemon(g, cmd.name, query, params)
+    if env is None:
+        env, code = _answer_here(g, cmd, request, session)
+    _print(env, cmd, request, g.json)
+    return code
+
+
+def _daemon_allowed(g: Globals) -> bool:
+    return not g.no_daemon and os.environ.get("JDX_NO_DAEMON", "") not in ("1", "true", "yes")
+
+
+def _ask_daemon(g: Globals, name: str, query: str, params: dict):
+    """(envelope, exit code) from the workspace's daemon, or (None, None) to answer in process."""
+    import json
+
+    try:
+        from jdx.commands import wire
+        from jdx.daemon import client
+    except ImportError:
+        return None, None
+    from jdx.errors import exit_code_of
+
+    line = client.query(g.workspace_key(), wire.encode_request(name, query, params),
+                        timeout=parse_duration(g.timeout) if g.timeout else None)
+    if line is None:
+        return None, None
+    env = json.loads(line)
+    return env, exit_code_of(env)
+
+
+def _answer_here(g: Globals, cmd, request, session):
+    import json
+
+    from jdx.commands.execute import run_request
+    from jdx.render import envelope
+
+    own = session is None
+    if own:
+        from jdx.cli.output import progress_printer
+        from jdx.commands.session import Options, Session
+
+        session = Session(Options(workspace=g.workspace, jars=g.jars, src=g.src, sources=g.sources, jdk=g.jdk,
+                                  cache_dir=g.cache_dir), progress=progress_printer(not g.quiet and not g.json))
+    try:
+        with deadline(g.timeout):
+            outcome = run_request(session, cmd, request)
+    finally:
+        if own:
+            session.close()
+    return json.loads(envelope.dumps(outcome.envelope)), outcome.exit_code
+
+
+def _print(env: dict, cmd, request, json_mode: bool) -> None:
+    from jdx.render import envelope
+
+    if json_mode:
+        print(envelope.dumps(env))
+        return
+    from jdx.commands.execute import text_of
+
+    text, stream = text_of(env, cmd, request)
+    if text:
+        print(text, file=sys.stdout if stream == "stdout" else sys.stderr)
+
+
+def _print_failure(command: str, query: str, exc: JdxError, json_mode: bool) -> int:
+    import json
+
+    from jdx.render import envelope
+
+    env = json.loads(envelope.dumps(envelope.failure(command, query, exc)))
+    _print(env, None, None, json_mode)
+    return exc.exit_code
+
+
+class TimeoutExceeded(JdxError):
+    code = "TIMEOUT"
+
+
+def parse_duration(text: str) -> float:
+    """`30s`, `500ms`, `2m`, `1h` or plain seconds; a usage error otherwise."""
+    units = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
+    raw = text.strip().lower()
+    for unit in ("ms", "s", "m", "h"):
+        if raw.endswith(unit):
+            number, scale = raw[: -len(unit)], units[unit]
+            break
+    else:
+        number, scale = raw, 1.0
+    try:
+        value = float(number) * scale
+    except ValueError:
+        raise UsageError(f"--timeout {text!r}: use a duration such as 30s, 500ms or 2m") from None
+    if value <= 0:
+        raise UsageError("--timeout must be more than zero")
+    return value
+
+
+class deadline:
+    """`--timeout`: a wall-clock cap on the command in this process (SIGALRM; the main thread only)."""
+
+    def __init__(self, text: str | None):
+        self.seconds = parse_duration(text) if text else None
+        self.text = text
+
+    def __enter__(self):
+        import signal
+        import threading
+
+        if self.seconds is None or threading.current_thread() is not threading.main_thread():
+            self.seconds = None
+            return self
+
+        def expire(_signum, _frame):
+            raise TimeoutExceeded(f"the command took longer than --timeout {self.text}",
+                                  hint="raise --timeout, or narrow the question (--limit, --depth)")
+
+        self._old = signal.signal(signal.SIGALRM, expire)
+        signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        return self
+
+    def __exit__(self, *exc):
+        if self.seconds is not None:
+            import signal
+
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._old)
+        return False
 
 
 def entry() -> None:

@@ -1,12 +1,11 @@
-"""Printing answers and errors: the JSON envelope with --json, plain text otherwise (colour only on a TTY)."""
+"""Printing management answers: the JSON envelope with --json, plain text otherwise (colour only on a TTY)."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
 
-from jdx.engine import envelope
-from jdx.errors import JdxError
+from jdx.render import envelope
 
 
 def emit(command: str, query: str, answer, json_mode: bool, text: Callable[[dict], list[str]]) -> int:
@@ -21,38 +20,6 @@ def emit(command: str, query: str, answer, json_mode: bool, text: Callable[[dict
         if lines:
             print("\n".join(lines))
     return 0
-
-
-VALUE_OPTIONS = {"--kind", "--access", "--from", "--grep", "--max-lines", "--sort", "--format", "--limit",
-                 "--depth", "--iterations", "--in", "--exclude", "--context", "--engine", "--lines", "--around",
-                 "--package"}
-
-
-def command_and_query(words: list[str]) -> tuple[str, str]:
-    """The command word and its first operand, for error envelopes."""
-    positional = []
-    skip = False
-    for w in words:
-        if skip:
-            skip = False
-        elif w.startswith("-"):
-            skip = w in VALUE_OPTIONS
-        else:
-            positional.append(w)
-    command = positional[0] if positional else ""
-    if command in ("ws", "cache") and len(positional) > 1:
-        return command, " ".join(positional[1:3])
-    return command, positional[1] if len(positional) > 1 else ""
-
-
-def emit_error(command: str, error: JdxError, json_mode: bool, query: str = "") -> int:
-    if json_mode:
-        print(envelope.dumps(envelope.failure(command, query, error)))
-    else:
-        lines = envelope.error_lines(error)
-        stream = sys.stdout if error.code in ("NOT_FOUND", "AMBIGUOUS") else sys.stderr
-        print("\n".join(lines), file=stream)
-    return error.exit_code
 
 
 def progress_printer(enabled: bool):

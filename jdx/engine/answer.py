@@ -15,3 +15,4 @@ class Answer:
     warnings: list[Warning_] = field(default_factory=list)
     truncated: dict | None = None
     provenance: list[dict] = field(default_factory=list)
+    exit_code: int = 0  # a success envelope can still mean "not usable" (doctor: exit 4)

@@ -14,6 +14,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from jdx.engine.ports import ToolFailed, jvm_name
 from jdx.errors import JdxError, NotFoundError
 
 JAVAP_FLAGS = ("-c", "-p", "-l", "-constants", "-s")
@@ -71,20 +72,17 @@ def _stamp(artifact_kind: str, artifact_path: str, internal_name: str) -> tuple:
     return (st.st_size, st.st_mtime_ns, st.st_ino)
 
 
-def javap_class(cache: Path, artifact_kind: str, artifact_path: str, internal_name: str) -> str:
+def javap_class(tools, cache: Path, artifact_kind: str, artifact_path: str, internal_name: str) -> str:
     """The whole javap text of one class, in process; the last few are remembered (agents ask member by member)."""
     if artifact_kind == "jrt":
         stamp: tuple = ("jrt",)
     else:
         stamp = _stamp(artifact_kind, artifact_path, internal_name)
-    return _javap_class(cache, artifact_kind, artifact_path, internal_name, stamp)
+    return _javap_class(tools, cache, artifact_kind, artifact_path, internal_name, stamp)
 
 
 @functools.lru_cache(maxsize=16)
-def _javap_class(cache: Path, artifact_kind: str, artifact_path: str, internal_name: str, _stamp: tuple) -> str:
-    from jdx.loaders import java_tools
-
-    java_tools.ensure_jvm(cache)
+def _javap_class(tools, cache: Path, artifact_kind: str, artifact_path: str, internal_name: str, _stamp: tuple) -> str:
     with tempfile.TemporaryDirectory(prefix="jdx-javap-") as folder:
         if artifact_kind == "jar":
             extracted = _class_file_from_jar(artifact_path, internal_name, folder)
@@ -93,9 +91,9 @@ def _javap_class(cache: Path, artifact_kind: str, artifact_path: str, internal_n
             extracted = ""
             args = javap_args(artifact_kind, artifact_path, internal_name)
         try:
-            code, out, err = java_tools.javap(args)
-        except java_tools.WorkerFailed as exc:
-            raise JavapFailed(str(exc)) from None
+            code, out, err = tools.javap(cache, args)
+        except ToolFailed as exc:
+            raise JavapFailed(exc.message) from None
     if code != 0 or not out.strip():
         message = " ".join((err or out).split()) or f"javap exited with {code}"
         if extracted:  # name the jar entry, not our temp copy of it
@@ -172,16 +170,14 @@ def member_blocks(javap_text: str) -> list[Block]:
     return out
 
 
-def javap_member(cache: Path, artifact_kind: str, artifact_path: str, internal_name: str,
+def javap_member(tools, cache: Path, artifact_kind: str, artifact_path: str, internal_name: str,
                  member_name: str | None, descriptor: str | None) -> str:
     """javap -c -p -l -constants output of one member (every overload when descriptor is None), or the class.
 
     NotFoundError (exit 1) when the class or the member is absent from the bytecode.
     """
-    from jdx.loaders.decompile import jvm_name
-
     internal_name = jvm_name(internal_name)
-    text = javap_class(cache, artifact_kind, artifact_path, internal_name)
+    text = javap_class(tools, cache, artifact_kind, artifact_path, internal_name)
     if member_name is None:
         return text
     matches = [b for b in member_blocks(text)

@@ -96,14 +96,12 @@ def _from_sources(target: Target, loc: Located, artifact: str, opts: BodyOptions
 def decompiled_file(ctx: SourceContext, type_row: dict, engine: str | None = None):
     """(parsed decompiled top-level class as a SourceFile, Decompiled); raises the loaders' DecompileError."""
     from jdx.engine.sources import SourceRoot
-    from jdx.loaders.decompile import decompile_class
-
     art = ctx.artifacts[type_row["artifact"]]
     chain = outer_chain(ctx, type_row["id"])
     top = top_level(type_row["id"], chain)
     classpath = [(a.kind, a.path) for a in ctx.artifacts.values()]
     forced = engine if engine in ("vineflower", "procyon") else None
-    dec = decompile_class(ctx.cache, art.kind, art.path, top, classpath, timeout=DECOMPILE_TIMEOUT, engine=forced)
+    dec = ctx.jvm.decompile_class(ctx.cache, art.kind, art.path, top, classpath, timeout=DECOMPILE_TIMEOUT, engine=forced)
     data = dec.text.encode("utf-8")
     rel = top + ".java"
     root = SourceRoot("dir", "", f"{dec.engine} {dec.engine_version}", "decompiled")
@@ -151,7 +149,7 @@ def _from_javap(ctx: SourceContext, target: Target, artifact: str, why: str) -> 
     art = ctx.artifacts[target.type_row["artifact"]]
     name = target.row["name"] if target.row is not None and not target.is_field else None
     desc = target.row["descriptor"] if name is not None else None
-    text = javap_member(ctx.cache, art.kind, art.path, target.type_row["id"], name, desc)
+    text = javap_member(ctx.jvm, ctx.cache, art.kind, art.path, target.type_row["id"], name, desc)
     header = f"source: javap -c -p -l of {format_type(target.type_row['id'])} from {artifact} ({why})   " \
              f"⚠ bytecode, not source"
     return _result(target, artifact, "javap", header, text.splitlines(), None,

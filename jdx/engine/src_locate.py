@@ -29,6 +29,7 @@ class SourceContext:
     artifacts: dict[str, object]  # key -> jdx.loaders.roots.Artifact
     explicit: list[str] = field(default_factory=list)
     src_dirs: list[str] = field(default_factory=list)
+    jvm: object = None  # jdx.engine.ports.JvmTools: decompiler and javap, implemented by the loaders
     _roots: dict[str, list[SourceRoot]] = field(default_factory=dict)
     # the last source files read, so a command touching one file several times (show, samples, a member's
     # body then its doc) reads and decodes it once; bounded, since a batch process may visit thousands

@@ -73,7 +73,7 @@ def _javap(ctx: SourceContext, type_row: dict) -> SourceFile:
     from jdx.engine.sources import SourceRoot
 
     art = ctx.artifacts[type_row["artifact"]]
-    text = javap_member(ctx.cache, art.kind, art.path, type_row["id"], None, None)
+    text = javap_member(ctx.jvm, ctx.cache, art.kind, art.path, type_row["id"], None, None)
     return SourceFile(SourceRoot("dir", "", "javap", "javap"), type_row["id"] + ".class", text.encode(),
                       _parsed=ParsedFile([], "", 0))
 

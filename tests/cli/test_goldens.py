@@ -164,13 +164,3 @@ def test_error_envelope_command_with_globals_first(fixture_args, run_jdx):
     r = run_jdx(*fixture_args, "show", "fx.Boxx", "--json")
     data = json.loads(r.out)
     assert r.code == 1 and (data["command"], data["query"]) == ("show", "fx.Boxx")
-
-
-def test_card_commands_have_help_with_an_example():
-    from jdx.cli import commands, commands_cards
-
-    mine = [i for i in commands.app.registered_commands if i.callback.__module__ == commands_cards.__name__]
-    assert {i.callback.__name__ for i in mine} == {"show", "outline", "signature"}
-    for info in mine:
-        doc = (info.callback.__doc__ or "").strip()
-        assert len(doc.splitlines()) == 1 and "Example: jdx" in doc, info.callback.__name__

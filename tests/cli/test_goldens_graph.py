@@ -108,14 +108,3 @@ def test_truncation_is_explicit_in_text_and_json(outputs):
 def test_cycle_markers_in_text(outputs):
     for name in ("graph-callers-cyclea-depth5", "graph-calls-cyclea-depth5", "graph-callers-ping-depth3"):
         assert "…(cycle)" in outputs[(name, "txt")][0].out, name
-
-
-def test_graph_commands_have_help_with_an_example():
-    from jdx.cli import commands, commands_graph
-
-    mine = [i for i in commands.app.registered_commands if i.callback.__module__ == commands_graph.__name__]
-    assert {i.callback.__name__ for i in mine} == {"hierarchy", "implementors", "overrides", "usages", "callers",
-                                                   "calls"}
-    for info in mine:
-        doc = (info.callback.__doc__ or "").strip()
-        assert len(doc.splitlines()) == 1 and "Example: jdx" in doc, info.callback.__name__

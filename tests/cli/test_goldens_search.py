@@ -123,15 +123,6 @@ def test_json_and_text_agree(outputs):
             assert row["ref"] in text, (name, row["ref"])
 
 
-def test_search_commands_have_help_with_an_example():
-    from jdx.cli import commands, commands_search
-
-    mine = [i for i in commands.app.registered_commands if i.callback.__module__ == commands_search.__name__]
-    assert {i.callback.__name__ for i in mine} == {"search", "resolve", "imports", "ls", "tree"}
-    for info in mine:
-        doc = (info.callback.__doc__ or "").strip()
-        assert len(doc.splitlines()) == 1 and "Example: jdx" in doc, info.callback.__name__
-
 
 def test_cold_one_shot_envelope(run_jdx):
     """The real entry point as a subprocess: exit code and envelope of a not-found search."""

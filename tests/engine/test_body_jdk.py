@@ -21,7 +21,7 @@ import pytest
 
 from jdx.engine import src_body
 from jdx.engine.java_parse import parse_source
-from jdx.engine.service import JdxService, Options
+from tests.service import JdxService, Options
 from jdx.engine.source_match import descriptor_params
 from jdx.graph_schema import queries
 

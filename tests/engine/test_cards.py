@@ -9,7 +9,7 @@ from jdx.engine.descriptors import descriptor_to_java
 from jdx.engine.member_resolve import collect, lookup, resolve_members
 from jdx.engine.members import MemberOptions, list_members
 from jdx.engine.resolve import resolve_type
-from jdx.engine.service import JdxService, Options
+from tests.service import JdxService, Options
 from jdx.errors import AmbiguousError, NotFoundError, UsageError
 from tests.fixtures.build import fixtures_jar
 

@@ -10,7 +10,7 @@ import pytest
 
 from jdx.engine import descriptors as d
 from jdx.engine.members import MemberOptions
-from jdx.engine.service import JdxService, Options
+from tests.service import JdxService, Options
 from jdx.errors import AmbiguousError, NotFoundError
 from tests.conftest import GSON, GUAVA, LANG3, require
 

@@ -12,7 +12,7 @@ from jdx.engine.rel_calls import CallOptions
 from jdx.engine.rel_hierarchy import HierarchyOptions
 from jdx.engine.rel_usages import UsageOptions, usage_sites
 from jdx.engine.relations import ArtifactFilter, resolve_symbol
-from jdx.engine.service import JdxService, Options
+from tests.service import JdxService, Options
 from jdx.errors import AmbiguousError, NotFoundError, UsageError
 from tests.conftest import GSON, require
 from tests.fixtures.build_graph import graph_jar

@@ -13,7 +13,7 @@ import pytest
 
 from jdx.engine.rel_hierarchy import HierarchyOptions
 from jdx.engine.relations import ArtifactFilter
-from jdx.engine.service import JdxService, Options
+from tests.service import JdxService, Options
 from tests.conftest import GSON, GUAVA, require
 
 ORACLE = """

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from jdx.engine.search import SearchOptions, search
 from jdx.engine.search_match import EXACT, HUMP, PREFIX, WORD, compile_pattern
 from jdx.engine.search_nav import artifact_tree, imports, list_packages, parse_frame, resolve
-from jdx.engine.service import JdxService, Options
+from tests.service import JdxService, Options
 from jdx.errors import AmbiguousError, NotFoundError, UsageError
 from jdx.graph_schema import queries_search
 from tests.conftest import GSON, require

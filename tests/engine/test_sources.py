@@ -8,7 +8,7 @@ import pytest
 from jdx.engine import javadoc as jd
 from jdx.engine import src_body
 from jdx.engine.java_parse import parse_source
-from jdx.engine.service import JdxService, Options
+from tests.service import JdxService, Options
 from jdx.engine.source_match import descriptor_params
 from jdx.engine.sources import paired_jars, source_roots
 from jdx.engine.src_doc import DocOptions

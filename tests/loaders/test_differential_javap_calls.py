@@ -20,7 +20,7 @@ import pytest
 
 from jdx.engine.rel_usages import usage_sites
 from jdx.engine.relations import ArtifactFilter, Symbol, Target
-from jdx.engine.service import JdxService, Options
+from tests.service import JdxService, Options
 from tests.conftest import GSON, GUAVA, LANG3, require
 from tests.fixtures.build_graph import graph_jar
 

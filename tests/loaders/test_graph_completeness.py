@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
-from jdx.engine.service import JdxService, Options
+from tests.service import JdxService, Options
 from jdx.graph_schema.schema import NODE_TABLES, REL_TABLES
 from jdx.loaders.graph_build import build_graph_tables
 from jdx.loaders.shards import load_shard

@@ -16,7 +16,8 @@ import time
 from functools import partial
 from pathlib import Path
 
-from jdx.engine.bench_util import row
+from jdx.bench.util import row
+from jdx.loaders.jvm_tools import LoaderJvmTools
 
 LARGE = ("jrt", "jrt:/java.base", "java/util/HashMap")
 WARM = [("jrt", "jrt:/java.base", "java/util/TreeMap"),
@@ -93,14 +94,14 @@ def rows(service, iterations: int) -> list[dict]:
         out.append(_row("cached repeat in-process", statistics.median(samples), 20, f" median of {len(samples)}"))
         bytecode_view._javap_class.cache_clear()
         start = time.perf_counter()
-        bytecode_view.javap_member(service.cache, *LARGE, *MEMBER)
+        bytecode_view.javap_member(LoaderJvmTools(), service.cache, *LARGE, *MEMBER)
         out.append(_row(f"javap block of {name}#get(Object) through the in-process ToolProvider, first",
                         time.perf_counter() - start, None))
         samples = []
         for _ in range(max(iterations, 10)):
             bytecode_view._javap_class.cache_clear()
             start = time.perf_counter()
-            bytecode_view.javap_member(service.cache, *LARGE, *MEMBER)
+            bytecode_view.javap_member(LoaderJvmTools(), service.cache, *LARGE, *MEMBER)
             samples.append(time.perf_counter() - start)
         out.append(_row("javap member block, fresh javap run each time (no remembered text)",
                         statistics.median(samples), None, f" median of {len(samples)}"))

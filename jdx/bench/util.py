@@ -22,3 +22,11 @@ def row(name: str, seconds: float, goal_ms: float | None = None, extra: str = ""
     """One `jdx bench` row: `{name, value, seconds}`, the value naming the goal when there is one."""
     value = f"{seconds * 1000:.{digits}f} {unit}" + (f" (goal ≤ {goal_ms:.0f} ms)" if goal_ms else "") + extra
     return {"name": name, "value": value, "seconds": seconds}
+
+
+def ask(session, name: str, query: str = "", **fields):
+    """The Answer of registry command `name` on `session` (the same path every adapter takes)."""
+    from jdx.commands.registry import command
+
+    cmd = command(name)
+    return cmd.run(session, cmd.request(query=query, **fields))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from jdx.engine.bench_util import row, warm_median
+from jdx.bench.util import ask, row, warm_median
 
 HOT = "java.util.List#size()"
 _row = partial(row, unit="ms median")
@@ -17,27 +17,24 @@ _row = partial(row, unit="ms median")
 
 def rows(service, iterations: int) -> list[dict]:
     """Rows of {name, value, seconds} measured on `service` (already indexed, warm)."""
-    from jdx.engine.rel_calls import CallOptions
-    from jdx.engine.rel_hierarchy import HierarchyOptions
-    from jdx.engine.rel_usages import UsageOptions
 
     from jdx.graph_schema import queries_graph as q
 
     if not service.store().rows_cached(q.METHODS_BY_IDS.one, {"id": "java/util/List#size()I"}):
         return [{"name": "relationship graph", "value": "skipped: the workspace has no JDK", "seconds": 0.0}]
     out = []
-    secs, answer = warm_median(lambda: service.usages(HOT, UsageOptions()), iterations)
+    secs, answer = warm_median(lambda: ask(service, "usages", HOT), iterations)
     out.append(_row(f"warm `usages {HOT}`", secs, 50, f", {answer.result['total']:,} sites, 50 shown"))
-    secs, answer = warm_median(lambda: service.callers(HOT, CallOptions(depth=1)), iterations)
+    secs, answer = warm_median(lambda: ask(service, "callers", HOT, depth=1), iterations)
     total = answer.truncated["total"] if answer.truncated else 0
     out.append(_row(f"warm `callers {HOT} --depth 1`", secs, 50, f", {total:,} callers, 50 shown"))
     for limit in (50, 200):
-        secs, answer = warm_median(lambda: service.callers(HOT, CallOptions(depth=5, limit=limit)), iterations)
+        secs, answer = warm_median(lambda: ask(service, "callers", HOT, depth=5, limit=limit), iterations)
         shown = answer.truncated["shown"] if answer.truncated else limit
         out.append(_row(f"warm `callers {HOT} --depth 5 --limit {limit}`", secs, None,
                         f", {shown} entries shown (time grows with --limit, not with the tree)"))
-    secs, _ = warm_median(lambda: service.calls("java.util.HashMap#put", CallOptions(depth=3)), iterations)
+    secs, _ = warm_median(lambda: ask(service, "calls", "java.util.HashMap#put", depth=3), iterations)
     out.append(_row("warm `calls java.util.HashMap#put --depth 3`", secs, None))
-    secs, _ = warm_median(lambda: service.hierarchy("java.util.AbstractList", HierarchyOptions()), iterations)
+    secs, _ = warm_median(lambda: ask(service, "hierarchy", "java.util.AbstractList"), iterations)
     out.append(_row("warm `hierarchy java.util.AbstractList`", secs, None))
     return out

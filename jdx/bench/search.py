@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 
+from jdx.bench.util import ask
 from jdx.errors import NotFoundError
 
 # (label, pattern, options): specific, glob, fuzzy and broad patterns
@@ -26,11 +27,9 @@ WARM_GOAL_MS, COLD_GOAL_MS = 50, 250
 
 def _warm(service, pattern: str, options: dict, iterations: int) -> float:
     """Median seconds of one search in a process whose graph is open (its first run not counted)."""
-    from jdx.engine.search import SearchOptions
-
     def once() -> None:
         try:
-            service.search(pattern, SearchOptions(**options))
+            ask(service, "search", pattern, **options)
         except NotFoundError:
             pass
 

@@ -1,4 +1,8 @@
-"""The JSON envelope of spec §8.2 and the text rendering shared by every adapter."""
+"""The JSON envelope of spec §8.2 and its text form, shared by every adapter.
+
+Text is always rendered from the JSON-decoded envelope, so an answer printed in process and one received
+from a daemon are the same bytes.
+"""
 
 from __future__ import annotations
 
@@ -54,27 +58,38 @@ def dumps(envelope: dict) -> str:
 
 
 def warning_lines(warnings: list[Warning_]) -> list[str]:
-    items = _warnings_json(warnings)
+    return warning_lines_json(_warnings_json(warnings))
+
+
+def warning_lines_json(items: list[dict]) -> list[str]:
+    """Text lines of an envelope's `warnings` (already deduplicated)."""
     lines = [f"⚠ {w['code']}: {w['message']}" for w in items[:MAX_TEXT_WARNINGS]]
     if len(items) > MAX_TEXT_WARNINGS:
         lines.append(f"… {len(items) - MAX_TEXT_WARNINGS} more warnings (--json shows all)")
     return lines
 
 
-def error_lines(error: JdxError) -> list[str]:
-    lines = [_error_head(error)]
-    if error.candidates:
-        lines.append("did you mean:" if error.code == "NOT_FOUND" else "candidates:")
-        width = max(len(c.get("ref", "")) for c in error.candidates)
-        for c in error.candidates:
+def error_lines(env: dict) -> list[str]:
+    """Text lines of a failure envelope: the message, candidates, hint and warnings."""
+    error = env["error"]
+    code = error.get("code")
+    lines = [error["message"] if code in ("NOT_FOUND", "AMBIGUOUS") else f"error: {error['message']}"]
+    candidates = env.get("candidates") or []
+    if candidates:
+        lines.append("did you mean:" if code == "NOT_FOUND" else "candidates:")
+        width = max(len(c.get("ref", "")) for c in candidates)
+        for c in candidates:
             extra = c.get("artifact", "")
             lines.append(f"  {c.get('ref', '').ljust(width)}  {extra}".rstrip())
-    if error.hint:
-        lines.append(f"hint: {error.hint}")
-    return lines + warning_lines(error.warnings)
+    if error.get("hint"):
+        lines.append(f"hint: {error['hint']}")
+    return lines + warning_lines_json(env.get("warnings") or [])
 
 
-def _error_head(error: JdxError) -> str:
-    if error.code in ("NOT_FOUND", "AMBIGUOUS"):
-        return error.message
-    return f"error: {error.message}"
+def error_stream(env: dict) -> str:
+    """Where a failure's text goes: not-found and ambiguous answers are answers (stdout), the rest stderr."""
+    return "stdout" if env["error"].get("code") in ("NOT_FOUND", "AMBIGUOUS") else "stderr"
+
+
+def load(text: str) -> dict:
+    return json.loads(text)

@@ -12,9 +12,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from jdx.bench.util import ask, row, warm_median
+from jdx.commands.session import Options, Session
 from jdx.engine.answer import Answer
-from jdx.engine.bench_util import row, warm_median
-from jdx.engine.service import JdxService, Options
 
 
 def _run_child(args: list[str], env: dict) -> tuple[float, int, str]:
@@ -31,7 +31,7 @@ def _median_seconds(args: list[str], env: dict, iterations: int) -> float:
     return statistics.median(_run_child(args, env)[0] for _ in range(iterations))
 
 
-def run_bench(service: JdxService, iterations: int = 3) -> Answer:
+def run_bench(service: Session, iterations: int = 3) -> Answer:
     from jdx.loaders import jvm
 
     rows: list[dict] = []
@@ -74,19 +74,20 @@ def run_bench(service: JdxService, iterations: int = 3) -> Answer:
                      "value": f"{cold * 1000:.0f} ms median"
                               + (f" (javap -p: {javap_secs * 1000:.0f} ms)" if javap_secs else ""),
                      "seconds": cold})
-        warm = JdxService(Options(**{**service.options.__dict__, "cache_dir": str(cache)}))
-        from jdx.engine.members import MemberOptions
-
-        warm.members("java.util.HashMap", MemberOptions())
+        warm = Session(Options(**{**service.options.__dict__, "cache_dir": str(cache)}))
+        ask(warm, "members", "java.util.HashMap")
         samples = []
         for _ in range(max(iterations, 10)):
             start = time.perf_counter()
-            warm.members("java.util.HashMap", MemberOptions())
+            ask(warm, "members", "java.util.HashMap")
             samples.append(time.perf_counter() - start)
         rows.append({"name": "warm `members java.util.HashMap` in one process",
                      "value": f"{statistics.median(samples) * 1000:.1f} ms median of {len(samples)}",
                      "seconds": statistics.median(samples)})
-        from jdx.engine import bench_decompile, bench_graph, bench_search, bench_source
+        from jdx.bench import decompile as bench_decompile
+        from jdx.bench import graph as bench_graph
+        from jdx.bench import search as bench_search
+        from jdx.bench import source as bench_source
 
         for mod in (bench_graph, bench_search, bench_source, bench_decompile):
             rows.extend(mod.rows(warm, iterations))
@@ -99,7 +100,7 @@ def run_bench(service: JdxService, iterations: int = 3) -> Answer:
     return Answer({"machine": machine, "rows": rows})
 
 
-def _workspace_args(service: JdxService) -> list[str]:
+def _workspace_args(service: Session) -> list[str]:
     o = service.options
     args: list[str] = []
     if o.workspace:
@@ -111,14 +112,13 @@ def _workspace_args(service: JdxService) -> list[str]:
     return args
 
 
-def _samples_rows(service: JdxService, iterations: int) -> list[dict]:
+def _samples_rows(service: Session, iterations: int) -> list[dict]:
     """Warm `samples` of a JDK method with hundreds of call sites, ranked and rendered from src.zip."""
-    from jdx.engine.samples import SampleOptions
     from jdx.errors import JdxError
 
     ref = "java.util.HashMap#get(Object)"
     try:
-        secs, answer = warm_median(lambda: service.samples(ref, SampleOptions()), iterations, minimum=5)
+        secs, answer = warm_median(lambda: ask(service, "samples", ref), iterations, minimum=5)
     except JdxError as exc:  # a workspace without the JDK has no such method: say so
         return [{"name": f"warm `samples {ref}`", "value": f"skipped: {exc}", "seconds": 0.0}]
     r = answer.result

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from jdx.engine.service import JdxService, Options
+from jdx.commands.session import Options, Session
 
 
 class Workspace:
     """A workspace graph opened read-only (built first when missing)."""
 
-    def __init__(self, service: JdxService):
+    def __init__(self, service: Session):
         self.service = service
 
     def cypher(self, query: str, params: dict | None = None) -> pa.Table:
         """Runs a read-only Cypher query; rows come back as a pyarrow Table (`.to_pandas()` for a frame)."""
-        return self.service.cypher_table(query, params)
+        return self.service.store().query(query, params)
 
     def index(self, force: bool = False) -> dict:
         return self.service.index(force=force).result
@@ -37,4 +37,4 @@ class Workspace:
 def open_workspace(workspace: str | None = None, jars: list[str] | tuple = (), jdk: bool = True,
                    cache_dir: str | None = None) -> Workspace:
     opts = Options(workspace=workspace, jars=list(jars), jdk=jdk, cache_dir=cache_dir)
-    return Workspace(JdxService(opts))
+    return Workspace(Session(opts))

@@ -1,0 +1,77 @@
+"""A registry command's words (after the global flags) as (query, wire params), from its request type alone.
+
+The one parser of command lines for query commands: the CLI (in process or as a daemon client) and `batch`
+use it, so a flag means the same thing everywhere. Only the standard library is imported.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jdx.commands.registry import Command, params_of
+from jdx.errors import UsageError
+
+
+def parse_words(cmd: Command, words: list[str]) -> tuple[str, dict[str, Any]]:
+    """(query, params) with canonical text values; repeatable flags collect lists. Raises UsageError."""
+    params = params_of(cmd.request)
+    by_flag = {}
+    for p in params:
+        if p.flag:
+            by_flag[p.flag] = (p, True)
+            if p.negative:
+                by_flag[p.negative] = (p, False)
+    positional_param = next((p for p in params if not p.flag), None)
+    query: str | None = None
+    out: dict[str, Any] = {}
+    i = 0
+    only_positional = False
+    while i < len(words):
+        word = words[i]
+        i += 1
+        if not only_positional and word == "--":
+            only_positional = True
+            continue
+        if not only_positional and word.startswith("--") and len(word) > 2:
+            name, eq, inline = word.partition("=")
+            found = by_flag.get(name)
+            if found is None:
+                raise UsageError(f"{cmd.name}: no such option {name}{_suggest(name, by_flag)}")
+            p, positive = found
+            if p.kind == "bool":
+                if eq:
+                    raise UsageError(f"{name} takes no value")
+                out[p.name] = "true" if positive else "false"
+                continue
+            if eq:
+                value = inline
+            elif i < len(words):
+                value = words[i]
+                i += 1
+            else:
+                raise UsageError(f"{name} needs a value")
+            if p.kind == "list":
+                out.setdefault(p.name, []).append(value)
+            else:
+                out[p.name] = value
+            continue
+        if word.startswith("-") and len(word) > 1 and not only_positional and not _is_number(word):
+            raise UsageError(f"{cmd.name}: no such option {word}")
+        if positional_param is None:
+            raise UsageError(f"{cmd.name} takes no argument (got {word!r})")
+        if query is not None:
+            raise UsageError(f"{cmd.name} takes one {positional_param.metavar} (got {query!r} and {word!r}); "
+                             "quote a reference that contains spaces")
+        query = word
+    return query or "", dict(sorted(out.items()))
+
+
+def _is_number(word: str) -> bool:
+    return word[1:].isdigit()
+
+
+def _suggest(name: str, by_flag: dict) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, sorted(by_flag), n=1)
+    return f" (did you mean {close[0]}?)" if close else ""

@@ -1,0 +1,188 @@
+"""The inspection core (spec §7.1): members, show, outline, signature."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jdx.commands.registry import Command, Request, argument, option
+from jdx.errors import UsageError
+
+_ACCESS = ("public", "protected", "package", "private", "all")
+_TYPE = "a type reference, e.g. java.util.HashMap"
+
+
+def _static(static: bool, instance: bool) -> bool | None:
+    if static and instance:
+        raise UsageError("--static and --instance exclude each other")
+    return True if static else (False if instance else None)
+
+
+@dataclass(frozen=True)
+class MembersRequest(Request):
+    query: str = argument(_TYPE, "TYPE")
+    inherited: bool = option(True, "--inherited", "include members of supertypes (default)", negative="--declared")
+    kind: str = option("all", "--kind", "method | field | ctor | all",
+                       choices=("method", "field", "ctor", "constructor", "all"))
+    static: bool = option(False, "--static", "only static members")
+    instance: bool = option(False, "--instance", "only instance members")
+    access: tuple = option(("public", "protected"), "--access", "public|protected|package|private|all "
+                           "(repeatable or comma list; default public,protected)", choices=_ACCESS)
+    from_type: str | None = option(None, "--from", "only members inherited from this supertype", kind="str")
+    grep: str | None = option(None, "--grep", "filter member names by regex", kind="str")
+    sort: str = option("kind", "--sort", "kind | name | declaring", choices=("kind", "name", "declaring"))
+    include_synthetic: bool = option(False, "--include-synthetic", "show bridge/synthetic members")
+    with_doc: bool = option(False, "--with-doc", "each member's first javadoc sentence (from sources)")
+
+    def validate(self) -> None:
+        _static(self.static, self.instance)
+        if self.brief and self.with_doc:
+            raise UsageError("--brief and --with-doc exclude each other")
+
+
+def run_members(session, req: MembersRequest):
+    from jdx.engine.members import MemberOptions
+
+    opts = MemberOptions(inherited=req.inherited, kind="ctor" if req.kind == "constructor" else req.kind,
+                         static=_static(req.static, req.instance), access=req.access, from_type=req.from_type,
+                         grep=req.grep, sort=req.sort, include_synthetic=req.include_synthetic,
+                         with_doc=req.with_doc)
+    return members_answer(session, req.query, opts)
+
+
+def members_answer(session, text: str, opts):
+    """`members` with engine options (`MemberOptions`)."""
+    from jdx.engine.answer import Answer
+    from jdx.engine.members import list_members
+    from jdx.engine.resolve import artifact_names
+    from jdx.errors import Warning_
+
+    store = session.store()
+    result = list_members(store, text, opts)
+    artifact = artifact_names(store).get(result.pop("artifact") or "", "")
+    result["artifact_name"] = artifact
+    warnings = session.root_warnings
+    for u in result["unresolved_supertypes"]:
+        warnings.append(Warning_("UNRESOLVED_SUPERTYPE",
+                                 f"{u} is not in the workspace: inherited members may be incomplete"))
+    provenance = [{"symbol": result["type"], "artifact": artifact, "origin": "bytecode"}]
+    if opts.with_doc:
+        docs = session.first_sentence_docs(result["members"])
+        for item in result["members"]:
+            item["doc"] = docs.get(item["ref"])
+        provenance.append({"symbol": result["type"], "artifact": artifact, "origin": "sources",
+                           "detail": f"first javadoc sentence of {len(docs)} of {len(result['members'])} members"})
+    return Answer(result, warnings, provenance=provenance)
+
+
+def _render_members(result: dict, req: MembersRequest) -> list[str]:
+    from jdx.render import read
+
+    return read.members(result, req.brief, req.max_lines, req.grep)
+
+
+def _members_cut(result: dict, req: MembersRequest):
+    from jdx.render import read
+
+    return read.members_truncation(result, req.brief, req.max_lines)
+
+
+@dataclass(frozen=True)
+class ShowRequest(Request):
+    query: str = argument(_TYPE, "TYPE")
+
+
+def card(session, fn_name: str, text: str, opts):
+    from jdx.engine import cards
+    from jdx.engine.answer import Answer
+
+    result, warnings, provenance = getattr(cards, fn_name)(session.store(), text, opts)
+    return Answer(result, session.root_warnings + warnings, provenance=provenance)
+
+
+def run_show(session, req: ShowRequest):
+    return show_answer(session, req.query)
+
+
+def show_answer(session, text: str):
+    """The class card, with where the sources are and the first sentence of the type's javadoc."""
+    from jdx.engine.descriptors import fqn_to_internal
+    from jdx.engine.src_locate import source_file
+
+    answer = card(session, "show_type", text, None)
+    ctx = session.source_context()
+    type_row = ctx.type_row(fqn_to_internal(answer.result["ref"]))
+    found = source_file(ctx, type_row) if type_row else None
+    answer.result["sources"] = found[0].root.label if found else None
+    answer.result["doc"] = session.type_first_sentence(type_row["id"]) if found else None
+    return answer
+
+
+@dataclass(frozen=True)
+class OutlineRequest(Request):
+    query: str = argument(_TYPE, "TYPE")
+    kind: str = option("all", "--kind", "method | field | ctor | type | all",
+                       choices=("method", "field", "ctor", "constructor", "type", "all"))
+    static: bool = option(False, "--static", "only static members")
+    instance: bool = option(False, "--instance", "only instance members")
+    access: tuple = option(("all",), "--access", "public|protected|package|private|all (default all)",
+                           choices=_ACCESS)
+    grep: str | None = option(None, "--grep", "filter member names by regex", kind="str")
+    include_synthetic: bool = option(False, "--include-synthetic", "show bridge/synthetic members")
+
+    def validate(self) -> None:
+        _static(self.static, self.instance)
+
+
+def run_outline(session, req: OutlineRequest):
+    from jdx.engine.cards import OutlineOptions
+
+    opts = OutlineOptions(kind="ctor" if req.kind == "constructor" else req.kind,
+                          static=_static(req.static, req.instance), access=req.access, grep=req.grep,
+                          include_synthetic=req.include_synthetic)
+    return card(session, "outline_type", req.query, opts)
+
+
+def _render_outline(result: dict, req: OutlineRequest) -> list[str]:
+    from jdx.render import cards
+
+    return cards.outline(result, req.brief, req.max_lines)
+
+
+def _outline_cut(result: dict, req: OutlineRequest):
+    from jdx.render import cards
+
+    return cards.outline_truncation(result, req.max_lines)
+
+
+@dataclass(frozen=True)
+class SignatureRequest(Request):
+    query: str = argument("a member reference, e.g. 'java.util.HashMap#put'", "MEMBER")
+
+
+def run_signature(session, req: SignatureRequest):
+    return card(session, "member_signatures", req.query, None)
+
+
+def _render(name: str):
+    def render(result: dict, _req) -> list[str]:
+        from jdx.render import cards
+
+        return getattr(cards, name)(result)
+
+    return render
+
+
+COMMANDS = (
+    Command("show", "The class card: declaration, supertypes, nesting, member counts.",
+            "jdx show java.util.HashMap", ShowRequest, run_show, _render("show"),
+            next_hint="members for what you can call, outline for every declared member"),
+    Command("members", "What can I call on this type: members, inherited ones included, generics substituted.",
+            "jdx members java.util.HashMap", MembersRequest, run_members, _render_members, _members_cut,
+            next_hint="signature or doc for one member, body for its code"),
+    Command("outline", "One dense line per declared member, with parameter names.",
+            "jdx outline java.util.HashMap --kind method", OutlineRequest, run_outline, _render_outline,
+            _outline_cut, next_hint="body for a member's code"),
+    Command("signature", "Every overload's signature with parameter names.",
+            "jdx signature 'java.util.HashMap#put'", SignatureRequest, run_signature, _render("signature"),
+            next_hint="doc for its javadoc, body for its code, usages for who calls it"),
+)

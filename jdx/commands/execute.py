@@ -1,0 +1,83 @@
+"""Running a registry command: request in, `--json` envelope out; the text form rendered from that envelope.
+
+Every adapter ends here: the CLI in process, `batch`, the daemon (and MCP/HTTP). Errors become failure
+envelopes in this one place; text is rendered from the JSON-decoded envelope, so an in-process answer and
+a daemon's answer print the same bytes.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from jdx.commands.registry import Command, build_request, command, wire_commands
+from jdx.errors import EXIT_INTERNAL, JdxError, UsageError
+from jdx.render import envelope
+
+
+@dataclass
+class Outcome:
+    envelope: dict
+    exit_code: int
+    request: Any = None  # the typed request, None when the line could not be understood
+
+
+def run_request(session, cmd: Command, request) -> Outcome:
+    """One answer as an envelope; a JdxError becomes a failure envelope, anything else INTERNAL (exit 6)."""
+    try:
+        answer = cmd.run(session, request)
+        return Outcome(envelope.success(cmd.name, request.query, answer), answer.exit_code, request)
+    except JdxError as exc:
+        return Outcome(envelope.failure(cmd.name, request.query, exc), exc.exit_code, request)
+    except Exception as exc:  # noqa: BLE001 - the one place an unexpected failure becomes exit 6
+        if os.environ.get("JDX_DEBUG"):
+            raise
+        return Outcome(envelope.failure(cmd.name, request.query, internal_error(exc)), EXIT_INTERNAL, request)
+
+
+def internal_error(exc: BaseException) -> JdxError:
+    return JdxError(f"internal error: {type(exc).__name__}: {exc}".splitlines()[0],
+                    hint="re-run with JDX_DEBUG=1 for a traceback")
+
+
+def answer_request(session, name: str, query: str, params: dict[str, Any]) -> Outcome:
+    """A wire request (command name, query, canonical params) answered on `session`."""
+    if name == "health":
+        from jdx.engine.answer import Answer
+
+        return Outcome(envelope.success("health", "", Answer({"status": "ok"})), 0)
+    cmd = command(name) if name in wire_commands() else None
+    if cmd is None:
+        return failure(name, query, UsageError(f"unknown command {name!r}"))
+    try:
+        request = build_request(cmd, query, params)
+    except JdxError as exc:
+        return failure(name, query, exc)
+    return run_request(session, cmd, request)
+
+
+def failure(name: str, query: str, exc: JdxError) -> Outcome:
+    return Outcome(envelope.failure(name, query, exc), exc.exit_code)
+
+
+def text_of(env: dict, cmd: Command | None, request) -> tuple[str, str]:
+    """(text, "stdout"|"stderr") of a JSON-decoded envelope: the renderer's lines, the explicit cut, warnings."""
+    if not env.get("ok"):
+        return "\n".join(envelope.error_lines(env)), envelope.error_stream(env)
+    result = env.get("result") or {}
+    lines = cmd.render(result, request) if cmd is not None else []
+    cut = cmd.truncation(result, request) if cmd is not None and cmd.truncation else env.get("truncated")
+    if cut and cut.get("hint"):
+        lines.append(f"… {cut['shown']} of {cut['total']} shown ({cut['hint']})")
+    elif cmd is not None and cmd.truncation is None and request is not None:
+        lines = cap_lines(lines, getattr(request, "max_lines", None))
+    lines.extend(envelope.warning_lines_json(env.get("warnings") or []))
+    return "\n".join(lines), "stdout"
+
+
+def cap_lines(lines: list[str], max_lines: int | None) -> list[str]:
+    """The generic `--max-lines` budget (spec §8.3) for renderers without their own: a whole-line cut, stated."""
+    if not max_lines or len(lines) <= max_lines:
+        return lines
+    return lines[:max_lines] + [f"… {max_lines} of {len(lines)} lines shown (--max-lines {len(lines)} for all)"]

@@ -1,0 +1,106 @@
+"""Commands of the foundation on the registry (spec §7.4, §14.5): cypher, version, doctor."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jdx.commands.registry import Command, Request, argument
+from jdx.errors import UsageError
+
+VERSION = "0.1.0"
+
+
+@dataclass(frozen=True)
+class CypherRequest(Request):
+    query: str = argument("a read-only Cypher query (schema: jdx schema)", "QUERY")
+
+
+def run_cypher(session, req: CypherRequest):
+    from jdx.engine.answer import Answer
+
+    if not req.query.strip():
+        raise UsageError("empty Cypher query")
+    table = session.store().query(req.query)
+    return Answer({"columns": table.column_names, "rows": table.to_pylist()}, session.root_warnings,
+                  provenance=[{"symbol": "cypher", "origin": "bytecode", "detail": "the workspace graph"}])
+
+
+@dataclass(frozen=True)
+class NoArgs(Request):
+    pass
+
+
+def run_version(session, _req):
+    import platform
+
+    from jdx.engine.answer import Answer
+    from jdx.graph_schema.schema import SCHEMA_VERSION
+    from jdx.graph_schema.store import backend_name
+
+    return Answer({"jdx": VERSION, "python": platform.python_version(), "graph_backend": backend_name(),
+                   "schema": SCHEMA_VERSION})
+
+
+def run_doctor(session, _req):
+    """Every piece jdx needs, found or not, and where from; exit 4 when one it cannot work without is missing."""
+    import sys
+
+    from jdx.dirs import config_dir
+    from jdx.engine.answer import Answer
+    from jdx.errors import NoIndexError
+    from jdx.graph_schema.store import backend_version
+    from jdx.loaders import jvm
+
+    checks = []
+
+    def check(name: str, ok: bool, detail: str) -> None:
+        checks.append({"check": name, "ok": ok, "detail": detail})
+
+    try:
+        home = jvm.find_java_home()
+        check("jvm", True, f"{home.home} (from {home.source})")
+        check("javac", home.javac is not None, str(home.javac) if home.javac else jvm.INSTALL_JDK)
+        src = home.home / "lib" / "src.zip"
+        check("jdk sources", src.is_file(), str(src) if src.is_file() else
+              "no lib/src.zip (Debian/Ubuntu: apt-get install openjdk-17-source)")
+    except NoIndexError as exc:
+        check("jvm", False, exc.message)
+    try:
+        asm, how = jvm.find_asm(session.cache)
+        check("asm", True, f"{asm} (from {how})")
+    except NoIndexError as exc:
+        check("asm", False, exc.message)
+    version = jvm.jpype_version()
+    check("jpype", version is not None, f"jpype {version}" if version else "pip install jpype1")
+    try:
+        check("graph backend", True, backend_version())
+    except NoIndexError as exc:
+        check("graph backend", False, exc.message)
+    check("cache dir", True, str(session.cache))
+    check("config dir", True, str(config_dir()))
+    try:
+        sel = session.selection()
+        check("workspace", True, f"{sel.spec.name or '(ad hoc)'} via {sel.how}")
+    except NoIndexError as exc:
+        check("workspace", False, exc.message)
+    ok = all(c["ok"] for c in checks if c["check"] in ("jvm", "asm", "jpype", "graph backend"))
+    return Answer({"ok": ok, "checks": checks, "python": sys.version.split()[0]}, exit_code=0 if ok else 4)
+
+
+def _render(name: str):
+    def render(result: dict, _req) -> list[str]:
+        from jdx.render import manage
+
+        return getattr(manage, name)(result)
+
+    return render
+
+
+COMMANDS = (
+    Command("cypher", "Run a read-only Cypher query on the workspace graph.",
+            'jdx cypher "MATCH (t:Type) RETURN count(t)"', CypherRequest, run_cypher, _render("table")),
+    Command("version", "The jdx version, Python, graph backend and schema.", "jdx version --json", NoArgs,
+            run_version, _render("version"), needs_workspace=False),
+    Command("doctor", "Diagnose the environment: JVM, ASM, javac, graph backend, directories.", "jdx doctor",
+            NoArgs, run_doctor, _render("doctor"), needs_workspace=False),
+)

@@ -1,0 +1,234 @@
+"""The relationship graph (spec §7.3): hierarchy, implementors, overrides, usages, callers, calls.
+
+Every answer comes from bytecode (the workspace graph), which its provenance says.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jdx.commands.registry import Command, Request, argument, option
+from jdx.errors import UsageError
+
+_IN = "only artifacts matching this glob (name or path; repeatable)"
+_EXCLUDE = "leave out artifacts matching this glob (repeatable)"
+_LIMIT = "show at most N entries (default 50); the rest is counted"
+_METHOD = "a method reference, e.g. 'java.util.List#size()'"
+USAGE_KINDS = ("call", "ref", "impl", "override", "read", "write", "new", "throw", "annotation", "all")
+
+
+def _provenance(symbol: str, artifact: str) -> list[dict]:
+    return [{"symbol": symbol, "artifact": artifact, "origin": "bytecode"}]
+
+
+def _filter(req):
+    from jdx.engine.relations import ArtifactFilter
+
+    return ArtifactFilter(list(req.include), list(req.exclude))
+
+
+def _depth(direct: bool, depth: int | None) -> int | None:
+    if direct and depth is not None and depth != 1:
+        raise UsageError("--direct and --depth exclude each other")
+    return 1 if direct else depth
+
+
+@dataclass(frozen=True)
+class _Scoped(Request):
+    include: tuple = option((), "--in", _IN)
+    exclude: tuple = option((), "--exclude", _EXCLUDE)
+    limit: int | None = option(None, "--limit", _LIMIT, kind="int", minimum=1)
+
+
+@dataclass(frozen=True)
+class HierarchyRequest(_Scoped):
+    query: str = argument("a type reference, e.g. java.util.AbstractList", "TYPE")
+    up: bool = option(False, "--up", "only supertypes")
+    down: bool = option(False, "--down", "only subtypes")
+    direct: bool = option(False, "--direct", "one level (same as --depth 1)")
+    depth: int | None = option(None, "--depth", "levels to walk (default: all)", kind="int", minimum=1)
+
+    def validate(self) -> None:
+        _depth(self.direct, self.depth)
+
+
+def run_hierarchy(session, req: HierarchyRequest):
+    from jdx.engine.answer import Answer
+    from jdx.engine.rel_hierarchy import HierarchyOptions, hierarchy
+
+    both = not req.up and not req.down
+    opts = HierarchyOptions(up=req.up or both, down=req.down or both, depth=_depth(req.direct, req.depth),
+                            filter=_filter(req), limit=req.limit)
+    return hierarchy_answer(session, req.query, opts)
+
+
+def hierarchy_answer(session, text: str, opts):
+    from jdx.engine.answer import Answer
+    from jdx.engine.rel_hierarchy import hierarchy
+
+    result, warnings, truncated = hierarchy(session.store(), text, opts)
+    return Answer(result, session.root_warnings + warnings, truncated,
+                  _provenance(result["type"], result["artifact"]))
+
+
+@dataclass(frozen=True)
+class ImplementorsRequest(_Scoped):
+    query: str = argument("a type reference, e.g. java.util.Map", "TYPE")
+    direct: bool = option(False, "--direct", "only direct subtypes")
+    depth: int | None = option(None, "--depth", "levels to walk (default: all)", kind="int", minimum=1)
+
+    def validate(self) -> None:
+        _depth(self.direct, self.depth)
+
+
+def run_implementors(session, req: ImplementorsRequest):
+    from jdx.engine.answer import Answer
+    from jdx.engine.rel_hierarchy import HierarchyOptions, implementors
+
+    opts = HierarchyOptions(up=False, down=True, depth=_depth(req.direct, req.depth), filter=_filter(req),
+                            limit=req.limit)
+    return implementors_answer(session, req.query, opts)
+
+
+def implementors_answer(session, text: str, opts):
+    from jdx.engine.answer import Answer
+    from jdx.engine.rel_hierarchy import implementors
+
+    result, warnings, truncated = implementors(session.store(), text, opts)
+    return Answer(result, session.root_warnings + warnings, truncated,
+                  _provenance(result["type"], result["artifact"]))
+
+
+@dataclass(frozen=True)
+class OverridesRequest(_Scoped):
+    query: str = argument("a method reference, e.g. 'java.util.List#size'", "METHOD")
+
+
+def run_overrides(session, req: OverridesRequest):
+    return overrides_answer(session, req.query, _filter(req), req.limit)
+
+
+def overrides_answer(session, text: str, artifact_filter=None, limit: int | None = None):
+    from jdx.engine.answer import Answer
+    from jdx.engine.relations import ArtifactFilter
+    from jdx.engine.rel_usages import overrides
+
+    result, truncated = overrides(session.store(), text, artifact_filter or ArtifactFilter(), limit)
+    return Answer(result, session.root_warnings, truncated,
+                  [{"symbol": m["method"], "origin": "bytecode"} for m in result["methods"]])
+
+
+@dataclass(frozen=True)
+class UsagesRequest(_Scoped):
+    query: str = argument("a type, method, constructor or field reference", "SYMBOL")
+    kind: tuple = option(("all",), "--kind", "call|ref|impl|override|read|write|new|throw|annotation|all "
+                         "(repeatable)", choices=USAGE_KINDS)
+    limit: int | None = option(None, "--limit", "show at most N sites (default 50); the rest is counted",
+                               kind="int", minimum=1)
+    context: int | None = option(None, "--context", "source lines around each site (needs sources)", kind="int",
+                                 minimum=0)
+
+
+def run_usages(session, req: UsagesRequest):
+    from jdx.engine.answer import Answer
+    from jdx.engine.rel_usages import UsageOptions, usages
+
+    opts = UsageOptions(kinds=tuple(req.kind), filter=_filter(req), limit=req.limit, context=req.context)
+    return usages_answer(session, req.query, opts)
+
+
+def usages_answer(session, text: str, opts=None):
+    from jdx.engine.answer import Answer
+    from jdx.engine.rel_usages import UsageOptions, usages
+
+    opts = opts or UsageOptions()
+    result, warnings, truncated = usages(session.store(), text, opts)
+    if opts.context is not None:
+        warnings = warnings + _site_context(session, result, opts.context)
+    return Answer(result, session.root_warnings + warnings, truncated,
+                  [{"symbol": t, "origin": "bytecode"} for t in result["targets"]])
+
+
+def _site_context(session, result: dict, context: int) -> list:
+    """`--context N`: the source lines around each shown site (`context` on the site), from the sources the
+    workspace pairs with each caller's class; a warning names how many sites have none."""
+    from jdx.errors import Warning_
+
+    missing = 0
+    for group in result["groups"]:
+        for caller in group["callers"]:
+            for site in caller["sites"]:
+                found = None
+                if site["line"] > 0 and "#" in site["caller_id"]:
+                    found = session.source_window(site["caller_id"].split("#", 1)[0], site["line"], context)
+                if found is None:
+                    missing += 1
+                else:
+                    site["context"] = found
+    if not missing:
+        return []
+    return [Warning_("CONTEXT_UNAVAILABLE", f"{missing} site(s) have no source lines (no sources paired with "
+                     "their artifact, or no line number): they show line numbers only")]
+
+
+@dataclass(frozen=True)
+class CallersRequest(_Scoped):
+    query: str = argument(_METHOD, "METHOD")
+    depth: int | None = option(None, "--depth", "levels of callers (default 1)", kind="int", minimum=1)
+
+
+@dataclass(frozen=True)
+class CallsRequest(_Scoped):
+    query: str = argument("a method reference, e.g. 'java.util.HashMap#put'", "METHOD")
+    depth: int | None = option(None, "--depth", "levels of callees (default 1)", kind="int", minimum=1)
+    external_only: bool = option(False, "--external-only", "only calls leaving the method's own artifact")
+
+
+def _call_tree(session, req, direction: str):
+    from jdx.engine.rel_calls import CallOptions
+
+    opts = CallOptions(depth=req.depth, filter=_filter(req), limit=req.limit,
+                       external_only=getattr(req, "external_only", False))
+    return call_tree_answer(session, req.query, opts, direction)
+
+
+def call_tree_answer(session, text: str, opts, direction: str):
+    from jdx.engine.answer import Answer
+    from jdx.engine.rel_calls import CallOptions, call_tree
+
+    result, truncated = call_tree(session.store(), text, opts or CallOptions(), direction)
+    return Answer(result, session.root_warnings, truncated,
+                  [{"symbol": r["method"], "artifact": r["artifact"], "origin": "bytecode"} for r in result["roots"]])
+
+
+def _render(name: str):
+    def render(result: dict, _req) -> list[str]:
+        from jdx.render import graph
+
+        return getattr(graph, name)(result)
+
+    return render
+
+
+COMMANDS = (
+    Command("hierarchy", "Supertypes up and subtypes down, as trees.",
+            "jdx hierarchy java.util.AbstractList --down --direct", HierarchyRequest, run_hierarchy,
+            _render("hierarchy"), next_hint="implementors for a flat list of subtypes"),
+    Command("implementors", "Every subtype of a type in the workspace, flat.",
+            "jdx implementors java.util.Map --in 'gson*'", ImplementorsRequest, run_implementors,
+            _render("implementors"), next_hint="show or members on one of them"),
+    Command("overrides", "What a method overrides, and every method that overrides it.",
+            "jdx overrides 'java.lang.Object#hashCode'", OverridesRequest, run_overrides, _render("overrides"),
+            next_hint="body on an override for its code"),
+    Command("usages", "Every place the workspace uses a symbol, by artifact then method.",
+            "jdx usages 'java.util.List#size()'", UsagesRequest, run_usages, _render("usages"),
+            next_hint="samples for the most exemplary call sites, callers for a call tree"),
+    Command("callers", "Who calls a method, as a tree (cycle-safe).",
+            "jdx callers 'java.util.List#size()' --depth 2", CallersRequest,
+            lambda session, req: _call_tree(session, req, "in"), _render("call_tree"),
+            next_hint="body on a caller for its code"),
+    Command("calls", "What a method calls, as a tree of invoked declarations.",
+            "jdx calls 'java.util.HashMap#put' --depth 2", CallsRequest,
+            lambda session, req: _call_tree(session, req, "out"), _render("call_tree"),
+            next_hint="signature or body on a callee"),
+)

@@ -1,0 +1,154 @@
+"""Workspace and cache management (spec §7.4) and export: state-changing, so never on the wire (§14.5)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from jdx.engine.answer import Answer
+from jdx.errors import NoIndexError, UsageError
+from jdx.graph_schema import queries
+from jdx.graph_schema.schema import NODE_TABLES, REL_TABLES
+from jdx.loaders.roots import resolve_roots
+
+# cache folders keyed by content (a source file's, a class's), rebuilt on demand: `cache clear` empties them
+DERIVED_CACHES = ("srcmap", "srcindex", "decompiled")
+
+
+def export(session, target: str, fmt: str = "parquet") -> Answer:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    if fmt != "parquet":
+        raise UsageError(f"unknown export format {fmt!r}: parquet is supported")
+    out = Path(target).expanduser()
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{target} exists and is not a directory")
+    store = session.store()
+    out.mkdir(parents=True, exist_ok=True)
+    written = {}
+    for label in NODE_TABLES:
+        table = store.query(queries.export_node(label))
+        pq.write_table(table, out / f"{label}.parquet")
+        written[label] = table.num_rows
+    for name, (pairs, _props) in REL_TABLES.items():
+        parts = []
+        for src, dst in pairs:
+            t = store.query(queries.export_rel(name, src, dst))
+            if len(pairs) > 1:
+                t = t.append_column("from_label", pa.array([src] * t.num_rows, pa.string()))
+                t = t.append_column("to_label", pa.array([dst] * t.num_rows, pa.string()))
+            parts.append(t)
+        table = pa.concat_tables(parts)
+        pq.write_table(table, out / f"{name}.parquet")
+        written[name] = table.num_rows
+    return Answer({"directory": str(out), "format": fmt, "tables": written})
+
+def cache_info(session) -> Answer:
+    def size(path: Path) -> int:
+        return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) if path.exists() else 0
+
+    shards = session.cache / "shards"
+    graphs = session.cache / "graphs"
+    return Answer({
+        "cache_dir": str(session.cache),
+        "shards": len([p for p in shards.iterdir() if not p.name.startswith(".")]) if shards.exists() else 0,
+        "shard_bytes": size(shards),
+        "graphs": len(list(graphs.iterdir())) if graphs.exists() else 0,
+        "graph_bytes": size(graphs),
+        # rebuilt on demand from sources and class bytes: parses, archive indexes, decompiled classes
+        "derived_bytes": sum(size(session.cache / sub) for sub in DERIVED_CACHES),
+        "total_bytes": size(session.cache),
+    })
+
+def cache_clear(session) -> Answer:
+    removed = 0
+    for sub in ("shards", "graphs", "extractor", *DERIVED_CACHES):
+        path = session.cache / sub
+        if path.exists():
+            removed += 1
+            shutil.rmtree(path, ignore_errors=True)
+    (session.cache / "hashes.json").unlink(missing_ok=True)
+    return Answer({"cleared": str(session.cache), "removed": removed})
+
+def cache_gc(session, dry_run: bool = False) -> Answer:
+    """Drops shards and graphs that no named workspace (nor the JDK default) uses."""
+    from jdx.engine.workspace import list_workspaces, load_workspace
+    from jdx.loaders.indexer import graph_key
+    from jdx.loaders.jvm import find_java_home
+
+    keep_shards: set[str] = set()
+    keep_graphs: set[str] = set()
+    home = None
+    try:
+        home = find_java_home().home
+    except NoIndexError:
+        pass
+    specs = [load_workspace(n) for n in list_workspaces()]
+    candidates = [(s.jars, s.jdk) for s in specs] + [([], True)]
+    for jars, jdk in candidates:
+        arts = resolve_roots(jars, home if jdk else None, session.cache).artifacts
+        keep_shards.update(a.key for a in arts)
+        keep_graphs.add(graph_key(arts))
+    from jdx.loaders.shards import sweep_partial_shards
+
+    removed = [] if dry_run else [f"shards/{n}" for n in sweep_partial_shards(session.cache)]
+    for sub, keep in (("shards", keep_shards), ("graphs", keep_graphs)):
+        folder = session.cache / sub
+        if not folder.exists():
+            continue
+        for child in sorted(folder.iterdir()):
+            if child.name not in keep and not child.name.startswith("."):
+                removed.append(f"{sub}/{child.name}")
+                if not dry_run:
+                    shutil.rmtree(child, ignore_errors=True)
+    return Answer({"removed": removed, "dry_run": dry_run, "kept_shards": len(keep_shards)})
+
+def ws_create(session, name: str) -> Answer:
+    """A named workspace from the --jars/--src/--jdk of these options."""
+    from jdx.engine.workspace import WorkspaceSpec, absolutize, list_workspaces, save_workspace
+
+    if name in list_workspaces():
+        raise UsageError(f"workspace {name!r} exists; use jdx ws add {name} <root> or jdx ws remove {name}")
+    o = session.options
+    spec = WorkspaceSpec(name=name, jars=absolutize(o.jars), src=absolutize(o.src),
+                         jdk=True if o.jdk is None else o.jdk)
+    path = save_workspace(spec)
+    return Answer({"created": name, "file": str(path), **spec.to_json()})
+
+def ws_list(session) -> Answer:
+    from jdx.engine.workspace import current_workspace_name, list_workspaces
+
+    current = current_workspace_name()
+    return Answer({"workspaces": [{"name": n, "current": n == current} for n in list_workspaces()]})
+
+def ws_add(session, name: str, root: str) -> Answer:
+    from jdx.engine.workspace import absolutize, load_workspace, save_workspace
+
+    spec = load_workspace(name)
+    spec.jars.extend(absolutize([root]))
+    save_workspace(spec)
+    return Answer({"updated": name, **spec.to_json()})
+
+def ws_use(session, name: str) -> Answer:
+    from jdx.engine.workspace import use_workspace
+
+    use_workspace(name)
+    return Answer({"current": name})
+
+def ws_remove(session, name: str) -> Answer:
+    from jdx.engine.workspace import remove_workspace
+
+    remove_workspace(name)
+    return Answer({"removed": name})
+
+def ws_info(session) -> Answer:
+    sel = session.selection()
+    arts = session.artifacts()
+    from jdx.loaders.indexer import fresh_graph
+
+    graph = fresh_graph(session.cache, arts)
+    return Answer({
+        "workspace": sel.spec.to_json(), "how": sel.how, "artifacts": [a.to_json() for a in arts],
+        "indexed": graph is not None,
+    }, session.root_warnings)

@@ -1,0 +1,216 @@
+"""The command registry (DESIGN.md §3, STYLE.md principle 9): one object per query command.
+
+A command is data: its name, a frozen request type whose fields carry their flags, defaults, help and
+validation, `run(session, request) -> Answer`, a text renderer and an example. Every adapter is a loop over
+`REGISTRY` (the CLI's argument parser and help, `batch`, the daemon, `help --agent`), so a command added
+here appears everywhere at once and the same question gets the same bytes from each of them.
+
+This module and the request modules it lists import only the standard library at import time: the thin
+CLI client parses a command line with them before deciding whether a daemon answers it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from jdx.errors import UsageError
+
+KINDS = ("bool", "int", "str", "list")
+
+
+@dataclass(frozen=True)
+class Param:
+    """How one request field is spelled on the command line and on the wire."""
+
+    name: str  # the field name, and the wire's params key
+    flag: str  # "--kind"; "" for the positional query
+    help: str
+    kind: str  # bool | int | str | list (repeatable text)
+    default: Any
+    choices: tuple[str, ...] = ()
+    negative: str | None = None  # "--declared" beside "--inherited"
+    metavar: str = ""
+    required: bool = False  # only the positional query
+    minimum: int | None = None
+
+
+def option(default, flag: str, help: str, *, kind: str | None = None, choices: tuple[str, ...] = (),
+           negative: str | None = None, metavar: str = "", minimum: int | None = None):
+    """A request field set by `--flag` (a bool, an int, a text or a repeatable text list)."""
+    if kind is None:
+        kind = ("bool" if isinstance(default, bool) else "int" if isinstance(default, int)
+                else "list" if isinstance(default, tuple) else "str")
+    assert kind in KINDS, kind
+    meta = {"flag": flag, "help": help, "kind": kind, "choices": tuple(choices), "negative": negative,
+            "metavar": metavar, "minimum": minimum}
+    return field(default=default, metadata={"jdx": meta})
+
+
+def argument(help: str, metavar: str, *, required: bool = True):
+    """The positional query (a type, member, pattern, glob): the request's `query` field."""
+    meta = {"flag": "", "help": help, "kind": "str", "choices": (), "negative": None, "metavar": metavar,
+            "minimum": None, "required": required}
+    return field(default="", metadata={"jdx": meta})
+
+
+@dataclass(frozen=True)
+class Request:
+    """Fields every command shares: the text budget of spec §8.3 (applies to text output)."""
+
+    max_lines: int | None = option(None, "--max-lines", "cap the text output at N lines; the cut is stated",
+                                   kind="int", minimum=1)
+    brief: bool = option(False, "--brief", "minimal output: bare rows, no headers, no doc")
+
+    def __post_init__(self) -> None:
+        for p in params_of(type(self)):
+            value = getattr(self, p.name)
+            if p.required and not value:
+                raise UsageError(f"missing {p.metavar}")
+            if p.minimum is not None and value is not None and value < p.minimum:
+                raise UsageError(f"{p.flag} must be at least {p.minimum}")
+            if p.choices and value is not None:
+                for v in (value if p.kind == "list" else (value,)):
+                    if v not in p.choices:
+                        raise UsageError(f"{p.flag} {v!r}: use {'|'.join(p.choices)}")
+        self.validate()
+
+    def validate(self) -> None:
+        """Cross-field rules of a command (e.g. --static and --instance exclude each other)."""
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    summary: str  # one line: what it answers
+    example: str  # a complete command line, `jdx ...`
+    request: type  # a frozen Request subclass
+    run: Callable[[Any, Any], Any]  # (session, request) -> Answer
+    render: Callable[[dict, Any], list[str]]  # (JSON-decoded result, request) -> text lines
+    truncation: Callable[[dict, Any], dict | None] | None = None  # text-only cut (--max-lines) of the renderer
+    next_hint: str = ""  # which command to call next (MCP tool descriptions, help --agent)
+    wire: bool = True  # read-only: served by the daemon, MCP and HTTP
+    needs_workspace: bool = True
+
+
+def params_of(request_type: type) -> tuple[Param, ...]:
+    """The request's fields as Params, the positional query first."""
+    cached = _PARAMS.get(request_type)
+    if cached is not None:
+        return cached
+    out = []
+    for f in dataclasses.fields(request_type):
+        meta = f.metadata.get("jdx")
+        if meta is None:
+            continue
+        out.append(Param(name=f.name, flag=meta["flag"], help=meta["help"], kind=meta["kind"], default=f.default,
+                         choices=meta["choices"], negative=meta["negative"], metavar=meta["metavar"],
+                         required=meta.get("required", False), minimum=meta["minimum"]))
+    out.sort(key=lambda p: p.flag != "")
+    _PARAMS[request_type] = tuple(out)
+    return _PARAMS[request_type]
+
+
+_PARAMS: dict[type, tuple[Param, ...]] = {}
+
+# one module per area; each defines COMMANDS, a tuple of Command
+MODULES = ("jdx.commands.cards", "jdx.commands.graph", "jdx.commands.search", "jdx.commands.source",
+           "jdx.commands.samples", "jdx.commands.foundation")
+
+
+def registry() -> tuple[Command, ...]:
+    """Every registered command, in help order."""
+    global _REGISTRY
+    if _REGISTRY is None:
+        found: list[Command] = []
+        for name in MODULES:
+            found.extend(importlib.import_module(name).COMMANDS)
+        names = [c.name for c in found]
+        assert len(names) == len(set(names)), names
+        _REGISTRY = tuple(found)
+    return _REGISTRY
+
+
+_REGISTRY: tuple[Command, ...] | None = None
+
+
+def command(name: str) -> Command | None:
+    return next((c for c in registry() if c.name == name), None)
+
+
+def wire_commands() -> frozenset[str]:
+    """The commands a daemon, MCP or HTTP client may send (spec §14.5: read-only queries, plus health)."""
+    return frozenset(c.name for c in registry() if c.wire) | {"health"}
+
+
+def build_request(cmd: Command, query: str, params: dict[str, Any]):
+    """The typed request from wire params (canonical text values, lists for repeatable flags).
+
+    Unknown params and malformed values are usage errors naming the flag; nothing is guessed.
+    """
+    by_name = {p.name: p for p in params_of(cmd.request)}
+    values: dict[str, Any] = {}
+    query_param = next((p for p in by_name.values() if not p.flag), None)
+    if query_param is not None:
+        values["query"] = query or ""
+    elif query:
+        raise UsageError(f"{cmd.name} takes no argument (got {query!r})")
+    for key, raw in params.items():
+        p = by_name.get(key)
+        if p is None or not p.flag:
+            raise UsageError(f"{cmd.name}: unknown option {_flag_of(key)}")
+        values[key] = convert(p, raw)
+    return cmd.request(**values)
+
+
+def _flag_of(key: str) -> str:
+    return "--" + key.replace("_", "-")
+
+
+def convert(p: Param, raw: Any) -> Any:
+    """One wire value (text, or a list of texts for repeatable flags) as the field's Python value."""
+    if p.kind == "list":
+        items = raw if isinstance(raw, (list, tuple)) else [raw]
+        out: list[str] = []
+        for item in items:
+            if not isinstance(item, str):
+                raise UsageError(f"{p.flag} takes text values")
+            out.extend(x for x in item.split(",") if x) if p.choices else out.append(item)
+        return tuple(out)
+    if isinstance(raw, (list, tuple)):
+        if len(raw) != 1:
+            raise UsageError(f"{p.flag} takes one value")
+        raw = raw[0]
+    if not isinstance(raw, str):
+        raise UsageError(f"{p.flag} takes a text value")
+    if p.kind == "bool":
+        if raw in ("true", "false"):
+            return raw == "true"
+        raise UsageError(f"{p.flag}: expected true or false, got {raw!r}")
+    if p.kind == "int":
+        try:
+            return int(raw)
+        except ValueError:
+            raise UsageError(f"{p.flag} takes a whole number, got {raw!r}") from None
+    return raw
+
+
+def canonical_params(request) -> dict[str, Any]:
+    """The wire params of a request: fields that differ from their defaults, as canonical text."""
+    out: dict[str, Any] = {}
+    for p in params_of(type(request)):
+        if not p.flag:
+            continue
+        value = getattr(request, p.name)
+        if value == p.default:
+            continue
+        if p.kind == "list":
+            out[p.name] = list(value)
+        elif p.kind == "bool":
+            out[p.name] = "true" if value else "false"
+        elif value is not None:
+            out[p.name] = str(value)
+    return dict(sorted(out.items()))

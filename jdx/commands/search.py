@@ -1,0 +1,131 @@
+"""Search and navigation (spec §7.2): search, resolve, imports, ls, tree."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jdx.commands.registry import Command, Request, argument, option
+
+
+def _provenance(rows: list[dict]) -> list[dict]:
+    """Where each answer comes from: the artifact's bytecode (one entry per artifact, in first-seen order)."""
+    seen: dict[str, dict] = {}
+    for r in rows:
+        art = r.get("artifact")
+        if art and art not in seen:
+            seen[art] = {"artifact": art, "origin": "bytecode"}
+    return list(seen.values())
+
+
+def _browse_provenance(glob: str | None) -> list[dict]:
+    """`ls` and `tree` list what the workspace graph holds: the bytecode of its artifacts."""
+    return [{"symbol": glob or "*", "origin": "bytecode", "detail": "packages and types of the workspace graph"}]
+
+
+@dataclass(frozen=True)
+class SearchRequest(Request):
+    query: str = argument("camel-hump (HMap, gJson), prefix, glob ('*Http*Client') or --regex", "PATTERN")
+    kind: tuple = option((), "--kind", "class|interface|enum|record|annotation|method|field|package|module|type "
+                         "(repeatable or comma list)")
+    regex: bool = option(False, "--regex", "the pattern is a regular expression (RE2) over simple names")
+    fuzzy: bool = option(False, "--fuzzy", "fall back to edit distance when nothing matches")
+    include: str | None = option(None, "--in", "only artifacts whose name matches this glob", kind="str")
+    package: str | None = option(None, "--package", "only symbols in packages matching this glob", kind="str")
+    limit: int = option(50, "--limit", "at most N results (default 50)")
+
+
+def run_search(session, req: SearchRequest):
+    from jdx.engine.answer import Answer
+    from jdx.engine.search import SearchOptions, parse_kinds, search
+
+    opts = SearchOptions(kinds=parse_kinds(req.kind), regex=req.regex, fuzzy=req.fuzzy, artifact_glob=req.include,
+                         package_glob=req.package, limit=req.limit)
+    result, truncated = search(session.store(), req.query, opts)
+    return Answer(result, session.root_warnings, truncated, _provenance(result["matches"]))
+
+
+@dataclass(frozen=True)
+class ResolveRequest(Request):
+    query: str = argument("a name, Foo.bar fragment or stack-trace frame 'at a.B.c(B.java:12)'", "NAME")
+    limit: int = option(50, "--limit", "at most N candidates (default 50)", minimum=1)
+
+
+def run_resolve(session, req: ResolveRequest):
+    from jdx.engine.answer import Answer
+    from jdx.engine.search_nav import resolve
+
+    result, truncated = resolve(session.store(), req.query, req.limit)
+    return Answer(result, session.root_warnings, truncated, _provenance(result["candidates"]))
+
+
+@dataclass(frozen=True)
+class ImportsRequest(Request):
+    query: str = argument("a type (Gson, java.util.Map.Entry) or a static member (Collections#emptyList)", "TYPE")
+
+
+def run_imports(session, req: ImportsRequest):
+    from jdx.engine.answer import Answer
+    from jdx.engine.search_nav import imports
+
+    result, warnings = imports(session.store(), req.query)
+    return Answer(result, session.root_warnings + warnings, None, _provenance(result["imports"]))
+
+
+@dataclass(frozen=True)
+class LsRequest(Request):
+    query: str = argument("a package (java.util) or glob ('java.util.*')", "[PACKAGE-GLOB]", required=False)
+    depth: int = option(1, "--depth", "levels of subpackages to show (default 1)", minimum=1)
+    counts: bool = option(False, "--counts", "show type counts")
+    limit: int = option(100, "--limit", "at most N lines (default 100)", minimum=1)
+
+
+def run_ls(session, req: LsRequest):
+    from jdx.engine.answer import Answer
+    from jdx.engine.search_nav import list_packages
+
+    glob = req.query or None
+    result, truncated = list_packages(session.store(), glob, req.depth, req.counts, req.limit)
+    return Answer(result, session.root_warnings, truncated, _browse_provenance(glob))
+
+
+@dataclass(frozen=True)
+class TreeRequest(Request):
+    query: str = argument("artifact names to expand ('gson*', 'java.base')", "[ARTIFACT-GLOB]", required=False)
+    depth: int | None = option(None, "--depth", "1 artifacts, 2 +packages, 3 +types (default 1, or 2 with a glob)",
+                               kind="int", minimum=1)
+    counts: bool = option(False, "--counts", "show type counts")
+    limit: int = option(200, "--limit", "at most N lines (default 200)", minimum=1)
+
+
+def run_tree(session, req: TreeRequest):
+    from jdx.engine.answer import Answer
+    from jdx.engine.search_nav import artifact_tree
+
+    glob = req.query or None
+    result, truncated = artifact_tree(session.store(), glob, req.depth, req.counts, req.limit)
+    return Answer(result, session.root_warnings, truncated, _browse_provenance(glob))
+
+
+def _render(name: str):
+    def render(result: dict, _req) -> list[str]:
+        from jdx.render import search
+
+        return getattr(search, name)(result)
+
+    return render
+
+
+COMMANDS = (
+    Command("search", "Find types, methods, fields, packages and modules by name, best match first.",
+            "jdx search HMap --kind class", SearchRequest, run_search, _render("search"),
+            next_hint="show or members on a type found, signature on a member"),
+    Command("resolve", "What is this identifier or stack frame: every candidate with kind and artifact.",
+            "jdx resolve 'at a.B.c(B.java:12)'", ResolveRequest, run_resolve, _render("resolve"),
+            next_hint="body on the resolved member"),
+    Command("imports", "The import statement to add for a type or static member.",
+            "jdx imports Entry", ImportsRequest, run_imports, _render("imports")),
+    Command("ls", "Browse packages and their types.", "jdx ls java.util.function --counts", LsRequest, run_ls,
+            _render("ls"), next_hint="show on a type listed"),
+    Command("tree", "Artifacts, their packages and types as a tree.", "jdx tree java.sql --depth 3", TreeRequest,
+            run_tree, _render("tree"), next_hint="ls on a package"),
+)

@@ -1,0 +1,171 @@
+"""The session every command runs in: which workspace, its artifacts, its graph, its sources view.
+
+One per process in one-shot mode, one per daemon (or MCP server, or batch) for its lifetime. It opens the
+graph lazily, builds it when missing or stale, and notices a changed workspace (jars, JDK, class
+directories) before a query, so a long-lived session answers exactly as a fresh process would.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from jdx.dirs import cache_dir
+from jdx.engine.answer import Answer
+from jdx.engine.workspace import Selection, select_workspace
+from jdx.errors import ArtifactReadError, NoIndexError, Warning_
+from jdx.graph_schema.store import GraphStore
+from jdx.loaders.roots import Artifact, resolve_roots
+
+
+@dataclass
+class Options:
+    """How to find the workspace: the global flags of spec §7.6."""
+
+    workspace: str | None = None
+    jars: list[str] = field(default_factory=list)
+    src: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)  # --sources: explicit sources jars/dirs to pair
+    jdk: bool | None = None
+    cache_dir: str | None = None
+
+
+class Session:
+    def __init__(self, options: Options | None = None, progress=None):
+        self.options = options or Options()
+        self.cache = cache_dir(self.options.cache_dir)
+        self.progress = progress
+        self._selection: Selection | None = None
+        self._artifacts: list[Artifact] | None = None
+        self._root_warnings: list[Warning_] = []
+        self._store: GraphStore | None = None
+        self._graph_warnings: list[Warning_] = []
+        self._source_context = None
+        self._jdk_home = None
+
+    # --- workspace and graph -------------------------------------------------
+    def selection(self) -> Selection:
+        if self._selection is None:
+            o = self.options
+            self._selection = select_workspace(o.workspace, o.jars, o.src, o.jdk)
+        return self._selection
+
+    def _resolve(self):
+        spec = self.selection().spec
+        jdk_home = None
+        if spec.jdk:
+            if self._jdk_home is None:
+                from jdx.loaders.jvm import find_java_home
+
+                self._jdk_home = find_java_home().home
+            jdk_home = self._jdk_home
+        return resolve_roots(spec.jars, jdk_home, self.cache)
+
+    def artifacts(self) -> list[Artifact]:
+        if self._artifacts is None:
+            resolved = self._resolve()
+            self._artifacts = resolved.artifacts
+            self._root_warnings = resolved.warnings
+            if not self._artifacts:
+                failed = [w for w in self._root_warnings if w.code == "ARTIFACT_READ_ERROR"]
+                if failed:
+                    raise ArtifactReadError("; ".join(w.message for w in failed), warnings=self._root_warnings)
+                raise NoIndexError("the workspace has no artifacts: pass --jars, or drop --no-jdk",
+                                   warnings=self._root_warnings)
+        return self._artifacts
+
+    @property
+    def root_warnings(self) -> list[Warning_]:
+        return list(self._root_warnings)
+
+    def refresh(self) -> bool:
+        """For long-lived sessions: re-reads the workspace's roots (and the named workspace's definition);
+        when an artifact changed, was added or removed, drops the open graph so the next query rebuilds it.
+        True when something changed."""
+        if self._artifacts is None:
+            return False
+        self._selection = None
+        before = [a.key for a in self._artifacts]
+        resolved = self._resolve()
+        if [a.key for a in resolved.artifacts] == before:
+            self._root_warnings = resolved.warnings
+            return False
+        self.close()
+        self._artifacts = None
+        return True
+
+    def index(self, force: bool = False) -> Answer:
+        from jdx.loaders.indexer import ensure_graph
+
+        self.close()
+        report = ensure_graph(self.cache, self.artifacts(), force=force, progress=self.progress)
+        warnings = self._root_warnings + report.warnings
+        result = {
+            "built": report.built,
+            "artifacts": report.artifacts,
+            "extracted": report.extracted,
+            "classes": report.classes,
+            "members": report.members,
+            "edges": report.edges,
+            "seconds": round(report.seconds, 3),
+            "graph": str(report.graph),
+            "phases": report.phases,
+        }
+        if report.failed_artifacts or any(w.code == "ARTIFACT_READ_ERROR" for w in self._root_warnings):
+            failed = report.failed_artifacts + [w.artifact for w in self._root_warnings
+                                                if w.code == "ARTIFACT_READ_ERROR"]
+            raise ArtifactReadError(
+                f"{len(failed)} artifact(s) could not be read: {', '.join(sorted(set(failed)))}; "
+                f"the rest of the workspace is indexed",
+                warnings=warnings,
+                result=result,
+            )
+        return Answer(result, warnings)
+
+    def store(self) -> GraphStore:
+        """The workspace graph, opened read-only; built first when missing or stale."""
+        if self._store is None:
+            from jdx.loaders.indexer import ensure_graph
+
+            report = ensure_graph(self.cache, self.artifacts(), progress=self.progress)
+            self._graph_warnings = report.warnings
+            self._store = GraphStore(report.graph / "graph.kz", read_only=True)
+        return self._store
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+        self._source_context = None
+
+    # --- sources ---------------------------------------------------------------
+    def source_context(self):
+        """The sources view of this workspace (pairing per artifact, parse cache); built once per graph."""
+        from jdx.engine.src_locate import SourceContext
+        from jdx.loaders.jvm_tools import LoaderJvmTools
+
+        store = self.store()
+        if self._source_context is None or self._source_context.store is not store:
+            spec_src = list(getattr(self.selection().spec, "src", []) or [])
+            src_dirs = list(dict.fromkeys(spec_src + list(self.options.src or [])))
+            self._source_context = SourceContext(store, self.cache, {a.key: a for a in self.artifacts()},
+                                                 list(self.options.sources or []), src_dirs,
+                                                 jvm=LoaderJvmTools())
+        return self._source_context
+
+    def source_window(self, type_id: str, line: int, context: int = 3) -> dict | None:
+        """Lines around `line` of class `type_id` from its sources (for `samples`); None without sources."""
+        from jdx.engine.src_source import source_window
+
+        return source_window(self.source_context(), type_id, line, context)
+
+    def first_sentence_docs(self, items: list[dict]) -> dict[str, str]:
+        """First javadoc sentence per `members` result item (`members --with-doc`), keyed by its ref."""
+        from jdx.engine.src_doc import first_sentence_docs
+
+        return first_sentence_docs(self.source_context(), items)
+
+    def type_first_sentence(self, type_id: str) -> str | None:
+        """First javadoc sentence of a type (`show`'s doc line); None without sources or javadoc."""
+        from jdx.engine.src_doc import type_first_sentence
+
+        return type_first_sentence(self.source_context(), type_id)

@@ -1,0 +1,146 @@
+"""Sources and bodies (spec §7.1, §11): body, source, doc. Every answer says where its text came from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jdx.commands.registry import Command, Request, argument, option
+from jdx.errors import UsageError
+
+ENGINES = ("javap", "vineflower", "procyon")
+
+
+@dataclass(frozen=True)
+class BodyRequest(Request):
+    query: str = argument("a member or type, e.g. 'java.util.HashMap#get(Object)'", "SYMBOL")
+    engine: str | None = option(None, "--engine", "javap | vineflower | procyon (default: sources, else "
+                                "decompiled, else javap)", kind="str")
+    with_doc: bool = option(False, "--with-doc", "include the javadoc comment above the declaration")
+    with_signature: bool = option(False, "--with-signature", "print the signature from bytecode first")
+    context: int = option(0, "--context", "N surrounding lines", minimum=0)
+    line_numbers: bool = option(False, "--line-numbers", "prefix each line with its line number")
+
+    def validate(self) -> None:
+        _check_engine(self.engine)
+
+
+def _check_engine(engine: str | None) -> None:
+    if engine is not None and engine.lower() not in ENGINES:
+        raise UsageError(f"--engine {engine!r}: use {', '.join(ENGINES)}")
+
+
+def run_body(session, req: BodyRequest):
+    from jdx.engine import src_body
+    from jdx.engine.answer import Answer
+
+    opts = src_body.BodyOptions(engine=req.engine.lower() if req.engine else None, with_doc=req.with_doc,
+                                with_signature=req.with_signature, context=req.context)
+    return body_answer(session, req.query, opts)
+
+
+def body_answer(session, text: str, opts=None):
+    """A member's (or a whole type's) text: sources, else decompiled, else javap, else signatures; labelled."""
+    from jdx.engine import src_body
+    from jdx.engine.answer import Answer
+
+    opts = opts or src_body.BodyOptions()
+    src_body.check_options(opts)
+    ctx = session.source_context()
+    kind, found = src_body.resolve_symbol(ctx.store, text, require_one=True)
+    target = src_body.type_target(found) if kind == "type" else src_body.member_target(ctx, found.members[0])
+    result, warnings, provenance = src_body.body(ctx, target, opts)
+    return Answer(result, session.root_warnings + warnings, provenance=provenance)
+
+
+def _render_code(result: dict, req) -> list[str]:
+    from jdx.render import source
+
+    return source.code(result, req.line_numbers, req.max_lines)
+
+
+def _code_cut(result: dict, req):
+    from jdx.render import source
+
+    return source.truncation(result, req.max_lines)
+
+
+@dataclass(frozen=True)
+class SourceRequest(Request):
+    query: str = argument("a type reference, e.g. java.util.HashMap", "TYPE")
+    lines: str | None = option(None, "--lines", "A:B, e.g. 100:180", kind="str")
+    around: str | None = option(None, "--around", "a member of the type, e.g. 'get(Object)'", kind="str")
+    context: int | None = option(None, "--context", "lines around --around (default 10)", kind="int")
+    engine: str | None = option(None, "--engine", "javap | vineflower | procyon (default: sources, else "
+                                "decompiled)", kind="str")
+    line_numbers: bool = option(False, "--line-numbers", "prefix each line with its line number")
+
+    def validate(self) -> None:
+        if self.context is not None and not self.around:
+            raise UsageError("--context goes with --around <member>")
+        _check_engine(self.engine)
+
+
+def run_source(session, req: SourceRequest):
+    return source_answer(session, req.query, req.lines, req.around, req.context,
+                         req.engine.lower() if req.engine else None)
+
+
+def source_answer(session, text: str, lines: str | None = None, around: str | None = None,
+                  context: int | None = None, engine: str | None = None):
+    """The source file of a type, or a slice of it (`--lines A:B`, `--around <member> --context N`)."""
+    from jdx.engine import src_source
+    from jdx.engine.answer import Answer
+    from jdx.engine.resolve import resolve_type
+
+    ctx = session.source_context()
+    result, warnings, provenance = src_source.source(ctx, resolve_type(ctx.store, text), lines, around, context,
+                                                     engine)
+    return Answer(result, session.root_warnings + warnings, provenance=provenance)
+
+
+@dataclass(frozen=True)
+class DocRequest(Request):
+    query: str = argument("a type or member, e.g. 'java.util.ArrayList#add(Object)'", "SYMBOL")
+    inherited: bool = option(True, "--inherited", "take javadoc from the nearest documented supertype method "
+                             "(default)", negative="--no-inherited")
+    raw: bool = option(False, "--raw", "print the comment as written")
+
+
+def run_doc(session, req: DocRequest):
+    from jdx.engine import src_doc
+
+    return doc_answer(session, req.query, src_doc.DocOptions(inherited=req.inherited, raw=req.raw))
+
+
+def doc_answer(session, text: str, opts=None):
+    """Javadoc as plain text; inherited from the nearest documented supertype method, labelled."""
+    from jdx.engine import src_doc
+    from jdx.engine.answer import Answer
+
+    result, warnings, provenance = src_doc.doc(session.source_context(), text, opts or src_doc.DocOptions())
+    return Answer(result, session.root_warnings + warnings, provenance=provenance)
+
+
+def _render_doc(result: dict, req: DocRequest) -> list[str]:
+    from jdx.render import source
+
+    return source.doc(result, req.raw, req.max_lines)
+
+
+def _doc_cut(result: dict, req: DocRequest):
+    from jdx.render import source
+
+    return source.doc_truncation(result, req.raw, req.max_lines)
+
+
+COMMANDS = (
+    Command("body", "The body of a member (or a whole type), labelled with where it came from.",
+            "jdx body 'java.util.HashMap#get(Object)'", BodyRequest, run_body, _render_code, _code_cut,
+            next_hint="doc for its javadoc, calls for what it invokes"),
+    Command("source", "The source file of a type, whole or a slice; decompiled when no sources exist.",
+            "jdx source java.util.HashMap --around 'get(Object)'", SourceRequest, run_source, _render_code,
+            _code_cut, next_hint="body for one member"),
+    Command("doc", "Javadoc as plain text, inherited from supertypes when the member has none.",
+            "jdx doc 'java.util.ArrayList#add(Object)'", DocRequest, run_doc, _render_doc, _doc_cut,
+            next_hint="signature for every overload, samples for real uses"),
+)
