@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from jdx.errors import Warning_
-from jdx.graph_schema.schema import ORIGIN_TIERS, SYMBOL_KINDS, name_words
+from jdx.graph_schema.schema import SYMBOL_KINDS, name_words, origin_ranks
 from jdx.loaders.extractor import REF_KINDS, TYPE_KINDS
 from jdx.loaders.resolution import Hierarchy, overrides, resolve_edges
 
@@ -415,22 +415,6 @@ def _type_nodes(types, ids, names, winner_mask, packages, interfaces, ann_by_own
         "simple_lower": pa.array([x.lower() for x in simple], pa.string()),
         "humps": pa.array([_humps(x) for x in simple], pa.string()),
     })
-
-
-RANK_TIER = 1 << 20
-
-
-def origin_ranks(kinds: list[str]) -> list[int]:
-    """Per classpath position, its search rank: workspace dirs, then jars, then the JDK, each in classpath order.
-    A rank is tier * 2^20 + its place among the artifacts of its tier, so adding a jar leaves the JDK's
-    ranks (and every earlier jar's) as they were: an incremental update rewrites only the ranks that moved."""
-    seen = defaultdict(int)
-    ranks = []
-    for kind in kinds:
-        tier = ORIGIN_TIERS.get(kind, 1)
-        ranks.append(tier * RANK_TIER + seen[tier])
-        seen[tier] += 1
-    return ranks
 
 
 def _name_index(type_nodes: pa.Table, methods: pa.Table, fields: pa.Table, art_ids: pa.Array, kinds: list[str]):

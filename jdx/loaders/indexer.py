@@ -173,7 +173,8 @@ def _update(root: Path, base: Path, manifest: dict, artifacts: list[Artifact], s
                                                                                                  list, int]:
     """The graph of `artifacts` from the build `base`: delete what left, append what joined, move the rest."""
     from jdx.graph_schema.update import GraphUpdater
-    from jdx.loaders.graph_build import build_graph_tables, origin_ranks
+    from jdx.graph_schema.schema import origin_ranks
+    from jdx.loaders.graph_build import build_graph_tables
 
     keys = [a.key for a in artifacts]
     had = set(_manifest_keys(manifest))
