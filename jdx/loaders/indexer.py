@@ -267,16 +267,18 @@ def _build(cache, root, artifacts, force, extractor, progress, started) -> Index
 
         for _score, base, manifest in _candidate_bases(cache, artifacts, root)[:3]:
             if progress:
-                progress("update", 0, 1)
+                progress("graph", 0, 1)
             try:
                 build, counts, warnings, failed, added = _update(root, base, manifest, artifacts, ready)
             except (UpdateRefused, IncrementalRefused):
+                continue
+            except Exception:  # noqa: BLE001 - an update that fails for any other reason: build from scratch
                 continue
             for write in writes:
                 write.result()
             writer_pool.shutdown(wait=True)
             if progress:
-                progress("update", 1, 1)
+                progress("graph", 1, 1)
             t_graph = time.perf_counter()
             return IndexReport(
                 graph=build, built=True, artifacts=len(artifacts), extracted=len(missing),
