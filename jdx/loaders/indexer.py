@@ -113,9 +113,11 @@ def _writer_lock(root: Path):
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
-def _candidate_bases(cache: Path, artifacts: list[Artifact], root: Path) -> list[tuple[int, Path, dict]]:
-    """Built graphs of this family sharing artifacts with the wanted classpath, most shared classes first.
-    A graph with shadowed classes only serves when its shared artifacts keep their relative order."""
+def _candidate_bases(cache: Path, artifacts: list[Artifact]) -> list[tuple[int, Path, dict]]:
+    """Built graphs of this family whose artifacts are all in the wanted classpath, most classes first.
+    Graphs holding an artifact the classpath lacks do not serve: deleting rows is not trusted (Kùzu 0.11.3
+    left stale edges and dropped unrelated ones after DETACH DELETE on graphs of a few thousand classes).
+    A graph with shadowed classes only serves when its artifacts keep their relative order."""
     family = graph_family()
     want = {a.key: i for i, a in enumerate(artifacts)}
     out = []
@@ -135,17 +137,14 @@ def _candidate_bases(cache: Path, artifacts: list[Artifact], root: Path) -> list
         if manifest.get("family") != family:
             continue
         arts = manifest.get("artifacts", [])
-        kept = [a for a in arts if a["key"] in want]
-        if not kept and child != root:  # the workspace's own graph serves even when all its artifacts changed
+        if not arts or any(a["key"] not in want for a in arts):
             continue
-        order = [want[a["key"]] for a in kept]
+        order = [want[a["key"]] for a in arts]
         dups = any(w.get("code") == "DUPLICATE_CLASS" for w in manifest.get("warnings", []))
         if dups and order != sorted(order):
             continue
-        score = sum(int(a.get("classes", 0)) for a in kept) - sum(int(a.get("classes", 0)) for a in arts
-                                                                 if a["key"] not in want)
-        out.append((score, build, manifest))
-    out.sort(key=lambda x: (-x[0], x[1] != root, str(x[1])))
+        out.append((sum(int(a.get("classes", 0)) for a in arts), build, manifest))
+    out.sort(key=lambda x: (-x[0], str(x[1])))
     return out
 
 
@@ -171,18 +170,16 @@ def _all_warnings(shards, built_warnings: list[Warning_]) -> tuple[list[Warning_
 
 def _update(root: Path, base: Path, manifest: dict, artifacts: list[Artifact], shards) -> tuple[Path, dict, list,
                                                                                                  list, int]:
-    """The graph of `artifacts` from the build `base`: delete what left, append what joined, move the rest."""
+    """The graph of `artifacts` from the build `base` (a subset of them): append what joined, move the rest."""
     from jdx.graph_schema.update import GraphUpdater
     from jdx.graph_schema.schema import origin_ranks
     from jdx.loaders.graph_build import build_graph_tables
 
     keys = [a.key for a in artifacts]
     had = set(_manifest_keys(manifest))
-    removed = [k for k in _manifest_keys(manifest) if k not in set(keys)]
     focus = {i for i, k in enumerate(keys) if k not in had}
     updater = GraphUpdater(root, base)
     try:
-        updater.remove(removed)
         base_arts = manifest.get("artifacts", [])
         old_ranks = origin_ranks([a["kind"] for a in base_arts])
         ranks = origin_ranks([a.kind for a in artifacts])
@@ -190,15 +187,13 @@ def _update(root: Path, base: Path, manifest: dict, artifacts: list[Artifact], s
                       {k: (i, r) for i, (k, r) in enumerate(zip(keys, ranks))})
         built = build_graph_tables(shards, updater, focus=focus)
         warnings, failed = _all_warnings(shards, built.warnings)
-        if removed:
-            counts = updater.counts()
-        else:  # appended only: the build counted the classes and members of the whole classpath, the rest adds up
-            base_counts = manifest["counts"]
-            counts = dict(built.counts, artifacts=len(artifacts), calls=base_counts["calls"] + built.counts["calls"],
-                          edges=base_counts["edges"] + built.counts["edges"],
-                          types=base_counts["types"] + updater.added_types)
+        # the build counted the classes and members of the whole classpath; edges and types add up
+        base_counts = manifest["counts"]
+        counts = dict(built.counts, artifacts=len(artifacts), calls=base_counts["calls"] + built.counts["calls"],
+                      edges=base_counts["edges"] + built.counts["edges"],
+                      types=base_counts["types"] + updater.added_types)
         build = updater.commit(_manifest(artifacts, shards, counts, warnings,
-                                         base=manifest.get("build"), added=len(focus), removed=len(removed)))
+                                         base=manifest.get("build"), added=len(focus)))
     except BaseException:
         updater.abort()
         raise
@@ -265,7 +260,14 @@ def _build(cache, root, artifacts, force, extractor, progress, started) -> Index
         from jdx.graph_schema.update import UpdateRefused
         from jdx.loaders.graph_build import IncrementalRefused
 
-        for _score, base, manifest in _candidate_bases(cache, artifacts, root)[:3]:
+        bases = _candidate_bases(cache, artifacts)
+        fixed = [a for a in artifacts if a.kind != "dir"]
+        if len(fixed) < len(artifacts) and fixed and not any(len(m["artifacts"]) == len(fixed) for _, _, m in bases):
+            # a workspace with class directories grows from the graph of its other artifacts, kept for the
+            # next change of a directory (rows are appended, never deleted)
+            ensure_graph(cache, fixed, extractor=extractor, progress=progress)
+            bases = _candidate_bases(cache, artifacts)
+        for _score, base, manifest in bases[:3]:
             if progress:
                 progress("graph", 0, 1)
             try:

@@ -75,26 +75,29 @@ def index(cache: Path, roots: list[str]):
 
 def same_as_scratch(tmp: Path, report, roots: list[str]) -> None:
     fresh = tmp / f"scratch-{time.monotonic_ns()}"
-    want = ensure_graph(fresh, resolve_roots(roots, None, fresh).artifacts)
+    want = ensure_graph(fresh, resolve_roots(roots, None, fresh).artifacts, force=True)
     assert not want.incremental
     assert snapshot(report.graph) == snapshot(want.graph)
 
 
 @pytest.fixture()
 def project(tmp_path):
+    """A class directory and a jar it sits beside on the classpath (the directory's graph grows from the jar's)."""
     classes = tmp_path / "classes"
     javac(classes, app_sources())
-    return tmp_path, classes
+    dep = jar(tmp_path / "dep.jar", {"d/Dep.java": "package d; public class Dep { public int size() { return 3; } }"})
+    return tmp_path, classes, dep
 
 
 def test_recompiled_class_rereads_only_that_file_and_equals_a_scratch_build(project):
-    tmp, classes = project
+    tmp, classes, dep = project
     cache = tmp / "cache"
-    first, read = index(cache, [str(classes)])
-    assert read == N + 1 and not first.incremental
+    roots = [str(classes), str(dep)]
+    first, read = index(cache, roots)
+    assert read == N + 2 and first.incremental  # dep.jar's graph first, then the directory appended
     time.sleep(0.01)
     javac(classes, {"p/C3.java": app_sources("public void added() {}")["p/C3.java"]}, classpath=classes)
-    report, read = index(cache, [str(classes)])
+    report, read = index(cache, roots)
     assert report.incremental and read == 1
     assert report.graph.parent == first.graph.parent  # the same workspace graph, updated
     assert not first.graph.exists()  # the previous build is swept once the new one is current
@@ -102,32 +105,33 @@ def test_recompiled_class_rereads_only_that_file_and_equals_a_scratch_build(proj
 
     with GraphStore(report.graph / "graph.kz") as store:
         assert store.rows("MATCH (m:Method {id: 'p/C3#added()V'}) RETURN m.name AS n") == [{"n": "added"}]
-    same_as_scratch(tmp, report, [str(classes)])
+    same_as_scratch(tmp, report, roots)
 
 
 def test_deleted_class_file_leaves_the_graph(project):
-    tmp, classes = project
+    tmp, classes, dep = project
     cache = tmp / "cache"
-    index(cache, [str(classes)])
+    roots = [str(classes), str(dep)]
+    index(cache, roots)
     (classes / "p" / f"C{N - 1}.class").unlink()
-    report, read = index(cache, [str(classes)])
+    report, read = index(cache, roots)
     assert report.incremental and read == 0
     from jdx.graph_schema.store import GraphStore
 
     with GraphStore(report.graph / "graph.kz") as store:
         assert store.rows(f"MATCH (t:Type {{id: 'p/C{N - 1}'}}) RETURN t.id") == []
-    same_as_scratch(tmp, report, [str(classes)])
+    same_as_scratch(tmp, report, roots)
 
 
 def test_jar_replaced_in_place_is_read_again(project):
-    tmp, classes = project
+    tmp, classes, _dep = project
     cache = tmp / "cache"
     lib = jar(tmp / "lib.jar", {"q/Lib.java": "package q; public class Lib { public void one() {} }"})
     index(cache, [str(classes), str(lib)])
     time.sleep(0.01)
     jar(lib, {"q/Lib.java": "package q; public class Lib { public void two() {} }"})
     report, read = index(cache, [str(classes), str(lib)])
-    assert read == 1 and report.incremental
+    assert read == 1 and report.incremental  # the new lib.jar's graph, then the directory appended
     from jdx.graph_schema.store import GraphStore
 
     with GraphStore(report.graph / "graph.kz") as store:
@@ -142,14 +146,15 @@ def _cli(env: dict, *args: str) -> subprocess.Popen:
 
 
 def test_killed_update_leaves_the_previous_graph_answering(project, jdx_env):
-    tmp, classes = project
+    tmp, classes, dep = project
     cache = tmp / "cache"
     env = {**jdx_env, "JDX_CACHE_DIR": str(cache)}
-    first, _ = index(cache, [str(classes)])
+    roots = [str(classes), str(dep)]
+    first, _ = index(cache, roots)
     root = first.graph.parent
     before = snapshot(first.graph)
     javac(classes, {"p/C3.java": app_sources("public void added() {}")["p/C3.java"]}, classpath=classes)
-    proc = _cli(env, "--jars", str(classes), "index")
+    proc = _cli(env, "--jars", str(classes), "--jars", str(dep), "index")
     started = time.monotonic()
     while proc.poll() is None and not list(root.glob(".building-*")) and time.monotonic() - started < 120:
         time.sleep(0.005)
@@ -161,14 +166,14 @@ def test_killed_update_leaves_the_previous_graph_answering(project, jdx_env):
         pytest.skip("the update finished before the kill could land")
     assert (root / "current").read_text().strip() == first.graph.name
     assert snapshot(first.graph) == before  # still whole and answering
-    report, read = index(cache, [str(classes)])  # the next run sweeps the half-build and updates
+    report, read = index(cache, roots)  # the next run sweeps the half-build and updates
     assert report.incremental and read <= 1  # the killed run may have stored the re-read class already
     assert not list(root.glob(".building-*"))
-    same_as_scratch(tmp, report, [str(classes)])
+    same_as_scratch(tmp, report, roots)
 
 
 def test_two_processes_adding_different_jars_at_once(project, jdx_env):
-    tmp, classes = project
+    tmp, classes, _dep = project
     cache = tmp / "cache"
     env = {**jdx_env, "JDX_CACHE_DIR": str(cache)}
     index(cache, [str(classes)])
