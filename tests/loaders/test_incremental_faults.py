@@ -1,7 +1,7 @@
 """Incremental updates on real bytecode (spec §10.4): a recompiled class, a deleted class file, a jar replaced
 in place, a kill mid-update and two writers at once. Class files are compiled with javac at test time; every
 workspace is --no-jdk, so only small graphs are built. Each updated graph is compared, table by table, with
-the same workspace built from scratch."""
+the same workspace built from scratch. The jar-replaced and two-writers tests run in the soak tier."""
 
 from __future__ import annotations
 
@@ -123,6 +123,7 @@ def test_deleted_class_file_leaves_the_graph(project):
     same_as_scratch(tmp, report, roots)
 
 
+@pytest.mark.soak
 def test_jar_replaced_in_place_is_read_again(project):
     tmp, classes, _dep = project
     cache = tmp / "cache"
@@ -172,6 +173,7 @@ def test_killed_update_leaves_the_previous_graph_answering(project, jdx_env):
     same_as_scratch(tmp, report, roots)
 
 
+@pytest.mark.soak
 def test_two_processes_adding_different_jars_at_once(project, jdx_env):
     tmp, classes, _dep = project
     cache = tmp / "cache"
