@@ -74,10 +74,11 @@ def cache_info():
 
 @cache_app.command("gc")
 def cache_gc(dry_run: bool = typer.Option(False, "--dry-run", help="list what would go, remove nothing")):
-    """Remove shards and graphs no workspace uses. Example: jdx cache gc --dry-run"""
+    """Remove shards and graphs no workspace uses: a summary per kind, every entry with -v.
+    Example: jdx cache gc --dry-run -v"""
     from jdx.commands import manage
 
-    out("cache", "gc", manage.cache_gc(service(), dry_run), text.cache_gc)
+    out("cache", "gc", manage.cache_gc(service(), dry_run), lambda r: text.cache_gc(r, _G.verbose))
 
 
 @cache_app.command("clear")
@@ -165,10 +166,7 @@ def _click_exceptions():
 
 def click_group():
     """The click group of the whole CLI: typer's management commands plus one generated per registry command."""
-    try:
-        from jdx.cli import commands_daemon  # noqa: F401 - registers `jdx daemon`
-    except ImportError:
-        pass
+    from jdx.cli import commands_daemon  # noqa: F401 - registers `jdx daemon`
     from jdx.cli.generated import add_registry_commands
 
     from jdx.cli.generated import global_epilog

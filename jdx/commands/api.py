@@ -17,6 +17,12 @@ class Workspace:
         """Runs a read-only Cypher query; rows come back as a pyarrow Table (`.to_pandas()` for a frame)."""
         return self.service.store().query(query, params)
 
+    def schema(self) -> dict:
+        """The graph's tables, properties (type and meaning), row counts and example queries (`jdx schema`)."""
+        from jdx.engine.schema_info import describe
+
+        return describe(self.service.store())
+
     def index(self, force: bool = False) -> dict:
         return self.service.index(force=force).result
 

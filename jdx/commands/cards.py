@@ -35,8 +35,6 @@ class MembersRequest(Request):
 
     def validate(self) -> None:
         _static(self.static, self.instance)
-        if self.brief and self.with_doc:
-            raise UsageError("--brief and --with-doc exclude each other")
 
 
 def run_members(session, req: MembersRequest):

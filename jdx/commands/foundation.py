@@ -97,7 +97,7 @@ def _render(name: str):
 
 
 COMMANDS = (
-    Command("cypher", "Run a read-only Cypher query on the workspace graph.",
+    Command("cypher", "Run a read-only Cypher query on the workspace graph (tables and properties: jdx schema).",
             'jdx cypher "MATCH (t:Type) RETURN count(t)"', CypherRequest, run_cypher, _render("table")),
     Command("version", "The jdx version, Python, graph backend and schema.", "jdx version --json", NoArgs,
             run_version, _render("version"), needs_workspace=False),

@@ -93,16 +93,25 @@ def cache_gc(session, dry_run: bool = False) -> Answer:
     from jdx.loaders.shards import sweep_partial_shards
 
     removed = [] if dry_run else [f"shards/{n}" for n in sweep_partial_shards(session.cache)]
+    sizes = {r: 0 for r in removed}  # partial shards are gone already
     for sub, keep in (("shards", keep_shards), ("graphs", keep_graphs)):
         folder = session.cache / sub
         if not folder.exists():
             continue
         for child in sorted(folder.iterdir()):
             if child.name not in keep and not child.name.startswith("."):
-                removed.append(f"{sub}/{child.name}")
+                entry = f"{sub}/{child.name}"
+                removed.append(entry)
+                sizes[entry] = sum(p.stat().st_size for p in child.rglob("*") if p.is_file()) if child.is_dir() \
+                    else child.stat().st_size
                 if not dry_run:
                     shutil.rmtree(child, ignore_errors=True)
-    return Answer({"removed": removed, "dry_run": dry_run, "kept_shards": len(keep_shards)})
+    summary = []
+    for kind in ("shards", "graphs"):
+        mine = [r for r in removed if r.startswith(kind + "/")]
+        summary.append({"kind": kind, "count": len(mine), "bytes": sum(sizes[r] for r in mine)})
+    return Answer({"removed": removed, "summary": summary, "bytes": sum(sizes.values()), "dry_run": dry_run,
+                   "kept_shards": len(keep_shards)})
 
 def ws_create(session, name: str) -> Answer:
     """A named workspace from the --jars/--src/--jdk of these options."""

@@ -25,10 +25,13 @@ def samples_answer(session, text: str, opts=None):
     from jdx.engine.answer import Answer
     from jdx.engine.samples import SampleOptions, samples
 
-    result, truncated = samples(session.store(), text, opts or SampleOptions(), session.source_window)
+    result, truncated = samples(session.store(), text, opts or SampleOptions(), session.source_window,
+                                session.reconstructed_window)
+    detail = f"{result['with_sources']} of {len(result['samples'])} shown from sources"
+    if result["reconstructed"]:
+        detail += f", {result['reconstructed']} reconstructed from decompiled text"
     provenance = [{"symbol": result["symbol"], "artifact": result["artifact"], "origin": "bytecode",
-                   "detail": "call sites from the workspace graph; "
-                             f"{result['with_sources']} of {len(result['samples'])} shown from sources"}]
+                   "detail": "call sites from the workspace graph; " + detail}]
     return Answer(result, session.root_warnings, truncated, provenance)
 
 

@@ -52,10 +52,10 @@ class ResolveRequest(Request):
 
 def run_resolve(session, req: ResolveRequest):
     from jdx.engine.answer import Answer
-    from jdx.engine.search_nav import resolve
+    from jdx.engine.search_nav import frame_warnings, resolve
 
     result, truncated = resolve(session.store(), req.query, req.limit)
-    return Answer(result, session.root_warnings, truncated, _provenance(result["candidates"]))
+    return Answer(result, session.root_warnings + frame_warnings(result), truncated, _provenance(result["candidates"]))
 
 
 @dataclass(frozen=True)

@@ -158,6 +158,12 @@ class Session:
 
         return source_window(self.source_context(), type_id, line, context)
 
+    def reconstructed_window(self, caller_id: str, target_id: str, is_field: bool, context: int = 2) -> dict | None:
+        """Lines around a use in the decompiled text of its enclosing method (`samples` without sources)."""
+        from jdx.engine.src_samples import reconstructed_window
+
+        return reconstructed_window(self.source_context(), caller_id, target_id, is_field, context)
+
     def first_sentence_docs(self, items: list[dict]) -> dict[str, str]:
         """First javadoc sentence per `members` result item (`members --with-doc`), keyed by its ref."""
         from jdx.engine.src_doc import first_sentence_docs

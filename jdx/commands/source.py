@@ -31,7 +31,6 @@ def _check_engine(engine: str | None) -> None:
 
 def run_body(session, req: BodyRequest):
     from jdx.engine import src_body
-    from jdx.engine.answer import Answer
 
     opts = src_body.BodyOptions(engine=req.engine.lower() if req.engine else None, with_doc=req.with_doc,
                                 with_signature=req.with_signature, context=req.context)
@@ -58,6 +57,12 @@ def _render_code(result: dict, req) -> list[str]:
     return source.code(result, req.line_numbers, req.max_lines)
 
 
+def _render_body(result: dict, req) -> list[str]:
+    from jdx.render import source
+
+    return source.body(result, req.line_numbers, req.max_lines)
+
+
 def _code_cut(result: dict, req):
     from jdx.render import source
 
@@ -67,7 +72,7 @@ def _code_cut(result: dict, req):
 @dataclass(frozen=True)
 class SourceRequest(Request):
     query: str = argument("a type reference, e.g. java.util.HashMap", "TYPE")
-    lines: str | None = option(None, "--lines", "A:B, e.g. 100:180", kind="str")
+    lines: str | None = option(None, "--lines", "A:B or A-B, e.g. 100:180", kind="str")
     around: str | None = option(None, "--around", "a member of the type, e.g. 'get(Object)'", kind="str")
     context: int | None = option(None, "--context", "lines around --around (default 10)", kind="int")
     engine: str | None = option(None, "--engine", "javap | vineflower | procyon (default: sources, else "
@@ -78,6 +83,10 @@ class SourceRequest(Request):
         if self.context is not None and not self.around:
             raise UsageError("--context goes with --around <member>")
         _check_engine(self.engine)
+        if self.lines is not None:
+            from jdx.engine.src_source import parse_lines
+
+            parse_lines(self.lines)
 
 
 def run_source(session, req: SourceRequest):
@@ -135,7 +144,7 @@ def _doc_cut(result: dict, req: DocRequest):
 
 COMMANDS = (
     Command("body", "The body of a member (or a whole type), labelled with where it came from.",
-            "jdx body 'java.util.HashMap#get(Object)'", BodyRequest, run_body, _render_code, _code_cut,
+            "jdx body 'java.util.HashMap#get(Object)'", BodyRequest, run_body, _render_body, _code_cut,
             next_hint="doc for its javadoc, calls for what it invokes"),
     Command("source", "The source file of a type, whole or a slice; decompiled when no sources exist.",
             "jdx source java.util.HashMap --around 'get(Object)'", SourceRequest, run_source, _render_code,

@@ -20,6 +20,7 @@ from jdx.engine.members import (ACC, _declared, _supertype_walk, access_level, i
 from jdx.engine.refs import SymbolRef, format_member, format_type, matches_params, parse_ref
 from jdx.engine.resolve import resolve_type_ref
 from jdx.errors import AmbiguousError, NotFoundError, UsageError
+from jdx.graph_schema import queries
 from jdx.graph_schema.store import GraphStore
 
 MAX_SUGGESTIONS = 5
@@ -232,11 +233,10 @@ def lookup(store: GraphStore, text: str, require_one: bool = False, include_hidd
 def _lookup(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, include_hidden: bool) -> Lookup:
     try:
         target = resolve_type_ref(store, ref, text)
-    except (AmbiguousError, NotFoundError) as exc:
-        # the type part is ambiguous or unknown: offer the member on each candidate type, ready to re-run
+    except AmbiguousError as exc:
+        target = _only_type_with_member(store, ref, text, exc)
+    except NotFoundError as exc:
         candidates = [{**c, "ref": str(replace(ref, type_name=c["ref"], coord=None))} for c in exc.candidates]
-        if isinstance(exc, AmbiguousError):
-            raise AmbiguousError(exc.message, candidates=candidates, hint=_HINT) from None
         raise NotFoundError(f"not found: {text} (no type {ref.type_name})", candidates=candidates) from None
     found_all = collect(store, target)
     visible, hidden, unresolved, walk, methods = (found_all.visible, found_all.hidden, found_all.unresolved,
@@ -261,6 +261,44 @@ def _lookup(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, inc
         raise AmbiguousError(f"ambiguous: {len(found)} candidates for {text}",
                              candidates=[{"ref": e["ref"], "kind": e["kind"]} for e in found], hint=_HINT)
     return Lookup(target, ref, found, unresolved, walk)
+
+
+def _has_member(store: GraphStore, ref: SymbolRef, row: dict) -> bool:
+    """Does the type declare or inherit a member `ref` names (bridges and synthetics included)?"""
+    found = collect(store, row)
+    member = ref.member
+    if member == d.simple_name_of(row["id"]) and not _named(found.visible, member):
+        member, ref = "<init>", replace(ref, member="<init>")
+    return any(_matches(ref, e) for e in _named(found.visible, member) + _named(found.hidden, member))
+
+
+def _only_type_with_member(store: GraphStore, ref: SymbolRef, text: str, exc: AmbiguousError) -> dict:
+    """`Simple#m` where several types are named `Simple`: the candidates are only the types that declare or
+    inherit `m` (spec §9.3); one left is the answer, none is not-found, several stay ambiguous."""
+    having = []
+    ids = [c["ref"].replace(".", "/") for c in exc.candidates]
+    maybe = set(ids)
+    if ref.member != d.simple_name_of(ids[0]) and not store.rows(queries.TYPES_DECLARING, {
+            "ids": ["java/lang/Object"], "name": ref.member}):
+        # no type declaring the name anywhere above a candidate: it cannot have the member
+        maybe = {r["id"] for q in (queries.TYPES_DECLARING, queries.TYPES_INHERITING)
+                 for r in store.rows(q, {"ids": ids, "name": ref.member})}
+    for c in exc.candidates:
+        rows = store.rows_cached(queries.TYPE_BY_ID, {"id": c["ref"].replace(".", "/")}) \
+            if c["ref"].replace(".", "/") in maybe else []
+        if rows:
+            row = {k[2:]: v for k, v in rows[0].items()}
+            if _has_member(store, ref, row):
+                having.append((c, row))
+    if len(having) == 1:
+        return having[0][1]
+    if not having:
+        raise NotFoundError(f"not found: {text} (none of the {len(exc.candidates)} types named {ref.type_name} "
+                            f"has a member {ref.member})", candidates=exc.candidates[:MAX_SUGGESTIONS],
+                            hint="jdx members <type> lists what a type has") from None
+    raise AmbiguousError(f"ambiguous: {len(having)} candidates for {text}",
+                         candidates=[{**c, "ref": str(replace(ref, type_name=c["ref"], coord=None))}
+                                     for c, _ in having], hint=_HINT) from None
 
 
 def resolve_members(store: GraphStore, text: str, require_one: bool = False) -> tuple[dict, list[dict]]:

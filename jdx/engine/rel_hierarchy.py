@@ -194,7 +194,7 @@ def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dic
     types = _Types(store)
     result: dict = {"type": root["fqn"], "kind": root["kind"], "artifact": arts.name(root["artifact"])}
     warnings: list[Warning_] = []
-    shown = total = 0
+    shown = total = types_shown = types_total = 0
     for direction, wanted in (("up", opts.up), ("down", opts.down)):
         if not wanted:
             continue
@@ -210,12 +210,23 @@ def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dic
                            lambda _p, c, data: _entry(types, arts, c, data))
         result[direction] = tree
         result[f"{direction}_count"] = g.number_of_nodes() - 1
-        # every node is expanded once, so the full tree has one entry per edge
+        # every node is expanded once, so the full tree has one entry per edge; a type reached through two
+        # parents is one of the header's distinct types, so the footer counts distinct types too
         shown, total = shown + walk.shown, total + g.number_of_edges()
+        types_shown, types_total = types_shown + len(_types_in(tree)), types_total + g.number_of_nodes() - 1
     truncated = None
     if shown < total:
-        truncated = {"shown": shown, "total": total, "hint": f"--limit {total}"}
+        parts = [f"{result[k]} {w}" for k, w in (("up_count", "supertypes"), ("down_count", "subtypes")) if k in result]
+        truncated = {"shown": types_shown, "total": types_total, "hint": " + ".join(parts) + f"; --limit {total}"}
     return result, warnings, truncated
+
+
+def _types_in(entries: list[dict]) -> set[str]:
+    out: set[str] = set()
+    for e in entries:
+        out.add(e["type"])
+        out |= _types_in(e.get("children", []))
+    return out
 
 
 def implementors(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dict, list[Warning_], dict | None]:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import difflib
-
+from jdx.engine import descriptors as d
+from jdx.engine.ranking import symbol_key
 from jdx.engine.refs import SymbolRef, parse_ref
 from jdx.errors import AmbiguousError, NotFoundError, UsageError
 from jdx.graph_schema import queries
@@ -12,6 +12,16 @@ from jdx.graph_schema.store import GraphStore
 
 def _candidate(row: dict, artifacts: dict[str, str]) -> dict:
     return {"ref": row["fqn"], "kind": row.get("kind", ""), "artifact": artifacts.get(row.get("artifact", ""), "")}
+
+
+def ranked_types(store: GraphStore, rows: list[dict]) -> list[dict]:
+    """Type rows (`id`, `access`, `artifact`) in the ranking of search and did-you-mean (ranking.symbol_key)."""
+    from jdx.engine.search import artifact_table
+
+    order = {a["id"]: a["rank"] for a in artifact_table(store)}
+    return sorted(rows, key=lambda r: (*symbol_key(r["id"], bool((r.get("access") or 0) & 1),
+                                                   d.simple_name_of(r["id"]), order.get(r.get("artifact"), 0)),
+                                       r["id"]))
 
 
 def artifact_names(store: GraphStore) -> dict[str, str]:
@@ -43,6 +53,7 @@ def resolve_type_ref(store: GraphStore, ref: SymbolRef, text: str) -> dict:
             return {k[2:]: v for k, v in found[0].items()}
         if len(rows) > 1:
             arts = artifact_names(store)
+            rows = ranked_types(store, rows)
             raise AmbiguousError(
                 f"ambiguous: {len(rows)} candidates for {text}",
                 candidates=[_candidate(r, arts) for r in rows],
@@ -52,31 +63,7 @@ def resolve_type_ref(store: GraphStore, ref: SymbolRef, text: str) -> dict:
 
 
 def did_you_mean(store: GraphStore, name: str, limit: int = 5) -> list[dict]:
-    """Camel-hump match, then edit distance, then the same simple name in other packages (spec §16)."""
-    rows = store.rows(queries.TYPES_ALL_NAMES)
-    simple = name.replace("$", ".").rsplit(".", 1)[-1]
-    arts = artifact_names(store)
-    picked: list[dict] = []
-    seen: set[str] = set()
+    """Near type names (spec §16): the matcher and ranking of `search --fuzzy` (search.near_names)."""
+    from jdx.engine.search import near_names
 
-    def add(row: dict) -> None:
-        if row["fqn"] not in seen and len(picked) < limit:
-            seen.add(row["fqn"])
-            picked.append({"ref": row["fqn"], "artifact": arts.get(row["artifact"], "")})
-
-    humps = "".join(ch for ch in simple if ch.isupper())
-    if len(humps) >= 2:
-        for row in sorted(rows, key=lambda r: (len(r["simple"]), r["fqn"])):
-            if row["humps"].startswith(humps) and row["simple"].lower().startswith(simple[:1].lower()):
-                add(row)
-                if len(picked) >= 2:
-                    break
-    by_simple: dict[str, list[dict]] = {}
-    for row in rows:
-        by_simple.setdefault(row["simple"], []).append(row)
-    for match in difflib.get_close_matches(simple, list(by_simple), n=limit, cutoff=0.75):
-        for row in sorted(by_simple[match], key=lambda r: r["fqn"]):
-            add(row)
-    for row in sorted(by_simple.get(simple, []), key=lambda r: r["fqn"]):
-        add(row)
-    return picked
+    return [{"ref": c["ref"], "artifact": c["artifact"]} for c in near_names(store, name, limit=limit)]

@@ -6,11 +6,13 @@ code that is not a test, code that is not generated, a use written in the source
 calls `StringBuilder.append` where nothing says `append`), a site outside the symbol's own type, then
 (with `--prefer-sources`) a site whose source lines exist, the share of the API's parameters the call passes
 as real values rather than `null` / literals, a short enclosing method, and one site per enclosing
-method before a second one. Ties break on the caller's canonical ref and line, so the answer is stable.
+method before a second one. A trivial delegate (an enclosing method that makes this one call on a line or
+two: `return api.greet(who, n);`) ranks after sites that show the call in some context. Ties break on the caller's canonical ref and line, so the answer is stable.
 
 Only the best candidates by the bytecode-only criteria have their sources read, `SHORTLIST` at a time
 until `limit` of them show the use (at most `MAX_SHORTLIST`): ranking a JDK method's thousands of call
-sites must not parse thousands of files.
+sites must not parse thousands of files. A chosen site without sources is rendered from the decompiled
+text of its class (`reconstruct`), labelled reconstructed (spec §11.1).
 """
 
 from __future__ import annotations
@@ -145,12 +147,21 @@ def written_use(window: dict | None, target: Target) -> tuple[bool, float]:
     return True, (sum(1 for a in args if not TRIVIAL_ARG.match(a)) / n if n else 1.0)
 
 
+def trivial_delegate(info: dict) -> bool:
+    """An enclosing method that makes at most one call (this one; none when the site is in a lambda it
+    writes) on at most two lines: the site shows no usage beyond the signature. `info["calls"]` is its number
+    of outgoing calls."""
+    first, last = info.get("first_line", -1), info.get("last_line", -1)
+    return info.get("calls", 0) <= 1 and first > 0 and last - first <= 1
+
+
 def _static_rank(site: dict, info: dict, own: str, owner_notes: list[str] | None = None) -> tuple:
-    """(test, generated, inside the symbol's own type, enclosing method length): what bytecode alone tells."""
+    """(test, generated, inside the symbol's own type, trivial delegate, enclosing method length): what
+    bytecode alone tells."""
     length = info.get("last_line", -1) - info.get("first_line", -1) if info.get("first_line", -1) > 0 else 10_000
     owner = site["caller_id"].split("#", 1)[0]
     return (is_test_code(owner, site["artifact"]), _generated(site, info, owner_notes),
-            owner.split("$", 1)[0] == own, length)
+            owner.split("$", 1)[0] == own, trivial_delegate(info), length)
 
 
 def _candidate(site: dict, row: dict, arts: Artifacts) -> dict:
@@ -159,8 +170,9 @@ def _candidate(site: dict, row: dict, arts: Artifacts) -> dict:
             "artifact": arts.name(row.get("c_artifact")), "in_lambda": bool(site.get("in_lambda"))}
 
 
-def samples(store: GraphStore, text: str, opts: SampleOptions, window) -> tuple[dict, dict | None]:
-    """(result, truncation). `window(type_id, line, context)` returns source lines around a line or None."""
+def samples(store: GraphStore, text: str, opts: SampleOptions, window, reconstruct=None) -> tuple[dict, dict | None]:
+    """(result, truncation). `window(type_id, line, context)` returns source lines around a line or None;
+    `reconstruct(caller_id, target_id, is_field, context)` the same from decompiled text, or None."""
     limit = check_limit(opts.limit if opts.limit is not None else DEFAULT_LIMIT)
     symbol = resolve_symbol(store, text)
     targets = _targets(store, symbol)
@@ -171,8 +183,11 @@ def samples(store: GraphStore, text: str, opts: SampleOptions, window) -> tuple[
     arts = Artifacts.of(store)
     cands = [(_candidate(s, row, arts), (s, row)) for s, row in pairs]
     own = symbol.type_row["id"].split("$", 1)[0] if symbol.type_row else ""
-    info = {r["id"]: r for r in store.rows(q.CALLERS_BY_IDS, {"ids": sorted({c["caller_id"] for c, _ in cands})})} \
-        if cands else {}
+    caller_ids = sorted({c["caller_id"] for c, _ in cands})
+    info = {r["id"]: r for r in store.rows(q.CALLERS_BY_IDS, {"ids": caller_ids})} if cands else {}
+    if cands:
+        for r in store.rows(q.CALLS_MADE, {"ids": caller_ids}):
+            info.setdefault(r["id"], {})["calls"] = r["n"]
     ranked = sorted(cands, key=lambda x: (_static_rank(x[0], info.get(x[0]["caller_id"], {}), own),
                                           x[0]["caller_id"], x[0]["line"]))
     shortlist, visible = [], 0
@@ -189,10 +204,14 @@ def samples(store: GraphStore, text: str, opts: SampleOptions, window) -> tuple[
             shown, used = written_use(win, tgt) if tgt else (True, 0.0)
             visible += shown
             static = _static_rank(c, info.get(c["caller_id"], {}), own, notes.get(owner))
-            key = (static[0], static[1], not shown, static[2], opts.prefer_sources and win is None, -used, static[3])
+            key = (static[0], static[1], not shown, static[2], static[3], opts.prefer_sources and win is None, -used,
+                   static[4])
             shortlist.append((key, c, pair, win, (shown, used)))
     shortlist.sort(key=lambda x: (x[0], x[1]["caller_id"], x[1]["line"]))
     chosen = _one_per_caller(shortlist, limit)
+    if reconstruct is not None:
+        chosen = [(key, c, pair, win if win is not None else _reconstructed(reconstruct, c, by_ref), use)
+                  for key, c, pair, win, use in chosen]
     finished = finish_pairs(store, [item[2] for item in chosen])
     out = [_render(site, win, use, info.get(site["caller_id"], {}))
            for site, (_, _, _, win, use) in zip(finished, chosen)]
@@ -200,12 +219,20 @@ def samples(store: GraphStore, text: str, opts: SampleOptions, window) -> tuple[
               "symbol_kind": symbol.targets[0].kind,
               "artifact": arts.name(symbol.type_row.get("artifact")) if symbol.type_row else "",
               "total": len(pairs), "samples": out,
-              "with_sources": sum(1 for s in out if s["origin"] == "source")}
+              "with_sources": sum(1 for s in out if s["origin"] == "source"),
+              "reconstructed": sum(1 for s in out if s["origin"] == "decompiled")}
     truncated = None
     if len(pairs) > len(out):
         truncated = {"shown": len(out), "total": len(pairs),
                      "hint": f"--limit N for more samples; jdx usages '{result['symbol']}' lists every site"}
     return result, truncated
+
+
+def _reconstructed(reconstruct, c: dict, by_ref: dict) -> dict | None:
+    tgt = by_ref.get(c["target"])
+    if tgt is None:
+        return None
+    return reconstruct(c["caller_id"], tgt.id, tgt.is_field, CONTEXT)
 
 
 def _one_per_caller(shortlist: list, limit: int) -> list:
@@ -229,6 +256,7 @@ def _render(site: dict, win: dict | None, use: tuple[bool, float], info: dict) -
         a = max(win["first_line"], focus - CONTEXT)
         b = min(win["first_line"] + len(win["text"]) - 1, focus + CONTEXT)
         text = win["text"][a - win["first_line"]:b - win["first_line"] + 1]
-        out.update(origin="source", source={"label": win["label"], "file": win["file"], "lines": [a, b],
-                                            "focus": focus, "text": text})
+        out.update(origin="decompiled" if win.get("reconstructed") else "source",
+                   source={"label": win["label"], "file": win["file"], "lines": [a, b], "focus": focus, "text": text,
+                           "reconstructed": bool(win.get("reconstructed"))})
     return out

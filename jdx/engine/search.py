@@ -1,9 +1,10 @@
 """`search`: symbol search over the workspace graph (spec §7.2), ranked the way a user expects.
 
 Ranking key, first difference wins: match tier (exact simple name, prefix, camel-hump, a later word; a glob
-or regex match ranks as camel-hump; --fuzzy ranks by edit distance), public before non-public, shorter names
-first, origin (workspace class dirs, then jars, then the JDK, each in classpath order), then name, owner and
-kind, so equal inputs give equal bytes. The graph does the matching and ranking over the precomputed Name
+or regex match ranks as camel-hump; --fuzzy ranks by edit distance), then `ranking.symbol_key` (the JDK's
+implementation packages after everything else, public before non-public, shorter names, fewer nesting levels,
+origin: workspace class dirs, then jars, then the JDK, each in classpath order), then name, owner and kind,
+so equal inputs give equal bytes. The graph does the matching and ranking over the precomputed Name
 index built with the graph (schema.name_words), so a query never splits or lower-cases a name.
 """
 
@@ -14,6 +15,7 @@ import heapq
 from collections import defaultdict
 from dataclasses import dataclass
 
+from jdx.engine.ranking import is_jdk_internal, symbol_key
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.search_index import index_for
 from jdx.engine.search_match import (HUMP, TIER_NAMES, Pattern, compile_pattern, fuzzy_budget, glob_to_regex,
@@ -141,7 +143,8 @@ def _symbol_row(row: dict, tier: int, arts: dict[str, dict], mode: str) -> dict:
 
 def _sort_key(row: dict, tier: int, rank: int) -> tuple:
     """A package's or module's ranking key, shaped like _group_key's (its ref stands in for the owner)."""
-    return (tier, not row["public"], len(row["name"]), rank, row["name"], row["ref"], row["kind"])
+    return (tier, 0, is_jdk_internal(row["ref"]), not row["public"], len(row["name"]), 0, rank, row["name"],
+            row["ref"], row["kind"])
 
 
 def _named_rows(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None,
@@ -260,9 +263,10 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
             total = len(groups)
         else:
             groups, total = _best_groups(store, p, opts.limit, (symbol_kinds, art_ids, pkg, owners))
-        best = heapq.nsmallest(opts.limit, groups, key=lambda tg: _group_key(tg[0], tg[1]))
+        typo = p.lower if fuzzy else None
+        best = heapq.nsmallest(opts.limit, groups, key=lambda tg: _group_key(tg[0], tg[1], typo))
         for tier, g in best:
-            ranked.append((_group_key(tier, g), _symbol_row(g, tier, by_id, "fuzzy" if fuzzy else p.mode)))
+            ranked.append((_group_key(tier, g, typo), _symbol_row(g, tier, by_id, "fuzzy" if fuzzy else p.mode)))
         extra = total - len(best)
     if pkg is None:
         ranked.extend(_named_rows(store, p, kinds, arts, p.lower if fuzzy else None))
@@ -291,9 +295,21 @@ def _ranked_tier(store: GraphStore, p: Pattern, tier: int, need: int, filters: t
     return found
 
 
-def _group_key(tier: int, g: dict) -> tuple:
-    """The ranking key of a group before its ref is built (name, owner and kind break ties)."""
-    return (tier, not g["pub"], len(g["name"]), g["rank"], g["name"], g["owner"], g["kind"])
+def _group_key(tier: int, g: dict, typo: str | None = None) -> tuple:
+    """The ranking key of a group before its ref is built (ranking.symbol_key; name, owner and kind break
+    ties). For a typo (`typo`, lower-cased), names of one edit distance sharing a longer prefix with it come
+    first: `Charet` is nearer `Charset` than `Caret`."""
+    near = -_common_prefix(g["name"].lower(), typo) if typo is not None else 0
+    return (tier, near, *symbol_key(g["owner"], g["pub"], g["name"], g["rank"]), g["name"], g["owner"], g["kind"])
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
 
 
 def _best_groups(store: GraphStore, p: Pattern, limit: int, filters: tuple) -> tuple[list[tuple[int, dict]], int]:
@@ -359,3 +375,23 @@ def _did_you_mean(store: GraphStore, p: Pattern, kinds: set[str], arts, opts: Se
                                limit=5)
     found = _run(store, p, kinds, arts, fuzzy_opts, fuzzy=True)["matches"]
     return [{"ref": m["ref"], "kind": m["kind"], "artifact": m["artifact"]} for m in found]
+
+
+def near_names(store: GraphStore, name: str, kinds: tuple[str, ...] = TYPE_KINDS, limit: int = 5) -> list[dict]:
+    """Did-you-mean for a name nothing matched: `search --fuzzy`'s matcher (case-insensitive edit distance on
+    the simple name, then the search ranking), then camel-hump matches (`HMap` -> `HashMap`) to fill up."""
+    import re
+
+    simple = re.split(r"[.$#/]", name.strip())[-1]
+    if not simple or not re.fullmatch(r"[\w$]+", simple):
+        return []
+    p = compile_pattern(simple)
+    if p.mode != "hump" or not p.lower:
+        return []
+    opts = SearchOptions(kinds=kinds, limit=limit)
+    out: list[dict] = []
+    for fuzzy in (True, False):
+        for m in _run(store, p, set(kinds), None, opts, fuzzy=fuzzy)["matches"]:
+            if len(out) < limit and all(o["ref"] != m["ref"] for o in out):
+                out.append({"ref": m["ref"], "kind": m["kind"], "artifact": m["artifact"]})
+    return out

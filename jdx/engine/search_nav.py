@@ -6,6 +6,8 @@ import fnmatch
 import re
 from collections import defaultdict
 
+from jdx.engine import descriptors as d
+from jdx.engine.ranking import is_jdk_internal, symbol_key
 from jdx.engine.refs import format_member, format_type, parse_ref
 from jdx.engine.search import SearchOptions, artifact_table, search
 from jdx.engine.search_match import fuzzy_budget, glob_to_regex, levenshtein
@@ -19,12 +21,6 @@ ACC_PUBLIC, ACC_STATIC, ACC_VARARGS = 0x0001, 0x0008, 0x0080
 _FRAME = re.compile(r"^\s*(?:at\s+)?(?:[^\s/()]*/+)?(?P<sym>[^\s/()]+?)\s*(?:\((?P<src>[^)]*)\))?\s*$")
 
 
-INTERNAL_PREFIXES = ("sun.", "com.sun.", "jdk.internal.")
-
-
-def is_internal(ref: str) -> bool:
-    """JDK implementation packages: listed after the API when candidates are otherwise equal."""
-    return ref.startswith(INTERNAL_PREFIXES)
 
 
 # --- resolve -------------------------------------------------------------------------------------------------
@@ -121,7 +117,7 @@ def resolve(store: GraphStore, text: str, limit: int) -> tuple[dict, dict | None
     for c in candidates:
         a = arts.get(c["artifact"], {})
         c["artifact"], c["rank"] = a.get("name", ""), a.get("rank", 0)
-    candidates.sort(key=lambda c: (c["rank"], not c.get("public", True), is_internal(c["ref"]),
+    candidates.sort(key=lambda c: (is_jdk_internal(c["ref"]), c["rank"], not c.get("public", True),
                                    c["kind"] not in TYPE_KINDS, c["ref"]))
     for c in candidates:
         del c["rank"]
@@ -129,6 +125,20 @@ def resolve(store: GraphStore, text: str, limit: int) -> tuple[dict, dict | None
     result = {"name": text.strip(), "frame": frame, "candidates": candidates[:limit], "total": total}
     truncated = {"shown": limit, "total": total, "hint": f"--limit {total}"} if total > limit else None
     return result, truncated
+
+
+def frame_warnings(result: dict) -> list[Warning_]:
+    """FRAME_LINE_OUTSIDE when a stack frame's line lies in none of the named methods' line ranges: the
+    running code was most likely another version of the class than the workspace's."""
+    frame = result.get("frame")
+    line = frame.get("line") if frame else None
+    ranged = [c for c in result["candidates"] if c.get("lines")]
+    if line is None or not ranged or any(c["lines"][0] <= line <= c["lines"][1] for c in ranged):
+        return []
+    spans = ", ".join(f"{c['lines'][0]}-{c['lines'][1]}" for c in ranged[:3])
+    return [Warning_("FRAME_LINE_OUTSIDE", f"line {line} of the frame is outside {ranged[0]['ref'].split('(')[0]} "
+                     f"(lines {spans}): the class that ran is probably another version than the workspace's",
+                     ranged[0].get("artifact", ""))]
 
 
 def _split_member(sym: str) -> tuple[str, str, str]:
@@ -213,13 +223,16 @@ def imports(store: GraphStore, text: str) -> tuple[dict, list[Warning_]]:
         raise UsageError("imports needs a type, e.g. jdx imports Gson")
     owner_text, sep, member = _split_member(text)
     if sep:
-        owner = resolve_type(store, owner_text)
+        try:
+            owner = resolve_type(store, owner_text)
+        except AmbiguousError as exc:
+            owner = _only_owner_of(store, exc, member, text)
         return _static_import(store, owner, member)
     types = _types_named(store, text)
     if len(types) > 1:
         arts = _art_names(store)
-        types.sort(key=lambda t: (not t["access"] & ACC_PUBLIC, is_internal(format_type(t["id"])),
-                                  arts.get(t["artifact"], {}).get("rank", 0), t["id"]))
+        types.sort(key=lambda t: (*symbol_key(t["id"], bool(t["access"] & ACC_PUBLIC), d.simple_name_of(t["id"]),
+                                              arts.get(t["artifact"], {}).get("rank", 0)), t["id"]))
         raise AmbiguousError(f"ambiguous: {len(types)} types named {text}",
                              candidates=[{"ref": format_type(t["id"]), "kind": t["kind"],
                                           "artifact": arts.get(t["artifact"], {}).get("name", "")} for t in types],
@@ -247,6 +260,18 @@ def _type_import(store: GraphStore, row: dict) -> tuple[dict, list[Warning_]]:
     elif not row["access"] & ACC_PUBLIC:
         entry["note"] = f"not public: only code in package {package} can use it"
     return {"type": fqn, "imports": [entry]}, _duplicates(store, row)
+
+
+def _only_owner_of(store: GraphStore, exc: AmbiguousError, member: str, text: str) -> dict:
+    """`Simple#member` with several types named `Simple`: only those that declare or inherit `member`."""
+    from jdx.engine.member_resolve import lookup
+
+    try:
+        found = lookup(store, text)
+    except NotFoundError:
+        raise exc from None
+    rows = store.rows_cached(queries.TYPE_BY_ID, {"id": found.target["id"]})
+    return {k[2:]: v for k, v in rows[0].items()}
 
 
 def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, list[Warning_]]:

@@ -191,6 +191,30 @@ def paired_jars(binary: str) -> list[SourceRoot]:
     return out
 
 
+def missing_sources_hint(kind: str, spec: str) -> str:
+    """What to do about missing sources: for the JDK, the package that installs its lib/src.zip (Debian and
+    Ubuntu name it openjdk-<feature>-source); for a library, the flags that pair sources."""
+    if kind == "jrt" and spec.startswith("jrt:") and "!" in spec:
+        home = spec[len("jrt:"):].rsplit("!", 1)[0]
+        feature = _jdk_feature(home)
+        package = f"openjdk-{feature}-source" if feature else "openjdk-<version>-source"
+        return f"the JDK has no lib/src.zip: install {package} (Debian/Ubuntu) or a JDK that ships src.zip"
+    return "pass --sources <jar> or --src <dir>"
+
+
+def _jdk_feature(home: str) -> str | None:
+    """The JDK's feature version (17) from its `release` file."""
+    try:
+        for line in (Path(home) / "release").read_text().splitlines():
+            if line.startswith("JAVA_VERSION="):
+                version = line.split("=", 1)[1].strip().strip('"')
+                first = version.split(".")[0]
+                return version.split(".")[1] if first == "1" else first
+    except (OSError, IndexError):
+        pass
+    return None
+
+
 def jdk_src_zip(java_home: str) -> SourceRoot | None:
     src = Path(java_home) / "lib" / "src.zip"
     return SourceRoot("zip", str(src), "src.zip", "src.zip") if src.is_file() else None

@@ -183,7 +183,7 @@ def body(ctx: SourceContext, target: Target, opts: BodyOptions) -> tuple[dict, l
     check_options(opts)
     artifact = ctx.artifact_name(target.type_row)
     warnings: list[Warning_] = []
-    why = "no sources jar"
+    why = f"as asked: --engine {opts.engine}" if opts.engine is not None else "no sources jar"
     synthetic = target.row is not None and (target.row.get("access") or 0) & (sm.ACC_SYNTHETIC | sm.ACC_BRIDGE)
     if synthetic and opts.engine is None:
         opts = BodyOptions("javap", opts.with_doc, opts.with_signature, opts.context)
@@ -210,6 +210,16 @@ def body(ctx: SourceContext, target: Target, opts: BodyOptions) -> tuple[dict, l
             return _finish(ctx, target, _from_decompiler(ctx, target, artifact, opts, why), warnings, opts)
         except JdxError as exc:
             code = getattr(exc, "code", "DECOMPILE_FAILED")
+            if code == "DECOMPILER_UNAVAILABLE" and opts.engine is not None:
+                # the engine asked for is missing: say so and use the next one that exists
+                warnings.append(Warning_("DECOMPILER_UNAVAILABLE", f"--engine {opts.engine}: {opts.engine} is not "
+                                         "installed; using the next decompiler that exists", artifact))
+                auto = BodyOptions(None, opts.with_doc, opts.with_signature, opts.context)
+                try:
+                    why = f"{opts.engine} is not installed"
+                    return _finish(ctx, target, _from_decompiler(ctx, target, artifact, auto, why), warnings, opts)
+                except JdxError as again:
+                    exc, code = again, getattr(again, "code", "DECOMPILE_FAILED")
             warnings.append(Warning_(code if code.startswith("DECOMPILE") else "DECOMPILE_FAILED",
                                      exc.message + "; falling back to javap", artifact))
     try:
@@ -238,6 +248,7 @@ def _finish(ctx: SourceContext, target: Target, result: dict, warnings: list[War
         iface = target.type_row.get("kind") in ("interface", "annotation")
         result["signature"] = render_member(target.row, is_field=target.is_field, owner=target.type_row["id"],
                                             env={}, iface=iface)["text"]
+    result["next"] = next_step(ctx, target, result)
     prov = {"symbol": target.ref, "artifact": result["artifact"], "origin": result["origin"]}
     src = result.get("source")
     if src and src.get("lines"):
@@ -248,6 +259,31 @@ def _finish(ctx: SourceContext, target: Target, result: dict, warnings: list[War
     if result.get("engine"):
         prov["engine"] = result["engine"]["name"]
     return result, warnings, [prov]
+
+
+def next_step(ctx: SourceContext, target: Target, result: dict) -> str | None:
+    """The `next:` line (spec Appendix A): after a decompiled or bytecode text, the exact bytecode or the
+    source; after a method's source, the body of the first method of its own artifact that it calls."""
+    import shlex
+
+    ref = shlex.quote(target.ref)
+    if result["origin"] == "decompiled":
+        return f"jdx body {ref} --engine javap   (exact bytecode)"
+    if result["origin"] in ("javap", "signature"):
+        return f"jdx doc {ref}"
+    if target.row is None or target.is_field:
+        return f"jdx outline {shlex.quote(format_type(target.type_row['id']))}"
+    from jdx.engine.relations import rows_by_ids
+    from jdx.graph_schema import queries_graph as qg
+
+    calls = sorted(rows_by_ids(ctx.store, qg.CALLS_FROM, [target.row["id"]]), key=lambda r: (r["line"] or 0, r["t_id"]))
+    for r in calls:
+        owner, _, rest = r["t_id"].partition("#")
+        name = rest.split("(", 1)[0]
+        if (r["t_artifact"] == target.type_row.get("artifact") and not r["t_external"] and r["kind"] != "handle"
+                and not name.startswith(("<", "lambda$", "access$")) and not (r["t_access"] or 0) & 0x1000):
+            return f"jdx body {shlex.quote(format_member(owner, name, rest[len(name):]))}"
+    return f"jdx callers {ref}"
 
 
 def member_target(ctx: SourceContext, entry: dict) -> Target:

@@ -114,11 +114,12 @@ def doc(ctx: SourceContext, text: str, opts: DocOptions) -> tuple[dict, list[War
         type_row = found.target
     warnings, provenance = [], []
     for it in items:
-        art = ctx.artifact_name(ctx.type_row(it.pop("_owner")) or type_row)
+        owner_row = ctx.type_row(it.pop("_owner")) or type_row
+        art = ctx.artifact_name(owner_row)
         if not it.pop("has_sources"):
             shown = f"the javadoc shown is {it['inherited_from']}'s" if it["text"] else "so no javadoc"
             warnings.append(Warning_("NO_SOURCES", f"{it['declaring']}: no sources, {shown} "
-                                     f"(pass --sources <jar> or --src <dir>)", art))
+                                     f"({_sources_hint(ctx, owner_row)})", art))
         elif not it["text"]:
             warnings.append(Warning_("NO_DOC", f"{it['ref']} has no javadoc"
                                      + ("" if opts.inherited else " (--inherited looks in supertypes)"), art))
@@ -160,3 +161,10 @@ def type_first_sentence(ctx: SourceContext, type_id: str) -> str | None:
     if type_row is None:
         return None
     return _type_item(ctx, type_row)["first_sentence"] or None
+
+
+def _sources_hint(ctx: SourceContext, type_row: dict) -> str:
+    from jdx.engine.sources import missing_sources_hint
+
+    art = ctx.artifacts.get(type_row.get("artifact") or "")
+    return missing_sources_hint(getattr(art, "kind", ""), getattr(art, "spec", ""))

@@ -15,10 +15,10 @@ DEFAULT_AROUND_CONTEXT = 10
 
 
 def parse_lines(spec: str) -> tuple[int, int | None]:
-    """`100:180`, `100:` (to the end), `100` (one line) → (first, last or None)."""
-    m = re.fullmatch(r"\s*(\d+)\s*(?::\s*(\d*)\s*)?", spec or "")
+    """`100:180` (or `100-180`), `100:` (to the end), `100` (one line) → (first, last or None)."""
+    m = re.fullmatch(r"\s*(\d+)\s*(?:[:-]\s*(\d*)\s*)?", spec or "")
     if not m:
-        raise UsageError(f"--lines {spec!r}: use A:B (e.g. 100:180), A: or A")
+        raise UsageError(f"--lines {spec!r}: use A:B or A-B (e.g. 100:180), A: or A")
     a = int(m.group(1))
     b = None if m.group(2) == "" else int(m.group(2)) if m.group(2) is not None else a
     if a < 1 or (b is not None and b < a):
@@ -82,6 +82,8 @@ def source(ctx: SourceContext, type_row: dict, lines: str | None, around: str | 
            context: int | None, engine: str | None = None) -> tuple[dict, list[Warning_], list[dict]]:
     if lines and around:
         raise UsageError("--lines and --around exclude each other")
+    if lines:
+        parse_lines(lines)  # a malformed range is a usage error before any decompilation
     if context is not None and context < 0:
         raise UsageError("--context must be 0 or more")
     if engine is not None and engine not in ENGINES:

@@ -7,7 +7,7 @@ from jdx.graph_schema.schema import NODE_TABLES, REL_TABLES
 TYPE_BY_ID = "MATCH (t:Type {id: $id}) RETURN t.*"
 TYPES_BY_SIMPLE = (
     "MATCH (t:Type) WHERE t.simple_name = $name AND NOT t.external AND NOT t.shadowed "
-    "RETURN t.id AS id, t.fqn AS fqn, t.kind AS kind, t.artifact AS artifact ORDER BY t.fqn"
+    "RETURN t.id AS id, t.fqn AS fqn, t.kind AS kind, t.artifact AS artifact, t.access AS access ORDER BY t.fqn"
 )
 TYPES_ALL_NAMES = (
     "MATCH (t:Type) WHERE NOT t.external AND NOT t.shadowed "
@@ -16,6 +16,16 @@ TYPES_ALL_NAMES = (
 SUPERTYPES_CLOSURE = (
     "MATCH (t:Type {id: $id})-[:EXTENDS|IMPLEMENTS*1..30]->(s:Type) RETURN DISTINCT s.id AS id, s.super AS super, "
     "s.interfaces AS interfaces, s.signature AS signature, s.kind AS kind, s.external AS external, s.access AS access"
+)
+# which of some types declare, or have a supertype declaring, a member of a name (a cheap pre-check before
+# the member walk of `Simple#member` candidates)
+TYPES_DECLARING = (
+    "MATCH (t:Type)-[:DECLARES]->(m) WHERE t.id IN $ids AND m.name = $name "
+    "RETURN DISTINCT t.id AS id"
+)
+TYPES_INHERITING = (
+    "MATCH (t:Type)-[:EXTENDS|IMPLEMENTS*1..30]->(s:Type)-[:DECLARES]->(m) WHERE t.id IN $ids "
+    "AND m.name = $name RETURN DISTINCT t.id AS id"
 )
 METHODS_OF_TYPES = (
     "MATCH (t:Type)-[:DECLARES]->(m:Method) WHERE t.id IN $ids "

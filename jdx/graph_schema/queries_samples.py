@@ -22,3 +22,12 @@ DECLARED_CALLABLES = (
     "RETURN m.id AS id, m.name AS name, m.descriptor AS descriptor, m.access AS access, m.kind AS kind "
     "ORDER BY m.id"
 )
+
+# the enclosing method of a site, as `source_match.match_method` reads it
+CALLER_ROW = ("MATCH (m:Method {id: $id}) RETURN m.id AS id, m.name AS name, m.descriptor AS descriptor, "
+              "m.signature AS signature, m.access AS access, m.kind AS kind, m.param_names AS param_names")
+
+# how many calls each candidate's enclosing method makes (a method making one call on one or two lines is a
+# trivial delegate: a poor example)
+CALLS_MADE = ("UNWIND $ids AS i MATCH (m:Method {id: i})-[r:INVOKES]->(:Method) WHERE r.kind <> 'handle' "
+              "RETURN m.id AS id, count(r) AS n")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-SCHEMA_VERSION = 9  # 7: graphs built before the COPY chunk fix lacked edges; 8: Method.writer; 9: Symbol.rank by tier
+SCHEMA_VERSION = 10  # 7: graphs built before the COPY chunk fix lacked edges; 8: Method.writer;
+# 9: OVERRIDES by erased parameters, bridges folded; Type/Method/Field.artifact_name; 10: Symbol.rank by tier
 # what a Symbol can be; Name counts its (kind, owner) groups per kind in n_<kind>
 SYMBOL_KINDS = ("class", "interface", "enum", "record", "annotation", "method", "field")
 
@@ -20,20 +21,22 @@ NODE_TABLES: dict[str, list[tuple[str, str]]] = {
         ("package", "STRING"), ("kind", "STRING"), ("access", "INT32"), ("signature", "STRING"),
         ("super", "STRING"), ("interfaces", "STRING[]"), ("outer", "STRING"), ("inner_name", "STRING"),
         ("outer_method", "STRING"), ("source_file", "STRING"), ("version", "INT32"), ("kotlin", "STRING"),
-        ("artifact", "STRING"), ("external", "BOOLEAN"), ("shadowed", "BOOLEAN"), ("deprecated", "BOOLEAN"),
-        ("annotations", "STRING[]"), ("simple_lower", "STRING"), ("humps", "STRING"),
+        ("artifact", "STRING"), ("artifact_name", "STRING"), ("external", "BOOLEAN"), ("shadowed", "BOOLEAN"),
+        ("deprecated", "BOOLEAN"), ("annotations", "STRING[]"), ("simple_lower", "STRING"), ("humps", "STRING"),
     ],
     "Method": [
         ("id", "STRING"), ("owner", "STRING"), ("name", "STRING"), ("descriptor", "STRING"),
         ("signature", "STRING"), ("access", "INT32"), ("kind", "STRING"), ("exceptions", "STRING[]"),
         ("param_names", "STRING[]"), ("param_source", "STRING"), ("annotation_default", "STRING"),
-        ("first_line", "INT32"), ("last_line", "INT32"), ("artifact", "STRING"), ("external", "BOOLEAN"),
+        ("first_line", "INT32"), ("last_line", "INT32"), ("artifact", "STRING"), ("artifact_name", "STRING"),
+        ("external", "BOOLEAN"),
         ("shadowed", "BOOLEAN"), ("deprecated", "BOOLEAN"), ("annotations", "STRING[]"), ("writer", "STRING"),
     ],
     "Field": [
         ("id", "STRING"), ("owner", "STRING"), ("name", "STRING"), ("descriptor", "STRING"),
         ("signature", "STRING"), ("access", "INT32"), ("constant", "STRING"), ("artifact", "STRING"),
-        ("external", "BOOLEAN"), ("shadowed", "BOOLEAN"), ("deprecated", "BOOLEAN"), ("annotations", "STRING[]"),
+        ("artifact_name", "STRING"), ("external", "BOOLEAN"), ("shadowed", "BOOLEAN"), ("deprecated", "BOOLEAN"),
+        ("annotations", "STRING[]"),
     ],
     # the search index: one row per distinct simple name of a searchable type, method or field ...
     "Name": [("id", "STRING"), ("lower", "STRING"), ("words", "STRING")] + [(f"n_{k}", "INT32") for k in SYMBOL_KINDS],

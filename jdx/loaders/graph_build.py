@@ -210,11 +210,16 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     f_packages = [x for x, f in zip(packages, in_focus) if f]
     f_types = types.filter(focus_mask) if partial else types
     type_nodes = _type_nodes(f_types, f_ids, f_names, f_winners, f_packages, interfaces, ann_by_owner, art_id_array)
+    art_name_array = pa.array(art_names, pa.string())  # readable beside the content-hash `artifact` key
+    type_nodes = type_nodes.append_column("artifact_name", pc.take(art_name_array, f_types["pos"]))
     sink.nodes("Type", type_nodes)
     calls = _refs(shards, "calls", shadowed, art_ids, focus if partial else None)
     writers = _lambda_writers(calls, REF_KINDS.index("handle"))
     member_nodes = {"Method": _method_nodes(methods, ann_by_owner, art_id_array, writers),
                     "Field": _field_nodes(fields, ann_by_owner, art_id_array)}
+    for label, table in (("Method", methods), ("Field", fields)):
+        member_nodes[label] = member_nodes[label].append_column("artifact_name",
+                                                                pc.take(art_name_array, table["pos"]))
     for label, table in member_nodes.items():
         sink.nodes(label, table)
     name_nodes, symbol_nodes, name_edges = _name_index(type_nodes, member_nodes["Method"], member_nodes["Field"],

@@ -8,7 +8,7 @@ from collections import defaultdict
 import pyarrow as pa
 import pyarrow.compute as pc
 
-ACC_PRIVATE, ACC_STATIC = 0x0002, 0x0008
+ACC_PRIVATE, ACC_STATIC, ACC_BRIDGE, ACC_SYNTHETIC = 0x0002, 0x0008, 0x0040, 0x1000
 
 
 class Hierarchy:
@@ -120,17 +120,27 @@ def _package(t: str) -> str:
 
 def overrides(methods: pa.Table, winners: set[str], hierarchy: Hierarchy, only: set[str] | None = None) -> pa.Table:
     """Instance, non-private methods and every supertype declaration they override; `direct` marks the nearest.
-    `only`: the owners whose overriding methods are wanted (an incremental update's types)."""
+
+    JLS §8.4.8.1: an override is decided by the name and the erased parameter types (a covariant return
+    type still overrides) and by accessibility (a package-private method only inside its package), never by
+    the exact descriptor. Bridges and other synthetic methods are folded into the method they bridge: they
+    are on neither end of an edge, so `Map#keySet()` is overridden by `ConcurrentHashMap#keySet()`, the real
+    method, and `ArrayDeque#clone()` overrides `Object#clone()`. `only`: the owners whose overriding methods
+    are wanted (an incremental update's types)."""
     if only is not None:  # only these owners and their supertypes matter: skip reading the rest
         wanted = set(only)
         for t in only:
             wanted.update(hierarchy.ancestors(t))
         methods = methods.filter(pc.is_in(methods["owner_id"], value_set=pa.array(sorted(wanted), pa.string())))
-    by_owner: dict[str, dict[str, int]] = defaultdict(dict)
+    by_owner: dict[str, dict[str, tuple[str, int]]] = defaultdict(dict)
     for oid, name, desc, acc in zip(methods["owner_id"].to_pylist(), methods["name"].to_pylist(),
                                      methods["descriptor"].to_pylist(), methods["access"].to_pylist()):
-        if not acc & (ACC_PRIVATE | ACC_STATIC) and not name.startswith("<"):
-            by_owner[oid][name + desc] = acc
+        if acc & (ACC_PRIVATE | ACC_STATIC | ACC_BRIDGE | ACC_SYNTHETIC) or name.startswith("<"):
+            continue
+        key = name + desc[: desc.index(")") + 1]
+        own = by_owner[oid]
+        if key not in own or name + desc < own[key][0]:  # two real methods of one erasure (not javac): one wins
+            own[key] = (name + desc, acc)
     src, dst, direct = [], [], []
     for t in sorted(by_owner):
         if t not in winners or (only is not None and t not in only):
@@ -141,12 +151,13 @@ def overrides(methods: pa.Table, winners: set[str], hierarchy: Hierarchy, only: 
             theirs = by_owner.get(a)
             if not theirs:
                 continue
-            for nd in sorted(own.keys() & theirs.keys()):
-                if not theirs[nd] & 0x0007 and _package(a) != _package(t):
+            for key in sorted(own.keys() & theirs.keys()):
+                their_nd, their_acc = theirs[key]
+                if not their_acc & 0x0007 and _package(a) != _package(t):
                     continue  # package-private: overridable only inside its package
-                src.append(f"{t}#{nd}")
-                dst.append(f"{a}#{nd}")
-                direct.append(nd not in matched)
-                matched.add(nd)
+                src.append(f"{t}#{own[key][0]}")
+                dst.append(f"{a}#{their_nd}")
+                direct.append(key not in matched)
+                matched.add(key)
     return pa.table({"from": pa.array(src, pa.string()), "to": pa.array(dst, pa.string()),
                      "direct": pa.array(direct, pa.bool_())})

@@ -69,10 +69,17 @@ def key_values(r: dict) -> list[str]:
     return out
 
 
-def cache_gc(r: dict) -> list[str]:
+def cache_gc(r: dict, verbose: bool = False) -> list[str]:
+    """A summary per kind (count and bytes); the removed entries themselves with -v."""
     verb = "would remove" if r["dry_run"] else "removed"
-    lines = [f"cache gc {verb} {len(r['removed'])} entr{'y' if len(r['removed']) == 1 else 'ies'}"]
-    lines.extend(f"  {x}" for x in r["removed"])
+    n = len(r["removed"])
+    lines = [f"cache gc {verb} {n} entr{'y' if n == 1 else 'ies'} ({_human_bytes(r.get('bytes', 0))})"]
+    for s in r.get("summary", []):
+        lines.append(f"  {s['kind']}: {s['count']} ({_human_bytes(s['bytes'])})")
+    if verbose:
+        lines.extend(f"  {x}" for x in r["removed"])
+    elif n:
+        lines.append("  (-v lists them)")
     return lines
 
 

@@ -3,36 +3,45 @@
 from __future__ import annotations
 
 
-def _member_lines(r: dict, brief: bool) -> list[str]:
-    lines: list[str] = []
+def _member_lines(r: dict, brief: bool) -> list[tuple[str, bool]]:
+    """(line, is a member line) in output order: group headers, members, their doc lines."""
+    lines: list[tuple[str, bool]] = []
     current = None
     for m in r["members"]:
         if not brief and m["declaring"] != current:
             current = m["declaring"]
-            lines.append(f"members of {current}" if current == r["type"] else f"inherited from {current}")
-        lines.append(("" if brief else "  ") + f"{m['kind']} {m['text']}" + ("  @Deprecated" if m["deprecated"] else ""))
+            lines.append((f"members of {current}" if current == r["type"] else f"inherited from {current}", False))
+        lines.append((("" if brief else "  ") + f"{m['kind']} {m['text']}" + ("  @Deprecated" if m["deprecated"] else ""),
+                      True))
         if m.get("doc"):
-            lines.append(("  " if brief else "    ") + f"// {m['doc']}")
+            lines.append((("  " if brief else "    ") + f"// {m['doc']}", False))
     return lines
 
 
 def members_truncation(r: dict, brief: bool, max_lines: int | None) -> dict | None:
+    """The --max-lines cut, counted in members (what the footer counts too)."""
     if max_lines is None:
         return None
-    total = len(_member_lines(r, brief))
-    if total <= max_lines:
+    lines = _member_lines(r, brief)
+    if len(lines) <= max_lines:
         return None
-    return {"shown": max_lines, "total": total, "hint": "narrow with --grep or --from <supertype>, or raise --max-lines"}
+    shown = sum(1 for _, is_member in lines[:max_lines] if is_member)
+    return {"shown": shown, "total": len(r["members"]),
+            "hint": f"--max-lines {len(lines)} for all, or narrow with --grep or --from <supertype>"}
 
 
 def members(r: dict, brief: bool, max_lines: int | None, grep: str | None) -> list[str]:
-    lines = _member_lines(r, brief)
-    if max_lines is not None and len(lines) > max_lines:
-        lines = lines[:max_lines]
+    pairs = _member_lines(r, brief)
+    if max_lines is not None and len(pairs) > max_lines:
+        pairs = pairs[:max_lines]
+    lines = [line for line, _ in pairs]
     for owner, count in r["collapsed"].items():
         lines.append(f"+ {count} from {owner} (--from {owner} to expand)")
     if not brief:
-        n = len(r["members"])
+        n = sum(1 for _, is_member in pairs if is_member)
+        total = len(r["members"])
+        of = f" of {total}" if n < total else ""
         extra = f" (filtered by --grep {grep!r})" if grep else ""
-        lines.append(f"{n} member{'s' if n != 1 else ''} shown{extra} · {r['kind']} {r['type']} · {r['artifact_name']} (bytecode)")
+        lines.append(f"{n}{of} member{'s' if total != 1 else ''} shown{extra} · {r['kind']} {r['type']} · "
+                     f"{r['artifact_name']} (bytecode)")
     return lines

@@ -19,7 +19,8 @@ def samples(r: dict) -> list[str]:
             lines.append("     no sources: bytecode only; jdx body '" + s["caller"] + "' shows the method")
             continue
         a, b = src["lines"]
-        lines.append(f"     source: {src['label']} ({src['file']}:{a}-{b})")
+        mark = "   ⚠ reconstructed" if src.get("reconstructed") else ""
+        lines.append(f"     source: {src['label']} ({src['file']}:{a}-{b}){mark}")
         width = len(str(b))
         for no, text in zip(range(a, b + 1), src["text"]):
             mark = ">" if no == src["focus"] else " "

@@ -28,6 +28,14 @@ def code(r: dict, line_numbers: bool, max_lines: int | None) -> list[str]:
     return lines
 
 
+def body(r: dict, line_numbers: bool, max_lines: int | None) -> list[str]:
+    """Spec Appendix A: the reference, `source: <where>`, the text, then the `next:` step."""
+    lines = [r["ref"]] + code(r, line_numbers, max_lines)
+    if r.get("next"):
+        lines.append(f"next: {r['next']}")
+    return lines
+
+
 def _doc_lines(r: dict, raw: bool) -> list[str]:
     out: list[str] = []
     for it in r["docs"]:

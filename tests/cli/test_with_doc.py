@@ -39,9 +39,14 @@ def test_members_with_doc_without_sources(lay, run_jdx):
     assert all("doc" not in m for m in plain["result"]["members"])  # no doc key unless asked
 
 
-def test_brief_and_with_doc_exclude_each_other(lay, run_jdx):
+def test_brief_with_doc(lay, run_jdx):
+    """`--brief --with-doc`: one line per member, its doc sentence under it."""
     r = run_jdx("members", "sx.Dog", "--with-doc", "--brief", "--jars", str(lay.paired), "--no-jdk")
-    assert r.code == 3 and "exclude each other" in r.err and "Traceback" not in r.err
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("method ") and " name()" in line)
+    assert lines[at + 1] == "  // The name of this thing."
+    assert not any(line.startswith(("members of", "inherited from")) for line in lines)
 
 
 def test_show_names_sources_and_doc(lay, run_jdx):

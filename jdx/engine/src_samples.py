@@ -1,0 +1,60 @@
+"""`samples` on binary-only code (spec §7.3, §11.1): the call site rendered from the decompiled text of its
+enclosing class, labelled reconstructed.
+
+A decompiled text does not keep the class file's line numbers, so the site is found by its shape instead:
+the enclosing method's declaration is matched in the decompiled class (as `body` does), and the call (the
+member's name followed by `(`; `new Simple(` for a constructor; the field's name) is searched inside it.
+Only the few samples shown are decompiled, each class once (the decompiler caches its text)."""
+
+from __future__ import annotations
+
+import re
+
+from jdx.engine import source_match as sm
+from jdx.engine.src_locate import SourceContext
+from jdx.graph_schema import queries_samples as q
+
+
+def use_pattern(target_id: str, is_field: bool) -> re.Pattern:
+    """How a use of the target is written: `name(`, `new Simple(` / `Simple(` for a constructor, `name`."""
+    owner, _, rest = target_id.partition("#")
+    name = rest.split("(", 1)[0].split(":", 1)[0]
+    if name == "<init>":
+        simple = owner.rsplit("/", 1)[-1].rsplit("$", 1)[-1]
+        return re.compile(r"(?<![\w$])(?:new\s+(?:[\w$]+\.)*" + re.escape(simple) + r"|this|super)\s*[(<]")
+    if is_field:
+        return re.compile(r"(?<![\w$])" + re.escape(name) + r"(?![\w$])")
+    return re.compile(r"(?<![\w$])" + re.escape(name) + r"\s*\(")
+
+
+def reconstructed_window(ctx: SourceContext, caller_id: str, target_id: str, is_field: bool,
+                         context: int) -> dict | None:
+    """Lines around the use of `target_id` in the decompiled text of method `caller_id`, or None (no
+    decompiler, no recognisable declaration or use). Same shape as `src_source.source_window`, plus
+    `reconstructed: True` and the engine."""
+    from jdx.engine.src_body import decompiled_file
+
+    owner = caller_id.split("#", 1)[0]
+    type_row = ctx.type_row(owner)
+    rows = ctx.store.rows(q.CALLER_ROW, {"id": caller_id})
+    if type_row is None or not rows:
+        return None
+    try:
+        file, keys, dec = decompiled_file(ctx, type_row)
+        match = sm.match_method(file.parsed, dict(rows[0], first_line=-1, last_line=-1), type_row, keys)
+    except Exception:  # noqa: BLE001 - no decompiler or an unreadable class: the sample stays a pointer
+        return None
+    decl = match.decl
+    if decl is None:
+        return None
+    rx = use_pattern(target_id, is_field)
+    lines = file.lines
+    # the declaration line itself names a constructor (`Api(...)`): the use is in the body
+    focus = next((n for n in range(decl.start, decl.end + 1)
+                  if rx.search(lines[n - 1]) and not (n == decl.start and "<init>" in caller_id)), None)
+    if focus is None:
+        return None
+    a, b = max(decl.start, focus - context), min(decl.end, focus + context)
+    return {"label": f"decompiled by {dec.engine} {dec.engine_version}", "file": file.rel, "lines": [a, b],
+            "first_line": a, "focus": focus, "text": lines[a - 1:b], "reconstructed": True,
+            "engine": dec.engine}

@@ -1,0 +1,96 @@
+"""What each table and property of the workspace graph means (spec §7.4, `jdx schema`), beside the schema
+itself (`schema.py`): a test holds every table and property of `NODE_TABLES` / `REL_TABLES` to a meaning
+here, so the graph a notebook user queries is described where it is defined."""
+
+from __future__ import annotations
+
+ACCESS = "JVM access flags (0x1 public, 0x2 private, 0x4 protected, 0x8 static, 0x400 abstract, ...)"
+
+NODES: dict[str, tuple[str, dict[str, str]]] = {
+    "Artifact": ("a jar, class directory or JDK module of the workspace", {
+        "id": "content-hash key of the artifact", "name": "file or module name (gson-2.10.jar, java.base)",
+        "kind": "jar | dir | jrt (a JDK module)", "path": "where it was read from",
+        "position": "classpath position (0 first; the first of two same-named classes wins)",
+        "classes": "class files it holds",
+    }),
+    "Package": ("a Java package", {"id": "internal name (java/util)", "name": "dotted name (java.util)"}),
+    "Type": ("a class, interface, enum, record or annotation; external types are only referenced", {
+        "id": "internal name (java/util/Map$Entry); a shadowed copy has an @artifact suffix",
+        "name": "internal name", "fqn": "binary name with dots (java.util.Map$Entry)",
+        "simple_name": "innermost name (Entry)", "package": "dotted package name",
+        "kind": "class | interface | enum | record | annotation | module", "access": ACCESS,
+        "signature": "generic signature (JVMS 4.7.9), null when not generic", "super": "superclass internal name",
+        "interfaces": "direct superinterfaces, internal names", "outer": "enclosing type's internal name",
+        "inner_name": "simple name as declared in its outer type ('' for anonymous)",
+        "outer_method": "enclosing method of a local or anonymous class", "source_file": "SourceFile attribute",
+        "version": "class-file major version", "kotlin": "Kotlin metadata kind, null for Java",
+        "artifact": "content-hash key of the declaring artifact (Artifact.id)",
+        "artifact_name": "readable name of the declaring artifact (Artifact.name)",
+        "external": "referenced but not in the workspace", "shadowed": "an earlier artifact has the same class",
+        "deprecated": "@Deprecated or the Deprecated attribute", "annotations": "annotations as written",
+        "simple_lower": "simple name lower-cased (search)", "humps": "capitals of the simple name (search)",
+    }),
+    "Method": ("a method, constructor (<init>) or static initializer (<clinit>)", {
+        "id": "owner#name(descriptor), e.g. java/util/Map#get(Ljava/lang/Object;)Ljava/lang/Object;",
+        "owner": "declaring type's id", "name": "method name", "descriptor": "JVM descriptor",
+        "signature": "generic signature, null when not generic", "access": ACCESS + "; 0x40 bridge, 0x1000 synthetic",
+        "kind": "method | constructor | initializer", "exceptions": "throws clause, internal names",
+        "param_names": "parameter names when the class file has them",
+        "param_source": "none | MethodParameters | LocalVariableTable",
+        "annotation_default": "default value of an annotation element",
+        "first_line": "first line in the LineNumberTable (-1 none)", "last_line": "last line (-1 none)",
+        "artifact": "content-hash key of the declaring artifact", "artifact_name": "readable artifact name",
+        "external": "referenced but not declared in the workspace", "shadowed": "its class is a shadowed copy",
+        "deprecated": "@Deprecated", "annotations": "annotations as written",
+        "writer": "for a lambda body, the method that wrote the lambda",
+    }),
+    "Field": ("a field", {
+        "id": "owner#name:descriptor", "owner": "declaring type's id", "name": "field name",
+        "descriptor": "JVM type descriptor", "signature": "generic signature", "access": ACCESS,
+        "constant": "ConstantValue as text", "artifact": "content-hash key of the declaring artifact",
+        "artifact_name": "readable artifact name", "external": "referenced but not declared in the workspace",
+        "shadowed": "its class is a shadowed copy", "deprecated": "@Deprecated", "annotations": "annotations",
+    }),
+    "Name": ("search index: one row per distinct simple name", {
+        "id": "the name", "lower": "lower-cased", "words": "camel-hump words, each after a space",
+        **{f"n_{k}": f"how many {k} groups carry the name" for k in
+           ("class", "interface", "enum", "record", "annotation", "method", "field")},
+    }),
+    "Symbol": ("search index: one row per searchable type, method or field", {
+        "id": "the Type/Method/Field id", "name": "simple name", "kind": "class ... method | field",
+        "owner": "declaring type (itself for a type)", "package": "dotted package", "public": "public",
+        "rank": "search rank of its artifact (workspace, jars, JDK)", "descriptor": "member descriptor",
+        "access": ACCESS, "artifact": "content-hash key of its artifact", "first": "first row of its group",
+    }),
+}
+
+RELS: dict[str, tuple[str, dict[str, str]]] = {
+    "CONTAINS": ("an artifact or package contains a type", {}),
+    "DECLARES": ("a type declares a method, field or nested type", {}),
+    "EXTENDS": ("a class extends its superclass; an interface extends a superinterface", {}),
+    "IMPLEMENTS": ("a class implements an interface", {"position": "index in the implements clause"}),
+    "INVOKES": ("a method body calls a method (resolved as the JVM links it)", {
+        "line": "source line of the call (-1 none)", "kind": "invokevirtual | invokestatic | ... | handle",
+        "via": "the subtype or sub-interface the call named, when not the declaring type"}),
+    "READS": ("a method body reads a field", {"line": "source line", "kind": "getfield | getstatic | handle_get",
+                                              "via": "the type the access named, when not the declaring one"}),
+    "WRITES": ("a method body writes a field", {"line": "source line", "kind": "putfield | putstatic | handle_put",
+                                                "via": "the type the access named, when not the declaring one"}),
+    "REFERENCES": ("a method body or signature names a type", {
+        "line": "source line", "kind": "new | checkcast | instanceof | class | catch | throws | ..."}),
+    "OVERRIDES": ("a method overrides a supertype's method (name and erased parameters, JLS §8.4.8; bridges "
+                  "folded)", {"direct": "the nearest overridden declaration"}),
+    "ANNOTATED_BY": ("a type, method or field carries an annotation", {"text": "the annotation as written"}),
+    "NAMES": ("search index: a name names a symbol", {}),
+}
+
+EXAMPLES = (
+    ("implementations of an interface",
+     "MATCH (t:Type)-[:IMPLEMENTS]->(:Type {id: 'java/util/Map'}) RETURN t.fqn, t.artifact_name ORDER BY t.fqn"),
+    ("most-called methods of one artifact",
+     "MATCH (c:Method)-[:INVOKES]->(m:Method) WHERE m.artifact_name = 'java.base' "
+     "RETURN m.id, count(c) AS calls ORDER BY calls DESC LIMIT 10"),
+    ("what overrides a method",
+     "MATCH (o:Method)-[:OVERRIDES]->(:Method {id: 'java/lang/Object#toString()Ljava/lang/String;'}) "
+     "RETURN o.owner LIMIT 10"),
+)

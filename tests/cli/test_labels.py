@@ -1,0 +1,72 @@
+"""Labels that say what an answer is (spec §8.1, §11, Appendix A): body's reference and `next:` lines, its
+source label when an engine was asked for, a missing decompiler named; hierarchy's and members' footers
+counting what their headers count."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+SRC_ZIP = Path("/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip")
+
+
+def _json(run_jdx, *args):
+    r = run_jdx(*args, "--json")
+    assert r.code == 0, r.out + r.err
+    return json.loads(r.out)
+
+
+def test_body_has_reference_and_next_lines(run_jdx):
+    r = run_jdx("body", "java.util.HashMap#get(Object)")
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    assert lines[0] == "java.util.HashMap#get(java.lang.Object)"
+    assert lines[1].startswith("source: ")
+    assert lines[-1].startswith("next: jdx ")
+
+
+def test_forced_javap_does_not_claim_missing_sources(run_jdx):
+    if not SRC_ZIP.exists():
+        pytest.skip("openjdk-17-source is not installed: the JDK has no paired sources here")
+    data = _json(run_jdx, "body", "java.util.ArrayList#size()", "--engine", "javap")
+    header = data["result"]["header"]
+    assert "no sources jar" not in header and "--engine javap" in header
+    assert data["result"]["next"].startswith("jdx doc ")
+
+
+def test_missing_decompiler_is_named_and_the_next_one_used(run_jdx):
+    from jdx.loaders.decompile import available_engines
+
+    names = [e[0] for e in available_engines()]
+    if "vineflower" in names or "procyon" not in names:
+        pytest.skip(f"needs procyon without vineflower (found: {names})")
+    data = _json(run_jdx, "body", "java.util.Optional#isPresent()", "--engine", "vineflower")
+    codes = [w["code"] for w in data["warnings"]]
+    assert data["result"]["origin"] == "decompiled" and data["result"]["engine"]["name"] == "procyon", codes
+    assert any(w["code"] == "DECOMPILER_UNAVAILABLE" and "vineflower" in w["message"] for w in data["warnings"])
+    assert data["result"]["next"].endswith("--engine javap   (exact bytecode)")
+
+
+@pytest.mark.parametrize("type_name,limit", [("java.util.AbstractMap", "50"), ("java.util.Collection", "30")])
+def test_hierarchy_footer_counts_the_header_types(run_jdx, type_name, limit):
+    r = run_jdx("hierarchy", type_name, "--limit", limit)
+    assert r.code == 0, r.err
+    heads = [int(n) for n in re.findall(r"^  [↑↓] .*\((\d+)\)$", r.out, re.M)]
+    foot = re.search(r"^… (\d+) of (\d+) shown", r.out, re.M)
+    assert foot and int(foot.group(2)) == sum(heads), (heads, foot.group(0))
+    data = _json(run_jdx, "hierarchy", type_name, "--limit", limit)
+    assert data["truncated"]["total"] == data["result"]["up_count"] + data["result"]["down_count"]
+
+
+def test_members_max_lines_footer_counts_shown_members(run_jdx):
+    r = run_jdx("members", "java.util.AbstractList", "--max-lines", "5")
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    shown = sum(1 for line in lines if re.match(r"^  (method|field|constructor) ", line))
+    m = re.search(r"^(\d+) of (\d+) members shown", r.out, re.M)
+    assert m and int(m.group(1)) == shown, r.out
+    cut = re.search(r"^… (\d+) of (\d+) shown", r.out, re.M)
+    assert cut and int(cut.group(1)) == shown and cut.group(2) == m.group(2)
