@@ -50,6 +50,7 @@ def run_bench(service: Session, iterations: int = 3) -> Answer:
 
         result = json.loads(out)["result"] if out.strip().startswith("{") else {}
         classes = result.get("classes", 0)
+        cold_index = secs
         rows.append({"name": "cold index (empty shard cache, JVM start included)",
                      "value": f"{secs:.2f} s, {classes:,} classes, {classes / secs:,.0f} classes/s, "
                               f"peak RSS {rss / 2**20:,.0f} MB; phases {result.get('phases')}",
@@ -61,6 +62,10 @@ def run_bench(service: Session, iterations: int = 3) -> Answer:
         rerun = _median_seconds(jdx + ["index", "--json", *_workspace_args(service)], env, iterations)
         rows.append({"name": "re-run on an unchanged workspace (process start included)",
                      "value": f"{rerun * 1000:.0f} ms median of {iterations}", "seconds": rerun})
+        if not service.options.jars and service.options.jdk is not False and not service.options.workspace:
+            from jdx.bench import incremental as bench_incremental
+
+            rows.extend(bench_incremental.rows(cache, env, jdx, cold_index))
         java_bin = java.home / "bin" / "java"
         secs, _rss, out = _run_child([str(java_bin), "-cp", f"{asm}:{classes_dir}", "jdx.extract.BareScan"], env)
         count, _, ms = out.strip().partition(" ")

@@ -24,7 +24,7 @@ from jdx.errors import NotFoundError, UsageError
 from jdx.graph_schema import queries, queries_search
 from jdx.graph_schema.queries_search import TYPE_KINDS
 from jdx.graph_schema.store import GraphStore
-from jdx.graph_schema.schema import ORIGIN_TIERS
+from jdx.graph_schema.schema import origin_ranks
 
 SYMBOL_KINDS = TYPE_KINDS + ("method", "field")
 ALL_KINDS = SYMBOL_KINDS + ("package", "module")
@@ -64,8 +64,8 @@ def parse_kinds(values: list[str] | tuple[str, ...]) -> tuple[str, ...]:
 def artifact_table(store: GraphStore) -> list[dict]:
     """Artifacts in classpath order with their search rank and origin word."""
     rows = store.rows_cached(queries.ARTIFACTS)
-    order = sorted(rows, key=lambda r: (ORIGIN_TIERS.get(r["a.kind"], 1), r["a.position"]))
-    rank = {r["a.id"]: i for i, r in enumerate(order)}
+    by_position = sorted(rows, key=lambda r: r["a.position"])
+    rank = dict(zip((r["a.id"] for r in by_position), origin_ranks([r["a.kind"] for r in by_position])))
     origin = {"dir": "workspace", "jar": "dependency", "jrt": "jdk"}
     return [{"id": r["a.id"], "name": r["a.name"], "kind": r["a.kind"], "position": r["a.position"],
              "classes": r["a.classes"], "rank": rank[r["a.id"]], "origin": origin.get(r["a.kind"], "dependency")}

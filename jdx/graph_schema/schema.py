@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
-SCHEMA_VERSION = 10  # 7: graphs built before the COPY chunk fix lacked edges; 8: Method.writer;
-# 9: OVERRIDES by erased parameters, bridges folded; Type/Method/Field.artifact_name; 10: KotlinDecl
+SCHEMA_VERSION = 11  # 7: graphs built before the COPY chunk fix lacked edges; 8: Method.writer;
+# 9: OVERRIDES by erased parameters, bridges folded; Type/Method/Field.artifact_name; 10: KotlinDecl;
+# 11: Symbol.rank by tier
 # what a Symbol can be; Name counts its (kind, owner) groups per kind in n_<kind>
 SYMBOL_KINDS = ("class", "interface", "enum", "record", "annotation", "method", "field")
 
@@ -91,6 +92,21 @@ def ddl() -> list[str]:
 # digits, an acronym with its digits, or leading digits; `_`, `$` and anything else separate words
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z][a-z0-9]*|[A-Z]+[0-9]*|[0-9]+[a-z]*")
 ORIGIN_TIERS = {"dir": 0, "jar": 1, "jrt": 2}  # search ranks workspace code, then dependencies, then the JDK
+RANK_TIER = 1 << 20
+
+
+def origin_ranks(kinds: list[str]) -> list[int]:
+    """Per classpath position (artifact kinds in classpath order), its search rank (Symbol.rank): workspace
+    dirs, then jars, then the JDK, each in classpath order. A rank is tier * 2^20 + its place among the
+    artifacts of its tier, so adding a jar leaves the JDK's ranks (and every earlier jar's) as they were:
+    an incremental update rewrites only the ranks that moved."""
+    seen = dict.fromkeys(ORIGIN_TIERS.values(), 0)
+    ranks = []
+    for kind in kinds:
+        tier = ORIGIN_TIERS.get(kind, 1)
+        ranks.append(tier * RANK_TIER + seen[tier])
+        seen[tier] += 1
+    return ranks
 
 
 def name_words(name: str) -> str:

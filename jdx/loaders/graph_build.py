@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from jdx.errors import Warning_
-from jdx.graph_schema.schema import ORIGIN_TIERS, SYMBOL_KINDS, name_words
+from jdx.graph_schema.schema import SYMBOL_KINDS, name_words, origin_ranks
 from jdx.loaders.extractor import REF_KINDS, TYPE_KINDS
 from jdx.loaders.kotlin_graph import kotlin_graph_tables
 from jdx.loaders.resolution import Hierarchy, overrides, resolve_edges
@@ -42,11 +42,21 @@ def _join(*arrays, sep: str = "") -> pa.Array:
     return pc.binary_join_element_wise(*arrays, sep)
 
 
-def _concat(shards, name: str) -> pa.Table:
+class IncrementalRefused(Exception):
+    """A partial build would not equal a build from scratch (a class name shared with another artifact, or
+    other artifacts referring to the ones changed): the caller builds from scratch instead."""
+
+
+def _concat(shards, name: str, only: set[int] | None = None, columns: list[str] | None = None) -> pa.Table:
     parts = []
     for pos, shard in enumerate(shards):
-        t = shard.table(name)
+        if only is not None and pos not in only:
+            continue
+        t = shard.table(name, columns)
         parts.append(t.append_column("pos", pa.nulls(t.num_rows, pa.int32()).fill_null(pos)))
+    if not parts:  # no artifact selected: the first shard's columns, no rows
+        t = shards[0].table(name, columns).slice(0, 0)
+        return t.append_column("pos", pa.nulls(0, pa.int32()))
     return pa.concat_tables(parts)
 
 
@@ -106,9 +116,19 @@ def _rename(ids: pa.Array, owners: pa.Array, positions: pa.Array, shadowed: set,
     return pa.array(new_ids, pa.string()), pa.array(new_owners, pa.string()), pa.array(flags, pa.bool_())
 
 
-def build_graph_tables(shards, sink: GraphSink) -> BuildResult:
-    """Computes every table of the graph and hands each to the sink, nodes before the edges that need them."""
+MEMBER_CONTEXT = ["id", "owner", "kind", "name", "descriptor", "access"]
+
+
+def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -> BuildResult:
+    """Computes every table of the graph and hands each to the sink, nodes before the edges that need them.
+
+    With `focus` (classpath positions), only the rows owned by those artifacts go to the sink, computed
+    against the whole classpath (shadowing, resolution, overrides, externals) exactly as a full build
+    would: what an incremental update appends to a graph that already holds the other artifacts.
+    Refused (IncrementalRefused) when a focused artifact shares a class name with any other one."""
     warnings: list[Warning_] = []
+    partial = focus is not None
+    focus = set(range(len(shards))) if focus is None else set(focus)
     art_names = [s.artifact.name for s in shards]
     art_ids = [s.artifact.key for s in shards]
     art_id_array = pa.array(art_ids, pa.string())
@@ -127,7 +147,12 @@ def build_graph_tables(shards, sink: GraphSink) -> BuildResult:
     type_ids = pa.array(ids, pa.string())
     winners = {n for n, w in zip(names, winner_mask) if w}
     shadowed = {(p, n) for n, w, p in zip(names, winner_mask, positions) if not w}
+    if partial and shadowed:
+        loser_names = {n for p, n in shadowed}
+        if any(p in focus for n, p in zip(names, positions) if n in loser_names):
+            raise IncrementalRefused("a changed artifact shares class names with another artifact")
     warnings.extend(_duplicate_warnings(names, positions, art_names))
+    in_focus = [p in focus for p in positions]
 
     sink.nodes("Artifact", pa.table({
         "id": art_id_array, "name": pa.array(art_names, pa.string()),
@@ -135,7 +160,7 @@ def build_graph_tables(shards, sink: GraphSink) -> BuildResult:
         "path": pa.array([s.artifact.path for s in shards], pa.string()),
         "position": pa.array(range(len(shards)), pa.int32()),
         "classes": pa.array([int(s.meta.get("classes", 0)) for s in shards], pa.int32()),
-    }))
+    }).filter(pa.array([p in focus for p in range(len(shards))], pa.bool_())))
     packages = [_package(n) for n in names]
 
     # --- hierarchy of the loaded classes (supertypes rows of dropped duplicates go too)
@@ -144,6 +169,7 @@ def build_graph_tables(shards, sink: GraphSink) -> BuildResult:
                          value_set=pos_name)
     supertypes = supertypes.filter(pc.is_valid(st_idx))
     st_from = pc.take(type_ids, st_idx.filter(pc.is_valid(st_idx))).to_pylist()
+    st_focus = [p in focus for p in supertypes["pos"].to_pylist()]
     supers: dict[str, str] = {}
     interfaces: dict[str, list[str]] = defaultdict(list)
     for frm, sup, kind in zip(st_from, supertypes["super"].to_pylist(), supertypes["kind"].to_pylist()):
@@ -153,35 +179,42 @@ def build_graph_tables(shards, sink: GraphSink) -> BuildResult:
             interfaces[frm].append(sup)
 
     # --- annotations, rendered per owner
-    ann_by_owner, annotated, ann_types = _annotations(shards, pos_name, type_ids)
+    ann_by_owner, annotated, ann_types = _annotations(shards, pos_name, type_ids, focus if partial else None)
 
     # --- members, keyed under their declaring type's id
-    members = _concat(shards, "members")
-    member_ids, member_owners = members["id"], members["owner"]
-    if shadowed:
-        member_ids, member_owners, member_shadowed = _rename(member_ids, member_owners, members["pos"], shadowed,
-                                                             art_ids)
-    else:
-        member_shadowed = _const(members.num_rows, False, pa.bool_())
-    first = _first_rows(member_ids) if same_name_twice else _const(members.num_rows, True, pa.bool_())
-    members = pa.table({
-        "id": member_ids.filter(first),
-        "owner_id": member_owners.filter(first),
-        "shadowed": member_shadowed.filter(first),
-        **{c: members[c].filter(first) for c in ("kind", "name", "descriptor", "signature", "access", "exceptions",
-                                                 "param_names", "param_source", "constant", "annotation_default",
-                                                 "first_line", "last_line", "pos")},
-    })
+    def member_table(only: set[int] | None, columns: list[str] | None) -> pa.Table:
+        members = _concat(shards, "members", only, columns)
+        member_ids, member_owners = members["id"], members["owner"]
+        if shadowed:
+            member_ids, member_owners, member_shadowed = _rename(member_ids, member_owners, members["pos"], shadowed,
+                                                                 art_ids)
+        else:
+            member_shadowed = _const(members.num_rows, False, pa.bool_())
+        first = _first_rows(member_ids) if same_name_twice else _const(members.num_rows, True, pa.bool_())
+        rest = [c for c in members.column_names if c not in ("id", "owner")]
+        return pa.table({"id": member_ids.filter(first), "owner_id": member_owners.filter(first),
+                         "shadowed": member_shadowed.filter(first), **{c: members[c].filter(first) for c in rest}})
+
+    members = member_table(focus if partial else None, None)
+    context = member_table(None, MEMBER_CONTEXT) if partial else members
     methods = members.filter(pc.equal(members["kind"], 0))
     fields = members.filter(pc.equal(members["kind"], 1))
-    hierarchy = Hierarchy(supers, interfaces, set(methods["id"].to_pylist()), set(fields["id"].to_pylist()))
+    all_methods = context.filter(pc.equal(context["kind"], 0)) if partial else methods
+    all_fields = context.filter(pc.equal(context["kind"], 1)) if partial else fields
+    hierarchy = Hierarchy(supers, interfaces, set(all_methods["id"].to_pylist()), set(all_fields["id"].to_pylist()))
 
     # declared nodes go to the database now; externals follow once resolution has found them
-    type_nodes = _type_nodes(types, ids, names, winner_mask, packages, interfaces, ann_by_owner, art_id_array)
+    focus_mask = pa.array(in_focus, pa.bool_())
+    f_ids = [x for x, f in zip(ids, in_focus) if f]
+    f_names = [x for x, f in zip(names, in_focus) if f]
+    f_winners = [x for x, f in zip(winner_mask, in_focus) if f]
+    f_packages = [x for x, f in zip(packages, in_focus) if f]
+    f_types = types.filter(focus_mask) if partial else types
+    type_nodes = _type_nodes(f_types, f_ids, f_names, f_winners, f_packages, interfaces, ann_by_owner, art_id_array)
     art_name_array = pa.array(art_names, pa.string())  # readable beside the content-hash `artifact` key
-    type_nodes = type_nodes.append_column("artifact_name", pc.take(art_name_array, types["pos"]))
+    type_nodes = type_nodes.append_column("artifact_name", pc.take(art_name_array, f_types["pos"]))
     sink.nodes("Type", type_nodes)
-    calls = _refs(shards, "calls", shadowed, art_ids)
+    calls = _refs(shards, "calls", shadowed, art_ids, focus if partial else None)
     writers = _lambda_writers(calls, REF_KINDS.index("handle"))
     member_nodes = {"Method": _method_nodes(methods, ann_by_owner, art_id_array, writers),
                     "Field": _field_nodes(fields, ann_by_owner, art_id_array)}
@@ -194,7 +227,7 @@ def build_graph_tables(shards, sink: GraphSink) -> BuildResult:
                                                        art_id_array, [s.artifact.kind for s in shards])
     sink.nodes("Name", name_nodes)
     sink.nodes("Symbol", symbol_nodes)
-    pkg_ids = sorted(set(packages))
+    pkg_ids = sorted(set(f_packages))
     sink.nodes("Package", pa.table({"id": pa.array(pkg_ids, pa.string()),
                                     "name": pa.array([p.replace("/", ".") for p in pkg_ids], pa.string())}))
 
@@ -202,19 +235,21 @@ def build_graph_tables(shards, sink: GraphSink) -> BuildResult:
     kind_names = pa.array(REF_KINDS, pa.string())
     external_methods: dict[str, tuple[str, str, str]] = {}
     external_fields: dict[str, tuple[str, str, str]] = {}
-    invokes = resolve_edges(calls, methods["id"], hierarchy, False, kind_names, external_methods)
-    accesses = _refs(shards, "accesses", shadowed, art_ids)
-    field_edges = resolve_edges(accesses, fields["id"], hierarchy, True, kind_names, external_fields)
+    invokes = resolve_edges(calls, all_methods["id"], hierarchy, False, kind_names, external_methods)
+    accesses = _refs(shards, "accesses", shadowed, art_ids, focus if partial else None)
+    field_edges = resolve_edges(accesses, all_fields["id"], hierarchy, True, kind_names, external_fields)
     read_mask = pc.is_in(accesses["kind"], value_set=pa.array(READ_KINDS, pa.int32()))
-    typerefs = _refs(shards, "typerefs", shadowed, art_ids)
+    typerefs = _refs(shards, "typerefs", shadowed, art_ids, focus if partial else None)
     references = pa.table({"from": typerefs["from"], "to": typerefs["to"], "line": typerefs["line"],
                            "kind": pc.take(kind_names, typerefs["kind"])})
     throws = _throws(methods)
     references = pa.concat_tables([references, throws])
 
+    st_rows = [(frm, sup, kind, position) for frm, sup, kind, position, f in zip(
+        st_from, supertypes["super"].to_pylist(), supertypes["kind"].to_pylist(), supertypes["position"].to_pylist(),
+        st_focus) if f]
     external_types = set(pc.unique(references["to"]).to_pylist())
-    external_types.update(s for s in supers.values())
-    external_types.update(i for lst in interfaces.values() for i in lst)
+    external_types.update(r[1] for r in st_rows)
     external_types.update(v[0] for v in external_methods.values())
     external_types.update(v[0] for v in external_fields.values())
     external_types.update(ann_types)
@@ -226,8 +261,7 @@ def build_graph_tables(shards, sink: GraphSink) -> BuildResult:
     # --- relationships
     is_iface = {i for i, a in zip(ids, types["access"].to_pylist()) if a & ACC_INTERFACE}
     ext_from, ext_to, impl_from, impl_to, impl_pos = [], [], [], [], []
-    for frm, sup, kind, position in zip(st_from, supertypes["super"].to_pylist(), supertypes["kind"].to_pylist(),
-                                        supertypes["position"].to_pylist()):
+    for frm, sup, kind, position in st_rows:
         if kind == 0:
             if sup == "java/lang/Object" and frm in is_iface:
                 continue
@@ -239,16 +273,17 @@ def build_graph_tables(shards, sink: GraphSink) -> BuildResult:
             impl_pos.append(position)
     nest_from, nest_to = [], []
     id_set = set(ids)
-    for tid, outer, w, pos in zip(ids, types["outer"].to_pylist(), winner_mask, positions):
+    for tid, outer, w, pos in zip(f_ids, f_types["outer"].to_pylist(), f_winners, f_types["pos"].to_pylist()):
         if outer:
             oid = outer if w else outer + _shadow_suffix(pos, art_ids)
             if oid in id_set:
                 nest_from.append(oid)
                 nest_to.append(tid)
     s = pa.string()
+    f_type_ids = pa.array(f_ids, s)
     rels = [
-        ("CONTAINS", "Artifact", "Type", pa.table({"from": pc.take(art_id_array, types["pos"]), "to": type_ids})),
-        ("CONTAINS", "Package", "Type", pa.table({"from": pa.array(packages, s), "to": type_ids})),
+        ("CONTAINS", "Artifact", "Type", pa.table({"from": pc.take(art_id_array, f_types["pos"]), "to": f_type_ids})),
+        ("CONTAINS", "Package", "Type", pa.table({"from": pa.array(f_packages, s), "to": f_type_ids})),
         ("DECLARES", "Type", "Method", pa.table({"from": methods["owner_id"], "to": methods["id"]})),
         ("DECLARES", "Type", "Field", pa.table({"from": fields["owner_id"], "to": fields["id"]})),
         ("DECLARES", "Type", "Type", pa.table({"from": pa.array(nest_from, s), "to": pa.array(nest_to, s)})),
@@ -263,7 +298,7 @@ def build_graph_tables(shards, sink: GraphSink) -> BuildResult:
     for rel in rels:
         sink.rels(*rel)
     sink.rels("NAMES", "Name", "Symbol", name_edges)
-    override_edges = overrides(methods, winners, hierarchy)
+    override_edges = overrides(all_methods, winners, hierarchy, set(f_ids) if partial else None)
     sink.rels("OVERRIDES", "Method", "Method", override_edges)
     kotlin_nodes, kotlin_rels = kotlin_graph_tables(shards, shadowed, art_ids, methods["id"], fields["id"], winners)
     if kotlin_nodes is not None:
@@ -277,7 +312,8 @@ def build_graph_tables(shards, sink: GraphSink) -> BuildResult:
         ann_edges += len(src)
     counts = {
         "artifacts": len(shards), "classes": len(winners), "types": len(ids) + len(external_types),
-        "methods": methods.num_rows, "fields": fields.num_rows, "members": methods.num_rows + fields.num_rows,
+        "methods": all_methods.num_rows, "fields": all_fields.num_rows,
+        "members": all_methods.num_rows + all_fields.num_rows,
         "calls": invokes.num_rows,
         "edges": sum(t.num_rows for _, _, _, t in rels) + override_edges.num_rows + ann_edges,
         "kotlin": kotlin_nodes.num_rows if kotlin_nodes is not None else 0,
@@ -306,8 +342,8 @@ def _duplicate_warnings(names: list[str], positions: list[int], art_names: list[
     return out
 
 
-def _refs(shards, name: str, shadowed: set, art_ids: list[str]) -> pa.Table:
-    refs = _concat(shards, name)
+def _refs(shards, name: str, shadowed: set, art_ids: list[str], only: set[int] | None = None) -> pa.Table:
+    refs = _concat(shards, name, only)
     if shadowed:
         frm = []
         for f, pos in zip(refs["from"].to_pylist(), refs["pos"].to_pylist()):
@@ -330,8 +366,8 @@ def _throws(methods: pa.Table) -> pa.Table:
                      "line": _const(n, -1, pa.int32()), "kind": _const(n, "throws", pa.string())})
 
 
-def _annotations(shards, pos_name: pa.Array, type_ids: pa.Array):
-    ann = _concat(shards, "annotations")
+def _annotations(shards, pos_name: pa.Array, type_ids: pa.Array, only: set[int] | None = None):
+    ann = _concat(shards, "annotations", only)
     idx = pc.index_in(_join(pc.cast(ann["pos"], pa.string()), ann["owner"], sep=":"), value_set=pos_name)
     ann = ann.filter(pc.is_valid(idx))
     owners = pc.take(type_ids, idx.filter(pc.is_valid(idx))).to_pylist()
@@ -393,19 +429,10 @@ def _type_nodes(types, ids, names, winner_mask, packages, interfaces, ann_by_own
     })
 
 
-def _origin_ranks(kinds: list[str]) -> pa.Array:
-    """Per classpath position, its search rank: workspace dirs, then jars, then the JDK, each in classpath order."""
-    order = sorted(range(len(kinds)), key=lambda p: (ORIGIN_TIERS.get(kinds[p], 1), p))
-    ranks = [0] * len(kinds)
-    for rank, pos in enumerate(order):
-        ranks[pos] = rank
-    return pa.array(ranks, pa.int32())
-
-
 def _name_index(type_nodes: pa.Table, methods: pa.Table, fields: pa.Table, art_ids: pa.Array, kinds: list[str]):
     """Name and Symbol nodes and NAMES edges, what search ranks by: loaded (not shadowed), named (not
     anonymous), not synthetic types and members; constructors and initialisers are found through their type."""
-    ranks = _origin_ranks(kinds)
+    ranks = pa.array(origin_ranks(kinds), pa.int32())
 
     def rank_of(table: pa.Table) -> pa.Array:
         return pc.take(ranks, pc.index_in(table["artifact"], value_set=art_ids))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -36,13 +37,23 @@ class IndexReport:
     warnings: list[Warning_] = field(default_factory=list)
     failed_artifacts: list[str] = field(default_factory=list)
     phases: dict[str, float] = field(default_factory=dict)
+    incremental: bool = False  # grown from another graph rather than built from scratch
+    added: int = 0  # artifacts appended by an incremental update
+
+
+def graph_family() -> str:
+    """Graphs of one family share schema, shard format, extractor and backend: one can grow from another."""
+    text = f"{SCHEMA_VERSION}:{SHARD_FORMAT}:{extractor_source_hash()}:{backend_name()}"
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def graph_key(artifacts: list[Artifact]) -> str:
-    """A workspace graph is a function of its ordered artifacts, the schema and the extractor."""
-    digest = hashlib.sha256(f"{SCHEMA_VERSION}:{SHARD_FORMAT}:{extractor_source_hash()}:{backend_name()}".encode())
+    """Where a workspace's graph lives: its ordered artifacts (a class directory by path, since its content
+    changes constantly and its graph is updated in place), the schema and the extractor."""
+    digest = hashlib.sha256(graph_family().encode())
     for a in artifacts:
-        digest.update(f"\n{a.key}:{a.kind}:{a.name}".encode())
+        ident = a.path if a.kind == "dir" else a.key
+        digest.update(f"\n{ident}:{a.kind}:{a.name}".encode())
     return digest.hexdigest()[:24]
 
 
@@ -50,9 +61,21 @@ def graph_root(cache: Path, artifacts: list[Artifact]) -> Path:
     return cache / "graphs" / graph_key(artifacts)
 
 
+def _manifest_keys(manifest: dict) -> list[str]:
+    return [a["key"] for a in manifest.get("artifacts", [])]
+
+
 def fresh_graph(cache: Path, artifacts: list[Artifact]) -> Path | None:
     """The current graph build for exactly these artifacts, or None (no JVM, no hashing of classes)."""
-    return current_build(graph_root(cache, artifacts))
+    build = current_build(graph_root(cache, artifacts))
+    if build is None:
+        return None
+    try:
+        if _manifest_keys(read_manifest(build)) != [a.key for a in artifacts]:
+            return None  # a class directory changed since
+    except (OSError, ValueError):
+        return None
+    return build
 
 
 def _shard_warnings(shard) -> list[Warning_]:
@@ -63,6 +86,120 @@ def _shard_warnings(shard) -> list[Warning_]:
     return out
 
 
+def _up_to_date(existing: Path, artifacts: list[Artifact], started: float) -> IndexReport | None:
+    manifest = read_manifest(existing)
+    if _manifest_keys(manifest) != [a.key for a in artifacts]:
+        return None
+    warnings = [Warning_(**w) for w in manifest.get("warnings", [])]
+    return IndexReport(
+        graph=existing, built=False, artifacts=len(artifacts), classes=manifest["counts"]["classes"],
+        members=manifest["counts"]["members"], edges=manifest["counts"]["edges"],
+        seconds=time.perf_counter() - started, warnings=warnings,
+        failed_artifacts=sorted({w.artifact for w in warnings if w.code == "ARTIFACT_READ_ERROR"}),
+    )
+
+
+@contextmanager
+def _writer_lock(root: Path):
+    """One writer per workspace graph at a time (processes building other workspaces are not held up)."""
+    import fcntl
+
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / ".lock", "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def _candidate_bases(cache: Path, artifacts: list[Artifact]) -> list[tuple[int, Path, dict]]:
+    """Built graphs of this family whose artifacts are all in the wanted classpath, most classes first.
+    Graphs holding an artifact the classpath lacks do not serve: deleting rows is not trusted (Kùzu 0.11.3
+    left stale edges and dropped unrelated ones after DETACH DELETE on graphs of a few thousand classes).
+    A graph with shadowed classes only serves when its artifacts keep their relative order."""
+    family = graph_family()
+    want = {a.key: i for i, a in enumerate(artifacts)}
+    out = []
+    graphs = cache / "graphs"
+    if not graphs.is_dir():
+        return out
+    for child in graphs.iterdir():
+        if child.name.startswith("."):
+            continue
+        build = current_build(child)
+        if build is None:
+            continue
+        try:
+            manifest = read_manifest(build)
+        except (OSError, ValueError):
+            continue
+        if manifest.get("family") != family:
+            continue
+        arts = manifest.get("artifacts", [])
+        if not arts or any(a["key"] not in want for a in arts):
+            continue
+        order = [want[a["key"]] for a in arts]
+        dups = any(w.get("code") == "DUPLICATE_CLASS" for w in manifest.get("warnings", []))
+        if dups and order != sorted(order):
+            continue
+        out.append((sum(int(a.get("classes", 0)) for a in arts), build, manifest))
+    out.sort(key=lambda x: (-x[0], str(x[1])))
+    return out
+
+
+def _manifest(artifacts: list[Artifact], shards, counts: dict, warnings: list[Warning_], **extra) -> dict:
+    arts = []
+    for a, s in zip(artifacts, shards):
+        arts.append(dict(a.to_json(), classes=int(s.meta.get("classes", 0))))
+    return {"artifacts": arts, "counts": counts, "family": graph_family(),
+            "warnings": [{"code": w.code, "message": w.message, "artifact": w.artifact} for w in warnings], **extra}
+
+
+def _all_warnings(shards, built_warnings: list[Warning_]) -> tuple[list[Warning_], list[str]]:
+    warnings: list[Warning_] = []
+    failed = []
+    for shard in shards:
+        ws = _shard_warnings(shard)
+        warnings.extend(ws)
+        if any(w.code == "ARTIFACT_READ_ERROR" for w in ws):
+            failed.append(shard.artifact.name)
+    warnings.extend(built_warnings)
+    return warnings, failed
+
+
+def _update(root: Path, base: Path, manifest: dict, artifacts: list[Artifact], shards) -> tuple[Path, dict, list,
+                                                                                                 list, int]:
+    """The graph of `artifacts` from the build `base` (a subset of them): append what joined, move the rest."""
+    from jdx.graph_schema.update import GraphUpdater
+    from jdx.graph_schema.schema import origin_ranks
+    from jdx.loaders.graph_build import build_graph_tables
+
+    keys = [a.key for a in artifacts]
+    had = set(_manifest_keys(manifest))
+    focus = {i for i, k in enumerate(keys) if k not in had}
+    updater = GraphUpdater(root, base)
+    try:
+        base_arts = manifest.get("artifacts", [])
+        old_ranks = origin_ranks([a["kind"] for a in base_arts])
+        ranks = origin_ranks([a.kind for a in artifacts])
+        updater.place({a["key"]: (i, r) for i, (a, r) in enumerate(zip(base_arts, old_ranks))},
+                      {k: (i, r) for i, (k, r) in enumerate(zip(keys, ranks))})
+        built = build_graph_tables(shards, updater, focus=focus)
+        warnings, failed = _all_warnings(shards, built.warnings)
+        # the build counted the classes and members of the whole classpath; edges and types add up
+        base_counts = manifest["counts"]
+        counts = dict(built.counts, artifacts=len(artifacts), calls=base_counts["calls"] + built.counts["calls"],
+                      edges=base_counts["edges"] + built.counts["edges"],
+                      types=base_counts["types"] + updater.added_types)
+        build = updater.commit(_manifest(artifacts, shards, counts, warnings,
+                                         base=manifest.get("build"), added=len(focus)))
+    except BaseException:
+        updater.abort()
+        raise
+    return build, counts, warnings, failed, len(focus)
+
+
 def ensure_graph(
     cache: Path,
     artifacts: list[Artifact],
@@ -71,19 +208,25 @@ def ensure_graph(
     extractor: BytecodeExtractor | None = None,
     progress: Progress | None = None,
 ) -> IndexReport:
-    """Makes sure the graph of these artifacts exists; extracts only artifacts without a shard."""
+    """Makes sure the graph of these artifacts exists; extracts only artifacts without a shard, and grows the
+    graph from the closest one already built (appending only what is new) when that equals a full build."""
     started = time.perf_counter()
     root = graph_root(cache, artifacts)
     existing = current_build(root)
     if existing is not None and not force:
-        manifest = read_manifest(existing)
-        warnings = [Warning_(**w) for w in manifest.get("warnings", [])]
-        return IndexReport(
-            graph=existing, built=False, artifacts=len(artifacts), classes=manifest["counts"]["classes"],
-            members=manifest["counts"]["members"], edges=manifest["counts"]["edges"],
-            seconds=time.perf_counter() - started, warnings=warnings,
-            failed_artifacts=sorted({w.artifact for w in warnings if w.code == "ARTIFACT_READ_ERROR"}),
-        )
+        report = _up_to_date(existing, artifacts, started)
+        if report is not None:
+            return report
+    with _writer_lock(root):
+        existing = current_build(root)
+        if existing is not None and not force:  # another process may have built it meanwhile
+            report = _up_to_date(existing, artifacts, started)
+            if report is not None:
+                return report
+        return _build(cache, root, artifacts, force, extractor, progress, started)
+
+
+def _build(cache, root, artifacts, force, extractor, progress, started) -> IndexReport:
     from concurrent.futures import ThreadPoolExecutor
 
     from jdx.loaders.extractor import JPypeExtractor
@@ -96,13 +239,15 @@ def ensure_graph(
     writer_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jdx-shard-write")
     writes = []
     if missing:
+        from jdx.loaders.dirshards import extract_missing
+
         extractor = extractor or JPypeExtractor(cache)
         done = 0
         kotlin_seconds = 0.0
-        for extracted in extractor.extract([artifacts[i] for i in missing]):
-            index = missing[extracted.index]
+        for index, extracted in extract_missing(cache, [artifacts[i] for i in missing], extractor, force):
+            index = missing[index]
             shards[index] = shard_in_memory(cache, artifacts[index], extracted)
-            kotlin_seconds += extracted.kotlin_seconds
+            kotlin_seconds += getattr(extracted, "kotlin_seconds", 0.0)
             writes.append(writer_pool.submit(write_shard, cache, artifacts[index], extracted))
             done += 1
             if progress:
@@ -115,6 +260,39 @@ def ensure_graph(
         release_heap()
     t_extracted = time.perf_counter()
     ready = [s for s in shards if s is not None]
+    if not force:
+        from jdx.graph_schema.update import UpdateRefused
+        from jdx.loaders.graph_build import IncrementalRefused
+
+        bases = _candidate_bases(cache, artifacts)
+        fixed = [a for a in artifacts if a.kind != "dir"]
+        if len(fixed) < len(artifacts) and fixed and not any(len(m["artifacts"]) == len(fixed) for _, _, m in bases):
+            # a workspace with class directories grows from the graph of its other artifacts, kept for the
+            # next change of a directory (rows are appended, never deleted)
+            ensure_graph(cache, fixed, extractor=extractor, progress=progress)
+            bases = _candidate_bases(cache, artifacts)
+        for _score, base, manifest in bases[:3]:
+            if progress:
+                progress("graph", 0, 1)
+            try:
+                build, counts, warnings, failed, added = _update(root, base, manifest, artifacts, ready)
+            except (UpdateRefused, IncrementalRefused):
+                continue
+            except Exception:  # noqa: BLE001 - an update that fails for any other reason: build from scratch
+                continue
+            for write in writes:
+                write.result()
+            writer_pool.shutdown(wait=True)
+            if progress:
+                progress("graph", 1, 1)
+            t_graph = time.perf_counter()
+            return IndexReport(
+                graph=build, built=True, artifacts=len(artifacts), extracted=len(missing),
+                classes=counts["classes"], members=counts["members"], edges=counts["edges"],
+                seconds=t_graph - started, warnings=warnings, failed_artifacts=failed,
+                phases={"extract": round(t_extracted - started, 3), "update": round(t_graph - t_extracted, 3)},
+                incremental=True, added=added,
+            )
     if progress:
         progress("graph", 0, 1)
     from jdx.loaders.graph_build import build_graph_tables
@@ -123,19 +301,8 @@ def ensure_graph(
     try:
         built = build_graph_tables(ready, writer)
         t_tables = time.perf_counter()
-        warnings: list[Warning_] = []
-        failed = []
-        for shard in ready:
-            ws = _shard_warnings(shard)
-            warnings.extend(ws)
-            if any(w.code == "ARTIFACT_READ_ERROR" for w in ws):
-                failed.append(shard.artifact.name)
-        warnings.extend(built.warnings)
-        manifest = {
-            "artifacts": [a.to_json() for a in artifacts],
-            "counts": built.counts,
-            "warnings": [{"code": w.code, "message": w.message, "artifact": w.artifact} for w in warnings],
-        }
+        warnings, failed = _all_warnings(ready, built.warnings)
+        manifest = _manifest(artifacts, ready, built.counts, warnings)
         for write in writes:
             write.result()
         build = writer.commit(manifest)

@@ -118,14 +118,20 @@ def _package(t: str) -> str:
     return t.rsplit("/", 1)[0] if "/" in t else ""
 
 
-def overrides(methods: pa.Table, winners: set[str], hierarchy: Hierarchy) -> pa.Table:
+def overrides(methods: pa.Table, winners: set[str], hierarchy: Hierarchy, only: set[str] | None = None) -> pa.Table:
     """Instance, non-private methods and every supertype declaration they override; `direct` marks the nearest.
 
     JLS §8.4.8.1: an override is decided by the name and the erased parameter types (a covariant return
     type still overrides) and by accessibility (a package-private method only inside its package), never by
     the exact descriptor. Bridges and other synthetic methods are folded into the method they bridge: they
     are on neither end of an edge, so `Map#keySet()` is overridden by `ConcurrentHashMap#keySet()`, the real
-    method, and `ArrayDeque#clone()` overrides `Object#clone()`."""
+    method, and `ArrayDeque#clone()` overrides `Object#clone()`. `only`: the owners whose overriding methods
+    are wanted (an incremental update's types)."""
+    if only is not None:  # only these owners and their supertypes matter: skip reading the rest
+        wanted = set(only)
+        for t in only:
+            wanted.update(hierarchy.ancestors(t))
+        methods = methods.filter(pc.is_in(methods["owner_id"], value_set=pa.array(sorted(wanted), pa.string())))
     by_owner: dict[str, dict[str, tuple[str, int]]] = defaultdict(dict)
     for oid, name, desc, acc in zip(methods["owner_id"].to_pylist(), methods["name"].to_pylist(),
                                      methods["descriptor"].to_pylist(), methods["access"].to_pylist()):
@@ -137,7 +143,7 @@ def overrides(methods: pa.Table, winners: set[str], hierarchy: Hierarchy) -> pa.
             own[key] = (name + desc, acc)
     src, dst, direct = [], [], []
     for t in sorted(by_owner):
-        if t not in winners:
+        if t not in winners or (only is not None and t not in only):
             continue
         own = by_owner[t]
         matched: set[str] = set()

@@ -29,10 +29,11 @@ class Shard:
     meta: dict
     loaded: dict | None = None  # the tables, when just extracted (saves reading them back)
 
-    def table(self, name: str) -> pa.Table:
+    def table(self, name: str, columns: list[str] | None = None) -> pa.Table:
         if self.loaded is not None and name in self.loaded:
-            return self.loaded[name]
-        return pq.read_table(self.path / f"{name}.parquet", memory_map=True)
+            t = self.loaded[name]
+            return t.select(columns) if columns else t
+        return pq.read_table(self.path / f"{name}.parquet", columns=columns, memory_map=True)
 
     @property
     def warnings(self) -> list[tuple[str, str, str]]:

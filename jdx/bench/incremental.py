@@ -1,0 +1,124 @@
+"""`jdx bench` rows for incremental graphs (spec §5.2, §10.4; DESIGN.md §5): what a new workspace over an
+indexed JDK, a reordered classpath and a recompiled class cost, next to the cold JDK index of the same run.
+
+Runs standalone on its own throw-away cache: `python -m jdx.bench.incremental` (indexes the JDK first).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from jdx.bench.util import row
+
+JARS = (Path("/usr/share/java/gson.jar"), Path("/usr/share/java/commons-lang3.jar"))
+DIR_CLASSES = 300
+
+
+def _run(args: list[str], env: dict) -> tuple[float, dict]:
+    start = time.perf_counter()
+    proc = subprocess.run(args, capture_output=True, text=True, env=env, check=False)
+    secs = time.perf_counter() - start
+    try:
+        return secs, json.loads(proc.stdout)
+    except ValueError:
+        return secs, {"ok": False, "error": (proc.stderr or proc.stdout).strip()[-200:]}
+
+
+def _du(path: Path) -> int:
+    total = 0
+    for root, _dirs, files in os.walk(path):
+        for f in files:
+            try:
+                total += os.lstat(os.path.join(root, f)).st_size
+            except OSError:
+                pass
+    return total
+
+
+def _sources(extra: str = "") -> dict[str, str]:
+    out = {}
+    for i in range(DIR_CLASSES):
+        calls = f"new C{i - 1}().run() + " if i else ""
+        body = extra if i == 3 else ""
+        out[f"bench/C{i}.java"] = (f"package bench; public class C{i} {{ "
+                                   f"public int run() {{ return {calls}java.util.List.of({i}).size(); }} "
+                                   f"public void again() {{ run(); }} {body} }}")
+    return out
+
+
+def _javac(out: Path, sources: dict[str, str], classpath: Path | None = None) -> None:
+    src = out.parent / "src"
+    for rel, text in sources.items():
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        (src / rel).write_text(text)
+    out.mkdir(parents=True, exist_ok=True)
+    cmd = ["javac", "-g", "-d", str(out)] + (["-cp", str(classpath)] if classpath else [])
+    subprocess.run(cmd + [str(src / rel) for rel in sources], check=True, capture_output=True)
+
+
+def rows(cache: Path, env: dict, jdx: list[str], cold_seconds: float) -> list[dict]:
+    """Rows measured on `cache`, which already holds the JDK's graph (indexed in `cold_seconds`)."""
+    out: list[dict] = []
+    jars = [j for j in JARS if j.exists()]
+    if not jars:
+        return [{"name": "incremental graph", "value": "skipped: no gson/commons-lang3 jar in /usr/share/java",
+                 "seconds": 0.0}]
+    gson = jars[0]
+    before = _du(cache)
+    secs, _ = _run(jdx + ["--jars", str(gson), "members", "com.google.gson.Gson", "--json", "-q"], env)
+    grown = _du(cache) - before
+    shard = sum(_du(p) for p in (cache / "shards").iterdir() if (p / "meta.json").exists()
+                and json.loads((p / "meta.json").read_text()).get("name") == gson.name)
+    out.append(row(f"new workspace {gson.name} + JDK (JDK indexed): first `members` answer", secs,
+                   extra=f", {secs / cold_seconds:.2f}x the cold JDK index (goal ≤ 0.15x); cache grew "
+                         f"{grown / 2**20:,.0f} MB = {grown / max(shard, 1):,.0f}x the jar's shard "
+                         f"({shard / 2**20:,.1f} MB; goal < 3x)", unit="ms"))
+    if len(jars) > 1:
+        args = [a for j in jars for a in ("--jars", str(j))]
+        secs, _ = _run(jdx + args + ["index", "--json", "-q"], env)
+        out.append(row(f"workspace {' + '.join(j.name for j in jars)} + JDK", secs, unit="ms",
+                       extra=f", {secs / cold_seconds:.2f}x the cold JDK index"))
+        rev = [a for j in reversed(jars) for a in ("--jars", str(j))]
+        secs, res = _run(jdx + rev + ["index", "--json", "-q"], env)
+        phases = res.get("result", {}).get("phases", {})
+        out.append(row("the same jars in the other order", secs, unit="ms",
+                       extra=f", {secs / cold_seconds:.2f}x the cold JDK index; phases {phases}"))
+    work = Path(tempfile.mkdtemp(prefix="jdx-bench-dir-"))
+    try:
+        classes = work / "classes"
+        _javac(classes, _sources())
+        _run(jdx + ["--jars", str(classes), "index", "--json", "-q"], env)
+        time.sleep(0.01)
+        _javac(classes, {"bench/C3.java": _sources("public void added() {}")["bench/C3.java"]}, classpath=classes)
+        secs, res = _run(jdx + ["--jars", str(classes), "members", "bench.C3", "--json", "-q"], env)
+        seen = "added" in json.dumps(res.get("result", {}))
+        out.append(row(f"class dir of {DIR_CLASSES} classes + JDK: one class recompiled, next `members` answer", secs,
+                       unit="ms", extra=f", {secs / cold_seconds:.2f}x the cold JDK index (goal ≤ 0.1x); "
+                                        f"new method seen: {seen}"))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return out
+
+
+def main() -> None:
+    cache = Path(tempfile.mkdtemp(prefix="jdx-bench-incr-"))
+    env = {**os.environ, "JDX_CACHE_DIR": str(cache)}
+    jdx = [sys.executable, "-m", "jdx"]
+    try:
+        cold, res = _run(jdx + ["index", "--json", "-q"], env)
+        print(f"cold JDK index: {cold:.2f} s, phases {res.get('result', {}).get('phases')}")
+        for r in rows(cache, env, jdx, cold):
+            print(f"{r['name']}: {r['value']}")
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

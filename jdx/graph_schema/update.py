@@ -1,0 +1,132 @@
+"""Incremental graph updates (spec §5.2, §10.4): a workspace graph derived from an already-built one.
+
+The base build (a graph of some of the wanted artifacts) is copied into a fresh build directory, the rows of
+the artifacts that joined are appended, and positions and search ranks of the rest are rewritten where they
+moved. Rows are never deleted: with Kùzu 0.11.3, DETACH DELETE of a few thousand classes' nodes on such a
+copy left stale edges visible and dropped unrelated OVERRIDES edges, so a classpath that lost an artifact
+grows from a graph that never held it instead. `commit` swaps the `current` pointer atomically, as a full build does, so a
+crash mid-update leaves the previous graph answering and readers never wait for the writer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from jdx.graph_schema.schema import NODE_TABLES, SCHEMA_VERSION, SYMBOL_KINDS
+from jdx.graph_schema.store import (
+    CURRENT,
+    GRAPH_FILE,
+    MANIFEST,
+    GraphStore,
+    _sweep,
+    _with_schema_columns,
+    backend_name,
+)
+
+
+class UpdateRefused(Exception):
+    """The update would not equal a build from scratch; the caller builds from scratch instead."""
+
+
+_COUNT_COLS = [f"n_{k}" for k in SYMBOL_KINDS]
+
+
+def _ids(store: GraphStore, cypher: str, params: dict | None = None) -> set[str]:
+    table = store.query(cypher, params)
+    return set(table.column(0).to_pylist()) if table.num_rows else set()
+
+
+class GraphUpdater:
+    """A GraphSink that appends to a copy of `base` (a committed build directory) under `root`."""
+
+    def __init__(self, root: Path, base: Path):
+        root.mkdir(parents=True, exist_ok=True)
+        _sweep(root)
+        self.root = root
+        self.build_id = f"b{time.strftime('%Y%m%d%H%M%S')}-{uuid.uuid4().hex[:8]}"
+        self.tmp = Path(tempfile.mkdtemp(prefix=f".building-{os.getpid()}-", dir=root))
+        shutil.copyfile(base / GRAPH_FILE, self.tmp / GRAPH_FILE)
+        self.store = GraphStore(self.tmp / GRAPH_FILE, read_only=False)
+        self._conn = self.store._conn
+        self._types: set[str] | None = None
+        self.added_types = 0
+        self._conn.execute("BEGIN TRANSACTION")  # one commit for the whole update
+
+    def _add_counts(self, delta: dict[str, dict[str, int]]) -> None:
+        if not delta:
+            return
+        rows = [{"id": k, **v} for k, v in sorted(delta.items())]
+        sets = ", ".join(f"n.{c} = n.{c} + r.{c}" for c in _COUNT_COLS)
+        self._conn.execute(f"UNWIND $rows AS r MATCH (n:Name {{id: r.id}}) SET {sets}", {"rows": rows})
+
+    # --- moving artifacts ----------------------------------------------------------------------------
+    def place(self, old: dict[str, tuple[int, int]], new: dict[str, tuple[int, int]]) -> None:
+        """Classpath positions and search ranks (key -> (position, rank)) of artifacts that stay, where they moved."""
+        moved = [{"id": k, "p": new[k][0]} for k in sorted(old) if k in new and old[k][0] != new[k][0]]
+        if moved:
+            self._conn.execute("UNWIND $rows AS r MATCH (a:Artifact {id: r.id}) SET a.position = r.p", {"rows": moved})
+        for k in sorted(old):
+            if k in new and old[k][1] != new[k][1]:
+                self._conn.execute("MATCH (s:Symbol) WHERE s.artifact = $a SET s.rank = $r", {"a": k, "r": new[k][1]})
+
+    # --- appending (the GraphSink protocol of the loaders' graph build) -------------------------------
+    def nodes(self, label: str, table: pa.Table) -> None:
+        if not table.num_rows:
+            return
+        if label == "Type":
+            if self._types is None:
+                self._types = _ids(self.store, "MATCH (t:Type) RETURN t.id")
+            present = pc.is_in(table["id"], value_set=pa.array(sorted(self._types), pa.string()))
+            declared = pc.invert(table["external"])
+            if pc.any(pc.and_(present, declared)).as_py():
+                raise UpdateRefused("the graph already refers to a class an added artifact declares")
+            table = table.filter(pc.invert(present))
+            self._types.update(table["id"].to_pylist())
+            self.added_types += table.num_rows
+        elif label in ("Method", "Field", "Package"):
+            where = "" if label == "Package" else " WHERE n.external"
+            present = _ids(self.store, f"MATCH (n:{label}){where} RETURN n.id")
+            if present:
+                table = table.filter(pc.invert(pc.is_in(table["id"], value_set=pa.array(sorted(present), pa.string()))))
+        elif label == "Name":
+            present = _ids(self.store, "UNWIND $ids AS i MATCH (n:Name {id: i}) RETURN n.id",
+                           {"ids": table["id"].to_pylist()})
+            if present:
+                mask = pc.is_in(table["id"], value_set=pa.array(sorted(present), pa.string()))
+                old = table.filter(mask)
+                self._add_counts({r["id"]: {c: r[c] for c in _COUNT_COLS} for r in old.to_pylist()})
+                table = table.filter(pc.invert(mask))
+        if table.num_rows:
+            self.store._copy_node(label, _with_schema_columns(table, NODE_TABLES[label]))
+
+    def rels(self, name: str, src: str, dst: str, table: pa.Table) -> None:
+        if table.num_rows:
+            self.store._copy_rel(name, src, dst, table)
+
+    # --- finishing -------------------------------------------------------------------------------------
+    def commit(self, manifest: dict) -> Path:
+        self._conn.execute("COMMIT")
+        self.store.close()
+        manifest = dict(manifest, schema=SCHEMA_VERSION, backend=backend_name(), build=self.build_id)
+        (self.tmp / MANIFEST).write_text(json.dumps(manifest, sort_keys=True, indent=1))
+        os.replace(self.tmp, self.root / self.build_id)
+        pointer = self.root / f".{CURRENT}-{os.getpid()}"
+        pointer.write_text(self.build_id)
+        os.replace(pointer, self.root / CURRENT)
+        _sweep(self.root)
+        return self.root / self.build_id
+
+    def abort(self) -> None:
+        try:
+            self.store.close()
+        finally:
+            shutil.rmtree(self.tmp, ignore_errors=True)

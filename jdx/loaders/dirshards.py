@@ -1,0 +1,155 @@
+"""Class directories change constantly (spec §10.4): re-read only the class files that changed.
+
+Each class directory's last extracted state is kept under <cache>/dirs/: its shard key and, per class file,
+size, mtime and content hash. A changed directory is compared file by file (size and mtime first, the hash
+only when those moved), only new or changed class files are read (through a scratch directory of links to
+them), and the new shard is the previous one minus the rows of changed or deleted classes plus the new rows.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from jdx.loaders.extractor import TABLE_NAMES, BytecodeExtractor, ExtractedArtifact
+from jdx.loaders.roots import Artifact
+
+# per table, the column naming the class a row belongs to (calls and the like: the calling method's owner)
+_OWNER_COLUMN = {"types": "name", "supertypes": "type", "members": "owner", "calls": "from", "accesses": "from",
+                 "typerefs": "from", "annotations": "owner"}
+
+
+def _state_file(cache: Path, path: str) -> Path:
+    return cache / "dirs" / (hashlib.sha256(path.encode()).hexdigest()[:24] + ".json")
+
+
+def _file_hash(path: str) -> str:
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()[:32]
+
+
+def _scan(root: str) -> dict[str, tuple[int, int]]:
+    out = {}
+    for base, dirs, files in os.walk(root):
+        dirs.sort()
+        for name in files:
+            if name.endswith(".class"):
+                full = os.path.join(base, name)
+                st = os.stat(full)
+                out[os.path.relpath(full, root).replace(os.sep, "/")] = (st.st_size, st.st_mtime_ns)
+    return out
+
+
+def _save_state(cache: Path, artifact: Artifact, files: dict[str, list]) -> None:
+    target = _state_file(cache, artifact.path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps({"key": artifact.key, "path": artifact.path, "files": files}, sort_keys=True))
+    os.replace(tmp, target)
+
+
+def _hashed(root: str, stamps: dict[str, tuple[int, int]], previous: dict[str, list]) -> dict[str, list]:
+    """size, mtime and hash per class file; the hash is reused when size and mtime did not move."""
+    out = {}
+    for rel, (size, mtime) in stamps.items():
+        old = previous.get(rel)
+        if old and old[0] == size and old[1] == mtime:
+            out[rel] = old
+        else:
+            out[rel] = [size, mtime, _file_hash(os.path.join(root, rel))]
+    return out
+
+
+def _owner(table: str, column: pa.ChunkedArray) -> pa.Array:
+    if table in ("calls", "accesses", "typerefs"):
+        return pc.replace_substring_regex(column, r"#.*$", "")
+    return column
+
+
+def _merge(previous, dropped_entries: set[str], fresh: ExtractedArtifact | None) -> tuple[dict, int]:
+    types = previous.table("types")
+    gone = types.filter(pc.is_in(types["entry"], value_set=pa.array(sorted(dropped_entries), pa.string())))
+    gone_names = pa.array(sorted(set(gone["name"].to_pylist())), pa.string())
+    tables = {}
+    for name in TABLE_NAMES:
+        old = previous.table(name)
+        if name == "warnings":
+            keep = pc.invert(pc.is_in(old["entry"], value_set=pa.array(sorted(dropped_entries), pa.string())))
+        else:
+            keep = pc.invert(pc.is_in(_owner(name, old[_OWNER_COLUMN[name]]), value_set=gone_names))
+        parts = [old.filter(pc.fill_null(keep, True))]
+        if fresh is not None:
+            parts.append(fresh.tables[name].select(old.column_names))
+        tables[name] = pa.concat_tables(parts)
+    classes = int(previous.meta.get("classes", 0)) - gone.num_rows + (fresh.classes if fresh is not None else 0)
+    return tables, classes
+
+
+def _incremental(cache: Path, artifact: Artifact, extractor: BytecodeExtractor) -> ExtractedArtifact | None:
+    from jdx.loaders.shards import load_shard
+
+    try:
+        state = json.loads(_state_file(cache, artifact.path).read_text())
+    except (OSError, ValueError):
+        return None
+    previous = load_shard(cache, dataclasses.replace(artifact, key=state.get("key", "")))
+    if previous is None or state.get("path") != artifact.path:
+        return None
+    old_files: dict[str, list] = state.get("files", {})
+    now = _hashed(artifact.path, _scan(artifact.path), old_files)
+    changed = sorted(rel for rel, v in now.items() if rel not in old_files or old_files[rel][2] != v[2])
+    deleted = sorted(set(old_files) - set(now))
+    fresh = None
+    if changed:
+        scratch = Path(tempfile.mkdtemp(prefix=f".changed-{os.getpid()}-", dir=cache))
+        try:
+            for rel in changed:
+                link = scratch / rel
+                link.parent.mkdir(parents=True, exist_ok=True)
+                os.symlink(os.path.join(artifact.path, rel), link)
+            part = dataclasses.replace(artifact, path=str(scratch), spec=f"dir:{scratch}")
+            fresh = next(iter(extractor.extract([part])), None)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        if fresh is None:
+            return None
+    tables, classes = _merge(previous, set(changed) | set(deleted), fresh)
+    _save_state(cache, artifact, now)
+    w = tables["warnings"]
+    warnings = list(zip(w["code"].to_pylist(), w["entry"].to_pylist(), w["message"].to_pylist()))
+    return ExtractedArtifact(0, tables, classes, warnings)
+
+
+def extract_missing(cache: Path, artifacts: list[Artifact], extractor: BytecodeExtractor,
+                    force: bool = False) -> Iterator[tuple[int, ExtractedArtifact]]:
+    """(index into `artifacts`, tables) for every artifact; class directories seen before re-read only the
+    class files that changed since."""
+    plain = []
+    for i, a in enumerate(artifacts):
+        if a.kind == "dir" and not force:
+            got = _incremental(cache, a, extractor)
+            if got is not None:
+                got.index = i
+                yield i, got
+                continue
+        plain.append(i)
+    if not plain:
+        return
+    for extracted in extractor.extract([artifacts[i] for i in plain]):
+        index = plain[extracted.index]
+        a = artifacts[index]
+        if a.kind == "dir":
+            try:
+                _save_state(cache, a, _hashed(a.path, _scan(a.path), {}))
+            except OSError:
+                pass
+        yield index, extracted

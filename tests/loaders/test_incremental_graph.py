@@ -1,0 +1,150 @@
+"""Incremental graph updates equal builds from scratch (spec §5.2, §10.4): property test on hand-made shards.
+
+Workspaces are grown, reordered and shrunk one step at a time in one cache (each graph derived from the
+closest one already built) and compared, table by table and row by row, with the same workspace built from
+scratch in a fresh cache. No JVM involved.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from jdx.graph_schema.queries import export_node, export_rel
+from jdx.graph_schema.schema import NODE_TABLES, REL_TABLES
+from jdx.graph_schema.store import GraphStore
+from jdx.loaders.indexer import ensure_graph
+from tests.loaders.test_graph_build import FakeExtractor, artifact, tables
+
+PUB, IFACE, ABSTRACT = 0x1, 0x200 | 0x400, 0x400
+BASE = tables(
+    types=[("java/lang/Object", "class", PUB, None), ("java/util/List", "interface", PUB | IFACE, "java/lang/Object"),
+           ("java/util/AbstractList", "class", PUB | ABSTRACT, "java/lang/Object"),
+           ("java/util/ArrayList", "class", PUB, "java/util/AbstractList"), ("java/lang/String", "class", PUB,
+                                                                             "java/lang/Object")],
+    supers=[("java/util/AbstractList", "java/util/List", 1, 0)],
+    methods=[("java/lang/Object", "toString", "()Ljava/lang/String;", PUB), ("java/lang/Object", "<init>", "()V", PUB),
+             ("java/util/List", "size", "()I", PUB | ABSTRACT), ("java/util/AbstractList", "size", "()I", PUB),
+             ("java/util/ArrayList", "size", "()I", PUB), ("java/util/ArrayList", "<init>", "()V", PUB),
+             ("java/lang/String", "length", "()I", PUB)],
+    fields=[("java/util/AbstractList", "modCount", "I", PUB)],
+    refs=[("java/util/ArrayList#size()I", "getfield", "java/util/ArrayList#modCount:I", 5),
+          ("java/lang/Object#toString()Ljava/lang/String;", "new", "java/lang/String", 7),
+          ("java/lang/Object#toString()Ljava/lang/String;", "invokestatic", "sun/misc/Hidden#peek()V", 8)],
+)
+LIB = tables(
+    types=[("lib/Bag", "class", PUB, "java/util/ArrayList"), ("lib/Util", "class", PUB, "java/lang/Object")],
+    methods=[("lib/Bag", "size", "()I", PUB), ("lib/Bag", "toString", "()Ljava/lang/String;", PUB),
+             ("lib/Util", "count", "(Ljava/util/List;)I", PUB | 0x8)],
+    fields=[("lib/Util", "size", "I", PUB)],
+    refs=[("lib/Util#count(Ljava/util/List;)I", "invokeinterface", "java/util/List#size()I", 3),
+          ("lib/Util#count(Ljava/util/List;)I", "invokevirtual", "lib/Bag#toString()Ljava/lang/String;", 4),
+          ("lib/Util#count(Ljava/util/List;)I", "invokevirtual", "java/util/ArrayList#toString()Ljava/lang/String;", 5),
+          ("lib/Util#count(Ljava/util/List;)I", "getfield", "lib/Bag#modCount:I", 6),
+          ("lib/Util#count(Ljava/util/List;)I", "invokestatic", "sun/misc/Hidden#peek()V", 7),
+          ("lib/Util#count(Ljava/util/List;)I", "invokestatic", "org/absent/Thing#go()V", 8)],
+)
+MORE = tables(
+    types=[("more/Deep", "class", PUB, "lib/Bag"), ("more/Size", "interface", PUB | IFACE, "java/lang/Object")],
+    supers=[("more/Deep", "more/Size", 1, 0)],
+    methods=[("more/Deep", "size", "()I", PUB), ("more/Size", "size", "()I", PUB | ABSTRACT),
+             ("more/Deep", "run", "()V", PUB)],
+    refs=[("more/Deep#run()V", "invokevirtual", "more/Deep#toString()Ljava/lang/String;", 9),
+          ("more/Deep#run()V", "invokestatic", "lib/Util#count(Ljava/util/List;)I", 10),
+          ("more/Deep#run()V", "getstatic", "lib/Util#size:I", 11)],
+)
+SOLO = tables(types=[("solo/Alone", "class", PUB, "java/lang/Object")],
+              methods=[("solo/Alone", "size", "()I", PUB), ("solo/Alone", "length", "()I", PUB)],
+              refs=[("solo/Alone#size()I", "invokevirtual", "java/lang/String#length()I", 2)])
+SHADOW = tables(types=[("lib/Util", "class", PUB, "java/lang/Object")], methods=[("lib/Util", "other", "()V", PUB)])
+CORPUS = {"base.jar": BASE, "lib.jar": LIB, "more.jar": MORE, "solo.jar": SOLO, "shadow.jar": SHADOW}
+
+
+def snapshot(graph: Path) -> dict:
+    from jdx.graph_schema.store import read_manifest
+
+    counts = read_manifest(graph)["counts"]
+    out = {"counts": sorted((k, v) for k, v in counts.items() if k != "types")}
+    with GraphStore(graph / "graph.kz") as store:
+        for label in NODE_TABLES:
+            out[label] = sorted(map(repr, store.rows(export_node(label))))
+        for name, (pairs, _cols) in REL_TABLES.items():
+            for src, dst in pairs:
+                out[f"{name}:{src}:{dst}"] = sorted(map(repr, store.rows(export_rel(name, src, dst))))
+    return out
+
+
+_SCRATCH: dict = {}
+
+
+def scratch(tmp: Path, names: list[str]) -> tuple[dict, list]:
+    if tuple(names) in _SCRATCH:
+        return _SCRATCH[tuple(names)]
+    report = ensure_graph(tmp, [artifact(n) for n in names], extractor=FakeExtractor(CORPUS))
+    assert not report.incremental
+    _SCRATCH[tuple(names)] = snapshot(report.graph), sorted((w.code, w.message) for w in report.warnings)
+    return _SCRATCH[tuple(names)]
+
+
+def grown(cache: Path, names: list[str], fake: FakeExtractor):
+    report = ensure_graph(cache, [artifact(n) for n in names], extractor=fake)
+    return report, snapshot(report.graph), sorted((w.code, w.message) for w in report.warnings)
+
+
+def test_appending_artifacts_equals_a_build_from_scratch(tmp_path):
+    fake = FakeExtractor(CORPUS)
+    steps = [["base.jar"], ["lib.jar", "base.jar"], ["more.jar", "lib.jar", "base.jar"],
+             ["solo.jar", "more.jar", "lib.jar", "base.jar"]]
+    for i, names in enumerate(steps):
+        report, got, warnings = grown(tmp_path / "grown", names, fake)
+        assert report.incremental == (i > 0), names
+        want, want_warnings = scratch(tmp_path / f"scratch{i}", names)
+        assert got == want, names
+        assert warnings == want_warnings
+
+
+def test_reordering_and_removing_equal_builds_from_scratch(tmp_path):
+    fake = FakeExtractor(CORPUS)
+    grown(tmp_path / "grown", ["solo.jar", "more.jar", "lib.jar", "base.jar"], fake)
+    for i, names in enumerate([["lib.jar", "more.jar", "solo.jar", "base.jar"], ["more.jar", "lib.jar", "base.jar"],
+                               ["solo.jar", "base.jar"]]):
+        report, got, _ = grown(tmp_path / "grown", names, fake)
+        want, _ = scratch(tmp_path / f"scratch{i}", names)
+        assert got == want, names
+        # a reorder only moves rows; a classpath that lost an artifact grows from a graph that never held it
+        assert report.incremental == (i == 0) or names == ["solo.jar", "base.jar"], names
+    report, got, _ = grown(tmp_path / "grown", ["base.jar"], fake)
+    report, got, _ = grown(tmp_path / "grown", ["solo.jar", "base.jar"], fake)
+    assert not report.built  # built before
+    report, got, _ = grown(tmp_path / "grown", ["more.jar", "base.jar"], fake)
+    assert report.incremental and got == scratch(tmp_path / "s-more", ["more.jar", "base.jar"])[0]
+
+
+def test_updates_that_would_differ_fall_back_to_a_full_build(tmp_path):
+    fake = FakeExtractor(CORPUS)
+    grown(tmp_path / "grown", ["lib.jar", "base.jar"], fake)
+    report, got, warnings = grown(tmp_path / "grown", ["shadow.jar", "lib.jar", "base.jar"], fake)
+    assert not report.incremental  # shadow.jar shadows lib/Util
+    want, want_warnings = scratch(tmp_path / "s1", ["shadow.jar", "lib.jar", "base.jar"])
+    assert got == want and warnings == want_warnings and any(c == "DUPLICATE_CLASS" for c, _ in warnings)
+    grown(tmp_path / "g2", ["more.jar", "base.jar"], fake)  # more.jar refers to lib.jar's classes
+    report, got, _ = grown(tmp_path / "g2", ["more.jar", "lib.jar", "base.jar"], fake)
+    assert not report.incremental  # adding lib.jar would turn external nodes into declared ones
+    assert got == scratch(tmp_path / "s2", ["more.jar", "lib.jar", "base.jar"])[0]
+
+
+@pytest.mark.parametrize("seed,steps", [pytest.param(1, 3, marks=pytest.mark.soak), pytest.param(2, 8, marks=pytest.mark.soak),
+                                        pytest.param(3, 8, marks=pytest.mark.soak)])
+def test_random_walks_over_workspaces_equal_builds_from_scratch(tmp_path, seed, steps):
+    rng = random.Random(seed)
+    fake = FakeExtractor(CORPUS)
+    pool = ["solo.jar", "more.jar", "lib.jar", "shadow.jar"]
+    for step in range(steps):
+        chosen = rng.sample(pool, rng.randint(0, len(pool)))
+        names = chosen + ["base.jar"]
+        _, got, warnings = grown(tmp_path / "grown", names, fake)
+        want, want_warnings = scratch(tmp_path / f"scratch{step}", names)
+        assert got == want, names
+        assert warnings == want_warnings, names
