@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         g, rest = split_globals(argv)
     except JdxError as exc:
-        return _print_failure("", "", exc, json_mode)
+        return _print_failure(_command_word(argv), "", exc, json_mode)
     try:
         name = rest[0] if rest else ""
         if name == "help" and "--agent" in rest:
@@ -130,6 +130,19 @@ def main(argv: list[str] | None = None) -> int:
         from jdx.commands.execute import internal_error
 
         return _print_failure(rest[0] if rest else "", "", internal_error(exc), json_mode) or EXIT_INTERNAL
+
+
+def _command_word(argv: list[str]) -> str:
+    """The command of a line whose global flags could not be read (for the error envelope)."""
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word in VALUE_FLAGS:
+            skip = True
+        elif not word.startswith("-"):
+            return word
+    return ""
 
 
 def run_query(g: Globals, cmd, words: list[str], *, session=None, where: str = "") -> int:
