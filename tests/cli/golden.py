@@ -33,7 +33,8 @@ def in_process(jdx_env: dict) -> Iterator:
         return Run(code, out.getvalue(), err.getvalue())
 
     with pytest.MonkeyPatch.context() as mp:
-        for var in ("JDX_CACHE_DIR", "JDX_CONFIG_DIR", "JDX_RUNTIME_DIR"):
+        # one-shot answers: the daemon's bytes are the same (tests/cli/test_adapter_parity.py proves it)
+        for var in ("JDX_CACHE_DIR", "JDX_CONFIG_DIR", "JDX_RUNTIME_DIR", "JDX_NO_DAEMON"):
             mp.setenv(var, jdx_env[var])
         for var in ("JDX_WORKSPACE", "JDX_GRAPH_BACKEND"):
             mp.delenv(var, raising=False)
