@@ -118,6 +118,7 @@ def test_health_workspace_and_batch(served, jdx_env):
     ("GET", "/v1/members?query=fx.Box&sort=name&sort=kind", 400, "USAGE"),
     ("GET", "/v1/members", 400, "USAGE"),
     ("GET", "/v1/members?query=fx.Nope", 404, "NOT_FOUND"),
+    ("GET", "/v1/show?query=Counter", 409, "AMBIGUOUS"),
     ("GET", "/v1/batch", 405, "METHOD_NOT_ALLOWED"),
     ("POST", "/v1/show", 405, "METHOD_NOT_ALLOWED"),
     ("DELETE", "/v1/show", 405, "METHOD_NOT_ALLOWED"),

@@ -56,7 +56,7 @@ def answers(jdx_env, jdx_home):
         if form is not None:
             calls.append((case_id(case), "jdx_" + form[0], arguments_of(*form)))
     calls += [("not found", "jdx_members", {"query": "fx.Boxx"}),
-              ("ambiguous", "jdx_signature", {"query": "fx.Box#compareTo"}),
+              ("ambiguous", "jdx_show", {"query": "Counter"}),
               ("usage", "jdx_members", {"query": "fx.Box", "max_lines": "many"}),
               ("unknown flag", "jdx_members", {"query": "fx.Box", "bogus": True}),
               ("missing query", "jdx_show", {}),
