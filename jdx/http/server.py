@@ -102,7 +102,7 @@ class Handler(BaseHTTPRequestHandler):
     execute: Callable[[str, str, dict], dict]
     commands: frozenset[str] = frozenset()
 
-    def log_message(self, format, *args):  # noqa: A002 - the stdlib's name
+    def log_message(self, format, *args):
         if getattr(self.server, "verbose", False):
             super().log_message(format, *args)
 
@@ -134,7 +134,7 @@ class Handler(BaseHTTPRequestHandler):
                                             f"/v1/batch or /v1/health")
         return path[len("/v1/"):], url.query
 
-    def do_GET(self) -> None:  # noqa: N802 - the stdlib's name
+    def do_GET(self) -> None:
         name = ""
         try:
             name, raw = self._route()
@@ -171,7 +171,7 @@ class Handler(BaseHTTPRequestHandler):
         query, params = query_params(raw, fields)
         self._envelope(self.execute(name, query, params))
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         name = ""
         try:
             name, _raw = self._route()
@@ -222,7 +222,7 @@ class Handler(BaseHTTPRequestHandler):
             out.append(dumps(env) + "\n")
         self._send(200, "".join(out).encode("utf-8"), "application/x-ndjson")
 
-    def do_PUT(self) -> None:  # noqa: N802
+    def do_PUT(self) -> None:
         self._wrong_method()
 
     do_DELETE = do_PATCH = do_PUT

@@ -94,7 +94,8 @@ def wire_params(command: str, arguments: dict[str, Any] | None) -> tuple[str, di
     A value of the wrong JSON type is a usage error naming the argument; unknown arguments are left for
     `build_request` to refuse with the flag it does not know.
     """
-    from jdx.commands.registry import command as lookup, params_of
+    from jdx.commands.registry import command as lookup
+    from jdx.commands.registry import params_of
 
     args = dict(arguments or {})
     cmd = lookup(command)
@@ -163,7 +164,7 @@ class ToolAnswer:
 
 def call_tool(execute, name: str, arguments: dict[str, Any] | None) -> ToolAnswer:
     """Answers one tool call with `execute(command, query, params) -> envelope` (a Host's, warm)."""
-    from jdx.commands.execute import failure, text_of
+    from jdx.commands.execute import failure
     from jdx.commands.registry import build_request, command
 
     tool = name[len(PREFIX):] if name.startswith(PREFIX) else ""

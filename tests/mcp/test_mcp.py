@@ -9,7 +9,6 @@ carrying the envelope's code and candidates.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -21,15 +20,16 @@ from tests.serve_support import case_id, cli, cli_env, expand, wire_form, worksp
 
 pytest.importorskip("mcp", reason="the MCP SDK is the optional extra jdx[mcp]")
 
-from mcp import Client  # noqa: E402
-from mcp.client.stdio import StdioServerParameters  # noqa: E402
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def arguments_of(command: str, query: str, params: dict) -> dict:
     """A wire request as typed tool arguments (what an agent sends): booleans, integers, lists."""
-    from jdx.commands.registry import command as lookup, params_of
+    from jdx.commands.registry import command as lookup
+    from jdx.commands.registry import params_of
 
     kinds = {p.name: p.kind for p in params_of(lookup(command).request)}
     args: dict = {"query": query} if query else {}
@@ -73,8 +73,7 @@ def answers(jdx_env, jdx_home):
                 out[key] = await client.call_tool(name, args)
             return tools, out
 
-    with open(os.devnull, "w"):
-        return run(main)
+    return run(main)
 
 
 def test_tools_are_the_wire_commands_plus_workspace(answers):
@@ -192,6 +191,6 @@ def test_plain_cli_never_imports_the_sdk(jdx_env, jdx_home):
     code = ("import sys; from jdx.cli.main import main; main(['--no-jdk', 'version', '--json']); "
             "main(['help', '--agent']); print('mcp' in sys.modules, file=sys.stderr)")
     env = dict(jdx_env, PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", code], check=False, env=env, cwd=ROOT, capture_output=True, text=True,
                           timeout=120)
     assert done.stderr.strip().splitlines()[-1] == "False", done.stderr
