@@ -10,6 +10,7 @@ content is the CLI's text rendering of the same envelope.
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -29,8 +30,9 @@ class ToolSpec:
     input_schema: dict
 
 
+@functools.cache
 def tool_specs() -> tuple[ToolSpec, ...]:
-    """Every tool, registry order, `jdx_workspace` last."""
+    """Every tool, registry order, `jdx_workspace` last (built once: the registry is fixed for a process)."""
     from jdx.commands import workspace_info
     from jdx.commands.registry import registry
 
@@ -168,7 +170,7 @@ def call_tool(execute, name: str, arguments: dict[str, Any] | None) -> ToolAnswe
     from jdx.commands.registry import build_request, command
 
     tool = name[len(PREFIX):] if name.startswith(PREFIX) else ""
-    specs = {s.name for s in tool_specs()}
+    specs = _tool_names()
     if name not in specs:
         env = failure(tool or name, "", UsageError(f"unknown tool {name!r}; tools: {', '.join(sorted(specs))}"))
         return _answer(env.envelope, None, None)
@@ -184,6 +186,11 @@ def call_tool(execute, name: str, arguments: dict[str, Any] | None) -> ToolAnswe
     if cmd is not None and env.get("ok"):
         request = build_request(cmd, query, params)
     return _answer(env, cmd, request)
+
+
+@functools.cache
+def _tool_names() -> frozenset[str]:
+    return frozenset(s.name for s in tool_specs())
 
 
 def _answer(env: dict, cmd, request) -> ToolAnswer:
