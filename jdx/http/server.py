@@ -93,8 +93,11 @@ def query_params(raw: str, fields: dict[str, str]) -> tuple[str, dict]:
 
 
 class Handler(BaseHTTPRequestHandler):
-    server_version = "jdx"
-    sys_version = ""
+    def version_string(self) -> str:
+        from jdx import __version__
+
+        return f"jdx/{__version__}"
+
     protocol_version = "HTTP/1.1"
     timeout = 30  # an idle or stalled connection is dropped, never a hung thread
 
