@@ -81,6 +81,9 @@ def run_bench(service: Session, iterations: int = 3) -> Answer:
                               + (f" (javap -p: {javap_secs * 1000:.0f} ms)" if javap_secs else ""),
                      "seconds": cold})
         rows.extend(_daemon_rows(service, cache, env, iterations, javap_secs))
+        from jdx.bench.serve import serve_rows
+
+        rows.extend(serve_rows(_workspace_args(service), env, max(iterations * 5, 20)))
         from jdx.bench import diff as bench_diff
 
         rows.extend(bench_diff.rows(cache, env, iterations))

@@ -16,7 +16,10 @@ def agent_help(json_mode: bool = False) -> str:
                 for c in registry()]
     if json_mode:
         return json.dumps({"jdx": 1, "ok": True, "command": "help", "query": "--agent",
-                           "result": {"commands": commands, "exit_codes": EXIT_CODES}}, ensure_ascii=False,
+                           "result": {"commands": commands, "exit_codes": EXIT_CODES,
+                                      "mcp": {"command": "jdx", "args": ["mcp", "--jars", "<jar>"],
+                                              "install": "pip install 'jdx[mcp]'"},
+                                      "http": "jdx serve: GET http://127.0.0.1:7070/v1/<command>?query=..."}}, ensure_ascii=False,
                           separators=(",", ":"))
     width = max(len(c["example"]) for c in commands)
     lines = [
@@ -36,5 +39,9 @@ def agent_help(json_mode: bool = False) -> str:
         f"Exit codes: {EXIT_CODES}.",
         "Many questions: jdx batch < lines (one command per line), or let the daemon answer (automatic; "
         "--no-daemon to skip).",
+        "MCP: jdx mcp --jars <jar> serves every command as a tool (jdx_members, jdx_show, ... jdx_workspace) "
+        "over stdio; pip install 'jdx[mcp]'; config: {\"command\": \"jdx\", \"args\": [\"mcp\", \"--jars\", \"<jar>\"]}.",
+        "HTTP: jdx serve --jars <jar> answers GET http://127.0.0.1:7070/v1/<command>?query=...&<flag>=... "
+        "with the --json bytes.",
     ]
     return "\n".join(lines)

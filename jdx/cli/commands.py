@@ -167,6 +167,7 @@ def _click_exceptions():
 def click_group():
     """The click group of the whole CLI: typer's management commands plus one generated per registry command."""
     from jdx.cli import commands_daemon  # noqa: F401 - registers `jdx daemon`
+    from jdx.cli import commands_serve  # noqa: F401 - registers `jdx mcp` and `jdx serve`
     from jdx.cli.generated import add_registry_commands
 
     from jdx.cli.generated import global_epilog

@@ -1,0 +1,76 @@
+"""`jdx mcp` and `jdx serve` (spec §14.2, §14.4): the registry as MCP tools over stdio, and as HTTP/JSON.
+
+Both hold one warm session (jdx.commands.host.Host) for the workspace given by the global flags on their
+own command line (`jdx mcp --jars lib/*.jar`), and neither touches the daemon's socket.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from jdx.cli import commands as cli
+
+
+def _host():
+    from jdx.commands.host import Host, answer_with_workspace
+    from jdx.commands.session import Options, Session
+
+    g = cli._G
+
+    def session():
+        return Session(Options(workspace=g.workspace, jars=g.jars, src=g.src, sources=g.sources, jdk=g.jdk,
+                               cache_dir=g.cache_dir))
+
+    return Host(g.workspace_key(), session_factory=session, answer=answer_with_workspace)
+
+
+@cli.app.command("mcp")
+def mcp_command():
+    """Serve the query commands as MCP tools over stdio (needs pip install 'jdx[mcp]'). Example: jdx mcp --jars lib/gson.jar"""
+    import importlib.util
+
+    from jdx.errors import EnvironmentMissing
+
+    if importlib.util.find_spec("mcp") is None:
+        raise EnvironmentMissing("jdx mcp needs the MCP SDK: pip install 'jdx[mcp]'")
+    from jdx import __version__
+    from jdx.mcp.server import run_stdio
+
+    host = _host()
+    try:
+        run_stdio(host.execute, __version__)
+    finally:
+        host.close()
+
+
+@cli.app.command("serve")
+def serve_command(port: int = typer.Option(7070, "--port", help="TCP port (0: any free port, printed)"),
+                  bind: str = typer.Option("127.0.0.1", "--bind", help="address to listen on"),
+                  allow_remote: bool = typer.Option(False, "--allow-remote",
+                                                    help="allow a --bind address other than loopback"),
+                  verbose: bool = typer.Option(False, "--verbose", help="log each request to stderr")):
+    """Serve the query commands as HTTP/JSON: GET /v1/<command>?query=..., POST /v1/batch, GET /v1/health. Example: jdx serve --jars lib/gson.jar --port 7070"""
+    import sys
+
+    from jdx.errors import UsageError
+    from jdx.http.server import is_loopback, make_server, warn_remote
+
+    if not is_loopback(bind):
+        if not allow_remote:
+            raise UsageError(f"--bind {bind} is not a loopback address: add --allow-remote to serve other machines")
+        warn_remote(bind)
+    host = _host()
+    try:
+        server = make_server(host.execute, host.commands | {"workspace"}, bind, port, verbose)
+    except OSError as exc:
+        raise UsageError(f"cannot listen on {bind}:{port}: {exc.strerror or exc}") from None
+    address, bound = server.server_address[:2]
+    print(f"jdx serve: http://{address}:{bound}/v1/ (GET /v1/<command>?query=..., POST /v1/batch); "
+          f"Ctrl-C stops", file=sys.stderr, flush=True)
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+        host.close()

@@ -1,0 +1,266 @@
+"""`jdx serve` (spec §14.4): HTTP/JSON over the command registry, standard library only.
+
+    GET  /v1/<command>?query=…&<flag>=…   one answer: the body is `jdx <command> … --json`, byte for byte
+    GET  /v1/workspace                     what the workspace holds (artifacts, graph row counts)
+    GET  /v1/health                        {"status":"ok"} without touching the graph
+    POST /v1/batch                         wire-contract lines in (spec §14.5), one envelope line out per line
+
+Flags are named by their request field (`max_lines`, `include_synthetic`, `from_type`); dashes are
+accepted for underscores (`max-lines`). A repeatable flag is a repeated key (`kind=call&kind=read`). A
+boolean flag is `true` or `false`; a bare key (`?inherited`) means true.
+
+Status codes follow the envelope's error code: 200 answers (ok, and also a `doctor` that reports problems),
+400 USAGE / BAD_REFERENCE / wire refusals, 404 NOT_FOUND and unknown commands or paths, 405 a wrong method,
+409 AMBIGUOUS (the candidates are in the body), 413 a body over the limit, 422 NO_INDEX / ENVIRONMENT,
+502 ARTIFACT_READ_ERROR and TOOL_FAILED, 500 INTERNAL. Every error body is a failure envelope with a named
+code; nothing is served outside `/v1`. One Host answers, one query at a time (the session is not
+thread-safe); the threads only parse and write.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import sys
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from jdx.errors import JdxError, UsageError
+
+DEFAULT_PORT = 7070
+MAX_BODY_BYTES = 4 << 20  # a POST /v1/batch body
+MAX_LINES = 10_000  # requests in one batch
+MAX_URL_BYTES = 16 << 10
+
+STATUS = {"NOT_FOUND": 404, "AMBIGUOUS": 409, "USAGE": 400, "BAD_REFERENCE": 400, "NO_INDEX": 422,
+          "ENVIRONMENT": 422, "ARTIFACT_READ_ERROR": 502, "TOOL_FAILED": 502, "INTERNAL": 500,
+          "UNKNOWN_COMMAND": 404, "UNKNOWN_PATH": 404, "METHOD_NOT_ALLOWED": 405, "TOO_LARGE": 413}
+
+
+class HttpError(UsageError):
+    """A request refused before it reaches a command; `code` names why and picks the status."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+def status_of(env: dict) -> int:
+    if env.get("ok"):
+        return 200
+    code = (env.get("error") or {}).get("code", "INTERNAL")
+    if code.startswith("WIRE_"):
+        return 413 if code == "WIRE_TOO_LONG" else 404 if code == "WIRE_UNKNOWN_COMMAND" else 400
+    return STATUS.get(code, 500)
+
+
+def is_loopback(bind: str) -> bool:
+    if bind == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(bind).is_loopback
+    except ValueError:
+        return False
+
+
+def query_params(raw: str, fields: dict[str, str]) -> tuple[str, dict]:
+    """(query, wire params) of a URL query string; `fields` maps each field name to its kind."""
+    try:
+        pairs = parse_qsl(raw, keep_blank_values=True, errors="strict",
+                          max_num_fields=256)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise HttpError("USAGE", f"malformed query string: {str(exc).splitlines()[0][:120]}") from None
+    query: str | None = None
+    params: dict[str, list[str]] = {}
+    for key, value in pairs:
+        name = key.replace("-", "_")
+        if not name:
+            raise HttpError("USAGE", "malformed query string: a parameter without a name")
+        if name == "query":
+            if query is not None:
+                raise HttpError("USAGE", "query is given twice")
+            query = value
+            continue
+        kind = fields.get(name)
+        if kind is None:
+            raise UsageError(f"unknown option --{key.replace('_', '-')}"
+                             + (f"; options: {', '.join(sorted(fields))}" if fields else ""))
+        if kind == "bool" and value == "":
+            value = "true"
+        params.setdefault(name, []).append(value)
+    wire = {k: (v if fields[k] == "list" else v[0] if len(v) == 1 else v) for k, v in params.items()}
+    return query or "", wire
+
+
+class Handler(BaseHTTPRequestHandler):
+    def version_string(self) -> str:
+        from jdx import __version__
+
+        return f"jdx/{__version__}"
+
+    protocol_version = "HTTP/1.1"
+    timeout = 30  # an idle or stalled connection is dropped, never a hung thread
+
+    # set by make_server
+    execute: Callable[[str, str, dict], dict]
+    commands: frozenset[str] = frozenset()
+
+    def log_message(self, format, *args):
+        if getattr(self.server, "verbose", False):
+            super().log_message(format, *args)
+
+    def _send(self, status: int, body: bytes, content_type: str = "application/json") -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", f"{content_type}; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _envelope(self, env: dict) -> None:
+        from jdx.render.envelope import dumps
+
+        self._send(status_of(env), (dumps(env) + "\n").encode("utf-8"))
+
+    def _refuse(self, name: str, exc: JdxError) -> None:
+        from jdx.commands.execute import failure
+
+        self._envelope(failure(name, "", exc).envelope)
+
+    def _route(self) -> tuple[str, str]:
+        if len(self.path) > MAX_URL_BYTES:
+            raise HttpError("TOO_LARGE", f"URL over {MAX_URL_BYTES} bytes")
+        url = urlsplit(self.path)
+        path = unquote(url.path)
+        if not path.startswith("/v1/") or path.count("/") != 2 or path == "/v1/":
+            raise HttpError("UNKNOWN_PATH", f"nothing is served at {path[:80]!r}: use /v1/<command>, "
+                                            f"/v1/batch or /v1/health")
+        return path[len("/v1/"):], url.query
+
+    def do_GET(self) -> None:
+        name = ""
+        try:
+            name, raw = self._route()
+            if name == "batch":
+                raise HttpError("METHOD_NOT_ALLOWED", "batch takes POST: wire-contract lines in the body")
+            self._answer(name, raw)
+        except JdxError as exc:
+            self._refuse(name, exc)
+        except Exception as exc:  # noqa: BLE001 - never a traceback on the wire
+            from jdx.commands.execute import internal_error
+
+            self._refuse(name, internal_error(exc))
+
+    do_HEAD = do_GET
+
+    def _answer(self, name: str, raw: str) -> None:
+        from jdx.commands import workspace_info
+        from jdx.commands.registry import command, params_of
+
+        if name == "health":
+            return self._envelope(self.execute("health", "", {}))
+        if name == workspace_info.NAME:
+            if raw:
+                raise UsageError("/v1/workspace takes no parameters")
+            return self._envelope(self.execute(name, "", {}))
+        cmd = command(name) if name in self.commands else None
+        if cmd is None:
+            import difflib
+
+            close = difflib.get_close_matches(name[:40], sorted(self.commands), n=3)
+            raise HttpError("UNKNOWN_COMMAND", f"unknown command {name[:40]!r}"
+                            + (f"; did you mean {', '.join(close)}?" if close else ""))
+        fields = {p.name: p.kind for p in params_of(cmd.request) if p.flag or p.name != "query"}
+        query, params = query_params(raw, fields)
+        self._envelope(self.execute(name, query, params))
+
+    def do_POST(self) -> None:
+        name = ""
+        try:
+            name, _raw = self._route()
+            if name != "batch":
+                raise HttpError("METHOD_NOT_ALLOWED", f"POST is for /v1/batch; ask /v1/{name[:40]} with GET")
+            self._batch()
+        except JdxError as exc:
+            self.close_connection = True
+            self._refuse(name, exc)
+        except Exception as exc:  # noqa: BLE001
+            from jdx.commands.execute import internal_error
+
+            self.close_connection = True
+            self._refuse(name, internal_error(exc))
+
+    def _batch(self) -> None:
+        from jdx.commands import wire
+        from jdx.commands.execute import failure
+        from jdx.render.envelope import dumps
+
+        length = self.headers.get("Content-Length")
+        if self.headers.get("Transfer-Encoding"):
+            raise HttpError("USAGE", "send the batch with a Content-Length, not chunked")
+        try:
+            size = int(length) if length is not None else -1
+        except ValueError:
+            size = -1
+        if size < 0:
+            raise HttpError("USAGE", "POST /v1/batch needs a Content-Length")
+        if size > MAX_BODY_BYTES:
+            raise HttpError("TOO_LARGE", f"batch body of {size} bytes is over the {MAX_BODY_BYTES}-byte limit")
+        body = self.rfile.read(size)
+        lines = [ln for ln in body.split(b"\n") if ln.strip()]
+        if len(lines) > MAX_LINES:
+            raise HttpError("TOO_LARGE", f"{len(lines)} requests in one batch; at most {MAX_LINES}")
+        out = []
+        for line in lines:
+            if len(line) > wire.MAX_LINE_BYTES:
+                env = failure("", "", wire.WireError("WIRE_TOO_LONG", "request line over "
+                                                     f"{wire.MAX_LINE_BYTES} bytes")).envelope
+            else:
+                try:
+                    req = wire.decode_request(line, self.commands)
+                    env = self.execute(req.command, req.query, dict(req.params))
+                except wire.WireError as exc:
+                    cmd, query = wire.request_names(line)
+                    env = failure(cmd, query, exc).envelope
+            out.append(dumps(env) + "\n")
+        self._send(200, "".join(out).encode("utf-8"), "application/x-ndjson")
+
+    def do_PUT(self) -> None:
+        self._wrong_method()
+
+    do_DELETE = do_PATCH = do_PUT
+
+    def _wrong_method(self) -> None:
+        self.close_connection = True
+        self._refuse("", HttpError("METHOD_NOT_ALLOWED", f"{self.command} is not served: GET /v1/<command>, POST /v1/batch"))
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    verbose = False
+
+    def handle_error(self, request, client_address) -> None:
+        """A client that hangs up mid-answer is its own business; anything else is one line, no traceback."""
+        exc = sys.exc_info()[1]
+        if isinstance(exc, (ConnectionError, TimeoutError)):
+            return
+        print(f"jdx serve: {client_address[0]}: {type(exc).__name__}: {exc}".splitlines()[0], file=sys.stderr,
+              flush=True)
+
+
+def make_server(execute: Callable[[str, str, dict], dict], commands: frozenset[str], bind: str = "127.0.0.1",
+                port: int = DEFAULT_PORT, verbose: bool = False) -> Server:
+    """A bound server (port 0 picks a free one: `server.server_address`); `serve_forever()` runs it."""
+    handler = type("JdxHandler", (Handler,), {"execute": staticmethod(execute), "commands": commands})
+    if ":" in bind:
+        server_type = type("Server6", (Server,), {"address_family": __import__("socket").AF_INET6})
+    else:
+        server_type = Server
+    server = server_type((bind, port), handler)
+    server.verbose = verbose
+    return server
+
+
+def warn_remote(bind: str) -> None:
+    print(f"warning: jdx serve is listening on {bind}, reachable from other machines; it answers questions "
+          f"about every jar in this workspace, with no authentication", file=sys.stderr, flush=True)

@@ -1,0 +1,213 @@
+"""MCP tools generated from the command registry (spec §14.2), independent of the MCP SDK.
+
+One tool per wire command, named `jdx_<command>`, plus `jdx_workspace`. A tool's input schema comes from
+the command's request type: the positional query is `query`, every flag keeps its request field name
+(`max_lines`, `include_synthetic`, `from_type`), each with its JSON type, default, choices and help. A
+call becomes a wire request (spec §14.5) answered by the same `answer_request` the CLI uses, so the
+structured content is the `--json` envelope's result, warnings, truncation and provenance, and the text
+content is the CLI's text rendering of the same envelope.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from jdx.errors import UsageError
+
+PREFIX = "jdx_"
+WORKSPACE = "workspace"
+_JSON_TYPES = {"bool": "boolean", "int": "integer", "str": "string"}
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str  # jdx_<command>
+    command: str  # the registry command, or "workspace"
+    description: str
+    input_schema: dict
+
+
+@functools.cache
+def tool_specs() -> tuple[ToolSpec, ...]:
+    """Every tool, registry order, `jdx_workspace` last (built once: the registry is fixed for a process)."""
+    from jdx.commands import workspace_info
+    from jdx.commands.registry import registry
+
+    specs = [ToolSpec(PREFIX + c.name, c.name, describe(c.summary, c.example, c.next_hint), input_schema(c.request))
+             for c in registry() if c.wire]
+    specs.append(ToolSpec(PREFIX + WORKSPACE, WORKSPACE,
+                          describe(workspace_info.SUMMARY, workspace_info.EXAMPLE, workspace_info.NEXT),
+                          {"type": "object", "properties": {}, "additionalProperties": False}))
+    return tuple(specs)
+
+
+def describe(summary: str, example: str, next_hint: str) -> str:
+    """What the tool answers, one example (the CLI line it equals), which tool to call next."""
+    text = summary
+    if example:
+        text += f"\nExample (the same question on the CLI): {example}"
+    if next_hint:
+        text += f"\nNext: {next_hint}"
+    text += "\nErrors come back as tool errors: NOT_FOUND lists near matches, AMBIGUOUS lists candidates to " \
+            "re-ask with one of them."
+    return text
+
+
+def input_schema(request_type: type) -> dict:
+    """The JSON schema of a request type: the query first, then the flags as snake_case properties."""
+    from jdx.commands.registry import params_of
+
+    props: dict[str, dict] = {}
+    required: list[str] = []
+    for p in params_of(request_type):
+        prop: dict[str, Any] = {}
+        if p.kind == "list":
+            item: dict[str, Any] = {"type": "string"}
+            if p.choices:
+                item["enum"] = list(p.choices)
+            prop = {"type": "array", "items": item}
+            if p.default:
+                prop["default"] = list(p.default)
+        else:
+            prop = {"type": _JSON_TYPES[p.kind]}
+            if p.choices:
+                prop["enum"] = list(p.choices)
+            if p.default is not None and not (p.kind == "str" and p.default == "" and not p.flag):
+                prop["default"] = p.default
+            if p.minimum is not None:
+                prop["minimum"] = p.minimum
+        what = p.help + (f" ({p.metavar})" if p.metavar and not p.flag else "")
+        prop["description"] = what + (f"; CLI {p.flag}" if p.flag else "")
+        props[p.name] = prop
+        if p.required:
+            required.append(p.name)
+    schema: dict[str, Any] = {"type": "object", "properties": props, "additionalProperties": False}
+    if required:
+        schema["required"] = required
+    return schema
+
+
+def wire_params(command: str, arguments: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
+    """Tool arguments as a wire request's (query, params): canonical text, lists for repeatable flags.
+
+    A value of the wrong JSON type is a usage error naming the argument; unknown arguments are left for
+    `build_request` to refuse with the flag it does not know.
+    """
+    from jdx.commands.registry import command as lookup
+    from jdx.commands.registry import params_of
+
+    args = dict(arguments or {})
+    cmd = lookup(command)
+    kinds = {p.name: p.kind for p in params_of(cmd.request)} if cmd is not None else {}
+    query = args.pop("query", "")
+    if query is None:
+        query = ""
+    if not isinstance(query, str):
+        raise UsageError(f"{PREFIX}{command}: query must be a string")
+    params: dict[str, Any] = {}
+    for name, value in sorted(args.items()):
+        if value is None:
+            continue
+        kind = kinds.get(name)
+        params[name] = _canonical(f"{PREFIX}{command}", name, kind, value)
+    return query, params
+
+
+def _canonical(tool: str, name: str, kind: str | None, value: Any) -> Any:
+    def bad(expected: str) -> UsageError:
+        return UsageError(f"{tool}: {name} must be {expected}, got {json.dumps(value)[:60]}")
+
+    if kind == "list":
+        items = value if isinstance(value, list) else [value]
+        if not all(isinstance(v, str) for v in items):
+            raise bad("a list of strings")
+        return list(items)
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise bad("true or false")
+        return "true" if value else "false"
+    if kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            if isinstance(value, float) and value.is_integer():
+                return str(int(value))
+            raise bad("a whole number")
+        return str(value)
+    if kind == "str":
+        if not isinstance(value, str):
+            raise bad("a string")
+        return value
+    return value if isinstance(value, (str, list)) else str(value)  # unknown: build_request refuses it
+
+
+@dataclass
+class ToolAnswer:
+    """One tool call's answer: the envelope, its text rendering, and whether it is a tool error."""
+
+    envelope: dict
+    text: str
+    is_error: bool
+
+    @property
+    def structured(self) -> dict:
+        """Structured content: the result with warnings, truncation and provenance, or the error with candidates."""
+        env = self.envelope
+        if env.get("ok"):
+            return {"result": env.get("result"), "truncated": env.get("truncated"),
+                    "warnings": env.get("warnings") or [], "provenance": env.get("provenance") or []}
+        out = {"error": env.get("error"), "candidates": env.get("candidates") or [],
+               "warnings": env.get("warnings") or []}
+        if "result" in env:
+            out["result"] = env["result"]
+        return out
+
+
+def call_tool(execute, name: str, arguments: dict[str, Any] | None) -> ToolAnswer:
+    """Answers one tool call with `execute(command, query, params) -> envelope` (a Host's, warm)."""
+    from jdx.commands.execute import failure
+    from jdx.commands.registry import build_request, command
+
+    tool = name[len(PREFIX):] if name.startswith(PREFIX) else ""
+    specs = _tool_names()
+    if name not in specs:
+        env = failure(tool or name, "", UsageError(f"unknown tool {name!r}; tools: {', '.join(sorted(specs))}"))
+        return _answer(env.envelope, None, None)
+    try:
+        if tool == WORKSPACE and arguments:
+            raise UsageError(f"{name} takes no arguments (got {', '.join(sorted(arguments))})")
+        query, params = wire_params(tool, arguments)
+    except UsageError as exc:
+        return _answer(failure(tool, "", exc).envelope, None, None)
+    env = json.loads(_dumps(execute(tool, query, params)))  # as a client decodes it: same text as the CLI's
+    cmd = command(tool)
+    request = None
+    if cmd is not None and env.get("ok"):
+        request = build_request(cmd, query, params)
+    return _answer(env, cmd, request)
+
+
+@functools.cache
+def _tool_names() -> frozenset[str]:
+    return frozenset(s.name for s in tool_specs())
+
+
+def _answer(env: dict, cmd, request) -> ToolAnswer:
+    from jdx.commands import workspace_info
+    from jdx.commands.execute import text_of
+
+    if env.get("ok") and env.get("command") == WORKSPACE:
+        text = "\n".join(workspace_info.render(env["result"]))
+    else:
+        text, _stream = text_of(env, cmd, request)
+    if not env.get("ok"):
+        code = (env.get("error") or {}).get("code", "INTERNAL")
+        text = f"{code}: {text}"
+    return ToolAnswer(env, text, not env.get("ok"))
+
+
+def _dumps(env: dict) -> str:
+    from jdx.render.envelope import dumps
+
+    return dumps(env)

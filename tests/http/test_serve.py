@@ -1,0 +1,189 @@
+"""`jdx serve` (spec §14.4): every wire command through /v1 answers the bytes of `jdx <command> … --json`;
+bad requests get a failure envelope with a named code and a 4xx; 50 parallel clients get correct answers.
+
+One server per module, on a free port, over the parity workspace (tests/cli/test_adapter_parity.py).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import urlencode
+
+import pytest
+
+from tests.cli.test_adapter_parity import CASES
+from tests.serve_support import case_id, cli, cli_env, expand, wire_form, workspace_args
+
+
+@pytest.fixture(scope="module")
+def served(jdx_env, jdx_home):
+    from jdx.cli.main import split_globals
+    from jdx.commands.host import Host, answer_with_workspace
+    from jdx.commands.session import Options, Session
+    from jdx.http.server import make_server
+
+    ws = workspace_args(jdx_home)
+    with cli_env(jdx_env):
+        g, _ = split_globals(ws)
+        host = Host(g.workspace_key(), answer=answer_with_workspace,
+                    session_factory=lambda: Session(Options(jars=g.jars, jdk=g.jdk)))
+        server = make_server(host.execute, host.commands | {"workspace"}, "127.0.0.1", 0)
+        thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        thread.start()
+        try:
+            yield server.server_address[1], ws
+        finally:
+            server.shutdown()
+            server.server_close()
+            host.close()
+
+
+def request(port: int, method: str, path: str, body: bytes | None = None, headers: dict | None = None):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        resp = conn.getresponse()
+        return resp.status, resp.read(), resp.getheader("Content-Type")
+    finally:
+        conn.close()
+
+
+def url_of(command: str, query: str, params: dict) -> str:
+    pairs = [("query", query)] if query else []
+    for name, value in params.items():
+        pairs.extend((name, v) for v in (value if isinstance(value, list) else [value]))
+    return f"/v1/{command}" + (f"?{urlencode(pairs)}" if pairs else "")
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_every_command_answers_the_cli_json_bytes(served, case, jdx_env, jdx_home):
+    port, ws = served
+    case = expand(case, jdx_home)
+    form = wire_form(case)
+    if form is None:
+        pytest.skip("a command line refused before the wire (covered by the CLI's tests)")
+    request(port, "GET", url_of(*form))  # first: a decompiler cache is then warm for both ("cached": true)
+    with cli_env(jdx_env):
+        here = cli([*ws, *case, "--json"])
+    status, body, ctype = request(port, "GET", url_of(*form))
+    assert body.decode("utf-8") == here.out, case
+    env = json.loads(body)
+    assert ctype.startswith("application/json")
+    assert (status == 200) == (env["ok"] or env["command"] == "doctor"), (status, env.get("error"))
+    if not env["ok"]:
+        assert status == {"NOT_FOUND": 404, "AMBIGUOUS": 409, "USAGE": 400}[env["error"]["code"]], env
+
+
+def test_health_workspace_and_batch(served, jdx_env):
+    port, ws = served
+    status, body, _ = request(port, "GET", "/v1/health")
+    assert status == 200 and json.loads(body)["result"] == {"status": "ok"}
+    status, body, _ = request(port, "GET", "/v1/workspace")
+    env = json.loads(body)
+    assert status == 200 and env["result"]["count"] == 2, env
+    assert env["result"]["rows"]["Type"] > 0
+    from jdx.commands import wire
+
+    lines = (wire.encode_request("show", "fx.Box") + "not json\n" + wire.encode_request("members", "fx.Nope")
+             + '{"command":"frobnicate"}\n').encode()
+    status, body, ctype = request(port, "POST", "/v1/batch", lines, {"Content-Type": "application/x-ndjson"})
+    answers = [json.loads(x) for x in body.decode().splitlines()]
+    assert status == 200 and ctype.startswith("application/x-ndjson")
+    assert [a["ok"] for a in answers] == [True, False, False, False]
+    assert [a.get("error", {}).get("code") for a in answers[1:]] == ["WIRE_JSON", "NOT_FOUND",
+                                                                      "WIRE_UNKNOWN_COMMAND"]
+    with cli_env(jdx_env):
+        assert body.decode().splitlines()[0] + "\n" == cli([*ws, "show", "fx.Box", "--json"]).out
+
+
+@pytest.mark.parametrize("method, path, status, code", [
+    ("GET", "/v1/frobnicate", 404, "UNKNOWN_COMMAND"),
+    ("GET", "/v1/membrs?query=fx.Box", 404, "UNKNOWN_COMMAND"),
+    ("GET", "/", 404, "UNKNOWN_PATH"),
+    ("GET", "/etc/passwd", 404, "UNKNOWN_PATH"),
+    ("GET", "/v1/../etc/passwd", 404, "UNKNOWN_PATH"),
+    ("GET", "/v2/show?query=fx.Box", 404, "UNKNOWN_PATH"),
+    ("GET", "/v1/show/extra", 404, "UNKNOWN_PATH"),
+    ("GET", "/v1/show?query=fx.Box&query=fx.Dog", 400, "USAGE"),
+    ("GET", "/v1/show?query=%ff%fe", 400, "USAGE"),
+    ("GET", "/v1/show?query=fx.Box&&&=", 400, "USAGE"),
+    ("GET", "/v1/show?query", 400, "USAGE"),
+    ("GET", "/v1/members?query=fx.Box&bogus=1", 400, "USAGE"),
+    ("GET", "/v1/members?query=fx.Box&max_lines=many", 400, "USAGE"),
+    ("GET", "/v1/members?query=fx.Box&inherited=maybe", 400, "USAGE"),
+    ("GET", "/v1/members?query=fx.Box&kind=nonsense", 400, "USAGE"),
+    ("GET", "/v1/members?query=fx.Box&sort=name&sort=kind", 400, "USAGE"),
+    ("GET", "/v1/members", 400, "USAGE"),
+    ("GET", "/v1/members?query=fx.Nope", 404, "NOT_FOUND"),
+    ("GET", "/v1/show?query=Counter", 409, "AMBIGUOUS"),
+    ("GET", "/v1/batch", 405, "METHOD_NOT_ALLOWED"),
+    ("POST", "/v1/show", 405, "METHOD_NOT_ALLOWED"),
+    ("DELETE", "/v1/show", 405, "METHOD_NOT_ALLOWED"),
+    ("GET", "/v1/workspace?x=1", 400, "USAGE"),
+    ("GET", "/v1/show?query=" + "x" * 20000, 413, "TOO_LARGE"),
+])
+def test_bad_requests_get_named_errors(served, method, path, status, code):
+    port, _ = served
+    got, body, _ = request(port, method, path)
+    env = json.loads(body)
+    assert (got, env["ok"], env["error"]["code"]) == (status, False, code), env
+    assert "Traceback" not in body.decode()
+
+
+def test_bools_as_bare_keys_and_dashed_names(served, jdx_env):
+    port, ws = served
+    with cli_env(jdx_env):
+        want = cli([*ws, "members", "fx.Box", "--declared", "--include-synthetic", "--max-lines", "3", "--json"]).out
+    for path in ("/v1/members?query=fx.Box&include_synthetic&max_lines=3&inherited=false",
+                 "/v1/members?query=fx.Box&include-synthetic=true&max-lines=3&inherited=false"):
+        assert request(port, "GET", path)[1].decode() == want, path
+
+
+def test_oversized_and_malformed_bodies(served):
+    from jdx.http.server import MAX_BODY_BYTES
+
+    port, _ = served
+    status, body, _ = request(port, "POST", "/v1/batch", b"", {"Content-Length": str(MAX_BODY_BYTES + 1)})
+    assert (status, json.loads(body)["error"]["code"]) == (413, "TOO_LARGE")
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+    conn.putrequest("POST", "/v1/batch")
+    conn.endheaders()  # no Content-Length
+    resp = conn.getresponse()
+    assert (resp.status, json.loads(resp.read())["error"]["code"]) == (400, "USAGE")
+    conn.close()
+    status, body, _ = request(port, "POST", "/v1/batch", b"\xff\xfe{}\n")
+    assert status == 200 and json.loads(body)["error"]["code"] == "WIRE_ENCODING"
+    status, body, _ = request(port, "POST", "/v1/batch", b"")
+    assert status == 200 and body == b""
+
+
+def test_fifty_parallel_clients(served, jdx_env):
+    port, ws = served
+    questions = [("/v1/show?query=fx.Box", ["show", "fx.Box"]),
+                 ("/v1/members?query=fx.Dog&max_lines=5", ["members", "fx.Dog", "--max-lines", "5"]),
+                 ("/v1/hierarchy?query=gx.Shape&down=true", ["hierarchy", "gx.Shape", "--down"]),
+                 ("/v1/members?query=fx.Nope", ["members", "fx.Nope"]),
+                 ("/v1/nope", None)]
+    with cli_env(jdx_env):
+        want = {path: cli([*ws, *argv, "--json"]).out if argv else None for path, argv in questions}
+    paths = [questions[i % len(questions)][0] for i in range(50)]
+    with ThreadPoolExecutor(max_workers=50) as pool:
+        got = list(pool.map(lambda p: request(port, "GET", p), paths))
+    for path, (status, body, _) in zip(paths, got):
+        if want[path] is None:
+            assert (status, json.loads(body)["error"]["code"]) == (404, "UNKNOWN_COMMAND")
+        else:
+            assert body.decode() == want[path], path
+
+
+def test_non_loopback_bind_needs_allow_remote(jdx_env, jdx_home):
+    from jdx.http.server import is_loopback
+
+    assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
+    assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.2")
+    with cli_env(jdx_env):
+        run = cli(["serve", "--bind", "0.0.0.0", "--port", "0", *workspace_args(jdx_home)])
+    assert run.code == 3 and "--allow-remote" in run.err, run

@@ -1,0 +1,196 @@
+"""`jdx mcp` (spec §14.2) driven by the MCP SDK's own client: over a real stdio subprocess, and in process.
+
+Every tool is listed with a schema from its request type; each parity case (tests/cli/test_adapter_parity.py)
+called as a tool gives structured content equal to the CLI's `--json` envelope (result, truncation,
+warnings, provenance) and the CLI's text; not found, ambiguous and usage errors arrive as tool errors
+carrying the envelope's code and candidates.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+
+from tests.cli.test_adapter_parity import CASES
+from tests.serve_support import case_id, cli, cli_env, expand, wire_form, workspace_args
+
+pytest.importorskip("mcp", reason="the MCP SDK is the optional extra jdx[mcp]")
+
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def arguments_of(command: str, query: str, params: dict) -> dict:
+    """A wire request as typed tool arguments (what an agent sends): booleans, integers, lists."""
+    from jdx.commands.registry import command as lookup
+    from jdx.commands.registry import params_of
+
+    kinds = {p.name: p.kind for p in params_of(lookup(command).request)}
+    args: dict = {"query": query} if query else {}
+    for name, value in params.items():
+        kind = kinds[name]
+        args[name] = (value == "true" if kind == "bool" else int(value) if kind == "int"
+                      else list(value) if kind == "list" else value)
+    return args
+
+
+def run(coro_fn, *args):
+    return anyio.run(coro_fn, *args)
+
+
+@pytest.fixture(scope="module")
+def answers(jdx_env, jdx_home):
+    """Every parity case and error case asked once over one stdio subprocess (one server per module)."""
+    ws = workspace_args(jdx_home)
+    env = {k: v for k, v in jdx_env.items()}
+    env["PYTHONPATH"] = str(ROOT)
+    calls = []
+    for case in CASES:
+        form = wire_form(expand(case, jdx_home))
+        if form is not None:
+            calls.append((case_id(case), "jdx_" + form[0], arguments_of(*form)))
+    calls += [("not found", "jdx_members", {"query": "fx.Boxx"}),
+              ("ambiguous", "jdx_show", {"query": "Counter"}),
+              ("usage", "jdx_members", {"query": "fx.Box", "max_lines": "many"}),
+              ("unknown flag", "jdx_members", {"query": "fx.Box", "bogus": True}),
+              ("missing query", "jdx_show", {}),
+              ("unknown tool", "jdx_frobnicate", {}),
+              ("workspace", "jdx_workspace", {})]
+
+    async def main():
+        params = StdioServerParameters(command=sys.executable, args=["-m", "jdx", "mcp", *ws], env=env,
+                                       cwd=str(ROOT))
+        async with Client(params, read_timeout_seconds=300) as client:
+            tools = (await client.list_tools()).tools
+            out = {}
+            for key, name, args in calls:
+                out[key] = await client.call_tool(name, args)
+            return tools, out
+
+    return run(main)
+
+
+def test_tools_are_the_wire_commands_plus_workspace(answers):
+    from jdx.commands.registry import params_of, registry
+
+    tools, _ = answers
+    wired = [c for c in registry() if c.wire]
+    assert [t.name for t in tools] == [f"jdx_{c.name}" for c in wired] + ["jdx_workspace"]
+    by_name = {t.name: t for t in tools}
+    members = by_name["jdx_members"]
+    assert members.input_schema["required"] == ["query"]
+    props = members.input_schema["properties"]
+    assert props["inherited"]["type"] == "boolean" and props["max_lines"]["type"] == "integer"
+    assert props["access"]["type"] == "array" and "enum" in props["access"]["items"]
+    assert "jdx members" in members.description and "Next:" in members.description
+    for c in wired:
+        schema = by_name[f"jdx_{c.name}"].input_schema
+        assert set(schema["properties"]) == {p.name for p in params_of(c.request)}, c.name
+        assert by_name[f"jdx_{c.name}"].annotations.read_only_hint is True
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_structured_content_is_the_cli_json(answers, case, jdx_env, jdx_home):
+    from jdx.commands.registry import command
+
+    _, out = answers
+    if case_id(case) not in out:
+        pytest.skip("a command line refused before the wire")
+    got = out[case_id(case)]
+    with cli_env(jdx_env):
+        env = json.loads(cli([*workspace_args(jdx_home), *expand(case, jdx_home), "--json"]).out)
+        text = cli([*workspace_args(jdx_home), *expand(case, jdx_home)])
+    _normalise_cache(env), _normalise_cache(got.structured_content)
+    if env["ok"]:
+        assert not got.is_error
+        assert got.structured_content == {k: env[k] for k in ("result", "truncated", "warnings", "provenance")}
+        assert got.content[0].text == text.out.rstrip("\n"), case
+    else:
+        assert got.is_error
+        assert got.structured_content["error"] == env["error"]
+        assert got.structured_content["candidates"] == env["candidates"]
+        assert got.content[0].text.startswith(env["error"]["code"] + ": ")
+    assert command(case[0]) is not None
+
+
+def _normalise_cache(data):
+    """A decompiler's `cached` flag says whether this process had decompiled it before: not an answer fact."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key == "cached":
+                data[key] = None
+            else:
+                _normalise_cache(value)
+    elif isinstance(data, list):
+        for item in data:
+            _normalise_cache(item)
+
+
+@pytest.mark.parametrize("key, code", [("not found", "NOT_FOUND"), ("ambiguous", "AMBIGUOUS"),
+                                       ("usage", "USAGE"), ("unknown flag", "USAGE"), ("missing query", "USAGE"),
+                                       ("unknown tool", "USAGE")])
+def test_errors_are_tool_errors_with_codes(answers, key, code):
+    _, out = answers
+    got = out[key]
+    assert got.is_error, got
+    assert got.structured_content["error"]["code"] == code, got.structured_content
+    assert got.content[0].text.startswith(f"{code}: ")
+    if code in ("NOT_FOUND", "AMBIGUOUS") and key != "unknown tool":
+        assert got.structured_content["candidates"], got.structured_content
+
+
+def test_workspace_tool(answers):
+    _, out = answers
+    got = out["workspace"]
+    assert not got.is_error
+    result = got.structured_content["result"]
+    assert [a["name"] for a in result["artifacts"]] == ["fixtures.jar", "graph-fixtures.jar"]
+    assert result["rows"]["Type"] > 0 and "2 artifacts" in got.content[0].text
+
+
+def test_in_process_server_answers_like_the_cli(jdx_env, jdx_home):
+    """The same server object the subprocess runs, connected in process: warm answers equal the CLI's."""
+    from jdx.cli.main import split_globals
+    from jdx.commands.host import Host, answer_with_workspace
+    from jdx.commands.session import Options, Session
+    from jdx.mcp.server import build_server
+
+    ws = workspace_args(jdx_home)
+    with cli_env(jdx_env):
+        g, _ = split_globals(ws)
+        host = Host(g.workspace_key(), answer=answer_with_workspace,
+                    session_factory=lambda: Session(Options(jars=g.jars, jdk=g.jdk)))
+        want = json.loads(cli([*ws, "members", "fx.Dog", "--max-lines", "5", "--json"]).out)
+
+        async def main():
+            async with Client(build_server(host.execute)) as client:
+                first = await client.call_tool("jdx_members", {"query": "fx.Dog", "max_lines": 5})
+                again = await client.call_tool("jdx_members", {"query": "fx.Dog", "max_lines": 5})
+                wrong = await client.call_tool("jdx_members", {"query": "fx.Dog", "inherited": "yes"})
+                return first, again, wrong
+
+        try:
+            first, again, wrong = run(main)
+        finally:
+            host.close()
+    assert first.structured_content == again.structured_content
+    assert first.structured_content["result"] == want["result"]
+    assert wrong.is_error and wrong.structured_content["error"]["code"] == "USAGE"
+    assert "inherited" in wrong.content[0].text
+
+
+def test_plain_cli_never_imports_the_sdk(jdx_env, jdx_home):
+    import subprocess
+
+    code = ("import sys; from jdx.cli.main import main; main(['--no-jdk', 'version', '--json']); "
+            "main(['help', '--agent']); print('mcp' in sys.modules, file=sys.stderr)")
+    env = dict(jdx_env, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-c", code], check=False, env=env, cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.stderr.strip().splitlines()[-1] == "False", done.stderr

@@ -1,0 +1,65 @@
+"""Shared by the MCP and HTTP adapter tests: the parity workspace, the CLI's own --json bytes per case."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import shlex
+
+import pytest
+
+from tests.conftest import Run
+from tests.fixtures.build import fixtures_jar
+from tests.fixtures.build_graph import graph_jar
+
+
+def workspace_args(jdx_home) -> list[str]:
+    return ["--no-jdk", "--jars", str(fixtures_jar(jdx_home)), "--jars", str(graph_jar(jdx_home))]
+
+
+def expand(case: list[str], jdx_home) -> list[str]:
+    jars = {"{fixtures}": str(fixtures_jar(jdx_home)), "{graph}": str(graph_jar(jdx_home))}
+    return [jars.get(w, w) for w in case]
+
+
+@contextlib.contextmanager
+def cli_env(jdx_env):
+    mp = pytest.MonkeyPatch()
+    for var in ("JDX_CACHE_DIR", "JDX_CONFIG_DIR", "JDX_RUNTIME_DIR"):
+        mp.setenv(var, jdx_env[var])
+    mp.setenv("JDX_NO_DAEMON", "1")
+    for var in ("JDX_WORKSPACE", "JDX_GRAPH_BACKEND"):
+        mp.delenv(var, raising=False)
+    try:
+        yield
+    finally:
+        mp.undo()
+
+
+def cli(argv: list[str], stdin: str | None = None) -> Run:
+    """The one-shot CLI in this process (no daemon)."""
+    from jdx.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.MonkeyPatch.context() as inner:
+        if stdin is not None:
+            inner.setattr("sys.stdin", io.StringIO(stdin))
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(argv)
+    return Run(code, out.getvalue(), err.getvalue())
+
+
+def wire_form(case: list[str]):
+    """(command, query, params) of a CLI case, or None when the command line itself is refused."""
+    from jdx.commands.argv import parse_words
+    from jdx.commands.registry import command
+
+    try:
+        query, params = parse_words(command(case[0]), case[1:])
+    except Exception:  # noqa: BLE001 - a refused command line has no wire form
+        return None
+    return case[0], query, params
+
+
+def case_id(case: list[str]) -> str:
+    return " ".join(shlex.quote(w) for w in case)[:60]
