@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from jdx.engine import envelope
+from jdx.render import envelope
 from jdx.engine.members import MemberOptions
 from tests.service import JdxService, Options
 from jdx.errors import JdxError
