@@ -34,12 +34,25 @@ def jdx_home(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def jdx_env(jdx_home) -> dict:
+    """The session's environment; daemons the CLI spawns live in its own runtime dir and stop with the session."""
     env = dict(os.environ)
     env["JDX_CACHE_DIR"] = str(jdx_home / "cache")
     env["JDX_CONFIG_DIR"] = str(jdx_home / "config")
+    env["JDX_RUNTIME_DIR"] = str(jdx_home / "run")
     env.pop("JDX_WORKSPACE", None)
     env.pop("JDX_GRAPH_BACKEND", None)
-    return env
+    env["JDX_NO_DAEMON"] = "1"  # one-shot answers; the daemon tests start their own with JDX_RUNTIME_DIR set
+    yield env
+    import signal
+
+    for pid_file in (jdx_home / "run").glob("*.pid"):
+        try:
+            pid = int(pid_file.read_text())
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if b"daemon\0run" in f.read():
+                    os.kill(pid, signal.SIGTERM)
+        except (ValueError, OSError):
+            pass
 
 
 @pytest.fixture(scope="session")

@@ -66,14 +66,19 @@ def run_bench(service: Session, iterations: int = 3) -> Answer:
         count, _, ms = out.strip().partition(" ")
         rows.append({"name": "bare ASM scan of the JDK (separate JVM, baseline)",
                      "value": f"{secs:.2f} s wall ({ms} ms inside the JVM, {count} classes)", "seconds": secs})
-        cold = _median_seconds(jdx + ["members", "java.util.HashMap", *_workspace_args(service)], env, iterations)
+        cold = _median_seconds(jdx + ["members", "java.util.HashMap", "--no-daemon", *_workspace_args(service)], env,
+                               iterations)
         javap = java.home / "bin" / "javap"
         javap_secs = _median_seconds([str(javap), "-p", "java.util.HashMap"], env, iterations) if javap.exists() \
             else None
-        rows.append({"name": "cold one-shot `jdx members java.util.HashMap`",
+        rows.append({"name": "cold one-shot `jdx members java.util.HashMap --no-daemon`",
                      "value": f"{cold * 1000:.0f} ms median"
                               + (f" (javap -p: {javap_secs * 1000:.0f} ms)" if javap_secs else ""),
                      "seconds": cold})
+        rows.extend(_daemon_rows(service, cache, env, iterations, javap_secs))
+        from jdx.bench import diff as bench_diff
+
+        rows.extend(bench_diff.rows(cache, env, iterations))
         warm = Session(Options(**{**service.options.__dict__, "cache_dir": str(cache)}))
         ask(warm, "members", "java.util.HashMap")
         samples = []
@@ -98,6 +103,20 @@ def run_bench(service: Session, iterations: int = 3) -> Answer:
     machine = f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, " \
               f"Python {platform.python_version()}, JVM {java.home.name}"
     return Answer({"machine": machine, "rows": rows})
+
+
+def _daemon_rows(service: Session, cache: Path, env: dict, iterations: int, javap_secs: float | None) -> list[dict]:
+    """The daemon's rows (jdx.bench.daemon), with the one-shot-through-a-daemon figure set against javap."""
+    from jdx.bench.daemon import daemon_rows
+    from jdx.daemon.paths import workspace_flags
+
+    o = service.options
+    workspace = workspace_flags(o.workspace, o.jars, o.src, o.sources, o.jdk, str(cache))
+    rows = daemon_rows(workspace, max(iterations * 5, 20), env)
+    for r in rows:
+        if javap_secs and r["name"].startswith("one-shot") and r["seconds"]:
+            r["value"] += f" = {r['seconds'] / javap_secs:.2f}x javap -p ({javap_secs * 1000:.0f} ms; goal ≤ 0.3x)"
+    return rows
 
 
 def _workspace_args(service: Session) -> list[str]:

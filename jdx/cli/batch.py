@@ -42,7 +42,7 @@ def run_batch(outer, session) -> int:
                         raise UsageError("batch cannot nest" if name == "batch" else
                                          f"{name!r} is not a query command" if name else "empty command")
                     inner = Globals(json=outer.json, quiet=True, no_daemon=True)
-                    code = run_query(inner, cmd, words, session=session)
+                    code = run_query(inner, cmd, words, session=session, where=f"line {number}: ")
             except JdxError as exc:
                 exc.message = f"line {number}: {exc.message}"
                 code = _print_failure(name, "", exc, outer.json)

@@ -166,10 +166,7 @@ def _click_exceptions():
 
 def click_group():
     """The click group of the whole CLI: typer's management commands plus one generated per registry command."""
-    try:
-        from jdx.cli import commands_daemon  # noqa: F401 - registers `jdx daemon`
-    except ImportError:
-        pass
+    from jdx.cli import commands_daemon  # noqa: F401 - registers `jdx daemon`
     from jdx.cli.generated import add_registry_commands
 
     from jdx.cli.generated import global_epilog

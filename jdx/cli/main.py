@@ -56,20 +56,9 @@ class Globals:
 
     def workspace_key(self) -> dict:
         """What identifies the workspace a daemon serves: the workspace flags, paths made absolute."""
-        from jdx.dirs import config_dir
+        from jdx.daemon.paths import workspace_flags
 
-        def absolute(paths: list[str]) -> list[str]:
-            return [os.path.abspath(os.path.expanduser(p)) if not _is_glob(p) else
-                    os.path.join(os.path.abspath(os.path.dirname(p) or "."), os.path.basename(p)) for p in paths]
-
-        return {"workspace": self.workspace or os.environ.get("JDX_WORKSPACE") or "",
-                "jars": absolute(self.jars), "src": absolute(self.src), "sources": absolute(self.sources),
-                "jdk": self.jdk, "cache_dir": os.path.abspath(self.cache_dir) if self.cache_dir else
-                os.environ.get("JDX_CACHE_DIR", ""), "config_dir": str(config_dir())}
-
-
-def _is_glob(path: str) -> bool:
-    return any(c in path for c in "*?[")
+        return workspace_flags(self.workspace, self.jars, self.src, self.sources, self.jdk, self.cache_dir)
 
 
 def split_globals(argv: list[str]) -> tuple[Globals, list[str]]:
@@ -143,8 +132,9 @@ def main(argv: list[str] | None = None) -> int:
         return _print_failure(rest[0] if rest else "", "", internal_error(exc), json_mode) or EXIT_INTERNAL
 
 
-def run_query(g: Globals, cmd, words: list[str], *, session=None) -> int:
-    """Parse, answer (daemon or in process), print; the exit code. `session`: batch's shared one."""
+def run_query(g: Globals, cmd, words: list[str], *, session=None, where: str = "") -> int:
+    """Parse, answer (daemon or in process), print; the exit code. `session`: batch's shared one; `where`
+    prefixes a usage error (batch: "line 3: ")."""
     from jdx.commands.argv import parse_words
     from jdx.commands.registry import build_request
 
@@ -153,9 +143,10 @@ def run_query(g: Globals, cmd, words: list[str], *, session=None) -> int:
         query, params = parse_words(cmd, words)
         request = build_request(cmd, query, params)
     except JdxError as exc:
+        exc.message = where + exc.message
         return _print_failure(cmd.name, query, exc, g.json)
     env = code = None
-    if session is None and cmd.wire and _daemon_allowed(g):
+    if session is None and cmd.wire and cmd.forwarded and _daemon_allowed(g):
         env, code = _ask_daemon(g, cmd.name, query, params)
     if env is None:
         env, code = _answer_here(g, cmd, request, session)
@@ -171,11 +162,8 @@ def _ask_daemon(g: Globals, name: str, query: str, params: dict):
     """(envelope, exit code) from the workspace's daemon, or (None, None) to answer in process."""
     import json
 
-    try:
-        from jdx.commands import wire
-        from jdx.daemon import client
-    except ImportError:
-        return None, None
+    from jdx.commands import wire
+    from jdx.daemon import client
     from jdx.errors import exit_code_of
 
     line = client.query(g.workspace_key(), wire.encode_request(name, query, params),

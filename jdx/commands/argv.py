@@ -21,7 +21,8 @@ def parse_words(cmd: Command, words: list[str]) -> tuple[str, dict[str, Any]]:
             by_flag[p.flag] = (p, True)
             if p.negative:
                 by_flag[p.negative] = (p, False)
-    positional_param = next((p for p in params if not p.flag), None)
+    positionals = [p for p in params if not p.flag]  # the query first, then any further (diff's NEW)
+    positional_param = positionals[0] if positionals else None
     query: str | None = None
     out: dict[str, Any] = {}
     i = 0
@@ -59,10 +60,17 @@ def parse_words(cmd: Command, words: list[str]) -> tuple[str, dict[str, Any]]:
             raise UsageError(f"{cmd.name}: no such option {word}")
         if positional_param is None:
             raise UsageError(f"{cmd.name} takes no argument (got {word!r})")
-        if query is not None:
+        if query is None:
+            query = word
+            continue
+        extra = next((p for p in positionals[1:] if p.name not in out), None)
+        if extra is None:
+            if len(positionals) > 1:
+                names = " ".join(p.metavar for p in positionals)
+                raise UsageError(f"{cmd.name} takes {names} (got one more: {word!r})")
             raise UsageError(f"{cmd.name} takes one {positional_param.metavar} (got {query!r} and {word!r}); "
                              "quote a reference that contains spaces")
-        query = word
+        out[extra.name] = word
     return query or "", dict(sorted(out.items()))
 
 

@@ -67,11 +67,12 @@ def text_of(env: dict, cmd: Command | None, request) -> tuple[str, str]:
         return "\n".join(envelope.error_lines(env)), envelope.error_stream(env)
     result = env.get("result") or {}
     lines = cmd.render(result, request) if cmd is not None else []
-    cut = cmd.truncation(result, request) if cmd is not None and cmd.truncation else env.get("truncated")
+    own_cut = cmd is not None and cmd.truncation is not None
+    if not own_cut and request is not None:
+        lines = cap_lines(lines, getattr(request, "max_lines", None))
+    cut = cmd.truncation(result, request) if own_cut else env.get("truncated")
     if cut and cut.get("hint"):
         lines.append(f"… {cut['shown']} of {cut['total']} shown ({cut['hint']})")
-    elif cmd is not None and cmd.truncation is None and request is not None:
-        lines = cap_lines(lines, getattr(request, "max_lines", None))
     lines.extend(envelope.warning_lines_json(env.get("warnings") or []))
     return "\n".join(lines), "stdout"
 

@@ -53,8 +53,7 @@ class HierarchyRequest(_Scoped):
 
 
 def run_hierarchy(session, req: HierarchyRequest):
-    from jdx.engine.answer import Answer
-    from jdx.engine.rel_hierarchy import HierarchyOptions, hierarchy
+    from jdx.engine.rel_hierarchy import HierarchyOptions
 
     both = not req.up and not req.down
     opts = HierarchyOptions(up=req.up or both, down=req.down or both, depth=_depth(req.direct, req.depth),
@@ -82,8 +81,7 @@ class ImplementorsRequest(_Scoped):
 
 
 def run_implementors(session, req: ImplementorsRequest):
-    from jdx.engine.answer import Answer
-    from jdx.engine.rel_hierarchy import HierarchyOptions, implementors
+    from jdx.engine.rel_hierarchy import HierarchyOptions
 
     opts = HierarchyOptions(up=False, down=True, depth=_depth(req.direct, req.depth), filter=_filter(req),
                             limit=req.limit)
@@ -130,8 +128,7 @@ class UsagesRequest(_Scoped):
 
 
 def run_usages(session, req: UsagesRequest):
-    from jdx.engine.answer import Answer
-    from jdx.engine.rel_usages import UsageOptions, usages
+    from jdx.engine.rel_usages import UsageOptions
 
     opts = UsageOptions(kinds=tuple(req.kind), filter=_filter(req), limit=req.limit, context=req.context)
     return usages_answer(session, req.query, opts)

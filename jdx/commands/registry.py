@@ -61,6 +61,7 @@ def argument(help: str, metavar: str, *, required: bool = True):
 class Request:
     """Fields every command shares: the text budget of spec §8.3 (applies to text output)."""
 
+    query: str = ""  # the positional operand; a command that takes one redeclares it with `argument`
     max_lines: int | None = option(None, "--max-lines", "cap the text output at N lines; the cut is stated",
                                    kind="int", minimum=1)
     brief: bool = option(False, "--brief", "minimal output: bare rows, no headers, no doc")
@@ -94,6 +95,7 @@ class Command:
     next_hint: str = ""  # which command to call next (MCP tool descriptions, help --agent)
     wire: bool = True  # read-only: served by the daemon, MCP and HTTP
     needs_workspace: bool = True
+    forwarded: bool = True  # a one-shot CLI call goes to a running daemon (diff: no, spec §7.7)
 
 
 def params_of(request_type: type) -> tuple[Param, ...]:
@@ -118,7 +120,7 @@ _PARAMS: dict[type, tuple[Param, ...]] = {}
 
 # one module per area; each defines COMMANDS, a tuple of Command
 MODULES = ("jdx.commands.cards", "jdx.commands.graph", "jdx.commands.search", "jdx.commands.source",
-           "jdx.commands.samples", "jdx.commands.foundation", "jdx.commands.schema")
+           "jdx.commands.samples", "jdx.commands.diff", "jdx.commands.foundation", "jdx.commands.schema")
 
 
 def registry() -> tuple[Command, ...]:
@@ -160,7 +162,7 @@ def build_request(cmd: Command, query: str, params: dict[str, Any]):
         raise UsageError(f"{cmd.name} takes no argument (got {query!r})")
     for key, raw in params.items():
         p = by_name.get(key)
-        if p is None or not p.flag:
+        if p is None or p is query_param:
             raise UsageError(f"{cmd.name}: unknown option {_flag_of(key)}")
         values[key] = convert(p, raw)
     return cmd.request(**values)
@@ -202,7 +204,7 @@ def canonical_params(request) -> dict[str, Any]:
     """The wire params of a request: fields that differ from their defaults, as canonical text."""
     out: dict[str, Any] = {}
     for p in params_of(type(request)):
-        if not p.flag:
+        if p.name == "query" and not p.flag:
             continue
         value = getattr(request, p.name)
         if value == p.default:

@@ -31,7 +31,6 @@ def _check_engine(engine: str | None) -> None:
 
 def run_body(session, req: BodyRequest):
     from jdx.engine import src_body
-    from jdx.engine.answer import Answer
 
     opts = src_body.BodyOptions(engine=req.engine.lower() if req.engine else None, with_doc=req.with_doc,
                                 with_signature=req.with_signature, context=req.context)

@@ -8,15 +8,18 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from jdx.loaders.extractor import TABLE_NAMES, ExtractedArtifact
 from jdx.dirs import pid_alive
 from jdx.loaders.indexer import SHARD_FORMAT
 from jdx.loaders.jvm import extractor_source_hash
 from jdx.loaders.roots import Artifact
+
+if TYPE_CHECKING:  # the extractor imports pyarrow.compute (~0.4 s): only writers need it
+    from jdx.loaders.extractor import ExtractedArtifact
 
 
 @dataclass
@@ -77,6 +80,8 @@ def shard_in_memory(cache: Path, artifact: Artifact, extracted: ExtractedArtifac
 
 def write_shard(cache: Path, artifact: Artifact, extracted: ExtractedArtifact) -> Shard:
     """Writes into a temporary directory, then renames: a shard is either whole or absent."""
+    from jdx.loaders.extractor import TABLE_NAMES
+
     shard = shard_in_memory(cache, artifact, extracted)
     meta = shard.meta
     root = cache / "shards"

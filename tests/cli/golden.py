@@ -33,7 +33,7 @@ def in_process(jdx_env: dict) -> Iterator:
         return Run(code, out.getvalue(), err.getvalue())
 
     with pytest.MonkeyPatch.context() as mp:
-        for var in ("JDX_CACHE_DIR", "JDX_CONFIG_DIR"):
+        for var in ("JDX_CACHE_DIR", "JDX_CONFIG_DIR", "JDX_RUNTIME_DIR"):
             mp.setenv(var, jdx_env[var])
         for var in ("JDX_WORKSPACE", "JDX_GRAPH_BACKEND"):
             mp.delenv(var, raising=False)

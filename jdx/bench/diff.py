@@ -1,0 +1,94 @@
+"""`jdx bench` rows for `jdx diff` (spec §7.7): two versions of a ~2,000-class library from the local Maven
+repository, as one-shot processes. Goals (issue 14): ≤ 2 s cold (neither jar extracted yet), ≤ 300 ms with
+both already indexed (shards reused by content hash); plus the comparison alone, warm, in one process."""
+
+from __future__ import annotations
+
+import json
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from jdx.bench.util import row
+
+M2 = Path.home() / ".m2" / "repository"
+PAIR = ("com/google/guava/guava", "33.0.0-jre", "33.5.0-jre")
+
+
+def pair_jars() -> tuple[Path, Path] | None:
+    coord, old, new = PAIR
+    artifact = coord.rsplit("/", 1)[1]
+    jars = tuple(M2 / coord / v / f"{artifact}-{v}.jar" for v in (old, new))
+    return jars if all(j.is_file() for j in jars) else None
+
+
+def _child(args: list[str], env: dict) -> tuple[float, float, dict]:
+    """(wall seconds, CPU seconds of the child: user + system, what a loaded machine inflates least, the JSON
+    envelope)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.run(args, capture_output=True, text=True, env=env)
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} exited {proc.returncode}: {proc.stderr.strip()[-500:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return seconds, cpu, json.loads(proc.stdout)
+
+
+def rows(cache: Path, env: dict, iterations: int) -> list[dict]:
+    """Rows measured in `cache` (the extractor already compiled there); shards of the pair are removed first."""
+    jars = pair_jars()
+    name = "`jdx diff` guava {} -> {}".format(*PAIR[1:])
+    if jars is None:
+        return [{"name": name, "value": f"skipped: {PAIR[0]} {PAIR[1]}/{PAIR[2]} not in {M2}", "seconds": 0.0}]
+    args = [sys.executable, "-m", "jdx", "diff", str(jars[0]), str(jars[1]), "--json"]
+    cold, cold_cpu = [], []
+    for _ in range(iterations):
+        shutil.rmtree(cache / "shards", ignore_errors=True)
+        (cache / "hashes.json").unlink(missing_ok=True)
+        seconds, cpu, env_json = _child(args, env)
+        cold.append(seconds)
+        cold_cpu.append(cpu)
+    result = env_json["result"]
+    classes = result["old"]["classes"] + result["new"]["classes"]
+    counts = result["counts"]
+    what = f", {classes:,} classes, {result['total']:,} findings ({counts['breaking']} breaking)"
+    runs = [_child(args, env) for _ in range(max(iterations, 3))]
+    indexed, indexed_cpu = statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
+    out = [row(f"{name}, cold: both jars extracted (process and JVM start included)", statistics.median(cold),
+               2000, what + f"; CPU {statistics.median(cold_cpu) * 1000:,.0f} ms", digits=0, unit="ms median"),
+           row(f"{name}, both already indexed (shards reused, no JVM)", indexed, 300,
+               f"; CPU {indexed_cpu * 1000:,.0f} ms", digits=0, unit="ms median")]
+    out.append(_in_process(jars, cache, iterations))
+    return out
+
+
+def _in_process(jars: tuple[Path, Path], cache: Path, iterations: int) -> dict:
+    """The comparison itself on already-read tables: surfaces, rules, report (what a daemon pays per diff)."""
+    from jdx.bench.util import warm_median
+    from jdx.commands.diff_artifacts import load_sides, resolve_side
+    from jdx.engine.diff.compare import compare
+    from jdx.engine.diff.report import ReportOptions, result_dict
+    from jdx.engine.diff.surface import build_surface
+    from jdx.engine.diff.visibility import DiffOptions
+    from jdx.loaders.roots import HashCache
+
+    hashes = HashCache(cache)
+    sides = [resolve_side(str(j), hashes) for j in jars]
+    load_sides(sides, cache).wait()
+
+    def once():
+        surfaces = [build_surface(s.label, s.tables) for s in sides]
+        findings = compare(*surfaces, DiffOptions())
+        return result_dict(findings, ReportOptions(), {})
+
+    cpu_start = time.process_time()
+    seconds, _ = warm_median(once, iterations, minimum=5)
+    cpu = (time.process_time() - cpu_start) / (max(iterations, 5) + 1)
+    return row("`jdx diff` guava, the comparison alone in one process (tables already read)", seconds,
+               extra=f"; CPU {cpu * 1000:,.0f} ms mean", unit="ms median")

@@ -1,0 +1,125 @@
+"""`jdx daemon start|stop|status|run` (spec §14.3): typer commands over jdx.daemon."""
+
+from __future__ import annotations
+
+import typer
+
+from jdx.cli import commands as cli
+from jdx.engine.answer import Answer
+
+daemon_app = typer.Typer(no_args_is_help=True, help="The resident daemon the CLI answers through (spec §14.3).")
+cli.app.add_typer(daemon_app, name="daemon")
+
+IDLE_HELP = "how long without a request before the daemon exits: 300, 90s, 5m, 1h (0: never)"
+
+
+def idle_seconds(text: str) -> float:
+    """`--idle`: a duration as `--timeout` takes it, or 0 to disable the idle shutdown."""
+    from jdx.cli.main import parse_duration
+    from jdx.errors import UsageError
+
+    if text.strip() in ("0", "0s"):
+        return 0.0
+    try:
+        return parse_duration(text)
+    except UsageError:
+        raise UsageError(f"--idle {text!r}: use a duration such as 300, 90s or 5m, or 0 for never") from None
+
+
+def workspace() -> dict:
+    """The global workspace flags as the dict a daemon is keyed by (the same one the CLI client sends by)."""
+    return cli._G.workspace_key()
+
+
+def _session():
+    """The session a one-shot command would open for these flags (jdx.cli.main), kept open for the daemon's life."""
+    from jdx.commands.session import Options, Session
+
+    g = cli._G
+    return Session(Options(workspace=g.workspace, jars=g.jars, src=g.src, sources=g.sources, jdk=g.jdk,
+                           cache_dir=g.cache_dir))
+
+
+def _lines(result: dict) -> list[str]:
+    if "refused" in result:
+        return [f"not stopped: {result['refused']}"]
+    lines = []
+    if result.get("started"):
+        lines.append(f"started daemon pid {result.get('pid')}")
+    elif "started" in result:
+        lines.append(f"already running: pid {result.get('pid')}")
+    if "stopped" in result:
+        if result["stopped"]:
+            lines.append(f"stopped daemon pid {result['pid']}" + (" (SIGKILL after the grace)" if result.get("forced")
+                                                                 else ""))
+        else:
+            lines.append("no daemon was running")
+        lines.extend(f"swept {path}" for path in result.get("swept", []))
+        return lines
+    if result.get("running") is False:
+        return ["no daemon running for this workspace"]
+    for key in ("pid", "uptime", "queries", "artifacts", "memory", "idle", "version", "socket"):
+        if key in result:
+            value = result[key]
+            if key == "memory":
+                value = f"{value / 2**20:.0f} MB"
+            elif key == "uptime":
+                value = f"{value:.0f} s"
+            lines.append(f"{key}: {value}")
+    return lines
+
+
+@daemon_app.command("start")
+def start(idle: str = typer.Option("5m", "--idle", help=IDLE_HELP)):
+    """Start this workspace's daemon in the background (the CLI also does on first use). Example: jdx daemon start"""
+    from jdx.daemon import control
+
+    cli.out("daemon", "start", Answer(control.start(workspace(), idle_seconds(idle))), _lines)
+
+
+@daemon_app.command("stop")
+def stop():
+    """Stop this workspace's daemon and sweep stale socket/pid files. Example: jdx daemon stop"""
+    from jdx.daemon import control
+
+    cli.out("daemon", "stop", Answer(control.stop(workspace())), _lines)
+
+
+@daemon_app.command("status")
+def status():
+    """Pid, uptime, workspace, memory, artifacts and query count of this workspace's daemon. Example: jdx daemon status --json"""
+    from jdx.daemon import control
+
+    result = control.status(workspace())
+    cli.out("daemon", "status", Answer(result if result is not None else {"running": False}), _lines)
+
+
+@daemon_app.command("run")
+def run(idle: str = typer.Option("5m", "--idle", help=IDLE_HELP)):
+    """Serve this workspace in the foreground until idle or stopped. Example: jdx daemon run --idle 0"""
+    from jdx.daemon.host import Host
+    from jdx.daemon.paths import daemon_paths
+    from jdx.daemon.server import serve
+
+    ws = workspace()
+    paths = daemon_paths(ws)
+    host = Host(ws, session_factory=_session)
+    seconds = idle_seconds(idle)
+
+    def ready(_server) -> None:
+        import os
+        import sys
+        import time
+
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
+        print(f"{stamp} jdx daemon pid {os.getpid()} serving {paths.socket}; "
+              + (f"idle shutdown after {seconds:g} s" if seconds else "no idle shutdown"), file=sys.stderr, flush=True)
+
+    try:
+        reason = serve(paths, host.execute, host.commands, idle=seconds, describe=host.describe, workspace=ws,
+                       ready=ready)
+        import sys
+
+        print(f"jdx daemon stopped: {reason}", file=sys.stderr, flush=True)
+    finally:
+        host.close()

@@ -1,0 +1,119 @@
+"""`jdx diff OLD NEW` (spec §7.7): the public-API difference of two artifacts, no workspace needed.
+
+Glue between the loaders (artifacts, shards, extraction: `diff_artifacts`) and the comparison engine
+(`jdx.engine.diff`): resolve each side, reuse or extract its shards, compare, cut for `--severity`/`--limit`,
+set the `--fail-on` gate (exit 1 when it trips, spec §16), and write the findings as Parquet with `--out DIR`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from jdx.commands.registry import Command, Request, argument, option
+from jdx.engine.diff.rules import DEFAULT_LIMIT, FAIL_ON, SEVERITY_FILTERS, VISIBILITIES
+from jdx.errors import UsageError
+
+MAX_DUPLICATE_NAMES = 5
+_SIDE = "a jar, a class directory, a glob of jars, group:artifact:version from ~/.m2, or jrt:JDK_HOME!MODULE"
+
+
+@dataclass(frozen=True)
+class DiffRequest(Request):
+    query: str = argument(f"the old artifact: {_SIDE}", "OLD")
+    new: str = argument("the new artifact, in the same forms", "NEW")
+    visibility: str = option("public", "--visibility", "public: public and protected API; all: every declared "
+                             "member (refactors, mod/mixin work)", choices=VISIBILITIES)
+    include_synthetic: bool = option(False, "--include-synthetic", "compare synthetic members and bridges too")
+    severity: str = option("all", "--severity", "show findings at least this severe (the tally counts all)",
+                           choices=SEVERITY_FILTERS)
+    fail_on: str = option("none", "--fail-on", "exit 1 when a finding this severe exists (result.gate)",
+                          choices=FAIL_ON)
+    limit: int = option(DEFAULT_LIMIT, "--limit", f"show at most N findings (default {DEFAULT_LIMIT}); the rest "
+                        "is counted", kind="int", minimum=0)
+    out: str | None = option(None, "--out", "also write every finding to DIR/findings.parquet", kind="str",
+                             metavar="DIR")
+
+    def validate(self) -> None:
+        if self.out is not None and os.path.exists(self.out) and not os.path.isdir(self.out):
+            raise UsageError(f"--out {self.out}: exists and is not a directory")
+
+
+def run_diff(session, request: DiffRequest):
+    """Compares the two sides; the answer exits 1 when the `--fail-on` gate trips (`result.gate.failed`)."""
+    from jdx.commands.diff_artifacts import load_sides, resolve_side
+    from jdx.engine.answer import Answer
+    from jdx.engine.diff.compare import compare
+    from jdx.engine.diff.report import ReportOptions, result_dict
+    from jdx.engine.diff.surface import build_surface
+    from jdx.engine.diff.visibility import DiffOptions
+    from jdx.loaders.roots import HashCache
+
+    cache = session.cache
+    hashes = HashCache(cache)
+    old, new = resolve_side(request.query, hashes), resolve_side(request.new, hashes)
+    hashes.save()
+    writes = load_sides([old, new], cache)
+    try:
+        surfaces = build_surface(old.label, old.tables), build_surface(new.label, new.tables)
+        findings = compare(*surfaces, DiffOptions(request.visibility, request.include_synthetic))
+    finally:
+        writes.wait()
+    warnings = old.warnings + new.warnings + _duplicate_warnings((old, new), surfaces)
+    if old.artifacts and [a.key for a in old.artifacts] == [a.key for a in new.artifacts]:
+        from jdx.errors import Warning_
+
+        warnings.append(Warning_("SAME_ARTIFACT", f"{request.query} and {request.new} have the same content"))
+    sides = {"old": old.to_json(), "new": new.to_json(), "visibility": request.visibility,
+             "include_synthetic": request.include_synthetic}
+    result, truncated = result_dict(findings, ReportOptions(request.severity, request.fail_on, request.limit),
+                                    sides)
+    if request.out is not None:
+        result["out"] = _write_out(request.out, findings)
+    provenance = [{"artifact": a.name, "side": label, "origin": "bytecode", "path": a.path}
+                  for label, side in (("old", old), ("new", new)) for a in side.artifacts]
+    return Answer(result, warnings=warnings, truncated=truncated, provenance=provenance,
+                  exit_code=1 if result["gate"]["failed"] else 0)
+
+
+def _duplicate_warnings(sides, surfaces) -> list:
+    from jdx.errors import Warning_
+
+    out = []
+    for side, surface in zip(sides, surfaces):
+        if surface.duplicates:
+            names = ", ".join(surface.duplicates[:MAX_DUPLICATE_NAMES])
+            more = len(surface.duplicates) - MAX_DUPLICATE_NAMES
+            out.append(Warning_("DUPLICATE_CLASS", f"{side.label}: {len(surface.duplicates)} classes held twice, "
+                                f"the first one compared: {names}" + (f" … {more} more" if more > 0 else ""),
+                                side.label))
+    return out
+
+
+def _write_out(directory: str, findings) -> dict:
+    """`--out DIR`: every finding (no --severity/--limit cut) as DIR/findings.parquet, written atomically."""
+    import pyarrow.parquet as pq
+
+    from jdx.engine.diff.report import findings_table
+
+    target = Path(directory)
+    target.mkdir(parents=True, exist_ok=True)
+    path = target / "findings.parquet"
+    tmp = target / f".findings.{os.getpid()}.tmp"
+    pq.write_table(findings_table(findings), tmp)
+    os.replace(tmp, path)
+    return {"path": str(path), "rows": len(findings)}
+
+
+def _render(result: dict, _req) -> list[str]:
+    from jdx.render.diff import diff_lines
+
+    return diff_lines(result)
+
+
+COMMANDS = (
+    Command("diff", "The public-API difference of two artifacts, most severe first, one rule id per finding.",
+            "jdx diff gson-2.11.0.jar gson-2.14.0.jar --severity breaking", DiffRequest, run_diff, _render,
+            next_hint="members of a changed type (with --jars NEW)", needs_workspace=False, forwarded=False),
+)

@@ -1,0 +1,216 @@
+"""Getting the tables of a diff's two sides (spec §7.7): jars, class directories and globs, each artifact's shard
+reused by content hash or extracted once and cached; an unreadable artifact is exit 5 naming it."""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyarrow as pa
+
+from jdx.errors import ArtifactReadError, Warning_
+from jdx.loaders.roots import Artifact, HashCache, dir_key
+
+COORDINATE = re.compile(r"[A-Za-z0-9_.\-]+:[A-Za-z0-9_.\-]+:[A-Za-z0-9_.\-]+")
+LOCAL_REPOSITORY = Path.home() / ".m2" / "repository"
+NEEDED_COLUMNS = {
+    "types": ("name", "kind", "access", "signature", "super", "outer", "inner_name", "inner_access", "outer_method",
+              "kotlin"),
+    "supertypes": ("type", "super", "kind", "position"),
+    "members": ("owner", "kind", "name", "descriptor", "signature", "access", "exceptions", "param_names", "constant",
+                "annotation_default"),
+    "annotations": ("owner_kind", "owner", "member_name", "member_desc", "param", "annotation", "text"),
+}
+NEEDED_TABLES = tuple(NEEDED_COLUMNS)
+
+
+@dataclass
+class Side:
+    """One side of a diff: what the user named and the artifacts (in order) it stands for."""
+
+    arg: str
+    label: str
+    artifacts: list[Artifact]
+    tables: list[dict[str, pa.Table]] = field(default_factory=list)
+    classes: int = 0
+    warnings: list[Warning_] = field(default_factory=list)
+    extracted: set[str] = field(default_factory=set)  # keys of artifacts extracted now (the rest came from shards)
+
+    def jars_flag(self) -> str | None:
+        """How `--jars` names this side for a follow-up query: as typed, a coordinate's jar, None for a JDK."""
+        if self.arg.startswith("jrt:"):
+            return None
+        if COORDINATE.fullmatch(self.arg) and self.artifacts:
+            return self.artifacts[0].path
+        return self.arg
+
+    def to_json(self) -> dict:
+        return {"name": self.label, "arg": self.arg, "jars": self.jars_flag(), "classes": self.classes,
+                "artifacts": [{**a.to_json(), "shard": "extracted" if a.key in self.extracted else "cached"}
+                              for a in self.artifacts]}
+
+
+def _is_binary_jar(name: str) -> bool:
+    return name.endswith(".jar") and not name.endswith(("-sources.jar", "-javadoc.jar"))
+
+
+def _has_class_files(path: Path) -> bool:
+    return any(f.endswith(".class") for _r, _d, files in os.walk(path) for f in files)
+
+
+def resolve_side(arg: str, hashes: HashCache) -> Side:
+    """The artifacts `arg` names: a jar, a class directory (or a directory of jars), a glob of jars, a Maven
+    coordinate `group:artifact:version` found in the local repository, or one module of a JDK as
+    `jrt:JDK_HOME!MODULE` (read through that JDK's jrt file system)."""
+    if arg.startswith("jrt:"):
+        return _jdk_module(arg)
+    text = os.path.expanduser(arg)
+    if COORDINATE.fullmatch(arg) and not os.path.exists(text):
+        return _coordinate(arg, hashes)
+    if any(ch in text for ch in "*?["):
+        paths = [Path(m) for m in sorted(glob.glob(text, recursive=True)) if _is_binary_jar(m) and os.path.isfile(m)]
+        if not paths:
+            raise ArtifactReadError(f"{arg}: no jar matches")
+        return Side(arg, arg, [_jar(p, hashes) for p in paths])
+    path = Path(text)
+    if not path.exists():
+        raise ArtifactReadError(f"{arg}: no such file or directory")
+    if not os.access(path, os.R_OK):
+        raise ArtifactReadError(f"{arg}: not readable")
+    if path.is_dir():
+        real = os.path.realpath(path)
+        if _has_class_files(path):
+            name = path.name or real
+            return Side(arg, name, [Artifact("dir", real, name, dir_key(path), f"dir:{real}")])
+        jars = sorted(p for p in path.rglob("*.jar") if _is_binary_jar(p.name) and p.is_file())
+        if jars:
+            return Side(arg, arg, [_jar(p, hashes) for p in jars])
+        side = Side(arg, path.name or real, [])
+        side.warnings.append(Warning_("EMPTY_ARTIFACT", f"{arg} holds no class files and no jars: an empty API",
+                                      arg))
+        return side
+    return Side(arg, path.name, [_jar(path, hashes)])
+
+
+def _coordinate(arg: str, hashes: HashCache) -> Side:
+    """`group:artifact:version` from the local Maven repository (offline; nothing is downloaded)."""
+    group, artifact, version = arg.split(":")
+    jar = LOCAL_REPOSITORY / Path(*group.split(".")) / artifact / version / f"{artifact}-{version}.jar"
+    if not jar.is_file():
+        raise ArtifactReadError(f"{arg}: not in the local Maven repository ({jar} is missing); downloading is not "
+                                "supported yet: pass the jar's path")
+    return Side(arg, jar.name, [_jar(jar, hashes)])
+
+
+def _jdk_module(arg: str) -> Side:
+    from jdx.loaders.roots import jdk_artifacts
+
+    home, bang, module = arg[len("jrt:"):].partition("!")
+    home_path = Path(os.path.expanduser(home))
+    if not bang or not module:
+        raise ArtifactReadError(f"{arg}: a JDK module is written jrt:JDK_HOME!MODULE (jrt:/usr/lib/jvm/x!java.base)")
+    if not (home_path / "lib" / "modules").is_file():
+        raise ArtifactReadError(f"{arg}: {home} is not a JDK home (no lib/modules)")
+    found = [a for a in jdk_artifacts(home_path) if a.name == module]
+    if not found:
+        raise ArtifactReadError(f"{arg}: the JDK at {home} has no module {module}")
+    return Side(arg, f"{module} ({home_path.name})", found)
+
+
+def _jar(path: Path, hashes: HashCache) -> Artifact:
+    real = os.path.realpath(path)
+    try:
+        key, size = hashes.jar_key(Path(real))
+    except OSError as exc:
+        raise ArtifactReadError(f"{path}: {exc.strerror or exc}") from exc
+    return Artifact("jar", real, path.name, key, f"jar:{real}", size)
+
+
+class ShardWrites:
+    """Shards of freshly extracted artifacts being written on a side thread while the comparison runs."""
+
+    def __init__(self, writer: ThreadPoolExecutor | None = None, futures: list | None = None):
+        self.writer, self.futures = writer, futures or []
+
+    def wait(self) -> None:
+        try:
+            for f in self.futures:
+                f.result()
+        finally:
+            if self.writer is not None:
+                self.writer.shutdown(wait=True)
+
+
+def load_sides(sides: list[Side], cache: Path) -> ShardWrites:
+    """Fills each side's tables: a shard already in the cache is read, the rest are extracted in one JVM run and
+    cached for next time (call `.wait()` on the answer before exiting). Raises ArtifactReadError naming the first
+    artifact that cannot be read."""
+    from jdx.loaders.shards import load_shard, sweep_partial_shards
+
+    sweep_partial_shards(cache)
+    slots: dict[str, dict[str, pa.Table] | None] = {}
+    meta: dict[str, tuple[int, list]] = {}
+    wanted: list[Artifact] = []
+    for side in sides:
+        for a in side.artifacts:
+            if a.key in slots:
+                continue
+            shard = load_shard(cache, a)
+            if shard is None:
+                slots[a.key] = None
+                wanted.append(a)
+            else:
+                slots[a.key] = {name: _read(shard.path / f"{name}.parquet") for name in NEEDED_TABLES}
+                meta[a.key] = (int(shard.meta.get("classes", 0)), shard.warnings)
+    writes = _extract(wanted, cache, slots, meta) if wanted else ShardWrites()
+    for side in sides:
+        side.extracted = {a.key for a in wanted}
+        for a in side.artifacts:
+            side.tables.append(slots[a.key])
+            classes, warnings = meta[a.key]
+            side.classes += classes
+            for code, entry, message in warnings:
+                detail = f"{entry}: {message}" if entry and entry not in message else message
+                side.warnings.append(Warning_(code, f"{a.name}: {detail}", a.name))
+            if classes == 0:
+                side.warnings.append(Warning_("EMPTY_ARTIFACT", f"{a.name} holds no class files: an empty API",
+                                              a.name))
+    return writes
+
+
+def _read(path: Path) -> pa.Table:
+    """One shard table; `ParquetFile` keeps `pyarrow.dataset` (and pandas, ~1 s) out of the process."""
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.ParquetFile(path, memory_map=True).read(columns=list(NEEDED_COLUMNS[path.stem]))
+    except (OSError, pa.ArrowException) as exc:
+        raise ArtifactReadError(f"cached shard {path} is unreadable ({exc}); remove it or run jdx cache clear") \
+            from exc
+
+
+def _extract(wanted: list[Artifact], cache: Path, slots: dict, meta: dict) -> ShardWrites:
+    from jdx.loaders.extractor import JPypeExtractor
+    from jdx.loaders.shards import write_shard
+
+    writes = ShardWrites(ThreadPoolExecutor(max_workers=1, thread_name_prefix="jdx-shard-write"))
+    try:
+        for extracted in JPypeExtractor(cache).extract(wanted):
+            artifact = wanted[extracted.index]
+            failure = next((w for w in extracted.warnings if w[0] == "ARTIFACT_READ_ERROR"), None)
+            if failure is not None:
+                raise ArtifactReadError(f"cannot read {artifact.path}: {failure[2]}")
+            slots[artifact.key] = {name: extracted.tables[name] for name in NEEDED_TABLES}
+            meta[artifact.key] = (extracted.classes, extracted.warnings)
+            writes.futures.append(writes.writer.submit(write_shard, cache, artifact, extracted))
+    except BaseException:
+        writes.wait()
+        raise
+    return writes
+
+
+__all__ = ["Side", "ShardWrites", "resolve_side", "load_sides"]

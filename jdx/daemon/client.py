@@ -1,0 +1,140 @@
+"""The thin client (spec §14.1): send one request line to this workspace's daemon, spawning it on first use.
+
+`query()` returns the daemon's response line, or None meaning "answer in-process": no daemon and
+none could be started in time, a stale socket, a refused connection, a timeout, a daemon that
+dies mid-query (SIGKILL), a line it could not read. A query is never lost: the caller's
+in-process path answers it with the same bytes.
+
+This module and everything it imports stay within the standard library, jdx.errors, jdx.dirs,
+jdx.commands.wire and jdx.daemon.paths, so a CLI call that goes through a daemon never pays for
+kuzu, pyarrow, typer or the engine (tests/daemon/test_client_imports.py checks it).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+import time
+from typing import TYPE_CHECKING
+
+from jdx.commands.wire import WireError, decode_response
+from jdx.daemon.paths import DaemonPaths, daemon_paths, workspace_argv
+
+if TYPE_CHECKING:
+    import subprocess
+
+CONNECT_TIMEOUT = 1.0
+QUERY_TIMEOUT = 600.0  # a first query may build the graph; --timeout narrows it
+SPAWN_WAIT = 10.0  # python start-up plus the daemon's imports on a loaded machine
+_POLL = 0.02
+_SPAWNED: list[subprocess.Popen] = []  # kept referenced (and reaped when done) so no child is left a zombie
+
+
+def disabled() -> bool:
+    """JDX_NO_DAEMON=1 (any value but empty or 0) forces in-process answers."""
+    return os.environ.get("JDX_NO_DAEMON", "") not in ("", "0")
+
+
+def query(workspace: dict, line: str, *, spawn: bool = True, timeout: float | None = None) -> str | None:
+    """The daemon's response line for one request line, or None to answer in-process.
+
+    Raises UsageError (exit 3) only when the socket path is too long to bind (spec §14.3)."""
+    if disabled():
+        return None
+    try:
+        paths = daemon_paths(workspace)
+    except OSError:
+        return None  # no runtime dir can be made here: in-process still answers
+    budget = QUERY_TIMEOUT if timeout is None else timeout
+    started = time.monotonic()
+    sock = connect(paths)
+    if sock is None:
+        proc = spawn_daemon(workspace, paths) if spawn else None
+        if proc is None:
+            return None
+        sock = wait_for_socket(paths, min(SPAWN_WAIT, budget), proc)
+        if sock is None:
+            return None
+    with sock:
+        return exchange(sock, line, max(budget - (time.monotonic() - started), 0.001))
+
+
+def connect(paths: DaemonPaths, timeout: float = CONNECT_TIMEOUT) -> socket.socket | None:
+    """A connection to the daemon, or None when no daemon listens (no socket, stale socket, refused)."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(timeout)
+    try:
+        sock.connect(str(paths.socket))
+    except OSError:
+        sock.close()
+        return None
+    return sock
+
+
+def exchange(sock: socket.socket, line: str, timeout: float) -> str | None:
+    """Sends one request line and reads one response line; None on any failure (never hangs past timeout)."""
+    if not line.endswith("\n"):
+        line += "\n"
+    deadline = time.monotonic() + timeout
+    try:
+        sock.settimeout(max(timeout, 0.001))
+        sock.sendall(line.encode("utf-8"))
+        buf = bytearray()
+        while b"\n" not in buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            sock.settimeout(left)
+            chunk = sock.recv(1 << 16)
+            if not chunk:
+                return None  # the daemon closed or died before a whole line: answer in-process
+            buf += chunk
+    except (OSError, UnicodeError):
+        return None
+    response = bytes(buf[:buf.index(b"\n") + 1])
+    try:
+        env = decode_response(response)
+    except WireError:
+        return None
+    if not env["ok"] and str(env.get("error", {}).get("code", "")).startswith("WIRE_"):
+        return None  # the daemon could not read what this client wrote: in-process can
+    return response.decode("utf-8")
+
+
+def wait_for_socket(paths: DaemonPaths, seconds: float, proc: subprocess.Popen | None = None) -> socket.socket | None:
+    """Polls until the daemon accepts a connection, the spawned process gives up, or time runs out."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        sock = connect(paths)
+        if sock is not None:
+            return sock
+        if proc is not None and proc.poll() is not None:
+            return connect(paths)  # it exited: maybe because another daemon won the lock
+        time.sleep(_POLL)
+    return None
+
+
+def spawn_daemon(workspace: dict, paths: DaemonPaths, idle: float | None = None) -> subprocess.Popen | None:
+    """Starts `python -m jdx daemon run` detached with the same workspace flags; its stderr goes to the log."""
+    import subprocess  # only when spawning: a query to a running daemon never pays for it
+    args = [sys.executable, "-m", "jdx", "daemon", "run", *workspace_argv(workspace)]
+    if idle is not None:
+        args.append(f"--idle={idle:g}")
+    env = dict(os.environ)
+    env.pop("JDX_NO_DAEMON", None)
+    try:
+        log = os.fdopen(os.open(paths.log, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600), "ab")
+    except OSError:
+        log = subprocess.DEVNULL  # type: ignore[assignment]
+    _SPAWNED[:] = [p for p in _SPAWNED if p.poll() is None]
+    try:
+        proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
+                                start_new_session=True, close_fds=True, env=env)
+        _SPAWNED.append(proc)
+        return proc
+    except OSError:
+        return None
+    finally:
+        if log is not subprocess.DEVNULL:
+            log.close()

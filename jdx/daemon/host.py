@@ -1,0 +1,91 @@
+"""The daemon's executor (spec §14.3): one graph session answering wire requests, one request at a time.
+
+The session keeps the graph open, the search index and source caches warm. Before each answer it is
+asked whether the workspace changed (jars, JDK, class dirs, the named workspace's definition), so a
+daemon answers exactly what a fresh one-shot process would. Requests are serialised by a lock: the
+session is not thread-safe, and the daemon is the only writer of its workspace graph (Kùzu's rule).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from jdx.errors import JdxError
+
+
+class Host:
+    """`execute(command, query, params) -> envelope` over one lazily opened session."""
+
+    def __init__(self, workspace: dict, *, session_factory: Callable[[], object] | None = None,
+                 answer: Callable[[object, str, str, dict], object] | None = None,
+                 commands: frozenset[str] | None = None):
+        self.workspace = workspace
+        self._session_factory = session_factory or (lambda: _real_session(workspace))
+        self._answer = answer or _real_answer
+        self.commands = commands if commands is not None else _real_commands()
+        self._lock = threading.Lock()
+        self._session = None
+        self.refreshes = 0
+        self.artifacts = 0  # in the workspace, as of the last answer (0 before the first)
+
+    def execute(self, command: str, query: str, params: dict) -> dict:
+        with self._lock:
+            if self._session is None:
+                self._session = self._session_factory()
+            elif _refresh(self._session):
+                self.refreshes += 1
+            try:
+                outcome = self._answer(self._session, command, query, params)
+            finally:
+                self.artifacts = _artifact_count(self._session)
+        return getattr(outcome, "envelope", outcome)
+
+    def describe(self) -> dict:
+        """Status fields only the session knows, as of the last answer: never waits for a running query."""
+        return {"artifacts": self.artifacts, "refreshes": self.refreshes}
+
+    def close(self, wait: float = 1.0) -> None:
+        """Closes the session, unless a query still runs after `wait` seconds (process exit ends it then)."""
+        if not self._lock.acquire(timeout=wait):
+            return
+        try:
+            if self._session is not None and hasattr(self._session, "close"):
+                self._session.close()
+            self._session = None
+        finally:
+            self._lock.release()
+
+
+def _artifact_count(session) -> int:
+    """Artifacts of the session's workspace (resolved by the query just answered); 0 when it has none."""
+    try:
+        return len(session.artifacts())
+    except JdxError:
+        return 0
+
+
+def _refresh(session) -> bool:
+    """Asks the session whether its workspace changed (it drops its graph when so)."""
+    refresh = getattr(session, "refresh", None)
+    return bool(refresh()) if refresh is not None else False
+
+
+def _real_session(workspace: dict):
+    from jdx.commands.session import Options, Session
+
+    return Session(Options(workspace=workspace.get("workspace"), jars=list(workspace.get("jars") or []),
+                           src=list(workspace.get("src") or []), sources=list(workspace.get("sources") or []),
+                           jdk=workspace.get("jdk"), cache_dir=workspace.get("cache_dir")))
+
+
+def _real_answer(session, command: str, query: str, params: dict):
+    from jdx.commands.execute import answer_request
+
+    return answer_request(session, command, query, params)
+
+
+def _real_commands() -> frozenset[str]:
+    from jdx.commands.registry import wire_commands
+
+    return wire_commands()

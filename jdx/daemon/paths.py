@@ -1,0 +1,149 @@
+"""Where a daemon lives (spec §14.3, §17.1): one socket per workspace and jdx version, pid and lock beside it.
+
+The runtime dir is the first of `JDX_RUNTIME_DIR`, `$XDG_RUNTIME_DIR/jdx`, `$TMPDIR/jdx-$UID`,
+`<cache-dir>/run` that is usable (a shared-tmp candidate must be ours and private). Files are named
+`<workspace-hash>-v<version>.{sock,pid,lock,log}`: the version stamp means an upgraded jdx never
+talks to a stale daemon. Standard library only: the thin client imports this module.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from jdx import __version__
+from jdx.dirs import cache_dir
+from jdx.errors import UsageError
+
+# sizeof(sockaddr_un.sun_path), the terminating NUL included
+SUN_PATH_MAX = 104 if sys.platform == "darwin" else 108
+WORKSPACE_KEYS = ("workspace", "jars", "src", "sources", "jdk", "cache_dir", "config_dir")
+
+
+def workspace_flags(workspace: str | None = None, jars=(), src=(), sources=(), jdk: bool | None = None,
+                    cache_dir: str | None = None) -> dict:
+    """The global workspace flags as the plain dict a daemon is keyed by (paths absolute, order kept)."""
+    return {"workspace": workspace or None, "jars": _absolute(jars), "src": _absolute(src),
+            "sources": _absolute(sources), "jdk": jdk, "cache_dir": _absolute([cache_dir])[0] if cache_dir else None}
+
+
+def _absolute(paths) -> list[str]:
+    return [os.path.abspath(os.path.expanduser(p)) for p in paths]
+
+
+def workspace_hash(workspace: dict) -> str:
+    """A short stable key of what the daemon answers about: the flags plus the env that selects a workspace."""
+    from jdx.dirs import config_dir
+
+    key = {k: workspace.get(k) for k in WORKSPACE_KEYS}
+    key["workspace"] = key["workspace"] or os.environ.get("JDX_WORKSPACE") or None
+    key["cache_dir"] = str(cache_dir(key["cache_dir"]).absolute())
+    key["config_dir"] = str(config_dir().absolute())
+    data = json.dumps(key, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(data.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def workspace_argv(workspace: dict) -> list[str]:
+    """The same workspace as global flags, for spawning `jdx daemon run` (which inherits the environment:
+    a name or cache dir that came from JDX_WORKSPACE / JDX_CACHE_DIR stays in the env, not on the line)."""
+    args: list[str] = []
+    if workspace.get("workspace") and workspace["workspace"] != os.environ.get("JDX_WORKSPACE"):
+        args += ["-w", workspace["workspace"]]
+    for flag, key in (("--jars", "jars"), ("--src", "src"), ("--sources", "sources")):
+        for value in workspace.get(key) or ():
+            args.append(f"{flag}={value}")
+    if workspace.get("jdk") is not None:
+        args.append("--jdk" if workspace["jdk"] else "--no-jdk")
+    if workspace.get("cache_dir") and workspace["cache_dir"] != os.environ.get("JDX_CACHE_DIR"):
+        args.append(f"--cache-dir={workspace['cache_dir']}")
+    return args
+
+
+def _private_dir(path: Path, create: bool) -> bool:
+    """Whether `path` is (or was just made) a directory owned by us and closed to others."""
+    try:
+        if create:
+            path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = path.lstat()
+    except OSError:
+        return False
+    return stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o077
+
+
+def runtime_dir(cache_override: str | None = None, create: bool = True) -> Path:
+    """The daemon socket dir of spec §17.1, created 0700 on first use."""
+    explicit = os.environ.get("JDX_RUNTIME_DIR")
+    if explicit:
+        path = Path(explicit).expanduser().absolute()
+        if create:
+            try:
+                path.mkdir(mode=0o700, parents=True, exist_ok=True)
+            except OSError as exc:
+                raise UsageError(f"JDX_RUNTIME_DIR={explicit}: cannot create it: {exc.strerror or exc}") from exc
+        return path
+    candidates = []
+    if os.environ.get("XDG_RUNTIME_DIR") and os.path.isdir(os.environ["XDG_RUNTIME_DIR"]):
+        candidates.append(Path(os.environ["XDG_RUNTIME_DIR"]) / "jdx")
+    if os.environ.get("TMPDIR") and os.path.isdir(os.environ["TMPDIR"]):
+        candidates.append(Path(os.environ["TMPDIR"]) / f"jdx-{os.getuid()}")
+    for path in candidates:
+        if _private_dir(path, create) or (not create and not path.exists()):
+            return path
+    path = cache_dir(cache_override).absolute() / "run"
+    if create:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return path
+
+
+@dataclass(frozen=True)
+class DaemonPaths:
+    """The files of one daemon: socket, pid, lock and log, all `<hash>-v<version>.*` in one dir."""
+
+    dir: Path
+    stem: str
+
+    @property
+    def socket(self) -> Path:
+        return self.dir / f"{self.stem}.sock"
+
+    @property
+    def pid(self) -> Path:
+        return self.dir / f"{self.stem}.pid"
+
+    @property
+    def lock(self) -> Path:
+        return self.dir / f"{self.stem}.lock"
+
+    @property
+    def log(self) -> Path:
+        return self.dir / f"{self.stem}.log"
+
+    def read_pid(self) -> int | None:
+        try:
+            text = self.pid.read_text().strip()
+        except OSError:
+            return None
+        return int(text) if text.isdigit() else None
+
+
+def daemon_paths(workspace: dict, *, version: str = __version__, create: bool = True) -> DaemonPaths:
+    """The daemon files for this workspace and version; exit 3 when the socket path cannot be bound."""
+    folder = runtime_dir(workspace.get("cache_dir"), create=create)
+    paths = DaemonPaths(folder, f"{workspace_hash(workspace)}-v{version}")
+    check_socket_path(paths.socket)
+    return paths
+
+
+def check_socket_path(path: Path) -> None:
+    """The `sun_path` guard: a clear exit 3 instead of a bind failure or a silent cold fallback."""
+    size = len(os.fsencode(str(path)))
+    if size >= SUN_PATH_MAX:
+        raise UsageError(
+            f"daemon socket path is {size} bytes, over the {SUN_PATH_MAX - 1}-byte unix socket limit: {path}",
+            hint=f"set JDX_RUNTIME_DIR to a shorter directory than {path.parent} (e.g. /tmp/jdx-{os.getuid()}), "
+                 f"or pass --no-daemon")

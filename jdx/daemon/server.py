@@ -1,0 +1,247 @@
+"""`jdx daemon run` (spec §14.3): a unix-socket server speaking §14.5 JSON lines, many requests per connection.
+
+The server owns the socket lifecycle only; what a request means is an injected executor
+(`execute(command, query, params) -> envelope dict`, see jdx.daemon.host), so tests drive it with
+a fake. Every line gets exactly one response line: a refused line answers an error envelope with
+its WIRE_* code and the connection keeps serving; nothing a client sends stops the server.
+
+Lifecycle: the lock file (flock, held while serving) makes start mutually exclusive; holding it
+proves any socket or pid file found is stale, so they are swept before binding. SIGTERM/SIGINT
+and the idle timer (reset on each request) stop the server; socket and pid go on the way out.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import signal
+import socketserver
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+
+from jdx.commands.wire import (
+    MAX_LINE_BYTES, WireError, decode_request, encode_response, request_names)
+from jdx.daemon.paths import DaemonPaths
+from jdx.errors import JdxError, UsageError
+
+STATUS_COMMAND = "daemon.status"  # answered by the server itself, never by the executor
+DEFAULT_IDLE = 300.0
+CONNECTION_TIMEOUT = 600.0  # a connection silent this long is closed (every socket op has a timeout)
+
+Execute = Callable[[str, str, dict], dict]
+
+
+class DaemonRunning(UsageError):
+    """Another daemon holds this workspace's lock (exit 3, naming the holder)."""
+
+    code = "DAEMON_RUNNING"
+
+
+class _Connection(socketserver.StreamRequestHandler):
+    timeout = CONNECTION_TIMEOUT
+
+    def handle(self) -> None:
+        server: DaemonServer = self.server  # type: ignore[assignment]
+        while True:
+            try:
+                line = self.rfile.readline(MAX_LINE_BYTES + 1)
+            except OSError:
+                return
+            if not line:
+                return
+            too_long = len(line) > MAX_LINE_BYTES
+            if too_long:
+                response = server.refusal(WireError("WIRE_TOO_LONG", f"request line over {MAX_LINE_BYTES} bytes"))
+            else:
+                response = server.answer(line)
+            try:
+                self.wfile.write(response.encode("utf-8", "replace"))
+            except OSError:
+                return
+            if too_long:
+                return  # the rest of that line cannot be told from the next request
+
+
+class DaemonServer(socketserver.ThreadingUnixStreamServer):
+    """Threads per connection; the executor decides how much runs at once (jdx.daemon.host serialises)."""
+
+    daemon_threads = True
+    request_queue_size = 128
+
+    def __init__(self, socket_path: Path, execute: Execute, commands: frozenset[str], *,
+                 idle: float = DEFAULT_IDLE, describe: Callable[[], dict] | None = None,
+                 workspace: dict | None = None):
+        self.execute = execute
+        self.commands = frozenset(commands) | {STATUS_COMMAND}
+        self.idle = idle
+        self.describe = describe or dict
+        self.workspace = workspace or {}
+        self.started = time.time()
+        self.queries = 0
+        self.stop_reason = ""
+        self._state = threading.Lock()
+        self._active = 0
+        self._last = time.monotonic()
+        self._stopped = threading.Event()
+        super().__init__(str(socket_path), _Connection)
+        os.chmod(socket_path, 0o600)
+
+    # --- answering -----------------------------------------------------------------------------
+    def answer(self, line: bytes) -> str:
+        """One response line for one request line; never raises."""
+        with self._state:
+            self._active += 1
+            self._last = time.monotonic()
+        try:
+            return self._answer(line)
+        finally:
+            with self._state:
+                self._active -= 1
+                self._last = time.monotonic()
+
+    def _answer(self, line: bytes) -> str:
+        from jdx.render import envelope
+
+        try:
+            request = decode_request(line, self.commands)
+        except WireError as exc:
+            return self.refusal(exc, *request_names(line))
+        if request.command == STATUS_COMMAND:
+            from jdx.engine.answer import Answer
+
+            return encode_response(envelope.success("daemon", "status", Answer(self.status())))
+        with self._state:
+            self.queries += 1
+        try:
+            env = self.execute(request.command, request.query, dict(request.params))
+        except JdxError as exc:
+            env = envelope.failure(request.command, request.query, exc)
+        except Exception as exc:  # noqa: BLE001 - an executor that failed outside its own error handling
+            from jdx.commands.execute import internal_error
+
+            traceback.print_exc(file=sys.stderr)  # to the daemon's log
+            env = envelope.failure(request.command, request.query, internal_error(exc))
+        try:
+            return encode_response(env)
+        except Exception as exc:  # noqa: BLE001 - an unserialisable envelope is an internal error, not a crash
+            err = JdxError(f"internal error: unserialisable answer: {type(exc).__name__}")
+            return encode_response(envelope.failure(request.command, request.query, err))
+
+    def refusal(self, error: WireError, command: str = "", query: str = "") -> str:
+        from jdx.render import envelope
+
+        return encode_response(envelope.failure(command, query, error))
+
+    def status(self) -> dict:
+        from jdx import __version__
+
+        with self._state:
+            queries = self.queries
+        return {"pid": os.getpid(), "uptime": round(time.time() - self.started, 3), "workspace": self.workspace,
+                "memory": rss_bytes(), "queries": queries, "version": __version__, "idle": self.idle,
+                **self.describe()}
+
+    # --- stopping --------------------------------------------------------------------------------
+    def watch_idle(self) -> None:
+        """Stops the server after `idle` seconds without a request (0 disables); resets on every request."""
+        if not self.idle or self.idle <= 0:
+            return
+        tick = min(1.0, max(self.idle / 4, 0.02))
+        while not self._stopped.wait(tick):
+            with self._state:
+                quiet = time.monotonic() - self._last
+                busy = self._active
+            if not busy and quiet >= self.idle:
+                self.stop("idle")
+                return
+
+    def stop(self, reason: str) -> None:
+        """Asks serve_forever to return (from any thread but the serving one)."""
+        if not self._stopped.is_set():
+            self.stop_reason = reason
+            self._stopped.set()
+            threading.Thread(target=self.shutdown, daemon=True).start()
+
+
+def rss_bytes() -> int:
+    """Resident memory of this process, from /proc (0 where there is no /proc)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def acquire_lock(paths: DaemonPaths) -> int:
+    """The start lock, held for the daemon's life; fails fast naming the holder's pid."""
+    fd = os.open(paths.lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+        os.close(fd)
+        raise DaemonRunning(f"a jdx daemon for this workspace is already running or starting (pid {holder}, "
+                            f"lock {paths.lock})", hint="jdx daemon status, or jdx daemon stop") from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
+
+
+def sweep(paths: DaemonPaths, pid: int | None = None) -> list[str]:
+    """Removes a socket and pid file no live daemon owns (call with the lock held, or with the owner dead)."""
+    removed = []
+    if pid is not None and paths.read_pid() not in (None, pid):
+        return removed  # a newer daemon took over these files
+    for path in (paths.socket, paths.pid):
+        try:
+            path.unlink()
+            removed.append(str(path))
+        except FileNotFoundError:
+            pass
+    return removed
+
+
+def serve(paths: DaemonPaths, execute: Execute, commands: frozenset[str], *, idle: float = DEFAULT_IDLE,
+          describe: Callable[[], dict] | None = None, workspace: dict | None = None,
+          ready: Callable[[DaemonServer], None] | None = None) -> str:
+    """Runs a daemon until stopped; returns why it stopped ("idle", "SIGTERM", ...)."""
+    lock_fd = acquire_lock(paths)
+    server = None
+    try:
+        sweep(paths)
+        tmp = paths.pid.with_name(f"{paths.pid.name}.{os.getpid()}.tmp")
+        tmp.write_text(f"{os.getpid()}\n")
+        os.replace(tmp, paths.pid)  # before the socket: whoever can connect can also find the pid
+        server = DaemonServer(paths.socket, execute, commands, idle=idle, describe=describe, workspace=workspace)
+        previous = _install_signals(server)
+        if ready:
+            ready(server)
+        threading.Thread(target=server.watch_idle, name="jdx-idle", daemon=True).start()
+        try:
+            server.serve_forever(poll_interval=0.1)
+        finally:
+            _restore_signals(previous)
+        return server.stop_reason or "stopped"
+    finally:
+        if server is not None:
+            server.server_close()
+        sweep(paths, os.getpid())
+        os.close(lock_fd)
+
+
+def _install_signals(server: DaemonServer) -> dict:
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    previous = {}
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        previous[sig] = signal.signal(sig, lambda num, _frame: server.stop(signal.Signals(num).name))
+    return previous
+
+
+def _restore_signals(previous: dict) -> None:
+    for sig, handler in previous.items():
+        signal.signal(sig, handler)

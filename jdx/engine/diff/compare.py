@@ -1,0 +1,249 @@
+"""The comparison of two sides (spec §7.7): types, then members through three pairing passes and the inheritance
+walk. Works on `Surface`s built from extracted tables; never reads an artifact itself."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from jdx.engine.descriptors import parse_method_descriptor
+from jdx.engine.diff.extensions import extensions
+from jdx.engine.diff.findings import Finding
+from jdx.engine.diff.forms import (
+    generic_form,
+    java_type,
+    member_form,
+    member_id,
+    member_ref,
+    param_list,
+    type_form,
+    type_ref,
+)
+from jdx.engine.diff.members import (
+    OBJECT_MEMBERS,
+    annotation_findings,
+    compare_member,
+    find_inherited,
+    is_enum_constant,
+    kind_of,
+)
+from jdx.engine.diff.surface import ABSTRACT, FINAL, LEVELS, OBJECT, Member, Surface, TypeInfo
+from jdx.engine.diff.visibility import ApiView, DiffOptions
+
+
+def compare(old: Surface, new: Surface, options: DiffOptions) -> list[Finding]:
+    """Every finding of old -> new, most severe first (then by symbol, rule and detail)."""
+    views = ApiView(old, options), ApiView(new, options)
+    sides = (old, new)
+    stable = _Stable(old, new)
+    out: list[Finding] = []
+    for name in sorted(set(old.types) | set(new.types)):
+        o, n = old.types.get(name), new.types.get(name)
+        o_api = o is not None and views[0].type_is_api(name)
+        n_api = n is not None and views[1].type_is_api(name)
+        if o_api and n is None:
+            out.append(Finding("TYPE_REMOVED", type_ref(name), o.kind, type_form(o), None, id=name))
+        elif o_api and not n_api:
+            detail = f"{o.level} -> {n.level}"
+            if n.outer and n.outer in new.types and LEVELS[n.level] >= LEVELS["protected"]:
+                detail = f"enclosing {type_ref(n.outer)} is no longer part of the API"
+            elif n.access & 0x1000:
+                detail = "now synthetic"
+            out.append(Finding("TYPE_VISIBILITY_NARROWED", type_ref(name), o.kind, type_form(o), type_form(n), detail,
+                               name))
+        elif n_api and not o_api:
+            out.append(Finding("TYPE_ADDED", type_ref(name), n.kind, None, type_form(n),
+                               "" if o is None else f"was {o.level}", name))
+        elif o_api and n_api and not stable(name):
+            out += _compare_type(o, n, views, sides)
+    return sorted(out, key=Finding.sort_key)
+
+
+class _Stable:
+    """A class is stable when it, its enclosing classes and every supertype either side holds are identical on both
+    sides: nothing the comparison reads about it can differ, so it has no finding (most of two versions)."""
+
+    def __init__(self, old: Surface, new: Surface):
+        self.old, self.new = old, new
+        self.memo: dict[str, bool] = {}
+
+    def __call__(self, name: str) -> bool:
+        if name not in self.memo:
+            self.memo[name] = True  # a cycle does not make a class unstable by itself
+            self.memo[name] = self._stable(name)
+        return self.memo[name]
+
+    def _stable(self, name: str) -> bool:
+        o, n = self.old.types.get(name), self.new.types.get(name)
+        if o is None or n is None:
+            return o is None and n is None
+        if not o.same_as(n):
+            return False
+        related = {s for s in o.supertypes if s in self.old.types or s in self.new.types}
+        if o.outer and (o.outer in self.old.types or o.outer in self.new.types):
+            related.add(o.outer)
+        return all(self(r) for r in related)
+
+
+def _compare_type(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], sides) -> list[Finding]:
+    forms: list[str] = []
+
+    def make(rule: str, detail: str = "") -> Finding:
+        if not forms:
+            forms.extend((type_ref(o.name), type_form(o), type_form(n)))
+        return Finding(rule, forms[0], o.kind, forms[1], forms[2], detail, o.name)
+
+    out: list[Finding] = []
+    if o.kind != n.kind:
+        out.append(make("TYPE_KIND_CHANGED", f"{o.kind} -> {n.kind}"))
+    if LEVELS[n.level] < LEVELS[o.level]:
+        out.append(make("TYPE_VISIBILITY_NARROWED", f"{o.level} -> {n.level}"))
+    if o.kind == n.kind == "class":
+        if n.access & FINAL and not o.access & FINAL:
+            out.append(make("TYPE_MADE_FINAL"))
+        elif o.access & FINAL and not n.access & FINAL:
+            out.append(make("FINAL_REMOVED"))
+        if n.access & ABSTRACT and not o.access & ABSTRACT:
+            out.append(make("ABSTRACT_ADDED"))
+        elif o.access & ABSTRACT and not n.access & ABSTRACT:
+            out.append(make("ABSTRACT_REMOVED"))
+    out += _supertypes(o, n, views, make)
+    if o.signature != n.signature:
+        out.append(make("GENERIC_SIGNATURE_CHANGED",
+                        f"{generic_form(o.signature, 'class')} -> {generic_form(n.signature, 'class')}"))
+    out += annotation_findings(o.annotations, n.annotations, make)
+    if o.deprecated != n.deprecated:
+        out.append(make("DEPRECATED_ADDED" if n.deprecated else "DEPRECATED_REMOVED"))
+    for ext in extensions():
+        out += ext.compare_types(o, n, sides)
+    out += _compare_members(o, n, views, sides)
+    return out
+
+
+def _supertypes(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], make) -> list[Finding]:
+    """SUPERTYPE_REMOVED/ADDED over every supertype a caller can see (transitively, as far as each side holds)."""
+    def visible(view: ApiView) -> tuple[set[str], list[str]]:
+        seen, missing = view.surface.ancestors(o.name)
+        names = {s for s in seen if s != OBJECT and (s not in view.surface.types or view.type_is_api(s))}
+        return names | set(missing), missing
+
+    (old_names, _), (new_names, new_missing) = visible(views[0]), visible(views[1])
+    out = []
+    for s in sorted(old_names - new_names):
+        detail = type_ref(s)
+        if new_missing:
+            detail += f" (not among the supertypes this artifact holds; {', '.join(map(type_ref, new_missing))} " \
+                      "is not in it, so it may still be inherited there)"
+        out.append(make("SUPERTYPE_REMOVED", detail))
+    out += [make("SUPERTYPE_ADDED", type_ref(s)) for s in sorted(new_names - old_names)]
+    return out
+
+
+def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], sides) -> list[Finding]:
+    old_members, new_members = views[0].members(o.name), views[1].members(n.name)
+    out: list[Finding] = []
+    removed: list[Member] = []
+    added: list[Member] = []
+    for key, m in old_members.items():
+        other = new_members.get(key)
+        if other is not None:
+            out += compare_member(m, other, o, sides)
+            for ext in extensions():
+                out += ext.compare_members(m, other, sides)
+        elif key in n.members and not n.members[key].synthetic:
+            hidden = n.members[key]
+            out.append(Finding("MEMBER_VISIBILITY_NARROWED", member_ref(m), kind_of(m), member_form(m),
+                               member_form(hidden), f"{m.level} -> {hidden.level}", member_id(m)))
+        else:
+            removed.append(m)
+    for key, m in new_members.items():
+        if key in old_members:
+            continue
+        if key in o.members and not o.members[key].synthetic:
+            out.append(Finding("MEMBER_ADDED", member_ref(m), kind_of(m), member_form(o.members[key]),
+                               member_form(m), f"was {o.members[key].level}", member_id(m)))
+        else:
+            added.append(m)
+    paired, removed, added, ambiguous = _pair_by_shape(removed, added)
+    out += paired
+    for ext in extensions():
+        found, removed, added = ext.pair_members(o, n, removed, added, sides)
+        out += found
+    out += [_removal(m, o, n, sides[1], ambiguous) for m in removed]
+    out += [_addition(m, n, sides[0]) for m in added]
+    return out
+
+
+def _shape(m: Member) -> tuple:
+    return (True, m.name, 0) if m.is_field else (False, m.name, len(parse_method_descriptor(m.descriptor)[0]))
+
+
+def _pair_by_shape(removed: list[Member], added: list[Member]):
+    """First pass: one removal and one addition agreeing on name and arity are one retyped signature. A bucket
+    holding more than one of either is never paired (spec §3.3: no guessing which replaced which)."""
+    buckets: dict[tuple, tuple[list[Member], list[Member]]] = defaultdict(lambda: ([], []))
+    for m in removed:
+        buckets[_shape(m)][0].append(m)
+    for m in added:
+        buckets[_shape(m)][1].append(m)
+    found, left_removed, left_added, ambiguous = [], [], [], {}
+    for shape, (rs, ads) in buckets.items():
+        if len(rs) == 1 and len(ads) == 1 and rs[0].declared_in == ads[0].declared_in:
+            r, a = rs[0], ads[0]
+            if r.is_field:
+                detail = f"{java_type(r.descriptor)} -> {java_type(a.descriptor)}"
+                found.append(Finding("FIELD_TYPE_CHANGED", member_ref(r), "field", member_form(r), member_form(a),
+                                     detail, member_id(r)))
+            else:
+                detail = f"{param_list(r)} -> {param_list(a)}"
+                found.append(Finding("PARAMETER_TYPE_CHANGED", member_ref(r), kind_of(r), member_form(r),
+                                     member_form(a), detail, member_id(r)))
+            continue
+        if rs and ads:
+            what = "fields named" if shape[0] else f"{'constructors' if shape[1] == '<init>' else 'methods'} of arity"
+            note = f"not paired: {len(rs)} removed and {len(ads)} added {what} " + \
+                   (shape[1] if shape[0] else f"{shape[2]} named {shape[1]}")
+            for m in rs:
+                ambiguous[m.key] = note
+        left_removed += rs
+        left_added += ads
+    return found, left_removed, left_added, ambiguous
+
+
+def _removal(m: Member, o: TypeInfo, n: TypeInfo, new: Surface, ambiguous: dict[str, str]) -> Finding:
+    ref, kind, form, fid = member_ref(m), kind_of(m), member_form(m), member_id(m)
+    if is_enum_constant(m, o):
+        return Finding("ENUM_CONSTANT_REMOVED", ref, kind, form, None, id=fid)
+    notes = [ambiguous[m.key]] if m.key in ambiguous else []
+    if m.name != "<init>":
+        holder, missing = find_inherited(new, n.name, m)
+        if holder is not None:
+            return Finding("MEMBER_MOVED_TO_SUPERTYPE", ref, kind, form, None,
+                           f"now inherited from {type_ref(holder)}", id=fid)
+        if missing:
+            notes.append(f"not found in the supertypes the artifact holds; {', '.join(map(type_ref, missing))} "
+                         "is not in it, so the member may still be inherited from there")
+    if m.declared_in:
+        notes.insert(0, f"was inherited from non-public {type_ref(m.declared_in)}")
+    return Finding("MEMBER_REMOVED", ref, kind, form, None, "; ".join(notes), id=fid)
+
+
+def _addition(m: Member, n: TypeInfo, old: Surface) -> Finding:
+    ref, kind, form, fid = member_ref(m), kind_of(m), member_form(m), member_id(m)
+    if m.is_field or not m.access & ABSTRACT:
+        return Finding("MEMBER_ADDED", ref, kind, None, form, id=fid)
+    if n.kind == "annotation" and m.default is not None:
+        return Finding("MEMBER_ADDED", ref, kind, None, form, "annotation element with a default", id=fid)
+    if n.name in old.types:
+        ancestors, _ = old.ancestors(n.name)
+        for s in ancestors:
+            declared = (s == OBJECT and s not in old.types and m.name + m.descriptor in OBJECT_MEMBERS) or (
+                s in old.types and any(c.name == m.name and c.descriptor == m.descriptor
+                                       for c in old.types[s].members.values()))
+            if declared:
+                return Finding("MEMBER_ADDED", ref, kind, None, form,
+                               f"redeclared abstract; already inherited from {type_ref(s)}", id=fid)
+    if n.kind in ("interface", "annotation"):
+        return Finding("INTERFACE_METHOD_ADDED", ref, kind, None, form, id=fid)
+    if n.kind == "enum":
+        return Finding("MEMBER_ADDED", ref, kind, None, form, "abstract in an enum (no subclass outside it)", id=fid)
+    return Finding("ABSTRACT_ADDED", ref, kind, None, form, "new abstract method", id=fid)

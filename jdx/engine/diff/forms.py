@@ -1,0 +1,120 @@
+"""Printed forms of a diff's findings: canonical refs (spec §6) and one-line Java-like declarations."""
+
+from __future__ import annotations
+
+from jdx.engine.descriptors import descriptor_to_java, parse_method_descriptor
+from jdx.engine.diff.surface import (
+    ABSTRACT,
+    FINAL,
+    NATIVE,
+    STATIC,
+    SYNCHRONIZED,
+    VARARGS_OR_TRANSIENT,
+    VOLATILE_OR_BRIDGE,
+    Member,
+    TypeInfo,
+)
+from jdx.engine.refs import format_member, format_type
+
+
+def member_ref(m: Member, owner: str | None = None) -> str:
+    return format_member(owner or m.owner, m.name, m.descriptor, is_field=m.is_field,
+                         varargs=not m.is_field and bool(m.access & VARARGS_OR_TRANSIENT))
+
+
+def member_id(m: Member) -> str:
+    return f"{m.owner}#{m.name}:{m.descriptor}" if m.is_field else f"{m.owner}#{m.name}{m.descriptor}"
+
+
+def type_ref(name: str) -> str:
+    return format_type(name)
+
+
+def java_type(desc: str) -> str:
+    return descriptor_to_java(desc)
+
+
+def param_list(m: Member) -> str:
+    params, _ = parse_method_descriptor(m.descriptor)
+    return "(" + ", ".join(descriptor_to_java(p) for p in params) + ")"
+
+
+def _modifiers(level: str, access: int, is_field: bool) -> list[str]:
+    words = [] if level == "package" else [level]
+    if access & STATIC:
+        words.append("static")
+    if access & ABSTRACT:
+        words.append("abstract")
+    if access & FINAL:
+        words.append("final")
+    if not is_field:
+        if access & SYNCHRONIZED:
+            words.append("synchronized")
+        if access & NATIVE:
+            words.append("native")
+    else:
+        if access & VOLATILE_OR_BRIDGE:
+            words.append("volatile")
+        if access & VARARGS_OR_TRANSIENT:
+            words.append("transient")
+    return words
+
+
+def member_form(m: Member) -> str:
+    """`public static java.lang.String valueOf(int) throws java.io.IOException`, `public static final int X = 3`."""
+    words = _modifiers(m.level, m.access, m.is_field)
+    if m.is_field:
+        text = " ".join(words + [java_type(m.descriptor), m.name])
+        return text + (f" = {m.constant}" if m.constant is not None else "")
+    params, ret = parse_method_descriptor(m.descriptor)
+    shown = [descriptor_to_java(p) for p in params]
+    if m.access & VARARGS_OR_TRANSIENT and shown and shown[-1].endswith("[]"):
+        shown[-1] = shown[-1][:-2] + "..."
+    head = " ".join(words + ([] if m.name == "<init>" else [descriptor_to_java(ret)]))
+    name = type_ref(m.owner).rsplit(".", 1)[-1] if m.name == "<init>" else m.name
+    text = f"{head} {name}({', '.join(shown)})".strip()
+    if m.exceptions:
+        text += " throws " + ", ".join(type_ref(e) for e in m.exceptions)
+    if m.default is not None:
+        text += f" default {m.default}"
+    return text
+
+
+def type_form(t: TypeInfo) -> str:
+    """`public abstract class com.x.A extends com.x.B implements com.x.I`."""
+    words = _modifiers(t.level, t.access & ~(ABSTRACT if t.kind in ("interface", "annotation") else 0), False)
+    if t.kind in ("enum", "record"):
+        words = [w for w in words if w != "final"]
+    kind = {"annotation": "@interface"}.get(t.kind, t.kind)
+    text = " ".join(words + [kind, type_ref(t.name)])
+    if t.kind == "class" and t.superclass and t.superclass != "java/lang/Object":
+        text += " extends " + type_ref(t.superclass)
+    if t.interfaces and t.kind != "annotation":
+        text += (" extends " if t.kind == "interface" else " implements ") + ", ".join(
+            type_ref(i) for i in t.interfaces)
+    return text
+
+
+def generic_form(signature: str | None, kind: str) -> str:
+    """A Signature attribute as Java: `<T> (java.util.List<T>, int): java.util.List<java.lang.String>` (method),
+    `<T> extends java.io.OutputStream` (class), `java.util.List<java.lang.String>` (field); `(none)` when absent.
+    Unparseable text is shown as it is."""
+    from jdx.engine import descriptors as d
+
+    if signature is None:
+        return "(none)"
+    try:
+        if kind == "method":
+            sig = d.parse_method_signature(signature)
+            head = d.render_type_params(sig.type_params)
+            text = f"({', '.join(d.render_type(p) for p in sig.params)}): {d.render_type(sig.return_type)}"
+            return f"{head} {text}" if head else text
+        if kind == "class":
+            sig = d.parse_class_signature(signature)
+            parts = [d.render_type_params(sig.type_params), "extends " + d.render_type(sig.superclass)]
+            if sig.interfaces:
+                parts.append("implements " + ", ".join(d.render_type(i) for i in sig.interfaces))
+            return " ".join(p for p in parts if p)
+        return d.render_type(d.parse_field_signature(signature))
+    except ValueError:
+        return signature

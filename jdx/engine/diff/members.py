@@ -1,0 +1,220 @@
+"""Member-level rules of spec §7.7: one member present on both sides, judged by JLS §13.4 (binary compatibility)."""
+
+from __future__ import annotations
+
+from jdx.engine.diff.findings import Finding
+from jdx.engine.diff.forms import generic_form, java_type, member_form, member_id, member_ref, type_ref
+from jdx.engine.diff.surface import (
+    ABSTRACT,
+    DEPRECATED_DESC,
+    ENUM,
+    FINAL,
+    LEVELS,
+    NATIVE,
+    OBJECT,
+    STATIC,
+    SYNCHRONIZED,
+    VARARGS_OR_TRANSIENT,
+    Member,
+    Surface,
+    TypeInfo,
+)
+
+# java.lang.Object's members (JLS §4.3.2): the root every class inherits, whether or not a side holds it
+OBJECT_MEMBERS = {
+    "equals(Ljava/lang/Object;)Z": "public", "hashCode()I": "public", "toString()Ljava/lang/String;": "public",
+    "getClass()Ljava/lang/Class;": "public", "notify()V": "public", "notifyAll()V": "public", "wait()V": "public",
+    "wait(J)V": "public", "wait(JI)V": "public", "clone()Ljava/lang/Object;": "protected", "finalize()V": "protected",
+}
+# JDK throwables outside most artifacts whose checkedness is fixed by JLS §11.1.1 (subclasses of RuntimeException
+# or Error); anything else a side does not hold stays "not proven unchecked"
+UNCHECKED_ROOTS = frozenset({"java/lang/RuntimeException", "java/lang/Error"})
+KNOWN_UNCHECKED = frozenset(f"java/{n}" for n in (
+    "lang/IllegalArgumentException", "lang/IllegalStateException", "lang/NullPointerException",
+    "lang/UnsupportedOperationException", "lang/IndexOutOfBoundsException", "lang/ArrayIndexOutOfBoundsException",
+    "lang/StringIndexOutOfBoundsException", "lang/ClassCastException", "lang/ArithmeticException",
+    "lang/NumberFormatException", "lang/SecurityException", "lang/NegativeArraySizeException",
+    "lang/ArrayStoreException", "lang/IllegalMonitorStateException", "lang/AssertionError",
+    "lang/OutOfMemoryError", "lang/StackOverflowError", "lang/LinkageError", "lang/IllegalCallerException",
+    "lang/reflect/UndeclaredThrowableException", "lang/invoke/WrongMethodTypeException",
+    "util/ConcurrentModificationException", "util/NoSuchElementException", "util/MissingResourceException",
+    "util/IllformedLocaleException", "util/regex/PatternSyntaxException", "util/concurrent/CompletionException",
+    "util/concurrent/RejectedExecutionException", "util/concurrent/CancellationException",
+    "io/UncheckedIOException", "time/DateTimeException", "time/format/DateTimeParseException",
+    "nio/BufferOverflowException", "nio/BufferUnderflowException", "nio/ReadOnlyBufferException",
+))
+KNOWN_CHECKED_ROOTS = frozenset({"java/lang/Exception", "java/lang/Throwable"} | {f"java/{n}" for n in (
+    "io/IOException", "io/FileNotFoundException", "io/EOFException", "io/UnsupportedEncodingException",
+    "lang/InterruptedException", "lang/ReflectiveOperationException", "lang/ClassNotFoundException",
+    "lang/CloneNotSupportedException", "util/concurrent/TimeoutException", "util/concurrent/ExecutionException",
+    "net/URISyntaxException", "net/MalformedURLException", "security/GeneralSecurityException",
+    "sql/SQLException", "text/ParseException",
+)})
+
+
+def kind_of(m: Member) -> str:
+    return "field" if m.is_field else ("constructor" if m.name == "<init>" else "method")
+
+
+def annotation_name(desc: str) -> str:
+    return "@" + type_ref(desc[1:-1]) if desc.startswith("L") and desc.endswith(";") else desc
+
+
+def annotation_findings(old: dict[str, str], new: dict[str, str], make, where: str = "") -> list[Finding]:
+    """ANNOTATION_ADDED/REMOVED/VALUES_CHANGED; `@Deprecated` appearing or going is DEPRECATED_* instead."""
+    def shown(text: str, desc: str) -> str:  # the extractor's text is the whole annotation, `@x.Tag(v=1)`
+        return where + (text if text.startswith("@") else annotation_name(desc) + text)
+
+    out = []
+    for desc in sorted(set(old) | set(new)):
+        if desc in old and desc in new:
+            if old[desc] != new[desc]:
+                out.append(make("ANNOTATION_VALUES_CHANGED", f"{shown(old[desc], desc)} -> {shown(new[desc], desc)}"))
+        elif desc == DEPRECATED_DESC:
+            continue
+        elif desc in new:
+            out.append(make("ANNOTATION_ADDED", shown(new[desc], desc)))
+        else:
+            out.append(make("ANNOTATION_REMOVED", shown(old[desc], desc)))
+    return out
+
+
+def unchecked(exception: str, sides: tuple[Surface, ...]) -> tuple[bool | None, str]:
+    """(True unchecked / False checked / None unknown, the supertype the walk could not follow)."""
+    name, seen = exception, set()
+    while name and name not in seen:
+        seen.add(name)
+        if name in UNCHECKED_ROOTS or name in KNOWN_UNCHECKED:
+            return True, ""
+        if name in KNOWN_CHECKED_ROOTS:
+            return False, ""
+        holder = next((s.types[name] for s in sides if name in s.types), None)
+        if holder is None:
+            return None, name
+        name = holder.superclass
+    return None, exception
+
+
+def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surface, Surface]) -> list[Finding]:
+    """Every rule one member present on both sides can break (a member may carry several findings)."""
+    if o == n:
+        return []
+    forms: list[str] = []
+
+    def make(rule: str, detail: str = "") -> Finding:
+        if not forms:  # printed only for members that have a finding
+            forms.extend((member_ref(o), member_form(o), member_form(n)))
+        return Finding(rule, forms[0], kind_of(o), forms[1], forms[2], detail, member_id(o))
+
+    out: list[Finding] = []
+    if not o.is_field and o.returns != n.returns:
+        detail = f"{java_type(o.returns)} -> {java_type(n.returns)}"
+        holder = sides[1].types.get(n.owner)
+        bridge = holder.members.get(o.name + o.descriptor) if holder is not None else None
+        if bridge is not None and bridge.synthetic:
+            detail += " (a synthetic bridge still answers the old descriptor)"
+        out.append(make("RETURN_TYPE_CHANGED", detail))
+    if LEVELS[n.level] < LEVELS[o.level]:
+        out.append(make("MEMBER_VISIBILITY_NARROWED", f"{o.level} -> {n.level}"))
+    if o.access & STATIC and not n.access & STATIC:
+        out.append(make("STATIC_TO_INSTANCE"))
+    elif n.access & STATIC and not o.access & STATIC:
+        out.append(make("INSTANCE_TO_STATIC"))
+    overridable = o.is_field or not (old_type.access & FINAL or o.level == "private" or o.name == "<init>")
+    if n.access & FINAL and not o.access & FINAL and overridable:
+        out.append(make("MEMBER_MADE_FINAL"))
+    elif o.access & FINAL and not n.access & FINAL:
+        out.append(make("FINAL_REMOVED"))
+    if n.access & ABSTRACT and not o.access & ABSTRACT:
+        out.append(make("ABSTRACT_ADDED"))
+    elif o.access & ABSTRACT and not n.access & ABSTRACT:
+        out.append(make("ABSTRACT_REMOVED"))
+    if o.signature != n.signature:
+        kind = "field" if o.is_field else "method"
+        out.append(make("GENERIC_SIGNATURE_CHANGED",
+                        f"{generic_form(o.signature, kind)} -> {generic_form(n.signature, kind)}"))
+    out += _exceptions(o, n, make, sides)
+    out += _flags(o, n, make)
+    if o.is_field and o.constant != n.constant:
+        out.append(make("FIELD_CONSTANT_VALUE_CHANGED", f"{o.constant} -> {n.constant}"))
+    if o.default != n.default:
+        out.append(make("ANNOTATION_DEFAULT_CHANGED", f"{o.default} -> {n.default}"))
+    if not o.is_field and o.param_names and o.param_names != n.param_names:
+        if n.param_names is None:
+            out.append(make("PARAMETER_NAMES_LOST", f"({o.param_names}) -> (no names in the class file)"))
+        else:
+            out.append(make("PARAMETER_NAME_CHANGED", f"({o.param_names}) -> ({n.param_names})"))
+    if o.annotations != n.annotations:
+        out += annotation_findings(o.annotations, n.annotations, make)
+    if o.param_annotations != n.param_annotations:
+        out += _param_annotation_findings(o, n, make)
+    if n.deprecated != o.deprecated:
+        out.append(make("DEPRECATED_ADDED" if n.deprecated else "DEPRECATED_REMOVED"))
+    return out
+
+
+def _param_annotation_findings(o: Member, n: Member, make) -> list[Finding]:
+    out: list[Finding] = []
+    for index in sorted({p for p, _ in o.param_annotations} | {p for p, _ in n.param_annotations}):
+        out += annotation_findings({d: t for (p, d), t in o.param_annotations.items() if p == index},
+                                   {d: t for (p, d), t in n.param_annotations.items() if p == index},
+                                   make, f"parameter {index}: ")
+    return out
+
+
+def _exceptions(o: Member, n: Member, make, sides) -> list[Finding]:
+    out = []
+    for exc in sorted(set(n.exceptions) - set(o.exceptions)):
+        verdict, blocker = unchecked(exc, (sides[1], sides[0]))
+        if verdict is True:
+            continue  # an unchecked exception in `throws` changes nothing a caller compiled against
+        detail = type_ref(exc)
+        if verdict is None:
+            detail += f" (not proven unchecked: {type_ref(blocker)} is not in the artifact)"
+        out.append(make("CHECKED_EXCEPTION_ADDED", detail))
+    for exc in sorted(set(o.exceptions) - set(n.exceptions)):
+        out.append(make("THROWS_REMOVED", type_ref(exc)))
+    return out
+
+
+def _flags(o: Member, n: Member, make) -> list[Finding]:
+    out = []
+    flipped = o.access ^ n.access
+    if o.is_field:
+        if flipped & VARARGS_OR_TRANSIENT:
+            out.append(make("TRANSIENT_CHANGED", "transient added" if n.access & VARARGS_OR_TRANSIENT
+                            else "transient removed"))
+        return out
+    if flipped & VARARGS_OR_TRANSIENT:
+        out.append(make("VARARGS_CHANGED", "varargs added" if n.access & VARARGS_OR_TRANSIENT else "varargs removed"))
+    if flipped & NATIVE:
+        out.append(make("NATIVE_ADDED" if n.access & NATIVE else "NATIVE_REMOVED"))
+    if flipped & SYNCHRONIZED:
+        out.append(make("SYNCHRONIZED_ADDED" if n.access & SYNCHRONIZED else "SYNCHRONIZED_REMOVED"))
+    return out
+
+
+def find_inherited(surface: Surface, type_name: str, m: Member) -> tuple[str | None, list[str]]:
+    """(the supertype of `type_name` on this side that still lets a caller of `m` link, the supertypes the walk
+    could not enter). Resolution looks through every superclass and superinterface (JVMS §5.4.3.3-4)."""
+    ancestors, missing = surface.ancestors(type_name)
+    descriptor = m.descriptor
+    for s in ancestors:
+        if s not in surface.types:  # java.lang.Object, absent from the side
+            if not m.is_field and (level := OBJECT_MEMBERS.get(m.name + descriptor)) and \
+                    LEVELS[level] >= LEVELS[m.level] and not m.access & STATIC:
+                return s, []
+            continue
+        for cand in surface.types[s].members.values():
+            if cand.name == m.name and cand.descriptor == descriptor and cand.is_field == m.is_field \
+                    and not cand.synthetic and LEVELS[cand.level] >= LEVELS[m.level] \
+                    and (cand.access & STATIC) == (m.access & STATIC):
+                return s, []
+    return None, missing
+
+
+def is_enum_constant(m: Member, t: TypeInfo) -> bool:
+    return m.is_field and t.kind == "enum" and bool(m.access & ENUM)
+
+
+__all__ = ["OBJECT", "compare_member", "find_inherited", "annotation_findings", "kind_of", "is_enum_constant"]

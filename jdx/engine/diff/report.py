@@ -1,0 +1,75 @@
+"""A diff's answer (spec §7.7, §8.2): the whole-comparison tally, the `--severity`/`--limit` cut, the
+`--fail-on` gate, and the findings as an Arrow table for `--out`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pyarrow as pa
+
+from jdx.engine.diff.findings import Finding
+from jdx.engine.diff.rules import BREAKING, DEFAULT_LIMIT, INFO, SEVERITIES, SEVERITY_RANK, SUSPICIOUS
+
+FINDING_SCHEMA = pa.schema([("rule", pa.string()), ("severity", pa.string()), ("symbol", pa.string()),
+                            ("kind", pa.string()), ("old", pa.string()), ("new", pa.string()),
+                            ("detail", pa.string()), ("id", pa.string())])
+
+
+@dataclass(frozen=True)
+class ReportOptions:
+    severity: str = "all"
+    fail_on: str = "none"
+    limit: int = DEFAULT_LIMIT
+
+
+def tally(findings: list[Finding]) -> dict:
+    counts = {s: 0 for s in SEVERITIES}
+    for f in findings:
+        counts[f.severity] += 1
+    counts["types_added"] = sum(1 for f in findings if f.rule == "TYPE_ADDED")
+    counts["types_removed"] = sum(1 for f in findings if f.rule == "TYPE_REMOVED")
+    return counts
+
+
+def gate(findings: list[Finding], fail_on: str) -> dict:
+    """The `--fail-on` verdict: `failed` true means the process exits 1 (spec §16, the diff gate)."""
+    if fail_on == "breaking":
+        failed = any(f.severity == BREAKING for f in findings)
+    elif fail_on == "any":
+        failed = bool(findings)
+    else:
+        failed = False
+    return {"fail_on": fail_on, "failed": failed}
+
+
+def shown_findings(findings: list[Finding], options: ReportOptions) -> tuple[list[Finding], int]:
+    """(the findings shown, how many passed the severity filter)."""
+    worst = {"all": SEVERITY_RANK[INFO], "suspicious": SEVERITY_RANK[SUSPICIOUS],
+             "breaking": SEVERITY_RANK[BREAKING]}[options.severity]
+    kept = [f for f in findings if SEVERITY_RANK[f.severity] <= worst]
+    return kept[: options.limit], len(kept)
+
+
+def result_dict(findings: list[Finding], options: ReportOptions, sides: dict) -> tuple[dict, dict | None]:
+    """(the `result` of the envelope, its `truncated` part or None)."""
+    shown, matching = shown_findings(findings, options)
+    result = {
+        **sides,
+        "counts": tally(findings),
+        "severity": options.severity,
+        "gate": gate(findings, options.fail_on),
+        "total": len(findings),
+        "matching": matching,
+        "shown": len(shown),
+        "findings": [f.to_json() for f in shown],
+    }
+    truncated = None
+    if len(shown) < matching:
+        truncated = {"shown": len(shown), "total": matching, "hint": f"--limit {matching}"}
+    return result, truncated
+
+
+def findings_table(findings: list[Finding]) -> pa.Table:
+    """Every finding as one Arrow table (the `--out` Parquet dataset), in report order."""
+    rows = [f.to_json() for f in findings]
+    return pa.Table.from_pylist(rows, schema=FINDING_SCHEMA)

@@ -1,0 +1,46 @@
+"""The rule ids of `jdx diff` and their severities (spec §7.7): one rule per finding, agents filter on the id.
+
+BREAKING: an already-compiled caller can fail to link or run (JLS §13). SUSPICIOUS: binary-compatible by the
+letter of JLS §13.5, but recompiling, the Kotlin view or behaviour can still break. INFO: additive or cosmetic.
+"""
+
+from __future__ import annotations
+
+BREAKING, SUSPICIOUS, INFO = "breaking", "suspicious", "info"
+# the choices of `--visibility`, `--severity` and `--fail-on`
+VISIBILITIES = ("public", "all")
+SEVERITY_FILTERS = ("all", "suspicious", "breaking")
+FAIL_ON = ("none", "breaking", "any")
+DEFAULT_LIMIT = 200
+SEVERITIES = (BREAKING, SUSPICIOUS, INFO)  # most severe first
+SEVERITY_RANK = {s: i for i, s in enumerate(SEVERITIES)}
+
+_BREAKING = (
+    "TYPE_REMOVED", "TYPE_KIND_CHANGED", "TYPE_VISIBILITY_NARROWED", "TYPE_MADE_FINAL", "SUPERTYPE_REMOVED",
+    "MEMBER_REMOVED", "MEMBER_VISIBILITY_NARROWED", "MEMBER_MADE_FINAL", "STATIC_TO_INSTANCE", "INSTANCE_TO_STATIC",
+    "ABSTRACT_ADDED", "INTERFACE_METHOD_ADDED", "ENUM_CONSTANT_REMOVED", "PARAMETER_TYPE_CHANGED",
+    "RETURN_TYPE_CHANGED", "FIELD_TYPE_CHANGED",
+)
+_SUSPICIOUS = (
+    "MEMBER_MOVED_TO_SUPERTYPE", "GENERIC_SIGNATURE_CHANGED", "CHECKED_EXCEPTION_ADDED", "VARARGS_CHANGED",
+    "NATIVE_ADDED", "NATIVE_REMOVED", "KOTLIN_NAME_CHANGED", "KOTLIN_SUSPEND_CHANGED", "KOTLIN_NULLABILITY_CHANGED",
+    "KOTLIN_DEFAULT_ARG_REMOVED", "KOTLIN_PARAMETER_NAME_CHANGED",
+)
+_INFO = (
+    "TYPE_ADDED", "SUPERTYPE_ADDED", "MEMBER_ADDED", "FINAL_REMOVED", "ABSTRACT_REMOVED", "ANNOTATION_ADDED",
+    "ANNOTATION_REMOVED", "ANNOTATION_VALUES_CHANGED", "DEPRECATED_ADDED", "DEPRECATED_REMOVED", "THROWS_REMOVED",
+    "PARAMETER_NAME_CHANGED", "PARAMETER_NAMES_LOST", "SYNCHRONIZED_ADDED", "SYNCHRONIZED_REMOVED",
+    "TRANSIENT_CHANGED", "FIELD_CONSTANT_VALUE_CHANGED", "ANNOTATION_DEFAULT_CHANGED", "KOTLIN_DEFAULT_ARG_ADDED",
+    "KOTLIN_PROPERTY_BECAME_MUTABLE",
+)
+
+RULES: dict[str, str] = {
+    **{r: BREAKING for r in _BREAKING}, **{r: SUSPICIOUS for r in _SUSPICIOUS}, **{r: INFO for r in _INFO},
+}
+# rules judged from Kotlin metadata (the Kotlin view); the Java comparison never emits them
+KOTLIN_RULES = tuple(r for r in RULES if r.startswith("KOTLIN_"))
+JAVA_RULES = tuple(r for r in RULES if not r.startswith("KOTLIN_"))
+
+
+def severity_of(rule: str) -> str:
+    return RULES[rule]

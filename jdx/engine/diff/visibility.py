@@ -1,0 +1,74 @@
+"""Which types and members a diff compares (spec §7.7 `--visibility public|all`, `--include-synthetic`).
+
+`public`: public and protected types (a nested type only when its outer types are too) and their public and
+protected members. A public type also exposes the public and protected members it inherits from a
+non-public supertype of the same artifact (javac re-exports them; the JVM resolves them through the public type),
+so those count as the public type's own surface.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from jdx.engine.diff.surface import LEVELS, OBJECT, STATIC, Member, Surface, TypeInfo
+
+
+@dataclass(frozen=True)
+class DiffOptions:
+    visibility: str = "public"
+    include_synthetic: bool = False
+
+
+class ApiView:
+    """The compared surface of one side under the options; memoised per type."""
+
+    def __init__(self, surface: Surface, options: DiffOptions):
+        self.surface = surface
+        self.options = options
+        self._api: dict[str, bool] = {}
+        self._members: dict[str, dict[str, Member]] = {}
+
+    def type_is_api(self, name: str) -> bool:
+        if name not in self._api:
+            self._api[name] = False  # a cycle through `outer` answers no
+            self._api[name] = self._type_is_api(self.surface.types[name])
+        return self._api[name]
+
+    def _type_is_api(self, t: TypeInfo) -> bool:
+        if t.access & 0x1000 and not self.options.include_synthetic:
+            return False
+        if self.options.visibility == "all":
+            return True
+        if LEVELS[t.level] < LEVELS["protected"]:
+            return False
+        return t.outer is None or t.outer not in self.surface.types or self.type_is_api(t.outer)
+
+    def member_is_api(self, m: Member) -> bool:
+        if m.synthetic and not self.options.include_synthetic:
+            return False
+        return self.options.visibility == "all" or LEVELS[m.level] >= LEVELS["protected"]
+
+    def members(self, name: str) -> dict[str, Member]:
+        """Compared members of an API type: declared ones, plus (public view) those re-exported from non-public
+        supertypes of this side."""
+        if name in self._members:
+            return self._members[name]
+        t = self.surface.types[name]
+        out = {k: m for k, m in t.members.items() if self.member_is_api(m)}
+        if self.options.visibility == "public":
+            queue, seen = list(t.supertypes), set()
+            while queue:
+                s = queue.pop(0)
+                if s in seen or s not in self.surface.types or s == OBJECT or self.type_is_api(s):
+                    continue
+                seen.add(s)
+                st = self.surface.types[s]
+                queue.extend(st.supertypes)
+                for k, m in st.members.items():
+                    if k in out or m.name == "<init>" or not self.member_is_api(m):
+                        continue
+                    if st.kind in ("interface", "annotation") and m.access & STATIC:
+                        continue  # static interface methods are not inherited
+                    out[k] = replace(m, owner=name, declared_in=s)
+        self._members[name] = out
+        return out

@@ -1,0 +1,43 @@
+"""Text of `jdx diff` (spec §7.7, §8.1): header, one line per finding most severe first, the whole-comparison
+tally, what `--severity` hid and the flag that shows it, the sources, a `next:` line. The `--limit` cut is the
+envelope's `truncated`, stated by the shared text path."""
+
+from __future__ import annotations
+
+SEVERITY_WORDS = {"breaking": "breaking", "suspicious": "suspicious", "info": "info"}
+
+
+def diff_lines(result: dict) -> list[str]:
+    old, new = result["old"], result["new"]
+    surface = "public surface" if result.get("visibility", "public") == "public" else "every declared member"
+    if result.get("include_synthetic"):
+        surface += ", synthetic included"
+    lines = [f"api diff {old['name']} -> {new['name']} ({surface})"]
+    for f in result["findings"]:
+        line = f"{f['severity']}  {f['rule']}  {f['symbol']}"
+        if f["detail"]:
+            line += f": {f['detail']}"
+        lines.append(line)
+    if not result["total"]:
+        lines.append("no API differences")
+    hidden = result["total"] - result["matching"]
+    if hidden:
+        lines.append(f"… {hidden} findings below --severity {result['severity']} hidden (--severity all shows them)")
+    c = result["counts"]
+    lines.append(f"{c['breaking']} breaking · {c['suspicious']} suspicious · {c['info']} informational · "
+                 f"{c['types_added']} types added · {c['types_removed']} types removed")
+    gate = result["gate"]
+    if gate["fail_on"] != "none":
+        lines.append(f"gate --fail-on {gate['fail_on']}: {'failed' if gate['failed'] else 'passed'}")
+    if "out" in result:
+        lines.append(f"wrote {result['out']['rows']} findings to {result['out']['path']}")
+    for side in (old, new):
+        names = [side["name"]] if len(side["artifacts"]) == 1 else [a["name"] for a in side["artifacts"]]
+        lines.extend(f"source: {name} (bytecode)" for name in names)
+    first = next((f for f in result["findings"] if f["severity"] == "breaking"), None) or \
+        (result["findings"][0] if result["findings"] else None)
+    if first is not None and new["artifacts"] and first["rule"] != "TYPE_REMOVED":
+        owner = first["symbol"].split("#", 1)[0]
+        jars = new.get("jars")
+        lines.append(f"next: jdx members {owner}" + (f" --jars {jars}" if jars else ""))
+    return lines

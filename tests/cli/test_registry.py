@@ -1,0 +1,127 @@
+"""The command registry: every command's flags round-trip through the one parser, the request types validate,
+and the CLI polish that comes with it (generic --max-lines, --timeout, batch line numbers, help --agent)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from jdx.commands.argv import parse_words
+from jdx.commands.registry import build_request, canonical_params, params_of, registry
+from jdx.errors import UsageError
+
+
+def _sample_value(p):
+    if p.kind == "bool":
+        return not p.default
+    if p.kind == "int":
+        return (p.minimum or 0) + 7
+    if p.kind == "list":
+        return tuple(p.choices[:2]) if p.choices else ("a*", "b*")
+    return p.choices[0] if p.choices else "x.Y"
+
+
+def _more_positionals(cmd) -> dict:
+    """Values for positional operands after the query (diff's NEW)."""
+    return {p.name: "x.Z" for p in params_of(cmd.request) if not p.flag and p.name != "query"}
+
+
+def _words(request) -> list[str]:
+    words = [request.query] if request.query else []
+    words += [getattr(request, p.name) for p in params_of(type(request)) if not p.flag and p.name != "query"]
+    for p in params_of(type(request)):
+        if not p.flag:
+            continue
+        value = getattr(request, p.name)
+        if value == p.default:
+            continue
+        if p.kind == "bool":
+            words.append(p.flag if value else p.negative)
+        elif p.kind == "list":
+            for v in value:
+                words += [p.flag, v]
+        else:
+            words.append(f"{p.flag}={value}")
+    return words
+
+
+@pytest.mark.parametrize("cmd", registry(), ids=lambda c: c.name)
+def test_each_flag_round_trips_through_the_parser(cmd):
+    """For every field: a request with that field changed prints as words that parse back to it."""
+    params = params_of(cmd.request)
+    query = "x.Y" if any(not p.flag for p in params) else ""
+    for p in params:
+        if not p.flag or (p.kind == "bool" and p.default and not p.negative):
+            continue
+        try:
+            request = cmd.request(query=query, **_more_positionals(cmd), **{p.name: _sample_value(p)})
+        except UsageError:
+            continue  # a value the command refuses on its own (e.g. --brief with --with-doc is fine alone)
+        q, parsed = parse_words(cmd, _words(request))
+        assert build_request(cmd, q, parsed) == request, p.flag
+        assert parsed == canonical_params(request), p.flag
+
+
+@pytest.mark.parametrize("words, message", [
+    (["members", "java.util.Map", "--static", "--instance"], "--static and --instance exclude each other"),
+    (["members", "java.util.Map", "--kind", "klass"], "--kind 'klass': use method|field|ctor|constructor|all"),
+    (["members", "java.util.Map", "--max-lines", "0"], "--max-lines must be at least 1"),
+    (["members", "java.util.Map", "--max-lines", "many"], "--max-lines takes a whole number, got 'many'"),
+    (["members", "java.util.Map", "--grepp", "x"], "members: no such option --grepp (did you mean --grep?)"),
+    (["members", "java.util.Map", "java.util.List"], "members takes one TYPE"),
+    (["members"], "missing TYPE"),
+    (["hierarchy", "java.util.Map", "--direct", "--depth", "2"], "--direct and --depth exclude each other"),
+    (["version", "extra"], "version takes no argument"),
+    (["diff", "a.jar"], "missing NEW"),
+    (["diff", "a.jar", "b.jar", "c.jar"], "diff takes OLD NEW (got one more: 'c.jar')"),
+    (["diff", "a.jar", "b.jar", "--fail-on", "maybe"], "--fail-on 'maybe': use none|breaking|any"),
+    (["source", "java.util.Map", "--context", "3"], "--context goes with --around <member>"),
+])
+def test_requests_refuse_what_they_cannot_mean(words, message):
+    cmd = next(c for c in registry() if c.name == words[0])
+    with pytest.raises(UsageError) as err:
+        q, params = parse_words(cmd, words[1:])
+        build_request(cmd, q, params)
+    assert message in err.value.message
+
+
+def test_generic_max_lines_cuts_whole_lines_and_says_how_to_see_more(run_jdx):
+    full = run_jdx("ls", "java.util.function", "--max-lines", "100000")
+    cut = run_jdx("ls", "java.util.function", "--max-lines", "3")
+    assert full.code == cut.code == 0 and "shown" not in full.out
+    lines = cut.out.splitlines()
+    assert lines[:3] == full.out.splitlines()[:3]
+    assert lines[3] == f"… 3 of {len(full.out.splitlines())} lines shown " \
+                      f"(--max-lines {len(full.out.splitlines())} for all)"
+
+
+def test_timeout_is_a_named_error(run_jdx):
+    r = run_jdx("usages", "java.util.List#size()", "--timeout", "1ms", "--json")
+    env = json.loads(r.out)
+    assert (r.code, env["ok"], env["error"]["code"]) == (6, False, "TIMEOUT"), r
+    bad = run_jdx("members", "java.util.Map", "--timeout", "soon")
+    assert bad.code == 3 and "--timeout 'soon'" in bad.err
+
+
+def test_batch_errors_name_their_line(run_jdx):
+    r = run_jdx("batch", stdin="members java.util.Map --max-lines 2\n\nmembers java.util.Map --bogus\n"
+                               "frobnicate x\n")
+    assert r.code == 0
+    assert "error: line 3: members: no such option --bogus" in r.err
+    assert "error: line 4: 'frobnicate' is not a query command" in r.err
+
+
+def test_help_agent_lists_every_command_with_its_example(run_jdx):
+    r = run_jdx("help", "--agent")
+    assert r.code == 0
+    for cmd in registry():
+        assert cmd.example in r.out
+    data = json.loads(run_jdx("help", "--agent", "--json").out)
+    assert [c["command"] for c in data["result"]["commands"]] == [c.name for c in registry()]
+
+
+def test_global_flags_are_in_help(run_jdx):
+    for args in (["--help"], ["members", "--help"]):
+        r = run_jdx(*args)
+        assert r.code == 0 and "--jars" in r.out and "--no-daemon" in r.out and "--json" in r.out, args

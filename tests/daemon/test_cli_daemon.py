@@ -1,0 +1,153 @@
+"""`jdx daemon start|stop|status` and the CLI as a thin client, end to end on a small real workspace: answers
+through the daemon are the bytes of `--no-daemon`, a changed class dir is noticed, a killed daemon is replaced."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from tests.daemon.conftest import wait_until
+
+
+def _javac() -> str:
+    javac = shutil.which("javac")
+    if javac is None:
+        pytest.skip("javac is not installed: the class-dir workspace cannot be compiled")
+    return javac
+
+
+@pytest.fixture(scope="module")
+def compiled_once(tmp_path_factory) -> Path:
+    """One class dir with `p.A { one() }` shared by the tests that never change it (indexed once)."""
+    out = tmp_path_factory.mktemp("daemon-ws") / "classes"
+    out.mkdir()
+    compile_a(out, ["one"])
+    return out
+
+
+@pytest.fixture
+def classes(request, tmp_path) -> Path:
+    """A class directory with one class `p.A`: the shared one, or a fresh one a test recompiles."""
+    if "changed" in request.node.name:  # it recompiles: a dir of its own
+        out = tmp_path / "classes"
+        out.mkdir()
+        return out
+    return request.getfixturevalue("compiled_once")
+
+
+def compile_a(classes: Path, methods: list[str]) -> None:
+    src = classes.parent / "src" / "p"
+    src.mkdir(parents=True, exist_ok=True)
+    body = "".join(f"  public int {m}() {{ return 1; }}\n" for m in methods)
+    (src / "A.java").write_text(f"package p;\npublic class A {{\n{body}}}\n")
+    subprocess.run([_javac(), "--release", "17", "-d", str(classes), str(src / "A.java")], check=True, timeout=120)
+
+
+@pytest.fixture
+def cli(jdx_env, classes, monkeypatch):
+    """Runs `python -m jdx` with a private runtime dir on the class-dir workspace; stops its daemon afterwards.
+    `run.status()` asks the daemon in this process, keyed exactly as the CLI keys it."""
+    from jdx.cli.main import Globals
+    from jdx.daemon import control
+
+    runtime = Path(tempfile.mkdtemp(prefix="jdxc-", dir="/tmp"))
+    env = {**jdx_env, "JDX_RUNTIME_DIR": str(runtime)}
+    env.pop("JDX_NO_DAEMON", None)
+    for name in ("JDX_RUNTIME_DIR", "JDX_CACHE_DIR", "JDX_CONFIG_DIR"):
+        monkeypatch.setenv(name, env[name])
+    monkeypatch.delenv("JDX_WORKSPACE", raising=False)
+    flags = ["--no-jdk", "--jars", str(classes)]
+    key = Globals(jars=[str(classes)], jdk=False).workspace_key()
+
+    def run(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "jdx", *args, *flags], capture_output=True, text=True,
+                              env=env, timeout=timeout)
+
+    run.status = lambda: control.status(key) or {"running": False}
+    yield run
+    run("daemon", "stop", timeout=60)
+    for pid_file in runtime.glob("*.pid"):  # belt and braces: never leave a daemon behind
+        try:
+            os.kill(int(pid_file.read_text()), signal.SIGKILL)
+        except (ValueError, OSError):
+            pass
+    shutil.rmtree(runtime, ignore_errors=True)
+
+
+def status(cli) -> dict:
+    return cli.status()
+
+
+def test_first_query_spawns_then_status_parity_and_stop(cli, classes):
+    here = cli("members", "p.A", "--json", "--no-daemon")
+    assert here.returncode == 0, here.stderr
+    assert status(cli) == {"running": False}
+    via = cli("members", "p.A", "--json")  # no daemon yet: this one spawns it, and is answered either way
+    assert via.returncode == 0 and via.stdout == here.stdout
+    assert wait_until(lambda: status(cli).get("pid") is not None, 20)
+    again = cli("daemon", "start")
+    assert again.returncode == 0 and "already running" in again.stdout
+    before = status(cli)
+    assert cli("members", "p.A", "--json").stdout == here.stdout
+    missing_here, missing_via = cli("members", "p.Nope", "--no-daemon"), cli("members", "p.Nope")
+    assert (missing_via.returncode, missing_via.stdout) == (missing_here.returncode, missing_here.stdout) != (0, "")
+    after = status(cli)
+    assert after["pid"] == before["pid"] and after["queries"] == before["queries"] + 2
+    assert after["artifacts"] == 1 and after["memory"] > 0 and after["idle"] == 300
+    shown = cli("daemon", "status")
+    assert f"pid: {before['pid']}" in shown.stdout and "queries: " in shown.stdout
+    stopped = cli("daemon", "stop")
+    assert stopped.returncode == 0 and f"stopped daemon pid {before['pid']}" in stopped.stdout
+    assert status(cli) == {"running": False}
+    assert "no daemon running" in cli("daemon", "status").stdout
+
+
+@pytest.mark.soak  # two re-indexes of the class dir: slow on a loaded machine
+def test_a_changed_class_dir_is_noticed_by_the_daemon(cli, classes):
+    compile_a(classes, ["one"])
+    first = cli("members", "p.A", "--json")
+    assert first.returncode == 0, first.stderr
+    assert wait_until(lambda: status(cli).get("pid") is not None, 20)
+    pid = status(cli)["pid"]
+    time.sleep(0.01)
+    compile_a(classes, ["one", "two"])
+    second = cli("members", "p.A", "--json")
+    names = [m["name"] for m in json.loads(second.stdout)["result"]["members"]]
+    assert "two" in names
+    assert second.stdout == cli("members", "p.A", "--json", "--no-daemon").stdout
+    now = status(cli)
+    assert now["pid"] == pid and now["refreshes"] >= 1
+
+
+@pytest.mark.soak  # slow on a loaded machine; test_faults covers the client side with a fake daemon
+def test_a_sigkilled_daemon_is_replaced_and_no_query_is_lost(cli, classes):
+    assert cli("daemon", "start").returncode == 0
+    pid = status(cli)["pid"]
+    os.kill(pid, signal.SIGKILL)
+    assert wait_until(lambda: not Path(f"/proc/{pid}").exists() or
+                      Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z", 10)
+    answer = cli("members", "p.A", "--json")
+    assert answer.returncode == 0 and answer.stdout == cli("members", "p.A", "--json", "--no-daemon").stdout
+    assert wait_until(lambda: status(cli).get("pid") not in (None, pid), 20)
+
+
+def test_two_starts_at_once_leave_one_daemon(cli, classes):
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(lambda _: cli("daemon", "start", "--idle", "60", "--json"), range(2)))
+    for r in results:
+        assert r.returncode in (0, 3), r.stderr
+        if r.returncode == 3:
+            assert "pid" in json.loads(r.stdout)["error"]["message"]
+    assert any(r.returncode == 0 for r in results)
+    pids = {json.loads(r.stdout)["result"]["pid"] for r in results if r.returncode == 0}
+    assert pids == {status(cli)["pid"]} and status(cli)["idle"] == 60

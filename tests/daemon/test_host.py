@@ -1,0 +1,112 @@
+"""The daemon's host: one session, asked whether the workspace changed before every answer, one request at a time."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+
+from jdx.daemon.host import Host
+from jdx.errors import NotFoundError
+
+
+class FakeSession:
+    def __init__(self):
+        self.changes = [False, True, False]
+        self.refreshed = 0
+        self.closed = False
+        self._artifacts = ["a", "b"]
+
+    def refresh(self) -> bool:
+        self.refreshed += 1
+        return self.changes.pop(0) if self.changes else False
+
+    def artifacts(self):
+        return self._artifacts
+
+    def close(self):
+        self.closed = True
+
+
+@dataclass
+class Outcome:
+    envelope: dict
+    exit_code: int = 0
+
+
+def test_session_opened_once_refreshed_before_each_later_answer():
+    sessions = []
+
+    def factory():
+        sessions.append(FakeSession())
+        return sessions[-1]
+
+    host = Host({}, session_factory=factory, answer=lambda s, c, q, p: Outcome({"ok": True, "query": q}),
+                commands=frozenset({"members"}))
+    assert host.describe() == {"artifacts": 0, "refreshes": 0}
+    assert [host.execute("members", f"q{i}", {})["query"] for i in range(4)] == ["q0", "q1", "q2", "q3"]
+    assert len(sessions) == 1 and sessions[0].refreshed == 3
+    assert host.describe() == {"artifacts": 2, "refreshes": 1}
+    host.close()
+    assert sessions[0].closed
+
+
+def test_requests_never_overlap_on_the_session():
+    inside = []
+    overlaps = []
+
+    def answer(session, command, query, params):
+        inside.append(query)
+        if len(inside) > 1:
+            overlaps.append(tuple(inside))
+        time.sleep(0.005)
+        inside.remove(query)
+        return Outcome({"ok": True, "query": query})
+
+    host = Host({}, session_factory=FakeSession, answer=answer, commands=frozenset({"members"}))
+    threads = [threading.Thread(target=host.execute, args=("members", f"q{i}", {})) for i in range(10)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert overlaps == []
+
+
+def test_errors_raised_by_the_answer_reach_the_server():
+    def answer(session, command, query, params):
+        raise NotFoundError("nope")
+
+    host = Host({}, session_factory=FakeSession, answer=answer, commands=frozenset({"members"}))
+    try:
+        host.execute("members", "x", {})
+    except NotFoundError as exc:
+        assert exc.exit_code == 1
+    else:
+        raise AssertionError("the error was swallowed")
+
+
+def test_real_commands_are_the_registry_wire_commands():
+    from jdx.commands.registry import wire_commands
+
+    host = Host({})
+    assert host.commands == wire_commands() and "members" in host.commands and "ws" not in host.commands
+
+
+def test_status_never_waits_for_a_running_query():
+    release = threading.Event()
+
+    def answer(session, command, query, params):
+        release.wait(10)
+        return Outcome({"ok": True})
+
+    host = Host({}, session_factory=FakeSession, answer=answer, commands=frozenset({"members"}))
+    worker = threading.Thread(target=host.execute, args=("members", "slow", {}))
+    worker.start()
+    try:
+        start = time.monotonic()
+        assert host.describe() == {"artifacts": 0, "refreshes": 0}
+        assert time.monotonic() - start < 1
+    finally:
+        release.set()
+        worker.join(10)
+    assert host.describe()["artifacts"] == 2

@@ -1,0 +1,85 @@
+"""Where a daemon lives (spec §17.1, §14.3): runtime dir precedence, private dirs only, the workspace key."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from jdx.daemon.paths import (
+    SUN_PATH_MAX, check_socket_path, daemon_paths, runtime_dir, workspace_argv, workspace_flags, workspace_hash)
+from jdx.errors import UsageError
+
+
+@pytest.fixture
+def env(monkeypatch, tmp_path):
+    for name in ("JDX_RUNTIME_DIR", "XDG_RUNTIME_DIR", "TMPDIR", "JDX_WORKSPACE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("JDX_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("JDX_CONFIG_DIR", str(tmp_path / "config"))
+    return monkeypatch
+
+
+def test_runtime_dir_precedence(env, tmp_path):
+    xdg, tmp = tmp_path / "xdg", tmp_path / "tmp"
+    xdg.mkdir()
+    tmp.mkdir()
+    assert runtime_dir() == tmp_path / "cache" / "run"
+    env.setenv("TMPDIR", str(tmp))
+    assert runtime_dir() == tmp / f"jdx-{os.getuid()}"
+    env.setenv("XDG_RUNTIME_DIR", str(xdg))
+    assert runtime_dir() == xdg / "jdx"
+    env.setenv("JDX_RUNTIME_DIR", str(tmp_path / "mine"))
+    assert runtime_dir() == tmp_path / "mine" and (tmp_path / "mine").is_dir()
+    assert (xdg / "jdx").stat().st_mode & 0o777 == 0o700
+
+
+def test_a_shared_tmp_dir_someone_else_opened_is_skipped(env, tmp_path):
+    tmp = tmp_path / "tmp"
+    (tmp / f"jdx-{os.getuid()}").mkdir(parents=True)
+    os.chmod(tmp / f"jdx-{os.getuid()}", 0o777)
+    env.setenv("TMPDIR", str(tmp))
+    assert runtime_dir() == tmp_path / "cache" / "run"
+
+
+def test_names_are_version_stamped_and_side_by_side(env, tmp_path):
+    env.setenv("JDX_RUNTIME_DIR", str(tmp_path / "rt"))
+    ws = workspace_flags(jars=["a.jar"])
+    paths = daemon_paths(ws)
+    stem = paths.socket.name.removesuffix(".sock")
+    assert stem.endswith("-v" + __import__("jdx").__version__)
+    assert {p.name for p in (paths.socket, paths.pid, paths.lock, paths.log)} == {
+        f"{stem}.sock", f"{stem}.pid", f"{stem}.lock", f"{stem}.log"}
+    assert daemon_paths(ws, version="9.9.9").socket != paths.socket
+
+
+def test_workspace_hash_is_stable_and_order_sensitive(env, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    a = workspace_flags(jars=["a.jar", "b.jar"])
+    assert a["jars"] == [str(tmp_path / "a.jar"), str(tmp_path / "b.jar")]
+    assert workspace_hash(a) == workspace_hash(workspace_flags(jars=[str(tmp_path / "a.jar"), "b.jar"]))
+    assert workspace_hash(a) != workspace_hash(workspace_flags(jars=["b.jar", "a.jar"]))
+    assert workspace_hash(a) != workspace_hash(workspace_flags(jars=["a.jar", "b.jar"], jdk=False))
+    assert workspace_hash(workspace_flags()) != workspace_hash(workspace_flags(workspace="app"))
+    env.setenv("JDX_WORKSPACE", "app")
+    assert workspace_hash(workspace_flags()) == workspace_hash(workspace_flags(workspace="app"))
+
+
+def test_workspace_argv_round_trips_through_the_cli_globals(env, tmp_path):
+    from jdx.cli.main import split_globals
+
+    ws = workspace_flags(workspace="app", jars=["/x/a.jar", "/y/*.jar"], src=["/s"], sources=["/z-sources.jar"],
+                         jdk=False, cache_dir=str(tmp_path / "c"))
+    g, rest = split_globals(["daemon", "run", *workspace_argv(ws)])
+    assert rest == ["daemon", "run"]
+    assert (g.workspace, g.jars, g.src, g.sources, g.jdk, g.cache_dir) == (
+        "app", ["/x/a.jar", "/y/*.jar"], ["/s"], ["/z-sources.jar"], False, str(tmp_path / "c"))
+    assert workspace_hash(g.workspace_key()) == workspace_hash(ws)
+
+
+def test_sun_path_guard():
+    check_socket_path(Path("/tmp/" + "a" * (SUN_PATH_MAX - 6)))
+    with pytest.raises(UsageError) as info:
+        check_socket_path(Path("/tmp/" + "a" * (SUN_PATH_MAX - 5)))
+    assert info.value.exit_code == 3 and "JDX_RUNTIME_DIR" in info.value.hint

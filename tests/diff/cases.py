@@ -1,0 +1,248 @@
+"""The diff fixture suite: for every Java rule of spec §7.7, an old/new pair of sources that triggers exactly that
+rule, and for most a caller compiled against the old library and run against the new one, with the error JLS §13
+predicts (None: it must still link and run)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str  # the package is p_<name>, the caller's c_<name>
+    rule: str
+    old: dict[str, str]  # class name -> source after the package line
+    new: dict[str, str]
+    caller: str | None = None  # body of c_<name>.Caller#run() (and extra classes before it)
+    expect: str | None = None  # the Throwable class running against the new library must raise
+    driver: str | None = None  # body of c_<name>.Driver#run(), compiled against the new library
+    extra: dict[str, str] = field(default_factory=dict)  # more caller-side classes (compiled against old)
+    nodebug: bool = False  # compile the new side without -g
+
+
+RUNTIME = "@java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME) "
+
+CASES = [
+    # ---- BREAKING ----
+    Case("type_removed", "TYPE_REMOVED",
+         {"Gone": "public class Gone { public static int f() { return 1; } }", "Stay": "public class Stay {}"},
+         {"Stay": "public class Stay {}"},
+         "p_type_removed.Gone.f();", "NoClassDefFoundError"),
+    Case("type_kind_changed", "TYPE_KIND_CHANGED",
+         {"K": "public class K { private K() {} public static int f() { return 1; } }"},
+         {"K": "public interface K { static int f() { return 1; } }"},
+         "p_type_kind_changed.K.f();", "IncompatibleClassChangeError"),
+    Case("type_visibility_narrowed", "TYPE_VISIBILITY_NARROWED",
+         {"V": "public class V { public static int f() { return 1; } }"},
+         {"V": "class V { public static int f() { return 1; } }"},
+         "p_type_visibility_narrowed.V.f();", "IllegalAccessError"),
+    Case("type_made_final", "TYPE_MADE_FINAL",
+         {"F": "public class F { public F() {} }"}, {"F": "public final class F { public F() {} }"},
+         "new Sub();", "IncompatibleClassChangeError",
+         extra={"Sub": "class Sub extends p_type_made_final.F {}"}),
+    Case("supertype_removed", "SUPERTYPE_REMOVED",
+         {"I": "public interface I { int m(); }", "C": "public class C implements I { public int m() { return 1; } }"},
+         {"I": "public interface I { int m(); }", "C": "public class C { public int m() { return 1; } }"},
+         "p_supertype_removed.I i = new p_supertype_removed.C(); i.m();", "IncompatibleClassChangeError"),
+    Case("member_removed", "MEMBER_REMOVED",
+         {"R": "public class R { public static int gone() { return 1; } public static int kept() { return 2; } }"},
+         {"R": "public class R { public static int kept() { return 2; } }"},
+         "p_member_removed.R.gone();", "NoSuchMethodError"),
+    Case("member_visibility_narrowed", "MEMBER_VISIBILITY_NARROWED",
+         {"N": "public class N { public static int m() { return 1; } }"},
+         {"N": "public class N { private static int m() { return 1; } }"},
+         "p_member_visibility_narrowed.N.m();", "IllegalAccessError"),
+    Case("member_made_final", "MEMBER_MADE_FINAL",
+         {"B": "public class B { public int m() { return 1; } }"},
+         {"B": "public class B { public final int m() { return 1; } }"},
+         "new Sub().m();", "IncompatibleClassChangeError",
+         extra={"Sub": "class Sub extends p_member_made_final.B { public int m() { return 2; } }"}),
+    Case("member_made_final_field", "MEMBER_MADE_FINAL",
+         {"B": "public class B { public static int counter; }"},
+         {"B": "public class B { public static final int counter; static { counter = 0; } }"},
+         "p_member_made_final_field.B.counter = 3;", "IllegalAccessError"),
+    Case("static_to_instance", "STATIC_TO_INSTANCE",
+         {"S": "public class S { public static int m() { return 1; } }"},
+         {"S": "public class S { public int m() { return 1; } }"},
+         "p_static_to_instance.S.m();", "IncompatibleClassChangeError"),
+    Case("instance_to_static", "INSTANCE_TO_STATIC",
+         {"S": "public class S { public int m() { return 1; } }"},
+         {"S": "public class S { public static int m() { return 1; } }"},
+         "new p_instance_to_static.S().m();", "IncompatibleClassChangeError"),
+    Case("abstract_added", "ABSTRACT_ADDED",
+         {"A": "public class A { public A() {} }"}, {"A": "public abstract class A { public A() {} }"},
+         "new p_abstract_added.A();", "InstantiationError"),
+    Case("abstract_added_method", "ABSTRACT_ADDED",
+         {"AM": "public abstract class AM { public int base() { return 0; } }"},
+         {"AM": "public abstract class AM { public int base() { return 0; } public abstract int more(); }"},
+         "new Impl().base();", "AbstractMethodError",
+         driver="p_abstract_added_method.AM a = new Impl(); a.more();",
+         extra={"Impl": "public class Impl extends p_abstract_added_method.AM {}"}),
+    Case("interface_method_added", "INTERFACE_METHOD_ADDED",
+         {"IM": "public interface IM { int a(); }"}, {"IM": "public interface IM { int a(); int b(); }"},
+         "new Impl().a();", "AbstractMethodError",
+         driver="p_interface_method_added.IM i = new Impl(); i.b();",
+         extra={"Impl": "public class Impl implements p_interface_method_added.IM { public int a() { return 1; } }"}),
+    Case("enum_constant_removed", "ENUM_CONSTANT_REMOVED",
+         {"E": "public enum E { A, B }"}, {"E": "public enum E { A }"},
+         "p_enum_constant_removed.E.B.name();", "NoSuchFieldError"),
+    Case("parameter_type_changed", "PARAMETER_TYPE_CHANGED",
+         {"P": "public class P { public static int m(int x) { return 1; } }"},
+         {"P": "public class P { public static int m(long x) { return 1; } }"},
+         "p_parameter_type_changed.P.m(1);", "NoSuchMethodError"),
+    Case("return_type_changed", "RETURN_TYPE_CHANGED",
+         {"T": "public class T { public static int m() { return 1; } }"},
+         {"T": "public class T { public static long m() { return 1; } }"},
+         "p_return_type_changed.T.m();", "NoSuchMethodError"),
+    Case("field_type_changed", "FIELD_TYPE_CHANGED",
+         {"T": "public class T { public static int f = 1; }"}, {"T": "public class T { public static long f = 1; }"},
+         "int x = p_field_type_changed.T.f;", "NoSuchFieldError"),
+    # ---- SUSPICIOUS (binary compatible by the letter of JLS §13.5: the old caller still links) ----
+    Case("member_moved_to_supertype", "MEMBER_MOVED_TO_SUPERTYPE",
+         {"Base": "public class Base { public int m() { return 0; } }",
+          "Sub": "public class Sub extends Base { public int m() { return 1; } }"},
+         {"Base": "public class Base { public int m() { return 0; } }", "Sub": "public class Sub extends Base {}"},
+         "new p_member_moved_to_supertype.Sub().m();"),
+    Case("generic_signature_changed", "GENERIC_SIGNATURE_CHANGED",
+         {"G": "public class G { public static java.util.List<String> m() { return null; } }"},
+         {"G": "public class G { public static java.util.List<Integer> m() { return null; } }"},
+         "p_generic_signature_changed.G.m();"),
+    Case("checked_exception_added", "CHECKED_EXCEPTION_ADDED",
+         {"X": "public class X { public static void m() {} }"},
+         {"X": "public class X { public static void m() throws java.io.IOException {} }"},
+         "p_checked_exception_added.X.m();"),
+    Case("varargs_changed", "VARARGS_CHANGED",
+         {"V": "public class V { public static int m(int[] a) { return 1; } }"},
+         {"V": "public class V { public static int m(int... a) { return 1; } }"},
+         "p_varargs_changed.V.m(new int[] {1});"),
+    Case("native_added", "NATIVE_ADDED",
+         {"N": "public class N { public static int m() { return 1; } public static int other() { return 2; } }"},
+         {"N": "public class N { public static native int m(); public static int other() { return 2; } }"},
+         "p_native_added.N.other();"),
+    Case("native_removed", "NATIVE_REMOVED",
+         {"N": "public class N { public static native int m(); public static int other() { return 2; } }"},
+         {"N": "public class N { public static int m() { return 1; } public static int other() { return 2; } }"},
+         "p_native_removed.N.other();"),
+    # ---- INFO ----
+    Case("type_added", "TYPE_ADDED", {"Stay": "public class Stay {}"},
+         {"Stay": "public class Stay {}", "Added": "public class Added {}"}, "new p_type_added.Stay();"),
+    Case("supertype_added", "SUPERTYPE_ADDED",
+         {"Marker": "public interface Marker {}", "C": "public class C {}"},
+         {"Marker": "public interface Marker {}", "C": "public class C implements Marker {}"},
+         "new p_supertype_added.C();"),
+    Case("member_added", "MEMBER_ADDED",
+         {"M": "public class M { public static int a() { return 1; } }"},
+         {"M": "public class M { public static int a() { return 1; } public static int b() { return 2; } }"},
+         "p_member_added.M.a();"),
+    Case("final_removed", "FINAL_REMOVED", {"F": "public final class F {}"}, {"F": "public class F {}"},
+         "new p_final_removed.F();"),
+    Case("abstract_removed", "ABSTRACT_REMOVED",
+         {"A": "public abstract class A { public A() {} public int m() { return 1; } }"},
+         {"A": "public class A { public A() {} public int m() { return 1; } }"},
+         "new Sub().m();", extra={"Sub": "class Sub extends p_abstract_removed.A {}"}),
+    Case("annotation_added", "ANNOTATION_ADDED",
+         {"Tag": RUNTIME + "public @interface Tag {}", "U": "public class U { public static int m() { return 1; } }"},
+         {"Tag": RUNTIME + "public @interface Tag {}",
+          "U": "public class U { @Tag public static int m() { return 1; } }"},
+         "p_annotation_added.U.m();"),
+    Case("annotation_removed", "ANNOTATION_REMOVED",
+         {"Tag": RUNTIME + "public @interface Tag {}",
+          "U": "@Tag public class U { public static int m() { return 1; } }"},
+         {"Tag": RUNTIME + "public @interface Tag {}", "U": "public class U { public static int m() { return 1; } }"},
+         "p_annotation_removed.U.m();"),
+    Case("annotation_values_changed", "ANNOTATION_VALUES_CHANGED",
+         {"Tag": RUNTIME + "public @interface Tag { String value(); }",
+          "U": "public class U { @Tag(\"a\") public static int m() { return 1; } }"},
+         {"Tag": RUNTIME + "public @interface Tag { String value(); }",
+          "U": "public class U { @Tag(\"b\") public static int m() { return 1; } }"},
+         "p_annotation_values_changed.U.m();"),
+    Case("deprecated_added", "DEPRECATED_ADDED",
+         {"D": "public class D { public static int m() { return 1; } }"},
+         {"D": "public class D { @Deprecated public static int m() { return 1; } }"},
+         "p_deprecated_added.D.m();"),
+    Case("deprecated_removed", "DEPRECATED_REMOVED",
+         {"D": "@Deprecated public class D { public static int m() { return 1; } }"},
+         {"D": "public class D { public static int m() { return 1; } }"},
+         "p_deprecated_removed.D.m();"),
+    Case("throws_removed", "THROWS_REMOVED",
+         {"X": "public class X { public static void m() throws java.io.IOException {} }"},
+         {"X": "public class X { public static void m() {} }"},
+         "try { p_throws_removed.X.m(); } catch (Exception e) { throw new RuntimeException(e); }"),
+    Case("parameter_name_changed", "PARAMETER_NAME_CHANGED",
+         {"P": "public class P { public static int m(int a) { return a; } }"},
+         {"P": "public class P { public static int m(int b) { return b; } }"},
+         "p_parameter_name_changed.P.m(1);"),
+    Case("parameter_names_lost", "PARAMETER_NAMES_LOST",
+         {"P": "public class P { public static int m(int a) { return a; } }"},
+         {"P": "public class P { public static int m(int a) { return a; } }"},
+         "p_parameter_names_lost.P.m(1);", nodebug=True),
+    Case("synchronized_added", "SYNCHRONIZED_ADDED",
+         {"Y": "public class Y { public static int m() { return 1; } }"},
+         {"Y": "public class Y { public static synchronized int m() { return 1; } }"},
+         "p_synchronized_added.Y.m();"),
+    Case("synchronized_removed", "SYNCHRONIZED_REMOVED",
+         {"Y": "public class Y { public static synchronized int m() { return 1; } }"},
+         {"Y": "public class Y { public static int m() { return 1; } }"},
+         "p_synchronized_removed.Y.m();"),
+    Case("transient_changed", "TRANSIENT_CHANGED",
+         {"T": "public class T { public int f; }"}, {"T": "public class T { public transient int f; }"},
+         "new p_transient_changed.T().f = 2;"),
+    Case("field_constant_value_changed", "FIELD_CONSTANT_VALUE_CHANGED",
+         {"K": "public class K { public static final int LIMIT = 1; }"},
+         {"K": "public class K { public static final int LIMIT = 2; }"},
+         "if (p_field_constant_value_changed.K.LIMIT != 1) throw new AssertionError(\"inlined\");"),
+    Case("annotation_default_changed", "ANNOTATION_DEFAULT_CHANGED",
+         {"Cfg": RUNTIME + "public @interface Cfg { int v() default 1; }"},
+         {"Cfg": RUNTIME + "public @interface Cfg { int v() default 2; }"},
+         "Class<?> c = p_annotation_default_changed.Cfg.class;"),
+]
+
+JAVA_RULES_COVERED = sorted({c.rule for c in CASES})
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A multi-finding shape (pairing, inheritance): the exact multiset of rules the diff must report."""
+
+    name: str
+    old: dict[str, str]
+    new: dict[str, str]
+    rules: tuple[str, ...]
+    detail_contains: tuple[tuple[str, str], ...] = ()  # (rule, text its detail must hold)
+    all_rules: tuple[str, ...] | None = None  # with --visibility all (None: the same as `rules`)
+    synthetic_rules: tuple[str, ...] | None = None  # with --visibility all --include-synthetic
+
+
+SCENARIOS = [
+    # two removals and two additions of one shape: never paired (spec §3.3)
+    Scenario("ambiguous_bucket",
+             {"A": "public class A { public static void m(int a) {} public static void m(char a) {} }"},
+             {"A": "public class A { public static void m(long a) {} public static void m(double a) {} }"},
+             ("MEMBER_ADDED", "MEMBER_ADDED", "MEMBER_REMOVED", "MEMBER_REMOVED"),
+             (("MEMBER_REMOVED", "not paired: 2 removed and 2 added"),)),
+    # a supertype outside the artifact: the removal stays breaking and names it
+    Scenario("missing_supertype",
+             {"L": "public abstract class L extends java.util.AbstractList<String> { public int extra() { return 0; }"
+                   " public String get(int i) { return null; } public int size() { return 0; } }"},
+             {"L": "public abstract class L extends java.util.AbstractList<String> {"
+                   " public String get(int i) { return null; } public int size() { return 0; } }"},
+             ("MEMBER_REMOVED",), (("MEMBER_REMOVED", "java.util.AbstractList is not in it"),)),
+    # a public type re-exports what it inherits from a package-private supertype
+    Scenario("hidden_supertype_member",
+             {"H": "abstract class H { public int m() { return 1; } }", "P": "public class P extends H {}"},
+             {"H": "abstract class H {}", "P": "public class P extends H {}"},
+             ("MEMBER_REMOVED",), (("MEMBER_REMOVED", "inherited from non-public"),),
+             # with synthetic members: javac's public access bridge P#m() goes too
+             synthetic_rules=("MEMBER_REMOVED", "MEMBER_REMOVED")),
+    # private members count only with --visibility all; a lambda's synthetic body only with --include-synthetic
+    Scenario("private_and_synthetic",
+             {"Q": "public class Q { private static int helper() { return 1; }"
+                   " public static Runnable r() { return () -> {}; } }"},
+             {"Q": "public class Q { public static Runnable r() { return null; } }"},
+             (), all_rules=("MEMBER_REMOVED",), synthetic_rules=("MEMBER_REMOVED", "MEMBER_REMOVED")),
+    # an Object method redeclared abstract in an interface is not a new obligation
+    Scenario("object_method_redeclared",
+             {"I": "public interface I { int a(); }"},
+             {"I": "public interface I { int a(); boolean equals(Object o); }"},
+             ("MEMBER_ADDED",), (("MEMBER_ADDED", "already inherited from java.lang.Object"),)),
+]

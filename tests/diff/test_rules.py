@@ -1,0 +1,83 @@
+"""Every Java rule of spec §7.7 on a compiled old/new pair that triggers exactly it, and the JVM's verdict on an
+old compiled caller run against the new library: BREAKING rules fail to link or run with the error JLS §13
+predicts; SUSPICIOUS and INFO changes still link."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+import pytest
+
+from jdx.commands.diff import DiffRequest, run_diff
+from jdx.commands.session import Options, Session
+from jdx.engine.diff.rules import BREAKING, JAVA_RULES, RULES
+from tests.diff.cases import CASES, JAVA_RULES_COVERED, SCENARIOS
+
+
+@pytest.fixture(scope="module")
+def suite(diff_suite):
+    return diff_suite
+
+
+def _by_package(suite, jdx_home, **options) -> dict[str, list[dict]]:
+    session = Session(Options(cache_dir=str(jdx_home / "cache")))
+    answer = run_diff(session, DiffRequest(query=str(suite.root / "old"), new=str(suite.root / "new"), limit=100_000,
+                                           **options))
+    assert answer.result["shown"] == answer.result["total"]
+    out = defaultdict(list)
+    for f in answer.result["findings"]:
+        out[f["symbol"].split(".", 1)[0]].append(f)
+    return out
+
+
+@pytest.fixture(scope="module")
+def by_package(suite, jdx_home):
+    return _by_package(suite, jdx_home)
+
+
+def test_every_java_rule_has_a_case():
+    assert JAVA_RULES_COVERED == sorted(JAVA_RULES)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_case_triggers_exactly_its_rule(case, by_package):
+    findings = by_package.get(f"p_{case.name}", [])
+    assert {f["rule"] for f in findings} == {case.rule}, findings
+    assert all(f["severity"] == RULES[case.rule] for f in findings)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.caller is not None], ids=lambda c: c.name)
+def test_old_caller_against_new_library(case, suite):
+    assert suite.linkage[(case.name, "old")] == (), suite.messages[(case.name, "old")]
+    thrown = suite.linkage[(case.name, "new")]
+    if RULES[case.rule] == BREAKING:
+        assert case.expect is not None
+        assert thrown and thrown[0].rsplit(".", 1)[-1] == case.expect, (thrown, suite.messages[(case.name, "new")])
+        assert "java.lang.LinkageError" in thrown or thrown[0] == "java.lang.InstantiationError"
+    else:
+        assert thrown == (), (thrown, suite.messages[(case.name, "new")])
+
+
+def test_every_breaking_rule_is_proven_by_the_jvm():
+    proven = {c.rule for c in CASES if c.caller is not None and c.expect is not None}
+    assert proven == {r for r in JAVA_RULES if RULES[r] == BREAKING}
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.name)
+def test_scenario(scenario, by_package):
+    findings = by_package.get(f"p_{scenario.name}", [])
+    assert Counter(f["rule"] for f in findings) == Counter(scenario.rules), findings
+    for rule, text in scenario.detail_contains:
+        assert any(f["rule"] == rule and text in f["detail"] for f in findings), findings
+
+
+def test_visibility_all_and_synthetic(suite, jdx_home):
+    every = _by_package(suite, jdx_home, visibility="all")
+    synthetic = _by_package(suite, jdx_home, visibility="all", include_synthetic=True)
+    for sc in SCENARIOS:
+        want_all = sc.rules if sc.all_rules is None else sc.all_rules
+        want_synthetic = want_all if sc.synthetic_rules is None else sc.synthetic_rules
+        assert Counter(f["rule"] for f in every.get(f"p_{sc.name}", [])) == Counter(want_all), sc.name
+        assert Counter(f["rule"] for f in synthetic.get(f"p_{sc.name}", [])) == Counter(want_synthetic), sc.name
+    narrowed = every["p_member_visibility_narrowed"]
+    assert [(f["rule"], f["detail"]) for f in narrowed] == [("MEMBER_VISIBILITY_NARROWED", "public -> private")]
