@@ -47,7 +47,9 @@ def test_no_type_with_the_member_is_not_found(jdk):
 
 def test_imports_of_a_member_picks_the_type_that_has_it(jdk):
     """`imports List#copyOf`: java.util.List is the only List with a static copyOf."""
-    got = jdk.imports("List#copyOf").result
+    from jdx.engine.search_nav import imports
+
+    got, _ = imports(jdk.store(), "List#copyOf")
     assert got["imports"][0]["statement"] == "import static java.util.List.copyOf;"
 
 
@@ -66,8 +68,9 @@ def _internal_before_api(rows: list[dict], internal, tier_field: str = "match") 
     """Pairs where an internal candidate precedes an API one of the same match quality."""
     bad = []
     for a, b in zip(rows, rows[1:]):
-        if (a.get(tier_field) == b.get(tier_field) and is_jdk_internal(a["ref"], internal)
-                and not is_jdk_internal(b["ref"], internal)):
+        ia = is_jdk_internal(a["ref"], internal, is_package=a["kind"] in ("package", "module"))
+        ib = is_jdk_internal(b["ref"], internal, is_package=b["kind"] in ("package", "module"))
+        if a.get(tier_field) == b.get(tier_field) and ia and not ib:
             bad.append(f"{a['ref']} before {b['ref']}")
     return bad
 
