@@ -2,24 +2,47 @@
 
 After the match quality (exact, prefix, camel-hump, word; or the edit distance of a typo), what the user
 most likely means comes first: workspace code, dependencies and the JDK's exported API before the JDK's
-implementation packages (`sun.*`, `com.sun.*.internal.*`, `jdk.internal.*`, `jdk.*.internal.*`), public before non-public,
-shorter simple names and fewer nesting levels first, then classpath order. Internals stay findable: an
-explicit package, `--package` or `--in` brings them up, since the ranking only orders what matched."""
+implementation packages, public before non-public, shorter simple names and fewer nesting levels first,
+then classpath order. Which JDK packages are implementation packages the JDK's module descriptors say
+(`Package.jdk_internal`: held by a module, exported to no one: `sun.font`, `jdk.internal.misc`,
+`com.sun.tools.javac.util`; `sun.misc` is exported by jdk.unsupported); a graph without them falls back to
+the naming rule (`sun.*`, an `internal` segment under `jdk`, `com.sun`, `java`, `javax`). Internals stay
+findable: an explicit package, `--package` or `--in` brings them up, since the ranking only orders what
+matched."""
 
 from __future__ import annotations
 
 import re
 
-# the JDK's implementation packages: no module exports them (unqualified)
-# (the naming rule of the JDK's module descriptors: `sun.*`, and an `internal` segment under `jdk`, `com.sun`,
-# `java`, `javax`; `jdk.internal.*` included)
+from jdx.graph_schema import queries_search
+from jdx.graph_schema.store import GraphStore
+
+# the naming rule of the JDK's implementation packages, when the graph lacks the module descriptors' word
 _INTERNAL = re.compile(r"(?:sun|(?:jdk|com[./]sun|javax?)(?:[./][^./]+)*?[./]internal)(?:[./]|$)")
 
 
-def is_jdk_internal(name: str) -> bool:
-    """Is a package, binary name (`a.b.C`), internal name (`a/b/C`) or member ref (`a.b.C#m(x.Y)`) in a JDK
-    implementation package?"""
-    return _INTERNAL.match(name.split("#", 1)[0]) is not None
+def internal_packages(store: GraphStore) -> frozenset[str] | None:
+    """Dotted names of the JDK packages no module exports, from the graph; None when the graph does not say."""
+    key = ("jdk-internal-packages",)
+    if key not in store.memo:
+        rows = store.rows_cached(queries_search.JDK_PACKAGES)
+        store.memo[key] = frozenset(r["name"] for r in rows if r["internal"]) if rows else None
+    return store.memo[key]
+
+
+def package_of(name: str) -> str:
+    """`java/util/Map$Entry`, `java.util.Map$Entry`, `java.util.Map#get(java.lang.Object)` -> `java.util`."""
+    owner = name.split("#", 1)[0].replace("/", ".")
+    return owner.rsplit(".", 1)[0] if "." in owner else ""
+
+
+def is_jdk_internal(name: str, internal: frozenset[str] | None = None, is_package: bool = False) -> bool:
+    """Is a package, type (binary or internal name) or member ref in a JDK implementation package?
+    `internal`: the module descriptors' answer (`internal_packages`); None uses the naming rule."""
+    package = name.replace("/", ".") if is_package else package_of(name)
+    if internal is not None:
+        return package in internal
+    return _INTERNAL.match(package + ".") is not None
 
 
 def nesting(name: str) -> int:
@@ -28,6 +51,7 @@ def nesting(name: str) -> int:
     return owner.rsplit("/", 1)[-1].rsplit(".", 1)[-1].count("$")
 
 
-def symbol_key(owner: str, public: bool, simple: str, artifact_rank: int) -> tuple:
+def symbol_key(owner: str, public: bool, simple: str, artifact_rank: int,
+               internal: frozenset[str] | None = None) -> tuple:
     """The ranking key after the match tier: (internal, non-public, length, nesting, classpath order)."""
-    return (is_jdk_internal(owner), not public, len(simple), nesting(owner), artifact_rank)
+    return (is_jdk_internal(owner, internal), not public, len(simple), nesting(owner), artifact_rank)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from jdx.engine import descriptors as d
-from jdx.engine.ranking import symbol_key
+from jdx.engine.ranking import internal_packages, symbol_key
 from jdx.engine.refs import SymbolRef, parse_ref
 from jdx.errors import AmbiguousError, NotFoundError, UsageError
 from jdx.graph_schema import queries
@@ -19,9 +19,10 @@ def ranked_types(store: GraphStore, rows: list[dict]) -> list[dict]:
     from jdx.engine.search import artifact_table
 
     order = {a["id"]: a["rank"] for a in artifact_table(store)}
+    internal = internal_packages(store)
     return sorted(rows, key=lambda r: (*symbol_key(r["id"], bool((r.get("access") or 0) & 1),
-                                                   d.simple_name_of(r["id"]), order.get(r.get("artifact"), 0)),
-                                       r["id"]))
+                                                   d.simple_name_of(r["id"]), order.get(r.get("artifact"), 0),
+                                                   internal), r["id"]))
 
 
 def artifact_names(store: GraphStore) -> dict[str, str]:

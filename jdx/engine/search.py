@@ -15,7 +15,7 @@ import heapq
 from collections import defaultdict
 from dataclasses import dataclass
 
-from jdx.engine.ranking import is_jdk_internal, symbol_key
+from jdx.engine.ranking import internal_packages, is_jdk_internal, symbol_key
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.search_index import index_for
 from jdx.engine.search_match import (HUMP, TIER_NAMES, Pattern, compile_pattern, fuzzy_budget, glob_to_regex,
@@ -141,9 +141,9 @@ def _symbol_row(row: dict, tier: int, arts: dict[str, dict], mode: str) -> dict:
     return out
 
 
-def _sort_key(row: dict, tier: int, rank: int) -> tuple:
+def _sort_key(row: dict, tier: int, rank: int, internal=None) -> tuple:
     """A package's or module's ranking key, shaped like _group_key's (its ref stands in for the owner)."""
-    return (tier, 0, is_jdk_internal(row["ref"]), not row["public"], len(row["name"]), 0, rank, row["name"],
+    return (tier, 0, is_jdk_internal(row["ref"], internal, is_package=True), not row["public"], len(row["name"]), 0, rank, row["name"],
             row["ref"], row["kind"])
 
 
@@ -159,7 +159,7 @@ def _named_rows(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict]
                        "match": _match_word(p, tier, fuzzy_lower)}
                 if fuzzy_lower is not None:
                     row["distance"] = tier
-                out.append((_sort_key(row, tier, -1), row))
+                out.append((_sort_key(row, tier, -1, internal_packages(store)), row))
     if "module" in kinds:
         for a in arts if arts is not None else artifact_table(store):
             if a["kind"] != "jrt":
@@ -170,7 +170,7 @@ def _named_rows(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict]
                        "origin": a["origin"], "public": True, "match": _match_word(p, tier, fuzzy_lower)}
                 if fuzzy_lower is not None:
                     row["distance"] = tier
-                out.append((_sort_key(row, tier, a["rank"]), row))
+                out.append((_sort_key(row, tier, a["rank"], internal_packages(store)), row))
     return out
 
 
@@ -264,9 +264,10 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
         else:
             groups, total = _best_groups(store, p, opts.limit, (symbol_kinds, art_ids, pkg, owners))
         typo = p.lower if fuzzy else None
-        best = heapq.nsmallest(opts.limit, groups, key=lambda tg: _group_key(tg[0], tg[1], typo))
+        internal = internal_packages(store)
+        best = heapq.nsmallest(opts.limit, groups, key=lambda tg: _group_key(tg[0], tg[1], typo, internal))
         for tier, g in best:
-            ranked.append((_group_key(tier, g, typo), _symbol_row(g, tier, by_id, "fuzzy" if fuzzy else p.mode)))
+            ranked.append((_group_key(tier, g, typo, internal), _symbol_row(g, tier, by_id, "fuzzy" if fuzzy else p.mode)))
         extra = total - len(best)
     if pkg is None:
         ranked.extend(_named_rows(store, p, kinds, arts, p.lower if fuzzy else None))
@@ -286,7 +287,8 @@ def _ranked_tier(store: GraphStore, p: Pattern, tier: int, need: int, filters: t
     if len(rows) >= cap and len(found) < need:  # heavily overloaded names: take the whole tier
         rows = store.rows(queries_search.tier_symbols(p, tier, *filters, limit=10 ** 7))
         found = _group(rows, lambda _n, _w: tier)
-    found = heapq.nsmallest(need, found, key=lambda tg: _group_key(tg[0], tg[1]))
+    internal = internal_packages(store)
+    found = heapq.nsmallest(need, found, key=lambda tg: _group_key(tg[0], tg[1], None, internal))
     if found:
         counts = store.rows(queries_search.overloads([g["name"] for _, g in found], [g["owner"] for _, g in found]))
         by_key = {(c["name"], c["owner"], c["kind"]): c["n"] for c in counts}
@@ -295,12 +297,13 @@ def _ranked_tier(store: GraphStore, p: Pattern, tier: int, need: int, filters: t
     return found
 
 
-def _group_key(tier: int, g: dict, typo: str | None = None) -> tuple:
+def _group_key(tier: int, g: dict, typo: str | None = None, internal=None) -> tuple:
     """The ranking key of a group before its ref is built (ranking.symbol_key; name, owner and kind break
     ties). For a typo (`typo`, lower-cased), names of one edit distance sharing a longer prefix with it come
     first: `Charet` is nearer `Charset` than `Caret`."""
     near = -_common_prefix(g["name"].lower(), typo) if typo is not None else 0
-    return (tier, near, *symbol_key(g["owner"], g["pub"], g["name"], g["rank"]), g["name"], g["owner"], g["kind"])
+    return (tier, near, *symbol_key(g["owner"], g["pub"], g["name"], g["rank"], internal), g["name"], g["owner"],
+            g["kind"])
 
 
 def _common_prefix(a: str, b: str) -> int:

@@ -7,7 +7,7 @@ import re
 from collections import defaultdict
 
 from jdx.engine import descriptors as d
-from jdx.engine.ranking import is_jdk_internal, symbol_key
+from jdx.engine.ranking import internal_packages, is_jdk_internal, symbol_key
 from jdx.engine.refs import format_member, format_type, parse_ref
 from jdx.engine.search import SearchOptions, artifact_table, search
 from jdx.engine.search_match import fuzzy_budget, glob_to_regex, levenshtein
@@ -117,7 +117,8 @@ def resolve(store: GraphStore, text: str, limit: int) -> tuple[dict, dict | None
     for c in candidates:
         a = arts.get(c["artifact"], {})
         c["artifact"], c["rank"] = a.get("name", ""), a.get("rank", 0)
-    candidates.sort(key=lambda c: (is_jdk_internal(c["ref"]), c["rank"], not c.get("public", True),
+    internal = internal_packages(store)
+    candidates.sort(key=lambda c: (is_jdk_internal(c["ref"], internal), c["rank"], not c.get("public", True),
                                    c["kind"] not in TYPE_KINDS, c["ref"]))
     for c in candidates:
         del c["rank"]
@@ -231,8 +232,9 @@ def imports(store: GraphStore, text: str) -> tuple[dict, list[Warning_]]:
     types = _types_named(store, text)
     if len(types) > 1:
         arts = _art_names(store)
+        internal = internal_packages(store)
         types.sort(key=lambda t: (*symbol_key(t["id"], bool(t["access"] & ACC_PUBLIC), d.simple_name_of(t["id"]),
-                                              arts.get(t["artifact"], {}).get("rank", 0)), t["id"]))
+                                              arts.get(t["artifact"], {}).get("rank", 0), internal), t["id"]))
         raise AmbiguousError(f"ambiguous: {len(types)} types named {text}",
                              candidates=[{"ref": format_type(t["id"]), "kind": t["kind"],
                                           "artifact": arts.get(t["artifact"], {}).get("name", "")} for t in types],

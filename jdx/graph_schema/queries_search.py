@@ -150,3 +150,6 @@ INDEX_SYMBOLS = (
     "s.public AS pub, s.rank AS rank, s.descriptor AS descriptor, s.access AS access, s.artifact AS artifact, "
     "s.first AS first"
 )
+
+# the JDK's packages with the module descriptors' word on them (ranking: implementation packages last)
+JDK_PACKAGES = "MATCH (p:Package) WHERE p.jdk_internal IS NOT NULL RETURN p.name AS name, p.jdk_internal AS internal"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-SCHEMA_VERSION = 11  # 7: graphs built before the COPY chunk fix lacked edges; 8: Method.writer;
+SCHEMA_VERSION = 12  # 7: graphs built before the COPY chunk fix lacked edges; 8: Method.writer;
 # 9: OVERRIDES by erased parameters, bridges folded; Type/Method/Field.artifact_name; 10: KotlinDecl;
-# 11: Symbol.rank by tier
+# 11: Symbol.rank by tier; 12: Package.jdk_internal
 # what a Symbol can be; Name counts its (kind, owner) groups per kind in n_<kind>
 SYMBOL_KINDS = ("class", "interface", "enum", "record", "annotation", "method", "field")
 
@@ -16,7 +16,7 @@ NODE_TABLES: dict[str, list[tuple[str, str]]] = {
         ("id", "STRING"), ("name", "STRING"), ("kind", "STRING"), ("path", "STRING"),
         ("position", "INT32"), ("classes", "INT32"),
     ],
-    "Package": [("id", "STRING"), ("name", "STRING")],
+    "Package": [("id", "STRING"), ("name", "STRING"), ("jdk_internal", "BOOLEAN")],
     "Type": [
         ("id", "STRING"), ("name", "STRING"), ("fqn", "STRING"), ("simple_name", "STRING"),
         ("package", "STRING"), ("kind", "STRING"), ("access", "INT32"), ("signature", "STRING"),

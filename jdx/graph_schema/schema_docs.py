@@ -13,7 +13,9 @@ NODES: dict[str, tuple[str, dict[str, str]]] = {
         "position": "classpath position (0 first; the first of two same-named classes wins)",
         "classes": "class files it holds",
     }),
-    "Package": ("a Java package", {"id": "internal name (java/util)", "name": "dotted name (java.util)"}),
+    "Package": ("a Java package", {"id": "internal name (java/util)", "name": "dotted name (java.util)",
+                                   "jdk_internal": "a JDK package its module exports to no one (module "
+                                                   "descriptors); null without a JDK"}),
     "Type": ("a class, interface, enum, record or annotation; external types are only referenced", {
         "id": "internal name (java/util/Map$Entry); a shadowed copy has an @artifact suffix",
         "name": "internal name", "fqn": "binary name with dots (java.util.Map$Entry)",

@@ -228,8 +228,11 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     sink.nodes("Name", name_nodes)
     sink.nodes("Symbol", symbol_nodes)
     pkg_ids = sorted(set(f_packages))
-    sink.nodes("Package", pa.table({"id": pa.array(pkg_ids, pa.string()),
-                                    "name": pa.array([p.replace("/", ".") for p in pkg_ids], pa.string())}))
+    pkg_names = [p.replace("/", ".") for p in pkg_ids]
+    internal = _jdk_internal_packages(shards)
+    sink.nodes("Package", pa.table({"id": pa.array(pkg_ids, pa.string()), "name": pa.array(pkg_names, pa.string()),
+                                    "jdk_internal": pa.array([None if internal is None else n in internal
+                                                              for n in pkg_names], pa.bool_())}))
 
     # --- references from method bodies, resolved as the JVM links them
     kind_names = pa.array(REF_KINDS, pa.string())
@@ -394,6 +397,19 @@ def _annotations(shards, pos_name: pa.Array, type_ids: pa.Array, only: set[int] 
         rows[2].append(text)
         types.add(atype)
     return by_owner, annotated, types
+
+
+def _jdk_internal_packages(shards) -> set[str] | None:
+    """The JDK's packages its module descriptors export to no one (None: no JDK, or unreadable)."""
+    from pathlib import Path
+
+    from jdx.loaders.jdk_modules import internal_packages
+
+    jrt = [s.artifact for s in shards if s.artifact.kind == "jrt" and "!" in s.artifact.spec]
+    if not jrt:
+        return None
+    home = jrt[0].spec[len("jrt:"):].rsplit("!", 1)[0]
+    return internal_packages(Path(home), [a.name for a in jrt])
 
 
 def _type_nodes(types, ids, names, winner_mask, packages, interfaces, ann_by_owner, art_id_array) -> pa.Table:

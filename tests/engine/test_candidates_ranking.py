@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from jdx.engine.ranking import is_jdk_internal
+from jdx.engine.ranking import internal_packages, is_jdk_internal
 from jdx.engine.resolve import did_you_mean
 from jdx.engine.search import SearchOptions
 from tests.service import JdxService, Options
@@ -47,16 +47,30 @@ def test_no_type_with_the_member_is_not_found(jdk):
 
 def test_imports_of_a_member_picks_the_type_that_has_it(jdk):
     """`imports List#copyOf`: java.util.List is the only List with a static copyOf."""
-    got = jdk.imports("List#copyOf").result
+    from jdx.engine.search_nav import imports
+
+    got, _ = imports(jdk.store(), "List#copyOf")
     assert got["imports"][0]["statement"] == "import static java.util.List.copyOf;"
 
 
 # --- ranking: JDK internals after the API --------------------------------------------------------------------
-def _internal_before_api(rows: list[dict], tier_field: str = "match") -> list[str]:
+def test_module_descriptors_say_what_is_internal(jdk):
+    """Package.jdk_internal comes from the JDK's module descriptors, not from package names."""
+    internal = internal_packages(jdk.store())
+    assert internal is not None and len(internal) > 300
+    assert {"sun.font", "jdk.internal.misc", "com.sun.tools.javac.util"} <= internal
+    assert not {"java.util", "sun.misc", "com.sun.net.httpserver", "javax.swing"} & internal  # sun.misc: jdk.unsupported
+    assert is_jdk_internal("com/sun/tools/javac/util/List", internal)
+    assert not is_jdk_internal("sun.misc.Unsafe", internal)
+
+
+def _internal_before_api(rows: list[dict], internal, tier_field: str = "match") -> list[str]:
     """Pairs where an internal candidate precedes an API one of the same match quality."""
     bad = []
     for a, b in zip(rows, rows[1:]):
-        if a.get(tier_field) == b.get(tier_field) and is_jdk_internal(a["ref"]) and not is_jdk_internal(b["ref"]):
+        ia = is_jdk_internal(a["ref"], internal, is_package=a["kind"] in ("package", "module"))
+        ib = is_jdk_internal(b["ref"], internal, is_package=b["kind"] in ("package", "module"))
+        if a.get(tier_field) == b.get(tier_field) and ia and not ib:
             bad.append(f"{a['ref']} before {b['ref']}")
     return bad
 
@@ -65,14 +79,14 @@ def _internal_before_api(rows: list[dict], tier_field: str = "match") -> list[st
 def test_search_ranks_internals_after_the_api(jdk, pattern):
     matches = jdk.search(pattern, SearchOptions(limit=400)).result["matches"]
     assert matches
-    assert not _internal_before_api(matches), pattern
+    assert not _internal_before_api(matches, internal_packages(jdk.store())), pattern
 
 
 def test_ambiguity_lists_rank_internals_last(jdk):
     with pytest.raises(AmbiguousError) as exc:
         jdk.show("Entry")
     refs = [c["ref"] for c in exc.value.candidates]
-    flags = [is_jdk_internal(r) for r in refs]
+    flags = [is_jdk_internal(r, internal_packages(jdk.store())) for r in refs]
     assert flags == sorted(flags), refs[:10]
     assert "java.util.Map$Entry" in refs[:10]
 
@@ -86,7 +100,7 @@ def test_internals_stay_findable(jdk):
 def test_did_you_mean_ranks_the_api_first(jdk):
     """Near names of a typo: internal ones after the exported ones."""
     refs = [c["ref"] for c in did_you_mean(jdk.store(), "OIDMaps")]
-    flags = [is_jdk_internal(r) for r in refs]
+    flags = [is_jdk_internal(r, internal_packages(jdk.store())) for r in refs]
     assert flags == sorted(flags), refs
 
 
@@ -107,11 +121,12 @@ def did_you_mean_property(service: JdxService, samples: int, seed: int) -> tuple
     """Random public, exported JDK types whose simple name is unique (so "the original" is one type), each
     with one random edit that is no type's name: how often is the original suggested first?"""
     store = service.store()
+    internal = internal_packages(store)
     counts = Counter(r["s"] for r in store.rows(
         "MATCH (t:Type) WHERE NOT t.external AND NOT t.shadowed RETURN t.simple_name AS s"))
     types = [r for r in store.rows("MATCH (t:Type) WHERE NOT t.external AND NOT t.shadowed AND t.access % 2 = 1 "
                                    "AND t.outer IS NULL RETURN t.id AS id, t.simple_name AS s ORDER BY id")
-             if not is_jdk_internal(r["id"]) and len(r["s"]) >= 4 and counts[r["s"]] == 1]
+             if not is_jdk_internal(r["id"], internal) and len(r["s"]) >= 4 and counts[r["s"]] == 1]
     rng = random.Random(seed)
     hits, misses, tried = 0, [], 0
     while tried < samples:

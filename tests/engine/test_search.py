@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from jdx.engine.ranking import internal_packages, is_jdk_internal, nesting
 from jdx.engine.search import SearchOptions, search
 from jdx.engine.search_match import EXACT, HUMP, PREFIX, WORD, compile_pattern
 from jdx.engine.search_nav import artifact_tree, imports, list_packages, parse_frame, resolve
@@ -79,9 +80,12 @@ def _key(m: dict, tier: int, rank: int):
 def test_results_follow_the_documented_ranking(store, pattern):
     result, _ = find(store, pattern, limit=120)
     keys = []
+    internal = internal_packages(store)
     for m in result["matches"]:
         rank = ORIGINS[m["origin"]] if m["origin"] else -1
-        keys.append((TIERS[m["match"]], not m["public"], len(m["name"]), rank))
+        pkg = m["kind"] in ("package", "module")
+        keys.append((TIERS[m["match"]], is_jdk_internal(m["ref"], internal, is_package=pkg), not m["public"],
+                     len(m["name"]), 0 if pkg else nesting(m["ref"]), rank))
     # origin is compared coarsely here (position breaks ties inside one origin); the rest exactly
     assert keys == sorted(keys), pattern
 
@@ -96,9 +100,13 @@ def test_exact_prefix_hump_order(store):
 
 def test_public_before_non_public_in_one_tier(store):
     result, _ = find(store, "Node", kinds=("class",), limit=500)
+    internal = internal_packages(store)
     exact = [m for m in result["matches"] if m["match"] == "exact"]
-    flags = [m["public"] for m in exact]
-    assert True in flags and False in flags and flags == sorted(flags, reverse=True)
+    assert True in [m["public"] for m in exact] and False in [m["public"] for m in exact]
+    # inside one internal/API group the public ones come first (nesting ranks after visibility)
+    for flag in (False, True):
+        flags = [m["public"] for m in exact if is_jdk_internal(m["ref"], internal) == flag]
+        assert flags == sorted(flags, reverse=True), flag
 
 
 def test_dependency_before_jdk_at_equal_rank(store):
@@ -274,7 +282,9 @@ def test_broad_patterns_rank_and_count_like_a_full_fetch(store, pattern):
         g["pub"] = g["pub"] or r["pub"]
         g["rank"] = min(g["rank"], r["rank"])
     assert result["total"] == len(best) > 900
-    order = sorted(best, key=lambda k: (best[k]["tier"], not best[k]["pub"], len(k[0]), best[k]["rank"], k[0], k[1]))
+    internal = internal_packages(store)
+    order = sorted(best, key=lambda k: (best[k]["tier"], is_jdk_internal(k[1], internal), not best[k]["pub"],
+                                        len(k[0]), nesting(k[1]), best[k]["rank"], k[0], k[1]))
     top = [(m["name"], m["ref"].split("#")[0]) for m in result["matches"]]
     assert top == [(name, owner.replace("/", ".")) for name, owner in order[:20]]
 

@@ -1,0 +1,155 @@
+"""What the JDK's module descriptors export (JLS §7.7, JVMS §4.7.25), read straight from its `lib/modules`
+jimage without a JVM: the packages a module holds (ModulePackages) and those it exports to everyone
+(exports without `to`). The rest are the JDK's implementation packages, which search ranks last."""
+
+from __future__ import annotations
+
+import mmap
+import struct
+from pathlib import Path
+
+MAGIC = 0xCAFEDADA
+# location attribute kinds of a jimage entry
+_END, _MODULE, _PARENT, _BASE, _EXTENSION, _OFFSET, _COMPRESSED, _UNCOMPRESSED = range(8)
+
+
+def _hash(name: bytes, seed: int = 0x01000193) -> int:
+    h = seed
+    for b in name:
+        h = ((h * 0x01000193) ^ b) & 0xFFFFFFFF
+    return h & 0x7FFFFFFF
+
+
+class JImage:
+    """A read-only view of a jimage file (`lib/modules`): resources by name, uncompressed ones only."""
+
+    def __init__(self, path: Path):
+        with open(path, "rb") as f:
+            self.m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        magic, _major, _minor, _flags, _count, self.table, loc_size, str_size = struct.unpack_from("<IHHIIIII",
+                                                                                                   self.m, 0)
+        if magic != MAGIC:
+            raise ValueError(f"{path}: not a jimage")
+        self.redirect = 28
+        self.offsets = self.redirect + 4 * self.table
+        self.locs = self.offsets + 4 * self.table
+        self.strs = self.locs + loc_size
+        self.index_size = self.strs + str_size
+
+    def close(self) -> None:
+        self.m.close()
+
+    def _str(self, off: int) -> str:
+        start = self.strs + off
+        return self.m[start:self.m.find(b"\0", start)].decode("utf-8")
+
+    def _attrs(self, index: int) -> dict[int, int]:
+        (off,) = struct.unpack_from("<I", self.m, self.offsets + 4 * index)
+        p, out = self.locs + off, {}
+        while (kind := self.m[p] >> 3) != _END:
+            n = (self.m[p] & 7) + 1
+            out[kind] = int.from_bytes(self.m[p + 1:p + 1 + n], "big")
+            p += 1 + n
+        return out
+
+    def read(self, name: str) -> bytes | None:
+        """`/java.base/module-info.class` -> its bytes; None when absent or compressed."""
+        raw = name.encode()
+        (v,) = struct.unpack_from("<i", self.m, self.redirect + 4 * (_hash(raw) % self.table))
+        if v == 0:
+            return None
+        index = -1 - v if v < 0 else _hash(raw, v) % self.table
+        a = self._attrs(index)
+        module, parent, base, ext = (self._str(a.get(k, 0)) for k in (_MODULE, _PARENT, _BASE, _EXTENSION))
+        if f"/{module}/" + (f"{parent}/" if parent else "") + base + (f".{ext}" if ext else "") != name:
+            return None
+        if a.get(_COMPRESSED, 0):
+            return None
+        start = self.index_size + a.get(_OFFSET, 0)
+        return self.m[start:start + a.get(_UNCOMPRESSED, 0)]
+
+
+def module_packages(data: bytes) -> tuple[set[str], set[str]]:
+    """(every package, the packages exported to everyone) of a module-info.class, internal names."""
+    p = 10
+    (count,) = struct.unpack_from(">H", data, 8)
+    utf8: dict[int, str] = {}
+    package: dict[int, int] = {}
+    i = 1
+    while i < count:
+        tag = data[p]
+        if tag == 1:
+            (n,) = struct.unpack_from(">H", data, p + 1)
+            utf8[i] = data[p + 3:p + 3 + n].decode("utf-8", "replace")
+            p += 3 + n
+        elif tag in (7, 8, 16, 19, 20):
+            if tag == 20:
+                package[i] = struct.unpack_from(">H", data, p + 1)[0]
+            p += 3
+        elif tag == 15:
+            p += 4
+        elif tag in (3, 4, 9, 10, 11, 12, 17, 18):
+            p += 5
+        elif tag in (5, 6):
+            p += 9
+            i += 1
+        else:
+            raise ValueError(f"constant pool tag {tag}")
+        i += 1
+    p += 6  # access, this, super
+    (n,) = struct.unpack_from(">H", data, p)
+    p += 2 + 2 * n
+    for _ in range(2):  # fields, methods (none in a module-info, skipped alike)
+        (n,) = struct.unpack_from(">H", data, p)
+        p += 2
+        for _ in range(n):
+            (ac,) = struct.unpack_from(">H", data, p + 6)
+            p += 8
+            for _ in range(ac):
+                p += 6 + struct.unpack_from(">I", data, p + 2)[0]
+    (n,) = struct.unpack_from(">H", data, p)
+    p += 2
+    every: set[str] = set()
+    exported: set[str] = set()
+    for _ in range(n):
+        name_index, length = struct.unpack_from(">HI", data, p)
+        body, p = p + 6, p + 6 + length
+        name = utf8.get(name_index)
+        if name == "ModulePackages":
+            (k,) = struct.unpack_from(">H", data, body)
+            every.update(utf8[package[x]] for x in struct.unpack_from(f">{k}H", data, body + 2))
+        elif name == "Module":
+            q = body + 6
+            (k,) = struct.unpack_from(">H", data, q)
+            q += 2 + 6 * k  # requires
+            (k,) = struct.unpack_from(">H", data, q)
+            q += 2
+            for _ in range(k):
+                pkg, _flags, to = struct.unpack_from(">HHH", data, q)
+                q += 6 + 2 * to
+                every.add(utf8[package[pkg]])
+                if to == 0:
+                    exported.add(utf8[package[pkg]])
+    return every, exported
+
+
+def internal_packages(home: Path, modules: list[str]) -> set[str] | None:
+    """Dotted names of the packages the JDK at `home` holds but exports to no one; None when its module
+    descriptors cannot be read (no jimage, compressed descriptors)."""
+    try:
+        image = JImage(home / "lib" / "modules")
+    except (OSError, ValueError):
+        return None
+    try:
+        out: set[str] = set()
+        for module in modules:
+            data = image.read(f"/{module}/module-info.class")
+            if data is None:
+                return None
+            every, exported = module_packages(data)
+            out |= {p.replace("/", ".") for p in every - exported}
+        return out
+    except (struct.error, KeyError, ValueError, IndexError):
+        return None
+    finally:
+        image.close()
