@@ -23,6 +23,18 @@ class Workspace:
 
         return describe(self.service.store())
 
+    def ask(self, command: str, query: str = "", **flags) -> dict:
+        """The JSON result of any query command (`ws.ask("members", "java.util.Map", inherited=False)`), as
+        `jdx <command> --json` would give it; a failure raises the command's JdxError (exit-code taxonomy)."""
+        from jdx.commands.registry import command as find
+
+        cmd = find(command)
+        if cmd is None:
+            from jdx.errors import UsageError
+
+            raise UsageError(f"unknown command {command!r}")
+        return cmd.run(self.service, cmd.request(query=query, **flags)).result
+
     def index(self, force: bool = False) -> dict:
         return self.service.index(force=force).result
 

@@ -53,6 +53,16 @@ NODES: dict[str, tuple[str, dict[str, str]]] = {
         "artifact_name": "readable artifact name", "external": "referenced but not declared in the workspace",
         "shadowed": "its class is a shadowed copy", "deprecated": "@Deprecated", "annotations": "annotations",
     }),
+    "KotlinDecl": ("a Kotlin declaration decoded from @kotlin.Metadata (spec §12.1; docs/kotlin.md)", {
+        "id": "owner type id + the declaration's position", "owner": "the class file carrying the metadata",
+        "kind": "class | object | companion | function | property | constructor | typealias | ...",
+        "name": "Kotlin name", "position": "order of declaration in the metadata",
+        "visibility": "public | internal | protected | private", "modality": "final | open | abstract | sealed",
+        "flags": "suspend, inline, infix, operator, data, const, lateinit, ...",
+        "signature": "the declaration as Kotlin text", "detail": "JSON: parameters, receiver, type parameters",
+        "jvm": "role:member-id links to the JVM members it compiles to", "facade": "multi-file facade class",
+        "artifact": "content-hash key of the declaring artifact",
+    }),
     "Name": ("search index: one row per distinct simple name", {
         "id": "the name", "lower": "lower-cased", "words": "camel-hump words, each after a space",
         **{f"n_{k}": f"how many {k} groups carry the name" for k in
@@ -80,6 +90,9 @@ RELS: dict[str, tuple[str, dict[str, str]]] = {
                                                 "via": "the type the access named, when not the declaring one"}),
     "REFERENCES": ("a method body or signature names a type", {
         "line": "source line", "kind": "new | checkcast | instanceof | class | catch | throws | ..."}),
+    "KOTLIN": ("a class file's Kotlin declarations", {}),
+    "COMPILES_TO": ("a Kotlin declaration to a JVM member or class it compiles to",
+                    {"role": "method, getter, setter, field, $default, @JvmOverloads copy, ..."}),
     "OVERRIDES": ("a method overrides a supertype's method (name and erased parameters, JLS §8.4.8; bridges "
                   "folded)", {"direct": "the nearest overridden declaration"}),
     "ANNOTATED_BY": ("a type, method or field carries an annotation", {"text": "the annotation as written"}),

@@ -81,6 +81,8 @@ def _merge(previous, dropped_entries: set[str], fresh: ExtractedArtifact | None)
     gone_names = pa.array(sorted(set(gone["name"].to_pylist())), pa.string())
     tables = {}
     for name in TABLE_NAMES:
+        if name == "kotlin":  # derived from the merged annotations by shard_in_memory
+            continue
         old = previous.table(name)
         if name == "warnings":
             keep = pc.invert(pc.is_in(old["entry"], value_set=pa.array(sorted(dropped_entries), pa.string())))

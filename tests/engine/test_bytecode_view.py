@@ -1,7 +1,7 @@
 """`--engine javap` differential: the in-process ToolProvider javap against the `javap` subprocess, member by member.
 
 The subprocess output is cut into its member paragraphs and paired, in order, with the fields and methods our
-own class-file reader lists (javap prints fields, then methods, in class-file order); javap_member(name,
+own class-file reader lists (javap prints fields, then methods, in class-file order); javap_member(tools, name,
 descriptor) must return exactly that paragraph.
 """
 
@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from jdx.loaders.jvm_tools import LoaderJvmTools
 from jdx.engine import bytecode_view as bv
 from jdx.errors import NotFoundError
 from tests.conftest import GSON, LANG3
@@ -78,9 +79,9 @@ def _differential(cache: Path, kind: str, path: str, internal_name: str) -> int:
     paragraphs = _paragraphs(expected)
     assert len(paragraphs) == len(members), internal_name
     for (name, descriptor, _), paragraph in zip(members, paragraphs):
-        got = bv.javap_member(cache, kind, path, internal_name, name, descriptor)
+        got = bv.javap_member(LoaderJvmTools(), cache, kind, path, internal_name, name, descriptor)
         assert got == paragraph, f"{internal_name} {name}{descriptor}"
-    assert bv.javap_member(cache, kind, path, internal_name, None, None) == expected
+    assert bv.javap_member(LoaderJvmTools(), cache, kind, path, internal_name, None, None) == expected
     return len(members)
 
 
@@ -104,7 +105,7 @@ def test_a_class_directory(cache, fixtures, tmp_path):
 
 
 def test_overloads_without_a_descriptor_come_back_together(cache):
-    text = bv.javap_member(cache, "jrt", "jrt:/java.base", "java/lang/String", "valueOf", None)
+    text = bv.javap_member(LoaderJvmTools(), cache, "jrt", "jrt:/java.base", "java/lang/String", "valueOf", None)
     declarations = [line for line in text.splitlines() if line.startswith("  ") and not line.startswith("   ")]
     descriptors = [line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("    descriptor:")]
     assert len(declarations) == 9 and all(" valueOf(" in line for line in declarations)
@@ -112,22 +113,22 @@ def test_overloads_without_a_descriptor_come_back_together(cache):
 
 
 def test_constructor_and_static_initialiser_names(cache):
-    blocks = bv.member_blocks(bv.javap_class(cache, "jrt", "jrt:/java.base", "java/util/HashMap"))
+    blocks = bv.member_blocks(bv.javap_class(LoaderJvmTools(), cache, "jrt", "jrt:/java.base", "java/util/HashMap"))
     names = {b.name for b in blocks}
     assert "<init>" in names and "get" in names and "table" in names
-    clinit = bv.member_blocks(bv.javap_class(cache, "jrt", "jrt:/java.base", "java/lang/Integer"))
+    clinit = bv.member_blocks(bv.javap_class(LoaderJvmTools(), cache, "jrt", "jrt:/java.base", "java/lang/Integer"))
     assert any(b.name == "<clinit>" and b.descriptor == "()V" for b in clinit)
 
 
 def test_absent_class_or_member_is_not_found(cache, tmp_path):
     with pytest.raises(NotFoundError, match="java.util.Nope"):
-        bv.javap_member(cache, "jrt", "jrt:/java.base", "java/util/Nope", None, None)
+        bv.javap_member(LoaderJvmTools(), cache, "jrt", "jrt:/java.base", "java/util/Nope", None, None)
     with pytest.raises(NotFoundError, match="no member nope"):
-        bv.javap_member(cache, "jrt", "jrt:/java.base", "java/util/HashMap", "nope", None)
+        bv.javap_member(LoaderJvmTools(), cache, "jrt", "jrt:/java.base", "java/util/HashMap", "nope", None)
     with pytest.raises(NotFoundError):
-        bv.javap_member(cache, "jrt", "jrt:/java.base", "java/util/HashMap", "get", "(I)V")
+        bv.javap_member(LoaderJvmTools(), cache, "jrt", "jrt:/java.base", "java/util/HashMap", "get", "(I)V")
     with pytest.raises(NotFoundError):
-        bv.javap_member(cache, "jar", str(tmp_path / "absent.jar"), "a/B", None, None)
+        bv.javap_member(LoaderJvmTools(), cache, "jar", str(tmp_path / "absent.jar"), "a/B", None, None)
 
 
 def test_a_jar_class_that_shadows_a_jdk_class_is_read_from_the_jar(cache, tmp_path):
@@ -141,9 +142,9 @@ def test_a_jar_class_that_shadows_a_jdk_class_is_read_from_the_jar(cache, tmp_pa
     with zipfile.ZipFile(jar, "w") as zf:
         zf.write(tmp_path / "out/javax/xml/XMLConstants.class", "javax/xml/XMLConstants.class")
     assert "mine()" not in _subprocess_javap("jar", str(jar), "javax/xml/XMLConstants")
-    block = bv.javap_member(cache, "jar", str(jar), "javax/xml/XMLConstants", "mine", "()I")
+    block = bv.javap_member(LoaderJvmTools(), cache, "jar", str(jar), "javax/xml/XMLConstants", "mine", "()I")
     assert block.startswith("  public static int mine();") and "iconst_1" in block
-    assert "NULL_NS_URI" not in bv.javap_member(cache, "jar", str(jar), "javax/xml/XMLConstants", None, None)
+    assert "NULL_NS_URI" not in bv.javap_member(LoaderJvmTools(), cache, "jar", str(jar), "javax/xml/XMLConstants", None, None)
 
 
 def test_a_corrupt_class_file_is_a_named_failure(cache, tmp_path):
@@ -152,11 +153,11 @@ def test_a_corrupt_class_file_is_a_named_failure(cache, tmp_path):
     with zipfile.ZipFile(jar, "w") as zf:
         zf.writestr("com/google/gson/JsonNull.class", good[: len(good) // 2])
     with pytest.raises(bv.JavapFailed) as info:
-        bv.javap_member(cache, "jar", str(jar), "com/google/gson/JsonNull", None, None)
+        bv.javap_member(LoaderJvmTools(), cache, "jar", str(jar), "com/google/gson/JsonNull", None, None)
     assert info.value.code == "JAVAP_FAILED" and "\n" not in info.value.message
     assert f"{jar}!/com/google/gson/JsonNull.class" in info.value.message
 
 
 def test_a_shadowed_copys_graph_id_is_accepted(cache):
-    shadowed = bv.javap_member(cache, "jar", str(GSON), "com/google/gson/JsonNull@0123456789abcdef", None, None)
-    assert shadowed == bv.javap_class(cache, "jar", str(GSON), "com/google/gson/JsonNull")
+    shadowed = bv.javap_member(LoaderJvmTools(), cache, "jar", str(GSON), "com/google/gson/JsonNull@0123456789abcdef", None, None)
+    assert shadowed == bv.javap_class(LoaderJvmTools(), cache, "jar", str(GSON), "com/google/gson/JsonNull")
