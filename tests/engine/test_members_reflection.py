@@ -114,7 +114,7 @@ def test_jdk_members_equal_reflection(jdx_home, reflect):
     assert not failures, "\n".join(failures)
 
 
-@pytest.mark.parametrize("jar", [GSON, LANG3], ids=["gson", "commons-lang3"])
+@pytest.mark.parametrize("jar", [GSON, pytest.param(LANG3, marks=pytest.mark.soak)], ids=["gson", "commons-lang3"])
 def test_library_members_equal_reflection(jdx_home, reflect, jar):
     require(jar)
     service = JdxService(Options(jars=[str(jar)], cache_dir=str(jdx_home / "cache")))
@@ -141,6 +141,7 @@ def test_inherited_is_a_superset_of_declared(jdx_home):
         assert declared <= full, name
 
 
+@pytest.mark.soak  # the default tier samples gson whole and java.base
 def test_guava_sample_members_equal_reflection(jdx_home, reflect):
     require(GUAVA)
     service = JdxService(Options(jars=[str(GUAVA)], cache_dir=str(jdx_home / "cache")))

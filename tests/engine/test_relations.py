@@ -210,6 +210,7 @@ def test_callers_and_calls_agree(svc, method):
         assert seed in _edges(svc, callee, "callers"), (seed, callee)
 
 
+@pytest.mark.soak  # the same metamorphic check runs on the fixtures in the default tier
 def test_callers_and_calls_agree_on_gson(jdx_home):
     jar = require(GSON)
     service = JdxService(Options(jars=[str(jar)], cache_dir=str(jdx_home / "cache")))

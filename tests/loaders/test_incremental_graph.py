@@ -105,6 +105,7 @@ def test_appending_artifacts_equals_a_build_from_scratch(tmp_path):
         assert warnings == want_warnings
 
 
+@pytest.mark.soak  # the default tier keeps the appending case
 def test_reordering_and_removing_equal_builds_from_scratch(tmp_path):
     fake = FakeExtractor(CORPUS)
     grown(tmp_path / "grown", ["solo.jar", "more.jar", "lib.jar", "base.jar"], fake)
