@@ -35,7 +35,15 @@ def _file_for(ctx: SourceContext, type_row: dict, engine: str | None) -> tuple[S
     art = ctx.artifact_name(type_row)
     warnings = [] if engine else [Warning_("NO_SOURCES", f"{format_type(type_row['id'])}: no sources; showing "
                                            f"the class reconstructed from bytecode", art)]
-    file, keys, dec = decompiled_file(ctx, type_row, engine)
+    try:
+        file, keys, dec = decompiled_file(ctx, type_row, engine)
+    except JdxError as exc:
+        if getattr(exc, "code", "") != "DECOMPILER_UNAVAILABLE" or engine is None:
+            raise
+        # the engine asked for is missing: say so and use the next one that exists (as `body` does)
+        warnings.append(Warning_("DECOMPILER_UNAVAILABLE", f"--engine {engine}: {engine} is not installed; using "
+                                 "the next decompiler that exists", art))
+        file, keys, dec = decompiled_file(ctx, type_row, None)
     return file, keys, "decompiled", {"name": dec.engine, "version": dec.engine_version, "cached": dec.cached}, \
         warnings
 

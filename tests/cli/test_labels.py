@@ -48,6 +48,9 @@ def test_missing_decompiler_is_named_and_the_next_one_used(run_jdx):
     assert data["result"]["origin"] == "decompiled" and data["result"]["engine"]["name"] == "procyon", codes
     assert any(w["code"] == "DECOMPILER_UNAVAILABLE" and "vineflower" in w["message"] for w in data["warnings"])
     assert data["result"]["next"].endswith("--engine javap   (exact bytecode)")
+    source = _json(run_jdx, "source", "java.util.Optional", "--engine", "vineflower", "--lines", "1:5")
+    assert source["result"]["origin"] == "decompiled" and source["result"]["engine"]["name"] == "procyon"
+    assert any(w["code"] == "DECOMPILER_UNAVAILABLE" and "vineflower" in w["message"] for w in source["warnings"])
 
 
 @pytest.mark.parametrize("type_name,limit", [("java.util.AbstractMap", "50"), ("java.util.Collection", "30")])
