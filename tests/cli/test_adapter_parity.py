@@ -64,7 +64,7 @@ def workspace(jdx_home) -> list[str]:
 @pytest.fixture(scope="module")
 def adapters(jdx_env, workspace):
     """Runs of one argv through each adapter, in this process, with a private daemon runtime dir."""
-    from jdx.cli.main import Globals, main, split_globals
+    from jdx.cli.main import main, split_globals
 
     runtime = Path(tempfile.mkdtemp(prefix="jdxp-", dir="/tmp"))
     mp = pytest.MonkeyPatch()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from jdx.engine.sources import missing_sources_hint
 from jdx.graph_schema.schema import NODE_TABLES, REL_TABLES
-from jdx.graph_schema.schema_docs import EXAMPLES, NODES, RELS
+from jdx.graph_schema.schema_docs import NODES, RELS
 
 ROOT = Path(__file__).resolve().parents[2]
 
