@@ -123,3 +123,18 @@ def run(idle: str = typer.Option("5m", "--idle", help=IDLE_HELP)):
         print(f"jdx daemon stopped: {reason}", file=sys.stderr, flush=True)
     finally:
         host.close()
+        _exit_now()
+
+
+def _exit_now() -> None:
+    """The daemon process ends here: an embedded JVM (started by an index or a decompilation) would otherwise
+    keep the interpreter from exiting after the server stopped, leaving an idle process holding its memory."""
+    import os
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(0)
