@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jdx.commands.registry import Command, Request, argument, option
+from jdx.commands.registry import Command, Request, argument, option, renderer
 from jdx.errors import UsageError
 
 _ACCESS = ("public", "protected", "package", "private", "all")
@@ -174,18 +174,10 @@ def run_signature(session, req: SignatureRequest):
     return card(session, "member_signatures", req.query, req.view)
 
 
-def _render(name: str):
-    def render(result: dict, _req) -> list[str]:
-        from jdx.render import cards
-
-        return getattr(cards, name)(result)
-
-    return render
-
 
 COMMANDS = (
     Command("show", "The class card: declaration, supertypes, nesting, member counts.",
-            "jdx show java.util.HashMap", ShowRequest, run_show, _render("show"),
+            "jdx show java.util.HashMap", ShowRequest, run_show, renderer("cards", "show"),
             next_hint="members for what you can call, outline for every declared member"),
     Command("members", "What can I call on this type: members, inherited ones included, generics substituted.",
             "jdx members java.util.HashMap", MembersRequest, run_members, _render_members, _members_cut,
@@ -194,6 +186,6 @@ COMMANDS = (
             "jdx outline java.util.HashMap --kind method", OutlineRequest, run_outline, _render_outline,
             _outline_cut, next_hint="body for a member's code"),
     Command("signature", "Every overload's signature with parameter names.",
-            "jdx signature 'java.util.HashMap#put'", SignatureRequest, run_signature, _render("signature"),
+            "jdx signature 'java.util.HashMap#put'", SignatureRequest, run_signature, renderer("cards", "signature"),
             next_hint="doc for its javadoc, body for its code, usages for who calls it"),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jdx.commands.registry import Command, Request, argument
+from jdx.commands.registry import Command, Request, argument, renderer
 from jdx.errors import UsageError
 
 VERSION = "0.1.0"
@@ -87,20 +87,12 @@ def run_doctor(session, _req):
     return Answer({"ok": ok, "checks": checks, "python": sys.version.split()[0]}, exit_code=0 if ok else 4)
 
 
-def _render(name: str):
-    def render(result: dict, _req) -> list[str]:
-        from jdx.render import manage
-
-        return getattr(manage, name)(result)
-
-    return render
-
 
 COMMANDS = (
     Command("cypher", "Run a read-only Cypher query on the workspace graph (tables and properties: jdx schema).",
-            'jdx cypher "MATCH (t:Type) RETURN count(t)"', CypherRequest, run_cypher, _render("table")),
+            'jdx cypher "MATCH (t:Type) RETURN count(t)"', CypherRequest, run_cypher, renderer("manage", "table")),
     Command("version", "The jdx version, Python, graph backend and schema.", "jdx version --json", NoArgs,
-            run_version, _render("version"), needs_workspace=False),
+            run_version, renderer("manage", "version"), needs_workspace=False),
     Command("doctor", "Diagnose the environment: JVM, ASM, javac, graph backend, directories.", "jdx doctor",
-            NoArgs, run_doctor, _render("doctor"), needs_workspace=False),
+            NoArgs, run_doctor, renderer("manage", "doctor"), needs_workspace=False),
 )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jdx.commands.registry import Command, Request, argument, option
+from jdx.commands.registry import Command, Request, argument, option, renderer
 from jdx.errors import UsageError
 
 _IN = "only artifacts matching this glob (name or path; repeatable)"
@@ -198,34 +198,26 @@ def call_tree_answer(session, text: str, opts, direction: str):
                   [{"symbol": r["method"], "artifact": r["artifact"], "origin": "bytecode"} for r in result["roots"]])
 
 
-def _render(name: str):
-    def render(result: dict, _req) -> list[str]:
-        from jdx.render import graph
-
-        return getattr(graph, name)(result)
-
-    return render
-
 
 COMMANDS = (
     Command("hierarchy", "Supertypes up and subtypes down, as trees.",
             "jdx hierarchy java.util.AbstractList --down --direct", HierarchyRequest, run_hierarchy,
-            _render("hierarchy"), next_hint="implementors for a flat list of subtypes"),
+            renderer("graph", "hierarchy"), next_hint="implementors for a flat list of subtypes"),
     Command("implementors", "Every subtype of a type in the workspace, flat.",
             "jdx implementors java.util.Map --in 'gson*'", ImplementorsRequest, run_implementors,
-            _render("implementors"), next_hint="show or members on one of them"),
+            renderer("graph", "implementors"), next_hint="show or members on one of them"),
     Command("overrides", "What a method overrides, and every method that overrides it.",
-            "jdx overrides 'java.lang.Object#hashCode'", OverridesRequest, run_overrides, _render("overrides"),
+            "jdx overrides 'java.lang.Object#hashCode'", OverridesRequest, run_overrides, renderer("graph", "overrides"),
             next_hint="body on an override for its code"),
     Command("usages", "Every place the workspace uses a symbol, by artifact then method.",
-            "jdx usages 'java.util.List#size()'", UsagesRequest, run_usages, _render("usages"),
+            "jdx usages 'java.util.List#size()'", UsagesRequest, run_usages, renderer("graph", "usages"),
             next_hint="samples for the most exemplary call sites, callers for a call tree"),
     Command("callers", "Who calls a method, as a tree (cycle-safe).",
             "jdx callers 'java.util.List#size()' --depth 2", CallersRequest,
-            lambda session, req: _call_tree(session, req, "in"), _render("call_tree"),
+            lambda session, req: _call_tree(session, req, "in"), renderer("graph", "call_tree"),
             next_hint="body on a caller for its code"),
     Command("calls", "What a method calls, as a tree of invoked declarations.",
             "jdx calls 'java.util.HashMap#put' --depth 2", CallsRequest,
-            lambda session, req: _call_tree(session, req, "out"), _render("call_tree"),
+            lambda session, req: _call_tree(session, req, "out"), renderer("graph", "call_tree"),
             next_hint="signature or body on a callee"),
 )

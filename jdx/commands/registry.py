@@ -98,6 +98,16 @@ class Command:
     forwarded: bool = True  # a one-shot CLI call goes to a running daemon (diff: no, spec §7.7)
 
 
+def renderer(module: str, function: str) -> Callable[[dict, Any], list[str]]:
+    """A text renderer `jdx.render.<module>.<function>(result)`, imported on first use (the thin client never pays
+    for renderers it does not print)."""
+
+    def render(result: dict, _request) -> list[str]:
+        return getattr(importlib.import_module(f"jdx.render.{module}"), function)(result)
+
+    return render
+
+
 def params_of(request_type: type) -> tuple[Param, ...]:
     """The request's fields as Params, the positional query first."""
     cached = _PARAMS.get(request_type)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jdx.commands.registry import Command, Request, argument, option
+from jdx.commands.registry import Command, Request, argument, option, renderer
 
 
 def _provenance(rows: list[dict]) -> list[dict]:
@@ -106,26 +106,18 @@ def run_tree(session, req: TreeRequest):
     return Answer(result, session.root_warnings, truncated, _browse_provenance(glob))
 
 
-def _render(name: str):
-    def render(result: dict, _req) -> list[str]:
-        from jdx.render import search
-
-        return getattr(search, name)(result)
-
-    return render
-
 
 COMMANDS = (
     Command("search", "Find types, methods, fields, packages and modules by name, best match first.",
-            "jdx search HMap --kind class", SearchRequest, run_search, _render("search"),
+            "jdx search HMap --kind class", SearchRequest, run_search, renderer("search", "search"),
             next_hint="show or members on a type found, signature on a member"),
     Command("resolve", "What is this identifier or stack frame: every candidate with kind and artifact.",
-            "jdx resolve 'at a.B.c(B.java:12)'", ResolveRequest, run_resolve, _render("resolve"),
+            "jdx resolve 'at a.B.c(B.java:12)'", ResolveRequest, run_resolve, renderer("search", "resolve"),
             next_hint="body on the resolved member"),
     Command("imports", "The import statement to add for a type or static member.",
-            "jdx imports Entry", ImportsRequest, run_imports, _render("imports")),
+            "jdx imports Entry", ImportsRequest, run_imports, renderer("search", "imports")),
     Command("ls", "Browse packages and their types.", "jdx ls java.util.function --counts", LsRequest, run_ls,
-            _render("ls"), next_hint="show on a type listed"),
+            renderer("search", "ls"), next_hint="show on a type listed"),
     Command("tree", "Artifacts, their packages and types as a tree.", "jdx tree java.sql --depth 3", TreeRequest,
-            run_tree, _render("tree"), next_hint="ls on a package"),
+            run_tree, renderer("search", "tree"), next_hint="ls on a package"),
 )
