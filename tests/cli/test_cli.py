@@ -223,6 +223,7 @@ def test_batch_answers_every_line_from_one_process(run_jdx):
     assert json.loads(single.out) == results[0]  # batch and one-shot answer byte-identically
 
 
+@pytest.mark.soak
 def test_cache_clear_empties_derived_caches(run_jdx, jdx_home, tmp_path):
     """Parses of sources (and decompiled classes, archive indexes) live in the cache too: info counts them,
     clear removes them."""
