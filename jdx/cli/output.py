@@ -23,9 +23,12 @@ def emit(command: str, query: str, answer, json_mode: bool, text: Callable[[dict
 
 
 def progress_printer(enabled: bool):
-    """A rich progress bar on a TTY (stderr), silence when piped."""
-    if not enabled or not sys.stderr.isatty():
+    """Progress of long work on stderr: a rich progress bar on a TTY; otherwise one line when a phase starts
+    and one when it ends, with counts, so a caller without a terminal never waits on silence. -q: none."""
+    if not enabled:
         return None
+    if not sys.stderr.isatty():
+        return _phase_lines()
     from rich.progress import Progress
 
     bar = Progress(transient=True)
@@ -40,5 +43,25 @@ def progress_printer(enabled: bool):
         bar.update(tasks[stage], completed=done, total=max(total, 1))
         if stage == "graph" and done >= total:
             bar.stop()
+
+    return update
+
+
+def _phase_lines():
+    started: set[str] = set()
+
+    def update(stage: str, done: int, total: int) -> None:
+        if stage == "extract":
+            if stage not in started:
+                started.add(stage)
+                print(f"jdx: extracting classes from {total} artifact(s)", file=sys.stderr, flush=True)
+            if done >= total:
+                print(f"jdx: extracted {total} artifact(s)", file=sys.stderr, flush=True)
+        elif stage == "graph":
+            if done < total and stage not in started:
+                started.add(stage)
+                print("jdx: building the workspace graph", file=sys.stderr, flush=True)
+            elif done >= total:
+                print("jdx: workspace graph ready", file=sys.stderr, flush=True)
 
     return update

@@ -68,7 +68,7 @@ def members_answer(session, text: str, opts, view: str = "jvm"):
         members_view(store, result)
     artifact = artifact_names(store).get(result.pop("artifact") or "", "")
     result["artifact_name"] = artifact
-    warnings = session.root_warnings
+    warnings = []
     for u in result["unresolved_supertypes"]:
         warnings.append(Warning_("UNRESOLVED_SUPERTYPE",
                                  f"{u} is not in the workspace: inherited members may be incomplete"))
@@ -105,7 +105,7 @@ def card(session, fn_name: str, text: str, opts):
     from jdx.engine.answer import Answer
 
     result, warnings, provenance = getattr(cards, fn_name)(session.store(), text, opts)
-    return Answer(result, session.root_warnings + warnings, provenance=provenance)
+    return Answer(result, warnings, provenance=provenance)
 
 
 def run_show(session, req: ShowRequest):

@@ -24,16 +24,54 @@ class Outcome:
 
 
 def run_request(session, cmd: Command, request) -> Outcome:
-    """One answer as an envelope; a JdxError becomes a failure envelope, anything else INTERNAL (exit 6)."""
+    """One answer as an envelope; a JdxError becomes a failure envelope, anything else INTERNAL (exit 6).
+    Every envelope of a workspace command, error or not, carries the workspace's warnings (spec §16)."""
     try:
+        if cmd.needs_workspace:
+            session.check_roots()
         answer = cmd.run(session, request)
+        if cmd.needs_workspace:
+            answer.warnings = _merged(session.workspace_warnings(), answer.warnings,
+                                      _duplicate_class(session, answer.result))
         return Outcome(envelope.success(cmd.name, request.query, answer), answer.exit_code, request)
     except JdxError as exc:
+        if cmd.needs_workspace:
+            exc.warnings = _merged(_safe_workspace_warnings(session), exc.warnings)
         return Outcome(envelope.failure(cmd.name, request.query, exc), exc.exit_code, request)
     except Exception as exc:  # noqa: BLE001 - the one place an unexpected failure becomes exit 6
         if os.environ.get("JDX_DEBUG"):
             raise
         return Outcome(envelope.failure(cmd.name, request.query, internal_error(exc)), EXIT_INTERNAL, request)
+
+
+def _merged(*groups) -> list:
+    """Warnings in order, each (code, message) once."""
+    seen, out = set(), []
+    for group in groups:
+        for w in group:
+            if (w.code, w.message) not in seen:
+                seen.add((w.code, w.message))
+                out.append(w)
+    return out
+
+
+def _safe_workspace_warnings(session) -> list:
+    try:
+        return session.workspace_warnings()
+    except JdxError:
+        return []
+
+
+def _duplicate_class(session, result) -> list:
+    """DUPLICATE_CLASS for the class an answer is about, when the graph holds classes provided twice."""
+    if not isinstance(result, dict) or not session.has_duplicate_classes():
+        return []
+    subject = next((result[k] for k in ("ref", "type", "symbol", "owner") if isinstance(result.get(k), str)), None)
+    if not subject:
+        return []
+    from jdx.engine.search_nav import duplicate_class_warnings
+
+    return duplicate_class_warnings(session.store(), subject.split("#", 1)[0])
 
 
 def internal_error(exc: BaseException) -> JdxError:

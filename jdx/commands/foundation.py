@@ -21,7 +21,7 @@ def run_cypher(session, req: CypherRequest):
     if not req.query.strip():
         raise UsageError("empty Cypher query")
     table = session.store().query(req.query)
-    return Answer({"columns": table.column_names, "rows": table.to_pylist()}, session.root_warnings,
+    return Answer({"columns": table.column_names, "rows": table.to_pylist()}, [],
                   provenance=[{"symbol": "cypher", "origin": "bytecode", "detail": "the workspace graph"}])
 
 

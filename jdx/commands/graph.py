@@ -66,7 +66,7 @@ def hierarchy_answer(session, text: str, opts):
     from jdx.engine.rel_hierarchy import hierarchy
 
     result, warnings, truncated = hierarchy(session.store(), text, opts)
-    return Answer(result, session.root_warnings + warnings, truncated,
+    return Answer(result, warnings, truncated,
                   _provenance(result["type"], result["artifact"]))
 
 
@@ -93,7 +93,7 @@ def implementors_answer(session, text: str, opts):
     from jdx.engine.rel_hierarchy import implementors
 
     result, warnings, truncated = implementors(session.store(), text, opts)
-    return Answer(result, session.root_warnings + warnings, truncated,
+    return Answer(result, warnings, truncated,
                   _provenance(result["type"], result["artifact"]))
 
 
@@ -112,7 +112,7 @@ def overrides_answer(session, text: str, artifact_filter=None, limit: int | None
     from jdx.engine.rel_usages import overrides
 
     result, truncated = overrides(session.store(), text, artifact_filter or ArtifactFilter(), limit)
-    return Answer(result, session.root_warnings, truncated,
+    return Answer(result, [], truncated,
                   [{"symbol": m["method"], "origin": "bytecode"} for m in result["methods"]])
 
 
@@ -142,7 +142,7 @@ def usages_answer(session, text: str, opts=None):
     result, warnings, truncated = usages(session.store(), text, opts)
     if opts.context is not None:
         warnings = warnings + _site_context(session, result, opts.context)
-    return Answer(result, session.root_warnings + warnings, truncated,
+    return Answer(result, warnings, truncated,
                   [{"symbol": t, "origin": "bytecode"} for t in result["targets"]])
 
 
@@ -194,7 +194,7 @@ def call_tree_answer(session, text: str, opts, direction: str):
     from jdx.engine.rel_calls import CallOptions, call_tree
 
     result, truncated = call_tree(session.store(), text, opts or CallOptions(), direction)
-    return Answer(result, session.root_warnings, truncated,
+    return Answer(result, [], truncated,
                   [{"symbol": r["method"], "artifact": r["artifact"], "origin": "bytecode"} for r in result["roots"]])
 
 

@@ -32,7 +32,7 @@ def samples_answer(session, text: str, opts=None):
         detail += f", {result['reconstructed']} reconstructed from decompiled text"
     provenance = [{"symbol": result["symbol"], "artifact": result["artifact"], "origin": "bytecode",
                    "detail": "call sites from the workspace graph; " + detail}]
-    return Answer(result, session.root_warnings, truncated, provenance)
+    return Answer(result, [], truncated, provenance)
 
 
 def _render(result: dict, _req) -> list[str]:

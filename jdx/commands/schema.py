@@ -16,7 +16,7 @@ def run_schema(session, _req: SchemaRequest):
     from jdx.engine.answer import Answer
     from jdx.engine.schema_info import describe
 
-    return Answer(describe(session.store()), session.root_warnings,
+    return Answer(describe(session.store()), [],
                   provenance=[{"symbol": "schema", "origin": "bytecode",
                                "detail": "the workspace graph's tables and row counts"}])
 

@@ -41,7 +41,7 @@ def run_search(session, req: SearchRequest):
     opts = SearchOptions(kinds=parse_kinds(req.kind), regex=req.regex, fuzzy=req.fuzzy, artifact_glob=req.include,
                          package_glob=req.package, limit=req.limit)
     result, truncated = search(session.store(), req.query, opts)
-    return Answer(result, session.root_warnings, truncated, _provenance(result["matches"]))
+    return Answer(result, [], truncated, _provenance(result["matches"]))
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ def run_resolve(session, req: ResolveRequest):
     from jdx.engine.search_nav import frame_warnings, resolve
 
     result, truncated = resolve(session.store(), req.query, req.limit)
-    return Answer(result, session.root_warnings + frame_warnings(result), truncated, _provenance(result["candidates"]))
+    return Answer(result, frame_warnings(result), truncated, _provenance(result["candidates"]))
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ def run_imports(session, req: ImportsRequest):
     from jdx.engine.search_nav import imports
 
     result, warnings = imports(session.store(), req.query)
-    return Answer(result, session.root_warnings + warnings, None, _provenance(result["imports"]))
+    return Answer(result, warnings, None, _provenance(result["imports"]))
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ def run_ls(session, req: LsRequest):
 
     glob = req.query or None
     result, truncated = list_packages(session.store(), glob, req.depth, req.counts, req.limit)
-    return Answer(result, session.root_warnings, truncated, _browse_provenance(glob))
+    return Answer(result, [], truncated, _browse_provenance(glob))
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ def run_tree(session, req: TreeRequest):
 
     glob = req.query or None
     result, truncated = artifact_tree(session.store(), glob, req.depth, req.counts, req.limit)
-    return Answer(result, session.root_warnings, truncated, _browse_provenance(glob))
+    return Answer(result, [], truncated, _browse_provenance(glob))
 
 
 

@@ -37,6 +37,7 @@ class Session:
         self._selection: Selection | None = None
         self._artifacts: list[Artifact] | None = None
         self._root_warnings: list[Warning_] = []
+        self._unreadable: list[Warning_] = []
         self._store: GraphStore | None = None
         self._graph_warnings: list[Warning_] = []
         self._source_context = None
@@ -65,6 +66,7 @@ class Session:
             resolved = self._resolve()
             self._artifacts = resolved.artifacts
             self._root_warnings = resolved.warnings
+            self._unreadable = resolved.unreadable
             if not self._artifacts:
                 failed = [w for w in self._root_warnings if w.code == "ARTIFACT_READ_ERROR"]
                 if failed:
@@ -77,6 +79,37 @@ class Session:
     def root_warnings(self) -> list[Warning_]:
         return list(self._root_warnings)
 
+    def check_roots(self) -> None:
+        """Before any answer: an explicit root that is missing or unreadable is an error (exit 5) naming it,
+        never an answer from the rest of the classpath that looks complete (spec §16)."""
+        self.artifacts()
+        if self._unreadable:
+            names = "; ".join(w.message for w in self._unreadable)
+            raise ArtifactReadError(f"cannot read {names}", warnings=self.workspace_warnings(),
+                                    hint="fix or drop the path (jdx ws info lists the roots)")
+
+    def workspace_warnings(self) -> list[Warning_]:
+        """What every answer of this workspace carries (spec §16, warnings never silent): its roots' warnings,
+        artifacts the graph could not read, and one line per other code the graph build reported (corrupt
+        classes, ...). DUPLICATE_CLASS is attached only to the answers about a class held twice."""
+        out = list(self._root_warnings)
+        per_code: dict[str, list[Warning_]] = {}
+        for w in self._graph_warnings:
+            if w.code == "ARTIFACT_READ_ERROR":
+                out.append(w)
+            elif w.code != "DUPLICATE_CLASS":
+                per_code.setdefault(w.code, []).append(w)
+        for code, ws in sorted(per_code.items()):
+            if len(ws) == 1:
+                out.append(ws[0])
+            else:
+                out.append(Warning_(code, f"{len(ws)} warnings of this kind, first: {ws[0].message} "
+                                          f"(jdx index --json lists them all)", ws[0].artifact))
+        return out
+
+    def has_duplicate_classes(self) -> bool:
+        return any(w.code == "DUPLICATE_CLASS" for w in self._graph_warnings)
+
     def refresh(self) -> bool:
         """For long-lived sessions: re-reads the workspace's roots (and the named workspace's definition);
         when an artifact changed, was added or removed, drops the open graph so the next query rebuilds it.
@@ -88,9 +121,11 @@ class Session:
         resolved = self._resolve()
         if [a.key for a in resolved.artifacts] == before:
             self._root_warnings = resolved.warnings
+            self._unreadable = resolved.unreadable
             return False
         self.close()
         self._artifacts = None
+        self._graph_warnings = []
         return True
 
     def index(self, force: bool = False) -> Answer:

@@ -48,7 +48,7 @@ def body_answer(session, text: str, opts=None):
     kind, found = src_body.resolve_symbol(ctx.store, text, require_one=True)
     target = src_body.type_target(found) if kind == "type" else src_body.member_target(ctx, found.members[0])
     result, warnings, provenance = src_body.body(ctx, target, opts)
-    return Answer(result, session.root_warnings + warnings, provenance=provenance)
+    return Answer(result, warnings, provenance=provenance)
 
 
 def _render_code(result: dict, req) -> list[str]:
@@ -104,7 +104,7 @@ def source_answer(session, text: str, lines: str | None = None, around: str | No
     ctx = session.source_context()
     result, warnings, provenance = src_source.source(ctx, resolve_type(ctx.store, text), lines, around, context,
                                                      engine)
-    return Answer(result, session.root_warnings + warnings, provenance=provenance)
+    return Answer(result, warnings, provenance=provenance)
 
 
 @dataclass(frozen=True)
@@ -127,7 +127,7 @@ def doc_answer(session, text: str, opts=None):
     from jdx.engine.answer import Answer
 
     result, warnings, provenance = src_doc.doc(session.source_context(), text, opts or src_doc.DocOptions())
-    return Answer(result, session.root_warnings + warnings, provenance=provenance)
+    return Answer(result, warnings, provenance=provenance)
 
 
 def _render_doc(result: dict, req: DocRequest) -> list[str]:

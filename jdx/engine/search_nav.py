@@ -295,6 +295,13 @@ def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, l
     return {"type": owner["fqn"], "imports": [entry]}, _duplicates(store, owner)
 
 
+def duplicate_class_warnings(store: GraphStore, fqn: str) -> list[Warning_]:
+    """DUPLICATE_CLASS for the class `fqn` (dotted, `$` for nesting) when several artifacts provide it."""
+    rows = store.rows("MATCH (t:Type) WHERE t.fqn = $fqn AND NOT t.external AND NOT t.shadowed "
+                      "RETURN t.name AS name, t.fqn AS fqn LIMIT 1", {"fqn": fqn})
+    return _duplicates(store, rows[0]) if rows else []
+
+
 def _duplicates(store: GraphStore, row: dict) -> list[Warning_]:
     """DUPLICATE_CLASS when several artifacts provide the FQN: the first on the classpath wins."""
     copies = store.rows(queries_search.TYPE_COPIES, {"name": row["name"]})

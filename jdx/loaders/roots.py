@@ -34,6 +34,7 @@ class Artifact:
 class ResolvedRoots:
     artifacts: list[Artifact] = field(default_factory=list)
     warnings: list[Warning_] = field(default_factory=list)
+    unreadable: list[Warning_] = field(default_factory=list)  # explicit paths that are missing or unreadable
 
 
 class HashCache:
@@ -123,10 +124,14 @@ def _has_class_files(path: Path) -> bool:
     return False
 
 
+def _is_glob(arg: str) -> bool:
+    return any(ch in arg for ch in "*?[")
+
+
 def expand_jar_arg(arg: str) -> tuple[list[Path], list[Warning_]]:
     """A --jars value (path, glob or directory) to the files and class directories it names."""
     text = os.path.expanduser(arg)
-    if any(ch in text for ch in "*?["):
+    if _is_glob(text):
         matches = sorted(glob.glob(text, recursive=True))
         paths = [Path(m) for m in matches if _is_binary_jar(m) and os.path.isfile(m)]
         if not paths:
@@ -156,6 +161,8 @@ def resolve_roots(jars: list[str], jdk_home: Path | None, cache: Path) -> Resolv
     for arg in jars:
         paths, warnings = expand_jar_arg(arg)
         result.warnings.extend(warnings)
+        if warnings and not paths and not _is_glob(arg) and not os.path.isdir(os.path.expanduser(arg)):
+            result.unreadable.extend(warnings)
         for path in paths:
             real = os.path.realpath(path)
             if real in seen:
@@ -175,7 +182,9 @@ def resolve_roots(jars: list[str], jdk_home: Path | None, cache: Path) -> Resolv
                     by_key[key] = real
                     result.artifacts.append(Artifact("jar", real, path.name, key, f"jar:{real}", size))
             except OSError as exc:
-                result.warnings.append(Warning_("ARTIFACT_READ_ERROR", f"{path}: {exc.strerror or exc}", str(path)))
+                w = Warning_("ARTIFACT_READ_ERROR", f"{path}: {exc.strerror or exc}", str(path))
+                result.warnings.append(w)
+                result.unreadable.append(w)
     hashes.save()
     if jdk_home is not None:
         result.artifacts.extend(jdk_artifacts(jdk_home))

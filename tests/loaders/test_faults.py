@@ -389,7 +389,17 @@ def test_missing_path_is_artifact_read_error(run_jdx, tmp_path, good_jar):
     errors = warnings_of(env, "ARTIFACT_READ_ERROR")
     assert len(errors) == 1 and "gone.jar" in errors[0]["message"], env["warnings"]
     assert env["result"]["classes"] == len(GOOD_CLASSES)
-    assert fqns(types_by_jar(run_jdx, good_jar, missing)["good.jar"]) == GOOD_CLASSES
+    assert fqns(types_by_jar(run_jdx, good_jar)["good.jar"]) == GOOD_CLASSES
+    # a query over a workspace with a missing explicit path is an error naming it, before any answer
+    for fmt in ([], ["--json"]):
+        query = run_jdx("show", GOOD_CLASSES[0], *fmt, *jar_args(good_jar, missing))
+        no_traceback(query)
+        assert query.code == 5, query
+        assert "gone.jar" in (query.out + query.err) and GOOD_CLASSES[0] not in query.out.replace(
+            f'"query":"{GOOD_CLASSES[0]}"', ""), query
+    failure = json.loads(run_jdx("show", GOOD_CLASSES[0], "--json", *jar_args(good_jar, missing)).out)
+    assert failure["error"]["code"] == "ARTIFACT_READ_ERROR" and "gone.jar" in failure["error"]["message"]
+    assert any("gone.jar" in w["message"] for w in failure["warnings"]), failure
     # the text mode says the same on stderr, with exit 5 (the graph is up to date: no re-extraction)
     run = run_jdx("index", *jar_args(good_jar, missing))
     no_traceback(run)
@@ -531,3 +541,45 @@ def test_no_arguments_prints_help_and_exits_0(run_jdx, args):
     no_traceback(run)
     assert run.code == 0, run
     assert "Usage" in run.out
+
+
+def test_a_corrupt_jar_is_named_on_every_query_and_on_errors(run_jdx, junk_jar, good_jar):
+    """Warnings are never lost: an unreadable jar is named by each answer over the workspace (not only by
+    `jdx index`), in text and JSON, and also when the answer itself is an error."""
+    index(run_jdx, good_jar, junk_jar, expect=5)
+    text = run_jdx("show", GOOD_CLASSES[0], *jar_args(good_jar, junk_jar))
+    assert text.code == 0 and "ARTIFACT_READ_ERROR" in text.out and junk_jar.name in text.out, text
+    env = envelope(run_jdx("members", GOOD_CLASSES[0], "--json", *jar_args(good_jar, junk_jar)))
+    assert env["ok"] and warnings_of(env, "ARTIFACT_READ_ERROR"), env["warnings"]
+    missing = run_jdx("show", "good.Gamma", "--json", *jar_args(good_jar, junk_jar))
+    assert missing.code == 1
+    failure = envelope(missing)
+    assert not failure["ok"] and any(junk_jar.name in w["message"] for w in failure["warnings"]), failure
+    clean = envelope(run_jdx("show", GOOD_CLASSES[0], "--json", *jar_args(good_jar)))
+    assert warnings_of(clean, "ARTIFACT_READ_ERROR") == [], clean["warnings"]
+
+
+def test_duplicate_class_is_named_by_the_answers_about_it_only(run_jdx, zoo, good_jar):
+    first = next(j for j in zoo.jars if j.name == "dupfirst.jar")
+    second = next(j for j in zoo.jars if j.name == "dupsecond.jar")
+    about = envelope(run_jdx("show", "dup.Same", "--json", *jar_args(good_jar, first, second)))
+    dups = warnings_of(about, "DUPLICATE_CLASS")
+    assert len(dups) == 1 and "dupfirst.jar (loaded)" in dups[0]["message"], about["warnings"]
+    assert "dupsecond.jar (shadowed)" in dups[0]["message"]
+    other = envelope(run_jdx("show", GOOD_CLASSES[0], "--json", *jar_args(good_jar, first, second)))
+    assert warnings_of(other, "DUPLICATE_CLASS") == [], other["warnings"]
+
+
+def test_long_work_reports_phases_on_stderr_when_it_is_not_a_terminal(run_jdx, tmp_path, classes):
+    """A build prints one line per phase on a non-terminal stderr (an agent never waits on silence); -q and
+    --json keep stderr clean; stdout is the answer alone."""
+    jar = make_jar(tmp_path / "phases.jar", {"good/Alpha.class": classes["good/Alpha.class"]})
+    run = run_jdx("--no-jdk", "show", "good.Alpha", "--jars", str(jar), env={})
+    assert run.code == 0, run
+    assert run.err.splitlines() == ["jdx: extracting classes from 1 artifact(s)", "jdx: extracted 1 artifact(s)",
+                                    "jdx: building the workspace graph", "jdx: workspace graph ready"], run.err
+    assert run.out.startswith("class good.Alpha")
+    again = make_jar(tmp_path / "quiet.jar", {"good/Alpha.class": classes["good/Alpha.class"],
+                                              "good/Beta.class": classes["good/Beta.class"]})
+    quiet = run_jdx("--no-jdk", "-q", "show", "good.Alpha", "--jars", str(again), env={})
+    assert quiet.code == 0 and quiet.err == "", quiet
