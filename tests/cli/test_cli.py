@@ -116,6 +116,7 @@ def test_cypher_table_and_json(run_jdx):
     assert data["result"] == {"columns": ["super"], "rows": [{"super": "java.util.AbstractMap"}]}
 
 
+@pytest.mark.soak
 def test_gson_workspace_export_is_an_arrow_dataset(run_jdx, tmp_path):
     require(GSON)
     r = run_jdx("export", str(tmp_path / "out"), "--no-jdk", "--jars", str(GSON), "--json")

@@ -96,6 +96,7 @@ def test_each_member_block_equals_the_javap_subprocess(cache, kind, path, intern
     assert _differential(cache, kind, path, internal_name) > 0
 
 
+@pytest.mark.soak
 def test_fixture_members_equal_the_javap_subprocess(cache, fixtures):
     """Anonymous and nested classes, a record, an enum with a constant body, an annotation, no debug info."""
     total = sum(_differential(cache, "jar", str(fixtures), name) for name in FIXTURES)

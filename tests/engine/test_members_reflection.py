@@ -114,7 +114,7 @@ def test_jdk_members_equal_reflection(jdx_home, reflect):
     assert not failures, "\n".join(failures)
 
 
-@pytest.mark.parametrize("jar,every", [pytest.param(GSON, 2, id="gson-every-2nd"),
+@pytest.mark.parametrize("jar,every", [pytest.param(GSON, 5, id="gson-every-5th"),
                                        pytest.param(GSON, 1, id="gson", marks=pytest.mark.soak),
                                        pytest.param(LANG3, 1, id="commons-lang3", marks=pytest.mark.soak)])
 def test_library_members_equal_reflection(jdx_home, reflect, jar, every):
@@ -122,7 +122,7 @@ def test_library_members_equal_reflection(jdx_home, reflect, jar, every):
     service = JdxService(Options(jars=[str(jar)], cache_dir=str(jdx_home / "cache")))
     classes = public_classes(jar)[::every]
     checked, failures = compare(service, reflect, classes, [jar])
-    assert checked > 20
+    assert checked > 60 // every
     assert not failures, f"{len(failures)} of {checked} differ:\n" + "\n".join(failures[:15])
 
 
