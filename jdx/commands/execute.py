@@ -31,8 +31,9 @@ def run_request(session, cmd: Command, request) -> Outcome:
             session.check_roots()
         answer = cmd.run(session, request)
         if cmd.needs_workspace:
-            answer.warnings = _merged(session.workspace_warnings(), answer.warnings,
-                                      _duplicate_class(session, answer.result))
+            own = {w.code.split("_", 1)[0] for w in answer.warnings}
+            about = [w for w in _duplicate_class(session, answer.result) if w.code.split("_", 1)[0] not in own]
+            answer.warnings = _merged(session.workspace_warnings(), answer.warnings, about)
         return Outcome(envelope.success(cmd.name, request.query, answer), answer.exit_code, request)
     except JdxError as exc:
         if cmd.needs_workspace:
@@ -63,15 +64,19 @@ def _safe_workspace_warnings(session) -> list:
 
 
 def _duplicate_class(session, result) -> list:
-    """DUPLICATE_CLASS for the class an answer is about, when the graph holds classes provided twice."""
-    if not isinstance(result, dict) or not session.has_duplicate_classes():
+    """DUPLICATE_CLASS and the class's own build warnings for the class an answer is about."""
+    if not isinstance(result, dict):
         return []
     subject = next((result[k] for k in ("ref", "type", "symbol", "owner") if isinstance(result.get(k), str)), None)
     if not subject:
         return []
-    from jdx.engine.search_nav import duplicate_class_warnings
+    fqn = subject.split("#", 1)[0]
+    out = session.class_warnings(fqn)
+    if session.has_duplicate_classes():
+        from jdx.engine.search_nav import duplicate_class_warnings
 
-    return duplicate_class_warnings(session.store(), subject.split("#", 1)[0])
+        out += duplicate_class_warnings(session.store(), fqn)
+    return out
 
 
 def internal_error(exc: BaseException) -> JdxError:

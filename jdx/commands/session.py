@@ -91,13 +91,14 @@ class Session:
     def workspace_warnings(self) -> list[Warning_]:
         """What every answer of this workspace carries (spec §16, warnings never silent): its roots' warnings,
         artifacts the graph could not read, and one line per other code the graph build reported (corrupt
-        classes, ...). DUPLICATE_CLASS is attached only to the answers about a class held twice."""
+        classes, ...). DUPLICATE_CLASS and a class's own warnings (its Kotlin metadata, ...) go only on the
+        answers about that class (`class_warnings`)."""
         out = list(self._root_warnings)
         per_code: dict[str, list[Warning_]] = {}
         for w in self._graph_warnings:
             if w.code == "ARTIFACT_READ_ERROR":
                 out.append(w)
-            elif w.code != "DUPLICATE_CLASS":
+            elif w.code != "DUPLICATE_CLASS" and not _class_scoped(w.code):
                 per_code.setdefault(w.code, []).append(w)
         for code, ws in sorted(per_code.items()):
             if len(ws) == 1:
@@ -105,6 +106,17 @@ class Session:
             else:
                 out.append(Warning_(code, f"{len(ws)} warnings of this kind, first: {ws[0].message} "
                                           f"(jdx index --json lists them all)", ws[0].artifact))
+        return out
+
+    def class_warnings(self, fqn: str) -> list[Warning_]:
+        """The build's warnings about one class (the class is in the graph; only a view of it is degraded)."""
+        want = fqn.replace("$", ".")
+        out = []
+        for w in self._graph_warnings:
+            if _class_scoped(w.code):
+                entry = w.message.split(": ", 2)[1] if w.message.count(": ") >= 2 else ""
+                if entry.removesuffix(".class").replace("/", ".").replace("$", ".") == want:
+                    out.append(w)
         return out
 
     def has_duplicate_classes(self) -> bool:
@@ -210,3 +222,8 @@ class Session:
         from jdx.engine.src_doc import type_first_sentence
 
         return type_first_sentence(self.source_context(), type_id)
+
+
+def _class_scoped(code: str) -> bool:
+    """Warnings about one class that the graph still holds whole: its Kotlin metadata could not be read."""
+    return code.startswith("KOTLIN_")

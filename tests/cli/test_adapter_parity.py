@@ -88,6 +88,8 @@ def adapters(jdx_env, workspace):
         return Run(code, out.getvalue(), err.getvalue())
 
     g, _ = split_globals(workspace)
+    # built once up front: a build prints its phases on stderr in process, while a daemon builds silently
+    assert call([*workspace, "-q", "index"]).code == 0
     yield call, g
     call(["daemon", "stop", *workspace])
     mp.undo()
