@@ -7,20 +7,11 @@ from pathlib import Path
 import pytest
 
 from jdx.loaders import maven_resolver as mr
-from tests import maven_fixture as fx
-
-pytestmark = pytest.mark.skipif(mr.maven_lib() is None,
-                                reason="Maven's resolver jars are absent (/usr/share/maven/lib; apt-get install maven)")
-
+from tests.maven import fixture as fx
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory, jdx_home):
-    root = tmp_path_factory.mktemp("mvn")
-    fx.JVM_CACHE = jdx_home / "cache"
-    repo = fx.build_repository(root)
-    project = fx.build_maven_project(root, repo)
-    cache = jdx_home / "cache"
-    return root, repo, project, cache
+def w(world):
+    return world.root, world.repo, world.maven, world.cache
 
 
 def _project_request(repo: Path, project: Path, scopes=("compile", "provided", "runtime", "system")):
@@ -35,16 +26,16 @@ def _names(result: mr.Resolution) -> list[str]:
     return [d.display for d in result.dependencies]
 
 
-def test_coordinate_brings_its_runtime_dependencies(world):
-    _root, repo, _project, cache = world
+def test_coordinate_brings_its_runtime_dependencies(w):
+    _root, repo, _project, cache = w
     result = mr.resolve(cache, mr.ResolveRequest(repo=repo, coords=("org.fix:util:1.0",)))
     assert _names(result) == ["org.fix:util:1.0", "org.fix:core:2.0", "org.fix:managed:1.0"]
     assert not result.missing and not result.errors
     assert all(Path(d.path).is_file() for d in result.dependencies)
 
 
-def test_project_applies_maven_rules(world):
-    _root, repo, project, cache = world
+def test_project_applies_maven_rules(w):
+    _root, repo, project, cache = w
     result = mr.resolve(cache, _project_request(repo, project))
     names = _names(result)
     assert "org.fix:core:1.0" in names and "org.fix:core:2.0" not in names  # nearest wins
@@ -62,8 +53,8 @@ def test_project_applies_maven_rules(world):
     assert set(result.roots) == {"com.example:root:1.0", "com.example:api:1.0", "com.example:app:1.0"}
 
 
-def test_test_scope_on_request_and_cache(world):
-    _root, repo, project, cache = world
+def test_test_scope_on_request_and_cache(w):
+    _root, repo, project, cache = w
     request = _project_request(repo, project, ("compile", "provided", "runtime", "system", "test"))
     first = mr.resolve(cache, request)
     assert "org.fix:testlib:1.0" in _names(first) and "org.fix:utiltest:1.0" not in _names(first)
@@ -71,8 +62,8 @@ def test_test_scope_on_request_and_cache(world):
     assert again.cached and _names(again) == _names(first)
 
 
-def test_cache_follows_pom_content(world, tmp_path):
-    _root, repo, project, cache = world
+def test_cache_follows_pom_content(w, tmp_path):
+    _root, repo, project, cache = w
     copy = tmp_path / "p"
     import shutil
 
@@ -87,8 +78,8 @@ def test_cache_follows_pom_content(world, tmp_path):
 
 
 @pytest.mark.parametrize("case", ["malformed", "parent_cycle", "missing_parent", "property_cycle"])
-def test_bad_poms_are_named_errors(world, tmp_path, case):
-    _root, repo, _project, cache = world
+def test_bad_poms_are_named_errors(w, tmp_path, case):
+    _root, repo, _project, cache = w
     pom = tmp_path / "pom.xml"
     if case == "malformed":
         pom.write_text("<project><modelVersion>4.0.0</modelVersion><groupId>x</groupId")

@@ -1,0 +1,162 @@
+"""Coordinates and project auto-discovery end to end (spec §6, §13): the CLI run inside projects built by the test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.maven.conftest import batch, jdx
+
+
+def _result(env: dict) -> dict:
+    assert env["ok"], env
+    return env["result"]
+
+
+def _artifact_of(env: dict) -> str:
+    return " ".join(str(p) for p in env.get("provenance", [])) + str(env.get("result", ""))
+
+
+def test_coordinates_versions_and_missing_version(world, world_env):
+    """--coord brings runtime dependencies; both versions of one library answer by coordinate; an absent version
+    is exit 1 with the versions present."""
+    out = batch(world_env, world.root, [
+        "show org.fix.util.Util",
+        "members org:fix:core:1.0/org.fix.core.Core",
+        "members org.fix:core:1.0/org.fix.core.Core",
+        "members org.fix:core:2.0/org.fix.core.Core",
+        "show org.fix:core:3.0/org.fix.core.Core",
+        "show org.fix.managed.Managed",
+    ], "--no-jdk", "--coord", "org.fix:core:1.0", "--coord", "org.fix:util:1.0")
+    assert out[0]["ok"] and "org.fix:util:1.0" in str(out[0])
+    assert not out[1]["ok"]  # four segments: not group:artifact:version of anything present
+    one = str(_result(out[2]))
+    two = str(_result(out[3]))
+    assert "only1_0" in one and "only2_0" not in one
+    assert "only2_0" in two and "only1_0" not in two
+    assert out[4]["error"]["code"] == "NOT_FOUND"
+    assert "org.fix:core:1.0" in out[4]["error"]["message"] and "org.fix:core:2.0" in out[4]["error"]["message"]
+    assert "org.fix:managed:1.0" in str(out[5])  # util's own dependency, transitive through the coordinate
+
+
+def test_missing_coordinate_is_a_named_warning(world, world_env):
+    out = batch(world_env, world.root, ["show org.fix.core.Core"], "--no-jdk", "--coord", "org.fix:ghost:1.0",
+                "--coord", "org.fix:core:1.0")
+    codes = [w["code"] for w in out[0]["warnings"]]
+    assert "DEPENDENCY_MISSING" in codes
+    assert any("org.fix:ghost" in w["message"] for w in out[0]["warnings"])
+
+
+MAVEN_LINES = [
+    "show com.example.app.App",
+    "show com.example.api.Api",
+    "show org.fix.kept.Kept",
+    "usages org.fix.util.Util#help",
+    "members org.fix.core.Core",
+    "show org.fix.excluded.Excluded",
+    "show org.fix.opt.Opt",
+    "show org.fix.testlib.Testlib",
+    "members org.fix.managed.Managed",
+    "show org.fix.bommed.Bommed",
+    "show org.fix.rt.Rt",
+    "show org.fix.classy.Classy",
+    "source com.example.app.App",
+]
+
+
+def _check_maven_answers(out: list[dict]) -> None:
+    for i in (0, 1, 2, 9, 10, 11, 12):
+        assert out[i]["ok"], out[i]
+    assert "com.example:app:1.0" in str(out[0])
+    assert "com.example.app.App" in str(_result(out[3]))  # the call site in the project
+    assert "only1_0" in str(_result(out[4]))  # nearest wins: the project's core 1.0 over util's 2.0
+    for i in (5, 6, 7):  # excluded, optional of a dependency, test scope
+        assert out[i]["error"]["code"] == "NOT_FOUND", out[i]
+    assert "only2_0" in str(_result(out[8]))  # dependencyManagement of the parent POM
+    assert "org.fix:bommed:1.1" in str(out[9])  # imported BOM
+    assert "org.fix:classy:1.0:jdk11" in str(out[11])
+    assert "Core.version()" in str(_result(out[12]))  # sources paired from src/main/java
+    codes = {w["code"] for w in out[0]["warnings"]}
+    assert "DEPENDENCY_MISSING" in codes  # org.fix:ghost
+
+
+def test_maven_project_from_inside(world, world_env):
+    """Project classes, reactor module and transitive dependencies answer from a module's sub-folder;
+    `usages` of a library method finds the project's call site; Maven's rules pick what is on the classpath.
+    (--no-jdk keeps the graph small; test_maven_project_with_no_flags_and_the_jdk is the soak's.)"""
+    _check_maven_answers(batch(world_env, world.maven / "app" / "src" / "main" / "java", MAVEN_LINES, "--no-jdk"))
+
+
+@pytest.mark.soak
+def test_maven_project_with_no_flags_and_the_jdk(world, world_env):
+    out = batch(world_env, world.maven / "app" / "src" / "main" / "java", [*MAVEN_LINES, "show java.util.HashMap"])
+    _check_maven_answers(out)
+    assert out[-1]["ok"]
+
+
+def test_tests_flag_info_doctor_and_auto_workspace(world, world_env, tmp_path):
+    out = batch(world_env, world.maven / "app", ["show com.example.app.AppTest", "show org.fix.testlib.Testlib"],
+                "--tests", "--no-jdk")
+    assert out[0]["ok"] and out[1]["ok"]
+    info = jdx(world_env, world.maven, "--no-jdk", "ws", "info")
+    assert info.returncode == 0, info.stderr
+    assert "auto-discovery (maven project)" in info.stdout
+    assert "Maven Resolver" in info.stdout and "pom.xml" in info.stdout
+    doctor = jdx(world_env, world.maven / "api", "--no-jdk", "doctor")
+    assert "maven resolver" in doctor.stdout and "classpath" in doctor.stdout
+    env = {**world_env, "JDX_CONFIG_DIR": str(tmp_path)}
+    created = jdx(env, world.maven / "app", "--no-jdk", "ws", "create", "proj", "--auto")
+    assert created.returncode == 0, created.stderr
+    assert f"project {world.maven}" in created.stdout
+    elsewhere = batch(env, tmp_path, ["show com.example.app.App"], "-w", "proj")
+    assert elsewhere[0]["ok"]
+
+
+def test_gradle_layout_project(world, world_env):
+    out = batch(world_env, world.gradle / "src", ["show com.example.gapp.GApp", "show org.fix.util.Util",
+                                                  "show org.fix.core.Core", "usages org.fix.util.Util#help"],
+                "--no-jdk")
+    assert all(o["ok"] for o in out), out
+    assert "org.fix:util:1.0" in str(out[1])  # from the Gradle cache
+    assert "org.fix:core:2.0" in str(out[2])  # util's dependency, from the Maven repository
+    assert "com.example.gapp.GApp" in str(_result(out[3]))
+
+
+@pytest.mark.parametrize("case", ["malformed", "huge"])
+def test_bad_project_pom_is_a_named_warning(world, world_env, tmp_path, case):
+    project = tmp_path / case
+    project.mkdir()
+    if case == "malformed":
+        (project / "pom.xml").write_text("<project><groupId>x</groupId")
+        code = "POM_INVALID"
+    else:
+        with open(project / "pom.xml", "w") as f:
+            f.write("<project><modelVersion>4.0.0</modelVersion><groupId>x</groupId><artifactId>y</artifactId>"
+                    "<version>1</version><description>")
+            f.write("x" * (5 << 20))
+            f.write("</description></project>")
+        code = "POM_TOO_LARGE"
+    out = batch(world_env, project, ["show java.util.List"], "--no-jdk")
+    assert code in [w["code"] for w in out[0]["warnings"]]
+
+
+def test_machine_local_repository(jdx_env, tmp_path):
+    """A project depending on an artifact of this machine's ~/.m2 (skipped where there is none)."""
+    from jdx.loaders.maven_resolver import maven_lib
+
+    gson = Path.home() / ".m2/repository/com/google/code/gson/gson"
+    versions = sorted(p.name for p in gson.glob("*") if (p / f"gson-{p.name}.jar").is_file()) if gson.is_dir() else []
+    if maven_lib() is None or not versions:
+        pytest.skip("no gson jar in ~/.m2/repository (or no Maven resolver): nothing to resolve against")
+    from tests.maven.conftest import WORKTREE
+
+    version = versions[-1]
+    (tmp_path / "pom.xml").write_text(
+        '<project><modelVersion>4.0.0</modelVersion><groupId>t</groupId><artifactId>t</artifactId>'
+        f'<version>1</version><dependencies><dependency><groupId>com.google.code.gson</groupId>'
+        f'<artifactId>gson</artifactId><version>{version}</version></dependency></dependencies></project>')
+    env = {**jdx_env, "PYTHONPATH": str(WORKTREE)}
+    env.pop("JDX_MAVEN_REPO", None)
+    out = batch(env, tmp_path, ["show com.google.gson.Gson"], "--no-jdk")
+    assert out[0]["ok"] and f"com.google.code.gson:gson:{version}" in str(out[0])
