@@ -125,10 +125,13 @@ def discover_maven(root: Path, tests: bool) -> Project:
         seen.add(pom)
         project.build_files.append(str(pom))
         xml = _read_pom(pom, project.warnings)
-        if xml is None:
+        folder = pom.parent
+        if xml is None:  # the conventional layout still answers
+            if (folder / "target" / "classes").is_dir():
+                project.classes.append((str(folder / "target" / "classes"), folder.name))
+            project.src.extend(_sources(folder, tests))
             continue
         gav = _gav(xml)
-        folder = pom.parent
         if gav is None:
             project.warnings.append(Warning_("POM_INVALID", f"{pom}: no groupId/artifactId/version (own or "
                                                             "inherited)", str(pom)))

@@ -40,12 +40,14 @@ def test_coordinates_versions_and_missing_version(world, world_env):
     assert "org.fix:managed:1.0" in str(out[5])  # util's own dependency, transitive through the coordinate
 
 
-def test_missing_coordinate_is_a_named_warning(world, world_env):
-    out = batch(world_env, world.root, ["show org.fix.core.Core"], "--no-jdk", "--coord", "org.fix:ghost:1.0",
-                "--coord", "org.fix:core:1.0")
-    codes = [w["code"] for w in out[0]["warnings"]]
-    assert "DEPENDENCY_MISSING" in codes
-    assert any("org.fix:ghost" in w["message"] for w in out[0]["warnings"])
+def test_missing_coordinate_is_a_named_warning(world, monkeypatch):
+    from jdx.loaders.classpath import coordinate_roots
+
+    monkeypatch.setenv("JDX_MAVEN_REPO", str(world.repo))
+    cp = coordinate_roots(world.cache, ["org.fix:ghost:1.0", "org.fix:core:1.0"])
+    assert [cp.names[r] for r in cp.roots] == ["org.fix:core:1.0"]
+    missing = [w for w in cp.warnings if w.code == "DEPENDENCY_MISSING"]
+    assert missing and "org.fix:ghost:jar:1.0" in missing[0].message
 
 
 MAVEN_LINES = [
@@ -95,16 +97,25 @@ def test_maven_project_with_no_flags_and_the_jdk(world, world_env):
     assert out[-1]["ok"]
 
 
-def test_tests_flag_info_doctor_and_auto_workspace(world, world_env, tmp_path):
-    out = batch(world_env, world.maven / "app", ["show com.example.app.AppTest", "show org.fix.testlib.Testlib"],
-                "--tests", "--no-jdk")
-    assert out[0]["ok"] and out[1]["ok"]
+def test_tests_flag_adds_test_classes_and_scope(world, monkeypatch):
+    from jdx.loaders.project import discover, project_classpath
+
+    monkeypatch.setenv("JDX_MAVEN_REPO", str(world.repo))
+    plain = project_classpath(world.cache, discover(str(world.maven), "maven"))
+    tests = project_classpath(world.cache, discover(str(world.maven), "maven", tests=True), tests=True)
+    assert "org.fix:testlib:1.0" not in plain.names.values()
+    assert "org.fix:testlib:1.0" in tests.names.values()
+    assert "com.example:app:1.0 (tests)" in tests.names.values()
+    assert str(world.maven / "app" / "target" / "test-classes") in tests.roots
+
+
+def test_info_doctor_and_auto_workspace(world, world_env, tmp_path):
     info = jdx(world_env, world.maven, "--no-jdk", "ws", "info")
     assert info.returncode == 0, info.stderr
     assert "auto-discovery (maven project)" in info.stdout
     assert "Maven Resolver" in info.stdout and "pom.xml" in info.stdout
     doctor = jdx(world_env, world.maven / "api", "--no-jdk", "doctor")
-    assert "maven resolver" in doctor.stdout and "classpath" in doctor.stdout
+    assert "maven resolver" in doctor.stdout and "classpath: maven project at" in doctor.stdout
     env = {**world_env, "JDX_CONFIG_DIR": str(tmp_path)}
     created = jdx(env, world.maven / "app", "--no-jdk", "ws", "create", "proj", "--auto")
     assert created.returncode == 0, created.stderr
@@ -113,22 +124,42 @@ def test_tests_flag_info_doctor_and_auto_workspace(world, world_env, tmp_path):
     assert elsewhere[0]["ok"]
 
 
-def test_gradle_layout_project(world, world_env):
-    out = batch(world_env, world.gradle / "src", ["show com.example.gapp.GApp", "show org.fix.util.Util",
-                                                  "show org.fix.core.Core", "usages org.fix.util.Util#help"],
-                "--no-jdk")
-    assert all(o["ok"] for o in out), out
-    assert "org.fix:util:1.0" in str(out[1])  # from the Gradle cache
-    assert "org.fix:core:2.0" in str(out[2])  # util's dependency, from the Maven repository
-    assert "com.example.gapp.GApp" in str(_result(out[3]))
+def test_gradle_layout_project(world, monkeypatch):
+    """Classes from build/classes, the declared dependency from the Gradle cache, its own dependencies from the
+    Maven repository; the test-scoped declaration only with --tests."""
+    from jdx.loaders.project import discover, project_classpath
+    from jdx.loaders.project_root import find_project_root
+
+    monkeypatch.setenv("JDX_MAVEN_REPO", str(world.repo))
+    monkeypatch.setenv("JDX_GRADLE_CACHE", str(world.gradle_cache))
+    root, kind = find_project_root(world.gradle / "src" / "main")
+    assert (root, kind) == (str(world.gradle), "gradle")
+    cp = project_classpath(world.cache, discover(root, kind))
+    names = [cp.names[r] for r in cp.roots]
+    assert names[0] == "gradleproject (java main)"
+    assert names[1:] == ["org.fix:util:1.0", "org.fix:core:2.0", "org.fix:managed:1.0"]
+    assert str(world.gradle_cache) in cp.roots[1]  # from the Gradle cache, not the repository
+    assert cp.src == [str(world.gradle / "src" / "main" / "java")]
+    with_tests = project_classpath(world.cache, discover(root, kind, tests=True), tests=True)
+    assert "org.fix:testlib:1.0" in with_tests.names.values()
 
 
-@pytest.mark.parametrize("case", ["malformed", "huge"])
-def test_bad_project_pom_is_a_named_warning(world, world_env, tmp_path, case):
+@pytest.mark.parametrize("case", ["malformed", "huge", "parent_cycle"])
+def test_bad_project_pom_is_a_named_warning(world, monkeypatch, tmp_path, case):
+    """A project whose POM cannot be used still answers (its classes, the JDK), with the reason named."""
+    from jdx.loaders.project import discover, project_classpath
+    from jdx.loaders.project_root import find_project_root
+
+    monkeypatch.setenv("JDX_MAVEN_REPO", str(world.repo))
     project = tmp_path / case
-    project.mkdir()
+    (project / "target" / "classes").mkdir(parents=True)
     if case == "malformed":
         (project / "pom.xml").write_text("<project><groupId>x</groupId")
+        code = "POM_INVALID"
+    elif case == "parent_cycle":
+        (project / "pom.xml").write_text("<project><modelVersion>4.0.0</modelVersion><parent><groupId>x</groupId>"
+                                         "<artifactId>y</artifactId><version>1</version><relativePath>pom.xml"
+                                         "</relativePath></parent><artifactId>y</artifactId></project>")
         code = "POM_INVALID"
     else:
         with open(project / "pom.xml", "w") as f:
@@ -137,10 +168,14 @@ def test_bad_project_pom_is_a_named_warning(world, world_env, tmp_path, case):
             f.write("x" * (5 << 20))
             f.write("</description></project>")
         code = "POM_TOO_LARGE"
-    out = batch(world_env, project, ["show java.util.List"], "--no-jdk")
-    assert code in [w["code"] for w in out[0]["warnings"]]
+    root, kind = find_project_root(project / "target")
+    assert (root, kind) == (str(project), "maven")
+    cp = project_classpath(world.cache, discover(root, kind))
+    assert code in [w.code for w in cp.warnings], cp.warnings
+    assert cp.roots == [str(project / "target" / "classes")]
 
 
+@pytest.mark.soak
 def test_machine_local_repository(jdx_env, tmp_path):
     """A project depending on an artifact of this machine's ~/.m2 (skipped where there is none)."""
     from jdx.loaders.maven_resolver import maven_lib
@@ -160,3 +195,17 @@ def test_machine_local_repository(jdx_env, tmp_path):
     env.pop("JDX_MAVEN_REPO", None)
     out = batch(env, tmp_path, ["show com.google.gson.Gson"], "--no-jdk")
     assert out[0]["ok"] and f"com.google.code.gson:gson:{version}" in str(out[0])
+
+
+def test_daemon_key_names_the_project(world, monkeypatch):
+    """A daemon serves one project: run from two projects, the key differs; the spawned daemon is told where."""
+    from jdx.daemon.paths import workspace_argv, workspace_flags, workspace_hash
+
+    monkeypatch.chdir(world.maven / "app")
+    maven = workspace_flags()
+    monkeypatch.chdir(world.gradle)
+    gradle = workspace_flags()
+    assert maven["project"] == str(world.maven) and gradle["project"] == str(world.gradle)
+    assert workspace_hash(maven) != workspace_hash(gradle)
+    assert f"--project={world.maven}" in workspace_argv(maven)
+    assert "project" not in workspace_flags(jars=["x.jar"])
