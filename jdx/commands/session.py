@@ -51,12 +51,15 @@ class Session:
         if self._selection is None:
             o = self.options
             selection = select_workspace(o.workspace, o.jars, o.src, o.jdk, o.coords)
-            if selection.discover:
+            # --project merges a project with explicit --jars/--src/--coord (spec §13: flags merge in)
+            if selection.discover or (o.project and selection.how == "flags"):
                 from jdx.loaders.project_root import find_project_root
 
                 found = find_project_root(o.project or ".")
                 if found is not None:
-                    selection.spec.project, selection.how = found[0], f"auto-discovery ({found[1]} project)"
+                    how = f"auto-discovery ({found[1]} project)"
+                    selection.how = how if selection.discover else f"flags + {how}"
+                    selection.spec.project = found[0]
                     selection.spec.tests = o.tests
             self._selection = selection
         return self._selection

@@ -122,6 +122,13 @@ def test_info_doctor_and_auto_workspace(world, world_env, tmp_path):
     assert f"project {world.maven}" in created.stdout
     elsewhere = batch(env, tmp_path, ["show com.example.app.App"], "-w", "proj")
     assert elsewhere[0]["ok"]
+    libs = jdx(env, tmp_path, "--coord", "org.fix:util:1.0", "--no-jdk", "ws", "create", "libs")
+    assert libs.returncode == 0 and "coord org.fix:util:1.0" in libs.stdout, libs.stderr
+    listed = jdx(env, tmp_path, "-w", "libs", "ws", "info")
+    assert "org.fix:core:2.0" in listed.stdout and "--coord org.fix:util:1.0" in listed.stdout
+    merged = jdx(world_env, tmp_path, "--no-jdk", "--project", str(world.gradle), "--coord", "org.fix:kept:1.0",
+                 "ws", "info")
+    assert "flags + auto-discovery (gradle project)" in merged.stdout and "org.fix:kept:1.0" in merged.stdout
 
 
 def test_gradle_layout_project(world, monkeypatch):
