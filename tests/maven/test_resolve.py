@@ -99,3 +99,30 @@ def test_bad_poms_are_named_errors(w, tmp_path, case):
     result = mr.resolve(cache, request)
     assert result.errors and result.errors[0].code == "POM_INVALID", result
     assert str(pom) in result.errors[0].message
+
+
+def test_a_resolution_over_its_time_is_a_named_error(w, monkeypatch):
+    _root, repo, project, cache = w
+    monkeypatch.setenv("JDX_MAVEN_TIMEOUT", "0.000001")
+    result = mr.resolve(cache, _project_request(repo, project), use_cache=False)
+    assert [e.code for e in result.errors] == ["RESOLVE_TIMEOUT"] and not result.dependencies
+
+
+def test_a_huge_pom_in_the_repository_does_not_hang(w, tmp_path):
+    """A dependency whose POM is 8 MB of dependency declarations: resolved (each one missing), named, bounded."""
+    _root, repo, _project, cache = w
+    big = tmp_path / "repo"
+    import shutil
+
+    shutil.copytree(repo / "org" / "fix" / "core", big / "org" / "fix" / "core")
+    folder = big / "org" / "fix" / "huge" / "1.0"
+    folder.mkdir(parents=True)
+    body = fx.deps(*(fx.dep(f"n{i}", "1.0") for i in range(2000))) + "<description>" + "x" * (8 << 20) + \
+        "</description>"
+    (folder / "huge-1.0.pom").write_text(fx._pom("huge", "1.0", body))
+    (folder / "huge-1.0.jar").write_bytes((repo / "org/fix/core/1.0/core-1.0.jar").read_bytes())
+    result = mr.resolve(cache, mr.ResolveRequest(repo=big, coords=("org.fix:huge:1.0",)))
+    assert [d.display for d in result.dependencies] == ["org.fix:huge:1.0"]
+    assert len(result.missing) == 2000
+    missing = next(w for w in result.warnings if w.code == "DEPENDENCY_MISSING")
+    assert "and 1980 more" in missing.message
