@@ -7,6 +7,7 @@
   `build/classes/{java,kotlin}/main`, its sources; dependencies from `gradle.lockfile` when present, else the
   `group:artifact:version` declarations of the build files and the `gradle/libs.versions.toml` catalog,
   resolved with their transitive dependencies from the Gradle cache and the local Maven repository.
+- IntelliJ (`.idea/` and no build file): project and module libraries, source folders, `out/production/*`.
 - Plain: jars at the top, in `lib/` or `libs/`, class directories `classes/`, `bin/`, `out/`; sources `src/`.
 """
 
@@ -296,6 +297,77 @@ def discover_plain(root: Path, tests: bool) -> Project:
     return project
 
 
+IDEA_URL = re.compile(r"^(?:jar|file)://(.*?)(?:!/.*)?$")
+
+
+def _idea_path(url: str, project_dir: Path, module_dir: Path) -> Path | None:
+    m = IDEA_URL.match(url or "")
+    if not m:
+        return None
+    text = m.group(1).replace("$PROJECT_DIR$", str(project_dir)).replace("$MODULE_DIR$", str(module_dir))
+    if "$" in text:  # a path variable of the IDE's own configuration ($MAVEN_REPOSITORY$, …)
+        text = text.replace("$USER_HOME$", str(Path.home()))
+        if "$" in text:
+            return None
+    return Path(text)
+
+
+def _idea_roots(el, project_dir: Path, module_dir: Path, kind: str) -> list[Path]:
+    """CLASSES or SOURCES roots under a <library> element."""
+    out = []
+    for part in el.iter():
+        if _local(part.tag) == kind:
+            for r in part:
+                path = _idea_path(r.get("url", ""), project_dir, module_dir)
+                if path is not None:
+                    out.append(path)
+    return out
+
+
+def discover_idea(root: Path, tests: bool) -> Project:
+    """An IntelliJ project (`.idea/`): project libraries (`.idea/libraries/*.xml`), each module's (`*.iml`)
+    module libraries and source folders, and the IDE's output folders `out/production|test/<module>`."""
+    project = discover_plain(root, tests)
+    project.kind = "idea"
+    project.classes = [c for c in project.classes if c[0] != str(root / "out")]  # out/ is split per module below
+    idea = root / ".idea"
+    files = sorted((idea / "libraries").glob("*.xml")) if (idea / "libraries").is_dir() else []
+    modules = sorted(root.rglob("*.iml"))[:MAX_MODULES]
+    seen = {c[0] for c in project.classes}
+    sources: list[str] = []
+    for path in [*files, *modules]:
+        project.build_files.append(str(path))
+        xml = _read_pom(path, project.warnings)
+        if xml is None:
+            continue
+        module_dir = path.parent
+        for lib in xml.iter():
+            if _local(lib.tag) != "library":
+                continue
+            for jar in _idea_roots(lib, root, module_dir, "CLASSES"):
+                if jar.exists() and str(jar) not in seen:
+                    seen.add(str(jar))
+                    from jdx.loaders.maven_repo import coordinate_in_jar, coordinate_of_path
+
+                    name = (coordinate_of_path(str(jar)) or coordinate_in_jar(str(jar)) or jar.name) \
+                        if jar.is_file() else jar.name
+                    project.classes.append((str(jar), name))
+        for folder in xml.iter():
+            if _local(folder.tag) == "sourceFolder" and (tests or folder.get("isTestSource") != "true"):
+                src = _idea_path(folder.get("url", ""), root, module_dir)
+                if src is not None and src.is_dir():
+                    sources.append(str(src))
+    for kind in ("production", "test") if tests else ("production",):
+        out = root / "out" / kind
+        for module_out in sorted(out.iterdir()) if out.is_dir() else []:
+            if module_out.is_dir() and str(module_out) not in seen:
+                seen.add(str(module_out))
+                project.classes.insert(0, (str(module_out), f"{module_out.name} ({kind})"))
+    if sources:
+        project.src = list(dict.fromkeys(sources))
+    return project
+
+
 def discover(root: str, kind: str, tests: bool = False) -> Project:
     """The project at `root` (from project_root.find_project_root), without resolving dependencies."""
     path = Path(root)
@@ -303,6 +375,8 @@ def discover(root: str, kind: str, tests: bool = False) -> Project:
         return discover_maven(path, tests)
     if kind == "gradle":
         return discover_gradle(path, tests)
+    if kind == "idea":
+        return discover_idea(path, tests)
     return discover_plain(path, tests)
 
 
@@ -319,7 +393,7 @@ def project_classpath(cache: Path, project: Project, tests: bool = False) -> Cla
     build = ", ".join(os.path.relpath(b, project.root) for b in project.build_files[:3]) + \
         (f" and {len(project.build_files) - 3} more" if len(project.build_files) > 3 else "")
     head = f"{project.kind} project at {project.root}" + (f" ({build})" if build else "")
-    if project.kind == "plain" or (project.kind == "idea" and not project.modules):
+    if project.kind in ("plain", "idea"):
         out.how.append(f"{head}: {len(project.classes)} jar(s)/class dir(s)")
         return out
     repo, repo_how = local_repository()

@@ -216,3 +216,28 @@ def test_daemon_key_names_the_project(world, monkeypatch):
     assert workspace_hash(maven) != workspace_hash(gradle)
     assert f"--project={world.maven}" in workspace_argv(maven)
     assert "project" not in workspace_flags(jars=["x.jar"])
+
+
+def test_intellij_project(world, tmp_path):
+    """`.idea/` with no build file: its project library, module source folder and output folder."""
+    import shutil
+
+    from jdx.loaders.project import discover, project_classpath
+    from jdx.loaders.project_root import find_project_root
+
+    root = tmp_path / "ij"
+    (root / ".idea" / "libraries").mkdir(parents=True)
+    (root / "deps").mkdir()
+    shutil.copy(world.repo / "org/fix/core/1.0/core-1.0.jar", root / "deps" / "core.jar")
+    (root / ".idea" / "libraries" / "core.xml").write_text(
+        '<component name="libraryTable"><library name="core"><CLASSES>'
+        '<root url="jar://$PROJECT_DIR$/deps/core.jar!/" /></CLASSES><SOURCES /></library></component>')
+    (root / "app" / "src").mkdir(parents=True)
+    (root / "app" / "app.iml").write_text(
+        '<module type="JAVA_MODULE"><component name="NewModuleRootManager"><content url="file://$MODULE_DIR$">'
+        '<sourceFolder url="file://$MODULE_DIR$/src" isTestSource="false" /></content></component></module>')
+    shutil.copytree(world.maven / "api" / "target" / "classes", root / "out" / "production" / "app")
+    assert find_project_root(root / "app" / "src") == (str(root), "idea")
+    cp = project_classpath(world.cache, discover(str(root), "idea"))
+    assert [cp.names[r] for r in cp.roots] == ["app (production)", "org.fix:core:1.0"]  # pom.properties
+    assert cp.src == [str(root / "app" / "src")]
