@@ -347,7 +347,10 @@ def discover_idea(root: Path, tests: bool) -> Project:
             for jar in _idea_roots(lib, root, module_dir, "CLASSES"):
                 if jar.exists() and str(jar) not in seen:
                     seen.add(str(jar))
-                    from jdx.loaders.maven_repo import coordinate_in_jar, coordinate_of_path
+                    from jdx.loaders.maven_repo import (
+                        coordinate_in_jar,
+                        coordinate_of_path,
+                    )
 
                     name = (coordinate_of_path(str(jar)) or coordinate_in_jar(str(jar)) or jar.name) \
                         if jar.is_file() else jar.name

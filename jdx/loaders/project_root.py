@@ -70,9 +70,7 @@ def find_project_root(start: str | os.PathLike) -> tuple[str, str] | None:
         parent = folder.parent
         if parent == folder or folder == home:
             break
-        if any((parent / s).exists() for s in GRADLE_SETTINGS):
-            root = parent
-        elif (parent / "pom.xml").is_file() and (folder / "pom.xml").is_file() and \
+        if any((parent / s).exists() for s in GRADLE_SETTINGS) or (parent / "pom.xml").is_file() and (folder / "pom.xml").is_file() and \
                 _lists_module(parent / "pom.xml", folder):
             root = parent
         elif not _is_marked(parent):

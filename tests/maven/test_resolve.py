@@ -9,6 +9,7 @@ import pytest
 from jdx.loaders import maven_resolver as mr
 from tests.maven import fixture as fx
 
+
 @pytest.fixture(scope="module")
 def w(world):
     return world.root, world.repo, world.maven, world.cache
