@@ -327,6 +327,8 @@ def _idea_roots(el, project_dir: Path, module_dir: Path, kind: str) -> list[Path
 def discover_idea(root: Path, tests: bool) -> Project:
     """An IntelliJ project (`.idea/`): project libraries (`.idea/libraries/*.xml`), each module's (`*.iml`)
     module libraries and source folders, and the IDE's output folders `out/production|test/<module>`."""
+    from jdx.loaders.maven_repo import coordinate_in_jar, coordinate_of_path
+
     project = discover_plain(root, tests)
     project.kind = "idea"
     project.classes = [c for c in project.classes if c[0] != str(root / "out")]  # out/ is split per module below
@@ -347,11 +349,6 @@ def discover_idea(root: Path, tests: bool) -> Project:
             for jar in _idea_roots(lib, root, module_dir, "CLASSES"):
                 if jar.exists() and str(jar) not in seen:
                     seen.add(str(jar))
-                    from jdx.loaders.maven_repo import (
-                        coordinate_in_jar,
-                        coordinate_of_path,
-                    )
-
                     name = (coordinate_of_path(str(jar)) or coordinate_in_jar(str(jar)) or jar.name) \
                         if jar.is_file() else jar.name
                     project.classes.append((str(jar), name))

@@ -70,8 +70,10 @@ def find_project_root(start: str | os.PathLike) -> tuple[str, str] | None:
         parent = folder.parent
         if parent == folder or folder == home:
             break
-        if any((parent / s).exists() for s in GRADLE_SETTINGS) or (parent / "pom.xml").is_file() and (folder / "pom.xml").is_file() and \
-                _lists_module(parent / "pom.xml", folder):
+        gradle_root = any((parent / s).exists() for s in GRADLE_SETTINGS)
+        maven_parent = (parent / "pom.xml").is_file() and (folder / "pom.xml").is_file() and \
+            _lists_module(parent / "pom.xml", folder)
+        if gradle_root or maven_parent:
             root = parent
         elif not _is_marked(parent):
             break
