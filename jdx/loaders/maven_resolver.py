@@ -126,11 +126,11 @@ _helper: dict = {}
 
 
 def _resolver_class(cache: Path):
-    if "cls" in _helper:
-        return _helper["cls"]
     lib = maven_lib()
     if lib is None:
         raise EnvironmentMissing(f"Maven's resolver is not installed: {INSTALL_MAVEN}")
+    if _helper.get("lib") == lib:
+        return _helper["cls"]
     jars = _lib_jars(lib)
     classes = _helper_classes(cache, jars)
     from jdx.loaders import java_tools
@@ -198,7 +198,12 @@ def resolve(cache: Path, request: ResolveRequest, *, use_cache: bool = True) -> 
         result = parse_answer(answer)
         result.cached = True
         return result
-    timeout = int(float(os.environ.get("JDX_MAVEN_TIMEOUT", TIMEOUT_MS / 1000)) * 1000)
+    try:
+        timeout = max(1, int(float(os.environ.get("JDX_MAVEN_TIMEOUT", TIMEOUT_MS / 1000)) * 1000))
+    except ValueError:
+        from jdx.errors import UsageError
+
+        raise UsageError(f"JDX_MAVEN_TIMEOUT={os.environ['JDX_MAVEN_TIMEOUT']!r}: give seconds, e.g. 60") from None
     answer = str(_resolver_class(cache).resolve(request.text(), timeout))
     result = parse_answer(answer)
     if not any(e.code in ("RESOLVE_TIMEOUT", "RESOLVE_FAILED", "RESOLVER_UNAVAILABLE") for e in result.errors):

@@ -241,3 +241,20 @@ def test_intellij_project(world, tmp_path):
     cp = project_classpath(world.cache, discover(str(root), "idea"))
     assert [cp.names[r] for r in cp.roots] == ["app (production)", "org.fix:core:1.0"]  # pom.properties
     assert cp.src == [str(root / "app" / "src")]
+
+
+def test_without_maven_the_project_and_coordinates_still_answer(world, monkeypatch):
+    """No Maven resolver installed: named MAVEN_RESOLVER_UNAVAILABLE; the project's classes and the
+    coordinate's own jar remain."""
+    from jdx.loaders.classpath import coordinate_roots
+    from jdx.loaders.project import discover, project_classpath
+
+    monkeypatch.setenv("JDX_MAVEN_REPO", str(world.repo))
+    monkeypatch.setenv("JDX_MAVEN_LIB", str(world.root / "no-maven"))
+    monkeypatch.setenv("JDX_CACHE_DIR", str(world.root / "no-maven-cache"))
+    cp = coordinate_roots(world.root / "no-maven-cache", ["org.fix:util:1.0"])
+    assert [cp.names[r] for r in cp.roots] == ["org.fix:util:1.0"]
+    assert "MAVEN_RESOLVER_UNAVAILABLE" in [w.code for w in cp.warnings]
+    project = project_classpath(world.root / "no-maven-cache", discover(str(world.maven), "maven"))
+    assert sorted(project.names.values()) == ["com.example:api:1.0", "com.example:app:1.0"]
+    assert "MAVEN_RESOLVER_UNAVAILABLE" in [w.code for w in project.warnings]
