@@ -241,8 +241,8 @@ def discover_gradle(root: Path, tests: bool) -> Project:
             for line in lock.splitlines():
                 coord, _eq, confs = line.partition("=")
                 if coord.count(":") == 2 and not line.startswith("#"):
-                    wanted = any(c.endswith(("RuntimeClasspath", "CompileClasspath")) and
-                                 (tests or not c.startswith("test")) for c in confs.split(","))
+                    wanted = any(c.strip().lower().endswith(("runtimeclasspath", "compileclasspath")) and
+                                 (tests or not c.strip().startswith("test")) for c in confs.split(","))
                     if wanted:
                         locked.append(coord.strip())
             continue

@@ -258,3 +258,30 @@ def test_without_maven_the_project_and_coordinates_still_answer(world, monkeypat
     project = project_classpath(world.root / "no-maven-cache", discover(str(world.maven), "maven"))
     assert sorted(project.names.values()) == ["com.example:api:1.0", "com.example:app:1.0"]
     assert "MAVEN_RESOLVER_UNAVAILABLE" in [w.code for w in project.warnings]
+
+
+def test_gradle_catalog_subprojects_and_lockfile(world, monkeypatch, tmp_path):
+    """settings.gradle includes, a version catalog alias, a Groovy declaration, an unversioned one (named), then
+    a gradle.lockfile that wins over declarations."""
+    from jdx.loaders.project import discover, project_classpath
+
+    monkeypatch.setenv("JDX_MAVEN_REPO", str(world.repo))
+    monkeypatch.setenv("JDX_GRADLE_CACHE", str(tmp_path / "none"))
+    root = tmp_path / "multi"
+    (root / "gradle").mkdir(parents=True)
+    (root / "lib" / "build" / "classes" / "java" / "main").mkdir(parents=True)
+    (root / "settings.gradle").write_text("rootProject.name = 'multi'\ninclude ':lib', ':absent'\n")
+    (root / "gradle" / "libs.versions.toml").write_text(
+        '[versions]\ncore = "1.0"\n\n[libraries]\nfix-core = { module = "org.fix:core", version.ref = "core" }\n')
+    (root / "lib" / "build.gradle").write_text(
+        "dependencies {\n    implementation libs.fix.core\n    api 'org.fix:kept:1.0'\n"
+        "    implementation 'org.fix:rt'\n    implementation platform('org.fix:bom:1.0')\n}\n")
+    project = discover(str(root), "gradle")
+    assert project.coords == ["org.fix:kept:1.0", "org.fix:core:1.0"]
+    cp = project_classpath(world.cache, project)
+    assert [cp.names[r] for r in cp.roots] == [":lib (java main)", "org.fix:kept:1.0", "org.fix:core:1.0"]
+    (root / "lib" / "gradle.lockfile").write_text(
+        "# lockfile\norg.fix:noisy:1.0=compileClasspath,runtimeClasspath\n"
+        "org.fix:testlib:1.0=testCompileClasspath\nempty=\n")
+    locked = discover(str(root), "gradle")
+    assert locked.coords == ["org.fix:noisy:1.0"]
