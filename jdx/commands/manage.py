@@ -85,11 +85,22 @@ def cache_gc(session, dry_run: bool = False) -> Answer:
     except NoIndexError:
         pass
     specs = [load_workspace(n) for n in list_workspaces()]
-    candidates = [(s.jars, s.jdk) for s in specs] + [([], True)]
+    candidates = [(s.jars, s.jdk) for s in specs if not (s.coords or s.project)] + [([], True)]
     for jars, jdk in candidates:
         arts = resolve_roots(jars, home if jdk else None, session.cache).artifacts
         keep_shards.update(a.key for a in arts)
         keep_graphs.add(graph_key(arts))
+    for spec in specs:
+        if spec.coords or spec.project:  # roots from Maven coordinates or a project: resolved as a query would
+            from jdx.commands.session import Options, Session
+            from jdx.errors import JdxError
+
+            try:
+                arts = Session(Options(workspace=spec.name, cache_dir=session.options.cache_dir)).artifacts()
+            except JdxError:
+                continue
+            keep_shards.update(a.key for a in arts)
+            keep_graphs.add(graph_key(arts))
     from jdx.loaders.shards import sweep_partial_shards
 
     removed = [] if dry_run else [f"shards/{n}" for n in sweep_partial_shards(session.cache)]

@@ -126,6 +126,13 @@ def test_info_doctor_and_auto_workspace(world, world_env, tmp_path):
     assert libs.returncode == 0 and "coord org.fix:util:1.0" in libs.stdout, libs.stderr
     listed = jdx(env, tmp_path, "-w", "libs", "ws", "info")
     assert "org.fix:core:2.0" in listed.stdout and "--coord org.fix:util:1.0" in listed.stdout
+    assert jdx(env, tmp_path, "-w", "libs", "index").returncode == 0
+    import json
+
+    keys = {a["key"] for a in json.loads(jdx(env, tmp_path, "-w", "libs", "--json", "ws", "info").stdout)["result"]
+            ["artifacts"]}
+    gc = json.loads(jdx(env, tmp_path, "--json", "cache", "gc", "--dry-run").stdout)["result"]
+    assert not keys & {r.split("/", 1)[1] for r in gc["removed"]}  # a coordinate workspace keeps its shards
     merged = jdx(world_env, tmp_path, "--no-jdk", "--project", str(world.gradle), "--coord", "org.fix:kept:1.0",
                  "ws", "info")
     assert "flags + auto-discovery (gradle project)" in merged.stdout and "org.fix:kept:1.0" in merged.stdout
