@@ -68,9 +68,11 @@ class ResolveRequest:
     projects: tuple[str, ...] = ()  # POM paths among the modules to resolve the dependencies of
     coords: tuple[str, ...] = ()  # resolver forms
     gradle: tuple[str, ...] = ()
+    properties: tuple[tuple[str, str], ...] = ()  # user properties, as `mvn -Dname=value` sets them
 
     def text(self) -> str:
         lines = [f"repo\t{self.repo}", f"scopes\t{','.join(self.scopes)}"]
+        lines += [f"prop\t{k}\t{v}" for k, v in self.properties]
         lines += [f"gradle\t{g}" for g in self.gradle]
         lines += [f"module\t{k}\t{pom}\t{classes}" for k, pom, classes in self.modules]
         lines += [f"project\t{p}" for p in self.projects]

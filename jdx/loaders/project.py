@@ -56,6 +56,7 @@ class Project:
     coords: list[str] = field(default_factory=list)  # Gradle: declared or locked coordinates
     warnings: list[Warning_] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    properties: dict[str, str] = field(default_factory=dict)  # passed to Maven as -D would be (CI versions)
 
 
 def _local(tag: str) -> str:
@@ -89,21 +90,28 @@ def _read_pom(pom: Path, warnings: list[Warning_]):
     return None
 
 
-def _gav(root) -> str | None:
+CI_FRIENDLY = ("revision", "sha1", "changelist")  # Maven's version placeholders, set like -Drevision=...
+
+
+def _properties(root, inherited: dict[str, str]) -> dict[str, str]:
+    props = dict(inherited)
+    declared = _child(root, "properties")
+    for p in declared if declared is not None else ():
+        props[_local(p.tag)] = (p.text or "").strip()
+    return props
+
+
+def _gav(root, props: dict[str, str] | None = None) -> str | None:
     parent = _child(root, "parent")
     group = _text(root, "groupId") or _text(parent, "groupId")
     version = _text(root, "version") or _text(parent, "version")
     artifact = _text(root, "artifactId")
-    if "${" in version:
-        props = _child(root, "properties")
-        for _ in range(8):
-            m = re.search(r"\$\{([^}]+)\}", version)
-            if not m or props is None:
-                break
-            value = _text(props, m.group(1))
-            if not value:
-                break
-            version = version.replace(m.group(0), value)
+    props = props if props is not None else _properties(root, {})
+    for _ in range(8):
+        m = re.search(r"\$\{([^}]+)\}", version)
+        if not m or not props.get(m.group(1)):
+            break
+        version = version.replace(m.group(0), props[m.group(1)])
     if not (group and artifact and version) or "${" in group + artifact + version:
         return None
     return f"{group}:{artifact}:{version}"
@@ -118,9 +126,10 @@ def _sources(folder: Path, tests: bool) -> list[str]:
 def discover_maven(root: Path, tests: bool) -> Project:
     project = Project(root, "maven")
     seen: set[Path] = set()
-    queue = [root / "pom.xml"]
+    queue: list[tuple[Path, dict[str, str]]] = [(root / "pom.xml", {})]
     while queue and len(seen) < MAX_MODULES:
-        pom = queue.pop(0).resolve()
+        listed, inherited = queue.pop(0)
+        pom = listed.resolve()
         if pom in seen:
             continue
         seen.add(pom)
@@ -132,7 +141,10 @@ def discover_maven(root: Path, tests: bool) -> Project:
                 project.classes.append((str(folder / "target" / "classes"), folder.name))
             project.src.extend(_sources(folder, tests))
             continue
-        gav = _gav(xml)
+        props = _properties(xml, inherited)  # an aggregator is almost always its modules' parent too
+        if pom == (root / "pom.xml").resolve():
+            project.properties = {k: v for k, v in props.items() if k in CI_FRIENDLY and "${" not in v}
+        gav = _gav(xml, props)
         if gav is None:
             project.warnings.append(Warning_("POM_INVALID", f"{pom}: no groupId/artifactId/version (own or "
                                                             "inherited)", str(pom)))
@@ -153,7 +165,8 @@ def discover_maven(root: Path, tests: bool) -> Project:
         for m in modules if modules is not None else ():
             if _local(m.tag) == "module" and m.text and m.text.strip():
                 target = folder / m.text.strip()
-                queue.append(target / "pom.xml" if target.is_dir() or not target.name.endswith(".xml") else target)
+                queue.append((target / "pom.xml" if target.is_dir() or not target.name.endswith(".xml") else target,
+                              props))
     return project
 
 
@@ -402,7 +415,8 @@ def project_classpath(cache: Path, project: Project, tests: bool = False) -> Cla
         request = maven_resolver.ResolveRequest(
             repo=repo, scopes=scopes,
             modules=tuple((m.gav, str(m.pom), str(m.folder / "target" / "classes")) for m in project.modules),
-            projects=tuple(str(m.pom) for m in project.modules))
+            projects=tuple(str(m.pom) for m in project.modules),
+            properties=tuple(sorted(project.properties.items())))
     else:
         cache_dir, _gradle_how = gradle_cache()
         coords = []

@@ -292,3 +292,28 @@ def test_gradle_catalog_subprojects_and_lockfile(world, monkeypatch, tmp_path):
         "org.fix:testlib:1.0=testCompileClasspath\nempty=\n")
     locked = discover(str(root), "gradle")
     assert locked.coords == ["org.fix:noisy:1.0"]
+
+
+def test_ci_friendly_versions_across_modules(world, monkeypatch, tmp_path):
+    """`${revision}` set in the root POM: module coordinates and the dependency between modules resolve."""
+    import shutil
+
+    from jdx.loaders.project import discover, project_classpath
+    from tests.maven import fixture as fx
+
+    monkeypatch.setenv("JDX_MAVEN_REPO", str(world.repo))
+    root = tmp_path / "ci"
+    for module in ("a", "b"):
+        shutil.copytree(world.maven / "api" / "target" / "classes", root / module / "target" / "classes")
+    (root / "pom.xml").write_text(fx._pom("ci", "${revision}", "<properties><revision>1.2</revision></properties>"
+                                          "<modules><module>a</module><module>b</module></modules>",
+                                          group="x", packaging="pom"))
+    (root / "a" / "pom.xml").write_text(fx._pom("a", "${revision}", fx.deps(fx.dep("b", "${revision}", group="x"),
+                                                                          fx.dep("core", "1.0")),
+                                                group="x", parent=("x", "ci", "${revision}")))
+    (root / "b" / "pom.xml").write_text(fx._pom("b", "${revision}", group="x", parent=("x", "ci", "${revision}")))
+    project = discover(str(root), "maven")
+    assert [m.gav for m in project.modules] == ["x:ci:1.2", "x:a:1.2", "x:b:1.2"]
+    cp = project_classpath(world.cache, project)
+    assert [cp.names[r] for r in cp.roots] == ["x:a:1.2", "x:b:1.2", "org.fix:core:1.0"], cp.warnings
+    assert not [w for w in cp.warnings if w.code in ("DEPENDENCY_MISSING", "POM_INVALID")], cp.warnings

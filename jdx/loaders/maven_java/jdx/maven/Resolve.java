@@ -132,6 +132,7 @@ public final class Resolve {
         List<String> projects = new ArrayList<>();
         List<String> coords = new ArrayList<>();
         Set<String> scopes = new LinkedHashSet<>();
+        Map<String, String> userProps = new LinkedHashMap<>();
         for (String line : request.split("\n")) {
             String[] p = line.split("\t");
             switch (p[0]) {
@@ -145,6 +146,7 @@ public final class Resolve {
                 case "project": projects.add(p[1]); break;
                 case "coord": coords.add(p[1]); break;
                 case "scopes": Collections.addAll(scopes, p[1].split(",")); break;
+                case "prop": userProps.put(p[1], p.length > 2 ? p[2] : ""); break;
                 default: break;
             }
         }
@@ -163,6 +165,7 @@ public final class Resolve {
         DefaultRepositorySystemSession session = MavenRepositorySystemUtils.newSession();
         session.setOffline(true);
         session.setSystemProperties(System.getProperties());
+        session.setUserProperties(userProps);
         session.setConfigProperty("aether.artifactResolver.snapshotNormalization", Boolean.FALSE);
         final String repoDir = repoPath;
         LocalRepository local = new LocalRepository(new File(repoPath), "simple");
