@@ -55,11 +55,31 @@ def jdx_env(jdx_home) -> dict:
             pass
 
 
+def _query_command(args: tuple[str, ...]) -> bool:
+    """A registry query command line (no --help): what `jdx.cli.main.main` answers without typer."""
+    from jdx.cli.main import split_globals
+    from jdx.commands.registry import command
+
+    try:
+        _, rest = split_globals(list(args))
+    except Exception:  # noqa: BLE001 - a bad global flag line goes to the real process
+        return False
+    return bool(rest) and command(rest[0]) is not None and not any(w in ("-h", "--help") for w in rest)
+
+
 @pytest.fixture(scope="session")
 def run_jdx(jdx_env):
-    """Runs `python -m jdx ARGS` and returns exit code, stdout and stderr."""
+    """Runs `jdx ARGS` and returns exit code, stdout and stderr.
+
+    A plain query command line (no stdin, no extra environment) is answered by `jdx.cli.main.main` inside
+    the test process, with the session's environment, as `python -m jdx` would answer it (the same code
+    after the interpreter starts; a fresh process per line made the default tier pay an interpreter, a JVM
+    and a graph open per line). Everything else, and every line when JDX_TEST_SUBPROCESS=1, runs
+    `python -m jdx` as a subprocess. tests/cli/test_cli.py keeps subprocess checks of the real entry point."""
 
     def run(*args: str, env: dict | None = None, stdin: str | None = None, timeout: int = 600) -> Run:
+        if env is None and stdin is None and not os.environ.get("JDX_TEST_SUBPROCESS") and _query_command(args):
+            return _in_process(args, jdx_env)
         proc = subprocess.run(
             [sys.executable, "-m", "jdx", *args],
             capture_output=True, text=True, env={**jdx_env, **(env or {})}, input=stdin, timeout=timeout,
@@ -67,6 +87,25 @@ def run_jdx(jdx_env):
         return Run(proc.returncode, proc.stdout, proc.stderr)
 
     return run
+
+
+def _in_process(args: tuple[str, ...], env: dict) -> Run:
+    import contextlib
+    import io
+
+    from jdx.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    saved = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(env)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(list(args))
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return Run(code, out.getvalue(), err.getvalue())
 
 
 def require(path: Path) -> Path:

@@ -107,8 +107,13 @@ def test_cases_cover_every_command_on_the_wire():
     assert {c[0] for c in CASES} == wire_commands() - {"health"}
 
 
-@pytest.mark.parametrize("fmt", ["text", "json"])
-@pytest.mark.parametrize("case", CASES, ids=lambda c: " ".join(c)[:60])
+JSON_SAMPLE = {"show", "usages", "cypher", "doctor", "diff", "signature"}  # --json of the rest: soak
+PARAMS = [pytest.param(case, fmt, id=f"{' '.join(case)[:60]}-{fmt}",
+                       marks=() if fmt == "text" or case[0] in JSON_SAMPLE else pytest.mark.soak)
+          for fmt in ("text", "json") for case in CASES]
+
+
+@pytest.mark.parametrize("case,fmt", PARAMS)
 def test_same_bytes_through_every_adapter(adapters, workspace, case, fmt, jdx_home):
     call, g = adapters
     jars = {"{fixtures}": str(fixtures_jar(jdx_home)), "{graph}": str(graph_jar(jdx_home))}

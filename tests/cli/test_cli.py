@@ -116,6 +116,7 @@ def test_cypher_table_and_json(run_jdx):
     assert data["result"] == {"columns": ["super"], "rows": [{"super": "java.util.AbstractMap"}]}
 
 
+@pytest.mark.soak
 def test_gson_workspace_export_is_an_arrow_dataset(run_jdx, tmp_path):
     require(GSON)
     r = run_jdx("export", str(tmp_path / "out"), "--no-jdk", "--jars", str(GSON), "--json")
@@ -223,6 +224,7 @@ def test_batch_answers_every_line_from_one_process(run_jdx):
     assert json.loads(single.out) == results[0]  # batch and one-shot answer byte-identically
 
 
+@pytest.mark.soak
 def test_cache_clear_empties_derived_caches(run_jdx, jdx_home, tmp_path):
     """Parses of sources (and decompiled classes, archive indexes) live in the cache too: info counts them,
     clear removes them."""

@@ -141,8 +141,10 @@ def test_same_bytes_twice(fx, run_jdx):
 
 
 @pytest.mark.parametrize("ref,name", [("java.util.Optional#orElseGet", "orElseGet"),
-                                      ("java.util.Objects#requireNonNull(Object, String)", "requireNonNull"),
-                                      ("java.lang.StringBuilder#append(String)", "append")])
+                                      pytest.param("java.util.Objects#requireNonNull(Object, String)",
+                                                   "requireNonNull", marks=pytest.mark.soak),
+                                      pytest.param("java.lang.StringBuilder#append(String)", "append",
+                                                   marks=pytest.mark.soak)])
 def test_jdk_samples_point_at_the_call(run_jdx, ref, name):
     """On the JDK with src.zip: every sample is rendered from sources and its marked line holds the call."""
     if not Path("/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip").exists():

@@ -7,12 +7,15 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from jdx.commands.wire import decode_response, encode_request
 from jdx.daemon import client
 from jdx.daemon.paths import daemon_paths, workspace_flags
 from tests.fixtures.build import fixtures_jar
 
 
+@pytest.mark.soak
 def test_idle_daemon_process_exits_after_using_the_jvm(runtime, jdx_home):
     jar = str(fixtures_jar(jdx_home))
     ws = workspace_flags(jars=[jar], jdk=False)

@@ -106,6 +106,7 @@ def _jdk(cache: Path, sample: int) -> None:
     assert unconfirmed == [], unconfirmed[:20]
 
 
+@pytest.mark.soak
 def test_jdk_sample_against_reflection(jdx_home):
     _jdk(jdx_home / "cache", int(os.environ.get("JDX_DIFF_JDK_SAMPLE", "12")))
 

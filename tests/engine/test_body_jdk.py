@@ -138,7 +138,7 @@ def _run(service: JdxService, count: int) -> None:
 
 
 def test_body_differential_default_sample(service):
-    _run(service, 60)
+    _run(service, 25)
 
 
 @pytest.mark.soak

@@ -326,7 +326,7 @@ method_sigs = st.builds(
 class_sigs = st.builds(ClassSignature, tparam_lists, class_types, st.lists(class_types, max_size=3).map(tuple))
 
 
-@settings(max_examples=200)
+@settings(max_examples=30)
 @given(method_sigs)
 def test_method_signature_round_trip(sig):
     text = format_signature(sig)
@@ -342,7 +342,7 @@ def test_method_signature_round_trip(sig):
     assert parse_method_descriptor(erased)
 
 
-@settings(max_examples=200)
+@settings(max_examples=30)
 @given(class_sigs)
 def test_class_signature_round_trip(sig):
     assert parse_class_signature(format_signature(sig)) == sig

@@ -319,7 +319,7 @@ member_names = st.one_of(
 )
 
 
-@settings(max_examples=300)
+@settings(max_examples=100)
 @given(owners, member_names, method_descs, st.booleans(), st.booleans())
 def test_format_member_round_trips_through_parse(owner, name, desc, varargs, with_return):
     text = format_member(owner, name, desc, varargs=varargs, with_return=with_return)
@@ -367,13 +367,13 @@ def _check_total(text: str) -> None:
     assert fields(again) == fields(ref)
 
 
-@settings(max_examples=500)
+@settings(max_examples=150)
 @given(st.text())
 def test_parse_ref_only_raises_ref_syntax_error(text):
     _check_total(text)
 
 
-@settings(max_examples=1000)
+@settings(max_examples=300)
 @given(st.text(alphabet="aZ1$_.#:/()<>[],;* `?\t-LIV", max_size=40))
 def test_parse_ref_on_grammar_alphabet(text):
     _check_total(text)

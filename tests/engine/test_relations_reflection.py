@@ -109,6 +109,7 @@ def test_gson_hierarchy_equals_reflection(jdx_home, oracle):
     compare(jdx_home, oracle, require(GSON), GSON_TYPES)
 
 
+@pytest.mark.soak
 def test_guava_hierarchy_equals_reflection(jdx_home, oracle):
     compare(jdx_home, oracle, require(GUAVA), GUAVA_TYPES)
 

@@ -267,7 +267,8 @@ def test_tree(store):
         artifact_tree(store, "nothing*", None, False, 10)
 
 
-@pytest.mark.parametrize("pattern", ["get", "set", "is"])
+@pytest.mark.parametrize("pattern", ["get", pytest.param("set", marks=pytest.mark.soak),
+                                     pytest.param("is", marks=pytest.mark.soak)])
 def test_broad_patterns_rank_and_count_like_a_full_fetch(store, pattern):
     """Tier-by-tier fetching with a graph count must give the same top and total as ranking everything."""
     result, _ = find(store, pattern, kinds=("method",), limit=20)
@@ -290,9 +291,11 @@ def test_broad_patterns_rank_and_count_like_a_full_fetch(store, pattern):
 
 
 @pytest.mark.parametrize("pattern, kw", [
-    ("HMap", {}), ("gJson", {"kinds": ("method",)}), ("H*Map", {"kinds": ("class",)}), ("get", {"limit": 30}),
-    ("Json", {"artifact_glob": "gson*"}), ("size", {"package_glob": "java.util.concurrent*", "kinds": ("method",)}),
-    ("HashMap.get", {}), ("to", {"kinds": ("field", "interface"), "limit": 40}), ("URLConn", {}), ("is", {}),
+    ("gJson", {"kinds": ("method",)}), ("Json", {"artifact_glob": "gson*"}),
+    ("size", {"package_glob": "java.util.concurrent*", "kinds": ("method",)}),
+    *[pytest.param(p, k, marks=pytest.mark.soak) for p, k in (
+        ("HMap", {}), ("H*Map", {"kinds": ("class",)}), ("get", {"limit": 30}), ("HashMap.get", {}),
+        ("to", {"kinds": ("field", "interface"), "limit": 40}), ("URLConn", {}), ("is", {}))],
 ])
 def test_in_memory_index_answers_like_the_graph(store, monkeypatch, pattern, kw):
     """A long-lived process answers from its in-memory index; a one-shot from the graph: same answer."""
@@ -307,7 +310,7 @@ def test_in_memory_index_answers_like_the_graph(store, monkeypatch, pattern, kw)
 
 
 @given(st.text(min_size=1, max_size=12), st.booleans())
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_any_text_is_an_answer_or_a_named_error(store, text, glob):
     """Quotes, backslashes, regex syntax, non-ASCII: every pattern is matched literally or refused with a named
     error (never a Cypher syntax error, never a crash), and every match really matches."""

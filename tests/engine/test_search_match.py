@@ -69,13 +69,13 @@ def test_hump_rejects(pattern, name):
 
 
 @given(IDENT)
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 def test_every_name_matches_itself_exactly(name):
     assert compile_pattern(name).tier(name) == EXACT
 
 
 @given(IDENT)
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 def test_the_pattern_of_a_names_capitals_finds_it(name):
     capitals = "".join(c for c in name if c.isupper())
     if capitals:
@@ -83,7 +83,7 @@ def test_the_pattern_of_a_names_capitals_finds_it(name):
 
 
 @given(IDENT)
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 def test_every_name_matches_its_own_humps_anchored(name):
     """The first letter of each word, in order, is an anchored camel-hump match (or better); words that
     start with a digit are skipped (a digit in a pattern continues a word, it never starts one)."""
@@ -94,7 +94,7 @@ def test_every_name_matches_its_own_humps_anchored(name):
 
 
 @given(IDENT)
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 def test_words_lose_no_letters_or_digits(name):
     assert name_words(name).replace(" ", "") == re.sub(r"[_$]", "", name)
 

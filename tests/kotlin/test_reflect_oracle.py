@@ -33,6 +33,7 @@ def test_fixtures_agree_with_kotlin_reflect():
     assert _check(runtime_stdlib(), metadata_rows(jar), None, extra=jar) >= 60
 
 
+@pytest.mark.soak
 def test_stdlib_sample_agrees_with_kotlin_reflect():
     jar = stdlib_jar("2.0.21")
     assert _check(jar, metadata_rows(jar), 40) > 200

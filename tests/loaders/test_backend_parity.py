@@ -16,6 +16,8 @@ import pytest
 from jdx.graph_schema.schema import NODE_TABLES, REL_TABLES
 from tests.conftest import GSON, require
 
+pytestmark = pytest.mark.soak  # a second graph backend built whole; the default tier uses one backend
+
 BACKENDS = ("kuzu", "ladybug")
 
 

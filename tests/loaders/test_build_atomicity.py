@@ -111,7 +111,11 @@ class when_building:
         return self.at is not None and elapsed >= self.at + self.extra
 
 
-@pytest.mark.parametrize("moment", ["0.5s", "1.5s", "3s", "building", "building+0.5s"])
+@pytest.mark.parametrize("moment", [pytest.param("building", marks=pytest.mark.soak),
+                                    pytest.param("1.5s", marks=pytest.mark.soak),
+                                    pytest.param("0.5s", marks=pytest.mark.soak),
+                                    pytest.param("3s", marks=pytest.mark.soak),
+                                    pytest.param("building+0.5s", marks=pytest.mark.soak)])
 def test_killed_rebuild_leaves_previous_graph_answering(workspace, moment):
     ws = workspace
     before = current_is_complete(ws["root"])
@@ -134,6 +138,7 @@ def test_killed_rebuild_leaves_previous_graph_answering(workspace, moment):
     assert counts == ws["baseline"]["counts"]
 
 
+@pytest.mark.soak
 def test_next_build_after_kills_is_clean(workspace):
     ws = workspace
     # one more kill in the graph-build phase, so there is certainly a half-build to sweep
@@ -160,6 +165,7 @@ def shard_temps(cache: Path) -> set[Path]:
     return {p for p in (cache / "shards").iterdir() if p.name.startswith(".")}
 
 
+@pytest.mark.soak
 def test_half_written_shard_is_swept_by_next_build(workspace):
     ws = workspace
     old = shard_temps(ws["cache"])

@@ -137,9 +137,12 @@ def _check(result: d.Decompiled, data: bytes, internal_name: str) -> None:
 CASES = ([("jar", str(GSON), n) for n in _top_level_classes(GSON, 20)]
          + [("jar", str(LANG3), n) for n in _top_level_classes(LANG3, 40)]
          + [("jrt", "jrt:/java.base", n) for n in JDK_SAMPLE])
+# the default tier decompiles three of them (a jar class and two JDK ones); the soak all of them
+DEFAULT_CASES = {"com/google/gson/internal/bind/TypeAdapters", "java/util/HashMap", "java/util/Map"}
+PARAMS = [pytest.param(*c, id=c[2], marks=() if c[2] in DEFAULT_CASES else pytest.mark.soak) for c in CASES]
 
 
-@pytest.mark.parametrize("kind,path,internal_name", CASES, ids=[c[2] for c in CASES])
+@pytest.mark.parametrize("kind,path,internal_name", PARAMS)
 def test_decompiled_text_parses_and_declares_the_binary_methods(cache, kind, path, internal_name):
     classpath = [("jar", str(GSON)), ("jar", str(LANG3)), ("jrt", "jrt:/java.base")]
     result = d.decompile_class(cache, kind, path, internal_name, classpath)
@@ -219,6 +222,7 @@ public class Tool {
 """
 
 
+@pytest.mark.soak
 def test_class_directory_and_a_changed_class_misses_the_cache(cache, tmp_path):
     """A class directory artifact; recompiling with a new method changes the bytes, so the key, so the text."""
     if shutil.which("javac") is None:
@@ -236,6 +240,7 @@ def test_class_directory_and_a_changed_class_misses_the_cache(cache, tmp_path):
     assert "added(" in second.text and "added(" not in first.text
 
 
+@pytest.mark.soak
 def test_a_slow_class_times_out_with_a_named_error_and_the_engine_stays_usable(cache, tmp_path):
     """The timeout hits while a fresh engine loader is still initialising classes, the worst moment to stop."""
     from jdx.loaders import java_tools
@@ -253,6 +258,7 @@ def test_a_slow_class_times_out_with_a_named_error_and_the_engine_stays_usable(c
     assert "class JsonObject" in after.text
 
 
+@pytest.mark.soak
 def test_a_process_with_an_abandoned_worker_exits_promptly(tmp_path, jdx_env):
     script = textwrap.dedent(f"""
         from pathlib import Path
@@ -357,6 +363,7 @@ def test_a_vineflower_jar_that_does_not_load_falls_through_to_the_next_engine(ca
         d.decompile_class(cache, "jar", str(GSON), "com/google/gson/JsonNull", [])
 
 
+@pytest.mark.soak
 def test_engine_log_noise_stays_off_stderr(cache, tmp_path, jdx_env, capfd):
     """Procyon logs unresolved generics through java.util.logging (commons-lang3's Failable triggers it)."""
     if d.available_engines()[0][0] != "procyon":
@@ -387,6 +394,7 @@ def test_one_call_can_force_an_engine(cache, monkeypatch, tmp_path):
         assert result.engine == "procyon"
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("kind,path,internal_name", [("jar", str(GSON), "com/google/gson/Gson"),
                                                      ("jrt", "jrt:/java.base", "java/util/TreeMap")])
 def test_a_kept_type_cache_gives_the_same_text_as_a_fresh_one(cache, tmp_path, monkeypatch, kind, path,

@@ -131,7 +131,8 @@ def _run(service: JdxService, classpath: str, classes: list[str]) -> tuple[int, 
     return len(sites), problems
 
 
-@pytest.mark.parametrize("name,jar", [("gson", GSON), ("guava", GUAVA), ("lang3", LANG3)])
+@pytest.mark.parametrize("name,jar", [("gson", GSON), pytest.param("guava", GUAVA, marks=pytest.mark.soak),
+                                      pytest.param("lang3", LANG3, marks=pytest.mark.soak)])
 def test_javap_call_and_field_sites_are_usages(jdx_home, name, jar):
     jar = require(jar)
     service = JdxService(Options(jars=[str(jar)], cache_dir=str(jdx_home / "cache")))

@@ -32,7 +32,8 @@ class _Tables:
         self.rels_seen.setdefault((name, src, dst), []).append(table)
 
 
-@pytest.mark.parametrize("jars,jdk", [([], True), ([GSON, GUAVA, LANG3], False)], ids=["jdk", "debian-jars"])
+@pytest.mark.parametrize("jars,jdk", [pytest.param([], True, id="jdk", marks=pytest.mark.soak),
+                                      pytest.param([GSON, GUAVA, LANG3], False, id="debian-jars", marks=pytest.mark.soak)])
 def test_database_holds_every_built_row(jdx_home, monkeypatch, jars, jdk):
     for jar in jars:
         require(jar)

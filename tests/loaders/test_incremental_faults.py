@@ -108,6 +108,7 @@ def test_recompiled_class_rereads_only_that_file_and_equals_a_scratch_build(proj
     same_as_scratch(tmp, report, roots)
 
 
+@pytest.mark.soak
 def test_deleted_class_file_leaves_the_graph(project):
     tmp, classes, dep = project
     cache = tmp / "cache"
@@ -146,6 +147,7 @@ def _cli(env: dict, *args: str) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+@pytest.mark.soak
 def test_killed_update_leaves_the_previous_graph_answering(project, jdx_env):
     tmp, classes, dep = project
     cache = tmp / "cache"

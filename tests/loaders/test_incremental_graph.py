@@ -93,6 +93,7 @@ def grown(cache: Path, names: list[str], fake: FakeExtractor):
     return report, snapshot(report.graph), sorted((w.code, w.message) for w in report.warnings)
 
 
+@pytest.mark.soak
 def test_appending_artifacts_equals_a_build_from_scratch(tmp_path):
     fake = FakeExtractor(CORPUS)
     steps = [["base.jar"], ["lib.jar", "base.jar"], ["more.jar", "lib.jar", "base.jar"],
@@ -123,6 +124,7 @@ def test_reordering_and_removing_equal_builds_from_scratch(tmp_path):
     assert report.incremental and got == scratch(tmp_path / "s-more", ["more.jar", "base.jar"])[0]
 
 
+@pytest.mark.soak
 def test_updates_that_would_differ_fall_back_to_a_full_build(tmp_path):
     fake = FakeExtractor(CORPUS)
     grown(tmp_path / "grown", ["lib.jar", "base.jar"], fake)
