@@ -42,9 +42,12 @@ def resolve_type(store: GraphStore, text: str) -> dict:
 def _artifact_coordinate(coord: str, name: str, path: str) -> bool:
     """Whether an artifact is `g:a:v[:classifier]`: named so (a resolved coordinate, a project module) or laid
     out so in a Maven repository or the Gradle cache."""
+    parts = coord.split(":")
+    if len(parts) == 5:  # Maven's long form g:a:extension:classifier:v, named g:a:v:classifier
+        parts = [parts[0], parts[1], parts[4], parts[3]]
+        coord = ":".join(parts)
     if name == coord or name.startswith(coord + " "):
         return True
-    parts = coord.split(":")
     g, a, v = parts[0], parts[1], parts[2]
     file = f"{a}-{v}" + (f"-{parts[3]}" if len(parts) > 3 else "") + ".jar"
     maven = "/" + "/".join([*g.split("."), a, v, file])

@@ -317,3 +317,16 @@ def test_ci_friendly_versions_across_modules(world, monkeypatch, tmp_path):
     cp = project_classpath(world.cache, project)
     assert [cp.names[r] for r in cp.roots] == ["x:a:1.2", "x:b:1.2", "org.fix:core:1.0"], cp.warnings
     assert not [w for w in cp.warnings if w.code in ("DEPENDENCY_MISSING", "POM_INVALID")], cp.warnings
+
+
+def test_artifact_coordinate_forms():
+    from jdx.engine.resolve import _artifact_coordinate
+
+    repo_jar = "/r/.m2/repository/org/fix/classy/1.0/classy-1.0-jdk11.jar"
+    assert _artifact_coordinate("org.fix:classy:1.0:jdk11", "classy-1.0-jdk11.jar", repo_jar)
+    assert _artifact_coordinate("org.fix:classy:jar:jdk11:1.0", "x.jar", repo_jar)
+    assert not _artifact_coordinate("org.fix:classy:1.0", "x.jar", repo_jar)
+    gradle_jar = "/g/files-2.1/org.fix/core/2.0/0a1b/core-2.0.jar"
+    assert _artifact_coordinate("org.fix:core:2.0", "core-2.0.jar", gradle_jar)
+    assert not _artifact_coordinate("org.fix:core:1.0", "core-2.0.jar", gradle_jar)
+    assert _artifact_coordinate("com.example:app:1.0", "com.example:app:1.0 (tests)", "/p/app/target/test-classes")
