@@ -150,6 +150,9 @@ def build_repository(root: Path) -> Path:
             name = f"{artifact}-{v}-jdk11.jar" if artifact == "classy" else f"{artifact}-{v}.jar"
             _jar(classes, folder / name, GROUP, artifact, v, prefix)
             (folder / f"{artifact}-{v}.pom").write_text(_pom(artifact, v, body))
+    rel, src = _java("kept", "1.0")  # one artifact ships its sources jar beside the binary, as Maven lays it out
+    with zipfile.ZipFile(repo / "org" / "fix" / "kept" / "1.0" / "kept-1.0-sources.jar", "w") as z:
+        z.writestr(rel, src)
     for artifact, body in (("parent", PARENT_BODY), ("bom", BOM_BODY)):
         folder = repo / "org" / "fix" / artifact / "1.0"
         folder.mkdir(parents=True, exist_ok=True)

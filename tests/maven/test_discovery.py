@@ -64,6 +64,7 @@ MAVEN_LINES = [
     "show org.fix.rt.Rt",
     "show org.fix.classy.Classy",
     "source com.example.app.App",
+    "source org.fix.kept.Kept",
 ]
 
 
@@ -79,6 +80,7 @@ def _check_maven_answers(out: list[dict]) -> None:
     assert "org.fix:bommed:1.1" in str(out[9])  # imported BOM
     assert "org.fix:classy:1.0:jdk11" in str(out[11])
     assert "Core.version()" in str(_result(out[12]))  # sources paired from src/main/java
+    assert "return \"1.0\"" in str(_result(out[13]))  # the dependency's -sources.jar beside it in the repository
     codes = {w["code"] for w in out[0]["warnings"]}
     assert "DEPENDENCY_MISSING" in codes  # org.fix:ghost
 
