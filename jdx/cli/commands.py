@@ -126,7 +126,7 @@ def ws_remove(name: str):
 
 @ws_app.command("add")
 def ws_add(name: str, root: str):
-    """Append a jar, glob or class directory to a workspace. Example: jdx ws add app build/classes/java/main"""
+    """Append a jar, glob, class directory or g:a:v coordinate to a workspace. Example: jdx ws add app lib/x.jar"""
     from jdx.commands import manage
 
     out("ws", f"add {name}", manage.ws_add(service(), name, root), text.ws_spec)

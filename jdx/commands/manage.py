@@ -159,8 +159,15 @@ def ws_list(session) -> Answer:
 def ws_add(session, name: str, root: str) -> Answer:
     from jdx.engine.workspace import absolutize, load_workspace, save_workspace
 
+    import os
+
+    from jdx.loaders.maven_repo import COORD, Coordinate
+
     spec = load_workspace(name)
-    spec.jars.extend(absolutize([root]))
+    if COORD.match(root) and not os.path.exists(os.path.expanduser(root)):  # a Maven coordinate, not a path
+        spec.coords.append(str(Coordinate.parse(root)))
+    else:
+        spec.jars.extend(absolutize([root]))
     save_workspace(spec)
     return Answer({"updated": name, **spec.to_json()})
 

@@ -128,6 +128,8 @@ def test_info_doctor_and_auto_workspace(world, world_env, tmp_path):
     assert libs.returncode == 0 and "coord org.fix:util:1.0" in libs.stdout, libs.stderr
     listed = jdx(env, tmp_path, "-w", "libs", "ws", "info")
     assert "org.fix:core:2.0" in listed.stdout and "--coord org.fix:util:1.0" in listed.stdout
+    added = jdx(env, tmp_path, "ws", "add", "libs", "org.fix:kept:1.0")
+    assert "coord org.fix:kept:1.0" in added.stdout, added.stderr
     assert jdx(env, tmp_path, "-w", "libs", "index").returncode == 0
     import json
 
