@@ -32,6 +32,11 @@ GRADLE_MAIN = ("implementation", "api", "compileOnly", "runtimeOnly", "compile",
 GRADLE_TEST = ("testImplementation", "testCompileOnly", "testRuntimeOnly", "testCompile", "testRuntime")
 DECLARATION = re.compile(r"\b(%s)\s*\(?\s*[\"']([A-Za-z0-9_.\-]+):([A-Za-z0-9_.\-]+):([A-Za-z0-9_.\-+\[\]()]+)"
                          r"(?::([A-Za-z0-9_.\-]+))?(?:@[a-z]+)?[\"']" % "|".join(GRADLE_MAIN + GRADLE_TEST))
+MAP_DECLARATION = re.compile(r"\b(%s)\s*\(?\s*group\s*[:=]\s*[\"']([^\"']+)[\"']\s*,\s*name\s*[:=]\s*"
+                             r"[\"']([^\"']+)[\"']\s*,\s*version\s*[:=]\s*[\"']([^\"']+)[\"']"
+                             % "|".join(GRADLE_MAIN + GRADLE_TEST))
+VERSIONLESS = re.compile(r"\b(%s)\s*\(?\s*[\"']([A-Za-z0-9_.\-]+):([A-Za-z0-9_.\-]+)[\"']"
+                         % "|".join(GRADLE_MAIN + GRADLE_TEST))  # a version from a platform or constraint
 CATALOG_USE = re.compile(r"\b(%s)\s*\(?\s*libs\.([A-Za-z0-9_.\-]+)" % "|".join(GRADLE_MAIN + GRADLE_TEST))
 INCLUDE = re.compile(r"\binclude\s*\(?([^\n)]*)")
 
@@ -263,15 +268,18 @@ def discover_gradle(root: Path, tests: bool) -> Project:
             text = _read_text(folder / name, project.warnings)
             if text is None:
                 continue
-            for m in DECLARATION.finditer(text):
+            for m in [*DECLARATION.finditer(text), *MAP_DECLARATION.finditer(text)]:
                 if m.group(1) in GRADLE_TEST and not tests:
                     continue
                 version = m.group(4)
-                coord = f"{m.group(2)}:{m.group(3)}:{version}" + (f":{m.group(5)}" if m.group(5) else "")
+                classifier = m.group(5) if m.re is DECLARATION else None
+                coord = f"{m.group(2)}:{m.group(3)}:{version}" + (f":{classifier}" if classifier else "")
                 if any(ch in version for ch in "[]()+$"):
                     unversioned.append(coord)
                 else:
                     declared.append(coord)
+            unversioned.extend(f"{m.group(2)}:{m.group(3)}" for m in VERSIONLESS.finditer(text)
+                               if tests or m.group(1) not in GRADLE_TEST)
             for m in CATALOG_USE.finditer(text):
                 if m.group(1) in GRADLE_TEST and not tests:
                     continue

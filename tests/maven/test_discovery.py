@@ -286,11 +286,14 @@ def test_gradle_catalog_subprojects_and_lockfile(world, monkeypatch, tmp_path):
         '[versions]\ncore = "1.0"\n\n[libraries]\nfix-core = { module = "org.fix:core", version.ref = "core" }\n')
     (root / "lib" / "build.gradle").write_text(
         "dependencies {\n    implementation libs.fix.core\n    api 'org.fix:kept:1.0'\n"
-        "    implementation 'org.fix:rt'\n    implementation platform('org.fix:bom:1.0')\n}\n")
+        "    implementation 'org.fix:rt'\n    implementation platform('org.fix:bom:1.0')\n"
+        "    runtimeOnly group: 'org.fix', name: 'opt', version: '1.0'\n}\n")
     project = discover(str(root), "gradle")
-    assert project.coords == ["org.fix:kept:1.0", "org.fix:core:1.0"]
+    assert project.coords == ["org.fix:kept:1.0", "org.fix:opt:1.0", "org.fix:core:1.0"]
+    assert "org.fix:rt" in next(w.message for w in project.warnings if w.code == "GRADLE_DEPENDENCY_UNRESOLVED")
     cp = project_classpath(world.cache, project)
-    assert [cp.names[r] for r in cp.roots] == [":lib (java main)", "org.fix:kept:1.0", "org.fix:core:1.0"]
+    assert [cp.names[r] for r in cp.roots] == [":lib (java main)", "org.fix:kept:1.0", "org.fix:opt:1.0",
+                                               "org.fix:core:1.0"]
     (root / "lib" / "gradle.lockfile").write_text(
         "# lockfile\norg.fix:noisy:1.0=compileClasspath,runtimeClasspath\n"
         "org.fix:testlib:1.0=testCompileClasspath\nempty=\n")
