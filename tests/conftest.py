@@ -16,6 +16,11 @@ GUAVA = JAVA_DIR / "guava.jar"
 LANG3 = JAVA_DIR / "commons-lang3.jar"
 
 
+def pytest_xdist_auto_num_workers(config) -> int:
+    """`-n auto`: one worker per core, at most 4 (each worker indexes the JDK once and holds its graphs)."""
+    return max(1, min(4, len(os.sched_getaffinity(0))))
+
+
 @dataclass
 class Run:
     code: int
