@@ -87,6 +87,9 @@ def run_bench(service: Session, iterations: int = 3) -> Answer:
         from jdx.bench import diff as bench_diff
 
         rows.extend(bench_diff.rows(cache, env, iterations))
+        from jdx.bench import discovery as bench_discovery
+
+        rows.extend(bench_discovery.rows(cache, env, iterations))
         warm = Session(Options(**{**service.options.__dict__, "cache_dir": str(cache)}))
         ask(warm, "members", "java.util.HashMap")
         samples = []

@@ -22,7 +22,7 @@ finally:
         sys.modules["rich"] = _rich
 
 from jdx.cli.output import emit, progress_printer
-from jdx.commands.session import Options, Session
+from jdx.commands.session import Session
 from jdx.errors import UsageError
 from jdx.render import manage as text
 
@@ -38,8 +38,7 @@ _G = None
 
 def service() -> Session:
     g = _G
-    opts = Options(workspace=g.workspace, jars=g.jars, src=g.src, sources=g.sources, jdk=g.jdk,
-                   cache_dir=g.cache_dir)
+    opts = g.options()
     return Session(opts, progress=progress_printer(not g.quiet and not g.json))
 
 
@@ -90,11 +89,13 @@ def cache_clear():
 
 
 @ws_app.command("create")
-def ws_create(name: str):
-    """Create a workspace from --jars/--src/--jdk. Example: jdx ws create app --jars 'libs/*.jar'"""
+def ws_create(name: str, auto: bool = typer.Option(False, "--auto", help="the project around the current "
+                                                                         "directory (or --project), rediscovered "
+                                                                         "on every use")):
+    """Create a workspace from --jars/--src/--coord/--jdk or --auto. Example: jdx ws create app --jars 'libs/*.jar'"""
     from jdx.commands import manage
 
-    out("ws", f"create {name}", manage.ws_create(service(), name), text.ws_spec)
+    out("ws", f"create {name}", manage.ws_create(service(), name, auto=auto), text.ws_spec)
 
 
 @ws_app.command("list")
@@ -125,7 +126,7 @@ def ws_remove(name: str):
 
 @ws_app.command("add")
 def ws_add(name: str, root: str):
-    """Append a jar, glob or class directory to a workspace. Example: jdx ws add app build/classes/java/main"""
+    """Append a jar, glob, class directory or g:a:v coordinate to a workspace. Example: jdx ws add app lib/x.jar"""
     from jdx.commands import manage
 
     out("ws", f"add {name}", manage.ws_add(service(), name, root), text.ws_spec)

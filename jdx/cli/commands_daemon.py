@@ -33,11 +33,10 @@ def workspace() -> dict:
 
 def _session():
     """The session a one-shot command would open for these flags (jdx.cli.main), kept open for the daemon's life."""
-    from jdx.commands.session import Options, Session
+    from jdx.commands.session import Session
 
     g = cli._G
-    return Session(Options(workspace=g.workspace, jars=g.jars, src=g.src, sources=g.sources, jdk=g.jdk,
-                           cache_dir=g.cache_dir))
+    return Session(g.options())
 
 
 def _lines(result: dict) -> list[str]:

@@ -13,13 +13,12 @@ from jdx.cli import commands as cli
 
 def _host():
     from jdx.commands.host import Host, answer_with_workspace
-    from jdx.commands.session import Options, Session
+    from jdx.commands.session import Session
 
     g = cli._G
 
     def session():
-        return Session(Options(workspace=g.workspace, jars=g.jars, src=g.src, sources=g.sources, jdk=g.jdk,
-                               cache_dir=g.cache_dir))
+        return Session(g.options())
 
     return Host(g.workspace_key(), session_factory=session, answer=answer_with_workspace)
 

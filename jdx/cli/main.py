@@ -16,15 +16,20 @@ from dataclasses import dataclass, field
 from jdx.errors import EXIT_INTERNAL, EXIT_USAGE, JdxError, UsageError
 
 VALUE_FLAGS = {"-w": "workspace", "--workspace": "workspace", "--jars": "jars", "--src": "src",
-               "--sources": "sources", "--cache-dir": "cache_dir", "--timeout": "timeout"}
+               "--sources": "sources", "--cache-dir": "cache_dir", "--timeout": "timeout", "--coord": "coords",
+               "--project": "project"}
 BOOL_FLAGS = {"--json": ("json", True), "--no-color": ("no_color", True), "--jdk": ("jdk", True),
               "--no-jdk": ("jdk", False), "-q": ("quiet", True), "--quiet": ("quiet", True),
-              "-v": ("verbose", True), "--verbose": ("verbose", True), "--no-daemon": ("no_daemon", True)}
+              "-v": ("verbose", True), "--verbose": ("verbose", True), "--no-daemon": ("no_daemon", True),
+              "--tests": ("tests", True)}
 GLOBAL_HELP = (
     ("-w, --workspace NAME", "use a named workspace"),
     ("--jars PATH|GLOB|DIR", "add binary roots (repeatable)"),
     ("--src DIR", "add source roots (repeatable)"),
     ("--sources JAR|DIR", "pair a sources jar or directory explicitly (repeatable)"),
+    ("--coord G:A:V", "add a Maven artifact and its runtime dependencies, offline (repeatable)"),
+    ("--project DIR", "discover the project at DIR (default: walk up from the current directory)"),
+    ("--tests", "a discovered project's test classes and test-scoped dependencies too"),
     ("--jdk / --no-jdk", "include the JDK (default: include)"),
     ("--json", "the JSON envelope (spec §8.2) instead of text"),
     ("--max-lines N / --brief", "bound the text output; minimal rows"),
@@ -49,16 +54,27 @@ class Globals:
     verbose: bool = False
     no_daemon: bool = False
     timeout: str | None = None
+    coords: list[str] = field(default_factory=list)
+    project: str | None = None
+    tests: bool = False
 
     def has_workspace_flags(self) -> bool:
         return bool(self.workspace or self.jars or self.src or self.sources or self.jdk is not None
-                    or self.cache_dir)
+                    or self.cache_dir or self.coords or self.project or self.tests)
+
+    def options(self):
+        """The session options these flags select."""
+        from jdx.commands.session import Options
+
+        return Options(workspace=self.workspace, jars=self.jars, src=self.src, sources=self.sources, jdk=self.jdk,
+                       cache_dir=self.cache_dir, coords=self.coords, tests=self.tests, project=self.project)
 
     def workspace_key(self) -> dict:
         """What identifies the workspace a daemon serves: the workspace flags, paths made absolute."""
         from jdx.daemon.paths import workspace_flags
 
-        return workspace_flags(self.workspace, self.jars, self.src, self.sources, self.jdk, self.cache_dir)
+        return workspace_flags(self.workspace, self.jars, self.src, self.sources, self.jdk, self.cache_dir,
+                               coords=self.coords, project=self.project, tests=self.tests)
 
 
 def split_globals(argv: list[str]) -> tuple[Globals, list[str]]:
@@ -81,7 +97,7 @@ def split_globals(argv: list[str]) -> tuple[Globals, list[str]]:
             else:
                 raise UsageError(f"{name} needs a value")
             attr = VALUE_FLAGS[name]
-            if attr in ("jars", "src", "sources"):
+            if attr in ("jars", "src", "sources", "coords"):
                 getattr(g, attr).append(value)
             else:
                 setattr(g, attr, value)
@@ -196,10 +212,9 @@ def _answer_here(g: Globals, cmd, request, session):
     own = session is None
     if own:
         from jdx.cli.output import progress_printer
-        from jdx.commands.session import Options, Session
+        from jdx.commands.session import Session
 
-        session = Session(Options(workspace=g.workspace, jars=g.jars, src=g.src, sources=g.sources, jdk=g.jdk,
-                                  cache_dir=g.cache_dir), progress=progress_printer(not g.quiet and not g.json))
+        session = Session(g.options(), progress=progress_printer(not g.quiet and not g.json))
     try:
         with deadline(g.timeout):
             outcome = run_request(session, cmd, request)

@@ -53,6 +53,8 @@ class Workspace:
 
 
 def open_workspace(workspace: str | None = None, jars: list[str] | tuple = (), jdk: bool = True,
-                   cache_dir: str | None = None) -> Workspace:
-    opts = Options(workspace=workspace, jars=list(jars), jdk=jdk, cache_dir=cache_dir)
+                   cache_dir: str | None = None, coords: list[str] | tuple = (), project: str | None = None,
+                   tests: bool = False) -> Workspace:
+    opts = Options(workspace=workspace, jars=list(jars), jdk=jdk, cache_dir=cache_dir, coords=list(coords),
+                   project=project, tests=tests)
     return Workspace(Session(opts))

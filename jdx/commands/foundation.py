@@ -78,9 +78,30 @@ def run_doctor(session, _req):
         check("graph backend", False, exc.message)
     check("cache dir", True, str(session.cache))
     check("config dir", True, str(config_dir()))
+    from jdx.loaders.maven_repo import gradle_cache, local_repository
+    from jdx.loaders.maven_resolver import INSTALL_MAVEN, maven_lib
+
+    lib = maven_lib()
+    check("maven resolver", lib is not None, f"{lib} (Maven Resolver, offline)" if lib else INSTALL_MAVEN)
+    repo, repo_how = local_repository()
+    check("maven repository", True, f"{repo} (from {repo_how}){'' if repo.is_dir() else ', absent'}")
+    gradle, gradle_how = gradle_cache()
+    check("gradle cache", True, f"{gradle} (from {gradle_how}){'' if gradle.is_dir() else ', absent'}")
     try:
         sel = session.selection()
         check("workspace", True, f"{sel.spec.name or '(ad hoc)'} via {sel.how}")
+        if sel.spec.project or sel.spec.coords:
+            from jdx.errors import JdxError
+
+            try:
+                arts = session.artifacts()
+                missing = [w.message for w in session.root_warnings if w.code in ("DEPENDENCY_MISSING", "POM_INVALID",
+                                                                                 "POM_TOO_LARGE", "PROJECT_NOT_BUILT",
+                                                                                 "MAVEN_RESOLVER_UNAVAILABLE")]
+                check("classpath", True, "; ".join(sel.details) + f"; {len(arts)} artifacts"
+                      + (f"; missing: {' | '.join(missing)}" if missing else ""))
+            except JdxError as exc:
+                check("classpath", False, exc.message)
     except NoIndexError as exc:
         check("workspace", False, exc.message)
     ok = all(c["ok"] for c in checks if c["check"] in ("jvm", "asm", "jpype", "graph backend"))

@@ -77,7 +77,9 @@ def _real_session(workspace: dict):
 
     return Session(Options(workspace=workspace.get("workspace"), jars=list(workspace.get("jars") or []),
                            src=list(workspace.get("src") or []), sources=list(workspace.get("sources") or []),
-                           jdk=workspace.get("jdk"), cache_dir=workspace.get("cache_dir")))
+                           jdk=workspace.get("jdk"), cache_dir=workspace.get("cache_dir"),
+                           coords=list(workspace.get("coords") or []), project=workspace.get("project"),
+                           tests=bool(workspace.get("tests"))))
 
 
 def _real_answer(session, command: str, query: str, params: dict):

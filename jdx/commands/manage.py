@@ -85,11 +85,22 @@ def cache_gc(session, dry_run: bool = False) -> Answer:
     except NoIndexError:
         pass
     specs = [load_workspace(n) for n in list_workspaces()]
-    candidates = [(s.jars, s.jdk) for s in specs] + [([], True)]
+    candidates = [(s.jars, s.jdk) for s in specs if not (s.coords or s.project)] + [([], True)]
     for jars, jdk in candidates:
         arts = resolve_roots(jars, home if jdk else None, session.cache).artifacts
         keep_shards.update(a.key for a in arts)
         keep_graphs.add(graph_key(arts))
+    for spec in specs:
+        if spec.coords or spec.project:  # roots from Maven coordinates or a project: resolved as a query would
+            from jdx.commands.session import Options, Session
+            from jdx.errors import JdxError
+
+            try:
+                arts = Session(Options(workspace=spec.name, cache_dir=session.options.cache_dir)).artifacts()
+            except JdxError:
+                continue
+            keep_shards.update(a.key for a in arts)
+            keep_graphs.add(graph_key(arts))
     from jdx.loaders.shards import sweep_partial_shards
 
     removed = [] if dry_run else [f"shards/{n}" for n in sweep_partial_shards(session.cache)]
@@ -113,15 +124,29 @@ def cache_gc(session, dry_run: bool = False) -> Answer:
     return Answer({"removed": removed, "summary": summary, "bytes": sum(sizes.values()), "dry_run": dry_run,
                    "kept_shards": len(keep_shards)})
 
-def ws_create(session, name: str) -> Answer:
-    """A named workspace from the --jars/--src/--jdk of these options."""
+def ws_create(session, name: str, auto: bool = False) -> Answer:
+    """A named workspace from the --jars/--src/--coord/--jdk of these options; `auto`: the project discovered
+    from the current directory (or --project), discovered again on every use (spec §13)."""
     from jdx.engine.workspace import WorkspaceSpec, absolutize, list_workspaces, save_workspace
+    from jdx.loaders.maven_repo import Coordinate
 
     if name in list_workspaces():
         raise UsageError(f"workspace {name!r} exists; use jdx ws add {name} <root> or jdx ws remove {name}")
     o = session.options
+    for c in o.coords:
+        Coordinate.parse(c)
+    project = ""
+    if auto:
+        from jdx.loaders.project_root import find_project_root
+
+        found = find_project_root(o.project or ".")
+        if found is None:
+            raise UsageError(f"--auto: no project around {absolutize([o.project or '.'])[0]} (no pom.xml, "
+                             "build.gradle(.kts), settings.gradle(.kts), .idea/, jars or classes)")
+        project = found[0]
     spec = WorkspaceSpec(name=name, jars=absolutize(o.jars), src=absolutize(o.src),
-                         jdk=True if o.jdk is None else o.jdk)
+                         jdk=True if o.jdk is None else o.jdk, coords=list(o.coords), project=project,
+                         tests=bool(o.tests and project))
     path = save_workspace(spec)
     return Answer({"created": name, "file": str(path), **spec.to_json()})
 
@@ -134,8 +159,15 @@ def ws_list(session) -> Answer:
 def ws_add(session, name: str, root: str) -> Answer:
     from jdx.engine.workspace import absolutize, load_workspace, save_workspace
 
+    import os
+
+    from jdx.loaders.maven_repo import COORD, Coordinate
+
     spec = load_workspace(name)
-    spec.jars.extend(absolutize([root]))
+    if COORD.match(root) and not os.path.exists(os.path.expanduser(root)):  # a Maven coordinate, not a path
+        spec.coords.append(str(Coordinate.parse(root)))
+    else:
+        spec.jars.extend(absolutize([root]))
     save_workspace(spec)
     return Answer({"updated": name, **spec.to_json()})
 
@@ -159,5 +191,5 @@ def ws_info(session) -> Answer:
     graph = fresh_graph(session.cache, arts)
     return Answer({
         "workspace": sel.spec.to_json(), "how": sel.how, "artifacts": [a.to_json() for a in arts],
-        "indexed": graph is not None,
+        "indexed": graph is not None, "classpath": list(sel.details),
     }, session.root_warnings)

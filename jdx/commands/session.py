@@ -27,6 +27,9 @@ class Options:
     sources: list[str] = field(default_factory=list)  # --sources: explicit sources jars/dirs to pair
     jdk: bool | None = None
     cache_dir: str | None = None
+    coords: list[str] = field(default_factory=list)  # --coord g:a:v: the artifact and its runtime dependencies
+    tests: bool = False  # --tests: a discovered project's test classes and test-scoped dependencies too
+    project: str | None = None  # --project DIR: discover the project there instead of the current directory
 
 
 class Session:
@@ -42,16 +45,49 @@ class Session:
         self._graph_warnings: list[Warning_] = []
         self._source_context = None
         self._jdk_home = None
+        self._extra_src: list[str] = []
 
     # --- workspace and graph -------------------------------------------------
     def selection(self) -> Selection:
         if self._selection is None:
             o = self.options
-            self._selection = select_workspace(o.workspace, o.jars, o.src, o.jdk)
+            selection = select_workspace(o.workspace, o.jars, o.src, o.jdk, o.coords)
+            # --project merges a project with explicit --jars/--src/--coord (spec §13: flags merge in)
+            if selection.discover or (o.project and selection.how == "flags"):
+                from jdx.loaders.project_root import find_project_root
+
+                found = find_project_root(o.project or ".")
+                if found is not None:
+                    how = f"auto-discovery ({found[1]} project)"
+                    selection.how = how if selection.discover else f"flags + {how}"
+                    selection.spec.project = found[0]
+                    selection.spec.tests = o.tests
+            self._selection = selection
         return self._selection
 
+    def _classpath(self, spec):
+        """Roots from the spec's coordinates and project (spec §13), in classpath order after its jars."""
+        from jdx.loaders.classpath import Classpath, coordinate_roots
+
+        extra = Classpath()
+        if spec.coords:
+            extra.extend(coordinate_roots(self.cache, spec.coords))
+        if spec.project:
+            from jdx.loaders.project import discover, project_classpath
+            from jdx.loaders.project_root import find_project_root
+
+            found = find_project_root(spec.project)
+            kind = found[1] if found and found[0] == spec.project else "plain"
+            project = discover(spec.project, kind, spec.tests or self.options.tests)
+            extra.extend(project_classpath(self.cache, project, spec.tests or self.options.tests))
+        return extra
+
     def _resolve(self):
-        spec = self.selection().spec
+        selection = self.selection()
+        spec = selection.spec
+        extra = self._classpath(spec)
+        selection.details = list(extra.how)
+        self._extra_src = list(extra.src)
         jdk_home = None
         if spec.jdk:
             if self._jdk_home is None:
@@ -59,7 +95,9 @@ class Session:
 
                 self._jdk_home = find_java_home().home
             jdk_home = self._jdk_home
-        return resolve_roots(spec.jars, jdk_home, self.cache)
+        resolved = resolve_roots(spec.jars + extra.roots, jdk_home, self.cache, extra.names)
+        resolved.warnings[:0] = extra.warnings
+        return resolved
 
     def artifacts(self) -> list[Artifact]:
         if self._artifacts is None:
@@ -192,7 +230,8 @@ class Session:
 
         store = self.store()
         if self._source_context is None or self._source_context.store is not store:
-            spec_src = list(getattr(self.selection().spec, "src", []) or [])
+            self.artifacts()
+            spec_src = list(getattr(self.selection().spec, "src", []) or []) + self._extra_src
             src_dirs = list(dict.fromkeys(spec_src + list(self.options.src or [])))
             self._source_context = SourceContext(store, self.cache, {a.key: a for a in self.artifacts()},
                                                  list(self.options.sources or []), src_dirs,

@@ -22,14 +22,29 @@ from jdx.errors import UsageError
 
 # sizeof(sockaddr_un.sun_path), the terminating NUL included
 SUN_PATH_MAX = 104 if sys.platform == "darwin" else 108
-WORKSPACE_KEYS = ("workspace", "jars", "src", "sources", "jdk", "cache_dir", "config_dir")
+WORKSPACE_KEYS = ("workspace", "jars", "src", "sources", "jdk", "cache_dir", "config_dir", "coords", "project",
+                  "tests")
 
 
 def workspace_flags(workspace: str | None = None, jars=(), src=(), sources=(), jdk: bool | None = None,
-                    cache_dir: str | None = None) -> dict:
-    """The global workspace flags as the plain dict a daemon is keyed by (paths absolute, order kept)."""
-    return {"workspace": workspace or None, "jars": _absolute(jars), "src": _absolute(src),
-            "sources": _absolute(sources), "jdk": jdk, "cache_dir": _absolute([cache_dir])[0] if cache_dir else None}
+                    cache_dir: str | None = None, coords=(), project: str | None = None, tests: bool = False) -> dict:
+    """The global workspace flags as the plain dict a daemon is keyed by (paths absolute, order kept). With no
+    workspace named, the project the current directory belongs to (spec §13 auto-discovery) is part of the key."""
+    flags = {"workspace": workspace or None, "jars": _absolute(jars), "src": _absolute(src),
+             "sources": _absolute(sources), "jdk": jdk, "cache_dir": _absolute([cache_dir])[0] if cache_dir else None}
+    if coords:
+        flags["coords"] = list(coords)
+    if tests:
+        flags["tests"] = True
+    if project:
+        flags["project"] = _absolute([project])[0]
+    elif not (workspace or jars or src or coords):
+        from jdx.loaders.project_root import find_project_root
+
+        found = find_project_root(".")
+        if found is not None:
+            flags["project"] = found[0]
+    return flags
 
 
 def _absolute(paths) -> list[str]:
@@ -57,6 +72,12 @@ def workspace_argv(workspace: dict) -> list[str]:
     for flag, key in (("--jars", "jars"), ("--src", "src"), ("--sources", "sources")):
         for value in workspace.get(key) or ():
             args.append(f"{flag}={value}")
+    for value in workspace.get("coords") or ():
+        args.append(f"--coord={value}")
+    if workspace.get("project"):
+        args.append(f"--project={workspace['project']}")
+    if workspace.get("tests"):
+        args.append("--tests")
     if workspace.get("jdk") is not None:
         args.append("--jdk" if workspace["jdk"] else "--no-jdk")
     if workspace.get("cache_dir") and workspace["cache_dir"] != os.environ.get("JDX_CACHE_DIR"):

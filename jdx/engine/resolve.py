@@ -6,7 +6,7 @@ from jdx.engine import descriptors as d
 from jdx.engine.ranking import internal_packages, symbol_key
 from jdx.engine.refs import SymbolRef, parse_ref
 from jdx.errors import AmbiguousError, NotFoundError, UsageError
-from jdx.graph_schema import queries
+from jdx.graph_schema import queries, queries_search
 from jdx.graph_schema.store import GraphStore
 
 
@@ -39,7 +39,79 @@ def resolve_type(store: GraphStore, text: str) -> dict:
     return resolve_type_ref(store, ref, text)
 
 
+def _artifact_coordinate(coord: str, name: str, path: str) -> bool:
+    """Whether an artifact is `g:a:v[:classifier]`: named so (a resolved coordinate, a project module) or laid
+    out so in a Maven repository or the Gradle cache."""
+    parts = coord.split(":")
+    if len(parts) == 5:  # Maven's long form g:a:extension:classifier:v, named g:a:v:classifier
+        parts = [parts[0], parts[1], parts[4], parts[3]]
+        coord = ":".join(parts)
+    if name == coord or name.startswith(coord + " "):
+        return True
+    g, a, v = parts[0], parts[1], parts[2]
+    file = f"{a}-{v}" + (f"-{parts[3]}" if len(parts) > 3 else "") + ".jar"
+    maven = "/" + "/".join([*g.split("."), a, v, file])
+    gradle_dir = f"/files-2.1/{g}/{a}/{v}/"
+    return path.endswith(maven) or (gradle_dir in path and path.endswith("/" + file))
+
+
+def _versions_present(store: GraphStore, coord: str) -> list[dict]:
+    """Artifacts of the same group:artifact as `coord` in any other version, as coordinates."""
+    g, a = coord.split(":")[:2]
+    found = []
+    for row in store.rows_cached(queries.ARTIFACTS):
+        name, path = row["a.name"] or "", row["a.path"] or ""
+        version = None
+        if name.startswith(f"{g}:{a}:"):
+            version = name.split(" ")[0].split(":")[2]
+        else:
+            marker = "/" + "/".join([*g.split("."), a]) + "/"
+            for m in (marker, f"/files-2.1/{g}/{a}/"):
+                if m in path:
+                    version = path.split(m, 1)[1].split("/", 1)[0]
+                    break
+        if version:
+            found.append({"coord": f"{g}:{a}:{version}", "artifact": name})
+    return found
+
+
+def _resolve_in_coordinate(store: GraphStore, ref: SymbolRef, text: str) -> dict:
+    """Spec §6 `g:a:v/type`: the type as that artifact declares it (a shadowed copy included); exit 1 with the
+    versions present when the workspace has no such artifact."""
+    coord = ref.coord
+    artifacts = [r for r in store.rows_cached(queries.ARTIFACTS)
+                 if _artifact_coordinate(coord, r["a.name"] or "", r["a.path"] or "")]
+    if not artifacts:
+        others = _versions_present(store, coord)
+        raise NotFoundError(
+            f"not found: {coord} is not in the workspace"
+            + (f" (present: {', '.join(sorted({o['coord'] for o in others}))})" if others else ""),
+            candidates=[{"ref": f"{o['coord']}/{ref.type_name}", "artifact": o["artifact"]} for o in others],
+            hint=f"add it with --coord {coord}" if not others else "re-run with one of the refs above")
+    ids = {r["a.id"] for r in artifacts}
+    for fqn in ref.type_candidates():
+        for copy in store.rows(queries_search.TYPE_COPIES, {"name": fqn.replace(".", "/")}):
+            if copy["artifact"] in ids:
+                found = store.rows(queries.TYPE_BY_ID, {"id": copy["id"]})
+                return {k[2:]: v for k, v in found[0].items()}
+    if "." not in ref.type_name:
+        rows = [r for r in store.rows(queries.TYPES_BY_SIMPLE, {"name": ref.simple_name}) if r["artifact"] in ids]
+        if len(rows) == 1:
+            found = store.rows(queries.TYPE_BY_ID, {"id": rows[0]["id"]})
+            return {k[2:]: v for k, v in found[0].items()}
+        if len(rows) > 1:
+            arts = artifact_names(store)
+            raise AmbiguousError(f"ambiguous: {len(rows)} candidates for {text}",
+                                 candidates=[{**_candidate(r, arts), "ref": f"{coord}/{r['fqn']}"}
+                                             for r in ranked_types(store, rows)],
+                                 hint="re-run with one of the refs above")
+    raise NotFoundError(f"not found: {text} ({coord} is in the workspace; it has no type {ref.type_name})",
+                        candidates=did_you_mean(store, ref.type_name))
+
+
 def resolve_type_ref(store: GraphStore, ref: SymbolRef, text: str) -> dict:
+    if ref.coord:
+        return _resolve_in_coordinate(store, ref, text)
     for fqn in ref.type_candidates():
         rows = store.rows_cached(queries.TYPE_BY_ID, {"id": fqn.replace(".", "/")})
         if rows and not rows[0]["t.external"]:

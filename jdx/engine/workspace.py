@@ -20,6 +20,9 @@ class WorkspaceSpec:
     jars: list[str] = field(default_factory=list)
     src: list[str] = field(default_factory=list)
     jdk: bool = True
+    coords: list[str] = field(default_factory=list)  # Maven coordinates, resolved with their runtime dependencies
+    project: str = ""  # a project root discovered again on every use (spec §13 auto-discovery)
+    tests: bool = False  # the project's test classes and test-scoped dependencies too
 
     def to_toml(self) -> str:
         def arr(values: list[str]) -> str:
@@ -31,10 +34,19 @@ class WorkspaceSpec:
             f"jars = {arr(self.jars)}\n"
             f"src = {arr(self.src)}\n"
             f"jdk = {'true' if self.jdk else 'false'}\n"
+            + (f"coords = {arr(self.coords)}\n" if self.coords else "")
+            + (f"project = {_toml_str(self.project)}\n" if self.project else "")
+            + ("tests = true\n" if self.tests else "")
         )
 
     def to_json(self) -> dict:
-        return {"name": self.name, "jars": self.jars, "src": self.src, "jdk": self.jdk}
+        data = {"name": self.name, "jars": self.jars, "src": self.src, "jdk": self.jdk}
+        if self.coords:
+            data["coords"] = self.coords
+        if self.project:
+            data["project"] = self.project
+            data["tests"] = self.tests
+        return data
 
 
 def _toml_str(value: str) -> str:
@@ -62,11 +74,12 @@ def load_workspace(name: str) -> WorkspaceSpec:
         raise NoIndexError(f"no workspace named {name!r} (known: {known}); create it with: jdx ws create {name} --jars ...")
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise UsageError(f"{path}: unreadable workspace file: {exc}") from exc
-    jars, src = data.get("jars", []), data.get("src", [])
-    if not isinstance(jars, list) or not isinstance(src, list):
-        raise UsageError(f"{path}: 'jars' and 'src' must be lists of strings")
+    jars, src, coords = data.get("jars", []), data.get("src", []), data.get("coords", [])
+    if not isinstance(jars, list) or not isinstance(src, list) or not isinstance(coords, list):
+        raise UsageError(f"{path}: 'jars', 'src' and 'coords' must be lists of strings")
     return WorkspaceSpec(name=name, jars=[str(j) for j in jars], src=[str(s) for s in src],
-                         jdk=bool(data.get("jdk", True)))
+                         jdk=bool(data.get("jdk", True)), coords=[str(c) for c in coords],
+                         project=str(data.get("project", "") or ""), tests=bool(data.get("tests", False)))
 
 
 def save_workspace(spec: WorkspaceSpec) -> Path:
@@ -123,20 +136,29 @@ class Selection:
 
     spec: WorkspaceSpec
     how: str
+    # nothing named a workspace and no flag added roots: project auto-discovery applies (spec §13 step 4)
+    discover: bool = False
+    details: list[str] = field(default_factory=list)  # how the classpath was found, once resolved
 
 
-def select_workspace(name: str | None, jars: list[str], src: list[str], jdk: bool | None) -> Selection:
-    """Spec §13: explicit flags merge in; then -w; then JDX_WORKSPACE; then `ws use`; else the JDK alone."""
-    how = "default (the JDK)"
+DEFAULT_HOW = "default (the JDK)"
+
+
+def select_workspace(name: str | None, jars: list[str], src: list[str], jdk: bool | None,
+                     coords: list[str] = ()) -> Selection:
+    """Spec §13: explicit flags merge in; then -w; then JDX_WORKSPACE; then `ws use`; else project
+    auto-discovery (done by the session, which can read build files), else the JDK alone."""
+    how = DEFAULT_HOW
     spec = WorkspaceSpec(name="")
     chosen = name or os.environ.get("JDX_WORKSPACE") or current_workspace_name()
     if chosen:
         spec = load_workspace(chosen)
         how = "-w" if name else ("JDX_WORKSPACE" if os.environ.get("JDX_WORKSPACE") else "ws use")
-    if jars or src:
+    if jars or src or coords:
         spec = WorkspaceSpec(name=spec.name, jars=absolutize(jars) + spec.jars, src=absolutize(src) + spec.src,
-                             jdk=spec.jdk)
+                             jdk=spec.jdk, coords=list(coords) + [c for c in spec.coords if c not in coords],
+                             project=spec.project, tests=spec.tests)
         how = "flags" if not chosen else f"flags + {how}"
     if jdk is not None:
         spec.jdk = jdk
-    return Selection(spec=spec, how=how)
+    return Selection(spec=spec, how=how, discover=not chosen and not (jars or src or coords))

@@ -152,8 +152,11 @@ def expand_jar_arg(arg: str) -> tuple[list[Path], list[Warning_]]:
     return [path], []
 
 
-def resolve_roots(jars: list[str], jdk_home: Path | None, cache: Path) -> ResolvedRoots:
-    """Ordered artifacts of a workspace: the given jars/dirs in order, then the JDK's modules."""
+def resolve_roots(jars: list[str], jdk_home: Path | None, cache: Path,
+                  names: dict[str, str] | None = None) -> ResolvedRoots:
+    """Ordered artifacts of a workspace: the given jars/dirs in order, then the JDK's modules. `names`: the
+    display name of a root by its path as given (a Maven coordinate, spec §5.1), else its file name."""
+    names = names or {}
     result = ResolvedRoots()
     hashes = HashCache(cache)
     seen: set[str] = set()
@@ -171,7 +174,8 @@ def resolve_roots(jars: list[str], jdk_home: Path | None, cache: Path) -> Resolv
             try:
                 if path.is_dir():
                     key = dir_key(path)
-                    result.artifacts.append(Artifact("dir", real, path.name or real, key, f"dir:{real}"))
+                    result.artifacts.append(Artifact("dir", real, names.get(str(path)) or path.name or real, key,
+                                                     f"dir:{real}"))
                 else:
                     key, size = hashes.jar_key(Path(real))
                     if key in by_key:
@@ -180,7 +184,8 @@ def resolve_roots(jars: list[str], jdk_home: Path | None, cache: Path) -> Resolv
                             f"from {by_key[key]}", path.name))
                         continue
                     by_key[key] = real
-                    result.artifacts.append(Artifact("jar", real, path.name, key, f"jar:{real}", size))
+                    result.artifacts.append(Artifact("jar", real, names.get(str(path)) or path.name, key,
+                                                     f"jar:{real}", size))
             except OSError as exc:
                 w = Warning_("ARTIFACT_READ_ERROR", f"{path}: {exc.strerror or exc}", str(path))
                 result.warnings.append(w)

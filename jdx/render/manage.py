@@ -88,6 +88,9 @@ def ws_spec(r: dict) -> list[str]:
     lines = [f"workspace {name}"]
     lines.extend(f"  jar {j}" for j in r["jars"])
     lines.extend(f"  src {s}" for s in r["src"])
+    lines.extend(f"  coord {c}" for c in r.get("coords", []))
+    if r.get("project"):
+        lines.append(f"  project {r['project']}{' (with tests)' if r.get('tests') else ''}")
     lines.append(f"  jdk {'yes' if r['jdk'] else 'no'}")
     return lines
 
@@ -101,6 +104,7 @@ def ws_list(r: dict) -> list[str]:
 def ws_info(r: dict) -> list[str]:
     ws = r["workspace"]
     lines = [f"workspace {ws['name'] or '(ad hoc)'}  via {r['how']}  · {'indexed' if r['indexed'] else 'not indexed'}"]
+    lines.extend(f"  found: {how}" for how in r.get("classpath", []))
     for a in r["artifacts"]:
         lines.append(f"  {a['kind']} {a['name']}  {a['path']}")
     return lines

@@ -1,0 +1,311 @@
+package jdx.maven;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.apache.maven.repository.internal.MavenRepositorySystemUtils;
+import org.eclipse.aether.AbstractRepositoryListener;
+import org.eclipse.aether.DefaultRepositorySystemSession;
+import org.eclipse.aether.RepositoryEvent;
+import org.eclipse.aether.RepositorySystem;
+import org.eclipse.aether.artifact.Artifact;
+import org.eclipse.aether.artifact.DefaultArtifact;
+import org.eclipse.aether.collection.CollectRequest;
+import org.eclipse.aether.graph.Dependency;
+import org.eclipse.aether.graph.DependencyNode;
+import org.eclipse.aether.impl.DefaultServiceLocator;
+import org.eclipse.aether.repository.LocalRepository;
+import org.eclipse.aether.repository.WorkspaceReader;
+import org.eclipse.aether.repository.WorkspaceRepository;
+import org.eclipse.aether.resolution.ArtifactDescriptorRequest;
+import org.eclipse.aether.resolution.ArtifactDescriptorResult;
+import org.eclipse.aether.resolution.ArtifactResult;
+import org.eclipse.aether.resolution.DependencyRequest;
+import org.eclipse.aether.resolution.DependencyResolutionException;
+import org.eclipse.aether.resolution.DependencyResult;
+import org.eclipse.aether.util.graph.visitor.PreorderNodeListGenerator;
+import org.eclipse.aether.util.repository.SimpleArtifactDescriptorPolicy;
+
+/**
+ * Offline dependency resolution with Maven's own resolver (spec §13): the local repository only, reactor
+ * modules and the Gradle cache served as a workspace. Requests and answers are tab-separated lines so the
+ * Python side crosses the JNI boundary once per call.
+ *
+ * Request lines: {@code repo PATH}, {@code gradle FILES-2.1-DIR}, {@code module POM CLASSES-DIR},
+ * {@code project POM} (resolve that module's dependencies), {@code coord G:A:V[:EXT[:CLASSIFIER]]}.
+ * Answer lines: {@code dep COORDS SCOPE OPTIONAL FILE}, {@code missing COORDS MESSAGE},
+ * {@code warn CODE MESSAGE}, {@code error CODE MESSAGE}, {@code pom PATH} (every POM read or sought),
+ * {@code root COORDS} (a project module's own coordinates).
+ */
+public final class Resolve {
+    private Resolve() {}
+
+    public static String resolve(String request, long timeoutMillis) {
+        ExecutorService pool = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "jdx-maven-resolve");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            Future<String> f = pool.submit(() -> run(request));
+            return f.get(timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            return "error\tRESOLVE_TIMEOUT\tdependency resolution took longer than " + timeoutMillis + " ms\n";
+        } catch (Throwable e) {
+            Throwable c = e.getCause() != null ? e.getCause() : e;
+            return "error\tRESOLVE_FAILED\t" + clean(String.valueOf(c)) + "\n";
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    static String clean(String s) {
+        return s.replace('\t', ' ').replace('\n', ' ').replace('\r', ' ');
+    }
+
+    static String coords(Artifact a) {
+        StringBuilder b = new StringBuilder(a.getGroupId()).append(':').append(a.getArtifactId()).append(':')
+                .append(a.getExtension());
+        if (!a.getClassifier().isEmpty()) b.append(':').append(a.getClassifier());
+        return b.append(':').append(a.getVersion()).toString();
+    }
+
+    /** Reactor modules (POM and class directory) and the Gradle cache, in front of the local repository. */
+    static final class Workspace implements WorkspaceReader {
+        final Map<String, File[]> modules = new LinkedHashMap<>();
+        final List<File> gradle = new ArrayList<>();
+        final WorkspaceRepository repo = new WorkspaceRepository("jdx");
+
+        public WorkspaceRepository getRepository() { return repo; }
+
+        public File findArtifact(Artifact a) {
+            File[] m = modules.get(a.getGroupId() + ":" + a.getArtifactId() + ":" + a.getBaseVersion());
+            if (m != null) {
+                if ("pom".equals(a.getExtension())) return m[0];
+                if ("jar".equals(a.getExtension()) && a.getClassifier().isEmpty()) return m[1];
+                return null;
+            }
+            for (File root : gradle) {
+                File dir = new File(root, a.getGroupId() + "/" + a.getArtifactId() + "/" + a.getBaseVersion());
+                File[] hashes = dir.listFiles(File::isDirectory);
+                if (hashes == null) continue;
+                java.util.Arrays.sort(hashes);
+                String name = a.getArtifactId() + "-" + a.getVersion()
+                        + (a.getClassifier().isEmpty() ? "" : "-" + a.getClassifier()) + "." + a.getExtension();
+                for (File h : hashes) {
+                    File f = new File(h, name);
+                    if (f.isFile()) return f;
+                }
+            }
+            return null;
+        }
+
+        public List<String> findVersions(Artifact a) {
+            List<String> out = new ArrayList<>();
+            for (String k : modules.keySet()) {
+                String[] p = k.split(":");
+                if (p[0].equals(a.getGroupId()) && p[1].equals(a.getArtifactId())) out.add(p[2]);
+            }
+            for (File root : gradle) {
+                String[] names = new File(root, a.getGroupId() + "/" + a.getArtifactId()).list();
+                if (names != null) Collections.addAll(out, names);
+            }
+            return out;
+        }
+    }
+
+    static String run(String request) throws Exception {
+        StringBuilder out = new StringBuilder();
+        String repoPath = null;
+        Workspace ws = new Workspace();
+        List<String> projects = new ArrayList<>();
+        List<String> coords = new ArrayList<>();
+        Set<String> scopes = new LinkedHashSet<>();
+        Map<String, String> userProps = new LinkedHashMap<>();
+        for (String line : request.split("\n")) {
+            String[] p = line.split("\t");
+            switch (p[0]) {
+                case "repo": repoPath = p[1]; break;
+                case "gradle": ws.gradle.add(new File(p[1])); break;
+                case "module": {
+                    File pom = new File(p[2]);
+                    ws.modules.put(p[1], new File[] {pom, new File(p.length > 3 ? p[3] : "")});
+                    break;
+                }
+                case "project": projects.add(p[1]); break;
+                case "coord": coords.add(p[1]); break;
+                case "scopes": Collections.addAll(scopes, p[1].split(",")); break;
+                case "prop": userProps.put(p[1], p.length > 2 ? p[2] : ""); break;
+                default: break;
+            }
+        }
+        DefaultServiceLocator locator = MavenRepositorySystemUtils.newServiceLocator();
+        List<String> serviceErrors = new ArrayList<>();
+        locator.setErrorHandler(new DefaultServiceLocator.ErrorHandler() {
+            @Override
+            public void serviceCreationFailed(Class<?> type, Class<?> impl, Throwable exception) {
+                serviceErrors.add(type.getSimpleName() + ": " + exception);
+            }
+        });
+        RepositorySystem system = locator.getService(RepositorySystem.class);
+        if (system == null) {
+            return "error\tRESOLVER_UNAVAILABLE\t" + clean(String.join("; ", serviceErrors)) + "\n";
+        }
+        DefaultRepositorySystemSession session = MavenRepositorySystemUtils.newSession();
+        session.setOffline(true);
+        session.setSystemProperties(System.getProperties());
+        session.setUserProperties(userProps);
+        session.setConfigProperty("aether.artifactResolver.snapshotNormalization", Boolean.FALSE);
+        final String repoDir = repoPath;
+        LocalRepository local = new LocalRepository(new File(repoPath), "simple");
+        session.setLocalRepositoryManager(system.newLocalRepositoryManager(session, local));
+        session.setWorkspaceReader(ws);
+        // a broken or absent POM deep in the tree is reported, not fatal: the rest still resolves
+        session.setArtifactDescriptorPolicy(new SimpleArtifactDescriptorPolicy(true, true));
+        Set<String> poms = new LinkedHashSet<>();
+        Set<String> notes = new LinkedHashSet<>();
+        session.setRepositoryListener(new AbstractRepositoryListener() {
+            @Override
+            public void artifactResolved(RepositoryEvent e) {
+                Artifact a = e.getArtifact();
+                if (a != null && "pom".equals(a.getExtension())) {
+                    if (a.getFile() != null) poms.add(a.getFile().getAbsolutePath());
+                    else poms.add(new File(repoDir, session.getLocalRepositoryManager()
+                            .getPathForLocalArtifact(a)).getAbsolutePath());
+                }
+            }
+
+            @Override
+            public void artifactDescriptorInvalid(RepositoryEvent e) {
+                notes.add("warn\tPOM_INVALID\t" + coords(e.getArtifact()) + ": "
+                        + clean(String.valueOf(e.getException() != null ? e.getException().getMessage() : "invalid")));
+            }
+
+            @Override
+            public void artifactDescriptorMissing(RepositoryEvent e) {
+                notes.add("warn\tPOM_MISSING\t" + coords(e.getArtifact())
+                        + ": no POM in the local repository; its own dependencies are unknown");
+            }
+        });
+
+        // the project's own POMs must be valid: strict while reading them, lenient for the tree below
+        session.setArtifactDescriptorPolicy(new SimpleArtifactDescriptorPolicy(false, false));
+        CollectRequest collect = new CollectRequest();
+        Set<String> seenDeps = new LinkedHashSet<>();
+        Set<String> seenManaged = new LinkedHashSet<>();
+        for (String pom : projects) {
+            String key = null;
+            for (Map.Entry<String, File[]> m : ws.modules.entrySet()) {
+                if (m.getValue()[0].getPath().equals(pom)) key = m.getKey();
+            }
+            if (key == null) continue;
+            String[] gav = key.split(":");
+            Artifact self = new DefaultArtifact(gav[0], gav[1], "pom", gav[2]);
+            ArtifactDescriptorResult d;
+            try {
+                d = system.readArtifactDescriptor(session, new ArtifactDescriptorRequest(self, null, null));
+            } catch (Exception e) {
+                out.append("error\tPOM_INVALID\t").append(pom).append(": ").append(clean(rootMessage(e))).append('\n');
+                continue;
+            }
+            if (!d.getExceptions().isEmpty()) {
+                out.append("error\tPOM_INVALID\t").append(pom).append(": ")
+                        .append(clean(rootMessage(d.getExceptions().get(0)))).append('\n');
+                continue;
+            }
+            out.append("root\t").append(key).append('\n');
+            for (Dependency dep : d.getDependencies()) {
+                if (!scopes.contains(dep.getScope().isEmpty() ? "compile" : dep.getScope())) continue;
+                if (seenDeps.add(coords(dep.getArtifact()))) collect.addDependency(dep);
+            }
+            for (Dependency dep : d.getManagedDependencies()) {
+                String k = dep.getArtifact().getGroupId() + ":" + dep.getArtifact().getArtifactId();
+                if (seenManaged.add(k)) collect.addManagedDependency(dep);
+            }
+        }
+        session.setArtifactDescriptorPolicy(new SimpleArtifactDescriptorPolicy(true, true));
+        notes.clear();
+        for (String c : coords) {
+            String[] p = c.split(":");
+            Artifact a = p.length >= 5 ? new DefaultArtifact(p[0], p[1], p[4], p[3], p[2])
+                    : p.length == 4 ? new DefaultArtifact(p[0], p[1], "", p[3], p[2])
+                    : new DefaultArtifact(p[0], p[1], "jar", p[2]);
+            collect.addDependency(new Dependency(a, "runtime"));
+        }
+        DependencyRequest dr = new DependencyRequest(collect, (node, parents) -> {
+            Dependency dep = node.getDependency();
+            if (dep == null) return false;
+            String s = dep.getScope().isEmpty() ? "compile" : dep.getScope();
+            return scopes.contains(s);
+        });
+        DependencyResult result;
+        try {
+            result = system.resolveDependencies(session, dr);
+        } catch (DependencyResolutionException e) {
+            result = e.getResult();
+            if (result == null) {
+                out.append("error\tRESOLVE_FAILED\t").append(clean(rootMessage(e))).append('\n');
+                return out.toString();
+            }
+        }
+        Map<String, String> missing = new LinkedHashMap<>();
+        for (ArtifactResult r : result.getArtifactResults()) {
+            if (!r.isResolved()) {
+                missing.put(coords(r.getRequest().getArtifact()),
+                        r.getExceptions().isEmpty() ? "not found" : rootMessage(r.getExceptions().get(0)));
+            }
+        }
+        for (Exception e : result.getCollectExceptions()) {
+            out.append("warn\tRESOLVE_PROBLEM\t").append(clean(rootMessage(e))).append('\n');
+        }
+        if (result.getRoot() != null) {
+            PreorderNodeListGenerator order = new PreorderNodeListGenerator();
+            result.getRoot().accept(order);
+            for (DependencyNode node : order.getNodes()) {
+                Dependency dep = node.getDependency();
+                if (dep == null) continue;
+                String s = dep.getScope().isEmpty() ? "compile" : dep.getScope();
+                if (!scopes.contains(s)) continue;
+                Artifact a = node.getArtifact();
+                String c = coords(a);
+                File f = a.getFile();
+                if (f == null) {
+                    if (!missing.containsKey(c)) missing.put(c, "not found");
+                    continue;
+                }
+                out.append("dep\t").append(c).append('\t').append(s).append('\t')
+                        .append(dep.isOptional() ? "optional" : "").append('\t').append(f.getAbsolutePath())
+                        .append('\n');
+            }
+        }
+        for (Map.Entry<String, String> m : missing.entrySet()) {
+            out.append("missing\t").append(m.getKey()).append('\t').append(clean(m.getValue())).append('\n');
+        }
+        for (String n : notes) out.append(n).append('\n');
+        for (String p : poms) out.append("pom\t").append(p).append('\n');
+        return out.toString();
+    }
+
+    static String rootMessage(Throwable e) {
+        String best = String.valueOf(e.getMessage());
+        Throwable c = e;
+        int depth = 0;
+        while (c != null && depth++ < 8) {
+            if (c.getClass().getSimpleName().equals("ModelBuildingException")) return c.getMessage();
+            if (c.getMessage() != null) best = c.getMessage();
+            c = c.getCause();
+        }
+        return best;
+    }
+}

@@ -1,0 +1,251 @@
+"""Maven dependency resolution, offline, with Maven's own resolver inside the embedded JVM (spec §13).
+
+Maven Resolver, `maven-resolver-provider` and the model builder come from the `maven` package
+(`/usr/share/maven/lib`, or `JDX_MAVEN_LIB`); our small helper (`maven_java/jdx/maven/Resolve.java`) is
+compiled against them once into the cache and loaded through a class loader of its own, so the JVM started
+for ASM serves it too. Parents, properties, dependencyManagement and BOM imports, scopes, exclusions,
+optional dependencies, nearest-wins and classifiers are therefore Maven's rules, not a re-implementation.
+
+Results are cached under `<cache-dir>/maven/` by the request and the content hash of every POM the resolver
+read or looked for: an unchanged project resolves without starting a JVM.
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from jdx.errors import EnvironmentMissing, Warning_
+
+HELPER_SOURCE = Path(__file__).parent / "maven_java" / "jdx" / "maven" / "Resolve.java"
+DEFAULT_LIB = Path("/usr/share/maven/lib")
+CACHE_FORMAT = 1
+TIMEOUT_MS = 60_000
+INSTALL_MAVEN = "install Maven's resolver (Debian/Ubuntu: apt-get install maven) or set JDX_MAVEN_LIB"
+
+
+@dataclass(frozen=True)
+class ResolvedDependency:
+    coord: str  # g:a:ext[:cls]:v as Maven prints it
+    scope: str
+    optional: bool
+    path: str
+
+    @property
+    def display(self) -> str:
+        """`g:a:v` (plus `:classifier`), the name an answer's provenance uses."""
+        parts = self.coord.split(":")
+        g, a, v = parts[0], parts[1], parts[-1]
+        cls = parts[3] if len(parts) == 5 else ""
+        return f"{g}:{a}:{v}" + (f":{cls}" if cls else "")
+
+
+@dataclass
+class Resolution:
+    dependencies: list[ResolvedDependency] = field(default_factory=list)
+    roots: list[str] = field(default_factory=list)  # the project modules' own g:a:v
+    missing: list[str] = field(default_factory=list)
+    warnings: list[Warning_] = field(default_factory=list)
+    errors: list[Warning_] = field(default_factory=list)
+    cached: bool = False
+    resolver: str = ""
+
+
+@dataclass(frozen=True)
+class ResolveRequest:
+    """What to resolve: project modules (g:a:v -> POM, class dir), which POMs are projects, coordinates."""
+
+    repo: Path
+    scopes: tuple[str, ...] = ("compile", "runtime")
+    modules: tuple[tuple[str, str, str], ...] = ()  # (g:a:v, pom, classes dir)
+    projects: tuple[str, ...] = ()  # POM paths among the modules to resolve the dependencies of
+    coords: tuple[str, ...] = ()  # resolver forms
+    gradle: tuple[str, ...] = ()
+    properties: tuple[tuple[str, str], ...] = ()  # user properties, as `mvn -Dname=value` sets them
+
+    def text(self) -> str:
+        lines = [f"repo\t{self.repo}", f"scopes\t{','.join(self.scopes)}"]
+        lines += [f"prop\t{k}\t{v}" for k, v in self.properties]
+        lines += [f"gradle\t{g}" for g in self.gradle]
+        lines += [f"module\t{k}\t{pom}\t{classes}" for k, pom, classes in self.modules]
+        lines += [f"project\t{p}" for p in self.projects]
+        lines += [f"coord\t{c}" for c in self.coords]
+        return "\n".join(lines) + "\n"
+
+
+def maven_lib() -> Path | None:
+    """The directory of Maven's resolver jars, or None when Maven is not installed."""
+    explicit = os.environ.get("JDX_MAVEN_LIB")
+    lib = Path(explicit) if explicit else DEFAULT_LIB
+    return lib if glob.glob(str(lib / "maven-resolver-provider*.jar")) else None
+
+
+def _lib_jars(lib: Path) -> list[str]:
+    jars = [j for j in sorted(glob.glob(str(lib / "*.jar"))) if "slf4j-provider" not in os.path.basename(j)]
+    nop = Path("/usr/share/java/slf4j-nop.jar")  # silences slf4j's "no binder" banner on stderr
+    if nop.is_file():
+        jars.append(str(nop))
+    return jars
+
+
+def _helper_classes(cache: Path, jars: list[str]) -> Path:
+    """The helper compiled once per source and resolver version."""
+    from jdx.loaders.jvm import find_java_home
+
+    digest = hashlib.sha256(HELPER_SOURCE.read_bytes())
+    for j in jars:
+        st = os.stat(j)
+        digest.update(f"{os.path.basename(j)}:{st.st_size}\n".encode())
+    target = cache / "maven-helper" / digest.hexdigest()[:24]
+    if (target / "jdx" / "maven" / "Resolve.class").is_file():
+        return target
+    java = find_java_home()
+    if java.javac is None:
+        raise EnvironmentMissing(f"javac not found next to {java.home}: cannot compile the Maven resolver helper")
+    (cache / "maven-helper").mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=cache / "maven-helper"))
+    proc = subprocess.run([str(java.javac), "--release", "11", "-nowarn", "-encoding", "UTF-8", "-cp",
+                           os.pathsep.join(jars), "-d", str(tmp), str(HELPER_SOURCE)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        shutil.rmtree(tmp, ignore_errors=True)
+        first = (proc.stderr or proc.stdout).strip().splitlines()[:1]
+        raise EnvironmentMissing(f"compiling the Maven resolver helper failed: {' '.join(first)}")
+    try:
+        os.replace(tmp, target)
+    except OSError:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return target
+
+
+_helper: dict = {}
+
+
+def _resolver_class(cache: Path):
+    lib = maven_lib()
+    if lib is None:
+        raise EnvironmentMissing(f"Maven's resolver is not installed: {INSTALL_MAVEN}")
+    if _helper.get("lib") == lib:
+        return _helper["cls"]
+    jars = _lib_jars(lib)
+    classes = _helper_classes(cache, jars)
+    from jdx.loaders import java_tools
+
+    java_tools.ensure_jvm(cache)
+    loader = java_tools.engine_loader([*jars, str(classes) + os.sep])
+    _helper["cls"] = java_tools.jclass("jdx.maven.Resolve", loader)
+    _helper["lib"] = lib
+    return _helper["cls"]
+
+
+def _file_digest(path: str) -> str | None:
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()[:32]
+    except OSError:
+        return None
+
+
+def _stamp(path: str) -> list | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns]
+
+
+class ResolutionCache:
+    """`<cache>/maven/<request hash>.json`: the answer plus (stamp, hash) of every POM involved."""
+
+    def __init__(self, cache: Path):
+        self.folder = cache / "maven"
+
+    def _file(self, request: ResolveRequest) -> Path:
+        key = hashlib.sha256(f"{CACHE_FORMAT}\n{request.text()}".encode()).hexdigest()[:32]
+        return self.folder / f"{key}.json"
+
+    def get(self, request: ResolveRequest) -> str | None:
+        try:
+            entry = json.loads(self._file(request).read_text())
+        except (OSError, ValueError):
+            return None
+        for path, (stamp, digest) in entry.get("files", {}).items():
+            now = _stamp(path)
+            if now == stamp:
+                continue
+            if (now is None) != (stamp is None) or _file_digest(path) != digest:
+                return None
+        return entry.get("answer")
+
+    def put(self, request: ResolveRequest, answer: str, files: list[str]) -> None:
+        entry = {"answer": answer, "files": {p: [_stamp(p), _file_digest(p)] for p in sorted(set(files))}}
+        self.folder.mkdir(parents=True, exist_ok=True)
+        target = self._file(request)
+        tmp = target.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(entry, sort_keys=True))
+        os.replace(tmp, target)
+
+
+def resolve(cache: Path, request: ResolveRequest, *, use_cache: bool = True) -> Resolution:
+    """Runs (or reads from the cache) one resolution; EnvironmentMissing when Maven's resolver is absent."""
+    store = ResolutionCache(cache)
+    answer = store.get(request) if use_cache else None
+    if answer is not None:
+        result = parse_answer(answer)
+        result.cached = True
+        return result
+    try:
+        timeout = max(1, int(float(os.environ.get("JDX_MAVEN_TIMEOUT", TIMEOUT_MS / 1000)) * 1000))
+    except ValueError:
+        from jdx.errors import UsageError
+
+        raise UsageError(f"JDX_MAVEN_TIMEOUT={os.environ['JDX_MAVEN_TIMEOUT']!r}: give seconds, e.g. 60") from None
+    answer = str(_resolver_class(cache).resolve(request.text(), timeout))
+    result = parse_answer(answer)
+    if not any(e.code in ("RESOLVE_TIMEOUT", "RESOLVE_FAILED", "RESOLVER_UNAVAILABLE") for e in result.errors):
+        files = [line.split("\t", 1)[1] for line in answer.splitlines() if line.startswith("pom\t")]
+        files += [pom for _k, pom, _c in request.modules]
+        for coord in result.missing:
+            files.append(str(_missing_path(request.repo, coord)))
+        store.put(request, answer, files)
+    return result
+
+
+def _missing_path(repo: Path, coord: str) -> Path:
+    parts = coord.split(":")
+    g, a, ext, v = parts[0], parts[1], parts[2], parts[-1]
+    cls = parts[3] if len(parts) == 5 else ""
+    name = f"{a}-{v}" + (f"-{cls}" if cls else "") + f".{ext}"
+    return repo.joinpath(*g.split("."), a, v, name)
+
+
+def parse_answer(answer: str) -> Resolution:
+    result = Resolution(resolver="Maven Resolver (offline)")
+    missing_notes = []
+    for line in answer.splitlines():
+        parts = line.split("\t")
+        kind = parts[0]
+        if kind == "dep" and len(parts) >= 5:
+            result.dependencies.append(ResolvedDependency(parts[1], parts[2], parts[3] == "optional", parts[4]))
+        elif kind == "root" and len(parts) >= 2:
+            result.roots.append(parts[1])
+        elif kind == "missing" and len(parts) >= 2:
+            result.missing.append(parts[1])
+            missing_notes.append(parts[1])
+        elif kind == "warn" and len(parts) >= 3:
+            result.warnings.append(Warning_(parts[1], parts[2], ""))
+        elif kind == "error" and len(parts) >= 3:
+            result.errors.append(Warning_(parts[1], parts[2], ""))
+    if missing_notes:
+        shown = ", ".join(missing_notes[:20]) + (f" and {len(missing_notes) - 20} more" if len(missing_notes) > 20
+                                                  else "")
+        result.warnings.insert(0, Warning_("DEPENDENCY_MISSING",
+                                           f"{len(missing_notes)} dependenc{'y' if len(missing_notes) == 1 else 'ies'} "
+                                           f"not in the local repository: {shown}", ""))
+    return result

@@ -1,0 +1,87 @@
+"""Where the project around a directory starts (spec §13 step 4): the walk up from the current directory.
+
+Standard library only and a few stat calls: the daemon client keys its daemon by this root, so it runs on
+every one-shot command that names no workspace.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+GRADLE_SETTINGS = ("settings.gradle.kts", "settings.gradle")
+GRADLE_BUILD = ("build.gradle.kts", "build.gradle")
+MARKERS = (*GRADLE_SETTINGS, *GRADLE_BUILD, "pom.xml", ".idea")
+MAX_DEPTH = 40
+POM_PEEK = 1 << 20  # how much of a parent pom.xml is read to see its <modules>
+
+
+def _is_marked(folder: Path) -> bool:
+    return any((folder / m).exists() for m in MARKERS)
+
+
+def _lists_module(parent_pom: Path, child: Path) -> bool:
+    """Whether a parent pom.xml names `child` (relative to it) in a <module> element."""
+    try:
+        with open(parent_pom, "rb") as f:
+            text = f.read(POM_PEEK).decode("utf-8", "replace")
+    except OSError:
+        return False
+    rel = os.path.relpath(child, parent_pom.parent).replace(os.sep, "/")
+    for m in re.finditer(r"<module>\s*([^<]+?)\s*</module>", text):
+        if os.path.normpath(m.group(1).strip().rstrip("/")).replace(os.sep, "/") == rel:
+            return True
+    return False
+
+
+def _has_plain_roots(folder: Path) -> bool:
+    """A directory holding jars or class files at its top, or in lib/, libs/, classes/ (no build file)."""
+    for sub in ("", "lib", "libs"):
+        try:
+            with os.scandir(folder / sub) as it:
+                if any(e.name.endswith(".jar") and e.is_file() for e in it):
+                    return True
+        except OSError:
+            continue
+    return (folder / "classes").is_dir()
+
+
+def find_project_root(start: str | os.PathLike) -> tuple[str, str] | None:
+    """(root, kind) of the project containing `start`: kind is `gradle`, `maven`, `idea` or `plain`; None when
+    no build file is found walking up and `start` holds no jars or classes."""
+    here = Path(os.path.abspath(start))
+    home = Path.home()
+    nearest = None
+    folder = here
+    for _ in range(MAX_DEPTH):
+        if _is_marked(folder):
+            nearest = folder
+            break
+        if folder.parent == folder or folder == home:
+            break
+        folder = folder.parent
+    if nearest is None:
+        return (str(here), "plain") if _has_plain_roots(here) else None
+    # climb to the build's root: a Gradle settings file above, or a parent POM listing this one as a module
+    root = nearest
+    folder = nearest
+    for _ in range(MAX_DEPTH):
+        parent = folder.parent
+        if parent == folder or folder == home:
+            break
+        gradle_root = any((parent / s).exists() for s in GRADLE_SETTINGS)
+        maven_parent = (parent / "pom.xml").is_file() and (folder / "pom.xml").is_file() and \
+            _lists_module(parent / "pom.xml", folder)
+        if gradle_root or maven_parent:
+            root = parent
+        elif not _is_marked(parent):
+            break
+        folder = parent
+    if any((root / s).exists() for s in (*GRADLE_SETTINGS, *GRADLE_BUILD)):
+        kind = "gradle"
+    elif (root / "pom.xml").is_file():
+        kind = "maven"
+    else:
+        kind = "idea"
+    return str(root), kind
