@@ -115,6 +115,16 @@ def wait_for_socket(paths: DaemonPaths, seconds: float, proc: subprocess.Popen |
     return None
 
 
+def _release_spawned() -> None:
+    """At exit: a daemon outliving the client that started it is the design, not a leaked child; dropping
+    the handles here keeps Python from warning that the subprocess "is still running"."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResourceWarning)
+        _SPAWNED.clear()
+
+
 def spawn_daemon(workspace: dict, paths: DaemonPaths, idle: float | None = None) -> subprocess.Popen | None:
     """Starts `python -m jdx daemon run` detached with the same workspace flags; its stderr goes to the log."""
     import subprocess  # only when spawning: a query to a running daemon never pays for it
@@ -131,6 +141,10 @@ def spawn_daemon(workspace: dict, paths: DaemonPaths, idle: float | None = None)
     try:
         proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
                                 start_new_session=True, close_fds=True, env=env)
+        if not _SPAWNED:
+            import atexit
+
+            atexit.register(_release_spawned)
         _SPAWNED.append(proc)
         return proc
     except OSError:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -35,3 +36,21 @@ def test_idle_daemon_process_exits_after_using_the_jvm(runtime, jdx_home):
         if proc.poll() is None:
             proc.kill()
         proc.communicate(timeout=30)
+
+
+def test_client_that_spawned_a_daemon_exits_without_resource_warning(runtime, jdx_home):
+    """The daemon outlives the client that spawned it by design: the client's exit says nothing about it."""
+    jar = str(fixtures_jar(jdx_home))
+    ws = workspace_flags(jars=[jar], jdk=False)
+    script = ("import json, sys; from jdx.daemon import client; from jdx.commands.wire import encode_request; "
+              "line = client.query(json.loads(sys.argv[1]), encode_request('show', 'fx.Box'), timeout=300); "
+              "print('answered' if line else 'in-process')")
+    proc = subprocess.run([sys.executable, "-W", "always::ResourceWarning", "-c", script, json.dumps(ws)],
+                          capture_output=True, text=True, timeout=300, env=dict(os.environ))
+    try:
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.strip() == "answered", proc.stdout + proc.stderr
+        assert "ResourceWarning" not in proc.stderr and "still running" not in proc.stderr, proc.stderr
+    finally:
+        subprocess.run([sys.executable, "-m", "jdx", "daemon", "stop", "--no-jdk", "--jars", jar],
+                       capture_output=True, timeout=60, env=dict(os.environ))
