@@ -478,7 +478,7 @@ def test_identical_jar_at_two_paths(run_jdx, tmp_path, good_jar):
     copy.parent.mkdir()
     shutil.copyfile(good_jar, copy)
     run = run_jdx("index", "--json", *jar_args(good_jar, copy))
-    env = envelope(run)
+    assert "DUPLICATE_ARTIFACT" in {w["code"] for w in envelope(run)["warnings"]}, run
     assert run.code == 0, run
     types = types_by_jar(run_jdx, good_jar, copy)
     assert [r["shadowed"] for r in types["good.jar"]].count(False) == len(GOOD_CLASSES)
