@@ -74,7 +74,7 @@ def _duplicate_class(session, result) -> list:
         return []
     fqn = subject.split("#", 1)[0]
     out = session.class_warnings(fqn)
-    if session.has_duplicate_classes():
+    if session.is_duplicated(fqn):
         from jdx.engine.search_nav import duplicate_class_warnings
 
         out += duplicate_class_warnings(session.store(), fqn)

@@ -42,6 +42,7 @@ class Session:
         self._root_warnings: list[Warning_] = []
         self._unreadable: list[Warning_] = []
         self._store: GraphStore | None = None
+        self._duplicated: tuple[GraphStore, frozenset[str]] | None = None
         self._graph_warnings: list[Warning_] = []
         self._source_context = None
         self._jdk_home = None
@@ -161,8 +162,15 @@ class Session:
         """The build's warnings about how an artifact was read (multi-release variants), for answers from it."""
         return [w for w in self._graph_warnings if w.code in ARTIFACT_SCOPED and w.artifact in artifacts]
 
-    def has_duplicate_classes(self) -> bool:
-        return any(w.code == "DUPLICATE_CLASS" for w in self._graph_warnings)
+    def is_duplicated(self, fqn: str) -> bool:
+        """Whether several artifacts provide the class `fqn` (a shadowed copy exists); one query per graph."""
+        if not any(w.code == "DUPLICATE_CLASS" for w in self._graph_warnings):
+            return False
+        store = self.store()
+        if self._duplicated is None or self._duplicated[0] is not store:
+            rows = store.rows("MATCH (t:Type) WHERE t.shadowed AND NOT t.external RETURN DISTINCT t.fqn AS fqn")
+            self._duplicated = (store, frozenset(r["fqn"] for r in rows))
+        return fqn in self._duplicated[1]
 
     def refresh(self) -> bool:
         """For long-lived sessions: re-reads the workspace's roots (and the named workspace's definition);

@@ -60,10 +60,11 @@ def _rows(jar: Path) -> list[dict]:
     from jdx.loaders.extractor import JPypeExtractor
     from jdx.loaders.roots import resolve_roots
 
-    cache_dir = Path(tempfile.mkdtemp(prefix="jdx-kotlin-diff-cache-"))
-    arts = [a for a in resolve_roots([str(jar)], None, cache_dir).artifacts if a.kind == "jar"]
-    (extracted,) = list(JPypeExtractor(cache_dir).extract(arts))
-    return extracted.tables["kotlin"].to_pylist()
+    with tempfile.TemporaryDirectory(prefix="jdx-kotlin-diff-cache-") as tmp:
+        cache_dir = Path(tmp)
+        arts = [a for a in resolve_roots([str(jar)], None, cache_dir).artifacts if a.kind == "jar"]
+        (extracted,) = list(JPypeExtractor(cache_dir).extract(arts))
+        return extracted.tables["kotlin"].to_pylist()
 
 
 def test_kotlin_rules_on_edited_sources():
