@@ -138,18 +138,21 @@ def compiled_extractor(cache: Path, java: JavaHome, asm: Path) -> Path:
         return target
     if java.javac is None:
         raise EnvironmentMissing(f"javac not found next to {java.home} (a JRE has none): {INSTALL_JDK}")
-    (cache / "extractor").mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=cache / "extractor"))
     sources = [str(p) for p in sorted(JAVA_SOURCE_DIR.rglob("*.java"))]
-    proc = subprocess.run(
-        [str(java.javac), "--release", "11", "-nowarn", "-encoding", "UTF-8", "-cp", str(asm), "-d", str(tmp), *sources],
-        capture_output=True,
-        text=True,
-    )
+    return compile_java(java, [str(asm)], sources, target, f"the jdx extractor with {java.javac}")
+
+
+def compile_java(java: JavaHome, classpath: list[str], sources: list[str], target: Path, what: str) -> Path:
+    """Compiles `sources` into the directory `target`, atomically: a half-compiled directory is never seen
+    there, and when two processes race the second's identical result is dropped."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=target.parent))
+    proc = subprocess.run([str(java.javac), "--release", "11", "-nowarn", "-encoding", "UTF-8", "-cp",
+                           os.pathsep.join(classpath), "-d", str(tmp), *sources], capture_output=True, text=True)
     if proc.returncode != 0:
         shutil.rmtree(tmp, ignore_errors=True)
         first = (proc.stderr or proc.stdout).strip().splitlines()[:1]
-        raise EnvironmentMissing(f"compiling the jdx extractor with {java.javac} failed: {' '.join(first)}")
+        raise EnvironmentMissing(f"compiling {what} failed: {' '.join(first)}")
     try:
         os.replace(tmp, target)
     except OSError:  # another process won the race; its result is identical

@@ -16,9 +16,6 @@ import glob
 import hashlib
 import json
 import os
-import shutil
-import subprocess
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -97,7 +94,7 @@ def _lib_jars(lib: Path) -> list[str]:
 
 def _helper_classes(cache: Path, jars: list[str]) -> Path:
     """The helper compiled once per source and resolver version."""
-    from jdx.loaders.jvm import find_java_home
+    from jdx.loaders.jvm import compile_java, find_java_home
 
     digest = hashlib.sha256(HELPER_SOURCE.read_bytes())
     for j in jars:
@@ -109,19 +106,7 @@ def _helper_classes(cache: Path, jars: list[str]) -> Path:
     java = find_java_home()
     if java.javac is None:
         raise EnvironmentMissing(f"javac not found next to {java.home}: cannot compile the Maven resolver helper")
-    (cache / "maven-helper").mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=cache / "maven-helper"))
-    proc = subprocess.run([str(java.javac), "--release", "11", "-nowarn", "-encoding", "UTF-8", "-cp",
-                           os.pathsep.join(jars), "-d", str(tmp), str(HELPER_SOURCE)], capture_output=True, text=True)
-    if proc.returncode != 0:
-        shutil.rmtree(tmp, ignore_errors=True)
-        first = (proc.stderr or proc.stdout).strip().splitlines()[:1]
-        raise EnvironmentMissing(f"compiling the Maven resolver helper failed: {' '.join(first)}")
-    try:
-        os.replace(tmp, target)
-    except OSError:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return target
+    return compile_java(java, jars, [str(HELPER_SOURCE)], target, "the Maven resolver helper")
 
 
 _helper: dict = {}
