@@ -78,8 +78,17 @@ class SourceFile:
     @property
     def parsed(self) -> ParsedFile:
         if self._parsed is None:
-            self._parsed = parse_source(self.data, self.cache)
+            if self.rel.endswith(".kt"):
+                from jdx.engine.kotlin_parse import parse_kotlin
+
+                self._parsed = parse_kotlin(self.data, self.cache)
+            else:
+                self._parsed = parse_source(self.data, self.cache)
         return self._parsed
+
+    @property
+    def is_kotlin(self) -> bool:
+        return self.rel.endswith(".kt")
 
     @property
     def lines(self) -> list[str]:
@@ -101,6 +110,8 @@ class Located:
     keys: list[str]
     decl: Decl | None
     implicit: str | None = None
+    note: str | None = None  # a mismatch: where the line table points instead (Kotlin)
+    owner: dict | None = None  # the type whose declaration this is, when not the one asked about (Kotlin)
 
 
 def outer_chain(ctx: SourceContext, type_id: str) -> dict[str, str]:
@@ -140,6 +151,10 @@ def source_rel(type_row: dict, top_id: str) -> str | None:
 
 def source_file(ctx: SourceContext, type_row: dict) -> tuple[SourceFile, list[str]] | None:
     """The parsed source file holding a type and the type's keys in it, or None when no root has it."""
+    from jdx.engine import kotlin_source
+
+    if kotlin_source.is_kotlin_source(type_row):
+        return kotlin_source.source_file(ctx, type_row)
     chain = outer_chain(ctx, type_row["id"])
     top = top_level(type_row["id"], chain)
     rel = source_rel(type_row, top)
@@ -152,6 +167,10 @@ def source_file(ctx: SourceContext, type_row: dict) -> tuple[SourceFile, list[st
 
 
 def locate_method(ctx: SourceContext, type_row: dict, row: dict) -> Located | None:
+    from jdx.engine import kotlin_source
+
+    if kotlin_source.is_kotlin_source(type_row):
+        return kotlin_source.locate_method(ctx, type_row, row)
     found = source_file(ctx, type_row)
     if found is None:
         return None
@@ -161,6 +180,10 @@ def locate_method(ctx: SourceContext, type_row: dict, row: dict) -> Located | No
 
 
 def locate_type(ctx: SourceContext, type_row: dict) -> Located | None:
+    from jdx.engine import kotlin_source
+
+    if kotlin_source.is_kotlin_source(type_row):
+        return kotlin_source.locate_type(ctx, type_row)
     found = source_file(ctx, type_row)
     if found is None:
         return None
@@ -169,7 +192,11 @@ def locate_type(ctx: SourceContext, type_row: dict) -> Located | None:
     return Located(file, keys, decl, None if decl is not None or len(keys) == 1 else "not found in its file")
 
 
-def locate_field(ctx: SourceContext, type_row: dict, name: str) -> Located | None:
+def locate_field(ctx: SourceContext, type_row: dict, name: str, row: dict | None = None) -> Located | None:
+    from jdx.engine import kotlin_source
+
+    if kotlin_source.is_kotlin_source(type_row):
+        return kotlin_source.locate_field(ctx, type_row, row or {"name": name})
     found = source_file(ctx, type_row)
     if found is None:
         return None
@@ -178,10 +205,15 @@ def locate_field(ctx: SourceContext, type_row: dict, name: str) -> Located | Non
 
 
 def mismatch_warnings(ctx: SourceContext, type_row: dict, file: SourceFile, keys: list[str],
-                      missing: list[dict] | None = None) -> list[Warning_]:
+                      missing: list[dict] | None = None, notes: dict | None = None) -> list[Warning_]:
     """SOURCES_VERSION_MISMATCH (spec §11.1) for `missing` binary methods the sources lack and for every
     method the sources declare in this type that the binary lacks. Anonymous classes are skipped: their
-    numbering is javac's, not a fact of the API, so only the first direction is checked there."""
+    numbering is javac's, not a fact of the API, so only the first direction is checked there. Kotlin files:
+    kotlin_source.mismatch_warnings."""
+    if file.is_kotlin:
+        from jdx.engine import kotlin_source
+
+        return kotlin_source.mismatch_warnings(ctx, type_row, file, keys, missing, notes)
     methods = [{k.split(".", 1)[1]: v for k, v in r.items()}
                for r in ctx.store.rows_cached(queries.MEMBERS_OF, {"id": type_row["id"]})]
     binary = ctx.artifact_name(type_row)
