@@ -178,24 +178,53 @@ def match_method(parsed: KtParsedFile, row: dict, keys: list[str], link: dict | 
         cands = [d for d in parsed.decls if d.path == keys and d.kind == kind and d.name == kname]
         if not cands:
             continue
+        narrowed = cands
         if first > 0:
             holding = [d for d in cands if _contains(d, first, last)]
             if holding:
                 return KtMatch(_smallest(holding))
+            drifted = _narrow(cands, kind, n_params, has_receiver, row, default_impls)
+            if len(drifted) == 1:  # the name is there, its lines moved: another version of the file
+                return KtMatch(drifted[0], note=_where(parsed, first, last, keys) + f"; {kind} {kname} is at line "
+                               f"{drifted[0].start} of the sources")
             continue
-        narrowed = cands
-        if n_params is not None and kind == "function":
-            narrowed = [d for d in cands if len(d.params) == n_params] or cands
-        if has_receiver is not None and kind == "function":
-            narrowed = [d for d in narrowed if bool(d.receiver) == has_receiver] or narrowed
-        if kind == "function" and n_params is None:
-            jvm = len(descriptor_params(row["descriptor"])) - (1 if default_impls else 0)
-            narrowed = [d for d in narrowed if len(d.params) + bool(d.receiver) == jvm] or narrowed
-        return KtMatch(narrowed[0])
+        return KtMatch(_narrow(narrowed, kind, n_params, has_receiver, row, default_impls)[0])
     implicit = _implicit(row, parsed, keys, owner, link)
     if implicit:
         return KtMatch(None, implicit)
     return KtMatch(None, note=_where(parsed, first, last, keys, wanted[0][1] if wanted else name))
+
+
+def _narrow(cands: list[KtDecl], kind: str, n_params: int | None, has_receiver: bool | None, row: dict,
+            default_impls: bool) -> list[KtDecl]:
+    """Overloads of one name told apart by parameter count and receiver (the metadata's, else the JVM's)."""
+    narrowed = cands
+    if n_params is not None and kind == "function":
+        narrowed = [d for d in cands if len(d.params) == n_params] or cands
+    if has_receiver is not None and kind == "function":
+        narrowed = [d for d in narrowed if bool(d.receiver) == has_receiver] or narrowed
+    jvm = descriptor_params(row["descriptor"])[(1 if default_impls else 0):]
+    if kind == "function" and n_params is None:
+        narrowed = [d for d in narrowed if len(d.params) + bool(d.receiver) == len(jvm)] or narrowed
+    if len(narrowed) > 1 and kind == "function":  # same count: the parameter types as Kotlin names
+        typed = [d for d in narrowed if _kotlin_names(jvm[bool(d.receiver):bool(d.receiver) + len(d.params)])
+                 == [p.removesuffix("...") for p in d.params]]
+        narrowed = typed or narrowed
+    return narrowed
+
+
+_KOTLIN_PRIMITIVES = {"int": "Int", "long": "Long", "double": "Double", "float": "Float", "boolean": "Boolean",
+                      "byte": "Byte", "short": "Short", "char": "Char", "Object": "Any"}
+
+
+def _kotlin_names(params: list[str]) -> list[str]:
+    """JVM parameter simple names as Kotlin writes them: `int` → `Int`, `Object` → `Any`, `int[]` → `IntArray`."""
+    out = []
+    for p in params:
+        base = p.removesuffix("[]")
+        k = _KOTLIN_PRIMITIVES.get(base, base)
+        out.append(k if base == p else (f"{k}Array" if base in _KOTLIN_PRIMITIVES and base != "Object" else "Array"))
+    return out
 
 
 def _where(parsed: KtParsedFile, first: int, last: int, keys: list[str], name: str = "") -> str:

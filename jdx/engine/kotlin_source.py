@@ -26,7 +26,9 @@ FILE_LEVEL = (2, 4, 5)  # file facade, multi-file facade, multi-file part: the f
 
 
 def is_kotlin_source(type_row: dict) -> bool:
-    return (type_row.get("source_file") or "").endswith(".kt")
+    """A class compiled from `.kt` (a multi-file facade has no SourceFile: its parts do)."""
+    return (type_row.get("source_file") or "").endswith(".kt") or (
+        not type_row.get("source_file") and bool(type_row.get("kotlin")) and metadata_kind(type_row) == 4)
 
 
 def metadata_kind(type_row: dict) -> int | None:

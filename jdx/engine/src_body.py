@@ -201,6 +201,10 @@ def body(ctx: SourceContext, target: Target, opts: BodyOptions) -> tuple[dict, l
         loc = _locate(ctx, target)
         if loc is not None and (loc.decl is not None or loc.implicit):
             warnings += mismatch_warnings(ctx, loc.owner or target.type_row, loc.file, loc.keys)
+            if loc.note:  # Kotlin: found by name, but the line table points elsewhere
+                warnings.append(Warning_("SOURCES_VERSION_MISMATCH", f"{artifact} compiled {target.ref} from other "
+                                         f"lines than {loc.file.root.label} ({loc.file.display}) has: {loc.note}. "
+                                         "Structure shown from bytecode.", artifact))
             result = _from_sources(target, loc, artifact, opts)
             return _finish(ctx, target, result, warnings, opts)
         if loc is None:

@@ -1,0 +1,22 @@
+package kt
+
+object Single { fun f() = 1 }
+
+class Odd(val n: Int) {
+    constructor(s: String) : this(s.length)
+
+    fun runner(): Runnable = object : Runnable {
+        override fun run() {
+            println(n)
+        }
+    }
+
+    fun twice(): Int {
+        fun inner(k: Int) = k * 2
+        return inner(n)
+    }
+
+    fun adder(): (Int) -> Int = { k ->
+        k + n
+    }
+}
