@@ -71,8 +71,10 @@ def expected(row: dict, link: dict | None) -> list[tuple[str, str]]:
     if link is not None and link.get("kind") in ("function", "property"):
         return [(link["kind"], link["name"])]
     name = row["name"]
-    if name.endswith("$default"):
-        name = name[: -len("$default")]
+    # a default-arguments stub; an inline function's copy for inlining; a value class member's static body
+    for suffix in ("$default", "$$forInline", "-impl"):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
     out = [("function", name)]
     for prefix in ("get", "set", "is"):
         rest = name[len(prefix):]
@@ -112,6 +114,11 @@ def _implicit(row: dict, parsed: KtParsedFile, keys: list[str], owner: KtDecl | 
         return "data class member written by the compiler"
     if "synthesized" in flags or "component" in flags:
         return "written by the compiler"
+    if "delegation" in flags or ("by" in mods and name not in ("<init>", "<clinit>")
+                                 and (link is None or link.get("kind") == "property")):
+        return "delegated with `by`: written by the compiler"
+    if name in ("box-impl", "unbox-impl", "equals-impl0", "equals-impl", "hashCode-impl", "toString-impl"):
+        return "value class member written by the compiler"
     params = descriptor_params(row["descriptor"])
     if kind == "enum class" and ((name == "values" and not params) or (name == "valueOf" and params == ["String"])
                                  or name == "getEntries"):
@@ -128,10 +135,12 @@ def _implicit(row: dict, parsed: KtParsedFile, keys: list[str], owner: KtDecl | 
 def _anonymous(parsed: KtParsedFile, row: dict, keys: list[str], first: int, last: int) -> KtMatch:
     """A member of a lambda, anonymous function, object literal or local class: the line table decides."""
     if row["name"] in ("<init>", "<clinit>"):
-        return KtMatch(None, "constructor of a lambda or object literal")
+        return KtMatch(None, "constructor of a lambda, function reference or object literal")
     if first <= 0:
-        return KtMatch(None, "compiled from a lambda or local declaration; no line numbers to find it by")
-    holding = [d for d in parsed.decls if _contains(d, first, last) and d.path[:1] == keys[:1]]
+        return KtMatch(None, "written by the compiler for a lambda or a suspend function; no line numbers to find "
+                             "its source by")
+    top = keys[:1] if type_decl(parsed, keys[:1]) is not None else []  # a facade's lambdas live at the top
+    holding = [d for d in parsed.decls if _contains(d, first, last) and d.path[:len(top)] == top]
     named = [d for d in holding if d.kind == "local function" and d.name == row["name"]]
     anon = [d for d in holding if d.kind in ANONYMOUS_KINDS]
     if named:
@@ -144,25 +153,29 @@ def _anonymous(parsed: KtParsedFile, row: dict, keys: list[str], first: int, las
 
 
 def match_method(parsed: KtParsedFile, row: dict, keys: list[str], link: dict | None = None,
-                 default_impls: bool = False, use_lines: bool = True) -> KtMatch:
+                 default_impls: bool = False, use_lines: bool = True, declared: bool | None = None) -> KtMatch:
     """The declaration of a binary method (`row`: name, descriptor, access, first_line, last_line) of the
     Kotlin container `keys` ([] for a facade), `link` the Kotlin declaration it compiles from (kind, name,
-    detail, flags) when the metadata says."""
+    detail, flags) when the metadata says. `declared` False: the class's metadata, readable, declares no
+    such member, so a method no declaration of that name claims is the compiler's (a bridge to an
+    interface's default method, a `by` delegate, a bytecode transformer's helper), not a mismatch."""
+    if row["name"].endswith("$default"):
+        use_lines = False  # its line table may hold the lines of default values declared elsewhere (`expect`)
     first, last = real_lines(row, parsed.lines) if use_lines else (-1, -1)
     owner = type_decl(parsed, keys)
-    if keys and owner is None:
+    if (keys and owner is None) or "$lambda" in row["name"]:
         return _anonymous(parsed, row, keys, first, last)
     name = row["name"]
     if name == "<clinit>":
         return KtMatch(None, _implicit(row, parsed, keys, owner, link))
-    if name == "<init>":
+    if name in ("<init>", "constructor-impl"):  # a value class's constructor body is `constructor-impl`
         ctors = [d for d in parsed.decls if d.path == keys and d.kind in ("constructor", "primary constructor")]
         if first > 0:
             secondary = [d for d in ctors if d.kind == "constructor" and _contains(d, first, last)]
             if secondary:
                 return KtMatch(secondary[0])
         primary = [d for d in ctors if d.kind == "primary constructor"]
-        if primary and (first <= 0 or owner is None or _contains(owner, first, last)):
+        if primary and (first <= 0 or owner is None or _contains(owner, first, first)):  # init blocks anywhere
             return KtMatch(primary[0])
         written = len(descriptor_params(row["descriptor"]))
         if first <= 0:
@@ -192,6 +205,9 @@ def match_method(parsed: KtParsedFile, row: dict, keys: list[str], link: dict | 
     implicit = _implicit(row, parsed, keys, owner, link)
     if implicit:
         return KtMatch(None, implicit)
+    if declared is False:
+        return KtMatch(None, "not a declaration of the class's Kotlin metadata: written by the compiler "
+                             "(a bridge, a delegate, an interface default's caller)")
     return KtMatch(None, note=_where(parsed, first, last, keys, wanted[0][1] if wanted else name))
 
 

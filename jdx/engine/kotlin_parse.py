@@ -25,11 +25,11 @@ from pathlib import Path
 
 from jdx.engine.java_parse import Decl, ParsedFile, content_key
 
-PARSE_VERSION = 1  # bump when KtDecl or the walk changes: cached parses of older versions are ignored
+PARSE_VERSION = 5  # bump when KtDecl or the walk changes: cached parses of older versions are ignored
 TYPE_KINDS = ("class", "interface", "fun interface", "enum class", "annotation class", "object",
               "companion object", "enum entry")
 CALLABLE_KINDS = ("function", "constructor", "primary constructor")
-ANONYMOUS_KINDS = ("lambda", "anonymous function", "object literal", "local function")
+ANONYMOUS_KINDS = ("lambda", "anonymous function", "object literal", "local function", "function reference")
 _TYPE_NODES = ("user_type", "nullable_type", "function_type", "parenthesized_type", "non_nullable_type",
                "dynamic")
 _CONTAINER_NODES = {"class_declaration", "object_declaration", "companion_object"}
@@ -272,6 +272,21 @@ def _class_kind(node) -> str:
     return "class"
 
 
+def _delegate_lambda(node):
+    """tree-sitter-kotlin 1.1 reads `class C : A(), I by d { … }` as `d { … }`, a call with a trailing lambda
+    that swallows the class body; that lambda, when it ends where the class does."""
+    specs = next((c for c in node.named_children if c.type == "delegation_specifiers"), None)
+    last = specs.named_children[-1] if specs is not None and specs.named_child_count else None
+    deleg = last.named_children[0] if last is not None and last.named_child_count else None
+    call = deleg.named_children[-1] if deleg is not None and deleg.type == "explicit_delegation" else None
+    if call is None or call.type != "call_expression" or call.end_byte != node.end_byte:
+        return None
+    lam = call.named_children[-1]
+    if lam.type == "annotated_lambda":
+        lam = next((c for c in lam.named_children if c.type == "lambda_literal"), None)
+    return lam if lam is not None and lam.type == "lambda_literal" else None
+
+
 class _Walker:
     """Collects declarations in source order."""
 
@@ -318,6 +333,9 @@ class _Walker:
         name_node = node.child_by_field_name("name")
         name = name_node.text.decode() if name_node is not None else ("Companion" if kind == "companion object" else "")
         body = next((c for c in node.named_children if c.type in ("class_body", "enum_class_body")), None)
+        swallowed = _delegate_lambda(node) if body is None else None
+        if swallowed is not None:  # `…, I by d { … }` read as a call with a trailing lambda: that is the body
+            body = swallowed
         ctor = next((c for c in node.named_children if c.type == "primary_constructor"), None)
         header_end = _line(body.start_point) if body is not None else _line(node.end_point)
         own = path + [name]
@@ -341,7 +359,11 @@ class _Walker:
                                                  mods=_mods(p)))
         for c in node.named_children:
             if c.type == "delegation_specifiers":
-                self.nested(c, path)
+                if any(s.named_child_count and s.named_children[0].type == "explicit_delegation"
+                       for s in c.named_children):
+                    decl.mods.append("by")  # `: Channel<E> by channel`: kotlinc writes the delegating members
+                if swallowed is None:
+                    self.nested(c, path)
         if body is not None:
             for c in body.named_children:
                 self.member(c, own)
@@ -407,6 +429,12 @@ class _Walker:
                 self.decls.append(KtDecl("local function", name.text.decode() if name is not None else "", path,
                                          _line(item.start_point), _line(item.end_point),
                                          start_col=item.start_point[1], end_col=item.end_point[1]))
+            elif t == "callable_reference" or (t == "navigation_expression"
+                                                and any(c.type == "::" for c in item.children)):
+                # `::foo`, `Type::foo` compile to a class (or a method) of their own
+                self.decls.append(KtDecl("function reference", "", path, _line(item.start_point),
+                                         _line(item.end_point), start_col=item.start_point[1],
+                                         end_col=item.end_point[1]))
             elif t == "object_literal":
                 self.decls.append(KtDecl("object literal", "", path, _line(item.start_point), _line(item.end_point),
                                          start_col=item.start_point[1], end_col=item.end_point[1]))

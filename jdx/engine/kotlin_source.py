@@ -69,7 +69,17 @@ def kotlin_keys(ctx, type_row: dict) -> list[str]:
     keys = sm.type_keys(type_row["id"], outer_chain(ctx, type_row["id"]))
     if len(keys) > 1 and keys[-1] == "DefaultImpls" and metadata_kind(type_row) in (3, None):
         keys = keys[:-1]
+    if keys and _top_is_file_level(ctx, type_row):
+        keys = ["", *keys[1:]]  # a lambda or object literal of a facade: no class of the file holds it
     return keys
+
+
+def _top_is_file_level(ctx, type_row: dict) -> bool:
+    from jdx.engine.src_locate import outer_chain, top_level
+
+    top = top_level(type_row["id"], outer_chain(ctx, type_row["id"]))
+    row = ctx.type_row(top) if top != type_row["id"] else None
+    return row is not None and _file_level(row)
 
 
 def source_file(ctx, type_row: dict):
@@ -144,9 +154,55 @@ def locate_method(ctx, type_row: dict, row: dict):
     if found is None:
         return None
     file, keys = found
+    if "$$inlined$" in owner["id"]:
+        return Located(file, keys, None, "a class copied by the compiler from an inline function it inlined; "
+                       "its code is that function's", owner=owner)
     default_impls = type_row["id"].endswith("$DefaultImpls") and owner is type_row
-    match = km.match_method(file.parsed, lines_row, keys, link, default_impls=default_impls)
+    declared = None
+    if link is None:
+        holder = owner["id"][: -len("$DefaultImpls")] if default_impls else owner["id"]
+        decls = [d for d in ctx.store.rows_cached(qk.KOTLIN_DECLS_OF, {"id": holder}) if d["owner"] == holder]
+        if default_impls:  # DefaultImpls methods carry no link: the interface's function of that name and arity
+            link = _interface_function(decls, row)
+            if link is None and decls:
+                match = km.KtMatch(None, "DefaultImpls copy of a method the interface inherits")
+                return Located(file, keys, None, match.implicit, owner=owner)
+        elif decls:
+            declared = False
+    match = km.match_method(file.parsed, lines_row, keys, link, default_impls=default_impls, declared=declared)
     return Located(file, keys, match.decl, match.implicit, note=match.note, owner=owner)
+
+
+def _interface_function(decls: list[dict], row: dict) -> dict | None:
+    """The interface's function a `DefaultImpls` method implements: same name, one parameter fewer (the
+    interface instance), a receiver counted as a parameter."""
+    name = row["name"].removesuffix("$default")
+    params = sm.descriptor_params(row["descriptor"])[1:]
+    if row["name"].endswith("$default"):
+        params = params[:-2]
+    for d in decls:
+        if d["kind"] != "function" or d["name"] != name:
+            continue
+        detail = json.loads(d["detail"] or "{}")
+        written = ([detail["receiver"]] if detail.get("receiver") else []) + \
+            [p.get("type") or "" for p in detail.get("parameters") or []]
+        if len(written) in (len(params), len(params) - 1) and all(  # a suspend function's Continuation
+                _same_type(w, j) for w, j in zip(written, params)):
+            return d
+    return None
+
+
+_KOTLIN_JVM = {"Int": "int", "Long": "long", "Double": "double", "Float": "float", "Boolean": "boolean",
+               "Byte": "byte", "Short": "short", "Char": "char", "Any": "Object"}
+
+
+def _same_type(kotlin: str, jvm: str) -> bool:
+    """A Kotlin parameter type (`kotlinx.coroutines.Job?`, `T`, `(Int) -> Unit`) against a JVM simple name:
+    equal simple names, or a type the erasure cannot be told from (type parameters, function types)."""
+    base = kotlin.split("<", 1)[0].rstrip("?").rsplit(".", 1)[-1]
+    if not base or "(" in kotlin or "->" in kotlin or base not in _KOTLIN_JVM and "." not in kotlin:
+        return True  # a type parameter or a function type: any erasure
+    return _KOTLIN_JVM.get(base, base) == jvm or (base == "String" and jvm == "String")
 
 
 def locate_field(ctx, type_row: dict, row: dict):
@@ -193,8 +249,8 @@ def mismatch_warnings(ctx, type_row: dict, file, keys: list[str], missing: list[
         out.append(Warning_("SOURCES_VERSION_MISMATCH",
                             f"{binary} declares {ref} which is absent from {file.root.label} ({file.display})"
                             + (f": {why}" if why else "") + ". Structure shown from bytecode.", binary))
-    if keys and km.type_decl(file.parsed, keys) is None:
-        return out  # a lambda or local class: only the first direction is checked
+    if (keys and km.type_decl(file.parsed, keys) is None) or file.parsed.errors:
+        return out  # a lambda or local class, or a file with unparsed regions: only the first direction
     decls = [d for d in ctx.store.rows_cached(qk.KOTLIN_DECLS_OF, {"id": type_row["id"]})
              if d["owner"] == type_row["id"]]
     if not decls:

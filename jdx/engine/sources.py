@@ -306,7 +306,8 @@ def find_kotlin_file(roots: list[SourceRoot], package: str, name: str) -> tuple[
         if data is not None and kotlin_package(data) == package:
             return root, conventional, data
         others = [n for n in root.named(name) if n[len(root.prefix):] != conventional]
-        others.sort(key=lambda n: (not n.endswith("/" + conventional), "common" in n.lower(), n))
+        others.sort(key=lambda n: (not n.endswith("/" + conventional), "jvm" not in n.lower(),
+                                   "common" in n.lower(), n))
         for n in others:
             rel = n[len(root.prefix):]
             data = root.read(rel)

@@ -444,3 +444,44 @@ def test_kdoc_markdown():
     assert doc.tags == [("param", "x", "the x"), ("throws", "IllegalStateException", "when it is so"),
                         ("sample", None, "p.sampleOf")]
     assert [lk["ref"] for lk in links] == ["a.B", "p.C", None, None]
+
+
+# --- the real standard library (soak) -------------------------------------------------------------
+
+@pytest.mark.soak
+def test_stdlib_bodies_and_docs_from_its_sources_jar(jdx_home):
+    """kotlin-stdlib with its `-sources.jar` from the local Maven repository: `listOf` through the multi-file
+    facade CollectionsKt, KDoc of well-known functions, and every public function of a sample of facades
+    answered from the sources without a mismatch."""
+    from tests.kotlin.corpus import M2, STDLIB_VERSIONS
+
+    found = [(v, M2 / f"kotlin-stdlib/{v}/kotlin-stdlib-{v}.jar") for v in reversed(STDLIB_VERSIONS)]
+    found = [(v, jar) for v, jar in found if jar.exists() and jar.with_name(f"kotlin-stdlib-{v}-sources.jar").exists()]
+    if not found:
+        print("skipped: no kotlin-stdlib-*-sources.jar beside a kotlin-stdlib jar in ~/.m2")
+        pytest.skip("no kotlin-stdlib-*-sources.jar beside a kotlin-stdlib jar in the local Maven repository")
+    version, jar = found[0]
+    service = JdxService(Options(jars=[str(jar)], jdk=False, cache_dir=str(jdx_home / "cache")))
+    try:
+        body = service.body("kotlin.collections.CollectionsKt#listOf(Object[])")
+        assert body.result["origin"] == "sources", (body.result["header"], body.warnings)
+        assert "fun <T> listOf(vararg elements: T): List<T>" in "\n".join(body.result["text"])
+        for ref, words in (("kotlin.collections.CollectionsKt#listOf(Object[])", "list"),
+                           ("kotlin.text.StringsKt#trim(String)", "whitespace"),
+                           ("kotlin.collections.CollectionsKt#first(java.util.List)", "first")):
+            item = service.doc(ref, DocOptions()).result["docs"][0]
+            assert words in " ".join(item["text"]).lower(), (ref, item["text"])
+        store = service.store()
+        mismatched, answered = [], 0
+        for facade in ("kotlin/collections/CollectionsKt", "kotlin/text/StringsKt", "kotlin/io/FilesKt"):
+            for m in store.rows("MATCH (t:Type {id: $id})-[:DECLARES]->(m:Method) WHERE m.access % 2 = 1 "
+                                "RETURN m.name AS name, m.descriptor AS descriptor ORDER BY name, descriptor",
+                                {"id": facade}):
+                ref = format_member(facade, m["name"], m["descriptor"])
+                answer = service.body(ref)
+                answered += answer.result["origin"] == "sources"
+                mismatched += [(ref, w.message) for w in answer.warnings if w.code == "SOURCES_VERSION_MISMATCH"]
+        print(f"kotlin-stdlib {version}: {answered} facade methods answered from sources, {len(mismatched)} mismatches")
+        assert answered > 500 and not mismatched, mismatched[:10]
+    finally:
+        service.close()
