@@ -25,7 +25,7 @@ from pathlib import Path
 
 from jdx.engine.java_parse import Decl, ParsedFile, content_key
 
-PARSE_VERSION = 5  # bump when KtDecl or the walk changes: cached parses of older versions are ignored
+PARSE_VERSION = 6  # bump when KtDecl or the walk changes: cached parses of older versions are ignored
 TYPE_KINDS = ("class", "interface", "fun interface", "enum class", "annotation class", "object",
               "companion object", "enum entry")
 CALLABLE_KINDS = ("function", "constructor", "primary constructor")
@@ -197,6 +197,16 @@ def _kdoc(node) -> tuple[str | None, int | None]:
     return None, None
 
 
+def _head(node):
+    """The first node of a declaration: tree-sitter-kotlin 1.1 reads `@Suppress("X")` on its own line before
+    `internal class C` as an annotated expression of its own; such annotations belong to the declaration."""
+    first, prev = node, node.prev_named_sibling
+    while prev is not None and prev.type in ("annotated_expression", "annotation") and prev.text.startswith(b"@") \
+            and prev.end_point[0] >= first.start_point[0] - 1:
+        first, prev = prev, prev.prev_named_sibling
+    return first
+
+
 def _mods(node) -> list[str]:
     """Modifier keywords of a declaration (annotations left out), plus `val`/`var` for properties."""
     out = []
@@ -294,9 +304,10 @@ class _Walker:
         self.decls: list[KtDecl] = []
 
     def _add(self, kind: str, name: str, path: list[str], node, **extra) -> KtDecl:
-        doc, doc_start = _kdoc(node)
-        decl = KtDecl(kind, name, path, _line(node.start_point), _line(node.end_point), doc=doc, doc_start=doc_start,
-                      start_col=node.start_point[1], end_col=node.end_point[1], **extra)
+        head = _head(node)
+        doc, doc_start = _kdoc(head)
+        decl = KtDecl(kind, name, path, _line(head.start_point), _line(node.end_point), doc=doc, doc_start=doc_start,
+                      start_col=head.start_point[1], end_col=node.end_point[1], **extra)
         self.decls.append(decl)
         return decl
 

@@ -171,6 +171,9 @@ BODIES = [
     ("kt.Single#f()", "misc/Odd.kt", "fun f() = 1", None),  # a one-line object body, a file off its package dir
     ("kt.Odd$runner$1#run()", "misc/Odd.kt", "override fun run()", "        }"),  # an object literal's member
     ("kt.Odd$adder$1#invoke(int)", "misc/Odd.kt", "= { k ->", "    }"),  # a lambda
+    # `@Suppress(…)` on its own line and `Runnable by inner {`: two shapes tree-sitter-kotlin 1.1 misreads
+    ("kt.Counted#count()", "misc/Odd.kt", "fun count()", None),
+    ("kt.Counted#<init>(Runnable, int)", "misc/Odd.kt", "@Suppress", "internal class Counted"),
 ]
 
 
@@ -189,6 +192,7 @@ def test_body_from_the_sources_jar(services, ref, rel, first, last):
 
 
 @pytest.mark.parametrize("ref,implicit", [
+    ("kt.Counted#run()", "delegated with `by`: written by the compiler"),
     ("kt.Vec#component1()", "data class member written by the compiler"),
     ("kt.Vec#copy(double, double)", "data class member written by the compiler"),
     ("kt.Axis#values()", "enum method written by the compiler"),
@@ -250,7 +254,10 @@ def _tree_sitter_functions(data: bytes) -> list[tuple[str, int, int, str]]:
         if node.type == "function_declaration":
             out.append((node.child_by_field_name("name").text.decode(), node.start_point[0] + 1,
                         node.end_point[0] + 1, node.text.decode()))
-        if node.type not in ("function_declaration", "function_body", "object_literal", "lambda_literal"):
+        body_as_lambda = node.type == "lambda_literal" and node.parent.type == "annotated_lambda" \
+            and node.parent.parent.parent.type == "explicit_delegation"  # `I by d { … }`: a class body
+        if node.type not in ("function_declaration", "function_body", "object_literal", "lambda_literal") \
+                or body_as_lambda:
             stack.extend(node.named_children)
     return sorted(out)
 
@@ -304,6 +311,13 @@ def test_every_function_body_is_the_span_tree_sitter_gives_and_the_line_table_ag
 
 
 # --- doc -----------------------------------------------------------------------------------------
+
+def test_kdoc_above_an_annotation_line_and_a_delegating_class(services):
+    item = services("paired").doc("kt.Counted", DocOptions()).result["docs"][0]
+    assert item["text"] == ["Counts, delegating the rest to inner."]  # a constructor parameter: text
+    a, _ = _span("misc/Odd.kt", "/** Counts")
+    assert item["source"]["lines"] == [a, a]
+
 
 def test_kdoc_as_plain_text_with_links_resolved(services):
     answer = services("paired").doc("kt.Vec", DocOptions())

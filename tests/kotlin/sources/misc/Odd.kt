@@ -20,3 +20,11 @@ class Odd(val n: Int) {
         k + n
     }
 }
+
+/** Counts, delegating the rest to [inner]. */
+@Suppress("unused")
+internal class Counted(private val inner: Runnable, val n: Int) : Any(), Runnable by inner {
+    fun count(): Int = n + 1
+
+    fun reference(): () -> Int = this::count
+}
