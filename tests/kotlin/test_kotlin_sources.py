@@ -108,6 +108,7 @@ def build_layout() -> Layout:
         os.replace(work / "layout", root)
     except OSError:  # another worker built it first
         pass
+    shutil.rmtree(work, ignore_errors=True)
     return Layout(root)
 
 
