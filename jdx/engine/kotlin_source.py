@@ -116,7 +116,7 @@ def source_file(ctx, type_row: dict):
 def _links(ctx, query: str, member_id: str | None) -> list[dict]:
     if not member_id:
         return []
-    return ctx.store.rows(query, {"ids": [member_id]})
+    return ctx.store.rows_cached(query, {"id": member_id})
 
 
 def _owner(ctx, type_row: dict, link: dict | None) -> dict:
@@ -136,7 +136,7 @@ def _part_row(ctx, part_id: str, row: dict) -> dict:
 def locate_method(ctx, type_row: dict, row: dict):
     from jdx.engine.src_locate import Located
 
-    links = _links(ctx, qk.KOTLIN_OF_METHODS, row.get("id"))
+    links = _links(ctx, qk.KOTLIN_OF_METHOD, row.get("id"))
     link = links[0] if links else None
     owner = _owner(ctx, type_row, link)
     lines_row = row
@@ -209,7 +209,7 @@ def locate_field(ctx, type_row: dict, row: dict):
     from jdx.engine.src_locate import Located
 
     fid = row.get("id") or f"{type_row['id']}#{row['name']}:{row.get('descriptor', '')}"
-    links = _links(ctx, qk.KOTLIN_OF_FIELDS, fid)
+    links = _links(ctx, qk.KOTLIN_OF_FIELD, fid)
     link = links[0] if links else None
     owner = _owner(ctx, type_row, link)
     found = source_file(ctx, owner)
