@@ -12,6 +12,7 @@ the interface `Foo`. A facade class (`FooKt`, `@file:JvmName`) stands for the to
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from jdx.engine import kotlin_match as km
 from jdx.engine import source_match as sm
@@ -21,6 +22,9 @@ from jdx.engine.sources import find_kotlin_file
 from jdx.errors import Warning_
 from jdx.graph_schema import queries
 from jdx.graph_schema import queries_kotlin as qk
+
+if TYPE_CHECKING:
+    from jdx.engine.src_locate import SourceFile
 
 FILE_LEVEL = (2, 4, 5)  # file facade, multi-file facade, multi-file part: the file's top level
 
@@ -268,3 +272,39 @@ def _describe(type_row: dict, d: KtDecl) -> str:
         recv = f"{d.receiver}." if d.receiver else ""
         return f"fun {owner}#{recv}{d.name}({', '.join(d.params)})"
     return f"{'var' if 'var' in d.mods else 'val'} {owner}#{d.name}"
+
+
+_OUTLINE_KINDS = {"function": ("function",), "property": ("property",), "typealias": ("typealias",),
+                  "constructor": ("primary constructor", "constructor")}
+
+
+def declaration_lines(ctx, type_row: dict, entries: list[dict]) -> SourceFile | None:
+    """`outline` of a Kotlin class with sources: each Kotlin declaration entry gets `line`, the first line of
+    its declaration in the `.kt` file (overloads told apart by parameter count and receiver); returns the
+    file read, None without sources (a multi-file facade's parts are several files: none)."""
+    if metadata_kind(type_row) == 4:
+        return None
+    found = source_file(ctx, type_row)
+    if found is None:
+        return None
+    file, keys = found
+    if keys and km.type_decl(file.parsed, keys) is None:
+        return None
+    for e in entries:
+        kinds = _OUTLINE_KINDS.get(e["kind"])
+        if kinds is None:
+            continue
+        cands = [d for d in file.parsed.decls if d.path == keys and d.kind in kinds
+                 and (d.name == e["name"] or e["kind"] == "constructor")]
+        detail = e.get("detail") or {}
+        if len(cands) > 1 and e["kind"] in ("function", "constructor"):
+            n = len(detail.get("parameters") or [])
+            cands = [d for d in cands if len(d.params) == n
+                     and (e["kind"] == "constructor" or bool(d.receiver) == bool(detail.get("receiver")))] or cands
+        if len(cands) > 1:  # same count: the parameter types' simple names
+            written = [(p.get("type") or "").split("<", 1)[0].rstrip("?").rsplit(".", 1)[-1]
+                       for p in detail.get("parameters") or []]
+            cands = [d for d in cands if [t.removesuffix("...") for t in d.params] == written] or cands
+        if len(cands) == 1:
+            e["line"] = cands[0].start
+    return file

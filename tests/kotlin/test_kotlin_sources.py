@@ -370,6 +370,21 @@ def test_members_with_doc_and_show_read_kdoc(services):
     assert shown["sources"] == "kt-1.0-sources.jar" and shown["doc"] == "A point in the plane."
 
 
+def test_outline_gives_kotlin_declarations_their_source_lines(services):
+    from jdx.engine.cards import OutlineOptions
+
+    answer = services("paired").outline("kt.Vec", OutlineOptions(view="kotlin"))
+    lines = {(m["kind"], m["name"], m.get("line")) for m in answer.result["kotlin_members"]}
+    assert ("function", "distanceTo", _span("kt/Geometry.kt", "fun distanceTo")[0]) in lines
+    assert ("property", "norm", _span("kt/Geometry.kt", "val norm")[0]) in lines
+    assert ("constructor", "<init>", _span("kt/Geometry.kt", "data class Vec")[0]) in lines
+    scales = sorted(m["line"] for m in answer.result["kotlin_members"] if m["name"] == "scale")
+    assert scales == [_span("kt/Geometry.kt", "fun scale(k: Double)")[0], _span("kt/Geometry.kt", "fun scale(k: Int)")[0]]
+    assert answer.provenance[-1]["origin"] == "sources" and answer.provenance[-1]["file"] == "kt/Geometry.kt"
+    bare = services("bare").outline("kt.Vec", OutlineOptions(view="kotlin")).result["kotlin_members"]
+    assert all("line" not in m for m in bare)
+
+
 # --- source --------------------------------------------------------------------------------------
 
 def test_source_of_a_kotlin_class_whole_and_around_a_member(services):
