@@ -19,8 +19,8 @@ Resolver = Callable[[str], "str | None"]
 TAG_ALIASES = {"exception": "throws"}
 NAMED_TAGS = ("param", "property", "throws")
 _LINK = re.compile(r"\[([^\[\]\n]+)\](?:\[([^\[\]\n]+)\]|\(([^()\s]+)\))?")
-_CODE = re.compile(r"(`+)(.+?)\1", re.S)
-_EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
+_CODE = re.compile(r"(`+)(.{1,2000}?)\1", re.S)  # bounded: no quadratic scan
+_EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.{1,300}?)(?<=\S)\1")  # bounded: no quadratic scan
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 

@@ -184,14 +184,12 @@ def match_method(parsed: KtParsedFile, row: dict, keys: list[str], link: dict | 
                 return KtMatch(fit[0])
         implicit = _implicit(row, parsed, keys, owner, link)
         return KtMatch(None, implicit) if implicit else KtMatch(None, note=_where(parsed, first, last, keys))
-    implicit = None
     wanted = expected(row, link)
     n_params, has_receiver = _arity(link)
     for kind, kname in wanted:
         cands = [d for d in parsed.decls if d.path == keys and d.kind == kind and d.name == kname]
         if not cands:
             continue
-        narrowed = cands
         if first > 0:
             holding = [d for d in cands if _contains(d, first, last)]
             if holding:
@@ -201,7 +199,7 @@ def match_method(parsed: KtParsedFile, row: dict, keys: list[str], link: dict | 
                 return KtMatch(drifted[0], note=_where(parsed, first, last, keys) + f"; {kind} {kname} is at line "
                                f"{drifted[0].start} of the sources")
             continue
-        return KtMatch(_narrow(narrowed, kind, n_params, has_receiver, row, default_impls)[0])
+        return KtMatch(_narrow(cands, kind, n_params, has_receiver, row, default_impls)[0])
     implicit = _implicit(row, parsed, keys, owner, link)
     if implicit:
         return KtMatch(None, implicit)

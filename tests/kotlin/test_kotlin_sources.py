@@ -515,3 +515,12 @@ def test_stdlib_bodies_and_docs_from_its_sources_jar(jdx_home):
         assert answered > 500 and not mismatched, mismatched[:10]
     finally:
         service.close()
+
+
+def test_hostile_kdoc_is_text_not_a_hang_or_a_crash():
+    from jdx.engine import kdoc
+
+    for raw in ("/** " + "**a " * 20000 + " */", "/** " + "[x" * 30000 + " */", "/** ```" + "`a" * 20000 + " */",
+                "/**\n" + " * ```\n" * 5001 + " */", "/** @param */", "/** @see */", "/**/", "/** [] [](x) [a][] */"):
+        doc, links = kdoc.parse(raw, lambda target: None)
+        assert isinstance(doc.paragraphs, list) and all(link["ref"] is None for link in links)
