@@ -169,6 +169,8 @@ BODIES = [
     ("kt.Person#<init>(String, String)", "kt/Geometry.kt", "constructor(first", None),  # secondary constructor
     ("kt.text.Strings#whisper(String)", "kt/text/StringsB.kt", "fun whisper", "}"),  # multi-file
     ("kt.text.Strings#getVowels(String)", "kt/text/StringsA.kt", "val String.vowels", "get() = count"),
+    ("kt.Vec#norm", "kt/Geometry.kt", "val norm: Double", "get() = sqrt"),  # Kotlin names as references
+    ("kt.text.Strings#vowels", "kt/text/StringsA.kt", "val String.vowels", "get() = count"),
     ("kt.Single#f()", "misc/Odd.kt", "fun f() = 1", None),  # a one-line object body, a file off its package dir
     ("kt.Odd$runner$1#run()", "misc/Odd.kt", "override fun run()", "        }"),  # an object literal's member
     ("kt.Odd$adder$1#invoke(int)", "misc/Odd.kt", "= { k ->", "    }"),  # a lambda
