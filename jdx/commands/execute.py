@@ -33,6 +33,8 @@ def run_request(session, cmd: Command, request) -> Outcome:
         if cmd.needs_workspace:
             own = {w.code.split("_", 1)[0] for w in answer.warnings}
             about = [w for w in _duplicate_class(session, answer.result) if w.code.split("_", 1)[0] not in own]
+            about += session.artifact_warnings({p["artifact"] for p in answer.provenance
+                                                if isinstance(p, dict) and p.get("artifact")})
             answer.warnings = _merged(session.workspace_warnings(), answer.warnings, about)
         return Outcome(envelope.success(cmd.name, request.query, answer), answer.exit_code, request)
     except JdxError as exc:

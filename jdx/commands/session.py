@@ -136,7 +136,7 @@ class Session:
         for w in self._graph_warnings:
             if w.code == "ARTIFACT_READ_ERROR":
                 out.append(w)
-            elif w.code != "DUPLICATE_CLASS" and not _class_scoped(w.code):
+            elif w.code != "DUPLICATE_CLASS" and not _class_scoped(w.code) and w.code not in ARTIFACT_SCOPED:
                 per_code.setdefault(w.code, []).append(w)
         for code, ws in sorted(per_code.items()):
             if len(ws) == 1:
@@ -156,6 +156,10 @@ class Session:
                 if entry.removesuffix(".class").replace("/", ".").replace("$", ".") == want:
                     out.append(w)
         return out
+
+    def artifact_warnings(self, artifacts: set[str]) -> list[Warning_]:
+        """The build's warnings about how an artifact was read (multi-release variants), for answers from it."""
+        return [w for w in self._graph_warnings if w.code in ARTIFACT_SCOPED and w.artifact in artifacts]
 
     def has_duplicate_classes(self) -> bool:
         return any(w.code == "DUPLICATE_CLASS" for w in self._graph_warnings)
@@ -261,6 +265,10 @@ class Session:
         from jdx.engine.src_doc import type_first_sentence
 
         return type_first_sentence(self.source_context(), type_id)
+
+
+# warnings that matter to the answers drawn from their artifact, not to every answer of the workspace
+ARTIFACT_SCOPED = frozenset({"MULTI_RELEASE_JAR"})
 
 
 def _class_scoped(code: str) -> bool:

@@ -137,7 +137,7 @@ def _from_decompiler(ctx: SourceContext, target: Target, artifact: str, opts: Bo
                            f"declaration of {target.ref}")
     a, b = _span(decl, opts, len(file.lines))
     header = f"source: decompiled by {dec.engine} {dec.engine_version} from {artifact} ({why})   {RECONSTRUCTED}"
-    engine = {"name": dec.engine, "version": dec.engine_version, "cached": dec.cached}
+    engine = {"name": dec.engine, "version": dec.engine_version}
     return _result(target, artifact, "decompiled", header, cut(file.lines, decl, a, b), a,
                    {"label": None, "how": "decompiled", "file": file.rel, "lines": [a, b]}, engine,
                    implicit=implicit if decl.kind == "class" and implicit else None)
@@ -153,7 +153,7 @@ def _from_javap(ctx: SourceContext, target: Target, artifact: str, why: str) -> 
     header = f"source: javap -c -p -l of {format_type(target.type_row['id'])} from {artifact} ({why})   " \
              f"⚠ bytecode, not source"
     return _result(target, artifact, "javap", header, text.splitlines(), None,
-                   engine={"name": "javap", "version": None, "cached": False})
+                   engine={"name": "javap", "version": None})
 
 
 def _signature_only(ctx: SourceContext, target: Target, artifact: str, why: str) -> dict:

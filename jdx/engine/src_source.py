@@ -44,7 +44,7 @@ def _file_for(ctx: SourceContext, type_row: dict, engine: str | None) -> tuple[S
         warnings.append(Warning_("DECOMPILER_UNAVAILABLE", f"--engine {engine}: {engine} is not installed; using "
                                  "the next decompiler that exists", art))
         file, keys, dec = decompiled_file(ctx, type_row, None)
-    return file, keys, "decompiled", {"name": dec.engine, "version": dec.engine_version, "cached": dec.cached}, \
+    return file, keys, "decompiled", {"name": dec.engine, "version": dec.engine_version}, \
         warnings
 
 
@@ -100,7 +100,7 @@ def source(ctx: SourceContext, type_row: dict, lines: str | None, around: str | 
         if around:
             raise UsageError("--around needs source text; with --engine javap use jdx body <member> --engine javap")
         file, origin, engine_info, warnings = _javap(ctx, type_row), "javap", \
-            {"name": "javap", "version": None, "cached": False}, []
+            {"name": "javap", "version": None}, []
         return _answer(ctx, type_row, file, origin, engine_info, warnings, lines, None, context)
     try:
         file, _keys, origin, engine_info, warnings = _file_for(ctx, type_row, engine)

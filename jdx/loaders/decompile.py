@@ -414,6 +414,7 @@ class _SharedSystem:
 
     system: Any
     opened: list  # JarFiles its type loaders read
+    loader: Any = None  # the engine class loader its classes come from
     lock: threading.Lock = field(default_factory=threading.Lock)
     uses: int = 0
 
@@ -456,7 +457,7 @@ def _shared_system(loader, key: tuple) -> _SharedSystem:
 
     with _SHARED_LOCK:
         entry = _SHARED.get(key)
-        if entry is not None and entry.uses < SHARED_USES:
+        if entry is not None and entry.uses < SHARED_USES and entry.loader is loader:
             _SHARED.move_to_end(key)
             return entry
         evicted = [_SHARED.pop(key)] if entry is not None else []
@@ -475,7 +476,7 @@ def _shared_system(loader, key: tuple) -> _SharedSystem:
         composite = jt.jclass("com.strobel.assembler.metadata.CompositeTypeLoader", loader)(
             jt.java_array(interface, loaders))
         entry = _SHARED[key] = _SharedSystem(
-            jt.jclass("com.strobel.assembler.metadata.MetadataSystem", loader)(composite), opened)
+            jt.jclass("com.strobel.assembler.metadata.MetadataSystem", loader)(composite), opened, loader)
         while len(_SHARED) > SHARED_SYSTEMS:
             evicted.append(_SHARED.popitem(last=False)[1])
     for old in evicted:

@@ -159,7 +159,9 @@ def _abandon(task, thread) -> None:
 
 
 def describe(throwable) -> str:
-    """`SimpleName: message` of a Java throwable, one line."""
+    """`SimpleName: message` of a Java throwable (or a Python exception), one line."""
+    if not hasattr(throwable, "getClass"):
+        return " ".join(f"{type(throwable).__name__}: {throwable}".split())[:300]
     name = str(throwable.getClass().getSimpleName())
     message = throwable.getMessage()
     text = f"{name}: {message}" if message is not None else name

@@ -50,3 +50,20 @@ def test_provenance_and_explicit_cuts(runner, argv, limit_flag):
         assert t and t["shown"] < t["total"] and "--limit" in t["hint"], (argv[0], t)
         text = runner(argv + [limit_flag, "1"]).out
         assert f"… {t['shown']} of {t['total']} shown (" in text, text
+
+
+
+@pytest.mark.parametrize("argv", [["body", "fx.Box#size"], ["source", "fx.Box", "--lines", "1:3"]], ids=["body", "source"])
+def test_decompiled_answer_is_the_same_bytes_cold_and_cached(runner, jdx_home, argv):
+    """Same input, same bytes out: whether the decompiled text came from the disk cache is not in the answer."""
+    import shutil
+
+    from tests.fixtures.build import fixtures_jar
+
+    argv = [*argv, "--no-jdk", "--jars", str(fixtures_jar(jdx_home)), "--json"]
+    shutil.rmtree(jdx_home / "cache" / "decompiled", ignore_errors=True)
+    cold = runner(argv).out
+    warm = runner(argv).out
+    data = json.loads(cold)
+    assert data["ok"] and data["result"]["origin"] == "decompiled", cold
+    assert cold == warm

@@ -35,3 +35,17 @@ def test_client_imports_only_the_standard_library_and_the_wire():
     assert heavy == []
     assert {m for m in modules if m == "jdx" or m.startswith("jdx.")} <= ALLOWED_JDX
     print(f"import jdx.daemon.client: {modules['jdx.daemon.client'] / 1000:.1f} ms cumulative")
+
+
+def test_cli_thin_client_path_imports_nothing_heavy():
+    """What `jdx members X` imports before it asks a running daemon: the CLI entry, the registry lookup and
+    the daemon key (which walks up to a project root with the standard library alone)."""
+    modules = imported_modules("import jdx.cli.main; from jdx.commands.registry import command; command('members'); "
+                               "from jdx.daemon.paths import workspace_flags; workspace_flags(); "
+                               "import jdx.daemon.client")
+    heavy = sorted(m for m in modules if m.split(".")[0] in FORBIDDEN[:9])
+    assert heavy == []
+    loaders = sorted(m for m in modules if m.startswith("jdx.loaders."))
+    assert loaders == ["jdx.loaders.project_root"], loaders
+    assert not any(m.startswith(("jdx.graph_schema", "jdx.render", "jdx.engine.members", "jdx.engine.session"))
+                   for m in modules)

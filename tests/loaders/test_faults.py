@@ -478,7 +478,7 @@ def test_identical_jar_at_two_paths(run_jdx, tmp_path, good_jar):
     copy.parent.mkdir()
     shutil.copyfile(good_jar, copy)
     run = run_jdx("index", "--json", *jar_args(good_jar, copy))
-    env = envelope(run)
+    assert "DUPLICATE_ARTIFACT" in {w["code"] for w in envelope(run)["warnings"]}, run
     assert run.code == 0, run
     types = types_by_jar(run_jdx, good_jar, copy)
     assert [r["shadowed"] for r in types["good.jar"]].count(False) == len(GOOD_CLASSES)
@@ -569,6 +569,13 @@ def test_duplicate_class_is_named_by_the_answers_about_it_only(run_jdx, zoo, goo
     other = envelope(run_jdx("show", GOOD_CLASSES[0], "--json", *jar_args(good_jar, first, second)))
     assert warnings_of(other, "DUPLICATE_CLASS") == [], other["warnings"]
 
+
+def test_multi_release_jar_is_named_by_the_answers_from_it_only(run_jdx, zoo, good_jar):
+    mr = next(j for j in zoo.jars if j.name == "mr.jar")
+    about = envelope(run_jdx("show", "mr.Base", "--json", *jar_args(good_jar, mr)))
+    assert len(warnings_of(about, "MULTI_RELEASE_JAR", "mr.jar")) == 1, about["warnings"]
+    other = envelope(run_jdx("show", GOOD_CLASSES[0], "--json", *jar_args(good_jar, mr)))
+    assert other["ok"] and warnings_of(other, "MULTI_RELEASE_JAR") == [], other["warnings"]
 
 def test_long_work_reports_phases_on_stderr_when_it_is_not_a_terminal(run_jdx, tmp_path, classes):
     """A build prints one line per phase on a non-terminal stderr (an agent never waits on silence); -q and
