@@ -18,7 +18,6 @@ from jdx.engine import kotlin_match as km
 from jdx.engine import source_match as sm
 from jdx.engine.kotlin_parse import KtDecl
 from jdx.engine.refs import format_member, format_type
-from jdx.engine.sources import find_kotlin_file
 from jdx.errors import Warning_
 from jdx.graph_schema import queries
 from jdx.graph_schema import queries_kotlin as qk
@@ -89,8 +88,6 @@ def _top_is_file_level(ctx, type_row: dict) -> bool:
 def source_file(ctx, type_row: dict):
     """(SourceFile, keys) of a Kotlin class, None when no root holds its `.kt` file. A multi-file facade
     answers with its first part's file."""
-    from jdx.engine.src_locate import SourceFile
-
     row = type_row
     if metadata_kind(type_row) == 4:
         parts = [p for p in (ctx.type_row(p) for p in facade_parts(ctx, type_row)) if p is not None]
@@ -101,17 +98,7 @@ def source_file(ctx, type_row: dict):
     if not name.endswith(".kt") or "/" in name or "\\" in name or name in (".kt", "..kt"):
         return None
     package = row["package"] if row.get("package") is not None else row["id"].rpartition("/")[0].replace("/", ".")
-    artifact = row.get("artifact") or ""
-    key = (artifact, f"kt:{package}:{name}")
-    if key in ctx._files:
-        ctx._files.move_to_end(key)
-        file = ctx._files[key]
-    else:
-        found = find_kotlin_file(ctx.roots_for(artifact), package, name)
-        file = None if found is None else SourceFile(found[0], found[1], found[2], ctx.cache)
-        ctx._files[key] = file
-        if len(ctx._files) > 64:
-            ctx._files.popitem(last=False)
+    file = ctx.kotlin_file(row.get("artifact") or "", package, name)
     if file is None:
         return None
     return file, kotlin_keys(ctx, row)

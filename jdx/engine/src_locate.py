@@ -1,5 +1,6 @@
 """A type's source file and a member's declaration in it: sources pairing (sources.py) + tree-sitter parse
-(java_parse.py) + matching (source_match.py), with SOURCES_VERSION_MISMATCH when the two disagree."""
+(java_parse.py) + matching (source_match.py), with SOURCES_VERSION_MISMATCH when the two disagree. Classes
+compiled from `.kt` files go to kotlin_source.py (kotlin_parse.py, kotlin_match.py) through the same calls."""
 
 from __future__ import annotations
 
@@ -52,13 +53,27 @@ class SourceContext:
 
     def file(self, artifact_key: str, rel: str) -> "SourceFile | None":
         """The source file `rel` of an artifact from its first root that holds it, None when none does."""
-        key = (artifact_key, rel)
+        def find():
+            found = find_file(self.roots_for(artifact_key), rel)
+            return None if found is None else SourceFile(found[0], rel, found[1], self.cache)
+
+        return self.remembered((artifact_key, rel), find)
+
+    def kotlin_file(self, artifact_key: str, package: str, name: str) -> "SourceFile | None":
+        """The `.kt` file `name` of `package` (dotted) in an artifact's roots, wherever it sits in them."""
+        from jdx.engine.sources import find_kotlin_file
+
+        def find():
+            found = find_kotlin_file(self.roots_for(artifact_key), package, name)
+            return None if found is None else SourceFile(found[0], found[1], found[2], self.cache)
+
+        return self.remembered((artifact_key, f"kt:{package}:{name}"), find)
+
+    def remembered(self, key: tuple, find) -> "SourceFile | None":
         if key in self._files:
             self._files.move_to_end(key)
             return self._files[key]
-        found = find_file(self.roots_for(artifact_key), rel)
-        file = None if found is None else SourceFile(found[0], rel, found[1], self.cache)
-        self._files[key] = file
+        file = self._files[key] = find()
         if len(self._files) > FILES_KEPT:
             self._files.popitem(last=False)
         return file
