@@ -19,7 +19,7 @@ class JdxService(Session):
         return cards.show_answer(self, text)
 
     def outline(self, text, opts=None):
-        return cards.card(self, "outline_type", text, opts)
+        return cards.outline_answer(self, text, opts)
 
     def signature(self, text, opts=None):
         return cards.card(self, "member_signatures", text, opts)

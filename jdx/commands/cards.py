@@ -149,7 +149,25 @@ def run_outline(session, req: OutlineRequest):
     opts = OutlineOptions(kind="ctor" if req.kind == "constructor" else req.kind,
                           static=_static(req.static, req.instance), access=req.access, grep=req.grep,
                           include_synthetic=req.include_synthetic, view=req.view)
-    return card(session, "outline_type", req.query, opts)
+    return outline_answer(session, req.query, opts)
+
+
+def outline_answer(session, text: str, opts):
+    """`outline`; a Kotlin class's declarations carry their `.kt` declaration line when sources exist."""
+    answer = card(session, "outline_type", text, opts)
+    result = answer.result
+    if result.get("view") == "kotlin" and result.get("kotlin_members"):
+        from jdx.engine.descriptors import fqn_to_internal
+        from jdx.engine.kotlin_source import declaration_lines
+
+        ctx = session.source_context()
+        type_row = ctx.type_row(fqn_to_internal(result["type"]))
+        file = declaration_lines(ctx, type_row, result["kotlin_members"]) if type_row else None
+        if file is not None:
+            answer.provenance.append({"symbol": result["type"], "artifact": result["artifact"], "origin": "sources",
+                                      "file": file.display, "sources": file.root.label,
+                                      "detail": "declaration lines of the Kotlin declarations"})
+    return answer
 
 
 def _render_outline(result: dict, req: OutlineRequest) -> list[str]:

@@ -15,7 +15,7 @@ class BodyRequest(Request):
     query: str = argument("a member or type, e.g. 'java.util.HashMap#get(Object)'", "SYMBOL")
     engine: str | None = option(None, "--engine", "javap | vineflower | procyon (default: sources, else "
                                 "decompiled, else javap)", kind="str")
-    with_doc: bool = option(False, "--with-doc", "include the javadoc comment above the declaration")
+    with_doc: bool = option(False, "--with-doc", "include the javadoc or KDoc comment above the declaration")
     with_signature: bool = option(False, "--with-signature", "print the signature from bytecode first")
     context: int = option(0, "--context", "N surrounding lines", minimum=0)
     line_numbers: bool = option(False, "--line-numbers", "prefix each line with its line number")
@@ -122,7 +122,8 @@ def run_doc(session, req: DocRequest):
 
 
 def doc_answer(session, text: str, opts=None):
-    """Javadoc as plain text; inherited from the nearest documented supertype method, labelled."""
+    """Javadoc or KDoc as plain text; inherited from the nearest documented supertype method, labelled; KDoc
+    `[links]` resolved to canonical references."""
     from jdx.engine import src_doc
     from jdx.engine.answer import Answer
 
@@ -149,7 +150,7 @@ COMMANDS = (
     Command("source", "The source file of a type, whole or a slice; decompiled when no sources exist.",
             "jdx source java.util.HashMap --around 'get(Object)'", SourceRequest, run_source, _render_code,
             _code_cut, next_hint="body for one member"),
-    Command("doc", "Javadoc as plain text, inherited from supertypes when the member has none.",
+    Command("doc", "Javadoc or KDoc as plain text, inherited from supertypes when the member has none.",
             "jdx doc 'java.util.ArrayList#add(Object)'", DocRequest, run_doc, _render_doc, _doc_cut,
             next_hint="signature for every overload, samples for real uses"),
 )

@@ -202,7 +202,8 @@ def render(doc: Javadoc) -> list[str]:
                                              "apiNote", "implSpec", "hidden", "jls", "jvms", "revised", "spec")]
     if shown and lines:
         lines.append("")
-    width = {tag: max((len(n) for t, n, _ in shown if n and t == tag), default=0) for tag in ("param", "throws")}
+    width = {tag: max((len(n) for t, n, _ in shown if n and t == tag), default=0)
+             for tag in {t for t, n, _ in shown if n is not None}}
     for tag, name, text in shown:
         text = text.replace("\x00INHERIT\x00", "")
         lines.append(f"@{tag} {name.ljust(width[tag])}  {text}".rstrip() if name is not None

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import struct
 import threading
 import zipfile
@@ -70,6 +71,12 @@ class SourceRoot:
     def display(self, rel: str) -> str:
         """The file as provenance names it: its path inside the root."""
         return self.prefix + rel
+
+    def named(self, name: str) -> list[str]:
+        """Every file of this root called `name` (`Collections.kt`), as paths relative to the root's prefix,
+        sorted: Kotlin files need not sit in their package's directory."""
+        names = _kotlin_names(self)
+        return [n for n in names.get(name, ()) if n.startswith(self.prefix)] if names else []
 
 
 _INDEXES: dict[str, dict | None] = {}
@@ -155,14 +162,14 @@ def _explicit(paths: list[str]) -> list[SourceRoot]:
 
 
 def _src_dirs(paths: list[str]) -> list[SourceRoot]:
-    """`--src` directories; a project directory also answers for its `src/main/java`."""
+    """`--src` directories; a project directory also answers for its `src/main/java` and `src/main/kotlin`."""
     out = []
     for p in paths:
         full = os.path.realpath(os.path.expanduser(p))
         if not os.path.isdir(full):
             continue
         out.append(SourceRoot("dir", full, os.path.basename(full) or full, "--src"))
-        for sub in ("src/main/java", "src"):
+        for sub in ("src/main/java", "src/main/kotlin", "src"):
             if os.path.isdir(os.path.join(full, sub)):
                 out.append(SourceRoot("dir", full, os.path.basename(full) or full, "--src", sub + "/"))
     return out
@@ -240,6 +247,73 @@ def _roots(kind: str, path: str, spec: str, explicit: list[str], src_dirs: list[
         if root is not None:
             roots.append(SourceRoot(root.kind, root.path, root.label, root.how, f"{module}/"))
     return roots
+
+
+_KT_NAMES: dict[tuple[str, str], dict[str, list[str]]] = {}
+DIR_WALK_MAX = 200_000  # files looked at in one --src directory before giving up on finding more
+
+
+def _kotlin_names(root: SourceRoot) -> dict[str, list[str]]:
+    """basename → paths (relative to the root, prefix removed) of every `.kt` file of a root, once per root."""
+    key = (root.kind, root.path)
+    if key in _KT_NAMES:
+        return _KT_NAMES[key]
+    names: dict[str, list[str]] = {}
+    if root.kind == "zip":
+        index = zip_index(root.path, root.index_dir) if root.index_dir else None
+        if index is not None:
+            entries = list(index)
+        else:
+            zf = _zip(root.path)
+            with _ZIP_LOCK:
+                entries = zf.namelist() if zf is not None else []
+        for e in entries:
+            if e.endswith(".kt"):
+                names.setdefault(e.rsplit("/", 1)[-1], []).append(e)
+    else:
+        seen = 0
+        for base, dirs, files in os.walk(root.path):
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in ("build", "node_modules", "out"))
+            for f in files:
+                seen += 1
+                if f.endswith(".kt"):
+                    names.setdefault(f, []).append(os.path.relpath(os.path.join(base, f), root.path)
+                                                   .replace(os.sep, "/"))
+            if seen > DIR_WALK_MAX:
+                break
+    for v in names.values():
+        v.sort()
+    _KT_NAMES[key] = names
+    return names
+
+
+_PACKAGE = re.compile(rb"^[ \t]*package[ \t]+([A-Za-z_`][\w.`]*)", re.M)
+
+
+def kotlin_package(data: bytes) -> str:
+    """The `package` of a Kotlin file ("" for the default package), read from its text."""
+    m = _PACKAGE.search(data[:65536])
+    return m.group(1).decode("utf-8", "replace").replace("`", "") if m else ""
+
+
+def find_kotlin_file(roots: list[SourceRoot], package: str, name: str) -> tuple[SourceRoot, str, bytes] | None:
+    """The Kotlin file `name` of `package` (dotted): in each root, first at `<package dirs>/<name>`, then
+    anywhere in the root with that package declared (multiplatform jars keep `commonMain/…`, `jvmMain/…`;
+    projects put files where they like). (root, path inside the root without its prefix, bytes)."""
+    conventional = (package.replace(".", "/") + "/" if package else "") + name
+    for root in roots:
+        data = root.read(conventional)
+        if data is not None and kotlin_package(data) == package:
+            return root, conventional, data
+        others = [n for n in root.named(name) if n[len(root.prefix):] != conventional]
+        others.sort(key=lambda n: (not n.endswith("/" + conventional), "jvm" not in n.lower(),
+                                   "common" in n.lower(), n))
+        for n in others:
+            rel = n[len(root.prefix):]
+            data = root.read(rel)
+            if data is not None and kotlin_package(data) == package:
+                return root, rel, data
+    return None
 
 
 def find_file(roots: list[SourceRoot], rel: str) -> tuple[SourceRoot, bytes] | None:

@@ -169,10 +169,17 @@ def _signature_only(ctx: SourceContext, target: Target, artifact: str, why: str)
     return _result(target, artifact, "signature", header, text, None)
 
 
+def parse_error_warning(file: SourceFile, ref: str, artifact: str) -> Warning_:
+    """SOURCE_PARSE_ERROR: a source file tree-sitter could not fully parse, and the member was not found in it."""
+    n = file.parsed.errors
+    return Warning_("SOURCE_PARSE_ERROR", f"{file.root.label} ({file.display}): {n} region{'s' if n != 1 else ''} "
+                    f"tree-sitter could not parse; {ref} was not found in what did parse", artifact)
+
+
 def _sources_missing_why(ctx: SourceContext, target: Target) -> str:
     source_name = target.type_row.get("source_file") or ""
-    if source_name and not source_name.endswith(".java"):
-        return f"its source file {source_name} is not Java (only .java sources are read)"
+    if source_name and not source_name.endswith((".java", ".kt")):
+        return f"its source file {source_name} is neither Java nor Kotlin (only .java and .kt sources are read)"
     roots = ctx.roots_for(target.type_row.get("artifact") or "")
     looked = sorted({r.how for r in roots} - {"embedded"})
     return "no sources" + (f"; looked in {', '.join(looked)}" if looked else "")
@@ -185,18 +192,32 @@ def body(ctx: SourceContext, target: Target, opts: BodyOptions) -> tuple[dict, l
     warnings: list[Warning_] = []
     why = f"as asked: --engine {opts.engine}" if opts.engine is not None else "no sources jar"
     synthetic = target.row is not None and (target.row.get("access") or 0) & (sm.ACC_SYNTHETIC | sm.ACC_BRIDGE)
+    if synthetic and target.row["name"].endswith("$default") and target.type_row.get("kotlin"):
+        synthetic = False  # a Kotlin default-arguments stub: its function's declaration is its source
     if synthetic and opts.engine is None:
         opts = BodyOptions("javap", opts.with_doc, opts.with_signature, opts.context)
         why = "compiler-generated, no source text"
     if opts.engine is None:
         loc = _locate(ctx, target)
         if loc is not None and (loc.decl is not None or loc.implicit):
-            warnings += mismatch_warnings(ctx, target.type_row, loc.file, loc.keys)
+            warnings += mismatch_warnings(ctx, loc.owner or target.type_row, loc.file, loc.keys)
+            if loc.note:  # Kotlin: found by name, but the line table points elsewhere
+                warnings.append(Warning_("SOURCES_VERSION_MISMATCH", f"{artifact} compiled {target.ref} from other "
+                                         f"lines than {loc.file.root.label} ({loc.file.display}) has: {loc.note}. "
+                                         "Structure shown from bytecode.", artifact))
             result = _from_sources(target, loc, artifact, opts)
             return _finish(ctx, target, result, warnings, opts)
         if loc is None:
             warnings.append(Warning_("NO_SOURCES", f"{format_type(target.type_row['id'])}: "
                                      f"{_sources_missing_why(ctx, target)}; reconstructing from bytecode", artifact))
+        elif loc.file.is_kotlin and loc.file.parsed.errors:  # not found, maybe because of the syntax errors
+            warnings.append(parse_error_warning(loc.file, target.ref, artifact))
+            why = f"{loc.file.root.label}: {loc.file.display} did not parse"
+        elif loc.file.is_kotlin:
+            missing = [dict(target.row, ref=target.ref)] if target.row is not None else []
+            notes = {target.row["name"] + target.row["descriptor"]: loc.note} if target.row and loc.note else None
+            warnings += mismatch_warnings(ctx, loc.owner or target.type_row, loc.file, loc.keys, missing, notes)
+            why = f"{loc.file.root.label} lacks it"
         else:
             missing = [target.row] if target.row is not None and not target.is_field else []
             warnings += mismatch_warnings(ctx, target.type_row, loc.file, loc.keys, missing)
@@ -237,7 +258,7 @@ def _locate(ctx: SourceContext, target: Target) -> Located | None:
     if target.row is None:
         return locate_type(ctx, target.type_row)
     if target.is_field:
-        return locate_field(ctx, target.type_row, target.row["name"])
+        return locate_field(ctx, target.type_row, target.row["name"], target.row)
     return locate_method(ctx, target.type_row, target.row)
 
 

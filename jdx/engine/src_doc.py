@@ -1,5 +1,6 @@
-"""`doc` (spec §7.1): javadoc from sources as plain text, inherited from the nearest supertype that
-documents an overridden method when the member has none (or says `{@inheritDoc}`), labelled as such."""
+"""`doc` (spec §7.1): javadoc and KDoc from sources as plain text, inherited from the nearest supertype that
+documents an overridden method when the member has none (or says `{@inheritDoc}`), labelled as such; KDoc
+`[links]` resolved to canonical references (kdoc.py, kotlin_doc.py)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,16 @@ def _located_doc(loc: Located | None) -> tuple[str | None, dict | None]:
                    "lines": [d.doc_start, d.start - 1 if d.start > d.doc_start else d.start]}
 
 
+def _parse_doc(ctx: SourceContext, loc: Located, type_row: dict, raw: str) -> tuple[jd.Javadoc, list[dict] | None]:
+    """A comment as text: javadoc, or KDoc with its `[links]` resolved in the declaration's file (None: no
+    links list, the comment is javadoc)."""
+    if loc.file.is_kotlin:
+        from jdx.engine import kdoc, kotlin_doc
+
+        return kdoc.parse(raw, kotlin_doc.LinkResolver(ctx, kotlin_doc.scope_of(ctx, loc, type_row)))
+    return jd.parse(raw), None
+
+
 def overridden(ctx: SourceContext, type_row: dict, row: dict) -> list[tuple[dict, dict]]:
     """(supertype row, method row) for every supertype method `row` overrides, nearest first (superclass chain,
     then superinterfaces breadth-first, as member resolution walks them)."""
@@ -57,24 +68,29 @@ def overridden(ctx: SourceContext, type_row: dict, row: dict) -> list[tuple[dict
 
 
 def _member_doc(ctx: SourceContext, type_row: dict, row: dict, is_field: bool, opts: DocOptions) -> dict:
-    loc = locate_field(ctx, type_row, row["name"]) if is_field else locate_method(ctx, type_row, row)
+    loc = locate_field(ctx, type_row, row["name"], row) if is_field else locate_method(ctx, type_row, row)
     raw, source = _located_doc(loc)
     item = {"raw": raw, "source": source, "inherited_from": None, "has_sources": loc is not None}
-    parsed = jd.parse(raw) if raw else None
+    parsed, links = _parse_doc(ctx, loc, type_row, raw) if raw else (None, None)
     if opts.inherited and not is_field and (parsed is None or parsed.is_empty() or parsed.inherit_doc):
         for srow, m in overridden(ctx, type_row, row):
-            p_raw, p_source = _located_doc(locate_method(ctx, srow, m))
+            p_loc = locate_method(ctx, srow, m)
+            p_raw, p_source = _located_doc(p_loc)
             if not p_raw:
                 continue
-            parent = jd.parse(p_raw)
+            parent, p_links = _parse_doc(ctx, p_loc, srow, p_raw)
             if parent.is_empty():
                 continue
             if parent.inherit_doc:
                 parent = jd.fill_inherited(parent, _deep_parent(ctx, srow, m) or jd.Javadoc([]))
             parsed = jd.fill_inherited(parsed, parent) if parsed is not None else parent
+            if p_links is not None:
+                links = (links or []) + p_links
             item.update(inherited_from=format_member(srow["id"], m["name"], m["descriptor"]), source=p_source,
                         raw=raw or p_raw)
             break
+    if links is not None or (loc is not None and loc.file.is_kotlin):
+        item["links"] = links or []
     item["text"] = jd.render(parsed) if parsed is not None else []
     item["first_sentence"] = jd.first_sentence(parsed) if parsed is not None else ""
     return item
@@ -82,19 +98,23 @@ def _member_doc(ctx: SourceContext, type_row: dict, row: dict, is_field: bool, o
 
 def _deep_parent(ctx: SourceContext, type_row: dict, row: dict) -> jd.Javadoc | None:
     for srow, m in overridden(ctx, type_row, row):
-        raw, _ = _located_doc(locate_method(ctx, srow, m))
-        if raw and not jd.parse(raw).inherit_doc:
-            return jd.parse(raw)
+        loc = locate_method(ctx, srow, m)
+        raw, _ = _located_doc(loc)
+        if raw and not _parse_doc(ctx, loc, srow, raw)[0].inherit_doc:
+            return _parse_doc(ctx, loc, srow, raw)[0]
     return None
 
 
 def _type_item(ctx: SourceContext, type_row: dict) -> dict:
     loc = locate_type(ctx, type_row)
     raw, source = _located_doc(loc)
-    parsed = jd.parse(raw) if raw else None
-    return {"ref": format_type(type_row["id"]), "kind": type_row.get("kind"), "declaring": format_type(type_row["id"]),
+    parsed, links = _parse_doc(ctx, loc, type_row, raw) if raw else (None, None)
+    item = {"ref": format_type(type_row["id"]), "kind": type_row.get("kind"), "declaring": format_type(type_row["id"]),
             "raw": raw, "source": source, "inherited_from": None, "has_sources": loc is not None,
             "text": jd.render(parsed) if parsed else [], "first_sentence": jd.first_sentence(parsed) if parsed else ""}
+    if loc is not None and loc.file.is_kotlin:
+        item["links"] = links or []
+    return item
 
 
 def doc(ctx: SourceContext, text: str, opts: DocOptions) -> tuple[dict, list[Warning_], list[dict]]:
@@ -121,7 +141,7 @@ def doc(ctx: SourceContext, text: str, opts: DocOptions) -> tuple[dict, list[War
             warnings.append(Warning_("NO_SOURCES", f"{it['declaring']}: no sources, {shown} "
                                      f"({_sources_hint(ctx, owner_row)})", art))
         elif not it["text"]:
-            warnings.append(Warning_("NO_DOC", f"{it['ref']} has no javadoc"
+            warnings.append(Warning_("NO_DOC", f"{it['ref']} has no {'KDoc' if 'links' in it else 'javadoc'}"
                                      + ("" if opts.inherited else " (--inherited looks in supertypes)"), art))
         prov = {"symbol": it["ref"], "artifact": art, "origin": "sources"}
         if it["source"]:

@@ -1,5 +1,6 @@
 """A type's source file and a member's declaration in it: sources pairing (sources.py) + tree-sitter parse
-(java_parse.py) + matching (source_match.py), with SOURCES_VERSION_MISMATCH when the two disagree."""
+(java_parse.py) + matching (source_match.py), with SOURCES_VERSION_MISMATCH when the two disagree. Classes
+compiled from `.kt` files go to kotlin_source.py (kotlin_parse.py, kotlin_match.py) through the same calls."""
 
 from __future__ import annotations
 
@@ -52,13 +53,27 @@ class SourceContext:
 
     def file(self, artifact_key: str, rel: str) -> "SourceFile | None":
         """The source file `rel` of an artifact from its first root that holds it, None when none does."""
-        key = (artifact_key, rel)
+        def find():
+            found = find_file(self.roots_for(artifact_key), rel)
+            return None if found is None else SourceFile(found[0], rel, found[1], self.cache)
+
+        return self.remembered((artifact_key, rel), find)
+
+    def kotlin_file(self, artifact_key: str, package: str, name: str) -> "SourceFile | None":
+        """The `.kt` file `name` of `package` (dotted) in an artifact's roots, wherever it sits in them."""
+        from jdx.engine.sources import find_kotlin_file
+
+        def find():
+            found = find_kotlin_file(self.roots_for(artifact_key), package, name)
+            return None if found is None else SourceFile(found[0], found[1], found[2], self.cache)
+
+        return self.remembered((artifact_key, f"kt:{package}:{name}"), find)
+
+    def remembered(self, key: tuple, find) -> "SourceFile | None":
         if key in self._files:
             self._files.move_to_end(key)
             return self._files[key]
-        found = find_file(self.roots_for(artifact_key), rel)
-        file = None if found is None else SourceFile(found[0], rel, found[1], self.cache)
-        self._files[key] = file
+        file = self._files[key] = find()
         if len(self._files) > FILES_KEPT:
             self._files.popitem(last=False)
         return file
@@ -78,8 +93,17 @@ class SourceFile:
     @property
     def parsed(self) -> ParsedFile:
         if self._parsed is None:
-            self._parsed = parse_source(self.data, self.cache)
+            if self.rel.endswith(".kt"):
+                from jdx.engine.kotlin_parse import parse_kotlin
+
+                self._parsed = parse_kotlin(self.data, self.cache)
+            else:
+                self._parsed = parse_source(self.data, self.cache)
         return self._parsed
+
+    @property
+    def is_kotlin(self) -> bool:
+        return self.rel.endswith(".kt")
 
     @property
     def lines(self) -> list[str]:
@@ -101,6 +125,8 @@ class Located:
     keys: list[str]
     decl: Decl | None
     implicit: str | None = None
+    note: str | None = None  # a mismatch: where the line table points instead (Kotlin)
+    owner: dict | None = None  # the type whose declaration this is, when not the one asked about (Kotlin)
 
 
 def outer_chain(ctx: SourceContext, type_id: str) -> dict[str, str]:
@@ -140,6 +166,10 @@ def source_rel(type_row: dict, top_id: str) -> str | None:
 
 def source_file(ctx: SourceContext, type_row: dict) -> tuple[SourceFile, list[str]] | None:
     """The parsed source file holding a type and the type's keys in it, or None when no root has it."""
+    from jdx.engine import kotlin_source
+
+    if kotlin_source.is_kotlin_source(type_row):
+        return kotlin_source.source_file(ctx, type_row)
     chain = outer_chain(ctx, type_row["id"])
     top = top_level(type_row["id"], chain)
     rel = source_rel(type_row, top)
@@ -152,6 +182,10 @@ def source_file(ctx: SourceContext, type_row: dict) -> tuple[SourceFile, list[st
 
 
 def locate_method(ctx: SourceContext, type_row: dict, row: dict) -> Located | None:
+    from jdx.engine import kotlin_source
+
+    if kotlin_source.is_kotlin_source(type_row):
+        return kotlin_source.locate_method(ctx, type_row, row)
     found = source_file(ctx, type_row)
     if found is None:
         return None
@@ -161,6 +195,10 @@ def locate_method(ctx: SourceContext, type_row: dict, row: dict) -> Located | No
 
 
 def locate_type(ctx: SourceContext, type_row: dict) -> Located | None:
+    from jdx.engine import kotlin_source
+
+    if kotlin_source.is_kotlin_source(type_row):
+        return kotlin_source.locate_type(ctx, type_row)
     found = source_file(ctx, type_row)
     if found is None:
         return None
@@ -169,7 +207,11 @@ def locate_type(ctx: SourceContext, type_row: dict) -> Located | None:
     return Located(file, keys, decl, None if decl is not None or len(keys) == 1 else "not found in its file")
 
 
-def locate_field(ctx: SourceContext, type_row: dict, name: str) -> Located | None:
+def locate_field(ctx: SourceContext, type_row: dict, name: str, row: dict | None = None) -> Located | None:
+    from jdx.engine import kotlin_source
+
+    if kotlin_source.is_kotlin_source(type_row):
+        return kotlin_source.locate_field(ctx, type_row, row or {"name": name})
     found = source_file(ctx, type_row)
     if found is None:
         return None
@@ -178,10 +220,15 @@ def locate_field(ctx: SourceContext, type_row: dict, name: str) -> Located | Non
 
 
 def mismatch_warnings(ctx: SourceContext, type_row: dict, file: SourceFile, keys: list[str],
-                      missing: list[dict] | None = None) -> list[Warning_]:
+                      missing: list[dict] | None = None, notes: dict | None = None) -> list[Warning_]:
     """SOURCES_VERSION_MISMATCH (spec §11.1) for `missing` binary methods the sources lack and for every
     method the sources declare in this type that the binary lacks. Anonymous classes are skipped: their
-    numbering is javac's, not a fact of the API, so only the first direction is checked there."""
+    numbering is javac's, not a fact of the API, so only the first direction is checked there. Kotlin files:
+    kotlin_source.mismatch_warnings."""
+    if file.is_kotlin:
+        from jdx.engine import kotlin_source
+
+        return kotlin_source.mismatch_warnings(ctx, type_row, file, keys, missing, notes)
     methods = [{k.split(".", 1)[1]: v for k, v in r.items()}
                for r in ctx.store.rows_cached(queries.MEMBERS_OF, {"id": type_row["id"]})]
     binary = ctx.artifact_name(type_row)

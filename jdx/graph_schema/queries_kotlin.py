@@ -15,3 +15,15 @@ KOTLIN_OF_FIELDS = (
     f"MATCH (k:KotlinDecl)-[r:COMPILES_TO]->(f:Field) WHERE f.id IN $ids RETURN f.id AS member, r.role AS role, "
     f"{_DECL} ORDER BY member, k.owner, k.position"
 )
+KOTLIN_TOP_LEVEL_NAMED = (
+    "MATCH (k:KotlinDecl) WHERE k.name = $name AND k.owner STARTS WITH $prefix AND k.kind IN ['function', 'property'] "
+    "RETURN k.owner AS owner, k.facade AS facade ORDER BY owner, k.position"
+)
+KOTLIN_OF_METHOD = (  # one member, by its primary key: no scan of every COMPILES_TO edge
+    f"MATCH (k:KotlinDecl)-[r:COMPILES_TO]->(m:Method {{id: $id}}) RETURN m.id AS member, r.role AS role, {_DECL} "
+    f"ORDER BY k.owner, k.position"
+)
+KOTLIN_OF_FIELD = (
+    f"MATCH (k:KotlinDecl)-[r:COMPILES_TO]->(f:Field {{id: $id}}) RETURN f.id AS member, r.role AS role, {_DECL} "
+    f"ORDER BY k.owner, k.position"
+)

@@ -51,7 +51,7 @@ def _doc_lines(r: dict, raw: bool) -> list[str]:
         body = (it.get("raw") or "").splitlines() if raw else it["text"]
         out.extend(f"  {line}".rstrip() for line in body)
         if not body:
-            out.append("  (no javadoc)")
+            out.append("  (no KDoc)" if "links" in it else "  (no javadoc)")
     return out
 
 

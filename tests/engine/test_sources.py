@@ -432,9 +432,9 @@ def test_zip_index_reads_entries_like_zipfile(layouts, tmp_path, monkeypatch):
 
 
 def test_non_java_source_files_are_named_in_the_warning():
-    target = src_body.Target({"id": "k/A", "source_file": "A.kt", "artifact": ""}, "k.A", "class")
+    target = src_body.Target({"id": "k/A", "source_file": "A.groovy", "artifact": ""}, "k.A", "class")
     assert src_body._sources_missing_why(None, target) == \
-        "its source file A.kt is not Java (only .java sources are read)"
+        "its source file A.groovy is neither Java nor Kotlin (only .java and .kt sources are read)"
 
 
 def test_every_method_of_the_fx_fixtures_from_a_src_dir(jdx_home):
