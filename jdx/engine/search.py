@@ -42,6 +42,7 @@ class SearchOptions:
     artifact_glob: str | None = None
     package_glob: str | None = None
     limit: int = DEFAULT_LIMIT
+    view: str = "jvm"  # kotlin: hits in Kotlin classes show their Kotlin declarations (kotlin_hits.py)
 
 
 def parse_kinds(values: list[str] | tuple[str, ...]) -> tuple[str, ...]:
@@ -138,6 +139,7 @@ def _symbol_row(row: dict, tier: int, arts: dict[str, dict], mode: str) -> dict:
         out["overloads"] = overloads
     if mode == "fuzzy":
         out["distance"] = tier  # edits between the pattern and the name (case ignored)
+    out["_key"] = (owner, name)  # the group, for the Kotlin view; dropped before the answer leaves the engine
     return out
 
 
@@ -222,6 +224,18 @@ def search(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, dic
         raise NotFoundError(f"not found: nothing matches {text!r}" + _scope_words(opts),
                             candidates=_did_you_mean(store, p, kinds, arts, opts),
                             hint="try --fuzzy, a shorter pattern, or a glob like '*Name*'")
+    if opts.view == "kotlin":
+        from jdx.engine.kotlin_hits import search_view
+
+        result["matches"], change = search_view(store, result["matches"])
+        if len(result["matches"]) > opts.limit:  # a JVM group split into several Kotlin declarations
+            change -= len(result["matches"]) - opts.limit
+            del result["matches"][opts.limit:]
+        result["total"] += change
+        if change or any("kotlin" in m for m in result["matches"]):
+            result["view"] = "kotlin"
+    for m in result["matches"]:
+        m.pop("_key", None)
     truncated = None
     if result["total"] > len(result["matches"]):
         truncated = {"shown": len(result["matches"]), "total": result["total"],
