@@ -30,7 +30,7 @@ def has_kotlin(store) -> bool:
 def kotlin_text(d: dict) -> str:
     """A declaration as one search line shows it: Kotlin's default visibility (`public`) left out."""
     text = d["signature"]
-    return text[len("public "):] if text.startswith("public ") else text
+    return text.removeprefix("public ")
 
 
 def _member_ref(member_id: str, access: int | None) -> str:
