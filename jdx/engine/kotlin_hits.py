@@ -143,3 +143,51 @@ def search_view(store, matches: list[dict]) -> tuple[list[dict], int]:
 def strip_keys(matches: list[dict]) -> None:
     for m in matches:
         m.pop("_key", None)
+
+
+# --- the relationship commands: headings and lines naming a Kotlin declaration ---------------------------------
+_ROLE_MARKERS = {"getter": "getter", "setter": "setter", "default": "$default", "overload": "@JvmOverloads copy",
+                 "static": "@JvmStatic copy", "field": "backing field"}
+
+
+def line_entry(row: dict) -> dict:
+    """The `kotlin` object of a line naming one JVM member: the declaration it compiles from, with the member's
+    role (a property's `getter`, a function's `$default`), as `search` hits carry it."""
+    entry = kotlin_entry(row)
+    entry["markers"] = [x for x in entry["markers"] if not x.startswith(_HIDDEN_MARKERS)]
+    entry["role"] = row["role"]
+    roles = {link.split(":", 1)[0] for link in row["jvm"] or ()}
+    if row["role"] in _ROLE_MARKERS and not (row["role"] == "field" and "getter" not in roles):
+        marker = _ROLE_MARKERS[row["role"]]  # `@JvmOverloads copy` says more than the declaration's `@JvmOverloads`
+        entry["markers"] = [x for x in entry["markers"] if not marker.startswith(x + " ")] + [marker]
+    return entry
+
+
+def members_of(store, ids: list[str]) -> dict[str, dict]:
+    """JVM member id -> the `kotlin` object of the declaration it compiles from (members of Kotlin classes)."""
+    if not ids or not has_kotlin(store):
+        return {}
+    return {mid: line_entry(rows[0]) for mid, rows in member_kotlin(store, sorted(set(ids))).items()}
+
+
+def types_of(store, fqns: list[str]) -> dict[str, dict]:
+    """Class name -> the `kotlin` object of its class header (Kotlin classes)."""
+    if not fqns or not has_kotlin(store):
+        return {}
+    out: dict[str, dict] = {}
+    for r in store.rows(q.KOTLIN_HEADERS_BY_FQN, {"fqns": sorted(set(fqns))}):
+        out.setdefault(r["member"], line_entry(r))
+    return out
+
+
+def one_declaration(found: dict[str, dict], ids: list[str]) -> dict | None:
+    """The declaration every one of `ids` compiles from (a function's @JvmOverloads copies), or None."""
+    entries = [found.get(i) for i in ids]
+    if not entries or any(e is None for e in entries):
+        return None
+    names = {(e["name"], e["text"]) for e in entries}
+    if len(names) != 1:
+        return None
+    main = dict(entries[0])
+    main["markers"] = [x for x in main["markers"] if x not in _ROLE_MARKERS.values()]
+    return main

@@ -39,3 +39,7 @@ SYMBOLS_OF_GROUPS = (  # every searchable member of the (name, owner) groups of 
     "s.access AS access ORDER BY id"
 )
 METHOD_ACCESS = "MATCH (m:Method) WHERE m.id IN $ids RETURN m.id AS id, m.access AS access"
+KOTLIN_HEADERS_BY_FQN = (  # the class header of each named Kotlin class
+    f"MATCH (t:Type)-[:KOTLIN]->(k:KotlinDecl) WHERE t.fqn IN $fqns AND k.kind = 'class' AND k.owner = t.id "
+    f"RETURN t.fqn AS member, 'type' AS role, {_DECL} ORDER BY member, k.position"
+)
