@@ -217,6 +217,14 @@ def search(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, dic
     p = compile_pattern(text, regex=opts.regex)
     kinds = set(opts.kinds or ALL_KINDS)
     arts = select_artifacts(store, opts.artifact_glob)
+    limit = opts.limit
+    if opts.view == "kotlin":
+        from dataclasses import replace
+
+        from jdx.engine.kotlin_hits import has_kotlin
+
+        if has_kotlin(store):  # members folded into one Kotlin declaration leave room: rank a few more
+            opts = replace(opts, limit=opts.limit * 2)
     result = _run(store, p, kinds, arts, opts, fuzzy=False)
     if result["total"] == 0 and opts.fuzzy and p.mode == "hump":
         result = _run(store, p, kinds, arts, opts, fuzzy=True)
@@ -228,10 +236,8 @@ def search(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, dic
         from jdx.engine.kotlin_hits import search_view
 
         result["matches"], change = search_view(store, result["matches"])
-        if len(result["matches"]) > opts.limit:  # a JVM group split into several Kotlin declarations
-            change -= len(result["matches"]) - opts.limit
-            del result["matches"][opts.limit:]
         result["total"] += change
+        del result["matches"][limit:]
         if change or any("kotlin" in m for m in result["matches"]):
             result["view"] = "kotlin"
     for m in result["matches"]:
