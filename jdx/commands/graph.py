@@ -14,6 +14,8 @@ _IN = "only artifacts matching this glob (name or path; repeatable)"
 _EXCLUDE = "leave out artifacts matching this glob (repeatable)"
 _LIMIT = "show at most N entries (default 50); the rest is counted"
 _METHOD = "a method reference, e.g. 'java.util.List#size()'"
+_VIEW = ("kotlin: symbols of Kotlin classes named by their Kotlin declarations, next to the JVM reference (default) "
+         "| jvm: JVM references only")
 USAGE_KINDS = ("call", "ref", "impl", "override", "read", "write", "new", "throw", "annotation", "all")
 
 
@@ -38,6 +40,7 @@ class _Scoped(Request):
     include: tuple = option((), "--in", _IN)
     exclude: tuple = option((), "--exclude", _EXCLUDE)
     limit: int | None = option(None, "--limit", _LIMIT, kind="int", minimum=1)
+    view: str = option("kotlin", "--view", _VIEW, choices=("kotlin", "jvm"))
 
 
 @dataclass(frozen=True)
@@ -58,14 +61,39 @@ def run_hierarchy(session, req: HierarchyRequest):
     both = not req.up and not req.down
     opts = HierarchyOptions(up=req.up or both, down=req.down or both, depth=_depth(req.direct, req.depth),
                             filter=_filter(req), limit=req.limit)
-    return hierarchy_answer(session, req.query, opts)
+    return hierarchy_answer(session, req.query, opts, req.view)
 
 
-def hierarchy_answer(session, text: str, opts):
+def _type_lines(store, result: dict, lists: tuple[str, ...]) -> None:
+    """The Kotlin view of a type answer: the root and each listed type that is a Kotlin class carry `kotlin`."""
+    from jdx.engine.kotlin_hits import types_of
+
+    entries: list[dict] = []
+
+    def walk(items):
+        for e in items:
+            entries.append(e)
+            walk(e.get("children", ()))
+    for key in lists:
+        walk(result.get(key, ()))
+    found = types_of(store, [result["type"]] + [e["type"] for e in entries])
+    if not found:
+        return
+    for e in entries:
+        if e["type"] in found:
+            e["kotlin"] = found[e["type"]]
+    if result["type"] in found:
+        result["kotlin"] = found[result["type"]]
+    result["view"] = "kotlin"
+
+
+def hierarchy_answer(session, text: str, opts, view: str = "jvm"):
     from jdx.engine.answer import Answer
     from jdx.engine.rel_hierarchy import hierarchy
 
     result, warnings, truncated = hierarchy(session.store(), text, opts)
+    if view == "kotlin":
+        _type_lines(session.store(), result, ("up", "down"))
     return Answer(result, warnings, truncated,
                   _provenance(result["type"], result["artifact"]))
 
@@ -85,14 +113,16 @@ def run_implementors(session, req: ImplementorsRequest):
 
     opts = HierarchyOptions(up=False, down=True, depth=_depth(req.direct, req.depth), filter=_filter(req),
                             limit=req.limit)
-    return implementors_answer(session, req.query, opts)
+    return implementors_answer(session, req.query, opts, req.view)
 
 
-def implementors_answer(session, text: str, opts):
+def implementors_answer(session, text: str, opts, view: str = "jvm"):
     from jdx.engine.answer import Answer
     from jdx.engine.rel_hierarchy import implementors
 
     result, warnings, truncated = implementors(session.store(), text, opts)
+    if view == "kotlin":
+        _type_lines(session.store(), result, ("implementors",))
     return Answer(result, warnings, truncated,
                   _provenance(result["type"], result["artifact"]))
 
@@ -103,15 +133,24 @@ class OverridesRequest(_Scoped):
 
 
 def run_overrides(session, req: OverridesRequest):
-    return overrides_answer(session, req.query, _filter(req), req.limit)
+    return overrides_answer(session, req.query, _filter(req), req.limit, req.view)
 
 
-def overrides_answer(session, text: str, artifact_filter=None, limit: int | None = None):
+def overrides_answer(session, text: str, artifact_filter=None, limit: int | None = None, view: str = "jvm"):
     from jdx.engine.answer import Answer
+    from jdx.engine.kotlin_hits import members_of
     from jdx.engine.relations import ArtifactFilter
     from jdx.engine.rel_usages import overrides
 
     result, truncated = overrides(session.store(), text, artifact_filter or ArtifactFilter(), limit)
+    lines = [e for m in result["methods"] for e in [m, *m["overrides"], *m["overridden_by"]]]
+    found = members_of(session.store(), [e["_id"] for e in lines]) if view == "kotlin" else {}
+    for e in lines:
+        k = found.get(e.pop("_id"))
+        if k is not None:
+            e["kotlin"] = k
+    if found:
+        result["view"] = "kotlin"
     return Answer(result, [], truncated,
                   [{"symbol": m["method"], "origin": "bytecode"} for m in result["methods"]])
 
@@ -131,19 +170,43 @@ def run_usages(session, req: UsagesRequest):
     from jdx.engine.rel_usages import UsageOptions
 
     opts = UsageOptions(kinds=tuple(req.kind), filter=_filter(req), limit=req.limit, context=req.context)
-    return usages_answer(session, req.query, opts)
+    return usages_answer(session, req.query, opts, req.view)
 
 
-def usages_answer(session, text: str, opts=None):
+def usages_answer(session, text: str, opts=None, view: str = "jvm"):
     from jdx.engine.answer import Answer
     from jdx.engine.rel_usages import UsageOptions, usages
 
     opts = opts or UsageOptions()
     result, warnings, truncated = usages(session.store(), text, opts)
+    ids = result.pop("_target_ids")
+    if view == "kotlin":
+        _usages_view(session.store(), result, ids)
     if opts.context is not None:
         warnings = warnings + _site_context(session, result, opts.context)
     return Answer(result, warnings, truncated,
                   [{"symbol": t, "origin": "bytecode"} for t in result["targets"]])
+
+
+def _usages_view(store, result: dict, ids: list[str]) -> None:
+    """The Kotlin view of `usages`: the heading names the Kotlin declaration (a type's class header, or the one
+    declaration every target compiles from), each calling method of a Kotlin class its declaration."""
+    from jdx.engine.kotlin_hits import members_of, one_declaration, types_of
+
+    callers = [c for g in result["groups"] for c in g["callers"]]
+    if result["symbol_kind"] in ("member", "method", "constructor", "field"):
+        found = members_of(store, ids + [c["caller_id"] for c in callers])
+        head = one_declaration(found, ids)
+    else:
+        found = members_of(store, [c["caller_id"] for c in callers])
+        head = types_of(store, [result["symbol"]]).get(result["symbol"])
+    if head is not None:
+        result["kotlin"] = head
+    for c in callers:
+        if c["caller_id"] in found:
+            c["kotlin"] = found[c["caller_id"]]
+    if head is not None or any("kotlin" in c for c in callers):
+        result["view"] = "kotlin"
 
 
 def _site_context(session, result: dict, context: int) -> list:
@@ -186,14 +249,32 @@ def _call_tree(session, req, direction: str):
 
     opts = CallOptions(depth=req.depth, filter=_filter(req), limit=req.limit,
                        external_only=getattr(req, "external_only", False))
-    return call_tree_answer(session, req.query, opts, direction)
+    return call_tree_answer(session, req.query, opts, direction, req.view)
 
 
-def call_tree_answer(session, text: str, opts, direction: str):
+def call_tree_answer(session, text: str, opts, direction: str, view: str = "jvm"):
     from jdx.engine.answer import Answer
     from jdx.engine.rel_calls import CallOptions, call_tree
 
     result, truncated = call_tree(session.store(), text, opts or CallOptions(), direction)
+    if view == "kotlin":
+        from jdx.engine.kotlin_hits import members_of
+
+        entries: list[dict] = []
+
+        def walk(items):
+            for e in items:
+                entries.append(e)
+                walk(e.get("children", ()))
+        for root in result["roots"]:
+            entries.append(root)
+            walk(root["tree"])
+        found = members_of(session.store(), [e["id"] for e in entries if e.get("id")])
+        for e in entries:
+            if e.get("id") in found:
+                e["kotlin"] = found[e["id"]]
+        if found:
+            result["view"] = "kotlin"
     return Answer(result, [], truncated,
                   [{"symbol": r["method"], "artifact": r["artifact"], "origin": "bytecode"} for r in result["roots"]])
 

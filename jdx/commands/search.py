@@ -32,6 +32,8 @@ class SearchRequest(Request):
     include: str | None = option(None, "--in", "only artifacts whose name matches this glob", kind="str")
     package: str | None = option(None, "--package", "only symbols in packages matching this glob", kind="str")
     limit: int = option(50, "--limit", "at most N results (default 50)")
+    view: str = option("kotlin", "--view", "kotlin: hits in Kotlin classes as Kotlin declarations, a property's "
+                       "accessors folded into it (default) | jvm: the JVM members", choices=("kotlin", "jvm"))
 
 
 def run_search(session, req: SearchRequest):
@@ -39,7 +41,7 @@ def run_search(session, req: SearchRequest):
     from jdx.engine.search import SearchOptions, parse_kinds, search
 
     opts = SearchOptions(kinds=parse_kinds(req.kind), regex=req.regex, fuzzy=req.fuzzy, artifact_glob=req.include,
-                         package_glob=req.package, limit=req.limit)
+                         package_glob=req.package, limit=req.limit, view=req.view)
     result, truncated = search(session.store(), req.query, opts)
     return Answer(result, [], truncated, _provenance(result["matches"]))
 

@@ -275,7 +275,8 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
               "symbol_kind": kinds_of_targets[0] if len(kinds_of_targets) == 1 else "member",
               "targets": [t.ref for t in symbol.targets],
               "kinds": list(kinds), "total": len(sites), "counts": dict(sorted(counts.items())),
-              "filter": opts.filter.describe(), "notes": _notes(symbol), "groups": _groups(shown, totals)}
+              "filter": opts.filter.describe(), "notes": _notes(symbol), "groups": _groups(shown, totals),
+              "_target_ids": [t.id for t in symbol.targets]}  # for the Kotlin view; the command drops it
     truncated = {"shown": len(shown), "total": len(sites), "hint": f"--limit {len(sites)}"} \
         if len(sites) > limit else None
     return result, warnings, truncated
@@ -293,7 +294,8 @@ def overrides(store: GraphStore, text: str, filter: ArtifactFilter, limit: int |
 
     def entry(r: dict, p: str) -> dict:
         return {"method": method_ref(r, p, r[p + "id"] in twins), "artifact": arts.name(r[p + "artifact"]),
-                "direct": bool(r["direct"]), "_key": (arts.position(r[p + "artifact"]), method_ref(r, p))}
+                "direct": bool(r["direct"]), "_key": (arts.position(r[p + "artifact"]), method_ref(r, p)),
+                "_id": r[p + "id"]}
 
     methods, shown, total = [], 0, 0
     for t in symbol.targets:
@@ -305,7 +307,7 @@ def overrides(store: GraphStore, text: str, filter: ArtifactFilter, limit: int |
         for e in ups + downs:
             e.pop("_key")
         methods.append({"method": t.ref, "overrides": ups, "overridden_by": downs[:room],
-                        "overridden_by_count": len(downs)})
+                        "overridden_by_count": len(downs), "_id": t.id})  # _id: the command drops them
     result = {"symbol": text, "filter": filter.describe(), "methods": methods}
     truncated = {"shown": shown, "total": total, "hint": f"--limit {total}"} if total > shown else None
     return result, truncated

@@ -42,6 +42,7 @@ class SearchOptions:
     artifact_glob: str | None = None
     package_glob: str | None = None
     limit: int = DEFAULT_LIMIT
+    view: str = "jvm"  # kotlin: hits in Kotlin classes show their Kotlin declarations (kotlin_hits.py)
 
 
 def parse_kinds(values: list[str] | tuple[str, ...]) -> tuple[str, ...]:
@@ -138,6 +139,7 @@ def _symbol_row(row: dict, tier: int, arts: dict[str, dict], mode: str) -> dict:
         out["overloads"] = overloads
     if mode == "fuzzy":
         out["distance"] = tier  # edits between the pattern and the name (case ignored)
+    out["_key"] = (owner, name)  # the group, for the Kotlin view; dropped before the answer leaves the engine
     return out
 
 
@@ -215,6 +217,14 @@ def search(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, dic
     p = compile_pattern(text, regex=opts.regex)
     kinds = set(opts.kinds or ALL_KINDS)
     arts = select_artifacts(store, opts.artifact_glob)
+    limit = opts.limit
+    if opts.view == "kotlin":
+        from dataclasses import replace
+
+        from jdx.engine.kotlin_hits import has_kotlin
+
+        if has_kotlin(store):  # members folded into one Kotlin declaration leave room: rank a few more
+            opts = replace(opts, limit=opts.limit * 2)
     result = _run(store, p, kinds, arts, opts, fuzzy=False)
     if result["total"] == 0 and opts.fuzzy and p.mode == "hump":
         result = _run(store, p, kinds, arts, opts, fuzzy=True)
@@ -222,6 +232,16 @@ def search(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, dic
         raise NotFoundError(f"not found: nothing matches {text!r}" + _scope_words(opts),
                             candidates=_did_you_mean(store, p, kinds, arts, opts),
                             hint="try --fuzzy, a shorter pattern, or a glob like '*Name*'")
+    if opts.view == "kotlin":
+        from jdx.engine.kotlin_hits import search_view
+
+        result["matches"], change = search_view(store, result["matches"])
+        result["total"] += change
+        del result["matches"][limit:]
+        if change or any("kotlin" in m for m in result["matches"]):
+            result["view"] = "kotlin"
+    for m in result["matches"]:
+        m.pop("_key", None)
     truncated = None
     if result["total"] > len(result["matches"]):
         truncated = {"shown": len(result["matches"]), "total": result["total"],

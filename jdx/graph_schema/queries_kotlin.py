@@ -27,3 +27,19 @@ KOTLIN_OF_FIELD = (
     f"MATCH (k:KotlinDecl)-[r:COMPILES_TO]->(f:Field {{id: $id}}) RETURN f.id AS member, r.role AS role, {_DECL} "
     f"ORDER BY k.owner, k.position"
 )
+KOTLIN_ANY = "MATCH (k:KotlinDecl) RETURN k.id AS id LIMIT 1"
+KOTLIN_TYPES_AMONG = "MATCH (t:Type) WHERE t.id IN $ids AND t.kotlin IS NOT NULL RETURN t.id AS id"
+KOTLIN_OF_TYPES = (  # class headers: the declaration that compiles to each type
+    f"MATCH (k:KotlinDecl)-[r:COMPILES_TO]->(t:Type) WHERE t.id IN $ids AND r.role = 'type' RETURN t.id AS member, "
+    f"r.role AS role, {_DECL} ORDER BY member, k.owner, k.position"
+)
+SYMBOLS_OF_GROUPS = (  # every searchable member of the (name, owner) groups of search hits
+    "MATCH (n:Name)-[:NAMES]->(s:Symbol) WHERE n.id IN $names AND s.owner IN $owners AND s.kind IN ['method', 'field'] "
+    "RETURN s.id AS id, s.name AS name, s.owner AS owner, s.kind AS kind, s.descriptor AS descriptor, "
+    "s.access AS access ORDER BY id"
+)
+METHOD_ACCESS = "MATCH (m:Method) WHERE m.id IN $ids RETURN m.id AS id, m.access AS access"
+KOTLIN_HEADERS_BY_FQN = (  # the class header of each named Kotlin class
+    f"MATCH (t:Type)-[:KOTLIN]->(k:KotlinDecl) WHERE t.fqn IN $fqns AND k.kind = 'class' AND k.owner = t.id "
+    f"RETURN t.fqn AS member, 'type' AS role, {_DECL} ORDER BY member, k.position"
+)

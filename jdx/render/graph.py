@@ -26,9 +26,18 @@ def _markers(e: dict) -> str:
     return ("  " + " ".join(out)) if out else ""
 
 
+def _named(e: dict, ref: str, kind: str | None = None) -> str:
+    """`kind ref`, or in the Kotlin view the Kotlin declaration (its keyword the kind word) then the JVM
+    reference, as search lines print them; `kind` None: the bare reference."""
+    k = e.get("kotlin")
+    if k is None:
+        return f"{kind} {ref}" if kind else ref
+    return f"{k['text'].removeprefix('public ')}  {ref}" + "".join(f"  [{x}]" for x in k["markers"])
+
+
 def _type_tree(entries: list[dict], indent: int, down: bool, lines: list[str]) -> None:
     for e in entries:
-        head = f"{e['kind']} {e['type']}  {e['artifact']}" if down else f"{e['kind']} {e['as']}  {e['artifact']}"
+        head = f"{_named(e, e['type'] if down else e['as'], e['kind'])}  {e['artifact']}"
         if down:
             head += f"  {e['relation']} {e['as']}"
         lines.append("  " * indent + head + _markers(e))
@@ -36,7 +45,7 @@ def _type_tree(entries: list[dict], indent: int, down: bool, lines: list[str]) -
 
 
 def hierarchy(r: dict) -> list[str]:
-    lines = [f"{r['kind']} {r['type']}  {r['artifact']}"]
+    lines = [f"{_named(r, r['type'], r['kind'])}  {r['artifact']}"]
     for direction, arrow, title in (("up", "↑", "supertypes"), ("down", "↓", "subtypes in workspace")):
         if direction not in r:
             continue
@@ -48,24 +57,25 @@ def hierarchy(r: dict) -> list[str]:
 
 
 def implementors(r: dict) -> list[str]:
-    lines = [f"implementors of {r['kind']} {r['type']}: {r['count']}"]
+    lines = [f"implementors of {_named(r, r['type'], r['kind'])}: {r['count']}"]
     if not r["implementors"]:
         lines.append("  (none in workspace)")
     for e in r["implementors"]:
-        lines.append(f"  {e['kind']} {e['type']}  {e['artifact']}  {', '.join(e['supertypes'])}" + _markers(e))
+        lines.append(f"  {_named(e, e['type'], e['kind'])}  {e['artifact']}  {', '.join(e['supertypes'])}"
+                     + _markers(e))
     return lines
 
 
 def overrides(r: dict) -> list[str]:
     lines: list[str] = []
     for m in r["methods"]:
-        lines.append(f"method {m['method']}")
+        lines.append(_named(m, m["method"], "method"))
         lines.append("  overrides:" + ("" if m["overrides"] else " (none)"))
         for o in m["overrides"]:
-            lines.append(f"    {o['method']}  {o['artifact']}" + ("" if o["direct"] else "  (indirect)"))
+            lines.append(f"    {_named(o, o['method'])}  {o['artifact']}" + ("" if o["direct"] else "  (indirect)"))
         lines.append(f"  overridden by ({m['overridden_by_count']}):" + ("" if m["overridden_by"] else " (none)"))
         for o in m["overridden_by"]:
-            lines.append(f"    {o['method']}  {o['artifact']}" + ("" if o["direct"] else "  (indirect)"))
+            lines.append(f"    {_named(o, o['method'])}  {o['artifact']}" + ("" if o["direct"] else "  (indirect)"))
     return lines
 
 
@@ -86,7 +96,7 @@ def _site_text(s: dict, many_targets: bool) -> str:
 
 def usages(r: dict) -> list[str]:
     counts = ", ".join(f"{k} {n}" for k, n in r["counts"].items())
-    head = f"usages of {r['symbol_kind']} {r['symbol']}: {r['total']}" + (f" ({counts})" if counts else "")
+    head = f"usages of {_named(r, r['symbol'], r['symbol_kind'])}: {r['total']}" + (f" ({counts})" if counts else "")
     if len(r["targets"]) > 1:
         head += f" across {len(r['targets'])} " + ("overloads" if r["symbol_kind"] != "member" else "members")
     lines = [head + (f"  [{r['filter']}]" if r["filter"] else "")]
@@ -96,7 +106,7 @@ def usages(r: dict) -> list[str]:
         shown = "" if g["count"] == g["total"] else f", {g['count']} shown"
         lines.append(f"{g['artifact']} ({g['total']}{shown})")
         for c in g["callers"]:
-            lines.append(f"  {c['caller']}  " + ", ".join(_site_text(s, many) for s in c["sites"]))
+            lines.append(f"  {_named(c, c['caller'])}  " + ", ".join(_site_text(s, many) for s in c["sites"]))
             for s in c["sites"]:
                 if s.get("context"):
                     ctx = s["context"]
@@ -113,7 +123,7 @@ def usages(r: dict) -> list[str]:
 def _call_tree(entries: list[dict], indent: int, parent_artifact: str, lines: list[str]) -> None:
     for e in entries:
         where = ", ".join(str(n) for n in e["lines"] if n >= 0)
-        text = "  " * indent + e["method"]
+        text = "  " * indent + _named(e, e["method"])
         if e["artifact"] != parent_artifact:
             text += f"  {e['artifact']}"
         if where:
@@ -125,7 +135,7 @@ def _call_tree(entries: list[dict], indent: int, parent_artifact: str, lines: li
 def call_tree(r: dict) -> list[str]:
     lines: list[str] = []
     for root in r["roots"]:
-        lines.append(f"{r['direction']} of {root['method']}  {root['artifact']}  (depth {r['depth']})"
+        lines.append(f"{r['direction']} of {_named(root, root['method'])}  {root['artifact']}  (depth {r['depth']})"
                      + (f"  [{r['filter'].strip()}]" if r["filter"].strip() else ""))
         if not root["tree"]:
             lines.append("  (none in workspace)")

@@ -9,6 +9,10 @@ def _columns(rows: list[tuple[str, str]], indent: str = "") -> list[str]:
 
 
 def _symbol(m: dict) -> str:
+    k = m.get("kotlin")
+    if k is not None:  # the Kotlin declaration (its keyword is the kind word), then the JVM reference
+        text = k["text"].removeprefix("public ")
+        return f"{text}  {m['ref']}" + "".join(f"  [{x}]" for x in k["markers"])
     text = f"{m['kind']} {m['ref']}"
     if m.get("overloads", 1) > 1:
         text += f" ({m['overloads']} overloads)"

@@ -31,6 +31,24 @@ CASES = [
     ("kotlin-members-canvas", ["members", "kx.Canvas"]),
     ("kotlin-members-canvas-jvm", ["members", "kx.Canvas", "--view", "jvm"]),
     ("kotlin-members-circle", ["members", "kx.Circle"]),
+    ("kotlin-search-all", ["search", "*", "--limit", "200"]),
+    ("kotlin-search-all-jvm", ["search", "*", "--limit", "200", "--view", "jvm"]),
+    ("kotlin-search-title", ["search", "title"]),
+    ("kotlin-search-title-jvm", ["search", "title", "--view", "jvm"]),
+    ("kotlin-search-limit", ["search", "*e*", "--limit", "5"]),
+    ("kotlin-usages-getx", ["usages", "kx.Point#getX"]),
+    ("kotlin-usages-getx-jvm", ["usages", "kx.Point#getX", "--view", "jvm"]),
+    ("kotlin-usages-point", ["usages", "kx.Point"]),
+    ("kotlin-usages-area", ["usages", "kx.ShapeUtils#area"]),
+    ("kotlin-usages-title", ["usages", "kx.Canvas#title"]),
+    ("kotlin-callers-area", ["callers", "kx.ShapeUtils#area"]),
+    ("kotlin-calls-plus", ["calls", "kx.FunctionsKt#plus"]),
+    ("kotlin-calls-plus-jvm", ["calls", "kx.FunctionsKt#plus", "--view", "jvm"]),
+    ("kotlin-hierarchy-shape", ["hierarchy", "kx.Shape"]),
+    ("kotlin-hierarchy-shape-jvm", ["hierarchy", "kx.Shape", "--view", "jvm"]),
+    ("kotlin-implementors-shape", ["implementors", "kx.Shape"]),
+    ("kotlin-overrides-name", ["overrides", "kx.Shape#getName"]),
+    ("kotlin-overrides-name-jvm", ["overrides", "kx.Shape#getName", "--view", "jvm"]),
 ]
 
 
@@ -61,10 +79,39 @@ def test_jvm_view_is_the_view_without_kotlin(outputs):
     import json
 
     for name in ("kotlin-show-point-jvm", "kotlin-outline-point-jvm", "kotlin-signature-fetch-jvm",
-                 "kotlin-members-canvas-jvm"):
+                 "kotlin-members-canvas-jvm") + JVM_RELATIONS:
         data = json.loads(outputs[(name, "json")].out)["result"]
         assert "view" not in data and "kotlin_members" not in data and "kotlin_target" not in data
         assert all("kotlin" not in m for m in data.get("members", []))
         assert all("kotlin" not in s for s in data.get("signatures", []))
     assert "public final class Point" in outputs[("kotlin-show-point-jvm", "txt")].out
     assert "data class Point" in outputs[("kotlin-show-point", "txt")].out
+
+
+JVM_RELATIONS = ("kotlin-search-all-jvm", "kotlin-search-title-jvm", "kotlin-usages-getx-jvm", "kotlin-calls-plus-jvm",
+                 "kotlin-hierarchy-shape-jvm", "kotlin-overrides-name-jvm")
+
+
+def test_jvm_view_of_relations_has_no_kotlin(outputs):
+    """`--view jvm` on search and the relationship commands: no `kotlin` or `view` key anywhere in the JSON, no
+    Kotlin keyword in the text; the Kotlin view of the same question names the declarations."""
+    import json
+
+    def keys(node):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                yield k
+                yield from keys(v)
+        elif isinstance(node, list):
+            for v in node:
+                yield from keys(v)
+
+    for name in JVM_RELATIONS:
+        data = json.loads(outputs[(name, "json")].out)["result"]
+        assert not {"kotlin", "view", "_key", "_id", "_target_ids"} & set(keys(data)), name
+        text = outputs[(name, "txt")].out
+        assert not any(w in text for w in (" fun ", "val ", "var ", "data class")), name
+        kotlin = outputs[(name.removesuffix("-jvm"), "json")].out
+        assert '"view":"kotlin"' in kotlin.replace(" ", ""), name
+    assert "var title: String?  kx.Canvas#getTitle()" in outputs[("kotlin-search-title", "txt")].out
+    assert "usages of val x: Int  kx.Point#getX()" in outputs[("kotlin-usages-getx", "txt")].out

@@ -1,0 +1,193 @@
+"""The Kotlin view of answers that name symbols one per line (spec §12.1): `search` hits and the headings of the
+relationship commands. A hit in a Kotlin class shows the Kotlin declaration it compiles from, next to the
+canonical JVM reference an agent re-queries with; the JVM members of one declaration (a property's field,
+getter and setter, a facade's copy and its part's method, a companion's @JvmStatic copy, @JvmOverloads
+overloads) fold into one hit; a JVM overload group whose members come from several Kotlin declarations splits
+into one hit per declaration. Java classes, and every answer under `--view jvm`, are left exactly as they are."""
+
+from __future__ import annotations
+
+from jdx.engine.kotlin_view import kotlin_entry, member_kotlin
+from jdx.engine.refs import format_member, format_type
+from jdx.graph_schema import queries_kotlin as q
+
+ACC_PUBLIC, ACC_VARARGS = 0x0001, 0x0080
+# which JVM member stands for a declaration: what a caller names first
+MAIN_ROLES = ("method", "facade", "static", "getter", "field", "constructor", "setter", "overload", "default")
+_HIDDEN_MARKERS = ("@JvmName",)  # the JVM reference on the line already says it
+
+
+def has_kotlin(store) -> bool:
+    """Whether the graph holds any Kotlin declaration (one query per open graph): a Java-only workspace pays
+    nothing for the Kotlin view."""
+    key = ("kotlin-decls-present",)
+    found = store.memo.get(key)
+    if found is None:
+        found = store.memo[key] = bool(store.rows(q.KOTLIN_ANY))
+    return found
+
+
+def kotlin_text(d: dict) -> str:
+    """A declaration as one search line shows it: Kotlin's default visibility (`public`) left out."""
+    text = d["signature"]
+    return text.removeprefix("public ")
+
+
+def _member_ref(member_id: str, access: int | None) -> str:
+    owner, _, rest = member_id.partition("#")
+    if "(" not in rest:
+        return f"{format_type(owner)}#{rest.split(':', 1)[0]}"
+    name, desc = rest[: rest.index("(")], rest[rest.index("("):]
+    try:
+        return format_member(owner, name, desc, varargs=bool((access or 0) & ACC_VARARGS))
+    except ValueError:
+        return f"{format_type(owner)}#{rest}"
+
+
+def main_member(d: dict, owner: str | None = None) -> str | None:
+    """The JVM member id that stands for declaration `d`: in its multi-file facade (what callers name) when
+    `owner` is the facade's part, else in `owner` when it has one there."""
+    links = [link.split(":", 1) for link in d["jvm"] or () if not link.startswith("type:")]
+    scopes = (d["facade"],) if d.get("facade") and owner == d["owner"] else ()
+    for scope in scopes + ((owner,) if owner else ()) + (None,):
+        for role in MAIN_ROLES:
+            for r, target in links:
+                if r == role and (scope is None or target.split("#", 1)[0] == scope):
+                    return target
+    return None
+
+
+def search_view(store, matches: list[dict]) -> tuple[list[dict], int]:
+    """(hits, change in the number of hits) for `search` in the Kotlin view. Each hit carries `_key` (owner,
+    name, kind, descriptor, access) of the JVM group it stands for; hits of Kotlin classes gain `kotlin`."""
+    if not matches or not has_kotlin(store):
+        return matches, 0
+    owners = sorted({m["_key"][0] for m in matches if "_key" in m})
+    kotlin_owners = {r["id"] for r in store.rows(q.KOTLIN_TYPES_AMONG, {"ids": owners})} if owners else set()
+    if not kotlin_owners:
+        return matches, 0
+    members = [m for m in matches if "_key" in m and m["_key"][0] in kotlin_owners and m["kind"] in ("method", "field")]
+    types = [m for m in matches if "_key" in m and m["_key"][0] in kotlin_owners and m["kind"] not in ("method", "field")]
+    groups: dict[tuple, list[dict]] = {}
+    if members:
+        for r in store.rows(q.SYMBOLS_OF_GROUPS, {"names": sorted({m["_key"][1] for m in members}),
+                                                    "owners": sorted({m["_key"][0] for m in members})}):
+            groups.setdefault((r["owner"], r["name"], r["kind"]), []).append(r)
+    access = {r["id"]: r["access"] for rows in groups.values() for r in rows}
+    decls = member_kotlin(store, list(access))
+    headers = {}
+    if types:
+        for r in store.rows(q.KOTLIN_OF_TYPES, {"ids": sorted({m["_key"][0] for m in types})}):
+            headers.setdefault(r["member"], r)
+    # members that stand for a declaration found through another one (a property's getter found by its
+    # field): their access decides the varargs form of the reference
+    mains = {}
+    for d_rows in decls.values():
+        for d in d_rows:
+            for link in d["jvm"] or ():
+                t = link.split(":", 1)[1]
+                if "(" in t and t not in access:
+                    mains[t] = None
+    if mains:
+        access.update({r["id"]: r["access"] for r in store.rows(q.METHOD_ACCESS, {"ids": sorted(mains)})})
+    out: list[dict] = []
+    seen: set[str] = set()
+    for m in matches:
+        key = m.get("_key")
+        if key is None or key[0] not in kotlin_owners:
+            out.append(m)
+            continue
+        owner, name, kind = key[0], key[1], m["kind"]
+        if kind not in ("method", "field"):
+            header = headers.get(owner)
+            out.append({**m, "kotlin": kotlin_entry(header)} if header else m)
+            continue
+        rows = groups.get((owner, name, kind))
+        if not rows:
+            out.append(m)
+            continue
+        found: dict[str, dict] = {}
+        unclaimed = []
+        for r in rows:
+            ds = decls.get(r["id"])
+            if ds:
+                found.setdefault(ds[0]["id"], ds[0])
+            else:
+                unclaimed.append(r)
+        for d in sorted(found.values(), key=lambda d: (d["owner"], d["position"])):
+            if d["id"] in seen:
+                continue
+            seen.add(d["id"])
+            target = main_member(d, owner) or rows[0]["id"]
+            hit = {**m, "kind": "method" if "(" in target else "field", "ref": _member_ref(target, access.get(target)),
+                   "name": target.split("#", 1)[1].split("(", 1)[0].split(":", 1)[0],
+                   "public": d["visibility"] in ("public", "internal")}
+            hit.pop("overloads", None)
+            if hit["kind"] == "method":
+                hit["overloads"] = 1
+            entry = kotlin_entry(d)
+            entry["markers"] = [x for x in entry["markers"] if not x.startswith(_HIDDEN_MARKERS)]
+            hit["kotlin"] = entry
+            out.append(hit)
+        if unclaimed:  # members of the group no Kotlin declaration claims stay one JVM hit
+            rest = dict(m)
+            if kind == "method":
+                rest["overloads"] = len(unclaimed)
+                one = unclaimed[0]
+                rest["ref"] = (_member_ref(one["id"], one["access"]) if len(unclaimed) == 1
+                               else f"{format_type(owner)}#{name}")
+            out.append(rest)
+    return out, len(out) - len(matches)
+
+
+def strip_keys(matches: list[dict]) -> None:
+    for m in matches:
+        m.pop("_key", None)
+
+
+# --- the relationship commands: headings and lines naming a Kotlin declaration ---------------------------------
+_ROLE_MARKERS = {"getter": "getter", "setter": "setter", "default": "$default", "overload": "@JvmOverloads copy",
+                 "static": "@JvmStatic copy", "field": "backing field"}
+
+
+def line_entry(row: dict) -> dict:
+    """The `kotlin` object of a line naming one JVM member: the declaration it compiles from, with the member's
+    role (a property's `getter`, a function's `$default`), as `search` hits carry it."""
+    entry = kotlin_entry(row)
+    entry["markers"] = [x for x in entry["markers"] if not x.startswith(_HIDDEN_MARKERS)]
+    entry["role"] = row["role"]
+    roles = {link.split(":", 1)[0] for link in row["jvm"] or ()}
+    if row["role"] in _ROLE_MARKERS and not (row["role"] == "field" and "getter" not in roles):
+        marker = _ROLE_MARKERS[row["role"]]  # `@JvmOverloads copy` says more than the declaration's `@JvmOverloads`
+        entry["markers"] = [x for x in entry["markers"] if not marker.startswith(x + " ")] + [marker]
+    return entry
+
+
+def members_of(store, ids: list[str]) -> dict[str, dict]:
+    """JVM member id -> the `kotlin` object of the declaration it compiles from (members of Kotlin classes)."""
+    if not ids or not has_kotlin(store):
+        return {}
+    return {mid: line_entry(rows[0]) for mid, rows in member_kotlin(store, sorted(set(ids))).items()}
+
+
+def types_of(store, fqns: list[str]) -> dict[str, dict]:
+    """Class name -> the `kotlin` object of its class header (Kotlin classes)."""
+    if not fqns or not has_kotlin(store):
+        return {}
+    out: dict[str, dict] = {}
+    for r in store.rows(q.KOTLIN_HEADERS_BY_FQN, {"fqns": sorted(set(fqns))}):
+        out.setdefault(r["member"], line_entry(r))
+    return out
+
+
+def one_declaration(found: dict[str, dict], ids: list[str]) -> dict | None:
+    """The declaration every one of `ids` compiles from (a function's @JvmOverloads copies), or None."""
+    entries = [found.get(i) for i in ids]
+    if not entries or any(e is None for e in entries):
+        return None
+    names = {(e["name"], e["text"]) for e in entries}
+    if len(names) != 1:
+        return None
+    main = dict(entries[0])
+    main["markers"] = [x for x in main["markers"] if x not in _ROLE_MARKERS.values()]
+    return main

@@ -1,0 +1,86 @@
+"""`search` in the Kotlin view over the kotlinc fixtures (spec §12.1): every Kotlin function and property is found
+by its name as exactly one hit carrying a JVM reference it compiles to (accessors, facade copies, @JvmStatic and
+@JvmOverloads copies folded into it), and no JVM hit of the JVM view is lost."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from tests.kotlin.corpus import fixtures_jar
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory, jdx_home):
+    from jdx.commands.session import Options, Session
+
+    jar = tmp_path_factory.mktemp("kts") / "kotlin-fixtures.jar"
+    shutil.copy(fixtures_jar(), jar)
+    session = Session(Options(jars=[str(jar)], jdk=False, cache_dir=str(jdx_home / "cache")))
+    session.index()
+    yield session.store()
+    session.close()
+
+
+def _search(store, name: str, view: str) -> list[dict]:
+    from jdx.engine.search import SearchOptions, search
+
+    result, truncated = search(store, name, SearchOptions(view=view, limit=1000))
+    assert truncated is None
+    return result["matches"]
+
+
+def _plain(ref: str) -> str:
+    return ref.replace("...", "[]")
+
+
+def _link_refs(links: list[str]) -> set[str]:
+    from jdx.engine.kotlin_view import _ref
+
+    return {_plain(_ref(link.split(":", 1)[1])) for link in links if not link.startswith("type:")}
+
+
+def test_every_declaration_is_one_hit(store):
+    decls = store.rows("MATCH (k:KotlinDecl) WHERE k.kind IN ['function', 'property'] RETURN k.id AS id, "
+                       "k.name AS name, k.kind AS kind, k.jvm AS jvm ORDER BY id")
+    checked = 0
+    for d in decls:
+        refs = _link_refs(d["jvm"] or [])
+        if not refs:
+            continue
+        pattern = d["name"] if re.fullmatch(r"\w+", d["name"]) else re.match(r"\w+", d["name"]).group() + "*"
+        hits = [m for m in _search(store, pattern, "kotlin")
+                if m.get("kotlin", {}).get("name") == d["name"] and _plain(m["ref"]) in refs]
+        assert len(hits) == 1, (d["id"], pattern, [m["ref"] for m in hits])
+        assert hits[0]["kotlin"]["kind"] == d["kind"]
+        checked += 1
+    assert checked >= 45  # the fixtures declare 48 functions and properties with JVM members
+
+
+@pytest.mark.parametrize("pattern", ["*", "*e*", "get*", "title", "area", "name"])
+def test_no_jvm_hit_lost(store, pattern):
+    """Each hit of the JVM view is in the Kotlin view: as itself, or as one of the JVM members of the Kotlin
+    declaration it folded into; a declaration is listed once."""
+    jvm = _search(store, pattern, "jvm")
+    kotlin = _search(store, pattern, "kotlin")
+    assert all("kotlin" not in m and "_key" not in m for m in jvm)
+    plain = {_plain(m["ref"]) for m in kotlin if "kotlin" not in m}
+    folded = set()
+    for m in kotlin:
+        if "kotlin" in m:
+            folded |= {_plain(link["ref"]) for link in m["kotlin"]["jvm"]} | {_plain(m["ref"])}
+    for m in jvm:
+        ref = _plain(m["ref"])
+        assert ref in plain or ref in folded or any(f.startswith(ref + "(") for f in folded), ref
+    keys = [(m["kotlin"]["name"], m["kotlin"]["text"], tuple(x["ref"] for x in m["kotlin"]["jvm"]))
+            for m in kotlin if "kotlin" in m]
+    assert len(keys) == len(set(keys))
+    assert len(kotlin) <= len(jvm) + sum(m.get("overloads", 1) - 1 for m in jvm)
+
+
+def test_property_accessors_fold(store):
+    hits = _search(store, "title", "kotlin")
+    assert [(m["ref"], m["kotlin"]["text"]) for m in hits] == [("kx.Canvas#getTitle()", "public var title: String?")]
+    assert len(_search(store, "title", "jvm")) == 3  # field, getter, setter
