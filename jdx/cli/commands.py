@@ -49,9 +49,21 @@ def out(command: str, query: str, answer, render) -> None:
 
 
 @app.command()
-def index(force: bool = typer.Option(False, "--force", help="re-extract and rebuild even if nothing changed")):
+def index(force: bool = typer.Option(False, "--force", help="re-extract and rebuild even if nothing changed"),
+          executor: Optional[str] = typer.Option(None, "--executor", metavar="local|ray",
+                                                 help="who extracts artifacts without a shard: this process "
+                                                      "(local, default) or a Ray cluster (ray: pip install "
+                                                      "'jdx[ray]'); also JDX_EXECUTOR"),
+          ray_address: Optional[str] = typer.Option(None, "--ray-address", metavar="ADDRESS",
+                                                    help="join this Ray cluster (default: start a local one "
+                                                         "for the run)"),
+          shards: Optional[str] = typer.Option(None, "--shards", metavar="URI",
+                                               help="the shard store every worker writes to: a directory or a "
+                                                    "pyarrow filesystem URI (file:///shared/dir, s3://bucket/p); "
+                                                    "also JDX_SHARDS; default: the cache")):
     """Build or refresh the workspace graph. Example: jdx index --jars lib/gson.jar"""
-    out("index", "", service().index(force=force), text.index)
+    out("index", "", service().index(force=force, executor=executor, ray_address=ray_address, shards=shards),
+        text.index)
 
 
 @app.command()
