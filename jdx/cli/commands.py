@@ -161,11 +161,24 @@ def batch():
 
 
 @app.command()
-def bench(iterations: int = typer.Option(3, "--iterations", help="repetitions of each warm measurement")):
+def bench(iterations: Optional[int] = typer.Option(None, "--iterations", help="repetitions of each warm "
+                                                                               "measurement (default 3; with "
+                                                                               "--executors: runs per executor, "
+                                                                               "default 1)"),
+          executors: bool = typer.Option(False, "--executors", help="only the executor rows: the local Maven "
+                                                                    "repository indexed cold by the local and "
+                                                                    "the ray executor (minutes)")):
     """Measure indexing and query speed on this machine. Example: jdx bench --json"""
+    if executors:
+        from jdx.bench.cluster import rows
+        from jdx.bench.run import machine_line
+        from jdx.engine.answer import Answer
+
+        out("bench", "executors", Answer({"machine": machine_line(), "rows": rows(iterations or 1)}), text.bench)
+        return
     from jdx.bench.run import run_bench
 
-    out("bench", "", run_bench(service(), iterations), text.bench)
+    out("bench", "", run_bench(service(), iterations or 3), text.bench)
 
 
 def _click_exceptions():

@@ -233,14 +233,22 @@ class RayExecutor(Executor):
             self._check_store_is_shared(ray, store, cache)
             cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
             count = max(1, min(self.workers or cpus, len(there)))
-            remote = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=0)(ExtractWorker)
-            actors = [remote.remote(str(cache), store.uri, 1, self.hook) for _ in range(count)]
+            # a worker that dies is replaced by a new actor (a new process, a new JVM), never restarted in place:
+            # a task sent to an actor while Ray restarts it could fail again through no fault of its artifact
+            remote = ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(ExtractWorker)
+
+            def spawn():
+                actors.append(remote.remote(str(cache), store.uri, 1, self.hook))
+                return actors[-1]
+
+            for _ in range(count):
+                spawn()
             infos = ray.get([a.info.remote() for a in actors])
             _check_versions(infos)
             self.stats.update(workers=count, nodes=len({i["host"] for i in infos}),
                               startup_seconds=round(time.perf_counter() - t0, 3))
             t1 = time.perf_counter()
-            task_seconds = 0.0
+            task_seconds = task_cpu = 0.0
             queue = deque(sorted(there, key=lambda i: (-_weight(artifacts[i]), artifacts[i].name)))
             attempts: dict[int, int] = {}
             free = list(actors)
@@ -254,12 +262,13 @@ class RayExecutor(Executor):
                 done_refs, _ = ray.wait(list(running), num_returns=1)
                 for ref in done_refs:
                     actor, i = running.pop(ref)
-                    free.append(actor)
                     a = artifacts[i]
                     try:
                         out = ray.get(ref)
                     except (rex.RayActorError, rex.WorkerCrashedError, rex.NodeDiedError, rex.ObjectLostError,
                             rex.OutOfMemoryError) as exc:
+                        _kill(ray, actor)
+                        free.append(spawn())
                         if attempts[i] <= self.retries:
                             self.stats["retried"] += 1
                             queue.appendleft(i)
@@ -269,8 +278,10 @@ class RayExecutor(Executor):
                                            counter, tick)
                         continue
                     except rex.RayTaskError as exc:  # a Python exception in the task: another run fails alike
+                        free.append(actor)
                         yield self._failed(i, a, _reason(exc), counter, tick)
                         continue
+                    free.append(actor)
                     status = out.get("status")
                     if status == "unreachable":
                         unreachable.append(i)
@@ -282,6 +293,7 @@ class RayExecutor(Executor):
                     if status == "present":
                         self.stats["present"] += 1
                     task_seconds += float(out.get("seconds", 0.0))
+                    task_cpu += float(out.get("cpu", 0.0))
                     shard = store.load(a)
                     if shard is None:
                         raise UsageError(f"{a.name}: its shard was written on {out.get('host')} into "
@@ -292,15 +304,17 @@ class RayExecutor(Executor):
                     tick()
                     yield Extracted(i, shard, float(out.get("kotlin_seconds", 0.0)))
             wall = time.perf_counter() - t1
-            self.stats.update(cluster_seconds=round(wall, 3), task_seconds=round(task_seconds, 3))
+            # the pool's time outside tasks (dispatch, results, scheduling), per task: Ray's cost per artifact
+            idle = max(0.0, wall * count - task_seconds) / max(1, self.stats["tasks"])
+            self.stats.update(cluster_seconds=round(wall, 3), task_seconds=round(task_seconds, 3),
+                              task_cpu_seconds=round(task_cpu, 3), overhead_ms_per_task=round(idle * 1000, 1))
         finally:
+            t2 = time.perf_counter()
             for actor in actors:
-                try:
-                    ray.kill(actor)
-                except Exception:  # noqa: BLE001 - an actor already gone
-                    pass
+                _kill(ray, actor)
             if started:
                 ray.shutdown()
+            self.stats["shutdown_seconds"] = round(time.perf_counter() - t2, 3)
             quiet.__exit__(None, None, None)
 
     def _failed(self, i: int, a: Artifact, why: str, counter: dict, tick) -> Extracted:
@@ -308,6 +322,13 @@ class RayExecutor(Executor):
         counter["done"] += 1
         tick(f"failed: {a.name}: {why}")
         return Extracted(i, None, failure=Warning_("ARTIFACT_READ_ERROR", f"{a.name}: not extracted: {why}", a.name))
+
+
+def _kill(ray, actor) -> None:
+    try:
+        ray.kill(actor)
+    except Exception:  # noqa: BLE001 - an actor already gone
+        pass
 
 
 def _weight(artifact: Artifact) -> int:

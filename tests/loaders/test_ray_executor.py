@@ -335,3 +335,73 @@ def test_a_run_starts_its_own_local_cluster_and_stops_it_and_local_runs_never_im
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env={**env, "JDX_CACHE_DIR": str(tmp_path / "local")}, timeout=300)
     assert proc.returncode == 0, proc.stderr
+
+
+# --- soak: a real corpus ---------------------------------------------------------------------------------------------
+
+SOAK_JARS = 80
+
+
+def _corpus() -> list[str]:
+    """80 distinct Debian jars, spread over /usr/share/java's sorted list (the same on every run)."""
+    import glob
+
+    real = sorted({os.path.realpath(p) for p in glob.glob("/usr/share/java/*.jar")})
+    step = max(1, len(real) // SOAK_JARS)
+    return real[::step][:SOAK_JARS]
+
+
+@pytest.mark.soak
+def test_soak_a_cluster_indexes_80_jars_as_local_does_through_a_killed_worker(cluster, tmp_path):
+    """The issue's bar: a 2-worker cluster over 60+ jars builds the graph the local executor builds (row counts
+    per table, and the answers of a query set drawn from the graph), though one worker is killed mid-run; every
+    shard is there exactly once; a second run recomputes nothing."""
+    from jdx.commands.api import Workspace
+    from jdx.errors import ArtifactReadError
+    from jdx.loaders.indexer import ensure_graph
+    from jdx.loaders.ray_executor import RayExecutor
+    from jdx.loaders.shard_store import open_store
+    from jdx.loaders.shards import sweep_partial_shards
+
+    jars = _corpus()
+    if len(jars) < 60:
+        pytest.skip(f"only {len(jars)} jars in /usr/share/java (see .ci/run)")
+    local, clustered = tmp_path / "local", tmp_path / "ray"
+    s = _session(jars, local)
+    try:
+        want = s.index(executor="local").result
+    except ArtifactReadError as exc:  # a Debian jar may be unreadable: both executors must say so alike
+        want = exc.result
+    s.close()
+    arts = _artifacts(jars, clustered)
+    victim = max(arts, key=lambda a: a.size)  # the longest task: killed after writing, before its commit
+    marker = tmp_path / "killed"
+    ex = RayExecutor(hook=functools.partial(crash_once, str(marker), victim.name))
+    report = ensure_graph(clustered, arts, executor=ex, store=open_store(None, clustered))
+    assert marker.exists() and ex.stats["retried"] == 1 and ex.stats["failed"] == 0, ex.stats
+    assert (report.classes, report.members, report.edges) == (want["classes"], want["members"], want["edges"])
+    assert sweep_partial_shards(clustered)  # the killed writer's directory, never renamed into place
+    assert sorted(p.name for p in (clustered / "shards").iterdir()) == sorted({a.key for a in arts})
+    for a in arts:
+        assert _shard_files(clustered / "shards", a.key) == _shard_files(local / "shards", a.key), a.name
+
+    def answers(cache: Path) -> dict:
+        with Workspace(_session(jars, cache)) as ws:
+            schema = ws.schema()
+            out = {"counts": {t["name"]: t["rows"] for t in schema["nodes"] + schema["relationships"]}}
+            types = [r["fqn"] for r in ws.cypher("MATCH (t:Type) WHERE NOT t.external AND t.fqn CONTAINS '.' "
+                                                 "RETURN t.fqn AS fqn ORDER BY t.id SKIP 100 LIMIT 15").to_pylist()]
+            for fqn in types:
+                for command in ("members", "usages", "hierarchy"):
+                    try:
+                        out[f"{command} {fqn}"] = ws.ask(command, fqn)
+                    except Exception as exc:  # noqa: BLE001 - an error is an answer too: it must match
+                        out[f"{command} {fqn}"] = repr(exc)
+            return out
+
+    got, expected = answers(clustered), answers(local)
+    assert len(got) > 40 and got == expected
+    shutil.rmtree(clustered / "graphs")
+    ex = RayExecutor()
+    again = ensure_graph(clustered, arts, executor=ex, store=open_store(None, clustered))
+    assert again.extracted == 0 and ex.stats == {} and again.classes == report.classes
