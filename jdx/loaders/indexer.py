@@ -242,7 +242,7 @@ def _build(cache, root, artifacts, force, executor, store, progress, started) ->
     from jdx.loaders.shards import sweep_partial_shards
 
     sweep_partial_shards(cache)
-    if store.local != cache / "shards":
+    if store.local is not None and store.local != cache / "shards":  # an object store is not listed every run
         store.sweep()
     shards = [None if force else store.load(a) for a in artifacts]
     missing = [i for i, s in enumerate(shards) if s is None]

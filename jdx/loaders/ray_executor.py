@@ -40,9 +40,13 @@ Hook = Callable[[str, Artifact], None]  # (stage, artifact) inside a worker: "st
 
 
 def ray_available() -> bool:
+    """Whether Ray is installed (without importing it: ~0.4 s)."""
     import importlib.util
 
-    return importlib.util.find_spec("ray") is not None
+    try:
+        return importlib.util.find_spec("ray") is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def _usable_cache(path: str) -> Path:
@@ -189,12 +193,14 @@ class RayExecutor(Executor):
             return False
         quiet = {"log_to_driver": False, "logging_level": logging.ERROR}
         if self.address:
+            _probe(self.address)
             try:
                 ray.init(address=self.address, runtime_env={"py_modules": [_package_dir()],
                                                            "excludes": ["__pycache__", "*.pyc"]}, **quiet)
             except (ConnectionError, RuntimeError, ValueError) as exc:
                 raise UsageError(f"--ray-address {self.address}: cannot join the cluster "
-                                 f"({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})") from None
+                                 f"({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})",
+                                 hint=JOIN_HINT) from None
             return True
         ray.init(address="local", num_cpus=self.cpus or os.cpu_count() or 1, include_dashboard=False,
                  object_store_memory=OBJECT_STORE_BYTES, **quiet)
@@ -322,6 +328,26 @@ class RayExecutor(Executor):
         counter["done"] += 1
         tick(f"failed: {a.name}: {why}")
         return Extracted(i, None, failure=Warning_("ARTIFACT_READ_ERROR", f"{a.name}: not extracted: {why}", a.name))
+
+
+JOIN_HINT = ("`ray status` on the head node prints its address; a cluster with token authentication also needs "
+             "RAY_AUTH_MODE=token (and its token) in this environment, as any Ray driver does")
+PROBE_SECONDS = 5.0
+
+
+def _probe(address: str) -> None:
+    """A `host:port` that nothing answers on fails now, not after Ray's minutes of retries."""
+    import socket as sock
+
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or "://" in address:
+        return  # `auto`, `ray://...`: Ray resolves those itself
+    try:
+        with sock.create_connection((host.strip("[]"), int(port)), timeout=PROBE_SECONDS):
+            pass
+    except OSError as exc:
+        raise UsageError(f"--ray-address {address}: nothing answers there ({exc.strerror or exc})",
+                         hint=JOIN_HINT) from None
 
 
 def _kill(ray, actor) -> None:
