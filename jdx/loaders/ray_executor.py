@@ -378,6 +378,9 @@ def _reason(exc: BaseException) -> str:
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     meaningful = [ln for ln in lines if not ln.startswith(("Traceback", "File ", "ray::", "^"))]
     first = (meaningful or lines or [type(exc).__name__])[-1 if cause is not None else 0]
+    fields = dict(ln.split(": ", 1) for ln in lines if ln.startswith(("pid: ", "ip: ")))
+    if "pid" in fields:  # which worker, so its log (ray's session logs/worker-*-<pid>.*) can be found
+        first = f"{first.rstrip('.')} (pid {fields['pid']}" + (f" on {fields['ip']})" if "ip" in fields else ")")
     return first[:300]
 
 
