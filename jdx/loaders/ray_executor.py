@@ -26,7 +26,6 @@ import socket
 import sys
 import time
 from collections import deque
-from collections.abc import Callable
 from pathlib import Path
 
 from jdx.errors import EnvironmentMissing, UsageError, Warning_
@@ -36,7 +35,6 @@ from jdx.loaders.roots import Artifact
 RETRIES = 2  # runs of a task after its worker died, each on a fresh worker
 OBJECT_STORE_BYTES = 128 << 20  # tasks return a few numbers: a local instance needs no large object store
 
-Hook = Callable[[str, Artifact], None]  # (stage, artifact) inside a worker: "start", then "written" (not committed)
 
 
 def ray_available() -> bool:
@@ -96,14 +94,13 @@ def _unreachable(artifact: Artifact) -> str | None:
 class ExtractWorker:
     """The body of one Ray actor: a process with one JVM and the extractor, writing shards into the store."""
 
-    def __init__(self, cache: str, store_uri: str, threads: int = 1, hook: Hook | None = None):
+    def __init__(self, cache: str, store_uri: str, threads: int = 1):
         from jdx.loaders.extractor import JPypeExtractor
         from jdx.loaders.shard_store import open_store
 
         self.cache = _usable_cache(cache)
         self.store = open_store(store_uri, self.cache)
         self.extractor = JPypeExtractor(self.cache, threads)
-        self.hook = hook
 
     def info(self) -> dict:
         from jdx.loaders.shards import extractor_version
@@ -118,13 +115,10 @@ class ExtractWorker:
         problem = _unreachable(artifact)
         if problem is not None:
             return dict(out, status="unreachable", reason=problem)
-        if self.hook is not None:
-            self.hook("start", artifact)
         extracted = next(iter(self.extractor.extract([artifact])), None)
         if extracted is None:
             return dict(out, status="failed", reason="the extractor returned no tables")
-        commit = (lambda _tmp: self.hook("written", artifact)) if self.hook is not None else None
-        self.store.write(artifact, extracted, before_commit=commit)
+        self.store.write(artifact, extracted)
         return dict(out, status="done", classes=extracted.classes, kotlin_seconds=extracted.kotlin_seconds,
                     seconds=time.perf_counter() - started, cpu=time.process_time() - cpu)
 
@@ -140,13 +134,14 @@ class RayExecutor(Executor):
     name = "ray"
 
     def __init__(self, address: str | None = None, fallback: LocalExecutor | None = None,
-                 workers: int | None = None, cpus: int | None = None, hook: Hook | None = None,
-                 retries: int = RETRIES):
+                 workers: int | None = None, cpus: int | None = None, retries: int = RETRIES,
+                 worker: type = ExtractWorker, worker_options: dict | None = None):
         self.address = address
         self.fallback = fallback or LocalExecutor()
         self.workers = workers  # actors; default: one per CPU of the cluster
         self.cpus = cpus  # CPUs of a local instance; default: this machine's
-        self.hook = hook
+        self.worker = worker  # the actor's class (a subclass of ExtractWorker), with its extra keyword arguments
+        self.worker_options = worker_options or {}
         self.retries = retries
         self.stats: dict = {}
 
@@ -241,10 +236,10 @@ class RayExecutor(Executor):
             count = max(1, min(self.workers or cpus, len(there)))
             # a worker that dies is replaced by a new actor (a new process, a new JVM), never restarted in place:
             # a task sent to an actor while Ray restarts it could fail again through no fault of its artifact
-            remote = ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(ExtractWorker)
+            remote = ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(self.worker)
 
             def spawn():
-                actors.append(remote.remote(str(cache), store.uri, 1, self.hook))
+                actors.append(remote.remote(str(cache), store.uri, 1, **self.worker_options))
                 return actors[-1]
 
             for _ in range(count):

@@ -11,7 +11,6 @@ local executor reports an unreadable artifact (ARTIFACT_READ_ERROR, exit 5).
 from __future__ import annotations
 
 import contextlib
-import functools
 import io
 import json
 import os
@@ -24,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from jdx.loaders.ray_executor import ExtractWorker
 from tests.conftest import GSON, LANG3, require
 
 ray = pytest.importorskip("ray", reason="the ray extra is not installed (pip install 'jdx[ray]')")
@@ -40,21 +40,45 @@ QUERIES = [("members", "com.google.gson.Gson"), ("usages", "com.google.gson.Gson
            ("callers", "com.google.gson.Gson#toJson(Object)")]
 
 
-# --- hooks run inside a Ray worker (pickled by reference: this module is importable there) -----------------------
+# --- workers that die (Ray actors: this module is importable in the workers, so the classes travel by name) ------
 
-def crash_once(marker: str, name: str, stage: str, artifact) -> None:
-    """Kills the worker (SIGKILL, no cleanup) once, with the artifact's shard written but not yet renamed."""
-    import signal
+class KilledMidWrite(ExtractWorker):
+    """Killed (SIGKILL, no cleanup) once, on `name`, with every table of its shard written and nothing renamed."""
 
-    if artifact.name == name and stage == "written" and not os.path.exists(marker):
-        Path(marker).write_text(str(os.getpid()))
-        os.kill(os.getpid(), signal.SIGKILL)
+    def __init__(self, cache: str, store_uri: str, threads: int = 1, name: str = "", marker: str = ""):
+        super().__init__(cache, store_uri, threads)
+        self.store = _DyingStore(self.store, name, marker)
 
 
-def crash_always(name: str, stage: str, artifact) -> None:
-    """A worker that exits whenever it starts on this artifact (a jar that crashes the JVM, say)."""
-    if artifact.name == name and stage == "start":
-        os._exit(3)
+class _DyingStore:
+    def __init__(self, store, name: str, marker: str):
+        self.store, self.name, self.marker = store, name, marker
+
+    def __getattr__(self, attr):
+        return getattr(self.store, attr)
+
+    def write(self, artifact, extracted, before_commit=None):
+        import signal
+
+        def die(_tmp: str) -> None:
+            if artifact.name == self.name and not os.path.exists(self.marker):
+                Path(self.marker).write_text(str(os.getpid()))
+                os.kill(os.getpid(), signal.SIGKILL)
+
+        return self.store.write(artifact, extracted, before_commit=die)
+
+
+class DiesOn(ExtractWorker):
+    """Exits whenever it starts on `name` (as a jar that crashes the JVM would make it)."""
+
+    def __init__(self, cache: str, store_uri: str, threads: int = 1, name: str = ""):
+        super().__init__(cache, store_uri, threads)
+        self.name = name
+
+    def extract(self, artifact, force):
+        if artifact.name == self.name:
+            os._exit(3)
+        return super().extract(artifact, force)
 
 
 # --- fixtures ------------------------------------------------------------------------------------------------------
@@ -254,9 +278,9 @@ def test_a_worker_killed_mid_write_is_replaced_and_its_task_run_again(cluster, j
     cache = tmp_path / "cache"
     arts = _artifacts(jars, cache)
     marker = tmp_path / "killed"
-    ex = RayExecutor(hook=functools.partial(crash_once, str(marker), "gson.jar"))
+    ex = RayExecutor(worker=KilledMidWrite, worker_options={"name": "gson.jar", "marker": str(marker)})
     report = ensure_graph(cache, arts, executor=ex, store=open_store(None, cache))
-    assert marker.exists(), "the hook never ran in a worker"
+    assert marker.exists(), "no worker was killed"
     assert ex.stats["retried"] == 1 and ex.stats["failed"] == 0 and report.extracted == 3
     assert not report.failed_artifacts and not [w for w in report.warnings if w.code == "ARTIFACT_READ_ERROR"]
     gson = next(a for a in arts if a.name == "gson.jar")
@@ -276,8 +300,8 @@ def test_an_artifact_that_always_kills_its_worker_is_reported_like_an_unreadable
     made: list = []
 
     def hooked(self, extractor=None):
-        made.append(RayExecutor(fallback=executors.LocalExecutor(extractor), retries=1,
-                                hook=functools.partial(crash_always, "app.jar")))
+        made.append(RayExecutor(fallback=executors.LocalExecutor(extractor), retries=1, worker=DiesOn,
+                                worker_options={"name": "app.jar"}))
         return made[-1]
 
     monkeypatch.setattr(executors.ExecutorConfig, "executor", hooked)
@@ -381,7 +405,7 @@ def test_soak_a_cluster_indexes_80_jars_as_local_does_through_a_killed_worker(cl
     arts = _artifacts(jars, clustered)
     victim = max(arts, key=lambda a: a.size)  # the longest task: killed after writing, before its commit
     marker = tmp_path / "killed"
-    ex = RayExecutor(hook=functools.partial(crash_once, str(marker), victim.name))
+    ex = RayExecutor(worker=KilledMidWrite, worker_options={"name": victim.name, "marker": str(marker)})
     report = ensure_graph(clustered, arts, executor=ex, store=open_store(None, clustered))
     assert marker.exists() and ex.stats["retried"] == 1 and ex.stats["failed"] == 0, ex.stats
     assert (report.classes, report.members, report.edges) == (want["classes"], want["members"], want["edges"])
