@@ -180,7 +180,7 @@ class RayExecutor(Executor):
                 tick()
                 yield got
 
-    def _init(self, ray, store) -> bool:
+    def _init(self, ray) -> bool:
         """Connects to the cluster or starts a local instance; True when this run started it."""
         import logging
 
@@ -230,7 +230,7 @@ class RayExecutor(Executor):
         started = False
         actors: list = []
         try:
-            started = self._init(ray, store)
+            started = self._init(ray)
             self._check_store_is_shared(ray, store, cache)
             cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
             count = max(1, min(self.workers or cpus, len(there)))
