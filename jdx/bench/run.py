@@ -114,9 +114,17 @@ def run_bench(service: Session, iterations: int = 3) -> Answer:
         rows.extend(bench_kotlin.rows(lambda c: jvm.compiled_extractor(c, java, asm), iterations))
     finally:
         shutil.rmtree(cache, ignore_errors=True)
-    machine = f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, " \
-              f"Python {platform.python_version()}, JVM {java.home.name}"
-    return Answer({"machine": machine, "rows": rows})
+    return Answer({"machine": machine_line(java), "rows": rows})
+
+
+def machine_line(java=None) -> str:
+    """The machine a bench ran on, for the answer's first line."""
+    if java is None:
+        from jdx.loaders import jvm
+
+        java = jvm.find_java_home()
+    return f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, " \
+           f"Python {platform.python_version()}, JVM {java.home.name}"
 
 
 def _daemon_rows(service: Session, cache: Path, env: dict, iterations: int, javap_secs: float | None) -> list[dict]:

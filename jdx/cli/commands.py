@@ -49,9 +49,21 @@ def out(command: str, query: str, answer, render) -> None:
 
 
 @app.command()
-def index(force: bool = typer.Option(False, "--force", help="re-extract and rebuild even if nothing changed")):
+def index(force: bool = typer.Option(False, "--force", help="re-extract and rebuild even if nothing changed"),
+          executor: Optional[str] = typer.Option(None, "--executor", metavar="local|ray",
+                                                 help="who extracts artifacts without a shard: this process "
+                                                      "(local, default) or a Ray cluster (ray: pip install "
+                                                      "'jdx[ray]'); also JDX_EXECUTOR"),
+          ray_address: Optional[str] = typer.Option(None, "--ray-address", metavar="ADDRESS",
+                                                    help="join this Ray cluster (default: start a local one "
+                                                         "for the run)"),
+          shards: Optional[str] = typer.Option(None, "--shards", metavar="URI",
+                                               help="the shard store every worker writes to: a directory or a "
+                                                    "pyarrow filesystem URI (file:///shared/dir, s3://bucket/p); "
+                                                    "also JDX_SHARDS; default: the cache")):
     """Build or refresh the workspace graph. Example: jdx index --jars lib/gson.jar"""
-    out("index", "", service().index(force=force), text.index)
+    out("index", "", service().index(force=force, executor=executor, ray_address=ray_address, shards=shards),
+        text.index)
 
 
 @app.command()
@@ -149,11 +161,24 @@ def batch():
 
 
 @app.command()
-def bench(iterations: int = typer.Option(3, "--iterations", help="repetitions of each warm measurement")):
+def bench(iterations: Optional[int] = typer.Option(None, "--iterations", help="repetitions of each warm "
+                                                                               "measurement (default 3; with "
+                                                                               "--executors: runs per executor, "
+                                                                               "default 1)"),
+          executors: bool = typer.Option(False, "--executors", help="only the executor rows: the local Maven "
+                                                                    "repository indexed cold by the local and "
+                                                                    "the ray executor (minutes)")):
     """Measure indexing and query speed on this machine. Example: jdx bench --json"""
+    if executors:
+        from jdx.bench.cluster import rows
+        from jdx.bench.run import machine_line
+        from jdx.engine.answer import Answer
+
+        out("bench", "executors", Answer({"machine": machine_line(), "rows": rows(iterations or 1)}), text.bench)
+        return
     from jdx.bench.run import run_bench
 
-    out("bench", "", run_bench(service(), iterations), text.bench)
+    out("bench", "", run_bench(service(), iterations or 3), text.bench)
 
 
 def _click_exceptions():

@@ -21,7 +21,7 @@ VALUE_FLAGS = {"-w": "workspace", "--workspace": "workspace", "--jars": "jars", 
 BOOL_FLAGS = {"--json": ("json", True), "--no-color": ("no_color", True), "--jdk": ("jdk", True),
               "--no-jdk": ("jdk", False), "-q": ("quiet", True), "--quiet": ("quiet", True),
               "-v": ("verbose", True), "--verbose": ("verbose", True), "--no-daemon": ("no_daemon", True),
-              "--tests": ("tests", True)}
+              "--tests": ("tests", True), "--all-versions": ("all_versions", True)}
 GLOBAL_HELP = (
     ("-w, --workspace NAME", "use a named workspace"),
     ("--jars PATH|GLOB|DIR", "add binary roots (repeatable)"),
@@ -30,6 +30,7 @@ GLOBAL_HELP = (
     ("--coord G:A:V", "add a Maven artifact and its runtime dependencies, offline (repeatable)"),
     ("--project DIR", "discover the project at DIR (default: walk up from the current directory)"),
     ("--tests", "a discovered project's test classes and test-scoped dependencies too"),
+    ("--all-versions", "a Maven repository root in --jars gives every version of each artifact, not the newest"),
     ("--jdk / --no-jdk", "include the JDK (default: include)"),
     ("--json", "the JSON envelope (spec §8.2) instead of text"),
     ("--max-lines N / --brief", "bound the text output; minimal rows"),
@@ -57,24 +58,27 @@ class Globals:
     coords: list[str] = field(default_factory=list)
     project: str | None = None
     tests: bool = False
+    all_versions: bool = False
 
     def has_workspace_flags(self) -> bool:
         return bool(self.workspace or self.jars or self.src or self.sources or self.jdk is not None
-                    or self.cache_dir or self.coords or self.project or self.tests)
+                    or self.cache_dir or self.coords or self.project or self.tests or self.all_versions)
 
     def options(self):
         """The session options these flags select."""
         from jdx.commands.session import Options
 
         return Options(workspace=self.workspace, jars=self.jars, src=self.src, sources=self.sources, jdk=self.jdk,
-                       cache_dir=self.cache_dir, coords=self.coords, tests=self.tests, project=self.project)
+                       cache_dir=self.cache_dir, coords=self.coords, tests=self.tests, project=self.project,
+                       all_versions=self.all_versions)
 
     def workspace_key(self) -> dict:
         """What identifies the workspace a daemon serves: the workspace flags, paths made absolute."""
         from jdx.daemon.paths import workspace_flags
 
         return workspace_flags(self.workspace, self.jars, self.src, self.sources, self.jdk, self.cache_dir,
-                               coords=self.coords, project=self.project, tests=self.tests)
+                               coords=self.coords, project=self.project, tests=self.tests,
+                               all_versions=self.all_versions)
 
 
 def split_globals(argv: list[str]) -> tuple[Globals, list[str]]:

@@ -24,7 +24,8 @@ def emit(command: str, query: str, answer, json_mode: bool, text: Callable[[dict
 
 def progress_printer(enabled: bool):
     """Progress of long work on stderr: a rich progress bar on a TTY; otherwise one line when a phase starts
-    and one when it ends, with counts, so a caller without a terminal never waits on silence. -q: none."""
+    and one when it ends, with counts, so a caller without a terminal never waits on silence. A note (an
+    artifact a cluster failed on or retries) is printed as a line of its own, with the count so far. -q: none."""
     if not enabled:
         return None
     if not sys.stderr.isatty():
@@ -34,9 +35,11 @@ def progress_printer(enabled: bool):
     bar = Progress(transient=True)
     tasks: dict[str, int] = {}
 
-    def update(stage: str, done: int, total: int) -> None:
+    def update(stage: str, done: int, total: int, note: str = "") -> None:
         if not bar.live.is_started:
             bar.start()
+        if note:
+            bar.console.print(f"jdx: [{done}/{total}] {note}", markup=False, highlight=False)
         if stage not in tasks:
             label = "extracting classes" if stage == "extract" else "building graph"
             tasks[stage] = bar.add_task(label, total=max(total, 1))
@@ -47,11 +50,22 @@ def progress_printer(enabled: bool):
     return update
 
 
-def _phase_lines():
-    started: set[str] = set()
+PROGRESS_EVERY = 10.0  # seconds between the count lines of a long extraction when no terminal shows a bar
 
-    def update(stage: str, done: int, total: int) -> None:
+
+def _phase_lines():
+    import time
+
+    started: set[str] = set()
+    last = [time.monotonic()]
+
+    def update(stage: str, done: int, total: int, note: str = "") -> None:
+        if note:
+            print(f"jdx: [{done}/{total}] {note}", file=sys.stderr, flush=True)
         if stage == "extract":
+            if stage in started and 0 < done < total and time.monotonic() - last[0] >= PROGRESS_EVERY:
+                last[0] = time.monotonic()
+                print(f"jdx: extracted {done}/{total} artifact(s)", file=sys.stderr, flush=True)
             if stage not in started:
                 started.add(stage)
                 print(f"jdx: extracting classes from {total} artifact(s)", file=sys.stderr, flush=True)

@@ -35,8 +35,10 @@ class Workspace:
             raise UsageError(f"unknown command {command!r}")
         return cmd.run(self.service, cmd.request(query=query, **flags)).result
 
-    def index(self, force: bool = False) -> dict:
-        return self.service.index(force=force).result
+    def index(self, force: bool = False, executor: str | None = None, ray_address: str | None = None,
+              shards: str | None = None) -> dict:
+        """Builds the graph (`executor="ray"` extracts on a Ray cluster; `shards` names the shard store)."""
+        return self.service.index(force=force, executor=executor, ray_address=ray_address, shards=shards).result
 
     @property
     def artifacts(self) -> list[dict]:

@@ -79,7 +79,7 @@ def _real_session(workspace: dict):
                            src=list(workspace.get("src") or []), sources=list(workspace.get("sources") or []),
                            jdk=workspace.get("jdk"), cache_dir=workspace.get("cache_dir"),
                            coords=list(workspace.get("coords") or []), project=workspace.get("project"),
-                           tests=bool(workspace.get("tests"))))
+                           tests=bool(workspace.get("tests")), all_versions=bool(workspace.get("all_versions"))))
 
 
 def _real_answer(session, command: str, query: str, params: dict):

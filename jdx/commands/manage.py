@@ -85,9 +85,9 @@ def cache_gc(session, dry_run: bool = False) -> Answer:
     except NoIndexError:
         pass
     specs = [load_workspace(n) for n in list_workspaces()]
-    candidates = [(s.jars, s.jdk) for s in specs if not (s.coords or s.project)] + [([], True)]
-    for jars, jdk in candidates:
-        arts = resolve_roots(jars, home if jdk else None, session.cache).artifacts
+    candidates = [(s.jars, s.jdk, s.all_versions) for s in specs if not (s.coords or s.project)] + [([], True, False)]
+    for jars, jdk, all_versions in candidates:
+        arts = resolve_roots(jars, home if jdk else None, session.cache, all_versions=all_versions).artifacts
         keep_shards.update(a.key for a in arts)
         keep_graphs.add(graph_key(arts))
     for spec in specs:
@@ -146,7 +146,7 @@ def ws_create(session, name: str, auto: bool = False) -> Answer:
         project = found[0]
     spec = WorkspaceSpec(name=name, jars=absolutize(o.jars), src=absolutize(o.src),
                          jdk=True if o.jdk is None else o.jdk, coords=list(o.coords), project=project,
-                         tests=bool(o.tests and project))
+                         tests=bool(o.tests and project), all_versions=o.all_versions)
     path = save_workspace(spec)
     return Answer({"created": name, "file": str(path), **spec.to_json()})
 

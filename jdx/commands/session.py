@@ -30,6 +30,7 @@ class Options:
     coords: list[str] = field(default_factory=list)  # --coord g:a:v: the artifact and its runtime dependencies
     tests: bool = False  # --tests: a discovered project's test classes and test-scoped dependencies too
     project: str | None = None  # --project DIR: discover the project there instead of the current directory
+    all_versions: bool = False  # --all-versions: a Maven repository root in jars gives every version
 
 
 class Session:
@@ -96,7 +97,8 @@ class Session:
 
                 self._jdk_home = find_java_home().home
             jdk_home = self._jdk_home
-        resolved = resolve_roots(spec.jars + extra.roots, jdk_home, self.cache, extra.names)
+        resolved = resolve_roots(spec.jars + extra.roots, jdk_home, self.cache, extra.names,
+                                 all_versions=spec.all_versions or self.options.all_versions)
         resolved.warnings[:0] = extra.warnings
         return resolved
 
@@ -190,11 +192,20 @@ class Session:
         self._graph_warnings = []
         return True
 
-    def index(self, force: bool = False) -> Answer:
+    def index(self, force: bool = False, executor: str | None = None, ray_address: str | None = None,
+              shards: str | None = None) -> Answer:
+        """Builds the graph; the artifacts without a shard are extracted by `executor` (local | ray, default
+        JDX_EXECUTOR else local) into the shard store `shards` (a pyarrow filesystem URI, default JDX_SHARDS else
+        the cache)."""
+        from jdx.loaders.executors import ExecutorConfig
         from jdx.loaders.indexer import ensure_graph
 
+        config = ExecutorConfig.resolve(executor, ray_address, shards)
+        store = config.store(self.cache)
         self.close()
-        report = ensure_graph(self.cache, self.artifacts(), force=force, progress=self.progress)
+        artifacts = self.artifacts()
+        report = ensure_graph(self.cache, artifacts, force=force, progress=self.progress,
+                              executor=config.executor(), store=store)
         warnings = self._root_warnings + report.warnings
         result = {
             "built": report.built,
@@ -207,6 +218,10 @@ class Session:
             "graph": str(report.graph),
             "phases": report.phases,
         }
+        if report.executor:
+            result["executor"] = report.executor
+        if config.shards:
+            result["shards"] = store.uri
         if report.failed_artifacts or any(w.code == "ARTIFACT_READ_ERROR" for w in self._root_warnings):
             failed = report.failed_artifacts + [w.artifact for w in self._root_warnings
                                                 if w.code == "ARTIFACT_READ_ERROR"]

@@ -23,11 +23,12 @@ from jdx.errors import UsageError
 # sizeof(sockaddr_un.sun_path), the terminating NUL included
 SUN_PATH_MAX = 104 if sys.platform == "darwin" else 108
 WORKSPACE_KEYS = ("workspace", "jars", "src", "sources", "jdk", "cache_dir", "config_dir", "coords", "project",
-                  "tests")
+                  "tests", "all_versions")
 
 
 def workspace_flags(workspace: str | None = None, jars=(), src=(), sources=(), jdk: bool | None = None,
-                    cache_dir: str | None = None, coords=(), project: str | None = None, tests: bool = False) -> dict:
+                    cache_dir: str | None = None, coords=(), project: str | None = None, tests: bool = False,
+                    all_versions: bool = False) -> dict:
     """The global workspace flags as the plain dict a daemon is keyed by (paths absolute, order kept). With no
     workspace named, the project the current directory belongs to (spec §13 auto-discovery) is part of the key."""
     flags = {"workspace": workspace or None, "jars": _absolute(jars), "src": _absolute(src),
@@ -36,6 +37,8 @@ def workspace_flags(workspace: str | None = None, jars=(), src=(), sources=(), j
         flags["coords"] = list(coords)
     if tests:
         flags["tests"] = True
+    if all_versions:
+        flags["all_versions"] = True
     if project:
         flags["project"] = _absolute([project])[0]
     elif not (workspace or jars or src or coords):
@@ -78,6 +81,8 @@ def workspace_argv(workspace: dict) -> list[str]:
         args.append(f"--project={workspace['project']}")
     if workspace.get("tests"):
         args.append("--tests")
+    if workspace.get("all_versions"):
+        args.append("--all-versions")
     if workspace.get("jdk") is not None:
         args.append("--jdk" if workspace["jdk"] else "--no-jdk")
     if workspace.get("cache_dir") and workspace["cache_dir"] != os.environ.get("JDX_CACHE_DIR"):

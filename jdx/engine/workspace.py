@@ -23,6 +23,7 @@ class WorkspaceSpec:
     coords: list[str] = field(default_factory=list)  # Maven coordinates, resolved with their runtime dependencies
     project: str = ""  # a project root discovered again on every use (spec §13 auto-discovery)
     tests: bool = False  # the project's test classes and test-scoped dependencies too
+    all_versions: bool = False  # a Maven repository root among the jars gives every version, not the newest
 
     def to_toml(self) -> str:
         def arr(values: list[str]) -> str:
@@ -37,6 +38,7 @@ class WorkspaceSpec:
             + (f"coords = {arr(self.coords)}\n" if self.coords else "")
             + (f"project = {_toml_str(self.project)}\n" if self.project else "")
             + ("tests = true\n" if self.tests else "")
+            + ("all_versions = true\n" if self.all_versions else "")
         )
 
     def to_json(self) -> dict:
@@ -46,6 +48,8 @@ class WorkspaceSpec:
         if self.project:
             data["project"] = self.project
             data["tests"] = self.tests
+        if self.all_versions:
+            data["all_versions"] = True
         return data
 
 
@@ -79,7 +83,8 @@ def load_workspace(name: str) -> WorkspaceSpec:
         raise UsageError(f"{path}: 'jars', 'src' and 'coords' must be lists of strings")
     return WorkspaceSpec(name=name, jars=[str(j) for j in jars], src=[str(s) for s in src],
                          jdk=bool(data.get("jdk", True)), coords=[str(c) for c in coords],
-                         project=str(data.get("project", "") or ""), tests=bool(data.get("tests", False)))
+                         project=str(data.get("project", "") or ""), tests=bool(data.get("tests", False)),
+                         all_versions=bool(data.get("all_versions", False)))
 
 
 def save_workspace(spec: WorkspaceSpec) -> Path:
@@ -157,7 +162,7 @@ def select_workspace(name: str | None, jars: list[str], src: list[str], jdk: boo
     if jars or src or coords:
         spec = WorkspaceSpec(name=spec.name, jars=absolutize(jars) + spec.jars, src=absolutize(src) + spec.src,
                              jdk=spec.jdk, coords=list(coords) + [c for c in spec.coords if c not in coords],
-                             project=spec.project, tests=spec.tests)
+                             project=spec.project, tests=spec.tests, all_versions=spec.all_versions)
         how = "flags" if not chosen else f"flags + {how}"
     if jdk is not None:
         spec.jdk = jdk

@@ -96,14 +96,15 @@ def _merge(previous, dropped_entries: set[str], fresh: ExtractedArtifact | None)
     return tables, classes
 
 
-def _incremental(cache: Path, artifact: Artifact, extractor: BytecodeExtractor) -> ExtractedArtifact | None:
+def _incremental(cache: Path, artifact: Artifact, extractor: BytecodeExtractor, store=None) -> ExtractedArtifact | None:
     from jdx.loaders.shards import load_shard
 
     try:
         state = json.loads(_state_file(cache, artifact.path).read_text())
     except (OSError, ValueError):
         return None
-    previous = load_shard(cache, dataclasses.replace(artifact, key=state.get("key", "")))
+    before = dataclasses.replace(artifact, key=state.get("key", ""))
+    previous = store.load(before) if store is not None else load_shard(cache, before)
     if previous is None or state.get("path") != artifact.path:
         return None
     old_files: dict[str, list] = state.get("files", {})
@@ -132,13 +133,13 @@ def _incremental(cache: Path, artifact: Artifact, extractor: BytecodeExtractor) 
 
 
 def extract_missing(cache: Path, artifacts: list[Artifact], extractor: BytecodeExtractor,
-                    force: bool = False) -> Iterator[tuple[int, ExtractedArtifact]]:
+                    force: bool = False, store=None) -> Iterator[tuple[int, ExtractedArtifact]]:
     """(index into `artifacts`, tables) for every artifact; class directories seen before re-read only the
-    class files that changed since."""
+    class files that changed since (their previous shard read from `store`, default the cache's)."""
     plain = []
     for i, a in enumerate(artifacts):
         if a.kind == "dir" and not force:
-            got = _incremental(cache, a, extractor)
+            got = _incremental(cache, a, extractor, store)
             if got is not None:
                 got.index = i
                 yield i, got

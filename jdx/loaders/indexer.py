@@ -10,18 +10,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from jdx.errors import Warning_
+from jdx.errors import ArtifactReadError, Warning_
 from jdx.graph_schema.schema import SCHEMA_VERSION
 from jdx.graph_schema.store import GraphWriter, backend_name, current_build, read_manifest
 from jdx.loaders.jvm import extractor_source_hash
 from jdx.loaders.roots import Artifact
 
 if TYPE_CHECKING:
+    from jdx.loaders.executors import Executor
     from jdx.loaders.extractor import BytecodeExtractor
+    from jdx.loaders.shard_store import ShardStore
 
 SHARD_FORMAT = 2  # 2: the `kotlin` table
 
-Progress = Callable[[str, int, int], None]
+Progress = Callable[..., None]  # (stage, done, total, note="")
 
 
 @dataclass
@@ -39,6 +41,7 @@ class IndexReport:
     phases: dict[str, float] = field(default_factory=dict)
     incremental: bool = False  # grown from another graph rather than built from scratch
     added: int = 0  # artifacts appended by an incremental update
+    executor: dict = field(default_factory=dict)  # what extracted the missing shards (none: nothing was missing)
 
 
 def graph_family() -> str:
@@ -207,9 +210,12 @@ def ensure_graph(
     force: bool = False,
     extractor: BytecodeExtractor | None = None,
     progress: Progress | None = None,
+    executor: Executor | None = None,
+    store: ShardStore | None = None,
 ) -> IndexReport:
-    """Makes sure the graph of these artifacts exists; extracts only artifacts without a shard, and grows the
-    graph from the closest one already built (appending only what is new) when that equals a full build."""
+    """Makes sure the graph of these artifacts exists; extracts only artifacts without a shard (in `store`,
+    default the cache's; by `executor`, default this process or JDX_EXECUTOR), and grows the graph from the
+    closest one already built (appending only what is new) when that equals a full build."""
     started = time.perf_counter()
     root = graph_root(cache, artifacts)
     existing = current_build(root)
@@ -223,43 +229,57 @@ def ensure_graph(
             report = _up_to_date(existing, artifacts, started)
             if report is not None:
                 return report
-        return _build(cache, root, artifacts, force, extractor, progress, started)
+        if executor is None or store is None:
+            from jdx.loaders.executors import ExecutorConfig, LocalExecutor
+
+            config = ExecutorConfig.resolve()
+            store = store or config.store(cache)
+            executor = executor or (LocalExecutor(extractor) if extractor is not None else config.executor())
+        return _build(cache, root, artifacts, force, executor, store, progress, started)
 
 
-def _build(cache, root, artifacts, force, extractor, progress, started) -> IndexReport:
-    from concurrent.futures import ThreadPoolExecutor
-
-    from jdx.loaders.extractor import JPypeExtractor
-    from jdx.loaders.shards import load_shard, shard_in_memory, sweep_partial_shards, write_shard
+def _build(cache, root, artifacts, force, executor, store, progress, started) -> IndexReport:
+    from jdx.loaders.shards import sweep_partial_shards
 
     sweep_partial_shards(cache)
-    shards = [None if force else load_shard(cache, a) for a in artifacts]
+    if store.local is not None and store.local != cache / "shards":  # an object store is not listed every run
+        store.sweep()
+    shards = [None if force else store.load(a) for a in artifacts]
     missing = [i for i, s in enumerate(shards) if s is None]
-    # shards are written on a side thread: the graph is built from the tables already in memory
-    writer_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jdx-shard-write")
-    writes = []
+    failures: list[Warning_] = []
+    kotlin_seconds = 0.0
+    try:
+        if missing:
+            for got in executor.extract(cache, store, [artifacts[i] for i in missing], force, progress):
+                index = missing[got.index]
+                if got.shard is None:
+                    failures.append(got.failure)
+                    continue
+                shards[index] = got.shard
+                kotlin_seconds += got.kotlin_seconds
+        t_extracted = time.perf_counter()
+        if failures:  # the graph of what could be extracted; the next run tries the rest again
+            artifacts = [a for a, s in zip(artifacts, shards) if s is not None]
+        ready = [s for s in shards if s is not None]
+        if not ready:
+            names = ", ".join(sorted({w.artifact for w in failures}))
+            raise ArtifactReadError(f"{len(failures)} artifact(s) could not be extracted: {names}",
+                                    warnings=sorted(failures))
+        report = _graph(cache, root, artifacts, ready, force, executor, store, progress, started, t_extracted,
+                        len(missing) - len(failures), kotlin_seconds)
+    finally:
+        executor.wait()
+    if failures:
+        report.warnings = sorted(failures) + report.warnings
+        report.failed_artifacts = sorted(set(report.failed_artifacts) | {w.artifact for w in failures})
     if missing:
-        from jdx.loaders.dirshards import extract_missing
+        report.executor = executor.describe()
+    return report
 
-        extractor = extractor or JPypeExtractor(cache)
-        done = 0
-        kotlin_seconds = 0.0
-        for index, extracted in extract_missing(cache, [artifacts[i] for i in missing], extractor, force):
-            index = missing[index]
-            shards[index] = shard_in_memory(cache, artifacts[index], extracted)
-            kotlin_seconds += getattr(extracted, "kotlin_seconds", 0.0)
-            writes.append(writer_pool.submit(write_shard, cache, artifacts[index], extracted))
-            done += 1
-            if progress:
-                progress("extract", done, len(missing))
-    else:
-        kotlin_seconds = 0.0
-    if missing:
-        from jdx.loaders.jvm import release_heap
 
-        release_heap()
-    t_extracted = time.perf_counter()
-    ready = [s for s in shards if s is not None]
+def _graph(cache, root, artifacts, ready, force, executor, store, progress, started, t_extracted, extracted,
+           kotlin_seconds) -> IndexReport:
+    """The graph of `artifacts` from their shards `ready`: grown from a built graph when one serves, else built."""
     if not force:
         from jdx.graph_schema.update import UpdateRefused
         from jdx.loaders.graph_build import IncrementalRefused
@@ -269,7 +289,8 @@ def _build(cache, root, artifacts, force, extractor, progress, started) -> Index
         if len(fixed) < len(artifacts) and fixed and not any(len(m["artifacts"]) == len(fixed) for _, _, m in bases):
             # a workspace with class directories grows from the graph of its other artifacts, kept for the
             # next change of a directory (rows are appended, never deleted)
-            ensure_graph(cache, fixed, extractor=extractor, progress=progress)
+            executor.wait()
+            ensure_graph(cache, fixed, executor=executor, store=store, progress=progress)
             bases = _candidate_bases(cache, artifacts)
         for _score, base, manifest in bases[:3]:
             if progress:
@@ -280,14 +301,12 @@ def _build(cache, root, artifacts, force, extractor, progress, started) -> Index
                 continue
             except Exception:  # noqa: BLE001 - an update that fails for any other reason: build from scratch
                 continue
-            for write in writes:
-                write.result()
-            writer_pool.shutdown(wait=True)
+            executor.wait()
             if progress:
                 progress("graph", 1, 1)
             t_graph = time.perf_counter()
             return IndexReport(
-                graph=build, built=True, artifacts=len(artifacts), extracted=len(missing),
+                graph=build, built=True, artifacts=len(artifacts), extracted=extracted,
                 classes=counts["classes"], members=counts["members"], edges=counts["edges"],
                 seconds=t_graph - started, warnings=warnings, failed_artifacts=failed,
                 phases={"extract": round(t_extracted - started, 3), "update": round(t_graph - t_extracted, 3)},
@@ -303,19 +322,16 @@ def _build(cache, root, artifacts, force, extractor, progress, started) -> Index
         t_tables = time.perf_counter()
         warnings, failed = _all_warnings(ready, built.warnings)
         manifest = _manifest(artifacts, ready, built.counts, warnings)
-        for write in writes:
-            write.result()
+        executor.wait()  # the shards are in the store before the graph built from them is
         build = writer.commit(manifest)
     except BaseException:
         writer.abort()
         raise
-    finally:
-        writer_pool.shutdown(wait=True)
     t_graph = time.perf_counter()
     if progress:
         progress("graph", 1, 1)
     return IndexReport(
-        graph=build, built=True, artifacts=len(artifacts), extracted=len(missing),
+        graph=build, built=True, artifacts=len(artifacts), extracted=extracted,
         classes=built.counts["classes"], members=built.counts["members"], edges=built.counts["edges"],
         seconds=time.perf_counter() - started, warnings=warnings, failed_artifacts=failed,
         phases={"extract": round(t_extracted - started, 3), "kotlin": round(kotlin_seconds, 3),

@@ -145,3 +145,84 @@ def coordinate_in_jar(path: str) -> str | None:
     if all(values.get(k) for k in ("groupId", "artifactId", "version")):
         return f"{values['groupId']}:{values['artifactId']}:{values['version']}"
     return None
+
+
+# --- repository mode: `--jars <a local Maven repository root>` --------------------------------------------------
+
+_QUALIFIER_RANK = {"alpha": 0, "a": 0, "beta": 1, "b": 1, "milestone": 2, "m": 2, "rc": 3, "cr": 3,
+                   "snapshot": 4, "": 5, "ga": 5, "final": 5, "release": 5, "sp": 6}
+_RELEASE = (1, 5, "")
+
+
+def _version_items(version: str) -> list[tuple]:
+    """Maven's ComparableVersion, reduced: numbers compare as numbers and rank above qualifiers; qualifiers rank
+    alpha < beta < milestone < rc < snapshot < release < sp < any other (alphabetically)."""
+    items: list[tuple] = []
+    for token in re.findall(r"\d+|[a-z]+", version.lower()):
+        if token.isdigit():
+            items.append((2, int(token), ""))
+        else:
+            rank = _QUALIFIER_RANK.get(token)
+            items.append((1, rank, "") if rank is not None else (1, 7, token))
+    return items
+
+
+def compare_versions(left: str, right: str) -> int:
+    """-1, 0 or 1 as Maven orders versions (1.9 < 1.10, 2.0-rc1 < 2.0 < 2.0.1, 1.0 == 1.0.0)."""
+    a, b = _version_items(left), _version_items(right)
+    for i in range(max(len(a), len(b))):
+        x = a[i] if i < len(a) else None
+        y = b[i] if i < len(b) else None
+        if x is None:  # a missing item is 0 next to a number, a release next to a qualifier
+            x = (2, 0, "") if y[0] == 2 else _RELEASE
+        if y is None:
+            y = (2, 0, "") if x[0] == 2 else _RELEASE
+        if x != y:
+            return -1 if x < y else 1
+    return (left > right) - (left < right)  # equal as versions: a stable order all the same
+
+
+def _main_jar(rel: tuple[str, ...]) -> bool:
+    """`<group dirs>/<artifact>/<version>/<artifact>-<version>.jar` (a snapshot's timestamped jar included)."""
+    if len(rel) < 4:
+        return False
+    artifact, version, name = rel[-3], rel[-2], rel[-1]
+    stem = name[:-4]
+    if stem == f"{artifact}-{version}":
+        return True
+    if version.endswith("-SNAPSHOT"):
+        base = f"{artifact}-{version[:-len('-SNAPSHOT')]}-"
+        return bool(re.fullmatch(re.escape(base) + r"\d{8}\.\d{6}-\d+", stem))
+    return False
+
+
+def _in_layout(rel: tuple[str, ...]) -> bool:
+    """A jar where a Maven repository keeps it, with or without a classifier."""
+    if len(rel) < 4:
+        return False
+    artifact, version, name = rel[-3], rel[-2], rel[-1]
+    if name.startswith(f"{artifact}-{version}"):
+        return True
+    return version.endswith("-SNAPSHOT") and name.startswith(f"{artifact}-{version[:-len('-SNAPSHOT')]}-")
+
+
+def repository_jars(root: Path, jars: list[Path], all_versions: bool = False) -> list[Path] | None:
+    """When `root` is laid out as a Maven repository (every jar under it at `<group>/<artifact>/<version>/`):
+    the main jar of the newest version of each artifact (every version, newest first, with `all_versions`),
+    ordered by group and artifact. Jars with a classifier are left out. None when `root` is no repository."""
+    rels = [p.relative_to(root).parts for p in jars]
+    if not rels or not all(_in_layout(r) for r in rels):
+        return None
+    from functools import cmp_to_key
+
+    versions: dict[tuple[str, ...], dict[str, list[Path]]] = {}
+    for path, rel in zip(jars, rels):
+        if _main_jar(rel):
+            versions.setdefault(rel[:-2], {}).setdefault(rel[-2], []).append(path)
+    out: list[Path] = []
+    for coordinate in sorted(versions):
+        by_version = versions[coordinate]
+        newest_first = sorted(by_version, key=cmp_to_key(compare_versions), reverse=True)
+        for version in newest_first if all_versions else newest_first[:1]:
+            out.append(sorted(by_version[version])[-1])  # a snapshot's newest timestamped build
+    return out

@@ -128,8 +128,9 @@ def _is_glob(arg: str) -> bool:
     return any(ch in arg for ch in "*?[")
 
 
-def expand_jar_arg(arg: str) -> tuple[list[Path], list[Warning_]]:
-    """A --jars value (path, glob or directory) to the files and class directories it names."""
+def expand_jar_arg(arg: str, all_versions: bool = False) -> tuple[list[Path], list[Warning_]]:
+    """A --jars value (path, glob or directory) to the files and class directories it names. A directory laid out
+    as a Maven repository gives the newest version of each artifact (every version with `all_versions`)."""
     text = os.path.expanduser(arg)
     if _is_glob(text):
         matches = sorted(glob.glob(text, recursive=True))
@@ -144,6 +145,11 @@ def expand_jar_arg(arg: str) -> tuple[list[Path], list[Warning_]]:
         jars = sorted(p for p in path.rglob("*.jar") if _is_binary_jar(p.name) and p.is_file())
         if not jars:
             return [], [Warning_("ARTIFACT_READ_ERROR", f"{arg}: directory holds no jars and no class files", arg)]
+        from jdx.loaders.maven_repo import repository_jars
+
+        chosen = repository_jars(path, jars, all_versions)
+        if chosen is not None:
+            return chosen, []
         return jars, []
     if not path.exists():
         return [], [Warning_("ARTIFACT_READ_ERROR", f"{arg}: no such file", arg)]
@@ -153,16 +159,17 @@ def expand_jar_arg(arg: str) -> tuple[list[Path], list[Warning_]]:
 
 
 def resolve_roots(jars: list[str], jdk_home: Path | None, cache: Path,
-                  names: dict[str, str] | None = None) -> ResolvedRoots:
+                  names: dict[str, str] | None = None, all_versions: bool = False) -> ResolvedRoots:
     """Ordered artifacts of a workspace: the given jars/dirs in order, then the JDK's modules. `names`: the
-    display name of a root by its path as given (a Maven coordinate, spec §5.1), else its file name."""
+    display name of a root by its path as given (a Maven coordinate, spec §5.1), else its file name.
+    `all_versions`: a Maven repository root gives every version of each artifact, not only the newest."""
     names = names or {}
     result = ResolvedRoots()
     hashes = HashCache(cache)
     seen: set[str] = set()
     by_key: dict[str, str] = {}
     for arg in jars:
-        paths, warnings = expand_jar_arg(arg)
+        paths, warnings = expand_jar_arg(arg, all_versions)
         result.warnings.extend(warnings)
         if warnings and not paths and not _is_glob(arg) and not os.path.isdir(os.path.expanduser(arg)):
             result.unreadable.extend(warnings)

@@ -17,7 +17,24 @@ def index(r: dict) -> list[str]:
         f"index {state}: {r['artifacts']} artifacts · {r['classes']:,} classes · {r['members']:,} members · "
         f"{r['edges']:,} edges · {r['seconds']:.2f}s",
         f"  extracted {r['extracted']} artifact(s); graph {r['graph']}",
-    ]
+    ] + _executor_lines(r)
+
+
+def _executor_lines(r: dict) -> list[str]:
+    """How a cluster extracted (the local executor adds nothing)."""
+    ex = r.get("executor") or {}
+    lines = []
+    if ex.get("executor") == "ray":
+        parts = [f"{ex.get('workers', 0)} worker(s) on {ex.get('nodes', 0)} node(s) ({ex.get('address')})",
+                 f"{ex.get('tasks', 0)} task(s)"]
+        for key, label in (("retried", "retried"), ("present", "already in the store"), ("failed", "failed"),
+                           ("local", "extracted here")):
+            if ex.get(key):
+                parts.append(f"{ex[key]} {label}")
+        lines.append("  ray: " + ", ".join(parts))
+    if r.get("shards"):
+        lines.append(f"  shards {r['shards']}")
+    return lines
 
 
 def _cell(value) -> str:

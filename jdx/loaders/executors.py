@@ -1,0 +1,141 @@
+"""Who extracts the artifacts that have no shard yet: this process (`local`, the default: one embedded JVM, every
+core) or a Ray cluster (`ray`, `pip install 'jdx[ray]'`: an actor pool, one JVM per actor, see
+`jdx.loaders.ray_executor`; Ray is imported only when it is selected).
+
+Either way each artifact's shard ends in the shard store (`jdx.loaders.shard_store`) whole or not at all, an
+artifact whose shard exists is never extracted again, and the graph is then built from the shards in this
+process. Selected by `jdx index --executor local|ray` or `JDX_EXECUTOR`; the store by `--shards URI` or
+`JDX_SHARDS` (default: the cache's `shards/`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from jdx.errors import EnvironmentMissing, UsageError, Warning_
+from jdx.loaders.roots import Artifact
+
+if TYPE_CHECKING:
+    from jdx.loaders.extractor import BytecodeExtractor
+    from jdx.loaders.shard_store import ShardStore
+    from jdx.loaders.shards import Shard
+
+EXECUTORS = ("local", "ray")
+INSTALL_RAY = "pip install 'jdx[ray]'"
+
+# progress(stage, done, total, note=""): the note names an artifact that failed or is retried
+Progress = Callable[..., None]
+
+
+@dataclass(frozen=True)
+class ExecutorConfig:
+    """Which executor, which cluster, which shard store: from the flags of `jdx index`, else the environment."""
+
+    name: str = "local"
+    ray_address: str | None = None
+    shards: str | None = None  # the shard store's URI; None: the cache's shards/
+
+    @classmethod
+    def resolve(cls, executor: str | None = None, ray_address: str | None = None,
+                shards: str | None = None) -> ExecutorConfig:
+        name = (executor or os.environ.get("JDX_EXECUTOR") or "local").strip().lower()
+        if name not in EXECUTORS:
+            source = "--executor" if executor else "JDX_EXECUTOR"
+            raise UsageError(f"{source} {name!r}: use one of {', '.join(EXECUTORS)}")
+        if ray_address and name != "ray":
+            raise UsageError("--ray-address joins a Ray cluster: add --executor ray (or set JDX_EXECUTOR=ray)")
+        return cls(name, ray_address or None, shards or os.environ.get("JDX_SHARDS") or None)
+
+    def store(self, cache: Path) -> ShardStore:
+        from jdx.loaders.shard_store import open_store
+
+        return open_store(self.shards, cache)
+
+    def executor(self, extractor: BytecodeExtractor | None = None) -> Executor:
+        local = LocalExecutor(extractor)
+        if self.name == "local":
+            return local
+        try:
+            from jdx.loaders.ray_executor import RayExecutor, ray_available
+        except ImportError as exc:  # pragma: no cover - the module itself imports nothing optional
+            raise EnvironmentMissing(f"the ray executor cannot load: {exc}") from exc
+        if not ray_available():
+            raise EnvironmentMissing(f"--executor ray needs Ray, which is not installed: {INSTALL_RAY}")
+        return RayExecutor(address=self.ray_address, fallback=local)
+
+
+@dataclass
+class Extracted:
+    """One artifact done: its shard (in memory or in the store), or the warning saying why there is none."""
+
+    index: int  # into the artifacts the executor was given
+    shard: Shard | None
+    kotlin_seconds: float = 0.0
+    failure: Warning_ | None = None
+
+
+class Executor:
+    """Extracts artifacts into shards of a store, yielding each as it completes (in any order)."""
+
+    name = "local"
+
+    def extract(self, cache: Path, store: ShardStore, artifacts: list[Artifact], force: bool = False,
+                progress: Progress | None = None) -> Iterator[Extracted]:
+        raise NotImplementedError
+
+    def wait(self) -> None:
+        """Returns once every shard yielded so far is in the store."""
+
+    def describe(self) -> dict:
+        """What ran the extraction, for the index answer."""
+        return {"executor": self.name}
+
+
+class LocalExecutor(Executor):
+    """This process: the embedded JVM reads every artifact (both cores), shards are written on a side thread
+    while the graph is built from the tables already in memory."""
+
+    name = "local"
+
+    def __init__(self, extractor: BytecodeExtractor | None = None):
+        self.extractor = extractor
+        self._pool = None
+        self._writes: list = []
+
+    def extract(self, cache, store, artifacts, force=False, progress=None):
+        from concurrent.futures import ThreadPoolExecutor
+
+        from jdx.loaders.dirshards import extract_missing
+        from jdx.loaders.extractor import JPypeExtractor
+
+        if not artifacts:
+            return
+        if self.extractor is None:
+            self.extractor = JPypeExtractor(cache)
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jdx-shard-write")
+        done = 0
+        for index, extracted in extract_missing(cache, artifacts, self.extractor, force, store=store):
+            shard = store.in_memory(artifacts[index], extracted)
+            self._writes.append(self._pool.submit(store.write, artifacts[index], extracted))
+            done += 1
+            if progress:
+                progress("extract", done, len(artifacts))
+            yield Extracted(index, shard, getattr(extracted, "kotlin_seconds", 0.0))
+        from jdx.loaders.jvm import release_heap
+
+        release_heap()
+
+    def wait(self) -> None:
+        writes, self._writes = self._writes, []
+        try:
+            for w in writes:
+                w.result()
+        finally:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True)
+                self._pool = None
