@@ -34,6 +34,7 @@ from jdx.loaders.roots import Artifact
 
 RETRIES = 2  # runs of a task after its worker died, each on a fresh worker
 OBJECT_STORE_BYTES = 128 << 20  # tasks return a few numbers: a local instance needs no large object store
+NO_SIGNAL_HANDLER = "RAY_DISABLE_FAILURE_SIGNAL_HANDLER"  # see _cluster
 
 
 
@@ -191,7 +192,8 @@ class RayExecutor(Executor):
             _probe(self.address)
             try:
                 ray.init(address=self.address, runtime_env={"py_modules": [_package_dir()],
-                                                           "excludes": ["__pycache__", "*.pyc"]}, **quiet)
+                                                           "excludes": ["__pycache__", "*.pyc"],
+                                                           "env_vars": {NO_SIGNAL_HANDLER: "1"}}, **quiet)
             except (ConnectionError, RuntimeError, ValueError) as exc:
                 raise UsageError(f"--ray-address {self.address}: cannot join the cluster "
                                  f"({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})",
@@ -215,12 +217,19 @@ class RayExecutor(Executor):
                                   "(file:///shared/jdx-shards) or an object store (s3://bucket/prefix)")
 
     def _cluster(self, cache, store, artifacts, there, force, counter, tick, unreachable):
+        # Ray's C++ failure signal handler takes SIGSEGV from the JVM, which uses it for its own null checks and
+        # safepoints: with both in one process (this driver extracting class dirs, every worker's extractor)
+        # the first such signal kills the process. Read by Ray when a core worker starts, here and on workers.
+        os.environ.setdefault(NO_SIGNAL_HANDLER, "1")
         try:
             import ray
             from ray import exceptions as rex
+            from ray._private import ray_constants
         except ImportError:
             raise EnvironmentMissing("--executor ray needs Ray, which is not installed: pip install 'jdx[ray]'") \
                 from None
+        if os.environ[NO_SIGNAL_HANDLER] not in ("0", "false", "False"):
+            ray_constants.RAY_DISABLE_FAILURE_SIGNAL_HANDLER = True  # when ray was imported before the env was set
         _compile_extractor(cache)
         t0 = time.perf_counter()
         # Ray's driver prints cluster notices (a worker died, ...) on stdout, which carries jdx's answer: while

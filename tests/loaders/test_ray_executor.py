@@ -26,7 +26,15 @@ import pytest
 from jdx.loaders.ray_executor import ExtractWorker
 from tests.conftest import GSON, LANG3, require
 
+from jdx.loaders.ray_executor import NO_SIGNAL_HANDLER  # noqa: E402
+
+# this process hosts a JVM (local runs) and a Ray driver (the module's instance): Ray's failure signal handler
+# must not take the JVM's SIGSEGVs (jdx sets this itself when it starts Ray; the fixture starts it here)
+os.environ.setdefault(NO_SIGNAL_HANDLER, "1")
 ray = pytest.importorskip("ray", reason="the ray extra is not installed (pip install 'jdx[ray]')")
+from ray._private import ray_constants  # noqa: E402
+
+ray_constants.RAY_DISABLE_FAILURE_SIGNAL_HANDLER = True
 
 APP_SOURCE = """package app;
 import com.google.gson.Gson;
