@@ -86,7 +86,8 @@ def fixtures_jar() -> Path:
         pytest.skip("kotlinc is not on PATH (Debian package `kotlin`, see .ci/run)")
     sources = sorted(FIXTURES.glob("*.kt"))
     digest = hashlib.sha256(b"".join(p.name.encode() + p.read_bytes() for p in sources)).hexdigest()[:16]
-    jar = Path(tempfile.gettempdir()) / f"jdx-kotlin-fixtures-{digest}.jar"
+    jar = Path(tempfile.gettempdir()) / "jdx-kotlin-fixtures" / f"fixtures-{digest}.jar"  # not in the temp dir's top:
+    jar.parent.mkdir(exist_ok=True)  # jars there would make it a plain project to jdx
     if not jar.exists():
         tmp = jar.with_suffix(f".{os.getpid()}.jar")
         subprocess.run([kotlinc, "-nowarn", "-d", str(tmp), *map(str, sources)], check=True, capture_output=True,

@@ -43,7 +43,8 @@ def _edited_jar() -> Path:
             text = text.replace(a, b)
         texts[src] = text
     digest = hashlib.sha256("".join(k + v for k, v in sorted(texts.items())).encode()).hexdigest()[:16]
-    jar = Path(tempfile.gettempdir()) / f"jdx-kotlin-fixtures-edited-{digest}.jar"  # kotlinc is slow: once
+    jar = Path(tempfile.gettempdir()) / "jdx-kotlin-fixtures" / f"edited-{digest}.jar"  # kotlinc is slow: once
+    jar.parent.mkdir(exist_ok=True)
     if not jar.exists():
         work = Path(tempfile.mkdtemp(prefix="jdx-kotlin-diff-"))
         for src, text in texts.items():
