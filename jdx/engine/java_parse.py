@@ -125,10 +125,10 @@ def _parse(data: bytes) -> ParsedFile:
             package = "".join(c.text.decode() for c in child.named_children if c.type != "annotation")
         elif child.type in TYPE_KINDS:
             walker.type_decl(child, [], [], member=True)
-    return ParsedFile(walker.decls, package, _count_errors(root))
+    return ParsedFile(walker.decls, package, count_errors(root))
 
 
-def _count_errors(root) -> int:
+def count_errors(root) -> int:
     if not root.has_error:
         return 0
     count, stack = 0, [root]
@@ -140,14 +140,14 @@ def _count_errors(root) -> int:
     return count
 
 
-def _line(point) -> int:
+def line_of(point) -> int:
     return point[0] + 1
 
 
 def _javadoc(node) -> tuple[str | None, int | None]:
     prev = node.prev_sibling
     if prev is not None and prev.type == "block_comment" and prev.text.startswith(b"/**"):
-        return prev.text.decode("utf-8", "replace"), _line(prev.start_point)
+        return prev.text.decode("utf-8", "replace"), line_of(prev.start_point)
     return None, None
 
 
@@ -247,8 +247,8 @@ class _Walker:
         tps = _type_params(node, scope) if node.type in TYPE_KINDS else {}
         inner = [tps] + scope
         body = node.child_by_field_name("body") if node.type in TYPE_KINDS else node
-        decl = Decl(kind, name, path, _line(node.start_point), _line(node.end_point), doc=doc, doc_start=doc_start,
-                    header_end=_line(body.start_point) if body is not None else _line(node.end_point),
+        decl = Decl(kind, name, path, line_of(node.start_point), line_of(node.end_point), doc=doc, doc_start=doc_start,
+                    header_end=line_of(body.start_point) if body is not None else line_of(node.end_point),
                     start_col=node.start_point[1], end_col=node.end_point[1])
         self.decls.append(decl)
         if node.type == "record_declaration":
@@ -268,7 +268,7 @@ class _Walker:
             self.type_decl(node, path, scope, member=True)
             return
         doc, doc_start = _javadoc(node)
-        start, end = _line(node.start_point), _line(node.end_point)
+        start, end = line_of(node.start_point), line_of(node.end_point)
         cols = {"start_col": node.start_point[1], "end_col": node.end_point[1]}
         if t in ("method_declaration", "constructor_declaration", "annotation_type_element_declaration",
                  "compact_constructor_declaration"):

@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from jdx.engine.java_parse import Decl, ParsedFile, content_key
+from jdx.engine.java_parse import count_errors, line_of  # tree-sitter helpers, the same for both grammars
 
 PARSE_VERSION = 6  # bump when KtDecl or the walk changes: cached parses of older versions are ignored
 TYPE_KINDS = ("class", "interface", "fun interface", "enum class", "annotation class", "object",
@@ -119,12 +120,12 @@ _ONE_LINE_BODY_END = re.compile(rb"(?<=[^\s{;])[ \t](?=\})")
 
 def _parse(data: bytes) -> KtParsedFile:
     tree = _parser().parse(data)
-    errors = _count_errors(tree.root_node)
+    errors = count_errors(tree.root_node)
     if errors:
         patched = _ONE_LINE_BODY_END.sub(b";", data)
         if patched != data:
             again = _parser().parse(patched)
-            fewer = _count_errors(again.root_node)
+            fewer = count_errors(again.root_node)
             if fewer < errors:
                 tree, errors = again, fewer
     walker = _Walker()
@@ -173,27 +174,11 @@ def _file_jvm_name(node) -> str:
     return m.group(1) if m else ""
 
 
-def _count_errors(root) -> int:
-    if not root.has_error:
-        return 0
-    count, stack = 0, [root]
-    while stack:
-        node = stack.pop()
-        if node.type == "ERROR" or node.is_missing:
-            count += 1
-        stack.extend(c for c in node.children if c.has_error or c.is_missing)
-    return count
-
-
-def _line(point) -> int:
-    return point[0] + 1
-
-
 def _kdoc(node) -> tuple[str | None, int | None]:
     prev = node.prev_named_sibling
     if prev is not None and prev.type == "block_comment" and prev.text.startswith(b"/**") \
             and prev.text != b"/**/":
-        return prev.text.decode("utf-8", "replace"), _line(prev.start_point)
+        return prev.text.decode("utf-8", "replace"), line_of(prev.start_point)
     return None, None
 
 
@@ -306,7 +291,7 @@ class _Walker:
     def _add(self, kind: str, name: str, path: list[str], node, **extra) -> KtDecl:
         head = _head(node)
         doc, doc_start = _kdoc(head)
-        decl = KtDecl(kind, name, path, _line(head.start_point), _line(node.end_point), doc=doc, doc_start=doc_start,
+        decl = KtDecl(kind, name, path, line_of(head.start_point), line_of(node.end_point), doc=doc, doc_start=doc_start,
                       start_col=head.start_point[1], end_col=node.end_point[1], **extra)
         self.decls.append(decl)
         return decl
@@ -348,14 +333,14 @@ class _Walker:
         if swallowed is not None:  # `…, I by d { … }` read as a call with a trailing lambda: that is the body
             body = swallowed
         ctor = next((c for c in node.named_children if c.type == "primary_constructor"), None)
-        header_end = _line(body.start_point) if body is not None else _line(node.end_point)
+        header_end = line_of(body.start_point) if body is not None else line_of(node.end_point)
         own = path + [name]
         decl = self._add(kind, name, own, node, header_end=header_end, mods=_mods(node))
         if ctor is not None:
             params = next((c for c in ctor.named_children if c.type == "class_parameters"), None)
             types, names, varargs = _params(params) if params is not None else ([], [], False)
             decl.params, decl.param_names, decl.varargs = types, names, varargs
-            self.decls.append(KtDecl("primary constructor", "<init>", own, decl.start, _line(ctor.end_point),
+            self.decls.append(KtDecl("primary constructor", "<init>", own, decl.start, line_of(ctor.end_point),
                                      params=types, param_names=names, varargs=varargs, start_col=decl.start_col,
                                      end_col=ctor.end_point[1], mods=_mods(ctor)))
             if params is not None:
@@ -364,7 +349,7 @@ class _Walker:
                         ident = next((c for c in p.named_children if c.type == "identifier"), None)
                         typ = next((c for c in p.named_children if c.type in _TYPE_NODES), None)
                         self.decls.append(KtDecl("property", ident.text.decode() if ident is not None else "", own,
-                                                 _line(p.start_point), _line(p.end_point),
+                                                 line_of(p.start_point), line_of(p.end_point),
                                                  params=[simple_type(typ)] if typ is not None else [],
                                                  start_col=p.start_point[1], end_col=p.end_point[1],
                                                  mods=_mods(p)))
@@ -386,8 +371,8 @@ class _Walker:
         self._add("enum_constant", name, path, node)
         if body is not None:
             own = path + [name]
-            self.decls.append(KtDecl("enum entry", name, own, _line(node.start_point), _line(node.end_point),
-                                     header_end=_line(body.start_point), start_col=node.start_point[1],
+            self.decls.append(KtDecl("enum entry", name, own, line_of(node.start_point), line_of(node.end_point),
+                                     header_end=line_of(body.start_point), start_col=node.start_point[1],
                                      end_col=node.end_point[1]))
             for c in body.named_children:
                 self.member(c, own)
@@ -429,24 +414,24 @@ class _Walker:
             item = stack.pop()
             t = item.type
             if t == "lambda_literal":
-                self.decls.append(KtDecl("lambda", "", path, _line(item.start_point), _line(item.end_point),
+                self.decls.append(KtDecl("lambda", "", path, line_of(item.start_point), line_of(item.end_point),
                                          start_col=item.start_point[1], end_col=item.end_point[1]))
             elif t == "anonymous_function":
-                self.decls.append(KtDecl("anonymous function", "", path, _line(item.start_point),
-                                         _line(item.end_point), start_col=item.start_point[1],
+                self.decls.append(KtDecl("anonymous function", "", path, line_of(item.start_point),
+                                         line_of(item.end_point), start_col=item.start_point[1],
                                          end_col=item.end_point[1]))
             elif t == "function_declaration":  # a local function, or a member of an object literal
                 name = item.child_by_field_name("name")
                 self.decls.append(KtDecl("local function", name.text.decode() if name is not None else "", path,
-                                         _line(item.start_point), _line(item.end_point),
+                                         line_of(item.start_point), line_of(item.end_point),
                                          start_col=item.start_point[1], end_col=item.end_point[1]))
             elif t == "callable_reference" or (t == "navigation_expression"
                                                 and any(c.type == "::" for c in item.children)):
                 # `::foo`, `Type::foo` compile to a class (or a method) of their own
-                self.decls.append(KtDecl("function reference", "", path, _line(item.start_point),
-                                         _line(item.end_point), start_col=item.start_point[1],
+                self.decls.append(KtDecl("function reference", "", path, line_of(item.start_point),
+                                         line_of(item.end_point), start_col=item.start_point[1],
                                          end_col=item.end_point[1]))
             elif t == "object_literal":
-                self.decls.append(KtDecl("object literal", "", path, _line(item.start_point), _line(item.end_point),
+                self.decls.append(KtDecl("object literal", "", path, line_of(item.start_point), line_of(item.end_point),
                                          start_col=item.start_point[1], end_col=item.end_point[1]))
             stack.extend(reversed(item.named_children))
