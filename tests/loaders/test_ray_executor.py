@@ -299,6 +299,7 @@ def test_a_worker_killed_mid_write_is_replaced_and_its_task_run_again(cluster, j
     assert sorted(p.name for p in (cache / "shards").iterdir()) == sorted(a.key for a in arts)
 
 
+@pytest.mark.soak  # the default tier has the killed-then-retried case; this one dies every time
 def test_an_artifact_that_always_kills_its_worker_is_reported_like_an_unreadable_one(cluster, jars, tmp_path,
                                                                                       monkeypatch):
     from jdx.loaders import executors
@@ -350,6 +351,7 @@ def test_an_unreadable_jar_gives_the_same_warnings_and_exit_code_on_both_executo
     assert outcomes["ray"] == outcomes["local"]
 
 
+@pytest.mark.soak  # test_shard_store.py covers the stores; this is the whole cluster round
 def test_a_shard_store_uri_is_written_by_the_cluster_and_reused_by_any_run(cluster, jars, local_cache, tmp_path):
     shards = tmp_path / "shared-shards"
     uri = shards.as_uri()
