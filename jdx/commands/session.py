@@ -170,7 +170,9 @@ class Session:
             return False
         store = self.store()
         if self._duplicated is None or self._duplicated[0] is not store:
-            rows = store.rows("MATCH (t:Type) WHERE t.shadowed AND NOT t.external RETURN DISTINCT t.fqn AS fqn")
+            from jdx.graph_schema.queries_search import DUPLICATED_FQNS
+
+            rows = store.rows(DUPLICATED_FQNS)
             self._duplicated = (store, frozenset(r["fqn"] for r in rows))
         return fqn in self._duplicated[1]
 

@@ -118,6 +118,7 @@ SYMBOLS_NAMED = (
     "RETURN s.kind AS kind, s.owner AS owner, s.public AS pub, s.rank AS rank, s.id AS id, s.descriptor AS descriptor, "
     "s.access AS access, s.artifact AS artifact ORDER BY rank, owner, id"
 )
+DUPLICATED_FQNS = "MATCH (t:Type) WHERE t.shadowed AND NOT t.external RETURN DISTINCT t.fqn AS fqn"
 TYPE_COPIES = (
     "MATCH (t:Type) WHERE t.name = $name AND NOT t.external "
     "RETURN t.id AS id, t.artifact AS artifact, t.shadowed AS shadowed, t.access AS access, t.kind AS kind, "
