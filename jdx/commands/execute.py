@@ -31,8 +31,9 @@ def run_request(session, cmd: Command, request) -> Outcome:
             session.check_roots()
         answer = cmd.run(session, request)
         if cmd.needs_workspace:
+            # a command that already warned in a family (KOTLIN_VIEW_UNAVAILABLE) is not told the same again
             own = {w.code.split("_", 1)[0] for w in answer.warnings}
-            about = [w for w in _duplicate_class(session, answer.result) if w.code.split("_", 1)[0] not in own]
+            about = [w for w in _subject_warnings(session, answer.result) if w.code.split("_", 1)[0] not in own]
             about += session.artifact_warnings({p["artifact"] for p in answer.provenance
                                                 if isinstance(p, dict) and p.get("artifact")})
             answer.warnings = _merged(session.workspace_warnings(), answer.warnings, about)
@@ -65,7 +66,7 @@ def _safe_workspace_warnings(session) -> list:
         return []
 
 
-def _duplicate_class(session, result) -> list:
+def _subject_warnings(session, result) -> list:
     """DUPLICATE_CLASS and the class's own build warnings for the class an answer is about."""
     if not isinstance(result, dict):
         return []
