@@ -100,20 +100,36 @@ def _shadow_suffix(pos: int, art_ids: list[str]) -> str:
     return "@" + art_ids[pos][:16]
 
 
-def _rename(ids: pa.Array, owners: pa.Array, positions: pa.Array, shadowed: set, art_ids: list[str]):
-    """Members of a shadowed class copy get ids under that copy's id (name@artifact)."""
-    new_ids, new_owners, flags = [], [], []
-    for mid, owner, pos in zip(ids.to_pylist(), owners.to_pylist(), positions.to_pylist()):
+def _shadow_rows(ids, positions, shadowed: set, art_ids: list[str], owners=None):
+    """Rows owned by a shadowed class copy get ids under that copy's id (`name@artifact`): (new ids, new owners
+    or None, flags). Only the rows of artifacts holding a shadowed copy are looked at one by one, so a
+    workspace with a few duplicated classes does not walk every call site of the classpath in Python."""
+    ids = ids.combine_chunks() if isinstance(ids, pa.ChunkedArray) else ids
+    positions = positions.combine_chunks() if isinstance(positions, pa.ChunkedArray) else positions
+    if owners is not None and isinstance(owners, pa.ChunkedArray):
+        owners = owners.combine_chunks()
+    holders = pa.array(sorted({p for p, _ in shadowed}), positions.type)
+    rows = pc.indices_nonzero(pc.is_in(positions, value_set=holders))
+    if not len(rows):
+        return ids, owners, _const(len(ids), False, pa.bool_())
+    new_ids, new_owners, moved_rows = [], [], []
+    row_list = rows.to_pylist()
+    sub_owners = pc.take(owners, rows).to_pylist() if owners is not None else None
+    for j, (mid, pos) in enumerate(zip(pc.take(ids, rows).to_pylist(), pc.take(positions, rows).to_pylist())):
+        owner = sub_owners[j] if sub_owners is not None else mid.split("#", 1)[0]
         if (pos, owner) in shadowed:
             moved = owner + _shadow_suffix(pos, art_ids)
             new_ids.append(moved + mid[len(owner):])
             new_owners.append(moved)
-            flags.append(True)
-        else:
-            new_ids.append(mid)
-            new_owners.append(owner)
-            flags.append(False)
-    return pa.array(new_ids, pa.string()), pa.array(new_owners, pa.string()), pa.array(flags, pa.bool_())
+            moved_rows.append(row_list[j])
+    row_numbers = pc.subtract(pc.cumulative_sum(_const(len(ids), 1, pa.int64())), 1)
+    mask = pc.is_in(row_numbers, value_set=pa.array(moved_rows, pa.int64()))
+    if not new_ids:
+        return ids, owners, mask
+    ids = pc.replace_with_mask(ids, mask, pa.array(new_ids, pa.string()))
+    if owners is not None:
+        owners = pc.replace_with_mask(owners, mask, pa.array(new_owners, pa.string()))
+    return ids, owners, mask
 
 
 MEMBER_CONTEXT = ["id", "owner", "kind", "name", "descriptor", "access"]
@@ -186,8 +202,8 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
         members = _concat(shards, "members", only, columns)
         member_ids, member_owners = members["id"], members["owner"]
         if shadowed:
-            member_ids, member_owners, member_shadowed = _rename(member_ids, member_owners, members["pos"], shadowed,
-                                                                 art_ids)
+            member_ids, member_owners, member_shadowed = _shadow_rows(member_ids, members["pos"], shadowed, art_ids,
+                                                                      member_owners)
         else:
             member_shadowed = _const(members.num_rows, False, pa.bool_())
         first = _first_rows(member_ids) if same_name_twice else _const(members.num_rows, True, pa.bool_())
@@ -348,11 +364,8 @@ def _duplicate_warnings(names: list[str], positions: list[int], art_names: list[
 def _refs(shards, name: str, shadowed: set, art_ids: list[str], only: set[int] | None = None) -> pa.Table:
     refs = _concat(shards, name, only)
     if shadowed:
-        frm = []
-        for f, pos in zip(refs["from"].to_pylist(), refs["pos"].to_pylist()):
-            owner = f.split("#", 1)[0]
-            frm.append(owner + _shadow_suffix(pos, art_ids) + f[len(owner):] if (pos, owner) in shadowed else f)
-        refs = refs.set_column(refs.schema.get_field_index("from"), "from", pa.array(frm, pa.string()))
+        frm, _owners, _flags = _shadow_rows(refs["from"], refs["pos"], shadowed, art_ids)
+        refs = refs.set_column(refs.schema.get_field_index("from"), "from", frm)
     return refs
 
 

@@ -138,3 +138,32 @@ def test_shards_are_reused_and_graphs_are_keyed_by_artifacts(tmp_path):
     other = ensure_graph(tmp_path, [artifact("app.jar"), artifact("lib.jar")], extractor=fake)
     assert other.built and other.extracted == 1  # lib.jar's shard came from the cache
     assert other.graph != report.graph
+
+
+def test_a_shadowed_copy_keeps_its_members_and_call_sites_under_its_own_id(tmp_path):
+    """Only the shadowed class's rows move under `name@artifact`; its neighbours in the same jar keep their ids."""
+    first = tables(types=[("dup/D", "class", PUB, "java/lang/Object")],
+                   methods=[("dup/D", "run", "()V", PUB)],
+                   refs=[("dup/D#run()V", "invokevirtual", "java/lang/String#length()I", 5)])
+    second = tables(types=[("dup/D", "class", PUB, "java/lang/Object"), ("dup/Other", "class", PUB, "java/lang/Object")],
+                    methods=[("dup/D", "run", "()V", PUB), ("dup/Other", "go", "()V", PUB)],
+                    fields=[("dup/D", "n", "I", PUB)],
+                    refs=[("dup/D#run()V", "invokevirtual", "java/lang/String#isEmpty()Z", 7),
+                          ("dup/D#run()V", "getfield", "dup/D#n:I", 8),
+                          ("dup/Other#go()V", "invokevirtual", "dup/D#run()V", 9)])
+    fake = FakeExtractor({"first.jar": first, "second.jar": second})
+    report = ensure_graph(tmp_path, [artifact("first.jar"), artifact("second.jar")], extractor=fake)
+    store = GraphStore(report.graph / "graph.kz")
+    copy = "dup/D@" + artifact("second.jar").key[:16]
+    declared = store.rows("MATCH (t:Type)-[:DECLARES]->(m) RETURN t.id AS tid, m.id AS mid ORDER BY tid, mid")
+    assert declared == [{"tid": "dup/D", "mid": "dup/D#run()V"}, {"tid": copy, "mid": f"{copy}#n:I"},
+                        {"tid": copy, "mid": f"{copy}#run()V"}, {"tid": "dup/Other", "mid": "dup/Other#go()V"}]
+    calls = store.rows("MATCH (a:Method)-[r:INVOKES]->(b:Method) RETURN a.id AS a, b.id AS b ORDER BY r.line")
+    assert calls == [{"a": "dup/D#run()V", "b": "java/lang/String#length()I"},
+                     {"a": f"{copy}#run()V", "b": "java/lang/String#isEmpty()Z"},
+                     {"a": "dup/Other#go()V", "b": "dup/D#run()V"}]  # the JVM links the loaded copy
+    reads = store.rows("MATCH (a:Method)-[:READS]->(f:Field) RETURN a.id AS a")
+    assert reads == [{"a": f"{copy}#run()V"}]
+    shadowed = store.rows("MATCH (m:Method) WHERE m.shadowed RETURN m.id AS m")
+    assert shadowed == [{"m": f"{copy}#run()V"}]
+    store.close()
