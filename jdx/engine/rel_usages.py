@@ -162,7 +162,8 @@ def _collect(store: GraphStore, symbol: Symbol, kinds: tuple[str, ...],
     for s in raw:
         row = s["row"]
         s["sort"] = (arts.position(row.get("c_artifact")), (row["ref"], "", "") if "ref" in row else sort_key(row, "c_"),
-                     s["line"], s["kind"], s["target"], row["c_id"])
+                     s["line"], s["kind"], s["target"], row["c_id"], s["detail"], s.get("via") or "",
+                     bool(s.get("method_ref")))  # total: two sites on one line differ by instruction or via
     raw.sort(key=lambda s: s["sort"])
     return [(s, s["row"]) for s in raw]
 

@@ -97,15 +97,43 @@ def resolve_symbol(store: GraphStore, text: str, *, members_only: bool = False) 
 
 def rows_by_ids(store: GraphStore, query: q.ByIds, ids: Iterable[str]) -> list[dict]:
     """Rows of a two-form query for a set of ids: a primary-key lookup per id when they are few, the
-    list form once when they are many (`queries_graph._by_ids` has the costs and the thresholds)."""
+    list form once when they are many (`queries_graph._by_ids` has the costs and the thresholds). A
+    reader that has loaded its method columns runs the offset form and fills the method columns from them."""
     ids = sorted(set(ids))
     if not ids:
         return []
-    if len(ids) > query.one_by_one:
-        return store.rows(query.many, {"ids": ids})
-    out: list[dict] = []
-    for i in ids:
-        out.extend(store.rows(query.one, {"id": i}))
+    columns = store.method_columns() if query.by_offset is not None else None
+    cypher, param = (query.by_offset if columns is not None else query).form(len(ids))
+    if param == "ids":
+        out = store.rows(cypher, {"ids": ids})
+    else:
+        out = []
+        for i in ids:
+            out.extend(store.rows(cypher, {"id": i}))
+    if columns is not None:
+        return _fill_methods(out, columns, query.prefix, query.external)
+    if query.by_offset is not None:
+        store.count_method_rows(len(out))
+    return out
+
+
+def _fill_methods(rows: list[dict], columns: tuple[list, list, list, list], prefix: str, external: bool) -> list[dict]:
+    """Offset-form rows -> the rows the plain form returns (same keys, same order)."""
+    ids, access, artifact, ext = columns
+    off_key = prefix + "off"
+    keys = (prefix + "id", prefix + "access", prefix + "artifact") + ((prefix + "external",) if external else ())
+    out = []
+    for r in rows:
+        o = r[off_key]
+        row = {}
+        for k, v in r.items():
+            if k == off_key:
+                row[keys[0]], row[keys[1]], row[keys[2]] = ids[o], access[o], artifact[o]
+                if external:
+                    row[keys[3]] = ext[o]
+            else:
+                row[k] = v
+        out.append(row)
     return out
 
 

@@ -16,19 +16,52 @@ class ByIds:
     one: str
     many: str
     one_by_one: int = 12  # up to this many ids, run `one` per id rather than `many` once
+    unwind: str | None = None  # past `unwind_from` ids: each id's node by key, then its relationships
+    unwind_from: int = 100
+    # the same forms returning `offset(id(x)) AS <prefix>off` instead of the method columns of `x`
+    # (`<prefix>id`, `access`, `artifact`, `external`), which a long-lived reader fills from its method
+    # columns by offset (`GraphStore.method_columns`): reading those properties of a few thousand
+    # scattered nodes is most of a big answer's time, an edge's own properties are nearly free
+    by_offset: "ByIds | None" = None
+    prefix: str = ""
+    external: bool = False  # the offset form drops `<prefix>external`, which the fill restores
+
+    def form(self, count: int) -> tuple[str, str]:
+        """(the query for `count` ids, `id` or `ids`: its parameter)."""
+        if count <= self.one_by_one:
+            return self.one, "id"
+        if self.unwind is not None and count > self.unwind_from:
+            return self.unwind, "ids"
+        return self.many, "ids"
 
 
-def _by_ids(var: str, label: str, pattern: str, tail: str) -> ByIds:
-    """`pattern` mentions `({var}:{label}{{ID}})`; the two forms fill it with a key lookup or an IN filter.
+def _by_ids(var: str, label: str, pattern: str, tail: str, fetch: tuple[str, str] | None = None) -> ByIds:
+    """`pattern` mentions `({var}:{label}{{ID}})`; the forms fill it with a key lookup, an IN filter or, for
+    many ids behind a relationship, an UNWIND of key lookups each expanded to its relationships.
 
     Measured on the JDK graph (350k methods): a key lookup costs ~0.2 ms for a bare node and ~1 ms with
     a relationship; `UNWIND $ids` into key lookups costs a fixed ~10-40 ms (215 methods: 56 ms), an
-    `IN` filter a scan (215 methods: 338 ms as a bare node, ~15-35 ms behind a relationship)."""
+    `IN` filter a scan (215 methods: 338 ms as a bare node, ~15-35 ms behind a relationship). Callers of
+    400 methods (1,074 call edges): IN 243 ms, UNWIND into a key lookup then the edges 63 ms (a fixed
+    ~60 ms from 5 ids up), one lookup per id 345 ms; at 100 ids the last two forms cost the same."""
     one = "MATCH " + pattern.replace("{ID}", " {id: $id}") + " " + tail
-    if pattern == f"({var}:{label}{{ID}})":
+    node = f"({var}:{label}{{ID}})"
+    if pattern == node:
         return ByIds(one, f"UNWIND $ids AS i MATCH ({var}:{label} {{id: i}}) " + tail, one_by_one=150)
     many = "MATCH " + pattern.replace("{ID}", "") + f" WHERE {var}.id IN $ids " + tail
-    return ByIds(one, many)
+    unwind = f"UNWIND $ids AS i MATCH ({var}:{label} {{id: i}}) MATCH " + pattern.replace(node, f"({var})") + " " + tail
+    light = None
+    external = False
+    if fetch is not None:
+        fetched, prefix = fetch
+        cols = _method(fetched, prefix)
+        assert cols in tail, tail
+        external_col = f", {fetched}.external AS {prefix}external"
+        external = cols + external_col in tail
+        light_tail = tail.replace(cols + external_col, cols).replace(cols, f"offset(id({fetched})) AS {prefix}off")
+        light = _by_ids(var, label, pattern, light_tail)
+        return ByIds(one, many, unwind=unwind, by_offset=light, prefix=prefix, external=external)
+    return ByIds(one, many, unwind=unwind)
 
 
 def _method(var: str, prefix: str) -> str:
@@ -58,20 +91,25 @@ METHOD_NAMES_OF_OWNERS = (
 )
 
 CALLS_INTO = _by_ids("m", "Method", "(c:Method)-[r:INVOKES]->(m:Method{ID})",
-                     f"RETURN m.id AS target, {_method('c', 'c_')}, r.line AS line, r.kind AS kind, r.via AS via")
+                     f"RETURN m.id AS target, {_method('c', 'c_')}, r.line AS line, r.kind AS kind, r.via AS via",
+                     fetch=("c", "c_"))
 
 CALLS_FROM = _by_ids("c", "Method", "(c:Method{ID})-[r:INVOKES]->(m:Method)",
                      f"RETURN c.id AS source, {_method('m', 't_')}, m.external AS t_external, r.line AS line, "
-                     "r.kind AS kind, r.via AS via")
+                     "r.kind AS kind, r.via AS via",
+                     fetch=("m", "t_"))
 
 READS_INTO = _by_ids("f", "Field", "(c:Method)-[r:READS]->(f:Field{ID})",
-                     f"RETURN f.id AS target, {_method('c', 'c_')}, r.line AS line, r.kind AS kind, r.via AS via")
+                     f"RETURN f.id AS target, {_method('c', 'c_')}, r.line AS line, r.kind AS kind, r.via AS via",
+                     fetch=("c", "c_"))
 
 WRITES_INTO = _by_ids("f", "Field", "(c:Method)-[r:WRITES]->(f:Field{ID})",
-                      f"RETURN f.id AS target, {_method('c', 'c_')}, r.line AS line, r.kind AS kind, r.via AS via")
+                      f"RETURN f.id AS target, {_method('c', 'c_')}, r.line AS line, r.kind AS kind, r.via AS via",
+                      fetch=("c", "c_"))
 
 REFERENCES_INTO = _by_ids("t", "Type", "(c:Method)-[r:REFERENCES]->(t:Type{ID})",
-                          f"RETURN t.id AS target, {_method('c', 'c_')}, r.line AS line, r.kind AS kind")
+                          f"RETURN t.id AS target, {_method('c', 'c_')}, r.line AS line, r.kind AS kind",
+                          fetch=("c", "c_"))
 
 # the method that wrote each lambda body (Method.writer, set at build time from the handle edge into it)
 LAMBDA_WRITERS = _by_ids("l", "Method", "(l:Method{ID})",
@@ -79,11 +117,13 @@ LAMBDA_WRITERS = _by_ids("l", "Method", "(l:Method{ID})",
 
 # methods that override these (every override, transitively; `direct` marks the nearest)
 OVERRIDERS_OF = _by_ids("m", "Method", "(o:Method)-[r:OVERRIDES]->(m:Method{ID})",
-                        f"RETURN m.id AS target, {_method('o', 'c_')}, r.direct AS direct")
+                        f"RETURN m.id AS target, {_method('o', 'c_')}, r.direct AS direct",
+                        fetch=("o", "c_"))
 
 # methods these override
 OVERRIDDEN_BY = _by_ids("m", "Method", "(m:Method{ID})-[r:OVERRIDES]->(o:Method)",
-                        f"RETURN m.id AS source, {_method('o', 't_')}, r.direct AS direct")
+                        f"RETURN m.id AS source, {_method('o', 't_')}, r.direct AS direct",
+                        fetch=("o", "t_"))
 
 ANNOTATED_WITH = _by_ids("t", "Type", "(x)-[r:ANNOTATED_BY]->(t:Type{ID})",
                          "RETURN t.id AS target, label(x) AS label, x.id AS id, x.artifact AS artifact, "
