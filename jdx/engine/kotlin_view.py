@@ -176,10 +176,10 @@ def members_view(store, result: dict) -> None:
     """`members` of a Kotlin class (spec §9.3 step 7): each JVM member that compiles from a Kotlin declaration
     carries it; the declaration's other members (a property's setter, `$default`, @JvmOverloads copies) fold
     into the first one listed; members of Java supertypes keep their JVM form."""
-    from jdx.engine.descriptors import fqn_to_internal
+    from jdx.engine.refs import type_id
 
     items = result["members"]
-    ids = [fqn_to_internal(m["declaring"]) + "#" + m["name"] + (":" if m["kind"] == "field" else "")
+    ids = [type_id(m["declaring"]) + "#" + m["name"] + (":" if m["kind"] == "field" else "")
            + m["descriptor"] for m in items]
     found = member_kotlin(store, ids)
     if not found:
