@@ -140,8 +140,8 @@ def _resolve_in_coordinate(store: GraphStore, ref: SymbolRef, text: str) -> dict
             f"not found: {coord} is not in the workspace"
             + (f" (present: {', '.join(sorted({o['coord'] for o in others}))})" if others else ""),
             candidates=[{"ref": f"{o['coord']}/{ref.type_name}", "artifact": o["artifact"]} for o in others],
-            hint=("re-run with one of the refs above" if others
-                  else f"add it with --jars <path to {coord}>" if coord.endswith(".jar") else f"add it with --coord {coord}"))
+            hint=("re-run with one of the refs above" if others else f"add it with --jars <path to {coord}>"
+                  if coord.endswith(".jar") else f"add it with --coord {coord}"))
     ids = {r["a.id"] for r in artifacts}
     for fqn in ref.type_candidates():
         for copy in store.rows(queries_search.TYPE_COPIES, {"name": fqn.replace(".", "/")}):

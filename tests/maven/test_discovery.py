@@ -399,7 +399,8 @@ def test_artifact_ref_prefix_forms():
 
     assert _coordinate_of("org.fix:core:2.0", "/x/core-2.0.jar") == "org.fix:core:2.0"
     assert _coordinate_of("core-2.0.jar", "/r/.m2/repository/org/fix/core/2.0/core-2.0.jar") == "org.fix:core:2.0"
-    assert _coordinate_of("x.jar", "/r/repository/org/fix/classy/1.0/classy-1.0-jdk11.jar") == "org.fix:classy:1.0:jdk11"
+    classy = "/r/repository/org/fix/classy/1.0/classy-1.0-jdk11.jar"
+    assert _coordinate_of("x.jar", classy) == "org.fix:classy:1.0:jdk11"
     assert _coordinate_of("core-2.0.jar", "/g/files-2.1/org.fix/core/2.0/0a1b/core-2.0.jar") == "org.fix:core:2.0"
     assert _coordinate_of("core-2.0.jar", "/tmp/2.0/core-2.0.jar") is None
     assert _coordinate_of("java.base", "") is None
