@@ -407,7 +407,12 @@ class _RefParser:
 
 
 
+_PLAIN_MEMBER = re.compile(r"[A-Za-z0-9_$]+")  # the common case, no character needs a closer look
+
+
 def _quote_member(name: str, glob: bool = False) -> str:
+    if _PLAIN_MEMBER.fullmatch(name):
+        return name
     if name in SPECIAL_MEMBERS or (name and all(_is_name_char(c) and (glob or c not in "*?") for c in name)):
         return name
     return "`" + name.replace("`", "``") + "`"
