@@ -15,10 +15,10 @@ from jdx.engine.search_index import loaded_index
 from jdx.graph_schema import queries_kotlin as q
 from jdx.graph_schema.store import GraphStore
 
-_LINKS: "weakref.WeakKeyDictionary[GraphStore, KotlinLinks]" = weakref.WeakKeyDictionary()
+_LINKS: weakref.WeakKeyDictionary[GraphStore, KotlinLinks] = weakref.WeakKeyDictionary()
 
 
-def kotlin_links(store: GraphStore) -> "KotlinLinks | None":
+def kotlin_links(store: GraphStore) -> KotlinLinks | None:
     """The store's Kotlin links when this process holds its search index in memory (loaded on first use);
     None in a one-shot process, which asks the graph."""
     if loaded_index(store) is None:

@@ -35,12 +35,12 @@ def index_for(store: GraphStore) -> "NameIndex | None":
     return found
 
 
-def loaded_index(store: GraphStore) -> "NameIndex | None":
+def loaded_index(store: GraphStore) -> NameIndex | None:
     """The store's in-memory index if this process has loaded it (never loads, never counts a search)."""
     return _INDEXES.get(store)
 
 
-def group_rows(index: "NameIndex", names, owners) -> list[dict]:
+def group_rows(index: NameIndex, names, owners) -> list[dict]:
     """queries_kotlin.SYMBOLS_OF_GROUPS from the in-memory index: the method and field symbols of these names
     declared in these owners, by id."""
     import pyarrow as pa

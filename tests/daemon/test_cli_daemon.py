@@ -164,7 +164,7 @@ def test_a_daemon_running_edited_code_is_replaced_and_never_answers(cli, classes
 
     def run(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "jdx", *args, *cli.flags], capture_output=True, text=True,
-                              env=env, cwd=code, timeout=300)  # `-m` puts the cwd first on sys.path
+                              check=False, env=env, cwd=code, timeout=300)  # `-m` puts the cwd first on sys.path
 
     def daemon_pid() -> int | None:
         shown = run("--json", "daemon", "status")
