@@ -32,7 +32,8 @@ def rows(prepare_cache, iterations: int = 3) -> list[dict]:
     if jar is None:
         return [{"name": name, "value": "skipped: no kotlin-stdlib in ~/.m2", "seconds": 0.0}]
     samples = []
-    for _ in range(max(1, iterations)):
+    searches: list[dict] = []
+    for i in range(max(1, iterations)):
         cache = Path(tempfile.mkdtemp(prefix="jdx-bench-kotlin-"))
         try:
             prepare_cache(cache)
@@ -46,6 +47,8 @@ def rows(prepare_cache, iterations: int = 3) -> list[dict]:
             cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
             result = json.loads(out)["result"] if out.strip().startswith("{") else {}
             samples.append((cpu, wall, float(result.get("phases", {}).get("kotlin", 0.0)), result.get("classes", 0)))
+            if i == 0 and result:
+                searches = search_rows(jar, cache, iterations)
         finally:
             shutil.rmtree(cache, ignore_errors=True)
     samples.sort()
@@ -54,4 +57,40 @@ def rows(prepare_cache, iterations: int = 3) -> list[dict]:
     return [{"name": f"{name} ({jar.name})",
              "value": f"{wall:.2f} s wall, {cpu:.2f} s CPU, {classes:,} classes; decoding {kotlin * 1000:.0f} ms CPU "
                       f"= {share * 100:.1f}% of the rest (goal ≤ 10%), median of {len(samples)}",
-             "seconds": wall, "cpu_seconds": cpu, "kotlin_seconds": kotlin, "share": share}]
+             "seconds": wall, "cpu_seconds": cpu, "kotlin_seconds": kotlin, "share": share}] + searches
+
+
+SEARCHES = ("map", "get", "filter")
+
+
+def search_rows(jar: Path, cache: Path, iterations: int) -> list[dict]:
+    """Warm `search` on the stdlib in one process, Kotlin view against JVM view: answered by the graph (a
+    process's first searches) and by the in-memory search index and Kotlin links (a long-lived process)."""
+    import statistics
+
+    from jdx.bench.util import ask
+    from jdx.commands.session import Options, Session
+    from jdx.engine.search_index import set_memory_index
+
+    session = Session(Options(jars=[str(jar)], jdk=False, cache_dir=str(cache)))
+    out = []
+    try:
+        store = session.store()
+        for path, enabled in (("graph", False), ("in-memory index", True)):
+            set_memory_index(store, enabled)
+            for pattern in SEARCHES:
+                medians = {}
+                for view in ("kotlin", "jvm"):
+                    ask(session, "search", pattern, view=view)
+                    runs = []
+                    for _ in range(max(iterations, 15)):
+                        start = time.perf_counter()
+                        ask(session, "search", pattern, view=view)
+                        runs.append(time.perf_counter() - start)
+                    medians[view] = statistics.median(runs)
+                out.append({"name": f"warm `search {pattern}` on {jar.name}, {path}: Kotlin view (JVM view)",
+                            "value": f"{medians['kotlin'] * 1000:.1f} ms ({medians['jvm'] * 1000:.1f} ms)",
+                            "seconds": medians["kotlin"]})
+    finally:
+        session.close()
+    return out

@@ -57,7 +57,7 @@ def _lines(result: dict) -> list[str]:
         return lines
     if result.get("running") is False:
         return ["no daemon running for this workspace"]
-    for key in ("pid", "uptime", "queries", "artifacts", "memory", "idle", "version", "socket"):
+    for key in ("pid", "uptime", "queries", "artifacts", "memory", "idle", "version", "code", "socket"):
         if key in result:
             value = result[key]
             if key == "memory":

@@ -114,12 +114,12 @@ def run_show(session, req: ShowRequest):
 
 def show_answer(session, text: str, view: str = "jvm"):
     """The class card, with where the sources are and the first sentence of the type's javadoc."""
-    from jdx.engine.descriptors import fqn_to_internal
+    from jdx.engine.refs import type_id
     from jdx.engine.src_locate import source_file
 
     answer = card(session, "show_type", text, view)
     ctx = session.source_context()
-    type_row = ctx.type_row(fqn_to_internal(answer.result["ref"]))
+    type_row = ctx.type_row(type_id(answer.result["ref"]))
     found = source_file(ctx, type_row) if type_row else None
     answer.result["sources"] = found[0].root.label if found else None
     answer.result["doc"] = session.type_first_sentence(type_row["id"]) if found else None
@@ -157,11 +157,11 @@ def outline_answer(session, text: str, opts):
     answer = card(session, "outline_type", text, opts)
     result = answer.result
     if result.get("view") == "kotlin" and result.get("kotlin_members"):
-        from jdx.engine.descriptors import fqn_to_internal
         from jdx.engine.kotlin_source import declaration_lines
+        from jdx.engine.refs import type_id
 
         ctx = session.source_context()
-        type_row = ctx.type_row(fqn_to_internal(result["type"]))
+        type_row = ctx.type_row(type_id(result["type"]))
         file = declaration_lines(ctx, type_row, result["kotlin_members"]) if type_row else None
         if file is not None:
             answer.provenance.append({"symbol": result["type"], "artifact": result["artifact"], "origin": "sources",

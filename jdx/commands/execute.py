@@ -29,7 +29,14 @@ def run_request(session, cmd: Command, request) -> Outcome:
     try:
         if cmd.needs_workspace:
             session.check_roots()
-        answer = cmd.run(session, request)
+        if cmd.needs_workspace:
+            from jdx.engine.refs import artifact_prefixes
+            from jdx.engine.resolve import artifact_ref_prefixes
+
+            with artifact_prefixes(lambda: artifact_ref_prefixes(session.store())):
+                answer = cmd.run(session, request)
+        else:
+            answer = cmd.run(session, request)
         if cmd.needs_workspace:
             # a command that already warned in a family (KOTLIN_VIEW_UNAVAILABLE) is not told the same again
             own = {w.code.split("_", 1)[0] for w in answer.warnings}
@@ -73,7 +80,7 @@ def _subject_warnings(session, result) -> list:
     subject = next((result[k] for k in ("ref", "type", "symbol", "owner") if isinstance(result.get(k), str)), None)
     if not subject:
         return []
-    fqn = subject.split("#", 1)[0]
+    fqn = subject.split("#", 1)[0].rsplit("/", 1)[-1]  # a shadowed copy's `g:a:v/` prefix dropped
     out = session.class_warnings(fqn)
     if session.is_duplicated(fqn):
         from jdx.engine.search_nav import duplicate_class_warnings

@@ -2,8 +2,9 @@
 
 The runtime dir is the first of `JDX_RUNTIME_DIR`, `$XDG_RUNTIME_DIR/jdx`, `$TMPDIR/jdx-$UID`,
 `<cache-dir>/run` that is usable (a shared-tmp candidate must be ours and private). Files are named
-`<workspace-hash>-v<version>.{sock,pid,lock,log}`: the version stamp means an upgraded jdx never
-talks to a stale daemon. Standard library only: the thin client imports this module.
+`<key>-v<version>.{sock,pid,lock,log}`, the key a hash of the workspace and of the jdx code on disk
+(code_fingerprint): an upgraded, reinstalled or edited-in-place jdx never talks to a daemon running older
+code. Standard library only: the thin client imports this module.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from pathlib import Path
 from jdx import __version__
 from jdx.dirs import cache_dir
 from jdx.errors import UsageError
+
+_FINGERPRINT: list[str] = []  # this process's, computed once (code_fingerprint)
 
 # sizeof(sockaddr_un.sun_path), the terminating NUL included
 SUN_PATH_MAX = 104 if sys.platform == "darwin" else 108
@@ -128,7 +131,7 @@ def runtime_dir(cache_override: str | None = None, create: bool = True) -> Path:
 
 @dataclass(frozen=True)
 class DaemonPaths:
-    """The files of one daemon: socket, pid, lock and log, all `<hash>-v<version>.*` in one dir."""
+    """The files of one daemon: socket, pid, lock and log, all `<key>-v<version>.*` in one dir."""
 
     dir: Path
     stem: str
@@ -157,10 +160,48 @@ class DaemonPaths:
         return int(text) if text.isdigit() else None
 
 
-def daemon_paths(workspace: dict, *, version: str = __version__, create: bool = True) -> DaemonPaths:
-    """The daemon files for this workspace and version; exit 3 when the socket path cannot be bound."""
+def code_fingerprint(*, fresh: bool = False, root: str | None = None) -> str:
+    """8 hex naming the jdx code on disk: every file of the package (path, size, mtime), so an edit in place,
+    a reinstall of the same version or another checkout gives another value. One scandir walk (~170 files,
+    under a millisecond warm), once per process: `fresh` looks again without replacing the process's value;
+    `root` is another package directory (tests)."""
+    if _FINGERPRINT and not fresh and root is None:
+        return _FINGERPRINT[0]
+    own = root is None
+    root = root or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the jdx package
+    digest = hashlib.blake2b(root.encode("utf-8", "surrogateescape"), digest_size=4)
+    stack = [root]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name != "__pycache__":
+                        stack.append(entry.path)
+                    continue
+                if entry.name.endswith((".pyc", ".pyo")):
+                    continue
+                st = entry.stat()
+            except OSError:
+                continue
+            digest.update(f"{entry.path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
+    value = digest.hexdigest()
+    if own and not _FINGERPRINT:
+        _FINGERPRINT.append(value)
+    return value
+
+
+def daemon_paths(workspace: dict, *, version: str = __version__, code: str | None = None,
+                 create: bool = True) -> DaemonPaths:
+    """The daemon files for this workspace, version and code (code_fingerprint); exit 3 when the socket path
+    cannot be bound."""
     folder = runtime_dir(workspace.get("cache_dir"), create=create)
-    paths = DaemonPaths(folder, f"{workspace_hash(workspace)}-v{version}")
+    key = hashlib.sha256(f"{workspace_hash(workspace)}:{code or code_fingerprint()}".encode()).hexdigest()[:16]
+    paths = DaemonPaths(folder, f"{key}-v{version}")
     check_socket_path(paths.socket)
     return paths
 

@@ -7,7 +7,8 @@ its WIRE_* code and the connection keeps serving; nothing a client sends stops t
 
 Lifecycle: the lock file (flock, held while serving) makes start mutually exclusive; holding it
 proves any socket or pid file found is stale, so they are swept before binding. SIGTERM/SIGINT
-and the idle timer (reset on each request) stop the server; socket and pid go on the way out.
+and the idle timer (reset on each request) stop the server, and so does a change to jdx's own files (its
+clients have moved to another socket, see paths.code_fingerprint); socket and pid go on the way out.
 """
 
 from __future__ import annotations
@@ -25,12 +26,13 @@ from pathlib import Path
 
 from jdx.commands.wire import (
     MAX_LINE_BYTES, WireError, decode_request, encode_response, request_names)
-from jdx.daemon.paths import DaemonPaths
+from jdx.daemon.paths import DaemonPaths, code_fingerprint
 from jdx.errors import JdxError, UsageError
 
 STATUS_COMMAND = "daemon.status"  # answered by the server itself, never by the executor
 DEFAULT_IDLE = 300.0
 CONNECTION_TIMEOUT = 600.0  # a connection silent this long is closed (every socket op has a timeout)
+CODE_CHECK = 2.0  # seconds between looks at the jdx files (under a millisecond each)
 
 Execute = Callable[[str, str, dict], dict]
 
@@ -142,7 +144,8 @@ class DaemonServer(socketserver.ThreadingUnixStreamServer):
         with self._state:
             queries = self.queries
         return {"pid": os.getpid(), "uptime": round(time.time() - self.started, 3), "workspace": self.workspace,
-                "memory": rss_bytes(), "queries": queries, "version": __version__, "idle": self.idle,
+                "memory": rss_bytes(), "queries": queries, "version": __version__,
+                "code": code_fingerprint(), "idle": self.idle,
                 **self.describe()}
 
     # --- stopping --------------------------------------------------------------------------------
@@ -165,6 +168,15 @@ class DaemonServer(socketserver.ThreadingUnixStreamServer):
             self.stop_reason = reason
             self._stopped.set()
             threading.Thread(target=self.shutdown, daemon=True).start()
+
+
+def watch_code(server: DaemonServer, code: str, every: float = CODE_CHECK) -> None:
+    """Stops a daemon whose jdx files changed on disk (an edit in place, a reinstall of the same version): its
+    clients now look for another socket (paths.code_fingerprint), so it would only hold memory until idle."""
+    while not server._stopped.wait(every):
+        if code_fingerprint(fresh=True) != code:
+            server.stop("code changed")
+            return
 
 
 def rss_bytes() -> int:
@@ -221,6 +233,7 @@ def serve(paths: DaemonPaths, execute: Execute, commands: frozenset[str], *, idl
         if ready:
             ready(server)
         threading.Thread(target=server.watch_idle, name="jdx-idle", daemon=True).start()
+        threading.Thread(target=watch_code, args=(server, code_fingerprint()), name="jdx-code", daemon=True).start()
         try:
             server.serve_forever(poll_interval=0.1)
         finally:

@@ -32,6 +32,7 @@ MAX_PATH = 300  # nesting plus array dimensions along one path; bounds dataclass
 _BAD_NAME_CHARS = frozenset(".;[<>")
 # `$` between two non-`$` characters separates nesting levels; `$Proxy1`, `Foo$$Bar` keep theirs.
 _NEST_SEP = re.compile(r"(?<=[^$/])\$(?=[^$])")
+_SHADOW_SUFFIX = re.compile(r"@[0-9a-f]{16}$")
 
 
 def internal_to_fqn(internal: str) -> str:
@@ -52,6 +53,8 @@ def package_of(internal: str) -> str:
 
 def nested_simple_name(internal: str) -> str:
     """Source-like name without package: `java/util/Map$Entry` -> `Map.Entry`, `Foo$1` -> `Foo.1`."""
+    if "@" in internal:  # a shadowed copy's graph id `name@<artifact>` (refs.format_type)
+        internal = _SHADOW_SUFFIX.sub("", internal)
     return _NEST_SEP.sub(".", internal[internal.rfind("/") + 1:])
 
 
@@ -72,7 +75,7 @@ def name_segments(name: str) -> list[str]:
 
 
 def _check_internal_name(name: str, context: str) -> None:
-    if not name or any(not seg for seg in name.split("/")) or any(c in _BAD_NAME_CHARS for c in name):
+    if not name or name[0] == "/" or name[-1] == "/" or "//" in name or not _BAD_NAME_CHARS.isdisjoint(name):
         raise ValueError(f"malformed class name {name!r} in {context!r}")
 
 

@@ -7,8 +7,12 @@ into one hit per declaration. Java classes, and every answer under `--view jvm`,
 
 from __future__ import annotations
 
+import functools
+
+from jdx.engine.kotlin_index import kotlin_links
 from jdx.engine.kotlin_view import kotlin_entry, member_kotlin
 from jdx.engine.refs import format_member, format_type
+from jdx.engine.search_index import group_rows, loaded_index
 from jdx.graph_schema import queries_kotlin as q
 
 ACC_PUBLIC, ACC_VARARGS = 0x0001, 0x0080
@@ -34,12 +38,24 @@ def kotlin_text(d: dict) -> str:
 
 
 def _member_ref(member_id: str, access: int | None) -> str:
+    varargs = bool((access or 0) & ACC_VARARGS)
+    if "@" in member_id:  # a shadowed copy's id prints by the answer's workspace (refs.format_type)
+        return _format_member_ref(member_id, varargs)
+    return _plain_member_ref(member_id, varargs)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _plain_member_ref(member_id: str, varargs: bool) -> str:
+    return _format_member_ref(member_id, varargs)
+
+
+def _format_member_ref(member_id: str, varargs: bool) -> str:
     owner, _, rest = member_id.partition("#")
     if "(" not in rest:
         return f"{format_type(owner)}#{rest.split(':', 1)[0]}"
     name, desc = rest[: rest.index("(")], rest[rest.index("("):]
     try:
-        return format_member(owner, name, desc, varargs=bool((access or 0) & ACC_VARARGS))
+        return format_member(owner, name, desc, varargs=varargs)
     except ValueError:
         return f"{format_type(owner)}#{rest}"
 
@@ -57,26 +73,37 @@ def main_member(d: dict, owner: str | None = None) -> str | None:
     return None
 
 
-def search_view(store, matches: list[dict]) -> tuple[list[dict], int]:
+def search_view(store, matches: list[dict], limit: int | None = None) -> tuple[list[dict], int]:
     """(hits, change in the number of hits) for `search` in the Kotlin view. Each hit carries `_key` (owner,
-    name, kind, descriptor, access) of the JVM group it stands for; hits of Kotlin classes gain `kotlin`."""
+    name, kind, descriptor, access) of the JVM group it stands for; hits of Kotlin classes gain `kotlin`. Hits
+    past `limit` are counted but not rendered (the caller drops them)."""
     if not matches or not has_kotlin(store):
         return matches, 0
+    # a long-lived process answers from its in-memory search index and Kotlin links; a one-shot asks the graph
+    links = kotlin_links(store)
     owners = sorted({m["_key"][0] for m in matches if "_key" in m})
-    kotlin_owners = {r["id"] for r in store.rows(q.KOTLIN_TYPES_AMONG, {"ids": owners})} if owners else set()
+    if links is not None:
+        kotlin_owners = {o for o in owners if o in links.types}
+    else:
+        kotlin_owners = {r["id"] for r in store.rows(q.KOTLIN_TYPES_AMONG, {"ids": owners})} if owners else set()
     if not kotlin_owners:
         return matches, 0
     members = [m for m in matches if "_key" in m and m["_key"][0] in kotlin_owners and m["kind"] in ("method", "field")]
     types = [m for m in matches if "_key" in m and m["_key"][0] in kotlin_owners and m["kind"] not in ("method", "field")]
     groups: dict[tuple, list[dict]] = {}
     if members:
-        for r in store.rows(q.SYMBOLS_OF_GROUPS, {"names": sorted({m["_key"][1] for m in members}),
-                                                    "owners": sorted({m["_key"][0] for m in members})}):
+        names, member_owners = sorted({m["_key"][1] for m in members}), sorted({m["_key"][0] for m in members})
+        index = loaded_index(store) if links is not None else None
+        found = (group_rows(index, names, member_owners) if index is not None
+                 else store.rows(q.SYMBOLS_OF_GROUPS, {"names": names, "owners": member_owners}))
+        for r in found:
             groups.setdefault((r["owner"], r["name"], r["kind"]), []).append(r)
     access = {r["id"]: r["access"] for rows in groups.values() for r in rows}
     decls = member_kotlin(store, list(access))
     headers = {}
-    if types:
+    if types and links is not None:
+        headers = links.type_headers(sorted({m["_key"][0] for m in types}))
+    elif types:
         for r in store.rows(q.KOTLIN_OF_TYPES, {"ids": sorted({m["_key"][0] for m in types})}):
             headers.setdefault(r["member"], r)
     # members that stand for a declaration found through another one (a property's getter found by its
@@ -88,10 +115,18 @@ def search_view(store, matches: list[dict]) -> tuple[list[dict], int]:
                 t = link.split(":", 1)[1]
                 if "(" in t and t not in access:
                     mains[t] = None
+    if mains and links is not None:
+        access.update({t: links.access[t] for t in mains if t in links.access})
+        mains = {t: None for t in mains if t not in links.access}
     if mains:
         access.update({r["id"]: r["access"] for r in store.rows(q.METHOD_ACCESS, {"ids": sorted(mains)})})
     out: list[dict] = []
     seen: set[str] = set()
+    room = len(matches) * 4 if limit is None else limit
+
+    def shown() -> bool:
+        return len(out) < room
+
     for m in matches:
         key = m.get("_key")
         if key is None or key[0] not in kotlin_owners:
@@ -100,7 +135,7 @@ def search_view(store, matches: list[dict]) -> tuple[list[dict], int]:
         owner, name, kind = key[0], key[1], m["kind"]
         if kind not in ("method", "field"):
             header = headers.get(owner)
-            out.append({**m, "kotlin": kotlin_entry(header)} if header else m)
+            out.append({**m, "kotlin": kotlin_entry(header)} if header and shown() else m)
             continue
         rows = groups.get((owner, name, kind))
         if not rows:
@@ -118,6 +153,9 @@ def search_view(store, matches: list[dict]) -> tuple[list[dict], int]:
             if d["id"] in seen:
                 continue
             seen.add(d["id"])
+            if not shown():  # past the limit: counted, never rendered
+                out.append(m)
+                continue
             target = main_member(d, owner) or rows[0]["id"]
             hit = {**m, "kind": "method" if "(" in target else "field", "ref": _member_ref(target, access.get(target)),
                    "name": target.split("#", 1)[1].split("(", 1)[0].split(":", 1)[0],
@@ -129,7 +167,9 @@ def search_view(store, matches: list[dict]) -> tuple[list[dict], int]:
             entry["markers"] = [x for x in entry["markers"] if not x.startswith(_HIDDEN_MARKERS)]
             hit["kotlin"] = entry
             out.append(hit)
-        if unclaimed:  # members of the group no Kotlin declaration claims stay one JVM hit
+        if unclaimed and not shown():
+            out.append(m)
+        elif unclaimed:  # members of the group no Kotlin declaration claims stay one JVM hit
             rest = dict(m)
             if kind == "method":
                 rest["overloads"] = len(unclaimed)

@@ -6,6 +6,7 @@ and adds the Kotlin one; `--view jvm` leaves every answer exactly as the JVM vie
 
 from __future__ import annotations
 
+import functools
 import json
 
 from jdx.engine.refs import format_member, format_type
@@ -27,6 +28,19 @@ def decls_of(store, type_id: str) -> list[dict]:
 
 def _ref(member_id: str) -> str:
     """A JVM member id (`a/B#m(I)V`, `a/B#f:I`) as its canonical reference (spec §6)."""
+    if "@" in member_id:  # a shadowed copy's id prints by the answer's workspace (refs.format_type)
+        return _format_ref(member_id)
+    return _plain_ref(member_id)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _plain_ref(member_id: str) -> str:
+    """_ref of an id whose printed form depends on nothing else: a search line formats every JVM link of each
+    declaration it shows, the same ones again and again in a long-lived process."""
+    return _format_ref(member_id)
+
+
+def _format_ref(member_id: str) -> str:
     owner, _, rest = member_id.partition("#")
     if "(" not in rest:
         return f"{format_type(owner)}#{rest.split(':', 1)[0]}"
@@ -37,13 +51,13 @@ def _ref(member_id: str) -> str:
         return f"{format_type(owner)}#{rest}"
 
 
-def _markers(d: dict) -> list[str]:
+def _markers(d: dict, detail: dict | None = None) -> list[str]:
     flags = set(d["flags"] or ())
     out = [MARKERS[f] for f in ("component", "jvm_static", "jvm_overloads", "jvm_field") if f in flags]
     if d["kind"] == "function" and d["name"] == "copy" and "synthesized" in flags:
         out.append("data class copy")
-    detail = json.loads(d["detail"] or "{}")
     if "jvm_name" in flags:
+        detail = json.loads(d["detail"] or "{}") if detail is None else detail
         jvm = detail.get("jvm_name") or next((link.split("#", 1)[1].split("(", 1)[0] for link in d["jvm"] or ()
                                               if link.startswith("getter:")), None)
         if jvm:
@@ -57,7 +71,8 @@ def kotlin_entry(d: dict) -> dict:
     links = [{"role": link.split(":", 1)[0], "ref": _ref(link.split(":", 1)[1])}
              for link in d["jvm"] or () if not link.startswith("type:")]
     return {"kind": d["kind"], "name": d["name"], "text": d["signature"], "visibility": d["visibility"],
-            "modality": d["modality"], "flags": list(d["flags"] or ()), "markers": _markers(d), "detail": detail,
+            "modality": d["modality"], "flags": list(d["flags"] or ()), "markers": _markers(d, detail),
+            "detail": detail,
             "jvm": links}
 
 
@@ -123,6 +138,11 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
 
 def member_kotlin(store, member_ids: list[str]) -> dict[str, list[dict]]:
     """JVM member id -> the Kotlin declarations (with the member's role) it compiles from."""
+    from jdx.engine.kotlin_index import kotlin_links
+
+    links = kotlin_links(store)
+    if links is not None:
+        return links.member_rows(member_ids)
     out: dict[str, list[dict]] = {}
     methods = [i for i in member_ids if "(" in i]
     fields = [i for i in member_ids if "(" not in i]
@@ -176,10 +196,10 @@ def members_view(store, result: dict) -> None:
     """`members` of a Kotlin class (spec §9.3 step 7): each JVM member that compiles from a Kotlin declaration
     carries it; the declaration's other members (a property's setter, `$default`, @JvmOverloads copies) fold
     into the first one listed; members of Java supertypes keep their JVM form."""
-    from jdx.engine.descriptors import fqn_to_internal
+    from jdx.engine.refs import type_id
 
     items = result["members"]
-    ids = [fqn_to_internal(m["declaring"]) + "#" + m["name"] + (":" if m["kind"] == "field" else "")
+    ids = [type_id(m["declaring"]) + "#" + m["name"] + (":" if m["kind"] == "field" else "")
            + m["descriptor"] for m in items]
     found = member_kotlin(store, ids)
     if not found:

@@ -331,13 +331,13 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
             item["overrides"] = e["overrides"]
         out.append(item)
     order = {"constructor": 0, "field": 1, "method": 2}
-    depth_of = {row["id"]: i for i, (row, _) in enumerate(walk)}
+    depth_of = {format_type(row["id"]): i for i, (row, _) in enumerate(walk)}
     if opts.sort == "name":
         out.sort(key=lambda x: (x["name"], x["ref"]))
     elif opts.sort == "declaring":
-        out.sort(key=lambda x: (depth_of.get(d.fqn_to_internal(x["declaring"]), 99), x["name"], x["ref"]))
+        out.sort(key=lambda x: (depth_of.get(x["declaring"], 99), x["name"], x["ref"]))
     elif opts.sort == "kind":
-        out.sort(key=lambda x: (depth_of.get(d.fqn_to_internal(x["declaring"]), 99), order[x["kind"]], x["name"],
+        out.sort(key=lambda x: (depth_of.get(x["declaring"], 99), order[x["kind"]], x["name"],
                                 x["ref"]))
     else:
         raise UsageError(f"--sort {opts.sort!r}: use name, kind or declaring")

@@ -1,13 +1,17 @@
 """Symbol references (spec §6): a generous parser, the canonical printer, and param matching.
 
-Input is generous (`Gson`, `java.util.Map.Entry`, `g:a:v/com.x.Foo`, `Foo#bar`, `Foo::bar`,
-`Foo.bar(int)`, `Foo#bar(List<String>, int...):void`, `Foo#bar(I)V`, `com.x.*`); output is
-canonical (`com.x.Foo#bar(java.util.List, int...)`). Member names the grammar cannot spell
+Input is generous (`Gson`, `java.util.Map.Entry`, `g:a:v/com.x.Foo`, `lib-1.0.jar/com.x.Foo` (a jar by
+file name), `Foo#bar`, `Foo::bar`, `Foo.bar(int)`, `Foo#bar(List<String>, int...):void`, `Foo#bar(I)V`,
+`com.x.*`); output is canonical (`com.x.Foo#bar(java.util.List, int...)`). Member names the grammar cannot spell
 (Kotlin's `` `my test` ``) are quoted in backticks, a literal backtick doubled.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 
 from jdx.engine.descriptors import (
@@ -134,11 +138,12 @@ class _RefParser:
         slash = body.find("/")
         if slash > 0:
             head = body[:slash]
-            if head.count(":") >= 2 and "::" not in head and not any(c in head for c in "#(`<"):
-                coord = self.coord(head)
+            jar = head.endswith(".jar") and len(head) > 4 and all(_is_name_char(c) or c == "." for c in head)
+            if jar or head.count(":") >= 2 and "::" not in head and not any(c in head for c in "#(`<"):
+                coord = head if jar else self.coord(head)
                 start = slash + 1
                 if start == len(body):
-                    raise self.err("missing type after coordinate", start)
+                    raise self.err("missing type after " + ("jar name" if jar else "coordinate"), start)
         # Find where the type part ends: a separator, '(' , ':' or a quoted member name.
         sep_at = sep_end = stop = first_tick = last_dot = -1
         depth = 0
@@ -402,15 +407,65 @@ class _RefParser:
 
 
 
+_PLAIN_MEMBER = re.compile(r"[A-Za-z0-9_$]+")  # the common case, no character needs a closer look
+
+
 def _quote_member(name: str, glob: bool = False) -> str:
+    if _PLAIN_MEMBER.fullmatch(name):
+        return name
     if name in SPECIAL_MEMBERS or (name and all(_is_name_char(c) and (glob or c not in "*?") for c in name)):
         return name
     return "`" + name.replace("`", "``") + "`"
 
 
+# A shadowed class copy's graph id is `name@<16 hex of its artifact key>`; it prints as the copy's
+# artifact-scoped reference (spec §6 `g:a:v/com.x.Foo`) when the answer's workspace can name the artifact.
+SHADOW_SUFFIX = re.compile(r"@([0-9a-f]{16})$")
+_artifact_prefixes: ContextVar[Callable[[], dict[str, str]] | None] = ContextVar("jdx_artifact_prefixes", default=None)
+
+
+@contextmanager
+def artifact_prefixes(provider: Callable[[], dict[str, str]]) -> Iterator[None]:
+    """While answering: `provider()` maps an artifact key's first 16 hex to the reference prefix naming that
+    artifact (a coordinate or a jar's file name); called at most once, on the first shadowed id printed."""
+    cache: list[dict[str, str]] = []
+
+    def once() -> dict[str, str]:
+        if not cache:
+            cache.append(provider())
+        return cache[0]
+
+    token = _artifact_prefixes.set(once)
+    try:
+        yield
+    finally:
+        _artifact_prefixes.reset(token)
+
+
 def format_type(internal_name: str) -> str:
-    """Canonical type ref: `java/util/Map$Entry` -> `java.util.Map$Entry`."""
-    return internal_to_fqn(internal_name)
+    """Canonical type ref: `java/util/Map$Entry` -> `java.util.Map$Entry`; a shadowed copy's id
+    (`com/x/Foo@<artifact>`) -> `g:a:v/com.x.Foo` (spec §6), or `com.x.Foo@<artifact>` when its
+    artifact has no name a reference can carry."""
+    if "@" not in internal_name:
+        return internal_to_fqn(internal_name)
+    m = SHADOW_SUFFIX.search(internal_name)
+    provider = _artifact_prefixes.get()
+    prefix = provider().get(m.group(1)) if m and provider else None
+    if prefix is None:
+        return internal_to_fqn(internal_name)
+    return prefix + "/" + internal_to_fqn(internal_name[:m.start()])
+
+
+def type_id(printed: str) -> str:
+    """The graph id of a type as format_type printed it: `java.util.Map$Entry` -> `java/util/Map$Entry`,
+    `g:a:v/com.x.Foo` (a shadowed copy) -> `com/x/Foo@<artifact>`."""
+    scope, slash, fqn = printed.rpartition("/")
+    provider = _artifact_prefixes.get() if slash else None
+    if provider is not None:
+        key = next((k for k, prefix in provider().items() if prefix == scope), None)
+        if key is not None:
+            return fqn.replace(".", "/") + "@" + key
+    return printed.replace(".", "/")
 
 
 def format_member(owner_internal: str, name: str, descriptor: str, *, is_field: bool = False,

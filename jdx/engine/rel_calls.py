@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from jdx.engine import descriptors as d
 from jdx.engine.members import ACC
+from jdx.engine.refs import format_type
 from jdx.engine.relations import (ArtifactFilter, Artifacts, TreeWalk, check_depth, check_limit, is_lambda,
                                   lambda_writers, method_ref, resolve_symbol, rows_by_ids, sort_key,
                                   split_method_id, twin_ids)
@@ -52,7 +52,7 @@ class _CallGraph:
         e["lines"].add(line if line is not None else -1)
         e["kinds"].add(kind)
         if via:
-            e["via"].add(d.internal_to_fqn(via))
+            e["via"].add(format_type(via))
         e["in_lambda"] = e["in_lambda"] or in_lambda
         e["method_ref"] = e["method_ref"] or kind == "handle"
 
@@ -139,7 +139,7 @@ def _dispatch_note(store: GraphStore, row: dict, ref: str) -> str | None:
     if name in ("<init>", "<clinit>") or access & (ACC["static"] | ACC["private"]):
         return None
     overriders = store.rows(q.OVERRIDERS_COUNT, {"id": row["c_id"]})[0]["n"]
-    owner = d.internal_to_fqn(owner)
+    owner = format_type(owner)
     text = (f"{ref}: calls through {owner} and through subtypes that inherit this declaration are included "
             f"(virtual dispatch may run an override)")
     if overriders:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from jdx.engine import descriptors as d
+from jdx.engine.refs import format_type
 from jdx.engine.relations import ArtifactFilter, Artifacts, TreeWalk, check_depth, check_limit, rows_by_ids
 from jdx.engine.resolve import resolve_type
 from jdx.errors import Warning_
@@ -90,7 +91,7 @@ def _up_graph(store: GraphStore, root: dict, depth: int | None, types: _Types) -
                 prow = types.rows.get(parent)
                 if prow is None or prow["external"]:
                     unresolved.append(parent)
-                g.add_edge(t, parent, rel=rel, written=written.get(parent, d.internal_to_fqn(parent)))
+                g.add_edge(t, parent, rel=rel, written=written.get(parent, format_type(parent)))
         frontier, level = [n for n in dict.fromkeys(nxt) if types.rows.get(n) and not types.rows[n]["external"]], \
             level + 1
     return g, sorted(set(unresolved))
@@ -132,7 +133,7 @@ def _down_graph(store: GraphStore, root: dict, depth: int | None, types: _Types)
                 nxt.append(child)
             rel = "extends" if r["rel"] == "EXTENDS" or r["kind"] in INTERFACE_KINDS else "implements"
             g.add_edge(r["parent"], child, rel=rel,
-                       written=_as_written(types.rows[child]).get(r["parent"], d.internal_to_fqn(r["parent"])))
+                       written=_as_written(types.rows[child]).get(r["parent"], format_type(r["parent"])))
         frontier, level = list(dict.fromkeys(nxt)), level + 1
     return g
 
@@ -158,13 +159,13 @@ def _filtered(g: nx.DiGraph, root: str, keep) -> nx.DiGraph:
 
 def _entry(types: _Types, arts: Artifacts, node: str, data: dict) -> dict:
     row = types.rows.get(node)
-    entry = {"type": d.internal_to_fqn(node), "kind": (row or {}).get("kind") or "unknown",
+    entry = {"type": format_type(node), "kind": (row or {}).get("kind") or "unknown",
              "artifact": arts.name(row.get("artifact") if row and not row["external"] else None),
              "relation": data["rel"], "as": data["written"]}
     if row is None or row["external"]:
         entry["unresolved"] = True
     if data.get("via"):
-        entry["via"] = [d.internal_to_fqn(v) for v in data["via"]]
+        entry["via"] = [format_type(v) for v in data["via"]]
     return entry
 
 
@@ -172,7 +173,7 @@ def _tree(g: nx.DiGraph, root: str, types: _Types, arts: Artifacts, limit: int, 
           make) -> tuple[list[dict], TreeWalk]:
     def order(n: str) -> tuple:  # superclasses before interfaces, then by name
         row = types.rows.get(n) or {}
-        return (row.get("kind") in INTERFACE_KINDS, d.internal_to_fqn(n))
+        return (row.get("kind") in INTERFACE_KINDS, format_type(n))
 
     walk = TreeWalk(g, order, lambda _ids: None, limit, depth)
     return walk.walk(root, make), walk
@@ -192,7 +193,7 @@ def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dic
     root = resolve_type(store, text)
     arts = Artifacts.of(store)
     types = _Types(store)
-    result: dict = {"type": root["fqn"], "kind": root["kind"], "artifact": arts.name(root["artifact"])}
+    result: dict = {"type": format_type(root["id"]), "kind": root["kind"], "artifact": arts.name(root["artifact"])}
     warnings: list[Warning_] = []
     shown = total = types_shown = types_total = 0
     for direction, wanted in (("up", opts.up), ("down", opts.down)):
@@ -201,7 +202,7 @@ def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dic
         if direction == "up":
             g, unresolved = _up_graph(store, root, depth, types)
             for u in unresolved:
-                warnings.append(Warning_("UNRESOLVED_SUPERTYPE", f"{d.internal_to_fqn(u)} is not in the workspace: "
+                warnings.append(Warning_("UNRESOLVED_SUPERTYPE", f"{format_type(u)} is not in the workspace: "
                                          f"the hierarchy above it is unknown"))
         else:
             g = _down_graph(store, root, depth, types)
@@ -238,7 +239,7 @@ def implementors(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[
     types = _Types(store)
     g = _within(_down_graph(store, root, depth, types), root, opts, arts, types)
     nodes = sorted((n for n in g if n != root["id"]),
-                   key=lambda n: (arts.position(types.rows[n]["artifact"]), d.internal_to_fqn(n)))
+                   key=lambda n: (arts.position(types.rows[n]["artifact"]), format_type(n)))
     out = []
     for n in nodes[:limit]:
         parents = sorted(g.predecessors(n), key=d.internal_to_fqn)
@@ -246,7 +247,7 @@ def implementors(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[
         entry["supertypes"] = [f"{g.edges[p, n]['rel']} {g.edges[p, n]['written']}" for p in parents]
         entry["direct"] = root["id"] in parents
         out.append(entry)
-    result = {"type": root["fqn"], "kind": root["kind"], "artifact": arts.name(root["artifact"]),
+    result = {"type": format_type(root["id"]), "kind": root["kind"], "artifact": arts.name(root["artifact"]),
               "implementors": out, "count": len(nodes)}
     truncated = {"shown": len(out), "total": len(nodes), "hint": f"--limit {len(nodes)}"} if len(nodes) > limit \
         else None

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from jdx.engine import descriptors as d
-from jdx.engine.refs import format_member
+from jdx.engine.refs import format_member, format_type
 from jdx.engine.relations import (ArtifactFilter, Artifacts, Symbol, Target, check_limit, is_lambda,
                                   lambda_writers, method_ref, resolve_symbol, rows_by_ids, sort_key,
                                   split_method_id, twin_ids)
@@ -51,7 +50,7 @@ def _site(row: dict, kind: str, target: Target, detail: str, **extra) -> dict:
 
 
 def _via(row: dict) -> str | None:
-    return d.internal_to_fqn(row["via"]) if row.get("via") else None
+    return format_type(row["via"]) if row.get("via") else None
 
 
 def _chaining_callers(store: GraphStore, rows: list[dict], by_id: dict[str, Target]) -> set[int]:
@@ -122,7 +121,7 @@ def _type_sites(store: GraphStore, target: Target, kinds: set[str]) -> list[dict
 def _element_ref(label: str, node_id: str) -> str:
     """Canonical ref of an annotated Type, Method or Field id."""
     if label == "Type":
-        return d.internal_to_fqn(node_id)
+        return format_type(node_id)
     owner, _, rest = node_id.partition("#")
     if label == "Field":
         name, _, desc = rest.partition(":")
@@ -243,7 +242,7 @@ def _notes(symbol: Symbol) -> list[str]:
                 f"jdx usages '{symbol.targets[0].ref}#<name>'"]
     t = symbol.targets[0]
     if all(x.kind == "method" for x in symbol.targets):
-        owner = d.internal_to_fqn(t.id.split("#", 1)[0])
+        owner = format_type(t.id.split("#", 1)[0])
         return [f"calls through {owner} and through subtypes that inherit the declaration are included; "
                 "calls of overriding methods are theirs (kind override lists the overrides)"]
     return []

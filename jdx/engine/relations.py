@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from jdx.engine.members import ACC
-from jdx.engine.refs import format_member, parse_ref
+from jdx.engine.refs import format_member, format_type, parse_ref
 from jdx.engine.resolve import resolve_type_ref
 from jdx.errors import NotFoundError, UsageError
 from jdx.graph_schema import queries, queries_graph as q
@@ -52,7 +52,7 @@ class Symbol:
 
 
 def _type_target(row: dict) -> Target:
-    return Target(row["id"], row["fqn"], "type", row)
+    return Target(row["id"], format_type(row["id"]), "type", row)
 
 
 def _member_target(entry: dict) -> Target:

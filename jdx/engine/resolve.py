@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 from jdx.engine import descriptors as d
 from jdx.engine.ranking import internal_packages, symbol_key
 from jdx.engine.refs import SymbolRef, parse_ref
 from jdx.errors import AmbiguousError, NotFoundError, UsageError
 from jdx.graph_schema import queries, queries_search
 from jdx.graph_schema.store import GraphStore
+
+_COORD_PART = re.compile(r"[A-Za-z0-9._+-]+")
 
 
 def _candidate(row: dict, artifacts: dict[str, str]) -> dict:
@@ -55,6 +59,56 @@ def _artifact_coordinate(coord: str, name: str, path: str) -> bool:
     return path.endswith(maven) or (gradle_dir in path and path.endswith("/" + file))
 
 
+def _coordinate_of(name: str, path: str) -> str | None:
+    """The `g:a:v[:classifier]` an artifact is known by: its name when it is one, else its Maven repository or
+    Gradle cache layout; None when neither names it (a coordinate found must select it back, see
+    _artifact_coordinate)."""
+    head = name.split(" ", 1)[0]
+    found = None
+    if 3 <= len(head.split(":")) <= 4 and all(_COORD_PART.fullmatch(p) for p in head.split(":")):
+        found = head
+    else:
+        parts = path.replace("\\", "/").split("/")
+        if len(parts) >= 4 and parts[-1].endswith(".jar"):
+            if "files-2.1" in parts[:-5] and len(parts) - parts.index("files-2.1") == 6:  # files-2.1/g/a/v/hash/jar
+                g, a, v = parts[-5:-2]
+            else:  # <repository>/g/r/o/u/p/a/v/a-v[-classifier].jar
+                a, v = parts[-3], parts[-2]
+                top = len(parts) - 1 - parts[::-1].index("repository") if "repository" in parts else -1
+                g = ".".join(parts[top + 1:-3]) if 0 <= top < len(parts) - 4 else ""
+            stem = parts[-1][:-4]
+            if g and stem.startswith(f"{a}-{v}"):
+                classifier = stem[len(f"{a}-{v}"):].lstrip("-")
+                found = f"{g}:{a}:{v}" + (f":{classifier}" if classifier else "")
+    return found if found and _artifact_coordinate(found, name, path) else None
+
+
+def artifact_ref_prefixes(store: GraphStore) -> dict[str, str]:
+    """Artifact key (first 16 hex, a shadowed copy's id suffix) -> the prefix a reference names it by
+    (spec §6 `g:a:v/`): its coordinate, else its jar's file name; only prefixes that select exactly that
+    artifact back (resolve_type_ref) are given."""
+    rows = store.rows_cached(queries.ARTIFACTS)
+    named = {}
+    for r in rows:
+        name, path = r["a.name"] or "", r["a.path"] or ""
+        coord = _coordinate_of(name, path)
+        jar = path.replace("\\", "/").rsplit("/", 1)[-1]
+        named[r["a.id"]] = coord or (jar if jar.endswith(".jar") else None)
+    out = {}
+    for key, prefix in named.items():
+        if prefix and len(_scoped_artifacts(rows, prefix)) == 1:
+            out[key[:16]] = prefix
+    return out
+
+
+def _scoped_artifacts(rows: list[dict], scope: str) -> list[dict]:
+    """The artifacts a reference's `scope/` prefix selects: a coordinate (_artifact_coordinate) or a jar file
+    name."""
+    if scope.endswith(".jar"):
+        return [r for r in rows if (r["a.path"] or "").replace("\\", "/").rsplit("/", 1)[-1] == scope]
+    return [r for r in rows if _artifact_coordinate(scope, r["a.name"] or "", r["a.path"] or "")]
+
+
 def _versions_present(store: GraphStore, coord: str) -> list[dict]:
     """Artifacts of the same group:artifact as `coord` in any other version, as coordinates."""
     g, a = coord.split(":")[:2]
@@ -79,15 +133,15 @@ def _resolve_in_coordinate(store: GraphStore, ref: SymbolRef, text: str) -> dict
     """Spec §6 `g:a:v/type`: the type as that artifact declares it (a shadowed copy included); exit 1 with the
     versions present when the workspace has no such artifact."""
     coord = ref.coord
-    artifacts = [r for r in store.rows_cached(queries.ARTIFACTS)
-                 if _artifact_coordinate(coord, r["a.name"] or "", r["a.path"] or "")]
+    artifacts = _scoped_artifacts(store.rows_cached(queries.ARTIFACTS), coord)
     if not artifacts:
-        others = _versions_present(store, coord)
+        others = _versions_present(store, coord) if not coord.endswith(".jar") else []
         raise NotFoundError(
             f"not found: {coord} is not in the workspace"
             + (f" (present: {', '.join(sorted({o['coord'] for o in others}))})" if others else ""),
             candidates=[{"ref": f"{o['coord']}/{ref.type_name}", "artifact": o["artifact"]} for o in others],
-            hint=f"add it with --coord {coord}" if not others else "re-run with one of the refs above")
+            hint=("re-run with one of the refs above" if others else f"add it with --jars <path to {coord}>"
+                  if coord.endswith(".jar") else f"add it with --coord {coord}"))
     ids = {r["a.id"] for r in artifacts}
     for fqn in ref.type_candidates():
         for copy in store.rows(queries_search.TYPE_COPIES, {"name": fqn.replace(".", "/")}):

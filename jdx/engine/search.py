@@ -235,7 +235,7 @@ def search(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, dic
     if opts.view == "kotlin":
         from jdx.engine.kotlin_hits import search_view
 
-        result["matches"], change = search_view(store, result["matches"])
+        result["matches"], change = search_view(store, result["matches"], limit)
         result["total"] += change
         del result["matches"][limit:]
         if change or any("kotlin" in m for m in result["matches"]):

@@ -35,6 +35,33 @@ def index_for(store: GraphStore) -> "NameIndex | None":
     return found
 
 
+def loaded_index(store: GraphStore) -> NameIndex | None:
+    """The store's in-memory index if this process has loaded it (never loads, never counts a search)."""
+    return _INDEXES.get(store)
+
+
+def group_rows(index: NameIndex, names, owners) -> list[dict]:
+    """queries_kotlin.SYMBOLS_OF_GROUPS from the in-memory index: the method and field symbols of these names
+    declared in these owners, by id."""
+    import pyarrow as pa
+
+    indices = [i for n in names if n in index.span for i in range(*index.span[n])]
+    if not indices:
+        return []
+    taken = index.table.select(["name", "kind", "owner", "descriptor", "access"]).take(pa.array(indices, pa.int64()))
+    cols = {c: taken.column(c).to_pylist() for c in taken.column_names}
+    owners = set(owners)
+    out = []
+    for name, kind, owner, descriptor, access in zip(cols["name"], cols["kind"], cols["owner"], cols["descriptor"],
+                                                     cols["access"]):
+        if kind in ("method", "field") and owner in owners:
+            sid = f"{owner}#{name}{descriptor}" if kind == "method" else f"{owner}#{name}:{descriptor}"
+            out.append({"id": sid, "name": name, "owner": owner, "kind": kind, "descriptor": descriptor,
+                        "access": access})
+    out.sort(key=lambda r: r["id"])
+    return out
+
+
 def set_memory_index(store: GraphStore, enabled: bool) -> None:
     """Force the in-memory index on (loaded now) or off (the graph answers every search): bench and tests."""
     if enabled:

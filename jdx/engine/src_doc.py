@@ -8,9 +8,8 @@ from dataclasses import dataclass
 
 from jdx.engine import javadoc as jd
 from jdx.engine import source_match as sm
-from jdx.engine.descriptors import fqn_to_internal
 from jdx.engine.member_resolve import _substituted_descriptor, collect
-from jdx.engine.refs import format_member, format_type
+from jdx.engine.refs import format_member, format_type, type_id
 from jdx.engine.src_body import member_target, resolve_symbol
 from jdx.engine.src_locate import Located, SourceContext, locate_field, locate_method, locate_type
 from jdx.errors import Warning_
@@ -159,7 +158,7 @@ def first_sentence_docs(ctx: SourceContext, items: list[dict]) -> dict[str, str]
     out: dict[str, str] = {}
     rows: dict[tuple[str, bool], dict] = {}
     for it in items:
-        owner = fqn_to_internal(it["declaring"])
+        owner = type_id(it["declaring"])
         is_field = it.get("kind") == "field"
         if (owner, is_field) not in rows:
             query, prefix = (queries.FIELDS_OF, "f.") if is_field else (queries.MEMBERS_OF, "m.")

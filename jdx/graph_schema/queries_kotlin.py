@@ -43,3 +43,9 @@ KOTLIN_HEADERS_BY_FQN = (  # the class header of each named Kotlin class
     f"MATCH (t:Type)-[:KOTLIN]->(k:KotlinDecl) WHERE t.fqn IN $fqns AND k.kind = 'class' AND k.owner = t.id "
     f"RETURN t.fqn AS member, 'type' AS role, {_DECL} ORDER BY member, k.position"
 )
+# the in-memory links of a long-lived process (jdx.engine.kotlin_index): every COMPILES_TO edge once, then
+# declarations by primary key
+KOTLIN_TYPE_IDS = "MATCH (t:Type) WHERE t.kotlin IS NOT NULL RETURN t.id AS id"
+KOTLIN_LINKS = ("MATCH (k:KotlinDecl)-[r:COMPILES_TO]->(m) RETURN m.id AS member, r.role AS role, k.id AS decl, "
+                "k.owner AS owner, k.position AS position, m.access AS access")
+KOTLIN_DECLS_BY_ID = f"UNWIND $ids AS i MATCH (k:KotlinDecl {{id: i}}) RETURN {_DECL}"

@@ -74,6 +74,7 @@ def cli(jdx_env, classes, monkeypatch):
                               env=env, timeout=timeout)
 
     run.status = lambda: control.status(key) or {"running": False}
+    run.env, run.flags = env, flags
     yield run
     run("daemon", "stop", timeout=60)
     for pid_file in runtime.glob("*.pid"):  # belt and braces: never leave a daemon behind
@@ -151,3 +152,36 @@ def test_two_starts_at_once_leave_one_daemon(cli, classes):
     assert any(r.returncode == 0 for r in results)
     pids = {json.loads(r.stdout)["result"]["pid"] for r in results if r.returncode == 0}
     assert pids == {status(cli)["pid"]} and status(cli)["idle"] == 60
+
+
+def test_a_daemon_running_edited_code_is_replaced_and_never_answers(cli, classes, tmp_path):
+    """jdx's own files edited in place with the version unchanged (an editable install, a reinstall of the same
+    version): the next query is answered by the edited code, a new daemon serves it, the old one exits."""
+    code = tmp_path / "code"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "jdx", code / "jdx",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    env = {**cli.env, "PYTHONPATH": str(code)}
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "jdx", *args, *cli.flags], capture_output=True, text=True,
+                              check=False, env=env, cwd=code, timeout=300)  # `-m` puts the cwd first on sys.path
+
+    def daemon_pid() -> int | None:
+        shown = run("--json", "daemon", "status")
+        return json.loads(shown.stdout)["result"].get("pid") if shown.returncode == 0 else None
+
+    assert '"edited"' not in run("members", "p.A", "--json").stdout
+    assert wait_until(lambda: daemon_pid() is not None, 20)
+    old = daemon_pid()
+    members = code / "jdx" / "engine" / "members.py"
+    text = members.read_text()
+    marker = '"deprecated": bool(m.get("deprecated"))}'
+    assert marker in text
+    members.write_text(text.replace(marker, '"deprecated": bool(m.get("deprecated")), "edited": True}'))
+    answer = run("members", "p.A", "--json")
+    assert answer.returncode == 0 and '"edited":true' in answer.stdout, answer.stdout + answer.stderr
+    assert wait_until(lambda: daemon_pid() not in (None, old), 20)
+    assert '"edited":true' in run("members", "p.A", "--json").stdout
+    assert wait_until(lambda: not Path(f"/proc/{old}").exists() or
+                      Path(f"/proc/{old}/stat").read_text().split()[2] == "Z", 20)  # it noticed and stopped
+    run("daemon", "stop")

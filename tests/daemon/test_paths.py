@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
 
 from jdx.daemon.paths import (
-    SUN_PATH_MAX, check_socket_path, daemon_paths, runtime_dir, workspace_argv, workspace_flags, workspace_hash)
+    SUN_PATH_MAX, check_socket_path, code_fingerprint, daemon_paths, runtime_dir, workspace_argv, workspace_flags,
+    workspace_hash)
 from jdx.errors import UsageError
 
 
@@ -52,6 +54,24 @@ def test_names_are_version_stamped_and_side_by_side(env, tmp_path):
     assert {p.name for p in (paths.socket, paths.pid, paths.lock, paths.log)} == {
         f"{stem}.sock", f"{stem}.pid", f"{stem}.lock", f"{stem}.log"}
     assert daemon_paths(ws, version="9.9.9").socket != paths.socket
+    assert daemon_paths(ws, code="0" * 8).socket != paths.socket  # other jdx files: another daemon
+
+
+def test_the_code_fingerprint_follows_the_package_files(tmp_path):
+    fresh = code_fingerprint(fresh=True)
+    assert fresh == code_fingerprint() and len(fresh) == 8
+    pkg = tmp_path / "jdx"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "jdx", pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    copied = code_fingerprint(fresh=True, root=str(pkg))
+    assert copied != fresh  # another checkout of the same version
+    (pkg / "__pycache__").mkdir(exist_ok=True)
+    (pkg / "__pycache__" / "x.cpython-311.pyc").write_bytes(b"\0")
+    assert code_fingerprint(fresh=True, root=str(pkg)) == copied  # byte-code caches are not code
+    edited = pkg / "engine" / "members.py"
+    stat = edited.stat()
+    edited.write_text(edited.read_text().replace("def ", "def  ", 1))
+    os.utime(edited, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # same mtime: the size still tells
+    assert code_fingerprint(fresh=True, root=str(pkg)) != copied
 
 
 def test_workspace_hash_is_stable_and_order_sensitive(env, tmp_path, monkeypatch):

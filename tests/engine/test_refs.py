@@ -91,6 +91,9 @@ MORE_FORMS = [
      {"type_name": "Foo", "coord": "g:a:1.0", "member": "bar", "params": ("java.lang.Object",),
       "return_type": "void", "descriptor": "(Ljava/lang/Object;)V"}),
     ("Ñandú#año", {"type_name": "Ñandú", "member": "año"}),
+    ("gson-2.11.0.jar/com.google.gson.Gson#<init>()",  # a jar by file name: a shadowed copy's printed form
+     {"type_name": GSON, "coord": "gson-2.11.0.jar", "member": "<init>", "params": ()}),
+    ("java/util/Map$Entry", {"type_name": "java.util.Map$Entry", "ambiguous_dot": True}),
 ]
 
 
@@ -166,6 +169,7 @@ MALFORMED = [
     ("Gson:toJson", "needs a type and member"),
     ("com.google.*#foo", "a package glob cannot have a member"),
     ("g:a:v/", "missing type after coordinate"),
+    ("lib-1.0.jar/", "missing type after jar name"),
     ("g:a:b:c:d:e/Foo", "coordinate must be group:artifact:version"),
     ("g::v/Foo", "unexpected '/'"),
     ("g:a b:v/Foo", "malformed coordinate segment"),

@@ -84,3 +84,57 @@ def test_property_accessors_fold(store):
     hits = _search(store, "title", "kotlin")
     assert [(m["ref"], m["kotlin"]["text"]) for m in hits] == [("kx.Canvas#getTitle()", "public var title: String?")]
     assert len(_search(store, "title", "jvm")) == 3  # field, getter, setter
+
+
+@pytest.mark.parametrize("pattern", ["*", "*e*", "get*", "title", "area", "name"])
+def test_a_long_lived_process_answers_the_kotlin_view_like_the_graph(store, monkeypatch, pattern):
+    """A process holding the search index in memory also holds the Kotlin links: the same hits as the graph's
+    queries, and once loaded no COMPILES_TO or NAMES scan per search; hits past --limit are left out alike."""
+    import jdx.engine.kotlin_hits as hits_mod
+    import jdx.engine.kotlin_index as index_mod
+    import jdx.engine.search as search_mod
+    from jdx.engine.search import SearchOptions, search
+    from jdx.engine.search_index import NameIndex
+
+    def answer(limit: int):
+        return search(store, pattern, SearchOptions(view="kotlin", limit=limit))
+
+    def use(index) -> None:
+        for mod in (search_mod, hits_mod, index_mod):
+            monkeypatch.setattr(mod, "index_for" if mod is search_mod else "loaded_index", lambda _store: index)
+
+    use(None)
+    from_graph, few_from_graph = answer(1000), answer(3)
+    assert few_from_graph[0]["matches"] == from_graph[0]["matches"][:3]
+    assert from_graph[0]["total"] == len(from_graph[0]["matches"])
+    use(NameIndex(store))
+    index_mod._LINKS.pop(store, None)
+    assert answer(1000) == from_graph and answer(3) == few_from_graph
+    asked = []
+    rows = type(store).rows
+    monkeypatch.setattr(type(store), "rows", lambda self, cypher, params=None: asked.append(cypher) or
+                        rows(self, cypher, params))
+    assert answer(1000) == from_graph
+    assert not [c for c in asked if "COMPILES_TO" in c or "NAMES" in c or "IN $ids" in c], asked
+
+
+def test_in_memory_kotlin_links_are_the_graphs(store, monkeypatch):
+    """Every JVM member's Kotlin declarations, and every class header, as the graph's queries return them."""
+    import jdx.engine.kotlin_index as index_mod
+    from jdx.engine.kotlin_view import member_kotlin
+    from jdx.graph_schema import queries_kotlin as q
+
+    ids = [r["id"] for r in store.rows("MATCH (m:Method) RETURN m.id AS id")]
+    ids += [r["id"] for r in store.rows("MATCH (f:Field) RETURN f.id AS id")]
+    monkeypatch.setattr(index_mod, "loaded_index", lambda _store: None)
+    from_graph = member_kotlin(store, ids)
+    assert len(from_graph) >= 45
+    links = index_mod.KotlinLinks(store)
+    assert links.member_rows(ids) == from_graph
+    assert list(links.member_rows(ids)) == list(from_graph)
+    types = [r["id"] for r in store.rows("MATCH (t:Type) RETURN t.id AS id")]
+    heads: dict = {}
+    for r in store.rows(q.KOTLIN_OF_TYPES, {"ids": types}):
+        heads.setdefault(r["member"], r)
+    assert links.type_headers(types) == heads and heads
+    assert links.types == {r["id"] for r in store.rows(q.KOTLIN_TYPES_AMONG, {"ids": types})}

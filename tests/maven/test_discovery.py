@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -337,3 +338,69 @@ def test_artifact_coordinate_forms():
     assert _artifact_coordinate("org.fix:core:2.0", "core-2.0.jar", gradle_jar)
     assert not _artifact_coordinate("org.fix:core:1.0", "core-2.0.jar", gradle_jar)
     assert _artifact_coordinate("com.example:app:1.0", "com.example:app:1.0 (tests)", "/p/app/target/test-classes")
+
+
+def _printed_refs(value) -> list[str]:
+    """Every string in an answer, for checking that no graph-internal `@<artifact>` id leaks into it."""
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _printed_refs(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _printed_refs(v)]
+    return [value] if isinstance(value, str) else []
+
+
+@pytest.mark.parametrize("form", ["coordinate", "jar"])
+def test_a_shadowed_copy_prints_as_an_artifact_scoped_ref_that_reads_back(world, world_env, tmp_path, form):
+    """Spec §6: the copy of a class an earlier artifact shadows prints as `g:a:v/fqn` (by its jar's file name when
+    it has no coordinate), constructors by their plain simple name, and every such printed reference is accepted
+    back as input and names that copy again."""
+    if form == "coordinate":
+        flags, scope = ("--coord", "org.fix:core:1.0", "--coord", "org.fix:core:2.0"), "org.fix:core:2.0"
+    else:
+        jars = []
+        for version in ("1.0", "2.0"):
+            # outside any repository layout and without pom.properties: named by its file name only
+            jar = tmp_path / version / f"core-{version}.jar"
+            jar.parent.mkdir()
+            with zipfile.ZipFile(world.repo / f"org/fix/core/{version}/core-{version}.jar") as src, \
+                    zipfile.ZipFile(jar, "w") as dst:
+                for item in src.infolist():
+                    if not item.filename.startswith("META-INF/maven/"):
+                        dst.writestr(item, src.read(item))
+            jars += ["--jars", str(jar)]
+        flags, scope = tuple(jars), "core-2.0.jar"
+    copy = f"{scope}/org.fix.core.Core"
+    out = batch(world_env, world.root, [f"show {copy}", f"members {copy}", f"hierarchy {copy}",
+                                        f"usages {copy}#only2_0", "search only2_0", "show org.fix.core.Core"],
+                "--no-jdk", *flags)
+    show, members, hierarchy, usages = (_result(e) for e in out[:4])
+    assert show["ref"] == copy and members["type"] == copy and hierarchy["type"] == copy
+    refs = {m["name"]: m["ref"] for m in members["members"]}
+    assert refs["only2_0"] == f"{copy}#only2_0()" and refs["<init>"] == f"{copy}#<init>()"
+    assert "Core()" in next(m["text"] for m in members["members"] if m["name"] == "<init>")
+    assert usages["symbol"] == f"{copy}#only2_0()"
+    for env in out[:4]:
+        assert not [s for s in _printed_refs(env["result"]) if "@" in s and "Core" in s], env["result"]
+        assert any(w["code"] == "DUPLICATE_CLASS" for w in env["warnings"]), env["warnings"]
+    assert "@" not in str(out[4])  # search lists loaded classes only (docs/search.md); no id leaks either way
+    assert _result(out[5])["ref"] == "org.fix.core.Core"  # the loaded copy keeps its plain name
+
+    again = batch(world_env, world.root, [f"members {show['ref']}", f"signature {refs['<init>']}",
+                                          f"body {refs['only2_0']}", f"show {refs['only2_0'].split('#')[0]}"],
+                  "--no-jdk", *flags)
+    assert {m["ref"] for m in _result(again[0])["members"]} == {m["ref"] for m in members["members"]}
+    for env in again[1:]:
+        text = str(_result(env))
+        assert copy in text and "only1_0" not in text, text
+
+
+def test_artifact_ref_prefix_forms():
+    from jdx.engine.resolve import _coordinate_of
+
+    assert _coordinate_of("org.fix:core:2.0", "/x/core-2.0.jar") == "org.fix:core:2.0"
+    assert _coordinate_of("core-2.0.jar", "/r/.m2/repository/org/fix/core/2.0/core-2.0.jar") == "org.fix:core:2.0"
+    classy = "/r/repository/org/fix/classy/1.0/classy-1.0-jdk11.jar"
+    assert _coordinate_of("x.jar", classy) == "org.fix:classy:1.0:jdk11"
+    assert _coordinate_of("core-2.0.jar", "/g/files-2.1/org.fix/core/2.0/0a1b/core-2.0.jar") == "org.fix:core:2.0"
+    assert _coordinate_of("core-2.0.jar", "/tmp/2.0/core-2.0.jar") is None
+    assert _coordinate_of("java.base", "") is None
