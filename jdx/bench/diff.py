@@ -74,7 +74,7 @@ def _in_process(jars: tuple[Path, Path], cache: Path, iterations: int) -> dict:
     from jdx.commands.diff_artifacts import load_sides, resolve_side
     from jdx.engine.diff.compare import compare
     from jdx.engine.diff.report import ReportOptions, result_dict
-    from jdx.engine.diff.surface import build_surface
+    from jdx.engine.diff.surface import surface_from_compact
     from jdx.engine.diff.visibility import DiffOptions
     from jdx.loaders.roots import HashCache
 
@@ -83,7 +83,7 @@ def _in_process(jars: tuple[Path, Path], cache: Path, iterations: int) -> dict:
     load_sides(sides, cache).wait()
 
     def once():
-        surfaces = [build_surface(s.label, s.tables) for s in sides]
+        surfaces = [surface_from_compact(s.label, s.surfaces) for s in sides]
         findings = compare(*surfaces, DiffOptions())
         return result_dict(findings, ReportOptions(), {})
 

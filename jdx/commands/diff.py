@@ -46,7 +46,7 @@ def run_diff(session, request: DiffRequest):
     from jdx.engine.answer import Answer
     from jdx.engine.diff.compare import compare
     from jdx.engine.diff.report import ReportOptions, result_dict
-    from jdx.engine.diff.surface import build_surface
+    from jdx.engine.diff.surface import surface_from_compact
     from jdx.engine.diff.visibility import DiffOptions
     from jdx.loaders.roots import HashCache
 
@@ -56,7 +56,7 @@ def run_diff(session, request: DiffRequest):
     hashes.save()
     writes = load_sides([old, new], cache)
     try:
-        surfaces = build_surface(old.label, old.tables), build_surface(new.label, new.tables)
+        surfaces = surface_from_compact(old.label, old.surfaces), surface_from_compact(new.label, new.surfaces)
         findings = compare(*surfaces, DiffOptions(request.visibility, request.include_synthetic))
     finally:
         writes.wait()
