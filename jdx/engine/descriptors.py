@@ -72,7 +72,8 @@ def name_segments(name: str) -> list[str]:
 
 
 def _check_internal_name(name: str, context: str) -> None:
-    if not name or any(not seg for seg in name.split("/")) or any(c in _BAD_NAME_CHARS for c in name):
+    # an empty segment is a leading, trailing or doubled slash
+    if not name or name[0] == "/" or name[-1] == "/" or "//" in name or not _BAD_NAME_CHARS.isdisjoint(name):
         raise ValueError(f"malformed class name {name!r} in {context!r}")
 
 

@@ -40,6 +40,9 @@ def access_level(access: int) -> str:
     return "package"
 
 
+_NONE: dict = {}  # the annotations of a member that has none (shared; a member given some gets its own dict)
+
+
 @dataclass(slots=True)
 class Member:
     owner: str
@@ -120,13 +123,24 @@ class TypeInfo:
         members: dict[str, Member] = {}
         by_sig: dict[tuple[str, str], Member] = {}
         member_rows, annotation_rows = marshal.loads(self.blob) if self.blob else ((), ())
+        owner = self.name
         for kind, name, desc, sig, access, exc, params, constant, default in member_rows:
             if name == "<clinit>":
                 continue
-            m = Member(self.name, name, desc, kind == 1, access, sig, tuple(sorted(exc.split(","))) if exc else (),
-                       params, constant, default)
-            members.setdefault(m.key, m)
-            by_sig.setdefault((name, desc), m)
+            is_field = kind == 1
+            m = Member(owner, name, desc, is_field, access, sig, tuple(sorted(exc.split(","))) if exc else (),
+                       params, constant, default, _NONE, _NONE)
+            # Member.key, inlined: this loop builds every member of every compared class
+            if is_field:
+                key = f"{name}:{desc}"
+            elif access & (SYNTHETIC | VOLATILE_OR_BRIDGE):
+                key = name + desc
+            else:
+                key = name + desc[: desc.index(")") + 1]
+            if key not in members:
+                members[key] = m
+            if (name, desc) not in by_sig:
+                by_sig[(name, desc)] = m
         annotations: dict[str, str] = {}
         for okind, mname, mdesc, param, desc, text in annotation_rows:
             if okind == 0:
@@ -136,8 +150,12 @@ class TypeInfo:
             if m is None:
                 continue
             if okind == 3:
+                if m.param_annotations is _NONE:
+                    m.param_annotations = {}
                 m.param_annotations[(param, desc)] = text or ""
             else:
+                if m.annotations is _NONE:
+                    m.annotations = {}
                 m.annotations[desc] = text or ""
         self._members, self._annotations = members, annotations
 
