@@ -14,12 +14,15 @@ import marshal
 import os
 import re
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jdx.errors import ArtifactReadError, Warning_
 from jdx.loaders.roots import Artifact, HashCache, dir_key
+
+if TYPE_CHECKING:  # only an extraction writes shards on a side thread
+    from concurrent.futures import ThreadPoolExecutor
 
 COORDINATE = re.compile(r"[A-Za-z0-9_.\-]+:[A-Za-z0-9_.\-]+:[A-Za-z0-9_.\-]+")
 LOCAL_REPOSITORY = Path.home() / ".m2" / "repository"
@@ -259,6 +262,8 @@ def _read(path: Path):
 
 
 def _extract(wanted: list[Artifact], cache: Path, header: bytes, slots: dict, meta: dict) -> ShardWrites:
+    from concurrent.futures import ThreadPoolExecutor
+
     from jdx.engine.diff.surface import compact_from_tables
     from jdx.loaders.extractor import JPypeExtractor
     from jdx.loaders.shards import write_shard_at
