@@ -268,10 +268,10 @@ def compact_from_tables(t: dict[str, pa.Table]) -> list[Entry]:
     out: list[Entry] = []
     for name, row in rows.items():
         ifaces = tuple(s for _, s in sorted(interfaces.get(name, [])))
-        packed = (members.get(name, []), annotations.get(name, []))
-        # repr of str/int/None tuples is canonical (marshal's bytes depend on reference counts)
-        digest = hashlib.blake2b(repr((row, ifaces, packed)).encode(), digest_size=16).digest()
-        out.append((row, ifaces, digest, marshal.dumps(packed)))
+        # marshal version 2 writes no back-references, so equal rows give equal bytes whatever shares them
+        blob = marshal.dumps((members.get(name, []), annotations.get(name, [])), 2)
+        digest = hashlib.blake2b(marshal.dumps((row, ifaces), 2) + blob, digest_size=16).digest()
+        out.append((row, ifaces, digest, blob))
     return out
 
 
