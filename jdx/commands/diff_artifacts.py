@@ -178,6 +178,8 @@ def read_surface(shard: Path, header: bytes) -> tuple[int, list, list] | None:
             classes, warnings, entries = marshal.loads(f.read())
     except (OSError, ValueError, EOFError, TypeError):
         return None
+    if not (isinstance(classes, int) and isinstance(warnings, list) and isinstance(entries, list)):
+        return None
     return classes, warnings, entries
 
 

@@ -7,8 +7,8 @@ directory, JDK module) is a side.
 Between the extracted tables and a `Surface` sits a compact form per artifact (`compact_from_tables`): one entry
 per class holding its type row, its interfaces, a digest of everything the comparison reads about it, and its
 member and annotation rows as one marshal blob. It is plain data (tuples, strings, bytes), so a command can keep it
-in a small file beside the artifact's shard and build a surface later without pyarrow; a class whose digest is the
-same on both sides is never unpacked.
+in a small file beside the artifact's shard and build a surface later without pyarrow. A class identical on both
+sides, with identical supertypes and enclosing classes, is skipped on its digest and never unpacked.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import marshal
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -40,7 +41,8 @@ def access_level(access: int) -> str:
     return "package"
 
 
-_NONE: dict = {}  # the annotations of a member that has none (shared; a member given some gets its own dict)
+# the annotations of a member that has none: shared and read-only (a member given some gets its own dict)
+_NONE = MappingProxyType({})
 
 
 @dataclass(slots=True)
