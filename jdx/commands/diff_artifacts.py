@@ -1,19 +1,28 @@
-"""Getting the tables of a diff's two sides (spec §7.7): jars, class directories and globs, each artifact's shard
-reused by content hash or extracted once and cached; an unreadable artifact is exit 5 naming it."""
+"""Getting the API surfaces of a diff's two sides (spec §7.7): jars, class directories and globs, each artifact's
+shard reused by content hash or extracted once and cached; an unreadable artifact is exit 5 naming it.
+
+Each artifact's surface in compact form (`jdx.engine.diff.surface.compact_from_tables`) is kept in the artifact's
+shard directory as `diff-surface.bin`, written with the shard when a diff extracts it, or on the first diff of an
+artifact `jdx index` extracted. It lives and dies with the shard (same content-hash key, replaced with the
+directory) and names the extractor it was derived from, so a diff of two indexed artifacts reads two small files
+and never imports pyarrow."""
 
 from __future__ import annotations
 
 import glob
+import marshal
 import os
 import re
-from concurrent.futures import ThreadPoolExecutor
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import pyarrow as pa
+from typing import TYPE_CHECKING
 
 from jdx.errors import ArtifactReadError, Warning_
 from jdx.loaders.roots import Artifact, HashCache, dir_key
+
+if TYPE_CHECKING:  # only an extraction writes shards on a side thread
+    from concurrent.futures import ThreadPoolExecutor
 
 COORDINATE = re.compile(r"[A-Za-z0-9_.\-]+:[A-Za-z0-9_.\-]+:[A-Za-z0-9_.\-]+")
 LOCAL_REPOSITORY = Path.home() / ".m2" / "repository"
@@ -35,7 +44,7 @@ class Side:
     arg: str
     label: str
     artifacts: list[Artifact]
-    tables: list[dict[str, pa.Table]] = field(default_factory=list)
+    surfaces: list[list] = field(default_factory=list)  # each artifact's compact surface (surface.Entry list)
     classes: int = 0
     warnings: list[Warning_] = field(default_factory=list)
     extracted: set[str] = field(default_factory=set)  # keys of artifacts extracted now (the rest came from shards)
@@ -145,32 +154,72 @@ class ShardWrites:
                 self.writer.shutdown(wait=True)
 
 
-def load_sides(sides: list[Side], cache: Path) -> ShardWrites:
-    """Fills each side's tables: a shard already in the cache is read, the rest are extracted in one JVM run and
-    cached for next time (call `.wait()` on the answer before exiting). Raises ArtifactReadError naming the first
-    artifact that cannot be read."""
-    from jdx.loaders.shards import load_shard, sweep_partial_shards
+SURFACE_FILE = "diff-surface.bin"
+SURFACE_FORMAT = 1  # bump when the compact form changes
 
-    sweep_partial_shards(cache)
-    slots: dict[str, dict[str, pa.Table] | None] = {}
+
+def surface_header() -> bytes:
+    """The first line of a surface file: its format, the extractor its shard came from, and the Python whose
+    marshal wrote it (marshal is only read back by the same version)."""
+    from jdx.loaders.indexer import SHARD_FORMAT
+    from jdx.loaders.jvm import extractor_source_hash
+
+    return (f"jdx-diff-surface {SURFACE_FORMAT} {SHARD_FORMAT}:{extractor_source_hash()} "
+            f"py{sys.version_info[0]}.{sys.version_info[1]}\n").encode()
+
+
+def read_surface(shard: Path, header: bytes) -> tuple[int, list, list] | None:
+    """(classes, warnings, compact entries) from a shard directory's surface file; None when absent, written for
+    another extractor or Python, or unreadable (the shard is then read instead)."""
+    try:
+        with open(shard / SURFACE_FILE, "rb") as f:
+            if f.readline() != header:
+                return None
+            classes, warnings, entries = marshal.loads(f.read())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    if not (isinstance(classes, int) and isinstance(warnings, list) and isinstance(entries, list)):
+        return None
+    return classes, warnings, entries
+
+
+def write_surface(shard: Path, header: bytes, classes: int, warnings: list, entries: list) -> None:
+    """Writes the surface file into a shard directory, atomically; a failure only costs the next diff a shard
+    read."""
+    tmp = shard / f".{SURFACE_FILE}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(header)
+            f.write(marshal.dumps((classes, [list(w) for w in warnings], entries)))
+        os.replace(tmp, shard / SURFACE_FILE)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+
+
+def load_sides(sides: list[Side], cache: Path) -> ShardWrites:
+    """Fills each side's compact surfaces: a surface file or a shard already in the cache is read, the rest are
+    extracted in one JVM run and cached for next time (call `.wait()` on the answer before exiting). Raises
+    ArtifactReadError naming the first artifact that cannot be read."""
+    header = surface_header()
+    slots: dict[str, list | None] = {}
     meta: dict[str, tuple[int, list]] = {}
-    wanted: list[Artifact] = []
+    unread: list[Artifact] = []
     for side in sides:
         for a in side.artifacts:
             if a.key in slots:
                 continue
-            shard = load_shard(cache, a)
-            if shard is None:
-                slots[a.key] = None
-                wanted.append(a)
+            found = read_surface(cache / "shards" / a.key, header)
+            slots[a.key] = None if found is None else found[2]
+            if found is None:
+                unread.append(a)
             else:
-                slots[a.key] = {name: _read(shard.path / f"{name}.parquet") for name in NEEDED_TABLES}
-                meta[a.key] = (int(shard.meta.get("classes", 0)), shard.warnings)
-    writes = _extract(wanted, cache, slots, meta) if wanted else ShardWrites()
+                meta[a.key] = (found[0], found[1])
+    wanted = _from_shards(unread, cache, header, slots, meta) if unread else []
+    writes = _extract(wanted, cache, header, slots, meta) if wanted else ShardWrites()
     for side in sides:
         side.extracted = {a.key for a in wanted}
         for a in side.artifacts:
-            side.tables.append(slots[a.key])
+            side.surfaces.append(slots[a.key])
             classes, warnings = meta[a.key]
             side.classes += classes
             for code, entry, message in warnings:
@@ -182,8 +231,29 @@ def load_sides(sides: list[Side], cache: Path) -> ShardWrites:
     return writes
 
 
-def _read(path: Path) -> pa.Table:
+def _from_shards(artifacts: list[Artifact], cache: Path, header: bytes, slots: dict, meta: dict) -> list[Artifact]:
+    """Surfaces of artifacts with a shard but no surface file yet (indexed by `jdx index`, or by an older jdx),
+    the file written for next time; the artifacts with no shard, to extract."""
+    from jdx.engine.diff.surface import compact_from_tables
+    from jdx.loaders.shards import load_shard, sweep_partial_shards
+
+    sweep_partial_shards(cache)
+    wanted = []
+    for a in artifacts:
+        shard = load_shard(cache, a)
+        if shard is None:
+            wanted.append(a)
+            continue
+        entries = compact_from_tables({name: _read(shard.path / f"{name}.parquet") for name in NEEDED_TABLES})
+        slots[a.key] = entries
+        meta[a.key] = (int(shard.meta.get("classes", 0)), shard.warnings)
+        write_surface(shard.path, header, meta[a.key][0], meta[a.key][1], entries)
+    return wanted
+
+
+def _read(path: Path):
     """One shard table; `ParquetFile` keeps `pyarrow.dataset` (and pandas, ~1 s) out of the process."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
@@ -193,9 +263,18 @@ def _read(path: Path) -> pa.Table:
             from exc
 
 
-def _extract(wanted: list[Artifact], cache: Path, slots: dict, meta: dict) -> ShardWrites:
+def _extract(wanted: list[Artifact], cache: Path, header: bytes, slots: dict, meta: dict) -> ShardWrites:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from jdx.engine.diff.surface import compact_from_tables
     from jdx.loaders.extractor import JPypeExtractor
-    from jdx.loaders.shards import write_shard
+    from jdx.loaders.shards import write_shard_at
+
+    def write(artifact: Artifact, extracted, entries: list) -> None:
+        def with_surface(tmp: Path) -> None:  # in the shard's directory before it is renamed into place
+            write_surface(tmp, header, extracted.classes, extracted.warnings, entries)
+
+        write_shard_at(cache / "shards", artifact, extracted, before_commit=with_surface)
 
     writes = ShardWrites(ThreadPoolExecutor(max_workers=1, thread_name_prefix="jdx-shard-write"))
     try:
@@ -204,9 +283,10 @@ def _extract(wanted: list[Artifact], cache: Path, slots: dict, meta: dict) -> Sh
             failure = next((w for w in extracted.warnings if w[0] == "ARTIFACT_READ_ERROR"), None)
             if failure is not None:
                 raise ArtifactReadError(f"cannot read {artifact.path}: {failure[2]}")
-            slots[artifact.key] = {name: extracted.tables[name] for name in NEEDED_TABLES}
+            entries = compact_from_tables({name: extracted.tables[name] for name in NEEDED_TABLES})
+            slots[artifact.key] = entries
             meta[artifact.key] = (extracted.classes, extracted.warnings)
-            writes.futures.append(writes.writer.submit(write_shard, cache, artifact, extracted))
+            writes.futures.append(writes.writer.submit(write, artifact, extracted, entries))
     except BaseException:
         writes.wait()
         raise

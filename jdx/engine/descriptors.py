@@ -75,6 +75,7 @@ def name_segments(name: str) -> list[str]:
 
 
 def _check_internal_name(name: str, context: str) -> None:
+    # an empty segment is a leading, trailing or doubled slash
     if not name or name[0] == "/" or name[-1] == "/" or "//" in name or not _BAD_NAME_CHARS.isdisjoint(name):
         raise ValueError(f"malformed class name {name!r} in {context!r}")
 

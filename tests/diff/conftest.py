@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.diff.shim import main
 from tests.diff.suite import build_suite
 from tests.fixtures.build import write_jar
 
@@ -23,3 +24,11 @@ def diff_jars(diff_suite):
         write_jar(jar, {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*.class"))})
         out.append(jar)
     return tuple(out)
+
+
+@pytest.fixture()
+def diff(jdx_home):
+    """`jdx diff ARGS` in process on the session's cache: (exit code, stdout + stderr)."""
+    def call(*args: str) -> tuple[int, str]:
+        return main([*args, "--cache-dir", str(jdx_home / "cache")])
+    return call

@@ -13,17 +13,9 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from tests.diff.shim import main
 from tests.fixtures.build import write_jar
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture()
-def diff(jdx_home):
-    def call(*args: str) -> tuple[int, str]:
-        return main([*args, "--cache-dir", str(jdx_home / "cache")])
-    return call
 
 
 def _json(diff, *args) -> tuple[int, dict]:

@@ -88,7 +88,7 @@ def _jdk_names(cache: Path, sample: int) -> list[str]:
 
     side = resolve_side(f"jrt:{JDK17}!java.base", HashCache(cache))
     load_sides([side], cache).wait()
-    names = sorted(n.replace("/", ".") for t in side.tables for n in t["types"].column("name").to_pylist()
+    names = sorted(n.replace("/", ".") for entries in side.surfaces for n in (e[0][0] for e in entries)
                    if n.startswith("java/") and "-info" not in n)
     names = [n for n in names if not any(part[:1].isdigit() for part in n.split("$")[1:])]
     return names[::sample]

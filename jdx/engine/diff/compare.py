@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from jdx.engine.descriptors import parse_method_descriptor
 from jdx.engine.diff.extensions import extensions
 from jdx.engine.diff.findings import Finding
 from jdx.engine.diff.forms import (
@@ -15,6 +14,7 @@ from jdx.engine.diff.forms import (
     member_id,
     member_ref,
     param_list,
+    parse_method_descriptor,
     type_form,
     type_ref,
 )

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from jdx.engine.descriptors import descriptor_to_java, parse_method_descriptor
+from functools import lru_cache
+
+from jdx.engine import descriptors
 from jdx.engine.diff.surface import (
     ABSTRACT,
     FINAL,
@@ -15,6 +17,21 @@ from jdx.engine.diff.surface import (
     TypeInfo,
 )
 from jdx.engine.refs import format_member, format_type
+
+
+# A diff prints the same few thousand descriptors many times over: each is parsed (and validated) once per process.
+descriptor_to_java = lru_cache(maxsize=65536)(descriptors.descriptor_to_java)
+
+
+@lru_cache(maxsize=65536)
+def _method_descriptor(desc: str) -> tuple[tuple[str, ...], str]:
+    params, ret = descriptors.parse_method_descriptor(desc)
+    return tuple(params), ret
+
+
+def parse_method_descriptor(desc: str) -> tuple[tuple[str, ...], str]:
+    """`(ILjava/lang/String;)V` -> (('I', 'Ljava/lang/String;'), 'V'), memoised."""
+    return _method_descriptor(desc)
 
 
 def member_ref(m: Member, owner: str | None = None) -> str:

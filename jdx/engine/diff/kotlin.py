@@ -12,17 +12,16 @@ from jdx.engine.diff.extensions import register
 from jdx.engine.diff.findings import Finding
 from jdx.engine.diff.forms import member_form, member_id, member_ref
 from jdx.engine.diff.members import kind_of
-from jdx.kotlin import MetadataError, decode_metadata
-from jdx.kotlin.diff import _compare as compare_pair
-from jdx.kotlin.diff import _shape as shape
-from jdx.kotlin.diff import kotlin_findings
-from jdx.kotlin.render import render_function, render_property, render_type
 
+# jdx.kotlin is imported by the functions below, on the first pair of types that both carry metadata: a diff of
+# Java artifacts does not pay for it
 _PAIRED = ("KOTLIN_NAME_CHANGED", "KOTLIN_SUSPEND_CHANGED")
 
 
 def _type_rows(t, surface) -> list[dict]:
     """A class's declarations; a multi-file facade's are its parts' (the members it delegates to)."""
+    from jdx.kotlin import MetadataError, decode_metadata
+
     try:
         meta = decode_metadata(t.kotlin, lambdas=False) if t.kotlin else None
     except MetadataError:
@@ -36,6 +35,9 @@ def _type_rows(t, surface) -> list[dict]:
 def _rows(owner: str, raw: str | None) -> list[dict]:
     """The declarations of one class's metadata in the `kotlin` table's row form (what jdx.kotlin.diff reads),
     linked to `owner`'s JVM members."""
+    from jdx.kotlin import MetadataError, decode_metadata
+    from jdx.kotlin.render import render_function, render_property, render_type
+
     if not raw:
         return []
     try:
@@ -74,6 +76,9 @@ class KotlinDiff:
     def pair_members(self, old_type, new_type, removed, added, sides):
         if not old_type.kotlin or not new_type.kotlin:
             return [], removed, added
+        from jdx.kotlin.diff import _compare as compare_pair
+        from jdx.kotlin.diff import _shape as shape
+
         old_rows, new_rows = _type_rows(old_type, sides[0]), _type_rows(new_type, sides[1])
         by_old = {_jvm_key(r): r for r in old_rows if _jvm_key(r)}
         by_new = {_jvm_key(r): r for r in new_rows if _jvm_key(r)}
@@ -108,6 +113,8 @@ class KotlinDiff:
     def compare_types(self, old, new, sides):
         if not old.kotlin or not new.kotlin:
             return []
+        from jdx.kotlin.diff import kotlin_findings
+
         new_rows = _type_rows(new, sides[1])
         out = []
         for f in kotlin_findings(_type_rows(old, sides[0]), new_rows):

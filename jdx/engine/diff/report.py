@@ -4,15 +4,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import pyarrow as pa
+from typing import TYPE_CHECKING
 
 from jdx.engine.diff.findings import Finding
 from jdx.engine.diff.rules import BREAKING, DEFAULT_LIMIT, INFO, SEVERITIES, SEVERITY_RANK, SUSPICIOUS
 
-FINDING_SCHEMA = pa.schema([("rule", pa.string()), ("severity", pa.string()), ("symbol", pa.string()),
-                            ("kind", pa.string()), ("old", pa.string()), ("new", pa.string()),
-                            ("detail", pa.string()), ("id", pa.string())])
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+FINDING_COLUMNS = ("rule", "severity", "symbol", "kind", "old", "new", "detail", "id")  # all strings
 
 
 @dataclass(frozen=True)
@@ -71,5 +71,7 @@ def result_dict(findings: list[Finding], options: ReportOptions, sides: dict) ->
 
 def findings_table(findings: list[Finding]) -> pa.Table:
     """Every finding as one Arrow table (the `--out` Parquet dataset), in report order."""
+    import pyarrow as pa
+
     rows = [f.to_json() for f in findings]
-    return pa.Table.from_pylist(rows, schema=FINDING_SCHEMA)
+    return pa.Table.from_pylist(rows, schema=pa.schema([(c, pa.string()) for c in FINDING_COLUMNS]))

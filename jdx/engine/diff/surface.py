@@ -1,15 +1,26 @@
 """One side of a diff: the extracted tables (types, supertypes, members, annotations) as an API surface.
 
 Spec §7.7 "What is compared": types with their kind, visibility, supertypes and annotations; members by name plus
-erased parameter list (fields by name plus type); `<clinit>` never. Works on pyarrow tables only, so any artifact
-the extractor read (jar, class directory, JDK module) is a side.
+erased parameter list (fields by name plus type); `<clinit>` never. Any artifact the extractor read (jar, class
+directory, JDK module) is a side.
+
+Between the extracted tables and a `Surface` sits a compact form per artifact (`compact_from_tables`): one entry
+per class holding its type row, its interfaces, a digest of everything the comparison reads about it, and its
+member and annotation rows as one marshal blob. It is plain data (tuples, strings, bytes), so a command can keep it
+in a small file beside the artifact's shard and build a surface later without pyarrow. A class identical on both
+sides, with identical supertypes and enclosing classes, is skipped on its digest and never unpacked.
 """
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING
 
-import pyarrow as pa
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 PUBLIC, PRIVATE, PROTECTED, STATIC, FINAL = 0x1, 0x2, 0x4, 0x8, 0x10
 SYNCHRONIZED, VOLATILE_OR_BRIDGE, VARARGS_OR_TRANSIENT, NATIVE = 0x20, 0x40, 0x80, 0x100
@@ -28,6 +39,10 @@ def access_level(access: int) -> str:
     if access & PRIVATE:
         return "private"
     return "package"
+
+
+# the annotations of a member that has none: shared and read-only (a member given some gets its own dict)
+_NONE = MappingProxyType({})
 
 
 @dataclass(slots=True)
@@ -88,10 +103,9 @@ class TypeInfo:
     outer: str | None
     anonymous_or_local: bool
     kotlin: str | None = None  # the decoded @Metadata (JSON text) of a Kotlin class
-    # raw rows as (columns, start, end) runs of the side's column lists, turned into `members` on first use
-    member_runs: list[tuple[list[list], int, int]] = field(default_factory=list)
-    annotation_runs: list[tuple[list[list], int, int]] = field(default_factory=list)
     row: tuple = ()
+    digest: bytes = b""  # of the row, the interfaces, the member and annotation rows (see `Entry`)
+    blob: bytes = b""  # marshal of (member rows, annotation rows), turned into `members` on first use
     _members: dict[str, Member] | None = None
     _annotations: dict[str, str] | None = None
 
@@ -110,15 +124,27 @@ class TypeInfo:
     def _materialize(self) -> None:
         members: dict[str, Member] = {}
         by_sig: dict[tuple[str, str], Member] = {}
-        for kind, name, desc, sig, access, exc, params, constant, default in _rows(self.member_runs):
+        member_rows, annotation_rows = marshal.loads(self.blob) if self.blob else ((), ())
+        owner = self.name
+        for kind, name, desc, sig, access, exc, params, constant, default in member_rows:
             if name == "<clinit>":
                 continue
-            m = Member(self.name, name, desc, kind == 1, access, sig, tuple(sorted(exc.split(","))) if exc else (),
-                       params, constant, default)
-            members.setdefault(m.key, m)
-            by_sig.setdefault((name, desc), m)
+            is_field = kind == 1
+            m = Member(owner, name, desc, is_field, access, sig, tuple(sorted(exc.split(","))) if exc else (),
+                       params, constant, default, _NONE, _NONE)
+            # Member.key, inlined: this loop builds every member of every compared class
+            if is_field:
+                key = f"{name}:{desc}"
+            elif access & (SYNTHETIC | VOLATILE_OR_BRIDGE):
+                key = name + desc
+            else:
+                key = name + desc[: desc.index(")") + 1]
+            if key not in members:
+                members[key] = m
+            if (name, desc) not in by_sig:
+                by_sig[(name, desc)] = m
         annotations: dict[str, str] = {}
-        for okind, mname, mdesc, param, desc, text in _rows(self.annotation_runs):
+        for okind, mname, mdesc, param, desc, text in annotation_rows:
             if okind == 0:
                 annotations[desc] = text or ""
                 continue
@@ -126,17 +152,19 @@ class TypeInfo:
             if m is None:
                 continue
             if okind == 3:
+                if m.param_annotations is _NONE:
+                    m.param_annotations = {}
                 m.param_annotations[(param, desc)] = text or ""
             else:
+                if m.annotations is _NONE:
+                    m.annotations = {}
                 m.annotations[desc] = text or ""
         self._members, self._annotations = members, annotations
 
     def same_as(self, other: "TypeInfo") -> bool:
         """Everything the comparison reads about this class is equal, in class-file order (a reordered but equal
-        class merely gets compared in full). Compares column slices, never builds a row."""
-        return (self.row == other.row and self.interfaces == other.interfaces
-                and _same_runs(self.member_runs, other.member_runs)
-                and _same_runs(self.annotation_runs, other.annotation_runs))
+        class merely gets compared in full). Compares digests, never unpacks a member."""
+        return self.digest == other.digest
 
     @property
     def supertypes(self) -> tuple[str, ...]:
@@ -178,83 +206,86 @@ class Surface:
         return seen, missing
 
 
+# One class of an artifact's compact form: (type row, interfaces in declaration order, digest, blob). The type row
+# holds TYPE_COLUMNS; the blob is marshal((member rows of MEMBER_COLUMNS, annotation rows of ANNOTATION_COLUMNS)).
+Entry = tuple[tuple, tuple[str, ...], bytes, bytes]
+TYPE_COLUMNS = ("name", "kind", "access", "signature", "super", "outer", "inner_name", "inner_access", "outer_method",
+                "kotlin")
+MEMBER_COLUMNS = ("kind", "name", "descriptor", "signature", "access", "exceptions", "param_names", "constant",
+                  "annotation_default")
+ANNOTATION_COLUMNS = ("owner_kind", "member_name", "member_desc", "param", "annotation", "text")
+
+
 def _column(table: pa.Table, name: str) -> list:
     return table.column(name).to_pylist()
 
 
 def build_surface(label: str, tables: list[dict[str, pa.Table]]) -> Surface:
-    """The surface of one side from the extracted tables of its artifacts, in classpath order (first class wins).
-    Members stay raw rows until a comparison needs them (most classes of two versions are identical)."""
+    """The surface of one side from the extracted tables of its artifacts, in classpath order (first class wins)."""
+    return surface_from_compact(label, [compact_from_tables(t) for t in tables])
+
+
+def surface_from_compact(label: str, artifacts: list[list[Entry]]) -> Surface:
+    """The surface of one side from the compact form of each of its artifacts, in classpath order (first class
+    wins). Members stay packed until a comparison needs them (most classes of two versions are identical)."""
     types: dict[str, TypeInfo] = {}
     duplicates: list[str] = []
-    for t in tables:
-        own = _types(t["types"], t["supertypes"])
-        for name, info in own.items():
+    for entries in artifacts:
+        for row, interfaces, digest, blob in entries:
+            name = row[0]
             if name in types:
                 duplicates.append(name)
             else:
-                types[name] = info
-        kept = {n: info for n, info in own.items() if types.get(n) is info}
-        _member_rows(t["members"], kept)
-        _annotation_rows(t["annotations"], kept)
+                types[name] = _type_info(row, interfaces, digest, blob)
     return Surface(label, types, sorted(set(duplicates)))
 
 
-def _types(rows: pa.Table, supers: pa.Table) -> dict[str, TypeInfo]:
+def _type_info(row: tuple, interfaces: tuple[str, ...], digest: bytes, blob: bytes) -> TypeInfo:
+    name, kind, access, sig, sup, outer, inner_name, inner_access, outer_method, kotlin = row
+    flags = inner_access if inner_access is not None and inner_access >= 0 else access
+    # the class-file flags still say interface/annotation/enum/deprecated/synthetic exactly
+    flags = (flags & ~(INTERFACE | ANNOTATION | ENUM | DEPRECATED | SYNTHETIC)) | (
+        access & (INTERFACE | ANNOTATION | ENUM | DEPRECATED | SYNTHETIC))
+    return TypeInfo(name=name, kind=TYPE_KINDS[kind], access=flags, signature=sig, superclass=sup,
+                    interfaces=interfaces, outer=outer, anonymous_or_local=inner_name == "" or outer_method is not None,
+                    kotlin=kotlin, row=row, digest=digest, blob=blob)
+
+
+def compact_from_tables(t: dict[str, pa.Table]) -> list[Entry]:
+    """One artifact's compact form from its extracted tables (`types`, `supertypes`, `members`, `annotations`):
+    every class but module-info and package-info, in table order; a class the table holds twice keeps its last
+    type row and the member rows of both."""
     interfaces: dict[str, list[tuple[int, str]]] = {}
+    supers = t["supertypes"]
     for typ, sup, kind, pos in zip(*(_column(supers, c) for c in ("type", "super", "kind", "position"))):
         if kind == 1:
             interfaces.setdefault(typ, []).append((pos, sup))
-    out = {}
-    cols = [_column(rows, c) for c in ("name", "kind", "access", "signature", "super", "outer", "inner_name",
-                                      "inner_access", "outer_method", "kotlin")]
-    for row in zip(*cols):
-        name, kind, access, sig, sup, outer, inner_name, inner_access, outer_method, kotlin = row
-        kind_name = TYPE_KINDS[kind]
-        if kind_name == "module" or name.endswith("package-info"):
+    rows: dict[str, tuple] = {}
+    for row in zip(*(_column(t["types"], c) for c in TYPE_COLUMNS)):
+        if TYPE_KINDS[row[1]] == "module" or row[0].endswith("package-info"):
             continue
-        flags = inner_access if inner_access is not None and inner_access >= 0 else access
-        # the class-file flags still say interface/annotation/enum/deprecated/synthetic exactly
-        flags = (flags & ~(INTERFACE | ANNOTATION | ENUM | DEPRECATED | SYNTHETIC)) | (
-            access & (INTERFACE | ANNOTATION | ENUM | DEPRECATED | SYNTHETIC))
-        out[name] = TypeInfo(
-            name=name, kind=kind_name, access=flags, signature=sig, superclass=sup,
-            interfaces=tuple(s for _, s in sorted(interfaces.get(name, []))), outer=outer,
-            anonymous_or_local=inner_name == "" or outer_method is not None, kotlin=kotlin, row=row)
+        rows[row[0]] = row
+    members = _grouped(t["members"], MEMBER_COLUMNS, rows)
+    annotations = _grouped(t["annotations"], ANNOTATION_COLUMNS, rows)
+    out: list[Entry] = []
+    for name, row in rows.items():
+        ifaces = tuple(s for _, s in sorted(interfaces.get(name, [])))
+        # marshal version 2 writes no back-references, so equal rows give equal bytes whatever shares them
+        blob = marshal.dumps((members.get(name, []), annotations.get(name, [])), 2)
+        digest = hashlib.blake2b(marshal.dumps((row, ifaces), 2) + blob, digest_size=16).digest()
+        out.append((row, ifaces, digest, blob))
     return out
 
 
-def _rows(runs: list[tuple[list[list], int, int]]):
-    for cols, start, end in runs:
-        yield from zip(*(c[start:end] for c in cols))
-
-
-def _same_runs(a: list[tuple[list[list], int, int]], b: list[tuple[list[list], int, int]]) -> bool:
-    if len(a) != len(b):
-        return False
-    for (ca, sa, ea), (cb, sb, eb) in zip(a, b):
-        if ea - sa != eb - sb or any(x[sa:ea] != y[sb:eb] for x, y in zip(ca, cb)):
-            return False
-    return True
-
-
-def _runs(owners: list[str], cols: list[list], kept: dict[str, TypeInfo], attr: str) -> None:
-    """Rows come grouped by class (the extractor visits one class at a time): one run per class, no row copied."""
+def _grouped(table: pa.Table, names: tuple[str, ...], kept: dict[str, tuple]) -> dict[str, list[tuple]]:
+    """Rows of `table` by owner class (rows come grouped by class: the extractor visits one class at a time)."""
+    owners = _column(table, "owner")
+    cols = [_column(table, c) for c in names]
+    out: dict[str, list[tuple]] = {}
     n, start = len(owners), 0
     for i in range(1, n + 1):
         if i == n or owners[i] != owners[start]:
-            info = kept.get(owners[start])
-            if info is not None:
-                getattr(info, attr).append((cols, start, i))
+            if owners[start] in kept:
+                out.setdefault(owners[start], []).extend(zip(*(c[start:i] for c in cols)))
             start = i
-
-
-def _member_rows(rows: pa.Table, kept: dict[str, TypeInfo]) -> None:
-    names = ("kind", "name", "descriptor", "signature", "access", "exceptions", "param_names", "constant",
-             "annotation_default")
-    _runs(_column(rows, "owner"), [_column(rows, c) for c in names], kept, "member_runs")
-
-
-def _annotation_rows(rows: pa.Table, kept: dict[str, TypeInfo]) -> None:
-    names = ("owner_kind", "member_name", "member_desc", "param", "annotation", "text")
-    _runs(_column(rows, "owner"), [_column(rows, c) for c in names], kept, "annotation_runs")
+    return out

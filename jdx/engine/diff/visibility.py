@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from jdx.engine.diff.surface import LEVELS, OBJECT, STATIC, Member, Surface, TypeInfo
+from jdx.engine.diff.surface import LEVELS, OBJECT, PROTECTED, PUBLIC, STATIC, SYNTHETIC, Member, Surface, TypeInfo
+from jdx.engine.diff.surface import VOLATILE_OR_BRIDGE as BRIDGE
 
 
 @dataclass(frozen=True)
@@ -44,9 +45,10 @@ class ApiView:
         return t.outer is None or t.outer not in self.surface.types or self.type_is_api(t.outer)
 
     def member_is_api(self, m: Member) -> bool:
-        if m.synthetic and not self.options.include_synthetic:
-            return False
-        return self.options.visibility == "all" or LEVELS[m.level] >= LEVELS["protected"]
+        access = m.access
+        if not self.options.include_synthetic and (access & SYNTHETIC or (not m.is_field and access & BRIDGE)):
+            return False  # Member.synthetic
+        return self.options.visibility == "all" or bool(access & (PUBLIC | PROTECTED))  # level protected or wider
 
     def members(self, name: str) -> dict[str, Member]:
         """Compared members of an API type: declared ones, plus (public view) those re-exported from non-public
