@@ -65,7 +65,9 @@ def test_every_form_of_a_query_returns_the_same_rows(jdx_home, jar):
     svc = JdxService(Options(jars=[str(jar)], cache_dir=str(jdx_home / "cache")))
     try:
         store = svc.store()
-        ids = [r["id"] for r in store.rows("MATCH (m:Method) RETURN m.id AS id")]
+        ids = sorted(r["id"] for r in store.rows("MATCH (m:Method) WHERE m.id STARTS WITH 'gx/' RETURN m.id AS id"))
+        ids += ["java/util/List#size()I", "java/lang/Object#toString()Ljava/lang/String;",
+                "java/lang/Object#<init>()V"]  # thousands of call sites each
         key = lambda r: json.dumps(r, sort_keys=True)  # noqa: E731
         for query in (q.CALLS_INTO, q.CALLS_FROM, q.OVERRIDERS_OF, q.SUBTYPES_OF):
             rows = {}
