@@ -22,6 +22,7 @@ from jdx.errors import ArtifactReadError, Warning_
 from jdx.loaders.roots import Artifact, HashCache, dir_key
 
 if TYPE_CHECKING:  # only an extraction writes shards on a side thread
+    from collections.abc import Callable
     from concurrent.futures import ThreadPoolExecutor
 
 COORDINATE = re.compile(r"[A-Za-z0-9_.\-]+:[A-Za-z0-9_.\-]+:[A-Za-z0-9_.\-]+")
@@ -194,6 +195,21 @@ def write_surface(shard: Path, header: bytes, classes: int, warnings: list, entr
         os.replace(tmp, shard / SURFACE_FILE)
     except OSError:
         tmp.unlink(missing_ok=True)
+
+
+def surface_for_shard(artifact: Artifact, extracted) -> "Callable[[str], None] | None":
+    """`Executor.shard_extra` of workspace builds: a jar extracted by `jdx index` or a query gets its surface file
+    with its shard, from the tables already in memory, so its first diff reads it like any later one."""
+    if artifact.kind != "jar":
+        return None
+
+    def write(tmp: str) -> None:
+        from jdx.engine.diff.surface import compact_from_tables
+
+        entries = compact_from_tables({name: extracted.tables[name] for name in NEEDED_TABLES})
+        write_surface(Path(tmp), surface_header(), extracted.classes, extracted.warnings, entries)
+
+    return write
 
 
 def load_sides(sides: list[Side], cache: Path) -> ShardWrites:

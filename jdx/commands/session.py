@@ -206,8 +206,10 @@ class Session:
         store = config.store(self.cache)
         self.close()
         artifacts = self.artifacts()
+        from jdx.commands.diff_artifacts import surface_for_shard
+
         report = ensure_graph(self.cache, artifacts, force=force, progress=self.progress,
-                              executor=config.executor(), store=store)
+                              executor=config.executor(), store=store, shard_extra=surface_for_shard)
         warnings = self._root_warnings + report.warnings
         result = {
             "built": report.built,
@@ -240,7 +242,9 @@ class Session:
         if self._store is None:
             from jdx.loaders.indexer import ensure_graph
 
-            report = ensure_graph(self.cache, self.artifacts(), progress=self.progress)
+            from jdx.commands.diff_artifacts import surface_for_shard
+
+            report = ensure_graph(self.cache, self.artifacts(), progress=self.progress, shard_extra=surface_for_shard)
             self._graph_warnings = report.warnings
             self._store = GraphStore(report.graph / "graph.kz", read_only=True)
         return self._store

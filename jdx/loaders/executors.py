@@ -20,7 +20,7 @@ from jdx.errors import EnvironmentMissing, UsageError, Warning_
 from jdx.loaders.roots import Artifact
 
 if TYPE_CHECKING:
-    from jdx.loaders.extractor import BytecodeExtractor
+    from jdx.loaders.extractor import BytecodeExtractor, ExtractedArtifact
     from jdx.loaders.shard_store import ShardStore
     from jdx.loaders.shards import Shard
 
@@ -78,10 +78,16 @@ class Extracted:
     failure: Warning_ | None = None
 
 
+ShardExtra = Callable[[Artifact, "ExtractedArtifact"], "Callable[[str], None] | None"]
+
+
 class Executor:
     """Extracts artifacts into shards of a store, yielding each as it completes (in any order)."""
 
     name = "local"
+    # what else goes into a shard's directory before it becomes visible (the diff's API surface of a jar),
+    # from the tables already in memory; a failure of it never fails the shard
+    shard_extra: ShardExtra | None = None
 
     def extract(self, cache: Path, store: ShardStore, artifacts: list[Artifact], force: bool = False,
                 progress: Progress | None = None) -> Iterator[Extracted]:
@@ -121,7 +127,7 @@ class LocalExecutor(Executor):
         done = 0
         for index, extracted in extract_missing(cache, artifacts, self.extractor, force, store=store):
             shard = store.in_memory(artifacts[index], extracted)
-            self._writes.append(self._pool.submit(store.write, artifacts[index], extracted))
+            self._writes.append(self._pool.submit(self._write, store, artifacts[index], extracted))
             done += 1
             if progress:
                 progress("extract", done, len(artifacts))
@@ -129,6 +135,24 @@ class LocalExecutor(Executor):
         from jdx.loaders.jvm import release_heap
 
         release_heap()
+
+    def _write(self, store, artifact, extracted):
+        extra = None
+        if self.shard_extra is not None:
+            try:
+                extra = self.shard_extra(artifact, extracted)
+            except Exception:  # noqa: BLE001 - the extra file is an optimisation, the shard is what counts
+                extra = None
+        if extra is None:
+            return store.write(artifact, extracted)
+
+        def before_commit(tmp: str) -> None:
+            try:
+                extra(tmp)
+            except Exception:  # noqa: BLE001 - as above
+                pass
+
+        return store.write(artifact, extracted, before_commit)
 
     def wait(self) -> None:
         writes, self._writes = self._writes, []

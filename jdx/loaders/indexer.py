@@ -212,9 +212,11 @@ def ensure_graph(
     progress: Progress | None = None,
     executor: Executor | None = None,
     store: ShardStore | None = None,
+    shard_extra=None,
 ) -> IndexReport:
     """Makes sure the graph of these artifacts exists; extracts only artifacts without a shard (in `store`,
-    default the cache's; by `executor`, default this process or JDX_EXECUTOR), and grows the graph from the
+    default the cache's; by `executor`, default this process or JDX_EXECUTOR; `shard_extra` adds files to a
+    shard written by this process, `Executor.shard_extra`), and grows the graph from the
     closest one already built (appending only what is new) when that equals a full build."""
     started = time.perf_counter()
     root = graph_root(cache, artifacts)
@@ -235,6 +237,8 @@ def ensure_graph(
             config = ExecutorConfig.resolve()
             store = store or config.store(cache)
             executor = executor or (LocalExecutor(extractor) if extractor is not None else config.executor())
+        if shard_extra is not None:
+            executor.shard_extra = shard_extra
         return _build(cache, root, artifacts, force, executor, store, progress, started)
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from jdx.commands.diff_artifacts import SURFACE_FILE, read_surface, surface_header
 from jdx.loaders.roots import HashCache
+from tests.diff.shim import main
 from tests.fixtures.build import write_jar
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,3 +91,34 @@ def test_damaged_or_foreign_surface_file_is_not_trusted(diff, diff_jars, jdx_hom
         surface.write_bytes(damage)
         assert _answer(_json(diff, old, new)) == good, damage[:60]
         assert read_surface(surface.parent, header) is not None  # written again from the shard
+
+
+def test_a_jar_indexed_for_a_workspace_gets_its_surface_with_its_shard(diff, diff_jars, jdx_home, tmp_path):
+    """`jdx index` (and any query that extracts a jar) writes the surface from the tables in memory, so the first
+    diff after indexing reads it like any later one; a class directory's shard gets none."""
+    from jdx.commands.session import Options, Session
+
+    cache = tmp_path / "cache"
+    old, new = diff_jars
+    fresh = tmp_path / "indexed.jar"  # content no other test has extracted
+    with zipfile.ZipFile(new) as z:
+        write_jar(fresh, {**{n: z.read(n) for n in z.namelist()}, "indexed.txt": b"not a class"})
+    classes = tmp_path / "classes"
+    with zipfile.ZipFile(old) as z:
+        for n in z.namelist():
+            if n.endswith(".class"):
+                (classes / n).parent.mkdir(parents=True, exist_ok=True)
+                (classes / n).write_bytes(z.read(n))
+    session = Session(Options(jars=[str(fresh), str(classes)], jdk=False, cache_dir=str(cache)))
+    try:
+        assert session.index().result["extracted"] == 2
+    finally:
+        session.close()
+    surface = _surface(cache, fresh)
+    assert read_surface(surface.parent, surface_header()) is not None
+    assert not list((cache / "shards").glob(f"*/{SURFACE_FILE}"))[1:]  # the jar's only
+    code, text = main([str(old), str(fresh), "--json", "--cache-dir", str(cache)])
+    assert code == 0, text
+    env = json.loads(text)
+    assert env["result"]["new"]["artifacts"][0]["shard"] == "cached" and env["result"]["total"] > 0
+    assert _answer(env) == _answer(_json(diff, str(old), str(fresh)))
