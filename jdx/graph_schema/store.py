@@ -25,9 +25,10 @@ if TYPE_CHECKING:
 GRAPH_FILE = "graph.kz"
 MEMO_ENTRIES = 3000  # remembered answers per open store; cleared wholesale when full
 # method rows a reader fetches through node properties before it loads every method's id, access,
-# artifact and external flag by offset (~0.1-0.2 s and ~40 MB once for the JDK's 227k methods), after
-# which big answers read only edge properties and offsets: a one-shot process never pays for it
-METHOD_COLUMNS_AFTER = 3000
+# artifact and external flag by offset (~0.1-0.2 s and ~30 MB once for the JDK's 227k methods; loaded at the
+# start of the next query, never in the middle of one): after that, big answers read only edge properties and
+# offsets. A one-shot answer below this many method rows never pays for it
+METHOD_COLUMNS_AFTER = 5000
 MANIFEST = "manifest.json"
 CURRENT = "current"
 
@@ -140,20 +141,22 @@ class GraphStore:
         return found
 
     def method_columns(self) -> tuple[list, list, list, list] | None:
-        """(ids, access, artifact, external) of every Method node indexed by its offset, once this reader
-        has fetched enough method rows through node properties to pay for loading them (None before,
-        and always for a writer, whose graph changes)."""
+        """(ids, access, artifact, external) of every Method node indexed by its offset, for a reader that has
+        already fetched METHOD_COLUMNS_AFTER method rows through node properties (None before, and always
+        for a writer, whose graph changes)."""
+        if self._method_columns is None and self.read_only and self._method_rows_read >= METHOD_COLUMNS_AFTER:
+            self._load_method_columns()
         return self._method_columns
 
     def count_method_rows(self, n: int) -> None:
-        """`n` method rows were read through node properties; past METHOD_COLUMNS_AFTER, load the columns."""
+        """`n` method rows were read through node properties."""
         self._method_rows_read += n
-        if self._method_columns is not None or not self.read_only or self._method_rows_read < METHOD_COLUMNS_AFTER:
-            return
-        table = self.query("MATCH (m:Method) RETURN offset(id(m)) AS o, m.id AS id, m.access AS access, "
-                           "m.artifact AS artifact, m.external AS external")
+
+    def _load_method_columns(self) -> None:
         import pyarrow.compute as pc
 
+        table = self.query("MATCH (m:Method) RETURN offset(id(m)) AS o, m.id AS id, m.access AS access, "
+                           "m.artifact AS artifact, m.external AS external")
         table = table.take(pc.sort_indices(table["o"]))
         offsets = table["o"]
         if table.num_rows and (offsets[0].as_py() != 0 or offsets[-1].as_py() != table.num_rows - 1):

@@ -53,7 +53,6 @@ def test_answers_from_method_columns_equal_the_property_reads(jdx_home, jar, mon
     monkeypatch.setattr(store_mod, "METHOD_COLUMNS_AFTER", 0)
     warm = JdxService(Options(jars=[str(jar)], cache_dir=str(jdx_home / "cache")))
     try:
-        warm.store().count_method_rows(0)
         columns = warm.store().method_columns()
         assert columns is not None and "gx/Ping#ping(I)I" in columns[0]
         assert _answers(warm) == want
