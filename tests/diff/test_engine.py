@@ -94,3 +94,20 @@ def test_only_the_changed_class_reports():
 def test_unknown_rule_is_refused():
     with pytest.raises(ValueError):
         Finding("NOT_A_RULE", "x", "class")
+
+
+def test_a_constant_that_stops_being_one_says_so_in_words():
+    """`CharEncoding.UTF_8` of commons-codec 1.15 -> 1.17: `"UTF-8"` became a computed value."""
+    def field(constant):
+        t = _tables([("k/C", "java/lang/Object")], [])
+        t["members"] = pa.table({"owner": ["k/C"], "kind": [1], "name": ["UTF_8"], "descriptor": ["Ljava/lang/String;"],
+                                 "signature": pa.nulls(1, pa.string()), "access": [PUBLIC | STATIC | 0x10],
+                                 "exceptions": pa.nulls(1, pa.string()), "param_names": pa.nulls(1, pa.string()),
+                                 "constant": pa.array([constant], pa.string()),
+                                 "annotation_default": pa.nulls(1, pa.string())})
+        return build_surface("side", [t])
+    found = compare(field('"UTF-8"'), field(None), DiffOptions())
+    assert [(f.rule, f.symbol, f.detail) for f in found] == [
+        ("FIELD_CONSTANT_VALUE_CHANGED", "k.C#UTF_8", '"UTF-8" -> (not a constant)')]
+    back = compare(field(None), field('"UTF-8"'), DiffOptions())
+    assert [f.detail for f in back] == ['(not a constant) -> "UTF-8"']

@@ -136,9 +136,11 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
     out += _exceptions(o, n, make, sides)
     out += _flags(o, n, make)
     if o.is_field and o.constant != n.constant:
-        out.append(make("FIELD_CONSTANT_VALUE_CHANGED", f"{o.constant} -> {n.constant}"))
+        out.append(make("FIELD_CONSTANT_VALUE_CHANGED", f"{_value(o.constant, 'a constant')} -> "
+                                                        f"{_value(n.constant, 'a constant')}"))
     if o.default != n.default:
-        out.append(make("ANNOTATION_DEFAULT_CHANGED", f"{o.default} -> {n.default}"))
+        out.append(make("ANNOTATION_DEFAULT_CHANGED", f"{_value(o.default, 'a default')} -> "
+                                                      f"{_value(n.default, 'a default')}"))
     if not o.is_field and o.param_names and o.param_names != n.param_names:
         if n.param_names is None:
             out.append(make("PARAMETER_NAMES_LOST", f"({o.param_names}) -> (no names in the class file)"))
@@ -218,3 +220,8 @@ def is_enum_constant(m: Member, t: TypeInfo) -> bool:
 
 
 __all__ = ["OBJECT", "compare_member", "find_inherited", "annotation_findings", "kind_of", "is_enum_constant"]
+
+
+def _value(value, what: str) -> str:
+    """A constant or annotation default as the detail prints it; its absence in words, not `None`."""
+    return f"(not {what})" if value is None else str(value)
