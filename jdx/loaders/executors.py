@@ -81,6 +81,28 @@ class Extracted:
 ShardExtra = Callable[[Artifact, "ExtractedArtifact"], "Callable[[str], None] | None"]
 
 
+def write_shard(store: ShardStore, artifact: Artifact, extracted: ExtractedArtifact,
+                shard_extra: ShardExtra | None) -> Shard:
+    """Writes an extracted artifact's shard into the store with what `shard_extra` adds to its directory; the
+    extra file is an optimisation, so its failure leaves the shard as it would be without it."""
+    extra = None
+    if shard_extra is not None:
+        try:
+            extra = shard_extra(artifact, extracted)
+        except Exception:  # noqa: BLE001 - see above
+            extra = None
+    if extra is None:
+        return store.write(artifact, extracted)
+
+    def before_commit(tmp: str) -> None:
+        try:
+            extra(tmp)
+        except Exception:  # noqa: BLE001 - see above
+            pass
+
+    return store.write(artifact, extracted, before_commit)
+
+
 class Executor:
     """Extracts artifacts into shards of a store, yielding each as it completes (in any order)."""
 
@@ -137,22 +159,7 @@ class LocalExecutor(Executor):
         release_heap()
 
     def _write(self, store, artifact, extracted):
-        extra = None
-        if self.shard_extra is not None:
-            try:
-                extra = self.shard_extra(artifact, extracted)
-            except Exception:  # noqa: BLE001 - the extra file is an optimisation, the shard is what counts
-                extra = None
-        if extra is None:
-            return store.write(artifact, extracted)
-
-        def before_commit(tmp: str) -> None:
-            try:
-                extra(tmp)
-            except Exception:  # noqa: BLE001 - as above
-                pass
-
-        return store.write(artifact, extracted, before_commit)
+        return write_shard(store, artifact, extracted, self.shard_extra)
 
     def wait(self) -> None:
         writes, self._writes = self._writes, []

@@ -102,6 +102,11 @@ class ExtractWorker:
         self.cache = _usable_cache(cache)
         self.store = open_store(store_uri, self.cache)
         self.extractor = JPypeExtractor(self.cache, threads)
+        self.shard_extra = None
+
+    def set_shard_extra(self, shard_extra) -> None:
+        """`Executor.shard_extra` of the run (a module-level function, pickled by reference)."""
+        self.shard_extra = shard_extra
 
     def info(self) -> dict:
         from jdx.loaders.shards import extractor_version
@@ -119,7 +124,9 @@ class ExtractWorker:
         extracted = next(iter(self.extractor.extract([artifact])), None)
         if extracted is None:
             return dict(out, status="failed", reason="the extractor returned no tables")
-        self.store.write(artifact, extracted)
+        from jdx.loaders.executors import write_shard
+
+        write_shard(self.store, artifact, extracted, self.shard_extra)
         return dict(out, status="done", classes=extracted.classes, kotlin_seconds=extracted.kotlin_seconds,
                     seconds=time.perf_counter() - started, cpu=time.process_time() - cpu)
 
@@ -175,6 +182,7 @@ class RayExecutor(Executor):
             here += unreachable
         if here:
             self.stats["local"] = len(here)
+            self.fallback.shard_extra = self.shard_extra
             for got in self.fallback.extract(cache, store, [artifacts[i] for i in here], force):
                 got.index = here[got.index]
                 counter["done"] += 1
@@ -249,6 +257,8 @@ class RayExecutor(Executor):
 
             def spawn():
                 actors.append(remote.remote(str(cache), store.uri, 1, **self.worker_options))
+                if self.shard_extra is not None:
+                    actors[-1].set_shard_extra.remote(self.shard_extra)
                 return actors[-1]
 
             for _ in range(count):

@@ -68,7 +68,9 @@ class _DyingStore:
     def write(self, artifact, extracted, before_commit=None):
         import signal
 
-        def die(_tmp: str) -> None:
+        def die(tmp: str) -> None:
+            if before_commit is not None:
+                before_commit(tmp)
             if artifact.name == self.name and not os.path.exists(self.marker):
                 Path(self.marker).write_text(str(os.getpid()))
                 os.kill(os.getpid(), signal.SIGKILL)
@@ -286,8 +288,10 @@ def test_a_worker_killed_mid_write_is_replaced_and_its_task_run_again(cluster, j
     cache = tmp_path / "cache"
     arts = _artifacts(jars, cache)
     marker = tmp_path / "killed"
+    from jdx.commands.diff_artifacts import surface_for_shard
+
     ex = RayExecutor(worker=KilledMidWrite, worker_options={"name": "gson.jar", "marker": str(marker)})
-    report = ensure_graph(cache, arts, executor=ex, store=open_store(None, cache))
+    report = ensure_graph(cache, arts, executor=ex, store=open_store(None, cache), shard_extra=surface_for_shard)
     assert marker.exists(), "no worker was killed"
     assert ex.stats["retried"] == 1 and ex.stats["failed"] == 0 and report.extracted == 3
     assert not report.failed_artifacts and not [w for w in report.warnings if w.code == "ARTIFACT_READ_ERROR"]
@@ -416,7 +420,10 @@ def test_soak_a_cluster_indexes_80_jars_as_local_does_through_a_killed_worker(cl
     victim = max(arts, key=lambda a: a.size)  # the longest task: killed after writing, before its commit
     marker = tmp_path / "killed"
     ex = RayExecutor(worker=KilledMidWrite, worker_options={"name": victim.name, "marker": str(marker)})
-    report = ensure_graph(clustered, arts, executor=ex, store=open_store(None, clustered))
+    from jdx.commands.diff_artifacts import surface_for_shard
+
+    report = ensure_graph(clustered, arts, executor=ex, store=open_store(None, clustered),
+                          shard_extra=surface_for_shard)  # as `jdx index` passes it
     assert marker.exists() and ex.stats["retried"] == 1 and ex.stats["failed"] == 0, ex.stats
     assert (report.classes, report.members, report.edges) == (want["classes"], want["members"], want["edges"])
     assert sweep_partial_shards(clustered)  # the killed writer's directory, never renamed into place
