@@ -71,7 +71,7 @@ def rows(cache: Path, env: dict, iterations: int) -> list[dict]:
                2000, what + f"; CPU {statistics.median(cold_cpu) * 1000:,.0f} ms", digits=0, unit="ms median"),
            row(f"{name}, both already indexed (surface files read, no pyarrow, no JVM)", indexed, 300,
                f"; CPU {indexed_cpu * 1000:,.0f} ms", digits=0, unit="ms median"),
-           row(f"{name}, first diff after `jdx index` (shards read, surface files written)",
+           row(f"{name}, shards without surface files (written by an older jdx): shards read, surface files written",
                statistics.median(r[0] for r in first),
                extra=f"; CPU {statistics.median(r[1] for r in first) * 1000:,.0f} ms", digits=0, unit="ms median")]
     out.append(_in_process(jars, cache, iterations))
