@@ -1,10 +1,12 @@
 """The Cypher of the relationship graph (spec §7.3): hierarchy, overrides, usages, callers and calls.
 
-Each query comes in two forms (`ByIds`): one for a single id (`{id: $id}`, a primary-key lookup) and
-one for a list (`WHERE x.id IN $ids`, which costs a scan but one round trip; a bare node lookup
-UNWINDs the list into key lookups instead); `relations.rows_by_ids` picks by the number of ids. User input only ever arrives as parameters. Method rows carry `id`, `access`, `artifact`:
-owner, name and descriptor are parts of the id, so queries do not fetch them again.
-"""
+Each query comes in several forms (`ByIds`): one for a single id (`{id: $id}`, a primary-key lookup), one
+for a list (`WHERE x.id IN $ids`, which costs a scan but one round trip) and, for many ids behind a
+relationship, an UNWIND of key lookups each expanded to its relationships (a bare node lookup always
+UNWINDs); `relations.rows_by_ids` picks by the number of ids. Queries returning method columns also come
+in an offset form that a long-lived reader fills from its own method table. User input only ever arrives
+as parameters. Method rows carry `id`, `access`, `artifact`: owner, name and descriptor are parts of the
+id, so queries do not fetch them again."""
 
 from __future__ import annotations
 
