@@ -7,6 +7,7 @@ a daemon's answer print the same bytes.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass
 from typing import Any
@@ -28,14 +29,14 @@ def run_request(session, cmd: Command, request) -> Outcome:
     Every envelope of a workspace command, error or not, carries the workspace's warnings (spec §16)."""
     try:
         if cmd.needs_workspace:
-            session.check_roots()
-        if cmd.needs_workspace:
             from jdx.engine.refs import artifact_prefixes
             from jdx.engine.resolve import artifact_ref_prefixes
 
-            with artifact_prefixes(lambda: artifact_ref_prefixes(session.store())):
-                answer = cmd.run(session, request)
+            session.check_roots()
+            scope = artifact_prefixes(lambda: artifact_ref_prefixes(session.store()))
         else:
+            scope = contextlib.nullcontext()
+        with scope:
             answer = cmd.run(session, request)
         if cmd.needs_workspace:
             # a command that already warned in a family (KOTLIN_VIEW_UNAVAILABLE) is not told the same again

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from jdx.coords import coordinate_of_path
 from jdx.engine import descriptors as d
 from jdx.engine.ranking import internal_packages, symbol_key
 from jdx.engine.refs import SymbolRef, parse_ref
@@ -64,22 +65,10 @@ def _coordinate_of(name: str, path: str) -> str | None:
     Gradle cache layout; None when neither names it (a coordinate found must select it back, see
     _artifact_coordinate)."""
     head = name.split(" ", 1)[0]
-    found = None
     if 3 <= len(head.split(":")) <= 4 and all(_COORD_PART.fullmatch(p) for p in head.split(":")):
         found = head
     else:
-        parts = path.replace("\\", "/").split("/")
-        if len(parts) >= 4 and parts[-1].endswith(".jar"):
-            if "files-2.1" in parts[:-5] and len(parts) - parts.index("files-2.1") == 6:  # files-2.1/g/a/v/hash/jar
-                g, a, v = parts[-5:-2]
-            else:  # <repository>/g/r/o/u/p/a/v/a-v[-classifier].jar
-                a, v = parts[-3], parts[-2]
-                top = len(parts) - 1 - parts[::-1].index("repository") if "repository" in parts else -1
-                g = ".".join(parts[top + 1:-3]) if 0 <= top < len(parts) - 4 else ""
-            stem = parts[-1][:-4]
-            if g and stem.startswith(f"{a}-{v}"):
-                classifier = stem[len(f"{a}-{v}"):].lstrip("-")
-                found = f"{g}:{a}:{v}" + (f":{classifier}" if classifier else "")
+        found = coordinate_of_path(path)
     return found if found and _artifact_coordinate(found, name, path) else None
 
 

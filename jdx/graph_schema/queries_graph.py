@@ -84,6 +84,10 @@ SUBTYPES_OF = _by_ids("p", "Type", "(t:Type)-[r:EXTENDS|IMPLEMENTS]->(p:Type{ID}
 ALL_SUBTYPE_EDGES = ("MATCH (t:Type)-[r:EXTENDS|IMPLEMENTS]->(p:Type) WHERE NOT t.shadowed "
                      f"RETURN p.id AS parent, label(r) AS rel, {TYPE_COLS}")
 
+# every method's columns by node offset, loaded once by a long-lived reader (`GraphStore.method_columns`)
+METHOD_COLUMNS = ("MATCH (m:Method) RETURN offset(id(m)) AS o, m.id AS id, m.access AS access, "
+                  "m.artifact AS artifact, m.external AS external")
+
 METHODS_BY_IDS = _by_ids("m", "Method", "(m:Method{ID})", f"RETURN {_method('m', '')}, m.external AS external")
 
 # same-named methods of some owners: a caller's canonical ref needs `:Return` beside a bridge twin

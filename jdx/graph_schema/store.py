@@ -155,8 +155,9 @@ class GraphStore:
     def _load_method_columns(self) -> None:
         import pyarrow.compute as pc
 
-        table = self.query("MATCH (m:Method) RETURN offset(id(m)) AS o, m.id AS id, m.access AS access, "
-                           "m.artifact AS artifact, m.external AS external")
+        from jdx.graph_schema.queries_graph import METHOD_COLUMNS
+
+        table = self.query(METHOD_COLUMNS)
         table = table.take(pc.sort_indices(table["o"]))
         offsets = table["o"]
         if table.num_rows and (offsets[0].as_py() != 0 or offsets[-1].as_py() != table.num_rows - 1):

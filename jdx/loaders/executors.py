@@ -81,8 +81,8 @@ class Extracted:
 ShardExtra = Callable[[Artifact, "ExtractedArtifact"], "Callable[[str], None] | None"]
 
 
-def write_shard(store: ShardStore, artifact: Artifact, extracted: ExtractedArtifact,
-                shard_extra: ShardExtra | None) -> Shard:
+def write_with_extra(store: ShardStore, artifact: Artifact, extracted: ExtractedArtifact,
+                     shard_extra: ShardExtra | None) -> Shard:
     """Writes an extracted artifact's shard into the store with what `shard_extra` adds to its directory; the
     extra file is an optimisation, so its failure leaves the shard as it would be without it."""
     extra = None
@@ -159,7 +159,7 @@ class LocalExecutor(Executor):
         release_heap()
 
     def _write(self, store, artifact, extracted):
-        return write_shard(store, artifact, extracted, self.shard_extra)
+        return write_with_extra(store, artifact, extracted, self.shard_extra)
 
     def wait(self) -> None:
         writes, self._writes = self._writes, []

@@ -348,7 +348,8 @@ def _idea_roots(el, project_dir: Path, module_dir: Path, kind: str) -> list[Path
 def discover_idea(root: Path, tests: bool) -> Project:
     """An IntelliJ project (`.idea/`): project libraries (`.idea/libraries/*.xml`), each module's (`*.iml`)
     module libraries and source folders, and the IDE's output folders `out/production|test/<module>`."""
-    from jdx.loaders.maven_repo import coordinate_in_jar, coordinate_of_path
+    from jdx.coords import coordinate_of_path
+    from jdx.loaders.maven_repo import coordinate_in_jar
 
     project = discover_plain(root, tests)
     project.kind = "idea"

@@ -124,9 +124,9 @@ class ExtractWorker:
         extracted = next(iter(self.extractor.extract([artifact])), None)
         if extracted is None:
             return dict(out, status="failed", reason="the extractor returned no tables")
-        from jdx.loaders.executors import write_shard
+        from jdx.loaders.executors import write_with_extra
 
-        write_shard(self.store, artifact, extracted, self.shard_extra)
+        write_with_extra(self.store, artifact, extracted, self.shard_extra)
         return dict(out, status="done", classes=extracted.classes, kotlin_seconds=extracted.kotlin_seconds,
                     seconds=time.perf_counter() - started, cpu=time.process_time() - cpu)
 
