@@ -7,11 +7,10 @@ into one hit per declaration. Java classes, and every answer under `--view jvm`,
 
 from __future__ import annotations
 
-import functools
 
 from jdx.engine.kotlin_index import kotlin_links
-from jdx.engine.kotlin_view import kotlin_entry, member_kotlin
-from jdx.engine.refs import format_member, format_type
+from jdx.engine.kotlin_view import kotlin_entry, member_kotlin, member_ref
+from jdx.engine.refs import format_type
 from jdx.engine.search_index import group_rows, loaded_index
 from jdx.graph_schema import queries_kotlin as q
 
@@ -38,26 +37,7 @@ def kotlin_text(d: dict) -> str:
 
 
 def _member_ref(member_id: str, access: int | None) -> str:
-    varargs = bool((access or 0) & ACC_VARARGS)
-    if "@" in member_id:  # a shadowed copy's id prints by the answer's workspace (refs.format_type)
-        return _format_member_ref(member_id, varargs)
-    return _plain_member_ref(member_id, varargs)
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _plain_member_ref(member_id: str, varargs: bool) -> str:
-    return _format_member_ref(member_id, varargs)
-
-
-def _format_member_ref(member_id: str, varargs: bool) -> str:
-    owner, _, rest = member_id.partition("#")
-    if "(" not in rest:
-        return f"{format_type(owner)}#{rest.split(':', 1)[0]}"
-    name, desc = rest[: rest.index("(")], rest[rest.index("("):]
-    try:
-        return format_member(owner, name, desc, varargs=varargs)
-    except ValueError:
-        return f"{format_type(owner)}#{rest}"
+    return member_ref(member_id, varargs=bool((access or 0) & ACC_VARARGS))
 
 
 def main_member(d: dict, owner: str | None = None) -> str | None:

@@ -26,27 +26,27 @@ def decls_of(store, type_id: str) -> list[dict]:
     return store.rows(q.KOTLIN_DECLS_OF, {"id": type_id})
 
 
-def _ref(member_id: str) -> str:
+def member_ref(member_id: str, varargs: bool = False) -> str:
     """A JVM member id (`a/B#m(I)V`, `a/B#f:I`) as its canonical reference (spec §6)."""
     if "@" in member_id:  # a shadowed copy's id prints by the answer's workspace (refs.format_type)
-        return _format_ref(member_id)
-    return _plain_ref(member_id)
+        return _format_ref(member_id, varargs)
+    return _plain_ref(member_id, varargs)
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _plain_ref(member_id: str) -> str:
-    """_ref of an id whose printed form depends on nothing else: a search line formats every JVM link of each
-    declaration it shows, the same ones again and again in a long-lived process."""
-    return _format_ref(member_id)
+def _plain_ref(member_id: str, varargs: bool) -> str:
+    """member_ref of an id whose printed form depends on nothing else: a search line formats every JVM link of
+    each declaration it shows, the same ones again and again in a long-lived process."""
+    return _format_ref(member_id, varargs)
 
 
-def _format_ref(member_id: str) -> str:
+def _format_ref(member_id: str, varargs: bool) -> str:
     owner, _, rest = member_id.partition("#")
     if "(" not in rest:
         return f"{format_type(owner)}#{rest.split(':', 1)[0]}"
     name, desc = rest[: rest.index("(")], rest[rest.index("("):]
     try:
-        return format_member(owner, name, desc)
+        return format_member(owner, name, desc, varargs=varargs)
     except ValueError:
         return f"{format_type(owner)}#{rest}"
 
@@ -68,7 +68,7 @@ def _markers(d: dict, detail: dict | None = None) -> list[str]:
 def kotlin_entry(d: dict) -> dict:
     """One declaration as the JSON of every command carries it."""
     detail = json.loads(d["detail"] or "{}")
-    links = [{"role": link.split(":", 1)[0], "ref": _ref(link.split(":", 1)[1])}
+    links = [{"role": link.split(":", 1)[0], "ref": member_ref(link.split(":", 1)[1])}
              for link in d["jvm"] or () if not link.startswith("type:")]
     return {"kind": d["kind"], "name": d["name"], "text": d["signature"], "visibility": d["visibility"],
             "modality": d["modality"], "flags": list(d["flags"] or ()), "markers": _markers(d, detail),
@@ -184,7 +184,7 @@ def jvm_name_of(store, type_id: str, kotlin_name: str, text: str) -> str | None:
             if target is not None:
                 rest = target.split("#", 1)[1]
                 name = rest.split("(", 1)[0] if "(" in rest else rest.split(":", 1)[0]
-                names.setdefault(name, _ref(target))
+                names.setdefault(name, member_ref(target))
                 break
     if len(names) > 1:
         raise AmbiguousError(f"{text}: the Kotlin name {kotlin_name!r} compiles to {len(names)} JVM names",

@@ -37,9 +37,9 @@ def _plain(ref: str) -> str:
 
 
 def _link_refs(links: list[str]) -> set[str]:
-    from jdx.engine.kotlin_view import _ref
+    from jdx.engine.kotlin_view import member_ref
 
-    return {_plain(_ref(link.split(":", 1)[1])) for link in links if not link.startswith("type:")}
+    return {_plain(member_ref(link.split(":", 1)[1])) for link in links if not link.startswith("type:")}
 
 
 def test_every_declaration_is_one_hit(store):
