@@ -167,8 +167,19 @@ def bench(iterations: Optional[int] = typer.Option(None, "--iterations", help="r
                                                                                "default 1)"),
           executors: bool = typer.Option(False, "--executors", help="only the executor rows: the local Maven "
                                                                     "repository indexed cold by the local and "
-                                                                    "the ray executor (minutes)")):
+                                                                    "the ray executor (minutes)"),
+          scale: bool = typer.Option(False, "--scale", help="only the scale rows: every jar of the local Maven "
+                                                            "repository plus the JDK in one workspace, indexed "
+                                                            "cold, then warm usages and hierarchy on it "
+                                                            "(minutes)")):
     """Measure indexing and query speed on this machine. Example: jdx bench --json"""
+    if scale:
+        from jdx.bench.run import machine_line
+        from jdx.bench.scale import rows as scale_rows
+        from jdx.engine.answer import Answer
+
+        out("bench", "scale", Answer({"machine": machine_line(), "rows": scale_rows(iterations or 3)}), text.bench)
+        return
     if executors:
         from jdx.bench.cluster import rows
         from jdx.bench.run import machine_line

@@ -184,6 +184,13 @@ class GraphStore:
         data = table.select(cols).combine_chunks()  # noqa: F841 - read by name by the COPY below (see _copy_rel)
         self._conn.execute(f"COPY {name} FROM data")
 
+    def _copy_file(self, name: str, path: Path, src: str | None = None, dst: str | None = None) -> None:
+        """COPY from a spooled Parquet file (`spool_table`): one statement per table, as from Arrow, but the
+        rows wait on disk instead of in memory, and Kùzu reads the row groups on all its threads."""
+        options = f" (from='{src}', to='{dst}')" if src is not None and len(REL_TABLES[name][0]) > 1 else ""
+        literal = str(path).replace("\\", "\\\\").replace("'", "\\'")
+        self._conn.execute(f"COPY {name} FROM '{literal}'{options}")
+
     def _copy_rel(self, name: str, src: str, dst: str, table: "pa.Table") -> None:
         cols = ["from", "to"] + [c for c, _ in REL_TABLES[name][1]]
         # one chunk per column: Kùzu 0.11's COPY from an Arrow table silently skips rows after an empty chunk
@@ -219,6 +226,7 @@ class GraphWriter:
     def __init__(self, graph_root: Path):
         import queue
         import threading
+        from concurrent.futures import ThreadPoolExecutor
 
         graph_root.mkdir(parents=True, exist_ok=True)
         _sweep(graph_root)
@@ -229,6 +237,9 @@ class GraphWriter:
         for statement in ddl():
             self.store._conn.execute(statement)
         self._jobs: "queue.Queue" = queue.Queue()
+        self._spooled = 0
+        self._spooler = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jdx-graph-spool")
+        self._held: list = []
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._work, name="jdx-graph-copy", daemon=True)
         self._thread.start()
@@ -247,16 +258,44 @@ class GraphWriter:
 
     def nodes(self, label: str, table: "pa.Table") -> None:
         if table.num_rows:
-            table = _with_schema_columns(table, NODE_TABLES[label])
-            self._jobs.put(lambda: self.store._copy_node(label, table))
+            spooled = self._spool(_with_schema_columns(table, NODE_TABLES[label]))
+            self._jobs.put(lambda: self._copy(label, spooled))
 
     def rels(self, name: str, src: str, dst: str, table: "pa.Table") -> None:
         if table.num_rows:
-            self._jobs.put(lambda: self.store._copy_rel(name, src, dst, table))
+            spooled = self._spool(table.select(["from", "to"] + [c for c, _ in REL_TABLES[name][1]]))
+            self._jobs.put(lambda: self._copy(name, spooled, src, dst))
+
+    def hold(self, name: str, src: str, dst: str, table: "pa.Table") -> None:
+        """`rels`, but the COPY waits for `release`: edges that may end at nodes not handed over yet."""
+        if table.num_rows:
+            spooled = self._spool(table.select(["from", "to"] + [c for c, _ in REL_TABLES[name][1]]))
+            self._held.append(lambda: self._copy(name, spooled, src, dst))
+
+    def release(self) -> None:
+        held, self._held = self._held, []
+        for job in held:
+            self._jobs.put(job)
+
+    def _spool(self, table: "pa.Table"):
+        """The table written, on a side thread, where the COPY thread will read it: tables no longer wait in
+        memory for their turn (the JDK's queue held ~550 MB of them), only for the writer (~230 MB/s)."""
+        self._spooled += 1
+        path = self.tmp / f"spool-{self._spooled:04d}.parquet"
+        return self._spooler.submit(_spool_and_name, table, path)
+
+    def _copy(self, name: str, spooled, src: str | None = None, dst: str | None = None) -> None:
+        path = spooled.result()
+        try:
+            self.store._copy_file(name, path, src, dst)
+        finally:
+            path.unlink(missing_ok=True)
 
     def _finish_copies(self) -> None:
+        self.release()  # nothing handed over is ever left out
         self._jobs.put(None)
         self._thread.join()
+        self._spooler.shutdown(wait=True)
         self.store.close()
         if self._error is not None:
             error = self._error
@@ -277,11 +316,29 @@ class GraphWriter:
 
     def abort(self) -> None:
         try:
+            self._held = []
             self._jobs.put(None)
             self._thread.join(timeout=60)
+            self._spooler.shutdown(wait=True, cancel_futures=True)
             self.store.close()
         finally:
             shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+SPOOL_ROW_GROUP = 65536
+
+
+def _spool_and_name(table: "pa.Table", path: Path) -> Path:
+    spool_table(table, path)
+    return path
+
+
+def spool_table(table: "pa.Table", path: Path) -> None:
+    """A table as Kùzu's COPY reads it fastest (measured on the JDK's tables: 10.1 s against 10.8 s from Arrow
+    in memory and 13.5 s from one-row-group files): uncompressed, plain, row groups Kùzu's threads share."""
+    import pyarrow.parquet as pq
+
+    pq.write_table(table, path, compression="none", use_dictionary=False, row_group_size=SPOOL_ROW_GROUP)
 
 
 _ARROW_TYPES = {"STRING": "string", "INT32": "int32", "BOOLEAN": "bool_", "STRING[]": "list<string>"}

@@ -143,6 +143,11 @@ class LocalExecutor(Executor):
         if not artifacts:
             return
         if self.extractor is None:
+            from jdx.loaders.extract_child import wants_child
+
+            if wants_child(artifacts):
+                yield from self._extract_in_child(cache, store, artifacts, force, progress)
+                return
             self.extractor = JPypeExtractor(cache)
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jdx-shard-write")
@@ -158,8 +163,41 @@ class LocalExecutor(Executor):
 
         release_heap()
 
-    def _write(self, store, artifact, extracted):
-        return write_with_extra(store, artifact, extracted, self.shard_extra)
+    def _extract_in_child(self, cache, store, artifacts, force, progress):
+        """A big extraction in a child process (`jdx.loaders.extract_child`); what it could not finish is
+        extracted here."""
+        from jdx.loaders.extract_child import ChildFailed, extract_in_child
+        from jdx.loaders.extractor import JPypeExtractor
+
+        done: set[int] = set()
+        try:
+            for index, kotlin_seconds in extract_in_child(cache, store, artifacts, force, self.shard_extra):
+                shard = store.load(artifacts[index])
+                done.add(index)
+                if progress:
+                    progress("extract", len(done), len(artifacts))
+                if shard is None:
+                    a = artifacts[index]
+                    yield Extracted(index, None, failure=Warning_("ARTIFACT_READ_ERROR",
+                                                                  f"{a.name}: its shard could not be read back",
+                                                                  a.name))
+                else:
+                    yield Extracted(index, shard, kotlin_seconds)
+        except ChildFailed:
+            rest = [i for i in range(len(artifacts)) if i not in done]
+            in_process = LocalExecutor()
+            in_process.shard_extra = self.shard_extra
+            in_process.extractor = JPypeExtractor(cache)
+            try:
+                for got in in_process.extract(cache, store, [artifacts[i] for i in rest], force, progress):
+                    got.index = rest[got.index]
+                    yield got
+            finally:
+                in_process.wait()
+
+    def _write(self, store, artifact, extracted) -> None:
+        # the written shard is not kept: it holds the tables, which the graph build lets go of as it reads them
+        write_with_extra(store, artifact, extracted, self.shard_extra)
 
     def wait(self) -> None:
         writes, self._writes = self._writes, []

@@ -47,12 +47,18 @@ class IncrementalRefused(Exception):
     other artifacts referring to the ones changed): the caller builds from scratch instead."""
 
 
-def _concat(shards, name: str, only: set[int] | None = None, columns: list[str] | None = None) -> pa.Table:
+def _concat(shards, name: str, only: set[int] | None = None, columns: list[str] | None = None,
+            consume: bool = False) -> pa.Table:
+    """One shard table of every (or `only` these) artifact, with its classpath position; `consume`: the last
+    read of that table in this build, so a just-extracted shard lets go of it (its rows live on only as long
+    as the build needs them)."""
     parts = []
     for pos, shard in enumerate(shards):
         if only is not None and pos not in only:
             continue
         t = shard.table(name, columns)
+        if consume and shard.loaded is not None:
+            shard.loaded.pop(name, None)
         parts.append(t.append_column("pos", pa.nulls(t.num_rows, pa.int32()).fill_null(pos)))
     if not parts:  # no artifact selected: the first shard's columns, no rows
         t = shards[0].table(name, columns).slice(0, 0)
@@ -135,22 +141,61 @@ def _shadow_rows(ids, positions, shadowed: set, art_ids: list[str], owners=None)
 MEMBER_CONTEXT = ["id", "owner", "kind", "name", "descriptor", "access"]
 
 
+def _give_back() -> None:
+    """Returns the pages of freed Arrow buffers to the OS: the allocator keeps them otherwise, and the graph
+    database needs that memory next (measured after the JDK's extraction: ~300 MB of RSS)."""
+    pa.default_memory_pool().release_unused()
+
+
+class _Held:
+    """Relationship tables that may end at an external node, handed over only once the external nodes are:
+    a sink that spools (`GraphWriter.hold`/`release`) takes each at once and queues its COPY at release, so
+    the build drops it right away; any other sink gets them at release, in order."""
+
+    def __init__(self, sink: GraphSink):
+        self.sink = sink
+        self.hold = getattr(sink, "hold", None)
+        self.tables: list[tuple[str, str, str, pa.Table]] = []
+        self.rows = 0
+
+    def rels(self, name: str, src: str, dst: str, table: pa.Table) -> None:
+        self.rows += table.num_rows
+        if self.hold is not None:
+            self.hold(name, src, dst, table)
+        else:
+            self.tables.append((name, src, dst, table))
+
+    def release(self) -> None:
+        if self.hold is not None:
+            self.sink.release()
+        for rel in self.tables:
+            self.sink.rels(*rel)
+        self.tables = []
+
+
 def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -> BuildResult:
     """Computes every table of the graph and hands each to the sink, nodes before the edges that need them.
 
     With `focus` (classpath positions), only the rows owned by those artifacts go to the sink, computed
     against the whole classpath (shadowing, resolution, overrides, externals) exactly as a full build
     would: what an incremental update appends to a graph that already holds the other artifacts.
-    Refused (IncrementalRefused) when a focused artifact shares a class name with any other one."""
+    Refused (IncrementalRefused) when a focused artifact shares a class name with any other one.
+
+    Memory: each table goes to the sink as soon as it is complete and every input is dropped after its
+    last use (a full build reads each shard table once, `consume`), so what stays is the classpath
+    context resolution needs (type names, supertypes, member keys), not every table of the workspace."""
     warnings: list[Warning_] = []
     partial = focus is not None
+    consume = not partial
     focus = set(range(len(shards))) if focus is None else set(focus)
     art_names = [s.artifact.name for s in shards]
     art_ids = [s.artifact.key for s in shards]
     art_id_array = pa.array(art_ids, pa.string())
+    edge_rows = 0
+    _give_back()  # what extraction freed
 
     # --- types: the JVM loads the first class of a name on the classpath; the rest are shadowed
-    types = _concat(shards, "types")
+    types = _concat(shards, "types", consume=consume)
     types = types.filter(pc.not_equal(types["kind"], TYPE_KINDS.index("module")))
     pos_name = _join(pc.cast(types["pos"], pa.string()), types["name"], sep=":")
     keep = _first_rows(pos_name)
@@ -180,7 +225,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     packages = [_package(n) for n in names]
 
     # --- hierarchy of the loaded classes (supertypes rows of dropped duplicates go too)
-    supertypes = _concat(shards, "supertypes")
+    supertypes = _concat(shards, "supertypes", consume=consume)
     st_idx = pc.index_in(_join(pc.cast(supertypes["pos"], pa.string()), supertypes["type"], sep=":"),
                          value_set=pos_name)
     supertypes = supertypes.filter(pc.is_valid(st_idx))
@@ -188,18 +233,25 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     st_focus = [p in focus for p in supertypes["pos"].to_pylist()]
     supers: dict[str, str] = {}
     interfaces: dict[str, list[str]] = defaultdict(list)
-    for frm, sup, kind in zip(st_from, supertypes["super"].to_pylist(), supertypes["kind"].to_pylist()):
+    st_rows = []
+    for frm, sup, kind, position, f in zip(st_from, supertypes["super"].to_pylist(), supertypes["kind"].to_pylist(),
+                                           supertypes["position"].to_pylist(), st_focus):
         if kind == 0:
             supers[frm] = sup
         else:
             interfaces[frm].append(sup)
+        if f:
+            st_rows.append((frm, sup, kind, position))
+    del supertypes, st_idx, st_from, st_focus
 
     # --- annotations, rendered per owner
-    ann_by_owner, annotated, ann_types = _annotations(shards, pos_name, type_ids, focus if partial else None)
+    ann_by_owner, annotated, ann_types = _annotations(shards, pos_name, type_ids, focus if partial else None,
+                                                      consume=consume)
+    del pos_name
 
     # --- members, keyed under their declaring type's id
     def member_table(only: set[int] | None, columns: list[str] | None) -> pa.Table:
-        members = _concat(shards, "members", only, columns)
+        members = _concat(shards, "members", only, columns, consume=consume)
         member_ids, member_owners = members["id"], members["owner"]
         if shadowed:
             member_ids, member_owners, member_shadowed = _shadow_rows(member_ids, members["pos"], shadowed, art_ids,
@@ -212,11 +264,16 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
                          "shadowed": member_shadowed.filter(first), **{c: members[c].filter(first) for c in rest}})
 
     members = member_table(focus if partial else None, None)
-    context = member_table(None, MEMBER_CONTEXT) if partial else members
     methods = members.filter(pc.equal(members["kind"], 0))
     fields = members.filter(pc.equal(members["kind"], 1))
-    all_methods = context.filter(pc.equal(context["kind"], 0)) if partial else methods
-    all_fields = context.filter(pc.equal(context["kind"], 1)) if partial else fields
+    del members
+    if partial:
+        context = member_table(None, MEMBER_CONTEXT)
+        all_methods = context.filter(pc.equal(context["kind"], 0))
+        all_fields = context.filter(pc.equal(context["kind"], 1))
+        del context
+    else:
+        all_methods, all_fields = methods, fields
     hierarchy = Hierarchy(supers, interfaces, set(all_methods["id"].to_pylist()), set(all_fields["id"].to_pylist()))
 
     # declared nodes go to the database now; externals follow once resolution has found them
@@ -230,10 +287,11 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     art_name_array = pa.array(art_names, pa.string())  # readable beside the content-hash `artifact` key
     type_nodes = type_nodes.append_column("artifact_name", pc.take(art_name_array, f_types["pos"]))
     sink.nodes("Type", type_nodes)
-    calls = _refs(shards, "calls", shadowed, art_ids, focus if partial else None)
+    calls = _refs(shards, "calls", shadowed, art_ids, focus if partial else None, consume=consume)
     writers = _lambda_writers(calls, REF_KINDS.index("handle"))
     member_nodes = {"Method": _method_nodes(methods, ann_by_owner, art_id_array, writers),
                     "Field": _field_nodes(fields, ann_by_owner, art_id_array)}
+    del writers
     for label, table in (("Method", methods), ("Field", fields)):
         member_nodes[label] = member_nodes[label].append_column("artifact_name",
                                                                 pc.take(art_name_array, table["pos"]))
@@ -241,8 +299,11 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
         sink.nodes(label, table)
     name_nodes, symbol_nodes, name_edges = _name_index(type_nodes, member_nodes["Method"], member_nodes["Field"],
                                                        art_id_array, [s.artifact.kind for s in shards])
+    del type_nodes, member_nodes
+    _give_back()
     sink.nodes("Name", name_nodes)
     sink.nodes("Symbol", symbol_nodes)
+    del name_nodes, symbol_nodes
     pkg_ids = sorted(set(f_packages))
     pkg_names = [p.replace("/", ".") for p in pkg_ids]
     internal = _jdk_internal_packages(shards)
@@ -250,35 +311,71 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
                                     "jdk_internal": pa.array([None if internal is None else n in internal
                                                               for n in pkg_names], pa.bool_())}))
 
-    # --- references from method bodies, resolved as the JVM links them
+    # --- relationships between declared nodes only: no external node is needed first
+    s = pa.string()
+    nest_from, nest_to = [], []
+    id_set = set(ids)
+    for tid, outer, w, pos in zip(f_ids, f_types["outer"].to_pylist(), f_winners, f_types["pos"].to_pylist()):
+        if outer:
+            oid = outer if w else outer + _shadow_suffix(pos, art_ids)
+            if oid in id_set:
+                nest_from.append(oid)
+                nest_to.append(tid)
+    del id_set
+    f_type_ids = pa.array(f_ids, s)
+    for rel in (
+        ("CONTAINS", "Artifact", "Type", pa.table({"from": pc.take(art_id_array, f_types["pos"]), "to": f_type_ids})),
+        ("CONTAINS", "Package", "Type", pa.table({"from": pa.array(f_packages, s), "to": f_type_ids})),
+        ("DECLARES", "Type", "Method", pa.table({"from": methods["owner_id"], "to": methods["id"]})),
+        ("DECLARES", "Type", "Field", pa.table({"from": fields["owner_id"], "to": fields["id"]})),
+        ("DECLARES", "Type", "Type", pa.table({"from": pa.array(nest_from, s), "to": pa.array(nest_to, s)})),
+    ):
+        sink.rels(*rel)
+        edge_rows += rel[3].num_rows
+    sink.rels("NAMES", "Name", "Symbol", name_edges)  # the search index's edges: not counted among the code's
+    del name_edges, nest_from, nest_to, f_type_ids
+    is_iface = {i for i, a in zip(ids, types["access"].to_pylist()) if a & ACC_INTERFACE}
+    del types, f_types
+    # what the rest of the build reads of the members (the declarations' own columns went with their nodes)
+    n_methods, n_fields = all_methods.num_rows, all_fields.num_rows
+    methods = methods.select(["id", "owner_id", "name", "descriptor", "access", "exceptions"])
+    fields = fields.select(["id"])
+    all_methods = all_methods.select(["id", "owner_id", "name", "descriptor", "access"])
+    all_fields = all_fields.select(["id"])
+
+    # --- references from method bodies, resolved as the JVM links them; they may end at external nodes
+    held = _Held(sink)
     kind_names = pa.array(REF_KINDS, pa.string())
     external_methods: dict[str, tuple[str, str, str]] = {}
     external_fields: dict[str, tuple[str, str, str]] = {}
     invokes = resolve_edges(calls, all_methods["id"], hierarchy, False, kind_names, external_methods)
-    accesses = _refs(shards, "accesses", shadowed, art_ids, focus if partial else None)
+    del calls
+    n_invokes = invokes.num_rows
+    held.rels("INVOKES", "Method", "Method", invokes)
+    del invokes
+    accesses = _refs(shards, "accesses", shadowed, art_ids, focus if partial else None, consume=consume)
     field_edges = resolve_edges(accesses, all_fields["id"], hierarchy, True, kind_names, external_fields)
     read_mask = pc.is_in(accesses["kind"], value_set=pa.array(READ_KINDS, pa.int32()))
-    typerefs = _refs(shards, "typerefs", shadowed, art_ids, focus if partial else None)
-    references = pa.table({"from": typerefs["from"], "to": typerefs["to"], "line": typerefs["line"],
-                           "kind": pc.take(kind_names, typerefs["kind"])})
-    throws = _throws(methods)
-    references = pa.concat_tables([references, throws])
-
-    st_rows = [(frm, sup, kind, position) for frm, sup, kind, position, f in zip(
-        st_from, supertypes["super"].to_pylist(), supertypes["kind"].to_pylist(), supertypes["position"].to_pylist(),
-        st_focus) if f]
+    del accesses
+    held.rels("READS", "Method", "Field", field_edges.filter(read_mask))
+    held.rels("WRITES", "Method", "Field", field_edges.filter(pc.invert(read_mask)))
+    del field_edges, read_mask
+    typerefs = _refs(shards, "typerefs", shadowed, art_ids, focus if partial else None, consume=consume)
+    references = pa.concat_tables([
+        pa.table({"from": typerefs["from"], "to": typerefs["to"], "line": typerefs["line"],
+                  "kind": pc.take(kind_names, typerefs["kind"])}),
+        _throws(methods)])
+    del typerefs
     external_types = set(pc.unique(references["to"]).to_pylist())
+    held.rels("REFERENCES", "Method", "Type", references)
+    del references
+    _give_back()
+
     external_types.update(r[1] for r in st_rows)
     external_types.update(v[0] for v in external_methods.values())
     external_types.update(v[0] for v in external_fields.values())
     external_types.update(ann_types)
     external_types = {t for t in external_types if t and t not in winners and not t.startswith("[")}
-    sink.nodes("Type", _external_types(sorted(external_types)))
-    sink.nodes("Method", _external_members(external_methods, method=True))
-    sink.nodes("Field", _external_members(external_fields, method=False))
-
-    # --- relationships
-    is_iface = {i for i, a in zip(ids, types["access"].to_pylist()) if a & ACC_INTERFACE}
     ext_from, ext_to, impl_from, impl_to, impl_pos = [], [], [], [], []
     for frm, sup, kind, position in st_rows:
         if kind == 0:
@@ -290,33 +387,19 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
             impl_from.append(frm)
             impl_to.append(sup)
             impl_pos.append(position)
-    nest_from, nest_to = [], []
-    id_set = set(ids)
-    for tid, outer, w, pos in zip(f_ids, f_types["outer"].to_pylist(), f_winners, f_types["pos"].to_pylist()):
-        if outer:
-            oid = outer if w else outer + _shadow_suffix(pos, art_ids)
-            if oid in id_set:
-                nest_from.append(oid)
-                nest_to.append(tid)
-    s = pa.string()
-    f_type_ids = pa.array(f_ids, s)
-    rels = [
-        ("CONTAINS", "Artifact", "Type", pa.table({"from": pc.take(art_id_array, f_types["pos"]), "to": f_type_ids})),
-        ("CONTAINS", "Package", "Type", pa.table({"from": pa.array(f_packages, s), "to": f_type_ids})),
-        ("DECLARES", "Type", "Method", pa.table({"from": methods["owner_id"], "to": methods["id"]})),
-        ("DECLARES", "Type", "Field", pa.table({"from": fields["owner_id"], "to": fields["id"]})),
-        ("DECLARES", "Type", "Type", pa.table({"from": pa.array(nest_from, s), "to": pa.array(nest_to, s)})),
-        ("EXTENDS", "Type", "Type", pa.table({"from": pa.array(ext_from, s), "to": pa.array(ext_to, s)})),
-        ("IMPLEMENTS", "Type", "Type", pa.table({"from": pa.array(impl_from, s), "to": pa.array(impl_to, s),
-                                                 "position": pa.array(impl_pos, pa.int32())})),
-        ("INVOKES", "Method", "Method", invokes),
-        ("READS", "Method", "Field", field_edges.filter(read_mask)),
-        ("WRITES", "Method", "Field", field_edges.filter(pc.invert(read_mask))),
-        ("REFERENCES", "Method", "Type", references),
-    ]
-    for rel in rels:
-        sink.rels(*rel)
-    sink.rels("NAMES", "Name", "Symbol", name_edges)
+    held.rels("EXTENDS", "Type", "Type", pa.table({"from": pa.array(ext_from, s), "to": pa.array(ext_to, s)}))
+    held.rels("IMPLEMENTS", "Type", "Type", pa.table({"from": pa.array(impl_from, s), "to": pa.array(impl_to, s),
+                                                      "position": pa.array(impl_pos, pa.int32())}))
+    ann_edges = 0
+    for label, (src, dst, text) in annotated.items():
+        held.rels("ANNOTATED_BY", label, "Type", pa.table({"from": pa.array(src, s), "to": pa.array(dst, s),
+                                                          "text": pa.array(text, s)}))
+        ann_edges += len(src)
+    sink.nodes("Type", _external_types(sorted(external_types)))
+    sink.nodes("Method", _external_members(external_methods, method=True))
+    sink.nodes("Field", _external_members(external_fields, method=False))
+    held.release()
+    edge_rows += held.rows - ann_edges
     override_edges = overrides(all_methods, winners, hierarchy, set(f_ids) if partial else None)
     sink.rels("OVERRIDES", "Method", "Method", override_edges)
     kotlin_nodes, kotlin_rels = kotlin_graph_tables(shards, shadowed, art_ids, methods["id"], fields["id"], winners)
@@ -324,17 +407,11 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
         sink.nodes("KotlinDecl", kotlin_nodes)
         for rel in kotlin_rels:
             sink.rels(*rel)
-    ann_edges = 0
-    for label, (src, dst, text) in annotated.items():
-        sink.rels("ANNOTATED_BY", label, "Type", pa.table({"from": pa.array(src, s), "to": pa.array(dst, s),
-                                                          "text": pa.array(text, s)}))
-        ann_edges += len(src)
     counts = {
         "artifacts": len(shards), "classes": len(winners), "types": len(ids) + len(external_types),
-        "methods": all_methods.num_rows, "fields": all_fields.num_rows,
-        "members": all_methods.num_rows + all_fields.num_rows,
-        "calls": invokes.num_rows,
-        "edges": sum(t.num_rows for _, _, _, t in rels) + override_edges.num_rows + ann_edges,
+        "methods": n_methods, "fields": n_fields, "members": n_methods + n_fields,
+        "calls": n_invokes,
+        "edges": edge_rows + override_edges.num_rows + ann_edges,
         "kotlin": kotlin_nodes.num_rows if kotlin_nodes is not None else 0,
     }
     return BuildResult(warnings, counts)
@@ -361,8 +438,9 @@ def _duplicate_warnings(names: list[str], positions: list[int], art_names: list[
     return out
 
 
-def _refs(shards, name: str, shadowed: set, art_ids: list[str], only: set[int] | None = None) -> pa.Table:
-    refs = _concat(shards, name, only)
+def _refs(shards, name: str, shadowed: set, art_ids: list[str], only: set[int] | None = None,
+          consume: bool = False) -> pa.Table:
+    refs = _concat(shards, name, only, consume=consume)
     if shadowed:
         frm, _owners, _flags = _shadow_rows(refs["from"], refs["pos"], shadowed, art_ids)
         refs = refs.set_column(refs.schema.get_field_index("from"), "from", frm)
@@ -382,8 +460,9 @@ def _throws(methods: pa.Table) -> pa.Table:
                      "line": _const(n, -1, pa.int32()), "kind": _const(n, "throws", pa.string())})
 
 
-def _annotations(shards, pos_name: pa.Array, type_ids: pa.Array, only: set[int] | None = None):
-    ann = _concat(shards, "annotations", only)
+def _annotations(shards, pos_name: pa.Array, type_ids: pa.Array, only: set[int] | None = None,
+                 consume: bool = False):
+    ann = _concat(shards, "annotations", only, consume=consume)
     idx = pc.index_in(_join(pc.cast(ann["pos"], pa.string()), ann["owner"], sep=":"), value_set=pos_name)
     ann = ann.filter(pc.is_valid(idx))
     owners = pc.take(type_ids, idx.filter(pc.is_valid(idx))).to_pylist()

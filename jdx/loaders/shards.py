@@ -106,7 +106,8 @@ def shard_in_memory_at(root: Path, artifact: Artifact, extracted: ExtractedArtif
         "classes": extracted.classes,
         "warnings": [list(w) for w in extracted.warnings],
     }
-    return Shard(artifact, root / artifact.key, meta, loaded=extracted.tables)
+    # its own dict: the graph build drops each table once read, while the writer still holds them all
+    return Shard(artifact, root / artifact.key, meta, loaded=dict(extracted.tables))
 
 
 def write_shard(cache: Path, artifact: Artifact, extracted: ExtractedArtifact) -> Shard:
