@@ -30,11 +30,38 @@ class Run:
 
 @pytest.fixture(scope="session")
 def jdx_home(tmp_path_factory) -> Path:
-    """One cache and config dir for the whole session, so the JDK is indexed once."""
+    """One cache and config dir for the whole session, so the JDK is indexed once. Under xdist the workers
+    share that one index: the first worker builds it in a directory of the run, the others wait for it, and
+    each starts from a copy (its cache stays its own)."""
     home = tmp_path_factory.mktemp("jdx-home")
-    (home / "cache").mkdir()
     (home / "config").mkdir()
+    run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if run_id:
+        _copy_shared_jdk_cache(tmp_path_factory.getbasetemp().parent / f"jdk-cache-{run_id[:12]}", home / "cache")
+    else:
+        (home / "cache").mkdir()
     return home
+
+
+def _copy_shared_jdk_cache(shared: Path, cache: Path) -> None:
+    import fcntl
+    import shutil
+
+    shared.mkdir(parents=True, exist_ok=True)
+    with open(shared.parent / f"{shared.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = shared / ".complete"
+        if not done.exists():
+            env = {k: v for k, v in os.environ.items() if not k.startswith("JDX_")}
+            env.update(JDX_CACHE_DIR=str(shared), JDX_CONFIG_DIR=str(shared / "config"), JDX_NO_DAEMON="1")
+            proc = subprocess.run([sys.executable, "-m", "jdx", "index", "-q"], capture_output=True, text=True,
+                                  env=env, timeout=900, cwd=shared)
+            if proc.returncode == 0:
+                done.write_text("ok")
+    if done.exists():
+        shutil.copytree(shared, cache, ignore=shutil.ignore_patterns(".complete", "config"))
+    else:  # the shared index failed: this worker indexes on its own, and its tests say why
+        cache.mkdir()
 
 
 @pytest.fixture(scope="session")
