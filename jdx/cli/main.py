@@ -220,11 +220,17 @@ def _answer_here(g: Globals, cmd, request, session):
 
         session = Session(g.options(), progress=progress_printer(not g.quiet and not g.json))
     try:
-        with deadline(g.timeout):
+        with deadline(g.timeout) as limit:
             outcome = run_request(session, cmd, request)
     finally:
         if own:
             session.close()
+    if limit.expired:
+        # also when the alarm landed in code that recovers from any exception (a cache probe, an optional
+        # file) and the command went on: it ran out of time, and says so
+        exc = limit.error()
+        return json.loads(envelope.dumps(envelope.failure(cmd.name, getattr(request, "query", ""), exc))), \
+            exc.exit_code
     return json.loads(envelope.dumps(outcome.envelope)), outcome.exit_code
 
 
@@ -280,6 +286,11 @@ class deadline:
     def __init__(self, text: str | None):
         self.seconds = parse_duration(text) if text else None
         self.text = text
+        self.expired = False
+
+    def error(self) -> "TimeoutExceeded":
+        return TimeoutExceeded(f"the command took longer than --timeout {self.text}",
+                               hint="raise --timeout, or narrow the question (--limit, --depth)")
 
     def __enter__(self):
         import signal
@@ -290,8 +301,8 @@ class deadline:
             return self
 
         def expire(_signum, _frame):
-            raise TimeoutExceeded(f"the command took longer than --timeout {self.text}",
-                                  hint="raise --timeout, or narrow the question (--limit, --depth)")
+            self.expired = True
+            raise self.error()
 
         self._old = signal.signal(signal.SIGALRM, expire)
         signal.setitimer(signal.ITIMER_REAL, self.seconds)

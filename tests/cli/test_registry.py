@@ -104,6 +104,27 @@ def test_timeout_is_a_named_error(run_jdx):
     assert bad.code == 3 and "--timeout 'soon'" in bad.err
 
 
+def test_timeout_swallowed_by_a_broad_except_is_still_a_timeout(run_jdx, monkeypatch):
+    """The alarm may land in code that recovers from any exception; the command still ran out of time."""
+    import time
+
+    from jdx.commands import execute
+
+    real = execute.run_request
+
+    def swallowing(*args, **kwargs):
+        try:
+            time.sleep(0.2)
+        except Exception:  # noqa: BLE001 - what a cache probe or an optional read does
+            pass
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(execute, "run_request", swallowing)
+    r = run_jdx("members", "java.util.Map", "--timeout", "20ms", "--json")
+    env = json.loads(r.out)
+    assert (r.code, env["ok"], env["error"]["code"]) == (6, False, "TIMEOUT"), r
+
+
 def test_batch_errors_name_their_line(run_jdx):
     r = run_jdx("batch", stdin="members java.util.Map --max-lines 2\n\nmembers java.util.Map --bogus\n"
                                "frobnicate x\n")
