@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from jdx.bench.util import row
+from jdx.bench.util import disk_usage, row
 
 JARS = (Path("/usr/share/java/gson.jar"), Path("/usr/share/java/commons-lang3.jar"))
 DIR_CLASSES = 300
@@ -29,17 +29,6 @@ def _run(args: list[str], env: dict) -> tuple[float, dict]:
         return secs, json.loads(proc.stdout)
     except ValueError:
         return secs, {"ok": False, "error": (proc.stderr or proc.stdout).strip()[-200:]}
-
-
-def _du(path: Path) -> int:
-    total = 0
-    for root, _dirs, files in os.walk(path):
-        for f in files:
-            try:
-                total += os.lstat(os.path.join(root, f)).st_size
-            except OSError:
-                pass
-    return total
 
 
 def _sources(extra: str = "") -> dict[str, str]:
@@ -71,10 +60,10 @@ def rows(cache: Path, env: dict, jdx: list[str], cold_seconds: float) -> list[di
         return [{"name": "incremental graph", "value": "skipped: no gson/commons-lang3 jar in /usr/share/java",
                  "seconds": 0.0}]
     gson = jars[0]
-    before = _du(cache)
+    before = disk_usage(cache)
     secs, _ = _run(jdx + ["--jars", str(gson), "members", "com.google.gson.Gson", "--json", "-q"], env)
-    grown = _du(cache) - before
-    shard = sum(_du(p) for p in (cache / "shards").iterdir() if (p / "meta.json").exists()
+    grown = disk_usage(cache) - before
+    shard = sum(disk_usage(p) for p in (cache / "shards").iterdir() if (p / "meta.json").exists()
                 and json.loads((p / "meta.json").read_text()).get("name") == gson.name)
     out.append(row(f"new workspace {gson.name} + JDK (JDK indexed): first `members` answer", secs,
                    extra=f", {secs / cold_seconds:.2f}x the cold JDK index (goal ≤ 0.15x); cache grew "

@@ -14,21 +14,10 @@ import tempfile
 from pathlib import Path
 
 from jdx.bench.cluster import _child
-from jdx.bench.util import ask, row, warm_median
+from jdx.bench.util import ask, disk_usage, row, warm_median
 
 NAME = "scale: the local Maven repository (every version) + the JDK, one workspace"
 RSS_GOAL = 1.5 * 2**30
-
-
-def _du(path: Path) -> int:
-    total = 0
-    for root, _dirs, files in os.walk(path):
-        for f in files:
-            try:
-                total += os.lstat(os.path.join(root, f)).st_size
-            except OSError:
-                pass
-    return total
 
 
 def rows(iterations: int = 3) -> list[dict]:
@@ -57,8 +46,8 @@ def rows(iterations: int = 3) -> list[dict]:
         if not result.get("classes"):
             return [{"name": NAME, "value": "failed: the index answered no classes", "seconds": wall}]
         classes = int(result["classes"])
-        shards = _du(cache / "shards")
-        graphs = _du(cache / "graphs")
+        shards = disk_usage(cache / "shards")
+        graphs = disk_usage(cache / "graphs")
         out.append({"name": NAME,
                     "value": f"{wall:.1f} s wall ({cpu:.1f} s CPU), {result.get('artifacts', 0):,} artifacts "
                              f"({len(jars):,} jars, {megabytes:,.0f} MB), {classes:,} classes, "

@@ -1,9 +1,11 @@
-"""What the `jdx bench` row modules share: a warm median and the row format."""
+"""What the `jdx bench` row modules share: a warm median, the row format, the size of a cache directory."""
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
+from pathlib import Path
 
 
 def warm_median(fn, iterations: int, minimum: int = 10) -> tuple[float, object]:
@@ -30,3 +32,15 @@ def ask(session, name: str, query: str = "", **fields):
 
     cmd = command(name)
     return cmd.run(session, cmd.request(query=query, **fields))
+
+
+def disk_usage(path: Path) -> int:
+    """Bytes of the files under `path` (what a cache directory takes)."""
+    total = 0
+    for root, _dirs, files in os.walk(path):
+        for f in files:
+            try:
+                total += os.lstat(os.path.join(root, f)).st_size
+            except OSError:
+                pass
+    return total
