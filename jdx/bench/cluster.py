@@ -22,8 +22,10 @@ def _child(args: list[str], env: dict) -> tuple[float, float, int, dict]:
     """Wall seconds, CPU seconds (user + system), peak RSS bytes and the JSON result of one child."""
     start = time.perf_counter()
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True)
-    out = proc.stdout.read() if proc.stdout else ""
-    _pid, _status, usage = os.wait4(proc.pid, 0)
+    with proc.stdout:
+        out = proc.stdout.read()
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait for it again
     wall = time.perf_counter() - start
     try:
         envelope = json.loads(out.strip().splitlines()[-1]) if out.strip() else {}
