@@ -343,6 +343,8 @@ def _corrupt_jar(path: Path) -> Path:
     return path
 
 
+@pytest.mark.soak  # the default tier keeps one fault (a killed worker); unreadable jars are covered locally
+# in test_faults.py
 def test_an_unreadable_jar_gives_the_same_warnings_and_exit_code_on_both_executors(cluster, jars, tmp_path):
     bad = _corrupt_jar(tmp_path / "corrupt.jar")
     outcomes = {}
