@@ -249,6 +249,7 @@ def test_ray_graph_answers_as_local(ray_cache, local_cache, jars):
     assert got == want
 
 
+@pytest.mark.soak  # the default tier keeps a cluster start, its shards and its graph against local
 def test_an_existing_shard_is_never_extracted_again(ray_cache, jars, cluster):
     from jdx.loaders.indexer import ensure_graph
     from jdx.loaders.ray_executor import RayExecutor
@@ -279,6 +280,7 @@ def test_an_existing_shard_is_never_extracted_again(ray_cache, jars, cluster):
     assert report.extracted == 0 and ex.stats == {}
 
 
+@pytest.mark.soak
 def test_a_worker_killed_mid_write_is_replaced_and_its_task_run_again(cluster, jars, local_cache, tmp_path):
     from jdx.loaders.indexer import ensure_graph
     from jdx.loaders.ray_executor import RayExecutor
@@ -303,7 +305,7 @@ def test_a_worker_killed_mid_write_is_replaced_and_its_task_run_again(cluster, j
     assert sorted(p.name for p in (cache / "shards").iterdir()) == sorted(a.key for a in arts)
 
 
-@pytest.mark.soak  # the default tier has the killed-then-retried case; this one dies every time
+@pytest.mark.soak  # beside the killed-then-retried case; this one dies every time
 def test_an_artifact_that_always_kills_its_worker_is_reported_like_an_unreadable_one(cluster, jars, tmp_path,
                                                                                       monkeypatch):
     from jdx.loaders import executors
@@ -343,8 +345,7 @@ def _corrupt_jar(path: Path) -> Path:
     return path
 
 
-@pytest.mark.soak  # the default tier keeps one fault (a killed worker); unreadable jars are covered locally
-# in test_faults.py
+@pytest.mark.soak  # unreadable jars in the default tier: test_faults.py (local executor)
 def test_an_unreadable_jar_gives_the_same_warnings_and_exit_code_on_both_executors(cluster, jars, tmp_path):
     bad = _corrupt_jar(tmp_path / "corrupt.jar")
     outcomes = {}
