@@ -240,6 +240,7 @@ class GraphWriter:
         self._spooled = 0
         self._spooler = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jdx-graph-spool")
         self._held: list = []
+        self._side: list = []
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._work, name="jdx-graph-copy", daemon=True)
         self._thread.start()
@@ -265,6 +266,11 @@ class GraphWriter:
         if table.num_rows:
             spooled = self._spool(table.select(["from", "to"] + [c for c, _ in REL_TABLES[name][1]]))
             self._jobs.put(lambda: self._copy(name, spooled, src, dst))
+
+    def context(self, name: str, table: "pa.Table") -> None:
+        """A table of the classpath context kept beside the graph for the next update (`jdx.loaders.build_context`),
+        written on the spool thread."""
+        self._side.append(self._spooler.submit(write_context_table, self.tmp / CONTEXT_DIR / f"{name}.arrow", table))
 
     def hold(self, name: str, src: str, dst: str, table: "pa.Table") -> None:
         """`rels`, but the COPY waits for `release`: edges that may end at nodes not handed over yet."""
@@ -297,6 +303,8 @@ class GraphWriter:
         self._thread.join()
         self._spooler.shutdown(wait=True)
         self.store.close()
+        for done in self._side:
+            done.result()  # a context file that could not be written fails the build, never half-written
         if self._error is not None:
             error = self._error
             if isinstance(error, RuntimeError):
@@ -326,6 +334,17 @@ class GraphWriter:
 
 
 SPOOL_ROW_GROUP = 65536
+CONTEXT_DIR = "context"  # per build: the classpath context the next incremental update reads
+
+
+def write_context_table(path: Path, table: "pa.Table") -> None:
+    """One context table as an Arrow IPC file (lz4: the JDK's member keys are ~40 MB raw)."""
+    import pyarrow as pa
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    options = pa.ipc.IpcWriteOptions(compression="lz4")
+    with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, table.schema, options=options) as writer:
+        writer.write_table(table)
 
 
 def _spool_and_name(table: "pa.Table", path: Path) -> Path:

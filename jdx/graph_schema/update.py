@@ -23,6 +23,7 @@ import pyarrow.compute as pc
 
 from jdx.graph_schema.schema import NODE_TABLES, SCHEMA_VERSION, SYMBOL_KINDS
 from jdx.graph_schema.store import (
+    CONTEXT_DIR,
     CURRENT,
     GRAPH_FILE,
     MANIFEST,
@@ -30,6 +31,7 @@ from jdx.graph_schema.store import (
     _sweep,
     _with_schema_columns,
     backend_name,
+    write_context_table,
 )
 
 
@@ -59,6 +61,8 @@ class GraphUpdater:
         self._conn = self.store._conn
         self._types: set[str] | None = None
         self.added_types = 0
+        self._writer = None  # the side thread writing context files
+        self._side: list = []
         self._conn.execute("BEGIN TRANSACTION")  # one commit for the whole update
 
     def _add_counts(self, delta: dict[str, dict[str, int]]) -> None:
@@ -112,9 +116,27 @@ class GraphUpdater:
         if table.num_rows:
             self.store._copy_rel(name, src, dst, table)
 
+    def context(self, name: str, table: pa.Table) -> None:
+        """The classpath context of the grown graph (its base's and the appended artifacts'), for the next update;
+        written on a side thread (lz4 releases the GIL) while the update goes on."""
+        if self._writer is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jdx-graph-context")
+        self._side.append(self._writer.submit(write_context_table, self.tmp / CONTEXT_DIR / f"{name}.arrow", table))
+
+    def _finish_side_files(self) -> None:
+        if self._writer is not None:
+            self._writer.shutdown(wait=True)
+            self._writer = None
+        side, self._side = self._side, []
+        for done in side:
+            done.result()  # a context file that could not be written fails the update, never half-written
+
     # --- finishing -------------------------------------------------------------------------------------
     def commit(self, manifest: dict) -> Path:
         self._conn.execute("COMMIT")
+        self._finish_side_files()
         self.store.close()
         manifest = dict(manifest, schema=SCHEMA_VERSION, backend=backend_name(), build=self.build_id)
         (self.tmp / MANIFEST).write_text(json.dumps(manifest, sort_keys=True, indent=1))
@@ -127,6 +149,8 @@ class GraphUpdater:
 
     def abort(self) -> None:
         try:
+            if self._writer is not None:
+                self._writer.shutdown(wait=True, cancel_futures=True)
             self.store.close()
         finally:
             shutil.rmtree(self.tmp, ignore_errors=True)

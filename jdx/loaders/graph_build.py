@@ -17,6 +17,7 @@ import pyarrow.compute as pc
 
 from jdx.errors import Warning_
 from jdx.graph_schema.schema import SYMBOL_KINDS, name_words, origin_ranks
+from jdx.loaders.build_context import CONTEXT_COLUMNS, JDK_INTERNAL
 from jdx.loaders.extractor import REF_KINDS, TYPE_KINDS
 from jdx.loaders.kotlin_graph import kotlin_graph_tables
 from jdx.loaders.resolution import Hierarchy, overrides, resolve_edges
@@ -195,12 +196,11 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     _give_back()  # what extraction freed
 
     # --- types: the JVM loads the first class of a name on the classpath; the rest are shadowed
-    types = _concat(shards, "types", consume=consume)
-    types = types.filter(pc.not_equal(types["kind"], TYPE_KINDS.index("module")))
-    pos_name = _join(pc.cast(types["pos"], pa.string()), types["name"], sep=":")
-    keep = _first_rows(pos_name)
+    # (an update reads the rest of the classpath's types through the base build's context: only these columns)
+    types = _concat(shards, "types", columns=CONTEXT_COLUMNS["types"] if partial else None, consume=consume)
+    _keep_context(sink, "types", types)
+    types, pos_name, keep = _loaded_types(types)
     same_name_twice = not pc.all(keep).as_py()  # one artifact holding two class files of one name
-    types, pos_name = types.filter(keep), pos_name.filter(keep)
     names = types["name"].to_pylist()
     positions = types["pos"].to_pylist()
     winner_mask = _first_rows(types["name"]).to_pylist()
@@ -225,7 +225,9 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     packages = [_package(n) for n in names]
 
     # --- hierarchy of the loaded classes (supertypes rows of dropped duplicates go too)
-    supertypes = _concat(shards, "supertypes", consume=consume)
+    supertypes = _concat(shards, "supertypes", columns=CONTEXT_COLUMNS["supertypes"] if partial else None,
+                         consume=consume)
+    _keep_context(sink, "supertypes", supertypes)
     st_idx = pc.index_in(_join(pc.cast(supertypes["pos"], pa.string()), supertypes["type"], sep=":"),
                          value_set=pos_name)
     supertypes = supertypes.filter(pc.is_valid(st_idx))
@@ -252,37 +254,41 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     # --- members, keyed under their declaring type's id
     def member_table(only: set[int] | None, columns: list[str] | None) -> pa.Table:
         members = _concat(shards, "members", only, columns, consume=consume)
+        if only is None:
+            _keep_context(sink, "members", members)
         member_ids, member_owners = members["id"], members["owner"]
         if shadowed:
             member_ids, member_owners, member_shadowed = _shadow_rows(member_ids, members["pos"], shadowed, art_ids,
                                                                       member_owners)
         else:
             member_shadowed = _const(members.num_rows, False, pa.bool_())
-        first = _first_rows(member_ids) if same_name_twice else _const(members.num_rows, True, pa.bool_())
         rest = [c for c in members.column_names if c not in ("id", "owner")]
-        return pa.table({"id": member_ids.filter(first), "owner_id": member_owners.filter(first),
-                         "shadowed": member_shadowed.filter(first), **{c: members[c].filter(first) for c in rest}})
+        table = pa.table({"id": member_ids, "owner_id": member_owners, "shadowed": member_shadowed,
+                          **{c: members[c] for c in rest}})
+        return table.filter(_first_rows(member_ids)) if same_name_twice else table  # (a filter copies every row)
 
     members = member_table(focus if partial else None, None)
     methods = members.filter(pc.equal(members["kind"], 0))
     fields = members.filter(pc.equal(members["kind"], 1))
     del members
-    if partial:
-        context = member_table(None, MEMBER_CONTEXT)
-        all_methods = context.filter(pc.equal(context["kind"], 0))
-        all_fields = context.filter(pc.equal(context["kind"], 1))
-        del context
+    if partial:  # the member keys of the whole classpath, kept whole (Arrow filters of 300k+ keys cost ~0.3 s)
+        all_methods = member_table(None, MEMBER_CONTEXT)
+        method_ids, field_ids = set(), set()
+        for mid, kind in zip(all_methods["id"].to_pylist(), all_methods["kind"].to_pylist()):
+            (method_ids if kind == 0 else field_ids).add(mid)
+        n_methods, n_fields = len(method_ids), len(field_ids)
     else:
-        all_methods, all_fields = methods, fields
-    hierarchy = Hierarchy(supers, interfaces, set(all_methods["id"].to_pylist()), set(all_fields["id"].to_pylist()))
+        method_ids, field_ids = set(methods["id"].to_pylist()), set(fields["id"].to_pylist())
+        all_methods, n_methods, n_fields = methods, methods.num_rows, fields.num_rows
+    hierarchy = Hierarchy(supers, interfaces, method_ids, field_ids)
+    del method_ids, field_ids
 
     # declared nodes go to the database now; externals follow once resolution has found them
-    focus_mask = pa.array(in_focus, pa.bool_())
     f_ids = [x for x, f in zip(ids, in_focus) if f]
     f_names = [x for x, f in zip(names, in_focus) if f]
     f_winners = [x for x, f in zip(winner_mask, in_focus) if f]
     f_packages = [x for x, f in zip(packages, in_focus) if f]
-    f_types = types.filter(focus_mask) if partial else types
+    f_types = _loaded_types(_concat(shards, "types", focus))[0] if partial else types
     type_nodes = _type_nodes(f_types, f_ids, f_names, f_winners, f_packages, interfaces, ann_by_owner, art_id_array)
     art_name_array = pa.array(art_names, pa.string())  # readable beside the content-hash `artifact` key
     type_nodes = type_nodes.append_column("artifact_name", pc.take(art_name_array, f_types["pos"]))
@@ -307,6 +313,8 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     pkg_ids = sorted(set(f_packages))
     pkg_names = [p.replace("/", ".") for p in pkg_ids]
     internal = _jdk_internal_packages(shards)
+    if internal is not None:
+        _keep_context(sink, JDK_INTERNAL, pa.table({"name": pa.array(sorted(internal), pa.string())}))
     sink.nodes("Package", pa.table({"id": pa.array(pkg_ids, pa.string()), "name": pa.array(pkg_names, pa.string()),
                                     "jdk_internal": pa.array([None if internal is None else n in internal
                                                               for n in pkg_names], pa.bool_())}))
@@ -337,24 +345,23 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     is_iface = {i for i, a in zip(ids, types["access"].to_pylist()) if a & ACC_INTERFACE}
     del types, f_types
     # what the rest of the build reads of the members (the declarations' own columns went with their nodes)
-    n_methods, n_fields = all_methods.num_rows, all_fields.num_rows
     methods = methods.select(["id", "owner_id", "name", "descriptor", "access", "exceptions"])
     fields = fields.select(["id"])
-    all_methods = all_methods.select(["id", "owner_id", "name", "descriptor", "access"])
-    all_fields = all_fields.select(["id"])
+    all_methods = all_methods.select(["id", "owner_id", "name", "descriptor", "access"]
+                                     + (["kind"] if partial else []))  # an update's context holds fields too
 
     # --- references from method bodies, resolved as the JVM links them; they may end at external nodes
     held = _Held(sink)
     kind_names = pa.array(REF_KINDS, pa.string())
     external_methods: dict[str, tuple[str, str, str]] = {}
     external_fields: dict[str, tuple[str, str, str]] = {}
-    invokes = resolve_edges(calls, all_methods["id"], hierarchy, False, kind_names, external_methods)
+    invokes = resolve_edges(calls, hierarchy, False, kind_names, external_methods)
     del calls
     n_invokes = invokes.num_rows
     held.rels("INVOKES", "Method", "Method", invokes)
     del invokes
     accesses = _refs(shards, "accesses", shadowed, art_ids, focus if partial else None, consume=consume)
-    field_edges = resolve_edges(accesses, all_fields["id"], hierarchy, True, kind_names, external_fields)
+    field_edges = resolve_edges(accesses, hierarchy, True, kind_names, external_fields)
     read_mask = pc.is_in(accesses["kind"], value_set=pa.array(READ_KINDS, pa.int32()))
     del accesses
     held.rels("READS", "Method", "Field", field_edges.filter(read_mask))
@@ -402,7 +409,8 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     edge_rows += held.rows - ann_edges
     override_edges = overrides(all_methods, winners, hierarchy, set(f_ids) if partial else None)
     sink.rels("OVERRIDES", "Method", "Method", override_edges)
-    kotlin_nodes, kotlin_rels = kotlin_graph_tables(shards, shadowed, art_ids, methods["id"], fields["id"], winners)
+    kotlin_nodes, kotlin_rels = kotlin_graph_tables(shards, shadowed, art_ids, methods["id"], fields["id"], winners,
+                                                    focus if partial else None)
     if kotlin_nodes is not None:
         sink.nodes("KotlinDecl", kotlin_nodes)
         for rel in kotlin_rels:
@@ -415,6 +423,24 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
         "kotlin": kotlin_nodes.num_rows if kotlin_nodes is not None else 0,
     }
     return BuildResult(warnings, counts)
+
+
+def _loaded_types(types: pa.Table) -> tuple[pa.Table, pa.Array, pa.Array]:
+    """Class rows without module descriptors and without a second class file of one name in one artifact: (the
+    rows, their `pos:name` keys, the mask of kept rows among the class rows)."""
+    types = types.filter(pc.not_equal(types["kind"], TYPE_KINDS.index("module")))
+    pos_name = _join(pc.cast(types["pos"], pa.string()), types["name"], sep=":")
+    keep = _first_rows(pos_name)
+    return types.filter(keep), pos_name.filter(keep), keep
+
+
+def _keep_context(sink: GraphSink, name: str, table: pa.Table) -> None:
+    """Hands a sink that keeps the classpath context (`build_context`) its share of a table read from every
+    artifact, in classpath order, with its `pos`."""
+    keep = getattr(sink, "context", None)
+    if keep is not None:
+        columns = CONTEXT_COLUMNS.get(name, table.column_names)
+        keep(name, table.select([c for c in columns if c != "pos"] + (["pos"] if "pos" in table.column_names else [])))
 
 
 def _duplicate_warnings(names: list[str], positions: list[int], art_names: list[str]) -> list[Warning_]:
@@ -497,9 +523,13 @@ def _jdk_internal_packages(shards) -> set[str] | None:
 
     from jdx.loaders.jdk_modules import internal_packages
 
-    jrt = [s.artifact for s in shards if s.artifact.kind == "jrt" and "!" in s.artifact.spec]
-    if not jrt:
+    jrt_shards = [s for s in shards if s.artifact.kind == "jrt" and "!" in s.artifact.spec]
+    if not jrt_shards:
         return None
+    known = getattr(jrt_shards[0], "jdk_internal", None)  # what the base build of an update found for them
+    if known is not None and all(getattr(s, "jdk_internal", None) is known for s in jrt_shards):
+        return set(known)
+    jrt = [s.artifact for s in jrt_shards]
     home = jrt[0].spec[len("jrt:"):].rsplit("!", 1)[0]
     return internal_packages(Path(home), [a.name for a in jrt])
 

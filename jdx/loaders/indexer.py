@@ -188,7 +188,10 @@ def _update(root: Path, base: Path, manifest: dict, artifacts: list[Artifact], s
         ranks = origin_ranks([a.kind for a in artifacts])
         updater.place({a["key"]: (i, r) for i, (a, r) in enumerate(zip(base_arts, old_ranks))},
                       {k: (i, r) for i, (k, r) in enumerate(zip(keys, ranks))})
-        built = build_graph_tables(shards, updater, focus=focus)
+        from jdx.loaders.build_context import context_shards
+
+        # the artifacts the base holds contribute their types, supertypes and member keys from its context file
+        built = build_graph_tables(context_shards(base, _manifest_keys(manifest), shards, focus), updater, focus=focus)
         warnings, failed = _all_warnings(shards, built.warnings)
         # the build counted the classes and members of the whole classpath; edges and types add up
         base_counts = manifest["counts"]

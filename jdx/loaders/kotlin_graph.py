@@ -9,10 +9,13 @@ import pyarrow.compute as pc
 
 
 def kotlin_graph_tables(shards, shadowed: set, art_ids: list[str], method_ids: pa.Array, field_ids: pa.Array,
-                        type_ids: set[str]):
-    """(KotlinDecl nodes, [(rel, src, dst, table)]): declarations of loaded (not shadowed) classes only."""
+                        type_ids: set[str], only: set[int] | None = None):
+    """(KotlinDecl nodes, [(rel, src, dst, table)]): declarations of loaded (not shadowed) classes only, of the
+    artifacts at positions `only` (an incremental update's) or of all."""
     parts = []
     for pos, shard in enumerate(shards):
+        if only is not None and pos not in only:
+            continue
         try:
             t = shard.table("kotlin")
         except (OSError, KeyError):

@@ -76,7 +76,7 @@ class Hierarchy:
         return out
 
 
-def resolve_edges(refs: pa.Table, declared: pa.Array, hierarchy: Hierarchy, is_field: bool, kind_names: pa.Array,
+def resolve_edges(refs: pa.Table, hierarchy: Hierarchy, is_field: bool, kind_names: pa.Array,
                   externals: dict[str, tuple[str, str, str]]) -> pa.Table:
     """Call sites or field accesses -> edges to the declaration the JVM would link.
 
@@ -85,12 +85,12 @@ def resolve_edges(refs: pa.Table, declared: pa.Array, hierarchy: Hierarchy, is_f
     """
     keys = refs["to"]
     unique = pc.unique(keys)
-    is_declared = pc.is_in(unique, value_set=declared)
     targets = unique.to_pylist()
     vias: list[str | None] = [None] * len(targets)
-    resolve = hierarchy.resolve_field if is_field else hierarchy.resolve_method
-    for i, (key, ok) in enumerate(zip(targets, is_declared.to_pylist())):
-        if ok:
+    declared = hierarchy.fields if is_field else hierarchy.methods  # a set lookup per distinct key: no hash table
+    resolve = hierarchy.resolve_field if is_field else hierarchy.resolve_method  # of every member id per call
+    for i, key in enumerate(targets):
+        if key in declared:
             continue
         owner, nd = key.split("#", 1)
         found = resolve(owner, nd)
@@ -132,6 +132,8 @@ def overrides(methods: pa.Table, winners: set[str], hierarchy: Hierarchy, only: 
         for t in only:
             wanted.update(hierarchy.ancestors(t))
         methods = methods.filter(pc.is_in(methods["owner_id"], value_set=pa.array(sorted(wanted), pa.string())))
+    if "kind" in methods.column_names:  # members of both kinds (an incremental update's classpath context)
+        methods = methods.filter(pc.equal(methods["kind"], 0))
     by_owner: dict[str, dict[str, tuple[str, int]]] = defaultdict(dict)
     for oid, name, desc, acc in zip(methods["owner_id"].to_pylist(), methods["name"].to_pylist(),
                                      methods["descriptor"].to_pylist(), methods["access"].to_pylist()):

@@ -150,3 +150,48 @@ def test_random_walks_over_workspaces_equal_builds_from_scratch(tmp_path, seed, 
         want, want_warnings = scratch(tmp_path / f"scratch{step}", names)
         assert got == want, names
         assert warnings == want_warnings, names
+
+
+def _shard_reads(monkeypatch) -> list[tuple[str, str]]:
+    from jdx.loaders import shards
+
+    reads: list[tuple[str, str]] = []
+    original = shards.Shard.table
+
+    def table(self, name, columns=None):
+        reads.append((self.artifact.name, name))
+        return original(self, name, columns)
+
+    monkeypatch.setattr(shards.Shard, "table", table)
+    return reads
+
+
+def test_an_update_reads_the_rest_of_the_classpath_from_its_base_builds_context(tmp_path, monkeypatch):
+    """Growing a graph reads the shards of the artifacts that joined only; what the base already holds comes from
+    the base build's context files, and the grown graph equals a build from scratch (and keeps a context too)."""
+    fake = FakeExtractor(CORPUS)
+    first, _, _ = grown(tmp_path / "grown", ["lib.jar", "base.jar"], fake)
+    assert sorted(p.name for p in (first.graph / "context").iterdir()) == ["members.arrow", "supertypes.arrow",
+                                                                          "types.arrow"]
+    reads = _shard_reads(monkeypatch)
+    report, got, warnings = grown(tmp_path / "grown", ["more.jar", "lib.jar", "base.jar"], fake)
+    assert report.incremental and report.added == 1
+    assert {a for a, _ in reads} == {"more.jar"}, reads
+    want, want_warnings = scratch(tmp_path / "scratch", ["more.jar", "lib.jar", "base.jar"])
+    assert got == want and warnings == want_warnings
+    reads.clear()
+    report, got, _ = grown(tmp_path / "grown", ["solo.jar", "more.jar", "lib.jar", "base.jar"], fake)
+    assert report.incremental and {a for a, _ in reads} == {"solo.jar"}, reads  # grown from the grown graph
+    assert got == scratch(tmp_path / "scratch2", ["solo.jar", "more.jar", "lib.jar", "base.jar"])[0]
+
+
+def test_a_base_build_without_its_context_is_grown_from_the_shards(tmp_path, monkeypatch):
+    """The context is a cache: a base build without it (written by an older jdx, or damaged) reads the shards."""
+    fake = FakeExtractor(CORPUS)
+    first, _, _ = grown(tmp_path / "grown", ["lib.jar", "base.jar"], fake)
+    (first.graph / "context" / "members.arrow").write_bytes(b"not an arrow file")
+    reads = _shard_reads(monkeypatch)
+    report, got, warnings = grown(tmp_path / "grown", ["more.jar", "lib.jar", "base.jar"], fake)
+    assert report.incremental and {"lib.jar", "base.jar"} <= {a for a, _ in reads}
+    want, want_warnings = scratch(tmp_path / "scratch", ["more.jar", "lib.jar", "base.jar"])
+    assert got == want and warnings == want_warnings

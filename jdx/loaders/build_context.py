@@ -1,0 +1,101 @@
+"""The classpath context a graph build keeps beside its graph, so the next incremental update reads one file per
+table instead of every artifact's shard (spec §10.4: an update costs what changed).
+
+An update appends the rows of the artifacts that joined, but it resolves them against the whole classpath: every
+class name (which copy the JVM loads), every supertype (call-site resolution walks them), every member key (what
+a call reaches, what a method overrides). Those are projections of the shards' `types`, `supertypes` and
+`members` tables. A build writes them, raw and in classpath order, as `context/<table>.arrow` in its build
+directory (`GraphWriter.context`, `GraphUpdater.context`); an update grown from that build stands a
+`ContextShard` in for each artifact it already holds, which answers those tables from the file. Missing or
+unreadable files mean the shards are read as before: the context is a cache, never the truth.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from jdx.graph_schema.store import CONTEXT_DIR
+
+# the columns of each shard table the rest of the classpath contributes to a build (see graph_build)
+CONTEXT_COLUMNS: dict[str, list[str]] = {
+    "types": ["name", "kind", "access"],
+    "supertypes": ["type", "super", "kind", "position"],
+    "members": ["id", "owner", "kind", "name", "descriptor", "access"],
+}
+JDK_INTERNAL = "jdk_internal"  # one column `name`: the JDK's packages exported to no one (absent: no JDK)
+
+
+class ContextShard:
+    """An artifact's shard as an incremental update reads it: the context tables from its base build's file, the
+    rest (never read for an artifact the graph already holds) from the shard itself."""
+
+    def __init__(self, shard, tables: dict[str, pa.Table], jdk_internal: frozenset[str] | None):
+        self._shard = shard
+        self._tables = tables
+        self.jdk_internal = jdk_internal
+        self.loaded = None
+        self.fallbacks = 0  # tables read from the shard after all (tests hold this at 0)
+
+    def __getattr__(self, name):  # artifact, meta, warnings, path: the shard's own
+        return getattr(self._shard, name)
+
+    def table(self, name: str, columns: list[str] | None = None) -> pa.Table:
+        t = self._tables.get(name)
+        if t is not None and columns is not None and all(c in t.column_names for c in columns):
+            return t.select(columns)
+        self.fallbacks += 1
+        return self._shard.table(name, columns)
+
+
+def _read(path: Path) -> pa.Table:
+    with pa.memory_map(str(path)) as source:
+        return pa.ipc.open_file(source).read_all()
+
+
+def _by_position(table: pa.Table, n: int) -> list[pa.Table] | None:
+    """The rows of each of `n` classpath positions (the `pos` column dropped), or None when a position is out of
+    range (a file that does not belong to this build)."""
+    pos = table["pos"]
+    if table.num_rows and (pc.min(pos).as_py() < 0 or pc.max(pos).as_py() >= n):
+        return None
+    if table.num_rows > 1 and not pc.all(pc.greater_equal(pos.slice(1), pos.slice(0, table.num_rows - 1))).as_py():
+        table = table.take(pc.sort_indices(pos))
+        pos = table["pos"]
+    counts = [0] * n
+    vc = pc.value_counts(pos)
+    for p, c in zip(vc.field("values").to_pylist(), vc.field("counts").to_pylist()):
+        counts[p] = c
+    rest = table.drop_columns(["pos"])
+    out, start = [], 0
+    for c in counts:
+        out.append(rest.slice(start, c))
+        start += c
+    return out
+
+
+def context_shards(base: Path, base_keys: list[str], shards: list, focus: set[int]) -> list:
+    """`shards` with a ContextShard for each position outside `focus` whose artifact the base build (its artifact
+    keys in order: `base_keys`) holds; the shards unchanged when the base kept no (readable) context."""
+    folder = base / CONTEXT_DIR
+    tables: dict[str, list[pa.Table]] = {}
+    try:
+        for name in CONTEXT_COLUMNS:
+            split = _by_position(_read(folder / f"{name}.arrow"), len(base_keys))
+            if split is None:
+                return shards
+            tables[name] = split
+        internal_path = folder / f"{JDK_INTERNAL}.arrow"
+        internal = frozenset(_read(internal_path)["name"].to_pylist()) if internal_path.exists() else None
+    except (OSError, pa.ArrowException, KeyError):
+        return shards
+    where = {k: i for i, k in enumerate(base_keys)}
+    out = list(shards)
+    for i, shard in enumerate(shards):
+        if i in focus or shard.artifact.key not in where:
+            continue
+        b = where[shard.artifact.key]
+        out[i] = ContextShard(shard, {name: split[b] for name, split in tables.items()}, internal)
+    return out
