@@ -107,35 +107,47 @@ def _shadow_suffix(pos: int, art_ids: list[str]) -> str:
     return "@" + art_ids[pos][:16]
 
 
+def _combined(col):
+    return col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col
+
+
 def _shadow_rows(ids, positions, shadowed: set, art_ids: list[str], owners=None):
     """Rows owned by a shadowed class copy get ids under that copy's id (`name@artifact`): (new ids, new owners
-    or None, flags). Only the rows of artifacts holding a shadowed copy are looked at one by one, so a
-    workspace with a few duplicated classes does not walk every call site of the classpath in Python."""
-    ids = ids.combine_chunks() if isinstance(ids, pa.ChunkedArray) else ids
-    positions = positions.combine_chunks() if isinstance(positions, pa.ChunkedArray) else positions
-    if owners is not None and isinstance(owners, pa.ChunkedArray):
-        owners = owners.combine_chunks()
+    or None, flags). Columnar: only the rows of artifacts holding a shadowed copy are looked at, and no row becomes
+    a Python object (a repository with every version of its libraries shadows most classes: a per-row loop over
+    their call sites took minutes and gigabytes). An id is its owner, then `#member`."""
+    ids, positions = _combined(ids), _combined(positions)
+    owners = _combined(owners) if owners is not None else None
+    n = len(ids)
     holders = pa.array(sorted({p for p, _ in shadowed}), positions.type)
     rows = pc.indices_nonzero(pc.is_in(positions, value_set=holders))
     if not len(rows):
-        return ids, owners, _const(len(ids), False, pa.bool_())
-    new_ids, new_owners, moved_rows = [], [], []
-    row_list = rows.to_pylist()
-    sub_owners = pc.take(owners, rows).to_pylist() if owners is not None else None
-    for j, (mid, pos) in enumerate(zip(pc.take(ids, rows).to_pylist(), pc.take(positions, rows).to_pylist())):
-        owner = sub_owners[j] if sub_owners is not None else mid.split("#", 1)[0]
-        if (pos, owner) in shadowed:
-            moved = owner + _shadow_suffix(pos, art_ids)
-            new_ids.append(moved + mid[len(owner):])
-            new_owners.append(moved)
-            moved_rows.append(row_list[j])
-    row_numbers = pc.subtract(pc.cumulative_sum(_const(len(ids), 1, pa.int64())), 1)
-    mask = pc.is_in(row_numbers, value_set=pa.array(moved_rows, pa.int64()))
-    if not new_ids:
-        return ids, owners, mask
-    ids = pc.replace_with_mask(ids, mask, pa.array(new_ids, pa.string()))
+        return ids, owners, _const(n, False, pa.bool_())
+    sub_ids, sub_pos = pc.take(ids, rows), pc.take(positions, rows)
+    parts = pc.split_pattern(sub_ids, "#", max_splits=1)
+    sub_owner = pc.take(owners, rows) if owners is not None else pc.list_element(parts, 0)
+    keys = _join(pc.cast(sub_pos, pa.string()), sub_owner, sep=":")
+    hit = pc.is_in(keys, value_set=pa.array(sorted(f"{p}:{o}" for p, o in shadowed), pa.string()))
+    if not pc.any(hit).as_py():
+        return ids, owners, _const(n, False, pa.bool_())
+    moved = pc.filter(rows, hit)
+    suffixes = pa.array([_shadow_suffix(p, art_ids) for p in range(len(art_ids))], pa.string())
+    owner = pc.filter(sub_owner, hit)
+    new_owner = _join(owner, pc.take(suffixes, pc.filter(sub_pos, hit)))
+    hit_ids = pc.filter(sub_ids, hit)
+    if owners is not None and pc.any(pc.match_substring(owner, "#")).as_py():
+        # a class name with '#' in it (legal in class files): cut the id after its owner instead
+        tail = pa.array([i[len(o):] for i, o in zip(hit_ids.to_pylist(), owner.to_pylist())], pa.string())
+    else:
+        tail = pc.replace_substring_regex(hit_ids, "^[^#]*", "")  # '#member' ('' for an id without one)
+    import numpy as np
+
+    flags = np.zeros(n, dtype=bool)
+    flags[moved.to_numpy()] = True
+    mask = pa.array(flags)
+    ids = pc.replace_with_mask(ids, mask, _join(new_owner, tail))
     if owners is not None:
-        owners = pc.replace_with_mask(owners, mask, pa.array(new_owners, pa.string()))
+        owners = pc.replace_with_mask(owners, mask, new_owner)
     return ids, owners, mask
 
 
