@@ -111,44 +111,80 @@ def _combined(col):
     return col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col
 
 
+def _segments(positions: pa.Array) -> list[tuple[int, int, int]] | None:
+    """(position, first row, row count) of each run of one classpath position, or None when the rows are not
+    grouped by position (tables concatenated artifact by artifact always are)."""
+    if len(positions) > 1 and not pc.all(pc.greater_equal(positions.slice(1), positions.slice(0, len(positions) - 1))
+                                          ).as_py():
+        return None
+    vc = pc.value_counts(positions)
+    out, start = [], 0
+    for p, c in sorted(zip(vc.field("values").to_pylist(), vc.field("counts").to_pylist())):
+        out.append((p, start, c))
+        start += c
+    return out
+
+
 def _shadow_rows(ids, positions, shadowed: set, art_ids: list[str], owners=None):
     """Rows owned by a shadowed class copy get ids under that copy's id (`name@artifact`): (new ids, new owners
-    or None, flags). Columnar: only the rows of artifacts holding a shadowed copy are looked at, and no row becomes
-    a Python object (a repository with every version of its libraries shadows most classes: a per-row loop over
-    their call sites took minutes and gigabytes). An id is its owner, then `#member`."""
+    or None, flags). Only the artifacts holding a shadowed copy are looked at, and each of their distinct ids
+    once (a method's many call sites share its id: a repository with every version of its libraries shadows
+    most classes, and a loop over their call sites took minutes). An id is its owner, then `#member`."""
     ids, positions = _combined(ids), _combined(positions)
     owners = _combined(owners) if owners is not None else None
     n = len(ids)
-    holders = pa.array(sorted({p for p, _ in shadowed}), positions.type)
-    rows = pc.indices_nonzero(pc.is_in(positions, value_set=holders))
-    if not len(rows):
-        return ids, owners, _const(n, False, pa.bool_())
-    sub_ids, sub_pos = pc.take(ids, rows), pc.take(positions, rows)
-    parts = pc.split_pattern(sub_ids, "#", max_splits=1)
-    sub_owner = pc.take(owners, rows) if owners is not None else pc.list_element(parts, 0)
-    keys = _join(pc.cast(sub_pos, pa.string()), sub_owner, sep=":")
-    hit = pc.is_in(keys, value_set=pa.array(sorted(f"{p}:{o}" for p, o in shadowed), pa.string()))
-    if not pc.any(hit).as_py():
-        return ids, owners, _const(n, False, pa.bool_())
-    moved = pc.filter(rows, hit)
-    suffixes = pa.array([_shadow_suffix(p, art_ids) for p in range(len(art_ids))], pa.string())
-    owner = pc.filter(sub_owner, hit)
-    new_owner = _join(owner, pc.take(suffixes, pc.filter(sub_pos, hit)))
-    hit_ids = pc.filter(sub_ids, hit)
-    if owners is not None and pc.any(pc.match_substring(owner, "#")).as_py():
-        # a class name with '#' in it (legal in class files): cut the id after its owner instead
-        tail = pa.array([i[len(o):] for i, o in zip(hit_ids.to_pylist(), owner.to_pylist())], pa.string())
-    else:
-        tail = pc.replace_substring_regex(hit_ids, "^[^#]*", "")  # '#member' ('' for an id without one)
-    import numpy as np
-
-    flags = np.zeros(n, dtype=bool)
-    flags[moved.to_numpy()] = True
-    mask = pa.array(flags)
-    ids = pc.replace_with_mask(ids, mask, _join(new_owner, tail))
-    if owners is not None:
-        owners = pc.replace_with_mask(owners, mask, new_owner)
-    return ids, owners, mask
+    by_pos: dict[int, set[str]] = defaultdict(set)
+    for p, name in shadowed:
+        by_pos[p].add(name)
+    segments = _segments(positions)
+    if segments is None:  # not grouped by position: sort, rename, put back
+        order = pc.sort_indices(positions)
+        inverse = pc.sort_indices(order)
+        got = _shadow_rows(pc.take(ids, order), pc.take(positions, order), shadowed, art_ids,
+                           None if owners is None else pc.take(owners, order))
+        return (pc.take(got[0], inverse), None if owners is None else pc.take(got[1], inverse),
+                pc.take(got[2], inverse))
+    id_parts, owner_parts, flag_parts = [], [], []
+    for p, start, count in segments:
+        seg_ids = ids.slice(start, count)
+        seg_owners = owners.slice(start, count) if owners is not None else None
+        names = by_pos.get(p)
+        if not names:
+            id_parts.append(seg_ids)
+            owner_parts.append(seg_owners)
+            flag_parts.append(_const(count, False, pa.bool_()))
+            continue
+        suffix = _shadow_suffix(p, art_ids)
+        if owners is None:  # the owner is the id up to its '#': decided once per distinct id
+            enc = pc.dictionary_encode(seg_ids)
+            renamed, flags = [], []
+            for u in enc.dictionary.to_pylist():
+                o = u.split("#", 1)[0]
+                moved = o in names
+                renamed.append(o + suffix + u[len(o):] if moved else u)
+                flags.append(moved)
+            id_parts.append(pc.take(pa.array(renamed, pa.string()), enc.indices))
+            flag_parts.append(pc.take(pa.array(flags, pa.bool_()), enc.indices))
+            owner_parts.append(None)
+            continue
+        enc = pc.dictionary_encode(seg_owners)  # decided once per owner; ids cut after their owner
+        moved_owner = pa.array([o in names for o in enc.dictionary.to_pylist()], pa.bool_())
+        flags = pc.take(moved_owner, enc.indices)
+        rows = pc.indices_nonzero(flags)
+        if len(rows):
+            old_ids, old_owners = pc.take(seg_ids, rows).to_pylist(), pc.take(seg_owners, rows).to_pylist()
+            seg_ids = pc.replace_with_mask(seg_ids, flags, pa.array(
+                [o + suffix + i[len(o):] for i, o in zip(old_ids, old_owners)], pa.string()))
+            seg_owners = pc.replace_with_mask(seg_owners, flags, pa.array([o + suffix for o in old_owners],
+                                                                         pa.string()))
+        id_parts.append(seg_ids)
+        owner_parts.append(seg_owners)
+        flag_parts.append(flags)
+    out_ids = pa.concat_arrays([pa.array(x) if isinstance(x, pa.ChunkedArray) else x for x in id_parts]) \
+        if id_parts else ids
+    out_owners = pa.concat_arrays(owner_parts) if owners is not None and owner_parts else owners
+    flags_all = pa.concat_arrays(flag_parts) if flag_parts else _const(n, False, pa.bool_())
+    return out_ids, out_owners, flags_all
 
 
 MEMBER_CONTEXT = ["id", "owner", "kind", "name", "descriptor", "access"]
