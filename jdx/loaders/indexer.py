@@ -197,7 +197,8 @@ def _update(root: Path, base: Path, manifest: dict, artifacts: list[Artifact], s
         base_counts = manifest["counts"]
         counts = dict(built.counts, artifacts=len(artifacts), calls=base_counts["calls"] + built.counts["calls"],
                       edges=base_counts["edges"] + built.counts["edges"],
-                      types=base_counts["types"] + updater.added_types)
+                      types=base_counts["types"] + updater.added_types,
+                      kotlin=base_counts.get("kotlin", 0) + built.counts.get("kotlin", 0))
         build = updater.commit(_manifest(artifacts, shards, counts, warnings,
                                          base=manifest.get("build"), added=len(focus)))
     except BaseException:

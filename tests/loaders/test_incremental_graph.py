@@ -195,3 +195,34 @@ def test_a_base_build_without_its_context_is_grown_from_the_shards(tmp_path, mon
     assert report.incremental and {"lib.jar", "base.jar"} <= {a for a, _ in reads}
     want, want_warnings = scratch(tmp_path / "scratch", ["more.jar", "lib.jar", "base.jar"])
     assert got == want and warnings == want_warnings
+
+
+def _with_kotlin(t: dict, decls: list[tuple[str, str, str, list[str]]]) -> dict:
+    """A fake artifact's tables with a `kotlin` table: (owner, kind, name, jvm links) per declaration."""
+    import pyarrow as pa
+
+    from jdx.loaders.kotlin_shard import SCHEMA
+
+    rows = {c: [] for c in SCHEMA.names}
+    for i, (owner, kind, name, jvm) in enumerate(decls):
+        for c, v in (("id", f"{owner}#kotlin:{kind}:{name}:{i}"), ("owner", owner), ("kind", kind), ("name", name),
+                     ("position", i), ("visibility", "public"), ("modality", "final"), ("flags", []),
+                     ("signature", f"fun {name}(): Int"), ("detail", None), ("jvm", jvm), ("facade", None)):
+            rows[c].append(v)
+    return dict(t, kotlin=pa.table(rows, schema=SCHEMA))
+
+
+def test_a_graph_holding_kotlin_declarations_grows_without_a_full_build(tmp_path):
+    """An update appends the Kotlin declarations of the artifacts that joined only (the base's are in the graph)."""
+    kt = _with_kotlin(tables(types=[("kt/Box", "class", PUB, "java/lang/Object")],
+                             methods=[("kt/Box", "get", "()I", PUB)]),
+                      [("kt/Box", "function", "get", ["function:kt/Box#get()I"])])
+    corpus = dict(CORPUS, **{"kt.jar": kt})
+    fake = FakeExtractor(corpus)
+    grown(tmp_path / "grown", ["kt.jar", "base.jar"], fake)
+    report, got, warnings = grown(tmp_path / "grown", ["lib.jar", "kt.jar", "base.jar"], fake)
+    assert report.incremental and report.added == 1
+    want = ensure_graph(tmp_path / "scratch", [artifact(n) for n in ["lib.jar", "kt.jar", "base.jar"]],
+                        extractor=FakeExtractor(corpus))
+    assert got == snapshot(want.graph)
+    assert any("kt/Box#kotlin:function:get" in row for row in got["KotlinDecl"])
