@@ -28,14 +28,31 @@ CONTEXT_COLUMNS: dict[str, list[str]] = {
 JDK_INTERNAL = "jdk_internal"  # one column `name`: the JDK's packages exported to no one (absent: no JDK)
 
 
+class BaseContext:
+    """What a base build kept for the next update, read once per process: a daemon following an edit-compile
+    loop grows every new graph from the same base (its own class directory's rows change, the rest does not)."""
+
+    def __init__(self, path: Path, tables: dict[str, list[pa.Table]], jdk_internal: frozenset[str] | None):
+        self.path = path
+        self.tables = tables  # table name -> its rows per base classpath position
+        self.jdk_internal = jdk_internal
+        # the base's method and field ids as a build names them (shadowed copies renamed), once computed: an
+        # update never changes them (it is refused when an added artifact shares a class name with the base)
+        self.member_keys: tuple[frozenset[str], frozenset[str]] | None = None
+
+
+_LOADED: dict[Path, BaseContext] = {}  # the last base read in this process (the JDK's: ~100 MB)
+
+
 class ContextShard:
     """An artifact's shard as an incremental update reads it: the context tables from its base build's file, the
     rest (never read for an artifact the graph already holds) from the shard itself."""
 
-    def __init__(self, shard, tables: dict[str, pa.Table], jdk_internal: frozenset[str] | None):
+    def __init__(self, shard, tables: dict[str, pa.Table], context: BaseContext):
         self._shard = shard
         self._tables = tables
-        self.jdk_internal = jdk_internal
+        self.context = context
+        self.jdk_internal = context.jdk_internal
         self.loaded = None
         self.fallbacks = 0  # tables read from the shard after all (tests hold this at 0)
 
@@ -76,20 +93,33 @@ def _by_position(table: pa.Table, n: int) -> list[pa.Table] | None:
     return out
 
 
-def context_shards(base: Path, base_keys: list[str], shards: list, focus: set[int]) -> list:
-    """`shards` with a ContextShard for each position outside `focus` whose artifact the base build (its artifact
-    keys in order: `base_keys`) holds; the shards unchanged when the base kept no (readable) context."""
+def load_base_context(base: Path, n: int) -> BaseContext | None:
+    """The context a base build of `n` artifacts kept, or None when it kept none (or it cannot be read)."""
+    cached = _LOADED.get(base)
+    if cached is not None:
+        return cached
     folder = base / CONTEXT_DIR
     tables: dict[str, list[pa.Table]] = {}
     try:
         for name in CONTEXT_COLUMNS:
-            split = _by_position(_read(folder / f"{name}.arrow"), len(base_keys))
+            split = _by_position(_read(folder / f"{name}.arrow"), n)
             if split is None:
-                return shards
+                return None
             tables[name] = split
         internal_path = folder / f"{JDK_INTERNAL}.arrow"
         internal = frozenset(_read(internal_path)["name"].to_pylist()) if internal_path.exists() else None
     except (OSError, pa.ArrowException, KeyError):
+        return None
+    _LOADED.clear()
+    _LOADED[base] = context = BaseContext(base, tables, internal)
+    return context
+
+
+def context_shards(base: Path, base_keys: list[str], shards: list, focus: set[int]) -> list:
+    """`shards` with a ContextShard for each position outside `focus` whose artifact the base build (its artifact
+    keys in order: `base_keys`) holds; the shards unchanged when the base kept no (readable) context."""
+    context = load_base_context(base, len(base_keys))
+    if context is None:
         return shards
     where = {k: i for i, k in enumerate(base_keys)}
     out = list(shards)
@@ -97,5 +127,11 @@ def context_shards(base: Path, base_keys: list[str], shards: list, focus: set[in
         if i in focus or shard.artifact.key not in where:
             continue
         b = where[shard.artifact.key]
-        out[i] = ContextShard(shard, {name: split[b] for name, split in tables.items()}, internal)
+        out[i] = ContextShard(shard, {name: split[b] for name, split in context.tables.items()}, context)
     return out
+
+
+def shared_context(shards: list) -> BaseContext | None:
+    """The one base context every artifact outside an update's focus is read from, else None."""
+    contexts = {id(c): c for c in (getattr(s, "context", None) for s in shards) if c is not None}
+    return next(iter(contexts.values())) if len(contexts) == 1 else None

@@ -17,10 +17,10 @@ import pyarrow.compute as pc
 
 from jdx.errors import Warning_
 from jdx.graph_schema.schema import SYMBOL_KINDS, name_words, origin_ranks
-from jdx.loaders.build_context import CONTEXT_COLUMNS, JDK_INTERNAL
+from jdx.loaders.build_context import CONTEXT_COLUMNS, JDK_INTERNAL, shared_context
 from jdx.loaders.extractor import REF_KINDS, TYPE_KINDS
 from jdx.loaders.kotlin_graph import kotlin_graph_tables
-from jdx.loaders.resolution import Hierarchy, overrides, resolve_edges
+from jdx.loaders.resolution import Hierarchy, MemberKeys, overrides, resolve_edges
 
 ACC_PUBLIC, ACC_INTERFACE, ACC_SYNTHETIC, ACC_DEPRECATED = 0x0001, 0x0200, 0x1000, 0x20000
 READ_KINDS = (5, 6, 16)
@@ -321,15 +321,24 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     del members
     if partial:  # the member keys of the whole classpath, kept whole (Arrow filters of 300k+ keys cost ~0.3 s)
         all_methods = member_table(None, MEMBER_CONTEXT)
-        method_ids, field_ids = set(), set()
-        for mid, kind in zip(all_methods["id"].to_pylist(), all_methods["kind"].to_pylist()):
-            (method_ids if kind == 0 else field_ids).add(mid)
-        n_methods, n_fields = len(method_ids), len(field_ids)
+        own_methods, own_fields = set(methods["id"].to_pylist()), set(fields["id"].to_pylist())
+        base = shared_context(shards)
+        if base is not None and base.member_keys is not None:  # a long-lived process growing from this base again
+            base_methods, base_fields = base.member_keys
+        else:
+            method_ids, field_ids = set(), set()
+            for mid, kind in zip(all_methods["id"].to_pylist(), all_methods["kind"].to_pylist()):
+                (method_ids if kind == 0 else field_ids).add(mid)
+            base_methods, base_fields = frozenset(method_ids - own_methods), frozenset(field_ids - own_fields)
+            del method_ids, field_ids
+            if base is not None:
+                base.member_keys = (base_methods, base_fields)
+        hierarchy = Hierarchy(supers, interfaces, MemberKeys(base_methods, own_methods),
+                              MemberKeys(base_fields, own_fields))
+        n_methods, n_fields = len(hierarchy.methods), len(hierarchy.fields)
     else:
-        method_ids, field_ids = set(methods["id"].to_pylist()), set(fields["id"].to_pylist())
+        hierarchy = Hierarchy(supers, interfaces, set(methods["id"].to_pylist()), set(fields["id"].to_pylist()))
         all_methods, n_methods, n_fields = methods, methods.num_rows, fields.num_rows
-    hierarchy = Hierarchy(supers, interfaces, method_ids, field_ids)
-    del method_ids, field_ids
 
     # declared nodes go to the database now; externals follow once resolution has found them
     f_ids = [x for x, f in zip(ids, in_focus) if f]

@@ -11,10 +11,25 @@ import pyarrow.compute as pc
 ACC_PRIVATE, ACC_STATIC, ACC_BRIDGE, ACC_SYNTHETIC = 0x0002, 0x0008, 0x0040, 0x1000
 
 
+class MemberKeys:
+    """Member ids for membership tests: a base set shared between updates plus the update's own."""
+
+    __slots__ = ("base", "own")
+
+    def __init__(self, base: frozenset[str] | set[str], own: set[str]):
+        self.base, self.own = base, own
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.own or key in self.base
+
+    def __len__(self) -> int:
+        return len(self.base) + len(self.own)
+
+
 class Hierarchy:
     """Supertypes of the loaded classes plus the set of declared member ids."""
 
-    def __init__(self, supers: dict[str, str], interfaces: dict[str, list[str]], methods: set[str], fields: set[str]):
+    def __init__(self, supers: dict[str, str], interfaces: dict[str, list[str]], methods, fields):
         self.supers = supers
         self.interfaces = interfaces
         self.methods = methods

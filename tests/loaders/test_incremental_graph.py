@@ -226,3 +226,21 @@ def test_a_graph_holding_kotlin_declarations_grows_without_a_full_build(tmp_path
                         extractor=FakeExtractor(corpus))
     assert got == snapshot(want.graph)
     assert any("kt/Box#kotlin:function:get" in row for row in got["KotlinDecl"])
+
+
+def test_updates_from_one_base_in_one_process_reuse_its_member_keys(tmp_path):
+    """A long-lived process (a daemon following edits) grows each new graph from the same base: the second update
+    reuses the base's context and member keys read by the first, and both equal builds from scratch."""
+    from jdx.loaders import build_context
+
+    fake = FakeExtractor(CORPUS)
+    base, _, _ = grown(tmp_path / "grown", ["lib.jar", "base.jar"], fake)
+    first, got, _ = grown(tmp_path / "grown", ["more.jar", "lib.jar", "base.jar"], fake)
+    assert first.incremental and got == scratch(tmp_path / "s1", ["more.jar", "lib.jar", "base.jar"])[0]
+    kept = build_context._LOADED.get(base.graph)
+    assert kept is not None and kept.member_keys is not None
+    assert "java/util/List#size()I" in kept.member_keys[0] and "lib/Util#size:I" in kept.member_keys[1]
+    assert not any(k.startswith("more/") for k in kept.member_keys[0])  # the update's own keys stay its own
+    second, got, _ = grown(tmp_path / "grown", ["solo.jar", "lib.jar", "base.jar"], fake)
+    assert second.incremental and build_context._LOADED.get(base.graph) is kept
+    assert got == scratch(tmp_path / "s2", ["solo.jar", "lib.jar", "base.jar"])[0]
