@@ -12,6 +12,7 @@ unreadable files mean the shards are read as before: the context is a cache, nev
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pyarrow as pa
@@ -67,9 +68,22 @@ class ContextShard:
         return self._shard.table(name, columns)
 
 
-def _read(path: Path) -> pa.Table:
+KEYS = b"jdx.artifacts"  # schema metadata: the artifact keys of the positions, in order
+
+
+def with_artifact_keys(table: pa.Table, keys: list[str]) -> pa.Table:
+    """The table labelled with the artifact keys its `pos` column indexes (checked when it is read back)."""
+    return table.replace_schema_metadata({KEYS: json.dumps(keys).encode()})
+
+
+def _read(path: Path, keys: list[str]) -> pa.Table:
+    """A context table, when it was written for exactly these artifacts in this order (else KeyError)."""
     with pa.memory_map(str(path)) as source:
-        return pa.ipc.open_file(source).read_all()
+        table = pa.ipc.open_file(source).read_all()
+    meta = table.schema.metadata or {}
+    if KEYS not in meta or json.loads(meta[KEYS]) != keys:
+        raise KeyError(f"{path.name} was written for other artifacts")
+    return table
 
 
 def _by_position(table: pa.Table, n: int) -> list[pa.Table] | None:
@@ -93,8 +107,9 @@ def _by_position(table: pa.Table, n: int) -> list[pa.Table] | None:
     return out
 
 
-def load_base_context(base: Path, n: int) -> BaseContext | None:
-    """The context a base build of `n` artifacts kept, or None when it kept none (or it cannot be read)."""
+def load_base_context(base: Path, keys: list[str]) -> BaseContext | None:
+    """The context a base build of these artifacts (keys in classpath order) kept, or None when it kept none, it
+    cannot be read or it names other artifacts."""
     cached = _LOADED.get(base)
     if cached is not None:
         return cached
@@ -102,13 +117,13 @@ def load_base_context(base: Path, n: int) -> BaseContext | None:
     tables: dict[str, list[pa.Table]] = {}
     try:
         for name in CONTEXT_COLUMNS:
-            split = _by_position(_read(folder / f"{name}.arrow"), n)
+            split = _by_position(_read(folder / f"{name}.arrow", keys), len(keys))
             if split is None:
                 return None
             tables[name] = split
         internal_path = folder / f"{JDK_INTERNAL}.arrow"
-        internal = frozenset(_read(internal_path)["name"].to_pylist()) if internal_path.exists() else None
-    except (OSError, pa.ArrowException, KeyError):
+        internal = frozenset(_read(internal_path, keys)["name"].to_pylist()) if internal_path.exists() else None
+    except (OSError, ValueError, pa.ArrowException, KeyError):
         return None
     _LOADED.clear()
     _LOADED[base] = context = BaseContext(base, tables, internal)
@@ -118,7 +133,7 @@ def load_base_context(base: Path, n: int) -> BaseContext | None:
 def context_shards(base: Path, base_keys: list[str], shards: list, focus: set[int]) -> list:
     """`shards` with a ContextShard for each position outside `focus` whose artifact the base build (its artifact
     keys in order: `base_keys`) holds; the shards unchanged when the base kept no (readable) context."""
-    context = load_base_context(base, len(base_keys))
+    context = load_base_context(base, base_keys)
     if context is None:
         return shards
     where = {k: i for i, k in enumerate(base_keys)}

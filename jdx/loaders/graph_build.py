@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 
 from jdx.errors import Warning_
 from jdx.graph_schema.schema import SYMBOL_KINDS, name_words, origin_ranks
-from jdx.loaders.build_context import CONTEXT_COLUMNS, JDK_INTERNAL, shared_context
+from jdx.loaders.build_context import CONTEXT_COLUMNS, JDK_INTERNAL, shared_context, with_artifact_keys
 from jdx.loaders.extractor import REF_KINDS, TYPE_KINDS
 from jdx.loaders.kotlin_graph import kotlin_graph_tables
 from jdx.loaders.resolution import Hierarchy, MemberKeys, overrides, resolve_edges
@@ -246,7 +246,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     # --- types: the JVM loads the first class of a name on the classpath; the rest are shadowed
     # (an update reads the rest of the classpath's types through the base build's context: only these columns)
     types = _concat(shards, "types", columns=CONTEXT_COLUMNS["types"] if partial else None, consume=consume)
-    _keep_context(sink, "types", types)
+    _keep_context(sink, "types", types, art_ids)
     types, pos_name, keep = _loaded_types(types)
     same_name_twice = not pc.all(keep).as_py()  # one artifact holding two class files of one name
     names = types["name"].to_pylist()
@@ -275,7 +275,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     # --- hierarchy of the loaded classes (supertypes rows of dropped duplicates go too)
     supertypes = _concat(shards, "supertypes", columns=CONTEXT_COLUMNS["supertypes"] if partial else None,
                          consume=consume)
-    _keep_context(sink, "supertypes", supertypes)
+    _keep_context(sink, "supertypes", supertypes, art_ids)
     st_idx = pc.index_in(_join(pc.cast(supertypes["pos"], pa.string()), supertypes["type"], sep=":"),
                          value_set=pos_name)
     supertypes = supertypes.filter(pc.is_valid(st_idx))
@@ -303,7 +303,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     def member_table(only: set[int] | None, columns: list[str] | None) -> pa.Table:
         members = _concat(shards, "members", only, columns, consume=consume)
         if only is None:
-            _keep_context(sink, "members", members)
+            _keep_context(sink, "members", members, art_ids)
         member_ids, member_owners = members["id"], members["owner"]
         if shadowed:
             member_ids, member_owners, member_shadowed = _shadow_rows(member_ids, members["pos"], shadowed, art_ids,
@@ -371,7 +371,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     pkg_names = [p.replace("/", ".") for p in pkg_ids]
     internal = _jdk_internal_packages(shards)
     if internal is not None:
-        _keep_context(sink, JDK_INTERNAL, pa.table({"name": pa.array(sorted(internal), pa.string())}))
+        _keep_context(sink, JDK_INTERNAL, pa.table({"name": pa.array(sorted(internal), pa.string())}), art_ids)
     sink.nodes("Package", pa.table({"id": pa.array(pkg_ids, pa.string()), "name": pa.array(pkg_names, pa.string()),
                                     "jdk_internal": pa.array([None if internal is None else n in internal
                                                               for n in pkg_names], pa.bool_())}))
@@ -491,13 +491,14 @@ def _loaded_types(types: pa.Table) -> tuple[pa.Table, pa.Array, pa.Array]:
     return types.filter(keep), pos_name.filter(keep), keep
 
 
-def _keep_context(sink: GraphSink, name: str, table: pa.Table) -> None:
+def _keep_context(sink: GraphSink, name: str, table: pa.Table, art_ids: list[str]) -> None:
     """Hands a sink that keeps the classpath context (`build_context`) its share of a table read from every
-    artifact, in classpath order, with its `pos`."""
+    artifact, in classpath order, with its `pos` and the artifact keys those positions stand for."""
     keep = getattr(sink, "context", None)
     if keep is not None:
         columns = CONTEXT_COLUMNS.get(name, table.column_names)
-        keep(name, table.select([c for c in columns if c != "pos"] + (["pos"] if "pos" in table.column_names else [])))
+        table = table.select([c for c in columns if c != "pos"] + (["pos"] if "pos" in table.column_names else []))
+        keep(name, with_artifact_keys(table, art_ids))
 
 
 def _duplicate_warnings(names: list[str], positions: list[int], art_names: list[str]) -> list[Warning_]:

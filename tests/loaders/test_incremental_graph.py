@@ -244,3 +244,18 @@ def test_updates_from_one_base_in_one_process_reuse_its_member_keys(tmp_path):
     second, got, _ = grown(tmp_path / "grown", ["solo.jar", "lib.jar", "base.jar"], fake)
     assert second.incremental and build_context._LOADED.get(base.graph) is kept
     assert got == scratch(tmp_path / "s2", ["solo.jar", "lib.jar", "base.jar"])[0]
+
+
+def test_a_context_written_for_other_artifacts_is_not_trusted(tmp_path, monkeypatch):
+    """Context files name the artifacts their positions stand for: one that names others (a build directory
+    assembled by hand, a file copied between builds) is ignored and the shards are read."""
+    import shutil
+
+    fake = FakeExtractor(CORPUS)
+    first, _, _ = grown(tmp_path / "grown", ["lib.jar", "base.jar"], fake)
+    other, _, _ = grown(tmp_path / "other", ["solo.jar", "base.jar"], fake)
+    shutil.copyfile(other.graph / "context" / "types.arrow", first.graph / "context" / "types.arrow")
+    reads = _shard_reads(monkeypatch)
+    report, got, _ = grown(tmp_path / "grown", ["more.jar", "lib.jar", "base.jar"], fake)
+    assert report.incremental and {"lib.jar", "base.jar"} <= {a for a, _ in reads}
+    assert got == scratch(tmp_path / "scratch", ["more.jar", "lib.jar", "base.jar"])[0]
