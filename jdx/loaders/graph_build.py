@@ -180,14 +180,13 @@ def _shadow_rows(ids, positions, shadowed: set, art_ids: list[str], owners=None)
         id_parts.append(seg_ids)
         owner_parts.append(seg_owners)
         flag_parts.append(flags)
-    out_ids = pa.concat_arrays([pa.array(x) if isinstance(x, pa.ChunkedArray) else x for x in id_parts]) \
-        if id_parts else ids
-    out_owners = pa.concat_arrays(owner_parts) if owners is not None and owner_parts else owners
-    flags_all = pa.concat_arrays(flag_parts) if flag_parts else _const(n, False, pa.bool_())
-    return out_ids, out_owners, flags_all
+    if not id_parts:
+        return ids, owners, _const(n, False, pa.bool_())
+    return (pa.concat_arrays(id_parts), pa.concat_arrays(owner_parts) if owners is not None else None,
+            pa.concat_arrays(flag_parts))
 
 
-MEMBER_CONTEXT = ["id", "owner", "kind", "name", "descriptor", "access"]
+MEMBER_CONTEXT = CONTEXT_COLUMNS["members"]  # what resolution and overrides read of every member
 
 
 def _give_back() -> None:
