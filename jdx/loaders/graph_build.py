@@ -49,10 +49,10 @@ class IncrementalRefused(Exception):
 
 
 def _concat(shards, name: str, only: set[int] | None = None, columns: list[str] | None = None,
-            consume: bool = False) -> pa.Table:
+            consume: bool = False, each=None) -> pa.Table:
     """One shard table of every (or `only` these) artifact, with its classpath position; `consume`: the last
     read of that table in this build, so a just-extracted shard lets go of it (its rows live on only as long
-    as the build needs them)."""
+    as the build needs them); `each(table)` rewrites one artifact's part before the next is read."""
     parts = []
     for pos, shard in enumerate(shards):
         if only is not None and pos not in only:
@@ -60,15 +60,18 @@ def _concat(shards, name: str, only: set[int] | None = None, columns: list[str] 
         t = shard.table(name, columns)
         if consume and shard.loaded is not None:
             shard.loaded.pop(name, None)
-        parts.append(t.append_column("pos", pa.nulls(t.num_rows, pa.int32()).fill_null(pos)))
+        t = t.append_column("pos", pa.nulls(t.num_rows, pa.int32()).fill_null(pos))
+        parts.append(each(t) if each is not None else t)
     if not parts:  # no artifact selected: the first shard's columns, no rows
         t = shards[0].table(name, columns).slice(0, 0)
-        return t.append_column("pos", pa.nulls(0, pa.int32()))
+        t = t.append_column("pos", pa.nulls(0, pa.int32()))
+        return each(t) if each is not None else t
     return pa.concat_tables(parts)
 
 
 def _first_rows(keys: pa.Array) -> pa.Array:
     """Mask of rows whose key did not occur earlier."""
+    keys = _combined(keys)
     first = pc.index_in(keys, value_set=keys)
     return pc.equal(first, pa.array(range(len(keys)), pa.int32()))
 
@@ -299,20 +302,26 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     del pos_name
 
     # --- members, keyed under their declaring type's id
+    holders = {p for p, _ in shadowed}
+
     def member_table(only: set[int] | None, columns: list[str] | None) -> pa.Table:
-        members = _concat(shards, "members", only, columns, consume=consume)
+        raw: list[pa.Table] = []  # as the shards hold them: the context of the next update
+
+        def keyed(part: pa.Table) -> pa.Table:  # one artifact at a time: only a shadowed copy's rows are copied
+            if only is None:
+                raw.append(part.select(MEMBER_CONTEXT + ["pos"]))
+            ids, owners = part["id"], part["owner"]
+            if part.num_rows and part["pos"][0].as_py() in holders:
+                ids, owners, flags = _shadow_rows(ids, part["pos"], shadowed, art_ids, owners)
+            else:
+                flags = _const(part.num_rows, False, pa.bool_())
+            rest = [c for c in part.column_names if c not in ("id", "owner")]
+            return pa.table({"id": ids, "owner_id": owners, "shadowed": flags, **{c: part[c] for c in rest}})
+
+        table = _concat(shards, "members", only, columns, consume=consume, each=keyed)
         if only is None:
-            _keep_context(sink, "members", members, art_ids)
-        member_ids, member_owners = members["id"], members["owner"]
-        if shadowed:
-            member_ids, member_owners, member_shadowed = _shadow_rows(member_ids, members["pos"], shadowed, art_ids,
-                                                                      member_owners)
-        else:
-            member_shadowed = _const(members.num_rows, False, pa.bool_())
-        rest = [c for c in members.column_names if c not in ("id", "owner")]
-        table = pa.table({"id": member_ids, "owner_id": member_owners, "shadowed": member_shadowed,
-                          **{c: members[c] for c in rest}})
-        return table.filter(_first_rows(member_ids)) if same_name_twice else table  # (a filter copies every row)
+            _keep_context(sink, "members", pa.concat_tables(raw), art_ids)
+        return table.filter(_first_rows(table["id"])) if same_name_twice else table  # (a filter copies every row)
 
     members = member_table(focus if partial else None, None)
     methods = members.filter(pc.equal(members["kind"], 0))
@@ -523,11 +532,15 @@ def _duplicate_warnings(names: list[str], positions: list[int], art_names: list[
 
 def _refs(shards, name: str, shadowed: set, art_ids: list[str], only: set[int] | None = None,
           consume: bool = False) -> pa.Table:
-    refs = _concat(shards, name, only, consume=consume)
-    if shadowed:
-        frm, _owners, _flags = _shadow_rows(refs["from"], refs["pos"], shadowed, art_ids)
-        refs = refs.set_column(refs.schema.get_field_index("from"), "from", frm)
-    return refs
+    holders = {p for p, _ in shadowed}
+
+    def renamed(part: pa.Table) -> pa.Table:  # one artifact at a time: the classpath's call sites are never copied
+        if not part.num_rows or part["pos"][0].as_py() not in holders:
+            return part
+        frm, _owners, _flags = _shadow_rows(part["from"], part["pos"], shadowed, art_ids)
+        return part.set_column(part.schema.get_field_index("from"), "from", frm)
+
+    return _concat(shards, name, only, consume=consume, each=renamed if shadowed else None)
 
 
 def _throws(methods: pa.Table) -> pa.Table:
