@@ -144,7 +144,7 @@ class GraphUpdater:
         pointer = self.root / f".{CURRENT}-{os.getpid()}"
         pointer.write_text(self.build_id)
         os.replace(pointer, self.root / CURRENT)
-        _sweep(self.root)
+        _sweep(self.root, later=True)
         return self.root / self.build_id
 
     def abort(self) -> None:

@@ -259,3 +259,34 @@ def test_a_context_written_for_other_artifacts_is_not_trusted(tmp_path, monkeypa
     report, got, _ = grown(tmp_path / "grown", ["more.jar", "lib.jar", "base.jar"], fake)
     assert report.incremental and {"lib.jar", "base.jar"} <= {a for a, _ in reads}
     assert got == scratch(tmp_path / "scratch", ["more.jar", "lib.jar", "base.jar"])[0]
+
+
+def test_a_superseded_build_is_removed_after_the_update_answers(tmp_path):
+    """A changed class directory's graph replaces the build it superseded: renamed aside at once, deleted on a side
+    thread; what a killed process left aside goes with the next build's sweep."""
+    import threading
+
+    from jdx.loaders.roots import Artifact
+
+    def classes(key: str) -> Artifact:
+        return Artifact("dir", "/fake/classes", "solo.jar", key.ljust(32, "0")[:32], "dir:/fake/classes")
+
+    def settle() -> None:
+        for t in threading.enumerate():
+            if t.name == "jdx-graph-sweep":
+                t.join(timeout=60)
+
+    fake = FakeExtractor(CORPUS)
+    cache = tmp_path / "cache"
+    first = ensure_graph(cache, [classes("one"), artifact("base.jar")], extractor=fake)
+    root = first.graph.parent
+    second = ensure_graph(cache, [classes("two"), artifact("base.jar")], extractor=fake)
+    assert second.incremental and second.graph.parent == root
+    settle()
+    assert sorted(p.name for p in root.iterdir() if not p.name.startswith(".lock")) == sorted(
+        ["current", second.graph.name])
+    (root / ".superseded-b0-999999").mkdir()  # left by a process killed before its side thread ended
+    third = ensure_graph(cache, [classes("three"), artifact("base.jar")], extractor=fake)
+    settle()
+    assert sorted(p.name for p in root.iterdir() if not p.name.startswith(".lock")) == sorted(
+        ["current", third.graph.name])
