@@ -54,10 +54,9 @@ def _concat(shards, name: str, only: set[int] | None = None, columns: list[str] 
     read of that table in this build, so a just-extracted shard lets go of it (its rows live on only as long
     as the build needs them); `each(table)` rewrites one artifact's part before the next is read."""
     parts = []
-    for pos, shard in enumerate(shards):
-        if only is not None and pos not in only:
-            continue
-        t = shard.table(name, columns)
+    chosen = [pos for pos in range(len(shards)) if only is None or pos in only]
+    for pos, t in zip(chosen, _read_tables([shards[p] for p in chosen], name, columns)):
+        shard = shards[pos]
         if consume and shard.loaded is not None:
             shard.loaded.pop(name, None)
         t = t.append_column("pos", pa.nulls(t.num_rows, pa.int32()).fill_null(pos))
@@ -67,6 +66,28 @@ def _concat(shards, name: str, only: set[int] | None = None, columns: list[str] 
         t = t.append_column("pos", pa.nulls(0, pa.int32()))
         return each(t) if each is not None else t
     return pa.concat_tables(parts)
+
+
+_READERS = 2  # shards read from disk two at a time (Parquet decoding releases the GIL)
+
+
+def _read_tables(shards: list, name: str, columns: list[str] | None):
+    """Each shard's table `name`, in order; the ones on disk are read on a small thread pool, a few ahead."""
+    if sum(1 for s in shards if s.loaded is None or name not in s.loaded) < 4:
+        for shard in shards:
+            yield shard.table(name, columns)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=_READERS, thread_name_prefix="jdx-shard-read") as pool:
+        pending = []
+        it = iter(shards)
+        for shard in it:
+            pending.append(pool.submit(shard.table, name, columns))
+            if len(pending) > _READERS * 2:
+                yield pending.pop(0).result()
+        for future in pending:
+            yield future.result()
 
 
 def _first_rows(keys: pa.Array) -> pa.Array:
