@@ -239,7 +239,8 @@ class GraphWriter:
         self._jobs: "queue.Queue" = queue.Queue()
         self._spooled = 0
         self._spooler = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jdx-graph-spool")
-        self._held: list = []
+        self._held: list = []  # (relationship, its spool appender), in the order first held
+        self._appenders: dict = {}
         self._side: list = []
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._work, name="jdx-graph-copy", daemon=True)
@@ -273,15 +274,23 @@ class GraphWriter:
         self._side.append(self._spooler.submit(write_context_table, self.tmp / CONTEXT_DIR / f"{name}.arrow", table))
 
     def hold(self, name: str, src: str, dst: str, table: "pa.Table") -> None:
-        """`rels`, but the COPY waits for `release`: edges that may end at nodes not handed over yet."""
-        if table.num_rows:
-            spooled = self._spool(table.select(["from", "to"] + [c for c, _ in REL_TABLES[name][1]]))
-            self._held.append(lambda: self._copy(name, spooled, src, dst))
+        """`rels`, but the COPY waits for `release`: edges that may end at nodes not handed over yet. Tables held
+        for one relationship (an artifact's edges at a time) are appended to one spool file and copied at once."""
+        if not table.num_rows:
+            return
+        key = (name, src, dst)
+        appender = self._appenders.get(key)
+        if appender is None:
+            self._spooled += 1
+            appender = self._appenders[key] = _SpoolAppender(self.tmp / f"spool-{self._spooled:04d}.parquet")
+            self._held.append((key, appender))
+        self._spooler.submit(appender.add, table.select(["from", "to"] + [c for c, _ in REL_TABLES[name][1]]))
 
     def release(self) -> None:
-        held, self._held = self._held, []
-        for job in held:
-            self._jobs.put(job)
+        held, self._held, self._appenders = self._held, [], {}
+        for (name, src, dst), appender in held:
+            closed = self._spooler.submit(appender.close)
+            self._jobs.put(lambda name=name, closed=closed, src=src, dst=dst: self._copy(name, closed, src, dst))
 
     def _spool(self, table: "pa.Table"):
         """The table written, on a side thread, where the COPY thread will read it: tables no longer wait in
@@ -334,6 +343,56 @@ class GraphWriter:
 
 
 SPOOL_ROW_GROUP = 65536
+
+
+class _SpoolAppender:
+    """One spool file written table by table on the spool thread, in row groups of SPOOL_ROW_GROUP rows (Kùzu
+    copies files of tiny row groups slowly); `close` returns its path, or raises what went wrong."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._writer = None
+        self._schema = None
+        self._buffer: list = []
+        self._rows = 0
+        self._error: BaseException | None = None
+
+    def add(self, table: "pa.Table") -> None:
+        if self._error is not None:
+            return
+        try:
+            if self._schema is None:
+                self._schema = table.schema
+            self._buffer.append(table.cast(self._schema))
+            self._rows += table.num_rows
+            if self._rows >= SPOOL_ROW_GROUP:
+                self._flush()
+        except BaseException as exc:  # noqa: BLE001 - raised by close() on the COPY thread
+            self._error = exc
+
+    def _flush(self) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        if not self._buffer:
+            return
+        if self._writer is None:
+            self._writer = pq.ParquetWriter(self.path, self._schema, compression="none", use_dictionary=False)
+        self._writer.write_table(pa.concat_tables(self._buffer), row_group_size=SPOOL_ROW_GROUP)
+        self._buffer, self._rows = [], 0
+
+    def close(self) -> Path:
+        try:
+            if self._error is None:
+                self._flush()
+        except BaseException as exc:  # noqa: BLE001
+            self._error = exc
+        finally:
+            if self._writer is not None:
+                self._writer.close()
+        if self._error is not None:
+            raise self._error
+        return self.path
 CONTEXT_DIR = "context"  # per build: the classpath context the next incremental update reads
 
 

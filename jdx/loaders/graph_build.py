@@ -49,23 +49,24 @@ class IncrementalRefused(Exception):
 
 
 def _concat(shards, name: str, only: set[int] | None = None, columns: list[str] | None = None,
-            consume: bool = False, each=None) -> pa.Table:
+            consume: bool = False, each=None, parts: bool = False):
     """One shard table of every (or `only` these) artifact, with its classpath position; `consume`: the last
     read of that table in this build, so a just-extracted shard lets go of it (its rows live on only as long
-    as the build needs them); `each(table)` rewrites one artifact's part before the next is read."""
-    parts = []
+    as the build needs them); `each(table)` rewrites one artifact's part before the next is read; `parts`: the
+    list of those parts (at least one, maybe empty) instead of their concatenation."""
+    found = []
     chosen = [pos for pos in range(len(shards)) if only is None or pos in only]
     for pos, t in zip(chosen, _read_tables([shards[p] for p in chosen], name, columns)):
         shard = shards[pos]
         if consume and shard.loaded is not None:
             shard.loaded.pop(name, None)
         t = t.append_column("pos", pa.nulls(t.num_rows, pa.int32()).fill_null(pos))
-        parts.append(each(t) if each is not None else t)
-    if not parts:  # no artifact selected: the first shard's columns, no rows
+        found.append(each(t) if each is not None else t)
+    if not found:  # no artifact selected: the first shard's columns, no rows
         t = shards[0].table(name, columns).slice(0, 0)
         t = t.append_column("pos", pa.nulls(0, pa.int32()))
-        return each(t) if each is not None else t
-    return pa.concat_tables(parts)
+        found.append(each(t) if each is not None else t)
+    return found if parts else pa.concat_tables(found)
 
 
 _READERS = 2  # shards read from disk two at a time (Parquet decoding releases the GIL)
@@ -379,7 +380,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     art_name_array = pa.array(art_names, pa.string())  # readable beside the content-hash `artifact` key
     type_nodes = type_nodes.append_column("artifact_name", pc.take(art_name_array, f_types["pos"]))
     sink.nodes("Type", type_nodes)
-    calls = _refs(shards, "calls", shadowed, art_ids, focus if partial else None, consume=consume)
+    calls = _ref_parts(shards, "calls", shadowed, art_ids, focus if partial else None, consume=consume)
     writers = _lambda_writers(calls, REF_KINDS.index("handle"))
     member_nodes = {"Method": _method_nodes(methods, ann_by_owner, art_id_array, writers),
                     "Field": _field_nodes(fields, ann_by_owner, art_id_array)}
@@ -441,27 +442,33 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     kind_names = pa.array(REF_KINDS, pa.string())
     external_methods: dict[str, tuple[str, str, str]] = {}
     external_fields: dict[str, tuple[str, str, str]] = {}
-    invokes = resolve_edges(calls, hierarchy, False, kind_names, external_methods)
-    del calls
-    n_invokes = invokes.num_rows
-    held.rels("INVOKES", "Method", "Method", invokes)
+    # artifact by artifact: each one's resolved edges are handed over (a spooling sink appends them to one
+    # file per table) before the next is resolved, and its sites are let go
+    n_invokes = 0
+    memo: dict[str, str | None] = {}
+    while calls:
+        invokes = resolve_edges(calls.pop(0), hierarchy, False, kind_names, external_methods, memo)
+        n_invokes += invokes.num_rows
+        held.rels("INVOKES", "Method", "Method", invokes)
     del invokes
-    accesses = _refs(shards, "accesses", shadowed, art_ids, focus if partial else None, consume=consume)
-    field_edges = resolve_edges(accesses, hierarchy, True, kind_names, external_fields)
-    read_mask = pc.is_in(accesses["kind"], value_set=pa.array(READ_KINDS, pa.int32()))
-    del accesses
-    held.rels("READS", "Method", "Field", field_edges.filter(read_mask))
-    held.rels("WRITES", "Method", "Field", field_edges.filter(pc.invert(read_mask)))
-    del field_edges, read_mask
-    typerefs = _refs(shards, "typerefs", shadowed, art_ids, focus if partial else None, consume=consume)
-    references = pa.concat_tables([
-        pa.table({"from": typerefs["from"], "to": typerefs["to"], "line": typerefs["line"],
-                  "kind": pc.take(kind_names, typerefs["kind"])}),
-        _throws(methods)])
-    del typerefs
-    external_types = set(pc.unique(references["to"]).to_pylist())
-    held.rels("REFERENCES", "Method", "Type", references)
-    del references
+    memo = {}
+    read_kinds = pa.array(READ_KINDS, pa.int32())
+    for part in _ref_parts(shards, "accesses", shadowed, art_ids, focus if partial else None, consume=consume):
+        field_edges = resolve_edges(part, hierarchy, True, kind_names, external_fields, memo)
+        read_mask = pc.is_in(part["kind"], value_set=read_kinds)
+        held.rels("READS", "Method", "Field", field_edges.filter(read_mask))
+        held.rels("WRITES", "Method", "Field", field_edges.filter(pc.invert(read_mask)))
+    del memo
+    external_types: set[str] = set()
+    for part in _ref_parts(shards, "typerefs", shadowed, art_ids, focus if partial else None, consume=consume):
+        external_types.update(pc.unique(part["to"]).to_pylist())
+        held.rels("REFERENCES", "Method", "Type", pa.table({"from": part["from"], "to": part["to"],
+                                                            "line": part["line"],
+                                                            "kind": pc.take(kind_names, part["kind"])}))
+    throws = _throws(methods)
+    external_types.update(pc.unique(throws["to"]).to_pylist())
+    held.rels("REFERENCES", "Method", "Type", throws)
+    del throws, part
     _give_back()
 
     external_types.update(r[1] for r in st_rows)
@@ -551,8 +558,8 @@ def _duplicate_warnings(names: list[str], positions: list[int], art_names: list[
     return out
 
 
-def _refs(shards, name: str, shadowed: set, art_ids: list[str], only: set[int] | None = None,
-          consume: bool = False) -> pa.Table:
+def _ref_parts(shards, name: str, shadowed: set, art_ids: list[str], only: set[int] | None = None,
+               consume: bool = False) -> list[pa.Table]:
     holders = {p for p, _ in shadowed}
 
     def renamed(part: pa.Table) -> pa.Table:  # one artifact at a time: the classpath's call sites are never copied
@@ -561,7 +568,7 @@ def _refs(shards, name: str, shadowed: set, art_ids: list[str], only: set[int] |
         frm, _owners, _flags = _shadow_rows(part["from"], part["pos"], shadowed, art_ids)
         return part.set_column(part.schema.get_field_index("from"), "from", frm)
 
-    return _concat(shards, name, only, consume=consume, each=renamed if shadowed else None)
+    return _concat(shards, name, only, consume=consume, each=renamed if shadowed else None, parts=True)
 
 
 def _throws(methods: pa.Table) -> pa.Table:
@@ -709,20 +716,22 @@ def _name_index(type_nodes: pa.Table, methods: pa.Table, fields: pa.Table, art_i
     return names, symbols, pa.table({"from": symbols["name"], "to": symbols["id"]})
 
 
-def _lambda_writers(calls: pa.Table, handle: int) -> dict[str, str]:
+def _lambda_writers(calls: list[pa.Table], handle: int) -> dict[str, str]:
     """Lambda body id -> the method whose invokedynamic hands it over (javac writes both into one class;
     the first writer by id when several do). Kept on the body's node so `usages` and `callers` attribute
-    a lambda's sites to the method that wrote it with a key lookup instead of a scan of the call edges."""
-    sub = calls.filter(pc.and_(pc.equal(calls["kind"], handle), pc.match_substring(calls["to"], "#lambda$")))
+    a lambda's sites to the method that wrote it with a key lookup instead of a scan of the call edges.
+    `calls`: the call sites, artifact by artifact."""
     out: dict[str, str] = {}
-    for frm, to in zip(sub["from"].to_pylist(), sub["to"].to_pylist()):
-        owner, _, member = to.partition("#")
-        frm_owner = frm.split("#", 1)[0]
-        if frm_owner.split("@", 1)[0] != owner:
-            continue
-        body = f"{frm_owner}#{member}"  # a shadowed class's body carries its class's `@artifact` suffix
-        if body not in out or frm < out[body]:
-            out[body] = frm
+    for part in calls:
+        sub = part.filter(pc.and_(pc.equal(part["kind"], handle), pc.match_substring(part["to"], "#lambda$")))
+        for frm, to in zip(sub["from"].to_pylist(), sub["to"].to_pylist()):
+            owner, _, member = to.partition("#")
+            frm_owner = frm.split("#", 1)[0]
+            if frm_owner.split("@", 1)[0] != owner:
+                continue
+            body = f"{frm_owner}#{member}"  # a shadowed class's body carries its class's `@artifact` suffix
+            if body not in out or frm < out[body]:
+                out[body] = frm
     return out
 
 

@@ -92,11 +92,12 @@ class Hierarchy:
 
 
 def resolve_edges(refs: pa.Table, hierarchy: Hierarchy, is_field: bool, kind_names: pa.Array,
-                  externals: dict[str, tuple[str, str, str]]) -> pa.Table:
+                  externals: dict[str, tuple[str, str, str]], memo: dict[str, str | None] | None = None) -> pa.Table:
     """Call sites or field accesses -> edges to the declaration the JVM would link.
 
-    A key declared where it is named is kept as is; the rest are resolved once per distinct key.
-    Unresolvable targets become external members (collected in `externals`).
+    A key declared where it is named is kept as is; the rest are resolved once per distinct key (`memo` keeps
+    what was found across calls: the artifacts of one classpath resolved one after another). Unresolvable
+    targets become external members (collected in `externals`).
     """
     keys = refs["to"]
     unique = pc.unique(keys)
@@ -104,11 +105,15 @@ def resolve_edges(refs: pa.Table, hierarchy: Hierarchy, is_field: bool, kind_nam
     vias: list[str | None] = [None] * len(targets)
     declared = hierarchy.fields if is_field else hierarchy.methods  # a set lookup per distinct key: no hash table
     resolve = hierarchy.resolve_field if is_field else hierarchy.resolve_method  # of every member id per call
+    memo = {} if memo is None else memo
     for i, key in enumerate(targets):
         if key in declared:
             continue
         owner, nd = key.split("#", 1)
-        found = resolve(owner, nd)
+        if key in memo:
+            found = memo[key]
+        else:
+            found = memo[key] = resolve(owner, nd)
         if found is None:
             if is_field:
                 name, desc = nd.split(":", 1)
