@@ -49,24 +49,29 @@ class IncrementalRefused(Exception):
 
 
 def _concat(shards, name: str, only: set[int] | None = None, columns: list[str] | None = None,
-            consume: bool = False, each=None, parts: bool = False):
+            consume: bool = False, each=None) -> pa.Table:
     """One shard table of every (or `only` these) artifact, with its classpath position; `consume`: the last
     read of that table in this build, so a just-extracted shard lets go of it (its rows live on only as long
-    as the build needs them); `each(table)` rewrites one artifact's part before the next is read; `parts`: the
-    list of those parts (at least one, maybe empty) instead of their concatenation."""
-    found = []
+    as the build needs them); `each(table)` rewrites one artifact's part before the next is read."""
+    return pa.concat_tables(list(_parts(shards, name, only, columns, consume, each)))
+
+
+def _parts(shards, name: str, only: set[int] | None = None, columns: list[str] | None = None,
+           consume: bool = False, each=None):
+    """`_concat`'s parts one by one, as they are read (at least one, maybe empty): a caller done with one
+    artifact's rows before it takes the next never holds the classpath's."""
     chosen = [pos for pos in range(len(shards)) if only is None or pos in only]
+    if not chosen:  # no artifact selected: the first shard's columns, no rows
+        t = shards[0].table(name, columns).slice(0, 0)
+        t = t.append_column("pos", pa.nulls(0, pa.int32()))
+        yield each(t) if each is not None else t
+        return
     for pos, t in zip(chosen, _read_tables([shards[p] for p in chosen], name, columns)):
         shard = shards[pos]
         if consume and shard.loaded is not None:
             shard.loaded.pop(name, None)
         t = t.append_column("pos", pa.nulls(t.num_rows, pa.int32()).fill_null(pos))
-        found.append(each(t) if each is not None else t)
-    if not found:  # no artifact selected: the first shard's columns, no rows
-        t = shards[0].table(name, columns).slice(0, 0)
-        t = t.append_column("pos", pa.nulls(0, pa.int32()))
-        found.append(each(t) if each is not None else t)
-    return found if parts else pa.concat_tables(found)
+        yield each(t) if each is not None else t
 
 
 _READERS = 2  # shards read from disk two at a time (Parquet decoding releases the GIL)
@@ -380,8 +385,10 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     art_name_array = pa.array(art_names, pa.string())  # readable beside the content-hash `artifact` key
     type_nodes = type_nodes.append_column("artifact_name", pc.take(art_name_array, f_types["pos"]))
     sink.nodes("Type", type_nodes)
-    calls = _ref_parts(shards, "calls", shadowed, art_ids, focus if partial else None, consume=consume)
-    writers = _lambda_writers(calls, REF_KINDS.index("handle"))
+    # (the call sites themselves are read again, artifact by artifact, when they are resolved)
+    writers = _lambda_writers(_ref_parts(shards, "calls", shadowed, art_ids, focus if partial else None,
+                                         columns=["from", "kind", "to"], keep=_lambda_handles),
+                              REF_KINDS.index("handle"))
     member_nodes = {"Method": _method_nodes(methods, ann_by_owner, art_id_array, writers),
                     "Field": _field_nodes(fields, ann_by_owner, art_id_array)}
     del writers
@@ -446,8 +453,8 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     # file per table) before the next is resolved, and its sites are let go
     n_invokes = 0
     memo: dict[str, str | None] = {}
-    while calls:
-        invokes = resolve_edges(calls.pop(0), hierarchy, False, kind_names, external_methods, memo)
+    for part in _ref_parts(shards, "calls", shadowed, art_ids, focus if partial else None, consume=consume):
+        invokes = resolve_edges(part, hierarchy, False, kind_names, external_methods, memo)
         n_invokes += invokes.num_rows
         held.rels("INVOKES", "Method", "Method", invokes)
     del invokes
@@ -559,16 +566,20 @@ def _duplicate_warnings(names: list[str], positions: list[int], art_names: list[
 
 
 def _ref_parts(shards, name: str, shadowed: set, art_ids: list[str], only: set[int] | None = None,
-               consume: bool = False) -> list[pa.Table]:
+               consume: bool = False, columns: list[str] | None = None, keep=None):
+    """One artifact's references at a time (`_parts`), their `from` under a shadowed copy's id where it owns
+    them; `keep(part)`: the rows wanted of each part, kept before renaming."""
     holders = {p for p, _ in shadowed}
 
     def renamed(part: pa.Table) -> pa.Table:  # one artifact at a time: the classpath's call sites are never copied
+        if keep is not None:
+            part = keep(part)
         if not part.num_rows or part["pos"][0].as_py() not in holders:
             return part
         frm, _owners, _flags = _shadow_rows(part["from"], part["pos"], shadowed, art_ids)
         return part.set_column(part.schema.get_field_index("from"), "from", frm)
 
-    return _concat(shards, name, only, consume=consume, each=renamed if shadowed else None, parts=True)
+    return _parts(shards, name, only, columns, consume, each=renamed if shadowed or keep is not None else None)
 
 
 def _throws(methods: pa.Table) -> pa.Table:
@@ -716,7 +727,13 @@ def _name_index(type_nodes: pa.Table, methods: pa.Table, fields: pa.Table, art_i
     return names, symbols, pa.table({"from": symbols["name"], "to": symbols["id"]})
 
 
-def _lambda_writers(calls: list[pa.Table], handle: int) -> dict[str, str]:
+def _lambda_handles(calls: pa.Table) -> pa.Table:
+    """The call sites that hand a lambda body over (invokedynamic's method handles to `lambda$` methods)."""
+    return calls.filter(pc.and_(pc.equal(calls["kind"], REF_KINDS.index("handle")),
+                                pc.match_substring(calls["to"], "#lambda$")))
+
+
+def _lambda_writers(calls, handle: int) -> dict[str, str]:
     """Lambda body id -> the method whose invokedynamic hands it over (javac writes both into one class;
     the first writer by id when several do). Kept on the body's node so `usages` and `callers` attribute
     a lambda's sites to the method that wrote it with a key lookup instead of a scan of the call edges.
