@@ -81,3 +81,48 @@ def test_empty_chunks_do_not_lose_rows(tmp_path):
     assert store.rows("MATCH (t:Type) RETURN count(t) AS n")[0]["n"] == 200
     assert store.rows("MATCH ()-[r:EXTENDS]->() RETURN count(r) AS n")[0]["n"] == 199
     store.close()
+
+
+def test_held_edges_of_many_parts_reach_the_graph_in_one_copy(tmp_path, monkeypatch):
+    """Edges held part by part (an artifact at a time) are appended to one spool file in row groups of at most
+    SPOOL_ROW_GROUP rows, copied once, and every row arrives; a part that cannot be appended fails the build."""
+    import pyarrow.parquet as pq
+
+    from jdx.graph_schema import store as store_module
+    from jdx.graph_schema.store import SPOOL_ROW_GROUP, GraphStore, GraphWriter
+    from jdx.errors import JdxError
+
+    n = SPOOL_ROW_GROUP + 500
+    ids = pa.array([f"t/T{i}" for i in range(n)], pa.string())
+    copied: list[tuple[str, int, int]] = []
+    original = GraphStore._copy_file
+
+    def watched(self, name, path, src=None, dst=None):
+        meta = pq.ParquetFile(path).metadata
+        copied.append((name, meta.num_rows, max(meta.row_group(i).num_rows for i in range(meta.num_row_groups))))
+        return original(self, name, path, src, dst)
+
+    monkeypatch.setattr(store_module.GraphStore, "_copy_file", watched)
+    writer = GraphWriter(tmp_path / "g")
+    writer.nodes("Type", pa.table({"id": ids}))
+    cuts = [0, 7, 7, 40_000, n - 1]  # parts of 7, 0, 39,993 and the rest (over a row group) rows
+    for lo, hi in zip(cuts, cuts[1:] + [n - 1]):
+        writer.hold("EXTENDS", "Type", "Type", pa.table({"from": ids.slice(lo, hi - lo),
+                                                         "to": ids.slice(lo + 1, hi - lo)}))
+    writer.release()
+    build = writer.commit({})
+    monkeypatch.undo()
+    assert [c for c in copied if c[0] == "EXTENDS"] == [("EXTENDS", n - 1, SPOOL_ROW_GROUP)]
+    store = GraphStore(build / "graph.kz", read_only=True)
+    assert store.rows("MATCH ()-[r:EXTENDS]->() RETURN count(r) AS n")[0]["n"] == n - 1
+    store.close()
+
+    writer = GraphWriter(tmp_path / "h")
+    writer.nodes("Type", pa.table({"id": ids}))
+    writer.hold("EXTENDS", "Type", "Type", pa.table({"from": ids.slice(0, 3), "to": ids.slice(1, 3)}))
+    writer.hold("EXTENDS", "Type", "Type", pa.table({"from": pa.array([[1], [2]]), "to": pa.array([[3], [4]])}))
+    writer.release()
+    with pytest.raises((JdxError, pa.ArrowException)):
+        writer.commit({})
+    writer.abort()
+    assert not (tmp_path / "h").joinpath("current").exists()  # nothing half-written became current
