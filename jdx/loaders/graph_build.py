@@ -155,7 +155,15 @@ def _segments(positions: pa.Array) -> list[tuple[int, int, int]] | None:
     return out
 
 
-def _shadow_rows(ids, positions, shadowed: set, art_ids: list[str], owners=None):
+def _shadow_by_position(shadowed: set[tuple[int, str]]) -> dict[int, frozenset[str]]:
+    """The shadowed class names of each classpath position that holds any (computed once per build)."""
+    by_pos: dict[int, set[str]] = defaultdict(set)
+    for p, name in shadowed:
+        by_pos[p].add(name)
+    return {p: frozenset(names) for p, names in by_pos.items()}
+
+
+def _shadow_rows(ids, positions, by_pos: dict[int, frozenset[str]], art_ids: list[str], owners=None):
     """Rows owned by a shadowed class copy get ids under that copy's id (`name@artifact`): (new ids, new owners
     or None, flags). Only the artifacts holding a shadowed copy are looked at, and each of their distinct ids
     once (a method's many call sites share its id: a repository with every version of its libraries shadows
@@ -163,14 +171,11 @@ def _shadow_rows(ids, positions, shadowed: set, art_ids: list[str], owners=None)
     ids, positions = _combined(ids), _combined(positions)
     owners = _combined(owners) if owners is not None else None
     n = len(ids)
-    by_pos: dict[int, set[str]] = defaultdict(set)
-    for p, name in shadowed:
-        by_pos[p].add(name)
     segments = _segments(positions)
     if segments is None:  # not grouped by position: sort, rename, put back
         order = pc.sort_indices(positions)
         inverse = pc.sort_indices(order)
-        got = _shadow_rows(pc.take(ids, order), pc.take(positions, order), shadowed, art_ids,
+        got = _shadow_rows(pc.take(ids, order), pc.take(positions, order), by_pos, art_ids,
                            None if owners is None else pc.take(owners, order))
         return (pc.take(got[0], inverse), None if owners is None else pc.take(got[1], inverse),
                 pc.take(got[2], inverse))
@@ -285,6 +290,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     type_ids = pa.array(ids, pa.string())
     winners = {n for n, w in zip(names, winner_mask) if w}
     shadowed = {(p, n) for n, w, p in zip(names, winner_mask, positions) if not w}
+    by_pos = _shadow_by_position(shadowed)
     if partial and shadowed:
         loser_names = {n for p, n in shadowed}
         if any(p in focus for n, p in zip(names, positions) if n in loser_names):
@@ -329,8 +335,6 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     del pos_name
 
     # --- members, keyed under their declaring type's id
-    holders = {p for p, _ in shadowed}
-
     def member_table(only: set[int] | None, columns: list[str] | None) -> pa.Table:
         raw: list[pa.Table] = []  # as the shards hold them: the context of the next update
 
@@ -338,8 +342,8 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
             if only is None:
                 raw.append(part.select(MEMBER_CONTEXT + ["pos"]))
             ids, owners = part["id"], part["owner"]
-            if part.num_rows and part["pos"][0].as_py() in holders:
-                ids, owners, flags = _shadow_rows(ids, part["pos"], shadowed, art_ids, owners)
+            if part.num_rows and part["pos"][0].as_py() in by_pos:
+                ids, owners, flags = _shadow_rows(ids, part["pos"], by_pos, art_ids, owners)
             else:
                 flags = _const(part.num_rows, False, pa.bool_())
             rest = [c for c in part.column_names if c not in ("id", "owner")]
@@ -386,7 +390,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     type_nodes = type_nodes.append_column("artifact_name", pc.take(art_name_array, f_types["pos"]))
     sink.nodes("Type", type_nodes)
     # (the call sites themselves are read again, artifact by artifact, when they are resolved)
-    writers = _lambda_writers(_ref_parts(shards, "calls", shadowed, art_ids, focus if partial else None,
+    writers = _lambda_writers(_ref_parts(shards, "calls", by_pos, art_ids, focus if partial else None,
                                          columns=["from", "kind", "to"], keep=_lambda_handles),
                               REF_KINDS.index("handle"))
     member_nodes = {"Method": _method_nodes(methods, ann_by_owner, art_id_array, writers),
@@ -453,21 +457,21 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     # file per table) before the next is resolved, and its sites are let go
     n_invokes = 0
     memo: dict[str, str | None] = {}
-    for part in _ref_parts(shards, "calls", shadowed, art_ids, focus if partial else None, consume=consume):
+    for part in _ref_parts(shards, "calls", by_pos, art_ids, focus if partial else None, consume=consume):
         invokes = resolve_edges(part, hierarchy, False, kind_names, external_methods, memo)
         n_invokes += invokes.num_rows
         held.rels("INVOKES", "Method", "Method", invokes)
     del invokes
     memo = {}
     read_kinds = pa.array(READ_KINDS, pa.int32())
-    for part in _ref_parts(shards, "accesses", shadowed, art_ids, focus if partial else None, consume=consume):
+    for part in _ref_parts(shards, "accesses", by_pos, art_ids, focus if partial else None, consume=consume):
         field_edges = resolve_edges(part, hierarchy, True, kind_names, external_fields, memo)
         read_mask = pc.is_in(part["kind"], value_set=read_kinds)
         held.rels("READS", "Method", "Field", field_edges.filter(read_mask))
         held.rels("WRITES", "Method", "Field", field_edges.filter(pc.invert(read_mask)))
     del memo
     external_types: set[str] = set()
-    for part in _ref_parts(shards, "typerefs", shadowed, art_ids, focus if partial else None, consume=consume):
+    for part in _ref_parts(shards, "typerefs", by_pos, art_ids, focus if partial else None, consume=consume):
         external_types.update(pc.unique(part["to"]).to_pylist())
         held.rels("REFERENCES", "Method", "Type", pa.table({"from": part["from"], "to": part["to"],
                                                             "line": part["line"],
@@ -565,21 +569,19 @@ def _duplicate_warnings(names: list[str], positions: list[int], art_names: list[
     return out
 
 
-def _ref_parts(shards, name: str, shadowed: set, art_ids: list[str], only: set[int] | None = None,
-               consume: bool = False, columns: list[str] | None = None, keep=None):
+def _ref_parts(shards, name: str, by_pos: dict[int, frozenset[str]], art_ids: list[str],
+               only: set[int] | None = None, consume: bool = False, columns: list[str] | None = None, keep=None):
     """One artifact's references at a time (`_parts`), their `from` under a shadowed copy's id where it owns
     them; `keep(part)`: the rows wanted of each part, kept before renaming."""
-    holders = {p for p, _ in shadowed}
-
     def renamed(part: pa.Table) -> pa.Table:  # one artifact at a time: the classpath's call sites are never copied
         if keep is not None:
             part = keep(part)
-        if not part.num_rows or part["pos"][0].as_py() not in holders:
+        if not part.num_rows or part["pos"][0].as_py() not in by_pos:
             return part
-        frm, _owners, _flags = _shadow_rows(part["from"], part["pos"], shadowed, art_ids)
+        frm, _owners, _flags = _shadow_rows(part["from"], part["pos"], by_pos, art_ids)
         return part.set_column(part.schema.get_field_index("from"), "from", frm)
 
-    return _parts(shards, name, only, columns, consume, each=renamed if shadowed or keep is not None else None)
+    return _parts(shards, name, only, columns, consume, each=renamed if by_pos or keep is not None else None)
 
 
 def _throws(methods: pa.Table) -> pa.Table:
