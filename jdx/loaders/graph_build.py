@@ -233,27 +233,28 @@ def _give_back() -> None:
 class _Held:
     """Relationship tables that may end at an external node, handed over only once the external nodes are:
     a sink that spools (`GraphWriter.hold`/`release`) takes each at once and queues its COPY at release, so
-    the build drops it right away; any other sink gets them at release, in order."""
+    the build drops it right away; any other sink gets them at release, one table per relationship (the parts
+    held artifact by artifact concatenated: one COPY each, in the order first held)."""
 
     def __init__(self, sink: GraphSink):
         self.sink = sink
         self.hold = getattr(sink, "hold", None)
-        self.tables: list[tuple[str, str, str, pa.Table]] = []
+        self.tables: dict[tuple[str, str, str], list[pa.Table]] = {}
         self.rows = 0
 
     def rels(self, name: str, src: str, dst: str, table: pa.Table) -> None:
         self.rows += table.num_rows
         if self.hold is not None:
             self.hold(name, src, dst, table)
-        else:
-            self.tables.append((name, src, dst, table))
+        elif table.num_rows:
+            self.tables.setdefault((name, src, dst), []).append(table)
 
     def release(self) -> None:
         if self.hold is not None:
             self.sink.release()
-        for rel in self.tables:
-            self.sink.rels(*rel)
-        self.tables = []
+        tables, self.tables = self.tables, {}
+        for (name, src, dst), parts in tables.items():
+            self.sink.rels(name, src, dst, pa.concat_tables(parts, promote_options="default"))
 
 
 def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -> BuildResult:
