@@ -343,6 +343,7 @@ class GraphWriter:
 
 
 SPOOL_ROW_GROUP = 65536
+SPOOL_OPTIONS = {"compression": "none", "use_dictionary": False}  # what Kùzu's COPY reads fastest (spool_table)
 
 
 class _SpoolAppender:
@@ -377,7 +378,7 @@ class _SpoolAppender:
         if not self._buffer:
             return
         if self._writer is None:
-            self._writer = pq.ParquetWriter(self.path, self._schema, compression="none", use_dictionary=False)
+            self._writer = pq.ParquetWriter(self.path, self._schema, **SPOOL_OPTIONS)
         self._writer.write_table(pa.concat_tables(self._buffer), row_group_size=SPOOL_ROW_GROUP)
         self._buffer, self._rows = [], 0
 
@@ -393,6 +394,8 @@ class _SpoolAppender:
         if self._error is not None:
             raise self._error
         return self.path
+
+
 CONTEXT_DIR = "context"  # per build: the classpath context the next incremental update reads
 
 
@@ -416,7 +419,7 @@ def spool_table(table: "pa.Table", path: Path) -> None:
     in memory and 13.5 s from one-row-group files): uncompressed, plain, row groups Kùzu's threads share."""
     import pyarrow.parquet as pq
 
-    pq.write_table(table, path, compression="none", use_dictionary=False, row_group_size=SPOOL_ROW_GROUP)
+    pq.write_table(table, path, row_group_size=SPOOL_ROW_GROUP, **SPOOL_OPTIONS)
 
 
 _ARROW_TYPES = {"STRING": "string", "INT32": "int32", "BOOLEAN": "bool_", "STRING[]": "list<string>"}

@@ -33,8 +33,7 @@ class BaseContext:
     """What a base build kept for the next update, read once per process: a daemon following an edit-compile
     loop grows every new graph from the same base (its own class directory's rows change, the rest does not)."""
 
-    def __init__(self, path: Path, tables: dict[str, list[pa.Table]], jdk_internal: frozenset[str] | None):
-        self.path = path
+    def __init__(self, tables: dict[str, list[pa.Table]], jdk_internal: frozenset[str] | None):
         self.tables = tables  # table name -> its rows per base classpath position
         self.jdk_internal = jdk_internal
         # the base's method and field ids as a build names them (shadowed copies renamed), once computed: an
@@ -55,7 +54,6 @@ class ContextShard:
         self.context = context
         self.jdk_internal = context.jdk_internal
         self.loaded = None
-        self.fallbacks = 0  # tables read from the shard after all (tests hold this at 0)
 
     def __getattr__(self, name):  # artifact, meta, warnings, path: the shard's own
         return getattr(self._shard, name)
@@ -64,7 +62,6 @@ class ContextShard:
         t = self._tables.get(name)
         if t is not None and columns is not None and all(c in t.column_names for c in columns):
             return t.select(columns)
-        self.fallbacks += 1
         return self._shard.table(name, columns)
 
 
@@ -86,24 +83,34 @@ def _read(path: Path, keys: list[str]) -> pa.Table:
     return table
 
 
+def position_runs(positions) -> list[tuple[int, int, int]] | None:
+    """(position, first row, row count) of each run of one classpath position, or None when the rows are not
+    grouped by position (tables concatenated artifact by artifact always are)."""
+    n = len(positions)
+    if n > 1 and not pc.all(pc.greater_equal(positions.slice(1), positions.slice(0, n - 1))).as_py():
+        return None
+    vc = pc.value_counts(positions)
+    out, start = [], 0
+    for p, c in sorted(zip(vc.field("values").to_pylist(), vc.field("counts").to_pylist())):
+        out.append((p, start, c))
+        start += c
+    return out
+
+
 def _by_position(table: pa.Table, n: int) -> list[pa.Table] | None:
     """The rows of each of `n` classpath positions (the `pos` column dropped), or None when a position is out of
     range (a file that does not belong to this build)."""
     pos = table["pos"]
     if table.num_rows and (pc.min(pos).as_py() < 0 or pc.max(pos).as_py() >= n):
         return None
-    if table.num_rows > 1 and not pc.all(pc.greater_equal(pos.slice(1), pos.slice(0, table.num_rows - 1))).as_py():
+    runs = position_runs(pos)
+    if runs is None:
         table = table.take(pc.sort_indices(pos))
-        pos = table["pos"]
-    counts = [0] * n
-    vc = pc.value_counts(pos)
-    for p, c in zip(vc.field("values").to_pylist(), vc.field("counts").to_pylist()):
-        counts[p] = c
+        runs = position_runs(table["pos"])
     rest = table.drop_columns(["pos"])
-    out, start = [], 0
-    for c in counts:
-        out.append(rest.slice(start, c))
-        start += c
+    out = [rest.slice(0, 0)] * n
+    for p, start, count in runs:
+        out[p] = rest.slice(start, count)
     return out
 
 
@@ -126,7 +133,7 @@ def load_base_context(base: Path, keys: list[str]) -> BaseContext | None:
     except (OSError, ValueError, pa.ArrowException, KeyError):
         return None
     _LOADED.clear()
-    _LOADED[base] = context = BaseContext(base, tables, internal)
+    _LOADED[base] = context = BaseContext(tables, internal)
     return context
 
 

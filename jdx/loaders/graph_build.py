@@ -17,7 +17,8 @@ import pyarrow.compute as pc
 
 from jdx.errors import Warning_
 from jdx.graph_schema.schema import SYMBOL_KINDS, name_words, origin_ranks
-from jdx.loaders.build_context import CONTEXT_COLUMNS, JDK_INTERNAL, shared_context, with_artifact_keys
+from jdx.loaders.build_context import (CONTEXT_COLUMNS, JDK_INTERNAL, position_runs, shared_context,
+                                       with_artifact_keys)
 from jdx.loaders.extractor import REF_KINDS, TYPE_KINDS
 from jdx.loaders.kotlin_graph import kotlin_graph_tables
 from jdx.loaders.resolution import Hierarchy, MemberKeys, overrides, resolve_edges
@@ -87,8 +88,7 @@ def _read_tables(shards: list, name: str, columns: list[str] | None):
 
     with ThreadPoolExecutor(max_workers=_READERS, thread_name_prefix="jdx-shard-read") as pool:
         pending = []
-        it = iter(shards)
-        for shard in it:
+        for shard in shards:
             pending.append(pool.submit(shard.table, name, columns))
             if len(pending) > _READERS * 2:
                 yield pending.pop(0).result()
@@ -141,20 +141,6 @@ def _combined(col):
     return col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col
 
 
-def _segments(positions: pa.Array) -> list[tuple[int, int, int]] | None:
-    """(position, first row, row count) of each run of one classpath position, or None when the rows are not
-    grouped by position (tables concatenated artifact by artifact always are)."""
-    if len(positions) > 1 and not pc.all(pc.greater_equal(positions.slice(1), positions.slice(0, len(positions) - 1))
-                                          ).as_py():
-        return None
-    vc = pc.value_counts(positions)
-    out, start = [], 0
-    for p, c in sorted(zip(vc.field("values").to_pylist(), vc.field("counts").to_pylist())):
-        out.append((p, start, c))
-        start += c
-    return out
-
-
 def _shadow_by_position(shadowed: set[tuple[int, str]]) -> dict[int, frozenset[str]]:
     """The shadowed class names of each classpath position that holds any (computed once per build)."""
     by_pos: dict[int, set[str]] = defaultdict(set)
@@ -171,7 +157,7 @@ def _shadow_rows(ids, positions, by_pos: dict[int, frozenset[str]], art_ids: lis
     ids, positions = _combined(ids), _combined(positions)
     owners = _combined(owners) if owners is not None else None
     n = len(ids)
-    segments = _segments(positions)
+    segments = position_runs(positions)
     if segments is None:  # not grouped by position: sort, rename, put back
         order = pc.sort_indices(positions)
         inverse = pc.sort_indices(order)
@@ -392,8 +378,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     sink.nodes("Type", type_nodes)
     # (the call sites themselves are read again, artifact by artifact, when they are resolved)
     writers = _lambda_writers(_ref_parts(shards, "calls", by_pos, art_ids, focus if partial else None,
-                                         columns=["from", "kind", "to"], keep=_lambda_handles),
-                              REF_KINDS.index("handle"))
+                                         columns=["from", "kind", "to"], keep=_lambda_handles))
     member_nodes = {"Method": _method_nodes(methods, ann_by_owner, art_id_array, writers),
                     "Field": _field_nodes(fields, ann_by_owner, art_id_array)}
     del writers
@@ -736,15 +721,14 @@ def _lambda_handles(calls: pa.Table) -> pa.Table:
                                 pc.match_substring(calls["to"], "#lambda$")))
 
 
-def _lambda_writers(calls, handle: int) -> dict[str, str]:
+def _lambda_writers(handles) -> dict[str, str]:
     """Lambda body id -> the method whose invokedynamic hands it over (javac writes both into one class;
     the first writer by id when several do). Kept on the body's node so `usages` and `callers` attribute
     a lambda's sites to the method that wrote it with a key lookup instead of a scan of the call edges.
-    `calls`: the call sites, artifact by artifact."""
+    `handles`: the call sites `_lambda_handles` keeps, artifact by artifact."""
     out: dict[str, str] = {}
-    for part in calls:
-        sub = part.filter(pc.and_(pc.equal(part["kind"], handle), pc.match_substring(part["to"], "#lambda$")))
-        for frm, to in zip(sub["from"].to_pylist(), sub["to"].to_pylist()):
+    for part in handles:
+        for frm, to in zip(part["from"].to_pylist(), part["to"].to_pylist()):
             owner, _, member = to.partition("#")
             frm_owner = frm.split("#", 1)[0]
             if frm_owner.split("@", 1)[0] != owner:
