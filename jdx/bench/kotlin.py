@@ -64,33 +64,30 @@ SEARCHES = ("map", "get", "filter")
 
 
 def search_rows(jar: Path, cache: Path, iterations: int) -> list[dict]:
-    """Warm `search` on the stdlib in one process, Kotlin view against JVM view: answered by the graph (a
-    process's first searches) and by the in-memory search index and Kotlin links (a long-lived process)."""
+    """Warm `search` on the stdlib in one process, Kotlin view against JVM view (the search index and the Kotlin
+    links in memory)."""
     import statistics
 
     from jdx.bench.util import ask
     from jdx.commands.session import Options, Session
-    from jdx.engine.search_index import set_memory_index
 
     session = Session(Options(jars=[str(jar)], jdk=False, cache_dir=str(cache)))
     out = []
     try:
-        store = session.store()
-        for path, enabled in (("graph", False), ("in-memory index", True)):
-            set_memory_index(store, enabled)
-            for pattern in SEARCHES:
-                medians = {}
-                for view in ("kotlin", "jvm"):
+        session.store()
+        for pattern in SEARCHES:
+            medians = {}
+            for view in ("kotlin", "jvm"):
+                ask(session, "search", pattern, view=view)
+                runs = []
+                for _ in range(max(iterations, 15)):
+                    start = time.perf_counter()
                     ask(session, "search", pattern, view=view)
-                    runs = []
-                    for _ in range(max(iterations, 15)):
-                        start = time.perf_counter()
-                        ask(session, "search", pattern, view=view)
-                        runs.append(time.perf_counter() - start)
-                    medians[view] = statistics.median(runs)
-                out.append({"name": f"warm `search {pattern}` on {jar.name}, {path}: Kotlin view (JVM view)",
-                            "value": f"{medians['kotlin'] * 1000:.1f} ms ({medians['jvm'] * 1000:.1f} ms)",
-                            "seconds": medians["kotlin"]})
+                    runs.append(time.perf_counter() - start)
+                medians[view] = statistics.median(runs)
+            out.append({"name": f"warm `search {pattern}` on {jar.name}: Kotlin view (JVM view)",
+                        "value": f"{medians['kotlin'] * 1000:.1f} ms ({medians['jvm'] * 1000:.1f} ms)",
+                        "seconds": medians["kotlin"]})
     finally:
         session.close()
     return out

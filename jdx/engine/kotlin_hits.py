@@ -11,7 +11,7 @@ from __future__ import annotations
 from jdx.engine.kotlin_index import kotlin_links
 from jdx.engine.kotlin_view import kotlin_entry, member_kotlin, member_ref
 from jdx.engine.refs import format_type
-from jdx.engine.search_index import group_rows, loaded_index
+from jdx.engine.search_index import group_rows, index_for
 from jdx.graph_schema import queries_kotlin as q
 
 ACC_PUBLIC, ACC_VARARGS = 0x0001, 0x0080
@@ -73,9 +73,7 @@ def search_view(store, matches: list[dict], limit: int | None = None) -> tuple[l
     groups: dict[tuple, list[dict]] = {}
     if members:
         names, member_owners = sorted({m["_key"][1] for m in members}), sorted({m["_key"][0] for m in members})
-        index = loaded_index(store) if links is not None else None
-        found = (group_rows(index, names, member_owners) if index is not None
-                 else store.rows(q.SYMBOLS_OF_GROUPS, {"names": names, "owners": member_owners}))
+        found = group_rows(index_for(store), names, member_owners)
         for r in found:
             groups.setdefault((r["owner"], r["name"], r["kind"]), []).append(r)
     access = {r["id"]: r["access"] for rows in groups.values() for r in rows}

@@ -4,8 +4,8 @@ Ranking key, first difference wins: match tier (exact simple name, prefix, camel
 or regex match ranks as camel-hump; --fuzzy ranks by edit distance), then `ranking.symbol_key` (the JDK's
 implementation packages after everything else, public before non-public, shorter names, fewer nesting levels,
 origin: workspace class dirs, then jars, then the JDK, each in classpath order), then name, owner and kind,
-so equal inputs give equal bytes. The graph does the matching and ranking over the precomputed Name
-index built with the graph (schema.name_words), so a query never splits or lower-cases a name.
+so equal inputs give equal bytes. The search index built beside the graph (search_files.py, with each name's
+words precomputed by schema.name_words) does the matching, so a query never splits a name.
 """
 
 from __future__ import annotations
@@ -30,8 +30,6 @@ SYMBOL_KINDS = TYPE_KINDS + ("method", "field")
 ALL_KINDS = SYMBOL_KINDS + ("package", "module")
 ACC_PUBLIC, ACC_VARARGS = 0x0001, 0x0080
 DEFAULT_LIMIT = 50
-ONE_QUERY_ROWS = 1000  # a pattern matching more symbols is ranked tier by tier (_best_groups)
-IN_LIST_MAX = 2000  # names per `n.id IN [...]` query text; beyond it, fetch by the pattern
 
 
 @dataclass
@@ -96,7 +94,7 @@ def package_regex(glob: str | None) -> str | None:
 
 
 def _group(rows: list[dict], tier_of) -> list[tuple[int, dict]]:
-    """Graph rows -> (tier, group): one group per (name, kind, owner), a method's overloads together; public when
+    """Index rows -> (tier, group): one group per (name, kind, owner), a method's overloads together; public when
     any overload is public, the best rank of its rows. Rows the Python matcher rejects are dropped."""
     groups: dict[tuple[str, str, str], dict] = {}
     tiers: dict[str, int | None] = {}
@@ -273,13 +271,9 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
     extra = 0  # matches counted but not fetched: they rank below everything fetched
     if symbol_kinds:
         if fuzzy:
-            budget = fuzzy_budget(p.lower)
-            rows = store.rows(queries_search.fuzzy_symbols(p.lower, budget, symbol_kinds, art_ids, pkg))
-
-            def tier_of(name: str, _words: str) -> int | None:
-                d = levenshtein(name.lower(), p.lower)
-                return d if d <= budget else None
-            groups = _group(rows, tier_of)
+            index = index_for(store)
+            distance = index.fuzzy(p.lower, fuzzy_budget(p.lower))
+            groups = _group(index.rows(distance, symbol_kinds, art_ids, pkg, None), lambda n, _w: distance[n])
             total = len(groups)
         else:
             groups, total = _best_groups(store, p, opts.limit, (symbol_kinds, art_ids, pkg, owners))
@@ -295,26 +289,6 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
     matches = [row for _, row in ranked[: opts.limit]]
     return {"pattern": p.text, "mode": "fuzzy" if fuzzy else p.mode, "kinds": sorted(kinds) if opts.kinds else [],
             "matches": matches, "total": len(ranked) + extra}
-
-
-def _ranked_tier(store: GraphStore, p: Pattern, tier: int, need: int, filters: tuple) -> list[tuple[int, dict]]:
-    """The best `need` groups of one tier, from rows the graph orders by the ranking key (a group's rows share
-    name, owner and so rank; its first row carries its best visibility). Overload counts are recounted, as a
-    group's non-public overloads may lie past the rows fetched."""
-    cap = need * 8 + 200
-    rows = store.rows(queries_search.tier_symbols(p, tier, *filters, limit=cap))
-    found = _group(rows, lambda _n, _w: tier)
-    if len(rows) >= cap and len(found) < need:  # heavily overloaded names: take the whole tier
-        rows = store.rows(queries_search.tier_symbols(p, tier, *filters, limit=10 ** 7))
-        found = _group(rows, lambda _n, _w: tier)
-    internal = internal_packages(store)
-    found = heapq.nsmallest(need, found, key=lambda tg: _group_key(tg[0], tg[1], None, internal))
-    if found:
-        counts = store.rows(queries_search.overloads([g["name"] for _, g in found], [g["owner"] for _, g in found]))
-        by_key = {(c["name"], c["owner"], c["kind"]): c["n"] for c in counts}
-        for _, g in found:
-            g["overloads"] = by_key.get((g["name"], g["owner"], g["kind"]), g["overloads"])
-    return found
 
 
 def _group_key(tier: int, g: dict, typo: str | None = None, internal=None) -> tuple:
@@ -338,56 +312,25 @@ def _common_prefix(a: str, b: str) -> int:
 def _best_groups(store: GraphStore, p: Pattern, limit: int, filters: tuple) -> tuple[list[tuple[int, dict]], int]:
     """The groups that can rank in the top `limit`, and the number of all matching groups.
 
-    Names are matched first (one scan of the Name index, tiers computed in Python); symbols are then fetched
-    tier by tier, best first, until `limit` groups are in hand: later tiers cannot outrank a complete earlier
-    tier. The rest is only counted (a plain count in the graph), so a broad pattern (`get`) does not move
-    every symbol it matches into Python. Most patterns match few symbols: one capped query answers those.
-    A process that searched before answers from its in-memory index instead (search_index)."""
-    index = index_for(store) if p.mode in ("hump", "glob") else None
-    if index is not None:
-        tiers = index.matching(p)
-        kinds, art_ids, pkg, owners = filters
-        if art_ids is not None or pkg is not None or owners is not None:
-            found = _group(index.rows(tiers, *filters), lambda name, _words: tiers[name])
-            return found, len(found)
-        # best tiers first until `limit` groups are in hand; the rest is counted from per-name group counts
-        found = []
-        by_tier: dict[int, list[str]] = defaultdict(list)
-        for name, tier in tiers.items():
-            by_tier[tier].append(name)
-        for tier in sorted(by_tier):
-            if len(found) >= limit:
-                break
-            found.extend(_group(index.rows(by_tier[tier], *filters), lambda _n, _w, t=tier: t))
-        return found, index.count(tiers, kinds)
-    rows = store.rows(queries_search.search_symbols(p, *filters, limit=ONE_QUERY_ROWS + 1))
-    if len(rows) <= ONE_QUERY_ROWS:
-        fetched = _group(rows, p.tier)
-        return fetched, len(fetched)
-    by_tier: dict[int, list[str]] = defaultdict(list)
+    Names are matched first (the search index, tiers computed in Python); symbols are then taken tier by
+    tier, best first, until `limit` groups are in hand: later tiers cannot outrank a complete earlier tier.
+    The rest is only counted (`first` rows in Arrow), so a broad pattern (`get`) does not move every symbol
+    it matches into Python."""
+    index = index_for(store)
+    tiers = index.matching(p)
     kinds, art_ids, pkg, owners = filters
-    counted = 0  # groups of every matched name, from the Name index's per-kind counts
-    for r in store.rows(queries_search.matching_names(p)):
-        tier = p.tier(r["name"], r["words"])
-        if tier is not None:
-            by_tier[tier].append(r["name"])
-            counted += sum(r[f"n_{k}"] for k in kinds)
-    plain = art_ids is None and pkg is None and owners is None  # no filter the per-kind counts cannot see
-    groups: list[tuple[int, dict]] = []
+    if art_ids is not None or pkg is not None or owners is not None:
+        found = _group(index.rows(tiers, *filters), lambda name, _words: tiers[name])
+        return found, len(found)
+    found = []
+    by_tier: dict[int, list[str]] = defaultdict(list)
+    for name, tier in tiers.items():
+        by_tier[tier].append(name)
     for tier in sorted(by_tier):
-        names = sorted(by_tier[tier])
-        if len(names) > IN_LIST_MAX:  # too many names to list: the tier's best rows, ranked by the graph
-            groups.extend(_ranked_tier(store, p, tier, limit - len(groups), filters))
-        else:
-            rows = store.rows(queries_search.symbols_of_names(names, *filters))
-            groups.extend(_group(rows, lambda _n, _w, t=tier: t))
-        if len(groups) >= limit:
-            if tier == max(by_tier):
-                return groups, len(groups)
-            if plain:
-                return groups, counted
-            return groups, store.rows(queries_search.count_groups(p, *filters))[0]["total"]
-    return groups, len(groups)
+        if len(found) >= limit:
+            break
+        found.extend(_group(index.rows(sorted(by_tier[tier]), *filters), lambda _n, _w, t=tier: t))
+    return found, index.count(tiers, kinds)
 
 
 def _did_you_mean(store: GraphStore, p: Pattern, kinds: set[str], arts, opts: SearchOptions) -> list[dict]:

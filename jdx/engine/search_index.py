@@ -1,10 +1,11 @@
-"""The search index held in memory by a long-lived process (batch, daemon, MCP, a notebook).
+"""The search index of a workspace graph, held in memory by the process that searches (search_files.py).
 
-A one-shot `jdx search` asks the graph (one scan of the Name index, RE2 in Kùzu). A process that has already
-searched LOAD_AFTER times loads the Name and Symbol tables once (~0.9 s CPU on the JDK; symbols stay an Arrow
-table) and then matches in Python: prefixes by bisection over sorted names, camel humps by `re.finditer` over
-one newline-joined text of all names' words (C speed, no per-name Python loop), symbols by their row span.
-Same patterns, same tiers, same groups as the graph path (tests compare them).
+Loaded once per open graph from the build's `search/` files (names and symbols as Arrow tables, ~0.1 s on the
+JDK), then matched in Python: prefixes by bisection over sorted names, camel humps by `re.finditer` over one
+newline-joined text of all names' words (C speed, no per-name Python loop), globs and `--regex` by RE2 over
+the names (Arrow's RE2, the engine Kùzu's `=~` runs: linear time whatever the pattern), typos by the graph's
+levenshtein() over the declared names, symbols by their row span. A symbol's rank is its artifact's search
+rank in this workspace's classpath order (schema.origin_ranks).
 """
 
 from __future__ import annotations
@@ -15,34 +16,26 @@ import re
 import weakref
 
 from jdx.engine.search_match import Pattern
-from jdx.graph_schema import queries_search
 from jdx.graph_schema.store import GraphStore
 
 _INDEXES: "weakref.WeakKeyDictionary[GraphStore, NameIndex]" = weakref.WeakKeyDictionary()
-_SEARCHES: "weakref.WeakKeyDictionary[GraphStore, int]" = weakref.WeakKeyDictionary()
-LOAD_AFTER = 3  # searches answered by the graph before a process loads the index (~0.9 s CPU on the JDK)
 
 
-def index_for(store: GraphStore) -> "NameIndex | None":
-    """The store's in-memory index once this process has searched before; None for a first search."""
+def index_for(store: GraphStore) -> "NameIndex":
+    """The store's search index, loaded on first use."""
     found = _INDEXES.get(store)
     if found is None:
-        seen = _SEARCHES.get(store, 0)
-        _SEARCHES[store] = seen + 1
-        if seen < LOAD_AFTER:
-            return None
         found = _INDEXES[store] = NameIndex(store)
     return found
 
 
 def loaded_index(store: GraphStore) -> NameIndex | None:
-    """The store's in-memory index if this process has loaded it (never loads, never counts a search)."""
+    """The store's in-memory index if this process has loaded it (never loads)."""
     return _INDEXES.get(store)
 
 
 def group_rows(index: NameIndex, names, owners) -> list[dict]:
-    """queries_kotlin.SYMBOLS_OF_GROUPS from the in-memory index: the method and field symbols of these names
-    declared in these owners, by id."""
+    """The method and field symbols of these names declared in these owners, by id (the Kotlin view's groups)."""
     import pyarrow as pa
 
     indices = [i for n in names if n in index.span for i in range(*index.span[n])]
@@ -62,38 +55,39 @@ def group_rows(index: NameIndex, names, owners) -> list[dict]:
     return out
 
 
-def set_memory_index(store: GraphStore, enabled: bool) -> None:
-    """Force the in-memory index on (loaded now) or off (the graph answers every search): bench and tests."""
-    if enabled:
-        _INDEXES[store] = NameIndex(store)
-    else:
-        _INDEXES.pop(store, None)
-        _SEARCHES[store] = -(10 ** 9)
-
-
 class NameIndex:
     def __init__(self, store: GraphStore):
-        names = store.query(queries_search.INDEX_NAMES)
-        self.names: list[str] = names.column("name").to_pylist()
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        from jdx.engine.search import artifact_table
+        from jdx.graph_schema.search_files import read_index
+
+        self.store = weakref.ref(store)
+        names, symbols = read_index(store.path.parent)
+        self.name_array = names.column("name").combine_chunks()
+        self.names: list[str] = self.name_array.to_pylist()
         words = names.column("words").to_pylist()
         self.words = dict(zip(self.names, words))
         self.words_text = "\n".join(words) + "\n"
         self.words_starts = _line_starts(words)
-        self.names_text = "\n".join(self.names) + "\n"
-        self.names_starts = _line_starts(self.names)
-        by_lower = sorted((n.lower(), n) for n in self.names)
-        self.lowers = [lo for lo, _ in by_lower]
-        self.lower_names = [n for _, n in by_lower]
-        import pyarrow.compute as pc
-
-        symbols = store.query(queries_search.INDEX_SYMBOLS)
+        lowers = pa.array([n.lower() for n in self.names], pa.string())  # as a pattern is lower-cased
+        by_lower = pc.sort_indices(pa.table({"lower": lowers, "name": self.name_array}),
+                                   [("lower", "ascending"), ("name", "ascending")])
+        self.lowers = lowers.take(by_lower).to_pylist()
+        self.lower_names = self.name_array.take(by_lower).to_pylist()
         # symbols stay an Arrow table sorted by name; a name maps to its row span, rows become Python objects
-        # only when a search needs them (loading: ~0.3 s on the JDK instead of ~1.3 s for Python rows)
-        self.table = symbols.take(pc.sort_indices(symbols, [("name", "ascending"), ("kind", "ascending"),
-                                                            ("owner", "ascending")]))
-        runs = pc.run_end_encode(self.table.column("name").combine_chunks())
-        ends = runs.run_ends.to_pylist()
-        self.span: dict[str, tuple[int, int]] = dict(zip(runs.values.to_pylist(), zip([0] + ends[:-1], ends)))
+        # only when a search needs them; ranks follow this workspace's classpath order
+        arts = artifact_table(store)
+        art_ids = pa.array([a["id"] for a in arts], pa.string())
+        ranks = pa.array([a["rank"] for a in arts], pa.int32())
+        rank = pc.take(ranks, pc.index_in(symbols.column("artifact"), value_set=art_ids)).fill_null(1 << 30)
+        self.table = symbols.rename_columns(["pub" if c == "public" else c for c in symbols.column_names]
+                                            ).append_column("rank", rank)
+        runs = pc.run_end_encode(self.table.column("name").combine_chunks()) if self.table.num_rows else None
+        ends = runs.run_ends.to_pylist() if runs is not None else []
+        values = runs.values.to_pylist() if runs is not None else []
+        self.span: dict[str, tuple[int, int]] = dict(zip(values, zip([0] + ends[:-1], ends)))
 
     def matching(self, p: Pattern) -> dict[str, int]:
         """name -> tier for every name the pattern matches (hump and glob patterns)."""
@@ -107,13 +101,53 @@ class NameIndex:
             # every line whose whole-line match would succeed, at C speed
             for core in _literal_starts(p.core):
                 found.update(self.names[i] for i in _lines(re.compile(core), self.words_text, self.words_starts))
-        else:
-            found.update(self.names[i] for i in _lines(_multiline(p.anywhere), self.names_text, self.names_starts))
+        else:  # globs and --regex: RE2, linear in the names whatever the pattern
+            import pyarrow.compute as pc
+
+            from jdx.engine.search_match import HUMP
+
+            rx, fold = p.anywhere, False
+            if rx.startswith("(?i)"):
+                rx, fold = rx[4:], True
+            hits = pc.match_substring_regex(self.name_array, "^(?:" + rx + ")$", ignore_case=fold)
+            return dict.fromkeys(self.name_array.filter(hits).to_pylist(), HUMP)
         out = {}
         for name in found:
             tier = p.tier(name, self.words[name])
             if tier is not None:
                 out[name] = tier
+        return out
+
+    def fuzzy(self, lower: str, budget: int) -> dict[str, int]:
+        """name -> edit distance (case ignored) for every searchable name within `budget` edits of `lower`: the
+        graph's levenshtein() over the declared names (C speed), kept where the index has the name."""
+        from jdx.engine.search_match import levenshtein
+        from jdx.graph_schema.queries_search import fuzzy_names
+
+        store = self.store()
+        if store is None:
+            return {}
+        found: set[str] = set()
+        for cypher in fuzzy_names(lower, budget):
+            found.update(store.query(cypher).column(0).to_pylist())
+        return {n: levenshtein(n.lower(), lower) for n in found if n in self.words}
+
+    def named(self, name: str) -> list[dict]:
+        """Every symbol of exactly this simple name, by rank, owner, id (resolution of unqualified names)."""
+        import pyarrow as pa
+
+        if name not in self.span:
+            return []
+        taken = self.table.take(pa.array(range(*self.span[name]), pa.int64()))
+        cols = {c: taken.column(c).to_pylist() for c in ("kind", "owner", "pub", "rank", "descriptor", "access",
+                                                         "artifact")}
+        out = []
+        for kind, owner, pub, rank, descriptor, access, artifact in zip(*cols.values()):
+            sid = (owner if kind not in ("method", "field") else
+                   f"{owner}#{name}{descriptor}" if kind == "method" else f"{owner}#{name}:{descriptor}")
+            out.append({"kind": kind, "owner": owner, "pub": pub, "rank": rank, "id": sid, "descriptor": descriptor,
+                        "access": access, "artifact": artifact})
+        out.sort(key=lambda r: (r["rank"], r["owner"], r["id"]))
         return out
 
     def count(self, names, kinds) -> int:
@@ -169,14 +203,6 @@ def _literal_starts(core: str) -> list[str]:
         return [core]
     rest = core[m.end():]
     return [" " + m.group(1) + rest, " " + m.group(2) + rest]
-
-
-def _multiline(regex: str) -> "re.Pattern":
-    """A whole-line version of a full-match regex (a leading `(?i)` becomes a flag)."""
-    flags = re.M
-    if regex.startswith("(?i)"):
-        regex, flags = regex[4:], flags | re.I
-    return re.compile("^(?:" + regex + ")$", flags)
 
 
 def _line_starts(lines: list[str]) -> list[int]:

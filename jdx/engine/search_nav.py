@@ -10,6 +10,7 @@ from jdx.engine import descriptors as d
 from jdx.engine.ranking import internal_packages, is_jdk_internal, symbol_key
 from jdx.engine.refs import format_member, format_type, parse_ref
 from jdx.engine.search import SearchOptions, artifact_table, search
+from jdx.engine.search_index import index_for
 from jdx.engine.search_match import fuzzy_budget, glob_to_regex, levenshtein
 from jdx.errors import AmbiguousError, NotFoundError, RefSyntaxError, UsageError, Warning_
 from jdx.graph_schema import queries, queries_search
@@ -60,7 +61,7 @@ def _types_named(store: GraphStore, written: str) -> list[dict]:
     simple = re.split(r"[.$]", written)[-1]
     suffix = written.replace("$", ".")
     found = []
-    for r in store.rows_cached(queries_search.SYMBOLS_NAMED, {"name": simple}):
+    for r in index_for(store).named(simple):
         if r["kind"] in TYPE_KINDS:
             dotted = format_type(r["owner"]).replace("$", ".")
             if dotted == suffix or dotted.endswith("." + suffix):
@@ -160,7 +161,7 @@ def _type_rows(types: list[dict]) -> list[dict]:
 def _unqualified(store: GraphStore, name: str) -> list[dict]:
     """Every loaded symbol of exactly this name: types, methods and fields (overloads grouped), packages."""
     grouped: dict[tuple[str, str], list[dict]] = defaultdict(list)
-    for r in store.rows_cached(queries_search.SYMBOLS_NAMED, {"name": name}):
+    for r in index_for(store).named(name):
         grouped[(r["kind"], r["owner"])].append(r)
     out = []
     for (kind, owner), rows in grouped.items():

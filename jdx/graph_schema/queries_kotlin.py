@@ -33,11 +33,6 @@ KOTLIN_OF_TYPES = (  # class headers: the declaration that compiles to each type
     f"MATCH (k:KotlinDecl)-[r:COMPILES_TO]->(t:Type) WHERE t.id IN $ids AND r.role = 'type' RETURN t.id AS member, "
     f"r.role AS role, {_DECL} ORDER BY member, k.owner, k.position"
 )
-SYMBOLS_OF_GROUPS = (  # every searchable member of the (name, owner) groups of search hits
-    "MATCH (n:Name)-[:NAMES]->(s:Symbol) WHERE n.id IN $names AND s.owner IN $owners AND s.kind IN ['method', 'field'] "
-    "RETURN s.id AS id, s.name AS name, s.owner AS owner, s.kind AS kind, s.descriptor AS descriptor, "
-    "s.access AS access ORDER BY id"
-)
 METHOD_ACCESS = "MATCH (m:Method) WHERE m.id IN $ids RETURN m.id AS id, m.access AS access"
 KOTLIN_HEADERS_BY_FQN = (  # the class header of each named Kotlin class
     f"MATCH (t:Type)-[:KOTLIN]->(k:KotlinDecl) WHERE t.fqn IN $fqns AND k.kind = 'class' AND k.owner = t.id "

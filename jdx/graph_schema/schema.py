@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-SCHEMA_VERSION = 12  # 7: graphs built before the COPY chunk fix lacked edges; 8: Method.writer;
+SCHEMA_VERSION = 13  # 7: graphs built before the COPY chunk fix lacked edges; 8: Method.writer;
 # 9: OVERRIDES by erased parameters, bridges folded; Type/Method/Field.artifact_name; 10: KotlinDecl;
-# 11: Symbol.rank by tier; 12: Package.jdk_internal
-# what a Symbol can be; Name counts its (kind, owner) groups per kind in n_<kind>
+# 11: Symbol.rank by tier; 12: Package.jdk_internal; 13: the search index left the graph (search_files.py)
+# what a search index symbol can be
 SYMBOL_KINDS = ("class", "interface", "enum", "record", "annotation", "method", "field")
 
 # name -> [(column, kuzu type)]; the first column is the primary key
@@ -45,14 +45,6 @@ NODE_TABLES: dict[str, list[tuple[str, str]]] = {
         ("visibility", "STRING"), ("modality", "STRING"), ("flags", "STRING[]"), ("signature", "STRING"),
         ("detail", "STRING"), ("jvm", "STRING[]"), ("facade", "STRING"), ("artifact", "STRING"),
     ],
-    # the search index: one row per distinct simple name of a searchable type, method or field ...
-    "Name": [("id", "STRING"), ("lower", "STRING"), ("words", "STRING")] + [(f"n_{k}", "INT32") for k in SYMBOL_KINDS],
-    # ... and one per searchable symbol (id = its Type/Method/Field id), with what ranking and filters need
-    "Symbol": [
-        ("id", "STRING"), ("name", "STRING"), ("kind", "STRING"), ("owner", "STRING"), ("package", "STRING"),
-        ("public", "BOOLEAN"), ("rank", "INT32"), ("descriptor", "STRING"), ("access", "INT32"),
-        ("artifact", "STRING"), ("first", "BOOLEAN"),
-    ],
 }
 
 # name -> ([(from, to)], [(column, type)])
@@ -70,8 +62,6 @@ REL_TABLES: dict[str, tuple[list[tuple[str, str]], list[tuple[str, str]]]] = {
     # a class (or a multi-file facade) -> its Kotlin declarations; a declaration -> the JVM members it compiles to
     "KOTLIN": ([("Type", "KotlinDecl")], []),
     "COMPILES_TO": ([("KotlinDecl", "Method"), ("KotlinDecl", "Field"), ("KotlinDecl", "Type")], [("role", "STRING")]),
-    # search: a name -> every loaded symbol of that name
-    "NAMES": ([("Name", "Symbol")], []),
 }
 
 
@@ -96,7 +86,7 @@ RANK_TIER = 1 << 20
 
 
 def origin_ranks(kinds: list[str]) -> list[int]:
-    """Per classpath position (artifact kinds in classpath order), its search rank (Symbol.rank): workspace
+    """Per classpath position (artifact kinds in classpath order), its search rank: workspace
     dirs, then jars, then the JDK, each in classpath order. A rank is tier * 2^20 + its place among the
     artifacts of its tier, so adding a jar leaves the JDK's ranks (and every earlier jar's) as they were:
     an incremental update rewrites only the ranks that moved."""
@@ -112,7 +102,7 @@ def origin_ranks(kinds: list[str]) -> list[int]:
 def name_words(name: str) -> str:
     """The words of an identifier in their original case, each after one space: `HttpURLConnection` ->
     ` Http URL Connection`. Search's camel-hump patterns are regexes over this form (a space marks a
-    word start), so the Name table stores it once instead of every query splitting every name."""
+    word start), so the search index stores it once instead of every query splitting every name."""
     if name.isascii():
         return "".join(" " + w for w in _WORD.findall(name))
     return "".join(" " + w for w in _unicode_words(name))

@@ -63,17 +63,6 @@ NODES: dict[str, tuple[str, dict[str, str]]] = {
         "jvm": "role:member-id links to the JVM members it compiles to", "facade": "multi-file facade class",
         "artifact": "content-hash key of the declaring artifact",
     }),
-    "Name": ("search index: one row per distinct simple name", {
-        "id": "the name", "lower": "lower-cased", "words": "camel-hump words, each after a space",
-        **{f"n_{k}": f"how many {k} groups carry the name" for k in
-           ("class", "interface", "enum", "record", "annotation", "method", "field")},
-    }),
-    "Symbol": ("search index: one row per searchable type, method or field", {
-        "id": "the Type/Method/Field id", "name": "simple name", "kind": "class ... method | field",
-        "owner": "declaring type (itself for a type)", "package": "dotted package", "public": "public",
-        "rank": "search rank of its artifact (workspace, jars, JDK)", "descriptor": "member descriptor",
-        "access": ACCESS, "artifact": "content-hash key of its artifact", "first": "first row of its group",
-    }),
 }
 
 RELS: dict[str, tuple[str, dict[str, str]]] = {
@@ -96,7 +85,6 @@ RELS: dict[str, tuple[str, dict[str, str]]] = {
     "OVERRIDES": ("a method overrides a supertype's method (name and erased parameters, JLS §8.4.8; bridges "
                   "folded)", {"direct": "the nearest overridden declaration"}),
     "ANNOTATED_BY": ("a type, method or field carries an annotation", {"text": "the annotation as written"}),
-    "NAMES": ("search index: a name names a symbol", {}),
 }
 
 EXAMPLES = (

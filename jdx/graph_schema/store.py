@@ -273,6 +273,12 @@ class GraphWriter:
         written on the spool thread."""
         self._side.append(self._spooler.submit(write_context_table, self.tmp / CONTEXT_DIR / f"{name}.arrow", table))
 
+    def search(self, names: "pa.Table", symbols: "pa.Table") -> None:
+        """The build's search index (`search_files`), written on the spool thread."""
+        from jdx.graph_schema.search_files import write_part
+
+        self._side.append(self._spooler.submit(write_part, self.tmp, names, symbols))
+
     def hold(self, name: str, src: str, dst: str, table: "pa.Table") -> None:
         """`rels`, but the COPY waits for `release`: edges that may end at nodes not handed over yet. Tables held
         for one relationship (an artifact's edges at a time) are appended to one spool file and copied at once."""

@@ -21,7 +21,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from jdx.graph_schema.schema import NODE_TABLES, SCHEMA_VERSION, SYMBOL_KINDS
+from jdx.graph_schema.schema import NODE_TABLES, SCHEMA_VERSION
 from jdx.graph_schema.store import (
     CONTEXT_DIR,
     CURRENT,
@@ -39,9 +39,6 @@ class UpdateRefused(Exception):
     """The update would not equal a build from scratch; the caller builds from scratch instead."""
 
 
-_COUNT_COLS = [f"n_{k}" for k in SYMBOL_KINDS]
-
-
 def _ids(store: GraphStore, cypher: str, params: dict | None = None) -> set[str]:
     table = store.query(cypher, params)
     return set(table.column(0).to_pylist()) if table.num_rows else set()
@@ -57,6 +54,9 @@ class GraphUpdater:
         self.build_id = f"b{time.strftime('%Y%m%d%H%M%S')}-{uuid.uuid4().hex[:8]}"
         self.tmp = Path(tempfile.mkdtemp(prefix=f".building-{os.getpid()}-", dir=root))
         shutil.copyfile(base / GRAPH_FILE, self.tmp / GRAPH_FILE)
+        from jdx.graph_schema.search_files import link_parts
+
+        link_parts(base, self.tmp)  # the base's search index, shared: only the joined artifacts' part is new
         self.store = GraphStore(self.tmp / GRAPH_FILE, read_only=False)
         self._conn = self.store._conn
         self._types: set[str] | None = None
@@ -65,22 +65,13 @@ class GraphUpdater:
         self._side: list = []
         self._conn.execute("BEGIN TRANSACTION")  # one commit for the whole update
 
-    def _add_counts(self, delta: dict[str, dict[str, int]]) -> None:
-        if not delta:
-            return
-        rows = [{"id": k, **v} for k, v in sorted(delta.items())]
-        sets = ", ".join(f"n.{c} = n.{c} + r.{c}" for c in _COUNT_COLS)
-        self._conn.execute(f"UNWIND $rows AS r MATCH (n:Name {{id: r.id}}) SET {sets}", {"rows": rows})
-
     # --- moving artifacts ----------------------------------------------------------------------------
-    def place(self, old: dict[str, tuple[int, int]], new: dict[str, tuple[int, int]]) -> None:
-        """Classpath positions and search ranks (key -> (position, rank)) of artifacts that stay, where they moved."""
-        moved = [{"id": k, "p": new[k][0]} for k in sorted(old) if k in new and old[k][0] != new[k][0]]
+    def place(self, old: dict[str, int], new: dict[str, int]) -> None:
+        """Classpath positions (key -> position) of artifacts that stay, where they moved (search ranks follow
+        the positions when the index is loaded)."""
+        moved = [{"id": k, "p": new[k]} for k in sorted(old) if k in new and old[k] != new[k]]
         if moved:
             self._conn.execute("UNWIND $rows AS r MATCH (a:Artifact {id: r.id}) SET a.position = r.p", {"rows": moved})
-        for k in sorted(old):
-            if k in new and old[k][1] != new[k][1]:
-                self._conn.execute("MATCH (s:Symbol) WHERE s.artifact = $a SET s.rank = $r", {"a": k, "r": new[k][1]})
 
     # --- appending (the GraphSink protocol of the loaders' graph build) -------------------------------
     def nodes(self, label: str, table: pa.Table) -> None:
@@ -101,14 +92,6 @@ class GraphUpdater:
             present = _ids(self.store, f"MATCH (n:{label}){where} RETURN n.id")
             if present:
                 table = table.filter(pc.invert(pc.is_in(table["id"], value_set=pa.array(sorted(present), pa.string()))))
-        elif label == "Name":
-            present = _ids(self.store, "UNWIND $ids AS i MATCH (n:Name {id: i}) RETURN n.id",
-                           {"ids": table["id"].to_pylist()})
-            if present:
-                mask = pc.is_in(table["id"], value_set=pa.array(sorted(present), pa.string()))
-                old = table.filter(mask)
-                self._add_counts({r["id"]: {c: r[c] for c in _COUNT_COLS} for r in old.to_pylist()})
-                table = table.filter(pc.invert(mask))
         if table.num_rows:
             self.store._copy_node(label, _with_schema_columns(table, NODE_TABLES[label]))
 
@@ -119,11 +102,21 @@ class GraphUpdater:
     def context(self, name: str, table: pa.Table) -> None:
         """The classpath context of the grown graph (its base's and the appended artifacts'), for the next update;
         written on a side thread (lz4 releases the GIL) while the update goes on."""
+        self._side.append(self._side_thread().submit(write_context_table, self.tmp / CONTEXT_DIR / f"{name}.arrow",
+                                                     table))
+
+    def search(self, names: pa.Table, symbols: pa.Table) -> None:
+        """The appended artifacts' part of the search index, beside the base's parts (hard-linked at the start)."""
+        from jdx.graph_schema.search_files import write_part
+
+        self._side.append(self._side_thread().submit(write_part, self.tmp, names, symbols))
+
+    def _side_thread(self):
         if self._writer is None:
             from concurrent.futures import ThreadPoolExecutor
 
             self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jdx-graph-context")
-        self._side.append(self._writer.submit(write_context_table, self.tmp / CONTEXT_DIR / f"{name}.arrow", table))
+        return self._writer
 
     def _finish_side_files(self) -> None:
         if self._writer is not None:

@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from jdx.errors import Warning_
-from jdx.graph_schema.schema import SYMBOL_KINDS, name_words, origin_ranks
+from jdx.graph_schema.schema import name_words
 from jdx.loaders.build_context import (CONTEXT_COLUMNS, JDK_INTERNAL, position_runs, shared_context,
                                        with_artifact_keys)
 from jdx.loaders.extractor import REF_KINDS, TYPE_KINDS
@@ -387,13 +387,11 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
                                                                 pc.take(art_name_array, table["pos"]))
     for label, table in member_nodes.items():
         sink.nodes(label, table)
-    name_nodes, symbol_nodes, name_edges = _name_index(type_nodes, member_nodes["Method"], member_nodes["Field"],
-                                                       art_id_array, [s.artifact.kind for s in shards])
+    search = getattr(sink, "search", None)
+    if search is not None:
+        search(*_name_index(type_nodes, member_nodes["Method"], member_nodes["Field"]))
     del type_nodes, member_nodes
     _give_back()
-    sink.nodes("Name", name_nodes)
-    sink.nodes("Symbol", symbol_nodes)
-    del name_nodes, symbol_nodes
     pkg_ids = sorted(set(f_packages))
     pkg_names = [p.replace("/", ".") for p in pkg_ids]
     internal = _jdk_internal_packages(shards)
@@ -424,8 +422,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     ):
         sink.rels(*rel)
         edge_rows += rel[3].num_rows
-    sink.rels("NAMES", "Name", "Symbol", name_edges)  # the search index's edges: not counted among the code's
-    del name_edges, nest_from, nest_to, f_type_ids
+    del nest_from, nest_to, f_type_ids
     is_iface = {i for i, a in zip(ids, types["access"].to_pylist()) if a & ACC_INTERFACE}
     del types, f_types
     # what the rest of the build reads of the members (the declarations' own columns went with their nodes)
@@ -664,23 +661,18 @@ def _type_nodes(types, ids, names, winner_mask, packages, interfaces, ann_by_own
     })
 
 
-def _name_index(type_nodes: pa.Table, methods: pa.Table, fields: pa.Table, art_ids: pa.Array, kinds: list[str]):
-    """Name and Symbol nodes and NAMES edges, what search ranks by: loaded (not shadowed), named (not
-    anonymous), not synthetic types and members; constructors and initialisers are found through their type."""
-    ranks = pa.array(origin_ranks(kinds), pa.int32())
-
-    def rank_of(table: pa.Table) -> pa.Array:
-        return pc.take(ranks, pc.index_in(table["artifact"], value_set=art_ids))
-
+def _name_index(type_nodes: pa.Table, methods: pa.Table, fields: pa.Table) -> tuple[pa.Table, pa.Table]:
+    """The search index's names and symbols (graph_schema.search_files): what search can name is loaded (not
+    shadowed), named (not anonymous), not synthetic types and members; constructors and initialisers are found
+    through their type. Ranks are not stored: they follow the workspace's classpath order when loaded."""
     keep = pc.and_(pc.invert(type_nodes["shadowed"]), pc.invert(pc.match_substring_regex(
         type_nodes["simple_name"], r"^[0-9]*$")))
     types = type_nodes.filter(keep)
     type_public = pc.not_equal(pc.bit_wise_and(types["access"], ACC_PUBLIC), 0)
     public_types = types.filter(type_public)["id"]
     parts = [pa.table({
-        "id": types["id"], "name": types["simple_name"], "kind": types["kind"], "owner": types["id"],
-        "package": types["package"], "public": type_public, "rank": rank_of(types),
-        "descriptor": pa.nulls(types.num_rows, pa.string()), "access": types["access"],
+        "name": types["simple_name"], "kind": types["kind"], "owner": types["id"], "package": types["package"],
+        "public": type_public, "descriptor": pa.nulls(types.num_rows, pa.string()), "access": types["access"],
         "artifact": types["artifact"],
     })]
     for label, table in (("method", methods), ("field", fields)):
@@ -691,28 +683,20 @@ def _name_index(type_nodes: pa.Table, methods: pa.Table, fields: pa.Table, art_i
         t = table.filter(keep)
         owners = t["owner"]
         parts.append(pa.table({
-            "id": t["id"], "name": t["name"], "kind": _const(t.num_rows, label, pa.string()), "owner": owners,
+            "name": t["name"], "kind": _const(t.num_rows, label, pa.string()), "owner": owners,
             "package": pc.replace_substring(pc.replace_substring_regex(owners, r"/?[^/]*$", ""), "/", "."),
             "public": pc.and_(pc.not_equal(pc.bit_wise_and(t["access"], ACC_PUBLIC), 0),
                               pc.is_in(owners, value_set=public_types)),
-            "rank": rank_of(t), "descriptor": t["descriptor"], "access": t["access"], "artifact": t["artifact"],
+            "descriptor": t["descriptor"], "access": t["access"], "artifact": t["artifact"],
         }))
     symbols = pa.concat_tables(parts)
     # one row per overload; `first` marks one row per (kind, owner, name), so counting groups is a plain count
     symbols = symbols.append_column("first", _first_rows(_join(symbols["kind"], symbols["owner"], symbols["name"],
                                                                sep="#")))
     distinct = sorted(set(pc.unique(symbols["name"]).to_pylist()))
-    distinct_array = pa.array(distinct, pa.string())
-    firsts = symbols.filter(symbols["first"]).group_by(["name", "kind"]).aggregate([([], "count_all")])
-    counts = {}
-    for k in SYMBOL_KINDS:
-        of_kind = firsts.filter(pc.equal(firsts["kind"], k))
-        idx = pc.index_in(distinct_array, value_set=of_kind["name"])
-        counts[f"n_{k}"] = pc.cast(pc.take(of_kind["count_all"], idx).fill_null(0), pa.int32())
-    names = pa.table({"id": distinct_array,
-                      "lower": pa.array([n.lower() for n in distinct], pa.string()),
-                      "words": pa.array([name_words(n) for n in distinct], pa.string()), **counts})
-    return names, symbols, pa.table({"from": symbols["name"], "to": symbols["id"]})
+    names = pa.table({"name": pa.array(distinct, pa.string()),
+                      "words": pa.array([name_words(n) for n in distinct], pa.string())})
+    return names, symbols
 
 
 def _lambda_handles(calls: pa.Table) -> pa.Table:

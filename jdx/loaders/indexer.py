@@ -175,7 +175,6 @@ def _update(root: Path, base: Path, manifest: dict, artifacts: list[Artifact], s
                                                                                                  list, int]:
     """The graph of `artifacts` from the build `base` (a subset of them): append what joined, move the rest."""
     from jdx.graph_schema.update import GraphUpdater
-    from jdx.graph_schema.schema import origin_ranks
     from jdx.loaders.graph_build import build_graph_tables
 
     keys = [a.key for a in artifacts]
@@ -183,11 +182,8 @@ def _update(root: Path, base: Path, manifest: dict, artifacts: list[Artifact], s
     focus = {i for i, k in enumerate(keys) if k not in had}
     updater = GraphUpdater(root, base)
     try:
-        base_arts = manifest.get("artifacts", [])
-        old_ranks = origin_ranks([a["kind"] for a in base_arts])
-        ranks = origin_ranks([a.kind for a in artifacts])
-        updater.place({a["key"]: (i, r) for i, (a, r) in enumerate(zip(base_arts, old_ranks))},
-                      {k: (i, r) for i, (k, r) in enumerate(zip(keys, ranks))})
+        updater.place({a["key"]: i for i, a in enumerate(manifest.get("artifacts", []))},
+                      {k: i for i, k in enumerate(keys)})
         from jdx.loaders.build_context import context_shards
 
         # the artifacts the base holds contribute their types, supertypes and member keys from its context file

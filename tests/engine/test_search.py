@@ -15,7 +15,6 @@ from jdx.engine.search_match import EXACT, HUMP, PREFIX, WORD, compile_pattern
 from jdx.engine.search_nav import artifact_tree, imports, list_packages, parse_frame, resolve
 from tests.service import JdxService, Options
 from jdx.errors import AmbiguousError, NotFoundError, UsageError
-from jdx.graph_schema import queries_search
 from tests.conftest import GSON, require
 
 TIERS = {"exact": EXACT, "prefix": PREFIX, "camel-hump": HUMP, "word": WORD, "glob": HUMP, "regex": HUMP}
@@ -161,13 +160,35 @@ def test_regex_mode(store):
 @pytest.mark.parametrize("pattern, regex", [("HMap", False), ("gJson", False), ("URLConn", False), ("NPE", False),
                                             ("Map", False), ("mV", False), ("x509", False), ("H*Map", False),
                                             ("*Http*Client", False), ("^get[A-Z][a-z]+Json[A-Za-z]*$", True)])
-def test_graph_regex_agrees_with_python(store, pattern, regex):
-    """The graph runs the compiled pattern with RE2, the oracle with Python re: same names, same tiers."""
+def test_index_matching_agrees_with_python(store, pattern, regex):
+    """The index matches humps with Python re over the names' words and globs/regexes with RE2 (Arrow), the
+    oracle is Pattern.tier on every name: same names, same tiers."""
+    from jdx.engine.search_index import index_for
+
     p = compile_pattern(pattern, regex=regex)
-    graph = {r["name"] for r in store.rows(queries_search.matching_names(p))}
-    python = {r["name"] for r in store.rows_cached(queries_search.ALL_NAMES)
-              if p.tier(r["name"], r["words"]) is not None}
-    assert graph == python and graph
+    index = index_for(store)
+    found = index.matching(p)
+    python = {n: t for n in index.names if (t := p.tier(n, index.words[n])) is not None}
+    assert found == python and found
+
+
+def _graph_symbols(store, kind: str) -> list[dict]:
+    """The searchable methods or fields straight from the graph's nodes (not from the search index): loaded,
+    not synthetic, no constructors; public when the member and its declaring type are."""
+    from jdx.engine.search import artifact_table
+
+    label = "Method" if kind == "method" else "Field"
+    types = {r["id"]: r["access"] for r in store.rows(
+        "MATCH (t:Type) WHERE NOT t.external AND NOT t.shadowed RETURN t.id AS id, t.access AS access")}
+    rank = {a["id"]: a["rank"] for a in artifact_table(store)}
+    out = []
+    for r in store.rows(f"MATCH (m:{label}) WHERE NOT m.external AND NOT m.shadowed RETURN m.name AS name, "
+                        "m.owner AS owner, m.access AS access, m.artifact AS artifact"):
+        if r["access"] & 0x1000 or r["name"] in ("<init>", "<clinit>"):
+            continue
+        pub = bool(r["access"] & 1) and bool(types.get(r["owner"], 0) & 1)
+        out.append(dict(r, pub=pub, rank=rank[r["artifact"]]))
+    return out
 
 
 # --- resolve ----------------------------------------------------------------------------------------------
@@ -270,12 +291,15 @@ def test_tree(store):
 @pytest.mark.parametrize("pattern", ["get", pytest.param("set", marks=pytest.mark.soak),
                                      pytest.param("is", marks=pytest.mark.soak)])
 def test_broad_patterns_rank_and_count_like_a_full_fetch(store, pattern):
-    """Tier-by-tier fetching with a graph count must give the same top and total as ranking everything."""
+    """Tier-by-tier fetching with a counted rest must give the same top and total as ranking every searchable
+    method of the graph (its Method nodes, not the search index) by the documented key."""
+    from jdx.graph_schema.schema import name_words
+
     result, _ = find(store, pattern, kinds=("method",), limit=20)
     p = compile_pattern(pattern)
     best: dict[tuple, dict] = {}
-    for r in store.rows(queries_search.search_symbols(p, ["method"])):
-        tier = p.tier(r["name"], r["words"])
+    for r in _graph_symbols(store, "method"):
+        tier = p.tier(r["name"], name_words(r["name"]))
         if tier is None:
             continue
         key = (r["name"], r["owner"])
@@ -290,23 +314,17 @@ def test_broad_patterns_rank_and_count_like_a_full_fetch(store, pattern):
     assert top == [(name, owner.replace("/", ".")) for name, owner in order[:20]]
 
 
-@pytest.mark.parametrize("pattern, kw", [
-    ("gJson", {"kinds": ("method",)}), ("Json", {"artifact_glob": "gson*"}),
-    ("size", {"package_glob": "java.util.concurrent*", "kinds": ("method",)}),
-    *[pytest.param(p, k, marks=pytest.mark.soak) for p, k in (
-        ("HMap", {}), ("H*Map", {"kinds": ("class",)}), ("get", {"limit": 30}), ("HashMap.get", {}),
-        ("to", {"kinds": ("field", "interface"), "limit": 40}), ("URLConn", {}), ("is", {}))],
-])
-def test_in_memory_index_answers_like_the_graph(store, monkeypatch, pattern, kw):
-    """A long-lived process answers from its in-memory index; a one-shot from the graph: same answer."""
-    import jdx.engine.search as search_mod
-    from jdx.engine.search_index import NameIndex
+@pytest.mark.parametrize("typo, budget", [("hashmpa", 2), ("charet", 2), ("stringbuildr", 3), ("lst", 1)])
+def test_fuzzy_names_equal_a_python_levenshtein_over_the_index_names(store, typo, budget):
+    """The index's typo matches (the graph's levenshtein() over declared names) are exactly the searchable
+    names within the budget by the Python edit distance."""
+    from jdx.engine.search_index import index_for
+    from jdx.engine.search_match import levenshtein
 
-    memory = NameIndex(store)
-    monkeypatch.setattr(search_mod, "index_for", lambda _store: None)
-    from_graph = find(store, pattern, **kw)
-    monkeypatch.setattr(search_mod, "index_for", lambda _store: memory)
-    assert find(store, pattern, **kw) == from_graph
+    index = index_for(store)
+    expected = {n: d for n in index.names if abs(len(n) - len(typo)) <= budget
+                and (d := levenshtein(n.lower(), typo)) <= budget}
+    assert index.fuzzy(typo, budget) == expected and expected
 
 
 @given(st.text(min_size=1, max_size=12), st.booleans())

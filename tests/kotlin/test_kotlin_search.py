@@ -89,19 +89,16 @@ def test_property_accessors_fold(store):
 @pytest.mark.parametrize("pattern", ["*", "*e*", "get*", "title", "area", "name"])
 def test_a_long_lived_process_answers_the_kotlin_view_like_the_graph(store, monkeypatch, pattern):
     """A process holding the search index in memory also holds the Kotlin links: the same hits as the graph's
-    queries, and once loaded no COMPILES_TO or NAMES scan per search; hits past --limit are left out alike."""
-    import jdx.engine.kotlin_hits as hits_mod
+    queries, and once loaded no COMPILES_TO scan per search; hits past --limit are left out alike."""
     import jdx.engine.kotlin_index as index_mod
-    import jdx.engine.search as search_mod
     from jdx.engine.search import SearchOptions, search
     from jdx.engine.search_index import NameIndex
 
     def answer(limit: int):
         return search(store, pattern, SearchOptions(view="kotlin", limit=limit))
 
-    def use(index) -> None:
-        for mod in (search_mod, hits_mod, index_mod):
-            monkeypatch.setattr(mod, "index_for" if mod is search_mod else "loaded_index", lambda _store: index)
+    def use(index) -> None:  # no index: the Kotlin links come from the graph's queries
+        monkeypatch.setattr(index_mod, "loaded_index", lambda _store: index)
 
     use(None)
     from_graph, few_from_graph = answer(1000), answer(3)
@@ -115,7 +112,7 @@ def test_a_long_lived_process_answers_the_kotlin_view_like_the_graph(store, monk
     monkeypatch.setattr(type(store), "rows", lambda self, cypher, params=None: asked.append(cypher) or
                         rows(self, cypher, params))
     assert answer(1000) == from_graph
-    assert not [c for c in asked if "COMPILES_TO" in c or "NAMES" in c or "IN $ids" in c], asked
+    assert not [c for c in asked if "COMPILES_TO" in c or "IN $ids" in c], asked
 
 
 def test_in_memory_kotlin_links_are_the_graphs(store, monkeypatch):

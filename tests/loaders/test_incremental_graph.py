@@ -14,6 +14,7 @@ import pytest
 
 from jdx.graph_schema.queries import export_node, export_rel
 from jdx.graph_schema.schema import NODE_TABLES, REL_TABLES
+from jdx.graph_schema.search_files import read_index
 from jdx.graph_schema.store import GraphStore
 from jdx.loaders.indexer import ensure_graph
 from tests.loaders.test_graph_build import FakeExtractor, artifact, tables
@@ -73,6 +74,10 @@ def snapshot(graph: Path) -> dict:
         for name, (pairs, _cols) in REL_TABLES.items():
             for src, dst in pairs:
                 out[f"{name}:{src}:{dst}"] = sorted(map(repr, store.rows(export_rel(name, src, dst))))
+    # the search index beside the graph: its names and symbols, whatever parts they were written in
+    names, symbols = read_index(graph)
+    out["search names"] = sorted(map(repr, names.to_pylist()))
+    out["search symbols"] = sorted(map(repr, symbols.to_pylist()))
     return out
 
 
@@ -290,3 +295,42 @@ def test_a_superseded_build_is_removed_after_the_update_answers(tmp_path):
     settle()
     assert sorted(p.name for p in root.iterdir() if not p.name.startswith(".lock")) == sorted(
         ["current", third.graph.name])
+
+
+def test_an_update_shares_its_bases_search_index_and_adds_one_part(tmp_path):
+    """The base's search parts are hard-linked into the grown build (no byte copied), the joined artifacts
+    get a part of their own, and search ranks follow the new classpath order."""
+    from jdx.engine.search_index import NameIndex
+
+    cache = tmp_path / "cache"
+    fake = FakeExtractor(CORPUS)
+    base = ensure_graph(cache, [artifact("base.jar")], extractor=fake).graph
+    grown = ensure_graph(cache, [artifact("lib.jar"), artifact("base.jar")], extractor=fake)
+    assert grown.incremental
+    parts = sorted(p.name for p in (grown.graph / "search").iterdir())
+    assert parts == ["part-000.names.arrow", "part-000.symbols.arrow", "part-001.names.arrow",
+                     "part-001.symbols.arrow"]
+    for name in parts[:2]:
+        assert (grown.graph / "search" / name).stat().st_ino == (base / "search" / name).stat().st_ino
+    with GraphStore(grown.graph / "graph.kz") as store:
+        index = NameIndex(store)
+        rows = index.named("size")
+        assert [(r["owner"], r["kind"]) for r in rows][:1] == [("lib/Bag", "method")]  # the jar first
+        assert {r["rank"] for r in rows if r["owner"].startswith("java/")} == {(1 << 20) + 1}  # base.jar: the second jar
+
+
+@pytest.mark.parametrize("damage", ["missing", "truncated"])
+def test_a_missing_or_damaged_search_index_is_no_index_with_the_way_out(tmp_path, damage):
+    from jdx.engine.search_index import NameIndex
+    from jdx.errors import NoIndexError
+
+    graph = ensure_graph(tmp_path / "cache", [artifact("base.jar")], extractor=FakeExtractor(CORPUS)).graph
+    part = graph / "search" / "part-000.symbols.arrow"
+    if damage == "missing":
+        for p in (graph / "search").iterdir():
+            p.unlink()
+    else:
+        part.write_bytes(part.read_bytes()[:100])
+    with GraphStore(graph / "graph.kz") as store, pytest.raises(NoIndexError) as caught:
+        NameIndex(store)
+    assert "jdx index --force" in str(caught.value) and "\n" not in str(caught.value)
