@@ -194,7 +194,9 @@ class Artifacts:
 
     @classmethod
     def of(cls, store: GraphStore) -> "Artifacts":
-        rows = store.rows_cached(queries.ARTIFACTS)
+        from jdx.graph_schema.store import artifact_rows
+
+        rows = artifact_rows(store)
         return cls({r["a.id"]: r["a.name"] for r in rows}, {r["a.id"]: r["a.position"] for r in rows},
                    {r["a.id"]: r["a.path"] or "" for r in rows})
 

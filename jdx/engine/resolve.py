@@ -10,7 +10,7 @@ from jdx.engine.ranking import internal_packages, symbol_key
 from jdx.engine.refs import SymbolRef, parse_ref
 from jdx.errors import AmbiguousError, NotFoundError, UsageError
 from jdx.graph_schema import queries, queries_search
-from jdx.graph_schema.store import GraphStore
+from jdx.graph_schema.store import GraphStore, artifact_rows
 
 _COORD_PART = re.compile(r"[A-Za-z0-9._+-]+")
 
@@ -31,7 +31,7 @@ def ranked_types(store: GraphStore, rows: list[dict]) -> list[dict]:
 
 
 def artifact_names(store: GraphStore) -> dict[str, str]:
-    return {r["a.id"]: r["a.name"] for r in store.rows_cached(queries.ARTIFACTS)}
+    return {r["a.id"]: r["a.name"] for r in artifact_rows(store)}
 
 
 def resolve_type(store: GraphStore, text: str) -> dict:
@@ -76,7 +76,7 @@ def artifact_ref_prefixes(store: GraphStore) -> dict[str, str]:
     """Artifact key (first 16 hex, a shadowed copy's id suffix) -> the prefix a reference names it by
     (spec §6 `g:a:v/`): its coordinate, else its jar's file name; only prefixes that select exactly that
     artifact back (resolve_type_ref) are given."""
-    rows = store.rows_cached(queries.ARTIFACTS)
+    rows = artifact_rows(store)
     named = {}
     for r in rows:
         name, path = r["a.name"] or "", r["a.path"] or ""
@@ -102,7 +102,7 @@ def _versions_present(store: GraphStore, coord: str) -> list[dict]:
     """Artifacts of the same group:artifact as `coord` in any other version, as coordinates."""
     g, a = coord.split(":")[:2]
     found = []
-    for row in store.rows_cached(queries.ARTIFACTS):
+    for row in artifact_rows(store):
         name, path = row["a.name"] or "", row["a.path"] or ""
         version = None
         if name.startswith(f"{g}:{a}:"):
@@ -122,7 +122,7 @@ def _resolve_in_coordinate(store: GraphStore, ref: SymbolRef, text: str) -> dict
     """Spec §6 `g:a:v/type`: the type as that artifact declares it (a shadowed copy included); exit 1 with the
     versions present when the workspace has no such artifact."""
     coord = ref.coord
-    artifacts = _scoped_artifacts(store.rows_cached(queries.ARTIFACTS), coord)
+    artifacts = _scoped_artifacts(artifact_rows(store), coord)
     if not artifacts:
         others = _versions_present(store, coord) if not coord.endswith(".jar") else []
         raise NotFoundError(

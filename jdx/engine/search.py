@@ -21,7 +21,7 @@ from jdx.engine.search_index import index_for
 from jdx.engine.search_match import (HUMP, TIER_NAMES, Pattern, compile_pattern, fuzzy_budget, glob_to_regex,
                                      levenshtein, name_words, qualifier_regex)
 from jdx.errors import NotFoundError, UsageError
-from jdx.graph_schema import queries, queries_search
+from jdx.graph_schema import queries_search
 from jdx.graph_schema.queries_search import TYPE_KINDS
 from jdx.graph_schema.store import GraphStore
 from jdx.graph_schema.schema import origin_ranks
@@ -62,9 +62,10 @@ def parse_kinds(values: list[str] | tuple[str, ...]) -> tuple[str, ...]:
 
 def artifact_table(store: GraphStore) -> list[dict]:
     """Artifacts in classpath order with their search rank and origin word."""
-    rows = store.rows_cached(queries.ARTIFACTS)
-    by_position = sorted(rows, key=lambda r: r["a.position"])
-    rank = dict(zip((r["a.id"] for r in by_position), origin_ranks([r["a.kind"] for r in by_position])))
+    from jdx.graph_schema.store import artifact_rows
+
+    rows = artifact_rows(store)
+    rank = dict(zip((r["a.id"] for r in rows), origin_ranks([r["a.kind"] for r in rows])))
     origin = {"dir": "workspace", "jar": "dependency", "jrt": "jdk"}
     return [{"id": r["a.id"], "name": r["a.name"], "kind": r["a.kind"], "position": r["a.position"],
              "classes": r["a.classes"], "rank": rank[r["a.id"]], "origin": origin.get(r["a.kind"], "dependency")}

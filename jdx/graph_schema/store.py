@@ -214,6 +214,75 @@ def current_build(graph_root: Path) -> Path | None:
     return None
 
 
+def new_build(graph_root: Path) -> tuple[str, Path]:
+    """(build id, the fresh directory it is written in) under a workspace's graph root."""
+    graph_root.mkdir(parents=True, exist_ok=True)
+    _sweep(graph_root)
+    build_id = f"b{time.strftime('%Y%m%d%H%M%S')}-{uuid.uuid4().hex[:8]}"
+    return build_id, Path(tempfile.mkdtemp(prefix=f".building-{os.getpid()}-", dir=graph_root))
+
+
+def publish(graph_root: Path, tmp: Path, build_id: str, manifest: dict, later: bool = False) -> Path:
+    """A complete build made current: its manifest written, the directory renamed into place, `current`
+    pointed at it by an atomic rename; the builds it supersedes are swept (`later`: on a side thread)."""
+    manifest = dict(manifest, schema=SCHEMA_VERSION, backend=backend_name(), build=build_id)
+    (tmp / MANIFEST).write_text(json.dumps(manifest, sort_keys=True, indent=1))
+    os.replace(tmp, graph_root / build_id)
+    pointer = graph_root / f".{CURRENT}-{os.getpid()}"
+    pointer.write_text(build_id)
+    os.replace(pointer, graph_root / CURRENT)
+    _sweep(graph_root, later=later)
+    return graph_root / build_id
+
+
+def share_build(graph_root: Path, source: Path, manifest: dict) -> Path:
+    """A build of `graph_root` answering from the committed build `source` of the same artifacts in another
+    order (no class shadowed, so the same rows): its graph file and search index hard-linked (copied where the
+    filesystem cannot link), only the manifest its own. No graph is built and (almost) no disk is used."""
+    from jdx.graph_schema.search_files import link_parts
+
+    build_id, tmp = new_build(graph_root)
+    try:
+        try:
+            os.link(source / GRAPH_FILE, tmp / GRAPH_FILE)
+        except OSError:
+            shutil.copyfile(source / GRAPH_FILE, tmp / GRAPH_FILE)
+        link_parts(source, tmp)
+        return publish(graph_root, tmp, build_id, manifest, later=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def workspace_positions(store: GraphStore) -> dict[str, int] | None:
+    """Artifact key -> classpath position in the workspace the open build answers for (its manifest's order),
+    None without a manifest. A graph shared by several orders of the same artifacts carries the positions of
+    the order it was built for in `Artifact.position`; answers order by these."""
+    key = ("workspace-positions",)
+    if key not in store.memo:
+        try:
+            arts = read_manifest(store.path.parent).get("artifacts", [])
+        except (OSError, ValueError):
+            arts = []
+        store.memo[key] = {a["key"]: i for i, a in enumerate(arts)} or None
+    return store.memo[key]
+
+
+def artifact_rows(store: GraphStore) -> list[dict]:
+    """The Artifact rows (`a.*`) in the workspace's classpath order, `a.position` as the manifest has it."""
+    key = ("artifact-rows",)
+    if key not in store.memo:
+        from jdx.graph_schema.queries import ARTIFACTS
+
+        rows = store.rows_cached(ARTIFACTS)
+        order = workspace_positions(store)
+        if order:
+            rows = sorted((dict(r, **{"a.position": order.get(r["a.id"], 1 << 30)}) for r in rows),
+                          key=lambda r: r["a.position"])
+        store.memo[key] = rows
+    return store.memo[key]
+
+
 def read_manifest(build: Path) -> dict:
     return json.loads((build / MANIFEST).read_text())
 
@@ -228,11 +297,8 @@ class GraphWriter:
         import threading
         from concurrent.futures import ThreadPoolExecutor
 
-        graph_root.mkdir(parents=True, exist_ok=True)
-        _sweep(graph_root)
         self.root = graph_root
-        self.build_id = f"b{time.strftime('%Y%m%d%H%M%S')}-{uuid.uuid4().hex[:8]}"
-        self.tmp = Path(tempfile.mkdtemp(prefix=f".building-{os.getpid()}-", dir=graph_root))
+        self.build_id, self.tmp = new_build(graph_root)
         self.store = GraphStore(self.tmp / GRAPH_FILE, read_only=False)
         for statement in ddl():
             self.store._conn.execute(statement)
@@ -328,14 +394,7 @@ class GraphWriter:
 
     def commit(self, manifest: dict) -> Path:
         self._finish_copies()
-        manifest = dict(manifest, schema=SCHEMA_VERSION, backend=backend_name(), build=self.build_id)
-        (self.tmp / MANIFEST).write_text(json.dumps(manifest, sort_keys=True, indent=1))
-        os.replace(self.tmp, self.root / self.build_id)
-        pointer = self.root / f".{CURRENT}-{os.getpid()}"
-        pointer.write_text(self.build_id)
-        os.replace(pointer, self.root / CURRENT)
-        _sweep(self.root)
-        return self.root / self.build_id
+        return publish(self.root, self.tmp, self.build_id, manifest)
 
     def abort(self) -> None:
         try:

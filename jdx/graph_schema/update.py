@@ -1,8 +1,8 @@
 """Incremental graph updates (spec §5.2, §10.4): a workspace graph derived from an already-built one.
 
 The base build (a graph of some of the wanted artifacts) is copied into a fresh build directory, the rows of
-the artifacts that joined are appended, and positions and search ranks of the rest are rewritten where they
-moved. Rows are never deleted: with Kùzu 0.11.3, DETACH DELETE of a few thousand classes' nodes on such a
+the artifacts that joined are appended, and the positions of the rest are rewritten where they moved; the
+base's search index is hard-linked beside a part for the artifacts that joined. Rows are never deleted: with Kùzu 0.11.3, DETACH DELETE of a few thousand classes' nodes on such a
 copy left stale edges visible and dropped unrelated OVERRIDES edges, so a classpath that lost an artifact
 grows from a graph that never held it instead. `commit` swaps the `current` pointer atomically, as a full build does, so a
 crash mid-update leaves the previous graph answering and readers never wait for the writer.
@@ -10,27 +10,20 @@ crash mid-update leaves the previous graph answering and readers never wait for 
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import tempfile
-import time
-import uuid
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from jdx.graph_schema.schema import NODE_TABLES, SCHEMA_VERSION
+from jdx.graph_schema.schema import NODE_TABLES
 from jdx.graph_schema.store import (
     CONTEXT_DIR,
-    CURRENT,
     GRAPH_FILE,
-    MANIFEST,
     GraphStore,
-    _sweep,
     _with_schema_columns,
-    backend_name,
+    new_build,
+    publish,
     write_context_table,
 )
 
@@ -48,11 +41,8 @@ class GraphUpdater:
     """A GraphSink that appends to a copy of `base` (a committed build directory) under `root`."""
 
     def __init__(self, root: Path, base: Path):
-        root.mkdir(parents=True, exist_ok=True)
-        _sweep(root)
         self.root = root
-        self.build_id = f"b{time.strftime('%Y%m%d%H%M%S')}-{uuid.uuid4().hex[:8]}"
-        self.tmp = Path(tempfile.mkdtemp(prefix=f".building-{os.getpid()}-", dir=root))
+        self.build_id, self.tmp = new_build(root)
         shutil.copyfile(base / GRAPH_FILE, self.tmp / GRAPH_FILE)
         from jdx.graph_schema.search_files import link_parts
 
@@ -66,9 +56,12 @@ class GraphUpdater:
         self._conn.execute("BEGIN TRANSACTION")  # one commit for the whole update
 
     # --- moving artifacts ----------------------------------------------------------------------------
-    def place(self, old: dict[str, int], new: dict[str, int]) -> None:
-        """Classpath positions (key -> position) of artifacts that stay, where they moved (search ranks follow
-        the positions when the index is loaded)."""
+    def place(self, new: dict[str, int]) -> None:
+        """Classpath positions (key -> position) of the artifacts the graph holds, where they moved (a graph
+        shared by another order of its artifacts holds that order's; search ranks follow the positions when
+        the index is loaded)."""
+        table = self.store.query("MATCH (a:Artifact) RETURN a.id AS id, a.position AS p")
+        old = dict(zip(table.column("id").to_pylist(), table.column("p").to_pylist()))
         moved = [{"id": k, "p": new[k]} for k in sorted(old) if k in new and old[k] != new[k]]
         if moved:
             self._conn.execute("UNWIND $rows AS r MATCH (a:Artifact {id: r.id}) SET a.position = r.p", {"rows": moved})
@@ -131,14 +124,7 @@ class GraphUpdater:
         self._conn.execute("COMMIT")
         self._finish_side_files()
         self.store.close()
-        manifest = dict(manifest, schema=SCHEMA_VERSION, backend=backend_name(), build=self.build_id)
-        (self.tmp / MANIFEST).write_text(json.dumps(manifest, sort_keys=True, indent=1))
-        os.replace(self.tmp, self.root / self.build_id)
-        pointer = self.root / f".{CURRENT}-{os.getpid()}"
-        pointer.write_text(self.build_id)
-        os.replace(pointer, self.root / CURRENT)
-        _sweep(self.root, later=True)
-        return self.root / self.build_id
+        return publish(self.root, self.tmp, self.build_id, manifest, later=True)
 
     def abort(self) -> None:
         try:

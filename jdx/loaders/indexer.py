@@ -182,8 +182,7 @@ def _update(root: Path, base: Path, manifest: dict, artifacts: list[Artifact], s
     focus = {i for i, k in enumerate(keys) if k not in had}
     updater = GraphUpdater(root, base)
     try:
-        updater.place({a["key"]: i for i, a in enumerate(manifest.get("artifacts", []))},
-                      {k: i for i, k in enumerate(keys)})
+        updater.place({k: i for i, k in enumerate(keys)})
         from jdx.loaders.build_context import context_shards
 
         # the artifacts the base holds contribute their types, supertypes and member keys from its context file
@@ -201,6 +200,34 @@ def _update(root: Path, base: Path, manifest: dict, artifacts: list[Artifact], s
         updater.abort()
         raise
     return build, counts, warnings, failed, len(focus)
+
+
+def _same_artifacts(bases, artifacts: list[Artifact]) -> tuple[Path, dict] | None:
+    """A built graph of exactly these artifacts in another order that no shadowed class makes differ (its rows
+    are then this order's rows: only positions and search ranks move, and answers read those from the
+    manifest); class directories, which change under their graph, are not shared."""
+    if any(a.kind == "dir" for a in artifacts):
+        return None
+    want = sorted(a.key for a in artifacts)
+    for _score, build, manifest in bases:
+        if (sorted(_manifest_keys(manifest)) == want
+                and not any(w.get("code") == "DUPLICATE_CLASS" for w in manifest.get("warnings", []))):
+            return build, manifest
+    return None
+
+
+def _share(root: Path, base: Path, manifest: dict, artifacts: list[Artifact], shards) -> tuple[Path, dict, list, list]:
+    """The graph of `artifacts` as a build sharing `base`'s files (store.share_build): the shards' warnings in
+    this classpath order, then the ones the base's build found."""
+    from jdx.graph_schema.store import share_build
+
+    warnings, failed = _all_warnings(shards, [])
+    known = {(w.code, w.message, w.artifact) for w in warnings}
+    warnings += [Warning_(**w) for w in manifest.get("warnings", [])
+                 if (w["code"], w["message"], w["artifact"]) not in known]
+    counts = manifest["counts"]
+    build = share_build(root, base, _manifest(artifacts, shards, counts, warnings, shared=manifest.get("build")))
+    return build, counts, warnings, failed
 
 
 def ensure_graph(
@@ -296,6 +323,18 @@ def _graph(cache, root, artifacts, ready, force, executor, store, progress, star
             executor.wait()
             ensure_graph(cache, fixed, executor=executor, store=store, progress=progress)
             bases = _candidate_bases(cache, artifacts)
+        same = _same_artifacts(bases, artifacts)
+        if same is not None:
+            build, counts, warnings, failed = _share(root, *same, artifacts, ready)
+            executor.wait()
+            t_graph = time.perf_counter()
+            return IndexReport(
+                graph=build, built=True, artifacts=len(artifacts), extracted=extracted,
+                classes=counts["classes"], members=counts["members"], edges=counts["edges"],
+                seconds=t_graph - started, warnings=warnings, failed_artifacts=failed,
+                phases={"extract": round(t_extracted - started, 3), "share": round(t_graph - t_extracted, 3)},
+                incremental=True,
+            )
         for _score, base, manifest in bases[:3]:
             if progress:
                 progress("graph", 0, 1)

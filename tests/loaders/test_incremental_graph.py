@@ -66,11 +66,17 @@ CORPUS = {"base.jar": BASE, "lib.jar": LIB, "more.jar": MORE, "solo.jar": SOLO, 
 def snapshot(graph: Path) -> dict:
     from jdx.graph_schema.store import read_manifest
 
-    counts = read_manifest(graph)["counts"]
+    manifest = read_manifest(graph)
+    counts = manifest["counts"]
     out = {"counts": sorted((k, v) for k, v in counts.items() if k != "types")}
+    # answers take classpath positions from the manifest (a graph shared by another order holds that order's)
+    order = {a["key"]: i for i, a in enumerate(manifest["artifacts"])}
     with GraphStore(graph / "graph.kz") as store:
         for label in NODE_TABLES:
-            out[label] = sorted(map(repr, store.rows(export_node(label))))
+            rows = store.rows(export_node(label))
+            if label == "Artifact":
+                rows = [{k: (order[r["id"]] if k == "position" else v) for k, v in r.items()} for r in rows]
+            out[label] = sorted(map(repr, rows))
         for name, (pairs, _cols) in REL_TABLES.items():
             for src, dst in pairs:
                 out[f"{name}:{src}:{dst}"] = sorted(map(repr, store.rows(export_rel(name, src, dst))))
@@ -334,3 +340,43 @@ def test_a_missing_or_damaged_search_index_is_no_index_with_the_way_out(tmp_path
     with GraphStore(graph / "graph.kz") as store, pytest.raises(NoIndexError) as caught:
         NameIndex(store)
     assert "jdx index --force" in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_the_same_jars_in_another_order_share_one_graph(tmp_path):
+    """A reordered classpath without shadowed classes builds nothing: its build hard-links the graph file and
+    search index of the other order's, only its manifest is its own, and answers (positions, search ranks,
+    every table as the manifest orders it) equal a build from scratch of that order."""
+    from jdx.engine.relations import Artifacts
+    from jdx.engine.search import artifact_table
+
+    cache = tmp_path / "cache"
+    fake = FakeExtractor(CORPUS)
+    first = ensure_graph(cache, [artifact(n) for n in ("lib.jar", "more.jar", "base.jar")], extractor=fake).graph
+    names = ["more.jar", "base.jar", "lib.jar"]
+    report, got, warnings = grown(cache, names, fake)
+    assert report.incremental and report.phases.get("share") is not None and "update" not in report.phases
+    assert (report.graph / "graph.kz").stat().st_ino == (first / "graph.kz").stat().st_ino
+    assert (report.graph / "search" / "part-000.symbols.arrow").stat().st_ino == \
+        (first / "search" / "part-000.symbols.arrow").stat().st_ino
+    want, want_warnings = scratch(tmp_path / "scratch", names)
+    assert got == want and warnings == want_warnings
+    keys = [artifact(n).key for n in names]
+    with GraphStore(report.graph / "graph.kz") as store:
+        assert [Artifacts.of(store).position(k) for k in keys] == [0, 1, 2]
+        assert [a["id"] for a in sorted(artifact_table(store), key=lambda a: a["rank"])] == keys
+    # a graph grown from the shared build rewrites the positions its graph file holds
+    more = ensure_graph(cache, [artifact(n) for n in ("solo.jar", *names)], extractor=fake)
+    assert more.incremental and "update" in more.phases
+    assert snapshot(more.graph) == scratch(tmp_path / "scratch-solo", ["solo.jar", *names])[0]
+    with GraphStore(more.graph / "graph.kz") as store:
+        assert sorted((r["a.position"], r["a.id"]) for r in store.rows("MATCH (a:Artifact) RETURN a.position, a.id")) \
+            == [(i, artifact(n).key) for i, n in enumerate(["solo.jar", *names])]
+
+
+def test_a_reorder_with_shadowed_classes_is_not_shared(tmp_path):
+    fake = FakeExtractor(CORPUS)
+    cache = tmp_path / "cache"
+    ensure_graph(cache, [artifact(n) for n in ("lib.jar", "shadow.jar", "base.jar")], extractor=fake)
+    report, got, _ = grown(cache, ["shadow.jar", "lib.jar", "base.jar"], fake)
+    assert "share" not in report.phases
+    assert got == scratch(tmp_path / "scratch", ["shadow.jar", "lib.jar", "base.jar"])[0]
