@@ -35,12 +35,17 @@ def ask(session, name: str, query: str = "", **fields):
 
 
 def disk_usage(path: Path) -> int:
-    """Bytes of the files under `path` (what a cache directory takes)."""
+    """Bytes of the files under `path` (what a cache directory takes: a file hard-linked into several builds
+    counts once)."""
     total = 0
+    seen: set[tuple[int, int]] = set()
     for root, _dirs, files in os.walk(path):
         for f in files:
             try:
-                total += os.lstat(os.path.join(root, f)).st_size
+                st = os.lstat(os.path.join(root, f))
             except OSError:
-                pass
+                continue
+            if (st.st_dev, st.st_ino) not in seen:
+                seen.add((st.st_dev, st.st_ino))
+                total += st.st_size
     return total
