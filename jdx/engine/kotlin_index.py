@@ -1,8 +1,8 @@
-"""The Kotlin links held in memory by a long-lived process, beside its search index (jdx.engine.search_index).
+"""The Kotlin links held in memory by a process that has searched, beside its search index (jdx.engine.search_index).
 
 The graph answers "which declaration does this JVM member compile from" with a join over every COMPILES_TO
 edge (`WHERE m.id IN $ids`: ~10 ms on kotlin-stdlib, several per `search`). A process that holds the search
-index in memory loads the edges once instead (one scan, ~15 ms on kotlin-stdlib's 9,400 edges) with the ids of
+index (loaded by its first search) loads the edges once instead (one scan, ~15 ms on kotlin-stdlib's 9,400 edges) with the ids of
 the Kotlin classes, and keeps each declaration row it has fetched (by primary key, only the ones not seen yet).
 Same rows, same order as the graph's queries (tests compare them).
 """
@@ -19,8 +19,8 @@ _LINKS: weakref.WeakKeyDictionary[GraphStore, KotlinLinks] = weakref.WeakKeyDict
 
 
 def kotlin_links(store: GraphStore) -> KotlinLinks | None:
-    """The store's Kotlin links when this process holds its search index in memory (loaded on first use);
-    None in a one-shot process, which asks the graph."""
+    """The store's Kotlin links once this process holds its search index (loaded on first use); None before
+    its first search (a `members` or `body` of a Kotlin class asks the graph)."""
     if loaded_index(store) is None:
         return None
     found = _LINKS.get(store)

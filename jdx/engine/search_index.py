@@ -36,12 +36,9 @@ def loaded_index(store: GraphStore) -> NameIndex | None:
 
 def group_rows(index: NameIndex, names, owners) -> list[dict]:
     """The method and field symbols of these names declared in these owners, by id (the Kotlin view's groups)."""
-    import pyarrow as pa
-
-    indices = [i for n in names if n in index.span for i in range(*index.span[n])]
-    if not indices:
+    taken = index.take(names, ["name", "kind", "owner", "descriptor", "access"])
+    if taken is None:
         return []
-    taken = index.table.select(["name", "kind", "owner", "descriptor", "access"]).take(pa.array(indices, pa.int64()))
     cols = {c: taken.column(c).to_pylist() for c in taken.column_names}
     owners = set(owners)
     out = []
@@ -55,9 +52,19 @@ def group_rows(index: NameIndex, names, owners) -> list[dict]:
     return out
 
 
+def _ints(values, kind: str = "q"):
+    """Python ints as an Arrow int64 (q) or int32 (i) array. pa.array() would do, but it imports pandas where
+    pandas is installed (~0.25 s, in every process that searches): the buffer is handed over instead."""
+    import array
+
+    import pyarrow as pa
+
+    buf = array.array(kind, values)
+    return pa.Array.from_buffers(pa.int64() if kind == "q" else pa.int32(), len(buf), [None, pa.py_buffer(buf)])
+
+
 class NameIndex:
     def __init__(self, store: GraphStore):
-        import pyarrow as pa
         import pyarrow.compute as pc
 
         from jdx.engine.search import artifact_table
@@ -66,28 +73,52 @@ class NameIndex:
         self.store = weakref.ref(store)
         names, symbols = read_index(store.path.parent)
         self.name_array = names.column("name").combine_chunks()
-        self.names: list[str] = self.name_array.to_pylist()
-        words = names.column("words").to_pylist()
-        self.words = dict(zip(self.names, words))
-        self.words_text = "\n".join(words) + "\n"
-        self.words_starts = _line_starts(words)
-        lowers = pa.array([n.lower() for n in self.names], pa.string())  # as a pattern is lower-cased
-        by_lower = pc.sort_indices(pa.table({"lower": lowers, "name": self.name_array}),
-                                   [("lower", "ascending"), ("name", "ascending")])
-        self.lowers = lowers.take(by_lower).to_pylist()
+        self.names: list[str] = self.name_array.to_pylist()  # sorted: a name's row is found by bisection
+        self.word_list: list[str] = names.column("words").to_pylist()
+        self.words_text = "\n".join(self.word_list) + "\n"
+        self.words_starts = _line_starts(self.word_list)
+        by_lower = pc.sort_indices(names, [("lower", "ascending"), ("name", "ascending")])
+        self.lowers = names.column("lower").take(by_lower).to_pylist()
         self.lower_names = self.name_array.take(by_lower).to_pylist()
-        # symbols stay an Arrow table sorted by name; a name maps to its row span, rows become Python objects
-        # only when a search needs them; ranks follow this workspace's classpath order
-        arts = artifact_table(store)
-        art_ids = pa.array([a["id"] for a in arts], pa.string())
-        ranks = pa.array([a["rank"] for a in arts], pa.int32())
-        rank = pc.take(ranks, pc.index_in(symbols.column("artifact"), value_set=art_ids)).fill_null(1 << 30)
+        # symbols stay an Arrow table sorted by name, one run of rows per name (the names' order), which become
+        # Python objects only when a search needs them; ranks follow this workspace's classpath order
+        arts = {a["id"]: a["rank"] for a in artifact_table(store)}
+        codes = pc.dictionary_encode(symbols.column("artifact").combine_chunks())
+        rank = pc.take(_ints([arts.get(k, 1 << 30) for k in codes.dictionary.to_pylist()], "i"), codes.indices)
         self.table = symbols.rename_columns(["pub" if c == "public" else c for c in symbols.column_names]
                                             ).append_column("rank", rank)
-        runs = pc.run_end_encode(self.table.column("name").combine_chunks()) if self.table.num_rows else None
-        ends = runs.run_ends.to_pylist() if runs is not None else []
-        values = runs.values.to_pylist() if runs is not None else []
-        self.span: dict[str, tuple[int, int]] = dict(zip(values, zip([0] + ends[:-1], ends)))
+        if self.table.num_rows:
+            runs = pc.run_end_encode(self.table.column("name").combine_chunks())
+            self.ends: list[int] = runs.run_ends.to_pylist()
+        else:
+            self.ends = []
+        if len(self.ends) != len(self.names):
+            raise RuntimeError("search index: its names and symbols disagree")  # never written so (search_files)
+        kinds = pc.unique(self.table.column("kind").combine_chunks()) if self.table.num_rows else None
+        self._kinds = kinds
+        self._kind_names = kinds.to_pylist() if kinds is not None else []
+
+    def _row(self, name: str) -> int | None:
+        i = bisect.bisect_left(self.names, name)
+        return i if i < len(self.names) and self.names[i] == name else None
+
+    def word(self, name: str) -> str | None:
+        """The name's camel-hump words (schema.name_words), None when the index has no such name."""
+        i = self._row(name)
+        return None if i is None else self.word_list[i]
+
+    def span(self, name: str) -> tuple[int, int] | None:
+        """The rows of the name's symbols, None when the index has no such name."""
+        i = self._row(name)
+        return None if i is None else (self.ends[i - 1] if i else 0, self.ends[i])
+
+    def take(self, names, columns: list[str] | None = None):
+        """The symbol rows of these names (in their order), or None when none is in the index."""
+        indices = [j for n in names if (sp := self.span(n)) is not None for j in range(*sp)]
+        if not indices:
+            return None
+        table = self.table.select(columns) if columns is not None else self.table
+        return table.take(_ints(indices))
 
     def matching(self, p: Pattern) -> dict[str, int]:
         """name -> tier for every name the pattern matches (hump and glob patterns)."""
@@ -113,7 +144,7 @@ class NameIndex:
             return dict.fromkeys(self.name_array.filter(hits).to_pylist(), HUMP)
         out = {}
         for name in found:
-            tier = p.tier(name, self.words[name])
+            tier = p.tier(name, self.word(name))
             if tier is not None:
                 out[name] = tier
         return out
@@ -130,15 +161,14 @@ class NameIndex:
         found: set[str] = set()
         for cypher in fuzzy_names(lower, budget):
             found.update(store.query(cypher).column(0).to_pylist())
-        return {n: levenshtein(n.lower(), lower) for n in found if n in self.words}
+        return {n: levenshtein(n.lower(), lower) for n in found if self._row(n) is not None}
 
     def named(self, name: str) -> list[dict]:
         """Every symbol of exactly this simple name, by rank, owner, id (resolution of unqualified names)."""
-        import pyarrow as pa
-
-        if name not in self.span:
+        sp = self.span(name)
+        if sp is None:
             return []
-        taken = self.table.take(pa.array(range(*self.span[name]), pa.int64()))
+        taken = self.table.slice(sp[0], sp[1] - sp[0])
         cols = {c: taken.column(c).to_pylist() for c in ("kind", "owner", "pub", "rank", "descriptor", "access",
                                                          "artifact")}
         out = []
@@ -152,24 +182,20 @@ class NameIndex:
 
     def count(self, names, kinds) -> int:
         """Groups of these names among `kinds` (no other filter): their `first` rows, counted in Arrow."""
-        import pyarrow as pa
         import pyarrow.compute as pc
 
-        indices = [i for n in names if n in self.span for i in range(*self.span[n])]
-        if not indices:
+        taken = self.take(names, ["kind", "first"])
+        wanted = [i for i, k in enumerate(self._kind_names) if k in set(kinds)]
+        if taken is None or not wanted:
             return 0
-        taken = self.table.select(["kind", "first"]).take(pa.array(indices, pa.int64()))
-        mask = pc.and_(taken.column("first"), pc.is_in(taken.column("kind"), value_set=pa.array(list(kinds))))
-        return pc.sum(mask.cast(pa.int64())).as_py() or 0
+        mask = pc.and_(taken.column("first"), pc.is_in(taken.column("kind"), value_set=self._kinds.take(_ints(wanted))))
+        return pc.sum(mask).as_py() or 0
 
     def rows(self, names, kinds, artifacts, package_regex, owner_regexes) -> list[dict]:
-        """Symbol rows of the names within the filters, shaped like the graph's rows."""
-        import pyarrow as pa
-
-        indices = [i for n in names if n in self.span for i in range(*self.span[n])]
-        if not indices:
+        """Symbol rows of the names within the filters, shaped like search's groups want them."""
+        taken = self.take(names)
+        if taken is None:
             return []
-        taken = self.table.take(pa.array(indices, pa.int64()))
         cols = {c: taken.column(c).to_pylist() for c in taken.column_names}
         kinds = set(kinds)
         arts = set(artifacts) if artifacts is not None else None

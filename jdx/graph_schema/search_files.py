@@ -9,7 +9,8 @@ update hard-links its base's parts (no byte copied) and adds one for the artifac
 A part holds no classpath position: a symbol's search rank comes from its artifact's place in the workspace
 (Artifact.position) when the index is loaded, so a part never changes once written.
 
-- `part-NNN.names.arrow`: `name`, `words` (schema.name_words), sorted by name;
+- `part-NNN.names.arrow`: `name`, `lower` (lower-cased as Python does), `words` (schema.name_words), sorted by
+  name;
 - `part-NNN.symbols.arrow`: `name`, `kind`, `owner`, `package`, `public`, `descriptor`, `access`, `artifact`,
   `first` (one row per kind/owner/name), sorted by name, kind, owner.
 """
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
 SEARCH_DIR = "search"
 SYMBOL_COLUMNS = ("name", "kind", "owner", "package", "public", "descriptor", "access", "artifact", "first")
-NAME_COLUMNS = ("name", "words")
+NAME_COLUMNS = ("name", "lower", "words")
 
 
 def _parts(build: Path) -> list[str]:
@@ -88,10 +89,10 @@ def read_index(build: Path) -> tuple["pa.Table", "pa.Table"]:
     names, symbols = [], []
     try:
         for stem in stems:
-            for kind, out in (("names", names), ("symbols", symbols)):
+            for kind, out, columns in (("names", names, NAME_COLUMNS), ("symbols", symbols, SYMBOL_COLUMNS)):
                 with pa.memory_map(str(build / SEARCH_DIR / f"{stem}.{kind}.arrow")) as source:
-                    out.append(pa.ipc.open_file(source).read_all())
-    except (OSError, pa.ArrowException) as exc:
+                    out.append(pa.ipc.open_file(source).read_all().select(list(columns)))
+    except (OSError, KeyError, pa.ArrowException) as exc:
         raise NoIndexError(f"the search index of {build} is unreadable ({str(exc).splitlines()[0] if str(exc) else exc}"
                            "); rebuild it with `jdx index --force`") from exc
     if len(stems) == 1:

@@ -695,6 +695,7 @@ def _name_index(type_nodes: pa.Table, methods: pa.Table, fields: pa.Table) -> tu
                                                                sep="#")))
     distinct = sorted(set(pc.unique(symbols["name"]).to_pylist()))
     names = pa.table({"name": pa.array(distinct, pa.string()),
+                      "lower": pa.array([n.lower() for n in distinct], pa.string()),  # as a pattern is lowered
                       "words": pa.array([name_words(n) for n in distinct], pa.string())})
     return names, symbols
 

@@ -168,7 +168,7 @@ def test_index_matching_agrees_with_python(store, pattern, regex):
     p = compile_pattern(pattern, regex=regex)
     index = index_for(store)
     found = index.matching(p)
-    python = {n: t for n in index.names if (t := p.tier(n, index.words[n])) is not None}
+    python = {n: t for n in index.names if (t := p.tier(n, index.word(n))) is not None}
     assert found == python and found
 
 
@@ -312,6 +312,16 @@ def test_broad_patterns_rank_and_count_like_a_full_fetch(store, pattern):
                                         len(k[0]), nesting(k[1]), best[k]["rank"], k[0], k[1]))
     top = [(m["name"], m["ref"].split("#")[0]) for m in result["matches"]]
     assert top == [(name, owner.replace("/", ".")) for name, owner in order[:20]]
+
+
+@pytest.mark.parametrize("regex", ["(a+)+b", "^get[A-Z]"])
+def test_a_broad_regex_counts_every_matching_group(store, regex):
+    """A --regex matching thousands of names reports them all (the graph path once stopped at the groups it had
+    fetched: 12 for `(a+)+b` on the JDK), counted against the graph's Method nodes."""
+    result, truncated = find(store, regex, regex=True, kinds=("method",), limit=5)
+    rx = re.compile(regex)
+    groups = {(r["name"], r["owner"]) for r in _graph_symbols(store, "method") if rx.search(r["name"])}
+    assert result["total"] == len(groups) > 1000 and truncated["total"] == len(groups)
 
 
 @pytest.mark.parametrize("typo, budget", [("hashmpa", 2), ("charet", 2), ("stringbuildr", 3), ("lst", 1)])
