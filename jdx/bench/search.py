@@ -15,8 +15,8 @@ from jdx.errors import NotFoundError
 # (label, pattern, options): specific, glob, fuzzy and broad patterns
 WARM_CASES = [
     ("camel-hump `search HMap`", "HMap", {}),
-    ("camel-hump `search gCL --kind method`", "gCL", {"kinds": ("method",)}),
-    ("glob `search 'H*Map' --kind class`", "H*Map", {"kinds": ("class",)}),
+    ("camel-hump `search gCL --kind method`", "gCL", {"kind": ("method",)}),
+    ("glob `search 'H*Map' --kind class`", "H*Map", {"kind": ("class",)}),
     ("typo `search HashMpa --fuzzy`", "HashMpa", {"fuzzy": True}),
     ("broad `search get`", "get", {}),
     ("regex `search --regex '^get[A-Z]+$'`", "^get[A-Z]+$", {"regex": True}),
