@@ -29,8 +29,26 @@ def export(session, target: str, fmt: str = "parquet") -> Answer:
     written = {}
     for label in NODE_TABLES:
         table = store.query(queries.export_node(label))
+        if label == "Artifact":  # the workspace's classpath order (a graph shared by another order keeps its own)
+            from jdx.graph_schema.store import workspace_positions
+
+            order = workspace_positions(store)
+            if order:
+                at = table.column_names.index("position")
+                positions = pa.array([order.get(k, -1) for k in table.column("id").to_pylist()], pa.int32())
+                table = table.set_column(at, "position", positions)
         pq.write_table(table, out / f"{label}.parquet")
         written[label] = table.num_rows
+    # the search index (kept beside the graph, not in it), its symbols ranked in this workspace's order
+    from jdx.engine.search_index import index_for
+    from jdx.graph_schema.search_files import read_index
+
+    index = index_for(store)
+    for name, table in (("search_names", read_index(store.path.parent)[0]),
+                        ("search_symbols", index.table.rename_columns(
+                            ["public" if c == "pub" else c for c in index.table.column_names]))):
+        pq.write_table(table, out / f"{name}.parquet")
+        written[name] = table.num_rows
     for name, (pairs, _props) in REL_TABLES.items():
         parts = []
         for src, dst in pairs:
@@ -45,8 +63,13 @@ def export(session, target: str, fmt: str = "parquet") -> Answer:
     return Answer({"directory": str(out), "format": fmt, "tables": written})
 
 def cache_info(session) -> Answer:
-    def size(path: Path) -> int:
-        return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) if path.exists() else 0
+    def size(path: Path) -> int:  # a file hard-linked into several builds counts once
+        seen: dict[tuple[int, int], int] = {}
+        for p in path.rglob("*") if path.exists() else ():
+            st = p.lstat()
+            if p.is_file():
+                seen[(st.st_dev, st.st_ino)] = st.st_size
+        return sum(seen.values())
 
     shards = session.cache / "shards"
     graphs = session.cache / "graphs"

@@ -324,8 +324,14 @@ def _graph(cache, root, artifacts, ready, force, executor, store, progress, star
             ensure_graph(cache, fixed, executor=executor, store=store, progress=progress)
             bases = _candidate_bases(cache, artifacts)
         same = _same_artifacts(bases, artifacts)
+        shared = None
         if same is not None:
-            build, counts, warnings, failed = _share(root, *same, artifacts, ready)
+            try:
+                shared = _share(root, *same, artifacts, ready)
+            except OSError:  # the other order's build went (swept by a newer one) or cannot be linked: grow one
+                shared = None
+        if shared is not None:
+            build, counts, warnings, failed = shared
             executor.wait()
             t_graph = time.perf_counter()
             return IndexReport(

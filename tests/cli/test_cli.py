@@ -128,6 +128,9 @@ def test_gson_workspace_export_is_an_arrow_dataset(run_jdx, tmp_path):
     invokes = pq.read_table(tmp_path / "out" / "INVOKES.parquet")
     assert invokes.num_rows == tables["INVOKES"] > 1000
     assert set(invokes.column_names) >= {"from", "to", "line", "kind", "via"}
+    symbols = pq.read_table(tmp_path / "out" / "search_symbols.parquet")  # the search index, ranked
+    assert symbols.num_rows == tables["search_symbols"] > 1000 and {"name", "owner", "rank"} <= set(symbols.column_names)
+    assert "Gson" in pq.read_table(tmp_path / "out" / "search_names.parquet").column("name").to_pylist()
 
 
 def test_workspaces_roundtrip(run_jdx, tmp_path):

@@ -380,3 +380,22 @@ def test_a_reorder_with_shadowed_classes_is_not_shared(tmp_path):
     report, got, _ = grown(cache, ["shadow.jar", "lib.jar", "base.jar"], fake)
     assert "share" not in report.phases
     assert got == scratch(tmp_path / "scratch", ["shadow.jar", "lib.jar", "base.jar"])[0]
+
+
+def test_a_shared_build_that_cannot_be_linked_grows_a_graph_instead(tmp_path, monkeypatch):
+    """The other order's build vanishing between choosing and linking it (a newer build swept it) is no error:
+    the reordered workspace grows its own graph, equal to a build from scratch."""
+    import jdx.graph_schema.store as store_mod
+
+    fake = FakeExtractor(CORPUS)
+    cache = tmp_path / "cache"
+    ensure_graph(cache, [artifact(n) for n in ("lib.jar", "more.jar", "base.jar")], extractor=fake)
+
+    def vanished(*_args, **_kw):
+        raise FileNotFoundError("graph.kz")
+
+    monkeypatch.setattr(store_mod, "share_build", vanished)
+    names = ["base.jar", "more.jar", "lib.jar"]
+    report, got, _ = grown(cache, names, fake)
+    assert "share" not in report.phases and report.built
+    assert got == scratch(tmp_path / "scratch", names)[0]
