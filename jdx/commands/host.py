@@ -29,6 +29,7 @@ class Host:
         self._session = None
         self.refreshes = 0
         self.artifacts = 0  # in the workspace, as of the last answer (0 before the first)
+        self.prewarming: threading.Thread | None = None
 
     def execute(self, command: str, query: str, params: dict) -> dict:
         with self._lock:
@@ -40,6 +41,8 @@ class Host:
                 outcome = self._answer(self._session, command, query, params)
             finally:
                 self.artifacts = _artifact_count(self._session)
+            if self.prewarming is None:
+                self.prewarming = _prewarm(self._session)
         return getattr(outcome, "envelope", outcome)
 
     def describe(self) -> dict:
@@ -56,6 +59,24 @@ class Host:
             self._session = None
         finally:
             self._lock.release()
+
+
+def _prewarm(session) -> threading.Thread:
+    """A workspace with class directories is one an agent recompiles: after the first answer, what its first
+    update needs (the JVM, the base graph's context) is loaded on a side thread (indexer.prewarm_updates)."""
+    thread = threading.Thread(target=lambda: None, name="jdx-prewarm", daemon=True)
+    try:
+        dirs = any(getattr(a, "kind", None) == "dir" for a in session.artifacts())
+    except (JdxError, AttributeError):
+        dirs = False
+    cache = getattr(session, "cache", None)
+    if dirs and cache is not None:
+        from jdx.loaders.indexer import prewarm_updates
+
+        thread = threading.Thread(target=prewarm_updates, args=(cache, list(session.artifacts())),
+                                  name="jdx-prewarm", daemon=True)
+    thread.start()
+    return thread
 
 
 def _artifact_count(session) -> int:

@@ -352,11 +352,12 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
         if base is not None and base.member_keys is not None:  # a long-lived process growing from this base again
             base_methods, base_fields = base.member_keys
         else:
-            method_ids, field_ids = set(), set()
-            for mid, kind in zip(all_methods["id"].to_pylist(), all_methods["kind"].to_pylist()):
-                (method_ids if kind == 0 else field_ids).add(mid)
+            is_method = pc.fill_null(pc.equal(all_methods["kind"], 0), False)  # the sets built in C from each kind's ids (a Python
+            # loop adding 335k keys one by one cost ~0.25 s of every first update in a process)
+            method_ids = set(all_methods["id"].filter(is_method).to_pylist())
+            field_ids = set(all_methods["id"].filter(pc.invert(is_method)).to_pylist())
             base_methods, base_fields = frozenset(method_ids - own_methods), frozenset(field_ids - own_fields)
-            del method_ids, field_ids
+            del method_ids, field_ids, is_method
             if base is not None:
                 base.member_keys = (base_methods, base_fields)
         hierarchy = Hierarchy(supers, interfaces, MemberKeys(base_methods, own_methods),

@@ -202,6 +202,39 @@ def _update(root: Path, base: Path, manifest: dict, artifacts: list[Artifact], s
     return build, counts, warnings, failed, len(focus)
 
 
+def prewarm_updates(cache: Path, artifacts: list[Artifact]) -> None:
+    """What a long-lived process's first class-directory update would load, loaded ahead on a side thread: the
+    JVM (jvm.prewarm), the update's modules, and the classpath context of the graph the directory's rows grow
+    from (build_context.load_base_context, kept per process). Never raises; the update does it all itself."""
+    from jdx.loaders.jvm import prewarm
+
+    prewarm(cache)
+    try:
+        import importlib.util
+
+        import pyarrow.dataset  # noqa: F401 - imported ahead (the shard store reads Parquet)
+        import pyarrow.parquet  # noqa: F401
+
+        import jdx.graph_schema.search_files  # noqa: F401
+        import jdx.graph_schema.update  # noqa: F401
+        import jdx.loaders.dirshards  # noqa: F401
+        import jdx.loaders.executors  # noqa: F401
+        import jdx.loaders.graph_build  # noqa: F401
+        import jdx.loaders.jdk_modules  # noqa: F401
+        import jdx.loaders.kotlin_shard  # noqa: F401
+        import jdx.loaders.shard_store  # noqa: F401
+        from jdx.loaders.build_context import load_base_context
+
+        if importlib.util.find_spec("pandas") is not None:  # Kùzu's COPY imports it where it is installed
+            import pandas  # noqa: F401
+        fixed = [a for a in artifacts if a.kind != "dir"]
+        base = fresh_graph(cache, fixed) if fixed and len(fixed) < len(artifacts) else None
+        if base is not None:
+            load_base_context(base, [a.key for a in fixed])
+    except Exception:  # noqa: BLE001 - only a head start
+        pass
+
+
 def _same_artifacts(bases, artifacts: list[Artifact]) -> tuple[Path, dict] | None:
     """A built graph of exactly these artifacts in another order that no shadowed class makes differ (its rows
     are then this order's rows: only positions and search ranks move, and answers read those from the

@@ -110,3 +110,57 @@ def test_status_never_waits_for_a_running_query():
         release.set()
         worker.join(10)
     assert host.describe()["artifacts"] == 2
+
+
+def test_a_workspace_with_class_directories_prewarms_its_first_update(monkeypatch, tmp_path):
+    """After the first answer (never before it), a host whose workspace has a class directory loads what the
+    first update after a recompile needs on a side thread; a workspace of jars only starts nothing."""
+    import jdx.loaders.indexer as indexer
+    from jdx.loaders.roots import Artifact
+
+    calls = []
+    monkeypatch.setattr(indexer, "prewarm_updates", lambda cache, artifacts: calls.append((cache, artifacts)))
+
+    def host_for(kinds: list[str]) -> tuple[Host, FakeSession]:
+        session = FakeSession()
+        session._artifacts = [Artifact(key=f"k{i}", kind=k, name=f"a{i}", path=str(tmp_path / f"a{i}"), spec="")
+                              for i, k in enumerate(kinds)]
+        session.cache = tmp_path / "cache"
+        answered = []
+        host = Host({}, session_factory=lambda: session,
+                    answer=lambda s, c, q, p: answered.append(list(calls)) or Outcome({"ok": True}),
+                    commands=frozenset({"members"}))
+        host.answered = answered
+        return host, session
+
+    host, session = host_for(["dir", "jrt"])
+    host.execute("members", "x", {})
+    host.prewarming.join(5)
+    host.execute("members", "y", {})
+    assert host.answered[0] == [] and calls == [(session.cache, session._artifacts)]  # after the first answer, once
+    calls.clear()
+    host, _ = host_for(["jar", "jrt"])
+    host.execute("members", "x", {})
+    host.prewarming.join(5)
+    assert calls == []
+
+
+def test_prewarming_loads_the_base_graphs_context(tmp_path, monkeypatch):
+    """prewarm_updates leaves the context of the graph the class directory grows from loaded in the process."""
+    import jdx.loaders.build_context as build_context
+    import jdx.loaders.indexer as indexer
+    import jdx.loaders.jvm as jvm
+    from jdx.loaders.indexer import ensure_graph
+    from tests.loaders.test_graph_build import FakeExtractor, artifact
+    from tests.loaders.test_incremental_graph import CORPUS
+
+    monkeypatch.setattr(jvm, "prewarm", lambda cache: None)  # no JVM for hand-made shards
+    cache = tmp_path / "cache"
+    fixed = [artifact("lib.jar"), artifact("base.jar")]
+    base = ensure_graph(cache, fixed, extractor=FakeExtractor(CORPUS)).graph
+    build_context._LOADED.clear()
+    folder = artifact("solo.jar")
+    from dataclasses import replace
+
+    indexer.prewarm_updates(cache, [replace(folder, kind="dir"), *fixed])
+    assert list(build_context._LOADED) == [base]
