@@ -341,6 +341,18 @@ def _build(cache, root, artifacts, force, executor, store, progress, started) ->
     return report
 
 
+def _grown_report(build: Path, counts: dict, warnings: list, failed: list, added: int, how: str, artifacts: int,
+                  extracted: int, started: float, t_extracted: float) -> IndexReport:
+    """The report of a graph grown from (`update`) or sharing (`share`) another build."""
+    t_graph = time.perf_counter()
+    return IndexReport(
+        graph=build, built=True, artifacts=artifacts, extracted=extracted, classes=counts["classes"],
+        members=counts["members"], edges=counts["edges"], seconds=t_graph - started, warnings=warnings,
+        failed_artifacts=failed, phases={"extract": round(t_extracted - started, 3), how: round(t_graph - t_extracted, 3)},
+        incremental=True, added=added,
+    )
+
+
 def _graph(cache, root, artifacts, ready, force, executor, store, progress, started, t_extracted, extracted,
            kotlin_seconds) -> IndexReport:
     """The graph of `artifacts` from their shards `ready`: grown from a built graph when one serves, else built."""
@@ -364,16 +376,8 @@ def _graph(cache, root, artifacts, ready, force, executor, store, progress, star
             except OSError:  # the other order's build went (swept by a newer one) or cannot be linked: grow one
                 shared = None
         if shared is not None:
-            build, counts, warnings, failed = shared
             executor.wait()
-            t_graph = time.perf_counter()
-            return IndexReport(
-                graph=build, built=True, artifacts=len(artifacts), extracted=extracted,
-                classes=counts["classes"], members=counts["members"], edges=counts["edges"],
-                seconds=t_graph - started, warnings=warnings, failed_artifacts=failed,
-                phases={"extract": round(t_extracted - started, 3), "share": round(t_graph - t_extracted, 3)},
-                incremental=True,
-            )
+            return _grown_report(*shared, 0, "share", len(artifacts), extracted, started, t_extracted)
         for _score, base, manifest in bases[:3]:
             if progress:
                 progress("graph", 0, 1)
@@ -386,14 +390,8 @@ def _graph(cache, root, artifacts, ready, force, executor, store, progress, star
             executor.wait()
             if progress:
                 progress("graph", 1, 1)
-            t_graph = time.perf_counter()
-            return IndexReport(
-                graph=build, built=True, artifacts=len(artifacts), extracted=extracted,
-                classes=counts["classes"], members=counts["members"], edges=counts["edges"],
-                seconds=t_graph - started, warnings=warnings, failed_artifacts=failed,
-                phases={"extract": round(t_extracted - started, 3), "update": round(t_graph - t_extracted, 3)},
-                incremental=True, added=added,
-            )
+            return _grown_report(build, counts, warnings, failed, added, "update", len(artifacts), extracted, started,
+                                 t_extracted)
     if progress:
         progress("graph", 0, 1)
     from jdx.loaders.graph_build import build_graph_tables
