@@ -149,9 +149,10 @@ class NameIndex:
                 out[name] = tier
         return out
 
-    def fuzzy(self, lower: str, budget: int) -> dict[str, int]:
-        """name -> edit distance (case ignored) for every searchable name within `budget` edits of `lower`: the
-        graph's levenshtein() over the declared names (C speed), kept where the index has the name."""
+    def fuzzy(self, lower: str, budget: int, kinds=None) -> dict[str, int]:
+        """name -> edit distance (case ignored) for every searchable name within `budget` edits of `lower` (names
+        of `kinds` only, when given, else of any kind): the graph's levenshtein() over the declared names (C
+        speed), kept where the index has the name."""
         from jdx.engine.search_match import levenshtein
         from jdx.graph_schema.queries_search import fuzzy_names
 
@@ -159,7 +160,7 @@ class NameIndex:
         if store is None:
             return {}
         found: set[str] = set()
-        for cypher in fuzzy_names(lower, budget):
+        for cypher in fuzzy_names(lower, budget, *(() if kinds is None else (kinds,))):
             found.update(store.query(cypher).column(0).to_pylist())
         return {n: levenshtein(n.lower(), lower) for n in found if self._row(n) is not None}
 
