@@ -44,7 +44,7 @@ def export(session, target: str, fmt: str = "parquet") -> Answer:
     from jdx.graph_schema.search_files import read_index
 
     index = index_for(store)
-    for name, table in (("search_names", read_index(store.path.parent)[0]),
+    for name, table in (("search_names", read_index(store.path.parent, store.search_files)[0]),
                         ("search_symbols", index.table.rename_columns(
                             ["public" if c == "pub" else c for c in index.table.column_names]))):
         pq.write_table(table, out / f"{name}.parquet")

@@ -71,7 +71,7 @@ class NameIndex:
         from jdx.graph_schema.search_files import read_index
 
         self.store = weakref.ref(store)
-        names, symbols = read_index(store.path.parent)
+        names, symbols = read_index(store.path.parent, store.search_files)
         self.name_array = names.column("name").combine_chunks()
         self.names: list[str] = self.name_array.to_pylist()  # sorted: a name's row is found by bisection
         self.word_list: list[str] = names.column("words").to_pylist()

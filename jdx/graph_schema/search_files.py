@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from jdx.errors import NoIndexError
 
@@ -77,20 +77,43 @@ def link_parts(base: Path, build: Path) -> None:
                 shutil.copyfile(src, dst)
 
 
-def read_index(build: Path) -> tuple["pa.Table", "pa.Table"]:
-    """(names, symbols) of the build's index, each sorted as one part is; a missing or unreadable part is
-    NO_INDEX with the way out (the graph was written by an older jdx, or damaged)."""
+def open_parts(build: Path) -> list[tuple[str, str, BinaryIO]]:
+    """The build's part files opened for reading, (stem, names|symbols, file); none when they cannot be opened
+    (read_index then says why)."""
+    out = []
+    try:
+        for stem in _parts(build):
+            for kind in ("names", "symbols"):
+                out.append((stem, kind, open(build / SEARCH_DIR / f"{stem}.{kind}.arrow", "rb")))
+    except OSError:
+        for _stem, _kind, handle in out:
+            handle.close()
+        return []
+    return out
+
+
+def read_index(build: Path, opened: list | None = None) -> tuple["pa.Table", "pa.Table"]:
+    """(names, symbols) of the build's index, each sorted as one part is, from the files `opened` (open_parts)
+    when given, else by name; a missing or unreadable part is NO_INDEX with the way out (the graph was written
+    by an older jdx, or damaged)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    stems = _parts(build)
+    stems = sorted({stem for stem, _kind, _handle in opened}) if opened else _parts(build)
     if not stems:
         raise NoIndexError(f"the search index of {build} is missing; rebuild it with `jdx index --force`")
+    handles = {(stem, kind): handle for stem, kind, handle in opened or ()}
     names, symbols = [], []
     try:
         for stem in stems:
             for kind, out, columns in (("names", names, NAME_COLUMNS), ("symbols", symbols, SYMBOL_COLUMNS)):
-                with pa.memory_map(str(build / SEARCH_DIR / f"{stem}.{kind}.arrow")) as source:
+                handle = handles.get((stem, kind))
+                if handle is not None:
+                    handle.seek(0)
+                    source = pa.BufferReader(handle.read())
+                else:
+                    source = pa.memory_map(str(build / SEARCH_DIR / f"{stem}.{kind}.arrow"))
+                with source:
                     out.append(pa.ipc.open_file(source).read_all().select(list(columns)))
     except (OSError, KeyError, pa.ArrowException) as exc:
         raise NoIndexError(f"the search index of {build} is unreadable ({str(exc).splitlines()[0] if str(exc) else exc}"

@@ -84,6 +84,13 @@ class GraphStore:
         self._statements: dict = {}
         self._method_columns: tuple[list, list, list, list] | None = None
         self._method_rows_read = 0
+        # the build's search index files, held open with the graph: a newer build of the workspace may sweep this
+        # one before this reader's first search, and an open file outlives its name (search_files.read_index)
+        self.search_files: list = []
+        if read_only:
+            from jdx.graph_schema.search_files import open_parts
+
+            self.search_files = open_parts(path.parent)
 
     def _prepared(self, cypher: str):
         """One prepared statement per query text: executing text with parameters prepares anew each time,
@@ -166,7 +173,19 @@ class GraphStore:
         self._method_columns = (table["id"].to_pylist(), table["access"].to_pylist(),
                                 table["artifact"].to_pylist(), table["external"].to_pylist())
 
+    def _close_search_files(self) -> None:
+        for _stem, _kind, handle in self.search_files:
+            handle.close()
+        self.search_files = []
+
+    def __del__(self) -> None:  # a store dropped unclosed lets go of its index files too
+        try:
+            self._close_search_files()
+        except Exception:  # noqa: BLE001 - a half-made store at interpreter exit
+            pass
+
     def close(self) -> None:
+        self._close_search_files()
         try:
             self._conn.close()
             self._db.close()

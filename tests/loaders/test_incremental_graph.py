@@ -399,3 +399,17 @@ def test_a_shared_build_that_cannot_be_linked_grows_a_graph_instead(tmp_path, mo
     report, got, _ = grown(cache, names, fake)
     assert "share" not in report.phases and report.built
     assert got == scratch(tmp_path / "scratch", names)[0]
+
+
+def test_a_reader_searches_its_build_after_a_newer_build_swept_it(tmp_path):
+    """A reader opens a build; before its first search a newer build of the workspace sweeps the old one: the
+    reader still searches the build it opened (its index files are held open with the graph)."""
+    import shutil
+
+    from jdx.engine.search_index import NameIndex
+
+    graph = ensure_graph(tmp_path / "cache", [artifact("base.jar")], extractor=FakeExtractor(CORPUS)).graph
+    with GraphStore(graph / "graph.kz") as store:
+        shutil.rmtree(graph / "search")
+        assert [r["owner"] for r in NameIndex(store).named("size")] == ["java/util/AbstractList",
+                                                                         "java/util/ArrayList", "java/util/List"]
