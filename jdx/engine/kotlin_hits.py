@@ -59,7 +59,7 @@ def search_view(store, matches: list[dict], limit: int | None = None) -> tuple[l
     past `limit` are counted but not rendered (the caller drops them)."""
     if not matches or not has_kotlin(store):
         return matches, 0
-    # a long-lived process answers from its in-memory search index and Kotlin links; a one-shot asks the graph
+    # the Kotlin links are held beside the search index the search has loaded; without them the graph answers
     links = kotlin_links(store)
     owners = sorted({m["_key"][0] for m in matches if "_key" in m})
     if links is not None:
