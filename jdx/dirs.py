@@ -26,6 +26,19 @@ def config_dir() -> Path:
     return Path.home() / ".config" / "jdx"
 
 
+def disk_bytes(path: Path) -> int:
+    """Bytes the files under `path` take (a cache directory): a file hard-linked into several builds counts once."""
+    seen: dict[tuple[int, int], int] = {}
+    for root, _dirs, files in os.walk(path):
+        for f in files:
+            try:
+                st = os.lstat(os.path.join(root, f))
+            except OSError:
+                continue
+            seen[(st.st_dev, st.st_ino)] = st.st_size
+    return sum(seen.values())
+
+
 def pid_alive(pid: int) -> bool:
     """Whether a process still exists (a half-written cache entry of a dead one may be swept)."""
     try:

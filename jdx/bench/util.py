@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import statistics
 import time
 from pathlib import Path
@@ -35,17 +34,7 @@ def ask(session, name: str, query: str = "", **fields):
 
 
 def disk_usage(path: Path) -> int:
-    """Bytes of the files under `path` (what a cache directory takes: a file hard-linked into several builds
-    counts once)."""
-    total = 0
-    seen: set[tuple[int, int]] = set()
-    for root, _dirs, files in os.walk(path):
-        for f in files:
-            try:
-                st = os.lstat(os.path.join(root, f))
-            except OSError:
-                continue
-            if (st.st_dev, st.st_ino) not in seen:
-                seen.add((st.st_dev, st.st_ino))
-                total += st.st_size
-    return total
+    """Bytes of the files under `path` (what a cache directory takes; jdx.dirs.disk_bytes)."""
+    from jdx.dirs import disk_bytes
+
+    return disk_bytes(path)

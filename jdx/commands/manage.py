@@ -63,13 +63,7 @@ def export(session, target: str, fmt: str = "parquet") -> Answer:
     return Answer({"directory": str(out), "format": fmt, "tables": written})
 
 def cache_info(session) -> Answer:
-    def size(path: Path) -> int:  # a file hard-linked into several builds counts once
-        seen: dict[tuple[int, int], int] = {}
-        for p in path.rglob("*") if path.exists() else ():
-            st = p.lstat()
-            if p.is_file():
-                seen[(st.st_dev, st.st_ino)] = st.st_size
-        return sum(seen.values())
+    from jdx.dirs import disk_bytes as size
 
     shards = session.cache / "shards"
     graphs = session.cache / "graphs"

@@ -16,6 +16,7 @@ import re
 import weakref
 
 from jdx.engine.search_match import Pattern
+from jdx.graph_schema.schema import SYMBOL_KINDS
 from jdx.graph_schema.store import GraphStore
 
 _INDEXES: "weakref.WeakKeyDictionary[GraphStore, NameIndex]" = weakref.WeakKeyDictionary()
@@ -160,7 +161,7 @@ class NameIndex:
         if store is None:
             return {}
         found: set[str] = set()
-        for cypher in fuzzy_names(lower, budget, *(() if kinds is None else (kinds,))):
+        for cypher in fuzzy_names(lower, budget, SYMBOL_KINDS if kinds is None else kinds):
             found.update(store.query(cypher).column(0).to_pylist())
         return {n: levenshtein(n.lower(), lower) for n in found if self._row(n) is not None}
 
@@ -186,7 +187,8 @@ class NameIndex:
         import pyarrow.compute as pc
 
         taken = self.take(names, ["kind", "first"])
-        wanted = [i for i, k in enumerate(self._kind_names) if k in set(kinds)]
+        kinds = set(kinds)
+        wanted = [i for i, k in enumerate(self._kind_names) if k in kinds]
         if taken is None or not wanted:
             return 0
         mask = pc.and_(taken.column("first"), pc.is_in(taken.column("kind"), value_set=self._kinds.take(_ints(wanted))))

@@ -17,12 +17,11 @@ A part holds no classpath position: a symbol's search rank comes from its artifa
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from jdx.errors import NoIndexError
+from jdx.graph_schema.store import link_or_copy, write_context_table
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -41,15 +40,6 @@ def _parts(build: Path) -> list[str]:
     return sorted({n.split(".", 1)[0] for n in names if n.startswith("part-") and n.endswith(".arrow")})
 
 
-def _write(path: Path, table: "pa.Table") -> None:
-    import pyarrow as pa
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    options = pa.ipc.IpcWriteOptions(compression="lz4")
-    with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, table.schema, options=options) as writer:
-        writer.write_table(table, max_chunksize=1 << 20)
-
-
 def write_part(build: Path, names: "pa.Table", symbols: "pa.Table") -> None:
     """The next part of the build's index: these names and symbols, sorted as the loader expects."""
     import pyarrow.compute as pc
@@ -58,9 +48,9 @@ def write_part(build: Path, names: "pa.Table", symbols: "pa.Table") -> None:
     stem = build / SEARCH_DIR / f"part-{seq:03d}"
     names = names.select(list(NAME_COLUMNS))
     symbols = symbols.select(list(SYMBOL_COLUMNS))
-    _write(Path(f"{stem}.names.arrow"), names.take(pc.sort_indices(names, [("name", "ascending")])))
+    write_context_table(Path(f"{stem}.names.arrow"), names.take(pc.sort_indices(names, [("name", "ascending")])))
     order = pc.sort_indices(symbols, [("name", "ascending"), ("kind", "ascending"), ("owner", "ascending")])
-    _write(Path(f"{stem}.symbols.arrow"), symbols.take(order))
+    write_context_table(Path(f"{stem}.symbols.arrow"), symbols.take(order))
 
 
 def link_parts(base: Path, build: Path) -> None:
@@ -71,10 +61,7 @@ def link_parts(base: Path, build: Path) -> None:
         for kind in ("names", "symbols"):
             src = base / SEARCH_DIR / f"{stem}.{kind}.arrow"
             dst = target / src.name
-            try:
-                os.link(src, dst)
-            except OSError:
-                shutil.copyfile(src, dst)
+            link_or_copy(src, dst)
 
 
 def open_parts(build: Path) -> list[tuple[str, str, BinaryIO]]:

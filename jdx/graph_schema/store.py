@@ -262,10 +262,7 @@ def share_build(graph_root: Path, source: Path, manifest: dict) -> Path:
 
     build_id, tmp = new_build(graph_root)
     try:
-        try:
-            os.link(source / GRAPH_FILE, tmp / GRAPH_FILE)
-        except OSError:
-            shutil.copyfile(source / GRAPH_FILE, tmp / GRAPH_FILE)
+        link_or_copy(source / GRAPH_FILE, tmp / GRAPH_FILE)
         link_parts(source, tmp)
         return publish(graph_root, tmp, build_id, manifest, later=True)
     except BaseException:
@@ -484,13 +481,23 @@ CONTEXT_DIR = "context"  # per build: the classpath context the next incremental
 
 
 def write_context_table(path: Path, table: "pa.Table") -> None:
-    """One context table as an Arrow IPC file (lz4: the JDK's member keys are ~40 MB raw)."""
+    """A table kept beside a graph (classpath context, search index) as an Arrow IPC file (lz4: the JDK's member
+    keys are ~40 MB raw), in batches of at most 1M rows."""
     import pyarrow as pa
 
     path.parent.mkdir(parents=True, exist_ok=True)
     options = pa.ipc.IpcWriteOptions(compression="lz4")
     with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, table.schema, options=options) as writer:
-        writer.write_table(table)
+        writer.write_table(table, max_chunksize=1 << 20)
+
+
+def link_or_copy(src: Path, dst: Path) -> None:
+    """`dst` as a hard link of the immutable file `src` (one inode, no byte copied); a copy where the
+    filesystem cannot link."""
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copyfile(src, dst)
 
 
 def _spool_and_name(table: "pa.Table", path: Path) -> Path:

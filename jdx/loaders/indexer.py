@@ -116,6 +116,11 @@ def _writer_lock(root: Path):
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
+def _shadows(manifest: dict) -> bool:
+    """Whether the build's classpath provides some class twice (a later copy shadowed: order matters)."""
+    return any(w.get("code") == "DUPLICATE_CLASS" for w in manifest.get("warnings", []))
+
+
 def _candidate_bases(cache: Path, artifacts: list[Artifact]) -> list[tuple[int, Path, dict]]:
     """Built graphs of this family whose artifacts are all in the wanted classpath, most classes first.
     Graphs holding an artifact the classpath lacks do not serve: deleting rows is not trusted (Kùzu 0.11.3
@@ -143,8 +148,7 @@ def _candidate_bases(cache: Path, artifacts: list[Artifact]) -> list[tuple[int, 
         if not arts or any(a["key"] not in want for a in arts):
             continue
         order = [want[a["key"]] for a in arts]
-        dups = any(w.get("code") == "DUPLICATE_CLASS" for w in manifest.get("warnings", []))
-        if dups and order != sorted(order):
+        if _shadows(manifest) and order != sorted(order):
             continue
         out.append((sum(int(a.get("classes", 0)) for a in arts), build, manifest))
     out.sort(key=lambda x: (-x[0], str(x[1])))
@@ -244,7 +248,7 @@ def _same_artifacts(bases, artifacts: list[Artifact]) -> tuple[Path, dict] | Non
     want = sorted(a.key for a in artifacts)
     for _score, build, manifest in bases:
         if (sorted(_manifest_keys(manifest)) == want
-                and not any(w.get("code") == "DUPLICATE_CLASS" for w in manifest.get("warnings", []))):
+                and not _shadows(manifest)):
             return build, manifest
     return None
 
