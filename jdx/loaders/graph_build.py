@@ -124,11 +124,10 @@ def _split_list(col: pa.ChunkedArray | pa.Array, empty_is_none: bool) -> pa.Arra
     return out
 
 
-def _lists_by_id(ids: pa.Array, owners: dict[str, list[str]]) -> pa.Array:
-    """Per-id lists (annotations) without a Python loop over every member."""
-    keys = sorted(owners)
-    values = pa.array([owners[k] for k in keys], STR_LIST)
-    idx = pc.index_in(ids, value_set=pa.array(keys, pa.string()))
+def _lists_by_id(ids: pa.Array, grouped: tuple[pa.Array, pa.Array]) -> pa.Array:
+    """Per-id lists (annotations) from `_group_lists`, without a Python loop over every member."""
+    keys, values = grouped
+    idx = pc.index_in(ids, value_set=keys)
     taken = pc.take(values, idx)
     return pc.if_else(pc.is_null(idx), pa.scalar([], STR_LIST), taken)
 
@@ -486,10 +485,9 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     held.rels("IMPLEMENTS", "Type", "Type", pa.table({"from": pa.array(impl_from, s), "to": pa.array(impl_to, s),
                                                       "position": pa.array(impl_pos, pa.int32())}))
     ann_edges = 0
-    for label, (src, dst, text) in annotated.items():
-        held.rels("ANNOTATED_BY", label, "Type", pa.table({"from": pa.array(src, s), "to": pa.array(dst, s),
-                                                          "text": pa.array(text, s)}))
-        ann_edges += len(src)
+    for label, table in annotated.items():
+        held.rels("ANNOTATED_BY", label, "Type", table)
+        ann_edges += table.num_rows
     sink.nodes("Type", _external_types(sorted(external_types)))
     sink.nodes("Method", _external_members(external_methods, method=True))
     sink.nodes("Field", _external_members(external_fields, method=False))
@@ -583,33 +581,41 @@ def _throws(methods: pa.Table) -> pa.Table:
 
 def _annotations(shards, pos_name: pa.Array, type_ids: pa.Array, only: set[int] | None = None,
                  consume: bool = False):
+    """The graph's annotations, in columns: (the rendered texts grouped per annotated id, for the nodes'
+    `annotations` lists; per node label the ANNOTATED_BY rows (id, annotation type, text); the annotation types).
+    Parameter annotations stay in the shard. No Python object per annotation: a repository's worth of them (the
+    Kotlin compiler's @NotNull on every signature) made this the build's largest structure of strings."""
     ann = _concat(shards, "annotations", only, consume=consume)
     idx = pc.index_in(_join(pc.cast(ann["pos"], pa.string()), ann["owner"], sep=":"), value_set=pos_name)
-    ann = ann.filter(pc.is_valid(idx))
-    owners = pc.take(type_ids, idx.filter(pc.is_valid(idx))).to_pylist()
-    by_owner: dict[str, list[str]] = defaultdict(list)
-    annotated: dict[str, tuple[list, list, list]] = {"Type": ([], [], []), "Method": ([], [], []),
-                                                      "Field": ([], [], [])}
-    types: set[str] = set()
-    for owner_id, okind, mname, mdesc, desc, text in zip(
-            owners, ann["owner_kind"].to_pylist(), ann["member_name"].to_pylist(), ann["member_desc"].to_pylist(),
-            ann["annotation"].to_pylist(), ann["text"].to_pylist()):
-        if not desc or not desc.startswith("L") or okind == 3:
-            continue  # parameter annotations are kept in the shard, not the graph
-        atype = desc[1:-1]
-        if okind == 0:
-            sid, label = owner_id, "Type"
-        elif okind == 1:
-            sid, label = f"{owner_id}#{mname}{mdesc}", "Method"
-        else:
-            sid, label = f"{owner_id}#{mname}:{mdesc}", "Field"
-        by_owner[sid].append(text)
-        rows = annotated[label]
-        rows[0].append(sid)
-        rows[1].append(atype)
-        rows[2].append(text)
-        types.add(atype)
-    return by_owner, annotated, types
+    desc = ann["annotation"]
+    keep = pc.and_(pc.and_(pc.is_valid(idx), pc.fill_null(pc.starts_with(desc, "L"), False)),
+                   pc.not_equal(ann["owner_kind"], 3))
+    ann = ann.filter(keep)
+    owners = pc.take(type_ids, idx.filter(keep))
+    del idx, keep
+    kind = ann["owner_kind"]
+    # Type: the owner; Method: owner#name(desc); Field: owner#name:desc
+    desc = pc.if_else(pc.equal(kind, 1), ann["member_desc"],
+                      _join(_const(ann.num_rows, ":", pa.string()), ann["member_desc"]))
+    sid = pc.if_else(pc.equal(kind, 0), owners, _join(_join(owners, ann["member_name"], sep="#"), desc))
+    del desc
+    atype = pc.utf8_slice_codeunits(ann["annotation"], 1, -1)
+    text = ann["text"]
+    annotated = {}
+    for label, k in (("Type", 0), ("Method", 1), ("Field", 2)):
+        mask = pc.equal(kind, k)
+        annotated[label] = pa.table({"from": sid.filter(mask), "to": atype.filter(mask), "text": text.filter(mask)})
+    by_owner = _group_lists(sid, text)
+    return by_owner, annotated, set(pc.unique(atype).to_pylist())
+
+
+def _group_lists(keys, values) -> tuple[pa.Array, pa.Array]:
+    """(distinct keys sorted, the list of each one's values in their original order)."""
+    keys, values = _combined(keys), _combined(values)
+    order = pc.sort_indices(keys)  # stable: a key's values keep their order
+    runs = pc.run_end_encode(pc.take(keys, order))
+    offsets = pa.concat_arrays([pa.array([0], pa.int32()), pc.cast(runs.run_ends, pa.int32())])
+    return runs.values, pa.ListArray.from_arrays(offsets, pc.take(values, order))
 
 
 def _jdk_internal_packages(shards) -> set[str] | None:
