@@ -319,6 +319,13 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     ann_by_owner, annotated, ann_types = _annotations(shards, pos_name, type_ids, focus if partial else None,
                                                       consume=consume)
     del pos_name
+    # edges that may end at external nodes: a spooling sink takes them now and copies them once those exist
+    held = _Held(sink)
+    ann_edges = 0
+    for label, table in annotated.items():
+        held.rels("ANNOTATED_BY", label, "Type", table)
+        ann_edges += table.num_rows
+    del annotated
 
     # --- members, keyed under their declaring type's id
     def member_table(only: set[int] | None, columns: list[str] | None) -> pa.Table:
@@ -390,7 +397,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     search = getattr(sink, "search", None)
     if search is not None:
         search(*_name_index(type_nodes, member_nodes["Method"], member_nodes["Field"]))
-    del type_nodes, member_nodes
+    del type_nodes, member_nodes, ann_by_owner
     _give_back()
     pkg_ids = sorted(set(f_packages))
     pkg_names = [p.replace("/", ".") for p in pkg_ids]
@@ -432,7 +439,6 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
                                      + (["kind"] if partial else []))  # an update's context holds fields too
 
     # --- references from method bodies, resolved as the JVM links them; they may end at external nodes
-    held = _Held(sink)
     kind_names = pa.array(REF_KINDS, pa.string())
     external_methods: dict[str, tuple[str, str, str]] = {}
     external_fields: dict[str, tuple[str, str, str]] = {}
@@ -484,10 +490,6 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     held.rels("EXTENDS", "Type", "Type", pa.table({"from": pa.array(ext_from, s), "to": pa.array(ext_to, s)}))
     held.rels("IMPLEMENTS", "Type", "Type", pa.table({"from": pa.array(impl_from, s), "to": pa.array(impl_to, s),
                                                       "position": pa.array(impl_pos, pa.int32())}))
-    ann_edges = 0
-    for label, table in annotated.items():
-        held.rels("ANNOTATED_BY", label, "Type", table)
-        ann_edges += table.num_rows
     sink.nodes("Type", _external_types(sorted(external_types)))
     sink.nodes("Method", _external_members(external_methods, method=True))
     sink.nodes("Field", _external_members(external_fields, method=False))
