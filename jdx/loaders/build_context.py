@@ -38,7 +38,7 @@ class BaseContext:
         self.jdk_internal = jdk_internal
         # the base's method and field ids as a build names them (shadowed copies renamed), once computed: an
         # update never changes them (it is refused when an added artifact shares a class name with the base)
-        self.member_keys: tuple[frozenset[str], frozenset[str]] | None = None
+        self.declared: tuple | None = None  # (methods, fields): resolution.Declared
 
 
 _LOADED: dict[Path, BaseContext] = {}  # the last base read in this process (the JDK's: ~100 MB)

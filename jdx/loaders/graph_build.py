@@ -21,7 +21,7 @@ from jdx.loaders.build_context import (CONTEXT_COLUMNS, JDK_INTERNAL, position_r
                                        with_artifact_keys)
 from jdx.loaders.extractor import REF_KINDS, TYPE_KINDS
 from jdx.loaders.kotlin_graph import kotlin_graph_tables
-from jdx.loaders.resolution import Hierarchy, MemberKeys, overrides, resolve_edges
+from jdx.loaders.resolution import Declared, Hierarchy, overrides, resolve_edges, split_ids
 
 ACC_PUBLIC, ACC_INTERFACE, ACC_SYNTHETIC, ACC_DEPRECATED = 0x0001, 0x0200, 0x1000, 0x20000
 READ_KINDS = (5, 6, 16)
@@ -351,27 +351,26 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     methods = members.filter(pc.equal(members["kind"], 0))
     fields = members.filter(pc.equal(members["kind"], 1))
     del members
-    if partial:  # the member keys of the whole classpath, kept whole (Arrow filters of 300k+ keys cost ~0.3 s)
+    # the declared members of the whole classpath, as codes resolution looks up
+    if partial:  # the base's from its context (kept per process), plus the joined artifacts' own
         all_methods = member_table(None, MEMBER_CONTEXT)
-        own_methods, own_fields = set(methods["id"].to_pylist()), set(fields["id"].to_pylist())
         base = shared_context(shards)
-        if base is not None and base.member_keys is not None:  # a long-lived process growing from this base again
-            base_methods, base_fields = base.member_keys
+        if base is not None and base.declared is not None:  # a long-lived process growing from this base again
+            base_methods, base_fields = base.declared
         else:
-            is_method = pc.fill_null(pc.equal(all_methods["kind"], 0), False)  # the sets built in C from each kind's ids (a Python
-            # loop adding 335k keys one by one cost ~0.25 s of every first update in a process)
-            method_ids = set(all_methods["id"].filter(is_method).to_pylist())
-            field_ids = set(all_methods["id"].filter(pc.invert(is_method)).to_pylist())
-            base_methods, base_fields = frozenset(method_ids - own_methods), frozenset(field_ids - own_fields)
-            del method_ids, field_ids, is_method
+            is_method = pc.fill_null(pc.equal(all_methods["kind"], 0), False)
+            in_base = pc.invert(pc.is_in(all_methods["pos"], value_set=pa.array(sorted(focus), pa.int32())))
+            base_methods = Declared.of(all_methods["id"].filter(pc.and_(is_method, in_base)))
+            base_fields = Declared.of(all_methods["id"].filter(pc.and_(pc.invert(is_method), in_base)))
+            del is_method, in_base
             if base is not None:
-                base.member_keys = (base_methods, base_fields)
-        hierarchy = Hierarchy(supers, interfaces, MemberKeys(base_methods, own_methods),
-                              MemberKeys(base_fields, own_fields))
-        n_methods, n_fields = len(hierarchy.methods), len(hierarchy.fields)
+                base.declared = (base_methods, base_fields)
+        declared_methods, declared_fields = base_methods.plus(methods["id"]), base_fields.plus(fields["id"])
+        n_methods, n_fields = len(declared_methods), len(declared_fields)
     else:
-        hierarchy = Hierarchy(supers, interfaces, set(methods["id"].to_pylist()), set(fields["id"].to_pylist()))
+        declared_methods, declared_fields = Declared.of(methods["id"]), Declared.of(fields["id"])
         all_methods, n_methods, n_fields = methods, methods.num_rows, fields.num_rows
+    hierarchy = Hierarchy(supers, interfaces)
 
     # declared nodes go to the database now; externals follow once resolution has found them
     f_ids = [x for x, f in zip(ids, in_focus) if f]
@@ -440,25 +439,29 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
 
     # --- references from method bodies, resolved as the JVM links them; they may end at external nodes
     kind_names = pa.array(REF_KINDS, pa.string())
-    external_methods: dict[str, tuple[str, str, str]] = {}
-    external_fields: dict[str, tuple[str, str, str]] = {}
-    # artifact by artifact: each one's resolved edges are handed over (a spooling sink appends them to one
-    # file per table) before the next is resolved, and its sites are let go
+    external_methods: list[pa.Array] = []
+    external_fields: list[pa.Array] = []
+    # a few artifacts at a time (`_batches`): each batch's resolved edges are handed over (a spooling sink
+    # appends them to one file per table) before the next is read, and its sites are let go
     n_invokes = 0
-    memo: dict[str, str | None] = {}
-    for part in _ref_parts(shards, "calls", by_pos, art_ids, focus if partial else None, consume=consume):
-        invokes = resolve_edges(part, hierarchy, False, kind_names, external_methods, memo)
+    orders: dict[str, list[int]] = {}  # each owner's lookup order, in codes
+    for batch in _batches(_ref_parts(shards, "calls", by_pos, art_ids, focus if partial else None, consume=consume)):
+        invokes = resolve_edges(batch, declared_methods, hierarchy.method_lookup, orders, kind_names,
+                                external_methods)
         n_invokes += invokes.num_rows
         held.rels("INVOKES", "Method", "Method", invokes)
-    del invokes
-    memo = {}
+    del invokes, declared_methods
+    orders = {}
     read_kinds = pa.array(READ_KINDS, pa.int32())
-    for part in _ref_parts(shards, "accesses", by_pos, art_ids, focus if partial else None, consume=consume):
-        field_edges = resolve_edges(part, hierarchy, True, kind_names, external_fields, memo)
-        read_mask = pc.is_in(part["kind"], value_set=read_kinds)
+    for batch in _batches(_ref_parts(shards, "accesses", by_pos, art_ids, focus if partial else None,
+                                     consume=consume)):
+        field_edges = resolve_edges(batch, declared_fields, hierarchy.field_lookup, orders, kind_names,
+                                    external_fields)
+        read_mask = pc.is_in(batch["kind"], value_set=read_kinds)
         held.rels("READS", "Method", "Field", field_edges.filter(read_mask))
         held.rels("WRITES", "Method", "Field", field_edges.filter(pc.invert(read_mask)))
-    del memo
+    del orders, declared_fields, field_edges, batch
+    external_methods, external_fields = _distinct_sorted(external_methods), _distinct_sorted(external_fields)
     external_types: set[str] = set()
     for part in _ref_parts(shards, "typerefs", by_pos, art_ids, focus if partial else None, consume=consume):
         external_types.update(pc.unique(part["to"]).to_pylist())
@@ -472,8 +475,8 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     _give_back()
 
     external_types.update(r[1] for r in st_rows)
-    external_types.update(v[0] for v in external_methods.values())
-    external_types.update(v[0] for v in external_fields.values())
+    external_types.update(pc.unique(split_ids(external_methods)[0]).to_pylist())
+    external_types.update(pc.unique(split_ids(external_fields)[0]).to_pylist())
     external_types.update(ann_types)
     external_types = {t for t in external_types if t and t not in winners and not t.startswith("[")}
     ext_from, ext_to, impl_from, impl_to, impl_pos = [], [], [], [], []
@@ -783,18 +786,43 @@ def _external_types(names: list[str]) -> pa.Table:
     })
 
 
-def _external_members(found: dict[str, tuple[str, str, str]], method: bool) -> pa.Table:
-    items = sorted(found.items())
-    n = len(items)
+def _external_members(ids: pa.Array, method: bool) -> pa.Table:
+    """Nodes for the members named but declared nowhere on the classpath (`ids` distinct and sorted)."""
+    n = len(ids)
+    owner, rest = split_ids(ids)
+    parts = pc.split_pattern(rest, "(" if method else ":", max_splits=1)
+    name, desc = pc.list_element(parts, 0), pc.list_element(parts, 1)
     cols = {
-        "id": pa.array([k for k, _ in items], pa.string()), "owner": pa.array([v[0] for _, v in items], pa.string()),
-        "name": pa.array([v[1] for _, v in items], pa.string()),
-        "descriptor": pa.array([v[2] for _, v in items], pa.string()),
+        "id": ids, "owner": owner, "name": name,
+        "descriptor": _join(_const(n, "(", pa.string()), desc) if method else desc,
         "access": _const(n, 0, pa.int32()), "external": _const(n, True, pa.bool_()),
         "shadowed": _const(n, False, pa.bool_()), "deprecated": _const(n, False, pa.bool_()),
         "annotations": pa.array([[]] * n, STR_LIST),
     }
     if method:
-        cols["kind"] = pa.array(["constructor" if v[1] == "<init>" else "method" for _, v in items], pa.string())
+        cols["kind"] = pc.if_else(pc.equal(name, "<init>"), "constructor", "method")
         cols["exceptions"] = pa.array([[]] * n, STR_LIST)
     return pa.table(cols)
+
+
+def _distinct_sorted(parts: list[pa.Array]) -> pa.Array:
+    if not parts:
+        return pa.array([], pa.string())
+    u = pc.unique(pa.chunked_array(parts, pa.string()))
+    return pc.take(u, pc.sort_indices(u))
+
+
+_BATCH_ROWS = 1 << 20  # references resolved together: the lookups' hash tables are built once per batch
+
+
+def _batches(parts, rows: int = _BATCH_ROWS):
+    """Consecutive artifacts' parts concatenated up to about `rows` rows (at least one batch, maybe empty)."""
+    pending, count = [], 0
+    for part in parts:
+        pending.append(part)
+        count += part.num_rows
+        if count >= rows:
+            yield pa.concat_tables(pending, promote_options="default")
+            pending, count = [], 0
+    if pending:
+        yield pa.concat_tables(pending, promote_options="default")

@@ -10,66 +10,125 @@ import pyarrow.compute as pc
 ACC_PRIVATE, ACC_STATIC, ACC_BRIDGE, ACC_SYNTHETIC = 0x0002, 0x0008, 0x0040, 0x1000
 
 
-class MemberKeys:
-    """Member ids for membership tests: a base set shared between updates plus the update's own."""
+STRIDE = 1 << 32  # a member's code: its owner's code * STRIDE + its name-and-descriptor's code
 
-    __slots__ = ("base", "own")
 
-    def __init__(self, base: frozenset[str] | set[str], own: set[str]):
-        self.base, self.own = base, own
+def positions(values: pa.Array, table: pa.Array) -> pa.Array:
+    """Where each of the distinct `values` is in `table` (distinct too), as int64, null where absent. A few values
+    against a big table hash the values and probe the table, instead of hashing the whole table each time (an
+    update's own members against the base's hundreds of thousands)."""
+    if len(values) * 4 >= len(table):
+        return pc.cast(pc.index_in(values, value_set=table), pa.int64())
+    which = pc.index_in(table, value_set=values)  # per table row: which value it is
+    found = pc.is_valid(which)
+    rows, which = pc.indices_nonzero(found), which.filter(found)
+    at = pc.index_in(pc.indices_nonzero(_const_true(len(values))), value_set=pc.cast(which, pa.uint64()))
+    return pc.cast(pc.take(rows, at), pa.int64())
 
-    def __contains__(self, key: str) -> bool:
-        return key in self.own or key in self.base
+
+def split_ids(ids) -> tuple[pa.Array, pa.Array]:
+    """Member ids (`owner#name(desc)` or `owner#name:desc`) -> (owners, what follows the '#')."""
+    parts = pc.split_pattern(ids, "#", max_splits=1)
+    return pc.list_element(parts, 0), pc.list_element(parts, 1)
+
+
+class Declared:
+    """The declared member ids of one kind on the classpath, as integer codes (owner, name and descriptor): what
+    resolution tests membership against, in Arrow instead of a Python set of strings (2.8M of them for a whole
+    Maven repository cost ~1 GB). `plus` adds an update's own members to a base kept per process."""
+
+    def __init__(self, owners: list[str], index: dict[str, int], nds: pa.Array, codes: pa.Array,
+                 extra: dict[str, int] | None = None):
+        self.owners = owners  # owner name by code
+        self.index = index  # owner name -> code
+        self.extra = extra or {}  # owners an update added to a base's index (the base's dict is shared)
+        self.nds = nds  # distinct names with descriptors, by code
+        self.codes = codes  # every declared member's code
+
+    @classmethod
+    def of(cls, ids) -> Declared:
+        owner, nd = split_ids(ids)
+        owners, nds = pc.unique(owner), pc.unique(nd)  # codes in order of first appearance
+        codes = pc.add(pc.multiply(pc.cast(pc.index_in(owner, value_set=owners), pa.int64()), STRIDE),
+                       pc.cast(pc.index_in(nd, value_set=nds), pa.int64()))
+        names = owners.to_pylist()
+        return cls(names, {o: i for i, o in enumerate(names)}, nds, _combined(codes))
+
+    def plus(self, ids) -> Declared:
+        """These ids added (an update's own members, none of them already declared)."""
+        owner, nd = split_ids(ids)
+        new_owners = [o for o in pc.unique(owner).to_pylist() if self.code(o) is None]
+        owners = self.owners + new_owners
+        extra = dict(self.extra)
+        extra.update((o, len(self.owners) + k) for k, o in enumerate(new_owners))
+        distinct = pc.unique(nd)
+        at = positions(distinct, self.nds)
+        fresh = distinct.filter(pc.is_null(at))
+        nds = pa.concat_arrays([self.nds, fresh])
+        nd_codes = pc.fill_null(at, pc.add(pc.cast(positions(distinct, fresh), pa.int64()), len(self.nds)))
+        owner_codes = pa.array([self.index.get(o, extra.get(o)) for o in owner.to_pylist()], pa.int64())
+        codes = pc.add(pc.multiply(owner_codes, STRIDE), pc.take(nd_codes, pc.index_in(nd, value_set=distinct)))
+        return Declared(owners, self.index, nds, pa.concat_arrays([self.codes, _combined(codes)]), extra)
+
+    def code(self, owner: str) -> int | None:
+        found = self.index.get(owner)
+        return found if found is not None else self.extra.get(owner)
 
     def __len__(self) -> int:
-        return len(self.base) + len(self.own)
+        return len(self.codes)
+
+    def __contains__(self, member_id: str) -> bool:
+        owner, _, nd = member_id.partition("#")
+        code, at = self.code(owner), pc.index(self.nds, nd).as_py()
+        return code is not None and at >= 0 and pc.is_in(pa.array([code * STRIDE + at], pa.int64()),
+                                                          value_set=self.codes)[0].as_py()
 
 
 class Hierarchy:
-    """Supertypes of the loaded classes plus the set of declared member ids."""
+    """Supertypes of the loaded classes: the order in which the JVM looks for a member (JVMS 5.4.3.2-5.4.3.3),
+    and the ancestors an override may match."""
 
-    def __init__(self, supers: dict[str, str], interfaces: dict[str, list[str]], methods, fields):
+    def __init__(self, supers: dict[str, str], interfaces: dict[str, list[str]]):
         self.supers = supers
         self.interfaces = interfaces
-        self.methods = methods
-        self.fields = fields
 
-    def resolve_method(self, owner: str, name_desc: str) -> str | None:
-        """The class chain (for an interface: itself, then Object), then superinterfaces breadth-first."""
+    def method_lookup(self, owner: str) -> list[str]:
+        """Where a method named through `owner` is looked for, in order: the class chain (for an interface:
+        itself, then Object), then the superinterfaces breadth-first (JVMS 5.4.3.3)."""
         seen: set[str] = set()
         chain = []
         c: str | None = owner
         while c and c not in seen:
             seen.add(c)
             chain.append(c)
-            if f"{c}#{name_desc}" in self.methods:
-                return c
             c = self.supers.get(c)
+        out = list(chain)
         queue = [i for c in chain for i in self.interfaces.get(c, ())]
         while queue:
             i = queue.pop(0)
             if i in seen:
                 continue
             seen.add(i)
-            if f"{i}#{name_desc}" in self.methods:
-                return i
+            out.append(i)
             queue.extend(self.interfaces.get(i, ()))
-        return None
+        return out
 
-    def resolve_field(self, owner: str, name_desc: str, seen: set[str] | None = None) -> str | None:
-        """The class, then its superinterfaces, then its superclass."""
-        seen = set() if seen is None else seen
-        c: str | None = owner
-        while c and c not in seen:
-            seen.add(c)
-            if f"{c}#{name_desc}" in self.fields:
-                return c
-            for i in self.interfaces.get(c, ()):
-                found = self.resolve_field(i, name_desc, seen)
-                if found:
-                    return found
-            c = self.supers.get(c)
-        return None
+    def field_lookup(self, owner: str) -> list[str]:
+        """Where a field named through `owner` is looked for, in order: the class, then its superinterfaces (each
+        with theirs, depth first), then its superclass, the same way up (JVMS 5.4.3.2)."""
+        out: list[str] = []
+        seen: set[str] = set()
+
+        def walk(c: str | None) -> None:
+            while c and c not in seen:
+                seen.add(c)
+                out.append(c)
+                for i in self.interfaces.get(c, ()):
+                    walk(i)
+                c = self.supers.get(c)
+
+        walk(owner)
+        return out
 
     def ancestors(self, t: str) -> list[str]:
         """Superclasses nearest first, then superinterfaces breadth-first."""
@@ -90,47 +149,71 @@ class Hierarchy:
         return out
 
 
-def resolve_edges(refs: pa.Table, hierarchy: Hierarchy, is_field: bool, kind_names: pa.Array,
-                  externals: dict[str, tuple[str, str, str]], memo: dict[str, str | None] | None = None) -> pa.Table:
-    """Call sites or field accesses -> edges to the declaration the JVM would link.
+def resolve_targets(keys: pa.Array, declared: Declared, lookup, orders: dict[str, list[int]]) \
+        -> tuple[pa.Array, pa.Array, pa.Array]:
+    """Distinct named members -> (the member the JVM links, the type it was named through when that is not the
+    declaring one, whether it is declared nowhere on the classpath). `lookup(owner)`: the types to look in, in
+    order (Hierarchy.method_lookup or field_lookup); `orders` keeps their codes per owner across calls.
+    Each key is expanded against its owner's lookup order and the first declaration found wins, in integer
+    codes: no Python object per key but one per distinct owner."""
+    n = len(keys)
+    owner, nd = split_ids(keys)
+    distinct_nd = pc.unique(nd)
+    nd_code = pc.take(positions(distinct_nd, declared.nds), pc.index_in(nd, value_set=distinct_nd))
+    owners = pc.unique(owner)
+    offsets, values, own_codes = [0], [], []
+    for o in owners.to_pylist():
+        order = orders.get(o)
+        if order is None:
+            order = orders[o] = [c for c in map(declared.code, lookup(o)) if c is not None]
+        values.extend(order)
+        offsets.append(len(values))
+        own_codes.append(declared.code(o))
+    owner_pos = pc.index_in(owner, value_set=owners)
+    expanded = pc.take(pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), pa.array(values, pa.int64())),
+                       owner_pos)
+    parent = pc.list_parent_indices(expanded)
+    candidate = pc.list_flatten(expanded)
+    del expanded
+    probe = pc.add(pc.multiply(candidate, STRIDE), pc.take(nd_code, parent))
+    hit = pc.fill_null(pc.is_in(probe, value_set=declared.codes), False)
+    parent, candidate = parent.filter(hit), candidate.filter(hit)
+    if len(parent):  # the first declaration in lookup order (a key's candidates are contiguous, in order)
+        first = pa.concat_arrays([pa.array([True]), pc.not_equal(parent.slice(1), parent.slice(0, len(parent) - 1))])
+        parent, candidate = parent.filter(first), candidate.filter(first)
+    at = pc.index_in(pc.indices_nonzero(_const_true(n)), value_set=pc.cast(parent, pa.uint64()))
+    found = pc.take(candidate, at)  # the declaring owner's code per key, null when declared nowhere
+    here = pc.fill_null(pc.equal(found, pc.take(pa.array(own_codes, pa.int64()), owner_pos)), False)
+    moved = pc.and_(pc.is_valid(found), pc.invert(here))
+    found_name = pc.take(pa.array(declared.owners, pa.string()), pc.if_else(moved, found, None))
+    targets = pc.if_else(moved, pc.binary_join_element_wise(found_name, nd, "#"), keys)
+    vias = pc.if_else(moved, owner, pa.scalar(None, pa.string()))
+    return targets, vias, pc.is_null(found)
 
-    A key declared where it is named is kept as is; the rest are resolved once per distinct key (`memo` keeps
-    what was found across calls: the artifacts of one classpath resolved one after another). Unresolvable
-    targets become external members (collected in `externals`).
-    """
-    keys = refs["to"]
-    unique = pc.unique(keys)
-    targets = unique.to_pylist()
-    vias: list[str | None] = [None] * len(targets)
-    declared = hierarchy.fields if is_field else hierarchy.methods  # a set lookup per distinct key: no hash table
-    resolve = hierarchy.resolve_field if is_field else hierarchy.resolve_method  # of every member id per call
-    memo = {} if memo is None else memo
-    for i, key in enumerate(targets):
-        if key in declared:
-            continue
-        owner, nd = key.split("#", 1)
-        if key in memo:
-            found = memo[key]
-        else:
-            found = memo[key] = resolve(owner, nd)
-        if found is None:
-            if is_field:
-                name, desc = nd.split(":", 1)
-            else:
-                paren = nd.index("(")
-                name, desc = nd[:paren], nd[paren:]
-            externals[key] = (owner, name, desc)
-        else:
-            targets[i] = f"{found}#{nd}"
-            vias[i] = owner  # named through a subtype or sub-interface of the declaring type
-    positions = pc.index_in(keys, value_set=unique)
+
+def resolve_edges(refs: pa.Table, declared: Declared, lookup, orders: dict[str, list[int]], kind_names: pa.Array,
+                  externals: list[pa.Array]) -> pa.Table:
+    """Call sites or field accesses -> edges to the declaration the JVM would link (resolve_targets, once per
+    distinct key of `refs`); the keys declared nowhere are appended to `externals` (they become external
+    nodes)."""
+    encoded = pc.dictionary_encode(_combined(refs["to"]))
+    targets, vias, external = resolve_targets(encoded.dictionary, declared, lookup, orders)
+    externals.append(encoded.dictionary.filter(external))
     return pa.table({
         "from": refs["from"],
-        "to": pc.take(pa.array(targets, pa.string()), positions),
+        "to": pc.take(targets, encoded.indices),
         "line": refs["line"],
         "kind": pc.take(kind_names, refs["kind"]),
-        "via": pc.take(pa.array(vias, pa.string()), positions),
+        "via": pc.take(vias, encoded.indices),
     })
+
+
+def _const_true(n: int) -> pa.Array:
+    return pa.nulls(n, pa.bool_()).fill_null(True)
+
+
+def _combined(col):
+    return col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col
 
 
 def _package(t: str) -> str:

@@ -249,9 +249,10 @@ def test_updates_from_one_base_in_one_process_reuse_its_member_keys(tmp_path):
     first, got, _ = grown(tmp_path / "grown", ["more.jar", "lib.jar", "base.jar"], fake)
     assert first.incremental and got == scratch(tmp_path / "s1", ["more.jar", "lib.jar", "base.jar"])[0]
     kept = build_context._LOADED.get(base.graph)
-    assert kept is not None and kept.member_keys is not None
-    assert "java/util/List#size()I" in kept.member_keys[0] and "lib/Util#size:I" in kept.member_keys[1]
-    assert not any(k.startswith("more/") for k in kept.member_keys[0])  # the update's own keys stay its own
+    assert kept is not None and kept.declared is not None
+    assert "java/util/List#size()I" in kept.declared[0] and "lib/Util#size:I" in kept.declared[1]
+    assert "lib/Util#size:I" not in kept.declared[0] and "java/util/List#size()I" not in kept.declared[1]
+    assert not any(o.startswith("more/") for o in kept.declared[0].owners)  # the update's own keys stay its own
     second, got, _ = grown(tmp_path / "grown", ["solo.jar", "lib.jar", "base.jar"], fake)
     assert second.incremental and build_context._LOADED.get(base.graph) is kept
     assert got == scratch(tmp_path / "s2", ["solo.jar", "lib.jar", "base.jar"])[0]

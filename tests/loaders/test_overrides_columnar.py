@@ -88,7 +88,7 @@ def worlds(draw):
     winners = set(types) - set(draw(st.lists(st.sampled_from(types), max_size=1)))
     only = set(draw(st.lists(st.sampled_from(types), min_size=1, max_size=3))) if draw(st.booleans()) else None
     chunk = draw(st.sampled_from([1, 2, 3, 7, 1 << 18]))
-    return rows, Hierarchy(supers, dict(interfaces), set(), set()), winners, only, chunk
+    return rows, Hierarchy(supers, dict(interfaces)), winners, only, chunk
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -102,7 +102,7 @@ def test_columnar_overrides_equal_the_definition(world, with_kind):
 
 
 def test_corner_cases_by_hand():
-    hierarchy = Hierarchy({"b/Sub": "a/Base", "a/Base": "java/lang/Object"}, {"b/Sub": ["a/I"]}, set(), set())
+    hierarchy = Hierarchy({"b/Sub": "a/Base", "a/Base": "java/lang/Object"}, {"b/Sub": ["a/I"]})
     methods = _methods([
         ("java/lang/Object", "toString", "()Ljava/lang/String;", ACC_PUBLIC),
         ("java/lang/Object", "clone", "()Ljava/lang/Object;", ACC_PROTECTED),
@@ -134,5 +134,5 @@ def test_corner_cases_by_hand():
 
 
 def test_no_overridable_methods():
-    assert overrides(_methods([("a/A", "<init>", "()V", ACC_PUBLIC)]), {"a/A"}, Hierarchy({}, {}, set(), set())) \
+    assert overrides(_methods([("a/A", "<init>", "()V", ACC_PUBLIC)]), {"a/A"}, Hierarchy({}, {})) \
         .num_rows == 0

@@ -1,0 +1,133 @@
+"""`resolution.resolve_targets` finds the declaration a call or field access links to in integer codes (each key
+expanded against its owner's lookup order); these tests hold it to JVMS 5.4.3.2-5.4.3.3 written out per key, as
+the JVM walks it, on random hierarchies (diamonds, cycles the JVM would reject, interfaces reached twice,
+owners declared nowhere), and `Declared.plus` (an update's own members on a base) to a Declared built whole.
+The javap differential (tests/loaders/test_differential_javap_calls.py) holds both to real bytecode."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import pyarrow as pa
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from jdx.loaders.resolution import Declared, Hierarchy, positions, resolve_targets
+
+
+def method_definition(h: Hierarchy, declared: set[str], owner: str, nd: str) -> str | None:
+    seen: set[str] = set()
+    chain = []
+    c = owner
+    while c and c not in seen:
+        seen.add(c)
+        chain.append(c)
+        if f"{c}#{nd}" in declared:
+            return c
+        c = h.supers.get(c)
+    queue = [i for c in chain for i in h.interfaces.get(c, ())]
+    while queue:
+        i = queue.pop(0)
+        if i in seen:
+            continue
+        seen.add(i)
+        if f"{i}#{nd}" in declared:
+            return i
+        queue.extend(h.interfaces.get(i, ()))
+    return None
+
+
+def field_definition(h: Hierarchy, declared: set[str], owner: str, nd: str, seen: set[str] | None = None):
+    seen = set() if seen is None else seen
+    c = owner
+    while c and c not in seen:
+        seen.add(c)
+        if f"{c}#{nd}" in declared:
+            return c
+        for i in h.interfaces.get(c, ()):
+            found = field_definition(h, declared, i, nd, seen)
+            if found:
+                return found
+        c = h.supers.get(c)
+    return None
+
+
+TYPES = ["a/A", "a/B", "b/C", "b/D", "E", "F", "a/G"]
+METHOD_NDS = ["m()V", "m(I)V", "n()Ljava/lang/Object;", "<init>()V"]
+FIELD_NDS = ["x:I", "y:Ljava/lang/String;"]
+
+
+@st.composite
+def worlds(draw, field: bool):
+    types = TYPES[: draw(st.integers(2, len(TYPES)))]
+    supers, interfaces = {}, defaultdict(list)
+    for t in types:
+        if draw(st.booleans()):
+            supers[t] = draw(st.sampled_from(types + ["java/lang/Object"]))  # cycles too: the walk stops
+        interfaces[t] = draw(st.lists(st.sampled_from(types), max_size=3, unique=True))
+    nds = FIELD_NDS if field else METHOD_NDS
+    owners = types + ["java/lang/Object", "zz/Missing"]
+    declared = sorted(set(draw(st.lists(st.tuples(st.sampled_from(owners[:-1]), st.sampled_from(nds)), max_size=25))))
+    keys = sorted(set(draw(st.lists(st.tuples(st.sampled_from(owners), st.sampled_from(nds + ["q()V"])),
+                                    min_size=1, max_size=25))))
+    split = draw(st.integers(0, len(declared)))
+    return Hierarchy(supers, dict(interfaces)), [f"{o}#{nd}" for o, nd in declared], \
+        [f"{o}#{nd}" for o, nd in keys], split
+
+
+def _check(world, field: bool):
+    hierarchy, declared_ids, keys, split = world
+    text = pa.string()
+    whole = Declared.of(pa.array(declared_ids, text))
+    grown = Declared.of(pa.array(declared_ids[:split], text)).plus(pa.array(declared_ids[split:], text))
+    lookup = hierarchy.field_lookup if field else hierarchy.method_lookup
+    definition = field_definition if field else method_definition
+    want_targets, want_vias, want_external = [], [], []
+    for key in keys:
+        owner, nd = key.split("#", 1)
+        found = None if key in declared_ids else definition(hierarchy, set(declared_ids), owner, nd)
+        here = key in declared_ids
+        want_targets.append(key if here or found is None else f"{found}#{nd}")
+        want_vias.append(None if here or found is None else owner)
+        want_external.append(not here and found is None)
+    for declared in (whole, grown):
+        targets, vias, external = resolve_targets(pa.array(keys, text), declared, lookup, {})
+        assert targets.to_pylist() == want_targets
+        assert vias.to_pylist() == want_vias
+        assert external.to_pylist() == want_external
+        assert len(declared) == len(declared_ids)
+        assert all(i in declared for i in declared_ids)
+        assert not any(k in declared for k in keys if k not in declared_ids)
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(worlds(field=False))
+def test_method_resolution_equals_the_jvms_walk(world):
+    _check(world, field=False)
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(worlds(field=True))
+def test_field_resolution_equals_the_jvms_walk(world):
+    _check(world, field=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text("abc", max_size=3), unique=True, max_size=12), st.lists(st.text("abcd", max_size=3),
+                                                                               unique=True, max_size=60))
+def test_positions_both_ways(values, table):
+    text = pa.string()
+    want = [table.index(v) if v in table else None for v in values]
+    assert positions(pa.array(values, text), pa.array(table, text)).to_pylist() == want
+
+
+def test_a_field_reached_through_an_interface_before_the_superclass():
+    # JVMS 5.4.3.2: C's superinterfaces are searched before its superclass
+    h = Hierarchy({"p/C": "p/S"}, {"p/C": ["p/I"]})
+    declared = Declared.of(pa.array(["p/S#x:I", "p/I#x:I"], pa.string()))
+    targets, vias, external = resolve_targets(pa.array(["p/C#x:I"], pa.string()), declared, h.field_lookup, {})
+    assert targets.to_pylist() == ["p/I#x:I"] and vias.to_pylist() == ["p/C"] and external.to_pylist() == [False]
+    # methods: the superclass chain first (5.4.3.3)
+    declared = Declared.of(pa.array(["p/S#m()V", "p/I#m()V"], pa.string()))
+    targets, _, _ = resolve_targets(pa.array(["p/C#m()V"], pa.string()), declared, h.method_lookup, {})
+    assert targets.to_pylist() == ["p/S#m()V"]
