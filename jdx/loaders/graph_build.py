@@ -431,11 +431,14 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     del nest_from, nest_to, f_type_ids
     is_iface = {i for i, a in zip(ids, types["access"].to_pylist()) if a & ACC_INTERFACE}
     del types, f_types
-    # what the rest of the build reads of the members (the declarations' own columns went with their nodes)
-    methods = methods.select(["id", "owner_id", "name", "descriptor", "access", "exceptions"])
-    fields = fields.select(["id"])
-    all_methods = all_methods.select(["id", "owner_id", "name", "descriptor", "access"]
-                                     + (["kind"] if partial else []))  # an update's context holds fields too
+    # what is drawn from the member tables alone goes now, and they with it: resolution needs only the codes
+    throws = _throws(methods)  # handed over with the other type references, below
+    override_edges = overrides(all_methods, winners, hierarchy, set(f_ids) if partial else None)
+    sink.rels("OVERRIDES", "Method", "Method", override_edges)
+    n_overrides = override_edges.num_rows
+    method_ids, field_ids = methods["id"], fields["id"]
+    del methods, fields, all_methods, override_edges
+    _give_back()
 
     # --- references from method bodies, resolved as the JVM links them; they may end at external nodes
     kind_names = pa.array(REF_KINDS, pa.string())
@@ -468,7 +471,6 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
         held.rels("REFERENCES", "Method", "Type", pa.table({"from": part["from"], "to": part["to"],
                                                             "line": part["line"],
                                                             "kind": pc.take(kind_names, part["kind"])}))
-    throws = _throws(methods)
     external_types.update(pc.unique(throws["to"]).to_pylist())
     held.rels("REFERENCES", "Method", "Type", throws)
     del throws, part
@@ -498,9 +500,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     sink.nodes("Field", _external_members(external_fields, method=False))
     held.release()
     edge_rows += held.rows - ann_edges
-    override_edges = overrides(all_methods, winners, hierarchy, set(f_ids) if partial else None)
-    sink.rels("OVERRIDES", "Method", "Method", override_edges)
-    kotlin_nodes, kotlin_rels = kotlin_graph_tables(shards, shadowed, art_ids, methods["id"], fields["id"], winners,
+    kotlin_nodes, kotlin_rels = kotlin_graph_tables(shards, shadowed, art_ids, method_ids, field_ids, winners,
                                                     focus if partial else None)
     if kotlin_nodes is not None:
         sink.nodes("KotlinDecl", kotlin_nodes)
@@ -510,7 +510,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
         "artifacts": len(shards), "classes": len(winners), "types": len(ids) + len(external_types),
         "methods": n_methods, "fields": n_fields, "members": n_methods + n_fields,
         "calls": n_invokes,
-        "edges": edge_rows + override_edges.num_rows + ann_edges,
+        "edges": edge_rows + n_overrides + ann_edges,
         "kotlin": kotlin_nodes.num_rows if kotlin_nodes is not None else 0,
     }
     return BuildResult(warnings, counts)
@@ -573,14 +573,12 @@ def _ref_parts(shards, name: str, by_pos: dict[int, frozenset[str]], art_ids: li
 
 def _throws(methods: pa.Table) -> pa.Table:
     """throws clauses are declaration-level references (usages --kind throw)."""
-    src, dst = [], []
-    for mid, exc in zip(methods["id"].to_pylist(), methods["exceptions"].to_pylist()):
-        if exc:
-            for e in exc.split(","):
-                src.append(mid)
-                dst.append(e)
+    exc = methods["exceptions"]
+    has = pc.fill_null(pc.not_equal(exc, ""), False)
+    lists = pc.split_pattern(_combined(exc.filter(has)), ",")
+    src = pc.take(_combined(methods["id"].filter(has)), pc.list_parent_indices(lists))
     n = len(src)
-    return pa.table({"from": pa.array(src, pa.string()), "to": pa.array(dst, pa.string()),
+    return pa.table({"from": src, "to": pc.list_flatten(lists),
                      "line": _const(n, -1, pa.int32()), "kind": _const(n, "throws", pa.string())})
 
 
