@@ -258,12 +258,12 @@ def overrides(methods: pa.Table, winners: set[str], hierarchy: Hierarchy, only: 
     code = pc.add(pc.multiply(pc.cast(pc.index_in(m["owner_id"], value_set=owners), pa.int64()), width),
                   pc.cast(pc.index_in(signature, value_set=signatures), pa.int64()))
     del signature, signatures
-    # one declaration per (owner, signature), ordered by that code; two real methods of one erasure (not
-    # javac's output) keep the smallest descriptor
-    m = m.append_column("code", code).sort_by([("code", "ascending"), ("descriptor", "ascending")])
-    del code
-    code = m["code"].combine_chunks()
-    if len(code) > 1:
+    # one declaration per (owner, signature): two real methods of one erasure (not javac's output) keep the
+    # smallest descriptor
+    code = _combined(code)
+    if pc.count_distinct(code).as_py() < len(code):  # ordered by code, then descriptor: the first of each wins
+        m = m.append_column("code", code).sort_by([("code", "ascending"), ("descriptor", "ascending")])
+        code = m["code"].combine_chunks()
         first = pc.not_equal(code.slice(1), code.slice(0, len(code) - 1))
         m = m.filter(pa.concat_arrays([pa.array([True]), first]))
         code = m["code"].combine_chunks()
