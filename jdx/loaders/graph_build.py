@@ -590,8 +590,7 @@ def _annotations(shards, pos_name: pa.Array, type_ids: pa.Array, only: set[int] 
     Kotlin compiler's @NotNull on every signature) made this the build's largest structure of strings."""
     ann = _concat(shards, "annotations", only, consume=consume)
     idx = pc.index_in(_join(pc.cast(ann["pos"], pa.string()), ann["owner"], sep=":"), value_set=pos_name)
-    desc = ann["annotation"]
-    keep = pc.and_(pc.and_(pc.is_valid(idx), pc.fill_null(pc.starts_with(desc, "L"), False)),
+    keep = pc.and_(pc.and_(pc.is_valid(idx), pc.fill_null(pc.starts_with(ann["annotation"], "L"), False)),
                    pc.not_equal(ann["owner_kind"], 3))
     ann = ann.filter(keep)
     owners = pc.take(type_ids, idx.filter(keep))

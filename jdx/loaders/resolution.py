@@ -26,6 +26,13 @@ def positions(values: pa.Array, table: pa.Array) -> pa.Array:
     return pc.cast(pc.take(rows, at), pa.int64())
 
 
+def member_of(values: pa.Array, table: pa.Array) -> pa.Array:
+    """`pc.is_in(values, value_set=table)`; a few values against a big table hash the values, not the table."""
+    if len(values) * 4 < len(table):
+        table = table.filter(pc.is_in(table, value_set=values))
+    return pc.is_in(values, value_set=table)
+
+
 def split_ids(ids) -> tuple[pa.Array, pa.Array]:
     """Member ids (`owner#name(desc)` or `owner#name:desc`) -> (owners, what follows the '#')."""
     parts = pc.split_pattern(ids, "#", max_splits=1)
@@ -44,6 +51,13 @@ class Declared:
         self.extra = extra or {}  # owners an update added to a base's index (the base's dict is shared)
         self.nds = nds  # distinct names with descriptors, by code
         self.codes = codes  # every declared member's code
+        self._names: pa.Array | None = None
+
+    def names(self) -> pa.Array:
+        """The owners by code, as Arrow."""
+        if self._names is None:
+            self._names = pa.array(self.owners, pa.string())
+        return self._names
 
     @classmethod
     def of(cls, ids) -> Declared:
@@ -68,7 +82,9 @@ class Declared:
         nd_codes = pc.fill_null(at, pc.add(pc.cast(positions(distinct, fresh), pa.int64()), len(self.nds)))
         owner_codes = pa.array([self.index.get(o, extra.get(o)) for o in owner.to_pylist()], pa.int64())
         codes = pc.add(pc.multiply(owner_codes, STRIDE), pc.take(nd_codes, pc.index_in(nd, value_set=distinct)))
-        return Declared(owners, self.index, nds, pa.concat_arrays([self.codes, _combined(codes)]), extra)
+        grown = Declared(owners, self.index, nds, pa.concat_arrays([self.codes, _combined(codes)]), extra)
+        grown._names = pa.concat_arrays([self.names(), pa.array(new_owners, pa.string())])
+        return grown
 
     def code(self, owner: str) -> int | None:
         found = self.index.get(owner)
@@ -176,7 +192,7 @@ def resolve_targets(keys: pa.Array, declared: Declared, lookup, orders: dict[str
     candidate = pc.list_flatten(expanded)
     del expanded
     probe = pc.add(pc.multiply(candidate, STRIDE), pc.take(nd_code, parent))
-    hit = pc.fill_null(pc.is_in(probe, value_set=declared.codes), False)
+    hit = pc.fill_null(member_of(probe, declared.codes), False)
     parent, candidate = parent.filter(hit), candidate.filter(hit)
     if len(parent):  # the first declaration in lookup order (a key's candidates are contiguous, in order)
         first = pa.concat_arrays([pa.array([True]), pc.not_equal(parent.slice(1), parent.slice(0, len(parent) - 1))])
@@ -185,7 +201,7 @@ def resolve_targets(keys: pa.Array, declared: Declared, lookup, orders: dict[str
     found = pc.take(candidate, at)  # the declaring owner's code per key, null when declared nowhere
     here = pc.fill_null(pc.equal(found, pc.take(pa.array(own_codes, pa.int64()), owner_pos)), False)
     moved = pc.and_(pc.is_valid(found), pc.invert(here))
-    found_name = pc.take(pa.array(declared.owners, pa.string()), pc.if_else(moved, found, None))
+    found_name = pc.take(declared.names(), pc.if_else(moved, found, None))
     targets = pc.if_else(moved, pc.binary_join_element_wise(found_name, nd, "#"), keys)
     vias = pc.if_else(moved, owner, pa.scalar(None, pa.string()))
     return targets, vias, pc.is_null(found)

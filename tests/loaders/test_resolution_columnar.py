@@ -12,7 +12,7 @@ import pyarrow as pa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jdx.loaders.resolution import Declared, Hierarchy, positions, resolve_targets
+from jdx.loaders.resolution import Declared, Hierarchy, member_of, positions, resolve_targets
 
 
 def method_definition(h: Hierarchy, declared: set[str], owner: str, nd: str) -> str | None:
@@ -119,6 +119,13 @@ def test_positions_both_ways(values, table):
     text = pa.string()
     want = [table.index(v) if v in table else None for v in values]
     assert positions(pa.array(values, text), pa.array(table, text)).to_pylist() == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 40), max_size=15), st.lists(st.integers(0, 40), unique=True, max_size=80))
+def test_member_of_both_ways(values, table):
+    got = member_of(pa.array(values, pa.int64()), pa.array(table, pa.int64())).to_pylist()
+    assert got == [v in table for v in values]
 
 
 def test_a_field_reached_through_an_interface_before_the_superclass():
