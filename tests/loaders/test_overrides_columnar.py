@@ -91,7 +91,7 @@ def worlds(draw):
     return rows, Hierarchy(supers, dict(interfaces)), winners, only, chunk
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(worlds(), st.booleans())
 def test_columnar_overrides_equal_the_definition(world, with_kind):
     rows, hierarchy, winners, only, chunk = world

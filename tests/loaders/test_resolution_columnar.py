@@ -100,19 +100,19 @@ def _check(world, field: bool):
         assert not any(k in declared for k in keys if k not in declared_ids)
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(worlds(field=False))
 def test_method_resolution_equals_the_jvms_walk(world):
     _check(world, field=False)
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(worlds(field=True))
 def test_field_resolution_equals_the_jvms_walk(world):
     _check(world, field=True)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(st.text("abc", max_size=3), unique=True, max_size=12), st.lists(st.text("abcd", max_size=3),
                                                                                unique=True, max_size=60))
 def test_positions_both_ways(values, table):
@@ -121,7 +121,7 @@ def test_positions_both_ways(values, table):
     assert positions(pa.array(values, text), pa.array(table, text)).to_pylist() == want
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(st.integers(0, 40), max_size=15), st.lists(st.integers(0, 40), unique=True, max_size=80))
 def test_member_of_both_ways(values, table):
     got = member_of(pa.array(values, pa.int64()), pa.array(table, pa.int64())).to_pylist()
