@@ -187,10 +187,10 @@ def _envelope(out: str) -> dict:
 
 # first, before the module's Ray instance starts: these need none, and two instances would share 2 cores
 
-def test_a_run_starts_its_own_local_cluster_and_stops_it_and_local_runs_never_import_ray(jars, tmp_path):
+@pytest.mark.soak  # starts and stops a whole Ray instance (~20 s of two cores)
+def test_a_run_starts_its_own_local_cluster_and_stops_it(jars, tmp_path):
     """The real entry point, in a fresh process: `--executor ray` without an address starts a Ray instance for
-    the run (progress and the retry/failure lines on stderr) and leaves none behind; `--executor local` never
-    imports Ray."""
+    the run (progress and the retry/failure lines on stderr) and leaves none behind."""
     env = {**os.environ, "JDX_CACHE_DIR": str(tmp_path / "cache"), "JDX_NO_DAEMON": "1"}
     env.pop("RAY_ADDRESS", None)
     proc = subprocess.run([sys.executable, "-m", "jdx", "index", "--executor", "ray", "--no-jdk",
@@ -199,11 +199,16 @@ def test_a_run_starts_its_own_local_cluster_and_stops_it_and_local_runs_never_im
     assert "jdx: extracting classes from 3 artifact(s)" in proc.stderr
     workers = min(3, os.cpu_count() or 1)  # one per core of the local instance, at most one per artifact
     assert re.search(rf"ray: {workers} worker\(s\) on 1 node\(s\) \(local\), 3 task\(s\)", proc.stdout), proc.stdout
+
+
+def test_local_runs_never_import_ray(jars, tmp_path):
+    """`--executor local` (the default) never imports Ray, in a fresh process."""
+    env = {**os.environ, "JDX_CACHE_DIR": str(tmp_path / "local"), "JDX_NO_DAEMON": "1"}
+    env.pop("RAY_ADDRESS", None)
     code = ("import sys\nfrom jdx.cli.main import main\n"
             f"rc = main(['index', '-q', '--no-jdk', '--jars={jars[0]}'])\n"
             "assert rc == 0, rc\nassert 'ray' not in sys.modules, 'the local executor imported ray'\n")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env={**env, "JDX_CACHE_DIR": str(tmp_path / "local")}, timeout=300)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr
 
 
