@@ -21,7 +21,8 @@ from jdx.loaders.build_context import (CONTEXT_COLUMNS, JDK_INTERNAL, position_r
                                        with_artifact_keys)
 from jdx.loaders.extractor import REF_KINDS, TYPE_KINDS
 from jdx.loaders.kotlin_graph import kotlin_graph_tables
-from jdx.loaders.resolution import Declared, Hierarchy, overrides, resolve_edges, split_ids
+from jdx.loaders.resolution import (Declared, Hierarchy, combined, overrides, resolve_edges, sorted_unique,
+                                    split_ids)
 
 ACC_PUBLIC, ACC_INTERFACE, ACC_SYNTHETIC, ACC_DEPRECATED = 0x0001, 0x0200, 0x1000, 0x20000
 READ_KINDS = (5, 6, 16)
@@ -98,7 +99,7 @@ def _read_tables(shards: list, name: str, columns: list[str] | None):
 
 def _first_rows(keys: pa.Array) -> pa.Array:
     """Mask of rows whose key did not occur earlier."""
-    keys = _combined(keys)
+    keys = combined(keys)
     first = pc.index_in(keys, value_set=keys)
     return pc.equal(first, pa.array(range(len(keys)), pa.int32()))
 
@@ -136,10 +137,6 @@ def _shadow_suffix(pos: int, art_ids: list[str]) -> str:
     return "@" + art_ids[pos][:16]
 
 
-def _combined(col):
-    return col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col
-
-
 def _shadow_by_position(shadowed: set[tuple[int, str]]) -> dict[int, frozenset[str]]:
     """The shadowed class names of each classpath position that holds any (computed once per build)."""
     by_pos: dict[int, set[str]] = defaultdict(set)
@@ -153,8 +150,8 @@ def _shadow_rows(ids, positions, by_pos: dict[int, frozenset[str]], art_ids: lis
     or None, flags). Only the artifacts holding a shadowed copy are looked at, and each of their distinct ids
     once (a method's many call sites share its id: a repository with every version of its libraries shadows
     most classes, and a loop over their call sites took minutes). An id is its owner, then `#member`."""
-    ids, positions = _combined(ids), _combined(positions)
-    owners = _combined(owners) if owners is not None else None
+    ids, positions = combined(ids), combined(positions)
+    owners = combined(owners) if owners is not None else None
     n = len(ids)
     segments = position_runs(positions)
     if segments is None:  # not grouped by position: sort, rename, put back
@@ -575,8 +572,8 @@ def _throws(methods: pa.Table) -> pa.Table:
     """throws clauses are declaration-level references (usages --kind throw)."""
     exc = methods["exceptions"]
     has = pc.fill_null(pc.not_equal(exc, ""), False)
-    lists = pc.split_pattern(_combined(exc.filter(has)), ",")
-    src = pc.take(_combined(methods["id"].filter(has)), pc.list_parent_indices(lists))
+    lists = pc.split_pattern(combined(exc.filter(has)), ",")
+    src = pc.take(combined(methods["id"].filter(has)), pc.list_parent_indices(lists))
     n = len(src)
     return pa.table({"from": src, "to": pc.list_flatten(lists),
                      "line": _const(n, -1, pa.int32()), "kind": _const(n, "throws", pa.string())})
@@ -613,7 +610,7 @@ def _annotations(shards, pos_name: pa.Array, type_ids: pa.Array, only: set[int] 
 
 def _group_lists(keys, values) -> tuple[pa.Array, pa.Array]:
     """(distinct keys sorted, the list of each one's values in their original order)."""
-    keys, values = _combined(keys), _combined(values)
+    keys, values = combined(keys), combined(values)
     order = pc.sort_indices(keys)  # stable: a key's values keep their order
     runs = pc.run_end_encode(pc.take(keys, order))
     offsets = pa.concat_arrays([pa.array([0], pa.int32()), pc.cast(runs.run_ends, pa.int32())])
@@ -803,10 +800,7 @@ def _external_members(ids: pa.Array, method: bool) -> pa.Table:
 
 
 def _distinct_sorted(parts: list[pa.Array]) -> pa.Array:
-    if not parts:
-        return pa.array([], pa.string())
-    u = pc.unique(pa.chunked_array(parts, pa.string()))
-    return pc.take(u, pc.sort_indices(u))
+    return sorted_unique(pa.chunked_array(parts, pa.string()))
 
 
 _BATCH_ROWS = 1 << 20  # references resolved together: the lookups' hash tables are built once per batch

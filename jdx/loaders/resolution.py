@@ -66,7 +66,7 @@ class Declared:
         codes = pc.add(pc.multiply(pc.cast(pc.index_in(owner, value_set=owners), pa.int64()), STRIDE),
                        pc.cast(pc.index_in(nd, value_set=nds), pa.int64()))
         names = owners.to_pylist()
-        return cls(names, {o: i for i, o in enumerate(names)}, nds, _combined(codes))
+        return cls(names, {o: i for i, o in enumerate(names)}, nds, combined(codes))
 
     def plus(self, ids) -> Declared:
         """These ids added (an update's own members, none of them already declared)."""
@@ -82,7 +82,7 @@ class Declared:
         nd_codes = pc.fill_null(at, pc.add(pc.cast(positions(distinct, fresh), pa.int64()), len(self.nds)))
         owner_codes = pa.array([self.index.get(o, extra.get(o)) for o in owner.to_pylist()], pa.int64())
         codes = pc.add(pc.multiply(owner_codes, STRIDE), pc.take(nd_codes, pc.index_in(nd, value_set=distinct)))
-        grown = Declared(owners, self.index, nds, pa.concat_arrays([self.codes, _combined(codes)]), extra)
+        grown = Declared(owners, self.index, nds, pa.concat_arrays([self.codes, combined(codes)]), extra)
         grown._names = pa.concat_arrays([self.names(), pa.array(new_owners, pa.string())])
         return grown
 
@@ -147,22 +147,8 @@ class Hierarchy:
         return out
 
     def ancestors(self, t: str) -> list[str]:
-        """Superclasses nearest first, then superinterfaces breadth-first."""
-        out, seen = [], {t}
-        c = self.supers.get(t)
-        while c and c not in seen:
-            seen.add(c)
-            out.append(c)
-            c = self.supers.get(c)
-        queue = [i for c in [t, *out] for i in self.interfaces.get(c, ())]
-        while queue:
-            i = queue.pop(0)
-            if i in seen:
-                continue
-            seen.add(i)
-            out.append(i)
-            queue.extend(self.interfaces.get(i, ()))
-        return out
+        """Superclasses nearest first, then superinterfaces breadth-first: a method's lookup order past `t` itself."""
+        return self.method_lookup(t)[1:]
 
 
 def resolve_targets(keys: pa.Array, declared: Declared, lookup, orders: dict[str, list[int]]) \
@@ -212,7 +198,7 @@ def resolve_edges(refs: pa.Table, declared: Declared, lookup, orders: dict[str, 
     """Call sites or field accesses -> edges to the declaration the JVM would link (resolve_targets, once per
     distinct key of `refs`); the keys declared nowhere are appended to `externals` (they become external
     nodes)."""
-    encoded = pc.dictionary_encode(_combined(refs["to"]))
+    encoded = pc.dictionary_encode(combined(refs["to"]))
     targets, vias, external = resolve_targets(encoded.dictionary, declared, lookup, orders)
     externals.append(encoded.dictionary.filter(external))
     return pa.table({
@@ -228,7 +214,8 @@ def _const_true(n: int) -> pa.Array:
     return pa.nulls(n, pa.bool_()).fill_null(True)
 
 
-def _combined(col):
+def combined(col):
+    """One Arrow array of a column (a ChunkedArray's chunks concatenated)."""
     return col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col
 
 
@@ -266,17 +253,17 @@ def overrides(methods: pa.Table, winners: set[str], hierarchy: Hierarchy, only: 
     del keep
     if m.num_rows == 0:
         return _override_table(pa.array([], pa.string()), pa.array([], pa.string()), pa.array([], pa.bool_()))
-    owners = _sorted_unique(m["owner_id"])
+    owners = sorted_unique(m["owner_id"])
     signature = pc.binary_join_element_wise(  # name + erased parameter types: what an override must match
         m["name"], pc.replace_substring_regex(m["descriptor"], pattern=r"\).*", replacement=")"), "")
-    signatures = _sorted_unique(signature)
+    signatures = sorted_unique(signature)
     width = len(signatures)
     code = pc.add(pc.multiply(pc.cast(pc.index_in(m["owner_id"], value_set=owners), pa.int64()), width),
                   pc.cast(pc.index_in(signature, value_set=signatures), pa.int64()))
     del signature, signatures
     # one declaration per (owner, signature): two real methods of one erasure (not javac's output) keep the
     # smallest descriptor
-    code = _combined(code)
+    code = combined(code)
     if pc.count_distinct(code).as_py() < len(code):  # ordered by code, then descriptor: the first of each wins
         m = m.append_column("code", code).sort_by([("code", "ascending"), ("descriptor", "ascending")])
         code = m["code"].combine_chunks()
@@ -339,7 +326,8 @@ def overrides(methods: pa.Table, winners: set[str], hierarchy: Hierarchy, only: 
     return _override_table(ids(edges["own"]), ids(edges["theirs"]), edges["direct"])
 
 
-def _sorted_unique(col) -> pa.Array:
+def sorted_unique(col) -> pa.Array:
+    """The distinct values of a column, sorted."""
     u = pc.unique(col)
     return pc.take(u, pc.sort_indices(u))
 
