@@ -18,9 +18,12 @@ from tests.service import JdxService, Options
 SYMBOLS = ("gx.Ping#ping(int)", "gx.Shape#describe()", "gx.AbstractShape#sides", "gx.Counter#count",
            "gx.Shape#area", "gx.CycleA#a", "gx.Pong#pong", "gx.Shape")
 BIG = ("java.util.List#size()", "java.lang.Object#toString()")  # thousands of JDK call sites
+# the default tier samples one big target; the soak compares every one
+BIG_IDS = ["java/util/List#size()I", "java/lang/Object#toString()Ljava/lang/String;", "java/lang/Object#<init>()V"]
+SAMPLES = [pytest.param(1, id="sample"), pytest.param(len(BIG_IDS), id="whole", marks=pytest.mark.soak)]
 
 
-def _answers(svc: JdxService) -> str:
+def _answers(svc: JdxService, big: int) -> str:
     out = []
     for s in SYMBOLS:
         for name, call in (("usages", lambda: svc.usages(s)), ("overrides", lambda: svc.overrides(s)),
@@ -30,7 +33,7 @@ def _answers(svc: JdxService) -> str:
                 out.append((s, name, call().result))
             except Exception as exc:  # noqa: BLE001 - a refusal must be the same refusal on both paths
                 out.append((s, name, f"{type(exc).__name__}: {exc}"))
-    for s in BIG:
+    for s in BIG[:big]:
         out.append((s, "usages", svc.usages(s).result))
         out.append((s, "callers", svc.callers(s, CallOptions(depth=2, limit=300)).result))
     return json.dumps(out, sort_keys=True, default=str)
@@ -41,12 +44,13 @@ def jar(jdx_home):
     return graph_jar(jdx_home)
 
 
-def test_answers_from_method_columns_equal_the_property_reads(jdx_home, jar, monkeypatch):
+@pytest.mark.parametrize("big", SAMPLES)
+def test_answers_from_method_columns_equal_the_property_reads(jdx_home, jar, monkeypatch, big):
     monkeypatch.setattr(store_mod, "METHOD_COLUMNS_AFTER", 1 << 60)
     plain = JdxService(Options(jars=[str(jar)], cache_dir=str(jdx_home / "cache")))
     try:
         assert plain.store().method_columns() is None
-        want = _answers(plain)
+        want = _answers(plain, big)
         assert plain.store().method_columns() is None
     finally:
         plain.close()
@@ -55,18 +59,18 @@ def test_answers_from_method_columns_equal_the_property_reads(jdx_home, jar, mon
     try:
         columns = warm.store().method_columns()
         assert columns is not None and "gx/Ping#ping(I)I" in columns[0]
-        assert _answers(warm) == want
+        assert _answers(warm, big) == want
     finally:
         warm.close()
 
 
-def test_every_form_of_a_query_returns_the_same_rows(jdx_home, jar):
+@pytest.mark.parametrize("big", SAMPLES)
+def test_every_form_of_a_query_returns_the_same_rows(jdx_home, jar, big):
     svc = JdxService(Options(jars=[str(jar)], cache_dir=str(jdx_home / "cache")))
     try:
         store = svc.store()
         ids = sorted(r["id"] for r in store.rows("MATCH (m:Method) WHERE m.id STARTS WITH 'gx/' RETURN m.id AS id"))
-        ids += ["java/util/List#size()I", "java/lang/Object#toString()Ljava/lang/String;",
-                "java/lang/Object#<init>()V"]  # thousands of call sites each
+        ids += BIG_IDS[:big]  # thousands of call sites each
         key = lambda r: json.dumps(r, sort_keys=True)  # noqa: E731
         for query in (q.CALLS_INTO, q.CALLS_FROM, q.OVERRIDERS_OF, q.SUBTYPES_OF):
             rows = {}

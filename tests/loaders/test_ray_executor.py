@@ -6,6 +6,9 @@ executor over the same artifacts: the shards a cluster writes must be the same f
 must answer the same, an existing shard is never extracted again, a worker that dies mid-write is replaced and
 its task run again without a half-written shard ever being read, and what cannot be extracted is reported as the
 local executor reports an unreadable artifact (ARTIFACT_READ_ERROR, exit 5).
+
+Every test that starts Ray runs in the soak (a Ray instance costs ~20 s of the machine's two cores); the default
+tier keeps what needs no cluster: local runs never import Ray, and flags that cannot work are usage errors.
 """
 
 from __future__ import annotations
@@ -238,6 +241,7 @@ def ray_cache(cluster, jars, tmp_path_factory) -> Path:
     return cache
 
 
+@pytest.mark.soak  # a Ray instance costs ~20 s of the two cores; the default tier keeps the import check and flags
 def test_ray_writes_the_same_shards_as_local(ray_cache, local_cache, jars):
     arts = _artifacts(jars, ray_cache)
     assert len(arts) == 3
@@ -248,13 +252,14 @@ def test_ray_writes_the_same_shards_as_local(ray_cache, local_cache, jars):
             assert mine[name] == theirs[name], f"{a.name}/{name} differs"
 
 
+@pytest.mark.soak
 def test_ray_graph_answers_as_local(ray_cache, local_cache, jars):
     got, want = _answers(jars, ray_cache), _answers(jars, local_cache)
     assert got["usages com.google.gson.Gson#toJson(Object)"]["total"] >= 1  # the app's call, across artifacts
     assert got == want
 
 
-@pytest.mark.soak  # the default tier keeps a cluster start, its shards and its graph against local
+@pytest.mark.soak
 def test_an_existing_shard_is_never_extracted_again(ray_cache, jars, cluster):
     from jdx.loaders.indexer import ensure_graph
     from jdx.loaders.ray_executor import RayExecutor

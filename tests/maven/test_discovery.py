@@ -349,7 +349,7 @@ def _printed_refs(value) -> list[str]:
     return [value] if isinstance(value, str) else []
 
 
-@pytest.mark.parametrize("form", ["coordinate", "jar"])
+@pytest.mark.parametrize("form", ["coordinate", pytest.param("jar", marks=pytest.mark.soak)])
 def test_a_shadowed_copy_prints_as_an_artifact_scoped_ref_that_reads_back(world, world_env, tmp_path, form):
     """Spec §6: the copy of a class an earlier artifact shadows prints as `g:a:v/fqn` (by its jar's file name when
     it has no coordinate), constructors by their plain simple name, and every such printed reference is accepted
