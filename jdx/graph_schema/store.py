@@ -83,6 +83,8 @@ class GraphStore:
         self.memo: dict = {}
         self._statements: dict = {}
         self._method_columns: tuple[list, list, list, list] | None = None
+        # indexes a long-lived reader derives once from its method columns (engine.relations.reader_index)
+        self.reader_indexes: dict = {}
         self._method_rows_read = 0
         # the build's search index files, held open with the graph: a newer build of the workspace may sweep this
         # one before this reader's first search, and an open file outlives its name (search_files.read_index)

@@ -1,5 +1,6 @@
-"""A long-lived reader fills big answers' method columns from its own table by node offset, and asks for
-many ids through an UNWIND of key lookups: the answers must be exactly those of the plain queries."""
+"""A long-lived reader fills big answers' method columns from its own table by node offset, asks for
+many ids through an UNWIND of key lookups, and holds every lambda's writer and every bridge-twin key instead of
+querying them per answer: the answers must be exactly those of the plain queries."""
 
 from __future__ import annotations
 
