@@ -58,8 +58,10 @@ def _chaining_callers(store: GraphStore, rows: list[dict], by_id: dict[str, Targ
     The superclass of every calling class is fetched in one batch."""
     candidates = []
     for i, r in enumerate(rows):
+        if r["kind"] != "invokespecial" or "#<init>(" not in r["c_id"]:  # (owners never hold `#`)
+            continue
         owner, name, _ = split_method_id(r["c_id"])
-        if name == "<init>" and r["kind"] == "invokespecial" and by_id[r["target"]].kind == "constructor":
+        if name == "<init>" and by_id[r["target"]].kind == "constructor":
             candidates.append((i, owner, r["target"].split("#", 1)[0]))
     supers = {t["id"]: t["super"] for t in rows_by_ids(store, q.TYPES_BY_IDS, {c[1] for c in candidates})}
     return {i for i, owner, target in candidates if owner == target or supers.get(owner) == target}

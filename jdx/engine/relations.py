@@ -104,36 +104,40 @@ def rows_by_ids(store: GraphStore, query: q.ByIds, ids: Iterable[str]) -> list[d
         return []
     columns = store.method_columns() if query.by_offset is not None else None
     cypher, param = (query.by_offset if columns is not None else query).form(len(ids))
+    if columns is not None:
+        if param == "ids":
+            names, values = store.value_rows(cypher, {"ids": ids})
+        else:
+            values = []
+            for i in ids:
+                names, more = store.value_rows(cypher, {"id": i})
+                values.extend(more)
+        return _fill_methods(names, values, columns, query.prefix, query.external)
     if param == "ids":
         out = store.rows(cypher, {"ids": ids})
     else:
         out = []
         for i in ids:
             out.extend(store.rows(cypher, {"id": i}))
-    if columns is not None:
-        return _fill_methods(out, columns, query.prefix, query.external)
     if query.by_offset is not None:
         store.count_method_rows(len(out))
     return out
 
 
-def _fill_methods(rows: list[dict], columns: tuple[list, list, list, list], prefix: str, external: bool) -> list[dict]:
-    """Offset-form rows -> the rows the plain form returns (same keys, same order)."""
+def _fill_methods(names: list[str], values: list[list], columns: tuple[list, list, list, list], prefix: str,
+                  external: bool) -> list[dict]:
+    """Offset-form rows (column names, values) -> the rows the plain form returns (same keys, same order)."""
+    if not values:
+        return []
     ids, access, artifact, ext = columns
-    off_key = prefix + "off"
-    keys = (prefix + "id", prefix + "access", prefix + "artifact") + ((prefix + "external",) if external else ())
+    cut = names.index(prefix + "off")
+    keys = [prefix + "id", prefix + "access", prefix + "artifact"] + ([prefix + "external"] if external else [])
+    filled = names[:cut] + keys + names[cut + 1:]
     out = []
-    for r in rows:
-        o = r[off_key]
-        row = {}
-        for k, v in r.items():
-            if k == off_key:
-                row[keys[0]], row[keys[1]], row[keys[2]] = ids[o], access[o], artifact[o]
-                if external:
-                    row[keys[3]] = ext[o]
-            else:
-                row[k] = v
-        out.append(row)
+    for v in values:
+        o = v[cut]
+        v[cut:cut + 1] = (ids[o], access[o], artifact[o], ext[o]) if external else (ids[o], access[o], artifact[o])
+        out.append(dict(zip(filled, v)))
     return out
 
 

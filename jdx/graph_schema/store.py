@@ -133,11 +133,17 @@ class GraphStore:
 
     def rows(self, cypher: str, params: dict | None = None) -> list[dict]:
         """Runs Cypher and returns plain dicts (no Arrow on the hot query path)."""
+        names, values = self.value_rows(cypher, params)
+        return [dict(zip(names, v)) for v in values]
+
+    def value_rows(self, cypher: str, params: dict | None = None) -> tuple[list[str], list[list]]:
+        """Runs Cypher and returns (column names, each row's values): for callers that rewrite values before
+        making rows of them."""
         result = self._execute(cypher, params)
         names = result.get_column_names()
-        out = [dict(zip(names, values)) for values in result.get_all()]
+        values = result.get_all()
         result.close()
-        return out
+        return names, values
 
     def rows_cached(self, cypher: str, params: dict | None = None) -> list[dict]:
         """rows(), remembered for the life of this read-only store."""
