@@ -29,6 +29,8 @@ MEMO_ENTRIES = 3000  # remembered answers per open store; cleared wholesale when
 # start of the next query, never in the middle of one): after that, big answers read only edge properties and
 # offsets. A one-shot answer below this many method rows never pays for it
 METHOD_COLUMNS_AFTER = 5000
+# members of a build past which its COPYs wait for the build's edges (GraphWriter.expect): the JDK has 333k
+DEFER_COPIES_FROM = 1_000_000
 MANIFEST = "manifest.json"
 CURRENT = "current"
 
@@ -327,6 +329,7 @@ class GraphWriter:
         for statement in ddl():
             self.store._conn.execute(statement)
         self._jobs: "queue.Queue" = queue.Queue()
+        self._deferred: list | None = None  # COPYs waiting for `release` (expect: a big build)
         self._spooled = 0
         self._spooler = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jdx-graph-spool")
         self._held: list = []  # (relationship, its spool appender), in the order first held
@@ -348,15 +351,29 @@ class GraphWriter:
             except BaseException as exc:  # noqa: BLE001 - re-raised on the caller's thread in commit()
                 self._error = exc
 
+    def expect(self, members: int) -> None:
+        """The build's size, once its member tables are read. A build of more members than DEFER_COPIES_FROM holds
+        its COPYs until `release`: Kùzu's COPY of node tables (~1.2 GB at 2.8M members) then no longer runs
+        beside the build's own peak, reference resolution, at the cost of that COPY's time added to the wait
+        (a JDK-sized build keeps copying beside the build: its peak is far below the goal)."""
+        if members > DEFER_COPIES_FROM and self._deferred is None:
+            self._deferred = []
+
+    def _queue(self, job) -> None:
+        if self._deferred is not None:
+            self._deferred.append(job)
+        else:
+            self._jobs.put(job)
+
     def nodes(self, label: str, table: "pa.Table") -> None:
         if table.num_rows:
             spooled = self._spool(_with_schema_columns(table, NODE_TABLES[label]))
-            self._jobs.put(lambda: self._copy(label, spooled))
+            self._queue(lambda: self._copy(label, spooled))
 
     def rels(self, name: str, src: str, dst: str, table: "pa.Table") -> None:
         if table.num_rows:
             spooled = self._spool(table.select(["from", "to"] + [c for c, _ in REL_TABLES[name][1]]))
-            self._jobs.put(lambda: self._copy(name, spooled, src, dst))
+            self._queue(lambda: self._copy(name, spooled, src, dst))
 
     def context(self, name: str, table: "pa.Table") -> None:
         """A table of the classpath context kept beside the graph for the next update (`jdx.loaders.build_context`),
@@ -383,6 +400,9 @@ class GraphWriter:
         self._spooler.submit(appender.add, table.select(["from", "to"] + [c for c, _ in REL_TABLES[name][1]]))
 
     def release(self) -> None:
+        deferred, self._deferred = self._deferred or [], None
+        for job in deferred:  # in the order handed over: nodes before the edges that need them
+            self._jobs.put(job)
         held, self._held, self._appenders = self._held, [], {}
         for (name, src, dst), appender in held:
             closed = self._spooler.submit(appender.close)

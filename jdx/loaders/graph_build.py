@@ -367,6 +367,9 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     else:
         declared_methods, declared_fields = Declared.of(methods["id"]), Declared.of(fields["id"])
         all_methods, n_methods, n_fields = methods, methods.num_rows, fields.num_rows
+    expect = getattr(sink, "expect", None)
+    if expect is not None:  # a sink may plan its work by the build's size (GraphWriter.expect)
+        expect(n_methods + n_fields)
     hierarchy = Hierarchy(supers, interfaces)
 
     # declared nodes go to the database now; externals follow once resolution has found them

@@ -167,3 +167,27 @@ def test_a_shadowed_copy_keeps_its_members_and_call_sites_under_its_own_id(tmp_p
     shadowed = store.rows("MATCH (m:Method) WHERE m.shadowed RETURN m.id AS m")
     assert shadowed == [{"m": f"{copy}#run()V"}]
     store.close()
+
+
+def test_a_build_whose_copies_wait_for_its_edges_equals_one_that_copies_at_once(tmp_path, monkeypatch):
+    """A build past DEFER_COPIES_FROM members (the whole local Maven repository) holds its COPYs until its edges
+    are released: the graph is the same, row for row."""
+    from jdx.graph_schema import store as store_module
+
+    def dump(store: GraphStore) -> list:
+        out = []
+        for label in ("Type", "Method", "Field", "Package", "Artifact"):
+            out += sorted(map(str, store.rows(f"MATCH (n:{label}) RETURN n.*")))
+        for rel in ("CONTAINS", "DECLARES", "EXTENDS", "IMPLEMENTS", "INVOKES", "READS", "WRITES", "REFERENCES",
+                    "OVERRIDES"):
+            out += sorted(map(str, store.rows(f"MATCH (a)-[r:{rel}]->(b) RETURN a.id, b.id, r")))
+        return out
+
+    _, at_once, _ = build(tmp_path / "a", ["app.jar", "lib.jar"])
+    monkeypatch.setattr(store_module, "DEFER_COPIES_FROM", 0)
+    _, waited, _ = build(tmp_path / "b", ["app.jar", "lib.jar"])
+    try:
+        assert dump(at_once) == dump(waited) and len(dump(at_once)) > 20
+    finally:
+        at_once.close()
+        waited.close()

@@ -126,3 +126,47 @@ def test_held_edges_of_many_parts_reach_the_graph_in_one_copy(tmp_path, monkeypa
         writer.commit({})
     writer.abort()
     assert not (tmp_path / "h").joinpath("current").exists()  # nothing half-written became current
+
+
+def test_a_big_build_copies_nothing_until_its_edges_are_released(tmp_path, monkeypatch):
+    """Past DEFER_COPIES_FROM members the writer holds every COPY, nodes included, until `release` (Kùzu's COPY
+    then does not run beside the build's peak), and copies them in the order they were handed over."""
+    from jdx.graph_schema import store as store_module
+    from jdx.graph_schema.store import GraphStore, GraphWriter
+
+    copied: list[str] = []
+    original = GraphStore._copy_file
+
+    def watched(self, name, path, src=None, dst=None):
+        copied.append(name)
+        return original(self, name, path, src, dst)
+
+    monkeypatch.setattr(store_module.GraphStore, "_copy_file", watched)
+    monkeypatch.setattr(store_module, "DEFER_COPIES_FROM", 2)
+    ids = pa.array([f"t/T{i}" for i in range(5)], pa.string())
+    small = GraphWriter(tmp_path / "small")
+    small.expect(2)  # not past the threshold: copies start at once
+    small.nodes("Type", pa.table({"id": ids}))
+    small.commit({})
+    assert copied == ["Type"]
+
+    copied.clear()
+    writer = GraphWriter(tmp_path / "g")
+    writer.expect(3)
+    writer.nodes("Type", pa.table({"id": ids}))
+    writer.rels("EXTENDS", "Type", "Type", pa.table({"from": ids.slice(0, 4), "to": ids.slice(1, 4)}))
+    writer.hold("IMPLEMENTS", "Type", "Type", pa.table({"from": ids.slice(0, 2), "to": ids.slice(2, 2),
+                                                        "position": pa.array([0, 0], pa.int32())}))
+    import time
+
+    time.sleep(0.3)  # the COPY thread would have started by now
+    assert copied == []
+    writer.release()
+    build = writer.commit({})
+    monkeypatch.undo()
+    assert copied == ["Type", "EXTENDS", "IMPLEMENTS"]
+    store = GraphStore(build / "graph.kz", read_only=True)
+    assert store.rows("MATCH (t:Type) RETURN count(t) AS n")[0]["n"] == 5
+    assert store.rows("MATCH ()-[r:EXTENDS]->() RETURN count(r) AS n")[0]["n"] == 4
+    assert store.rows("MATCH ()-[r:IMPLEMENTS]->() RETURN count(r) AS n")[0]["n"] == 2
+    store.close()
