@@ -314,7 +314,7 @@ def test_broad_patterns_rank_and_count_like_a_full_fetch(store, pattern):
     assert top == [(name, owner.replace("/", ".")) for name, owner in order[:20]]
 
 
-@pytest.mark.parametrize("regex", ["(a+)+b", "^get[A-Z]"])
+@pytest.mark.parametrize("regex", ["(a+)+b", pytest.param("^get[A-Z]", marks=pytest.mark.soak)])
 def test_a_broad_regex_counts_every_matching_group(store, regex):
     """A --regex matching thousands of names reports them all (the graph path once stopped at the groups it had
     fetched: 12 for `(a+)+b` on the JDK), counted against the graph's Method nodes."""
@@ -324,7 +324,8 @@ def test_a_broad_regex_counts_every_matching_group(store, regex):
     assert result["total"] == len(groups) > 1000 and truncated["total"] == len(groups)
 
 
-@pytest.mark.parametrize("typo, budget", [("hashmpa", 2), ("charet", 2), ("stringbuildr", 3), ("lst", 1)])
+@pytest.mark.parametrize("typo, budget", [("hashmpa", 2), ("charet", 2),
+                                          pytest.param("stringbuildr", 3, marks=pytest.mark.soak), ("lst", 1)])
 def test_fuzzy_names_equal_a_python_levenshtein_over_the_index_names(store, typo, budget):
     """The index's typo matches (the graph's levenshtein() over declared names) are exactly the searchable
     names within the budget by the Python edit distance."""
