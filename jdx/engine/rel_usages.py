@@ -157,7 +157,7 @@ def _collect(store: GraphStore, symbol: Symbol, kinds: tuple[str, ...],
     else:
         raw = _member_sites(store, symbol.targets, wanted)
     arts = Artifacts.of(store)
-    if filter is not None:  # before lambda attribution: a lambda body lives in its writer's class file
+    if filter is not None and filter.active():  # before lambda attribution: a lambda body lives in its writer's class file
         raw = [s for s in raw if filter.accepts(arts, s["row"].get("c_artifact"))]
     _attribute_lambdas(store, raw)
     for s in raw:
@@ -268,10 +268,14 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
     counts: dict[str, int] = {}
     arts = Artifacts.of(store)
     totals: dict[str, int] = {}
+    per_artifact: dict[str | None, int] = {}
     for s, row in pairs:
         counts[s["kind"]] = counts.get(s["kind"], 0) + 1
-        name = arts.name(row.get("c_artifact"))
-        totals[name] = totals.get(name, 0) + 1
+        artifact = row.get("c_artifact")
+        per_artifact[artifact] = per_artifact.get(artifact, 0) + 1
+    for artifact, n in per_artifact.items():  # (two artifact ids never share a name: the keys differ)
+        name = arts.name(artifact)
+        totals[name] = totals.get(name, 0) + n
     kinds_of_targets = sorted({t.kind for t in symbol.targets})
     result = {"symbol": symbol.targets[0].ref if len(symbol.targets) == 1 else text,
               "symbol_kind": kinds_of_targets[0] if len(kinds_of_targets) == 1 else "member",

@@ -251,7 +251,13 @@ class ArtifactFilter:
     def _hit(self, globs: list[str], name: str, path: str) -> bool:
         return any(fnmatch.fnmatchcase(name, g) or (path and fnmatch.fnmatchcase(path, g)) for g in globs)
 
+    def active(self) -> bool:
+        """Whether the filter can refuse anything (no `--in` and no `--exclude`: it accepts every artifact)."""
+        return bool(self.include or self.exclude)
+
     def accepts(self, arts: Artifacts, artifact_id: str | None) -> bool:
+        if not self.active():
+            return True
         name, path = arts.name(artifact_id), arts.paths.get(artifact_id or "", "")
         if self.include and not self._hit(self.include, name, path):
             return False
