@@ -48,8 +48,12 @@ def test_graph_rows(warm):
     assert "sites, 50 shown" in usages["value"] and not usages["value"].startswith("skipped")
 
 
-def test_search_rows(warm, monkeypatch):
+def test_search_rows(warm, monkeypatch, tmp_path):
     monkeypatch.setattr(bench_search, "COLD_CASES", [["search", "HMap"]])  # one cold process family is enough here
+    # the cold rows' processes inherit this environment: one-shot answers, and no daemon left in the machine's
+    # runtime dir after the session (one used to outlive the suite there)
+    monkeypatch.setenv("JDX_NO_DAEMON", "1")
+    monkeypatch.setenv("JDX_RUNTIME_DIR", str(tmp_path / "run"))
     rows = bench_search.rows(warm, 1)
     _check(rows, 1 + len(bench_search.WARM_CASES) + 1)
     assert all("median" in r["value"] for r in rows[1:])
