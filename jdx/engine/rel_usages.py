@@ -58,11 +58,9 @@ def _chaining_callers(store: GraphStore, rows: list[dict], by_id: dict[str, Targ
     The superclass of every calling class is fetched in one batch."""
     candidates = []
     for i, r in enumerate(rows):
-        if r["kind"] != "invokespecial" or "#<init>(" not in r["c_id"]:  # (owners never hold `#`)
-            continue
-        owner, name, _ = split_method_id(r["c_id"])
-        if name == "<init>" and by_id[r["target"]].kind == "constructor":
-            candidates.append((i, owner, r["target"].split("#", 1)[0]))
+        # a constructor's call: its id holds `#<init>(` (owners never hold `#`)
+        if r["kind"] == "invokespecial" and "#<init>(" in r["c_id"] and by_id[r["target"]].kind == "constructor":
+            candidates.append((i, r["c_id"].split("#", 1)[0], r["target"].split("#", 1)[0]))
     supers = {t["id"]: t["super"] for t in rows_by_ids(store, q.TYPES_BY_IDS, {c[1] for c in candidates})}
     return {i for i, owner, target in candidates if owner == target or supers.get(owner) == target}
 
@@ -157,7 +155,7 @@ def _collect(store: GraphStore, symbol: Symbol, kinds: tuple[str, ...],
     else:
         raw = _member_sites(store, symbol.targets, wanted)
     arts = Artifacts.of(store)
-    if filter is not None and filter.active():  # before lambda attribution: a lambda body lives in its writer's class file
+    if filter is not None and filter.active():  # before lambda attribution: a lambda lives in its writer's file
         raw = [s for s in raw if filter.accepts(arts, s["row"].get("c_artifact"))]
     _attribute_lambdas(store, raw)
     for s in raw:
@@ -273,7 +271,7 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
         counts[s["kind"]] = counts.get(s["kind"], 0) + 1
         artifact = row.get("c_artifact")
         per_artifact[artifact] = per_artifact.get(artifact, 0) + 1
-    for artifact, n in per_artifact.items():  # (two artifact ids never share a name: the keys differ)
+    for artifact, n in per_artifact.items():
         name = arts.name(artifact)
         totals[name] = totals.get(name, 0) + n
     kinds_of_targets = sorted({t.kind for t in symbol.targets})

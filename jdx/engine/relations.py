@@ -104,21 +104,16 @@ def rows_by_ids(store: GraphStore, query: q.ByIds, ids: Iterable[str]) -> list[d
         return []
     columns = store.method_columns() if query.by_offset is not None else None
     cypher, param = (query.by_offset if columns is not None else query).form(len(ids))
-    if columns is not None:
-        if param == "ids":
-            names, values = store.value_rows(cypher, {"ids": ids})
-        else:
-            values = []
-            for i in ids:
-                names, more = store.value_rows(cypher, {"id": i})
-                values.extend(more)
-        return _fill_methods(names, values, columns, query.prefix, query.external)
     if param == "ids":
-        out = store.rows(cypher, {"ids": ids})
+        names, values = store.value_rows(cypher, {"ids": ids})
     else:
-        out = []
+        values = []
         for i in ids:
-            out.extend(store.rows(cypher, {"id": i}))
+            names, more = store.value_rows(cypher, {"id": i})
+            values.extend(more)
+    if columns is not None:
+        return _fill_methods(names, values, columns, query.prefix, query.external)
+    out = [dict(zip(names, v)) for v in values]
     if query.by_offset is not None:
         store.count_method_rows(len(out))
     return out
@@ -279,14 +274,11 @@ def lambda_writers(store: GraphStore, lambda_ids: Iterable[str]) -> dict[str, di
     to nothing and stay as they are."""
     pending = sorted(set(lambda_ids))
     direct: dict[str, dict] = {}
-    held = reader_index(store, "lambda-writers", lambda columns: _writer_index(store, columns))
+    held = reader_index(store, "lambda-writers", lambda columns: _writer_rows(store, columns))
     while pending:
         if held is not None:
-            writers, offsets = held
-            _ids, access, artifact, _external = store.method_columns()
-            writer_of = {lam: writers[lam] for lam in pending if lam in writers}
-            rows = {w: {"id": w, "access": access[offsets[w]], "artifact": artifact[offsets[w]]}
-                    for w in writer_of.values() if w in offsets}
+            writer_of = {lam: held[lam]["id"] for lam in pending if lam in held}
+            rows = {held[lam]["id"]: held[lam] for lam in writer_of}
         else:
             writer_of = {r["lambda"]: r["writer"] for r in rows_by_ids(store, q.LAMBDA_WRITERS, pending)}
             rows = {r["id"]: r for r in rows_by_ids(store, q.METHODS_BY_IDS, writer_of.values())}
@@ -310,11 +302,15 @@ def lambda_writers(store: GraphStore, lambda_ids: Iterable[str]) -> dict[str, di
     return out
 
 
-def _writer_index(store: GraphStore, columns: tuple[list, list, list, list]) -> tuple[dict[str, str], dict[str, int]]:
-    """(lambda body id -> the id of the method that wrote it, method id -> node offset) for a long-lived reader:
-    one query for every lambda of the graph (~5 ms on the JDK) instead of two lookups per lambda and answer."""
+def _writer_rows(store: GraphStore, columns: tuple[list, list, list, list]) -> dict[str, dict]:
+    """Lambda body id -> the row (`id`, `access`, `artifact`) of the method that wrote it, for a long-lived reader:
+    one query for every lambda of the graph (~5 ms on the JDK) instead of two lookups per lambda and answer; a
+    writer the graph does not hold is left out, as its lookup would find nothing."""
     writers = {r["lambda"]: r["writer"] for r in store.rows(q.ALL_LAMBDA_WRITERS)}
-    return writers, {method_id: o for o, method_id in enumerate(columns[0])}
+    wanted = set(writers.values())
+    ids, access, artifact, _external = columns
+    found = {m: {"id": m, "access": access[o], "artifact": artifact[o]} for o, m in enumerate(ids) if m in wanted}
+    return {lam: found[w] for lam, w in writers.items() if w in found}
 
 
 def check_limit(limit: int | None) -> int:

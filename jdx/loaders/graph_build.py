@@ -366,9 +366,8 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
         n_methods, n_fields = len(declared_methods), len(declared_fields)
     else:
         # (a member's id is its owner's id, '#', then name and descriptor: ':' between them for a field)
-        declared_methods = Declared.of(methods["id"], methods["owner_id"], _join(methods["name"], methods["descriptor"]))
-        declared_fields = Declared.of(fields["id"], fields["owner_id"],
-                                      _join(fields["name"], fields["descriptor"], sep=":"))
+        declared_methods = Declared.of_parts(methods["owner_id"], _join(methods["name"], methods["descriptor"]))
+        declared_fields = Declared.of_parts(fields["owner_id"], _join(fields["name"], fields["descriptor"], sep=":"))
         all_methods, n_methods, n_fields = methods, methods.num_rows, fields.num_rows
     expect = getattr(sink, "expect", None)
     if expect is not None:  # a sink may plan its work by the build's size (GraphWriter.expect)

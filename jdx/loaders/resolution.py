@@ -60,12 +60,13 @@ class Declared:
         return self._names
 
     @classmethod
-    def of(cls, ids, owner=None, nd=None) -> Declared:
-        """The codes of member `ids`; `owner` and `nd` (the parts before and after the '#'), where the caller has
-        them already, spare splitting every id (a whole Maven repository's 2.8M ids, a few hundred MB at the
-        build's peak)."""
-        if owner is None or nd is None:
-            owner, nd = split_ids(ids)
+    def of(cls, ids) -> Declared:
+        return cls.of_parts(*split_ids(ids))
+
+    @classmethod
+    def of_parts(cls, owner, nd) -> Declared:
+        """`of` from the parts of the ids before and after the '#', where the caller has them already (splitting a
+        whole Maven repository's 2.8M ids cost a few hundred MB at the build's peak)."""
         owners, nds = pc.unique(owner), pc.unique(nd)  # codes in order of first appearance
         codes = pc.add(pc.multiply(pc.cast(pc.index_in(owner, value_set=owners), pa.int64()), STRIDE),
                        pc.cast(pc.index_in(nd, value_set=nds), pa.int64()))

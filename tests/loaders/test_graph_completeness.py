@@ -144,11 +144,16 @@ def test_a_big_build_copies_nothing_until_its_edges_are_released(tmp_path, monke
     monkeypatch.setattr(store_module.GraphStore, "_copy_file", watched)
     monkeypatch.setattr(store_module, "DEFER_COPIES_FROM", 2)
     ids = pa.array([f"t/T{i}" for i in range(5)], pa.string())
+    import time
+
     small = GraphWriter(tmp_path / "small")
-    small.expect(2)  # not past the threshold: copies start at once
+    small.expect(2)  # not past the threshold: copies start at once, before any release
     small.nodes("Type", pa.table({"id": ids}))
-    small.commit({})
+    waited = time.monotonic()
+    while not copied and time.monotonic() - waited < 30:
+        time.sleep(0.02)
     assert copied == ["Type"]
+    small.commit({})
 
     copied.clear()
     writer = GraphWriter(tmp_path / "g")
@@ -157,8 +162,6 @@ def test_a_big_build_copies_nothing_until_its_edges_are_released(tmp_path, monke
     writer.rels("EXTENDS", "Type", "Type", pa.table({"from": ids.slice(0, 4), "to": ids.slice(1, 4)}))
     writer.hold("IMPLEMENTS", "Type", "Type", pa.table({"from": ids.slice(0, 2), "to": ids.slice(2, 2),
                                                         "position": pa.array([0, 0], pa.int32())}))
-    import time
-
     time.sleep(0.3)  # the COPY thread would have started by now
     assert copied == []
     writer.release()
