@@ -14,8 +14,11 @@ class Workspace:
         self.service = service
 
     def cypher(self, query: str, params: dict | None = None) -> pa.Table:
-        """Runs a read-only Cypher query; rows come back as a pyarrow Table (`.to_pandas()` for a frame)."""
-        return self.service.store().query(query, params)
+        """Runs a read-only Cypher query; rows come back as a pyarrow Table (`.to_pandas()` for a frame). A pattern
+        over `INVOKES`, `READS`, `WRITES` or `REFERENCES` matches its `_ADDED` twin too (docs/graph-schema.md)."""
+        from jdx.graph_schema.schema import expand_rel_labels
+
+        return self.service.store().query(expand_rel_labels(query), params)
 
     def schema(self) -> dict:
         """The graph's tables, properties (type and meaning), row counts and example queries (`jdx schema`)."""

@@ -20,7 +20,9 @@ def run_cypher(session, req: CypherRequest):
 
     if not req.query.strip():
         raise UsageError("empty Cypher query")
-    table = session.store().query(req.query)
+    from jdx.graph_schema.schema import expand_rel_labels
+
+    table = session.store().query(expand_rel_labels(req.query))
     return Answer({"columns": table.column_names, "rows": table.to_pylist()}, [],
                   provenance=[{"symbol": "cypher", "origin": "bytecode", "detail": "the workspace graph"}])
 

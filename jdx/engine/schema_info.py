@@ -3,7 +3,7 @@ meaning, row counts of the current workspace, and example queries, for `jdx cyph
 
 from __future__ import annotations
 
-from jdx.graph_schema.schema import NODE_TABLES, REL_TABLES
+from jdx.graph_schema.schema import NODE_TABLES, REL_TABLES, rel_labels
 from jdx.graph_schema.schema_docs import EXAMPLES, NODES, RELS
 from jdx.graph_schema.store import GraphStore
 
@@ -18,7 +18,7 @@ def describe(store: GraphStore) -> dict:
     rels = []
     for name, (pairs, cols) in REL_TABLES.items():
         meaning, props = RELS[name]
-        rows = store.rows(f"MATCH ()-[r:{name}]->() RETURN count(r) AS n")[0]["n"]
+        rows = store.rows(f"MATCH ()-[r:{rel_labels(name)}]->() RETURN count(r) AS n")[0]["n"]
         rels.append({"name": name, "meaning": meaning, "rows": rows, "ends": [{"from": a, "to": b} for a, b in pairs],
                      "properties": [{"name": c, "type": t, "meaning": props[c]} for c, t in cols]})
     return {"nodes": nodes, "relationships": rels,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jdx.graph_schema.schema import NODE_TABLES, REL_TABLES
+from jdx.graph_schema.schema import NODE_TABLES, REL_TABLES, rel_labels
 
 TYPE_BY_ID = "MATCH (t:Type {id: $id}) RETURN t.*"
 TYPES_BY_SIMPLE = (
@@ -54,5 +54,5 @@ def export_node(label: str) -> str:
 
 def export_rel(name: str, src: str, dst: str) -> str:
     props = "".join(f", r.{c} AS {c}" for c, _ in REL_TABLES[name][1])
-    return (f"MATCH (a:{src})-[r:{name}]->(b:{dst}) RETURN a.id AS `from`, b.id AS `to`{props} "
+    return (f"MATCH (a:{src})-[r:{rel_labels(name)}]->(b:{dst}) RETURN a.id AS `from`, b.id AS `to`{props} "
             f"ORDER BY `from`, `to`")

@@ -96,24 +96,24 @@ METHOD_NAMES_OF_OWNERS = (
     "RETURN t.id AS owner, m.name AS name, m.descriptor AS descriptor"
 )
 
-CALLS_INTO = _by_ids("m", "Method", "(c:Method)-[r:INVOKES]->(m:Method{ID})",
+CALLS_INTO = _by_ids("m", "Method", "(c:Method)-[r:INVOKES|INVOKES_ADDED]->(m:Method{ID})",
                      f"RETURN m.id AS target, {_method('c', 'c_')}, r.line AS line, r.kind AS kind, r.via AS via",
                      fetch=("c", "c_"))
 
-CALLS_FROM = _by_ids("c", "Method", "(c:Method{ID})-[r:INVOKES]->(m:Method)",
+CALLS_FROM = _by_ids("c", "Method", "(c:Method{ID})-[r:INVOKES|INVOKES_ADDED]->(m:Method)",
                      f"RETURN c.id AS source, {_method('m', 't_')}, m.external AS t_external, r.line AS line, "
                      "r.kind AS kind, r.via AS via",
                      fetch=("m", "t_"))
 
-READS_INTO = _by_ids("f", "Field", "(c:Method)-[r:READS]->(f:Field{ID})",
+READS_INTO = _by_ids("f", "Field", "(c:Method)-[r:READS|READS_ADDED]->(f:Field{ID})",
                      f"RETURN f.id AS target, {_method('c', 'c_')}, r.line AS line, r.kind AS kind, r.via AS via",
                      fetch=("c", "c_"))
 
-WRITES_INTO = _by_ids("f", "Field", "(c:Method)-[r:WRITES]->(f:Field{ID})",
+WRITES_INTO = _by_ids("f", "Field", "(c:Method)-[r:WRITES|WRITES_ADDED]->(f:Field{ID})",
                       f"RETURN f.id AS target, {_method('c', 'c_')}, r.line AS line, r.kind AS kind, r.via AS via",
                       fetch=("c", "c_"))
 
-REFERENCES_INTO = _by_ids("t", "Type", "(c:Method)-[r:REFERENCES]->(t:Type{ID})",
+REFERENCES_INTO = _by_ids("t", "Type", "(c:Method)-[r:REFERENCES|REFERENCES_ADDED]->(t:Type{ID})",
                           f"RETURN t.id AS target, {_method('c', 'c_')}, r.line AS line, r.kind AS kind",
                           fetch=("c", "c_"))
 

@@ -29,5 +29,5 @@ CALLER_ROW = ("MATCH (m:Method {id: $id}) RETURN m.id AS id, m.name AS name, m.d
 
 # how many calls each candidate's enclosing method makes (a method making one call on one or two lines is a
 # trivial delegate: a poor example)
-CALLS_MADE = ("UNWIND $ids AS i MATCH (m:Method {id: i})-[r:INVOKES]->(:Method) WHERE r.kind <> 'handle' "
+CALLS_MADE = ("UNWIND $ids AS i MATCH (m:Method {id: i})-[r:INVOKES|INVOKES_ADDED]->(:Method) WHERE r.kind <> 'handle' "
               "RETURN m.id AS id, count(r) AS n")

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 
-SCHEMA_VERSION = 13  # 7: graphs built before the COPY chunk fix lacked edges; 8: Method.writer;
+SCHEMA_VERSION = 14  # 7: graphs built before the COPY chunk fix lacked edges; 8: Method.writer;
 # 9: OVERRIDES by erased parameters, bridges folded; Type/Method/Field.artifact_name; 10: KotlinDecl;
-# 11: Symbol.rank by tier; 12: Package.jdk_internal; 13: the search index left the graph (search_files.py)
+# 11: Symbol.rank by tier; 12: Package.jdk_internal; 13: the search index left the graph (search_files.py);
+# 14: the *_ADDED twins of the body edge tables (ADDED_TWINS)
 # what a search index symbol can be
 SYMBOL_KINDS = ("class", "interface", "enum", "record", "annotation", "method", "field")
 
@@ -65,6 +66,47 @@ REL_TABLES: dict[str, tuple[list[tuple[str, str]], list[tuple[str, str]]]] = {
 }
 
 
+# The body edge tables whose rows an incremental update appends to a twin, `<name>_ADDED`, with the same ends and
+# properties: appending to a big relationship table makes Kùzu's commit rewrite the edge lists of every node group
+# the new edges touch, both ways (the JDK methods a jar calls, and the group the jar's own methods join), which cost
+# an update of the JDK's graph ~0.45 s of its ~0.9 s commit; a twin that starts empty costs almost nothing to
+# append to. A full build leaves the twins empty. Every query over these edges matches both (`rel_labels`); `jdx
+# cypher` and notebooks do it for the user (`expand_rel_labels`), and `jdx export` writes each pair as one table.
+ADDED = "_ADDED"
+ADDED_TWINS = ("INVOKES", "READS", "WRITES", "REFERENCES")
+
+
+def rel_labels(name: str) -> str:
+    """The label alternatives a pattern over relationship table `name` matches: `INVOKES|INVOKES_ADDED`."""
+    return f"{name}|{name}{ADDED}" if name in ADDED_TWINS else name
+
+
+_REL_PATTERN = re.compile(r"(\[\s*(?:[A-Za-z_]\w*\s*)?:\s*)([A-Za-z_]\w*(?:\s*\|\s*:?\s*[A-Za-z_]\w*)*)")
+
+
+def expand_rel_labels(query: str) -> str:
+    """A user's Cypher with every relationship pattern naming a twinned table (`-[r:INVOKES]->`, `[:READS|WRITES*1..2]`)
+    matching its twin too, so a query written against the documented schema sees the rows of artifacts an update
+    appended. Labels are rewritten only inside `[...]` right after the optional variable and its colon."""
+    def labels(m: re.Match) -> str:
+        names = [n.strip().lstrip(":").strip() for n in m.group(2).split("|")]
+        if not any(n in ADDED_TWINS for n in names):
+            return m.group(0)
+        out = []
+        for n in names:
+            out.append(n)
+            if n in ADDED_TWINS and f"{n}{ADDED}" not in names:
+                out.append(f"{n}{ADDED}")
+        return m.group(1) + "|".join(dict.fromkeys(out))
+    return _REL_PATTERN.sub(labels, query)
+
+
+def _rel_ddl(name: str, pairs: list[tuple[str, str]], cols: list[tuple[str, str]]) -> str:
+    ends = ", ".join(f"FROM {a} TO {b}" for a, b in pairs)
+    props = "".join(f", {c} {t}" for c, t in cols)
+    return f"CREATE REL TABLE {name}({ends}{props})"
+
+
 def ddl() -> list[str]:
     """CREATE statements for every table, in dependency order."""
     out = []
@@ -72,9 +114,9 @@ def ddl() -> list[str]:
         body = ", ".join(f"{c} {t}" for c, t in cols)
         out.append(f"CREATE NODE TABLE {name}({body}, PRIMARY KEY({cols[0][0]}))")
     for name, (pairs, cols) in REL_TABLES.items():
-        ends = ", ".join(f"FROM {a} TO {b}" for a, b in pairs)
-        props = "".join(f", {c} {t}" for c, t in cols)
-        out.append(f"CREATE REL TABLE {name}({ends}{props})")
+        out.append(_rel_ddl(name, pairs, cols))
+        if name in ADDED_TWINS:
+            out.append(_rel_ddl(f"{name}{ADDED}", pairs, cols))
     return out
 
 

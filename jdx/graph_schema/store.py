@@ -220,7 +220,8 @@ class GraphStore:
         literal = str(path).replace("\\", "\\\\").replace("'", "\\'")
         self._conn.execute(f"COPY {name} FROM '{literal}'{options}")
 
-    def _copy_rel(self, name: str, src: str, dst: str, table: "pa.Table") -> None:
+    def _copy_rel(self, name: str, src: str, dst: str, table: "pa.Table", into: str | None = None) -> None:
+        """COPY into relationship table `name` (or its twin `into`, which has the same ends and properties)."""
         cols = ["from", "to"] + [c for c, _ in REL_TABLES[name][1]]
         # one chunk per column: Kùzu 0.11's COPY from an Arrow table silently skips rows after an empty chunk
         # (tables concatenated per artifact have one for every artifact without such edges); on the JDK it
@@ -228,7 +229,7 @@ class GraphStore:
         data = table.select(cols).combine_chunks()  # noqa: F841 - read by name by the COPY below
         many = len(REL_TABLES[name][0]) > 1
         options = f" (from='{src}', to='{dst}')" if many else ""
-        self._conn.execute(f"COPY {name} FROM data{options}")
+        self._conn.execute(f"COPY {into or name} FROM data{options}")
 
 
 def current_build(graph_root: Path) -> Path | None:

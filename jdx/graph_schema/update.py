@@ -16,7 +16,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from jdx.graph_schema.schema import NODE_TABLES
+from jdx.graph_schema.schema import ADDED, ADDED_TWINS, NODE_TABLES
 from jdx.graph_schema.store import (
     CONTEXT_DIR,
     GRAPH_FILE,
@@ -89,8 +89,9 @@ class GraphUpdater:
             self.store._copy_node(label, _with_schema_columns(table, NODE_TABLES[label]))
 
     def rels(self, name: str, src: str, dst: str, table: pa.Table) -> None:
+        """Edges of the joined artifacts; the big body edge tables' go to their twins (`schema.ADDED_TWINS`)."""
         if table.num_rows:
-            self.store._copy_rel(name, src, dst, table)
+            self.store._copy_rel(name, src, dst, table, into=f"{name}{ADDED}" if name in ADDED_TWINS else name)
 
     def context(self, name: str, table: pa.Table) -> None:
         """The classpath context of the grown graph (its base's and the appended artifacts'), for the next update;

@@ -20,6 +20,7 @@ import pytest
 
 from jdx.engine.rel_usages import usage_sites
 from jdx.engine.relations import ArtifactFilter, Symbol, Target
+from jdx.graph_schema.schema import rel_labels
 from tests.service import JdxService, Options
 from tests.conftest import GSON, GUAVA, LANG3, require
 from tests.fixtures.build_graph import graph_jar
@@ -87,7 +88,7 @@ class Oracle:
 
     def edges(self, caller: str, rel: str) -> list[dict]:
         label = "Method" if rel == "INVOKES" else "Field"
-        return self.store.rows(f"MATCH (c:Method {{id: $id}})-[r:{rel}]->(t:{label}) "
+        return self.store.rows(f"MATCH (c:Method {{id: $id}})-[r:{rel_labels(rel)}]->(t:{label}) "
                                "RETURN t.id AS id, t.name AS name, t.descriptor AS descriptor, t.owner AS owner, "
                                "r.via AS via", {"id": caller})
 

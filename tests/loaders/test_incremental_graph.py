@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from jdx.graph_schema.queries import export_node, export_rel
-from jdx.graph_schema.schema import NODE_TABLES, REL_TABLES
+from jdx.graph_schema.schema import ADDED, ADDED_TWINS, NODE_TABLES, REL_TABLES, expand_rel_labels
 from jdx.graph_schema.search_files import read_index
 from jdx.graph_schema.store import GraphStore
 from jdx.loaders.indexer import ensure_graph
@@ -115,6 +115,76 @@ def test_appending_artifacts_equals_a_build_from_scratch(tmp_path):
         want, want_warnings = scratch(tmp_path / f"scratch{i}", names)
         assert got == want, names
         assert warnings == want_warnings
+
+
+def _answers(graph: Path) -> dict:
+    """What usages, callers and calls answer on a graph, through the engine's own queries."""
+    from jdx.engine.rel_calls import CallOptions, call_tree
+    from jdx.engine.rel_usages import usage_sites
+    from jdx.engine.relations import resolve_symbol
+
+    with GraphStore(graph / "graph.kz") as store:
+        return {
+            "usages": [usage_sites(store, resolve_symbol(store, ref)) for ref in
+                       ("java.util.List#size()", "java.util.AbstractList#modCount", "java.lang.String",
+                        "java.lang.Object#toString()")],
+            "callers": call_tree(store, "java.util.List#size()", CallOptions(depth=3), "in"),
+            "calls": call_tree(store, "lib.Util#count(java.util.List)", CallOptions(depth=2), "out"),
+        }
+
+
+def test_a_grown_graph_appends_body_edges_to_the_twin_tables_and_answers_read_both(tmp_path):
+    fake = FakeExtractor(CORPUS)
+    grown(tmp_path / "grown", ["base.jar"], fake)
+    report = ensure_graph(tmp_path / "grown", [artifact(n) for n in ("lib.jar", "base.jar")], extractor=fake)
+    assert report.incremental
+    fresh = ensure_graph(tmp_path / "scratch", [artifact(n) for n in ("lib.jar", "base.jar")],
+                         extractor=FakeExtractor(CORPUS))
+
+    def counts(graph: Path) -> dict:
+        with GraphStore(graph / "graph.kz") as store:
+            return {n: store.rows(f"MATCH ()-[r:{n}]->() RETURN count(r) AS n")[0]["n"]
+                    for t in ADDED_TWINS for n in (t, t + ADDED)}
+
+    grew, built = counts(report.graph), counts(fresh.graph)
+    # a build from scratch leaves the twins empty; an update appends the joined jar's body edges there only
+    assert all(built[t + ADDED] == 0 for t in ADDED_TWINS)
+    assert grew["INVOKES_ADDED"] >= 3 and grew["READS_ADDED"] >= 1
+    with GraphStore(report.graph / "graph.kz") as store:
+        assert store.rows("MATCH (c:Method)-[r:INVOKES]->() WHERE c.artifact_name = 'lib' RETURN count(r) AS n") \
+            == [{"n": 0}]
+    for t in ADDED_TWINS:
+        assert grew[t] + grew[t + ADDED] == built[t], t
+    assert _answers(report.graph) == _answers(fresh.graph)
+    assert any(s["caller"].startswith("lib.Util#count") for s in _answers(report.graph)["usages"][0])
+
+
+def test_user_cypher_over_a_twinned_table_matches_its_twin_too():
+    assert expand_rel_labels("MATCH (c)-[r:INVOKES]->(m)") == "MATCH (c)-[r:INVOKES|INVOKES_ADDED]->(m)"
+    assert expand_rel_labels("MATCH ()-[:READS|WRITES*1..2]->()") == \
+        "MATCH ()-[:READS|READS_ADDED|WRITES|WRITES_ADDED*1..2]->()"
+    assert expand_rel_labels("MATCH ()-[r:REFERENCES {kind: 'new'}]->()") == \
+        "MATCH ()-[r:REFERENCES|REFERENCES_ADDED {kind: 'new'}]->()"
+    for untouched in ("MATCH ()-[:EXTENDS|IMPLEMENTS]->()", "MATCH ()-[r:INVOKES_ADDED]->()",
+                      "RETURN [x IN l WHERE x:INVOKES]", "RETURN l[1:2]", "MATCH (n:INVOKES) RETURN n"):
+        assert expand_rel_labels(untouched) == untouched
+
+
+def test_every_engine_query_over_a_twinned_table_matches_its_twin():
+    from jdx.graph_schema import queries, queries_graph, queries_samples
+
+    texts = []
+    for module in (queries, queries_graph, queries_samples):
+        for value in vars(module).values():
+            if isinstance(value, str):
+                texts.append(value)
+            elif isinstance(value, queries_graph.ByIds):
+                texts.extend(v for v in vars(value).values() if isinstance(v, str))
+                texts.extend(v for b in [value.by_offset] if b for v in vars(b).values() if isinstance(v, str))
+    checked = [t for t in texts if any(f":{n}" in t for n in ADDED_TWINS)]
+    assert len(checked) >= 6
+    for text in checked:
+        assert expand_rel_labels(text) == text, text
 
 
 @pytest.mark.soak  # the default tier keeps the appending case
