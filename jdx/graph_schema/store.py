@@ -529,6 +529,24 @@ def link_or_copy(src: Path, dst: Path) -> None:
         shutil.copyfile(src, dst)
 
 
+FICLONE = 0x40049409  # Linux ioctl: make a file share another's extents (copy-on-write), as `cp --reflink` does
+
+
+def clone_or_copy(src: Path, dst: Path) -> None:
+    """`dst` as a copy of `src` that shares its blocks copy-on-write where the filesystem can (Btrfs, XFS with
+    reflink, bcachefs: an incremental update's copy of the JDK's ~200 MB graph then costs no time and only the pages
+    the update rewrites, ~100 MB after gson joined), else a plain copy (ext4, tmpfs, other systems)."""
+    try:
+        import fcntl
+
+        with open(src, "rb") as source, open(dst, "wb") as target:
+            fcntl.ioctl(target.fileno(), FICLONE, source.fileno())
+        return
+    except (ImportError, OSError):  # no fcntl (Windows), or the filesystem (or a mount boundary) cannot share blocks
+        pass
+    shutil.copyfile(src, dst)
+
+
 def _spool_and_name(table: "pa.Table", path: Path) -> Path:
     spool_table(table, path)
     return path

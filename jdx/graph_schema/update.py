@@ -22,6 +22,7 @@ from jdx.graph_schema.store import (
     GRAPH_FILE,
     GraphStore,
     _with_schema_columns,
+    clone_or_copy,
     new_build,
     publish,
     write_context_table,
@@ -43,7 +44,7 @@ class GraphUpdater:
     def __init__(self, root: Path, base: Path):
         self.root = root
         self.build_id, self.tmp = new_build(root)
-        shutil.copyfile(base / GRAPH_FILE, self.tmp / GRAPH_FILE)
+        clone_or_copy(base / GRAPH_FILE, self.tmp / GRAPH_FILE)
         from jdx.graph_schema.search_files import link_parts
 
         link_parts(base, self.tmp)  # the base's search index, shared: only the joined artifacts' part is new

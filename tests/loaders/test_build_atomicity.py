@@ -183,3 +183,32 @@ def test_half_written_shard_is_swept_by_next_build(workspace):
     assert ok_json(jdx(ws["env"], "cypher", QUERY, *ws["args"]))["rows"] == ws["baseline"]["rows"]
     assert ok_json(jdx(ws["env"], "index", "--force", *ws["args"]))["built"] is True
     assert shard_temps(ws["cache"]) == set(), "half-written shards left behind after the next build"
+
+
+def test_an_update_clones_its_base_where_the_filesystem_shares_blocks_else_copies(tmp_path, monkeypatch):
+    import errno
+    import fcntl
+
+    from jdx.graph_schema import store as store_mod
+
+    src = tmp_path / "base.kz"
+    src.write_bytes(bytes(range(256)) * 4096)
+    calls = []
+    real_ioctl = fcntl.ioctl
+
+    def ioctl(fd, request, arg=0, *rest):
+        calls.append(request)
+        return real_ioctl(fd, request, arg, *rest)
+
+    monkeypatch.setattr(fcntl, "ioctl", ioctl)
+    store_mod.clone_or_copy(src, tmp_path / "a.kz")  # a clone on Btrfs/XFS, a copy where cloning is refused
+    assert calls == [store_mod.FICLONE]
+    assert (tmp_path / "a.kz").read_bytes() == src.read_bytes()
+
+    def refused(fd, request, arg=0, *rest):
+        raise OSError(errno.EOPNOTSUPP, "Operation not supported")
+
+    monkeypatch.setattr(fcntl, "ioctl", refused)
+    (tmp_path / "b.kz").write_bytes(b"stale bytes of an earlier attempt" * 100000)
+    store_mod.clone_or_copy(src, tmp_path / "b.kz")
+    assert (tmp_path / "b.kz").read_bytes() == src.read_bytes()
