@@ -123,6 +123,10 @@ class Executor:
         return {"executor": self.name}
 
 
+RELEASE_HEAP_FROM = 1000  # classes extracted in process before the JVM's heap is handed back (two full GCs, ~40 ms:
+# most of nothing after a recompiled class, when an agent's edit-compile-ask loop waits for the answer)
+
+
 class LocalExecutor(Executor):
     """This process: the embedded JVM reads every artifact (both cores), shards are written on a side thread
     while the graph is built from the tables already in memory."""
@@ -151,17 +155,19 @@ class LocalExecutor(Executor):
             self.extractor = JPypeExtractor(cache)
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jdx-shard-write")
-        done = 0
+        done = classes = 0
         for index, extracted in extract_missing(cache, artifacts, self.extractor, force, store=store):
+            classes += int(getattr(extracted, "classes", 0) or 0)
             shard = store.in_memory(artifacts[index], extracted)
             self._writes.append(self._pool.submit(self._write, store, artifacts[index], extracted))
             done += 1
             if progress:
                 progress("extract", done, len(artifacts))
             yield Extracted(index, shard, getattr(extracted, "kotlin_seconds", 0.0))
-        from jdx.loaders.jvm import release_heap
+        if classes >= RELEASE_HEAP_FROM:
+            from jdx.loaders.jvm import release_heap
 
-        release_heap()
+            release_heap()
 
     def _extract_in_child(self, cache, store, artifacts, force, progress):
         """A big extraction in a child process (`jdx.loaders.extract_child`); what it could not finish is

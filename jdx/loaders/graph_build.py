@@ -278,7 +278,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
         loser_names = {n for p, n in shadowed}
         if any(p in focus for n, p in zip(names, positions) if n in loser_names):
             raise IncrementalRefused("a changed artifact shares class names with another artifact")
-    warnings.extend(_duplicate_warnings(names, positions, art_names))
+    warnings.extend(_duplicate_warnings(names, positions, art_names, {n for _p, n in shadowed}))
     in_focus = [p in focus for p in positions]
 
     sink.nodes("Artifact", pa.table({
@@ -543,10 +543,16 @@ def _keep_context(sink: GraphSink, name: str, table: pa.Table, art_ids: list[str
         keep(name, with_artifact_keys(table, art_ids))
 
 
-def _duplicate_warnings(names: list[str], positions: list[int], art_names: list[str]) -> list[Warning_]:
+def _duplicate_warnings(names: list[str], positions: list[int], art_names: list[str],
+                        shadowed: set[str]) -> list[Warning_]:
+    """DUPLICATE_CLASS per set of artifacts providing the same class names (`shadowed`: the names some later
+    artifact provides again); the classpath's other names are not grouped (an update over the JDK: 77 ms)."""
+    if not shadowed:
+        return []
     providers: dict[str, list[int]] = defaultdict(list)
     for n, p in zip(names, positions):
-        providers[n].append(p)
+        if n in shadowed:
+            providers[n].append(p)
     dup_sets: dict[tuple[int, ...], list[str]] = defaultdict(list)
     for n, ps in providers.items():
         if len(ps) > 1:
