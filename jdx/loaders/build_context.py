@@ -27,6 +27,8 @@ CONTEXT_COLUMNS: dict[str, list[str]] = {
     "members": ["id", "owner", "kind", "name", "descriptor", "access"],
 }
 JDK_INTERNAL = "jdk_internal"  # one column `name`: the JDK's packages exported to no one (absent: no JDK)
+# the build's declared methods and fields as resolution codes (`Declared.to_table`), ids as the build names them
+DECLARED_METHODS, DECLARED_FIELDS = "declared_methods", "declared_fields"
 
 
 class BaseContext:
@@ -145,9 +147,22 @@ def load_base_context(base: Path, keys: list[str]) -> BaseContext | None:
         internal = frozenset(_read(internal_path, keys)["name"].to_pylist()) if internal_path.exists() else None
     except (OSError, ValueError, pa.ArrowException, KeyError):
         return None
+    context = BaseContext(tables, internal)
+    context.declared = _read_declared(folder, keys)
     _LOADED.clear()
-    _LOADED[base] = context = BaseContext(tables, internal)
+    _LOADED[base] = context
     return context
+
+
+def _read_declared(folder: Path, keys: list[str]) -> tuple | None:
+    """The base's declared (methods, fields) codes its build kept, or None (an update codes them from the members)."""
+    from jdx.loaders.resolution import Declared
+
+    try:
+        return tuple(Declared.from_table(_read(folder / f"{name}.arrow", keys))
+                     for name in (DECLARED_METHODS, DECLARED_FIELDS))
+    except (OSError, ValueError, pa.ArrowException, KeyError, AttributeError):
+        return None
 
 
 def context_shards(base: Path, base_keys: list[str], shards: list, focus: set[int]) -> list:

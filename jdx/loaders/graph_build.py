@@ -17,8 +17,8 @@ import pyarrow.compute as pc
 
 from jdx.errors import Warning_
 from jdx.graph_schema.schema import name_words
-from jdx.loaders.build_context import (CONTEXT_COLUMNS, JDK_INTERNAL, position_runs, shared_context,
-                                       with_artifact_keys)
+from jdx.loaders.build_context import (CONTEXT_COLUMNS, DECLARED_FIELDS, DECLARED_METHODS, JDK_INTERNAL,
+                                       position_runs, shared_context, with_artifact_keys)
 from jdx.loaders.extractor import REF_KINDS, TYPE_KINDS
 from jdx.loaders.kotlin_graph import kotlin_graph_tables
 from jdx.loaders.resolution import (Declared, Hierarchy, combined, overrides, resolve_edges, sorted_unique,
@@ -369,6 +369,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
         declared_methods = Declared.of_parts(methods["owner_id"], _join(methods["name"], methods["descriptor"]))
         declared_fields = Declared.of_parts(fields["owner_id"], _join(fields["name"], fields["descriptor"], sep=":"))
         all_methods, n_methods, n_fields = methods, methods.num_rows, fields.num_rows
+    _keep_declared(sink, declared_methods, declared_fields, art_ids)
     expect = getattr(sink, "expect", None)
     if expect is not None:  # a sink may plan its work by the build's size (GraphWriter.expect)
         expect(n_methods + n_fields)
@@ -531,6 +532,15 @@ def _loaded_types(types: pa.Table) -> tuple[pa.Table, pa.Array, pa.Array]:
     pos_name = _join(pc.cast(types["pos"], pa.string()), types["name"], sep=":")
     keep = _first_rows(pos_name)
     return types.filter(keep), pos_name.filter(keep), keep
+
+
+def _keep_declared(sink: GraphSink, methods: Declared, fields: Declared, art_ids: list[str]) -> None:
+    """Hands a sink that keeps the classpath context the build's declared members as codes (`build_context`): the
+    next update grown from this build reads them instead of coding its ~335k member ids again (~0.15 s)."""
+    keep = getattr(sink, "context", None)
+    if keep is not None:
+        for name, declared in ((DECLARED_METHODS, methods), (DECLARED_FIELDS, fields)):
+            keep(name, with_artifact_keys(declared.to_table(), art_ids))
 
 
 def _keep_context(sink: GraphSink, name: str, table: pa.Table, art_ids: list[str]) -> None:

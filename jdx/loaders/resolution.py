@@ -91,6 +91,24 @@ class Declared:
         grown._names = pa.concat_arrays([self.names(), pa.array(new_owners, pa.string())])
         return grown
 
+    def to_table(self) -> pa.Table:
+        """The codes as a table a build keeps beside its graph (`build_context`): per member its owner and its name
+        with descriptor, each dictionary-encoded by its code."""
+        owner = pc.cast(pc.divide(self.codes, STRIDE), pa.int32())
+        nd = pc.cast(pc.subtract(self.codes, pc.multiply(pc.cast(owner, pa.int64()), STRIDE)), pa.int32())
+        return pa.table({"owner": pa.DictionaryArray.from_arrays(owner, self.names()),
+                         "nd": pa.DictionaryArray.from_arrays(nd, self.nds)})
+
+    @classmethod
+    def from_table(cls, table: pa.Table) -> Declared:
+        """`to_table` read back."""
+        owner, nd = combined(table["owner"]), combined(table["nd"])
+        names = owner.dictionary.to_pylist()
+        codes = pc.add(pc.multiply(pc.cast(owner.indices, pa.int64()), STRIDE), pc.cast(nd.indices, pa.int64()))
+        out = cls(names, {o: i for i, o in enumerate(names)}, nd.dictionary, codes)
+        out._names = owner.dictionary
+        return out
+
     def code(self, owner: str) -> int | None:
         found = self.index.get(owner)
         return found if found is not None else self.extra.get(owner)

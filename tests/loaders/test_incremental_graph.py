@@ -252,8 +252,8 @@ def test_an_update_reads_the_rest_of_the_classpath_from_its_base_builds_context(
     the base build's context files, and the grown graph equals a build from scratch (and keeps a context too)."""
     fake = FakeExtractor(CORPUS)
     first, _, _ = grown(tmp_path / "grown", ["lib.jar", "base.jar"], fake)
-    assert sorted(p.name for p in (first.graph / "context").iterdir()) == ["members.arrow", "supertypes.arrow",
-                                                                          "types.arrow"]
+    assert sorted(p.name for p in (first.graph / "context").iterdir()) == [
+        "declared_fields.arrow", "declared_methods.arrow", "members.arrow", "supertypes.arrow", "types.arrow"]
     reads = _shard_reads(monkeypatch)
     report, got, warnings = grown(tmp_path / "grown", ["more.jar", "lib.jar", "base.jar"], fake)
     assert report.incremental and report.added == 1
@@ -264,6 +264,31 @@ def test_an_update_reads_the_rest_of_the_classpath_from_its_base_builds_context(
     report, got, _ = grown(tmp_path / "grown", ["solo.jar", "more.jar", "lib.jar", "base.jar"], fake)
     assert report.incremental and {a for a, _ in reads} == {"solo.jar"}, reads  # grown from the grown graph
     assert got == scratch(tmp_path / "scratch2", ["solo.jar", "more.jar", "lib.jar", "base.jar"])[0]
+
+
+@pytest.mark.parametrize("damaged", [False, True])
+def test_an_update_reads_its_bases_declared_members_as_codes_the_build_kept(tmp_path, monkeypatch, damaged):
+    """A build keeps its declared members as resolution codes; an update grown from it codes only the members of
+    the artifacts that joined (a damaged file: it codes the base's again), and equals a build from scratch."""
+    from jdx.loaders import build_context, resolution
+
+    fake = FakeExtractor(CORPUS)
+    first, _, _ = grown(tmp_path / "grown", ["lib.jar", "base.jar"], fake)
+    if damaged:
+        (first.graph / "context" / "declared_methods.arrow").write_bytes(b"not an arrow file")
+    build_context._LOADED.clear()  # a fresh process
+    coded: list[int] = []
+    original = resolution.Declared.of.__func__
+
+    def of(cls, ids):
+        coded.append(len(ids))
+        return original(cls, ids)
+
+    monkeypatch.setattr(resolution.Declared, "of", classmethod(of))
+    report, got, warnings = grown(tmp_path / "grown", ["more.jar", "lib.jar", "base.jar"], fake)
+    assert report.incremental
+    assert coded == ([10, 2] if damaged else []), coded  # the base's 10 methods and 2 fields, only when damaged
+    assert (got, warnings) == scratch(tmp_path / "scratch", ["more.jar", "lib.jar", "base.jar"])
 
 
 def test_a_base_build_without_its_context_is_grown_from_the_shards(tmp_path, monkeypatch):
