@@ -424,6 +424,7 @@ class GraphWriter:
             path.unlink(missing_ok=True)
 
     def _finish_copies(self) -> None:
+        return_freed_memory()  # the build's tables are gone: the COPYs held until now need that memory
         self.release()  # nothing handed over is ever left out
         self._jobs.put(None)
         self._thread.join()
@@ -450,6 +451,22 @@ class GraphWriter:
             self.store.close()
         finally:
             shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def return_freed_memory() -> None:
+    """Hands the pages of freed memory back to the OS: Arrow's allocator and glibc's malloc both keep them for reuse
+    otherwise (measured at the commit of a whole Maven repository's build, its deferred COPYs about to run, with
+    mimalloc: 2,399 MB of RSS with 8 MB of Arrow buffers live, 1,316 MB after Arrow's release, 1,139 MB after
+    malloc_trim)."""
+    import pyarrow as pa
+
+    pa.default_memory_pool().release_unused()
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc (musl, macOS): the allocator's own release was all there is
+        pass
 
 
 SPOOL_ROW_GROUP = 65536
