@@ -325,54 +325,58 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     del annotated
 
     # --- members, keyed under their declaring type's id
+    def keyed(part: pa.Table) -> pa.Table:  # one artifact at a time: only a shadowed copy's rows are copied
+        ids, owners = part["id"], part["owner"]
+        if part.num_rows and part["pos"][0].as_py() in by_pos:
+            ids, owners, flags = _shadow_rows(ids, part["pos"], by_pos, art_ids, owners)
+        else:
+            flags = _const(part.num_rows, False, pa.bool_())
+        rest = [c for c in part.column_names if c not in ("id", "owner")]
+        return pa.table({"id": ids, "owner_id": owners, "shadowed": flags, **{c: part[c] for c in rest}})
+
     def member_table(only: set[int] | None, columns: list[str] | None) -> pa.Table:
         raw: list[pa.Table] = []  # as the shards hold them: the context of the next update
 
-        def keyed(part: pa.Table) -> pa.Table:  # one artifact at a time: only a shadowed copy's rows are copied
+        def each(part: pa.Table) -> pa.Table:
             if only is None:
                 raw.append(part.select(MEMBER_CONTEXT + ["pos"]))
-            ids, owners = part["id"], part["owner"]
-            if part.num_rows and part["pos"][0].as_py() in by_pos:
-                ids, owners, flags = _shadow_rows(ids, part["pos"], by_pos, art_ids, owners)
-            else:
-                flags = _const(part.num_rows, False, pa.bool_())
-            rest = [c for c in part.column_names if c not in ("id", "owner")]
-            return pa.table({"id": ids, "owner_id": owners, "shadowed": flags, **{c: part[c] for c in rest}})
+            return keyed(part)
 
-        table = _concat(shards, "members", only, columns, consume=consume, each=keyed)
+        table = _concat(shards, "members", only, columns, consume=consume, each=each)
         if only is None:
             _keep_context(sink, "members", pa.concat_tables(raw), art_ids)
         return table.filter(_first_rows(table["id"])) if same_name_twice else table  # (a filter copies every row)
 
-    members = member_table(focus if partial else None, None)
-    methods = members.filter(pc.equal(members["kind"], 0))
-    fields = members.filter(pc.equal(members["kind"], 1))
-    del members
-    # the declared members of the whole classpath, as codes resolution looks up
-    if partial:  # the base's from its context (kept per process), plus the joined artifacts' own
-        all_methods = member_table(None, MEMBER_CONTEXT)
-        base = shared_context(shards)
-        if base is not None and base.declared is not None:  # a long-lived process growing from this base again
-            base_methods, base_fields = base.declared
-        else:
-            is_method = pc.fill_null(pc.equal(all_methods["kind"], 0), False)
-            in_base = pc.invert(pc.is_in(all_methods["pos"], value_set=pa.array(sorted(focus), pa.int32())))
-            base_methods = Declared.of(all_methods["id"].filter(pc.and_(is_method, in_base)))
-            base_fields = Declared.of(all_methods["id"].filter(pc.and_(pc.invert(is_method), in_base)))
-            del is_method, in_base
-            if base is not None:
-                base.declared = (base_methods, base_fields)
-        declared_methods, declared_fields = base_methods.plus(methods["id"]), base_fields.plus(fields["id"])
-        n_methods, n_fields = len(declared_methods), len(declared_fields)
-    else:
-        # (a member's id is its owner's id, '#', then name and descriptor: ':' between them for a field)
-        declared_methods = Declared.of_parts(methods["owner_id"], _join(methods["name"], methods["descriptor"]))
-        declared_fields = Declared.of_parts(fields["owner_id"], _join(fields["name"], fields["descriptor"], sep=":"))
-        all_methods, n_methods, n_fields = methods, methods.num_rows, fields.num_rows
-    _keep_declared(sink, declared_methods, declared_fields, art_ids)
+    def members_by_kind(only: set[int] | None) -> tuple[pa.Table, pa.Table]:
+        """(methods, fields) of `member_table`, split artifact by artifact: the whole classpath's member table never
+        exists beside its two halves (a Maven repository's: ~0.6 GB at the build's peak)."""
+        raw: list[pa.Table] = []
+        halves: tuple[list, list] = ([], [])
+
+        def split(part: pa.Table) -> pa.Table:
+            if only is None:
+                raw.append(part.select(MEMBER_CONTEXT + ["pos"]))
+            rows = keyed(part)
+            for kind, half in enumerate(halves):  # kind 0: methods, 1: fields
+                half.append(rows.filter(pc.equal(rows["kind"], kind)))
+            return part.slice(0, 0)
+
+        for _ in _parts(shards, "members", only, None, consume=consume, each=split):
+            pass
+        if only is None:
+            _keep_context(sink, "members", pa.concat_tables(raw), art_ids)
+        del raw
+        out = []
+        for half in halves:
+            table = pa.concat_tables(half)
+            half.clear()
+            out.append(table.filter(_first_rows(table["id"])) if same_name_twice else table)
+        return out[0], out[1]
+
+    methods, fields = members_by_kind(focus if partial else None)
     expect = getattr(sink, "expect", None)
-    if expect is not None:  # a sink may plan its work by the build's size (GraphWriter.expect)
-        expect(n_methods + n_fields)
+    if expect is not None and not partial:  # a sink may plan its work by the build's size (GraphWriter.expect)
+        expect(methods.num_rows + fields.num_rows)
     hierarchy = Hierarchy(supers, interfaces)
 
     # declared nodes go to the database now; externals follow once resolution has found them
@@ -399,14 +403,45 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     # the member nodes are handed over: the edges below read only these columns of the members (at the scale of a
     # whole Maven repository the rest, signatures, parameter names and lines, held ~0.3 GB through overrides)
     methods = methods.select(["id", "owner_id", "name", "descriptor", "access", "exceptions"])
-    fields = fields.select(["id", "owner_id"])
-    if not partial:
-        all_methods = methods
+    fields = fields.select(["id", "owner_id", "name", "descriptor"])
     search = getattr(sink, "search", None)
-    if search is not None:
-        search(*_name_index(type_nodes, member_nodes["Method"], member_nodes["Field"]))
+    # the search index reads a few columns of the node tables: their signatures, parameter names, annotations and
+    # lines go first (at a Maven repository's scale they were most of the ~1.7 GB of Arrow at the build's peak)
+    index_input = None if search is None else (type_nodes.select(NAME_INDEX_TYPE_COLUMNS),
+                                               *(member_nodes[label].select(NAME_INDEX_MEMBER_COLUMNS)
+                                                 for label in ("Method", "Field")))
     del type_nodes, member_nodes, ann_by_owner
     _give_back()
+    if index_input is not None:
+        search(*_name_index(*index_input))
+        del index_input
+        _give_back()
+
+    # the declared members of the whole classpath, as codes resolution looks up (coded once the node tables are
+    # handed over: their other columns are gone by then)
+    if partial:  # the base's from its context (kept per process), plus the joined artifacts' own
+        all_methods = member_table(None, MEMBER_CONTEXT)
+        base = shared_context(shards)
+        if base is not None and base.declared is not None:  # a long-lived process growing from this base again
+            base_methods, base_fields = base.declared
+        else:
+            is_method = pc.fill_null(pc.equal(all_methods["kind"], 0), False)
+            in_base = pc.invert(pc.is_in(all_methods["pos"], value_set=pa.array(sorted(focus), pa.int32())))
+            base_methods = Declared.of(all_methods["id"].filter(pc.and_(is_method, in_base)))
+            base_fields = Declared.of(all_methods["id"].filter(pc.and_(pc.invert(is_method), in_base)))
+            del is_method, in_base
+            if base is not None:
+                base.declared = (base_methods, base_fields)
+        declared_methods, declared_fields = base_methods.plus(methods["id"]), base_fields.plus(fields["id"])
+        n_methods, n_fields = len(declared_methods), len(declared_fields)
+    else:
+        # (a member's id is its owner's id, '#', then name and descriptor: ':' between them for a field)
+        declared_methods = Declared.of_parts(methods["owner_id"], _join(methods["name"], methods["descriptor"]))
+        declared_fields = Declared.of_parts(fields["owner_id"], _join(fields["name"], fields["descriptor"], sep=":"))
+        all_methods, n_methods, n_fields = methods, methods.num_rows, fields.num_rows
+    _keep_declared(sink, declared_methods, declared_fields, art_ids)
+    _give_back()  # what coding the member ids allocated on the way
+    fields = fields.select(["id", "owner_id"])
     pkg_ids = sorted(set(f_packages))
     pkg_names = [p.replace("/", ".") for p in pkg_ids]
     internal = _jdk_internal_packages(shards)
@@ -692,6 +727,10 @@ def _type_nodes(types, ids, names, winner_mask, packages, interfaces, ann_by_own
         "simple_lower": pa.array([x.lower() for x in simple], pa.string()),
         "humps": pa.array([_humps(x) for x in simple], pa.string()),
     })
+
+
+NAME_INDEX_TYPE_COLUMNS = ["id", "simple_name", "kind", "package", "access", "artifact", "shadowed"]
+NAME_INDEX_MEMBER_COLUMNS = ["owner", "name", "descriptor", "access", "artifact", "shadowed"]
 
 
 def _name_index(type_nodes: pa.Table, methods: pa.Table, fields: pa.Table) -> tuple[pa.Table, pa.Table]:
