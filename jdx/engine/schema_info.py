@@ -3,7 +3,7 @@ meaning, row counts of the current workspace, and example queries, for `jdx cyph
 
 from __future__ import annotations
 
-from jdx.graph_schema.schema import NODE_TABLES, REL_TABLES, rel_labels
+from jdx.graph_schema.schema import ADDED, ADDED_TWINS, NODE_TABLES, REL_TABLES, rel_labels
 from jdx.graph_schema.schema_docs import EXAMPLES, NODES, RELS
 from jdx.graph_schema.store import GraphStore
 
@@ -18,6 +18,9 @@ def describe(store: GraphStore) -> dict:
     rels = []
     for name, (pairs, cols) in REL_TABLES.items():
         meaning, props = RELS[name]
+        if name in ADDED_TWINS:
+            meaning += (f"; the rows an incremental update appended are in its twin {name}{ADDED} (counted here): "
+                        f"jdx cypher matches both for a pattern naming {name}")
         rows = store.rows(f"MATCH ()-[r:{rel_labels(name)}]->() RETURN count(r) AS n")[0]["n"]
         rels.append({"name": name, "meaning": meaning, "rows": rows, "ends": [{"from": a, "to": b} for a, b in pairs],
                      "properties": [{"name": c, "type": t, "meaning": props[c]} for c, t in cols]})
