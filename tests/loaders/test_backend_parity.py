@@ -38,7 +38,8 @@ QUERIES = {
         f"RETURN {props('t', TYPE_COLUMNS)} ORDER BY t_id"
     ),
     "Gson invokes": (
-        "MATCH (t:Type)-[:DECLARES]->(m:Method)-[r:INVOKES]->(n:Method) WHERE t.fqn = 'com.google.gson.Gson' "
+        "MATCH (t:Type)-[:DECLARES]->(m:Method)-[r:INVOKES|INVOKES_ADDED]->(n:Method) "
+        "WHERE t.fqn = 'com.google.gson.Gson' "
         f"RETURN m.id AS caller, n.id AS callee, {props('r', INVOKES_COLUMNS)} "
         f"ORDER BY caller, callee, {', '.join('r_' + c for c in INVOKES_COLUMNS)}"
     ),

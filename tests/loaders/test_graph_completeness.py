@@ -12,7 +12,7 @@ import pyarrow.compute as pc
 import pytest
 
 from tests.service import JdxService, Options
-from jdx.graph_schema.schema import NODE_TABLES, REL_TABLES
+from jdx.graph_schema.schema import NODE_TABLES, REL_TABLES, rel_labels
 from jdx.loaders.graph_build import build_graph_tables
 from jdx.loaders.shards import load_shard
 from tests.conftest import GSON, GUAVA, LANG3, require
@@ -52,10 +52,11 @@ def test_database_holds_every_built_row(jdx_home, monkeypatch, jars, jdk):
         for src, dst in pairs:
             tables = sink.rels_seen.get((name, src, dst), [])
             want = sum(t.num_rows for t in tables)
-            got = store.rows(f"MATCH (:{src})-[r:{name}]->(:{dst}) RETURN count(r) AS n")[0]["n"]
+            got = store.rows(f"MATCH (:{src})-[r:{rel_labels(name)}]->(:{dst}) RETURN count(r) AS n")[0]["n"]
             assert got == want, (name, src, dst, got, want)
     # the case that went missing: declaration-level `throws` references exist for every throws clause
-    throws = store.rows("MATCH (:Method)-[r:REFERENCES]->(:Type) WHERE r.kind = 'throws' RETURN count(r) AS n")[0]["n"]
+    throws = store.rows("MATCH (:Method)-[r:REFERENCES|REFERENCES_ADDED]->(:Type) WHERE r.kind = 'throws' "
+                        "RETURN count(r) AS n")[0]["n"]
     clauses = store.rows("MATCH (m:Method) WHERE NOT m.external RETURN sum(size(m.exceptions)) AS n")[0]["n"]
     assert throws == clauses > 0
     service.close()
