@@ -422,7 +422,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     if partial:  # the base's from its context (kept per process), plus the joined artifacts' own
         all_methods = member_table(None, MEMBER_CONTEXT)
         base = shared_context(shards)
-        if base is not None and base.declared is not None:  # a long-lived process growing from this base again
+        if base is not None and base.declared is not None:  # kept by the base's build, or by this process before
             base_methods, base_fields = base.declared
         else:
             is_method = pc.fill_null(pc.equal(all_methods["kind"], 0), False)
