@@ -116,19 +116,6 @@ def _by_position(table: pa.Table, n: int) -> list[pa.Table] | None:
     return out
 
 
-def base_declared(context: BaseContext) -> tuple:
-    """(methods, fields) the base declares, as resolution.Declared codes, computed once per context: a base without
-    shadowed classes, whose member ids are the shards' own."""
-    if context.declared is None:
-        from jdx.loaders.resolution import Declared
-
-        members = pa.concat_tables([t.select(["id", "kind"]) for t in context.tables["members"]])
-        is_method = pc.fill_null(pc.equal(members["kind"], 0), False)
-        context.declared = (Declared.of(members["id"].filter(is_method)),
-                            Declared.of(members["id"].filter(pc.invert(is_method))))
-    return context.declared
-
-
 def load_base_context(base: Path, keys: list[str]) -> BaseContext | None:
     """The context a base build of these artifacts (keys in classpath order) kept, or None when it kept none, it
     cannot be read or it names other artifacts."""

@@ -334,38 +334,31 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
         rest = [c for c in part.column_names if c not in ("id", "owner")]
         return pa.table({"id": ids, "owner_id": owners, "shadowed": flags, **{c: part[c] for c in rest}})
 
-    def member_table(only: set[int] | None, columns: list[str] | None) -> pa.Table:
-        raw: list[pa.Table] = []  # as the shards hold them: the context of the next update
+    def keyed_parts(only: set[int] | None, columns: list[str] | None):
+        """Each artifact's members keyed, in classpath order; when every artifact is read (`only` None), their rows as
+        the shards hold them are kept as the next update's context once the last is read."""
+        raw: list[pa.Table] = []
 
         def each(part: pa.Table) -> pa.Table:
             if only is None:
                 raw.append(part.select(MEMBER_CONTEXT + ["pos"]))
             return keyed(part)
 
-        table = _concat(shards, "members", only, columns, consume=consume, each=each)
+        yield from _parts(shards, "members", only, columns, consume=consume, each=each)
         if only is None:
             _keep_context(sink, "members", pa.concat_tables(raw), art_ids)
+
+    def member_table(only: set[int] | None, columns: list[str] | None) -> pa.Table:
+        table = pa.concat_tables(list(keyed_parts(only, columns)))
         return table.filter(_first_rows(table["id"])) if same_name_twice else table  # (a filter copies every row)
 
     def members_by_kind(only: set[int] | None) -> tuple[pa.Table, pa.Table]:
         """(methods, fields) of `member_table`, split artifact by artifact: the whole classpath's member table never
         exists beside its two halves (a Maven repository's: ~0.6 GB at the build's peak)."""
-        raw: list[pa.Table] = []
         halves: tuple[list, list] = ([], [])
-
-        def split(part: pa.Table) -> pa.Table:
-            if only is None:
-                raw.append(part.select(MEMBER_CONTEXT + ["pos"]))
-            rows = keyed(part)
+        for rows in keyed_parts(only, None):
             for kind, half in enumerate(halves):  # kind 0: methods, 1: fields
                 half.append(rows.filter(pc.equal(rows["kind"], kind)))
-            return part.slice(0, 0)
-
-        for _ in _parts(shards, "members", only, None, consume=consume, each=split):
-            pass
-        if only is None:
-            _keep_context(sink, "members", pa.concat_tables(raw), art_ids)
-        del raw
         out = []
         for half in halves:
             table = pa.concat_tables(half)

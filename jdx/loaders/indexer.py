@@ -227,16 +227,14 @@ def prewarm_updates(cache: Path, artifacts: list[Artifact]) -> None:
         import jdx.loaders.jdk_modules  # noqa: F401
         import jdx.loaders.kotlin_shard  # noqa: F401
         import jdx.loaders.shard_store  # noqa: F401
-        from jdx.loaders.build_context import base_declared, load_base_context
+        from jdx.loaders.build_context import load_base_context
 
         if importlib.util.find_spec("pandas") is not None:  # Kùzu's COPY imports it where it is installed
             import pandas  # noqa: F401
         fixed = [a for a in artifacts if a.kind != "dir"]
         base = fresh_graph(cache, fixed) if fixed and len(fixed) < len(artifacts) else None
         if base is not None:
-            context = load_base_context(base, [a.key for a in fixed])
-            if context is not None and not _shadows(read_manifest(base)):
-                base_declared(context)
+            load_base_context(base, [a.key for a in fixed])  # with the member codes its build kept
     except Exception:  # noqa: BLE001 - only a head start
         pass
 

@@ -164,6 +164,6 @@ def test_prewarming_loads_the_base_graphs_context(tmp_path, monkeypatch):
 
     indexer.prewarm_updates(cache, [replace(folder, kind="dir"), *fixed])
     assert list(build_context._LOADED) == [base]
-    # the base's declared members coded too (no class of it is shadowed): the first update finds them
+    # the base's declared member codes its build kept, read with the context: the first update finds them
     methods, fields = build_context._LOADED[base].declared
     assert len(methods) == 10 and len(fields) == 2
