@@ -103,6 +103,25 @@ def write_with_extra(store: ShardStore, artifact: Artifact, extracted: Extracted
     return store.write(artifact, extracted, before_commit)
 
 
+# shards waiting for the writer thread at most: extraction that outruns the writes waits instead of holding every
+# extracted artifact's tables (a thousand jars would otherwise pile up in memory)
+WRITES_AHEAD = 2
+
+
+def bounded_submit(pool, writes: list, fn, *args) -> None:
+    """Appends a shard write's future to `writes`, first waiting while WRITES_AHEAD of them are unfinished (their
+    outcome is still the caller's to collect, as before)."""
+    from concurrent.futures import FIRST_COMPLETED
+    from concurrent.futures import wait as wait_for
+
+    while True:
+        running = [w for w in writes[-WRITES_AHEAD:] if not w.done()]
+        if len(running) < WRITES_AHEAD:
+            break
+        wait_for(running, return_when=FIRST_COMPLETED)
+    writes.append(pool.submit(fn, *args))
+
+
 class Executor:
     """Extracts artifacts into shards of a store, yielding each as it completes (in any order)."""
 
@@ -159,7 +178,7 @@ class LocalExecutor(Executor):
         for index, extracted in extract_missing(cache, artifacts, self.extractor, force, store=store):
             classes += int(getattr(extracted, "classes", 0) or 0)
             shard = store.in_memory(artifacts[index], extracted)
-            self._writes.append(self._pool.submit(self._write, store, artifacts[index], extracted))
+            bounded_submit(self._pool, self._writes, self._write, store, artifacts[index], extracted)
             done += 1
             if progress:
                 progress("extract", done, len(artifacts))

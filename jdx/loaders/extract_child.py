@@ -95,7 +95,7 @@ def main() -> int:
     from concurrent.futures import ThreadPoolExecutor
 
     from jdx.loaders.dirshards import extract_missing
-    from jdx.loaders.executors import write_with_extra
+    from jdx.loaders.executors import bounded_submit, write_with_extra
     from jdx.loaders.extractor import JPypeExtractor
     from jdx.loaders.shard_store import open_store
 
@@ -118,9 +118,9 @@ def main() -> int:
 
     # the JVM parses the next artifacts while the previous one is written (as in process)
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="jdx-shard-write") as pool:
-        writes = [pool.submit(write, index, extracted)
-                  for index, extracted in extract_missing(cache, artifacts, JPypeExtractor(cache), job["force"],
-                                                          store=store)]
+        writes: list = []
+        for index, extracted in extract_missing(cache, artifacts, JPypeExtractor(cache), job["force"], store=store):
+            bounded_submit(pool, writes, write, index, extracted)
         for w in writes:
             w.result()
     return 0

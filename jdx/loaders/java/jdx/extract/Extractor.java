@@ -13,8 +13,11 @@ import java.util.Enumeration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.PriorityBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -39,6 +42,11 @@ public final class Extractor {
     private final int maxEntries;
     private final ExecutorService pool;
     private final LinkedBlockingQueue<Chunk> results = new LinkedBlockingQueue<>();
+    /**
+     * Chunks parsed or being parsed but not yet taken by next(): the readers wait for room instead of
+     * running ahead of the consumer, so the heap holds a few chunks however many artifacts are read.
+     */
+    private final Semaphore room;
     private final AtomicInteger pending = new AtomicInteger();
     private static volatile int asmMax = -1;
     private static final HashMap<String, FileSystem> JRT = new HashMap<>();
@@ -47,7 +55,11 @@ public final class Extractor {
         this.maxEntryBytes = maxEntryBytes;
         this.maxTotalBytes = maxTotalBytes;
         this.maxEntries = maxEntries;
-        this.pool = Executors.newFixedThreadPool(Math.max(1, threads), r -> {
+        this.room = new Semaphore(2 * Math.max(1, threads) + 2);
+        int n = Math.max(1, threads);
+        // artifacts in classpath order, each one's chunks before the next artifact's listing: an artifact is
+        // open (its zip, its entry list) only while its chunks run, however many artifacts are queued
+        this.pool = new ThreadPoolExecutor(n, n, 0L, TimeUnit.MILLISECONDS, new PriorityBlockingQueue<Runnable>(), r -> {
             Thread t = new Thread(r, "jdx-extract");
             t.setDaemon(true);
             return t;
@@ -65,7 +77,7 @@ public final class Extractor {
         for (int i = 0; i < sources.length; i++) {
             final int artifact = i;
             final String source = sources[i];
-            x.pool.submit(() -> x.list(artifact, source));
+            x.pool.execute(new Task(artifact, 0, () -> x.list(artifact, source)));
         }
         return x;
     }
@@ -77,7 +89,13 @@ public final class Extractor {
             pool.shutdown();
             return null;
         }
+        room.release();
         return c;
+    }
+
+    /** Chunks parsed and waiting for next() (never more than the room the readers are given). */
+    public int waiting() {
+        return results.size();
     }
 
     public void close() {
@@ -127,6 +145,29 @@ public final class Extractor {
             asmMax = best;
         }
         return asmMax;
+    }
+
+    /** Work on one chunk of one artifact, run in (artifact, chunk) order. */
+    private static final class Task implements Runnable, Comparable<Task> {
+        final int artifact;
+        final int chunk;
+        final Runnable work;
+
+        Task(int artifact, int chunk, Runnable work) {
+            this.artifact = artifact;
+            this.chunk = chunk;
+            this.work = work;
+        }
+
+        @Override
+        public void run() {
+            work.run();
+        }
+
+        @Override
+        public int compareTo(Task o) {
+            return artifact != o.artifact ? Integer.compare(artifact, o.artifact) : Integer.compare(chunk, o.chunk);
+        }
     }
 
     /** One artifact being read: its entries and the counters shared by its chunks. */
@@ -222,7 +263,7 @@ public final class Extractor {
             if (c == 0) {
                 runChunk(src, chunk, from, to);
             } else {
-                pool.submit(() -> runChunk(src, chunk, from, to));
+                pool.execute(new Task(artifact, c, () -> runChunk(src, chunk, from, to)));
             }
         }
     }
@@ -298,6 +339,14 @@ public final class Extractor {
     }
 
     private void runChunk(Source src, Chunk chunk, int from, int to) {
+        try {
+            room.acquire();
+        } catch (InterruptedException e) {
+            // close(): nobody takes chunks any more
+            src.done();
+            Thread.currentThread().interrupt();
+            return;
+        }
         try {
             for (int i = from; i < to; i++) {
                 readClass(src, chunk, i);
