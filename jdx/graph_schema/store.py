@@ -209,6 +209,7 @@ class GraphStore:
         self.close()
 
     def _copy_node(self, name: str, table: "pa.Table") -> None:
+        _scan_ready()
         cols = [c for c, _ in NODE_TABLES[name]]
         data = table.select(cols).combine_chunks()  # noqa: F841 - read by name by the COPY below (see _copy_rel)
         self._conn.execute(f"COPY {name} FROM data")
@@ -222,6 +223,7 @@ class GraphStore:
 
     def _copy_rel(self, name: str, src: str, dst: str, table: "pa.Table", into: str | None = None) -> None:
         """COPY into relationship table `name` (or its twin `into`, which has the same ends and properties)."""
+        _scan_ready()
         cols = ["from", "to"] + [c for c, _ in REL_TABLES[name][1]]
         # one chunk per column: Kùzu 0.11's COPY from an Arrow table silently skips rows after an empty chunk
         # (tables concatenated per artifact have one for every artifact without such edges); on the JDK it
@@ -230,6 +232,12 @@ class GraphStore:
         many = len(REL_TABLES[name][0]) > 1
         options = f" (from='{src}', to='{dst}')" if many else ""
         self._conn.execute(f"COPY {into or name} FROM data{options}")
+
+
+def _scan_ready() -> None:
+    """Kùzu's COPY from a Python table asks `importlib.util.find_spec("pandas")` without importing `importlib.util`:
+    in a process where nothing else imported it the COPY fails (and an incremental update with it)."""
+    import importlib.util  # noqa: F401
 
 
 def current_build(graph_root: Path) -> Path | None:
