@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import hashlib
 import time
 from collections.abc import Callable
@@ -390,6 +391,10 @@ def _graph(cache, root, artifacts, ready, force, executor, store, progress, star
             except (UpdateRefused, IncrementalRefused):
                 continue
             except Exception:  # noqa: BLE001 - an update that fails for any other reason: build from scratch
+                if os.environ.get("JDX_DEBUG"):  # (the answer is the same either way, only slower: say why)
+                    import traceback
+
+                    traceback.print_exc()
                 continue
             executor.wait()
             if progress:
