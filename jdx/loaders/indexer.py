@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import hashlib
+import os
 import time
 from collections.abc import Callable
 from contextlib import contextmanager
