@@ -343,6 +343,7 @@ class GraphWriter:
         self._spooler = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jdx-graph-spool")
         self._held: list = []  # (relationship, its spool appender), in the order first held
         self._appenders: dict = {}
+        self._context_appenders: dict = {}  # context tables handed over in parts (`context_part`)
         self._side: list = []
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._work, name="jdx-graph-copy", daemon=True)
@@ -389,6 +390,18 @@ class GraphWriter:
         written on the spool thread."""
         self._side.append(self._spooler.submit(write_context_table, self.tmp / CONTEXT_DIR / f"{name}.arrow", table))
 
+    def context_part(self, name: str, table: "pa.Table") -> None:
+        """One artifact's part of a context table, appended on the spool thread; `context_done` finishes the file."""
+        appender = self._context_appenders.get(name)
+        if appender is None:
+            appender = self._context_appenders[name] = ContextAppender(self.tmp / CONTEXT_DIR / f"{name}.arrow")
+        self._spooler.submit(appender.add, table)
+
+    def context_done(self, name: str) -> None:
+        appender = self._context_appenders.pop(name, None)
+        if appender is not None:
+            self._side.append(self._spooler.submit(appender.close))
+
     def search(self, names: "pa.Table", symbols: "pa.Table") -> None:
         """The build's search index (`search_files`), written on the spool thread."""
         from jdx.graph_schema.search_files import write_part
@@ -433,6 +446,8 @@ class GraphWriter:
 
     def _finish_copies(self) -> None:
         return_freed_memory()  # the build's tables are gone: the COPYs held until now need that memory
+        for name in list(self._context_appenders):
+            self.context_done(name)
         self.release()  # nothing handed over is ever left out
         self._jobs.put(None)
         self._thread.join()
@@ -543,6 +558,48 @@ def write_context_table(path: Path, table: "pa.Table") -> None:
     options = pa.ipc.IpcWriteOptions(compression="lz4")
     with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, table.schema, options=options) as writer:
         writer.write_table(table, max_chunksize=1 << 20)
+
+
+class ContextAppender:
+    """A context table (`write_context_table`'s file) written one artifact's part at a time, on a side thread: the
+    build lets go of each part once it is written instead of holding the classpath's. `close` finishes the file, or
+    raises what went wrong (the build then fails: a context file is never half-written)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._file = None
+        self._writer = None
+        self._error: BaseException | None = None
+
+    def add(self, table: "pa.Table") -> None:
+        if self._error is not None:
+            return
+        try:
+            import pyarrow as pa
+
+            if self._writer is None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._file = pa.OSFile(str(self.path), "wb")
+                self._writer = pa.ipc.new_file(self._file, table.schema,
+                                               options=pa.ipc.IpcWriteOptions(compression="lz4"))
+            if table.num_rows:
+                self._writer.write_table(table, max_chunksize=1 << 20)
+        except BaseException as exc:  # noqa: BLE001 - raised by close()
+            self._error = exc
+
+    def close(self) -> None:
+        try:
+            if self._writer is not None:
+                self._writer.close()
+        except BaseException as exc:  # noqa: BLE001
+            self._error = self._error or exc
+        finally:
+            if self._file is not None:
+                self._file.close()
+        if self._error is not None:
+            raise self._error
+        if self._writer is None:
+            raise ValueError(f"{self.path.name}: no part was written")
 
 
 def link_or_copy(src: Path, dst: Path) -> None:

@@ -20,6 +20,7 @@ from jdx.graph_schema.schema import ADDED, ADDED_TWINS, NODE_TABLES
 from jdx.graph_schema.store import (
     CONTEXT_DIR,
     GRAPH_FILE,
+    ContextAppender,
     GraphStore,
     _with_schema_columns,
     clone_or_copy,
@@ -54,6 +55,7 @@ class GraphUpdater:
         self.added_types = 0
         self._writer = None  # the side thread writing context files
         self._side: list = []
+        self._context_appenders: dict = {}
         self._conn.execute("BEGIN TRANSACTION")  # one commit for the whole update
 
     # --- moving artifacts ----------------------------------------------------------------------------
@@ -100,6 +102,18 @@ class GraphUpdater:
         self._side.append(self._side_thread().submit(write_context_table, self.tmp / CONTEXT_DIR / f"{name}.arrow",
                                                      table))
 
+    def context_part(self, name: str, table: pa.Table) -> None:
+        """One artifact's part of a context table, appended on the side thread; `context_done` finishes the file."""
+        appender = self._context_appenders.get(name)
+        if appender is None:
+            appender = self._context_appenders[name] = ContextAppender(self.tmp / CONTEXT_DIR / f"{name}.arrow")
+        self._side_thread().submit(appender.add, table)
+
+    def context_done(self, name: str) -> None:
+        appender = self._context_appenders.pop(name, None)
+        if appender is not None:
+            self._side.append(self._side_thread().submit(appender.close))
+
     def search(self, names: pa.Table, symbols: pa.Table) -> None:
         """The appended artifacts' part of the search index, beside the base's parts (hard-linked at the start)."""
         from jdx.graph_schema.search_files import write_part
@@ -114,6 +128,8 @@ class GraphUpdater:
         return self._writer
 
     def _finish_side_files(self) -> None:
+        for name in list(self._context_appenders):
+            self.context_done(name)
         if self._writer is not None:
             self._writer.shutdown(wait=True)
             self._writer = None

@@ -338,15 +338,26 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
         """Each artifact's members keyed, in classpath order; when every artifact is read (`only` None), their rows as
         the shards hold them are kept as the next update's context once the last is read."""
         raw: list[pa.Table] = []
+        # a sink that takes the context part by part writes each artifact's as it is read (at a Maven repository's
+        # scale the classpath's member context, ~0.5 GB, no longer waits for the last artifact beside the members)
+        part_of = getattr(sink, "context_part", None)
+        keeps = only is None and (part_of is not None or getattr(sink, "context", None) is not None)
 
         def each(part: pa.Table) -> pa.Table:
-            if only is None:
-                raw.append(part.select(MEMBER_CONTEXT + ["pos"]))
+            if keeps:
+                piece = part.select(MEMBER_CONTEXT + ["pos"])
+                if part_of is not None:
+                    part_of("members", _context_table("members", piece, art_ids))
+                else:
+                    raw.append(piece)
             return keyed(part)
 
         yield from _parts(shards, "members", only, columns, consume=consume, each=each)
-        if only is None:
-            _keep_context(sink, "members", pa.concat_tables(raw), art_ids)
+        if keeps:
+            if part_of is not None:
+                sink.context_done("members")
+            else:
+                _keep_context(sink, "members", pa.concat_tables(raw), art_ids)
 
     def member_table(only: set[int] | None, columns: list[str] | None) -> pa.Table:
         table = pa.concat_tables(list(keyed_parts(only, columns)))
@@ -576,9 +587,14 @@ def _keep_context(sink: GraphSink, name: str, table: pa.Table, art_ids: list[str
     artifact, in classpath order, with its `pos` and the artifact keys those positions stand for."""
     keep = getattr(sink, "context", None)
     if keep is not None:
-        columns = CONTEXT_COLUMNS.get(name, table.column_names)
-        table = table.select([c for c in columns if c != "pos"] + (["pos"] if "pos" in table.column_names else []))
-        keep(name, with_artifact_keys(table, art_ids))
+        keep(name, _context_table(name, table, art_ids))
+
+
+def _context_table(name: str, table: pa.Table, art_ids: list[str]) -> pa.Table:
+    """A context table's columns (`pos` last) labelled with the artifact keys its positions stand for."""
+    columns = CONTEXT_COLUMNS.get(name, table.column_names)
+    table = table.select([c for c in columns if c != "pos"] + (["pos"] if "pos" in table.column_names else []))
+    return with_artifact_keys(table, art_ids)
 
 
 def _duplicate_warnings(names: list[str], positions: list[int], art_names: list[str],

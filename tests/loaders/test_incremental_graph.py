@@ -7,6 +7,7 @@ scratch in a fresh cache. No JVM involved.
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -509,3 +510,76 @@ def test_a_reader_searches_its_build_after_a_newer_build_swept_it(tmp_path):
         shutil.rmtree(graph / "search")
         assert [r["owner"] for r in NameIndex(store).named("size")] == ["java/util/AbstractList",
                                                                          "java/util/ArrayList", "java/util/List"]
+
+
+def test_a_build_writes_the_member_context_artifact_by_artifact_and_it_equals_the_whole(tmp_path):
+    """The members' context is written one artifact's part at a time as the members are read (the build never
+    holds the classpath's), and the file holds exactly the rows of the shards in classpath order, labelled with
+    the artifact keys."""
+    import pyarrow as pa
+
+    from jdx.loaders.build_context import CONTEXT_COLUMNS, KEYS
+    from jdx.loaders.graph_build import build_graph_tables
+    from jdx.loaders.shards import load_shard
+
+    names = ["more.jar", "lib.jar", "base.jar"]
+    report = ensure_graph(tmp_path / "cache", [artifact(n) for n in names], extractor=FakeExtractor(CORPUS))
+    shards = [load_shard(tmp_path / "cache", artifact(n)) for n in names]
+    keys = [s.artifact.key for s in shards]
+    want = pa.concat_tables([
+        s.table("members", CONTEXT_COLUMNS["members"]).append_column(
+            "pos", pa.array([pos] * s.table("members").num_rows, pa.int32()))
+        for pos, s in enumerate(shards)])
+    with pa.memory_map(str(report.graph / "context" / "members.arrow")) as source:
+        got = pa.ipc.open_file(source).read_all()
+    assert got.select(want.column_names).to_pylist() == want.to_pylist()
+    assert json.loads(got.schema.metadata[KEYS]) == keys
+
+    class Recording:  # a sink that keeps the context part by part
+        def __init__(self):
+            self.calls: list[tuple] = []
+
+        def nodes(self, label, table):
+            self.calls.append(("nodes", label))
+
+        def rels(self, name, src, dst, table):
+            pass
+
+        def context(self, name, table):
+            self.calls.append(("context", name))
+
+        def context_part(self, name, table):
+            self.calls.append(("part", name, sorted(set(table["pos"].to_pylist()))))
+
+        def context_done(self, name):
+            self.calls.append(("done", name))
+
+    sink = Recording()
+    build_graph_tables([load_shard(tmp_path / "cache", artifact(n)) for n in names], sink)
+    parts = [c for c in sink.calls if c[:2] == ("part", "members")]
+    assert [c[2] for c in parts] == [[0], [1], [2]]  # one part per artifact, in classpath order
+    members_done = sink.calls.index(("done", "members"))
+    assert sink.calls.index(parts[-1]) < members_done < sink.calls.index(("nodes", "Method"))
+    assert ("context", "members") not in sink.calls
+
+
+def test_a_context_file_that_cannot_be_written_whole_fails_instead_of_half_written(tmp_path):
+    import pyarrow as pa
+
+    from jdx.graph_schema.store import ContextAppender
+
+    path = tmp_path / "context" / "members.arrow"
+    appender = ContextAppender(path)
+    appender.add(pa.table({"id": ["a"], "pos": pa.array([0], pa.int32())}))
+    appender.add(pa.table({"other": [1.5]}))  # a part that does not fit the file's columns
+    appender.add(pa.table({"id": ["b"], "pos": pa.array([1], pa.int32())}))
+    with pytest.raises(Exception):
+        appender.close()
+    with pytest.raises(ValueError):
+        ContextAppender(tmp_path / "none.arrow").close()  # no part at all: nothing to stand for the table
+    fine = ContextAppender(tmp_path / "fine.arrow")
+    for pos in range(3):
+        fine.add(pa.table({"id": pa.array([f"x{pos}"] * pos, pa.string()), "pos": pa.array([pos] * pos, pa.int32())}))
+    fine.close()
+    with pa.memory_map(str(tmp_path / "fine.arrow")) as source:
+        assert pa.ipc.open_file(source).read_all()["id"].to_pylist() == ["x1", "x2", "x2"]
