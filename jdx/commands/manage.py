@@ -64,6 +64,7 @@ def export(session, target: str, fmt: str = "parquet") -> Answer:
 
 def cache_info(session) -> Answer:
     from jdx.dirs import disk_bytes as size
+    from jdx.graph_schema.retention import cap_bytes
 
     shards = session.cache / "shards"
     graphs = session.cache / "graphs"
@@ -73,6 +74,8 @@ def cache_info(session) -> Answer:
         "shard_bytes": size(shards),
         "graphs": len(list(graphs.iterdir())) if graphs.exists() else 0,
         "graph_bytes": size(graphs),
+        # past it, the least recently used workspaces' graphs go once a new one is built (0: no cap)
+        "graph_cap_bytes": cap_bytes(),
         # rebuilt on demand from sources and class bytes: parses, archive indexes, decompiled classes
         "derived_bytes": sum(size(session.cache / sub) for sub in DERIVED_CACHES),
         "total_bytes": size(session.cache),

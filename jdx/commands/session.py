@@ -7,6 +7,7 @@ directories) before a query, so a long-lived session answers exactly as a fresh 
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from jdx.dirs import cache_dir
@@ -43,6 +44,7 @@ class Session:
         self._root_warnings: list[Warning_] = []
         self._unreadable: list[Warning_] = []
         self._store: GraphStore | None = None
+        self._marked = 0.0  # when this session last stamped its graph as used (retention.mark_used)
         self._duplicated: tuple[GraphStore, frozenset[str]] | None = None
         self._graph_warnings: list[Warning_] = []
         self._source_context = None
@@ -247,6 +249,12 @@ class Session:
             report = ensure_graph(self.cache, self.artifacts(), progress=self.progress, shard_extra=surface_for_shard)
             self._graph_warnings = report.warnings
             self._store = GraphStore(report.graph / "graph.kz", read_only=True)
+            self._marked = time.monotonic()
+        elif time.monotonic() - self._marked > MARK_USED_EVERY:  # a long-lived process still uses its graph
+            from jdx.graph_schema.retention import mark_used
+
+            mark_used(self._store.path.parent.parent)
+            self._marked = time.monotonic()
         return self._store
 
     def close(self) -> None:
@@ -298,6 +306,7 @@ class Session:
 
 # warnings that matter to the answers drawn from their artifact, not to every answer of the workspace
 ARTIFACT_SCOPED = frozenset({"MULTI_RELEASE_JAR"})
+MARK_USED_EVERY = 300.0  # seconds: a daemon holding its graph open keeps it among the recently used
 
 
 def _class_scoped(code: str) -> bool:

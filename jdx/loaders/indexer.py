@@ -283,18 +283,22 @@ def ensure_graph(
     default the cache's; by `executor`, default this process or JDX_EXECUTOR; `shard_extra` adds files to a
     shard written by this process, `Executor.shard_extra`), and grows the graph from the
     closest one already built (appending only what is new) when that equals a full build."""
+    from jdx.graph_schema.retention import evict, mark_used
+
     started = time.perf_counter()
     root = graph_root(cache, artifacts)
     existing = current_build(root)
     if existing is not None and not force:
         report = _up_to_date(existing, artifacts, started)
         if report is not None:
+            mark_used(root)
             return report
     with _writer_lock(root):
         existing = current_build(root)
         if existing is not None and not force:  # another process may have built it meanwhile
             report = _up_to_date(existing, artifacts, started)
             if report is not None:
+                mark_used(root)
                 return report
         if executor is None or store is None:
             from jdx.loaders.executors import ExecutorConfig, LocalExecutor
@@ -304,7 +308,10 @@ def ensure_graph(
             executor = executor or (LocalExecutor(extractor) if extractor is not None else config.executor())
         if shard_extra is not None:
             executor.shard_extra = shard_extra
-        return _build(cache, root, artifacts, force, executor, store, progress, started)
+        report = _build(cache, root, artifacts, force, executor, store, progress, started)
+        mark_used(root)
+    evict(cache / "graphs", keep=root)  # the least recently used other workspaces' graphs, past the cap
+    return report
 
 
 def _build(cache, root, artifacts, force, executor, store, progress, started) -> IndexReport:
@@ -381,12 +388,18 @@ def _graph(cache, root, artifacts, ready, force, executor, store, progress, star
             except OSError:  # the other order's build went (swept by a newer one) or cannot be linked: grow one
                 shared = None
         if shared is not None:
+            from jdx.graph_schema.retention import mark_used
+
+            mark_used(same[0].parent)
             executor.wait()
             return _grown_report(*shared, 0, "share", len(artifacts), extracted, started, t_extracted)
         for _score, base, manifest in bases[:3]:
             if progress:
                 progress("graph", 0, 1)
             try:
+                from jdx.graph_schema.retention import mark_used
+
+                mark_used(base.parent)  # a graph others grow from is in use
                 build, counts, warnings, failed, added = _update(root, base, manifest, artifacts, ready)
             except (UpdateRefused, IncrementalRefused):
                 continue
