@@ -247,8 +247,16 @@ class Session:
             from jdx.commands.diff_artifacts import surface_for_shard
 
             report = ensure_graph(self.cache, self.artifacts(), progress=self.progress, shard_extra=surface_for_shard)
+            try:
+                self._store = GraphStore(report.graph / "graph.kz", read_only=True)
+            except Exception:
+                if (report.graph / "graph.kz").exists():
+                    raise
+                # evicted between the check and the open (retention: it had not been used for a while): built again
+                report = ensure_graph(self.cache, self.artifacts(), progress=self.progress,
+                                      shard_extra=surface_for_shard)
+                self._store = GraphStore(report.graph / "graph.kz", read_only=True)
             self._graph_warnings = report.warnings
-            self._store = GraphStore(report.graph / "graph.kz", read_only=True)
             self._marked = time.monotonic()
         elif time.monotonic() - self._marked > MARK_USED_EVERY:  # a long-lived process still uses its graph
             from jdx.graph_schema.retention import mark_used

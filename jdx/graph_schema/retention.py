@@ -73,14 +73,15 @@ def evict(graphs: Path, keep: Path | None = None, cap: int | None = None, now: f
             break
         if (keep is not None and root == keep) or now - last_used(root) < RECENT_SECONDS:
             continue
-        if _remove_unless_written(root):
+        if _remove_unless_written(root, now):
             removed.append(root.name)
             total = disk_bytes(graphs)
     return removed
 
 
-def _remove_unless_written(root: Path) -> bool:
-    """Removes a graph root unless a writer holds its lock (a build or update of that workspace is running)."""
+def _remove_unless_written(root: Path, now: float) -> bool:
+    """Removes a graph root unless a writer holds its lock (a build or update of that workspace is running) or it was
+    used since it was chosen."""
     try:
         import fcntl
     except ImportError:  # no advisory locks (Windows): leave it
@@ -95,6 +96,8 @@ def _remove_unless_written(root: Path) -> bool:
         except OSError:
             return False
         try:
+            if now - last_used(root) < RECENT_SECONDS:
+                return False
             shutil.rmtree(root, ignore_errors=True)
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)

@@ -343,8 +343,8 @@ class GraphWriter:
         self._spooler = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jdx-graph-spool")
         self._held: list = []  # (relationship, its spool appender), in the order first held
         self._appenders: dict = {}
-        self._context_appenders: dict = {}  # context tables handed over in parts (`context_part`)
         self._side: list = []
+        self._context_parts = ContextParts(self.tmp / CONTEXT_DIR, self._spooler.submit, self._side)
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._work, name="jdx-graph-copy", daemon=True)
         self._thread.start()
@@ -392,15 +392,10 @@ class GraphWriter:
 
     def context_part(self, name: str, table: "pa.Table") -> None:
         """One artifact's part of a context table, appended on the spool thread; `context_done` finishes the file."""
-        appender = self._context_appenders.get(name)
-        if appender is None:
-            appender = self._context_appenders[name] = ContextAppender(self.tmp / CONTEXT_DIR / f"{name}.arrow")
-        self._spooler.submit(appender.add, table)
+        self._context_parts.add(name, table)
 
     def context_done(self, name: str) -> None:
-        appender = self._context_appenders.pop(name, None)
-        if appender is not None:
-            self._side.append(self._spooler.submit(appender.close))
+        self._context_parts.done(name)
 
     def search(self, names: "pa.Table", symbols: "pa.Table") -> None:
         """The build's search index (`search_files`), written on the spool thread."""
@@ -446,8 +441,7 @@ class GraphWriter:
 
     def _finish_copies(self) -> None:
         return_freed_memory()  # the build's tables are gone: the COPYs held until now need that memory
-        for name in list(self._context_appenders):
-            self.context_done(name)
+        self._context_parts.finish()
         self.release()  # nothing handed over is ever left out
         self._jobs.put(None)
         self._thread.join()
@@ -600,6 +594,31 @@ class ContextAppender:
             raise self._error
         if self._writer is None:
             raise ValueError(f"{self.path.name}: no part was written")
+
+
+class ContextParts:
+    """The context tables a sink takes artifact by artifact: each part appended by `submit` (the sink's side thread),
+    each file finished by `done`; the futures of the finished files go to `side`, where the sink checks them."""
+
+    def __init__(self, folder: Path, submit, side: list):
+        self.folder, self.submit, self.side = folder, submit, side
+        self._open: dict[str, ContextAppender] = {}
+
+    def add(self, name: str, table: "pa.Table") -> None:
+        appender = self._open.get(name)
+        if appender is None:
+            appender = self._open[name] = ContextAppender(self.folder / f"{name}.arrow")
+        self.submit(appender.add, table)
+
+    def done(self, name: str) -> None:
+        appender = self._open.pop(name, None)
+        if appender is not None:
+            self.side.append(self.submit(appender.close))
+
+    def finish(self) -> None:
+        """Finishes whatever was left open (nothing handed over is left out)."""
+        for name in list(self._open):
+            self.done(name)
 
 
 def link_or_copy(src: Path, dst: Path) -> None:

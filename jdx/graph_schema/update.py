@@ -20,7 +20,7 @@ from jdx.graph_schema.schema import ADDED, ADDED_TWINS, NODE_TABLES
 from jdx.graph_schema.store import (
     CONTEXT_DIR,
     GRAPH_FILE,
-    ContextAppender,
+    ContextParts,
     GraphStore,
     _with_schema_columns,
     clone_or_copy,
@@ -55,7 +55,8 @@ class GraphUpdater:
         self.added_types = 0
         self._writer = None  # the side thread writing context files
         self._side: list = []
-        self._context_appenders: dict = {}
+        self._context_parts = ContextParts(self.tmp / CONTEXT_DIR, lambda *a: self._side_thread().submit(*a),
+                                           self._side)
         self._conn.execute("BEGIN TRANSACTION")  # one commit for the whole update
 
     # --- moving artifacts ----------------------------------------------------------------------------
@@ -104,15 +105,10 @@ class GraphUpdater:
 
     def context_part(self, name: str, table: pa.Table) -> None:
         """One artifact's part of a context table, appended on the side thread; `context_done` finishes the file."""
-        appender = self._context_appenders.get(name)
-        if appender is None:
-            appender = self._context_appenders[name] = ContextAppender(self.tmp / CONTEXT_DIR / f"{name}.arrow")
-        self._side_thread().submit(appender.add, table)
+        self._context_parts.add(name, table)
 
     def context_done(self, name: str) -> None:
-        appender = self._context_appenders.pop(name, None)
-        if appender is not None:
-            self._side.append(self._side_thread().submit(appender.close))
+        self._context_parts.done(name)
 
     def search(self, names: pa.Table, symbols: pa.Table) -> None:
         """The appended artifacts' part of the search index, beside the base's parts (hard-linked at the start)."""
@@ -128,8 +124,7 @@ class GraphUpdater:
         return self._writer
 
     def _finish_side_files(self) -> None:
-        for name in list(self._context_appenders):
-            self.context_done(name)
+        self._context_parts.finish()
         if self._writer is not None:
             self._writer.shutdown(wait=True)
             self._writer = None

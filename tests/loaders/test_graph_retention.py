@@ -95,3 +95,33 @@ def test_mark_used_creates_or_refreshes_the_stamp(tmp_path, missing):
         os.utime(root / retention.USED, (1, 1))
     retention.mark_used(root)
     assert retention.last_used(root) > time.time() - 60
+
+
+def test_a_graph_evicted_between_its_check_and_its_open_is_built_again(tmp_path, monkeypatch):
+    """A query that found its graph up to date, then lost it to another process's eviction before opening it,
+    builds it again instead of failing."""
+    import shutil
+
+    from jdx.commands.session import Options, Session
+    from jdx.loaders import indexer
+    from tests.conftest import GSON, require
+
+    require(GSON)
+    real = indexer.ensure_graph
+    calls = []
+
+    def evicted_after_the_check(*args, **kwargs):
+        report = real(*args, **kwargs)
+        calls.append(report.graph)
+        if len(calls) == 1:
+            shutil.rmtree(report.graph.parent)  # what `retention.evict` in another process does
+        return report
+
+    monkeypatch.setattr(indexer, "ensure_graph", evicted_after_the_check)
+    session = Session(Options(jars=[str(GSON)], jdk=False, cache_dir=str(tmp_path / "cache")))
+    try:
+        store = session.store()
+        assert len(calls) == 2 and (calls[1] / "graph.kz").exists()
+        assert store.rows("MATCH (t:Type) WHERE t.fqn = 'com.google.gson.Gson' RETURN count(t) AS n")[0]["n"] == 1
+    finally:
+        session.close()
