@@ -404,6 +404,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
                                                                 pc.take(art_name_array, table["pos"]))
     for label, table in member_nodes.items():
         sink.nodes(label, table)
+    del table  # (the loop's last table, the field nodes with every column, would live through the whole build)
     # the member nodes are handed over: the edges below read only these columns of the members (at the scale of a
     # whole Maven repository the rest, signatures, parameter names and lines, held ~0.3 GB through overrides)
     methods = methods.select(["id", "owner_id", "name", "descriptor", "access", "exceptions"])
@@ -476,16 +477,28 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     ):
         sink.rels(*rel)
         edge_rows += rel[3].num_rows
-    del nest_from, nest_to, f_type_ids
+    del nest_from, nest_to, f_type_ids, rel
     is_iface = {i for i, a in zip(ids, types["access"].to_pylist()) if a & ACC_INTERFACE}
     del types, f_types
     # what is drawn from the member tables alone goes now, and they with it: resolution needs only the codes
-    throws = _throws(methods)  # handed over with the other type references, below
+    throws = _throws(methods)  # declaration-level type references: they may end at external types, so held
+    external_types: set[str] = set(pc.unique(throws["to"]).to_pylist())
+    held.rels("REFERENCES", "Method", "Type", throws)
+    del throws
     override_edges = overrides(all_methods, winners, hierarchy, set(f_ids) if partial else None)
     sink.rels("OVERRIDES", "Method", "Method", override_edges)
     n_overrides = override_edges.num_rows
-    method_ids, field_ids = methods["id"], fields["id"]
-    del methods, fields, all_methods, override_edges
+    del override_edges
+    # the Kotlin declarations link only to declared classes and members, handed over above: drawn now, the member ids
+    # they are checked against need not outlive the member tables (a Maven repository's: ~0.3 GB through resolution)
+    kotlin_nodes, kotlin_rels = kotlin_graph_tables(shards, shadowed, art_ids, methods["id"], fields["id"], winners,
+                                                    focus if partial else None)
+    n_kotlin = kotlin_nodes.num_rows if kotlin_nodes is not None else 0
+    if kotlin_nodes is not None:
+        sink.nodes("KotlinDecl", kotlin_nodes)
+        for rel in kotlin_rels:
+            sink.rels(*rel)
+    del kotlin_nodes, kotlin_rels, methods, fields, all_methods
     _give_back()
 
     # --- references from method bodies, resolved as the JVM links them; they may end at external nodes
@@ -513,15 +526,12 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
         held.rels("WRITES", "Method", "Field", field_edges.filter(pc.invert(read_mask)))
     del orders, declared_fields, field_edges, batch
     external_methods, external_fields = _distinct_sorted(external_methods), _distinct_sorted(external_fields)
-    external_types: set[str] = set()
     for part in _ref_parts(shards, "typerefs", by_pos, art_ids, focus if partial else None, consume=consume):
         external_types.update(pc.unique(part["to"]).to_pylist())
         held.rels("REFERENCES", "Method", "Type", pa.table({"from": part["from"], "to": part["to"],
                                                             "line": part["line"],
                                                             "kind": pc.take(kind_names, part["kind"])}))
-    external_types.update(pc.unique(throws["to"]).to_pylist())
-    held.rels("REFERENCES", "Method", "Type", throws)
-    del throws, part
+    del part
     _give_back()
 
     external_types.update(r[1] for r in st_rows)
@@ -548,18 +558,12 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     sink.nodes("Field", _external_members(external_fields, method=False))
     held.release()
     edge_rows += held.rows - ann_edges
-    kotlin_nodes, kotlin_rels = kotlin_graph_tables(shards, shadowed, art_ids, method_ids, field_ids, winners,
-                                                    focus if partial else None)
-    if kotlin_nodes is not None:
-        sink.nodes("KotlinDecl", kotlin_nodes)
-        for rel in kotlin_rels:
-            sink.rels(*rel)
     counts = {
         "artifacts": len(shards), "classes": len(winners), "types": len(ids) + len(external_types),
         "methods": n_methods, "fields": n_fields, "members": n_methods + n_fields,
         "calls": n_invokes,
         "edges": edge_rows + n_overrides + ann_edges,
-        "kotlin": kotlin_nodes.num_rows if kotlin_nodes is not None else 0,
+        "kotlin": n_kotlin,
     }
     return BuildResult(warnings, counts)
 
