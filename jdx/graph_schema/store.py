@@ -343,6 +343,7 @@ class GraphWriter:
         self._spooler = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jdx-graph-spool")
         self._held: list = []  # (relationship, its spool appender), in the order first held
         self._appenders: dict = {}
+        self._node_appenders: dict = {}  # node tables handed over in parts (`nodes_part`)
         self._side: list = []
         self._context_parts = ContextParts(self.tmp / CONTEXT_DIR, self._spooler.submit, self._side)
         self._error: BaseException | None = None
@@ -379,6 +380,23 @@ class GraphWriter:
         if table.num_rows:
             spooled = self._spool(_with_schema_columns(table, NODE_TABLES[label]))
             self._queue(lambda: self._copy(label, spooled))
+
+    def nodes_part(self, label: str, table: "pa.Table") -> None:
+        """One artifact's rows of node table `label`, appended to one spool file on the spool thread; `nodes_done`
+        queues its COPY (the whole table never waits in memory)."""
+        if not table.num_rows:
+            return
+        appender = self._node_appenders.get(label)
+        if appender is None:
+            self._spooled += 1
+            appender = self._node_appenders[label] = _SpoolAppender(self.tmp / f"spool-{self._spooled:04d}.parquet")
+        self._spooler.submit(appender.add, _with_schema_columns(table, NODE_TABLES[label]))
+
+    def nodes_done(self, label: str) -> None:
+        appender = self._node_appenders.pop(label, None)
+        if appender is not None:
+            closed = self._spooler.submit(appender.close)
+            self._queue(lambda: self._copy(label, closed))
 
     def rels(self, name: str, src: str, dst: str, table: "pa.Table") -> None:
         if table.num_rows:
@@ -442,6 +460,8 @@ class GraphWriter:
     def _finish_copies(self) -> None:
         return_freed_memory()  # the build's tables are gone: the COPYs held until now need that memory
         self._context_parts.finish()
+        for label in list(self._node_appenders):  # (a node table never finished by its builder still goes in whole)
+            self.nodes_done(label)
         self.release()  # nothing handed over is ever left out
         self._jobs.put(None)
         self._thread.join()

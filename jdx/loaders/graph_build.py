@@ -125,8 +125,10 @@ def _split_list(col: pa.ChunkedArray | pa.Array, empty_is_none: bool) -> pa.Arra
     return out
 
 
-def _lists_by_id(ids: pa.Array, grouped: tuple[pa.Array, pa.Array]) -> pa.Array:
-    """Per-id lists (annotations) from `_group_lists`, without a Python loop over every member."""
+def _lists_by_id(ids: pa.Array, grouped: tuple[pa.Array, pa.Array] | None) -> pa.Array:
+    """Per-id lists (annotations) from `_group_lists` (None: no id has any), without a Python loop over every member."""
+    if grouped is None:
+        return pa.ListArray.from_arrays(pa.array([0] * (len(ids) + 1), pa.int32()), pa.array([], pa.string()))
     keys, values = grouped
     idx = pc.index_in(ids, value_set=keys)
     taken = pc.take(values, idx)
@@ -363,21 +365,37 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
         table = pa.concat_tables(list(keyed_parts(only, columns)))
         return table.filter(_first_rows(table["id"])) if same_name_twice else table  # (a filter copies every row)
 
-    def members_by_kind(only: set[int] | None) -> tuple[pa.Table, pa.Table]:
-        """(methods, fields) of `member_table`, split artifact by artifact: the whole classpath's member table never
-        exists beside its two halves (a Maven repository's: ~0.6 GB at the build's peak)."""
-        halves: tuple[list, list] = ([], [])
-        for rows in keyed_parts(only, None):
-            for kind, half in enumerate(halves):  # kind 0: methods, 1: fields
-                half.append(rows.filter(pc.equal(rows["kind"], kind)))
-        out = []
-        for half in halves:
-            table = pa.concat_tables(half)
-            half.clear()
-            out.append(table.filter(_first_rows(table["id"])) if same_name_twice else table)
-        return out[0], out[1]
-
-    methods, fields = members_by_kind(focus if partial else None)
+    # the member nodes, artifact by artifact: each artifact's methods and fields become node rows handed to the sink
+    # (a spooling writer appends them to one file per table) and only the columns the edges below read are kept: at
+    # a Maven repository's scale the member tables with every column, and their node tables, were ~1.2 GB of Arrow
+    # (the lambda writers and the member annotations are looked up per artifact: they belong to one artifact each)
+    writers = _lambda_writers(_ref_parts(shards, "calls", by_pos, art_ids, focus if partial else None,
+                                         columns=["from", "kind", "to"], keep=_lambda_handles))
+    art_name_array = pa.array(art_names, pa.string())  # readable beside the content-hash `artifact` key
+    type_ann, member_ann = ann_by_owner
+    out_nodes = {"Method": _NodeParts(sink, "Method"), "Field": _NodeParts(sink, "Field")}
+    kept: dict[str, list[pa.Table]] = {"Method": [], "Field": []}
+    indexed: dict[str, list[pa.Table]] = {"Method": [], "Field": []}
+    search = getattr(sink, "search", None)
+    for rows in keyed_parts(focus if partial else None, None):
+        pos = rows["pos"][0].as_py() if rows.num_rows else None
+        for label, kind in (("Method", 0), ("Field", 1)):
+            half = rows.filter(pc.equal(rows["kind"], kind))
+            if same_name_twice:  # (one artifact's own second class file of a name: its ids repeat only within it)
+                half = half.filter(_first_rows(half["id"]))
+            nodes = (_method_nodes(half, member_ann.get(pos), art_id_array, writers.get(pos)) if kind == 0
+                     else _field_nodes(half, member_ann.get(pos), art_id_array))
+            nodes = nodes.append_column("artifact_name", pc.take(art_name_array, half["pos"]))
+            out_nodes[label].add(nodes)
+            if search is not None:
+                indexed[label].append(nodes.select(NAME_INDEX_MEMBER_COLUMNS))
+            kept[label].append(half.select(["id", "owner_id", "name", "descriptor", "access", "exceptions"]
+                                           if kind == 0 else ["id", "owner_id", "name", "descriptor"]))
+            del half, nodes
+        del rows
+    del writers, member_ann
+    methods, fields = (_concat_kept(kept[label]) for label in ("Method", "Field"))
+    del kept
     expect = getattr(sink, "expect", None)
     if expect is not None and not partial:  # a sink may plan its work by the build's size (GraphWriter.expect)
         expect(methods.num_rows + fields.num_rows)
@@ -389,33 +407,16 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     f_winners = [x for x, f in zip(winner_mask, in_focus) if f]
     f_packages = [x for x, f in zip(packages, in_focus) if f]
     f_types = _loaded_types(_concat(shards, "types", focus))[0] if partial else types
-    type_nodes = _type_nodes(f_types, f_ids, f_names, f_winners, f_packages, interfaces, ann_by_owner, art_id_array)
-    art_name_array = pa.array(art_names, pa.string())  # readable beside the content-hash `artifact` key
+    type_nodes = _type_nodes(f_types, f_ids, f_names, f_winners, f_packages, interfaces, type_ann, art_id_array)
     type_nodes = type_nodes.append_column("artifact_name", pc.take(art_name_array, f_types["pos"]))
     sink.nodes("Type", type_nodes)
-    # (the call sites themselves are read again, artifact by artifact, when they are resolved)
-    writers = _lambda_writers(_ref_parts(shards, "calls", by_pos, art_ids, focus if partial else None,
-                                         columns=["from", "kind", "to"], keep=_lambda_handles))
-    member_nodes = {"Method": _method_nodes(methods, ann_by_owner, art_id_array, writers),
-                    "Field": _field_nodes(fields, ann_by_owner, art_id_array)}
-    del writers
-    for label, table in (("Method", methods), ("Field", fields)):
-        member_nodes[label] = member_nodes[label].append_column("artifact_name",
-                                                                pc.take(art_name_array, table["pos"]))
-    for label, table in member_nodes.items():
-        sink.nodes(label, table)
-    del table  # (the loop's last table, the field nodes with every column, would live through the whole build)
-    # the member nodes are handed over: the edges below read only these columns of the members (at the scale of a
-    # whole Maven repository the rest, signatures, parameter names and lines, held ~0.3 GB through overrides)
-    methods = methods.select(["id", "owner_id", "name", "descriptor", "access", "exceptions"])
-    fields = fields.select(["id", "owner_id", "name", "descriptor"])
-    search = getattr(sink, "search", None)
-    # the search index reads a few columns of the node tables: their signatures, parameter names, annotations and
-    # lines go first (at a Maven repository's scale they were most of the ~1.7 GB of Arrow at the build's peak)
+    for parts in out_nodes.values():
+        parts.done()
+    del out_nodes
+    # the search index reads a few columns of the node tables
     index_input = None if search is None else (type_nodes.select(NAME_INDEX_TYPE_COLUMNS),
-                                               *(member_nodes[label].select(NAME_INDEX_MEMBER_COLUMNS)
-                                                 for label in ("Method", "Field")))
-    del type_nodes, member_nodes, ann_by_owner
+                                               *(_concat_kept(indexed[label]) for label in ("Method", "Field")))
+    del type_nodes, ann_by_owner, type_ann, indexed
     _give_back()
     if index_input is not None:
         search(*_name_index(*index_input))
@@ -568,6 +569,36 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     return BuildResult(warnings, counts)
 
 
+class _NodeParts:
+    """A node table handed to the sink artifact by artifact where it takes parts (`GraphWriter.nodes_part`: appended
+    to one spool file, copied once at `done`), else whole at `done`."""
+
+    def __init__(self, sink: GraphSink, label: str):
+        self.sink, self.label = sink, label
+        self._part = getattr(sink, "nodes_part", None)
+        self._parts: list[pa.Table] = []
+
+    def add(self, table: pa.Table) -> None:
+        if self._part is not None:
+            self._part(self.label, table)
+        else:
+            self._parts.append(table)
+
+    def done(self) -> None:
+        if self._part is not None:
+            self.sink.nodes_done(self.label)
+        elif self._parts:
+            table = pa.concat_tables(self._parts)
+            self._parts = []
+            self.sink.nodes(self.label, table)
+
+
+def _concat_kept(parts: list[pa.Table]) -> pa.Table:
+    table = pa.concat_tables(parts)
+    parts.clear()
+    return table
+
+
 def _loaded_types(types: pa.Table) -> tuple[pa.Table, pa.Array, pa.Array]:
     """Class rows without module descriptors and without a second class file of one name in one artifact: (the
     rows, their `pos:name` keys, the mask of kept rows among the class rows)."""
@@ -679,7 +710,11 @@ def _annotations(shards, pos_name: pa.Array, type_ids: pa.Array, only: set[int] 
     for label, k in (("Type", 0), ("Method", 1), ("Field", 2)):
         mask = pc.equal(kind, k)
         annotated[label] = pa.table({"from": sid.filter(mask), "to": atype.filter(mask), "text": text.filter(mask)})
-    by_owner = _group_lists(sid, text)
+    # a type's annotations are looked up once for every type; a member's, artifact by artifact (`_group_lists_by_pos`)
+    is_type = pc.equal(kind, 0)
+    is_member = pc.invert(is_type)
+    by_owner = (_group_lists(sid.filter(is_type), text.filter(is_type)),
+                _group_lists_by_pos(ann["pos"].filter(is_member), sid.filter(is_member), text.filter(is_member)))
     return by_owner, annotated, set(pc.unique(atype).to_pylist())
 
 
@@ -690,6 +725,22 @@ def _group_lists(keys, values) -> tuple[pa.Array, pa.Array]:
     runs = pc.run_end_encode(pc.take(keys, order))
     offsets = pa.concat_arrays([pa.array([0], pa.int32()), pc.cast(runs.run_ends, pa.int32())])
     return runs.values, pa.ListArray.from_arrays(offsets, pc.take(values, order))
+
+
+def _group_lists_by_pos(pos, keys, values) -> dict[int, tuple[pa.Array, pa.Array]]:
+    """`_group_lists` of each classpath position's rows."""
+    out: dict[int, tuple[pa.Array, pa.Array]] = {}
+    if not len(keys):
+        return out
+    pos, keys, values = combined(pos), combined(keys), combined(values)
+    order = pc.sort_indices(pos)  # stable
+    pos, keys, values = pc.take(pos, order), pc.take(keys, order), pc.take(values, order)
+    runs = pc.run_end_encode(pos)
+    start = 0
+    for p, end in zip(runs.values.to_pylist(), runs.run_ends.to_pylist()):
+        out[p] = _group_lists(keys.slice(start, end - start), values.slice(start, end - start))
+        start = end
+    return out
 
 
 def _jdk_internal_packages(shards) -> set[str] | None:
@@ -791,25 +842,32 @@ def _lambda_handles(calls: pa.Table) -> pa.Table:
                                 pc.match_substring(calls["to"], "#lambda$")))
 
 
-def _lambda_writers(handles) -> dict[str, str]:
-    """Lambda body id -> the method whose invokedynamic hands it over (javac writes both into one class;
-    the first writer by id when several do). Kept on the body's node so `usages` and `callers` attribute
-    a lambda's sites to the method that wrote it with a key lookup instead of a scan of the call edges.
-    `handles`: the call sites `_lambda_handles` keeps, artifact by artifact."""
-    out: dict[str, str] = {}
+def _lambda_writers(handles) -> dict[int, tuple[pa.Array, pa.Array]]:
+    """Per classpath position: lambda body ids and the method whose invokedynamic hands each over (javac writes both
+    into one class, so into one artifact; the first writer by id when several do). Kept on the body's node so
+    `usages` and `callers` attribute a lambda's sites to the method that wrote it with a key lookup instead of a scan
+    of the call edges. `handles`: the call sites `_lambda_handles` keeps, artifact by artifact."""
+    out: dict[int, tuple[pa.Array, pa.Array]] = {}
     for part in handles:
+        if not part.num_rows:
+            continue
+        found: dict[str, str] = {}
         for frm, to in zip(part["from"].to_pylist(), part["to"].to_pylist()):
             owner, _, member = to.partition("#")
             frm_owner = frm.split("#", 1)[0]
             if frm_owner.split("@", 1)[0] != owner:
                 continue
             body = f"{frm_owner}#{member}"  # a shadowed class's body carries its class's `@artifact` suffix
-            if body not in out or frm < out[body]:
-                out[body] = frm
+            if body not in found or frm < found[body]:
+                found[body] = frm
+        if found:
+            bodies = sorted(found)
+            out[part["pos"][0].as_py()] = (pa.array(bodies, pa.string()),
+                                          pa.array([found[b] for b in bodies], pa.string()))
     return out
 
 
-def _method_nodes(methods: pa.Table, ann_by_owner, art_id_array, writers: dict[str, str]) -> pa.Table:
+def _method_nodes(methods: pa.Table, ann_by_owner, art_id_array, writers) -> pa.Table:
     name = methods["name"]
     kind = pc.if_else(pc.equal(name, "<init>"), "constructor",
                       pc.if_else(pc.equal(name, "<clinit>"), "initializer", "method"))
@@ -830,14 +888,14 @@ def _method_nodes(methods: pa.Table, ann_by_owner, art_id_array, writers: dict[s
     })
 
 
-def _writer_column(method_ids, writers: dict[str, str]) -> pa.Array:
+def _writer_column(method_ids, writers: tuple[pa.Array, pa.Array] | None) -> pa.Array:
     """Each method's writer (the method whose handle edge reaches a lambda body), null for the rest: looked up in
-    Arrow, not through a Python string per method."""
-    if not writers:
+    Arrow, not through a Python string per method. `writers`: (lambda body ids, their writers) of the methods'
+    artifact (`_lambda_writers`)."""
+    if writers is None:
         return pa.nulls(len(method_ids), pa.string())
-    bodies = sorted(writers)
-    at = pc.index_in(method_ids, value_set=pa.array(bodies, pa.string()))
-    return combined(pc.take(pa.array([writers[b] for b in bodies], pa.string()), at))
+    bodies, by = writers
+    return combined(pc.take(by, pc.index_in(method_ids, value_set=bodies)))
 
 
 def _field_nodes(fields: pa.Table, ann_by_owner, art_id_array) -> pa.Table:

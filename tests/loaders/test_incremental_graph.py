@@ -583,3 +583,48 @@ def test_a_context_file_that_cannot_be_written_whole_fails_instead_of_half_writt
     fine.close()
     with pa.memory_map(str(tmp_path / "fine.arrow")) as source:
         assert pa.ipc.open_file(source).read_all()["id"].to_pylist() == ["x1", "x2", "x2"]
+
+
+def test_member_nodes_are_handed_over_artifact_by_artifact_and_equal_the_whole(tmp_path):
+    """A sink that takes node tables in parts gets each artifact's methods and fields as it is read (the build never
+    holds the classpath's member nodes), and the rows equal those a sink taking whole tables gets."""
+    from jdx.loaders.graph_build import build_graph_tables
+    from jdx.loaders.shards import load_shard
+
+    names = ["more.jar", "lib.jar", "base.jar"]
+    ensure_graph(tmp_path / "cache", [artifact(n) for n in names], extractor=FakeExtractor(CORPUS))
+
+    class Whole:
+        def __init__(self):
+            self.nodes_seen: dict[str, list] = {}
+
+        def nodes(self, label, table):
+            self.nodes_seen.setdefault(label, []).extend(table.to_pylist())
+
+        def rels(self, name, src, dst, table):
+            pass
+
+    class Parts(Whole):
+        def __init__(self):
+            super().__init__()
+            self.calls: list[tuple] = []
+
+        def nodes_part(self, label, table):
+            self.calls.append(("part", label, sorted(set(table["artifact"].to_pylist()))))
+            self.nodes_seen.setdefault(label, []).extend(table.to_pylist())
+
+        def nodes_done(self, label):
+            self.calls.append(("done", label))
+
+    def shards():
+        return [load_shard(tmp_path / "cache", artifact(n)) for n in names]
+
+    whole, parts = Whole(), Parts()
+    build_graph_tables(shards(), whole)
+    build_graph_tables(shards(), parts)
+    keys = [s.artifact.key for s in shards()]
+    methods = [c[2] for c in parts.calls if c[:2] == ("part", "Method")]
+    assert methods == [[k] for k in keys]  # one part per artifact, in classpath order
+    assert parts.calls.count(("done", "Method")) == 1 and parts.calls.count(("done", "Field")) == 1
+    for label in ("Method", "Field"):
+        assert sorted(map(repr, whole.nodes_seen[label])) == sorted(map(repr, parts.nodes_seen[label]))
