@@ -32,3 +32,23 @@ def test_copy_from_a_python_table_needs_no_earlier_import_of_importlib_util(tmp_
     proc = subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-1500:]
     assert proc.stdout.strip().splitlines()[-1] == "2"
+
+
+def test_a_spool_file_appended_table_by_table_has_whole_row_groups(tmp_path):
+    """Tables appended one artifact at a time are written in row groups of exactly SPOOL_ROW_GROUP rows (the last
+    one the rest): groups cut at each table's end left Kùzu's COPY with part-filled node groups."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from jdx.graph_schema.store import SPOOL_ROW_GROUP, _SpoolAppender
+
+    appender = _SpoolAppender(tmp_path / "spool.parquet")
+    sizes = [SPOOL_ROW_GROUP // 3 + 7, SPOOL_ROW_GROUP // 2, 5, SPOOL_ROW_GROUP + 11, 1, SPOOL_ROW_GROUP // 4]
+    start = 0
+    for n in sizes:
+        appender.add(pa.table({"id": pa.array(range(start, start + n), pa.int64())}))
+        start += n
+    meta = pq.ParquetFile(appender.close()).metadata
+    groups = [meta.row_group(i).num_rows for i in range(meta.num_row_groups)]
+    assert sum(groups) == start and all(g == SPOOL_ROW_GROUP for g in groups[:-1]) and 0 < groups[-1] <= SPOOL_ROW_GROUP
+    assert pq.read_table(tmp_path / "spool.parquet")["id"].to_pylist() == list(range(start))
