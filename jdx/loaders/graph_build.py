@@ -338,28 +338,19 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
 
     def keyed_parts(only: set[int] | None, columns: list[str] | None):
         """Each artifact's members keyed, in classpath order; when every artifact is read (`only` None), their rows as
-        the shards hold them are kept as the next update's context once the last is read."""
-        raw: list[pa.Table] = []
-        # a sink that takes the context part by part writes each artifact's as it is read (at a Maven repository's
-        # scale the classpath's member context, ~0.5 GB, no longer waits for the last artifact beside the members)
-        part_of = getattr(sink, "context_part", None)
-        keeps = only is None and (part_of is not None or getattr(sink, "context", None) is not None)
+        the shards hold them go to a sink that keeps the context, artifact by artifact."""
+        # a sink that keeps the context takes it part by part: each artifact's is written as it is read (at a Maven
+        # repository's scale the classpath's member context, ~0.5 GB, no longer waits for the last artifact)
+        part_of = getattr(sink, "context_part", None) if only is None else None
 
         def each(part: pa.Table) -> pa.Table:
-            if keeps:
-                piece = part.select(MEMBER_CONTEXT + ["pos"])
-                if part_of is not None:
-                    part_of("members", _context_table("members", piece, art_ids))
-                else:
-                    raw.append(piece)
+            if part_of is not None:
+                part_of("members", _context_table("members", part.select(MEMBER_CONTEXT + ["pos"]), art_ids))
             return keyed(part)
 
         yield from _parts(shards, "members", only, columns, consume=consume, each=each)
-        if keeps:
-            if part_of is not None:
-                sink.context_done("members")
-            else:
-                _keep_context(sink, "members", pa.concat_tables(raw), art_ids)
+        if part_of is not None:
+            sink.context_done("members")
 
     def member_table(only: set[int] | None, columns: list[str] | None) -> pa.Table:
         table = pa.concat_tables(list(keyed_parts(only, columns)))
