@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from jdx.dirs import pid_alive
 from jdx.errors import JdxError, NoIndexError, UsageError
+from jdx.graph_schema.context_files import COMPRESSION, compression_for, part_name
 from jdx.graph_schema.schema import NODE_TABLES, REL_TABLES, SCHEMA_VERSION, ddl
 
 if TYPE_CHECKING:
@@ -275,14 +276,17 @@ def publish(graph_root: Path, tmp: Path, build_id: str, manifest: dict, later: b
 
 def share_build(graph_root: Path, source: Path, manifest: dict) -> Path:
     """A build of `graph_root` answering from the committed build `source` of the same artifacts in another
-    order (no class shadowed, so the same rows): its graph file and search index hard-linked (copied where the
-    filesystem cannot link), only the manifest its own. No graph is built and (almost) no disk is used."""
+    order (no class shadowed, so the same rows): its graph file, search index and classpath context hard-linked
+    (copied where the filesystem cannot link), only the manifest its own. No graph is built and (almost) no disk is
+    used; an update grown from it reads the context (its parts name their artifacts, not positions)."""
+    from jdx.graph_schema.context_files import DECLARED, JDK_INTERNAL, TABLES, link_parts as link_context
     from jdx.graph_schema.search_files import link_parts
 
     build_id, tmp = new_build(graph_root)
     try:
         link_or_copy(source / GRAPH_FILE, tmp / GRAPH_FILE)
         link_parts(source, tmp)
+        link_context(source / CONTEXT_DIR, tmp / CONTEXT_DIR, [*TABLES, *DECLARED, JDK_INTERNAL], link_or_copy)
         return publish(graph_root, tmp, build_id, manifest, later=True)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -406,7 +410,12 @@ class GraphWriter:
     def context(self, name: str, table: "pa.Table") -> None:
         """A table of the classpath context kept beside the graph for the next update (`jdx.loaders.build_context`),
         written on the spool thread."""
-        self._side.append(self._spooler.submit(write_context_table, self.tmp / CONTEXT_DIR / f"{name}.arrow", table))
+        self._side.append(self._spooler.submit(write_context_table, self.tmp / CONTEXT_DIR / part_name(name), table,
+                                               self._context_parts.compression))
+
+    def plan_context(self, classes: int) -> None:
+        """The build holds `classes` classes: its context parts are compressed when that is many (`context_files`)."""
+        self._context_parts.compression = compression_for(classes)
 
     def context_part(self, name: str, table: "pa.Table") -> None:
         """One artifact's part of a context table, appended on the spool thread; `context_done` finishes the file."""
@@ -569,24 +578,24 @@ class _SpoolAppender:
 CONTEXT_DIR = "context"  # per build: the classpath context the next incremental update reads
 
 
-def write_context_table(path: Path, table: "pa.Table") -> None:
-    """A table kept beside a graph (classpath context, search index) as an Arrow IPC file (lz4: the JDK's member
-    keys are ~40 MB raw), in batches of at most 1M rows."""
+def write_context_table(path: Path, table: "pa.Table", compression: str | None = "lz4") -> None:
+    """A table kept beside a graph (search index: lz4; classpath context: `context_files.COMPRESSION`) as an Arrow
+    IPC file, in batches of at most 1M rows."""
     import pyarrow as pa
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    options = pa.ipc.IpcWriteOptions(compression="lz4")
+    options = pa.ipc.IpcWriteOptions(compression=compression)
     with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, table.schema, options=options) as writer:
         writer.write_table(table, max_chunksize=1 << 20)
 
 
 class ContextAppender:
-    """A context table (`write_context_table`'s file) written one artifact's part at a time, on a side thread: the
-    build lets go of each part once it is written instead of holding the classpath's. `close` finishes the file, or
+    """A context table's part (`context_files`) written one artifact at a time, on a side thread: the build lets go
+    of each artifact's rows once they are written instead of holding the classpath's. `close` finishes the file, or
     raises what went wrong (the build then fails: a context file is never half-written)."""
 
-    def __init__(self, path: Path):
-        self.path = path
+    def __init__(self, path: Path, compression: str | None = COMPRESSION):
+        self.path, self.compression = path, compression
         self._file = None
         self._writer = None
         self._error: BaseException | None = None
@@ -601,7 +610,7 @@ class ContextAppender:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._file = pa.OSFile(str(self.path), "wb")
                 self._writer = pa.ipc.new_file(self._file, table.schema,
-                                               options=pa.ipc.IpcWriteOptions(compression="lz4"))
+                                               options=pa.ipc.IpcWriteOptions(compression=self.compression))
             if table.num_rows:
                 self._writer.write_table(table, max_chunksize=1 << 20)
         except BaseException as exc:  # noqa: BLE001 - raised by close()
@@ -624,16 +633,24 @@ class ContextAppender:
 
 class ContextParts:
     """The context tables a sink takes artifact by artifact: each part appended by `submit` (the sink's side thread),
-    each file finished by `done`; the futures of the finished files go to `side`, where the sink checks them."""
+    each file finished by `done`; the futures of the finished files go to `side`, where the sink checks them. An
+    update's (`build_id`) adds its own part files, and `select` keeps of each table only the rows it writes."""
 
-    def __init__(self, folder: Path, submit, side: list):
+    def __init__(self, folder: Path, submit, side: list, build_id: str | None = None, select=None):
         self.folder, self.submit, self.side = folder, submit, side
+        self.build_id, self.select = build_id, select
+        self.compression = COMPRESSION
         self._open: dict[str, ContextAppender] = {}
 
     def add(self, name: str, table: "pa.Table") -> None:
+        if self.select is not None:
+            table = self.select(name, table)
+            if table is None:
+                return
         appender = self._open.get(name)
         if appender is None:
-            appender = self._open[name] = ContextAppender(self.folder / f"{name}.arrow")
+            appender = self._open[name] = ContextAppender(self.folder / part_name(name, self.build_id),
+                                                                  self.compression)
         self.submit(appender.add, table)
 
     def done(self, name: str) -> None:

@@ -2,7 +2,8 @@
 
 The base build (a graph of some of the wanted artifacts) is copied into a fresh build directory, the rows of
 the artifacts that joined are appended, and the positions of the rest are rewritten where they moved; the
-base's search index is hard-linked beside a part for the artifacts that joined. Rows are never deleted: with Kùzu 0.11.3, DETACH DELETE of a few thousand classes' nodes on such a
+base's search index and classpath context (`context_files`) are hard-linked beside parts for the artifacts that
+joined. Rows are never deleted: with Kùzu 0.11.3, DETACH DELETE of a few thousand classes' nodes on such a
 copy left stale edges visible and dropped unrelated OVERRIDES edges, so a classpath that lost an artifact
 grows from a graph that never held it instead. `commit` swaps the `current` pointer atomically, as a full build does, so a
 crash mid-update leaves the previous graph answering and readers never wait for the writer.
@@ -10,12 +11,18 @@ crash mid-update leaves the previous graph answering and readers never wait for 
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from jdx.graph_schema.context_files import COMPRESSION as CONTEXT_COMPRESSION
+from jdx.graph_schema.context_files import DECLARED, KEYS, only_artifacts, part_name
+from jdx.graph_schema.context_files import TABLES as CONTEXT_TABLES
+from jdx.graph_schema.context_files import link_parts as link_context_parts
+from jdx.graph_schema.context_files import parts as context_parts
 from jdx.graph_schema.schema import ADDED, ADDED_TWINS, NODE_TABLES
 from jdx.graph_schema.store import (
     CONTEXT_DIR,
@@ -24,6 +31,7 @@ from jdx.graph_schema.store import (
     GraphStore,
     _with_schema_columns,
     clone_or_copy,
+    link_or_copy,
     new_build,
     publish,
     write_context_table,
@@ -55,8 +63,11 @@ class GraphUpdater:
         self.added_types = 0
         self._writer = None  # the side thread writing context files
         self._side: list = []
+        # the base's context parts, hard-linked: this build writes parts for the artifacts that joined only
+        self._covered = link_context_parts(base / CONTEXT_DIR, self.tmp / CONTEXT_DIR, [*CONTEXT_TABLES, *DECLARED],
+                                           link_or_copy)
         self._context_parts = ContextParts(self.tmp / CONTEXT_DIR, lambda *a: self._side_thread().submit(*a),
-                                           self._side)
+                                           self._side, self.build_id, self._new_rows)
         self._conn.execute("BEGIN TRANSACTION")  # one commit for the whole update
 
     # --- moving artifacts ----------------------------------------------------------------------------
@@ -97,11 +108,29 @@ class GraphUpdater:
         if table.num_rows:
             self.store._copy_rel(name, src, dst, table, into=f"{name}{ADDED}" if name in ADDED_TWINS else name)
 
+    def _new_rows(self, name: str, table: pa.Table) -> pa.Table | None:
+        """Of a context table of the grown graph, the rows the base's linked parts do not hold (`context_files`)."""
+        covered = self._covered.get(name)
+        if not covered:
+            return table
+        if "pos" not in table.column_names:  # declared codes: the build hands the joined artifacts' alone, or all
+            keys = set(json.loads((table.schema.metadata or {}).get(KEYS, b"[]")))
+            if keys & covered:  # recomputed for the whole classpath: they replace the base's parts
+                for path in context_parts(self.tmp / CONTEXT_DIR, name):
+                    path.unlink()
+                self._covered[name] = set()
+            return table
+        keys = json.loads((table.schema.metadata or {}).get(KEYS, b"[]"))
+        return only_artifacts(table, {k for k in keys if k not in covered})
+
     def context(self, name: str, table: pa.Table) -> None:
-        """The classpath context of the grown graph (its base's and the appended artifacts'), for the next update;
-        written on a side thread (lz4 releases the GIL) while the update goes on."""
-        self._side.append(self._side_thread().submit(write_context_table, self.tmp / CONTEXT_DIR / f"{name}.arrow",
-                                                     table))
+        """The classpath context of the grown graph for the next update: a part of the rows its base's parts do not
+        hold (`context_files`), written on a side thread while the update goes on."""
+        rows = self._new_rows(name, table)
+        if rows is not None:
+            part = part_name(name, self.build_id if self._covered.get(name) else None)
+            self._side.append(self._side_thread().submit(write_context_table, self.tmp / CONTEXT_DIR / part, rows,
+                                                         CONTEXT_COMPRESSION))
 
     def context_part(self, name: str, table: pa.Table) -> None:
         """One artifact's part of a context table, appended on the side thread; `context_done` finishes the file."""

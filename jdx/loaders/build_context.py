@@ -4,20 +4,22 @@ table instead of every artifact's shard (spec §10.4: an update costs what chang
 An update appends the rows of the artifacts that joined, but it resolves them against the whole classpath: every
 class name (which copy the JVM loads), every supertype (call-site resolution walks them), every member key (what
 a call reaches, what a method overrides). Those are projections of the shards' `types`, `supertypes` and
-`members` tables. A build writes them, raw and in classpath order, as `context/<table>.arrow` in its build
-directory (`GraphWriter.context`, `GraphUpdater.context`); an update grown from that build stands a
-`ContextShard` in for each artifact it already holds, which answers those tables from the file. Missing or
-unreadable files mean the shards are read as before: the context is a cache, never the truth.
+`members` tables. A build writes them in `context/` in its build directory, in parts labelled with the artifacts
+their rows belong to (`jdx.graph_schema.context_files`: an update links its base's parts and adds one for the
+artifacts that joined); an update grown from that build stands a `ContextShard` in for each artifact it already
+holds, which answers those tables from the parts. Missing or unreadable files mean the shards are read as before:
+the context is a cache, never the truth.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from jdx.graph_schema.context_files import (  # noqa: F401 - KEYS: re-exported
+    DECLARED, JDK_INTERNAL, KEYS, TABLES, parts, read_part, with_artifact_keys)
 from jdx.graph_schema.store import CONTEXT_DIR
 
 # the columns of each shard table the rest of the classpath contributes to a build (see graph_build)
@@ -26,17 +28,18 @@ CONTEXT_COLUMNS: dict[str, list[str]] = {
     "supertypes": ["type", "super", "kind", "position"],
     "members": ["id", "owner", "kind", "name", "descriptor", "access"],
 }
-JDK_INTERNAL = "jdk_internal"  # one column `name`: the JDK's packages exported to no one (absent: no JDK)
+assert tuple(CONTEXT_COLUMNS) == TABLES
 # the build's declared methods and fields as resolution codes (`Declared.to_table`), ids as the build names them
-DECLARED_METHODS, DECLARED_FIELDS = "declared_methods", "declared_fields"
+DECLARED_METHODS, DECLARED_FIELDS = DECLARED
 
 
 class BaseContext:
     """What a base build kept for the next update, read once per process: a daemon following an edit-compile
     loop grows every new graph from the same base (its own class directory's rows change, the rest does not)."""
 
-    def __init__(self, tables: dict[str, list[pa.Table]], jdk_internal: frozenset[str] | None):
-        self.tables = tables  # table name -> its rows per base classpath position
+    def __init__(self, tables: dict[str, list[pa.Table]], jdk_internal: frozenset[str] | None, keys: list[str]):
+        self.tables = tables  # table name -> its rows per position of `keys` (the base's artifacts in order)
+        self.keys = list(keys)
         self.jdk_internal = jdk_internal
         # the base's method and field ids as a build names them (shadowed copies renamed), once computed: an
         # update never changes them (it is refused when an added artifact shares a class name with the base)
@@ -67,22 +70,22 @@ class ContextShard:
         return self._shard.table(name, columns)
 
 
-KEYS = b"jdx.artifacts"  # schema metadata: the artifact keys of the positions, in order
-
-
-def with_artifact_keys(table: pa.Table, keys: list[str]) -> pa.Table:
-    """The table labelled with the artifact keys its `pos` column indexes (checked when it is read back)."""
-    return table.replace_schema_metadata({KEYS: json.dumps(keys).encode()})
-
-
-def _read(path: Path, keys: list[str]) -> pa.Table:
-    """A context table, when it was written for exactly these artifacts in this order (else KeyError)."""
-    with pa.memory_map(str(path)) as source:
-        table = pa.ipc.open_file(source).read_all()
-    meta = table.schema.metadata or {}
-    if KEYS not in meta or json.loads(meta[KEYS]) != keys:
-        raise KeyError(f"{path.name} was written for other artifacts")
-    return table
+def _split_parts(folder: Path, name: str, keys: list[str]) -> list[pa.Table] | None:
+    """A context table's rows per classpath position of `keys`, from its parts; None when the parts do not hold
+    exactly these artifacts, once each."""
+    where = {k: i for i, k in enumerate(keys)}
+    out: list[pa.Table | None] = [None] * len(keys)
+    for path in parts(folder, name):
+        table, part_keys = read_part(path)
+        split = _by_position(table, len(part_keys))
+        if split is None:
+            return None
+        for key, rows in zip(part_keys, split):
+            at = where.get(key)
+            if at is None or out[at] is not None:
+                return None  # an artifact this build lacks, or one held twice
+            out[at] = rows
+    return None if any(t is None for t in out) else out  # type: ignore[return-value]
 
 
 def position_runs(positions) -> list[tuple[int, int, int]] | None:
@@ -120,21 +123,26 @@ def load_base_context(base: Path, keys: list[str]) -> BaseContext | None:
     """The context a base build of these artifacts (keys in classpath order) kept, or None when it kept none, it
     cannot be read or it names other artifacts."""
     cached = _LOADED.get(base)
-    if cached is not None:
+    if cached is not None and cached.keys == keys:
         return cached
     folder = base / CONTEXT_DIR
     tables: dict[str, list[pa.Table]] = {}
     try:
         for name in CONTEXT_COLUMNS:
-            split = _by_position(_read(folder / f"{name}.arrow", keys), len(keys))
+            split = _split_parts(folder, name, keys)
             if split is None:
                 return None
             tables[name] = split
         internal_path = folder / f"{JDK_INTERNAL}.arrow"
-        internal = frozenset(_read(internal_path, keys)["name"].to_pylist()) if internal_path.exists() else None
+        internal = None
+        if internal_path.exists():
+            table, internal_keys = read_part(internal_path)
+            if sorted(internal_keys) != sorted(keys):
+                return None
+            internal = frozenset(table["name"].to_pylist())
     except (OSError, ValueError, pa.ArrowException, KeyError):
         return None
-    context = BaseContext(tables, internal)
+    context = BaseContext(tables, internal, keys)
     context.declared = _read_declared(folder, keys)
     _LOADED.clear()
     _LOADED[base] = context
@@ -142,14 +150,32 @@ def load_base_context(base: Path, keys: list[str]) -> BaseContext | None:
 
 
 def _read_declared(folder: Path, keys: list[str]) -> tuple | None:
-    """The base's declared (methods, fields) codes its build kept, or None (an update codes them from the members)."""
+    """The base's declared (methods, fields) codes its build kept, or None (an update codes them from the members).
+    Codes depend on which copy of a shadowed class wins: the parts must hold these artifacts in this order."""
     from jdx.loaders.resolution import Declared
 
+    order = {k: i for i, k in enumerate(keys)}
+    out = []
     try:
-        return tuple(Declared.from_table(_read(folder / f"{name}.arrow", keys))
-                     for name in (DECLARED_METHODS, DECLARED_FIELDS))
+        for name in (DECLARED_METHODS, DECLARED_FIELDS):
+            declared, seen = None, []
+            for path in parts(folder, name):
+                table, part_keys = read_part(path)
+                at = [order[k] for k in part_keys]  # KeyError: an artifact this build lacks
+                if at != sorted(at):
+                    return None
+                seen += part_keys
+                if declared is None:
+                    declared = Declared.from_table(table)
+                else:
+                    owner, nd = (pc.cast(table[c].combine_chunks(), pa.string()) for c in ("owner", "nd"))
+                    declared = declared.plus_parts(owner, nd)
+            if declared is None or sorted(seen) != sorted(keys):
+                return None
+            out.append(declared)
     except (OSError, ValueError, pa.ArrowException, KeyError, AttributeError):
         return None
+    return tuple(out)
 
 
 def context_shards(base: Path, base_keys: list[str], shards: list, focus: set[int]) -> list:

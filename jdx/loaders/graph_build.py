@@ -265,6 +265,9 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     # --- types: the JVM loads the first class of a name on the classpath; the rest are shadowed
     # (an update reads the rest of the classpath's types through the base build's context: only these columns)
     types = _concat(shards, "types", columns=CONTEXT_COLUMNS["types"] if partial else None, consume=consume)
+    plan = getattr(sink, "plan_context", None)  # a sink keeping the context sizes its files by the classes
+    if plan is not None and not partial:
+        plan(types.num_rows)
     _keep_context(sink, "types", types, art_ids)
     types, pos_name, keep = _loaded_types(types)
     same_name_twice = not pc.all(keep).as_py()  # one artifact holding two class files of one name
@@ -431,12 +434,15 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
                 base.declared = (base_methods, base_fields)
         declared_methods, declared_fields = base_methods.plus(methods["id"]), base_fields.plus(fields["id"])
         n_methods, n_fields = len(declared_methods), len(declared_fields)
+        # the base's codes are kept beside it already: this build keeps the joined artifacts' (`context_files`)
+        declared_from = (len(base_methods), len(base_fields), [k for i, k in enumerate(art_ids) if i in focus])
     else:
         # (a member's id is its owner's id, '#', then name and descriptor: ':' between them for a field)
         declared_methods = Declared.of_parts(methods["owner_id"], _join(methods["name"], methods["descriptor"]))
         declared_fields = Declared.of_parts(fields["owner_id"], _join(fields["name"], fields["descriptor"], sep=":"))
         all_methods, n_methods, n_fields = methods, methods.num_rows, fields.num_rows
-    _keep_declared(sink, declared_methods, declared_fields, art_ids)
+        declared_from = (0, 0, art_ids)
+    _keep_declared(sink, declared_methods, declared_fields, declared_from)
     _give_back()  # what coding the member ids allocated on the way
     fields = fields.select(["id", "owner_id"])
     pkg_ids = sorted(set(f_packages))
@@ -599,13 +605,15 @@ def _loaded_types(types: pa.Table) -> tuple[pa.Table, pa.Array, pa.Array]:
     return types.filter(keep), pos_name.filter(keep), keep
 
 
-def _keep_declared(sink: GraphSink, methods: Declared, fields: Declared, art_ids: list[str]) -> None:
+def _keep_declared(sink: GraphSink, methods: Declared, fields: Declared, since: tuple[int, int, list[str]]) -> None:
     """Hands a sink that keeps the classpath context the build's declared members as codes (`build_context`): the
-    next update grown from this build reads them instead of coding its ~335k member ids again (~0.15 s)."""
+    next update grown from this build reads them instead of coding its ~335k member ids again (~0.15 s). `since`:
+    the first method and field codes to hand over, and the artifacts those belong to (an update: the joined ones)."""
     keep = getattr(sink, "context", None)
     if keep is not None:
-        for name, declared in ((DECLARED_METHODS, methods), (DECLARED_FIELDS, fields)):
-            keep(name, with_artifact_keys(declared.to_table(), art_ids))
+        first_method, first_field, keys = since
+        for name, declared, start in ((DECLARED_METHODS, methods, first_method), (DECLARED_FIELDS, fields, first_field)):
+            keep(name, with_artifact_keys(declared.to_table(start), keys))
 
 
 def _keep_context(sink: GraphSink, name: str, table: pa.Table, art_ids: list[str]) -> None:

@@ -75,7 +75,10 @@ class Declared:
 
     def plus(self, ids) -> Declared:
         """These ids added (an update's own members, none of them already declared)."""
-        owner, nd = split_ids(ids)
+        return self.plus_parts(*split_ids(ids))
+
+    def plus_parts(self, owner, nd) -> Declared:
+        """`plus` from the ids' parts before and after the '#' (as `to_table` keeps them)."""
         new_owners = [o for o in pc.unique(owner).to_pylist() if self.code(o) is None]
         owners = self.owners + new_owners
         extra = dict(self.extra)
@@ -91,11 +94,16 @@ class Declared:
         grown._names = pa.concat_arrays([self.names(), pa.array(new_owners, pa.string())])
         return grown
 
-    def to_table(self) -> pa.Table:
-        """The codes as a table a build keeps beside its graph (`build_context`): per member its owner and its name
-        with descriptor, each dictionary-encoded by its code."""
-        owner = pc.cast(pc.divide(self.codes, STRIDE), pa.int32())
-        nd = pc.cast(pc.subtract(self.codes, pc.multiply(pc.cast(owner, pa.int64()), STRIDE)), pa.int32())
+    def to_table(self, start: int = 0) -> pa.Table:
+        """The codes (from the `start`-th member on) as a table a build keeps beside its graph (`build_context`): per
+        member its owner and its name with descriptor, each dictionary-encoded (by its code for the whole table; an
+        update's part, from `start`, by its own rows)."""
+        codes = self.codes.slice(start) if start else self.codes
+        owner = pc.cast(pc.divide(codes, STRIDE), pa.int32())
+        nd = pc.cast(pc.subtract(codes, pc.multiply(pc.cast(owner, pa.int64()), STRIDE)), pa.int32())
+        if start:
+            return pa.table({"owner": pc.dictionary_encode(pc.take(self.names(), owner)),
+                             "nd": pc.dictionary_encode(pc.take(self.nds, nd))})
         return pa.table({"owner": pa.DictionaryArray.from_arrays(owner, self.names()),
                          "nd": pa.DictionaryArray.from_arrays(nd, self.nds)})
 
