@@ -29,12 +29,12 @@ COMPRESSION = None  # uncompressed: read by mapping the file (see the module's d
 # a build of more classes than this compresses its parts (lz4): a Maven repository's member context is ~540 MB raw
 # against ~130 MB, and a graph that big is rarely a base of quick updates (readers take either)
 BIG_BUILD_CLASSES = 100_000
+SUFFIX = ".arrow"
 
 
 def compression_for(classes: int) -> str | None:
     """The compression of a build's context parts, by the number of classes it holds."""
     return "lz4" if classes > BIG_BUILD_CLASSES else COMPRESSION
-SUFFIX = ".arrow"
 
 
 def with_artifact_keys(table: "pa.Table", keys: list[str]) -> "pa.Table":
