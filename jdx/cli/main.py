@@ -24,7 +24,7 @@ BOOL_FLAGS = {"--json": ("json", True), "--no-color": ("no_color", True), "--jdk
               "--tests": ("tests", True), "--all-versions": ("all_versions", True)}
 GLOBAL_HELP = (
     ("-w, --workspace NAME", "use a named workspace"),
-    ("--jars PATH|GLOB|DIR", "add binary roots (repeatable)"),
+    ("--jars PATH|GLOB|DIR", "add binary roots (repeatable; a classpath a.jar:b.jar too)"),
     ("--src DIR", "add source roots (repeatable)"),
     ("--sources JAR|DIR", "pair a sources jar or directory explicitly (repeatable)"),
     ("--coord G:A:V", "add a Maven artifact and its runtime dependencies, offline (repeatable)"),

@@ -158,6 +158,18 @@ def expand_jar_arg(arg: str, all_versions: bool = False) -> tuple[list[Path], li
     return [path], []
 
 
+def _classpath_entries(jars: list[str]) -> list[str]:
+    """The --jars values with every classpath string (`a.jar:b.jar`, as `java -cp` takes it) split into its
+    entries, in order; a value naming an existing path is kept whole."""
+    out = []
+    for arg in jars:
+        if os.pathsep in arg and not os.path.exists(os.path.expanduser(arg)):
+            out.extend(part for part in arg.split(os.pathsep) if part)
+        else:
+            out.append(arg)
+    return out
+
+
 def resolve_roots(jars: list[str], jdk_home: Path | None, cache: Path,
                   names: dict[str, str] | None = None, all_versions: bool = False) -> ResolvedRoots:
     """Ordered artifacts of a workspace: the given jars/dirs in order, then the JDK's modules. `names`: the
@@ -168,7 +180,7 @@ def resolve_roots(jars: list[str], jdk_home: Path | None, cache: Path,
     hashes = HashCache(cache)
     seen: set[str] = set()
     by_key: dict[str, str] = {}
-    for arg in jars:
+    for arg in _classpath_entries(jars):
         paths, warnings = expand_jar_arg(arg, all_versions)
         result.warnings.extend(warnings)
         if warnings and not paths and not _is_glob(arg) and not os.path.isdir(os.path.expanduser(arg)):

@@ -473,6 +473,25 @@ def test_duplicate_class_winner_follows_classpath_order(run_jdx, zoo, good_jar):
     assert fqns(types["good.jar"]) == GOOD_CLASSES
 
 
+def test_a_classpath_string_is_its_entries_in_order(run_jdx, zoo, good_jar):
+    """`--jars a.jar:b.jar` (as `java -cp` takes it) is `--jars a.jar --jars b.jar`: the same roots, the same
+    shadowing; a missing entry is named alone."""
+    first = next(j for j in zoo.jars if j.name == "dupfirst.jar")
+    second = next(j for j in zoo.jars if j.name == "dupsecond.jar")
+    joined = os.pathsep.join(str(j) for j in (good_jar, second, first))
+    run = run_jdx("index", "--json", "--no-jdk", "--jars", joined)
+    env = envelope(run)
+    assert run.code == 0, run
+    assert [w["artifact"] for w in warnings_of(env, "DUPLICATE_CLASS")] == ["dupsecond.jar"]
+    assert types_by_jar(run_jdx, joined) == types_by_jar(run_jdx, good_jar, second, first)
+    assert [r["shadowed"] for r in types_by_jar(run_jdx, joined)["dupfirst.jar"]] == [True]
+    missing = str(good_jar.parent / "gone.jar")
+    run = run_jdx("show", GOOD_CLASSES[0], "--json", "--no-jdk", "--jars", os.pathsep.join((str(good_jar), missing)))
+    failure = envelope(run)
+    assert run.code == 5, run
+    assert missing in failure["error"]["message"] and str(good_jar) + os.pathsep not in failure["error"]["message"]
+
+
 def test_identical_jar_at_two_paths(run_jdx, tmp_path, good_jar):
     copy = tmp_path / "copy" / "good.jar"
     copy.parent.mkdir()
