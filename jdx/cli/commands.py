@@ -84,12 +84,15 @@ def cache_info():
 
 
 @cache_app.command("gc")
-def cache_gc(dry_run: bool = typer.Option(False, "--dry-run", help="list what would go, remove nothing")):
-    """Remove shards and graphs no workspace uses: a summary per kind, every entry with -v.
-    Example: jdx cache gc --dry-run -v"""
+def cache_gc(dry_run: bool = typer.Option(False, "--dry-run", help="list what would go, remove nothing"),
+             older_than: float = typer.Option(7.0, "--older-than", metavar="DAYS",
+                                              help="keep what was used in the last DAYS days (0: only what a "
+                                                   "named workspace uses)")):
+    """Remove shards and graphs no named workspace uses and none used in the last 7 days: a summary per kind,
+    every entry with -v. Example: jdx cache gc --dry-run -v"""
     from jdx.commands import manage
 
-    out("cache", "gc", manage.cache_gc(service(), dry_run), lambda r: text.cache_gc(r, _G.verbose))
+    out("cache", "gc", manage.cache_gc(service(), dry_run, older_than), lambda r: text.cache_gc(r, _G.verbose))
 
 
 @cache_app.command("clear")

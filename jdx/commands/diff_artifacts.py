@@ -216,6 +216,8 @@ def load_sides(sides: list[Side], cache: Path) -> ShardWrites:
     """Fills each side's compact surfaces: a surface file or a shard already in the cache is read, the rest are
     extracted in one JVM run and cached for next time (call `.wait()` on the answer before exiting). Raises
     ArtifactReadError naming the first artifact that cannot be read."""
+    from jdx.graph_schema.retention import mark_used
+
     header = surface_header()
     slots: dict[str, list | None] = {}
     meta: dict[str, tuple[int, list]] = {}
@@ -226,6 +228,8 @@ def load_sides(sides: list[Side], cache: Path) -> ShardWrites:
                 continue
             found = read_surface(cache / "shards" / a.key, header)
             slots[a.key] = None if found is None else found[2]
+            if found is not None:
+                mark_used(cache / "shards" / a.key)  # `cache gc` keeps what was used recently
             if found is None:
                 unread.append(a)
             else:
@@ -251,6 +255,7 @@ def _from_shards(artifacts: list[Artifact], cache: Path, header: bytes, slots: d
     """Surfaces of artifacts with a shard but no surface file yet (indexed by `jdx index`, or by an older jdx),
     the file written for next time; the artifacts with no shard, to extract."""
     from jdx.engine.diff.surface import compact_from_tables
+    from jdx.graph_schema.retention import mark_used
     from jdx.loaders.shards import load_shard, sweep_partial_shards
 
     sweep_partial_shards(cache)
@@ -262,6 +267,7 @@ def _from_shards(artifacts: list[Artifact], cache: Path, header: bytes, slots: d
             continue
         entries = compact_from_tables({name: _read(shard.path / f"{name}.parquet") for name in NEEDED_TABLES})
         slots[a.key] = entries
+        mark_used(shard.path)
         meta[a.key] = (int(shard.meta.get("classes", 0)), shard.warnings)
         write_surface(shard.path, header, meta[a.key][0], meta[a.key][1], entries)
     return wanted

@@ -91,12 +91,26 @@ def cache_clear(session) -> Answer:
     (session.cache / "hashes.json").unlink(missing_ok=True)
     return Answer({"cleared": str(session.cache), "removed": removed})
 
-def cache_gc(session, dry_run: bool = False) -> Answer:
-    """Drops shards and graphs that no named workspace (nor the JDK default) uses."""
+# `cache gc` keeps what was used in the last GC_RECENT_DAYS days even when no named workspace names it: an agent's
+# `--jars` workspaces are named by nothing but their use (spec §10.2: "none was used recently")
+GC_RECENT_DAYS = 7.0
+
+
+def cache_gc(session, dry_run: bool = False, older_than_days: float = GC_RECENT_DAYS) -> Answer:
+    """Drops the graphs and shards that no named workspace (nor the JDK default) uses and that were not used in the
+    last `older_than_days` days (0: whatever no named workspace uses). A kept graph keeps the shards it was built
+    from; a graph another process is writing is never removed."""
+    import time
+
     from jdx.engine.workspace import list_workspaces, load_workspace
+    from jdx.graph_schema.retention import last_used, remove_unless_written
     from jdx.loaders.indexer import graph_key
     from jdx.loaders.jvm import find_java_home
 
+    if older_than_days < 0:
+        raise UsageError(f"--older-than {older_than_days:g}: days must be 0 or more")
+    recent = older_than_days * 86400.0
+    now = time.time()
     keep_shards: set[str] = set()
     keep_graphs: set[str] = set()
     home = None
@@ -121,6 +135,13 @@ def cache_gc(session, dry_run: bool = False) -> Answer:
                 continue
             keep_shards.update(a.key for a in arts)
             keep_graphs.add(graph_key(arts))
+    graphs = session.cache / "graphs"
+    if graphs.exists():
+        for root in graphs.iterdir():
+            if root.is_dir() and not root.name.startswith(".") and now - last_used(root) < recent:
+                keep_graphs.add(root.name)
+        for name in keep_graphs:
+            keep_shards.update(_graph_artifact_keys(graphs / name))
     from jdx.loaders.shards import sweep_partial_shards
 
     removed = [] if dry_run else [f"shards/{n}" for n in sweep_partial_shards(session.cache)]
@@ -130,19 +151,40 @@ def cache_gc(session, dry_run: bool = False) -> Answer:
         if not folder.exists():
             continue
         for child in sorted(folder.iterdir()):
-            if child.name not in keep and not child.name.startswith("."):
-                entry = f"{sub}/{child.name}"
-                removed.append(entry)
-                sizes[entry] = sum(p.stat().st_size for p in child.rglob("*") if p.is_file()) if child.is_dir() \
-                    else child.stat().st_size
-                if not dry_run:
+            if child.name in keep or child.name.startswith(".") or now - last_used(child) < recent:
+                continue
+            size = sum(p.stat().st_size for p in child.rglob("*") if p.is_file()) if child.is_dir() \
+                else child.stat().st_size
+            if not dry_run:
+                if sub == "graphs" and child.is_dir():
+                    if not remove_unless_written(child, now, recent):
+                        continue
+                else:
                     shutil.rmtree(child, ignore_errors=True)
+            entry = f"{sub}/{child.name}"
+            removed.append(entry)
+            sizes[entry] = size
     summary = []
     for kind in ("shards", "graphs"):
         mine = [r for r in removed if r.startswith(kind + "/")]
         summary.append({"kind": kind, "count": len(mine), "bytes": sum(sizes[r] for r in mine)})
     return Answer({"removed": removed, "summary": summary, "bytes": sum(sizes.values()), "dry_run": dry_run,
-                   "kept_shards": len(keep_shards)})
+                   "kept_shards": len(keep_shards), "older_than_days": older_than_days})
+
+
+def _graph_artifact_keys(root: Path) -> set[str]:
+    """The artifact keys of every build kept under a workspace's graph root (from their manifests)."""
+    import json
+
+    keys: set[str] = set()
+    if not root.is_dir():
+        return keys
+    for manifest in root.glob("*/manifest.json"):
+        try:
+            keys.update(a["key"] for a in json.loads(manifest.read_text()).get("artifacts", []) if "key" in a)
+        except (OSError, ValueError, TypeError, KeyError):
+            continue
+    return keys
 
 def ws_create(session, name: str, auto: bool = False) -> Answer:
     """A named workspace from the --jars/--src/--coord/--jdk of these options; `auto`: the project discovered

@@ -32,7 +32,8 @@ def cap_bytes() -> int:
 
 
 def mark_used(root: Path) -> None:
-    """Stamps a workspace graph as used now (a query opened it, or an update grew another one from it)."""
+    """Stamps a workspace graph as used now (a query opened it, or an update grew another one from it), or a shard
+    (a diff read it; `cache gc` keeps what was used recently)."""
     stamp = root / USED
     try:
         os.utime(stamp)
@@ -73,15 +74,15 @@ def evict(graphs: Path, keep: Path | None = None, cap: int | None = None, now: f
             break
         if (keep is not None and root == keep) or now - last_used(root) < RECENT_SECONDS:
             continue
-        if _remove_unless_written(root, now):
+        if remove_unless_written(root, now):
             removed.append(root.name)
             total = disk_bytes(graphs)
     return removed
 
 
-def _remove_unless_written(root: Path, now: float) -> bool:
+def remove_unless_written(root: Path, now: float, recent: float = RECENT_SECONDS) -> bool:
     """Removes a graph root unless a writer holds its lock (a build or update of that workspace is running) or it was
-    used since it was chosen."""
+    used in the `recent` seconds before `now` (since it was chosen)."""
     try:
         import fcntl
     except ImportError:  # no advisory locks (Windows): leave it
@@ -96,7 +97,7 @@ def _remove_unless_written(root: Path, now: float) -> bool:
         except OSError:
             return False
         try:
-            if now - last_used(root) < RECENT_SECONDS:
+            if now - last_used(root) < recent:
                 return False
             shutil.rmtree(root, ignore_errors=True)
         finally:

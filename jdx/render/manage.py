@@ -90,7 +90,10 @@ def cache_gc(r: dict, verbose: bool = False) -> list[str]:
     """A summary per kind (count and bytes); the removed entries themselves with -v."""
     verb = "would remove" if r["dry_run"] else "removed"
     n = len(r["removed"])
-    lines = [f"cache gc {verb} {n} entr{'y' if n == 1 else 'ies'} ({_human_bytes(r.get('bytes', 0))})"]
+    days = r.get("older_than_days", 0)
+    kept = f"; kept: used by a named workspace or in the last {days:g} days" if days else \
+        "; kept: used by a named workspace"
+    lines = [f"cache gc {verb} {n} entr{'y' if n == 1 else 'ies'} ({_human_bytes(r.get('bytes', 0))}){kept}"]
     for s in r.get("summary", []):
         lines.append(f"  {s['kind']}: {s['count']} ({_human_bytes(s['bytes'])})")
     if verbose:

@@ -5,7 +5,9 @@ sources hint of `doc`."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import time
 import tomllib
 from pathlib import Path
 
@@ -94,6 +96,9 @@ def test_cache_gc_summarises_by_kind(run_jdx, tmp_path):
     stray.mkdir()
     (stray / "types.parquet").write_bytes(b"x" * 3000)
     (cache / "graphs" / ("cd" * 12)).mkdir(parents=True)
+    month_ago = time.time() - 30 * 86400  # used by nothing for longer than `cache gc` keeps what was used
+    for p in [*cache.rglob("*")]:
+        os.utime(p, (month_ago, month_ago))
     env = {"JDX_CACHE_DIR": str(cache)}
     r = run_jdx("cache", "gc", "--dry-run", env=env)
     assert r.code == 0, r.err

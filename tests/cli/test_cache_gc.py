@@ -1,0 +1,155 @@
+"""`jdx cache gc` (spec §10.2): it drops the graphs and shards no named workspace uses and none used recently. An
+agent's `--jars` workspace is named by nothing but its use, so what it used in the last days stays; what nothing
+used for longer goes, and a named workspace keeps its own whatever its age."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+
+DAY = 86400
+
+
+@pytest.fixture(scope="module")
+def jars(tmp_path_factory) -> tuple[Path, Path]:
+    root = tmp_path_factory.mktemp("gc-jars")
+    out = []
+    for name in ("one", "two"):
+        src = root / name / "src" / f"gc{name}" / "Thing.java"
+        src.parent.mkdir(parents=True)
+        src.write_text(f"package gc{name}; public class Thing {{ public int size() {{ return 1; }} }}")
+        classes = root / name / "classes"
+        subprocess.run(["javac", "-d", str(classes), str(src)], check=True, capture_output=True)
+        jar = root / f"{name}.jar"
+        with zipfile.ZipFile(jar, "w") as z:
+            for f in classes.rglob("*.class"):
+                z.write(f, f.relative_to(classes).as_posix())
+        out.append(jar)
+    return out[0], out[1]
+
+
+def _env(tmp_path: Path) -> dict:
+    return {"JDX_CACHE_DIR": str(tmp_path / "cache"), "JDX_CONFIG_DIR": str(tmp_path / "config")}
+
+
+def _gc(run_jdx, env: dict, *flags: str) -> dict:
+    r = run_jdx("cache", "gc", "--json", *flags, env=env)
+    assert r.code == 0, r.out + r.err
+    return json.loads(r.out)["result"]
+
+
+def _index(run_jdx, env: dict, jar: Path) -> None:
+    r = run_jdx("index", "-q", "--no-jdk", "--jars", str(jar), env=env)
+    assert r.code == 0, r.out + r.err
+
+
+def _age(path: Path, days: float) -> None:
+    """Makes everything under `path` (its use stamp included) look `days` old."""
+    then = time.time() - days * DAY
+    for p in [path, *path.rglob("*")]:
+        os.utime(p, (then, then), follow_symlinks=False)
+
+
+def _entries(cache: Path) -> set[str]:
+    return {f"{sub}/{p.name}" for sub in ("shards", "graphs") if (cache / sub).exists()
+            for p in (cache / sub).iterdir() if not p.name.startswith(".")}
+
+
+def test_gc_keeps_what_an_unnamed_workspace_used_recently(run_jdx, tmp_path, jars):
+    env = _env(tmp_path)
+    _index(run_jdx, env, jars[0])
+    before = _entries(tmp_path / "cache")
+    assert any(e.startswith("graphs/") for e in before) and any(e.startswith("shards/") for e in before)
+    result = _gc(run_jdx, env)
+    assert result["removed"] == [] and result["older_than_days"] == 7
+    assert _entries(tmp_path / "cache") == before
+    # the same workspace answers without a rebuild afterwards
+    r = run_jdx("members", "gcone.Thing", "--no-jdk", "--jars", str(jars[0]), env=env)
+    assert r.code == 0 and "size()" in r.out, r.out + r.err
+
+
+def test_gc_drops_what_nothing_used_for_longer(run_jdx, tmp_path, jars):
+    env = _env(tmp_path)
+    cache = tmp_path / "cache"
+    _index(run_jdx, env, jars[0])
+    old = _entries(cache)
+    for entry in old:
+        _age(cache / entry, 30)
+    _index(run_jdx, env, jars[1])  # a workspace used now: kept
+    fresh = _entries(cache) - old
+    assert fresh
+    dry = _gc(run_jdx, env, "--dry-run")
+    assert set(dry["removed"]) == old and dry["dry_run"] is True
+    assert _entries(cache) == old | fresh  # a dry run removes nothing
+    result = _gc(run_jdx, env)
+    assert set(result["removed"]) == old
+    assert _entries(cache) == fresh
+    assert {s["kind"]: s["count"] for s in result["summary"]} == {
+        "shards": sum(e.startswith("shards/") for e in old), "graphs": sum(e.startswith("graphs/") for e in old)}
+
+
+def test_gc_older_than_zero_keeps_only_named_workspaces(run_jdx, tmp_path, jars):
+    env = _env(tmp_path)
+    cache = tmp_path / "cache"
+    r = run_jdx("ws", "create", "named", "--no-jdk", "--jars", str(jars[1]), env=env)
+    assert r.code == 0, r.out + r.err
+    r = run_jdx("index", "-q", "-w", "named", env=env)
+    assert r.code == 0, r.out + r.err
+    named = _entries(cache)
+    _age(cache / "graphs", 90)
+    for entry in named:
+        _age(cache / entry, 90)  # a named workspace keeps its graph and shards however old
+    _index(run_jdx, env, jars[0])
+    adhoc = _entries(cache) - named
+    assert _gc(run_jdx, env)["removed"] == []
+    result = _gc(run_jdx, env, "--older-than", "0")
+    assert set(result["removed"]) == adhoc
+    assert _entries(cache) == named
+
+
+def test_gc_keeps_the_shards_a_recent_graph_was_built_from(run_jdx, tmp_path, jars):
+    """A shard read by no diff for long still stays while a graph used recently was built from it."""
+    env = _env(tmp_path)
+    cache = tmp_path / "cache"
+    _index(run_jdx, env, jars[0])
+    for shard in (cache / "shards").iterdir():
+        _age(shard, 30)
+    assert _gc(run_jdx, env)["removed"] == []
+    for graph in (cache / "graphs").iterdir():
+        _age(graph, 30)
+    assert {e.split("/")[0] for e in _gc(run_jdx, env)["removed"]} == {"shards", "graphs"}
+
+
+def test_gc_rejects_negative_days(run_jdx, tmp_path):
+    r = run_jdx("cache", "gc", "--older-than", "-1", env=_env(tmp_path))
+    assert r.code == 3 and "Traceback" not in r.err and "--older-than" in (r.out + r.err), r.out + r.err
+
+
+def test_gc_text_says_what_it_kept(run_jdx, tmp_path):
+    r = run_jdx("cache", "gc", "--dry-run", env=_env(tmp_path))
+    assert r.code == 0, r.err
+    assert "kept: used by a named workspace or in the last 7 days" in r.out.splitlines()[0]
+
+
+def test_a_diff_marks_its_shards_used(run_jdx, tmp_path, jars):
+    """Shards read by `jdx diff` alone (no graph) stay while diffs read them."""
+    env = _env(tmp_path)
+    cache = tmp_path / "cache"
+    r = run_jdx("diff", str(jars[0]), str(jars[1]), env=env)
+    assert r.code in (0, 1), r.out + r.err
+    shards = _entries(cache)
+    assert len([e for e in shards if e.startswith("shards/")]) == 2, shards
+    for entry in shards:
+        _age(cache / entry, 30)
+    r = run_jdx("diff", str(jars[0]), str(jars[1]), env=env)
+    assert r.code in (0, 1), r.out + r.err
+    assert _gc(run_jdx, env)["removed"] == []
+    for entry in shards:
+        _age(cache / entry, 30)
+    assert set(_gc(run_jdx, env)["removed"]) == shards
