@@ -154,3 +154,24 @@ def test_a_big_build_compresses_its_context_and_updates_read_either(tmp_path, mo
     report, got, _ = grown(tmp_path / "g", ["more.jar", "lib.jar", "base.jar"], fake)
     assert report.incremental
     assert got == scratch(tmp_path / "s", ["more.jar", "lib.jar", "base.jar"])[0]
+
+
+@pytest.mark.parametrize("table", ["members", "declared_methods"])
+def test_a_damaged_update_part_is_not_trusted_and_the_next_update_still_equals_scratch(tmp_path, monkeypatch, table):
+    """An update's own part damaged on disk (not an Arrow file): the next update grown from that build reads the
+    shards it needs instead (the member context) or codes the members again (the declared codes), and its answers
+    equal a build from scratch."""
+    fake = FakeExtractor(CORPUS)
+    grown(tmp_path / "g", ["lib.jar", "base.jar"], fake)
+    middle, _, _ = grown(tmp_path / "g", ["more.jar", "lib.jar", "base.jar"], fake)
+    own = parts(middle.graph / "context", table)[-1]
+    assert own.name != f"{table}.arrow"
+    own.write_bytes(b"not an arrow file")
+    if table == "members":
+        assert load_base_context(middle.graph, [_key(n) for n in ("more.jar", "lib.jar", "base.jar")]) is None
+    reads = _shard_reads(monkeypatch)
+    report, got, warnings = grown(tmp_path / "g", ["solo.jar", "more.jar", "lib.jar", "base.jar"], fake)
+    assert report.incremental
+    if table == "members":
+        assert {"more.jar", "lib.jar", "base.jar"} <= {a for a, _ in reads}, reads
+    assert (got, warnings) == scratch(tmp_path / "s", ["solo.jar", "more.jar", "lib.jar", "base.jar"])
