@@ -49,11 +49,18 @@ def _scan(root: str) -> dict[str, tuple[int, int]]:
     return out
 
 
-def _save_state(cache: Path, artifact: Artifact, files: dict[str, list]) -> None:
+def _save_state(cache: Path, artifact: Artifact, files: dict[str, list], previous: dict | None = None) -> None:
+    """The directory's state as of the shard `artifact.key`, which is written after this (on the shard writer's
+    thread): `previous` keeps the state of the last shard this one was derived from, so a process killed before
+    the new shard reached the disk leaves a state the next run can still start from (it re-reads what changed
+    since that shard, not the whole directory)."""
     target = _state_file(cache, artifact.path)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps({"key": artifact.key, "path": artifact.path, "files": files}, sort_keys=True))
+    state = {"key": artifact.key, "path": artifact.path, "files": files}
+    if previous is not None and previous.get("key") != artifact.key:
+        state["previous"] = {"key": previous["key"], "files": previous["files"]}
+    tmp.write_text(json.dumps(state, sort_keys=True))
     os.replace(tmp, target)
 
 
@@ -103,11 +110,21 @@ def _incremental(cache: Path, artifact: Artifact, extractor: BytecodeExtractor, 
         state = json.loads(_state_file(cache, artifact.path).read_text())
     except (OSError, ValueError):
         return None
-    before = dataclasses.replace(artifact, key=state.get("key", ""))
-    previous = store.load(before) if store is not None else load_shard(cache, before)
-    if previous is None or state.get("path") != artifact.path:
+    if not isinstance(state, dict) or state.get("path") != artifact.path:
         return None
-    old_files: dict[str, list] = state.get("files", {})
+    previous = based_on = None
+    # the last state saved, else the one before it (its shard was never written: the process was killed first)
+    for candidate in (state, state.get("previous")):
+        if not isinstance(candidate, dict) or not isinstance(candidate.get("files"), dict):
+            continue
+        before = dataclasses.replace(artifact, key=str(candidate.get("key", "")))
+        previous = store.load(before) if store is not None else load_shard(cache, before)
+        if previous is not None:
+            based_on = candidate
+            break
+    if previous is None:
+        return None
+    old_files: dict[str, list] = based_on["files"]
     now = _hashed(artifact.path, _scan(artifact.path), old_files)
     changed = sorted(rel for rel, v in now.items() if rel not in old_files or old_files[rel][2] != v[2])
     deleted = sorted(set(old_files) - set(now))
@@ -126,7 +143,7 @@ def _incremental(cache: Path, artifact: Artifact, extractor: BytecodeExtractor, 
         if fresh is None:
             return None
     tables, classes = _merge(previous, set(changed) | set(deleted), fresh)
-    _save_state(cache, artifact, now)
+    _save_state(cache, artifact, now, {"key": based_on.get("key", ""), "files": old_files})
     w = tables["warnings"]
     warnings = list(zip(w["code"].to_pylist(), w["entry"].to_pylist(), w["message"].to_pylist()))
     return ExtractedArtifact(0, tables, classes, warnings)

@@ -108,6 +108,30 @@ def test_recompiled_class_rereads_only_that_file_and_equals_a_scratch_build(proj
     same_as_scratch(tmp, report, roots)
 
 
+def test_a_directory_shard_never_written_leaves_a_state_the_next_run_starts_from(project):
+    """A process killed after it saved the directory's new state but before its shard writer put the new shard on
+    disk: the next run starts from the shard before it and re-reads only what changed since (not the whole
+    directory), and its graph equals a build from scratch."""
+    from jdx.loaders.dirshards import _state_file
+
+    tmp, classes, dep = project
+    cache = tmp / "cache"
+    roots = [str(classes), str(dep)]
+    index(cache, roots)
+    time.sleep(0.01)
+    javac(classes, {"p/C3.java": app_sources("public void added() {}")["p/C3.java"]}, classpath=classes)
+    _, read = index(cache, roots)
+    assert read == 1
+    state = json.loads(_state_file(cache, str(classes)).read_text())
+    shutil.rmtree(cache / "shards" / state["key"])  # as if the writer thread never got to it
+    time.sleep(0.01)
+    javac(classes, {"p/C5.java": "package p; public class C5 extends Base { public int run() { return 5; } }"},
+          classpath=classes)
+    report, read = index(cache, roots)
+    assert report.incremental and read == 2, read  # C3 and C5 changed since the shard on disk
+    same_as_scratch(tmp, report, roots)
+
+
 @pytest.mark.soak
 def test_deleted_class_file_leaves_the_graph(project):
     tmp, classes, dep = project
