@@ -43,6 +43,8 @@ class Host:
                 self.artifacts = _artifact_count(self._session)
             if self.prewarming is None:
                 self.prewarming = _prewarm(self._session)
+            else:
+                _make_spares()
         return getattr(outcome, "envelope", outcome)
 
     def describe(self) -> dict:
@@ -77,6 +79,15 @@ def _prewarm(session) -> threading.Thread:
                                   name="jdx-prewarm", daemon=True)
     thread.start()
     return thread
+
+
+def _make_spares() -> None:
+    """The copies of base graphs the updates of this answer asked for, made on a side thread (`spares`)."""
+    import sys
+
+    spares = sys.modules.get("jdx.graph_schema.spares")  # imported only where an update ran: else none wanted
+    if spares is not None:
+        spares.make_wanted()
 
 
 def _artifact_count(session) -> int:

@@ -23,6 +23,7 @@ from jdx.graph_schema.context_files import DECLARED, KEYS, only_artifacts, part_
 from jdx.graph_schema.context_files import TABLES as CONTEXT_TABLES
 from jdx.graph_schema.context_files import link_parts as link_context_parts
 from jdx.graph_schema.context_files import parts as context_parts
+from jdx.graph_schema import spares
 from jdx.graph_schema.schema import ADDED, ADDED_TWINS, NODE_TABLES
 from jdx.graph_schema.store import (
     CONTEXT_DIR,
@@ -53,7 +54,8 @@ class GraphUpdater:
     def __init__(self, root: Path, base: Path):
         self.root = root
         self.build_id, self.tmp = new_build(root)
-        clone_or_copy(base / GRAPH_FILE, self.tmp / GRAPH_FILE)
+        if not spares.take(base / GRAPH_FILE, root, self.tmp / GRAPH_FILE):  # a long-lived process made one ahead
+            clone_or_copy(base / GRAPH_FILE, self.tmp / GRAPH_FILE)
         from jdx.graph_schema.search_files import link_parts
 
         link_parts(base, self.tmp)  # the base's search index, shared: only the joined artifacts' part is new

@@ -204,14 +204,23 @@ def _update(root: Path, base: Path, manifest: dict, artifacts: list[Artifact], s
     except BaseException:
         updater.abort()
         raise
+    if any(a.kind == "dir" for a in artifacts):  # recompiled again soon: a long-lived process copies the base ahead
+        from jdx.graph_schema import spares
+        from jdx.graph_schema.store import GRAPH_FILE
+
+        spares.want(base / GRAPH_FILE, root)
     return build, counts, warnings, failed, len(focus)
 
 
 def prewarm_updates(cache: Path, artifacts: list[Artifact]) -> None:
     """What a long-lived process's first class-directory update would load, loaded ahead on a side thread: the
-    JVM (jvm.prewarm), the update's modules, and the classpath context of the graph the directory's rows grow
-    from (build_context.load_base_context, kept per process). Never raises; the update does it all itself."""
+    JVM (jvm.prewarm), the update's modules, the classpath context of the graph the directory's rows grow from
+    (build_context.load_base_context, kept per process), and a spare copy of that graph (`spares`; this process
+    keeps one from now on). Never raises; the update does it all itself."""
+    from jdx.graph_schema import spares
     from jdx.loaders.jvm import prewarm
+
+    spares.enable()
 
     prewarm(cache)
     try:
@@ -236,6 +245,9 @@ def prewarm_updates(cache: Path, artifacts: list[Artifact]) -> None:
         base = fresh_graph(cache, fixed) if fixed and len(fixed) < len(artifacts) else None
         if base is not None:
             load_base_context(base, [a.key for a in fixed])  # with the member codes its build kept
+            from jdx.graph_schema.store import GRAPH_FILE
+
+            spares.make(base / GRAPH_FILE, graph_root(cache, artifacts))
     except Exception:  # noqa: BLE001 - only a head start
         pass
 
