@@ -130,6 +130,11 @@ def add_kotlin_table(tables: dict[str, pa.Table]) -> tuple[float, list[tuple[str
     warnings."""
     import time
 
+    if tables["types"]["kotlin"].null_count == tables["types"].num_rows:  # no class carries @kotlin.Metadata
+        from jdx.loaders.kotlin_schema import empty_table
+
+        tables["kotlin"] = empty_table()
+        return 0.0, []
     from jdx.loaders.kotlin_shard import kotlin_table
 
     import gc

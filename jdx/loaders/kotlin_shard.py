@@ -20,20 +20,9 @@ from jdx.kotlin.jvm import jvm_internal_name
 from jdx.kotlin.model import KmClass, KmFunction, KmProperty, KmType, KmTypeParameter, KmValueParameter
 from jdx.kotlin.render import (class_keyword, render_class_header, render_constructor, render_function,
                                render_property, render_type, render_type_alias)
+from jdx.loaders.kotlin_schema import ACC_STATIC, ACC_SYNTHETIC, COLUMNS, SCHEMA, STR_LIST, empty_table  # noqa: F401
 
-STR_LIST = pa.list_(pa.string())
-ACC_STATIC, ACC_SYNTHETIC = 0x0008, 0x1000
-COLUMNS = ("id", "owner", "kind", "name", "position", "visibility", "modality", "flags", "signature", "detail",
-           "jvm", "facade")
-SCHEMA = pa.schema([("id", pa.string()), ("owner", pa.string()), ("kind", pa.string()), ("name", pa.string()),
-                    ("position", pa.int32()), ("visibility", pa.string()), ("modality", pa.string()),
-                    ("flags", STR_LIST), ("signature", pa.string()), ("detail", pa.string()), ("jvm", STR_LIST),
-                    ("facade", pa.string())])
 JVM_OVERLOADS = "Lkotlin/jvm/JvmOverloads;"
-
-
-def empty_table() -> pa.Table:
-    return SCHEMA.empty_table()
 
 
 class _Members:
