@@ -8,9 +8,8 @@ by a rename (`take`) instead of copying while the agent waits.
 
 A spare is a directory `.building-<pid>-spare-*` in the workspace's graph root: swept like a half-build once its
 process is gone (`store._sweep`), removed at exit, one per graph root. Only the process that made it knows it, and
-it is taken only while its base file is the one it was copied from (path, inode, size, modification time). A
-one-shot process makes one only for the update it is about to make, while it extracts the artifacts that joined
-(`start_ahead`); only long-lived hosts keep one for later (`enable`).
+it is taken only while its base file is the one it was copied from (path, inode, size, modification time); a
+one-shot process never makes one (`enable` is called by long-lived hosts only).
 """
 
 from __future__ import annotations
@@ -28,23 +27,16 @@ _lock = threading.Lock()
 _enabled = False
 _spares: dict[str, tuple[tuple, Path]] = {}  # graph root -> (identity of the base file, spare directory)
 _wanted: dict[str, tuple[Path, Path]] = {}  # graph root -> (base file, graph root)
-_making: dict[str, tuple[tuple, threading.Event]] = {}  # graph root -> (identity of the base file, set when done)
-_exit_hook = False
+_making: set[str] = set()
 
 
 def enable() -> None:
     """This process lives on between answers: it keeps spare copies (removed when it exits)."""
     global _enabled
     with _lock:
-        _enabled = True
-        _at_exit()
-
-
-def _at_exit() -> None:
-    global _exit_hook
-    if not _exit_hook:
-        _exit_hook = True
-        atexit.register(remove_all)
+        if not _enabled:
+            _enabled = True
+            atexit.register(remove_all)
 
 
 def _identity(path: Path) -> tuple | None:
@@ -56,13 +48,8 @@ def _identity(path: Path) -> tuple | None:
 
 
 def take(base_file: Path, root: Path, dst: Path) -> bool:
-    """Moves the spare copy of `base_file` made for `root` to `dst` (waiting for one being made of that very file);
-    False when there is none."""
+    """Moves the spare copy of `base_file` made for `root` to `dst`; False when there is none for that very file."""
     ident = _identity(base_file)
-    with _lock:
-        making = _making.get(str(root))
-    if making is not None and making[0] == ident:
-        making[1].wait()
     with _lock:
         entry = _spares.pop(str(root), None)
     if entry is None:
@@ -100,38 +87,14 @@ def make_wanted() -> threading.Thread | None:
     return thread
 
 
-def make(base_file: Path, root: Path, ahead: bool = False) -> bool:
-    """A spare copy of `base_file` for the next update of `root`, replacing an older one; False when not made.
-    `ahead`: also in a one-shot process, for the update it is about to make (`start_ahead`)."""
-    ident = _claim(base_file, root, ahead)
-    return ident is not None and _copy(base_file, root, ident)
-
-
-def start_ahead(base_file: Path, root: Path) -> threading.Thread | None:
-    """Copies `base_file` for the update of `root` this process is about to make, on a side thread while it does
-    the rest (extracting the artifacts that joined): the update takes the copy, waiting for it if need be."""
-    ident = _claim(base_file, root, True)  # claimed before the thread runs: a `take` that comes first waits
-    if ident is None:
-        return None
-    thread = threading.Thread(target=_copy, args=(base_file, root, ident), name="jdx-spare", daemon=True)
-    thread.start()
-    return thread
-
-
-def _claim(base_file: Path, root: Path, ahead: bool) -> tuple | None:
-    """Marks a copy of `base_file` for `root` as being made; None when it need not or must not be."""
+def make(base_file: Path, root: Path) -> bool:
+    """A spare copy of `base_file` for the next update of `root`, replacing an older one; False when not made."""
     ident = _identity(base_file)
     key = str(root)
     with _lock:
-        if not (_enabled or ahead) or ident is None or key in _making or (key in _spares and _spares[key][0] == ident):
-            return None
-        _making[key] = (ident, threading.Event())
-        _at_exit()
-    return ident
-
-
-def _copy(base_file: Path, root: Path, ident: tuple) -> bool:
-    key = str(root)
+        if not _enabled or ident is None or key in _making or (key in _spares and _spares[key][0] == ident):
+            return False
+        _making.add(key)
     folder = None
     try:
         root.mkdir(parents=True, exist_ok=True)
@@ -149,12 +112,10 @@ def _copy(base_file: Path, root: Path, ident: tuple) -> bool:
     except OSError:
         return False
     finally:
+        with _lock:
+            _making.discard(key)
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
-        with _lock:
-            done = _making.pop(key, None)
-        if done is not None:
-            done[1].set()
 
 
 def remove_all() -> None:

@@ -334,8 +334,6 @@ def _build(cache, root, artifacts, force, executor, store, progress, started) ->
         store.sweep()
     shards = [None if force else store.load(a) for a in artifacts]
     missing = [i for i, s in enumerate(shards) if s is None]
-    if missing and not force:
-        _copy_base_ahead(cache, root, artifacts)
     failures: list[Warning_] = []
     kotlin_seconds = 0.0
     try:
@@ -365,26 +363,6 @@ def _build(cache, root, artifacts, force, executor, store, progress, started) ->
     if missing:
         report.executor = executor.describe()
     return report
-
-
-def _copy_base_ahead(cache: Path, root: Path, artifacts: list[Artifact]) -> None:
-    """The graph the update will grow from, copied on a side thread while the artifacts that joined are extracted
-    (the copy is I/O, the extraction the JVM's): the update takes it instead of copying after (`spares`). Nothing
-    when no built graph serves, when another order of the same artifacts is shared instead, or when the graph of a
-    class directory's other artifacts has to be built first."""
-    try:
-        bases = _candidate_bases(cache, artifacts)
-        if not bases or _same_artifacts(bases, artifacts) is not None:
-            return
-        fixed = [a for a in artifacts if a.kind != "dir"]
-        if len(fixed) < len(artifacts) and fixed and not any(len(m["artifacts"]) == len(fixed) for _, _, m in bases):
-            return
-        from jdx.graph_schema import spares
-        from jdx.graph_schema.store import GRAPH_FILE
-
-        spares.start_ahead(bases[0][1] / GRAPH_FILE, root)
-    except (OSError, ValueError, KeyError):  # only a head start: the update copies what it needs itself
-        pass
 
 
 def _grown_report(build: Path, counts: dict, warnings: list, failed: list, added: int, how: str, artifacts: int,

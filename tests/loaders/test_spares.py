@@ -157,29 +157,3 @@ def test_a_host_over_a_class_directory_grows_each_recompile_from_a_spare(tmp_pat
         host.close()
         spares.remove_all()
     assert not _spare_dirs(graph_roots[0])
-
-
-def test_a_one_shot_update_copies_its_base_while_extracting_and_takes_that_copy(tmp_path, monkeypatch):
-    """A process adding a jar to a built graph starts copying that graph before it extracts the jar; the update
-    takes the copy (none made after the extraction), no spare is left behind, and the graph equals a build from
-    scratch. A process whose classpath grows from no built graph copies nothing ahead."""
-    from jdx.graph_schema import update
-    from tests.loaders.test_graph_build import FakeExtractor
-    from tests.loaders.test_incremental_graph import CORPUS, grown, scratch
-
-    monkeypatch.setattr(spares, "_enabled", False)
-    monkeypatch.setattr(spares, "_spares", {})
-    ahead = []
-    real_start = spares.start_ahead
-    monkeypatch.setattr(spares, "start_ahead", lambda b, r: (ahead.append(b), real_start(b, r))[1])
-    copies = []
-    real_copy = update.clone_or_copy
-    monkeypatch.setattr(update, "clone_or_copy", lambda src, dst: (copies.append(src), real_copy(src, dst)))
-    fake = FakeExtractor(CORPUS)
-    first, _, _ = grown(tmp_path / "g", ["lib.jar", "base.jar"], fake)
-    assert not first.incremental and ahead == []  # nothing built to grow from: nothing copied ahead
-    report, got, warnings = grown(tmp_path / "g", ["more.jar", "lib.jar", "base.jar"], fake)
-    assert report.incremental
-    assert ahead == [first.graph / GRAPH_FILE] and copies == []  # taken, not copied again
-    assert not _spare_dirs(report.graph.parent) and spares._spares == {}
-    assert (got, warnings) == scratch(tmp_path / "s", ["more.jar", "lib.jar", "base.jar"])
