@@ -1,6 +1,7 @@
 """`jdx cache gc` (spec §10.2): it drops the graphs and shards no named workspace uses and none used recently. An
 agent's `--jars` workspace is named by nothing but its use, so what it used in the last days stays; what nothing
-used for longer goes, and a named workspace keeps its own whatever its age."""
+used for longer goes, and a named workspace keeps its own whatever its age. The named-workspace and diff cases run
+in the soak tier."""
 
 from __future__ import annotations
 
@@ -91,6 +92,7 @@ def test_gc_keeps_what_was_used_recently_and_drops_the_rest(run_jdx, tmp_path, j
     assert r.code == 0 and "size()" in r.out and "building" not in r.err, r.out + r.err
 
 
+@pytest.mark.soak
 def test_gc_older_than_zero_keeps_only_named_workspaces(run_jdx, tmp_path, jars):
     env = _env(tmp_path)
     cache = tmp_path / "cache"
@@ -117,6 +119,7 @@ def test_gc_rejects_negative_days(run_jdx, tmp_path):
     assert r.code == 3 and "Traceback" not in r.err and "--older-than" in (r.out + r.err), r.out + r.err
 
 
+@pytest.mark.soak
 def test_a_diff_marks_its_shards_used(run_jdx, tmp_path, jars):
     """Shards read by `jdx diff` alone (no graph) stay while diffs read them."""
     env = _env(tmp_path)
