@@ -59,6 +59,7 @@ class Host:
             if self._session is not None and hasattr(self._session, "close"):
                 self._session.close()
             self._session = None
+            _close_spares()
         finally:
             self._lock.release()
 
@@ -88,6 +89,15 @@ def _make_spares() -> None:
     spares = sys.modules.get("jdx.graph_schema.spares")  # imported only where an update ran: else none wanted
     if spares is not None:
         spares.make_wanted()
+
+
+def _close_spares() -> None:
+    """The spare copies this host made go with it (`spares.close`)."""
+    import sys
+
+    spares = sys.modules.get("jdx.graph_schema.spares")
+    if spares is not None:
+        spares.close()
 
 
 def _artifact_count(session) -> int:

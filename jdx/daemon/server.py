@@ -68,6 +68,9 @@ class _Connection(socketserver.StreamRequestHandler):
                 return  # the rest of that line cannot be told from the next request
 
 
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
 class DaemonServer(socketserver.ThreadingUnixStreamServer):
     """Threads per connection; the executor decides how much runs at once (jdx.daemon.host serialises)."""
 
@@ -89,8 +92,27 @@ class DaemonServer(socketserver.ThreadingUnixStreamServer):
         self._active = 0
         self._last = time.monotonic()
         self._stopped = threading.Event()
+        self.signal_handler: Callable | None = None  # installed by serve() for SIGTERM/SIGINT/SIGHUP
+        self._signals_retaken = False
         super().__init__(str(socket_path), _Connection)
         os.chmod(socket_path, 0o600)
+
+    def service_actions(self) -> None:
+        """Once the embedded JVM has started (an update, a decompilation), its own SIGTERM/SIGINT/SIGHUP handlers
+        replace the daemon's and end the process at once, skipping the daemon's cleanup (the host's spare graph
+        copies, its log line, its own sweep): take them back. serve_forever calls this on the serving thread, the
+        main one, between polls."""
+        if self.signal_handler is None or self._signals_retaken:
+            return
+        started = getattr(sys.modules.get("jpype"), "isJVMStarted", None)  # (absent while jpype is being imported)
+        try:
+            if started is None or not started():
+                return
+            self._signals_retaken = True
+            for sig in STOP_SIGNALS:
+                signal.signal(sig, self.signal_handler)
+        except Exception:  # noqa: BLE001 - never lets the serving loop die: the JVM's handlers then stay
+            pass
 
     # --- answering -----------------------------------------------------------------------------
     def answer(self, line: bytes) -> str:
@@ -250,8 +272,9 @@ def _install_signals(server: DaemonServer) -> dict:
     if threading.current_thread() is not threading.main_thread():
         return {}
     previous = {}
-    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        previous[sig] = signal.signal(sig, lambda num, _frame: server.stop(signal.Signals(num).name))
+    server.signal_handler = lambda num, _frame: server.stop(signal.Signals(num).name)
+    for sig in STOP_SIGNALS:
+        previous[sig] = signal.signal(sig, server.signal_handler)
     return previous
 
 

@@ -6,10 +6,10 @@ JDK's: ~200 MB, 0.1-0.2 s to copy where the filesystem cannot share blocks, ext4
 for the copy the next update will need once it has answered (`want`, then `make_wanted`), and the update takes it
 by a rename (`take`) instead of copying while the agent waits.
 
-A spare is a directory `.building-<pid>-spare-*` in the workspace's graph root: swept like a half-build once its
-process is gone (`store._sweep`), removed at exit, one per graph root. Only the process that made it knows it, and
-it is taken only while its base file is the one it was copied from (path, inode, size, modification time); a
-one-shot process never makes one (`enable` is called by long-lived hosts only).
+A spare is a directory `.building-<pid>-spare-*` in the workspace's graph root, one per graph root: removed when
+the host closes or the process exits, and swept like a half-build once its process is gone (`store._sweep`). Only
+the process that made it knows it, and it is taken only while its base file is the one it was copied from (path,
+inode, size, modification time); a one-shot process never makes one (`enable` is called by long-lived hosts only).
 """
 
 from __future__ import annotations
@@ -28,15 +28,26 @@ _enabled = False
 _spares: dict[str, tuple[tuple, Path]] = {}  # graph root -> (identity of the base file, spare directory)
 _wanted: dict[str, tuple[Path, Path]] = {}  # graph root -> (base file, graph root)
 _making: set[str] = set()
+_exit_hook = False
 
 
 def enable() -> None:
-    """This process lives on between answers: it keeps spare copies (removed when it exits)."""
+    """This process lives on between answers: it keeps spare copies (removed by `close`, else when it exits)."""
+    global _enabled, _exit_hook
+    with _lock:
+        _enabled = True
+        if not _exit_hook:
+            _exit_hook = True
+            atexit.register(remove_all)
+
+
+def close() -> None:
+    """The host is closing: no spare is kept from now on (a copy still being made is dropped when done) and those
+    made are removed now (the daemon's process ends without running exit handlers)."""
     global _enabled
     with _lock:
-        if not _enabled:
-            _enabled = True
-            atexit.register(remove_all)
+        _enabled = False
+    remove_all()
 
 
 def _identity(path: Path) -> tuple | None:
@@ -103,6 +114,8 @@ def make(base_file: Path, root: Path) -> bool:
         if _identity(base_file) != ident:  # rebuilt while copied: the copy may be torn
             return False
         with _lock:
+            if not _enabled:  # closed while copying
+                return False
             old = _spares.get(key)
             _spares[key] = (ident, folder)
         folder = None

@@ -185,3 +185,25 @@ def test_a_daemon_running_edited_code_is_replaced_and_never_answers(cli, classes
     assert wait_until(lambda: not Path(f"/proc/{old}").exists() or
                       Path(f"/proc/{old}/stat").read_text().split()[2] == "Z", 20)  # it noticed and stopped
     run("daemon", "stop")
+
+
+@pytest.mark.soak  # a daemon, a JVM and two indexes: slow on a loaded machine
+def test_a_daemon_whose_jvm_runs_stops_cleanly_when_the_class_dir_changed(cli, classes):
+    """The embedded JVM installs its own SIGTERM handler, which ended the daemon at once: no log line, its socket
+    and pid files left to the controller, its spare graph copies left on disk. Once its JVM runs the daemon takes
+    the signals back, so `daemon stop` is a clean stop."""
+    compile_a(classes, ["one"])
+    assert cli("members", "p.A", "--json").returncode == 0
+    assert wait_until(lambda: status(cli).get("pid") is not None, 20)
+    time.sleep(0.01)
+    compile_a(classes, ["one", "two"])  # the daemon re-reads the changed class: its JVM starts
+    second = cli("members", "p.A", "--json")
+    assert "two" in [m["name"] for m in json.loads(second.stdout)["result"]["members"]]
+    assert status(cli).get("pid") is not None  # still serving once its JVM runs
+    time.sleep(0.5)  # the serving loop takes the signals back between polls (0.1 s)
+    stopped = cli("daemon", "stop", "--json")
+    result = json.loads(stopped.stdout)["result"]
+    assert result["stopped"] and not result["forced"], result
+    assert result["swept"] == [], result  # the daemon removed its own socket and pid file
+    logs = [p.read_text() for p in Path(cli.env["JDX_RUNTIME_DIR"]).glob("*.log")]
+    assert any("jdx daemon stopped: SIGTERM" in text for text in logs), logs

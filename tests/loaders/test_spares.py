@@ -98,6 +98,19 @@ def test_a_dead_process_spare_is_swept_and_a_living_ones_kept(tmp_path, enabled)
     assert not dead.exists() and len(_spare_dirs(root)) == 1
 
 
+def test_a_copy_finished_after_close_is_dropped(tmp_path, enabled, monkeypatch):
+    base, root = _base(tmp_path), tmp_path / "root"
+    real_copy = spares.clone_or_copy
+
+    def copy_then_close(src, dst):
+        real_copy(src, dst)
+        spares.close()  # the host closes while this copy runs
+
+    monkeypatch.setattr(spares, "clone_or_copy", copy_then_close)
+    assert not spares.make(base, root)
+    assert not _spare_dirs(root) and spares._spares == {}
+
+
 def test_spares_are_removed_when_their_process_exits(tmp_path):
     base, root = _base(tmp_path), tmp_path / "root"
     code = ("import sys; from pathlib import Path; from jdx.graph_schema import spares; spares.enable(); "
@@ -154,6 +167,6 @@ def test_a_host_over_a_class_directory_grows_each_recompile_from_a_spare(tmp_pat
                 thread.join(60)
             assert len(_spare_dirs(graph_roots[0])) == 1  # the next one, made after the answer
     finally:
-        host.close()
-        spares.remove_all()
+        host.close()  # the daemon's process then ends with os._exit: its host removes the spares, not atexit
     assert not _spare_dirs(graph_roots[0])
+    assert not spares.make(dep, tmp_path / "after")  # a closed host keeps none
