@@ -82,21 +82,22 @@ def _prewarm(session) -> threading.Thread:
     return thread
 
 
-def _make_spares() -> None:
-    """The copies of base graphs the updates of this answer asked for, made on a side thread (`spares`)."""
+def _spares():
+    """`jdx.graph_schema.spares` where an update ran in this process (else no spare was asked for or made)."""
     import sys
 
-    spares = sys.modules.get("jdx.graph_schema.spares")  # imported only where an update ran: else none wanted
-    if spares is not None:
+    return sys.modules.get("jdx.graph_schema.spares")
+
+
+def _make_spares() -> None:
+    """The copies of base graphs the updates of this answer asked for, made on a side thread."""
+    if (spares := _spares()) is not None:
         spares.make_wanted()
 
 
 def _close_spares() -> None:
-    """The spare copies this host made go with it (`spares.close`)."""
-    import sys
-
-    spares = sys.modules.get("jdx.graph_schema.spares")
-    if spares is not None:
+    """The spare copies this host made go with it."""
+    if (spares := _spares()) is not None:
         spares.close()
 
 

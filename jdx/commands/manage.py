@@ -174,14 +174,12 @@ def cache_gc(session, dry_run: bool = False, older_than_days: float = GC_RECENT_
 
 def _graph_artifact_keys(root: Path) -> set[str]:
     """The artifact keys of every build kept under a workspace's graph root (from their manifests)."""
-    import json
+    from jdx.graph_schema.store import MANIFEST, read_manifest
 
     keys: set[str] = set()
-    if not root.is_dir():
-        return keys
-    for manifest in root.glob("*/manifest.json"):
+    for manifest in root.glob(f"*/{MANIFEST}"):
         try:
-            keys.update(a["key"] for a in json.loads(manifest.read_text()).get("artifacts", []) if "key" in a)
+            keys.update(a["key"] for a in read_manifest(manifest.parent).get("artifacts", []))
         except (OSError, ValueError, TypeError, KeyError):
             continue
     return keys

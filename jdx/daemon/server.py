@@ -104,9 +104,10 @@ class DaemonServer(socketserver.ThreadingUnixStreamServer):
         main one, between polls."""
         if self.signal_handler is None or self._signals_retaken:
             return
-        started = getattr(sys.modules.get("jpype"), "isJVMStarted", None)  # (absent while jpype is being imported)
+        from jdx.loaders.jvm import jvm_running
+
         try:
-            if started is None or not started():
+            if not jvm_running():
                 return
             self._signals_retaken = True
             for sig in STOP_SIGNALS:

@@ -62,10 +62,7 @@ def read_part(path: Path) -> tuple["pa.Table", list[str]]:
 
     with pa.memory_map(str(path)) as source:
         table = pa.ipc.open_file(source).read_all()
-    meta = table.schema.metadata or {}
-    if KEYS not in meta:
-        raise KeyError(f"{path.name} names no artifacts")
-    return table, json.loads(meta[KEYS])
+    return table, _keys(table.schema, path)
 
 
 def part_keys(path: Path) -> list[str]:
@@ -73,7 +70,11 @@ def part_keys(path: Path) -> list[str]:
     import pyarrow as pa
 
     with pa.memory_map(str(path)) as source:
-        meta = pa.ipc.open_file(source).schema.metadata or {}
+        return _keys(pa.ipc.open_file(source).schema, path)
+
+
+def _keys(schema: "pa.Schema", path: Path) -> list[str]:
+    meta = schema.metadata or {}
     if KEYS not in meta:
         raise KeyError(f"{path.name} names no artifacts")
     return json.loads(meta[KEYS])

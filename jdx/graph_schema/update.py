@@ -18,12 +18,12 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from jdx.graph_schema import spares
 from jdx.graph_schema.context_files import COMPRESSION as CONTEXT_COMPRESSION
 from jdx.graph_schema.context_files import DECLARED, KEYS, only_artifacts, part_name
 from jdx.graph_schema.context_files import TABLES as CONTEXT_TABLES
 from jdx.graph_schema.context_files import link_parts as link_context_parts
 from jdx.graph_schema.context_files import parts as context_parts
-from jdx.graph_schema import spares
 from jdx.graph_schema.schema import ADDED, ADDED_TWINS, NODE_TABLES
 from jdx.graph_schema.store import (
     CONTEXT_DIR,
@@ -115,14 +115,13 @@ class GraphUpdater:
         covered = self._covered.get(name)
         if not covered:
             return table
+        keys = json.loads((table.schema.metadata or {}).get(KEYS, b"[]"))
         if "pos" not in table.column_names:  # declared codes: the build hands the joined artifacts' alone, or all
-            keys = set(json.loads((table.schema.metadata or {}).get(KEYS, b"[]")))
-            if keys & covered:  # recomputed for the whole classpath: they replace the base's parts
+            if covered & set(keys):  # recomputed for the whole classpath: they replace the base's parts
                 for path in context_parts(self.tmp / CONTEXT_DIR, name):
                     path.unlink()
                 self._covered[name] = set()
             return table
-        keys = json.loads((table.schema.metadata or {}).get(KEYS, b"[]"))
         return only_artifacts(table, {k for k in keys if k not in covered})
 
     def context(self, name: str, table: pa.Table) -> None:

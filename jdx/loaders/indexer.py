@@ -221,7 +221,6 @@ def prewarm_updates(cache: Path, artifacts: list[Artifact]) -> None:
     from jdx.loaders.jvm import prewarm
 
     spares.enable()
-
     prewarm(cache)
     try:
         import importlib.util

@@ -204,11 +204,12 @@ def release_heap() -> None:
 
 
 def jvm_running() -> bool:
-    """Whether this process has started its embedded JVM (without importing JPype when nothing has)."""
+    """Whether this process has started its embedded JVM (without importing JPype when nothing has; False while
+    another thread is still importing it)."""
     import sys
 
-    jpype = sys.modules.get("jpype")
-    return bool(jpype is not None and jpype.isJVMStarted())
+    started = getattr(sys.modules.get("jpype"), "isJVMStarted", None)
+    return bool(started is not None and started())
 
 
 def jpype_version() -> str | None:
