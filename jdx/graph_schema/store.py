@@ -34,6 +34,36 @@ METHOD_COLUMNS_AFTER = 5000
 DEFER_COPIES_FROM = 1_000_000
 MANIFEST = "manifest.json"
 CURRENT = "current"
+BUILD_BUFFER_MB = 768  # the writer's buffer pool: a Maven repository's 2.8M members fail to COPY in 512 MB
+MIN_BUILD_BUFFER_MB = 64
+
+
+def build_buffer_mb() -> int:
+    """The writer's buffer pool in MB: JDX_BUILD_BUFFER_MB, else BUILD_BUFFER_MB."""
+    raw = os.environ.get("JDX_BUILD_BUFFER_MB", "").strip()
+    if not raw:
+        return BUILD_BUFFER_MB
+    try:
+        mb = int(raw)
+    except ValueError:
+        mb = -1
+    if mb < MIN_BUILD_BUFFER_MB:
+        raise UsageError(f"JDX_BUILD_BUFFER_MB={raw!r}: give a whole number of megabytes, at least "
+                         f"{MIN_BUILD_BUFFER_MB} (default {BUILD_BUFFER_MB})")
+    return mb
+
+
+def build_failed(error: RuntimeError) -> JdxError:
+    """A failed COPY as the user can act on it: a full buffer pool names the setting that sizes it."""
+    message = str(error).splitlines()[0] if str(error) else "the database refused a COPY"
+    if "buffer pool is full" not in message:
+        return JdxError(f"building the graph failed: {message}")
+    mb = build_buffer_mb()
+    text = f"building the graph ran out of its {mb} MB buffer pool"
+    if os.environ.get("JDX_BUILD_BUFFER_MB", "").strip():
+        return UsageError(f"{text} (JDX_BUILD_BUFFER_MB={mb})",
+                          hint=f"raise JDX_BUILD_BUFFER_MB or unset it (default {BUILD_BUFFER_MB})")
+    return JdxError(text, hint=f"set JDX_BUILD_BUFFER_MB above {mb} (megabytes) and run the command again")
 
 
 def backend_name() -> str:
@@ -79,7 +109,7 @@ class GraphStore:
                 size = 0
             options["buffer_pool_size"] = min(max(4 * size, 256 << 20), 8 << 30)
         else:
-            options["buffer_pool_size"] = int(os.environ.get("JDX_BUILD_BUFFER_MB", "768")) << 20
+            options["buffer_pool_size"] = build_buffer_mb() << 20
         self._db = mod.Database(str(path), read_only=read_only, **options)
         self._conn = mod.Connection(self._db)
         # a read-only graph never changes while open, so answers can be remembered (bounded)
@@ -337,6 +367,7 @@ class GraphWriter:
         from concurrent.futures import ThreadPoolExecutor
 
         self.root = graph_root
+        build_buffer_mb()  # a bad setting is refused before anything is written
         self.build_id, self.tmp = new_build(graph_root)
         self.store = GraphStore(self.tmp / GRAPH_FILE, read_only=False)
         for statement in ddl():
@@ -481,7 +512,7 @@ class GraphWriter:
         if self._error is not None:
             error = self._error
             if isinstance(error, RuntimeError):
-                raise JdxError(f"building the graph failed: {str(error).splitlines()[0]}") from error
+                raise build_failed(error) from error
             raise error
 
     def commit(self, manifest: dict) -> Path:

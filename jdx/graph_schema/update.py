@@ -31,6 +31,7 @@ from jdx.graph_schema.store import (
     ContextParts,
     GraphStore,
     _with_schema_columns,
+    build_buffer_mb,
     clone_or_copy,
     link_or_copy,
     new_build,
@@ -53,6 +54,7 @@ class GraphUpdater:
 
     def __init__(self, root: Path, base: Path):
         self.root = root
+        build_buffer_mb()  # a bad setting is refused before anything is written
         self.build_id, self.tmp = new_build(root)
         if not spares.take(base / GRAPH_FILE, root, self.tmp / GRAPH_FILE):  # a long-lived process made one ahead
             clone_or_copy(base / GRAPH_FILE, self.tmp / GRAPH_FILE)
