@@ -62,7 +62,7 @@ def test_a_build_outgrowing_the_default_pool_says_how_to_raise_it(monkeypatch, t
 def test_the_cli_refuses_a_bad_setting_in_one_line(run_jdx, tmp_path):
     empty = tmp_path / "empty.jar"
     zipfile.ZipFile(empty, "w").close()
-    run = run_jdx("index", "--json", "--force", "--jars", str(empty), env={"JDX_BUILD_BUFFER_MB": "lots"})
+    run = run_jdx("index", "--json", "--force", "--no-jdk", "--jars", str(empty), env={"JDX_BUILD_BUFFER_MB": "lots"})
     assert run.code == EXIT_USAGE, run
     assert "Traceback" not in run.err
     envelope = json.loads(run.out)
