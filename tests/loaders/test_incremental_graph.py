@@ -628,3 +628,34 @@ def test_member_nodes_are_handed_over_artifact_by_artifact_and_equal_the_whole(t
     assert parts.calls.count(("done", "Method")) == 1 and parts.calls.count(("done", "Field")) == 1
     for label in ("Method", "Field"):
         assert sorted(map(repr, whole.nodes_seen[label])) == sorted(map(repr, parts.nodes_seen[label]))
+
+
+def test_node_tables_copied_in_several_statements_equal_one_copy(tmp_path, monkeypatch):
+    """A node table spooled in parts goes to the database in statements of NODE_COPY_ROWS rows (Kùzu holds a node
+    COPY in memory); the graph, and a graph grown from it, equal builds copying each table at once."""
+    from jdx.graph_schema import store
+
+    names = ["more.jar", "lib.jar", "base.jar"]
+    want, _ = scratch(tmp_path / "whole", names)
+    grown_want, _ = scratch(tmp_path / "whole-grown", ["solo.jar", *names])
+    copies: list[tuple[str, int]] = []
+    copy_file = store.GraphStore._copy_file
+
+    def recording(self, name, path, src=None, dst=None):
+        if src is None:
+            import pyarrow.parquet as pq
+
+            copies.append((name, pq.ParquetFile(path).metadata.num_rows))
+        return copy_file(self, name, path, src, dst)
+
+    monkeypatch.setattr(store, "SPOOL_ROW_GROUP", 2)
+    monkeypatch.setattr(store, "NODE_COPY_ROWS", 4)
+    monkeypatch.setattr(store.GraphStore, "_copy_file", recording)
+    fake = FakeExtractor(CORPUS)
+    report, got, _ = grown(tmp_path / "split", names, fake)
+    assert not report.incremental and got == want
+    methods = [rows for name, rows in copies if name == "Method"]
+    assert len(methods) > 1 and all(rows <= 4 for rows in methods), copies
+    assert sum(methods) == len(want["Method"])  # (the external methods in one more statement)
+    report, got, _ = grown(tmp_path / "split", ["solo.jar", *names], fake)
+    assert report.incremental and got == grown_want
