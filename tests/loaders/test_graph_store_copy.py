@@ -48,7 +48,35 @@ def test_a_spool_file_appended_table_by_table_has_whole_row_groups(tmp_path):
     for n in sizes:
         appender.add(pa.table({"id": pa.array(range(start, start + n), pa.int64())}))
         start += n
-    meta = pq.ParquetFile(appender.close()).metadata
+    paths = appender.close()
+    assert paths == [tmp_path / "spool.parquet"]
+    meta = pq.ParquetFile(paths[0]).metadata
     groups = [meta.row_group(i).num_rows for i in range(meta.num_row_groups)]
     assert sum(groups) == start and all(g == SPOOL_ROW_GROUP for g in groups[:-1]) and 0 < groups[-1] <= SPOOL_ROW_GROUP
     assert pq.read_table(tmp_path / "spool.parquet")["id"].to_pylist() == list(range(start))
+
+
+def test_a_spool_file_split_every_so_many_rows_keeps_whole_row_groups_and_every_row(tmp_path):
+    """A node table's spool (`split_rows`) is several files of at most that many rows each (one COPY statement
+    each), every file but the last full, in whole row groups, the rows in order."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from jdx.graph_schema.store import SPOOL_ROW_GROUP, _SpoolAppender
+
+    split = 2 * SPOOL_ROW_GROUP
+    appender = _SpoolAppender(tmp_path / "spool.parquet", split_rows=split)
+    sizes = [SPOOL_ROW_GROUP + 3, 3 * SPOOL_ROW_GROUP, 17, SPOOL_ROW_GROUP // 2]
+    start = 0
+    for n in sizes:
+        appender.add(pa.table({"id": pa.array(range(start, start + n), pa.int64())}))
+        start += n
+    paths = appender.close()
+    assert len(paths) == -(-start // split) and paths[0] == tmp_path / "spool.parquet"
+    rows = [pq.ParquetFile(p).metadata.num_rows for p in paths]
+    assert all(r == split for r in rows[:-1]) and 0 < rows[-1] <= split, rows
+    for p in paths:
+        meta = pq.ParquetFile(p).metadata
+        groups = [meta.row_group(i).num_rows for i in range(meta.num_row_groups)]
+        assert all(g == SPOOL_ROW_GROUP for g in groups[:-1]), (p, groups)
+    assert pa.concat_tables([pq.read_table(p) for p in paths])["id"].to_pylist() == list(range(start))
