@@ -60,7 +60,7 @@ def build_failed(error: RuntimeError) -> JdxError:
         return JdxError(f"building the graph failed: {message}")
     mb = build_buffer_mb()
     text = f"building the graph ran out of its {mb} MB buffer pool"
-    if os.environ.get("JDX_BUILD_BUFFER_MB", "").strip():
+    if os.environ.get("JDX_BUILD_BUFFER_MB", "").strip():  # the user's setting, not the default
         return UsageError(f"{text} (JDX_BUILD_BUFFER_MB={mb})",
                           hint=f"raise JDX_BUILD_BUFFER_MB or unset it (default {BUILD_BUFFER_MB})")
     return JdxError(text, hint=f"set JDX_BUILD_BUFFER_MB above {mb} (megabytes) and run the command again")
@@ -492,15 +492,12 @@ class GraphWriter:
         return self._spooler.submit(_spool_and_name, table, path)
 
     def _copy(self, name: str, spooled, src: str | None = None, dst: str | None = None) -> None:
-        """One COPY per spool file (a node table spooled in parts may be several: `NODE_COPY_ROWS`)."""
-        paths = spooled.result()
-        paths = paths if isinstance(paths, list) else [paths]
-        try:
-            for path in paths:
+        """One COPY per spool file (a node table spooled in parts may be several: `NODE_COPY_ROWS`), each file gone
+        once copied (a failed build's go with its directory)."""
+        for path in spooled.result():
+            try:
                 self.store._copy_file(name, path, src, dst)
-                path.unlink(missing_ok=True)
-        finally:
-            for path in paths:
+            finally:
                 path.unlink(missing_ok=True)
 
     def _finish_copies(self) -> None:
@@ -755,9 +752,9 @@ def clone_or_copy(src: Path, dst: Path) -> None:
     shutil.copyfile(src, dst)
 
 
-def _spool_and_name(table: "pa.Table", path: Path) -> Path:
+def _spool_and_name(table: "pa.Table", path: Path) -> list[Path]:
     spool_table(table, path)
-    return path
+    return [path]  # as a spool appender's `close`
 
 
 def spool_table(table: "pa.Table", path: Path) -> None:
