@@ -371,6 +371,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     kept: dict[str, list[pa.Table]] = {"Method": [], "Field": []}
     indexed: dict[str, list[pa.Table]] = {"Method": [], "Field": []}
     search = getattr(sink, "search", None)
+    external_types: set[str] = set()
     for rows in keyed_parts(focus if partial else None, None):
         pos = rows["pos"][0].as_py() if rows.num_rows else None
         for label, kind in (("Method", 0), ("Field", 1)):
@@ -383,8 +384,19 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
             out_nodes[label].add(nodes)
             if search is not None:
                 indexed[label].append(nodes.select(NAME_INDEX_MEMBER_COLUMNS))
-            kept[label].append(half.select(["id", "owner_id", "name", "descriptor", "access", "exceptions"]
-                                           if kind == 0 else ["id", "owner_id", "name", "descriptor"]))
+            # what is drawn from a member's row alone goes now, artifact by artifact (a spooling sink appends it to one
+            # file per table): which type declares it, and a method's throws clause (declaration-level references,
+            # which may end at external types: held). The kept columns are those resolution and overrides read; a
+            # member's id is its owner's, '#', then name and descriptor (':' between them for a field), drawn again
+            # where needed (the ids of a Maven repository's 2.8M members were ~250 MB at the build's peak)
+            held.rels("DECLARES", "Type", label, pa.table({"from": half["owner_id"], "to": half["id"]}))
+            if kind == 0:
+                throws = _throws(half)
+                external_types.update(pc.unique(throws["to"]).to_pylist())
+                held.rels("REFERENCES", "Method", "Type", throws)
+                del throws
+            kept[label].append(half.select(["owner_id", "name", "descriptor", "access"] if kind == 0
+                                           else ["owner_id", "name", "descriptor"]))
             del half, nodes
         del rows
     del writers, member_ann
@@ -432,7 +444,9 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
             del is_method, in_base
             if base is not None:
                 base.declared = (base_methods, base_fields)
-        declared_methods, declared_fields = base_methods.plus(methods["id"]), base_fields.plus(fields["id"])
+        declared_methods = base_methods.plus_parts(methods["owner_id"], _join(methods["name"], methods["descriptor"]))
+        declared_fields = base_fields.plus_parts(fields["owner_id"], _join(fields["name"], fields["descriptor"],
+                                                                           sep=":"))
         n_methods, n_fields = len(declared_methods), len(declared_fields)
         # the base's codes are kept beside it already: this build keeps the joined artifacts' (`context_files`)
         declared_from = (len(base_methods), len(base_fields), [k for i, k in enumerate(art_ids) if i in focus])
@@ -444,7 +458,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
         declared_from = (0, 0, art_ids)
     _keep_declared(sink, declared_methods, declared_fields, declared_from)
     _give_back()  # what coding the member ids allocated on the way
-    fields = fields.select(["id", "owner_id"])
+    del fields
     pkg_ids = sorted(set(f_packages))
     pkg_names = [p.replace("/", ".") for p in pkg_ids]
     internal = _jdk_internal_packages(shards)
@@ -469,8 +483,6 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     for rel in (
         ("CONTAINS", "Artifact", "Type", pa.table({"from": pc.take(art_id_array, f_types["pos"]), "to": f_type_ids})),
         ("CONTAINS", "Package", "Type", pa.table({"from": pa.array(f_packages, s), "to": f_type_ids})),
-        ("DECLARES", "Type", "Method", pa.table({"from": methods["owner_id"], "to": methods["id"]})),
-        ("DECLARES", "Type", "Field", pa.table({"from": fields["owner_id"], "to": fields["id"]})),
         ("DECLARES", "Type", "Type", pa.table({"from": pa.array(nest_from, s), "to": pa.array(nest_to, s)})),
     ):
         sink.rels(*rel)
@@ -479,24 +491,20 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     is_iface = {i for i, a in zip(ids, types["access"].to_pylist()) if a & ACC_INTERFACE}
     del types, f_types
     # what is drawn from the member tables alone goes now, and they with it: resolution needs only the codes
-    throws = _throws(methods)  # declaration-level type references: they may end at external types, so held
-    external_types: set[str] = set(pc.unique(throws["to"]).to_pylist())
-    held.rels("REFERENCES", "Method", "Type", throws)
-    del throws
     override_edges = overrides(all_methods, winners, hierarchy, set(f_ids) if partial else None)
     sink.rels("OVERRIDES", "Method", "Method", override_edges)
     n_overrides = override_edges.num_rows
     del override_edges
     # the Kotlin declarations link only to declared classes and members, handed over above: drawn now, the member ids
     # they are checked against need not outlive the member tables (a Maven repository's: ~0.3 GB through resolution)
-    kotlin_nodes, kotlin_rels = kotlin_graph_tables(shards, shadowed, art_ids, methods["id"], fields["id"], winners,
-                                                    focus if partial else None)
+    kotlin_nodes, kotlin_rels = kotlin_graph_tables(shards, shadowed, art_ids, declared_methods, declared_fields,
+                                                    winners, focus if partial else None)
     n_kotlin = kotlin_nodes.num_rows if kotlin_nodes is not None else 0
     if kotlin_nodes is not None:
         sink.nodes("KotlinDecl", kotlin_nodes)
         for rel in kotlin_rels:
             sink.rels(*rel)
-    del kotlin_nodes, kotlin_rels, methods, fields, all_methods
+    del kotlin_nodes, kotlin_rels, methods, all_methods
     _give_back()
 
     # --- references from method bodies, resolved as the JVM links them; they may end at external nodes

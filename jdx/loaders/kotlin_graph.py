@@ -7,10 +7,10 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from jdx.loaders.resolution import combined, member_of
+from jdx.loaders.resolution import Declared, combined
 
 
-def kotlin_graph_tables(shards, shadowed: set, art_ids: list[str], method_ids: pa.Array, field_ids: pa.Array,
+def kotlin_graph_tables(shards, shadowed: set, art_ids: list[str], methods: Declared, fields: Declared,
                         type_ids: set[str], only: set[int] | None = None):
     """(KotlinDecl nodes, [(rel, src, dst, table)]): declarations of loaded (not shadowed) classes only, of the
     artifacts at positions `only` (an incremental update's) or of all."""
@@ -46,7 +46,7 @@ def kotlin_graph_tables(shards, shadowed: set, art_ids: list[str], method_ids: p
             k_from.append(f)
             k_to.append(i)
     # each declaration's `role:member-id` links, kept where the member is on the classpath; membership is tested in
-    # Arrow against the classpath's member ids (a Python set of a Maven repository's 2.8M ids held ~0.7 GB)
+    # codes against the classpath's declared members (a Python set of a Maven repository's 2.8M ids held ~0.7 GB)
     links = pc.list_flatten(t["jvm"])
     decls = pc.take(t["id"], pc.list_parent_indices(t["jvm"]))
     parts = pc.split_pattern(links, ":", max_splits=1)
@@ -56,11 +56,10 @@ def kotlin_graph_tables(shards, shadowed: set, art_ids: list[str], method_ids: p
     is_type, is_field = pc.equal(roles, "type"), pc.equal(roles, "field")
     is_method = pc.invert(pc.or_(is_type, is_field))
     edges: dict[str, tuple] = {}
-    for label, mask, members in (("Method", is_method, method_ids), ("Field", is_field, field_ids),
-                                 ("Type", is_type, None)):
+    for label, mask, members in (("Method", is_method, methods), ("Field", is_field, fields), ("Type", is_type, None)):
         picked = targets.filter(mask)
         if members is not None:
-            found = member_of(picked, combined(members)) if len(picked) else pa.array([], pa.bool_())
+            found = members.contains(combined(picked))
         else:
             found = pa.array([x in type_ids for x in picked.to_pylist()], pa.bool_())
         edges[label] = (decls.filter(mask).filter(found), picked.filter(found), roles.filter(mask).filter(found))

@@ -124,6 +124,20 @@ class Declared:
     def __len__(self) -> int:
         return len(self.codes)
 
+    def contains(self, ids: pa.Array) -> pa.Array:
+        """Per member id (`owner#name(desc)` or `owner#name:desc`), whether it is declared: in codes, no id drawn for
+        the declared members."""
+        if not len(ids):
+            return pa.array([], pa.bool_())
+        owner, nd = split_ids(ids)
+        owners = pc.unique(owner)
+        owner_codes = pa.array([self.code(o) for o in owners.to_pylist()], pa.int64())
+        distinct = pc.unique(nd)
+        nd_codes = positions(distinct, self.nds)
+        probe = pc.add(pc.multiply(pc.take(owner_codes, pc.index_in(owner, value_set=owners)), STRIDE),
+                       pc.take(nd_codes, pc.index_in(nd, value_set=distinct)))
+        return pc.fill_null(member_of(probe, self.codes), False)
+
     def __contains__(self, member_id: str) -> bool:
         owner, _, nd = member_id.partition("#")
         code, at = self.code(owner), pc.index(self.nds, nd).as_py()
