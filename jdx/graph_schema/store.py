@@ -362,6 +362,7 @@ class GraphWriter:
     (an atomic rename); a crash or error before that leaves the previous graph current and intact."""
 
     def __init__(self, graph_root: Path):
+        import collections
         import queue
         import threading
         from concurrent.futures import ThreadPoolExecutor
@@ -380,7 +381,9 @@ class GraphWriter:
         self._appenders: dict = {}
         self._node_appenders: dict = {}  # node tables handed over in parts (`nodes_part`)
         self._side: list = []
-        self._context_parts = ContextParts(self.tmp / CONTEXT_DIR, self._spooler.submit, self._side)
+        self._pending: collections.deque = collections.deque()  # (spool job, bytes of the table it holds), oldest first
+        self._pending_bytes = 0
+        self._context_parts = ContextParts(self.tmp / CONTEXT_DIR, self._submit, self._side)
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._work, name="jdx-graph-copy", daemon=True)
         self._thread.start()
@@ -426,7 +429,7 @@ class GraphWriter:
             self._spooled += 1
             appender = self._node_appenders[label] = _SpoolAppender(self.tmp / f"spool-{self._spooled:04d}.parquet",
                                                                     split_rows=NODE_COPY_ROWS)
-        self._spooler.submit(appender.add, _with_schema_columns(table, NODE_TABLES[label]))
+        self._submit(appender.add, _with_schema_columns(table, NODE_TABLES[label]))
 
     def nodes_done(self, label: str) -> None:
         appender = self._node_appenders.pop(label, None)
@@ -442,7 +445,7 @@ class GraphWriter:
     def context(self, name: str, table: "pa.Table") -> None:
         """A table of the classpath context kept beside the graph for the next update (`jdx.loaders.build_context`),
         written on the spool thread."""
-        self._side.append(self._spooler.submit(write_context_table, self.tmp / CONTEXT_DIR / part_name(name), table,
+        self._side.append(self._submit(write_context_table, self.tmp / CONTEXT_DIR / part_name(name), table,
                                                self._context_parts.compression))
 
     def plan_context(self, classes: int) -> None:
@@ -460,7 +463,7 @@ class GraphWriter:
         """The build's search index (`search_files`), written on the spool thread."""
         from jdx.graph_schema.search_files import write_part
 
-        self._side.append(self._spooler.submit(write_part, self.tmp, names, symbols))
+        self._side.append(self._submit(write_part, self.tmp, names, symbols))
 
     def hold(self, name: str, src: str, dst: str, table: "pa.Table") -> None:
         """`rels`, but the COPY waits for `release`: edges that may end at nodes not handed over yet. Tables held
@@ -473,7 +476,7 @@ class GraphWriter:
             self._spooled += 1
             appender = self._appenders[key] = _SpoolAppender(self.tmp / f"spool-{self._spooled:04d}.parquet")
             self._held.append((key, appender))
-        self._spooler.submit(appender.add, table.select(["from", "to"] + [c for c, _ in REL_TABLES[name][1]]))
+        self._submit(appender.add, table.select(["from", "to"] + [c for c, _ in REL_TABLES[name][1]]))
 
     def release(self) -> None:
         deferred, self._deferred = self._deferred or [], None
@@ -484,12 +487,30 @@ class GraphWriter:
             closed = self._spooler.submit(appender.close)
             self._jobs.put(lambda name=name, closed=closed, src=src, dst=dst: self._copy(name, closed, src, dst))
 
+    def _submit(self, fn, *args):
+        """`fn(*args)` on the spool thread. The tables handed over wait in memory for the writer: past
+        SPOOL_PENDING_BYTES of them the build waits for the oldest to be written (at a Maven repository's scale the
+        resolved edges came faster than the writer and ~0.3 GB of them queued at the build's peak). A job's error is
+        raised where its result is read, not here."""
+        from concurrent import futures
+
+        size = sum(a.nbytes for a in args if hasattr(a, "nbytes"))
+        job = self._spooler.submit(fn, *args)
+        if size:
+            self._pending.append((job, size))
+            self._pending_bytes += size
+        while self._pending and (self._pending[0][0].done() or self._pending_bytes > SPOOL_PENDING_BYTES):
+            oldest, oldest_size = self._pending.popleft()
+            futures.wait([oldest])
+            self._pending_bytes -= oldest_size
+        return job
+
     def _spool(self, table: "pa.Table"):
         """The table written, on a side thread, where the COPY thread will read it: tables no longer wait in
         memory for their turn (the JDK's queue held ~550 MB of them), only for the writer (~230 MB/s)."""
         self._spooled += 1
         path = self.tmp / f"spool-{self._spooled:04d}.parquet"
-        return self._spooler.submit(_spool_and_name, table, path)
+        return self._submit(_spool_and_name, table, path)
 
     def _copy(self, name: str, spooled, src: str | None = None, dst: str | None = None) -> None:
         """One COPY per spool file (a node table spooled in parts may be several: `NODE_COPY_ROWS`), each file gone
@@ -558,6 +579,7 @@ SPOOL_OPTIONS = {"compression": "none", "use_dictionary": False}  # what Kùzu's
 # statements of this many rows its whole graph copied at 1.39 GB instead of 1.58 GB peak RSS, in the same time
 # (edges gain nothing: copied in parts they took more memory and longer)
 NODE_COPY_ROWS = 8 * SPOOL_ROW_GROUP
+SPOOL_PENDING_BYTES = 128 << 20  # tables waiting for the spool thread, at most (GraphWriter._submit)
 
 
 class _SpoolAppender:

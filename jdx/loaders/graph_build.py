@@ -302,27 +302,43 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     st_idx = pc.index_in(_join(pc.cast(supertypes["pos"], pa.string()), supertypes["type"], sep=":"),
                          value_set=pos_name)
     supertypes = supertypes.filter(pc.is_valid(st_idx))
-    st_from = pc.take(type_ids, st_idx.filter(pc.is_valid(st_idx))).to_pylist()
-    st_focus = [p in focus for p in supertypes["pos"].to_pylist()]
+    st_idx = st_idx.filter(pc.is_valid(st_idx))
+    # the hierarchy in Python (lookup orders walk it per owner), its names the type list's own string objects: a
+    # Maven repository's 241k types have ~450k supertype rows, a fresh string per name and row was ~100 MB
+    canonical = dict(zip(names, names))
+    st_from = [ids[i] for i in st_idx.to_pylist()]
+    st_super = [canonical.get(x, x) for x in supertypes["super"].to_pylist()]
+    del canonical
     supers: dict[str, str] = {}
     interfaces: dict[str, list[str]] = defaultdict(list)
-    st_rows = []
-    for frm, sup, kind, position, f in zip(st_from, supertypes["super"].to_pylist(), supertypes["kind"].to_pylist(),
-                                           supertypes["position"].to_pylist(), st_focus):
+    for frm, sup, kind in zip(st_from, st_super, supertypes["kind"].to_pylist()):
         if kind == 0:
             supers[frm] = sup
         else:
             interfaces[frm].append(sup)
-        if f:
-            st_rows.append((frm, sup, kind, position))
-    del supertypes, st_idx, st_from, st_focus
+    del st_from, st_super
+    # the supertype edges of the changed artifacts go now (they may end at external types: held, never a Python row
+    # each); an interface's `extends java/lang/Object` is the class file's, not the language's
+    held = _Held(sink)  # edges that may end at external nodes: a spooling sink takes them now, copies them at release
+    st_focus = pc.is_in(supertypes["pos"], value_set=pa.array(sorted(focus), pa.int32())) if partial else None
+    st_edges = pa.table({"from": pc.take(type_ids, st_idx), "to": supertypes["super"], "kind": supertypes["kind"],
+                         "position": supertypes["position"],
+                         "iface": pc.not_equal(pc.bit_wise_and(pc.take(types["access"], st_idx), ACC_INTERFACE), 0)})
+    if st_focus is not None:
+        st_edges = st_edges.filter(st_focus)
+    del supertypes, st_idx, st_focus
+    external_types: set[str] = set(pc.unique(st_edges["to"]).to_pylist())
+    is_class = pc.equal(st_edges["kind"], 0)
+    object_of_iface = pc.and_(st_edges["iface"], pc.equal(st_edges["to"], "java/lang/Object"))
+    held.rels("EXTENDS", "Type", "Type", st_edges.filter(pc.and_(is_class, pc.invert(object_of_iface)))
+              .select(["from", "to"]))
+    held.rels("IMPLEMENTS", "Type", "Type", st_edges.filter(pc.invert(is_class)).select(["from", "to", "position"]))
+    del st_edges, is_class, object_of_iface
 
     # --- annotations, rendered per owner
     ann_by_owner, annotated, ann_types = _annotations(shards, pos_name, type_ids, focus if partial else None,
                                                       consume=consume)
     del pos_name
-    # edges that may end at external nodes: a spooling sink takes them now and copies them once those exist
-    held = _Held(sink)
     ann_edges = 0
     for label, table in annotated.items():
         held.rels("ANNOTATED_BY", label, "Type", table)
@@ -371,7 +387,6 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     kept: dict[str, list[pa.Table]] = {"Method": [], "Field": []}
     indexed: dict[str, list[pa.Table]] = {"Method": [], "Field": []}
     search = getattr(sink, "search", None)
-    external_types: set[str] = set()
     for rows in keyed_parts(focus if partial else None, None):
         pos = rows["pos"][0].as_py() if rows.num_rows else None
         for label, kind in (("Method", 0), ("Field", 1)):
@@ -488,7 +503,6 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
         sink.rels(*rel)
         edge_rows += rel[3].num_rows
     del nest_from, nest_to, f_type_ids, rel
-    is_iface = {i for i, a in zip(ids, types["access"].to_pylist()) if a & ACC_INTERFACE}
     del types, f_types
     # what is drawn from the member tables alone goes now, and they with it: resolution needs only the codes
     override_edges = overrides(all_methods, winners, hierarchy, set(f_ids) if partial else None)
@@ -540,25 +554,10 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     del part
     _give_back()
 
-    external_types.update(r[1] for r in st_rows)
     external_types.update(pc.unique(split_ids(external_methods)[0]).to_pylist())
     external_types.update(pc.unique(split_ids(external_fields)[0]).to_pylist())
     external_types.update(ann_types)
     external_types = {t for t in external_types if t and t not in winners and not t.startswith("[")}
-    ext_from, ext_to, impl_from, impl_to, impl_pos = [], [], [], [], []
-    for frm, sup, kind, position in st_rows:
-        if kind == 0:
-            if sup == "java/lang/Object" and frm in is_iface:
-                continue
-            ext_from.append(frm)
-            ext_to.append(sup)
-        else:
-            impl_from.append(frm)
-            impl_to.append(sup)
-            impl_pos.append(position)
-    held.rels("EXTENDS", "Type", "Type", pa.table({"from": pa.array(ext_from, s), "to": pa.array(ext_to, s)}))
-    held.rels("IMPLEMENTS", "Type", "Type", pa.table({"from": pa.array(impl_from, s), "to": pa.array(impl_to, s),
-                                                      "position": pa.array(impl_pos, pa.int32())}))
     sink.nodes("Type", _external_types(sorted(external_types)))
     sink.nodes("Method", _external_members(external_methods, method=True))
     sink.nodes("Field", _external_members(external_fields, method=False))
