@@ -98,12 +98,53 @@ def _check(world, field: bool):
         assert len(declared) == len(declared_ids)
         assert all(i in declared for i in declared_ids)
         assert not any(k in declared for k in keys if k not in declared_ids)
+        assert declared.contains(pa.array(keys, text)).to_pylist() == [k in declared_ids for k in keys]
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(worlds(field=False))
 def test_method_resolution_equals_the_jvms_walk(world):
     _check(world, field=False)
+
+
+def field_walk(h: Hierarchy, owner: str) -> list[str]:
+    """JVMS 5.4.3.2's order, recursively: the class, each superinterface with theirs (depth first), the superclass."""
+    out: list[str] = []
+
+    def walk(c):
+        while c and c not in out:
+            out.append(c)
+            for i in h.interfaces.get(c, ()):
+                walk(i)
+            c = h.supers.get(c)
+
+    walk(owner)
+    return out
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(worlds(field=True))
+def test_field_lookup_order_is_the_jvms_walk(world):
+    hierarchy = world[0]
+    for owner in TYPES + ["java/lang/Object", "zz/Missing"]:
+        assert hierarchy.field_lookup(owner) == field_walk(hierarchy, owner)
+
+
+def test_a_hierarchy_is_freed_once_dropped_with_no_cycle_left_by_its_lookups():
+    # a build's hierarchy (a Maven repository's: ~0.1 GB) must go with the build, not wait for the cyclic collector
+    import gc
+    import weakref
+
+    h = Hierarchy({"p/C": "p/S", "p/S": "java/lang/Object"}, {"p/C": ["p/I", "p/J"], "p/I": ["p/K"]})
+    gc.disable()
+    try:
+        assert h.field_lookup("p/C") == ["p/C", "p/I", "p/K", "p/J", "p/S", "java/lang/Object"]
+        assert h.method_lookup("p/C") == ["p/C", "p/S", "java/lang/Object", "p/I", "p/J", "p/K"]
+        gone = weakref.ref(h)
+        del h
+        assert gone() is None
+    finally:
+        gc.enable()
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
