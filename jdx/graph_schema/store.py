@@ -527,6 +527,10 @@ class GraphWriter:
         for label in list(self._node_appenders):  # (a node table never finished by its builder still goes in whole)
             self.nodes_done(label)
         self.release()  # nothing handed over is ever left out
+        # and again once the spool thread has written what was still queued: Arrow's allocator purges freed pages only
+        # while it allocates, so what the spool thread freed last stayed resident through every COPY (~0.2 GB at a
+        # Maven repository's scale)
+        self._spooler.submit(return_freed_memory)
         self._jobs.put(None)
         self._thread.join()
         self._spooler.shutdown(wait=True)
