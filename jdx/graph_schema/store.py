@@ -446,7 +446,7 @@ class GraphWriter:
         """A table of the classpath context kept beside the graph for the next update (`jdx.loaders.build_context`),
         written on the spool thread."""
         self._side.append(self._submit(write_context_table, self.tmp / CONTEXT_DIR / part_name(name), table,
-                                               self._context_parts.compression))
+                                       self._context_parts.compression))
 
     def plan_context(self, classes: int) -> None:
         """The build holds `classes` classes: its context parts are compressed when that is many (`context_files`)."""

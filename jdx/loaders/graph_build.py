@@ -509,8 +509,8 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     sink.rels("OVERRIDES", "Method", "Method", override_edges)
     n_overrides = override_edges.num_rows
     del override_edges
-    # the Kotlin declarations link only to declared classes and members, handed over above: drawn now, the member ids
-    # they are checked against need not outlive the member tables (a Maven repository's: ~0.3 GB through resolution)
+    # the Kotlin declarations link only to declared classes and members, handed over above: their links are checked
+    # against the declared members' codes (no member id is drawn for it)
     kotlin_nodes, kotlin_rels = kotlin_graph_tables(shards, shadowed, art_ids, declared_methods, declared_fields,
                                                     winners, focus if partial else None)
     n_kotlin = kotlin_nodes.num_rows if kotlin_nodes is not None else 0
