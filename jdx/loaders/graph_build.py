@@ -467,8 +467,8 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
         declared_from = (len(base_methods), len(base_fields), [k for i, k in enumerate(art_ids) if i in focus])
     else:
         # (a member's id is its owner's id, '#', then name and descriptor: ':' between them for a field)
-        declared_methods = Declared.of_parts(methods["owner_id"], _join(methods["name"], methods["descriptor"]))
-        declared_fields = Declared.of_parts(fields["owner_id"], _join(fields["name"], fields["descriptor"], sep=":"))
+        declared_methods = Declared.of_columns(methods["owner_id"], methods["name"], methods["descriptor"])
+        declared_fields = Declared.of_columns(fields["owner_id"], fields["name"], fields["descriptor"], sep=":")
         all_methods, n_methods, n_fields = methods, methods.num_rows, fields.num_rows
         declared_from = (0, 0, art_ids)
     _keep_declared(sink, declared_methods, declared_fields, declared_from)

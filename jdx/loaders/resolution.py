@@ -73,6 +73,24 @@ class Declared:
         names = owners.to_pylist()
         return cls(names, {o: i for i, o in enumerate(names)}, nds, combined(codes))
 
+    @classmethod
+    def of_columns(cls, owner, name, descriptor, sep: str = "", chunk: int = 1 << 18) -> Declared:
+        """`of_parts(owner, name + sep + descriptor)`, the joined column drawn a chunk of rows at a time (the whole
+        column of a Maven repository's 2.07M methods, ~0.1 GB, was held at the build's peak)."""
+        starts = range(0, len(owner), chunk)  # (chunked columns are sliced, never combined: that would copy them)
+
+        def nd(start: int) -> pa.Array:
+            return combined(pc.binary_join_element_wise(name.slice(start, chunk), descriptor.slice(start, chunk), sep))
+
+        owners = combined(pc.unique(owner))  # codes in order of first appearance, as `of_parts`
+        nds = pc.unique(pa.concat_arrays([pc.unique(nd(s)) for s in starts])) if len(owner) else pc.unique(nd(0))
+        codes = [combined(pc.add(pc.multiply(pc.cast(pc.index_in(owner.slice(s, chunk), value_set=owners), pa.int64()),
+                                             STRIDE), pc.cast(pc.index_in(nd(s), value_set=nds), pa.int64())))
+                 for s in starts]
+        names = owners.to_pylist()
+        return cls(names, {o: i for i, o in enumerate(names)}, nds,
+                   pa.concat_arrays(codes) if codes else pa.array([], pa.int64()))
+
     def plus(self, ids) -> Declared:
         """These ids added (an update's own members, none of them already declared)."""
         return self.plus_parts(*split_ids(ids))
@@ -296,25 +314,29 @@ def overrides(methods: pa.Table, winners: set[str], hierarchy: Hierarchy, only: 
     skip = ACC_PRIVATE | ACC_STATIC | ACC_BRIDGE | ACC_SYNTHETIC
     keep = pc.and_(pc.equal(pc.bit_wise_and(methods["access"], skip), 0),
                    pc.invert(pc.starts_with(methods["name"], "<")))
-    m = methods.select(["owner_id", "name", "descriptor", "access"]).filter(keep)
+    # the candidates by row number in `methods`, each column taken only while it is coded (a filtered copy of four
+    # string columns held through the whole function was ~0.15 GB at a Maven repository's scale)
+    m = pc.indices_nonzero(keep)
     del keep
-    if m.num_rows == 0:
+    if len(m) == 0:
         return _override_table(pa.array([], pa.string()), pa.array([], pa.string()), pa.array([], pa.bool_()))
-    owners = sorted_unique(m["owner_id"])
+    owner = pc.take(methods["owner_id"], m)
+    owners = sorted_unique(owner)
+    owner_at = pc.cast(pc.index_in(owner, value_set=owners), pa.int64())
+    del owner
     signature = pc.binary_join_element_wise(  # name + erased parameter types: what an override must match
-        m["name"], pc.replace_substring_regex(m["descriptor"], pattern=r"\).*", replacement=")"), "")
+        pc.take(methods["name"], m),
+        pc.replace_substring_regex(pc.take(methods["descriptor"], m), pattern=r"\).*", replacement=")"), "")
     signatures = sorted_unique(signature)
     width = len(signatures)
-    code = pc.add(pc.multiply(pc.cast(pc.index_in(m["owner_id"], value_set=owners), pa.int64()), width),
-                  pc.cast(pc.index_in(signature, value_set=signatures), pa.int64()))
-    del signature, signatures
+    code = pc.add(pc.multiply(owner_at, width), pc.cast(pc.index_in(signature, value_set=signatures), pa.int64()))
+    del signature, signatures, owner_at
     # one declaration per (owner, signature): two real methods of one erasure (not javac's output) keep the
-    # smallest descriptor. `rows`: the kept declarations' rows of `m`, where some are dropped (found by sorting
-    # row numbers, not the rows: a Maven repository's 1.2M candidates copied twice were ~0.4 GB at the build's peak)
+    # smallest descriptor; `m` keeps the rows of the kept declarations (found by sorting row numbers, not the rows: a
+    # Maven repository's 1.2M candidates copied twice were ~0.4 GB at the build's peak)
     code = combined(code)
-    rows = None
     if pc.count_distinct(code).as_py() < len(code):  # ordered by code, then descriptor: the first of each wins
-        order = pc.sort_indices(pa.table({"code": code, "descriptor": m["descriptor"]}),
+        order = pc.sort_indices(pa.table({"code": code, "descriptor": pc.take(methods["descriptor"], m)}),
                                 sort_keys=[("code", "ascending"), ("descriptor", "ascending")])
         ordered = pc.take(code, order)
         first = pa.concat_arrays([pa.array([True]), pc.not_equal(ordered.slice(1), ordered.slice(0, len(ordered) - 1))])
@@ -323,6 +345,7 @@ def overrides(methods: pa.Table, winners: set[str], hierarchy: Hierarchy, only: 
         rows = pc.indices_nonzero(pc.is_in(pc.indices_nonzero(_const_true(len(code))), value_set=winners_at))
         del winners_at
         code = pc.take(code, rows)
+        m = pc.take(m, rows)
     owner_code = pc.divide(code, width)  # integer division of int64
     signature_code = pc.subtract(code, pc.multiply(owner_code, width))
     owner_names = owners.to_pylist()
@@ -342,7 +365,7 @@ def overrides(methods: pa.Table, winners: set[str], hierarchy: Hierarchy, only: 
     ancestor_lists = pa.ListArray.from_arrays(offsets_array, pa.array(ancestors, pa.int64()))
     rank_lists = pa.ListArray.from_arrays(offsets_array, pa.array(ranks, pa.int32()))
     del offsets, ancestors, ranks, offsets_array
-    access = combined(m["access"] if rows is None else pc.take(m["access"], rows))
+    access = combined(pc.take(methods["access"], m))
     found = []
     for start in range(0, len(code), chunk):
         own_owner = owner_code.slice(start, chunk)
@@ -373,9 +396,9 @@ def overrides(methods: pa.Table, winners: set[str], hierarchy: Hierarchy, only: 
         [("owner", "ascending"), ("rank", "ascending"), ("signature", "ascending")])
 
     def ids(at):  # owner#name(descriptor) of the edges' ends only
-        at = at if rows is None else pc.take(rows, at)
-        owner_name = pc.binary_join_element_wise(pc.take(m["owner_id"], at), pc.take(m["name"], at), "#")
-        return pc.binary_join_element_wise(owner_name, pc.take(m["descriptor"], at), "")
+        at = pc.take(m, at)
+        owner_name = pc.binary_join_element_wise(pc.take(methods["owner_id"], at), pc.take(methods["name"], at), "#")
+        return pc.binary_join_element_wise(owner_name, pc.take(methods["descriptor"], at), "")
 
     return _override_table(ids(edges["own"]), ids(edges["theirs"]), edges["direct"])
 

@@ -179,3 +179,16 @@ def test_a_field_reached_through_an_interface_before_the_superclass():
     declared = Declared.of(pa.array(["p/S#m()V", "p/I#m()V"], pa.string()))
     targets, _, _ = resolve_targets(pa.array(["p/C#m()V"], pa.string()), declared, h.method_lookup, {})
     assert targets.to_pylist() == ["p/S#m()V"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("abcde"), st.sampled_from(["m", "n", "x"]), st.sampled_from(["()V", "(I)V", "I"])),
+                max_size=40), st.sampled_from(["", ":"]), st.integers(1, 7))
+def test_declared_of_columns_a_chunk_at_a_time_equals_of_the_joined_column(rows, sep, chunk):
+    import pyarrow.compute as pc
+
+    owner, name, desc = (pa.array([r[i] for r in rows], pa.string()) for i in range(3))
+    whole = Declared.of_parts(owner, pc.binary_join_element_wise(name, desc, sep))
+    chunked = Declared.of_columns(owner, name, desc, sep, chunk=chunk)
+    assert chunked.owners == whole.owners and chunked.index == whole.index
+    assert chunked.nds.to_pylist() == whole.nds.to_pylist() and chunked.codes.to_pylist() == whole.codes.to_pylist()
