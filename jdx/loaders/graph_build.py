@@ -399,11 +399,11 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
             out_nodes[label].add(nodes)
             if search is not None:
                 indexed[label].append(nodes.select(NAME_INDEX_MEMBER_COLUMNS))
-            # what is drawn from a member's row alone goes now, artifact by artifact (a spooling sink appends it to one
-            # file per table): which type declares it, and a method's throws clause (declaration-level references,
-            # which may end at external types: held). The kept columns are those resolution and overrides read; a
-            # member's id is its owner's, '#', then name and descriptor (':' between them for a field), drawn again
-            # where needed (the ids of a Maven repository's 2.8M members were ~250 MB at the build's peak)
+            # what is drawn from a member's row alone goes now, artifact by artifact (a spooling sink appends it to
+            # one file per table): which type declares it, and a method's throws clause (declaration-level
+            # references, which may end at external types: held). The kept columns are those resolution and
+            # overrides read; a member's id is its owner's, '#', then name and descriptor (':' between them for a
+            # field), drawn again where needed (a Maven repository's 2.8M ids were ~250 MB at the build's peak)
             held.rels("DECLARES", "Type", label, pa.table({"from": half["owner_id"], "to": half["id"]}))
             if kind == 0:
                 throws = _throws(half)

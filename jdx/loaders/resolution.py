@@ -67,22 +67,23 @@ class Declared:
     def of_parts(cls, owner, nd) -> Declared:
         """`of` from the parts of the ids before and after the '#', where the caller has them already (splitting a
         whole Maven repository's 2.8M ids cost a few hundred MB at the build's peak)."""
-        owners, nds = pc.unique(owner), pc.unique(nd)  # codes in order of first appearance
-        codes = pc.add(pc.multiply(pc.cast(pc.index_in(owner, value_set=owners), pa.int64()), STRIDE),
-                       pc.cast(pc.index_in(nd, value_set=nds), pa.int64()))
-        names = owners.to_pylist()
-        return cls(names, {o: i for i, o in enumerate(names)}, nds, combined(codes))
+        chunk = max(len(owner), 1)
+        return cls._coded(owner, lambda start: combined(nd.slice(start, chunk)), chunk)
 
     @classmethod
     def of_columns(cls, owner, name, descriptor, sep: str = "", chunk: int = 1 << 18) -> Declared:
         """`of_parts(owner, name + sep + descriptor)`, the joined column drawn a chunk of rows at a time (the whole
         column of a Maven repository's 2.07M methods, ~0.1 GB, was held at the build's peak)."""
-        starts = range(0, len(owner), chunk)  # (chunked columns are sliced, never combined: that would copy them)
+        return cls._coded(owner, lambda start: combined(pc.binary_join_element_wise(
+            name.slice(start, chunk), descriptor.slice(start, chunk), sep)), chunk)
 
-        def nd(start: int) -> pa.Array:
-            return combined(pc.binary_join_element_wise(name.slice(start, chunk), descriptor.slice(start, chunk), sep))
-
-        owners = combined(pc.unique(owner))  # codes in order of first appearance, as `of_parts`
+    @classmethod
+    def _coded(cls, owner, nd, chunk: int) -> Declared:
+        """Every member coded, `nd(start)` giving the names with descriptors of the `chunk` rows from `start`; owners
+        and names with descriptors coded in order of first appearance. Chunked columns are sliced, never combined
+        (that would copy them)."""
+        starts = range(0, len(owner), chunk)
+        owners = combined(pc.unique(owner))
         nds = pc.unique(pa.concat_arrays([pc.unique(nd(s)) for s in starts])) if len(owner) else pc.unique(nd(0))
         codes = [combined(pc.add(pc.multiply(pc.cast(pc.index_in(owner.slice(s, chunk), value_set=owners), pa.int64()),
                                              STRIDE), pc.cast(pc.index_in(nd(s), value_set=nds), pa.int64())))

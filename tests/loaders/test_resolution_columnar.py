@@ -182,8 +182,9 @@ def test_a_field_reached_through_an_interface_before_the_superclass():
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from("abcde"), st.sampled_from(["m", "n", "x"]), st.sampled_from(["()V", "(I)V", "I"])),
-                max_size=40), st.sampled_from(["", ":"]), st.integers(1, 7))
+@given(st.lists(st.tuples(st.sampled_from("abcde"), st.sampled_from(["m", "n", "x"]),
+                          st.sampled_from(["()V", "(I)V", "I"])), max_size=40),
+       st.sampled_from(["", ":"]), st.integers(1, 7))
 def test_declared_of_columns_a_chunk_at_a_time_equals_of_the_joined_column(rows, sep, chunk):
     import pyarrow.compute as pc
 
