@@ -5,6 +5,7 @@ Nothing outside this package imports kuzu (or its fork ladybug, chosen by JDX_GR
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -520,6 +521,10 @@ class GraphWriter:
                 self.store._copy_file(name, path, src, dst)
             finally:
                 path.unlink(missing_ok=True)
+            # what the COPY freed on Kùzu's threads stays resident otherwise, and the next COPY's threads take fresh
+            # memory beside it: at a Maven repository's scale the COPYs then reached 1.45 GB of RSS, 1.18 GB with
+            # this (~12 ms a statement)
+            trim_malloc()
 
     def _finish_copies(self) -> None:
         return_freed_memory()  # the build's tables are gone: the COPYs held until now need that memory
@@ -566,12 +571,25 @@ def return_freed_memory() -> None:
     import pyarrow as pa
 
     pa.default_memory_pool().release_unused()
+    trim_malloc()
+
+
+def trim_malloc() -> None:
+    """Hands glibc malloc's free pages back to the OS, in every arena: it keeps them for reuse otherwise, and each
+    thread's arena keeps its own. Nothing where malloc is not glibc's (musl, macOS)."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@functools.lru_cache(maxsize=1)
+def _malloc_trim():
     try:
         import ctypes
 
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):  # not glibc (musl, macOS): the allocator's own release was all there is
-        pass
+        return ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):  # not glibc: the allocator's own release is all there is
+        return None
 
 
 SPOOL_ROW_GROUP = 65536

@@ -17,6 +17,7 @@ import pyarrow.compute as pc
 
 from jdx.errors import Warning_
 from jdx.graph_schema.schema import name_words
+from jdx.graph_schema.store import return_freed_memory
 from jdx.loaders.build_context import (CONTEXT_COLUMNS, DECLARED_FIELDS, DECLARED_METHODS, JDK_INTERNAL,
                                        position_runs, shared_context, with_artifact_keys)
 from jdx.loaders.extractor import REF_KINDS, TYPE_KINDS
@@ -209,9 +210,10 @@ MEMBER_CONTEXT = CONTEXT_COLUMNS["members"]  # what resolution and overrides rea
 
 
 def _give_back() -> None:
-    """Returns the pages of freed Arrow buffers to the OS: the allocator keeps them otherwise, and the graph
-    database needs that memory next (measured after the JDK's extraction: ~300 MB of RSS)."""
-    pa.default_memory_pool().release_unused()
+    """Returns the pages of freed Arrow buffers and of freed malloc memory (Python's lists and dicts, Arrow's
+    compute kernels) to the OS: the allocators keep them otherwise, and the graph database needs that memory next
+    (measured after the JDK's extraction: ~300 MB of RSS)."""
+    return_freed_memory()
 
 
 class _Held:
@@ -398,7 +400,8 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
             nodes = nodes.append_column("artifact_name", pc.take(art_name_array, half["pos"]))
             out_nodes[label].add(nodes)
             if search is not None:
-                indexed[label].append(nodes.select(NAME_INDEX_MEMBER_COLUMNS))
+                # (a row's artifact by its classpath position: a string per member was ~0.1 GB at scale)
+                indexed[label].append(nodes.select(NAME_INDEX_MEMBER_COLUMNS).append_column("pos", half["pos"]))
             # what is drawn from a member's row alone goes now, artifact by artifact (a spooling sink appends it to
             # one file per table): which type declares it, and a method's throws clause (declaration-level
             # references, which may end at external types: held). The kept columns are those resolution and
@@ -440,7 +443,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     del type_nodes, ann_by_owner, type_ann, indexed
     _give_back()
     if index_input is not None:
-        search(*_name_index(*index_input))
+        search(*_name_index(*index_input, art_id_array))
         del index_input
         _give_back()
 
@@ -534,6 +537,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
                                 external_methods)
         n_invokes += invokes.num_rows
         held.rels("INVOKES", "Method", "Method", invokes)
+        _give_back()
     del invokes, declared_methods
     orders = {}
     read_kinds = pa.array(READ_KINDS, pa.int32())
@@ -544,6 +548,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
         read_mask = pc.is_in(batch["kind"], value_set=read_kinds)
         held.rels("READS", "Method", "Field", field_edges.filter(read_mask))
         held.rels("WRITES", "Method", "Field", field_edges.filter(pc.invert(read_mask)))
+        _give_back()
     del orders, declared_fields, field_edges, batch
     external_methods, external_fields = _distinct_sorted(external_methods), _distinct_sorted(external_fields)
     for part in _ref_parts(shards, "typerefs", by_pos, art_ids, focus if partial else None, consume=consume):
@@ -800,13 +805,15 @@ def _type_nodes(types, ids, names, winner_mask, packages, interfaces, ann_by_own
 
 
 NAME_INDEX_TYPE_COLUMNS = ["id", "simple_name", "kind", "package", "access", "artifact", "shadowed"]
-NAME_INDEX_MEMBER_COLUMNS = ["owner", "name", "descriptor", "access", "artifact", "shadowed"]
+NAME_INDEX_MEMBER_COLUMNS = ["owner", "name", "descriptor", "access", "shadowed"]  # and `pos`
 
 
-def _name_index(type_nodes: pa.Table, methods: pa.Table, fields: pa.Table) -> tuple[pa.Table, pa.Table]:
-    """The search index's names and symbols (graph_schema.search_files): what search can name is loaded (not
-    shadowed), named (not anonymous), not synthetic types and members; constructors and initialisers are found
-    through their type. Ranks are not stored: they follow the workspace's classpath order when loaded."""
+def _name_index(type_nodes: pa.Table, methods: pa.Table, fields: pa.Table,
+                art_id_array: pa.Array) -> tuple[pa.Table, pa.Table]:
+    """The search index's names and symbols (graph_schema.search_files, which draws their `first` column): what
+    search can name is loaded (not shadowed), named (not anonymous), not synthetic types and members; constructors
+    and initialisers are found through their type. Ranks are not stored: they follow the workspace's classpath order
+    when loaded. A member's artifact is `art_id_array` at its classpath position (`pos`)."""
     keep = pc.and_(pc.invert(type_nodes["shadowed"]), pc.invert(pc.match_substring_regex(
         type_nodes["simple_name"], r"^[0-9]*$")))
     types = type_nodes.filter(keep)
@@ -829,12 +836,9 @@ def _name_index(type_nodes: pa.Table, methods: pa.Table, fields: pa.Table) -> tu
             "package": pc.replace_substring(pc.replace_substring_regex(owners, r"/?[^/]*$", ""), "/", "."),
             "public": pc.and_(pc.not_equal(pc.bit_wise_and(t["access"], ACC_PUBLIC), 0),
                               pc.is_in(owners, value_set=public_types)),
-            "descriptor": t["descriptor"], "access": t["access"], "artifact": t["artifact"],
+            "descriptor": t["descriptor"], "access": t["access"], "artifact": pc.take(art_id_array, t["pos"]),
         }))
     symbols = pa.concat_tables(parts)
-    # one row per overload; `first` marks one row per (kind, owner, name), so counting groups is a plain count
-    symbols = symbols.append_column("first", _first_rows(_join(symbols["kind"], symbols["owner"], symbols["name"],
-                                                               sep="#")))
     distinct = sorted(set(pc.unique(symbols["name"]).to_pylist()))
     names = pa.table({"name": pa.array(distinct, pa.string()),
                       "lower": pa.array([n.lower() for n in distinct], pa.string()),  # as a pattern is lowered
@@ -955,7 +959,7 @@ def _distinct_sorted(parts: list[pa.Array]) -> pa.Array:
     return sorted_unique(pa.chunked_array(parts, pa.string()))
 
 
-_BATCH_ROWS = 1 << 20  # references resolved together: the lookups' hash tables are built once per batch
+_BATCH_ROWS = 1 << 19  # references resolved together: the lookups' hash tables are built once per batch
 
 
 def _batches(parts, rows: int = _BATCH_ROWS):

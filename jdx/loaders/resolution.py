@@ -264,15 +264,17 @@ def resolve_edges(refs: pa.Table, declared: Declared, lookup, orders: dict[str, 
     """Call sites or field accesses -> edges to the declaration the JVM would link (resolve_targets, once per
     distinct key of `refs`); the keys declared nowhere are appended to `externals` (they become external
     nodes)."""
-    encoded = pc.dictionary_encode(combined(refs["to"]))
-    targets, vias, external = resolve_targets(encoded.dictionary, declared, lookup, orders)
-    externals.append(encoded.dictionary.filter(external))
+    # the distinct keys and each row's, without combining the batch's chunks (a copy of the whole column)
+    keys = combined(pc.unique(refs["to"]))
+    at = pc.index_in(refs["to"], value_set=keys)
+    targets, vias, external = resolve_targets(keys, declared, lookup, orders)
+    externals.append(keys.filter(external))
     return pa.table({
         "from": refs["from"],
-        "to": pc.take(targets, encoded.indices),
+        "to": pc.take(targets, at),
         "line": refs["line"],
         "kind": pc.take(kind_names, refs["kind"]),
-        "via": pc.take(vias, encoded.indices),
+        "via": pc.take(vias, at),
     })
 
 

@@ -12,7 +12,7 @@ import pyarrow as pa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jdx.loaders.resolution import Declared, Hierarchy, member_of, positions, resolve_targets
+from jdx.loaders.resolution import Declared, Hierarchy, member_of, positions, resolve_edges, resolve_targets
 
 
 def method_definition(h: Hierarchy, declared: set[str], owner: str, nd: str) -> str | None:
@@ -193,3 +193,35 @@ def test_declared_of_columns_a_chunk_at_a_time_equals_of_the_joined_column(rows,
     chunked = Declared.of_columns(owner, name, desc, sep, chunk=chunk)
     assert chunked.owners == whole.owners and chunked.index == whole.index
     assert chunked.nds.to_pylist() == whole.nds.to_pylist() and chunked.codes.to_pylist() == whole.codes.to_pylist()
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(worlds(field=False), st.data())
+def test_resolved_edges_of_a_batch_in_chunks_are_each_sites_resolution(world, data):
+    """resolve_edges over a batch of sites whose columns are in several chunks (artifacts concatenated): each site
+    gets its key's resolution and every key declared nowhere is an external once."""
+    hierarchy, declared_ids, keys, _split = world
+    text = pa.string()
+    declared = Declared.of(pa.array(declared_ids, text))
+    sites = data.draw(st.lists(st.sampled_from(keys), min_size=1, max_size=40))
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(sites)), max_size=4)))
+    bounds = [0, *cuts, len(sites)]
+    chunks = [sites[a:b] for a, b in zip(bounds, bounds[1:])]
+    refs = pa.table({
+        "from": pa.chunked_array([[f"caller{i}" for i in range(a, b)] for a, b in zip(bounds, bounds[1:])], text),
+        "to": pa.chunked_array(chunks, text),
+        "line": pa.chunked_array([list(range(a, b)) for a, b in zip(bounds, bounds[1:])], pa.int32()),
+        "kind": pa.chunked_array([[0] * len(c) for c in chunks], pa.int32()),
+    })
+    externals: list[pa.Array] = []
+    edges = resolve_edges(refs, declared, hierarchy.method_lookup, {}, pa.array(["invoke"], text), externals)
+    targets, vias, external = resolve_targets(pa.array(keys, text), declared, hierarchy.method_lookup, {})
+    by_key = dict(zip(keys, zip(targets.to_pylist(), vias.to_pylist())))
+    assert edges["to"].to_pylist() == [by_key[k][0] for k in sites]
+    assert edges["via"].to_pylist() == [by_key[k][1] for k in sites]
+    assert edges["from"].to_pylist() == [f"caller{i}" for i in range(len(sites))]
+    assert edges["line"].to_pylist() == list(range(len(sites)))
+    assert edges["kind"].to_pylist() == ["invoke"] * len(sites)
+    missing = {k for k, x in zip(keys, external.to_pylist()) if x and k in sites}
+    got = [k for part in externals for k in part.to_pylist()]
+    assert sorted(got) == sorted(missing)
