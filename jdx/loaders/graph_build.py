@@ -209,11 +209,15 @@ def _shadow_rows(ids, positions, by_pos: dict[int, frozenset[str]], art_ids: lis
 MEMBER_CONTEXT = CONTEXT_COLUMNS["members"]  # what resolution and overrides read of every member
 
 
-def _give_back() -> None:
-    """Returns the pages of freed Arrow buffers and of freed malloc memory (Python's lists and dicts, Arrow's
-    compute kernels) to the OS: the allocators keep them otherwise, and the graph database needs that memory next
-    (measured after the JDK's extraction: ~300 MB of RSS)."""
-    return_freed_memory()
+def _give_back(whole: bool = True) -> None:
+    """Returns the pages of freed Arrow buffers to the OS, and with `whole` (a full build's) those of freed malloc
+    memory too (Python's lists and dicts, Arrow's compute kernels): the allocators keep them otherwise, and the graph
+    database needs that memory next (measured after the JDK's extraction: ~300 MB of RSS). An update's tables are
+    small: trimming malloc there (and loading ctypes for it) would cost more than it returns."""
+    if whole:
+        return_freed_memory()
+    else:
+        pa.default_memory_pool().release_unused()
 
 
 class _Held:
@@ -262,7 +266,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     art_ids = [s.artifact.key for s in shards]
     art_id_array = pa.array(art_ids, pa.string())
     edge_rows = 0
-    _give_back()  # what extraction freed
+    _give_back(not partial)  # what extraction freed
 
     # --- types: the JVM loads the first class of a name on the classpath; the rest are shadowed
     # (an update reads the rest of the classpath's types through the base build's context: only these columns)
@@ -441,11 +445,11 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     index_input = None if search is None else (type_nodes.select(NAME_INDEX_TYPE_COLUMNS),
                                                *(_concat_kept(indexed[label]) for label in ("Method", "Field")))
     del type_nodes, ann_by_owner, type_ann, indexed
-    _give_back()
+    _give_back(not partial)
     if index_input is not None:
         search(*_name_index(*index_input, art_id_array))
         del index_input
-        _give_back()
+        _give_back(not partial)
 
     # the declared members of the whole classpath, as codes resolution looks up (coded once the node tables are
     # handed over: their other columns are gone by then)
@@ -475,7 +479,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
         all_methods, n_methods, n_fields = methods, methods.num_rows, fields.num_rows
         declared_from = (0, 0, art_ids)
     _keep_declared(sink, declared_methods, declared_fields, declared_from)
-    _give_back()  # what coding the member ids allocated on the way
+    _give_back(not partial)  # what coding the member ids allocated on the way
     del fields
     pkg_ids = sorted(set(f_packages))
     pkg_names = [p.replace("/", ".") for p in pkg_ids]
@@ -522,7 +526,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
         for rel in kotlin_rels:
             sink.rels(*rel)
     del kotlin_nodes, kotlin_rels, methods, all_methods
-    _give_back()
+    _give_back(not partial)
 
     # --- references from method bodies, resolved as the JVM links them; they may end at external nodes
     kind_names = pa.array(REF_KINDS, pa.string())
@@ -537,7 +541,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
                                 external_methods)
         n_invokes += invokes.num_rows
         held.rels("INVOKES", "Method", "Method", invokes)
-        _give_back()
+        _give_back(not partial)
     del invokes, declared_methods
     orders = {}
     read_kinds = pa.array(READ_KINDS, pa.int32())
@@ -548,7 +552,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
         read_mask = pc.is_in(batch["kind"], value_set=read_kinds)
         held.rels("READS", "Method", "Field", field_edges.filter(read_mask))
         held.rels("WRITES", "Method", "Field", field_edges.filter(pc.invert(read_mask)))
-        _give_back()
+        _give_back(not partial)
     del orders, declared_fields, field_edges, batch
     external_methods, external_fields = _distinct_sorted(external_methods), _distinct_sorted(external_fields)
     for part in _ref_parts(shards, "typerefs", by_pos, art_ids, focus if partial else None, consume=consume):
@@ -557,7 +561,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
                                                             "line": part["line"],
                                                             "kind": pc.take(kind_names, part["kind"])}))
     del part
-    _give_back()
+    _give_back(not partial)
 
     external_types.update(pc.unique(split_ids(external_methods)[0]).to_pylist())
     external_types.update(pc.unique(split_ids(external_fields)[0]).to_pylist())
