@@ -167,3 +167,24 @@ def test_prewarming_loads_the_base_graphs_context(tmp_path, monkeypatch):
     # the base's declared member codes its build kept, read with the context: the first update finds them
     methods, fields = build_context._LOADED[base].declared
     assert len(methods) == 10 and len(fields) == 2
+
+
+def test_memory_goes_back_after_an_answer_that_opened_or_rebuilt_the_graph_only(monkeypatch):
+    """The first answer (the graph opened or built) and an answer after a change (rebuilt or updated) hand freed
+    memory back on a side thread; a warm answer does not."""
+    import jdx.graph_schema.store as store
+
+    given_back = []
+    monkeypatch.setattr(store, "return_freed_memory", lambda: given_back.append(threading.current_thread().name))
+    session = FakeSession()  # changes: the 2nd answer's refresh finds none, the 3rd's one, the 4th's none
+    host = Host({}, session_factory=lambda: session, answer=lambda s, c, q, p: Outcome({"ok": True, "query": q}),
+                commands=frozenset({"members"}))
+    counts = []
+    for i in range(4):
+        host.execute("members", f"q{i}", {})
+        if host.giving_back is not None:
+            host.giving_back.join(5)
+        counts.append(len(given_back))
+    assert counts == [1, 1, 2, 2]
+    assert set(given_back) == {"jdx-give-back"}  # never on the answering thread
+    host.close()
