@@ -146,9 +146,10 @@ def member_kotlin(store, member_ids: list[str]) -> dict[str, list[dict]]:
     out: dict[str, list[dict]] = {}
     methods = [i for i in member_ids if "(" in i]
     fields = [i for i in member_ids if "(" not in i]
-    for query, ids in ((q.KOTLIN_OF_METHODS, methods), (q.KOTLIN_OF_FIELDS, fields)):
+    for (few, many), ids in (((q.KOTLIN_OF_METHODS, q.KOTLIN_OF_METHODS_MANY), methods),
+                             ((q.KOTLIN_OF_FIELDS, q.KOTLIN_OF_FIELDS_MANY), fields)):
         if ids:
-            for row in store.rows(query, {"ids": ids}):
+            for row in store.rows(few if len(ids) <= q.KOTLIN_IN_UP_TO else many, {"ids": ids}):
                 out.setdefault(row["member"], []).append(row)
     return out
 

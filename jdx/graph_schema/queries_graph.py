@@ -37,9 +37,11 @@ class ByIds:
         return self.many, "ids"
 
 
-def _by_ids(var: str, label: str, pattern: str, tail: str, fetch: tuple[str, str] | None = None) -> ByIds:
-    """`pattern` mentions `({var}:{label}{{ID}})`; the forms fill it with a key lookup, an IN filter or, for
-    many ids behind a relationship, an UNWIND of key lookups each expanded to its relationships.
+def _by_ids(var: str, label: str, pattern: str, tail: str, fetch: tuple[str, str] | None = None,
+            one_by_one: int = 12, unwind: bool = True) -> ByIds:
+    """`pattern` mentions `({var}:{label}{{ID}})`; the forms fill it with a key lookup (up to `one_by_one` ids), an
+    IN filter or, for many ids behind a relationship (unless `unwind` is off), an UNWIND of key lookups each
+    expanded to its relationships.
 
     Measured on the JDK graph (350k methods): a key lookup costs ~0.2 ms for a bare node and ~1 ms with
     a relationship; `UNWIND $ids` into key lookups costs a fixed ~10-40 ms (215 methods: 56 ms), an
@@ -51,7 +53,8 @@ def _by_ids(var: str, label: str, pattern: str, tail: str, fetch: tuple[str, str
     if pattern == node:
         return ByIds(one, f"UNWIND $ids AS i MATCH ({var}:{label} {{id: i}}) " + tail, one_by_one=150)
     many = "MATCH " + pattern.replace("{ID}", "") + f" WHERE {var}.id IN $ids " + tail
-    unwind = f"UNWIND $ids AS i MATCH ({var}:{label} {{id: i}}) MATCH " + pattern.replace(node, f"({var})") + " " + tail
+    unwound = (f"UNWIND $ids AS i MATCH ({var}:{label} {{id: i}}) MATCH " + pattern.replace(node, f"({var})") + " "
+               + tail) if unwind else None
     light = None
     external = False
     if fetch is not None:
@@ -61,9 +64,10 @@ def _by_ids(var: str, label: str, pattern: str, tail: str, fetch: tuple[str, str
         external_col = f", {fetched}.external AS {prefix}external"
         external = cols + external_col in tail
         light_tail = tail.replace(cols + external_col, cols).replace(cols, f"offset(id({fetched})) AS {prefix}off")
-        light = _by_ids(var, label, pattern, light_tail)
-        return ByIds(one, many, unwind=unwind, by_offset=light, prefix=prefix, external=external)
-    return ByIds(one, many, unwind=unwind)
+        light = _by_ids(var, label, pattern, light_tail, one_by_one=one_by_one, unwind=unwind)
+        return ByIds(one, many, one_by_one=one_by_one, unwind=unwound, by_offset=light, prefix=prefix,
+                     external=external)
+    return ByIds(one, many, one_by_one=one_by_one, unwind=unwound)
 
 
 def _method(var: str, prefix: str) -> str:
@@ -76,9 +80,13 @@ TYPE_COLS = ("t.id AS id, t.fqn AS fqn, t.kind AS kind, t.access AS access, t.su
 TYPES_BY_IDS = _by_ids("t", "Type", "(t:Type{ID})", f"RETURN {TYPE_COLS}")
 
 # direct subtypes (EXTENDS for classes, IMPLEMENTS for interfaces and sub-interfaces); a class shadowed
-# by an earlier artifact is not what the JVM loads, so it is no subtype
+# by an earlier artifact is not what the JVM loads, so it is no subtype. An IN filter beats the UNWIND of key lookups
+# here at every size (a level of `hierarchy java.util.AbstractList`: on the JDK 17 ids 5.0 against 26.7 ms, 25 ids
+# 8.2 / 27.3 ms; on a Maven repository's 241k types 66 ids 33 / 188 ms, 148 ids 74 / 181 ms), and key lookups one
+# by one beat it only for a few ids (on the JDK 4 ids: 4.2 ms one by one, 2.6 ms IN; at scale 8 ids: 10.2 / 10.4 ms)
 SUBTYPES_OF = _by_ids("p", "Type", "(t:Type)-[r:EXTENDS|IMPLEMENTS]->(p:Type{ID})",
-                      f"WITH p, r, t WHERE NOT t.shadowed RETURN p.id AS parent, label(r) AS rel, {TYPE_COLS}")
+                      f"WITH p, r, t WHERE NOT t.shadowed RETURN p.id AS parent, label(r) AS rel, {TYPE_COLS}",
+                      one_by_one=6, unwind=False)
 
 # every subtype edge of the workspace: one pass beats an IN filter over thousands of ids (`hierarchy Object`)
 ALL_SUBTYPE_EDGES = ("MATCH (t:Type)-[r:EXTENDS|IMPLEMENTS]->(p:Type) WHERE NOT t.shadowed "

@@ -135,3 +135,27 @@ def test_in_memory_kotlin_links_are_the_graphs(store, monkeypatch):
         heads.setdefault(r["member"], r)
     assert links.type_headers(types) == heads and heads
     assert links.types == {r["id"] for r in store.rows(q.KOTLIN_TYPES_AMONG, {"ids": types})}
+
+
+def test_members_asked_few_or_many_at_a_time_get_the_same_declarations(store, monkeypatch):
+    """The graph's two forms (an IN filter up to KOTLIN_IN_UP_TO ids, key lookups past it) return the same rows."""
+    import jdx.engine.kotlin_index as index_mod
+    from jdx.engine.kotlin_view import member_kotlin
+    from jdx.graph_schema import queries_kotlin as q
+
+    monkeypatch.setattr(index_mod, "loaded_index", lambda _store: None)
+    ids = [r["id"] for r in store.rows("MATCH (m:Method) RETURN m.id AS id ORDER BY id")]
+    ids += [r["id"] for r in store.rows("MATCH (f:Field) RETURN f.id AS id ORDER BY id")]
+    asked: list[str] = []
+    rows = type(store).rows
+    monkeypatch.setattr(type(store), "rows", lambda self, cypher, params=None: asked.append(cypher) or
+                        rows(self, cypher, params))
+    many = member_kotlin(store, ids)
+    assert q.KOTLIN_OF_METHODS_MANY in asked and q.KOTLIN_OF_FIELDS_MANY in asked
+    asked.clear()
+    few: dict = {}
+    step = q.KOTLIN_IN_UP_TO
+    for start in range(0, len(ids), step):
+        few.update(member_kotlin(store, ids[start:start + step]))
+    assert q.KOTLIN_OF_METHODS in asked and q.KOTLIN_OF_METHODS_MANY not in asked
+    assert len(many) >= 45 and many == few
