@@ -28,7 +28,8 @@ def _symbols(rows) -> pa.Table:
     })
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(st.lists(ROW, max_size=60), st.integers(1, 9), st.integers(1, 3))
 def test_a_part_is_sorted_and_marks_each_groups_first_row_for_any_batch_size(tmp_path_factory, rows, batch, chunks):
     build = tmp_path_factory.mktemp("build")
