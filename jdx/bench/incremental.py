@@ -102,6 +102,8 @@ def _class_dir_rows(env: dict, jdx: list[str], cold_seconds: float) -> list[dict
     work = Path(tempfile.mkdtemp(prefix="jdx-bench-dir-"))
     classes = work / "classes"
     ws = ["--jars", str(classes)]
+    # the daemon rows go through the workspace's daemon even where the caller's environment turns daemons off
+    env = {k: v for k, v in env.items() if k != "JDX_NO_DAEMON"}
 
     def recompiled(method: str, run_env: dict) -> tuple[float, bool]:
         time.sleep(0.01)
