@@ -102,19 +102,26 @@ WHOLE_GRAPH_FRONTIER = 200  # above this many ids a level reads every subtype ed
 
 
 class _Subtypes:
-    """Direct subtypes of a frontier: per-level queries, or one pass over every edge for huge frontiers."""
+    """Direct subtypes of a frontier: per-level queries, or one pass over every edge for huge frontiers. The edges of
+    that pass stay Arrow columns, sorted by parent and subtype, and only a level's rows become Python rows (a Maven
+    repository's 105k subtype edges as Python rows were most of `hierarchy java.util.Collection`'s 1.3 s there)."""
 
     def __init__(self, store: GraphStore):
         self.store = store
-        self.by_parent: dict[str, list[dict]] | None = None
+        self.edges = None  # pa.Table of every subtype edge, once a frontier was huge
 
     def of(self, frontier: list[str]) -> list[dict]:
-        if self.by_parent is None and len(frontier) > WHOLE_GRAPH_FRONTIER:
-            self.by_parent = {}
-            for r in self.store.rows(q.ALL_SUBTYPE_EDGES):
-                self.by_parent.setdefault(r["parent"], []).append(r)
-        if self.by_parent is not None:
-            return [r for p in sorted(frontier) for r in sorted(self.by_parent.get(p, []), key=lambda r: r["id"])]
+        if self.edges is None and len(frontier) > WHOLE_GRAPH_FRONTIER:
+            import pyarrow.compute as pc  # (not on the path of smaller answers)
+
+            edges = self.store.query(q.ALL_SUBTYPE_EDGES)
+            self.edges = edges.take(pc.sort_indices(edges, [("parent", "ascending"), ("id", "ascending")]))
+        if self.edges is not None:
+            import pyarrow as pa
+            import pyarrow.compute as pc
+
+            mask = pc.is_in(self.edges["parent"], value_set=pa.array(sorted(set(frontier)), pa.string()))
+            return self.edges.filter(mask).to_pylist()
         return sorted(rows_by_ids(self.store, q.SUBTYPES_OF, frontier), key=lambda r: (r["parent"], r["id"]))
 
 
