@@ -111,18 +111,16 @@ class _Subtypes:
         self.edges = None  # pa.Table of every subtype edge, once a frontier was huge
 
     def of(self, frontier: list[str]) -> list[dict]:
-        if self.edges is None and len(frontier) > WHOLE_GRAPH_FRONTIER:
-            import pyarrow.compute as pc  # (not on the path of smaller answers)
+        if self.edges is None and len(frontier) <= WHOLE_GRAPH_FRONTIER:
+            return sorted(rows_by_ids(self.store, q.SUBTYPES_OF, frontier), key=lambda r: (r["parent"], r["id"]))
+        import pyarrow as pa  # (not on the path of smaller answers)
+        import pyarrow.compute as pc
 
+        if self.edges is None:
             edges = self.store.query(q.ALL_SUBTYPE_EDGES)
             self.edges = edges.take(pc.sort_indices(edges, [("parent", "ascending"), ("id", "ascending")]))
-        if self.edges is not None:
-            import pyarrow as pa
-            import pyarrow.compute as pc
-
-            mask = pc.is_in(self.edges["parent"], value_set=pa.array(sorted(set(frontier)), pa.string()))
-            return self.edges.filter(mask).to_pylist()
-        return sorted(rows_by_ids(self.store, q.SUBTYPES_OF, frontier), key=lambda r: (r["parent"], r["id"]))
+        mask = pc.is_in(self.edges["parent"], value_set=pa.array(sorted(set(frontier)), pa.string()))
+        return self.edges.filter(mask).to_pylist()
 
 
 def _down_graph(store: GraphStore, root: dict, depth: int | None, types: _Types) -> nx.DiGraph:

@@ -7,25 +7,19 @@ _DECL = ("k.id AS id, k.owner AS owner, k.kind AS kind, k.name AS name, k.positi
          "k.visibility AS visibility, k.modality AS modality, k.flags AS flags, k.signature AS signature, "
          "k.detail AS detail, k.jvm AS jvm, k.facade AS facade")
 KOTLIN_DECLS_OF = f"MATCH (t:Type {{id: $id}})-[:KOTLIN]->(k:KotlinDecl) RETURN {_DECL} ORDER BY k.owner, k.position"
-KOTLIN_OF_METHODS = (
-    f"MATCH (k:KotlinDecl)-[r:COMPILES_TO]->(m:Method) WHERE m.id IN $ids RETURN m.id AS member, r.role AS role, "
-    f"{_DECL} ORDER BY member, k.owner, k.position"
-)
-KOTLIN_OF_FIELDS = (
-    f"MATCH (k:KotlinDecl)-[r:COMPILES_TO]->(f:Field) WHERE f.id IN $ids RETURN f.id AS member, r.role AS role, "
-    f"{_DECL} ORDER BY member, k.owner, k.position"
-)
-# the same for many ids: each member by its primary key. The IN filter scans the member table, its cost growing
-# with the ids (a Maven repository's 2.8M members: 3 ids 57 ms, 42 ids 179 ms, 200 ids 540 ms), the key lookups
-# cost about the same for any number (~100 ms there, 6-8 ms on the JDK)
-KOTLIN_OF_METHODS_MANY = (
-    f"UNWIND $ids AS i MATCH (k:KotlinDecl)-[r:COMPILES_TO]->(m:Method {{id: i}}) RETURN m.id AS member, "
-    f"r.role AS role, {_DECL} ORDER BY member, k.owner, k.position"
-)
-KOTLIN_OF_FIELDS_MANY = (
-    f"UNWIND $ids AS i MATCH (k:KotlinDecl)-[r:COMPILES_TO]->(f:Field {{id: i}}) RETURN f.id AS member, "
-    f"r.role AS role, {_DECL} ORDER BY member, k.owner, k.position"
-)
+
+
+def _compiles_to(label: str, var: str) -> tuple[str, str]:
+    """The declarations JVM members of `label` compile from, for `$ids`: (an IN filter, key lookups). The IN filter
+    scans the member table, its cost growing with the ids (a Maven repository's 2.8M members: 3 ids 57 ms, 42 ids
+    179 ms, 200 ids 540 ms); the key lookups cost about the same for any number (~100 ms there, 6-8 ms on the JDK)."""
+    tail = f"RETURN {var}.id AS member, r.role AS role, {_DECL} ORDER BY member, k.owner, k.position"
+    return (f"MATCH (k:KotlinDecl)-[r:COMPILES_TO]->({var}:{label}) WHERE {var}.id IN $ids {tail}",
+            f"UNWIND $ids AS i MATCH (k:KotlinDecl)-[r:COMPILES_TO]->({var}:{label} {{id: i}}) {tail}")
+
+
+KOTLIN_OF_METHODS, KOTLIN_OF_METHODS_MANY = _compiles_to("Method", "m")
+KOTLIN_OF_FIELDS, KOTLIN_OF_FIELDS_MANY = _compiles_to("Field", "f")
 KOTLIN_IN_UP_TO = 12  # ids: past this many, the `_MANY` forms
 KOTLIN_TOP_LEVEL_NAMED = (
     "MATCH (k:KotlinDecl) WHERE k.name = $name AND k.owner STARTS WITH $prefix AND k.kind IN ['function', 'property'] "

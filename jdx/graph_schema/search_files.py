@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from jdx.errors import NoIndexError
-from jdx.graph_schema.store import link_or_copy, write_context_table
+from jdx.graph_schema.store import link_or_copy, write_context_table, write_context_tables
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -54,42 +54,36 @@ def write_part(build: Path, names: "pa.Table", symbols: "pa.Table", batch_rows: 
     stem = build / SEARCH_DIR / f"part-{seq:03d}"
     names = names.select(list(NAME_COLUMNS))
     write_context_table(Path(f"{stem}.names.arrow"), names.take(pc.sort_indices(names, [("name", "ascending")])))
-    columns = [c for c in SYMBOL_COLUMNS if c != "first"]
-    symbols = symbols.select(columns)
+    symbols = symbols.select([c for c in SYMBOL_COLUMNS if c != "first"])
     keys = ("name", "kind", "owner")
     # a stable sort: a row's (name, kind, owner) group keeps its rows in their given order, so the first row of a
     # group here is the group's first row in `symbols`
     order = pc.sort_indices(symbols, [(k, "ascending") for k in keys])
-    schema = symbols.schema.append(pa.field("first", pa.bool_()))
-    path = Path(f"{stem}.symbols.arrow")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    options = pa.ipc.IpcWriteOptions(compression="lz4")
-    previous = None  # the last row's keys of the batch before
-    with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, schema, options=options) as writer:
+
+    def batches():
         for start in range(0, max(len(order), 1), batch_rows):
-            batch = symbols.take(order.slice(start, batch_rows)).combine_chunks()
-            writer.write_table(batch.append_column("first", _group_starts(batch, keys, previous)))
-            if batch.num_rows:
-                previous = [batch[k][batch.num_rows - 1] for k in keys]
+            lead = 1 if start else 0  # the row before the batch: does the batch's first row start a group?
+            rows = symbols.take(order.slice(start - lead, batch_rows + lead)).combine_chunks()
+            yield rows.slice(lead).append_column("first", _group_starts(rows, keys).slice(lead))
+
+    write_context_tables(Path(f"{stem}.symbols.arrow"), symbols.schema.append(pa.field("first", pa.bool_())),
+                         batches())
 
 
-def _group_starts(batch: "pa.Table", keys: tuple[str, ...], previous: list | None) -> "pa.Array":
-    """Rows of a sorted batch whose keys (never null) differ from the row before; the batch's first row is compared
-    with `previous`, the keys of the row before the batch (none: a group starts there)."""
+def _group_starts(rows: "pa.Table", keys: tuple[str, ...]) -> "pa.Array":
+    """Per row of sorted `rows`, whether its keys (never null) differ from the row before (the first row: yes)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    n = batch.num_rows
-    if not n:
-        return pa.array([], pa.bool_())
+    n = rows.num_rows
+    if n < 2:
+        return pa.array([True] * n, pa.bool_())
     same = None
-    for i, k in enumerate(keys):
-        col = batch[k].combine_chunks()
-        before = pa.concat_arrays([pa.array([None if previous is None else previous[i].as_py()], col.type),
-                                   col.slice(0, n - 1)])
-        eq = pc.fill_null(pc.equal(col, before), False)
+    for k in keys:
+        col = rows[k].combine_chunks()
+        eq = pc.equal(col.slice(1), col.slice(0, n - 1))
         same = eq if same is None else pc.and_(same, eq)
-    return pc.invert(same)
+    return pa.concat_arrays([pa.array([True]), pc.invert(same)])
 
 
 def link_parts(base: Path, build: Path) -> None:

@@ -686,12 +686,19 @@ CONTEXT_DIR = "context"  # per build: the classpath context the next incremental
 def write_context_table(path: Path, table: "pa.Table", compression: str | None = "lz4") -> None:
     """A table kept beside a graph (search index: lz4; classpath context: `context_files.COMPRESSION`) as an Arrow
     IPC file, in batches of at most 1M rows."""
+    write_context_tables(path, table.schema, [table], compression)
+
+
+def write_context_tables(path: Path, schema: "pa.Schema", tables, compression: str | None = "lz4") -> None:
+    """`write_context_table` of the tables `tables` yields one after another (each made only when the last is
+    written), as one file of `schema`."""
     import pyarrow as pa
 
     path.parent.mkdir(parents=True, exist_ok=True)
     options = pa.ipc.IpcWriteOptions(compression=compression)
-    with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, table.schema, options=options) as writer:
-        writer.write_table(table, max_chunksize=1 << 20)
+    with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, schema, options=options) as writer:
+        for table in tables:
+            writer.write_table(table, max_chunksize=1 << 20)
 
 
 class ContextAppender:
