@@ -175,23 +175,20 @@ def reader_index(store: GraphStore, name: str, make: Callable[[tuple[list, list,
     return found
 
 
-def _twin_keys(columns: tuple[list, list, list, list]) -> set[str]:
+def _twin_keys(store: GraphStore) -> set[str]:
     """`owner#name(params)` of every declared method that shares it with another method of its owner. A declared
     method is one that is not external, and its id is its owner's id, `#`, name and descriptor (the graph build's
-    keys), so the key is the id up to its parameters' `)`: ~40 ms over the JDK's 227k methods."""
-    counts: dict[str, int] = {}
-    for method_id, external in zip(columns[0], columns[3]):
-        if not external:
-            key = method_id[: method_id.index(")") + 1]
-            counts[key] = counts.get(key, 0) + 1
-    return {k for k, n in counts.items() if n > 1}
+    keys), so the key is the id up to its parameters' `)`. Counted by the graph database: 0.07 s over the JDK's
+    227k methods, 0.55 s over a Maven repository's 2.1M (a Python loop over the method columns: 0.14 s, 1.8-2.8 s)."""
+    table = store.query(q.TWIN_KEYS)
+    return {k + ")" for k in table["k"].to_pylist()}
 
 
 def twin_ids(store: GraphStore, rows: Iterable[dict], prefix: str = "") -> set[str]:
     """Ids among `rows` that share name and parameters with another method of their owner (a bridge and
     its covariant twin): their canonical refs need `:ReturnType`. One query for all owners, or none for a
     long-lived reader, which holds every such key (`_twin_keys`)."""
-    keys = reader_index(store, "twin-keys", _twin_keys)
+    keys = reader_index(store, "twin-keys", lambda _columns: _twin_keys(store))
     if keys is not None:
         ids = {r[prefix + "id"] for r in rows}
         return {i for i in ids if i[: i.index(")") + 1] in keys}
@@ -306,7 +303,8 @@ def _writer_rows(store: GraphStore, columns: tuple[list, list, list, list]) -> d
     """Lambda body id -> the row (`id`, `access`, `artifact`) of the method that wrote it, for a long-lived reader:
     one query for every lambda of the graph (~5 ms on the JDK) instead of two lookups per lambda and answer; a
     writer the graph does not hold is left out, as its lookup would find nothing."""
-    writers = {r["lambda"]: r["writer"] for r in store.rows(q.ALL_LAMBDA_WRITERS)}
+    table = store.query(q.ALL_LAMBDA_WRITERS)
+    writers = dict(zip(table["lambda"].to_pylist(), table["writer"].to_pylist()))
     wanted = set(writers.values())
     ids, access, artifact, _external = columns
     found = {m: {"id": m, "access": access[o], "artifact": artifact[o]} for o, m in enumerate(ids) if m in wanted}

@@ -83,3 +83,34 @@ def test_every_form_of_a_query_returns_the_same_rows(jdx_home, jar, big):
             assert rows["one"] and rows["one"] == rows["many"] == rows["unwind"], query.one
     finally:
         svc.close()
+
+
+def test_a_readers_twin_keys_equal_the_owners_methods_sharing_name_and_parameters(jdx_home, jar, monkeypatch):
+    """The long-lived reader's bridge-twin keys (counted by the graph database) against the same count over its
+    method columns, and its `twin_ids` against a plain reader's (one query over the rows' owners)."""
+    from collections import Counter
+
+    from jdx.engine import relations
+
+    monkeypatch.setattr(store_mod, "METHOD_COLUMNS_AFTER", 0)
+    warm = JdxService(Options(jars=[str(jar)], cache_dir=str(jdx_home / "cache")))
+    try:
+        ids, _access, _artifact, external = warm.store().method_columns()
+        counts = Counter(i[: i.index(")") + 1] for i, e in zip(ids, external) if not e)
+        want = {k for k, n in counts.items() if n > 1}
+        assert len(want) > 100  # the JDK's bridges and their covariant twins
+        assert relations._twin_keys(warm.store()) == want
+        twins = sorted(i for i, e in zip(ids, external) if not e and i[: i.index(")") + 1] in want)[::40]
+        others = sorted(i for i, e in zip(ids, external) if not e and i.startswith("java/util/"))[::40]
+        rows = [{"c_id": i} for i in twins + others]
+        got = relations.twin_ids(warm.store(), rows, "c_")
+        assert got and set(twins) <= got
+    finally:
+        warm.close()
+    monkeypatch.setattr(store_mod, "METHOD_COLUMNS_AFTER", 1 << 60)
+    plain = JdxService(Options(jars=[str(jar)], cache_dir=str(jdx_home / "cache")))
+    try:
+        assert plain.store().method_columns() is None
+        assert relations.twin_ids(plain.store(), [dict(r) for r in rows], "c_") == got
+    finally:
+        plain.close()
