@@ -19,9 +19,11 @@ _LINKS: weakref.WeakKeyDictionary[GraphStore, KotlinLinks] = weakref.WeakKeyDict
 
 
 def kotlin_links(store: GraphStore) -> KotlinLinks | None:
-    """The store's Kotlin links once this process holds its search index (loaded on first use); None before
-    its first search (a `members` or `body` of a Kotlin class asks the graph)."""
-    if loaded_index(store) is None:
+    """The store's Kotlin links once this process holds its search index (loaded on first use) or its method
+    columns (a reader that has answered thousands of rows: `GraphStore.method_columns`); None before (a `members`
+    or `body` of a Kotlin class asks the graph). Loaded once (a Maven repository's 24k links: ~0.45 s), they spare
+    every later answer its key lookups (`usages` naming 50 callers there: 0.17 s -> 0.015 s)."""
+    if loaded_index(store) is None and store.method_columns() is None:
         return None
     found = _LINKS.get(store)
     if found is None:

@@ -37,3 +37,22 @@ def test_a_huge_frontier_from_every_edge_equals_the_per_level_query(store):
     # once the edges are read, a later, smaller level is answered from them too, the same as its query
     small = ["java/util/AbstractList", "java/util/AbstractCollection", "java/io/Serializable"]
     assert subtypes.of(small) == _queried(store, small) and subtypes.of(small)
+
+
+def test_a_read_only_graph_reads_every_subtype_edge_once(store, monkeypatch):
+    """A long-lived reader keeps the sorted edges of its first huge level (`reader_indexes`): a later answer's
+    huge level asks the graph nothing and finds the same rows."""
+    from jdx.engine.rel_hierarchy import SUBTYPE_EDGES
+
+    store.reader_indexes.pop(SUBTYPE_EDGES, None)
+    frontier = sorted(r["id"] for r in store.rows(
+        "MATCH (t:Type)-[:EXTENDS]->(p:Type {id: 'java/lang/Object'}) RETURN t.id AS id"))[: WHOLE_GRAPH_FRONTIER + 1]
+    first = _Subtypes(store).of(frontier)
+    assert SUBTYPE_EDGES in store.reader_indexes
+    asked = []
+    query = type(store).query
+    monkeypatch.setattr(type(store), "query", lambda self, cypher, params=None: asked.append(cypher) or
+                        query(self, cypher, params))
+    again = _Subtypes(store).of(frontier)
+    assert again == first == _queried(store, frontier)
+    assert q.ALL_SUBTYPE_EDGES not in asked

@@ -124,6 +124,7 @@ def test_in_memory_kotlin_links_are_the_graphs(store, monkeypatch):
     ids = [r["id"] for r in store.rows("MATCH (m:Method) RETURN m.id AS id")]
     ids += [r["id"] for r in store.rows("MATCH (f:Field) RETURN f.id AS id")]
     monkeypatch.setattr(index_mod, "loaded_index", lambda _store: None)
+    monkeypatch.setattr(store, "method_columns", lambda: None)  # no links: the graph's queries answer
     from_graph = member_kotlin(store, ids)
     assert len(from_graph) >= 45
     links = index_mod.KotlinLinks(store)
@@ -159,3 +160,26 @@ def test_members_asked_few_or_many_at_a_time_get_the_same_declarations(store, mo
         few.update(member_kotlin(store, ids[start:start + step]))
     assert q.KOTLIN_OF_METHODS in asked and q.KOTLIN_OF_METHODS_MANY not in asked
     assert len(many) >= 45 and many == few
+
+
+def test_a_reader_holding_its_method_columns_answers_from_the_links(tmp_path_factory, jdx_home, monkeypatch):
+    """A long-lived reader that loaded its method columns (thousands of rows answered) holds the Kotlin links too,
+    before any search; a reader that did neither asks the graph."""
+    from jdx.commands.session import Options, Session
+    from jdx.engine import kotlin_index
+    from jdx.graph_schema import store as store_mod
+
+    jar = tmp_path_factory.mktemp("ktl") / "kotlin-fixtures.jar"
+    shutil.copy(fixtures_jar(), jar)
+    for after, held in ((1 << 60, False), (0, True)):
+        monkeypatch.setattr(store_mod, "METHOD_COLUMNS_AFTER", after)
+        session = Session(Options(jars=[str(jar)], jdk=False, cache_dir=str(jdx_home / "cache")))
+        try:
+            store = session.store()
+            assert kotlin_index.loaded_index(store) is None
+            links = kotlin_index.kotlin_links(store)
+            assert (links is not None) == held
+            if held:
+                assert len(links.links) >= 45
+        finally:
+            session.close()
