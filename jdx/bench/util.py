@@ -7,15 +7,26 @@ import time
 from pathlib import Path
 
 
-def warm_median(fn, iterations: int, minimum: int = 10) -> tuple[float, object]:
-    """(median seconds, last answer) of `fn()`, its first run not counted (it prepares statements)."""
+def warm_runs(fn, iterations: int, minimum: int = 10) -> tuple[list[float], object]:
+    """(seconds of each run, last answer) of `fn()`, its first run not counted (it prepares statements)."""
     answer = fn()
     samples = []
     for _ in range(max(iterations, minimum)):
         start = time.perf_counter()
         answer = fn()
         samples.append(time.perf_counter() - start)
+    return samples, answer
+
+
+def warm_median(fn, iterations: int, minimum: int = 10) -> tuple[float, object]:
+    """(median seconds, last answer) of `fn()`, its first run not counted (it prepares statements)."""
+    samples, answer = warm_runs(fn, iterations, minimum)
     return statistics.median(samples), answer
+
+
+def slowest(samples: list[float]) -> str:
+    """The tail of warm runs, for a row: a slow run among fast ones is a pause (the collector's, a page fault)."""
+    return f", slowest {max(samples) * 1000:,.1f} ms of {len(samples)}"
 
 
 def row(name: str, seconds: float, goal_ms: float | None = None, extra: str = "", digits: int = 1,
