@@ -149,7 +149,24 @@ def registry() -> tuple[Command, ...]:
 _REGISTRY: tuple[Command, ...] | None = None
 
 
+# which module defines each command: `command(name)` imports that one module, not all of them (the thin client's
+# path to a running daemon; ~30 request dataclasses made ~10 ms of every such CLI call).
+# tests/cli/test_registry.py holds it equal to the registry.
+HOMES = {
+    "show": "cards", "members": "cards", "outline": "cards", "signature": "cards",
+    "hierarchy": "graph", "implementors": "graph", "overrides": "graph", "usages": "graph", "callers": "graph",
+    "calls": "graph", "search": "search", "resolve": "search", "imports": "search", "ls": "search", "tree": "search",
+    "body": "source", "source": "source", "doc": "source", "samples": "samples", "diff": "diff",
+    "cypher": "foundation", "version": "foundation", "doctor": "foundation", "schema": "schema",
+}
+
+
 def command(name: str) -> Command | None:
+    home = HOMES.get(name)
+    if home is not None and _REGISTRY is None:
+        found = next((c for c in importlib.import_module(f"jdx.commands.{home}").COMMANDS if c.name == name), None)
+        if found is not None:
+            return found
     return next((c for c in registry() if c.name == name), None)
 
 

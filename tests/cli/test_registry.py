@@ -3,7 +3,10 @@ and the CLI polish that comes with it (generic --max-lines, --timeout, batch lin
 
 from __future__ import annotations
 
+import importlib
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -146,3 +149,25 @@ def test_global_flags_are_in_help(run_jdx):
     for args in (["--help"], ["members", "--help"]):
         r = run_jdx(*args)
         assert r.code == 0 and "--jars" in r.out and "--no-daemon" in r.out and "--json" in r.out, args
+
+
+def test_each_command_names_its_home_module():
+    """`registry.HOMES` says which module defines each command (`command` imports that one alone): it must name every
+    command of the registry, and the module that defines it."""
+    from jdx.commands import registry as reg
+
+    homes = {}
+    for module in reg.MODULES:
+        for c in importlib.import_module(module).COMMANDS:
+            homes[c.name] = module.rsplit(".", 1)[1]
+    assert reg.HOMES == homes
+    assert [reg.command(name) for name in homes] == [c for c in reg.registry() if c.name in homes]
+
+
+def test_finding_one_command_imports_its_module_alone():
+    code = ("import sys; from jdx.commands import registry; c = registry.command('usages'); "
+            "print(c.name, sorted(m for m in sys.modules if m.startswith('jdx.commands.') and m not in "
+            "('jdx.commands.registry', 'jdx.commands.wire')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split(" ", 1)
+    assert out[0] == "usages"
+    assert out[1].strip() == "['jdx.commands.graph']"
