@@ -192,8 +192,14 @@ def types_of(store, fqns: list[str]) -> dict[str, dict]:
     """Class name -> the `kotlin` object of its class header (Kotlin classes)."""
     if not fqns or not has_kotlin(store):
         return {}
+    from jdx.engine.kotlin_index import kotlin_links
+
+    links = kotlin_links(store)
+    wanted = set(fqns) if links is None else set(fqns) & links.class_names()  # a long-lived reader asks for Kotlin's
+    if not wanted:
+        return {}
     out: dict[str, dict] = {}
-    for r in store.rows(q.KOTLIN_HEADERS_BY_FQN, {"fqns": sorted(set(fqns))}):
+    for r in store.rows(q.KOTLIN_HEADERS_BY_FQN, {"fqns": sorted(wanted)}):
         out.setdefault(r["member"], line_entry(r))
     return out
 

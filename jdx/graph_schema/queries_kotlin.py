@@ -44,6 +44,9 @@ KOTLIN_HEADERS_BY_FQN = (  # the class header of each named Kotlin class
     f"MATCH (t:Type)-[:KOTLIN]->(k:KotlinDecl) WHERE t.fqn IN $fqns AND k.kind = 'class' AND k.owner = t.id "
     f"RETURN t.fqn AS member, 'type' AS role, {_DECL} ORDER BY member, k.position"
 )
+KOTLIN_CLASS_NAMES = (  # every class KOTLIN_HEADERS_BY_FQN can find a header of
+    "MATCH (t:Type)-[:KOTLIN]->(k:KotlinDecl) WHERE k.kind = 'class' AND k.owner = t.id RETURN DISTINCT t.fqn AS fqn"
+)
 # the in-memory links of a long-lived process (jdx.engine.kotlin_index): every COMPILES_TO edge once, then
 # declarations by primary key
 KOTLIN_TYPE_IDS = "MATCH (t:Type) WHERE t.kotlin IS NOT NULL RETURN t.id AS id"

@@ -181,5 +181,20 @@ def test_a_reader_holding_its_method_columns_answers_from_the_links(tmp_path_fac
             assert (links is not None) == held
             if held:
                 assert len(links.links) >= 45
+                _class_headers_from_links_are_the_graphs(store, monkeypatch)
         finally:
             session.close()
+
+
+def _class_headers_from_links_are_the_graphs(store, monkeypatch):
+    """`types_of` through a reader's links (only the names of classes with a Kotlin header are asked for) finds
+    every header the graph's query over all the names finds."""
+    from jdx.engine import kotlin_hits, kotlin_index
+
+    fqns = [r["fqn"] for r in store.rows("MATCH (t:Type) RETURN t.fqn AS fqn")] + ["java.lang.Object", "no.Such"]
+    held = kotlin_hits.types_of(store, fqns)
+    assert kotlin_index.kotlin_links(store).class_names() <= set(fqns)
+    with monkeypatch.context() as m:
+        m.setattr(kotlin_index, "kotlin_links", lambda _store: None)
+        asked = kotlin_hits.types_of(store, fqns)
+    assert held == asked and len(held) >= 10
