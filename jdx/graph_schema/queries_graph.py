@@ -129,12 +129,12 @@ REFERENCES_INTO = _by_ids("t", "Type", "(c:Method)-[r:REFERENCES|REFERENCES_ADDE
 LAMBDA_WRITERS = _by_ids("l", "Method", "(l:Method{ID})",
                          "WITH l WHERE l.writer IS NOT NULL RETURN l.id AS lambda, l.writer AS writer")
 
-# every lambda body and the method that wrote it, loaded once by a long-lived reader (4,924 pairs, ~5 ms on the JDK)
 # `owner#name(params` (the id up to its parameters' `)`) shared by two or more declared methods of an owner: a bridge
 # and its covariant twin, whose canonical refs need `:ReturnType` (`relations.twin_ids`)
 TWIN_KEYS = ("MATCH (m:Method) WHERE coalesce(m.external, false) = false "
              "WITH split_part(m.id, ')', 1) AS k, count(*) AS c WHERE c > 1 RETURN k")
 
+# every lambda body and the method that wrote it, loaded once by a long-lived reader (4,924 pairs, ~5 ms on the JDK)
 ALL_LAMBDA_WRITERS = "MATCH (l:Method) WHERE l.writer IS NOT NULL RETURN l.id AS lambda, l.writer AS writer"
 
 # methods that override these (every override, transitively; `direct` marks the nearest)
