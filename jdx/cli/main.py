@@ -319,8 +319,7 @@ class deadline:
 
 # Python's cyclic collector runs a young collection every 700 net allocations and a full one every 100 of those
 # while long-lived objects grew by a quarter: an answer of thousands of rows (every row a dict) set off dozens,
-# each walking what the process holds. Measured (docs/PERFORMANCE.md, "Long-lived readers on big graphs; the collector's
-# thresholds"): warm
+# each walking what the process holds. Measured (docs/PERFORMANCE.md, "Long-lived readers on big graphs"): warm
 # `usages java.util.List#size()` in a long-lived process 12-476 ms on the JDK's graph, 413-579 ms on a Maven
 # repository's, against 11.5-12.2 ms and 309-397 ms with a young generation of 10,000. Only jdx's own processes
 # (this entry: the CLI, its daemon, `jdx mcp`, `jdx serve`) change it; importing jdx as a library does not.
