@@ -33,10 +33,12 @@ def test_scale_rows_index_a_repository_with_the_jdk_and_ask_it(tmp_path, monkeyp
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     rows = scale.rows(iterations=1)
     assert [r["name"].split("`")[1] if "`" in r["name"] else "index" for r in rows] == [
-        "index", "usages java.util.List#size()", "hierarchy java.util.AbstractList"]
+        "index", "usages java.util.List#size()", "usages java.util.List#size()", "hierarchy java.util.AbstractList",
+        "hierarchy java.util.Collection"]
+    assert rows[1]["name"].startswith("scale: first ") and all("slowest" in r["value"] for r in rows[2:])
     index = rows[0]
     assert index["classes"] > 26_000 and index["rss"] > 0 and index["cache_bytes"] > 0, index
     assert "71 artifacts (1 jars" in index["value"], index["value"]
     assert all(r["seconds"] > 0 for r in rows[1:])
-    assert "sites" in rows[1]["value"]
+    assert "sites" in rows[2]["value"]
     assert not any(p.name.startswith("jdx-bench-scale-") for p in tmp_path.iterdir())  # the cache is removed
