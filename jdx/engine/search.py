@@ -273,7 +273,7 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
     if symbol_kinds:
         if fuzzy:
             index = index_for(store)
-            distance = index.fuzzy(p.lower, fuzzy_budget(p.lower), symbol_kinds)
+            distance = index.fuzzy(p.lower, fuzzy_budget(p.lower))  # `rows` keeps the kinds
             groups = _group(index.rows(distance, symbol_kinds, art_ids, pkg, None), lambda n, _w: distance[n])
             total = len(groups)
         else:

@@ -25,21 +25,8 @@ def literal(value) -> str:
     return f"'{text}'"
 
 
-def fuzzy_names(lower: str, budget: int, kinds=SYMBOL_KINDS) -> list[str]:
-    """Queries for the declared simple names within `budget` edits of `lower` (case ignored), one per node table
-    that holds one of `kinds`; the search index keeps the ones it can name."""
-    n, lit = len(lower), literal(lower)
-    out = []
-    # (table, its simple name, that name lower-cased, what it may be measured by, the kinds it holds)
-    tables = (("Type", "x.simple_name", "x.simple_lower", "x.simple_lower", TYPE_KINDS),
-              ("Method", "x.name", "lower(x.name)", "x.name", ("method",)),
-              ("Field", "x.name", "lower(x.name)", "x.name", ("field",)))
-    for label, name, lowered, sized, holds in tables:
-        if set(holds) & set(kinds):
-            out.append(f"MATCH (x:{label}) WHERE NOT x.external AND size({sized}) >= {n - budget} AND size({sized}) "
-                       f"<= {n + budget} AND levenshtein({lowered}, {lit}) <= {int(budget)} RETURN DISTINCT {name} AS "
-                       "name")
-    return out
+# the names among `$names` within `$budget` edits of `$lower` (case ignored): the search index's typo matches
+FUZZY_AMONG = "UNWIND $names AS n WITH n WHERE levenshtein(lower(n), $lower) <= $budget RETURN n AS name"
 
 
 PACKAGES = "MATCH (p:Package) RETURN p.name AS name ORDER BY name"
