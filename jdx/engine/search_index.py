@@ -64,6 +64,9 @@ def _ints(values, kind: str = "q"):
     return pa.Array.from_buffers(pa.int64() if kind == "q" else pa.int32(), len(buf), [None, pa.py_buffer(buf)])
 
 
+ROW_DICT_AFTER = 2000  # names one search looks up, past which the index keeps a dict of every name's row
+
+
 class NameIndex:
     def __init__(self, store: GraphStore):
         import pyarrow.compute as pc
@@ -99,10 +102,20 @@ class NameIndex:
         self._kinds = kinds
         self._kind_names = kinds.to_pylist() if kinds is not None else []
         self._lengths = None  # of the names, in code points: the typo search's first cut
+        self._row_of: dict[str, int] | None = None  # name -> row, once a search looked up many (`_many_lookups`)
 
     def _row(self, name: str) -> int | None:
+        if self._row_of is not None:
+            return self._row_of.get(name)
         i = bisect.bisect_left(self.names, name)
         return i if i < len(self.names) and self.names[i] == name else None
+
+    def _many_lookups(self, n: int) -> None:
+        """A search about to look up `n` names: past ROW_DICT_AFTER of them, every later lookup goes through a dict
+        of all the names (~15 ms once for the JDK's 125k; a bisection per name cost `search get`'s 13k names ~20 ms
+        each time), so a narrow search in a one-shot process never builds it."""
+        if self._row_of is None and n > ROW_DICT_AFTER:
+            self._row_of = dict(zip(self.names, range(len(self.names))))
 
     def word(self, name: str) -> str | None:
         """The name's camel-hump words (schema.name_words), None when the index has no such name."""
@@ -116,6 +129,8 @@ class NameIndex:
 
     def take(self, names, columns: list[str] | None = None):
         """The symbol rows of these names (in their order), or None when none is in the index."""
+        if hasattr(names, "__len__"):
+            self._many_lookups(len(names))
         indices = [j for n in names if (sp := self.span(n)) is not None for j in range(*sp)]
         if not indices:
             return None
@@ -144,6 +159,7 @@ class NameIndex:
                 rx, fold = rx[4:], True
             hits = pc.match_substring_regex(self.name_array, "^(?:" + rx + ")$", ignore_case=fold)
             return dict.fromkeys(self.name_array.filter(hits).to_pylist(), HUMP)
+        self._many_lookups(len(found))
         out = {}
         for name in found:
             tier = p.tier(name, self.word(name))

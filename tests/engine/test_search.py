@@ -355,3 +355,19 @@ def test_any_text_is_an_answer_or_a_named_error(store, text, glob):
     for m in result["matches"]:
         if m["kind"] not in ("package", "module") and p.qualifier is None:
             assert p.tier(m["name"]) is not None, (pattern, m)
+
+
+@pytest.mark.parametrize("pattern, kw", [("get", {}), ("HMap", {}), ("to*", {"kinds": ("method",)}),
+                                         ("gJson", {}), ("Gson", {"kinds": ("class",)})])
+def test_a_broad_search_looks_names_up_by_dict_as_a_narrow_one_by_bisection(store, monkeypatch, pattern, kw):
+    """Past `ROW_DICT_AFTER` names, the index keeps a dict of every name's row: the same rows as the bisection."""
+    from jdx.engine import search_index
+
+    index = search_index.index_for(store)
+    monkeypatch.setattr(index, "_row_of", None)
+    monkeypatch.setattr(search_index, "ROW_DICT_AFTER", 1 << 60)
+    bisected = find(store, pattern, limit=200, **kw)
+    assert index._row_of is None
+    monkeypatch.setattr(search_index, "ROW_DICT_AFTER", 0)
+    assert find(store, pattern, limit=200, **kw) == bisected
+    assert index._row_of is not None and len(index._row_of) == len(index.names)
