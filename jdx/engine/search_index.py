@@ -14,6 +14,7 @@ import bisect
 import itertools
 import re
 import weakref
+from collections.abc import Collection
 
 from jdx.engine.search_match import Pattern
 from jdx.graph_schema.schema import SYMBOL_KINDS
@@ -127,10 +128,9 @@ class NameIndex:
         i = self._row(name)
         return None if i is None else (self.ends[i - 1] if i else 0, self.ends[i])
 
-    def take(self, names, columns: list[str] | None = None):
+    def take(self, names: Collection[str], columns: list[str] | None = None):
         """The symbol rows of these names (in their order), or None when none is in the index."""
-        if hasattr(names, "__len__"):
-            self._many_lookups(len(names))
+        self._many_lookups(len(names))
         indices = [j for n in names if (sp := self.span(n)) is not None for j in range(*sp)]
         if not indices:
             return None
