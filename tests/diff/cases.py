@@ -245,4 +245,24 @@ SCENARIOS = [
              {"I": "public interface I { int a(); }"},
              {"I": "public interface I { int a(); boolean equals(Object o); }"},
              ("MEMBER_ADDED",), (("MEMBER_ADDED", "already inherited from java.lang.Object"),)),
+    # JLS §4.5.1: `? extends Object` is `?`; a type parameter's name is not API, its position is: no finding
+    Scenario("generic_equivalents",
+             {"W": "public class W<T> { public java.util.List<?> a() { return null; }"
+                   " public java.util.Map<String, ? extends Object> f;"
+                   " public <E> E b(java.util.List<E> x) { return null; } public T c() { return null; } }"},
+             {"W": "public class W<U> { public java.util.List<? extends Object> a() { return null; }"
+                   " public java.util.Map<String, ?> f;"
+                   " public <F> F b(java.util.List<F> x) { return null; } public U c() { return null; } }"},
+             ()),
+    # ... while a changed bound, swapped type parameters or `? super Object` for `?` still are
+    Scenario("generic_real_changes",
+             {"R": "public class R<A, B> { public <E> java.util.List<E> b(java.util.List<E> x) { return null; }"
+                   " public java.util.Map<A, B> s() { return null; }"
+                   " public java.util.List<?> w() { return null; } }"},
+             {"R": "public class R<A, B> { public <E> java.util.List<E> b(java.util.List<? extends E> x) {"
+                   " return null; } public java.util.Map<B, A> s() { return null; }"
+                   " public java.util.List<? super Object> w() { return null; } }"},
+             ("GENERIC_SIGNATURE_CHANGED",) * 3,
+             (("GENERIC_SIGNATURE_CHANGED", "java.util.Map<B, A>"),
+              ("GENERIC_SIGNATURE_CHANGED", "java.util.List<? super java.lang.Object>"))),
 ]

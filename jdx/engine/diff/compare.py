@@ -9,6 +9,7 @@ from jdx.engine.diff.extensions import extensions
 from jdx.engine.diff.findings import Finding
 from jdx.engine.diff.forms import (
     generic_form,
+    generic_key,
     java_type,
     member_form,
     member_id,
@@ -107,7 +108,7 @@ def _compare_type(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], side
         elif o.access & ABSTRACT and not n.access & ABSTRACT:
             out.append(make("ABSTRACT_REMOVED"))
     out += _supertypes(o, n, views, make)
-    if o.signature != n.signature:
+    if o.signature != n.signature and generic_key(o.signature, "class") != generic_key(n.signature, "class"):
         out.append(make("GENERIC_SIGNATURE_CHANGED",
                         f"{generic_form(o.signature, 'class')} -> {generic_form(n.signature, 'class')}"))
     out += annotation_findings(o.annotations, n.annotations, make)

@@ -135,3 +135,66 @@ def generic_form(signature: str | None, kind: str) -> str:
         return d.render_type(d.parse_field_signature(signature))
     except ValueError:
         return signature
+
+
+def _canon(node, env: dict[str, str]):
+    """A signature tree with its type variables renamed by env and `? extends Object` written `?`."""
+    d = descriptors
+    if isinstance(node, d.TypeVar):
+        return d.TypeVar(env.get(node.name, node.name))
+    if isinstance(node, d.BaseType):
+        return node
+    if isinstance(node, d.ArrayTypeSig):
+        return d.ArrayTypeSig(_canon(node.component, env))
+    if isinstance(node, d.TypeArg):
+        if node.wildcard == "+" and node.type == d.ClassTypeSig(d.OBJECT):
+            return d.TypeArg("*", None)  # JLS §4.5.1: `? extends Object` is `?`
+        return node if node.type is None else d.TypeArg(node.wildcard, _canon(node.type, env))
+    if isinstance(node, d.ClassTypeSig):
+        return d.ClassTypeSig(node.name, tuple(_canon(a, env) for a in node.args),
+                              tuple(d.InnerClassSig(i.name, tuple(_canon(a, env) for a in i.args))
+                                    for i in node.inner))
+    if isinstance(node, d.TypeParam):
+        return d.TypeParam(env.get(node.name, node.name),
+                           None if node.class_bound is None else _canon(node.class_bound, env),
+                           tuple(_canon(b, env) for b in node.interface_bounds))
+    raise ValueError(f"not a signature node: {node!r}")
+
+
+def _positional(params, prefix: str, env: dict[str, str]) -> dict[str, str]:
+    # a type parameter's name is not part of the API (JLS §13.4.4, §13.4.13): its position is
+    return {**env, **{p.name: f"?{prefix}{i}" for i, p in enumerate(params)}}
+
+
+def _owner_env(owner_signature: str | None) -> dict[str, str]:
+    if owner_signature is None:
+        return {}
+    try:
+        return _positional(descriptors.parse_class_signature(owner_signature).type_params, "C", {})
+    except ValueError:
+        return {}
+
+
+def generic_key(signature: str | None, kind: str, owner_signature: str | None = None) -> str | None:
+    """The Signature attribute with what cannot matter to a user taken out, for comparing two versions: type
+    parameters renamed by position (the owner class's too), `? extends Object` as `?`. Unparseable text is itself."""
+    if signature is None:
+        return None
+    d = descriptors
+    try:
+        if kind == "class":
+            sig = d.parse_class_signature(signature)
+            env = _positional(sig.type_params, "C", {})
+            return d.format_signature(d.ClassSignature(
+                tuple(_canon(p, env) for p in sig.type_params), _canon(sig.superclass, env),
+                tuple(_canon(i, env) for i in sig.interfaces)))
+        env = _owner_env(owner_signature)
+        if kind == "method":
+            sig = d.parse_method_signature(signature)
+            env = _positional(sig.type_params, "M", env)
+            return d.format_signature(d.MethodSignature(
+                tuple(_canon(p, env) for p in sig.type_params), tuple(_canon(p, env) for p in sig.params),
+                _canon(sig.return_type, env), tuple(_canon(t, env) for t in sig.throws)))
+        return d.format_signature(_canon(d.parse_field_signature(signature), env))
+    except ValueError:
+        return signature

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from jdx.engine.diff.findings import Finding
-from jdx.engine.diff.forms import generic_form, java_type, member_form, member_id, member_ref, type_ref
+from jdx.engine.diff.forms import generic_form, generic_key, java_type, member_form, member_id, member_ref, type_ref
 from jdx.engine.diff.surface import (
     ABSTRACT,
     DEPRECATED_DESC,
@@ -129,8 +129,8 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
         out.append(make("ABSTRACT_ADDED"))
     elif o.access & ABSTRACT and not n.access & ABSTRACT:
         out.append(make("ABSTRACT_REMOVED"))
-    if o.signature != n.signature:
-        kind = "field" if o.is_field else "method"
+    kind = "field" if o.is_field else "method"
+    if o.signature != n.signature and _generic_key(o, kind, sides[0]) != _generic_key(n, kind, sides[1]):
         out.append(make("GENERIC_SIGNATURE_CHANGED",
                         f"{generic_form(o.signature, kind)} -> {generic_form(n.signature, kind)}"))
     out += _exceptions(o, n, make, sides)
@@ -153,6 +153,11 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
     if n.deprecated != o.deprecated:
         out.append(make("DEPRECATED_ADDED" if n.deprecated else "DEPRECATED_REMOVED"))
     return out
+
+
+def _generic_key(m: Member, kind: str, side: Surface) -> str | None:
+    owner = side.types.get(m.owner)
+    return generic_key(m.signature, kind, owner.signature if owner is not None else None)
 
 
 def _param_annotation_findings(o: Member, n: Member, make) -> list[Finding]:
