@@ -98,14 +98,37 @@ def make_wanted() -> threading.Thread | None:
     return thread
 
 
-def make(base_file: Path, root: Path) -> bool:
-    """A spare copy of `base_file` for the next update of `root`, replacing an older one; False when not made."""
+def make_ahead(base_file: Path, root: Path, then=None) -> threading.Thread:
+    """The update of `root` this process is about to make grows from `base_file`: its copy starts now on a side
+    thread (a one-shot process too), while the artifacts that join are still being extracted; `then()` runs on that
+    thread after the copy. Join the thread before the update, which takes the copy (`take`); one not taken is removed
+    at exit."""
+    def run() -> None:
+        try:
+            make(base_file, root, ahead=True)
+            if then is not None:
+                then()
+        except Exception:  # noqa: BLE001 - only a head start: the update does it all itself
+            pass
+
+    thread = threading.Thread(target=run, name="jdx-head-start", daemon=True)
+    thread.start()
+    return thread
+
+
+def make(base_file: Path, root: Path, *, ahead: bool = False) -> bool:
+    """A spare copy of `base_file` for the next update of `root`, replacing an older one; False when not made
+    (`ahead`: made for this process's own coming update, whether or not it keeps spares)."""
+    global _exit_hook
     ident = _identity(base_file)
     key = str(root)
     with _lock:
-        if not _enabled or ident is None or key in _making or (key in _spares and _spares[key][0] == ident):
+        if not (_enabled or ahead) or ident is None or key in _making or (key in _spares and _spares[key][0] == ident):
             return False
         _making.add(key)
+        if not _exit_hook:
+            _exit_hook = True
+            atexit.register(remove_all)
     folder = None
     try:
         root.mkdir(parents=True, exist_ok=True)
@@ -114,7 +137,7 @@ def make(base_file: Path, root: Path) -> bool:
         if _identity(base_file) != ident:  # rebuilt while copied: the copy may be torn
             return False
         with _lock:
-            if not _enabled:  # closed while copying
+            if not (_enabled or ahead):  # closed while copying
                 return False
             old = _spares.get(key)
             _spares[key] = (ident, folder)

@@ -335,6 +335,7 @@ def _build(cache, root, artifacts, force, executor, store, progress, started) ->
     missing = [i for i, s in enumerate(shards) if s is None]
     failures: list[Warning_] = []
     kotlin_seconds = 0.0
+    head = _head_start(cache, root, artifacts) if missing and not force else None
     try:
         if missing:
             for got in executor.extract(cache, store, [artifacts[i] for i in missing], force, progress):
@@ -352,6 +353,8 @@ def _build(cache, root, artifacts, force, executor, store, progress, started) ->
             names = ", ".join(sorted({w.artifact for w in failures}))
             raise ArtifactReadError(f"{len(failures)} artifact(s) could not be extracted: {names}",
                                     warnings=sorted(failures))
+        if head is not None:
+            head.join()  # the copy the update takes, if not done yet: never copied twice
         report = _graph(cache, root, artifacts, ready, force, executor, store, progress, started, t_extracted,
                         len(missing) - len(failures), kotlin_seconds)
     finally:
@@ -362,6 +365,32 @@ def _build(cache, root, artifacts, force, executor, store, progress, started) ->
     if missing:
         report.executor = executor.describe()
     return report
+
+
+def _head_start(cache: Path, root: Path, artifacts: list[Artifact]):
+    """While the artifacts without a shard are extracted, the side thread of `spares.make_ahead` copies the graph
+    the update will most likely grow from and loads its classpath context; None when no built graph serves (or
+    one holds exactly these artifacts: nothing is copied then)."""
+    if any(a.kind == "dir" for a in artifacts):
+        fixed = [a for a in artifacts if a.kind != "dir"]
+        base = fresh_graph(cache, fixed) if fixed else None  # a directory's rows grow from its other artifacts'
+        keys = [a.key for a in fixed]
+    else:
+        bases = _candidate_bases(cache, artifacts)
+        if not bases or _same_artifacts(bases, artifacts) is not None:
+            return None
+        base, keys = bases[0][1], _manifest_keys(bases[0][2])
+    if base is None:
+        return None
+    from jdx.graph_schema import spares
+    from jdx.graph_schema.store import GRAPH_FILE
+
+    def context() -> None:
+        from jdx.loaders.build_context import load_base_context
+
+        load_base_context(base, keys)
+
+    return spares.make_ahead(base / GRAPH_FILE, root, then=context)
 
 
 def _grown_report(build: Path, counts: dict, warnings: list, failed: list, added: int, how: str, artifacts: int,

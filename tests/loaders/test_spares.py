@@ -170,3 +170,39 @@ def test_a_host_over_a_class_directory_grows_each_recompile_from_a_spare(tmp_pat
         host.close()  # the daemon's process then ends with os._exit: its host removes the spares, not atexit
     assert not _spare_dirs(graph_roots[0])
     assert not spares.make(dep, tmp_path / "after")  # a closed host keeps none
+
+
+def test_a_one_shot_update_copies_its_base_while_the_new_jar_is_extracted(tmp_path, monkeypatch):
+    """A process (no host, no spares kept) adding a jar to a workspace whose graph is built: the base graph is copied
+    on a side thread during the jar's extraction, the update takes that copy (one copy in all), nothing is left
+    behind, and the graph equals a build from scratch."""
+    from jdx.graph_schema import update
+    from jdx.loaders import indexer
+    from jdx.loaders.indexer import ensure_graph
+    from jdx.loaders.roots import resolve_roots
+    from tests.loaders.test_incremental_faults import jar
+    from tests.loaders.test_incremental_graph import snapshot
+
+    monkeypatch.setattr(spares, "_enabled", False)
+    monkeypatch.setattr(spares, "_spares", {})
+    cache = tmp_path / "cache"
+    a = jar(tmp_path / "a.jar", {"a/A.java": "package a; public class A { public int size() { return 3; } }"})
+    b = jar(tmp_path / "b.jar", {"b/B.java": "package b; public class B extends java.util.AbstractList<String> {"
+                                             " public String get(int i) { return null; }"
+                                             " public int size() { return 0; } }"})
+    ensure_graph(cache, resolve_roots([str(a)], None, cache).artifacts)
+    copies, ahead = [], []
+    real_update_copy, real_spare_copy = update.clone_or_copy, spares.clone_or_copy
+    monkeypatch.setattr(update, "clone_or_copy", lambda src, dst: (copies.append(src), real_update_copy(src, dst)))
+    monkeypatch.setattr(spares, "clone_or_copy", lambda src, dst: (ahead.append(src), real_spare_copy(src, dst)))
+    started = []
+    real_head = indexer._head_start
+    monkeypatch.setattr(indexer, "_head_start", lambda *args: started.append(real_head(*args)) or started[-1])
+    arts = resolve_roots([str(a), str(b)], None, cache).artifacts
+    report = ensure_graph(cache, arts)
+    assert report.incremental and len(started) == 1 and started[0] is not None
+    assert len(ahead) == 1 and copies == []  # copied once, ahead, and taken
+    assert not any(_spare_dirs(p) for p in (cache / "graphs").iterdir())
+    scratch = tmp_path / "scratch"
+    want = ensure_graph(scratch, resolve_roots([str(a), str(b)], None, scratch).artifacts, force=True)
+    assert snapshot(report.graph) == snapshot(want.graph)
