@@ -71,6 +71,12 @@ def parse_words(cmd: Command, words: list[str]) -> tuple[str, dict[str, Any]]:
             raise UsageError(f"{cmd.name} takes one {positional_param.metavar} (got {query!r} and {word!r}); "
                              "quote a reference that contains spaces")
         out[extra.name] = word
+    if len(positionals) > 1:
+        given = [bool(query)] + [p.name in out for p in positionals[1:]]
+        absent = [p.metavar for p, ok in zip(positionals, given) if not ok and p.required]
+        if absent:
+            names = " ".join(p.metavar for p in positionals)
+            raise UsageError(f"{cmd.name} takes {names} (missing {' '.join(absent)})")
     return query or "", dict(sorted(out.items()))
 
 
