@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from jdx.loaders.extractor import BytecodeExtractor
     from jdx.loaders.shard_store import ShardStore
 
-SHARD_FORMAT = 2  # 2: the `kotlin` table
+SHARD_FORMAT = 3  # 2: the `kotlin` table; 3: its @JvmOverloads links by the overloads' descriptors
 
 Progress = Callable[..., None]  # (stage, done, total, note="")
 

@@ -60,10 +60,6 @@ class _Members:
         owner, _, key = member_id.partition("#")
         return self.by_owner.get(owner, {}).get(key, 0)
 
-    def named(self, owner: str, name: str) -> list[str]:
-        return sorted(k for k in self.by_owner.get(owner, ()) if k.startswith(name + "(")
-                      and k[len(name)] == "(")
-
 
 def _type_json(t: KmType | None) -> str | None:
     return render_type(t, qualified=True) if t is not None else None
@@ -136,15 +132,38 @@ def _function_links(m: _Members, owner: str, facade: str | None, f: KmFunction, 
                 links.append("default:" + d)
         if main and main in m.overloads:
             for where in ([owner] + ([facade] if facade else [])):
-                for key in m.named(where, name):
-                    other = f"{where}#{key}"
-                    if key != name + desc and not m.access(other) & ACC_SYNTHETIC and key.endswith(")" + ret):
+                for key in _jvm_overloads(name, args, ret, f):
+                    other = m.method(where, (name, key))
+                    if other and not m.access(other) & ACC_SYNTHETIC:
                         links.append("overload:" + other)
     if static_host:
         s = m.method(static_host, f.jvm)
         if s and m.access(s) & ACC_STATIC:
             links.append("static:" + s)
     return links
+
+
+def _jvm_overloads(name: str, args: str, ret: str, f: KmFunction) -> list[str]:
+    """The descriptors `@JvmOverloads` gives the function whose descriptor is `(args)ret`: for k = 0 .. n-1 of its n
+    parameters with a default, every parameter kept except the defaults after the k-th (what a different function of
+    the same name is never mistaken for); [] when the descriptor's parameters do not line up with the function's."""
+    from jdx.engine.descriptors import parse_method_descriptor
+
+    try:
+        pieces, _ = parse_method_descriptor(f"({args}){ret}")
+    except ValueError:
+        return []
+    lead = len(pieces) - len(f.parameters) - (1 if f.suspend else 0)  # a receiver leads, a continuation trails
+    if lead < 0:
+        return []
+    head, own, tail = pieces[:lead], pieces[lead:lead + len(f.parameters)], pieces[lead + len(f.parameters):]
+    defaults = [i for i, p in enumerate(f.parameters) if p.declares_default]
+    out = []
+    for k in range(len(defaults)):
+        dropped = set(defaults[k:])
+        kept = [d for i, d in enumerate(own) if i not in dropped]
+        out.append("(" + "".join(head + kept + tail) + ")" + ret)
+    return out
 
 
 def _property_links(m: _Members, owner: str, facade: str | None, p: KmProperty, field_host: str | None) -> list[str]:
