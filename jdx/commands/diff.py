@@ -62,6 +62,7 @@ def run_diff(session, request: DiffRequest):
     try:
         writes = load_sides([old, new], cache)
         try:
+            _refuse_unreadable((old, new))
             surfaces = surface_from_compact(old.label, old.surfaces), surface_from_compact(new.label, new.surfaces)
             findings = compare(*surfaces, DiffOptions(request.visibility, request.include_synthetic))
         finally:
@@ -84,6 +85,23 @@ def run_diff(session, request: DiffRequest):
                   for label, side in (("old", old), ("new", new)) for a in side.artifacts]
     return Answer(result, warnings=warnings, truncated=truncated, provenance=provenance,
                   exit_code=1 if result["gate"]["failed"] else 0)
+
+
+def _refuse_unreadable(sides) -> None:
+    """Exit 5 naming the first artifact that could not be read (spec §7.7). A fresh extraction refuses by itself; a
+    shard a query's workspace build cached keeps the failure only as a warning, and comparing what could not be read
+    would report the other side's every type as added or removed."""
+    from jdx.errors import ArtifactReadError
+
+    for side in sides:
+        for w in side.warnings:
+            if w.code != "ARTIFACT_READ_ERROR":
+                continue
+            artifact = next((a for a in side.artifacts if a.name == w.artifact), None)
+            if artifact is None:
+                raise ArtifactReadError(w.message)
+            reason = w.message.removeprefix(f"{artifact.name}: ").removeprefix(f"{artifact.spec}: ")
+            raise ArtifactReadError(f"cannot read {artifact.path}: {reason}")
 
 
 def _duplicate_warnings(sides, surfaces) -> list:

@@ -18,8 +18,13 @@ class Case:
     driver: str | None = None  # body of c_<name>.Driver#run(), compiled against the new library
     extra: dict[str, str] = field(default_factory=dict)  # more caller-side classes (compiled against old)
     nodebug: bool = False  # compile the new side without -g
+    edits: tuple[tuple[str, str, str, str], ...] = ()  # (side, class, member, flag) applied after javac: see EDITS
 
 
+# what javac never emits but kotlinc does, written into the compiled classes (DiffFixtures.java): `synthetic` on a
+# declared member (Kotlin's @Deprecated(level = HIDDEN)); `public` on an anonymous or local class, member "" (kotlinc
+# marks anonymous objects public)
+EDITS = ("synthetic", "public")
 RUNTIME = "@java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME) "
 
 CASES = [
@@ -98,6 +103,10 @@ CASES = [
          {"T": "public class T { public static int f = 1; }"}, {"T": "public class T { public static long f = 1; }"},
          "int x = p_field_type_changed.T.f;", "NoSuchFieldError"),
     # ---- SUSPICIOUS (binary compatible by the letter of JLS §13.5: the old caller still links) ----
+    Case("member_made_synthetic", "MEMBER_MADE_SYNTHETIC",
+         {"H": "public class H { public static int old() { return 1; } public static int neu() { return 2; } }"},
+         {"H": "public class H { public static int old() { return 1; } public static int neu() { return 2; } }"},
+         "p_member_made_synthetic.H.old();", edits=(("new", "H", "old", "synthetic"),)),
     Case("member_moved_to_supertype", "MEMBER_MOVED_TO_SUPERTYPE",
          {"Base": "public class Base { public int m() { return 0; } }",
           "Sub": "public class Sub extends Base { public int m() { return 1; } }"},
@@ -211,8 +220,10 @@ class Scenario:
     detail_contains: tuple[tuple[str, str], ...] = ()  # (rule, text its detail must hold)
     all_rules: tuple[str, ...] | None = None  # with --visibility all (None: the same as `rules`)
     synthetic_rules: tuple[str, ...] | None = None  # with --visibility all --include-synthetic
+    edits: tuple[tuple[str, str, str, str], ...] = ()  # (side, class, member, flag) applied after javac: see EDITS
 
 
+SYNTHETIC_FLIPS = "public class S { public int hidden() { return 1; } public int shown() { return 2; } public int f; }"
 SCENARIOS = [
     # two removals and two additions of one shape: never paired (spec §3.3)
     Scenario("ambiguous_bucket",
@@ -240,6 +251,27 @@ SCENARIOS = [
                    " public static Runnable r() { return () -> {}; } }"},
              {"Q": "public class Q { public static Runnable r() { return null; } }"},
              (), all_rules=("MEMBER_REMOVED",), synthetic_rules=("MEMBER_REMOVED", "MEMBER_REMOVED")),
+    # a member made synthetic is no removal (compiled callers still link), one no longer synthetic an addition
+    Scenario("synthetic_flips",
+             {"S": SYNTHETIC_FLIPS}, {"S": SYNTHETIC_FLIPS},
+             ("MEMBER_MADE_SYNTHETIC", "MEMBER_MADE_SYNTHETIC", "MEMBER_ADDED"),
+             (("MEMBER_MADE_SYNTHETIC", "compiled callers still link, but sources can no longer call it"),
+              ("MEMBER_ADDED", "was synthetic")),
+             edits=(("new", "S", "hidden", "synthetic"), ("new", "S", "f", "synthetic"),
+                    ("old", "S", "shown", "synthetic"))),
+    # anonymous and local classes are never API, even public as kotlinc emits anonymous objects; javac's
+    # (package-private, H$3) count only with --visibility all, as before
+    Scenario("public_anonymous",
+             {"H": "public class H { public Object a() { return new Object() { public int extra() { return 1; } }; }"
+                   " public Runnable b() { return new Runnable() { public void run() {} }; }"
+                   " public Runnable d() { return new Runnable() { public void run() {} }; } }"},
+             {"H": "public class H { public Object a() { return new Object() {}; } public Runnable b() { return null; }"
+                   " public Runnable d() { return null; }"
+                   " public Object c() { class Local { public int x; } return new Local(); } }"},
+             ("MEMBER_ADDED",),
+             all_rules=("MEMBER_ADDED", "MEMBER_REMOVED", "TYPE_ADDED", "TYPE_REMOVED", "TYPE_REMOVED"),
+             edits=(("old", "H$1", "", "public"), ("old", "H$2", "", "public"), ("new", "H$1", "", "public"),
+                    ("new", "H$1Local", "", "public"))),
     # an Object method redeclared abstract in an interface is not a new obligation
     Scenario("object_method_redeclared",
              {"I": "public interface I { int a(); }"},

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.diff.cases import CASES, SCENARIOS
+from tests.diff.cases import CASES, EDITS, SCENARIOS
 
 HERE = Path(__file__).resolve().parent
 
@@ -28,6 +28,10 @@ def _write(path: Path, text: str) -> None:
 
 
 def write_sources(src: Path) -> None:
+    edits = [(side, f"p_{c.name}/{cls}", member, flag) for c in [*CASES, *SCENARIOS]
+             for side, cls, member, flag in c.edits]
+    assert all(e[3] in EDITS for e in edits), edits
+    _write(src / "edits.tsv", "".join("\t".join(e) + "\n" for e in edits))
     for case in CASES:
         pkg = f"p_{case.name}"
         _write_side(src / "old" / pkg, pkg, case.old)

@@ -49,6 +49,25 @@ def test_corrupt_jar_is_exit_5_naming_it(diff, diff_jars, tmp_path):
     assert "Traceback" not in text
 
 
+def test_corrupt_jar_with_a_cached_shard_is_exit_5_on_either_side(diff, diff_jars, jdx_home, tmp_path, monkeypatch):
+    """A query's workspace build caches the shard of a jar it cannot read (its failure kept as a warning); a diff
+    reading that shard must still refuse, never report the other side's every type as added or removed."""
+    from jdx.cli.main import main as cli_main
+
+    bad = tmp_path / "garbage-3.0.jar"
+    bad.write_text("garbage\n")
+    monkeypatch.chdir(tmp_path)
+    cli_main(["show", "p_member_removed.R", "--jars", str(bad), "--jars", str(diff_jars[0]), "--json",
+              "--cache-dir", str(jdx_home / "cache")])
+    for old, new in ((bad, diff_jars[0]), (diff_jars[0], bad)):
+        code, text = diff(str(old), str(new))
+        assert code == 5 and text.startswith("error: cannot read") and str(bad) in text, text
+        assert len(text.splitlines()) == 1, text
+        code, env = _json(diff, str(old), str(new))
+        assert code == 5 and not env["ok"] and env["error"]["code"] == "ARTIFACT_READ_ERROR", env
+        assert str(bad) in env["error"]["message"] and "result" not in env
+
+
 def test_class_directory_against_its_own_jar(diff, diff_suite, diff_jars):
     code, env = _json(diff, str(diff_suite.root / "new"), str(diff_jars[1]))
     assert code == 0 and env["result"]["total"] == 0, env["result"]["findings"][:5]

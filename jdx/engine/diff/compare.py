@@ -45,15 +45,17 @@ def compare(old: Surface, new: Surface, options: DiffOptions) -> list[Finding]:
             out.append(Finding("TYPE_REMOVED", type_ref(name), o.kind, type_form(o), None, id=name))
         elif o_api and not n_api:
             detail = f"{o.level} -> {n.level}"
-            if n.outer and n.outer in new.types and LEVELS[n.level] >= LEVELS["protected"]:
+            if n.anonymous_or_local and LEVELS[n.level] >= LEVELS["protected"]:
+                detail = "now an anonymous or local class (no source can name it)"
+            elif n.outer and n.outer in new.types and LEVELS[n.level] >= LEVELS["protected"]:
                 detail = f"enclosing {type_ref(n.outer)} is no longer part of the API"
             elif n.access & 0x1000:
                 detail = "now synthetic"
             out.append(Finding("TYPE_VISIBILITY_NARROWED", type_ref(name), o.kind, type_form(o), type_form(n), detail,
                                name))
         elif n_api and not o_api:
-            out.append(Finding("TYPE_ADDED", type_ref(name), n.kind, None, type_form(n),
-                               "" if o is None else f"was {o.level}", name))
+            was = "" if o is None else "was an anonymous or local class" if o.anonymous_or_local else f"was {o.level}"
+            out.append(Finding("TYPE_ADDED", type_ref(name), n.kind, None, type_form(n), was, name))
         elif o_api and n_api and not stable(name):
             out += _compare_type(o, n, views, sides)
     return sorted(out, key=Finding.sort_key)
@@ -144,9 +146,14 @@ def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], s
     out: list[Finding] = []
     removed: list[Member] = []
     added: list[Member] = []
+    flipped: set[str] = set()  # keys of new members that were an old member with the synthetic flag flipped
     for key, m in old_members.items():
         other = new_members.get(key)
+        if other is None and (other := _synthetic_flip(m, n.members)) is not None:
+            flipped.add(other.key)
         if other is not None:
+            if other.synthetic != m.synthetic and (other.synthetic or other.key in new_members):
+                out.append(_synthetic_flipped(m, other))
             out += compare_member(m, other, o, sides)
             for ext in extensions():
                 out += ext.compare_members(m, other, sides)
@@ -157,11 +164,14 @@ def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], s
         else:
             removed.append(m)
     for key, m in new_members.items():
-        if key in old_members:
+        if key in old_members or key in flipped:
             continue
-        if key in o.members and not o.members[key].synthetic:
-            out.append(Finding("MEMBER_ADDED", member_ref(m), kind_of(m), member_form(o.members[key]),
-                               member_form(m), f"was {o.members[key].level}", member_id(m)))
+        was = _synthetic_flip(m, o.members)
+        if was is not None and was.synthetic:
+            out.append(_synthetic_flipped(was, m))
+        elif (was := o.members.get(key)) is not None and not was.synthetic:
+            out.append(Finding("MEMBER_ADDED", member_ref(m), kind_of(m), member_form(was),
+                               member_form(m), f"was {was.level}", member_id(m)))
         else:
             added.append(m)
     paired, removed, added, ambiguous = _pair_by_shape(removed, added)
@@ -172,6 +182,32 @@ def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], s
     out += [_removal(m, o, n, sides[1], ambiguous) for m in removed]
     out += [_addition(m, n, sides[0]) for m in added]
     return out
+
+
+_MADE_SYNTHETIC = "now synthetic: compiled callers still link, but sources can no longer call it " \
+                  "(Kotlin's @Deprecated(level = HIDDEN) does this)"
+
+
+def _synthetic_flip(m: Member, members: dict[str, Member]) -> Member | None:
+    """The member of `members` with `m`'s exact name and descriptor whose synthetic flag differs from `m`'s (its key
+    does too: a synthetic method is keyed on its whole descriptor), or None."""
+    if m.is_field:
+        other = members.get(m.key)
+    else:
+        other = members.get(m.name + (m.params if m.synthetic else m.descriptor))
+    if other is None or other.descriptor != m.descriptor or other.synthetic == m.synthetic:
+        return None
+    return other
+
+
+def _synthetic_flipped(o: Member, n: Member) -> Finding:
+    """A member made synthetic (compiled callers still link, sources no longer see it), or no longer synthetic (an
+    addition to what sources see)."""
+    if n.synthetic:
+        return Finding("MEMBER_MADE_SYNTHETIC", member_ref(o), kind_of(o), member_form(o), member_form(n),
+                       _MADE_SYNTHETIC, member_id(o))
+    return Finding("MEMBER_ADDED", member_ref(n), kind_of(n), member_form(o), member_form(n),
+                   "was synthetic: sources can call it now", member_id(n))
 
 
 def _shape(m: Member) -> tuple:

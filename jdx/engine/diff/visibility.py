@@ -1,7 +1,8 @@
 """Which types and members a diff compares (spec §7.7 `--visibility public|all`, `--include-synthetic`).
 
 `public`: public and protected types (a nested type only when its outer types are too) and their public and
-protected members. A public type also exposes the public and protected members it inherits from a
+protected members. An anonymous or local class is never API, whatever its flags (kotlinc marks anonymous objects
+public; no source can name one). A public type also exposes the public and protected members it inherits from a
 non-public supertype of the same artifact (javac re-exports them; the JVM resolves them through the public type),
 so those count as the public type's own surface.
 """
@@ -40,7 +41,7 @@ class ApiView:
             return False
         if self.options.visibility == "all":
             return True
-        if LEVELS[t.level] < LEVELS["protected"]:
+        if LEVELS[t.level] < LEVELS["protected"] or t.anonymous_or_local:
             return False
         return t.outer is None or t.outer not in self.surface.types or self.type_is_api(t.outer)
 
