@@ -11,6 +11,7 @@ Unreadable metadata is a named warning for that class; its JVM view stays.
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 
 import pyarrow as pa
@@ -143,15 +144,15 @@ def _function_links(m: _Members, owner: str, facade: str | None, f: KmFunction, 
     return links
 
 
+_ARG = re.compile(r"\[*(?:[BCDFIJSZ]|L[^;]+;)")  # one parameter of a method descriptor
+
+
 def _jvm_overloads(name: str, args: str, ret: str, f: KmFunction) -> list[str]:
     """The descriptors `@JvmOverloads` gives the function whose descriptor is `(args)ret`: for k = 0 .. n-1 of its n
     parameters with a default, every parameter kept except the defaults after the k-th (what a different function of
     the same name is never mistaken for); [] when the descriptor's parameters do not line up with the function's."""
-    from jdx.engine.descriptors import parse_method_descriptor
-
-    try:
-        pieces, _ = parse_method_descriptor(f"({args}){ret}")
-    except ValueError:
+    pieces = _ARG.findall(args)
+    if "".join(pieces) != args:
         return []
     lead = len(pieces) - len(f.parameters) - (1 if f.suspend else 0)  # a receiver leads, a continuation trails
     if lead < 0:
