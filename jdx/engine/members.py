@@ -231,6 +231,31 @@ def stands_for(bridge_owner: str, twin: dict, twin_class: dict, methods: dict) -
                for m in methods.get(bridge_owner, []))
 
 
+def _ancestors(walk: list[tuple[dict, dict]]) -> dict[str, set[str]]:
+    """Each type of the walk -> its proper supertypes among the walk's types."""
+    parents = {row["id"]: [p for p in [row.get("super"), *(row.get("interfaces") or [])] if p]
+               for row, _ in walk if not row.get("external")}
+    out: dict[str, set[str]] = {}
+
+    def up(tid: str, path: frozenset) -> set[str]:
+        if tid not in out:
+            found: set[str] = set()
+            for p in parents.get(tid, ()):
+                if p not in path:
+                    found |= {p} | up(p, path | {p})
+            out[tid] = found
+        return out[tid]
+
+    for tid in parents:
+        up(tid, frozenset({tid}))
+    return out
+
+
+def _field_hidden(name: str, owner: str, field_owners: dict[str, list[str]], ancestors: dict[str, set[str]]) -> bool:
+    """Does a subtype of `owner` on the walk declare a field `name` (of any type and access: JLS §8.3)?"""
+    return any(s != owner and owner in ancestors.get(s, ()) for s in field_owners.get(name, ()))
+
+
 def _kind_of(row: dict, is_field: bool) -> str:
     if is_field:
         return "field"
@@ -264,13 +289,24 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
     entries: list[dict] = []
     collapsed_object = 0
     unresolved: list[str] = []
+    ancestors = _ancestors(walk)
+    field_owners: dict[str, list[str]] = {}
+    for tid, rows in all_fields.items():
+        for f in rows:
+            field_owners.setdefault(f["name"], []).append(tid)
     for row, env, is_iface, declared, is_field, m in walk_members(walk, all_methods, all_fields, target["id"],
                                                                   unresolved):
         tid = row["id"]
         name = m["name"]
         if name == "<clinit>":
             continue
-        key = (f"{name}:{m['descriptor']}" if is_field else name + m["descriptor"])
+        # what hides a supertype's member (JLS §8.3, §8.4.8): a field of the same name in a subtype on the way,
+        # whatever its type; a method of the same name and parameters, whatever it returns (a static one has no bridge to carry the old return)
+        # of the same name and parameters, whatever it returns (a static one has no bridge to carry the old return);
+        # fields of one name that reach the type on different paths are both members (naming one is ambiguous)
+        if is_field and _field_hidden(name, tid, field_owners, ancestors):
+            continue
+        key = f"{name}:{m['descriptor']}" if is_field else name + m["descriptor"][: m["descriptor"].index(")") + 1]
         if is_hidden(m, is_field) and not opts.include_synthetic:
             # a bridge stands for the member it bridges: the supertype's erased twin is collapsed,
             # unless it is javac's access bridge re-exporting a method of a non-public class
