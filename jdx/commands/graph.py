@@ -169,7 +169,8 @@ class UsagesRequest(_Scoped):
 def run_usages(session, req: UsagesRequest):
     from jdx.engine.rel_usages import UsageOptions
 
-    opts = UsageOptions(kinds=tuple(req.kind), filter=_filter(req), limit=req.limit, context=req.context)
+    opts = UsageOptions(kinds=tuple(req.kind), filter=_filter(req), limit=req.limit, context=req.context,
+                        view=req.view)
     return usages_answer(session, req.query, opts, req.view)
 
 
@@ -248,7 +249,7 @@ def _call_tree(session, req, direction: str):
     from jdx.engine.rel_calls import CallOptions
 
     opts = CallOptions(depth=req.depth, filter=_filter(req), limit=req.limit,
-                       external_only=getattr(req, "external_only", False))
+                       external_only=getattr(req, "external_only", False), view=req.view)
     return call_tree_answer(session, req.query, opts, direction, req.view)
 
 

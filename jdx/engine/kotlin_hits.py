@@ -7,6 +7,7 @@ into one hit per declaration. Java classes, and every answer under `--view jvm`,
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 
 from jdx.engine.kotlin_index import kotlin_links
 from jdx.engine.kotlin_view import kotlin_entry, member_kotlin, member_ref
@@ -215,3 +216,95 @@ def one_declaration(found: dict[str, dict], ids: list[str]) -> dict | None:
     main = dict(entries[0])
     main["markers"] = [x for x in main["markers"] if x not in _ROLE_MARKERS.values()]
     return main
+
+
+# --- what a Kotlin caller calls: the sites `usages`, `callers` and `samples` report in the Kotlin view -------------
+# A Kotlin caller that omits a defaulted argument calls the function's `$default` stub, and a property is used through
+# its getter and setter; the JVM members a declaration forwards through (its `$default` stub, its @JvmOverloads
+# copies) are its own code, not usages of it.
+_FORWARDING = ("default", "overload")
+_FUNCTION_MAINS = ("method", "facade", "static", "constructor")
+
+
+@dataclass
+class KotlinSites:
+    """How the Kotlin view reads a symbol's sites. `stubs`: `$default` stub id -> the target its calls count for;
+    `own`: id of a member that forwards (a `$default` stub, an @JvmOverloads copy) -> its declaration; `decl_of`:
+    target or stub id -> its declaration. A property named by the reference (`prop` its representative target
+    id, `members` its JVM members) has its accessors' calls as reads (`getters`) and writes (`setters`), its field
+    accesses (`fields`) from outside its accessors (`accessors`)."""
+
+    stubs: dict[str, str] = field(default_factory=dict)
+    own: dict[str, str] = field(default_factory=dict)
+    decl_of: dict[str, str] = field(default_factory=dict)
+    prop: str | None = None
+    getters: dict[str, str] = field(default_factory=dict)
+    setters: dict[str, str] = field(default_factory=dict)
+    fields: list[str] = field(default_factory=list)
+    accessors: set[str] = field(default_factory=set)
+    members: set[str] = field(default_factory=set)  # every JVM member of the property
+
+    def forwarded(self, rows: list[dict], target_ids) -> dict[str, str]:
+        """`$default` stub id -> the one of `target_ids` its own call (among the CALLS_INTO `rows`) forwards to: a
+        stub's callers are its function's, whichever JVM member (a facade's copy, a part's method) that one is."""
+        wanted = set(target_ids)
+        return {r["c_id"]: r["target"] for r in rows if r["c_id"] in self.stubs and r["target"] in wanted}
+
+    def forwarding(self, caller_id: str, target_id: str) -> bool:
+        """Whether a call from `caller_id` into `target_id` is the declaration forwarding to itself."""
+        decl = self.decl_of.get(target_id)
+        return decl is not None and self.own.get(caller_id) == decl
+
+
+def _links(d: dict) -> list[tuple[str, str]]:
+    return [tuple(link.split(":", 1)) for link in d["jvm"] or () if not link.startswith("type:")]
+
+
+def kotlin_sites(store, target_ids: list[str], member_name: str | None = None) -> KotlinSites | None:
+    """The Kotlin reading of the sites of `target_ids` (the members one reference names, `member_name` its member
+    part), or None when none of them compiles from a Kotlin declaration (Java answers pay one cached query)."""
+    if not target_ids or not has_kotlin(store):
+        return None
+    decls = member_kotlin(store, sorted(set(target_ids)))
+    if not decls:
+        return None
+    out = KotlinSites()
+    props = [rows[0] for mid, rows in decls.items() if rows[0]["kind"] == "property"
+             and rows[0]["role"] in ("field", "getter", "setter") and rows[0]["name"] == member_name]
+    if props and len({d["id"] for d in props}) == 1:
+        d = props[0]
+        out.members = {m for _r, m in _links(d)}
+        mine = [t for t in target_ids if t in out.members]
+        out.prop = next((t for t in mine if "(" not in t), mine[0])
+        for role, member in _links(d):
+            if role == "getter":
+                out.getters[member] = out.prop
+            elif role == "setter":
+                out.setters[member] = out.prop
+            elif role == "field":
+                out.fields.append(member)
+        out.accessors = set(out.getters) | set(out.setters)
+        return out
+    for tid in target_ids:
+        rows = decls.get(tid)
+        if not rows or rows[0]["role"] == "default" or rows[0]["kind"] not in ("function", "constructor"):
+            continue
+        d = rows[0]
+        links = _links(d)
+        out.decl_of[tid] = d["id"]
+        for role, member in links:
+            if role in _FORWARDING:
+                out.own[member] = d["id"]
+        mains = [m for r in _FUNCTION_MAINS for role, m in links if role == r and m in target_ids]
+        main = mains[0] if mains else tid
+        for role, member in links:
+            if role == "default" and member not in target_ids and member not in out.stubs:
+                out.stubs[member] = main
+                out.decl_of[member] = d["id"]
+    return out if out.stubs or out.own else None
+
+
+def through_name(member_id: str) -> str:
+    """The JVM method name a site calls through (`topLevel$default`, `getLabel`), as its `via` shows it."""
+    name = member_id.split("#", 1)[1].split("(", 1)[0]
+    return "$default constructor" if name == "<init>" else name  # its descriptor ends in DefaultConstructorMarker

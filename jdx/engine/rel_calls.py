@@ -4,7 +4,9 @@ The trees grow on demand (`TreeWalk.load`): only methods that will be shown are 
 per expanded method, so `--depth 5` stays bounded by `--limit` in time and output. Virtual dispatch is
 explicit: an INVOKES edge names the declaration the JVM links (`via` the subtype named at the call
 site); `calls` shows that declaration, and `callers` of an overridable method lists calls through its
-declaring type and the subtypes that inherit it, never the callers of its overrides.
+declaring type and the subtypes that inherit it, never the callers of its overrides. In the Kotlin view the
+callers of a Kotlin function include the callers of its `$default` stub (`via foo$default`), never the stub
+or an @JvmOverloads copy forwarding to it (`kotlin_hits.kotlin_sites`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
+from jdx.engine.kotlin_hits import kotlin_sites, through_name
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_type
 from jdx.engine.relations import (ArtifactFilter, Artifacts, TreeWalk, check_depth, check_limit, is_lambda,
@@ -28,6 +31,7 @@ class CallOptions:
     filter: ArtifactFilter = field(default_factory=ArtifactFilter)
     limit: int | None = None
     external_only: bool = False
+    view: str = "kotlin"  # jvm: the JVM methods' own callers, nothing read as Kotlin
 
 
 class _CallGraph:
@@ -52,7 +56,7 @@ class _CallGraph:
         e["lines"].add(line if line is not None else -1)
         e["kinds"].add(kind)
         if via:
-            e["via"].add(format_type(via))
+            e["via"].add(via)
         e["in_lambda"] = e["in_lambda"] or in_lambda
         e["method_ref"] = e["method_ref"] or kind == "handle"
 
@@ -76,18 +80,27 @@ class _CallGraph:
         return out
 
 
-def _callers_loader(cg: _CallGraph, flt: ArtifactFilter):
+def _callers_loader(cg: _CallGraph, flt: ArtifactFilter, view: str = "kotlin"):
     def load(ids: list[str]) -> None:
-        rows = rows_by_ids(cg.store, q.CALLS_INTO, ids)
+        kt = kotlin_sites(cg.store, ids) if view == "kotlin" else None
+        stubs = kt.stubs if kt is not None else {}
+        rows = rows_by_ids(cg.store, q.CALLS_INTO, list(ids) + sorted(stubs))
+        if kt is not None:
+            stubs = kt.forwarded(rows, ids)  # a stub forwarding to none of `ids` is another level's
+            rows = [r for r in rows if not kt.forwarding(r["c_id"], r["target"])
+                    and (r["target"] in ids or r["target"] in stubs)]
         writers = lambda_writers(cg.store, [r["c_id"] for r in rows if is_lambda(r, "c_")])
-        for r in sorted(rows, key=lambda r: (r["target"], r["c_id"], r["line"] or -1)):
+        for r in sorted(rows, key=lambda r: (stubs.get(r["target"], r["target"]), r["c_id"], r["line"] or -1)):
             caller, in_lambda = r, False
             if is_lambda(r, "c_") and r["c_id"] in writers:
                 caller, in_lambda = writers[r["c_id"]], True
             if not flt.accepts(cg.arts, caller["c_artifact"]):
                 continue
             cg.remember(caller, "c_")
-            cg.add(r["target"], caller["c_id"], r["line"], r["kind"], r["via"], in_lambda)
+            target, via = stubs.get(r["target"], r["target"]), [format_type(r["via"])] if r["via"] else []
+            if r["target"] in stubs:  # a Kotlin caller omitting a defaulted argument calls the `$default` stub
+                via.append(through_name(r["target"]))
+            cg.add(target, caller["c_id"], r["line"], r["kind"], ", ".join(via), in_lambda)
     return load
 
 
@@ -111,7 +124,8 @@ def _calls_loader(cg: _CallGraph, flt: ArtifactFilter, external_only: bool):
                 if not flt.accepts(cg.arts, None if r["t_external"] else r["t_artifact"]):
                     continue
                 cg.remember(r, "t_")
-                cg.add(src, r["t_id"], r["line"], r["kind"], r["via"], r["source"] != src)
+                cg.add(src, r["t_id"], r["line"], r["kind"], format_type(r["via"]) if r["via"] else None,
+                       r["source"] != src)
     return load
 
 
@@ -166,7 +180,7 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
     cg = _CallGraph(store, arts)
     for r in rows_by_ids(store, q.METHODS_BY_IDS, [t.id for t in symbol.targets]):
         cg.remember(r, "")
-    load = _callers_loader(cg, opts.filter) if direction == "in" else \
+    load = _callers_loader(cg, opts.filter, opts.view) if direction == "in" else \
         _calls_loader(cg, opts.filter, opts.external_only)
     walk = TreeWalk(cg.g, cg.order, load, limit, depth)
     trees, notes = [], []

@@ -5,17 +5,24 @@ through a subclass or sub-interface owner (`via`) already lands on the declaring
 (`lambda$foo$0`) is javac's synthetic method; its sites are reported under the method that wrote the
 lambda (found through the handle edge into the body) and marked `in_lambda`. A method reference
 (`Foo::bar`, a handle edge) is a usage of `bar`, marked `method_ref`.
+
+In the Kotlin view (spec §12.1) a symbol is what a Kotlin caller means by it (`kotlin_hits.kotlin_sites`): a
+function's sites include the calls of its `$default` stub (`via foo$default`), never the stub's or an
+@JvmOverloads copy's own forwarding call; a property's are its getter's calls (reads), its setter's (writes) and
+accesses to its field from outside its accessors.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from jdx.engine.refs import format_member, format_type
+from jdx.engine.kotlin_hits import KotlinSites, kotlin_sites, through_name
+from jdx.engine.kotlin_view import member_ref
+from jdx.engine.refs import format_member, format_type, parse_ref
 from jdx.engine.relations import (ArtifactFilter, Artifacts, Symbol, Target, check_limit, is_lambda,
                                   lambda_writers, method_ref, resolve_symbol, rows_by_ids, sort_key,
                                   split_method_id, twin_ids)
-from jdx.errors import UsageError, Warning_
+from jdx.errors import RefSyntaxError, UsageError, Warning_
 from jdx.graph_schema import queries_graph as q
 from jdx.graph_schema.store import GraphStore
 
@@ -31,6 +38,7 @@ class UsageOptions:
     filter: ArtifactFilter = field(default_factory=ArtifactFilter)
     limit: int | None = None
     context: int | None = None
+    view: str = "kotlin"  # jvm: the JVM members' own sites, nothing read as Kotlin
 
 
 def parse_kinds(values: list[str] | tuple[str, ...]) -> tuple[str, ...]:
@@ -53,6 +61,24 @@ def _via(row: dict) -> str | None:
     return format_type(row["via"]) if row.get("via") else None
 
 
+def _through(row: dict, member_id: str) -> dict:
+    """`via` and `through` of a site that reaches the symbol through another JVM member (a `$default` stub, an
+    accessor): `via` names it after any subtype the call names."""
+    return {"via": ", ".join(x for x in (_via(row), through_name(member_id)) if x), "through": member_ref(member_id)}
+
+
+def kotlin_reading(store: GraphStore, symbol: Symbol, view: str = "kotlin") -> KotlinSites | None:
+    """How the Kotlin view reads the sites of a member symbol; None for a type, under `--view jvm`, for Java."""
+    if view != "kotlin" or symbol.is_type:
+        return None
+    try:
+        ref = parse_ref(symbol.text)
+        name = ref.member if ref.member is not None else symbol.text.rsplit(".", 1)[-1]
+    except RefSyntaxError:
+        name = None
+    return kotlin_sites(store, [t.id for t in symbol.targets], name)
+
+
 def _chaining_callers(store: GraphStore, rows: list[dict], by_id: dict[str, Target]) -> set[int]:
     """Indexes of rows that are a constructor calling `this(...)` or `super(...)`: calls, not allocations.
     The superclass of every calling class is fetched in one batch."""
@@ -61,30 +87,61 @@ def _chaining_callers(store: GraphStore, rows: list[dict], by_id: dict[str, Targ
         # a constructor's call: its id holds `#<init>(` (owners never hold `#`)
         if r["kind"] == "invokespecial" and "#<init>(" in r["c_id"] and by_id[r["target"]].kind == "constructor":
             candidates.append((i, r["c_id"].split("#", 1)[0], r["target"].split("#", 1)[0]))
+    if not candidates:
+        return set()
     supers = {t["id"]: t["super"] for t in rows_by_ids(store, q.TYPES_BY_IDS, {c[1] for c in candidates})}
     return {i for i, owner, target in candidates if owner == target or supers.get(owner) == target}
 
 
-def _member_sites(store: GraphStore, targets: list[Target], kinds: set[str]) -> list[dict]:
-    """Sites of fields (reads, writes) and methods (calls, allocations, overrides) among `targets`;
-    a bare name can be both (`AbstractShape#sides` is a field and a method)."""
-    by_id = {t.id: t for t in targets}
+def _property_sites(store: GraphStore, target: Target, kt: KotlinSites, kinds: set[str]) -> list[dict]:
+    """Sites of a Kotlin property: its getter's calls are reads, its setter's writes, and its field's accesses
+    count from outside its accessors (a multi-file facade's accessor copies call the part's: not usages)."""
     sites: list[dict] = []
+    for query, kind in ((q.READS_INTO, "read"), (q.WRITES_INTO, "write")):
+        if kt.fields and kind in kinds:
+            for r in rows_by_ids(store, query, kt.fields):
+                if r["c_id"] not in kt.accessors:
+                    sites.append(_site(r, kind, target, r["kind"], via=_via(r),
+                                       method_ref=r["kind"].startswith("handle")))
+    accessors = {**{m: "read" for m in kt.getters}, **{m: "write" for m in kt.setters}}
+    wanted = sorted(m for m, kind in accessors.items() if kind in kinds)
+    for r in rows_by_ids(store, q.CALLS_INTO, wanted) if wanted else ():
+        if r["c_id"] not in kt.accessors:
+            sites.append(_site(r, accessors[r["target"]], target, r["kind"], method_ref=r["kind"] == "handle",
+                               **_through(r, r["target"])))
+    return sites
+
+
+def _member_sites(store: GraphStore, targets: list[Target], kinds: set[str],
+                  kt: KotlinSites | None = None) -> list[dict]:
+    """Sites of fields (reads, writes) and methods (calls, allocations, overrides) among `targets`;
+    a bare name can be both (`AbstractShape#sides` is a field and a method). `kt`: the Kotlin reading."""
+    sites: list[dict] = []
+    if kt is not None and kt.prop is not None:
+        sites += _property_sites(store, next(t for t in targets if t.id == kt.prop), kt, kinds)
+        targets = [t for t in targets if t.id not in kt.members]
+    by_id = {t.id: t for t in targets}
     fields = sorted(t.id for t in targets if t.is_field)
     methods = sorted(t.id for t in targets if not t.is_field)
+    stubs = sorted(kt.stubs) if kt is not None and methods else []
+    reached = {**by_id, **{s: by_id[kt.stubs[s]] for s in stubs}}
     for query, kind in ((q.READS_INTO, "read"), (q.WRITES_INTO, "write")):
         if fields and kind in kinds:
             for r in rows_by_ids(store, query, fields):
                 sites.append(_site(r, kind, by_id[r["target"]], r["kind"], via=_via(r),
                                    method_ref=r["kind"].startswith("handle")))
     if methods and kinds & {"call", "new"}:
-        rows = rows_by_ids(store, q.CALLS_INTO, methods)
-        chaining = _chaining_callers(store, rows, by_id)
+        rows = rows_by_ids(store, q.CALLS_INTO, methods + stubs)
+        if kt is not None:
+            reached.update({s: by_id[t] for s, t in kt.forwarded(rows, methods).items()})
+            rows = [r for r in rows if not kt.forwarding(r["c_id"], r["target"])]
+        chaining = _chaining_callers(store, rows, reached)
         for i, r in enumerate(rows):
-            target = by_id[r["target"]]
+            target = reached[r["target"]]
             kind = "new" if target.kind == "constructor" and i not in chaining else "call"
             if kind in kinds:
-                sites.append(_site(r, kind, target, r["kind"], via=_via(r), method_ref=r["kind"] == "handle"))
+                how = _through(r, r["target"]) if r["target"] in stubs else {"via": _via(r)}
+                sites.append(_site(r, kind, target, r["kind"], method_ref=r["kind"] == "handle", **how))
     if methods and "override" in kinds:
         for r in rows_by_ids(store, q.OVERRIDERS_OF, methods):
             r["line"] = -1
@@ -147,13 +204,13 @@ def _attribute_lambdas(store: GraphStore, sites: list[dict]) -> None:
 
 
 def _collect(store: GraphStore, symbol: Symbol, kinds: tuple[str, ...],
-             filter: ArtifactFilter | None) -> list[tuple[dict, dict]]:
+             filter: ArtifactFilter | None, kt: KotlinSites | None = None) -> list[tuple[dict, dict]]:
     """(site, caller row) pairs, sorted; canonical refs still without the bridge-twin `:ReturnType`."""
     wanted = set(KINDS) if "all" in kinds else set(kinds)
     if symbol.is_type:
         raw = _type_sites(store, symbol.targets[0], wanted)
     else:
-        raw = _member_sites(store, symbol.targets, wanted)
+        raw = _member_sites(store, symbol.targets, wanted, kt)
     arts = Artifacts.of(store)
     if filter is not None and filter.active():  # before lambda attribution: a lambda lives in its writer's file
         raw = [s for s in raw if filter.accepts(arts, s["row"].get("c_artifact"))]
@@ -168,11 +225,11 @@ def _collect(store: GraphStore, symbol: Symbol, kinds: tuple[str, ...],
 
 
 def usage_pairs(store: GraphStore, symbol: Symbol, kinds: tuple[str, ...] = ("all",),
-                filter: ArtifactFilter | None = None) -> list[tuple[dict, dict]]:
+                filter: ArtifactFilter | None = None, view: str = "kotlin") -> list[tuple[dict, dict]]:
     """The sites of `usage_sites` before their canonical refs are formatted, as (site, caller row) pairs:
     `site` has `kind`, `line`, `target`, `detail`, `in_lambda`, `method_ref`; the row `c_id`, `c_access`,
     `c_artifact`. For callers that pick a few of thousands of sites (`samples`) and `finish_pairs` those."""
-    return _collect(store, symbol, kinds, filter)
+    return _collect(store, symbol, kinds, filter, kotlin_reading(store, symbol, view))
 
 
 def finish_pairs(store: GraphStore, pairs: list[tuple[dict, dict]]) -> list[dict]:
@@ -183,7 +240,7 @@ def finish_pairs(store: GraphStore, pairs: list[tuple[dict, dict]]) -> list[dict
 
 
 def usage_sites(store: GraphStore, symbol: Symbol, kinds: tuple[str, ...] = ("all",),
-                filter: ArtifactFilter | None = None) -> list[dict]:
+                filter: ArtifactFilter | None = None, view: str = "kotlin") -> list[dict]:
     """Every usage site of a resolved symbol (`relations.resolve_symbol`), sorted by artifact (classpath
     order), caller ref, line.
 
@@ -191,8 +248,9 @@ def usage_sites(store: GraphStore, symbol: Symbol, kinds: tuple[str, ...] = ("al
     for `impl` / `annotation`), `caller_id`, `line` (-1 when unknown), `kind` (call, ref, impl, override,
     read, write, new, throw, annotation), `detail` (the instruction or reference kind), `artifact`
     (name), `target` (which overload or field the site reaches), `in_lambda`, `lambda`
-    (the synthetic body's name, when in a lambda), `method_ref`, `via` (the subtype named at the call)."""
-    return finish_pairs(store, _collect(store, symbol, kinds, filter))
+    (the synthetic body's name, when in a lambda), `method_ref`, `via` (the subtype named at the call, and in the
+    Kotlin view the JVM method the site calls through), `through` (that method's reference)."""
+    return finish_pairs(store, _collect(store, symbol, kinds, filter, kotlin_reading(store, symbol, view)))
 
 
 def _finished(pairs: list[tuple[dict, dict]], arts: Artifacts) -> list[tuple[dict, dict]]:
@@ -209,6 +267,8 @@ def _finish(s: dict, arts: Artifacts) -> dict:
         out["lambda"] = s["lambda"]
     if s.get("via"):
         out["via"] = s["via"]
+    if s.get("through"):
+        out["through"] = s["through"]
     return out
 
 
@@ -235,8 +295,11 @@ def _groups(sites: list[dict], totals: dict[str, int]) -> list[dict]:
     return groups
 
 
-def _notes(symbol: Symbol) -> list[str]:
+def _notes(symbol: Symbol, kt: KotlinSites | None = None) -> list[str]:
     """What the answer includes and leaves to other symbols (spec §3.3: never guess silently)."""
+    if kt is not None and kt.prop is not None:
+        return ["a Kotlin property: calls of its getter are reads, of its setter writes; its field's accesses from "
+                "outside its accessors are included (--view jvm: the field's own accesses)"]
     if symbol.is_type:
         return ["calls of the type's methods and constructors are usages of those members: "
                 f"jdx usages '{symbol.targets[0].ref}#<name>'"]
@@ -254,14 +317,19 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
     kinds = parse_kinds(opts.kinds)
     symbol = resolve_symbol(store, text)
     wanted = set(KINDS) if "all" in kinds else set(kinds)
-    pairs = _collect(store, symbol, kinds, opts.filter)
+    kt = kotlin_reading(store, symbol, opts.view)
+    pairs = _collect(store, symbol, kinds, opts.filter, kt)
     shown = finish_pairs(store, pairs[:limit])
     sites = [s for s, _ in pairs]
     warnings = []
-    possible = {k for t in symbol.targets for k in KINDS_OF.get(t.kind, ())}
+    targets = symbol.targets
+    if kt is not None and kt.prop is not None:  # a property is one symbol, whichever of its members the name hit
+        targets = [t for t in targets if t.id not in kt.members or t.id == kt.prop]
+    possible = {k for t in targets for k in (("read", "write") if kt is not None and t.id == kt.prop
+                                             else KINDS_OF.get(t.kind, ()))}
     if not (wanted & possible):
         warnings.append(Warning_("KIND_NOT_APPLICABLE",
-                                 f"--kind {','.join(kinds)} never matches a {symbol.targets[0].kind}: "
+                                 f"--kind {','.join(kinds)} never matches a {targets[0].kind}: "
                                  f"use {'|'.join(sorted(possible)) or 'another symbol'}"))
     counts: dict[str, int] = {}
     arts = Artifacts.of(store)
@@ -274,13 +342,13 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
     for artifact, n in per_artifact.items():
         name = arts.name(artifact)
         totals[name] = totals.get(name, 0) + n
-    kinds_of_targets = sorted({t.kind for t in symbol.targets})
-    result = {"symbol": symbol.targets[0].ref if len(symbol.targets) == 1 else text,
+    kinds_of_targets = sorted({t.kind for t in targets})
+    result = {"symbol": targets[0].ref if len(targets) == 1 else text,
               "symbol_kind": kinds_of_targets[0] if len(kinds_of_targets) == 1 else "member",
-              "targets": [t.ref for t in symbol.targets],
+              "targets": [t.ref for t in targets],
               "kinds": list(kinds), "total": len(sites), "counts": dict(sorted(counts.items())),
-              "filter": opts.filter.describe(), "notes": _notes(symbol), "groups": _groups(shown, totals),
-              "_target_ids": [t.id for t in symbol.targets]}  # for the Kotlin view; the command drops it
+              "filter": opts.filter.describe(), "notes": _notes(symbol, kt), "groups": _groups(shown, totals),
+              "_target_ids": [t.id for t in targets]}  # for the Kotlin view; the command drops it
     truncated = {"shown": len(shown), "total": len(sites), "hint": f"--limit {len(sites)}"} \
         if len(sites) > limit else None
     return result, warnings, truncated

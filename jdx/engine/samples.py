@@ -177,7 +177,8 @@ def samples(store: GraphStore, text: str, opts: SampleOptions, window, reconstru
     symbol = resolve_symbol(store, text)
     targets = _targets(store, symbol)
     by_ref = {t.ref: t for t in targets}
-    kinds = ("read", "write") if all(t.is_field for t in targets) and targets else ("call", "new")
+    # a field's reads and writes, a method's calls; a Kotlin property's are reads and writes of its getter and setter
+    kinds = ("call", "new", "read", "write")
     pairs = [(s, row) for s, row in usage_pairs(store, Symbol(symbol.text, symbol.type_row, targets), kinds)
              if not s.get("method_ref")] if targets else []
     arts = Artifacts.of(store)
