@@ -53,7 +53,7 @@ JDK_CASES = [
     ("imports-jdk-entry", ["imports", "Map.Entry"], 0),
     ("imports-jdk-ambiguous", ["imports", "List"], 2),
     ("ls-jdk-function", ["ls", "java.util.function", "--limit", "12"], 0),
-    ("ls-jdk-roots", ["ls", "--counts"], 0),
+    ("ls-jdk-roots", ["ls"], 0),  # without --counts: the JDK's class count moves with every update of the JDK
     ("tree-jdk-sql", ["tree", "java.sql", "--depth", "2", "--counts"], 0),
     ("tree-jdk-sql-types", ["tree", "java.sql", "--depth", "3", "--limit", "8"], 0),
 ]
