@@ -57,7 +57,8 @@ def test_corrupt_jar_with_a_cached_shard_is_exit_5_on_either_side(diff, diff_jar
     bad = tmp_path / "garbage-3.0.jar"
     bad.write_text("garbage\n")
     monkeypatch.chdir(tmp_path)
-    cli_main(["show", "p_member_removed.R", "--jars", str(bad), "--jars", str(diff_jars[0]), "--json",
+    monkeypatch.setenv("JDX_NO_DAEMON", "1")  # answered in this process: no daemon outlives the test
+    cli_main(["show", "p_member_removed.R", "--jars", str(bad), "--jars", str(diff_jars[0]), "--json", "--no-jdk",
               "--cache-dir", str(jdx_home / "cache")])
     for old, new in ((bad, diff_jars[0]), (diff_jars[0], bad)):
         code, text = diff(str(old), str(new))

@@ -92,7 +92,7 @@ def built(tmp_path_factory):
 
 def test_members_list_what_hides_not_what_is_hidden(built, tmp_path):
     jar, oracle = built
-    service = JdxService(Options(jars=[str(jar)], cache_dir=str(tmp_path / "cache")))
+    service = JdxService(Options(jars=[str(jar)], jdk=False, cache_dir=str(tmp_path / "cache")))
     for cls in ("h.B", "h.C"):
         members = service.members(cls, MemberOptions(access=("public",))).result["members"]
         got = {}
