@@ -277,6 +277,16 @@ SCENARIOS = [
              {"I": "public interface I { int a(); }"},
              {"I": "public interface I { int a(); boolean equals(Object o); }"},
              ("MEMBER_ADDED",), (("MEMBER_ADDED", "already inherited from java.lang.Object"),)),
+    # a class removed from the supertypes cannot come back through an interface the artifact lacks; an interface can
+    Scenario("supertype_removed_beside_a_missing_interface",
+             {"B": "public class B {}", "I": "public interface I {}",
+              "C": "public class C extends B implements java.io.Serializable {}",
+              "D": "public class D implements I, java.io.Serializable {}"},
+             {"B": "public class B {}", "I": "public interface I {}",
+              "C": "public class C implements java.io.Serializable {}",
+              "D": "public class D implements java.io.Serializable {}"},
+             ("SUPERTYPE_REMOVED", "SUPERTYPE_REMOVED"),
+             (("SUPERTYPE_REMOVED", "I (not among the supertypes this artifact holds; java.io.Serializable"),)),
     # JLS §4.5.1: `? extends Object` is `?`; a type parameter's name is not API, its position is: no finding
     Scenario("generic_equivalents",
              {"W": "public class W<T> { public java.util.List<?> a() { return null; }"

@@ -81,3 +81,12 @@ def test_visibility_all_and_synthetic(suite, jdx_home):
         assert Counter(f["rule"] for f in synthetic.get(f"p_{sc.name}", [])) == Counter(want_synthetic), sc.name
     narrowed = every["p_member_visibility_narrowed"]
     assert [(f["rule"], f["detail"]) for f in narrowed] == [("MEMBER_VISIBILITY_NARROWED", "public -> private")]
+
+
+def test_a_removed_superclass_is_not_hedged_by_a_missing_interface(by_package):
+    """slf4j 1.7 -> 2.0's NOPLogger lost MarkerIgnoringBase while implementing java.io.Serializable (not in the jar):
+    a class cannot be inherited through an interface, so the finding says it is gone, no "may still be inherited"."""
+    findings = by_package["p_supertype_removed_beside_a_missing_interface"]
+    details = sorted(f["detail"] for f in findings if f["rule"] == "SUPERTYPE_REMOVED")
+    assert details[0] == "p_supertype_removed_beside_a_missing_interface.B", details
+    assert "may still be inherited" in details[1], details

@@ -133,12 +133,28 @@ def _supertypes(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], make) 
     out = []
     for s in sorted(old_names - new_names):
         detail = type_ref(s)
-        if new_missing:
-            detail += f" (not among the supertypes this artifact holds; {', '.join(map(type_ref, new_missing))} " \
+        was = views[0].surface.types.get(s)
+        # a class comes down the superclass chain only: through a missing interface it cannot
+        through = [_missing_superclass(views[1], n.name)] if was is not None and was.kind not in (
+            "interface", "annotation") else new_missing
+        through = [t for t in through if t]
+        if through:
+            detail += f" (not among the supertypes this artifact holds; {', '.join(map(type_ref, through))} " \
                       "is not in it, so it may still be inherited there)"
         out.append(make("SUPERTYPE_REMOVED", detail))
     out += [make("SUPERTYPE_ADDED", type_ref(s)) for s in sorted(new_names - old_names)]
     return out
+
+
+def _missing_superclass(view: ApiView, name: str) -> str | None:
+    """The first class of `name`'s superclass chain that the side does not hold (java.lang.Object aside), or None."""
+    t, seen = view.surface.types.get(name), set()
+    while t is not None and t.superclass and t.superclass != OBJECT and t.superclass not in seen:
+        seen.add(t.superclass)
+        if t.superclass not in view.surface.types:
+            return t.superclass
+        t = view.surface.types[t.superclass]
+    return None
 
 
 def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], sides) -> list[Finding]:
