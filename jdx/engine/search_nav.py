@@ -17,7 +17,7 @@ from jdx.graph_schema import queries, queries_search
 from jdx.graph_schema.queries_search import TYPE_KINDS
 from jdx.graph_schema.store import GraphStore
 
-ACC_PUBLIC, ACC_STATIC, ACC_VARARGS = 0x0001, 0x0008, 0x0080
+ACC_PUBLIC, ACC_STATIC, ACC_BRIDGE, ACC_VARARGS, ACC_SYNTHETIC = 0x0001, 0x0008, 0x0040, 0x0080, 0x1000
 # `at java.base/java.util.HashMap.get(HashMap.java:556)`, `app//a.B.c(B.java)`, `a.B.<init>(Unknown Source)`
 _FRAME = re.compile(r"^\s*(?:at\s+)?(?:[^\s/()]*/+)?(?P<sym>[^\s/()]+?)\s*(?:\((?P<src>[^)]*)\))?\s*$")
 
@@ -76,12 +76,18 @@ def _member_candidates(store: GraphStore, owners: list[dict], name: str, line: i
         hits = [m for m in methods if m["first_line"] is not None and m["first_line"] <= line <= m["last_line"]]
         methods = hits or methods
     fields = store.rows(queries_search.FIELDS_NAMED, {"owners": ids, "name": name}) if line is None else []
+    # methods of one owner, name and parameters that differ in their return (a bridge and the method it bridges):
+    # their refs carry the return type, or they would print alike and name the same method
+    params = defaultdict(int)
+    for m in methods:
+        params[(m["owner"], m["descriptor"].split(")")[0])] += 1
     out = []
     for m in methods + fields:
         is_field = m["kind"] == "field"
         try:
             ref = format_member(m["owner"], name, m["descriptor"], is_field=is_field,
-                                varargs=bool(m["access"] & ACC_VARARGS))
+                                varargs=bool(m["access"] & ACC_VARARGS),
+                                with_return=not is_field and params[(m["owner"], m["descriptor"].split(")")[0])] > 1)
         except ValueError:
             ref = format_type(m["owner"]) + "#" + name
         kind = "constructor" if name == "<init>" else "initializer" if name == "<clinit>" else m["kind"]
@@ -90,6 +96,10 @@ def _member_candidates(store: GraphStore, owners: list[dict], name: str, line: i
             row["lines"] = [m["first_line"], m["last_line"]]
         if name.startswith("lambda$"):
             row["note"] = f"lambda body in {name.split('$')[1]}"
+        elif not is_field and m["access"] & ACC_BRIDGE:
+            row["note"] = "bridge: synthetic, forwards to the method of this name"
+        elif m["access"] & ACC_SYNTHETIC:
+            row["note"] = "synthetic"
         out.append(row)
     return out
 

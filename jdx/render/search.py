@@ -35,8 +35,8 @@ def resolve(r: dict) -> list[str]:
     if r.get("frame"):
         f = r["frame"]
         lines.append(f"frame {f['text']}" + (f"  {f['file']}:{f['line']}" if f.get("line") is not None else ""))
-    rows = [(f"{c['kind']} {c['ref']}" + (f"  (lines {c['lines'][0]}-{c['lines'][1]})" if c.get("lines") else ""),
-             c["artifact"]) for c in r["candidates"]]
+    rows = [(f"{c['kind']} {c['ref']}" + (f"  (lines {c['lines'][0]}-{c['lines'][1]})" if c.get("lines") else "")
+             + (f"  [{c['note']}]" if c.get("note") else ""), c["artifact"]) for c in r["candidates"]]
     lines.extend(_columns(rows, "  " if r.get("frame") else ""))
     n = len(r["candidates"])
     if n == r["total"]:  # a truncated answer gets output's `… N of M shown (hint)` line instead

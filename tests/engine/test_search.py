@@ -220,6 +220,19 @@ def test_resolve_fragments(store):
     assert all(c["kind"] and c["artifact"] for c in entry)
 
 
+def test_resolve_tells_a_bridge_from_the_method_it_bridges(store):
+    """StringBuilder#reverse() returns StringBuilder; javac's bridge for AbstractStringBuilder's covariant reverse()
+    has the same parameters: each ref names its own method (with its return type), the bridge says what it is."""
+    candidates = resolve(store, "java.lang.StringBuilder#reverse", 50)[0]["candidates"]
+    by_ref = {c["ref"]: c for c in candidates}
+    assert len(by_ref) == len(candidates) >= 2, candidates
+    real = by_ref["java.lang.StringBuilder#reverse():java.lang.StringBuilder"]
+    bridge = by_ref["java.lang.StringBuilder#reverse():java.lang.AbstractStringBuilder"]
+    assert "note" not in real and bridge["note"].startswith("bridge"), candidates
+    assert resolve(store, "java.util.HashMap#get", 50)[0]["candidates"][0]["ref"] == \
+        "java.util.HashMap#get(java.lang.Object)"  # no bridge: no return type
+
+
 def test_resolve_unknown_is_not_found(store):
     with pytest.raises(NotFoundError) as err:
         resolve(store, "com.nowhere.Nothing.none", 50)
