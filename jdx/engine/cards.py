@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from jdx.engine import descriptors as d
 from jdx.engine.member_resolve import canonical_ref, collect, lookup
-from jdx.engine.members import ACC, ACCESS_LEVELS, _modifiers, _render_field, _render_method, access_level
+from jdx.engine.members import ACC, ACCESS_LEVELS, _modifiers, _render_field, _render_method, access_level, is_hidden
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.resolve import artifact_names, resolve_type
 from jdx.errors import UsageError, Warning_
@@ -180,7 +180,7 @@ def _kotlin(row: dict) -> dict | None:
 
 def _counts(methods: list[dict], fields: list[dict]) -> dict:
     def shown(m: dict, is_field: bool) -> bool:
-        return not (m["access"] & ACC["synthetic"] or (not is_field and m["access"] & ACC["bridge"]))
+        return not is_hidden(m, is_field)
 
     ms = [m for m in methods if shown(m, False) and not m["name"].startswith("<")]
     cs = [m for m in methods if shown(m, False) and m["name"] == "<init>"]

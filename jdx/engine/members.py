@@ -213,8 +213,10 @@ def is_inherited(m: dict, is_field: bool, declaring: str, is_iface: bool, query_
 
 
 def is_hidden(row: dict, is_field: bool) -> bool:
-    """Synthetic members, and bridge methods (ACC_BRIDGE shares its bit with ACC_VOLATILE on fields)."""
-    return bool(row["access"] & ACC["synthetic"] or (not is_field and row["access"] & ACC["bridge"]))
+    """Synthetic members: javac's bridges among them. A bridge that is not synthetic is API: kotlinc's bridges of a
+    collection's special members (`contains(String)` beside `contains(Object)` in a `List<String>`) are declared
+    for Java callers. (`is_field` stays: ACC_BRIDGE shares its bit with ACC_VOLATILE on fields.)"""
+    return bool(row["access"] & ACC["synthetic"])
 
 
 def stands_for(bridge_owner: str, twin: dict, twin_class: dict, methods: dict) -> bool:

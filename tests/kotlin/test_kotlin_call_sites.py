@@ -39,6 +39,11 @@ class Account(val owner: String = "anon") {
         return pad("x")
     }
 }
+
+class Names : AbstractList<String>() {
+    override val size: Int get() = 1
+    override fun get(index: Int): String = "n"
+}
 '''
 
 USE = '''package ks.use
@@ -196,3 +201,15 @@ def test_cli_usages_of_a_property_name_its_accessor_calls(run_jdx, tmp_path):
     assert "usages of var label: String?  ks.Account#label: 2 (read 1, write 1)" in r.out
     assert "fun run(): String  ks.use.Client#run()  write 11 via setLabel, read 12 via getLabel" in r.out
     assert "[getter]" not in r.out and "[setter]" not in r.out
+
+
+def test_kotlin_collection_bridges_are_members(store):
+    """kotlinc declares `contains(String)` and `contains(Object)` of a `List<String>` with ACC_BRIDGE but not
+    ACC_SYNTHETIC: Java callers call them, so `members` lists them; javac-style synthetic bridges stay hidden."""
+    from jdx.engine.members import MemberOptions, list_members
+
+    declared = list_members(store, "ks.Names", MemberOptions(inherited=False))["members"]
+    refs = [m["ref"] for m in declared]
+    for name in ("contains", "indexOf", "lastIndexOf"):
+        assert f"ks.Names#{name}(java.lang.String)" in refs and f"ks.Names#{name}(java.lang.Object)" in refs, refs
+    assert len([r for r in refs if r.startswith("ks.Names#get(int)")]) == 1, refs  # get(int):Object is synthetic
