@@ -41,6 +41,7 @@ def _check(rows: list[dict], at_least: int) -> None:
             assert r["seconds"] > 0, r
 
 
+@pytest.mark.soak  # ~17 s: the graph rows' ten queries and a reader deriving its indexes; CI's soak runs it
 def test_graph_rows(warm):
     rows = bench_graph.rows(warm, 1)
     _check(rows, 6)
@@ -48,6 +49,7 @@ def test_graph_rows(warm):
     assert "sites, 50 shown" in usages["value"] and not usages["value"].startswith("skipped")
 
 
+@pytest.mark.soak  # spawns cold processes; CI's soak runs it
 def test_search_rows(warm, monkeypatch, tmp_path):
     monkeypatch.setattr(bench_search, "COLD_CASES", [["search", "HMap"]])  # one cold process family is enough here
     # the cold rows' processes inherit this environment: one-shot answers, and no daemon left in the machine's
