@@ -88,14 +88,9 @@ def _jar() -> Path:
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory, jdx_home):
-    from jdx.commands.session import Options, Session
+    from tests.kotlin.corpus import indexed_store
 
-    jar = tmp_path_factory.mktemp("ktcs") / "call-sites.jar"
-    shutil.copy(_jar(), jar)
-    session = Session(Options(jars=[str(jar)], jdk=False, cache_dir=str(jdx_home / "cache")))
-    session.index()
-    yield session.store()
-    session.close()
+    yield from indexed_store(tmp_path_factory, jdx_home, _jar(), "ktcs", "call-sites.jar")
 
 
 def _usages(store, text: str, view: str = "kotlin", kinds=("all",)) -> tuple[dict, list[tuple]]:

@@ -9,19 +9,12 @@ import shutil
 
 import pytest
 
-from tests.kotlin.corpus import fixtures_jar
+from tests.kotlin.corpus import fixtures_jar, indexed_store
 
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory, jdx_home):
-    from jdx.commands.session import Options, Session
-
-    jar = tmp_path_factory.mktemp("kts") / "kotlin-fixtures.jar"
-    shutil.copy(fixtures_jar(), jar)
-    session = Session(Options(jars=[str(jar)], jdk=False, cache_dir=str(jdx_home / "cache")))
-    session.index()
-    yield session.store()
-    session.close()
+    yield from indexed_store(tmp_path_factory, jdx_home, fixtures_jar(), "kts", "kotlin-fixtures.jar")
 
 
 def _search(store, name: str, view: str) -> list[dict]:
