@@ -244,11 +244,18 @@ class KotlinSites:
     accessors: set[str] = field(default_factory=set)
     members: set[str] = field(default_factory=set)  # every JVM member of the property
 
+    # a `@JvmStatic` companion function's method on the companion, when the reference named its static copy: Kotlin
+    # callers call it, and it forwards to nothing (stub id -> the target its calls count for)
+    companions: dict[str, str] = field(default_factory=dict)
+
     def forwarded(self, rows: list[dict], target_ids) -> dict[str, str]:
         """`$default` stub id -> the one of `target_ids` its own call (among the CALLS_INTO `rows`) forwards to: a
-        stub's callers are its function's, whichever JVM member (a facade's copy, a part's method) that one is."""
+        stub's callers are its function's, whichever JVM member (a facade's copy, a part's method) that one is; a
+        companion's method counts for the static copy named."""
         wanted = set(target_ids)
-        return {r["c_id"]: r["target"] for r in rows if r["c_id"] in self.stubs and r["target"] in wanted}
+        out = {r["c_id"]: r["target"] for r in rows if r["c_id"] in self.stubs and r["target"] in wanted}
+        out.update({s: t for s, t in self.companions.items() if t in wanted and s not in out})
+        return out
 
     def forwarding(self, caller_id: str, target_id: str) -> bool:
         """Whether a call from `caller_id` into `target_id` is the declaration forwarding to itself."""
@@ -301,10 +308,26 @@ def kotlin_sites(store, target_ids: list[str], member_name: str | None = None) -
             if role == "default" and member not in target_ids and member not in out.stubs:
                 out.stubs[member] = main
                 out.decl_of[member] = d["id"]
+        # a `@JvmStatic` companion function: its static copy on the outer class forwards to the companion's method;
+        # Kotlin callers call the companion's method, Java callers may call either: one function, both its callers
+        statics = [m for role, m in links if role == "static"]
+        for static in statics:
+            out.own[static] = d["id"]
+            if static not in target_ids and static not in out.stubs:
+                out.stubs[static] = main
+                out.decl_of[static] = d["id"]
+            for role, member in links:
+                if role == "method" and member not in target_ids and member not in out.stubs:
+                    out.stubs[member] = out.companions[member] = main
+                    out.decl_of[member] = d["id"]
     return out if out.stubs or out.own else None
 
 
 def through_name(member_id: str) -> str:
-    """The JVM method name a site calls through (`topLevel$default`, `getLabel`), as its `via` shows it."""
-    name = member_id.split("#", 1)[1].split("(", 1)[0]
+    """The JVM method name a site calls through (`topLevel$default`, `getLabel`, `Companion.origin`), as its `via`
+    shows it."""
+    owner, _, rest = member_id.partition("#")
+    name = rest.split("(", 1)[0]
+    if owner.endswith("$Companion") and not name.endswith("$default"):
+        return "Companion." + name
     return "$default constructor" if name == "<init>" else name  # its descriptor ends in DefaultConstructorMarker

@@ -44,6 +44,12 @@ class Names : AbstractList<String>() {
     override val size: Int get() = 1
     override fun get(index: Int): String = "n"
 }
+
+class Point(val x: Int) {
+    companion object {
+        @JvmStatic fun origin(): Point = Point(0)
+    }
+}
 '''
 
 USE = '''package ks.use
@@ -63,6 +69,8 @@ class Client {
         counter++
         return pad("y") + pad("z", 2) + l + countdown() + Account("o").owner
     }
+
+    fun start(): Point = Point.origin()
 }
 '''
 RUN, TWICE = "ks.use.Client#run()", "ks.Account#twice()"
@@ -208,3 +216,20 @@ def test_kotlin_collection_bridges_are_members(store):
     for name in ("contains", "indexOf", "lastIndexOf"):
         assert f"ks.Names#{name}(java.lang.String)" in refs and f"ks.Names#{name}(java.lang.Object)" in refs, refs
     assert len([r for r in refs if r.startswith("ks.Names#get(int)")]) == 1, refs  # get(int):Object is synthetic
+
+
+def test_a_jvmstatic_companion_function_is_one_function_under_either_name(store):
+    """Kotlin's `Point.origin()` calls the companion's method; the static copy on `Point` forwards to it. Named either
+    way, the function's usages and callers are the companion method's callers (not the copy's forwarding call)."""
+    from jdx.engine.rel_calls import CallOptions, call_tree
+
+    start = "ks.use.Client#start()"
+    _, via_copy = _usages(store, "ks.Point#origin")
+    assert via_copy == [(start, "call", 19, "Companion.origin")], via_copy
+    _, direct = _usages(store, "ks.Point$Companion#origin")
+    assert direct == [(start, "call", 19, "")], direct  # the static copy's own call is no usage
+    _, jvm = _usages(store, "ks.Point#origin", view="jvm")
+    assert jvm == [], jvm  # nothing calls the static copy itself
+    result, _ = call_tree(store, "ks.Point#origin", CallOptions(), "in")
+    trees = {r["method"]: [(e["method"], e["lines"], e.get("via")) for e in r["tree"]] for r in result["roots"]}
+    assert trees == {"ks.Point#origin()": [(start, [19], ["Companion.origin"])]}, trees
