@@ -62,6 +62,7 @@ def _entries(cache: Path) -> set[str]:
             for p in (cache / sub).iterdir() if not p.name.startswith(".")}
 
 
+@pytest.mark.soak  # three workspaces indexed (~10 s); test_schema_and_small keeps `cache gc` in the default tier
 def test_gc_keeps_what_was_used_recently_and_drops_the_rest(run_jdx, tmp_path, jars):
     env = _env(tmp_path)
     cache = tmp_path / "cache"

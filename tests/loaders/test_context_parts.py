@@ -156,7 +156,7 @@ def test_a_big_build_compresses_its_context_and_updates_read_either(tmp_path, mo
     assert got == scratch(tmp_path / "s", ["more.jar", "lib.jar", "base.jar"])[0]
 
 
-@pytest.mark.parametrize("table", ["members", "declared_methods"])
+@pytest.mark.parametrize("table", ["members", pytest.param("declared_methods", marks=pytest.mark.soak)])
 def test_a_damaged_update_part_is_not_trusted_and_the_next_update_still_equals_scratch(tmp_path, monkeypatch, table):
     """An update's own part damaged on disk (not an Arrow file): the next update grown from that build reads the
     shards it needs instead (the member context) or codes the members again (the declared codes), and its answers

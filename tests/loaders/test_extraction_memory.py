@@ -13,6 +13,8 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from jdx.loaders.executors import WRITES_AHEAD, bounded_submit
 
 # the JDK modules with the most classes: each is one or more chunks of 1,500 classes
@@ -55,6 +57,7 @@ def _run(tmp_path, threads: int, pause: float) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.soak  # a 3 s pause in a JVM child; test_shard_writes_falling_behind_make_extraction_wait stays
 def test_readers_wait_for_a_slow_consumer_and_every_chunk_still_arrives(tmp_path):
     got = _run(tmp_path, threads=2, pause=3.0)
     # room for 2 * threads + 2 chunks in flight; one of them was taken before the pause
@@ -68,6 +71,7 @@ def test_readers_wait_for_a_slow_consumer_and_every_chunk_still_arrives(tmp_path
     assert len(chunks) > 2 * 2 + 2  # the bound was a real constraint: more chunks than room for them
 
 
+@pytest.mark.soak  # a JVM child of its own (~7 s)
 def test_one_reader_finishes_each_artifact_before_opening_the_next(tmp_path):
     got = _run(tmp_path, threads=1, pause=0.0)
     order = [tuple(c) for c in got["order"]]
