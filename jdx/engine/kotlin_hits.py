@@ -232,7 +232,8 @@ class KotlinSites:
     `own`: id of a member that forwards (a `$default` stub, an @JvmOverloads copy) -> its declaration; `decl_of`:
     target or stub id -> its declaration. A property named by the reference (`prop` its representative target
     id, `members` its JVM members) has its accessors' calls as reads (`getters`) and writes (`setters`), its field
-    accesses (`fields`) from outside its accessors (`accessors`)."""
+    accesses (`fields`) from outside its accessors (`accessors`). `companions`: of `stubs`, a `@JvmStatic` companion
+    function's method on the companion when the reference named its static copy (it forwards to nothing)."""
 
     stubs: dict[str, str] = field(default_factory=dict)
     own: dict[str, str] = field(default_factory=dict)
@@ -243,9 +244,6 @@ class KotlinSites:
     fields: list[str] = field(default_factory=list)
     accessors: set[str] = field(default_factory=set)
     members: set[str] = field(default_factory=set)  # every JVM member of the property
-
-    # a `@JvmStatic` companion function's method on the companion, when the reference named its static copy: Kotlin
-    # callers call it, and it forwards to nothing (stub id -> the target its calls count for)
     companions: dict[str, str] = field(default_factory=dict)
 
     def forwarded(self, rows: list[dict], target_ids) -> dict[str, str]:
@@ -304,22 +302,24 @@ def kotlin_sites(store, target_ids: list[str], member_name: str | None = None) -
                 out.own[member] = d["id"]
         mains = [m for r in _FUNCTION_MAINS for role, m in links if role == r and m in target_ids]
         main = mains[0] if mains else tid
+
+        def through(member: str) -> bool:
+            """`member`'s calls count as calls of `main` (False: it is a target itself, or already counted)."""
+            if member in target_ids or member in out.stubs:
+                return False
+            out.stubs[member], out.decl_of[member] = main, d["id"]
+            return True
+
+        statics = [m for role, m in links if role == "static"]
         for role, member in links:
-            if role == "default" and member not in target_ids and member not in out.stubs:
-                out.stubs[member] = main
-                out.decl_of[member] = d["id"]
+            if role == "default" or role == "static":
+                through(member)
+            elif role == "method" and statics and through(member):
+                out.companions[member] = main
         # a `@JvmStatic` companion function: its static copy on the outer class forwards to the companion's method;
         # Kotlin callers call the companion's method, Java callers may call either: one function, both its callers
-        statics = [m for role, m in links if role == "static"]
         for static in statics:
             out.own[static] = d["id"]
-            if static not in target_ids and static not in out.stubs:
-                out.stubs[static] = main
-                out.decl_of[static] = d["id"]
-            for role, member in links:
-                if role == "method" and member not in target_ids and member not in out.stubs:
-                    out.stubs[member] = out.companions[member] = main
-                    out.decl_of[member] = d["id"]
     return out if out.stubs or out.own else None
 
 
