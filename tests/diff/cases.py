@@ -307,4 +307,37 @@ SCENARIOS = [
              ("GENERIC_SIGNATURE_CHANGED",) * 3,
              (("GENERIC_SIGNATURE_CHANGED", "java.util.Map<B, A>"),
               ("GENERIC_SIGNATURE_CHANGED", "java.util.List<? super java.lang.Object>"))),
+    # a long annotation whose one element changed prints that element only (picocli's @Command descriptions)
+    Scenario("annotation_one_long_element_changed",
+             {"Cmd": RUNTIME + "public @interface Cmd { String name(); String[] description(); String version(); }",
+              "C": '@Cmd(name = "run", description = {"Runs the given task, then waits for it, printing, as it goes,",'
+                   ' "every step it takes (see the manual)"}, version = "1.0") public class C {}'},
+             {"Cmd": RUNTIME + "public @interface Cmd { String name(); String[] description(); String version(); }",
+              "C": '@Cmd(name = "run", description = {"Runs the given task, then waits for it, printing, as it goes,",'
+                   ' "every step it takes (see the manual)"}, version = "1.1") public class C {}'},
+             ("ANNOTATION_VALUES_CHANGED",),
+             (("ANNOTATION_VALUES_CHANGED", 'Cmd: version="1.0" -> "1.1"'),)),
+    # a raw class gaining a parameterized interface gets a Signature attribute for it: the new supertype is
+    # SUPERTYPE_ADDED's, the class's generics did not change (picocli 4.6.2 -> 4.7.7 `HelpCommand`)...
+    Scenario("class_gains_parameterized_interface",
+             {"H": "public class H implements Runnable { public void run() {} }",
+              "G": "public class G<T> implements Comparable<G<T>> { public int compareTo(G<T> o) { return 0; } }"},
+             {"H": "public class H implements Runnable, java.util.concurrent.Callable<Integer> {"
+                   " public void run() {} public Integer call() { return 0; } }",
+              "G": "public class G<T> implements Comparable<G<T>>, java.util.function.Supplier<T> {"
+                   " public int compareTo(G<T> o) { return 0; } public T get() { return null; } }"},
+             ("SUPERTYPE_ADDED", "MEMBER_ADDED") * 2,
+             # the bridge javac writes for `Integer call()`, told apart by its detail
+             synthetic_rules=("SUPERTYPE_ADDED", "MEMBER_ADDED") * 2 + ("MEMBER_ADDED",)),
+    # ... while the arguments of a supertype both versions name still are a change
+    Scenario("class_supertype_arguments_changed",
+             {"K": "public class K implements Comparable<K> { public int compareTo(K o) { return 0; } }",
+              "L": "public class L implements Comparable { public int compareTo(Object o) { return 0; } }"},
+             {"K": "public class K implements Comparable<String> { public int compareTo(String o) { return 0; }"
+                   " public int compareTo(K o) { return 0; } }",
+              "L": "public class L implements Comparable<L> { public int compareTo(L o) { return 0; } }"},
+             # L's compareTo(Object) is now the bridge javac writes for compareTo(L): no parameter names lost
+             ("GENERIC_SIGNATURE_CHANGED", "MEMBER_ADDED") * 2 + ("MEMBER_MADE_SYNTHETIC",),
+             (("GENERIC_SIGNATURE_CHANGED", "implements java.lang.Comparable<java.lang.String>"),
+              ("MEMBER_MADE_SYNTHETIC", "now a compiler bridge"))),
 ]

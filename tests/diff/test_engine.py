@@ -111,3 +111,13 @@ def test_a_constant_that_stops_being_one_says_so_in_words():
         ("FIELD_CONSTANT_VALUE_CHANGED", "k.C#UTF_8", '"UTF-8" -> (not a constant)')]
     back = compare(field(None), field('"UTF-8"'), DiffOptions())
     assert [f.detail for f in back] == ['(not a constant) -> "UTF-8"']
+
+
+def test_annotation_elements_read_nested_values_and_refuse_what_does_not_parse():
+    from jdx.engine.diff.members import annotation_elements
+
+    text = '@x.T(a=1, b={"p, q", \'c\'}, s="x\\"y, (z")'
+    assert annotation_elements(text) == ("@x.T", {"a": "1", "b": '{"p, q", \'c\'}', "s": '"x\\"y, (z"'})
+    assert annotation_elements("@x.T") == ("@x.T", {})
+    assert annotation_elements("@x.T(1)") is None  # not name=value: the finding shows both texts whole
+    assert annotation_elements('@x.T(a="open)') is None

@@ -79,6 +79,9 @@ def test_visibility_all_and_synthetic(suite, jdx_home):
         want_synthetic = want_all if sc.synthetic_rules is None else sc.synthetic_rules
         assert Counter(f["rule"] for f in every.get(f"p_{sc.name}", [])) == Counter(want_all), sc.name
         assert Counter(f["rule"] for f in synthetic.get(f"p_{sc.name}", [])) == Counter(want_synthetic), sc.name
+    # a bridge and the method it forwards to print as one reference: the bridge's detail tells them apart
+    calls = [f["detail"] for f in synthetic["p_class_gains_parameterized_interface"] if f["symbol"].endswith("H#call()")]
+    assert sorted(calls) == ["", "a compiler bridge returning java.lang.Object"], calls
     narrowed = every["p_member_visibility_narrowed"]
     assert [(f["rule"], f["detail"]) for f in narrowed] == [("MEMBER_VISIBILITY_NARROWED", "public -> private")]
 

@@ -8,8 +8,8 @@ from collections import defaultdict
 from jdx.engine.diff.extensions import extensions
 from jdx.engine.diff.findings import Finding
 from jdx.engine.diff.forms import (
+    class_generic_key,
     generic_form,
-    generic_key,
     java_type,
     member_form,
     member_id,
@@ -27,7 +27,7 @@ from jdx.engine.diff.members import (
     is_enum_constant,
     kind_of,
 )
-from jdx.engine.diff.surface import ABSTRACT, FINAL, LEVELS, OBJECT, Member, Surface, TypeInfo
+from jdx.engine.diff.surface import ABSTRACT, FINAL, LEVELS, OBJECT, VOLATILE_OR_BRIDGE, Member, Surface, TypeInfo
 from jdx.engine.diff.visibility import ApiView, DiffOptions
 
 
@@ -110,7 +110,8 @@ def _compare_type(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], side
         elif o.access & ABSTRACT and not n.access & ABSTRACT:
             out.append(make("ABSTRACT_REMOVED"))
     out += _supertypes(o, n, views, make)
-    if o.signature != n.signature and generic_key(o.signature, "class") != generic_key(n.signature, "class"):
+    common = frozenset((o.superclass, *o.interfaces)) & frozenset((n.superclass, *n.interfaces))
+    if o.signature != n.signature and class_generic_key(o, common) != class_generic_key(n, common):
         out.append(make("GENERIC_SIGNATURE_CHANGED",
                         f"{generic_form(o.signature, 'class')} -> {generic_form(n.signature, 'class')}"))
     out += annotation_findings(o.annotations, n.annotations, make)
@@ -168,9 +169,12 @@ def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], s
         if other is None and (other := _synthetic_flip(m, n.members)) is not None:
             flipped.add(other.key)
         if other is not None:
+            found = compare_member(m, other, o, sides)
             if other.synthetic != m.synthetic and (other.synthetic or other.key in new_members):
                 out.append(_synthetic_flipped(m, other))
-            out += compare_member(m, other, o, sides)
+                if other.synthetic:  # a bridge javac now writes in its place carries no parameter names
+                    found = [f for f in found if f.rule != "PARAMETER_NAMES_LOST"]
+            out += found
             for ext in extensions():
                 out += ext.compare_members(m, other, sides)
         elif key in n.members and not n.members[key].synthetic:
@@ -202,6 +206,8 @@ def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], s
 
 _MADE_SYNTHETIC = "now synthetic: compiled callers still link, but sources can no longer call it " \
                   "(Kotlin's @Deprecated(level = HIDDEN) does this)"
+_MADE_BRIDGE = "now a compiler bridge: compiled callers still link and reach the method it forwards to; sources " \
+               "call that one"
 
 
 def _synthetic_flip(m: Member, members: dict[str, Member]) -> Member | None:
@@ -221,9 +227,17 @@ def _synthetic_flipped(o: Member, n: Member) -> Finding:
     addition to what sources see)."""
     if n.synthetic:
         return Finding("MEMBER_MADE_SYNTHETIC", member_ref(o), kind_of(o), member_form(o), member_form(n),
-                       _MADE_SYNTHETIC, member_id(o))
+                       _MADE_BRIDGE if _bridge_return(n) else _MADE_SYNTHETIC, member_id(o))
     return Finding("MEMBER_ADDED", member_ref(n), kind_of(n), member_form(o), member_form(n),
                    "was synthetic: sources can call it now", member_id(n))
+
+
+def _bridge_return(m: Member) -> str | None:
+    """The return type of a member that is a compiler bridge (its printed reference is its overload's: the return
+    type tells them apart), or None."""
+    if m.is_field or not m.access & VOLATILE_OR_BRIDGE:
+        return None
+    return java_type(parse_method_descriptor(m.descriptor)[1])
 
 
 def _shape(m: Member) -> tuple:
@@ -283,7 +297,9 @@ def _removal(m: Member, o: TypeInfo, n: TypeInfo, new: Surface, ambiguous: dict[
 def _addition(m: Member, n: TypeInfo, old: Surface) -> Finding:
     ref, kind, form, fid = member_ref(m), kind_of(m), member_form(m), member_id(m)
     if m.is_field or not m.access & ABSTRACT:
-        return Finding("MEMBER_ADDED", ref, kind, None, form, id=fid)
+        ret = _bridge_return(m)
+        return Finding("MEMBER_ADDED", ref, kind, None, form, f"a compiler bridge returning {ret}" if ret else "",
+                       id=fid)
     if n.kind == "annotation" and m.default is not None:
         return Finding("MEMBER_ADDED", ref, kind, None, form, "annotation element with a default", id=fid)
     if n.name in old.types:

@@ -175,6 +175,30 @@ def _owner_env(owner_signature: str | None) -> dict[str, str]:
         return {}
 
 
+def class_generic_key(t: TypeInfo, common: frozenset[str]) -> tuple:
+    """What of a class's generic signature can matter between two versions: its type parameters (renamed by
+    position) and the generic form of each direct supertype in `common` (those both versions name). A supertype
+    added or removed is SUPERTYPE_ADDED/REMOVED's, so a class whose only change is a new parameterized interface
+    (raw before: no Signature at all; `Callable<Integer>` after) keeps its key. A class with no Signature reads
+    as raw supertypes. Unparseable text is itself."""
+    d = descriptors
+    if t.signature is None:
+        return (), tuple(sorted((s, s) for s in (t.superclass, *t.interfaces) if s is not None and s in common))
+    try:
+        sig = d.parse_class_signature(t.signature)
+    except ValueError:
+        return (t.signature,), ()
+    env = _positional(sig.type_params, "C", {})
+    params = tuple(_canon(p, env) for p in sig.type_params)
+    supers = []
+    for s in (sig.superclass, *sig.interfaces):
+        if s.binary_name in common:
+            canon = _canon(s, env)
+            raw = not s.args and not any(i.args for i in s.inner)
+            supers.append((s.binary_name, s.binary_name if raw else d.format_signature(canon)))
+    return params, tuple(sorted(supers))
+
+
 def generic_key(signature: str | None, kind: str, owner_signature: str | None = None) -> str | None:
     """The Signature attribute with what cannot matter to a user taken out, for comparing two versions: type
     parameters renamed by position (the owner class's too), `? extends Object` as `?`. Unparseable text is itself."""

@@ -60,6 +60,58 @@ def annotation_name(desc: str) -> str:
     return "@" + type_ref(desc[1:-1]) if desc.startswith("L") and desc.endswith(";") else desc
 
 
+def annotation_elements(text: str) -> tuple[str, dict[str, str]] | None:
+    """`@x.Tag(a=1, b={"p, q", 'c'})` as (`@x.Tag`, {element: value text}); None when the text does not read so."""
+    head, paren, rest = text.partition("(")
+    if not paren or not rest.endswith(")"):
+        return (text, {}) if not paren else None
+    body, parts, depth, quote, start, i = rest[:-1], [], 0, "", 0, 0
+    while i < len(body):
+        c = body[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "\"'":
+            quote = c
+        elif c in "({[":
+            depth += 1
+        elif c in ")}]":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(body[start:i].strip())
+            start = i + 1
+        i += 1
+    if quote or depth:
+        return None
+    if body.strip():
+        parts.append(body[start:].strip())
+    elements = {}
+    for part in parts:
+        name, eq, value = part.partition("=")
+        if not eq or not name.strip().isidentifier():
+            return None
+        elements[name.strip()] = value.strip()
+    return head, elements
+
+
+def _values_changed(old: str, new: str) -> str:
+    """An annotation whose element values changed: only the elements that differ (an annotation with a long text,
+    a CLI framework's command description, would print whole twice), or both texts when they do not read."""
+    o, n = annotation_elements(old), annotation_elements(new)
+    if o is None or n is None or o[0] != n[0] or len(old) + len(new) <= 120:
+        return f"{old} -> {new}"
+    changes = []
+    for name in sorted(set(o[1]) | set(n[1])):
+        was, now = o[1].get(name), n[1].get(name)
+        if was == now:
+            continue
+        changes.append(f"{name}={now} added" if was is None else f"{name}={was} removed" if now is None
+                       else f"{name}={was} -> {now}")
+    return f"{o[0]}: {'; '.join(changes)}"
+
+
 def annotation_findings(old: dict[str, str], new: dict[str, str], make, where: str = "") -> list[Finding]:
     """ANNOTATION_ADDED/REMOVED/VALUES_CHANGED; `@Deprecated` appearing or going is DEPRECATED_* instead."""
     def shown(text: str, desc: str) -> str:  # the extractor's text is the whole annotation, `@x.Tag(v=1)`
@@ -69,7 +121,8 @@ def annotation_findings(old: dict[str, str], new: dict[str, str], make, where: s
     for desc in sorted(set(old) | set(new)):
         if desc in old and desc in new:
             if old[desc] != new[desc]:
-                out.append(make("ANNOTATION_VALUES_CHANGED", f"{shown(old[desc], desc)} -> {shown(new[desc], desc)}"))
+                out.append(make("ANNOTATION_VALUES_CHANGED", _values_changed(shown(old[desc], desc),
+                                                                             shown(new[desc], desc))))
         elif desc == DEPRECATED_DESC:
             continue
         elif desc in new:
