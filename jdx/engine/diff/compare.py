@@ -20,9 +20,11 @@ from jdx.engine.diff.forms import (
     type_ref,
 )
 from jdx.engine.diff.members import (
+    MEMBERLESS_INTERFACES,
     OBJECT_MEMBERS,
     annotation_findings,
     compare_member,
+    could_supply,
     find_inherited,
     is_enum_constant,
     kind_of,
@@ -138,7 +140,7 @@ def _supertypes(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], make) 
         # a class comes down the superclass chain only: through a missing interface it cannot
         through = [_missing_superclass(views[1], n.name)] if was is not None and was.kind not in (
             "interface", "annotation") else new_missing
-        through = [t for t in through if t]
+        through = [t for t in through if t and t not in MEMBERLESS_INTERFACES]  # they extend nothing either
         if through:
             detail += f" (not among the supertypes this artifact holds; {', '.join(map(type_ref, through))} " \
                       "is not in it, so it may still be inherited there)"
@@ -283,6 +285,7 @@ def _removal(m: Member, o: TypeInfo, n: TypeInfo, new: Surface, ambiguous: dict[
     notes = [ambiguous[m.key]] if m.key in ambiguous else []
     if m.name != "<init>":
         holder, missing = find_inherited(new, n.name, m)
+        missing = could_supply(new, n.name, missing, m)
         if holder is not None:
             return Finding("MEMBER_MOVED_TO_SUPERTYPE", ref, kind, form, None,
                            f"now inherited from {type_ref(holder)}", id=fid)

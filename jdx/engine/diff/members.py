@@ -273,11 +273,32 @@ def find_inherited(surface: Surface, type_name: str, m: Member) -> tuple[str | N
     return None, missing
 
 
+# Java SE interfaces that declare no member in any release: a removed member cannot be inherited from them
+MEMBERLESS_INTERFACES = frozenset({"java/io/Serializable", "java/lang/Cloneable", "java/util/RandomAccess",
+                                   "java/util/EventListener", "java/rmi/Remote"})
+
+
+def could_supply(surface: Surface, type_name: str, missing: list[str], m: Member) -> list[str]:
+    """The supertypes of `missing` (those the side does not hold) that could still hand `m` to `type_name`'s
+    callers. A missing class always could; a missing interface only a public instance method (a default method)
+    or a public field (a constant), never a constructor, a static method or anything not public (JLS §9.2,
+    §9.3, §9.4); the member-less Java SE interfaces never."""
+    as_class = set()
+    held = [type_name, *surface.ancestors(type_name)[0]]
+    for t in (surface.types.get(h) for h in held):
+        if t is not None and t.superclass in missing:
+            as_class.add(t.superclass)
+    method_from_interface = not m.is_field and m.level == "public" and not m.access & STATIC
+    field_from_interface = m.is_field and m.level == "public" and bool(m.access & STATIC)
+    return [s for s in missing if s not in MEMBERLESS_INTERFACES
+            and (s in as_class or method_from_interface or field_from_interface)]
+
+
 def is_enum_constant(m: Member, t: TypeInfo) -> bool:
     return m.is_field and t.kind == "enum" and bool(m.access & ENUM)
 
 
-__all__ = ["OBJECT", "compare_member", "find_inherited", "annotation_findings", "kind_of", "is_enum_constant"]
+__all__ = ["OBJECT", "compare_member", "find_inherited", "could_supply", "annotation_findings", "kind_of", "is_enum_constant"]
 
 
 def _value(value, what: str) -> str:
