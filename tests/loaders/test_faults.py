@@ -44,6 +44,7 @@ SOURCES = {
     "dup/Same.java": "package dup; public class Same { public int s() { return 1; } }",
     "slip/Evil.java": "package slip; public class Evil { }",
     "mr/Base.java": "package mr; public class Base { }",
+    "mr2/Only.java": "package mr2; public class Only { }",
     "trunc/Short.java": "package trunc; public class Short { }",
     "bomb/Ok.java": "package bomb; public class Ok { }",
     "keep/InTrunc.java": "package keep; public class InTrunc { }",
@@ -249,6 +250,9 @@ def zoo(tmp_path_factory, jdx_env, jdx_home, run_jdx, classes, good_jar) -> Zoo:
                                        "META-INF/versions/11/mr/Base.class": classes["mr/Base.class"],
                                        "META-INF/versions/11/victim/Victim.class": classes["victim/Victim.class"]},
                  manifest="Manifest-Version: 1.0\r\nMulti-Release: true\r\n\r\n"),
+        make_jar(jars_dir / "mronlymodule.jar", {"mr2/Only.class": classes["mr2/Only.class"],
+                                                 "META-INF/versions/9/module-info.class": b"not read"},
+                 manifest="Manifest-Version: 1.0\r\nMulti-Release: true\r\n\r\n"),
         make_jar(jars_dir / "one" / "dupfirst.jar", same),
         make_jar(jars_dir / "two" / "dupsecond.jar", {**same, "keep/InDup.class": classes["keep/InDup.class"]}),
     ]
@@ -447,7 +451,10 @@ def test_empty_dollar_segment_is_unnameable_class(zoo, classes):
 def test_multi_release_jar_indexes_base_entries(zoo):
     multi = warnings_of(zoo.env, "MULTI_RELEASE_JAR", "mr.jar")
     assert len(multi) == 1, zoo.env["warnings"]
+    assert "2 classes for release 11 under META-INF/versions skipped" in multi[0]["message"], multi
     assert fqns(zoo.types["mr.jar"]) == ["mr.Base"]  # once, and no versioned-only class
+    # a module-info.class is all most multi-release jars version (jackson-databind): nothing an answer misses
+    assert warnings_of(zoo.env, "MULTI_RELEASE_JAR", "mronlymodule.jar") == [], zoo.env["warnings"]
     assert not any("mr.Base" in w["message"] for w in warnings_of(zoo.env, "DUPLICATE_CLASS"))
 
 

@@ -282,7 +282,8 @@ public final class Extractor {
         }
         List<ZipEntry> all = new ArrayList<>();
         Enumeration<? extends ZipEntry> en = src.zip.entries();
-        boolean multiRelease = false;
+        int versioned = 0;  // classes for other releases; a module-info.class there only describes the module
+        java.util.TreeSet<Integer> releases = new java.util.TreeSet<>();
         while (en.hasMoreElements()) {
             ZipEntry e = en.nextElement();
             String name = e.getName();
@@ -295,13 +296,28 @@ public final class Extractor {
                 continue;
             }
             if (name.startsWith("META-INF/versions/")) {
-                multiRelease = true;
+                String rest = name.substring("META-INF/versions/".length());
+                int slash = rest.indexOf('/');
+                if (slash > 0 && !rest.substring(slash + 1).equals("module-info.class")) {
+                    versioned++;
+                    try {
+                        releases.add(Integer.parseInt(rest.substring(0, slash)));
+                    } catch (NumberFormatException ignored) {
+                        // not a release directory: counted, not named
+                    }
+                }
                 continue;
             }
             all.add(e);
         }
-        if (multiRelease) {
-            head.warn("MULTI_RELEASE_JAR", path, "multi-release jar: base entries read, META-INF/versions/* skipped");
+        if (versioned > 0) {
+            StringBuilder named = new StringBuilder();
+            for (int r : releases) {
+                named.append(named.length() == 0 ? "" : ", ").append(r);
+            }
+            head.warn("MULTI_RELEASE_JAR", path, "multi-release jar: base entries read; " + versioned + " class"
+                    + (versioned == 1 ? "" : "es") + " for release" + (releases.size() == 1 ? " " : "s ") + named
+                    + " under META-INF/versions skipped");
         }
         all.sort((a, b) -> a.getName().compareTo(b.getName()));
         for (ZipEntry e : all) {
