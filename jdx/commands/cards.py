@@ -60,8 +60,11 @@ def members_answer(session, text: str, opts, view: str = "jvm"):
     from jdx.engine.resolve import artifact_names
     from jdx.errors import Warning_
 
+    from jdx.engine.search_aliases import alias_misses
+
     store = session.store()
-    result = list_members(store, text, opts)
+    with alias_misses(session.store, text):  # a Kotlin type alias: not-found naming the class it expands to
+        result = list_members(store, text, opts)
     if result.pop("kotlin_target", False) and view == "kotlin":
         from jdx.engine.kotlin_view import members_view
 
@@ -103,8 +106,10 @@ class ShowRequest(Request):
 def card(session, fn_name: str, text: str, opts):
     from jdx.engine import cards
     from jdx.engine.answer import Answer
+    from jdx.engine.search_aliases import alias_misses
 
-    result, warnings, provenance = getattr(cards, fn_name)(session.store(), text, opts)
+    with alias_misses(session.store, text):  # a Kotlin type alias: not-found naming the class it expands to
+        result, warnings, provenance = getattr(cards, fn_name)(session.store(), text, opts)
     return Answer(result, warnings, provenance=provenance)
 
 

@@ -90,8 +90,10 @@ def _type_lines(store, result: dict, lists: tuple[str, ...]) -> None:
 def hierarchy_answer(session, text: str, opts, view: str = "jvm"):
     from jdx.engine.answer import Answer
     from jdx.engine.rel_hierarchy import hierarchy
+    from jdx.engine.search_aliases import alias_misses
 
-    result, warnings, truncated = hierarchy(session.store(), text, opts)
+    with alias_misses(session.store, text):  # a Kotlin type alias: not-found naming the class it expands to
+        result, warnings, truncated = hierarchy(session.store(), text, opts)
     if view == "kotlin":
         _type_lines(session.store(), result, ("up", "down"))
     return Answer(result, warnings, truncated,
@@ -119,8 +121,10 @@ def run_implementors(session, req: ImplementorsRequest):
 def implementors_answer(session, text: str, opts, view: str = "jvm"):
     from jdx.engine.answer import Answer
     from jdx.engine.rel_hierarchy import implementors
+    from jdx.engine.search_aliases import alias_misses
 
-    result, warnings, truncated = implementors(session.store(), text, opts)
+    with alias_misses(session.store, text):  # a Kotlin type alias: not-found naming the class it expands to
+        result, warnings, truncated = implementors(session.store(), text, opts)
     if view == "kotlin":
         _type_lines(session.store(), result, ("implementors",))
     return Answer(result, warnings, truncated,
@@ -177,9 +181,11 @@ def run_usages(session, req: UsagesRequest):
 def usages_answer(session, text: str, opts=None, view: str = "jvm"):
     from jdx.engine.answer import Answer
     from jdx.engine.rel_usages import UsageOptions, usages
+    from jdx.engine.search_aliases import alias_misses
 
     opts = opts or UsageOptions()
-    result, warnings, truncated = usages(session.store(), text, opts)
+    with alias_misses(session.store, text):  # a Kotlin type alias: not-found naming the class it expands to
+        result, warnings, truncated = usages(session.store(), text, opts)
     ids = result.pop("_target_ids")
     if view == "kotlin":
         _usages_view(session.store(), result, ids)
@@ -258,6 +264,11 @@ def call_tree_answer(session, text: str, opts, direction: str, view: str = "jvm"
     from jdx.engine.rel_calls import CallOptions, call_tree
 
     result, truncated = call_tree(session.store(), text, opts or CallOptions(), direction)
+    warnings = []
+    if direction == "in":  # the callers of an inline Kotlin function are compiled into them: say so, never "none"
+        from jdx.engine.kotlin_hits import inline_warnings
+
+        warnings = inline_warnings(session.store(), [r["id"] for r in result["roots"]])
     if view == "kotlin":
         from jdx.engine.kotlin_hits import members_of
 
@@ -276,7 +287,7 @@ def call_tree_answer(session, text: str, opts, direction: str, view: str = "jvm"
                 e["kotlin"] = found[e["id"]]
         if found:
             result["view"] = "kotlin"
-    return Answer(result, [], truncated,
+    return Answer(result, warnings, truncated,
                   [{"symbol": r["method"], "artifact": r["artifact"], "origin": "bytecode"} for r in result["roots"]])
 
 

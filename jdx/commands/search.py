@@ -25,8 +25,8 @@ def _browse_provenance(glob: str | None) -> list[dict]:
 @dataclass(frozen=True)
 class SearchRequest(Request):
     query: str = argument("camel-hump (HMap, gJson), prefix, glob ('*Http*Client') or --regex", "PATTERN")
-    kind: tuple = option((), "--kind", "class|interface|enum|record|annotation|method|field|package|module|type "
-                         "(repeatable or comma list)")
+    kind: tuple = option((), "--kind", "class|interface|enum|record|annotation|typealias|method|field|package|module"
+                         "|type (repeatable or comma list; type = every type kind and Kotlin type aliases)")
     regex: bool = option(False, "--regex", "the pattern is a regular expression (RE2) over simple names")
     fuzzy: bool = option(False, "--fuzzy", "fall back to edit distance when nothing matches")
     include: str | None = option(None, "--in", "only artifacts whose name matches this glob", kind="str")

@@ -27,7 +27,8 @@ from jdx.graph_schema.store import GraphStore
 from jdx.graph_schema.schema import origin_ranks
 
 SYMBOL_KINDS = TYPE_KINDS + ("method", "field")
-ALL_KINDS = SYMBOL_KINDS + ("package", "module")
+ALIAS = "typealias"  # a Kotlin type alias (search_aliases.py): the Kotlin view only; `--kind type` includes it
+ALL_KINDS = SYMBOL_KINDS + (ALIAS, "package", "module")
 ACC_PUBLIC, ACC_VARARGS = 0x0001, 0x0080
 DEFAULT_LIMIT = 50
 
@@ -44,7 +45,8 @@ class SearchOptions:
 
 
 def parse_kinds(values: list[str] | tuple[str, ...]) -> tuple[str, ...]:
-    """--kind values (repeatable, comma lists); `type` stands for every type kind."""
+    """--kind values (repeatable, comma lists); `type` stands for every type kind and Kotlin's type aliases (IntelliJ's
+    Go to Class lists them too); `class`, `interface`, ... name what the JVM declares, so no alias."""
     out: list[str] = []
     for value in values:
         for k in value.split(","):
@@ -52,7 +54,7 @@ def parse_kinds(values: list[str] | tuple[str, ...]) -> tuple[str, ...]:
             if not k or k == "all":
                 continue
             if k == "type":
-                out.extend(TYPE_KINDS)
+                out.extend(TYPE_KINDS + (ALIAS,))
             elif k in ALL_KINDS:
                 out.append(k)
             else:
@@ -215,6 +217,9 @@ def search(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, dic
         raise UsageError("--limit must be at least 1")
     p = compile_pattern(text, regex=opts.regex)
     kinds = set(opts.kinds or ALL_KINDS)
+    if opts.view != "kotlin" and opts.kinds and set(opts.kinds) <= {ALIAS}:
+        raise UsageError("--kind typealias: type aliases are Kotlin declarations, found in the Kotlin view "
+                         "(drop --view jvm)")
     arts = select_artifacts(store, opts.artifact_glob)
     limit = opts.limit
     if opts.view == "kotlin":
@@ -284,12 +289,44 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
         for tier, g in best:
             ranked.append((_group_key(tier, g, typo, internal), _symbol_row(g, tier, by_id, "fuzzy" if fuzzy else p.mode)))
         extra = total - len(best)
+    if ALIAS in kinds and opts.view == "kotlin":
+        ranked.extend(_alias_rows(store, p, art_ids, pkg, owners, by_id, fuzzy))
     if pkg is None:
         ranked.extend(_named_rows(store, p, kinds, arts, p.lower if fuzzy else None))
     ranked.sort(key=lambda kr: kr[0])
     matches = [row for _, row in ranked[: opts.limit]]
+    for row in matches:
+        if "_alias" in row:
+            from jdx.engine.search_aliases import alias_fields
+
+            row.update(alias_fields(store, row.pop("_alias")))
     return {"pattern": p.text, "mode": "fuzzy" if fuzzy else p.mode, "kinds": sorted(kinds) if opts.kinds else [],
             "matches": matches, "total": len(ranked) + extra}
+
+
+def _alias_rows(store: GraphStore, p: Pattern, art_ids, pkg: str | None, owners, by_id: dict[str, dict],
+                fuzzy: bool) -> list[tuple[tuple, dict]]:
+    """Kotlin type aliases the pattern matches, ranked as types (search_aliases.py): `typealias kx.Transform<T> =
+    (T) -> T`, with the class it expands to when the workspace has it (`expands_to`)."""
+    from jdx.engine.search_aliases import alias_matches, group_of
+
+    found = alias_matches(store, p, p.lower if fuzzy else None, art_ids, pkg, owners[0] if owners else None)
+    if not found:
+        return []
+    internal = internal_packages(store)
+    typo = p.lower if fuzzy else None
+    out = []
+    for tier, a in found:
+        art = by_id.get(a.artifact, {})
+        g = group_of(a, art.get("rank", 1 << 30))
+        row = {"kind": ALIAS, "ref": format_type(a.id), "name": a.name, "artifact": art.get("name", ""),
+               "origin": art.get("origin", ""), "public": a.public,
+               "match": "fuzzy" if fuzzy else _match_word(p, tier, None)}
+        if fuzzy:
+            row["distance"] = tier
+        row["_alias"] = a  # its expansion is looked up only if it is shown (_run)
+        out.append((_group_key(tier, g, typo, internal), row))
+    return out
 
 
 def _group_key(tier: int, g: dict, typo: str | None = None, internal=None) -> tuple:
@@ -339,7 +376,7 @@ def _did_you_mean(store: GraphStore, p: Pattern, kinds: set[str], arts, opts: Se
     if p.mode != "hump" or not p.lower:
         return []
     fuzzy_opts = SearchOptions(kinds=opts.kinds, artifact_glob=opts.artifact_glob, package_glob=opts.package_glob,
-                               limit=5)
+                               limit=5, view=opts.view)
     found = _run(store, p, kinds, arts, fuzzy_opts, fuzzy=True)["matches"]
     return [{"ref": m["ref"], "kind": m["kind"], "artifact": m["artifact"]} for m in found]
 

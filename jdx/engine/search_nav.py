@@ -121,6 +121,10 @@ def resolve(store: GraphStore, text: str, limit: int) -> tuple[dict, dict | None
         if owner_text:
             owners = _types_named(store, owner_text)
             candidates.extend(_member_candidates(store, owners, member, frame["line"] if frame else None))
+    if not sep and frame is None:  # a Kotlin type alias, pointing at what it expands to (search_aliases.py)
+        from jdx.engine.search_aliases import resolve_candidates
+
+        candidates.extend(resolve_candidates(store, sym))
     if not candidates:
         near = _near_members(store, owners, member) if owner_text and owners else []
         raise NotFoundError(f"not found: {text.strip()}", candidates=near or _suggest(store, member or sym),
@@ -130,7 +134,7 @@ def resolve(store: GraphStore, text: str, limit: int) -> tuple[dict, dict | None
         c["artifact"], c["rank"] = a.get("name", ""), a.get("rank", 0)
     internal = internal_packages(store)
     candidates.sort(key=lambda c: (is_jdk_internal(c["ref"], internal), c["rank"], not c.get("public", True),
-                                   c["kind"] not in TYPE_KINDS, c["ref"]))
+                                   c["kind"] not in TYPE_KINDS + ("typealias",), c["ref"], c["kind"]))
     for c in candidates:
         del c["rank"]
     total = len(candidates)

@@ -53,3 +53,21 @@ KOTLIN_TYPE_IDS = "MATCH (t:Type) WHERE t.kotlin IS NOT NULL RETURN t.id AS id"
 KOTLIN_LINKS = ("MATCH (k:KotlinDecl)-[r:COMPILES_TO]->(m) RETURN m.id AS member, r.role AS role, k.id AS decl, "
                 "k.owner AS owner, k.position AS position, m.access AS access")
 KOTLIN_DECLS_BY_ID = f"UNWIND $ids AS i MATCH (k:KotlinDecl {{id: i}}) RETURN {_DECL}"
+# type aliases (search, resolve): every `typealias` row once per open graph, with its owner class's artifact; the
+# owners among them that are classes (a nested alias is named after its class, a top-level one after its package)
+KOTLIN_TYPE_ALIASES = (
+    f"MATCH (t:Type)-[:KOTLIN]->(k:KotlinDecl) WHERE k.kind = 'typealias' AND t.id = k.owner "
+    f"RETURN {_DECL}, t.artifact AS artifact, t.access AS owner_access ORDER BY k.owner, k.position"
+)
+KOTLIN_CLASSES_AMONG = (
+    "MATCH (t:Type)-[:KOTLIN]->(k:KotlinDecl) WHERE t.id IN $ids AND k.kind = 'class' AND k.owner = t.id "
+    "RETURN DISTINCT t.id AS id"
+)
+# the inherited view (kotlin_view.members_view): a class's raw @kotlin.Metadata, to decode its supertype chain
+KOTLIN_METADATA_OF = "MATCH (t:Type {id: $id}) RETURN t.kotlin AS kotlin"
+# the DefaultImpls forwarders among some methods: kotlinc 1.3 gives a class implementing a Kotlin interface a method
+# that calls the interface's `$DefaultImpls` static copy of each default body it inherits
+KOTLIN_DEFAULT_IMPLS_CALLS = (
+    "UNWIND $ids AS i MATCH (c:Method {id: i})-[:INVOKES|INVOKES_ADDED]->(m:Method) "
+    "WHERE m.name = c.name AND m.owner ENDS WITH $suffix RETURN c.id AS member, m.id AS target ORDER BY member, target"
+)

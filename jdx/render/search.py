@@ -9,6 +9,8 @@ def _columns(rows: list[tuple[str, str]], indent: str = "") -> list[str]:
 
 
 def _symbol(m: dict) -> str:
+    if m["kind"] == "typealias":  # `typealias kx.Transform<T> = (T) -> T`: the reference is the alias's own name
+        return m["declaration"]
     k = m.get("kotlin")
     if k is not None:  # the Kotlin declaration (its keyword is the kind word), then the JVM reference
         text = k["text"].removeprefix("public ")
