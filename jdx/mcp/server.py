@@ -48,13 +48,73 @@ def result_of(answer: jtools.ToolAnswer) -> types.CallToolResult:
 
 
 def run_stdio(execute: Callable[[str, str, dict], dict], version: str = "") -> None:
-    """Serves MCP on stdin/stdout until the client closes stdin."""
+    """Serves MCP on stdin/stdout until the client closes stdin, and answers every request it read before that:
+    a script that writes its requests and closes stdin (`printf ... | jdx mcp`) gets all its answers, where the
+    SDK's session alone would cancel the calls still running at end of input."""
     from mcp.server.stdio import stdio_server
 
     server = build_server(execute, version)
 
     async def main() -> None:
         async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+            await serve_draining(server, read_stream, write_stream)
 
     anyio.run(main)
+
+
+def _request_id(item) -> object | None:
+    message = getattr(item, "message", None)
+    return getattr(message, "id", None) if getattr(message, "method", None) is not None else None
+
+
+def _cancelled_id(message) -> object | None:
+    params = getattr(message, "params", None)
+    if isinstance(params, dict):
+        return params.get("requestId")
+    return getattr(params, "request_id", None)
+
+
+def _response_id(item) -> object | None:
+    message = getattr(item, "message", None)
+    return getattr(message, "id", None) if getattr(message, "method", None) is None else None
+
+
+async def serve_draining(server: Server, read_stream, write_stream) -> None:
+    """`server.run` between two relays: the input relay counts the requests it passes on and, at end of input,
+    holds the server's input open until the output relay has passed on a response to each; then both end."""
+    from mcp.shared._context_streams import create_context_streams
+    from mcp.shared.message import SessionMessage
+
+    to_server, server_in = create_context_streams[SessionMessage | Exception](0)
+    server_out, from_server = create_context_streams[SessionMessage](0)
+    pending: set = set()
+    ended = False
+    drained = anyio.Event()
+
+    async def relay_in() -> None:
+        nonlocal ended
+        async with to_server:
+            async for item in read_stream:
+                if (rid := _request_id(item)) is not None:
+                    pending.add(rid)
+                elif getattr(getattr(item, "message", None), "method", None) == "notifications/cancelled":
+                    pending.discard(_cancelled_id(item.message))  # a cancelled request is never answered
+                await to_server.send(item)
+            ended = True
+            if pending:
+                await drained.wait()
+
+    async def relay_out() -> None:
+        async with write_stream:
+            async for item in from_server:
+                await write_stream.send(item)
+                if (rid := _response_id(item)) is not None:
+                    pending.discard(rid)
+                    if ended and not pending:
+                        drained.set()
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(relay_in)
+        tg.start_soon(relay_out)
+        await server.run(server_in, server_out, server.create_initialization_options())
+        tg.cancel_scope.cancel()

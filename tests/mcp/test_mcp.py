@@ -192,5 +192,29 @@ def test_plain_cli_never_imports_the_sdk(jdx_env, jdx_home):
             "main(['help', '--agent']); print('mcp' in sys.modules, file=sys.stderr)")
     env = dict(jdx_env, PYTHONPATH=str(ROOT))
     done = subprocess.run([sys.executable, "-c", code], check=False, env=env, cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
+                          timeout=300)
     assert done.stderr.strip().splitlines()[-1] == "False", done.stderr
+
+
+def test_a_script_that_closes_stdin_gets_every_answer(jdx_env, jdx_home):
+    """`printf '<requests>' | jdx mcp`: input ends right after the calls, while they still run; each is answered
+    (the SDK's session alone cancels them at end of input), and the server then exits 0."""
+    import subprocess
+
+    lines = [{"jsonrpc": "2.0", "id": 1, "method": "initialize",
+              "params": {"protocolVersion": "2024-11-05", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+             {"jsonrpc": "2.0", "method": "notifications/initialized"},
+             {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+              "params": {"name": "jdx_members", "arguments": {"query": "fx.Box"}}},
+             {"jsonrpc": "2.0", "id": "three", "method": "tools/call",
+              "params": {"name": "jdx_search", "arguments": {"query": "Box"}}},
+             {"jsonrpc": "2.0", "id": 4, "method": "tools/list"}]
+    env = dict(jdx_env, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-m", "jdx", "mcp", *workspace_args(jdx_home)], env=env, cwd=ROOT,
+                          input="".join(json.dumps(m) + "\n" for m in lines), capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    replies = {m["id"]: m for m in map(json.loads, done.stdout.splitlines())}
+    assert sorted(map(str, replies)) == ["1", "2", "4", "three"], done.stdout[-2000:]
+    assert "fx.Box" in replies[2]["result"]["content"][0]["text"] and not replies[2]["result"]["isError"]
+    assert "fx.Box" in replies["three"]["result"]["content"][0]["text"]
