@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import weakref
 
 from jdx.engine.refs import format_member, format_type
 from jdx.errors import Warning_
@@ -196,13 +197,17 @@ def jvm_name_of(store, type_id: str, kotlin_name: str, text: str) -> str | None:
 def members_view(store, result: dict) -> None:
     """`members` of a Kotlin class (spec §9.3 step 7): each JVM member that compiles from a Kotlin declaration
     carries it; the declaration's other members (a property's setter, `$default`, @JvmOverloads copies) fold
-    into the first one listed; members of Java supertypes keep their JVM form."""
+    into the first one listed; members of Java supertypes keep their JVM form. An inherited Kotlin declaration
+    reads as the class sees it (its supertype's type parameters substituted: `InheritedView`), and a
+    `DefaultImpls` forwarder carries the interface's declaration it stands for."""
     from jdx.engine.refs import type_id
 
     items = result["members"]
     ids = [type_id(m["declaring"]) + "#" + m["name"] + (":" if m["kind"] == "field" else "")
            + m["descriptor"] for m in items]
     found = member_kotlin(store, ids)
+    inherited = InheritedView(store, type_id(result["type"]))
+    found = {**found, **inherited.forwarders(items, ids, found)}
     if not found:
         return
     seen: set[str] = set()
@@ -215,8 +220,209 @@ def members_view(store, result: dict) -> None:
                 folded += 1
                 continue
             seen.add(row["id"])
-            item = {**item, "kotlin": {**kotlin_entry(row), "role": row["role"]}}
+            item = {**item, "kotlin": inherited.entry(row)}
         out.append(item)
     result["members"] = out
     result["view"] = "kotlin"
     result["folded"] = folded
+
+
+# --- inherited declarations as the class sees them (jdx.kotlin.substitute) ---------------------------------------
+FORWARDER = "forwarder"  # the role of a DefaultImpls forwarder: a class's copy of an interface's default body
+_DEFAULT_IMPLS = "$DefaultImpls"
+_CHAINS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_CHAIN_ENTRIES = 4096  # decoded classes a process keeps per graph before starting over
+
+
+class _Chains:
+    """One graph's Kotlin classes decoded from their `@kotlin.Metadata` (read once per process: a graph never changes
+    while open), the substitutions of each queried class's supertype chain, and what each inherited declaration reads
+    as from each class: a warm `members` decodes and renders nothing again."""
+
+    def __init__(self, store):
+        self.store = weakref.ref(store)
+        self.meta: dict[str, object] = {}
+        self.chains: dict[str, dict] = {}
+        self.decls: dict[str, dict] = {}
+        self.seen: dict[tuple[str, str], tuple | None] = {}
+        self.default_names: dict[str, frozenset[str]] = {}
+        self.forwarded: dict[tuple, dict[str, str]] = {}
+
+    def klass(self, cid: str):
+        from jdx.kotlin import MetadataError, decode_metadata
+
+        if cid in self.meta:
+            meta = self.meta[cid]
+            return meta.klass if meta is not None else None
+        if len(self.meta) > _CHAIN_ENTRIES:
+            self.__init__(self.store())
+        self.meta[cid] = None  # a class that names itself as its outer ends here
+        store = self.store()
+        rows = store.rows(q.KOTLIN_METADATA_OF, {"id": cid}) if store is not None else []
+        raw = rows[0]["kotlin"] if rows else None
+        meta = None
+        if raw:
+            simple = cid.rsplit("/", 1)[-1]
+            outer_id = cid.rsplit("$", 1)[0] if "$" in simple else None
+            if outer_id is not None:
+                self.klass(outer_id)
+            try:
+                meta = decode_metadata(raw, self.meta.get(outer_id), lambdas=False)
+            except MetadataError:
+                meta = None  # the index warned (KOTLIN_METADATA_*): the class keeps its declared text
+        self.meta[cid] = meta
+        return meta.klass if meta is not None else None
+
+    def chain(self, target: str) -> dict:
+        from jdx.kotlin.substitute import chain_substitutions
+
+        got = self.chains.get(target)
+        if got is None:
+            got = self.chains[target] = chain_substitutions(target, self.klass)
+        return got
+
+    def decl(self, owner: str, kind: str, signature: str):
+        """The decoded function or property of `owner` whose rendering is the row's signature."""
+        from jdx.kotlin.render import render_function, render_property
+
+        table = self.decls.get(owner)
+        if table is None:
+            table = self.decls[owner] = {}
+            k = self.klass(owner)
+            if k is not None:
+                iface = k.kind == "interface"
+                for f in k.functions:
+                    table.setdefault(("function", render_function(f, iface)), f)
+                for p in k.properties:
+                    table.setdefault(("property", render_property(p, iface)), p)
+        return table.get((kind, signature))
+
+    def seen_from(self, target: str, row: dict) -> tuple | None:
+        """(text, detail JSON, substitution) of an inherited declaration as `target` sees it; None when it reads
+        as declared."""
+        key = (target, row["id"])
+        if key in self.seen:
+            return self.seen[key]
+        self.seen[key] = got = self._seen_from(target, row)
+        return got
+
+    def _seen_from(self, target: str, row: dict) -> tuple | None:
+        from jdx.kotlin import substitute as sub
+        from jdx.kotlin.render import render_function, render_property, render_type
+
+        sigma = self.chain(target).get(row["owner"])
+        decl = self.decl(row["owner"], row["kind"], row["signature"]) if sigma else None
+        if decl is None:
+            return None
+        used = sub.applicable(decl, sigma)
+        if not used:
+            return None
+        iface = self.klass(row["owner"]).kind == "interface"
+        if row["kind"] == "function":
+            decl = sub.substitute_function(decl, used)
+            text = render_function(decl, iface)
+        else:
+            decl = sub.substitute_property(decl, used)
+            text = render_property(decl, iface)
+        if text == row["signature"]:
+            return None
+        detail = sub.detail_types(decl, json.loads(row["detail"] or "{}"))
+        return text, json.dumps(detail), {k: render_type(v, qualified=True) for k, v in sorted(used.items())}
+
+    def interface_names(self, target: str) -> frozenset[str]:
+        """The JVM names of the functions and accessors the Kotlin interfaces of `target`'s chain declare."""
+        got = self.default_names.get(target)
+        if got is None:
+            names = set()
+            for cid in self.chain(target):
+                k = self.klass(cid)
+                if k is not None and k.kind == "interface":
+                    names |= {f.jvm[0] for f in k.functions if f.jvm}
+                    names |= {sig[0] for p in k.properties for sig in (p.jvm_getter, p.jvm_setter) if sig}
+            got = self.default_names[target] = frozenset(names)
+        return got
+
+
+def _chains(store) -> _Chains:
+    got = _CHAINS.get(store)
+    if got is None:
+        got = _CHAINS[store] = _Chains(store)
+    return got
+
+
+class InheritedView:
+    """The Kotlin declarations a `members` answer shows, as the queried class `target` (a JVM internal name) sees
+    them."""
+
+    def __init__(self, store, target: str):
+        self.store = store
+        self.target = target
+        self.cache = _chains(store)
+
+    def entry(self, row: dict) -> dict:
+        """The `kotlin` object of a member: the declaration with the member's role; an inherited one with its
+        supertype's type parameters substituted (`text` and `detail` as the class sees it, `declared` the text as
+        declared, `substitution` parameter -> argument)."""
+        entry = {**kotlin_entry(row), "role": row["role"]}
+        if row["role"] == FORWARDER:
+            entry["markers"] = entry["markers"] + [f"from {format_type(row['owner'])} via DefaultImpls"]
+            entry["forwards_to"] = member_ref(row["forwards_to"])
+        if row["owner"] != self.target and row["kind"] in ("function", "property"):
+            shown = self.cache.seen_from(self.target, row)
+            if shown is not None:
+                text, detail, used = shown
+                entry.update(text=text, detail=json.loads(detail), declared=row["signature"], substitution=used)
+        return entry
+
+    def forwarders(self, items: list[dict], ids: list[str], found: dict) -> dict[str, list[dict]]:
+        """JVM member id -> the interface declaration a DefaultImpls forwarder stands for (role `forwarder`): a method
+        of a Kotlin class of the chain with no declaration of its own whose body calls the same-named method of an
+        interface's `$DefaultImpls` (kotlinc 1.3 without -Xjvm-default)."""
+        names = None
+        candidates = []
+        for item, mid in zip(items, ids):
+            if mid in found or item["kind"] != "method" or item["static"]:
+                continue
+            if names is None:
+                names = self.cache.interface_names(self.target)
+            if item["name"] not in names:
+                continue
+            owner = mid.split("#", 1)[0]
+            k = self.cache.klass(owner) if owner in self.cache.chain(self.target) else None
+            if k is not None and k.kind != "interface":
+                candidates.append(mid)
+        if not candidates:
+            return {}
+        key = (self.target, tuple(candidates))
+        targets = self.cache.forwarded.get(key)
+        if targets is None:
+            targets = self.cache.forwarded[key] = self._targets(candidates)
+        rows = member_kotlin(self.store, sorted({t[0] for t in targets.values()})) if targets else {}
+        out: dict[str, list[dict]] = {}
+        for mid, (iface_member, through) in targets.items():
+            owner = iface_member.split("#", 1)[0]
+            row = next((r for r in rows.get(iface_member, ()) if r["owner"] == owner
+                        and r["role"] in ("method", "getter", "setter")), None)
+            if row is not None:
+                out[mid] = [{**row, "member": mid, "role": FORWARDER, "forwards_to": through}]
+        return out
+
+    def _targets(self, candidates: list[str]) -> dict[str, tuple[str, str]]:
+        """Forwarder id -> (the interface method it stands for, the DefaultImpls method it calls)."""
+        chain = self.cache.chain(self.target)
+        calls: dict[str, set[str]] = {}
+        for r in self.store.rows(q.KOTLIN_DEFAULT_IMPLS_CALLS, {"ids": candidates, "suffix": _DEFAULT_IMPLS}):
+            calls.setdefault(r["member"], set()).add(r["target"])
+        out = {}
+        for mid, called in calls.items():
+            if len(called) != 1:
+                continue  # two default bodies of one name called: not a forwarder's one call
+            through = next(iter(called))
+            owner, _, rest = through.partition("#")
+            iface = owner[: -len(_DEFAULT_IMPLS)]
+            name, paren, desc = rest.partition("(")
+            k = self.cache.klass(iface) if iface in chain else None
+            if k is None or k.kind != "interface" or not desc.startswith(f"L{iface};"):
+                continue
+            out[mid] = (f"{iface}#{name}({desc[len(iface) + 2:]}", through)
+        return out
