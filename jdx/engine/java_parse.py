@@ -20,7 +20,7 @@ import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-PARSE_VERSION = 3  # bump when Decl or the walk changes: cached parses of older versions are ignored
+PARSE_VERSION = 4  # bump when Decl or the walk changes: cached parses of older versions are ignored
 TYPE_KINDS = {"class_declaration": "class", "interface_declaration": "interface", "enum_declaration": "enum",
               "record_declaration": "record", "annotation_type_declaration": "annotation"}
 CALLABLE_KINDS = ("method", "constructor", "compact_constructor")
@@ -47,6 +47,10 @@ class Decl:
     returns: str = ""  # methods: the erased simple return type (`void`, `Object`, `Entry[]`)
     start_col: int = 0  # byte columns: a declaration sharing a line with other code is cut there
     end_col: int = -1
+    # anonymous classes: where the expression that opens the body starts (`new Runnable() {`, an enum
+    # constant `RED(1) {`), so the body can be shown with its header; 0 for every other declaration
+    head_start: int = 0
+    head_col: int = 0
 
 
 @dataclass
@@ -250,6 +254,8 @@ class _Walker:
         decl = Decl(kind, name, path, line_of(node.start_point), line_of(node.end_point), doc=doc, doc_start=doc_start,
                     header_end=line_of(body.start_point) if body is not None else line_of(node.end_point),
                     start_col=node.start_point[1], end_col=node.end_point[1])
+        if header is not None:
+            decl.head_start, decl.head_col = line_of(header.start_point), header.start_point[1]
         self.decls.append(decl)
         if node.type == "record_declaration":
             decl.components, _, decl.component_names = _params(node, inner)

@@ -246,6 +246,9 @@ def _one_per_caller(shortlist: list, limit: int) -> list:
 
 
 def _render(site: dict, win: dict | None, use: tuple[bool, float], info: dict) -> dict:
+    """One sample. Two line spaces: `line` and `method_lines` are the class file's (its LineNumberTable, the
+    lines of the source it was compiled from); `source.lines` and `source.focus` number `source.text`, the same
+    space when `source.numbering` is "source", the decompiled text's own lines when it is "decompiled"."""
     out = {"caller": site["caller"], "caller_id": site["caller_id"], "artifact": site["artifact"],
            "line": site["line"], "kind": site["kind"], "target": site["target"], "in_lambda": site["in_lambda"],
            "test": is_test_code(site["caller_id"].split("#", 1)[0], site["artifact"]),
@@ -257,7 +260,10 @@ def _render(site: dict, win: dict | None, use: tuple[bool, float], info: dict) -
         a = max(win["first_line"], focus - CONTEXT)
         b = min(win["first_line"] + len(win["text"]) - 1, focus + CONTEXT)
         text = win["text"][a - win["first_line"]:b - win["first_line"] + 1]
-        out.update(origin="decompiled" if win.get("reconstructed") else "source",
+        rebuilt = bool(win.get("reconstructed"))
+        # `line` is the class file's (LineNumberTable); `lines`/`focus` number the text shown, which for a
+        # decompiled text is not the original source's numbering
+        out.update(origin="decompiled" if rebuilt else "source",
                    source={"label": win["label"], "file": win["file"], "lines": [a, b], "focus": focus, "text": text,
-                           "reconstructed": bool(win.get("reconstructed"))})
+                           "reconstructed": rebuilt, "numbering": "decompiled" if rebuilt else "source"})
     return out

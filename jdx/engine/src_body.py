@@ -7,7 +7,8 @@ line that says what the text is: `source: gson-2.10-sources.jar (com/google/gson
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 
 from jdx.engine import source_match as sm
 from jdx.engine.java_parse import Decl
@@ -70,10 +71,40 @@ def cut(lines: list[str], decl: Decl, a: int, b: int) -> list[str]:
     return out
 
 
+def with_opening(decl: Decl) -> Decl:
+    """An anonymous class's declaration from the expression that opens its body (`new Iterator<E>() {`), not
+    from the bare `{`: the text then says what the class is, as an IDE shows it."""
+    head = getattr(decl, "head_start", 0)  # Kotlin declarations have none
+    return replace(decl, start=head, start_col=decl.head_col) if head and head <= decl.start else decl
+
+
+def _opening_of(decl) -> dict:
+    return {"head_start": getattr(decl, "head_start", 0), "head_col": getattr(decl, "head_col", 0)}
+
+
+def enclosing(type_row: dict) -> dict | None:
+    """Where a local or anonymous class is declared (its class file's EnclosingMethod / InnerClasses): {"role":
+    "anonymous" | "local", "type", "method" (None when declared in an initializer)}; None for other types."""
+    outer, method = type_row.get("outer"), type_row.get("outer_method") or ""
+    # a local class declared in an initializer has no EnclosingMethod; javac's `Outer$1Local` name says it
+    local = bool(type_row.get("inner_name")) and (bool(method) or type_row["id"].rsplit("$", 1)[-1][:1].isdigit())
+    if not outer or (type_row.get("inner_name") and not local):
+        return None
+    ref = None
+    if "(" in method:
+        name, desc = method[:method.index("(")], method[method.index("("):]
+        try:
+            ref = format_member(outer, name, desc)
+        except ValueError:  # an unreadable descriptor: the raw one rather than nothing
+            ref = f"{format_type(outer)}#{method}"
+    return {"role": "local" if type_row.get("inner_name") else "anonymous", "type": format_type(outer),
+            "method": ref}
+
+
 def _result(target: Target, artifact: str, origin: str, header: str, text: list[str], first_line: int | None,
             source: dict | None = None, engine: dict | None = None, implicit: str | None = None) -> dict:
     return {"ref": target.ref, "kind": target.kind, "declaring": format_type(target.type_row["id"]),
-            "artifact": artifact, "origin": origin, "header": header, "source": source, "engine": engine,
+            "enclosing": enclosing(target.type_row) if target.row is None else None, "artifact": artifact, "origin": origin, "header": header, "source": source, "engine": engine,
             "implicit": implicit, "signature": None, "first_line": first_line, "text": text}
 
 
@@ -82,9 +113,12 @@ def _from_sources(target: Target, loc: Located, artifact: str, opts: BodyOptions
     implicit = None
     if decl is None:  # compiler-written member: the declaring type's header stands in for it
         owner = _nearest_type(file.parsed, loc.keys)
-        decl = Decl("class", "", loc.keys, owner.start, owner.header_end, start_col=owner.start_col) if owner \
+        decl = with_opening(Decl("class", "", loc.keys, owner.start, owner.header_end, start_col=owner.start_col,
+                                 **_opening_of(owner))) if owner \
             else Decl("class", "", loc.keys, 1, 1)
         implicit = loc.implicit
+    elif target.row is None:
+        decl = with_opening(decl)
     a, b = _span(decl, opts, len(file.lines))
     header = f"source: {file.root.label} ({file.display}:{a}-{b})"
     if implicit:
@@ -105,7 +139,50 @@ def decompiled_file(ctx: SourceContext, type_row: dict, engine: str | None = Non
     data = dec.text.encode("utf-8")
     rel = top + ".java"
     root = SourceRoot("dir", "", f"{dec.engine} {dec.engine_version}", "decompiled")
-    return SourceFile(root, rel, data, ctx.cache), sm.type_keys(type_row["id"], chain), dec
+    file = SourceFile(root, rel, data, ctx.cache)
+    return file, decompiled_keys(ctx, file, type_row, sm.type_keys(type_row["id"], chain)), dec
+
+
+def _simple(name: str) -> str:
+    return re.split(r"[./$]", name.split("<", 1)[0])[-1]
+
+
+def _written_as(file: SourceFile, decl: Decl) -> str | None:
+    """`Iterator` for an anonymous class opened by `new Iterator<E>() {`, None for an enum constant's body."""
+    if not decl.head_start:
+        return None
+    found = re.match(r"new\s+([\w$.]+)", file.lines[decl.head_start - 1].encode("utf-8")[decl.head_col:]
+                     .decode("utf-8", "replace"))
+    return _simple(found.group(1)) if found else None
+
+
+def _supertype_written(row: dict | None) -> str | None:
+    """The simple name an anonymous class's creation names: its interface, else its superclass."""
+    if row is None:
+        return None
+    named = (row.get("interfaces") or []) + ([row["super"]] if row.get("super") else [])
+    return _simple(named[0]) if named else None
+
+
+def decompiled_keys(ctx: SourceContext, file: SourceFile, type_row: dict, keys: list[str]) -> list[str]:
+    """The keys of an anonymous class in a decompiled text. A decompiler moves code (Procyon writes field
+    initialisers into a trailing `static {}`), so the text's order of anonymous classes need not be javac's:
+    the k-th anonymous class of the binary created as `new X` is the k-th `new X` of the text."""
+    if len(keys) < 2 or not keys[-1].isdigit() or not type_row.get("outer"):
+        return keys
+    want = _supertype_written(type_row)
+    decls = [d for d in file.parsed.types() if d.path[:-1] == keys[:-1] and d.path[-1].isdigit()]
+    current = next((d for d in decls if d.path == keys), None)
+    if want is None or (current is not None and _written_as(file, current) == want):
+        return keys
+    siblings = sorted((r["id"] for r in ctx.store.rows_cached(queries.NESTED_TYPES_OF, {"id": type_row["outer"]})
+                       if not r.get("inner_name") and r["id"].rsplit("$", 1)[-1].isdigit()),
+                      key=lambda i: int(i.rsplit("$", 1)[-1]))
+    alike = [i for i in siblings if _supertype_written(ctx.type_row(i)) == want]
+    written = [d for d in decls if _written_as(file, d) == want]
+    if type_row["id"] in alike and len(alike) == len(written):
+        return written[alike.index(type_row["id"])].path
+    return keys
 
 
 def _nearest_type(parsed, keys: list[str]) -> Decl | None:
@@ -121,7 +198,7 @@ def _from_decompiler(ctx: SourceContext, target: Target, artifact: str, opts: Bo
     file, keys, dec = decompiled_file(ctx, target.type_row, opts.engine)
     implicit = None
     if target.row is None:
-        decl = next((d for d in file.parsed.types() if d.path == keys), None)
+        decl = next((with_opening(d) for d in file.parsed.types() if d.path == keys), None)
     elif target.is_field:
         decl = sm.match_field(file.parsed, target.row["name"], keys)
     else:
@@ -130,7 +207,8 @@ def _from_decompiler(ctx: SourceContext, target: Target, artifact: str, opts: Bo
     if decl is None:
         owner = _nearest_type(file.parsed, keys)
         if implicit and owner is not None:  # compiler-written: the type's header line stands in for it
-            decl = Decl("class", "", owner.path, owner.start, owner.header_end, start_col=owner.start_col)
+            decl = with_opening(Decl("class", "", owner.path, owner.start, owner.header_end,
+                                     start_col=owner.start_col, **_opening_of(owner)))
             why += f"; implicit: {implicit}, no source text, the declaring type's header shown"
         else:  # rather than a whole enclosing class: the next rung, precise for this member
             raise JdxError(f"{dec.engine}'s text of {format_type(target.type_row['id'])} has no recognisable "

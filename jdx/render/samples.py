@@ -1,4 +1,8 @@
-"""Plain-text rendering of `samples`: one block per site, the call's line marked with `>`."""
+"""Plain-text rendering of `samples`: one block per site, the call's line marked with `>`.
+
+A site's line is the class file's (LineNumberTable). Shown from sources, the gutter uses the same numbers;
+shown from a decompiled text, the gutter numbers that text, so the site's line reads `class-file line N` and
+the source line says `lines of the decompiled text`."""
 
 from __future__ import annotations
 
@@ -11,7 +15,9 @@ def samples(r: dict) -> list[str]:
     for i, s in enumerate(r["samples"], 1):
         marks = [m for m, on in (("test", s["test"]), ("in lambda", s["in_lambda"]),
                                  ("compiler-written: not in the source text", not s["written"])) if on]
-        where = f"line {s['line']}" if s["line"] > 0 else "no line numbers"
+        # the site's line is the class file's; it numbers the text below only when that text is the source
+        space = "line" if s.get("origin") == "source" else "class-file line"
+        where = f"{space} {s['line']}" if s["line"] > 0 else "no line numbers"
         lines.append(f"  {i}. {s['caller']}  {s['artifact']}  {s['kind']} at {where}"
                      + (f"  ({', '.join(marks)})" if marks else ""))
         src = s.get("source")
@@ -19,8 +25,10 @@ def samples(r: dict) -> list[str]:
             lines.append("     no sources: bytecode only; jdx body '" + s["caller"] + "' shows the method")
             continue
         a, b = src["lines"]
-        mark = "   ⚠ reconstructed" if src.get("reconstructed") else ""
-        lines.append(f"     source: {src['label']} ({src['file']}:{a}-{b}){mark}")
+        rebuilt = src.get("reconstructed")
+        mark = "   ⚠ reconstructed" if rebuilt else ""
+        numbering = ", lines of the decompiled text" if rebuilt else ""
+        lines.append(f"     source: {src['label']} ({src['file']}:{a}-{b}{numbering}){mark}")
         width = len(str(b))
         for no, text in zip(range(a, b + 1), src["text"]):
             mark = ">" if no == src["focus"] else " "

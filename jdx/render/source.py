@@ -28,9 +28,18 @@ def code(r: dict, line_numbers: bool, max_lines: int | None) -> list[str]:
     return lines
 
 
+def _enclosing(e: dict | None) -> str:
+    """`  (anonymous class in java.util.Collections#singletonIterator(java.lang.Object))`, or nothing."""
+    if not e:
+        return ""
+    where = e["method"] or f"an initializer of {e['type']}"
+    return f"  ({e['role']} class in {where})"
+
+
 def body(r: dict, line_numbers: bool, max_lines: int | None) -> list[str]:
-    """Spec Appendix A: the reference, `source: <where>`, the text, then the `next:` step."""
-    lines = [r["ref"]] + code(r, line_numbers, max_lines)
+    """Spec Appendix A: the reference (and where a local or anonymous class is declared), `source: <where>`, the
+    text, then the `next:` step."""
+    lines = [r["ref"] + _enclosing(r.get("enclosing"))] + code(r, line_numbers, max_lines)
     if r.get("next"):
         lines.append(f"next: {r['next']}")
     return lines
