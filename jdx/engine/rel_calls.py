@@ -18,8 +18,8 @@ import networkx as nx
 from jdx.engine.kotlin_hits import kotlin_sites, through_name
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_type
-from jdx.engine.relations import (ArtifactFilter, Artifacts, TreeWalk, check_depth, check_limit, is_lambda,
-                                  lambda_writers, method_ref, resolve_symbol, rows_by_ids, sort_key,
+from jdx.engine.relations import (ArtifactFilter, Artifacts, TreeWalk, check_depth, check_limit, is_bridge,
+                                  is_lambda, lambda_writers, method_ref, resolve_symbol, rows_by_ids, sort_key,
                                   split_method_id, twin_ids)
 from jdx.graph_schema import queries_graph as q
 from jdx.graph_schema.store import GraphStore
@@ -77,6 +77,8 @@ class _CallGraph:
             out["via"] = sorted(data["via"])
         if row.get("c_external"):
             out["external"] = True
+        if row.get("c_access") is not None and is_bridge(row, "c_"):
+            out["bridge"] = True
         return out
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from jdx.engine.kotlin_hits import KotlinSites, inline_warnings, kotlin_sites, through_name
 from jdx.engine.kotlin_view import member_ref
 from jdx.engine.refs import format_member, format_type, parse_ref
-from jdx.engine.relations import (ArtifactFilter, Artifacts, Symbol, Target, check_limit, is_lambda,
+from jdx.engine.relations import (ArtifactFilter, Artifacts, Symbol, Target, check_limit, is_bridge, is_lambda,
                                   lambda_writers, method_ref, resolve_symbol, rows_by_ids, sort_key,
                                   split_method_id, twin_ids)
 from jdx.errors import RefSyntaxError, UsageError, Warning_
@@ -263,6 +263,8 @@ def _finish(s: dict, arts: Artifacts) -> dict:
            "kind": s["kind"], "detail": s["detail"], "artifact": arts.name(row.get("c_artifact")),
            "target": s["target"],
            "in_lambda": bool(s.get("in_lambda")), "method_ref": bool(s.get("method_ref"))}
+    if "ref" not in row and is_bridge(row, "c_"):
+        out["bridge"] = True
     if s.get("lambda"):
         out["lambda"] = s["lambda"]
     if s.get("via"):
@@ -290,7 +292,8 @@ def _groups(sites: list[dict], totals: dict[str, int]) -> list[dict]:
         g = groups[-1]
         g["count"] += 1
         if not g["callers"] or g["callers"][-1]["caller"] != s["caller"]:
-            g["callers"].append({"caller": s["caller"], "caller_id": s["caller_id"], "sites": []})
+            g["callers"].append({"caller": s["caller"], "caller_id": s["caller_id"], "sites": []}
+                                | ({"bridge": True} if s.get("bridge") else {}))
         g["callers"][-1]["sites"].append(s)
     return groups
 

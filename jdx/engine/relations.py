@@ -265,6 +265,13 @@ def is_lambda(row: dict, prefix: str = "") -> bool:
     return f"#{LAMBDA_PREFIX}" in row[prefix + "id"] and bool((row[prefix + "access"] or 0) & ACC["synthetic"])
 
 
+def is_bridge(row: dict, prefix: str = "") -> bool:
+    """A compiler bridge (`compareTo(Object)` forwarding to `compareTo(String)`): a method no source declares, so
+    the answers that list it as a caller say what it is."""
+    access = row.get(prefix + "access") or 0
+    return "(" in row[prefix + "id"] and access & (ACC["bridge"] | ACC["synthetic"]) == ACC["bridge"] | ACC["synthetic"]
+
+
 def lambda_writers(store: GraphStore, lambda_ids: Iterable[str]) -> dict[str, dict]:
     """For each lambda body id, the method that wrote it (`Method.writer`, the method whose handle edge
     reaches the body; nested lambdas followed outward), as a method row with `c_` columns. Bodies no handle reaches map

@@ -19,6 +19,8 @@ def _markers(e: dict) -> str:
         out.append("(method-ref)")
     if e.get("external"):
         out.append("(external)")
+    if e.get("bridge"):
+        out.append("(compiler bridge)")
     if e.get("seen"):
         out.append("(seen above)")
     if e.get("cycle"):
@@ -106,7 +108,8 @@ def usages(r: dict) -> list[str]:
         shown = "" if g["count"] == g["total"] else f", {g['count']} shown"
         lines.append(f"{g['artifact']} ({g['total']}{shown})")
         for c in g["callers"]:
-            lines.append(f"  {_named(c, c['caller'])}  " + ", ".join(_site_text(s, many) for s in c["sites"]))
+            lines.append(f"  {_named(c, c['caller'])}{'  (compiler bridge)' if c.get('bridge') else ''}  "
+                         + ", ".join(_site_text(s, many) for s in c["sites"]))
             for s in c["sites"]:
                 if s.get("context"):
                     ctx = s["context"]
