@@ -19,6 +19,28 @@ REFLECT = M2 / "kotlin-reflect/1.6.10/kotlin-reflect-1.6.10.jar"
 HERE = Path(__file__).resolve().parent
 
 
+def kotlinc_jar(name: str, sources: dict[str, str]) -> Path:
+    """`sources` (file name -> Kotlin text) compiled by kotlinc in one call, cached in the temp dir by their hash
+    (a test module's own fixtures: `kotlinc_jar("call-sites", {"Lib.kt": LIB, "Use.kt": USE})`)."""
+    import hashlib
+
+    kotlinc = shutil.which("kotlinc")
+    if kotlinc is None:
+        pytest.skip("kotlinc is not on PATH (Debian package `kotlin`, see .ci/run)")
+    digest = hashlib.sha256("\0".join(f"{k}\0{v}" for k, v in sorted(sources.items())).encode()).hexdigest()[:16]
+    jar = Path(tempfile.gettempdir()) / "jdx-kotlin-fixtures" / f"{name}-{digest}.jar"
+    jar.parent.mkdir(exist_ok=True)
+    if not jar.exists():
+        src = Path(tempfile.mkdtemp(prefix=f"jdx-kt-{name}-"))
+        for file, text in sources.items():
+            (src / file).write_text(text)
+        tmp = jar.with_suffix(f".{os.getpid()}.jar")
+        subprocess.run([kotlinc, "-nowarn", "-d", str(tmp), *(str(src / f) for f in sorted(sources))], check=True,
+                       capture_output=True, timeout=600)
+        os.replace(tmp, jar)
+    return jar
+
+
 def stdlib_jar(version: str) -> Path:
     jar = M2 / f"kotlin-stdlib/{version}/kotlin-stdlib-{version}.jar"
     if not jar.exists():

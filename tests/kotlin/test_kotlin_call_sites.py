@@ -6,11 +6,7 @@ The sources are compiled here by kotlinc (Kotlin 1.3), as tests/kotlin/corpus.py
 
 from __future__ import annotations
 
-import hashlib
-import os
 import shutil
-import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -77,21 +73,9 @@ RUN, TWICE = "ks.use.Client#run()", "ks.Account#twice()"
 
 
 def _jar() -> Path:
-    kotlinc = shutil.which("kotlinc")
-    if kotlinc is None:
-        pytest.skip("kotlinc is not on PATH (Debian package `kotlin`, see .ci/run)")
-    digest = hashlib.sha256((LIB + USE).encode()).hexdigest()[:16]
-    jar = Path(tempfile.gettempdir()) / "jdx-kotlin-fixtures" / f"call-sites-{digest}.jar"
-    jar.parent.mkdir(exist_ok=True)
-    if not jar.exists():
-        src = Path(tempfile.mkdtemp(prefix="jdx-kt-call-sites-"))
-        (src / "Lib.kt").write_text(LIB)
-        (src / "Use.kt").write_text(USE)
-        tmp = jar.with_suffix(f".{os.getpid()}.jar")
-        subprocess.run([kotlinc, "-nowarn", "-d", str(tmp), str(src / "Lib.kt"), str(src / "Use.kt")], check=True,
-                       capture_output=True, timeout=600)
-        os.replace(tmp, jar)
-    return jar
+    from tests.kotlin.corpus import kotlinc_jar
+
+    return kotlinc_jar("call-sites", {"Lib.kt": LIB, "Use.kt": USE})
 
 
 @pytest.fixture(scope="module")
