@@ -194,7 +194,7 @@ def jvm_name_of(store, type_id: str, kotlin_name: str, text: str) -> str | None:
     return next(iter(names), None)
 
 
-def members_view(store, result: dict) -> None:
+def members_view(store, result: dict, access: tuple[str, ...] = ("public", "protected")) -> None:
     """`members` of a Kotlin class (spec §9.3 step 7): each JVM member that compiles from a Kotlin declaration
     carries it; the declaration's other members (a property's setter, `$default`, @JvmOverloads copies) fold
     into the first one listed; members of Java supertypes keep their JVM form. An inherited Kotlin declaration
@@ -211,11 +211,18 @@ def members_view(store, result: dict) -> None:
     if not found:
         return
     seen: set[str] = set()
-    out, folded = [], 0
+    out, folded, internal = [], 0, 0
+    # `internal` compiles to public JVM members a Kotlin caller outside the module cannot use: shown with package
+    # access, as `outline` does
+    hide_internal = "all" not in access and "package" not in access
     for item, mid in zip(items, ids):
         rows = found.get(mid)
         if rows:
             row = rows[0]
+            if hide_internal and row["visibility"] == "internal":
+                internal += row["id"] not in seen
+                seen.add(row["id"])
+                continue
             if row["id"] in seen:
                 folded += 1
                 continue
@@ -225,6 +232,8 @@ def members_view(store, result: dict) -> None:
     result["members"] = out
     result["view"] = "kotlin"
     result["folded"] = folded
+    if internal:
+        result["internal_hidden"] = internal
 
 
 # --- inherited declarations as the class sees them (jdx.kotlin.substitute) ---------------------------------------

@@ -47,5 +47,7 @@ def members(r: dict, brief: bool, max_lines: int | None, grep: str | None) -> li
         lines.append(f"{n}{of} member{'s' if total != 1 else ''} shown{extra} · {r['kind']} {r['type']} · "
                      f"{r['artifact_name']} (bytecode)"
                      + (f" · {r['folded']} JVM member(s) folded into their Kotlin declaration (--view jvm shows them)"
-                        if r.get("folded") else ""))
+                        if r.get("folded") else "")
+                     + (f" · {r['internal_hidden']} internal declaration(s) hidden (--access package shows them)"
+                        if r.get("internal_hidden") else ""))
     return lines

@@ -31,6 +31,7 @@ CASES = [
     ("kotlin-members-canvas", ["members", "kx.Canvas"]),
     ("kotlin-members-canvas-jvm", ["members", "kx.Canvas", "--view", "jvm"]),
     ("kotlin-members-circle", ["members", "kx.Circle"]),
+    ("kotlin-members-canvas-package", ["members", "kx.Canvas", "--access", "public,protected,package"]),
     ("kotlin-search-all", ["search", "*", "--limit", "200"]),
     ("kotlin-search-all-jvm", ["search", "*", "--limit", "200", "--view", "jvm"]),
     ("kotlin-search-title", ["search", "title"]),
