@@ -6,6 +6,7 @@ from __future__ import annotations
 import shlex
 
 MAX_NESTED_SHOWN = 20
+COMPILER_INTERNAL = "@kotlin.jvm.internal."  # annotations kotlinc writes for itself (SourceDebugExtension's SMAP)
 
 
 def _plural(n: int, word: str) -> str:
@@ -35,7 +36,11 @@ def show(r: dict) -> list[str]:
         facts.append("deprecated")
     facts.insert(2, f"sources: {r['sources']}" if r.get("sources") else "sources: none")
     lines = [f"{r['kind']} {r['ref']}", "  " + " · ".join(facts)]
-    lines.extend(f"  {a}" for a in r["annotations"])
+    internal = [a for a in r["annotations"] if a.startswith(COMPILER_INTERNAL)]
+    lines.extend(f"  {a}" for a in r["annotations"] if not a.startswith(COMPILER_INTERNAL))
+    if internal:  # kotlinc's bookkeeping (an inlining SMAP can run to kilobytes): named, not printed
+        lines.append(f"  + {', '.join(sorted({a.split('(', 1)[0] for a in internal}))} (compiler-internal; "
+                     "--json has its value)")
     kotlin_decl = (r.get("kotlin") or {}).get("declaration") if r.get("view") == "kotlin" else None
     lines.append(f"  {kotlin_decl or r['declaration']}")
     if r["extends"]:

@@ -182,5 +182,15 @@ def test_stdlib_collection_aliases(tmp_path_factory, jdx_home):
             "typealias kotlin.collections.ArrayList<E> = java.util.ArrayList<E>"
         hits = {m["ref"]: m for m in _search(stdlib, "HashMap", kinds=("type",))}
         assert hits["kotlin.collections.HashMap"]["expansion"] == "java.util.HashMap<K, V>"
+        # kotlinc 2's @kotlin.jvm.internal.SourceDebugExtension carries the class's inlining SMAP (kilobytes): the
+        # card names it, its value stays in the JSON
+        from jdx.engine.cards import show_type
+        from jdx.render.cards import show
+
+        card = show_type(stdlib, "kotlin.collections.ArrayDeque", "kotlin")[0]
+        smap = [a for a in card["annotations"] if a.startswith("@kotlin.jvm.internal.SourceDebugExtension(")]
+        assert smap and "SMAP" in smap[0], card["annotations"]
+        text = "\n".join(show({**card, "sources": None}))
+        assert "SMAP" not in text and "+ @kotlin.jvm.internal.SourceDebugExtension (compiler-internal" in text, text
     finally:
         gen.close()
