@@ -12,7 +12,9 @@ two: `return api.greet(who, n);`) ranks after sites that show the call in some c
 Only the best candidates by the bytecode-only criteria have their sources read, `SHORTLIST` at a time
 until `limit` of them show the use (at most `MAX_SHORTLIST`): ranking a JDK method's thousands of call
 sites must not parse thousands of files. A chosen site without sources is rendered from the decompiled
-text of its class (`reconstruct`), labelled reconstructed (spec §11.1).
+text of its class (`reconstruct`), labelled reconstructed (spec §11.1). Its `>` goes on the first decompiled line
+of the enclosing method that the decompiler's line map (Procyon's) says was written from the site's class-file
+line; without such a line, on the use found by its shape, and the sample says which.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from jdx.graph_schema.store import GraphStore
 
 DEFAULT_LIMIT = 3
 CONTEXT = 2  # lines shown on each side of the call
+WHOLE_METHOD = 100_000  # context asked of `reconstruct`: the enclosing method's whole text, cut around the focus later
 PARSE_CONTEXT = 8  # lines read after the call, for arguments that wrap
 SHORTLIST = 40  # candidates whose sources are read per round
 MAX_SHORTLIST = 120  # rounds stop here even when fewer sites show the use in their source
@@ -233,7 +236,19 @@ def _reconstructed(reconstruct, c: dict, by_ref: dict) -> dict | None:
     tgt = by_ref.get(c["target"])
     if tgt is None:
         return None
-    return reconstruct(c["caller_id"], tgt.id, tgt.is_field, CONTEXT)
+    win = reconstruct(c["caller_id"], tgt.id, tgt.is_field, WHOLE_METHOD)
+    return mapped_focus(win, c["line"]) if win is not None else None
+
+
+def mapped_focus(win: dict, line: int) -> dict:
+    """A decompiled window focused on the first of its lines the decompiler wrote from class-file `line`
+    (`focus_by: "line_map"`, `decompiled_line`); when none is (or there is no map), on the use found by its
+    shape (`focus_by: "call_shape"`, `decompiled_line: None`). `line_map` says whether a map existed."""
+    class_lines = win.get("class_lines")
+    mapped = [win["first_line"] + i for i, origs in enumerate(class_lines or []) if line > 0 and line in origs]
+    if mapped:
+        return dict(win, focus=mapped[0], decompiled_line=mapped[0], focus_by="line_map", line_map=True)
+    return dict(win, decompiled_line=None, focus_by="call_shape", line_map=class_lines is not None)
 
 
 def _one_per_caller(shortlist: list, limit: int) -> list:
@@ -248,7 +263,10 @@ def _one_per_caller(shortlist: list, limit: int) -> list:
 def _render(site: dict, win: dict | None, use: tuple[bool, float], info: dict) -> dict:
     """One sample. Two line spaces: `line` and `method_lines` are the class file's (its LineNumberTable, the
     lines of the source it was compiled from); `source.lines` and `source.focus` number `source.text`, the same
-    space when `source.numbering` is "source", the decompiled text's own lines when it is "decompiled"."""
+    space when `source.numbering` is "source", the decompiled text's own lines when it is "decompiled". A
+    decompiled `source` also says how its focus was found: `focus_by` "line_map" (`decompiled_line` is the focus,
+    the line the decompiler wrote from `line`) or "call_shape" (`decompiled_line` None; `line_map` false when the
+    decompiler gave no map at all)."""
     out = {"caller": site["caller"], "caller_id": site["caller_id"], "artifact": site["artifact"],
            "line": site["line"], "kind": site["kind"], "target": site["target"], "in_lambda": site["in_lambda"],
            "test": is_test_code(site["caller_id"].split("#", 1)[0], site["artifact"]),
@@ -266,4 +284,7 @@ def _render(site: dict, win: dict | None, use: tuple[bool, float], info: dict) -
         out.update(origin="decompiled" if rebuilt else "source",
                    source={"label": win["label"], "file": win["file"], "lines": [a, b], "focus": focus, "text": text,
                            "reconstructed": rebuilt, "numbering": "decompiled" if rebuilt else "source"})
+        if rebuilt:
+            out["source"].update(decompiled_line=win.get("decompiled_line"), focus_by=win.get("focus_by", "call_shape"),
+                                 line_map=bool(win.get("line_map")))
     return out

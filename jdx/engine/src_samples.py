@@ -1,9 +1,10 @@
 """`samples` on binary-only code (spec §7.3, §11.1): the call site rendered from the decompiled text of its
 enclosing class, labelled reconstructed.
 
-A decompiled text does not keep the class file's line numbers, so the site is found by its shape instead:
-the enclosing method's declaration is matched in the decompiled class (as `body` does), and the call (the
-member's name followed by `(`; `new Simple(` for a constructor; the field's name) is searched inside it.
+A decompiled text does not keep the class file's line numbers: the enclosing method's declaration is matched
+in the decompiled class (as `body` does), and the call (the member's name followed by `(`; `new Simple(` for a
+constructor; the field's name) is searched inside it. The window also carries the decompiler's line map (Procyon
+gives one), with which `samples` moves the focus to the line written from the site's class-file line.
 Only the few samples shown are decompiled, each class once (the decompiler caches its text)."""
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ def reconstructed_window(ctx: SourceContext, caller_id: str, target_id: str, is_
                          context: int) -> dict | None:
     """Lines around the use of `target_id` in the decompiled text of method `caller_id`, or None (no
     decompiler, no recognisable declaration or use). Same shape as `src_source.source_window`, plus
-    `reconstructed: True` and the engine."""
+    `reconstructed: True`, the engine, and `class_lines`: for each line of `text` the class-file lines the
+    decompiler wrote on it (None when it gives no map), with which `samples` places the site exactly."""
     from jdx.engine.src_body import decompiled_file
 
     owner = caller_id.split("#", 1)[0]
@@ -55,6 +57,8 @@ def reconstructed_window(ctx: SourceContext, caller_id: str, target_id: str, is_
     if focus is None:
         return None
     a, b = max(decl.start, focus - context), min(decl.end, focus + context)
+    line_map = getattr(dec, "line_map", None)  # Procyon's; a JvmTools port may give none
     return {"label": f"decompiled by {dec.engine} {dec.engine_version}", "file": file.rel, "lines": [a, b],
             "first_line": a, "focus": focus, "text": lines[a - 1:b], "reconstructed": True,
-            "engine": dec.engine}
+            "engine": dec.engine,
+            "class_lines": None if line_map is None else [list(line_map.get(n, ())) for n in range(a, b + 1)]}

@@ -10,12 +10,17 @@ JDX_DECOMPILER (or `engine` in the config table) = auto | vineflower | procyon |
 The engine runs in the embedded JVM in its own class loader, one class at a time with the workspace as
 classpath, on a daemon thread under a wall-clock timeout. Results are cached under <cache>/decompiled/ keyed by
 (hash of the class file and its nested class files, engine, engine version); a cache hit never starts a JVM.
+
+Procyon also reports where each line of its text came from: `Decompiled.line_map` maps a decompiled line to the
+class-file lines (LineNumberTable) of the code written on it, stored beside the text (`<key>.lines`, naming the
+text's hash, so a map is never served with another text). Vineflower's text has no map (None).
 """
 
 from __future__ import annotations
 
 import glob
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -40,7 +45,7 @@ PROCYON_LOGGERS = ("com.strobel", "Reifier", "ArrayTypeLoader", "JarTypeLoader",
 VINEFLOWER_OPTIONS = (("include-runtime", "current"), ("jrt", "1"), ("log", "ERROR"))
 # a failure that leaves the engine's classes unusable in their loader: the next run gets a fresh loader
 BROKEN_ENGINE_MARKERS = ("NoClassDefFoundError", "ExceptionInInitializerError", "ThreadDeath")
-CACHE_FORMAT = "2"  # bump when the cached text's shape changes
+CACHE_FORMAT = "3"  # bump when the cached text's shape changes (3: Procyon's line map stored beside the text)
 # a type header's `permits` clause (Procyon prints one wherever the class file has PermittedSubclasses)
 _PERMITS = re.compile(r"^(?P<head>[^\n;{}()=]*\b(?P<kind>enum|class|interface)\s+[\w$]+[^\n;{}()=]*?)"
                       r"\s+permits\s+(?P<names>[\w$.,\s]+?)(?P<tail>\s*\{?[ \t]*)$", re.M)
@@ -55,12 +60,24 @@ def jvm_name(type_id: str) -> str:
     return _SHADOW_SUFFIX.sub("", type_id)
 
 
+LineMap = dict[int, tuple[int, ...]]  # decompiled line -> the class-file lines of the code written on it
+
+
 @dataclass
 class Decompiled:
     text: str  # Java source text of the whole top-level class (nested classes inside)
     engine: str  # "vineflower" | "procyon"
     engine_version: str
     cached: bool
+    line_map: LineMap | None = None  # None: the engine reported no mapping (Vineflower)
+
+    def decompiled_lines(self, class_line: int, first: int = 1, last: int | None = None) -> list[int] | None:
+        """The decompiled lines in first..last written from code of class-file line `class_line`, in order;
+        None without a map."""
+        if self.line_map is None:
+            return None
+        last = len(self.text.splitlines()) if last is None else last
+        return [n for n in range(first, last + 1) if class_line in self.line_map.get(n, ())]
 
 
 class DecompileError(JdxError):
@@ -248,6 +265,39 @@ def _write_atomically(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
+def _text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _store(target: Path, text: str, line_map: LineMap | None) -> None:
+    """The line map first, then the text: a reader that finds the text finds its map (or none, never another's)."""
+    if line_map is not None:
+        pairs = sorted([line, orig] for line, origs in line_map.items() for orig in origs)
+        _write_atomically(target.with_suffix(".lines"), json.dumps({"text_sha256": _text_hash(text), "map": pairs}))
+    _write_atomically(target, text)
+
+
+def _load(target: Path) -> tuple[str, LineMap | None]:
+    """(text, its line map or None: absent, unreadable or made for another text); OSError without the text."""
+    text = target.read_text(encoding="utf-8")
+    try:
+        stored = json.loads(target.with_suffix(".lines").read_text(encoding="utf-8"))
+        if stored.get("text_sha256") != _text_hash(text):
+            return text, None
+        return text, _line_map((orig, line) for line, orig in stored["map"])
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return text, None
+
+
+def _line_map(positions) -> LineMap:
+    """{decompiled line: sorted class-file lines} from (class-file line, decompiled line) pairs."""
+    found: dict[int, set[int]] = {}
+    for orig, line in positions:
+        if int(orig) > 0 and int(line) > 0:
+            found.setdefault(int(line), set()).add(int(orig))
+    return {line: tuple(sorted(origs)) for line, origs in sorted(found.items())}
+
+
 # ---------------------------------------------------------------- running an engine
 
 class _EngineBroken(Exception):
@@ -282,22 +332,25 @@ def decompile_class(cache: Path, artifact_kind: str, artifact_path: str, interna
     for candidate in engines:
         target = _cache_file(cache, candidate, class_key)
         try:
-            return Decompiled(target.read_text(encoding="utf-8"), candidate.name, candidate.version, True)
+            text, line_map = _load(target)
         except OSError:
             pass
+        else:
+            return Decompiled(text, candidate.name, candidate.version, True, line_map)
         if files is None:
             files = _jrt_files(cache, artifact_path, internal_name)
         try:
-            text = _run(cache, candidate, (artifact_kind, artifact_path), internal_name, files, classpath, timeout)
+            text, line_map = _run(cache, candidate, (artifact_kind, artifact_path), internal_name, files, classpath,
+                                  timeout)
         except _EngineBroken as exc:
             broken.append(f"{candidate.name} {candidate.version} ({exc})")
             continue
         _check_output(candidate, internal_name, text)
         try:
-            _write_atomically(target, text)
+            _store(target, text, line_map)
         except OSError:  # a read-only cache costs speed, not the answer
             pass
-        return Decompiled(text, candidate.name, candidate.version, False)
+        return Decompiled(text, candidate.name, candidate.version, False, line_map)
     raise DecompileUnavailable(f"no decompiler could be loaded: {'; '.join(broken)}")
 
 
@@ -311,16 +364,16 @@ def _jrt_files(cache: Path, artifact_path: str, internal_name: str) -> list[tupl
     return files
 
 
-def _run(cache: Path, engine: Engine, artifact: tuple[str, str], internal_name: str,
-         files: list[tuple[str, bytes]], classpath: list[tuple[str, str]], timeout: float) -> str:
-    """One engine run; Java exceptions become DecompileTimeout / DecompileFailed / _EngineBroken."""
+def _run(cache: Path, engine: Engine, artifact: tuple[str, str], internal_name: str, files: list[tuple[str, bytes]],
+         classpath: list[tuple[str, str]], timeout: float) -> tuple[str, LineMap | None]:
+    """One engine run: (text, line map); Java exceptions become DecompileTimeout / DecompileFailed / _EngineBroken."""
     from jdx.loaders import java_tools
 
     dotted = internal_name.replace("/", ".")
     java_tools.ensure_jvm(cache)
     try:
         if engine.name == "vineflower":
-            return _run_vineflower(engine, internal_name, files, classpath, timeout)
+            return _run_vineflower(engine, internal_name, files, classpath, timeout), None
         return _run_procyon(engine, artifact, internal_name, files, classpath, timeout)
     except java_tools.WorkerTimeout as exc:
         _forget_engine(engine)
@@ -486,83 +539,109 @@ def _shared_system(loader, key: tuple) -> _SharedSystem:
 
 
 def _run_procyon(engine: Engine, artifact: tuple[str, str], internal_name: str, files: list[tuple[str, bytes]],
-                 classpath: list[tuple[str, str]], timeout: float) -> str:
+                 classpath: list[tuple[str, str]], timeout: float) -> tuple[str, LineMap]:
     from jdx.loaders import java_tools as jt
 
     loader = jt.engine_loader(list(engine.jars))
     jt.silence_loggers(PROCYON_LOGGERS)
     key = _shared_key(engine, artifact, classpath)
     if key is not None:
-        return drop_invalid_permits(_run_procyon_shared(loader, key, internal_name, timeout))
-    settings_cls = jt.jclass("com.strobel.decompiler.DecompilerSettings", loader)
-    output_cls = jt.jclass("com.strobel.decompiler.ITextOutput", loader)
+        entry = _shared_system(loader, key)
+        with entry.lock:
+            entry.uses += 1
+            text, positions = _procyon_decompile_type(loader, entry.system, internal_name, timeout)
+        return drop_invalid_permits_mapped(text, positions)
     type_loader = jt.jclass("com.strobel.assembler.metadata.ITypeLoader", loader)
     composite = jt.jclass("com.strobel.assembler.metadata.CompositeTypeLoader", loader)
-    settings = settings_cls.javaDefaults()
     opened: list = []
     try:
         loaders = _procyon_loaders(loader, files, classpath, opened)
-        settings.setTypeLoader(composite(jt.java_array(type_loader, loaders)))
-        output = jt.jclass("com.strobel.decompiler.PlainTextOutput", loader)()
-        string = jt.jclass("java.lang.String")
-        handle = jt.bound_static(jt.jclass("com.strobel.decompiler.Decompiler", loader), "decompile",
-                                 jt.void_type(), [string, output_cls, settings_cls],
-                                 [string(internal_name), output, settings])
-        jt.run_timed(handle, timeout, "jdx-procyon")
+        system = jt.jclass("com.strobel.assembler.metadata.MetadataSystem", loader)(
+            composite(jt.java_array(type_loader, loaders)))
+        text, positions = _procyon_decompile_type(loader, system, internal_name, timeout)
     finally:
         for jar in opened:
             jar.close()
-    return drop_invalid_permits(str(output.toString()))
+    return drop_invalid_permits_mapped(text, positions)
 
 
-def _run_procyon_shared(loader, key: tuple, internal_name: str, timeout: float) -> str:
-    """What Procyon's Decompiler.decompile does, over a kept MetadataSystem: the types a class refers to are
-    read and resolved once per process instead of once per class (the output is the same text)."""
+def _procyon_decompile_type(loader, system, internal_name: str, timeout: float) -> tuple[str, list[tuple[int, int]]]:
+    """What Procyon's Decompiler.decompile does, keeping what it drops: the TypeDecompilationResults' line
+    positions, (class-file line, decompiled line) pairs. A kept MetadataSystem resolves the types a class refers
+    to once per process instead of once per class (the output is the same text)."""
     from jdx.loaders import java_tools as jt
 
     def cls(name: str):
         return jt.jclass(name, loader)
 
-    entry = _shared_system(loader, key)
     dotted = internal_name.replace("/", ".")
-    with entry.lock:
-        try:
-            reference = entry.system.lookupType(internal_name)
-            definition = reference.resolve() if reference is not None else None
-            if definition is not None:
-                cls("com.strobel.assembler.metadata.DeobfuscationUtilities").processType(definition)
-        except Exception as exc:  # noqa: BLE001 - a corrupt or truncated class file
-            raise DecompileFailed(f"procyon failed on {dotted}: {jt.describe(exc)}") from None
-        if definition is None:
-            raise DecompileFailed(f"procyon failed on {dotted}: the class does not load")
-        settings = cls("com.strobel.decompiler.DecompilerSettings").javaDefaults()
-        settings.setJavaFormattingOptions(cls("com.strobel.decompiler.languages.java.JavaFormattingOptions")
-                                          .createDefault())
-        options = cls("com.strobel.decompiler.DecompilationOptions")()
-        options.setSettings(settings)
-        options.setFullDecompilation(True)
-        output = cls("com.strobel.decompiler.PlainTextOutput")()
-        language = settings.getLanguage()
-        handle = jt.bound_virtual(language, "decompileType",
-                                  cls("com.strobel.decompiler.languages.TypeDecompilationResults"),
-                                  [cls("com.strobel.assembler.metadata.TypeDefinition"),
-                                   cls("com.strobel.decompiler.ITextOutput"),
-                                   cls("com.strobel.decompiler.DecompilationOptions")],
-                                  [definition, output, options])
-        entry.uses += 1
-        jt.run_timed(handle, timeout, "jdx-procyon")
-    return str(output.toString())
+    try:
+        reference = system.lookupType(internal_name)
+        definition = reference.resolve() if reference is not None else None
+        if definition is not None:
+            cls("com.strobel.assembler.metadata.DeobfuscationUtilities").processType(definition)
+    except Exception as exc:  # noqa: BLE001 - a corrupt or truncated class file
+        raise DecompileFailed(f"procyon failed on {dotted}: {jt.describe(exc)}") from None
+    if definition is None:
+        raise DecompileFailed(f"procyon failed on {dotted}: the class does not load")
+    settings = cls("com.strobel.decompiler.DecompilerSettings").javaDefaults()
+    settings.setJavaFormattingOptions(cls("com.strobel.decompiler.languages.java.JavaFormattingOptions")
+                                      .createDefault())
+    options = cls("com.strobel.decompiler.DecompilationOptions")()
+    options.setSettings(settings)
+    options.setFullDecompilation(True)
+    output = cls("com.strobel.decompiler.PlainTextOutput")()
+    results = jt.jclass("java.util.concurrent.atomic.AtomicReference")()
+    handle = jt.bound_virtual(settings.getLanguage(), "decompileType",
+                              cls("com.strobel.decompiler.languages.TypeDecompilationResults"),
+                              [cls("com.strobel.assembler.metadata.TypeDefinition"),
+                               cls("com.strobel.decompiler.ITextOutput"),
+                               cls("com.strobel.decompiler.DecompilationOptions")],
+                              [definition, output, options])
+    jt.run_timed(_keeping_result(handle, results), timeout, "jdx-procyon")
+    found = results.get()
+    positions = [(int(p.getOriginalLine()), int(p.getEmittedLine()))
+                 for p in (found.getLineNumberPositions() if found is not None else None) or []]
+    return str(output.toString()), positions
+
+
+def _keeping_result(handle, holder):
+    """`handle` made void, its result stored in the AtomicReference `holder` (run_timed drops return values)."""
+    from jdx.loaders import java_tools as jt
+
+    handles = jt.jclass("java.lang.invoke.MethodHandles")
+    method_type = jt.jclass("java.lang.invoke.MethodType")
+    obj = jt.jclass("java.lang.Object").class_
+    setter = handles.publicLookup().findVirtual(holder.getClass(), "set", method_type.methodType(jt.void_type(), obj))
+    return handles.filterReturnValue(handle.asType(method_type.methodType(obj)), setter.bindTo(holder))
 
 
 def drop_invalid_permits(text: str) -> str:
     """Removes what Java forbids from `permits` clauses: on an enum (javac 17 lists its constant bodies there)
     and anonymous classes (`Foo$1`) anywhere; Procyon 0.6 prints both, and the text must parse."""
+    return drop_invalid_permits_mapped(text, [])[0]
+
+
+def drop_invalid_permits_mapped(text: str, positions: list[tuple[int, int]]) -> tuple[str, LineMap]:
+    """drop_invalid_permits, and the line map of the result from (class-file line, decompiled line) pairs of the
+    text before: a clause that wrapped and loses lines moves the lines after it up."""
+    removed: list[tuple[int, int]] = []  # (line of the clause's start, lines it lost)
+
     def fix(match: re.Match) -> str:
         names = [n.strip() for n in match["names"].split(",")]
         keep = [] if match["kind"] == "enum" else [n for n in names if not re.search(r"\$\d+$", n)]
-        return match["head"] + (" permits " + ", ".join(keep) if keep else "") + match["tail"]
+        fixed = match["head"] + (" permits " + ", ".join(keep) if keep else "") + match["tail"]
+        lost = match.group(0).count("\n") - fixed.count("\n")
+        if lost:
+            removed.append((text.count("\n", 0, match.start()) + 1, lost))
+        return fixed
 
-    return _PERMITS.sub(fix, text)
+    fixed_text = _PERMITS.sub(fix, text)
+
+    def moved(line: int) -> int:  # lines of a shortened clause fold onto its first line
+        return line - sum(min(lost, line - start) for start, lost in removed if line > start)
+
+    return fixed_text, _line_map((orig, moved(line)) for orig, line in positions)
 
 
 def _run_vineflower(engine: Engine, internal_name: str, files: list[tuple[str, bytes]],

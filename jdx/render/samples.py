@@ -1,8 +1,9 @@
 """Plain-text rendering of `samples`: one block per site, the call's line marked with `>`.
 
 A site's line is the class file's (LineNumberTable). Shown from sources, the gutter uses the same numbers;
-shown from a decompiled text, the gutter numbers that text, so the site's line reads `class-file line N` and
-the source line says `lines of the decompiled text`."""
+shown from a decompiled text, the gutter numbers that text (the source line says `lines of the decompiled
+text`): `line N (decompiled line M)` when the decompiler's line map placed `>`, else `class-file line N` and
+why `>` marks the use found by its shape."""
 
 from __future__ import annotations
 
@@ -15,9 +16,7 @@ def samples(r: dict) -> list[str]:
     for i, s in enumerate(r["samples"], 1):
         marks = [m for m, on in (("test", s["test"]), ("in lambda", s["in_lambda"]),
                                  ("compiler-written: not in the source text", not s["written"])) if on]
-        # the site's line is the class file's; it numbers the text below only when that text is the source
-        space = "line" if s.get("origin") == "source" else "class-file line"
-        where = f"{space} {s['line']}" if s["line"] > 0 else "no line numbers"
+        where = _where(s)
         lines.append(f"  {i}. {s['caller']}  {s['artifact']}  {s['kind']} at {where}"
                      + (f"  ({', '.join(marks)})" if marks else ""))
         src = s.get("source")
@@ -34,3 +33,18 @@ def samples(r: dict) -> list[str]:
             mark = ">" if no == src["focus"] else " "
             lines.append(f"     {mark} {str(no).rjust(width)}  {text}".rstrip())
     return lines
+
+
+def _where(s: dict) -> str:
+    """The site's line: the class file's, which numbers the text below only when that text is the source."""
+    if s["line"] <= 0:
+        return "no line numbers"
+    src = s.get("source") or {}
+    if s.get("origin") == "source":
+        return f"line {s['line']}"
+    if src.get("focus_by") == "line_map":
+        return f"line {s['line']} (decompiled line {src['decompiled_line']})"
+    if s.get("origin") == "decompiled":
+        why = "no decompiled line maps to it" if src.get("line_map") else "the decompiler gave no line map"
+        return f"class-file line {s['line']} ({why}; > marks the use found by its shape)"
+    return f"class-file line {s['line']}"

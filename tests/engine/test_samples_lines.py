@@ -70,12 +70,17 @@ def test_decompiled_samples_label_each_line_space(fx, run_jdx):
         a, b = src["lines"]
         assert src["text"] == decompiled[a - 1:b]  # `lines` / `focus` number the decompiled text shown
         assert "greet(" in decompiled[src["focus"] - 1]
-        # text: the site's number is named as the class file's, the gutter's as the decompiled text's
-        head = f"{s['kind']} at class-file line {s['line']}"
-        assert head in text, text
         assert f"({src['file']}:{a}-{b}, lines of the decompiled text)" in text, text
         assert re.search(rf"^\s+> {src['focus']}  .*greet\(", text, re.M), text
-    assert re.search(r" at line \d", text) is None, text  # no bare `line N` next to a decompiled gutter
+        # the site's number is the class file's; with a line map its decompiled line is named beside it
+        if src["focus_by"] == "line_map":
+            assert src["decompiled_line"] == src["focus"]
+            assert f"{s['kind']} at line {s['line']} (decompiled line {src['focus']})" in text, text
+        else:
+            assert src["decompiled_line"] is None
+            assert f"{s['kind']} at class-file line {s['line']} (" in text, text
+    # a bare `line N` (no decompiled line beside it) never stands next to a decompiled gutter
+    assert re.search(r" at line \d+(?!\d| \(decompiled line \d+\))", text) is None, text
 
 
 def test_source_samples_share_one_line_space(fx, run_jdx):
@@ -99,3 +104,97 @@ def test_bytecode_only_sample_names_its_line_space():
             "origin": "bytecode"}
     lines = samples({"symbol": "a.D#e()", "total": 1, "samples": [site]})
     assert "call at class-file line 12" in lines[1]
+
+
+# --- the decompiler's line map places `>` (Procyon) ---------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def lines_fx(jdx_home, run_jdx):
+    """lx.Lines / lx.User (tests/loaders/test_decompile_lines.py): several calls per method, blank lines and
+    comments that make the class file's numbering and the decompiled text's drift apart."""
+    from jdx.loaders.decompile import available_engines
+    from tests.loaders.test_decompile_lines import build_lines_jar
+
+    if [e[0] for e in available_engines()][:1] != ["procyon"]:
+        pytest.skip("samples decompile with Procyon only when it is the first engine found")
+    (jdx_home / "lines-fixture").mkdir(exist_ok=True)
+    jar = build_lines_jar(jdx_home / "lines-fixture")
+    r = run_jdx("index", "--jars", str(jar))
+    assert r.code == 0, r.err
+    return ["--jars", str(jar)]
+
+
+def test_each_decompiled_sample_marks_the_line_of_its_own_call(lines_fx, run_jdx):
+    """Differential: the k-th greet call of a method in the source (whose lines are the class file's, javac -g)
+    is the k-th greet call of the method's decompiled text; `>` must be on that line, for every site."""
+    from tests.loaders.test_decompile_lines import LINES_JAVA, USER_JAVA, call_lines
+
+    res = _json(run_jdx, "samples", "lx.Lines#greet", "--limit", "20", *lines_fx)
+    text = run_jdx("samples", "lx.Lines#greet", "--limit", "20", *lines_fx).out
+    sources = {"lx.Lines": LINES_JAVA, "lx.User": USER_JAVA}
+    decompiled = {t: "\n".join(_json(run_jdx, "source", t, *lines_fx)["text"]) for t in sources}
+    assert len(res["samples"]) == res["total"] == 6
+    drifted = 0
+    for s in res["samples"]:
+        owner, method = s["caller"].split("(", 1)[0].split("#")
+        src = s["source"]
+        focus_text = decompiled[owner].splitlines()[src["focus"] - 1]
+        assert "greet(" in focus_text, (s, focus_text)
+        assert re.search(rf"^\s+> {src['focus']}  .*greet\(", text, re.M), text
+        source_calls, text_calls = call_lines(sources[owner], method), call_lines(decompiled[owner], method)
+        if len(source_calls) == len(text_calls):  # one call per line in both: the k-th is the k-th
+            assert src["focus"] == text_calls[source_calls.index(s["line"])], s
+            assert src["focus_by"] == "line_map" and src["decompiled_line"] == src["focus"]
+            assert f"call at line {s['line']} (decompiled line {src['focus']})" in text, text
+        drifted += src["focus"] != s["line"]
+    assert drifted >= 4  # most sites sit on another line of the decompiled text than of the class file
+    twice = sorted(s["source"]["focus"] for s in res["samples"] if "#twice(" in s["caller"])
+    assert len(set(twice)) == 3  # three calls in one method: three different lines
+
+
+def test_a_site_no_decompiled_line_maps_to_says_so(lines_fx, run_jdx):
+    """`count = count + 1; return count;` is decompiled as `return ++this.count;`, which Procyon maps to the
+    second line only: the first line's sites fall back to the use's shape, and say so."""
+    from tests.loaders.test_decompile_lines import LINES_JAVA
+
+    res = _json(run_jdx, "samples", "lx.Lines#count", "--limit", "20", *lines_fx)
+    text = run_jdx("samples", "lx.Lines#count", "--limit", "20", *lines_fx).out
+    merged = LINES_JAVA.splitlines().index("        count = count + 1;") + 1
+    by_line = {}
+    for s in res["samples"]:
+        by_line.setdefault(s["line"], []).append(s["source"])
+    assert set(by_line) == {merged, merged + 1}
+    for src in by_line[merged]:
+        assert (src["focus_by"], src["decompiled_line"], src["line_map"]) == ("call_shape", None, True)
+        assert "++this.count" in src["text"][src["focus"] - src["lines"][0]]
+    [mapped] = by_line[merged + 1]
+    assert mapped["focus_by"] == "line_map" and mapped["decompiled_line"] == mapped["focus"]
+    assert f"at class-file line {merged} (no decompiled line maps to it; > marks the use found by its shape)" \
+        in text, text
+    assert f"read at line {merged + 1} (decompiled line {mapped['focus']})" in text, text
+
+
+def test_mapped_focus_takes_the_first_mapped_line_else_keeps_the_shape():
+    from jdx.engine.samples import mapped_focus
+
+    win = {"first_line": 10, "focus": 10, "text": ["a", "b", "c", "d"], "class_lines": [[5], [7], [7, 8], []]}
+    assert (mapped_focus(win, 7)["focus"], mapped_focus(win, 7)["focus_by"]) == (11, "line_map")
+    assert mapped_focus(win, 8)["decompiled_line"] == 12
+    missing = mapped_focus(win, 6)
+    assert (missing["focus"], missing["focus_by"], missing["decompiled_line"], missing["line_map"]) == \
+        (10, "call_shape", None, True)
+    assert mapped_focus(dict(win, class_lines=None), 7)["line_map"] is False
+
+
+def test_a_decompiler_without_a_line_map_is_named():
+    from jdx.render.samples import samples
+
+    site = {"caller": "a.B#c()", "caller_id": "a/B#c()V", "artifact": "a.jar", "line": 12, "kind": "call",
+            "target": "a.D#e()", "in_lambda": False, "test": False, "written": True, "args_used": 0.0,
+            "origin": "decompiled",
+            "source": {"label": "decompiled by vineflower 1.10", "file": "a/B.java", "lines": [3, 3], "focus": 3,
+                       "text": ["e();"], "reconstructed": True, "numbering": "decompiled", "decompiled_line": None,
+                       "focus_by": "call_shape", "line_map": False}}
+    lines = samples({"symbol": "a.D#e()", "total": 1, "samples": [site]})
+    assert "call at class-file line 12 (the decompiler gave no line map; > marks the use found by its shape)" \
+        in lines[1]
