@@ -48,12 +48,31 @@ def run_request(session, cmd: Command, request) -> Outcome:
         return Outcome(envelope.success(cmd.name, request.query, answer), answer.exit_code, request)
     except JdxError as exc:
         if cmd.needs_workspace:
+            exc = _not_found_in_unread(session, exc)
             exc.warnings = _merged(_safe_workspace_warnings(session), exc.warnings)
         return Outcome(envelope.failure(cmd.name, request.query, exc), exc.exit_code, request)
     except Exception as exc:  # noqa: BLE001 - the one place an unexpected failure becomes exit 6
         if os.environ.get("JDX_DEBUG"):
             raise
         return Outcome(envelope.failure(cmd.name, request.query, internal_error(exc)), EXIT_INTERNAL, request)
+
+
+def _not_found_in_unread(session, exc: JdxError) -> JdxError:
+    """Not found in a workspace with an artifact that could not be read at all is an artifact error (exit 5) that
+    names it: the symbol may be in it, and exit 1 would say it is nowhere (spec §16)."""
+    from jdx.errors import ArtifactReadError, NotFoundError
+
+    if not isinstance(exc, NotFoundError):
+        return exc
+    try:
+        unread = session.unread_artifacts()
+    except JdxError:
+        return exc
+    if not unread:
+        return exc
+    return ArtifactReadError(f"{exc.message}; {', '.join(unread)} could not be read, so it may be there",
+                             candidates=exc.candidates, warnings=exc.warnings,
+                             hint="fix or drop the artifact (jdx index --json says why it could not be read)")
 
 
 def _merged(*groups) -> list:

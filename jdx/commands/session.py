@@ -102,6 +102,7 @@ class Session:
         resolved = resolve_roots(spec.jars + extra.roots, jdk_home, self.cache, extra.names,
                                  all_versions=spec.all_versions or self.options.all_versions)
         resolved.warnings[:0] = extra.warnings
+        resolved.unreadable[:0] = extra.unreadable
         return resolved
 
     def artifacts(self) -> list[Artifact]:
@@ -150,6 +151,12 @@ class Session:
                 out.append(Warning_(code, f"{len(ws)} warnings of this kind, first: {ws[0].message} "
                                           f"(jdx index --json lists them all)", ws[0].artifact))
         return out
+
+    def unread_artifacts(self) -> list[str]:
+        """The artifacts of the graph that could not be read at all (not a zip, over the entry cap): a symbol not
+        found may be in one of them."""
+        return sorted({w.artifact or w.message.split(":", 1)[0] for w in self._graph_warnings
+                       if w.code in ("ARTIFACT_READ_ERROR", "ZIP_BOMB")})
 
     def class_warnings(self, fqn: str) -> list[Warning_]:
         """The build's warnings about one class (the class is in the graph; only a view of it is degraded)."""

@@ -24,6 +24,7 @@ class Classpath:
     src: list[str] = field(default_factory=list)
     warnings: list[Warning_] = field(default_factory=list)
     how: list[str] = field(default_factory=list)
+    unreadable: list[Warning_] = field(default_factory=list)  # roots asked for by name that are not there
 
     def add(self, path: str, name: str) -> None:
         if path not in self.names:
@@ -36,6 +37,7 @@ class Classpath:
         self.src.extend(s for s in other.src if s not in self.src)
         self.warnings.extend(other.warnings)
         self.how.extend(other.how)
+        self.unreadable.extend(other.unreadable)
 
 
 def add_resolution(out: Classpath, resolution) -> None:
@@ -68,9 +70,18 @@ def coordinate_roots(cache: Path, coords: list[str]) -> Classpath:
             return _without_resolver(out, parsed, repo, repo_how, exc)
         add_resolution(out, resolution)
         cached += resolution.cached
+        _check_asked(out, c, repo)
     out.how.append(f"--coord {' '.join(coords)}: Maven Resolver (offline) over {repo} ({repo_how})"
                    + (f", {cached} of {len(parsed)} cached" if cached else ""))
     return out
+
+
+def _check_asked(out: Classpath, c, repo: Path) -> None:
+    """A coordinate asked for whose own artifact is not in the local repository is an explicit root missing: an
+    error naming it before any answer (spec §16), as a missing --jars path is; a missing dependency only warns."""
+    if not c.repository_path(repo).is_file():
+        out.unreadable.append(Warning_("ARTIFACT_READ_ERROR", f"--coord {c}: not in the local repository {repo} "
+                                                              "(jdx reads artifacts offline)", str(c)))
 
 
 def _without_resolver(out: Classpath, parsed, repo: Path, repo_how: str, exc: Exception) -> Classpath:
@@ -84,6 +95,7 @@ def _without_resolver(out: Classpath, parsed, repo: Path, repo_how: str, exc: Ex
             out.add(str(jar), str(c))
         else:
             missing.append(str(c))
+            _check_asked(out, c, repo)
     if missing:
         out.warnings.append(Warning_("DEPENDENCY_MISSING", f"{len(missing)} artifact(s) not in the local "
                                                            f"repository {repo}: {', '.join(missing)}"))

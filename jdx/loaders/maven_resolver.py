@@ -231,6 +231,6 @@ def parse_answer(answer: str) -> Resolution:
         shown = ", ".join(missing_notes[:20]) + (f" and {len(missing_notes) - 20} more" if len(missing_notes) > 20
                                                   else "")
         result.warnings.insert(0, Warning_("DEPENDENCY_MISSING",
-                                           f"{len(missing_notes)} dependenc{'y' if len(missing_notes) == 1 else 'ies'} "
+                                           f"{len(missing_notes)} artifact{'' if len(missing_notes) == 1 else 's'} "
                                            f"not in the local repository: {shown}", ""))
     return result

@@ -387,6 +387,19 @@ def test_non_zip_jar_is_still_exit_5_when_the_graph_is_up_to_date(run_jdx, junk_
     assert env["result"]["built"] is False
 
 
+def test_not_found_beside_an_unreadable_jar_is_exit_5_naming_it(run_jdx, junk_jar, good_jar):
+    """The symbol may be in the jar that could not be read: exit 1 would say it is nowhere. A symbol found
+    answers (exit 0), with the jar's warning."""
+    missing = envelope(run_jdx("show", "good.Nowhere", "--json", *jar_args(good_jar, junk_jar)))
+    assert missing["error"]["code"] == "ARTIFACT_READ_ERROR", missing
+    assert "not found: good.Nowhere; junk.jar could not be read, so it may be there" == missing["error"]["message"]
+    text = run_jdx("show", "good.Nowhere", *jar_args(good_jar, junk_jar))
+    no_traceback(text)
+    assert text.code == 5 and "junk.jar could not be read" in text.out + text.err, text
+    found = run_jdx("show", GOOD_CLASSES[0], "--json", *jar_args(good_jar, junk_jar))
+    assert found.code == 0 and warnings_of(envelope(found), "ARTIFACT_READ_ERROR"), found
+
+
 def test_missing_path_is_artifact_read_error(run_jdx, tmp_path, good_jar):
     missing = tmp_path / "nowhere" / "gone.jar"
     env = index(run_jdx, good_jar, missing, expect=5)

@@ -49,6 +49,21 @@ def test_missing_coordinate_is_a_named_warning(world, monkeypatch):
     assert [cp.names[r] for r in cp.roots] == ["org.fix:core:1.0"]
     missing = [w for w in cp.warnings if w.code == "DEPENDENCY_MISSING"]
     assert missing and "org.fix:ghost:jar:1.0" in missing[0].message
+    # the coordinate asked for is itself absent: an explicit root missing, not a dependency
+    assert [w.artifact for w in cp.unreadable] == ["org.fix:ghost:1.0"], cp.unreadable
+
+
+def test_a_query_over_a_missing_coordinate_is_exit_5_naming_it(world, world_env):
+    """As a missing --jars path: an error before any answer, never "not found" with the JDK's near names."""
+    import json
+
+    for fmt in ([], ["--json"]):
+        done = jdx(world_env, world.root, "--no-jdk", "--coord", "org.fix:ghost:1.0", "--coord", "org.fix:core:1.0",
+                   *fmt, "show", "org.fix.core.Core")
+        assert done.returncode == 5, done
+        assert "--coord org.fix:ghost:1.0: not in the local repository" in done.stdout + done.stderr, done
+    error = json.loads(done.stdout)["error"]
+    assert error["code"] == "ARTIFACT_READ_ERROR" and "org.fix:ghost:1.0" in error["message"]
 
 
 MAVEN_LINES = [
