@@ -316,6 +316,21 @@ SCENARIOS = [
              {"Q": "public class Q implements java.io.Serializable, Runnable { public void run() {} }"},
              ("MEMBER_REMOVED",) * 3,
              (("MEMBER_REMOVED", "java.lang.Runnable is not in it"),)),
+    # a new supertype that brings abstract methods breaks implementors as a method added to the type would
+    # (commons-text 1.10 -> 1.12: `Builder<T> extends Supplier<T>`); a default method, equals and a method a
+    # superclass implements do not, and a supertype outside the artifact is named as unchecked
+    Scenario("supertype_brings_abstract_methods",
+             {"B": "public interface B<T> { T build(); }",
+              "K": "public abstract class K { public abstract int a(); }"},
+             {"B": "public interface B<T> extends S<T> { T build(); }",
+              "S": "public interface S<T> { T get(); default int size() { return 0; } boolean equals(Object o); }",
+              "K": "public abstract class K extends Base implements Runnable { public abstract int a(); }",
+              "Base": "public abstract class Base { public abstract void more(); public void run() {} }"},
+             ("INTERFACE_METHOD_ADDED", "ABSTRACT_ADDED", "SUPERTYPE_ADDED", "SUPERTYPE_ADDED", "SUPERTYPE_ADDED",
+              "TYPE_ADDED", "TYPE_ADDED"),
+             (("INTERFACE_METHOD_ADDED", "inherited from the new supertype p_supertype_brings_abstract_methods.S"),
+              ("ABSTRACT_ADDED", "subclasses outside the artifact must now implement it"),
+              ("SUPERTYPE_ADDED", "java.lang.Runnable (not in the artifact: abstract methods it may bring are not"))),
     # a long annotation whose one element changed prints that element only (picocli's @Command descriptions)
     Scenario("annotation_one_long_element_changed",
              {"Cmd": RUNTIME + "public @interface Cmd { String name(); String[] description(); String version(); }",

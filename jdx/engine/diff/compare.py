@@ -29,7 +29,8 @@ from jdx.engine.diff.members import (
     is_enum_constant,
     kind_of,
 )
-from jdx.engine.diff.surface import ABSTRACT, FINAL, LEVELS, OBJECT, VOLATILE_OR_BRIDGE, Member, Surface, TypeInfo
+from jdx.engine.diff.surface import (ABSTRACT, FINAL, LEVELS, OBJECT, STATIC, VOLATILE_OR_BRIDGE, Member, Surface,
+                                    TypeInfo)
 from jdx.engine.diff.visibility import ApiView, DiffOptions
 
 
@@ -112,6 +113,7 @@ def _compare_type(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], side
         elif o.access & ABSTRACT and not n.access & ABSTRACT:
             out.append(make("ABSTRACT_REMOVED"))
     out += _supertypes(o, n, views, make)
+    out += _inherited_abstract_added(o, n, views)
     common = frozenset((o.superclass, *o.interfaces)) & frozenset((n.superclass, *n.interfaces))
     if o.signature != n.signature and class_generic_key(o, common) != class_generic_key(n, common):
         out.append(make("GENERIC_SIGNATURE_CHANGED",
@@ -145,7 +147,59 @@ def _supertypes(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], make) 
             detail += f" (not among the supertypes this artifact holds; {', '.join(map(type_ref, through))} " \
                       "is not in it, so it may still be inherited there)"
         out.append(make("SUPERTYPE_REMOVED", detail))
-    out += [make("SUPERTYPE_ADDED", type_ref(s)) for s in sorted(new_names - old_names)]
+    # a new supertype the artifact lacks may bring abstract methods its implementors must now implement: unchecked
+    unchecked = n.kind == "interface" or (n.kind == "class" and n.access & ABSTRACT and not n.access & FINAL)
+    out += [make("SUPERTYPE_ADDED", type_ref(s) + (" (not in the artifact: abstract methods it may bring are not "
+                                                   "checked)" if unchecked and s in new_missing else ""))
+            for s in sorted(new_names - old_names)]
+    return out
+
+
+def _abstract_inherited(surface: Surface, name: str) -> dict[tuple[str, str], str]:
+    """(name, descriptor) -> the supertype declaring it, for every abstract instance method `name` inherits and
+    nothing on its way implements (no concrete or default method of that signature in the type or an ancestor the
+    side holds; java.lang.Object's public methods are implemented by every class)."""
+    ancestors, _ = surface.ancestors(name)
+    abstract: dict[tuple[str, str], str] = {}
+    concrete: set[tuple[str, str]] = set()
+    for t in (surface.types.get(a) for a in (name, *ancestors)):
+        if t is None:
+            continue
+        for m in t.members.values():
+            if m.is_field or m.name in ("<init>", "<clinit>") or m.access & STATIC or m.synthetic:
+                continue
+            key = (m.name, m.descriptor)
+            if m.access & ABSTRACT:
+                if t.name != name:
+                    abstract.setdefault(key, t.name)
+            else:
+                concrete.add(key)
+    return {k: v for k, v in abstract.items() if k not in concrete and k[0] + k[1] not in OBJECT_MEMBERS}
+
+
+def _inherited_abstract_added(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView]) -> list[Finding]:
+    """An interface or abstract class that inherits an abstract method it did not before (a new supertype
+    declaring one: commons-text 1.12's `Builder<T> extends Supplier<T>`) breaks its implementors outside the
+    artifact as a method added to it would: INTERFACE_METHOD_ADDED / ABSTRACT_ADDED, naming the supertype. Only
+    what the side holds is walked; a new supertype it lacks is named on SUPERTYPE_ADDED instead."""
+    if not (n.kind == "interface" or (n.kind == "class" and n.access & ABSTRACT)) or n.access & FINAL:
+        return []
+    new = _abstract_inherited(views[1].surface, n.name)
+    if not new:
+        return []
+    old = _abstract_inherited(views[0].surface, o.name)
+    declared = {(m.name, m.descriptor) for t in (o, n) for m in t.members.values()}  # the member pass's
+    rule = "INTERFACE_METHOD_ADDED" if n.kind == "interface" else "ABSTRACT_ADDED"
+    out = []
+    for (name, desc), holder in sorted(new.items()):
+        if (name, desc) in old or (name, desc) in declared:
+            continue
+        m = next(m for m in views[1].surface.types[holder].members.values()
+                 if m.name == name and m.descriptor == desc)
+        who = "implementors" if n.kind == "interface" else "subclasses"
+        out.append(Finding(rule, member_ref(m, n.name), "method", None, member_form(m),
+                           f"inherited from the new supertype {type_ref(holder)}: {who} outside the artifact must now "
+                           "implement it", f"{n.name}#{name}{desc}"))
     return out
 
 
