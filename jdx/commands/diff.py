@@ -64,7 +64,8 @@ def run_diff(session, request: DiffRequest):
         try:
             _refuse_unreadable((old, new))
             surfaces = surface_from_compact(old.label, old.surfaces), surface_from_compact(new.label, new.surfaces)
-            findings = compare(*surfaces, DiffOptions(request.visibility, request.include_synthetic))
+            findings = compare(*surfaces, DiffOptions(request.visibility, request.include_synthetic),
+                               platform=_platform(cache))
         finally:
             writes.wait()
     finally:
@@ -85,6 +86,37 @@ def run_diff(session, request: DiffRequest):
                   for label, side in (("old", old), ("new", new)) for a in side.artifacts]
     return Answer(result, warnings=warnings, truncated=truncated, provenance=provenance,
                   exit_code=1 if result["gate"]["failed"] else 0)
+
+
+def _platform(cache):
+    """A lookup of `java.*` types in the running JDK's java.base (its diff surface: read from the JDK's cached
+    shard, extracted once otherwise), made only when the comparison first asks (a new supertype neither side
+    holds); None for anything else, or when the JDK cannot be read."""
+    state: dict = {}
+
+    def lookup(name: str):
+        if not name.startswith("java/"):
+            return None
+        if "surface" not in state:
+            state["surface"] = _java_base(cache)
+        surface = state["surface"]
+        return surface.types.get(name) if surface is not None else None
+
+    return lookup
+
+
+def _java_base(cache):
+    from jdx.commands.diff_artifacts import _jdk_module, load_sides
+    from jdx.engine.diff.surface import surface_from_compact
+    from jdx.errors import JdxError
+    from jdx.loaders.jvm import find_java_home
+
+    try:
+        side = _jdk_module(f"jrt:{find_java_home().home}!java.base")
+        load_sides([side], cache).wait()
+        return surface_from_compact(side.label, side.surfaces)
+    except (JdxError, OSError):
+        return None
 
 
 def _refuse_unreadable(sides) -> None:

@@ -4,6 +4,7 @@ walk. Works on `Surface`s built from extracted tables; never reads an artifact i
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 
 from jdx.engine.diff.extensions import extensions
 from jdx.engine.diff.findings import Finding
@@ -33,9 +34,12 @@ from jdx.engine.diff.surface import (ABSTRACT, FINAL, LEVELS, OBJECT, STATIC, VO
                                     TypeInfo)
 from jdx.engine.diff.visibility import ApiView, DiffOptions
 
+Platform = Callable[[str], "TypeInfo | None"]  # a type neither side holds, by internal name (the running JDK's)
 
-def compare(old: Surface, new: Surface, options: DiffOptions) -> list[Finding]:
-    """Every finding of old -> new, most severe first (then by symbol, rule and detail)."""
+
+def compare(old: Surface, new: Surface, options: DiffOptions, platform: Platform | None = None) -> list[Finding]:
+    """Every finding of old -> new, most severe first (then by symbol, rule and detail). `platform` looks up a
+    type neither side holds (the running JDK's `java.*` classes): what a new supertype from there brings."""
     views = ApiView(old, options), ApiView(new, options)
     sides = (old, new)
     stable = _Stable(old, new)
@@ -60,7 +64,7 @@ def compare(old: Surface, new: Surface, options: DiffOptions) -> list[Finding]:
             was = "" if o is None else "was an anonymous or local class" if o.anonymous_or_local else f"was {o.level}"
             out.append(Finding("TYPE_ADDED", type_ref(name), n.kind, None, type_form(n), was, name))
         elif o_api and n_api and not stable(name):
-            out += _compare_type(o, n, views, sides)
+            out += _compare_type(o, n, views, sides, platform)
     return sorted(out, key=Finding.sort_key)
 
 
@@ -90,7 +94,8 @@ class _Stable:
         return all(self(r) for r in related)
 
 
-def _compare_type(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], sides) -> list[Finding]:
+def _compare_type(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], sides,
+                  platform: Platform | None = None) -> list[Finding]:
     forms: list[str] = []
 
     def make(rule: str, detail: str = "") -> Finding:
@@ -112,8 +117,8 @@ def _compare_type(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], side
             out.append(make("ABSTRACT_ADDED"))
         elif o.access & ABSTRACT and not n.access & ABSTRACT:
             out.append(make("ABSTRACT_REMOVED"))
-    out += _supertypes(o, n, views, make)
-    out += _inherited_abstract_added(o, n, views)
+    out += _supertypes(o, n, views, make, platform)
+    out += _inherited_abstract_added(o, n, views, platform)
     common = frozenset((o.superclass, *o.interfaces)) & frozenset((n.superclass, *n.interfaces))
     if o.signature != n.signature and class_generic_key(o, common) != class_generic_key(n, common):
         out.append(make("GENERIC_SIGNATURE_CHANGED",
@@ -127,7 +132,8 @@ def _compare_type(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], side
     return out
 
 
-def _supertypes(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], make) -> list[Finding]:
+def _supertypes(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], make,
+                platform: Platform | None = None) -> list[Finding]:
     """SUPERTYPE_REMOVED/ADDED over every supertype a caller can see (transitively, as far as each side holds)."""
     def visible(view: ApiView) -> tuple[set[str], list[str]]:
         seen, missing = view.surface.ancestors(o.name)
@@ -150,21 +156,34 @@ def _supertypes(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], make) 
     # a new supertype the artifact lacks may bring abstract methods its implementors must now implement: unchecked
     unchecked = n.kind == "interface" or (n.kind == "class" and n.access & ABSTRACT and not n.access & FINAL)
     out += [make("SUPERTYPE_ADDED", type_ref(s) + (" (not in the artifact: abstract methods it may bring are not "
-                                                   "checked)" if unchecked and s in new_missing else ""))
+                                                   "checked)" if unchecked and s in new_missing
+                                                   and (platform is None or platform(s) is None) else ""))
             for s in sorted(new_names - old_names)]
     return out
 
 
-def _abstract_inherited(surface: Surface, name: str) -> dict[tuple[str, str], str]:
+def _lineage(surface: Surface, name: str, platform: Platform | None) -> list[TypeInfo]:
+    """`name` and every supertype the side holds or the platform knows, nearest first."""
+    out, seen, queue = [], set(), [name]
+    while queue:
+        x = queue.pop(0)
+        if x in seen:
+            continue
+        seen.add(x)
+        t = surface.types.get(x) or (platform(x) if platform is not None and x != OBJECT else None)
+        if t is not None:
+            out.append(t)
+            queue.extend(t.supertypes)
+    return out
+
+
+def _abstract_inherited(surface: Surface, name: str, platform: Platform | None = None) -> dict[tuple[str, str], str]:
     """(name, descriptor) -> the supertype declaring it, for every abstract instance method `name` inherits and
     nothing on its way implements (no concrete or default method of that signature in the type or an ancestor the
-    side holds; java.lang.Object's public methods are implemented by every class)."""
-    ancestors, _ = surface.ancestors(name)
+    side holds or the platform knows; java.lang.Object's public methods are implemented by every class)."""
     abstract: dict[tuple[str, str], str] = {}
     concrete: set[tuple[str, str]] = set()
-    for t in (surface.types.get(a) for a in (name, *ancestors)):
-        if t is None:
-            continue
+    for t in _lineage(surface, name, platform):
         for m in t.members.values():
             if m.is_field or m.name in ("<init>", "<clinit>") or m.access & STATIC or m.synthetic:
                 continue
@@ -177,25 +196,30 @@ def _abstract_inherited(surface: Surface, name: str) -> dict[tuple[str, str], st
     return {k: v for k, v in abstract.items() if k not in concrete and k[0] + k[1] not in OBJECT_MEMBERS}
 
 
-def _inherited_abstract_added(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView]) -> list[Finding]:
+def _inherited_abstract_added(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView],
+                              platform: Platform | None = None) -> list[Finding]:
     """An interface or abstract class that inherits an abstract method it did not before (a new supertype
     declaring one: commons-text 1.12's `Builder<T> extends Supplier<T>`) breaks its implementors outside the
     artifact as a method added to it would: INTERFACE_METHOD_ADDED / ABSTRACT_ADDED, naming the supertype. Only
     what the side holds is walked; a new supertype it lacks is named on SUPERTYPE_ADDED instead."""
     if not (n.kind == "interface" or (n.kind == "class" and n.access & ABSTRACT)) or n.access & FINAL:
         return []
-    new = _abstract_inherited(views[1].surface, n.name)
+    # the platform is asked only about a type that gained a supertype neither side holds (and then for both sides
+    # alike): most compared types never make it read the JDK
+    gained = set(views[1].surface.ancestors(n.name)[1]) - set(views[0].surface.ancestors(o.name)[1])
+    platform = platform if gained else None
+    new = _abstract_inherited(views[1].surface, n.name, platform)
     if not new:
         return []
-    old = _abstract_inherited(views[0].surface, o.name)
+    old = _abstract_inherited(views[0].surface, o.name, platform)
     declared = {(m.name, m.descriptor) for t in (o, n) for m in t.members.values()}  # the member pass's
     rule = "INTERFACE_METHOD_ADDED" if n.kind == "interface" else "ABSTRACT_ADDED"
     out = []
     for (name, desc), holder in sorted(new.items()):
         if (name, desc) in old or (name, desc) in declared:
             continue
-        m = next(m for m in views[1].surface.types[holder].members.values()
-                 if m.name == name and m.descriptor == desc)
+        holder_type = views[1].surface.types.get(holder) or platform(holder)
+        m = next(m for m in holder_type.members.values() if m.name == name and m.descriptor == desc)
         who = "implementors" if n.kind == "interface" else "subclasses"
         out.append(Finding(rule, member_ref(m, n.name), "method", None, member_form(m),
                            f"inherited from the new supertype {type_ref(holder)}: {who} outside the artifact must now "
