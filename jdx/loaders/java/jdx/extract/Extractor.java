@@ -315,7 +315,7 @@ public final class Extractor {
             for (int r : releases) {
                 named.append(named.length() == 0 ? "" : ", ").append(r);
             }
-            head.warn("MULTI_RELEASE_JAR", path, "multi-release jar: base entries read; " + versioned + " class"
+            head.warn("MULTI_RELEASE_JAR", "", "multi-release jar: base entries read; " + versioned + " class"
                     + (versioned == 1 ? "" : "es") + " for release" + (releases.size() == 1 ? " " : "s ") + named
                     + " under META-INF/versions skipped");
         }
