@@ -591,7 +591,7 @@ def test_a_corrupt_jar_is_named_on_every_query_and_on_errors(run_jdx, junk_jar, 
     env = envelope(run_jdx("members", GOOD_CLASSES[0], "--json", *jar_args(good_jar, junk_jar)))
     assert env["ok"] and warnings_of(env, "ARTIFACT_READ_ERROR"), env["warnings"]
     missing = run_jdx("show", "good.Gamma", "--json", *jar_args(good_jar, junk_jar))
-    assert missing.code == 1
+    assert missing.code == 5  # not found, and the jar that could not be read may hold it
     failure = envelope(missing)
     assert not failure["ok"] and any(junk_jar.name in w["message"] for w in failure["warnings"]), failure
     clean = envelope(run_jdx("show", GOOD_CLASSES[0], "--json", *jar_args(good_jar)))
