@@ -47,7 +47,7 @@ def _package(internal: str) -> str:
     return internal.rsplit("/", 1)[0] if "/" in internal else ""
 
 
-def _applied(row: dict) -> dict[str, "d.ClassTypeSig"]:
+def supertypes_applied(row: dict) -> dict[str, "d.ClassTypeSig"]:
     """The supertypes as the type's generic signature applies them (`ArrayList<String>`)."""
     if not row.get("signature"):
         return {}
@@ -60,7 +60,7 @@ def _applied(row: dict) -> dict[str, "d.ClassTypeSig"]:
 
 def _parent(known: dict[str, dict], child: dict, env: dict, parent: str) -> tuple[dict, dict]:
     prow = known.get(parent) or {"id": parent, "external": True}
-    applied = _applied(child)
+    applied = supertypes_applied(child)
     penv: dict = {}
     if parent in applied and prow.get("signature"):
         try:

@@ -3,7 +3,9 @@
 Both directions are walked breadth-first, one query per level, over EXTENDS/IMPLEMENTS; NetworkX holds
 the edges and `TreeWalk` renders them (a type reached twice is expanded once; a malformed class file
 that makes a cycle cannot loop). Each edge shows how the lower type names the upper one, generic
-arguments included (`extends gx.Holder<java.util.List<java.lang.String>>`).
+arguments included (`extends gx.Holder<java.util.List<java.lang.String>>`); up the tree each supertype is also
+shown in the queried type's terms (`as_seen`: `PatriciaTrie` sees `AbstractBitwiseTrie<String, E>` where
+`AbstractPatriciaTrie<K, V>` writes `<K, V>`), the type arguments carried down as `members` carries them.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from jdx.engine import descriptors as d
+from jdx.engine.members import supertypes_applied
 from jdx.engine.refs import format_type
 from jdx.engine.relations import ArtifactFilter, Artifacts, TreeWalk, check_depth, check_limit, rows_by_ids
 from jdx.engine.resolve import resolve_type
@@ -43,6 +46,34 @@ def _as_written(child: dict) -> dict[str, str]:
         for t in (sig.superclass, *sig.interfaces):
             out[t.binary_name] = d.render_type(t)
     return out
+
+
+RAW = None  # the environment of a type seen raw: its supertypes are seen erased (JLS §4.8)
+
+
+def _type_params(row: dict | None) -> tuple:
+    if not row or not row.get("signature"):
+        return ()
+    try:
+        return d.parse_class_signature(row["signature"]).type_params
+    except ValueError:
+        return ()
+
+
+def _seen(applied: dict, env: dict | None, parent: str, prow: dict | None) -> tuple[str, dict | None]:
+    """(the supertype `parent` in the queried type's terms, `parent`'s environment), given how the child applies its
+    supertypes and the child's environment; a raw use on the way leaves the rest erased rather than guessed."""
+    applied = applied.get(parent) if env is not RAW else None
+    params = _type_params(prow)
+    if applied is None:
+        return format_type(parent), (RAW if params else {})
+    seen = d.substitute(applied, env)
+    args = seen.inner[-1].args if seen.inner else seen.args
+    if not params:
+        return d.render_type(seen), {}
+    if len(args) != len(params):
+        return (d.render_type(seen) if args else format_type(parent)), RAW
+    return d.render_type(seen), d.type_arg_env(params, seen)
 
 
 def _parents(row: dict) -> list[tuple[str, str]]:
@@ -77,6 +108,7 @@ def _up_graph(store: GraphStore, root: dict, depth: int | None, types: _Types) -
     g.add_node(root["id"])
     types.rows[root["id"]] = root
     frontier, level, unresolved = [root["id"]], 0, []
+    envs: dict[str, dict | None] = {root["id"]: {}}  # type variables of each supertype, in the root's terms
     while frontier and (depth is None or level < depth):
         types.fetch(p for t in frontier if types.rows.get(t) for p, _ in _parents(types.rows[t]))
         nxt = []
@@ -84,14 +116,16 @@ def _up_graph(store: GraphStore, root: dict, depth: int | None, types: _Types) -
             row = types.rows.get(t)
             if not row:
                 continue
-            written = _as_written(row)
+            written, applied = _as_written(row), supertypes_applied(row)
             for parent, rel in _parents(row):
                 if parent not in g:
                     nxt.append(parent)
                 prow = types.rows.get(parent)
                 if prow is None or prow["external"]:
                     unresolved.append(parent)
-                g.add_edge(t, parent, rel=rel, written=written.get(parent, format_type(parent)))
+                seen, penv = _seen(applied, envs[t], parent, prow)
+                envs.setdefault(parent, penv)  # one parameterization per supertype (JLS §8.1.5): the first path's
+                g.add_edge(t, parent, rel=rel, written=written.get(parent, format_type(parent)), seen=seen)
         frontier, level = [n for n in dict.fromkeys(nxt) if types.rows.get(n) and not types.rows[n]["external"]], \
             level + 1
     return g, sorted(set(unresolved))
@@ -177,6 +211,8 @@ def _entry(types: _Types, arts: Artifacts, node: str, data: dict) -> dict:
     entry = {"type": format_type(node), "kind": (row or {}).get("kind") or "unknown",
              "artifact": arts.name(row.get("artifact") if row and not row["external"] else None),
              "relation": data["rel"], "as": data["written"]}
+    if "seen" in data:
+        entry["as_seen"] = data["seen"]
     if row is None or row["external"]:
         entry["unresolved"] = True
     if data.get("via"):

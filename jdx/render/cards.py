@@ -3,6 +3,7 @@ explicit truncation naming the flag that reveals the rest, a `next:` line on sin
 
 from __future__ import annotations
 
+import re
 import shlex
 
 MAX_NESTED_SHOWN = 20
@@ -21,6 +22,69 @@ def _counts_line(c: dict, kind: str) -> str:
     if kind not in ("interface", "annotation"):
         parts.append(_plural(c["constructors"], "constructor"))
     return "members: " + ", ".join(parts)
+
+
+def _split_params(inner: str) -> list[str]:
+    """A rendered parameter list split at its top-level commas (generic arguments nest `<…>`)."""
+    out, depth, start = [], 0, 0
+    for i, c in enumerate(inner):
+        depth += {"<": 1, ">": -1}.get(c, 0)
+        if c == "," and depth == 0:
+            out.append(inner[start:i].strip())
+            start = i + 1
+    return out + [inner[start:].strip()] if inner.strip() else []
+
+
+def _erased_params(ref: str) -> list[str] | None:
+    """`a.B#f(java.util.function.Consumer, int)` -> the erased parameter types, qualified."""
+    member = ref.partition("#")[2]
+    if "(" not in member:
+        return None
+    inner = member[member.index("(") + 1: member.rindex(")")]
+    return [p.strip() for p in inner.split(",")] if inner.strip() else []
+
+
+def _qualified(rendered: str, erased: str) -> str:
+    """`Consumer<? super E>` with the erased type `java.util.function.Consumer` -> `java.util.function.Consumer<…>`;
+    a type whose head is not the erased class (a type variable) becomes the erased type itself."""
+    base = erased.removesuffix("...")
+    while base.endswith("[]"):
+        base = base[:-2]
+    simple = base.rsplit(".", 1)[-1].replace("$", ".")
+    if rendered.startswith(simple) and not re.match(r"[\w$]", rendered[len(simple):len(simple) + 1]):
+        return base + rendered[len(simple):]
+    return erased
+
+
+def distinct_texts(items: list[dict]) -> list[str]:
+    """Each item's `text`, except that methods and constructors whose texts would read alike (one name, one rendered
+    parameter list) but whose descriptors differ print the parameter types that differ qualified
+    (`forEach(java.util.function.Consumer<? super E>)` beside `forEach(org.jsoup.helper.Consumer<? super E>)`)."""
+    texts = [it.get("text", "") for it in items]
+    groups: dict[tuple, list[tuple[int, list[str], list[str], list[str]]]] = {}
+    for i, it in enumerate(items):
+        text = texts[i]
+        erased = _erased_params(it.get("ref") or "") if it.get("kind") in ("method", "constructor") else None
+        if erased is None or it.get("kotlin") or "(" not in text:
+            continue
+        open_ = text.index("(")
+        segments = _split_params(text[open_ + 1: text.index(")", open_)])
+        types = [p["type"] for p in it["params"]] if it.get("params") is not None else segments
+        if len(types) != len(erased) or len(segments) != len(erased):
+            continue
+        groups.setdefault((it["kind"], it.get("name"), tuple(types)), []).append((i, segments, types, erased))
+    for group in groups.values():
+        differ = [k for k in range(len(group[0][3])) if len({g[3][k] for g in group}) > 1]
+        if len(group) < 2 or not differ:
+            continue
+        for i, segments, types, erased in group:
+            out = list(segments)
+            for k in (k for k in differ if segments[k].startswith(types[k])):
+                out[k] = _qualified(types[k], erased[k]) + segments[k][len(types[k]):]
+            text = texts[i]
+            open_ = text.index("(")
+            texts[i] = text[: open_ + 1] + ", ".join(out) + text[text.index(")", open_):]
+    return texts
 
 
 def show(r: dict) -> list[str]:
@@ -83,8 +147,8 @@ def _unnamed_marker(items: list[dict]):
 def _outline_rows(r: dict) -> list[str]:
     rows = []
     unnamed = _unnamed_marker(r["members"])
-    for m in r["members"]:
-        line = f"{m['kind']} {m['text']}"
+    for m, text in zip(r["members"], distinct_texts(r["members"])):
+        line = f"{m['kind']} {text}"
         if m.get("default") is not None:
             line += f" default {m['default']}"
         if m["deprecated"]:
@@ -113,7 +177,8 @@ def _kotlin_rows(r: dict) -> list[str]:
             line += "  [" + ", ".join(m["markers"]) + "]"
         rows.append(line)
     jvm_only = set(r["jvm_only"])
-    rows.extend(f"{m['kind']} {m['text']}  (jvm)" for m in r["members"] if m["ref"] in jvm_only)
+    rows.extend(f"{m['kind']} {text}  (jvm)" for m, text in zip(r["members"], distinct_texts(r["members"]))
+                if m["ref"] in jvm_only)
     return rows
 
 
@@ -143,6 +208,9 @@ def _kotlin_outline(r: dict, brief: bool, max_lines: int | None) -> list[str]:
         return rows
     footer = [_plural(len(r["kotlin_members"]), "Kotlin declaration"), r["kotlin_declaration"] or r["declaration"],
               f"{r['artifact']} (bytecode, @kotlin.Metadata)", "--view jvm for the JVM members"]
+    n = r.get("hidden_lambdas", 0)  # compiler-generated lambda bodies kotlin_view.outline_view leaves out
+    if n:
+        footer.append(f"{n} lambda {'body' if n == 1 else 'bodies'} hidden (--include-synthetic)")
     return [f"{r['kind']} {r['type']}"] + [f"  {row}" for row in rows] + [" · ".join(footer)]
 
 
@@ -165,11 +233,11 @@ def signature(r: dict) -> list[str]:
     else:
         lines = [f"signatures of {r['type']}#{r['name']} ({len(items)} overloads)"]
     current = r["type"]
-    for s in items:
+    for s, text in zip(items, distinct_texts(items)):
         if s["declaring"] != current:
             current = s["declaring"]
             lines.append(f"{'declared in' if current == r['type'] else 'inherited from'} {current}")
-        line = " ".join([s["kind"], *s["annotations"], s["text"]])
+        line = " ".join([s["kind"], *s["annotations"], text])
         if s.get("kotlin"):
             k = s["kotlin"]
             line = k["text"] + ("  [" + ", ".join(k["markers"]) + "]" if k["markers"] else "") + (

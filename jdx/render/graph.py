@@ -39,7 +39,7 @@ def _named(e: dict, ref: str, kind: str | None = None) -> str:
 
 def _type_tree(entries: list[dict], indent: int, down: bool, lines: list[str]) -> None:
     for e in entries:
-        head = f"{_named(e, e['type'] if down else e['as'], e['kind'])}  {e['artifact']}"
+        head = f"{_named(e, e['type'] if down else e.get('as_seen', e['as']), e['kind'])}  {e['artifact']}"
         if down:
             head += f"  {e['relation']} {e['as']}"
         lines.append("  " * indent + head + _markers(e))

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+from jdx.render.cards import distinct_texts
+
 
 def _member_lines(r: dict, brief: bool) -> list[tuple[str, bool]]:
     """(line, is a member line) in output order: group headers, members, their doc lines."""
     lines: list[tuple[str, bool]] = []
     current = None
-    for m in r["members"]:
+    for m, jvm_text in zip(r["members"], distinct_texts(r["members"])):
         if not brief and m["declaring"] != current:
             current = m["declaring"]
             lines.append((f"members of {current}" if current == r["type"] else f"inherited from {current}", False))
         k = m.get("kotlin")
         text = (k["text"] + ("  [" + ", ".join(k["markers"]) + "]" if k["markers"] else "")) if k else \
-            f"{m['kind']} {m['text']}"
+            f"{m['kind']} {jvm_text}"
         lines.append((("" if brief else "  ") + text + ("  @Deprecated" if m["deprecated"] else ""), True))
         if m.get("doc"):
             lines.append((("  " if brief else "    ") + f"// {m['doc']}", False))
