@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import weakref
 
 from jdx.engine.refs import format_member, format_type
@@ -99,11 +100,16 @@ def show_view(store, result: dict, type_row: dict) -> list[Warning_]:
 _KINDS = {"ctor": ("constructor",), "method": ("function",), "field": ("property",), "type": ("typealias",)}
 
 
-def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
-    """The Kotlin declarations of the class in place of the members they compile to; JVM members no
-    declaration claims (enum `values`, an object's INSTANCE, Java-only members) stay as JVM rows."""
-    import re
+# a lambda's body compiled to a method of its class (kotlinc 2 `valueOrThrow$lambda$5$lambda$3`, 1.5-1.7 SAM
+# conversions `main$lambda-0`): often neither synthetic nor declared by the metadata, yet no declaration of the source
+_LAMBDA_BODY = re.compile(r"\$lambda[$-]\d|^lambda\$")
 
+
+def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
+    """The Kotlin declarations of the class in place of the members they compile to, then its companion's that
+    compile to members of this class (`const val`, `@JvmField`, `@JvmStatic` copies: a Java caller names them
+    here); JVM members no declaration claims (enum `values`, an object's INSTANCE, Java-only members) stay as JVM
+    rows, lambda bodies only with `include_synthetic`."""
     all_decls = decls_of(store, type_row["id"])
     header = next((d for d in all_decls if d["kind"] == "class" and d["owner"] == type_row["id"]), None)
     decls = [d for d in all_decls if d["kind"] != "class"]
@@ -111,15 +117,19 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
         return [unavailable(type_row)]
     claimed = {link.split(":", 1)[1] for d in decls for link in d["jvm"] or ()}
     companion = json.loads(header["detail"] or "{}").get("companion") if header else None
-    if companion:  # @JvmStatic copies, const and @JvmField fields of the companion live in this class
-        claimed |= {link.split(":", 1)[1] for d in decls_of(store, f"{type_row['id']}${companion}")
-                    for link in d["jvm"] or ()}
+    hosted = []  # the companion's declarations with a JVM member in this class
+    if companion:
+        for d in decls_of(store, f"{type_row['id']}${companion}"):
+            targets = {link.split(":", 1)[1] for link in d["jvm"] or () if not link.startswith("type:")}
+            claimed |= targets
+            if d["kind"] != "class" and any(t.split("#", 1)[0] == type_row["id"] for t in targets):
+                hosted.append(d)
         claimed.add(f"{type_row['id']}#{companion}:L{type_row['id']}${companion};")
     wanted = _KINDS.get(opts.kind)
     grep = re.compile(opts.grep, re.IGNORECASE) if opts.grep else None
     levels = {"all": None}.get(opts.access[0] if len(opts.access) == 1 else "", set(opts.access))
     shown = []
-    for d in decls:
+    for d in decls + hosted:
         if wanted is not None and d["kind"] not in wanted:
             continue
         if grep and not grep.search(d["name"]):
@@ -127,13 +137,22 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
         if levels is not None and (d["visibility"] or "public") not in levels and not (
                 "package" in levels and d["visibility"] == "internal"):
             continue
-        shown.append(kotlin_entry(d))
+        entry = kotlin_entry(d)
+        if d in hosted:
+            entry["companion"] = companion
+            entry["markers"].append("in companion object" + ("" if companion == "Companion" else f" {companion}"))
+        shown.append(entry)
     result["view"] = "kotlin"
     result["kotlin_declaration"] = header["signature"] if header else None
     result["kotlin_members"] = shown
     is_object = header is not None and header["signature"].split(" object ", 1)[0] != header["signature"]
-    result["jvm_only"] = [m["ref"] for m in result["members"] if m.get("_id") not in claimed
-                          and not (is_object and m["kind"] == "constructor")]
+    unclaimed = [m for m in result["members"] if m.get("_id") not in claimed
+                 and not (is_object and m["kind"] == "constructor")]
+    lambdas = set() if opts.include_synthetic else {m["ref"] for m in unclaimed if m["kind"] == "method"
+                                                    and not m.get("nested_type") and _LAMBDA_BODY.search(m["name"])}
+    result["jvm_only"] = [m["ref"] for m in unclaimed if m["ref"] not in lambdas]
+    if lambdas:
+        result["hidden_lambdas"] = len(lambdas)
     return []
 
 

@@ -11,6 +11,8 @@ from jdx.engine.ranking import internal_packages, is_jdk_internal, symbol_key
 from jdx.engine.refs import format_member, format_type, parse_ref
 from jdx.engine.search import SearchOptions, artifact_table, search
 from jdx.engine.search_index import index_for
+from jdx.engine.kotlin_toplevel import (java_imports, jvm_names, kotlin_imports, top_level, top_level_candidates,
+                                       top_level_decls, top_level_import)
 from jdx.engine.search_match import fuzzy_budget, glob_to_regex, levenshtein
 from jdx.errors import AmbiguousError, NotFoundError, RefSyntaxError, UsageError, Warning_
 from jdx.graph_schema import queries, queries_search
@@ -115,12 +117,15 @@ def resolve(store: GraphStore, text: str, limit: int) -> tuple[dict, dict | None
     owner_text, sep, member = _split_member(sym)
     if not sep and "." not in sym:
         candidates = _unqualified(store, sym)
+        candidates.extend(top_level_candidates(store, sym, None, candidates))
     else:
         if not sep and frame is None:
             candidates.extend(_type_rows(_types_named(store, sym)))
         if owner_text:
             owners = _types_named(store, owner_text)
             candidates.extend(_member_candidates(store, owners, member, frame["line"] if frame else None))
+            if not sep and frame is None:  # `fx.perimeter`: a Kotlin top-level declaration of package fx
+                candidates.extend(top_level_candidates(store, member, owner_text, candidates))
     if not sep and frame is None:  # a Kotlin type alias, pointing at what it expands to (search_aliases.py)
         from jdx.engine.search_aliases import resolve_candidates
 
@@ -255,6 +260,9 @@ def imports(store: GraphStore, text: str) -> tuple[dict, list[Warning_]]:
                                           "artifact": arts.get(t["artifact"], {}).get("name", "")} for t in types],
                              hint="re-run with one of the refs above")
     if not types:
+        top = top_level(store, member, owner_text or None)
+        if top:
+            return top_level_import(store, text, top)
         return _type_import(store, resolve_type(store, text))  # raises not-found with did-you-mean
     found = store.rows_cached(queries.TYPE_BY_ID, {"id": types[0]["id"]})[0]
     return _type_import(store, {k[2:]: v for k, v in found.items()})
@@ -296,6 +304,20 @@ def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, l
         raise UsageError("import static needs a static method or field name, e.g. java.util.Collections#emptyList")
     rows = [r for q in (queries_search.MEMBERS_NAMED, queries_search.FIELDS_NAMED)
             for r in store.rows(q, {"owners": [owner["id"]], "name": member})]
+    if not rows and owner.get("kotlin"):
+        from jdx.engine.kotlin_view import jvm_name_of
+
+        jvm = jvm_name_of(store, owner["id"], member, f"{owner['fqn']}#{member}")
+        if jvm is not None and jvm != member:  # `fx.Util#perimeter`: a Kotlin property by its Kotlin name
+            return _static_import(store, owner, jvm)
+        # a multi-file facade inheriting its parts' members (`kotlin.collections.CollectionsKt#emptyList`)
+        ids = [r["id"] for n in dict.fromkeys((member, *jvm_names(member))) for r in index_for(store).named(n)
+               if r["kind"] in ("method", "field") and r["access"] & ACC_STATIC
+               and d.package_of(r["owner"]) == owner.get("package")]
+        parts = [x for x in top_level_decls(store, ids) if x["facade"] == owner["id"]
+                 and member in (x["name"], x["member"].split("#", 1)[1].split("(", 1)[0].split(":", 1)[0])]
+        if parts:
+            return {"type": owner["fqn"], "imports": kotlin_imports(parts, java_imports(store, parts))}, []
     if not rows:
         raise NotFoundError(f"not found: {owner['fqn']}#{member}",
                             hint=f"jdx members {owner['fqn']} --static lists its static members")
@@ -307,7 +329,9 @@ def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, l
              "kind": static[0]["kind"], "artifact": _art_names(store).get(owner["artifact"], {}).get("name", "")}
     if len(static) > 1:
         entry["note"] = f"imports all {len(static)} static overloads"
-    return {"type": owner["fqn"], "imports": [entry]}, _duplicates(store, owner)
+    top = top_level_decls(store, [r["id"] for r in static]) if owner.get("kotlin") else []
+    entries = kotlin_imports(top, java_imports(store, top)) if top else [entry]
+    return {"type": owner["fqn"], "imports": entries}, _duplicates(store, owner)
 
 
 def duplicate_class_warnings(store: GraphStore, fqn: str) -> list[Warning_]:

@@ -47,11 +47,16 @@ def resolve(r: dict) -> list[str]:
 
 
 def imports(r: dict) -> list[str]:
+    """One statement a line (`Java: `/`Kotlin: ` when a Kotlin top-level declaration has both), then `from` its
+    artifact, once for a run of statements from the same one."""
     lines = []
-    for imp in r["imports"]:
+    entries = r["imports"]
+    for i, imp in enumerate(entries):
         note = f"  // {imp['note']}" if imp.get("note") else ""
-        lines.append(f"{imp['statement']}{note}")
-        lines.append(f"  from {imp['artifact']}")
+        label = {"java": "Java: ", "kotlin": "Kotlin: "}.get(imp.get("language"), "")
+        lines.append(f"{label}{imp['statement']}{note}")
+        if i + 1 == len(entries) or entries[i + 1]["artifact"] != imp["artifact"]:
+            lines.append(f"  from {imp['artifact']}")
     return lines
 
 
