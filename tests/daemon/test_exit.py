@@ -38,6 +38,7 @@ def test_idle_daemon_process_exits_after_using_the_jvm(runtime, jdx_home):
         proc.communicate(timeout=30)
 
 
+@pytest.mark.soak  # ~5 s: spawns and stops a daemon; CI's soak runs it
 def test_client_that_spawned_a_daemon_exits_without_resource_warning(runtime, jdx_home):
     """The daemon outlives the client that spawned it by design: the client's exit says nothing about it."""
     jar = str(fixtures_jar(jdx_home))

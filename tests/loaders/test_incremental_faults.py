@@ -108,6 +108,7 @@ def test_recompiled_class_rereads_only_that_file_and_equals_a_scratch_build(proj
     same_as_scratch(tmp, report, roots)
 
 
+@pytest.mark.soak  # ~6 s: two builds of a project interrupted between them; CI's soak runs it
 def test_a_directory_shard_never_written_leaves_a_state_the_next_run_starts_from(project):
     """A process killed after it saved the directory's new state but before its shard writer put the new shard on
     disk: the next run starts from the shard before it and re-reads only what changed since (not the whole

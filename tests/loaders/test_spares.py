@@ -121,6 +121,7 @@ def test_spares_are_removed_when_their_process_exits(tmp_path):
     assert root.exists() and not _spare_dirs(root)
 
 
+@pytest.mark.soak  # ~8 s: eight recompiles through a host; CI's soak runs it
 def test_a_host_over_a_class_directory_grows_each_recompile_from_a_spare(tmp_path, monkeypatch):
     """The real loop: a Host answers over a class directory and a jar; after its first answer it copies the jar's
     graph ahead, each recompile takes that copy (no copy while the agent waits) and the next one is made after the
