@@ -251,6 +251,20 @@ def imports(store: GraphStore, text: str) -> tuple[dict, list[Warning_]]:
         return _static_import(store, owner, member)
     types = _types_named(store, text)
     if len(types) > 1:
+        internal = internal_packages(store)
+        # an import names a public type of an exported package: a package-private class or a JDK implementation
+        # class is no candidate while one that can be imported exists
+        importable = [t for t in types if t["access"] & ACC_PUBLIC and not is_jdk_internal(t["id"], internal)]
+        if len(importable) == 1:
+            found = store.rows_cached(queries.TYPE_BY_ID, {"id": importable[0]["id"]})[0]
+            answer, warnings = _type_import(store, {k[2:]: v for k, v in found.items()})
+            others = len(types) - 1
+            answer["imports"][0]["note"] = (f"the only importable type named {text} ({others} other"
+                                            f"{'s' if others > 1 else ''} not public or in a JDK implementation "
+                                            "package)")
+            return answer, warnings
+        types = importable or types
+    if len(types) > 1:
         arts = _art_names(store)
         internal = internal_packages(store)
         types.sort(key=lambda t: (*symbol_key(t["id"], bool(t["access"] & ACC_PUBLIC), d.simple_name_of(t["id"]),

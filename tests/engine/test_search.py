@@ -271,6 +271,34 @@ def test_imports_warns_when_several_artifacts_provide_the_fqn(jdx_home, tmp_path
     assert w.code == "DUPLICATE_CLASS" and "shaded.jar (loaded)" in w.message and "(shadowed)" in w.message
 
 
+def test_imports_skips_types_no_import_can_name(jdx_home, tmp_path):
+    """A package-private nested class and a JDK implementation class (`jdk.internal.reflect.ConstantPool`, in a
+    package java.base does not export) are no import candidates while one importable type of the name exists
+    (jsoup's `OutputSettings` beside an xalan-internal one answered ambiguous before)."""
+    import subprocess
+
+    src = tmp_path / "src"
+    for path, text in {"q/ConstantPool.java": "package q; public class ConstantPool {}",
+                       "q/Thing.java": "package q; public class Thing {}",
+                       "p/Out.java": "package p; public class Out { static class Thing {} }",
+                       "r/Two.java": "package r; public class Two { public static class Thing {} }"}.items():
+        (src / path).parent.mkdir(parents=True, exist_ok=True)
+        (src / path).write_text(text)
+    subprocess.run(["javac", "-d", str(tmp_path / "classes"), *map(str, sorted(src.rglob("*.java")))], check=True)
+    subprocess.run(["jar", "cf", str(tmp_path / "imp.jar"), "-C", str(tmp_path / "classes"), "."], check=True)
+    service = JdxService(Options(jars=[str(tmp_path / "imp.jar")], cache_dir=str(jdx_home / "cache")))
+    try:
+        store = service.store()
+        assert is_jdk_internal("jdk/internal/reflect/ConstantPool", internal_packages(store))
+        (entry,) = imports(store, "ConstantPool")[0]["imports"]
+        assert entry["statement"] == "import q.ConstantPool;" and "the only importable type" in entry["note"]
+        with pytest.raises(AmbiguousError) as err:  # two public ones: both offered, the package-private one not
+            imports(store, "Thing")
+        assert sorted(c["ref"] for c in err.value.candidates) == ["q.Thing", "r.Two$Thing"]
+    finally:
+        service.close()
+
+
 # --- ls and tree -----------------------------------------------------------------------------------------
 
 def test_ls_package_lists_types_and_subpackages(store):
