@@ -122,12 +122,13 @@ def run(idle: str = typer.Option("5m", "--idle", help=IDLE_HELP)):
         print(f"jdx daemon stopped: {reason}", file=sys.stderr, flush=True)
     finally:
         host.close()
-        _exit_now()
+        exit_now()
 
 
-def _exit_now() -> None:
-    """The daemon process ends here: an embedded JVM (started by an index or a decompilation) would otherwise
-    keep the interpreter from exiting after the server stopped, leaving an idle process holding its memory."""
+def exit_now() -> None:
+    """A server process (the daemon, `jdx mcp`, `jdx serve`) ends here: an embedded JVM (started by an index or a
+    decompilation, perhaps on a worker thread still attached to it) would otherwise keep the interpreter from exiting
+    after the server stopped, leaving an idle process holding its memory."""
     import os
     import sys
 

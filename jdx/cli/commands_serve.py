@@ -23,15 +23,6 @@ def _host():
     return Host(g.workspace_key(), session_factory=session, answer=answer_with_workspace)
 
 
-def _exit_now() -> None:
-    """The server ends here, as the daemon does (commands_daemon._exit_now): a query answered on a worker thread
-    that started the embedded JVM leaves that thread attached to it, and the JVM's shutdown at interpreter exit
-    would wait for it forever."""
-    from jdx.cli.commands_daemon import _exit_now as exit_now
-
-    exit_now()
-
-
 @cli.app.command("mcp")
 def mcp_command():
     """Serve the query commands as MCP tools over stdio (needs pip install 'jdx[mcp]'). Example: jdx mcp --jars lib/gson.jar"""
@@ -49,7 +40,9 @@ def mcp_command():
         run_stdio(host.execute, __version__)
     finally:
         host.close()
-    _exit_now()
+    from jdx.cli.commands_daemon import exit_now
+
+    exit_now()  # a worker thread that started the JVM would hold the interpreter's exit forever
 
 
 @cli.app.command("serve")
@@ -83,4 +76,6 @@ def serve_command(port: int = typer.Option(7070, "--port", help="TCP port (0: an
     finally:
         server.server_close()
         host.close()
-    _exit_now()
+    from jdx.cli.commands_daemon import exit_now
+
+    exit_now()  # a worker thread that started the JVM would hold the interpreter's exit forever

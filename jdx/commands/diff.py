@@ -106,13 +106,13 @@ def _platform(cache):
 
 
 def _java_base(cache):
-    from jdx.commands.diff_artifacts import _jdk_module, load_sides
+    from jdx.commands.diff_artifacts import load_sides, resolve_side
     from jdx.engine.diff.surface import surface_from_compact
     from jdx.errors import JdxError
     from jdx.loaders.jvm import find_java_home
 
     try:
-        side = _jdk_module(f"jrt:{find_java_home().home}!java.base")
+        side = resolve_side(f"jrt:{find_java_home().home}!java.base", None)  # a JDK module needs no hash cache
         load_sides([side], cache).wait()
         return surface_from_compact(side.label, side.surfaces)
     except (JdxError, OSError):
