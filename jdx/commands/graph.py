@@ -264,11 +264,7 @@ def call_tree_answer(session, text: str, opts, direction: str, view: str = "jvm"
     from jdx.engine.rel_calls import CallOptions, call_tree
 
     result, truncated = call_tree(session.store(), text, opts or CallOptions(), direction)
-    warnings = []
-    if direction == "in":  # the callers of an inline Kotlin function are compiled into them: say so, never "none"
-        from jdx.engine.kotlin_hits import inline_warnings
-
-        warnings = inline_warnings(session.store(), [r["id"] for r in result["roots"]])
+    warnings: list = []
     if view == "kotlin":
         from jdx.engine.kotlin_hits import members_of
 

@@ -32,19 +32,7 @@ def samples_answer(session, text: str, opts=None):
         detail += f", {result['reconstructed']} reconstructed from decompiled text"
     provenance = [{"symbol": result["symbol"], "artifact": result["artifact"], "origin": "bytecode",
                    "detail": "call sites from the workspace graph; " + detail}]
-    return Answer(result, _inline_warnings(session.store(), text), truncated, provenance)
-
-
-def _inline_warnings(store, text: str) -> list:
-    """INLINE_CALL_SITES_INVISIBLE when the symbol is an inline Kotlin function (its Kotlin call sites left no call);
-    a workspace without Kotlin resolves nothing more."""
-    from jdx.engine.kotlin_hits import has_kotlin, inline_warnings
-    from jdx.engine.relations import resolve_symbol
-
-    if not has_kotlin(store):
-        return []
-    symbol = resolve_symbol(store, text)  # resolved once already by `samples`: it cannot fail here
-    return [] if symbol.is_type else inline_warnings(store, [t.id for t in symbol.targets])
+    return Answer(result, [], truncated, provenance)
 
 
 def _render(result: dict, _req) -> list[str]:

@@ -13,7 +13,6 @@ from jdx.engine.kotlin_index import kotlin_links
 from jdx.engine.kotlin_view import kotlin_entry, member_kotlin, member_ref
 from jdx.engine.refs import format_type
 from jdx.engine.search_index import group_rows, index_for
-from jdx.errors import Warning_
 from jdx.graph_schema import queries_kotlin as q
 
 ACC_PUBLIC, ACC_VARARGS = 0x0001, 0x0080
@@ -334,29 +333,3 @@ def through_name(member_id: str) -> str:
     return "$default constructor" if name == "<init>" else name  # its descriptor ends in DefaultConstructorMarker
 
 
-# --- what the bytecode cannot show: the call sites of an `inline` function --------------------------------------
-INLINE_CALL_SITES_INVISIBLE = "INLINE_CALL_SITES_INVISIBLE"
-
-
-def inline_warnings(store, member_ids: list[str]) -> list[Warning_]:
-    """INLINE_CALL_SITES_INVISIBLE when some of `member_ids` (the methods an answer lists the callers of) compile from
-    an `inline` Kotlin function: kotlinc copies its body into each Kotlin caller, so no call of it remains in the
-    bytecode and those call sites cannot be listed; an empty answer must not read as "no callers". Java answers pay
-    one cached query (`has_kotlin`)."""
-    methods = sorted({i for i in member_ids if "(" in i})
-    if not methods or not has_kotlin(store):
-        return []
-    inline: dict[str, str] = {}
-    for mid, rows in member_kotlin(store, methods).items():
-        d = rows[0]
-        if d["kind"] == "function" and "inline" in (d["flags"] or ()):
-            inline.setdefault(d["id"], member_ref(mid))
-    if not inline:
-        return []
-    refs = sorted(inline.values())
-    what = f"{refs[0]} is an inline Kotlin function" if len(refs) == 1 else \
-        f"{', '.join(refs)} are inline Kotlin functions"
-    return [Warning_(INLINE_CALL_SITES_INVISIBLE,
-                     f"{what}: each Kotlin call is compiled into its caller and leaves no call in the bytecode, so "
-                     "those call sites cannot be listed; only calls from Java and callable references the compiler "
-                     "did not inline appear")]

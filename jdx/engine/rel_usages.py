@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from jdx.engine.kotlin_hits import KotlinSites, inline_warnings, kotlin_sites, through_name
+from jdx.engine.kotlin_hits import KotlinSites, kotlin_sites, through_name
 from jdx.engine.kotlin_view import member_ref
 from jdx.engine.refs import format_member, format_type, parse_ref
 from jdx.engine.relations import (ArtifactFilter, Artifacts, Symbol, Target, check_limit, is_bridge, is_lambda,
@@ -334,8 +334,6 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
         warnings.append(Warning_("KIND_NOT_APPLICABLE",
                                  f"--kind {','.join(kinds)} never matches a {targets[0].kind}: "
                                  f"use {'|'.join(sorted(possible)) or 'another symbol'}"))
-    if not symbol.is_type and wanted & {"call", "new"}:  # an inline function's Kotlin calls left no call behind
-        warnings += inline_warnings(store, [t.id for t in targets])
     counts: dict[str, int] = {}
     arts = Artifacts.of(store)
     totals: dict[str, int] = {}

@@ -17,7 +17,7 @@ from jdx.loaders.roots import Artifact
 REF_KINDS = (
     "invokevirtual", "invokespecial", "invokestatic", "invokeinterface", "handle",
     "getfield", "getstatic", "putfield", "putstatic", "new", "checkcast", "instanceof",
-    "anewarray", "class", "catch", "multianewarray", "handle_get", "handle_put",
+    "anewarray", "class", "catch", "multianewarray", "handle_get", "handle_put", "inline",
 )
 TYPE_KINDS = ("class", "interface", "enum", "record", "annotation", "module")
 TABLE_NAMES = ("types", "supertypes", "members", "calls", "accesses", "typerefs", "annotations", "warnings", "kotlin")

@@ -385,8 +385,15 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     # (a spooling writer appends them to one file per table) and only the columns the edges below read are kept: at
     # a Maven repository's scale the member tables with every column, and their node tables, were ~1.2 GB of Arrow
     # (the lambda writers and the member annotations are looked up per artifact: they belong to one artifact each)
-    writers = _lambda_writers(_ref_parts(shards, "calls", by_pos, art_ids, focus if partial else None,
-                                         columns=["from", "kind", "to"], keep=_lambda_handles))
+    handles, inline_keys = [], []
+    for part in _ref_parts(shards, "calls", by_pos, art_ids, focus if partial else None,
+                           columns=["from", "kind", "to"], keep=_handles_or_inlined):
+        is_inline = pc.equal(part["kind"], INLINE_KIND)
+        handles.append(part.filter(pc.invert(is_inline)))
+        inline_keys.append(pc.unique(part["to"].filter(is_inline)))
+    writers = _lambda_writers(handles)
+    inline_targets = _inline_targets(shards, _distinct_sorted(inline_keys), names, positions, winner_mask)
+    del handles, inline_keys
     art_name_array = pa.array(art_names, pa.string())  # readable beside the content-hash `artifact` key
     type_ann, member_ann = ann_by_owner
     out_nodes = {"Method": _NodeParts(sink, "Method"), "Field": _NodeParts(sink, "Field")}
@@ -537,6 +544,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     n_invokes = 0
     orders: dict[str, list[int]] = {}  # each owner's lookup order, in codes
     for batch in _batches(_ref_parts(shards, "calls", by_pos, art_ids, focus if partial else None, consume=consume)):
+        batch = _inlined_to_targets(batch, inline_targets)
         invokes = resolve_edges(batch, declared_methods, hierarchy.method_lookup, orders, kind_names,
                                 external_methods)
         n_invokes += invokes.num_rows
@@ -854,6 +862,70 @@ def _lambda_handles(calls: pa.Table) -> pa.Table:
     """The call sites that hand a lambda body over (invokedynamic's method handles to `lambda$` methods)."""
     return calls.filter(pc.and_(pc.equal(calls["kind"], REF_KINDS.index("handle")),
                                 pc.match_substring(calls["to"], "#lambda$")))
+
+
+INLINE_KIND = REF_KINDS.index("inline")
+
+
+def _handles_or_inlined(calls: pa.Table) -> pa.Table:
+    """`_lambda_handles`' call sites and the sites of inlined Kotlin code (kind `inline`, `to` its file's class and
+    line: `owner#@line`)."""
+    is_handle = pc.and_(pc.equal(calls["kind"], REF_KINDS.index("handle")),
+                        pc.match_substring(calls["to"], "#lambda$"))
+    return calls.filter(pc.or_(is_handle, pc.equal(calls["kind"], INLINE_KIND)))
+
+
+def _inline_targets(shards, keys: pa.Array, names: list[str], positions: list[int],
+                    winner_mask: list[bool]) -> dict[str, str]:
+    """`owner#@line` (where kotlinc's SMAP says inlined code came from) -> the id of the method of that class whose
+    lines hold it: the one starting last at or before the line (a lambda or local function inside another starts
+    after it), a declared function before a synthetic copy (`$default`). Classes not on the classpath map nothing."""
+    if not len(keys):
+        return {}
+    wanted: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    for key in keys.to_pylist():
+        owner, _, line = key.partition("#@")
+        if line.isdigit():
+            wanted[owner].append((key, int(line)))
+    by_pos: dict[int, list[str]] = defaultdict(list)
+    for n, p, w in zip(names, positions, winner_mask):
+        if w and n in wanted:
+            by_pos[p].append(n)
+    out: dict[str, str] = {}
+    for pos, owners in sorted(by_pos.items()):
+        members = shards[pos].table("members", ["id", "owner", "kind", "access", "first_line", "last_line"])
+        members = members.filter(pc.and_(pc.is_in(members["owner"], value_set=pa.array(sorted(owners), pa.string())),
+                                         pc.and_(pc.equal(members["kind"], 0), pc.greater_equal(members["first_line"],
+                                                                                                0))))
+        spans: dict[str, list[tuple[int, int, bool, str]]] = defaultdict(list)
+        for mid, owner, access, first, last in zip(*(members[c].to_pylist() for c in
+                                                     ("id", "owner", "access", "first_line", "last_line"))):
+            spans[owner].append((first, last, bool(access & ACC_SYNTHETIC), mid))
+        for owner in owners:
+            for key, line in wanted[owner]:
+                holding = [s for s in spans.get(owner, ()) if s[0] <= line <= s[1]]
+                if holding:
+                    out[key] = min(holding, key=lambda s: (s[2], -s[0], "$default" in s[3], s[3]))[3]
+    return out
+
+
+def _inlined_to_targets(calls: pa.Table, targets: dict[str, str]) -> pa.Table:
+    """The inlined sites of `calls` pointed at the inline functions they came from (`_inline_targets`), once per
+    method, function and line; the ones whose function is not known are dropped. Other sites are left as they are."""
+    is_inline = pc.equal(calls["kind"], INLINE_KIND)
+    if not pc.any(is_inline).as_py():
+        return calls
+    inlined = calls.filter(is_inline)
+    rest = calls.filter(pc.invert(is_inline))
+    to = pa.array([targets.get(k) for k in inlined["to"].to_pylist()], pa.string())
+    inlined = inlined.set_column(inlined.schema.get_field_index("to"), "to", to).filter(pc.is_valid(to))
+    seen: set[tuple] = set()
+    keep = []
+    for row in zip(inlined["from"].to_pylist(), inlined["to"].to_pylist(), inlined["line"].to_pylist()):
+        keep.append(row not in seen)
+        seen.add(row)
+    inlined = inlined.filter(pa.array(keep, pa.bool_()))
+    return pa.concat_tables([rest, inlined.cast(rest.schema)])
 
 
 def _lambda_writers(handles) -> dict[int, tuple[pa.Array, pa.Array]]:

@@ -21,6 +21,8 @@ def _markers(e: dict) -> str:
         out.append("(external)")
     if e.get("bridge"):
         out.append("(compiler bridge)")
+    if "inline" in e.get("kinds", ()):
+        out.append("(inlined)")  # kotlinc copied an inline function's body into the caller (its SMAP says where)
     if e.get("seen"):
         out.append("(seen above)")
     if e.get("cycle"):
@@ -87,6 +89,8 @@ def _site_text(s: dict, many_targets: bool) -> str:
         text += f" ({s['detail']})"
     if s.get("via"):
         text += f" via {s['via']}"
+    if s["detail"] == "inline":
+        text += " inlined"
     if s["in_lambda"]:
         text += " in lambda"
     if s["method_ref"]:

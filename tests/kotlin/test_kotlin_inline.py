@@ -1,66 +1,140 @@
-"""`usages`, `callers` and `samples` of an `inline` Kotlin function (spec §16, docs/kotlin.md): kotlinc copies the
-function's body into each Kotlin caller, so no call of it is left in the bytecode. Every such answer carries the
-named warning INLINE_CALL_SITES_INVISIBLE, an empty one too (it must not read as "no callers"), in both views; a
-function that is not inline gets none. The sources are test_kotlin_typealias.py's (one kotlinc call)."""
+"""Call sites of `inline` Kotlin functions (docs/kotlin.md): kotlinc copies the function's body into each Kotlin
+caller and records where in the class's SMAP (`SourceDebugExtension`: output lines -> the inline function's file and
+line, and -> the line of the call). The extractor reads it: each inlined call becomes a site of kind `call`, detail
+`inline`, at the line of the call in the caller's source; the code the body brought keeps that line too (never a line
+past the end of the file); a body inlined through another inline function is that function's call, not the caller's.
+
+The oracle is the Kotlin source text: every expected line is found by searching it, not written down."""
 
 from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
-from tests.kotlin.test_kotlin_typealias import RUN, kotlin_jar
+LIB = '''@file:JvmName("Inl")
+package ki
 
-CODE = "INLINE_CALL_SITES_INVISIBLE"
+inline fun twice(block: () -> Unit) {
+    block()
+    block()
+}
+
+inline fun outer(block: () -> Unit) {
+    twice(block)
+}
+
+inline fun <reified T> typeName(): String = T::class.java.name
+
+fun plain(): Int = 1
+'''
+
+USE = '''package ki.use
+
+import ki.*
+
+class Client {
+    fun run(): Int {
+        twice { plain() }
+        outer { plain() }
+        listOf(1, 2).forEach { plain() }
+        return plain() + typeName<Client>().length
+    }
+
+    fun quiet(): Int = plain()
+}
+'''
+RUN = "ki.use.Client#run()"
+STDLIB = Path("/usr/share/java/kotlin-stdlib.jar")  # Debian's `kotlin` package (.ci/run installs it)
 
 
-@pytest.fixture(scope="module")
-def store(tmp_path_factory, jdx_home):
-    from tests.kotlin.corpus import indexed_store
-
-    yield from indexed_store(tmp_path_factory, jdx_home, kotlin_jar(), "ktinline", "aliases.jar")
+def line_of(text: str, needle: str) -> int:
+    found = [i for i, line in enumerate(text.splitlines(), 1) if needle in line]
+    assert len(found) == 1, (needle, found)
+    return found[0]
 
 
 @pytest.fixture(scope="module")
 def jar(tmp_path_factory):
-    path = tmp_path_factory.mktemp("ktinline-cli") / "aliases.jar"
-    shutil.copy(kotlin_jar(), path)
-    return str(path)
+    from tests.kotlin.corpus import kotlinc_jar
+
+    path = tmp_path_factory.mktemp("ktinline") / "inline.jar"
+    shutil.copy(kotlinc_jar("inline-sites", {"Lib.kt": LIB, "Use.kt": USE}), path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory, jdx_home, jar):
+    from jdx.commands.session import Options, Session
+
+    jars = [str(jar)] + ([str(STDLIB)] if STDLIB.exists() else [])
+    session = Session(Options(jars=jars, jdk=True, cache_dir=str(jdx_home / "cache")))
+    session.index()
+    yield session.store()
+    session.close()
+
+
+def _sites(result: dict) -> set[tuple[str, int, str]]:
+    return {(c["caller"], s["line"], s["detail"]) for g in result["groups"] for c in g["callers"] for s in c["sites"]}
 
 
 @pytest.mark.parametrize("view", ["kotlin", "jvm"])
-def test_usages_of_an_inline_function_warn_even_when_empty(store, view):
+def test_usages_of_an_inline_function_list_its_inlined_calls(store, view):
     from jdx.engine.rel_usages import UsageOptions, usages
 
-    result, warnings, _ = usages(store, "ka.Aliases#twice", UsageOptions(view=view))
-    assert result["total"] == 0  # Client#run calls twice { } in the source: the call was inlined
-    assert [w.code for w in warnings] == [CODE]
-    assert "ka.Aliases#twice(kotlin.jvm.functions.Function0) is an inline Kotlin function" in warnings[0].message
-    assert "cannot be listed" in warnings[0].message
-    # a function that is not inline: its sites are listed, nothing to warn of
-    result, warnings, _ = usages(store, "ka.Aliases#plain", UsageOptions(view=view))
-    assert result["total"] >= 2 and {c["caller"] for g in result["groups"] for c in g["callers"]} == {RUN}
+    result, warnings, _ = usages(store, "ki.Inl#twice", UsageOptions(view=view))
+    # Client#run's own call, and outer's body (which inlines twice); not Client#run's `outer { }` line: that code
+    # came into Client#run through outer, whose call it is
+    assert _sites(result) == {(RUN, line_of(USE, "twice {"), "inline"),
+                              ("ki.Inl#outer(kotlin.jvm.functions.Function0)", line_of(LIB, "twice(block)"), "inline")}
     assert warnings == []
-    # kinds that are not calls claim nothing about calls
-    _, warnings, _ = usages(store, "ka.Aliases#twice", UsageOptions(kinds=("override",), view=view))
-    assert CODE not in [w.code for w in warnings]
+    result, _, _ = usages(store, "ki.Inl#outer", UsageOptions(view=view))
+    assert _sites(result) == {(RUN, line_of(USE, "outer {"), "inline")}
+    result, _, _ = usages(store, "ki.Inl#typeName", UsageOptions(view=view))
+    assert _sites(result) == {(RUN, line_of(USE, "typeName<Client>"), "inline")}
+    # a function that is not inline: its calls, from inlined lambdas too, at the lines that wrote them
+    result, _, _ = usages(store, "ki.Inl#plain", UsageOptions(view=view))
+    assert {(c, line) for c, line, _ in _sites(result)} == {
+        (RUN, line_of(USE, needle)) for needle in ("twice {", "outer {", "forEach {", "return plain()")} | {
+        ("ki.use.Client#quiet()", line_of(USE, "fun quiet"))}
 
 
-@pytest.mark.parametrize("args", [["usages", "ka.Aliases#twice"], ["callers", "ka.Aliases#twice"],
-                                  ["samples", "ka.Aliases#twice"], ["callers", "ka.Aliases#typeName"],
-                                  ["usages", "ka.Aliases#typeName", "--view", "jvm"]])
-def test_cli_answers_carry_the_warning(run_jdx, jar, args):
-    r = run_jdx(*args, "--jars", jar, "--no-jdk")
+def test_code_an_inline_body_brought_keeps_the_line_of_the_call(store):
+    """No call of Client#run is numbered past the end of Use.kt (kotlinc numbers inlined code after the file's last
+    line): the iterator calls forEach's body makes are at the forEach line."""
+    from jdx.engine.rel_calls import CallOptions, call_tree
+
+    result, _ = call_tree(store, RUN, CallOptions(), "out")
+    lines = {e["method"]: e["lines"] for e in result["roots"][0]["tree"]}
+    last = len(USE.splitlines())
+    assert all(0 < n <= last for ls in lines.values() for n in ls), lines
+    assert lines["ki.Inl#twice(kotlin.jvm.functions.Function0)"] == [line_of(USE, "twice {")]
+    kinds = {e["method"]: e["kinds"] for e in result["roots"][0]["tree"]}
+    assert kinds["ki.Inl#outer(kotlin.jvm.functions.Function0)"] == ["inline"]
+    if STDLIB.exists():
+        assert lines["java.util.Iterator#hasNext()"] == [line_of(USE, "forEach {")]
+        assert kinds["java.util.Iterator#hasNext()"] == ["invokeinterface"]
+
+
+def test_an_inline_function_of_another_artifact(store):
+    if not STDLIB.exists():
+        pytest.skip(f"{STDLIB} is absent (Debian package `kotlin`)")
+    from jdx.engine.rel_calls import CallOptions, call_tree
+
+    result, _ = call_tree(store, "kotlin.collections.CollectionsKt___CollectionsKt#forEach", CallOptions(), "in")
+    callers = {e["method"]: (e["lines"], e["kinds"], e["artifact"]) for e in result["roots"][0]["tree"]}
+    assert callers[RUN] == ([line_of(USE, "forEach {")], ["inline"], "inline.jar")
+
+
+def test_cli_text_and_json_say_inlined(run_jdx, jar):
+    r = run_jdx("usages", "ki.Inl#outer", "--jars", str(jar))
     assert r.code == 0, r.out + r.err
-    assert f"⚠ {CODE}: " in r.out + r.err
-    r = run_jdx(*args, "--jars", jar, "--no-jdk", "--json")
-    env = json.loads(r.out)
-    assert [w["code"] for w in env["warnings"] if w["code"] == CODE] == [CODE]
-    # the same command about a function that is not inline does not warn
-    plain = [a.replace("#twice", "#plain").replace("#typeName", "#plain") for a in args]
-    r = run_jdx(*plain, "--jars", jar, "--no-jdk", "--json")
-    assert r.code == 0 and CODE not in r.out, r.out + r.err
-    if args[0] == "callers":  # nor does `calls` of the method the inline function was compiled into (docs/kotlin.md)
-        r = run_jdx("calls", RUN, "--jars", jar, "--no-jdk", "--json")
-        assert r.code == 0 and CODE not in r.out, r.out + r.err
+    assert f"call {line_of(USE, 'outer {')} inlined" in r.out
+    assert "INLINE_CALL_SITES_INVISIBLE" not in r.out + r.err
+    r = run_jdx("callers", "ki.Inl#twice", "--jars", str(jar))
+    assert r.code == 0 and f"{RUN.split('#')[0]}#run()" in r.out and "(inlined)" in r.out, r.out + r.err
+    r = run_jdx("usages", "ki.Inl#outer", "--jars", str(jar), "--json")
+    site = json.loads(r.out)["result"]["groups"][0]["callers"][0]["sites"][0]
+    assert (site["kind"], site["detail"], site["line"]) == ("call", "inline", line_of(USE, "outer {"))

@@ -19,7 +19,7 @@ final class ClassExtractor extends ClassVisitor {
     static final int R_INVOKEVIRTUAL = 0, R_INVOKESPECIAL = 1, R_INVOKESTATIC = 2, R_INVOKEINTERFACE = 3,
             R_HANDLE = 4, R_GETFIELD = 5, R_GETSTATIC = 6, R_PUTFIELD = 7, R_PUTSTATIC = 8, R_NEW = 9,
             R_CHECKCAST = 10, R_INSTANCEOF = 11, R_ANEWARRAY = 12, R_CLASS_CONST = 13, R_CATCH = 14,
-            R_MULTIANEWARRAY = 15, R_FIELD_HANDLE_GET = 16, R_FIELD_HANDLE_PUT = 17;
+            R_MULTIANEWARRAY = 15, R_FIELD_HANDLE_GET = 16, R_FIELD_HANDLE_PUT = 17, R_INLINE = 18;
 
     // type kinds
     static final int K_CLASS = 0, K_INTERFACE = 1, K_ENUM = 2, K_RECORD = 3, K_ANNOTATION = 4, K_MODULE = 5;
@@ -44,6 +44,7 @@ final class ClassExtractor extends ClassVisitor {
     private String outerMethod;
     private String kotlin;
     private boolean selfInner;
+    private Smap smap;
 
     ClassExtractor(Chunk chunk, String entry, int realMajor) {
         super(API);
@@ -94,6 +95,7 @@ final class ClassExtractor extends ClassVisitor {
     @Override
     public void visitSource(String source, String debug) {
         this.source = source;
+        this.smap = Smap.parse(debug);
     }
 
     @Override
@@ -178,6 +180,12 @@ final class ClassExtractor extends ClassVisitor {
         private final String[] exceptions;
         private final int self, selfName, selfDesc, selfId;
         private int line = -1, firstLine = -1, lastLine = -1;
+        private java.util.BitSet inlinedSeen;
+        /** Inlined sites (key, code offset, call line), kept until the local variables say which are direct. */
+        private java.util.List<Object[]> inlineSites;
+        /** kotlinc's scope markers of inlined code: {start, end, 1 for a function ($i$f$), 0 for a lambda ($i$a$)}. */
+        private java.util.List<int[]> markers;
+        private java.util.List<String> markerNames;
         private String[] mpNames;
         private int mpCount;
         private String[] lvtNames;
@@ -225,6 +233,26 @@ final class ClassExtractor extends ClassVisitor {
 
         @Override
         public void visitLineNumber(int ln, Label start) {
+            if (smap != null) {  // code inlined by kotlinc: its lines are past the file's end, the map says from where
+                int raw = ln;
+                int r = smap.rangeOf(raw);
+                if (r >= 0) {
+                    Smap.Range range = smap.inlined.get(r);
+                    int call = smap.callLine(raw);
+                    ln = call > 0 ? call : ln;  // the line of the call that inlined it
+                    if (range.owner != null && (inlinedSeen == null || !inlinedSeen.get(r))) {
+                        if (inlinedSeen == null) {
+                            inlinedSeen = new java.util.BitSet();
+                        }
+                        inlinedSeen.set(r);  // one site per inlined range: the inline function, by its file and line
+                        int from = range.inStart + (raw - range.outStart);
+                        if (inlineSites == null) {
+                            inlineSites = new java.util.ArrayList<>();
+                        }
+                        inlineSites.add(new Object[] {range.owner + "#@" + from, labelAt(start), ln});
+                    }
+                }
+            }
             line = ln;
             if (firstLine < 0 || ln < firstLine) {
                 firstLine = ln;
@@ -334,6 +362,15 @@ final class ClassExtractor extends ClassVisitor {
 
         @Override
         public void visitLocalVariable(String lname, String ldesc, String lsig, Label start, Label end, int index) {
+            if (inlineSites != null && (lname.startsWith("$i$f$") || lname.startsWith("$i$a$"))
+                    && !lname.equals("$i$f$" + mname)) {  // (an inline function marks its own body too)
+                if (markers == null) {
+                    markers = new java.util.ArrayList<>();
+                    markerNames = new java.util.ArrayList<>();
+                }
+                markers.add(new int[] {labelAt(start), labelAt(end), lname.startsWith("$i$f$") ? 1 : 0});
+                markerNames.add(lname);
+            }
             if (slotToParam == null) {
                 Type[] args = Type.getArgumentTypes(mdesc);
                 lvtNames = new String[args.length];
@@ -376,8 +413,62 @@ final class ClassExtractor extends ClassVisitor {
             return any ? sb.toString() : null;
         }
 
+        /** Labels in code order (a reader's labels have no resolved offset): with a SMAP only. */
+        private java.util.IdentityHashMap<Label, Integer> labels;
+
+        @Override
+        public void visitLabel(Label label) {
+            if (smap != null) {
+                if (labels == null) {
+                    labels = new java.util.IdentityHashMap<>();
+                }
+                labels.putIfAbsent(label, labels.size());
+            }
+        }
+
+        private int labelAt(Label label) {
+            Integer at = labels == null ? null : labels.get(label);
+            return at == null ? -1 : at;
+        }
+
+        /** Innermost marker holding [from, to) other than `not`, or -1; `funOnly`: function markers only. */
+        private int innermost(int from, int to, int not, boolean funOnly) {
+            int best = -1;
+            for (int i = 0; i < markers.size(); i++) {
+                int[] m = markers.get(i);
+                if (i == not || m[0] > from || m[1] < to || (funOnly && m[2] == 0)) {
+                    continue;
+                }
+                if (best < 0 || m[1] - m[0] < markers.get(best)[1] - markers.get(best)[0]) {
+                    best = i;
+                }
+            }
+            return best;
+        }
+
+        /** The inlined sites that are this method's own calls: code an inline function inlined in turn (its marker
+         *  inside another inline function's, not inside a lambda this class declares) is that function's call. */
+        private void inlineRows() {
+            String simple = name.substring(name.lastIndexOf('/') + 1) + "$";
+            for (Object[] site : inlineSites) {
+                int offset = (Integer) site[1];
+                if (markers != null) {
+                    int f = innermost(offset, offset + 1, -1, true);
+                    int outer = f < 0 ? -1 : innermost(markers.get(f)[0], markers.get(f)[1], f, false);
+                    if (outer >= 0 && (markers.get(outer)[2] == 1
+                            || markerNames.get(outer).indexOf("-" + simple) < 0)) {
+                        continue;
+                    }
+                }
+                chunk.calls.row(selfId, R_INLINE, cols.str((String) site[0]), (Integer) site[2]);
+            }
+        }
+
         @Override
         public void visitEnd() {
+            if (inlineSites != null) {
+                inlineRows();
+            }
             String params = null;
             int psrc = 0;
             if (mpNames != null && mpCount == mpNames.length) {
