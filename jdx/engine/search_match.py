@@ -20,8 +20,8 @@ __all__ = ["Pattern", "compile_pattern", "name_words", "levenshtein", "TIER_NAME
 SEPARATORS = "_$- "
 GLOB_CHARS = "*?"
 # tiers: the first ranking key; lower is better
-EXACT, PREFIX, HUMP, WORD = 0, 1, 2, 3
-TIER_NAMES = {EXACT: "exact", PREFIX: "prefix", HUMP: "camel-hump", WORD: "word"}
+EXACT, PREFIX, HUMP, LOOSE_PREFIX, WORD = 0, 1, 2, 3, 4
+TIER_NAMES = {EXACT: "exact", PREFIX: "prefix", HUMP: "camel-hump", LOOSE_PREFIX: "prefix-any-case", WORD: "word"}
 
 
 def _literal(c: str) -> str:
@@ -96,14 +96,22 @@ class Pattern:
         low = name.lower()
         if low == self.lower:
             return EXACT
-        if low.startswith(self.lower):
+        prefix = low.startswith(self.lower)
+        if prefix and self._capitals_agree(name):
             return PREFIX
         words = name_words(name) if words is None else words
         if self._anchored_rx.fullmatch(words):
             return HUMP
+        if prefix:  # a prefix whose capitals the pattern does not share (`RBM`: `rbMonochrome`) after the humps
+            return LOOSE_PREFIX
         if self._anywhere_rx.fullmatch(words):
             return WORD
         return None
+
+    def _capitals_agree(self, name: str) -> bool:
+        """Each capital of the pattern after its first character is a capital of the name too: `RBM` names a
+        word at each capital (`RBMap`, not `rbMonochrome`); lower-case letters match either case."""
+        return all(not c.isupper() or name[i].isupper() for i, c in enumerate(self.name[1:], 1))
 
     @property
     def core(self) -> str:

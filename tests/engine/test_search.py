@@ -11,13 +11,14 @@ from hypothesis import strategies as st
 
 from jdx.engine.ranking import internal_packages, is_jdk_internal, nesting
 from jdx.engine.search import SearchOptions, search
-from jdx.engine.search_match import EXACT, HUMP, PREFIX, WORD, compile_pattern
+from jdx.engine.search_match import EXACT, HUMP, LOOSE_PREFIX, PREFIX, WORD, compile_pattern
 from jdx.engine.search_nav import artifact_tree, imports, list_packages, parse_frame, resolve
 from tests.service import JdxService, Options
 from jdx.errors import AmbiguousError, NotFoundError, UsageError
 from tests.conftest import GSON, require
 
-TIERS = {"exact": EXACT, "prefix": PREFIX, "camel-hump": HUMP, "word": WORD, "glob": HUMP, "regex": HUMP}
+TIERS = {"exact": EXACT, "prefix": PREFIX, "camel-hump": HUMP, "prefix-any-case": LOOSE_PREFIX, "word": WORD,
+         "glob": HUMP, "regex": HUMP}
 ORIGINS = {"workspace": 0, "dependency": 1, "jdk": 2}
 
 
@@ -75,7 +76,7 @@ def _key(m: dict, tier: int, rank: int):
     return (tier, not m["public"], len(m["name"]), rank)
 
 
-@pytest.mark.parametrize("pattern", ["Json", "get", "toString", "HMap", "parse", "*Adapter", "JsonR"])
+@pytest.mark.parametrize("pattern", ["Json", "get", "toString", "HMap", "parse", "*Adapter", "JsonR", "RBM"])
 def test_results_follow_the_documented_ranking(store, pattern):
     result, _ = find(store, pattern, limit=120)
     keys = []
@@ -95,6 +96,16 @@ def test_exact_prefix_hump_order(store):
     assert tiers[0] == "exact" and result["matches"][0]["ref"] == "com.google.gson.Gson"
     assert {"prefix", "camel-hump"} <= set(tiers) and tiers == sorted(tiers, key=lambda t: TIERS[t])
     assert "com.google.gson.GsonBuilder" in [m["ref"] for m in result["matches"] if m["match"] == "prefix"]
+
+
+def test_capitals_are_word_starts(store):
+    """`RBM` names three words: `RadioButtonMenuItem`-like humps come before `rbMonochrome`, a prefix only when case
+    is ignored (the JDK's `sun.print.ServiceDialog$ChromaticityPanel#rbMonochrome`)."""
+    result, _ = find(store, "RBM", limit=500)
+    tiers = [m["match"] for m in result["matches"]]
+    assert "camel-hump" in tiers and "prefix-any-case" in tiers
+    assert tiers.index("prefix-any-case") > max(i for i, t in enumerate(tiers) if t == "camel-hump")
+    assert all(m["name"].lower().startswith("rbm") for m in result["matches"] if m["match"] == "prefix-any-case")
 
 
 def test_public_before_non_public_in_one_tier(store):

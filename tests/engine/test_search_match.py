@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jdx.engine.search_match import (EXACT, HUMP, PREFIX, WORD, compile_pattern, fuzzy_budget, glob_to_regex,
+from jdx.engine.search_match import (EXACT, HUMP, LOOSE_PREFIX, PREFIX, WORD, compile_pattern, fuzzy_budget, glob_to_regex,
                                      hump_regex, levenshtein, name_words, qualifier_regex)
 from jdx.errors import UsageError
 
@@ -51,6 +51,12 @@ def test_name_words(name, words):
     ("MAX_V", "MAX_VALUE", PREFIX),
     ("MV", "MAX_VALUE", HUMP),
     ("CHM", "ConcurrentHashMap", HUMP),
+    # a prefix whose capitals the pattern does not share ranks after the humps: `RBM` names three words
+    ("RBM", "RBMap", PREFIX),
+    ("RBM", "rbMonochrome", LOOSE_PREFIX),
+    ("RBM", "RadioButtonMenu", HUMP),
+    ("dEsc", "describe", LOOSE_PREFIX),
+    ("uRLConn", "URLConnection", PREFIX),  # a lower-case pattern letter matches either case
 ])
 def test_hump_tiers(pattern, name, tier):
     assert compile_pattern(pattern).tier(name) == tier
