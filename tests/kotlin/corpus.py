@@ -127,14 +127,16 @@ def runtime_stdlib() -> Path:
     pytest.skip("no Kotlin stdlib in the local Maven repository to run kotlin-reflect with")
 
 
-def indexed_store(tmp_path_factory, jdx_home, jar: Path, name: str, file_name: str):
-    """A graph of a copy of `jar` (named `file_name`) alone (no JDK) in the session's cache: yields its store, closes it after (the body
-    of a module-scoped `store` fixture: `yield from indexed_store(...)`)."""
+def indexed_store(tmp_path_factory, jdx_home, jar: Path, name: str, file_name: str, extra: tuple[Path, ...] = (),
+                  jdk: bool = False):
+    """A graph of a copy of `jar` (named `file_name`), then `extra` jars, without the JDK unless `jdk`, in the session's
+    cache: yields its store, closes it after (the body of a module-scoped `store` fixture: `yield from
+    indexed_store(...)`)."""
     from jdx.commands.session import Options, Session
 
     copy = tmp_path_factory.mktemp(name) / file_name
     shutil.copy(jar, copy)
-    session = Session(Options(jars=[str(copy)], jdk=False, cache_dir=str(jdx_home / "cache")))
+    session = Session(Options(jars=[str(copy), *map(str, extra)], jdk=jdk, cache_dir=str(jdx_home / "cache")))
     session.index()
     yield session.store()
     session.close()

@@ -56,24 +56,25 @@ def line_of(text: str, needle: str) -> int:
     return found[0]
 
 
-@pytest.fixture(scope="module")
-def jar(tmp_path_factory):
+def inline_jar() -> Path:
     from tests.kotlin.corpus import kotlinc_jar
 
-    path = tmp_path_factory.mktemp("ktinline") / "inline.jar"
-    shutil.copy(kotlinc_jar("inline-sites", {"Lib.kt": LIB, "Use.kt": USE}), path)
+    return kotlinc_jar("inline-sites", {"Lib.kt": LIB, "Use.kt": USE})
+
+
+@pytest.fixture(scope="module")
+def jar(tmp_path_factory):
+    path = tmp_path_factory.mktemp("ktinline-cli") / "inline.jar"
+    shutil.copy(inline_jar(), path)
     return path
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory, jdx_home, jar):
-    from jdx.commands.session import Options, Session
+def store(tmp_path_factory, jdx_home):
+    from tests.kotlin.corpus import indexed_store
 
-    jars = [str(jar)] + ([str(STDLIB)] if STDLIB.exists() else [])
-    session = Session(Options(jars=jars, jdk=True, cache_dir=str(jdx_home / "cache")))
-    session.index()
-    yield session.store()
-    session.close()
+    extra = (STDLIB,) if STDLIB.exists() else ()
+    yield from indexed_store(tmp_path_factory, jdx_home, inline_jar(), "ktinline", "inline.jar", extra, jdk=True)
 
 
 def _sites(result: dict) -> set[tuple[str, int, str]]:
