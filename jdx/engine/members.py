@@ -296,6 +296,7 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
     for tid, rows in all_fields.items():
         for f in rows:
             field_owners.setdefault(f["name"], []).append(tid)
+    target_iface = target.get("kind") in ("interface", "annotation")
     for row, env, is_iface, declared, is_field, m in walk_members(walk, all_methods, all_fields, target["id"],
                                                                   unresolved):
         tid = row["id"]
@@ -317,9 +318,14 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
             continue
         if not declared and not is_inherited(m, is_field, tid, is_iface, query_pkg):
             continue
+        if tid == OBJECT and target_iface and not m["access"] & ACC["public"]:
+            continue  # an interface has only Object's public methods (JLS §9.2): no clone(), no finalize()
         if key in seen:
-            if not declared:
+            first = seen[key].get("declaring")
+            if not declared and first is not None and tid in ancestors.get(first, ()):
                 seen[key].setdefault("overrides", []).append(format_type(tid))
+            elif not declared and first is not None:  # two unrelated supertypes declare it: one member, both say so
+                seen[key].setdefault("also_declared_by", []).append(format_type(tid))
             continue
         if key in bridged and bridged[key] != tid and stands_for(bridged[key], m, row, all_methods):
             seen[key] = {"bridge": True}
@@ -367,6 +373,8 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
                 "text": text, "deprecated": bool(m.get("deprecated"))}
         if e.get("overrides"):
             item["overrides"] = e["overrides"]
+        if e.get("also_declared_by"):
+            item["also_declared_by"] = e["also_declared_by"]
         out.append(item)
     order = {"constructor": 0, "field": 1, "method": 2}
     depth_of = {format_type(row["id"]): i for i, (row, _) in enumerate(walk)}

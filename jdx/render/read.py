@@ -9,6 +9,8 @@ def _member_lines(r: dict, brief: bool) -> list[tuple[str, bool]]:
     """(line, is a member line) in output order: group headers, members, their doc lines."""
     lines: list[tuple[str, bool]] = []
     current = None
+    if not brief and r["members"] and r["members"][0]["declaring"] != r["type"]:
+        lines.append((f"members of {r['type']}", False))  # (it declares none itself: the inherited groups follow)
     for m, jvm_text in zip(r["members"], distinct_texts(r["members"])):
         if not brief and m["declaring"] != current:
             current = m["declaring"]
