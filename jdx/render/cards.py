@@ -171,10 +171,13 @@ def outline_truncation(r: dict, max_lines: int | None) -> dict | None:
 def _kotlin_rows(r: dict) -> list[str]:
     """Kotlin declarations, then the JVM members no declaration claims (their JVM text)."""
     rows = []
+    deprecated = {m["ref"] for m in r["members"] if m["deprecated"]}
     for m in r["kotlin_members"]:
         line = m["text"]
         if m["markers"]:
             line += "  [" + ", ".join(m["markers"]) + "]"
+        if any(j["ref"] in deprecated for j in m.get("jvm") or ()):  # as `members` and `--view jvm` mark it
+            line += "  @Deprecated"
         rows.append(line)
     jvm_only = set(r["jvm_only"])
     rows.extend(f"{m['kind']} {text}  (jvm)" for m, text in zip(r["members"], distinct_texts(r["members"]))
