@@ -214,6 +214,7 @@ def _inherited_abstract_added(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, Ap
     old = _abstract_inherited(views[0].surface, o.name, platform)
     declared = {(m.name, m.descriptor) for t in (o, n) for m in t.members.values()}  # the member pass's
     rule = "INTERFACE_METHOD_ADDED" if n.kind == "interface" else "ABSTRACT_ADDED"
+    was_super = set().union(*views[0].surface.ancestors(o.name))
     out = []
     for (name, desc), holder in sorted(new.items()):
         if (name, desc) in old or (name, desc) in declared:
@@ -222,9 +223,25 @@ def _inherited_abstract_added(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, Ap
         m = next(m for m in holder_type.members.values() if m.name == name and m.descriptor == desc)
         who = "implementors" if n.kind == "interface" else "subclasses"
         out.append(Finding(rule, member_ref(m, n.name), "method", None, member_form(m),
-                           f"inherited from the new supertype {type_ref(holder)}: {who} outside the artifact must now "
-                           "implement it", f"{n.name}#{name}{desc}"))
+                           f"{_why_inherited(holder, name, desc, was_super, views[0].surface)}: {who} outside the "
+                           "artifact must now implement it", f"{n.name}#{name}{desc}"))
     return out
+
+
+def _why_inherited(holder: str, name: str, desc: str, was_super: set[str], old: Surface) -> str:
+    """Why an abstract method reaches a type it did not: the supertype is new, or an old supertype changed (1.7's
+    `Job` gained `getParent()`: `ChildJob extends Job` did not gain a supertype)."""
+    if holder not in was_super:
+        return f"inherited from the new supertype {type_ref(holder)}"
+    before = old.types.get(holder)
+    if before is None:
+        return f"inherited from {type_ref(holder)}, which the old side does not hold"
+    had = next((m for m in before.members.values() if m.name == name and m.descriptor == desc), None)
+    if had is None:
+        return f"inherited from {type_ref(holder)}, which declares it anew"
+    if not had.access & ABSTRACT:
+        return f"inherited from {type_ref(holder)}, where it is now abstract"
+    return f"inherited from {type_ref(holder)}; what implemented it on the way is gone"
 
 
 def _missing_superclass(view: ApiView, name: str) -> str | None:

@@ -99,7 +99,9 @@ def member_form(m: Member) -> str:
 
 def type_form(t: TypeInfo) -> str:
     """`public abstract class com.x.A extends com.x.B implements com.x.I`."""
-    words = _modifiers(t.level, t.access & ~(ABSTRACT if t.kind in ("interface", "annotation") else 0), False)
+    # on a class 0x20 is ACC_SUPER and 0x100 means nothing: never `synchronized`/`native` (JVMS §4.1)
+    access = t.access & ~(SYNCHRONIZED | NATIVE | (ABSTRACT if t.kind in ("interface", "annotation") else 0))
+    words = _modifiers(t.level, access, False)
     if t.kind in ("enum", "record"):
         words = [w for w in words if w != "final"]
     kind = {"annotation": "@interface"}.get(t.kind, t.kind)

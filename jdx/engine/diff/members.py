@@ -52,6 +52,11 @@ KNOWN_CHECKED_ROOTS = frozenset({"java/lang/Exception", "java/lang/Throwable"} |
 )})
 
 
+# kotlinc's own annotations (@SourceDebugExtension's SMAP, @SpreadBuiltIns, ...): bookkeeping of the compiler that
+# changes with every build and that no caller compiles or links against
+KOTLINC_BOOKKEEPING = "Lkotlin/jvm/internal/"
+
+
 def kind_of(m: Member) -> str:
     return "field" if m.is_field else ("constructor" if m.name == "<init>" else "method")
 
@@ -119,6 +124,8 @@ def annotation_findings(old: dict[str, str], new: dict[str, str], make, where: s
 
     out = []
     for desc in sorted(set(old) | set(new)):
+        if desc.startswith(KOTLINC_BOOKKEEPING):
+            continue
         if desc in old and desc in new:
             if old[desc] != new[desc]:
                 out.append(make("ANNOTATION_VALUES_CHANGED", _values_changed(shown(old[desc], desc),
@@ -194,7 +201,8 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
     if o.default != n.default:
         out.append(make("ANNOTATION_DEFAULT_CHANGED", f"{_value(o.default, 'a default')} -> "
                                                       f"{_value(n.default, 'a default')}"))
-    if not o.is_field and o.param_names and o.param_names != n.param_names:
+    if not o.is_field and o.param_names and o.param_names != n.param_names and \
+            _plain_names(o.param_names) != _plain_names(n.param_names):
         if n.param_names is None:
             out.append(make("PARAMETER_NAMES_LOST", f"({o.param_names}) -> (no names in the class file)"))
         else:
@@ -206,6 +214,16 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
     if n.deprecated != o.deprecated:
         out.append(make("DEPRECATED_ADDED" if n.deprecated else "DEPRECATED_REMOVED"))
     return out
+
+
+def _receiver_name(name: str) -> bool:
+    """A name kotlinc gives the receiver or `this` it passes as a parameter (DefaultImpls, static forwarders,
+    extensions): versions of kotlinc spell it differently, and no caller can name it."""
+    return name in ("this", "$this", "$receiver") or name.startswith("$this$")
+
+
+def _plain_names(names: str | None) -> list[str] | None:
+    return None if names is None else ["$this" if _receiver_name(p) else p for p in names.split(",")]
 
 
 def _generic_key(m: Member, kind: str, side: Surface) -> str | None:
