@@ -5,8 +5,9 @@ per expanded method, so `--depth 5` stays bounded by `--limit` in time and outpu
 explicit: an INVOKES edge names the declaration the JVM links (`via` the subtype named at the call
 site); `calls` shows that declaration, and `callers` of an overridable method lists calls through its
 declaring type and the subtypes that inherit it, never the callers of its overrides. In the Kotlin view the
-callers of a Kotlin function include the callers of its `$default` stub (`via foo$default`), never the stub
-or an @JvmOverloads copy forwarding to it (`kotlin_hits.kotlin_sites`).
+callers of a Kotlin function include the callers of its `$default` stub (`via foo$default`; a multi-file facade's
+stub reaches it through its part's), never the stub or an @JvmOverloads copy forwarding to it
+(`kotlin_hits.kotlin_sites`); `--view jvm` lists the stub as the caller and a note says where its callers are.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from jdx.engine.kotlin_hits import kotlin_sites, through_name
+from jdx.engine.kotlin_hits import KotlinSites, kotlin_sites, through_name
+from jdx.engine.kotlin_view import member_ref
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_type
 from jdx.engine.relations import (ArtifactFilter, Artifacts, TreeWalk, check_depth, check_limit, is_bridge,
@@ -82,13 +84,23 @@ class _CallGraph:
         return out
 
 
+def _forwarded(kt: KotlinSites, rows: list[dict], ids: list[str]) -> dict[str, str]:
+    """`kt.forwarded` through chains of stubs: a multi-file facade's `foo$default` calls its part's `foo$default`,
+    which calls `foo`; callers of the facade's stub (every Kotlin caller omitting a default) are `foo`'s too."""
+    out = kt.forwarded(rows, ids)
+    hops = [(r["c_id"], r["target"]) for r in rows if r["c_id"] in kt.stubs and r["target"] in kt.stubs]
+    while news := {s: out[t] for s, t in hops if s not in out and t in out}:
+        out.update(news)
+    return out
+
+
 def _callers_loader(cg: _CallGraph, flt: ArtifactFilter, view: str = "kotlin"):
     def load(ids: list[str]) -> None:
         kt = kotlin_sites(cg.store, ids) if view == "kotlin" else None
         stubs = kt.stubs if kt is not None else {}
         rows = rows_by_ids(cg.store, q.CALLS_INTO, list(ids) + sorted(stubs))
         if kt is not None:
-            stubs = kt.forwarded(rows, ids)  # a stub forwarding to none of `ids` is another level's
+            stubs = _forwarded(kt, rows, ids)  # a stub forwarding to none of `ids` is another level's
             rows = [r for r in rows if not kt.forwarding(r["c_id"], r["target"])
                     and (r["target"] in ids or r["target"] in stubs)]
         writers = lambda_writers(cg.store, [r["c_id"] for r in rows if is_lambda(r, "c_")])
@@ -163,6 +175,18 @@ def _dispatch_note(store: GraphStore, row: dict, ref: str) -> str | None:
     return text
 
 
+def _stub_notes(store: GraphStore, ids: list[str]) -> list[str]:
+    """`--view jvm`: Kotlin callers omitting a defaulted argument call the `$default` stub, so they show as the
+    stub's callers (deeper levels), not the function's; say so rather than drop them silently."""
+    kt = kotlin_sites(store, ids)
+    if kt is None:
+        return []
+    # the stub a caller names sits beside the function (a multi-file facade's part has its own, called by it)
+    stubs = sorted(s for s, t in kt.stubs.items() if s not in kt.companions and s.split("#")[0] == t.split("#")[0])
+    return [f"Kotlin callers that omit a defaulted argument call the stub {through_name(s)}: here they are its "
+            f"callers (jdx callers '{member_ref(s)}' --view jvm); --view kotlin lists them here" for s in stubs]
+
+
 def _bodyless_note(row: dict, ref: str) -> str | None:
     """`calls` of an abstract or native method is empty by nature: say where the code is."""
     access = row["c_access"] or 0
@@ -193,6 +217,8 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
         note = _dispatch_note(store, row, t.ref) if direction == "in" else _bodyless_note(row, t.ref)
         if note:
             notes.append(note)
+    if direction == "in" and opts.view == "jvm":
+        notes.extend(_stub_notes(store, [t.id for t in symbol.targets]))
     if direction == "out":
         notes.append("each call names the declaration the JVM links; invokevirtual/invokeinterface may run an "
                      "override at run time (jdx overrides <method>)")
