@@ -136,11 +136,24 @@ def decompiled_file(ctx: SourceContext, type_row: dict, engine: str | None = Non
     classpath = [(a.kind, a.path) for a in ctx.artifacts.values()]
     forced = engine if engine in ("vineflower", "procyon") else None
     dec = ctx.jvm.decompile_class(ctx.cache, art.kind, art.path, top, classpath, timeout=DECOMPILE_TIMEOUT, engine=forced)
-    data = dec.text.encode("utf-8")
+    data = _java_modifiers(dec.text).encode("utf-8")
     rel = top + ".java"
     root = SourceRoot("dir", "", f"{dec.engine} {dec.engine_version}", "decompiled")
     file = SourceFile(root, rel, data, ctx.cache)
     return file, decompiled_keys(ctx, file, type_row, sm.type_keys(type_row["id"], chain)), dec
+
+
+_MODIFIERS = re.compile(r"^(\s*)((?:(?:public|protected|private|static|final|abstract|synthetic|strictfp|native|"
+                        r"synchronized|transient|volatile|default)\s+)+)", re.MULTILINE)
+
+
+def _java_modifiers(text: str) -> str:
+    """Procyon prints a synthetic class or member with a `synthetic` modifier Java does not have (kotlinc's
+    multi-file parts: `final synthetic class BuildersKt__Builders_commonKt`), which the Java grammar cannot read:
+    it becomes a comment, the lines stay where they are."""
+    if "synthetic " not in text:
+        return text
+    return _MODIFIERS.sub(lambda m: m.group(1) + m.group(2).replace("synthetic ", "/* synthetic */ "), text)
 
 
 def _simple(name: str) -> str:
@@ -285,6 +298,11 @@ def body(ctx: SourceContext, target: Target, opts: BodyOptions) -> tuple[dict, l
                                          "Structure shown from bytecode.", artifact))
             result = _from_sources(target, loc, artifact, opts)
             return _finish(ctx, target, result, warnings, opts)
+        part = _facade_part(ctx, target) if loc is None else None
+        if part is not None:  # a multi-file facade's copy: its part's method has the code
+            result, more, provenance = body(ctx, part, opts)
+            result["delegated_from"] = target.ref
+            return result, more, provenance
         if loc is None:
             warnings.append(Warning_("NO_SOURCES", f"{format_type(target.type_row['id'])}: "
                                      f"{_sources_missing_why(ctx, target)}; reconstructing from bytecode", artifact))
@@ -330,6 +348,36 @@ def body(ctx: SourceContext, target: Target, opts: BodyOptions) -> tuple[dict, l
     warnings.append(Warning_("SIGNATURES_ONLY", f"{target.ref}: no sources, no decompiler, no javap; "
                              f"the signature from bytecode is all there is", artifact))
     return _finish(ctx, target, _signature_only(ctx, target, artifact, why), warnings, opts)
+
+
+MULTIFILE_FACADE = 4  # @kotlin.Metadata kind of a multi-file class facade (`BuildersKt` of Builders.common.kt, ...)
+
+
+def _facade_part(ctx: SourceContext, target: Target) -> Target | None:
+    """The part's method a Kotlin multi-file facade's copy delegates to (`BuildersKt#launch` only calls
+    `BuildersKt__Builders_commonKt#launch`, of the same name and descriptor): without sources, the copy's decompiled
+    text is that one call, and the code an agent asks for is the part's."""
+    import json
+
+    if target.row is None or target.is_field or not target.type_row.get("kotlin"):
+        return None
+    try:
+        if json.loads(target.type_row["kotlin"]).get("k") != MULTIFILE_FACADE:
+            return None
+    except (ValueError, AttributeError):
+        return None
+    from jdx.engine.relations import rows_by_ids
+    from jdx.graph_schema import queries_graph as qg
+
+    own = target.row["name"] + target.row["descriptor"]
+    parts = {r["t_id"].partition("#")[0] for r in rows_by_ids(ctx.store, qg.CALLS_FROM, [target.row["id"]])
+             if r["t_id"].partition("#")[2] == own and not r["t_external"]}
+    if len(parts) != 1:
+        return None
+    owner = parts.pop()
+    return member_target(ctx, {"declaring": owner, "row": {"name": target.row["name"],
+                                                         "descriptor": target.row["descriptor"]},
+                               "is_field": False, "kind": target.kind})
 
 
 def _locate(ctx: SourceContext, target: Target) -> Located | None:

@@ -39,7 +39,10 @@ def _enclosing(e: dict | None) -> str:
 def body(r: dict, line_numbers: bool, max_lines: int | None) -> list[str]:
     """Spec Appendix A: the reference (and where a local or anonymous class is declared), `source: <where>`, the
     text, then the `next:` step."""
-    lines = [r["ref"] + _enclosing(r.get("enclosing"))] + code(r, line_numbers, max_lines)
+    lines = [r["ref"] + _enclosing(r.get("enclosing"))]
+    if r.get("delegated_from"):
+        lines.append(f"(the code of {r['delegated_from']}: that file facade's copy only delegates here)")
+    lines += code(r, line_numbers, max_lines)
     if r.get("next"):
         lines.append(f"next: {r['next']}")
     return lines
