@@ -11,6 +11,8 @@ import json
 import re
 import weakref
 
+from jdx.engine import descriptors
+from jdx.engine.kotlin_java_types import java_class
 from jdx.engine.refs import format_member, format_type
 from jdx.errors import Warning_
 from jdx.graph_schema import queries_kotlin as q
@@ -217,8 +219,9 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
     """`members` of a Kotlin class (spec §9.3 step 7): each JVM member that compiles from a Kotlin declaration
     carries it; the declaration's other members (a property's setter, `$default`, @JvmOverloads copies) fold
     into the first one listed; members of Java supertypes keep their JVM form. An inherited Kotlin declaration
-    reads as the class sees it (its supertype's type parameters substituted: `InheritedView`), and a
-    `DefaultImpls` forwarder carries the interface's declaration it stands for."""
+    reads as the class sees it (its supertype's type parameters substituted: `InheritedView`), a `DefaultImpls`
+    forwarder carries the interface's declaration it stands for, and kotlinc's bridges of a collection's special
+    members (`contains(String)`, `contains(Object)`) the declaration they bridge."""
     from jdx.engine.refs import type_id
 
     items = result["members"]
@@ -227,6 +230,7 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
     found = member_kotlin(store, ids)
     inherited = InheritedView(store, type_id(result["type"]))
     found = {**found, **inherited.forwarders(items, ids, found)}
+    found = {**found, **inherited.bridges(items, ids, found)}
     if not found:
         return
     seen: set[str] = set()
@@ -257,19 +261,31 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
 
 # --- inherited declarations as the class sees them (jdx.kotlin.substitute) ---------------------------------------
 FORWARDER = "forwarder"  # the role of a DefaultImpls forwarder: a class's copy of an interface's default body
+BRIDGE = "bridge"  # the role of kotlinc's bridge of a special member (`contains(String)` of a `List<String>`)
+_ACC_BRIDGE, _ACC_STATIC = 0x40, 0x8
+# the JVM names of the built-in members kotlinc maps to other names (JvmAbi's BuiltinMethodsWithDifferentJvmName and
+# BuiltinSpecialProperties in the Kotlin repository): a bridge of that name stands for the Kotlin declaration
+_SPECIAL_FUNCTIONS = {"charAt": "get", "remove": "removeAt", "byteValue": "toByte", "shortValue": "toShort",
+                      "intValue": "toInt", "longValue": "toLong", "floatValue": "toFloat", "doubleValue": "toDouble"}
+_SPECIAL_PROPERTIES = {"size": "size", "length": "length", "keySet": "keys", "values": "values",
+                       "entrySet": "entries", "ordinal": "ordinal", "name": "name"}
 _DEFAULT_IMPLS = "$DefaultImpls"
 _CHAINS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _CHAIN_ENTRIES = 4096  # decoded classes a process keeps per graph before starting over
 
 
 class _Chains:
-    """One graph's Kotlin classes decoded from their `@kotlin.Metadata` (read once per process: a graph never changes
-    while open), the substitutions of each queried class's supertype chain, and what each inherited declaration reads
-    as from each class: a warm `members` decodes and renders nothing again."""
+    """One graph's Kotlin classes decoded from their `@kotlin.Metadata` and the Java classes of their chains read from
+    their generic signatures (once per process: a graph never changes while open), the substitutions of each queried
+    class's supertype chain, what each inherited declaration reads as from each class, and the bridges each folds:
+    a warm `members` decodes and renders nothing again."""
 
     def __init__(self, store):
         self.store = weakref.ref(store)
         self.meta: dict[str, object] = {}
+        self.unreadable: set[str] = set()  # Kotlin classes whose metadata failed: never read as Java
+        self.java: dict[str, object] = {}  # a Java class of a chain as Kotlin sees its supertypes (or None)
+        self.java_rows: dict[str, dict] = {}  # the supertype rows (signature, super, interfaces) of queried classes
         self.chains: dict[str, dict] = {}
         self.decls: dict[str, dict] = {}
         self.seen: dict[tuple[str, str], tuple | None] = {}
@@ -298,16 +314,35 @@ class _Chains:
                 meta = decode_metadata(raw, self.meta.get(outer_id), lambdas=False)
             except MetadataError:
                 meta = None  # the index warned (KOTLIN_METADATA_*): the class keeps its declared text
+                self.unreadable.add(cid)
         self.meta[cid] = meta
         return meta.klass if meta is not None else None
 
     def chain(self, target: str) -> dict:
+        from jdx.graph_schema.queries import SUPERTYPES_CLOSURE
         from jdx.kotlin.substitute import chain_substitutions
 
         got = self.chains.get(target)
         if got is None:
-            got = self.chains[target] = chain_substitutions(target, self.klass)
+            store = self.store()
+            if store is not None and target not in self.java_rows:  # a supertype's are among those of a subclass
+                # the rows `members` has just walked (memoised by the store)
+                self.java_rows.update((r["id"], r) for r in store.rows_cached(SUPERTYPES_CLOSURE, {"id": target}))
+            got = self.chains[target] = chain_substitutions(target, self.chain_class)
         return got
+
+    def chain_class(self, cid: str):
+        """A class of a supertype chain: Kotlin from its metadata, Java from its generic signature; none of the Java
+        platform's, which no Kotlin class is above."""
+        if cid.startswith(_PLATFORM):
+            return None
+        k = self.klass(cid)
+        if k is not None or cid in self.unreadable:
+            return k
+        if cid not in self.java:
+            row = self.java_rows.get(cid)
+            self.java[cid] = None if row is None or row.get("external") else java_class(row)
+        return self.java[cid]
 
     def decl(self, owner: str, kind: str, signature: str):
         """The decoded function or property of `owner` whose rendering is the row's signature."""
@@ -369,6 +404,21 @@ class _Chains:
                     names |= {sig[0] for p in k.properties for sig in (p.jvm_getter, p.jvm_setter) if sig}
             got = self.default_names[target] = frozenset(names)
         return got
+
+
+_PLATFORM = ("java/", "javax/", "jdk/", "sun/")
+def _erased(f, sigma: dict, bounds: dict) -> tuple[str, ...] | None:
+    """The JVM parameters of `f` with `sigma` applied (substitute.erased_parameters)."""
+    from jdx.kotlin.substitute import applicable, erased_parameters, substitute_function
+
+    got = erased_parameters(substitute_function(f, applicable(f, sigma)), bounds)
+    return None if got is None else tuple(got)
+
+
+def _shape(member_id: str) -> str:
+    """`a/B#contains(Ljava/lang/Object;)Z` -> `contains(Ljava/lang/Object;)`: what an override keeps."""
+    rest = member_id.split("#", 1)[1]
+    return rest[: rest.index(")") + 1]
 
 
 def _chains(store) -> _Chains:
@@ -434,6 +484,90 @@ class InheritedView:
             if row is not None:
                 out[mid] = [{**row, "member": mid, "role": FORWARDER, "forwards_to": through}]
         return out
+
+    def bridges(self, items: list[dict], ids: list[str], found: dict) -> dict[str, list[dict]]:
+        """JVM member id -> the Kotlin declaration a bridge stands for (role `bridge`): an ACC_BRIDGE method of a Kotlin
+        class of the chain with no declaration of its own, whose name (or the built-in's JVM name) and parameters
+        are a Kotlin declaration's of that class or its supertypes, as declared (`contains(Object)`), as the class sees
+        them (`contains(String)` of a `List<String>`), or, in the class declaring it, erased to Object (the final
+        `contains(Object)` beside an override `contains(element: String)`). A bridge of a declaration the listing
+        shows overridden folds into the override: kotlin-reflect lists each declaration once."""
+        chain = self.cache.chain(self.target)
+        candidates = [mid for item, mid in zip(items, ids) if mid not in found and item["kind"] == "method"
+                      and not item["static"] and self.cache.klass(mid.split("#", 1)[0]) is not None
+                      and mid.split("#", 1)[0] in chain]
+        if not candidates:
+            return {}
+        key = (self.target, BRIDGE, tuple(candidates))
+        bridged = self.cache.forwarded.get(key)  # the graph never changes while open: a warm answer queries nothing
+        if bridged is None:
+            bridged = self.cache.forwarded[key] = {}
+            targets = self._bridged(candidates)
+            members = sorted({t[0] for t in targets.values() if t[0] is not None})
+            rows = member_kotlin(self.store, members) if members else {}
+            for mid, (decl_member, shapes) in targets.items():
+                owner = decl_member.split("#", 1)[0] if decl_member else None
+                row = next((r for r in rows.get(decl_member, ()) if r["owner"] == owner
+                            and r["role"] in ("method", "getter")), None)
+                bridged[mid] = ([{**row, "member": mid, "role": BRIDGE}] if row is not None else None, shapes)
+        overrides = {_shape(mid): rows for mid, rows in found.items() if rows[0]["role"] in ("method", "getter")}
+        out = {mid: next((overrides[s] for s in shapes if s in overrides), rows)
+               for mid, (rows, shapes) in bridged.items()}
+        return {mid: rows for mid, rows in out.items() if rows is not None}
+
+    def _bridged(self, candidates: list[str]) -> dict[str, tuple[str | None, frozenset[str]]]:
+        """Bridge id -> (the JVM member of the Kotlin declaration it stands for, None when no class of the chain
+        declares it; the shapes, `name(params)`, of the JVM member of an override of it)."""
+        from jdx.graph_schema.queries import METHODS_OF_TYPES
+
+        matched = {mid: got for mid in candidates if (got := self._bridged_one(mid)) is not None}
+        if not matched:
+            return {}
+        owners = sorted({mid.split("#", 1)[0] for mid in matched})
+        flags = {f"{r['owner']}#{r['name']}{r['descriptor']}": r["access"]
+                 for r in self.store.rows_cached(METHODS_OF_TYPES, {"ids": owners})}
+        return {mid: got for mid, got in matched.items()
+                if (flags.get(mid) or 0) & (_ACC_BRIDGE | _ACC_STATIC) == _ACC_BRIDGE}
+
+    def _bridged_one(self, mid: str) -> tuple[str | None, frozenset[str]] | None:
+        owner, _, rest = mid.partition("#")
+        name, desc = rest[: rest.index("(")], rest[rest.index("("):]
+        params = tuple(descriptors.parse_method_descriptor(desc)[0])
+        names = {name, _SPECIAL_FUNCTIONS.get(name)}
+        prop = _SPECIAL_PROPERTIES.get(name) if not params else None
+        for cid, sigma in self.cache.chain(owner).items():  # the class itself first, then its supertypes
+            k = self.cache.klass(cid)
+            if k is None:
+                continue
+            getter = next((p.jvm_getter for p in k.properties if p.name == prop and p.jvm_getter), None)
+            if getter is not None:
+                return f"{cid}#{getter[0]}{getter[1]}", frozenset({getter[0] + "()"})
+            bounds = {p.name: p.upper_bounds[0] if p.upper_bounds else None for p in k.type_parameters}
+            exact, loose = None, []
+            for f in k.functions:
+                if f.jvm is None or (f.jvm[0] not in names and f.name not in names):
+                    continue
+                declared = tuple(descriptors.parse_method_descriptor(f.jvm[1])[0])
+                if len(declared) != len(params):
+                    continue
+                if declared == params or _erased(f, sigma, bounds) == params:
+                    exact = f
+                    break
+                if cid == owner and f.jvm[0] == name and all(b in (a, "Ljava/lang/Object;")
+                                                            for a, b in zip(declared, params)):
+                    loose.append(f)
+            f = exact or (loose[0] if len(loose) == 1 else None)
+            if f is not None:  # an override has its declared parameters, or them as a class of the chain sees them
+                seen = self.cache.chain(self.target).get(cid, sigma)
+                shapes = {tuple(descriptors.parse_method_descriptor(f.jvm[1])[0]), _erased(f, sigma, bounds),
+                          _erased(f, seen, bounds)}
+                shown = frozenset(f"{f.jvm[0]}({''.join(p)})" for p in shapes if p is not None)
+                return f"{cid}#{f.jvm[0]}{f.jvm[1]}", shown
+        if prop is not None:  # a built-in's bridge no class of the chain declares: only an override can claim it
+            return None, frozenset({f"get{prop[0].upper()}{prop[1:]}()"})
+        if name in _SPECIAL_FUNCTIONS:
+            return None, frozenset({f"{_SPECIAL_FUNCTIONS[name]}({''.join(params)})"})
+        return None
 
     def _targets(self, candidates: list[str]) -> dict[str, tuple[str, str]]:
         """Forwarder id -> (the interface method it stands for, the DefaultImpls method it calls)."""

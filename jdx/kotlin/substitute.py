@@ -6,6 +6,11 @@ A chain `C : B<String>`, `B<T> : D<List<T>>` gives D's parameter `List<String>`.
 shadow a class parameter of the same name. A star projection, an argument count that does not match the class's
 parameters (a raw or unknown path), or a type mentioning a parameter the chain does not know leaves the parameter as
 it is: nothing is guessed. Pure functions over `jdx.kotlin.model`; the caller loads the classes.
+
+A Java class in the chain (`C : JavaMid<String>`, `JavaMid<T> extends KotlinTop<T>`) is loaded by the caller as a
+`KmClass` read from its generic signature, its types as Kotlin sees them: platform types (`T!`, a type parameter with a
+`flexible_upper`), so `KotlinTop.get(): T` reads `get(): String!` from C and `top(): T?` reads `top(): String?`, as
+kotlin-reflect has them.
 """
 
 from __future__ import annotations
@@ -95,7 +100,7 @@ def substitute_type(t: KmType | None, sigma: Substitution, strict: bool = False)
             if strict:
                 raise _Unknown(t.classifier)
             return t
-        return _nullability(got, t)
+        return _platform(got) if t.flexible_upper is not None else _nullability(got, t)
     args = [(p, substitute_type(a, sigma, strict)) for p, a in t.arguments]
     outer = substitute_type(t.outer, sigma, strict)
     abbreviation = substitute_type(t.abbreviation, sigma, strict)
@@ -106,9 +111,18 @@ def substitute_type(t: KmType | None, sigma: Substitution, strict: bool = False)
     return replace(t, arguments=args, outer=outer, abbreviation=abbreviation, flexible_upper=upper, shown={})
 
 
+def _platform(got: KmType) -> KmType:
+    """A Java use of a type parameter (`T!`) of `got`: `String` is `String!`; `String?` and `String!` stay."""
+    if got.nullable or got.flexible_upper is not None:
+        return got
+    return replace(got, flexible_upper=replace(got, nullable=True, shown={}), shown={})
+
+
 def _nullability(got: KmType, use: KmType) -> KmType:
     """The argument where the parameter is used: `E?` of `String` is `String?`; `E & Any` of `String?` is
-    `String`."""
+    `String`; either of a platform type `String!` is no longer one."""
+    if got.flexible_upper is not None and (use.nullable or use.definitely_non_null):
+        got = replace(got, flexible_upper=None, shown={})
     if use.definitely_non_null:
         if got.kind == "typeparam":
             return got if got.definitely_non_null else replace(got, nullable=False, definitely_non_null=True, shown={})
@@ -199,3 +213,39 @@ def detail_types(decl: KmFunction | KmProperty, detail: dict) -> dict:
     elif "type" in out:
         out["type"] = q(decl.return_type)
     return out
+
+
+_BOXES = {"Z": "Boolean", "C": "Character", "B": "Byte", "S": "Short", "I": "Integer", "F": "Float", "J": "Long",
+          "D": "Double"}
+
+
+def erased_parameters(f: KmFunction, bounds: dict[str, KmType | None]) -> list[str] | None:
+    """The JVM parameter descriptors kotlinc gives `f` (its receivers first), its type parameters erased to their
+    first bound (`bounds`: the class's, by name; none is `Any?`): `contains(element: E)` with E -> String is
+    `[Ljava/lang/String;]`, the descriptor of the bridge a subclass has for it. None for a type it cannot tell."""
+    own = {p.name: p.upper_bounds[0] if p.upper_bounds else None for p in f.type_parameters}
+    out = []
+    for t in [*f.context_receivers, f.receiver, *(p.type for p in f.parameters)]:
+        if t is not None:
+            got = _erasure(t, {**bounds, **own}, False, 0)
+            if got is None:
+                return None
+            out.append(got)
+    return out
+
+
+def _erasure(t: KmType | None, bounds: dict[str, KmType | None], boxed: bool, depth: int) -> str | None:
+    if t is None or depth > 16:
+        return "Ljava/lang/Object;" if t is None else None
+    if t.kind == "typeparam":
+        return _erasure(bounds.get(t.classifier), {**bounds, t.classifier: None}, True, depth + 1)
+    if t.kind != "class":
+        return None
+    if t.classifier == "kotlin/Array":
+        element = t.arguments[0][1] if len(t.arguments) == 1 else None
+        inner = _erasure(element, bounds, True, depth + 1)
+        return None if inner is None else "[" + inner
+    desc = CLASS_MAP.get(t.classifier) or "L" + jvm_internal_name(t.classifier) + ";"
+    if desc in _BOXES and (boxed or t.nullable):
+        return f"Ljava/lang/{_BOXES[desc]};"
+    return None if desc == "V" else desc
