@@ -1,16 +1,20 @@
-"""Kotlin top-level functions and properties by their Kotlin names (docs/kotlin.md): what `imports` and `resolve`
+"""Kotlin functions and properties by their Kotlin names (docs/kotlin.md): what `search`, `imports` and `resolve`
 need of them. A top-level declaration compiles to a static member of its file facade (`UtilKt`, or the class a
-@JvmName names; a multi-file part's is named in its facade); Java imports that member, Kotlin the package name."""
+@JvmName names; a multi-file part's is named in its facade); Java imports that member, Kotlin the package name. A
+declaration whose JVM member has another name (`@JvmName("get") fun String.toHttpUrl()`, `val size` -> `getSize`)
+is not in the search index by its Kotlin name: `kotlin_names` holds those names, read once per open graph."""
 
 from __future__ import annotations
 
 import json
 import re
 from collections import defaultdict
+from dataclasses import dataclass, field
 
 from jdx.engine import descriptors as d
+from jdx.engine.refs import format_type
 from jdx.engine.search import artifact_table
-from jdx.engine.search_index import index_for
+from jdx.engine.search_index import NameList, index_for
 from jdx.errors import AmbiguousError, Warning_
 from jdx.graph_schema import queries
 from jdx.graph_schema.store import GraphStore
@@ -31,9 +35,74 @@ def jvm_names(name: str) -> tuple[str, ...]:
     return (name, "get" + name[:1].upper() + name[1:]) if name[:1].islower() else (name, "get" + name)
 
 
-def top_level_decls(store: GraphStore, member_ids: list[str]) -> list[dict]:
-    """The Kotlin top-level functions and properties (of a file facade or a multi-file part) these JVM members
-    compile from, each once, with `member` (the JVM member it was found by) and its class's `artifact`."""
+# --- Kotlin names that are no JVM name ------------------------------------------------------------------------
+# the declarations that may be renamed: every property (`getX`, `@get:JvmName`), functions flagged @JvmName
+RENAMED_DECLS = (
+    "MATCH (k:KotlinDecl) WHERE k.kind = 'property' OR (k.kind = 'function' AND list_contains(k.flags, 'jvm_name')) "
+    "RETURN k.id AS id, k.owner AS owner, k.kind AS kind, k.name AS name, k.visibility AS visibility, k.jvm AS jvm, "
+    "k.facade AS facade ORDER BY k.owner, k.position"
+)
+
+
+@dataclass
+class KotlinNames:
+    """The Kotlin functions and properties whose main JVM member has another name, by Kotlin name: each a slim
+    declaration row with `main`, the JVM member that stands for it (kotlin_hits.main_member). `names` matches
+    them as the search index matches JVM names."""
+
+    by_name: dict[str, list[dict]]
+    names: NameList
+    listed: dict[str, dict | None] = field(default_factory=dict)  # JVM member id -> its search index row, once read
+
+
+def jvm_simple_name(member_id: str) -> str:
+    """`a/B#get(Ljava/lang/String;)La/B;` -> `get`: a member id's JVM name."""
+    return member_id.split("#", 1)[1].split("(", 1)[0].split(":", 1)[0]
+
+
+def renamed(kotlin_name: str, jvm_name: str) -> bool:
+    """Whether a JVM member name is another name than the Kotlin one: an internal member's `$module` suffix and an
+    inline class's `-hash` mangling are the same name (loaders.kotlin_shard._renamed's rule)."""
+    return jvm_name.split("$", 1)[0].split("-", 1)[0] != kotlin_name
+
+
+def kotlin_names(store: GraphStore) -> KotlinNames | None:
+    """The graph's renamed Kotlin declarations, read once per open graph (one query: 3,000 rows, ~1,400 renamed,
+    on okhttp + okio + kotlin-stdlib); None, without a query, in a workspace without Kotlin."""
+    from jdx.engine.kotlin_hits import MAIN_ROLES, has_kotlin, main_member
+
+    key = ("kotlin-renamed-names",)
+    if key in store.memo:
+        return store.memo[key]
+    found = None
+    if has_kotlin(store):
+        by_name: dict[str, list[dict]] = defaultdict(list)
+        rank = {role: i for i, role in enumerate(MAIN_ROLES)}
+        for row in store.rows(RENAMED_DECLS):
+            # the name of the best-ranked role decides (a facade's copy and its part's method share it); the main
+            # member itself is picked only for the renamed (main_member: half the build's time for all 3,000 rows)
+            best = min((link.split(":", 1) for link in row["jvm"] or () if link.split(":", 1)[0] in rank),
+                       key=lambda rt: rank[rt[0]], default=None)
+            if best is None or not renamed(row["name"], jvm_simple_name(best[1])):
+                continue
+            main = main_member(row, row["owner"])
+            if main is not None and renamed(row["name"], jvm_simple_name(main)):
+                by_name[row["name"]].append({**row, "main": main})
+        found = KotlinNames(dict(by_name), NameList(by_name))
+    store.memo[key] = found
+    return found
+
+
+def renamed_named(store: GraphStore, name: str) -> list[dict]:
+    """The renamed declarations of exactly this Kotlin name (slim rows with `main`)."""
+    names = kotlin_names(store)
+    return names.by_name.get(name, []) if names is not None else []
+
+
+# --- declarations by Kotlin name ---------------------------------------------------------------------------------
+def kotlin_decls(store: GraphStore, member_ids: list[str]) -> list[dict]:
+    """The Kotlin functions and properties these JVM members compile from, each once, with `member` (the JVM member
+    it was found by), its class's `artifact` and `top_level` (of a file facade or a multi-file part)."""
     from jdx.engine.kotlin_view import member_kotlin
 
     out: dict[str, dict] = {}
@@ -41,36 +110,52 @@ def top_level_decls(store: GraphStore, member_ids: list[str]) -> list[dict]:
         for row in rows:
             if row["kind"] not in ("function", "property") or row["id"] in out:
                 continue
-            owner = _file_level(store, row["owner"])
-            if owner is not None:
-                out[row["id"]] = {**row, "member": mid, "artifact": owner["t.artifact"]}
+            owner = store.rows_cached(queries.TYPE_BY_ID, {"id": row["owner"]})
+            if owner:
+                out[row["id"]] = {**row, "member": mid, "artifact": owner[0]["t.artifact"],
+                                  "top_level": _file_level(owner[0])}
     return sorted(out.values(), key=lambda d: (d["owner"], d["position"]))
 
 
-def _file_level(store: GraphStore, type_id: str) -> dict | None:
-    """The type row of a file facade or multi-file part, None for any other class."""
-    rows = store.rows_cached(queries.TYPE_BY_ID, {"id": type_id})
+def top_level_decls(store: GraphStore, member_ids: list[str]) -> list[dict]:
+    """The Kotlin top-level functions and properties (of a file facade or a multi-file part) these JVM members
+    compile from, each once, with `member` (the JVM member it was found by) and its class's `artifact`."""
+    return [x for x in kotlin_decls(store, member_ids) if x["top_level"]]
+
+
+def _file_level(type_row: dict) -> bool:
+    """Whether a type row is a file facade's or a multi-file part's."""
     try:
-        level = bool(rows) and int(json.loads(rows[0]["t.kotlin"] or "{}").get("k")) in FILE_LEVEL_KINDS
+        return int(json.loads(type_row["t.kotlin"] or "{}").get("k")) in FILE_LEVEL_KINDS
     except (TypeError, ValueError, AttributeError):
-        return None
-    return rows[0] if level else None
+        return False
 
 
 def top_level(store: GraphStore, name: str, package: str | None) -> list[dict]:
-    """The Kotlin top-level declarations of this Kotlin name (in `package` when given), found through the search
-    index by the JVM names they compile to (a @JvmName rename is found by its JVM name only)."""
+    """The Kotlin top-level declarations of this Kotlin name (in `package` when given): by the JVM names it compiles
+    to without @JvmName (the search index), and the renamed ones by their Kotlin name (`kotlin_names`)."""
     from jdx.engine.kotlin_hits import has_kotlin
 
     if not name or not re.fullmatch(r"[\w$]+", name) or not has_kotlin(store):
         return []
     index = index_for(store)
-    found = {r["id"]: r for n in jvm_names(name) for r in index.named(n)
+    found = {r["id"] for n in jvm_names(name) for r in index.named(n)
              if r["kind"] in ("method", "field") and r["access"] & ACC_STATIC
              and (package is None or d.package_of(r["owner"]) == package)}
+    found.update(x["main"] for x in renamed_named(store, name)
+                 if package is None or d.package_of(x["owner"]) == package)
     if not found:
         return []
     return [x for x in top_level_decls(store, sorted(found)) if x["name"] == name]
+
+
+def member_decls(store: GraphStore, name: str, owners: set[str] | None = None) -> list[dict]:
+    """The Kotlin functions and properties of classes (not top-level) named `name` whose JVM member has another
+    name (`toHttpUrl`, @JvmName `get` of okhttp's `HttpUrl.Companion`), declared in `owners` when given."""
+    if not name or not re.fullmatch(r"[\w$]+", name):
+        return []
+    mains = sorted({x["main"] for x in renamed_named(store, name) if owners is None or x["owner"] in owners})
+    return [x for x in kotlin_decls(store, mains) if not x["top_level"] and x["name"] == name] if mains else []
 
 
 def _main_ref(decl: dict) -> str:
@@ -85,13 +170,18 @@ def _main_ref(decl: dict) -> str:
     return member_ref(target)
 
 
-def top_level_candidates(store: GraphStore, name: str, package: str | None, found: list[dict]) -> list[dict]:
-    """resolve's candidates for the Kotlin top-level declarations of `name` whose JVM member has another name (a
-    property's getter): the JVM reference (overloads grouped, as `_unqualified` does) with the Kotlin declaration
-    as a note."""
+def kotlin_candidates(store: GraphStore, name: str, package: str | None, found: list[dict],
+                      owners: set[str] | None = None) -> list[dict]:
+    """resolve's candidates for the Kotlin declarations of `name` whose JVM member has another name (a property's
+    getter, a @JvmName): top-level ones (in `package` when given), and class members (of `owners` when given; none
+    for a package qualifier): the JVM reference (overloads grouped, as `_unqualified` does) with the Kotlin
+    declaration as a note."""
     have = {c["ref"].split("(", 1)[0] for c in found}
     groups: dict[str, list[tuple[str, dict]]] = defaultdict(list)
-    for x in top_level(store, name, package):
+    decls = top_level(store, name, package) if owners is None else []
+    if package is None or owners is not None:
+        decls += member_decls(store, name, owners)
+    for x in decls:
         ref = _main_ref(x)
         if ref.split("(", 1)[0] not in have:
             groups[ref.split("(", 1)[0]].append((ref, x))
@@ -164,3 +254,85 @@ def java_imports(store: GraphStore, decls: list[dict]) -> list[dict]:
             entry["note"] = f"imports all {len(found)} static overloads"
         java.append(entry)
     return java
+
+
+# --- class members by their Kotlin name ------------------------------------------------------------------------
+def _is_object(store: GraphStore, type_id: str) -> bool:
+    """Whether a Kotlin class is an `object` or a companion (its header says so, as outline reads it)."""
+    from jdx.graph_schema import queries_kotlin as qk
+
+    rows = store.rows_cached(qk.KOTLIN_OF_TYPES, {"ids": [type_id]})
+    return bool(rows) and " object " in f" {rows[0]['signature'].split(':', 1)[0]} "
+
+
+def _static_members(store: GraphStore, decl: dict) -> list[str]:
+    """The static JVM members a Java caller names for a class member: its @JvmStatic copy in the outer class, or
+    its own method when static (an `object`'s @JvmStatic function)."""
+    links = [link.split(":", 1) for link in decl["jvm"] or () if not link.startswith("type:")]
+    targets = [m for role, m in links if role == "static"] or [_main_ref_id(decl)]
+    index = index_for(store)
+    statics = {r["id"] for t in targets for r in index.named(jvm_simple_name(t)) if r["access"] & ACC_STATIC}
+    return [t for t in targets if t in statics]
+
+
+def _main_ref_id(decl: dict) -> str:
+    from jdx.engine.kotlin_hits import main_member
+
+    return main_member(decl, decl["owner"]) or decl["member"]
+
+
+def importable_members(store: GraphStore, decls: list[dict]) -> bool:
+    """Whether `import` can name these members: they are an object's or a companion's, or have a static copy."""
+    return any(_is_object(store, x["owner"]) or _static_members(store, x) for x in decls)
+
+
+def member_import(store: GraphStore, text: str, decls: list[dict]) -> tuple[dict, list[Warning_]]:
+    """`imports toHttpUrl`: a class member by its Kotlin name. Kotlin imports an object's or a companion's member by
+    its name there (`import okhttp3.HttpUrl.Companion.toHttpUrl`); a class's member is called on an instance, so its
+    class is what to import. Java imports the static JVM member (a @JvmStatic copy) when there is one."""
+    from jdx.engine.kotlin_view import member_ref
+
+    arts = _art_names(store)
+    owners = sorted({x["owner"] for x in decls})
+    name = decls[0]["name"]
+    if len(owners) > 1:  # one candidate a class: what a Kotlin import names
+        first = {x["owner"]: x for x in reversed(decls)}
+        raise AmbiguousError(f"ambiguous: Kotlin members named {text} in {len(owners)} classes",
+                             candidates=[{"ref": f"{format_type(o).replace('$', '.')}.{name}",
+                                          "kind": first[o]["kind"],
+                                          "artifact": arts.get(first[o]["artifact"], {}).get("name", "")}
+                                         for o in owners],
+                             hint="re-run with one of the names above")
+    owner = owners[0]
+    artifact = arts.get(decls[0]["artifact"], {}).get("name", "")
+    dotted = format_type(owner).replace("$", ".")
+    index = index_for(store)
+    java: dict[str, dict] = {}
+    for x in decls:
+        for target in _static_members(store, x):
+            host, jvm_name = target.split("#", 1)[0], jvm_simple_name(target)
+            key = f"{host}#{jvm_name}"
+            if key not in java:
+                overloads = sum(1 for r in index.named(jvm_name) if r["owner"] == host and r["access"] & ACC_STATIC
+                                and r["kind"] == ("method" if "(" in target else "field"))
+                java[key] = {"ref": member_ref(target), "language": "java",
+                             "statement": f"import static {format_type(host).replace('$', '.')}.{jvm_name};",
+                             "kind": "method" if "(" in target else "field", "artifact": artifact}
+                if overloads > 1:
+                    java[key]["note"] = f"imports all {overloads} static overloads"
+    main = member_ref(_main_ref_id(decls[0]))
+    kotlin = {"ref": main, "kotlin_name": f"{dotted}.{name}", "language": "kotlin", "kind": decls[0]["kind"],
+              "artifact": artifact, "declarations": [x["signature"] for x in decls]}
+    visibility = {x["visibility"] for x in decls}
+    if _is_object(store, owner):
+        kotlin["statement"] = f"import {dotted}.{name}"
+    else:
+        kotlin["statement"] = f"import {dotted}"
+        kotlin["note"] = f"a member of {dotted}: called on an instance, so import its class"
+    if visibility == {"internal"}:
+        kotlin["note"] = "internal: only code of its module can use it"
+    elif visibility == {"private"}:
+        kotlin["note"] = f"private: only code of {dotted} can use it"
+    elif not java and "note" not in kotlin:
+        kotlin["note"] = f"Java calls it as {main}"
+    return {"type": format_type(owner), "imports": [*java.values(), kotlin]}, []

@@ -15,6 +15,7 @@ import heapq
 from collections import defaultdict
 from dataclasses import dataclass
 
+from jdx.engine.descriptors import package_of
 from jdx.engine.ranking import internal_packages, is_jdk_internal, symbol_key
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.search_index import index_for
@@ -239,18 +240,50 @@ def search(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, dic
     if opts.view == "kotlin":
         from jdx.engine.kotlin_hits import search_view
 
-        result["matches"], change = search_view(store, result["matches"], limit)
-        result["total"] += change
+        # room for the hits _drop_repeated drops: those of declarations a JVM name finds too
+        renamed = sum(1 for m in result["matches"] if m.get("_renamed", (0, 0, 0, False))[3])
+        unshown = {id(m) for m in result["matches"]}  # search_view leaves a JVM group it does not show as it is
+        result["matches"], change = search_view(store, result["matches"], limit + renamed)
+        result["total"] += change - _drop_repeated(result["matches"], result["_twice"], unshown)
         del result["matches"][limit:]
         if change or any("kotlin" in m for m in result["matches"]):
             result["view"] = "kotlin"
+    result.pop("_twice", None)
     for m in result["matches"]:
         m.pop("_key", None)
+        m.pop("_renamed", None)
     truncated = None
     if result["total"] > len(result["matches"]):
         truncated = {"shown": len(result["matches"]), "total": result["total"],
                      "hint": f"--limit {result['total']}, or narrow with --kind, --package or --in"}
     return result, truncated
+
+
+def _drop_repeated(matches: list[dict], twice: set[tuple], unshown: set[int]) -> int:
+    """Drops (and counts) what repeats a declaration found both by its Kotlin name and by a JVM name the pattern
+    matches too (`size`: the property, and its getter `getSize`): the later hit search_view shows of it, and a JVM
+    group of `twice` left unshown (past the limit, it stands for its declarations)."""
+    def key(m: dict) -> tuple:
+        k = m["kotlin"]
+        return k["kind"], k["text"], tuple(x["ref"] for x in k["jvm"])
+
+    renamed = {key(m) for m in matches if "_renamed" in m and "kotlin" in m}
+    if not renamed:
+        return 0
+    seen: set[tuple] = set()
+    kept = []
+    for m in matches:
+        if "kotlin" not in m:
+            if id(m) in unshown and "_key" in m and (*m["_key"], m["kind"]) in twice:
+                continue
+        elif m["kind"] in ("method", "field") and (k := key(m)) in renamed:
+            if k in seen:
+                continue
+            seen.add(k)
+        kept.append(m)
+    dropped = len(matches) - len(kept)
+    matches[:] = kept
+    return dropped
 
 
 def _scope_words(opts: SearchOptions) -> str:
@@ -275,6 +308,7 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
     by_id = {a["id"]: a for a in artifact_table(store)}
     ranked: list[tuple[tuple, dict]] = []
     extra = 0  # matches counted but not fetched: they rank below everything fetched
+    twice: set[tuple] = set()  # JVM groups that find a declaration also found by its Kotlin name
     if symbol_kinds:
         if fuzzy:
             index = index_for(store)
@@ -291,6 +325,9 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
         extra = total - len(best)
     if ALIAS in kinds and opts.view == "kotlin":
         ranked.extend(_alias_rows(store, p, art_ids, pkg, owners, by_id, fuzzy))
+    if opts.view == "kotlin" and {"method", "field"} & kinds:
+        found, twice = _kotlin_name_rows(store, p, kinds, art_ids, pkg, owners, by_id, fuzzy)
+        ranked.extend(found)
     if pkg is None:
         ranked.extend(_named_rows(store, p, kinds, arts, p.lower if fuzzy else None))
     ranked.sort(key=lambda kr: kr[0])
@@ -300,8 +337,14 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
             from jdx.engine.search_aliases import alias_fields
 
             row.update(alias_fields(store, row.pop("_alias")))
+    total = len(ranked) + extra
+    if twice:  # a JVM group not fetched stands for a declaration counted by its Kotlin name
+        fetched = {(*row["_key"], row["kind"]) for row in matches if "_key" in row}
+        total -= len(twice - fetched)
+        twice &= fetched
+    _kotlin_name_fields(store, [row for row in matches if "_renamed" in row])
     return {"pattern": p.text, "mode": "fuzzy" if fuzzy else p.mode, "kinds": sorted(kinds) if opts.kinds else [],
-            "matches": matches, "total": len(ranked) + extra}
+            "matches": matches, "total": total, "_twice": twice}
 
 
 def _alias_rows(store: GraphStore, p: Pattern, art_ids, pkg: str | None, owners, by_id: dict[str, dict],
@@ -327,6 +370,93 @@ def _alias_rows(store: GraphStore, p: Pattern, art_ids, pkg: str | None, owners,
         row["_alias"] = a  # its expansion is looked up only if it is shown (_run)
         out.append((_group_key(tier, g, typo, internal), row))
     return out
+
+
+def _kotlin_name_rows(store: GraphStore, p: Pattern, kinds: set[str], art_ids, pkg: str | None, owners,
+                      by_id: dict[str, dict], fuzzy: bool) -> tuple[list[tuple[tuple, dict]], set[tuple]]:
+    """Kotlin functions and properties matched by their Kotlin name where their JVM member has another name (not in
+    the search index by it: `toHttpUrl`, @JvmName `get`; `lastIndex`, `getLastIndex`), ranked as that name would be,
+    and the JVM groups (owner, name, kind) a pattern's JVM name match finds some of them through (each declaration
+    counts once). Each is one hit of its declaration, its ref the JVM member that stands for it; one a JVM name
+    finds at least as well is left to it (`*` ranks as before); the declaration is read only if the hit is shown
+    (`_kotlin_name_fields`)."""
+    import re
+
+    from jdx.engine.kotlin_toplevel import kotlin_names
+
+    names = kotlin_names(store)
+    if names is None:
+        return [], set()
+    budget = fuzzy_budget(p.lower)
+    tiers = names.names.fuzzy(p.lower, budget) if fuzzy else names.names.matching(p)
+    if not tiers:
+        return [], set()
+    found = [(tier, x) for name, tier in tiers.items() for x in names.by_name[name]]
+    links = {x["id"]: [link.split(":", 1)[1] for link in x["jvm"] or () if not link.startswith("type:")]
+             for _t, x in found}
+    listed = names.listed  # a warm search reads no index row twice
+    missing = {m for ms in links.values() for m in ms if m not in listed}
+    if missing:
+        found_rows = index_for(store).members(missing)
+        listed.update({m: found_rows.get(m) for m in missing})
+    arts = set(art_ids) if art_ids is not None else None
+    package_rx = re.compile(pkg) if pkg is not None else None
+    owner_rx = re.compile(owners[1]) if owners is not None else None
+
+    def searched(row: dict | None) -> bool:
+        """Whether the JVM member is one this search's filters keep."""
+        return row is not None and row["kind"] in kinds and (arts is None or row["artifact"] in arts) and (
+            package_rx is None or package_rx.fullmatch(row["package"] or "")) and (
+            owner_rx is None or owner_rx.fullmatch(row["owner"]))
+
+    def jvm_tier(name: str) -> int | None:
+        if not fuzzy:
+            return p.tier(name)
+        distance = levenshtein(name.lower(), p.lower) if abs(len(name) - len(p.lower)) <= budget else budget + 1
+        return distance if distance <= budget else None
+
+    internal = internal_packages(store)
+    typo = p.lower if fuzzy else None
+    out, twice = [], set()
+    for tier, x in found:
+        main = listed.get(x["main"])
+        if not searched(main):
+            continue
+        by_jvm = {(r["owner"], r["name"], r["kind"]): t for m in links[x["id"]] if searched(r := listed.get(m))
+                  and (t := jvm_tier(r["name"])) is not None}
+        if by_jvm and min(by_jvm.values()) <= tier:
+            continue  # its JVM hit ranks as well
+        twice.update(by_jvm)
+        art = by_id.get(main["artifact"], {})
+        g = {"name": x["name"], "owner": main["owner"], "pub": main["pub"], "rank": main["rank"], "kind": main["kind"]}
+        row = {"kind": main["kind"], "ref": main["id"], "name": main["name"], "artifact": art.get("name", ""),
+               "origin": art.get("origin", ""), "public": x["visibility"] in ("public", "internal"),
+               "match": "fuzzy" if fuzzy else _match_word(p, tier, None)}
+        if main["kind"] == "method":
+            row["overloads"] = 1
+        if fuzzy:
+            row["distance"] = tier
+        row["_renamed"] = (x["id"], main["id"], main["access"], bool(by_jvm))  # by_jvm: search_view shows it too
+        out.append((_group_key(tier, g, typo, internal), row))
+    return out, twice
+
+
+def _kotlin_name_fields(store: GraphStore, rows: list[dict]) -> None:
+    """The declaration and JVM reference of each shown Kotlin-name hit, as kotlin_hits.search_view gives its hits
+    (the @JvmName marker left out: the reference names the JVM member)."""
+    if not rows:
+        return
+    from jdx.engine.kotlin_view import kotlin_entry, member_kotlin, member_ref
+
+    decls = member_kotlin(store, sorted({r["_renamed"][1] for r in rows}))
+    for r in rows:
+        decl_id, main, access, _twice = r["_renamed"]
+        decl = next((x for x in decls.get(main, ()) if x["id"] == decl_id), None)
+        r["ref"] = member_ref(main, varargs=bool((access or 0) & ACC_VARARGS))
+        if decl is not None:
+            entry = kotlin_entry(decl)
+            entry["markers"] = [x for x in entry["markers"] if not x.startswith("@JvmName")]
+            r["kotlin"] = entry
 
 
 def _group_key(tier: int, g: dict, typo: str | None = None, internal=None) -> tuple:

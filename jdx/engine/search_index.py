@@ -17,7 +17,7 @@ import weakref
 from collections.abc import Collection
 
 from jdx.engine.search_match import Pattern
-from jdx.graph_schema.schema import SYMBOL_KINDS
+from jdx.graph_schema.schema import SYMBOL_KINDS, name_words
 from jdx.graph_schema.store import GraphStore
 
 _INDEXES: "weakref.WeakKeyDictionary[GraphStore, NameIndex]" = weakref.WeakKeyDictionary()
@@ -63,6 +63,12 @@ def _ints(values, kind: str = "q"):
 
     buf = array.array(kind, values)
     return pa.Array.from_buffers(pa.int64() if kind == "q" else pa.int32(), len(buf), [None, pa.py_buffer(buf)])
+
+
+def pa_strings(values: list[str]):
+    import pyarrow as pa
+
+    return pa.array(values, pa.string())
 
 
 ROW_DICT_AFTER = 2000  # names one search looks up, past which the index keeps a dict of every name's row
@@ -137,18 +143,39 @@ class NameIndex:
         table = self.table.select(columns) if columns is not None else self.table
         return table.take(_ints(indices))
 
+    def members(self, ids) -> dict[str, dict]:
+        """The symbol rows of these method and field ids (`a/B#m(I)V`, `a/B#f:I`) by id, those the index lists
+        (not synthetic, not a shadowed copy): the JVM members of the Kotlin declarations a search finds by name. Each
+        name's run of rows is sliced (no copy) and cut to the owners asked for before it becomes Python objects: a
+        name like `get` has thousands of rows (a `take` of them cost ~11 ms on okhttp's workspace)."""
+        import pyarrow.compute as pc
+
+        by_name: dict[str, set[str]] = {}
+        for i in ids:
+            owner, _, rest = i.partition("#")
+            by_name.setdefault(rest.split("(", 1)[0].split(":", 1)[0], set()).add(owner)
+        wanted = set(ids)
+        columns = ["name", "kind", "owner", "descriptor", "access", "artifact", "pub", "rank", "package"]
+        out = {}
+        for name, owners in by_name.items():
+            sp = self.span(name)
+            if sp is None:
+                continue
+            rows = self.table.slice(sp[0], sp[1] - sp[0]).select(columns)
+            if rows.num_rows > 16:
+                rows = rows.filter(pc.is_in(rows.column("owner"), value_set=pa_strings(sorted(owners))))
+            for r in rows.to_pylist():
+                if r["kind"] in ("method", "field"):
+                    sid = (f"{r['owner']}#{name}{r['descriptor']}" if r["kind"] == "method"
+                           else f"{r['owner']}#{name}:{r['descriptor']}")
+                    if sid in wanted:
+                        out[sid] = {**r, "id": sid}
+        return out
+
     def matching(self, p: Pattern) -> dict[str, int]:
         """name -> tier for every name the pattern matches (hump and glob patterns)."""
-        found: set[str] = set()
         if p.mode == "hump":
-            if p.lower:  # prefixes: a range of the sorted lower-case names
-                lo = bisect.bisect_left(self.lowers, p.lower)
-                hi = bisect.bisect_left(self.lowers, p.lower + "\U0010ffff")
-                found.update(self.lower_names[lo:hi])
-            # a word match lies within one line (`.` stops at a newline), so searching for the regex's core finds
-            # every line whose whole-line match would succeed, at C speed
-            for core in _literal_starts(p.core):
-                found.update(self.names[i] for i in _lines(re.compile(core), self.words_text, self.words_starts))
+            found = _hump_candidates(self, p)
         else:  # globs and --regex: RE2, linear in the names whatever the pattern
             import pyarrow.compute as pc
 
@@ -244,6 +271,54 @@ class NameIndex:
                 continue
             out.append({"name": name, "words": None, "kind": kind, "owner": owner, "pub": pub, "rank": rank,
                         "descriptor": descriptor, "access": access, "artifact": artifact})
+        return out
+
+
+def _hump_candidates(names, p: Pattern) -> set[str]:
+    """The names a camel-hump pattern may match (its tier decides): a prefix range of the sorted lower-case names,
+    then a scan of the words text. `names`: a NameIndex or a NameList."""
+    found: set[str] = set()
+    if p.lower:  # prefixes: a range of the sorted lower-case names
+        lo = bisect.bisect_left(names.lowers, p.lower)
+        hi = bisect.bisect_left(names.lowers, p.lower + "\U0010ffff")
+        found.update(names.lower_names[lo:hi])
+    # a word match lies within one line (`.` stops at a newline), so searching for the regex's core finds
+    # every line whose whole-line match would succeed, at C speed
+    for core in _literal_starts(p.core):
+        found.update(names.names[i] for i in _lines(re.compile(core), names.words_text, names.words_starts))
+    return found
+
+
+class NameList:
+    """A few hundred names outside the index matched as the index matches its own (the Kotlin names whose JVM
+    member has another name, kotlin_toplevel.KotlinNames): built once per open graph, so a warm search pays a
+    prefix bisection and one regex scan of their words, not a Python loop over every name."""
+
+    def __init__(self, names):
+        self.names = sorted(set(names))
+        self.word_list = [name_words(n) for n in self.names]
+        self.words = dict(zip(self.names, self.word_list))
+        self.words_text = "\n".join(self.word_list) + "\n"
+        self.words_starts = _line_starts(self.word_list)
+        by_lower = sorted(self.names, key=lambda n: (n.lower(), n))
+        self.lowers = [n.lower() for n in by_lower]
+        self.lower_names = by_lower
+
+    def matching(self, p: Pattern) -> dict[str, int]:
+        """name -> tier of every name the pattern matches (hump, glob and regex: Python's `re` reads the pattern
+        as RE2 does, search_match)."""
+        if p.mode != "hump":
+            return {n: t for n in self.names if (t := p.tier(n)) is not None}
+        return {n: t for n in _hump_candidates(self, p) if (t := p.tier(n, self.words[n])) is not None}
+
+    def fuzzy(self, lower: str, budget: int) -> dict[str, int]:
+        """name -> edit distance (case ignored) of the names within `budget` edits of `lower`."""
+        from jdx.engine.search_match import levenshtein
+
+        out = {}
+        for n in self.names:
+            if abs(len(n) - len(lower)) <= budget and (d := levenshtein(n.lower(), lower)) <= budget:
+                out[n] = d
         return out
 
 

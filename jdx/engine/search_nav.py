@@ -11,8 +11,8 @@ from jdx.engine.ranking import internal_packages, is_jdk_internal, symbol_key
 from jdx.engine.refs import format_member, format_type, parse_ref
 from jdx.engine.search import SearchOptions, artifact_table, search
 from jdx.engine.search_index import index_for
-from jdx.engine.kotlin_toplevel import (java_imports, jvm_names, kotlin_imports, top_level, top_level_candidates,
-                                       top_level_decls, top_level_import)
+from jdx.engine.kotlin_toplevel import (importable_members, java_imports, jvm_names, kotlin_candidates, kotlin_imports,
+                                       member_decls, member_import, top_level, top_level_decls, top_level_import)
 from jdx.engine.search_match import fuzzy_budget, glob_to_regex, levenshtein
 from jdx.errors import AmbiguousError, NotFoundError, RefSyntaxError, UsageError, Warning_
 from jdx.graph_schema import queries, queries_search
@@ -117,7 +117,7 @@ def resolve(store: GraphStore, text: str, limit: int) -> tuple[dict, dict | None
     owner_text, sep, member = _split_member(sym)
     if not sep and "." not in sym:
         candidates = _unqualified(store, sym)
-        candidates.extend(top_level_candidates(store, sym, None, candidates))
+        candidates.extend(kotlin_candidates(store, sym, None, candidates))
     else:
         if not sep and frame is None:
             candidates.extend(_type_rows(_types_named(store, sym)))
@@ -125,7 +125,9 @@ def resolve(store: GraphStore, text: str, limit: int) -> tuple[dict, dict | None
             owners = _types_named(store, owner_text)
             candidates.extend(_member_candidates(store, owners, member, frame["line"] if frame else None))
             if not sep and frame is None:  # `fx.perimeter`: a Kotlin top-level declaration of package fx
-                candidates.extend(top_level_candidates(store, member, owner_text, candidates))
+                candidates.extend(kotlin_candidates(store, member, owner_text, candidates))
+            if owners and frame is None:  # `HttpUrl.Companion.toHttpUrl`: a member by its Kotlin name
+                candidates.extend(kotlin_candidates(store, member, None, candidates, {o["id"] for o in owners}))
     if not sep and frame is None:  # a Kotlin type alias, pointing at what it expands to (search_aliases.py)
         from jdx.engine.search_aliases import resolve_candidates
 
@@ -277,6 +279,11 @@ def imports(store: GraphStore, text: str) -> tuple[dict, list[Warning_]]:
         top = top_level(store, member, owner_text or None)
         if top:
             return top_level_import(store, text, top)
+        # `toHttpUrl`, `HttpUrl.Companion.toHttpUrl`: a class member by its Kotlin name (its JVM name is another)
+        owners = {t["id"] for t in _types_named(store, owner_text)} if owner_text else None
+        members = member_decls(store, member, owners) if owners is None or owners else []
+        if members:
+            return member_import(store, text, members)
         return _type_import(store, resolve_type(store, text))  # raises not-found with did-you-mean
     found = store.rows_cached(queries.TYPE_BY_ID, {"id": types[0]["id"]})[0]
     return _type_import(store, {k[2:]: v for k, v in found.items()})
@@ -320,6 +327,10 @@ def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, l
             for r in store.rows(q, {"owners": [owner["id"]], "name": member})]
     if not rows and owner.get("kotlin"):
         from jdx.engine.kotlin_view import jvm_name_of
+
+        members = member_decls(store, member, {owner["id"]})  # `HttpUrl.Companion#toHttpUrl`: @JvmName `get`
+        if members and importable_members(store, members):
+            return member_import(store, f"{owner['fqn']}#{member}", members)
 
         jvm = jvm_name_of(store, owner["id"], member, f"{owner['fqn']}#{member}")
         if jvm is not None and jvm != member:  # `fx.Util#perimeter`: a Kotlin property by its Kotlin name
