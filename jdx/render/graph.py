@@ -39,8 +39,17 @@ def _named(e: dict, ref: str, kind: str | None = None) -> str:
     return f"{k['text'].removeprefix('public ')}  {ref}" + "".join(f"  [{x}]" for x in k["markers"])
 
 
+def _as_copy(e: dict) -> dict:
+    """An inlined copy carries its original's Kotlin metadata, so its Kotlin label names the original: say so
+    (the JVM reference after it is the copy's own)."""
+    k = e.get("kotlin")
+    if not (e.get("inlined_copy") and k):
+        return e
+    return {**e, "kotlin": {**k, "text": "inlined copy of " + k["text"].removeprefix("public ")}}
+
+
 def _type_tree(entries: list[dict], indent: int, down: bool, lines: list[str]) -> None:
-    for e in entries:
+    for e in map(_as_copy, entries):
         head = f"{_named(e, e['type'] if down else e.get('as_seen', e['as']), e['kind'])}  {e['artifact']}"
         if down:
             head += f"  {e['relation']} {e['as']}"
@@ -64,7 +73,7 @@ def implementors(r: dict) -> list[str]:
     lines = [f"implementors of {_named(r, r['type'], r['kind'])}: {r['count']}"]
     if not r["implementors"]:
         lines.append("  (none in workspace)")
-    for e in r["implementors"]:
+    for e in map(_as_copy, r["implementors"]):
         lines.append(f"  {_named(e, e['type'], e['kind'])}  {e['artifact']}  {', '.join(e['supertypes'])}"
                      + _markers(e))
     return lines
