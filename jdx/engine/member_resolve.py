@@ -12,6 +12,7 @@ has the very name and descriptor of the inherited method, which its ref therefor
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field, replace
 
 from jdx.engine import descriptors as d
@@ -19,11 +20,13 @@ from jdx.engine.members import (ACC, _declared, _supertype_walk, access_level, i
                                 stands_for, walk_members)
 from jdx.engine.refs import SymbolRef, format_member, format_type, matches_params, parse_ref
 from jdx.engine.resolve import resolve_type_ref
+from jdx.engine.search_match import levenshtein
 from jdx.errors import AmbiguousError, NotFoundError, UsageError
 from jdx.graph_schema import queries
 from jdx.graph_schema.store import GraphStore
 
 MAX_SUGGESTIONS = 5
+NEAR_OWNERS = 50  # near type names a misspelled owner's suggestions are drawn from (cheap: one fuzzy query)
 _HINT = "re-run with one of the refs above"
 
 
@@ -173,30 +176,118 @@ def _not_inherited(found: Collected, target: dict, member: str) -> list[dict]:
     return out
 
 
-def _suggest(found: Collected, target: dict, member: str) -> list[dict]:
-    """Overloads of the same name first (the parameters were wrong), then same-named members that are not
-    inherited, then case-insensitive, prefix and edit-distance matches among the type's member names;
-    one ref per name, at most 5."""
+def _written_params(ref: SymbolRef) -> tuple[str, ...] | None:
+    """The parameter types a ref spells, from its list or its exact descriptor; None when it names none."""
+    if ref.params is not None:
+        return ref.params
+    if ref.descriptor is not None and ref.descriptor.startswith("("):
+        try:
+            return tuple(d.descriptor_to_java(p) for p in d.parse_method_descriptor(ref.descriptor)[0])
+        except ValueError:
+            return None
+    return None
+
+
+def _type_cost(written: str, actual: str) -> float:
+    """How far a written parameter type is from a declared one: edit distance of the simple names
+    (lower-cased, relative to the longer), so `Strin` is near `java.lang.String`; array depth counts."""
+    w, a = written.rstrip("[]"), actual.rstrip("[]")
+    dims = (len(written) - len(w)) != (len(actual) - len(a))
+    w, a = re.split(r"[.$]", w)[-1].lower(), re.split(r"[.$]", a)[-1].lower()
+    return min(1.0, levenshtein(w, a) / max(len(w), len(a), 1) + 0.5 * dims)
+
+
+def _param_cost(written: tuple[str, ...], entry: dict) -> float:
+    """Distance of an overload from the written parameters: each written type against its nearest unused
+    declared one (a little more when out of place), a missing one costing as much as a wrong one and each
+    extra declared one a quarter, so `load(Strin)` ranks `load(String, ClassLoader)` before `load(Config)`
+    and `load()`. A field is farthest."""
+    if entry["is_field"]:
+        return float("inf")
+    try:
+        params = [d.descriptor_to_java(p) for p in d.parse_method_descriptor(entry["row"]["descriptor"])[0]]
+    except ValueError:
+        return float("inf")
+    unused = dict(enumerate(params))
+    cost = 0.0
+    for i, w in enumerate(written):
+        if not unused:
+            cost += 1.0
+            continue
+        j = min(unused, key=lambda k: (_type_cost(w, unused[k]), k != i, k))
+        cost += _type_cost(w, unused.pop(j)) + 0.01 * (j != i)
+    return cost + 0.25 * len(unused)
+
+
+def _by_params(entries: list[dict], ref: SymbolRef) -> list[dict]:
+    """Overloads nearest the written parameters first (declaration order among equals)."""
+    written = _written_params(ref)
+    if written is None:
+        return entries
+    return sorted(entries, key=lambda e: _param_cost(written, e))
+
+
+def _overloads_note(name: str, total: int, shown: int) -> str:
+    return f"{name} has {total} overloads" + (f", the {shown} nearest shown" if shown < total else "")
+
+
+def _suggest(found: Collected, target: dict, member: str, ref: SymbolRef) -> tuple[list[dict], list[str]]:
+    """(candidates, notes) for a miss, every candidate a ref that resolves. Overloads of the same name first
+    (the parameters were wrong), nearest the written parameters first; then same-named members that are
+    not inherited; then case-insensitive, prefix and edit-distance matches among the type's member names
+    (see _corrected_names)."""
     visible, methods = found.visible, found.methods
     same = _named(visible, member)
     if same:
-        return [_candidate(e, methods) for e in same[:MAX_SUGGESTIONS]]
+        shown = _by_params(same, ref)[:MAX_SUGGESTIONS]
+        notes = [_overloads_note(member, len(same), len(shown))] if len(same) > len(shown) else []
+        return [_candidate(e, methods) for e in shown], notes
     elsewhere = _not_inherited(found, target, member)
     if elsewhere:
-        return elsewhere[:MAX_SUGGESTIONS]
-    first: dict[str, dict] = {}
+        shown = elsewhere[:MAX_SUGGESTIONS]
+        return shown, [f"{c['ref']} is a {c['note']}" for c in shown]
+    ctor = member in ("<init>", d.simple_name_of(target["id"]))
+    names: dict[str, list[dict]] = {}
     for e in visible:
-        if e["kind"] == "method" or e["kind"] == "field" or member in ("<init>", d.simple_name_of(target["id"])):
-            first.setdefault(e["row"]["name"], e)
-    names = sorted(first)
+        if e["kind"] == "method" or e["kind"] == "field" or ctor:
+            names.setdefault(e["row"]["name"], []).append(e)
     low = member.lower()
-    picked: list[str] = [n for n in names if n.lower() == low]
-    picked += [n for n in names if n.lower().startswith(low) and n not in picked and len(low) >= 2]
-    picked += [n for n in difflib.get_close_matches(member, names, n=MAX_SUGGESTIONS, cutoff=0.6) if n not in picked]
-    lowered = {n.lower(): n for n in names}
+    picked: list[str] = [n for n in sorted(names) if n.lower() == low]
+    picked += [n for n in sorted(names) if n.lower().startswith(low) and n not in picked and len(low) >= 2]
+    picked += [n for n in difflib.get_close_matches(member, sorted(names), n=MAX_SUGGESTIONS, cutoff=0.6)
+               if n not in picked]
+    lowered = {n.lower(): n for n in sorted(names)}
     picked += [lowered[n] for n in difflib.get_close_matches(low, list(lowered), n=MAX_SUGGESTIONS, cutoff=0.6)
                if lowered[n] not in picked]
-    return [_candidate(first[n], methods) for n in picked[:MAX_SUGGESTIONS]]
+    return _corrected_names(found, target, ref, {n: names[n] for n in picked[:MAX_SUGGESTIONS]})
+
+
+def _corrected_names(found: Collected, target: dict, ref: SymbolRef,
+                     names: dict[str, list[dict]]) -> tuple[list[dict], list[str]]:
+    """Suggestions for a misspelled member name, nearest name first. With parameters written, the overloads
+    of all near names nearest those parameters; else every overload when they all fit, or else one ref per
+    name: its one member, or the bare `Type#name` (all its overloads) with the count in the notes."""
+    methods = found.methods
+    written = _written_params(ref)
+    pool = [(i, e) for i, entries in enumerate(names.values()) for e in entries]
+    if written is not None:
+        def key(item: tuple[int, dict]) -> tuple:
+            i, e = item
+            exact = _matches(replace(ref, member=e["row"]["name"]), e)
+            return (not exact, _param_cost(written, e), i)
+        return [_candidate(e, methods) for _, e in sorted(pool, key=key)[:MAX_SUGGESTIONS]], []
+    if len(pool) <= MAX_SUGGESTIONS:
+        return [_candidate(e, methods) for _, e in pool], []
+    out, notes = [], []
+    for name, entries in names.items():
+        if len(entries) == 1:
+            out.append(_candidate(entries[0], methods))
+            continue
+        out.append({"ref": str(SymbolRef(type_name=format_type(target["id"]), member=name)),
+                    "kind": entries[0]["kind"], "overloads": len(entries)})
+        notes.append(_overloads_note(name, len(entries), len(entries)) if all(not e["is_field"] for e in entries)
+                     else f"{name} names {len(entries)} members")
+    return out, notes
 
 
 def _member_reading(text: str) -> tuple[SymbolRef, SymbolRef | None]:
@@ -232,12 +323,11 @@ def lookup(store: GraphStore, text: str, require_one: bool = False, include_hidd
 
 def _lookup(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, include_hidden: bool) -> Lookup:
     try:
-        target = resolve_type_ref(store, ref, text)
+        target = resolve_type_ref(store, ref, text, near=NEAR_OWNERS)
     except AmbiguousError as exc:
         target = _only_type_with_member(store, ref, text, exc)
     except NotFoundError as exc:
-        candidates = [{**c, "ref": str(replace(ref, type_name=c["ref"], coord=None))} for c in exc.candidates]
-        raise NotFoundError(f"not found: {text} (no type {ref.type_name})", candidates=candidates) from None
+        raise _no_owner(store, ref, text, exc) from None
     found_all = collect(store, target)
     visible, hidden, unresolved, walk, methods = (found_all.visible, found_all.hidden, found_all.unresolved,
                                                   found_all.walk, found_all.methods)
@@ -257,8 +347,7 @@ def _lookup(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, inc
     if not found and include_hidden:
         found = [e for e in _named(hidden, member) if _matches(ref, e)]
     if not found:
-        candidates = _suggest(found_all, target, member)
-        notes = [f"{c['ref']} is a {c['note']}" for c in candidates if c.get("note")]
+        candidates, notes = _suggest(found_all, target, member, ref)
         if unresolved:
             notes.append(f"{len(unresolved)} supertype(s) not in the workspace: it may be declared there")
         raise NotFoundError(f"not found: {text}" + (f" ({'; '.join(notes)})" if notes else ""), candidates=candidates)
@@ -268,6 +357,68 @@ def _lookup(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, inc
         raise AmbiguousError(f"ambiguous: {len(found)} candidates for {text}",
                              candidates=[{"ref": e["ref"], "kind": e["kind"]} for e in found], hint=_HINT)
     return Lookup(target, ref, found, unresolved, walk)
+
+
+def _no_owner(store: GraphStore, ref: SymbolRef, text: str, exc: NotFoundError) -> NotFoundError:
+    """`Nope#x` where no type is named `Nope`: the near types that have a member `x` (the ref as written
+    on each, or its overloads nearest the written parameters), so every suggestion resolves; when none has
+    one, the near types themselves: gluing `#x` onto a type without it names nothing."""
+    near = _workspace_first(store, ref, exc.candidates)
+    out: list[dict] = []
+    for c, oref, row in _owners_with_name(store, ref, near):
+        found = collect(store, row)
+        member = "<init>" if ref.member == ref.simple_name else ref.member  # `Nope#Nope()`: a constructor
+        fixed = replace(ref, type_name=oref.type_name, coord=oref.coord, member=member)
+        named = _named(found.visible, member)
+        if any(_matches(fixed, e) for e in named + _named(found.hidden, member)):
+            got = [{"ref": str(fixed), "kind": (named + _named(found.hidden, member))[0]["kind"]}]
+        elif named:
+            got = _suggest(found, row, member, fixed)[0]
+        else:
+            continue
+        out.extend({**g, "artifact": c.get("artifact", "")} for g in got)
+        if len(out) >= MAX_SUGGESTIONS:
+            break
+    if ref.coord and exc.hint:  # the coordinate itself is missing: keep its message (the versions present)
+        return NotFoundError(exc.message, candidates=out[:MAX_SUGGESTIONS],
+                             hint=exc.hint if out or not exc.candidates else None)
+    if out:
+        return NotFoundError(f"not found: {text} (no type {ref.type_name})", candidates=out[:MAX_SUGGESTIONS])
+    if not near:
+        return NotFoundError(f"not found: {text} (no type {ref.type_name})")
+    return NotFoundError(f"not found: {text} (no type {ref.type_name}, and none named like it has a member "
+                         f"{ref.member})", candidates=near[:MAX_SUGGESTIONS])
+
+
+def _workspace_first(store: GraphStore, ref: SymbolRef, near: list[dict]) -> list[dict]:
+    """Near types in the written package (or below it) first, then the workspace's own jars and
+    dependencies before the JDK; the search ranking within each."""
+    from jdx.engine.search import artifact_table
+
+    jdk = {a["name"] for a in artifact_table(store) if a["origin"] == "jdk"}
+    pkg = ref.type_name.rpartition(".")[0] + "." if "." in ref.type_name else None
+    return sorted(near, key=lambda c: (not (pkg and c["ref"].rpartition("/")[2].startswith(pkg)),
+                                       c.get("artifact") in jdk))
+
+
+def _owners_with_name(store: GraphStore, ref: SymbolRef, near: list[dict]):
+    """(candidate, its parsed ref, its Type row) of the near types, in order, skipping those that neither
+    declare nor inherit a member of the ref's name (one graph query, before any member walk)."""
+    rows = []
+    for c in near:
+        try:
+            oref = parse_ref(c["ref"])
+            rows.append((c, oref, resolve_type_ref(store, oref, c["ref"])))
+        except (NotFoundError, AmbiguousError, UsageError):
+            continue
+    member = ref.member
+    if member not in ("<init>", ref.simple_name) and rows and not store.rows(queries.TYPES_DECLARING, {
+            "ids": ["java/lang/Object"], "name": member}):
+        ids = [r["id"] for _, _, r in rows]
+        having = {r["id"] for q in (queries.TYPES_DECLARING, queries.TYPES_INHERITING)
+                  for r in store.rows(q, {"ids": ids, "name": member})}
+        rows = [t for t in rows if t[2]["id"] in having]
+    return rows
 
 
 def _has_member(store: GraphStore, ref: SymbolRef, row: dict) -> bool:

@@ -118,7 +118,7 @@ def _versions_present(store: GraphStore, coord: str) -> list[dict]:
     return found
 
 
-def _resolve_in_coordinate(store: GraphStore, ref: SymbolRef, text: str) -> dict:
+def _resolve_in_coordinate(store: GraphStore, ref: SymbolRef, text: str, near: int = 5) -> dict:
     """Spec §6 `g:a:v/type`: the type as that artifact declares it (a shadowed copy included); exit 1 with the
     versions present when the workspace has no such artifact."""
     coord = ref.coord
@@ -149,12 +149,14 @@ def _resolve_in_coordinate(store: GraphStore, ref: SymbolRef, text: str) -> dict
                                              for r in ranked_types(store, rows)],
                                  hint="re-run with one of the refs above")
     raise NotFoundError(f"not found: {text} ({coord} is in the workspace; it has no type {ref.type_name})",
-                        candidates=did_you_mean(store, ref.type_name))
+                        candidates=did_you_mean(store, ref.type_name, limit=near))
 
 
-def resolve_type_ref(store: GraphStore, ref: SymbolRef, text: str) -> dict:
+def resolve_type_ref(store: GraphStore, ref: SymbolRef, text: str, near: int = 5) -> dict:
+    """The Type row `ref` names; a miss carries up to `near` near type names (a member lookup asks for more,
+    to keep only those that have the member)."""
     if ref.coord:
-        return _resolve_in_coordinate(store, ref, text)
+        return _resolve_in_coordinate(store, ref, text, near)
     for fqn in ref.type_candidates():
         rows = store.rows_cached(queries.TYPE_BY_ID, {"id": fqn.replace(".", "/")})
         if rows and not rows[0]["t.external"]:
@@ -175,7 +177,7 @@ def resolve_type_ref(store: GraphStore, ref: SymbolRef, text: str) -> dict:
                 candidates=[_candidate(r, arts) for r in rows],
                 hint="re-run with one of the refs above",
             )
-    raise NotFoundError(f"not found: {text}", candidates=did_you_mean(store, ref.type_name))
+    raise NotFoundError(f"not found: {text}", candidates=did_you_mean(store, ref.type_name, limit=near))
 
 
 def did_you_mean(store: GraphStore, name: str, limit: int = 5) -> list[dict]:
