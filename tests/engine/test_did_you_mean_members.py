@@ -13,6 +13,7 @@ from jdx.engine.member_resolve import lookup
 from jdx.engine.resolve import resolve_type
 from jdx.errors import NotFoundError
 from tests.service import JdxService, Options
+from tests.fixtures.javac import javac_jar
 
 SOURCES = {
     "dm/Base.java": "package dm; public class Base { public int x; }",
@@ -54,13 +55,7 @@ TYPES = ["dm.Base", "dm.Note", "dm.Nose", "dm.Node", "dm.Factory"]
 def built(tmp_path_factory, jdx_home):
     """(store, reflection: type -> [(member name, parameter types)]): the fixture jar plus the JDK."""
     root = tmp_path_factory.mktemp("didyoumean")
-    src, classes = root / "src", root / "classes"
-    for name, text in SOURCES.items():
-        (src / name).parent.mkdir(parents=True, exist_ok=True)
-        (src / name).write_text(text)
-    subprocess.run(["javac", "-d", str(classes), *map(str, sorted(src.rglob("*.java")))], check=True)
-    jar = root / "dm.jar"
-    subprocess.run(["jar", "cf", str(jar), "-C", str(classes), "dm"], check=True)
+    jar, classes = javac_jar(root, SOURCES, "dm", "dm.jar")
     lines = subprocess.run(["java", "-cp", str(classes), "Reflect", *TYPES], check=True, capture_output=True,
                            text=True).stdout.splitlines()
     reflection: dict[str, list[tuple[str, str]]] = {t: [] for t in TYPES}

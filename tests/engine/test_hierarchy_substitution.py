@@ -10,6 +10,8 @@ import subprocess
 
 import pytest
 
+from tests.fixtures.javac import javac_jar
+
 SOURCES = {
     "hx/Top.java": "package hx; public interface Top<A, B> {}",
     "hx/Base.java": "package hx; public abstract class Base<K, V> implements Top<V, K> {}",
@@ -72,13 +74,7 @@ public class Supers {
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     root = tmp_path_factory.mktemp("hsub")
-    src, classes = root / "src", root / "classes"
-    for name, text in SOURCES.items():
-        (src / name).parent.mkdir(parents=True, exist_ok=True)
-        (src / name).write_text(text)
-    subprocess.run(["javac", "-d", str(classes), *map(str, sorted(src.rglob("*.java")))], check=True)
-    jar = root / "hsub.jar"
-    subprocess.run(["jar", "cf", str(jar), "-C", str(classes), "hx"], check=True)
+    jar, classes = javac_jar(root, SOURCES, "hx", "hsub.jar")
     lines = subprocess.run(["java", "-cp", str(classes), "Supers", "hx.Leaf", "hx.RawLeaf"], check=True,
                            capture_output=True, text=True).stdout.splitlines()
     oracle: dict[str, dict[str, str]] = {}

@@ -14,6 +14,7 @@ import zipfile
 import pytest
 
 from tests.kotlin.corpus import kotlinc_jar
+from tests.fixtures.javac import javac_jar
 
 KOTLIN = {
     "Build.kt": """package hs
@@ -82,13 +83,7 @@ def kotlin(tmp_path_factory):
 @pytest.fixture(scope="module")
 def java(tmp_path_factory):
     root = tmp_path_factory.mktemp("hj")
-    src, classes = root / "src", root / "classes"
-    for name, text in JAVA.items():
-        (src / name).parent.mkdir(parents=True, exist_ok=True)
-        (src / name).write_text(text)
-    subprocess.run(["javac", "-d", str(classes), *map(str, sorted(src.rglob("*.java")))], check=True)
-    jar = root / "hj.jar"
-    subprocess.run(["jar", "cf", str(jar), "-C", str(classes), "hj"], check=True)
+    jar, classes = javac_jar(root, JAVA, "hj", "hj.jar")
     names = sorted(p.relative_to(classes).with_suffix("").as_posix().replace("/", ".")
                    for p in classes.rglob("*.class"))
     subtypes = [n for n in names if n not in ("hj.J", "hj.Aaa")]

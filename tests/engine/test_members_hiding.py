@@ -10,6 +10,7 @@ import pytest
 
 from jdx.engine.members import MemberOptions
 from tests.service import JdxService, Options
+from tests.fixtures.javac import javac_jar
 
 SOURCES = {
     "h/A.java": """package h;
@@ -78,13 +79,7 @@ public class Reflect {
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     root = tmp_path_factory.mktemp("hiding")
-    src, classes = root / "src", root / "classes"
-    for name, text in SOURCES.items():
-        (src / name).parent.mkdir(parents=True, exist_ok=True)
-        (src / name).write_text(text)
-    subprocess.run(["javac", "-d", str(classes), *map(str, sorted(src.rglob("*.java")))], check=True)
-    jar = root / "hiding.jar"
-    subprocess.run(["jar", "cf", str(jar), "-C", str(classes), "h"], check=True)
+    jar, classes = javac_jar(root, SOURCES, "h", "hiding.jar")
     oracle = subprocess.run(["java", "-cp", str(classes), "Reflect", "h.B", "h.C"], check=True, capture_output=True,
                             text=True).stdout.splitlines()
     return jar, oracle

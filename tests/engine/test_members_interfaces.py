@@ -13,6 +13,7 @@ import pytest
 
 from jdx.engine.members import MemberOptions
 from tests.service import JdxService, Options
+from tests.fixtures.javac import javac_jar
 
 SOURCES = {
     "t/Read.java": "package t; public interface Read { Object conf(); int size(); }",
@@ -25,13 +26,7 @@ SOURCES = {
 @pytest.fixture(scope="module")
 def service(tmp_path_factory, jdx_home):
     root = tmp_path_factory.mktemp("ifaces")
-    src, classes = root / "src", root / "classes"
-    for name, text in SOURCES.items():
-        (src / name).parent.mkdir(parents=True, exist_ok=True)
-        (src / name).write_text(text)
-    subprocess.run(["javac", "-d", str(classes), *map(str, sorted(src.rglob("*.java")))], check=True)
-    jar = root / "ifaces.jar"
-    subprocess.run(["jar", "cf", str(jar), "-C", str(classes), "t"], check=True)
+    jar, _classes = javac_jar(root, SOURCES, "t", "ifaces.jar")
     svc = JdxService(Options(jars=[str(jar)], cache_dir=str(jdx_home / "cache")))
     yield svc
     svc.close()
