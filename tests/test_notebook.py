@@ -3,11 +3,13 @@
 from pathlib import Path
 
 import nbformat
+import pytest
 from nbclient import NotebookClient
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "explore_graph.ipynb"
 
 
+@pytest.mark.soak  # runs the whole notebook (~3 s); CI's soak runs it
 def test_explore_graph_notebook_runs(jdx_env, monkeypatch):
     for key in ("JDX_CACHE_DIR", "JDX_CONFIG_DIR"):
         monkeypatch.setenv(key, jdx_env[key])

@@ -187,6 +187,7 @@ def test_bridges_keep_their_jvm_form_in_json_and_in_view_jvm(run):
     assert "method public boolean contains(String)" in jvm and "method public final boolean contains(Object)" in jvm
 
 
+@pytest.mark.soak  # the whole kotlin-reflect differential (~5 s); the tests above sample it, CI's soak runs it
 def test_json_agrees_with_kotlin_reflect(jars, run):
     classes = THROUGH_JAVA + BRIDGING
     oracle = {json.dumps([r["class"], r["name"], r["kind"], r["receiver"], r["params"], r["returns"], r["bounds"]])

@@ -165,6 +165,7 @@ def test_a_class_command_on_an_alias_is_not_found_naming_the_expansion(run_jdx, 
     assert "jdx outline ka.Aliases lists the alias" in r.out
 
 
+@pytest.mark.soak  # indexes a whole stdlib (~6 s); CI's soak runs it
 def test_stdlib_collection_aliases(tmp_path_factory, jdx_home):
     """kotlin-stdlib declares `ArrayList`, `HashMap`, ... as aliases of the java.util classes."""
     from tests.kotlin.corpus import M2, STDLIB_VERSIONS, indexed_store

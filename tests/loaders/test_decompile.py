@@ -318,6 +318,7 @@ def test_a_missing_class_or_artifact_fails_with_a_named_error(cache, tmp_path):
         d.decompile_class(cache, "jar", str(not_a_jar), "a/B", [])
 
 
+@pytest.mark.soak  # ~4 s of a crashing decompiler JVM; CI's soak runs it
 def test_an_engine_crash_is_a_named_failure(cache):
     """Procyon 0.6 recurses without end on java.util.stream.Collectors: a real engine crash (StackOverflowError)."""
     engine, version, _ = d.available_engines()[0]

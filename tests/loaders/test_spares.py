@@ -173,6 +173,7 @@ def test_a_host_over_a_class_directory_grows_each_recompile_from_a_spare(tmp_pat
     assert not spares.make(dep, tmp_path / "after")  # a closed host keeps none
 
 
+@pytest.mark.soak  # ~5 s; CI's soak runs it
 def test_a_one_shot_update_copies_its_base_while_the_new_jar_is_extracted(tmp_path, monkeypatch):
     """A process (no host, no spares kept) adding a jar to a workspace whose graph is built: the base graph is copied
     on a side thread during the jar's extraction, the update takes that copy (one copy in all), nothing is left

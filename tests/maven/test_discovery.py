@@ -127,6 +127,7 @@ def test_tests_flag_adds_test_classes_and_scope(world, monkeypatch):
     assert str(world.maven / "app" / "target" / "test-classes") in tests.roots
 
 
+@pytest.mark.soak  # ~6 s of cold processes; CI's soak runs it
 def test_info_doctor_and_auto_workspace(world, world_env, tmp_path):
     info = jdx(world_env, world.maven, "--no-jdk", "ws", "info")
     assert info.returncode == 0, info.stderr
