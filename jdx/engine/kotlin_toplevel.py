@@ -17,6 +17,7 @@ from jdx.engine.search import artifact_table
 from jdx.engine.search_index import NameList, index_for
 from jdx.errors import AmbiguousError, Warning_
 from jdx.graph_schema import queries
+from jdx.graph_schema import queries_kotlin as qk
 from jdx.graph_schema.store import GraphStore
 
 ACC_STATIC = 0x0008
@@ -36,12 +37,6 @@ def jvm_names(name: str) -> tuple[str, ...]:
 
 
 # --- Kotlin names that are no JVM name ------------------------------------------------------------------------
-# the declarations that may be renamed: every property (`getX`, `@get:JvmName`), functions flagged @JvmName
-RENAMED_DECLS = (
-    "MATCH (k:KotlinDecl) WHERE k.kind = 'property' OR (k.kind = 'function' AND list_contains(k.flags, 'jvm_name')) "
-    "RETURN k.id AS id, k.owner AS owner, k.kind AS kind, k.name AS name, k.visibility AS visibility, k.jvm AS jvm, "
-    "k.facade AS facade ORDER BY k.owner, k.position"
-)
 
 
 @dataclass
@@ -78,7 +73,7 @@ def kotlin_names(store: GraphStore) -> KotlinNames | None:
     if has_kotlin(store):
         by_name: dict[str, list[dict]] = defaultdict(list)
         rank = {role: i for i, role in enumerate(MAIN_ROLES)}
-        for row in store.rows(RENAMED_DECLS):
+        for row in store.rows(qk.RENAMED_DECLS):
             # the name of the best-ranked role decides (a facade's copy and its part's method share it); the main
             # member itself is picked only for the renamed (main_member: half the build's time for all 3,000 rows)
             best = min((link.split(":", 1) for link in row["jvm"] or () if link.split(":", 1)[0] in rank),
@@ -259,8 +254,6 @@ def java_imports(store: GraphStore, decls: list[dict]) -> list[dict]:
 # --- class members by their Kotlin name ------------------------------------------------------------------------
 def _is_object(store: GraphStore, type_id: str) -> bool:
     """Whether a Kotlin class is an `object` or a companion (its header says so, as outline reads it)."""
-    from jdx.graph_schema import queries_kotlin as qk
-
     rows = store.rows_cached(qk.KOTLIN_OF_TYPES, {"ids": [type_id]})
     return bool(rows) and " object " in f" {rows[0]['signature'].split(':', 1)[0]} "
 

@@ -77,6 +77,10 @@ def _method(var: str, prefix: str) -> str:
 TYPE_COLS = ("t.id AS id, t.fqn AS fqn, t.kind AS kind, t.access AS access, t.super AS super, "
              "t.interfaces AS interfaces, t.signature AS signature, t.artifact AS artifact, t.external AS external")
 
+# the nesting columns TYPE_COLS lacks (is a nested type anonymous or local?); asked for nested types only
+TYPE_NESTING = ByIds("MATCH (t:Type {id: $id}) RETURN t.id AS id, t.inner_name AS inner_name, t.outer_method AS om",
+                     "UNWIND $ids AS i MATCH (t:Type {id: i}) RETURN t.id AS id, t.inner_name AS inner_name, "
+                     "t.outer_method AS om", one_by_one=12)  # JDK: 109 ids 6 ms UNWIND, 23 ms one by one
 TYPES_BY_IDS = _by_ids("t", "Type", "(t:Type{ID})", f"RETURN {TYPE_COLS}")
 
 # direct subtypes (EXTENDS for classes, IMPLEMENTS for interfaces and sub-interfaces); a class shadowed

@@ -6,6 +6,11 @@ from __future__ import annotations
 _DECL = ("k.id AS id, k.owner AS owner, k.kind AS kind, k.name AS name, k.position AS position, "
          "k.visibility AS visibility, k.modality AS modality, k.flags AS flags, k.signature AS signature, "
          "k.detail AS detail, k.jvm AS jvm, k.facade AS facade")
+# the declarations that may be renamed (their Kotlin name no JVM name): every property (`getX`, `@get:JvmName`), the
+# functions flagged @JvmName
+RENAMED_DECLS = ("MATCH (k:KotlinDecl) WHERE k.kind = 'property' OR (k.kind = 'function' AND "
+                 "list_contains(k.flags, 'jvm_name')) RETURN k.id AS id, k.owner AS owner, k.kind AS kind, k.name AS name, "
+                 "k.visibility AS visibility, k.jvm AS jvm, k.facade AS facade ORDER BY k.owner, k.position")
 KOTLIN_DECLS_OF = f"MATCH (t:Type {{id: $id}})-[:KOTLIN]->(k:KotlinDecl) RETURN {_DECL} ORDER BY k.owner, k.position"
 
 

@@ -127,6 +127,13 @@ def runtime_stdlib() -> Path:
     pytest.skip("no Kotlin stdlib in the local Maven repository to run kotlin-reflect with")
 
 
+def copied_jar(tmp_path_factory, jar: Path, name: str, file_name: str) -> Path:
+    """A copy of a cached fixture jar named `file_name` in a fresh temp dir `name` (what answers name it by)."""
+    copy = tmp_path_factory.mktemp(name) / file_name
+    shutil.copy(jar, copy)
+    return copy
+
+
 def indexed_store(tmp_path_factory, jdx_home, jar: Path, name: str, file_name: str, extra: tuple[Path, ...] = (),
                   jdk: bool = False):
     """A graph of a copy of `jar` (named `file_name`), then `extra` jars, without the JDK unless `jdk`, in the session's
@@ -134,8 +141,7 @@ def indexed_store(tmp_path_factory, jdx_home, jar: Path, name: str, file_name: s
     indexed_store(...)`)."""
     from jdx.commands.session import Options, Session
 
-    copy = tmp_path_factory.mktemp(name) / file_name
-    shutil.copy(jar, copy)
+    copy = copied_jar(tmp_path_factory, jar, name, file_name)
     session = Session(Options(jars=[str(copy), *map(str, extra)], jdk=jdk, cache_dir=str(jdx_home / "cache")))
     session.index()
     yield session.store()

@@ -9,10 +9,11 @@ The oracle is the Kotlin source text: every expected line is found by searching 
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
+
+from tests.kotlin.corpus import copied_jar
 
 LIB = '''@file:JvmName("Inl")
 package ki
@@ -64,9 +65,7 @@ def inline_jar() -> Path:
 
 @pytest.fixture(scope="module")
 def jar(tmp_path_factory):
-    path = tmp_path_factory.mktemp("ktinline-cli") / "inline.jar"
-    shutil.copy(inline_jar(), path)
-    return path
+    return copied_jar(tmp_path_factory, inline_jar(), "ktinline-cli", "inline.jar")
 
 
 @pytest.fixture(scope="module")

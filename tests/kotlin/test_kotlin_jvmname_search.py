@@ -7,9 +7,10 @@ from the declarations' metadata (the graph's KotlinDecl rows) where they can be;
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
+
+from tests.kotlin.corpus import copied_jar
 
 LINK = '''package jn
 
@@ -54,8 +55,7 @@ def store(tmp_path_factory, jdx_home):
 
 @pytest.fixture(scope="module")
 def jar_args(tmp_path_factory):
-    jar = tmp_path_factory.mktemp("ktjn-cli") / "jn.jar"
-    shutil.copy(_jar(), jar)
+    jar = copied_jar(tmp_path_factory, _jar(), "ktjn-cli", "jn.jar")
     return ("--jars", str(jar), "--no-jdk")
 
 

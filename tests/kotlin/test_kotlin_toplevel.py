@@ -8,9 +8,10 @@ unless `--include-synthetic`. The sources are compiled here by kotlinc (Kotlin 1
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
+
+from tests.kotlin.corpus import copied_jar
 
 UTIL = '''@file:JvmName("Util")
 package fx
@@ -69,8 +70,7 @@ def store(tmp_path_factory, jdx_home):
 
 @pytest.fixture(scope="module")
 def jar_args(tmp_path_factory):
-    jar = tmp_path_factory.mktemp("kttop-cli") / "top.jar"
-    shutil.copy(_jar(), jar)
+    jar = copied_jar(tmp_path_factory, _jar(), "kttop-cli", "top.jar")
     return ("--jars", str(jar), "--no-jdk")
 
 
