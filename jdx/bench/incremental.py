@@ -71,6 +71,7 @@ def rows(cache: Path, env: dict, jdx: list[str], cold_seconds: float) -> list[di
     before = disk_usage(cache)
     secs, _ = _run(jdx + ["--jars", str(gson), "members", "com.google.gson.Gson", "--json", "-q"], env)
     grown = disk_usage(cache) - before
+    _run(jdx + ["--jars", str(gson), "daemon", "stop", "--json"], env)  # the answer may have started one
     shard = sum(disk_usage(p) for p in (cache / "shards").iterdir() if (p / "meta.json").exists()
                 and json.loads((p / "meta.json").read_text()).get("name") == gson.name)
     out.append(row(f"new workspace {gson.name} + JDK (JDK indexed): first `members` answer", secs,

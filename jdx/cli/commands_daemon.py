@@ -115,8 +115,10 @@ def run(idle: str = typer.Option("5m", "--idle", help=IDLE_HELP)):
               + (f"idle shutdown after {seconds:g} s" if seconds else "no idle shutdown"), file=sys.stderr, flush=True)
 
     try:
+        from jdx.dirs import cache_dir
+
         reason = serve(paths, host.execute, host.commands, idle=seconds, describe=host.describe, workspace=ws,
-                       ready=ready)
+                       ready=ready, cache=cache_dir(ws.get("cache_dir")).absolute())
         import sys
 
         print(f"jdx daemon stopped: {reason}", file=sys.stderr, flush=True)

@@ -193,13 +193,22 @@ class DaemonServer(socketserver.ThreadingUnixStreamServer):
             threading.Thread(target=self.shutdown, daemon=True).start()
 
 
-def watch_code(server: DaemonServer, code: str, every: float = CODE_CHECK) -> None:
+def watch_code(server: DaemonServer, code: str, every: float = CODE_CHECK, cache: Path | None = None) -> None:
     """Stops a daemon whose jdx files changed on disk (an edit in place, a reinstall of the same version): its
-    clients now look for another socket (paths.code_fingerprint), so it would only hold memory until idle."""
+    clients now look for another socket (paths.code_fingerprint), so it would only hold memory until idle. Stops
+    too when its cache directory was removed (`rm -rf` of the cache, a throw-away cache of a script): the graph it
+    holds open is gone for every other process, and what it would write next has nowhere to go."""
+    seen = cache is not None and cache.is_dir()  # a cache made by the daemon's first answer counts from then
     while not server._stopped.wait(every):
         if code_fingerprint(fresh=True) != code:
             server.stop("code changed")
             return
+        if cache is not None:
+            present = cache.is_dir()
+            if seen and not present:
+                server.stop("cache directory removed")
+                return
+            seen = seen or present
 
 
 def rss_bytes() -> int:
@@ -242,8 +251,8 @@ def sweep(paths: DaemonPaths, pid: int | None = None) -> list[str]:
 
 def serve(paths: DaemonPaths, execute: Execute, commands: frozenset[str], *, idle: float = DEFAULT_IDLE,
           describe: Callable[[], dict] | None = None, workspace: dict | None = None,
-          ready: Callable[[DaemonServer], None] | None = None) -> str:
-    """Runs a daemon until stopped; returns why it stopped ("idle", "SIGTERM", ...)."""
+          ready: Callable[[DaemonServer], None] | None = None, cache: Path | None = None) -> str:
+    """Runs a daemon until stopped; returns why it stopped ("idle", "SIGTERM", "cache directory removed", ...)."""
     lock_fd = acquire_lock(paths)
     server = None
     try:
@@ -256,7 +265,8 @@ def serve(paths: DaemonPaths, execute: Execute, commands: frozenset[str], *, idl
         if ready:
             ready(server)
         threading.Thread(target=server.watch_idle, name="jdx-idle", daemon=True).start()
-        threading.Thread(target=watch_code, args=(server, code_fingerprint()), name="jdx-code", daemon=True).start()
+        threading.Thread(target=watch_code, args=(server, code_fingerprint()), kwargs={"cache": cache}, name="jdx-code",
+                         daemon=True).start()
         try:
             server.serve_forever(poll_interval=0.1)
         finally:

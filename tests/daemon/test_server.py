@@ -211,3 +211,34 @@ def test_status_answers_while_a_query_runs(thread_daemon, ws):
         assert control.status(ws)["queries"] == 1 and time.monotonic() - start < 1
     finally:
         slow.join(10)
+
+
+class _Watched:
+    """What `watch_code` needs of a server: the stop event and `stop`."""
+
+    def __init__(self):
+        self._stopped = threading.Event()
+        self.reason = None
+
+    def stop(self, reason: str) -> None:
+        self.reason = reason
+        self._stopped.set()
+
+
+def test_a_daemon_stops_when_its_cache_directory_is_removed(tmp_path):
+    from jdx.daemon.paths import code_fingerprint
+    from jdx.daemon.server import watch_code
+
+    cache = tmp_path / "cache"
+    server = _Watched()
+    watcher = threading.Thread(target=watch_code, args=(server, code_fingerprint()),
+                               kwargs={"every": 0.02, "cache": cache}, daemon=True)
+    watcher.start()
+    time.sleep(0.1)
+    assert server.reason is None  # no cache yet (the daemon's first answer makes it): nothing to miss
+    cache.mkdir()
+    time.sleep(0.1)
+    assert server.reason is None
+    cache.rmdir()
+    watcher.join(5)
+    assert server.reason == "cache directory removed"
