@@ -3,7 +3,8 @@ meaning, row counts of the current workspace, and example queries, for `jdx cyph
 
 from __future__ import annotations
 
-from jdx.graph_schema.schema import ADDED, ADDED_TWINS, NODE_TABLES, REL_TABLES, rel_labels
+from jdx.graph_schema.queries_graph import count_nodes, count_rels
+from jdx.graph_schema.schema import ADDED, ADDED_TWINS, NODE_TABLES, REL_TABLES
 from jdx.graph_schema.schema_docs import EXAMPLES, NODES, RELS
 from jdx.graph_schema.store import GraphStore
 
@@ -12,7 +13,7 @@ def describe(store: GraphStore) -> dict:
     nodes = []
     for name, cols in NODE_TABLES.items():
         meaning, props = NODES[name]
-        rows = store.rows(f"MATCH (n:{name}) RETURN count(n) AS n")[0]["n"]
+        rows = store.rows(count_nodes(name))[0]["n"]
         nodes.append({"name": name, "meaning": meaning, "rows": rows, "key": cols[0][0],
                       "properties": [{"name": c, "type": t, "meaning": props[c]} for c, t in cols]})
     rels = []
@@ -21,7 +22,7 @@ def describe(store: GraphStore) -> dict:
         if name in ADDED_TWINS:
             meaning += (f"; the rows an incremental update appended are in its twin {name}{ADDED} (counted here): "
                         f"jdx cypher matches both for a pattern naming {name}")
-        rows = store.rows(f"MATCH ()-[r:{rel_labels(name)}]->() RETURN count(r) AS n")[0]["n"]
+        rows = store.rows(count_rels(name))[0]["n"]
         rels.append({"name": name, "meaning": meaning, "rows": rows, "ends": [{"from": a, "to": b} for a, b in pairs],
                      "properties": [{"name": c, "type": t, "meaning": props[c]} for c, t in cols]})
     return {"nodes": nodes, "relationships": rels,

@@ -361,8 +361,7 @@ def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, l
 
 def duplicate_class_warnings(store: GraphStore, fqn: str) -> list[Warning_]:
     """DUPLICATE_CLASS for the class `fqn` (dotted, `$` for nesting) when several artifacts provide it."""
-    rows = store.rows("MATCH (t:Type) WHERE t.fqn = $fqn AND NOT t.external AND NOT t.shadowed "
-                      "RETURN t.name AS name, t.fqn AS fqn LIMIT 1", {"fqn": fqn})
+    rows = store.rows(queries_search.VISIBLE_TYPE_BY_FQN, {"fqn": fqn})
     return _duplicates(store, rows[0]) if rows else []
 
 

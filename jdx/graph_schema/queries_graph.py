@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from jdx.graph_schema.schema import rel_labels
+
 
 @dataclass(frozen=True)
 class ByIds:
@@ -157,3 +159,13 @@ ANNOTATED_WITH = _by_ids("t", "Type", "(x)-[r:ANNOTATED_BY]->(t:Type{ID})",
 
 # `throws` clauses (the graph keeps them on the method; REFERENCES kind throws may be absent)
 OVERRIDERS_COUNT = "MATCH (o:Method)-[:OVERRIDES]->(m:Method {id: $id}) RETURN count(o) AS n"
+
+
+def count_nodes(label: str) -> str:
+    """Rows of node table `label` (`jdx schema`)."""
+    return f"MATCH (n:{label}) RETURN count(n) AS n"
+
+
+def count_rels(name: str) -> str:
+    """Rows of relationship table `name` and of its incremental twin (`jdx schema`)."""
+    return f"MATCH ()-[r:{rel_labels(name)}]->() RETURN count(r) AS n"

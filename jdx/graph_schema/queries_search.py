@@ -57,6 +57,10 @@ FIELDS_NAMED = (
     "f.artifact AS artifact ORDER BY id"
 )
 
+# the class a fully qualified name stands for on the classpath (its first copy), for DUPLICATE_CLASS
+VISIBLE_TYPE_BY_FQN = ("MATCH (t:Type) WHERE t.fqn = $fqn AND NOT t.external AND NOT t.shadowed "
+                       "RETURN t.name AS name, t.fqn AS fqn LIMIT 1")
+
 
 # the JDK's packages with the module descriptors' word on them (ranking: implementation packages last)
 JDK_PACKAGES = "MATCH (p:Package) WHERE p.jdk_internal IS NOT NULL RETURN p.name AS name, p.jdk_internal AS internal"
