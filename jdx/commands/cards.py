@@ -68,7 +68,7 @@ def members_answer(session, text: str, opts, view: str = "jvm"):
     if result.pop("kotlin_target", False) and view == "kotlin":
         from jdx.engine.kotlin_view import members_view
 
-        members_view(store, result, opts.access)
+        members_view(store, result, opts.access, opts.sort)
     artifact = artifact_names(store).get(result.pop("artifact") or "", "")
     result["artifact_name"] = artifact
     warnings = []

@@ -215,7 +215,7 @@ def jvm_name_of(store, type_id: str, kotlin_name: str, text: str) -> str | None:
     return next(iter(names), None)
 
 
-def members_view(store, result: dict, access: tuple[str, ...] = ("public", "protected")) -> None:
+def members_view(store, result: dict, access: tuple[str, ...] = ("public", "protected"), sort: str = "kind") -> None:
     """`members` of a Kotlin class (spec §9.3 step 7): each JVM member that compiles from a Kotlin declaration
     carries it; the declaration's other members (a property's setter, `$default`, @JvmOverloads copies) fold
     into the first one listed; members of Java supertypes keep their JVM form. An inherited Kotlin declaration
@@ -252,11 +252,29 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
             seen.add(row["id"])
             item = {**item, "kotlin": inherited.entry(row)}
         out.append(item)
-    result["members"] = out
+    result["members"] = _by_kotlin_name(out, sort)
     result["view"] = "kotlin"
     result["folded"] = folded
     if internal:
         result["internal_hidden"] = internal
+
+
+def _by_kotlin_name(items: list[dict], sort: str) -> list[dict]:
+    """The members in `--sort` order by the names a Kotlin caller writes: a property sits by its name, not by its
+    getter's (`val routeDatabase` among the r's, not by `getRouteDatabase`), a deprecated `@JvmName("-deprecated_x")`
+    function beside its `val x`. The groups the JVM order made (declaring type, then kind) stay as they were."""
+    group: list[int] = []
+    last = None
+    for item in items:
+        key = (None if sort == "name" else item["declaring"], item["kind"] if sort == "kind" else None)
+        if key != last:
+            group.append(len(group))
+            last = key
+        else:
+            group.append(group[-1])
+    order = sorted(range(len(items)), key=lambda i: (group[i], (items[i].get("kotlin") or {}).get("name")
+                                                      or items[i]["name"], items[i]["ref"]))
+    return [items[i] for i in order]
 
 
 # --- inherited declarations as the class sees them (jdx.kotlin.substitute) ---------------------------------------
