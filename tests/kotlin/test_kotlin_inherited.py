@@ -253,8 +253,8 @@ def test_default_impls_forwarders_carry_the_interface_declaration(run_jdx, jar, 
     assert "public open fun twice(who: Long): Long" + marker in rude
     kid = _text(run_jdx, jar, "ki.PoliteKid")  # a forwarder of a superclass, seen from the subclass
     assert kid[kid.index("inherited from ki.PoliteBase") + 1:][:5] == [
-        "public open fun abstractOne(): String", "public open val title: String" + marker,
-        "public open fun greet(who: Char): String" + marker, "public open fun plain(): Int" + marker,
+        "public open fun abstractOne(): String", "public open fun greet(who: Char): String" + marker,
+        "public open fun plain(): Int" + marker, "public open val title: String" + marker,
         "public open fun twice(who: Char): Char" + marker]
 
 
