@@ -30,8 +30,8 @@ from jdx.engine.diff.members import (
     is_enum_constant,
     kind_of,
 )
-from jdx.engine.diff.surface import (ABSTRACT, FINAL, LEVELS, OBJECT, STATIC, VOLATILE_OR_BRIDGE, Member, Surface,
-                                    TypeInfo)
+from jdx.engine.diff.surface import (ABSTRACT, FINAL, LEVELS, OBJECT, PROTECTED, PUBLIC, STATIC, VOLATILE_OR_BRIDGE,
+                                    Member, Surface, TypeInfo)
 from jdx.engine.diff.visibility import ApiView, DiffOptions
 
 Platform = Callable[[str], "TypeInfo | None"]  # a type neither side holds, by internal name (the running JDK's)
@@ -46,14 +46,22 @@ def compare(old: Surface, new: Surface, options: DiffOptions, platform: Platform
     out: list[Finding] = []
     for name in sorted(set(old.types) | set(new.types)):
         o, n = old.types.get(name), new.types.get(name)
+        if o is not None and n is not None and stable(name):
+            continue  # identical, enclosing classes too: equally API on both sides, nothing to find
         o_api = o is not None and views[0].type_is_api(name)
         n_api = n is not None and views[1].type_is_api(name)
         if o_api and n is None:
+            if views[0].empty_facade(o):
+                continue  # a Kotlin file facade of internal functions only: never API, so never removed
             out.append(Finding("TYPE_REMOVED", type_ref(name), o.kind, type_form(o), None, id=name))
         elif o_api and not n_api:
-            detail = f"{o.level} -> {n.level}"
+            detail = f"{views[0].type_level(o)} -> {views[1].type_level(n)}"
             if n.anonymous_or_local and LEVELS[n.level] >= LEVELS["protected"]:
                 detail = "now an anonymous or local class (no source can name it)"
+            elif LEVELS[n.level] >= LEVELS["protected"] and not n.access & 0x1000 and not _kotlin_api(views[1], n):
+                # a type that became Kotlin `internal` is narrowed, not removed: its JVM class is still there, so
+                # compiled callers link, but no Kotlin source outside the module can name it any more
+                detail += " (Kotlin metadata; still public on the JVM)"
             elif n.outer and n.outer in new.types and LEVELS[n.level] >= LEVELS["protected"]:
                 detail = f"enclosing {type_ref(n.outer)} is no longer part of the API"
             elif n.access & 0x1000:
@@ -61,11 +69,22 @@ def compare(old: Surface, new: Surface, options: DiffOptions, platform: Platform
             out.append(Finding("TYPE_VISIBILITY_NARROWED", type_ref(name), o.kind, type_form(o), type_form(n), detail,
                                name))
         elif n_api and not o_api:
-            was = "" if o is None else "was an anonymous or local class" if o.anonymous_or_local else f"was {o.level}"
+            if o is None and views[1].empty_facade(n):
+                continue
+            was = "" if o is None else "was an anonymous or local class" if o.anonymous_or_local else \
+                f"was {views[0].type_level(o)}"
+            if o is not None and was == "was public" and o.outer in old.types:
+                was = f"enclosing {type_ref(o.outer)} was not part of the API"
             out.append(Finding("TYPE_ADDED", type_ref(name), n.kind, None, type_form(n), was, name))
-        elif o_api and n_api and not stable(name):
+        elif o_api and n_api:
             out += _compare_type(o, n, views, sides, platform)
     return sorted(out, key=Finding.sort_key)
+
+
+def _kotlin_api(view: ApiView, t: TypeInfo) -> bool:
+    """Whether `t`'s own Kotlin visibility (not its enclosing classes') lets it be API."""
+    kotlin = view.kotlin.type_access(t.name) if t.kotlin else None
+    return kotlin is None or kotlin.is_api
 
 
 class _Stable:
@@ -91,7 +110,21 @@ class _Stable:
         related = {s for s in o.supertypes if s in self.old.types or s in self.new.types}
         if o.outer and (o.outer in self.old.types or o.outer in self.new.types):
             related.add(o.outer)
+        related.update(_facade_parts(o))  # what a Kotlin multi-file facade's members are (their visibility)
         return all(self(r) for r in related)
+
+
+def _facade_parts(t: TypeInfo) -> list[str]:
+    """The part classes of a Kotlin multi-file facade (`@Metadata(k = 4)`, parts in `d1`); [] for any other class."""
+    if not t.kotlin or '"k":4' not in t.kotlin.replace(" ", ""):
+        return []
+    import json
+
+    try:
+        parts = json.loads(t.kotlin).get("d1") or []
+    except (ValueError, AttributeError):
+        return []
+    return [p for p in parts if isinstance(p, str)]
 
 
 def _compare_type(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], sides,
@@ -275,9 +308,15 @@ def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], s
             for ext in extensions():
                 out += ext.compare_members(m, other, sides)
         elif key in n.members and not n.members[key].synthetic:
+            # also a Kotlin member made `internal` whose JVM name stays (a file-level function, a constructor):
+            # compiled callers still link, Kotlin sources outside the module can no longer call it. One whose JVM
+            # name is now mangled (`name$module`) is a MEMBER_REMOVED below: compiled callers fail to link.
             hidden = n.members[key]
+            detail = f"{views[0].member_level(m)} -> {views[1].member_level(hidden)}"
+            if hidden.access & (PUBLIC | PROTECTED):
+                detail += " (Kotlin metadata; still public on the JVM)"
             out.append(Finding("MEMBER_VISIBILITY_NARROWED", member_ref(m), kind_of(m), member_form(m),
-                               member_form(hidden), f"{m.level} -> {hidden.level}", member_id(m)))
+                               member_form(hidden), detail, member_id(m)))
         else:
             removed.append(m)
     for key, m in new_members.items():
@@ -288,7 +327,7 @@ def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], s
             out.append(_synthetic_flipped(was, m))
         elif (was := o.members.get(key)) is not None and not was.synthetic:
             out.append(Finding("MEMBER_ADDED", member_ref(m), kind_of(m), member_form(was),
-                               member_form(m), f"was {was.level}", member_id(m)))
+                               member_form(m), f"was {views[0].member_level(was)}", member_id(m)))
         else:
             added.append(m)
     paired, removed, added, ambiguous = _pair_by_shape(removed, added)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from jdx.engine.diff.extensions import register
 from jdx.engine.diff.findings import Finding
 from jdx.engine.diff.forms import member_form, member_id, member_ref
+from jdx.engine.diff.kotlin_visibility import decoded_metadata
 from jdx.engine.diff.members import kind_of
 
 # jdx.kotlin is imported by the functions below, on the first pair of types that both carry metadata: a diff of
@@ -20,29 +21,18 @@ _PAIRED = ("KOTLIN_NAME_CHANGED", "KOTLIN_SUSPEND_CHANGED")
 
 def _type_rows(t, surface) -> list[dict]:
     """A class's declarations; a multi-file facade's are its parts' (the members it delegates to)."""
-    from jdx.kotlin import MetadataError, decode_metadata
-
-    try:
-        meta = decode_metadata(t.kotlin, lambdas=False) if t.kotlin else None
-    except MetadataError:
-        return []
+    meta = decoded_metadata(surface, t.name)
     if meta is not None and meta.facade_parts:
-        return [r for part in meta.facade_parts if part in surface.types
-                for r in _rows(t.name, surface.types[part].kotlin)]
-    return _rows(t.name, t.kotlin)
+        return [r for part in meta.facade_parts for r in _rows(t.name, decoded_metadata(surface, part))]
+    return _rows(t.name, meta)
 
 
-def _rows(owner: str, raw: str | None) -> list[dict]:
-    """The declarations of one class's metadata in the `kotlin` table's row form (what jdx.kotlin.diff reads),
-    linked to `owner`'s JVM members."""
-    from jdx.kotlin import MetadataError, decode_metadata
+def _rows(owner: str, meta) -> list[dict]:
+    """The declarations of one class's decoded metadata in the `kotlin` table's row form (what jdx.kotlin.diff
+    reads), linked to `owner`'s JVM members."""
     from jdx.kotlin.render import render_function, render_property, render_type
 
-    if not raw:
-        return []
-    try:
-        meta = decode_metadata(raw, lambdas=False)
-    except MetadataError:
+    if meta is None:
         return []
     decls = meta.klass or meta.package
     if decls is None:

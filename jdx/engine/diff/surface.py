@@ -186,6 +186,8 @@ class Surface:
     label: str
     types: dict[str, TypeInfo]
     duplicates: list[str] = field(default_factory=list)  # class names held twice (the first one is kept)
+    # class name -> its decoded @Metadata (None: none or unreadable), filled by kotlin_visibility.decoded_metadata
+    kotlin_decoded: dict[str, object] = field(default_factory=dict, repr=False)
 
     def ancestors(self, name: str) -> tuple[list[str], list[str]]:
         """(every supertype reachable through classes this side holds, nearest first; the supertypes it lacks)."""

@@ -4,13 +4,15 @@
 protected members. An anonymous or local class is never API, whatever its flags (kotlinc marks anonymous objects
 public; no source can name one). A public type also exposes the public and protected members it inherits from a
 non-public supertype of the same artifact (javac re-exports them; the JVM resolves them through the public type),
-so those count as the public type's own surface.
+so those count as the public type's own surface. A Kotlin declaration is API only when its `@Metadata` says so:
+`internal` (or `private`) is JVM-public but not API unless `@PublishedApi` (kotlin_visibility.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from jdx.engine.diff.kotlin_visibility import KotlinDeclarations
 from jdx.engine.diff.surface import LEVELS, OBJECT, PROTECTED, PUBLIC, STATIC, SYNTHETIC, Member, Surface, TypeInfo
 from jdx.engine.diff.surface import VOLATILE_OR_BRIDGE as BRIDGE
 
@@ -29,6 +31,7 @@ class ApiView:
         self.options = options
         self._api: dict[str, bool] = {}
         self._members: dict[str, dict[str, Member]] = {}
+        self.kotlin = KotlinDeclarations(surface)
 
     def type_is_api(self, name: str) -> bool:
         if name not in self._api:
@@ -43,13 +46,43 @@ class ApiView:
             return True
         if LEVELS[t.level] < LEVELS["protected"] or t.anonymous_or_local:
             return False
+        kotlin = self.kotlin.type_access(t.name) if t.kotlin else None
+        if kotlin is not None and not kotlin.is_api:
+            return False  # Kotlin `internal`/`private`: public on the JVM only
         return t.outer is None or t.outer not in self.surface.types or self.type_is_api(t.outer)
 
     def member_is_api(self, m: Member) -> bool:
         access = m.access
         if not self.options.include_synthetic and (access & SYNTHETIC or (not m.is_field and access & BRIDGE)):
             return False  # Member.synthetic
-        return self.options.visibility == "all" or bool(access & (PUBLIC | PROTECTED))  # level protected or wider
+        if self.options.visibility == "all":
+            return True
+        if not access & (PUBLIC | PROTECTED):  # level protected or wider
+            return False
+        kotlin = self._kotlin_member(m)
+        return kotlin is None or kotlin.is_api
+
+    def _kotlin_member(self, m: Member):
+        owner = self.surface.types.get(m.owner)
+        return self.kotlin.member_access(m) if owner is not None and owner.kotlin else None
+
+    def empty_facade(self, t: TypeInfo) -> bool:
+        """A Kotlin file or multi-file facade without one member in the compared surface (its functions all
+        `internal` or private): Kotlin sources never name a facade, so then it is no API of its own."""
+        if self.options.visibility == "all" or not t.kotlin:
+            return False
+        meta = self.kotlin.metadata(t.name)
+        return meta is not None and meta.kind in ("file facade", "multi-file class facade") and not self.members(t.name)
+
+    def type_level(self, t: TypeInfo) -> str:
+        """A type's visibility for a detail: the Kotlin one (`internal`) when metadata states it, else the JVM's."""
+        kotlin = self.kotlin.type_access(t.name) if t.kotlin and LEVELS[t.level] >= LEVELS["protected"] else None
+        return kotlin.text if kotlin is not None else t.level
+
+    def member_level(self, m: Member) -> str:
+        """A member's visibility for a detail, as `type_level`."""
+        kotlin = self._kotlin_member(m) if m.access & (PUBLIC | PROTECTED) else None
+        return kotlin.text if kotlin is not None else m.level
 
     def members(self, name: str) -> dict[str, Member]:
         """Compared members of an API type: declared ones, plus (public view) those re-exported from non-public
