@@ -8,6 +8,9 @@ declaring type and the subtypes that inherit it, never the callers of its overri
 callers of a Kotlin function include the callers of its `$default` stub (`via foo$default`; a multi-file facade's
 stub reaches it through its part's), never the stub or an @JvmOverloads copy forwarding to it
 (`kotlin_hits.kotlin_sites`); `--view jvm` lists the stub as the caller and a note says where its callers are.
+A multi-file facade's function is one node (`_facade_twins`): the facade's public copy, what callers call, stands for
+the part's method that holds its code (`part` names it; its lines are the part's), so its callers are the next level
+and `calls` of the copy are the part's calls; `--view jvm` keeps the copy and the part's method as two hops.
 """
 
 from __future__ import annotations
@@ -16,8 +19,8 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from jdx.engine.kotlin_hits import KotlinSites, kotlin_sites, through_name
-from jdx.engine.kotlin_view import member_ref
+from jdx.engine.kotlin_hits import KotlinSites, has_kotlin, kotlin_sites, through_name
+from jdx.engine.kotlin_view import member_kotlin, member_ref
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_type
 from jdx.engine.relations import (ArtifactFilter, Artifacts, TreeWalk, check_depth, check_limit, is_bridge,
@@ -44,6 +47,13 @@ class _CallGraph:
         self.arts = arts
         self.g = nx.DiGraph()
         self.rows: dict[str, dict] = {}
+        self.parts: dict[str, str] = {}  # a multi-file facade's copy shown -> the part's method it stands for
+
+    def remember_ids(self, ids) -> None:
+        """Rows of methods known by id only (a facade's copy standing for its part's method)."""
+        missing = [i for i in ids if i not in self.rows]
+        for r in rows_by_ids(self.store, q.METHODS_BY_IDS, missing) if missing else ():
+            self.remember(r, "")
 
     def remember(self, row: dict, prefix: str) -> None:
         if row[prefix + "id"] in self.rows:
@@ -81,7 +91,36 @@ class _CallGraph:
             out["external"] = True
         if row.get("c_access") is not None and is_bridge(row, "c_"):
             out["bridge"] = True
+        if child in self.parts and self.parts[child] in self.rows:
+            out["part"] = method_ref(self.rows[self.parts[child]], "c_")
         return out
+
+
+_TWIN_ROLES = {"method": "facade", "facade": "method", "getter": "getter", "setter": "setter", "default": "default"}
+
+
+def _facade_twins(store: GraphStore, ids) -> dict[str, tuple[str, str]]:
+    """Member id -> (the facade's copy, the part's method) of the Kotlin declaration of a multi-file facade
+    (`@file:JvmMultifileClass`) it compiles to, for those of `ids` that are one of the two: the facade's public
+    static copy (what callers call) only calls the part's method, which holds the code. A function's pair, its
+    `$default` stubs', or a property accessor's; a facade whose parts it inherits (kotlin-stdlib's) has no copies,
+    so no pairs."""
+    ids = sorted(set(ids))
+    if not ids or not has_kotlin(store):
+        return {}
+    out = {}
+    for mid, rows in member_kotlin(store, ids).items():
+        d = rows[0]
+        facade, part, twin = d.get("facade"), d["owner"], _TWIN_ROLES.get(rows[0]["role"])
+        if not facade or twin is None or mid.split("#", 1)[0] not in (facade, part):
+            continue
+        mine = mid.split("#", 1)[0]
+        other = next((m for role, m in (link.split(":", 1) for link in d["jvm"] or () if not link.startswith("type:"))
+                      if role == twin and m != mid and m.split("#", 1)[0] in (facade, part)
+                      and m.split("#", 1)[0] != mine), None)
+        if other is not None:
+            out[mid] = (mid, other) if mine == facade else (other, mid)
+    return out
 
 
 def _forwarded(kt: KotlinSites, rows: list[dict], ids: list[str]) -> dict[str, str]:
@@ -94,16 +133,46 @@ def _forwarded(kt: KotlinSites, rows: list[dict], ids: list[str]) -> dict[str, s
     return out
 
 
+def _twin_rows(rows: list[dict], pairs: dict[str, tuple[str, str]], ids: list[str]) -> list[dict]:
+    """CALLS_INTO `rows` read as calls of `ids`: the facade copy's own call of its part's method left out, a call of
+    the twin of one of `ids` (its facade copy, its part's method) made a call of that one, `via` the class it
+    names (an inlined body names the part's method: its source is the part's)."""
+    twin_of = {}
+    for i in ids:
+        if i in pairs:
+            facade, part = pairs[i]
+            twin_of[part if i == facade else facade] = i
+    out = []
+    for r in rows:
+        pair = pairs.get(r["target"]) or pairs.get(twin_of.get(r["target"], ""))
+        if pair and (r["c_id"], r["target"]) == pair:
+            continue  # the copy forwarding to the part's method: the function itself
+        if r["target"] in twin_of and r["target"] not in ids:
+            via = r["via"] or (r["target"].split("#", 1)[0] if r["kind"] != "inline" else None)
+            r = {**r, "target": twin_of[r["target"]], "via": via}
+        out.append(r)
+    return out
+
+
 def _callers_loader(cg: _CallGraph, flt: ArtifactFilter, view: str = "kotlin"):
     def load(ids: list[str]) -> None:
         kt = kotlin_sites(cg.store, ids) if view == "kotlin" else None
         stubs = kt.stubs if kt is not None else {}
-        rows = rows_by_ids(cg.store, q.CALLS_INTO, list(ids) + sorted(stubs))
+        pairs = _facade_twins(cg.store, ids) if view == "kotlin" else {}
+        twins = {x for i in ids if i in pairs for x in pairs[i]}
+        rows = rows_by_ids(cg.store, q.CALLS_INTO, sorted(set(ids) | set(stubs) | twins))
+        if pairs:
+            rows = _twin_rows(rows, pairs, ids)
         if kt is not None:
             stubs = _forwarded(kt, rows, ids)  # a stub forwarding to none of `ids` is another level's
             rows = [r for r in rows if not kt.forwarding(r["c_id"], r["target"])
                     and (r["target"] in ids or r["target"] in stubs)]
         writers = lambda_writers(cg.store, [r["c_id"] for r in rows if is_lambda(r, "c_")])
+        # a caller that is a multi-file part's method shows as the facade's copy callers call (one node, one hop)
+        folds = {} if view != "kotlin" else {
+            m: pair[0] for m, pair in _facade_twins(cg.store, {w["c_id"] for w in writers.values()} | {
+                r["c_id"] for r in rows if "__" in r["c_id"].split("#", 1)[0]}).items() if m == pair[1]}
+        cg.remember_ids(sorted(set(folds.values())))
         for r in sorted(rows, key=lambda r: (stubs.get(r["target"], r["target"]), r["c_id"], r["line"] or -1)):
             caller, in_lambda = r, False
             if is_lambda(r, "c_") and r["c_id"] in writers:
@@ -111,22 +180,35 @@ def _callers_loader(cg: _CallGraph, flt: ArtifactFilter, view: str = "kotlin"):
             if not flt.accepts(cg.arts, caller["c_artifact"]):
                 continue
             cg.remember(caller, "c_")
+            caller_id = caller["c_id"]
+            if caller_id in folds and folds[caller_id] in cg.rows:
+                caller_id = folds[caller_id]
+                cg.parts[caller_id] = caller["c_id"]
             target, via = stubs.get(r["target"], r["target"]), [format_type(r["via"])] if r["via"] else []
             if r["target"] in stubs:  # a Kotlin caller omitting a defaulted argument calls the `$default` stub
                 via.append(through_name(r["target"]))
-            cg.add(target, caller["c_id"], r["line"], r["kind"], ", ".join(via), in_lambda)
+            cg.add(target, caller_id, r["line"], r["kind"], ", ".join(via), in_lambda)
     return load
 
 
-def _calls_loader(cg: _CallGraph, flt: ArtifactFilter, external_only: bool):
+def _calls_loader(cg: _CallGraph, flt: ArtifactFilter, external_only: bool, view: str = "kotlin"):
     def load(ids: list[str]) -> None:
         owner = {i: i for i in ids}
-        pending = list(ids)
+        # a multi-file facade's copy only calls its part's method: the part's calls are the copy's (one hop)
+        parts = {} if view != "kotlin" else {
+            pair[1]: pair[0] for m, pair in _facade_twins(cg.store, ids).items() if m == pair[0]}
+        for part, facade in parts.items():
+            owner.setdefault(part, facade)
+            cg.parts[facade] = part
+        cg.remember_ids(sorted(parts))
+        pending = sorted(set(owner))
         while pending:
             rows = rows_by_ids(cg.store, q.CALLS_FROM, pending)
             pending = []
             for r in sorted(rows, key=lambda r: (r["source"], r["t_id"], r["line"] or -1)):
                 src = owner[r["source"]]
+                if parts.get(r["t_id"]) == src:
+                    continue  # the facade's copy forwarding to its part's method
                 if r["kind"] == "handle" and is_lambda(r, "t_"):
                     if r["t_id"] not in owner:  # the lambda's body runs as part of the method that wrote it
                         owner[r["t_id"]] = src
@@ -139,8 +221,14 @@ def _calls_loader(cg: _CallGraph, flt: ArtifactFilter, external_only: bool):
                     continue
                 cg.remember(r, "t_")
                 cg.add(src, r["t_id"], r["line"], r["kind"], format_type(r["via"]) if r["via"] else None,
-                       r["source"] != src)
+                       r["source"] != src and parts.get(r["source"]) != src)
     return load
+
+
+def _entries(entries: list[dict]):
+    for e in entries:
+        yield e
+        yield from _entries(e.get("children", []))
 
 
 def _fix_twins(store: GraphStore, cg: _CallGraph, trees: list[dict]) -> None:
@@ -207,7 +295,7 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
     for r in rows_by_ids(store, q.METHODS_BY_IDS, [t.id for t in symbol.targets]):
         cg.remember(r, "")
     load = _callers_loader(cg, opts.filter, opts.view) if direction == "in" else \
-        _calls_loader(cg, opts.filter, opts.external_only)
+        _calls_loader(cg, opts.filter, opts.external_only, opts.view)
     walk = TreeWalk(cg.g, cg.order, load, limit, depth)
     trees, notes = [], []
     for t in symbol.targets:
@@ -219,6 +307,13 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
             notes.append(note)
     if direction == "in" and opts.view == "jvm":
         notes.extend(_stub_notes(store, [t.id for t in symbol.targets]))
+    shown = {e["id"] for t in trees for e in _entries(t["tree"])} | {t["id"] for t in trees}
+    folded = sorted((f, p) for f, p in cg.parts.items() if f in shown and p in cg.rows)
+    if folded:
+        facade, part = folded[0]
+        notes.append(f"a multi-file facade's function is shown once, as the facade's copy callers call "
+                     f"({method_ref(cg.rows[facade], 'c_')}); its code, and the lines, are its part's method's "
+                     f"({method_ref(cg.rows[part], 'c_')}); --view jvm shows the two as separate hops")
     if direction == "out":
         notes.append("each call names the declaration the JVM links; invokevirtual/invokeinterface may run an "
                      "override at run time (jdx overrides <method>)")

@@ -184,8 +184,11 @@ def _unqualified(store: GraphStore, name: str) -> list[dict]:
     grouped: dict[tuple[str, str], list[dict]] = defaultdict(list)
     for r in index_for(store).named(name):
         grouped[(r["kind"], r["owner"])].append(r)
+    parts = _facade_parts(store, grouped)
     out = []
     for (kind, owner), rows in grouped.items():
+        if (kind, owner) in parts:
+            continue
         r = rows[0]
         if kind in TYPE_KINDS:
             ref = format_type(owner)
@@ -201,6 +204,26 @@ def _unqualified(store: GraphStore, name: str) -> list[dict]:
         if p["name"].rsplit(".", 1)[-1] == name:
             out.append({"kind": "package", "ref": p["name"], "artifact": "", "public": True})
     return out
+
+
+def _facade_parts(store: GraphStore, grouped: dict[tuple[str, str], list[dict]]) -> set[tuple[str, str]]:
+    """Method groups of a Kotlin multi-file facade's part (`BuildersKt__Builders_commonKt#launch`) whose every method
+    has its facade's copy among the candidates (`BuildersKt#launch`): one Kotlin function, called through the facade,
+    which holds the candidate, as `search` folds it (a frame or a reference naming the part still finds it)."""
+    parts = {k: rows for k, rows in grouped.items() if k[0] == "method" and "__" in k[1]}
+    if not parts:
+        return set()
+    from jdx.engine.kotlin_view import member_kotlin
+
+    decls = member_kotlin(store, [r["id"] for rows in parts.values() for r in rows])
+    listed = {r["id"] for (kind, _owner), rows in grouped.items() if kind == "method" for r in rows}
+
+    def in_facade(member_id: str) -> bool:
+        d = (decls.get(member_id) or [{}])[0]
+        return bool(d.get("facade")) and any(link.split(":", 1)[1] in listed for link in d.get("jvm") or ()
+                                             if link.split(":", 1)[1].split("#", 1)[0] == d["facade"])
+
+    return {k for k, rows in parts.items() if all(in_facade(r["id"]) for r in rows)}
 
 
 def _near_members(store: GraphStore, owners: list[dict], member: str, limit: int = 5) -> list[dict]:

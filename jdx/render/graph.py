@@ -21,6 +21,8 @@ def _markers(e: dict) -> str:
         out.append("(external)")
     if e.get("bridge"):
         out.append("(compiler bridge)")
+    if e.get("part"):  # a multi-file facade's copy: the code, and the lines, are its part's
+        out.append(f"(code in {e['part'].split('#', 1)[0].rsplit('.', 1)[-1]})")
     if "inline" in e.get("kinds", ()):
         out.append("(inlined)")  # kotlinc copied an inline function's body into the caller (its SMAP says where)
     if e.get("seen"):
