@@ -20,8 +20,10 @@ def run_cypher(session, req: CypherRequest):
 
     if not req.query.strip():
         raise UsageError("empty Cypher query")
+    from jdx.graph_schema.cypher_guard import check_read_only
     from jdx.graph_schema.schema import expand_rel_labels
 
+    check_read_only(req.query)  # before the workspace is opened: a refused query costs nothing
     table = session.store().query(expand_rel_labels(req.query))
     return Answer({"columns": table.column_names, "rows": table.to_pylist()}, [],
                   provenance=[{"symbol": "cypher", "origin": "bytecode", "detail": "the workspace graph"}])

@@ -1,0 +1,68 @@
+"""`jdx cypher` reads the workspace graph and nothing else (spec §7.4, §17): clauses that read or write files, load
+code, open other databases or change settings are refused before Kùzu sees the query (exit 3, CYPHER_REFUSED), on
+every adapter, while reading queries — keywords in strings, names and comments included — still run."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from jdx.graph_schema.cypher_guard import CypherRefused, check_read_only
+
+READS = [
+    "MATCH (t:Type) RETURN count(t)",
+    "MATCH (load:Type) RETURN load.id AS copy",
+    "MATCH (load:Type) RETURN load",
+    "MATCH (t:Type) WHERE t.fqn = 'LOAD FROM x' RETURN t",
+    'MATCH (t:Type) WHERE t.fqn = "COPY x TO y" RETURN t',
+    "MATCH (m:Method) // LOAD FROM '/etc/passwd'\nRETURN m.name",
+    "MATCH (m:Method) /* INSTALL json */ RETURN m.name",
+    "MATCH (t:`COPY`) RETURN t",
+    "MATCH (t:Type) RETURN t.copy, t.load, t.use",
+    "CALL show_tables() RETURN *",
+    "call TABLE_INFO('Type') RETURN *",
+    "MATCH (n) DETACH DELETE n",  # a write: the read-only graph refuses it with its own message
+]
+OUTSIDE = [
+    "LOAD FROM '/etc/hostname' (header=false, file_format='csv') RETURN *",
+    "load from '/etc/hostname' RETURN *",
+    "LOAD WITH HEADERS (a STRING) FROM '/etc/passwd' RETURN *",
+    "MATCH (t:Type) WITH t LOAD FROM 'x.csv' RETURN *",
+    "LOAD EXTENSION '/lib/x86_64-linux-gnu/libm.so.6'",
+    "INSTALL json",
+    "COPY (MATCH (t:Type) RETURN t.id) TO '/tmp/x.csv'",
+    "COPY Type TO '/tmp/x.parquet'",
+    "ATTACH '/tmp/other.kz' AS o (dbtype kuzu)",
+    "DETACH o",
+    "USE o",
+    "EXPORT DATABASE '/tmp/x'",
+    "IMPORT DATABASE '/tmp/x'",
+    "CALL threads=1",
+    "CALL file_search_path='/etc'",
+    "CALL show_tables() RETURN *; LOAD FROM '/etc/passwd' RETURN *",
+]
+
+
+@pytest.mark.parametrize("query", READS)
+def test_reading_queries_pass(query):
+    check_read_only(query)
+
+
+@pytest.mark.parametrize("query", OUTSIDE)
+def test_queries_reaching_outside_the_graph_are_refused(query):
+    with pytest.raises(CypherRefused) as info:
+        check_read_only(query)
+    assert info.value.exit_code == 3 and info.value.code == "CYPHER_REFUSED"
+
+
+def test_the_cli_refuses_before_reading_the_file(run_jdx, tmp_path):
+    secret = tmp_path / "secret.csv"
+    secret.write_text("jdx-secret-line\n")
+    r = run_jdx("cypher", f"LOAD FROM '{secret}' (header=false) RETURN *", "--json")
+    assert r.code == 3
+    body = json.loads(r.out)
+    assert body["ok"] is False and body["error"]["code"] == "CYPHER_REFUSED"
+    assert "jdx-secret-line" not in r.out + r.err
+    ok = run_jdx("cypher", "MATCH (a:Artifact) RETURN count(a) AS n", "--json")
+    assert ok.code == 0 and json.loads(ok.out)["result"]["rows"][0]["n"] > 0
