@@ -183,8 +183,28 @@ def run_query(g: Globals, cmd, words: list[str], *, session=None, where: str = "
         env, code = _ask_daemon(g, cmd.name, query, params)
     if env is None:
         env, code = _answer_here(g, cmd, request, session)
-    _print(env, cmd, request, g.json)
+    _print_kept(env, cmd, request, g.json)
     return code
+
+
+def _print_kept(env: dict, cmd, request, json_mode: bool) -> None:
+    """`_print`, where a reader that closed the pipe early (`jdx … | head -1`) leaves the answer's exit code as it
+    was: a not-found or an ambiguity must not read as success to a shell with `pipefail` (spec §16)."""
+    try:
+        _print(env, cmd, request, json_mode)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _drop_stdout()
+
+
+def _drop_stdout() -> None:
+    """Points stdout at /dev/null: the interpreter's flush at exit would otherwise fail on the closed pipe too."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
 
 
 def _daemon_allowed(g: Globals) -> bool:
@@ -253,7 +273,7 @@ def _print_failure(command: str, query: str, exc: JdxError, json_mode: bool) -> 
     from jdx.render import envelope
 
     env = json.loads(envelope.dumps(envelope.failure(command, query, exc)))
-    _print(env, None, None, json_mode)
+    _print_kept(env, None, None, json_mode)
     return exc.exit_code
 
 
@@ -338,5 +358,5 @@ def entry() -> None:
     try:
         sys.stdout.flush()
     except BrokenPipeError:
-        pass
+        _drop_stdout()
     sys.exit(code if code is not None else EXIT_USAGE)
