@@ -181,8 +181,10 @@ def _in_layout(rel: tuple[str, ...]) -> bool:
 def repository_jars(root: Path, jars: list[Path], all_versions: bool = False) -> list[Path] | None:
     """When `root` is laid out as a Maven repository (every jar under it at `<group>/<artifact>/<version>/`):
     the main jar of the newest version of each artifact (every version, newest first, with `all_versions`),
-    ordered by group and artifact. Jars with a classifier are left out. None when `root` is no repository."""
-    rels = [p.relative_to(root).parts for p in jars]
+    ordered by group and artifact. Jars with a classifier are left out. None when `root` is no repository. `root`
+    may be any subtree of a repository (a group, an artifact, a version directory): the layout is read from each
+    jar's whole path, so `--jars ~/.m2/repository/org/junit/jupiter/junit-jupiter-api` gives its newest version."""
+    rels = [Path(os.path.abspath(p)).parts for p in jars]
     if not rels or not all(_in_layout(r) for r in rels):
         return None
     from functools import cmp_to_key

@@ -84,6 +84,17 @@ def test_all_versions_gives_every_version_newest_first(repo):
     assert not warnings and _rel(repo, paths) == EVERY
 
 
+@pytest.mark.parametrize("subtree, newest", [
+    ("com/acme/lib", ["com/acme/lib/2.0-rc1/lib-2.0-rc1.jar"]),  # an artifact's directory: its versions
+    ("com/acme", ["com/acme/lib/2.0-rc1/lib-2.0-rc1.jar"]),  # a group's
+    ("org", NEWEST[1:]),
+    ("com/acme/lib/1.10", ["com/acme/lib/1.10/lib-1.10.jar"]),  # one version's: its main jar, no classifier
+])
+def test_a_subtree_of_a_repository_gives_the_newest_version_of_each_artifact_in_it(repo, subtree, newest):
+    paths, warnings = expand_jar_arg(str(repo / subtree))
+    assert not warnings and _rel(repo, paths) == newest
+
+
 def test_a_directory_not_laid_out_as_a_repository_gives_all_its_jars(repo, tmp_path):
     flat = tmp_path / "libs"
     flat.mkdir()
