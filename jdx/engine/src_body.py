@@ -229,8 +229,10 @@ def _from_decompiler(ctx: SourceContext, target: Target, artifact: str, opts: Bo
     a, b = _span(decl, opts, len(file.lines))
     header = f"source: decompiled by {dec.engine} {dec.engine_version} from {artifact} ({why})   {RECONSTRUCTED}"
     engine = {"name": dec.engine, "version": dec.engine_version}
-    return _result(target, artifact, "decompiled", header, cut(file.lines, decl, a, b), a,
-                   {"label": None, "how": "decompiled", "file": file.rel, "lines": [a, b]}, engine,
+    source = {"label": None, "how": "decompiled", "file": file.rel, "lines": [a, b], "lines_of": "decompiled text"}
+    if target.row is not None and (target.row.get("first_line") or 0) > 0:  # what a stack trace names
+        source["class_file_lines"] = [target.row["first_line"], target.row.get("last_line") or target.row["first_line"]]
+    return _result(target, artifact, "decompiled", header, cut(file.lines, decl, a, b), a, source, engine,
                    implicit=implicit if decl.kind == "class" and implicit else None)
 
 
@@ -401,6 +403,9 @@ def _finish(ctx: SourceContext, target: Target, result: dict, warnings: list[War
     if src and src.get("lines"):
         prov["file"] = src["file"]
         prov["lines"] = src["lines"]
+        for key in ("lines_of", "class_file_lines"):  # a decompiled text's lines are not the original file's
+            if src.get(key):
+                prov[key] = src[key]
         if src.get("label"):
             prov["sources"] = src["label"]
     if result.get("engine"):

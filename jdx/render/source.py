@@ -24,6 +24,11 @@ def code(r: dict, line_numbers: bool, max_lines: int | None) -> list[str]:
     if r.get("signature"):
         lines.append(f"signature: {r['signature']}")
     text = r["text"][:max_lines] if max_lines else r["text"]
+    src = r.get("source") or {}
+    if line_numbers and src.get("lines_of") and r.get("first_line") is not None:
+        where = src.get("class_file_lines")
+        lines.append(f"line numbers: of the {src['lines_of']}"
+                     + (f"; the class file's are {where[0]}-{where[1]} (what stack traces show)" if where else ""))
     lines.extend(_numbered(text, r.get("first_line")) if line_numbers else text)
     return lines
 

@@ -67,3 +67,28 @@ def test_decompiled_answer_is_the_same_bytes_cold_and_cached(runner, jdx_home, a
     data = json.loads(cold)
     assert data["ok"] and data["result"]["origin"] == "decompiled", cold
     assert cold == warm
+
+
+def test_decompiled_lines_are_labelled_and_the_class_file_s_are_given(runner, jdx_home):
+    """A decompiled text's line numbers are its own, not the original file's: the provenance says so and carries
+    the class file's lines (javap's LineNumberTable, what a stack trace names); `--line-numbers` says it too."""
+    import re
+    import subprocess
+
+    from tests.fixtures.build import fixtures_jar
+
+    jar = fixtures_jar(jdx_home)
+    argv = ["body", "fx.Box#size", "--no-jdk", "--jars", str(jar)]
+    data = json.loads(runner(argv + ["--json"]).out)
+    (prov,) = data["provenance"]
+    assert prov["origin"] == "decompiled" and prov["lines_of"] == "decompiled text"
+    javap = subprocess.run(["javap", "-l", "-p", "-cp", str(jar), "fx.Box"], capture_output=True, text=True,
+                           check=True).stdout
+    method = javap[javap.index(" size("):]
+    table = method[method.index("LineNumberTable:"):method.index("LocalVariableTable:")
+                   if "LocalVariableTable:" in method else None].split("\n\n")[0]
+    lines = [int(n) for n in re.findall(r"line (\d+):", table)]
+    assert prov["class_file_lines"] == [min(lines), max(lines)]
+    text = runner(argv + ["--line-numbers"]).out.splitlines()
+    assert text[2] == (f"line numbers: of the decompiled text; the class file's are {min(lines)}-{max(lines)} "
+                       "(what stack traces show)")
