@@ -161,8 +161,10 @@ def discover_maven(root: Path, tests: bool) -> Project:
         if main.is_dir():
             project.classes.append((str(main), name))
         elif packaging != "pom" and (folder / "src" / "main").is_dir():
-            project.warnings.append(Warning_("PROJECT_NOT_BUILT", f"{name}: no {main.relative_to(root)} (run the "
-                                                                  "build); its sources are still read", name))
+            project.warnings.append(Warning_(
+                "PROJECT_NOT_BUILT", f"{name}: no {main.relative_to(root)}: its own classes are not in the workspace "
+                                     "(show, members and usages see its dependencies only) until it is built, e.g. "
+                                     "mvn compile", name))
         if tests and (folder / "target" / "test-classes").is_dir():
             project.classes.append((str(folder / "target" / "test-classes"), f"{name} (tests)"))
         project.src.extend(_sources(folder, tests))

@@ -210,6 +210,22 @@ def test_bad_project_pom_is_a_named_warning(world, monkeypatch, tmp_path, case):
     assert cp.roots == [str(project / "target" / "classes")]
 
 
+def test_an_unbuilt_module_says_its_classes_are_not_in_the_workspace(tmp_path):
+    """A module with sources but no target/classes: the warning says what an answer will lack, and how to fix it."""
+    from jdx.loaders.project import discover
+
+    project = tmp_path / "unbuilt"
+    (project / "src" / "main" / "java" / "demo").mkdir(parents=True)
+    (project / "src" / "main" / "java" / "demo" / "App.java").write_text("package demo; public class App {}")
+    (project / "pom.xml").write_text("<project><modelVersion>4.0.0</modelVersion><groupId>demo</groupId>"
+                                     "<artifactId>demo</artifactId><version>1.0</version></project>")
+    found = discover(str(project), "maven")
+    (w,) = [w for w in found.warnings if w.code == "PROJECT_NOT_BUILT"]
+    assert w.message == ("demo:demo:1.0: no target/classes: its own classes are not in the workspace (show, members "
+                         "and usages see its dependencies only) until it is built, e.g. mvn compile")
+    assert found.classes == []
+
+
 @pytest.mark.soak
 def test_machine_local_repository(jdx_env, tmp_path):
     """A project depending on an artifact of this machine's ~/.m2 (skipped where there is none)."""
