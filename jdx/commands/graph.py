@@ -189,10 +189,14 @@ def usages_answer(session, text: str, opts=None, view: str = "jvm"):
     ids = result.pop("_target_ids")
     if view == "kotlin":
         _usages_view(session.store(), result, ids)
+    provenance = [{"symbol": t, "origin": "bytecode"} for t in result["targets"]]
     if opts.context is not None:
-        warnings = warnings + _site_context(session, result, opts.context)
-    return Answer(result, warnings, truncated,
-                  [{"symbol": t, "origin": "bytecode"} for t in result["targets"]])
+        more, engines = _site_context(session, result, opts.context, dict(zip(result["targets"], ids)))
+        warnings = warnings + more
+        provenance += [{"symbol": result["symbol"], "origin": "decompiled", "engine": engine,
+                        "detail": f"--context of {n} site(s) without sources: lines of the decompiled text"}
+                       for engine, n in sorted(engines.items())]
+    return Answer(result, warnings, truncated, provenance)
 
 
 def _usages_view(store, result: dict, ids: list[str]) -> None:
@@ -216,26 +220,55 @@ def _usages_view(store, result: dict, ids: list[str]) -> None:
         result["view"] = "kotlin"
 
 
-def _site_context(session, result: dict, context: int) -> list:
+DECOMPILED_CONTEXT_CLASSES = 10  # classes `usages --context` decompiles per answer (each ~0.1-1 s the first time)
+
+
+def _site_context(session, result: dict, context: int, target_ids: dict[str, str]) -> tuple[list, dict[str, int]]:
     """`--context N`: the source lines around each shown site (`context` on the site), from the sources the
-    workspace pairs with each caller's class; a warning names how many sites have none."""
+    workspace pairs with each caller's class; else, as `samples` does, from the decompiled text of the caller's
+    class (`reconstructed`, its lines the decompiled text's, focused on the line the decompiler wrote from the
+    site's class-file line), for sites in at most DECOMPILED_CONTEXT_CLASSES classes. Returns the warnings (how
+    many sites have neither) and the sites' count per decompiler."""
+    from jdx.engine.samples import WHOLE_METHOD, mapped_focus
     from jdx.errors import Warning_
 
-    missing = 0
+    missing, engines, decompiled = 0, {}, set()
     for group in result["groups"]:
         for caller in group["callers"]:
             for site in caller["sites"]:
                 found = None
+                owner = site["caller_id"].split("#", 1)[0]
                 if site["line"] > 0 and "#" in site["caller_id"]:
-                    found = session.source_window(site["caller_id"].split("#", 1)[0], site["line"], context)
+                    found = session.source_window(owner, site["line"], context)
+                    target = target_ids.get(site.get("target", ""))
+                    if found is None and target and (owner in decompiled
+                                                     or len(decompiled) < DECOMPILED_CONTEXT_CLASSES):
+                        found = _decompiled_window(session, site, target, context, WHOLE_METHOD, mapped_focus)
+                        decompiled.add(owner)
                 if found is None:
                     missing += 1
-                else:
-                    site["context"] = found
+                    continue
+                site["context"] = found
+                if found.get("reconstructed"):
+                    engines[found["label"]] = engines.get(found["label"], 0) + 1
     if not missing:
-        return []
+        return [], engines
     return [Warning_("CONTEXT_UNAVAILABLE", f"{missing} site(s) have no source lines (no sources paired with "
-                     "their artifact, or no line number): they show line numbers only")]
+                     "their artifact and no decompiled text, or no line number): they show line numbers only")], engines
+
+
+def _decompiled_window(session, site: dict, target: str, context: int, whole: int, focus) -> dict | None:
+    """The decompiled lines around a site: the caller's whole method, focused on the site, cut to `context`."""
+    member = target.split("#", 1)[1] if "#" in target else ""
+    win = session.reconstructed_window(site["caller_id"], target, bool(member) and "(" not in member, whole)
+    if win is None:
+        return None
+    win = focus(win, site["line"])
+    a = max(win["first_line"], win["focus"] - context)
+    b = min(win["first_line"] + len(win["text"]) - 1, win["focus"] + context)
+    return {"label": win["label"], "file": win["file"], "lines": [a, b], "first_line": a, "focus": win["focus"],
+            "text": win["text"][a - win["first_line"]:b - win["first_line"] + 1], "reconstructed": True,
+            "lines_of": "decompiled text"}
 
 
 @dataclass(frozen=True)

@@ -128,7 +128,9 @@ def usages(r: dict) -> list[str]:
             for s in c["sites"]:
                 if s.get("context"):
                     ctx = s["context"]
-                    lines.append(f"    {ctx['file']}:{ctx['lines'][0]}-{ctx['lines'][1]}")
+                    lines.append(f"    {ctx['file']}:{ctx['lines'][0]}-{ctx['lines'][1]}" + (
+                        f"  ({ctx['label']}, lines of the decompiled text)   ⚠ reconstructed"
+                        if ctx.get("reconstructed") else ""))
                     lines.extend(f"    {'>' if n == ctx['focus'] else ' '}{n:>5}  {t}"
                                  for n, t in enumerate(ctx["text"], ctx["first_line"]))
     if not r["groups"] and r["total"] == 0:

@@ -87,6 +87,28 @@ def test_binary_only_samples_are_reconstructed(fx, run_jdx):
         assert "Api(" in s["source"]["text"][s["source"]["focus"] - s["source"]["lines"][0]]
 
 
+def test_usages_context_without_sources_is_reconstructed(fx, run_jdx):
+    """`usages --context` on binary-only code shows each site in the decompiled text of its method, as `samples`
+    does: labelled reconstructed, focused on a line holding the call, every site of the sources run placed."""
+    from jdx.loaders.decompile import available_engines
+
+    if not available_engines():
+        pytest.skip("no decompiler installed: usages --context needs sources")
+    with_src = _json(run_jdx, "usages", "sx.Api#greet", "--kind", "call", "--context", "1", *fx["sources"])
+    data = _json(run_jdx, "usages", "sx.Api#greet", "--kind", "call", "--context", "1", *fx["bytecode"])
+    sites = [s for g in data["result"]["groups"] for c in g["callers"] for s in c["sites"]]
+    expected = [s for g in with_src["result"]["groups"] for c in g["callers"] for s in c["sites"] if "context" in s]
+    assert sites and len([s for s in sites if "context" in s]) == len(expected)
+    for s in sites:
+        ctx = s["context"]
+        assert ctx["reconstructed"] and ctx["lines_of"] == "decompiled text" and ctx["label"].startswith("decompiled")
+        assert "greet(" in ctx["text"][ctx["focus"] - ctx["first_line"]], s
+    assert any(p["origin"] == "decompiled" for p in data["provenance"])
+    assert not [w for w in data["warnings"] if w["code"] == "CONTEXT_UNAVAILABLE"]
+    text = run_jdx("usages", "sx.Api#greet", "--kind", "call", "--context", "1", *fx["bytecode"]).out
+    assert "lines of the decompiled text)   ⚠ reconstructed" in text
+
+
 def test_limit_is_explicit(fx, run_jdx):
     data = _json(run_jdx, "samples", "sx.Api#greet", *fx["sources"])
     assert len(data["result"]["samples"]) == 3
