@@ -231,13 +231,14 @@ SCENARIOS = [
              {"A": "public class A { public static void m(long a) {} public static void m(double a) {} }"},
              ("MEMBER_ADDED", "MEMBER_ADDED", "MEMBER_REMOVED", "MEMBER_REMOVED"),
              (("MEMBER_REMOVED", "not paired: 2 removed and 2 added"),)),
-    # a supertype outside the artifact: the removal stays breaking and names it
+    # a supertype outside the artifact that the JDK holds: looked up there, it does not declare the member, so the
+    # removal is proven (no hedge; a supertype outside the JDK too is hedged: tests/diff/test_no_double_findings.py)
     Scenario("missing_supertype",
              {"L": "public abstract class L extends java.util.AbstractList<String> { public int extra() { return 0; }"
                    " public String get(int i) { return null; } public int size() { return 0; } }"},
              {"L": "public abstract class L extends java.util.AbstractList<String> {"
                    " public String get(int i) { return null; } public int size() { return 0; } }"},
-             ("MEMBER_REMOVED",), (("MEMBER_REMOVED", "java.util.AbstractList is not in it"),)),
+             ("MEMBER_REMOVED",)),
     # a public type re-exports what it inherits from a package-private supertype
     Scenario("hidden_supertype_member",
              {"H": "abstract class H { public int m() { return 1; } }", "P": "public class P extends H {}"},
@@ -314,8 +315,7 @@ SCENARIOS = [
              {"Q": "public class Q implements java.io.Serializable, Runnable { public void run() {}"
                    " protected void p() {} public static void s() {} public void i() {} }"},
              {"Q": "public class Q implements java.io.Serializable, Runnable { public void run() {} }"},
-             ("MEMBER_REMOVED",) * 3,
-             (("MEMBER_REMOVED", "java.lang.Runnable is not in it"),)),
+             ("MEMBER_REMOVED",) * 3),
     # a new supertype that brings abstract methods breaks implementors as a method added to the type would
     # (commons-text 1.10 -> 1.12: `Builder<T> extends java.util.function.Supplier<T>`, looked up in the running JDK);
     # a default method, equals and a method a superclass implements do not, and a supertype neither the artifact nor

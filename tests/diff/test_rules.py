@@ -98,4 +98,5 @@ def test_a_removed_superclass_is_not_hedged_by_a_missing_interface(by_package):
 def test_only_a_missing_supertype_that_could_hand_the_member_down_hedges_its_removal(by_package):
     details = {f["symbol"].rsplit(".", 1)[1]: f["detail"] for f in by_package["p_removed_beside_missing_interfaces"]}
     assert details["Q#p()"] == "" and details["Q#s()"] == "", details  # protected, static: never from an interface
-    assert "java.lang.Runnable" in details["Q#i()"] and "Serializable" not in details["Q#i()"], details
+    # Runnable could hand down a public instance method, but the JDK's Runnable declares no i(): proven removed
+    assert details["Q#i()"] == "", details

@@ -26,9 +26,11 @@ from jdx.engine.diff.members import (
     annotation_findings,
     compare_member,
     could_supply,
+    deprecation,
     find_inherited,
     is_enum_constant,
     kind_of,
+    supplies,
 )
 from jdx.engine.diff.surface import (ABSTRACT, FINAL, LEVELS, OBJECT, PROTECTED, PUBLIC, STATIC, VOLATILE_OR_BRIDGE,
                                     Member, Surface, TypeInfo)
@@ -158,11 +160,44 @@ def _compare_type(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], side
                         f"{generic_form(o.signature, 'class')} -> {generic_form(n.signature, 'class')}"))
     out += annotation_findings(o.annotations, n.annotations, make)
     if o.deprecated != n.deprecated:
-        out.append(make("DEPRECATED_ADDED" if n.deprecated else "DEPRECATED_REMOVED"))
+        out.append(deprecation(o, n, make))
     for ext in extensions():
         out += ext.compare_types(o, n, sides)
-    out += _compare_members(o, n, views, sides)
-    return out
+    out += _compare_members(o, n, views, sides, platform)
+    return _without_restatements(out)
+
+
+# kotlinc writes a Kotlin type's nullability as these annotations: KOTLIN_NULLABILITY_CHANGED already says it
+_NULLABILITY = ("@org.jetbrains.annotations.NotNull", "@org.jetbrains.annotations.Nullable")
+
+
+def _without_restatements(found: list[Finding]) -> list[Finding]:
+    """One finding per change (spec §7.7, no avalanche): a JVM finding the Kotlin view's finding on the same member
+    already makes is dropped. KOTLIN_PARAMETER_NAME_CHANGED says what PARAMETER_NAME_CHANGED does; the
+    KOTLIN_NULLABILITY_CHANGED of a return (property) or a parameter says what kotlinc's @NotNull/@Nullable
+    appearing or going on the method (a parameter) does. Members are matched on name and erased parameters."""
+    said: dict[str, set[str]] = defaultdict(set)
+    for f in found:
+        if f.rule == "KOTLIN_PARAMETER_NAME_CHANGED":
+            said[f.id.split(")")[0]].add("names")
+        elif f.rule == "KOTLIN_NULLABILITY_CHANGED":
+            said[f.id.split(")")[0]].add("parameter" if f.detail.startswith("parameter ") else "member")
+    if not said:
+        return found
+
+    def restated(f: Finding) -> bool:
+        what = said.get(f.id.split(")")[0])
+        if not what:
+            return False
+        if f.rule == "PARAMETER_NAME_CHANGED":
+            return "names" in what
+        if f.rule in ("ANNOTATION_ADDED", "ANNOTATION_REMOVED"):
+            on_parameter = f.detail.startswith("parameter ")
+            annotation = f.detail.rpartition(": ")[2] if on_parameter else f.detail
+            return annotation in _NULLABILITY and ("parameter" if on_parameter else "member") in what
+        return False
+
+    return [f for f in found if not restated(f)]
 
 
 def _supertypes(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], make,
@@ -288,7 +323,8 @@ def _missing_superclass(view: ApiView, name: str) -> str | None:
     return None
 
 
-def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], sides) -> list[Finding]:
+def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], sides,
+                     platform: Platform | None = None) -> list[Finding]:
     old_members, new_members = views[0].members(o.name), views[1].members(n.name)
     out: list[Finding] = []
     removed: list[Member] = []
@@ -302,8 +338,8 @@ def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], s
             found = compare_member(m, other, o, sides)
             if other.synthetic != m.synthetic and (other.synthetic or other.key in new_members):
                 out.append(_synthetic_flipped(m, other))
-                if other.synthetic:  # a bridge javac now writes in its place carries no parameter names
-                    found = [f for f in found if f.rule != "PARAMETER_NAMES_LOST"]
+                if other.synthetic:  # no source sees it now: the names and the Signature compilers read are moot
+                    found = [f for f in found if f.rule not in ("PARAMETER_NAMES_LOST", "GENERIC_SIGNATURE_CHANGED")]
             out += found
             for ext in extensions():
                 out += ext.compare_members(m, other, sides)
@@ -335,7 +371,7 @@ def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], s
     for ext in extensions():
         found, removed, added = ext.pair_members(o, n, removed, added, sides)
         out += found
-    out += [_removal(m, o, n, sides[1], ambiguous) for m in removed]
+    out += [_removal(m, o, n, sides[1], ambiguous, platform) for m in removed]
     out += [_addition(m, n, sides[0]) for m in added]
     return out
 
@@ -412,7 +448,8 @@ def _pair_by_shape(removed: list[Member], added: list[Member]):
     return found, left_removed, left_added, ambiguous
 
 
-def _removal(m: Member, o: TypeInfo, n: TypeInfo, new: Surface, ambiguous: dict[str, str]) -> Finding:
+def _removal(m: Member, o: TypeInfo, n: TypeInfo, new: Surface, ambiguous: dict[str, str],
+             platform: Platform | None = None) -> Finding:
     ref, kind, form, fid = member_ref(m), kind_of(m), member_form(m), member_id(m)
     if is_enum_constant(m, o):
         return Finding("ENUM_CONSTANT_REMOVED", ref, kind, form, None, id=fid)
@@ -420,6 +457,8 @@ def _removal(m: Member, o: TypeInfo, n: TypeInfo, new: Surface, ambiguous: dict[
     if m.name != "<init>":
         holder, missing = find_inherited(new, n.name, m)
         missing = could_supply(new, n.name, missing, m)
+        if holder is None and missing and platform is not None:
+            holder, missing = _inherited_from_platform(m, missing, platform)
         if holder is not None:
             return Finding("MEMBER_MOVED_TO_SUPERTYPE", ref, kind, form, None,
                            f"now inherited from {type_ref(holder)}", id=fid)
@@ -429,6 +468,28 @@ def _removal(m: Member, o: TypeInfo, n: TypeInfo, new: Surface, ambiguous: dict[
     if m.declared_in:
         notes.insert(0, f"was inherited from non-public {type_ref(m.declared_in)}")
     return Finding("MEMBER_REMOVED", ref, kind, form, None, "; ".join(notes), id=fid)
+
+
+def _inherited_from_platform(m: Member, missing: list[str], platform: Platform) -> tuple[str | None, list[str]]:
+    """`find_inherited` continued into the supertypes the side lacks but the platform holds (a JDK interface such as
+    java.lang.annotation.Annotation, which declares no field): (the JDK type that still supplies `m`, the supertypes
+    neither the side nor the platform holds). A JDK type extends JDK types only, so the walk ends in the platform."""
+    unknown: list[str] = []
+    seen: set[str] = set()
+    queue = list(missing)
+    while queue:
+        s = queue.pop(0)
+        if s in seen or s == OBJECT:  # Object's members are find_inherited's (OBJECT_MEMBERS)
+            continue
+        seen.add(s)
+        t = platform(s)
+        if t is None:
+            unknown.append(s)
+        elif any(supplies(c, m) for c in t.members.values()):
+            return s, []
+        else:
+            queue.extend(t.supertypes)
+    return None, [s for s in unknown if s not in MEMBERLESS_INTERFACES]
 
 
 def _addition(m: Member, n: TypeInfo, old: Surface) -> Finding:

@@ -201,6 +201,54 @@ def class_generic_key(t: TypeInfo, common: frozenset[str]) -> tuple:
     return params, tuple(sorted(supers))
 
 
+def _type_vars(node, into: set[str]) -> set[str]:
+    """The names of the type variables `node` (a signature tree) uses."""
+    d = descriptors
+    if isinstance(node, d.TypeVar):
+        into.add(node.name)
+    elif isinstance(node, d.ArrayTypeSig):
+        _type_vars(node.component, into)
+    elif isinstance(node, d.TypeArg):
+        if node.type is not None:
+            _type_vars(node.type, into)
+    elif isinstance(node, d.ClassTypeSig):
+        for a in (*node.args, *(a for i in node.inner for a in i.args)):
+            _type_vars(a, into)
+    elif isinstance(node, d.TypeParam):
+        for b in node.bounds:
+            _type_vars(b, into)
+    return into
+
+
+def generic_key_beside_return(signature: str | None, descriptor: str, owner_signature: str | None = None) -> str:
+    """The generic key of a method whose erased return type changed (RETURN_TYPE_CHANGED already reports it, its
+    generic form with it, spec §7.7: no avalanche): parameters and throws, and only the type parameters they still
+    name (a `<T extends X> T get()` whose bound moved is that one return change). A method without a Signature
+    reads as its descriptor (raw types). Unparseable text is itself."""
+    d = descriptors
+    try:
+        sig = d.parse_method_signature(signature if signature is not None else descriptor)
+    except ValueError:
+        return signature or descriptor
+    rest = (*sig.params, *sig.throws)
+    by_name = {p.name: p for p in sig.type_params}
+    named: set[str] = set()
+    todo: set[str] = set()
+    for node in rest:
+        _type_vars(node, todo)
+    while todo:  # a kept type parameter's bounds keep the ones they name (`<T, L extends List<T>>`)
+        name = todo.pop()
+        if name not in named:
+            named.add(name)
+            if name in by_name:
+                _type_vars(by_name[name], todo)
+    kept = tuple(p for p in sig.type_params if p.name in named)
+    env = _positional(kept, "M", _owner_env(owner_signature))
+    return d.format_signature(d.MethodSignature(
+        tuple(_canon(p, env) for p in kept), tuple(_canon(p, env) for p in sig.params), d.BaseType("V"),
+        tuple(_canon(t, env) for t in sig.throws)))
+
+
 def generic_key(signature: str | None, kind: str, owner_signature: str | None = None) -> str | None:
     """The Signature attribute with what cannot matter to a user taken out, for comparing two versions: type
     parameters renamed by position (the owner class's too), `? extends Object` as `?`. Unparseable text is itself."""

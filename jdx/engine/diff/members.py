@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from jdx.engine.diff.findings import Finding
-from jdx.engine.diff.forms import generic_form, generic_key, java_type, member_form, member_id, member_ref, type_ref
+from jdx.engine.diff.forms import (generic_form, generic_key, generic_key_beside_return, java_type, member_form,
+                                   member_id, member_ref, type_ref)
 from jdx.engine.diff.surface import (
     ABSTRACT,
     DEPRECATED_DESC,
     ENUM,
     FINAL,
+    KOTLIN_DEPRECATED_DESC,
     LEVELS,
     NATIVE,
     OBJECT,
@@ -130,13 +132,24 @@ def annotation_findings(old: dict[str, str], new: dict[str, str], make, where: s
             if old[desc] != new[desc]:
                 out.append(make("ANNOTATION_VALUES_CHANGED", _values_changed(shown(old[desc], desc),
                                                                              shown(new[desc], desc))))
-        elif desc == DEPRECATED_DESC:
-            continue
+        elif desc in (DEPRECATED_DESC, KOTLIN_DEPRECATED_DESC):
+            continue  # DEPRECATED_ADDED/REMOVED's (with @kotlin.Deprecated's message, see `deprecation`)
         elif desc in new:
             out.append(make("ANNOTATION_ADDED", shown(new[desc], desc)))
         else:
             out.append(make("ANNOTATION_REMOVED", shown(old[desc], desc)))
     return out
+
+
+def deprecation(old: TypeInfo | Member, new: TypeInfo | Member, make) -> Finding:
+    """DEPRECATED_ADDED/REMOVED; its detail is the @kotlin.Deprecated that came or went (its message, its level),
+    which is then no ANNOTATION_ADDED/REMOVED of its own: one deprecation, one finding."""
+    side = new if new.deprecated else old
+    text = side.annotations.get(KOTLIN_DEPRECATED_DESC)
+    other = (old if side is new else new).annotations
+    detail = "" if text is None or KOTLIN_DEPRECATED_DESC in other else \
+        text if text.startswith("@") else annotation_name(KOTLIN_DEPRECATED_DESC) + text
+    return make("DEPRECATED_ADDED" if new.deprecated else "DEPRECATED_REMOVED", detail)
 
 
 def unchecked(exception: str, sides: tuple[Surface, ...]) -> tuple[bool | None, str]:
@@ -190,7 +203,7 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
     elif o.access & ABSTRACT and not n.access & ABSTRACT:
         out.append(make("ABSTRACT_REMOVED"))
     kind = "field" if o.is_field else "method"
-    if o.signature != n.signature and _generic_key(o, kind, sides[0]) != _generic_key(n, kind, sides[1]):
+    if o.signature != n.signature and _generic_changed(o, n, kind, sides):
         out.append(make("GENERIC_SIGNATURE_CHANGED",
                         f"{generic_form(o.signature, kind)} -> {generic_form(n.signature, kind)}"))
     out += _exceptions(o, n, make, sides)
@@ -212,7 +225,7 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
     if o.param_annotations != n.param_annotations:
         out += _param_annotation_findings(o, n, make)
     if n.deprecated != o.deprecated:
-        out.append(make("DEPRECATED_ADDED" if n.deprecated else "DEPRECATED_REMOVED"))
+        out.append(deprecation(o, n, make))
     return out
 
 
@@ -229,6 +242,17 @@ def _plain_names(names: str | None) -> list[str] | None:
 def _generic_key(m: Member, kind: str, side: Surface) -> str | None:
     owner = side.types.get(m.owner)
     return generic_key(m.signature, kind, owner.signature if owner is not None else None)
+
+
+def _generic_changed(o: Member, n: Member, kind: str, sides: tuple[Surface, Surface]) -> bool:
+    """Whether the generic signature changed beyond what an erased finding already says: a changed return type
+    is RETURN_TYPE_CHANGED's (`Class<? extends A>` -> `Class<? extends A>[]` is one change, not two), so only the
+    rest of the signature is compared then."""
+    if kind == "field" or o.returns == n.returns:
+        return _generic_key(o, kind, sides[0]) != _generic_key(n, kind, sides[1])
+    owners = sides[0].types.get(o.owner), sides[1].types.get(n.owner)
+    return generic_key_beside_return(o.signature, o.descriptor, owners[0] and owners[0].signature) != \
+        generic_key_beside_return(n.signature, n.descriptor, owners[1] and owners[1].signature)
 
 
 def _param_annotation_findings(o: Member, n: Member, make) -> list[Finding]:
@@ -276,19 +300,22 @@ def find_inherited(surface: Surface, type_name: str, m: Member) -> tuple[str | N
     """(the supertype of `type_name` on this side that still lets a caller of `m` link, the supertypes the walk
     could not enter). Resolution looks through every superclass and superinterface (JVMS §5.4.3.3-4)."""
     ancestors, missing = surface.ancestors(type_name)
-    descriptor = m.descriptor
     for s in ancestors:
         if s not in surface.types:  # java.lang.Object, absent from the side
-            if not m.is_field and (level := OBJECT_MEMBERS.get(m.name + descriptor)) and \
+            if not m.is_field and (level := OBJECT_MEMBERS.get(m.name + m.descriptor)) and \
                     LEVELS[level] >= LEVELS[m.level] and not m.access & STATIC:
                 return s, []
             continue
-        for cand in surface.types[s].members.values():
-            if cand.name == m.name and cand.descriptor == descriptor and cand.is_field == m.is_field \
-                    and not cand.synthetic and LEVELS[cand.level] >= LEVELS[m.level] \
-                    and (cand.access & STATIC) == (m.access & STATIC):
-                return s, []
+        if any(supplies(cand, m) for cand in surface.types[s].members.values()):
+            return s, []
     return None, missing
+
+
+def supplies(cand: Member, m: Member) -> bool:
+    """Whether a supertype's member `cand` lets a caller compiled against `m` still link."""
+    return cand.name == m.name and cand.descriptor == m.descriptor and cand.is_field == m.is_field \
+        and not cand.synthetic and LEVELS[cand.level] >= LEVELS[m.level] \
+        and (cand.access & STATIC) == (m.access & STATIC)
 
 
 # Java SE interfaces that declare no member in any release: a removed member cannot be inherited from them
@@ -316,7 +343,8 @@ def is_enum_constant(m: Member, t: TypeInfo) -> bool:
     return m.is_field and t.kind == "enum" and bool(m.access & ENUM)
 
 
-__all__ = ["OBJECT", "compare_member", "find_inherited", "could_supply", "annotation_findings", "kind_of", "is_enum_constant"]
+__all__ = ["OBJECT", "compare_member", "find_inherited", "supplies", "could_supply", "annotation_findings",
+           "deprecation", "kind_of", "is_enum_constant"]
 
 
 def _value(value, what: str) -> str:

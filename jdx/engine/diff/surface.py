@@ -28,6 +28,7 @@ INTERFACE, ABSTRACT, SYNTHETIC, ANNOTATION, ENUM, DEPRECATED = 0x200, 0x400, 0x1
 TYPE_KINDS = ("class", "interface", "enum", "record", "annotation", "module")
 OBJECT = "java/lang/Object"
 DEPRECATED_DESC = "Ljava/lang/Deprecated;"
+KOTLIN_DEPRECATED_DESC = "Lkotlin/Deprecated;"  # kotlinc sets ACC_DEPRECATED with it: one deprecation
 LEVELS = {"public": 3, "protected": 2, "package": 1, "private": 0}
 
 
@@ -89,7 +90,8 @@ class Member:
 
     @property
     def deprecated(self) -> bool:
-        return bool(self.access & DEPRECATED) or DEPRECATED_DESC in self.annotations
+        return bool(self.access & DEPRECATED) or DEPRECATED_DESC in self.annotations or \
+            KOTLIN_DEPRECATED_DESC in self.annotations
 
 
 @dataclass
@@ -176,7 +178,8 @@ class TypeInfo:
 
     @property
     def deprecated(self) -> bool:
-        return bool(self.access & DEPRECATED) or DEPRECATED_DESC in self.annotations
+        return bool(self.access & DEPRECATED) or DEPRECATED_DESC in self.annotations or \
+            KOTLIN_DEPRECATED_DESC in self.annotations
 
 
 @dataclass
