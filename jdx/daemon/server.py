@@ -33,6 +33,12 @@ STATUS_COMMAND = "daemon.status"  # answered by the server itself, never by the 
 DEFAULT_IDLE = 300.0
 CONNECTION_TIMEOUT = 600.0  # a connection silent this long is closed (every socket op has a timeout)
 CODE_CHECK = 2.0  # seconds between looks at the jdx files (under a millisecond each)
+# More daemons than this in one runtime dir (one per workspace: each ad-hoc classpath of an agent starts its own,
+# 150-450 MB each), and the least recently used of them that has been quiet CROWD_QUIET seconds stops: the next
+# query of its workspace starts it again. JDX_MAX_DAEMONS overrides; 0 never stops one for crowding.
+MAX_DAEMONS = 4
+CROWD_QUIET = 60.0
+CROWD_CHECK = 5.0  # seconds between looks at the other daemons' pid files
 
 Execute = Callable[[str, str, dict], dict]
 
@@ -79,8 +85,10 @@ class DaemonServer(socketserver.ThreadingUnixStreamServer):
 
     def __init__(self, socket_path: Path, execute: Execute, commands: frozenset[str], *,
                  idle: float = DEFAULT_IDLE, describe: Callable[[], dict] | None = None,
-                 workspace: dict | None = None):
+                 workspace: dict | None = None, pid_path: Path | None = None):
         self.execute = execute
+        self.pid_path = pid_path  # its mtime is this daemon's last request (`crowd_leaver`)
+        self._stamped = 0.0
         self.commands = frozenset(commands) | {STATUS_COMMAND}
         self.idle = idle
         self.describe = describe or dict
@@ -127,6 +135,18 @@ class DaemonServer(socketserver.ThreadingUnixStreamServer):
             with self._state:
                 self._active -= 1
                 self._last = time.monotonic()
+            self._stamp()
+
+    def _stamp(self) -> None:
+        """The pid file's mtime follows the last request (at most once a second): other daemons read it."""
+        now = time.monotonic()
+        if self.pid_path is None or now - self._stamped < 1.0:
+            return
+        self._stamped = now
+        try:
+            os.utime(self.pid_path)
+        except OSError:
+            pass
 
     def _answer(self, line: bytes) -> str:
         from jdx.render import envelope
@@ -177,6 +197,7 @@ class DaemonServer(socketserver.ThreadingUnixStreamServer):
         if not self.idle or self.idle <= 0:
             return
         tick = min(1.0, max(self.idle / 4, 0.02))
+        checked = time.monotonic()
         while not self._stopped.wait(tick):
             with self._state:
                 quiet = time.monotonic() - self._last
@@ -184,6 +205,14 @@ class DaemonServer(socketserver.ThreadingUnixStreamServer):
             if not busy and quiet >= self.idle:
                 self.stop("idle")
                 return
+            if not busy and quiet >= CROWD_QUIET and self.pid_path is not None \
+                    and time.monotonic() - checked >= CROWD_CHECK:
+                checked = time.monotonic()
+                crowd = crowd_leaver(self.pid_path, max_daemons())
+                if crowd:
+                    self.stop(f"{crowd} daemons running (JDX_MAX_DAEMONS {max_daemons()}): this one was the least "
+                              f"recently used")
+                    return
 
     def stop(self, reason: str) -> None:
         """Asks serve_forever to return (from any thread but the serving one)."""
@@ -191,6 +220,44 @@ class DaemonServer(socketserver.ThreadingUnixStreamServer):
             self.stop_reason = reason
             self._stopped.set()
             threading.Thread(target=self.shutdown, daemon=True).start()
+
+
+def max_daemons() -> int:
+    raw = os.environ.get("JDX_MAX_DAEMONS", "").strip()
+    try:
+        return max(int(raw), 0) if raw else MAX_DAEMONS
+    except ValueError:
+        return MAX_DAEMONS
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def crowd_leaver(pid_path: Path, limit: int) -> int:
+    """How many daemons run beside the one whose pid file is `pid_path` (itself included) when they are more than
+    `limit` and it is the least recently used of them (its pid file's mtime the oldest); 0 otherwise, or when
+    `limit` is 0. Pid files of dead processes are not counted."""
+    if limit <= 0:
+        return 0
+    live: list[tuple[float, str]] = []
+    for path in pid_path.parent.glob("*.pid"):
+        try:
+            pid = int(path.read_text().strip() or 0)
+            stamp = path.stat().st_mtime
+        except (OSError, ValueError):
+            continue
+        if pid > 0 and _alive(pid):
+            live.append((stamp, path.name))
+    if len(live) <= limit or pid_path.name not in {name for _, name in live}:
+        return 0
+    return len(live) if min(live)[1] == pid_path.name else 0
 
 
 def watch_code(server: DaemonServer, code: str, every: float = CODE_CHECK, cache: Path | None = None) -> None:
@@ -260,7 +327,8 @@ def serve(paths: DaemonPaths, execute: Execute, commands: frozenset[str], *, idl
         tmp = paths.pid.with_name(f"{paths.pid.name}.{os.getpid()}.tmp")
         tmp.write_text(f"{os.getpid()}\n")
         os.replace(tmp, paths.pid)  # before the socket: whoever can connect can also find the pid
-        server = DaemonServer(paths.socket, execute, commands, idle=idle, describe=describe, workspace=workspace)
+        server = DaemonServer(paths.socket, execute, commands, idle=idle, describe=describe, workspace=workspace,
+                              pid_path=paths.pid)
         previous = _install_signals(server)
         if ready:
             ready(server)

@@ -242,3 +242,32 @@ def test_a_daemon_stops_when_its_cache_directory_is_removed(tmp_path):
     cache.rmdir()
     watcher.join(5)
     assert server.reason == "cache directory removed"
+
+
+def test_the_least_recently_used_of_too_many_daemons_leaves(tmp_path):
+    """More live daemons than the limit: only the one whose pid file (stamped on each request) is oldest leaves;
+    dead daemons' pid files do not count."""
+    import subprocess
+    import sys
+
+    from jdx.daemon.server import crowd_leaver
+
+    procs = [subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]) for _ in range(3)]
+    try:
+        files = []
+        for i, proc in enumerate(procs):
+            path = tmp_path / f"ws{i}-v1.pid"
+            path.write_text(f"{proc.pid}\n")
+            os.utime(path, (1000 + i, 1000 + i))  # ws0 least recently used
+            files.append(path)
+        dead = tmp_path / "gone-v1.pid"
+        dead.write_text("999999999\n")
+        os.utime(dead, (1, 1))  # older than all, but no process
+        assert crowd_leaver(files[0], 2) == 3
+        assert crowd_leaver(files[1], 2) == 0 and crowd_leaver(files[2], 2) == 0
+        assert crowd_leaver(files[0], 3) == 0  # not more than the limit
+        assert crowd_leaver(files[0], 0) == 0  # 0: never
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
