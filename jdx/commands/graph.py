@@ -260,7 +260,8 @@ def _site_context(session, result: dict, context: int, target_ids: dict[str, str
 def _decompiled_window(session, site: dict, target: str, context: int, whole: int, focus) -> dict | None:
     """The decompiled lines around a site: the caller's whole method, focused on the site, cut to `context`."""
     member = target.split("#", 1)[1] if "#" in target else ""
-    win = session.reconstructed_window(site["caller_id"], target, bool(member) and "(" not in member, whole)
+    win = session.reconstructed_window(site["caller_id"], target, bool(member) and "(" not in member, whole,
+                                       site["line"])
     if win is None:
         return None
     win = focus(win, site["line"])

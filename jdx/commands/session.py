@@ -300,11 +300,13 @@ class Session:
 
         return source_window(self.source_context(), type_id, line, context)
 
-    def reconstructed_window(self, caller_id: str, target_id: str, is_field: bool, context: int = 2) -> dict | None:
-        """Lines around a use in the decompiled text of its enclosing method (`samples` without sources)."""
+    def reconstructed_window(self, caller_id: str, target_id: str, is_field: bool, context: int = 2,
+                             line: int | None = None) -> dict | None:
+        """Lines around a use in the decompiled text of its enclosing method (`samples` without sources); `line`,
+        the site's class-file line, places a use the text does not spell (an inlined call) by the line map."""
         from jdx.engine.src_samples import reconstructed_window
 
-        return reconstructed_window(self.source_context(), caller_id, target_id, is_field, context)
+        return reconstructed_window(self.source_context(), caller_id, target_id, is_field, context, line)
 
     def first_sentence_docs(self, items: list[dict]) -> dict[str, str]:
         """First javadoc sentence per `members` result item (`members --with-doc`), keyed by its ref."""

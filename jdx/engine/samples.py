@@ -175,7 +175,7 @@ def _candidate(site: dict, row: dict, arts: Artifacts) -> dict:
 
 def samples(store: GraphStore, text: str, opts: SampleOptions, window, reconstruct=None) -> tuple[dict, dict | None]:
     """(result, truncation). `window(type_id, line, context)` returns source lines around a line or None;
-    `reconstruct(caller_id, target_id, is_field, context)` the same from decompiled text, or None."""
+    `reconstruct(caller_id, target_id, is_field, context, line)` the same from decompiled text, or None."""
     limit = check_limit(opts.limit if opts.limit is not None else DEFAULT_LIMIT)
     symbol = resolve_symbol(store, text)
     targets = _targets(store, symbol)
@@ -236,7 +236,7 @@ def _reconstructed(reconstruct, c: dict, by_ref: dict) -> dict | None:
     tgt = by_ref.get(c["target"])
     if tgt is None:
         return None
-    win = reconstruct(c["caller_id"], tgt.id, tgt.is_field, WHOLE_METHOD)
+    win = reconstruct(c["caller_id"], tgt.id, tgt.is_field, WHOLE_METHOD, c["line"])
     return mapped_focus(win, c["line"]) if win is not None else None
 
 

@@ -29,7 +29,7 @@ def use_pattern(target_id: str, is_field: bool) -> re.Pattern:
 
 
 def reconstructed_window(ctx: SourceContext, caller_id: str, target_id: str, is_field: bool,
-                         context: int) -> dict | None:
+                         context: int, line: int | None = None) -> dict | None:
     """Lines around the use of `target_id` in the decompiled text of method `caller_id`, or None (no
     decompiler, no recognisable declaration or use). Same shape as `src_source.source_window`, plus
     `reconstructed: True`, the engine, and `class_lines`: for each line of `text` the class-file lines the
@@ -54,10 +54,14 @@ def reconstructed_window(ctx: SourceContext, caller_id: str, target_id: str, is_
     # the declaration line itself names a constructor (`Api(...)`): the use is in the body
     focus = next((n for n in range(decl.start, decl.end + 1)
                   if rx.search(lines[n - 1]) and not (n == decl.start and "<init>" in caller_id)), None)
+    line_map = getattr(dec, "line_map", None)  # Procyon's; a JvmTools port may give none
+    if focus is None and line_map is not None and line is not None and line > 0:
+        # no call spelled out (an inline function's body copied into the caller): the line the decompiler wrote
+        # from the site's class-file line
+        focus = next((n for n in range(decl.start, decl.end + 1) if line in line_map.get(n, ())), None)
     if focus is None:
         return None
     a, b = max(decl.start, focus - context), min(decl.end, focus + context)
-    line_map = getattr(dec, "line_map", None)  # Procyon's; a JvmTools port may give none
     return {"label": f"decompiled by {dec.engine} {dec.engine_version}", "file": file.rel, "lines": [a, b],
             "first_line": a, "focus": focus, "text": lines[a - 1:b], "reconstructed": True,
             "engine": dec.engine,

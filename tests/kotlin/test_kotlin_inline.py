@@ -138,3 +138,19 @@ def test_cli_text_and_json_say_inlined(run_jdx, jar):
     r = run_jdx("usages", "ki.Inl#outer", "--jars", str(jar), "--json")
     site = json.loads(r.out)["result"]["groups"][0]["callers"][0]["sites"][0]
     assert (site["kind"], site["detail"], site["line"]) == ("call", "inline", line_of(USE, "outer {"))
+
+
+def test_samples_of_an_inline_function_without_sources_show_the_decompiled_call(run_jdx, jar):
+    """No call is spelled out where kotlinc copied the body, so the decompiled caller is focused on the line the
+    decompiler wrote from the site's class-file line (its line map), labelled reconstructed."""
+    from jdx.loaders.decompile import available_engines
+
+    if not available_engines():
+        pytest.skip("no decompiler installed: samples stay pointers")
+    r = run_jdx("samples", "ki.Inl#twice", "--jars", str(jar), "--json")
+    assert r.code == 0, r.out + r.err
+    (sample,) = [s for s in json.loads(r.out)["result"]["samples"] if s["caller"].startswith(RUN.split("(")[0])]
+    src = sample["source"]
+    assert sample["origin"] == "decompiled" and src["reconstructed"] and src["focus_by"] == "line_map", sample
+    assert sample["line"] == line_of(USE, "twice {")
+    assert "bytecode only" not in run_jdx("samples", "ki.Inl#twice", "--jars", str(jar)).out
