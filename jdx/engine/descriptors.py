@@ -537,13 +537,120 @@ def _format_type_params(params: tuple[TypeParam, ...]) -> str:
     return "<" + "".join(out) + ">"
 
 
+RAW = "<raw>"  # env key (no type variable's name): the type is seen raw (JLS §4.8); see raw_env
+
+
+@dataclass(frozen=True)
+class RawView:
+    """The value under RAW: the raw type's own type variables with their leftmost bounds, to erase them by."""
+    bounds: tuple[tuple[str, TypeSig], ...] = ()
+
+
+def raw_env(params: tuple[TypeParam, ...] = ()) -> dict:
+    """Env of a type seen raw (`class R extends ArrayList`): substitute erases what it is given (JLS §4.8)."""
+    return {RAW: RawView(tuple(type_param_bounds(params).items()))}
+
+
+def is_raw(env: dict | None) -> bool:
+    return bool(env) and RAW in env
+
+
+def erase_sig(node, bounds: dict[str, TypeSig] | None = None):
+    """The erasure (JLS §4.6) of a TypeSig, TypeArg or MethodSignature as a tree: `List<E>` -> `List`, a type
+    variable -> the erasure of its leftmost bound; a method loses its type parameters."""
+    bounds = bounds or {}
+    if isinstance(node, MethodSignature):
+        inner = {**bounds, **type_param_bounds(node.type_params)}
+        return MethodSignature((), tuple(erase_sig(p, inner) for p in node.params), erase_sig(node.return_type, inner),
+                               tuple(erase_sig(t, inner) for t in node.throws))
+    if isinstance(node, TypeArg):
+        return node if node.type is None else TypeArg(node.wildcard, erase_sig(node.type, bounds))
+    if isinstance(node, TypeParam):
+        return TypeParam(node.name, None if node.class_bound is None else erase_sig(node.class_bound, bounds),
+                         tuple(erase_sig(b, bounds) for b in node.interface_bounds))
+    if isinstance(node, BaseType):
+        return node
+    return parse_type_signature(erasure(node, bounds))
+
+
+def type_vars_of(node) -> set[str]:
+    """Names of the type variables a signature tree mentions (a method's own included)."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, TypeVar):
+            out.add(n.name)
+        elif isinstance(n, ArrayTypeSig):
+            stack.append(n.component)
+        elif isinstance(n, TypeArg):
+            if n.type is not None:
+                stack.append(n.type)
+        elif isinstance(n, ClassTypeSig):
+            stack.extend(n.args)
+            stack.extend(a for i in n.inner for a in i.args)
+        elif isinstance(n, TypeParam):
+            stack.extend(n.bounds)
+        elif isinstance(n, MethodSignature):
+            stack.extend((*n.type_params, *n.params, n.return_type, *n.throws))
+        elif isinstance(n, ClassSignature):
+            stack.extend((*n.type_params, n.superclass, *n.interfaces))
+    return out
+
+
+def _fresh(name: str, taken: set[str]) -> str:
+    """`V` -> `V1` (`V2`, ... when taken)."""
+    i = 1
+    while f"{name}{i}" in taken:
+        i += 1
+    return f"{name}{i}"
+
+
+def _own_params_env(node, env: dict) -> tuple[object, dict]:
+    """A generic declaration's own type parameters shadow env; those a substituted type would capture (an
+    inherited `<V> andThen` in `Clash<V> extends Function<String, V>`) are renamed first (`V` -> `V1`).
+    (node renamed, the env its body takes)."""
+    own = {p.name for p in node.type_params}
+    inner_env = {k: v for k, v in env.items() if k not in own}
+    used = type_vars_of(node)
+    brought: set[str] = set()
+    for k in used - own:
+        if k in inner_env:
+            brought |= type_vars_of(inner_env[k])
+    clash = own & brought
+    if not clash:
+        return node, inner_env
+    taken = used | brought | set(own)
+    rename: dict[str, TypeSig] = {}
+    for p in node.type_params:
+        if p.name in clash:
+            new = _fresh(p.name, taken)
+            taken.add(new)
+            rename[p.name] = TypeVar(new)
+    # the renaming is itself a substitution, with nothing of env in it and nothing to capture
+    params = tuple(TypeParam(rename[p.name].name if p.name in rename else p.name,
+                             None if p.class_bound is None else substitute(p.class_bound, rename),
+                             tuple(substitute(b, rename) for b in p.interface_bounds)) for p in node.type_params)
+    if isinstance(node, MethodSignature):
+        node = MethodSignature(params, tuple(substitute(p, rename) for p in node.params),
+                               substitute(node.return_type, rename), tuple(substitute(t, rename) for t in node.throws))
+    else:
+        node = ClassSignature(params, substitute(node.superclass, rename),
+                              tuple(substitute(i, rename) for i in node.interfaces))
+    return node, inner_env
+
+
 def substitute(node, env: dict[str, TypeSig]):
     """Replace type variables by env entries in a TypeSig, TypeArg, TypeParam or MethodSignature.
 
-    A method's own type parameters shadow env (`<T> void f(T)` inside `class C<T>`).
+    A method's own type parameters shadow env (`<T> void f(T)` inside `class C<T>`), and are renamed where a
+    substituted type would capture them (`<V> f(V, T)` with T -> V reads `<V1> f(V1, V)`). An env of a raw type
+    (raw_env) erases instead (JLS §4.8).
     """
     if not env:
         return node
+    if RAW in env:
+        return erase_sig(node, dict(env[RAW].bounds))
     if isinstance(node, TypeVar):
         return env.get(node.name, node)
     if isinstance(node, BaseType):
@@ -562,7 +669,7 @@ def substitute(node, env: dict[str, TypeSig]):
         cb = None if node.class_bound is None else substitute(node.class_bound, env)
         return TypeParam(node.name, cb, tuple(substitute(b, env) for b in node.interface_bounds))
     if isinstance(node, MethodSignature):
-        inner_env = {k: v for k, v in env.items() if k not in {p.name for p in node.type_params}}
+        node, inner_env = _own_params_env(node, env)
         return MethodSignature(
             tuple(substitute(p, inner_env) for p in node.type_params),
             tuple(substitute(p, inner_env) for p in node.params),
@@ -570,9 +677,10 @@ def substitute(node, env: dict[str, TypeSig]):
             tuple(substitute(t, inner_env) for t in node.throws),
         )
     if isinstance(node, ClassSignature):
-        inner_env = {k: v for k, v in env.items() if k not in {p.name for p in node.type_params}}
+        node, inner_env = _own_params_env(node, env)
         return replace(
             node,
+            type_params=tuple(substitute(p, inner_env) for p in node.type_params),
             superclass=substitute(node.superclass, inner_env),
             interfaces=tuple(substitute(i, inner_env) for i in node.interfaces),
         )

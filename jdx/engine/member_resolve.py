@@ -128,8 +128,8 @@ def _substituted_descriptor(entry: dict) -> str | None:
     """The erased descriptor of an inherited generic method in the query's terms (`add(E)` of
     `ArrayList<String>` reads `(Ljava/lang/String;)Z`), so `StringList#add(String)` matches it."""
     row = entry["row"]
-    if entry["is_field"] or not entry["env"] or not row.get("signature"):
-        return None
+    if entry["is_field"] or not entry["env"] or d.is_raw(entry["env"]) or not row.get("signature"):
+        return None  # (a raw type's member: its descriptor is already its erasure)
     try:
         sig = d.substitute(d.parse_method_signature(row["signature"]), entry["env"])
         return d.erased_method_descriptor(sig)

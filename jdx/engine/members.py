@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from jdx.engine import descriptors as d
 from jdx.engine.refs import format_member, format_type
-from jdx.engine.resolve import resolve_type
+from jdx.engine.resolve import resolve_applied_type, resolve_type
 from jdx.errors import UsageError
 from jdx.graph_schema import queries
 from jdx.graph_schema.store import MEMO_ENTRIES, GraphStore
@@ -58,28 +58,48 @@ def supertypes_applied(row: dict) -> dict[str, "d.ClassTypeSig"]:
     return {s.binary_name: s for s in (sig.superclass, *sig.interfaces)}
 
 
+def _class_params(row: dict) -> tuple["d.TypeParam", ...] | None:
+    """A type's own type parameters, () for a non-generic type, None when its signature does not parse."""
+    if not row.get("signature"):
+        return ()
+    try:
+        return d.parse_class_signature(row["signature"]).type_params
+    except ValueError:
+        return None
+
+
 def _parent(known: dict[str, dict], child: dict, env: dict, parent: str) -> tuple[dict, dict]:
+    """The supertype's row and its type-variable environment in the query's terms. A generic supertype the child
+    names raw (`extends ArrayList`, or no Signature attribute at all: javac writes none when nothing is generic)
+    is seen raw, and so is every supertype above a raw one (JLS §4.8): its env is a raw_env, which erases."""
     prow = known.get(parent) or {"id": parent, "external": True}
+    pparams = _class_params(prow)
+    if d.is_raw(env):
+        return prow, d.raw_env(pparams or ())
+    child_params = _class_params(child)
+    if child_params is None:
+        return prow, {}
     applied = supertypes_applied(child)
+    use = applied.get(parent)
+    if pparams and (use is None or not (use.inner[-1].args if use.inner else use.args)):
+        return prow, d.raw_env(pparams)
     penv: dict = {}
-    if parent in applied and prow.get("signature"):
-        try:
-            psig = d.parse_class_signature(prow["signature"])
-            penv = {k: d.substitute(v, env) for k, v in d.type_arg_env(psig.type_params, applied[parent]).items()}
-        except ValueError:
-            penv = {}
+    if use is not None and pparams:
+        penv = {k: d.substitute(v, env) for k, v in d.type_arg_env(pparams, use).items()}
     return prow, penv
 
 
-def _supertype_walk(store: GraphStore, start: dict) -> list[tuple[dict, dict]]:
+def _supertype_walk(store: GraphStore, start: dict, start_env: dict | None = None) -> list[tuple[dict, dict]]:
     """The superclass chain first (class members win, as in JVM resolution), then superinterfaces
-    breadth-first; cycle-safe; each type with its type-variable environment in the query's terms."""
+    breadth-first; cycle-safe; each type with its type-variable environment in the query's terms (`start_env`
+    binds the start's own type parameters: `members 'List<String>'`)."""
     known = {start["id"]: start}
     for row in store.rows_cached(queries.SUPERTYPES_CLOSURE, {"id": start["id"]}):
         known[row["id"]] = row
-    chain: list[tuple[dict, dict]] = [(start, {})]
+    env = dict(start_env or {})
+    chain: list[tuple[dict, dict]] = [(start, env)]
     seen = {start["id"]}
-    row, env = start, {}
+    row = start
     is_iface = start.get("kind") in ("interface", "annotation")
     while row.get("super") and not row.get("external") and row["super"] not in seen:
         if is_iface:
@@ -123,7 +143,14 @@ def _declared(store: GraphStore, walk: list[tuple[dict, dict]]) -> tuple[dict, d
 
 
 def _signature(row: dict, parse, env: dict):
-    """The member's generic signature when it has a readable one, else its descriptor; substituted."""
+    """The member's generic signature when it has a readable one, else its descriptor; substituted. An instance
+    member of a type seen raw has the erasure of its type, its descriptor (JLS §4.8); a static one keeps its own."""
+    descriptor = d.parse_method_signature if parse is d.parse_method_signature else d.parse_type_signature
+    if d.is_raw(env):
+        if row["access"] & ACC["static"]:
+            env = {}
+        else:
+            return descriptor(row["descriptor"])
     sig = None
     if row.get("signature"):
         try:
@@ -131,8 +158,7 @@ def _signature(row: dict, parse, env: dict):
         except ValueError:
             sig = None
     if sig is None:
-        sig = (d.parse_method_signature if parse is d.parse_method_signature else d.parse_type_signature)(
-            row["descriptor"])
+        sig = descriptor(row["descriptor"])
     return d.substitute(sig, env) if env else sig
 
 
@@ -265,8 +291,9 @@ def _kind_of(row: dict, is_field: bool) -> str:
 
 
 def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict:
-    """The members of a type as data: one entry per member, grouped by declaring type."""
-    target = resolve_type(store, type_text)
+    """The members of a type as data: one entry per member, grouped by declaring type; type arguments given
+    (`List<String>`) are substituted for the type's parameters."""
+    target, applied = resolve_applied_type(store, type_text)
     unknown = [a for a in opts.access if a not in ACCESS_LEVELS + ("all",)]
     if unknown:
         raise UsageError(f"--access {unknown[0]!r}: use public, protected, package, private or all")
@@ -277,7 +304,7 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
             grep = re.compile(opts.grep, re.IGNORECASE)
         except re.error as exc:
             raise UsageError(f"--grep {opts.grep!r}: {exc}") from exc
-    walk = _supertype_walk(store, target) if opts.inherited else [(target, {})]
+    walk = _supertype_walk(store, target, applied) if opts.inherited else [(target, applied)]
     from_id = None
     if opts.from_type:
         from_row = resolve_type(store, opts.from_type)
@@ -304,8 +331,8 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
         if name == "<clinit>":
             continue
         # what hides a supertype's member (JLS §8.3, §8.4.8): a field of the same name in a subtype on the way,
-        # whatever its type; a method of the same name and parameters, whatever it returns (a static one has no bridge to carry the old return)
-        # of the same name and parameters, whatever it returns (a static one has no bridge to carry the old return);
+        # whatever its type; a method of the same name and parameters, whatever it returns (a static one has no bridge
+        # to carry the old return);
         # fields of one name that reach the type on different paths are both members (naming one is ambiguous)
         if is_field and _field_hidden(name, tid, field_owners, ancestors):
             continue
@@ -393,6 +420,7 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
         "members": out,
         "collapsed": {"java.lang.Object": collapsed_object} if collapsed_object else {},
         "unresolved_supertypes": [format_type(u) for u in unresolved],
+        **({"type_arguments": {k: d.render_type(v) for k, v in applied.items()}} if applied else {}),
         "artifact": target.get("artifact"),
         **({"kotlin_target": True} if target.get("kotlin") else {}),
     }

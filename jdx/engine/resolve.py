@@ -185,3 +185,117 @@ def did_you_mean(store: GraphStore, name: str, limit: int = 5) -> list[dict]:
     from jdx.engine.search import near_names
 
     return [{"ref": c["ref"], "artifact": c["artifact"]} for c in near_names(store, name, limit=limit)]
+
+
+def _split_args(text: str) -> list[str]:
+    """`String, Map<K, V>` -> [`String`, `Map<K, V>`]: the top-level comma-separated parts."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c == "<":
+            depth += 1
+        elif c == ">":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts]
+
+
+def _generic_head(text: str, whole: str) -> tuple[str, str | None]:
+    """`java.util.List<String>` -> (`java.util.List`, `String`); no `<`: (text, None). Unbalanced brackets or
+    anything after the closing `>` (`Outer<A>.Inner`, `List<A>[]`) is a usage error."""
+    at = text.find("<")
+    if at < 0:
+        if ">" in text:
+            raise UsageError(f"{whole!r}: unbalanced '>'")
+        return text, None
+    depth = 0
+    for i in range(at, len(text)):
+        depth += {"<": 1, ">": -1}.get(text[i], 0)
+        if depth == 0:
+            if text[i + 1:].strip():
+                raise UsageError(f"{whole!r}: type arguments go on the last name only (`pkg.Type<Arg, ...>`)")
+            inner = text[at + 1:i].strip()
+            if not inner:
+                raise UsageError(f"{whole!r}: empty type argument list")
+            return text[:at].strip(), inner
+    raise UsageError(f"{whole!r}: unbalanced '<'")
+
+
+def _class_type_params(row: dict) -> tuple[d.TypeParam, ...]:
+    if not row.get("signature"):
+        return ()
+    try:
+        return d.parse_class_signature(row["signature"]).type_params
+    except ValueError:
+        return ()
+
+
+def _type_argument(store: GraphStore, text: str, whole: str, depth: int = 0) -> d.TypeSig:
+    """One written type argument as a signature tree: a class type (its own arguments checked alike) or an array;
+    wildcards, primitives and names the workspace lacks are usage errors."""
+    if depth > d.MAX_NESTING:
+        raise UsageError(f"{whole!r}: type arguments nested too deeply")
+    if not text:
+        raise UsageError(f"{whole!r}: empty type argument")
+    if text.startswith("?"):
+        raise UsageError(f"{whole!r}: wildcard type argument {text!r}: give a concrete type (`List<Number>`)")
+    dims = 0
+    while text.endswith("[]"):
+        text, dims = text[:-2].rstrip(), dims + 1
+    if text in d.PRIMITIVE_CODES:
+        if not dims:
+            box = {"int": "Integer", "char": "Character"}.get(text, text.title())
+            raise UsageError(f"{whole!r}: type argument {text!r} is primitive: use {box}")
+        return _array_of(d.BaseType(d.PRIMITIVE_CODES[text]), dims)
+    head, args = _generic_head(text, whole)
+    row = _type_argument_row(store, head, whole)
+    applied = d.ClassTypeSig(row["id"], _applied_args(store, row, args, whole, depth + 1) if args else ())
+    return _array_of(applied, dims)
+
+
+def _array_of(sig: d.TypeSig, dims: int) -> d.TypeSig:
+    for _ in range(dims):
+        sig = d.ArrayTypeSig(sig)
+    return sig
+
+
+def _type_argument_row(store: GraphStore, name: str, whole: str) -> dict:
+    """The type a type argument names; a simple name is first tried in java.lang, as Java's implicit import."""
+    if "." not in name and "/" not in name and ":" not in name:
+        rows = store.rows_cached(queries.TYPE_BY_ID, {"id": "java/lang/" + name})
+        if rows and not rows[0]["t.external"]:
+            return {k[2:]: v for k, v in rows[0].items()}
+    try:
+        return resolve_type(store, name)
+    except AmbiguousError as exc:
+        refs = ", ".join(c["ref"] for c in exc.candidates[:4])
+        raise UsageError(f"{whole!r}: type argument {name!r} is ambiguous ({refs}): qualify it") from exc
+    except NotFoundError as exc:
+        near = [c["ref"] for c in exc.candidates[:3]]
+        raise UsageError(f"{whole!r}: type argument {name!r} is not a type in the workspace"
+                         + (f" (did you mean {', '.join(near)}?)" if near else "")) from exc
+
+
+def _applied_args(store: GraphStore, row: dict, written: str, whole: str, depth: int) -> tuple[d.TypeArg, ...]:
+    params = _class_type_params(row)
+    parts = _split_args(written)
+    name = d.internal_to_fqn(row["id"])
+    if not params:
+        raise UsageError(f"{whole!r}: {name} is not generic; it takes no type arguments")
+    if len(parts) != len(params):
+        raise UsageError(f"{whole!r}: {name} takes {len(params)} type argument{'s' if len(params) != 1 else ''} "
+                         f"<{', '.join(p.name for p in params)}>, given {len(parts)}")
+    return tuple(d.TypeArg("", _type_argument(store, p, whole, depth)) for p in parts)
+
+
+def resolve_applied_type(store: GraphStore, text: str) -> tuple[dict, dict[str, d.TypeSig]]:
+    """`java.util.List<String>`: the Type row and its type parameters bound to the arguments given ({} when none
+    are); wrong arity, wildcards, primitives and unknown argument types are usage errors (exit 3)."""
+    head, written = _generic_head(text, text)
+    row = resolve_type(store, head if written is not None else text)
+    if written is None:
+        return row, {}
+    args = _applied_args(store, row, written, text, 0)
+    return row, {p.name: a.type for p, a in zip(_class_type_params(row), args)}
