@@ -24,8 +24,8 @@ from jdx.engine.kotlin_view import member_kotlin, member_ref
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_type
 from jdx.engine.relations import (ArtifactFilter, Artifacts, TreeWalk, check_depth, check_limit, is_bridge,
-                                  is_lambda, lambda_writers, method_ref, resolve_symbol, rows_by_ids, sort_key,
-                                  split_method_id, twin_ids)
+                                  is_lambda, kotlin_lambda_writers, lambda_writers, method_ref, resolve_symbol,
+                                  rows_by_ids, sort_key, split_method_id, twin_ids)
 from jdx.graph_schema import queries_graph as q
 from jdx.graph_schema.store import GraphStore
 
@@ -168,15 +168,22 @@ def _callers_loader(cg: _CallGraph, flt: ArtifactFilter, view: str = "kotlin"):
             rows = [r for r in rows if not kt.forwarding(r["c_id"], r["target"])
                     and (r["target"] in ids or r["target"] in stubs)]
         writers = lambda_writers(cg.store, [r["c_id"] for r in rows if is_lambda(r, "c_")])
+        classes = kotlin_lambda_writers(cg.store, [r["c_id"] for r in rows]) if view == "kotlin" else {}
         # a caller that is a multi-file part's method shows as the facade's copy callers call (one node, one hop)
         folds = {} if view != "kotlin" else {
             m: pair[0] for m, pair in _facade_twins(cg.store, {w["c_id"] for w in writers.values()} | {
+                e.row["c_id"] for e in classes.values()} | {
                 r["c_id"] for r in rows if "__" in r["c_id"].split("#", 1)[0]}).items() if m == pair[1]}
         cg.remember_ids(sorted(set(folds.values())))
         for r in sorted(rows, key=lambda r: (stubs.get(r["target"], r["target"]), r["c_id"], r["line"] or -1)):
             caller, in_lambda = r, False
             if is_lambda(r, "c_") and r["c_id"] in writers:
                 caller, in_lambda = writers[r["c_id"]], True
+            enclosing = classes.get(r["c_id"])
+            if enclosing is not None and r["target"].split("#", 1)[0] != enclosing.lambda_class:
+                if enclosing.continuation and r["target"] in (enclosing.row["c_id"], folds.get(enclosing.row["c_id"])):
+                    continue  # a suspend function's state machine resuming the function
+                caller, in_lambda = enclosing.row, not enclosing.continuation
             if not flt.accepts(cg.arts, caller["c_artifact"]):
                 continue
             cg.remember(caller, "c_")

@@ -20,8 +20,8 @@ from jdx.engine.kotlin_hits import KotlinSites, kotlin_sites, through_name
 from jdx.engine.kotlin_view import member_ref
 from jdx.engine.refs import format_member, format_type, parse_ref
 from jdx.engine.relations import (ArtifactFilter, Artifacts, Symbol, Target, check_limit, is_bridge, is_lambda,
-                                  lambda_writers, method_ref, resolve_symbol, rows_by_ids, sort_key,
-                                  split_method_id, twin_ids)
+                                  kotlin_lambda_writers, lambda_writers, method_ref, resolve_symbol, rows_by_ids,
+                                  sort_key, split_method_id, twin_ids)
 from jdx.errors import RefSyntaxError, UsageError, Warning_
 from jdx.graph_schema import queries_graph as q
 from jdx.graph_schema.store import GraphStore
@@ -187,12 +187,12 @@ def _element_ref(label: str, node_id: str) -> str:
     return format_member(owner, name, rest[len(name):])
 
 
-def _attribute_lambdas(store: GraphStore, sites: list[dict]) -> None:
-    """Sites inside lambda bodies move to the method that wrote the lambda, marked `in_lambda`."""
+def _attribute_lambdas(store: GraphStore, sites: list[dict], view: str = "kotlin") -> list[dict]:
+    """Sites inside lambda bodies move to the method that wrote the lambda, marked `in_lambda`: javac's bodies, and in
+    the Kotlin view the methods of kotlinc's lambda classes (`relations.kotlin_lambda_writers`). A suspend function's
+    continuation is the function's own code: its sites are the function's, its call resuming the function none."""
     lambdas = [s["row"]["c_id"] for s in sites if "ref" not in s["row"] and is_lambda(s["row"], "c_")]
-    if not lambdas:
-        return
-    writers = lambda_writers(store, lambdas)
+    writers = lambda_writers(store, lambdas) if lambdas else {}
     for s in sites:
         row = s["row"]
         if "ref" not in row and is_lambda(row, "c_"):
@@ -201,10 +201,29 @@ def _attribute_lambdas(store: GraphStore, sites: list[dict]) -> None:
             writer = writers.get(row["c_id"])
             if writer is not None:
                 s["row"] = {**writer, "line": row.get("line", -1)}
+    if view != "kotlin":
+        return sites
+    classes = kotlin_lambda_writers(store, [s["row"]["c_id"] for s in sites if "ref" not in s["row"]])
+    out = []
+    for s in sites:
+        row = s["row"]
+        enclosing = classes.get(row["c_id"]) if "ref" not in row else None
+        # the class's own plumbing (a bridge `invoke`, `create` calling its constructor) is the class's, not a usage
+        if enclosing is None or s["target_id"].split("#", 1)[0] == enclosing.lambda_class:
+            out.append(s)
+            continue
+        if enclosing.continuation and enclosing.row["c_id"] == row.get("target"):
+            continue  # the state machine resuming its suspend function
+        if not enclosing.continuation:
+            s["lambda"], s["in_lambda"] = enclosing.body, True
+        s["row"] = {**enclosing.row, "line": row.get("line", -1)}
+        out.append(s)
+    return out
 
 
 def _collect(store: GraphStore, symbol: Symbol, kinds: tuple[str, ...],
-             filter: ArtifactFilter | None, kt: KotlinSites | None = None) -> list[tuple[dict, dict]]:
+             filter: ArtifactFilter | None, kt: KotlinSites | None = None,
+             view: str = "kotlin") -> list[tuple[dict, dict]]:
     """(site, caller row) pairs, sorted; canonical refs still without the bridge-twin `:ReturnType`."""
     wanted = set(KINDS) if "all" in kinds else set(kinds)
     if symbol.is_type:
@@ -214,7 +233,7 @@ def _collect(store: GraphStore, symbol: Symbol, kinds: tuple[str, ...],
     arts = Artifacts.of(store)
     if filter is not None and filter.active():  # before lambda attribution: a lambda lives in its writer's file
         raw = [s for s in raw if filter.accepts(arts, s["row"].get("c_artifact"))]
-    _attribute_lambdas(store, raw)
+    raw = _attribute_lambdas(store, raw, view)
     for s in raw:
         row = s["row"]
         s["sort"] = (arts.position(row.get("c_artifact")), (row["ref"], "", "") if "ref" in row else sort_key(row, "c_"),
@@ -229,7 +248,7 @@ def usage_pairs(store: GraphStore, symbol: Symbol, kinds: tuple[str, ...] = ("al
     """The sites of `usage_sites` before their canonical refs are formatted, as (site, caller row) pairs:
     `site` has `kind`, `line`, `target`, `detail`, `in_lambda`, `method_ref`; the row `c_id`, `c_access`,
     `c_artifact`. For callers that pick a few of thousands of sites (`samples`) and `finish_pairs` those."""
-    return _collect(store, symbol, kinds, filter, kotlin_reading(store, symbol, view))
+    return _collect(store, symbol, kinds, filter, kotlin_reading(store, symbol, view), view)
 
 
 def finish_pairs(store: GraphStore, pairs: list[tuple[dict, dict]]) -> list[dict]:
@@ -250,7 +269,7 @@ def usage_sites(store: GraphStore, symbol: Symbol, kinds: tuple[str, ...] = ("al
     (name), `target` (which overload or field the site reaches), `in_lambda`, `lambda`
     (the synthetic body's name, when in a lambda), `method_ref`, `via` (the subtype named at the call, and in the
     Kotlin view the JVM method the site calls through), `through` (that method's reference)."""
-    return finish_pairs(store, _collect(store, symbol, kinds, filter, kotlin_reading(store, symbol, view)))
+    return finish_pairs(store, _collect(store, symbol, kinds, filter, kotlin_reading(store, symbol, view), view))
 
 
 def _finished(pairs: list[tuple[dict, dict]], arts: Artifacts) -> list[tuple[dict, dict]]:
@@ -321,7 +340,7 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
     symbol = resolve_symbol(store, text)
     wanted = set(KINDS) if "all" in kinds else set(kinds)
     kt = kotlin_reading(store, symbol, opts.view)
-    pairs = _collect(store, symbol, kinds, opts.filter, kt)
+    pairs = _collect(store, symbol, kinds, opts.filter, kt, opts.view)
     shown = finish_pairs(store, pairs[:limit])
     sites = [s for s, _ in pairs]
     warnings = []

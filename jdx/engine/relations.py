@@ -8,6 +8,7 @@ overrides, and `usage_sites`, the engine function `samples` builds on), `rel_cal
 from __future__ import annotations
 
 import fnmatch
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -316,6 +317,85 @@ def _writer_rows(store: GraphStore, columns: tuple[list, list, list, list]) -> d
     ids, access, artifact, _external = columns
     found = {m: {"id": m, "access": access[o], "artifact": artifact[o]} for o, m in enumerate(ids) if m in wanted}
     return {lam: found[w] for lam, w in writers.items() if w in found}
+
+
+# a Kotlin lambda compiled to a class (kotlinc before 2.0 for every lambda, 2.x still for suspend lambdas) extends one
+# of these; a suspend function's state machine (`Foo$bar$1`, its continuation) extends one of the last two
+KOTLIN_LAMBDA_BASES = ("kotlin/jvm/internal/Lambda", "kotlin/coroutines/jvm/internal/SuspendLambda",
+                       "kotlin/coroutines/jvm/internal/RestrictedSuspendLambda")
+KOTLIN_CONTINUATION_BASES = ("kotlin/coroutines/jvm/internal/ContinuationImpl",
+                             "kotlin/coroutines/jvm/internal/RestrictedContinuationImpl")
+
+
+@dataclass(frozen=True)
+class Enclosing:
+    """Where the code of a method of a Kotlin lambda class was written: `row` the enclosing method (`c_` columns),
+    `body` the lambda class's method (`LibKt$main$1#invoke`, the innermost of nested lambdas), `lambda_class` that
+    class's id; `continuation` when the class is a suspend function's own state machine (its code, no lambda)."""
+
+    row: dict
+    body: str
+    lambda_class: str
+    continuation: bool = False
+
+
+def _kotlin_lambda_class(r: dict) -> str | None:
+    """`lambda` or `continuation` for an anonymous class row (`ANONYMOUS_CLASSES`) kotlinc wrote for a lambda or a
+    suspend function, None for the rest: a Java anonymous class and a Kotlin `object :` expression declare methods a
+    source names, and stay their own callers."""
+    if r["om"] is None or not r["kotlin"]:
+        return None
+    if r["super"] in KOTLIN_LAMBDA_BASES:
+        return "lambda"
+    if r["super"] in KOTLIN_CONTINUATION_BASES:
+        return "continuation"
+    try:  # a lambda SAM-converted to a Java or `fun interface` (`Runnable { … }`): a synthetic class (k=3)
+        return "lambda" if json.loads(r["kotlin"]).get("k") == 3 else None
+    except ValueError:
+        return None
+
+
+def kotlin_lambda_writers(store: GraphStore, method_ids: Iterable[str]) -> dict[str, Enclosing]:
+    """For each method of a Kotlin lambda class (or a suspend function's continuation) among `method_ids`, the method
+    whose code holds the lambda: the class's EnclosingMethod, nested lambdas followed outward. A class whose
+    enclosing method the graph does not hold maps to nothing, its methods stay as they are. One query per nesting
+    level, none for a graph without Kotlin."""
+    from jdx.engine.kotlin_hits import has_kotlin
+
+    ids = sorted({m for m in method_ids if "$" in m.split("#", 1)[0]})
+    if not ids or not has_kotlin(store):
+        return {}
+    classes: dict[str, tuple[str, str]] = {}  # lambda class id -> (its enclosing method's id, its kind)
+    pending = {m.split("#", 1)[0] for m in ids}
+    seen: set[str] = set()
+    while pending:
+        seen |= pending
+        for r in rows_by_ids(store, q.ANONYMOUS_CLASSES, pending):
+            kind = _kotlin_lambda_class(r)
+            if kind is not None:
+                shadow = "@" + r["id"].split("@", 1)[1] if "@" in r["id"] and "@" not in r["outer"] else ""
+                outer = r["outer"] + shadow  # a shadowed class copy's enclosing class is the copy beside it
+                classes[r["id"]] = (f"{outer}#{r['om']}", kind)
+        pending = {e.split("#", 1)[0] for e, _ in classes.values()} - seen
+    chains: dict[str, list[str]] = {}
+    for m in ids:
+        chain, owner = [], m.split("#", 1)[0]
+        while owner in classes and len(chain) < 64:
+            chain.append(classes[owner][0])
+            owner = chain[-1].split("#", 1)[0]
+        if chain:
+            chains[m] = chain
+    rows = {r["id"]: r for r in rows_by_ids(store, q.METHODS_BY_IDS, {e for c in chains.values() for e in c})}
+    out = {}
+    for m, chain in chains.items():
+        held = [e for e in chain if e in rows]
+        if not held:
+            continue
+        row = rows[held[-1]]
+        owner, name, _ = split_method_id(m)
+        out[m] = Enclosing({"c_id": row["id"], "c_access": row["access"], "c_artifact": row["artifact"]},
+                           f"{owner.rsplit('/', 1)[-1]}#{name}", owner, classes[owner][1] == "continuation")
+    return out
 
 
 def check_limit(limit: int | None) -> int:

@@ -169,3 +169,11 @@ def count_nodes(label: str) -> str:
 def count_rels(name: str) -> str:
     """Rows of relationship table `name` and of its incremental twin (`jdx schema`)."""
     return f"MATCH ()-[r:{rel_labels(name)}]->() RETURN count(r) AS n"
+
+
+# anonymous classes among these types, with their superclass, enclosing class and method (EnclosingMethod) and
+# Kotlin metadata: the candidates for a Kotlin lambda class (`relations.kotlin_lambda_writers`)
+ANONYMOUS_CLASSES = _by_ids("t", "Type", "(t:Type{ID})",
+                            "WITH t WHERE t.inner_name = '' AND t.outer IS NOT NULL "
+                            "RETURN t.id AS id, t.super AS super, t.outer AS outer, t.outer_method AS om, "
+                            "t.kotlin AS kotlin")
