@@ -2,10 +2,12 @@
 
 Ranking key, first difference wins: match tier (exact simple name, prefix, camel-hump, a later word; a glob
 or regex match ranks as camel-hump; --fuzzy ranks by edit distance), then `ranking.symbol_key` (the JDK's
-implementation packages after everything else, public before non-public, shorter names, fewer nesting levels,
-origin: workspace class dirs, then jars, then the JDK, each in classpath order), then name, owner and kind,
-so equal inputs give equal bytes. The search index built beside the graph (search_files.py, with each name's
-words precomputed by schema.name_words) does the matching, so a query never splits a name.
+implementation packages after everything else; then, in the exact tier, a type named as the pattern is
+written, case and all, before the other exact matches; public before non-public, shorter names, fewer nesting
+levels, origin: workspace class dirs, then jars, then the JDK, each in classpath order), then name, owner and
+kind, so equal inputs give equal bytes. `Type#member` searches the members of the types the qualifier names.
+The search index built beside the graph (search_files.py, with each name's words precomputed by
+schema.name_words) does the matching, so a query never splits a name.
 """
 
 from __future__ import annotations
@@ -13,13 +15,13 @@ from __future__ import annotations
 import fnmatch
 import heapq
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from jdx.engine.descriptors import package_of
 from jdx.engine.ranking import internal_packages, is_jdk_internal, symbol_key
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.search_index import index_for
-from jdx.engine.search_match import (HUMP, TIER_NAMES, Pattern, compile_pattern, fuzzy_budget, glob_to_regex,
+from jdx.engine.search_match import (EXACT, HUMP, TIER_NAMES, Pattern, compile_pattern, fuzzy_budget, glob_to_regex,
                                      levenshtein, name_words, qualifier_regex)
 from jdx.errors import NotFoundError, UsageError
 from jdx.graph_schema import queries_search
@@ -30,6 +32,7 @@ from jdx.graph_schema.schema import origin_ranks
 SYMBOL_KINDS = TYPE_KINDS + ("method", "field")
 ALIAS = "typealias"  # a Kotlin type alias (search_aliases.py): the Kotlin view only; `--kind type` includes it
 ALL_KINDS = SYMBOL_KINDS + (ALIAS, "package", "module")
+MEMBER_KINDS = {"method", "field"}
 ACC_PUBLIC, ACC_VARARGS = 0x0001, 0x0080
 DEFAULT_LIMIT = 50
 
@@ -146,9 +149,9 @@ def _symbol_row(row: dict, tier: int, arts: dict[str, dict], mode: str) -> dict:
 
 
 def _sort_key(row: dict, tier: int, rank: int, internal=None) -> tuple:
-    """A package's or module's ranking key, shaped like _group_key's (its ref stands in for the owner)."""
-    return (tier, 0, is_jdk_internal(row["ref"], internal, is_package=True), not row["public"], len(row["name"]), 0, rank, row["name"],
-            row["ref"], row["kind"])
+    """A package's or module's ranking key, shaped like _group_key's (its ref stands in for the owner; no type)."""
+    return (tier, 0, is_jdk_internal(row["ref"], internal, is_package=True), 1, not row["public"], len(row["name"]), 0,
+            rank, row["name"], row["ref"], row["kind"])
 
 
 def _named_rows(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None,
@@ -218,14 +221,17 @@ def search(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, dic
         raise UsageError("--limit must be at least 1")
     p = compile_pattern(text, regex=opts.regex)
     kinds = set(opts.kinds or ALL_KINDS)
+    if p.member:  # `Type#member` names a member (spec §6): no type, package or module is one
+        kinds &= MEMBER_KINDS
+        if not kinds:
+            raise UsageError(f"{text}: `#` names a method or field, which --kind {','.join(opts.kinds)} leaves out "
+                             "(use --kind method or field, or Type.Name for a nested type)")
     if opts.view != "kotlin" and opts.kinds and set(opts.kinds) <= {ALIAS}:
         raise UsageError("--kind typealias: type aliases are Kotlin declarations, found in the Kotlin view "
                          "(drop --view jvm)")
     arts = select_artifacts(store, opts.artifact_glob)
     limit = opts.limit
     if opts.view == "kotlin":
-        from dataclasses import replace
-
         from jdx.engine.kotlin_hits import has_kotlin
 
         if has_kotlin(store):  # members folded into one Kotlin declaration leave room: rank a few more
@@ -303,7 +309,7 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
     art_ids = [a["id"] for a in arts] if arts is not None else None
     pkg = package_regex(opts.package_glob)
     owners = None
-    if p.qualifier is not None and not fuzzy:
+    if p.qualifier is not None:  # a typo's near names stay in the qualifier's types too
         owners = (qualifier_regex(p.qualifier, member=False), qualifier_regex(p.qualifier, member=True))
     by_id = {a["id"]: a for a in artifact_table(store)}
     ranked: list[tuple[tuple, dict]] = []
@@ -313,15 +319,17 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
         if fuzzy:
             index = index_for(store)
             distance = index.fuzzy(p.lower, fuzzy_budget(p.lower))  # `rows` keeps the kinds
-            groups = _group(index.rows(distance, symbol_kinds, art_ids, pkg, None), lambda n, _w: distance[n])
+            groups = _group(index.rows(distance, symbol_kinds, art_ids, pkg, owners), lambda n, _w: distance[n])
             total = len(groups)
         else:
             groups, total = _best_groups(store, p, opts.limit, (symbol_kinds, art_ids, pkg, owners))
         typo = p.lower if fuzzy else None
         internal = internal_packages(store)
-        best = heapq.nsmallest(opts.limit, groups, key=lambda tg: _group_key(tg[0], tg[1], typo, internal))
+        written = _written(p, fuzzy)
+        best = heapq.nsmallest(opts.limit, groups, key=lambda tg: _group_key(tg[0], tg[1], typo, internal, written))
         for tier, g in best:
-            ranked.append((_group_key(tier, g, typo, internal), _symbol_row(g, tier, by_id, "fuzzy" if fuzzy else p.mode)))
+            ranked.append((_group_key(tier, g, typo, internal, written),
+                           _symbol_row(g, tier, by_id, "fuzzy" if fuzzy else p.mode)))
         extra = total - len(best)
     if ALIAS in kinds and opts.view == "kotlin":
         ranked.extend(_alias_rows(store, p, art_ids, pkg, owners, by_id, fuzzy))
@@ -368,7 +376,7 @@ def _alias_rows(store: GraphStore, p: Pattern, art_ids, pkg: str | None, owners,
         if fuzzy:
             row["distance"] = tier
         row["_alias"] = a  # its expansion is looked up only if it is shown (_run)
-        out.append((_group_key(tier, g, typo, internal), row))
+        out.append((_group_key(tier, g, typo, internal, _written(p, fuzzy)), row))
     return out
 
 
@@ -459,13 +467,22 @@ def _kotlin_name_fields(store: GraphStore, rows: list[dict]) -> None:
             r["kotlin"] = entry
 
 
-def _group_key(tier: int, g: dict, typo: str | None = None, internal=None) -> tuple:
+def _group_key(tier: int, g: dict, typo: str | None = None, internal=None, written: str | None = None) -> tuple:
     """The ranking key of a group before its ref is built (ranking.symbol_key; name, owner and kind break
-    ties). For a typo (`typo`, lower-cased), names of one edit distance sharing a longer prefix with it come
-    first: `Charet` is nearer `Charset` than `Caret`."""
+    ties). In the exact tier a type named `written` (the pattern as typed, case and all) comes first after the
+    JDK-internal split, as in IntelliJ's Go to Class/Symbol: `Version` puts the class before `version()` and
+    `VERSION`, `Module` before the packages `java.lang.module` and `...databind.module`. For a typo
+    (`typo`, lower-cased), names of one edit distance sharing a longer prefix with it come first: `Charet` is
+    nearer `Charset` than `Caret`."""
     near = -_common_prefix(g["name"].lower(), typo) if typo is not None else 0
-    return (tier, near, *symbol_key(g["owner"], g["pub"], g["name"], g["rank"], internal), g["name"], g["owner"],
-            g["kind"])
+    as_written = 0 if tier == EXACT and g["name"] == written and g["kind"] in TYPE_KINDS + (ALIAS,) else 1
+    internal_flag, *rest = symbol_key(g["owner"], g["pub"], g["name"], g["rank"], internal)
+    return (tier, near, internal_flag, as_written, *rest, g["name"], g["owner"], g["kind"])
+
+
+def _written(p: Pattern, fuzzy: bool) -> str | None:
+    """The name a type must have, case and all, to rank first in the exact tier (None: no such rule applies)."""
+    return p.name if p.mode == "hump" and not fuzzy else None
 
 
 def _common_prefix(a: str, b: str) -> int:
@@ -502,13 +519,27 @@ def _best_groups(store: GraphStore, p: Pattern, limit: int, filters: tuple) -> t
 
 
 def _did_you_mean(store: GraphStore, p: Pattern, kinds: set[str], arts, opts: SearchOptions) -> list[dict]:
-    """Up to 5 near names (edit distance) for a search that found nothing."""
+    """Up to 5 near names (edit distance) for a search that found nothing; a qualified pattern's among the
+    qualifier's types only (`ObjectMapper#readVlue`), unless no type is named so (`OMapper.readValue`)."""
     if p.mode != "hump" or not p.lower:
         return []
     fuzzy_opts = SearchOptions(kinds=opts.kinds, artifact_glob=opts.artifact_glob, package_glob=opts.package_glob,
                                limit=5, view=opts.view)
     found = _run(store, p, kinds, arts, fuzzy_opts, fuzzy=True)["matches"]
+    if not found and p.qualifier is not None and not _names_a_type(store, p.qualifier):
+        found = _run(store, replace(p, qualifier=None), kinds, arts, fuzzy_opts, fuzzy=True)["matches"]
     return [{"ref": m["ref"], "kind": m["kind"], "artifact": m["artifact"]} for m in found]
+
+
+def _names_a_type(store: GraphStore, qualifier: str) -> bool:
+    """Whether a search qualifier names a type of the workspace (a glob is taken to)."""
+    import re
+
+    simple = re.split(r"[.$]", qualifier)[-1]
+    if any(c in simple for c in "*?"):
+        return True
+    owner = re.compile(qualifier_regex(qualifier, member=True))
+    return any(r["kind"] in TYPE_KINDS and owner.fullmatch(r["owner"]) for r in index_for(store).named(simple))
 
 
 def near_names(store: GraphStore, name: str, kinds: tuple[str, ...] = TYPE_KINDS, limit: int = 5) -> list[dict]:

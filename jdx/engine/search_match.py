@@ -19,6 +19,7 @@ __all__ = ["Pattern", "compile_pattern", "name_words", "levenshtein", "TIER_NAME
 
 SEPARATORS = "_$- "
 GLOB_CHARS = "*?"
+MEMBER_SEPARATORS = ("#", "::")  # spec §6's memberSep besides `.`
 # tiers: the first ranking key; lower is better
 EXACT, PREFIX, HUMP, LOOSE_PREFIX, WORD = 0, 1, 2, 3, 4
 TIER_NAMES = {EXACT: "exact", PREFIX: "prefix", HUMP: "camel-hump", LOOSE_PREFIX: "prefix-any-case", WORD: "word"}
@@ -71,7 +72,8 @@ def glob_to_regex(glob: str, case_sensitive: bool = True) -> str:
 @dataclass(frozen=True)
 class Pattern:
     """A compiled search pattern. `mode` is hump, glob or regex; `qualifier` is the dotted part before the
-    last `.` (`java.util` of `java.util.HashMap`), matched against the symbol's owner or package."""
+    last `.` (`java.util` of `java.util.HashMap`), matched against the symbol's owner or package. `member`: the
+    pattern named a member with `#` or `::` (`ObjectMapper#readValue`, spec §6), so only methods and fields match."""
 
     text: str
     mode: str
@@ -80,6 +82,7 @@ class Pattern:
     anywhere: str  # regex over name_words (hump) or over the name itself (glob, regex)
     anchored: str
     qualifier: str | None
+    member: bool = False
 
     @cached_property
     def _anywhere_rx(self) -> "re.Pattern":
@@ -126,21 +129,28 @@ class Pattern:
 
 def compile_pattern(text: str, regex: bool = False) -> Pattern:
     """A search pattern: `--regex` text, a glob (`*`/`?`), or camel-hump/prefix text; a dotted pattern's
-    last segment is the name and the rest its qualifier (`Map.Entry`, `com.google.gson.*`)."""
+    last segment is the name and the rest its qualifier (`Map.Entry`, `com.google.gson.*`), and what follows a
+    `#` or `::` a member of the type before it (`ObjectMapper#readValue`, `ObjectMapper#read*`)."""
     text = text.strip()
     if regex:
         _check_re2(text)
         return Pattern(text, "regex", text, text.lower(), f".*(?:{text}).*", f"(?:{text})", None)
     qualifier = None
     name = text
-    if "." in text.strip("."):
+    sep = next((s for s in MEMBER_SEPARATORS if s in text), None)
+    if sep is not None:  # `Type#member`, `Type::member`: the canonical member form (spec §6); `Type#` is `Type#*`
+        qualifier, _, name = text.partition(sep)
+        qualifier, name = qualifier.strip() or None, name.strip() or "*"
+    elif "." in text.strip("."):
         qualifier, _, name = text.rpartition(".")
         qualifier = qualifier or None
+    member = sep is not None
     if any(c in GLOB_CHARS for c in name):
         smart = not any(c.isupper() for c in name)
         rx = glob_to_regex(name, case_sensitive=not smart)
-        return Pattern(text, "glob", name, name.lower(), rx, rx, qualifier)
-    return Pattern(text, "hump", name, name.lower(), hump_regex(name, False), hump_regex(name, True), qualifier)
+        return Pattern(text, "glob", name, name.lower(), rx, rx, qualifier, member)
+    return Pattern(text, "hump", name, name.lower(), hump_regex(name, False), hump_regex(name, True), qualifier,
+                   member)
 
 
 _NOT_RE2 = re.compile(r"\(\?<?[=!]|\(\?P=|\\[1-9]")

@@ -19,7 +19,8 @@ from jdx.graph_schema import queries, queries_search
 from jdx.graph_schema.queries_search import TYPE_KINDS
 from jdx.graph_schema.store import GraphStore
 
-ACC_PUBLIC, ACC_STATIC, ACC_BRIDGE, ACC_VARARGS, ACC_SYNTHETIC = 0x0001, 0x0008, 0x0040, 0x0080, 0x1000
+ACC_PUBLIC, ACC_PRIVATE, ACC_STATIC, ACC_BRIDGE, ACC_VARARGS, ACC_SYNTHETIC = (0x0001, 0x0002, 0x0008, 0x0040, 0x0080,
+                                                                          0x1000)
 # `at java.base/java.util.HashMap.get(HashMap.java:556)`, `app//a.B.c(B.java)`, `a.B.<init>(Unknown Source)`
 _FRAME = re.compile(r"^\s*(?:at\s+)?(?:[^\s/()]*/+)?(?P<sym>[^\s/()]+?)\s*(?:\((?P<src>[^)]*)\))?\s*$")
 
@@ -133,8 +134,9 @@ def resolve(store: GraphStore, text: str, limit: int) -> tuple[dict, dict | None
 
         candidates.extend(resolve_candidates(store, sym))
     if not candidates:
-        near = _near_members(store, owners, member) if owner_text and owners else []
-        raise NotFoundError(f"not found: {text.strip()}", candidates=near or _suggest(store, member or sym),
+        if owner_text and owners:  # the type exists: only its own members (and its supertypes') can be meant
+            raise _no_such_member(store, owners, owner_text, member, frame is not None)
+        raise NotFoundError(f"not found: {text.strip()}", candidates=_suggest(store, member or sym),
                             hint="jdx search <pattern> finds names by camel humps and globs")
     for c in candidates:
         a = arts.get(c["artifact"], {})
@@ -226,24 +228,54 @@ def _facade_parts(store: GraphStore, grouped: dict[tuple[str, str], list[dict]])
     return {k for k, rows in parts.items() if all(in_facade(r["id"]) for r in rows)}
 
 
-def _near_members(store: GraphStore, owners: list[dict], member: str, limit: int = 5) -> list[dict]:
-    """Members of the named type(s) within a typo's reach of `member`, nearest first."""
-    ids = [o["id"] for o in owners]
+def _no_such_member(store: GraphStore, owners: list[dict], owner_text: str, member: str,
+                    frame: bool) -> NotFoundError:
+    """Not-found for a member of a type that exists: did-you-mean offers that type's members (and its supertypes')
+    near the name, never an unrelated type's (`ObjectMapper$1.foo` is no `AccessibleRole#FOOTER`)."""
+    what = "method" if frame or member in ("<init>", "<clinit>") else "member"
+    named = format_type(owners[0]["id"]) if len(owners) == 1 else f"no type named {owner_text}"
+    message = (f"not found: {named} has no {what} {member}" if len(owners) == 1
+               else f"not found: {named} has a {what} {member}")
+    hint = (f"jdx members {format_type(owners[0]['id'])} lists its members" if len(owners) == 1
+            else "jdx search <pattern> finds names by camel humps and globs")
+    return NotFoundError(message, candidates=_near_members(store, owners, member, methods_only=frame), hint=hint)
+
+
+def _near_members(store: GraphStore, owners: list[dict], member: str, limit: int = 5,
+                  methods_only: bool = False) -> list[dict]:
+    """Members of the named type(s) and their supertypes near `member`, nearest first: within a typo's reach
+    (edit distance, case ignored), then those it begins (`readVal` -> `readValue`); the type's own before
+    inherited ones. Constructors, initializers, lambda bodies and a supertype's private members are left out."""
     arts = _art_names(store)
-    budget = fuzzy_budget(member)
+    distance_of = {o["id"]: 0 for o in owners}  # 0: the named type, 1: a supertype
+    art_of = {o["id"]: arts.get(o["artifact"], {}).get("name", "") for o in owners}
+    for o in owners:
+        for s in store.rows_cached(queries.SUPERTYPES_CLOSURE, {"id": o["id"]}):
+            if not s["external"] and s["id"] not in distance_of:
+                distance_of[s["id"]] = 1
+    for sid in [i for i in distance_of if i not in art_of]:
+        rows = store.rows_cached(queries.TYPE_BY_ID, {"id": sid})
+        art_of[sid] = arts.get(rows[0]["t.artifact"], {}).get("name", "") if rows else ""
+    low = member.lower()
+    budget = fuzzy_budget(low)
     scored = []
-    for q, is_field in ((queries.METHODS_OF_TYPES, False), (queries.FIELDS_OF_TYPES, True)):
-        for r in store.rows(q, {"ids": ids}):
-            d = levenshtein(r["name"].lower(), member.lower())
-            if d <= budget and not r["name"].startswith(("<", "lambda$")):
-                ref = format_type(r["owner"]) + "#" + r["name"]
-                scored.append((d, ref, "field" if is_field else "method", r["owner"]))
-    owner_art = {o["id"]: arts.get(o["artifact"], {}).get("name", "") for o in owners}
+    queried = ((queries.METHODS_OF_TYPES, False),) if methods_only else (
+        (queries.METHODS_OF_TYPES, False), (queries.FIELDS_OF_TYPES, True))
+    for q, is_field in queried:
+        for r in store.rows(q, {"ids": sorted(distance_of)}):
+            name = r["name"]
+            if name.startswith(("<", "lambda$")) or (distance_of[r["owner"]] and r["access"] & ACC_PRIVATE):
+                continue
+            d = levenshtein(name.lower(), low)
+            if d <= budget or (len(low) >= 3 and name.lower().startswith(low)):
+                near = d if d <= budget else budget + 1
+                scored.append((near, distance_of[r["owner"]], format_type(r["owner"]) + "#" + name,
+                               "field" if is_field else "method", r["owner"]))
     out, seen = [], set()
-    for d, ref, kind, owner in sorted(scored):
+    for _near, _inherited, ref, kind, owner in sorted(scored, key=lambda x: (*x[:3], x[3] != "method")):
         if ref not in seen:
             seen.add(ref)
-            out.append({"ref": ref, "kind": kind, "artifact": owner_art.get(owner, "")})
+            out.append({"ref": ref, "kind": kind, "artifact": art_of.get(owner, "")})
     return out[:limit]
 
 
