@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -261,9 +262,17 @@ class ArtifactFilter:
         return " ".join(parts)
 
 
+_KOTLIN_LAMBDA_BODY = re.compile(r"#[^#(]*\$lambda\$\d+\(")
+
+
 def is_lambda(row: dict, prefix: str = "") -> bool:
-    """A synthetic lambda body (`lambda$foo$0`): javac's method for a lambda written in `foo`."""
-    return f"#{LAMBDA_PREFIX}" in row[prefix + "id"] and bool((row[prefix + "access"] or 0) & ACC["synthetic"])
+    """A lambda body: javac's synthetic `lambda$foo$0` for a lambda written in `foo`, or kotlinc 2's private
+    `foo$lambda$0` (its invokedynamic lambdas; nested ones `foo$lambda$0$lambda$1`), which it does not mark
+    synthetic."""
+    mid, access = row[prefix + "id"], row[prefix + "access"] or 0
+    if f"#{LAMBDA_PREFIX}" in mid:
+        return bool(access & ACC["synthetic"])
+    return bool(access & (ACC["private"] | ACC["synthetic"])) and _KOTLIN_LAMBDA_BODY.search(mid) is not None
 
 
 def is_bridge(row: dict, prefix: str = "") -> bool:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-SCHEMA_VERSION = 14  # 7: graphs built before the COPY chunk fix lacked edges; 8: Method.writer;
+SCHEMA_VERSION = 15  # 7: graphs built before the COPY chunk fix lacked edges; 8: Method.writer;
 # 9: OVERRIDES by erased parameters, bridges folded; Type/Method/Field.artifact_name; 10: KotlinDecl;
 # 11: Symbol.rank by tier; 12: Package.jdk_internal; 13: the search index left the graph (search_files.py);
-# 14: the *_ADDED twins of the body edge tables (ADDED_TWINS)
+# 14: the *_ADDED twins of the body edge tables (ADDED_TWINS); 15: Method.writer of kotlinc 2's lambda bodies
 # what a search index symbol can be
 SYMBOL_KINDS = ("class", "interface", "enum", "record", "annotation", "method", "field")
 

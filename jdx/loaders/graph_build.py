@@ -858,10 +858,15 @@ def _name_index(type_nodes: pa.Table, methods: pa.Table, fields: pa.Table,
     return names, symbols
 
 
+# a lambda body's method: javac's `lambda$foo$0`, kotlinc 2's invokedynamic lambdas' `foo$lambda$0`
+# (`foo$lambda$0$lambda$1` nested), which kotlinc makes private static but not synthetic
+LAMBDA_BODY = r"#(?:lambda\$|[^#(]*\$lambda\$\d+\()"
+
+
 def _lambda_handles(calls: pa.Table) -> pa.Table:
-    """The call sites that hand a lambda body over (invokedynamic's method handles to `lambda$` methods)."""
+    """The call sites that hand a lambda body over (invokedynamic's method handles to lambda body methods)."""
     return calls.filter(pc.and_(pc.equal(calls["kind"], REF_KINDS.index("handle")),
-                                pc.match_substring(calls["to"], "#lambda$")))
+                                pc.match_substring_regex(calls["to"], LAMBDA_BODY)))
 
 
 INLINE_KIND = REF_KINDS.index("inline")
@@ -871,7 +876,7 @@ def _handles_or_inlined(calls: pa.Table) -> pa.Table:
     """`_lambda_handles`' call sites and the sites of inlined Kotlin code (kind `inline`, `to` its file's class and
     line: `owner#@line`)."""
     is_handle = pc.and_(pc.equal(calls["kind"], REF_KINDS.index("handle")),
-                        pc.match_substring(calls["to"], "#lambda$"))
+                        pc.match_substring_regex(calls["to"], LAMBDA_BODY))
     return calls.filter(pc.or_(is_handle, pc.equal(calls["kind"], INLINE_KIND)))
 
 
