@@ -94,9 +94,27 @@ def show_view(store, result: dict, type_row: dict) -> list[Warning_]:
         return [unavailable(type_row)]
     result["view"] = "kotlin"
     result["kotlin"]["declaration"] = header["signature"] if header else None
+    keyword = keyword_of(header)
+    if keyword:  # a file facade has none
+        result["kotlin"]["keyword"] = keyword
     result["kotlin"]["declarations"] = {k: sum(1 for d in decls if d["kind"] == k)
                                         for k in ("constructor", "function", "property", "typealias")}
     return []
+
+
+def _holder_fields(type_id: str, keyword: str | None, companion: str | None) -> set[str]:
+    """The static fields a Kotlin caller never names: an object's `INSTANCE` (it writes `Registry.register()`) and the
+    field holding the companion object (`IntRange.EMPTY`, not `IntRange.Companion.EMPTY`)."""
+    out = {f"{type_id}#INSTANCE:L{type_id};"} if keyword in ("object", "data object") else set()
+    if companion:
+        out.add(f"{type_id}#{companion}:L{type_id}${companion};")
+    return out
+
+
+def keyword_of(header: dict | None) -> str | None:
+    """The Kotlin kind word of a class's header row (`object`, `companion object`, `data class`, `enum class`,
+    `sealed interface`, ...): what the Kotlin view prints where the JVM view prints `class`."""
+    return json.loads(header["detail"] or "{}").get("keyword") if header else None
 
 
 _KINDS = {"ctor": ("constructor",), "method": ("function",), "field": ("property",), "type": ("typealias",)}
@@ -110,8 +128,9 @@ _LAMBDA_BODY = re.compile(r"\$lambda[$-]\d|^lambda\$")
 def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
     """The Kotlin declarations of the class in place of the members they compile to, then its companion's that
     compile to members of this class (`const val`, `@JvmField`, `@JvmStatic` copies: a Java caller names them
-    here); JVM members no declaration claims (enum `values`, an object's INSTANCE, Java-only members) stay as JVM
-    rows, lambda bodies only with `include_synthetic`."""
+    here); JVM members no declaration claims (enum `values`, Java-only members) stay as JVM rows, lambda bodies
+    only with `include_synthetic`; an object's INSTANCE and its companion's field fold into the class
+    (`_holder_fields`)."""
     all_decls = decls_of(store, type_row["id"])
     header = next((d for d in all_decls if d["kind"] == "class" and d["owner"] == type_row["id"]), None)
     decls = [d for d in all_decls if d["kind"] != "class"]
@@ -119,6 +138,7 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
         return [unavailable(type_row)]
     claimed = {link.split(":", 1)[1] for d in decls for link in d["jvm"] or ()}
     companion = json.loads(header["detail"] or "{}").get("companion") if header else None
+    claimed |= _holder_fields(type_row["id"], keyword_of(header), companion)  # folded into the class itself
     hosted = []  # the companion's declarations with a JVM member in this class
     if companion:
         for d in decls_of(store, f"{type_row['id']}${companion}"):
@@ -126,7 +146,6 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
             claimed |= targets
             if d["kind"] != "class" and any(t.split("#", 1)[0] == type_row["id"] for t in targets):
                 hosted.append(d)
-        claimed.add(f"{type_row['id']}#{companion}:L{type_row['id']}${companion};")
     wanted = _KINDS.get(opts.kind)
     grep = re.compile(opts.grep, re.IGNORECASE) if opts.grep else None
     levels = {"all": None}.get(opts.access[0] if len(opts.access) == 1 else "", set(opts.access))
@@ -146,6 +165,9 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
         shown.append(entry)
     result["view"] = "kotlin"
     result["kotlin_declaration"] = header["signature"] if header else None
+    keyword = keyword_of(header)
+    if keyword:
+        result["kotlin_keyword"] = keyword
     result["kotlin_members"] = shown
     is_object = header is not None and header["signature"].split(" object ", 1)[0] != header["signature"]
     unclaimed = [m for m in result["members"] if m.get("_id") not in claimed
@@ -221,7 +243,9 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
     into the first one listed; members of Java supertypes keep their JVM form. An inherited Kotlin declaration
     reads as the class sees it (its supertype's type parameters substituted: `InheritedView`), a `DefaultImpls`
     forwarder carries the interface's declaration it stands for, and kotlinc's bridges of a collection's special
-    members (`contains(String)`, `contains(Object)`) the declaration they bridge."""
+    members (`contains(String)`, `contains(Object)`) the declaration they bridge. An object's `INSTANCE` field and
+    the field of the class's companion fold too (`kotlin_companion` names the companion to list);
+    `kotlin_keyword` is the class's Kotlin kind word."""
     from jdx.engine.refs import type_id
 
     items = result["members"]
@@ -233,6 +257,15 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
     found = {**found, **inherited.bridges(items, ids, found)}
     if not found:
         return
+    target = type_id(result["type"])
+    header = next((d for d in decls_of(store, target) if d["kind"] == "class" and d["owner"] == target), None)
+    keyword = keyword_of(header)
+    companion = json.loads(header["detail"] or "{}").get("companion") if header else None
+    artefacts = _holder_fields(target, keyword, companion)
+    if companion:
+        result["kotlin_companion"] = {"name": companion, "ref": format_type(f"{target}${companion}")}
+    if keyword:
+        result["kotlin_keyword"] = keyword
     seen: set[str] = set()
     out, folded, internal = [], 0, 0
     # `internal` compiles to public JVM members a Kotlin caller outside the module cannot use: shown with package
@@ -240,6 +273,9 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
     hide_internal = "all" not in access and "package" not in access
     for item, mid in zip(items, ids):
         rows = found.get(mid)
+        if mid in artefacts and not rows and item["static"]:
+            folded += 1
+            continue
         if rows:
             row = rows[0]
             if hide_internal and row["visibility"] == "internal":

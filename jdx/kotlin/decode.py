@@ -22,6 +22,7 @@ KINDS = {1: "class", 2: "file facade", 3: "synthetic class", 4: "multi-file clas
          5: "multi-file class part"}
 SUPPORTED_MAJOR = (1, 2)
 EXTENSION_FUNCTION_TYPE = "kotlin/ExtensionFunctionType"
+PARAMETER_NAME = "kotlin/ParameterName"  # a function type's parameter name: `(offset: Int) -> Unit`
 
 
 def _int(values: list) -> int:
@@ -153,11 +154,25 @@ class _Reader:
         if (v := get(100)) is not None:
             for raw in repeated_bytes(f, 100):
                 ann = parse_message(raw)
-                if self.s(first_int(ann, 1)) == EXTENSION_FUNCTION_TYPE:
+                name = self.s(first_int(ann, 1))
+                if name == EXTENSION_FUNCTION_TYPE:
                     t.extension_function = True
+                elif name == PARAMETER_NAME:
+                    t.parameter_name = self.parameter_name(ann)
         if 101 in f:
             t.raw = bool(first_int(f, 101, 0))
         return t
+
+    def parameter_name(self, ann: dict[int, list]) -> str | None:
+        """The `name` argument of a `@ParameterName` (Annotation.Argument: 1 name, 2 value; Value: 5 string)."""
+        for raw in repeated_bytes(ann, 2):
+            arg = parse_message(raw)
+            values = repeated_bytes(arg, 2)
+            name = first_int(arg, 1)
+            if values and name is not None and self.s(name) == "name":
+                index = first_int(parse_message(values[0]), 5)
+                return self.s(index) if index is not None else None
+        return None
 
     def type_parameters(self, fields: dict[int, list], number: int, scope: _Scope) -> list[KmTypeParameter]:
         raws = [parse_message(raw) for raw in repeated_bytes(fields, number)]

@@ -30,6 +30,8 @@ class KmType:
     abbreviation: KmType | None = None  # the type alias as written, when the type is an expansion
     flexible_upper: KmType | None = None  # a platform type (T!)
     raw: bool = False
+    # @ParameterName of a function type's parameter: `(offset: Int) -> Unit`; not part of the type's identity
+    parameter_name: str | None = field(default=None, compare=False)
     shown: dict = field(default_factory=dict, compare=False, repr=False)  # rendered text by mode (render.py)
 
 

@@ -1,8 +1,9 @@
 """Kotlin declarations as Kotlin source text (spec §12.1): `public fun <T> listOf(vararg elements: T): List<T>`.
 
 Class names print by their simple (nested) name, `kotlin/collections/Map.Entry` as `Map.Entry`; function
-types print as `(A) -> R`, `A.() -> R`, `suspend (A) -> R`; a parameter with a default prints `= ...`
-(the value itself is not in the metadata).
+types print as `(A) -> R`, `A.() -> R`, `suspend (A) -> R`, with the names `@ParameterName` gives their parameters
+(`(offset: Int) -> Unit`; not in the qualified form, since names are no part of a type's identity); a parameter with a
+default prints `= ...` (the value itself is not in the metadata).
 """
 
 from __future__ import annotations
@@ -72,6 +73,10 @@ def _type_body(t: KmType, qualified: bool) -> str:
             if first is not None and (first.nullable or _FUNCTION.match(first.classifier)):
                 receiver = f"({receiver})" if not receiver.startswith("(") else receiver
             receiver += "."
+        if not qualified:  # @ParameterName: `(offset: Int) -> Unit`; the qualified form is the type's identity
+            params = types[len(types) - 1 - len(args): -1]
+            args = [f"{_name(a.parameter_name)}: {text}" if a is not None and a.parameter_name else text
+                    for a, text in zip(params, args)]
         return ("suspend " if t.suspend else "") + f"{receiver}({', '.join(args)}) -> {ret}"
     name = fq_name(t.classifier) if qualified else simple_name(t.classifier)
     if t.outer is not None and not qualified:

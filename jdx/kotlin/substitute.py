@@ -100,7 +100,10 @@ def substitute_type(t: KmType | None, sigma: Substitution, strict: bool = False)
             if strict:
                 raise _Unknown(t.classifier)
             return t
-        return _platform(got) if t.flexible_upper is not None else _nullability(got, t)
+        got = _platform(got) if t.flexible_upper is not None else _nullability(got, t)
+        # a function type's parameter keeps its @ParameterName: `(element: T) -> Unit` of String is `(element: String)`
+        return replace(got, parameter_name=t.parameter_name, shown={}) if t.parameter_name != got.parameter_name \
+            else got
     args = [(p, substitute_type(a, sigma, strict)) for p, a in t.arguments]
     outer = substitute_type(t.outer, sigma, strict)
     abbreviation = substitute_type(t.abbreviation, sigma, strict)

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from jdx.loaders.extractor import BytecodeExtractor
     from jdx.loaders.shard_store import ShardStore
 
-SHARD_FORMAT = 3  # 2: the `kotlin` table; 3: its @JvmOverloads links by the overloads' descriptors
+SHARD_FORMAT = 4  # 2: the `kotlin` table; 3: its @JvmOverloads links by the overloads' descriptors;
+# 4: function types render their @ParameterName names
 
 Progress = Callable[..., None]  # (stage, done, total, note="")
 

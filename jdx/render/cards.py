@@ -99,7 +99,8 @@ def show(r: dict) -> list[str]:
     if r["deprecated"]:
         facts.append("deprecated")
     facts.insert(2, f"sources: {r['sources']}" if r.get("sources") else "sources: none")
-    lines = [f"{r['kind']} {r['ref']}", "  " + " · ".join(facts)]
+    keyword = (r.get("kotlin") or {}).get("keyword") if r.get("view") == "kotlin" else None
+    lines = [f"{keyword or r['kind']} {r['ref']}", "  " + " · ".join(facts)]
     internal = [a for a in r["annotations"] if a.startswith(COMPILER_INTERNAL)]
     lines.extend(f"  {a}" for a in r["annotations"] if not a.startswith(COMPILER_INTERNAL))
     if internal:  # kotlinc's bookkeeping (an inlining SMAP can run to kilobytes): named, not printed
@@ -138,10 +139,22 @@ def show(r: dict) -> list[str]:
     return lines
 
 
+KOTLIN_NAMES = "Kotlin metadata"  # the parameter names of a line printing its Kotlin declaration
+
+
+def _names_from(s: dict) -> str | None:
+    """Where the parameter names a line prints come from: a Kotlin declaration's from its @Metadata (whatever the
+    class file keeps), a JVM member's from `param_names_from`; None when the line prints no parameter."""
+    k = s.get("kotlin")
+    if k is not None:
+        return KOTLIN_NAMES if (k.get("detail") or {}).get("parameters") else None
+    return s["param_names_from"] if s.get("params") else None
+
+
 def _unnamed_marker(items: list[dict]):
     """Lines to mark `(no parameter names)`: only when some overloads have names and some do not."""
-    mixed = len({s["param_names_from"] for s in items if s.get("params")}) > 1
-    return lambda s: mixed and bool(s.get("params")) and s["param_names_from"] == "none"
+    mixed = len({_names_from(s) for s in items} - {None}) > 1
+    return lambda s: mixed and _names_from(s) == "none"
 
 
 def _outline_rows(r: dict) -> list[str]:
@@ -198,7 +211,7 @@ def outline(r: dict, brief: bool, max_lines: int | None) -> list[str]:
     if r["hidden_synthetic"]:
         footer.append(f"{r['hidden_synthetic']} synthetic hidden (--include-synthetic)")
     names = _names_footer(r["members"])
-    if names and "none" in {m["param_names_from"] for m in r["members"] if m.get("params")}:
+    if names and "none" in {_names_from(m) for m in r["members"]}:
         footer.append(names)
     return lines + [" · ".join(footer)]
 
@@ -214,11 +227,12 @@ def _kotlin_outline(r: dict, brief: bool, max_lines: int | None) -> list[str]:
     n = r.get("hidden_lambdas", 0)  # compiler-generated lambda bodies kotlin_view.outline_view leaves out
     if n:
         footer.append(f"{n} lambda {'body' if n == 1 else 'bodies'} hidden (--include-synthetic)")
-    return [f"{r['kind']} {r['type']}"] + [f"  {row}" for row in rows] + [" · ".join(footer)]
+    kind = r.get("kotlin_keyword") or r["kind"]
+    return [f"{kind} {r['type']}"] + [f"  {row}" for row in rows] + [" · ".join(footer)]
 
 
 def _names_footer(items: list[dict]) -> str | None:
-    sources = sorted({s["param_names_from"] for s in items if s.get("params")})
+    sources = sorted({_names_from(s) for s in items} - {None})
     if not sources:
         return None
     if sources == ["none"]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shlex
+
 from jdx.render.cards import distinct_texts
 
 
@@ -43,12 +45,16 @@ def members(r: dict, brief: bool, max_lines: int | None, grep: str | None) -> li
     lines = [line for line, _ in pairs]
     for owner, count in r["collapsed"].items():
         lines.append(f"+ {count} from {owner} (--from {owner} to expand)")
+    companion = r.get("kotlin_companion")
+    if companion and not brief:  # its members are the companion's, listed apart (its field folds away)
+        lines.append(f"companion object {companion['name']}: jdx members {shlex.quote(companion['ref'])}")
     if not brief:
         n = sum(1 for _, is_member in pairs if is_member)
         total = len(r["members"])
         of = f" of {total}" if n < total else ""
         extra = f" (filtered by --grep {grep!r})" if grep else ""
-        lines.append(f"{n}{of} member{'s' if total != 1 else ''} shown{extra} · {r['kind']} {r['type']} · "
+        kind = r.get("kotlin_keyword") or r["kind"]
+        lines.append(f"{n}{of} member{'s' if total != 1 else ''} shown{extra} · {kind} {r['type']} · "
                      f"{r['artifact_name']} (bytecode)"
                      + (f" · {r['folded']} JVM member(s) folded into their Kotlin declaration (--view jvm shows them)"
                         if r.get("folded") else "")
