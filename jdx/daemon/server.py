@@ -27,6 +27,7 @@ from pathlib import Path
 from jdx.commands.wire import (
     MAX_LINE_BYTES, WireError, decode_request, encode_response, request_names)
 from jdx.daemon.paths import DaemonPaths, code_fingerprint
+from jdx.dirs import pid_alive
 from jdx.errors import JdxError, UsageError
 
 STATUS_COMMAND = "daemon.status"  # answered by the server itself, never by the executor
@@ -230,16 +231,6 @@ def max_daemons() -> int:
         return MAX_DAEMONS
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def crowd_leaver(pid_path: Path, limit: int) -> int:
     """How many daemons run beside the one whose pid file is `pid_path` (itself included) when they are more than
     `limit` and it is the least recently used of them (its pid file's mtime the oldest); 0 otherwise, or when
@@ -253,7 +244,7 @@ def crowd_leaver(pid_path: Path, limit: int) -> int:
             stamp = path.stat().st_mtime
         except (OSError, ValueError):
             continue
-        if pid > 0 and _alive(pid):
+        if pid > 0 and pid_alive(pid):
             live.append((stamp, path.name))
     if len(live) <= limit or pid_path.name not in {name for _, name in live}:
         return 0
