@@ -133,6 +133,7 @@ def test_gson_workspace_export_is_an_arrow_dataset(run_jdx, tmp_path):
     assert "Gson" in pq.read_table(tmp_path / "out" / "search_names.parquet").column("name").to_pylist()
 
 
+@pytest.mark.soak
 def test_workspaces_roundtrip(run_jdx, tmp_path):
     require(GSON)
     assert run_jdx("ws", "create", "wsgson", "--jars", str(GSON), "--no-jdk").code == 0
@@ -179,6 +180,7 @@ def test_no_jvm_exits_4_naming_what_to_install(run_jdx, tmp_path):
     assert "JDK" in r.err and "JAVA_HOME" in r.err and "Traceback" not in r.err
 
 
+@pytest.mark.soak
 def test_generic_substitution_down_the_chain(run_jdx, tmp_path):
     src = tmp_path / "src" / "demo"
     src.mkdir(parents=True)

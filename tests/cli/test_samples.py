@@ -157,6 +157,7 @@ def test_every_samples_golden_has_a_case():
     golden.no_stale(golden.GOLDENS, "samples-*", {"samples-greet.txt", "samples-greet.json"})
 
 
+@pytest.mark.soak
 def test_same_bytes_twice(fx, run_jdx):
     a = run_jdx("samples", "sx.Api", "--limit", "50", "--json", *fx["sources"]).out
     assert a == run_jdx("samples", "sx.Api", "--limit", "50", "--json", *fx["sources"]).out

@@ -11,6 +11,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from jdx.commands.diff_artifacts import SURFACE_FILE, read_surface, surface_header
 from jdx.loaders.roots import HashCache
 from tests.diff.shim import main
@@ -93,6 +95,7 @@ def test_damaged_or_foreign_surface_file_is_not_trusted(diff, diff_jars, jdx_hom
         assert read_surface(surface.parent, header) is not None  # written again from the shard
 
 
+@pytest.mark.soak
 def test_a_jar_indexed_for_a_workspace_gets_its_surface_with_its_shard(diff, diff_jars, jdx_home, tmp_path):
     """`jdx index` (and any query that extracts a jar) writes the surface from the tables in memory, so the first
     diff after indexing reads it like any later one; a class directory's shard gets none."""

@@ -117,6 +117,7 @@ def _body(run_jdx, args: list[str], ref: str) -> tuple[dict, str]:
     return json.loads(r.out)["result"], text.out
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("layout", ["paired", "bare"])
 def test_anonymous_class_body_opens_with_its_expression(fx, run_jdx, layout):
     if layout == "bare":

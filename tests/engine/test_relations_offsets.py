@@ -45,6 +45,7 @@ def jar(jdx_home):
     return graph_jar(jdx_home)
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("big", SAMPLES)
 def test_answers_from_method_columns_equal_the_property_reads(jdx_home, jar, monkeypatch, big):
     monkeypatch.setattr(store_mod, "METHOD_COLUMNS_AFTER", 1 << 60)

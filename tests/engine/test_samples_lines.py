@@ -55,6 +55,7 @@ def _need_decompiler():
         pytest.skip("no decompiler installed: binary-only samples show no text")
 
 
+@pytest.mark.soak
 def test_decompiled_samples_label_each_line_space(fx, run_jdx):
     _need_decompiler()
     res = _json(run_jdx, "samples", "sx.Api#greet", "--limit", "4", *fx["bytecode"])

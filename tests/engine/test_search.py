@@ -282,6 +282,7 @@ def test_imports_warns_when_several_artifacts_provide_the_fqn(jdx_home, tmp_path
     assert w.code == "DUPLICATE_CLASS" and "shaded.jar (loaded)" in w.message and "(shadowed)" in w.message
 
 
+@pytest.mark.soak
 def test_imports_skips_types_no_import_can_name(jdx_home, tmp_path):
     """A package-private nested class and a JDK implementation class (`jdk.internal.reflect.ConstantPool`, in a
     package java.base does not export) are no import candidates while one importable type of the name exists

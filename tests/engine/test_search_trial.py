@@ -64,8 +64,8 @@ def refs(result: dict) -> list[str]:
 
 # --- 1. `Type#member` searches as `Type.member` ---------------------------------------------------------------
 @pytest.mark.parametrize("member", ["readValue", "rV", "read*", "*", "READ_LIMIT", "rL", "wri"])
-@pytest.mark.parametrize("owner", ["Mapper", "tr.Mapper"])
-@pytest.mark.parametrize("sep", ["#", "::"])
+@pytest.mark.parametrize("owner", ["Mapper", pytest.param("tr.Mapper", marks=pytest.mark.soak)])
+@pytest.mark.parametrize("sep", ["#", pytest.param("::", marks=pytest.mark.soak)])  # the soak runs every pair
 def test_member_separator_finds_what_the_dot_finds(store, owner, member, sep):
     dotted = find(store, f"{owner}.{member}", limit=200)
     hashed = find(store, f"{owner}{sep}{member}", limit=200)

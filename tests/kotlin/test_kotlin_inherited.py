@@ -301,6 +301,7 @@ def _ours(name: str, k: dict) -> str:
     return json.dumps([name, k["name"], k["kind"], d["receiver"], params, shown, bounds])
 
 
+@pytest.mark.soak
 def test_json_of_inherited_declarations_agrees_with_kotlin_reflect(jar, members):
     classes = ["ki.Leaf", "ki.Stars", "ki.Polite", "ki.Rude", "ki.PoliteKid", "ki.FromJava", "ki.Bottom"]
     oracle = {json.dumps([r["class"], r["name"], r["kind"], r["receiver"], r["params"], r["returns"], r["bounds"]])

@@ -119,6 +119,7 @@ def _section(run, name: str, header: str, *extra: str) -> list[str]:
     return [line.strip() for line in lines[start:end]]
 
 
+@pytest.mark.soak
 def test_a_java_class_in_the_chain_passes_its_arguments_on_as_platform_types(run):
     top = _section(run, "kj.ThroughJava", "inherited from kj.KotlinTop")
     assert top == ["public open fun get(): String!", "public val prop: String?",

@@ -111,6 +111,7 @@ def _unqualified(text: str) -> str:
     return re.sub(r"\b(?:[a-z_]\w*\.)+(?=[A-Z`])", "", text)
 
 
+@pytest.mark.soak
 def test_function_type_names_agree_with_kotlin_reflect(jar):
     from jdx.kotlin import decode_metadata
     from jdx.kotlin.render import render_type

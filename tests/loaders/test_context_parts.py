@@ -65,6 +65,7 @@ def test_an_update_links_its_bases_parts_and_writes_the_joined_artifacts_rows_on
     assert load_base_context(report.graph, [_key(n) for n in ("solo.jar", "more.jar", "lib.jar", "base.jar")]) is None
 
 
+@pytest.mark.soak
 def test_a_reordered_workspace_shares_the_parts_and_an_update_grown_from_it_reads_them(tmp_path, monkeypatch):
     fake = FakeExtractor(CORPUS)
     first, _, _ = grown(tmp_path / "g", ["lib.jar", "base.jar"], fake)
@@ -134,6 +135,7 @@ def part_keys_of(table: pa.Table) -> list[str]:
     return json.loads(table.schema.metadata[KEYS])
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("classes,compressed", [(1_000, False), (250_000, True)])
 def test_a_big_build_compresses_its_context_and_updates_read_either(tmp_path, monkeypatch, classes, compressed):
     """Parts are mapped raw where the build is small (the JDK's) and lz4-compressed where it is big (a Maven
@@ -156,6 +158,7 @@ def test_a_big_build_compresses_its_context_and_updates_read_either(tmp_path, mo
     assert got == scratch(tmp_path / "s", ["more.jar", "lib.jar", "base.jar"])[0]
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("table", ["members", pytest.param("declared_methods", marks=pytest.mark.soak)])
 def test_a_damaged_update_part_is_not_trusted_and_the_next_update_still_equals_scratch(tmp_path, monkeypatch, table):
     """An update's own part damaged on disk (not an Arrow file): the next update grown from that build reads the

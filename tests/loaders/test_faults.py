@@ -616,6 +616,7 @@ def test_multi_release_jar_is_named_by_the_answers_from_it_only(run_jdx, zoo, go
     other = envelope(run_jdx("show", GOOD_CLASSES[0], "--json", *jar_args(good_jar, mr)))
     assert other["ok"] and warnings_of(other, "MULTI_RELEASE_JAR") == [], other["warnings"]
 
+@pytest.mark.soak
 def test_long_work_reports_phases_on_stderr_when_it_is_not_a_terminal(run_jdx, tmp_path, classes):
     """A build prints one line per phase on a non-terminal stderr (an agent never waits on silence); -q and
     --json keep stderr clean; stdout is the answer alone."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pyarrow as pa
+import pytest
 
 from jdx.graph_schema.store import GraphStore
 from jdx.loaders.extractor import REF_KINDS, TYPE_KINDS, ExtractedArtifact
@@ -130,6 +131,7 @@ def test_classpath_order_decides_the_loaded_class_and_reports_duplicates(tmp_pat
     store.close()
 
 
+@pytest.mark.soak
 def test_shards_are_reused_and_graphs_are_keyed_by_artifacts(tmp_path):
     report, store, fake = build(tmp_path, ["lib.jar"])
     store.close()
@@ -169,6 +171,7 @@ def test_a_shadowed_copy_keeps_its_members_and_call_sites_under_its_own_id(tmp_p
     store.close()
 
 
+@pytest.mark.soak
 def test_a_build_whose_copies_wait_for_its_edges_equals_one_that_copies_at_once(tmp_path, monkeypatch):
     """A build past DEFER_COPIES_FROM members (the whole local Maven repository) holds its COPYs until its edges
     are released: the graph is the same, row for row."""

@@ -62,6 +62,7 @@ def test_no_cap_keeps_everything(tmp_path, monkeypatch):
     assert retention.cap_bytes() == retention.DEFAULT_CAP_MB * MB
 
 
+@pytest.mark.soak
 def test_an_evicted_workspace_is_rebuilt_equal_and_answers_stamp_their_graph(tmp_path, monkeypatch):
     cache = tmp_path / "cache"
     fake = FakeExtractor(CORPUS)
@@ -97,6 +98,7 @@ def test_mark_used_creates_or_refreshes_the_stamp(tmp_path, missing):
     assert retention.last_used(root) > time.time() - 60
 
 
+@pytest.mark.soak
 def test_a_graph_evicted_between_its_check_and_its_open_is_built_again(tmp_path, monkeypatch):
     """A query that found its graph up to date, then lost it to another process's eviction before opening it,
     builds it again instead of failing."""

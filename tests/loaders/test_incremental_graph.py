@@ -248,6 +248,7 @@ def _shard_reads(monkeypatch) -> list[tuple[str, str]]:
     return reads
 
 
+@pytest.mark.soak
 def test_an_update_reads_the_rest_of_the_classpath_from_its_base_builds_context(tmp_path, monkeypatch):
     """Growing a graph reads the shards of the artifacts that joined only; what the base already holds comes from
     the base build's context files, and the grown graph equals a build from scratch (and keeps a context too)."""
@@ -335,6 +336,7 @@ def test_a_graph_holding_kotlin_declarations_grows_without_a_full_build(tmp_path
     assert any("kt/Box#kotlin:function:get" in row for row in got["KotlinDecl"])
 
 
+@pytest.mark.soak
 def test_updates_from_one_base_in_one_process_reuse_its_member_keys(tmp_path):
     """A long-lived process (a daemon following edits) grows each new graph from the same base: the second update
     reuses the base's context and member keys read by the first, and both equal builds from scratch."""
@@ -354,6 +356,7 @@ def test_updates_from_one_base_in_one_process_reuse_its_member_keys(tmp_path):
     assert got == scratch(tmp_path / "s2", ["solo.jar", "lib.jar", "base.jar"])[0]
 
 
+@pytest.mark.soak
 def test_a_context_written_for_other_artifacts_is_not_trusted(tmp_path, monkeypatch):
     """Context files name the artifacts their positions stand for: one that names others (a build directory
     assembled by hand, a file copied between builds) is ignored and the shards are read."""
@@ -369,6 +372,7 @@ def test_a_context_written_for_other_artifacts_is_not_trusted(tmp_path, monkeypa
     assert got == scratch(tmp_path / "scratch", ["more.jar", "lib.jar", "base.jar"])[0]
 
 
+@pytest.mark.soak
 def test_a_superseded_build_is_removed_after_the_update_answers(tmp_path):
     """A changed class directory's graph replaces the build it superseded: renamed aside at once, deleted on a side
     thread; what a killed process left aside goes with the next build's sweep."""
@@ -470,6 +474,7 @@ def test_the_same_jars_in_another_order_share_one_graph(tmp_path):
             == [(i, artifact(n).key) for i, n in enumerate(["solo.jar", *names])]
 
 
+@pytest.mark.soak
 def test_a_reorder_with_shadowed_classes_is_not_shared(tmp_path):
     fake = FakeExtractor(CORPUS)
     cache = tmp_path / "cache"
@@ -479,6 +484,7 @@ def test_a_reorder_with_shadowed_classes_is_not_shared(tmp_path):
     assert got == scratch(tmp_path / "scratch", ["shadow.jar", "lib.jar", "base.jar"])[0]
 
 
+@pytest.mark.soak
 def test_a_shared_build_that_cannot_be_linked_grows_a_graph_instead(tmp_path, monkeypatch):
     """The other order's build vanishing between choosing and linking it (a newer build swept it) is no error:
     the reordered workspace grows its own graph, equal to a build from scratch."""

@@ -204,6 +204,7 @@ def test_a_run_starts_its_own_local_cluster_and_stops_it(jars, tmp_path):
     assert re.search(rf"ray: {workers} worker\(s\) on 1 node\(s\) \(local\), 3 task\(s\)", proc.stdout), proc.stdout
 
 
+@pytest.mark.soak
 def test_local_runs_never_import_ray(jars, tmp_path):
     """`--executor local` (the default) never imports Ray, in a fresh process."""
     env = {**os.environ, "JDX_CACHE_DIR": str(tmp_path / "local"), "JDX_NO_DAEMON": "1"}

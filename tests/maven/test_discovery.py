@@ -19,6 +19,7 @@ def _artifact_of(env: dict) -> str:
     return " ".join(str(p) for p in env.get("provenance", [])) + str(env.get("result", ""))
 
 
+@pytest.mark.soak
 def test_coordinates_versions_and_missing_version(world, world_env):
     """--coord brings runtime dependencies; both versions of one library answer by coordinate; an absent version
     is exit 1 with the versions present."""
@@ -381,6 +382,7 @@ def _printed_refs(value) -> list[str]:
     return [value] if isinstance(value, str) else []
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("form", ["coordinate", pytest.param("jar", marks=pytest.mark.soak)])
 def test_a_shadowed_copy_prints_as_an_artifact_scoped_ref_that_reads_back(world, world_env, tmp_path, form):
     """Spec §6: the copy of a class an earlier artifact shadows prints as `g:a:v/fqn` (by its jar's file name when
