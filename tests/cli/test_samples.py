@@ -109,6 +109,7 @@ def test_usages_context_without_sources_is_reconstructed(fx, run_jdx):
     assert "lines of the decompiled text)   ⚠ reconstructed" in text
 
 
+@pytest.mark.soak
 def test_limit_is_explicit(fx, run_jdx):
     data = _json(run_jdx, "samples", "sx.Api#greet", *fx["sources"])
     assert len(data["result"]["samples"]) == 3
@@ -117,6 +118,7 @@ def test_limit_is_explicit(fx, run_jdx):
     assert r.code == 0 and "… 1 of 9 shown (--limit N" in r.out
 
 
+@pytest.mark.soak
 def test_field_and_type_and_constructor(fx, run_jdx):
     field = _json(run_jdx, "samples", "sx.Api#count", "--limit", "10", *fx["sources"])["result"]
     assert {s["kind"] for s in field["samples"]} == {"read", "write"}

@@ -154,6 +154,7 @@ def test_two_starts_at_once_leave_one_daemon(cli, classes):
     assert pids == {status(cli)["pid"]} and status(cli)["idle"] == 60
 
 
+@pytest.mark.soak
 def test_a_daemon_running_edited_code_is_replaced_and_never_answers(cli, classes, tmp_path):
     """jdx's own files edited in place with the version unchanged (an editable install, a reinstall of the same
     version): the next query is answered by the edited code, a new daemon serves it, the old one exits."""

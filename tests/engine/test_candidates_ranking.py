@@ -143,6 +143,7 @@ def did_you_mean_property(service: JdxService, samples: int, seed: int) -> tuple
     return hits, misses
 
 
+@pytest.mark.soak
 def test_did_you_mean_suggests_the_original_first(jdk):
     hits, misses = did_you_mean_property(jdk, 20, seed=16)
     assert hits >= 19, misses

@@ -84,6 +84,7 @@ def test_decompiled_samples_label_each_line_space(fx, run_jdx):
     assert re.search(r" at line \d+(?!\d| \(decompiled line \d+\))", text) is None, text
 
 
+@pytest.mark.soak
 def test_source_samples_share_one_line_space(fx, run_jdx):
     res = _json(run_jdx, "samples", "sx.Api#greet", "--limit", "4", *fx["sources"])
     tables = _line_tables(fx["jar"], "sx.Client")
@@ -153,6 +154,7 @@ def test_each_decompiled_sample_marks_the_line_of_its_own_call(lines_fx, run_jdx
     assert len(set(twice)) == 3  # three calls in one method: three different lines
 
 
+@pytest.mark.soak
 def test_a_site_no_decompiled_line_maps_to_says_so(lines_fx, run_jdx):
     """`count = count + 1; return count;` is decompiled as `return ++this.count;`, which Procyon maps to the
     second line only: the first line's sites fall back to the use's shape, and say so."""

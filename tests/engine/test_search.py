@@ -268,6 +268,7 @@ def test_imports(store):
         imports(store, "NoSuchTypeAnywhere")
 
 
+@pytest.mark.soak
 def test_imports_warns_when_several_artifacts_provide_the_fqn(jdx_home, tmp_path):
     gson = require(GSON)
     shaded = tmp_path / "shaded.jar"
@@ -341,6 +342,7 @@ def test_tree(store):
         artifact_tree(store, "nothing*", None, False, 10)
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("pattern", ["get", pytest.param("set", marks=pytest.mark.soak),
                                      pytest.param("is", marks=pytest.mark.soak)])
 def test_broad_patterns_rank_and_count_like_a_full_fetch(store, pattern):
@@ -367,6 +369,7 @@ def test_broad_patterns_rank_and_count_like_a_full_fetch(store, pattern):
     assert top == [(name, owner.replace("/", ".")) for name, owner in order[:20]]
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("regex", ["(a+)+b", pytest.param("^get[A-Z]", marks=pytest.mark.soak)])
 def test_a_broad_regex_counts_every_matching_group(store, regex):
     """A --regex matching thousands of names reports them all (the graph path once stopped at the groups it had

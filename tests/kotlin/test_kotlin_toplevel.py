@@ -163,6 +163,7 @@ def test_outline_lists_the_companion_declarations_compiled_into_the_class(run_jd
     assert members[2]["jvm"] == [{"role": "field", "ref": "fx.Box#UNIT"}]
 
 
+@pytest.mark.soak
 def test_outline_hides_kotlinc_2_lambda_bodies(run_jdx):
     from tests.kotlin.corpus import M2
 

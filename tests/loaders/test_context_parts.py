@@ -80,6 +80,7 @@ def test_a_reordered_workspace_shares_the_parts_and_an_update_grown_from_it_read
     assert (got, warnings) == scratch(tmp_path / "s", ["solo.jar", "base.jar", "lib.jar"])
 
 
+@pytest.mark.soak
 def test_declared_codes_kept_for_another_order_are_not_read_for_it(tmp_path):
     """Declared codes follow the classpath order they were made for (which copy of a shadowed class wins): parts
     written for [lib, base] stand for that order, not for [base, lib] (an update then codes the members again)."""
@@ -98,6 +99,7 @@ def test_declared_codes_kept_for_another_order_are_not_read_for_it(tmp_path):
     assert "more/Deep#run()V" in methods and "java/util/List#size()I" in methods  # the parts combined
 
 
+@pytest.mark.soak
 def test_a_part_naming_an_artifact_twice_or_a_stray_artifact_is_not_trusted(tmp_path):
     fake = FakeExtractor(CORPUS)
     report, _, _ = grown(tmp_path / "g", ["lib.jar", "base.jar"], fake)

@@ -268,6 +268,7 @@ def test_an_update_reads_the_rest_of_the_classpath_from_its_base_builds_context(
     assert got == scratch(tmp_path / "scratch2", ["solo.jar", "more.jar", "lib.jar", "base.jar"])[0]
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("damaged", [False, True])
 def test_an_update_reads_its_bases_declared_members_as_codes_the_build_kept(tmp_path, monkeypatch, damaged):
     """A build keeps its declared members as resolution codes; an update grown from it codes only the members of
@@ -293,6 +294,7 @@ def test_an_update_reads_its_bases_declared_members_as_codes_the_build_kept(tmp_
     assert (got, warnings) == scratch(tmp_path / "scratch", ["more.jar", "lib.jar", "base.jar"])
 
 
+@pytest.mark.soak
 def test_a_base_build_without_its_context_is_grown_from_the_shards(tmp_path, monkeypatch):
     """The context is a cache: a base build without it (written by an older jdx, or damaged) reads the shards."""
     fake = FakeExtractor(CORPUS)
@@ -320,6 +322,7 @@ def _with_kotlin(t: dict, decls: list[tuple[str, str, str, list[str]]]) -> dict:
     return dict(t, kotlin=pa.table(rows, schema=SCHEMA))
 
 
+@pytest.mark.soak
 def test_a_graph_holding_kotlin_declarations_grows_without_a_full_build(tmp_path):
     """An update appends the Kotlin declarations of the artifacts that joined only (the base's are in the graph)."""
     kt = _with_kotlin(tables(types=[("kt/Box", "class", PUB, "java/lang/Object")],
@@ -504,6 +507,7 @@ def test_a_shared_build_that_cannot_be_linked_grows_a_graph_instead(tmp_path, mo
     assert got == scratch(tmp_path / "scratch", names)[0]
 
 
+@pytest.mark.soak
 def test_a_reader_searches_its_build_after_a_newer_build_swept_it(tmp_path):
     """A reader opens a build; before its first search a newer build of the workspace sweeps the old one: the
     reader still searches the build it opened (its index files are held open with the graph)."""
@@ -518,6 +522,7 @@ def test_a_reader_searches_its_build_after_a_newer_build_swept_it(tmp_path):
                                                                          "java/util/ArrayList", "java/util/List"]
 
 
+@pytest.mark.soak
 def test_a_build_writes_the_member_context_artifact_by_artifact_and_it_equals_the_whole(tmp_path):
     """The members' context is written one artifact's part at a time as the members are read (the build never
     holds the classpath's), and the file holds exactly the rows of the shards in classpath order, labelled with
@@ -636,6 +641,7 @@ def test_member_nodes_are_handed_over_artifact_by_artifact_and_equal_the_whole(t
         assert sorted(map(repr, whole.nodes_seen[label])) == sorted(map(repr, parts.nodes_seen[label]))
 
 
+@pytest.mark.soak
 def test_node_tables_copied_in_several_statements_equal_one_copy(tmp_path, monkeypatch):
     """A node table spooled in parts goes to the database in statements of NODE_COPY_ROWS rows (Kùzu holds a node
     COPY in memory); the graph, and a graph grown from it, equal builds copying each table at once."""

@@ -102,6 +102,7 @@ def _check_maven_answers(out: list[dict]) -> None:
     assert "DEPENDENCY_MISSING" in codes  # org.fix:ghost
 
 
+@pytest.mark.soak
 def test_maven_project_from_inside(world, world_env):
     """Project classes, reactor module and transitive dependencies answer from a module's sub-folder;
     `usages` of a library method finds the project's call site; Maven's rules pick what is on the classpath.
