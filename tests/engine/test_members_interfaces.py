@@ -65,7 +65,7 @@ def _javac_accepts(tmp_path, type_name: str, methods: list[dict]) -> set[str]:
     return {_signature(m) for i, m in enumerate(methods) if i not in rejected}
 
 
-@pytest.mark.parametrize("type_name", ["java.util.List", "java.lang.Runnable"])
+@pytest.mark.parametrize("type_name", [pytest.param("java.util.List", marks=pytest.mark.soak), "java.lang.Runnable"])
 def test_an_interface_has_the_object_methods_javac_lets_a_caller_name(service, tmp_path, type_name):
     every = _object_methods(service, "java.lang.Object")
     assert {"clone", "finalize", "toString", "wait"} <= {m["name"] for m in every}  # the oracle sees them all

@@ -66,6 +66,7 @@ def test_answers_from_method_columns_equal_the_property_reads(jdx_home, jar, mon
         warm.close()
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("big", SAMPLES)
 def test_every_form_of_a_query_returns_the_same_rows(jdx_home, jar, big):
     svc = JdxService(Options(jars=[str(jar)], cache_dir=str(jdx_home / "cache")))

@@ -80,6 +80,7 @@ def test_member_separator_reads_the_overloads_as_one_hit(store):
     assert (first["ref"], first["match"], first["overloads"]) == ("tr.Mapper#readValue", "exact", 3)
 
 
+@pytest.mark.soak
 def test_a_type_and_a_bare_separator_lists_every_member(store):
     assert find(store, "Mapper#", limit=200) == {**find(store, "Mapper#*", limit=200), "pattern": "Mapper#"}
     assert "tr.Mapper#READ_LIMIT" in refs(find(store, "Mapper#", limit=200))

@@ -134,6 +134,7 @@ def _answers(graph: Path) -> dict:
         }
 
 
+@pytest.mark.soak
 def test_a_grown_graph_appends_body_edges_to_the_twin_tables_and_answers_read_both(tmp_path):
     fake = FakeExtractor(CORPUS)
     grown(tmp_path / "grown", ["base.jar"], fake)
@@ -446,6 +447,7 @@ def test_a_missing_or_damaged_search_index_is_no_index_with_the_way_out(tmp_path
     assert "jdx index --force" in str(caught.value) and "\n" not in str(caught.value)
 
 
+@pytest.mark.soak
 def test_the_same_jars_in_another_order_share_one_graph(tmp_path):
     """A reordered classpath without shadowed classes builds nothing: its build hard-links the graph file and
     search index of the other order's, only its manifest is its own, and answers (positions, search ranks,

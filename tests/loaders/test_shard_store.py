@@ -28,6 +28,7 @@ def _index(cache: Path, store, fake=None):
     return report, fake
 
 
+@pytest.mark.soak
 def test_an_object_store_holds_whole_shards_that_any_cache_reuses(tmp_path):
     store = open_store("mock:///jdx-shards", tmp_path / "a")
     assert isinstance(store, FsShardStore) and store.local is None
