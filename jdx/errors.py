@@ -64,6 +64,13 @@ class RefSyntaxError(UsageError):
     code = "BAD_REFERENCE"
 
 
+class CypherRefused(UsageError):
+    """A `jdx cypher` clause that reaches outside the graph (jdx.graph_schema.cypher_guard). Defined here so a thin
+    client that never imports the guard still maps a daemon's CYPHER_REFUSED to exit 3 (`exit_code_of`)."""
+
+    code = "CYPHER_REFUSED"
+
+
 class NoIndexError(JdxError):
     exit_code = EXIT_NO_INDEX
     code = "NO_INDEX"

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from jdx.errors import UsageError
+from jdx.errors import CypherRefused
 
 # clause keywords that reach outside the graph; DETACH only as the database clause (DETACH DELETE is a write Kùzu
 # refuses on a read-only graph with its own message)
@@ -33,10 +33,6 @@ _TOKEN = re.compile(r"""
 
 
 _NAME_BEFORE = {".", ":", "$", "(", ",", "[", "{", "=", "<", ">", "+", "-", "*", "/", "|"}
-
-
-class CypherRefused(UsageError):
-    code = "CYPHER_REFUSED"
 
 
 def _tokens(query: str) -> list[str]:

@@ -66,3 +66,14 @@ def test_the_cli_refuses_before_reading_the_file(run_jdx, tmp_path):
     assert "jdx-secret-line" not in r.out + r.err
     ok = run_jdx("cypher", "MATCH (a:Artifact) RETURN count(a) AS n", "--json")
     assert ok.code == 0 and json.loads(ok.out)["result"]["rows"][0]["n"] > 0
+
+
+def test_a_thin_client_maps_the_refusal_to_exit_3():
+    """A daemon's envelope carries the error code only: the client, which never imports the guard, must still
+    exit 3 (it maps codes through jdx.errors)."""
+    import subprocess
+    import sys
+
+    code = subprocess.run([sys.executable, "-c", "from jdx.errors import exit_code_of; import sys; "
+                           "sys.exit(exit_code_of({'ok': False, 'error': {'code': 'CYPHER_REFUSED'}}))"]).returncode
+    assert code == 3
