@@ -54,7 +54,9 @@ def members(r: dict, brief: bool, max_lines: int | None, grep: str | None) -> li
         of = f" of {total}" if n < total else ""
         extra = f" (filtered by --grep {grep!r})" if grep else ""
         kind = r.get("kotlin_keyword") or r["kind"]
-        lines.append(f"{n}{of} member{'s' if total != 1 else ''} shown{extra} · {kind} {r['type']} · "
+        applied = r.get("type_arguments")  # `members 'java.util.List<String>'`: the members as that type has them
+        shown_type = r["type"] + (f"<{', '.join(applied.values())}>" if applied else "")
+        lines.append(f"{n}{of} member{'s' if total != 1 else ''} shown{extra} · {kind} {shown_type} · "
                      f"{r['artifact_name']} (bytecode)"
                      + (f" · {r['folded']} JVM member(s) folded into their Kotlin declaration (--view jvm shows them)"
                         if r.get("folded") else "")

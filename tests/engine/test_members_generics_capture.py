@@ -99,6 +99,10 @@ def test_type_arguments_given_are_substituted(service):
     texts = {m["text"] for m in answer["members"] if m["name"] in ("add", "get")}
     assert {"public boolean add(String)", "public String get(int)"} <= texts
     assert answer["type"] == "java.util.List" and answer["type_arguments"] == {"E": "java.lang.String"}
+    from jdx.render.read import members as render
+
+    footer = render(dict(answer, artifact_name="java.base"), False, None, None)[-1]
+    assert " · interface java.util.List<java.lang.String> · java.base (bytecode)" in footer, footer
     assert _texts(service, "java.util.Map<String, java.util.List<Integer>>", "put") == [
         "public List<Integer> put(String, List<Integer>)"]
 
