@@ -229,7 +229,6 @@ def _site_context(session, result: dict, context: int, target_ids: dict[str, str
     class (`reconstructed`, its lines the decompiled text's, focused on the line the decompiler wrote from the
     site's class-file line), for sites in at most DECOMPILED_CONTEXT_CLASSES classes. Returns the warnings (how
     many sites have neither) and the sites' count per decompiler."""
-    from jdx.engine.samples import WHOLE_METHOD, mapped_focus
     from jdx.errors import Warning_
 
     missing, engines, decompiled = 0, {}, set()
@@ -243,7 +242,7 @@ def _site_context(session, result: dict, context: int, target_ids: dict[str, str
                     target = target_ids.get(site.get("target", ""))
                     if found is None and target and (owner in decompiled
                                                      or len(decompiled) < DECOMPILED_CONTEXT_CLASSES):
-                        found = _decompiled_window(session, site, target, context, WHOLE_METHOD, mapped_focus)
+                        found = _decompiled_window(session, site, target, context)
                         decompiled.add(owner)
                 if found is None:
                     missing += 1
@@ -257,19 +256,18 @@ def _site_context(session, result: dict, context: int, target_ids: dict[str, str
                      "their artifact and no decompiled text, or no line number): they show line numbers only")], engines
 
 
-def _decompiled_window(session, site: dict, target: str, context: int, whole: int, focus) -> dict | None:
+def _decompiled_window(session, site: dict, target: str, context: int) -> dict | None:
     """The decompiled lines around a site: the caller's whole method, focused on the site, cut to `context`."""
+    from jdx.engine.samples import cut, focused_reconstruction
+
     member = target.split("#", 1)[1] if "#" in target else ""
-    win = session.reconstructed_window(site["caller_id"], target, bool(member) and "(" not in member, whole,
-                                       site["line"])
+    win = focused_reconstruction(session.reconstructed_window, site["caller_id"], target,
+                                 bool(member) and "(" not in member, site["line"])
     if win is None:
         return None
-    win = focus(win, site["line"])
-    a = max(win["first_line"], win["focus"] - context)
-    b = min(win["first_line"] + len(win["text"]) - 1, win["focus"] + context)
+    a, b, text = cut(win, context)
     return {"label": win["label"], "file": win["file"], "lines": [a, b], "first_line": a, "focus": win["focus"],
-            "text": win["text"][a - win["first_line"]:b - win["first_line"] + 1], "reconstructed": True,
-            "lines_of": "decompiled text"}
+            "text": text, "reconstructed": True, "lines_of": "decompiled text"}
 
 
 @dataclass(frozen=True)

@@ -236,8 +236,21 @@ def _reconstructed(reconstruct, c: dict, by_ref: dict) -> dict | None:
     tgt = by_ref.get(c["target"])
     if tgt is None:
         return None
-    win = reconstruct(c["caller_id"], tgt.id, tgt.is_field, WHOLE_METHOD, c["line"])
-    return mapped_focus(win, c["line"]) if win is not None else None
+    return focused_reconstruction(reconstruct, c["caller_id"], tgt.id, tgt.is_field, c["line"])
+
+
+def focused_reconstruction(reconstruct, caller_id: str, target_id: str, is_field: bool, line: int) -> dict | None:
+    """The decompiled text of the whole method `caller_id` (`reconstruct`: `Session.reconstructed_window`) focused
+    on its use of `target_id` at class-file `line` (`mapped_focus`); None without a decompiled text."""
+    win = reconstruct(caller_id, target_id, is_field, WHOLE_METHOD, line)
+    return mapped_focus(win, line) if win is not None else None
+
+
+def cut(win: dict, context: int) -> tuple[int, int, list[str]]:
+    """The first and last line, and the lines, of window `win` within `context` lines of its focus."""
+    a = max(win["first_line"], win["focus"] - context)
+    b = min(win["first_line"] + len(win["text"]) - 1, win["focus"] + context)
+    return a, b, win["text"][a - win["first_line"]:b - win["first_line"] + 1]
 
 
 def mapped_focus(win: dict, line: int) -> dict:
@@ -275,9 +288,7 @@ def _render(site: dict, win: dict | None, use: tuple[bool, float], info: dict) -
         out["method_lines"] = [info["first_line"], info["last_line"]]
     if win is not None:
         focus = win["focus"]
-        a = max(win["first_line"], focus - CONTEXT)
-        b = min(win["first_line"] + len(win["text"]) - 1, focus + CONTEXT)
-        text = win["text"][a - win["first_line"]:b - win["first_line"] + 1]
+        a, b, text = cut(win, CONTEXT)
         rebuilt = bool(win.get("reconstructed"))
         # `line` is the class file's (LineNumberTable); `lines`/`focus` number the text shown, which for a
         # decompiled text is not the original source's numbering
