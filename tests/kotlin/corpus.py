@@ -146,3 +146,18 @@ def indexed_store(tmp_path_factory, jdx_home, jar: Path, name: str, file_name: s
     session.index()
     yield session.store()
     session.close()
+
+
+def jar_fixtures(make_jar, name: str, file_name: str):
+    """A test module's two module-scoped fixtures over the jar `make_jar()` builds: `store` (its graph, without the
+    JDK) and `jar_args` (the CLI flags naming a copy of it). Use: `store, jar_args = jar_fixtures(_jar, "kt", "k.jar")`."""
+
+    @pytest.fixture(scope="module")
+    def store(tmp_path_factory, jdx_home):
+        yield from indexed_store(tmp_path_factory, jdx_home, make_jar(), name, file_name)
+
+    @pytest.fixture(scope="module")
+    def jar_args(tmp_path_factory):
+        return ("--jars", str(copied_jar(tmp_path_factory, make_jar(), name + "-cli", file_name)), "--no-jdk")
+
+    return store, jar_args

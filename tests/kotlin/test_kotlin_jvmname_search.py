@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.kotlin.corpus import copied_jar
+from tests.kotlin.corpus import jar_fixtures
 
 LINK = '''package jn
 
@@ -46,17 +46,7 @@ def _jar():
     return kotlinc_jar("jvmname", {"Link.kt": LINK, "Links.kt": LINKS})
 
 
-@pytest.fixture(scope="module")
-def store(tmp_path_factory, jdx_home):
-    from tests.kotlin.corpus import indexed_store
-
-    yield from indexed_store(tmp_path_factory, jdx_home, _jar(), "ktjn", "jn.jar")
-
-
-@pytest.fixture(scope="module")
-def jar_args(tmp_path_factory):
-    jar = copied_jar(tmp_path_factory, _jar(), "ktjn-cli", "jn.jar")
-    return ("--jars", str(jar), "--no-jdk")
+store, jar_args = jar_fixtures(_jar, "ktjn", "jn.jar")
 
 
 def _renamed(store) -> list[dict]:

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from tests.kotlin.corpus import copied_jar
+from tests.kotlin.corpus import jar_fixtures
 
 UTIL = '''@file:JvmName("Util")
 package fx
@@ -61,17 +61,7 @@ def _jar():
     return kotlinc_jar("toplevel", {"Util.kt": UTIL, "Box.kt": BOX, "Shapes.kt": SHAPES, "Other.kt": OTHER})
 
 
-@pytest.fixture(scope="module")
-def store(tmp_path_factory, jdx_home):
-    from tests.kotlin.corpus import indexed_store
-
-    yield from indexed_store(tmp_path_factory, jdx_home, _jar(), "kttop", "top.jar")
-
-
-@pytest.fixture(scope="module")
-def jar_args(tmp_path_factory):
-    jar = copied_jar(tmp_path_factory, _jar(), "kttop-cli", "top.jar")
-    return ("--jars", str(jar), "--no-jdk")
+store, jar_args = jar_fixtures(_jar, "kttop", "top.jar")
 
 
 def _imports(store, text: str) -> list[tuple]:
