@@ -40,7 +40,8 @@ def members_truncation(r: dict, brief: bool, max_lines: int | None) -> dict | No
 
 def members(r: dict, brief: bool, max_lines: int | None, grep: str | None) -> list[str]:
     pairs = _member_lines(r, brief)
-    if max_lines is not None and len(pairs) > max_lines:
+    cut = max_lines is not None and len(pairs) > max_lines
+    if cut:
         pairs = pairs[:max_lines]
     lines = [line for line, _ in pairs]
     for owner, count in r["collapsed"].items():
@@ -56,7 +57,10 @@ def members(r: dict, brief: bool, max_lines: int | None, grep: str | None) -> li
         kind = r.get("kotlin_keyword") or r["kind"]
         applied = r.get("type_arguments")  # `members 'java.util.List<String>'`: the members as that type has them
         shown_type = r["type"] + (f"<{', '.join(applied.values())}>" if applied else "")
-        lines.append(f"{n}{of} member{'s' if total != 1 else ''} shown{extra} · {kind} {shown_type} · "
+        # cut by --max-lines, the truncation line that follows says how many are shown and how to see the rest
+        count = (extra.strip()[1:-1] + " · " if extra else "") if cut else \
+            f"{n}{of} member{'s' if total != 1 else ''} shown{extra} · "
+        lines.append(f"{count}{kind} {shown_type} · "
                      f"{r['artifact_name']} (bytecode)"
                      + (f" · {r['folded']} JVM member(s) folded into their Kotlin declaration (--view jvm shows them)"
                         if r.get("folded") else "")
