@@ -68,7 +68,7 @@ def cache_info(session) -> Answer:
 
     shards = session.cache / "shards"
     graphs = session.cache / "graphs"
-    return Answer({
+    result = {
         "cache_dir": str(session.cache),
         "shards": len([p for p in shards.iterdir() if not p.name.startswith(".")]) if shards.exists() else 0,
         "shard_bytes": size(shards),
@@ -79,7 +79,23 @@ def cache_info(session) -> Answer:
         # rebuilt on demand from sources and class bytes: parses, archive indexes, decompiled classes
         "derived_bytes": sum(size(session.cache / sub) for sub in DERIVED_CACHES),
         "total_bytes": size(session.cache),
-    })
+    }
+    if result["graph_cap_bytes"] and result["graph_bytes"] > result["graph_cap_bytes"]:
+        result["over_cap"] = _over_cap(graphs)
+    return Answer(result)
+
+
+def _over_cap(graphs) -> str:
+    """Why the graphs may take more than the cap: the ones used in the last minutes are never evicted."""
+    import time
+
+    from jdx.graph_schema.retention import RECENT_SECONDS, last_used
+
+    now = time.time()
+    recent = sum(1 for root in graphs.iterdir() if now - last_used(root) < RECENT_SECONDS)
+    kept = (f"{recent} graph(s) used in the last {RECENT_SECONDS // 60} minutes are kept over the cap; the least "
+            "recently used others go" if recent else "the least recently used graphs go")
+    return f"{kept} when the next graph is built, or now with: jdx cache gc --older-than 0"
 
 def cache_clear(session) -> Answer:
     removed = 0

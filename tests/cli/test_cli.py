@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -165,6 +166,11 @@ def test_cache_info_and_gc_dry_run(run_jdx):
     gc = envelope(run_jdx("cache", "gc", "--dry-run", "--json").out)["result"]
     assert gc["dry_run"] is True
     assert envelope(run_jdx("cache", "info", "--json").out)["result"]["shards"] == data["shards"]
+    assert "over_cap" not in data  # under the default 4 GB cap
+    # over a 1 MB cap, the graphs just used stay: info says so, and how to free them now
+    over = run_jdx("cache", "info", env={"JDX_GRAPH_CACHE_MB": "1"})
+    assert over.code == 0 and re.search(r"^over_cap: [1-9]\d* graph\(s\) used in the last 10 minutes are kept over the "
+                                        r"cap.*jdx cache gc --older-than 0$", over.out, re.M), over.out
 
 
 def test_doctor_reports_the_environment(run_jdx):
