@@ -435,7 +435,11 @@ public final class Extractor {
         chunk.classes++;
     }
 
-    /** A top-level class whose simple name has an empty '$' segment cannot be written as a reference. */
+    /**
+     * A top-level class whose simple name has an empty '$' segment inside it ({@code Exception$JB$$Assertion})
+     * cannot be written as a reference. One trailing '$' is Scala's module class of an {@code object Foo}
+     * ({@code Foo$}, a legal Java name too): it is named as it is.
+     */
     static boolean unnameable(String name, boolean nested) {
         if (name == null || name.isEmpty()) {
             return true;
@@ -445,6 +449,7 @@ public final class Extractor {
         }
         String simple = name.substring(name.lastIndexOf('/') + 1);
         String body = simple.startsWith("$") ? simple.substring(1) : simple;
-        return body.isEmpty() || body.endsWith("$") || body.contains("$$");
+        String stem = body.endsWith("$") ? body.substring(0, body.length() - 1) : body;
+        return stem.isEmpty() || stem.endsWith("$") || stem.contains("$$");
     }
 }
