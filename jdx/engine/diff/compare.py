@@ -202,32 +202,62 @@ def _without_restatements(found: list[Finding]) -> list[Finding]:
 
 def _supertypes(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], make,
                 platform: Platform | None = None) -> list[Finding]:
-    """SUPERTYPE_REMOVED/ADDED over every supertype a caller can see (transitively, as far as each side holds)."""
+    """SUPERTYPE_REMOVED/ADDED over every supertype a caller can see (transitively, as far as each side holds). A
+    supertype one side lacks is looked up in the platform (the JDK's `java.*`) only when a finding hangs on it: one
+    still reached through a JDK type's supertypes is no change, and one that is not is no maybe."""
     def visible(view: ApiView) -> tuple[set[str], list[str]]:
         seen, missing = view.surface.ancestors(o.name)
         names = {s for s in seen if s != OBJECT and (s not in view.surface.types or view.type_is_api(s))}
         return names | set(missing), missing
 
-    (old_names, _), (new_names, new_missing) = visible(views[0]), visible(views[1])
+    (old_names, old_missing), (new_names, new_missing) = visible(views[0]), visible(views[1])
     out = []
-    for s in sorted(old_names - new_names):
+    removed = sorted(old_names - new_names)
+    above, unknown = _above_missing(new_missing, platform) if removed else (set(), new_missing)
+    for s in removed:
+        if s in above:
+            continue  # still a supertype, through a JDK type's own supertypes
         detail = type_ref(s)
-        was = views[0].surface.types.get(s)
+        was = views[0].surface.types.get(s) or (platform(s) if platform is not None and s in old_missing else None)
         # a class comes down the superclass chain only: through a missing interface it cannot
-        through = [_missing_superclass(views[1], n.name)] if was is not None and was.kind not in (
-            "interface", "annotation") else new_missing
+        through = [_missing_superclass(views[1], n.name, platform)] if was is not None and was.kind not in (
+            "interface", "annotation") else unknown
         through = [t for t in through if t and t not in MEMBERLESS_INTERFACES]  # they extend nothing either
         if through:
             detail += f" (not among the supertypes this artifact holds; {', '.join(map(type_ref, through))} " \
                       "is not in it, so it may still be inherited there)"
         out.append(make("SUPERTYPE_REMOVED", detail))
+    added = sorted(new_names - old_names)
+    if old_missing and any(s.startswith("java/") for s in added):  # only a JDK type is above a JDK type
+        added = [s for s in added if s not in _above_missing(old_missing, platform)[0]]  # was one through the JDK
     # a new supertype the artifact lacks may bring abstract methods its implementors must now implement: unchecked
     unchecked = n.kind == "interface" or (n.kind == "class" and n.access & ABSTRACT and not n.access & FINAL)
     out += [make("SUPERTYPE_ADDED", type_ref(s) + (" (not in the artifact: abstract methods it may bring are not "
                                                    "checked)" if unchecked and s in new_missing
                                                    and (platform is None or platform(s) is None) else ""))
-            for s in sorted(new_names - old_names)]
+            for s in added]
     return out
+
+
+def _above_missing(missing: list[str], platform: Platform | None) -> tuple[set[str], list[str]]:
+    """(every supertype of the types a side lacks that the platform holds, those types included; the ones neither
+    holds). A JDK type extends JDK types only, so the walk ends in the platform."""
+    if platform is None:
+        return set(), list(missing)
+    above: set[str] = set()
+    unknown: list[str] = []
+    queue = list(missing)
+    while queue:
+        s = queue.pop(0)
+        if s in above or s in unknown or s == OBJECT:
+            continue
+        t = platform(s)
+        if t is None:
+            unknown.append(s)
+        else:
+            above.add(s)
+            queue.extend(t.supertypes)
+    return above, unknown
 
 
 def _lineage(surface: Surface, name: str, platform: Platform | None) -> list[TypeInfo]:
@@ -312,14 +342,16 @@ def _why_inherited(holder: str, name: str, desc: str, was_super: set[str], old: 
     return f"inherited from {type_ref(holder)}; what implemented it on the way is gone"
 
 
-def _missing_superclass(view: ApiView, name: str) -> str | None:
-    """The first class of `name`'s superclass chain that the side does not hold (java.lang.Object aside), or None."""
+def _missing_superclass(view: ApiView, name: str, platform: Platform | None = None) -> str | None:
+    """The first class of `name`'s superclass chain that neither the side nor the platform holds (java.lang.Object
+    aside), or None."""
     t, seen = view.surface.types.get(name), set()
     while t is not None and t.superclass and t.superclass != OBJECT and t.superclass not in seen:
-        seen.add(t.superclass)
-        if t.superclass not in view.surface.types:
-            return t.superclass
-        t = view.surface.types[t.superclass]
+        up = t.superclass
+        seen.add(up)
+        t = view.surface.types.get(up) or (platform(up) if platform is not None else None)
+        if t is None:
+            return up
     return None
 
 
@@ -335,7 +367,7 @@ def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], s
         if other is None and (other := _synthetic_flip(m, n.members)) is not None:
             flipped.add(other.key)
         if other is not None:
-            found = compare_member(m, other, o, sides)
+            found = compare_member(m, other, o, sides, platform)
             if other.synthetic != m.synthetic and (other.synthetic or other.key in new_members):
                 out.append(_synthetic_flipped(m, other))
                 if other.synthetic:  # no source sees it now: the names and the Signature compilers read are moot

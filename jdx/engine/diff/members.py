@@ -152,8 +152,9 @@ def deprecation(old: TypeInfo | Member, new: TypeInfo | Member, make) -> Finding
     return make("DEPRECATED_ADDED" if new.deprecated else "DEPRECATED_REMOVED", detail)
 
 
-def unchecked(exception: str, sides: tuple[Surface, ...]) -> tuple[bool | None, str]:
-    """(True unchecked / False checked / None unknown, the supertype the walk could not follow)."""
+def unchecked(exception: str, sides: tuple[Surface, ...], platform=None) -> tuple[bool | None, str]:
+    """(True unchecked / False checked / None unknown, the supertype the walk could not follow). `platform` looks up
+    a class no side holds (the JDK's `java.*`), asked only past the known roots."""
     name, seen = exception, set()
     while name and name not in seen:
         seen.add(name)
@@ -162,14 +163,18 @@ def unchecked(exception: str, sides: tuple[Surface, ...]) -> tuple[bool | None, 
         if name in KNOWN_CHECKED_ROOTS:
             return False, ""
         holder = next((s.types[name] for s in sides if name in s.types), None)
+        if holder is None and platform is not None:
+            holder = platform(name)
         if holder is None:
             return None, name
         name = holder.superclass
     return None, exception
 
 
-def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surface, Surface]) -> list[Finding]:
-    """Every rule one member present on both sides can break (a member may carry several findings)."""
+def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surface, Surface],
+                   platform=None) -> list[Finding]:
+    """Every rule one member present on both sides can break (a member may carry several findings). `platform`
+    looks up a JDK type neither side holds (an added exception's superclasses)."""
     if o == n:
         return []
     forms: list[str] = []
@@ -206,7 +211,7 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
     if o.signature != n.signature and _generic_changed(o, n, kind, sides):
         out.append(make("GENERIC_SIGNATURE_CHANGED",
                         f"{generic_form(o.signature, kind)} -> {generic_form(n.signature, kind)}"))
-    out += _exceptions(o, n, make, sides)
+    out += _exceptions(o, n, make, sides, platform)
     out += _flags(o, n, make)
     if o.is_field and o.constant != n.constant:
         out.append(make("FIELD_CONSTANT_VALUE_CHANGED", f"{_value(o.constant, 'a constant')} -> "
@@ -264,10 +269,10 @@ def _param_annotation_findings(o: Member, n: Member, make) -> list[Finding]:
     return out
 
 
-def _exceptions(o: Member, n: Member, make, sides) -> list[Finding]:
+def _exceptions(o: Member, n: Member, make, sides, platform=None) -> list[Finding]:
     out = []
     for exc in sorted(set(n.exceptions) - set(o.exceptions)):
-        verdict, blocker = unchecked(exc, (sides[1], sides[0]))
+        verdict, blocker = unchecked(exc, (sides[1], sides[0]), platform)
         if verdict is True:
             continue  # an unchecked exception in `throws` changes nothing a caller compiled against
         detail = type_ref(exc)
