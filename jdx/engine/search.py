@@ -13,6 +13,7 @@ schema.name_words) does the matching, so a query never splits a name.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import heapq
 from collections import defaultdict
 from dataclasses import dataclass, replace
@@ -21,8 +22,8 @@ from jdx.engine.descriptors import package_of
 from jdx.engine.ranking import internal_packages, is_jdk_internal, symbol_key
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.search_index import index_for
-from jdx.engine.search_match import (EXACT, HUMP, TIER_NAMES, Pattern, compile_pattern, fuzzy_budget, glob_to_regex,
-                                     levenshtein, name_words, qualifier_regex)
+from jdx.engine.search_match import (EXACT, GLOB_CHARS, HUMP, TIER_NAMES, Pattern, compile_pattern, fuzzy_budget,
+                                     glob_to_regex, levenshtein, name_words, owner_test, qualifier_regex)
 from jdx.errors import NotFoundError, UsageError
 from jdx.graph_schema import queries_search
 from jdx.graph_schema.queries_search import TYPE_KINDS
@@ -139,7 +140,7 @@ def _symbol_row(row: dict, tier: int, arts: dict[str, dict], mode: str) -> dict:
     art = arts.get(row["artifact"] or "", {})
     out = {"kind": kind, "ref": ref, "name": name, "artifact": art.get("name", ""), "origin": art.get("origin", ""),
            "public": bool(row["pub"]), "match": mode if mode in ("glob", "regex", "fuzzy") else
-           TIER_NAMES.get(tier, "word")}
+           TIER_NAMES.get(max(tier, row.get("owner_tier", tier)), "word")}
     if kind == "method":
         out["overloads"] = overloads
     if mode == "fuzzy":
@@ -200,11 +201,16 @@ def _tier(p: Pattern, full: str, last: str, fuzzy_lower: str | None, words: str 
         return d if d <= budget else None
     if p.qualifier is not None:
         # dotted patterns name the whole package (`java.util.*`, `java.util.concurrent`)
-        rx = p.text if p.mode == "regex" else glob_to_regex(p.text, case_sensitive=True)
-        import re
-
-        return HUMP if re.fullmatch(rx, full) else None
+        return HUMP if _package_rx(p.text, p.mode == "regex").fullmatch(full) else None
     return p.tier(last, words if words is not None else name_words(last.replace(".", " ")))
+
+
+@functools.lru_cache(maxsize=32)
+def _package_rx(text: str, regex: bool):
+    """A dotted pattern as the regex a whole package name must match (compiled once, not once per package)."""
+    import re
+
+    return re.compile(text if regex else glob_to_regex(text, case_sensitive=True))
 
 
 def _match_word(p: Pattern, tier: int, fuzzy_lower: str | None) -> str:
@@ -236,7 +242,11 @@ def search(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, dic
 
         if has_kotlin(store):  # members folded into one Kotlin declaration leave room: rank a few more
             opts = replace(opts, limit=opts.limit * 2)
-    result = _run(store, p, kinds, arts, opts, fuzzy=False)
+    # a qualifier naming no type or package is read as camel humps at once; one that does, only if it found nothing
+    owner_tiers = None if p.qualifier is None or _names_literally(store, p.qualifier) else _hump_owners(store, p)
+    result = _run(store, p, kinds, arts, opts, fuzzy=False, owner_tiers=owner_tiers)
+    if result["total"] == 0 and owner_tiers is None and (owner_tiers := _hump_owners(store, p)):
+        result = _run(store, p, kinds, arts, opts, fuzzy=False, owner_tiers=owner_tiers)
     if result["total"] == 0 and opts.fuzzy and p.mode == "hump":
         result = _run(store, p, kinds, arts, opts, fuzzy=True)
     if result["total"] == 0:
@@ -304,12 +314,16 @@ def _scope_words(opts: SearchOptions) -> str:
 
 
 def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None, opts: SearchOptions,
-         fuzzy: bool) -> dict:
+         fuzzy: bool, owner_tiers: dict[str, int] | None = None) -> dict:
+    """One search of `p`; `owner_tiers`: the types a camel-hump qualifier names and their tiers (`_hump_owners`),
+    which stand for the qualifier's literal owners: a hit ranks by its name's tier, then by its owner's."""
     symbol_kinds = [k for k in SYMBOL_KINDS if k in kinds]
     art_ids = [a["id"] for a in arts] if arts is not None else None
     pkg = package_regex(opts.package_glob)
     owners = None
-    if p.qualifier is not None:  # a typo's near names stay in the qualifier's types too
+    if owner_tiers is not None:
+        owners = (frozenset(owner_tiers), frozenset(owner_tiers))
+    elif p.qualifier is not None:  # a typo's near names stay in the qualifier's types too
         owners = (qualifier_regex(p.qualifier, member=False), qualifier_regex(p.qualifier, member=True))
     by_id = {a["id"]: a for a in artifact_table(store)}
     ranked: list[tuple[tuple, dict]] = []
@@ -323,6 +337,8 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
             total = len(groups)
         else:
             groups, total = _best_groups(store, p, opts.limit, (symbol_kinds, art_ids, pkg, owners))
+        for _, g in groups if owner_tiers is not None else ():
+            g["owner_tier"] = _owner_tier(g, owner_tiers)
         typo = p.lower if fuzzy else None
         internal = internal_packages(store)
         written = _written(p, fuzzy)
@@ -409,13 +425,13 @@ def _kotlin_name_rows(store: GraphStore, p: Pattern, kinds: set[str], art_ids, p
         listed.update({m: found_rows.get(m) for m in missing})
     arts = set(art_ids) if art_ids is not None else None
     package_rx = re.compile(pkg) if pkg is not None else None
-    owner_rx = re.compile(owners[1]) if owners is not None else None
+    owner_ok = owner_test(owners[1], False) if owners is not None else None
 
     def searched(row: dict | None) -> bool:
         """Whether the JVM member is one this search's filters keep."""
         return row is not None and row["kind"] in kinds and (arts is None or row["artifact"] in arts) and (
             package_rx is None or package_rx.fullmatch(row["package"] or "")) and (
-            owner_rx is None or owner_rx.fullmatch(row["owner"]))
+            owner_ok is None or owner_ok(row["owner"]))
 
     def jvm_tier(name: str) -> int | None:
         if not fuzzy:
@@ -473,8 +489,9 @@ def _group_key(tier: int, g: dict, typo: str | None = None, internal=None, writt
     JDK-internal split, as in IntelliJ's Go to Class/Symbol: `Version` puts the class before `version()` and
     `VERSION`, `Module` before the packages `java.lang.module` and `...databind.module`. For a typo
     (`typo`, lower-cased), names of one edit distance sharing a longer prefix with it come first: `Charet` is
-    nearer `Charset` than `Caret`."""
-    near = -_common_prefix(g["name"].lower(), typo) if typo is not None else 0
+    nearer `Charset` than `Caret`; members of a camel-hump qualifier's types, those of its better-matched types
+    (`owner_tier`, `_hump_owners`)."""
+    near = -_common_prefix(g["name"].lower(), typo) if typo is not None else g.get("owner_tier", 0)
     as_written = 0 if tier == EXACT and g["name"] == written and g["kind"] in TYPE_KINDS + (ALIAS,) else 1
     internal_flag, *rest = symbol_key(g["owner"], g["pub"], g["name"], g["rank"], internal)
     return (tier, near, internal_flag, as_written, *rest, g["name"], g["owner"], g["kind"])
@@ -516,6 +533,44 @@ def _best_groups(store: GraphStore, p: Pattern, limit: int, filters: tuple) -> t
             break
         found.extend(_group(index.rows(sorted(by_tier[tier]), *filters), lambda _n, _w, t=tier: t))
     return found, index.count(tiers, kinds)
+
+
+def _hump_owners(store: GraphStore, p: Pattern) -> dict[str, int] | None:
+    """type id -> tier of the types whose simple name the qualifier's last segment matches as a camel-hump pattern
+    (`OM#readValue`, `CHM.putIfAbsent`: ObjectMapper, ConcurrentHashMap), within what the segments before it name
+    (`databind.OMapper`); None when the qualifier is no such pattern. Asked only when the qualifier, read literally
+    (a type or a package), names nothing or finds nothing: an exact qualifier keeps its exact answer."""
+    import re
+
+    if p.qualifier is None or p.mode == "regex":
+        return None
+    outer, _, simple = p.qualifier.rpartition(".")
+    if not re.fullmatch(r"[A-Za-z_][\w$]*", simple) or any(c in outer for c in GLOB_CHARS):
+        return None
+    index = index_for(store)
+    # types start with a capital (the rare lower-case class is named exactly, so literally): the names' other
+    # symbols (methods, fields) are never taken
+    tiers = {n: t for n, t in index.matching(compile_pattern(simple)).items() if n[:1].isupper() or n[:1] == "_"}
+    if not tiers:
+        return None
+    within = (qualifier_regex(outer, member=False),) * 2 if outer else None
+    found: dict[str, int] = {}
+    for r in index.rows(tiers, TYPE_KINDS, None, None, within):
+        found[r["owner"]] = min(tiers[r["name"]], found.get(r["owner"], tiers[r["name"]]))
+    return found or None
+
+
+def _names_literally(store: GraphStore, qualifier: str) -> bool:
+    """Whether a search qualifier, read literally, names a type or a package of the workspace (`HashMap`,
+    `java.util`, `util`), so that it can find something without camel humps."""
+    return _names_a_type(store, qualifier) or any(
+        full == qualifier or full.endswith("." + qualifier) for full, _last, _words in _package_names(store))
+
+
+def _owner_tier(g: dict, owner_tiers: dict[str, int]) -> int:
+    """The tier of the hump-matched type a group is a member of (or nested in)."""
+    tier = owner_tiers.get(g["owner"])
+    return tier if tier is not None else owner_tiers.get(g["owner"].rpartition("$")[0], HUMP)
 
 
 def _did_you_mean(store: GraphStore, p: Pattern, kinds: set[str], arts, opts: SearchOptions) -> list[dict]:

@@ -91,19 +91,19 @@ def type_aliases(store: GraphStore) -> list[TypeAlias]:
 def alias_matches(store: GraphStore, p, fuzzy_lower: str | None, art_ids, package_regex: str | None,
                   qualifier_regex: str | None) -> list[tuple[int, TypeAlias]]:
     """(tier, alias) of every alias the pattern matches within the filters: search's tiers (a typo's edit distance)."""
-    from jdx.engine.search_match import fuzzy_budget, levenshtein
+    from jdx.engine.search_match import fuzzy_budget, levenshtein, owner_test
 
     aliases = type_aliases(store)
     if not aliases:
         return []
     arts = set(art_ids) if art_ids is not None else None
     pkg = re.compile(package_regex) if package_regex is not None else None
-    owner = re.compile(qualifier_regex) if qualifier_regex is not None else None
+    owner = owner_test(qualifier_regex, True) if qualifier_regex is not None else None
     out = []
     for a in aliases:
         if (arts is not None and a.artifact not in arts) or (pkg is not None and not pkg.fullmatch(a.package)):
             continue
-        if owner is not None and not owner.fullmatch(_SHADOW.sub("", a.id)):
+        if owner is not None and not owner(_SHADOW.sub("", a.id)):
             continue
         if fuzzy_lower is not None:
             budget = fuzzy_budget(fuzzy_lower)

@@ -16,7 +16,7 @@ import re
 import weakref
 from collections.abc import Collection
 
-from jdx.engine.search_match import Pattern
+from jdx.engine.search_match import Pattern, owner_test
 from jdx.graph_schema.schema import SYMBOL_KINDS, name_words
 from jdx.graph_schema.store import GraphStore
 
@@ -248,7 +248,8 @@ class NameIndex:
         return pc.sum(mask).as_py() or 0
 
     def rows(self, names, kinds, artifacts, package_regex, owner_regexes) -> list[dict]:
-        """Symbol rows of the names within the filters, shaped like search's groups want them."""
+        """Symbol rows of the names within the filters, shaped like search's groups want them. `owner_regexes`:
+        (types', members' owner regex), or sets of type ids (search_match.owner_test)."""
         taken = self.take(names)
         if taken is None:
             return []
@@ -256,9 +257,9 @@ class NameIndex:
         kinds = set(kinds)
         arts = set(artifacts) if artifacts is not None else None
         pkg = re.compile(package_regex) if package_regex is not None else None
-        types_rx = members_rx = None
+        types_ok = members_ok = None
         if owner_regexes is not None:
-            types_rx, members_rx = (re.compile(x) for x in owner_regexes)
+            types_ok, members_ok = owner_test(owner_regexes[0], True), owner_test(owner_regexes[1], False)
         out = []
         for name, kind, owner, package, pub, rank, descriptor, access, artifact in zip(
                 cols["name"], cols["kind"], cols["owner"], cols["package"], cols["pub"], cols["rank"],
@@ -267,7 +268,7 @@ class NameIndex:
                 continue
             if pkg is not None and not pkg.fullmatch(package or ""):
                 continue
-            if types_rx is not None and not (members_rx if kind in ("method", "field") else types_rx).fullmatch(owner):
+            if types_ok is not None and not (members_ok if kind in ("method", "field") else types_ok)(owner):
                 continue
             out.append({"name": name, "words": None, "kind": kind, "owner": owner, "pub": pub, "rank": rank,
                         "descriptor": descriptor, "access": access, "artifact": artifact})

@@ -15,7 +15,7 @@ from functools import cached_property
 
 from jdx.graph_schema.schema import name_words
 
-__all__ = ["Pattern", "compile_pattern", "name_words", "levenshtein", "TIER_NAMES", "glob_to_regex"]
+__all__ = ["Pattern", "compile_pattern", "name_words", "levenshtein", "TIER_NAMES", "glob_to_regex", "owner_test"]
 
 SEPARATORS = "_$- "
 GLOB_CHARS = "*?"
@@ -176,6 +176,14 @@ def qualifier_regex(qualifier: str, member: bool) -> str:
         parts.append("[/$]" if c == "." else ".*" if c == "*" else "." if c == "?" else _literal(c))
     body = "(?:.*[/$])?" + "".join(parts)
     return body if member else body + "[/$][^/$]*"
+
+
+def owner_test(owners: "str | frozenset[str]", nested: bool):
+    """A test of owner ids: a qualifier's regex (`qualifier_regex`, fullmatch), or the type ids a camel-hump qualifier
+    named (`HMap#get`: java/util/HashMap, ...), whose members (`nested` False) or nested types (`nested`) pass."""
+    if isinstance(owners, frozenset):
+        return (lambda owner: owner.rpartition("$")[0] in owners) if nested else owners.__contains__
+    return re.compile(owners).fullmatch
 
 
 def levenshtein(a: str, b: str) -> int:
