@@ -200,6 +200,18 @@ class TypeVar:
 
 
 @dataclass(frozen=True)
+class CaptureVar(TypeVar):
+    """A wildcard type argument captured (JLS §5.1.10): `members 'List<? extends Number>'` binds E to a fresh variable,
+    named as IntelliJ shows it (`capture of ? extends Number`; javac says `CAP#1`); `arg` is the wildcard."""
+    arg: "TypeArg | None" = None
+
+
+def capture(arg: "TypeArg") -> CaptureVar:
+    """The capture variable of a wildcard argument (`? extends Number` -> `capture of ? extends Number`)."""
+    return CaptureVar("capture of " + render_type_arg(arg, qualified=False), arg)
+
+
+@dataclass(frozen=True)
 class ArrayTypeSig:
     """`[` component."""
     component: "TypeSig"

@@ -1,6 +1,7 @@
 """Java classes as the Kotlin view's supertype chain reads them (docs/kotlin.md): a Java class between Kotlin
 classes (`C : JavaMid<String>`, `JavaMid<T> extends KotlinTop<T>`) passes its generic signature's arguments on as the
-platform types Kotlin sees (`String!`, `T!`); a type with no Kotlin text the renderer can give stays unknown."""
+platform types Kotlin sees (`String!`, `T!`); a type with no Kotlin text the renderer can give stays unknown. A type
+argument a query writes (`members 'Box<String>'`) reads as the Kotlin type the caller means (`written_type`)."""
 
 from __future__ import annotations
 
@@ -81,3 +82,38 @@ def _kotlin_name(internal: str) -> str:
         package = descriptors.package_of(internal).replace(".", "/")
         name = (package + "/" if package else "") + descriptors.nested_simple_name(internal)
     return name
+
+
+# Java's collection interfaces under the names a Kotlin caller writes (kotlin-reflect's JavaToKotlinClassMap: read-only)
+_COLLECTIONS = {"java/lang/Iterable": "kotlin/collections/Iterable",
+                "java/util/Iterator": "kotlin/collections/Iterator",
+                "java/util/Collection": "kotlin/collections/Collection", "java/util/List": "kotlin/collections/List",
+                "java/util/Set": "kotlin/collections/Set", "java/util/Map": "kotlin/collections/Map",
+                "java/util/Map$Entry": "kotlin/collections/Map.Entry",
+                "java/util/ListIterator": "kotlin/collections/ListIterator"}
+
+
+def written_type(sig):
+    """A type argument written in a query (`members 'Box<String>'`, a JVM type) as the Kotlin type it stands for:
+    `String` is `kotlin.String` (not `String!`: the caller named it), `int[]` is `IntArray`, `String[]` is
+    `Array<String>`, `List<? extends Number>` is `List<out Number>`; None for a type with no Kotlin text."""
+    from jdx.kotlin.model import KmType
+
+    if isinstance(sig, descriptors.ArrayTypeSig):
+        if isinstance(sig.component, descriptors.BaseType):
+            return KmType(f"kotlin/{_PRIMITIVE_ARRAYS[sig.component.code]}Array")
+        element = written_type(sig.component)
+        return None if element is None else KmType("kotlin/Array", arguments=[("", element)])
+    if not isinstance(sig, descriptors.ClassTypeSig) or (
+            sig.inner and (sig.args or any(i.args for i in sig.inner[:-1]))):  # no generic outer class
+        return None
+    args = []
+    for a in _args(sig):
+        if a.type is None:
+            args.append(("*", None))
+            continue
+        inner = written_type(a.type)
+        if inner is None:
+            return None
+        args.append(({"+": "out", "-": "in"}.get(a.wildcard, ""), inner))
+    return KmType(_COLLECTIONS.get(sig.binary_name) or _kotlin_name(sig.binary_name), arguments=args)

@@ -10,9 +10,10 @@ import functools
 import json
 import re
 import weakref
+from dataclasses import replace
 
 from jdx.engine import descriptors
-from jdx.engine.kotlin_java_types import java_class
+from jdx.engine.kotlin_java_types import java_class, written_type
 from jdx.engine.refs import format_member, format_type
 from jdx.errors import Warning_
 from jdx.graph_schema import queries_kotlin as q
@@ -252,7 +253,7 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
     ids = [type_id(m["declaring"]) + "#" + m["name"] + (":" if m["kind"] == "field" else "")
            + m["descriptor"] for m in items]
     found = member_kotlin(store, ids)
-    inherited = InheritedView(store, type_id(result["type"]))
+    inherited = InheritedView(store, type_id(result["type"]), written_arguments(store, result))
     found = {**found, **inherited.forwarders(items, ids, found)}
     found = {**found, **inherited.bridges(items, ids, found)}
     if not found:
@@ -400,7 +401,7 @@ class _Chains:
 
     def decl(self, owner: str, kind: str, signature: str):
         """The decoded function or property of `owner` whose rendering is the row's signature."""
-        from jdx.kotlin.render import render_function, render_property
+        from jdx.kotlin.render import render_constructor, render_function, render_property
 
         table = self.decls.get(owner)
         if table is None:
@@ -408,42 +409,59 @@ class _Chains:
             k = self.klass(owner)
             if k is not None:
                 iface = k.kind == "interface"
+                for c in k.constructors:
+                    table.setdefault(("constructor", render_constructor(c)), c)
                 for f in k.functions:
                     table.setdefault(("function", render_function(f, iface)), f)
                 for p in k.properties:
                     table.setdefault(("property", render_property(p, iface)), p)
         return table.get((kind, signature))
 
-    def seen_from(self, target: str, row: dict) -> tuple | None:
-        """(text, detail JSON, substitution) of an inherited declaration as `target` sees it; None when it reads
-        as declared."""
-        key = (target, row["id"])
+    def seen_from(self, target: str, row: dict, args: dict | None = None, args_key: tuple = ()) -> tuple | None:
+        """(text, detail JSON, substitution) of a declaration as `target` sees it, `args` (Kotlin types) bound to
+        `target`'s own type parameters; None when it reads as declared."""
+        key = (target, row["id"], args_key)
         if key in self.seen:
             return self.seen[key]
-        self.seen[key] = got = self._seen_from(target, row)
+        self.seen[key] = got = self._seen_from(target, row, args or {})
         return got
 
-    def _seen_from(self, target: str, row: dict) -> tuple | None:
+    def _seen_from(self, target: str, row: dict, args: dict) -> tuple | None:
         from jdx.kotlin import substitute as sub
-        from jdx.kotlin.render import render_function, render_property, render_type
+        from jdx.kotlin.model import KmFunction
+        from jdx.kotlin.render import render_constructor, render_function, render_property, render_type
 
         sigma = self.chain(target).get(row["owner"])
+        if sigma and args:  # the chain's arguments are in terms of target's own parameters
+            sigma = {k: sub.substitute_type(v, args) for k, v in sigma.items()}
         decl = self.decl(row["owner"], row["kind"], row["signature"]) if sigma else None
         if decl is None:
             return None
-        used = sub.applicable(decl, sigma)
+        if row["kind"] == "constructor":
+            used = {k: v for k, v in sigma.items() if k in _mentioned(decl) and not (
+                v.kind == "typeparam" and v.classifier == k and not v.nullable)}
+        else:
+            decl, used = _capture_free(decl, sigma)
         if not used:
             return None
         iface = self.klass(row["owner"]).kind == "interface"
         if row["kind"] == "function":
             decl = sub.substitute_function(decl, used)
             text = render_function(decl, iface)
-        else:
+        elif row["kind"] == "property":
             decl = sub.substitute_property(decl, used)
             text = render_property(decl, iface)
+        else:
+            decl = replace(decl, parameters=sub.substitute_function(KmFunction("<init>", parameters=decl.parameters),
+                                                                    used).parameters)
+            text = render_constructor(decl)
         if text == row["signature"]:
             return None
-        detail = sub.detail_types(decl, json.loads(row["detail"] or "{}"))
+        detail = sub.detail_types(decl if row["kind"] != "constructor" else KmFunction(
+            "<init>", parameters=decl.parameters), json.loads(row["detail"] or "{}"))
+        names = [p.name for p in getattr(decl, "type_parameters", ())]
+        if isinstance(detail.get("type_parameters"), list) and len(detail["type_parameters"]) == len(names):
+            detail["type_parameters"] = [{**d, "name": n} for d, n in zip(detail["type_parameters"], names)]
         return text, json.dumps(detail), {k: render_type(v, qualified=True) for k, v in sorted(used.items())}
 
     def interface_names(self, target: str) -> frozenset[str]:
@@ -461,6 +479,50 @@ class _Chains:
 
 
 _PLATFORM = ("java/", "javax/", "jdk/", "sun/")
+
+
+def _mentioned(decl) -> set[str]:
+    """The type parameter names a function's, property's or constructor's types mention."""
+    from jdx.kotlin.substitute import type_parameter_names
+
+    types = [getattr(decl, "receiver", None), getattr(decl, "return_type", None),
+             *getattr(decl, "context_receivers", ()), *(b for p in getattr(decl, "type_parameters", ())
+                                                        for b in p.upper_bounds)]
+    types += [t for p in getattr(decl, "parameters", ()) for t in (p.type, p.vararg_element)]
+    out: set[str] = set()
+    for t in types:
+        type_parameter_names(t, out)
+    return out
+
+
+def _capture_free(decl, sigma: dict):
+    """(decl, the part of sigma that applies to it): a declaration's own type parameter an argument would capture
+    (`fun <B> with(b: B, a: A)` seen with A -> B) is renamed first (`fun <B1> with(b: B1, a: B)`), as the JVM view
+    renames (descriptors.substitute)."""
+    from jdx.kotlin.model import KmFunction, KmType
+    from jdx.kotlin.substitute import applicable, substitute_function, substitute_property, type_parameter_names
+
+    own = [p.name for p in decl.type_parameters]
+    mentioned = _mentioned(decl)
+    brought: set[str] = set()
+    for k in mentioned - set(own):
+        if k in sigma:
+            type_parameter_names(sigma[k], brought)
+    clash = set(own) & brought
+    if clash:
+        taken = mentioned | brought | set(own)
+        rename = {}
+        for name in own:
+            if name in clash:
+                i = 1
+                while f"{name}{i}" in taken:
+                    i += 1
+                taken.add(f"{name}{i}")
+                rename[name] = KmType(f"{name}{i}", "typeparam")
+        decl = (substitute_function if isinstance(decl, KmFunction) else substitute_property)(decl, rename)
+        decl = replace(decl, type_parameters=[replace(p, name=rename[p.name].classifier) if p.name in rename else p
+                                              for p in decl.type_parameters])
+    return decl, applicable(decl, sigma)
 def _erased(f, sigma: dict, bounds: dict) -> tuple[str, ...] | None:
     """The JVM parameters of `f` with `sigma` applied (substitute.erased_parameters)."""
     from jdx.kotlin.substitute import applicable, erased_parameters, substitute_function
@@ -482,14 +544,30 @@ def _chains(store) -> _Chains:
     return got
 
 
+def written_arguments(store, result: dict) -> dict:
+    """The type arguments a `members` query gave (`Box<String>`: `type_arguments`) as Kotlin types, by parameter name;
+    a wildcard's capture and a type with no Kotlin text are left out: that parameter reads as declared."""
+    from jdx.engine.resolve import resolve_applied_type
+
+    given = result.get("type_arguments")
+    if not given:
+        return {}
+    _, env = resolve_applied_type(store, f"{result['type']}<{', '.join(given.values())}>")
+    return {name: t for name, sig in env.items() if (t := written_type(sig)) is not None}
+
+
 class InheritedView:
     """The Kotlin declarations a `members` answer shows, as the queried class `target` (a JVM internal name) sees
-    them."""
+    them; `args` binds the class's own type parameters (`members 'Box<String>'`: T -> String)."""
 
-    def __init__(self, store, target: str):
+    def __init__(self, store, target: str, args: dict | None = None):
+        from jdx.kotlin.render import render_type
+
         self.store = store
         self.target = target
         self.cache = _chains(store)
+        self.args = args or {}
+        self.args_key = tuple((k, render_type(v, qualified=True)) for k, v in sorted(self.args.items()))
 
     def entry(self, row: dict) -> dict:
         """The `kotlin` object of a member: the declaration with the member's role; an inherited one with its
@@ -499,8 +577,8 @@ class InheritedView:
         if row["role"] == FORWARDER:
             entry["markers"] = entry["markers"] + [f"from {format_type(row['owner'])} via DefaultImpls"]
             entry["forwards_to"] = member_ref(row["forwards_to"])
-        if row["owner"] != self.target and row["kind"] in ("function", "property"):
-            shown = self.cache.seen_from(self.target, row)
+        if (row["owner"] != self.target or self.args) and row["kind"] in ("function", "property", "constructor"):
+            shown = self.cache.seen_from(self.target, row, self.args, self.args_key)
             if shown is not None:
                 text, detail, used = shown
                 entry.update(text=text, detail=json.loads(detail), declared=row["signature"], substitution=used)

@@ -420,7 +420,9 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
         "members": out,
         "collapsed": {"java.lang.Object": collapsed_object} if collapsed_object else {},
         "unresolved_supertypes": [format_type(u) for u in unresolved],
-        **({"type_arguments": {k: d.render_type(v) for k, v in applied.items()}} if applied else {}),
+        # a wildcard argument prints as written (`? extends java.lang.Number`), its capture in the members' texts
+        **({"type_arguments": {k: d.render_type_arg(v.arg) if isinstance(v, d.CaptureVar) else d.render_type(v)
+                               for k, v in applied.items()}} if applied else {}),
         "artifact": target.get("artifact"),
         **({"kotlin_target": True} if target.get("kotlin") else {}),
     }

@@ -1,4 +1,5 @@
-"""Type references to graph types: exact, nested, short names; ambiguity (exit 2) and did-you-mean (exit 1)."""
+"""Type references to graph types: exact, nested, short names; ambiguity (exit 2) and did-you-mean (exit 1); type
+arguments (`List<? extends Number>`) checked against their parameters' bounds (`type_bounds`, exit 3)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from jdx.coords import coordinate_of_path
 from jdx.engine import descriptors as d
 from jdx.engine.ranking import internal_packages, symbol_key
 from jdx.engine.refs import SymbolRef, parse_ref
+from jdx.engine.type_bounds import check_bounds, class_type_params
 from jdx.errors import AmbiguousError, NotFoundError, UsageError
 from jdx.graph_schema import queries, queries_search
 from jdx.graph_schema.store import GraphStore, artifact_rows
@@ -223,24 +225,23 @@ def _generic_head(text: str, whole: str) -> tuple[str, str | None]:
     raise UsageError(f"{whole!r}: unbalanced '<'")
 
 
-def _class_type_params(row: dict) -> tuple[d.TypeParam, ...]:
-    if not row.get("signature"):
-        return ()
-    try:
-        return d.parse_class_signature(row["signature"]).type_params
-    except ValueError:
-        return ()
-
-
-def _type_argument(store: GraphStore, text: str, whole: str, depth: int = 0) -> d.TypeSig:
-    """One written type argument as a signature tree: a class type (its own arguments checked alike) or an array;
-    wildcards, primitives and names the workspace lacks are usage errors."""
+def _type_argument(store: GraphStore, text: str, whole: str, depth: int = 0) -> d.TypeArg:
+    """One written type argument as a signature tree: a class type (its own arguments checked alike), an array or a
+    wildcard (`?`, `? extends T`, `? super T`); primitives and names the workspace lacks are usage errors."""
     if depth > d.MAX_NESTING:
         raise UsageError(f"{whole!r}: type arguments nested too deeply")
     if not text:
         raise UsageError(f"{whole!r}: empty type argument")
     if text.startswith("?"):
-        raise UsageError(f"{whole!r}: wildcard type argument {text!r}: give a concrete type (`List<Number>`)")
+        bound = _WILDCARD.fullmatch(text)
+        if bound is None or (bound.group(1) is not None and not bound.group(2).strip()):
+            raise UsageError(f"{whole!r}: malformed wildcard {text!r}: write `?`, `? extends T` or `? super T`")
+        if bound.group(1) is None:
+            return d.TypeArg("*", None)
+        inner = _type_argument(store, bound.group(2).strip(), whole, depth + 1)
+        if inner.wildcard:
+            raise UsageError(f"{whole!r}: a wildcard's bound is a type, not a wildcard: {text!r}")
+        return d.TypeArg("+" if bound.group(1) == "extends" else "-", inner.type)
     dims = 0
     while text.endswith("[]"):
         text, dims = text[:-2].rstrip(), dims + 1
@@ -248,11 +249,14 @@ def _type_argument(store: GraphStore, text: str, whole: str, depth: int = 0) -> 
         if not dims:
             box = {"int": "Integer", "char": "Character"}.get(text, text.title())
             raise UsageError(f"{whole!r}: type argument {text!r} is primitive: use {box}")
-        return _array_of(d.BaseType(d.PRIMITIVE_CODES[text]), dims)
+        return d.TypeArg("", _array_of(d.BaseType(d.PRIMITIVE_CODES[text]), dims))
     head, args = _generic_head(text, whole)
     row = _type_argument_row(store, head, whole)
     applied = d.ClassTypeSig(row["id"], _applied_args(store, row, args, whole, depth + 1) if args else ())
-    return _array_of(applied, dims)
+    return d.TypeArg("", _array_of(applied, dims))
+
+
+_WILDCARD = re.compile(r"\?\s*(?:(extends|super)\b(.*))?", re.S)
 
 
 def _array_of(sig: d.TypeSig, dims: int) -> d.TypeSig:
@@ -279,7 +283,7 @@ def _type_argument_row(store: GraphStore, name: str, whole: str) -> dict:
 
 
 def _applied_args(store: GraphStore, row: dict, written: str, whole: str, depth: int) -> tuple[d.TypeArg, ...]:
-    params = _class_type_params(row)
+    params = class_type_params(row)
     parts = _split_args(written)
     name = d.internal_to_fqn(row["id"])
     if not params:
@@ -287,15 +291,19 @@ def _applied_args(store: GraphStore, row: dict, written: str, whole: str, depth:
     if len(parts) != len(params):
         raise UsageError(f"{whole!r}: {name} takes {len(params)} type argument{'s' if len(params) != 1 else ''} "
                          f"<{', '.join(p.name for p in params)}>, given {len(parts)}")
-    return tuple(d.TypeArg("", _type_argument(store, p, whole, depth)) for p in parts)
+    args = tuple(_type_argument(store, p, whole, depth) for p in parts)
+    check_bounds(store, name, params, args, whole)
+    return args
 
 
 def resolve_applied_type(store: GraphStore, text: str) -> tuple[dict, dict[str, d.TypeSig]]:
     """`java.util.List<String>`: the Type row and its type parameters bound to the arguments given ({} when none
-    are); wrong arity, wildcards, primitives and unknown argument types are usage errors (exit 3)."""
+    are), a wildcard argument to its capture (`d.CaptureVar`); wrong arity, arguments out of their parameter's
+    bounds, primitives and unknown argument types are usage errors (exit 3)."""
     head, written = _generic_head(text, text)
     row = resolve_type(store, head if written is not None else text)
     if written is None:
         return row, {}
     args = _applied_args(store, row, written, text, 0)
-    return row, {p.name: a.type for p, a in zip(_class_type_params(row), args)}
+    return row, {p.name: a.type if not a.wildcard else d.capture(a) for p, a in zip(class_type_params(row), args)}
+

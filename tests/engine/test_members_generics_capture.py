@@ -111,7 +111,7 @@ def test_type_arguments_given_are_substituted(service):
     ("java.util.List<String, Integer>", "takes 1 type argument <E>, given 2"),
     ("java.util.List<NoSuchTypeAnywhere>", "'NoSuchTypeAnywhere' is not a type in the workspace"),
     ("java.lang.String<Integer>", "java.lang.String is not generic"),
-    ("java.util.List<? extends Number>", "wildcard"),
+    ("java.util.List<? extends>", "wildcard"),
     ("java.util.List<int>", "primitive"),
     ("java.util.List<String", "unbalanced"),
 ])
