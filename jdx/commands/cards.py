@@ -41,6 +41,8 @@ class MembersRequest(Request):
 
     def validate(self) -> None:
         _static(self.static, self.instance)
+        if self.brief and self.with_doc:  # spec §7.1: --brief is signatures only
+            raise UsageError("--brief and --with-doc exclude each other: --brief prints signatures only")
 
 
 def run_members(session, req: MembersRequest):

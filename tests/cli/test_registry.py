@@ -60,7 +60,7 @@ def test_each_flag_round_trips_through_the_parser(cmd):
         try:
             request = cmd.request(query=query, **_more_positionals(cmd), **{p.name: _sample_value(p)})
         except UsageError:
-            continue  # a value the command refuses on its own (e.g. --brief with --with-doc is fine alone)
+            continue  # a value the command refuses on its own (e.g. --brief with --with-doc)
         q, parsed = parse_words(cmd, _words(request))
         assert build_request(cmd, q, parsed) == request, p.flag
         assert parsed == canonical_params(request), p.flag
@@ -68,6 +68,7 @@ def test_each_flag_round_trips_through_the_parser(cmd):
 
 @pytest.mark.parametrize("words, message", [
     (["members", "java.util.Map", "--static", "--instance"], "--static and --instance exclude each other"),
+    (["members", "java.util.Map", "--brief", "--with-doc"], "--brief and --with-doc exclude each other"),
     (["members", "java.util.Map", "--kind", "klass"], "--kind 'klass': use method|field|ctor|constructor|all"),
     (["members", "java.util.Map", "--max-lines", "0"], "--max-lines must be at least 1"),
     (["members", "java.util.Map", "--max-lines", "many"], "--max-lines takes a whole number, got 'many'"),

@@ -39,14 +39,14 @@ def test_members_with_doc_without_sources(lay, run_jdx):
     assert all("doc" not in m for m in plain["result"]["members"])  # no doc key unless asked
 
 
-def test_brief_with_doc(lay, run_jdx):
-    """`--brief --with-doc`: one line per member, its doc sentence under it."""
+def test_brief_with_doc_is_a_usage_error(lay, run_jdx):
+    """Spec §7.1: `--brief` (signatures only) and `--with-doc` exclude each other: exit 3, one line, in --json too."""
     r = run_jdx("members", "sx.Dog", "--with-doc", "--brief", "--jars", str(lay.paired), "--no-jdk")
-    assert r.code == 0, r.err
-    lines = r.out.splitlines()
-    at = next(i for i, line in enumerate(lines) if line.startswith("method ") and " name()" in line)
-    assert lines[at + 1] == "  // The name of this thing."
-    assert not any(line.startswith(("members of", "inherited from")) for line in lines)
+    assert r.code == 3 and r.out == "", (r.code, r.out)
+    assert r.err.strip() == "error: --brief and --with-doc exclude each other: --brief prints signatures only"
+    data = json.loads(run_jdx("members", "sx.Dog", "--with-doc", "--brief", "--json", "--jars", str(lay.paired),
+                              "--no-jdk").out)
+    assert data["ok"] is False and data["error"]["code"] == "USAGE"
 
 
 def test_show_names_sources_and_doc(lay, run_jdx):
