@@ -11,6 +11,10 @@ stub reaches it through its part's), never the stub or an @JvmOverloads copy for
 A multi-file facade's function is one node (`_facade_twins`): the facade's public copy, what callers call, stands for
 the part's method that holds its code (`part` names it; its lines are the part's), so its callers are the next level
 and `calls` of the copy are the part's calls; `--view jvm` keeps the copy and the part's method as two hops.
+Lambdas are their writer's code both ways: `calls foo` lists the calls in the lambda bodies `foo` hands over (javac's,
+kotlinc 2's) and, in the Kotlin view, in the Kotlin lambda classes it writes, marked in lambda, exactly the sites
+`callers` gives to `foo` (foo is among `callers X` iff X is among `calls foo`); a lambda class's plumbing (constructor,
+bridges, a suspend lambda's `create`/`invoke`) and a continuation resuming its function are neither's.
 """
 
 from __future__ import annotations
@@ -24,8 +28,9 @@ from jdx.engine.kotlin_view import member_kotlin, member_ref
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_type
 from jdx.engine.relations import (ArtifactFilter, Artifacts, TreeWalk, check_depth, check_limit, is_bridge,
-                                  is_lambda, kotlin_lambda_writers, lambda_writers, method_ref, resolve_symbol,
-                                  rows_by_ids, sort_key, split_method_id, twin_ids)
+                                  is_lambda, kotlin_lambda_code, kotlin_lambda_plumbing, kotlin_lambda_writers,
+                                  lambda_writers, method_ref, resolve_symbol, rows_by_ids, sort_key, split_method_id,
+                                  twin_ids)
 from jdx.graph_schema import queries_graph as q
 from jdx.graph_schema.store import GraphStore
 
@@ -167,8 +172,12 @@ def _callers_loader(cg: _CallGraph, flt: ArtifactFilter, view: str = "kotlin"):
             stubs = _forwarded(kt, rows, ids)  # a stub forwarding to none of `ids` is another level's
             rows = [r for r in rows if not kt.forwarding(r["c_id"], r["target"])
                     and (r["target"] in ids or r["target"] in stubs)]
-        writers = lambda_writers(cg.store, [r["c_id"] for r in rows if is_lambda(r, "c_")])
         classes = kotlin_lambda_writers(cg.store, [r["c_id"] for r in rows]) if view == "kotlin" else {}
+        # a lambda class inside a lambda body (a suspend lambda in kotlinc 2's `foo$lambda$0`) is the body's writer's
+        writers = lambda_writers(cg.store, [r["c_id"] for r in rows if is_lambda(r, "c_")] + [
+            e.row["c_id"] for e in classes.values() if is_lambda(e.row, "c_")])
+        plumbing = kotlin_lambda_plumbing(cg.store, {i: cg.rows[i]["c_access"] for i in ids if i in cg.rows}) \
+            if view == "kotlin" else set()
         # a caller that is a multi-file part's method shows as the facade's copy callers call (one node, one hop)
         folds = {} if view != "kotlin" else {
             m: pair[0] for m, pair in _facade_twins(cg.store, {w["c_id"] for w in writers.values()} | {
@@ -176,14 +185,19 @@ def _callers_loader(cg: _CallGraph, flt: ArtifactFilter, view: str = "kotlin"):
                 r["c_id"] for r in rows if "__" in r["c_id"].split("#", 1)[0]}).items() if m == pair[1]}
         cg.remember_ids(sorted(set(folds.values())))
         for r in sorted(rows, key=lambda r: (stubs.get(r["target"], r["target"]), r["c_id"], r["line"] or -1)):
+            target_row = cg.rows.get(r["target"])
+            if r["kind"] == "handle" and target_row is not None and is_lambda(target_row, "c_"):
+                continue  # handing over a lambda body: the body is its writer's code (`calls` descends into it)
+            if r["target"] in plumbing and r["target"].split("#", 1)[0] != r["c_id"].split("#", 1)[0]:
+                continue  # constructing a Kotlin lambda class: no code of the lambda runs
             caller, in_lambda = r, False
-            if is_lambda(r, "c_") and r["c_id"] in writers:
-                caller, in_lambda = writers[r["c_id"]], True
             enclosing = classes.get(r["c_id"])
             if enclosing is not None and r["target"].split("#", 1)[0] != enclosing.lambda_class:
-                if enclosing.continuation and r["target"] in (enclosing.row["c_id"], folds.get(enclosing.row["c_id"])):
+                if enclosing.resumes is not None and r["target"] in (enclosing.resumes, folds.get(enclosing.resumes)):
                     continue  # a suspend function's state machine resuming the function
-                caller, in_lambda = enclosing.row, not enclosing.continuation
+                caller, in_lambda = enclosing.row, enclosing.in_lambda
+            if is_lambda(caller, "c_") and caller["c_id"] in writers:
+                caller, in_lambda = writers[caller["c_id"]], True
             if not flt.accepts(cg.arts, caller["c_artifact"]):
                 continue
             cg.remember(caller, "c_")
@@ -199,10 +213,18 @@ def _callers_loader(cg: _CallGraph, flt: ArtifactFilter, view: str = "kotlin"):
 
 
 def _calls_loader(cg: _CallGraph, flt: ArtifactFilter, external_only: bool, view: str = "kotlin"):
+    """The inverse of `_callers_loader`: the calls of a method, of the lambda bodies it hands over (javac's, kotlinc
+    2's) and, in the Kotlin view, of the code of the Kotlin lambda classes it writes (`kotlin_lambda_code`), those
+    two marked in lambda; the lambda classes' plumbing and a continuation resuming its function left out."""
+    kotlin = view == "kotlin"
+
     def load(ids: list[str]) -> None:
-        owner = {i: i for i in ids}
+        owner = {i: i for i in ids}  # a method whose calls are shown -> the node they are shown under
+        in_lambda: dict[str, bool] = {}
+        own_class: dict[str, str] = {}  # a method of a Kotlin lambda class -> the class: its calls into it are its own
+        resumed: dict[str, tuple] = {}  # a continuation's method -> the suspend function it resumes (and its copy)
         # a multi-file facade's copy only calls its part's method: the part's calls are the copy's (one hop)
-        parts = {} if view != "kotlin" else {
+        parts = {} if not kotlin else {
             pair[1]: pair[0] for m, pair in _facade_twins(cg.store, ids).items() if m == pair[0]}
         for part, facade in parts.items():
             owner.setdefault(part, facade)
@@ -210,25 +232,39 @@ def _calls_loader(cg: _CallGraph, flt: ArtifactFilter, external_only: bool, view
         cg.remember_ids(sorted(parts))
         pending = sorted(set(owner))
         while pending:
+            for m, e in sorted(kotlin_lambda_code(cg.store, pending).items()) if kotlin else ():
+                if m not in owner:
+                    owner[m], in_lambda[m], own_class[m] = owner[e.row["c_id"]], e.in_lambda, e.lambda_class
+                    if e.resumes is not None:
+                        resumed[m] = (e.resumes, parts.get(e.resumes))
+                    pending.append(m)
             rows = rows_by_ids(cg.store, q.CALLS_FROM, pending)
+            plumbing = kotlin_lambda_plumbing(cg.store, {r["t_id"]: r["t_access"] for r in rows}) if kotlin else set()
             pending = []
             for r in sorted(rows, key=lambda r: (r["source"], r["t_id"], r["line"] or -1)):
-                src = owner[r["source"]]
-                if parts.get(r["t_id"]) == src:
+                source, target = r["source"], r["t_id"]
+                src = owner[source]
+                if parts.get(target) == src:
                     continue  # the facade's copy forwarding to its part's method
                 if r["kind"] == "handle" and is_lambda(r, "t_"):
-                    if r["t_id"] not in owner:  # the lambda's body runs as part of the method that wrote it
-                        owner[r["t_id"]] = src
-                        pending.append(r["t_id"])
+                    if target not in owner:  # the lambda's body runs as part of the method that wrote it
+                        owner[target], in_lambda[target] = src, True
+                        if source in own_class:
+                            own_class[target] = own_class[source]
+                        pending.append(target)
                     continue
+                if target.split("#", 1)[0] == own_class.get(source) or target in resumed.get(source, ()):
+                    continue  # a lambda class calling its own plumbing; a suspend function's state machine resuming it
+                if target in plumbing and target.split("#", 1)[0] != source.split("#", 1)[0]:
+                    continue  # constructing a Kotlin lambda class: no code of the lambda runs
                 src_artifact = cg.rows[src]["c_artifact"] if src in cg.rows else None
                 if external_only and not r["t_external"] and r["t_artifact"] == src_artifact:
                     continue
                 if not flt.accepts(cg.arts, None if r["t_external"] else r["t_artifact"]):
                     continue
                 cg.remember(r, "t_")
-                cg.add(src, r["t_id"], r["line"], r["kind"], format_type(r["via"]) if r["via"] else None,
-                       r["source"] != src and parts.get(r["source"]) != src)
+                cg.add(src, target, r["line"], r["kind"], format_type(r["via"]) if r["via"] else None,
+                       in_lambda.get(source, False))
     return load
 
 

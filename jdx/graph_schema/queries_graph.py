@@ -177,3 +177,13 @@ ANONYMOUS_CLASSES = _by_ids("t", "Type", "(t:Type{ID})",
                             "WITH t WHERE t.inner_name = '' AND t.outer IS NOT NULL "
                             "RETURN t.id AS id, t.super AS super, t.outer AS outer, t.outer_method AS om, "
                             "t.kotlin AS kotlin")
+
+# the anonymous classes these types declare (nested in them), as ANONYMOUS_CLASSES returns them, with the declaring
+# type: the candidates for the Kotlin lambda classes a method writes (`relations.kotlin_lambda_code`)
+NESTED_ANONYMOUS = _by_ids("o", "Type", "(o:Type{ID})-[:DECLARES]->(t:Type)",
+                           "WITH o, t WHERE t.inner_name = '' AND t.outer IS NOT NULL "
+                           "RETURN o.id AS declaring, t.id AS id, t.super AS super, t.outer AS outer, "
+                           "t.outer_method AS om, t.kotlin AS kotlin")
+
+# the ids of the methods these types declare
+DECLARED_METHOD_IDS = _by_ids("t", "Type", "(t:Type{ID})-[:DECLARES]->(m:Method)", "RETURN m.id AS id")

@@ -8,6 +8,10 @@ SCHEMA_VERSION = 15  # 7: graphs built before the COPY chunk fix lacked edges; 8
 # 9: OVERRIDES by erased parameters, bridges folded; Type/Method/Field.artifact_name; 10: KotlinDecl;
 # 11: Symbol.rank by tier; 12: Package.jdk_internal; 13: the search index left the graph (search_files.py);
 # 14: the *_ADDED twins of the body edge tables (ADDED_TWINS); 15: Method.writer of kotlinc 2's lambda bodies
+# a lambda body's method id (from its `#`): javac's synthetic `lambda$foo$0` (group `javac`), or kotlinc 2's
+# `foo$lambda$0` (`foo$lambda$0$lambda$1` nested) for its invokedynamic lambdas, private static but not synthetic;
+# one pattern for the graph build (Arrow's RE2, `Method.writer`) and the engine (Python's `re`, `relations.is_lambda`)
+LAMBDA_BODY = r"#(?:(?P<javac>lambda\$)|[^#(]*\$lambda\$\d+\()"
 # what a search index symbol can be
 SYMBOL_KINDS = ("class", "interface", "enum", "record", "annotation", "method", "field")
 

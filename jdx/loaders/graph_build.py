@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from jdx.errors import Warning_
-from jdx.graph_schema.schema import name_words
+from jdx.graph_schema.schema import LAMBDA_BODY, name_words
 from jdx.graph_schema.store import return_freed_memory
 from jdx.loaders.build_context import (CONTEXT_COLUMNS, DECLARED_FIELDS, DECLARED_METHODS, JDK_INTERNAL,
                                        position_runs, shared_context, with_artifact_keys)
@@ -858,9 +858,6 @@ def _name_index(type_nodes: pa.Table, methods: pa.Table, fields: pa.Table,
     return names, symbols
 
 
-# a lambda body's method: javac's `lambda$foo$0`, kotlinc 2's invokedynamic lambdas' `foo$lambda$0`
-# (`foo$lambda$0$lambda$1` nested), which kotlinc makes private static but not synthetic
-LAMBDA_BODY = r"#(?:lambda\$|[^#(]*\$lambda\$\d+\()"
 
 
 def _lambda_handles(calls: pa.Table) -> pa.Table:
