@@ -38,7 +38,7 @@ def samples_answer(session, text: str, opts=None):
 def _render(result: dict, _req) -> list[str]:
     from jdx.render import samples
 
-    return samples.samples(result)
+    return samples.samples(result) + [f"note: {n}" for n in result.get("notes", ())]
 
 
 COMMANDS = (

@@ -129,8 +129,10 @@ class Session:
         self.artifacts()
         if self._unreadable:
             names = "; ".join(w.message for w in self._unreadable)
+            adhoc = self.selection().how == "flags"  # --jars on the command line, no named workspace
             raise ArtifactReadError(f"cannot read {names}", warnings=self.workspace_warnings(),
-                                    hint="fix or drop the path (jdx ws info lists the roots)")
+                                    hint="check the path, or drop it from --jars" if adhoc else
+                                    "fix or drop the path (jdx ws info lists the roots)")
 
     def workspace_warnings(self) -> list[Warning_]:
         """What every answer of this workspace carries (spec §16, warnings never silent): its roots' warnings,

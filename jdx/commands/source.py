@@ -48,7 +48,23 @@ def body_answer(session, text: str, opts=None):
     kind, found = src_body.resolve_symbol(ctx.store, text, require_one=True)
     target = src_body.type_target(found) if kind == "type" else src_body.member_target(ctx, found.members[0])
     result, warnings, provenance = src_body.body(ctx, target, opts)
+    result["next"] = _answerable_next(ctx, target, result.get("next"))
     return Answer(result, warnings, provenance=provenance)
+
+
+def _answerable_next(ctx, target, step: str | None) -> str | None:
+    """`next: jdx doc …` only when the type's source file is found (where its javadoc is); else a step that answers
+    from bytecode: every overload's signature with parameter names for a member, the outline for a type."""
+    import shlex
+
+    from jdx.engine.refs import format_type
+    from jdx.engine.src_locate import locate_type
+
+    if not (step or "").startswith("jdx doc ") or locate_type(ctx, target.type_row) is not None:
+        return step
+    if target.row is None:
+        return f"jdx outline {shlex.quote(format_type(target.type_row['id']))}"
+    return f"jdx signature {shlex.quote(target.ref)}"
 
 
 def _render_code(result: dict, req) -> list[str]:

@@ -22,6 +22,7 @@ KEYWORD = {"class": "class", "interface": "interface", "enum": "enum", "record":
 KOTLIN_KINDS = {1: "class", 2: "file facade", 3: "synthetic class", 4: "multi-file class facade",
                 5: "multi-file class part"}
 OUTLINE_KINDS = ("method", "field", "ctor", "type", "all")
+LANGUAGES = {".java": "java", ".kt": "kotlin", ".scala": "scala", ".groovy": "groovy"}  # by SourceFile extension
 _SYNTHETIC_NAME = re.compile(r"^(this\$\d+|\$enum\$(name|ordinal)|val\$.*|\$.*)$")
 
 
@@ -196,6 +197,15 @@ def _counts(methods: list[dict], fields: list[dict]) -> dict:
             - sum(1 for m in methods if m["name"] == "<clinit>")}
 
 
+def language(row: dict, kotlin: dict | None) -> str:
+    """The language a class was compiled from: Kotlin by its @Metadata, else by its SourceFile's extension
+    (`package.scala` -> scala); java when neither says."""
+    if kotlin:
+        return "kotlin"
+    ext = "." + (row.get("source_file") or "").rpartition(".")[2]
+    return LANGUAGES.get(ext, "java")
+
+
 def members_command(fqn: str) -> str:
     """`jdx members java.util.HashMap`, the name shell-quoted when needed (`'java.util.Map$Entry'`)."""
     return f"jdx members {shlex.quote(fqn)}"
@@ -225,7 +235,7 @@ def show_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Warni
         "deprecated": bool(target.get("deprecated")),
         "artifact": artifact,
         "source_file": target.get("source_file"),
-        "language": "kotlin" if kotlin else "java",
+        "language": language(target, kotlin),
         "kotlin": kotlin,
         "class_version": target.get("version"),
         "counts": _counts(found.methods.get(target["id"], []), found.fields.get(target["id"], [])),

@@ -26,6 +26,10 @@ from jdx.errors import RefSyntaxError, UsageError, Warning_
 from jdx.graph_schema import queries_graph as q
 from jdx.graph_schema.store import GraphStore
 
+_STATIC_FINAL = 0x8 | 0x10
+_CONSTANT_DESCRIPTORS = frozenset(("B", "C", "D", "F", "I", "J", "S", "Z", "Ljava/lang/String;"))
+_VALUE_SHOWN = 40  # characters of a constant's value a note quotes
+
 KINDS = ("call", "ref", "impl", "override", "read", "write", "new", "throw", "annotation")
 # which kinds each symbol kind can have; the rest are empty by construction
 KINDS_OF = {"type": ("ref", "impl", "new", "throw", "annotation"), "method": ("call", "override"),
@@ -317,8 +321,35 @@ def _groups(sites: list[dict], totals: dict[str, int]) -> list[dict]:
     return groups
 
 
+def is_inlined_constant(target: Target) -> bool:
+    """A `static final` primitive or String field with a ConstantValue: javac and kotlinc (`const val`) copy the
+    value into every use (JLS §13.1), so those uses read no field in bytecode."""
+    row = target.row or {}
+    return (target.is_field and row.get("constant") is not None
+            and (row.get("access") or 0) & _STATIC_FINAL == _STATIC_FINAL
+            and row.get("descriptor") in _CONSTANT_DESCRIPTORS)
+
+
+def constant_notes(symbol: Symbol) -> list[str]:
+    """The note an answer about a compile-time constant carries: its count misses every inlined use."""
+    out = []
+    for t in symbol.targets:
+        if is_inlined_constant(t):
+            value = t.row["constant"]
+            value = value if len(value) <= _VALUE_SHOWN else value[:_VALUE_SHOWN] + "…"
+            out.append(f"{t.ref} is a compile-time constant (= {value}): javac and kotlinc copy the value into "
+                       "each use, so those uses read no field and are not in the bytecode; the count covers only "
+                       "uses that were not inlined (reflection, other compilers, ...). For the uses in code, search "
+                       f"the sources for the name: grep -rnw '{t.row['name']}' <source dirs>")
+    return out
+
+
 def _notes(symbol: Symbol, kt: KotlinSites | None = None) -> list[str]:
     """What the answer includes and leaves to other symbols (spec §3.3: never guess silently)."""
+    return _symbol_notes(symbol, kt) + constant_notes(symbol)
+
+
+def _symbol_notes(symbol: Symbol, kt: KotlinSites | None = None) -> list[str]:
     if kt is not None and kt.prop is not None:
         return ["a Kotlin property: calls of its getter are reads, of its setter writes; its field's accesses from "
                 "outside its accessors are included (--view jvm: the field's own accesses)"]

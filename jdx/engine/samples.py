@@ -26,7 +26,7 @@ from jdx.engine import descriptors as d
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_member
 from jdx.engine.relations import Symbol, Target, check_limit, resolve_symbol
-from jdx.engine.rel_usages import finish_pairs, usage_pairs
+from jdx.engine.rel_usages import constant_notes, finish_pairs, usage_pairs
 from jdx.engine.relations import Artifacts
 from jdx.graph_schema import queries_samples as q
 from jdx.graph_schema.store import GraphStore
@@ -224,7 +224,8 @@ def samples(store: GraphStore, text: str, opts: SampleOptions, window, reconstru
               "artifact": arts.name(symbol.type_row.get("artifact")) if symbol.type_row else "",
               "total": len(pairs), "samples": out,
               "with_sources": sum(1 for s in out if s["origin"] == "source"),
-              "reconstructed": sum(1 for s in out if s["origin"] == "decompiled")}
+              "reconstructed": sum(1 for s in out if s["origin"] == "decompiled"),
+              "notes": constant_notes(symbol)}  # a compile-time constant: its inlined uses are in no bytecode
     truncated = None
     if len(pairs) > len(out):
         truncated = {"shown": len(out), "total": len(pairs),

@@ -8,6 +8,62 @@ import shlex
 
 MAX_NESTED_SHOWN = 20
 COMPILER_INTERNAL = "@kotlin.jvm.internal."  # annotations kotlinc writes for itself (SourceDebugExtension's SMAP)
+# scalac's pickled signatures: one element of up to hundreds of kilobytes, meaningless as text
+SCALA_INTERNAL = frozenset({"@scala.reflect.ScalaSignature", "@scala.reflect.ScalaLongSignature",
+                            "@scala.reflect.ScalaInlineInfo"})
+MAX_ELEMENT = 300  # characters of one annotation element a card prints; --json has the whole value
+ELEMENT_KEPT = 120
+
+
+def compiler_internal(annotation: str) -> bool:
+    """An annotation a compiler writes for itself (kotlinc's `@kotlin.jvm.internal.*`, scalac's signatures)."""
+    name = annotation.split("(", 1)[0]
+    return name.startswith(COMPILER_INTERNAL) or name in SCALA_INTERNAL
+
+
+def _top_level_split(inner: str) -> list[str] | None:
+    """An annotation's element list split at its top-level commas (quotes, `{…}` and `(…)` nest); None when
+    the text does not balance."""
+    out, depth, start, quote, i = [], 0, 0, None, 0
+    while i < len(inner):
+        c = inner[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = None
+        elif c in "\"'":
+            quote = c
+        elif c in "({[":
+            depth += 1
+        elif c in ")}]":
+            depth -= 1
+        elif c == "," and depth == 0:
+            out.append(inner[start:i])
+            start = i + 1
+        i += 1
+    return None if quote or depth else out + [inner[start:]]
+
+
+def _cut(text: str) -> str:
+    """`text` cut to ELEMENT_KEPT characters (never inside an escape) with a marker naming what is left out."""
+    kept = text[:ELEMENT_KEPT]
+    escape = kept.rfind("\\")
+    if escape >= 0 and escape >= len(kept) - 6:
+        kept = kept[:escape]
+    return f"{kept}… [{len(text) - len(kept):,} more characters; --json has the whole value]"
+
+
+def bounded(value: str) -> str:
+    """An annotation (or an element value) as a card prints it: every element longer than MAX_ELEMENT characters
+    cut with an explicit marker, so no value prints unbounded."""
+    if len(value) <= MAX_ELEMENT:
+        return value
+    head, paren, rest = value.partition("(")
+    elements = _top_level_split(rest[:-1]) if paren and value.startswith("@") and rest.endswith(")") else None
+    if elements is None:
+        return _cut(value)
+    return f"{head}({','.join(_cut(e) if len(e) > MAX_ELEMENT else e for e in elements)})"
 
 
 def _plural(n: int, word: str) -> str:
@@ -95,15 +151,15 @@ def show(r: dict) -> list[str]:
         k = r["kotlin"]
         facts.append(f"kotlin {k['kind']}" + (f" (metadata {k['metadata_version']})" if k["metadata_version"] else ""))
     else:
-        facts.append("java")
+        facts.append(r.get("language") or "java")
     if r["deprecated"]:
         facts.append("deprecated")
     facts.insert(2, f"sources: {r['sources']}" if r.get("sources") else "sources: none")
     keyword = (r.get("kotlin") or {}).get("keyword") if r.get("view") == "kotlin" else None
     lines = [f"{keyword or r['kind']} {r['ref']}", "  " + " · ".join(facts)]
-    internal = [a for a in r["annotations"] if a.startswith(COMPILER_INTERNAL)]
-    lines.extend(f"  {a}" for a in r["annotations"] if not a.startswith(COMPILER_INTERNAL))
-    if internal:  # kotlinc's bookkeeping (an inlining SMAP can run to kilobytes): named, not printed
+    internal = [a for a in r["annotations"] if compiler_internal(a)]
+    lines.extend(f"  {bounded(a)}" for a in r["annotations"] if not compiler_internal(a))
+    if internal:  # compilers' bookkeeping (an SMAP, a pickled Scala signature: kilobytes): named, not printed
         lines.append(f"  + {', '.join(sorted({a.split('(', 1)[0] for a in internal}))} (compiler-internal; "
                      "--json has its value)")
     kotlin_decl = (r.get("kotlin") or {}).get("declaration") if r.get("view") == "kotlin" else None
@@ -163,7 +219,7 @@ def _outline_rows(r: dict) -> list[str]:
     for m, text in zip(r["members"], distinct_texts(r["members"])):
         line = f"{m['kind']} {text}"
         if m.get("default") is not None:
-            line += f" default {m['default']}"
+            line += f" default {bounded(m['default'])}"
         if m["deprecated"]:
             line += "  @Deprecated"
         if m["synthetic"]:
@@ -254,13 +310,13 @@ def signature(r: dict) -> list[str]:
         if s["declaring"] != current:
             current = s["declaring"]
             lines.append(f"{'declared in' if current == r['type'] else 'inherited from'} {current}")
-        line = " ".join([s["kind"], *s["annotations"], text])
+        line = " ".join([s["kind"], *map(bounded, s["annotations"]), text])
         if s.get("kotlin"):
             k = s["kotlin"]
             line = k["text"] + ("  [" + ", ".join(k["markers"]) + "]" if k["markers"] else "") + (
                 f"  (jvm {k['role']}: {s['text']})" if k["role"] not in ("method", "constructor") else "")
         if s.get("default") is not None:
-            line += f" default {s['default']}"
+            line += f" default {bounded(s['default'])}"
         if s["synthetic"]:
             line += "  [" + ", ".join(s["synthetic"]) + "]"
         if unnamed(s):

@@ -1,0 +1,69 @@
+"""`next:` hints name only commands that can answer: after a javap body, `jdx doc` only when the type's sources (its
+javadoc) are paired with the artifact; otherwise the member's signatures, or the type's outline."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+OKIO = Path.home() / ".m2/repository/com/squareup/okio/okio-jvm/3.6.0/okio-jvm-3.6.0.jar"
+SOURCES = {"nh/Greeter.java": "package nh;\n/** Says hello. */\npublic class Greeter {\n"
+                              "  /** The greeting for {@code name}. */\n"
+                              "  public String greet(String name) { return \"hi \" + name; }\n}\n"}
+
+
+@pytest.fixture(scope="module")
+def jars(tmp_path_factory) -> tuple[Path, Path]:
+    """(classes only, classes with their .java files beside them: sources embedded in the jar)."""
+    if shutil.which("javac") is None:
+        pytest.skip("javac is not installed")
+    root = tmp_path_factory.mktemp("hints")
+    src, classes = root / "src", root / "classes"
+    for name, text in SOURCES.items():
+        (src / name).parent.mkdir(parents=True, exist_ok=True)
+        (src / name).write_text(text)
+    subprocess.run(["javac", "-g", "-d", str(classes), *map(str, sorted(src.rglob("*.java")))], check=True)
+    bare, embedded = root / "bare.jar", root / "embedded.jar"
+    subprocess.run(["jar", "cf", str(bare), "-C", str(classes), "nh"], check=True)
+    subprocess.run(["jar", "cf", str(embedded), "-C", str(classes), "nh", "-C", str(src), "nh"], check=True)
+    return bare, embedded
+
+
+def _next(run_jdx, jar: Path, ref: str) -> str:
+    r = run_jdx("body", ref, "--engine", "javap", "--jars", str(jar), "--no-jdk")
+    assert r.code == 0, r.err
+    return r.out.splitlines()[-1]
+
+
+def test_without_sources_a_javap_body_suggests_no_doc(run_jdx, jars):
+    assert _next(run_jdx, jars[0], "nh.Greeter#greet") == "next: jdx signature 'nh.Greeter#greet(java.lang.String)'"
+    assert _next(run_jdx, jars[0], "nh.Greeter") == "next: jdx outline nh.Greeter"
+    r = run_jdx("signature", "nh.Greeter#greet(String)", "--jars", str(jars[0]), "--no-jdk")
+    assert r.code == 0 and "greet(" in r.out  # the suggested command answers
+
+
+def test_with_sources_a_javap_body_suggests_the_doc(run_jdx, jars):
+    assert _next(run_jdx, jars[1], "nh.Greeter#greet") == "next: jdx doc 'nh.Greeter#greet(java.lang.String)'"
+    r = run_jdx("doc", "nh.Greeter#greet(String)", "--jars", str(jars[1]), "--no-jdk")
+    assert r.code == 0 and "The greeting for" in r.out
+
+
+def test_okio_javap_body_has_no_doc_hint(run_jdx):
+    """The trial's case: okio-jvm has no sources in ~/.m2, and `jdx doc` there says only `(no javadoc)`."""
+    if not OKIO.exists():
+        print(f"skipped: {OKIO} is not in ~/.m2")
+        pytest.skip(f"{OKIO} is not in ~/.m2")
+    r = run_jdx("body", "okio.Buffer#readUtf8(long)", "--engine", "javap", "--jars", str(OKIO))
+    assert r.code == 0, r.err
+    assert r.out.splitlines()[-1] == "next: jdx signature 'okio.Buffer#readUtf8(long)'"
+
+
+def test_missing_adhoc_jar_hint_names_jars_not_ws(run_jdx, tmp_path):
+    """A missing `--jars` path: exit 5 naming it; the hint speaks of --jars (no workspace to `ws info`)."""
+    r = run_jdx("members", "java.util.Map", "--jars", str(tmp_path / "nonexist.jar"))
+    assert r.code == 5, (r.code, r.out, r.err)
+    assert "nonexist.jar" in r.err and "hint: check the path, or drop it from --jars" in r.err, r.err
+    assert "ws info" not in r.err
