@@ -2,8 +2,8 @@
 
 After the match quality (exact, prefix, camel-hump, word; or the edit distance of a typo), what the user
 most likely means comes first: workspace code, dependencies and the JDK's exported API before the JDK's
-implementation packages, public before non-public, shorter simple names and fewer nesting levels first,
-then classpath order. Which JDK packages are implementation packages the JDK's module descriptors say
+implementation packages, public before non-public (the workspace's own before the JDK's, which no one can use),
+shorter simple names and fewer nesting levels first, then classpath order. Which JDK packages are implementation packages the JDK's module descriptors say
 (`Package.jdk_internal`: held by a module, exported to no one: `sun.font`, `jdk.internal.misc`,
 `com.sun.tools.javac.util`; `sun.misc` is exported by jdk.unsupported); a graph without them falls back to
 the naming rule (`sun.*`, an `internal` segment under `jdk`, `com.sun`, `java`, `javax`). Internals stay
@@ -15,10 +15,13 @@ from __future__ import annotations
 import re
 
 from jdx.graph_schema import queries_search
+from jdx.graph_schema.schema import ORIGIN_TIERS, RANK_TIER
 from jdx.graph_schema.store import GraphStore
 
 # the naming rule of the JDK's implementation packages, when the graph lacks the module descriptors' word
 _INTERNAL = re.compile(r"(?:sun|(?:jdk|com[./]sun|javax?)(?:[./][^./]+)*?[./]internal)(?:[./]|$)")
+# the search rank of the JDK's artifacts starts here (graph_schema.schema.origin_ranks)
+JDK_RANK = ORIGIN_TIERS["jrt"] * RANK_TIER
 
 
 def internal_packages(store: GraphStore) -> frozenset[str] | None:
@@ -53,5 +56,8 @@ def nesting(name: str) -> int:
 
 def symbol_key(owner: str, public: bool, simple: str, artifact_rank: int,
                internal: frozenset[str] | None = None) -> tuple:
-    """The ranking key after the match tier: (internal, non-public, length, nesting, classpath order)."""
-    return (is_jdk_internal(owner, internal), not public, len(simple), nesting(owner), artifact_rank)
+    """The ranking key after the match tier: (internal, non-public, the JDK's non-public, length, nesting, classpath
+    order). A non-public type no one outside the JDK can use (`java.util.stream.ReduceOps$1ReducingSink`) comes after
+    the workspace's own non-public ones, whatever its length; the artifact's rank says it is the JDK's (no query)."""
+    return (is_jdk_internal(owner, internal), not public, not public and artifact_rank >= JDK_RANK, len(simple),
+            nesting(owner), artifact_rank)

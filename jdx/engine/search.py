@@ -3,7 +3,8 @@
 Ranking key, first difference wins: match tier (exact simple name, prefix, camel-hump, a later word; a glob
 or regex match ranks as camel-hump; --fuzzy ranks by edit distance), then `ranking.symbol_key` (the JDK's
 implementation packages after everything else; then, in the exact tier, a type named as the pattern is
-written, case and all, before the other exact matches; public before non-public, shorter names, fewer nesting
+written, case and all, before the other exact matches; public before non-public (the workspace's and its
+dependencies' non-public types before the JDK's), shorter names, fewer nesting
 levels, origin: workspace class dirs, then jars, then the JDK, each in classpath order), then name, owner and
 kind, so equal inputs give equal bytes. `Type#member` searches the members of the types the qualifier names.
 The search index built beside the graph (search_files.py, with each name's words precomputed by
@@ -151,8 +152,8 @@ def _symbol_row(row: dict, tier: int, arts: dict[str, dict], mode: str) -> dict:
 
 def _sort_key(row: dict, tier: int, rank: int, internal=None) -> tuple:
     """A package's or module's ranking key, shaped like _group_key's (its ref stands in for the owner; no type)."""
-    return (tier, 0, is_jdk_internal(row["ref"], internal, is_package=True), 1, not row["public"], len(row["name"]), 0,
-            rank, row["name"], row["ref"], row["kind"])
+    return (tier, 0, is_jdk_internal(row["ref"], internal, is_package=True), 1, not row["public"], False,
+            len(row["name"]), 0, rank, row["name"], row["ref"], row["kind"])
 
 
 def _named_rows(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None,

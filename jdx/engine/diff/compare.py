@@ -25,12 +25,10 @@ from jdx.engine.diff.members import (
     OBJECT_MEMBERS,
     annotation_findings,
     compare_member,
-    could_supply,
     deprecation,
     find_inherited,
     is_enum_constant,
     kind_of,
-    supplies,
 )
 from jdx.engine.diff.surface import (ABSTRACT, FINAL, LEVELS, OBJECT, PROTECTED, PUBLIC, STATIC, VOLATILE_OR_BRIDGE,
                                     Member, Surface, TypeInfo)
@@ -487,41 +485,35 @@ def _removal(m: Member, o: TypeInfo, n: TypeInfo, new: Surface, ambiguous: dict[
         return Finding("ENUM_CONSTANT_REMOVED", ref, kind, form, None, id=fid)
     notes = [ambiguous[m.key]] if m.key in ambiguous else []
     if m.name != "<init>":
-        holder, missing = find_inherited(new, n.name, m)
-        missing = could_supply(new, n.name, missing, m)
-        if holder is None and missing and platform is not None:
-            holder, missing = _inherited_from_platform(m, missing, platform)
-        if holder is not None:
+        holder, abstract, missing = find_inherited(new, n.name, m, platform)
+        if holder is not None or (abstract is not None and m.access & ABSTRACT):
             return Finding("MEMBER_MOVED_TO_SUPERTYPE", ref, kind, form, None,
-                           f"now inherited from {type_ref(holder)}", id=fid)
+                           f"now inherited from {type_ref(holder or abstract)}", id=fid)
         if missing:
+            what = "an implementation" if abstract is not None else "the member"
             notes.append(f"not found in the supertypes the artifact holds; {', '.join(map(type_ref, missing))} "
-                         "is not in it, so the member may still be inherited from there")
+                         f"is not in it, so {what} may still be inherited from there")
+        if abstract is not None:
+            return _implementation_removed(m, n, abstract, notes)
     if m.declared_in:
         notes.insert(0, f"was inherited from non-public {type_ref(m.declared_in)}")
     return Finding("MEMBER_REMOVED", ref, kind, form, None, "; ".join(notes), id=fid)
 
 
-def _inherited_from_platform(m: Member, missing: list[str], platform: Platform) -> tuple[str | None, list[str]]:
-    """`find_inherited` continued into the supertypes the side lacks but the platform holds (a JDK interface such as
-    java.lang.annotation.Annotation, which declares no field): (the JDK type that still supplies `m`, the supertypes
-    neither the side nor the platform holds). A JDK type extends JDK types only, so the walk ends in the platform."""
-    unknown: list[str] = []
-    seen: set[str] = set()
-    queue = list(missing)
-    while queue:
-        s = queue.pop(0)
-        if s in seen or s == OBJECT:  # Object's members are find_inherited's (OBJECT_MEMBERS)
-            continue
-        seen.add(s)
-        t = platform(s)
-        if t is None:
-            unknown.append(s)
-        elif any(supplies(c, m) for c in t.members.values()):
-            return s, []
-        else:
-            queue.extend(t.supertypes)
-    return None, [s for s in unknown if s not in MEMBERLESS_INTERFACES]
+def _implementation_removed(m: Member, n: TypeInfo, abstract: str, notes: list[str]) -> Finding:
+    """A concrete method gone while a supertype still declares it abstract (JLS §13.4.16): callers link, but a
+    subclass compiled against the old version that does not implement it throws AbstractMethodError, and one
+    compiled anew must implement it."""
+    if m.declared_in:
+        notes.insert(0, f"was inherited from non-public {type_ref(m.declared_in)}")
+    detail = f"the implementation is gone and {type_ref(abstract)} declares it abstract: "
+    if n.kind == "interface" or (n.kind == "class" and n.access & ABSTRACT and not n.access & FINAL):
+        detail += f"{'implementors' if n.kind == 'interface' else 'subclasses'} outside the artifact must now " \
+                  "implement it (compiled ones that do not throw AbstractMethodError)"
+    else:
+        detail += "calls on its instances throw AbstractMethodError"
+    return Finding("INTERFACE_METHOD_ADDED" if n.kind == "interface" else "ABSTRACT_ADDED", member_ref(m),
+                   kind_of(m), member_form(m), None, "; ".join([detail, *notes]), member_id(m))
 
 
 def _addition(m: Member, n: TypeInfo, old: Surface) -> Finding:

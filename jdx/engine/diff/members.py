@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from jdx.engine.diff.findings import Finding
 from jdx.engine.diff.forms import (generic_form, generic_key, generic_key_beside_return, java_type, member_form,
                                    member_id, member_ref, type_ref)
@@ -17,6 +19,7 @@ from jdx.engine.diff.surface import (
     STATIC,
     SYNCHRONIZED,
     VARARGS_OR_TRANSIENT,
+    VOLATILE_OR_BRIDGE,
     Member,
     Surface,
     TypeInfo,
@@ -186,12 +189,11 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
 
     out: list[Finding] = []
     if not o.is_field and o.returns != n.returns:
-        detail = f"{java_type(o.returns)} -> {java_type(n.returns)}"
-        holder = sides[1].types.get(n.owner)
-        bridge = holder.members.get(o.name + o.descriptor) if holder is not None else None
-        if bridge is not None and bridge.synthetic:
-            detail += " (a synthetic bridge still answers the old descriptor)"
-        out.append(make("RETURN_TYPE_CHANGED", detail))
+        bridge = _old_descriptor_bridge(o, n, sides[1])
+        if bridge is not None:
+            out.append(make("MEMBER_MADE_SYNTHETIC", _narrowed_behind_bridge(o, n, bridge)))
+        else:
+            out.append(make("RETURN_TYPE_CHANGED", f"{java_type(o.returns)} -> {java_type(n.returns)}"))
     if LEVELS[n.level] < LEVELS[o.level]:
         out.append(make("MEMBER_VISIBILITY_NARROWED", f"{o.level} -> {n.level}"))
     if o.access & STATIC and not n.access & STATIC:
@@ -232,6 +234,28 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
     if n.deprecated != o.deprecated:
         out.append(deprecation(o, n, make))
     return out
+
+
+def _old_descriptor_bridge(o: Member, n: Member, new: Surface) -> Member | None:
+    """The synthetic method of `n`'s own type (not a supertype's) with exactly `o`'s descriptor, static as `o` and
+    at least as visible (javac's bridge for a covariant return), or None: what still links `o`'s compiled callers."""
+    if n.declared_in:
+        return None
+    holder = new.types.get(n.owner)
+    bridge = holder.members.get(o.name + o.descriptor) if holder is not None else None
+    if bridge is None or not bridge.synthetic or bridge.descriptor != o.descriptor or bridge.owner != n.owner:
+        return None
+    if (bridge.access & STATIC) != (o.access & STATIC) or LEVELS[bridge.level] < LEVELS[o.level]:
+        return None
+    return bridge
+
+
+def _narrowed_behind_bridge(o: Member, n: Member, bridge: Member) -> str:
+    """The detail of a return type narrowed behind a bridge: binary-compatible, but not for overriders."""
+    what = "bridge" if bridge.access & VOLATILE_OR_BRIDGE else "method"
+    return (f"return type narrowed from {java_type(o.returns)} to {java_type(n.returns)}: a synthetic {what} keeps "
+            "the old descriptor, so compiled callers still link; a subclass overriding the old signature no longer "
+            "compiles, and its compiled override is bypassed by callers of the new descriptor")
 
 
 def _receiver_name(name: str) -> bool:
@@ -301,19 +325,61 @@ def _flags(o: Member, n: Member, make) -> list[Finding]:
     return out
 
 
-def find_inherited(surface: Surface, type_name: str, m: Member) -> tuple[str | None, list[str]]:
-    """(the supertype of `type_name` on this side that still lets a caller of `m` link, the supertypes the walk
-    could not enter). Resolution looks through every superclass and superinterface (JVMS §5.4.3.3-4)."""
+class Inherited(NamedTuple):
+    """Where a member gone from its type is still found above it on one side (`find_inherited`)."""
+    holder: str | None  # the nearest supertype that implements it (a caller's invokevirtual still links and runs)
+    abstract: str | None  # else the nearest one that declares it abstract only (links; a subclass must implement it)
+    missing: list[str]  # else the supertypes neither the side nor the platform holds that could still hand it down
+
+
+def find_inherited(surface: Surface, type_name: str, m: Member, platform=None) -> Inherited:
+    """Where `m` is still inherited by `type_name` on this side. Resolution looks through every superclass and
+    superinterface (JVMS §5.4.3.3-4); java.lang.Object's members (JLS §4.3.2) are always there. `platform` looks up
+    the supertypes the side lacks (the running JDK's `java.*`), asked only when the side holds no implementation:
+    a JDK type extends JDK types only, so the walk ends in the platform."""
     ancestors, missing = surface.ancestors(type_name)
+    missing = could_supply(surface, type_name, missing, m)
+    abstract = None
     for s in ancestors:
-        if s not in surface.types:  # java.lang.Object, absent from the side
-            if not m.is_field and (level := OBJECT_MEMBERS.get(m.name + m.descriptor)) and \
-                    LEVELS[level] >= LEVELS[m.level] and not m.access & STATIC:
-                return s, []
+        verdict = _supplied_by(surface.types.get(s), s, m)
+        if verdict is True:
+            return Inherited(s, None, [])
+        if verdict is False and abstract is None:
+            abstract = s
+    if not missing or platform is None:
+        return Inherited(None, abstract, missing)
+    unknown: list[str] = []
+    seen = set(ancestors)
+    queue = list(missing)
+    while queue:
+        s = queue.pop(0)
+        if s in seen:
             continue
-        if any(supplies(cand, m) for cand in surface.types[s].members.values()):
-            return s, []
-    return None, missing
+        seen.add(s)
+        t = None if s == OBJECT else platform(s)
+        if t is None and s != OBJECT:
+            unknown.append(s)
+            continue
+        verdict = _supplied_by(t, s, m)
+        if verdict is True:
+            return Inherited(s, None, [])
+        if verdict is False and abstract is None:
+            abstract = s
+        if t is not None:
+            queue.extend(t.supertypes)
+    return Inherited(None, abstract, [s for s in unknown if s not in MEMBERLESS_INTERFACES])
+
+
+def _supplied_by(t: TypeInfo | None, name: str, m: Member) -> bool | None:
+    """Whether supertype `name` (`t`, None for java.lang.Object when unheld) hands `m` down: True implemented, False
+    declared abstract only, None not at all."""
+    if name == OBJECT and (t is None or not t.members):
+        level = None if m.is_field else OBJECT_MEMBERS.get(m.name + m.descriptor)
+        return True if level and LEVELS[level] >= LEVELS[m.level] and not m.access & STATIC else None
+    found = [c for c in t.members.values() if supplies(c, m)] if t is not None else []
+    if not found:
+        return None
+    return any(not c.access & ABSTRACT for c in found)
 
 
 def supplies(cand: Member, m: Member) -> bool:
@@ -348,7 +414,7 @@ def is_enum_constant(m: Member, t: TypeInfo) -> bool:
     return m.is_field and t.kind == "enum" and bool(m.access & ENUM)
 
 
-__all__ = ["OBJECT", "compare_member", "find_inherited", "supplies", "could_supply", "annotation_findings",
+__all__ = ["OBJECT", "Inherited", "compare_member", "find_inherited", "supplies", "could_supply", "annotation_findings",
            "deprecation", "kind_of", "is_enum_constant"]
 
 
