@@ -162,16 +162,31 @@ def _signature(row: dict, parse, env: dict):
     return d.substitute(sig, env) if env else sig
 
 
-def _render_method(m: dict, owner_simple: str, env: dict) -> tuple[str, list[str], str]:
-    """(declaration text, parameter types, return type) in simple names, generics substituted."""
+def _owner_of(m: dict) -> str | None:
+    """The internal name of the class declaring a member row (`owner`, or the head of its `id`)."""
+    return m.get("owner") or (m["id"].partition("#")[0] if m.get("id") else None)
+
+
+def _qualify(m: dict, context: tuple[str, ...], *nodes, extra: tuple[str, ...] = ()) -> frozenset[str]:
+    """The classes a member's line prints qualified (clashing_names): the declaring and queried classes are the
+    context a reader takes a simple name for."""
+    owner = _owner_of(m)
+    return d.clashing_names([*d.class_names(*nodes), *extra], (*context, *((owner,) if owner else ())))
+
+
+def _render_method(m: dict, owner_simple: str, env: dict, context: tuple[str, ...] = ()) -> tuple[str, list[str], str]:
+    """(declaration text, parameter types, return type) in simple names, generics substituted; a simple name that
+    would name two classes (two in the line, or one beside the declaring class) prints qualified."""
     sig = _signature(m, d.parse_method_signature, env)
-    params = [d.render_type(p, qualified=False) for p in sig.params]
+    exceptions = () if sig.throws else tuple(m.get("exceptions") or ())
+    names = _qualify(m, context, sig, extra=exceptions)
+    params = [d.render_type(p, qualified=names) for p in sig.params]
     if m["access"] & ACC["varargs"] and params and params[-1].endswith("[]"):
         params[-1] = params[-1][:-2] + "..."
-    ret = d.render_type(sig.return_type, qualified=False)
-    tparams = d.render_type_params(sig.type_params, qualified=False) if sig.type_params else ""
-    throws = [d.render_type(t, qualified=False) for t in sig.throws] or \
-        [t.rsplit("/", 1)[-1].replace("$", ".") for t in (m.get("exceptions") or [])]
+    ret = d.render_type(sig.return_type, qualified=names)
+    tparams = d.render_type_params(sig.type_params, qualified=names) if sig.type_params else ""
+    throws = [d.render_type(t, qualified=names) for t in sig.throws] or \
+        [d.internal_to_fqn(t) if t in names else t.rsplit("/", 1)[-1].replace("$", ".") for t in exceptions]
     mods = _modifiers(m["access"], method=True, interface_owner=m.get("_iface", False))
     name = owner_simple if m["name"] == "<init>" else m["name"]
     head = " ".join(x for x in (mods, tparams, "" if m["name"] == "<init>" else ret) if x)
@@ -181,9 +196,10 @@ def _render_method(m: dict, owner_simple: str, env: dict) -> tuple[str, list[str
     return text, params, ret
 
 
-def _render_field(f: dict, env: dict) -> str:
+def _render_field(f: dict, env: dict, context: tuple[str, ...] = ()) -> str:
     sig = _signature(f, d.parse_field_signature, env)
-    text = f"{_modifiers(f['access'], method=False)} {d.render_type(sig, qualified=False)} {f['name']}".strip()
+    shown = d.render_type(sig, qualified=_qualify(f, context, sig))
+    text = f"{_modifiers(f['access'], method=False)} {shown} {f['name']}".strip()
     if f.get("constant") is not None:
         text += f" = {f['constant']}"
     return text
@@ -380,13 +396,13 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
             continue
         owner_simple = d.simple_name_of(target["id"] if kind == "constructor" else e["declaring"])
         if kind == "field":
-            text = _render_field(m, e["env"])
+            text = _render_field(m, e["env"], (target["id"],))
             # `Type#name` would also name same-named methods; `Type#name:type` names the field alone
             clash = m["name"] in method_names
             ref = format_member(e["declaring"], m["name"], m["descriptor"], is_field=True, with_return=clash)
         else:
             m["_iface"] = e["iface"]
-            text, _params, _ret = _render_method(m, owner_simple, e["env"])
+            text, _params, _ret = _render_method(m, owner_simple, e["env"], (target["id"],))
             params = m["descriptor"][: m["descriptor"].index(")") + 1]
             twins = any(o["name"] == m["name"] and o["descriptor"] != m["descriptor"]
                         and o["descriptor"].startswith(params) for o in all_methods.get(e["declaring"], []))

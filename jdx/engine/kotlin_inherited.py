@@ -1,0 +1,451 @@
+"""Inherited Kotlin declarations as the queried class sees them (spec §9.3 step 7, jdx.kotlin.substitute): the
+supertype chain's substitutions (`InheritedView`), DefaultImpls forwarders and kotlinc's bridges of special members
+folded into the declaration they stand for; one graph's decoded classes kept per process (`_Chains`)."""
+
+from __future__ import annotations
+
+import json
+import weakref
+from dataclasses import replace
+
+from jdx.engine import descriptors
+from jdx.engine.kotlin_java_types import java_class, written_type
+from jdx.engine.kotlin_names import may_clash, qualify
+from jdx.engine.kotlin_view import kotlin_entry, member_kotlin, member_ref
+from jdx.engine.refs import format_type
+from jdx.graph_schema import queries_kotlin as q
+
+FORWARDER = "forwarder"  # the role of a DefaultImpls forwarder: a class's copy of an interface's default body
+BRIDGE = "bridge"  # the role of kotlinc's bridge of a special member (`contains(String)` of a `List<String>`)
+_ACC_BRIDGE, _ACC_STATIC = 0x40, 0x8
+# the JVM names of the built-in members kotlinc maps to other names (JvmAbi's BuiltinMethodsWithDifferentJvmName and
+# BuiltinSpecialProperties in the Kotlin repository): a bridge of that name stands for the Kotlin declaration
+_SPECIAL_FUNCTIONS = {"charAt": "get", "remove": "removeAt", "byteValue": "toByte", "shortValue": "toShort",
+                      "intValue": "toInt", "longValue": "toLong", "floatValue": "toFloat", "doubleValue": "toDouble"}
+_SPECIAL_PROPERTIES = {"size": "size", "length": "length", "keySet": "keys", "values": "values",
+                       "entrySet": "entries", "ordinal": "ordinal", "name": "name"}
+_DEFAULT_IMPLS = "$DefaultImpls"
+_CHAINS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_CHAIN_ENTRIES = 4096  # decoded classes a process keeps per graph before starting over
+
+
+class _Chains:
+    """One graph's Kotlin classes decoded from their `@kotlin.Metadata` and the Java classes of their chains read from
+    their generic signatures (once per process: a graph never changes while open), the substitutions of each queried
+    class's supertype chain, what each inherited declaration reads as from each class, and the bridges each folds:
+    a warm `members` decodes and renders nothing again."""
+
+    def __init__(self, store):
+        self.store = weakref.ref(store)
+        self.meta: dict[str, object] = {}
+        self.unreadable: set[str] = set()  # Kotlin classes whose metadata failed: never read as Java
+        self.java: dict[str, object] = {}  # a Java class of a chain as Kotlin sees its supertypes (or None)
+        self.java_rows: dict[str, dict] = {}  # the supertype rows (signature, super, interfaces) of queried classes
+        self.chains: dict[str, dict] = {}
+        self.decls: dict[str, dict] = {}
+        self.seen: dict[tuple[str, str], tuple | None] = {}
+        self.default_names: dict[str, frozenset[str]] = {}
+        self.forwarded: dict[tuple, dict[str, str]] = {}
+        self.qualified: dict[tuple, str | None] = {}
+
+    def klass(self, cid: str):
+        from jdx.kotlin import MetadataError, decode_metadata
+
+        if cid in self.meta:
+            meta = self.meta[cid]
+            return meta.klass if meta is not None else None
+        if len(self.meta) > _CHAIN_ENTRIES:
+            self.__init__(self.store())
+        self.meta[cid] = None  # a class that names itself as its outer ends here
+        store = self.store()
+        rows = store.rows(q.KOTLIN_METADATA_OF, {"id": cid}) if store is not None else []
+        raw = rows[0]["kotlin"] if rows else None
+        meta = None
+        if raw:
+            simple = cid.rsplit("/", 1)[-1]
+            outer_id = cid.rsplit("$", 1)[0] if "$" in simple else None
+            if outer_id is not None:
+                self.klass(outer_id)
+            try:
+                meta = decode_metadata(raw, self.meta.get(outer_id), lambdas=False)
+            except MetadataError:
+                meta = None  # the index warned (KOTLIN_METADATA_*): the class keeps its declared text
+                self.unreadable.add(cid)
+        self.meta[cid] = meta
+        return meta.klass if meta is not None else None
+
+    def chain(self, target: str) -> dict:
+        from jdx.graph_schema.queries import SUPERTYPES_CLOSURE
+        from jdx.kotlin.substitute import chain_substitutions
+
+        got = self.chains.get(target)
+        if got is None:
+            store = self.store()
+            if store is not None and target not in self.java_rows:  # a supertype's are among those of a subclass
+                # the rows `members` has just walked (memoised by the store)
+                self.java_rows.update((r["id"], r) for r in store.rows_cached(SUPERTYPES_CLOSURE, {"id": target}))
+            got = self.chains[target] = chain_substitutions(target, self.chain_class)
+        return got
+
+    def chain_class(self, cid: str):
+        """A class of a supertype chain: Kotlin from its metadata, Java from its generic signature; none of the Java
+        platform's, which no Kotlin class is above."""
+        if cid.startswith(_PLATFORM):
+            return None
+        k = self.klass(cid)
+        if k is not None or cid in self.unreadable:
+            return k
+        if cid not in self.java:
+            row = self.java_rows.get(cid)
+            self.java[cid] = None if row is None or row.get("external") else java_class(row)
+        return self.java[cid]
+
+    def decl(self, owner: str, kind: str, signature: str):
+        """The decoded function or property of `owner` whose rendering is the row's signature."""
+        from jdx.kotlin.render import render_constructor, render_function, render_property
+
+        table = self.decls.get(owner)
+        if table is None:
+            table = self.decls[owner] = {}
+            k = self.klass(owner)
+            meta = self.meta.get(owner)
+            container = k if k is not None else getattr(meta, "package", None)  # a file facade's: its package
+            if container is not None:
+                iface = k is not None and k.kind == "interface"
+                for c in getattr(container, "constructors", ()):
+                    table.setdefault(("constructor", render_constructor(c)), c)
+                for f in container.functions:
+                    table.setdefault(("function", render_function(f, iface)), f)
+                for p in container.properties:
+                    table.setdefault(("property", render_property(p, iface)), p)
+        return table.get((kind, signature))
+
+    def qualified_text(self, row: dict, context: tuple[str, ...] = ()) -> str | None:
+        """The row's declaration with clashing class names qualified (kotlin_names), None when none clash."""
+        if row["kind"] not in ("function", "property", "constructor"):
+            return None
+        context = (row["owner"], *context)
+        key = (row["id"], context)
+        if key not in self.qualified:
+            detail = json.loads(row["detail"] or "{}")
+            decl = self.decl(row["owner"], row["kind"], row["signature"]) if may_clash(detail, context) else None
+            self.qualified[key] = None if decl is None else self.render(row, qualify(decl, context))
+        return self.qualified[key]
+
+    def render(self, row: dict, decl) -> str | None:
+        """A declaration of the row's owner as Kotlin text (None for None)."""
+        from jdx.kotlin.render import render_constructor, render_function, render_property
+
+        if decl is None:
+            return None
+        k = self.klass(row["owner"])
+        iface = k is not None and k.kind == "interface"
+        if row["kind"] == "function":
+            return render_function(decl, iface)
+        return render_property(decl, iface) if row["kind"] == "property" else render_constructor(decl)
+
+    def seen_from(self, target: str, row: dict, args: dict | None = None, args_key: tuple = ()) -> tuple | None:
+        """(text, detail JSON, substitution) of a declaration as `target` sees it, `args` (Kotlin types) bound to
+        `target`'s own type parameters; None when it reads as declared."""
+        key = (target, row["id"], args_key)
+        if key in self.seen:
+            return self.seen[key]
+        self.seen[key] = got = self._seen_from(target, row, args or {})
+        return got
+
+    def _seen_from(self, target: str, row: dict, args: dict) -> tuple | None:
+        from jdx.kotlin import substitute as sub
+        from jdx.kotlin.model import KmFunction
+        from jdx.kotlin.render import render_constructor, render_function, render_property, render_type
+
+        sigma = self.chain(target).get(row["owner"])
+        if sigma and args:  # the chain's arguments are in terms of target's own parameters
+            sigma = {k: sub.substitute_type(v, args) for k, v in sigma.items()}
+        decl = self.decl(row["owner"], row["kind"], row["signature"]) if sigma else None
+        if decl is None:
+            return None
+        if row["kind"] == "constructor":
+            used = {k: v for k, v in sigma.items() if k in _mentioned(decl) and not (
+                v.kind == "typeparam" and v.classifier == k and not v.nullable)}
+        else:
+            decl, used = _capture_free(decl, sigma)
+        if not used:
+            return None
+        iface = self.klass(row["owner"]).kind == "interface"
+        if row["kind"] == "function":
+            decl = sub.substitute_function(decl, used)
+            text = render_function(decl, iface)
+        elif row["kind"] == "property":
+            decl = sub.substitute_property(decl, used)
+            text = render_property(decl, iface)
+        else:
+            decl = replace(decl, parameters=sub.substitute_function(KmFunction("<init>", parameters=decl.parameters),
+                                                                    used).parameters)
+            text = render_constructor(decl)
+        if text == row["signature"]:
+            return None
+        text = self.render(row, qualify(decl, (row["owner"], target))) or text
+        detail = sub.detail_types(decl if row["kind"] != "constructor" else KmFunction(
+            "<init>", parameters=decl.parameters), json.loads(row["detail"] or "{}"))
+        names = [p.name for p in getattr(decl, "type_parameters", ())]
+        if isinstance(detail.get("type_parameters"), list) and len(detail["type_parameters"]) == len(names):
+            detail["type_parameters"] = [{**d, "name": n} for d, n in zip(detail["type_parameters"], names)]
+        return text, json.dumps(detail), {k: render_type(v, qualified=True) for k, v in sorted(used.items())}
+
+    def interface_names(self, target: str) -> frozenset[str]:
+        """The JVM names of the functions and accessors the Kotlin interfaces of `target`'s chain declare."""
+        got = self.default_names.get(target)
+        if got is None:
+            names = set()
+            for cid in self.chain(target):
+                k = self.klass(cid)
+                if k is not None and k.kind == "interface":
+                    names |= {f.jvm[0] for f in k.functions if f.jvm}
+                    names |= {sig[0] for p in k.properties for sig in (p.jvm_getter, p.jvm_setter) if sig}
+            got = self.default_names[target] = frozenset(names)
+        return got
+
+
+_PLATFORM = ("java/", "javax/", "jdk/", "sun/")
+
+
+def _mentioned(decl) -> set[str]:
+    """The type parameter names a function's, property's or constructor's types mention."""
+    from jdx.kotlin.substitute import type_parameter_names
+
+    types = [getattr(decl, "receiver", None), getattr(decl, "return_type", None),
+             *getattr(decl, "context_receivers", ()), *(b for p in getattr(decl, "type_parameters", ())
+                                                        for b in p.upper_bounds)]
+    types += [t for p in getattr(decl, "parameters", ()) for t in (p.type, p.vararg_element)]
+    out: set[str] = set()
+    for t in types:
+        type_parameter_names(t, out)
+    return out
+
+
+def _capture_free(decl, sigma: dict):
+    """(decl, the part of sigma that applies to it): a declaration's own type parameter an argument would capture
+    (`fun <B> with(b: B, a: A)` seen with A -> B) is renamed first (`fun <B1> with(b: B1, a: B)`), as the JVM view
+    renames (descriptors.substitute)."""
+    from jdx.kotlin.model import KmFunction, KmType
+    from jdx.kotlin.substitute import applicable, substitute_function, substitute_property, type_parameter_names
+
+    own = [p.name for p in decl.type_parameters]
+    mentioned = _mentioned(decl)
+    brought: set[str] = set()
+    for k in mentioned - set(own):
+        if k in sigma:
+            type_parameter_names(sigma[k], brought)
+    clash = set(own) & brought
+    if clash:
+        taken = mentioned | brought | set(own)
+        rename = {}
+        for name in own:
+            if name in clash:
+                i = 1
+                while f"{name}{i}" in taken:
+                    i += 1
+                taken.add(f"{name}{i}")
+                rename[name] = KmType(f"{name}{i}", "typeparam")
+        decl = (substitute_function if isinstance(decl, KmFunction) else substitute_property)(decl, rename)
+        decl = replace(decl, type_parameters=[replace(p, name=rename[p.name].classifier) if p.name in rename else p
+                                              for p in decl.type_parameters])
+    return decl, applicable(decl, sigma)
+def _erased(f, sigma: dict, bounds: dict) -> tuple[str, ...] | None:
+    """The JVM parameters of `f` with `sigma` applied (substitute.erased_parameters)."""
+    from jdx.kotlin.substitute import applicable, erased_parameters, substitute_function
+
+    got = erased_parameters(substitute_function(f, applicable(f, sigma)), bounds)
+    return None if got is None else tuple(got)
+
+
+def _shape(member_id: str) -> str:
+    """`a/B#contains(Ljava/lang/Object;)Z` -> `contains(Ljava/lang/Object;)`: what an override keeps."""
+    rest = member_id.split("#", 1)[1]
+    return rest[: rest.index(")") + 1]
+
+
+def _chains(store) -> _Chains:
+    got = _CHAINS.get(store)
+    if got is None:
+        got = _CHAINS[store] = _Chains(store)
+    return got
+
+
+def written_arguments(store, result: dict) -> dict:
+    """The type arguments a `members` query gave (`Box<String>`: `type_arguments`) as Kotlin types, by parameter name;
+    a wildcard's capture and a type with no Kotlin text are left out: that parameter reads as declared."""
+    from jdx.engine.resolve import resolve_applied_type
+
+    given = result.get("type_arguments")
+    if not given:
+        return {}
+    _, env = resolve_applied_type(store, f"{result['type']}<{', '.join(given.values())}>")
+    return {name: t for name, sig in env.items() if (t := written_type(sig)) is not None}
+
+
+class InheritedView:
+    """The Kotlin declarations a `members` answer shows, as the queried class `target` (a JVM internal name) sees
+    them; `args` binds the class's own type parameters (`members 'Box<String>'`: T -> String)."""
+
+    def __init__(self, store, target: str, args: dict | None = None):
+        from jdx.kotlin.render import render_type
+
+        self.store = store
+        self.target = target
+        self.cache = _chains(store)
+        self.args = args or {}
+        self.args_key = tuple((k, render_type(v, qualified=True)) for k, v in sorted(self.args.items()))
+
+    def entry(self, row: dict) -> dict:
+        """The `kotlin` object of a member: the declaration with the member's role; an inherited one with its
+        supertype's type parameters substituted (`text` and `detail` as the class sees it, `declared` the text as
+        declared, `substitution` parameter -> argument)."""
+        entry = {**kotlin_entry(row), "role": row["role"]}
+        entry["text"] = self.cache.qualified_text(row, (self.target,)) or entry["text"]
+        if row["role"] == FORWARDER:
+            entry["markers"] = entry["markers"] + [f"from {format_type(row['owner'])} via DefaultImpls"]
+            entry["forwards_to"] = member_ref(row["forwards_to"])
+        if (row["owner"] != self.target or self.args) and row["kind"] in ("function", "property", "constructor"):
+            shown = self.cache.seen_from(self.target, row, self.args, self.args_key)
+            if shown is not None:
+                text, detail, used = shown
+                entry.update(text=text, detail=json.loads(detail), declared=row["signature"], substitution=used)
+        return entry
+
+    def forwarders(self, items: list[dict], ids: list[str], found: dict) -> dict[str, list[dict]]:
+        """JVM member id -> the interface declaration a DefaultImpls forwarder stands for (role `forwarder`): a method
+        of a Kotlin class of the chain with no declaration of its own whose body calls the same-named method of an
+        interface's `$DefaultImpls` (kotlinc 1.3 without -Xjvm-default)."""
+        names = None
+        candidates = []
+        for item, mid in zip(items, ids):
+            if mid in found or item["kind"] != "method" or item["static"]:
+                continue
+            if names is None:
+                names = self.cache.interface_names(self.target)
+            if item["name"] not in names:
+                continue
+            owner = mid.split("#", 1)[0]
+            k = self.cache.klass(owner) if owner in self.cache.chain(self.target) else None
+            if k is not None and k.kind != "interface":
+                candidates.append(mid)
+        if not candidates:
+            return {}
+        key = (self.target, tuple(candidates))
+        targets = self.cache.forwarded.get(key)
+        if targets is None:
+            targets = self.cache.forwarded[key] = self._targets(candidates)
+        rows = member_kotlin(self.store, sorted({t[0] for t in targets.values()})) if targets else {}
+        out: dict[str, list[dict]] = {}
+        for mid, (iface_member, through) in targets.items():
+            owner = iface_member.split("#", 1)[0]
+            row = next((r for r in rows.get(iface_member, ()) if r["owner"] == owner
+                        and r["role"] in ("method", "getter", "setter")), None)
+            if row is not None:
+                out[mid] = [{**row, "member": mid, "role": FORWARDER, "forwards_to": through}]
+        return out
+
+    def bridges(self, items: list[dict], ids: list[str], found: dict) -> dict[str, list[dict]]:
+        """JVM member id -> the Kotlin declaration a bridge stands for (role `bridge`): an ACC_BRIDGE method of a Kotlin
+        class of the chain with no declaration of its own, whose name (or the built-in's JVM name) and parameters
+        are a Kotlin declaration's of that class or its supertypes, as declared (`contains(Object)`), as the class sees
+        them (`contains(String)` of a `List<String>`), or, in the class declaring it, erased to Object (the final
+        `contains(Object)` beside an override `contains(element: String)`). A bridge of a declaration the listing
+        shows overridden folds into the override: kotlin-reflect lists each declaration once."""
+        chain = self.cache.chain(self.target)
+        candidates = [mid for item, mid in zip(items, ids) if mid not in found and item["kind"] == "method"
+                      and not item["static"] and self.cache.klass(mid.split("#", 1)[0]) is not None
+                      and mid.split("#", 1)[0] in chain]
+        if not candidates:
+            return {}
+        key = (self.target, BRIDGE, tuple(candidates))
+        bridged = self.cache.forwarded.get(key)  # the graph never changes while open: a warm answer queries nothing
+        if bridged is None:
+            bridged = self.cache.forwarded[key] = {}
+            targets = self._bridged(candidates)
+            members = sorted({t[0] for t in targets.values() if t[0] is not None})
+            rows = member_kotlin(self.store, members) if members else {}
+            for mid, (decl_member, shapes) in targets.items():
+                owner = decl_member.split("#", 1)[0] if decl_member else None
+                row = next((r for r in rows.get(decl_member, ()) if r["owner"] == owner
+                            and r["role"] in ("method", "getter")), None)
+                bridged[mid] = ([{**row, "member": mid, "role": BRIDGE}] if row is not None else None, shapes)
+        overrides = {_shape(mid): rows for mid, rows in found.items() if rows[0]["role"] in ("method", "getter")}
+        out = {mid: next((overrides[s] for s in shapes if s in overrides), rows)
+               for mid, (rows, shapes) in bridged.items()}
+        return {mid: rows for mid, rows in out.items() if rows is not None}
+
+    def _bridged(self, candidates: list[str]) -> dict[str, tuple[str | None, frozenset[str]]]:
+        """Bridge id -> (the JVM member of the Kotlin declaration it stands for, None when no class of the chain
+        declares it; the shapes, `name(params)`, of the JVM member of an override of it)."""
+        from jdx.graph_schema.queries import METHODS_OF_TYPES
+
+        matched = {mid: got for mid in candidates if (got := self._bridged_one(mid)) is not None}
+        if not matched:
+            return {}
+        owners = sorted({mid.split("#", 1)[0] for mid in matched})
+        flags = {f"{r['owner']}#{r['name']}{r['descriptor']}": r["access"]
+                 for r in self.store.rows_cached(METHODS_OF_TYPES, {"ids": owners})}
+        return {mid: got for mid, got in matched.items()
+                if (flags.get(mid) or 0) & (_ACC_BRIDGE | _ACC_STATIC) == _ACC_BRIDGE}
+
+    def _bridged_one(self, mid: str) -> tuple[str | None, frozenset[str]] | None:
+        owner, _, rest = mid.partition("#")
+        name, desc = rest[: rest.index("(")], rest[rest.index("("):]
+        params = tuple(descriptors.parse_method_descriptor(desc)[0])
+        names = {name, _SPECIAL_FUNCTIONS.get(name)}
+        prop = _SPECIAL_PROPERTIES.get(name) if not params else None
+        for cid, sigma in self.cache.chain(owner).items():  # the class itself first, then its supertypes
+            k = self.cache.klass(cid)
+            if k is None:
+                continue
+            getter = next((p.jvm_getter for p in k.properties if p.name == prop and p.jvm_getter), None)
+            if getter is not None:
+                return f"{cid}#{getter[0]}{getter[1]}", frozenset({getter[0] + "()"})
+            bounds = {p.name: p.upper_bounds[0] if p.upper_bounds else None for p in k.type_parameters}
+            exact, loose = None, []
+            for f in k.functions:
+                if f.jvm is None or (f.jvm[0] not in names and f.name not in names):
+                    continue
+                declared = tuple(descriptors.parse_method_descriptor(f.jvm[1])[0])
+                if len(declared) != len(params):
+                    continue
+                if declared == params or _erased(f, sigma, bounds) == params:
+                    exact = f
+                    break
+                if cid == owner and f.jvm[0] == name and all(b in (a, "Ljava/lang/Object;")
+                                                            for a, b in zip(declared, params)):
+                    loose.append(f)
+            f = exact or (loose[0] if len(loose) == 1 else None)
+            if f is not None:  # an override has its declared parameters, or them as a class of the chain sees them
+                seen = self.cache.chain(self.target).get(cid, sigma)
+                shapes = {tuple(descriptors.parse_method_descriptor(f.jvm[1])[0]), _erased(f, sigma, bounds),
+                          _erased(f, seen, bounds)}
+                shown = frozenset(f"{f.jvm[0]}({''.join(p)})" for p in shapes if p is not None)
+                return f"{cid}#{f.jvm[0]}{f.jvm[1]}", shown
+        if prop is not None:  # a built-in's bridge no class of the chain declares: only an override can claim it
+            return None, frozenset({f"get{prop[0].upper()}{prop[1:]}()"})
+        if name in _SPECIAL_FUNCTIONS:
+            return None, frozenset({f"{_SPECIAL_FUNCTIONS[name]}({''.join(params)})"})
+        return None
+
+    def _targets(self, candidates: list[str]) -> dict[str, tuple[str, str]]:
+        """Forwarder id -> (the interface method it stands for, the DefaultImpls method it calls)."""
+        chain = self.cache.chain(self.target)
+        calls: dict[str, set[str]] = {}
+        for r in self.store.rows(q.KOTLIN_DEFAULT_IMPLS_CALLS, {"ids": candidates, "suffix": _DEFAULT_IMPLS}):
+            calls.setdefault(r["member"], set()).add(r["target"])
+        out = {}
+        for mid, called in calls.items():
+            if len(called) != 1:
+                continue  # two default bodies of one name called: not a forwarder's one call
+            through = next(iter(called))
+            owner, _, rest = through.partition("#")
+            iface = owner[: -len(_DEFAULT_IMPLS)]
+            name, paren, desc = rest.partition("(")
+            k = self.cache.klass(iface) if iface in chain else None
+            if k is None or k.kind != "interface" or not desc.startswith(f"L{iface};"):
+                continue
+            out[mid] = (f"{iface}#{name}({desc[len(iface) + 2:]}", through)
+        return out
