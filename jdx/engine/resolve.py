@@ -18,18 +18,32 @@ _COORD_PART = re.compile(r"[A-Za-z0-9._+-]+")
 
 
 def _candidate(row: dict, artifacts: dict[str, str]) -> dict:
-    return {"ref": row["fqn"], "kind": row.get("kind", ""), "artifact": artifacts.get(row.get("artifact", ""), "")}
+    out = {"ref": row["fqn"], "kind": row.get("kind", ""), "artifact": artifacts.get(row.get("artifact", ""), "")}
+    if row.get("jdk_internal"):
+        out["jdk_internal"] = True
+    return out
 
 
 def ranked_types(store: GraphStore, rows: list[dict]) -> list[dict]:
-    """Type rows (`id`, `access`, `artifact`) in the ranking of search and did-you-mean (ranking.symbol_key)."""
+    """Type rows (`id`, `access`, `artifact`) in the ranking of search and did-you-mean (ranking.symbol_key), each
+    with `jdk_internal`: a JDK type no code outside the JDK can use (non-exported package, or not public)."""
     from jdx.engine.search import artifact_table
 
     order = {a["id"]: a["rank"] for a in artifact_table(store)}
     internal = internal_packages(store)
-    return sorted(rows, key=lambda r: (*symbol_key(r["id"], bool((r.get("access") or 0) & 1),
-                                                   d.simple_name_of(r["id"]), order.get(r.get("artifact"), 0),
-                                                   internal), r["id"]))
+    keyed = [((*symbol_key(r["id"], bool((r.get("access") or 0) & 1), d.simple_name_of(r["id"]),
+                           order.get(r.get("artifact"), 0), internal), r["id"]), r) for r in rows]
+    return [dict(r, jdk_internal=key[0] or key[2]) for key, r in sorted(keyed, key=lambda kr: kr[0])]
+
+
+def _ambiguity_hint(rows: list[dict]) -> str:
+    """Re-run with a ref; when all candidates but one are JDK internals, says which one code outside the JDK can use
+    (still no guess: spec §3.3)."""
+    usable = [r for r in rows if not r["jdk_internal"]]
+    if len(usable) == 1:
+        others = "the other one is a JDK internal" if len(rows) == 2 else f"the other {len(rows) - 1} are JDK internals"
+        return f"re-run with one of the refs above; only {usable[0]['fqn']} is usable outside the JDK ({others})"
+    return "re-run with one of the refs above"
 
 
 def artifact_names(store: GraphStore) -> dict[str, str]:
@@ -177,7 +191,7 @@ def resolve_type_ref(store: GraphStore, ref: SymbolRef, text: str, near: int = 5
             raise AmbiguousError(
                 f"ambiguous: {len(rows)} candidates for {text}",
                 candidates=[_candidate(r, arts) for r in rows],
-                hint="re-run with one of the refs above",
+                hint=_ambiguity_hint(rows),
             )
     raise NotFoundError(f"not found: {text}", candidates=did_you_mean(store, ref.type_name, limit=near))
 

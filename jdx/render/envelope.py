@@ -79,7 +79,7 @@ def error_lines(env: dict) -> list[str]:
         lines.append("did you mean:" if code == "NOT_FOUND" else "candidates:")
         width = max(len(c.get("ref", "")) for c in candidates)
         for c in candidates:
-            extra = c.get("artifact", "")
+            extra = c.get("artifact", "") + ("  (JDK internal)" if c.get("jdk_internal") else "")
             lines.append(f"  {c.get('ref', '').ljust(width)}  {extra}".rstrip())
     if error.get("hint"):
         lines.append(f"hint: {error['hint']}")

@@ -75,3 +75,19 @@ def test_members_max_lines_footer_counts_shown_members(run_jdx):
     # one count, not two: the summary footer leaves it to the truncation line
     assert not re.search(r"members? shown", r.out), r.out
     assert re.search(r"^class java\.util\.AbstractList · java\.base \(bytecode\)$", r.out, re.M), r.out
+
+
+def test_ambiguity_marks_jdk_internals_and_names_the_usable_one(run_jdx):
+    """`members Map`: java.util.Map and javax.swing.text.html.Map (not public): still ambiguous (exit 2, no guess),
+    but the candidate code outside the JDK cannot use is marked, and the hint names the one it can."""
+    r = run_jdx("members", "Map")
+    assert r.code == 2, r.out
+    assert re.search(r"^  javax\.swing\.text\.html\.Map +java\.desktop  \(JDK internal\)$", r.out, re.M), r.out
+    assert re.search(r"^  java\.util\.Map +java\.base$", r.out, re.M), r.out
+    assert "only java.util.Map is usable outside the JDK (the other one is a JDK internal)" in r.out
+    env = json.loads(run_jdx("members", "Map", "--json").out)
+    assert [(c["ref"], c.get("jdk_internal", False)) for c in env["candidates"]] == [
+        ("java.util.Map", False), ("javax.swing.text.html.Map", True)]
+    # two usable candidates: the plain hint
+    shape = run_jdx("members", "List")
+    assert shape.code == 2 and "usable outside" not in shape.out, shape.out
