@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import shlex
 
+from jdx.render.cards import bounded
+
 
 def _markers(e: dict) -> str:
     out = []
@@ -97,7 +99,7 @@ def overrides(r: dict) -> list[str]:
 def _site_text(s: dict, many_targets: bool) -> str:
     text = s["kind"] + (f" {s['line']}" if s["line"] >= 0 else "")
     if s["kind"] in ("ref", "override", "annotation", "impl") and s["detail"]:
-        text += f" ({s['detail']})"
+        text += f" ({bounded(s['detail'])})"  # an annotation's values can run to 100k characters (ScalaSignature)
     if s.get("via"):
         text += f" via {s['via']}"
     if s["detail"] == "inline":

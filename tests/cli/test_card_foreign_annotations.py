@@ -137,3 +137,11 @@ def test_scala_reflect_types_card_is_small(run_jdx):
     assert "source file Types.scala · scala" in lines[1]
     assert "  + @scala.reflect.ScalaSignature (compiler-internal; --json has its value)" in lines
     assert len(r.out) < 10_000
+
+
+def test_usages_of_an_annotation_cut_its_values(run_jdx, jar):
+    """`usages fa.Sig`: each annotated declaration's site shows the annotation, its long element cut the same way."""
+    r = run_jdx("usages", "fa.Sig", "--jars", str(jar), "--no-jdk")
+    assert r.code == 0, r.err
+    assert max(map(len, r.out.splitlines())) < MAX_ELEMENT + 300, max(map(len, r.out.splitlines()))
+    assert "--json has the whole value]" in r.out and "fa.Plain" in r.out
