@@ -216,9 +216,9 @@ def _attribute_lambdas(store: GraphStore, sites: list[dict], view: str = "kotlin
         if enclosing is None or s["target_id"].split("#", 1)[0] == enclosing.lambda_class:
             out.append(s)
             continue
-        if enclosing.continuation and enclosing.row["c_id"] == row.get("target"):
-            continue  # the state machine resuming its suspend function
-        if not enclosing.continuation:
+        if enclosing.resumes is not None and enclosing.resumes == row.get("target"):
+            continue  # the state machine resuming its suspend function (`callers` leaves it out alike)
+        if enclosing.in_lambda:  # a lambda class on the way out (a suspend function's state machine in a lambda too)
             s["lambda"], s["in_lambda"] = enclosing.body, True
         s["row"] = {**enclosing.row, "line": row.get("line", -1)}
         out.append(s)

@@ -250,4 +250,56 @@ def test_callers_and_calls_are_inverse_on_kotlinx_coroutines(tmp_path_factory, j
             assert _edges_of(store, callee, "in", "kotlin").get(foo) == edge, (foo, callee)
             lambdas += edge[2]
     assert lambdas > 100
+    _usages_agree_on_a_sample(store, shown)
     next(stores, None)
+
+
+def _usages_agree_on_a_sample(store, shown: list[str]) -> None:
+    """`usages X --kind call` and `callers X` attribute the sites inside lambda classes alike (state machines nested
+    in lambdas included) for the methods called in lambdas of a sample of `shown`."""
+    from jdx.engine.rel_calls import _facade_twins
+    from jdx.engine.rel_usages import UsageOptions, usages
+    from jdx.engine.relations import method_ref, rows_by_ids
+    from jdx.graph_schema import queries_graph as q
+
+    callees = sorted({c for foo in shown[::3] for c, edge in _edges_of(store, foo, "out", "kotlin").items()
+                      if edge[2] and "#<init>" not in c and "$default(" not in c and c.startswith("kotlinx/")})
+    rows = rows_by_ids(store, q.METHODS_BY_IDS, callees[::2])
+    assert len(rows) > 10
+    for r in rows:
+        by_callers = {caller: (set(edge[0]), edge[2]) for caller, edge in _edges_of(store, r["id"], "in", "kotlin").items()
+                      if "$default(" not in caller}
+        result, _, _ = usages(store, method_ref(r), UsageOptions(kinds=("call",), limit=100_000))
+        sites = [(c["caller_id"], s["line"], bool(s.get("in_lambda"))) for g in result["groups"]
+                 for c in g["callers"] for s in c["sites"] if "$default(" not in c["caller_id"]]
+        # `usages` names a multi-file part's method where its code is; `callers` the facade's copy callers call
+        pairs = _facade_twins(store, {caller for caller, _, _ in sites})
+        fold = {m: pair[0] for m, pair in pairs.items() if pair[1] == m}
+        # one `in lambda` mark per callers edge (any of its sites), one per site in `usages`
+        by_usages: dict[str, tuple[set, bool]] = {}
+        for caller, line, marked in sites:
+            lines, any_marked = by_usages.setdefault(fold.get(caller, caller), (set(), False))
+            by_usages[fold.get(caller, caller)] = (lines | {line}, any_marked or marked)
+        assert by_usages == by_callers, r["id"]
+
+
+def test_usages_agree_with_callers_in_lambda_classes(kstore):
+    """`usages X --kind call` names the same calling methods as `callers X`, with the same lines and `in lambda`
+    marks, for every fixture method called from Kotlin lambda classes and suspend functions' state machines (a state
+    machine resuming its function is neither a caller nor a usage). Constructors aside: `callers` leaves out a method
+    constructing its lambda class (no code of the lambda runs), `usages` keeps it as the `new` site it is."""
+    from jdx.engine.rel_usages import UsageOptions, usages
+    from jdx.engine.relations import method_ref
+
+    called = kstore.rows("MATCH (:Method)-[:INVOKES]->(m:Method) WHERE NOT coalesce(m.external, false) "
+                         "AND NOT m.id CONTAINS '#<init>' RETURN DISTINCT m.id AS id, m.access AS access ORDER BY id")
+    checked = 0
+    for r in called:
+        by_callers = {(caller, line, edge[2]) for caller, edge in _edges_of(kstore, r["id"], "in", "kotlin").items()
+                      for line in edge[0]}
+        result, _, _ = usages(kstore, method_ref(r), UsageOptions(kinds=("call",), limit=10_000))
+        by_usages = {(c["caller_id"], s["line"], bool(s.get("in_lambda")))
+                     for g in result["groups"] for c in g["callers"] for s in c["sites"]}
+        assert by_usages == by_callers, r["id"]
+        checked += bool(by_callers)
+    assert checked >= 3
