@@ -126,6 +126,7 @@ def test_bounded_leaves_short_values_and_cuts_only_the_long_element():
     assert compiler_internal("@scala.reflect.ScalaInlineInfo(x=1)") and not compiler_internal("@scala.reflect.Other")
 
 
+@pytest.mark.soak
 def test_scala_reflect_types_card_is_small(run_jdx):
     """The trial's case: scala-reflect's `Types` card printed one 154,535-character line."""
     if not SCALA_REFLECT.exists():

@@ -171,6 +171,7 @@ def test_really_removed_members_stay_breaking(findings):
     assert _on(findings, "b.Out#extra()") == [("MEMBER_REMOVED", "breaking")]
 
 
+@pytest.mark.soak
 def test_findings_agree_with_java_and_javac(findings, jars):
     """Compiled against the old jar, every client runs against it; against the new one, exactly those whose symbol
     has a breaking finding fail to link or run. Recompiled against the new one, the clients marked so fail."""

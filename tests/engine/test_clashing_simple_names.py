@@ -118,6 +118,7 @@ def test_json_keeps_qualified_descriptors(run_jdx, jar):
 OKIO = Path(os.path.expanduser("~/.m2/repository/com/squareup/okio/okio-jvm/3.6.0/okio-jvm-3.6.0.jar"))
 
 
+@pytest.mark.soak
 def test_kotlin_view_qualifies_the_receiver(run_jdx):
     if not OKIO.exists():
         pytest.skip(f"okio-jvm 3.6.0 is not in the local Maven repository ({OKIO})")

@@ -107,6 +107,7 @@ def test_an_argument_out_of_its_bound_is_a_usage_error(run_jdx, jar):
     assert len(err) == 1 and "String is not within the bound of N (N extends Number)" in err[0], err
 
 
+@pytest.mark.soak
 def test_stdlib_array_deque(run_jdx):
     stdlib = stdlib_jar("2.0.21")
     lines = _lines(run_jdx, stdlib, "kotlin.collections.ArrayDeque<String>")
