@@ -5,14 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from jdx.engine.generic_signatures import (
-    ArrayTypeSig,
-    ClassSignature,
-    ClassTypeSig,
-    MethodSignature,
-    TypeArg,
-    TypeParam,
-)
+from jdx.engine.generic_signatures import ClassTypeSig, signature_nodes
 from jdx.engine.jvm_names import _NEST_SEP, nested_simple_name, simple_name_of
 
 
@@ -45,23 +38,4 @@ def clashing_names(names: Iterable[str], context: Iterable[str] = ()) -> frozens
 
 def class_names(*nodes) -> list[str]:
     """The internal names of the classes signature trees mention (type arguments and bounds included)."""
-    out: list[str] = []
-    stack = list(nodes)
-    while stack:
-        n = stack.pop()
-        if isinstance(n, ClassTypeSig):
-            out.append(n.binary_name)
-            stack.extend(n.args)
-            stack.extend(a for i in n.inner for a in i.args)
-        elif isinstance(n, ArrayTypeSig):
-            stack.append(n.component)
-        elif isinstance(n, TypeArg):
-            if n.type is not None:
-                stack.append(n.type)
-        elif isinstance(n, TypeParam):
-            stack.extend(n.bounds)
-        elif isinstance(n, MethodSignature):
-            stack.extend((*n.type_params, *n.params, n.return_type, *n.throws))
-        elif isinstance(n, ClassSignature):
-            stack.extend((*n.type_params, n.superclass, *n.interfaces))
-    return out
+    return [n.binary_name for n in signature_nodes(*nodes) if isinstance(n, ClassTypeSig)]

@@ -42,6 +42,7 @@ from jdx.engine.generic_signatures import (  # noqa: F401  (re-exported)
     render_type,
     render_type_arg,
     render_type_params,
+    signature_nodes,
 )
 from jdx.engine.jvm_names import (  # noqa: F401  (re-exported)
     MAX_ARRAY_DIMS,
@@ -102,27 +103,7 @@ def erase_sig(node, bounds: dict[str, TypeSig] | None = None):
 
 def type_vars_of(node) -> set[str]:
     """Names of the type variables a signature tree mentions (a method's own included)."""
-    out: set[str] = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, TypeVar):
-            out.add(n.name)
-        elif isinstance(n, ArrayTypeSig):
-            stack.append(n.component)
-        elif isinstance(n, TypeArg):
-            if n.type is not None:
-                stack.append(n.type)
-        elif isinstance(n, ClassTypeSig):
-            stack.extend(n.args)
-            stack.extend(a for i in n.inner for a in i.args)
-        elif isinstance(n, TypeParam):
-            stack.extend(n.bounds)
-        elif isinstance(n, MethodSignature):
-            stack.extend((*n.type_params, *n.params, n.return_type, *n.throws))
-        elif isinstance(n, ClassSignature):
-            stack.extend((*n.type_params, n.superclass, *n.interfaces))
-    return out
+    return {n.name for n in signature_nodes(node) if isinstance(n, TypeVar)}
 
 
 def _fresh(name: str, taken: set[str]) -> str:

@@ -387,3 +387,26 @@ def _format_type_params(params: tuple[TypeParam, ...]) -> str:
         cb = format_signature(p.class_bound) if p.class_bound is not None else ""
         out.append(p.name + ":" + cb + "".join(":" + format_signature(b) for b in p.interface_bounds))
     return "<" + "".join(out) + ">"
+
+
+def signature_nodes(*nodes):
+    """Every node of signature trees, depth first: type arguments, bounds, array components, a method's type
+    parameters, parameters, return type and throws, a class's type parameters and supertypes."""
+    stack = list(nodes)
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, ClassTypeSig):
+            stack.extend(n.args)
+            stack.extend(a for i in n.inner for a in i.args)
+        elif isinstance(n, ArrayTypeSig):
+            stack.append(n.component)
+        elif isinstance(n, TypeArg):
+            if n.type is not None:
+                stack.append(n.type)
+        elif isinstance(n, TypeParam):
+            stack.extend(n.bounds)
+        elif isinstance(n, MethodSignature):
+            stack.extend((*n.type_params, *n.params, n.return_type, *n.throws))
+        elif isinstance(n, ClassSignature):
+            stack.extend((*n.type_params, n.superclass, *n.interfaces))
