@@ -11,15 +11,13 @@ recompiled against it."""
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 import subprocess
 
 import pytest
 
-from tests.diff.shim import main
-from tests.fixtures.javac import javac_jar
+from tests.diff.shim import findings_json, version_jars
 
 _ENTRIES = {
     "b/Entry.java": "package b; public class Entry {}",
@@ -89,18 +87,12 @@ RUNNER = """public class Runner { public static void main(String[] args) throws 
 def jars(tmp_path_factory):
     if shutil.which("javac") is None or shutil.which("java") is None:
         pytest.skip("javac and java are not installed")
-    root = tmp_path_factory.mktemp("diff-bridges")
-    old, _ = javac_jar(root / "old", OLD, "b", "old.jar")
-    new, _ = javac_jar(root / "new", NEW, "b", "new.jar")
-    return root, old, new
+    return version_jars(tmp_path_factory.mktemp("diff-bridges"), OLD, NEW, "b")
 
 
 @pytest.fixture(scope="module")
 def findings(jdx_home, jars):
-    _, old, new = jars
-    code, text = main([str(old), str(new), "--json", "--limit", "1000", "--cache-dir", str(jdx_home / "cache")])
-    assert code == 0, text
-    return [(f["rule"], f["severity"], f["symbol"], f["detail"]) for f in json.loads(text)["result"]["findings"]]
+    return [(f["rule"], f["severity"], f["symbol"], f["detail"]) for f in findings_json(jdx_home / "cache", *jars[1:])]
 
 
 def _clients(root):

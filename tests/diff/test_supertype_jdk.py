@@ -6,15 +6,13 @@ diff reports nothing breaking on the type it uses."""
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 import subprocess
 
 import pytest
 
-from tests.diff.shim import main
-from tests.fixtures.javac import javac_jar
+from tests.diff.shim import findings_json, version_jars
 
 _LIST = " public String get(int i) { return null; } public int size() { return 0; }"
 OLD = {
@@ -59,18 +57,12 @@ CLIENTS = {
 def jars(tmp_path_factory):
     if shutil.which("javac") is None:
         pytest.skip("javac is not installed")
-    root = tmp_path_factory.mktemp("diff-supertype-jdk")
-    old, _ = javac_jar(root / "old", OLD, "s", "old.jar")
-    new, _ = javac_jar(root / "new", NEW, "s", "new.jar")
-    return root, old, new
+    return version_jars(tmp_path_factory.mktemp("diff-supertype-jdk"), OLD, NEW, "s")
 
 
 @pytest.fixture(scope="module")
 def findings(jdx_home, jars):
-    _, old, new = jars
-    code, text = main([str(old), str(new), "--json", "--limit", "1000", "--cache-dir", str(jdx_home / "cache")])
-    assert code == 0, text
-    return [(f["rule"], f["symbol"], f["detail"]) for f in json.loads(text)["result"]["findings"]]
+    return [(f["rule"], f["symbol"], f["detail"]) for f in findings_json(jdx_home / "cache", *jars[1:])]
 
 
 def _failing_clients(root, jar) -> set[str]:
