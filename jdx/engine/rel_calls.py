@@ -68,9 +68,11 @@ class _CallGraph:
 
     def add(self, parent: str, child: str, line: int, kind: str, via: str | None, in_lambda: bool) -> None:
         if not self.g.has_edge(parent, child):
-            self.g.add_edge(parent, child, lines=set(), kinds=set(), via=set(), in_lambda=False, method_ref=False)
+            self.g.add_edge(parent, child, lines=set(), kinds=set(), via=set(), in_lambda=False, method_ref=False,
+                            direct_lines=set(), lambda_lines=set())
         e = self.g.edges[parent, child]
         e["lines"].add(line if line is not None else -1)
+        (e["lambda_lines"] if in_lambda else e["direct_lines"]).add(line if line is not None else -1)
         e["kinds"].add(kind)
         if via:
             e["via"].add(via)
@@ -90,6 +92,8 @@ class _CallGraph:
         for key in ("in_lambda", "method_ref"):
             if data[key]:
                 out[key] = True
+        if data["in_lambda"] and data["direct_lines"]:  # called directly and in a lambda: which lines are in one
+            out["lambda_lines"] = sorted(data["lambda_lines"])
         if data["via"]:
             out["via"] = sorted(data["via"])
         if row.get("c_external"):

@@ -15,7 +15,9 @@ def _markers(e: dict) -> str:
         out.append("⚠ not in workspace")
     if e.get("via"):
         out.append("via " + ", ".join(e["via"]))
-    if e.get("in_lambda"):
+    if e.get("lambda_lines"):  # some of its lines only
+        out.append(f"(in lambda: line {', '.join(str(n) for n in e['lambda_lines'] if n >= 0) or '?'})")
+    elif e.get("in_lambda"):
         out.append("(in lambda)")
     if e.get("method_ref"):
         out.append("(method-ref)")

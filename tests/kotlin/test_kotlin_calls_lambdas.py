@@ -303,3 +303,25 @@ def test_usages_agree_with_callers_in_lambda_classes(kstore):
         assert by_usages == by_callers, r["id"]
         checked += bool(by_callers)
     assert checked >= 3
+
+
+def test_a_callee_called_directly_and_in_a_lambda_says_which_lines(kstore):
+    """`nested` calls Function0#invoke itself (`outer()`) and in its lambda (`inner()`): one entry, both lines, and
+    `lambda_lines` naming the one in the lambda; the text marks `(in lambda: line N)`, not the whole entry."""
+    from jdx.render.graph import call_tree as render
+
+    (invoke,) = [e for e in _tree(kstore, "kl.LibKt#nested") if e["method"] == "kotlin.jvm.functions.Function0#invoke()"]
+    inner, outer = _line("val inner = { target() + 1 }; inner()"), _line("return outer()")
+    assert invoke["lines"] == sorted([inner, outer]) and invoke["in_lambda"] is True
+    assert invoke["lambda_lines"] == [inner]
+    # the reverse side keeps one mark per edge, with the same lines
+    assert _edges_of(kstore, "kotlin/jvm/functions/Function0#invoke()Ljava/lang/Object;", "in", "kotlin")[
+        "kl/LibKt#nested()I"][0] == tuple(sorted([inner, outer]))
+    from jdx.engine.rel_calls import CallOptions, call_tree
+
+    result, _ = call_tree(kstore, "kl.LibKt#nested", CallOptions(view="kotlin", depth=1), "out")
+    (line,) = [x for x in render(result) if "Function0#invoke()" in x]
+    assert f"line {min(inner, outer)}, {max(inner, outer)}  (in lambda: line {inner})" in line, line
+    # every line in lambdas: the plain mark, no `lambda_lines`
+    (target,) = [e for e in _tree(kstore, "kl.LibKt#nested") if e["method"] == "kl.LibKt#target()"]
+    assert target["in_lambda"] is True and "lambda_lines" not in target
