@@ -4,6 +4,7 @@ where one would name two classes: `public static okio.FileSystem get(java.nio.fi
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from jdx.engine.generic_signatures import ClassTypeSig, signature_nodes
 from jdx.engine.jvm_names import _NEST_SEP, nested_simple_name, simple_name_of
@@ -19,6 +20,11 @@ def clashing_names(names: Iterable[str], context: Iterable[str] = ()) -> frozens
     of the line prints too (both are qualified), and each a reader would take for a context class of the same
     simple name (the declaring class, a class it is nested in, the queried class): `java.nio.file.FileSystem` in a
     member of `okio.FileSystem`. Every other class, `java.lang`'s and the context's own included, stays simple."""
+    return _clashing(tuple(names), tuple(context))
+
+
+@lru_cache(maxsize=1 << 16)  # members answers render the same lines again and again
+def _clashing(names: tuple[str, ...], context: tuple[str, ...]) -> frozenset[str]:
     by_simple: dict[str, set[str]] = {}
     for n in names:
         by_simple.setdefault(nested_simple_name(n), set()).add(n)

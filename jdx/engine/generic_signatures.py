@@ -7,6 +7,7 @@ types) is there too.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Union
 
 from jdx.engine.jvm_names import (
@@ -244,6 +245,7 @@ class _SigReader:
         return tuple(params)
 
 
+@lru_cache(maxsize=1 << 16)  # a parse is immutable: one per distinct text
 def parse_type_signature(text: str) -> TypeSig:
     """Parse one JavaTypeSignature (field signature, descriptor, or `V`)."""
     if text == "V":
@@ -254,6 +256,7 @@ def parse_type_signature(text: str) -> TypeSig:
     return sig
 
 
+@lru_cache(maxsize=1 << 16)  # a parse is immutable: one per distinct text
 def parse_field_signature(text: str) -> TypeSig:
     """Parse a field `Signature` attribute (a reference type signature)."""
     r = _SigReader(text)
@@ -262,6 +265,7 @@ def parse_field_signature(text: str) -> TypeSig:
     return sig
 
 
+@lru_cache(maxsize=1 << 16)  # a parse is immutable: one per distinct text
 def parse_class_signature(text: str) -> ClassSignature:
     """Parse a class `Signature` attribute: `<K:..>Lsuper;Liface;...`."""
     r = _SigReader(text)
@@ -273,6 +277,7 @@ def parse_class_signature(text: str) -> ClassSignature:
     return ClassSignature(tps, superclass, tuple(ifaces))
 
 
+@lru_cache(maxsize=1 << 16)  # a parse is immutable: one per distinct text
 def parse_method_signature(text: str) -> MethodSignature:
     """Parse a method `Signature` attribute or a plain method descriptor."""
     r = _SigReader(text)

@@ -378,6 +378,10 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
         seen[key] = entry
         entries.append(entry)
     method_names = {m["name"] for rows in all_methods.values() for m in rows}
+    descriptors: dict[tuple[str, str], list[str]] = {}  # (declaring type, name) -> its methods' descriptors
+    for owner, rows in all_methods.items():
+        for o in rows:
+            descriptors.setdefault((owner, o["name"]), []).append(o["descriptor"])
     out = []
     for e in entries:
         m, kind = e["m"], e["kind"]
@@ -404,8 +408,8 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
             m["_iface"] = e["iface"]
             text, _params, _ret = _render_method(m, owner_simple, e["env"], (target["id"],))
             params = m["descriptor"][: m["descriptor"].index(")") + 1]
-            twins = any(o["name"] == m["name"] and o["descriptor"] != m["descriptor"]
-                        and o["descriptor"].startswith(params) for o in all_methods.get(e["declaring"], []))
+            twins = any(other != m["descriptor"] and other.startswith(params)
+                        for other in descriptors.get((e["declaring"], m["name"]), ()))
             ref = format_member(e["declaring"], m["name"], m["descriptor"], varargs=bool(access & ACC["varargs"]),
                                 with_return=twins)
         if e["declaring"] == OBJECT and target["id"] != OBJECT and not from_id:
