@@ -177,11 +177,14 @@ def resolve_type_ref(store: GraphStore, ref: SymbolRef, text: str, near: int = 5
         rows = store.rows_cached(queries.TYPE_BY_ID, {"id": fqn.replace(".", "/")})
         if rows and not rows[0]["t.external"]:
             return {k[2:]: v for k, v in rows[0].items()}
-    if "." not in ref.type_name:
-        simple = ref.simple_name
+    # a short name: `HashMap`, `Map$Entry`, or as source and jdx's own output write a nested class, `Map.Entry`
+    short = ref.type_name if "." not in ref.type_name else (
+        ref.type_name.replace(".", "$") if ref.type_name[:1].isupper() else None)
+    if short is not None:
+        simple = ref.simple_name if short == ref.type_name else short.rsplit("$", 1)[-1]
         rows = store.rows(queries.TYPES_BY_SIMPLE, {"name": simple})
-        if "$" in ref.type_name:
-            rows = [r for r in rows if r["fqn"].endswith("." + ref.type_name) or r["fqn"].endswith("$" + ref.type_name)]
+        if "$" in short:
+            rows = [r for r in rows if r["fqn"].endswith("." + short) or r["fqn"].endswith("$" + short)]
         if len(rows) == 1:
             found = store.rows(queries.TYPE_BY_ID, {"id": rows[0]["id"]})
             return {k[2:]: v for k, v in found[0].items()}
@@ -230,7 +233,10 @@ def _generic_head(text: str, whole: str) -> tuple[str, str | None]:
     for i in range(at, len(text)):
         depth += {"<": 1, ">": -1}.get(text[i], 0)
         if depth == 0:
-            if text[i + 1:].strip():
+            rest = text[i + 1:].strip()
+            if rest.startswith(">"):
+                raise UsageError(f"{whole!r}: unbalanced '>'")
+            if rest:
                 raise UsageError(f"{whole!r}: type arguments go on the last name only (`pkg.Type<Arg, ...>`)")
             inner = text[at + 1:i].strip()
             if not inner:
@@ -279,21 +285,45 @@ def _array_of(sig: d.TypeSig, dims: int) -> d.TypeSig:
     return sig
 
 
+# Kotlin's names for the classes a type argument of theirs compiles to (`ArrayDeque<Int>` is `ArrayDeque<Integer>`)
+KOTLIN_TYPE_ARGUMENTS = {"Int": "java/lang/Integer", "Any": "java/lang/Object", "Char": "java/lang/Character",
+                         "Nothing": "java/lang/Void", **{f"kotlin.{k}": v for k, v in (
+                             ("Int", "java/lang/Integer"), ("Any", "java/lang/Object"), ("Char", "java/lang/Character"),
+                             ("Long", "java/lang/Long"), ("Short", "java/lang/Short"), ("Byte", "java/lang/Byte"),
+                             ("Boolean", "java/lang/Boolean"), ("Float", "java/lang/Float"),
+                             ("Double", "java/lang/Double"), ("String", "java/lang/String"),
+                             ("Nothing", "java/lang/Void"))}}
+
+
 def _type_argument_row(store: GraphStore, name: str, whole: str) -> dict:
-    """The type a type argument names; a simple name is first tried in java.lang, as Java's implicit import."""
+    """The type a type argument names; a simple name is first tried in java.lang, as Java's implicit import. A short
+    name never picks a JDK type no code outside the JDK can use (`java.awt.TexturePaintContext$Int`); Kotlin's
+    `Int`, `Any`, `kotlin.Long`, ... name the classes they compile to when nothing usable is named so."""
     if "." not in name and "/" not in name and ":" not in name:
         rows = store.rows_cached(queries.TYPE_BY_ID, {"id": "java/lang/" + name})
         if rows and not rows[0]["t.external"]:
             return {k[2:]: v for k, v in rows[0].items()}
     try:
-        return resolve_type(store, name)
+        row = resolve_type(store, name)
+        if "." in name or not ranked_types(store, [row])[0]["jdk_internal"]:
+            return row
+        miss: Exception = NotFoundError(f"not found: {name}", candidates=[])
     except AmbiguousError as exc:
-        refs = ", ".join(c["ref"] for c in exc.candidates[:4])
-        raise UsageError(f"{whole!r}: type argument {name!r} is ambiguous ({refs}): qualify it") from exc
+        usable = [c for c in exc.candidates if not c.get("jdk_internal")]
+        if len(usable) == 1:
+            return resolve_type(store, usable[0]["ref"])
+        if usable:
+            refs = ", ".join(c["ref"] for c in usable[:4]) + (f", … {len(usable) - 4} more" if len(usable) > 4 else "")
+            raise UsageError(f"{whole!r}: type argument {name!r} is ambiguous ({refs}): qualify it") from exc
+        miss = exc
     except NotFoundError as exc:
-        near = [c["ref"] for c in exc.candidates[:3]]
-        raise UsageError(f"{whole!r}: type argument {name!r} is not a type in the workspace"
-                         + (f" (did you mean {', '.join(near)}?)" if near else "")) from exc
+        miss = exc
+    kotlin = store.rows_cached(queries.TYPE_BY_ID, {"id": KOTLIN_TYPE_ARGUMENTS.get(name, "")})
+    if kotlin and not kotlin[0]["t.external"]:
+        return {k[2:]: v for k, v in kotlin[0].items()}
+    near = [c["ref"] for c in getattr(miss, "candidates", [])[:3] if not c.get("jdk_internal")]
+    raise UsageError(f"{whole!r}: type argument {name!r} is not a type in the workspace"
+                     + (f" (did you mean {', '.join(near)}?)" if near else "")) from miss
 
 
 def _applied_args(store: GraphStore, row: dict, written: str, whole: str, depth: int) -> tuple[d.TypeArg, ...]:
