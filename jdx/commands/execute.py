@@ -48,7 +48,7 @@ def run_request(session, cmd: Command, request) -> Outcome:
         return Outcome(envelope.success(cmd.name, request.query, answer), answer.exit_code, request)
     except JdxError as exc:
         if cmd.needs_workspace:
-            exc = _not_found_in_unread(session, exc)
+            exc = _not_found_in_unread(session, _not_found_unreadable_class(session, exc, request.query))
             exc.warnings = _merged(_safe_workspace_warnings(session), exc.warnings)
         return Outcome(envelope.failure(cmd.name, request.query, exc), exc.exit_code, request)
     except Exception as exc:  # noqa: BLE001 - the one place an unexpected failure becomes exit 6
@@ -73,6 +73,28 @@ def _not_found_in_unread(session, exc: JdxError) -> JdxError:
     return ArtifactReadError(f"{exc.message}; {', '.join(unread)} could not be read, so it may be there",
                              candidates=exc.candidates, warnings=exc.warnings,
                              hint="fix or drop the artifact (jdx index --json says why it could not be read)")
+
+
+def _not_found_unreadable_class(session, exc: JdxError, query: str) -> JdxError:
+    """Not found, and the class file the reference names is one the index could not read (CORRUPT_CLASS,
+    UNSUPPORTED_CLASS_VERSION): an artifact error (exit 5) saying so, not "nowhere" (exit 1)."""
+    from jdx.engine.refs import parse_ref
+    from jdx.errors import ArtifactReadError, NotFoundError
+
+    if not isinstance(exc, NotFoundError) or not query:
+        return exc
+    try:
+        paths = {f" {fqn.replace('.', '/')}.class: " for fqn in parse_ref(query.split("<", 1)[0]).type_candidates()}
+        warnings = session.workspace_warnings()
+    except Exception:  # noqa: BLE001 - an unparsable query or an unreadable workspace: the plain not-found stands
+        return exc
+    for w in warnings:
+        if w.code in ("CORRUPT_CLASS", "UNSUPPORTED_CLASS_VERSION") and any(p in f" {w.message}" for p in paths):
+            named = exc.message.removeprefix("not found: ")
+            return ArtifactReadError(f"{named}: the class file is there but could not be read ({w.code}: {w.message})",
+                                     candidates=exc.candidates, warnings=exc.warnings,
+                                     hint="the jar is damaged or newer than jdx reads it (javap -v says more)")
+    return exc
 
 
 def _merged(*groups) -> list:

@@ -67,3 +67,23 @@ def test_missing_adhoc_jar_hint_names_jars_not_ws(run_jdx, tmp_path):
     assert r.code == 5, (r.code, r.out, r.err)
     assert "nonexist.jar" in r.err and "hint: check the path, or drop it from --jars" in r.err, r.err
     assert "ws info" not in r.err
+
+
+def test_a_corrupt_class_named_is_an_artifact_error_not_nowhere(run_jdx, tmp_path):
+    """A reference to a class whose file the index could not read (CORRUPT_CLASS): exit 5 saying the file is there,
+    not exit 1 "not found"; another missing name stays not found."""
+    src, classes = tmp_path / "src", tmp_path / "classes"
+    (src / "cx").mkdir(parents=True)
+    (src / "cx" / "Broken.java").write_text("package cx; public class Broken { public int f() { return 1; } }")
+    (src / "cx" / "Ok.java").write_text("package cx; public class Ok { }")
+    subprocess.run(["javac", "-d", str(classes), *map(str, sorted(src.rglob("*.java")))], check=True)
+    broken = classes / "cx" / "Broken.class"
+    broken.write_bytes(broken.read_bytes()[:40])  # truncated: ASM fails past the constant pool's end
+    jar = tmp_path / "bad.jar"
+    subprocess.run(["jar", "cf", str(jar), "-C", str(classes), "cx"], check=True)
+    for args in (("show", "cx.Broken"), ("body", "cx.Broken#f")):
+        r = run_jdx(*args, "--jars", str(jar), "--no-jdk")
+        assert r.code == 5, (r.code, r.out, r.err)
+        assert "the class file is there but could not be read (CORRUPT_CLASS: bad.jar: cx/Broken.class" in r.err
+    r = run_jdx("show", "cx.Nope", "--jars", str(jar), "--no-jdk")
+    assert r.code == 1 and "not found: cx.Nope" in r.out, (r.code, r.out)
