@@ -69,6 +69,9 @@ def warning_lines_json(items: list[dict]) -> list[str]:
     return lines
 
 
+CANDIDATE_LINES = 10  # an ambiguity's text lists at most this many candidates, and every usable one
+
+
 def error_lines(env: dict) -> list[str]:
     """Text lines of a failure envelope: the message, candidates, hint and warnings."""
     error = env["error"]
@@ -77,10 +80,16 @@ def error_lines(env: dict) -> list[str]:
     candidates = env.get("candidates") or []
     if candidates:
         lines.append("did you mean:" if code == "NOT_FOUND" else "candidates:")
-        width = max(len(c.get("ref", "")) for c in candidates)
-        for c in candidates:
+        # every candidate code outside the JDK can use; the JDK's internals past CANDIDATE_LINES counted, not listed
+        usable = sum(1 for c in candidates if not c.get("jdk_internal"))
+        shown = candidates if len(candidates) <= CANDIDATE_LINES else \
+            [c for i, c in enumerate(candidates) if not c.get("jdk_internal") or i < max(CANDIDATE_LINES, usable)]
+        width = max(len(c.get("ref", "")) for c in shown)
+        for c in shown:
             extra = c.get("artifact", "") + ("  (JDK internal)" if c.get("jdk_internal") else "")
             lines.append(f"  {c.get('ref', '').ljust(width)}  {extra}".rstrip())
+        if len(shown) < len(candidates):
+            lines.append(f"  … {len(candidates) - len(shown)} more JDK internals (--json lists every candidate)")
     if error.get("hint"):
         lines.append(f"hint: {error['hint']}")
     return lines + warning_lines_json(env.get("warnings") or [])

@@ -91,3 +91,18 @@ def test_ambiguity_marks_jdk_internals_and_names_the_usable_one(run_jdx):
     # two usable candidates: the plain hint
     shape = run_jdx("members", "List")
     assert shape.code == 2 and "usable outside" not in shape.out, shape.out
+
+
+def test_a_long_ambiguity_lists_every_usable_candidate_and_counts_the_jdk_internals(run_jdx):
+    """`show Node`: dozens of JDK-internal `Node`s; the text lists 10 candidates (org.w3c.dom.Node, the one usable,
+    first) and counts the rest; --json keeps every candidate."""
+    from jdx.render.envelope import CANDIDATE_LINES
+
+    data = json.loads(run_jdx("show", "Node", "--json").out)
+    every = data["candidates"]
+    assert len(every) > CANDIDATE_LINES + 5 and every[0]["ref"] == "org.w3c.dom.Node"
+    r = run_jdx("show", "Node")
+    assert r.code == 2
+    listed = [line for line in r.out.splitlines() if line.startswith("  ") and not line.startswith("  …")]
+    assert len(listed) == CANDIDATE_LINES and listed[0].split()[0] == "org.w3c.dom.Node"
+    assert f"  … {len(every) - CANDIDATE_LINES} more JDK internals (--json lists every candidate)" in r.out.splitlines()
