@@ -267,6 +267,10 @@ class Session:
                 self._store = GraphStore(report.graph / "graph.kz", read_only=True)
             self._graph_warnings = report.warnings
             self._marked = time.monotonic()
+            from jdx.engine.unbuilt_sources import register
+
+            # a type missing from this graph that a source directory declares is answered with that file
+            register(self._store, self.source_dirs(), self.selection().spec.project)
         elif time.monotonic() - self._marked > MARK_USED_EVERY:  # a long-lived process still uses its graph
             from jdx.graph_schema.retention import mark_used
 
@@ -288,13 +292,17 @@ class Session:
 
         store = self.store()
         if self._source_context is None or self._source_context.store is not store:
-            self.artifacts()
-            spec_src = list(getattr(self.selection().spec, "src", []) or []) + self._extra_src
-            src_dirs = list(dict.fromkeys(spec_src + list(self.options.src or [])))
             self._source_context = SourceContext(store, self.cache, {a.key: a for a in self.artifacts()},
-                                                 list(self.options.sources or []), src_dirs,
+                                                 list(self.options.sources or []), self.source_dirs(),
                                                  jvm=LoaderJvmTools())
         return self._source_context
+
+    def source_dirs(self) -> list[str]:
+        """The workspace's source directories: the spec's and the discovered project's (src/main/java, ...), then
+        --src."""
+        self.artifacts()
+        spec_src = list(getattr(self.selection().spec, "src", []) or []) + self._extra_src
+        return list(dict.fromkeys(spec_src + list(self.options.src or [])))
 
     def source_window(self, type_id: str, line: int, context: int = 3) -> dict | None:
         """Lines around `line` of class `type_id` from its sources (for `samples`); None without sources."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jdx.commands.registry import Command, Request, argument, option
-from jdx.errors import UsageError
+from jdx.errors import NotFoundError, UsageError
 
 ENGINES = ("javap", "vineflower", "procyon")
 
@@ -45,7 +45,10 @@ def body_answer(session, text: str, opts=None):
     opts = opts or src_body.BodyOptions()
     src_body.check_options(opts)
     ctx = session.source_context()
-    kind, found = src_body.resolve_symbol(ctx.store, text, require_one=True)
+    try:
+        kind, found = src_body.resolve_symbol(ctx.store, text, require_one=True)
+    except NotFoundError as exc:
+        return _from_source_file(exc, opts.engine, lambda unbuilt: unbuilt.body(ctx, text, opts))
     target = src_body.type_target(found) if kind == "type" else src_body.member_target(ctx, found.members[0])
     result, warnings, provenance = src_body.body(ctx, target, opts)
     result["next"] = _answerable_next(ctx, target, result.get("next"))
@@ -118,8 +121,11 @@ def source_answer(session, text: str, lines: str | None = None, around: str | No
     from jdx.engine.resolve import resolve_type
 
     ctx = session.source_context()
-    result, warnings, provenance = src_source.source(ctx, resolve_type(ctx.store, text), lines, around, context,
-                                                     engine)
+    try:
+        type_row = resolve_type(ctx.store, text)
+    except NotFoundError as exc:
+        return _from_source_file(exc, engine, lambda unbuilt: unbuilt.source(ctx, text, lines, around, context))
+    result, warnings, provenance = src_source.source(ctx, type_row, lines, around, context, engine)
     return Answer(result, warnings, provenance=provenance)
 
 
@@ -143,7 +149,23 @@ def doc_answer(session, text: str, opts=None):
     from jdx.engine import src_doc
     from jdx.engine.answer import Answer
 
-    result, warnings, provenance = src_doc.doc(session.source_context(), text, opts or src_doc.DocOptions())
+    ctx, opts = session.source_context(), opts or src_doc.DocOptions()
+    try:
+        result, warnings, provenance = src_doc.doc(ctx, text, opts)
+    except NotFoundError as exc:
+        return _from_source_file(exc, None, lambda unbuilt: unbuilt.doc(ctx, text, opts))
+    return Answer(result, warnings, provenance=provenance)
+
+
+def _from_source_file(miss: NotFoundError, engine: str | None, read):
+    """A type not in the graph that a source directory declares (a module not built): `read(unbuilt_sources)`'s
+    answer from that file; any other miss, or an --engine that needs a class file, stays `miss`."""
+    from jdx.engine import unbuilt_sources
+    from jdx.engine.answer import Answer
+
+    if not unbuilt_sources.explained(miss) or engine is not None:
+        raise miss
+    result, warnings, provenance = read(unbuilt_sources)
     return Answer(result, warnings, provenance=provenance)
 
 

@@ -7,6 +7,7 @@ import re
 
 from jdx.coords import coordinate_of_path
 from jdx.engine import descriptors as d
+from jdx.engine import unbuilt_sources
 from jdx.engine.ranking import internal_packages, symbol_key
 from jdx.engine.refs import SymbolRef, parse_ref
 from jdx.engine.type_bounds import check_bounds, class_type_params
@@ -196,7 +197,8 @@ def resolve_type_ref(store: GraphStore, ref: SymbolRef, text: str, near: int = 5
                 candidates=[_candidate(r, arts) for r in rows],
                 hint=_ambiguity_hint(rows),
             )
-    raise NotFoundError(f"not found: {text}", candidates=did_you_mean(store, ref.type_name, limit=near))
+    miss = NotFoundError(f"not found: {text}", candidates=did_you_mean(store, ref.type_name, limit=near))
+    raise unbuilt_sources.not_found(store, ref, text, miss)  # a source directory declaring it says where
 
 
 def did_you_mean(store: GraphStore, name: str, limit: int = 5) -> list[dict]:

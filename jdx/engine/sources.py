@@ -161,7 +161,7 @@ def _explicit(paths: list[str]) -> list[SourceRoot]:
     return out
 
 
-def _src_dirs(paths: list[str]) -> list[SourceRoot]:
+def src_dir_roots(paths: list[str]) -> list[SourceRoot]:
     """`--src` directories; a project directory also answers for its `src/main/java` and `src/main/kotlin`."""
     out = []
     for p in paths:
@@ -240,7 +240,7 @@ def _roots(kind: str, path: str, spec: str, explicit: list[str], src_dirs: list[
     if kind == "jar":
         roots += paired_jars(path)
         roots.append(SourceRoot("zip", path, os.path.basename(path), "embedded"))
-    roots += _src_dirs(src_dirs)
+    roots += src_dir_roots(src_dirs)
     if kind == "jrt" and spec.startswith("jrt:") and "!" in spec:
         home, module = spec[len("jrt:"):].rsplit("!", 1)
         root = jdk_src_zip(home)
