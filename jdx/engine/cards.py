@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 from jdx.engine import descriptors as d
 from jdx.engine.member_resolve import canonical_ref, collect, lookup
-from jdx.engine.members import ACC, ACCESS_LEVELS, _modifiers, _render_field, _render_method, access_level, is_hidden
+from jdx.engine.members import (ACC, ACCESS_LEVELS, _modifiers, _render_field, _render_method, access_level,
+                                constructor_name, is_hidden)
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.resolve import artifact_names, resolve_type
 from jdx.errors import UsageError, Warning_
@@ -292,7 +293,7 @@ def render_member(row: dict, *, is_field: bool, owner: str, env: dict, iface: bo
         item.update(text="static {}", modifiers=["static"], params=[], returns=None, throws=[],
                     param_names_from=None, default=None)
         return item
-    text, params, ret = _render_method(dict(row, _iface=iface), d.simple_name_of(owner), env)
+    text, params, ret = _render_method(dict(row, _iface=iface), constructor_name(owner), env)
     names, names_from = _param_names(row, len(params))
     head = text[: text.index("(")]
     rest = text[len(head) + 2 + len(", ".join(params)):]

@@ -77,10 +77,19 @@ def kotlin_entry(d: dict) -> dict:
             "jvm": links}
 
 
-def unavailable(type_row: dict) -> Warning_:
-    return Warning_("KOTLIN_VIEW_UNAVAILABLE",
-                    f"{type_row['fqn']} carries @kotlin.Metadata that could not be read (see `jdx index` warnings); "
-                    f"showing its JVM view")
+def unavailable(type_row: dict) -> list[Warning_]:
+    """Why a Kotlin class has no Kotlin view: KOTLIN_VIEW_UNAVAILABLE when its @kotlin.Metadata does not decode (the
+    index warned too); nothing when it does, as kotlinc's synthetic classes (kind 3: lambdas, `$WhenMappings`,
+    `$DefaultImpls`) declare nothing in Kotlin and their JVM view is all there is (the card names the kind)."""
+    from jdx.kotlin import MetadataError, decode_metadata
+
+    try:
+        decode_metadata(type_row.get("kotlin") or "", lambdas=False)
+    except MetadataError:
+        return [Warning_("KOTLIN_VIEW_UNAVAILABLE",
+                         f"{type_row['fqn']} carries @kotlin.Metadata that could not be read (see `jdx index` "
+                         f"warnings); showing its JVM view")]
+    return []
 
 
 def show_view(store, result: dict, type_row: dict) -> list[Warning_]:
@@ -88,7 +97,7 @@ def show_view(store, result: dict, type_row: dict) -> list[Warning_]:
     decls = decls_of(store, type_row["id"])
     header = next((d for d in decls if d["kind"] == "class" and d["owner"] == type_row["id"]), None)
     if not decls or (header is None and result["kotlin"]["kind"] == "class"):
-        return [unavailable(type_row)]
+        return unavailable(type_row)
     result["view"] = "kotlin"
     result["kotlin"]["declaration"] = header["signature"] if header else None
     keyword = keyword_of(header)
@@ -132,7 +141,7 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
     header = next((d for d in all_decls if d["kind"] == "class" and d["owner"] == type_row["id"]), None)
     decls = [d for d in all_decls if d["kind"] != "class"]
     if header is None and not decls:
-        return [unavailable(type_row)]
+        return unavailable(type_row)
     claimed = {link.split(":", 1)[1] for d in decls for link in d["jvm"] or ()}
     companion = json.loads(header["detail"] or "{}").get("companion") if header else None
     claimed |= _holder_fields(type_row["id"], keyword_of(header), companion)  # folded into the class itself

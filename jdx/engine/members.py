@@ -174,6 +174,19 @@ def _qualify(m: dict, context: tuple[str, ...], *nodes, extra: tuple[str, ...] =
     return d.clashing_names([*d.class_names(*nodes), *extra], (*context, *((owner,) if owner else ())))
 
 
+_SHADOW_SUFFIX = re.compile(r"@[0-9a-f]{16}$")  # a shadowed copy's graph id `name@<artifact>` (refs.format_type)
+
+
+def constructor_name(type_id: str) -> str:
+    """The name a constructor prints under: its class's simple name; a local class's as its source declares it
+    (`Foo$1Local` -> `Local`); an anonymous or lambda class's, which has none (`1`), its name after the package
+    (`RealConnection$connectTls$1`), as its card's `anonymous class` line names it."""
+    simple = d.simple_name_of(type_id)
+    if not simple[:1].isdigit():
+        return simple
+    return simple.lstrip("0123456789") or _SHADOW_SUFFIX.sub("", type_id).rsplit("/", 1)[-1]
+
+
 def _render_method(m: dict, owner_simple: str, env: dict, context: tuple[str, ...] = ()) -> tuple[str, list[str], str]:
     """(declaration text, parameter types, return type) in simple names, generics substituted; a simple name that
     would name two classes (two in the line, or one beside the declaring class) prints qualified."""
@@ -190,7 +203,7 @@ def _render_method(m: dict, owner_simple: str, env: dict, context: tuple[str, ..
     mods = _modifiers(m["access"], method=True, interface_owner=m.get("_iface", False))
     name = owner_simple if m["name"] == "<init>" else m["name"]
     head = " ".join(x for x in (mods, tparams, "" if m["name"] == "<init>" else ret) if x)
-    text = f"{head} {name}({', '.join(params)})"
+    text = (f"{head} " if head else "") + f"{name}({', '.join(params)})"  # a package-private constructor: no head
     if throws:
         text += " throws " + ", ".join(throws)
     return text, params, ret
@@ -398,7 +411,7 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
             continue
         if from_id and e["declaring"] != from_id:
             continue
-        owner_simple = d.simple_name_of(target["id"] if kind == "constructor" else e["declaring"])
+        owner_simple = constructor_name(target["id"]) if kind == "constructor" else d.simple_name_of(e["declaring"])
         if kind == "field":
             text = _render_field(m, e["env"], (target["id"],))
             # `Type#name` would also name same-named methods; `Type#name:type` names the field alone

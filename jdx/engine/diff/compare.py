@@ -29,6 +29,7 @@ from jdx.engine.diff.members import (
     find_inherited,
     is_enum_constant,
     kind_of,
+    old_descriptor_bridge,
 )
 from jdx.engine.diff.surface import (ABSTRACT, FINAL, LEVELS, OBJECT, PROTECTED, PUBLIC, STATIC, VOLATILE_OR_BRIDGE,
                                     Member, Surface, TypeInfo)
@@ -359,13 +360,22 @@ def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], s
     out: list[Finding] = []
     removed: list[Member] = []
     added: list[Member] = []
-    flipped: set[str] = set()  # keys of new members that were an old member with the synthetic flag flipped
+    # keys of new members an old member's finding already tells: the old member with its synthetic flag flipped, or
+    # (--include-synthetic) the bridge keeping an old descriptor behind a narrowed return (MEMBER_MADE_SYNTHETIC,
+    # whose other half is the narrowed method)
+    flipped: set[str] = set()
     for key, m in old_members.items():
         other = new_members.get(key)
         if other is None and (other := _synthetic_flip(m, n.members)) is not None:
             flipped.add(other.key)
+            if m.synthetic and not m.is_field and other.key != m.key and other.key in old_members \
+                    and other.key in new_members:
+                continue  # a bridge whose descriptor the method it bridged now has: that method's pairing tells it
         if other is not None:
             found = compare_member(m, other, o, sides, platform)
+            if not m.is_field and m.returns != other.returns and \
+                    (bridge := old_descriptor_bridge(m, other, sides[1])) is not None:
+                flipped.add(bridge.key)
             if other.synthetic != m.synthetic and (other.synthetic or other.key in new_members):
                 out.append(_synthetic_flipped(m, other))
                 if other.synthetic:  # no source sees it now: the names and the Signature compilers read are moot

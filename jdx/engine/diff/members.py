@@ -189,7 +189,7 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
 
     out: list[Finding] = []
     if not o.is_field and o.returns != n.returns:
-        bridge = _old_descriptor_bridge(o, n, sides[1])
+        bridge = old_descriptor_bridge(o, n, sides[1])
         if bridge is not None:
             out.append(make("MEMBER_MADE_SYNTHETIC", _narrowed_behind_bridge(o, n, bridge)))
         else:
@@ -236,7 +236,7 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
     return out
 
 
-def _old_descriptor_bridge(o: Member, n: Member, new: Surface) -> Member | None:
+def old_descriptor_bridge(o: Member, n: Member, new: Surface) -> Member | None:
     """The synthetic method of `n`'s own type (not a supertype's) with exactly `o`'s descriptor, static as `o` and
     at least as visible (javac's bridge for a covariant return), or None: what still links `o`'s compiled callers."""
     if n.declared_in:
