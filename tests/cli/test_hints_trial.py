@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures.javac import javac_jar
+
 OKIO = Path.home() / ".m2/repository/com/squareup/okio/okio-jvm/3.6.0/okio-jvm-3.6.0.jar"
 SOURCES = {"nh/Greeter.java": "package nh;\n/** Says hello. */\npublic class Greeter {\n"
                               "  /** The greeting for {@code name}. */\n"
@@ -21,14 +23,9 @@ def jars(tmp_path_factory) -> tuple[Path, Path]:
     if shutil.which("javac") is None:
         pytest.skip("javac is not installed")
     root = tmp_path_factory.mktemp("hints")
-    src, classes = root / "src", root / "classes"
-    for name, text in SOURCES.items():
-        (src / name).parent.mkdir(parents=True, exist_ok=True)
-        (src / name).write_text(text)
-    subprocess.run(["javac", "-g", "-d", str(classes), *map(str, sorted(src.rglob("*.java")))], check=True)
-    bare, embedded = root / "bare.jar", root / "embedded.jar"
-    subprocess.run(["jar", "cf", str(bare), "-C", str(classes), "nh"], check=True)
-    subprocess.run(["jar", "cf", str(embedded), "-C", str(classes), "nh", "-C", str(src), "nh"], check=True)
+    bare, classes = javac_jar(root, SOURCES, "nh", "bare.jar", debug=True)
+    embedded = root / "embedded.jar"
+    subprocess.run(["jar", "cf", str(embedded), "-C", str(classes), "nh", "-C", str(root / "src"), "nh"], check=True)
     return bare, embedded
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from jdx.engine.clashing_names import clashing_names
+from tests.fixtures.javac import javac_jar
 
 SOURCES = {
     "a/List.java": "package a; public class List {}",
@@ -38,14 +39,7 @@ QUALIFIED = re.compile(r"(?<![\w.$])(?:[a-z_][\w]*\.)+[A-Z][\w$]*")
 def jar(tmp_path_factory):
     if shutil.which("javap") is None or shutil.which("javac") is None:
         pytest.skip("javac/javap are not installed")
-    root = tmp_path_factory.mktemp("clashing")
-    src, classes = root / "src", root / "classes"
-    for name, text in SOURCES.items():
-        (src / name).parent.mkdir(parents=True, exist_ok=True)
-        (src / name).write_text(text)
-    subprocess.run(["javac", "-g", "-d", str(classes), *map(str, sorted(src.rglob("*.java")))], check=True)
-    out = root / "clashing.jar"
-    subprocess.run(["jar", "cf", str(out), "-C", str(classes), "a"], check=True)
+    out, classes = javac_jar(tmp_path_factory.mktemp("clashing"), SOURCES, "a", "clashing.jar", debug=True)
     javap = subprocess.run(["javap", "-cp", str(classes), "a.FileSystem"], capture_output=True, text=True,
                            check=True).stdout
     return out, javap
