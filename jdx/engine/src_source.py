@@ -111,14 +111,20 @@ def source(ctx: SourceContext, type_row: dict, lines: str | None, around: str | 
     return _answer(ctx, type_row, file, origin, engine_info, warnings, lines, around, context)
 
 
+def line_range(lines: str, total: int, display: str) -> tuple[int, int]:
+    """`--lines A:B` (or `A:`, `A`) within a file of `total` lines: (first, last), B capped at the end; A past the
+    end is a usage error naming the file."""
+    a, b = parse_lines(lines)
+    if a > total:
+        raise UsageError(f"--lines {lines}: {display} has {total} lines")
+    return a, min(total, b if b is not None else total)
+
+
 def _answer(ctx: SourceContext, type_row: dict, file: SourceFile, origin: str, engine: dict | None,
             warnings: list[Warning_], lines: str | None, around: str | None, context: int | None):
     total = len(file.lines)
     if lines:
-        a, b = parse_lines(lines)
-        if a > total:
-            raise UsageError(f"--lines {lines}: {file.display} has {total} lines")
-        b = min(total, b if b is not None else total)
+        a, b = line_range(lines, total, file.display)
     elif around:
         a, b = _around(ctx, type_row, around, file, origin)
         n = DEFAULT_AROUND_CONTEXT if context is None else context

@@ -288,17 +288,14 @@ def _source_info(f: _File, a: int, b: int) -> dict:
 
 def source(ctx, text: str, lines: str | None, around: str | None, context: int | None):
     """`jdx source <type>` of a type only a source file declares: the file, `--lines`, or `--around <member>`."""
-    from jdx.engine.src_source import DEFAULT_AROUND_CONTEXT, parse_lines
+    from jdx.engine.src_source import DEFAULT_AROUND_CONTEXT, line_range
 
     f, ref = _open(ctx, text)
     if ref.member is not None:
         raise UsageError(f"{text!r} names a member; this command takes a type")
     total = len(f.lines)
     if lines:
-        a, b = parse_lines(lines)
-        if a > total:
-            raise UsageError(f"--lines {lines}: {f.found.shown} has {total} lines")
-        b = min(total, b if b is not None else total)
+        a, b = line_range(lines, total, f.found.shown)
     elif around:
         _type_or_fail(f, text)
         member_text = around if "#" in around else f"{f.found.type_name}#{around}"
