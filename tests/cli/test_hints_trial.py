@@ -48,6 +48,7 @@ def test_with_sources_a_javap_body_suggests_the_doc(run_jdx, jars):
     assert r.code == 0 and "The greeting for" in r.out
 
 
+@pytest.mark.soak
 def test_okio_javap_body_has_no_doc_hint(run_jdx):
     """The trial's case: okio-jvm has no sources in ~/.m2, and `jdx doc` there says only `(no javadoc)`."""
     if not OKIO.exists():

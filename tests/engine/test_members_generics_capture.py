@@ -63,6 +63,7 @@ def _javac_rejects(service, tmp_path, lines: list[str]) -> set[int]:
     return {int(n) - 6 for n in re.findall(r"Probe\.java:(\d+): error", out.stderr)}
 
 
+@pytest.mark.soak
 def test_a_generic_methods_own_variable_is_renamed_not_captured(service):
     assert _texts(service, "g.Clash", "andThen") == [
         "public default <V1> Function<String, V1> andThen(Function<? super V, ? extends V1>)"]

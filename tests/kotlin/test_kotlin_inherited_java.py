@@ -137,6 +137,7 @@ def test_a_java_class_in_the_chain_passes_its_arguments_on_as_platform_types(run
     assert java["text"] == "public String mid()" and "kotlin" not in java
 
 
+@pytest.mark.soak
 def test_a_raw_java_supertype_or_a_java_collection_argument_is_not_guessed(run):
     assert "public open fun get(): T" in _lines(run, "kj.RawInJava")  # kotlin-reflect: Any? (a raw type)
     # kotlin-reflect: `(Mutable)List<String!>!`, a mutability-flexible type the Kotlin renderer has no text for

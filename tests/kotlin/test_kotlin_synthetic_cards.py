@@ -123,6 +123,7 @@ OKIO = M2 / "com/squareup/okio/okio-jvm/3.6.0/okio-jvm-3.6.0.jar"
 STDLIB = M2 / "org/jetbrains/kotlin/kotlin-stdlib/1.9.10/kotlin-stdlib-1.9.10.jar"
 
 
+@pytest.mark.soak
 def test_the_trial_s_okhttp_lambda(run_jdx):
     missing = [str(j) for j in (OKHTTP, OKIO, STDLIB) if not j.exists()]
     if missing:
