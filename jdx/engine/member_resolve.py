@@ -28,7 +28,7 @@ from jdx.graph_schema.store import GraphStore
 
 MAX_SUGGESTIONS = 5
 NEAR_OWNERS = 50  # near type names a misspelled owner's suggestions are drawn from (cheap: one fuzzy query)
-_HINT = "re-run with one of the refs above"
+_HINT = "re-run with one of the candidates' refs"
 
 
 @dataclass

@@ -43,8 +43,8 @@ def _ambiguity_hint(rows: list[dict]) -> str:
     usable = [r for r in rows if not r["jdk_internal"]]
     if len(usable) == 1:
         others = "the other one is a JDK internal" if len(rows) == 2 else f"the other {len(rows) - 1} are JDK internals"
-        return f"re-run with one of the refs above; only {usable[0]['fqn']} is usable outside the JDK ({others})"
-    return "re-run with one of the refs above"
+        return f"re-run with one of the candidates' refs; only {usable[0]['fqn']} is usable outside the JDK ({others})"
+    return "re-run with one of the candidates' refs"
 
 
 def artifact_names(store: GraphStore) -> dict[str, str]:
@@ -146,7 +146,7 @@ def _resolve_in_coordinate(store: GraphStore, ref: SymbolRef, text: str, near: i
             f"not found: {coord} is not in the workspace"
             + (f" (present: {', '.join(sorted({o['coord'] for o in others}))})" if others else ""),
             candidates=[{"ref": f"{o['coord']}/{ref.type_name}", "artifact": o["artifact"]} for o in others],
-            hint=("re-run with one of the refs above" if others else f"add it with --jars <path to {coord}>"
+            hint=("re-run with one of the candidates' refs" if others else f"add it with --jars <path to {coord}>"
                   if coord.endswith(".jar") else f"add it with --coord {coord}"))
     ids = {r["a.id"] for r in artifacts}
     for fqn in ref.type_candidates():
@@ -164,7 +164,7 @@ def _resolve_in_coordinate(store: GraphStore, ref: SymbolRef, text: str, near: i
             raise AmbiguousError(f"ambiguous: {len(rows)} candidates for {text}",
                                  candidates=[{**_candidate(r, arts), "ref": f"{coord}/{r['fqn']}"}
                                              for r in ranked_types(store, rows)],
-                                 hint="re-run with one of the refs above")
+                                 hint="re-run with one of the candidates' refs")
     raise NotFoundError(f"not found: {text} ({coord} is in the workspace; it has no type {ref.type_name})",
                         candidates=did_you_mean(store, ref.type_name, limit=near))
 
@@ -315,7 +315,8 @@ def _type_argument_row(store: GraphStore, name: str, whole: str) -> dict:
         if len(usable) == 1:
             return resolve_type(store, usable[0]["ref"])
         if usable:
-            refs = ", ".join(c["ref"] for c in usable[:4]) + (f", … {len(usable) - 4} more" if len(usable) > 4 else "")
+            more = f", … {len(usable) - 4} more" if len(usable) > 4 else ""
+            refs = ", ".join(c["ref"] for c in usable[:4]) + more
             raise UsageError(f"{whole!r}: type argument {name!r} is ambiguous ({refs}): qualify it") from exc
         miss = exc
     except NotFoundError as exc:

@@ -329,7 +329,7 @@ def imports(store: GraphStore, text: str) -> tuple[dict, list[Warning_]]:
         raise AmbiguousError(f"ambiguous: {len(types)} types named {text}",
                              candidates=[{"ref": format_type(t["id"]), "kind": t["kind"],
                                           "artifact": arts.get(t["artifact"], {}).get("name", "")} for t in types],
-                             hint="re-run with one of the refs above")
+                             hint="re-run with one of the candidates' refs")
     if not types:
         top = top_level(store, member, owner_text or None)
         if top:

@@ -265,7 +265,7 @@ def _members(f: _File, ref: SymbolRef, text: str, require_one: bool) -> list:
     if require_one and len(found) > 1:
         raise AmbiguousError(f"ambiguous: {len(found)} candidates for {text}",
                              candidates=[{"ref": _member_ref(f, d), "kind": d.kind} for d in found],
-                             hint="re-run with one of the refs above")
+                             hint="re-run with one of the candidates' refs")
     return found
 
 
