@@ -19,12 +19,12 @@ import heapq
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
-from jdx.engine.descriptors import package_of
 from jdx.engine.ranking import internal_packages, is_jdk_internal, symbol_key
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.search_index import index_for
-from jdx.engine.search_match import (EXACT, GLOB_CHARS, HUMP, TIER_NAMES, Pattern, compile_pattern, fuzzy_budget,
+from jdx.engine.search_match import (EXACT, HUMP, TIER_NAMES, Pattern, compile_pattern, fuzzy_budget,
                                      glob_to_regex, levenshtein, name_words, owner_test, qualifier_regex)
+from jdx.engine.search_owners import hump_owners, names_a_type, owner_tier
 from jdx.errors import NotFoundError, UsageError
 from jdx.graph_schema import queries_search
 from jdx.graph_schema.queries_search import TYPE_KINDS
@@ -244,9 +244,9 @@ def search(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, dic
         if has_kotlin(store):  # members folded into one Kotlin declaration leave room: rank a few more
             opts = replace(opts, limit=opts.limit * 2)
     # a qualifier naming no type or package is read as camel humps at once; one that does, only if it found nothing
-    owner_tiers = None if p.qualifier is None or _names_literally(store, p.qualifier) else _hump_owners(store, p)
+    owner_tiers = None if p.qualifier is None or _names_literally(store, p.qualifier) else hump_owners(store, p)
     result = _run(store, p, kinds, arts, opts, fuzzy=False, owner_tiers=owner_tiers)
-    if result["total"] == 0 and owner_tiers is None and (owner_tiers := _hump_owners(store, p)):
+    if result["total"] == 0 and owner_tiers is None and (owner_tiers := hump_owners(store, p)):
         result = _run(store, p, kinds, arts, opts, fuzzy=False, owner_tiers=owner_tiers)
     if result["total"] == 0 and opts.fuzzy and p.mode == "hump":
         result = _run(store, p, kinds, arts, opts, fuzzy=True)
@@ -316,7 +316,7 @@ def _scope_words(opts: SearchOptions) -> str:
 
 def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None, opts: SearchOptions,
          fuzzy: bool, owner_tiers: dict[str, int] | None = None) -> dict:
-    """One search of `p`; `owner_tiers`: the types a camel-hump qualifier names and their tiers (`_hump_owners`),
+    """One search of `p`; `owner_tiers`: the types a camel-hump qualifier names and their tiers (`hump_owners`),
     which stand for the qualifier's literal owners: a hit ranks by its name's tier, then by its owner's."""
     symbol_kinds = [k for k in SYMBOL_KINDS if k in kinds]
     art_ids = [a["id"] for a in arts] if arts is not None else None
@@ -339,7 +339,7 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
         else:
             groups, total = _best_groups(store, p, opts.limit, (symbol_kinds, art_ids, pkg, owners))
         for _, g in groups if owner_tiers is not None else ():
-            g["owner_tier"] = _owner_tier(g, owner_tiers)
+            g["owner_tier"] = owner_tier(g, owner_tiers)
         typo = p.lower if fuzzy else None
         internal = internal_packages(store)
         written = _written(p, fuzzy)
@@ -491,7 +491,7 @@ def _group_key(tier: int, g: dict, typo: str | None = None, internal=None, writt
     `VERSION`, `Module` before the packages `java.lang.module` and `...databind.module`. For a typo
     (`typo`, lower-cased), names of one edit distance sharing a longer prefix with it come first: `Charet` is
     nearer `Charset` than `Caret`; members of a camel-hump qualifier's types, those of its better-matched types
-    (`owner_tier`, `_hump_owners`)."""
+    (`owner_tier`, `search_owners.hump_owners`)."""
     near = -_common_prefix(g["name"].lower(), typo) if typo is not None else g.get("owner_tier", 0)
     as_written = 0 if tier == EXACT and g["name"] == written and g["kind"] in TYPE_KINDS + (ALIAS,) else 1
     internal_flag, *rest = symbol_key(g["owner"], g["pub"], g["name"], g["rank"], internal)
@@ -536,42 +536,11 @@ def _best_groups(store: GraphStore, p: Pattern, limit: int, filters: tuple) -> t
     return found, index.count(tiers, kinds)
 
 
-def _hump_owners(store: GraphStore, p: Pattern) -> dict[str, int] | None:
-    """type id -> tier of the types whose simple name the qualifier's last segment matches as a camel-hump pattern
-    (`OM#readValue`, `CHM.putIfAbsent`: ObjectMapper, ConcurrentHashMap), within what the segments before it name
-    (`databind.OMapper`); None when the qualifier is no such pattern. Asked only when the qualifier, read literally
-    (a type or a package), names nothing or finds nothing: an exact qualifier keeps its exact answer."""
-    import re
-
-    if p.qualifier is None or p.mode == "regex":
-        return None
-    outer, _, simple = p.qualifier.rpartition(".")
-    if not re.fullmatch(r"[A-Za-z_][\w$]*", simple) or any(c in outer for c in GLOB_CHARS):
-        return None
-    index = index_for(store)
-    # types start with a capital (the rare lower-case class is named exactly, so literally): the names' other
-    # symbols (methods, fields) are never taken
-    tiers = {n: t for n, t in index.matching(compile_pattern(simple)).items() if n[:1].isupper() or n[:1] == "_"}
-    if not tiers:
-        return None
-    within = (qualifier_regex(outer, member=False),) * 2 if outer else None
-    found: dict[str, int] = {}
-    for r in index.rows(tiers, TYPE_KINDS, None, None, within):
-        found[r["owner"]] = min(tiers[r["name"]], found.get(r["owner"], tiers[r["name"]]))
-    return found or None
-
-
 def _names_literally(store: GraphStore, qualifier: str) -> bool:
     """Whether a search qualifier, read literally, names a type or a package of the workspace (`HashMap`,
     `java.util`, `util`), so that it can find something without camel humps."""
-    return _names_a_type(store, qualifier) or any(
+    return names_a_type(store, qualifier) or any(
         full == qualifier or full.endswith("." + qualifier) for full, _last, _words in _package_names(store))
-
-
-def _owner_tier(g: dict, owner_tiers: dict[str, int]) -> int:
-    """The tier of the hump-matched type a group is a member of (or nested in)."""
-    tier = owner_tiers.get(g["owner"])
-    return tier if tier is not None else owner_tiers.get(g["owner"].rpartition("$")[0], HUMP)
 
 
 def _did_you_mean(store: GraphStore, p: Pattern, kinds: set[str], arts, opts: SearchOptions) -> list[dict]:
@@ -582,20 +551,9 @@ def _did_you_mean(store: GraphStore, p: Pattern, kinds: set[str], arts, opts: Se
     fuzzy_opts = SearchOptions(kinds=opts.kinds, artifact_glob=opts.artifact_glob, package_glob=opts.package_glob,
                                limit=5, view=opts.view)
     found = _run(store, p, kinds, arts, fuzzy_opts, fuzzy=True)["matches"]
-    if not found and p.qualifier is not None and not _names_a_type(store, p.qualifier):
+    if not found and p.qualifier is not None and not names_a_type(store, p.qualifier):
         found = _run(store, replace(p, qualifier=None), kinds, arts, fuzzy_opts, fuzzy=True)["matches"]
     return [{"ref": m["ref"], "kind": m["kind"], "artifact": m["artifact"]} for m in found]
-
-
-def _names_a_type(store: GraphStore, qualifier: str) -> bool:
-    """Whether a search qualifier names a type of the workspace (a glob is taken to)."""
-    import re
-
-    simple = re.split(r"[.$]", qualifier)[-1]
-    if any(c in simple for c in "*?"):
-        return True
-    owner = re.compile(qualifier_regex(qualifier, member=True))
-    return any(r["kind"] in TYPE_KINDS and owner.fullmatch(r["owner"]) for r in index_for(store).named(simple))
 
 
 def near_names(store: GraphStore, name: str, kinds: tuple[str, ...] = TYPE_KINDS, limit: int = 5) -> list[dict]:
