@@ -267,10 +267,9 @@ class Session:
                 self._store = GraphStore(report.graph / "graph.kz", read_only=True)
             self._graph_warnings = report.warnings
             self._marked = time.monotonic()
-            from jdx.engine.unbuilt_sources import register
-
-            # a type missing from this graph that a source directory declares is answered with that file
-            register(self._store, self.source_dirs(), self.selection().spec.project)
+            # a type missing from this graph that a source directory declares is answered with that file; asked on a
+            # miss only (`unbuilt_sources.dirs_of`), so a query that finds its type pays nothing for it
+            self._store.workspace_source_dirs = lambda: (self.source_dirs(), self.selection().spec.project)
         elif time.monotonic() - self._marked > MARK_USED_EVERY:  # a long-lived process still uses its graph
             from jdx.graph_schema.retention import mark_used
 

@@ -16,7 +16,6 @@ import re
 from dataclasses import dataclass, field, replace
 
 from jdx.engine import descriptors as d
-from jdx.engine import unbuilt_sources
 from jdx.engine.members import (ACC, _declared, _supertype_walk, access_level, is_hidden, is_inherited,
                                 stands_for, walk_members)
 from jdx.engine.refs import SymbolRef, format_member, format_type, matches_params, parse_ref
@@ -328,6 +327,8 @@ def _lookup(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, inc
     except AmbiguousError as exc:
         target = _only_type_with_member(store, ref, text, exc)
     except NotFoundError as exc:  # a type only a source file declares: that answer, not near types
+        from jdx.engine import unbuilt_sources
+
         raise (exc if unbuilt_sources.explained(exc) else _no_owner(store, ref, text, exc)) from None
     found_all = collect(store, target)
     visible, hidden, unresolved, walk, methods = (found_all.visible, found_all.hidden, found_all.unresolved,

@@ -7,7 +7,6 @@ import re
 
 from jdx.coords import coordinate_of_path
 from jdx.engine import descriptors as d
-from jdx.engine import unbuilt_sources
 from jdx.engine.ranking import internal_packages, symbol_key
 from jdx.engine.refs import SymbolRef, parse_ref
 from jdx.engine.type_bounds import check_bounds, class_type_params
@@ -198,6 +197,8 @@ def resolve_type_ref(store: GraphStore, ref: SymbolRef, text: str, near: int = 5
                 hint=_ambiguity_hint(rows),
             )
     miss = NotFoundError(f"not found: {text}", candidates=did_you_mean(store, ref.type_name, limit=near))
+    from jdx.engine import unbuilt_sources  # on a miss only: the cold path of a query that finds its type
+
     raise unbuilt_sources.not_found(store, ref, text, miss)  # a source directory declaring it says where
 
 

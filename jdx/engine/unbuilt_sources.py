@@ -41,15 +41,17 @@ class SourceDirs:
     base: str = ""
 
 
-def register(store, src_dirs: list[str], base: str | None = None) -> None:
-    """Tells not-found answers over `store` where the workspace's own sources are (the session calls this when
-    it opens a graph)."""
-    setattr(store, _ATTRIBUTE, SourceDirs(tuple(r for r in src_dir_roots(src_dirs) if r.kind == "dir"),
-                                          os.path.realpath(base) if base else ""))
-
-
 def dirs_of(store) -> SourceDirs | None:
-    return getattr(store, _ATTRIBUTE, None)
+    """Where the workspace's own sources are, for not-found answers over `store`: from the `workspace_source_dirs`
+    the session gives an open graph's store ((source dirs, project root)), worked out on the first miss."""
+    found = getattr(store, _ATTRIBUTE, None)
+    ask = getattr(store, "workspace_source_dirs", None)
+    if found is None and ask is not None:
+        src_dirs, base = ask()
+        found = SourceDirs(tuple(r for r in src_dir_roots(src_dirs) if r.kind == "dir"),
+                           os.path.realpath(base) if base else "")
+        setattr(store, _ATTRIBUTE, found)
+    return found
 
 
 @dataclass
