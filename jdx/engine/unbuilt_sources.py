@@ -122,23 +122,74 @@ def _module_of(root: SourceRoot) -> str:
     return folder
 
 
+def _declared(dirs: SourceDirs, fqn: str, keys: list[str], found: tuple[SourceRoot, str, bytes]) -> Declared:
+    root, rel, data = found
+    path = os.path.normpath(os.path.join(root.path, root.prefix, rel))
+    shown = os.path.relpath(path, dirs.base) if dirs.base and path.startswith(dirs.base + os.sep) else path
+    return Declared(fqn, keys, root, rel, data, shown.replace(os.sep, "/"), _module_of(root))
+
+
 def locate(dirs: SourceDirs | None, ref: SymbolRef) -> Declared | None:
-    """The source file declaring the type part of `ref`, when one of the directories has it."""
+    """The source file declaring the type part of `ref`, when one of the directories has it; a simple name
+    (`App`) that the default package lacks is found by file name (`located`) when exactly one file declares it."""
+    found = located(dirs, ref)
+    return found[0] if len(found) == 1 else None
+
+
+def located(dirs: SourceDirs | None, ref: SymbolRef) -> list[Declared]:
+    """Every source file declaring the type part of `ref`: one for a qualified name, and for a simple name
+    (`App`, `App$Inner`) with no such type in the default package, each `App.java`/`App.kt` of the source
+    directories whose text declares it (several: an ambiguity the caller reports)."""
     if dirs is None or not dirs.roots or ref.coord or ref.is_glob or ref.is_package_glob:
-        return None
+        return []
     for fqn in ref.type_candidates():
         package, _, name = fqn.rpartition(".")
         keys = name.split("$")
         if not all(_NAME.fullmatch(k) for k in keys + (package.split(".") if package else [])):
             continue
         found = _find_top(dirs, package, keys[0])
-        if found is None or not all(_declares(found[2], k) for k in keys[1:]):
-            continue
-        root, rel, data = found
-        path = os.path.normpath(os.path.join(root.path, root.prefix, rel))
-        shown = os.path.relpath(path, dirs.base) if dirs.base and path.startswith(dirs.base + os.sep) else path
-        return Declared(fqn, keys, root, rel, data, shown.replace(os.sep, "/"), _module_of(root))
-    return None
+        if found is not None and all(_declares(found[2], k) for k in keys[1:]):
+            return [_declared(dirs, fqn, keys, found)]
+    if "." in ref.type_name:
+        return []
+    keys = ref.type_name.split("$")
+    if not all(_NAME.fullmatch(k) for k in keys):
+        return []
+    out = []
+    for root, rel, data in _files_named(dirs, keys[0]):
+        package = kotlin_package(data)
+        if _declares(data, keys[0]) and all(_declares(data, k) for k in keys[1:]):
+            fqn = (package + "." if package else "") + "$".join(keys)
+            out.append(_declared(dirs, fqn, keys, (root, rel, data)))
+    return sorted(out, key=lambda d: d.fqn)
+
+
+WALK_ENTRIES_MAX = 50_000  # directory entries a simple-name lookup looks at, over all source directories
+
+
+def _files_named(dirs: SourceDirs, top: str):
+    """(root, path inside the root's prefix, bytes) of each `<top>.java`/`<top>.kt` under the source directories,
+    in a walk bounded by WALK_ENTRIES_MAX entries (a simple name has no package to go to)."""
+    wanted, budget = {top + ".java", top + ".kt"}, WALK_ENTRIES_MAX
+    for root in dirs.roots:
+        base = os.path.join(root.path, root.prefix)
+        stack = [""]
+        while stack and budget > 0:
+            rel_dir = stack.pop()
+            try:
+                with os.scandir(os.path.join(base, rel_dir)) as it:
+                    entries = sorted(it, key=lambda e: e.name)
+            except OSError:
+                continue
+            budget -= len(entries)
+            for e in entries:
+                rel = rel_dir + "/" + e.name if rel_dir else e.name
+                if e.name in wanted and e.is_file():
+                    data = _read(e.path, GREP_BYTES_MAX)
+                    if data is not None:
+                        yield root, rel, data
+                elif not e.name.startswith(".") and e.is_dir(follow_symlinks=False):
+                    stack.append(rel)
 
 
 def _why(module: str) -> tuple[str, str]:
@@ -160,9 +211,17 @@ def _why(module: str) -> tuple[str, str]:
 def not_found(store, ref: SymbolRef, text: str, miss: NotFoundError) -> NotFoundError:
     """`miss` (a type not in the graph), or, when a source directory declares the type, a not-found that says
     where and why, with only the near candidates of the same package."""
-    found = locate(dirs_of(store), ref)
-    if found is None:
+    all_found = located(dirs_of(store), ref)
+    if not all_found:
         return miss
+    if len(all_found) > 1:
+        return NotFoundError(
+            f"not found in the graph: {len(all_found)} types named {ref.type_name} are declared in source files "
+            "whose modules are not built; re-run with one of the candidates' refs",
+            candidates=[{"ref": f.type_name, "file": f.shown} for f in all_found],
+            result={"declared_in_files": [{"type": f.type_name, "file": f.shown,
+                                     "language": "kotlin" if f.is_kotlin else "java"} for f in all_found]})
+    found = all_found[0]
     why, _ = _why(found.module)
     if ref.member is not None:
         step = f"jdx body {shlex.quote(text)} reads its text from the file"
@@ -179,7 +238,7 @@ def not_found(store, ref: SymbolRef, text: str, miss: NotFoundError) -> NotFound
 
 def explained(exc: NotFoundError) -> bool:
     """Whether a not-found names the source file of its type (not_found): `source`/`body`/`doc` can read it."""
-    return isinstance(exc.result, dict) and "declared_in" in exc.result
+    return isinstance(exc.result, dict) and ("declared_in" in exc.result or "declared_in_files" in exc.result)
 
 
 # --- source, body and doc from the file -------------------------------------------------------------------------
@@ -200,12 +259,22 @@ def _open(ctx, text: str) -> tuple[_File, SymbolRef]:
     """The parsed file of the type `text` names and the reading of `text` it declares (`a.b.C.m`: the type
     `a.b.C.m`, else the member `m` of `a.b.C`)."""
     for reading in parse_ref(text).alternatives():
-        found = locate(dirs_of(ctx.store), reading)
-        if found is not None:
+        all_found = located(dirs_of(ctx.store), reading)
+        if len(all_found) > 1:
+            raise AmbiguousError(f"ambiguous: {len(all_found)} candidates for {text}",
+                                 candidates=[{"ref": _retyped(text, reading, f), "file": f.shown}
+                                             for f in all_found],
+                                 hint="re-run with one of the candidates' refs")
+        for found in all_found:
             f = _parse(found, ctx.cache)
             if reading.member is not None or f.type_decl() is not None:
                 return f, reading
     raise NotFoundError(f"not found: {text}")
+
+
+def _retyped(text: str, reading: SymbolRef, found: Declared) -> str:
+    """`text` with its type part qualified as `found` names it: `App#run` -> `demo.App#run`."""
+    return found.type_name + text[len(reading.type_name):] if text.startswith(reading.type_name) else found.type_name
 
 
 def _parse(found: Declared, cache) -> _File:

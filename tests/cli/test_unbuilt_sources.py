@@ -128,6 +128,28 @@ def test_overloads_without_parameters_are_ambiguous(run_jdx, maven):
     assert [c["ref"] for c in env["candidates"]] == ["demo.App#greet(String)", "demo.App#greet(int)"]
 
 
+def test_simple_names_find_the_file(run_jdx, maven):
+    """`App` (as an agent in the project writes it) finds src/main/java/demo/App.java; two files declaring an `App`
+    are an ambiguity that names both, with refs that work."""
+    r = run_jdx("--project", str(maven), "show", "App")
+    assert r.code == 1 and r.out.splitlines()[0].startswith(
+        "not found in the graph: demo.App is declared in src/main/java/demo/App.java"), r.out
+    assert "java.applet" not in r.out
+    code, env = _json(run_jdx, maven, "body", "App#greet(int)")
+    assert code == 0 and env["result"]["ref"] == "demo.App#greet(int)", env
+    assert env["result"]["text"] == APP.splitlines()[10:13]
+    (maven / "src/main/java/other").mkdir()
+    (maven / "src/main/java/other/App.java").write_text(APP.replace("package demo;", "package other;"))
+    code, env = _json(run_jdx, maven, "members", "App")
+    assert code == 1 and env["result"]["declared_in_files"] == [
+        {"type": "demo.App", "file": "src/main/java/demo/App.java", "language": "java"},
+        {"type": "other.App", "file": "src/main/java/other/App.java", "language": "java"}], env
+    code, env = _json(run_jdx, maven, "body", "App#greet(int)")
+    assert code == 2 and [c["ref"] for c in env["candidates"]] == ["demo.App#greet(int)", "other.App#greet(int)"]
+    code, env = _json(run_jdx, maven, "body", env["candidates"][1]["ref"])
+    assert code == 0 and env["result"]["ref"] == "other.App#greet(int)", env
+
+
 def test_same_bytes_on_repeat(run_jdx, maven):
     first = run_jdx("--project", str(maven), "body", "demo.App#main", "--json")
     assert first.code == 0 and first.out == run_jdx("--project", str(maven), "body", "demo.App#main", "--json").out
