@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 import shlex
 
+from jdx.graph_schema.annotation_text import split_elements
+
 MAX_NESTED_SHOWN = 20
 COMPILER_INTERNAL = "@kotlin.jvm.internal."  # annotations kotlinc writes for itself (SourceDebugExtension's SMAP)
 # scalac's pickled signatures: one element of up to hundreds of kilobytes, meaningless as text
@@ -19,30 +21,6 @@ def compiler_internal(annotation: str) -> bool:
     """An annotation a compiler writes for itself (kotlinc's `@kotlin.jvm.internal.*`, scalac's signatures)."""
     name = annotation.split("(", 1)[0]
     return name.startswith(COMPILER_INTERNAL) or name in SCALA_INTERNAL
-
-
-def _top_level_split(inner: str) -> list[str] | None:
-    """An annotation's element list split at its top-level commas (quotes, `{…}` and `(…)` nest); None when
-    the text does not balance."""
-    out, depth, start, quote, i = [], 0, 0, None, 0
-    while i < len(inner):
-        c = inner[i]
-        if quote:
-            if c == "\\":
-                i += 1
-            elif c == quote:
-                quote = None
-        elif c in "\"'":
-            quote = c
-        elif c in "({[":
-            depth += 1
-        elif c in ")}]":
-            depth -= 1
-        elif c == "," and depth == 0:
-            out.append(inner[start:i])
-            start = i + 1
-        i += 1
-    return None if quote or depth else out + [inner[start:]]
 
 
 def _cut(text: str) -> str:
@@ -60,7 +38,7 @@ def bounded(value: str) -> str:
     if len(value) <= MAX_ELEMENT:
         return value
     head, paren, rest = value.partition("(")
-    elements = _top_level_split(rest[:-1]) if paren and value.startswith("@") and rest.endswith(")") else None
+    elements = split_elements(rest[:-1]) if paren and value.startswith("@") and rest.endswith(")") else None
     if elements is None:
         return _cut(value)
     return f"{head}({','.join(_cut(e) if len(e) > MAX_ELEMENT else e for e in elements)})"

@@ -24,6 +24,7 @@ from jdx.engine.diff.surface import (
     Surface,
     TypeInfo,
 )
+from jdx.graph_schema.annotation_text import split_elements
 
 # java.lang.Object's members (JLS §4.3.2): the root every class inherits, whether or not a side holds it
 OBJECT_MEMBERS = {
@@ -75,28 +76,11 @@ def annotation_elements(text: str) -> tuple[str, dict[str, str]] | None:
     head, paren, rest = text.partition("(")
     if not paren or not rest.endswith(")"):
         return (text, {}) if not paren else None
-    body, parts, depth, quote, start, i = rest[:-1], [], 0, "", 0, 0
-    while i < len(body):
-        c = body[i]
-        if quote:
-            if c == "\\":
-                i += 1
-            elif c == quote:
-                quote = ""
-        elif c in "\"'":
-            quote = c
-        elif c in "({[":
-            depth += 1
-        elif c in ")}]":
-            depth -= 1
-        elif c == "," and depth == 0:
-            parts.append(body[start:i].strip())
-            start = i + 1
-        i += 1
-    if quote or depth:
+    body = rest[:-1]
+    split = split_elements(body)
+    if split is None:
         return None
-    if body.strip():
-        parts.append(body[start:].strip())
+    parts = [p.strip() for p in split] if body.strip() else []
     elements = {}
     for part in parts:
         name, eq, value = part.partition("=")
