@@ -18,6 +18,7 @@ import pyarrow.compute as pc
 from jdx.errors import Warning_
 from jdx.graph_schema.schema import LAMBDA_BODY, name_words
 from jdx.graph_schema.store import return_freed_memory
+from jdx.loaders.bridge_overrides import with_bridged
 from jdx.loaders.build_context import (CONTEXT_COLUMNS, DECLARED_FIELDS, DECLARED_METHODS, JDK_INTERNAL,
                                        position_runs, shared_context, with_artifact_keys)
 from jdx.loaders.extractor import REF_KINDS, TYPE_KINDS
@@ -424,7 +425,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
                 external_types.update(pc.unique(throws["to"]).to_pylist())
                 held.rels("REFERENCES", "Method", "Type", throws)
                 del throws
-            kept[label].append(half.select(["owner_id", "name", "descriptor", "access"] if kind == 0
+            kept[label].append(half.select(["owner_id", "name", "descriptor", "access", "pos"] if kind == 0
                                            else ["owner_id", "name", "descriptor"]))
             del half, nodes
         del rows
@@ -519,7 +520,9 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     del nest_from, nest_to, f_type_ids, rel
     del types, f_types
     # what is drawn from the member tables alone goes now, and they with it: resolution needs only the codes
-    override_edges = overrides(all_methods, winners, hierarchy, set(f_ids) if partial else None)
+    only = set(f_ids) if partial else None
+    override_edges = with_bridged(overrides(all_methods, winners, hierarchy, only), all_methods, winners, hierarchy,
+                                  only, lambda pos: shards[pos].table("calls", ["from", "to"]))
     sink.rels("OVERRIDES", "Method", "Method", override_edges)
     n_overrides = override_edges.num_rows
     del override_edges
