@@ -25,7 +25,7 @@ NODES: dict[str, tuple[str, dict[str, str]]] = {
         "interfaces": "direct superinterfaces, internal names", "outer": "enclosing type's internal name",
         "inner_name": "simple name as declared in its outer type ('' for anonymous)",
         "outer_method": "enclosing method of a local or anonymous class", "source_file": "SourceFile attribute",
-        "version": "class-file major version", "kotlin": "Kotlin metadata kind, null for Java",
+        "version": "class-file major version", "kotlin": "the raw @kotlin.Metadata values as JSON, null for Java",
         "artifact": "content-hash key of the declaring artifact (Artifact.id)",
         "artifact_name": "readable name of the declaring artifact (Artifact.name)",
         "external": "referenced but not in the workspace", "shadowed": "an earlier artifact has the same class",
@@ -82,8 +82,9 @@ RELS: dict[str, tuple[str, dict[str, str]]] = {
     "KOTLIN": ("a class file's Kotlin declarations", {}),
     "COMPILES_TO": ("a Kotlin declaration to a JVM member or class it compiles to",
                     {"role": "method, getter, setter, field, $default, @JvmOverloads copy, ..."}),
-    "OVERRIDES": ("a method overrides a supertype's method (name and erased parameters, JLS §8.4.8; bridges "
-                  "folded)", {"direct": "the nearest overridden declaration"}),
+    "OVERRIDES": ("a method overrides a supertype's method (JLS §8.4.8.1: name and erased parameters, or through "
+                  "a generic supertype as its bridge says; bridges folded)", {"direct": "the nearest overridden "
+                                                                                  "declaration"}),
     "ANNOTATED_BY": ("a type, method or field carries an annotation", {"text": "the annotation as written"}),
 }
 

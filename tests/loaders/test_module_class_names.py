@@ -19,6 +19,9 @@ SOURCES = {
     "mod/package$.java": "package mod; public final class package$ { public static final package$ MODULE$ ="
                          " new package$(); public int answer() { return 42; } }",
     "mod/Bad$$Name.java": "package mod; public class Bad$$Name { }",
+    # functionaljava's `fj.data.$`: a class named `$` alone, called as `$.constant(x)`
+    "mod/$.java": "package mod; public final class $ { public static String constant(String s) { return s; } }",
+    "mod/UsesDollar.java": "package mod; public class UsesDollar { String go() { return $.constant(\"x\"); } }",
 }
 
 
@@ -61,6 +64,16 @@ def test_calls_into_a_module_class_are_found(run_jdx, jar):
     assert "mod.Flags#has(int)" in r.out
     r = run_jdx("search", "Flags$", "--kind", "class", "--jars", str(jar), "--no-jdk")
     assert r.code == 0 and "mod.Flags$" in r.out, r.out
+
+
+def test_a_class_named_dollar_is_indexed(run_jdx, jar):
+    javap = subprocess.run(["javap", "-c", "-classpath", str(jar), "mod.UsesDollar"], capture_output=True, text=True,
+                           check=True).stdout
+    assert "Method mod/$.constant:(Ljava/lang/String;)Ljava/lang/String;" in javap
+    r, env = _json(run_jdx, "callers", "mod.$#constant", "--jars", str(jar), "--no-jdk")
+    assert r.code == 0, r.out + r.err
+    assert "mod.UsesDollar#go()" in r.out
+    assert not [w for w in env["warnings"] if w["code"] == "UNNAMEABLE_CLASS" and "mod/$ " in w["message"] + " "]
 
 
 def test_empty_segment_inside_stays_unnameable(run_jdx, jar):

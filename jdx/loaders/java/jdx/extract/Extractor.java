@@ -438,7 +438,8 @@ public final class Extractor {
     /**
      * A top-level class whose simple name has an empty '$' segment inside it ({@code Exception$JB$$Assertion})
      * cannot be written as a reference. One trailing '$' is Scala's module class of an {@code object Foo}
-     * ({@code Foo$}, a legal Java name too): it is named as it is.
+     * ({@code Foo$}, a legal Java name too), and a class named {@code $} alone (functionaljava's {@code fj.data.$})
+     * is a legal Java name: both are named as they are.
      */
     static boolean unnameable(String name, boolean nested) {
         if (name == null || name.isEmpty()) {
@@ -448,6 +449,9 @@ public final class Extractor {
             return false;
         }
         String simple = name.substring(name.lastIndexOf('/') + 1);
+        if (simple.equals("$")) {
+            return false;
+        }
         String body = simple.startsWith("$") ? simple.substring(1) : simple;
         String stem = body.endsWith("$") ? body.substring(0, body.length() - 1) : body;
         return stem.isEmpty() || stem.endsWith("$") || stem.contains("$$");
