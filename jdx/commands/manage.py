@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 from jdx.engine.answer import Answer
-from jdx.errors import NoIndexError, UsageError
+from jdx.errors import NoIndexError, UsageError, Warning_
 from jdx.graph_schema import queries
 from jdx.graph_schema.schema import NODE_TABLES, REL_TABLES
 from jdx.loaders.roots import resolve_roots
@@ -224,7 +224,16 @@ def ws_create(session, name: str, auto: bool = False) -> Answer:
                          jdk=True if o.jdk is None else o.jdk, coords=list(o.coords), project=project,
                          tests=bool(o.tests and project), all_versions=o.all_versions)
     path = save_workspace(spec)
-    return Answer({"created": name, "file": str(path), **spec.to_json()})
+    return Answer({"created": name, "file": str(path), **spec.to_json()}, warnings=_missing(spec.jars + spec.src))
+
+
+def _missing(paths: list[str]) -> list[Warning_]:
+    """A workspace may name a path before it exists (a class directory not built yet), but never silently: every
+    query of it fails (exit 5) until the path is there."""
+    import os
+
+    return [Warning_("ARTIFACT_READ_ERROR", f"{p}: no such file or directory (yet): queries of this workspace "
+                     "fail until it exists") for p in paths if not os.path.exists(p)]
 
 def ws_list(session) -> Answer:
     from jdx.engine.workspace import current_workspace_name, list_workspaces
@@ -240,12 +249,14 @@ def ws_add(session, name: str, root: str) -> Answer:
     from jdx.loaders.maven_repo import COORD, Coordinate
 
     spec = load_workspace(name)
+    added: list[str] = []
     if COORD.match(root) and not os.path.exists(os.path.expanduser(root)):  # a Maven coordinate, not a path
         spec.coords.append(str(Coordinate.parse(root)))
     else:
-        spec.jars.extend(absolutize([root]))
+        added = absolutize([root])
+        spec.jars.extend(added)
     save_workspace(spec)
-    return Answer({"updated": name, **spec.to_json()})
+    return Answer({"updated": name, **spec.to_json()}, warnings=_missing(added))
 
 def ws_use(session, name: str) -> Answer:
     from jdx.engine.workspace import use_workspace

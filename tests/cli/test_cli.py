@@ -150,6 +150,22 @@ def test_workspaces_roundtrip(run_jdx, tmp_path):
     assert "wsgson" not in run_jdx("ws", "list").out
 
 
+def test_workspace_paths_that_do_not_exist_warn(run_jdx, tmp_path):
+    """A workspace may name a path before it exists (a class directory not built yet), never silently."""
+    missing = tmp_path / "nothere.jar"
+    r = run_jdx("ws", "create", "wsmissing", "--jars", str(missing), "--json")
+    try:
+        env = envelope(r.out)
+        assert r.code == 0 and [w["code"] for w in env["warnings"]] == ["ARTIFACT_READ_ERROR"], r.out
+        assert str(missing) in env["warnings"][0]["message"]
+        r = run_jdx("ws", "add", "wsmissing", str(tmp_path / "also-missing"), "--json")
+        assert r.code == 0 and "also-missing" in envelope(r.out)["warnings"][0]["message"], r.out
+        r = run_jdx("ws", "add", "wsmissing", str(tmp_path), "--json")
+        assert r.code == 0 and envelope(r.out)["warnings"] == [], r.out
+    finally:
+        run_jdx("ws", "remove", "wsmissing")
+
+
 def test_index_reports_counts(run_jdx):
     require(GSON)
     data = envelope(run_jdx("index", "--no-jdk", "--jars", str(GSON), "--json").out)
