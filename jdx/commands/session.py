@@ -130,9 +130,11 @@ class Session:
         if self._unreadable:
             names = "; ".join(w.message for w in self._unreadable)
             adhoc = self.selection().how == "flags"  # --jars on the command line, no named workspace
+            coords = all(w.message.startswith("--coord ") for w in self._unreadable)
+            hint = ("check the coordinate (jdx reads the local repository only), or drop it from --coord" if coords
+                    else "check the path, or drop it from --jars")
             raise ArtifactReadError(f"cannot read {names}", warnings=self.workspace_warnings(),
-                                    hint="check the path, or drop it from --jars" if adhoc else
-                                    "fix or drop the path (jdx ws info lists the roots)")
+                                    hint=hint if adhoc else "fix or drop the path (jdx ws info lists the roots)")
 
     def workspace_warnings(self) -> list[Warning_]:
         """What every answer of this workspace carries (spec §16, warnings never silent): its roots' warnings,

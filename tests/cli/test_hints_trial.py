@@ -65,6 +65,8 @@ def test_missing_adhoc_jar_hint_names_jars_not_ws(run_jdx, tmp_path):
     assert r.code == 5, (r.code, r.out, r.err)
     assert "nonexist.jar" in r.err and "hint: check the path, or drop it from --jars" in r.err, r.err
     assert "ws info" not in r.err
+    r = run_jdx("members", "java.util.Map", "--coord", "org.example.none:none:9.9")
+    assert r.code == 5 and "hint: check the coordinate" in r.err and "drop it from --coord" in r.err, r.err
 
 
 def test_a_corrupt_class_named_is_an_artifact_error_not_nowhere(run_jdx, tmp_path):
