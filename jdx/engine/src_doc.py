@@ -4,10 +4,12 @@ documents an overridden method when the member has none (or says `{@inheritDoc}`
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from jdx.engine import javadoc as jd
 from jdx.engine import source_match as sm
+from jdx.engine.jvm_names import parse_method_descriptor
 from jdx.engine.member_resolve import _substituted_descriptor, collect
 from jdx.engine.refs import format_member, format_type, type_id
 from jdx.engine.src_body import member_target, resolve_symbol
@@ -88,11 +90,45 @@ def _member_doc(ctx: SourceContext, type_row: dict, row: dict, is_field: bool, o
             item.update(inherited_from=format_member(srow["id"], m["name"], m["descriptor"]), source=p_source,
                         raw=raw or p_raw)
             break
+    if (parsed is None or parsed.is_empty()) and (loc is None or loc.file.is_kotlin):
+        tagged = _property_tag(ctx, type_row, row, is_field)
+        if tagged is not None:  # `@property size` in the class's KDoc documents the property `size`
+            parsed, links, item["source"], item["documented_by"] = tagged
     if links is not None or (loc is not None and loc.file.is_kotlin):
         item["links"] = links or []
     item["text"] = jd.render(parsed) if parsed is not None else []
     item["first_sentence"] = jd.first_sentence(parsed) if parsed is not None else ""
     return item
+
+
+_ACCESSOR = re.compile(r"(get|is|set)([A-Z].*)")
+
+
+def _property_tag(ctx: SourceContext, type_row: dict, row: dict, is_field: bool):
+    """A Kotlin property documented in its class's KDoc only (`@property size`, else `@param size` of a
+    primary-constructor `val`), for its field or accessor: (the tag's text as a comment, links, the class comment's
+    source, what documents it), or None."""
+    names = [row["name"]]
+    if not is_field:
+        m = _ACCESSOR.fullmatch(row["name"])
+        arity = 1 if m and m.group(1) == "set" else 0
+        if m is None or len(parse_method_descriptor(row["descriptor"])[0]) != arity:
+            return None
+        rest = m.group(2)
+        names = [row["name"]] if m.group(1) == "is" else [rest[0].lower() + rest[1:], rest]
+    loc = locate_type(ctx, type_row)
+    if loc is None or not loc.file.is_kotlin:
+        return None
+    raw, source = _located_doc(loc)
+    if not raw:
+        return None
+    parsed, links = _parse_doc(ctx, loc, type_row, raw)
+    for tag in ("property", "param"):
+        for t, name, text in parsed.tags:
+            if t == tag and name in names and text:
+                return (jd.Javadoc([text]), links, source,
+                        f"@{tag} {name} in the KDoc of {format_type(type_row['id'])}")
+    return None
 
 
 def _deep_parent(ctx: SourceContext, type_row: dict, row: dict) -> jd.Javadoc | None:

@@ -61,6 +61,8 @@ def _doc_lines(r: dict, raw: bool) -> list[str]:
         head = f"{it['kind']} {it['ref']}"
         if it["inherited_from"]:
             head += f"  (inherited from {it['inherited_from']})"
+        elif it.get("documented_by"):
+            head += f"  (from {it['documented_by']})"
         out.append(head)
         if it["source"]:
             s = it["source"]

@@ -354,6 +354,18 @@ def test_doc_of_kotlin_members(services, ref, text):
     assert item["text"] == text
 
 
+def test_a_property_documented_by_its_class_kdoc(services):
+    """`@property x` in Vec's KDoc documents the property x: its field and its getter, labelled as such."""
+    for ref in ("kt.Vec#getX()", "kt.Vec#x"):
+        answer = services("paired").doc(ref, DocOptions())
+        item = answer.result["docs"][0]
+        assert item["text"] == ["the horizontal coordinate"], (ref, item)
+        assert item["documented_by"] == "@property x in the KDoc of kt.Vec" and not answer.warnings
+    assert services("paired").doc("kt.Vec#getY()", DocOptions()).result["docs"][0]["text"] == [
+        "the vertical coordinate"]
+    assert services("paired").doc("kt.Vec#component1()", DocOptions()).result["docs"][0]["text"] == []
+
+
 def test_an_override_without_kdoc_inherits_its_interfaces(services):
     answer = services("paired").doc("kt.Person#greet(String)", DocOptions())
     item = answer.result["docs"][0]
