@@ -48,7 +48,6 @@ class Side:
     surfaces: list[list] = field(default_factory=list)  # each artifact's compact surface (surface.Entry list)
     classes: int = 0
     warnings: list[Warning_] = field(default_factory=list)
-    extracted: set[str] = field(default_factory=set)  # keys of artifacts extracted now (the rest came from shards)
 
     def jars_flag(self) -> str | None:
         """How `--jars` names this side for a follow-up query: as typed, a coordinate's jar, None for a JDK."""
@@ -59,9 +58,10 @@ class Side:
         return self.arg
 
     def to_json(self) -> dict:
+        """The side as the answer names it. Whether its shard was extracted now or read from the cache is not part
+        of it: the same two inputs give the same bytes on every run (spec §3.9), as every query's answer does."""
         return {"name": self.label, "arg": self.arg, "jars": self.jars_flag(), "classes": self.classes,
-                "artifacts": [{**a.to_json(), "shard": "extracted" if a.key in self.extracted else "cached"}
-                              for a in self.artifacts]}
+                "artifacts": [a.to_json() for a in self.artifacts]}
 
 
 def _is_binary_jar(name: str) -> bool:
@@ -237,7 +237,6 @@ def load_sides(sides: list[Side], cache: Path) -> ShardWrites:
     wanted = _from_shards(unread, cache, header, slots, meta) if unread else []
     writes = _extract(wanted, cache, header, slots, meta) if wanted else ShardWrites()
     for side in sides:
-        side.extracted = {a.key for a in wanted}
         for a in side.artifacts:
             side.surfaces.append(slots[a.key])
             classes, warnings = meta[a.key]

@@ -408,10 +408,17 @@ def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], s
             added.append(m)
     paired, removed, added, ambiguous = _pair_by_shape(removed, added)
     out += paired
+    # what each removal is on its own: only one whose old JVM name and descriptor no longer resolve (MEMBER_REMOVED)
+    # is offered to the extensions' pairing, so a JVM rename they report (KOTLIN_NAME_CHANGED,
+    # KOTLIN_SUSPEND_CHANGED: breaking rules) always is a link break; one still inherited (or left abstract) keeps
+    # its own finding and never hides behind a rename
+    fates = {id(m): _removal(m, o, n, sides[1], ambiguous, platform) for m in removed}
+    out += [fates[id(m)] for m in removed if fates[id(m)].rule != "MEMBER_REMOVED"]
+    removed = [m for m in removed if fates[id(m)].rule == "MEMBER_REMOVED"]
     for ext in extensions():
         found, removed, added = ext.pair_members(o, n, removed, added, sides)
         out += found
-    out += [_removal(m, o, n, sides[1], ambiguous, platform) for m in removed]
+    out += [fates[id(m)] for m in removed]
     out += [_addition(m, n, sides[0]) for m in added]
     return out
 

@@ -3,7 +3,9 @@
 The Java comparison calls every registered extension at three points:
 - `pair_members`: the second pairing pass, on what the first pass (name and arity) left unpaired — a JVM rename
   (`KOTLIN_NAME_CHANGED`: `@JvmName`, `internal` mangling) or a `suspend` flip (`KOTLIN_SUSPEND_CHANGED`). It
-  returns its findings and the members it did not pair; an ambiguous bucket must stay unpaired (§3.3).
+  returns its findings and the members it did not pair; an ambiguous bucket must stay unpaired (§3.3). It is offered
+  only removals that are MEMBER_REMOVED on their own (no method of the old JVM name and descriptor resolves any
+  more), so what it pairs is a link break: both rules are breaking (docs/diff.md).
 - `compare_members`: extra findings on one member present on both sides (nullability, default arguments, parameter
   names as Kotlin callers write them, a `val` becoming `var`).
 - `compare_types`: extra findings on one type present on both sides.

@@ -2,7 +2,8 @@
 `jdx.kotlin`, declarations paired by class, kind, Kotlin name, arity and receiver (jdx.kotlin.diff).
 
 `pair_members` turns a JVM removal + addition of one Kotlin declaration into `KOTLIN_NAME_CHANGED`
-(@JvmName, internal mangling) or `KOTLIN_SUSPEND_CHANGED`; `compare_types` adds nullability, default
+(@JvmName, internal mangling) or `KOTLIN_SUSPEND_CHANGED`, both breaking: the engine offers it only removals whose
+old JVM name and descriptor nothing resolves any more; `compare_types` adds nullability, default
 arguments, parameter names and val→var. Unreadable metadata contributes nothing (the JVM findings stand).
 """
 
@@ -17,6 +18,7 @@ from jdx.engine.diff.members import kind_of
 # jdx.kotlin is imported by the functions below, on the first pair of types that both carry metadata: a diff of
 # Java artifacts does not pay for it
 _PAIRED = ("KOTLIN_NAME_CHANGED", "KOTLIN_SUSPEND_CHANGED")
+_GONE = "the old JVM method is gone: compiled callers fail to link (NoSuchMethodError)"
 
 
 def _type_rows(t, surface) -> list[dict]:
@@ -93,8 +95,9 @@ class KotlinDiff:
             om, nm = gone[_jvm_key(before[0])], came[_jvm_key(after[0])]
             used_old.add(id(om))
             used_new.add(id(nm))
+            # the engine offers only removals nothing else resolves: the old JVM method is gone (breaking)
             out += [Finding(f.rule, member_ref(om), kind_of(om), member_form(om), member_form(nm),
-                            f"{f.detail}; Kotlin: {f.declaration}", member_id(om)) for f in found]
+                            f"{f.detail}; {_GONE}; Kotlin: {f.declaration}", member_id(om)) for f in found]
         return (out, [m for m in removed if id(m) not in used_old], [m for m in added if id(m) not in used_new])
 
     def compare_members(self, old, new, sides):

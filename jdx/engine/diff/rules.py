@@ -20,11 +20,16 @@ _BREAKING = (
     "MEMBER_REMOVED", "MEMBER_VISIBILITY_NARROWED", "MEMBER_MADE_FINAL", "STATIC_TO_INSTANCE", "INSTANCE_TO_STATIC",
     "ABSTRACT_ADDED", "INTERFACE_METHOD_ADDED", "ENUM_CONSTANT_REMOVED", "PARAMETER_TYPE_CHANGED",
     "RETURN_TYPE_CHANGED", "FIELD_TYPE_CHANGED",
+    # a JVM rename of one Kotlin declaration (@JvmName, internal mangling, a suspend flip's Continuation): Kotlin
+    # sources still compile, but the old JVM name and descriptor are gone, so compiled callers fail to link
+    # (NoSuchMethodError). Spec §7.7 lists both as suspicious, which it defines as binary-compatible; the engine only
+    # reports them for a removal nothing else resolves (compare._compare_members), so they are breaking (docs/diff.md)
+    "KOTLIN_NAME_CHANGED", "KOTLIN_SUSPEND_CHANGED",
 )
 _SUSPICIOUS = (
     "MEMBER_MOVED_TO_SUPERTYPE", "MEMBER_MADE_SYNTHETIC", "GENERIC_SIGNATURE_CHANGED", "CHECKED_EXCEPTION_ADDED",
-    "VARARGS_CHANGED", "NATIVE_ADDED", "NATIVE_REMOVED", "KOTLIN_NAME_CHANGED", "KOTLIN_SUSPEND_CHANGED",
-    "KOTLIN_NULLABILITY_CHANGED", "KOTLIN_DEFAULT_ARG_REMOVED", "KOTLIN_PARAMETER_NAME_CHANGED",
+    "VARARGS_CHANGED", "NATIVE_ADDED", "NATIVE_REMOVED", "KOTLIN_NULLABILITY_CHANGED", "KOTLIN_DEFAULT_ARG_REMOVED",
+    "KOTLIN_PARAMETER_NAME_CHANGED",
 )
 _INFO = (
     "TYPE_ADDED", "SUPERTYPE_ADDED", "MEMBER_ADDED", "FINAL_REMOVED", "ABSTRACT_REMOVED", "ANNOTATION_ADDED",
