@@ -41,6 +41,10 @@ class MembersRequest(Request):
 
     def validate(self) -> None:
         _static(self.static, self.instance)
+        if self.from_type and not self.inherited:
+            from jdx.engine.members import DECLARED_FROM
+
+            raise UsageError(DECLARED_FROM)
         if self.brief and self.with_doc:  # spec §7.1: --brief is signatures only
             raise UsageError("--brief and --with-doc exclude each other: --brief prints signatures only")
 

@@ -3,7 +3,8 @@ descriptors, `Type::name`, dotted `a.b.C.name`, `#<init>`, fields.
 
 A member is looked up among the members the type *has*: its own, then those it inherits (the supertype
 walk of `members`: private members of supertypes, package-private ones from other packages, constructors
-and static interface methods are not inherited; an override hides what it overrides). Bridges and other
+and static interface methods are not inherited; an override hides what it overrides, and a static method
+every supertype method of its name and parameters whatever it returns, JLS §8.4.8). Bridges and other
 synthetic members only answer when nothing visible matches (`Dog#self():fx.Animal` names the bridge); an
 access bridge (`StringBuilder#length()`, javac's re-export of a public method of a non-public superclass)
 has the very name and descriptor of the inherited method, which its ref therefore names.
@@ -101,16 +102,21 @@ def collect(store: GraphStore, target: dict) -> Collected:
         name = m["name"]
         if not declared and not is_inherited(m, is_field, tid, is_iface, query_pkg):
             continue
-        key = f"{name}:{m['descriptor']}" if is_field else name + m["descriptor"]
+        # what hides a supertype's method (JLS §8.4.8): one of the same name and parameters, whatever it
+        # returns; a covariant override has a bridge to carry the old return, a hiding static method none
+        full = f"{name}:{m['descriptor']}" if is_field else name + m["descriptor"]
+        key = full if is_field else name + m["descriptor"][: m["descriptor"].index(")") + 1]
         entry = {"row": m, "is_field": is_field, "kind": _kind(m, is_field), "declaring": tid, "env": env,
                  "iface": is_iface, "type_row": row}
         if _hidden(m, is_field):
             if not is_field and key not in seen:
                 bridged.setdefault(key, tid)
-            if key not in hidden_keys:
-                hidden_keys.add(key)
+            if full not in hidden_keys:
+                hidden_keys.add(full)
                 hidden.append(entry)
             continue
+        if key in seen and seen[key].get("declaring") == tid:
+            key = full  # two real methods of one class differing only in return (not Java, but bytecode allows)
         if key in seen:
             if not declared and "overrides" in seen[key]:
                 seen[key]["overrides"].append(format_type(tid))

@@ -319,6 +319,10 @@ def _kind_of(row: dict, is_field: bool) -> str:
     return "constructor" if row["name"] == "<init>" else "method"
 
 
+DECLARED_FROM = ("--declared and --from exclude each other: --from picks members inherited from a supertype, "
+                 "--declared leaves the supertypes out")
+
+
 def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict:
     """The members of a type as data: one entry per member, grouped by declaring type; type arguments given
     (`List<String>`) are substituted for the type's parameters."""
@@ -333,6 +337,8 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
             grep = re.compile(opts.grep, re.IGNORECASE)
         except re.error as exc:
             raise UsageError(f"--grep {opts.grep!r}: {exc}") from exc
+    if opts.from_type and not opts.inherited:  # (the request refuses it first: see cards.MembersRequest.validate)
+        raise UsageError(DECLARED_FROM)
     walk = _supertype_walk(store, target, applied) if opts.inherited else [(target, applied)]
     from_id = None
     if opts.from_type:
