@@ -17,6 +17,7 @@ the name, the parameter count and the receiver decide. Members kotlinc writes by
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 
 from jdx.engine.kotlin_parse import ANONYMOUS_KINDS, TYPE_KINDS, KtDecl, KtParsedFile
@@ -284,5 +285,248 @@ def unmatched_declarations(parsed: KtParsedFile, keys: list[str], kotlin_decls: 
             continue
         arities = have.get((d.kind, d.name))
         if arities is None or (d.kind == "function" and -1 not in arities and len(d.params) not in arities):
+            out.append(d)
+    return out
+
+
+# --- a declaration's signature against the binary method's (spec §11.1): name and line table found the
+# declaration; its parameter and return types, `suspend` and `@JvmName` must also compile to the method, else the
+# sources are of another version (`fun f(x: Long)` in the sources, `f(int)` in the jar) and the member is a mismatch.
+
+_JVM_PRIMITIVE = {"Int": ("int", "Integer"), "Long": ("long", "Long"), "Double": ("double", "Double"),
+                  "Float": ("float", "Float"), "Boolean": ("boolean", "Boolean"), "Byte": ("byte", "Byte"),
+                  "Short": ("short", "Short"), "Char": ("char", "Character")}
+_JVM_ARRAYS = {"IntArray": "int[]", "LongArray": "long[]", "DoubleArray": "double[]", "FloatArray": "float[]",
+               "BooleanArray": "boolean[]", "ByteArray": "byte[]", "ShortArray": "short[]", "CharArray": "char[]"}
+_JVM_SAME = {"String": "String", "Any": "Object", "CharSequence": "CharSequence", "Number": "Number",
+             "Throwable": "Throwable", "Comparable": "Comparable", "Iterable": "Iterable", "MutableIterable": "Iterable",
+             "Collection": "Collection", "MutableCollection": "Collection", "List": "List", "MutableList": "List",
+             "Set": "Set", "MutableSet": "Set", "Map": "Map", "MutableMap": "Map", "Iterator": "Iterator",
+             "MutableIterator": "Iterator", "Sequence": "Sequence"}
+_JVM_NAME = re.compile(r'@(?:kotlin\.jvm\.)?JvmName\(\s*(?:name\s*=\s*)?"([^"]*)"\s*\)')
+_JVM_OVERLOADS = re.compile(r"@(?:kotlin\.jvm\.)?JvmOverloads\b")
+_TYPE_ANNOTATION = re.compile(r"@[\w.:]+(?:\([^()]*\))?\s*")
+
+
+@dataclass
+class KtSignature:
+    """What the sources write for one function, read back from its text: the types as written (`Int?`)."""
+
+    header: str  # `fun f(x: Long): Long`, whitespace collapsed, for messages
+    jvm_name: str | None  # `@JvmName("…")`
+    overloads: bool  # `@JvmOverloads`
+    receiver: str | None
+    params: list[str]
+    defaults: list[bool]
+    varargs: list[bool]
+    returns: str | None  # None: an expression body without a written type (inferred, not known here)
+    type_params: set[str]
+    suspend: bool
+    context: bool  # `context(…)` receivers: extra JVM parameters this reading does not follow
+
+
+def _decl_bytes(data: bytes, d: KtDecl) -> bytes:
+    lines = data.split(b"\n")[d.start - 1:d.end]
+    if not lines:
+        return b""
+    if d.end_col is not None and d.end_col >= 0:
+        lines[-1] = lines[-1][:d.end_col]
+    lines[0] = lines[0][d.start_col or 0:]
+    return b"\n".join(lines)
+
+
+def read_signature(data: bytes, d: KtDecl) -> KtSignature | None:
+    """The written signature of function `d` of the file `data`; None when its text does not parse as one."""
+    from jdx.engine.kotlin_parse import _TYPE_NODES, _parser
+
+    text = _decl_bytes(data, d)
+    if not text:
+        return None
+    try:
+        root = _parser().parse(text).root_node
+    except Exception:  # noqa: BLE001 - an unreadable declaration: nothing to check
+        return None
+    node, stack = None, [root]
+    while stack:
+        n = stack.pop(0)
+        if n.type == "function_declaration":
+            node = n
+            break
+        stack[:0] = list(n.children)
+    if node is None:
+        return None
+    name = node.child_by_field_name("name")
+    fvp = next((c for c in node.named_children if c.type == "function_value_parameters"), None)
+    if fvp is None:
+        return None
+    receiver = next((c for c in node.named_children if c.type in _TYPE_NODES
+                     and (name is None or c.end_byte <= name.start_byte)), None)
+    ret = next((c for c in node.named_children if c.start_byte >= fvp.end_byte and c.type in _TYPE_NODES), None)
+    body = next((c for c in node.named_children if c.type == "function_body"), None)
+    head = text[:fvp.start_byte].decode(errors="replace")
+    params, defaults, varargs, pending = [], [], [], False
+    children = list(fvp.children)
+    for i, p in enumerate(children):
+        if p.type == "parameter_modifiers":
+            pending = "vararg" in p.text.decode(errors="replace").split()
+            continue
+        if p.type != "parameter":
+            continue
+        typ = next((c for c in p.named_children if c.type in _TYPE_NODES), None)
+        params.append(typ.text.decode(errors="replace") if typ is not None else "")
+        defaults.append(i + 1 < len(children) and children[i + 1].type == "=")
+        varargs.append(pending)
+        pending = False
+    if ret is not None:
+        returns = ret.text.decode(errors="replace")
+    elif body is not None and body.text.startswith(b"="):
+        returns = None
+    else:
+        returns = "Unit"
+    tparams = next((c for c in node.named_children if c.type == "type_parameters"), None)
+    names = {_type_param_name(c) for c in (tparams.named_children if tparams is not None else [])
+             if c.type == "type_parameter"}
+    jvm_name = _JVM_NAME.search(head)
+    end = body.start_byte if body is not None else node.end_byte
+    header = " ".join(text[:end].decode(errors="replace").split())
+    return KtSignature(header if len(header) <= 200 else header[:197] + "...", jvm_name.group(1) if jvm_name else None,
+                       bool(_JVM_OVERLOADS.search(head)), receiver.text.decode(errors="replace") if receiver else None,
+                       params, defaults, varargs, returns, names - {""}, "suspend" in d.mods,
+                       "context(" in head.replace(" ", ""))
+
+
+def _type_param_name(node) -> str:
+    ident = next((c for c in node.named_children if c.type in ("identifier", "type_identifier")), None)
+    return ident.text.decode(errors="replace") if ident is not None else ""
+
+
+def jvm_erasure(written: str, type_params: set[str], vararg: bool = False, returned: bool = False) -> str | None:
+    """The JVM simple type name a written Kotlin type compiles to, when it is certain: `Int` → `int`, `Int?` →
+    `Integer`, `String` → `String`, `IntArray` → `int[]`, `Unit` → `void` as a return type; None for what the
+    text alone cannot tell (type parameters, type aliases, value classes, function types)."""
+    t = _TYPE_ANNOTATION.sub("", written).strip()
+    nullable = False
+    while True:
+        if t.endswith("?"):
+            t, nullable = t[:-1].strip(), True
+        elif t.startswith("(") and t.endswith(")") and "->" not in t:
+            t = t[1:-1].strip()
+        else:
+            break
+    if not t or "->" in t or t.startswith("dynamic"):
+        return None
+    base, _, args = t.partition("<")
+    base = base.strip().removeprefix("kotlin.collections.").removeprefix("kotlin.")
+    if "." in base:
+        return None  # a qualified user type: as written, its JVM name is not told here
+    if vararg:
+        if base in _JVM_PRIMITIVE and not nullable:
+            return _JVM_PRIMITIVE[base][0] + "[]"
+        inner = jvm_erasure(written, type_params)
+        if inner is None:
+            return None
+        return (_JVM_PRIMITIVE[base][1] if base in _JVM_PRIMITIVE else inner) + "[]"
+    if base in type_params:
+        return None
+    if base in _JVM_PRIMITIVE:
+        return _JVM_PRIMITIVE[base][1 if nullable else 0]
+    if base in _JVM_ARRAYS:
+        return _JVM_ARRAYS[base]
+    if base == "Array" and args:
+        arg = args.rsplit(">", 1)[0].strip()
+        arg = arg.removeprefix("out ").removeprefix("in ").strip()
+        if arg == "*":
+            return "Object[]"
+        inner = jvm_erasure(arg, type_params)
+        if inner is None:
+            return None
+        inner = _JVM_PRIMITIVE.get(arg.rstrip("?").removeprefix("kotlin."), (None, inner))[1]  # Array<Int>: Integer[]
+        return inner + "[]"
+    if base == "Unit":
+        return None if nullable else ("void" if returned else "Unit")
+    if base == "Nothing":
+        return "Void" if returned and not nullable else None
+    return _JVM_SAME.get(base)
+
+
+def _descriptor_return(descriptor: str) -> str:
+    return descriptor_params("(" + descriptor[descriptor.index(")") + 1:] + ")")[0]
+
+
+def _plain_name(name: str) -> str:
+    for suffix in ("$default", "$$forInline"):
+        name = name.removesuffix(suffix)
+    return name
+
+
+def signature_note(data: bytes, d: KtDecl, row: dict, default_impls: bool = False) -> str | None:
+    """Why function `d` of the sources does not compile to the binary method `row` (name, descriptor): its
+    `@JvmName`, its arity (an extension receiver, `suspend`'s Continuation, `@JvmOverloads`, a `$default` stub's
+    masks counted), a parameter or return type whose erasure is certain. None when it fits or cannot be told."""
+    if d.kind != "function":
+        return None
+    sig = read_signature(data, d)
+    if sig is None or sig.context:
+        return None
+    name = _plain_name(row["name"])
+    jvm = descriptor_params(row["descriptor"])
+    if default_impls:
+        jvm = jvm[1:]
+    stub = row["name"].endswith("$default")
+    written = ([sig.receiver] if sig.receiver is not None else []) + sig.params
+    varargs = ([False] if sig.receiver is not None else []) + sig.varargs
+    defaults = ([False] if sig.receiver is not None else []) + sig.defaults
+    cont = ["Continuation"] if sig.suspend else []
+    if stub:  # f$default(owner?, params…, mask ints…, Object)
+        masks = max(1, -(-len(sig.params) // 32))
+        jvm = jvm[:-1 - masks] if len(jvm) > masks else []
+        if len(jvm) == len(written) + len(cont) + 1:
+            jvm = jvm[1:]
+    why = []
+    if sig.jvm_name is not None and sig.jvm_name != name:
+        why.append(f'its @JvmName("{sig.jvm_name}") names it {sig.jvm_name}')
+    elif sig.jvm_name is None and "-" not in name and name.split("$", 1)[0] != d.name.strip("`"):
+        why.append(f"it compiles to {d.name}, not {name}")
+    erased = [jvm_erasure(w, sig.type_params, v) for w, v in zip(written, varargs)] + cont
+    shapes = [erased]
+    if sig.overloads and not stub:  # @JvmOverloads: the trailing defaulted parameters dropped one by one
+        dropped = [i for i, has in enumerate(defaults) if has]
+        for k in range(1, len(dropped) + 1):
+            gone = set(dropped[-k:])
+            shapes.append([e for i, e in enumerate(erased[:len(written)]) if i not in gone] + cont)
+    mangled = "-" in row["name"] and sig.jvm_name is None  # value-class parameters: erased to what they wrap
+    if not mangled and not any(len(s) == len(jvm) and all(e is None or e == j for e, j in zip(s, jvm))
+                               for s in shapes):
+        shown = ", ".join("?" if e is None else e for e in erased)
+        why.append(f"its parameters compile to ({shown}), not ({', '.join(jvm)})")
+    if not why and not mangled:
+        want = "Object" if sig.suspend else (jvm_erasure(sig.returns, sig.type_params, returned=True)
+                                               if sig.returns is not None else None)
+        got = _descriptor_return(row["descriptor"])
+        if want is not None and want != got:
+            why.append(f"it returns {want}, not {got}")
+    if not why:
+        return None
+    return f"line {d.start} of the sources declares `{sig.header}`: " + "; ".join(why)
+
+
+def signature_fits(data: bytes, d: KtDecl, row: dict, default_impls: bool = False) -> bool:
+    return signature_note(data, d, row, default_impls) is None
+
+
+def functions_named(parsed: KtParsedFile, data: bytes, keys: list[str], row: dict) -> list[KtDecl]:
+    """Functions of container `keys` the binary method `row` may compile from by its JVM name: those of that name
+    and those whose `@JvmName` is that name."""
+    name = _plain_name(row["name"])
+    out = []
+    for d in parsed.decls:
+        if d.path != keys or d.kind != "function":
+            continue
+        if d.name.strip("`") == name.split("$", 1)[0]:
+            out.append(d)
+            continue
+        head = _decl_bytes(data, d).split(b"fun", 1)[0].decode(errors="replace")
+        m = _JVM_NAME.search(head)
+        if m and m.group(1) == name:
             out.append(d)
     return out

@@ -161,7 +161,31 @@ def locate_method(ctx, type_row: dict, row: dict):
         elif decls:
             declared = False
     match = km.match_method(file.parsed, lines_row, keys, link, default_impls=default_impls, declared=declared)
-    return Located(file, keys, match.decl, match.implicit, note=match.note, owner=owner)
+    decl, note = match.decl, match.note
+    if match.implicit is None and not row["name"].startswith("<") and (decl is None or decl.kind == "function"):
+        decl, note = _by_signature(file, keys, row, lines_row, decl, note, default_impls)
+    return Located(file, keys, decl, match.implicit, note=note, owner=owner)
+
+
+def _by_signature(file, keys: list[str], row: dict, lines_row: dict, decl, note: str | None, default_impls: bool):
+    """(declaration, note) of a binary method checked against the sources' signatures (spec §11.1): the function
+    the line table and Kotlin name found must compile to the method's JVM name and descriptor; when it does not,
+    the one function of that (JVM) name that does is taken, with where the line table points as the note, else
+    none (a SOURCES_VERSION_MISMATCH: `fun f(x: Long)` in the sources, `f(int)` in the jar)."""
+    data = file.data
+    why = km.signature_note(data, decl, row, default_impls) if decl is not None else None
+    if decl is not None and why is None:
+        return decl, note
+    fits = [d for d in km.functions_named(file.parsed, data, keys, row)
+            if d is not decl and km.signature_fits(data, d, row, default_impls)]
+    if len(fits) == 1:
+        first, last = km.real_lines(lines_row, file.parsed.lines)
+        if first > 0 and not (fits[0].start <= first and last <= fits[0].end):
+            lines = f"{first}-{last}" if last != first else str(first)
+            return fits[0], (f"its line table (line {lines}) is outside fun {fits[0].name}, at line "
+                             f"{fits[0].start} of the sources")
+        return fits[0], None
+    return None, why or note
 
 
 def _interface_function(decls: list[dict], row: dict) -> dict | None:

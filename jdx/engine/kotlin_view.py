@@ -158,9 +158,13 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
     from jdx.engine.kotlin_inherited import _chains
 
     chains = _chains(store)
+    hidden = _hidden_decls(store, decls + hosted)
     shown = []
     for d in decls + hosted:
         if wanted is not None and d["kind"] not in wanted:
+            continue
+        if d["id"] in hidden and not opts.include_synthetic:
+            result["hidden_deprecated"] = result.get("hidden_deprecated", 0) + 1
             continue
         if grep and not grep.search(d["name"]):
             continue
@@ -169,6 +173,8 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
             continue
         entry = kotlin_entry(d)
         entry["text"] = chains.qualified_text(d, (type_row["id"],)) or entry["text"]
+        if d["id"] in hidden:
+            entry["markers"].append("hidden: synthetic")
         if d in hosted:
             entry["companion"] = companion
             entry["markers"].append("in companion object" + ("" if companion == "Companion" else f" {companion}"))
@@ -188,6 +194,31 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
     if lambdas:
         result["hidden_lambdas"] = len(lambdas)
     return []
+
+
+# the JVM members a declaration's callers name (not its `$default`, `$annotations` or backing field): when every one
+# is synthetic, kotlinc hid the declaration (`@Deprecated(level = HIDDEN)`, `@DeprecatedSinceKotlin(hiddenSince)`)
+_CALLED_ROLES = ("method", "getter", "setter", "constructor", "facade", "static", "overload")
+_ACC_SYNTHETIC = 0x1000
+
+
+def _hidden_decls(store, decls: list[dict]) -> set[str]:
+    """Ids of the declarations no Kotlin or Java caller can name: each JVM member they compile to for callers is
+    synthetic, as `members` (which leaves synthetic members out) sees them."""
+    from jdx.graph_schema import queries
+
+    called = {}
+    for d in decls:
+        targets = [link.split(":", 1)[1] for link in d["jvm"] or () if link.split(":", 1)[0] in _CALLED_ROLES]
+        if targets:
+            called[d["id"]] = targets
+    owners = {t.split("#", 1)[0] for targets in called.values() for t in targets}
+    synthetic = set()
+    for owner in owners:
+        for row in store.rows(queries.MEMBERS_OF, {"id": owner}):
+            if (row.get("m.access") or 0) & _ACC_SYNTHETIC:
+                synthetic.add(row.get("m.id"))
+    return {i for i, targets in called.items() if all(t in synthetic for t in targets)}
 
 
 def member_kotlin(store, member_ids: list[str]) -> dict[str, list[dict]]:
@@ -221,7 +252,21 @@ def signature_view(store, result: dict, member_ids: list[str]) -> None:
             item["kotlin"] = {**kotlin_entry(row), "role": row["role"]}
             item["kotlin"]["text"] = _chains(store).qualified_text(row, (mid.split("#", 1)[0],)) or \
                 item["kotlin"]["text"]
+            written = kotlin_annotations(item.get("annotations") or [])
+            if written:  # spec §7.1: a signature carries its annotations (`@kotlin.Deprecated(...)`), as --view jvm
+                item["kotlin"]["annotations"] = written
             result["view"] = "kotlin"
+
+
+# annotations the Kotlin text already says (nullability in the types, @JvmName/@JvmStatic/... as markers)
+_SAID = ("org.jetbrains.annotations.NotNull", "org.jetbrains.annotations.Nullable", "kotlin.jvm.JvmName",
+         "kotlin.jvm.JvmStatic", "kotlin.jvm.JvmOverloads", "kotlin.jvm.JvmField", "kotlin.Metadata")
+
+
+def kotlin_annotations(annotations: list[str]) -> list[str]:
+    """The JVM member's annotations a Kotlin signature shows: all but those its text already carries."""
+    return [a for a in annotations if a.lstrip("@").split("(", 1)[0] not in _SAID
+            and not a.lstrip("@").startswith("kotlin.jvm.internal.")]
 
 
 _MAIN_ROLES = ("method", "getter", "field", "facade")

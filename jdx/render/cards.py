@@ -261,6 +261,9 @@ def _kotlin_outline(r: dict, brief: bool, max_lines: int | None) -> list[str]:
     n = r.get("hidden_lambdas", 0)  # compiler-generated lambda bodies kotlin_view.outline_view leaves out
     if n:
         footer.append(f"{n} lambda {'body' if n == 1 else 'bodies'} hidden (--include-synthetic)")
+    n = r.get("hidden_deprecated", 0)  # declarations kotlinc hid (@Deprecated(level = HIDDEN)): synthetic members
+    if n:
+        footer.append(f"{n} hidden by deprecation (--include-synthetic)")
     kind = r.get("kotlin_keyword") or r["kind"]
     return [f"{kind} {r['type']}"] + [f"  {row}" for row in rows] + [" · ".join(footer)]
 
@@ -291,7 +294,8 @@ def signature(r: dict) -> list[str]:
         line = " ".join([s["kind"], *map(bounded, s["annotations"]), text])
         if s.get("kotlin"):
             k = s["kotlin"]
-            line = k["text"] + ("  [" + ", ".join(k["markers"]) + "]" if k["markers"] else "") + (
+            line = " ".join([*map(bounded, k.get("annotations") or ()), k["text"]]) + (
+                "  [" + ", ".join(k["markers"]) + "]" if k["markers"] else "") + (
                 f"  (jvm {k['role']}: {s['text']})" if k["role"] not in ("method", "constructor") else "")
         if s.get("default") is not None:
             line += f" default {bounded(s['default'])}"
