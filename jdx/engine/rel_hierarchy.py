@@ -160,8 +160,10 @@ def _left_out(nodes, tiers: dict[str, int]) -> dict[str, int]:
     return {k: v for k, v in out.items() if v}
 
 
-def _up_graph(store: GraphStore, root: dict, depth: int | None, types: _Types) -> tuple[nx.DiGraph, list[str]]:
-    """Edges child -> supertype over the whole closure (within `depth`), and the unresolved supertypes."""
+def _up_graph(store: GraphStore, root: dict, depth: int | None, types: _Types,
+              cut: list | None = None) -> tuple[nx.DiGraph, list[str]]:
+    """Edges child -> supertype over the whole closure (within `depth`), and the unresolved supertypes; `cut` gets
+    what `depth` left out (`_beyond`)."""
     g = nx.DiGraph()
     g.add_node(root["id"])
     types.rows[root["id"]] = root
@@ -186,7 +188,25 @@ def _up_graph(store: GraphStore, root: dict, depth: int | None, types: _Types) -
                 g.add_edge(t, parent, rel=rel, written=written.get(parent, format_type(parent)), seen=seen)
         frontier, level = [n for n in dict.fromkeys(nxt) if types.rows.get(n) and not types.rows[n]["external"]], \
             level + 1
+    if cut is not None and frontier:
+        def parents(ids: list[str]) -> list[str]:
+            rows = [types.rows[t] for t in ids if types.rows.get(t) and not types.rows[t]["external"]]
+            types.fetch(p for row in rows for p, _ in _parents(row))
+            return [p for row in rows for p, _ in _parents(row)]
+        cut.extend(_beyond(parents, frontier, g))
     return g, sorted(set(unresolved))
+
+
+def _beyond(step, frontier: list[str], g: nx.DiGraph) -> tuple[list[str], int]:
+    """(the types past a --depth cut, how many more levels hold them): the walk on from the cut's last level,
+    `step` giving a level's next types, counting only (no edges, no warnings)."""
+    seen, found, levels = set(g), [], 0
+    while frontier:
+        frontier = [n for n in dict.fromkeys(step(frontier)) if n not in seen]
+        seen.update(frontier)
+        found.extend(frontier)
+        levels += bool(frontier)
+    return found, levels
 
 
 WHOLE_GRAPH_FRONTIER = 200  # above this many ids a level reads every subtype edge once (measured: ~0.4 s on the
@@ -225,8 +245,9 @@ class _Subtypes:
         return self.edges.filter(mask).to_pylist()
 
 
-def _down_graph(store: GraphStore, root: dict, depth: int | None, types: _Types) -> nx.DiGraph:
-    """Edges supertype -> subtype over every subtype in the workspace (within `depth`)."""
+def _down_graph(store: GraphStore, root: dict, depth: int | None, types: _Types, cut: list | None = None) -> nx.DiGraph:
+    """Edges supertype -> subtype over every subtype in the workspace (within `depth`); `cut` gets what `depth` left
+    out (`_beyond`)."""
     g = nx.DiGraph()
     g.add_node(root["id"])
     subtypes = _Subtypes(store)
@@ -242,6 +263,13 @@ def _down_graph(store: GraphStore, root: dict, depth: int | None, types: _Types)
             g.add_edge(r["parent"], child, rel=rel,
                        written=_as_written(types.rows[child]).get(r["parent"], format_type(r["parent"])))
         frontier, level = list(dict.fromkeys(nxt)), level + 1
+    if cut is not None and frontier:
+        def children(ids: list[str]) -> list[str]:
+            rows = subtypes.of(ids)
+            for r in rows:
+                types.rows.setdefault(r["id"], {k: v for k, v in r.items() if k not in ("parent", "rel")})
+            return [r["id"] for r in rows]
+        cut.extend(_beyond(children, frontier, g))
     return g
 
 
@@ -354,17 +382,22 @@ def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dic
     warnings: list[Warning_] = []
     shown = total = types_shown = types_total = 0
     left: dict[str, int] = {}  # subtypes the limit left out, by kind (named, anonymous, inlined, synthetic)
+    deeper, need = 0, depth  # types past --depth (counted, not shown) and the --depth that shows them all
     for direction, wanted in (("up", opts.up), ("down", opts.down)):
         if not wanted:
             continue
+        cut: list = []
         if direction == "up":
-            g, unresolved = _up_graph(store, root, depth, types)
+            g, unresolved = _up_graph(store, root, depth, types, cut)
             for u in unresolved:
                 warnings.append(Warning_("UNRESOLVED_SUPERTYPE", f"{format_type(u)} is not in the workspace: "
                                          f"the hierarchy above it is unknown"))
         else:
-            g = _down_graph(store, root, depth, types)
+            g = _down_graph(store, root, depth, types, cut)
         g = _within(g, root, opts, arts, types)
+        beyond = _accepted(cut[0], opts, arts, types) if cut else []
+        if beyond:
+            deeper, need = deeper + len(beyond), max(need, depth + cut[1])
         def make(_p: str, c: str, data: dict) -> dict:
             return _entry(types, arts, c, data)
         if direction == "up":
@@ -376,19 +409,30 @@ def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dic
             seen = {format_type(n) for n in kept}
             left = _left_out((n for n in g if n != root["id"] and n not in kept), tiers)
         result[direction] = tree
-        result[f"{direction}_count"] = g.number_of_nodes() - 1
+        result[f"{direction}_count"] = g.number_of_nodes() - 1 + len(beyond)  # every one, whatever --depth shows
         # every node is expanded once, so the full tree has one entry per edge; a type reached through two
         # parents is one of the header's distinct types, so the footer counts distinct types too
         shown, total = shown + walked, total + g.number_of_edges()
-        types_shown, types_total = types_shown + len(seen), types_total + g.number_of_nodes() - 1
+        types_shown, types_total = types_shown + len(seen), types_total + g.number_of_nodes() - 1 + len(beyond)
     truncated = None
-    if shown < total:
+    if shown < total or deeper:
         parts = [f"{result[k]} {w}" for k, w in (("up_count", "supertypes"), ("down_count", "subtypes")) if k in result]
-        hint = "; ".join(x for x in (" + ".join(parts), _left_out_text(left), f"--limit {total}") if x)
+        hint = "; ".join(x for x in (" + ".join(parts), _left_out_text(left),
+                                     deeper and f"{deeper} deeper than --depth {depth}: --depth {need} shows them",
+                                     shown < total and f"--limit {total}") if x)  # (within --depth)
         truncated = {"shown": types_shown, "total": types_total, "hint": hint}
         if left:
             truncated["left_out"] = left
+        if deeper:
+            truncated.update(deeper=deeper, depth=need)
     return result, warnings, truncated
+
+
+def _accepted(nodes: list[str], opts: HierarchyOptions, arts: Artifacts, types: _Types) -> list[str]:
+    """The types past a --depth cut that --in/--exclude keep."""
+    if not (opts.filter.include or opts.filter.exclude):
+        return nodes
+    return [n for n in nodes if opts.filter.accepts(arts, (types.rows.get(n) or {}).get("artifact"))]
 
 
 def _types_in(entries: list[dict]) -> set[str]:
@@ -406,7 +450,9 @@ def implementors(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[
     root = resolve_type(store, text)
     arts = Artifacts.of(store)
     types = _Types(store)
-    g = _within(_down_graph(store, root, depth, types), root, opts, arts, types)
+    cut: list = []
+    g = _within(_down_graph(store, root, depth, types, cut), root, opts, arts, types)
+    beyond = _accepted(cut[0], opts, arts, types) if cut else []
     tiers = _tiers(store, (n for n in g if n != root["id"]), types)
     nodes = sorted((n for n in g if n != root["id"]),
                    key=lambda n: (tiers[n], arts.position(types.rows[n]["artifact"]), format_type(n)))
@@ -418,10 +464,14 @@ def implementors(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[
         entry["direct"] = root["id"] in parents
         out.append(entry)
     result = {"type": format_type(root["id"]), "kind": root["kind"], "artifact": arts.name(root["artifact"]),
-              "implementors": out, "count": len(nodes)}
+              "implementors": out, "count": len(nodes) + len(beyond)}  # every one, whatever --depth shows
     truncated = None
-    if len(nodes) > limit:
+    if len(nodes) > limit or beyond:
         left = _left_out(nodes[limit:], tiers)
-        truncated = {"shown": len(out), "total": len(nodes), "left_out": left,
-                     "hint": "; ".join(x for x in (_left_out_text(left), f"--limit {len(nodes)}") if x)}
+        deeper = beyond and f"{len(beyond)} deeper than --depth {depth}: --depth {depth + cut[1]} shows them"
+        truncated = {"shown": len(out), "total": len(nodes) + len(beyond), "left_out": left,
+                     "hint": "; ".join(x for x in (_left_out_text(left), deeper,
+                                                   len(nodes) > limit and f"--limit {len(nodes)}") if x)}
+        if beyond:
+            truncated.update(deeper=len(beyond), depth=depth + cut[1])
     return result, [], truncated

@@ -1,7 +1,8 @@
 """`search`: symbol search over the workspace graph (spec §7.2), ranked the way a user expects.
 
 Ranking key, first difference wins: match tier (exact simple name, prefix, camel-hump, a later word; a glob
-or regex match ranks as camel-hump; --fuzzy ranks by edit distance), then `ranking.symbol_key` (the JDK's
+or regex match ranks as camel-hump; --fuzzy ranks by edit distance; a name missing a capital of a camel-hump
+pattern ranks after the names that carry them all, search_index.rank_tier), then `ranking.symbol_key` (the JDK's
 implementation packages after everything else; then, in the exact tier, a type named as the pattern is
 written, case and all, before the other exact matches; public before non-public (the workspace's and its
 dependencies' non-public types before the JDK's), shorter names, fewer nesting
@@ -21,10 +22,10 @@ from dataclasses import dataclass, replace
 
 from jdx.engine.ranking import internal_packages, is_jdk_internal, symbol_key
 from jdx.engine.refs import format_member, format_type
-from jdx.engine.search_index import index_for
+from jdx.engine.search_index import index_for, rank_tier, tier_word
 from jdx.engine.search_match import (EXACT, HUMP, TIER_NAMES, Pattern, compile_pattern, fuzzy_budget,
                                      glob_to_regex, levenshtein, name_words, owner_test, qualifier_regex)
-from jdx.engine.search_owners import hump_owners, names_a_type, owner_tier
+from jdx.engine.search_owners import hump_owners, name_facades, names_a_type, owner_tier
 from jdx.errors import NotFoundError, UsageError
 from jdx.graph_schema import queries_search
 from jdx.graph_schema.queries_search import TYPE_KINDS
@@ -126,7 +127,7 @@ def _group(rows: list[dict], tier_of) -> list[tuple[int, dict]]:
     return [(tiers[k[0]], g) for k, g in groups.items()]
 
 
-def _symbol_row(row: dict, tier: int, arts: dict[str, dict], mode: str) -> dict:
+def _symbol_row(row: dict, tier: int, arts: dict[str, dict], mode: str, written: str | None = None) -> dict:
     kind, owner, name = row["kind"], row["owner"], row["name"]
     overloads = row["overloads"]
     if kind in TYPE_KINDS:
@@ -141,7 +142,7 @@ def _symbol_row(row: dict, tier: int, arts: dict[str, dict], mode: str) -> dict:
     art = arts.get(row["artifact"] or "", {})
     out = {"kind": kind, "ref": ref, "name": name, "artifact": art.get("name", ""), "origin": art.get("origin", ""),
            "public": bool(row["pub"]), "match": mode if mode in ("glob", "regex", "fuzzy") else
-           TIER_NAMES.get(max(tier, row.get("owner_tier", tier)), "word")}
+           TIER_NAMES[row["owner_tier"]] if row.get("owner_tier", tier) > tier else tier_word(tier, name, written)}
     if kind == "method":
         out["overloads"] = overloads
     if mode == "fuzzy":
@@ -150,25 +151,26 @@ def _symbol_row(row: dict, tier: int, arts: dict[str, dict], mode: str) -> dict:
     return out
 
 
-def _sort_key(row: dict, tier: int, rank: int, internal=None) -> tuple:
+def _sort_key(row: dict, tier: int, rank: int, internal=None, written: str | None = None) -> tuple:
     """A package's or module's ranking key, shaped like _group_key's (its ref stands in for the owner; no type)."""
-    return (tier, 0, is_jdk_internal(row["ref"], internal, is_package=True), 1, not row["public"], False,
-            len(row["name"]), 0, rank, row["name"], row["ref"], row["kind"])
+    return (rank_tier(tier, row["name"], written), 0, is_jdk_internal(row["ref"], internal, is_package=True), 1,
+            not row["public"], False, len(row["name"]), 0, rank, row["name"], row["ref"], row["kind"])
 
 
 def _named_rows(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None,
                 fuzzy_lower: str | None = None) -> list[tuple[tuple, dict]]:
     """Packages and modules (few: matched in Python with the same compiled regexes)."""
     out: list[tuple[tuple, dict]] = []
+    written = _written(p, fuzzy_lower is not None)
     if "package" in kinds and arts is None:
         for full, last, words in _package_names(store):
             tier = _tier(p, full, last, fuzzy_lower, words)
             if tier is not None:
                 row = {"kind": "package", "ref": full, "name": last, "artifact": "", "origin": "", "public": True,
-                       "match": _match_word(p, tier, fuzzy_lower)}
+                       "match": _match_word(p, tier, fuzzy_lower, last)}
                 if fuzzy_lower is not None:
                     row["distance"] = tier
-                out.append((_sort_key(row, tier, -1, internal_packages(store)), row))
+                out.append((_sort_key(row, tier, -1, internal_packages(store), written), row))
     if "module" in kinds:
         for a in arts if arts is not None else artifact_table(store):
             if a["kind"] != "jrt":
@@ -176,10 +178,10 @@ def _named_rows(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict]
             tier = _tier(p, a["name"], a["name"], fuzzy_lower)
             if tier is not None:
                 row = {"kind": "module", "ref": a["name"], "name": a["name"], "artifact": a["name"],
-                       "origin": a["origin"], "public": True, "match": _match_word(p, tier, fuzzy_lower)}
+                       "origin": a["origin"], "public": True, "match": _match_word(p, tier, fuzzy_lower, a["name"])}
                 if fuzzy_lower is not None:
                     row["distance"] = tier
-                out.append((_sort_key(row, tier, a["rank"], internal_packages(store)), row))
+                out.append((_sort_key(row, tier, a["rank"], internal_packages(store), written), row))
     return out
 
 
@@ -214,10 +216,10 @@ def _package_rx(text: str, regex: bool):
     return re.compile(text if regex else glob_to_regex(text, case_sensitive=True))
 
 
-def _match_word(p: Pattern, tier: int, fuzzy_lower: str | None) -> str:
+def _match_word(p: Pattern, tier: int, fuzzy_lower: str | None, name: str) -> str:
     if fuzzy_lower is not None:
         return "fuzzy"
-    return p.mode if p.mode in ("glob", "regex") else TIER_NAMES.get(tier, "word")
+    return p.mode if p.mode in ("glob", "regex") else tier_word(tier, name, _written(p, False))
 
 
 def search(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, dict | None]:
@@ -261,6 +263,7 @@ def search(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, dic
         renamed = sum(1 for m in result["matches"] if m.get("_renamed", (0, 0, 0, False))[3])
         unshown = {id(m) for m in result["matches"]}  # search_view leaves a JVM group it does not show as it is
         result["matches"], change = search_view(store, result["matches"], limit + renamed)
+        name_facades(store, result["matches"])  # a multi-file part's member is named in its facade
         result["total"] += change - _drop_repeated(result["matches"], result["_twice"], unshown)
         del result["matches"][limit:]
         if change or any("kotlin" in m for m in result["matches"]):
@@ -346,7 +349,7 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
         best = heapq.nsmallest(opts.limit, groups, key=lambda tg: _group_key(tg[0], tg[1], typo, internal, written))
         for tier, g in best:
             ranked.append((_group_key(tier, g, typo, internal, written),
-                           _symbol_row(g, tier, by_id, "fuzzy" if fuzzy else p.mode)))
+                           _symbol_row(g, tier, by_id, "fuzzy" if fuzzy else p.mode, written)))
         extra = total - len(best)
     if ALIAS in kinds and opts.view == "kotlin":
         ranked.extend(_alias_rows(store, p, art_ids, pkg, owners, by_id, fuzzy))
@@ -389,7 +392,7 @@ def _alias_rows(store: GraphStore, p: Pattern, art_ids, pkg: str | None, owners,
         g = group_of(a, art.get("rank", 1 << 30))
         row = {"kind": ALIAS, "ref": format_type(a.id), "name": a.name, "artifact": art.get("name", ""),
                "origin": art.get("origin", ""), "public": a.public,
-               "match": "fuzzy" if fuzzy else _match_word(p, tier, None)}
+               "match": "fuzzy" if fuzzy else _match_word(p, tier, None, a.name)}
         if fuzzy:
             row["distance"] = tier
         row["_alias"] = a  # its expansion is looked up only if it is shown (_run)
@@ -456,13 +459,13 @@ def _kotlin_name_rows(store: GraphStore, p: Pattern, kinds: set[str], art_ids, p
         g = {"name": x["name"], "owner": main["owner"], "pub": main["pub"], "rank": main["rank"], "kind": main["kind"]}
         row = {"kind": main["kind"], "ref": main["id"], "name": main["name"], "artifact": art.get("name", ""),
                "origin": art.get("origin", ""), "public": x["visibility"] in ("public", "internal"),
-               "match": "fuzzy" if fuzzy else _match_word(p, tier, None)}
+               "match": "fuzzy" if fuzzy else _match_word(p, tier, None, x["name"])}
         if main["kind"] == "method":
             row["overloads"] = 1
         if fuzzy:
             row["distance"] = tier
         row["_renamed"] = (x["id"], main["id"], main["access"], bool(by_jvm))  # by_jvm: search_view shows it too
-        out.append((_group_key(tier, g, typo, internal), row))
+        out.append((_group_key(tier, g, typo, internal, _written(p, fuzzy)), row))
     return out, twice
 
 
@@ -495,7 +498,8 @@ def _group_key(tier: int, g: dict, typo: str | None = None, internal=None, writt
     near = -_common_prefix(g["name"].lower(), typo) if typo is not None else g.get("owner_tier", 0)
     as_written = 0 if tier == EXACT and g["name"] == written and g["kind"] in TYPE_KINDS + (ALIAS,) else 1
     internal_flag, *rest = symbol_key(g["owner"], g["pub"], g["name"], g["rank"], internal)
-    return (tier, near, internal_flag, as_written, *rest, g["name"], g["owner"], g["kind"])
+    return (rank_tier(tier, g["name"], written if typo is None else None), near, internal_flag, as_written, *rest,
+            g["name"], g["owner"], g["kind"])
 
 
 def _written(p: Pattern, fuzzy: bool) -> str | None:
@@ -526,13 +530,13 @@ def _best_groups(store: GraphStore, p: Pattern, limit: int, filters: tuple) -> t
         found = _group(index.rows(tiers, *filters), lambda name, _words: tiers[name])
         return found, len(found)
     found = []
-    by_tier: dict[int, list[str]] = defaultdict(list)
+    by_tier: dict[int, list[str]] = defaultdict(list)  # by the tier a name ranks in (rank_tier), not its match tier
     for name, tier in tiers.items():
-        by_tier[tier].append(name)
+        by_tier[rank_tier(tier, name, _written(p, False))].append(name)
     for tier in sorted(by_tier):
         if len(found) >= limit:
             break
-        found.extend(_group(index.rows(sorted(by_tier[tier]), *filters), lambda _n, _w, t=tier: t))
+        found.extend(_group(index.rows(sorted(by_tier[tier]), *filters), lambda n, _w: tiers[n]))
     return found, index.count(tiers, kinds)
 
 

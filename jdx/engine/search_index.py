@@ -11,13 +11,14 @@ rank in this workspace's classpath order (schema.origin_ranks).
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import re
 import weakref
 from collections.abc import Collection
 
 from jdx.engine.search_match import Pattern, owner_test
-from jdx.graph_schema.schema import SYMBOL_KINDS, name_words
+from jdx.graph_schema.schema import name_words
 from jdx.graph_schema.store import GraphStore
 
 _INDEXES: "weakref.WeakKeyDictionary[GraphStore, NameIndex]" = weakref.WeakKeyDictionary()
@@ -345,3 +346,60 @@ def _lines(rx: "re.Pattern", text: str, starts: list[int]):
     """Line numbers of the matches of a MULTILINE regex (a match never spans lines: `.` stops at newline)."""
     for m in rx.finditer(text):
         yield bisect.bisect_right(starts, m.start()) - 1
+
+
+HUMP_ANY_CASE = "camel-hump-any-case"  # the match word of a camel-hump match that misses a capital (rank_tier)
+
+
+def rank_tier(tier: int, name: str, written: str | None) -> int:
+    """The tier a name the pattern `written` (a camel-hump pattern as typed; None: no case rule) matched with `tier`
+    ranks in: a pattern with a capital past its first character (`HMap`, `LMap`, `URLConn`) names words by its
+    capitals, so an exact, prefix or camel-hump match whose name does not carry them all as capitals (`headMap`: `h`
+    for `H`; the field `lmap` for `LMap`) ranks with the prefixes any case, after every name whose humps do
+    (`HashMap`, `LinkedMap`). An all-lower-case or single-capital pattern (`hashmap`, `Version`) keeps its
+    case-insensitive tiers."""
+    from jdx.engine.search_match import LOOSE_PREFIX
+
+    if written is None or tier >= LOOSE_PREFIX or not _missed_capital(written, name):
+        return tier
+    return LOOSE_PREFIX
+
+
+def tier_word(tier: int, name: str, written: str | None) -> str:
+    """The match word of a name matched with `tier` (search_match.TIER_NAMES), the tier it ranks in (`rank_tier`):
+    an exact or prefix match missing a capital is a prefix any case, a camel-hump one `camel-hump-any-case`."""
+    from jdx.engine.search_match import HUMP, TIER_NAMES
+
+    ranked = rank_tier(tier, name, written)
+    return HUMP_ANY_CASE if ranked != tier and tier == HUMP else TIER_NAMES.get(ranked, "word")
+
+
+@functools.lru_cache(maxsize=4096)
+def _missed_capital(written: str, name: str) -> bool:
+    rx = _case_sensitive_humps(written)
+    return rx is not None and rx.fullmatch(name_words(name)) is None
+
+
+@functools.lru_cache(maxsize=32)
+def _case_sensitive_humps(written: str) -> "re.Pattern | None":
+    """search_match.hump_regex with the pattern's capitals matched as capitals (its lower-case letters either case),
+    unanchored; None when the pattern has no capital past its first character."""
+    from jdx.engine.search_match import SEPARATORS, _either_case, _literal
+
+    if not any(c.isupper() for c in written[1:]):
+        return None
+    out: list[str] = []
+    new_word = True
+    for c in written:
+        if c in SEPARATORS:
+            new_word = True
+            continue
+        atom = _literal(c) if c.isupper() else _either_case(c)
+        if new_word:
+            out.append(".* " + atom)
+            new_word = False
+        elif c.isupper():
+            out.append(f"(?:{atom}|.* {atom})")
+        else:
+            out.append(atom)
+    return re.compile("".join(out) + ".*", re.DOTALL) if out else None

@@ -50,3 +50,32 @@ def names_a_type(store: GraphStore, qualifier: str) -> bool:
         return True
     owner = re.compile(qualifier_regex(qualifier, member=True))
     return any(r["kind"] in TYPE_KINDS and owner.fullmatch(r["owner"]) for r in index_for(store).named(simple))
+
+
+FACADES_OF_PARTS = ("MATCH (k:KotlinDecl) WHERE k.owner IN $ids AND k.facade IS NOT NULL "
+                    "RETURN DISTINCT k.owner AS part, k.facade AS facade")
+TYPE_ACCESS = "MATCH (t:Type) WHERE t.id IN $ids RETURN t.id AS id, t.access AS access"
+
+
+def name_facades(store: GraphStore, matches: list[dict]) -> None:
+    """Kotlin-view hits whose reference names a member of a multi-file part (`ArraysKt___ArraysKt`, a package-private
+    class) name it in its facade (`ArraysKt`), what callers write: the facade inherits it (kotlinc's
+    `-Xmultifile-parts-inherit`, as kotlin-stdlib is built) or has a copy (then the hit names the copy already); the
+    hit is public only if the facade is too (docs/kotlin.md). One query for the facades, one for their access, and
+    only when a hit's owner is named as kotlinc names a part (`<Facade>__<File>`)."""
+    parts: dict[str, list[dict]] = {}
+    for m in matches:
+        owner = m["ref"].split("#", 1)[0] if "kotlin" in m and "#" in m["ref"] else ""
+        if "__" in owner.rsplit(".", 1)[-1]:
+            parts.setdefault(owner.replace(".", "/"), []).append(m)  # a part is a top-level class
+    if not parts:
+        return
+    facades = {r["part"]: r["facade"] for r in store.rows(FACADES_OF_PARTS, {"ids": sorted(parts)})}
+    access = {r["id"]: r["access"] or 0 for r in store.rows(TYPE_ACCESS, {"ids": sorted(set(facades.values()))})}
+    for part, hits in parts.items():
+        facade = facades.get(part)
+        if facade is None or facade not in access:
+            continue
+        for m in hits:
+            m["ref"] = facade.replace("/", ".") + "#" + m["ref"].split("#", 1)[1]
+            m["public"] = bool(m["public"] and access[facade] & 0x0001)

@@ -17,7 +17,8 @@ from tests.service import JdxService, Options
 from jdx.errors import AmbiguousError, NotFoundError, UsageError
 from tests.conftest import GSON, require
 
-TIERS = {"exact": EXACT, "prefix": PREFIX, "camel-hump": HUMP, "prefix-any-case": LOOSE_PREFIX, "word": WORD,
+TIERS = {"exact": EXACT, "prefix": PREFIX, "camel-hump": HUMP, "prefix-any-case": LOOSE_PREFIX,
+         "camel-hump-any-case": LOOSE_PREFIX, "word": WORD,
          "glob": HUMP, "regex": HUMP}
 ORIGINS = {"workspace": 0, "dependency": 1, "jdk": 2}
 
