@@ -11,8 +11,9 @@ from jdx.engine.ranking import internal_packages, is_jdk_internal, symbol_key
 from jdx.engine.refs import format_member, format_type, parse_ref
 from jdx.engine.search import SearchOptions, artifact_table, search
 from jdx.engine.search_index import index_for
-from jdx.engine.kotlin_toplevel import (importable_members, java_imports, jvm_names, kotlin_candidates, kotlin_imports,
-                                       member_decls, member_import, top_level, top_level_decls, top_level_import)
+from jdx.engine.kotlin_toplevel import (importable_members, java_imports, jvm_names, kotlin_candidates, kotlin_decls,
+                                       kotlin_imports, member_decls, member_import, top_level, top_level_decls,
+                                       top_level_import)
 from jdx.engine.search_match import fuzzy_budget, glob_to_regex, levenshtein
 from jdx.errors import AmbiguousError, NotFoundError, RefSyntaxError, UsageError, Warning_
 from jdx.graph_schema import queries, queries_search
@@ -402,6 +403,11 @@ def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, l
         raise NotFoundError(f"not found: {owner['fqn']}#{member}",
                             hint=f"jdx members {owner['fqn']} --static lists its static members")
     static = [r for r in rows if r["access"] & ACC_STATIC]
+    if owner.get("kotlin"):  # an object's or a companion's member: Kotlin imports it there (Java its static copy)
+        members = [x for x in kotlin_decls(store, [r["id"] for r in rows]) if not x["top_level"]
+                   and x["name"] == member]
+        if members and importable_members(store, members):
+            return member_import(store, f"{owner['fqn']}#{member}", members)
     if not static:
         raise UsageError(f"{owner['fqn']}#{member} is not static: it cannot be imported (call it on an instance)")
     source_owner = owner["fqn"].replace("$", ".")

@@ -86,6 +86,19 @@ def test_imports_of_a_top_level_function_gives_the_java_and_the_kotlin_import(st
     assert kotlin["declarations"] == ["public fun scaled(x: Int, k: Int = ...): Int"]
 
 
+def test_a_companion_member_is_imported_where_kotlin_imports_it(store):
+    """A companion's (or an object's) member is not static on the JVM, yet Kotlin imports it by its name there;
+    its @JvmStatic copy gives Java's `import static` too. A class's instance member stays a usage error."""
+    assert _imports(store, "fx.Box$Companion#plain") == [("kotlin", "import fx.Box.Companion.plain")]
+    assert _imports(store, "fx.Box$Companion#square") == [("java", "import static fx.Box.square;"),
+                                                          ("kotlin", "import fx.Box.Companion.square")]
+    from jdx.engine.search_nav import imports
+    from jdx.errors import UsageError
+
+    with pytest.raises(UsageError, match="is not static"):
+        imports(store, "fx.Box#grow")
+
+
 def test_an_extension_is_imported_by_its_kotlin_name_only(store, run_jdx, jar_args):
     only = [("kotlin", "import fx.perimeter")]
     assert _imports(store, "perimeter") == only
