@@ -80,6 +80,11 @@ def with_bridged(edges: pa.Table, methods: pa.Table, winners: set[str], hierarch
     wanted (an incremental update's); the others' bridges are read to follow overrides through them.
     `read_calls(position)`: the `calls` table (from, to) of the artifact at that classpath position, read for the
     artifacts holding bridges that are not for a narrowed return type."""
+    if only is not None:  # only these owners and their supertypes matter: skip reading the rest
+        wanted = set(only)
+        for t in only:
+            wanted.update(hierarchy.ancestors(t))
+        methods = methods.filter(pc.is_in(methods["owner_id"], value_set=pa.array(sorted(wanted), pa.string())))
     if "kind" in methods.column_names:
         methods = methods.filter(pc.equal(methods["kind"], 0))
     access = methods["access"]
@@ -87,10 +92,11 @@ def with_bridged(edges: pa.Table, methods: pa.Table, winners: set[str], hierarch
                         pc.equal(pc.bit_wise_and(access, ACC_PRIVATE | ACC_STATIC), 0))
     bridges = methods.filter(pc.and_(is_bridge, pc.invert(pc.starts_with(methods["name"], "<"))))
     if only is not None and bridges.num_rows:
-        wanted = set(only)
-        for t in only:
-            wanted.update(hierarchy.ancestors(t))
-        bridges = bridges.filter(pc.is_in(bridges["owner_id"], value_set=pa.array(sorted(wanted), pa.string())))
+        # a supertype's bridge matters to an update only through a method of the update's own of its name
+        own = pc.is_in(methods["owner_id"], value_set=pa.array(sorted(only), pa.string()))
+        own_names = pc.unique(methods["name"].filter(own))
+        bridges = bridges.filter(pc.or_(pc.is_in(bridges["owner_id"], value_set=pa.array(sorted(only), pa.string())),
+                                        pc.is_in(bridges["name"], value_set=own_names)))
     columns = _COLUMNS + (["pos"] if "pos" in bridges.column_names else [])
     bridge_rows = [b for b in bridges.select(columns).to_pylist() if b["owner_id"] in winners]
     if not bridge_rows:
