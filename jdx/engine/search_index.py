@@ -384,22 +384,8 @@ def _missed_capital(written: str, name: str) -> bool:
 def _case_sensitive_humps(written: str) -> "re.Pattern | None":
     """search_match.hump_regex with the pattern's capitals matched as capitals (its lower-case letters either case),
     unanchored; None when the pattern has no capital past its first character."""
-    from jdx.engine.search_match import SEPARATORS, _either_case, _literal
+    from jdx.engine.search_match import hump_regex
 
     if not any(c.isupper() for c in written[1:]):
         return None
-    out: list[str] = []
-    new_word = True
-    for c in written:
-        if c in SEPARATORS:
-            new_word = True
-            continue
-        atom = _literal(c) if c.isupper() else _either_case(c)
-        if new_word:
-            out.append(".* " + atom)
-            new_word = False
-        elif c.isupper():
-            out.append(f"(?:{atom}|.* {atom})")
-        else:
-            out.append(atom)
-    return re.compile("".join(out) + ".*", re.DOTALL) if out else None
+    return re.compile(hump_regex(written, False, capitals=True), re.DOTALL)

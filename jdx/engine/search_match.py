@@ -41,22 +41,24 @@ def _either_case(c: str) -> str:
     return f"[{lo}{up}]"
 
 
-def hump_regex(pattern: str, anchored: bool) -> str:
-    """Regex over `name_words` text: anchored -> the first pattern word starts the name's first word."""
+def hump_regex(pattern: str, anchored: bool, capitals: bool = False) -> str:
+    """Regex over `name_words` text: anchored -> the first pattern word starts the name's first word. `capitals`:
+    the pattern's capitals match capitals only (its lower-case letters still either case)."""
     out: list[str] = []
     new_word = True
     for c in pattern:
         if c in SEPARATORS:
             new_word = True
             continue
+        atom = _literal(c) if capitals and c.isupper() else _either_case(c)
         if new_word:
             lead = " " if anchored and not out else ".* "
-            out.append(lead + _either_case(c))
+            out.append(lead + atom)
             new_word = False
         elif c.isupper():
-            out.append(f"(?:{_literal(c)}|.* {_either_case(c)})")
+            out.append(f"(?:{_literal(c)}|.* {atom})")
         else:
-            out.append(_either_case(c))
+            out.append(atom)
     return "".join(out) + ".*" if out else NEVER
 
 

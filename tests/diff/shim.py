@@ -22,6 +22,29 @@ def version_jars(root, old: dict[str, str], new: dict[str, str], package: str):
     return root, javac_jar(root / "old", old, package, "old.jar")[0], javac_jar(root / "new", new, package, "new.jar")[0]
 
 
+RUNNER = """public class Runner { public static void main(String[] args) throws Exception {
+    for (String name : args) {
+        try { Class.forName(name).getDeclaredMethod("use").invoke(null); System.out.println(name + " ok"); }
+        catch (java.lang.reflect.InvocationTargetException e) {
+            System.out.println(name + " " + e.getCause().getClass().getName()); }
+    } } }"""
+
+
+def run_clients(root, sources: list, compiled_against: list, run_against: list, names: list[str]) -> dict[str, str]:
+    """Each client class (a static `use()`) compiled from `sources` against `compiled_against`, then run against
+    `run_against` in one JVM: class name -> "ok" or the class of what it threw (the linkage oracle of diff tests)."""
+    import os
+    import subprocess
+
+    out = root / "linked-classes"
+    (root / "Runner.java").write_text(RUNNER)
+    subprocess.run(["javac", "-nowarn", "-d", str(out), "-cp", os.pathsep.join(map(str, compiled_against)),
+                    *map(str, sources), str(root / "Runner.java")], check=True, capture_output=True, text=True)
+    run = subprocess.run(["java", "-cp", os.pathsep.join([str(out), *map(str, run_against)]), "Runner", *names],
+                         capture_output=True, text=True, check=True, timeout=120)
+    return dict(line.split(" ", 1) for line in run.stdout.splitlines())
+
+
 def findings_json(cache_dir, old, new) -> list[dict]:
     """The findings of `jdx diff old new --json` (every one), with the cache in `cache_dir`."""
     import json

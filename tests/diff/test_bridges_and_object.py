@@ -75,12 +75,7 @@ CLIENTS = {
     "JobRun": ("static void use() { new Sub().run(); } static class Sub extends b.Job { public void run() {} }",
                "b.Job#run()", True),
 }
-RUNNER = """public class Runner { public static void main(String[] args) throws Exception {
-    for (String name : args) {
-        try { Class.forName(name).getDeclaredMethod("use").invoke(null); System.out.println(name + " ok"); }
-        catch (java.lang.reflect.InvocationTargetException e) {
-            System.out.println(name + " " + e.getCause().getClass().getName()); }
-    } } }"""
+
 
 
 @pytest.fixture(scope="module")
@@ -113,13 +108,9 @@ def _compile_failures(root, jar) -> set[str]:
 
 def _run_against(root, compiled_with, jar) -> dict[str, str]:
     """Every client compiled against `compiled_with`, run against `jar` in one JVM: name -> "ok" or the error."""
-    out = root / f"run-{compiled_with.stem}"
-    subprocess.run(["javac", "-d", str(out), "-cp", str(compiled_with), *_clients(root)], check=True)
-    (root / "Runner.java").write_text(RUNNER)
-    subprocess.run(["javac", "-d", str(out), str(root / "Runner.java")], check=True)
-    run = subprocess.run(["java", "-cp", f"{out}:{jar}", "Runner", *sorted(CLIENTS)], capture_output=True, text=True,
-                         check=True)
-    return dict(line.split(" ", 1) for line in run.stdout.splitlines())
+    from tests.diff.shim import run_clients
+
+    return run_clients(root, _clients(root), [compiled_with], [jar], sorted(CLIENTS))
 
 
 def _on(findings, symbol):

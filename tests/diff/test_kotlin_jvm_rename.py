@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 
 import pytest
 
@@ -44,12 +43,7 @@ CLIENTS = {
     "CallSuspended": ("static void use() { new lib.Api().s(); }", "lib.Api#s()"),
     "CallInherited": ("static void use() { new lib.Moved().jvmOld(); }", "lib.Moved#jvmOld()"),
 }
-RUNNER = """public class Runner { public static void main(String[] args) throws Exception {
-    for (String name : args) {
-        try { Class.forName(name).getDeclaredMethod("use").invoke(null); System.out.println(name + " ok"); }
-        catch (java.lang.reflect.InvocationTargetException e) {
-            System.out.println(name + " " + e.getCause().getClass().getName()); }
-    } } }"""
+
 
 
 @pytest.fixture(scope="module")
@@ -65,15 +59,11 @@ def linked(jars, tmp_path_factory) -> dict[str, str]:
     root = tmp_path_factory.mktemp("jvm-rename-clients")
     for name, (body, _) in CLIENTS.items():
         (root / f"{name}.java").write_text(f"public class {name} {{ {body} }}")
-    (root / "Runner.java").write_text(RUNNER)
-    out = root / "classes"
-    subprocess.run(["javac", "-nowarn", "-d", str(out), "-cp", str(jars[0]), *sorted(map(str, root.glob("*.java")))],
-                   check=True, capture_output=True, text=True)
     stdlib = os.path.join(os.path.dirname(os.path.realpath(shutil.which("kotlinc") or "")), "..", "lib",
                           "kotlin-stdlib.jar")  # what a Kotlin class may touch at run time
-    run = subprocess.run(["java", "-cp", os.pathsep.join([str(out), str(jars[1]), stdlib]), "Runner",
-                          *sorted(CLIENTS)], capture_output=True, text=True, check=True, timeout=120)
-    return dict(line.split(" ", 1) for line in run.stdout.splitlines())
+    from tests.diff.shim import run_clients
+
+    return run_clients(root, sorted(root.glob("*.java")), [jars[0]], [jars[1], stdlib], sorted(CLIENTS))
 
 
 @pytest.fixture(scope="module")
