@@ -144,7 +144,10 @@ def test_all_view_compares_internal_declarations(diff, jars):
         ("MEMBER_REMOVED", "ki.LibKt#topInternal()"),  # a file-level internal function is not mangled
         ("TYPE_REMOVED", "ki.InternalsKt"),
     }, sorted(found)
-    assert "becomesInternal$main" in found[("KOTLIN_NAME_CHANGED", "ki.Api#becomesInternal()")]["detail"]
+    rename = found[("KOTLIN_NAME_CHANGED", "ki.Api#becomesInternal()")]
+    assert "becomesInternal$main" in rename["detail"]
+    # the old JVM name is gone: callers compiled against it fail to link (tests/diff/test_kotlin_jvm_rename.py runs one)
+    assert rename["severity"] == "breaking" and "NoSuchMethodError" in rename["detail"], rename
     # BecomesInternal, BecomesPublic, topBecomesInternal, topBecomesPublic: the JVM view has nothing to report
 
 

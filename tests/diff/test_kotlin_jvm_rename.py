@@ -3,7 +3,8 @@
 `Continuation`) leaves no method of the old JVM name and descriptor, so both are breaking and `--fail-on breaking`
 trips. A renamed member whose old JVM method is still inherited from a supertype keeps linking: that is
 `MEMBER_MOVED_TO_SUPERTYPE`, never a rename. The oracle is the JVM: Java clients compiled against v1 are run against
-v2 (kotlinc builds the library, javac and java the clients)."""
+v2 (kotlinc builds the library, javac and java the clients). Soak: two kotlinc runs (~20 s on a fresh machine); the
+default tier checks the rule's severity on the mangling rename (tests/diff/test_kotlin_internal.py)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import shutil
 import pytest
 
 from tests.kotlin.corpus import kotlinc_jar
+
+pytestmark = pytest.mark.soak
 
 V1 = """package lib
 class Api {
