@@ -138,8 +138,8 @@ def locate(dirs: SourceDirs | None, ref: SymbolRef) -> Declared | None:
 
 def located(dirs: SourceDirs | None, ref: SymbolRef) -> list[Declared]:
     """Every source file declaring the type part of `ref`: one for a qualified name, and for a simple name
-    (`App`, `App$Inner`) with no such type in the default package, each `App.java`/`App.kt` of the source
-    directories whose text declares it (several: an ambiguity the caller reports)."""
+    (`App`, `App$Inner`) with no such type in the default package, each `App.java`/`App.kt` (or other Kotlin file)
+    of the source directories whose text declares it (several: an ambiguity the caller reports)."""
     if dirs is None or not dirs.roots or ref.coord or ref.is_glob or ref.is_package_glob:
         return []
     for fqn in ref.type_candidates():
@@ -167,10 +167,15 @@ def located(dirs: SourceDirs | None, ref: SymbolRef) -> list[Declared]:
 WALK_ENTRIES_MAX = 50_000  # directory entries a simple-name lookup looks at, over all source directories
 
 
+KOTLIN_GREP_MAX = 2_000  # Kotlin files named otherwise that a simple-name lookup reads
+
+
 def _files_named(dirs: SourceDirs, top: str):
     """(root, path inside the root's prefix, bytes) of each `<top>.java`/`<top>.kt` under the source directories,
-    in a walk bounded by WALK_ENTRIES_MAX entries (a simple name has no package to go to)."""
-    wanted, budget = {top + ".java", top + ".kt"}, WALK_ENTRIES_MAX
+    and of each other `.kt` file whose text names `top` (Kotlin files need not be named after their classes: at most
+    KOTLIN_GREP_MAX read), in a walk bounded by WALK_ENTRIES_MAX entries (a simple name has no package to go to)."""
+    wanted, budget, kotlin_reads = {top + ".java", top + ".kt"}, WALK_ENTRIES_MAX, KOTLIN_GREP_MAX
+    name = top.encode()
     for root in dirs.roots:
         base = os.path.join(root.path, root.prefix)
         stack = [""]
@@ -187,6 +192,11 @@ def _files_named(dirs: SourceDirs, top: str):
                 if e.name in wanted and e.is_file():
                     data = _read(e.path, GREP_BYTES_MAX)
                     if data is not None:
+                        yield root, rel, data
+                elif e.name.endswith(".kt") and kotlin_reads > 0 and e.is_file():
+                    kotlin_reads -= 1
+                    data = _read(e.path, GREP_BYTES_MAX)
+                    if data is not None and name in data:
                         yield root, rel, data
                 elif not e.name.startswith(".") and e.is_dir(follow_symlinks=False):
                     stack.append(rel)

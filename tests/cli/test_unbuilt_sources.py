@@ -166,6 +166,11 @@ def test_kotlin_file_named_otherwise(run_jdx, gradle):
     assert code == 0 and env["result"]["docs"][0]["text"] == ["Greets by name."], env
     code, env = _json(run_jdx, gradle, "body", "demo.kt.Registry")
     assert code == 0 and env["result"]["text"][0] == "object Registry {", env
+    r = run_jdx("--project", str(gradle), "show", "Greeter")  # a bare simple name: the Kotlin file is read too
+    assert r.code == 1 and r.out.startswith("not found in the graph: demo.kt.Greeter is declared in "
+                                            "src/main/kotlin/demo/kt/Tools.kt"), r.out
+    code, env = _json(run_jdx, gradle, "body", "Greeter#greet")
+    assert code == 0 and env["result"]["ref"] == "demo.kt.Greeter#greet(String)", env
 
 
 @pytest.mark.skipif(shutil.which("javac") is None, reason="javac is not installed")
