@@ -207,17 +207,15 @@ def _interface_function(decls: list[dict], row: dict) -> dict | None:
     return None
 
 
-_KOTLIN_JVM = {"Int": "int", "Long": "long", "Double": "double", "Float": "float", "Boolean": "boolean",
-               "Byte": "byte", "Short": "short", "Char": "char", "Any": "Object"}
-
-
 def _same_type(kotlin: str, jvm: str) -> bool:
-    """A Kotlin parameter type (`kotlinx.coroutines.Job?`, `T`, `(Int) -> Unit`) against a JVM simple name:
-    equal simple names, or a type the erasure cannot be told from (type parameters, function types)."""
-    base = kotlin.split("<", 1)[0].rstrip("?").rsplit(".", 1)[-1]
-    if not base or "(" in kotlin or "->" in kotlin or base not in _KOTLIN_JVM and "." not in kotlin:
-        return True  # a type parameter or a function type: any erasure
-    return _KOTLIN_JVM.get(base, base) == jvm or (base == "String" and jvm == "String")
+    """A Kotlin parameter type (`kotlinx.coroutines.Job?`, `T`, `(Int) -> Unit`) against a JVM simple name: the
+    erasure `kotlin_match.jvm_erasure` is sure of, else a qualified type's simple name, else any (type parameters,
+    function types, unqualified user types)."""
+    erased = km.jvm_erasure(kotlin, set())
+    if erased is not None:
+        return erased == jvm
+    base = kotlin.split("<", 1)[0].rstrip("?").strip()
+    return "(" in kotlin or "->" in kotlin or "." not in base or base.rsplit(".", 1)[-1] == jvm
 
 
 def locate_field(ctx, type_row: dict, row: dict):

@@ -8,6 +8,7 @@ import re
 
 from jdx.engine.search_index import index_for
 from jdx.engine.search_match import GLOB_CHARS, HUMP, Pattern, compile_pattern, qualifier_regex
+from jdx.graph_schema import queries_kotlin as qk
 from jdx.graph_schema.queries_search import TYPE_KINDS
 from jdx.graph_schema.store import GraphStore
 
@@ -52,9 +53,6 @@ def names_a_type(store: GraphStore, qualifier: str) -> bool:
     return any(r["kind"] in TYPE_KINDS and owner.fullmatch(r["owner"]) for r in index_for(store).named(simple))
 
 
-FACADES_OF_PARTS = ("MATCH (k:KotlinDecl) WHERE k.owner IN $ids AND k.facade IS NOT NULL "
-                    "RETURN DISTINCT k.owner AS part, k.facade AS facade")
-TYPE_ACCESS = "MATCH (t:Type) WHERE t.id IN $ids RETURN t.id AS id, t.access AS access"
 
 
 def name_facades(store: GraphStore, matches: list[dict]) -> None:
@@ -70,8 +68,8 @@ def name_facades(store: GraphStore, matches: list[dict]) -> None:
             parts.setdefault(owner.replace(".", "/"), []).append(m)  # a part is a top-level class
     if not parts:
         return
-    facades = {r["part"]: r["facade"] for r in store.rows(FACADES_OF_PARTS, {"ids": sorted(parts)})}
-    access = {r["id"]: r["access"] or 0 for r in store.rows(TYPE_ACCESS, {"ids": sorted(set(facades.values()))})}
+    facades = {r["part"]: r["facade"] for r in store.rows(qk.FACADES_OF_PARTS, {"ids": sorted(parts)})}
+    access = {r["id"]: r["access"] or 0 for r in store.rows(qk.TYPE_ACCESS, {"ids": sorted(set(facades.values()))})}
     for part, hits in parts.items():
         facade = facades.get(part)
         if facade is None or facade not in access:

@@ -76,3 +76,7 @@ KOTLIN_DEFAULT_IMPLS_CALLS = (
     "UNWIND $ids AS i MATCH (c:Method {id: i})-[:INVOKES|INVOKES_ADDED]->(m:Method) "
     "WHERE m.name = c.name AND m.owner ENDS WITH $suffix RETURN c.id AS member, m.id AS target ORDER BY member, target"
 )
+# a multi-file part's facade (search names a part's member in its facade) and the facades' access flags
+FACADES_OF_PARTS = ("MATCH (k:KotlinDecl) WHERE k.owner IN $ids AND k.facade IS NOT NULL "
+                    "RETURN DISTINCT k.owner AS part, k.facade AS facade")
+TYPE_ACCESS = "MATCH (t:Type) WHERE t.id IN $ids RETURN t.id AS id, t.access AS access"

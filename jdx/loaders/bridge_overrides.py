@@ -22,7 +22,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from jdx.loaders.resolution import ACC_BRIDGE, ACC_PRIVATE, ACC_STATIC, ACC_SYNTHETIC, Hierarchy
+from jdx.loaders.resolution import ACC_BRIDGE, ACC_PRIVATE, ACC_STATIC, ACC_SYNTHETIC, Hierarchy, _package
 
 _COLUMNS = ["owner_id", "name", "descriptor", "access"]
 
@@ -36,10 +36,6 @@ def _arity(descriptor: str) -> int:
         i = descriptor.index(";", i) + 1 if descriptor[i] == "L" else i + 1
         n += 1
     return n
-
-
-def _package(t: str) -> str:
-    return t.rsplit("/", 1)[0] if "/" in t else ""
 
 
 def _erased(name: str, descriptor: str) -> str:
@@ -104,7 +100,7 @@ def with_bridged(edges: pa.Table, methods: pa.Table, winners: set[str], hierarch
     real = pc.equal(pc.bit_wise_and(access, ACC_PRIVATE | ACC_STATIC | ACC_BRIDGE | ACC_SYNTHETIC), 0)
     owners = pa.array(sorted({b["owner_id"] for b in bridge_rows}), pa.string())
     names = pa.array(sorted({b["name"] for b in bridge_rows}), pa.string())
-    # the bridged method of each bridge: its class's one real method of that name and number of parameters
+    # what a bridge may bridge: its class's real methods of its name and number of parameters
     same_class = methods.filter(pc.and_(real, pc.and_(pc.is_in(methods["owner_id"], value_set=owners),
                                                       pc.is_in(methods["name"], value_set=names))))
     by_arity: dict[tuple[str, str, int], list[str]] = {}
@@ -123,7 +119,6 @@ def with_bridged(edges: pa.Table, methods: pa.Table, winners: set[str], hierarch
     for r in declared.select(_COLUMNS).to_pylist():
         decl.setdefault((r["owner_id"], _erased(r["name"], r["descriptor"])),
                         (f"{r['owner_id']}#{r['name']}{r['descriptor']}", r["access"]))
-    # bridged method id -> {overridden id: rank of its owner among the bridge class's ancestors}
     candidates = {id(b): [d for d in by_arity.get((b["owner_id"], b["name"], _arity(b["descriptor"])), ())
                           if d != b["descriptor"]] for b in bridge_rows}
 
@@ -134,6 +129,7 @@ def with_bridged(edges: pa.Table, methods: pa.Table, winners: set[str], hierarch
     generic = [b for b in bridge_rows if "pos" in b and candidates[id(b)] and not _narrowing(b, candidates[id(b)])
                and overrides_some(b)]
     called = _called(generic, read_calls) if generic and read_calls is not None else {}
+    # bridged method id -> {overridden id: rank of its owner among the bridge class's ancestors}
     bridged: dict[str, dict[str, int]] = {}
     for b in bridge_rows:
         owner, name, desc = b["owner_id"], b["name"], b["descriptor"]
@@ -145,8 +141,8 @@ def with_bridged(edges: pa.Table, methods: pa.Table, winners: set[str], hierarch
         for rank, a in enumerate(ancestors[owner]):
             hit = decl.get((a, signature))
             if hit is not None and (hit[1] & 0x0007 or _package(a) == _package(owner)):
-                found = bridged.setdefault(target, {})
-                found[hit[0]] = min(found.get(hit[0], rank), rank)
+                over = bridged.setdefault(target, {})
+                over[hit[0]] = min(over.get(hit[0], rank), rank)
     if not bridged:
         return edges
 
