@@ -50,6 +50,7 @@ class Session:
         self._source_context = None
         self._jdk_home = None
         self._extra_src: list[str] = []
+        self._uncompiled: tuple[GraphStore, list[Warning_]] | None = None
 
     # --- workspace and graph -------------------------------------------------
     def selection(self) -> Selection:
@@ -141,7 +142,7 @@ class Session:
         artifacts the graph could not read, and one line per other code the graph build reported (corrupt
         classes, ...). DUPLICATE_CLASS and a class's own warnings (its Kotlin metadata, ...) go only on the
         answers about that class (`class_warnings`)."""
-        out = list(self._root_warnings)
+        out = list(self._root_warnings) + self._uncompiled_src()
         per_code: dict[str, list[Warning_]] = {}
         for w in self._graph_warnings:
             if w.code == "ARTIFACT_READ_ERROR":
@@ -155,6 +156,22 @@ class Session:
                 out.append(Warning_(code, f"{len(ws)} warnings of this kind, first: {ws[0].message} "
                                           f"(jdx index --json lists them all)", ws[0].artifact))
         return out
+
+    def _uncompiled_src(self) -> list[Warning_]:
+        """SOURCES_NOT_COMPILED for the explicit source directories (`--src`, a workspace's src) none of whose classes
+        the open graph holds; a discovered project's are PROJECT_NOT_BUILT already. Checked once per graph."""
+        store = self._store
+        import os
+
+        named = list(getattr(self.selection().spec, "src", []) or []) + list(self.options.src or [])
+        explicit = list({os.path.realpath(os.path.expanduser(d)): d for d in reversed(named)}.values())[::-1]
+        if store is None or not explicit:
+            return []
+        if self._uncompiled is None or self._uncompiled[0] is not store:
+            from jdx.engine.unbuilt_sources import uncompiled_warnings
+
+            self._uncompiled = (store, uncompiled_warnings(store, explicit))
+        return list(self._uncompiled[1])
 
     def unread_artifacts(self) -> list[str]:
         """The artifacts of the graph that could not be read at all (not a zip, over the entry cap): a symbol not

@@ -457,3 +457,67 @@ def doc(ctx, text: str, opts):
             item.pop("raw")
         items.append(item)
     return {"query": text, "docs": items}, warnings, provenance
+
+
+# --- a source directory none of whose classes is compiled ------------------------------------------------------
+
+UNCOMPILED = "SOURCES_NOT_COMPILED"
+SAMPLE_FILES = 20  # source files of one directory whose types are looked up in the graph
+SAMPLE_ENTRIES = 2_000  # directory entries walked to find them
+_KT_TOP = re.compile(rb"^(?:[a-z]+[ \t]+)*(?:class|interface|object)[ \t]+([A-Za-z_][\w]*)", re.M)
+
+
+def _sampled_types(root: SourceRoot) -> list[str]:
+    """Top-level class names declared by the first SAMPLE_FILES `.java`/`.kt` files of a source directory (a
+    sorted, bounded walk): a Java file's own name, a Kotlin file's first class and its `FileKt` facade."""
+    out: list[str] = []
+    files, budget, stack = 0, SAMPLE_ENTRIES, [os.path.join(root.path, root.prefix)]
+    while stack and budget > 0 and files < SAMPLE_FILES:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name, reverse=True)
+        except OSError:
+            continue
+        budget -= len(entries)
+        for e in entries:
+            if e.name.endswith((".java", ".kt")) and e.name not in ("package-info.java", "module-info.java") \
+                    and e.is_file() and files < SAMPLE_FILES:
+                data = _read(e.path, GREP_BYTES_MAX)
+                if data is None:
+                    continue
+                files += 1
+                package = kotlin_package(data)
+                prefix = package + "." if package else ""
+                stem = e.name.rsplit(".", 1)[0]
+                if e.name.endswith(".java"):
+                    out.append(prefix + stem)
+                else:
+                    first = _KT_TOP.search(data)
+                    if first:
+                        out.append(prefix + first.group(1).decode())
+                    out.append(prefix + stem[:1].upper() + stem[1:] + "Kt")
+            elif not e.name.startswith(".") and e.is_dir(follow_symlinks=False):
+                stack.append(e.path)
+    return out
+
+
+def uncompiled_warnings(store, dirs: list[str]) -> list[Warning_]:
+    """SOURCES_NOT_COMPILED for each source directory (`--src`) none of whose sampled classes is in the graph:
+    answers about the workspace (usages, callers, hierarchy) then count compiled code only, and say so instead
+    of looking complete. A directory whose classes are partly compiled is not reported (a stale build is the
+    build's business; `show` of a missing type names its file)."""
+    from jdx.graph_schema.queries_search import TYPES_PRESENT
+
+    out = []
+    for d in dirs:
+        roots = src_dir_roots([d])  # the directory itself first; a file's package is read from its text
+        names = sorted(set(_sampled_types(roots[0]))) if roots else []
+        if not names:
+            continue
+        if not store.rows(TYPES_PRESENT, {"fqns": names}):
+            out.append(Warning_(UNCOMPILED, f"--src {d}: no class its files declare is compiled into the "
+                                            f"workspace ({len(names)} sampled), so usages, callers and hierarchy see "
+                                            "compiled classes only; compile it and add its class directory with "
+                                            "--jars (source, body and doc read the files)", d))
+    return out

@@ -40,6 +40,8 @@ TYPES_IN_PACKAGE = (
     "RETURN t.fqn AS fqn, t.simple_name AS name, t.kind AS kind, t.access AS access, t.artifact AS artifact "
     "ORDER BY fqn"
 )
+# which of `$fqns` (top-level classes named by a source directory's files) the graph holds (unbuilt_sources)
+TYPES_PRESENT = "MATCH (t:Type) WHERE t.fqn IN $fqns AND NOT t.external RETURN DISTINCT t.fqn AS fqn"
 DUPLICATED_FQNS = "MATCH (t:Type) WHERE t.shadowed AND NOT t.external RETURN DISTINCT t.fqn AS fqn"
 TYPE_COPIES = (
     "MATCH (t:Type) WHERE t.name = $name AND NOT t.external "

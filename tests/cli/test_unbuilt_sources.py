@@ -183,3 +183,29 @@ def test_a_built_project_answers_from_the_graph(run_jdx, maven):
     code, env = _json(run_jdx, maven, "body", "demo.App#greet(String)")
     assert code == 0 and env["result"]["origin"] == "sources", env
     assert "SOURCE_ONLY" not in [w["code"] for w in env["warnings"]]
+
+
+@pytest.mark.skipif(shutil.which("javac") is None, reason="javac is not installed")
+def test_an_uncompiled_src_dir_is_said_on_every_answer(run_jdx, maven, tmp_path):
+    """`--src` over files none of whose classes is compiled: usages of a JDK method cannot count the files' calls, and
+    the answer says so (SOURCES_NOT_COMPILED) instead of looking complete; once the classes are on --jars it does
+    not."""
+    src = str(maven / "src/main/java")
+    println = "java.io.PrintStream#println(java.lang.String)"
+    for args in (("usages", println, "--limit", "1"), ("members", "java.lang.Object"), ("show", "demo.App")):
+        code, env = _json_flags(run_jdx, "--src", src, *args)
+        codes = [w["code"] for w in env["warnings"]]
+        assert codes.count("SOURCES_NOT_COMPILED") == 1, (args, env["warnings"])
+        warning = next(w for w in env["warnings"] if w["code"] == "SOURCES_NOT_COMPILED")
+        assert warning["message"].startswith(f"--src {src}: no class its files declare is compiled"), warning
+    classes = tmp_path / "classes"
+    subprocess.run(["javac", "-g", "-d", str(classes), str(maven / "src/main/java/demo/App.java")], check=True,
+                   capture_output=True, timeout=120)
+    code, env = _json_flags(run_jdx, "--src", src, "--jars", str(classes), "usages", println, "--in", "classes")
+    assert code == 0 and env["result"]["total"] == 1, env
+    assert "SOURCES_NOT_COMPILED" not in [w["code"] for w in env["warnings"]]
+
+
+def _json_flags(run_jdx, *args: str) -> tuple[int, dict]:
+    r = run_jdx(*args, "--json")
+    return r.code, json.loads(r.out)
