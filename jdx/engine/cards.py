@@ -412,6 +412,8 @@ def member_signatures(store: GraphStore, text: str, opts=None) -> tuple[dict, li
         item["lines"] = [line, row.get("last_line", -1)] if line is not None and line >= 0 else None
         if e.get("overrides"):
             item["overrides"] = e["overrides"]
+        if e.get("hides"):
+            item["hides"] = e["hides"]
         items.append(item)
         provenance.append(_provenance(e["ref"], owners[e["declaring"]], artifact,
                                       (row.get("first_line", -1), row.get("last_line", -1))))

@@ -119,7 +119,9 @@ def collect(store: GraphStore, target: dict) -> Collected:
             key = full  # two real methods of one class differing only in return (not Java, but bytecode allows)
         if key in seen:
             if not declared and "overrides" in seen[key]:
-                seen[key]["overrides"].append(format_type(tid))
+                first = seen[key]  # a static method hides its supertype's (JLS §8.4.8.2): it overrides nothing
+                hiding = not first["is_field"] and first["row"]["access"] & ACC["static"]
+                (first.setdefault("hides", []) if hiding else first["overrides"]).append(format_type(tid))
             continue
         if key in bridged and bridged[key] != tid and _stands_for(bridged[key], m, row, methods):
             seen[key] = {"bridge": True}  # a covariant/generic bridge below stands for this one

@@ -385,7 +385,9 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
         if key in seen:
             first = seen[key].get("declaring")
             if not declared and first is not None and tid in ancestors.get(first, ()):
-                seen[key].setdefault("overrides", []).append(format_type(tid))
+                # a static method hides its supertype's (JLS §8.4.8.2): it overrides nothing
+                hiding = not is_field and seen[key]["m"]["access"] & ACC["static"]
+                seen[key].setdefault("hides" if hiding else "overrides", []).append(format_type(tid))
             elif not declared and first is not None:  # two unrelated supertypes declare it: one member, both say so
                 seen[key].setdefault("also_declared_by", []).append(format_type(tid))
             continue
@@ -439,6 +441,8 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
                 "text": text, "deprecated": bool(m.get("deprecated"))}
         if e.get("overrides"):
             item["overrides"] = e["overrides"]
+        if e.get("hides"):
+            item["hides"] = e["hides"]
         if e.get("also_declared_by"):
             item["also_declared_by"] = e["also_declared_by"]
         out.append(item)

@@ -136,3 +136,15 @@ def test_declared_with_from_is_a_flag_conflict_not_a_missing_supertype():
     with pytest.raises(UsageError, match="--declared and --from exclude each other"):
         MembersRequest(query="java.util.HashMap", inherited=False, from_type="java.lang.Object")
     MembersRequest(query="java.util.HashMap", from_type="java.lang.Object")  # --from alone is fine
+
+
+def test_a_hiding_static_method_hides_and_overrides_nothing(svc):
+    """`C#of(Map)` hides `B#of(Map)` (JLS §8.4.8.2): `members` and `signature` say `hides`, never `overrides`; the
+    instance method `C#get()` beside it still overrides `B#get()`, and `overrides` finds nothing above `of`."""
+    members = {m["ref"]: m for m in svc.members("sh.C", MemberOptions()).result["members"]}
+    of, get = members["sh.C#of(java.util.Map)"], members["sh.C#get():java.lang.String"]
+    assert of.get("hides") == ["sh.B"] and "overrides" not in of, of
+    assert get.get("overrides") == ["sh.B"] and "hides" not in get, get
+    sig = svc.signature("sh.C#of(java.util.Map)").result["signatures"][0]
+    assert sig.get("hides") == ["sh.B"] and "overrides" not in sig, sig
+    assert svc.overrides("sh.C#of(java.util.Map)").result["methods"][0]["overrides"] == []
