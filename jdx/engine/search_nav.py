@@ -408,8 +408,14 @@ def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, l
                    and x["name"] == member]
         if members and importable_members(store, members):
             return member_import(store, f"{owner['fqn']}#{member}", members)
-    if not static:
-        raise UsageError(f"{owner['fqn']}#{member} is not static: it cannot be imported (call it on an instance)")
+    if not static:  # no import names an instance member: the lesser answer is its type's import, said so
+        answer, warnings = _type_import(store, owner)
+        entry = answer["imports"][0]
+        kind = "field" if all(r["kind"] == "field" for r in rows) else "method"
+        said = f"{member} is an instance {kind}: no import names it; use it on an instance of {entry['ref']}"
+        entry["note"] = said + (f" ({entry['note']})" if entry.get("note") else "")
+        answer["member"] = f"{owner['fqn']}#{member}"
+        return answer, warnings
     source_owner = owner["fqn"].replace("$", ".")
     entry = {"ref": f"{owner['fqn']}#{member}", "statement": f"import static {source_owner}.{member};",
              "kind": static[0]["kind"], "artifact": _art_names(store).get(owner["artifact"], {}).get("name", "")}

@@ -39,7 +39,7 @@ FIXTURE_CASES = [
     ("resolve-not-found", ["resolve", "fx.Box.nothing"], 1),
     ("imports-inner", ["imports", "fx.Outer.Inner"], 0),
     ("imports-static-field", ["imports", "fx.Box#LIMIT"], 0),
-    ("imports-not-static", ["imports", "fx.Box#get"], 3),
+    ("imports-not-static", ["imports", "fx.Box#get"], 0),
     ("imports-local-class", ["imports", "fx.Outer$1Counter"], 3),
     ("imports-not-found", ["imports", "fx.Boxx"], 1),
     ("ls-fx", ["ls", "fx", "--counts"], 0),

@@ -88,15 +88,16 @@ def test_imports_of_a_top_level_function_gives_the_java_and_the_kotlin_import(st
 
 def test_a_companion_member_is_imported_where_kotlin_imports_it(store):
     """A companion's (or an object's) member is not static on the JVM, yet Kotlin imports it by its name there;
-    its @JvmStatic copy gives Java's `import static` too. A class's instance member stays a usage error."""
+    its @JvmStatic copy gives Java's `import static` too. A class's instance member has no import: the answer is its
+    type's import, with a note saying so (spec §16: never fail where a lesser answer exists)."""
     assert _imports(store, "fx.Box$Companion#plain") == [("kotlin", "import fx.Box.Companion.plain")]
     assert _imports(store, "fx.Box$Companion#square") == [("java", "import static fx.Box.square;"),
                                                           ("kotlin", "import fx.Box.Companion.square")]
     from jdx.engine.search_nav import imports
-    from jdx.errors import UsageError
 
-    with pytest.raises(UsageError, match="is not static"):
-        imports(store, "fx.Box#grow")
+    answer, _ = imports(store, "fx.Box#grow")
+    assert answer["member"] == "fx.Box#grow" and [i["statement"] for i in answer["imports"]] == ["import fx.Box;"]
+    assert answer["imports"][0]["note"].startswith("grow is an instance method: no import names it")
 
 
 def test_an_extension_is_imported_by_its_kotlin_name_only(store, run_jdx, jar_args):
