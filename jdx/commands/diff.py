@@ -64,6 +64,8 @@ def run_diff(session, request: DiffRequest):
         try:
             _refuse_unreadable((old, new))
             surfaces = surface_from_compact(old.label, old.surfaces), surface_from_compact(new.label, new.surfaces)
+            for side, surface in zip((old, new), surfaces):
+                surface.sealed = _sealed(side)
             findings = compare(*surfaces, DiffOptions(request.visibility, request.include_synthetic),
                                platform=_platform(cache))
         finally:
@@ -86,6 +88,13 @@ def run_diff(session, request: DiffRequest):
                   for label, side in (("old", old), ("new", new)) for a in side.artifacts]
     return Answer(result, warnings=warnings, truncated=truncated, provenance=provenance,
                   exit_code=1 if result["gate"]["failed"] else 0)
+
+
+def _sealed(side) -> frozenset[str]:
+    """The sealed classes of a side, read from its class bytes (the extracted tables do not say)."""
+    from jdx.commands.diff_sealed import sealed_classes
+
+    return frozenset().union(*(sealed_classes(a.kind, a.path) for a in side.artifacts))
 
 
 def _platform(cache):
@@ -165,10 +174,10 @@ def _write_out(directory: str, findings) -> dict:
     return {"path": str(path), "rows": len(findings)}
 
 
-def _render(result: dict, _req) -> list[str]:
+def _render(result: dict, req) -> list[str]:
     from jdx.render.diff import diff_lines
 
-    return diff_lines(result)
+    return diff_lines(result, brief=bool(getattr(req, "brief", False)))
 
 
 COMMANDS = (

@@ -7,17 +7,16 @@ from __future__ import annotations
 SEVERITY_WORDS = {"breaking": "breaking", "suspicious": "suspicious", "info": "info"}
 
 
-def diff_lines(result: dict) -> list[str]:
+def diff_lines(result: dict, brief: bool = False) -> list[str]:
+    """The text answer; `brief` (spec §8, `--brief`): the finding rows only, no header, tally, sources or next."""
+    if brief:
+        return [_finding_line(f) for f in result["findings"]]
     old, new = result["old"], result["new"]
     surface = "public surface" if result.get("visibility", "public") == "public" else "every declared member"
     if result.get("include_synthetic"):
         surface += ", synthetic included"
     lines = [f"api diff {old['name']} -> {new['name']} ({surface})"]
-    for f in result["findings"]:
-        line = f"{f['severity']}  {f['rule']}  {f['symbol']}"
-        if f["detail"]:
-            line += f": {f['detail']}"
-        lines.append(line)
+    lines.extend(_finding_line(f) for f in result["findings"])
     if not result["total"]:
         lines.append("no API differences")
     hidden = result["total"] - result["matching"]
@@ -41,3 +40,8 @@ def diff_lines(result: dict) -> list[str]:
         jars = new.get("jars")
         lines.append(f"next: jdx members {owner}" + (f" --jars {jars}" if jars else ""))
     return lines
+
+
+def _finding_line(f: dict) -> str:
+    line = f"{f['severity']}  {f['rule']}  {f['symbol']}"
+    return line + f": {f['detail']}" if f["detail"] else line

@@ -204,6 +204,24 @@ CASES = [
          {"Cfg": RUNTIME + "public @interface Cfg { int v() default 1; }"},
          {"Cfg": RUNTIME + "public @interface Cfg { int v() default 2; }"},
          "Class<?> c = p_annotation_default_changed.Cfg.class;"),
+    # departures from spec §7.7 found by an agent trial (docs/diff.md); the JVM's verdict on each is also checked by
+    # tests/diff/test_trial_jvm.py. A type made sealed: an old subclass outside fails to load (JVMS §5.3.5)
+    Case("type_made_sealed", "TYPE_MADE_SEALED",
+         {"C": "public abstract class C { public static final class D extends C {} }"},
+         {"C": "public abstract sealed class C permits C.D { public static final class D extends C {} }"},
+         "new Sub();", "IncompatibleClassChangeError",
+         extra={"Sub": "class Sub extends p_type_made_sealed.C {}"}),
+    # a static method made final: a compiled subclass hiding it still links and runs (JLS §13.4.17)
+    Case("static_method_made_final", "STATIC_METHOD_MADE_FINAL",
+         {"B": "public class B { public static int s() { return 1; } }"},
+         {"B": "public class B { public static final int s() { return 1; } }"},
+         "Sub.s(); new Sub();",
+         extra={"Sub": "class Sub extends p_static_method_made_final.B { public static int s() { return 2; } }"}),
+    # an annotation element losing its default: reading an annotation that omitted it throws
+    # IncompleteAnnotationException (no linkage error, so its caller is in test_trial_jvm.py)
+    Case("annotation_default_removed", "ANNOTATION_DEFAULT_REMOVED",
+         {"Cfg": RUNTIME + "public @interface Cfg { int v() default 1; }"},
+         {"Cfg": RUNTIME + "public @interface Cfg { int v(); }"}),
 ]
 
 JAVA_RULES_COVERED = sorted({c.rule for c in CASES})

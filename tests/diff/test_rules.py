@@ -60,6 +60,9 @@ def test_old_caller_against_new_library(case, suite):
 
 def test_every_breaking_rule_is_proven_by_the_jvm():
     proven = {c.rule for c in CASES if c.caller is not None and c.expect is not None}
+    # an annotation element that lost its default throws IncompleteAnnotationException, no LinkageError: the JVM
+    # proves it in test_trial_jvm.py
+    proven.add("ANNOTATION_DEFAULT_REMOVED")
     assert proven == {r for r in JAVA_RULES if RULES[r] == BREAKING}
 
 

@@ -27,9 +27,12 @@ from jdx.engine.diff.members import (
     compare_member,
     deprecation,
     find_inherited,
+    inherited_member,
     is_enum_constant,
     kind_of,
     old_descriptor_bridge,
+    overridable,
+    subclassable_outside,
 )
 from jdx.engine.diff.surface import (ABSTRACT, FINAL, LEVELS, OBJECT, PROTECTED, PUBLIC, STATIC, VOLATILE_OR_BRIDGE,
                                     Member, Surface, TypeInfo)
@@ -106,7 +109,7 @@ class _Stable:
         o, n = self.old.types.get(name), self.new.types.get(name)
         if o is None or n is None:
             return o is None and n is None
-        if not o.same_as(n):
+        if not o.same_as(n) or (name in self.old.sealed) != (name in self.new.sealed):
             return False
         related = {s for s in o.supertypes if s in self.old.types or s in self.new.types}
         if o.outer and (o.outer in self.old.types or o.outer in self.new.types):
@@ -151,6 +154,12 @@ def _compare_type(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], side
             out.append(make("ABSTRACT_ADDED"))
         elif o.access & ABSTRACT and not n.access & ABSTRACT:
             out.append(make("ABSTRACT_REMOVED"))
+    if o.kind == n.kind and n.name in sides[1].sealed and o.name not in sides[0].sealed and \
+            subclassable_outside(o, sides[0]):
+        # JVMS §5.3.5: a class whose superclass or superinterface is sealed and does not permit it fails to load
+        who = "an implementor" if n.kind == "interface" else "a subclass"
+        out.append(make("TYPE_MADE_SEALED", f"{who} outside the artifact compiled against the old version fails to "
+                                            "load (IncompatibleClassChangeError)"))
     out += _supertypes(o, n, views, make, platform)
     out += _inherited_abstract_added(o, n, views, platform)
     common = frozenset((o.superclass, *o.interfaces)) & frozenset((n.superclass, *n.interfaces))
@@ -309,6 +318,8 @@ def _inherited_abstract_added(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, Ap
     if not new:
         return []
     old = _abstract_inherited(views[0].surface, o.name, platform)
+    if _no_outside_subclass(o, views[0].surface, old) is not None:
+        return []  # no subclass or implementor outside the artifact could exist: none is broken
     declared = {(m.name, m.descriptor) for t in (o, n) for m in t.members.values()}  # the member pass's
     rule = "INTERFACE_METHOD_ADDED" if n.kind == "interface" else "ABSTRACT_ADDED"
     was_super = set().union(*views[0].surface.ancestors(o.name))
@@ -323,6 +334,33 @@ def _inherited_abstract_added(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, Ap
                            f"{_why_inherited(holder, name, desc, was_super, views[0].surface)}: {who} outside the "
                            "artifact must now implement it", f"{n.name}#{name}{desc}"))
     return out
+
+
+def _no_outside_subclass(t: TypeInfo, side: Surface, abstract: dict[tuple[str, str], str] | None = None,
+                         platform: Platform | None = None) -> str | None:
+    """Why no class outside the artifact can extend or implement `t` as `side` declares it (so an abstract method
+    added to it breaks none), or None when one can. `abstract` is `_abstract_inherited` of `t` when known."""
+    if t.kind == "enum":
+        return "an enum"
+    if t.name in side.sealed:
+        return "sealed: only its permitted subclasses, in the artifact, can extend it"
+    if t.kind == "interface":
+        return None
+    if t.kind != "class":
+        return f"a {t.kind}"
+    if not subclassable_outside(t, side):
+        return "final" if t.access & FINAL else "no constructor a subclass outside the artifact can call"
+    if abstract is None:
+        abstract = _abstract_inherited(side, t.name, platform)
+    for m in t.members.values():
+        if m.access & ABSTRACT and not m.is_field and m.level == "package":
+            return f"its package-private abstract {m.name}{param_list(m)} cannot be implemented outside its package"
+    for (name, desc), holder in sorted(abstract.items()):
+        h = side.types.get(holder)
+        m = next((c for c in h.members.values() if c.name == name and c.descriptor == desc), None) if h else None
+        if m is not None and m.level == "package":
+            return f"the package-private abstract {type_ref(holder)}#{name} cannot be implemented outside its package"
+    return None
 
 
 def _why_inherited(holder: str, name: str, desc: str, was_super: set[str], old: Surface) -> str:
@@ -406,13 +444,19 @@ def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], s
                                member_form(m), f"was {views[0].member_level(was)}", member_id(m)))
         else:
             added.append(m)
-    paired, removed, added, ambiguous = _pair_by_shape(removed, added)
+    # a removal a supertype still resolves is no retyped signature: its compiled callers link (or its finding says
+    # why not), so it is never paired with an addition of the same shape
+    early = {id(m): _removal(m, o, n, sides, {}, platform) for m in removed}
+    out += [early[id(m)] for m in removed if early[id(m)].rule in _RESOLVED]
+    paired, removed, added, ambiguous = _pair_by_shape([m for m in removed if early[id(m)].rule not in _RESOLVED],
+                                                       added)
     out += paired
     # what each removal is on its own: only one whose old JVM name and descriptor no longer resolve (MEMBER_REMOVED)
     # is offered to the extensions' pairing, so a JVM rename they report (KOTLIN_NAME_CHANGED,
     # KOTLIN_SUSPEND_CHANGED: breaking rules) always is a link break; one still inherited (or left abstract) keeps
     # its own finding and never hides behind a rename
-    fates = {id(m): _removal(m, o, n, sides[1], ambiguous, platform) for m in removed}
+    fates = {id(m): _removal(m, o, n, sides, ambiguous, platform) if m.key in ambiguous else early[id(m)]
+             for m in removed}
     out += [fates[id(m)] for m in removed if fates[id(m)].rule != "MEMBER_REMOVED"]
     removed = [m for m in removed if fates[id(m)].rule == "MEMBER_REMOVED"]
     for ext in extensions():
@@ -495,14 +539,25 @@ def _pair_by_shape(removed: list[Member], added: list[Member]):
     return found, left_removed, left_added, ambiguous
 
 
-def _removal(m: Member, o: TypeInfo, n: TypeInfo, new: Surface, ambiguous: dict[str, str],
+_RESOLVED = ("MEMBER_MOVED_TO_SUPERTYPE", "MEMBER_MADE_FINAL")
+
+
+def _removal(m: Member, o: TypeInfo, n: TypeInfo, sides: tuple[Surface, Surface], ambiguous: dict[str, str],
              platform: Platform | None = None) -> Finding:
+    old_side, new = sides
     ref, kind, form, fid = member_ref(m), kind_of(m), member_form(m), member_id(m)
     if is_enum_constant(m, o):
         return Finding("ENUM_CONSTANT_REMOVED", ref, kind, form, None, id=fid)
     notes = [ambiguous[m.key]] if m.key in ambiguous else []
     if m.name != "<init>":
         holder, abstract, missing = find_inherited(new, n.name, m, platform)
+        supplier = inherited_member(new, holder, m, platform) if holder is not None else None
+        if supplier is not None and supplier.access & FINAL and not m.access & FINAL and \
+                overridable(m, o, old_side):
+            what = "a subclass outside the artifact overriding it fails to load (IncompatibleClassChangeError)" \
+                if not m.is_field else "compiled writes to it fail (IllegalAccessError)"
+            return Finding("MEMBER_MADE_FINAL", ref, kind, form, member_form(supplier),
+                           f"now inherited from {type_ref(holder)}, where it is final: {what}", id=fid)
         if holder is not None or (abstract is not None and m.access & ABSTRACT):
             return Finding("MEMBER_MOVED_TO_SUPERTYPE", ref, kind, form, None,
                            f"now inherited from {type_ref(holder or abstract)}", id=fid)
@@ -550,6 +605,12 @@ def _addition(m: Member, n: TypeInfo, old: Surface) -> Finding:
             if declared:
                 return Finding("MEMBER_ADDED", ref, kind, None, form,
                                f"redeclared abstract; already inherited from {type_ref(s)}", id=fid)
+    was = old.types.get(n.name)
+    if n.kind in ("interface", "class") and was is not None and was.kind == n.kind:
+        why = _no_outside_subclass(was, old)
+        if why is not None:
+            return Finding("MEMBER_ADDED", ref, kind, None, form, f"abstract, but no subclass or implementor outside "
+                                                                  f"the artifact can exist ({why})", id=fid)
     if n.kind in ("interface", "annotation"):
         return Finding("INTERFACE_METHOD_ADDED", ref, kind, None, form, id=fid)
     if n.kind == "enum":

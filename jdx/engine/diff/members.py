@@ -184,8 +184,11 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
         out.append(make("STATIC_TO_INSTANCE"))
     elif n.access & STATIC and not o.access & STATIC:
         out.append(make("INSTANCE_TO_STATIC"))
-    overridable = o.is_field or not (old_type.access & FINAL or o.level == "private" or o.name == "<init>")
-    if n.access & FINAL and not o.access & FINAL and overridable:
+    if n.access & FINAL and not o.access & FINAL and not o.is_field and o.access & STATIC and n.access & STATIC:
+        # JLS §13.4.17: a hiding subclass's own static method still runs; only recompiling it fails
+        out.append(make("STATIC_METHOD_MADE_FINAL", "a subclass's compiled static method of this signature still "
+                                                    "links and runs; recompiled, it no longer compiles (cannot hide)"))
+    elif n.access & FINAL and not o.access & FINAL and overridable(o, old_type, sides[0]):
         out.append(make("MEMBER_MADE_FINAL"))
     elif o.access & FINAL and not n.access & FINAL:
         out.append(make("FINAL_REMOVED"))
@@ -202,7 +205,10 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
     if o.is_field and o.constant != n.constant:
         out.append(make("FIELD_CONSTANT_VALUE_CHANGED", f"{_value(o.constant, 'a constant')} -> "
                                                         f"{_value(n.constant, 'a constant')}"))
-    if o.default != n.default:
+    if o.default is not None and n.default is None and not o.is_field:
+        out.append(make("ANNOTATION_DEFAULT_REMOVED", f"{o.default} -> (no default): an annotation that omits it "
+                        "throws IncompleteAnnotationException when read, and no longer compiles"))
+    elif o.default != n.default:
         out.append(make("ANNOTATION_DEFAULT_CHANGED", f"{_value(o.default, 'a default')} -> "
                                                       f"{_value(n.default, 'a default')}"))
     if not o.is_field and o.param_names and o.param_names != n.param_names and \
@@ -218,6 +224,27 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
     if n.deprecated != o.deprecated:
         out.append(deprecation(o, n, make))
     return out
+
+
+def overridable(m: Member, owner: TypeInfo, side: Surface) -> bool:
+    """Whether code outside the artifact could override method `m` (or write field `m`): a field always; a method
+    not static, private or a constructor, of a type outside code can subclass (`subclassable_outside`)."""
+    if m.is_field:
+        return True
+    if m.access & STATIC or m.level == "private" or m.name == "<init>":
+        return False
+    return subclassable_outside(owner, side)
+
+
+def subclassable_outside(t: TypeInfo, side: Surface) -> bool:
+    """Whether a class outside the artifact can extend (implement) `t` as this side declares it: not final, no enum,
+    not sealed, a class with a public or protected constructor. A type none of these settle (an interface, a class
+    of the side's ancestors the walk does not hold) can."""
+    if t.access & FINAL or t.kind in ("enum", "annotation", "record") or t.name in side.sealed:
+        return False
+    if t.kind == "class":
+        return any(m.name == "<init>" and LEVELS[m.level] >= LEVELS["protected"] for m in t.members.values())
+    return True
 
 
 def old_descriptor_bridge(o: Member, n: Member, new: Surface) -> Member | None:
@@ -361,6 +388,10 @@ def _supplied_by(t: TypeInfo | None, name: str, m: Member) -> bool | None:
         level = None if m.is_field else OBJECT_MEMBERS.get(m.name + m.descriptor)
         return True if level and LEVELS[level] >= LEVELS[m.level] and not m.access & STATIC else None
     found = [c for c in t.members.values() if supplies(c, m)] if t is not None else []
+    if t is not None and t.kind in ("interface", "annotation"):
+        # a static interface method is never inherited (JVMS §5.4.3.3-4: resolution skips static superinterface
+        # methods), so `I.s()` or `A.s()` compiled against a type that declared it does not find it there
+        found = [c for c in found if c.is_field or not c.access & STATIC]
     if not found:
         return None
     return any(not c.access & ABSTRACT for c in found)
@@ -398,8 +429,16 @@ def is_enum_constant(m: Member, t: TypeInfo) -> bool:
     return m.is_field and t.kind == "enum" and bool(m.access & ENUM)
 
 
-__all__ = ["OBJECT", "Inherited", "compare_member", "find_inherited", "supplies", "could_supply", "annotation_findings",
-           "deprecation", "kind_of", "is_enum_constant"]
+def inherited_member(surface: Surface, holder: str, m: Member, platform=None) -> Member | None:
+    """The member of supertype `holder` (on this side, or the platform's) that hands `m` down, or None."""
+    t = surface.types.get(holder) or (platform(holder) if platform is not None and holder != OBJECT else None)
+    if t is None:
+        return None
+    return next((c for c in t.members.values() if supplies(c, m) and not c.access & ABSTRACT), None)
+
+
+__all__ = ["OBJECT", "Inherited", "compare_member", "find_inherited", "inherited_member", "supplies", "could_supply",
+           "annotation_findings", "deprecation", "kind_of", "is_enum_constant", "overridable", "subclassable_outside"]
 
 
 def _value(value, what: str) -> str:

@@ -20,6 +20,10 @@ _BREAKING = (
     "MEMBER_REMOVED", "MEMBER_VISIBILITY_NARROWED", "MEMBER_MADE_FINAL", "STATIC_TO_INSTANCE", "INSTANCE_TO_STATIC",
     "ABSTRACT_ADDED", "INTERFACE_METHOD_ADDED", "ENUM_CONSTANT_REMOVED", "PARAMETER_TYPE_CHANGED",
     "RETURN_TYPE_CHANGED", "FIELD_TYPE_CHANGED",
+    # departures from spec §7.7's lists (docs/diff.md): a type made sealed (JVMS §5.3.5: an outside subclass fails
+    # to load) and an annotation element that lost its default (reading an annotation that relied on it throws
+    # IncompleteAnnotationException; sources omitting it no longer compile)
+    "TYPE_MADE_SEALED", "ANNOTATION_DEFAULT_REMOVED",
     # a JVM rename of one Kotlin declaration (@JvmName, internal mangling, a suspend flip's Continuation): Kotlin
     # sources still compile, but the old JVM name and descriptor are gone, so compiled callers fail to link
     # (NoSuchMethodError). Spec §7.7 lists both as suspicious, which it defines as binary-compatible; the engine only
@@ -30,6 +34,9 @@ _SUSPICIOUS = (
     "MEMBER_MOVED_TO_SUPERTYPE", "MEMBER_MADE_SYNTHETIC", "GENERIC_SIGNATURE_CHANGED", "CHECKED_EXCEPTION_ADDED",
     "VARARGS_CHANGED", "NATIVE_ADDED", "NATIVE_REMOVED", "KOTLIN_NULLABILITY_CHANGED", "KOTLIN_DEFAULT_ARG_REMOVED",
     "KOTLIN_PARAMETER_NAME_CHANGED",
+    # a static method made final: compiled subclasses hiding it still link and run (JLS §13.4.17); they no longer
+    # compile
+    "STATIC_METHOD_MADE_FINAL",
 )
 _INFO = (
     "TYPE_ADDED", "SUPERTYPE_ADDED", "MEMBER_ADDED", "FINAL_REMOVED", "ABSTRACT_REMOVED", "ANNOTATION_ADDED",

@@ -191,6 +191,9 @@ class Surface:
     duplicates: list[str] = field(default_factory=list)  # class names held twice (the first one is kept)
     # class name -> its decoded @Metadata (None: none or unreadable), filled by kotlin_visibility.decoded_metadata
     kotlin_decoded: dict[str, object] = field(default_factory=dict, repr=False)
+    # classes with a PermittedSubclasses attribute (JVMS §4.7.31), which the extracted tables do not record: read
+    # from the class bytes by the command (jdx.commands.diff_sealed); empty when unknown
+    sealed: frozenset[str] = frozenset()
 
     def ancestors(self, name: str) -> tuple[list[str], list[str]]:
         """(every supertype reachable through classes this side holds, nearest first; the supertypes it lacks)."""
