@@ -34,7 +34,7 @@ class DiffRequest(Request):
     limit: int = option(DEFAULT_LIMIT, "--limit", f"show at most N findings (default {DEFAULT_LIMIT}); the rest "
                         "is counted", kind="int", minimum=0)
     out: str | None = option(None, "--out", "also write every finding to DIR/findings.parquet", kind="str",
-                             metavar="DIR")
+                             metavar="DIR", writes=True)
 
     def validate(self) -> None:
         if self.out is not None and os.path.exists(self.out) and not os.path.isdir(self.out):
@@ -64,8 +64,6 @@ def run_diff(session, request: DiffRequest):
         try:
             _refuse_unreadable((old, new))
             surfaces = surface_from_compact(old.label, old.surfaces), surface_from_compact(new.label, new.surfaces)
-            for side, surface in zip((old, new), surfaces):
-                surface.sealed = _sealed(side)
             findings = compare(*surfaces, DiffOptions(request.visibility, request.include_synthetic),
                                platform=_platform(cache))
         finally:
@@ -88,13 +86,6 @@ def run_diff(session, request: DiffRequest):
                   for label, side in (("old", old), ("new", new)) for a in side.artifacts]
     return Answer(result, warnings=warnings, truncated=truncated, provenance=provenance,
                   exit_code=1 if result["gate"]["failed"] else 0)
-
-
-def _sealed(side) -> frozenset[str]:
-    """The sealed classes of a side, read from its class bytes (the extracted tables do not say)."""
-    from jdx.commands.diff_sealed import sealed_classes
-
-    return frozenset().union(*(sealed_classes(a.kind, a.path) for a in side.artifacts))
 
 
 def _platform(cache):

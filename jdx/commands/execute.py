@@ -152,6 +152,23 @@ def answer_request(session, name: str, query: str, params: dict[str, Any]) -> Ou
     return run_request(session, cmd, request)
 
 
+def served(execute):
+    """`execute(command, query, params) -> envelope` as MCP and HTTP call it: a request naming a field that writes
+    files where the caller says (`diff --out`) is refused, whoever reached the server (spec §17)."""
+    from jdx.commands.registry import refuse_writes
+
+    def run(name: str, query: str, params: dict) -> dict:
+        cmd = command(name)
+        if cmd is not None:
+            try:
+                refuse_writes(cmd, params)
+            except UsageError as exc:
+                return failure(name, query, exc).envelope
+        return execute(name, query, params)
+
+    return run
+
+
 def failure(name: str, query: str, exc: JdxError) -> Outcome:
     return Outcome(envelope.failure(name, query, exc), exc.exit_code)
 

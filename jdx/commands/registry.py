@@ -36,17 +36,18 @@ class Param:
     metavar: str = ""
     required: bool = False  # only the positional query
     minimum: int | None = None
+    writes: bool = False  # writes files where the caller says (diff --out): only the local CLI takes it
 
 
 def option(default, flag: str, help: str, *, kind: str | None = None, choices: tuple[str, ...] = (),
-           negative: str | None = None, metavar: str = "", minimum: int | None = None):
+           negative: str | None = None, metavar: str = "", minimum: int | None = None, writes: bool = False):
     """A request field set by `--flag` (a bool, an int, a text or a repeatable text list)."""
     if kind is None:
         kind = ("bool" if isinstance(default, bool) else "int" if isinstance(default, int)
                 else "list" if isinstance(default, tuple) else "str")
     assert kind in KINDS, kind
     meta = {"flag": flag, "help": help, "kind": kind, "choices": tuple(choices), "negative": negative,
-            "metavar": metavar, "minimum": minimum}
+            "metavar": metavar, "minimum": minimum, "writes": writes}
     return field(default=default, metadata={"jdx": meta})
 
 
@@ -120,13 +121,28 @@ def params_of(request_type: type) -> tuple[Param, ...]:
             continue
         out.append(Param(name=f.name, flag=meta["flag"], help=meta["help"], kind=meta["kind"], default=f.default,
                          choices=meta["choices"], negative=meta["negative"], metavar=meta["metavar"],
-                         required=meta.get("required", False), minimum=meta["minimum"]))
+                         required=meta.get("required", False), minimum=meta["minimum"],
+                         writes=meta.get("writes", False)))
     out.sort(key=lambda p: p.flag != "")
     _PARAMS[request_type] = tuple(out)
     return _PARAMS[request_type]
 
 
 _PARAMS: dict[type, tuple[Param, ...]] = {}
+
+
+def served_params(request_type: type) -> tuple[Param, ...]:
+    """The fields MCP and HTTP take: every one but those that write files where the caller says (spec §17: jdx
+    writes only inside its own directories; a local server must not write for whoever reaches its port)."""
+    return tuple(p for p in params_of(request_type) if not p.writes)
+
+
+def refuse_writes(cmd: "Command", names) -> None:
+    """A usage error when a served request names a field that writes files (`diff --out`)."""
+    writing = sorted(p.flag for p in params_of(cmd.request) if p.writes and p.name in names)
+    if writing:
+        raise UsageError(f"{cmd.name} {writing[0]}: writes files, which MCP and HTTP do not do; run "
+                         f"jdx {cmd.name} {writing[0]} on the command line")
 
 # one module per area; each defines COMMANDS, a tuple of Command
 MODULES = ("jdx.commands.cards", "jdx.commands.graph", "jdx.commands.search", "jdx.commands.source",

@@ -70,6 +70,15 @@ def query_params(raw: str, fields: dict[str, str]) -> tuple[str, dict]:
                           max_num_fields=256)
     except (ValueError, UnicodeDecodeError) as exc:
         raise HttpError("USAGE", f"malformed query string: {str(exc).splitlines()[0][:120]}") from None
+    query: str | None = next((v for k, v in pairs if k == "query"), None)
+    try:
+        return _params(pairs, fields)
+    except JdxError as exc:
+        exc.query = query or ""  # the failure envelope names the question, as the CLI's does
+        raise
+
+
+def _params(pairs: list[tuple[str, str]], fields: dict[str, str]) -> tuple[str, dict]:
     query: str | None = None
     params: dict[str, list[str]] = {}
     for key, value in pairs:
@@ -125,7 +134,7 @@ class Handler(BaseHTTPRequestHandler):
     def _refuse(self, name: str, exc: JdxError) -> None:
         from jdx.commands.execute import failure
 
-        self._envelope(failure(name, "", exc).envelope)
+        self._envelope(failure(name, getattr(exc, "query", ""), exc).envelope)
 
     def _route(self) -> tuple[str, str]:
         if len(self.path) > MAX_URL_BYTES:
@@ -251,7 +260,9 @@ class Server(ThreadingHTTPServer):
 def make_server(execute: Callable[[str, str, dict], dict], commands: frozenset[str], bind: str = "127.0.0.1",
                 port: int = DEFAULT_PORT, verbose: bool = False) -> Server:
     """A bound server (port 0 picks a free one: `server.server_address`); `serve_forever()` runs it."""
-    handler = type("JdxHandler", (Handler,), {"execute": staticmethod(execute), "commands": commands})
+    from jdx.commands.execute import served
+
+    handler = type("JdxHandler", (Handler,), {"execute": staticmethod(served(execute)), "commands": commands})
     if ":" in bind:
         server_type = type("Server6", (Server,), {"address_family": __import__("socket").AF_INET6})
     else:

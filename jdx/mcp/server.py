@@ -24,6 +24,9 @@ INSTRUCTIONS = ("jdx answers questions about JVM code (jars, class dirs, the JDK
 
 def build_server(execute: Callable[[str, str, dict], dict], version: str = "") -> Server:
     """The MCP server: every registry tool, answered through `execute(command, query, params) -> envelope`."""
+    from jdx.commands.execute import served
+
+    execute = served(execute)
     specs = jtools.tool_specs()
     listed = [types.Tool(name=s.name, description=s.description, input_schema=s.input_schema,
                          annotations=types.ToolAnnotations(read_only_hint=True, destructive_hint=False,

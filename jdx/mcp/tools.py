@@ -58,11 +58,11 @@ def describe(summary: str, example: str, next_hint: str) -> str:
 
 def input_schema(request_type: type) -> dict:
     """The JSON schema of a request type: the query first, then the flags as snake_case properties."""
-    from jdx.commands.registry import params_of
+    from jdx.commands.registry import served_params
 
     props: dict[str, dict] = {}
     required: list[str] = []
-    for p in params_of(request_type):
+    for p in served_params(request_type):
         prop: dict[str, Any] = {}
         if p.kind == "list":
             item: dict[str, Any] = {"type": "string"}

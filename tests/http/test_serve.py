@@ -133,6 +133,20 @@ def test_bad_requests_get_named_errors(served, method, path, status, code):
     assert "Traceback" not in body.decode()
 
 
+def test_a_field_that_writes_files_is_refused(served, jdx_home, tmp_path):
+    """`diff --out DIR` over HTTP would let any page that reaches the port write files (spec §17): refused, nothing
+    written; an unknown option's failure keeps the query, as the CLI's envelope does."""
+    port, _ = served
+    target = tmp_path / "victim"
+    got, body, _ = request(port, "GET", "/v1/diff?" + urlencode({"query": "a.jar", "new": "b.jar", "out": str(target)}))
+    env = json.loads(body)
+    assert (got, env["error"]["code"]) == (400, "USAGE") and "--out: writes files" in env["error"]["message"], env
+    assert env["query"] == "a.jar" and not target.exists()
+    got, body, _ = request(port, "GET", "/v1/callers?query=fx.Box%23size&bogus=1")
+    env = json.loads(body)
+    assert (got, env["query"], env["error"]["code"]) == (400, "fx.Box#size", "USAGE"), env
+
+
 def test_bools_as_bare_keys_and_dashed_names(served, jdx_env):
     port, ws = served
     with cli_env(jdx_env):

@@ -61,7 +61,8 @@ def answers(jdx_env, jdx_home):
               ("unknown flag", "jdx_members", {"query": "fx.Box", "bogus": True}),
               ("missing query", "jdx_show", {}),
               ("unknown tool", "jdx_frobnicate", {}),
-              ("workspace", "jdx_workspace", {})]
+              ("workspace", "jdx_workspace", {}),
+              ("writes", "jdx_diff", {"query": "a.jar", "new": "b.jar", "out": str(jdx_home / "mcp-out")})]
 
     async def main():
         params = StdioServerParameters(command=sys.executable, args=["-m", "jdx", "mcp", *ws], env=env,
@@ -77,7 +78,7 @@ def answers(jdx_env, jdx_home):
 
 
 def test_tools_are_the_wire_commands_plus_workspace(answers):
-    from jdx.commands.registry import params_of, registry
+    from jdx.commands.registry import params_of, registry, served_params
 
     tools, _ = answers
     wired = [c for c in registry() if c.wire]
@@ -91,8 +92,10 @@ def test_tools_are_the_wire_commands_plus_workspace(answers):
     assert "jdx members" in members.description and "Next:" in members.description
     for c in wired:
         schema = by_name[f"jdx_{c.name}"].input_schema
-        assert set(schema["properties"]) == {p.name for p in params_of(c.request)}, c.name
+        assert set(schema["properties"]) == {p.name for p in served_params(c.request)}, c.name
+        assert {p.name for p in params_of(c.request)} - set(schema["properties"]) <= {"out"}, c.name
         assert by_name[f"jdx_{c.name}"].annotations.read_only_hint is True
+    assert "out" not in by_name["jdx_diff"].input_schema["properties"]  # it writes files: the CLI's alone
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
@@ -143,6 +146,15 @@ def test_errors_are_tool_errors_with_codes(answers, key, code):
     assert got.content[0].text.startswith(f"{code}: ")
     if code in ("NOT_FOUND", "AMBIGUOUS") and key != "unknown tool":
         assert got.structured_content["candidates"], got.structured_content
+
+
+def test_a_field_that_writes_files_is_refused(answers, jdx_home):
+    """`diff --out DIR` writes where the caller says: an MCP client (or a page reaching a local port) must not make
+    jdx write outside its own directories (spec §17)."""
+    got = answers[1]["writes"]
+    assert got.is_error and got.structured_content["error"]["code"] == "USAGE", got.structured_content
+    assert "--out: writes files, which MCP and HTTP do not do" in got.structured_content["error"]["message"]
+    assert not (jdx_home / "mcp-out").exists()
 
 
 def test_workspace_tool(answers):
