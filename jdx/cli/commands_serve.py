@@ -63,7 +63,9 @@ def serve_command(port: int = typer.Option(7070, "--port", help="TCP port (0: an
         warn_remote(bind)
     host = _host()
     try:
-        server = make_server(host.execute, host.commands | {"workspace"}, bind, port, verbose)
+        # `--verbose` anywhere on the line is also the global flag's spelling, which takes it first
+        server = make_server(host.execute, host.commands | {"workspace"}, bind, port,
+                             verbose or bool(cli._G and cli._G.verbose))
     except OSError as exc:
         raise UsageError(f"cannot listen on {bind}:{port}: {exc.strerror or exc}") from None
     address, bound = server.server_address[:2]

@@ -201,3 +201,30 @@ def test_non_loopback_bind_needs_allow_remote(jdx_env, jdx_home):
     with cli_env(jdx_env):
         run = cli(["serve", "--bind", "0.0.0.0", "--port", "0", *workspace_args(jdx_home)])
     assert run.code == 3 and "--allow-remote" in run.err, run
+
+
+def test_verbose_logs_each_request(jdx_env, jdx_home):
+    """`jdx serve --verbose` logs every request to stderr: the flag shares its spelling with the global `--verbose`,
+    which the command line reads first, and either means it."""
+    import os
+    import re
+    import subprocess
+    import sys
+    import time
+
+    env = {**os.environ, **{k: jdx_env[k] for k in ("JDX_CACHE_DIR", "JDX_CONFIG_DIR", "JDX_RUNTIME_DIR")}}
+    proc = subprocess.Popen([sys.executable, "-m", "jdx", "serve", "--port", "0", "--verbose",
+                             *workspace_args(jdx_home)], stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        first = proc.stderr.readline()
+        port = int(re.search(r"http://127\.0\.0\.1:(\d+)/", first).group(1))
+        assert request(port, "GET", "/v1/health")[0] == 200
+        deadline = time.monotonic() + 30
+        logged = ""
+        while "GET /v1/health" not in logged and time.monotonic() < deadline:
+            logged += proc.stderr.readline()
+        assert '"GET /v1/health HTTP/1.1" 200' in logged, logged
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+        proc.stderr.close()
