@@ -162,6 +162,7 @@ def cache_gc(session, dry_run: bool = False, older_than_days: float = GC_RECENT_
 
     removed = [] if dry_run else [f"shards/{n}" for n in sweep_partial_shards(session.cache)]
     sizes = {r: 0 for r in removed}  # partial shards are gone already
+    links: dict[tuple[int, int], int] = {}  # (device, inode) -> its links found in the entries removed so far
     for sub, keep in (("shards", keep_shards), ("graphs", keep_graphs)):
         folder = session.cache / sub
         if not folder.exists():
@@ -169,8 +170,7 @@ def cache_gc(session, dry_run: bool = False, older_than_days: float = GC_RECENT_
         for child in sorted(folder.iterdir()):
             if child.name in keep or child.name.startswith(".") or now - last_used(child) < recent:
                 continue
-            size = sum(p.stat().st_size for p in child.rglob("*") if p.is_file()) if child.is_dir() \
-                else child.stat().st_size
+            size = _freed_bytes(child, links)
             if not dry_run:
                 if sub == "graphs" and child.is_dir():
                     if not remove_unless_written(child, now, recent):
@@ -186,6 +186,25 @@ def cache_gc(session, dry_run: bool = False, older_than_days: float = GC_RECENT_
         summary.append({"kind": kind, "count": len(mine), "bytes": sum(sizes[r] for r in mine)})
     return Answer({"removed": removed, "summary": summary, "bytes": sum(sizes.values()), "dry_run": dry_run,
                    "kept_shards": len(keep_shards), "older_than_days": older_than_days})
+
+
+def _freed_bytes(entry: Path, links: dict[tuple[int, int], int]) -> int:
+    """Bytes removing `entry` frees, measured before it goes: a file hard-linked into several builds (a grown graph
+    shares its base's files) counts once, and only when the last of its links is among the entries removed."""
+    import os
+
+    freed = 0
+    paths = [entry] if not entry.is_dir() else (Path(r) / f for r, _d, fs in os.walk(entry) for f in fs)
+    for path in paths:
+        try:
+            st = os.lstat(path)
+        except OSError:
+            continue
+        key = (st.st_dev, st.st_ino)
+        links[key] = links.get(key, 0) + 1
+        if links[key] == st.st_nlink:
+            freed += st.st_size
+    return freed
 
 
 def _graph_artifact_keys(root: Path) -> set[str]:
