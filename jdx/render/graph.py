@@ -21,7 +21,7 @@ def _markers(e: dict) -> str:
         out.append("(in lambda)")
     if e.get("method_ref"):
         out.append("(method-ref)")
-    if e.get("external"):
+    if e.get("external") and e.get("artifact") != "(external)":  # the artifact column says it already
         out.append("(external)")
     if e.get("bridge"):
         out.append("(compiler bridge)")
