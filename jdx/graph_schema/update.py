@@ -75,15 +75,23 @@ class GraphUpdater:
         self._conn.execute("BEGIN TRANSACTION")  # one commit for the whole update
 
     # --- moving artifacts ----------------------------------------------------------------------------
-    def place(self, new: dict[str, int]) -> None:
+    def place(self, new: dict[str, int], named: dict[str, tuple[str, str]] | None = None) -> None:
         """Classpath positions (key -> position) of the artifacts the graph holds, where they moved (a graph
         shared by another order of its artifacts holds that order's; search ranks follow the positions when
-        the index is loaded)."""
-        table = self.store.query("MATCH (a:Artifact) RETURN a.id AS id, a.position AS p")
-        old = dict(zip(table.column("id").to_pylist(), table.column("p").to_pylist()))
+        the index is loaded), and their names and paths (key -> (name, path)) where this workspace has the same
+        content under another file (`lib/good.jar`, a copy of the base's `dep.jar`: answers name this one)."""
+        table = self.store.query("MATCH (a:Artifact) RETURN a.id AS id, a.position AS p, a.name AS n, a.path AS f")
+        ids = table.column("id").to_pylist()
+        old = dict(zip(ids, table.column("p").to_pylist()))
         moved = [{"id": k, "p": new[k]} for k in sorted(old) if k in new and old[k] != new[k]]
         if moved:
             self._conn.execute("UNWIND $rows AS r MATCH (a:Artifact {id: r.id}) SET a.position = r.p", {"rows": moved})
+        was = dict(zip(ids, zip(table.column("n").to_pylist(), table.column("f").to_pylist())))
+        renamed = [{"id": k, "n": named[k][0], "f": named[k][1]} for k in sorted(was)
+                   if named and k in named and tuple(named[k]) != was[k]]
+        if renamed:
+            self._conn.execute("UNWIND $rows AS r MATCH (a:Artifact {id: r.id}) SET a.name = r.n, a.path = r.f",
+                               {"rows": renamed})
 
     # --- appending (the GraphSink protocol of the loaders' graph build) -------------------------------
     def nodes(self, label: str, table: pa.Table) -> None:

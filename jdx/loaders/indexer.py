@@ -54,11 +54,12 @@ def graph_family() -> str:
 
 def graph_key(artifacts: list[Artifact]) -> str:
     """Where a workspace's graph lives: its ordered artifacts (a class directory by path, since its content
-    changes constantly and its graph is updated in place), the schema and the extractor."""
+    changes constantly and its graph is updated in place; a jar by content, name and path, which its answers
+    name), the schema and the extractor."""
     digest = hashlib.sha256(graph_family().encode())
     for a in artifacts:
         ident = a.path if a.kind == "dir" else a.key
-        digest.update(f"\n{ident}:{a.kind}:{a.name}".encode())
+        digest.update(f"\n{ident}:{a.kind}:{a.name}:{a.path}".encode())
     return digest.hexdigest()[:24]
 
 
@@ -70,14 +71,18 @@ def _manifest_keys(manifest: dict) -> list[str]:
     return [a["key"] for a in manifest.get("artifacts", [])]
 
 
+def _manifest_files(manifest: dict) -> list[tuple[str, str, str]]:
+    return [(a["key"], a.get("name"), a.get("path")) for a in manifest.get("artifacts", [])]
+
+
 def fresh_graph(cache: Path, artifacts: list[Artifact]) -> Path | None:
     """The current graph build for exactly these artifacts, or None (no JVM, no hashing of classes)."""
     build = current_build(graph_root(cache, artifacts))
     if build is None:
         return None
     try:
-        if _manifest_keys(read_manifest(build)) != [a.key for a in artifacts]:
-            return None  # a class directory changed since
+        if _manifest_files(read_manifest(build)) != [(a.key, a.name, a.path) for a in artifacts]:
+            return None  # a class directory changed since (or a build that named another copy of a jar)
     except (OSError, ValueError):
         return None
     return build
@@ -188,7 +193,7 @@ def _update(root: Path, base: Path, manifest: dict, artifacts: list[Artifact], s
     focus = {i for i, k in enumerate(keys) if k not in had}
     updater = GraphUpdater(root, base)
     try:
-        updater.place({k: i for i, k in enumerate(keys)})
+        updater.place({k: i for i, k in enumerate(keys)}, {a.key: (a.name, a.path) for a in artifacts})
         from jdx.loaders.build_context import context_shards
 
         # the artifacts the base holds contribute their types, supertypes and member keys from its context file
@@ -258,9 +263,11 @@ def _same_artifacts(bases, artifacts: list[Artifact]) -> tuple[Path, dict] | Non
     manifest); class directories, which change under their graph, are not shared."""
     if any(a.kind == "dir" for a in artifacts):
         return None
-    want = sorted(a.key for a in artifacts)
+    # the same files: a copy of a jar under another name or path has its own Artifact row (answers name the file
+    # this workspace holds), so it grows from the build (`GraphUpdater.place` renames) instead of sharing it
+    want = sorted((a.key, a.name, a.path) for a in artifacts)
     for _score, build, manifest in bases:
-        if (sorted(_manifest_keys(manifest)) == want
+        if (sorted(_manifest_files(manifest)) == want
                 and not _shadows(manifest)):
             return build, manifest
     return None
