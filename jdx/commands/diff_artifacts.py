@@ -29,7 +29,7 @@ COORDINATE = re.compile(r"[A-Za-z0-9_.\-]+:[A-Za-z0-9_.\-]+:[A-Za-z0-9_.\-]+")
 LOCAL_REPOSITORY = Path.home() / ".m2" / "repository"
 NEEDED_COLUMNS = {
     "types": ("name", "kind", "access", "signature", "super", "outer", "inner_name", "inner_access", "outer_method",
-              "kotlin"),
+              "kotlin", "permits"),
     "supertypes": ("type", "super", "kind", "position"),
     "members": ("owner", "kind", "name", "descriptor", "signature", "access", "exceptions", "param_names", "constant",
                 "annotation_default"),
@@ -156,7 +156,7 @@ class ShardWrites:
 
 
 SURFACE_FILE = "diff-surface.bin"
-SURFACE_FORMAT = 1  # bump when the compact form changes
+SURFACE_FORMAT = 2  # bump when the compact form changes; 2: the type row's `permits`
 
 
 def surface_header() -> bytes:

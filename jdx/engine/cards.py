@@ -24,6 +24,7 @@ KOTLIN_KINDS = {1: "class", 2: "file facade", 3: "synthetic class", 4: "multi-fi
                 5: "multi-file class part"}
 OUTLINE_KINDS = ("method", "field", "ctor", "type", "all")
 LANGUAGES = {".java": "java", ".kt": "kotlin", ".scala": "scala", ".groovy": "groovy"}  # by SourceFile extension
+MAX_PERMITS_SHOWN = 20  # permitted subclasses a declaration names; `permits` in --json lists all
 _SYNTHETIC_NAME = re.compile(r"^(this\$\d+|\$enum\$(name|ordinal)|val\$.*|\$.*)$")
 
 
@@ -90,7 +91,30 @@ def type_modifiers(row: dict) -> list[str]:
         words.append("static")
     if access & ACC["final"] and kind not in ("enum", "record"):
         words.append("final")
+    if _sealed(row):
+        words.append("sealed")
     return words
+
+
+def _sealed(row: dict) -> bool:
+    """Declared `sealed`: a PermittedSubclasses attribute (JVMS §4.7.31), except on an enum, which javac seals
+    implicitly when a constant has a body (JLS §8.9)."""
+    return bool(row.get("permits")) and row.get("kind") != "enum"
+
+
+def _permits_clause(row: dict) -> str:
+    """` permits A, B.C` as source writes it (simple names in the type's package, qualified outside it), at most
+    MAX_PERMITS_SHOWN names with an explicit marker for the rest."""
+    if not _sealed(row):
+        return ""
+    package = d.package_of(row["id"])
+    names = []
+    for p in row["permits"][:MAX_PERMITS_SHOWN]:
+        other = d.package_of(p)
+        names.append(d.nested_simple_name(p) if other == package or not other
+                     else f"{other}.{d.nested_simple_name(p)}")
+    more = len(row["permits"]) - MAX_PERMITS_SHOWN
+    return " permits " + ", ".join(names) + (f", … +{more} more (jdx show --json lists all)" if more > 0 else "")
 
 
 def _type_params(row: dict) -> str:
@@ -106,7 +130,8 @@ def declaration(row: dict) -> str:
     if row.get("outer_method"):
         name = row["inner_name"]  # a local class: declared in a method, known there by its simple name
     local = ["local"] if row.get("outer_method") else []
-    return " ".join(type_modifiers(row) + local + [KEYWORD.get(row.get("kind"), "class"), name + _type_params(row)])
+    return " ".join(type_modifiers(row) + local + [KEYWORD.get(row.get("kind"), "class"),
+                                                   name + _type_params(row)]) + _permits_clause(row)
 
 
 def _applied(row: dict, env: dict) -> str:
@@ -230,6 +255,7 @@ def show_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Warni
         "declaration": declaration(target),
         "extends": extends,
         "implements": implements,
+        "permits": [format_type(p) for p in target.get("permits") or []],  # PermittedSubclasses, class-file order
         "nested": [entry for _, entry in _nested(store, target)],
         "outer": _outer(target),
         "annotations": list(target.get("annotations") or []),

@@ -22,7 +22,9 @@ NODES: dict[str, tuple[str, dict[str, str]]] = {
         "simple_name": "innermost name (Entry)", "package": "dotted package name",
         "kind": "class | interface | enum | record | annotation | module", "access": ACCESS,
         "signature": "generic signature (JVMS 4.7.9), null when not generic", "super": "superclass internal name",
-        "interfaces": "direct superinterfaces, internal names", "outer": "enclosing type's internal name",
+        "interfaces": "direct superinterfaces, internal names",
+        "permits": "a sealed type's permitted subclasses (PermittedSubclasses, JVMS 4.7.31), internal names in "
+                   "class-file order; null when not sealed", "outer": "enclosing type's internal name",
         "inner_name": "simple name as declared in its outer type ('' for anonymous)",
         "outer_method": "enclosing method of a local or anonymous class", "source_file": "SourceFile attribute",
         "version": "class-file major version", "kotlin": "the raw @kotlin.Metadata values as JSON, null for Java",

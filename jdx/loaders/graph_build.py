@@ -807,6 +807,7 @@ def _type_nodes(types, ids, names, winner_mask, packages, interfaces, ann_by_own
         "kind": pc.take(pa.array(TYPE_KINDS, pa.string()), types["kind"]),
         "access": access, "signature": types["signature"], "super": types["super"],
         "interfaces": pa.array([interfaces.get(i, []) for i in ids], STR_LIST),
+        "permits": _split_list(types["permits"], empty_is_none=True),  # null: not sealed
         "outer": types["outer"], "inner_name": types["inner_name"], "outer_method": types["outer_method"],
         "source_file": types["source_file"], "version": types["version"], "kotlin": types["kotlin"],
         "artifact": pc.take(art_id_array, types["pos"]),

@@ -23,7 +23,7 @@ def _tables(types: list[tuple[str, str | None]], members: list[tuple[str, str, s
                            "signature": pa.nulls(n, pa.string()), "super": [t[1] for t in types],
                            "outer": pa.nulls(n, pa.string()), "inner_name": pa.nulls(n, pa.string()),
                            "inner_access": [-1] * n, "outer_method": pa.nulls(n, pa.string()),
-                           "kotlin": pa.nulls(n, pa.string())}),
+                           "kotlin": pa.nulls(n, pa.string()), "permits": pa.nulls(n, pa.string())}),
         "supertypes": pa.table({"type": pa.array([], pa.string()), "super": pa.array([], pa.string()),
                                 "kind": pa.array([], pa.int32()), "position": pa.array([], pa.int32())}),
         "members": pa.table({"owner": [m[0] for m in members], "kind": [0] * len(members),

@@ -25,7 +25,7 @@ def tables(types, supers=(), methods=(), fields=(), refs=()):
         "inner_name": pa.array([None] * len(types), S), "inner_access": pa.array([-1] * len(types), I),
         "outer_method": pa.array([None] * len(types), S), "source_file": pa.array([None] * len(types), S),
         "version": pa.array([61] * len(types), I), "kotlin": pa.array([None] * len(types), S),
-        "entry": pa.array([x[0] + ".class" for x in types], S),
+        "entry": pa.array([x[0] + ".class" for x in types], S), "permits": pa.array([None] * len(types), S),
     })
     sup_rows = [(x[0], x[3], 0, 0) for x in types if x[3]] + list(supers)
     st = pa.table({"type": pa.array([r[0] for r in sup_rows], S), "super": pa.array([r[1] for r in sup_rows], S),

@@ -105,6 +105,7 @@ class TypeInfo:
     outer: str | None
     anonymous_or_local: bool
     kotlin: str | None = None  # the decoded @Metadata (JSON text) of a Kotlin class
+    permits: tuple[str, ...] | None = None  # a sealed class's PermittedSubclasses (JVMS §4.7.31); None: not sealed
     row: tuple = ()
     digest: bytes = b""  # of the row, the interfaces, the member and annotation rows (see `Entry`)
     blob: bytes = b""  # marshal of (member rows, annotation rows), turned into `members` on first use
@@ -191,8 +192,7 @@ class Surface:
     duplicates: list[str] = field(default_factory=list)  # class names held twice (the first one is kept)
     # class name -> its decoded @Metadata (None: none or unreadable), filled by kotlin_visibility.decoded_metadata
     kotlin_decoded: dict[str, object] = field(default_factory=dict, repr=False)
-    # classes with a PermittedSubclasses attribute (JVMS §4.7.31), which the extracted tables do not record: read
-    # from the class bytes by the command (jdx.commands.diff_sealed); empty when unknown
+    # the sealed classes: those with a PermittedSubclasses attribute (JVMS §4.7.31, the extracted `permits`)
     sealed: frozenset[str] = frozenset()
 
     def ancestors(self, name: str) -> tuple[list[str], list[str]]:
@@ -218,7 +218,7 @@ class Surface:
 # holds TYPE_COLUMNS; the blob is marshal((member rows of MEMBER_COLUMNS, annotation rows of ANNOTATION_COLUMNS)).
 Entry = tuple[tuple, tuple[str, ...], bytes, bytes]
 TYPE_COLUMNS = ("name", "kind", "access", "signature", "super", "outer", "inner_name", "inner_access", "outer_method",
-                "kotlin")
+                "kotlin", "permits")
 MEMBER_COLUMNS = ("kind", "name", "descriptor", "signature", "access", "exceptions", "param_names", "constant",
                   "annotation_default")
 ANNOTATION_COLUMNS = ("owner_kind", "member_name", "member_desc", "param", "annotation", "text")
@@ -245,18 +245,20 @@ def surface_from_compact(label: str, artifacts: list[list[Entry]]) -> Surface:
                 duplicates.append(name)
             else:
                 types[name] = _type_info(row, interfaces, digest, blob)
-    return Surface(label, types, sorted(set(duplicates)))
+    sealed = frozenset(name for name, t in types.items() if t.permits is not None)
+    return Surface(label, types, sorted(set(duplicates)), sealed=sealed)
 
 
 def _type_info(row: tuple, interfaces: tuple[str, ...], digest: bytes, blob: bytes) -> TypeInfo:
-    name, kind, access, sig, sup, outer, inner_name, inner_access, outer_method, kotlin = row
+    name, kind, access, sig, sup, outer, inner_name, inner_access, outer_method, kotlin, permits = row
     flags = inner_access if inner_access is not None and inner_access >= 0 else access
     # the class-file flags still say interface/annotation/enum/deprecated/synthetic exactly
     flags = (flags & ~(INTERFACE | ANNOTATION | ENUM | DEPRECATED | SYNTHETIC)) | (
         access & (INTERFACE | ANNOTATION | ENUM | DEPRECATED | SYNTHETIC))
     return TypeInfo(name=name, kind=TYPE_KINDS[kind], access=flags, signature=sig, superclass=sup,
                     interfaces=interfaces, outer=outer, anonymous_or_local=inner_name == "" or outer_method is not None,
-                    kotlin=kotlin, row=row, digest=digest, blob=blob)
+                    kotlin=kotlin, permits=None if permits is None else tuple(permits.split(",")), row=row,
+                    digest=digest, blob=blob)
 
 
 def compact_from_tables(t: dict[str, pa.Table]) -> list[Entry]:

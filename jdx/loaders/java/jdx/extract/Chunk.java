@@ -9,7 +9,8 @@ public final class Chunk {
     public final Columns cols = new Columns();
 
     public final Columns.Table types = new Columns.Table("types", "name", "kind", "access", "signature", "super",
-            "outer", "inner_name", "inner_access", "outer_method", "source_file", "version", "kotlin", "entry");
+            "outer", "inner_name", "inner_access", "outer_method", "source_file", "version", "kotlin", "entry",
+            "permits");
     public final Columns.Table supertypes = new Columns.Table("supertypes", "type", "super", "kind", "position");
     public final Columns.Table members = new Columns.Table("members", "id", "owner", "kind", "name", "descriptor",
             "signature", "access", "exceptions", "param_names", "param_source", "constant", "annotation_default",
@@ -27,7 +28,7 @@ public final class Chunk {
     /** Which columns hold pool indexes (strings); the rest are plain ints. */
     public static final String STRING_COLUMNS = "name signature super outer inner_name outer_method source_file kotlin "
             + "entry type owner descriptor exceptions param_names constant annotation_default id from to "
-            + "member_name member_desc annotation text code message";
+            + "member_name member_desc annotation text code message permits";
 
     Chunk(int artifact, int index) {
         this.artifact = artifact;

@@ -45,6 +45,7 @@ final class ClassExtractor extends ClassVisitor {
     private String kotlin;
     private boolean selfInner;
     private Smap smap;
+    private StringBuilder permits;  // PermittedSubclasses (JVMS 4.7.31): internal names joined by ','; null: not sealed
 
     ClassExtractor(Chunk chunk, String entry, int realMajor) {
         super(API);
@@ -121,6 +122,16 @@ final class ClassExtractor extends ClassVisitor {
     }
 
     @Override
+    public void visitPermittedSubclass(String permitted) {
+        if (permits == null) {
+            permits = new StringBuilder();
+        } else {
+            permits.append(',');
+        }
+        permits.append(permitted);
+    }
+
+    @Override
     public AnnotationVisitor visitAnnotation(String desc, boolean visible) {
         if ("Lkotlin/Metadata;".equals(desc)) {
             return new KotlinMetadataCollector(json -> kotlin = json);
@@ -170,7 +181,7 @@ final class ClassExtractor extends ClassVisitor {
     public void visitEnd() {
         chunk.types.row(cols.str(name), kind, access, cols.str(signature), cols.str(superName), cols.str(outer),
                 cols.str(innerName), innerAccess, cols.str(outerMethod), cols.str(source), version, cols.str(kotlin),
-                cols.str(entry));
+                cols.str(entry), cols.str(permits == null ? null : permits.toString()));
     }
 
     /** Collects one method's row, its parameter names, line range and every reference it makes. */
