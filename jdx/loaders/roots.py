@@ -133,11 +133,14 @@ def expand_jar_arg(arg: str, all_versions: bool = False) -> tuple[list[Path], li
     as a Maven repository gives the newest version of each artifact (every version with `all_versions`)."""
     text = os.path.expanduser(arg)
     if _is_glob(text):
-        matches = sorted(glob.glob(text, recursive=True))
-        paths = [Path(m) for m in matches if _is_binary_jar(m) and os.path.isfile(m)]
+        matches = [m for m in sorted(glob.glob(text, recursive=True)) if _is_binary_jar(m)]
+        paths = [Path(m) for m in matches if os.path.isfile(m) and os.access(m, os.R_OK)]
+        # a match that is no readable file (a dangling link, a directory named *.jar, a pipe) is said, not dropped
+        skipped = [Warning_("ARTIFACT_READ_ERROR", f"{m} (from {arg}): {_not_a_file(m)}; skipped", m)
+                   for m in matches if Path(m) not in paths]
         if not paths:
-            return [], [Warning_("ARTIFACT_READ_ERROR", f"no jar matches {arg}", arg)]
-        return paths, []
+            return [], skipped or [Warning_("ARTIFACT_READ_ERROR", f"no jar matches {arg}", arg)]
+        return paths, skipped
     path = Path(text)
     if path.is_dir():
         if _has_class_files(path):
@@ -152,10 +155,21 @@ def expand_jar_arg(arg: str, all_versions: bool = False) -> tuple[list[Path], li
             return chosen, []
         return jars, []
     if not path.exists():
-        return [], [Warning_("ARTIFACT_READ_ERROR", f"{arg}: no such file", arg)]
-    if not os.access(path, os.R_OK):
-        return [], [Warning_("ARTIFACT_READ_ERROR", f"{arg}: not readable", arg)]
+        return [], [Warning_("ARTIFACT_READ_ERROR", f"{arg}: {_not_a_file(text)}", arg)]
+    if not path.is_file() or not os.access(path, os.R_OK):  # a pipe would block the hashing forever
+        return [], [Warning_("ARTIFACT_READ_ERROR", f"{arg}: {_not_a_file(text)}", arg)]
     return [path], []
+
+
+def _not_a_file(path: str) -> str:
+    """Why `path` cannot be read as a jar."""
+    if not os.path.exists(path):
+        return "a dangling link" if os.path.islink(path) else "no such file"
+    if os.path.isdir(path):
+        return "a directory"
+    if not os.path.isfile(path):
+        return "not a regular file (a pipe or device)"
+    return "not readable"
 
 
 def _classpath_entries(jars: list[str]) -> list[str]:
