@@ -104,7 +104,12 @@ def expand_rel_labels(query: str) -> str:
             if n in ADDED_TWINS and f"{n}{ADDED}" not in names:
                 out.append(f"{n}{ADDED}")
         return m.group(1) + "|".join(dict.fromkeys(out))
-    return _REL_PATTERN.sub(labels, query)
+    # `label(r)` of a twin's row names the documented table (`INVOKES`, never `INVOKES_ADDED`): a user's
+    # `WHERE label(r) = 'INVOKES'` sees every call, and a count by label is one row per documented table
+    return _LABEL_CALL.sub(r"regexp_replace(\g<0>, '_ADDED$', '')", _REL_PATTERN.sub(labels, query))
+
+
+_LABEL_CALL = re.compile(r"(?<![\w.$])label\s*\(\s*[A-Za-z_]\w*\s*\)", re.IGNORECASE)
 
 
 def _rel_ddl(name: str, pairs: list[tuple[str, str]], cols: list[tuple[str, str]]) -> str:

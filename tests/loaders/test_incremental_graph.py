@@ -155,6 +155,12 @@ def test_a_grown_graph_appends_body_edges_to_the_twin_tables_and_answers_read_bo
     with GraphStore(report.graph / "graph.kz") as store:
         assert store.rows("MATCH (c:Method)-[r:INVOKES]->() WHERE c.artifact_name = 'lib' RETURN count(r) AS n") \
             == [{"n": 0}]
+        # a user's Cypher (jdx cypher, notebooks) sees one documented table whichever twin holds the row
+        mine = "WHERE c.owner STARTS WITH 'lib/' RETURN label(r) AS l, count(*) AS n ORDER BY l"
+        by_label = store.rows(expand_rel_labels(f"MATCH (c:Method)-[r]->(m:Method) {mine}"))
+        assert by_label and {r["l"] for r in by_label} <= {"INVOKES", "OVERRIDES"}, by_label
+        assert store.rows(expand_rel_labels(f"MATCH (c:Method)-[r:INVOKES]->(m:Method) {mine}")) == \
+            [r for r in by_label if r["l"] == "INVOKES"]
     for t in ADDED_TWINS:
         assert grew[t] + grew[t + ADDED] == built[t], t
     assert _answers(report.graph) == _answers(fresh.graph)
