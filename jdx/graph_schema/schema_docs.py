@@ -85,8 +85,9 @@ RELS: dict[str, tuple[str, dict[str, str]]] = {
     "COMPILES_TO": ("a Kotlin declaration to a JVM member or class it compiles to",
                     {"role": "method, getter, setter, field, $default, @JvmOverloads copy, ..."}),
     "OVERRIDES": ("a method overrides a supertype's method (JLS §8.4.8.1: name and erased parameters, or through "
-                  "a generic supertype as its bridge says; bridges folded)", {"direct": "the nearest overridden "
-                                                                                  "declaration"}),
+                  "a generic supertype as its bridge says; bridges folded), or, inherited by a class from its "
+                  "superclass, a method of that class's interfaces", {"direct": "the nearest overridden declaration "
+                                                                      "(false for an inherited implementation)"}),
     "ANNOTATED_BY": ("a type, method or field carries an annotation", {"text": "the annotation as written"}),
 }
 

@@ -24,7 +24,7 @@ from jdx.loaders.build_context import (CONTEXT_COLUMNS, DECLARED_FIELDS, DECLARE
 from jdx.loaders.extractor import REF_KINDS, TYPE_KINDS
 from jdx.loaders.kotlin_graph import kotlin_graph_tables
 from jdx.loaders.resolution import (Declared, Hierarchy, combined, overrides, resolve_edges, sorted_unique,
-                                    split_ids)
+                                    split_ids, with_inherited)
 
 ACC_PUBLIC, ACC_INTERFACE, ACC_SYNTHETIC, ACC_DEPRECATED = 0x0001, 0x0200, 0x1000, 0x20000
 READ_KINDS = (5, 6, 16)
@@ -521,8 +521,9 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     del types, f_types
     # what is drawn from the member tables alone goes now, and they with it: resolution needs only the codes
     only = set(f_ids) if partial else None
-    override_edges = with_bridged(overrides(all_methods, winners, hierarchy, only), all_methods, winners, hierarchy,
-                                  only, lambda pos: shards[pos].table("calls", ["from", "to"]))
+    override_edges = with_inherited(
+        with_bridged(overrides(all_methods, winners, hierarchy, only), all_methods, winners, hierarchy, only,
+                     lambda pos: shards[pos].table("calls", ["from", "to"])), all_methods, winners, hierarchy, only)
     sink.rels("OVERRIDES", "Method", "Method", override_edges)
     n_overrides = override_edges.num_rows
     del override_edges

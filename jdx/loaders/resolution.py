@@ -414,3 +414,118 @@ def sorted_unique(col) -> pa.Array:
 
 def _override_table(src, dst, direct) -> pa.Table:
     return pa.table({"from": src, "to": dst, "direct": direct})
+
+
+OBJECT = "java/lang/Object"
+
+
+def with_inherited(edges: pa.Table, methods: pa.Table, winners: set[str], hierarchy: Hierarchy,
+                   only: set[str] | None = None) -> pa.Table:
+    """`edges` (from, to, direct) with the implementations a class inherits (JLS §8.4.8.1: a method inherited by C
+    from its superclass overrides, from C, a method of C's superinterfaces): `TreePVector extends
+    AbstractUnmodifiableList implements PVector` declares no `add(int, Object)`, so `AbstractUnmodifiableList#add(int,
+    Object)` overrides `PSequence#add(int, Object)` (and `PVector`'s) although its own class implements neither.
+
+    For each class C with a superclass other than Object and each non-static, non-private method of an interface C
+    implements that its superclass does not (the superclass's own pass links those), when C declares no method of
+    that name and erased parameters (a bridge included: what a generic supertype's bridge shows is
+    bridge_overrides'), the first declaration up C's superclass chain (Object excluded: an interface re-declaring
+    `equals` says nothing new) is linked to it when it is public, not static, not a bridge (a private one is
+    skipped: not inherited; a package-private or protected one cannot implement an interface method, JLS §8.4.8.3).
+    Each pair once, `direct` false (the method's nearest override stays the one its own class's supertypes give).
+    `only`: an update's owners; a pair some class of its base gives already is not linked again."""
+    targets = hierarchy.interfaces if only is None else sorted(only)
+    plans = [p for p in map(lambda c: _plan(c, hierarchy), targets) if p is not None and p[0] in winners]
+    if not plans:
+        return edges
+    others = []
+    if only is not None:  # the base's classes below a superclass of the update's: the pairs they give are there
+        tops = {d for _, chain, _ in plans for d in chain}
+        others = [p for p in map(lambda c: _plan(c, hierarchy), _below(tops, hierarchy, only))
+                  if p is not None and p[0] in winners]
+    wanted = pa.array(sorted({i for _, _, its in plans + others for i in its}), pa.string())
+    owners = pa.array(sorted({o for c, chain, _ in plans + others for o in [c, *chain]}), pa.string())
+    methods = methods.filter(pc.is_in(methods["owner_id"], value_set=pa.concat_arrays([wanted, owners])))
+    if "kind" in methods.column_names:
+        methods = methods.filter(pc.equal(methods["kind"], 0))
+    methods = methods.filter(pc.invert(pc.starts_with(methods["name"], "<")))
+    # the interfaces' instance methods by erased signature
+    theirs = methods.filter(pc.and_(pc.is_in(methods["owner_id"], value_set=wanted), pc.equal(pc.bit_wise_and(
+        methods["access"], ACC_PRIVATE | ACC_STATIC | ACC_BRIDGE | ACC_SYNTHETIC), 0)))
+    of_iface: dict[str, list[tuple[str, str]]] = {}  # interface -> [(erased signature, method id)]
+    for r in theirs.select(["owner_id", "name", "descriptor"]).to_pylist():
+        of_iface.setdefault(r["owner_id"], []).append(
+            (r["name"] + r["descriptor"][: r["descriptor"].index(")") + 1],
+             f"{r['owner_id']}#{r['name']}{r['descriptor']}"))
+    # every declaration of those names in the classes and their superclass chains (bridges too: they stop the walk)
+    mine = methods.filter(pc.and_(pc.is_in(methods["owner_id"], value_set=owners),
+                                  pc.is_in(methods["name"], value_set=pc.unique(theirs["name"]))))
+    declared: dict[tuple[str, str], tuple[str, int]] = {}
+    for r in mine.select(["owner_id", "name", "descriptor", "access"]).to_pylist():
+        key = (r["owner_id"], r["name"] + r["descriptor"][: r["descriptor"].index(")") + 1])
+        declared.setdefault(key, (f"{r['owner_id']}#{r['name']}{r['descriptor']}", r["access"]))
+    added = sorted(_inherited_pairs(plans, of_iface, declared) - _inherited_pairs(others, of_iface, declared))
+    if not added:
+        return edges
+    return pa.concat_tables([edges, pa.table({
+        "from": pa.array([f for f, _ in added], pa.string()),
+        "to": pa.array([t for _, t in added], pa.string()),
+        "direct": pa.array([False] * len(added), pa.bool_()),
+    }).cast(edges.schema)])
+
+
+def _plan(c: str, hierarchy: Hierarchy) -> tuple[str, list[str], list[str]] | None:
+    """(class, its superclass chain below Object, the interfaces it implements that its superclass does not), or
+    None when there is nothing to inherit or to implement (an interface's class file names Object as its super)."""
+    s = hierarchy.supers.get(c)
+    direct = hierarchy.interfaces.get(c, ())
+    if not direct or s in (None, OBJECT):
+        return None
+    had = set(hierarchy.method_lookup(s))
+    todo, seen = [i for i in direct if i not in had], set()
+    while todo:
+        i = todo.pop()
+        if i not in seen and i not in had:
+            seen.add(i)
+            todo.extend(hierarchy.interfaces.get(i, ()))
+    chain, x = [], s
+    while x and x != OBJECT and x not in chain:
+        chain.append(x)
+        x = hierarchy.supers.get(x)
+    return (c, chain, sorted(seen)) if seen else None
+
+
+def _below(tops: set[str], hierarchy: Hierarchy, skip: set[str]) -> list[str]:
+    """The classes, `skip` left out, that have one of `tops` above them in their superclass chain."""
+    reaches: dict[str, bool] = {}  # a type is one of `tops` or has one above it
+    out = []
+    for c in hierarchy.supers:
+        walked, x = [], hierarchy.supers.get(c)
+        while x is not None and x not in reaches and x not in walked:
+            walked.append(x)
+            x = hierarchy.supers.get(x)
+        hit = reaches.get(x, False) if x is not None else False
+        for w in reversed(walked):
+            hit = hit or w in tops
+            reaches[w] = hit
+        if c not in skip and reaches.get(hierarchy.supers.get(c), False):
+            out.append(c)
+    return sorted(out)
+
+
+def _inherited_pairs(plans, of_iface, declared) -> set[tuple[str, str]]:
+    """(inherited method, interface method it implements) for each planned class (with_inherited)."""
+    found: set[tuple[str, str]] = set()
+    for c, chain, its in plans:
+        for i in its:
+            for signature, target in of_iface.get(i, ()):
+                if (c, signature) in declared:
+                    continue
+                for d in chain:
+                    hit = declared.get((d, signature))
+                    if hit is None or hit[1] & ACC_PRIVATE:
+                        continue
+                    if hit[1] & 0x0001 and not hit[1] & (ACC_STATIC | ACC_BRIDGE | ACC_SYNTHETIC):
+                        found.add((hit[0], target))
+                    break
+    return found

@@ -91,11 +91,19 @@ def overrides(r: dict) -> list[str]:
         lines.append(_named(m, m["method"], "method"))
         lines.append("  overrides:" + ("" if m["overrides"] else " (none)"))
         for o in m["overrides"]:
-            lines.append(f"    {_named(o, o['method'])}  {o['artifact']}" + ("" if o["direct"] else "  (indirect)"))
+            lines.append(f"    {_named(o, o['method'])}  {o['artifact']}" + _override_marks(o, "in a subclass"))
         lines.append(f"  overridden by ({m['overridden_by_count']}):" + ("" if m["overridden_by"] else " (none)"))
         for o in m["overridden_by"]:
-            lines.append(f"    {_named(o, o['method'])}  {o['artifact']}" + ("" if o["direct"] else "  (indirect)"))
+            lines.append(f"    {_named(o, o['method'])}  {o['artifact']}"
+                         + _override_marks(o, "inherited by a subclass"))
     return lines
+
+
+def _override_marks(o: dict, inherited: str) -> str:
+    """`(indirect)` past the nearest; `inherited`'s words for a method that overrides only where a subclass
+    inherits it (JLS §8.4.8.1)."""
+    marks = ([] if o["direct"] else ["indirect"]) + ([inherited] if o.get("inherited") else [])
+    return f"  ({', '.join(marks)})" if marks else ""
 
 
 def _site_text(s: dict, many_targets: bool) -> str:
