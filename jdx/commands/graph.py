@@ -23,10 +23,14 @@ def _provenance(symbol: str, artifact: str) -> list[dict]:
     return [{"symbol": symbol, "artifact": artifact, "origin": "bytecode"}]
 
 
-def _filter(req):
-    from jdx.engine.relations import ArtifactFilter
+def _filter(req, session=None):
+    """The request's `--in`/`--exclude`; an `--in` that names no artifact of `session`'s workspace is refused."""
+    from jdx.engine.relations import ArtifactFilter, Artifacts
 
-    return ArtifactFilter(list(req.include), list(req.exclude))
+    found = ArtifactFilter(list(req.include), list(req.exclude))
+    if session is not None and found.include:
+        found.check(Artifacts.of(session.store()))
+    return found
 
 
 def _depth(direct: bool, depth: int | None) -> int | None:
@@ -60,7 +64,7 @@ def run_hierarchy(session, req: HierarchyRequest):
 
     both = not req.up and not req.down
     opts = HierarchyOptions(up=req.up or both, down=req.down or both, depth=_depth(req.direct, req.depth),
-                            filter=_filter(req), limit=req.limit)
+                            filter=_filter(req, session), limit=req.limit)
     return hierarchy_answer(session, req.query, opts, req.view)
 
 
@@ -113,7 +117,7 @@ class ImplementorsRequest(_Scoped):
 def run_implementors(session, req: ImplementorsRequest):
     from jdx.engine.rel_hierarchy import HierarchyOptions
 
-    opts = HierarchyOptions(up=False, down=True, depth=_depth(req.direct, req.depth), filter=_filter(req),
+    opts = HierarchyOptions(up=False, down=True, depth=_depth(req.direct, req.depth), filter=_filter(req, session),
                             limit=req.limit)
     return implementors_answer(session, req.query, opts, req.view)
 
@@ -137,7 +141,7 @@ class OverridesRequest(_Scoped):
 
 
 def run_overrides(session, req: OverridesRequest):
-    return overrides_answer(session, req.query, _filter(req), req.limit, req.view)
+    return overrides_answer(session, req.query, _filter(req, session), req.limit, req.view)
 
 
 def overrides_answer(session, text: str, artifact_filter=None, limit: int | None = None, view: str = "jvm"):
@@ -173,7 +177,7 @@ class UsagesRequest(_Scoped):
 def run_usages(session, req: UsagesRequest):
     from jdx.engine.rel_usages import UsageOptions
 
-    opts = UsageOptions(kinds=tuple(req.kind), filter=_filter(req), limit=req.limit, context=req.context,
+    opts = UsageOptions(kinds=tuple(req.kind), filter=_filter(req, session), limit=req.limit, context=req.context,
                         view=req.view)
     return usages_answer(session, req.query, opts, req.view)
 
@@ -286,7 +290,7 @@ class CallsRequest(_Scoped):
 def _call_tree(session, req, direction: str):
     from jdx.engine.rel_calls import CallOptions
 
-    opts = CallOptions(depth=req.depth, filter=_filter(req), limit=req.limit,
+    opts = CallOptions(depth=req.depth, filter=_filter(req, session), limit=req.limit,
                        external_only=getattr(req, "external_only", False), view=req.view)
     return call_tree_answer(session, req.query, opts, direction, req.view)
 

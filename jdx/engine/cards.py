@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from jdx.engine import descriptors as d
 from jdx.engine.member_resolve import canonical_ref, collect, lookup
 from jdx.engine.members import (ACC, ACCESS_LEVELS, _modifiers, _render_field, _render_method, access_level,
-                                constructor_name, is_hidden)
+                                constructor_name, is_hidden, with_outer_instance)
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.resolve import artifact_names, resolve_type
 from jdx.errors import UsageError, Warning_
@@ -313,7 +313,9 @@ def render_member(row: dict, *, is_field: bool, owner: str, env: dict, iface: bo
                           if access & bit and not (is_field and t == "bridge")]}
     if is_field:
         item.update(text=_render_field(row, env), modifiers=_modifiers(access, method=False).split(),
-                    type=_field_type(row, env), constant=row.get("constant"))
+                    type=_field_type(row, env),
+                    constant=d.render_constant(row["descriptor"], row["constant"]) if row.get("constant") is not None
+                    else None)
         return item
     if kind == "initializer":
         item.update(text="static {}", modifiers=["static"], params=[], returns=None, throws=[],
@@ -362,7 +364,8 @@ def outline_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Wa
     iface = target.get("kind") in ("interface", "annotation")
     methods = _strip(store.rows(queries.MEMBERS_OF, {"id": target["id"]}))
     fields = _strip(store.rows(queries.FIELDS_OF, {"id": target["id"]}))
-    rows = [(f, True) for f in fields] + [(m, False) for m in methods if m["name"] != "<clinit>"]
+    rows = [(f, True) for f in fields] + [(with_outer_instance(m, target), False) for m in methods
+                                          if m["name"] != "<clinit>"]
     walked = collect(store, target).methods  # canonical refs: `:Ret` for bridge twins, `:Type` for clashing fields
     items = []
     for row, is_field in rows:

@@ -246,3 +246,28 @@ def erased_method_descriptor(sig: MethodSignature, class_bounds: dict[str, TypeS
     bounds.update(type_param_bounds(sig.type_params))
     return ("(" + "".join(erasure(p, bounds) for p in sig.params) + ")"
             + erasure(sig.return_type, bounds))
+
+
+_CHAR_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\\": "\\\\", "'": "\\'"}
+
+
+def render_constant(descriptor: str, value: str) -> str:
+    """A ConstantValue as the Java literal of its field's type: the class file holds a `boolean` or `char` constant
+    as an int (JVMS §4.7.2), so `Z` `1` is `true` and `C` `47` is `'/'` (escaped as jdx quotes strings: control
+    characters and surrogates as `\\uXXXX`); every other value is already its literal."""
+    if descriptor not in ("Z", "C"):
+        return value
+    try:
+        number = int(value)
+    except ValueError:
+        return value
+    if descriptor == "Z":
+        return "false" if number == 0 else "true"
+    if not 0 <= number <= 0xFFFF:
+        return value
+    char = chr(number)
+    if char in _CHAR_ESCAPES:
+        return f"'{_CHAR_ESCAPES[char]}'"
+    if number < 0x20 or 0xD800 <= number <= 0xDFFF:
+        return f"'\\u{number:04x}'"
+    return f"'{char}'"

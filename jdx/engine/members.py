@@ -4,7 +4,7 @@ overrides collapsed, JLS visibility from the query's point of view, bridges and 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from jdx.engine import descriptors as d
 from jdx.engine.refs import format_member, format_type
@@ -187,10 +187,41 @@ def constructor_name(type_id: str) -> str:
     return simple.lstrip("0123456789") or _SHADOW_SUFFIX.sub("", type_id).rsplit("/", 1)[-1]
 
 
+def outer_instance(type_row: dict) -> str | None:
+    """The outer class (internal name) whose instance an inner member class's constructors take as a hidden first
+    parameter (JLS §8.8.1, JVMS §4.7.6): a member class (InnerClasses names it: `outer`, `inner_name`, no enclosing
+    method) not `static`; member interfaces, enums and records are implicitly static. Local and anonymous classes
+    also take captured values, in no order certain enough to drop: None for them."""
+    if not type_row.get("outer") or not type_row.get("inner_name") or type_row.get("outer_method"):
+        return None
+    if type_row.get("access", 0) & (ACC["static"] | ACC["interface"]) or type_row.get("kind") not in ("class", None):
+        return None
+    return type_row["outer"]
+
+
+def with_outer_instance(row: dict, type_row: dict) -> dict:
+    """A member row of `type_row` marked `_outer` when it is a constructor taking the hidden outer instance, so
+    `_render_method` prints the source's parameters (the row's descriptor keeps the JVM's)."""
+    outer = outer_instance(type_row) if row.get("name") == "<init>" else None
+    return {**row, "_outer": outer} if outer else row
+
+
+def source_descriptor(m: dict) -> str | None:
+    """The descriptor of a constructor marked `_outer` without the hidden outer instance: `(Ljava/lang/String;)V`
+    for an inner class's `(Lp/Outer;Ljava/lang/String;)V`; None for every other method."""
+    outer = m.get("_outer")
+    descriptor = m.get("descriptor") or ""
+    head = f"(L{outer};"
+    return "(" + descriptor[len(head):] if outer and descriptor.startswith(head) else None
+
+
 def _render_method(m: dict, owner_simple: str, env: dict, context: tuple[str, ...] = ()) -> tuple[str, list[str], str]:
     """(declaration text, parameter types, return type) in simple names, generics substituted; a simple name that
-    would name two classes (two in the line, or one beside the declaring class) prints qualified."""
+    would name two classes (two in the line, or one beside the declaring class) prints qualified. An inner class's
+    constructor prints without the outer instance (javac's generic Signature already leaves it out)."""
     sig = _signature(m, d.parse_method_signature, env)
+    if source_descriptor(m) is not None and len(sig.params) == len(d.parse_method_descriptor(m["descriptor"])[0]):
+        sig = replace(sig, params=sig.params[1:])
     exceptions = () if sig.throws else tuple(m.get("exceptions") or ())
     names = _qualify(m, context, sig, extra=exceptions)
     params = [d.render_type(p, qualified=names) for p in sig.params]
@@ -214,7 +245,7 @@ def _render_field(f: dict, env: dict, context: tuple[str, ...] = ()) -> str:
     shown = d.render_type(sig, qualified=_qualify(f, context, sig))
     text = f"{_modifiers(f['access'], method=False)} {shown} {f['name']}".strip()
     if f.get("constant") is not None:
-        text += f" = {f['constant']}"
+        text += f" = {d.render_constant(f.get('descriptor') or '', f['constant'])}"
     return text
 
 
@@ -427,7 +458,8 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
             ref = format_member(e["declaring"], m["name"], m["descriptor"], is_field=True, with_return=clash)
         else:
             m["_iface"] = e["iface"]
-            text, _params, _ret = _render_method(m, owner_simple, e["env"], (target["id"],))
+            shown = with_outer_instance(m, target) if kind == "constructor" else m
+            text, _params, _ret = _render_method(shown, owner_simple, e["env"], (target["id"],))
             params = m["descriptor"][: m["descriptor"].index(")") + 1]
             twins = any(other != m["descriptor"] and other.startswith(params)
                         for other in descriptors.get((e["declaring"], m["name"]), ()))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from jdx.engine.descriptors import render_constant
 from jdx.engine.kotlin_hits import KotlinSites, kotlin_sites, through_name
 from jdx.engine.kotlin_view import member_ref
 from jdx.engine.refs import format_member, format_type, parse_ref
@@ -147,7 +148,7 @@ def _member_sites(store: GraphStore, targets: list[Target], kinds: set[str],
                 how = _through(r, r["target"]) if r["target"] in stubs else {"via": _via(r)}
                 sites.append(_site(r, kind, target, r["kind"], method_ref=r["kind"] == "handle", **how))
     if methods and "override" in kinds:
-        for r in rows_by_ids(store, q.OVERRIDERS_OF, methods):
+        for r in _distinct(rows_by_ids(store, q.OVERRIDERS_OF, methods), "target", "c_id"):
             r["line"] = -1
             sites.append(_site(r, "override", by_id[r["target"]], "direct" if r["direct"] else "indirect"))
     return sites
@@ -335,7 +336,7 @@ def constant_notes(symbol: Symbol) -> list[str]:
     out = []
     for t in symbol.targets:
         if is_inlined_constant(t):
-            value = t.row["constant"]
+            value = render_constant(t.row.get("descriptor") or "", t.row["constant"])
             value = value if len(value) <= _VALUE_SHOWN else value[:_VALUE_SHOWN] + "…"
             out.append(f"{t.ref} is a compile-time constant (= {value}): javac and kotlinc copy the value into "
                        "each use, so those uses read no field and are not in the bytecode; the count covers only "
@@ -422,13 +423,22 @@ def overrides(store: GraphStore, text: str, filter: ArtifactFilter, limit: int |
                 "direct": bool(r["direct"]), "_key": (arts.position(r[p + "artifact"]), method_ref(r, p)),
                 "_id": r[p + "id"]}
 
+    up, down = _distinct(up, "source", "t_id"), _distinct(down, "target", "c_id")
     methods, shown, total = [], 0, 0
     for t in symbol.targets:
-        ups = sorted((entry(r, "t_") for r in up if r["source"] == t.id), key=lambda e: (not e["direct"], e["_key"]))
+        owner = _owner(t.id)
+        orders = _lookup_orders(store, [owner])
+        rank = {a: i for i, a in enumerate(orders[owner][1:])}
+        ups = sorted((entry(r, "t_") for r in up if r["source"] == t.id),
+                     key=lambda e: (not e["direct"], rank.get(_owner(e["_id"]), len(rank)), e["_key"]))
+        for e in ups:  # a superinterface of a subclass only, which inherits this method (JLS §8.4.8.1)
+            if _owner(e["_id"]) not in rank:
+                e["inherited"] = True
         downs = sorted((entry(r, "c_") for r in down if r["target"] == t.id), key=lambda e: e["_key"])
         total += len(downs)
         room = max(limit - shown, 0)
         shown += min(room, len(downs))
+        _label_overriders(store, owner, downs[:room], {e["_id"] for e in downs})
         for e in ups + downs:
             e.pop("_key")
         methods.append({"method": t.ref, "overrides": ups, "overridden_by": downs[:room],
@@ -436,3 +446,57 @@ def overrides(store: GraphStore, text: str, filter: ArtifactFilter, limit: int |
     result = {"symbol": text, "filter": filter.describe(), "methods": methods}
     truncated = {"shown": shown, "total": total, "hint": f"--limit {total}"} if total > shown else None
     return result, truncated
+
+
+def _owner(method_id: str) -> str:
+    return method_id.split("#", 1)[0]
+
+
+def _distinct(rows: list[dict], end: str, other: str) -> list[dict]:
+    """OVERRIDES rows once per pair of methods (an update may link an inherited method its base linked already)."""
+    seen: set[tuple[str, str]] = set()
+    return [r for r in rows if (r[end], r[other]) not in seen and not seen.add((r[end], r[other]))]
+
+
+def _lookup_orders(store: GraphStore, owners: list[str]) -> dict[str, list[str]]:
+    """Per type: itself, its superclasses nearest first, then its superinterfaces breadth-first (the order
+    OVERRIDES ranks supertypes in, resolution.Hierarchy.method_lookup); one query per level of the hierarchy."""
+    parents: dict[str, list[str]] = {}
+    todo = set(owners)
+    while todo:
+        for r in rows_by_ids(store, q.TYPES_BY_IDS, sorted(todo)):
+            parents[r["id"]] = [r["super"] or "", *(r["interfaces"] or [])]
+        for t in todo - parents.keys():
+            parents[t] = [""]
+        todo = {p for t in todo for p in parents[t] if p and p not in parents}
+    orders = {}
+    for o in owners:
+        chain, c = [], o
+        while c and c not in chain:
+            chain.append(c)
+            c = parents.get(c, [""])[0]
+        out, seen = list(chain), set(chain)
+        queue = [i for c in chain for i in parents.get(c, [""])[1:]]
+        while queue:
+            i = queue.pop(0)
+            if i not in seen:
+                seen.add(i)
+                out.append(i)
+                queue.extend(parents.get(i, [""])[1:])
+        orders[o] = out
+    return orders
+
+
+def _label_overriders(store: GraphStore, owner: str, shown: list[dict], overriders: set[str]) -> None:
+    """The shown overriders of a method of `owner`: `direct` unless one of the other `overriders` is between
+    (declared by a supertype of its class, so it overrides that one too); `inherited` when its class is no subtype
+    of `owner` (a subclass inherits it, JLS §8.4.8.1)."""
+    if not shown:
+        return
+    orders = _lookup_orders(store, sorted({_owner(e["_id"]) for e in shown}))
+    between = {_owner(o) for o in overriders}
+    for e in shown:
+        order = orders[_owner(e["_id"])]
+        e["direct"] = not between.intersection(order[1:])
+        if owner not in order:
+            e["inherited"] = True

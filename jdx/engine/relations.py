@@ -10,6 +10,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import re
+import shlex
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -92,7 +93,7 @@ def resolve_symbol(store: GraphStore, text: str, *, members_only: bool = False) 
             raise type_miss from None
         raise
     if members_only and all(e["is_field"] for e in found.members):
-        raise UsageError(f"{text!r} names a field; this command takes a method (for fields: jdx usages {text})")
+        raise UsageError(f"{text!r} names a field; this command takes a method (for fields: jdx usages {shlex.quote(text)})")
     entries = [e for e in found.members if not (members_only and e["is_field"])]
     return Symbol(text, found.target, [_member_target(e) for e in entries])
 
@@ -256,6 +257,20 @@ class ArtifactFilter:
         if self.include and not self._hit(self.include, name, path):
             return False
         return not (self.exclude and self._hit(self.exclude, name, path))
+
+    def check(self, arts: Artifacts) -> None:
+        """An `--in` glob that matches no artifact of the workspace is a not-found naming it, with the nearest names
+        (as `search --in` does), never an empty answer that looks like "no uses": a typo, or a name the workspace
+        spells otherwise (`org.antlr:antlr4-runtime:4.11.1` given by --coord, `antlr4-runtime-4.11.1.jar` by --jars)."""
+        for glob in self.include:
+            if not any(self._hit([glob], name, arts.paths.get(key, "")) for key, name in arts.names.items()):
+                from jdx.engine.search_match import levenshtein
+                from jdx.errors import NotFoundError
+
+                near = sorted(arts.names.values(), key=lambda n: (levenshtein(n.lower(), glob.lower()), n))[:5]
+                raise NotFoundError(f"not found: no artifact matches --in {glob}",
+                                    candidates=[{"ref": n, "kind": "artifact"} for n in near],
+                                    hint="jdx tree lists the workspace's artifacts by name")
 
     def describe(self) -> str:
         parts = [f"--in {g}" for g in self.include] + [f"--exclude {g}" for g in self.exclude]

@@ -49,7 +49,9 @@ class SampleOptions:
 
 
 def _targets(store: GraphStore, symbol: Symbol) -> list[Target]:
-    """A type's samples are uses of its non-private, non-synthetic constructors and methods."""
+    """A type's samples are calls of its non-private, non-synthetic constructors and methods (how code uses the
+    type), not `usages` of the type (casts, `throws`, subtypes...): its total counts those calls
+    (`counts: member_calls`), said in the header and hint (docs/relationships.md)."""
     if not symbol.is_type:
         return symbol.targets
     out = []
@@ -222,14 +224,15 @@ def samples(store: GraphStore, text: str, opts: SampleOptions, window, reconstru
     result = {"symbol": symbol.targets[0].ref if len(symbol.targets) == 1 else text,
               "symbol_kind": symbol.targets[0].kind,
               "artifact": arts.name(symbol.type_row.get("artifact")) if symbol.type_row else "",
-              "total": len(pairs), "samples": out,
+              "total": len(pairs), "counts": "member_calls" if symbol.is_type else "sites", "samples": out,
               "with_sources": sum(1 for s in out if s["origin"] == "source"),
               "reconstructed": sum(1 for s in out if s["origin"] == "decompiled"),
               "notes": constant_notes(symbol)}  # a compile-time constant: its inlined uses are in no bytecode
     truncated = None
     if len(pairs) > len(out):
-        truncated = {"shown": len(out), "total": len(pairs),
-                     "hint": f"--limit N for more samples; jdx usages '{result['symbol']}' lists every site"}
+        every = (f"jdx usages '{result['symbol']}#<name>' lists one member's calls (usages of the type itself "
+                 "are other sites)" if symbol.is_type else f"jdx usages '{result['symbol']}' lists every site")
+        truncated = {"shown": len(out), "total": len(pairs), "hint": f"--limit N for more samples; {every}"}
     return result, truncated
 
 

@@ -13,6 +13,7 @@ that class, as an IDE navigates to the alias, never silently to its expansion.
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -215,7 +216,7 @@ def alias_miss(store: GraphStore, text: str) -> NotFoundError | None:
     else:
         owner = found[0].row["facade"] or found[0].row["owner"]
         hint = (f"it expands to {found[0].expansion}, which is no class of the workspace; "
-                f"jdx outline {format_type(owner)} lists the alias")
+                f"jdx outline {shlex.quote(format_type(owner))} lists the alias")
     return NotFoundError(message, candidates=candidates, hint=hint)
 
 

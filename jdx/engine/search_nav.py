@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import fnmatch
 import re
+import shlex
 from collections import defaultdict
 
 from jdx.engine import descriptors as d
 from jdx.engine.ranking import internal_packages, is_jdk_internal, symbol_key
 from jdx.engine.refs import format_member, format_type, parse_ref
+from jdx.engine.relations import lambda_writers, split_method_id
 from jdx.engine.search import SearchOptions, artifact_table, search
 from jdx.engine.search_index import index_for
 from jdx.engine.kotlin_toplevel import (importable_members, java_imports, jvm_names, kotlin_candidates, kotlin_decls,
@@ -20,8 +22,8 @@ from jdx.graph_schema import queries, queries_search
 from jdx.graph_schema.queries_search import TYPE_KINDS
 from jdx.graph_schema.store import GraphStore
 
-ACC_PUBLIC, ACC_PRIVATE, ACC_STATIC, ACC_BRIDGE, ACC_VARARGS, ACC_SYNTHETIC = (0x0001, 0x0002, 0x0008, 0x0040, 0x0080,
-                                                                          0x1000)
+ACC_PUBLIC, ACC_PRIVATE, ACC_PROTECTED, ACC_STATIC = 0x0001, 0x0002, 0x0004, 0x0008
+ACC_BRIDGE, ACC_VARARGS, ACC_SYNTHETIC = 0x0040, 0x0080, 0x1000
 # `at java.base/java.util.HashMap.get(HashMap.java:556)`, `app//a.B.c(B.java)`, `a.B.<init>(Unknown Source)`
 _FRAME = re.compile(r"^\s*(?:at\s+)?(?:[^\s/()]*/+)?(?P<sym>[^\s/()]+?)\s*(?:\((?P<src>[^)]*)\))?\s*$")
 
@@ -99,13 +101,29 @@ def _member_candidates(store: GraphStore, owners: list[dict], name: str, line: i
         if not is_field and m.get("first_line", -1) not in (None, -1):
             row["lines"] = [m["first_line"], m["last_line"]]
         if name.startswith("lambda$"):
-            row["note"] = f"lambda body in {name.split('$')[1]}"
+            row["note"] = _lambda_note(store, m)
         elif not is_field and m["access"] & ACC_BRIDGE:
             row["note"] = "bridge: synthetic, forwards to the method of this name"
         elif m["access"] & ACC_SYNTHETIC:
             row["note"] = "synthetic"
         out.append(row)
     return out
+
+
+def _lambda_note(store: GraphStore, method: dict) -> str:
+    """`lambda body in getBestMatch(List)`: the method that wrote the lambda, as `callers` attributes its calls (the
+    handle edge into the body, nested lambdas followed outward); ECJ's `lambda$0` names no method, and javac's
+    `lambda$new$0` / `lambda$static$1` a constructor or initializer only by a word."""
+    writer = lambda_writers(store, [method["id"]]).get(method["id"])
+    if writer is None or writer["c_id"] == method["id"]:
+        parts = method["id"].split("#", 1)[1].split("(", 1)[0].split("$")
+        return f"lambda body in {parts[1]}" if len(parts) > 2 else "lambda body"
+    owner, name, descriptor = split_method_id(writer["c_id"])
+    try:
+        ref = format_member(owner, name, descriptor, is_field=False)
+    except ValueError:
+        return f"lambda body in {name}"
+    return "lambda body in " + re.sub(r"[\w$]+\.", "", ref.split("#", 1)[1])
 
 
 def resolve(store: GraphStore, text: str, limit: int) -> tuple[dict, dict | None]:
@@ -237,7 +255,7 @@ def _no_such_member(store: GraphStore, owners: list[dict], owner_text: str, memb
     named = format_type(owners[0]["id"]) if len(owners) == 1 else f"no type named {owner_text}"
     message = (f"not found: {named} has no {what} {member}" if len(owners) == 1
                else f"not found: {named} has a {what} {member}")
-    hint = (f"jdx members {format_type(owners[0]['id'])} lists its members" if len(owners) == 1
+    hint = (f"jdx members {shlex.quote(format_type(owners[0]['id']))} lists its members" if len(owners) == 1
             else "jdx search <pattern> finds names by camel humps and globs")
     return NotFoundError(message, candidates=_near_members(store, owners, member, methods_only=frame), hint=hint)
 
@@ -360,8 +378,19 @@ def _type_import(store: GraphStore, row: dict) -> tuple[dict, list[Warning_]]:
     elif package == "java.lang" and "$" not in fqn:
         entry["note"] = "java.lang is imported implicitly: no import needed"
     elif not row["access"] & ACC_PUBLIC:
-        entry["note"] = f"not public: only code in package {package} can use it"
+        entry["note"] = _access_note(row, package)
     return {"type": fqn, "imports": [entry]}, _duplicates(store, row)
+
+
+def _access_note(row: dict, package: str) -> str:
+    """Who may use a type that is not public (JLS §6.6.1): a nested type's modifiers are its InnerClasses flags (the
+    Type row's `access`); a private one is seen only inside its top-level class, a protected one also by the
+    subclasses of its outer class."""
+    if row.get("outer") and row["access"] & ACC_PRIVATE:
+        return f"private: only code inside {format_type(row['id'].split('$', 1)[0])} can use it"
+    if row.get("outer") and row["access"] & ACC_PROTECTED:
+        return f"protected: only code in package {package} and subclasses of {format_type(row['outer'])} can use it"
+    return f"not public: only code in package {package} can use it"
 
 
 def _only_owner_of(store: GraphStore, exc: AmbiguousError, member: str, text: str) -> dict:
@@ -401,7 +430,7 @@ def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, l
             return {"type": owner["fqn"], "imports": kotlin_imports(parts, java_imports(store, parts))}, []
     if not rows:
         raise NotFoundError(f"not found: {owner['fqn']}#{member}",
-                            hint=f"jdx members {owner['fqn']} --static lists its static members")
+                            hint=f"jdx members {shlex.quote(owner['fqn'])} --static lists its static members")
     static = [r for r in rows if r["access"] & ACC_STATIC]
     if owner.get("kotlin"):  # an object's or a companion's member: Kotlin imports it there (Java its static copy)
         members = [x for x in kotlin_decls(store, [r["id"] for r in rows]) if not x["top_level"]
@@ -482,8 +511,11 @@ def _walk(store, counts, prefix: str, level: int, depth: int, with_counts: bool,
     if level > depth:
         return
     if prefix in counts:
-        for t in _public_types(store, prefix, artifact_ids):
-            entries.append({"kind": t["kind"], "name": t["name"], "ref": t["fqn"], "level": level})
+        public = _public_types(store, prefix, artifact_ids)
+        entries.extend({"kind": t["kind"], "name": t["name"], "ref": t["fqn"], "level": level} for t in public)
+        if artifact_ids is None and counts[prefix] > len(public):  # never a silent cut (spec G6)
+            entries.append({"kind": "unlisted", "name": "not public or nested", "level": level,
+                            "types": counts[prefix] - len(public)})
     for child in _children(counts, prefix):
         entry = {"kind": "package", "name": child, "level": level}
         if with_counts:

@@ -4,6 +4,8 @@ envelope's `truncated`, stated by the shared text path."""
 
 from __future__ import annotations
 
+import shlex
+
 SEVERITY_WORDS = {"breaking": "breaking", "suspicious": "suspicious", "info": "info"}
 
 
@@ -38,7 +40,7 @@ def diff_lines(result: dict, brief: bool = False) -> list[str]:
     if first is not None and new["artifacts"] and first["rule"] != "TYPE_REMOVED":
         owner = first["symbol"].split("#", 1)[0]
         jars = new.get("jars")
-        lines.append(f"next: jdx members {owner}" + (f" --jars {jars}" if jars else ""))
+        lines.append(f"next: jdx members {shlex.quote(owner)}" + (f" --jars {shlex.quote(jars)}" if jars else ""))
     return lines
 
 

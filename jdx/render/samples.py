@@ -10,7 +10,9 @@ from __future__ import annotations
 
 def samples(r: dict) -> list[str]:
     n = len(r["samples"])
-    lines = [f"samples of {r['symbol']} ({n} of {r['total']} site{'s' if r['total'] != 1 else ''})"]
+    counted = ("call" + ("s" if r["total"] != 1 else "") + " of its constructors and methods"
+               if r.get("counts") == "member_calls" else "site" + ("s" if r["total"] != 1 else ""))
+    lines = [f"samples of {r['symbol']} ({n} of {r['total']} {counted})"]
     if not n:
         lines.append("  no call sites in the workspace")
     for i, s in enumerate(r["samples"], 1):

@@ -67,6 +67,8 @@ def ls(r: dict) -> list[str]:
         indent = "  " * e["level"]
         if e["kind"] == "package":
             lines.append(f"{indent}package {e['name']}{count}")
+        elif e["kind"] == "unlisted":
+            lines.append(f"{indent}+ {e['types']} more {e['name']} (jdx show <package>.<Name> answers each)")
         else:
             lines.append(f"{indent}{e['kind']} {e['name']}")
     if not lines:

@@ -48,6 +48,7 @@ CASES = [
     ("graph-calls-client-lambdas-external", ["calls", "gx.Client#lambdas", "--external-only"], 0),
     ("graph-calls-client-make-in", ["calls", "gx.Client#make", "--in", "graph-*"], 0),
     ("graph-usages-not-found", ["usages", "gx.Ping#pingg"], 1),
+    ("graph-usages-in-no-artifact", ["usages", "gx.Shape#area", "--in", "grahp-*"], 1),
     ("graph-hierarchy-ambiguous", ["hierarchy", "Shape"], 2),
     ("graph-callers-field", ["callers", "gx.Counter#count"], 3),
     ("graph-usages-bad-kind", ["usages", "gx.Shape", "--kind", "calls"], 3),

@@ -260,8 +260,9 @@ def test_imports(store):
     assert "implicitly" in imports(store, "java.lang.String")[0]["imports"][0]["note"]
     static = imports(store, "java.util.Collections#emptyList")[0]["imports"][0]
     assert static["statement"] == "import static java.util.Collections.emptyList;"
-    with pytest.raises(UsageError):
-        imports(store, "java.util.ArrayList#size")
+    size = imports(store, "java.util.ArrayList#size")[0]  # no import names an instance member: its type's import
+    assert size["member"] == "java.util.ArrayList#size" and size["imports"][0]["statement"] == \
+        "import java.util.ArrayList;" and size["imports"][0]["note"].startswith("size is an instance method")
     with pytest.raises(AmbiguousError) as err:
         imports(store, "List")
     assert err.value.candidates[0]["ref"] == "java.util.List"

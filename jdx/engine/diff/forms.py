@@ -82,7 +82,7 @@ def member_form(m: Member) -> str:
     words = _modifiers(m.level, m.access, m.is_field)
     if m.is_field:
         text = " ".join(words + [java_type(m.descriptor), m.name])
-        return text + (f" = {m.constant}" if m.constant is not None else "")
+        return text + (f" = {descriptors.render_constant(m.descriptor, m.constant)}" if m.constant is not None else "")
     params, ret = parse_method_descriptor(m.descriptor)
     shown = [descriptor_to_java(p) for p in params]
     if m.access & VARARGS_OR_TRANSIENT and shown and shown[-1].endswith("[]"):

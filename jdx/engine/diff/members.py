@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from jdx.engine.descriptors import render_constant
 from jdx.engine.diff.findings import Finding
 from jdx.engine.diff.forms import (generic_form, generic_key, generic_key_beside_return, java_type, member_form,
                                    member_id, member_ref, type_ref)
@@ -203,8 +204,7 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
     out += _exceptions(o, n, make, sides, platform)
     out += _flags(o, n, make)
     if o.is_field and o.constant != n.constant:
-        out.append(make("FIELD_CONSTANT_VALUE_CHANGED", f"{_value(o.constant, 'a constant')} -> "
-                                                        f"{_value(n.constant, 'a constant')}"))
+        out.append(make("FIELD_CONSTANT_VALUE_CHANGED", f"{_constant(o)} -> {_constant(n)}"))
     if o.default is not None and n.default is None and not o.is_field:
         out.append(make("ANNOTATION_DEFAULT_REMOVED", f"{o.default} -> (no default): an annotation that omits it "
                         "throws IncompleteAnnotationException when read, and no longer compiles"))
@@ -439,6 +439,11 @@ def inherited_member(surface: Surface, holder: str, m: Member, platform=None) ->
 
 __all__ = ["OBJECT", "Inherited", "compare_member", "find_inherited", "inherited_member", "supplies", "could_supply",
            "annotation_findings", "deprecation", "kind_of", "is_enum_constant", "overridable", "subclassable_outside"]
+
+
+def _constant(field: Member) -> str:
+    """A field's constant as its Java literal (`true`, `'/'`: the class file holds an int), or its absence."""
+    return _value(None if field.constant is None else render_constant(field.descriptor, field.constant), "a constant")
 
 
 def _value(value, what: str) -> str:
