@@ -240,7 +240,7 @@ def _answer_here(g: Globals, cmd, request, session):
 
         session = Session(g.options(), progress=progress_printer(not g.quiet and not g.json))
     try:
-        with deadline(g.timeout) as limit:
+        with deadline(g.timeout) as limit, limit.watching(session):
             outcome = run_request(session, cmd, request)
     finally:
         if own:
@@ -307,10 +307,17 @@ class deadline:
         self.seconds = parse_duration(text) if text else None
         self.text = text
         self.expired = False
+        self._phase = _Phase(None, None)
+        self._at_expiry: tuple[str, str] | None = None
+
+    def watching(self, session) -> "_Phase":
+        """Follows `session`'s progress while the command runs, so a timeout says what phase it cut short."""
+        self._phase = _Phase(session, getattr(session, "progress", None))
+        return self._phase
 
     def error(self) -> "TimeoutExceeded":
-        return TimeoutExceeded(f"the command took longer than --timeout {self.text}",
-                               hint="raise --timeout, or narrow the question (--limit, --depth)")
+        where, hint = self._at_expiry or self._phase.describe()
+        return TimeoutExceeded(f"timed out after --timeout {self.text} while {where}", hint=hint)
 
     def __enter__(self):
         import signal
@@ -322,6 +329,7 @@ class deadline:
 
         def expire(_signum, _frame):
             self.expired = True
+            self._at_expiry = self._phase.describe()
             raise self.error()
 
         self._old = signal.signal(signal.SIGALRM, expire)
@@ -335,6 +343,43 @@ class deadline:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, self._old)
         return False
+
+
+class _Phase:
+    """What a command is doing, from its session's progress events (extracting classes, building the graph) and
+    whether its graph is open yet: a `--timeout` that cuts indexing short must not advise a narrower question."""
+
+    def __init__(self, session, inner):
+        self.session, self.inner = session, inner
+        self.stage: tuple[str, int, int] | None = None  # the stage under way: (name, done, total)
+
+    def __call__(self, stage: str, done: int, total: int, *args, **kwargs) -> None:
+        self.stage = (stage, done, total) if done < total else None
+        if self.inner is not None:
+            self.inner(stage, done, total, *args, **kwargs)
+
+    def __enter__(self):
+        if self.session is not None:
+            self.session.progress = self
+        return self
+
+    def __exit__(self, *exc):
+        if self.session is not None:
+            self.session.progress = self.inner
+        return False
+
+    def describe(self) -> tuple[str, str]:
+        """(what was running, what to do about it)."""
+        cached = "re-run without --timeout once: the workspace graph is then cached, and later commands answer from it"
+        if self.stage is not None and self.stage[0] == "extract":
+            return f"reading the workspace's classes ({self.stage[1]}/{self.stage[2]} artifacts read)", cached
+        if self.stage is not None:
+            return "building the workspace graph", "re-run without --timeout once, the graph is then cached"
+        if self.session is not None and not self.session.is_open:
+            return ("opening the workspace (resolving its classpath, reading and indexing its classes)",
+                    "re-run without --timeout once (a workspace's first command indexes it; later ones answer from "
+                    "the cache), or raise --timeout")
+        return "answering the query", "raise --timeout, or narrow the question (--limit, --depth)"
 
 
 # Python's cyclic collector runs a young collection every 700 net allocations and a full one every 100 of those

@@ -77,24 +77,49 @@ def _not_found_in_unread(session, exc: JdxError) -> JdxError:
 
 def _not_found_unreadable_class(session, exc: JdxError, query: str) -> JdxError:
     """Not found, and the class file the reference names is one the index could not read (CORRUPT_CLASS,
-    UNSUPPORTED_CLASS_VERSION): an artifact error (exit 5) saying so, not "nowhere" (exit 1)."""
+    UNSUPPORTED_CLASS_VERSION): an artifact error (exit 5) saying only that, not "nowhere" (exit 1) nor "not
+    compiled" (a source file declaring it), with a hint for a class directory (recompile) or a jar."""
     from jdx.engine.refs import parse_ref
+    from jdx.engine.unbuilt_sources import explained
     from jdx.errors import ArtifactReadError, NotFoundError
 
     if not isinstance(exc, NotFoundError) or not query:
         return exc
     try:
-        paths = {f" {fqn.replace('.', '/')}.class: " for fqn in parse_ref(query.split("<", 1)[0]).type_candidates()}
-        warnings = session.workspace_warnings()
+        entries = {f"{fqn.replace('.', '/')}.class" for fqn in parse_ref(query.split("<", 1)[0]).type_candidates()}
+        # every warning of the build, not the per-code summary of workspace_warnings (it names only the first)
+        warnings = session.graph_warnings() or session.workspace_warnings()
     except Exception:  # noqa: BLE001 - an unparsable query or an unreadable workspace: the plain not-found stands
         return exc
     for w in warnings:
-        if w.code in ("CORRUPT_CLASS", "UNSUPPORTED_CLASS_VERSION") and any(p in f" {w.message}" for p in paths):
-            named = exc.message.removeprefix("not found: ")
+        if w.code in ("CORRUPT_CLASS", "UNSUPPORTED_CLASS_VERSION") and _entry_of(w.message) in entries:
+            named = query if explained(exc) else exc.message.removeprefix("not found: ")
             return ArtifactReadError(f"{named}: the class file is there but could not be read ({w.code}: {w.message})",
-                                     candidates=exc.candidates, warnings=exc.warnings,
-                                     hint="the jar is damaged or newer than jdx reads it (javap -v says more)")
+                                     candidates=[] if explained(exc) else exc.candidates, warnings=exc.warnings,
+                                     hint=_unreadable_class_hint(session, w))
     return exc
+
+
+def _entry_of(message: str) -> str:
+    """`app/Junk.class` of a class warning `<artifact>: <entry>: <why>` (a multi-release entry's version dropped)."""
+    import re
+
+    entry = message.split(": ", 2)[1] if message.count(": ") >= 2 else ""
+    return re.sub(r"^META-INF/versions/\d+/", "", entry)
+
+
+def _unreadable_class_hint(session, warning) -> str:
+    """What to do about an unreadable class file: recompile it in a class directory, replace a jar."""
+    try:
+        artifact = next((a for a in session.artifacts() if a.name == warning.artifact), None)
+    except Exception:  # noqa: BLE001 - the hint only: without the artifact it speaks of a jar
+        artifact = None
+    if artifact is None or artifact.kind != "dir":
+        return "the jar is damaged or newer than jdx reads it (javap -v says more)"
+    file = os.path.join(artifact.path, _entry_of(warning.message))
+    if warning.code == "UNSUPPORTED_CLASS_VERSION":
+        return f"{file} is compiled for a newer Java than jdx reads: recompile it with an older --release"
+    return f"{file} is damaged: recompile it (javap -v says more)"
 
 
 def _merged(*groups) -> list:

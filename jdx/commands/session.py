@@ -173,6 +173,15 @@ class Session:
             self._uncompiled = (store, uncompiled_warnings(store, explicit))
         return list(self._uncompiled[1])
 
+    def graph_warnings(self) -> list[Warning_]:
+        """Every warning the graph build reported, one per entry (workspace_warnings summarises each code)."""
+        return list(self._graph_warnings)
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the workspace graph is open (a query past this point reads it; before it, it may be built)."""
+        return self._store is not None
+
     def unread_artifacts(self) -> list[str]:
         """The artifacts of the graph that could not be read at all (not a zip, over the entry cap): a symbol not
         found may be in one of them."""

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import difflib
 import re
+import shlex
 from dataclasses import dataclass, field, replace
 
 from jdx.engine import descriptors as d
 from jdx.engine.members import (ACC, _declared, _supertype_walk, access_level, is_hidden, is_inherited,
-                                stands_for, walk_members)
+                                source_descriptor, stands_for, walk_members, with_outer_instance)
 from jdx.engine.refs import SymbolRef, format_member, format_type, matches_params, parse_ref
 from jdx.engine.resolve import resolve_type_ref
 from jdx.engine.search_match import levenshtein
@@ -106,8 +107,8 @@ def collect(store: GraphStore, target: dict) -> Collected:
         # returns; a covariant override has a bridge to carry the old return, a hiding static method none
         full = f"{name}:{m['descriptor']}" if is_field else name + m["descriptor"]
         key = full if is_field else name + m["descriptor"][: m["descriptor"].index(")") + 1]
-        entry = {"row": m, "is_field": is_field, "kind": _kind(m, is_field), "declaring": tid, "env": env,
-                 "iface": is_iface, "type_row": row}
+        entry = {"row": with_outer_instance(m, row) if declared and not is_field else m, "is_field": is_field,
+                 "kind": _kind(m, is_field), "declaring": tid, "env": env, "iface": is_iface, "type_row": row}
         if _hidden(m, is_field):
             if not is_field and key not in seen:
                 bridged.setdefault(key, tid)
@@ -153,6 +154,10 @@ def _matches(ref: SymbolRef, entry: dict) -> bool:
         return False  # parentheses name methods; `name:Type` without them names a field
     varargs = bool(row["access"] & ACC["varargs"])
     if matches_params(ref, row["descriptor"], varargs, signature=row.get("signature")):
+        return True
+    source = source_descriptor(row)  # an inner class's constructor as its source writes it, no outer instance
+    if source is not None and ref.descriptor is None and matches_params(ref, source, varargs,
+                                                                         signature=row.get("signature")):
         return True
     sub = _substituted_descriptor(entry)
     return sub is not None and ref.descriptor is None and matches_params(ref, sub, varargs)
@@ -308,7 +313,7 @@ def _member_reading(text: str) -> tuple[SymbolRef, SymbolRef | None]:
     readings = ref.alternatives()
     if len(readings) < 2:
         raise UsageError(f"{text!r} names a type; this command takes a member, e.g. {text}#name "
-                         f"(for the type itself: jdx show {text})")
+                         f"(for the type itself: jdx show {shlex.quote(text)})")
     return readings[1], readings[0]
 
 
@@ -325,7 +330,7 @@ def lookup(store: GraphStore, text: str, require_one: bool = False, include_hidd
                 pass
             else:
                 raise UsageError(f"{text!r} names a type; this command takes a member, e.g. {text}#name "
-                                 f"(for the type itself: jdx show {text})") from None
+                                 f"(for the type itself: jdx show {shlex.quote(text)})") from None
         raise
 
 
@@ -360,7 +365,10 @@ def _lookup(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, inc
         candidates, notes = _suggest(found_all, target, member, ref)
         if unresolved:
             notes.append(f"{len(unresolved)} supertype(s) not in the workspace: it may be declared there")
-        raise NotFoundError(f"not found: {text}" + (f" ({'; '.join(notes)})" if notes else ""), candidates=candidates)
+        from jdx.engine import unbuilt_sources
+
+        miss = NotFoundError(f"not found: {text}" + (f" ({'; '.join(notes)})" if notes else ""), candidates=candidates)
+        raise unbuilt_sources.member_not_compiled(store, format_type(target["id"]), ref, text, miss)
     for e in found:
         e["ref"] = canonical_ref(e, methods.get(e["declaring"]), methods)
     if require_one and len(found) > 1:

@@ -65,6 +65,7 @@ class Declared:
     data: bytes
     shown: str  # the file as answers name it: relative to the project root, else absolute
     module: str  # the folder whose build would compile it
+    test: bool = False  # under src/test/...: the build's test compile would compile it
 
     @property
     def type_name(self) -> str:
@@ -113,20 +114,21 @@ def _find_top(dirs: SourceDirs, package: str, top: str) -> tuple[SourceRoot, str
     return None
 
 
-def _module_of(root: SourceRoot) -> str:
-    """The folder a build compiles the root from: `<module>` of `<module>/src/main/java`."""
+def _module_of(root: SourceRoot) -> tuple[str, bool]:
+    """The folder a build compiles the root from (`<module>` of `<module>/src/main/java`), and whether the root is
+    a test source set (`<module>/src/test/java`)."""
     folder = os.path.normpath(os.path.join(root.path, root.prefix))
     parts = folder.split(os.sep)
     if len(parts) > 3 and parts[-3] == "src":
-        return os.sep.join(parts[:-3])
-    return folder
+        return os.sep.join(parts[:-3]), parts[-2] == "test"
+    return folder, False
 
 
 def _declared(dirs: SourceDirs, fqn: str, keys: list[str], found: tuple[SourceRoot, str, bytes]) -> Declared:
     root, rel, data = found
     path = os.path.normpath(os.path.join(root.path, root.prefix, rel))
     shown = os.path.relpath(path, dirs.base) if dirs.base and path.startswith(dirs.base + os.sep) else path
-    return Declared(fqn, keys, root, rel, data, shown.replace(os.sep, "/"), _module_of(root))
+    return Declared(fqn, keys, root, rel, data, shown.replace(os.sep, "/"), *_module_of(root))
 
 
 def locate(dirs: SourceDirs | None, ref: SymbolRef) -> Declared | None:
@@ -202,18 +204,29 @@ def _files_named(dirs: SourceDirs, top: str):
                     stack.append(rel)
 
 
-def _why(module: str) -> tuple[str, str]:
-    """(why the graph lacks the type, the provenance detail): the build that would compile it, when known."""
+def _build(module: str, test: bool) -> tuple[str, str] | None:
+    """(the build command that compiles the module's main or test sources, the class directory it writes)."""
     if os.path.isfile(os.path.join(module, "pom.xml")):
-        build, classes = "mvn compile", "target/classes"
-    elif any(os.path.isfile(os.path.join(module, n)) for n in ("build.gradle.kts", "build.gradle")):
-        build, classes = "gradle classes", "build/classes"
-    else:
+        return ("mvn test-compile", "target/test-classes") if test else ("mvn compile", "target/classes")
+    if any(os.path.isfile(os.path.join(module, n)) for n in ("build.gradle.kts", "build.gradle")):
+        return ("gradle testClasses", "build/classes/java/test") if test else ("gradle classes", "build/classes")
+    return None
+
+
+def _why(module: str, test: bool = False) -> tuple[str, str]:
+    """(why the graph lacks the type, the provenance detail): the build that would compile it, when known; a file
+    under src/test/... is compiled by the test compile, into the test class directory."""
+    known = _build(module, test)
+    if known is None:
         return ("it is not compiled into the workspace",
                 "not compiled: no class of it is in the workspace; matched by name in the source text")
+    build, classes = known
     if os.path.isdir(os.path.join(module, *classes.split("/"))):
         return (f"its module's {classes} lacks it (rebuild: {build})",
                 f"not compiled: its module's {classes} lacks it; matched by name in the source text")
+    if test:
+        return (f"its module's tests are not compiled (no {classes}; {build})",
+                f"not compiled: no {classes}; matched by name in the source text")
     return (f"its module is not built ({build})",
             "not compiled: the module is not built; matched by name in the source text")
 
@@ -232,7 +245,7 @@ def not_found(store, ref: SymbolRef, text: str, miss: NotFoundError) -> NotFound
             result={"declared_in_files": [{"type": f.type_name, "file": f.shown,
                                      "language": "kotlin" if f.is_kotlin else "java"} for f in all_found]})
     found = all_found[0]
-    why, _ = _why(found.module)
+    why, _ = _why(found.module, found.test)
     if ref.member is not None:
         step = f"jdx body {shlex.quote(text)} reads its text from the file"
     else:
@@ -244,6 +257,32 @@ def not_found(store, ref: SymbolRef, text: str, miss: NotFoundError) -> NotFound
         f"{found.shown}, but {why}, so show, members and usages cannot see it; {step}",
         candidates=near, result={"declared_in": {"type": found.type_name, "file": found.shown,
                                                  "language": "kotlin" if found.is_kotlin else "java"}})
+
+
+def member_not_compiled(store, type_name: str, ref: SymbolRef, text: str, miss: NotFoundError) -> NotFoundError:
+    """`miss` (a member the compiled type `type_name` lacks), or, when the type's file in the workspace's source
+    directories declares a member of that name (and written parameters), a not-found saying the class file is older
+    than the source: `phone` added to Client.java and not recompiled."""
+    member = ref.member
+    if member is None or member == "<init>":
+        return miss
+    try:
+        found = locate(dirs_of(store), parse_ref(type_name))
+        f = _parse(found, None) if found is not None else None
+    except Exception:  # noqa: BLE001 - a file that cannot be read or parsed: the plain not-found stands
+        return miss
+    if f is None:
+        return miss
+    decls = [d for d in f.parsed.decls if d.path == found.keys and d.name == member and
+             d.kind in ("method", "function", "field", "property", "enum_constant")]
+    if ref.params is not None:
+        decls = [d for d in decls if d.kind in ("method", "function") and _params_fit(ref.params, d, found.is_kotlin)]
+    if not decls:
+        return miss
+    known = _build(found.module, found.test)
+    rebuild = f" (rebuild: {known[0]})" if known else " (recompile it)"
+    return NotFoundError(f"not found in the graph: {text} is declared in {found.shown} but not in the compiled "
+                         f"class{rebuild}", candidates=[])
 
 
 def explained(exc: NotFoundError) -> bool:
@@ -296,7 +335,7 @@ def _parse(found: Declared, cache) -> _File:
         from jdx.engine.java_parse import parse_source
 
         parsed = parse_source(found.data, cache)
-    return _File(found, parsed, found.data.decode("utf-8", "replace").splitlines(), _why(found.module)[1])
+    return _File(found, parsed, found.data.decode("utf-8", "replace").splitlines(), _why(found.module, found.test)[1])
 
 
 def _warning(f: _File) -> Warning_:

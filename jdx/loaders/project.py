@@ -165,8 +165,14 @@ def discover_maven(root: Path, tests: bool) -> Project:
                 "PROJECT_NOT_BUILT", f"{name}: no {main.relative_to(root)}: its own classes are not in the workspace "
                                      "(show, members and usages see its dependencies only) until it is built, e.g. "
                                      "mvn compile", name))
-        if tests and (folder / "target" / "test-classes").is_dir():
-            project.classes.append((str(folder / "target" / "test-classes"), f"{name} (tests)"))
+        test_classes = folder / "target" / "test-classes"
+        if tests and test_classes.is_dir():
+            project.classes.append((str(test_classes), f"{name} (tests)"))
+        elif tests and packaging != "pom" and (folder / "src" / "test").is_dir():
+            project.warnings.append(Warning_(
+                "PROJECT_NOT_BUILT", f"{name}: no {test_classes.relative_to(root)}: its test classes are not in the "
+                                     "workspace (--tests answers, such as callers, miss them) until they are "
+                                     "compiled, e.g. mvn test-compile", name))
         project.src.extend(_sources(folder, tests))
         modules = _child(xml, "modules")
         for m in modules if modules is not None else ():
@@ -255,6 +261,13 @@ def discover_gradle(root: Path, tests: bool) -> Project:
                 (folder / "src" / "main").is_dir():
             project.warnings.append(Warning_("PROJECT_NOT_BUILT", f"{label}: no build/classes (run the build); its "
                                                                   "sources are still read", label))
+        elif tests and (folder / "src" / "test").is_dir() and \
+                not any(os.path.isdir(folder / "build" / "classes" / lang / "test")
+                        for lang in ("java", "kotlin", "groovy", "scala")):
+            project.warnings.append(Warning_("PROJECT_NOT_BUILT", f"{label}: no build/classes/java/test: its test "
+                                                                  "classes are not in the workspace (--tests answers, "
+                                                                  "such as callers, miss them) until they are "
+                                                                  "compiled, e.g. gradle testClasses", label))
         project.src.extend(_sources(folder, tests))
         lock = _read_text(folder / "gradle.lockfile", project.warnings)
         if lock is not None:
