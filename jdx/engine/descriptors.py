@@ -251,12 +251,30 @@ def erased_method_descriptor(sig: MethodSignature, class_bounds: dict[str, TypeS
 _CHAR_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\\": "\\\\", "'": "\\'"}
 
 
+def _unseen(ch: str) -> bool:
+    """A character a terminal does not show as itself: controls, format characters (zero-width space, BOM), line and
+    paragraph separators, spaces other than ' ' (no-break space), private-use, unassigned and surrogate code points."""
+    import unicodedata
+
+    cat = unicodedata.category(ch)
+    return cat in ("Cc", "Cf", "Zl", "Zp", "Co", "Cn", "Cs") or (cat == "Zs" and ch != " ")
+
+
+def _shown(literal: str) -> str:
+    """A string or char literal with every unseen character as `\\uXXXX`, as javap -constants prints it (a raw one is
+    never part of an escape sequence the extractor wrote, so escaping it cannot change the value)."""
+    if literal.isascii() and literal.isprintable():
+        return literal
+    return "".join(f"\\u{ord(c):04x}" if _unseen(c) else c for c in literal)
+
+
 def render_constant(descriptor: str, value: str) -> str:
     """A ConstantValue as the Java literal of its field's type: the class file holds a `boolean` or `char` constant
-    as an int (JVMS §4.7.2), so `Z` `1` is `true` and `C` `47` is `'/'` (escaped as jdx quotes strings: control
-    characters and surrogates as `\\uXXXX`); every other value is already its literal."""
+    as an int (JVMS §4.7.2), so `Z` `1` is `true` and `C` `47` is `'/'`; characters a terminal does not show as
+    themselves (controls, DEL, zero-width and format characters, line separators, no-break spaces) as `\\uXXXX`, as
+    javap -constants prints them; every other value is already its literal."""
     if descriptor not in ("Z", "C"):
-        return value
+        return _shown(value) if value[:1] in ("\"", "'") else value
     try:
         number = int(value)
     except ValueError:
@@ -268,6 +286,4 @@ def render_constant(descriptor: str, value: str) -> str:
     char = chr(number)
     if char in _CHAR_ESCAPES:
         return f"'{_CHAR_ESCAPES[char]}'"
-    if number < 0x20 or 0xD800 <= number <= 0xDFFF:
-        return f"'\\u{number:04x}'"
-    return f"'{char}'"
+    return _shown(f"'{char}'")

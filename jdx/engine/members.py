@@ -471,6 +471,8 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
         item = {"ref": ref, "kind": kind, "declaring": format_type(e["declaring"]), "name": m["name"],
                 "descriptor": m["descriptor"], "access": access_level(access), "static": bool(access & ACC["static"]),
                 "text": text, "deprecated": bool(m.get("deprecated"))}
+        if m.get("constant") is not None:  # as outline and signature carry it
+            item["constant"] = d.render_constant(m.get("descriptor") or "", m["constant"])
         if e.get("overrides"):
             item["overrides"] = e["overrides"]
         if e.get("hides"):

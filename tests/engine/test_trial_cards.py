@@ -24,7 +24,8 @@ from jdx.engine.descriptors import render_constant
 from jdx.engine.members import MemberOptions
 from jdx.engine.rel_usages import UsageOptions
 from jdx.engine.samples import SampleOptions
-from jdx.engine.search_nav import imports, resolve
+from jdx.engine.imports import imports
+from jdx.engine.search_nav import resolve
 from jdx.errors import NotFoundError
 from jdx.render.diff import diff_lines
 from jdx.render.samples import samples as samples_text
@@ -39,6 +40,8 @@ public class Outer {
     public static final byte B = -3;
     public static final short S = 300;
     public static final int I = 1;
+    public static final char DEL = '\\u007f', FFFF = '\\uffff';
+    public static final String ZW = "p\\u200bq", LS = "a\\u2028b", BOM = "\\ufeff", NB = "x\\u00a0y", DS = "d\\u007f";
     public class Inner {
         public Inner(String name, int n) {}
         public Inner() {}
@@ -151,14 +154,16 @@ def test_outline_text_drops_the_outer_instance(svc):
 @pytest.fixture(scope="module")
 def javap_constants(built) -> dict[str, str]:
     out = _javap("-constants", str(built[1] / "tc/Outer.class"))
-    return dict(re.findall(r"static final \S+ (\w+) = (.+);", out))
+    return dict(re.findall(r"static final \S+ (\w+) = (.+);", out))  # javap escapes what a terminal hides
 
 
-@pytest.mark.parametrize("name", ["ON", "OFF", "SEP", "Q", "NL", "BS", "DQ", "B", "S", "I"])
+@pytest.mark.parametrize("name", ["ON", "OFF", "SEP", "Q", "NL", "BS", "DQ", "B", "S", "I",
+                                  "DEL", "FFFF", "ZW", "LS", "BOM", "NB", "DS"])
 def test_constants_print_as_javap_prints_them(svc, javap_constants, name):
     want = javap_constants[name]
     members = {m["name"]: m for m in svc.members("tc.Outer", MemberOptions(inherited=False)).result["members"]}
     assert members[name]["text"].endswith(f" {name} = {want}"), members[name]
+    assert members[name]["constant"] == want, members[name]  # --json carries it as outline and signature do
     outline = {i["name"]: i for i in svc.outline("tc.Outer").result["members"]}
     assert outline[name]["text"].endswith(f" {name} = {want}"), outline[name]
     sig = svc.signature(f"tc.Outer#{name}").result["signatures"][0]
