@@ -93,7 +93,21 @@ def type_modifiers(row: dict) -> list[str]:
         words.append("final")
     if _sealed(row):
         words.append("sealed")
+    elif row.get("non_sealed"):
+        words.append("non-sealed")
     return words
+
+
+def _non_sealed(store: GraphStore, row: dict) -> bool:
+    """Declared `non-sealed`: a class file has no flag for it, but a permitted subclass must be final, sealed or
+    non-sealed (JLS §8.1.1.2), so one a direct supertype permits that is neither is non-sealed."""
+    if _sealed(row) or row.get("access", 0) & ACC["final"] or row.get("kind") in ("enum", "record", "annotation"):
+        return False
+    for sup in [row.get("super"), *(row.get("interfaces") or [])]:
+        found = store.rows_cached(queries.TYPE_BY_ID, {"id": sup}) if sup else []
+        if found and row["id"] in (found[0].get("t.permits") or ()):
+            return True
+    return False
 
 
 def _sealed(row: dict) -> bool:
@@ -243,6 +257,8 @@ def show_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Warni
     target = resolve_type(store, text)
     fqn = format_type(target["id"])
     found = collect(store, target)
+    if _non_sealed(store, target):
+        target = dict(target, non_sealed=True)
     extends, implements = _supertypes(target, found.walk)
     arts = artifact_names(store)
     artifact = arts.get(target.get("artifact") or "", "")

@@ -2,7 +2,8 @@
 (JVMS §4.7.31) as the shard column `types.permits` and the graph's `Type.permits`, `show` prints `sealed` and the
 permits clause, and a diff surface knows its sealed classes. Oracle: `javap -v` of the javac-compiled fixture.
 
-A `non-sealed` subclass has no attribute of its own (it reads as an ordinary class); an enum with a constant body
+A `non-sealed` subclass has no attribute of its own, but a permitted subclass that is neither final nor sealed must be
+non-sealed (JLS §8.1.1.2), so `show` says so from its supertype's attribute; an enum with a constant body
 is sealed implicitly (javac writes the attribute; Java writes no `sealed` on an enum)."""
 
 from __future__ import annotations
@@ -106,7 +107,8 @@ def test_diff_surface_knows_the_sealed_classes(svc, jdx_home, built, javap_permi
     ("sl.Shape", ["public", "sealed"], "public sealed interface Shape permits Circle, Square, Poly"),
     ("sl.Base", ["public", "abstract", "sealed"], "public abstract sealed class Base permits Base.A, Base.B"),
     ("sl.Base$A", ["public", "static", "final"], "public static final class Base.A"),
-    ("sl.Poly", ["public"], "public class Poly"),  # non-sealed: the class file does not say
+    ("sl.Poly", ["public", "non-sealed"], "public non-sealed class Poly"),  # as its source says (permitted by Shape)
+    ("sl.Base$B", ["public", "static", "non-sealed"], "public static non-sealed class Base.B"),
     ("sl.Square", ["public"], "public record Square"),
     ("sl.Level", ["public"], "public enum Level"),  # implicitly sealed: no `sealed`, no permits clause
 ])
