@@ -150,7 +150,7 @@ def _subject_warnings(session, result) -> list:
     fqn = subject.split("#", 1)[0].rsplit("/", 1)[-1]  # a shadowed copy's `g:a:v/` prefix dropped
     out = session.class_warnings(fqn)
     if session.is_duplicated(fqn):
-        from jdx.engine.search_nav import duplicate_class_warnings
+        from jdx.engine.imports import duplicate_class_warnings
 
         out += duplicate_class_warnings(session.store(), fqn)
     return out

@@ -67,7 +67,7 @@ class ImportsRequest(Request):
 
 def run_imports(session, req: ImportsRequest):
     from jdx.engine.answer import Answer
-    from jdx.engine.search_nav import imports
+    from jdx.engine.imports import imports
 
     result, warnings = imports(session.store(), req.query)
     return Answer(result, warnings, None, _provenance(result["imports"]))

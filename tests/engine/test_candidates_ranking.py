@@ -47,7 +47,7 @@ def test_no_type_with_the_member_is_not_found(jdk):
 
 def test_imports_of_a_member_picks_the_type_that_has_it(jdk):
     """`imports List#copyOf`: java.util.List is the only List with a static copyOf."""
-    from jdx.engine.search_nav import imports
+    from jdx.engine.imports import imports
 
     got, _ = imports(jdk.store(), "List#copyOf")
     assert got["imports"][0]["statement"] == "import static java.util.List.copyOf;"

@@ -126,7 +126,7 @@ def test_resolve_finds_each_by_its_kotlin_name(store):
 
 
 def _imports(store, text: str) -> list[tuple]:
-    from jdx.engine.search_nav import imports
+    from jdx.engine.imports import imports
 
     result, _ = imports(store, text)
     return [(e.get("language"), e["statement"], e.get("note")) for e in result["imports"]]

@@ -65,7 +65,7 @@ store, jar_args = jar_fixtures(_jar, "kttop", "top.jar")
 
 
 def _imports(store, text: str) -> list[tuple]:
-    from jdx.engine.search_nav import imports
+    from jdx.engine.imports import imports
 
     result, _ = imports(store, text)
     return [(e.get("language"), e["statement"]) for e in result["imports"]]
@@ -93,7 +93,7 @@ def test_a_companion_member_is_imported_where_kotlin_imports_it(store):
     assert _imports(store, "fx.Box$Companion#plain") == [("kotlin", "import fx.Box.Companion.plain")]
     assert _imports(store, "fx.Box$Companion#square") == [("java", "import static fx.Box.square;"),
                                                           ("kotlin", "import fx.Box.Companion.square")]
-    from jdx.engine.search_nav import imports
+    from jdx.engine.imports import imports
 
     answer, _ = imports(store, "fx.Box#grow")
     assert answer["member"] == "fx.Box#grow" and [i["statement"] for i in answer["imports"]] == ["import fx.Box;"]

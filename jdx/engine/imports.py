@@ -1,0 +1,241 @@
+"""imports (spec §7.2): the import statement for a type, or `import static` for a static member (declared or
+inherited, JLS §8.3, §8.4.8, §9.3; static interface methods are not inherited, §9.4.1), with the access and
+DUPLICATE_CLASS notes that decide whether it compiles."""
+
+from __future__ import annotations
+
+import shlex
+
+from jdx.engine import descriptors as d
+from jdx.engine.kotlin_toplevel import (importable_members, java_imports, jvm_names, kotlin_decls, kotlin_imports,
+                                       member_decls, member_import, top_level, top_level_decls, top_level_import)
+from jdx.engine.ranking import internal_packages, is_jdk_internal, symbol_key
+from jdx.engine.refs import format_type
+from jdx.engine.search_index import index_for
+from jdx.engine.search_nav import (ACC_PRIVATE, ACC_PROTECTED, ACC_PUBLIC, ACC_STATIC, _art_names, _split_member,
+                                   _types_named)
+from jdx.errors import AmbiguousError, NotFoundError, UsageError, Warning_
+from jdx.graph_schema import queries, queries_search
+from jdx.graph_schema.store import GraphStore
+
+
+def imports(store: GraphStore, text: str) -> tuple[dict, list[Warning_]]:
+    """The import statement for a type (or `import static` for a static member), with duplicate warnings."""
+    from jdx.engine.resolve import resolve_type
+
+    text = text.strip()
+    if not text:
+        raise UsageError("imports needs a type, e.g. jdx imports Gson")
+    owner_text, sep, member = _split_member(text)
+    if sep:
+        try:
+            owner = resolve_type(store, owner_text)
+        except AmbiguousError as exc:
+            owner = _only_owner_of(store, exc, member, text)
+        return _static_import(store, owner, member)
+    types = _types_named(store, text)
+    if len(types) > 1:
+        internal = internal_packages(store)
+        # an import names a public type of an exported package: a package-private class or a JDK implementation
+        # class is no candidate while one that can be imported exists
+        importable = [t for t in types if t["access"] & ACC_PUBLIC and not is_jdk_internal(t["id"], internal)]
+        if len(importable) == 1:
+            found = store.rows_cached(queries.TYPE_BY_ID, {"id": importable[0]["id"]})[0]
+            answer, warnings = _type_import(store, {k[2:]: v for k, v in found.items()})
+            others = len(types) - 1
+            answer["imports"][0]["note"] = (f"the only importable type named {text} ({others} other"
+                                            f"{'s' if others > 1 else ''} not public or in a JDK implementation "
+                                            "package)")
+            return answer, warnings
+        types = importable or types
+    if len(types) > 1:
+        arts = _art_names(store)
+        internal = internal_packages(store)
+        types.sort(key=lambda t: (*symbol_key(t["id"], bool(t["access"] & ACC_PUBLIC), d.simple_name_of(t["id"]),
+                                              arts.get(t["artifact"], {}).get("rank", 0), internal), t["id"]))
+        raise AmbiguousError(f"ambiguous: {len(types)} types named {text}",
+                             candidates=[{"ref": format_type(t["id"]), "kind": t["kind"],
+                                          "artifact": arts.get(t["artifact"], {}).get("name", "")} for t in types],
+                             hint="re-run with one of the candidates' refs")
+    if not types:
+        top = top_level(store, member, owner_text or None)
+        if top:
+            return top_level_import(store, text, top)
+        # `toHttpUrl`, `HttpUrl.Companion.toHttpUrl`: a class member by its Kotlin name (its JVM name is another)
+        owners = {t["id"] for t in _types_named(store, owner_text)} if owner_text else None
+        members = member_decls(store, member, owners) if owners is None or owners else []
+        if members:
+            return member_import(store, text, members)
+        return _type_import(store, resolve_type(store, text))  # raises not-found with did-you-mean
+    found = store.rows_cached(queries.TYPE_BY_ID, {"id": types[0]["id"]})[0]
+    return _type_import(store, {k[2:]: v for k, v in found.items()})
+
+
+def _type_import(store: GraphStore, row: dict) -> tuple[dict, list[Warning_]]:
+    fqn = row["fqn"]
+    if row.get("outer") and not row.get("inner_name"):
+        raise UsageError(f"{fqn} is a local or anonymous class: it cannot be imported")
+    if row.get("outer_method"):
+        raise UsageError(f"{fqn} is a local class (declared inside a method): it cannot be imported")
+    source_name = fqn.replace("$", ".")
+    entry = {"ref": fqn, "statement": f"import {source_name};", "kind": row["kind"],
+             "artifact": _art_names(store).get(row["artifact"], {}).get("name", "")}
+    package = row.get("package") or ""
+    if not package:
+        entry["note"] = "in the unnamed package: it cannot be imported from a named package"
+    elif package == "java.lang" and "$" not in fqn:
+        entry["note"] = "java.lang is imported implicitly: no import needed"
+    elif not row["access"] & ACC_PUBLIC:
+        entry["note"] = _access_note(row, package)
+    return {"type": fqn, "imports": [entry]}, _duplicates(store, row)
+
+
+def _access_note(row: dict, package: str) -> str:
+    """Who may use a type that is not public (JLS §6.6.1): a nested type's modifiers are its InnerClasses flags (the
+    Type row's `access`); a private one is seen only inside its top-level class, a protected one also by the
+    subclasses of its outer class."""
+    if row.get("outer") and row["access"] & ACC_PRIVATE:
+        return f"private: only code inside {format_type(row['id'].split('$', 1)[0])} can use it"
+    if row.get("outer") and row["access"] & ACC_PROTECTED:
+        return f"protected: only code in package {package} and subclasses of {format_type(row['outer'])} can use it"
+    return f"not public: only code in package {package} can use it"
+
+
+def _only_owner_of(store: GraphStore, exc: AmbiguousError, member: str, text: str) -> dict:
+    """`Simple#member` with several types named `Simple`: only those that declare or inherit `member`."""
+    from jdx.engine.member_resolve import lookup
+
+    try:
+        found = lookup(store, text)
+    except NotFoundError:
+        raise exc from None
+    rows = store.rows_cached(queries.TYPE_BY_ID, {"id": found.target["id"]})
+    return {k[2:]: v for k, v in rows[0].items()}
+
+
+def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, list[Warning_]]:
+    if not member or member == "<clinit>":
+        raise UsageError("import static needs a static method or field name, e.g. java.util.Collections#emptyList")
+    if member == "<init>":
+        return _constructor_import(store, owner)
+    rows = [r for q in (queries_search.MEMBERS_NAMED, queries_search.FIELDS_NAMED)
+            for r in store.rows(q, {"owners": [owner["id"]], "name": member})]
+    inherited_from = None
+    if not rows and owner.get("kotlin"):
+        from jdx.engine.kotlin_view import jvm_name_of
+
+        members = member_decls(store, member, {owner["id"]})  # `HttpUrl.Companion#toHttpUrl`: @JvmName `get`
+        if members and importable_members(store, members):
+            return member_import(store, f"{owner['fqn']}#{member}", members)
+
+        jvm = jvm_name_of(store, owner["id"], member, f"{owner['fqn']}#{member}")
+        if jvm is not None and jvm != member:  # `fx.Util#perimeter`: a Kotlin property by its Kotlin name
+            return _static_import(store, owner, jvm)
+        # a multi-file facade inheriting its parts' members (`kotlin.collections.CollectionsKt#emptyList`)
+        ids = [r["id"] for n in dict.fromkeys((member, *jvm_names(member))) for r in index_for(store).named(n)
+               if r["kind"] in ("method", "field") and r["access"] & ACC_STATIC
+               and d.package_of(r["owner"]) == owner.get("package")]
+        parts = [x for x in top_level_decls(store, ids) if x["facade"] == owner["id"]
+                 and member in (x["name"], x["member"].split("#", 1)[1].split("(", 1)[0].split(":", 1)[0])]
+        if parts:
+            return {"type": owner["fqn"], "imports": kotlin_imports(parts, java_imports(store, parts))}, []
+    if not rows:  # `Sub#s`: a static member of a supertype is one of the subtype's, imported through it
+        inherited_from, rows = _inherited_statics(store, owner, member)
+    if not rows:
+        raise NotFoundError(f"not found: {owner['fqn']}#{member}",
+                            hint=f"jdx members {shlex.quote(owner['fqn'])} --static lists its static members")
+    static = [r for r in rows if r["access"] & ACC_STATIC]
+    if owner.get("kotlin"):  # an object's or a companion's member: Kotlin imports it there (Java its static copy)
+        members = [x for x in kotlin_decls(store, [r["id"] for r in rows]) if not x["top_level"]
+                   and x["name"] == member]
+        if members and importable_members(store, members):
+            return member_import(store, f"{owner['fqn']}#{member}", members)
+    if not static:  # no import names an instance member: the lesser answer is its type's import, said so
+        answer, warnings = _type_import(store, owner)
+        entry = answer["imports"][0]
+        kind = "field" if all(r["kind"] == "field" for r in rows) else "method"
+        said = f"{member} is an instance {kind}: no import names it; use it on an instance of {entry['ref']}"
+        entry["note"] = said + (f" ({entry['note']})" if entry.get("note") else "")
+        answer["member"] = f"{owner['fqn']}#{member}"
+        return answer, warnings
+    source_owner = owner["fqn"].replace("$", ".")
+    entry = {"ref": f"{owner['fqn']}#{member}", "statement": f"import static {source_owner}.{member};",
+             "kind": static[0]["kind"], "artifact": _art_names(store).get(owner["artifact"], {}).get("name", "")}
+    notes = [f"imports all {len(static)} static overloads"] if len(static) > 1 else []
+    if inherited_from:
+        notes.append(f"inherited from {format_type(inherited_from)}")
+    if not any(r["access"] & ACC_PUBLIC for r in static):
+        notes.append(_member_access_note(static, inherited_from or owner["id"], owner.get("package") or ""))
+    if notes:
+        entry["note"] = "; ".join(notes)
+    top = top_level_decls(store, [r["id"] for r in static]) if owner.get("kotlin") else []
+    entries = kotlin_imports(top, java_imports(store, top)) if top else [entry]
+    return {"type": owner["fqn"], "imports": entries}, _duplicates(store, owner)
+
+
+def _constructor_import(store: GraphStore, owner: dict) -> tuple[dict, list[Warning_]]:
+    """`Imp#<init>`: no import names a constructor; the answer is its type's import, said so."""
+    if not store.rows(queries_search.MEMBERS_NAMED, {"owners": [owner["id"]], "name": "<init>"}):
+        raise NotFoundError(f"not found: {owner['fqn']} has no constructor",
+                            hint=f"jdx members {shlex.quote(owner['fqn'])} lists its members")
+    answer, warnings = _type_import(store, owner)
+    entry = answer["imports"][0]
+    simple = entry["ref"].replace("$", ".").rsplit(".", 1)[-1]
+    said = f"constructors are not imported: import the type and call new {simple}(...)"
+    entry["note"] = said + (f" ({entry['note']})" if entry.get("note") else "")
+    answer["member"] = f"{owner['fqn']}#<init>"
+    return answer, warnings
+
+
+def _inherited_statics(store: GraphStore, owner: dict, member: str) -> tuple[str | None, list[dict]]:
+    """(declaring supertype, its static members named `member`) for the nearest supertype that declares one the
+    owner inherits: superclasses' static methods and fields, superinterfaces' static fields; never a static
+    interface method (JLS §9.4.1.1), a private member, or a package-private one of another package (§8.2)."""
+    known = {r["id"]: r for r in store.rows_cached(queries.SUPERTYPES_CLOSURE, {"id": owner["id"]})
+             if not r["external"]}
+    chain, row = [], owner
+    while row.get("super") in known and row["super"] not in chain:
+        chain.append(row["super"])
+        row = known[row["super"]]
+    interfaces = sorted(i for i in known if i not in chain)
+    order = chain + interfaces
+    if not order:
+        return None, []
+    package = owner.get("package") or ""
+    rows = [r for q in (queries_search.MEMBERS_NAMED, queries_search.FIELDS_NAMED)
+            for r in store.rows(q, {"owners": order, "name": member})]
+    for sid in order:
+        found = [r for r in rows if r["owner"] == sid and r["access"] & ACC_STATIC and not r["access"] & ACC_PRIVATE
+                 and (r["kind"] == "field" or sid in chain)
+                 and (r["access"] & (ACC_PUBLIC | ACC_PROTECTED) or d.package_of(sid) == package)]
+        if found:
+            return sid, found
+    return None, []
+
+
+def _member_access_note(static: list[dict], declaring: str, package: str) -> str:
+    """Who may use a static member none of whose overloads is public (JLS §6.6.1): the most open one decides."""
+    if any(r["access"] & ACC_PROTECTED for r in static):
+        return (f"protected: only code in package {d.package_of(declaring)} and subclasses of "
+                f"{format_type(declaring)} can use it")
+    if all(r["access"] & ACC_PRIVATE for r in static):
+        return f"private: only code inside {format_type(declaring.split('$', 1)[0])} can use it"
+    return f"package-private: only code in package {d.package_of(declaring) or package} can use it"
+
+
+def duplicate_class_warnings(store: GraphStore, fqn: str) -> list[Warning_]:
+    """DUPLICATE_CLASS for the class `fqn` (dotted, `$` for nesting) when several artifacts provide it."""
+    rows = store.rows(queries_search.VISIBLE_TYPE_BY_FQN, {"fqn": fqn})
+    return _duplicates(store, rows[0]) if rows else []
+
+
+def _duplicates(store: GraphStore, row: dict) -> list[Warning_]:
+    """DUPLICATE_CLASS when several artifacts provide the FQN: the first on the classpath wins."""
+    copies = store.rows(queries_search.TYPE_COPIES, {"name": row["name"]})
+    if len(copies) < 2:
+        return []
+    arts = _art_names(store)
+    copies.sort(key=lambda c: (c["shadowed"], arts.get(c["artifact"], {}).get("position", 0)))
+    names = [arts.get(c["artifact"], {}).get("name", "?") for c in copies]
+    return [Warning_("DUPLICATE_CLASS", f"{row['fqn']} is provided by {len(copies)} artifacts: {names[0]} (loaded), "
+                                       + ", ".join(f"{n} (shadowed)" for n in names[1:]), names[0])]

@@ -1,0 +1,128 @@
+"""`imports` and `ls` defects an agent trial found: a static member inherited from a superclass (or a
+superinterface's static field) is imported through the subclass, a static interface method is not (JLS §8.4.8,
+§9.4.1.1); a non-public static member's statement carries who may use it; a constructor answers its type's import;
+`ls pkg.*` of a package without subpackages points at `ls pkg`. Oracle: javac compiles (or rejects) a class in
+another package that uses the suggested statement."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from jdx.engine.imports import imports
+from jdx.engine.search_nav import list_packages
+from jdx.errors import NotFoundError
+from tests.fixtures.javac import javac_jar
+from tests.service import JdxService, Options
+
+SOURCES = {
+    "p/Hier.java": """package p;
+public class Hier {
+    public interface Consts {
+        int LIMIT = 3;
+        static int helper() { return 0; }
+    }
+    public static class Sub2 implements Consts {
+        public static int s() { return 1; }
+        public static int F = 2;
+        protected static int prot() { return 4; }
+        static int pkg() { return 5; }
+        private static int hidden() { return 6; }
+    }
+    public static class Sub3 extends Sub2 { }
+}""",
+    "p/Imp.java": """package p;
+public class Imp {
+    public Imp(int x) { }
+    private static final int SECRET = 1;
+    static int pkgField = 2;
+    public static int open() { return SECRET; }
+}""",
+}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> tuple[Path, Path]:
+    if shutil.which("javac") is None:
+        pytest.skip("javac is not installed")
+    root = tmp_path_factory.mktemp("imports_trial")
+    jar, _classes = javac_jar(root, SOURCES, "p", "imp.jar")
+    return root, jar
+
+
+@pytest.fixture(scope="module")
+def svc(built, jdx_home):
+    service = JdxService(Options(jars=[str(built[1])], jdk=False, cache_dir=str(jdx_home / "cache")))
+    yield service
+    service.close()
+
+
+def _javac(built, uses: dict[str, tuple[str, str]]) -> subprocess.CompletedProcess:
+    """Compile classes of package `q` (another package than p): class name -> (import statement, a use of it)."""
+    root, jar = built
+    src = root / "use" / "_".join(sorted(uses))
+    for name, (statement, use) in uses.items():
+        (src / "q").mkdir(parents=True, exist_ok=True)
+        (src / "q" / f"{name}.java").write_text(
+            f"package q;\n{statement}\nclass {name} {{ Object use() {{ return {use}; }} }}\n")
+    return subprocess.run(["javac", "-cp", str(jar), "-d", str(src / "out"), *map(str, sorted(src.rglob("*.java")))],
+                          capture_output=True, text=True)
+
+
+def _entry(svc, ref: str) -> dict:
+    answer, _warnings = imports(svc.store(), ref)
+    assert len(answer["imports"]) == 1, answer
+    return answer["imports"][0]
+
+
+def test_inherited_statics_import_through_the_subclass_and_compile(svc, built):
+    s, limit, field = _entry(svc, "p.Hier$Sub3#s"), _entry(svc, "p.Hier$Sub3#LIMIT"), _entry(svc, "p.Hier$Sub3#F")
+    assert s["statement"] == "import static p.Hier.Sub3.s;"
+    assert s["note"] == "inherited from p.Hier$Sub2"
+    assert limit["statement"] == "import static p.Hier.Sub3.LIMIT;"
+    assert limit["note"] == "inherited from p.Hier$Consts"
+    assert field["statement"] == "import static p.Hier.Sub3.F;"
+    ctor = _entry(svc, "p.Imp#<init>")
+    assert ctor["statement"] == "import p.Imp;"
+    assert ctor["note"] == "constructors are not imported: import the type and call new Imp(...)"
+    done = _javac(built, {"UseS": (s["statement"], "s()"), "UseLimit": (limit["statement"], "LIMIT"),
+                          "UseF": (field["statement"], "F"), "UseNew": (ctor["statement"], "new Imp(1)")})
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_static_interface_method_is_not_inherited(svc, built):
+    with pytest.raises(NotFoundError):
+        imports(svc.store(), "p.Hier$Sub3#helper")
+    done = _javac(built, {"UseHelper": ("import static p.Hier.Sub3.helper;", "helper()")})
+    assert done.returncode != 0
+
+
+def test_a_supertypes_private_static_is_not_inherited(svc):
+    with pytest.raises(NotFoundError):
+        imports(svc.store(), "p.Hier$Sub3#hidden")
+
+
+@pytest.mark.parametrize("ref, statement, note", [
+    ("p.Imp#SECRET", "import static p.Imp.SECRET;", "private: only code inside p.Imp can use it"),
+    ("p.Imp#pkgField", "import static p.Imp.pkgField;", "package-private: only code in package p can use it"),
+    ("p.Hier$Sub3#prot", "import static p.Hier.Sub3.prot;",
+     "inherited from p.Hier$Sub2; protected: only code in package p and subclasses of p.Hier$Sub2 can use it"),
+])
+def test_a_non_public_static_member_says_who_may_use_it(svc, ref, statement, note):
+    entry = _entry(svc, ref)
+    assert (entry["statement"], entry["note"]) == (statement, note)
+
+
+def test_javac_rejects_the_private_static_import_from_another_package(svc, built):
+    done = _javac(built, {"UseSecret": (_entry(svc, "p.Imp#SECRET")["statement"], "SECRET")})
+    assert done.returncode != 0 and "SECRET" in done.stderr
+
+
+def test_ls_glob_of_a_package_without_subpackages_suggests_the_package(svc):
+    with pytest.raises(NotFoundError) as exc:
+        list_packages(svc.store(), "p.*", 1, False, 100)
+    assert exc.value.candidates[0] == {"ref": "p", "kind": "package"}
+    assert exc.value.hint == "jdx ls p lists its types"
