@@ -148,9 +148,13 @@ def _member_sites(store: GraphStore, targets: list[Target], kinds: set[str],
                 how = _through(r, r["target"]) if r["target"] in stubs else {"via": _via(r)}
                 sites.append(_site(r, kind, target, r["kind"], method_ref=r["kind"] == "handle", **how))
     if methods and "override" in kinds:
-        for r in _distinct(rows_by_ids(store, q.OVERRIDERS_OF, methods), "target", "c_id"):
+        rows = _distinct(rows_by_ids(store, q.OVERRIDERS_OF, methods), "target", "c_id")
+        orders = _lookup_orders(store, sorted({_owner(r["c_id"]) for r in rows}))
+        for r in rows:
             r["line"] = -1
-            sites.append(_site(r, "override", by_id[r["target"]], "direct" if r["direct"] else "indirect"))
+            how = "inherited" if _inherited(orders, _owner(r["target"]), r["c_id"]) else \
+                "direct" if r["direct"] else "indirect"
+            sites.append(_site(r, "override", by_id[r["target"]], how))
     return sites
 
 
@@ -498,5 +502,11 @@ def _label_overriders(store: GraphStore, owner: str, shown: list[dict], override
     for e in shown:
         order = orders[_owner(e["_id"])]
         e["direct"] = not between.intersection(order[1:])
-        if owner not in order:
+        if _inherited(orders, owner, e["_id"]):
             e["inherited"] = True
+
+
+def _inherited(orders: dict[str, list[str]], owner: str, overrider: str) -> bool:
+    """Whether an overrider of a method of `owner` is inherited: its class is no subtype of `owner` (a subclass
+    inherits it and implements `owner`'s method with it, JLS §8.4.8.1). `orders`: _lookup_orders of its class."""
+    return owner not in orders[_owner(overrider)]

@@ -22,20 +22,9 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from jdx.loaders.resolution import ACC_BRIDGE, ACC_PRIVATE, ACC_STATIC, ACC_SYNTHETIC, Hierarchy, _package
+from jdx.loaders.resolution import ACC_BRIDGE, ACC_PRIVATE, ACC_STATIC, ACC_SYNTHETIC, Hierarchy, _arity, _package
 
 _COLUMNS = ["owner_id", "name", "descriptor", "access"]
-
-
-def _arity(descriptor: str) -> int:
-    """The number of parameters of a method descriptor."""
-    n, i, end = 0, 1, descriptor.index(")")
-    while i < end:
-        while descriptor[i] == "[":
-            i += 1
-        i = descriptor.index(";", i) + 1 if descriptor[i] == "L" else i + 1
-        n += 1
-    return n
 
 
 def _erased(name: str, descriptor: str) -> str:

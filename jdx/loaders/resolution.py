@@ -432,6 +432,8 @@ def with_inherited(edges: pa.Table, methods: pa.Table, winners: set[str], hierar
     bridge_overrides'), the first declaration up C's superclass chain (Object excluded: an interface re-declaring
     `equals` says nothing new) is linked to it when it is public, not static, not a bridge (a private one is
     skipped: not inherited; a package-private or protected one cannot implement an interface method, JLS §8.4.8.3).
+    A visibility bridge (`public class PubSub extends PkgBase implements I`, PkgBase package-private: javac writes
+    `PubSub#m()` calling `PkgBase#m()`) does not count as a declaration: PkgBase's method is linked to I's.
     Each pair once, `direct` false (the method's nearest override stays the one its own class's supertypes give).
     `only`: an update's owners; a pair some class of its base gives already is not linked again."""
     targets = hierarchy.interfaces if only is None else sorted(only)
@@ -457,14 +459,19 @@ def with_inherited(edges: pa.Table, methods: pa.Table, winners: set[str], hierar
         of_iface.setdefault(r["owner_id"], []).append(
             (r["name"] + r["descriptor"][: r["descriptor"].index(")") + 1],
              f"{r['owner_id']}#{r['name']}{r['descriptor']}"))
-    # every declaration of those names in the classes and their superclass chains (bridges too: they stop the walk)
+    # every declaration of those names in the classes and their superclass chains (bridges too: all but a visibility
+    # bridge stop the walk)
     mine = methods.filter(pc.and_(pc.is_in(methods["owner_id"], value_set=owners),
                                   pc.is_in(methods["name"], value_set=pc.unique(theirs["name"]))))
     declared: dict[tuple[str, str], tuple[str, int]] = {}
     for r in mine.select(["owner_id", "name", "descriptor", "access"]).to_pylist():
         key = (r["owner_id"], r["name"] + r["descriptor"][: r["descriptor"].index(")") + 1])
         declared.setdefault(key, (f"{r['owner_id']}#{r['name']}{r['descriptor']}", r["access"]))
-    added = sorted(_inherited_pairs(plans, of_iface, declared) - _inherited_pairs(others, of_iface, declared))
+    # the (owner, name, arity) of real declarations: a bridge beside one is a generic bridge, not a visibility bridge
+    real = {(r["owner_id"], r["name"], _arity(r["descriptor"])) for r in mine.select(
+        ["owner_id", "name", "descriptor", "access"]).to_pylist() if not r["access"] & (ACC_BRIDGE | ACC_SYNTHETIC)}
+    added = sorted(_inherited_pairs(plans, of_iface, declared, real)
+                   - _inherited_pairs(others, of_iface, declared, real))
     if not added:
         return edges
     return pa.concat_tables([edges, pa.table({
@@ -513,19 +520,45 @@ def _below(tops: set[str], hierarchy: Hierarchy, skip: set[str]) -> list[str]:
     return sorted(out)
 
 
-def _inherited_pairs(plans, of_iface, declared) -> set[tuple[str, str]]:
-    """(inherited method, interface method it implements) for each planned class (with_inherited)."""
+def _arity(descriptor: str) -> int:
+    """The number of parameters of a method descriptor."""
+    n, i, end = 0, 1, descriptor.index(")")
+    while i < end:
+        while descriptor[i] == "[":
+            i += 1
+        i = descriptor.index(";", i) + 1 if descriptor[i] == "L" else i + 1
+        n += 1
+    return n
+
+
+def _visibility_bridge(owner: str, hit: tuple[str, int], real: set[tuple[str, str, int]]) -> bool:
+    """Whether `owner`'s declaration `hit` is javac's visibility bridge (a public class re-declaring a public method
+    of a package-private superclass, calling it with invokespecial): a bridge or synthetic method beside no real
+    method of its name and arity (a generic bridge always has the method it bridges beside it)."""
+    name, descriptor = hit[0][hit[0].index("#") + 1:].split("(", 1)
+    return bool(hit[1] & (ACC_BRIDGE | ACC_SYNTHETIC)) and (owner, name, _arity("(" + descriptor)) not in real
+
+
+def _inherited_pairs(plans, of_iface, declared, real) -> set[tuple[str, str]]:
+    """(inherited method, interface method it implements) for each planned class (with_inherited). A visibility
+    bridge (in the class or up its chain) does not stop the walk: the declaration it calls, of the same name and
+    descriptor further up, is the one inherited in source."""
     found: set[tuple[str, str]] = set()
     for c, chain, its in plans:
         for i in its:
             for signature, target in of_iface.get(i, ()):
-                if (c, signature) in declared:
-                    continue
-                for d in chain:
+                bridged = None  # the name and descriptor of the visibility bridges passed
+                for d in [c, *chain]:
                     hit = declared.get((d, signature))
-                    if hit is None or hit[1] & ACC_PRIVATE:
+                    if hit is None or (d != c and hit[1] & ACC_PRIVATE):
                         continue
-                    if hit[1] & 0x0001 and not hit[1] & (ACC_STATIC | ACC_BRIDGE | ACC_SYNTHETIC):
+                    own = hit[0][hit[0].index("#"):]
+                    if bridged is not None and own != bridged:
+                        break
+                    if _visibility_bridge(d, hit, real):
+                        bridged = own
+                        continue
+                    if d != c and hit[1] & 0x0001 and not hit[1] & (ACC_STATIC | ACC_BRIDGE | ACC_SYNTHETIC):
                         found.add((hit[0], target))
                     break
     return found

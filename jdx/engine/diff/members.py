@@ -185,12 +185,14 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
         out.append(make("STATIC_TO_INSTANCE"))
     elif n.access & STATIC and not o.access & STATIC:
         out.append(make("INSTANCE_TO_STATIC"))
-    if n.access & FINAL and not o.access & FINAL and not o.is_field and o.access & STATIC and n.access & STATIC:
+    if n.access & FINAL and not o.access & FINAL and not o.is_field and o.access & STATIC and n.access & STATIC \
+            and subclassable_outside(old_type, sides[0]):
         # JLS §13.4.17: a hiding subclass's own static method still runs; only recompiling it fails
         out.append(make("STATIC_METHOD_MADE_FINAL", "a subclass's compiled static method of this signature still "
                                                     "links and runs; recompiled, it no longer compiles (cannot hide)"))
     elif n.access & FINAL and not o.access & FINAL and overridable(o, old_type, sides[0]):
-        out.append(make("MEMBER_MADE_FINAL"))
+        out.append(make("MEMBER_MADE_FINAL", "compiled writes fail (IllegalAccessError)" if o.is_field else
+                        "a subclass outside the artifact overriding it fails to load (IncompatibleClassChangeError)"))
     elif o.access & FINAL and not n.access & FINAL:
         out.append(make("FINAL_REMOVED"))
     if n.access & ABSTRACT and not o.access & ABSTRACT:
@@ -211,16 +213,20 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
     elif o.default != n.default:
         out.append(make("ANNOTATION_DEFAULT_CHANGED", f"{_value(o.default, 'a default')} -> "
                                                       f"{_value(n.default, 'a default')}"))
-    if not o.is_field and o.param_names and o.param_names != n.param_names and \
-            _plain_names(o.param_names) != _plain_names(n.param_names):
-        if n.param_names is None:
-            out.append(make("PARAMETER_NAMES_LOST", f"({o.param_names}) -> (no names in the class file)"))
+    # the outer instance on both sides (a class made static names it in source: a change worth saying)
+    new_type = sides[1].types.get(n.owner) if outer_instance(o, old_type) else None
+    hidden = 1 if new_type is not None and outer_instance(n, new_type) else 0
+    old_names, new_names = _source_names(o.param_names, hidden), _source_names(n.param_names, hidden)
+    if not o.is_field and old_names and old_names != new_names and \
+            _plain_names(old_names) != _plain_names(new_names):
+        if new_names is None:
+            out.append(make("PARAMETER_NAMES_LOST", f"({old_names}) -> (no names in the class file)"))
         else:
-            out.append(make("PARAMETER_NAME_CHANGED", f"({o.param_names}) -> ({n.param_names})"))
+            out.append(make("PARAMETER_NAME_CHANGED", f"({old_names}) -> ({new_names})"))
     if o.annotations != n.annotations:
         out += annotation_findings(o.annotations, n.annotations, make)
     if o.param_annotations != n.param_annotations:
-        out += _param_annotation_findings(o, n, make)
+        out += _param_annotation_findings(o, n, make, _source_names(n.param_names or o.param_names, hidden))
     if n.deprecated != o.deprecated:
         out.append(deprecation(o, n, make))
     return out
@@ -295,13 +301,31 @@ def _generic_changed(o: Member, n: Member, kind: str, sides: tuple[Surface, Surf
         generic_key_beside_return(n.signature, n.descriptor, owners[1] and owners[1].signature)
 
 
-def _param_annotation_findings(o: Member, n: Member, make) -> list[Finding]:
+def _param_annotation_findings(o: Member, n: Member, make, names: str | None) -> list[Finding]:
+    """Per parameter whose annotations changed; a parameter is named by its index among the source's parameters
+    (RuntimeVisibleParameterAnnotations counts those: javac leaves an inner class's outer instance out) and by
+    its name where the class file has one."""
+    named = names.split(",") if names else []
     out: list[Finding] = []
     for index in sorted({p for p, _ in o.param_annotations} | {p for p, _ in n.param_annotations}):
+        name = f" ({named[index]})" if index < len(named) and named[index] else ""
         out += annotation_findings({d: t for (p, d), t in o.param_annotations.items() if p == index},
                                    {d: t for (p, d), t in n.param_annotations.items() if p == index},
-                                   make, f"parameter {index}: ")
+                                   make, f"parameter {index}{name}: ")
     return out
+
+
+def outer_instance(m: Member, t: TypeInfo) -> bool:
+    """Whether `m` is a constructor of inner member class `t`, taking the outer instance as a hidden first parameter
+    (JLS §8.8.1): not static, not local or anonymous (those also take captured values), a class (member interfaces,
+    enums and records are implicitly static). Its name (`this$0`, or none) is no source's."""
+    return m.name == "<init>" and t.outer is not None and not t.anonymous_or_local and not t.access & STATIC \
+        and t.kind == "class" and m.descriptor.startswith(f"(L{t.outer};")
+
+
+def _source_names(names: str | None, hidden: int) -> str | None:
+    """Comma-separated parameter names without the first `hidden` (an inner class's outer instance)."""
+    return names if names is None or not hidden else ",".join(names.split(",")[hidden:])
 
 
 def _exceptions(o: Member, n: Member, make, sides, platform=None) -> list[Finding]:
@@ -438,7 +462,8 @@ def inherited_member(surface: Surface, holder: str, m: Member, platform=None) ->
 
 
 __all__ = ["OBJECT", "Inherited", "compare_member", "find_inherited", "inherited_member", "supplies", "could_supply",
-           "annotation_findings", "deprecation", "kind_of", "is_enum_constant", "overridable", "subclassable_outside"]
+           "annotation_findings", "deprecation", "kind_of", "is_enum_constant", "overridable", "subclassable_outside",
+           "outer_instance"]
 
 
 def _constant(field: Member) -> str:
