@@ -19,6 +19,8 @@ from jdx.engine.relations import ArtifactFilter
 from tests.engine.test_overrides_reflection import _java_sig
 from tests.service import JdxService, Options
 
+pytestmark = pytest.mark.soak  # two JDK graph updates (~7 s); test_overrides_visibility_bridge.py samples the pass by default
+
 SOURCES = {
     "gen/I.java": "public interface I { void m(); }",
     "gen/Base.java": "public class Base { public void m() {} public void run() {} }",

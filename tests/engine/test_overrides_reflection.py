@@ -243,6 +243,7 @@ def _jar(folder: Path, name: str, sources: dict[str, str], classpath: Path | Non
     return jar
 
 
+@pytest.mark.soak  # ~6 s: two graph updates; gson's and java.base's bridges are checked above in the default tier
 def test_generic_overrides_through_bridges_equal_reflection(jdx_home, oracle, tmp_path):
     """JLS §8.4.8.1 with the supertype's type arguments: `compare(Boolean, Boolean)` of a `Comparator<Boolean>`
     overrides `Comparator#compare(Object, Object)` (javac's bridge says so), a subclass's override overrides it

@@ -234,6 +234,7 @@ def test_imports_note_follows_the_inner_class_flags(svc, built, ref, flags, note
 
 # --- 6. samples of a type count calls of its members ---------------------------------------------------------------
 
+@pytest.mark.soak  # ~5 s of javap over every class; tests/cli/test_samples.py keeps samples in the default tier
 def test_samples_of_a_type_count_its_member_calls_and_say_so(svc, built):
     calls = [m for f in sorted((built[1] / "tc").glob("*.class"))
              for m in INVOKE.findall(_javap("-c", "-p", str(f)))]

@@ -144,6 +144,7 @@ def test_a_raw_java_supertype_or_a_java_collection_argument_is_not_guessed(run):
     assert "public open fun get(): T" in _lines(run, "kj.CollectionInJava")
 
 
+@pytest.mark.soak  # ~6 s; the bridge tests below keep the fixture in the default tier
 def test_a_kotlin_interface_reached_through_a_java_class_is_substituted(run):
     lines = _lines(run, "kj.DefaultThroughJava")  # : JavaDefault<String> (Java) : KotlinTop<Q>, KDefault<Q>
     assert lines[lines.index("inherited from kj.KDefault") + 1] == "public open fun echo(e: String!): String!"

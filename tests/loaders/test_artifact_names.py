@@ -42,6 +42,7 @@ def _answers(run_jdx, env: dict, *jars: Path) -> tuple[str, list]:
     return json.loads(show.out)["provenance"][0]["artifact"], json.loads(rows.out)["result"]["rows"]
 
 
+@pytest.mark.soak  # four graph builds (~15 s); the default tier keeps the keys and the sharing rule below
 def test_a_copy_of_a_jar_is_named_by_its_own_file(run_jdx, jars, tmp_path):
     dep, good, other = jars
     env = {"JDX_CACHE_DIR": str(tmp_path / "cache")}
@@ -53,3 +54,18 @@ def test_a_copy_of_a_jar_is_named_by_its_own_file(run_jdx, jars, tmp_path):
     assert _answers(run_jdx, env, dep)[0] == "dep.jar"
     fresh = {"JDX_CACHE_DIR": str(tmp_path / "fresh")}
     assert _answers(run_jdx, fresh, other, good) == _answers(run_jdx, env, other, good)
+
+
+def test_a_copy_shares_no_graph_with_the_file_it_copies():
+    """The rule behind the scenario above, without building graphs: a graph's key holds each jar's name and path, and
+    a built graph of the same content under other files is no build to share (its rows name the other files)."""
+    from jdx.loaders.indexer import _same_artifacts, graph_key
+    from jdx.loaders.roots import Artifact
+
+    dep = Artifact("jar", "/a/dep.jar", "dep.jar", "k1", "jar:/a/dep.jar")
+    good = Artifact("jar", "/b/good.jar", "good.jar", "k1", "jar:/b/good.jar")
+    coord = Artifact("jar", "/a/dep.jar", "g:dep:1", "k1", "jar:/a/dep.jar")
+    assert len({graph_key([dep]), graph_key([good]), graph_key([coord])}) == 3
+    built = [(1, "build", {"artifacts": [dict(dep.to_json(), classes=1)], "warnings": []})]
+    assert _same_artifacts(built, [dep]) == ("build", built[0][2])
+    assert _same_artifacts(built, [good]) is None and _same_artifacts(built, [coord]) is None
