@@ -65,6 +65,14 @@ from jdx.engine.jvm_names import (  # noqa: F401  (re-exported)
 )
 
 
+def takes_outer_instance(outer: str | None, local_or_anonymous: bool, access: int, kind: str | None) -> bool:
+    """Whether the constructors of a nested class take its outer class's instance as a hidden first parameter
+    (JLS §8.8.1, JVMS §4.7.6): a member class (InnerClasses names an outer and no enclosing method) that is not
+    `static`; member interfaces, enums and records are implicitly static. Local and anonymous classes also take
+    captured values, in no order certain enough to drop: False for them. `kind` None is a class."""
+    return bool(outer) and not local_or_anonymous and not access & 0x0208 and kind in ("class", None)
+
+
 RAW = "<raw>"  # env key (no type variable's name): the type is seen raw (JLS §4.8); see raw_env
 
 

@@ -12,8 +12,8 @@ from jdx.engine.kotlin_toplevel import (importable_members, java_imports, jvm_na
 from jdx.engine.ranking import internal_packages, is_jdk_internal, symbol_key
 from jdx.engine.refs import format_type
 from jdx.engine.search_index import index_for
-from jdx.engine.search_nav import (ACC_PRIVATE, ACC_PROTECTED, ACC_PUBLIC, ACC_STATIC, _art_names, _split_member,
-                                   _types_named)
+from jdx.engine.search import artifacts_by_id
+from jdx.engine.search_nav import ACC_PRIVATE, ACC_PROTECTED, ACC_PUBLIC, ACC_STATIC, split_member, types_named
 from jdx.errors import AmbiguousError, NotFoundError, UsageError, Warning_
 from jdx.graph_schema import queries, queries_search
 from jdx.graph_schema.store import GraphStore
@@ -26,14 +26,14 @@ def imports(store: GraphStore, text: str) -> tuple[dict, list[Warning_]]:
     text = text.strip()
     if not text:
         raise UsageError("imports needs a type, e.g. jdx imports Gson")
-    owner_text, sep, member = _split_member(text)
+    owner_text, sep, member = split_member(text)
     if sep:
         try:
             owner = resolve_type(store, owner_text)
         except AmbiguousError as exc:
             owner = _only_owner_of(store, exc, member, text)
         return _static_import(store, owner, member)
-    types = _types_named(store, text)
+    types = types_named(store, text)
     if len(types) > 1:
         internal = internal_packages(store)
         # an import names a public type of an exported package: a package-private class or a JDK implementation
@@ -49,7 +49,7 @@ def imports(store: GraphStore, text: str) -> tuple[dict, list[Warning_]]:
             return answer, warnings
         types = importable or types
     if len(types) > 1:
-        arts = _art_names(store)
+        arts = artifacts_by_id(store)
         internal = internal_packages(store)
         types.sort(key=lambda t: (*symbol_key(t["id"], bool(t["access"] & ACC_PUBLIC), d.simple_name_of(t["id"]),
                                               arts.get(t["artifact"], {}).get("rank", 0), internal), t["id"]))
@@ -62,7 +62,7 @@ def imports(store: GraphStore, text: str) -> tuple[dict, list[Warning_]]:
         if top:
             return top_level_import(store, text, top)
         # `toHttpUrl`, `HttpUrl.Companion.toHttpUrl`: a class member by its Kotlin name (its JVM name is another)
-        owners = {t["id"] for t in _types_named(store, owner_text)} if owner_text else None
+        owners = {t["id"] for t in types_named(store, owner_text)} if owner_text else None
         members = member_decls(store, member, owners) if owners is None or owners else []
         if members:
             return member_import(store, text, members)
@@ -79,7 +79,7 @@ def _type_import(store: GraphStore, row: dict) -> tuple[dict, list[Warning_]]:
         raise UsageError(f"{fqn} is a local class (declared inside a method): it cannot be imported")
     source_name = fqn.replace("$", ".")
     entry = {"ref": fqn, "statement": f"import {source_name};", "kind": row["kind"],
-             "artifact": _art_names(store).get(row["artifact"], {}).get("name", "")}
+             "artifact": artifacts_by_id(store).get(row["artifact"], {}).get("name", "")}
     package = row.get("package") or ""
     if not package:
         entry["note"] = "in the unnamed package: it cannot be imported from a named package"
@@ -160,7 +160,7 @@ def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, l
         return answer, warnings
     source_owner = owner["fqn"].replace("$", ".")
     entry = {"ref": f"{owner['fqn']}#{member}", "statement": f"import static {source_owner}.{member};",
-             "kind": static[0]["kind"], "artifact": _art_names(store).get(owner["artifact"], {}).get("name", "")}
+             "kind": static[0]["kind"], "artifact": artifacts_by_id(store).get(owner["artifact"], {}).get("name", "")}
     notes = [f"imports all {len(static)} static overloads"] if len(static) > 1 else []
     if inherited_from:
         notes.append(f"inherited from {format_type(inherited_from)}")
@@ -234,7 +234,7 @@ def _duplicates(store: GraphStore, row: dict) -> list[Warning_]:
     copies = store.rows(queries_search.TYPE_COPIES, {"name": row["name"]})
     if len(copies) < 2:
         return []
-    arts = _art_names(store)
+    arts = artifacts_by_id(store)
     copies.sort(key=lambda c: (c["shadowed"], arts.get(c["artifact"], {}).get("position", 0)))
     names = [arts.get(c["artifact"], {}).get("name", "?") for c in copies]
     return [Warning_("DUPLICATE_CLASS", f"{row['fqn']} is provided by {len(copies)} artifacts: {names[0]} (loaded), "

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from jdx.engine import descriptors as d
 from jdx.engine.refs import format_type
-from jdx.engine.search import artifact_table
+from jdx.engine.search import artifacts_by_id
 from jdx.engine.search_index import NameList, index_for
 from jdx.errors import AmbiguousError, Warning_
 from jdx.graph_schema import queries
@@ -21,10 +21,6 @@ from jdx.graph_schema import queries_kotlin as qk
 from jdx.graph_schema.store import GraphStore
 
 ACC_STATIC = 0x0008
-
-
-def _art_names(store: GraphStore) -> dict[str, dict]:
-    return {a["id"]: a for a in artifact_table(store)}
 
 
 FILE_LEVEL_KINDS = (2, 5)  # @kotlin.Metadata `k` of a file facade and of a multi-file facade's part
@@ -219,7 +215,7 @@ def kotlin_imports(decls: list[dict], java: list[dict]) -> list[dict]:
 def top_level_import(store: GraphStore, text: str, decls: list[dict]) -> tuple[dict, list[Warning_]]:
     """`imports scaled` / `imports fx.scaled`: a Kotlin top-level function or property by its Kotlin name."""
     packages = sorted({d.package_of(x["owner"]) for x in decls})
-    arts = _art_names(store)
+    arts = artifacts_by_id(store)
     if len(packages) > 1:  # one candidate a package: what a Kotlin import names
         first = {d.package_of(x["owner"]): x for x in reversed(decls)}
         raise AmbiguousError(f"ambiguous: Kotlin top-level declarations named {text} in {len(packages)} packages",
@@ -234,7 +230,7 @@ def top_level_import(store: GraphStore, text: str, decls: list[dict]) -> tuple[d
 
 def java_imports(store: GraphStore, decls: list[dict]) -> list[dict]:
     """The `import static` of each JVM member name the declarations compile to, in the class a Java caller names."""
-    arts = _art_names(store)
+    arts = artifacts_by_id(store)
     names: dict[str, list[tuple[str, str]]] = defaultdict(list)  # owner#name -> (full ref, artifact id)
     for x in decls:
         ref = _main_ref(x)
@@ -285,7 +281,7 @@ def member_import(store: GraphStore, text: str, decls: list[dict]) -> tuple[dict
     class is what to import. Java imports the static JVM member (a @JvmStatic copy) when there is one."""
     from jdx.engine.kotlin_view import member_ref
 
-    arts = _art_names(store)
+    arts = artifacts_by_id(store)
     owners = sorted({x["owner"] for x in decls})
     name = decls[0]["name"]
     if len(owners) > 1:  # one candidate a class: what a Kotlin import names

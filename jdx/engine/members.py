@@ -189,14 +189,10 @@ def constructor_name(type_id: str) -> str:
 
 def outer_instance(type_row: dict) -> str | None:
     """The outer class (internal name) whose instance an inner member class's constructors take as a hidden first
-    parameter (JLS §8.8.1, JVMS §4.7.6): a member class (InnerClasses names it: `outer`, `inner_name`, no enclosing
-    method) not `static`; member interfaces, enums and records are implicitly static. Local and anonymous classes
-    also take captured values, in no order certain enough to drop: None for them."""
-    if not type_row.get("outer") or not type_row.get("inner_name") or type_row.get("outer_method"):
-        return None
-    if type_row.get("access", 0) & (ACC["static"] | ACC["interface"]) or type_row.get("kind") not in ("class", None):
-        return None
-    return type_row["outer"]
+    parameter (`descriptors.takes_outer_instance`), or None."""
+    local = not type_row.get("inner_name") or bool(type_row.get("outer_method"))
+    takes = d.takes_outer_instance(type_row.get("outer"), local, type_row.get("access", 0), type_row.get("kind"))
+    return type_row["outer"] if takes else None
 
 
 def with_outer_instance(row: dict, type_row: dict) -> dict:

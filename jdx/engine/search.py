@@ -81,6 +81,11 @@ def artifact_table(store: GraphStore) -> list[dict]:
             for r in rows]
 
 
+def artifacts_by_id(store: GraphStore) -> dict[str, dict]:
+    """`artifact_table`'s rows by artifact id."""
+    return {a["id"]: a for a in artifact_table(store)}
+
+
 def select_artifacts(store: GraphStore, glob: str | None) -> list[dict] | None:
     """Artifacts whose name matches --in (None: no filter); no match is a not-found with suggestions."""
     if glob is None:

@@ -10,7 +10,7 @@ from collections import defaultdict
 from jdx.engine.ranking import internal_packages, is_jdk_internal
 from jdx.engine.refs import format_member, format_type, parse_ref
 from jdx.engine.relations import lambda_writers, split_method_id
-from jdx.engine.search import SearchOptions, artifact_table, search
+from jdx.engine.search import SearchOptions, artifact_table, artifacts_by_id, search
 from jdx.engine.search_index import index_for
 from jdx.engine.kotlin_toplevel import kotlin_candidates
 from jdx.engine.search_match import fuzzy_budget, glob_to_regex, levenshtein
@@ -43,11 +43,7 @@ def parse_frame(text: str) -> tuple[str, dict | None]:
     return sym, {"text": sym, "file": file, "line": line}
 
 
-def _art_names(store: GraphStore) -> dict[str, dict]:
-    return {a["id"]: a for a in artifact_table(store)}
-
-
-def _types_named(store: GraphStore, written: str) -> list[dict]:
+def types_named(store: GraphStore, written: str) -> list[dict]:
     """Loaded types a (possibly partial) dotted name denotes: exact binary names first, else every type whose
     simple name is the last segment and whose qualified name ends with what was written."""
     try:
@@ -128,18 +124,18 @@ def resolve(store: GraphStore, text: str, limit: int) -> tuple[dict, dict | None
     if not text.strip():
         raise UsageError("resolve needs a name, e.g. jdx resolve Entry or jdx resolve 'at a.B.c(B.java:12)'")
     sym, frame = parse_frame(text)
-    arts = _art_names(store)
+    arts = artifacts_by_id(store)
     candidates: list[dict] = []
     owners: list[dict] = []
-    owner_text, sep, member = _split_member(sym)
+    owner_text, sep, member = split_member(sym)
     if not sep and "." not in sym:
         candidates = _unqualified(store, sym)
         candidates.extend(kotlin_candidates(store, sym, None, candidates))
     else:
         if not sep and frame is None:
-            candidates.extend(_type_rows(_types_named(store, sym)))
+            candidates.extend(_type_rows(types_named(store, sym)))
         if owner_text:
-            owners = _types_named(store, owner_text)
+            owners = types_named(store, owner_text)
             candidates.extend(_member_candidates(store, owners, member, frame["line"] if frame else None))
             if not sep and frame is None:  # `fx.perimeter`: a Kotlin top-level declaration of package fx
                 candidates.extend(kotlin_candidates(store, member, owner_text, candidates))
@@ -182,7 +178,7 @@ def frame_warnings(result: dict) -> list[Warning_]:
                      ranged[0].get("artifact", ""))]
 
 
-def _split_member(sym: str) -> tuple[str, str, str]:
+def split_member(sym: str) -> tuple[str, str, str]:
     """`a.B#c` / `a.B::c` / `a.B.c` -> (owner, separator, member); a bare name has no owner."""
     for sep in ("#", "::"):
         if sep in sym:
@@ -262,7 +258,7 @@ def _near_members(store: GraphStore, owners: list[dict], member: str, limit: int
     """Members of the named type(s) and their supertypes near `member`, nearest first: within a typo's reach
     (edit distance, case ignored), then those it begins (`readVal` -> `readValue`); the type's own before
     inherited ones. Constructors, initializers, lambda bodies and a supertype's private members are left out."""
-    arts = _art_names(store)
+    arts = artifacts_by_id(store)
     distance_of = {o["id"]: 0 for o in owners}  # 0: the named type, 1: a supertype
     art_of = {o["id"]: arts.get(o["artifact"], {}).get("name", "") for o in owners}
     for o in owners:

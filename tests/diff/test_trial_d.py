@@ -7,7 +7,6 @@ so that one is checked on the surface's own types."""
 from __future__ import annotations
 
 import shutil
-import subprocess
 
 import pytest
 
@@ -15,7 +14,7 @@ from jdx.engine.diff.members import compare_member
 from jdx.engine.diff.rules import BREAKING
 from jdx.engine.diff.surface import Member, Surface, TypeInfo
 from tests.diff.shim import findings_json
-from tests.fixtures.build import write_jar
+from tests.fixtures.javac import side_jar
 
 ANN = "@java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME) public @interface A { }"
 # package -> (old classes, new classes): class name -> body after the package line
@@ -31,16 +30,7 @@ LIBRARY = {
 
 
 def _compile(root, side: str):
-    src, classes = root / f"src-{side}", root / f"classes-{side}"
-    for pkg, sides in LIBRARY.items():
-        for name, body in sides[0 if side == "old" else 1].items():
-            (src / pkg).mkdir(parents=True, exist_ok=True)
-            (src / pkg / f"{name}.java").write_text(f"package {pkg};\n{body}\n")
-    subprocess.run(["javac", "-g", "-nowarn", "-d", str(classes), *map(str, sorted(src.rglob("*.java")))],
-                   check=True, capture_output=True, text=True)
-    jar = root / f"{side}.jar"
-    write_jar(jar, {str(p.relative_to(classes)): p.read_bytes() for p in sorted(classes.rglob("*.class"))})
-    return jar
+    return side_jar(root, LIBRARY, side, debug=True)
 
 
 @pytest.fixture(scope="module")

@@ -8,13 +8,12 @@ methods added to a sealed type, a static method made final, an annotation elemen
 from __future__ import annotations
 
 import shutil
-import subprocess
 
 import pytest
 
 from jdx.engine.diff.rules import BREAKING, RULES
 from tests.diff.shim import findings_json, main, run_clients
-from tests.fixtures.build import write_jar
+from tests.fixtures.javac import side_jar
 
 # package -> (old classes, new classes): class name -> body after the package line
 LIBRARY = {
@@ -94,17 +93,8 @@ CLIENTS = {
 }
 
 
-def _compile(root, side: str) -> object:
-    src, classes = root / f"src-{side}", root / f"classes-{side}"
-    for pkg, sides in LIBRARY.items():
-        for name, body in sides[0 if side == "old" else 1].items():
-            (src / pkg).mkdir(parents=True, exist_ok=True)
-            (src / pkg / f"{name}.java").write_text(f"package {pkg};\n{body}\n")
-    subprocess.run(["javac", "-nowarn", "-d", str(classes), *map(str, sorted(src.rglob("*.java")))], check=True,
-                   capture_output=True, text=True)
-    jar = root / f"{side}.jar"
-    write_jar(jar, {str(p.relative_to(classes)): p.read_bytes() for p in sorted(classes.rglob("*.class"))})
-    return jar
+def _compile(root, side: str):
+    return side_jar(root, LIBRARY, side, debug=False)
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from jdx.engine.descriptors import render_constant
+from jdx.engine.descriptors import render_constant, takes_outer_instance
 from jdx.engine.diff.findings import Finding
 from jdx.engine.diff.forms import (generic_form, generic_key, generic_key_beside_return, java_type, member_form,
                                    member_id, member_ref, type_ref)
@@ -317,10 +317,9 @@ def _param_annotation_findings(o: Member, n: Member, make, names: str | None) ->
 
 def outer_instance(m: Member, t: TypeInfo) -> bool:
     """Whether `m` is a constructor of inner member class `t`, taking the outer instance as a hidden first parameter
-    (JLS §8.8.1): not static, not local or anonymous (those also take captured values), a class (member interfaces,
-    enums and records are implicitly static). Its name (`this$0`, or none) is no source's."""
-    return m.name == "<init>" and t.outer is not None and not t.anonymous_or_local and not t.access & STATIC \
-        and t.kind == "class" and m.descriptor.startswith(f"(L{t.outer};")
+    (`descriptors.takes_outer_instance`). Its name (`this$0`, or none) is no source's."""
+    return m.name == "<init>" and takes_outer_instance(t.outer, t.anonymous_or_local, t.access, t.kind) \
+        and m.descriptor.startswith(f"(L{t.outer};")
 
 
 def _source_names(names: str | None, hidden: int) -> str | None:
