@@ -16,7 +16,7 @@ _LIMIT = "show at most N entries (default 50); the rest is counted"
 _METHOD = "a method reference, e.g. 'java.util.List#size()'"
 _VIEW = ("kotlin: symbols of Kotlin classes named by their Kotlin declarations, next to the JVM reference (default) "
          "| jvm: JVM references only")
-USAGE_KINDS = ("call", "ref", "impl", "override", "read", "write", "new", "throw", "annotation", "all")
+USAGE_KINDS = ("call", "ref", "impl", "override", "read", "write", "new", "throw", "annotation", "signature", "all")
 
 
 def _provenance(symbol: str, artifact: str) -> list[dict]:
@@ -166,7 +166,7 @@ def overrides_answer(session, text: str, artifact_filter=None, limit: int | None
 @dataclass(frozen=True)
 class UsagesRequest(_Scoped):
     query: str = argument("a type, method, constructor or field reference", "SYMBOL")
-    kind: tuple = option(("all",), "--kind", "call|ref|impl|override|read|write|new|throw|annotation|all "
+    kind: tuple = option(("all",), "--kind", "call|ref|impl|override|read|write|new|throw|annotation|signature|all "
                          "(repeatable)", choices=USAGE_KINDS)
     limit: int | None = option(None, "--limit", "show at most N sites (default 50); the rest is counted",
                                kind="int", minimum=1)

@@ -108,7 +108,7 @@ def _override_marks(o: dict, inherited: str) -> str:
 
 def _site_text(s: dict, many_targets: bool) -> str:
     text = s["kind"] + (f" {s['line']}" if s["line"] >= 0 else "")
-    if s["kind"] in ("ref", "override", "annotation", "impl") and s["detail"]:
+    if s["kind"] in ("ref", "override", "annotation", "impl", "signature") and s["detail"]:
         text += f" ({bounded(s['detail'])})"  # an annotation's values can run to 100k characters (ScalaSignature)
     if s.get("via"):
         text += f" via {s['via']}"
