@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jdx.commands.registry import Command, Request, argument, renderer
+from jdx.commands.registry import Command, Request, argument, option, renderer
 from jdx.errors import UsageError
 
 VERSION = "0.1.0"
@@ -13,6 +13,8 @@ VERSION = "0.1.0"
 @dataclass(frozen=True)
 class CypherRequest(Request):
     query: str = argument("a read-only Cypher query (schema: jdx schema)", "QUERY")
+    limit: int | None = option(None, "--limit", "print at most N rows (default 50); the rest is counted, the cut stated",
+                               kind="int", minimum=1)
 
 
 def run_cypher(session, req: CypherRequest):
@@ -24,8 +26,16 @@ def run_cypher(session, req: CypherRequest):
     from jdx.graph_schema.schema import expand_rel_labels
 
     check_read_only(req.query)  # before the workspace is opened: a refused query costs nothing
+    from jdx.engine.relations import check_limit
+
+    limit = check_limit(req.limit)
     table = session.store().query(expand_rel_labels(req.query))
-    return Answer({"columns": table.column_names, "rows": table.to_pylist()}, [],
+    total = table.num_rows
+    cut = None
+    if total > limit:  # never a silent flood: a bounded answer that says how to see the rest (spec §8.3)
+        table = table.slice(0, limit)
+        cut = {"shown": limit, "total": total, "hint": f"--limit {total}, or LIMIT/SKIP in the query"}
+    return Answer({"columns": table.column_names, "rows": table.to_pylist(), "total": total}, [], truncated=cut,
                   provenance=[{"symbol": "cypher", "origin": "bytecode", "detail": "the workspace graph"}])
 
 

@@ -114,7 +114,23 @@ def test_cypher_table_and_json(run_jdx):
     r = run_jdx("cypher", q)
     assert r.code == 0 and r.out.splitlines() == ["super", "java.util.AbstractMap", "1 row"]
     data = envelope(run_jdx("cypher", q, "--json").out)
-    assert data["result"] == {"columns": ["super"], "rows": [{"super": "java.util.AbstractMap"}]}
+    assert data["result"] == {"columns": ["super"], "rows": [{"super": "java.util.AbstractMap"}], "total": 1}
+
+
+def test_cypher_rows_are_bounded_and_the_cut_stated(run_jdx):
+    """Like every query command, `cypher` prints 50 rows by default and says how many there are and how to see
+    them: a broad MATCH never floods an agent's context."""
+    q = "MATCH (m:Method) WHERE m.owner = 'java/lang/String' RETURN m.name ORDER BY m.name"
+    count = envelope(run_jdx("cypher", q.replace("RETURN m.name ORDER BY m.name", "RETURN count(*) AS n"),
+                             "--json").out)["result"]["rows"][0]["n"]
+    data = envelope(run_jdx("cypher", q, "--json").out)
+    assert count > 50 and len(data["result"]["rows"]) == 50 and data["result"]["total"] == count
+    assert data["truncated"] == {"shown": 50, "total": count, "hint": f"--limit {count}, or LIMIT/SKIP in the query"}
+    r = run_jdx("cypher", q, "--limit", "3")
+    assert r.out.splitlines()[1:4] == [row["m.name"] for row in data["result"]["rows"][:3]]
+    assert r.out.splitlines()[-1] == f"… 3 of {count} shown (--limit {count}, or LIMIT/SKIP in the query)"
+    whole = envelope(run_jdx("cypher", q, "--limit", str(count), "--json").out)
+    assert len(whole["result"]["rows"]) == count and whole["truncated"] is None
 
 
 @pytest.mark.soak
