@@ -87,7 +87,26 @@ def _type_import(store: GraphStore, row: dict) -> tuple[dict, list[Warning_]]:
         entry["note"] = "java.lang is imported implicitly: no import needed"
     elif not row["access"] & ACC_PUBLIC:
         entry["note"] = _access_note(row, package)
+    else:
+        outer = _closed_outer(store, row)
+        if outer is not None:  # javac: "defined in an inaccessible class or interface" outside what the outer allows
+            entry["note"] = f"inside {format_type(outer['id'])}, which is {_access_note(outer, package)}"
     return {"type": fqn, "imports": [entry]}, _duplicates(store, row)
+
+
+def _closed_outer(store: GraphStore, row: dict) -> dict | None:
+    """The innermost enclosing type of a nested type that is not public (a public member of a package-private or
+    private class is accessible only where that class is, JLS §6.6.1), or None."""
+    outer_id = row.get("outer")
+    while outer_id:
+        found = store.rows_cached(queries.TYPE_BY_ID, {"id": outer_id})
+        if not found:
+            return None
+        outer = {k[2:]: v for k, v in found[0].items()}
+        if not outer["access"] & ACC_PUBLIC:
+            return outer
+        outer_id = outer.get("outer")
+    return None
 
 
 def _access_note(row: dict, package: str) -> str:

@@ -267,10 +267,15 @@ class ArtifactFilter:
                 from jdx.engine.search_match import levenshtein
                 from jdx.errors import NotFoundError
 
-                near = sorted(arts.names.values(), key=lambda n: (levenshtein(n.lower(), glob.lower()), n))[:5]
+                bare = glob.strip("*").lower()
+                holding = sorted(n for n in set(arts.names.values()) if bare and bare in n.lower())
+                near = holding[:5] or sorted(set(arts.names.values()),
+                                             key=lambda n: (levenshtein(n.lower(), glob.lower()), n))[:5]
+                # a glob matches a whole name (`jetty-server` is not `jetty-server-12.1.13.jar`): say how to widen it
+                hint = (f"a glob matches the whole name: --in {shlex.quote(f'*{bare}*')}" if holding else
+                        "jdx tree lists the workspace's artifacts by name")
                 raise NotFoundError(f"not found: no artifact matches --in {glob}",
-                                    candidates=[{"ref": n, "kind": "artifact"} for n in near],
-                                    hint="jdx tree lists the workspace's artifacts by name")
+                                    candidates=[{"ref": n, "kind": "artifact"} for n in near], hint=hint)
 
     def describe(self) -> str:
         parts = [f"--in {g}" for g in self.include] + [f"--exclude {g}" for g in self.exclude]

@@ -240,11 +240,11 @@ def _from_javap(ctx: SourceContext, target: Target, artifact: str, why: str) -> 
     from jdx.engine.bytecode_view import javap_member
 
     art = ctx.artifacts[target.type_row["artifact"]]
-    name = target.row["name"] if target.row is not None and not target.is_field else None
+    name = target.row["name"] if target.row is not None else None  # a field's block too: its flags and constant
     desc = target.row["descriptor"] if name is not None else None
     text = javap_member(ctx.jvm, ctx.cache, art.kind, art.path, target.type_row["id"], name, desc)
-    header = f"source: javap -c -p -l of {format_type(target.type_row['id'])} from {artifact} ({why})   " \
-             f"⚠ bytecode, not source"
+    header = f"source: javap -c -p -l of {target.ref if name is not None else format_type(target.type_row['id'])} " \
+             f"from {artifact} ({why})   ⚠ bytecode, not source"
     return _result(target, artifact, "javap", header, text.splitlines(), None,
                    engine={"name": "javap", "version": None})
 

@@ -279,13 +279,24 @@ def _names_footer(items: list[dict]) -> str | None:
     return text + ("; (no parameter names) marks the rest" if "none" in sources else "")
 
 
+def _counted(items: list[dict]) -> str:
+    """`3 overloads`, or `1 method, 1 field` where a field shares the name (a field is no overload)."""
+    fields = sum(1 for s in items if s["kind"] == "field")
+    if not fields:
+        return f"{len(items)} overloads"
+    rest = len(items) - fields
+    kinds = ([f"{rest} overload{'s' if rest != 1 else ''}" if rest > 1 else "1 method"] if rest else []) + \
+        [f"{fields} field{'s' if fields != 1 else ''}"]
+    return ", ".join(kinds)
+
+
 def signature(r: dict) -> list[str]:
     items = r["signatures"]
     unnamed = _unnamed_marker(items)
     if len(items) == 1:
         lines = [f"signature {items[0]['ref']}"]
     else:
-        lines = [f"signatures of {r['type']}#{r['name']} ({len(items)} overloads)"]
+        lines = [f"signatures of {r['type']}#{r['name']} ({_counted(items)})"]
     current = r["type"]
     for s, text in zip(items, distinct_texts(items)):
         if s["declaring"] != current:

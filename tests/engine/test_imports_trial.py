@@ -41,6 +41,10 @@ public class Imp {
     static int pkgField = 2;
     public static int open() { return SECRET; }
 }""",
+    "p/Hidden.java": """package p;
+class Hidden {
+    public static class Pub { public static class Deeper { } }
+}""",
 }
 
 
@@ -126,3 +130,15 @@ def test_ls_glob_of_a_package_without_subpackages_suggests_the_package(svc):
         list_packages(svc.store(), "p.*", 1, False, 100)
     assert exc.value.candidates[0] == {"ref": "p", "kind": "package"}
     assert exc.value.hint == "jdx ls p lists its types"
+
+
+@pytest.mark.parametrize("ref", ["p.Hidden$Pub", "p.Hidden$Pub$Deeper"])
+def test_a_public_type_inside_a_package_private_one_says_so(svc, built, ref):
+    """javac rejects the import outside package p ("defined in an inaccessible class or interface"): the answer
+    carries who may use it, naming the enclosing type that closes it."""
+    entry = _entry(svc, ref)
+    assert entry["statement"] == f"import {ref.replace('$', '.')};"
+    assert entry["note"] == "inside p.Hidden, which is not public: only code in package p can use it"
+    compiled = _javac(built, {"UsesHidden": (entry["statement"], "null")})
+    assert compiled.returncode != 0 and "inaccessible class or interface" in compiled.stderr
+    assert "note" not in _entry(svc, "p.Hier$Sub2")  # public inside public: no note

@@ -1,0 +1,77 @@
+"""Answers an agent trial found wrong on libraries no test used: `body --engine javap` of a field printed the whole
+class (and the hint after a decompiled field offered it); `signature` counted a field sharing a method's name as an
+overload; `--in NAME` without a glob matching no artifact suggested unrelated ones. Oracles: javap's own block of
+the member, the class file's members."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from jdx.engine.relations import ArtifactFilter
+from jdx.engine.src_body import BodyOptions
+from jdx.errors import NotFoundError
+from tests.fixtures.javac import javac_jar
+from tests.service import JdxService, Options
+
+SOURCES = {
+    "te/Counter.java": """package te;
+public class Counter {
+    long count;
+    public static final int LIMIT = 7;
+    public long count() { return count; }
+    public void add(long n) { count += n; }
+    public void add(int n) { count += n; }
+}""",
+}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    if shutil.which("javac") is None or shutil.which("javap") is None:
+        pytest.skip("javac/javap are not installed")
+    root = tmp_path_factory.mktemp("trial_e")
+    return javac_jar(root, SOURCES, "te", "trial-e.jar")
+
+
+@pytest.fixture(scope="module")
+def svc(built, jdx_home):
+    service = JdxService(Options(jars=[str(built[0])], jdk=False, cache_dir=str(jdx_home / "cache")))
+    yield service
+    service.close()
+
+
+def _javap_block(classes, declaration: str) -> list[str]:
+    """javap's block of one member: its declaration line through the line before the next blank one."""
+    out = subprocess.run(["javap", "-c", "-p", "-l", "-constants", "-s", "-cp", str(classes), "te.Counter"],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    start = next(i for i, line in enumerate(out) if line.strip() == declaration)
+    end = next(i for i in range(start, len(out)) if not out[i].strip())
+    return [line.strip() for line in out[start:end]]
+
+
+@pytest.mark.parametrize("ref, declaration", [("te.Counter#count:long", "long count;"),
+                                              ("te.Counter#LIMIT", "public static final int LIMIT = 7;")])
+def test_javap_of_a_field_is_its_block_alone(svc, built, ref, declaration):
+    result = svc.body(ref, BodyOptions(engine="javap")).result
+    assert [line.strip() for line in result["text"] if line.strip()] == _javap_block(built[1], declaration)
+    assert result["header"].startswith(f"source: javap -c -p -l of {ref} from ")
+
+
+def test_signature_counts_a_same_named_field_apart(svc):
+    from jdx.render.cards import signature
+
+    result = svc.signature("te.Counter#count").result
+    assert signature(result)[0] == "signatures of te.Counter#count (1 method, 1 field)"
+    assert signature(svc.signature("te.Counter#add").result)[0] == "signatures of te.Counter#add (2 overloads)"
+
+
+def test_in_without_a_glob_suggests_the_names_holding_it(svc):
+    from jdx.engine.relations import Artifacts
+
+    with pytest.raises(NotFoundError) as err:
+        ArtifactFilter(include=["trial"]).check(Artifacts.of(svc.store()))
+    assert [c["ref"] for c in err.value.candidates] == ["trial-e.jar"]
+    assert err.value.hint == "a glob matches the whole name: --in '*trial*'"
