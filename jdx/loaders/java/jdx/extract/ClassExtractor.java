@@ -265,6 +265,9 @@ final class ClassExtractor extends ClassVisitor {
                 }
             }
             line = ln;
+            if (handlers != null && handlers.containsKey(start)) {
+                handlerLines.put(start, ln);
+            }
             if (firstLine < 0 || ln < firstLine) {
                 firstLine = ln;
             }
@@ -364,10 +367,32 @@ final class ClassExtractor extends ClassVisitor {
             }
         }
 
+        /** Catch clauses: handler label -> the types it catches, in exception-table order. javac splits one clause's
+         *  try range into several entries (around code a finally inlines), all with the clause's handler: a clause is
+         *  one handler and type, not one entry. */
+        private java.util.LinkedHashMap<Label, java.util.LinkedHashSet<String>> handlers;
+        /** The line of each handler's first instruction, known once code order reaches it. */
+        private java.util.IdentityHashMap<Label, Integer> handlerLines;
+
         @Override
         public void visitTryCatchBlock(Label start, Label end, Label handler, String type) {
-            if (type != null) {
-                ref(R_CATCH, type, null, null);
+            if (type != null) {  // null: a finally, which names no type
+                if (handlers == null) {
+                    handlers = new java.util.LinkedHashMap<>();
+                    handlerLines = new java.util.IdentityHashMap<>();
+                }
+                handlers.computeIfAbsent(handler, h -> new java.util.LinkedHashSet<>()).add(type);
+            }
+        }
+
+        /** One typeref per catch clause and type, at its handler's line; the exception table comes before the code
+         *  (and its lines), so the rows wait for the method's end. */
+        private void catchRows() {
+            for (java.util.Map.Entry<Label, java.util.LinkedHashSet<String>> h : handlers.entrySet()) {
+                Integer at = handlerLines.get(h.getKey());
+                for (String type : h.getValue()) {  // a class, never an array (JVMS 4.7.3)
+                    chunk.typerefs.row(selfId, R_CATCH, cols.str(type), at == null ? -1 : at);
+                }
             }
         }
 
@@ -429,6 +454,9 @@ final class ClassExtractor extends ClassVisitor {
 
         @Override
         public void visitLabel(Label label) {
+            if (handlers != null && handlers.containsKey(label)) {
+                handlerLines.put(label, line);  // the line entry covering it, unless one starts here (visited next)
+            }
             if (smap != null) {
                 if (labels == null) {
                     labels = new java.util.IdentityHashMap<>();
@@ -477,6 +505,9 @@ final class ClassExtractor extends ClassVisitor {
 
         @Override
         public void visitEnd() {
+            if (handlers != null) {
+                catchRows();
+            }
             if (inlineSites != null) {
                 inlineRows();
             }
