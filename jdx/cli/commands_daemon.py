@@ -57,15 +57,28 @@ def _lines(result: dict) -> list[str]:
         return lines
     if result.get("running") is False:
         return ["no daemon running for this workspace"]
-    for key in ("pid", "uptime", "queries", "artifacts", "memory", "idle", "version", "code", "socket"):
+    for key in ("pid", "uptime", "workspace", "queries", "artifacts", "memory", "idle", "version", "code", "socket"):
         if key in result:
             value = result[key]
-            if key == "memory":
+            if key == "workspace":
+                value = _workspace_text(value or {})
+            elif key == "memory":
                 value = f"{value / 2**20:.0f} MB"
             elif key == "uptime":
                 value = f"{value:.0f} s"
             lines.append(f"{key}: {value}")
     return lines
+
+
+def _workspace_text(ws: dict) -> str:
+    """The roots the daemon serves, as they were given: `ws NAME`, `--jars …`, `--src …`, and whether the JDK is in."""
+    parts = [f"ws {ws['workspace']}"] if ws.get("workspace") else []
+    for key, flag in (("jars", "--jars"), ("src", "--src"), ("sources", "--sources"), ("tests", "--tests")):
+        roots = ws.get(key) or []
+        if roots:
+            shown = ":".join(roots[:3]) + (f" (+{len(roots) - 3} more)" if len(roots) > 3 else "")
+            parts.append(f"{flag} {shown}")
+    return "; ".join(parts + ["without the JDK" if ws.get("jdk") is False else "with the JDK"])
 
 
 @daemon_app.command("start")

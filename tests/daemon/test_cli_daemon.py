@@ -107,6 +107,7 @@ def test_first_query_spawns_then_status_parity_and_stop(cli, classes):
     assert after["artifacts"] == 1 and after["memory"] > 0 and after["idle"] == 300
     shown = cli("daemon", "status")
     assert f"pid: {before['pid']}" in shown.stdout and "queries: " in shown.stdout
+    assert f"workspace: --jars {classes}; without the JDK" in shown.stdout.splitlines()  # spec §14.3
     stopped = cli("daemon", "stop")
     assert stopped.returncode == 0 and f"stopped daemon pid {before['pid']}" in stopped.stdout
     assert status(cli) == {"running": False}
