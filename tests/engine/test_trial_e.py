@@ -25,6 +25,16 @@ public class Counter {
     public void add(long n) { count += n; }
     public void add(int n) { count += n; }
 }""",
+    "te/Level.java": """package te;
+public enum Level {
+    LOW { int weight() { return 1; } }, HIGH { int weight() { return 2; } }, PLAIN;
+    int weight() { return 0; }
+}""",
+    "IsEnum.java": """public class IsEnum {
+    public static void main(String[] a) throws Exception {
+        for (String n : a) System.out.println(n + " " + Class.forName(n).isEnum());
+    }
+}""",
 }
 
 
@@ -58,6 +68,19 @@ def test_javap_of_a_field_is_its_block_alone(svc, built, ref, declaration):
     result = svc.body(ref, BodyOptions(engine="javap")).result
     assert [line.strip() for line in result["text"] if line.strip()] == _javap_block(built[1], declaration)
     assert result["header"].startswith(f"source: javap -c -p -l of {ref} from ")
+
+
+def test_an_enum_constants_body_class_is_no_enum(svc, built):
+    """javac flags `Level$1` (LOW's body) ACC_ENUM, but it is an anonymous class extending the enum: reflection's
+    isEnum() says false, and `show` must not call it an enum."""
+    names = ["te.Level", "te.Level$1", "te.Level$2"]
+    out = subprocess.run(["java", "-cp", str(built[1]), "IsEnum", *names], capture_output=True, text=True,
+                         check=True).stdout.split()
+    oracle = dict(zip(out[0::2], out[1::2]))
+    for name in names:
+        kind = svc.show(name).result["kind"]
+        assert (kind == "enum") == (oracle[name] == "true"), (name, kind)
+    assert oracle["te.Level"] == "true" and oracle["te.Level$1"] == "false"
 
 
 def test_signature_counts_a_same_named_field_apart(svc):

@@ -75,7 +75,9 @@ final class ClassExtractor extends ClassVisitor {
             kind = K_ANNOTATION;
         } else if ((access & Opcodes.ACC_INTERFACE) != 0) {
             kind = K_INTERFACE;
-        } else if ((access & Opcodes.ACC_ENUM) != 0) {
+        } else if ((access & Opcodes.ACC_ENUM) != 0 && "java/lang/Enum".equals(superName)) {
+            // a constant's body class (`Level$1 extends Level`) carries ACC_ENUM too, but is no enum type
+            // (Class.isEnum: the flag and Enum as direct superclass)
             kind = K_ENUM;
         } else if ("java/lang/Record".equals(superName)) {
             kind = K_RECORD;
