@@ -123,7 +123,7 @@ def _refuse_unreadable(sides) -> None:
     """Exit 5 naming the first artifact that could not be read (spec §7.7). A fresh extraction refuses by itself; a
     shard a query's workspace build cached keeps the failure only as a warning, and comparing what could not be read
     would report the other side's every type as added or removed."""
-    from jdx.errors import ArtifactReadError
+    from jdx.errors import ArtifactReadError, Warning_
 
     for side in sides:
         for w in side.warnings:
@@ -131,9 +131,10 @@ def _refuse_unreadable(sides) -> None:
                 continue
             artifact = next((a for a in side.artifacts if a.name == w.artifact), None)
             if artifact is None:
-                raise ArtifactReadError(w.message)
+                raise ArtifactReadError(w.message, warnings=[w])
             reason = w.message.removeprefix(f"{artifact.name}: ").removeprefix(f"{artifact.spec}: ")
-            raise ArtifactReadError(f"cannot read {artifact.path}: {reason}")
+            message = f"cannot read {artifact.path}: {reason}"
+            raise ArtifactReadError(message, warnings=[Warning_("ARTIFACT_READ_ERROR", message, artifact.name)])
 
 
 def _duplicate_warnings(sides, surfaces) -> list:

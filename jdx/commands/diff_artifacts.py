@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from jdx.errors import ArtifactReadError, Warning_
-from jdx.loaders.roots import Artifact, HashCache, dir_key
+from jdx.loaders.roots import Artifact, HashCache, _not_a_file, dir_key
 
 if TYPE_CHECKING:  # only an extraction writes shards on a side thread
     from collections.abc import Callable
@@ -64,6 +64,12 @@ class Side:
                 "artifacts": [a.to_json() for a in self.artifacts]}
 
 
+def _unreadable(message: str, artifact: str = "") -> ArtifactReadError:
+    """Exit 5 (spec §16) naming the artifact; its ARTIFACT_READ_ERROR warning names the code in the text form too,
+    as a query's unreadable artifact does."""
+    return ArtifactReadError(message, warnings=[Warning_("ARTIFACT_READ_ERROR", message, artifact)])
+
+
 def _is_binary_jar(name: str) -> bool:
     return name.endswith(".jar") and not name.endswith(("-sources.jar", "-javadoc.jar"))
 
@@ -84,13 +90,13 @@ def resolve_side(arg: str, hashes: HashCache) -> Side:
     if any(ch in text for ch in "*?["):
         paths = [Path(m) for m in sorted(glob.glob(text, recursive=True)) if _is_binary_jar(m) and os.path.isfile(m)]
         if not paths:
-            raise ArtifactReadError(f"{arg}: no jar matches")
+            raise _unreadable(f"{arg}: no jar matches", arg)
         return Side(arg, arg, [_jar(p, hashes) for p in paths])
     path = Path(text)
-    if not path.exists():
-        raise ArtifactReadError(f"{arg}: no such file or directory")
+    if not path.is_dir() and (not path.is_file() or not os.access(path, os.R_OK)):
+        raise _unreadable(f"{arg}: {_not_a_file(text)}", arg)  # a pipe would block the hashing forever
     if not os.access(path, os.R_OK):
-        raise ArtifactReadError(f"{arg}: not readable")
+        raise _unreadable(f"{arg}: not readable", arg)
     if path.is_dir():
         real = os.path.realpath(path)
         if _has_class_files(path):
@@ -111,8 +117,8 @@ def _coordinate(arg: str, hashes: HashCache) -> Side:
     group, artifact, version = arg.split(":")
     jar = LOCAL_REPOSITORY / Path(*group.split(".")) / artifact / version / f"{artifact}-{version}.jar"
     if not jar.is_file():
-        raise ArtifactReadError(f"{arg}: not in the local Maven repository ({jar} is missing); downloading is not "
-                                "supported yet: pass the jar's path")
+        raise _unreadable(f"{arg}: not in the local Maven repository ({jar} is missing); downloading is not "
+                          "supported yet: pass the jar's path", arg)
     return Side(arg, jar.name, [_jar(jar, hashes)])
 
 
@@ -122,12 +128,12 @@ def _jdk_module(arg: str) -> Side:
     home, bang, module = arg[len("jrt:"):].partition("!")
     home_path = Path(os.path.expanduser(home))
     if not bang or not module:
-        raise ArtifactReadError(f"{arg}: a JDK module is written jrt:JDK_HOME!MODULE (jrt:/usr/lib/jvm/x!java.base)")
+        raise _unreadable(f"{arg}: a JDK module is written jrt:JDK_HOME!MODULE (jrt:/usr/lib/jvm/x!java.base)", arg)
     if not (home_path / "lib" / "modules").is_file():
-        raise ArtifactReadError(f"{arg}: {home} is not a JDK home (no lib/modules)")
+        raise _unreadable(f"{arg}: {home} is not a JDK home (no lib/modules)", arg)
     found = [a for a in jdk_artifacts(home_path) if a.name == module]
     if not found:
-        raise ArtifactReadError(f"{arg}: the JDK at {home} has no module {module}")
+        raise _unreadable(f"{arg}: the JDK at {home} has no module {module}", arg)
     return Side(arg, f"{module} ({home_path.name})", found)
 
 
@@ -136,7 +142,7 @@ def _jar(path: Path, hashes: HashCache) -> Artifact:
     try:
         key, size = hashes.jar_key(Path(real))
     except OSError as exc:
-        raise ArtifactReadError(f"{path}: {exc.strerror or exc}") from exc
+        raise _unreadable(f"{path}: {exc.strerror or exc}", path.name) from exc
     return Artifact("jar", real, path.name, key, f"jar:{real}", size)
 
 
@@ -216,6 +222,7 @@ def load_sides(sides: list[Side], cache: Path) -> ShardWrites:
     """Fills each side's compact surfaces: a surface file or a shard already in the cache is read, the rest are
     extracted in one JVM run and cached for next time (call `.wait()` on the answer before exiting). Raises
     ArtifactReadError naming the first artifact that cannot be read."""
+    from jdx.engine.diff.forms import type_ref
     from jdx.graph_schema.retention import mark_used
 
     header = surface_header()
@@ -236,18 +243,45 @@ def load_sides(sides: list[Side], cache: Path) -> ShardWrites:
                 meta[a.key] = (found[0], found[1])
     wanted = _from_shards(unread, cache, header, slots, meta) if unread else []
     writes = _extract(wanted, cache, header, slots, meta) if wanted else ShardWrites()
+    skipped = _unread_classes(sides, slots, meta)
     for side in sides:
         for a in side.artifacts:
-            side.surfaces.append(slots[a.key])
+            entries = slots[a.key]
+            side.surfaces.append([e for e in entries if e[0][0] not in skipped] if skipped else entries)
             classes, warnings = meta[a.key]
             side.classes += classes
             for code, entry, message in warnings:
                 detail = f"{entry}: {message}" if entry and entry not in message else message
+                if (name := _unread_class(code, entry)) in skipped:
+                    detail += f"; {type_ref(name)} was not compared (left out of both sides)"
                 side.warnings.append(Warning_(code, f"{a.name}: {detail}", a.name))
             if classes == 0:
                 side.warnings.append(Warning_("EMPTY_ARTIFACT", f"{a.name} holds no class files: an empty API",
                                               a.name))
     return writes
+
+
+# per-class warnings of a class file the extractor could not read (its entry named, no type row written)
+UNREAD_CLASS_CODES = ("CORRUPT_CLASS", "UNSUPPORTED_CLASS_VERSION", "ZIP_BOMB")
+
+
+def _unread_class(code: str, entry: str | None) -> str | None:
+    """The internal name a per-class warning's entry stands for (`p/B.class`, a multi-release variant's
+    `META-INF/versions/N/` dropped), or None for any other warning."""
+    if code not in UNREAD_CLASS_CODES or not entry or not entry.endswith(".class"):
+        return None
+    return re.sub(r"^META-INF/versions/\d+/", "", entry).removesuffix(".class")
+
+
+def _unread_classes(sides: list[Side], slots: dict, meta: dict) -> set[str]:
+    """Classes some artifact holds but could not read (a warning names the entry and the artifact has no class of
+    that name): left out of both sides, since a class one side could not read is neither removed nor added."""
+    out: set[str] = set()
+    for a in {a.key: a for side in sides for a in side.artifacts}.values():
+        names = {n for code, entry, _ in meta[a.key][1] if (n := _unread_class(code, entry)) is not None}
+        if names:
+            out |= names - {e[0][0] for e in slots[a.key]}
+    return out
 
 
 def _from_shards(artifacts: list[Artifact], cache: Path, header: bytes, slots: dict, meta: dict) -> list[Artifact]:
@@ -280,8 +314,7 @@ def _read(path: Path):
     try:
         return pq.ParquetFile(path, memory_map=True).read(columns=list(NEEDED_COLUMNS[path.stem]))
     except (OSError, pa.ArrowException) as exc:
-        raise ArtifactReadError(f"cached shard {path} is unreadable ({exc}); remove it or run jdx cache clear") \
-            from exc
+        raise _unreadable(f"cached shard {path} is unreadable ({exc}); remove it or run jdx cache clear") from exc
 
 
 def _extract(wanted: list[Artifact], cache: Path, header: bytes, slots: dict, meta: dict) -> ShardWrites:
@@ -303,7 +336,7 @@ def _extract(wanted: list[Artifact], cache: Path, header: bytes, slots: dict, me
             artifact = wanted[extracted.index]
             failure = next((w for w in extracted.warnings if w[0] == "ARTIFACT_READ_ERROR"), None)
             if failure is not None:
-                raise ArtifactReadError(f"cannot read {artifact.path}: {failure[2]}")
+                raise _unreadable(f"cannot read {artifact.path}: {failure[2]}", artifact.name)
             entries = compact_from_tables({name: extracted.tables[name] for name in NEEDED_TABLES})
             slots[artifact.key] = entries
             meta[artifact.key] = (extracted.classes, extracted.warnings)

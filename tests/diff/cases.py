@@ -222,6 +222,13 @@ CASES = [
     Case("annotation_default_removed", "ANNOTATION_DEFAULT_REMOVED",
          {"Cfg": RUNTIME + "public @interface Cfg { int v() default 1; }"},
          {"Cfg": RUNTIME + "public @interface Cfg { int v(); }"}),
+    # a method made more visible: a compiled subclass overriding it with the old access still links and runs, its
+    # source no longer compiles (weaker access); the JVM verdict is "links"
+    Case("method_visibility_widened", "METHOD_VISIBILITY_WIDENED",
+         {"W": "public class W { public W() {} protected int m() { return 1; } }"},
+         {"W": "public class W { public W() {} public int m() { return 1; } }"},
+         "new Sub().m();",
+         extra={"Sub": "class Sub extends p_method_visibility_widened.W { protected int m() { return 2; } }"}),
 ]
 
 JAVA_RULES_COVERED = sorted({c.rule for c in CASES})

@@ -181,6 +181,12 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
             out.append(make("RETURN_TYPE_CHANGED", f"{java_type(o.returns)} -> {java_type(n.returns)}"))
     if LEVELS[n.level] < LEVELS[o.level]:
         out.append(make("MEMBER_VISIBILITY_NARROWED", f"{o.level} -> {n.level}"))
+    elif LEVELS[n.level] > LEVELS[o.level] and overridable_with_access(o, old_type, sides[0]):
+        # JLS §8.4.8.3: an override (a static method's hiding) must not be less visible than what it overrides
+        how = "hides" if o.access & STATIC else "overrides"
+        out.append(make("METHOD_VISIBILITY_WIDENED",
+                        f"{o.level} -> {n.level}: a subclass outside the artifact that {how} it as {o.level} still "
+                        f"links and runs; recompiled, it no longer compiles (weaker access than {n.level})"))
     if o.access & STATIC and not n.access & STATIC:
         out.append(make("STATIC_TO_INSTANCE"))
     elif n.access & STATIC and not o.access & STATIC:
@@ -238,6 +244,15 @@ def overridable(m: Member, owner: TypeInfo, side: Surface) -> bool:
     if m.is_field:
         return True
     if m.access & STATIC or m.level == "private" or m.name == "<init>":
+        return False
+    return subclassable_outside(owner, side)
+
+
+def overridable_with_access(m: Member, owner: TypeInfo, side: Surface) -> bool:
+    """Whether a subclass outside the artifact could override method `m`, or hide it when static, with `m`'s own
+    access (so widening `m` leaves that subclass weaker than it): a method, not a constructor, not private, final
+    or synthetic (no source overrides a bridge), of a type outside code can subclass (`subclassable_outside`)."""
+    if m.is_field or m.name in ("<init>", "<clinit>") or m.level == "private" or m.access & FINAL or m.synthetic:
         return False
     return subclassable_outside(owner, side)
 
@@ -461,8 +476,8 @@ def inherited_member(surface: Surface, holder: str, m: Member, platform=None) ->
 
 
 __all__ = ["OBJECT", "Inherited", "compare_member", "find_inherited", "inherited_member", "supplies", "could_supply",
-           "annotation_findings", "deprecation", "kind_of", "is_enum_constant", "overridable", "subclassable_outside",
-           "outer_instance"]
+           "annotation_findings", "deprecation", "kind_of", "is_enum_constant", "overridable",
+           "overridable_with_access", "subclassable_outside", "outer_instance"]
 
 
 def _constant(field: Member) -> str:

@@ -37,6 +37,9 @@ _SUSPICIOUS = (
     # a static method made final: compiled subclasses hiding it still link and run (JLS §13.4.17); they no longer
     # compile
     "STATIC_METHOD_MADE_FINAL",
+    # a method made more visible (protected -> public): a compiled subclass overriding or hiding it with the old
+    # access still links and runs; recompiled, it no longer compiles (JLS §8.4.8.3, weaker access)
+    "METHOD_VISIBILITY_WIDENED",
 )
 _INFO = (
     "TYPE_ADDED", "SUPERTYPE_ADDED", "MEMBER_ADDED", "FINAL_REMOVED", "ABSTRACT_REMOVED", "ANNOTATION_ADDED",
