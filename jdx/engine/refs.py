@@ -286,7 +286,15 @@ class _RefParser:
         if body[after:].lstrip().startswith(":"):  # tolerate `(int) : String`
             after = n - len(body[after:].lstrip())
         if after < n and body[after] != ":":
-            self.descriptor(pos, fields)
+            try:
+                self.descriptor(pos, fields)
+            except RefSyntaxError as bad_descriptor:
+                try:  # a Java parameter list with something after it: say so, not "bad descriptor"
+                    self.param_list(pos + 1, close)
+                except RefSyntaxError:
+                    raise bad_descriptor from None
+                raise self.err(f"unexpected {_show(body[after:])} after the parameter list: expected ':ReturnType' "
+                               "or the end", after) from None
             return
         inner = body[pos + 1:close]
         if ";" in inner:  # a descriptor parameter list without return type: (Ljava/lang/Object;I)
