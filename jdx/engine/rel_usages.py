@@ -453,11 +453,26 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
               "symbol_kind": kinds_of_targets[0] if len(kinds_of_targets) == 1 else "member",
               "targets": [t.ref for t in targets],
               "kinds": list(kinds), "total": len(sites), "counts": dict(sorted(counts.items())),
-              "filter": opts.filter.describe(), "notes": _notes(symbol, kt, frozenset(wanted)), "groups": _groups(shown, totals),
+              "filter": opts.filter.describe(),
+              "notes": _notes(symbol, kt, frozenset(wanted)) + _inherited_note(symbol, sites), "groups": _groups(shown, totals),
               "_target_ids": [t.id for t in targets]}  # for the Kotlin view; the command drops it
     truncated = {"shown": len(shown), "total": len(sites), "hint": f"--limit {len(sites)}"} \
         if len(sites) > limit else None
     return result, warnings, truncated
+
+
+def _inherited_note(symbol: Symbol, sites: list[dict]) -> list[str]:
+    """A member asked through a type that only inherits it answers the declaration's usages (the JVM links a call
+    of `HttpURI#toString()` to `Object#toString()`): say so, and how many of them name the asked type."""
+    asked = (symbol.type_row or {}).get("id")
+    if symbol.is_type or not asked or any(t.id.split("#", 1)[0] == asked for t in symbol.targets):
+        return []
+    declared = sorted({t.id.split("#", 1)[0] for t in symbol.targets})
+    name = format_type(asked)
+    through = sum(1 for s in sites if s.get("via") == name)
+    return [f"{name} declares no {symbol.targets[0].ref.split('#', 1)[1].split('(', 1)[0]}: these are the usages of "
+            f"what it inherits from {', '.join(format_type(d) for d in declared)}; {through} of them call it through "
+            f"{name} (marked via {name})"]
 
 
 def overrides(store: GraphStore, text: str, filter: ArtifactFilter, limit: int | None) -> tuple[dict, dict | None]:

@@ -30,6 +30,11 @@ public enum Level {
     LOW { int weight() { return 1; } }, HIGH { int weight() { return 2; } }, PLAIN;
     int weight() { return 0; }
 }""",
+    "te/Sub.java": "package te;\npublic class Sub extends Counter { }",
+    "te/Use.java": """package te;
+class Use {
+    static void use(Counter c, Sub s) { c.add(1L); s.add(2L); s.add(3L); s.count(); }
+}""",
     "IsEnum.java": """public class IsEnum {
     public static void main(String[] a) throws Exception {
         for (String n : a) System.out.println(n + " " + Class.forName(n).isEnum());
@@ -81,6 +86,22 @@ def test_an_enum_constants_body_class_is_no_enum(svc, built):
         kind = svc.show(name).result["kind"]
         assert (kind == "enum") == (oracle[name] == "true"), (name, kind)
     assert oracle["te.Level"] == "true" and oracle["te.Level$1"] == "false"
+
+
+def test_a_member_asked_through_an_heir_says_whose_usages_these_are(svc, built):
+    """`usages te.Sub#add(long)` answers Counter#add's usages (the JVM links `s.add` to it): a note says Sub declares
+    no add and how many calls name Sub, as javap's call sites do."""
+    from jdx.engine.rel_usages import UsageOptions
+
+    out = subprocess.run(["javap", "-c", "-p", "-cp", str(built[1]), "te.Use"], capture_output=True, text=True,
+                         check=True).stdout
+    through = out.count("Method te/Sub.add:(J)V")
+    result = svc.usages("te.Sub#add(long)", UsageOptions()).result
+    assert result["symbol"] == "te.Counter#add(long)" and result["counts"] == {"call": out.count(".add:(J)V")}
+    assert result["notes"][-1] == ("te.Sub declares no add: these are the usages of what it inherits from "
+                                   f"te.Counter; {through} of them call it through te.Sub (marked via te.Sub)")
+    assert through == 2
+    assert not any("declares no" in n for n in svc.usages("te.Counter#add(long)", UsageOptions()).result["notes"])
 
 
 def test_signature_counts_a_same_named_field_apart(svc):
