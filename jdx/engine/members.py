@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from jdx.engine import descriptors as d
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.resolve import resolve_applied_type, resolve_type
-from jdx.errors import UsageError
+from jdx.errors import AmbiguousError, UsageError
 from jdx.graph_schema import queries
 from jdx.graph_schema.store import MEMO_ENTRIES, GraphStore
 
@@ -369,8 +369,14 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
     walk = _supertype_walk(store, target, applied) if opts.inherited else [(target, applied)]
     from_id = None
     if opts.from_type:
-        from_row = resolve_type(store, opts.from_type)
-        from_id = from_row["id"]
+        try:
+            from_id = resolve_type(store, opts.from_type)["id"]
+        except AmbiguousError as exc:  # `--from Map`: the one supertype of that name, not every `Map` of the workspace
+            supers = {row["id"] for row, _ in walk}
+            mine = [c for c in exc.candidates if d.fqn_to_internal(c.get("ref", "")) in supers]
+            if len(mine) != 1:
+                raise
+            from_id = d.fqn_to_internal(mine[0]["ref"])
         if from_id not in {row["id"] for row, _ in walk}:
             raise UsageError(f"--from {opts.from_type}: not a supertype of {format_type(target['id'])}")
     query_pkg = _package(target["id"])
@@ -493,6 +499,8 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
         "members": out,
         "collapsed": {"java.lang.Object": collapsed_object} if collapsed_object else {},
         "unresolved_supertypes": [format_type(u) for u in unresolved],
+        # `--from` a supertype none of whose members reaches the type unoverridden: say so, not a bare "0 shown"
+        **({"from_overridden": format_type(from_id)} if from_id and not out and not grep else {}),
         # a wildcard argument prints as written (`? extends java.lang.Number`), its capture in the members' texts
         **({"type_arguments": {k: d.render_type_arg(v.arg) if isinstance(v, d.CaptureVar) else d.render_type(v)
                                for k, v in applied.items()}} if applied else {}),

@@ -46,6 +46,9 @@ def members(r: dict, brief: bool, max_lines: int | None, grep: str | None) -> li
     lines = [line for line, _ in pairs]
     for owner, count in r["collapsed"].items():
         lines.append(f"+ {count} from {owner} (--from {owner} to expand)")
+    if r.get("from_overridden"):
+        lines.append(f"no member of {r['from_overridden']} is shown: each is overridden below it or filtered out; "
+                     "without --from, members lists them where they are declared")
     companion = r.get("kotlin_companion")
     if companion and not brief:  # its members are the companion's, listed apart (its field folds away)
         lines.append(f"companion object {companion['name']}: jdx members {shlex.quote(companion['ref'])}")

@@ -119,3 +119,23 @@ def test_in_without_a_glob_suggests_the_names_holding_it(svc):
         ArtifactFilter(include=["trial"]).check(Artifacts.of(svc.store()))
     assert [c["ref"] for c in err.value.candidates] == ["trial-e.jar"]
     assert err.value.hint == "a glob matches the whole name: --in '*trial*'"
+
+
+def test_from_a_simple_name_means_the_supertype_of_that_name(svc, jdx_home):
+    """`--from Map` on a type with one supertype named Map picks it, not every `Map` of the workspace (exit 2 with
+    javax.swing.text.html.Map listed); a supertype whose every member is overridden says so instead of "0 shown"."""
+    from jdx.engine.members import MemberOptions
+    from jdx.render.read import members
+
+    jdk = JdxService(Options(jdk=True, cache_dir=str(jdx_home / "cache")))
+    try:
+        store = jdk.store()
+        from jdx.engine.members import list_members
+        r = list_members(store, "java.util.concurrent.ConcurrentHashMap", MemberOptions(from_type="Map"))
+        assert r["members"] == [] and r["from_overridden"] == "java.util.Map"
+        assert members({**r, "artifact_name": "java.base"}, False, None, None)[0].startswith(
+            "no member of java.util.Map is shown: each is overridden below it")
+        clone = list_members(store, "java.util.concurrent.ConcurrentHashMap", MemberOptions(from_type="AbstractMap"))
+        assert [m["name"] for m in clone["members"]] == ["clone"] and "from_overridden" not in clone
+    finally:
+        jdk.close()
