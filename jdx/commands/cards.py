@@ -196,11 +196,25 @@ def _outline_cut(result: dict, req: OutlineRequest):
 @dataclass(frozen=True)
 class SignatureRequest(Request):
     query: str = argument("a member reference, e.g. 'java.util.HashMap#put'", "MEMBER")
+    include_synthetic: bool = option(False, "--include-synthetic", "also the bridges and synthetic overloads")
+    limit: int | None = option(None, "--limit", "show at most N overloads (default 50); the rest is counted",
+                               kind="int", minimum=1)
     view: str = _view()
 
 
 def run_signature(session, req: SignatureRequest):
-    return card(session, "member_signatures", req.query, req.view)
+    from jdx.engine import cards
+    from jdx.engine.answer import Answer
+    from jdx.engine.relations import check_limit
+    from jdx.engine.search_aliases import alias_misses
+
+    limit = check_limit(req.limit)
+    with alias_misses(session.store, req.query):  # a Kotlin type alias: not-found naming the class it expands to
+        result, warnings, provenance = cards.member_signatures(session.store(), req.query, req.view,
+                                                               req.include_synthetic, limit)
+    total = result["total"]
+    cut = {"shown": limit, "total": total, "hint": f"--limit {total}"} if total > limit else None
+    return Answer(result, warnings, truncated=cut, provenance=provenance)
 
 
 

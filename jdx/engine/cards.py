@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from jdx.engine import descriptors as d
 from jdx.engine.member_resolve import canonical_ref, collect, lookup
@@ -431,10 +431,15 @@ def outline_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Wa
 
 # --- signature -----------------------------------------------------------------------------------
 
-def member_signatures(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Warning_], list[dict]]:
+def member_signatures(store: GraphStore, text: str, opts=None, include_synthetic: bool = False,
+                      limit: int | None = None) -> tuple[dict, list[Warning_], list[dict]]:
     """Every overload a member reference names, with parameter names, generics (in the queried type's
-    terms), throws, annotations and annotation defaults."""
-    found = lookup(store, text)
+    terms), throws, annotations and annotation defaults; bridges and synthetic overloads too with
+    `include_synthetic`; the first `limit` (the result's `total` counts them all)."""
+    found = lookup(store, text, with_hidden=include_synthetic)
+    total = len(found.members)
+    if limit is not None and total > limit:
+        found = replace(found, members=found.members[:limit])
     full: dict[tuple[str, str, str], dict] = {}
     owners: dict[str, dict] = {}
     for owner in dict.fromkeys(e["declaring"] for e in found.members):
@@ -462,7 +467,7 @@ def member_signatures(store: GraphStore, text: str, opts=None) -> tuple[dict, li
         items.append(item)
         provenance.append(_provenance(e["ref"], owners[e["declaring"]], artifact,
                                       (row.get("first_line", -1), row.get("last_line", -1))))
-    result = {"type": format_type(found.target["id"]), "name": found.ref.member, "signatures": items,
+    result = {"type": format_type(found.target["id"]), "name": found.ref.member, "signatures": items, "total": total,
               "next": f"jdx outline {shlex.quote(items[0]['declaring'])}" if len(items) == 1 else None}
     if opts == "kotlin" and any(owners[e["declaring"]].get("kotlin") for e in found.members):
         from jdx.engine import kotlin_view

@@ -317,11 +317,14 @@ def _member_reading(text: str) -> tuple[SymbolRef, SymbolRef | None]:
     return readings[1], readings[0]
 
 
-def lookup(store: GraphStore, text: str, require_one: bool = False, include_hidden: bool = True) -> Lookup:
-    """Resolve a member reference; NotFoundError (with did-you-mean), AmbiguousError when `require_one`."""
+def lookup(store: GraphStore, text: str, require_one: bool = False, include_hidden: bool = True,
+           with_hidden: bool = False) -> Lookup:
+    """Resolve a member reference; NotFoundError (with did-you-mean), AmbiguousError when `require_one`. Hidden
+    members (bridges, synthetic ones) answer when no visible one matches (`include_hidden`), or beside the visible
+    ones (`with_hidden`: `signature --include-synthetic`)."""
     ref, type_reading = _member_reading(text)
     try:
-        return _lookup(store, ref, text, require_one, include_hidden)
+        return _lookup(store, ref, text, require_one, include_hidden, with_hidden)
     except NotFoundError:
         if type_reading is not None:
             try:
@@ -334,7 +337,8 @@ def lookup(store: GraphStore, text: str, require_one: bool = False, include_hidd
         raise
 
 
-def _lookup(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, include_hidden: bool) -> Lookup:
+def _lookup(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, include_hidden: bool,
+            with_hidden: bool = False) -> Lookup:
     try:
         target = resolve_type_ref(store, ref, text, near=NEAR_OWNERS)
     except AmbiguousError as exc:
@@ -359,8 +363,8 @@ def _lookup(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, inc
             member, ref = jvm, replace(ref, member=jvm)
             named = _named(visible, member)
     found = [e for e in named if _matches(ref, e)]
-    if not found and include_hidden:
-        found = [e for e in _named(hidden, member) if _matches(ref, e)]
+    if with_hidden or (not found and include_hidden):
+        found += [e for e in _named(hidden, member) if _matches(ref, e)]
     if not found:
         candidates, notes = _suggest(found_all, target, member, ref)
         if unresolved:

@@ -293,10 +293,12 @@ def _counted(items: list[dict]) -> str:
 def signature(r: dict) -> list[str]:
     items = r["signatures"]
     unnamed = _unnamed_marker(items)
-    if len(items) == 1:
+    cut = r.get("total", len(items)) > len(items)  # `--limit`: the header counts them all, the cut line says more
+    if len(items) == 1 and not cut:
         lines = [f"signature {items[0]['ref']}"]
     else:
-        lines = [f"signatures of {r['type']}#{r['name']} ({_counted(items)})"]
+        lines = [f"signatures of {r['type']}#{r['name']} ({r['total'] if cut else _counted(items)}"
+                 f"{' overloads' if cut else ''})"]
     current = r["type"]
     for s, text in zip(items, distinct_texts(items)):
         if s["declaring"] != current:

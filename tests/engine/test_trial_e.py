@@ -30,7 +30,8 @@ public enum Level {
     LOW { int weight() { return 1; } }, HIGH { int weight() { return 2; } }, PLAIN;
     int weight() { return 0; }
 }""",
-    "te/Sub.java": "package te;\npublic class Sub extends Counter { }",
+    "te/Sub.java": "package te;\npublic class Sub extends Counter implements Comparable<Sub> {\n"
+                  "    public int compareTo(Sub o) { return 0; }\n}",
     "te/Use.java": """package te;
 class Use {
     static void use(Counter c, Sub s) { c.add(1L); s.add(2L); s.add(3L); s.count(); }
@@ -139,3 +140,24 @@ def test_from_a_simple_name_means_the_supertype_of_that_name(svc, jdx_home):
         assert [m["name"] for m in clone["members"]] == ["clone"] and "from_overridden" not in clone
     finally:
         jdk.close()
+
+
+def test_signature_include_synthetic_and_limit(svc, built):
+    """spec §7.2: `signature <member> [--include-synthetic --limit]`. javac's bridge `compareTo(Object)` shows with the
+    flag (javap: ACC_BRIDGE, ACC_SYNTHETIC), never without; `--limit` cuts the overloads and states the cut."""
+    from jdx.commands.cards import SignatureRequest, run_signature
+    from jdx.render.cards import signature
+
+    out = subprocess.run(["javap", "-p", "-v", "-cp", str(built[1]), "te.Sub"], capture_output=True, text=True,
+                         check=True).stdout
+    assert "compareTo(java.lang.Object);" in out and "ACC_BRIDGE, ACC_SYNTHETIC" in out
+    plain = run_signature(svc, SignatureRequest(query="te.Sub#compareTo"))
+    assert [x["ref"] for x in plain.result["signatures"]] == ["te.Sub#compareTo(te.Sub)"]
+    both = run_signature(svc, SignatureRequest(query="te.Sub#compareTo", include_synthetic=True))
+    assert [x["ref"] for x in both.result["signatures"]] == ["te.Sub#compareTo(te.Sub)",
+                                                             "te.Sub#compareTo(java.lang.Object)"]
+    cut = run_signature(svc, SignatureRequest(query="te.Counter#add", limit=1))
+    assert len(cut.result["signatures"]) == 1 and cut.result["total"] == 2
+    assert cut.truncated == {"shown": 1, "total": 2, "hint": "--limit 2"}
+    assert signature(cut.result)[0] == "signatures of te.Counter#add (2 overloads)"
+    assert run_signature(svc, SignatureRequest(query="te.Counter#add")).truncated is None
