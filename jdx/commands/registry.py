@@ -99,12 +99,13 @@ class Command:
     forwarded: bool = True  # a one-shot CLI call goes to a running daemon (diff: no, spec §7.7)
 
 
-def renderer(module: str, function: str) -> Callable[[dict, Any], list[str]]:
+def renderer(module: str, function: str, brief: bool = False) -> Callable[[dict, Any], list[str]]:
     """A text renderer `jdx.render.<module>.<function>(result)`, imported on first use (the thin client never pays
-    for renderers it does not print)."""
+    for renderers it does not print); `brief`: it also takes the request's `--brief` (bare rows)."""
 
-    def render(result: dict, _request) -> list[str]:
-        return getattr(importlib.import_module(f"jdx.render.{module}"), function)(result)
+    def render(result: dict, request) -> list[str]:
+        fn = getattr(importlib.import_module(f"jdx.render.{module}"), function)
+        return fn(result, brief=bool(getattr(request, "brief", False))) if brief else fn(result)
 
     return render
 

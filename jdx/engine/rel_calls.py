@@ -1,7 +1,8 @@
 """`callers` and `calls` (spec §7.3): incoming and outgoing call trees with `--depth`, cycle-safe.
 
-The trees grow on demand (`TreeWalk.load`): only methods that will be shown are expanded, one query
-per expanded method, so `--depth 5` stays bounded by `--limit` in time and output. Virtual dispatch is
+The trees fill level by level (`_LevelWalk`): `--limit` keeps every direct caller before any caller's caller
+(spec §8.3: the deepest entries go first), and the graph grows on demand, one batch of methods at a time, so
+`--depth 5` stays bounded by `--limit` in time and output. Virtual dispatch is
 explicit: an INVOKES edge names the declaration the JVM links (`via` the subtype named at the call
 site); `calls` shows that declaration, and `callers` of an overridable method lists calls through its
 declaring type and the subtypes that inherit it, never the callers of its overrides. In the Kotlin view the
@@ -14,7 +15,8 @@ and `calls` of the copy are the part's calls; `--view jvm` keeps the copy and th
 Lambdas are their writer's code both ways: `calls foo` lists the calls in the lambda bodies `foo` hands over (javac's,
 kotlinc 2's) and, in the Kotlin view, in the Kotlin lambda classes it writes, marked in lambda, exactly the sites
 `callers` gives to `foo` (foo is among `callers X` iff X is among `calls foo`); a lambda class's plumbing (constructor,
-bridges, a suspend lambda's `create`/`invoke`) and a continuation resuming its function are neither's.
+bridges, a suspend lambda's `create`/`invoke`) and a continuation resuming its function are neither's. Asked
+about a lambda body itself, `callers` lists its writer (the handle edge, the only way in), marked `lambda_writer`.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from jdx.engine.kotlin_hits import KotlinSites, has_kotlin, kotlin_sites, throug
 from jdx.engine.kotlin_view import member_kotlin, member_ref
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_type
-from jdx.engine.relations import (ArtifactFilter, Artifacts, TreeWalk, check_depth, check_limit, is_bridge,
+from jdx.engine.relations import (ArtifactFilter, Artifacts, check_depth, check_limit, is_bridge,
                                   is_lambda, kotlin_lambda_code, kotlin_lambda_plumbing, kotlin_lambda_writers,
                                   lambda_writers, method_ref, resolve_symbol, rows_by_ids, sort_key, split_method_id,
                                   twin_ids)
@@ -66,18 +68,23 @@ class _CallGraph:
         self.rows[row[prefix + "id"]] = row if prefix == "c_" else \
             {"c_" + k[len(prefix):]: v for k, v in row.items() if k.startswith(prefix)}
 
-    def add(self, parent: str, child: str, line: int, kind: str, via: str | None, in_lambda: bool) -> None:
+    def add(self, parent: str, child: str, line: int, kind: str, via: str | None, in_lambda: bool,
+            writes: bool = False) -> None:
+        """One site; `writes`: the handle edge of a lambda body's writer, shown as the body's caller."""
         if not self.g.has_edge(parent, child):
-            self.g.add_edge(parent, child, lines=set(), kinds=set(), via=set(), in_lambda=False, method_ref=False,
-                            direct_lines=set(), lambda_lines=set())
+            self.g.add_edge(parent, child, lines=set(), kinds=set(), via=set(), in_lambda=False, writes=False,
+                            direct_lines=set(), lambda_lines=set(), handle_lines=set())
         e = self.g.edges[parent, child]
-        e["lines"].add(line if line is not None else -1)
-        (e["lambda_lines"] if in_lambda else e["direct_lines"]).add(line if line is not None else -1)
+        line = line if line is not None else -1
+        e["lines"].add(line)
+        (e["lambda_lines"] if in_lambda else e["direct_lines"]).add(line)
+        if kind == "handle":
+            e["handle_lines"].add(line)
         e["kinds"].add(kind)
         if via:
             e["via"].add(via)
         e["in_lambda"] = e["in_lambda"] or in_lambda
-        e["method_ref"] = e["method_ref"] or kind == "handle"
+        e["writes"] = e["writes"] or writes
 
     def order(self, node: str) -> tuple:
         row = self.rows.get(node)
@@ -89,20 +96,36 @@ class _CallGraph:
         row = self.rows[child]
         out = {"method": method_ref(row, "c_"), "id": child, "artifact": self.arts.name(row["c_artifact"]),
                "lines": sorted(data["lines"]), "kinds": sorted(data["kinds"])}
-        for key in ("in_lambda", "method_ref"):
-            if data[key]:
-                out[key] = True
+        if data["in_lambda"]:
+            out["in_lambda"] = True
         if data["in_lambda"] and data["direct_lines"]:  # called directly and in a lambda: which lines are in one
             out["lambda_lines"] = sorted(data["lambda_lines"])
+        if data["writes"]:
+            out["lambda_writer"] = True
+        elif data["handle_lines"]:
+            out["method_ref"] = True
+            if data["kinds"] != {"handle"}:  # also invoked: which lines are method references
+                out["method_ref_lines"] = sorted(data["handle_lines"])
         if data["via"]:
             out["via"] = sorted(data["via"])
         if row.get("c_external"):
             out["external"] = True
         if row.get("c_access") is not None and is_bridge(row, "c_"):
             out["bridge"] = True
+        elif _is_accessor(row):
+            out["accessor"] = True
         if child in self.parts and self.parts[child] in self.rows:
             out["part"] = method_ref(self.rows[self.parts[child]], "c_")
         return out
+
+
+def _is_accessor(row: dict) -> bool:
+    """A synthetic accessor: the static `access$NNN` javac before 11 writes for a nested class's use of a private
+    member (kotlinc's `access$foo` alike), a method no source declares, so a caller list says what it is."""
+    access = row.get("c_access") or 0
+    name = split_method_id(row["c_id"])[1]
+    both = ACC["synthetic"] | ACC["static"]
+    return name.startswith("access$") and access & both == both
 
 
 _TWIN_ROLES = {"method": "facade", "facade": "method", "getter": "getter", "setter": "setter", "default": "default"}
@@ -163,7 +186,11 @@ def _twin_rows(rows: list[dict], pairs: dict[str, tuple[str, str]], ids: list[st
     return out
 
 
-def _callers_loader(cg: _CallGraph, flt: ArtifactFilter, view: str = "kotlin"):
+def _callers_loader(cg: _CallGraph, flt: ArtifactFilter, view: str = "kotlin",
+                    roots: frozenset[str] = frozenset()):
+    """`roots`: the methods asked about; one that is a lambda body has its writer as caller (a body elsewhere in
+    the tree is its writer's code, never a node)."""
+
     def load(ids: list[str]) -> None:
         kt = kotlin_sites(cg.store, ids) if view == "kotlin" else None
         stubs = kt.stubs if kt is not None else {}
@@ -190,7 +217,8 @@ def _callers_loader(cg: _CallGraph, flt: ArtifactFilter, view: str = "kotlin"):
         cg.remember_ids(sorted(set(folds.values())))
         for r in sorted(rows, key=lambda r: (stubs.get(r["target"], r["target"]), r["c_id"], r["line"] or -1)):
             target_row = cg.rows.get(r["target"])
-            if r["kind"] == "handle" and target_row is not None and is_lambda(target_row, "c_"):
+            writes = r["kind"] == "handle" and target_row is not None and is_lambda(target_row, "c_")
+            if writes and r["target"] not in roots:
                 continue  # handing over a lambda body: the body is its writer's code (`calls` descends into it)
             if r["target"] in plumbing and r["target"].split("#", 1)[0] != r["c_id"].split("#", 1)[0]:
                 continue  # constructing a Kotlin lambda class: no code of the lambda runs
@@ -212,8 +240,18 @@ def _callers_loader(cg: _CallGraph, flt: ArtifactFilter, view: str = "kotlin"):
             target, via = stubs.get(r["target"], r["target"]), [format_type(r["via"])] if r["via"] else []
             if r["target"] in stubs:  # a Kotlin caller omitting a defaulted argument calls the `$default` stub
                 via.append(through_name(r["target"]))
-            cg.add(target, caller_id, r["line"], r["kind"], ", ".join(via), in_lambda)
+            cg.add(target, caller_id, r["line"], r["kind"], ", ".join(via), in_lambda, writes)
     return load
+
+
+def _facade_parts(cg: _CallGraph, ids) -> dict[str, str]:
+    """The part's method -> the multi-file facade's copy, for the copies among `ids`, noted in `cg.parts` (the
+    copy is shown, its code is the part's)."""
+    parts = {pair[1]: pair[0] for m, pair in _facade_twins(cg.store, ids).items() if m == pair[0]}
+    for part, facade in parts.items():
+        cg.parts[facade] = part
+    cg.remember_ids(sorted(parts))
+    return parts
 
 
 def _calls_loader(cg: _CallGraph, flt: ArtifactFilter, external_only: bool, view: str = "kotlin"):
@@ -228,12 +266,9 @@ def _calls_loader(cg: _CallGraph, flt: ArtifactFilter, external_only: bool, view
         own_class: dict[str, str] = {}  # a method of a Kotlin lambda class -> the class: its calls into it are its own
         resumed: dict[str, tuple] = {}  # a continuation's method -> the suspend function it resumes (and its copy)
         # a multi-file facade's copy only calls its part's method: the part's calls are the copy's (one hop)
-        parts = {} if not kotlin else {
-            pair[1]: pair[0] for m, pair in _facade_twins(cg.store, ids).items() if m == pair[0]}
+        parts = _facade_parts(cg, ids) if kotlin else {}
         for part, facade in parts.items():
             owner.setdefault(part, facade)
-            cg.parts[facade] = part
-        cg.remember_ids(sorted(parts))
         pending = sorted(set(owner))
         while pending:
             for m, e in sorted(kotlin_lambda_code(cg.store, pending).items()) if kotlin else ():
@@ -270,6 +305,111 @@ def _calls_loader(cg: _CallGraph, flt: ArtifactFilter, external_only: bool, view
                 cg.add(src, target, r["line"], r["kind"], format_type(r["via"]) if r["via"] else None,
                        in_lambda.get(source, False))
     return load
+
+
+_COUNT_LOADS = 50  # methods counting may load at least (the default --limit's worth), so small trees count out
+
+
+class _LevelWalk:
+    """The trees below `roots`, filled breadth first: `limit` entries, every level-1 entry (of all roots) before any
+    level-2 one, so the limit drops the deepest entries first (spec §8.3). `load` grows the graph on demand, in
+    batches of the methods a level expands, as many as the room left needs. A method is expanded once, where the
+    walk first meets it (nearest a root; `seen`, with `seen_below` when that place prints below, elsewhere), an
+    edge back to an ancestor says `cycle`. Past the limit the walk goes on counting without building entries, so
+    `total` is the tree's, unless counting it out would load more than `limit` (at least `_COUNT_LOADS`) further
+    methods, ~1.5 ms each on the JDK: it stops as soon as the methods waiting to be loaded outnumber what is left
+    of that budget, so time stays bounded by --limit, not by the tree. Then `total` is `at_least`, and `complete`
+    holds the levels counted whole."""
+
+    def __init__(self, graph: nx.DiGraph, order, load, limit: int, depth: int | None):
+        self.graph, self.order, self.load, self.limit, self.depth = graph, order, load, limit, depth
+        self.shown = self.total = 0
+        self.counting = 0  # methods loaded only to count
+        self.at_least = False
+        self.complete: tuple[int, int] = (0, 0)  # (levels counted whole, entries in them)
+        self.loaded: set[str] = set()
+
+    def _ensure(self, nodes: list[str]) -> None:
+        todo = sorted(n for n in set(nodes) if n not in self.loaded)
+        if todo:
+            self.loaded.update(todo)
+            self.load(todo)
+
+    def walk(self, roots: list[str], make, prepare=None) -> tuple[dict[str, list[dict]], dict[str, int]]:
+        """({root: its tree entries}, {root: its level-1 entries the limit left out});
+        `make(parent, child, edge_data)` builds each entry's payload once the walk is done, after
+        `prepare(the shown methods it expanded)`: the limit may have ended the walk before it loaded them."""
+        roots = list(dict.fromkeys(roots))
+        trees: dict[str, list[dict]] = {r: [] for r in roots}
+        cut = dict.fromkeys(roots, 0)
+        expanded = set(roots)
+        made: list[tuple[dict, str, str]] = []
+        self._ensure(roots)
+        level: list[tuple[str, str, tuple, list | None]] = [(r, r, (r,), trees[r]) for r in roots]
+        depth = 1
+        while level and not self.at_least:
+            deeper = self.depth is None or depth < self.depth
+            nxt = []
+            for i, (root, node, path, out) in enumerate(level):
+                if node not in self.loaded:  # the next batch: as many as the room left can show, or to count
+                    room = self.limit - self.shown
+                    todo = [n for _r, n, _p, _o in level[i:] if n not in self.loaded]
+                    budget = max(self.limit, _COUNT_LOADS) - self.counting
+                    if room <= 0 and len(todo) + len(nxt) > budget:
+                        self.at_least = True  # the tree cannot be counted out within the budget: do not start
+                        break
+                    batch = todo[:room if room > 0 else budget]
+                    self.counting += len(batch) if room <= 0 else 0
+                    self._ensure(batch)
+                for child in sorted(self.graph.successors(node), key=self.order) if node in self.graph else ():
+                    self.total += 1
+                    expand = deeper and child not in path and child not in expanded
+                    if expand:
+                        expanded.add(child)
+                    if self.shown >= self.limit:
+                        cut[root] += depth == 1
+                        if expand:
+                            nxt.append((root, child, path + (child,), None))
+                        continue
+                    self.shown += 1
+                    entry: dict = {}
+                    made.append((entry, node, child))
+                    if child in path:
+                        entry["cycle"] = True
+                    elif expand:
+                        entry["children"] = []
+                        nxt.append((root, child, path + (child,), entry["children"]))
+                    elif child in expanded:
+                        entry["seen"] = True
+                    out.append(entry)
+            if not self.at_least:
+                self.complete = (depth, self.total)
+            level, depth = nxt, depth + 1
+        if prepare is not None:
+            prepare(sorted({child for e, _n, child in made if "children" in e}))
+        for entry, node, child in made:  # the payload first, then the walk's marks
+            marks = dict(entry)
+            entry.clear()
+            entry.update(make(node, child, self.graph.edges[node, child]), **marks)
+        _mark_seen_below(roots, trees)
+        return trees, cut
+
+
+def _mark_seen_below(roots: list[str], trees: dict[str, list[dict]]) -> None:
+    """`seen_below` on a `seen` entry whose expansion prints below it (the walk expands a method nearest a root,
+    which may be in a later branch)."""
+    order: list[dict] = []
+    expanded_at: dict[str, int] = {}
+    for r in roots:
+        expanded_at.setdefault(r, len(order))
+        order.append({"id": r})
+        for e in _entries(trees[r]):
+            if "children" in e:
+                expanded_at[e["id"]] = len(order)
+            order.append(e)
+    for i, e in enumerate(order):
+        if e.get("seen") and expanded_at.get(e["id"], -1) > i:
+            e["seen_below"] = True
 
 
 def _entries(entries: list[dict]):
@@ -341,14 +481,20 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
     cg = _CallGraph(store, arts)
     for r in rows_by_ids(store, q.METHODS_BY_IDS, [t.id for t in symbol.targets]):
         cg.remember(r, "")
-    load = _callers_loader(cg, opts.filter, opts.view) if direction == "in" else \
+    roots = [t.id for t in symbol.targets]
+    load = _callers_loader(cg, opts.filter, opts.view, frozenset(roots)) if direction == "in" else \
         _calls_loader(cg, opts.filter, opts.external_only, opts.view)
-    walk = TreeWalk(cg.g, cg.order, load, limit, depth)
+    walk = _LevelWalk(cg.g, cg.order, load, limit, depth)
+    # a shown callee the limit kept from being loaded: which facade copies are among those expanded
+    prepare = (lambda ids: _facade_parts(cg, ids)) if direction == "out" and opts.view == "kotlin" else None
+    walked, cut = walk.walk(roots, cg.entry, prepare)
     trees, notes = [], []
     for t in symbol.targets:
         row = cg.rows[t.id]
         trees.append({"method": method_ref(row, "c_"), "id": t.id, "artifact": arts.name(row["c_artifact"]),
-                      "tree": walk.walk(t.id, cg.entry)})
+                      "tree": walked[t.id]})
+        if cut[t.id]:  # direct callers (callees) of this root the limit left out: never read as "none"
+            trees[-1]["not_shown"] = cut[t.id]
         note = _dispatch_note(store, row, t.ref) if direction == "in" else _bodyless_note(row, t.ref)
         if note:
             notes.append(note)
@@ -370,7 +516,12 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
               "notes": notes, "roots": trees}
     truncated = None
     if walk.shown < walk.total:
-        hint = f"--limit {walk.total}" + (" or a smaller --depth; deeper levels were not walked"
-                                          if walk.lower_bound else "")
-        truncated = {"shown": walk.shown, "total": walk.total, "hint": hint}
+        truncated = {"shown": walk.shown, "total": walk.total, "hint": f"--limit {walk.total}"}
+        if walk.at_least:
+            levels, within = walk.complete
+            noun = "caller" if direction == "in" else "callee"
+            truncated["at_least"] = True
+            truncated["hint"] = f"at least {walk.total}, deeper levels not all counted; " + (
+                f"--depth {levels} --limit {within} shows every {noun} to depth {levels}" if within > walk.shown
+                else f"--limit {walk.total} or a smaller --depth shows more")
     return result, truncated

@@ -1,6 +1,7 @@
 """Text renderings of the relationship graph (spec §8.1: two-space indent, leading kind words, markers
 instead of box drawing; `…(cycle)` where a tree meets an ancestor, `(seen above)` where it meets a node
-already expanded)."""
+expanded elsewhere). `brief` (`--brief`): the rows only, one indent less, no header, notes or `next:`; the
+section and group labels a row cannot be read without stay, and so does every line saying what a limit cut."""
 
 from __future__ import annotations
 
@@ -19,18 +20,24 @@ def _markers(e: dict) -> str:
         out.append(f"(in lambda: line {', '.join(str(n) for n in e['lambda_lines'] if n >= 0) or '?'})")
     elif e.get("in_lambda"):
         out.append("(in lambda)")
-    if e.get("method_ref"):
+    if e.get("lambda_writer"):  # the queried lambda body's writer: its invokedynamic hands the body over
+        out.append("(writes this lambda)")
+    if e.get("method_ref_lines"):  # also invoked: which lines are method references
+        out.append(f"(method-ref: line {', '.join(str(n) for n in e['method_ref_lines'] if n >= 0) or '?'})")
+    elif e.get("method_ref"):
         out.append("(method-ref)")
     if e.get("external") and e.get("artifact") != "(external)":  # the artifact column says it already
         out.append("(external)")
     if e.get("bridge"):
         out.append("(compiler bridge)")
+    if e.get("accessor"):
+        out.append("(synthetic accessor)")
     if e.get("part"):  # a multi-file facade's copy: the code, and the lines, are its part's
         out.append(f"(code in {e['part'].split('#', 1)[0].rsplit('.', 1)[-1]})")
     if "inline" in e.get("kinds", ()):
         out.append("(inlined)")  # kotlinc copied an inline function's body into the caller (its SMAP says where)
     if e.get("seen"):
-        out.append("(seen above)")
+        out.append("(seen below)" if e.get("seen_below") else "(seen above)")
     if e.get("cycle"):
         out.append("…(cycle)")
     return ("  " + " ".join(out)) if out else ""
@@ -63,38 +70,48 @@ def _type_tree(entries: list[dict], indent: int, down: bool, lines: list[str]) -
         _type_tree(e.get("children", []), indent + 1, down, lines)
 
 
-def hierarchy(r: dict) -> list[str]:
-    lines = [f"{_named(r, r['type'], r['kind'])}  {r['artifact']}"]
+def hierarchy(r: dict, brief: bool = False) -> list[str]:
+    both = "up" in r and "down" in r  # brief keeps the arrows only where the two trees would run together
+    lines = [] if brief else [f"{_named(r, r['type'], r['kind'])}  {r['artifact']}"]
     for direction, arrow, title in (("up", "↑", "supertypes"), ("down", "↓", "subtypes in workspace")):
         if direction not in r:
             continue
-        lines.append(f"  {arrow} {title} ({r[direction + '_count']})")
-        if not r[direction]:
-            lines.append("    (none)")
-        _type_tree(r[direction], 2, direction == "down", lines)
+        if not brief:
+            lines.append(f"  {arrow} {title} ({r[direction + '_count']})")
+            if not r[direction]:
+                lines.append("    (none)")
+        elif both:
+            lines.append(f"{arrow} {title}")
+        _type_tree(r[direction], (1 if both else 0) if brief else 2, direction == "down", lines)
     return lines
 
 
-def implementors(r: dict) -> list[str]:
-    lines = [f"implementors of {_named(r, r['type'], r['kind'])}: {r['count']}"]
-    if not r["implementors"]:
+def implementors(r: dict, brief: bool = False) -> list[str]:
+    lines = [] if brief else [f"implementors of {_named(r, r['type'], r['kind'])}: {r['count']}"]
+    if not r["implementors"] and not brief:
         lines.append("  (none in workspace)")
     for e in map(_as_copy, r["implementors"]):
-        lines.append(f"  {_named(e, e['type'], e['kind'])}  {e['artifact']}  {', '.join(e['supertypes'])}"
-                     + _markers(e))
+        lines.append(("" if brief else "  ") + f"{_named(e, e['type'], e['kind'])}  {e['artifact']}  "
+                     f"{', '.join(e['supertypes'])}" + _markers(e))
     return lines
 
 
-def overrides(r: dict) -> list[str]:
+def overrides(r: dict, brief: bool = False) -> list[str]:
+    """brief: the method's line only when there are several (one per overload), the two sections' labels kept."""
     lines: list[str] = []
+    pad = "  " if brief and len(r["methods"]) > 1 else ""
     for m in r["methods"]:
-        lines.append(_named(m, m["method"], "method"))
-        lines.append("  overrides:" + ("" if m["overrides"] else " (none)"))
+        if not brief:
+            lines.append(_named(m, m["method"], "method"))
+            pad = "  "
+        elif pad:
+            lines.append(m["method"])
+        lines.append(f"{pad}overrides:" + ("" if m["overrides"] else " (none)"))
         for o in m["overrides"]:
-            lines.append(f"    {_named(o, o['method'])}  {o['artifact']}" + _override_marks(o, "in a subclass"))
-        lines.append(f"  overridden by ({m['overridden_by_count']}):" + ("" if m["overridden_by"] else " (none)"))
+            lines.append(f"{pad}  {_named(o, o['method'])}  {o['artifact']}" + _override_marks(o, "in a subclass"))
+        lines.append(f"{pad}overridden by ({m['overridden_by_count']}):" + ("" if m["overridden_by"] else " (none)"))
         for o in m["overridden_by"]:
-            lines.append(f"    {_named(o, o['method'])}  {o['artifact']}"
+            lines.append(f"{pad}  {_named(o, o['method'])}  {o['artifact']}"
                          + _override_marks(o, "inherited by a subclass"))
     return lines
 
@@ -123,28 +140,34 @@ def _site_text(s: dict, many_targets: bool) -> str:
     return text
 
 
-def usages(r: dict) -> list[str]:
-    counts = ", ".join(f"{k} {n}" for k, n in r["counts"].items())
-    head = f"usages of {_named(r, r['symbol'], r['symbol_kind'])}: {r['total']}" + (f" ({counts})" if counts else "")
-    if len(r["targets"]) > 1:
-        head += f" across {len(r['targets'])} " + ("overloads" if r["symbol_kind"] != "member" else "members")
-    lines = [head + (f"  [{r['filter']}]" if r["filter"] else "")]
-    lines.extend(f"  note: {n}" for n in r["notes"])
+def usages(r: dict, brief: bool = False) -> list[str]:
+    """brief: the caller rows (and any context asked for) without the artifact groups, whose name each row's
+    caller carries."""
     many = len(r["targets"]) > 1
+    pad = "" if brief else "  "
+    lines: list[str] = []
     for g in r["groups"]:
         shown = "" if g["count"] == g["total"] else f", {g['count']} shown"
-        lines.append(f"{g['artifact']} ({g['total']}{shown})")
+        if not brief:
+            lines.append(f"{g['artifact']} ({g['total']}{shown})")
         for c in g["callers"]:
-            lines.append(f"  {_named(c, c['caller'])}{'  (compiler bridge)' if c.get('bridge') else ''}  "
+            lines.append(f"{pad}{_named(c, c['caller'])}{'  (compiler bridge)' if c.get('bridge') else ''}  "
                          + ", ".join(_site_text(s, many) for s in c["sites"]))
             for s in c["sites"]:
                 if s.get("context"):
                     ctx = s["context"]
-                    lines.append(f"    {ctx['file']}:{ctx['lines'][0]}-{ctx['lines'][1]}" + (
+                    lines.append(f"{pad}  {ctx['file']}:{ctx['lines'][0]}-{ctx['lines'][1]}" + (
                         f"  ({ctx['label']}, lines of the decompiled text)   ⚠ reconstructed"
                         if ctx.get("reconstructed") else ""))
-                    lines.extend(f"    {'>' if n == ctx['focus'] else ' '}{n:>5}  {t}"
+                    lines.extend(f"{pad}  {'>' if n == ctx['focus'] else ' '}{n:>5}  {t}"
                                  for n, t in enumerate(ctx["text"], ctx["first_line"]))
+    if brief:
+        return lines
+    counts = ", ".join(f"{k} {n}" for k, n in r["counts"].items())
+    head = f"usages of {_named(r, r['symbol'], r['symbol_kind'])}: {r['total']}" + (f" ({counts})" if counts else "")
+    if many:
+        head += f" across {len(r['targets'])} " + ("overloads" if r["symbol_kind"] != "member" else "members")
+    lines[:0] = [head + (f"  [{r['filter']}]" if r["filter"] else "")] + [f"  note: {n}" for n in r["notes"]]
     if not r["groups"] and r["total"] == 0:
         lines.append("  (no usages in workspace)")
     if r["total"] and r["symbol_kind"] in ("method", "constructor") and len(r["targets"]) == 1:
@@ -164,13 +187,27 @@ def _call_tree(entries: list[dict], indent: int, parent_artifact: str, lines: li
         _call_tree(e.get("children", []), indent + 1, e["artifact"], lines)
 
 
-def call_tree(r: dict) -> list[str]:
+def call_tree(r: dict, brief: bool = False) -> list[str]:
+    """A root whose direct entries `--limit` left out says so, never `(none in workspace)`; brief keeps a bare root
+    line only when there are several (the overloads of a name), so each tree stays attributable."""
     lines: list[str] = []
+    several = len(r["roots"]) > 1
+    noun = "callers" if r["direction"] == "callers" else "callees"
     for root in r["roots"]:
-        lines.append(f"{r['direction']} of {_named(root, root['method'])}  {root['artifact']}  (depth {r['depth']})"
-                     + (f"  [{r['filter'].strip()}]" if r["filter"].strip() else ""))
-        if not root["tree"]:
+        indent = 1 if not brief or several else 0
+        if not brief:
+            lines.append(f"{r['direction']} of {_named(root, root['method'])}  {root['artifact']}  (depth {r['depth']})"
+                         + (f"  [{r['filter'].strip()}]" if r["filter"].strip() else ""))
+        elif several:
+            lines.append(root["method"])
+        cut = root.get("not_shown", 0) if several else 0  # one root: the answer's own truncation line says it
+        if not root["tree"] and not root.get("not_shown") and not brief:
             lines.append("  (none in workspace)")
-        _call_tree(root["tree"], 1, root["artifact"], lines)
-    lines.extend(f"note: {n}" for n in r["notes"])
+        _call_tree(root["tree"], indent, root["artifact"], lines)
+        if cut:
+            what = f"{cut} direct {noun if cut > 1 else noun[:-1]}"
+            lines.append("  " * indent + (f"… {what} more past --limit" if root["tree"]
+                                          else f"(not shown: its {what} {'are' if cut > 1 else 'is'} past --limit)"))
+    if not brief:
+        lines.extend(f"note: {n}" for n in r["notes"])
     return lines

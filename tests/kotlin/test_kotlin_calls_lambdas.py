@@ -99,8 +99,11 @@ def test_kotlin2_lambda_bodies(jstore):
 
     assert _calls(jstore, "kl.K#lint") == {
         "kl.K#target(java.lang.String)": ([line("return target(s);"), line("return target(s) + 1;")], True)}
-    # handing a body over is no call: the body is the writer's code, so the writer is not its caller either
-    assert _tree(jstore, "kl.K#lint$lambda$1", "in") == _tree(jstore, "kl.K#lint$lambda$1$lambda$2", "in") == []
+    # handing a body over is no call, but asked about a body, its writer is the only way in: the caller, so marked
+    for body, handle in (("lint$lambda$1", "return K::lint$lambda$1;"),
+                         ("lint$lambda$1$lambda$2", "inner = K::lint$lambda$1$lambda$2;")):
+        assert [(e["method"], e["lines"], e.get("lambda_writer")) for e in _tree(jstore, f"kl.K#{body}", "in")] == [
+            ("kl.K#lint()", [line(handle)], True)]
     # a public method that only looks like a body is its own caller
     assert _calls(jstore, "kl.K#lint$lambda$named") == {"kl.K#target(java.lang.String)": ([line('target("x")')],
                                                                                           False)}
