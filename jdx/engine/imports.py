@@ -7,8 +7,8 @@ from __future__ import annotations
 import shlex
 
 from jdx.engine import descriptors as d
-from jdx.engine.kotlin_toplevel import (importable_members, java_imports, jvm_names, kotlin_decls, kotlin_imports,
-                                       member_decls, member_import, top_level, top_level_decls, top_level_import)
+from jdx.engine.kotlin_toplevel import (importable_members, jvm_names, kotlin_decls, kotlin_imports, member_decls,
+                                       member_import, top_level, top_level_decls, top_level_import)
 from jdx.engine.ranking import internal_packages, is_jdk_internal, symbol_key
 from jdx.engine.refs import format_type
 from jdx.engine.search_index import index_for
@@ -66,9 +66,50 @@ def imports(store: GraphStore, text: str) -> tuple[dict, list[Warning_]]:
         members = member_decls(store, member, owners) if owners is None or owners else []
         if members:
             return member_import(store, text, members)
+        aliases = _aliases(store, text)
+        if aliases:
+            return _alias_import(store, text, aliases)
         return _type_import(store, resolve_type(store, text))  # raises not-found with did-you-mean
     found = store.rows_cached(queries.TYPE_BY_ID, {"id": types[0]["id"]})[0]
     return _type_import(store, {k[2:]: v for k, v in found.items()})
+
+
+def _aliases(store: GraphStore, text: str) -> list:
+    """The Kotlin type aliases `text` names: a qualified name the alias of exactly that name when there is one."""
+    from jdx.engine.search_aliases import aliases_named
+
+    found = aliases_named(store, text)
+    exact = [a for a in found if format_type(a.id).replace("$", ".") == text.replace("$", ".")]
+    return exact or found
+
+
+def _alias_import(store: GraphStore, text: str, aliases: list) -> tuple[dict, list[Warning_]]:
+    """`imports demo.ShapeList`: a Kotlin type alias, imported by Kotlin as a class is (`import demo.ShapeList`).
+    It compiles to no class, so Java has no import of it: Java writes the type it expands to."""
+    from jdx.engine.search_aliases import expands_to
+
+    arts = artifacts_by_id(store)
+    refs = sorted({format_type(a.id) for a in aliases})
+    if len(refs) > 1:
+        raise AmbiguousError(f"ambiguous: {len(refs)} Kotlin type aliases named {text}",
+                             candidates=[{"ref": format_type(a.id), "kind": "typealias",
+                                          "artifact": arts.get(a.artifact, {}).get("name", "")} for a in aliases],
+                             hint="re-run with one of the names above")
+    a = aliases[0]
+    dotted = refs[0].replace("$", ".")
+    target = expands_to(store, a)
+    entry = {"ref": refs[0], "kotlin_name": dotted, "language": "kotlin", "kind": "typealias",
+             "statement": f"import {dotted}" if a.package else f"// {a.name}: in the unnamed package",
+             "artifact": arts.get(a.artifact, {}).get("name", ""), "declarations": [a.declaration()]}
+    visibility = a.row["visibility"] or "public"
+    if visibility == "internal":
+        entry["note"] = "internal: only code of its module can use it"
+    elif visibility == "private":
+        entry["note"] = "private: only code of its file can use it"
+    else:
+        entry["note"] = (f"a type alias: Java has no import of it, it writes the expansion {a.expansion}"
+                         + (f" (the class {target})" if target else ""))
+    return {"type": refs[0], "imports": [entry]}, []
 
 
 def _type_import(store: GraphStore, row: dict) -> tuple[dict, list[Warning_]]:
@@ -157,7 +198,7 @@ def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, l
         parts = [x for x in top_level_decls(store, ids) if x["facade"] == owner["id"]
                  and member in (x["name"], x["member"].split("#", 1)[1].split("(", 1)[0].split(":", 1)[0])]
         if parts:
-            return {"type": owner["fqn"], "imports": kotlin_imports(parts, java_imports(store, parts))}, []
+            return {"type": owner["fqn"], "imports": kotlin_imports(store, parts)}, []
     if not rows:  # `Sub#s`: a static member of a supertype is one of the subtype's, imported through it
         inherited_from, rows = _inherited_statics(store, owner, member)
     if not rows:
@@ -188,7 +229,7 @@ def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, l
     if notes:
         entry["note"] = "; ".join(notes)
     top = top_level_decls(store, [r["id"] for r in static]) if owner.get("kotlin") else []
-    entries = kotlin_imports(top, java_imports(store, top)) if top else [entry]
+    entries = kotlin_imports(store, top) if top else [entry]
     return {"type": owner["fqn"], "imports": entries}, _duplicates(store, owner)
 
 

@@ -20,7 +20,7 @@ from jdx.graph_schema import queries
 from jdx.graph_schema import queries_kotlin as qk
 from jdx.graph_schema.store import GraphStore
 
-ACC_STATIC = 0x0008
+ACC_PRIVATE, ACC_STATIC, ACC_SYNTHETIC = 0x0002, 0x0008, 0x1000
 
 
 FILE_LEVEL_KINDS = (2, 5)  # @kotlin.Metadata `k` of a file facade and of a multi-file facade's part
@@ -114,6 +114,20 @@ def top_level_decls(store: GraphStore, member_ids: list[str]) -> list[dict]:
     return [x for x in kotlin_decls(store, member_ids) if x["top_level"]]
 
 
+def _unlisted(store: GraphStore, name: str, package: str | None) -> set[str]:
+    """The main JVM members of the top-level declarations of this Kotlin name the search index does not list, as
+    their members are synthetic: a reified inline function (`enumEntries<T>()`, `filterIsInstance<R>()`), a
+    @JvmSynthetic one. Read from the declarations of that name, in `package` when given."""
+    from jdx.engine.kotlin_hits import main_member
+    from jdx.engine.kotlin_view import decls_of
+
+    prefix = package.replace(".", "/") + "/" if package else ""
+    owners = {row["owner"] for row in store.rows_cached(qk.KOTLIN_TOP_LEVEL_NAMED, {"name": name, "prefix": prefix})
+              if package is None or "/" not in row["owner"][len(prefix):]}
+    return {m for owner in sorted(owners) for x in decls_of(store, owner)
+            if x["name"] == name and x["kind"] in ("function", "property") and (m := main_member(x, owner))}
+
+
 def _file_level(type_row: dict) -> bool:
     """Whether a type row is a file facade's or a multi-file part's."""
     try:
@@ -135,6 +149,7 @@ def top_level(store: GraphStore, name: str, package: str | None) -> list[dict]:
              and (package is None or d.package_of(r["owner"]) == package)}
     found.update(x["main"] for x in renamed_named(store, name)
                  if package is None or d.package_of(x["owner"]) == package)
+    found.update(_unlisted(store, name, package))
     if not found:
         return []
     return [x for x in top_level_decls(store, sorted(found)) if x["name"] == name]
@@ -190,26 +205,73 @@ def kotlin_candidates(store: GraphStore, name: str, package: str | None, found: 
     return out
 
 
-def kotlin_imports(decls: list[dict], java: list[dict]) -> list[dict]:
+def kotlin_imports(store: GraphStore, decls: list[dict]) -> list[dict]:
     """The Java `import static` entries (labelled) and the Kotlin `import package.name` of top-level declarations;
-    an extension is imported by its Kotlin name only (Java calls it as a static method of its facade)."""
+    an extension is imported by its Kotlin name only (Java calls it as a static method of its facade). A declaration
+    whose JVM member Java cannot call (`kotlin_only`) gets no Java import, and the Kotlin entry says why."""
     package = d.package_of(decls[0]["owner"])
     name = decls[0]["name"]
     extension = all(json.loads(x["detail"] or "{}").get("receiver") for x in decls)
+    only = kotlin_only(store, decls)
+    public = [x for x in decls if x["visibility"] not in ("internal", "private")]
+    # when the public declarations are all Kotlin-only, Java's import would name only internal or private ones
+    callable_ = [] if public and all(x["id"] in only for x in public) else [x for x in decls if x["id"] not in only]
+    java = java_imports(store, callable_)
+    artifact = artifacts_by_id(store).get(decls[0]["artifact"], {}).get("name", "")
     kotlin = {"ref": _main_ref(decls[0]), "kotlin_name": f"{package}.{name}" if package else name, "language": "kotlin",
               "statement": f"import {package}.{name}" if package else f"// {name}: in the unnamed package",
-              "kind": decls[0]["kind"], "artifact": java[0]["artifact"],
+              "kind": decls[0]["kind"], "artifact": artifact,
               "declarations": [x["signature"] for x in decls]}
     visibility = {x["visibility"] for x in decls}
+    why = _why(sorted(set(only.values())))
+    notes = []
     if visibility == {"internal"}:
-        kotlin["note"] = "internal: only code of its module can use it"
+        notes.append("internal: only code of its module can use it")
     elif visibility == {"private"}:
-        kotlin["note"] = "private: only code of its file can use it"
-    elif extension:
-        kotlin["note"] = f"extension: Java calls it as the static method {_main_ref(decls[0])}"
+        notes.append("private: only code of its file can use it")
+    elif not callable_:
+        rest = len(decls) - len(public)
+        notes.append(f"Kotlin-only ({why}): Java cannot call it" + (
+            f"; the other {rest} declaration{'s are' if rest > 1 else ' is'} internal or private" if rest else ""))
+    else:
+        if extension:
+            notes.append(f"extension: Java calls it as the static method {_main_ref(callable_[0])}")
+        if only:
+            notes.append(f"{len(only)} of its {len(decls)} declarations {'are' if len(only) > 1 else 'is'} "
+                         f"Kotlin-only ({why})")
+    if notes:
+        kotlin["note"] = "; ".join(notes)
     if extension:
         return [kotlin]
     return [{**j, "language": "java"} for j in java] + [kotlin]
+
+
+_WHY = {"reified inline": "reified inline", "synthetic": "synthetic on the JVM",
+        "inline-only": "inline-only: private on the JVM"}
+
+
+def _why(reasons: list[str]) -> str:
+    return ", ".join(_WHY[r] for r in reasons)
+
+
+def kotlin_only(store: GraphStore, decls: list[dict]) -> dict[str, str]:
+    """Declaration id -> why Java cannot call the JVM member that stands for it, synthetic or private
+    (kotlin_view.kotlin_only_reason), for those of `decls` whose member is so; a Kotlin caller uses them all
+    (`outline` marks them Kotlin-only)."""
+    from jdx.engine.kotlin_hits import main_member
+    from jdx.engine.kotlin_view import kotlin_only_reason
+
+    mains = {x["id"]: main_member(x, x["owner"]) or x["member"] for x in decls}
+    methods = sorted({m for m in mains.values() if "(" in m})
+    access = {r["id"]: r["access"] or 0 for r in store.rows(qk.METHOD_ACCESS, {"ids": methods})} if methods else {}
+    out = {}
+    for x in decls:
+        flags = access.get(mains[x["id"]])
+        if flags is None or x["visibility"] == "private":
+            continue
+        if flags & (ACC_SYNTHETIC | ACC_PRIVATE):
+            out[x["id"]] = kotlin_only_reason(x, flags)
+    return out
 
 
 def top_level_import(store: GraphStore, text: str, decls: list[dict]) -> tuple[dict, list[Warning_]]:
@@ -224,8 +286,7 @@ def top_level_import(store: GraphStore, text: str, decls: list[dict]) -> tuple[d
                                           "artifact": arts.get(first[p]["artifact"], {}).get("name", "")}
                                          for p in packages],
                              hint="re-run with one of the names above")
-    java = java_imports(store, decls)
-    return {"type": java[0]["ref"].split("#", 1)[0], "imports": kotlin_imports(decls, java)}, []
+    return {"type": _main_ref(decls[0]).split("#", 1)[0], "imports": kotlin_imports(store, decls)}, []
 
 
 def java_imports(store: GraphStore, decls: list[dict]) -> list[dict]:

@@ -158,7 +158,7 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
     from jdx.engine.kotlin_inherited import _chains
 
     chains = _chains(store)
-    hidden = _hidden_decls(store, decls + hosted)
+    hidden, kotlin_only = _jvm_access(store, decls + hosted)
     shown = []
     for d in decls + hosted:
         if wanted is not None and d["kind"] not in wanted:
@@ -175,6 +175,8 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
         entry["text"] = chains.qualified_text(d, (type_row["id"],)) or entry["text"]
         if d["id"] in hidden:
             entry["markers"].append("hidden: synthetic")
+        elif d["id"] in kotlin_only:
+            entry["markers"].append(kotlin_only[d["id"]])
         if d in hosted:
             entry["companion"] = companion
             entry["markers"].append("in companion object" + ("" if companion == "Companion" else f" {companion}"))
@@ -197,14 +199,34 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
 
 
 # the JVM members a declaration's callers name (not its `$default`, `$annotations` or backing field): when every one
-# is synthetic, kotlinc hid the declaration (`@Deprecated(level = HIDDEN)`, `@DeprecatedSinceKotlin(hiddenSince)`)
+# is synthetic and deprecated, kotlinc hid the declaration (`@Deprecated(level = HIDDEN)`,
+# `@DeprecatedSinceKotlin(hiddenSince)`); synthetic and not hidden, it is one only Kotlin calls (a reified inline
+# function, @JvmSynthetic), as is a public declaration whose members are private (an @InlineOnly function)
 _CALLED_ROLES = ("method", "getter", "setter", "constructor", "facade", "static", "overload")
-_ACC_SYNTHETIC = 0x1000
+_ACC_PRIVATE, _ACC_SYNTHETIC, _ACC_DEPRECATED = 0x0002, 0x1000, 0x20000
+_HIDDEN_LEVEL = ("DeprecationLevel.HIDDEN", "hiddenSince=")
 
 
-def _hidden_decls(store, decls: list[dict]) -> set[str]:
-    """Ids of the declarations no Kotlin or Java caller can name: each JVM member they compile to for callers is
-    synthetic, as `members` (which leaves synthetic members out) sees them."""
+def reified_inline(d: dict) -> bool:
+    """Whether a declaration is an inline function with a reified type parameter: kotlinc keeps its JVM method from
+    Java (synthetic from kotlinc 2, private from kotlinc 1.3), as Java could not supply the type argument."""
+    if d["kind"] != "function" or "inline" not in (d["flags"] or ()):
+        return False
+    return any(p.get("reified") for p in json.loads(d["detail"] or "{}").get("type_parameters") or ())
+
+
+def _hidden(row: dict, reified: bool) -> bool:
+    """Whether a synthetic JVM member is one a deprecation hid: a reified inline function's is synthetic anyway, so
+    for it only the annotation's level says so."""
+    if not (row.get("m.deprecated") or (row.get("m.access") or 0) & _ACC_DEPRECATED):
+        return False
+    return not reified or any(mark in a for a in row.get("m.annotations") or () for mark in _HIDDEN_LEVEL)
+
+
+def _jvm_access(store, decls: list[dict]) -> tuple[set[str], dict[str, str]]:
+    """(ids of the declarations no Kotlin or Java caller can name: each JVM member they compile to for callers is
+    synthetic and deprecated, as `members` (which leaves synthetic members out) sees them; declaration id -> the
+    marker of those only Kotlin calls, their members synthetic or private: `Kotlin-only: reified inline`)."""
     from jdx.graph_schema import queries
 
     called = {}
@@ -213,12 +235,28 @@ def _hidden_decls(store, decls: list[dict]) -> set[str]:
         if targets:
             called[d["id"]] = targets
     owners = {t.split("#", 1)[0] for targets in called.values() for t in targets}
-    synthetic = set()
-    for owner in owners:
-        for row in store.rows(queries.MEMBERS_OF, {"id": owner}):
-            if (row.get("m.access") or 0) & _ACC_SYNTHETIC:
-                synthetic.add(row.get("m.id"))
-    return {i for i, targets in called.items() if all(t in synthetic for t in targets)}
+    rows = {row.get("m.id"): row for owner in owners for row in store.rows(queries.MEMBERS_OF, {"id": owner})}
+    hidden, kotlin_only = set(), {}
+    for d in decls:
+        targets = [rows.get(t) for t in called.get(d["id"], ())]
+        if not targets or None in targets:
+            continue
+        access = [r.get("m.access") or 0 for r in targets]
+        reified = reified_inline(d)
+        if all(a & _ACC_SYNTHETIC for a in access) and all(_hidden(r, reified) for r in targets):
+            hidden.add(d["id"])
+        elif all(a & (_ACC_SYNTHETIC | _ACC_PRIVATE) for a in access) and d["visibility"] != "private":
+            kotlin_only[d["id"]] = "Kotlin-only: " + kotlin_only_reason(d, access[0])
+    return hidden, kotlin_only
+
+
+def kotlin_only_reason(d: dict, access: int) -> str:
+    """Why Java cannot call the JVM member (`access`) of a public or internal declaration that is synthetic or
+    private: `reified inline` (kotlinc 2 makes its method synthetic, 1.3 private), `inline-only` (an
+    @kotlin.internal.InlineOnly function's method is private), `synthetic` (@JvmSynthetic)."""
+    if reified_inline(d):
+        return "reified inline"
+    return "synthetic" if access & _ACC_SYNTHETIC else "inline-only"
 
 
 def member_kotlin(store, member_ids: list[str]) -> dict[str, list[dict]]:

@@ -120,26 +120,30 @@ def _context(receivers: list[KmType]) -> str:
     return f"context({', '.join(render_type(t) for t in receivers)}) " if receivers else ""
 
 
-def _modality(modality: str, in_interface: bool) -> str:
-    if modality == "final" or (in_interface and modality == "abstract"):
-        return ""
-    return modality + " "
+def _modality(modality: str) -> str:
+    """`abstract `, `open `, `sealed `; nothing for `final`. An interface's members print theirs too (`abstract`
+    without a body, `open` with one), as Kotlin's descriptor renderer and kotlin-reflect's `isAbstract` have them:
+    an implementing class must override the one, not the other."""
+    return "" if modality == "final" else modality + " "
 
 
 def render_function(f: KmFunction, in_interface: bool = False) -> str:
+    """`public inline fun <reified T> foo(): T`. `in_interface` changes nothing (an interface's members print their
+    modality as any class's, `_modality`): kotlin_inherited still passes it."""
     mods = "".join(w + " " for w, on in (("external", f.external), ("tailrec", f.tailrec), ("suspend", f.suspend),
                                           ("inline", f.inline), ("infix", f.infix), ("operator", f.operator)) if on)
     tps = render_type_parameters(f.type_parameters)
     params = ", ".join(render_parameter(p) for p in f.parameters)
-    return (f"{_context(f.context_receivers)}{f.visibility} {_modality(f.modality, in_interface)}{mods}fun "
+    return (f"{_context(f.context_receivers)}{f.visibility} {_modality(f.modality)}{mods}fun "
             f"{tps + ' ' if tps else ''}{_receiver(f.receiver)}{_name(f.name)}({params}): {render_type(f.return_type)}")
 
 
 def render_property(p: KmProperty, in_interface: bool = False) -> str:
+    """`public val size: Int`; `in_interface` as for render_function."""
     mods = "".join(w + " " for w, on in (("external", p.external), ("const", p.const), ("lateinit", p.lateinit))
                    if on)
     tps = render_type_parameters(p.type_parameters)
-    text = (f"{_context(p.context_receivers)}{p.visibility} {_modality(p.modality, in_interface)}{mods}"
+    text = (f"{_context(p.context_receivers)}{p.visibility} {_modality(p.modality)}{mods}"
             f"{'var' if p.var else 'val'} {tps + ' ' if tps else ''}{_receiver(p.receiver)}{_name(p.name)}: "
             f"{render_type(p.return_type)}")
     if p.delegated:
@@ -185,6 +189,8 @@ def render_class_header(c: KmClass) -> str:
         for p in primary.parameters:
             prop = props.get(p.name)
             keyword = ("var " if prop.var else "val ") if prop is not None else ""
+            if prop is not None and prop.visibility not in ("public", None):  # `Regex(private val nativePattern)`
+                keyword = f"{prop.visibility} {keyword}"
             params.append(keyword + render_parameter(p))
         shown_vis = primary.visibility not in ("public",) + implicit_vis
         vis = f" {primary.visibility} constructor" if shown_vis else ""

@@ -22,8 +22,9 @@ if TYPE_CHECKING:
     from jdx.loaders.extractor import BytecodeExtractor
     from jdx.loaders.shard_store import ShardStore
 
-SHARD_FORMAT = 4  # 2: the `kotlin` table; 3: its @JvmOverloads links by the overloads' descriptors;
-# 4: function types render their @ParameterName names
+SHARD_FORMAT = 5  # 2: the `kotlin` table; 3: its @JvmOverloads links by the overloads' descriptors;
+# 4: function types render their @ParameterName names; 5: `abstract` interface members, a constructor property's
+# visibility, no @JvmField flag on a private field
 
 Progress = Callable[..., None]  # (stage, done, total, note="")
 

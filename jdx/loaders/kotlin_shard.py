@@ -24,6 +24,7 @@ from jdx.kotlin.render import (class_keyword, render_class_header, render_constr
 from jdx.loaders.kotlin_schema import ACC_STATIC, ACC_SYNTHETIC, COLUMNS, SCHEMA, STR_LIST, empty_table  # noqa: F401
 
 JVM_OVERLOADS = "Lkotlin/jvm/JvmOverloads;"
+ACC_PRIVATE = 0x0002
 
 
 class _Members:
@@ -182,6 +183,11 @@ def _property_links(m: _Members, owner: str, facade: str | None, p: KmProperty, 
             copy = m.method(facade, sig)
             if copy:
                 links.append(f"{role}:{copy}")
+    if field_host:  # a companion's @JvmStatic property: its accessors' static copies in the outer class
+        for sig in (p.jvm_getter, p.jvm_setter):
+            s = m.method(field_host, sig)
+            if s and m.access(s) & ACC_STATIC:
+                links.append("static:" + s)
     return links
 
 
@@ -205,12 +211,19 @@ def _function_row(rows: _Rows, m: _Members, owner: str, facade: str | None, f: K
 
 
 def _property_row(rows: _Rows, m: _Members, owner: str, facade: str | None, p: KmProperty, in_interface: bool,
-                  field_host: str | None, annotation: bool = False) -> None:
+                  field_host: str | None, annotation: bool = False, is_object: bool = False) -> None:
     links = _property_links(m, owner, facade, p, field_host)
+    getter = next((x[7:] for x in links if x.startswith("getter:")), None)
+    static_in_object = is_object and getter is not None and bool(m.access(getter) & ACC_STATIC)
     fld = next((x[6:] for x in links if x.startswith("field:")), None)
-    jvm_field = bool(fld and not p.const and not p.lateinit and p.jvm_getter is None and p.visibility != "private")
+    # a @JvmField's field has the property's visibility; a private one without a getter is a backing field only its
+    # class reads (an inline class's underlying `value`, `UInt.data`), no @JvmField
+    jvm_field = bool(fld and not p.const and not p.lateinit and p.jvm_getter is None and p.visibility != "private"
+                     and not m.access(fld) & ACC_PRIVATE)
     flags = _flags(var=p.var, const=p.const, lateinit=p.lateinit, delegated=p.delegated, external=p.external,
-                   expect=p.expect, jvm_field=jvm_field, synthesized=p.member_kind == "synthesized",
+                   expect=p.expect, jvm_field=jvm_field,
+                   jvm_static=static_in_object or any(x.startswith("static:") for x in links),
+                   synthesized=p.member_kind == "synthesized",
                    jvm_name=bool(p.jvm_getter and not annotation and not _default_getter(p.name, p.jvm_getter[0])))
     detail = {"type_parameters": _tps_json(p.type_parameters), "receiver": _type_json(p.receiver),
               "type": _type_json(p.return_type),
@@ -264,7 +277,7 @@ def _class_rows(rows: _Rows, m: _Members, owner: str, c: KmClass) -> None:
     for f in c.functions:
         _function_row(rows, m, owner, None, f, in_interface, outer, False, is_object)
     for p in c.properties:
-        _property_row(rows, m, owner, None, p, in_interface, outer, c.kind == "annotation class")
+        _property_row(rows, m, owner, None, p, in_interface, outer, c.kind == "annotation class", is_object)
     for a in c.type_aliases:
         rows.add(owner, "typealias", a.name, a.visibility, None, [], render_type_alias(a),
                  {"expanded": _type_json(a.expanded)}, [], None)
