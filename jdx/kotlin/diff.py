@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 SEVERITY = {
     "KOTLIN_NAME_CHANGED": "BREAKING", "KOTLIN_SUSPEND_CHANGED": "BREAKING",  # the old JVM method is gone
+    "KOTLIN_DEFAULT_STUB_REMOVED": "BREAKING",  # the last default gone: so is the `$default` method callers link to
     "KOTLIN_NULLABILITY_CHANGED": "SUSPICIOUS", "KOTLIN_DEFAULT_ARG_REMOVED": "SUSPICIOUS",
     "KOTLIN_PARAMETER_NAME_CHANGED": "SUSPICIOUS", "KOTLIN_DEFAULT_ARG_ADDED": "INFO",
     "KOTLIN_PROPERTY_BECAME_MUTABLE": "INFO",
@@ -108,6 +109,10 @@ def _compare(owner: str, old: dict, new: dict) -> Iterator[KotlinFinding]:
         if _nullable(a.get("type")) != _nullable(b.get("type")):
             yield finding("KOTLIN_NULLABILITY_CHANGED", f"parameter {b.get('name')}: {a.get('type')} -> "
                                                        f"{b.get('type')}")
+    if new["kind"] in ("function", "constructor") and any(p.get("default") for p in oparams) \
+            and not any(p.get("default") for p in nparams):
+        yield finding("KOTLIN_DEFAULT_STUB_REMOVED", "no parameter has a default value any more: the synthetic "
+                      "$default method that callers compiled against the old version call is gone (NoSuchMethodError)")
     oret = od.get("returns") if old["kind"] == "function" else od.get("type")
     nret = nd.get("returns") if new["kind"] == "function" else nd.get("type")
     if old["kind"] != "constructor" and _nullable(oret) != _nullable(nret):

@@ -17,6 +17,7 @@ from tests.kotlin.corpus import fixtures_jar, metadata_rows
 EDITS = [
     ("fun area(width: Double, height: Double = 1.0, scale: Int = 1)",
      "fun area(width: Double, height: Double, scale: Int = 1)"),
+    ("fun area(shape: Shape, scale: Int = 1)", "fun area(shape: Shape, scale: Int)"),
     ("fun Shape.describe(prefix: String? = null): String = (prefix ?: \"\")",
      "@JvmName(\"describeShape\") fun Shape.describe(label: String? = null): String = (label ?: \"\")"),
 ]
@@ -79,6 +80,22 @@ def test_kotlin_rules_on_edited_sources():
     assert ("KOTLIN_NULLABILITY_CHANGED", "return: kotlin.String? -> kotlin.String") in found
     assert ("KOTLIN_PROPERTY_BECAME_MUTABLE", "val -> var") in found
     assert not list(kotlin_findings(_rows(fixtures_jar()), _rows(fixtures_jar())))
+
+
+def test_the_last_default_removed_takes_the_default_stub_with_it():
+    """`area(shape, scale = 1)` -> `area(shape, scale)`: kotlinc writes no `area$default` any more (javap), so a caller
+    compiled against the old version fails to link: breaking. `area(width, height = 1.0, scale = 1)` losing one of its
+    two defaults keeps the stub: suspicious only."""
+    def stubs(jar: Path) -> set[str]:
+        out = subprocess.run(["javap", "-p", "-cp", str(jar), "kx.ShapeUtils"], capture_output=True, text=True,
+                             check=True).stdout
+        return {line.split("(", 1)[1].split(")", 1)[0] for line in out.splitlines() if " area$default(" in line}
+
+    old, new = stubs(fixtures_jar()), stubs(_edited_jar())
+    assert len(old) == 2 and len(new) == 1 and next(iter(new)) in old  # the (shape, scale) stub is the one gone
+    found = [f for f in kotlin_findings(_rows(fixtures_jar()), _rows(_edited_jar()))
+             if f.rule == "KOTLIN_DEFAULT_STUB_REMOVED"]
+    assert [(f.severity, f.declaration) for f in found] == [("BREAKING", "public fun area(shape: Shape, scale: Int): Double")]
 
 
 def test_jdx_diff_reports_kotlin_rules_and_pairs_renames(run_jdx):

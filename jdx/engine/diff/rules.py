@@ -28,7 +28,7 @@ _BREAKING = (
     # sources still compile, but the old JVM name and descriptor are gone, so compiled callers fail to link
     # (NoSuchMethodError). Spec §7.7 lists both as suspicious, which it defines as binary-compatible; the engine only
     # reports them for a removal nothing else resolves (compare._compare_members), so they are breaking (docs/diff.md)
-    "KOTLIN_NAME_CHANGED", "KOTLIN_SUSPEND_CHANGED",
+    "KOTLIN_NAME_CHANGED", "KOTLIN_SUSPEND_CHANGED", "KOTLIN_DEFAULT_STUB_REMOVED",
 )
 _SUSPICIOUS = (
     "MEMBER_MOVED_TO_SUPERTYPE", "MEMBER_MADE_SYNTHETIC", "GENERIC_SIGNATURE_CHANGED", "CHECKED_EXCEPTION_ADDED",
