@@ -26,7 +26,7 @@ from jdx.loaders.kotlin_graph import kotlin_graph_tables
 from jdx.loaders.resolution import (Declared, Hierarchy, combined, overrides, resolve_edges, sorted_unique,
                                     split_ids, with_inherited)
 
-ACC_PUBLIC, ACC_INTERFACE, ACC_SYNTHETIC, ACC_DEPRECATED = 0x0001, 0x0200, 0x1000, 0x20000
+ACC_PUBLIC, ACC_BRIDGE, ACC_INTERFACE, ACC_SYNTHETIC, ACC_DEPRECATED = 0x0001, 0x0040, 0x0200, 0x1000, 0x20000
 READ_KINDS = (5, 6, 16)
 STR_LIST = pa.list_(pa.string())
 
@@ -821,8 +821,20 @@ def _type_nodes(types, ids, names, winner_mask, packages, interfaces, ann_by_own
     })
 
 
-NAME_INDEX_TYPE_COLUMNS = ["id", "simple_name", "kind", "package", "access", "artifact", "shadowed"]
-NAME_INDEX_MEMBER_COLUMNS = ["owner", "name", "descriptor", "access", "shadowed"]  # and `pos`
+NAME_INDEX_TYPE_COLUMNS = ["id", "simple_name", "kind", "package", "access", "artifact", "shadowed", "kotlin"]
+NAME_INDEX_MEMBER_COLUMNS = ["owner", "name", "descriptor", "access", "shadowed", "annotations"]  # and `pos`
+
+
+def _kotlin_only(methods: pa.Table, kotlin_owners: pa.Array) -> pa.Array:
+    """Synthetic methods Kotlin code calls, so search must name them: kotlinc marks a public reified inline function
+    (`filterIsInstance<R>()`) and a `@JvmSynthetic` one synthetic to keep Java out. Not its own plumbing (a bridge, a `$`
+    in the name: `$default`, `access$`, lambda bodies) nor what `@Deprecated(level = HIDDEN)` hid (any @Deprecated
+    left out: the annotation's level is in its text, not worth parsing here)."""
+    texts = pc.fill_null(pc.binary_join(methods["annotations"], "\n"), "")
+    return pc.and_(pc.and_(pc.is_in(methods["owner"], value_set=kotlin_owners),
+                           pc.equal(pc.bit_wise_and(methods["access"], ACC_PUBLIC | ACC_BRIDGE), ACC_PUBLIC)),
+                   pc.and_(pc.invert(pc.match_substring(methods["name"], "$")),
+                           pc.invert(pc.match_substring(texts, "@kotlin.Deprecated"))))
 
 
 def _name_index(type_nodes: pa.Table, methods: pa.Table, fields: pa.Table,
@@ -841,9 +853,12 @@ def _name_index(type_nodes: pa.Table, methods: pa.Table, fields: pa.Table,
         "public": type_public, "descriptor": pa.nulls(types.num_rows, pa.string()), "access": types["access"],
         "artifact": types["artifact"],
     })]
+    kotlin_owners = type_nodes.filter(pc.is_valid(type_nodes["kotlin"]))["id"]
     for label, table in (("method", methods), ("field", fields)):
-        keep = pc.and_(pc.invert(table["shadowed"]),
-                       pc.equal(pc.bit_wise_and(table["access"], ACC_SYNTHETIC), 0))
+        shown = pc.equal(pc.bit_wise_and(table["access"], ACC_SYNTHETIC), 0)
+        if label == "method":
+            shown = pc.or_(shown, _kotlin_only(table, kotlin_owners))
+        keep = pc.and_(pc.invert(table["shadowed"]), shown)
         if label == "method":
             keep = pc.and_(keep, pc.invert(pc.is_in(table["name"], value_set=pa.array(["<init>", "<clinit>"]))))
         t = table.filter(keep)

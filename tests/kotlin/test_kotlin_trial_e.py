@@ -208,3 +208,26 @@ def test_stdlib_private_fields_and_constructor_properties(stdlib):
     assert value["visibility"] == "internal" and "@JvmField" not in value["markers"], value
     header = _outline(stdlib, "kotlin.text.Regex")["kotlin_declaration"]
     assert "(private val nativePattern: Pattern)" in header
+
+
+def test_search_names_the_synthetic_functions_kotlin_calls(stdlib):
+    """`search filterIsInstance` lists the reified `filterIsInstance<R>()` beside the `Class<R>` overload (kotlinc 2
+    marks the reified one ACC_SYNTHETIC: javap), never a function `@Deprecated(level = HIDDEN)` hid (`Array.max()`,
+    synthetic and deprecated since 1.4)."""
+    from jdx.engine.search import SearchOptions
+
+    def flags(cls: str, method: str) -> str:
+        out = subprocess.run(["javap", "-p", "-v", "-cp", str(stdlib_jar("2.1.0")), cls], capture_output=True,
+                             text=True, check=True).stdout.splitlines()
+        at = next(i for i, line in enumerate(out) if method in line)
+        return next(line for line in out[at:] if "flags:" in line)
+
+    assert "ACC_SYNTHETIC" in flags("kotlin.collections.CollectionsKt___CollectionsKt",
+                                    " filterIsInstance(java.lang.Iterable<?>);")
+    assert "ACC_SYNTHETIC" in flags("kotlin.collections.ArraysKt___ArraysJvmKt", " max(java.lang.Comparable[]);")
+    refs = {h["ref"] for h in stdlib.search("filterIsInstance", SearchOptions(limit=100)).result["matches"]}
+    assert {"kotlin.collections.CollectionsKt#filterIsInstance(java.lang.Iterable)",
+            "kotlin.collections.CollectionsKt#filterIsInstance(java.lang.Iterable, java.lang.Class)"} <= refs
+    maxes = {h["ref"] for h in stdlib.search("max", SearchOptions(limit=1000)).result["matches"]}
+    assert "kotlin.collections.ArraysKt#max(java.lang.Comparable[])" not in maxes
+    assert "kotlin.collections.ArraysKt#maxOrNull(java.lang.Comparable[])" in maxes
