@@ -15,6 +15,7 @@ import pytest
 
 from jdx.engine.rel_calls import CallOptions
 from jdx.render import graph as render
+from tests.fixtures.javac import javac_jar
 from tests.service import JdxService, Options
 
 SOURCES = {
@@ -80,16 +81,7 @@ METHOD = re.compile(r"^  (?:[\w.$<>\[\], ]+ )?([\w$.]+)\(.*\);$")
 def built(tmp_path_factory) -> tuple[Path, Path]:
     if shutil.which("javac") is None or shutil.which("javap") is None:
         pytest.skip("javac/javap are not installed")
-    root = tmp_path_factory.mktemp("calls_trial")
-    src, classes = root / "src", root / "classes"
-    for name, text in SOURCES.items():
-        (src / name).parent.mkdir(parents=True, exist_ok=True)
-        (src / name).write_text(text)
-    subprocess.run(["javac", "--release", "8", "-g", "-d", str(classes), *map(str, sorted(src.rglob("*.java")))],
-                   check=True, capture_output=True)
-    jar = root / "calls-trial.jar"
-    subprocess.run(["jar", "cf", str(jar), "-C", str(classes), "ct"], check=True)
-    return jar, classes
+    return javac_jar(tmp_path_factory.mktemp("calls_trial"), SOURCES, "ct", "calls-trial.jar", debug=True, release=8)
 
 
 def _javap(classes: Path, name: str, *flags: str) -> str:
