@@ -191,7 +191,8 @@ def _type_sites(store: GraphStore, target: Target, kinds: set[str]) -> list[dict
 
 def _signature_sites(store: GraphStore, target: Target) -> list[dict]:
     """Declarations whose types name `target`: a method's parameters or return type, a field's type, a type
-    argument or bound in a generic signature (a class's own: `implements Comparable<T>`, `<E extends T>`)."""
+    argument or bound in a generic signature (a class's own: `implements Comparable<T>`, `<E extends T>`). The detail
+    lists every way one declaration names it (`parameter, type argument`: `f(T t, List<T> ts)`)."""
     plain = f"L{target.id};"
     params = {"d": plain, "g": f"L{target.id}<"}
     sites = []
@@ -199,11 +200,13 @@ def _signature_sites(store: GraphStore, target: Target) -> list[dict]:
         head, _, ret = (r["descriptor"] or "").partition(")")
         where = [w for w, hit in (("parameter", plain in head), ("return", plain in ret)) if hit]
         row = {k: r[k] for k in ("c_id", "c_access", "c_artifact")}
-        sites.append(_site(row, "signature", target, ", ".join(where) or "type argument"))
+        generic = _generic_names(r["signature"], target.id, method=True)
+        sites.append(_site(row, "signature", target, ", ".join(where + generic) or "type argument"))
     for r in store.rows(q.FIELDS_NAMING, params):
         row = _type_row_as_caller(r)
         row["ref"] = _element_ref("Field", r["id"])
-        sites.append(_site(row, "signature", target, "field" if plain in (r["descriptor"] or "") else "type argument"))
+        where = (["field"] if plain in (r["descriptor"] or "") else []) + _generic_names(r["signature"], target.id)
+        sites.append(_site(row, "signature", target, ", ".join(where) or "type argument"))
     for r in store.rows(q.TYPES_NAMING, params):
         detail = _class_signature_names(r["signature"], target.id)
         if detail:
@@ -213,20 +216,53 @@ def _signature_sites(store: GraphStore, target: Target) -> list[dict]:
     return sites
 
 
+def _names(roots, type_id: str) -> bool:
+    from jdx.engine.generic_signatures import ClassTypeSig, signature_nodes
+
+    return any(isinstance(n, ClassTypeSig) and n.binary_name == type_id for n in signature_nodes(*roots))
+
+
+def _arguments(sig) -> list:
+    """The type arguments of a type signature (of an array's component), the type itself left out."""
+    from jdx.engine.generic_signatures import ArrayTypeSig, ClassTypeSig
+
+    while isinstance(sig, ArrayTypeSig):
+        sig = sig.component
+    if not isinstance(sig, ClassTypeSig):
+        return []
+    return [*sig.args, *(a for i in sig.inner for a in i.args)]
+
+
+def _generic_names(text: str | None, type_id: str, method: bool = False) -> list[str]:
+    """`type argument` when a generic signature names `type_id` inside a type's arguments (`List<T>`), `bound` when a
+    method's type parameter is bounded by it (`<E extends T>`): what the erased descriptor does not show."""
+    from jdx.engine.generic_signatures import parse_field_signature, parse_method_signature
+
+    if not text:
+        return []
+    try:
+        sig = parse_method_signature(text) if method else parse_field_signature(text)
+    except ValueError:
+        return []
+    types = [*sig.params, sig.return_type, *sig.throws] if method else [sig]
+    out = ["type argument"] if _names([a for t in types for a in _arguments(t)], type_id) else []
+    if method and _names(sig.type_params, type_id):
+        out.append("bound")
+    return out
+
+
 def _class_signature_names(text: str, type_id: str) -> str | None:
     """How a class's generic signature names `type_id` other than as a supertype (which `impl` lists): `type
     argument` of a supertype (`Comparable<T>`), `bound` of a type parameter (`<E extends T>`), or None."""
-    from jdx.engine.generic_signatures import ClassTypeSig, parse_class_signature, signature_nodes
+    from jdx.engine.generic_signatures import parse_class_signature
 
     try:
         sig = parse_class_signature(text)
     except ValueError:
         return None
-    args = [a for st in (sig.superclass, *sig.interfaces) for a in (*st.args, *(x for i in st.inner for x in i.args))]
-    for detail, roots in (("type argument", args), ("bound", sig.type_params)):
-        if any(isinstance(n, ClassTypeSig) and n.binary_name == type_id for n in signature_nodes(*roots)):
-            return detail
-    return None
+    if _names([a for st in (sig.superclass, *sig.interfaces) for a in _arguments(st)], type_id):
+        return "type argument"
+    return "bound" if _names(sig.type_params, type_id) else None
 
 
 def _element_ref(label: str, node_id: str) -> str:
@@ -470,7 +506,9 @@ def _inherited_note(symbol: Symbol, sites: list[dict]) -> list[str]:
     declared = sorted({t.id.split("#", 1)[0] for t in symbol.targets})
     name = format_type(asked)
     through = sum(1 for s in sites if s.get("via") == name)
-    return [f"{name} declares no {symbol.targets[0].ref.split('#', 1)[1].split('(', 1)[0]}: these are the usages of "
+    member = symbol.targets[0].ref.split("#", 1)[1]  # one target: its parameters (the type may declare an overload)
+    member = member if len(symbol.targets) == 1 else member.split("(", 1)[0]
+    return [f"{name} declares no {member}: these are the usages of "
             f"what it inherits from {', '.join(format_type(d) for d in declared)}; {through} of them call it through "
             f"{name} (marked via {name})"]
 

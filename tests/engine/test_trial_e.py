@@ -99,7 +99,7 @@ def test_a_member_asked_through_an_heir_says_whose_usages_these_are(svc, built):
     through = out.count("Method te/Sub.add:(J)V")
     result = svc.usages("te.Sub#add(long)", UsageOptions()).result
     assert result["symbol"] == "te.Counter#add(long)" and result["counts"] == {"call": out.count(".add:(J)V")}
-    assert result["notes"][-1] == ("te.Sub declares no add: these are the usages of what it inherits from "
+    assert result["notes"][-1] == ("te.Sub declares no add(long): these are the usages of what it inherits from "
                                    f"te.Counter; {through} of them call it through te.Sub (marked via te.Sub)")
     assert through == 2
     assert not any("declares no" in n for n in svc.usages("te.Counter#add(long)", UsageOptions()).result["notes"])

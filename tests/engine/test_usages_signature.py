@@ -32,6 +32,8 @@ SOURCES = {
                       "  public <X extends Comparable<T>> void bound2(X x) { }\n"
                       "  public Runnable lam(T t) { return () -> System.out.println(t); }\n"
                       "  public void none(String s) { }\n"
+                      "  public T both2(T t, List<T> ts) { return t; }\n"
+                      "  public static <E extends Comparable<T>> E ranked(Class<E> c) { return null; }\n"
                       "  public class In { public In(T t) { } T back() { return one; } }\n"
                       "  public In inner(List<In> ins) { return null; }\n"
                       "  public static class Nest implements Iterable<T> {\n"
@@ -73,14 +75,24 @@ public class Sig {
       j.add(e.isVarArgs() && i == ps.length - 1 ? ps[i].getComponentType().getTypeName() + "..." : ps[i].getTypeName());
     return j.toString();
   }
-  static void member(String ref, Class<?>[] ps, Class<?> ret, Type[] gps, Type gret, TypeVariable<?>[] tps) {
+  static boolean inArgs(Type t) {  // a type's arguments name the target (the type itself left out)
+    while (t instanceof GenericArrayType) t = ((GenericArrayType) t).getGenericComponentType();
+    if (!(t instanceof ParameterizedType)) return false;
+    ParameterizedType p = (ParameterizedType) t;
+    return any(p.getActualTypeArguments()) || (p.getOwnerType() != null && inArgs(p.getOwnerType()));
+  }
+  static void member(String ref, Class<?>[] ps, Class<?> ret, Type[] gps, Type gret, Type[] gexs,
+                     TypeVariable<?>[] tps) {
     List<String> where = new ArrayList<>();
     boolean p = false;
     for (Class<?> c : ps) p |= erased(c);
     if (p) where.add("parameter");
     if (ret != null && erased(ret)) where.add("return");
-    if (where.isEmpty() && (any(gps) || (gret != null && names(gret, new HashSet<>())) || bounds(tps)))
-      where.add("type argument");
+    boolean args = gret != null && inArgs(gret);
+    for (Type t : gps) args |= inArgs(t);
+    for (Type t : gexs) args |= inArgs(t);
+    if (args) where.add("type argument");
+    if (bounds(tps)) where.add("bound");
     if (!where.isEmpty()) System.out.println(ref + "\t" + String.join(", ", where));
   }
   public static void main(String[] a) throws Exception {
@@ -97,13 +109,16 @@ public class Sig {
       else if (bounds(c.getTypeParameters())) System.out.println(n + "\tbound");
       for (Constructor<?> k : c.getDeclaredConstructors()) if (!k.isSynthetic())
         member(n + "#<init>" + params(k), k.getParameterTypes(), null,
-               k.getGenericParameterTypes(), null, k.getTypeParameters());
+               k.getGenericParameterTypes(), null, k.getGenericExceptionTypes(), k.getTypeParameters());
       for (Method m : c.getDeclaredMethods()) if (!m.isSynthetic())
         member(n + "#" + m.getName() + params(m), m.getParameterTypes(), m.getReturnType(),
-               m.getGenericParameterTypes(), m.getGenericReturnType(), m.getTypeParameters());
+               m.getGenericParameterTypes(), m.getGenericReturnType(), m.getGenericExceptionTypes(),
+               m.getTypeParameters());
       for (Field f : c.getDeclaredFields()) if (!f.isSynthetic()) {
-        if (erased(f.getType())) System.out.println(n + "#" + f.getName() + "\tfield");
-        else if (names(f.getGenericType(), new HashSet<>())) System.out.println(n + "#" + f.getName() + "\ttype argument");
+        List<String> where = new ArrayList<>();
+        if (erased(f.getType())) where.add("field");
+        if (inArgs(f.getGenericType())) where.add("type argument");
+        if (!where.isEmpty()) System.out.println(n + "#" + f.getName() + "\t" + String.join(", ", where));
       }
     }
   }
@@ -151,8 +166,10 @@ def test_the_oracle_sees_each_place_a_signature_names_a_type(built):
     """The fixture covers every detail, and javac's synthetic members (the lambda body taking a T, the bridge
     `compareTo(Object)`, `this$0`) are none of them."""
     sites = dict(built[1]["sg.T"])
-    assert {sites[k] for k in sites} == {"parameter", "return", "parameter, return", "field", "type argument",
-                                         "bound"}
+    assert {"parameter", "return", "parameter, return", "field", "type argument", "bound",
+            "parameter, return, type argument", "parameter, return, bound"} <= set(sites.values())
+    assert sites["sg.Holder#both2(sg.T, java.util.List)"] == "parameter, return, type argument"
+    assert sites["sg.Holder#ranked(java.lang.Class)"] == "bound"
     assert "sg.Holder#lam(sg.T)" in sites and not any("lambda$" in k for k in sites)
     assert sites["sg.Users"] == "bound" and sites["sg.Cmp"] == "type argument"
 
