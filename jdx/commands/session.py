@@ -115,7 +115,8 @@ class Session:
             if not self._artifacts:
                 failed = [w for w in self._root_warnings if w.code == "ARTIFACT_READ_ERROR"]
                 if failed:
-                    raise ArtifactReadError("; ".join(w.message for w in failed), warnings=self._root_warnings)
+                    raise ArtifactReadError("; ".join(w.message for w in failed), warnings=self._root_warnings,
+                                            hint=_comma_hint(failed))
                 raise NoIndexError("the workspace has no artifacts: pass --jars, or drop --no-jdk",
                                    warnings=self._root_warnings)
         return self._artifacts
@@ -133,7 +134,7 @@ class Session:
             adhoc = self.selection().how == "flags"  # --jars on the command line, no named workspace
             coords = all(w.message.startswith("--coord ") for w in self._unreadable)
             hint = ("check the coordinate (jdx reads the local repository only), or drop it from --coord" if coords
-                    else "check the path, or drop it from --jars")
+                    else _comma_hint(self._unreadable) or "check the path, or drop it from --jars")
             raise ArtifactReadError(f"cannot read {names}", warnings=self.workspace_warnings(),
                                     hint=hint if adhoc else "fix or drop the path (jdx ws info lists the roots)")
 
@@ -366,3 +367,10 @@ MARK_USED_EVERY = 300.0  # seconds: a daemon holding its graph open keeps it amo
 def _class_scoped(code: str) -> bool:
     """Warnings about one class that the graph still holds whole: its Kotlin metadata could not be read."""
     return code.startswith("KOTLIN_")
+
+
+def _comma_hint(failed: list[Warning_]) -> str | None:
+    """`--jars a.jar,b.jar` is one path with a comma in it: say how to give several."""
+    if any(".jar," in w.message for w in failed):
+        return "separate jars with ':' (a classpath) or repeat --jars; a ',' is part of a file name"
+    return None

@@ -24,7 +24,8 @@ from jdx.engine.ranking import internal_packages, is_jdk_internal, symbol_key
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.search_index import index_for, rank_tier, tier_word
 from jdx.engine.search_match import (EXACT, HUMP, TIER_NAMES, Pattern, compile_pattern, fuzzy_budget,
-                                     glob_to_regex, levenshtein, name_words, owner_test, qualifier_regex)
+                                     glob_to_regex, levenshtein, name_words, nested_dots, owner_test,
+                                     qualifier_regex)
 from jdx.engine.search_owners import hump_owners, name_facades, names_a_type, owner_tier
 from jdx.errors import NotFoundError, UsageError
 from jdx.graph_schema import queries_search
@@ -228,11 +229,25 @@ def _match_word(p: Pattern, tier: int, fuzzy_lower: str | None, name: str) -> st
 
 
 def search(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, dict | None]:
-    """(result, truncation) for `search`; nothing found raises NotFoundError with did-you-mean candidates."""
+    """(result, truncation) for `search`; nothing found raises NotFoundError with did-you-mean candidates. A nested
+    type written by its binary name (`Outer$Inner`, as jdx prints it) is the name a `$` may be part of, else
+    `Outer.Inner`."""
     if not text.strip():
         raise UsageError("search needs a pattern, e.g. jdx search HMap or jdx search '*Http*Client'")
     if opts.limit < 1:
         raise UsageError("--limit must be at least 1")
+    dotted = None if opts.regex else nested_dots(text.strip())
+    if dotted is None or dotted == text.strip():
+        return _search(store, text, opts)
+    try:
+        return _search(store, text, opts)
+    except NotFoundError:
+        result, cut = _search(store, dotted, opts)
+        result["pattern"] = text.strip()
+        return result, cut
+
+
+def _search(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, dict | None]:
     p = compile_pattern(text, regex=opts.regex)
     kinds = set(opts.kinds or ALL_KINDS)
     if p.member:  # `Type#member` names a member (spec §6): no type, package or module is one

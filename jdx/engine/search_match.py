@@ -138,8 +138,8 @@ def compile_pattern(text: str, regex: bool = False) -> Pattern:
         _check_re2(text)
         return Pattern(text, "regex", text, text.lower(), f".*(?:{text}).*", f"(?:{text})", None)
     qualifier = None
-    name = text
     sep = next((s for s in MEMBER_SEPARATORS if s in text), None)
+    name = text
     if sep is not None:  # `Type#member`, `Type::member`: the canonical member form (spec §6); `Type#` is `Type#*`
         qualifier, _, name = text.partition(sep)
         qualifier, name = qualifier.strip() or None, name.strip() or "*"
@@ -153,6 +153,17 @@ def compile_pattern(text: str, regex: bool = False) -> Pattern:
         return Pattern(text, "glob", name, name.lower(), rx, rx, qualifier, member)
     return Pattern(text, "hump", name, name.lower(), hump_regex(name, False), hump_regex(name, True), qualifier,
                    member)
+
+
+def nested_dots(text: str) -> str:
+    """`ErrorCodeValidator$Error` (a binary name, as jdx prints nested types) as `ErrorCodeValidator.Error`, the form
+    a qualifier matches: a `$` inside a segment naming a class (upper case first) before a letter, in the part before
+    a member separator. Kotlin's `area$default` and `lambda$run$0` keep theirs."""
+    sep = next((s for s in MEMBER_SEPARATORS if s in text), None)
+    if sep is not None:
+        head, _, tail = text.partition(sep)
+        return nested_dots(head) + sep + tail
+    return ".".join(re.sub(r"\$(?=[A-Za-z_])", ".", seg) if seg[:1].isupper() else seg for seg in text.split("."))
 
 
 _NOT_RE2 = re.compile(r"\(\?<?[=!]|\(\?P=|\\[1-9]")

@@ -21,8 +21,11 @@ from jdx.graph_schema.store import GraphStore
 
 ACC_PUBLIC, ACC_PRIVATE, ACC_PROTECTED, ACC_STATIC = 0x0001, 0x0002, 0x0004, 0x0008
 ACC_BRIDGE, ACC_VARARGS, ACC_SYNTHETIC = 0x0040, 0x0080, 0x1000
-# `at java.base/java.util.HashMap.get(HashMap.java:556)`, `app//a.B.c(B.java)`, `a.B.<init>(Unknown Source)`
-_FRAME = re.compile(r"^\s*(?:at\s+)?(?:[^\s/()]*/+)?(?P<sym>[^\s/()]+?)\s*(?:\((?P<src>[^)]*)\))?\s*$")
+# `at java.base/java.util.HashMap.get(HashMap.java:556)`, `app//a.B.c(B.java)`, `a.B.<init>(Unknown Source)`; a
+# logging framework's jar suffix (logback `~[json-path-2.10.0.jar:?]`, log4j2 `[app.jar:1.0]`) follows the `)`
+_FRAME = re.compile(r"^\s*(?:at\s+)?(?:[^\s/()]*/+)?(?P<sym>[^\s/()]+?)\s*(?:\((?P<src>[^)]*)\))?"
+                    r"(?:\s*~?\[[^\]]*\])?\s*$")
+ACC_NATIVE = 0x0100
 
 
 
@@ -40,7 +43,7 @@ def parse_frame(text: str) -> tuple[str, dict | None]:
     if src and ":" in src:
         file, _, num = src.rpartition(":")
         line = int(num) if num.isdigit() else None
-    return sym, {"text": sym, "file": file, "line": line}
+    return sym, {"text": sym, "file": file, "line": line, **({"native": True} if src == "Native Method" else {})}
 
 
 def types_named(store: GraphStore, written: str) -> list[dict]:
@@ -68,13 +71,17 @@ def types_named(store: GraphStore, written: str) -> list[dict]:
     return found
 
 
-def _member_candidates(store: GraphStore, owners: list[dict], name: str, line: int | None) -> list[dict]:
+def _member_candidates(store: GraphStore, owners: list[dict], name: str, line: int | None,
+                       native: bool = False) -> list[dict]:
     ids = [o["id"] for o in owners]
     methods = store.rows(queries_search.MEMBERS_NAMED, {"owners": ids, "name": name})
+    if native:  # the JVM prints `(Native Method)` only for a native method's frame
+        methods = [m for m in methods if m["access"] & ACC_NATIVE] or methods
     if line is not None:
-        hits = [m for m in methods if m["first_line"] is not None and m["first_line"] <= line <= m["last_line"]]
+        hits = _innermost([m for m in methods if m["first_line"] is not None
+                           and m["first_line"] <= line <= m["last_line"]])
         methods = hits or methods
-    fields = store.rows(queries_search.FIELDS_NAMED, {"owners": ids, "name": name}) if line is None else []
+    fields = [] if line is not None or native else store.rows(queries_search.FIELDS_NAMED, {"owners": ids, "name": name})
     # methods of one owner, name and parameters that differ in their return (a bridge and the method it bridges):
     # their refs carry the return type, or they would print alike and name the same method
     params = defaultdict(int)
@@ -101,6 +108,18 @@ def _member_candidates(store: GraphStore, owners: list[dict], name: str, line: i
             row["note"] = "synthetic"
         out.append(row)
     return out
+
+
+def _innermost(methods: list[dict]) -> list[dict]:
+    """The methods whose line range holds no other's: a constructor's range also spans the field initializers javac
+    copies into it (`int[] buf = new int[8];` at line 153, the constructor at 283-307: 153-307), so it holds the
+    ranges of the constructors and methods between; source bodies never nest (lambdas and local classes are methods
+    of their own), so a range holding another's is such a constructor, not where the line is."""
+    def holds(a: dict, b: dict) -> bool:
+        return a is not b and a["first_line"] <= b["first_line"] and b["last_line"] <= a["last_line"] \
+            and (a["first_line"], a["last_line"]) != (b["first_line"], b["last_line"])
+
+    return [m for m in methods if not any(holds(m, other) for other in methods)]
 
 
 def _lambda_note(store: GraphStore, method: dict) -> str:
@@ -136,7 +155,8 @@ def resolve(store: GraphStore, text: str, limit: int) -> tuple[dict, dict | None
             candidates.extend(_type_rows(types_named(store, sym)))
         if owner_text:
             owners = types_named(store, owner_text)
-            candidates.extend(_member_candidates(store, owners, member, frame["line"] if frame else None))
+            candidates.extend(_member_candidates(store, owners, member, frame["line"] if frame else None,
+                                                 bool(frame and frame.get("native"))))
             if not sep and frame is None:  # `fx.perimeter`: a Kotlin top-level declaration of package fx
                 candidates.extend(kotlin_candidates(store, member, owner_text, candidates))
             if owners and frame is None:  # `HttpUrl.Companion.toHttpUrl`: a member by its Kotlin name
@@ -172,7 +192,8 @@ def frame_warnings(result: dict) -> list[Warning_]:
     ranged = [c for c in result["candidates"] if c.get("lines")]
     if line is None or not ranged or any(c["lines"][0] <= line <= c["lines"][1] for c in ranged):
         return []
-    spans = ", ".join(f"{c['lines'][0]}-{c['lines'][1]}" for c in ranged[:3])
+    spans = ", ".join(f"{c['lines'][0]}-{c['lines'][1]}" for c in ranged[:3]) + (
+        f" and {len(ranged) - 3} more" if len(ranged) > 3 else "")
     return [Warning_("FRAME_LINE_OUTSIDE", f"line {line} of the frame is outside {ranged[0]['ref'].split('(')[0]} "
                      f"(lines {spans}): the class that ran is probably another version than the workspace's",
                      ranged[0].get("artifact", ""))]

@@ -397,6 +397,9 @@ def _finish(ctx: SourceContext, target: Target, result: dict, warnings: list[War
         iface = target.type_row.get("kind") in ("interface", "annotation")
         result["signature"] = render_member(target.row, is_field=target.is_field, owner=target.type_row["id"],
                                             env={}, iface=iface)["text"]
+    bodiless = _bodiless(target)
+    if bodiless:  # the class file holds no Code for it: say so, whatever text stands for the declaration
+        result["no_body"] = bodiless
     result["next"] = next_step(ctx, target, result)
     prov = {"symbol": target.ref, "artifact": result["artifact"], "origin": result["origin"]}
     src = result.get("source")
@@ -413,12 +416,26 @@ def _finish(ctx: SourceContext, target: Target, result: dict, warnings: list[War
     return result, warnings, [prov]
 
 
+def _bodiless(target: Target) -> str | None:
+    """`native` or `abstract` for a method whose class file has no Code attribute (JVMS §4.7.3), else None."""
+    if target.row is None or target.is_field:
+        return None
+    access = target.row.get("access") or 0
+    return "native" if access & 0x0100 else "abstract" if access & 0x0400 else None
+
+
 def next_step(ctx: SourceContext, target: Target, result: dict) -> str | None:
     """The `next:` line (spec Appendix A): after a decompiled or bytecode text, the exact bytecode or the
-    source; after a method's source, the body of the first method of its own artifact that it calls."""
+    source; after a method's source, the body of the first method of its own artifact that it calls. A method
+    without code has no bytecode to show: its implementations (abstract), or who calls it (native)."""
     import shlex
 
     ref = shlex.quote(target.ref)
+    bodiless = _bodiless(target)
+    if bodiless == "abstract":
+        return f"jdx overrides {ref}   (its implementations)"
+    if bodiless == "native":
+        return f"jdx callers {ref}"
     if result["origin"] == "decompiled":
         return f"jdx body {ref} --engine javap   (exact bytecode)"
     if result["origin"] in ("javap", "signature"):

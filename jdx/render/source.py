@@ -48,6 +48,10 @@ def body(r: dict, line_numbers: bool, max_lines: int | None) -> list[str]:
     if r.get("delegated_from"):
         lines.append(f"(the code of {r['delegated_from']}: that file facade's copy only delegates here)")
     lines += code(r, line_numbers, max_lines)
+    if r.get("no_body") == "native":
+        lines.append("note: a native method: its code is not bytecode (JNI), no class file holds a body")
+    elif r.get("no_body") == "abstract":
+        lines.append("note: an abstract method: no body; the implementations have one")
     if r.get("next"):
         lines.append(f"next: {r['next']}")
     return lines

@@ -283,3 +283,8 @@ def test_cache_clear_empties_derived_caches(run_jdx, jdx_home, tmp_path):
     assert run_jdx("cache", "clear", env=env).code == 0
     assert not (tmp_path / "c" / "srcmap").exists() and not (tmp_path / "c" / "shards").exists()
     assert envelope(run_jdx("cache", "info", "--json", env=env).out)["result"]["derived_bytes"] == 0
+
+
+def test_comma_separated_jars_are_one_missing_path_and_the_hint_says_why(run_jdx, tmp_path):
+    r = run_jdx("show", "a.B", "--no-jdk", "--jars", f"{tmp_path}/a.jar,{tmp_path}/b.jar")
+    assert r.code == 5 and "hint: separate jars with ':' (a classpath) or repeat --jars" in r.err, r.err

@@ -36,6 +36,21 @@ public enum Level {
 class Use {
     static void use(Counter c, Sub s) { c.add(1L); s.add(2L); s.add(3L); s.count(); }
 }""",
+    "te/Ctors.java": """package te;
+public class Ctors {
+    int[] buf = new int[8];
+    public Ctors() {
+        this(1);
+    }
+    public Ctors(int x) {
+        n();
+    }
+    static void n() { }
+    public static native long nat(long x);
+    public static long nat(long x, int y) { return x; }
+    public static class Inner { }
+}""",
+    "te/Api.java": "package te;\npublic interface Api { int size(); }",
     "IsEnum.java": """public class IsEnum {
     public static void main(String[] a) throws Exception {
         for (String n : a) System.out.println(n + " " + Class.forName(n).isEnum());
@@ -161,3 +176,64 @@ def test_signature_include_synthetic_and_limit(svc, built):
     assert cut.truncated == {"shown": 1, "total": 2, "hint": "--limit 2"}
     assert signature(cut.result)[0] == "signatures of te.Counter#add (2 overloads)"
     assert run_signature(svc, SignatureRequest(query="te.Counter#add")).truncated is None
+
+
+def _line_table(classes, cls: str) -> dict[str, set[int]]:
+    """javap -l: each method's LineNumberTable lines, by the method's declaration line."""
+    out = subprocess.run(["javap", "-p", "-l", "-cp", str(classes), cls], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    tables, current = {}, None
+    for line in out:
+        if line.startswith("  ") and not line.startswith("    ") and "(" in line:
+            current = line.strip()
+            tables[current] = set()
+        elif current and line.strip().startswith("line "):
+            tables[current].add(int(line.split()[1].rstrip(":")))
+    return tables
+
+
+def test_a_frame_in_a_delegating_constructor_is_that_constructor(svc, built):
+    """javac copies field initializers into every constructor not calling this(...), so `Ctors(int)`'s line range
+    (the initializer's line to its end) holds all of `Ctors()`: a frame at `this(1)`'s line is `Ctors()` alone, as
+    the line tables say (javap -l)."""
+    from jdx.engine.search_nav import resolve
+
+    tables = _line_table(built[1], "te.Ctors")
+    line = next(iter(tables["public te.Ctors();"]))
+    assert line not in tables["public te.Ctors(int);"]
+    assert min(tables["public te.Ctors(int);"]) < line < max(tables["public te.Ctors(int);"])
+    for frame in (f"at te.Ctors.<init>(Ctors.java:{line})", f"at te.Ctors.<init>(Ctors.java:{line}) ~[trial-e.jar:?]",
+                  f"\tat te.Ctors.<init>(Ctors.java:{line}) [trial-e.jar:1.0]"):
+        result, _ = resolve(svc.store(), frame, 10)
+        assert [c["ref"] for c in result["candidates"]] == ["te.Ctors#<init>()"], frame
+
+
+def test_a_native_method_frame_is_the_native_overload(svc, built):
+    from jdx.engine.search_nav import resolve
+
+    out = subprocess.run(["javap", "-p", "-cp", str(built[1]), "te.Ctors"], capture_output=True, text=True,
+                         check=True).stdout
+    assert "public static native long nat(long);" in out and "public static long nat(long, int);" in out
+    result, _ = resolve(svc.store(), "at te.Ctors.nat(Native Method)", 10)
+    assert [c["ref"] for c in result["candidates"]] == ["te.Ctors#nat(long)"]
+    assert len(resolve(svc.store(), "te.Ctors.nat", 10)[0]["candidates"]) == 2
+
+
+def test_search_takes_the_binary_name_it_prints(svc):
+    from jdx.engine.search import SearchOptions
+
+    for pattern in ("te.Ctors$Inner", "Ctors$Inner", "Ctors$In*"):
+        refs = [m["ref"] for m in svc.search(pattern, SearchOptions()).result["matches"]]
+        assert refs == ["te.Ctors$Inner"], pattern
+
+
+@pytest.mark.parametrize("ref, what, hint", [("te.Ctors#nat(long)", "native", "jdx callers 'te.Ctors#nat(long)'"),
+                                             ("te.Api#size()", "abstract",
+                                              "jdx overrides 'te.Api#size()'   (its implementations)")])
+def test_a_method_without_code_says_so_and_offers_no_bytecode(svc, built, ref, what, hint):
+    out = subprocess.run(["javap", "-p", "-c", "-cp", str(built[1]), ref.split("#")[0]], capture_output=True,
+                         text=True, check=True).stdout
+    block = out.split(ref.split("#")[1].split("(")[0] + "(", 1)[1].split("\n\n", 1)[0]
+    assert "Code:" not in block  # javap: no Code attribute
+    result = svc.body(ref, BodyOptions()).result
+    assert result["no_body"] == what and result["next"] == hint
