@@ -86,6 +86,7 @@ def members_answer(session, text: str, opts, view: str = "jvm"):
         docs = session.first_sentence_docs(result["members"])
         for item in result["members"]:
             item["doc"] = docs.get(item["ref"])
+        warnings += source_mismatches(session, result["type"])
         provenance.append({"symbol": result["type"], "artifact": artifact, "origin": "sources",
                            "detail": f"first javadoc sentence of {len(docs)} of {len(result['members'])} members"})
     return Answer(result, warnings, provenance=provenance)
@@ -134,7 +135,21 @@ def show_answer(session, text: str, view: str = "jvm"):
     found = source_file(ctx, type_row) if type_row else None
     answer.result["sources"] = found[0].root.label if found else None
     answer.result["doc"] = session.type_first_sentence(type_row["id"]) if found else None
+    if found:
+        answer.warnings += source_mismatches(session, answer.result["ref"])
     return answer
+
+
+def source_mismatches(session, ref: str) -> list:
+    """SOURCES_VERSION_MISMATCH (spec §11.1) of a type whose sources an answer read (its doc): a method or field the
+    source declares and the class lacks (an edit not compiled yet) or the reverse, as `body` says it."""
+    from jdx.engine.refs import type_id
+    from jdx.engine.src_locate import mismatch_warnings, source_file
+
+    ctx = session.source_context()
+    type_row = ctx.type_row(type_id(ref))
+    found = source_file(ctx, type_row) if type_row else None
+    return mismatch_warnings(ctx, type_row, found[0], found[1]) if found else []
 
 
 @dataclass(frozen=True)

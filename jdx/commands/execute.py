@@ -30,6 +30,8 @@ def run_request(session, cmd: Command, request) -> Outcome:
     try:
         if cmd.needs_workspace:
             from jdx.engine.refs import artifact_prefixes
+
+            session.begin_request()
             from jdx.engine.resolve import artifact_ref_prefixes
 
             session.check_roots()

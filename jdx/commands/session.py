@@ -325,6 +325,12 @@ class Session:
                                                  jvm=LoaderJvmTools())
         return self._source_context
 
+    def begin_request(self) -> None:
+        """Before each answer: source files are read afresh (an agent edits them between two questions to a daemon;
+        the graph follows the class files, `refresh`)."""
+        if self._source_context is not None:
+            self._source_context.forget_files()
+
     def source_dirs(self) -> list[str]:
         """The workspace's source directories: the spec's and the discovered project's (src/main/java, ...), then
         --src."""

@@ -274,7 +274,8 @@ def _sources_missing_why(ctx: SourceContext, target: Target) -> str:
     if source_name and not source_name.endswith((".java", ".kt")):
         return f"its source file {source_name} is neither Java nor Kotlin (only .java and .kt sources are read)"
     roots = ctx.roots_for(target.type_row.get("artifact") or "")
-    looked = sorted({r.how for r in roots} - {"embedded"})
+    # a source directory is given by --src or found in the discovered project (src/main/java): name it as such
+    looked = sorted({"the source directories" if r.how == "--src" else r.how for r in roots} - {"embedded"})
     return "no sources" + (f"; looked in {', '.join(looked)}" if looked else "")
 
 

@@ -33,7 +33,8 @@ class SourceContext:
     jvm: object = None  # jdx.engine.ports.JvmTools: decompiler and javap, implemented by the loaders
     _roots: dict[str, list[SourceRoot]] = field(default_factory=dict)
     # the last source files read, so a command touching one file several times (show, samples, a member's
-    # body then its doc) reads and decodes it once; bounded, since a batch process may visit thousands
+    # body then its doc) reads and decodes it once; bounded, since a batch process may visit thousands; emptied
+    # before each request (`forget_files`)
     _files: OrderedDict = field(default_factory=OrderedDict)
 
     def type_row(self, type_id: str) -> dict | None:
@@ -68,6 +69,12 @@ class SourceContext:
             return None if found is None else SourceFile(found[0], found[1], found[2], self.cache)
 
         return self.remembered((artifact_key, f"kt:{package}:{name}"), find)
+
+    def forget_files(self) -> None:
+        """Drop the files read so far: a long-lived host (daemon, MCP, HTTP) calls it before each request, since a
+        source file may have been edited since (the parse cache is keyed by content, so an unchanged file costs a
+        read)."""
+        self._files.clear()
 
     def remembered(self, key: tuple, find) -> "SourceFile | None":
         if key in self._files:
