@@ -149,7 +149,10 @@ def _member_sites(store: GraphStore, targets: list[Target], kinds: set[str],
             kind = "new" if target.kind == "constructor" and i not in chaining else "call"
             if kind in kinds:
                 how = _through(r, r["target"]) if r["target"] in stubs else {"via": _via(r)}
-                sites.append(_site(r, kind, target, r["kind"], method_ref=r["kind"] == "handle", **how))
+                # the handle to a lambda body is its writer handing it over, no method reference written
+                writes = r["kind"] == "handle" and is_lambda({"id": target.id, "access": target.row.get("access")})
+                sites.append(_site(r, kind, target, r["kind"], method_ref=r["kind"] == "handle" and not writes,
+                                   **how, **({"writes_lambda": True} if writes else {})))
     if methods and "override" in kinds:
         rows = _distinct(rows_by_ids(store, q.OVERRIDERS_OF, methods), "target", "c_id")
         orders = _lookup_orders(store, sorted({_owner(r["c_id"]) for r in rows}))
@@ -376,6 +379,8 @@ def _finish(s: dict, arts: Artifacts) -> dict:
         out["bridge"] = True
     if s.get("lambda"):
         out["lambda"] = s["lambda"]
+    if s.get("writes_lambda"):
+        out["lambda_writer"] = True
     if s.get("via"):
         out["via"] = s["via"]
     if s.get("through"):

@@ -135,6 +135,8 @@ def _site_text(s: dict, many_targets: bool) -> str:
         text += " in lambda"
     if s["method_ref"]:
         text += " method-ref"
+    if s.get("lambda_writer"):
+        text += " (writes this lambda)"
     if many_targets:
         text += f" → {s['target']}"
     return text

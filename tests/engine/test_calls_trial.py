@@ -196,6 +196,14 @@ def test_a_lambda_body_has_its_writer_as_caller(svc, built):
     assert [(_name(e["method"]), e["lines"]) for e in tree] == [("make", [_line_at(writer, writer["dynamic"][0])])]
     assert tree[0].get("lambda_writer") and not tree[0].get("method_ref")
     assert "(writes this lambda)" in "\n".join(render.call_tree(answer.result))
+    # usages agrees: the writer's handle is the one site, a lambda handed over, no method reference written
+    from jdx.engine.rel_usages import UsageOptions
+
+    used = svc.usages(f"ct.Lam#{body}()", UsageOptions()).result
+    sites = [s for g in used["groups"] for c in g["callers"] for s in c["sites"]]
+    assert [(_name(s["caller"]), s["line"], s["method_ref"], s.get("lambda_writer")) for s in sites] == [
+        ("make", _line_at(writer, writer["dynamic"][0]), False, True)]
+    assert "(writes this lambda)" in "\n".join(render.usages(used))
     # elsewhere the body is still its writer's code: callers of what it calls name the writer, in lambda
     go = svc.callers("ct.Target#go()", CallOptions()).result["roots"][0]["tree"]
     assert [e.get("in_lambda") for e in go if _name(e["method"]) == "make"] == [True]
