@@ -136,6 +136,22 @@ def _file_level(type_row: dict) -> bool:
         return False
 
 
+def kotlin_package(store: GraphStore, owner: str) -> str:
+    """The Kotlin package of a file facade's (or part's) declarations: its JVM package, or the one its metadata `pn`
+    names (`@JvmPackageName`: kotlin-stdlib's `kotlin.jdk7.AutoCloseableKt` declares `kotlin.use`)."""
+    rows = store.rows_cached(queries.TYPE_BY_ID, {"id": owner})
+    try:
+        pn = json.loads(rows[0]["t.kotlin"] or "{}").get("pn") if rows else None
+    except (ValueError, AttributeError):
+        pn = None
+    return pn if isinstance(pn, str) and pn else d.package_of(owner)
+
+
+def _in_package(store: GraphStore, owner: str, package: str | None) -> bool:
+    """Whether a top-level declaration of `owner` is in `package` (any when None), by its JVM or its Kotlin package."""
+    return package is None or d.package_of(owner) == package or kotlin_package(store, owner) == package
+
+
 def top_level(store: GraphStore, name: str, package: str | None) -> list[dict]:
     """The Kotlin top-level declarations of this Kotlin name (in `package` when given): by the JVM names it compiles
     to without @JvmName (the search index), and the renamed ones by their Kotlin name (`kotlin_names`)."""
@@ -146,9 +162,8 @@ def top_level(store: GraphStore, name: str, package: str | None) -> list[dict]:
     index = index_for(store)
     found = {r["id"] for n in jvm_names(name) for r in index.named(n)
              if r["kind"] in ("method", "field") and r["access"] & ACC_STATIC
-             and (package is None or d.package_of(r["owner"]) == package)}
-    found.update(x["main"] for x in renamed_named(store, name)
-                 if package is None or d.package_of(x["owner"]) == package)
+             and _in_package(store, r["owner"], package)}
+    found.update(x["main"] for x in renamed_named(store, name) if _in_package(store, x["owner"], package))
     found.update(_unlisted(store, name, package))
     if not found:
         return []
@@ -209,13 +224,17 @@ def kotlin_imports(store: GraphStore, decls: list[dict]) -> list[dict]:
     """The Java `import static` entries (labelled) and the Kotlin `import package.name` of top-level declarations;
     an extension is imported by its Kotlin name only (Java calls it as a static method of its facade). A declaration
     whose JVM member Java cannot call (`kotlin_only`) gets no Java import, and the Kotlin entry says why."""
-    package = d.package_of(decls[0]["owner"])
+    package = kotlin_package(store, decls[0]["owner"])
     name = decls[0]["name"]
+    hidden = hidden_decls(store, decls)
+    gone = len(hidden) == len(decls)
+    decls = decls if gone else [x for x in decls if x["id"] not in hidden]
     extension = all(json.loads(x["detail"] or "{}").get("receiver") for x in decls)
-    only = kotlin_only(store, decls)
+    only = {} if gone else kotlin_only(store, decls)
     public = [x for x in decls if x["visibility"] not in ("internal", "private")]
-    # when the public declarations are all Kotlin-only, Java's import would name only internal or private ones
-    callable_ = [] if public and all(x["id"] in only for x in public) else [x for x in decls if x["id"] not in only]
+    # Java's import names the public declarations' members: not an internal or private one of the same name (an
+    # internal `val CoroutineContext.delay` beside the public `delay()`), unless no declaration is public
+    callable_ = [] if gone else [x for x in public or decls if x["id"] not in only]
     java = java_imports(store, callable_)
     artifact = artifacts_by_id(store).get(decls[0]["artifact"], {}).get("name", "")
     kotlin = {"ref": _main_ref(decls[0]), "kotlin_name": f"{package}.{name}" if package else name, "language": "kotlin",
@@ -225,7 +244,9 @@ def kotlin_imports(store: GraphStore, decls: list[dict]) -> list[dict]:
     visibility = {x["visibility"] for x in decls}
     why = _why(sorted(set(only.values())))
     notes = []
-    if visibility == {"internal"}:
+    if gone:
+        notes.append("hidden by deprecation (synthetic on the JVM): no Java or Kotlin caller can use it")
+    elif visibility == {"internal"}:
         notes.append("internal: only code of its module can use it")
     elif visibility == {"private"}:
         notes.append("private: only code of its file can use it")
@@ -239,6 +260,9 @@ def kotlin_imports(store: GraphStore, decls: list[dict]) -> list[dict]:
         if only:
             notes.append(f"{len(only)} of its {len(decls)} declarations {'are' if len(only) > 1 else 'is'} "
                          f"Kotlin-only ({why})")
+        if java and public and not extension and len(public) < len(decls):
+            rest = len(decls) - len(public)
+            notes.append(f"Java's import leaves out the {rest} internal or private one{'s' if rest > 1 else ''}")
     if notes:
         kotlin["note"] = "; ".join(notes)
     if extension:
@@ -247,39 +271,68 @@ def kotlin_imports(store: GraphStore, decls: list[dict]) -> list[dict]:
 
 
 _WHY = {"reified inline": "reified inline", "synthetic": "synthetic on the JVM",
-        "inline-only": "inline-only: private on the JVM"}
+        "inline-only": "inline-only: private on the JVM", "mangled": "its JVM name is no Java identifier"}
 
 
 def _why(reasons: list[str]) -> str:
     return ", ".join(_WHY[r] for r in reasons)
 
 
-def kotlin_only(store: GraphStore, decls: list[dict]) -> dict[str, str]:
-    """Declaration id -> why Java cannot call the JVM member that stands for it, synthetic or private
-    (kotlin_view.kotlin_only_reason), for those of `decls` whose member is so; a Kotlin caller uses them all
-    (`outline` marks them Kotlin-only)."""
+def java_identifier(jvm_name: str) -> bool:
+    """Whether Java source can name a JVM member: not one kotlinc mangled (`delay-VtjQ1oo`, a function taking or
+    returning an inline class; javac reads `-` as an operator)."""
+    return jvm_name.replace("$", "_").isidentifier()
+
+
+def _main_access(store: GraphStore, decls: list[dict]) -> tuple[dict[str, str], dict[str, int]]:
+    """(declaration id -> the JVM member that stands for it, method id -> its access flags)."""
     from jdx.engine.kotlin_hits import main_member
-    from jdx.engine.kotlin_view import kotlin_only_reason
 
     mains = {x["id"]: main_member(x, x["owner"]) or x["member"] for x in decls}
     methods = sorted({m for m in mains.values() if "(" in m})
     access = {r["id"]: r["access"] or 0 for r in store.rows(qk.METHOD_ACCESS, {"ids": methods})} if methods else {}
+    return mains, access
+
+
+def hidden_decls(store: GraphStore, decls: list[dict], main_access: tuple | None = None) -> set[str]:
+    """The ids of the declarations a deprecation hid (`@Deprecated(level = HIDDEN)`: their JVM members synthetic and
+    deprecated), as `outline` leaves them out (kotlin_view.jvm_access); only those whose member is synthetic are
+    read further (`main_access`: `_main_access` of `decls` when the caller has it)."""
+    from jdx.engine.kotlin_view import jvm_access
+
+    mains, access = main_access or _main_access(store, decls)
+    synthetic = [x for x in decls if access.get(mains[x["id"]], 0) & ACC_SYNTHETIC]
+    return jvm_access(store, synthetic)[0] if synthetic else set()
+
+
+def kotlin_only(store: GraphStore, decls: list[dict]) -> dict[str, str]:
+    """Declaration id -> why Java cannot call the JVM member that stands for it: synthetic or private
+    (kotlin_view.kotlin_only_reason), or a mangled name (`mangled`), for those of `decls` whose member is so; a
+    Kotlin caller uses them all (`outline` marks the synthetic and private ones Kotlin-only). A declaration a
+    deprecation hid is none: nobody calls it (`hidden_decls`)."""
+    from jdx.engine.kotlin_view import kotlin_only_reason
+
+    mains, access = _main_access(store, decls)
+    hidden = hidden_decls(store, decls, (mains, access))
     out = {}
     for x in decls:
         flags = access.get(mains[x["id"]])
-        if flags is None or x["visibility"] == "private":
+        if flags is None or x["visibility"] == "private" or x["id"] in hidden:
             continue
-        if flags & (ACC_SYNTHETIC | ACC_PRIVATE):
-            out[x["id"]] = kotlin_only_reason(x, flags)
+        reason = kotlin_only_reason(x, flags) if flags & (ACC_SYNTHETIC | ACC_PRIVATE) else None
+        if reason is None and not java_identifier(jvm_simple_name(mains[x["id"]])):
+            reason = "mangled"
+        if reason:
+            out[x["id"]] = reason
     return out
 
 
 def top_level_import(store: GraphStore, text: str, decls: list[dict]) -> tuple[dict, list[Warning_]]:
     """`imports scaled` / `imports fx.scaled`: a Kotlin top-level function or property by its Kotlin name."""
-    packages = sorted({d.package_of(x["owner"]) for x in decls})
+    packages = sorted({kotlin_package(store, x["owner"]) for x in decls})
     arts = artifacts_by_id(store)
     if len(packages) > 1:  # one candidate a package: what a Kotlin import names
-        first = {d.package_of(x["owner"]): x for x in reversed(decls)}
+        first = {kotlin_package(store, x["owner"]): x for x in reversed(decls)}
         raise AmbiguousError(f"ambiguous: Kotlin top-level declarations named {text} in {len(packages)} packages",
                              candidates=[{"ref": f"{p}.{first[p]['name']}" if p else first[p]["name"],
                                           "kind": first[p]["kind"],
@@ -362,7 +415,7 @@ def member_import(store: GraphStore, text: str, decls: list[dict]) -> tuple[dict
         for target in _static_members(store, x):
             host, jvm_name = target.split("#", 1)[0], jvm_simple_name(target)
             key = f"{host}#{jvm_name}"
-            if key not in java:
+            if key not in java and java_identifier(jvm_name):
                 overloads = sum(1 for r in index.named(jvm_name) if r["owner"] == host and r["access"] & ACC_STATIC
                                 and r["kind"] == ("method" if "(" in target else "field"))
                 java[key] = {"ref": member_ref(target), "language": "java",
@@ -383,6 +436,9 @@ def member_import(store: GraphStore, text: str, decls: list[dict]) -> tuple[dict
         kotlin["note"] = "internal: only code of its module can use it"
     elif visibility == {"private"}:
         kotlin["note"] = f"private: only code of {dotted} can use it"
+    elif not java and not java_identifier(jvm_simple_name(_main_ref_id(decls[0]))):
+        kotlin["note"] = (f"Java cannot call it: its JVM name {jvm_simple_name(_main_ref_id(decls[0]))} is no Java "
+                          "identifier (kotlinc mangles a member taking or returning an inline class)")
     elif not java and "note" not in kotlin:
         kotlin["note"] = f"Java calls it as {main}"
     return {"type": format_type(owner), "imports": [*java.values(), kotlin]}, []

@@ -158,15 +158,15 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
     from jdx.engine.kotlin_inherited import _chains
 
     chains = _chains(store)
-    hidden, kotlin_only = _jvm_access(store, decls + hosted)
+    hidden, kotlin_only = jvm_access(store, decls + hosted)
     shown = []
     for d in decls + hosted:
         if wanted is not None and d["kind"] not in wanted:
             continue
+        if grep and not grep.search(d["name"]):
+            continue
         if d["id"] in hidden and not opts.include_synthetic:
             result["hidden_deprecated"] = result.get("hidden_deprecated", 0) + 1
-            continue
-        if grep and not grep.search(d["name"]):
             continue
         if levels is not None and (d["visibility"] or "public") not in levels and not (
                 "package" in levels and d["visibility"] == "internal"):
@@ -201,7 +201,8 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
 # the JVM members a declaration's callers name (not its `$default`, `$annotations` or backing field): when every one
 # is synthetic and deprecated, kotlinc hid the declaration (`@Deprecated(level = HIDDEN)`,
 # `@DeprecatedSinceKotlin(hiddenSince)`); synthetic and not hidden, it is one only Kotlin calls (a reified inline
-# function, @JvmSynthetic), as is a public declaration whose members are private (an @InlineOnly function)
+# function, @JvmSynthetic), as is a public inline function whose method is private (an @InlineOnly function) and a
+# sealed class's constructor (private on the JVM; subclasses call a synthetic twin taking a DefaultConstructorMarker)
 _CALLED_ROLES = ("method", "getter", "setter", "constructor", "facade", "static", "overload")
 _ACC_PRIVATE, _ACC_SYNTHETIC, _ACC_DEPRECATED = 0x0002, 0x1000, 0x20000
 _HIDDEN_LEVEL = ("DeprecationLevel.HIDDEN", "hiddenSince=")
@@ -223,7 +224,7 @@ def _hidden(row: dict, reified: bool) -> bool:
     return not reified or any(mark in a for a in row.get("m.annotations") or () for mark in _HIDDEN_LEVEL)
 
 
-def _jvm_access(store, decls: list[dict]) -> tuple[set[str], dict[str, str]]:
+def jvm_access(store, decls: list[dict]) -> tuple[set[str], dict[str, str]]:
     """(ids of the declarations no Kotlin or Java caller can name: each JVM member they compile to for callers is
     synthetic and deprecated, as `members` (which leaves synthetic members out) sees them; declaration id -> the
     marker of those only Kotlin calls, their members synthetic or private: `Kotlin-only: reified inline`)."""
@@ -246,17 +247,35 @@ def _jvm_access(store, decls: list[dict]) -> tuple[set[str], dict[str, str]]:
         if all(a & _ACC_SYNTHETIC for a in access) and all(_hidden(r, reified) for r in targets):
             hidden.add(d["id"])
         elif all(a & (_ACC_SYNTHETIC | _ACC_PRIVATE) for a in access) and d["visibility"] != "private":
-            kotlin_only[d["id"]] = "Kotlin-only: " + kotlin_only_reason(d, access[0])
+            reason = kotlin_only_reason(d, access[0], _sealed_twin(rows, called[d["id"]]))
+            if reason:
+                kotlin_only[d["id"]] = "Kotlin-only: " + reason
     return hidden, kotlin_only
 
 
-def kotlin_only_reason(d: dict, access: int) -> str:
+_MARKER = "Lkotlin/jvm/internal/DefaultConstructorMarker;"
+
+
+def _sealed_twin(rows: dict, targets: list[str]) -> bool:
+    """Whether a constructor private on the JVM has the synthetic twin kotlinc gives a sealed class's constructor (its
+    parameters and a DefaultConstructorMarker): what the subclasses call."""
+    return len(targets) == 1 and "#<init>(" in targets[0] and (
+        (rows.get(targets[0].replace(")V", _MARKER + ")V")) or {}).get("m.access") or 0) & _ACC_SYNTHETIC != 0
+
+
+def kotlin_only_reason(d: dict, access: int, sealed: bool = False) -> str | None:
     """Why Java cannot call the JVM member (`access`) of a public or internal declaration that is synthetic or
-    private: `reified inline` (kotlinc 2 makes its method synthetic, 1.3 private), `inline-only` (an
-    @kotlin.internal.InlineOnly function's method is private), `synthetic` (@JvmSynthetic)."""
+    private: `reified inline` (kotlinc 2 makes its method synthetic, 1.3 private), `synthetic` (@JvmSynthetic),
+    `inline-only` (an @kotlin.internal.InlineOnly function's method is private), `sealed` (a sealed class's
+    constructor, private on the JVM: `sealed` says it has the synthetic twin its Kotlin subclasses call); None for
+    any other private member, whose reason is not known (no guess)."""
     if reified_inline(d):
         return "reified inline"
-    return "synthetic" if access & _ACC_SYNTHETIC else "inline-only"
+    if access & _ACC_SYNTHETIC:
+        return "synthetic"
+    if d["kind"] == "function" and "inline" in (d["flags"] or ()):
+        return "inline-only"
+    return "sealed" if sealed else None
 
 
 def member_kotlin(store, member_ids: list[str]) -> dict[str, list[dict]]:

@@ -189,8 +189,10 @@ def render_class_header(c: KmClass) -> str:
         for p in primary.parameters:
             prop = props.get(p.name)
             keyword = ("var " if prop.var else "val ") if prop is not None else ""
-            if prop is not None and prop.visibility not in ("public", None):  # `Regex(private val nativePattern)`
-                keyword = f"{prop.visibility} {keyword}"
+            if prop is not None:  # `Regex(private val nativePattern)`, `Rule(open val ruleId)`: as its row says
+                keyword = _modality(prop.modality) + keyword
+                if prop.visibility not in ("public", None):
+                    keyword = f"{prop.visibility} {keyword}"
             params.append(keyword + render_parameter(p))
         shown_vis = primary.visibility not in ("public",) + implicit_vis
         vis = f" {primary.visibility} constructor" if shown_vis else ""
