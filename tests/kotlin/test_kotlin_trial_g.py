@@ -25,6 +25,7 @@ import pytest
 from jdx.engine.cards import OutlineOptions
 from jdx.engine.imports import imports
 from tests.kotlin.corpus import kotlinc_jar, stdlib_jar
+from tests.kotlin.test_kotlin_trial_e import _javap
 from tests.service import JdxService, Options
 
 LIB = '''package demo
@@ -65,11 +66,6 @@ def service(jar, jdx_home):
     s = JdxService(Options(jars=[str(jar)], jdk=False, cache_dir=str(jdx_home / "cache")))
     yield s
     s.close()
-
-
-def _javap(jar, cls: str) -> str:
-    return subprocess.run(["javap", "-v", "-p", "-cp", str(jar), cls], capture_output=True, text=True,
-                          check=True).stdout
 
 
 def _flags(javap: str, declaration: str) -> str:
