@@ -74,7 +74,7 @@ def answers(tmp_path_factory, run_jdx) -> dict[str, dict]:
         result = run_json(run_jdx, env, "index", *args)
         got = {"graph": Path(result["graph"]), "index": result}
         for name, query in QUERIES.items():
-            got[name] = run_json(run_jdx, env, "cypher", query, *args)["rows"]
+            got[name] = run_json(run_jdx, env, "cypher", query, "--limit", "1000000", *args)["rows"]
         out[backend] = got
     return out
 
@@ -119,7 +119,7 @@ def test_switching_backend_in_one_cache_never_opens_the_other_graph(run_jdx, tmp
         benv = {**env, "JDX_GRAPH_BACKEND": backend}
         result = run_json(run_jdx, benv, "index", *args)
         graphs[backend] = Path(result["graph"])
-        rows[backend] = run_json(run_jdx, benv, "cypher", QUERIES["node labels"], *args)["rows"]
+        rows[backend] = run_json(run_jdx, benv, "cypher", QUERIES["node labels"], "--limit", "1000000", *args)["rows"]
     assert graphs["kuzu"].parent != graphs["ladybug"].parent
     assert rows["kuzu"] == rows["ladybug"]
     # and back again: kuzu still answers from its own, untouched graph

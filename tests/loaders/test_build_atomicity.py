@@ -23,6 +23,7 @@ from tests.conftest import GUAVA, require
 QUERY = ("MATCH (t:Type) WHERE t.fqn STARTS WITH 'com.google.common.base.' AND NOT t.external "
          "RETURN t.fqn AS fqn ORDER BY fqn")
 COUNTS = "MATCH (t:Type) WITH count(t) AS types MATCH (m:Method) RETURN types, count(m) AS methods"
+ALL = ("--limit", "1000000")  # every row (cypher prints 50 by default)
 
 
 def jdx(env: dict, *args: str, timeout: int = 300) -> subprocess.CompletedProcess:
@@ -49,8 +50,8 @@ def workspace(tmp_path_factory, jdx_env):
     result = ok_json(jdx(env, "index", *args))
     graph = Path(result["graph"])
     baseline = {
-        "rows": ok_json(jdx(env, "cypher", QUERY, *args))["rows"],
-        "counts": ok_json(jdx(env, "cypher", COUNTS, *args))["rows"],
+        "rows": ok_json(jdx(env, "cypher", QUERY, *ALL, *args))["rows"],
+        "counts": ok_json(jdx(env, "cypher", COUNTS, *ALL, *args))["rows"],
     }
     assert len(baseline["rows"]) > 50 and baseline["counts"][0]["types"] > 1000
     return {"env": env, "args": args, "root": graph.parent, "build": graph.name, "baseline": baseline,
@@ -134,9 +135,9 @@ def test_killed_rebuild_leaves_previous_graph_answering(workspace, moment):
         # the kill landed after the new build was switched in (the switch is one rename): the new build
         # must then be whole, which current_is_complete checked, and newer than the old one
         assert after > before, f"killed at {at:.2f}s, `current` moved back from {before} to {after}"
-    got = ok_json(jdx(ws["env"], "cypher", QUERY, *ws["args"]))["rows"]
+    got = ok_json(jdx(ws["env"], "cypher", QUERY, *ALL, *ws["args"]))["rows"]
     assert got == ws["baseline"]["rows"], f"killed at {at:.2f}s"
-    counts = ok_json(jdx(ws["env"], "cypher", COUNTS, *ws["args"]))["rows"]
+    counts = ok_json(jdx(ws["env"], "cypher", COUNTS, *ALL, *ws["args"]))["rows"]
     assert counts == ws["baseline"]["counts"]
 
 
@@ -158,9 +159,9 @@ def test_next_build_after_kills_is_clean(workspace):
     builds = sorted(p.name for p in ws["root"].iterdir() if p.is_dir())
     assert builds == [current_is_complete(ws["root"])] == [Path(rebuilt["graph"]).name]
     assert not list(ws["root"].glob(".current-*"))
-    got = ok_json(jdx(ws["env"], "cypher", QUERY, *ws["args"]))["rows"]
+    got = ok_json(jdx(ws["env"], "cypher", QUERY, *ALL, *ws["args"]))["rows"]
     assert got == ws["baseline"]["rows"]
-    assert ok_json(jdx(ws["env"], "cypher", COUNTS, *ws["args"]))["rows"] == ws["baseline"]["counts"]
+    assert ok_json(jdx(ws["env"], "cypher", COUNTS, *ALL, *ws["args"]))["rows"] == ws["baseline"]["counts"]
 
 
 def shard_temps(cache: Path) -> set[Path]:
@@ -180,7 +181,7 @@ def test_half_written_shard_is_swept_by_next_build(workspace):
     if code is not None or not left:
         pytest.skip(f"the kill did not land inside a shard write (exit {code} at {at:.2f}s)")
     assert current_is_complete(ws["root"])
-    assert ok_json(jdx(ws["env"], "cypher", QUERY, *ws["args"]))["rows"] == ws["baseline"]["rows"]
+    assert ok_json(jdx(ws["env"], "cypher", QUERY, *ALL, *ws["args"]))["rows"] == ws["baseline"]["rows"]
     assert ok_json(jdx(ws["env"], "index", "--force", *ws["args"]))["built"] is True
     assert shard_temps(ws["cache"]) == set(), "half-written shards left behind after the next build"
 

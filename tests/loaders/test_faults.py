@@ -162,7 +162,7 @@ def warnings_of(env: dict, code: str, artifact: str | None = None) -> list[dict]
 
 
 def cypher(run_jdx, query: str, *jars) -> list[dict]:
-    run = run_jdx("cypher", query, "--json", *jar_args(*jars))
+    run = run_jdx("cypher", query, "--json", "--limit", "1000000", *jar_args(*jars))
     env = envelope(run)
     assert run.code == 0, f"cypher exit {run.code}: {run.out} {run.err}"
     assert env["ok"] is True
