@@ -220,7 +220,7 @@ class SignatureRequest(Request):
 def run_signature(session, req: SignatureRequest):
     from jdx.engine import cards
     from jdx.engine.answer import Answer
-    from jdx.engine.relations import check_limit
+    from jdx.engine.limits import check_limit
     from jdx.engine.search_aliases import alias_misses
 
     limit = check_limit(req.limit)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from jdx.errors import ArtifactReadError, Warning_
-from jdx.loaders.roots import Artifact, HashCache, _not_a_file, dir_key
+from jdx.loaders.roots import Artifact, HashCache, not_a_file, dir_key
 
 if TYPE_CHECKING:  # only an extraction writes shards on a side thread
     from collections.abc import Callable
@@ -94,7 +94,7 @@ def resolve_side(arg: str, hashes: HashCache) -> Side:
         return Side(arg, arg, [_jar(p, hashes) for p in paths])
     path = Path(text)
     if not path.is_dir() and (not path.is_file() or not os.access(path, os.R_OK)):
-        raise _unreadable(f"{arg}: {_not_a_file(text)}", arg)  # a pipe would block the hashing forever
+        raise _unreadable(f"{arg}: {not_a_file(text)}", arg)  # a pipe would block the hashing forever
     if not os.access(path, os.R_OK):
         raise _unreadable(f"{arg}: not readable", arg)
     if path.is_dir():

@@ -26,7 +26,7 @@ def run_cypher(session, req: CypherRequest):
     from jdx.graph_schema.schema import expand_rel_labels
 
     check_read_only(req.query)  # before the workspace is opened: a refused query costs nothing
-    from jdx.engine.relations import check_limit
+    from jdx.engine.limits import check_limit
 
     limit = check_limit(req.limit)
     table = session.store().query(expand_rel_labels(req.query))

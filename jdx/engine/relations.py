@@ -19,12 +19,12 @@ import networkx as nx
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_member, format_type, parse_ref
 from jdx.engine.resolve import resolve_type_ref
+from jdx.engine.limits import DEFAULT_LIMIT, check_limit  # noqa: F401  (re-exported)
 from jdx.errors import NotFoundError, UsageError
 from jdx.graph_schema import queries, queries_graph as q
 from jdx.graph_schema.schema import LAMBDA_BODY
 from jdx.graph_schema.store import GraphStore
 
-DEFAULT_LIMIT = 50
 
 
 @dataclass
@@ -495,14 +495,6 @@ def kotlin_lambda_plumbing(store: GraphStore, access: dict[str, int | None]) -> 
     classes = _lambda_classes(store, {m.split("#", 1)[0] for m in ids}, outward=False)
     return {m for m in ids if m.split("#", 1)[0] in classes
             and _is_plumbing(m, access[m] or 0, classes[m.split("#", 1)[0]][1])}
-
-
-def check_limit(limit: int | None) -> int:
-    if limit is None:
-        return DEFAULT_LIMIT
-    if limit < 1:
-        raise UsageError("--limit must be at least 1")
-    return limit
 
 
 def check_depth(depth: int | None, default: int | None) -> int | None:

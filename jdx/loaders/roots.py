@@ -136,7 +136,7 @@ def expand_jar_arg(arg: str, all_versions: bool = False) -> tuple[list[Path], li
         matches = [m for m in sorted(glob.glob(text, recursive=True)) if _is_binary_jar(m)]
         paths = [Path(m) for m in matches if os.path.isfile(m) and os.access(m, os.R_OK)]
         # a match that is no readable file (a dangling link, a directory named *.jar, a pipe) is said, not dropped
-        skipped = [Warning_("ARTIFACT_READ_ERROR", f"{m} (from {arg}): {_not_a_file(m)}; skipped", m)
+        skipped = [Warning_("ARTIFACT_READ_ERROR", f"{m} (from {arg}): {not_a_file(m)}; skipped", m)
                    for m in matches if Path(m) not in paths]
         if not paths:
             return [], skipped or [Warning_("ARTIFACT_READ_ERROR", f"no jar matches {arg}", arg)]
@@ -155,13 +155,13 @@ def expand_jar_arg(arg: str, all_versions: bool = False) -> tuple[list[Path], li
             return chosen, []
         return jars, []
     if not path.exists():
-        return [], [Warning_("ARTIFACT_READ_ERROR", f"{arg}: {_not_a_file(text)}", arg)]
+        return [], [Warning_("ARTIFACT_READ_ERROR", f"{arg}: {not_a_file(text)}", arg)]
     if not path.is_file() or not os.access(path, os.R_OK):  # a pipe would block the hashing forever
-        return [], [Warning_("ARTIFACT_READ_ERROR", f"{arg}: {_not_a_file(text)}", arg)]
+        return [], [Warning_("ARTIFACT_READ_ERROR", f"{arg}: {not_a_file(text)}", arg)]
     return [path], []
 
 
-def _not_a_file(path: str) -> str:
+def not_a_file(path: str) -> str:
     """Why `path` cannot be read as a jar."""
     if not os.path.exists(path):
         return "a dangling link" if os.path.islink(path) else "no such file"

@@ -25,7 +25,7 @@ import pytest
 from jdx.engine.cards import OutlineOptions
 from jdx.engine.imports import imports
 from tests.kotlin.corpus import kotlinc_jar, stdlib_jar
-from tests.kotlin.test_kotlin_trial_e import _javap
+from tests.kotlin.test_kotlin_trial_e import _javap, stdlib  # noqa: F401  (the stdlib 2.1.0 fixture)
 from tests.service import JdxService, Options
 
 LIB = '''package demo
@@ -151,13 +151,6 @@ def test_class_header_says_a_constructor_property_modality(service, jar):
 def test_outline_counts_only_the_hidden_declarations_the_grep_matches(service):
     assert not _outline(service, "demo.LibKt", grep="^zip$").get("hidden_deprecated")
     assert _outline(service, "demo.LibKt", grep="^z")["hidden_deprecated"] == 2
-
-
-@pytest.fixture(scope="module")
-def stdlib(jdx_home):
-    s = JdxService(Options(jars=[str(stdlib_jar("2.1.0"))], jdk=False, cache_dir=str(jdx_home / "cache")))
-    yield s
-    s.close()
 
 
 def test_stdlib_companion_member_with_a_mangled_name(stdlib):
