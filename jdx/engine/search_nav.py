@@ -333,10 +333,17 @@ def _package_counts(store: GraphStore, artifact_ids: set[str] | None = None) -> 
     return counts
 
 
-def _public_types(store: GraphStore, package: str, artifact_ids: set[str] | None = None) -> list[dict]:
+def _top_level_types(store: GraphStore, package: str, artifact_ids: set[str] | None = None) -> list[dict]:
     rows = store.rows_cached(queries_search.TYPES_IN_PACKAGE, {"package": package})
-    return [r for r in rows if r["access"] & ACC_PUBLIC and (artifact_ids is None or r["artifact"] in artifact_ids)
-            and not r["name"].isdigit()]
+    return [r for r in rows if artifact_ids is None or r["artifact"] in artifact_ids]
+
+
+def _public_types(store: GraphStore, package: str, artifact_ids: set[str] | None = None) -> list[dict]:
+    return [r for r in _top_level_types(store, package, artifact_ids)
+            if r["access"] & ACC_PUBLIC and not r["name"].isdigit()]
+
+
+UNLISTED_NAMES = 10  # non-public top-level types an `ls` names before it only counts the rest
 
 
 def _subtree_count(counts: dict[str, int], prefix: str) -> int:
@@ -362,11 +369,17 @@ def _walk(store, counts, prefix: str, level: int, depth: int, with_counts: bool,
     if level > depth:
         return
     if prefix in counts:
-        public = _public_types(store, prefix, artifact_ids)
+        top = _top_level_types(store, prefix, artifact_ids)
+        public = [t for t in top if t["access"] & ACC_PUBLIC and not t["name"].isdigit()]
         entries.extend({"kind": t["kind"], "name": t["name"], "ref": t["fqn"], "level": level} for t in public)
-        if artifact_ids is None and counts[prefix] > len(public):  # never a silent cut (spec G6)
-            entries.append({"kind": "unlisted", "name": "not public or nested", "level": level,
-                            "types": counts[prefix] - len(public)})
+        if artifact_ids is None:  # never a silent cut (spec G6): the rest are named, or counted with a way to see them
+            hidden = sorted({t["name"] for t in top} - {t["name"] for t in public})
+            if hidden:
+                entries.append({"kind": "nonpublic", "level": level, "types": len(hidden),
+                                "names": hidden[:UNLISTED_NAMES]})
+            nested = counts[prefix] - len(top)
+            if nested > 0:
+                entries.append({"kind": "nested", "level": level, "types": nested})
     for child in _children(counts, prefix):
         entry = {"kind": "package", "name": child, "level": level}
         if with_counts:

@@ -67,8 +67,12 @@ def ls(r: dict) -> list[str]:
         indent = "  " * e["level"]
         if e["kind"] == "package":
             lines.append(f"{indent}package {e['name']}{count}")
-        elif e["kind"] == "unlisted":
-            lines.append(f"{indent}+ {e['types']} more {e['name']} (jdx show <package>.<Name> answers each)")
+        elif e["kind"] == "nonpublic":
+            more = e["types"] - len(e["names"])
+            rest = f", +{more} more (jdx search '<package>.*' lists them)" if more else ""
+            lines.append(f"{indent}+ {e['types']} not public: {', '.join(e['names'])}{rest}")
+        elif e["kind"] == "nested":
+            lines.append(f"{indent}+ {e['types']} nested in the types above (jdx show <Type> names its nested types)")
         else:
             lines.append(f"{indent}{e['kind']} {e['name']}")
     if not lines:
