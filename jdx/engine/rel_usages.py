@@ -197,19 +197,23 @@ def _signature_sites(store: GraphStore, target: Target) -> list[dict]:
     argument or bound in a generic signature (a class's own: `implements Comparable<T>`, `<E extends T>`). The detail
     lists every way one declaration names it (`parameter, type argument`: `f(T t, List<T> ts)`)."""
     plain = f"L{target.id};"
-    params = {"d": plain, "g": f"L{target.id}<"}
+    inner = target.id.rsplit("/", 1)[-1].rpartition("$")[2] if "$" in target.id.rsplit("/", 1)[-1] else ""
+    # `$i` finds `Outer<..>.Inner` (no `Outer$Inner` written); every row it alone brings is parsed to confirm
+    params = {"d": plain, "g": f"L{target.id}<", "i": f">.{inner}" if inner else plain}
     sites = []
     for r in store.rows(q.METHODS_NAMING, params):
         head, _, ret = (r["descriptor"] or "").partition(")")
         where = [w for w, hit in (("parameter", plain in head), ("return", plain in ret)) if hit]
         row = {k: r[k] for k in ("c_id", "c_access", "c_artifact")}
         generic = _generic_names(r["signature"], target.id, method=True)
-        sites.append(_site(row, "signature", target, ", ".join(where + generic) or "type argument"))
+        if where or generic or _named_plainly(r["signature"], target.id):
+            sites.append(_site(row, "signature", target, ", ".join(where + generic) or "type argument"))
     for r in store.rows(q.FIELDS_NAMING, params):
         row = _type_row_as_caller(r)
         row["ref"] = _element_ref("Field", r["id"])
         where = (["field"] if plain in (r["descriptor"] or "") else []) + _generic_names(r["signature"], target.id)
-        sites.append(_site(row, "signature", target, ", ".join(where) or "type argument"))
+        if where or _named_plainly(r["signature"], target.id):
+            sites.append(_site(row, "signature", target, ", ".join(where) or "type argument"))
     for r in store.rows(q.TYPES_NAMING, params):
         detail = _class_signature_names(r["signature"], target.id)
         if detail:
@@ -217,6 +221,12 @@ def _signature_sites(store: GraphStore, target: Target) -> list[dict]:
             row["ref"] = format_type(r["id"])
             sites.append(_site(row, "signature", target, detail))
     return sites
+
+
+def _named_plainly(signature: str | None, type_id: str) -> bool:
+    """The generic signature writes `type_id` by its own name (`Lpkg/T;`, `Lpkg/T<`): a row the `>.Inner` pattern
+    alone matched is some other outer's inner class of that name."""
+    return bool(signature) and (f"L{type_id};" in signature or f"L{type_id}<" in signature)
 
 
 def _names(roots, type_id: str) -> bool:

@@ -158,17 +158,20 @@ ANNOTATED_WITH = _by_ids("t", "Type", "(x)-[r:ANNOTATED_BY]->(t:Type{ID})",
                          "r.text AS text")
 
 # declarations whose erased descriptor or generic signature names a type (`usages --kind signature`): parameters,
-# return types, field types, type arguments and bounds. `$d` is `Lpkg/T;`, `$g` is `Lpkg/T<` (a parameterized use);
+# return types, field types, type arguments and bounds. `$d` is `Lpkg/T;`, `$g` is `Lpkg/T<` (a parameterized use),
+# `$i` is `>.Inner` for a nested type (`Lpkg/Outer<TT;>.Inner;` names `pkg/Outer$Inner`; `$d` again otherwise);
 # javac's synthetic members (bridges, lambda bodies, `this$0`) are no source's declarations. A scan of the name
 # columns: on the JDK graph (226k methods) ~60 ms warm.
 _NAMING = ("NOT {v}.shadowed AND coalesce({v}.external, false) = false AND {v}.access & 4096 = 0 AND "
-           "({v}.descriptor CONTAINS $d OR {v}.signature CONTAINS $d OR {v}.signature CONTAINS $g)")
+           "({v}.descriptor CONTAINS $d OR {v}.signature CONTAINS $d OR {v}.signature CONTAINS $g "
+           "OR {v}.signature CONTAINS $i)")
 METHODS_NAMING = ("MATCH (c:Method) WHERE " + _NAMING.format(v="c") + " RETURN "
                   + _method("c", "c_") + ", c.descriptor AS descriptor, c.signature AS signature")
 FIELDS_NAMING = ("MATCH (f:Field) WHERE " + _NAMING.format(v="f")
                  + " RETURN f.id AS id, f.artifact AS artifact, f.descriptor AS descriptor, f.signature AS signature")
 TYPES_NAMING = ("MATCH (t:Type) WHERE NOT t.shadowed AND coalesce(t.external, false) = false AND t.access & 4096 = 0 "
-                "AND (t.signature CONTAINS $d OR t.signature CONTAINS $g) RETURN t.id AS id, t.artifact AS artifact, "
+                "AND (t.signature CONTAINS $d OR t.signature CONTAINS $g OR t.signature CONTAINS $i) "
+                "RETURN t.id AS id, t.artifact AS artifact, "
                 "t.signature AS signature")
 
 # `throws` clauses (the graph keeps them on the method; REFERENCES kind throws may be absent)

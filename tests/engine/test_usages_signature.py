@@ -42,6 +42,15 @@ SOURCES = {
     "sg/Cmp.java": "package sg;\npublic class Cmp implements java.util.Comparator<T> {\n"
                    "  public int compare(T a, T b) { return 0; }\n}",
     "sg/Kind.java": "package sg;\npublic enum Kind { A, B; public T t() { return null; } }",
+    # an inner class of a generic outer is written `Lsg/Gen<..>.In2;` in signatures: no `Lsg/Gen$In2;` to find
+    "sg/Gen.java": "package sg;\npublic class Gen<X> { public class In2 { } }",
+    "sg/Gen2.java": "package sg;\npublic class Gen2<X> { public class In2 { } }",
+    "sg/GenUse.java": "package sg;\nimport java.util.*;\n"
+                      "public class GenUse implements Comparable<Gen<String>.In2> {\n"
+                      "  public int compareTo(Gen<String>.In2 o) { return 0; }\n"
+                      "  public Gen<String>.In2 one; List<Gen<String>.In2> many; List<Gen2<String>.In2> decoy;\n"
+                      "  public List<Gen<String>.In2> all() { return null; }\n"
+                      "  public Map<Gen2<String>.In2, String> other() { return null; }\n}",
     "sg/Users.java": "package sg;\npublic interface Users<U extends T> { U first(); default void each(java.util.function.Consumer<? super T> c) { } }",
 }
 
@@ -125,7 +134,7 @@ public class Sig {
 }
 """
 
-TARGETS = ("sg.T", "sg.Box", "sg.Holder$In")
+TARGETS = ("sg.T", "sg.Box", "sg.Holder$In", "sg.Gen$In2")
 
 
 @pytest.fixture(scope="module")
