@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 
 from jdx.engine import source_match as sm
 from jdx.engine.java_parse import Decl
+from jdx.engine.members import ACC
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.src_locate import (Located, SourceContext, SourceFile, locate_field, locate_method, locate_type,
                                    mismatch_warnings, outer_chain, top_level)
@@ -422,7 +423,7 @@ def _bodiless(target: Target) -> str | None:
     if target.row is None or target.is_field:
         return None
     access = target.row.get("access") or 0
-    return "native" if access & 0x0100 else "abstract" if access & 0x0400 else None
+    return "native" if access & ACC["native"] else "abstract" if access & ACC["abstract"] else None
 
 
 def next_step(ctx: SourceContext, target: Target, result: dict) -> str | None:
