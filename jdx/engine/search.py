@@ -78,8 +78,8 @@ def artifact_table(store: GraphStore) -> list[dict]:
     rank = dict(zip((r["a.id"] for r in rows), origin_ranks([r["a.kind"] for r in rows])))
     origin = {"dir": "workspace", "jar": "dependency", "jrt": "jdk"}
     return [{"id": r["a.id"], "name": r["a.name"], "kind": r["a.kind"], "position": r["a.position"],
-             "classes": r["a.classes"], "rank": rank[r["a.id"]], "origin": origin.get(r["a.kind"], "dependency")}
-            for r in rows]
+             "classes": r["a.classes"], "rank": rank[r["a.id"]], "origin": origin.get(r["a.kind"], "dependency"),
+             "module": r.get("a.module")} for r in rows]
 
 
 def artifacts_by_id(store: GraphStore) -> dict[str, dict]:
@@ -177,14 +177,15 @@ def _named_rows(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict]
                 if fuzzy_lower is not None:
                     row["distance"] = tier
                 out.append((_sort_key(row, tier, -1, internal_packages(store), written), row))
-    if "module" in kinds:
+    if "module" in kinds:  # a JDK module, or a jar or class directory that declares one (Artifact.module)
         for a in arts if arts is not None else artifact_table(store):
-            if a["kind"] != "jrt":
+            module = a["name"] if a["kind"] == "jrt" else a.get("module")
+            if not module:
                 continue
-            tier = _tier(p, a["name"], a["name"], fuzzy_lower)
+            tier = _tier(p, module, module, fuzzy_lower)
             if tier is not None:
-                row = {"kind": "module", "ref": a["name"], "name": a["name"], "artifact": a["name"],
-                       "origin": a["origin"], "public": True, "match": _match_word(p, tier, fuzzy_lower, a["name"])}
+                row = {"kind": "module", "ref": module, "name": module, "artifact": a["name"],
+                       "origin": a["origin"], "public": True, "match": _match_word(p, tier, fuzzy_lower, module)}
                 if fuzzy_lower is not None:
                     row["distance"] = tier
                 out.append((_sort_key(row, tier, a["rank"], internal_packages(store), written), row))

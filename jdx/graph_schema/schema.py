@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 
-SCHEMA_VERSION = 18  # 7: graphs built before the COPY chunk fix lacked edges; 8: Method.writer;
+SCHEMA_VERSION = 19  # 7: graphs built before the COPY chunk fix lacked edges; 8: Method.writer;
 # 9: OVERRIDES by erased parameters, bridges folded; Type/Method/Field.artifact_name; 10: KotlinDecl;
 # 11: Symbol.rank by tier; 12: Package.jdk_internal; 13: the search index left the graph (search_files.py);
 # 14: the *_ADDED twins of the body edge tables (ADDED_TWINS); 15: Method.writer of kotlinc 2's lambda bodies; 16: OVERRIDES that bridges show (bridge_overrides.py)
 # 17: Type.permits (PermittedSubclasses, JVMS §4.7.31);
 # 18: OVERRIDES of the implementations a class inherits from its superclass (resolution.with_inherited)
+# 19: Artifact.module (a JDK module's name, a jar's module-info or Automatic-Module-Name)
 # a lambda body's method id (from its `#`): javac's synthetic `lambda$foo$0` (group `javac`), or kotlinc 2's
 # `foo$lambda$0` (`foo$lambda$0$lambda$1` nested) for its invokedynamic lambdas, private static but not synthetic;
 # one pattern for the graph build (Arrow's RE2, `Method.writer`) and the engine (Python's `re`, `relations.is_lambda`)
@@ -21,7 +22,7 @@ SYMBOL_KINDS = ("class", "interface", "enum", "record", "annotation", "method", 
 NODE_TABLES: dict[str, list[tuple[str, str]]] = {
     "Artifact": [
         ("id", "STRING"), ("name", "STRING"), ("kind", "STRING"), ("path", "STRING"),
-        ("position", "INT32"), ("classes", "INT32"),
+        ("position", "INT32"), ("classes", "INT32"), ("module", "STRING"),
     ],
     "Package": [("id", "STRING"), ("name", "STRING"), ("jdk_internal", "BOOLEAN")],
     "Type": [

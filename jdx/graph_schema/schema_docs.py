@@ -12,6 +12,8 @@ NODES: dict[str, tuple[str, dict[str, str]]] = {
         "kind": "jar | dir | jrt (a JDK module)", "path": "where it was read from",
         "position": "classpath position (0 first; the first of two same-named classes wins)",
         "classes": "class files it holds",
+        "module": "the module it is or declares: a JDK module's name, a jar's module-info.class or manifest "
+                  "Automatic-Module-Name; null for the unnamed module",
     }),
     "Package": ("a Java package", {"id": "internal name (java/util)", "name": "dotted name (java.util)",
                                    "jdk_internal": "a JDK package its module exports to no one (module "

@@ -22,6 +22,7 @@ from jdx.loaders.bridge_overrides import with_bridged
 from jdx.loaders.build_context import (CONTEXT_COLUMNS, DECLARED_FIELDS, DECLARED_METHODS, JDK_INTERNAL,
                                        position_runs, shared_context, with_artifact_keys)
 from jdx.loaders.extractor import REF_KINDS, TYPE_KINDS
+from jdx.loaders.jdk_modules import artifact_module
 from jdx.loaders.kotlin_graph import kotlin_graph_tables
 from jdx.loaders.resolution import (Declared, Hierarchy, combined, overrides, resolve_edges, sorted_unique,
                                     split_ids, with_inherited)
@@ -299,6 +300,8 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
         "path": pa.array([s.artifact.path for s in shards], pa.string()),
         "position": pa.array(range(len(shards)), pa.int32()),
         "classes": pa.array([int(s.meta.get("classes", 0)) for s in shards], pa.int32()),
+        "module": pa.array([artifact_module(s.artifact.kind, s.artifact.path, n) if p in focus else None
+                            for p, (s, n) in enumerate(zip(shards, art_names))], pa.string()),
     }).filter(pa.array([p in focus for p in range(len(shards))], pa.bool_())))
     packages = [_package(n) for n in names]
 

@@ -69,12 +69,13 @@ class JImage:
         return self.m[start:start + a.get(_UNCOMPRESSED, 0)]
 
 
-def module_packages(data: bytes) -> tuple[set[str], set[str]]:
-    """(every package, the packages exported to everyone) of a module-info.class, internal names."""
+def _attributes(data: bytes) -> tuple[dict[int, str], dict[int, int], list[tuple[str | None, int]]]:
+    """A module-info.class's constant pool (its Utf8 strings, and the name index of each Module and Package
+    constant) and its class attributes as (name, offset of the body)."""
     p = 10
     (count,) = struct.unpack_from(">H", data, 8)
     utf8: dict[int, str] = {}
-    package: dict[int, int] = {}
+    named: dict[int, int] = {}  # CONSTANT_Module_info / CONSTANT_Package_info -> its Utf8 index
     i = 1
     while i < count:
         tag = data[p]
@@ -83,8 +84,8 @@ def module_packages(data: bytes) -> tuple[set[str], set[str]]:
             utf8[i] = data[p + 3:p + 3 + n].decode("utf-8", "replace")
             p += 3 + n
         elif tag in (7, 8, 16, 19, 20):
-            if tag == 20:
-                package[i] = struct.unpack_from(">H", data, p + 1)[0]
+            if tag in (19, 20):
+                named[i] = struct.unpack_from(">H", data, p + 1)[0]
             p += 3
         elif tag == 15:
             p += 4
@@ -109,12 +110,20 @@ def module_packages(data: bytes) -> tuple[set[str], set[str]]:
                 p += 6 + struct.unpack_from(">I", data, p + 2)[0]
     (n,) = struct.unpack_from(">H", data, p)
     p += 2
-    every: set[str] = set()
-    exported: set[str] = set()
+    attributes = []
     for _ in range(n):
         name_index, length = struct.unpack_from(">HI", data, p)
-        body, p = p + 6, p + 6 + length
-        name = utf8.get(name_index)
+        attributes.append((utf8.get(name_index), p + 6))
+        p += 6 + length
+    return utf8, named, attributes
+
+
+def module_packages(data: bytes) -> tuple[set[str], set[str]]:
+    """(every package, the packages exported to everyone) of a module-info.class, internal names."""
+    utf8, package, attributes = _attributes(data)
+    every: set[str] = set()
+    exported: set[str] = set()
+    for name, body in attributes:
         if name == "ModulePackages":
             (k,) = struct.unpack_from(">H", data, body)
             every.update(utf8[package[x]] for x in struct.unpack_from(f">{k}H", data, body + 2))
@@ -131,6 +140,78 @@ def module_packages(data: bytes) -> tuple[set[str], set[str]]:
                 if to == 0:
                     exported.add(utf8[package[pkg]])
     return every, exported
+
+
+def module_name(data: bytes) -> str | None:
+    """The name a module-info.class declares (its Module attribute, JVMS §4.7.25); None without one."""
+    utf8, named, attributes = _attributes(data)
+    for name, body in attributes:
+        if name == "Module":
+            return utf8.get(named.get(struct.unpack_from(">H", data, body)[0], 0))
+    return None
+
+
+_DESCRIPTOR_MAX = 1 << 20  # a module-info.class or manifest bigger than this is no descriptor jdx reads
+
+
+def jar_module(path: str) -> str | None:
+    """The module a jar declares: its module-info.class (at the root, else the highest release's under
+    META-INF/versions), else its manifest's Automatic-Module-Name; None for neither, or a jar that cannot be read
+    (the extraction reports that one)."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as z:
+            infos = {i.filename: i for i in z.infolist()}
+            versions = sorted((int(n.split("/")[2]), n) for n in infos
+                              if n.startswith("META-INF/versions/") and n.endswith("/module-info.class")
+                              and n.split("/")[2].isdigit() and n.count("/") == 3)
+            for name in ["module-info.class", *(n for _v, n in reversed(versions))]:
+                info = infos.get(name)
+                if info is not None and info.file_size <= _DESCRIPTOR_MAX:
+                    found = module_name(z.read(info))
+                    if found:
+                        return found
+            info = infos.get("META-INF/MANIFEST.MF")
+            if info is not None and info.file_size <= _DESCRIPTOR_MAX:
+                return _manifest_value(z.read(info).decode("utf-8", "replace"), "Automatic-Module-Name")
+    except (OSError, zipfile.BadZipFile, ValueError, KeyError, IndexError, struct.error, EOFError,
+            RuntimeError, NotImplementedError):
+        return None
+    return None
+
+
+def artifact_module(kind: str, path: str, name: str) -> str | None:
+    """The module an artifact is, or declares: a JDK module's own name, a jar's (`jar_module`), a class
+    directory's module-info.class; None for the unnamed module."""
+    if kind == "jrt":
+        return name
+    if kind == "jar":
+        return jar_module(path)
+    try:
+        descriptor = Path(path) / "module-info.class"
+        if descriptor.is_file() and descriptor.stat().st_size <= _DESCRIPTOR_MAX:
+            return module_name(descriptor.read_bytes())
+    except (OSError, ValueError, KeyError, IndexError, struct.error):
+        return None
+    return None
+
+
+def _manifest_value(text: str, key: str) -> str | None:
+    """A main-section attribute of a JAR manifest (continuation lines start with one space)."""
+    lines: list[str] = []
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        if not line:
+            break  # the main section ends at the first blank line
+        if line.startswith(" ") and lines:
+            lines[-1] += line[1:]
+        else:
+            lines.append(line)
+    for line in lines:
+        k, sep, v = line.partition(":")
+        if sep and k.strip().lower() == key.lower():
+            return v.strip() or None
+    return None
 
 
 def internal_packages(home: Path, modules: list[str]) -> set[str] | None:
