@@ -32,7 +32,7 @@ from jdx.engine.refs import format_type
 from jdx.engine.relations import (ArtifactFilter, Artifacts, check_depth, check_limit, is_bridge,
                                   is_lambda, kotlin_lambda_code, kotlin_lambda_plumbing, kotlin_lambda_writers,
                                   lambda_writers, method_ref, resolve_symbol, rows_by_ids, sort_key, split_method_id,
-                                  twin_ids)
+                                  namesake_ids, twin_ids)
 from jdx.graph_schema import queries_graph as q
 from jdx.graph_schema.store import GraphStore
 
@@ -196,13 +196,16 @@ def _callers_loader(cg: _CallGraph, flt: ArtifactFilter, view: str = "kotlin",
         stubs = kt.stubs if kt is not None else {}
         pairs = _facade_twins(cg.store, ids) if view == "kotlin" else {}
         twins = {x for i in ids if i in pairs for x in pairs[i]}
-        rows = rows_by_ids(cg.store, q.CALLS_INTO, sorted(set(ids) | set(stubs) | twins))
+        # a shadowed copy's method: the calls written against it name the loaded class, which lacks it
+        named = {n: i for i in ids for n in namesake_ids(cg.store, i, False)}
+        rows = rows_by_ids(cg.store, q.CALLS_INTO, sorted(set(ids) | set(stubs) | twins | set(named)))
         if pairs:
             rows = _twin_rows(rows, pairs, ids)
         if kt is not None:
             stubs = _forwarded(kt, rows, ids)  # a stub forwarding to none of `ids` is another level's
             rows = [r for r in rows if not kt.forwarding(r["c_id"], r["target"])
-                    and (r["target"] in ids or r["target"] in stubs)]
+                    and (r["target"] in ids or r["target"] in stubs or r["target"] in named)]
+        stubs = {**stubs, **named}
         classes = kotlin_lambda_writers(cg.store, [r["c_id"] for r in rows]) if view == "kotlin" else {}
         # a lambda class inside a lambda body (a suspend lambda in kotlinc 2's `foo$lambda$0`) is the body's writer's
         writers = lambda_writers(cg.store, [r["c_id"] for r in rows if is_lambda(r, "c_")] + [
@@ -238,7 +241,10 @@ def _callers_loader(cg: _CallGraph, flt: ArtifactFilter, view: str = "kotlin",
                 caller_id = folds[caller_id]
                 cg.parts[caller_id] = caller["c_id"]
             target, via = stubs.get(r["target"], r["target"]), [format_type(r["via"])] if r["via"] else []
-            if r["target"] in stubs:  # a Kotlin caller omitting a defaulted argument calls the `$default` stub
+            if r["target"] in named:  # the class the call names, when it is not the shadowed copy's own
+                named_owner = r["target"].split("#", 1)[0]
+                via = [] if named_owner == target.split("#", 1)[0].split("@", 1)[0] else [format_type(named_owner)]
+            elif r["target"] in stubs:  # a Kotlin caller omitting a defaulted argument calls the `$default` stub
                 via.append(through_name(r["target"]))
             cg.add(target, caller_id, r["line"], r["kind"], ", ".join(via), in_lambda, writes)
     return load

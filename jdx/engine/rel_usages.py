@@ -21,6 +21,7 @@ from jdx.engine.kotlin_hits import KotlinSites, kotlin_sites, through_name
 from jdx.engine.kotlin_view import member_ref
 from jdx.engine.refs import format_member, format_type, parse_ref
 from jdx.engine.relations import (ArtifactFilter, Artifacts, Symbol, Target, check_limit, is_bridge, is_lambda,
+                                   namesake_ids,
                                   kotlin_lambda_writers, lambda_writers, method_ref, resolve_symbol, rows_by_ids,
                                   sort_key, split_method_id, twin_ids)
 from jdx.errors import RefSyntaxError, UsageError, Warning_
@@ -129,16 +130,20 @@ def _member_sites(store: GraphStore, targets: list[Target], kinds: set[str],
         sites += _property_sites(store, next(t for t in targets if t.id == kt.prop), kt, kinds)
         targets = [t for t in targets if t.id not in kt.members]
     by_id = {t.id: t for t in targets}
+    namesakes = shadowed_namesakes(store, targets)
     fields = sorted(t.id for t in targets if t.is_field)
     methods = sorted(t.id for t in targets if not t.is_field)
     stubs = sorted(kt.stubs) if kt is not None and methods else []
-    reached = {**by_id, **{s: by_id[kt.stubs[s]] for s in stubs}}
+    reached = {**by_id, **{s: by_id[kt.stubs[s]] for s in stubs}, **namesakes}
+    named = sorted(n for n, t in namesakes.items() if t.is_field)
     for query, kind in ((q.READS_INTO, "read"), (q.WRITES_INTO, "write")):
         if fields and kind in kinds:
-            for r in rows_by_ids(store, query, fields):
-                sites.append(_site(r, kind, by_id[r["target"]], r["kind"], via=_via(r),
+            for r in rows_by_ids(store, query, fields + named):
+                via = _namesake_via(r["target"], reached[r["target"]]) if r["target"] in namesakes else _via(r)
+                sites.append(_site(r, kind, reached[r["target"]], r["kind"], via=via,
                                    method_ref=r["kind"].startswith("handle")))
     if methods and kinds & {"call", "new"}:
+        stubs += sorted(n for n, t in namesakes.items() if not t.is_field)
         rows = rows_by_ids(store, q.CALLS_INTO, methods + stubs)
         if kt is not None:
             reached.update({s: by_id[t] for s, t in kt.forwarded(rows, methods).items()})
@@ -148,7 +153,8 @@ def _member_sites(store: GraphStore, targets: list[Target], kinds: set[str],
             target = reached[r["target"]]
             kind = "new" if target.kind == "constructor" and i not in chaining else "call"
             if kind in kinds:
-                how = _through(r, r["target"]) if r["target"] in stubs else {"via": _via(r)}
+                how = {"via": _namesake_via(r["target"], target)} if r["target"] in namesakes else \
+                    _through(r, r["target"]) if r["target"] in stubs else {"via": _via(r)}
                 # the handle to a lambda body is its writer handing it over, no method reference written
                 writes = r["kind"] == "handle" and is_lambda({"id": target.id, "access": target.row.get("access")})
                 sites.append(_site(r, kind, target, r["kind"], method_ref=r["kind"] == "handle" and not writes,
@@ -162,6 +168,43 @@ def _member_sites(store: GraphStore, targets: list[Target], kinds: set[str],
                 "direct" if r["direct"] else "indirect"
             sites.append(_site(r, "override", by_id[r["target"]], how))
     return sites
+
+
+def shadowed_namesakes(store: GraphStore, targets: list[Target]) -> dict[str, Target]:
+    """`relations.shadowed_namesakes` of each target: external member id -> the target it stands for."""
+    return {n: t for t in targets for n in namesake_ids(store, t.id, t.is_field)}
+
+
+def _namesake_via(named: str, target: Target) -> str | None:
+    """`via Sub` for a call that names the shadowed member through another class of its artifact."""
+    owner = _owner(named)
+    return None if owner == _owner(target.id).split("@", 1)[0] else format_type(owner)
+
+
+def _shadowed_notes(store: GraphStore, symbol: Symbol) -> list[str]:
+    """What `usages` of a shadowed copy's member lists: the JVM loads the first copy on the classpath, so calls
+    naming the class link to that copy; those written against this one that the loaded copy lacks are listed."""
+    out = []
+    for t in symbol.targets:
+        owner, _, rest = t.id.partition("#")
+        if "@" not in owner or symbol.is_type:
+            continue
+        loaded_owner = owner.split("@", 1)[0]
+        loaded = loaded_owner + "#" + rest
+        member = _element_ref("Field" if t.is_field else "Method", loaded)
+        if _declared(store, loaded, t.is_field):
+            out.append(f"this copy is shadowed (an earlier artifact provides {format_type(loaded_owner)}): calls "
+                       f"naming {member} link to the loaded copy's declaration: jdx usages '{member}'")
+        else:
+            out.append(f"this copy is shadowed (an earlier artifact provides {format_type(loaded_owner)}, without "
+                       f"this member): the calls listed name it and would fail on this classpath "
+                       f"({'NoSuchFieldError' if t.is_field else 'NoSuchMethodError'})")
+    return out
+
+
+def _declared(store: GraphStore, member_id: str, is_field: bool) -> bool:
+    rows = store.rows(q.FIELD_EXTERNAL if is_field else q.METHOD_EXTERNAL, {"id": member_id})
+    return bool(rows) and not rows[0]["external"]
 
 
 def _type_row_as_caller(r: dict) -> dict:
@@ -505,7 +548,8 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
               "targets": [t.ref for t in targets],
               "kinds": list(kinds), "total": len(sites), "counts": dict(sorted(counts.items())),
               "filter": opts.filter.describe(),
-              "notes": _notes(symbol, kt, frozenset(wanted)) + _inherited_note(symbol, sites), "groups": _groups(shown, totals),
+              "notes": _notes(symbol, kt, frozenset(wanted)) + _inherited_note(symbol, sites)
+              + _shadowed_notes(store, symbol), "groups": _groups(shown, totals),
               "_target_ids": [t.id for t in targets]}  # for the Kotlin view; the command drops it
     truncated = {"shown": len(shown), "total": len(sites), "hint": f"--limit {len(sites)}"} \
         if len(sites) > limit else None

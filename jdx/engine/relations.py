@@ -564,3 +564,26 @@ class TreeWalk:
                 entry["children"] = self._walk(child, path + [child], level + 1, make)
             out.append(entry)
         return out
+
+
+def namesake_ids(store: GraphStore, member_id: str, is_field: bool) -> list[str]:
+    """For a member of a shadowed copy (`Owner@key#name`: an earlier artifact provides Owner), the external members
+    that the calls written against it reach instead: `Owner#name` when the loaded Owner lacks it, and the member
+    named through another class of that artifact (`Sub#name`: Sub or its shadowed copy `Sub@key` is there). The JVM
+    would link those calls to the loaded classes and fail; they are this copy's call sites. [] for any other
+    member."""
+    owner, _, rest = member_id.partition("#")
+    if "@" not in owner or not rest:
+        return []
+    key = owner.split("@", 1)[1]
+    name, descriptor = rest.split(":", 1) if is_field else (rest[:rest.index("(")], rest[rest.index("("):])
+    query = q.EXTERNAL_FIELDS_NAMED if is_field else q.EXTERNAL_METHODS_NAMED
+    found = [r["id"] for r in store.rows(query, {"name": name, "descriptor": descriptor})]
+    if not found:
+        return []
+    owners = {i.split("#", 1)[0] for i in found}
+    types = {r["id"]: r["artifact"] for r in store.rows(q.TYPES_PRESENT_BY_ID, {
+        "ids": sorted({owner} | owners | {f"{o}@{key}" for o in owners})})}
+    home = types.get(owner)
+    return sorted(i for i in found if f"{i.split('#', 1)[0]}@{key}" in types
+                  or (home is not None and types.get(i.split("#", 1)[0]) == home))

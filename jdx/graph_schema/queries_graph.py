@@ -174,6 +174,16 @@ TYPES_NAMING = ("MATCH (t:Type) WHERE NOT t.shadowed AND coalesce(t.external, fa
                 "RETURN t.id AS id, t.artifact AS artifact, "
                 "t.signature AS signature")
 
+# members the loaded classes lack, named by calls (`usages` of a shadowed copy's member: the calls inside its
+# artifact name the loaded copy's class, which does not declare it)
+EXTERNAL_METHODS_NAMED = ("MATCH (m:Method) WHERE m.external AND m.name = $name AND m.descriptor = $descriptor "
+                          "RETURN m.id AS id")
+EXTERNAL_FIELDS_NAMED = ("MATCH (f:Field) WHERE f.external AND f.name = $name AND f.descriptor = $descriptor "
+                         "RETURN f.id AS id")
+TYPES_PRESENT_BY_ID = "MATCH (t:Type) WHERE t.id IN $ids RETURN t.id AS id, t.artifact AS artifact"
+METHOD_EXTERNAL = "MATCH (m:Method {id: $id}) RETURN m.external AS external"
+FIELD_EXTERNAL = "MATCH (f:Field {id: $id}) RETURN f.external AS external"
+
 # `throws` clauses (the graph keeps them on the method; REFERENCES kind throws may be absent)
 OVERRIDERS_COUNT = "MATCH (o:Method)-[:OVERRIDES]->(m:Method {id: $id}) RETURN count(o) AS n"
 
