@@ -60,12 +60,25 @@ def imports(store: GraphStore, text: str) -> tuple[dict, list[Warning_]]:
     if not types:
         top = top_level(store, member, owner_text or None)
         if top:
-            return top_level_import(store, text, top)
+            answer, warnings = top_level_import(store, text, top)
+            # `typealias CancellationException` beside `fun CancellationException(...)`: one Kotlin import, both
+            names = {e["kotlin_name"] for e in answer["imports"] if e.get("kotlin_name")}
+            aliases = [a for a in _aliases(store, text) if format_type(a.id).replace("$", ".") in names]
+            if aliases:
+                answer["imports"] += _alias_import(store, text, aliases[:1])[0]["imports"]
+            return answer, warnings
         # `toHttpUrl`, `HttpUrl.Companion.toHttpUrl`: a class member by its Kotlin name (its JVM name is another)
         owners = {t["id"] for t in types_named(store, owner_text)} if owner_text else None
         members = member_decls(store, member, owners) if owners is None or owners else []
         if members:
             return member_import(store, text, members)
+        if owners and len(owners) == 1:  # `Channel.Factory.UNLIMITED`: a member by its dotted name, as `Type#name`
+            found = store.rows_cached(queries.TYPE_BY_ID, {"id": next(iter(owners))})
+            if found and found[0]["t.kotlin"]:
+                try:
+                    return _static_import(store, {k[2:]: v for k, v in found[0].items()}, member)
+                except NotFoundError:
+                    pass
         aliases = _aliases(store, text)
         if aliases:
             return _alias_import(store, text, aliases)

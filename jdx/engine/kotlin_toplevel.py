@@ -53,8 +53,9 @@ def jvm_simple_name(member_id: str) -> str:
 
 def renamed(kotlin_name: str, jvm_name: str) -> bool:
     """Whether a JVM member name is another name than the Kotlin one: an internal member's `$module` suffix and an
-    inline class's `-hash` mangling are the same name (loaders.kotlin_shard._renamed's rule)."""
-    return jvm_name.split("$", 1)[0].split("-", 1)[0] != kotlin_name
+    inline class's `-hash` mangling are the same name (loaders.kotlin_shard._renamed's rule); a Kotlin name may hold
+    a `$` itself (okio's `` `access$newTimeoutException` ``)."""
+    return not (jvm_name == kotlin_name or (jvm_name.startswith(kotlin_name) and jvm_name[len(kotlin_name)] in "$-"))
 
 
 def kotlin_names(store: GraphStore) -> KotlinNames | None:
@@ -175,8 +176,19 @@ def member_decls(store: GraphStore, name: str, owners: set[str] | None = None) -
     name (`toHttpUrl`, @JvmName `get` of okhttp's `HttpUrl.Companion`), declared in `owners` when given."""
     if not name or not re.fullmatch(r"[\w$]+", name):
         return []
-    mains = sorted({x["main"] for x in renamed_named(store, name) if owners is None or x["owner"] in owners})
-    return [x for x in kotlin_decls(store, mains) if not x["top_level"] and x["name"] == name] if mains else []
+    renamed_ = [x for x in renamed_named(store, name) if owners is None or x["owner"] in owners]
+    if not renamed_:
+        return []
+    from jdx.engine.kotlin_hits import main_member
+    from jdx.engine.kotlin_view import decls_of
+
+    # their namesakes in the same classes, whose JVM name is the Kotlin one: okio's `ByteString.Companion` has
+    # `@JvmStatic fun String.encodeUtf8()` beside `@JvmName("-deprecated_encodeUtf8") fun encodeUtf8(string)`
+    mains = {x["main"] for x in renamed_}
+    for owner in sorted({x["owner"] for x in renamed_}):
+        mains |= {m for x in decls_of(store, owner) if x["name"] == name and x["kind"] in ("function", "property")
+                  for m in (main_member(x, owner),) if m is not None}
+    return [x for x in kotlin_decls(store, sorted(mains)) if not x["top_level"] and x["name"] == name]
 
 
 def _main_ref(decl: dict) -> str:
@@ -189,6 +201,15 @@ def _main_ref(decl: dict) -> str:
     if decl["facade"] and target.split("#", 1)[0] != decl["facade"]:
         target = f"{decl['facade']}#{target.split('#', 1)[1]}"
     return member_ref(target)
+
+
+def facade_member(decl: dict) -> tuple[str, str]:
+    """(the class a Java caller names a top-level declaration in, the JVM name it names there): a multi-file part's
+    facade, a property's getter (`CollectionsKt`, `getLastIndex`)."""
+    from jdx.engine.kotlin_hits import main_member
+
+    target = main_member(decl, decl["owner"]) or decl["member"]
+    return decl["facade"] or target.split("#", 1)[0], jvm_simple_name(target)
 
 
 def kotlin_candidates(store: GraphStore, name: str, package: str | None, found: list[dict],
@@ -369,10 +390,13 @@ def _is_object(store: GraphStore, type_id: str) -> bool:
 
 
 def _static_members(store: GraphStore, decl: dict) -> list[str]:
-    """The static JVM members a Java caller names for a class member: its @JvmStatic copy in the outer class, or
-    its own method when static (an `object`'s @JvmStatic function)."""
+    """The static JVM members a Java caller names for a class member: its @JvmStatic copy in the outer class (an
+    interface companion's `const`: the interface's field), or its own member when static (an `object`'s @JvmStatic
+    function)."""
     links = [link.split(":", 1) for link in decl["jvm"] or () if not link.startswith("type:")]
-    targets = [m for role, m in links if role == "static"] or [_main_ref_id(decl)]
+    targets = ([m for role, m in links if role == "static"]  # an interface companion's const: the interface's copy
+               or [m for role, m in links if role == "field" and m.split("#", 1)[0] != decl["owner"]]
+               or [_main_ref_id(decl)])
     index = index_for(store)
     statics = {r["id"] for t in targets for r in index.named(jvm_simple_name(t)) if r["access"] & ACC_STATIC}
     return [t for t in targets if t in statics]
@@ -407,6 +431,9 @@ def member_import(store: GraphStore, text: str, decls: list[dict]) -> tuple[dict
                                          for o in owners],
                              hint="re-run with one of the names above")
     owner = owners[0]
+    # the declaration Java can name first (its JVM name an identifier, a static copy): it stands for the rest
+    decls = sorted(decls, key=lambda x: (not java_identifier(jvm_simple_name(_main_ref_id(x))),
+                                         not _static_members(store, x)))
     artifact = arts.get(decls[0]["artifact"], {}).get("name", "")
     dotted = format_type(owner).replace("$", ".")
     index = index_for(store)

@@ -52,6 +52,20 @@ def _format_ref(member_id: str, varargs: bool) -> str:
         return f"{format_type(owner)}#{rest}"
 
 
+_MANGLED = re.compile(r"[\w$]+-[\w-]{7}")  # `delay-VtjQ1oo`, `getSeconds-UwyO8pc`: a hash of inline-class types
+
+
+def mangled_name(d: dict) -> str | None:
+    """The JVM name kotlinc mangled for a function or property taking or returning an inline class (its method's or
+    getter's), which Java source cannot name (javac reads `-` as an operator); None for any other."""
+    for link in d["jvm"] or ():
+        role, _, target = link.partition(":")
+        if role in ("method", "getter") and "(" in target:
+            name = target.split("#", 1)[1].split("(", 1)[0]
+            return name if _MANGLED.fullmatch(name) else None
+    return None
+
+
 def _markers(d: dict, detail: dict | None = None) -> list[str]:
     flags = set(d["flags"] or ())
     out = [MARKERS[f] for f in ("component", "jvm_static", "jvm_overloads", "jvm_field") if f in flags]
@@ -61,8 +75,11 @@ def _markers(d: dict, detail: dict | None = None) -> list[str]:
         detail = json.loads(d["detail"] or "{}") if detail is None else detail
         jvm = detail.get("jvm_name") or next((link.split("#", 1)[1].split("(", 1)[0] for link in d["jvm"] or ()
                                               if link.startswith("getter:")), None)
-        if jvm:
+        if jvm and jvm != d["name"]:  # (a graph of older shards flags okio's `access$newTimeoutException`)
             out.append(f"@JvmName {jvm}")
+    mangled = mangled_name(d) if d["kind"] in ("function", "property") and "jvm_name" not in flags else None
+    if mangled:
+        out.append(f"Kotlin-only: mangled {mangled}")
     return out
 
 

@@ -167,6 +167,17 @@ def _named(entries: list[dict], name: str) -> list[dict]:
     return [e for e in entries if e["row"]["name"] == name]
 
 
+def _mangled(entries: list[dict], name: str) -> list[dict]:
+    """The methods kotlinc named `name-hash` (a function taking or returning an inline class: `delay-VtjQ1oo` is
+    Kotlin's `delay(Duration)`), which a bare `Type#name` lists beside the overloads named `name`. An inline class's
+    own `toString-impl` is no such name: its boxed twin `toString` stands for it."""
+    return [e for e in entries if not e["is_field"] and _mangled_of(e["row"]["name"], name)]
+
+
+def _mangled_of(jvm_name: str, name: str) -> bool:
+    return re.fullmatch(re.escape(name) + r"-[\w-]{7}", jvm_name) is not None
+
+
 def _candidate(entry: dict, methods: dict, note: str = "") -> dict:
     out = {"ref": canonical_ref(entry, methods.get(entry["declaring"]), methods), "kind": entry["kind"]}
     if note:
@@ -326,6 +337,9 @@ def lookup(store: GraphStore, text: str, require_one: bool = False, include_hidd
     try:
         return _lookup(store, ref, text, require_one, include_hidden, with_hidden)
     except NotFoundError:
+        facade = _kotlin_top_level(store, ref, text)
+        if facade is not None:  # `kotlinx.coroutines.delay`: Kotlin's name of `DelayKt#delay`
+            return _lookup(store, facade, str(facade), require_one, include_hidden, with_hidden)
         if type_reading is not None:
             try:
                 resolve_type_ref(store, type_reading, text)
@@ -335,6 +349,35 @@ def lookup(store: GraphStore, text: str, require_one: bool = False, include_hidd
                 raise UsageError(f"{text!r} names a type; this command takes a member, e.g. {text}#name "
                                  f"(for the type itself: jdx show {shlex.quote(text)})") from None
         raise
+
+
+def _kotlin_top_level(store: GraphStore, ref: SymbolRef, text: str) -> SymbolRef | None:
+    """`pkg.name` naming a Kotlin top-level function or property (`kotlinx.coroutines.delay`,
+    `kotlin.collections.listOf`): the reference to its file facade's member (a multi-file part's through its facade,
+    `CollectionsKt#listOf`), None when there is none; facades of one package declaring the name are an ambiguity,
+    one candidate a facade."""
+    from jdx.engine.kotlin_toplevel import facade_member, top_level
+
+    if ref.member is None or ref.coord or not ref.type_name or ref.type_name[:1] == "[":
+        return None
+    package = ref.type_name
+    if not all(part.isidentifier() and part[:1].islower() for part in package.split(".")):
+        return None  # not a package: `Type.member` missed as a member of a type
+    names: dict[str, set[str]] = {}  # facade -> the JVM names its declarations of the name have there
+    for x in top_level(store, ref.member, package):
+        facade, jvm = facade_member(x)
+        base = jvm.split("-", 1)[0]
+        names.setdefault(facade, set()).add(base if jvm == base or _mangled_of(jvm, base) else jvm)
+    if not names:
+        return None
+    # the Kotlin name lists every overload (mangled ones too); a property is named by its getter
+    refs = [replace(ref, type_name=format_type(f), member=next(iter(n)) if len(n) == 1 else ref.member)
+            for f, n in sorted(names.items())]
+    if len(refs) > 1:
+        raise AmbiguousError(f"ambiguous: the Kotlin top-level {ref.member} of {package} is declared in "
+                             f"{len(refs)} files", candidates=[{"ref": str(r), "kind": "method"} for r in refs],
+                             hint=_HINT)
+    return refs[0]
 
 
 def _lookup(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, include_hidden: bool,
@@ -362,6 +405,8 @@ def _lookup(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, inc
         if jvm is not None:
             member, ref = jvm, replace(ref, member=jvm)
             named = _named(visible, member)
+    if target.get("kotlin") and ref.params is None and ref.descriptor is None and ref.return_type is None:
+        named += [e for e in _mangled(visible, member) if e not in named]  # every overload: the mangled ones too
     found = [e for e in named if _matches(ref, e)]
     if with_hidden or (not found and include_hidden):
         found += [e for e in _named(hidden, member) if _matches(ref, e)]

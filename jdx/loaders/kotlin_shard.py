@@ -3,7 +3,8 @@
 
 Links are `role:member-id` strings, checked against the artifact's members (a link to a member the class
 file lacks is never written): `method`, `facade` (a multi-file facade's copy), `default` (the `$default`
-synthetic), `overload` (@JvmOverloads), `static` (@JvmStatic in a companion's outer class), `field`, `getter`,
+synthetic), `overload` (@JvmOverloads), `static` (@JvmStatic in a companion's outer class), `field` (an interface
+companion's `const` has two: the companion's and the interface's), `getter`,
 `setter`, `annotations` (the synthetic `$annotations` method), `delegate`, `constructor`, `type`.
 Unreadable metadata is a named warning for that class; its JVM view stays.
 """
@@ -174,6 +175,9 @@ def _property_links(m: _Members, owner: str, facade: str | None, p: KmProperty, 
         m.field(facade, p.jvm_field) if facade else None)
     if fld:
         links.append("field:" + fld)
+        copy = m.field(field_host, p.jvm_field) if field_host and not fld.startswith(field_host + "#") else None
+        if copy and m.access(copy) & ACC_STATIC:  # an interface companion's const: a copy in the interface too
+            links.append("field:" + copy)
     for role, sig in (("getter", p.jvm_getter), ("setter", p.jvm_setter), ("annotations", p.jvm_synthetic),
                       ("delegate", p.jvm_delegate)):
         got = m.method(owner, sig)
@@ -235,16 +239,21 @@ def _property_row(rows: _Rows, m: _Members, owner: str, facade: str | None, p: K
              links, facade)
 
 
+def _same_name(name: str, jvm_name: str) -> bool:
+    """Whether a JVM name is `name`, an `internal` one's `$module` suffix or a value-class mangling (`equals-impl`,
+    `foo-3xk2a`) aside; a Kotlin name may itself hold a `$` (okio's `` `access$newTimeoutException` ``)."""
+    return jvm_name == name or (jvm_name.startswith(name) and jvm_name[len(name)] in "$-")
+
+
 def _renamed(name: str, jvm_name: str) -> bool:
-    """A JVM name @JvmName chose: not the Kotlin name, its `internal` `$module` suffix aside, nor its
-    value-class mangling (`equals-impl`, `foo-3xk2a`)."""
-    return jvm_name.split("$", 1)[0].split("-", 1)[0] != name
+    """A JVM name @JvmName chose: not the Kotlin name (kotlin_shard._same_name)."""
+    return not _same_name(name, jvm_name)
 
 
 def _default_getter(name: str, jvm_name: str) -> bool:
     """The getter name Kotlin derives (`getX`, `isX` for `isX`), an internal one's `$module` suffix aside."""
-    base = jvm_name.split("$", 1)[0].split("-", 1)[0]
-    return base == f"get{name[:1].upper()}{name[1:]}" or (name.startswith("is") and base == name)
+    return _same_name(f"get{name[:1].upper()}{name[1:]}", jvm_name) or (name.startswith("is")
+                                                                         and _same_name(name, jvm_name))
 
 
 def _class_rows(rows: _Rows, m: _Members, owner: str, c: KmClass) -> None:
