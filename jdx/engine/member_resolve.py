@@ -159,8 +159,25 @@ def _matches(ref: SymbolRef, entry: dict) -> bool:
     if source is not None and ref.descriptor is None and matches_params(ref, source, varargs,
                                                                          signature=row.get("signature")):
         return True
+    enum = _enum_source_descriptor(entry)  # an enum's constructor as its source writes it, no name and ordinal
+    if enum is not None and ref.descriptor is None and matches_params(ref, enum, varargs):
+        return True
     sub = _substituted_descriptor(entry)
     return sub is not None and ref.descriptor is None and matches_params(ref, sub, varargs)
+
+
+_ENUM_HIDDEN = "(Ljava/lang/String;I"  # javac's enum constructors take the constant's name and ordinal first
+
+
+def _enum_source_descriptor(entry: dict) -> str | None:
+    """`(Ljava/lang/String;)V` for an enum's constructor `(Ljava/lang/String;ILjava/lang/String;)V` (JLS §8.9.2:
+    the name and ordinal javac prepends); None for every other member."""
+    row = entry["row"]
+    descriptor = row.get("descriptor") or ""
+    if entry.get("is_field") or row.get("name") != "<init>" or (entry.get("type_row") or {}).get("kind") != "enum" \
+            or not descriptor.startswith(_ENUM_HIDDEN):
+        return None
+    return "(" + descriptor[len(_ENUM_HIDDEN):]
 
 
 def _named(entries: list[dict], name: str) -> list[dict]:
