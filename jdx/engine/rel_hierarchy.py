@@ -371,6 +371,16 @@ def _within(g: nx.DiGraph, root: dict, opts: HierarchyOptions, arts: Artifacts, 
     return _filtered(g, root["id"], lambda n: opts.filter.accepts(arts, (types.rows.get(n) or {}).get("artifact")))
 
 
+def _missing_permitted(store: GraphStore, root: dict) -> list[str]:
+    """The permitted subclasses a sealed type names (PermittedSubclasses, JVMS §4.7.31) that the workspace has no
+    class file of: a subtype it must have, missing from the hierarchy."""
+    permits = list(root.get("permits") or [])
+    if not permits:
+        return []
+    present = {r["id"] for r in store.rows(q.TYPES_LOADED_BY_ID, {"ids": permits})}
+    return [p for p in permits if p not in present]
+
+
 def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dict, list[Warning_], dict | None]:
     """(result, warnings, truncation) of `hierarchy`: the up and down trees with their distinct counts."""
     limit = check_limit(opts.limit)
@@ -394,6 +404,10 @@ def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dic
                                          f"the hierarchy above it is unknown"))
         else:
             g = _down_graph(store, root, depth, types, cut)
+            for p in _missing_permitted(store, root):
+                warnings.append(Warning_("SEALED_SUBTYPE_MISSING", f"{format_type(root['id'])} permits "
+                                         f"{format_type(p)}, which the workspace lacks: the subtypes below it are "
+                                         f"unknown"))
         g = _within(g, root, opts, arts, types)
         beyond = _accepted(cut[0], opts, arts, types) if cut else []
         if beyond:

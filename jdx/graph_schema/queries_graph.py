@@ -181,6 +181,7 @@ EXTERNAL_METHODS_NAMED = ("MATCH (m:Method) WHERE m.external AND m.name = $name 
 EXTERNAL_FIELDS_NAMED = ("MATCH (f:Field) WHERE f.external AND f.name = $name AND f.descriptor = $descriptor "
                          "RETURN f.id AS id")
 TYPES_PRESENT_BY_ID = "MATCH (t:Type) WHERE t.id IN $ids RETURN t.id AS id, t.artifact AS artifact"
+TYPES_LOADED_BY_ID = "MATCH (t:Type) WHERE t.id IN $ids AND NOT t.external RETURN t.id AS id"
 METHOD_EXTERNAL = "MATCH (m:Method {id: $id}) RETURN m.external AS external"
 FIELD_EXTERNAL = "MATCH (f:Field {id: $id}) RETURN f.external AS external"
 

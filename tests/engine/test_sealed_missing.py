@@ -1,0 +1,53 @@
+"""`hierarchy --down` of a sealed type whose permitted subclass the workspace lacks warns SEALED_SUBTYPE_MISSING
+naming it (its class file was left out of the jar); with every permitted subclass present, no warning. Oracle:
+javap -v's PermittedSubclasses attribute and the jar's entries."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import zipfile
+
+import pytest
+
+from tests.fixtures.javac import javac_jar
+
+SOURCES = {"sl/Shape.java": "package sl;\npublic sealed interface Shape permits Circle, Hex, Tri { }",
+           "sl/Circle.java": "package sl;\npublic final class Circle implements Shape { }",
+           "sl/Hex.java": "package sl;\npublic final class Hex implements Shape { }",
+           "sl/Tri.java": "package sl;\npublic non-sealed class Tri implements Shape { }"}
+
+
+@pytest.fixture(scope="module")
+def jars(tmp_path_factory):
+    if shutil.which("javac") is None or shutil.which("javap") is None:
+        pytest.skip("javac/javap are not installed")
+    root = tmp_path_factory.mktemp("sealed_missing")
+    whole, classes = javac_jar(root, SOURCES, "sl", "whole.jar")
+    partial = root / "partial.jar"
+    with zipfile.ZipFile(whole) as src, zipfile.ZipFile(partial, "w") as dst:
+        for info in src.infolist():
+            if info.filename != "sl/Hex.class":
+                dst.writestr(info, src.read(info))
+    verbose = subprocess.run(["javap", "-v", "-cp", str(classes), "sl.Shape"], capture_output=True, text=True,
+                             check=True).stdout
+    permitted = re.search(r"PermittedSubclasses:\n((?:\s+sl/\w+\n)+)", verbose).group(1).split()
+    return whole, partial, permitted
+
+
+def _missing(run) -> list[str]:
+    return [w["message"] for w in json.loads(run.out)["warnings"] if w["code"] == "SEALED_SUBTYPE_MISSING"]
+
+
+def test_a_missing_permitted_subclass_is_warned(jars, run_jdx):
+    whole, partial, permitted = jars
+    assert permitted == ["sl/Circle", "sl/Hex", "sl/Tri"]
+    absent = [p for p in permitted if f"{p}.class" not in zipfile.ZipFile(partial).namelist()]
+    run = run_jdx("--no-jdk", "--jars", str(partial), "hierarchy", "sl.Shape", "--down", "--json")
+    assert run.code == 0, run.err
+    assert _missing(run) == [f"sl.Shape permits {p.replace('/', '.')}, which the workspace lacks: the subtypes "
+                             "below it are unknown" for p in absent]
+    full = run_jdx("--no-jdk", "--jars", str(whole), "hierarchy", "sl.Shape", "--down", "--json")
+    assert full.code == 0 and _missing(full) == []
