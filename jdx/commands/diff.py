@@ -43,9 +43,11 @@ class DiffRequest(Request):
 
 def run_diff(session, request: DiffRequest):
     """Compares the two sides; the answer exits 1 when the `--fail-on` gate trips (`result.gate.failed`)."""
-    from jdx.commands.diff_artifacts import load_sides, resolve_side
+    from jdx.commands.diff_artifacts import load_releases, load_sides, resolve_side
     from jdx.engine.answer import Answer
     from jdx.engine.diff.compare import compare
+    from jdx.engine.diff.findings import Finding
+    from jdx.engine.diff.releases import release_findings
     from jdx.engine.diff.report import ReportOptions, result_dict
     from jdx.engine.diff.surface import surface_from_compact
     from jdx.engine.diff.visibility import DiffOptions
@@ -64,10 +66,15 @@ def run_diff(session, request: DiffRequest):
         try:
             _refuse_unreadable((old, new))
             surfaces = surface_from_compact(old.label, old.surfaces), surface_from_compact(new.label, new.surfaces)
-            findings = compare(*surfaces, DiffOptions(request.visibility, request.include_synthetic),
-                               platform=_platform(cache))
+            options, platform = DiffOptions(request.visibility, request.include_synthetic), _platform(cache)
+            findings = compare(*surfaces, options, platform=platform)
         finally:
             writes.wait()
+        load_releases([old, new], cache)  # a multi-release jar's versioned classes, compared per release
+        if old.releases or new.releases:
+            findings = sorted(findings + release_findings(
+                (old.label, old.surfaces, old.releases), (new.label, new.surfaces, new.releases), findings,
+                lambda o, n: compare(o, n, options, platform=platform)), key=Finding.sort_key)
     finally:
         if collecting:
             gc.enable()

@@ -29,7 +29,7 @@ COORDINATE = re.compile(r"[A-Za-z0-9_.\-]+:[A-Za-z0-9_.\-]+:[A-Za-z0-9_.\-]+")
 LOCAL_REPOSITORY = Path.home() / ".m2" / "repository"
 NEEDED_COLUMNS = {
     "types": ("name", "kind", "access", "signature", "super", "outer", "inner_name", "inner_access", "outer_method",
-              "kotlin", "permits"),
+              "kotlin", "permits", "version"),
     "supertypes": ("type", "super", "kind", "position"),
     "members": ("owner", "kind", "name", "descriptor", "signature", "access", "exceptions", "param_names", "constant",
                 "annotation_default"),
@@ -46,6 +46,8 @@ class Side:
     label: str
     artifacts: list[Artifact]
     surfaces: list[list] = field(default_factory=list)  # each artifact's compact surface (surface.Entry list)
+    # a multi-release jar's classes under META-INF/versions/N: release N -> their compact entries (base names)
+    releases: dict[int, list] = field(default_factory=dict)
     classes: int = 0
     warnings: list[Warning_] = field(default_factory=list)
 
@@ -162,7 +164,7 @@ class ShardWrites:
 
 
 SURFACE_FILE = "diff-surface.bin"
-SURFACE_FORMAT = 2  # bump when the compact form changes; 2: the type row's `permits`
+SURFACE_FORMAT = 3  # bump when the compact form changes; 2: the type row's `permits`; 3: its class-file `version`
 
 
 def surface_header() -> bytes:
@@ -347,4 +349,70 @@ def _extract(wanted: list[Artifact], cache: Path, header: bytes, slots: dict, me
     return writes
 
 
-__all__ = ["Side", "ShardWrites", "resolve_side", "load_sides"]
+RELEASE_DIR = "diff-releases"  # under the cache: each multi-release jar's versioned classes, one jar per release
+_VERSIONED = re.compile(r"META-INF/versions/(\d+)/(.+\.class)")
+
+
+def load_releases(sides: list[Side], cache: Path) -> None:
+    """Fills `Side.releases` of each side holding a multi-release jar (its MULTI_RELEASE_JAR warning): the classes
+    under META-INF/versions/N, moved to their base names in a jar of their own (kept under the cache, named by the
+    jar's content key), extracted and cached as any jar is. Their warning then says what was compared."""
+    import zipfile
+
+    from jdx.loaders.roots import HashCache
+
+    hashes = HashCache(cache)
+    wanted: list[tuple[Side, int, Side]] = []
+    for side in sides:
+        multi = {w.artifact for w in side.warnings if w.code == "MULTI_RELEASE_JAR"}
+        for a in side.artifacts:
+            if a.kind != "jar" or a.name not in multi:
+                continue
+            try:
+                with zipfile.ZipFile(a.path) as z:
+                    by_release: dict[int, dict[str, bytes]] = {}
+                    for name in sorted(z.namelist()):
+                        m = _VERSIONED.fullmatch(name)
+                        if m and not m.group(2).endswith("module-info.class"):
+                            by_release.setdefault(int(m.group(1)), {})[m.group(2)] = z.read(name)
+            except (OSError, zipfile.BadZipFile):
+                continue  # the base classes were read; the warning still says the versioned ones were not
+            for release, entries in sorted(by_release.items()):
+                jar = cache / RELEASE_DIR / f"{a.key}-{release}.jar"
+                if not jar.is_file():
+                    _write_release_jar(jar, entries)
+                wanted.append((side, release, Side(str(jar), f"{a.name} (release {release})",
+                                                   [_jar(jar, hashes)])))
+    if not wanted:
+        return
+    hashes.save()
+    load_sides([sub for _, _, sub in wanted], cache).wait()
+    for side, release, sub in wanted:
+        side.releases.setdefault(release, []).extend(e for entries in sub.surfaces for e in entries)
+    for side in sides:
+        if side.releases:
+            side.warnings = [_compared(w, side) if w.code == "MULTI_RELEASE_JAR" else w for w in side.warnings]
+
+
+def _compared(w: Warning_, side: Side) -> Warning_:
+    named = ", ".join(f"{r} ({len(side.releases[r])} class{'' if len(side.releases[r]) == 1 else 'es'})"
+                      for r in sorted(side.releases))
+    label = f"`release {max(side.releases)}:`" + (" (or another release)" if len(side.releases) > 1 else "")
+    return Warning_(w.code, f"{w.artifact}: multi-release jar: base classes compared, then the classes of release "
+                    f"{named} under META-INF/versions as a JVM of that release loads them; their findings' "
+                    f"details start {label}", w.artifact)
+
+
+def _write_release_jar(jar: Path, entries: dict[str, bytes]) -> None:
+    """A jar of `entries` (name -> bytes), written atomically with fixed timestamps (same content, same key)."""
+    import zipfile
+
+    jar.parent.mkdir(parents=True, exist_ok=True)
+    tmp = jar.with_name(f".{jar.name}.{os.getpid()}.tmp")
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in sorted(entries.items()):
+            z.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data)
+    os.replace(tmp, jar)
+
+
+__all__ = ["Side", "ShardWrites", "resolve_side", "load_sides", "load_releases"]

@@ -222,6 +222,38 @@ CASES = [
     Case("annotation_default_removed", "ANNOTATION_DEFAULT_REMOVED",
          {"Cfg": RUNTIME + "public @interface Cfg { int v() default 1; }"},
          {"Cfg": RUNTIME + "public @interface Cfg { int v(); }"}),
+    # a sealed type's permitted subtypes growing, shrinking or no longer closed: compiled callers link; exhaustive
+    # switches over it (Java 21, test_trial_f.py) no longer compile, and a compiled one throws MatchException. The
+    # subtypes are package-private, so nothing else is API
+    Case("sealed_permits_added", "SEALED_PERMITS_ADDED",
+         {"S": "public sealed interface S permits A { }", "A": "final class A implements S { }"},
+         {"S": "public sealed interface S permits A, B { }", "A": "final class A implements S { }",
+          "B": "final class B implements S { }"},
+         "Class<?> c = p_sealed_permits_added.S.class; c.getName();"),
+    Case("sealed_permits_removed", "SEALED_PERMITS_REMOVED",
+         {"S": "public sealed interface S permits A, B { }", "A": "final class A implements S { }",
+          "B": "final class B implements S { }"},
+         {"S": "public sealed interface S permits A { }", "A": "final class A implements S { }",
+          "B": "final class B { }"},
+         "Class<?> c = p_sealed_permits_removed.S.class; c.getName();"),
+    Case("type_no_longer_sealed", "TYPE_NO_LONGER_SEALED",
+         {"S": "public sealed interface S permits A { }", "A": "final class A implements S { }"},
+         {"S": "public interface S { }", "A": "final class A implements S { }"},
+         "Class<?> c = p_type_no_longer_sealed.S.class; c.getName();"),
+    # a final class made a record with the same members: every compiled caller links
+    Case("type_became_record", "TYPE_BECAME_RECORD",
+         {"P": "public final class P { private final int x; public P(int x) { this.x = x; }"
+               " public int x() { return x; } public final boolean equals(Object o) { return o == this; }"
+               " public final int hashCode() { return x; } public final String toString() { return \"P\"; } }"},
+         {"P": "public record P(int x) { }"},
+         "p_type_became_record.P p = new p_type_became_record.P(1); p.x(); p.toString(); p.equals(p);"),
+    # a record made a class with the same members: java.lang.Record is no longer a supertype (VerifyError)
+    Case("type_no_longer_record", "TYPE_NO_LONGER_RECORD",
+         {"P": "public record P(int x) { }"},
+         {"P": "public final class P { private final int x; public P(int x) { this.x = x; }"
+               " public int x() { return x; } public final boolean equals(Object o) { return o == this; }"
+               " public final int hashCode() { return x; } public final String toString() { return \"P\"; } }"},
+         "java.lang.Record r = new p_type_no_longer_record.P(1); r.hashCode();", "VerifyError"),
     # a method made more visible: a compiled subclass overriding it with the old access still links and runs, its
     # source no longer compiles (weaker access); the JVM verdict is "links"
     Case("method_visibility_widened", "METHOD_VISIBILITY_WIDENED",

@@ -12,7 +12,7 @@ HERE = Path(__file__).resolve().parent
 # the findings that make a public member unreachable through its type (the inherited ones included)
 VANISH_RULES = {"MEMBER_REMOVED", "PARAMETER_TYPE_CHANGED", "FIELD_TYPE_CHANGED", "ENUM_CONSTANT_REMOVED",
                 "MEMBER_VISIBILITY_NARROWED"}
-TYPE_RULES = {"SUPERTYPE_REMOVED", "TYPE_KIND_CHANGED"}
+TYPE_RULES = {"SUPERTYPE_REMOVED", "TYPE_KIND_CHANGED", "TYPE_NO_LONGER_RECORD"}  # a lost supertype
 
 
 @dataclass

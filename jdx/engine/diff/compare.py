@@ -36,6 +36,7 @@ from jdx.engine.diff.members import (
 )
 from jdx.engine.diff.surface import (ABSTRACT, FINAL, LEVELS, OBJECT, PROTECTED, PUBLIC, STATIC, VOLATILE_OR_BRIDGE,
                                     Member, Surface, TypeInfo)
+from jdx.engine.diff.type_changes import RECORD_REF, class_version, permits_changes, record_change
 from jdx.engine.diff.visibility import ApiView, DiffOptions
 
 Platform = Callable[[str], "TypeInfo | None"]  # a type neither side holds, by internal name (the running JDK's)
@@ -82,6 +83,7 @@ def compare(old: Surface, new: Surface, options: DiffOptions, platform: Platform
             out.append(Finding("TYPE_ADDED", type_ref(name), n.kind, None, type_form(n), was, name))
         elif o_api and n_api:
             out += _compare_type(o, n, views, sides, platform)
+    out += class_version(old, new)
     return sorted(out, key=Finding.sort_key)
 
 
@@ -141,11 +143,14 @@ def _compare_type(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], side
         return Finding(rule, forms[0], o.kind, forms[1], forms[2], detail, o.name)
 
     out: list[Finding] = []
-    if o.kind != n.kind:
+    classes = {o.kind, n.kind} <= {"class", "record"}  # a record is a final class extending java.lang.Record
+    if o.kind != n.kind and classes:
+        out.append(record_change(o, n, make))
+    elif o.kind != n.kind:
         out.append(make("TYPE_KIND_CHANGED", f"{o.kind} -> {n.kind}"))
     if LEVELS[n.level] < LEVELS[o.level]:
         out.append(make("TYPE_VISIBILITY_NARROWED", f"{o.level} -> {n.level}"))
-    if o.kind == n.kind == "class":
+    if classes:
         if n.access & FINAL and not o.access & FINAL:
             out.append(make("TYPE_MADE_FINAL"))
         elif o.access & FINAL and not n.access & FINAL:
@@ -160,7 +165,12 @@ def _compare_type(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], side
         who = "an implementor" if n.kind == "interface" else "a subclass"
         out.append(make("TYPE_MADE_SEALED", f"{who} outside the artifact compiled against the old version fails to "
                                             "load (IncompatibleClassChangeError)"))
-    out += _supertypes(o, n, views, make, platform)
+    out += permits_changes(o, n, sides, make)
+    supertypes = _supertypes(o, n, views, make, platform)
+    if {o.kind, n.kind} == {"class", "record"}:  # TYPE_BECAME_RECORD / TYPE_NO_LONGER_RECORD say it
+        supertypes = [f for f in supertypes if not (f.rule in ("SUPERTYPE_ADDED", "SUPERTYPE_REMOVED")
+                                                    and f.detail == RECORD_REF)]
+    out += supertypes
     out += _inherited_abstract_added(o, n, views, platform)
     common = frozenset((o.superclass, *o.interfaces)) & frozenset((n.superclass, *n.interfaces))
     if o.signature != n.signature and class_generic_key(o, common) != class_generic_key(n, common):

@@ -29,6 +29,12 @@ _BREAKING = (
     # (NoSuchMethodError). Spec §7.7 lists both as suspicious, which it defines as binary-compatible; the engine only
     # reports them for a removal nothing else resolves (compare._compare_members), so they are breaking (docs/diff.md)
     "KOTLIN_NAME_CHANGED", "KOTLIN_SUSPEND_CHANGED", "KOTLIN_DEFAULT_STUB_REMOVED",
+    # the newest class-file major version of the new side is higher: a JVM older than it refuses to load those
+    # classes (UnsupportedClassVersionError), so every consumer on that JVM breaks
+    "CLASS_VERSION_RAISED",
+    # a record made a plain class: java.lang.Record left its supertypes, so a caller using it as a Record fails to
+    # link (VerifyError), and record patterns over it no longer compile; callers of the members it kept still link
+    "TYPE_NO_LONGER_RECORD",
 )
 _SUSPICIOUS = (
     "MEMBER_MOVED_TO_SUPERTYPE", "MEMBER_MADE_SYNTHETIC", "GENERIC_SIGNATURE_CHANGED", "CHECKED_EXCEPTION_ADDED",
@@ -40,6 +46,11 @@ _SUSPICIOUS = (
     # a method made more visible (protected -> public): a compiled subclass overriding or hiding it with the old
     # access still links and runs; recompiled, it no longer compiles (JLS §8.4.8.3, weaker access)
     "METHOD_VISIBILITY_WIDENED",
+    # a sealed type's permitted subtypes grew, or it is no longer sealed: binary compatible (JLS §13.4.2.1), but a
+    # switch that was exhaustive over it no longer compiles, and a compiled one throws MatchException on the new
+    # subtype; a permitted subtype removed: a `case` naming it no longer compiles (the subtype's own finding says
+    # what breaks for it)
+    "SEALED_PERMITS_ADDED", "SEALED_PERMITS_REMOVED", "TYPE_NO_LONGER_SEALED",
 )
 _INFO = (
     "TYPE_ADDED", "SUPERTYPE_ADDED", "MEMBER_ADDED", "FINAL_REMOVED", "ABSTRACT_REMOVED", "ANNOTATION_ADDED",
@@ -47,6 +58,10 @@ _INFO = (
     "PARAMETER_NAME_CHANGED", "PARAMETER_NAMES_LOST", "SYNCHRONIZED_ADDED", "SYNCHRONIZED_REMOVED",
     "TRANSIENT_CHANGED", "FIELD_CONSTANT_VALUE_CHANGED", "ANNOTATION_DEFAULT_CHANGED", "KOTLIN_DEFAULT_ARG_ADDED",
     "KOTLIN_PROPERTY_BECAME_MUTABLE",
+    # a class that became a record, every old member kept: binary compatible (a non-final one is TYPE_MADE_FINAL)
+    "TYPE_BECAME_RECORD",
+    # the newest class-file major version went down: the classes load on more JVMs
+    "CLASS_VERSION_LOWERED",
 )
 
 RULES: dict[str, str] = {
@@ -54,7 +69,9 @@ RULES: dict[str, str] = {
 }
 # rules judged from Kotlin metadata (the Kotlin view); the Java comparison never emits them
 KOTLIN_RULES = tuple(r for r in RULES if r.startswith("KOTLIN_"))
-JAVA_RULES = tuple(r for r in RULES if not r.startswith("KOTLIN_"))
+# rules about a whole side, never a type or member: the class-file version (one finding per diff)
+SIDE_RULES = ("CLASS_VERSION_RAISED", "CLASS_VERSION_LOWERED")
+JAVA_RULES = tuple(r for r in RULES if not r.startswith("KOTLIN_") and r not in SIDE_RULES)
 
 
 def severity_of(rule: str) -> str:

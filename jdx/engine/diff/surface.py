@@ -194,6 +194,8 @@ class Surface:
     kotlin_decoded: dict[str, object] = field(default_factory=dict, repr=False)
     # the sealed classes: those with a PermittedSubclasses attribute (JVMS §4.7.31, the extracted `permits`)
     sealed: frozenset[str] = frozenset()
+    # class-file major version -> the classes of that version (the JVM refuses a version newer than its own)
+    versions: dict[int, list[str]] = field(default_factory=dict)
 
     def ancestors(self, name: str) -> tuple[list[str], list[str]]:
         """(every supertype reachable through classes this side holds, nearest first; the supertypes it lacks)."""
@@ -218,7 +220,10 @@ class Surface:
 # holds TYPE_COLUMNS; the blob is marshal((member rows of MEMBER_COLUMNS, annotation rows of ANNOTATION_COLUMNS)).
 Entry = tuple[tuple, tuple[str, ...], bytes, bytes]
 TYPE_COLUMNS = ("name", "kind", "access", "signature", "super", "outer", "inner_name", "inner_access", "outer_method",
-                "kotlin", "permits")
+                "kotlin", "permits", "version")
+# the class-file major version is the row's last column and left out of its digest: a library recompiled for a newer
+# Java keeps its classes stable (skipped), and the version change is one finding per side (compare.class_version)
+_VERSION = TYPE_COLUMNS.index("version")
 MEMBER_COLUMNS = ("kind", "name", "descriptor", "signature", "access", "exceptions", "param_names", "constant",
                   "annotation_default")
 ANNOTATION_COLUMNS = ("owner_kind", "member_name", "member_desc", "param", "annotation", "text")
@@ -238,6 +243,7 @@ def surface_from_compact(label: str, artifacts: list[list[Entry]]) -> Surface:
     wins). Members stay packed until a comparison needs them (most classes of two versions are identical)."""
     types: dict[str, TypeInfo] = {}
     duplicates: list[str] = []
+    versions: dict[int, list[str]] = {}
     for entries in artifacts:
         for row, interfaces, digest, blob in entries:
             name = row[0]
@@ -245,12 +251,14 @@ def surface_from_compact(label: str, artifacts: list[list[Entry]]) -> Surface:
                 duplicates.append(name)
             else:
                 types[name] = _type_info(row, interfaces, digest, blob)
+                if row[_VERSION] is not None:
+                    versions.setdefault(row[_VERSION], []).append(name)
     sealed = frozenset(name for name, t in types.items() if t.permits is not None)
-    return Surface(label, types, sorted(set(duplicates)), sealed=sealed)
+    return Surface(label, types, sorted(set(duplicates)), sealed=sealed, versions=versions)
 
 
 def _type_info(row: tuple, interfaces: tuple[str, ...], digest: bytes, blob: bytes) -> TypeInfo:
-    name, kind, access, sig, sup, outer, inner_name, inner_access, outer_method, kotlin, permits = row
+    name, kind, access, sig, sup, outer, inner_name, inner_access, outer_method, kotlin, permits, _version = row
     flags = inner_access if inner_access is not None and inner_access >= 0 else access
     # the class-file flags still say interface/annotation/enum/deprecated/synthetic exactly
     flags = (flags & ~(INTERFACE | ANNOTATION | ENUM | DEPRECATED | SYNTHETIC)) | (
@@ -271,7 +279,9 @@ def compact_from_tables(t: dict[str, pa.Table]) -> list[Entry]:
         if kind == 1:
             interfaces.setdefault(typ, []).append((pos, sup))
     rows: dict[str, tuple] = {}
-    for row in zip(*(_column(t["types"], c) for c in TYPE_COLUMNS)):
+    types = t["types"]
+    for row in zip(*(_column(types, c) if c in types.column_names else [None] * types.num_rows
+                     for c in TYPE_COLUMNS)):
         if TYPE_KINDS[row[1]] == "module" or row[0].endswith("package-info"):
             continue
         rows[row[0]] = row
@@ -282,7 +292,7 @@ def compact_from_tables(t: dict[str, pa.Table]) -> list[Entry]:
         ifaces = tuple(s for _, s in sorted(interfaces.get(name, [])))
         # marshal version 2 writes no back-references, so equal rows give equal bytes whatever shares them
         blob = marshal.dumps((members.get(name, []), annotations.get(name, [])), 2)
-        digest = hashlib.blake2b(marshal.dumps((row, ifaces), 2) + blob, digest_size=16).digest()
+        digest = hashlib.blake2b(marshal.dumps((row[:_VERSION], ifaces), 2) + blob, digest_size=16).digest()
         out.append((row, ifaces, digest, blob))
     return out
 
