@@ -437,14 +437,33 @@ def _capped(result: dict, limit: int) -> tuple[dict, dict | None]:
     return result, {"shown": limit, "total": len(entries), "hint": f"--limit {len(entries)}, or a narrower glob"}
 
 
+_VERSION_TAIL = re.compile(r"-\d[\w.+-]*$")
+
+
+def _artifact_names(a: dict) -> set[str]:
+    """The names an artifact answers to beside its file name: the name without `.jar` and without its version
+    (`jopt-simple-5.0.4.jar` -> `jopt-simple`), a coordinate's artifact id (`g:jopt-simple:5.0.4`), its module."""
+    name = a["name"]
+    out = {name, name.removesuffix(".jar"), _VERSION_TAIL.sub("", name.removesuffix(".jar"))}
+    if name.count(":") >= 2:
+        out.add(name.split(":")[1])
+    if a.get("module"):
+        out.add(a["module"])
+    return out
+
+
 def artifact_tree(store: GraphStore, glob: str | None, depth: int | None, with_counts: bool,
                   limit: int) -> tuple[dict, dict | None]:
     """`tree`: artifacts in classpath order (level 0), their packages (1), public top-level types (2)."""
     arts = sorted(artifact_table(store), key=lambda a: a["position"])
     if glob:
         picked = [a for a in arts if fnmatch.fnmatchcase(a["name"], glob)]
+        if not picked and not any(c in glob for c in "*?["):  # `jopt-simple`: the artifact id, or the module
+            picked = [a for a in arts if glob in _artifact_names(a)]
         if not picked:
-            close = sorted(arts, key=lambda a: (levenshtein(a["name"], glob), a["name"]))[:5]
+            close = sorted(arts, key=lambda a: (not any(n.startswith(glob) or glob.startswith(n)
+                                                        for n in _artifact_names(a)),
+                                                min(levenshtein(n, glob) for n in _artifact_names(a)), a["name"]))[:5]
             raise NotFoundError(f"not found: no artifact matches {glob}",
                                 candidates=[{"ref": a["name"], "kind": "artifact", "artifact": a["kind"]}
                                             for a in close])
