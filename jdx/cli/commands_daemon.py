@@ -71,13 +71,19 @@ def _lines(result: dict) -> list[str]:
 
 
 def _workspace_text(ws: dict) -> str:
-    """The roots the daemon serves, as they were given: `ws NAME`, `--jars …`, `--src …`, and whether the JDK is in."""
+    """The roots the daemon serves, as they were given: `ws NAME`, the discovered project, `--jars …`, `--src …`,
+    `--coord …`, `--tests`, and whether the JDK is in."""
     parts = [f"ws {ws['workspace']}"] if ws.get("workspace") else []
-    for key, flag in (("jars", "--jars"), ("src", "--src"), ("sources", "--sources"), ("tests", "--tests")):
+    if ws.get("project"):
+        parts.append(f"project {ws['project']}")
+    for key, flag in (("jars", "--jars"), ("src", "--src"), ("sources", "--sources"), ("coords", "--coord")):
         roots = ws.get(key) or []
         if roots:
-            shown = ":".join(roots[:3]) + (f" (+{len(roots) - 3} more)" if len(roots) > 3 else "")
+            shown = (", " if key == "coords" else ":").join(roots[:3]) + \
+                (f" (+{len(roots) - 3} more)" if len(roots) > 3 else "")
             parts.append(f"{flag} {shown}")
+    if ws.get("tests"):  # a flag, not a list of roots
+        parts.append("--tests")
     return "; ".join(parts + ["without the JDK" if ws.get("jdk") is False else "with the JDK"])
 
 

@@ -58,8 +58,30 @@ class Coordinate:
             else self.gav
 
     def repository_path(self, repo: Path) -> Path:
+        """Where the artifact lies in a Maven repository; a pom-packaged artifact (a BOM) asked for as a jar is its
+        POM, since it has no jar."""
         name = f"{self.artifact}-{self.version}" + (f"-{self.classifier}" if self.classifier else "")
-        return repo.joinpath(*self.group.split("."), self.artifact, self.version, f"{name}.{self.extension}")
+        folder = repo.joinpath(*self.group.split("."), self.artifact, self.version)
+        path = folder / f"{name}.{self.extension}"
+        if self.extension == "jar" and not self.classifier and not path.is_file():
+            pom = folder / f"{name}.pom"
+            if pom_packaging(pom) == "pom":
+                return pom
+        return path
+
+
+def pom_packaging(pom: Path) -> str | None:
+    """The `<packaging>` of a POM file (`jar` when absent), None when it cannot be read."""
+    try:
+        if pom.stat().st_size > SETTINGS_MAX * 4:
+            return None
+        root = ElementTree.fromstring(pom.read_bytes())
+    except (OSError, ElementTree.ParseError):
+        return None
+    for el in root:
+        if el.tag.rsplit("}", 1)[-1] == "packaging":
+            return (el.text or "").strip() or "jar"
+    return "jar"
 
 
 def _settings_local_repository(path: Path) -> str | None:

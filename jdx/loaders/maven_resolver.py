@@ -23,7 +23,7 @@ from jdx.errors import EnvironmentMissing, Warning_
 
 HELPER_SOURCE = Path(__file__).parent / "maven_java" / "jdx" / "maven" / "Resolve.java"
 DEFAULT_LIB = Path("/usr/share/maven/lib")
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2  # 2: one resolution per module (`for` lines), pom-only coordinates
 TIMEOUT_MS = 60_000
 INSTALL_MAVEN = "install Maven's resolver (Debian/Ubuntu: apt-get install maven) or set JDX_MAVEN_LIB"
 
@@ -43,11 +43,23 @@ class ResolvedDependency:
         cls = parts[3] if len(parts) == 5 else ""
         return f"{g}:{a}:{v}" + (f":{cls}" if cls else "")
 
+    @property
+    def module(self) -> str:
+        """`g:a[:cls]` without the version: what two versions of one library share."""
+        parts = self.coord.split(":")
+        return f"{parts[0]}:{parts[1]}" + (f":{parts[3]}" if len(parts) == 5 else "")
+
+    @property
+    def version(self) -> str:
+        return self.coord.rsplit(":", 1)[-1]
+
 
 @dataclass
 class Resolution:
-    dependencies: list[ResolvedDependency] = field(default_factory=list)
+    dependencies: list[ResolvedDependency] = field(default_factory=list)  # every module's, each library once
     roots: list[str] = field(default_factory=list)  # the project modules' own g:a:v
+    by_module: dict[str, list[ResolvedDependency]] = field(default_factory=dict)  # "" = the coordinates'
+    pom_only: list[str] = field(default_factory=list)  # coordinates of pom-packaged artifacts (no jar)
     missing: list[str] = field(default_factory=list)
     warnings: list[Warning_] = field(default_factory=list)
     errors: list[Warning_] = field(default_factory=list)
@@ -66,9 +78,11 @@ class ResolveRequest:
     coords: tuple[str, ...] = ()  # resolver forms
     gradle: tuple[str, ...] = ()
     properties: tuple[tuple[str, str], ...] = ()  # user properties, as `mvn -Dname=value` sets them
+    highest: bool = False  # Gradle's conflict rule (highest version wins) instead of Maven's nearest-wins
 
     def text(self) -> str:
         lines = [f"repo\t{self.repo}", f"scopes\t{','.join(self.scopes)}"]
+        lines += ["conflict\thighest"] if self.highest else []
         lines += [f"prop\t{k}\t{v}" for k, v in self.properties]
         lines += [f"gradle\t{g}" for g in self.gradle]
         lines += [f"module\t{k}\t{pom}\t{classes}" for k, pom, classes in self.modules]
@@ -213,11 +227,18 @@ def _missing_path(repo: Path, coord: str) -> Path:
 def parse_answer(answer: str) -> Resolution:
     result = Resolution(resolver="Maven Resolver (offline)")
     missing_notes = []
+    current = ""
     for line in answer.splitlines():
         parts = line.split("\t")
         kind = parts[0]
-        if kind == "dep" and len(parts) >= 5:
-            result.dependencies.append(ResolvedDependency(parts[1], parts[2], parts[3] == "optional", parts[4]))
+        if kind == "for":
+            current = parts[1] if len(parts) > 1 else ""
+            result.by_module.setdefault(current, [])
+        elif kind == "dep" and len(parts) >= 5:
+            result.by_module.setdefault(current, []).append(
+                ResolvedDependency(parts[1], parts[2], parts[3] == "optional", parts[4]))
+        elif kind == "pomonly" and len(parts) >= 2:
+            result.pom_only.append(parts[1])
         elif kind == "root" and len(parts) >= 2:
             result.roots.append(parts[1])
         elif kind == "missing" and len(parts) >= 2:
@@ -233,4 +254,26 @@ def parse_answer(answer: str) -> Resolution:
         result.warnings.insert(0, Warning_("DEPENDENCY_MISSING",
                                            f"{len(missing_notes)} artifact{'' if len(missing_notes) == 1 else 's'} "
                                            f"not in the local repository: {shown}", ""))
+    for coord in result.pom_only:
+        added = len(result.by_module.get("", []))
+        result.warnings.append(Warning_(
+            "POM_ONLY_ARTIFACT", f"{coord} is a pom-packaged artifact (a BOM or an aggregator): no jar, no classes; "
+                                 + (f"its {added} dependenc{'y' if added == 1 else 'ies'} were added" if added else
+                                    "it declares no dependencies, so nothing was added (a BOM's dependencyManagement "
+                                    "only pins versions for a project that imports it)"), coord))
+    seen: set[str] = set()
+    for deps in result.by_module.values():  # module order: the first module's version of a library comes first
+        for d in deps:
+            if d.module not in seen:
+                seen.add(d.module)
+                result.dependencies.append(d)
     return result
+
+
+def version_conflicts(resolution: Resolution) -> dict[str, dict[str, list[str]]]:
+    """`g:a` -> {version: [modules]} for each library the modules of one resolution resolve to different versions."""
+    versions: dict[str, dict[str, list[str]]] = {}
+    for module, deps in resolution.by_module.items():
+        for d in deps:
+            versions.setdefault(d.module, {}).setdefault(d.version, []).append(module or "--coord")
+    return {k: v for k, v in versions.items() if len(v) > 1}

@@ -1,12 +1,14 @@
 """Project auto-discovery (spec §13 step 4): a Maven, Gradle or plain project's classes, sources and dependencies.
 
-- Maven: `pom.xml` and its `<modules>` (recursively); each module's `target/classes` (and `target/test-classes`
-  with `--tests`), its `src/main/java|kotlin`; dependencies resolved by Maven's resolver over the local
-  repository, reactor modules served from their class directories.
+- Maven: `pom.xml` and its `<modules>` (recursively, from the reactor's top); the classpath of the module asked
+  about (every module's at the top, each resolved on its own and combined, conflicts named): its `target/classes`
+  (and `target/test-classes` with `--tests`), its `src/main/java|kotlin`; dependencies resolved by Maven's
+  resolver over the local repository, reactor modules served from their class directories.
 - Gradle (layout only; Gradle is never run): `settings.gradle(.kts)` includes, each project's
-  `build/classes/{java,kotlin}/main`, its sources; dependencies from `gradle.lockfile` when present, else the
-  `group:artifact:version` declarations of the build files and the `gradle/libs.versions.toml` catalog,
-  resolved with their transitive dependencies from the Gradle cache and the local Maven repository.
+  `build/classes/{java,kotlin}/main`, its sources; dependencies from `gradle.lockfile` when present (as they are),
+  else the `group:artifact:version` declarations of the build files (comments stripped, simple `$v` resolved) and
+  the `gradle/libs.versions.toml` catalog (bundles too), resolved with their transitive dependencies from the
+  Gradle cache and the local Maven repository, the highest requested version of each module winning.
 - IntelliJ (`.idea/` and no build file): project and module libraries, source folders, `out/production/*`.
 - Plain: jars at the top, in `lib/` or `libs/`, class directories `classes/`, `bin/`, `out/`; sources `src/`.
 """
@@ -30,13 +32,22 @@ MAIN_SCOPES = ("compile", "provided", "runtime", "system")
 GRADLE_MAIN = ("implementation", "api", "compileOnly", "runtimeOnly", "compile", "runtime", "compileOnlyApi",
                "providedCompile", "providedRuntime", "kapt", "annotationProcessor")
 GRADLE_TEST = ("testImplementation", "testCompileOnly", "testRuntimeOnly", "testCompile", "testRuntime")
-DECLARATION = re.compile(r"\b(%s)\s*\(?\s*[\"']([A-Za-z0-9_.\-]+):([A-Za-z0-9_.\-]+):([A-Za-z0-9_.\-+\[\]()]+)"
+DECLARATION = re.compile(r"\b(%s)\s*\(?\s*[\"']([A-Za-z0-9_.\-${}]+):([A-Za-z0-9_.\-${}]+):([A-Za-z0-9_.\-+\[\]()${}]+)"
                          r"(?::([A-Za-z0-9_.\-]+))?(?:@[a-z]+)?[\"']" % "|".join(GRADLE_MAIN + GRADLE_TEST))
 MAP_DECLARATION = re.compile(r"\b(%s)\s*\(?\s*group\s*[:=]\s*[\"']([^\"']+)[\"']\s*,\s*name\s*[:=]\s*"
                              r"[\"']([^\"']+)[\"']\s*,\s*version\s*[:=]\s*[\"']([^\"']+)[\"']"
                              % "|".join(GRADLE_MAIN + GRADLE_TEST))
 VERSIONLESS = re.compile(r"\b(%s)\s*\(?\s*[\"']([A-Za-z0-9_.\-]+):([A-Za-z0-9_.\-]+)[\"']"
                          % "|".join(GRADLE_MAIN + GRADLE_TEST))  # a version from a platform or constraint
+COMMENT_OR_STRING = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|'
+                               r'(//[^\n]*|/\*[\s\S]*?\*/)')
+ASSIGNMENTS = (  # a name given a plain string: ext.x = '1', def x = '1', val x = "1", ext { x = '1' }, extra["x"] = …
+    re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*=\s*[\"']([^\"'$\n]*)[\"']"),
+    re.compile(r"\bextra\[\s*[\"']([A-Za-z_][A-Za-z0-9_.]*)[\"']\s*\]\s*=\s*[\"']([^\"'$\n]*)[\"']"),
+    re.compile(r"\bset\(\s*[\"']([A-Za-z_][A-Za-z0-9_.]*)[\"']\s*,\s*[\"']([^\"'$\n]*)[\"']\s*\)"),
+    re.compile(r"\bval\s+([A-Za-z_][A-Za-z0-9_]*)\s+by\s+extra\(\s*[\"']([^\"'$\n]*)[\"']\s*\)"),
+)
+INTERPOLATION = re.compile(r"\$\{\s*([^}]+?)\s*\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 CATALOG_USE = re.compile(r"\b(%s)\s*\(?\s*libs\.([A-Za-z0-9_.\-]+)" % "|".join(GRADLE_MAIN + GRADLE_TEST))
 INCLUDE = re.compile(r"\binclude\s*\(?([^\n)]*)")
 
@@ -62,6 +73,11 @@ class Project:
     warnings: list[Warning_] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     properties: dict[str, str] = field(default_factory=dict)  # passed to Maven as -D would be (CI versions)
+    focus: Path | None = None  # Maven: the directory asked about (a module, or the reactor's top)
+    focused: list[str] = field(default_factory=list)  # Maven: the POMs whose classpath this is
+    reactor: dict[str, tuple[list[str], list[Warning_]]] = field(default_factory=dict)  # other modules' class dir ->
+    # (sources, why absent), used when a focused module depends on them
+    locked: bool = False  # Gradle: coords are a lockfile's full resolved set, used as they are
 
 
 def _local(tag: str) -> str:
@@ -128,10 +144,41 @@ def _sources(folder: Path, tests: bool) -> list[str]:
             if (folder / "src" / s / lang).is_dir()]
 
 
+def _reactor_root(folder: Path) -> Path:
+    """The top of the reactor `folder` is a module of: parents whose pom.xml lists the folder in <modules>."""
+    from jdx.loaders.project_root import MAX_DEPTH, _lists_module
+
+    root = folder
+    for _ in range(MAX_DEPTH):
+        parent = root.parent
+        if parent == root or not (parent / "pom.xml").is_file() or not _lists_module(parent / "pom.xml", root):
+            break
+        root = parent
+    return root
+
+
+@dataclass
+class _ModuleLayout:
+    """What one reactor module contributes: its class dirs, sources, and why some are absent."""
+
+    classes: list[tuple[str, str]] = field(default_factory=list)
+    src: list[str] = field(default_factory=list)
+    warnings: list[Warning_] = field(default_factory=list)
+    children: list[Path] = field(default_factory=list)
+    gav: str | None = None
+
+
 def discover_maven(root: Path, tests: bool) -> Project:
-    project = Project(root, "maven")
+    """The Maven project whose classpath `root` asks for: a module inside a reactor is that module (its classes and
+    sources, its own dependencies, reactor modules it depends on from their class directories); the reactor's top
+    directory is every module, each resolved on its own."""
+    focus_dir = Path(os.path.abspath(root))
+    top = _reactor_root(focus_dir)
+    project = Project(top, "maven")
+    project.focus = focus_dir
     seen: set[Path] = set()
-    queue: list[tuple[Path, dict[str, str]]] = [(root / "pom.xml", {})]
+    layouts: dict[Path, _ModuleLayout] = {}
+    queue: list[tuple[Path, dict[str, str]]] = [(top / "pom.xml", {})]
     while queue and len(seen) < MAX_MODULES:
         listed, inherited = queue.pop(0)
         pom = listed.resolve()
@@ -139,17 +186,18 @@ def discover_maven(root: Path, tests: bool) -> Project:
             continue
         seen.add(pom)
         project.build_files.append(str(pom))
+        layout = layouts[pom] = _ModuleLayout()
         xml = _read_pom(pom, project.warnings)
         folder = pom.parent
         if xml is None:  # the conventional layout still answers
             if (folder / "target" / "classes").is_dir():
-                project.classes.append((str(folder / "target" / "classes"), folder.name))
-            project.src.extend(_sources(folder, tests))
+                layout.classes.append((str(folder / "target" / "classes"), folder.name))
+            layout.src.extend(_sources(folder, tests))
             continue
         props = _properties(xml, inherited)  # an aggregator is almost always its modules' parent too
-        if pom == (root / "pom.xml").resolve():
+        if pom == (top / "pom.xml").resolve():
             project.properties = {k: v for k, v in props.items() if k in CI_FRIENDLY and "${" not in v}
-        gav = _gav(xml, props)
+        gav = layout.gav = _gav(xml, props)
         if gav is None:
             project.warnings.append(Warning_("POM_INVALID", f"{pom}: no groupId/artifactId/version (own or "
                                                             "inherited)", str(pom)))
@@ -159,27 +207,44 @@ def discover_maven(root: Path, tests: bool) -> Project:
         main = folder / "target" / "classes"
         packaging = _text(xml, "packaging") or "jar"
         if main.is_dir():
-            project.classes.append((str(main), name))
+            layout.classes.append((str(main), name))
         elif packaging != "pom" and (folder / "src" / "main").is_dir():
-            project.warnings.append(Warning_(
-                "PROJECT_NOT_BUILT", f"{name}: no {main.relative_to(root)}: its own classes are not in the workspace "
+            layout.warnings.append(Warning_(
+                "PROJECT_NOT_BUILT", f"{name}: no {main.relative_to(top)}: its own classes are not in the workspace "
                                      "(show, members and usages see its dependencies only) until it is built, e.g. "
                                      "mvn compile", name))
         test_classes = folder / "target" / "test-classes"
         if tests and test_classes.is_dir():
-            project.classes.append((str(test_classes), f"{name} (tests)"))
+            layout.classes.append((str(test_classes), f"{name} (tests)"))
         elif tests and packaging != "pom" and (folder / "src" / "test").is_dir():
-            project.warnings.append(Warning_(
-                "PROJECT_NOT_BUILT", f"{name}: no {test_classes.relative_to(root)}: its test classes are not in the "
+            layout.warnings.append(Warning_(
+                "PROJECT_NOT_BUILT", f"{name}: no {test_classes.relative_to(top)}: its test classes are not in the "
                                      "workspace (--tests answers, such as callers, miss them) until they are "
                                      "compiled, e.g. mvn test-compile", name))
-        project.src.extend(_sources(folder, tests))
+        layout.src.extend(_sources(folder, tests))
         modules = _child(xml, "modules")
         for m in modules if modules is not None else ():
             if _local(m.tag) == "module" and m.text and m.text.strip():
                 target = folder / m.text.strip()
-                queue.append((target / "pom.xml" if target.is_dir() or not target.name.endswith(".xml") else target,
-                              props))
+                child = target / "pom.xml" if target.is_dir() or not target.name.endswith(".xml") else target
+                layout.children.append(child.resolve())
+                queue.append((child, props))
+    focus_pom = (focus_dir / "pom.xml").resolve()
+    focused, todo = [], [focus_pom if focus_pom in layouts else (top / "pom.xml").resolve()]
+    while todo:  # the focus module and the modules it aggregates
+        pom = todo.pop(0)
+        if pom in layouts and pom not in focused:
+            focused.append(pom)
+            todo.extend(layouts[pom].children)
+    for pom in focused:
+        project.classes.extend(layouts[pom].classes)
+        project.src.extend(layouts[pom].src)
+        project.warnings.extend(layouts[pom].warnings)
+    project.focused = [str(p) for p in focused]
+    for pom, layout in layouts.items():  # reactor modules a focused one may depend on
+        if pom not in focused:
+            main = pom.parent / "target" / "classes"
+            project.reactor[str(main)] = (layout.src, [w for w in layout.warnings if "test-classes" not in w.message])
     return project
 
 
@@ -206,8 +271,9 @@ def _read_text(path: Path, warnings: list[Warning_]) -> str | None:
         return None
 
 
-def _catalog(root: Path, warnings: list[Warning_]) -> dict[str, str]:
-    """`libs.<alias>` -> `g:a:v` from gradle/libs.versions.toml (aliases with `-`, `_`, `.` are one name)."""
+def _catalog(root: Path, warnings: list[Warning_]) -> dict[str, str | list[str]]:
+    """`libs.<alias>` -> `g:a:v` from gradle/libs.versions.toml (aliases with `-`, `_`, `.` are one name), and
+    `libs.bundles.<name>` -> its libraries' `g:a:v` (`libs.<alias>` for one without a fixed version)."""
     path = root / "gradle" / "libs.versions.toml"
     text = _read_text(path, warnings)
     if text is None:
@@ -235,13 +301,104 @@ def _catalog(root: Path, warnings: list[Warning_]) -> dict[str, str]:
             coord = ""
         if coord.count(":") == 2:
             out[re.sub(r"[-_]", ".", alias)] = coord
+    for name, members in (data.get("bundles", {}) or {}).items():  # libs.bundles.<name>: several libraries
+        if isinstance(members, list):
+            out["bundles." + re.sub(r"[-_]", ".", name)] = [
+                out.get(re.sub(r"[-_]", ".", str(m)), f"libs.{m}") for m in members]
     return out
+
+
+def strip_comments(text: str) -> str:
+    """Build-file text without `//` and `/* */` comments (strings, which may hold `//`, are kept)."""
+    return COMMENT_OR_STRING.sub(lambda m: "\n" * m.group(1).count("\n") if m.group(1) else m.group(0), text)
+
+
+def build_variables(text: str) -> dict[str, str]:
+    """Names a build file gives a plain string (`ext.v = '1'`, `def v = '1'`, `val v = "1"`, `extra["v"] = "1"`)."""
+    out: dict[str, str] = {}
+    for pattern in ASSIGNMENTS:
+        for m in pattern.finditer(text):
+            out.setdefault(m.group(1), m.group(2))
+    return out
+
+
+def _gradle_properties(folder: Path) -> dict[str, str]:
+    text = _read_text(folder / "gradle.properties", [])
+    out = {}
+    for line in (text or "").splitlines():
+        line = line.strip()
+        m = re.match(r"([^=:\s#!]+)\s*[=:]\s*(.*)$", line)
+        if m:
+            out[m.group(1)] = m.group(2).strip()
+    return out
+
+
+def interpolate(text: str, names: dict[str, str]) -> str | None:
+    """`$v` and `${v}` (also `${project.v}`, `${rootProject.ext.v}`) replaced from `names`; None when one is not
+    a plain string jdx can see (Gradle is not run)."""
+    missing = False
+
+    def value(m):
+        nonlocal missing
+        name = m.group(1) or m.group(2)
+        for key in (name, name.rsplit(".", 1)[-1]):
+            if key in names:
+                return names[key]
+        missing = True
+        return m.group(0)
+
+    out = INTERPOLATION.sub(value, text)
+    return None if missing else out
+
+
+def _declarations(text: str, tests: bool, names: dict[str, str], catalog: dict, declared: list[str],
+                  unversioned: list[str]) -> None:
+    """The dependency declarations of one build file (comments already stripped), in the order they are written."""
+    found = []
+    for m in [*DECLARATION.finditer(text), *MAP_DECLARATION.finditer(text)]:
+        if m.group(1) in GRADLE_TEST and not tests:
+            continue
+        classifier = m.group(5) if m.re is DECLARATION else None
+        written = f"{m.group(2)}:{m.group(3)}:{m.group(4)}" + (f":{classifier}" if classifier else "")
+        coord = interpolate(written, names)
+        if coord is None:
+            found.append((m.start(), None, f"{m.group(1)} \"{written}\" (a variable jdx cannot read)"))
+        elif any(ch in coord.split(":")[2] for ch in "[]()+$"):
+            found.append((m.start(), None, f"{coord} (a dynamic version)"))
+        else:
+            found.append((m.start(), coord, ""))
+    for m in VERSIONLESS.finditer(text):
+        if tests or m.group(1) not in GRADLE_TEST:
+            found.append((m.start(), None, f"{m.group(2)}:{m.group(3)}"))
+    for m in CATALOG_USE.finditer(text):
+        if m.group(1) in GRADLE_TEST and not tests:
+            continue
+        alias = re.sub(r"[-_]", ".", m.group(2))
+        entry = catalog.get(alias)
+        if isinstance(entry, list):
+            for member in entry:
+                found.append((m.start(), None, f"{member} (in libs.{m.group(2)})") if member.startswith("libs.")
+                             else (m.start(), member, ""))
+        elif entry:
+            found.append((m.start(), entry, ""))
+        elif not alias.startswith(("plugins.", "versions.")):
+            found.append((m.start(), None, f"libs.{m.group(2)}"))
+    for _pos, coord, why in sorted(found, key=lambda f: f[0]):
+        if coord:
+            declared.append(coord)
+        else:
+            unversioned.append(why)
 
 
 def discover_gradle(root: Path, tests: bool) -> Project:
     project = Project(root, "gradle")
     folders = _gradle_projects(root, project.warnings)
     catalog = _catalog(root, project.warnings)
+    variables = _gradle_properties(root)  # the root's ext and gradle.properties are every subproject's too
+    for name in ("build.gradle.kts", "build.gradle"):
+        text = _read_text(root / name, [])
+        if text is not None:
+            variables.update(build_variables(strip_comments(text)))
     locked: list[str] = []
     declared: list[str] = []
     unversioned: list[str] = []
@@ -283,36 +440,22 @@ def discover_gradle(root: Path, tests: bool) -> Project:
             text = _read_text(folder / name, project.warnings)
             if text is None:
                 continue
-            for m in [*DECLARATION.finditer(text), *MAP_DECLARATION.finditer(text)]:
-                if m.group(1) in GRADLE_TEST and not tests:
-                    continue
-                version = m.group(4)
-                classifier = m.group(5) if m.re is DECLARATION else None
-                coord = f"{m.group(2)}:{m.group(3)}:{version}" + (f":{classifier}" if classifier else "")
-                if any(ch in version for ch in "[]()+$"):
-                    unversioned.append(coord)
-                else:
-                    declared.append(coord)
-            unversioned.extend(f"{m.group(2)}:{m.group(3)}" for m in VERSIONLESS.finditer(text)
-                               if tests or m.group(1) not in GRADLE_TEST)
-            for m in CATALOG_USE.finditer(text):
-                if m.group(1) in GRADLE_TEST and not tests:
-                    continue
-                alias = re.sub(r"[-_]", ".", m.group(2))
-                if alias in catalog:
-                    declared.append(catalog[alias])
-                elif not alias.startswith(("plugins.", "versions.", "bundles.")):
-                    unversioned.append(f"libs.{m.group(2)}")
+            text = strip_comments(text)
+            names = {**variables, **_gradle_properties(folder), **build_variables(text)}
+            _declarations(text, tests, names, catalog, declared, unversioned)
     project.coords = list(dict.fromkeys(locked or declared))
+    project.locked = bool(locked)
     if locked:
         project.notes.append(f"dependencies from gradle.lockfile ({len(project.coords)})")
     elif declared:
         project.notes.append(f"dependencies declared in the build files ({len(project.coords)}), with their "
                              "transitive dependencies")
     if unversioned:
-        project.warnings.append(Warning_("GRADLE_DEPENDENCY_UNRESOLVED", f"{len(unversioned)} declaration(s) "
-                                         f"without a fixed version were skipped (Gradle is not run): "
-                                         f"{', '.join(sorted(set(unversioned))[:20])}"))
+        shown = list(dict.fromkeys(unversioned))
+        project.warnings.append(Warning_("GRADLE_DEPENDENCY_UNRESOLVED", f"{len(shown)} declaration(s) without a "
+                                         f"version jdx can read were skipped (Gradle is not run): "
+                                         f"{', '.join(shown[:20])}" + (f" and {len(shown) - 20} more"
+                                                                      if len(shown) > 20 else "")))
     return project
 
 
@@ -336,25 +479,47 @@ def discover_plain(root: Path, tests: bool) -> Project:
 IDEA_URL = re.compile(r"^(?:jar|file)://(.*?)(?:!/.*)?$")
 
 
-def _idea_path(url: str, project_dir: Path, module_dir: Path) -> Path | None:
+IDEA_MACRO = re.compile(r"\$([A-Za-z_][A-Za-z0-9_.]*)\$")
+
+
+def _idea_path(url: str, project_dir: Path, module_dir: Path, warnings: list[Warning_] | None = None) -> Path | None:
+    """The file an IDE url names: `$PROJECT_DIR$`, `$MODULE_DIR$`, `$USER_HOME$` and `$MAVEN_REPOSITORY$` (the local
+    repository, as Maven's settings give it) expanded; another path variable of the IDE's own configuration is a
+    named warning, since jdx cannot know its value."""
+    from jdx.loaders.maven_repo import local_repository
+
     m = IDEA_URL.match(url or "")
     if not m:
         return None
-    text = m.group(1).replace("$PROJECT_DIR$", str(project_dir)).replace("$MODULE_DIR$", str(module_dir))
-    if "$" in text:  # a path variable of the IDE's own configuration ($MAVEN_REPOSITORY$, …)
-        text = text.replace("$USER_HOME$", str(Path.home()))
-        if "$" in text:
-            return None
+    known = {"PROJECT_DIR": str(project_dir), "MODULE_DIR": str(module_dir), "USER_HOME": str(Path.home())}
+    unknown = []
+
+    def expand(macro):
+        name = macro.group(1)
+        if name == "MAVEN_REPOSITORY" and name not in known:
+            known[name] = str(local_repository()[0])
+        if name in known:
+            return known[name]
+        unknown.append(macro.group(0))
+        return macro.group(0)
+
+    text = IDEA_MACRO.sub(expand, m.group(1))
+    if unknown:
+        if warnings is not None:
+            warnings.append(Warning_("IDEA_PATH_VARIABLE", f"{url}: {', '.join(unknown)} is a path variable of the "
+                                     "IDE's configuration jdx cannot read; this root is skipped (add it with --jars)",
+                                     url))
+        return None
     return Path(text)
 
 
-def _idea_roots(el, project_dir: Path, module_dir: Path, kind: str) -> list[Path]:
+def _idea_roots(el, project_dir: Path, module_dir: Path, kind: str, warnings: list[Warning_]) -> list[Path]:
     """CLASSES or SOURCES roots under a <library> element."""
     out = []
     for part in el.iter():
         if _local(part.tag) == kind:
             for r in part:
-                path = _idea_path(r.get("url", ""), project_dir, module_dir)
+                path = _idea_path(r.get("url", ""), project_dir, module_dir, warnings)
                 if path is not None:
                     out.append(path)
     return out
@@ -383,15 +548,18 @@ def discover_idea(root: Path, tests: bool) -> Project:
         for lib in xml.iter():
             if _local(lib.tag) != "library":
                 continue
-            for jar in _idea_roots(lib, root, module_dir, "CLASSES"):
-                if jar.exists() and str(jar) not in seen:
+            for jar in _idea_roots(lib, root, module_dir, "CLASSES", project.warnings):
+                if not jar.exists():
+                    project.warnings.append(Warning_("ARTIFACT_MISSING", f"{jar}: a library root of {path.name} that "
+                                                     "does not exist; skipped", str(jar)))
+                elif str(jar) not in seen:
                     seen.add(str(jar))
                     name = (coordinate_of_path(str(jar)) or coordinate_in_jar(str(jar)) or jar.name) \
                         if jar.is_file() else jar.name
                     project.classes.append((str(jar), name))
         for folder in xml.iter():
             if _local(folder.tag) == "sourceFolder" and (tests or folder.get("isTestSource") != "true"):
-                src = _idea_path(folder.get("url", ""), root, module_dir)
+                src = _idea_path(folder.get("url", ""), root, module_dir, project.warnings)
                 if src is not None and src.is_dir():
                     sources.append(str(src))
     for kind in ("production", "test") if tests else ("production",):
@@ -436,11 +604,19 @@ def project_classpath(cache: Path, project: Project, tests: bool = False) -> Cla
     repo, repo_how = local_repository()
     scopes = MAIN_SCOPES + (("test",) if tests else ())
     if project.kind == "maven":
+        focused = [m for m in project.modules if str(m.pom) in project.focused] if project.focused else \
+            project.modules
+        head += "; " + _focus_text(project, focused)
         request = maven_resolver.ResolveRequest(
             repo=repo, scopes=scopes,
             modules=tuple((m.gav, str(m.pom), str(m.folder / "target" / "classes")) for m in project.modules),
-            projects=tuple(str(m.pom) for m in project.modules),
+            projects=tuple(str(m.pom) for m in focused),
             properties=tuple(sorted(project.properties.items())))
+    elif project.locked:
+        _add_locked(out, project, repo)
+        out.how.append(f"{head}; {'; '.join(project.notes)}; used as locked, not expanded (the lockfile is the "
+                       f"resolved set) from {repo} ({repo_how}) and the Gradle cache")
+        return out
     else:
         cache_dir, _gradle_how = gradle_cache()
         coords = []
@@ -449,7 +625,7 @@ def project_classpath(cache: Path, project: Project, tests: bool = False) -> Cla
                 coords.append(Coordinate.parse(c).resolver_form())
             except Exception:  # noqa: BLE001 - a declaration jdx cannot read is reported, not fatal
                 out.warnings.append(Warning_("GRADLE_DEPENDENCY_UNRESOLVED", f"{c}: not a coordinate"))
-        request = maven_resolver.ResolveRequest(repo=repo, scopes=scopes, coords=tuple(coords),
+        request = maven_resolver.ResolveRequest(repo=repo, scopes=scopes, coords=tuple(coords), highest=True,
                                                 gradle=(str(cache_dir),) if cache_dir.is_dir() else ())
         if not coords:
             out.how.append(f"{head}: no dependency declarations found")
@@ -462,8 +638,77 @@ def project_classpath(cache: Path, project: Project, tests: bool = False) -> Cla
         out.how.append(f"{head}; dependencies not resolved (no Maven resolver)")
         return out
     add_resolution(out, resolution)
+    if project.kind == "maven":
+        _reactor_dependencies(out, project, resolution)
+        _module_conflicts(out, resolution)
+    rule = "; conflicts settled by Gradle's rule (the highest requested version)" if request.highest else ""
     where = f"{repo} ({repo_how})" + (f" and the Gradle cache {request.gradle[0]}" if request.gradle else "")
     out.how.append(f"{head}; {'; '.join(project.notes) + '; ' if project.notes else ''}"
                    f"{len(resolution.dependencies)} dependencies by {resolution.resolver} over {where}"
-                   + (", cached" if resolution.cached else ""))
+                   + (", cached" if resolution.cached else "") + rule)
     return out
+
+
+def _focus_text(project: Project, focused: list[MavenModule]) -> str:
+    """Which module(s) the classpath is for, as `ws info` says it."""
+    if len(project.modules) <= 1:
+        return f"module {focused[0].gav}" if focused else "no module"
+    if project.focus is not None and project.focus != project.root and len(focused) == 1:
+        return f"the classpath of module {focused[0].gav} ({os.path.relpath(project.focus, project.root)})"
+    names = ", ".join(m.gav.split(":")[1] for m in focused[:8]) + (f" and {len(focused) - 8} more"
+                                                                   if len(focused) > 8 else "")
+    return (f"the combined classpath of {len(focused)} modules ({names}), each resolved on its own; run from a "
+            "module's directory for that module's classpath")
+
+
+def _reactor_dependencies(out: Classpath, project: Project, resolution) -> None:
+    """Reactor modules a focused module depends on: their sources too, and a named warning when not built."""
+    for d in resolution.dependencies:
+        if d.path in project.reactor:
+            src, warnings = project.reactor[d.path]
+            out.src.extend(x for x in src if x not in out.src)
+            if not os.path.exists(d.path):
+                out.warnings.extend(warnings)
+
+
+def _module_conflicts(out: Classpath, resolution) -> None:
+    """A combined view of several modules that resolve one library to different versions: the first wins, named."""
+    from jdx.loaders.maven_resolver import version_conflicts
+
+    kept = {d.module: d.version for d in resolution.dependencies}
+    for module, versions in sorted(version_conflicts(resolution).items()):
+        text = "; ".join(f"{v} in {', '.join(mods)}" for v, mods in versions.items())
+        out.warnings.append(Warning_(
+            "MODULE_VERSION_CONFLICT", f"{module}: the modules resolve different versions ({text}); this combined "
+                                       f"classpath has {kept.get(module)}; run from a module's directory (or "
+                                       "--project MODULE_DIR) for its own classpath", module))
+
+
+def _add_locked(out: Classpath, project: Project, repo: Path) -> None:
+    """A gradle.lockfile's coordinates, each its own jar from the Gradle cache or the Maven repository, nothing more:
+    the lockfile is Gradle's full resolved set (exclusions and conflicts already applied)."""
+    from jdx.loaders.maven_repo import Coordinate, gradle_cache, pom_packaging
+
+    cache_dir, _how = gradle_cache()
+    missing = []
+    for text in project.coords:
+        try:
+            c = Coordinate.parse(text)
+        except Exception:  # noqa: BLE001 - a line jdx cannot read is reported, not fatal
+            out.warnings.append(Warning_("GRADLE_DEPENDENCY_UNRESOLVED", f"{text}: not a coordinate"))
+            continue
+        name = f"{c.artifact}-{c.version}" + (f"-{c.classifier}" if c.classifier else "")
+        cached = sorted((cache_dir / c.group / c.artifact / c.version).glob(f"*/{name}.{c.extension}"))
+        jar = cached[0] if cached else c.repository_path(repo)
+        if jar.is_file() and jar.suffix == ".jar":
+            out.add(str(jar), str(c))
+        elif jar.suffix == ".pom" or pom_packaging(jar.with_suffix(".pom")) == "pom" or any(
+                pom_packaging(p) == "pom" for p in (cache_dir / c.group / c.artifact / c.version).glob(
+                    f"*/{name}.pom")):
+            continue  # a platform (BOM) locked with the rest: no classes
+        else:
+            missing.append(f"{c.group}:{c.artifact}:jar:{c.version}")
+    if missing:
+        out.warnings.append(Warning_("DEPENDENCY_MISSING", f"{len(missing)} locked artifact"
+                                     f"{'' if len(missing) == 1 else 's'} not in the Gradle cache or the local "
+                                     f"repository: {', '.join(missing[:20])}"))

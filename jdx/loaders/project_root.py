@@ -49,8 +49,17 @@ def _has_plain_roots(folder: Path) -> bool:
 
 def find_project_root(start: str | os.PathLike) -> tuple[str, str] | None:
     """(root, kind) of the project containing `start`: kind is `gradle`, `maven`, `idea` or `plain`; None when
-    no build file is found walking up and `start` holds no jars or classes."""
+    no build file is found walking up and `start` holds no jars or classes. For Maven, root is the module holding
+    `start` (its classpath is its own; discovery finds the reactor around it). A `start` that does not exist is a
+    usage error naming it (a mistyped --project never falls back to the JDK alone)."""
     here = Path(os.path.abspath(start))
+    if here.is_file():  # a build file named directly (--project app/pom.xml)
+        here = here.parent
+    elif not here.is_dir():
+        from jdx.errors import UsageError
+
+        raise UsageError(f"no such project directory: {start} (give --project the project's directory, or one "
+                         "inside it)")
     home = Path.home()
     nearest = None
     folder = here
@@ -82,6 +91,8 @@ def find_project_root(start: str | os.PathLike) -> tuple[str, str] | None:
         kind = "gradle"
     elif (root / "pom.xml").is_file():
         kind = "maven"
+        if (nearest / "pom.xml").is_file():  # a module has its own classpath (project.discover_maven)
+            return str(nearest), kind
     else:
         kind = "idea"
     return str(root), kind

@@ -251,16 +251,20 @@ def test_machine_local_repository(jdx_env, tmp_path):
 
 
 def test_daemon_key_names_the_project(world, monkeypatch):
-    """A daemon serves one project: run from two projects, the key differs; the spawned daemon is told where."""
+    """A daemon serves one project (one Maven module, whose classpath is its own): run from two projects, or two
+    modules of one reactor, the key differs; the spawned daemon is told where."""
     from jdx.daemon.paths import workspace_argv, workspace_flags, workspace_hash
 
-    monkeypatch.chdir(world.maven / "app")
+    monkeypatch.chdir(world.maven / "app" / "src")
     maven = workspace_flags()
+    monkeypatch.chdir(world.maven)
+    reactor = workspace_flags()
     monkeypatch.chdir(world.gradle)
     gradle = workspace_flags()
-    assert maven["project"] == str(world.maven) and gradle["project"] == str(world.gradle)
-    assert workspace_hash(maven) != workspace_hash(gradle)
-    assert f"--project={world.maven}" in workspace_argv(maven)
+    assert maven["project"] == str(world.maven / "app") and gradle["project"] == str(world.gradle)
+    assert reactor["project"] == str(world.maven)
+    assert len({workspace_hash(maven), workspace_hash(gradle), workspace_hash(reactor)}) == 3
+    assert f"--project={world.maven / 'app'}" in workspace_argv(maven)
     assert "project" not in workspace_flags(jars=["x.jar"])
 
 
@@ -324,11 +328,11 @@ def test_gradle_catalog_subprojects_and_lockfile(world, monkeypatch, tmp_path):
         "    implementation 'org.fix:rt'\n    implementation platform('org.fix:bom:1.0')\n"
         "    runtimeOnly group: 'org.fix', name: 'opt', version: '1.0'\n}\n")
     project = discover(str(root), "gradle")
-    assert project.coords == ["org.fix:kept:1.0", "org.fix:opt:1.0", "org.fix:core:1.0"]
+    assert project.coords == ["org.fix:core:1.0", "org.fix:kept:1.0", "org.fix:opt:1.0"]  # as written
     assert "org.fix:rt" in next(w.message for w in project.warnings if w.code == "GRADLE_DEPENDENCY_UNRESOLVED")
     cp = project_classpath(world.cache, project)
-    assert [cp.names[r] for r in cp.roots] == [":lib (java main)", "org.fix:kept:1.0", "org.fix:opt:1.0",
-                                               "org.fix:core:1.0"]
+    assert [cp.names[r] for r in cp.roots] == [":lib (java main)", "org.fix:core:1.0", "org.fix:kept:1.0",
+                                               "org.fix:opt:1.0"]
     (root / "lib" / "gradle.lockfile").write_text(
         "# lockfile\norg.fix:noisy:1.0=compileClasspath,runtimeClasspath\n"
         "org.fix:testlib:1.0=testCompileClasspath\nempty=\n")

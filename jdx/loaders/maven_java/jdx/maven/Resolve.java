@@ -34,6 +34,12 @@ import org.eclipse.aether.resolution.ArtifactResult;
 import org.eclipse.aether.resolution.DependencyRequest;
 import org.eclipse.aether.resolution.DependencyResolutionException;
 import org.eclipse.aether.resolution.DependencyResult;
+import org.eclipse.aether.util.graph.transformer.ChainedDependencyGraphTransformer;
+import org.eclipse.aether.util.graph.transformer.ConflictResolver;
+import org.eclipse.aether.util.graph.transformer.JavaDependencyContextRefiner;
+import org.eclipse.aether.util.graph.transformer.JavaScopeDeriver;
+import org.eclipse.aether.util.graph.transformer.JavaScopeSelector;
+import org.eclipse.aether.util.graph.transformer.SimpleOptionalitySelector;
 import org.eclipse.aether.util.graph.visitor.PreorderNodeListGenerator;
 import org.eclipse.aether.util.repository.SimpleArtifactDescriptorPolicy;
 
@@ -43,8 +49,12 @@ import org.eclipse.aether.util.repository.SimpleArtifactDescriptorPolicy;
  * Python side crosses the JNI boundary once per call.
  *
  * Request lines: {@code repo PATH}, {@code gradle FILES-2.1-DIR}, {@code module POM CLASSES-DIR},
- * {@code project POM} (resolve that module's dependencies), {@code coord G:A:V[:EXT[:CLASSIFIER]]}.
- * Answer lines: {@code dep COORDS SCOPE OPTIONAL FILE}, {@code missing COORDS MESSAGE},
+ * {@code project POM} (resolve that module's dependencies, each module on its own), {@code coord
+ * G:A:V[:EXT[:CLASSIFIER]]} (resolved together), {@code conflict highest} (Gradle's highest-version rule instead
+ * of Maven's nearest-wins).
+ * Answer lines: {@code for KEY} (the dep lines after it are module KEY's; empty for the coordinates),
+ * {@code dep COORDS SCOPE OPTIONAL FILE}, {@code missing COORDS MESSAGE}, {@code pomonly COORD} (a
+ * pom-packaged coordinate: no jar, its dependencies only),
  * {@code warn CODE MESSAGE}, {@code error CODE MESSAGE}, {@code pom PATH} (every POM read or sought),
  * {@code root COORDS} (a project module's own coordinates).
  */
@@ -133,6 +143,7 @@ public final class Resolve {
         List<String> coords = new ArrayList<>();
         Set<String> scopes = new LinkedHashSet<>();
         Map<String, String> userProps = new LinkedHashMap<>();
+        boolean highest = false;
         for (String line : request.split("\n")) {
             String[] p = line.split("\t");
             switch (p[0]) {
@@ -147,6 +158,7 @@ public final class Resolve {
                 case "coord": coords.add(p[1]); break;
                 case "scopes": Collections.addAll(scopes, p[1].split(",")); break;
                 case "prop": userProps.put(p[1], p.length > 2 ? p[2] : ""); break;
+                case "conflict": highest = p.length > 1 && "highest".equals(p[1]); break;
                 default: break;
             }
         }
@@ -201,9 +213,8 @@ public final class Resolve {
 
         // the project's own POMs must be valid: strict while reading them, lenient for the tree below
         session.setArtifactDescriptorPolicy(new SimpleArtifactDescriptorPolicy(false, false));
-        CollectRequest collect = new CollectRequest();
-        Set<String> seenDeps = new LinkedHashSet<>();
-        Set<String> seenManaged = new LinkedHashSet<>();
+        // each module is resolved on its own, with its own dependencyManagement, as Maven builds it
+        Map<String, CollectRequest> perModule = new LinkedHashMap<>();
         for (String pom : projects) {
             String key = null;
             for (Map.Entry<String, File[]> m : ws.modules.entrySet()) {
@@ -225,27 +236,80 @@ public final class Resolve {
                 continue;
             }
             out.append("root\t").append(key).append('\n');
+            CollectRequest collect = new CollectRequest();
             for (Dependency dep : d.getDependencies()) {
                 if (!scopes.contains(dep.getScope().isEmpty() ? "compile" : dep.getScope())) continue;
-                if (seenDeps.add(coords(dep.getArtifact()))) collect.addDependency(dep);
+                collect.addDependency(dep);
             }
-            for (Dependency dep : d.getManagedDependencies()) {
-                String k = dep.getArtifact().getGroupId() + ":" + dep.getArtifact().getArtifactId();
-                if (seenManaged.add(k)) collect.addManagedDependency(dep);
-            }
+            collect.setManagedDependencies(d.getManagedDependencies());
+            if (!collect.getDependencies().isEmpty()) perModule.put(key, collect);
         }
         session.setArtifactDescriptorPolicy(new SimpleArtifactDescriptorPolicy(true, true));
         notes.clear();
-        for (String c : coords) {
-            String[] p = c.split(":");
-            Artifact a = p.length >= 5 ? new DefaultArtifact(p[0], p[1], p[4], p[3], p[2])
-                    : p.length == 4 ? new DefaultArtifact(p[0], p[1], "", p[3], p[2])
-                    : new DefaultArtifact(p[0], p[1], "jar", p[2]);
-            collect.addDependency(new Dependency(a, "runtime"));
+        if (highest) {
+            // Gradle's rule: of every module requested in several versions, the highest wins
+            session.setDependencyGraphTransformer(new ChainedDependencyGraphTransformer(
+                    new ConflictResolver(new HighestVersionSelector(), new JavaScopeSelector(),
+                            new SimpleOptionalitySelector(), new JavaScopeDeriver()),
+                    new JavaDependencyContextRefiner()));
         }
+        Map<String, String> missing = new LinkedHashMap<>();
+        for (Map.Entry<String, CollectRequest> m : perModule.entrySet()) {
+            out.append("for\t").append(m.getKey()).append('\n');
+            if (!collectInto(system, session, m.getValue(), scopes, out, missing)) return out.toString();
+        }
+        if (!coords.isEmpty()) {
+            CollectRequest collect = new CollectRequest();
+            for (String c : coords) {
+                String[] p = c.split(":");
+                Artifact a = p.length >= 5 ? new DefaultArtifact(p[0], p[1], p[4], p[3], p[2])
+                        : p.length == 4 ? new DefaultArtifact(p[0], p[1], "", p[3], p[2])
+                        : new DefaultArtifact(p[0], p[1], "jar", p[2]);
+                if ("jar".equals(a.getExtension()) && a.getClassifier().isEmpty() && pomPackaged(system, session, a)) {
+                    // a BOM or aggregator: no jar exists; its own dependencies (if any) still come
+                    out.append("pomonly\t").append(c).append('\n');
+                    a = new DefaultArtifact(a.getGroupId(), a.getArtifactId(), "pom", a.getVersion());
+                }
+                collect.addDependency(new Dependency(a, "runtime"));
+            }
+            out.append("for\t\n");
+            if (!collectInto(system, session, collect, scopes, out, missing)) return out.toString();
+        }
+        for (Map.Entry<String, String> m : missing.entrySet()) {
+            out.append("missing\t").append(m.getKey()).append('\t').append(clean(m.getValue())).append('\n');
+        }
+        for (String n : notes) out.append(n).append('\n');
+        for (String p : poms) out.append("pom\t").append(p).append('\n');
+        return out.toString();
+    }
+
+    /** Whether the artifact's POM (in the local repository) says packaging pom and no jar is beside it. */
+    static boolean pomPackaged(RepositorySystem system, DefaultRepositorySystemSession session, Artifact jar) {
+        File local = new File(session.getLocalRepository().getBasedir(),
+                session.getLocalRepositoryManager().getPathForLocalArtifact(jar));
+        if (local.isFile()) return false;
+        Artifact pom = new DefaultArtifact(jar.getGroupId(), jar.getArtifactId(), "pom", jar.getVersion());
+        File f = new File(session.getLocalRepository().getBasedir(),
+                session.getLocalRepositoryManager().getPathForLocalArtifact(pom));
+        File ws = session.getWorkspaceReader() != null ? session.getWorkspaceReader().findArtifact(pom) : null;
+        if (ws != null && ws.isFile()) f = ws;
+        if (!f.isFile()) return false;
+        try {
+            org.apache.maven.model.Model model = new org.apache.maven.model.io.xpp3.MavenXpp3Reader()
+                    .read(new java.io.FileInputStream(f), false);
+            return "pom".equals(model.getPackaging());
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    /** One dependency collection and resolution; its dependencies as dep lines. False on a fatal failure. */
+    static boolean collectInto(RepositorySystem system, DefaultRepositorySystemSession session, CollectRequest collect,
+                               Set<String> scopes, StringBuilder out, Map<String, String> missing) {
         DependencyRequest dr = new DependencyRequest(collect, (node, parents) -> {
             Dependency dep = node.getDependency();
             if (dep == null) return false;
+            if ("pom".equals(node.getArtifact().getExtension())) return false;  // a pom-only artifact: no file
             String s = dep.getScope().isEmpty() ? "compile" : dep.getScope();
             return scopes.contains(s);
         });
@@ -256,10 +320,9 @@ public final class Resolve {
             result = e.getResult();
             if (result == null) {
                 out.append("error\tRESOLVE_FAILED\t").append(clean(rootMessage(e))).append('\n');
-                return out.toString();
+                return false;
             }
         }
-        Map<String, String> missing = new LinkedHashMap<>();
         for (ArtifactResult r : result.getArtifactResults()) {
             if (!r.isResolved()) {
                 missing.put(coords(r.getRequest().getArtifact()),
@@ -278,6 +341,7 @@ public final class Resolve {
                 String s = dep.getScope().isEmpty() ? "compile" : dep.getScope();
                 if (!scopes.contains(s)) continue;
                 Artifact a = node.getArtifact();
+                if ("pom".equals(a.getExtension())) continue;
                 String c = coords(a);
                 File f = a.getFile();
                 if (f == null) {
@@ -289,12 +353,23 @@ public final class Resolve {
                         .append('\n');
             }
         }
-        for (Map.Entry<String, String> m : missing.entrySet()) {
-            out.append("missing\t").append(m.getKey()).append('\t').append(clean(m.getValue())).append('\n');
+        return true;
+    }
+
+    /** Gradle's conflict resolution: the highest version requested anywhere in the graph wins. */
+    static final class HighestVersionSelector extends ConflictResolver.VersionSelector {
+        @Override
+        public void selectVersion(ConflictResolver.ConflictContext context) {
+            ConflictResolver.ConflictItem best = null;
+            for (ConflictResolver.ConflictItem item : context.getItems()) {
+                if (best == null) { best = item; continue; }
+                org.eclipse.aether.version.Version v = item.getNode().getVersion();
+                org.eclipse.aether.version.Version b = best.getNode().getVersion();
+                int cmp = v == null || b == null ? 0 : v.compareTo(b);
+                if (cmp > 0 || (cmp == 0 && item.getDepth() < best.getDepth())) best = item;
+            }
+            context.setWinner(best);
         }
-        for (String n : notes) out.append(n).append('\n');
-        for (String p : poms) out.append("pom\t").append(p).append('\n');
-        return out.toString();
     }
 
     static String rootMessage(Throwable e) {
