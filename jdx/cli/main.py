@@ -219,8 +219,15 @@ def _ask_daemon(g: Globals, name: str, query: str, params: dict):
     from jdx.daemon import client
     from jdx.errors import exit_code_of
 
-    line = client.query(g.workspace_key(), wire.encode_request(name, query, params),
-                        timeout=parse_duration(g.timeout) if g.timeout else None)
+    try:
+        line = client.query(g.workspace_key(), wire.encode_request(name, query, params),
+                            timeout=parse_duration(g.timeout) if g.timeout else None)
+    except client.TimedOut:  # the daemon was answering when --timeout ran out
+        from jdx.render import envelope
+
+        exc = TimeoutExceeded(f"timed out after --timeout {g.timeout} while the workspace's daemon answered the query",
+                              hint="raise --timeout, or narrow the question (--limit, --depth)")
+        return json.loads(envelope.dumps(envelope.failure(name, query, exc))), exc.exit_code
     if line is None:
         return None, None
     env = json.loads(line)

@@ -3,7 +3,8 @@
 `query()` returns the daemon's response line, or None meaning "answer in-process": no daemon and
 none could be started in time, a stale socket, a refused connection, a timeout, a daemon that
 dies mid-query (SIGKILL), a line it could not read. A query is never lost: the caller's
-in-process path answers it with the same bytes.
+in-process path answers it with the same bytes. The one exception is the caller's own `--timeout`
+running out while the daemon answers: that raises TimedOut (the answer is a timeout).
 
 This module and everything it imports stay within the standard library, jdx.errors, jdx.dirs,
 jdx.commands.wire and jdx.daemon.paths, so a CLI call that goes through a daemon never pays for
@@ -29,6 +30,11 @@ QUERY_TIMEOUT = 600.0  # a first query may build the graph; --timeout narrows it
 SPAWN_WAIT = 10.0  # python start-up plus the daemon's imports on a loaded machine
 _POLL = 0.02
 _SPAWNED: list[subprocess.Popen] = []  # kept referenced (and reaped when done) so no child is left a zombie
+
+
+class TimedOut(Exception):
+    """The daemon held the query past the caller's own `--timeout`: the answer is a timeout, not in-process work
+    starting the clock again (which would then blame the workspace's opening)."""
 
 
 def disabled() -> bool:
@@ -57,7 +63,13 @@ def query(workspace: dict, line: str, *, spawn: bool = True, timeout: float | No
         if sock is None:
             return None
     with sock:
-        return exchange(sock, line, max(budget - (time.monotonic() - started), 0.001))
+        left = max(budget - (time.monotonic() - started), 0.001)
+        if timeout is None:
+            return exchange(sock, line, left)
+        try:
+            return exchange(sock, line, left, raise_on_timeout=True)
+        except socket.timeout:
+            raise TimedOut() from None
 
 
 def connect(paths: DaemonPaths, timeout: float = CONNECT_TIMEOUT) -> socket.socket | None:
@@ -72,8 +84,9 @@ def connect(paths: DaemonPaths, timeout: float = CONNECT_TIMEOUT) -> socket.sock
     return sock
 
 
-def exchange(sock: socket.socket, line: str, timeout: float) -> str | None:
-    """Sends one request line and reads one response line; None on any failure (never hangs past timeout)."""
+def exchange(sock: socket.socket, line: str, timeout: float, raise_on_timeout: bool = False) -> str | None:
+    """Sends one request line and reads one response line; None on any failure (never hangs past timeout), or,
+    `raise_on_timeout`, socket.timeout when the daemon is still answering at `timeout`."""
     if not line.endswith("\n"):
         line += "\n"
     deadline = time.monotonic() + timeout
@@ -84,12 +97,16 @@ def exchange(sock: socket.socket, line: str, timeout: float) -> str | None:
         while b"\n" not in buf:
             left = deadline - time.monotonic()
             if left <= 0:
-                return None
+                raise socket.timeout()
             sock.settimeout(left)
             chunk = sock.recv(1 << 16)
             if not chunk:
                 return None  # the daemon closed or died before a whole line: answer in-process
             buf += chunk
+    except socket.timeout:
+        if raise_on_timeout:
+            raise
+        return None
     except (OSError, UnicodeError):
         return None
     response = bytes(buf[:buf.index(b"\n") + 1])

@@ -133,14 +133,16 @@ def test_no_daemon_env_answers_in_process_without_trying(thread_daemon, ws, monk
 
 
 def test_a_daemon_that_accepts_but_never_answers_times_out(ws):
-    """A hung daemon costs the caller its timeout, then the answer comes from in-process."""
+    """A daemon still answering when the caller's --timeout runs out is a timeout (TimedOut: the CLI answers
+    TIMEOUT, saying the daemon was answering), never in-process work that would start the clock again."""
     paths = daemon_paths(ws)
     hung = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     hung.bind(str(paths.socket))
     hung.listen(1)
     try:
         start = time.monotonic()
-        assert client.query(ws, encode_request("members", "a.B"), spawn=False, timeout=0.3) is None
+        with pytest.raises(client.TimedOut):
+            client.query(ws, encode_request("members", "a.B"), spawn=False, timeout=0.3)
         assert time.monotonic() - start < 2
     finally:
         hung.close()
