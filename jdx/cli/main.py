@@ -123,11 +123,15 @@ def main(argv: list[str] | None = None) -> int:
         return _print_failure(_command_word(argv), "", exc, json_mode)
     try:
         name = rest[0] if rest else ""
-        if name == "help" and "--agent" in rest:
+        if name == "help" and ("--agent" in rest or json_mode):  # Appendix B: help [--agent] [--json]
             from jdx.cli.agent_help import agent_help
 
             print(agent_help(json_mode))
             return 0
+        if name == "help":  # `jdx help`, `jdx help members`, `jdx help ws create`: that command's --help
+            from jdx.cli.commands import run
+
+            return run(g, [w for w in rest[1:] if not w.startswith("-")] + ["--help"])
         if name and not name.startswith("-") and not any(w in ("-h", "--help") for w in rest[1:]):
             from jdx.commands.registry import command
 
