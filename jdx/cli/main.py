@@ -123,6 +123,10 @@ def main(argv: list[str] | None = None) -> int:
         return _print_failure(_command_word(argv), "", exc, json_mode)
     try:
         name = rest[0] if rest else ""
+        if name.startswith("--") and name not in ("--help", "--version", "--install-completion",
+                                                  "--show-completion"):  # `jdx --jar x.jar members …`
+            flag = name.partition("=")[0]
+            raise UsageError(f"no such option {flag}{_suggest_global(flag)}")
         if name == "help" and ("--agent" in rest or json_mode):  # Appendix B: help [--agent] [--json]
             from jdx.cli.agent_help import agent_help
 
@@ -142,7 +146,8 @@ def main(argv: list[str] | None = None) -> int:
 
         return run(g, rest)
     except JdxError as exc:
-        return _print_failure(rest[0] if rest else "", "", exc, json_mode)
+        return _print_failure(rest[0] if rest and not rest[0].startswith("-") else _command_word(argv), "", exc,
+                              json_mode)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
@@ -154,6 +159,14 @@ def main(argv: list[str] | None = None) -> int:
         from jdx.commands.execute import internal_error
 
         return _print_failure(rest[0] if rest else "", "", internal_error(exc), json_mode) or EXIT_INTERNAL
+
+
+def _suggest_global(flag: str) -> str:
+    """` (did you mean --jars?)` for a mistyped global flag before the command."""
+    import difflib
+
+    close = difflib.get_close_matches(flag, sorted(f for f in (*VALUE_FLAGS, *BOOL_FLAGS) if f.startswith("--")), n=1)
+    return f" (did you mean {close[0]}?)" if close else ""
 
 
 def _command_word(argv: list[str]) -> str:
@@ -177,7 +190,7 @@ def run_query(g: Globals, cmd, words: list[str], *, session=None, where: str = "
 
     query = next((w for w in words if not w.startswith("-")), "")
     try:
-        query, params = parse_words(cmd, words)
+        query, params = parse_words(cmd, words, tuple(f for f in (*VALUE_FLAGS, *BOOL_FLAGS) if f.startswith("--")))
         request = build_request(cmd, query, params)
     except JdxError as exc:
         exc.message = where + exc.message

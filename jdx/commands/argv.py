@@ -12,8 +12,9 @@ from jdx.commands.registry import Command, params_of
 from jdx.errors import UsageError
 
 
-def parse_words(cmd: Command, words: list[str]) -> tuple[str, dict[str, Any]]:
-    """(query, params) with canonical text values; repeatable flags collect lists. Raises UsageError."""
+def parse_words(cmd: Command, words: list[str], global_flags: tuple[str, ...] = ()) -> tuple[str, dict[str, Any]]:
+    """(query, params) with canonical text values; repeatable flags collect lists. Raises UsageError, whose
+    did-you-mean for an unknown flag also considers `global_flags` (the CLI's `--no-daemon`, `--jars`, ...)."""
     params = params_of(cmd.request)
     by_flag = {}
     for p in params:
@@ -37,7 +38,7 @@ def parse_words(cmd: Command, words: list[str]) -> tuple[str, dict[str, Any]]:
             name, eq, inline = word.partition("=")
             found = by_flag.get(name)
             if found is None:
-                raise UsageError(f"{cmd.name}: no such option {name}{_suggest(name, by_flag)}")
+                raise UsageError(f"{cmd.name}: no such option {name}{_suggest(name, by_flag, global_flags)}")
             p, positive = found
             if p.kind == "bool":
                 if eq:
@@ -84,8 +85,11 @@ def _is_number(word: str) -> bool:
     return word[1:].isdigit()
 
 
-def _suggest(name: str, by_flag: dict) -> str:
+def _suggest(name: str, by_flag: dict, global_flags: tuple[str, ...] = ()) -> str:
     import difflib
 
-    close = difflib.get_close_matches(name, sorted(by_flag), n=1)
-    return f" (did you mean {close[0]}?)" if close else ""
+    close = difflib.get_close_matches(name, sorted(set(by_flag) | set(global_flags)), n=1)
+    if not close:
+        return ""
+    where = " (a global flag)" if close[0] in global_flags and close[0] not in by_flag else ""
+    return f" (did you mean {close[0]}{where}?)"
