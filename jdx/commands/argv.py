@@ -88,8 +88,11 @@ def _is_number(word: str) -> bool:
 def _suggest(name: str, by_flag: dict, global_flags: tuple[str, ...] = ()) -> str:
     import difflib
 
-    close = difflib.get_close_matches(name, sorted(set(by_flag) | set(global_flags)), n=1)
-    if not close:
+    own = difflib.get_close_matches(name, sorted(by_flag), n=1)
+    # a global flag only when it is clearly meant: `--limit` on a command without one is no `--timeout`
+    other = difflib.get_close_matches(name, sorted(set(global_flags) - set(by_flag)), n=1, cutoff=0.75)
+    ratio = {c: difflib.SequenceMatcher(None, name, c).ratio() for c in own + other}
+    if not ratio:
         return ""
-    where = " (a global flag)" if close[0] in global_flags and close[0] not in by_flag else ""
-    return f" (did you mean {close[0]}{where}?)"
+    best = max(ratio, key=lambda c: (ratio[c], c in own))
+    return f" (did you mean {best}{' (a global flag)' if best in other else ''}?)"
