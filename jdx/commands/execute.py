@@ -209,7 +209,8 @@ def text_of(env: dict, cmd: Command | None, request) -> tuple[str, str]:
     own_cut = cmd is not None and cmd.truncation is not None
     if not own_cut and request is not None:
         lines = cap_lines(lines, getattr(request, "max_lines", None))
-    cut = cmd.truncation(result, request) if own_cut else env.get("truncated")
+    cut = (cmd.truncation(result, request) if own_cut else None) or env.get("truncated")  # a renderer's own cut,
+    # else the answer's (a `--limit` cut the renderer does not restate)
     if cut and cut.get("hint"):
         lines.append(f"… {cut['shown']} of {cut['total']} shown ({cut['hint']})")
     lines.extend(envelope.warning_lines_json(env.get("warnings") or []))

@@ -32,17 +32,32 @@ def samples_answer(session, text: str, opts=None):
         detail += f", {result['reconstructed']} reconstructed from decompiled text"
     provenance = [{"symbol": result["symbol"], "artifact": result["artifact"], "origin": "bytecode",
                    "detail": "call sites from the workspace graph; " + detail}]
-    return Answer(result, [], truncated, provenance)
+    warnings, seen = [], set()
+    for s in result["samples"]:  # a window whose lines the class file's line table puts in another method
+        mismatch = (s.get("source") or {}).get("mismatch")
+        if mismatch and mismatch not in seen:
+            from jdx.errors import Warning_
+
+            seen.add(mismatch)
+            warnings.append(Warning_("SOURCES_VERSION_MISMATCH", mismatch, s.get("artifact")))
+    return Answer(result, warnings, truncated, provenance)
 
 
-def _render(result: dict, _req) -> list[str]:
+def _render(result: dict, req) -> list[str]:
     from jdx.render import samples
 
-    return samples.samples(result) + [f"note: {n}" for n in result.get("notes", ())]
+    return samples.samples(result, getattr(req, "max_lines", None)) + [f"note: {n}" for n in result.get("notes", ())]
+
+
+def _truncation(result: dict, req) -> dict | None:
+    """`--max-lines` keeps whole samples (spec §8.3) and says so; else the answer's `--limit` cut is stated."""
+    from jdx.render import samples
+
+    return samples.truncation(result, getattr(req, "max_lines", None))
 
 
 COMMANDS = (
     Command("samples", "Real call sites as usage examples, the most exemplary first.",
             "jdx samples 'java.util.Optional#orElseGet'", SamplesRequest, run_samples, _render,
-            next_hint="usages for every site"),
+            truncation=_truncation, next_hint="usages for every site"),
 )

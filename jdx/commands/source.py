@@ -79,7 +79,7 @@ def _render_code(result: dict, req) -> list[str]:
 def _render_body(result: dict, req) -> list[str]:
     from jdx.render import source
 
-    return source.body(result, req.line_numbers, req.max_lines)
+    return source.body(result, req.line_numbers, req.max_lines, brief=bool(getattr(req, "brief", False)))
 
 
 def _code_cut(result: dict, req):
@@ -172,13 +172,13 @@ def _from_source_file(miss: NotFoundError, engine: str | None, read):
 def _render_doc(result: dict, req: DocRequest) -> list[str]:
     from jdx.render import source
 
-    return source.doc(result, req.raw, req.max_lines)
+    return source.doc(result, req.raw, req.max_lines, brief=bool(getattr(req, "brief", False)))
 
 
 def _doc_cut(result: dict, req: DocRequest):
     from jdx.render import source
 
-    return source.doc_truncation(result, req.raw, req.max_lines)
+    return source.doc_truncation(result, req.raw, req.max_lines, brief=bool(getattr(req, "brief", False)))
 
 
 COMMANDS = (

@@ -20,7 +20,7 @@ import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-PARSE_VERSION = 4  # bump when Decl or the walk changes: cached parses of older versions are ignored
+PARSE_VERSION = 5  # bump when Decl or the walk changes: cached parses of older versions are ignored
 TYPE_KINDS = {"class_declaration": "class", "interface_declaration": "interface", "enum_declaration": "enum",
               "record_declaration": "record", "annotation_type_declaration": "annotation"}
 CALLABLE_KINDS = ("method", "constructor", "compact_constructor")
@@ -51,6 +51,9 @@ class Decl:
     # constant `RED(1) {`), so the body can be shown with its header; 0 for every other declaration
     head_start: int = 0
     head_col: int = 0
+    # fields: static (an interface's implicitly) and written with an initializer: <clinit> runs it unless the
+    # class file holds it as a ConstantValue
+    static_init: bool = False
 
 
 @dataclass
@@ -289,10 +292,14 @@ class _Walker:
                                    **cols))
             self.nested(node, path, mscope)
         elif t in ("field_declaration", "constant_declaration"):
+            mods = next((c for c in node.children if c.type == "modifiers"), None)
+            static = t == "constant_declaration" or (mods is not None
+                                                     and any(c.type == "static" for c in mods.children))
             for d in node.named_children:
                 if d.type == "variable_declarator":
                     self.decls.append(Decl("field", d.child_by_field_name("name").text.decode(), path, start, end,
-                                           doc=doc, doc_start=doc_start))
+                                           doc=doc, doc_start=doc_start,
+                                           static_init=static and d.child_by_field_name("value") is not None))
             self.nested(node, path, scope)
         elif t == "enum_constant":
             self.decls.append(Decl("enum_constant", node.child_by_field_name("name").text.decode(), path, start, end,

@@ -65,7 +65,7 @@ def _link_text(arg: str) -> str:
     return target
 
 
-def _inline(text: str) -> tuple[str, bool]:
+def _inline(text: str, value_of=None) -> tuple[str, bool]:
     inherit = False
 
     def repl(m: re.Match) -> str:
@@ -78,8 +78,12 @@ def _inline(text: str) -> tuple[str, bool]:
             return _link_text(arg)
         if tag in ("code", "literal"):  # literal text: escaped so the HTML pass leaves `Map<K, V>` alone
             return html.escape(arg.strip() if tag == "literal" else arg, quote=False)
-        if tag == "value":
-            return _link_text(arg) if arg.strip() else ""
+        if tag == "value":  # javadoc prints the constant's value
+            value = value_of(arg.strip()) if value_of is not None else None
+            if value is not None:
+                return html.escape(value, quote=False)
+            name = _link_text(arg) if arg.strip() else ""
+            return f"the value of {name}" if name else "the value of this constant"
         if tag in ("index", "systemProperty", "summary", "return"):
             return arg.split(None, 1)[0] if tag == "index" and arg.strip() else arg
         return arg
@@ -90,10 +94,25 @@ def _inline(text: str) -> tuple[str, bool]:
     return text, inherit
 
 
+_SCRIPT = re.compile(r"<(sup|sub)>(.*?)</\1\s*>", re.I | re.S)
+
+
+def _scripts(text: str) -> str:
+    """`2<sup>31</sup>-1` → `2^31-1`, `x<sub>i</sub>` → `x_i` (a word; anything longer in parentheses): dropping
+    the tags alone would change the meaning (`231-1`)."""
+    def repl(m: re.Match) -> str:
+        inner = _TAG.sub("", m.group(2)).strip()
+        mark = "^" if m.group(1).lower() == "sup" else "_"
+        return mark + (inner if re.fullmatch(r"[\w.]+", inner) else f"({inner})")
+    return _SCRIPT.sub(repl, text)
+
+
 def _html(text: str) -> str:
     """HTML to text: paragraph breaks (`<p>`, block tags, blank lines of the comment) become \\x03, list
-    items `- `, `<pre>` blocks are kept verbatim between \\x01 and \\x02; other tags vanish."""
+    items `- `, `<pre>` blocks are kept verbatim between \\x01 and \\x02; `<sup>`/`<sub>` become `^`/`_`;
+    other tags vanish."""
     out, pos, pre = [], 0, 0
+    text = _scripts(text)
 
     def plain(chunk: str) -> str:
         return chunk if pre else re.sub(r"\n[ \t]*\n", "\x03", chunk)
@@ -135,14 +154,15 @@ def _paragraphs(text: str) -> list[str]:
     return paragraphs
 
 
-def parse(raw: str) -> Javadoc:
-    """A `/** … */` comment's main description and block tags."""
+def parse(raw: str, value_of=None) -> Javadoc:
+    """A `/** … */` comment's main description and block tags. `value_of(reference)` gives the value of the
+    constant a `{@value reference}` names (`""` for `{@value}` alone), or None when unknown."""
     body = strip_comment(raw)
     blocks = re.split(r"\n(?=\s*@\w)", "\n" + body)
     main = blocks[0]
     if main.lstrip().startswith("@") and len(blocks) == 1:
         main, blocks = "", ["", main]
-    text, inherit = _inline(main)
+    text, inherit = _inline(main, value_of)
     doc = Javadoc(_paragraphs(_html(text)), inherit_doc=inherit)
     for block in blocks[1:]:
         block = block.strip()
@@ -159,15 +179,26 @@ def parse(raw: str) -> Javadoc:
             rest = pieces[1] if len(pieces) > 1 else ""
         if tag == "see":
             rest = _link_text(rest) if not rest.lstrip().startswith(("<", '"')) else rest
-        flat, tag_inherit = _inline(rest)
+        flat, tag_inherit = _inline(rest, value_of)
         doc.inherit_doc |= tag_inherit
-        doc.tags.append((tag, name, " ".join(html.unescape(_TAG.sub("", flat)).split())))
+        doc.tags.append((tag, name, " ".join(html.unescape(_TAG.sub("", _scripts(flat))).split())))
     return doc
 
 
-def fill_inherited(doc: Javadoc, parent: Javadoc) -> Javadoc:
-    """`{@inheritDoc}` replaced by the parent's text; tags the member lacks (@param, @return, @throws) taken
-    from the parent, as the javadoc tool does."""
+def _simple(name: str) -> str:
+    return re.split(r"[./$]", name.strip())[-1]
+
+
+def declared_only(tags: list[tuple[str, str | None, str]], throws) -> list[tuple[str, str | None, str]]:
+    """`tags` without the @throws of exceptions the method's `throws` clause (internal or source names) leaves
+    out: the javadoc tool inherits a @throws only for a declared exception (or one the comment `{@inheritDoc}`s)."""
+    declared = {_simple(t) for t in throws or ()}
+    return [t for t in tags if t[0] != "throws" or _simple(t[1] or "") in declared]
+
+
+def fill_inherited(doc: Javadoc, parent: Javadoc, throws=None) -> Javadoc:
+    """`{@inheritDoc}` replaced by the parent's text; tags the member lacks (@param, @return, and @throws of the
+    exceptions in its `throws` clause, `throws`) taken from the parent, as the javadoc tool does."""
     paragraphs: list[str] = []
     for p in doc.paragraphs:  # the parent's paragraphs stay paragraphs where the marker stands
         if "\x00INHERIT\x00" not in p:
@@ -184,7 +215,7 @@ def fill_inherited(doc: Javadoc, parent: Javadoc) -> Javadoc:
             text = text.replace("\x00INHERIT\x00", src[2] if src else "")
         tags.append((tag, name, text))
     have = {(t, n) for t, n, _ in tags}
-    for tag, name, text in parent.tags:
+    for tag, name, text in declared_only(parent.tags, throws):
         if tag in ("param", "return", "throws") and (tag, name) not in have:
             tags.append((tag, name, text))
     return Javadoc(paragraphs, tags, False)

@@ -86,10 +86,24 @@ def _generated(site: dict, info: dict, owner_notes: list[str] | None = None) -> 
     return any(g in owner for g in GENERATED[1:]) or any(GENERATED[0] in a for a in notes)
 
 
-def call_arguments(lines: list[str], name: str) -> list[str] | None:
-    """The argument texts of the first call of `name(` in `lines` (the call's line first), or None."""
+def call_pattern(target_id: str) -> re.Pattern:
+    """How a call of a method or constructor is written, up to its `(`: `name(`; for a constructor
+    `new Simple(`, `new a.b.Simple<>(`, `new Simple<String>(`, `this(` or `super(` (an implicit `super()` has
+    no text: it stays compiler-written)."""
+    owner, _, rest = target_id.partition("#")
+    name = rest.split("(", 1)[0].split(":", 1)[0]
+    if name != "<init>":
+        return re.compile(r"(?<![\w$])" + re.escape(name) + r"\s*\(")
+    simple = re.escape(owner.rsplit("/", 1)[-1].rsplit("$", 1)[-1])
+    return re.compile(r"(?<![\w$])(?:new\s+(?:[\w$]+\s*\.\s*)*" + simple + r"\s*(?:<[^;(){}]*>)?|this|super)\s*\(")
+
+
+def call_arguments(lines: list[str], name: str | re.Pattern) -> list[str] | None:
+    """The argument texts of the first call of `name(` (or of the call `call_pattern` finds) in `lines` (the
+    call's line first), or None."""
     text = "\n".join(lines)
-    m = re.search(r"(?<![\w$])" + re.escape(name) + r"\s*\(", text)
+    rx = name if isinstance(name, re.Pattern) else re.compile(r"(?<![\w$])" + re.escape(name) + r"\s*\(")
+    m = rx.search(text)
     if not m or m.start() > len(lines[0]):  # the call starts on the site's line; its arguments may wrap
         return None
     depth, args, cur, quote = 1, [], [], None
@@ -145,7 +159,7 @@ def written_use(window: dict | None, target: Target) -> tuple[bool, float]:
     after = window["text"][focus:]
     if target.kind == "field":
         return any(re.search(r"(?<![\w$])" + re.escape(name) + r"(?![\w$])", t) for t in after[:1]), 0.0
-    args = call_arguments(after, name)
+    args = call_arguments(after, call_pattern(target.id))
     if args is None:
         return False, 0.0
     n = len(d.parse_method_descriptor(target.id[target.id.index("("):])[0])
@@ -228,12 +242,17 @@ def samples(store: GraphStore, text: str, opts: SampleOptions, window, reconstru
               "with_sources": sum(1 for s in out if s["origin"] == "source"),
               "reconstructed": sum(1 for s in out if s["origin"] == "decompiled"),
               "notes": constant_notes(symbol)}  # a compile-time constant: its inlined uses are in no bytecode
-    truncated = None
-    if len(pairs) > len(out):
-        every = (f"jdx usages '{result['symbol']}#<name>' lists one member's calls (usages of the type itself "
-                 "are other sites)" if symbol.is_type else f"jdx usages '{result['symbol']}' lists every site")
-        truncated = {"shown": len(out), "total": len(pairs), "hint": f"--limit N for more samples; {every}"}
-    return result, truncated
+    return result, limit_truncation(result)
+
+
+def limit_truncation(result: dict) -> dict | None:
+    """The cut `--limit` made of a `samples` result (`shown` of `total`, and how to see more), or None."""
+    if result["total"] <= len(result["samples"]):
+        return None
+    every = (f"jdx usages '{result['symbol']}#<name>' lists one member's calls (usages of the type itself "
+             "are other sites)" if result.get("counts") == "member_calls"
+             else f"jdx usages '{result['symbol']}' lists every site")
+    return {"shown": len(result["samples"]), "total": result["total"], "hint": f"--limit N for more samples; {every}"}
 
 
 def _reconstructed(reconstruct, c: dict, by_ref: dict) -> dict | None:
@@ -299,6 +318,8 @@ def _render(site: dict, win: dict | None, use: tuple[bool, float], info: dict) -
         out.update(origin="decompiled" if rebuilt else "source",
                    source={"label": win["label"], "file": win["file"], "lines": [a, b], "focus": focus, "text": text,
                            "reconstructed": rebuilt, "numbering": "decompiled" if rebuilt else "source"})
+        if win.get("mismatch"):  # the enclosing method's line table and its declaration in the sources disagree
+            out["source"]["mismatch"] = win["mismatch"]
         if rebuilt:
             out["source"].update(decompiled_line=win.get("decompiled_line"), focus_by=win.get("focus_by", "call_shape"),
                                  line_map=bool(win.get("line_map")))

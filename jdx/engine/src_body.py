@@ -15,7 +15,7 @@ from jdx.engine.java_parse import Decl
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.src_locate import (Located, SourceContext, SourceFile, locate_field, locate_method, locate_type,
-                                   mismatch_warnings, outer_chain, top_level)
+                                   line_drift, mismatch_warnings, outer_chain, top_level)
 from jdx.errors import JdxError, NotFoundError, UsageError, Warning_
 from jdx.graph_schema import queries
 
@@ -126,6 +126,52 @@ def _from_sources(target: Target, loc: Located, artifact: str, opts: BodyOptions
         header += f"  (implicit: {implicit}; no source text, the declaring type's header shown)"
     source = {"label": file.root.label, "how": file.root.how, "file": file.display, "lines": [a, b]}
     return _result(target, artifact, "sources", header, cut(file.lines, decl, a, b), a, source, implicit=implicit)
+
+
+def clinit_parts(ctx: SourceContext, target: Target, loc: Located | None) -> list[tuple[str, Decl]]:
+    """What a Java `<clinit>` runs, in source order (JLS §12.4.2): each `static {}` block, each static field
+    initializer whose value is no ConstantValue (those the JVM sets without code), each enum constant; as
+    (label, declaration), one declaration per line range. Empty for other members."""
+    if (target.row is None or target.is_field or target.row["name"] != "<clinit>" or loc is None
+            or loc.file.is_kotlin):
+        return []
+    constants = {r["f.name"] for r in ctx.store.rows_cached(queries.FIELDS_OF, {"id": target.type_row["id"]})
+                 if r.get("f.constant") is not None}
+    parts: list[tuple[str, Decl]] = []
+    for d in loc.file.parsed.decls:
+        if d.path != loc.keys:
+            continue
+        if d.kind == "static_initializer":
+            label = "static initializer block"
+        elif d.kind == "field" and getattr(d, "static_init", False) and d.name not in constants:
+            label = f"static field initializer: {d.name}"
+        elif d.kind == "enum_constant":
+            label = f"enum constant: {d.name}"
+        else:
+            continue
+        if parts and (parts[-1][1].start, parts[-1][1].end) == (d.start, d.end) and d.kind != "static_initializer":
+            parts[-1] = (parts[-1][0] + ", " + d.name, parts[-1][1])  # `static int a = f(), b = g();`
+            continue
+        parts.append((label, d))
+    return parts
+
+
+def _clinit_from_sources(target: Target, loc: Located, artifact: str, parts: list[tuple[str, Decl]]) -> dict:
+    """A `<clinit>` whose code comes from several places of the class (or only from field initializers):
+    each part under a `// <what>, lines a-b` line, in source order, the lines the class file's table names."""
+    file = loc.file
+    text: list[str] = []
+    for label, d in parts:
+        where = f"line {d.start}" if d.start == d.end else f"lines {d.start}-{d.end}"
+        text.append(f"// {label}, {where}")
+        text.extend(cut(file.lines, d, d.start, d.end))
+    a, b = parts[0][1].start, parts[-1][1].end
+    header = (f"source: {file.root.label} ({file.display}:{a}-{b})  (static initialization: {len(parts)} "
+              f"part{'s' if len(parts) != 1 else ''} in source order, each labelled with its lines)")
+    source = {"label": file.root.label, "how": file.root.how, "file": file.display, "lines": [a, b],
+              "parts": [{"what": label, "lines": [d.start, d.end]} for label, d in parts]}
+    # no `static {}` written: still compiler-assembled (`implicit` says from what), but with source text
+    return _result(target, artifact, "sources", header, text, None, source, implicit=loc.implicit)
 
 
 def decompiled_file(ctx: SourceContext, type_row: dict, engine: str | None = None):
@@ -296,11 +342,16 @@ def body(ctx: SourceContext, target: Target, opts: BodyOptions) -> tuple[dict, l
         loc = _locate(ctx, target)
         if loc is not None and (loc.decl is not None or loc.implicit):
             warnings += mismatch_warnings(ctx, loc.owner or target.type_row, loc.file, loc.keys)
+            drift = line_drift(ctx, loc.owner or target.type_row, None if target.is_field else target.row, loc)
+            if drift is not None:
+                warnings.append(drift)
             if loc.note:  # Kotlin: found by name, but the line table points elsewhere
                 warnings.append(Warning_("SOURCES_VERSION_MISMATCH", f"{artifact} compiled {target.ref} from other "
                                          f"lines than {loc.file.root.label} ({loc.file.display}) has: {loc.note}. "
                                          "Structure shown from bytecode.", artifact))
-            result = _from_sources(target, loc, artifact, opts)
+            parts = clinit_parts(ctx, target, loc)
+            result = (_clinit_from_sources(target, loc, artifact, parts) if len(parts) > 1 or
+                      (parts and loc.decl is None) else _from_sources(target, loc, artifact, opts))
             return _finish(ctx, target, result, warnings, opts)
         part = _facade_part(ctx, target) if loc is None else None
         if part is not None:  # a multi-file facade's copy: its part's method has the code
@@ -402,6 +453,8 @@ def _finish(ctx: SourceContext, target: Target, result: dict, warnings: list[War
     bodiless = _bodiless(target)
     if bodiless:  # the class file holds no Code for it: say so, whatever text stands for the declaration
         result["no_body"] = bodiless
+    if bodiless == "annotation_element" and target.row.get("annotation_default") is not None:
+        result["annotation_default"] = target.row["annotation_default"]
     result["next"] = next_step(ctx, target, result)
     prov = {"symbol": target.ref, "artifact": result["artifact"], "origin": result["origin"]}
     src = result.get("source")
@@ -419,10 +472,13 @@ def _finish(ctx: SourceContext, target: Target, result: dict, warnings: list[War
 
 
 def _bodiless(target: Target) -> str | None:
-    """`native` or `abstract` for a method whose class file has no Code attribute (JVMS §4.7.3), else None."""
+    """`native`, `abstract` or `annotation_element` (an abstract method of an `@interface`: no implementations,
+    a value where it is used) for a method whose class file has no Code attribute (JVMS §4.7.3), else None."""
     if target.row is None or target.is_field:
         return None
     access = target.row.get("access") or 0
+    if access & ACC["abstract"] and target.type_row.get("kind") == "annotation":
+        return "annotation_element"
     return "native" if access & ACC["native"] else "abstract" if access & ACC["abstract"] else None
 
 
@@ -436,13 +492,15 @@ def next_step(ctx: SourceContext, target: Target, result: dict) -> str | None:
     bodiless = _bodiless(target)
     if bodiless == "abstract":
         return f"jdx overrides {ref}   (its implementations)"
+    if bodiless == "annotation_element":
+        return f"jdx usages {shlex.quote(format_type(target.type_row['id']))}   (where the annotation is used)"
     if bodiless == "native":
         return f"jdx callers {ref}"
     if result["origin"] == "decompiled":
         return f"jdx body {ref} --engine javap   (exact bytecode)"
     if result["origin"] in ("javap", "signature"):
         return f"jdx doc {ref}"
-    if target.row is None or target.is_field:
+    if target.row is None or target.is_field or target.row["name"] == "<clinit>":  # nobody calls <clinit>
         return f"jdx outline {shlex.quote(format_type(target.type_row['id']))}"
     from jdx.engine.relations import rows_by_ids
     from jdx.graph_schema import queries_graph as qg

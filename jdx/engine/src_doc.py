@@ -13,7 +13,8 @@ from jdx.engine.jvm_names import parse_method_descriptor
 from jdx.engine.member_resolve import _substituted_descriptor, collect
 from jdx.engine.refs import format_member, format_type, type_id
 from jdx.engine.src_body import member_target, resolve_symbol
-from jdx.engine.src_locate import Located, SourceContext, locate_field, locate_method, locate_type
+from jdx.engine.src_locate import (Located, SourceContext, line_drift, locate_field, locate_method, locate_type,
+                                   mismatch_warnings)
 from jdx.errors import Warning_
 from jdx.graph_schema import queries
 
@@ -38,14 +39,48 @@ def _located_doc(loc: Located | None) -> tuple[str | None, dict | None]:
                    "lines": [d.doc_start, d.start - 1 if d.start > d.doc_start else d.start]}
 
 
-def _parse_doc(ctx: SourceContext, loc: Located, type_row: dict, raw: str) -> tuple[jd.Javadoc, list[dict] | None]:
+def _parse_doc(ctx: SourceContext, loc: Located, type_row: dict, raw: str,
+               field: dict | None = None) -> tuple[jd.Javadoc, list[dict] | None]:
     """A comment as text: javadoc, or KDoc with its `[links]` resolved in the declaration's file (None: no
-    links list, the comment is javadoc)."""
+    links list, the comment is javadoc). `field`: the field the comment documents (`{@value}` alone)."""
     if loc.file.is_kotlin:
         from jdx.engine import kdoc, kotlin_doc
 
         return kdoc.parse(raw, kotlin_doc.LinkResolver(ctx, kotlin_doc.scope_of(ctx, loc, type_row)))
-    return jd.parse(raw), None
+    return jd.parse(raw, lambda ref: _constant_value(ctx, type_row, ref, field)), None
+
+
+def _constant_value(ctx: SourceContext, type_row: dict, ref: str, field: dict | None) -> str | None:
+    """`{@value ref}`: the Java literal of the ConstantValue of the field `ref` names (`#K`, `Type#K`,
+    `pkg.Type#K`; empty: `field`), as the javadoc tool prints it; None when no constant is found."""
+    from jdx.engine.descriptors import render_constant
+
+    if not ref:
+        row = field
+    else:
+        owner, _, name = ref.split(None, 1)[0].partition("#")
+        row = None
+        for tid in _owner_ids(type_row, owner):
+            rows = ctx.store.rows_cached(queries.FIELDS_OF, {"id": tid})
+            row = next(({k[2:]: v for k, v in r.items()} for r in rows if r["f.name"] == name), None)
+            if row is not None:
+                break
+    if row is None or row.get("constant") is None:
+        return None
+    return render_constant(row.get("descriptor") or "", row["constant"])
+
+
+def _owner_ids(type_row: dict, owner: str) -> list[str]:
+    """Graph ids `{@value Owner#K}` may mean: the documented type (no owner), the name as written (dots as
+    package or nesting separators), the name in the documented type's package or nested in it."""
+    if not owner:
+        return [type_row["id"]]
+    package = type_row["id"].rsplit("/", 1)[0] if "/" in type_row["id"] else ""
+    parts = owner.split(".")
+    out = [type_row["id"] + "$" + owner.replace(".", "$")]
+    out += ["/".join(parts[:k] + ["$".join(parts[k:])]) for k in range(len(parts) - 1, -1, -1)]
+    out += [p + "/" + owner.replace(".", "$") for p in (package, "java/lang") if p]
+    return [o for o in out if o]
 
 
 def overridden(ctx: SourceContext, type_row: dict, row: dict) -> list[tuple[dict, dict]]:
@@ -68,11 +103,13 @@ def overridden(ctx: SourceContext, type_row: dict, row: dict) -> list[tuple[dict
     return out
 
 
-def _member_doc(ctx: SourceContext, type_row: dict, row: dict, is_field: bool, opts: DocOptions) -> dict:
+def _member_doc(ctx: SourceContext, type_row: dict, row: dict, is_field: bool, opts: DocOptions,
+                warn: bool = False) -> dict:
     loc = locate_field(ctx, type_row, row["name"], row) if is_field else locate_method(ctx, type_row, row)
     raw, source = _located_doc(loc)
-    item = {"raw": raw, "source": source, "inherited_from": None, "has_sources": loc is not None}
-    parsed, links = _parse_doc(ctx, loc, type_row, raw) if raw else (None, None)
+    item = {"raw": raw, "source": source, "inherited_from": None, "has_sources": loc is not None,
+            "_warnings": _version_warnings(ctx, type_row, row, is_field, loc) if warn else []}
+    parsed, links = _parse_doc(ctx, loc, type_row, raw, row if is_field else None) if raw else (None, None)
     if opts.inherited and not is_field and (parsed is None or parsed.is_empty() or parsed.inherit_doc):
         for srow, m in overridden(ctx, type_row, row):
             p_loc = locate_method(ctx, srow, m)
@@ -83,12 +120,18 @@ def _member_doc(ctx: SourceContext, type_row: dict, row: dict, is_field: bool, o
             if parent.is_empty():
                 continue
             if parent.inherit_doc:
-                parent = jd.fill_inherited(parent, _deep_parent(ctx, srow, m) or jd.Javadoc([]))
-            parsed = jd.fill_inherited(parsed, parent) if parsed is not None else parent
+                parent = jd.fill_inherited(parent, _deep_parent(ctx, srow, m) or jd.Javadoc([]), _throws(ctx, srow, m))
+            throws = _throws(ctx, type_row, row)
+            parsed = (jd.fill_inherited(parsed, parent, throws) if parsed is not None
+                      else jd.Javadoc(parent.paragraphs, jd.declared_only(parent.tags, throws)))
             if p_links is not None:
                 links = (links or []) + p_links
-            item.update(inherited_from=format_member(srow["id"], m["name"], m["descriptor"]), source=p_source,
-                        raw=raw or p_raw)
+            # `source` is where the comment shown comes from: the member's own when it has one (its
+            # `{@inheritDoc}` parts come from `inherited_source`)
+            item.update(inherited_from=format_member(srow["id"], m["name"], m["descriptor"]),
+                        source=source or p_source, raw=raw or p_raw)
+            if raw:
+                item["inherited_source"] = p_source
             break
     if (parsed is None or parsed.is_empty()) and (loc is None or loc.file.is_kotlin):
         tagged = _property_tag(ctx, type_row, row, is_field)
@@ -99,6 +142,33 @@ def _member_doc(ctx: SourceContext, type_row: dict, row: dict, is_field: bool, o
     item["text"] = jd.render(parsed) if parsed is not None else []
     item["first_sentence"] = jd.first_sentence(parsed) if parsed is not None else ""
     return item
+
+
+def _version_warnings(ctx: SourceContext, type_row: dict, row: dict, is_field: bool,
+                      loc: Located | None) -> list[Warning_]:
+    """SOURCES_VERSION_MISMATCH as `body` gives them: the type's sources and class file disagree, the member is
+    absent from its sources, or its line table falls outside the declaration found."""
+    if loc is None or loc.file.is_kotlin:
+        return []
+    absent = loc.decl is None and not loc.implicit
+    out = mismatch_warnings(ctx, type_row, loc.file, loc.keys, [row] if absent and not is_field else [])
+    if absent and is_field and not any(row["name"] in w.message for w in out):
+        art = ctx.artifact_name(type_row)
+        ref = format_member(type_row["id"], row["name"], row["descriptor"], is_field=True)
+        out.append(Warning_("SOURCES_VERSION_MISMATCH", f"{art} declares {ref} which is absent from "
+                            f"{loc.file.root.label} ({loc.file.display})", art))
+    drift = None if is_field else line_drift(ctx, type_row, row, loc)
+    return out + ([drift] if drift is not None else [])
+
+
+def _throws(ctx: SourceContext, type_row: dict, row: dict) -> list[str]:
+    """The method's `throws` clause (internal names), from its row or the graph."""
+    if row.get("exceptions") is not None:
+        return list(row["exceptions"])
+    for r in ctx.store.rows_cached(queries.MEMBERS_OF, {"id": type_row["id"]}):
+        if r["m.name"] == row["name"] and r["m.descriptor"] == row["descriptor"]:
+            return list(r.get("m.exceptions") or [])
+    return []
 
 
 _ACCESSOR = re.compile(r"(get|is|set)([A-Z].*)")
@@ -140,7 +210,7 @@ def _deep_parent(ctx: SourceContext, type_row: dict, row: dict) -> jd.Javadoc | 
     return None
 
 
-def _type_item(ctx: SourceContext, type_row: dict) -> dict:
+def _type_item(ctx: SourceContext, type_row: dict, warn: bool = False) -> dict:
     loc = locate_type(ctx, type_row)
     raw, source = _located_doc(loc)
     parsed, links = _parse_doc(ctx, loc, type_row, raw) if raw else (None, None)
@@ -149,6 +219,8 @@ def _type_item(ctx: SourceContext, type_row: dict) -> dict:
             "text": jd.render(parsed) if parsed else [], "first_sentence": jd.first_sentence(parsed) if parsed else ""}
     if loc is not None and loc.file.is_kotlin:
         item["links"] = links or []
+    if warn and loc is not None and not loc.file.is_kotlin:
+        item["_warnings"] = mismatch_warnings(ctx, type_row, loc.file, loc.keys)
     return item
 
 
@@ -158,12 +230,12 @@ def doc(ctx: SourceContext, text: str, opts: DocOptions) -> tuple[dict, list[War
     items = []
     if kind == "type":
         type_row = found
-        items.append({**_type_item(ctx, type_row), "_owner": type_row["id"]})
+        items.append({**_type_item(ctx, type_row, warn=True), "_owner": type_row["id"]})
     else:
         for e in found.members:
             owner = ctx.type_row(e["declaring"]) or {"id": e["declaring"]}
             target = member_target(ctx, e)
-            item = _member_doc(ctx, owner, target.row, e["is_field"], opts)
+            item = _member_doc(ctx, owner, target.row, e["is_field"], opts, warn=True)
             items.append({"ref": e["ref"], "kind": e["kind"], "declaring": format_type(e["declaring"]), **item,
                           "_owner": e["declaring"]})
         type_row = found.target
@@ -171,11 +243,13 @@ def doc(ctx: SourceContext, text: str, opts: DocOptions) -> tuple[dict, list[War
     for it in items:
         owner_row = ctx.type_row(it.pop("_owner")) or type_row
         art = ctx.artifact_name(owner_row)
+        version = it.pop("_warnings", [])
+        warnings += [w for w in version if w not in warnings]
         if not it.pop("has_sources"):
             shown = f"the javadoc shown is {it['inherited_from']}'s" if it["text"] else "so no javadoc"
             warnings.append(Warning_("NO_SOURCES", f"{it['declaring']}: no sources, {shown} "
                                      f"({_sources_hint(ctx, owner_row)})", art))
-        elif not it["text"]:
+        elif not it["text"] and not any(it["ref"] in w.message and "absent" in w.message for w in version):
             warnings.append(Warning_("NO_DOC", f"{it['ref']} has no {'KDoc' if 'links' in it else 'javadoc'}"
                                      + ("" if opts.inherited else " (--inherited looks in supertypes)"), art))
         prov = {"symbol": it["ref"], "artifact": art, "origin": "sources"}

@@ -266,3 +266,24 @@ def mismatch_warnings(ctx: SourceContext, type_row: dict, file: SourceFile, keys
                             f"(line {decl.start}) which is absent from {binary}. Structure shown from bytecode.",
                             binary))
     return out
+
+
+def line_drift(ctx: SourceContext, type_row: dict, row: dict | None, loc: Located | None) -> Warning_ | None:
+    """SOURCES_VERSION_MISMATCH when the class file's LineNumberTable puts a Java method outside the declaration
+    found for it (the sources are another version: the text shown is not what was compiled). A constructor's
+    table also holds the lines of field initializers, so it need only meet its declaration; `<clinit>` gathers
+    lines from the whole class and is not checked. None without line numbers (javac -g:none) or a declaration."""
+    if row is None or loc is None or loc.decl is None or loc.file.is_kotlin or row.get("name") == "<clinit>":
+        return None
+    first, last, d = row.get("first_line") or -1, row.get("last_line") or -1, loc.decl
+    if first <= 0 or last <= 0:
+        return None
+    fits = first <= d.end and last >= d.start if row["name"] == "<init>" else d.start <= first and last <= d.end
+    if fits:
+        return None
+    binary = ctx.artifact_name(type_row)
+    ref = format_member(type_row["id"], row["name"], row["descriptor"])
+    lines = f"line {first}" if first == last else f"lines {first}-{last}"
+    return Warning_("SOURCES_VERSION_MISMATCH",
+                    f"{binary} compiled {ref} from {lines}, but {loc.file.root.label} ({loc.file.display}) has it "
+                    f"at lines {d.start}-{d.end}: the lines differ, the sources are another version", binary)

@@ -12,20 +12,18 @@ from __future__ import annotations
 import re
 
 from jdx.engine import source_match as sm
+from jdx.engine.samples import call_pattern
 from jdx.engine.src_locate import SourceContext
 from jdx.graph_schema import queries_samples as q
 
 
 def use_pattern(target_id: str, is_field: bool) -> re.Pattern:
-    """How a use of the target is written: `name(`, `new Simple(` / `Simple(` for a constructor, `name`."""
-    owner, _, rest = target_id.partition("#")
-    name = rest.split("(", 1)[0].split(":", 1)[0]
-    if name == "<init>":
-        simple = owner.rsplit("/", 1)[-1].rsplit("$", 1)[-1]
-        return re.compile(r"(?<![\w$])(?:new\s+(?:[\w$]+\.)*" + re.escape(simple) + r"|this|super)\s*[(<]")
+    """How a use of the target is written: `name(`, `new Simple(` / `new Simple<>(` / `this(` / `super(` for a
+    constructor (`samples.call_pattern`), `name` for a field."""
     if is_field:
+        name = target_id.partition("#")[2].split(":", 1)[0]
         return re.compile(r"(?<![\w$])" + re.escape(name) + r"(?![\w$])")
-    return re.compile(r"(?<![\w$])" + re.escape(name) + r"\s*\(")
+    return call_pattern(target_id)
 
 
 def reconstructed_window(ctx: SourceContext, caller_id: str, target_id: str, is_field: bool,

@@ -165,5 +165,30 @@ def source_window(ctx: SourceContext, type_id: str, line: int, context: int = 3)
     if line > total:
         return None
     a, b = max(1, line - context), min(total, line + context)
-    return {"label": file.root.label, "file": file.display, "lines": [a, b], "first_line": a, "focus": line,
-            "text": file.lines[a - 1:b]}
+    out = {"label": file.root.label, "file": file.display, "lines": [a, b], "first_line": a, "focus": line,
+           "text": file.lines[a - 1:b]}
+    drift = _line_drift_at(ctx, type_row, found, line)
+    if drift is not None:
+        out["mismatch"] = drift
+    return out
+
+
+def _line_drift_at(ctx: SourceContext, type_row: dict, found: tuple[SourceFile, list[str]], line: int) -> str | None:
+    """The SOURCES_VERSION_MISMATCH message when the method whose line table holds `line` (the narrowest) is
+    declared elsewhere in the sources: the lines shown are not the ones compiled."""
+    from jdx.engine import source_match as sm
+    from jdx.engine.src_locate import Located, line_drift
+    from jdx.graph_schema import queries
+
+    file, keys = found
+    if file.is_kotlin:
+        return None
+    rows = [{k[2:]: v for k, v in r.items()} for r in ctx.store.rows_cached(queries.MEMBERS_OF, {"id": type_row["id"]})]
+    around = sorted((r for r in rows if (r.get("first_line") or -1) > 0 and r["first_line"] <= line <= r["last_line"]
+                     and not (r.get("access") or 0) & (sm.ACC_SYNTHETIC | sm.ACC_BRIDGE)),
+                    key=lambda r: (r["last_line"] - r["first_line"], r["name"], r["descriptor"]))
+    if not around:
+        return None
+    row = around[0]
+    drift = line_drift(ctx, type_row, row, Located(file, keys, sm.match_method(file.parsed, row, type_row, keys).decl))
+    return drift.message if drift is not None else None

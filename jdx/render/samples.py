@@ -8,14 +8,51 @@ why `>` marks the use found by its shape."""
 from __future__ import annotations
 
 
-def samples(r: dict) -> list[str]:
+def samples(r: dict, max_lines: int | None = None) -> list[str]:
+    """The header, then one block per sample; `max_lines` keeps the whole samples that fit (never half of one,
+    spec §8.3), the cut stated by `truncation`."""
+    head, blocks = _header(r), _blocks(r)
+    return head + [line for block in blocks[:_fitting(head, blocks, max_lines)] for line in block]
+
+
+def truncation(r: dict, max_lines: int | None) -> dict | None:
+    """The text's cut: whole samples left out to keep within `max_lines` (counted in samples), or None (then
+    `--limit`'s cut, `engine.samples.limit_truncation`, is the one to state)."""
+    head, blocks = _header(r), _blocks(r)
+    kept = _fitting(head, blocks, max_lines)
+    if kept >= len(blocks):
+        return None
+    total = len(head) + sum(map(len, blocks))
+    return {"shown": kept, "total": len(blocks),
+            "hint": f"samples: --max-lines {total} shows every sample whole; a sample is never cut"}
+
+
+def _fitting(head: list[str], blocks: list[list[str]], max_lines: int | None) -> int:
+    if not max_lines:
+        return len(blocks)
+    used, kept = len(head), 0
+    for block in blocks:
+        if used + len(block) > max_lines:
+            break
+        used, kept = used + len(block), kept + 1
+    return kept
+
+
+def _header(r: dict) -> list[str]:
     n = len(r["samples"])
     counted = ("call" + ("s" if r["total"] != 1 else "") + " of its constructors and methods"
                if r.get("counts") == "member_calls" else "site" + ("s" if r["total"] != 1 else ""))
     lines = [f"samples of {r['symbol']} ({n} of {r['total']} {counted})"]
     if not n:
         lines.append("  no call sites in the workspace")
+    return lines
+
+
+def _blocks(r: dict) -> list[list[str]]:
+    out = []
     for i, s in enumerate(r["samples"], 1):
+        lines: list[str] = []
+        out.append(lines)
         marks = [m for m, on in (("test", s["test"]), ("in lambda", s["in_lambda"]),
                                  ("compiler-written: not in the source text", not s["written"])) if on]
         where = _where(s)
@@ -30,11 +67,13 @@ def samples(r: dict) -> list[str]:
         mark = "   ⚠ reconstructed" if rebuilt else ""
         numbering = ", lines of the decompiled text" if rebuilt else ""
         lines.append(f"     source: {src['label']} ({src['file']}:{a}-{b}{numbering}){mark}")
+        if src.get("mismatch"):
+            lines.append(f"     ⚠ SOURCES_VERSION_MISMATCH: {src['mismatch']}")
         width = len(str(b))
         for no, text in zip(range(a, b + 1), src["text"]):
             mark = ">" if no == src["focus"] else " "
             lines.append(f"     {mark} {str(no).rjust(width)}  {text}".rstrip())
-    return lines
+    return out
 
 
 def _where(s: dict) -> str:

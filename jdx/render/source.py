@@ -41,9 +41,12 @@ def _enclosing(e: dict | None) -> str:
     return f"  ({e['role']} class in {where})"
 
 
-def body(r: dict, line_numbers: bool, max_lines: int | None) -> list[str]:
+def body(r: dict, line_numbers: bool, max_lines: int | None, brief: bool = False) -> list[str]:
     """Spec Appendix A: the reference (and where a local or anonymous class is declared), `source: <where>`, the
-    text, then the `next:` step."""
+    text, then the `next:` step. `brief`: the text alone."""
+    if brief:
+        text = r["text"][:max_lines] if max_lines else r["text"]
+        return _numbered(text, r.get("first_line")) if line_numbers else list(text)
     lines = [r["ref"] + _enclosing(r.get("enclosing"))]
     if r.get("delegated_from"):
         lines.append(f"(the code of {r['delegated_from']}: that file facade's copy only delegates here)")
@@ -52,13 +55,24 @@ def body(r: dict, line_numbers: bool, max_lines: int | None) -> list[str]:
         lines.append("note: a native method: its code is not bytecode (JNI), no class file holds a body")
     elif r.get("no_body") == "abstract":
         lines.append("note: an abstract method: no body; the implementations have one")
+    elif r.get("no_body") == "annotation_element":
+        default = r.get("annotation_default")
+        lines.append("note: an annotation element: no body; each use of the annotation gives its value"
+                     + (f" (default {default})" if default is not None else " (no default: every use must give one)"))
     if r.get("next"):
         lines.append(f"next: {r['next']}")
     return lines
 
 
-def _doc_lines(r: dict, raw: bool) -> list[str]:
+def _doc_lines(r: dict, raw: bool, brief: bool = False) -> list[str]:
     out: list[str] = []
+    if brief:  # bare text; the reference only to tell several members apart
+        for it in r["docs"]:
+            if len(r["docs"]) > 1:
+                out.append(it["ref"])
+            body = (it.get("raw") or "").splitlines() if raw else it["text"]
+            out.extend(f"  {line}".rstrip() if len(r["docs"]) > 1 else line for line in body)
+        return out
     for it in r["docs"]:
         if out:
             out.append("")
@@ -71,6 +85,9 @@ def _doc_lines(r: dict, raw: bool) -> list[str]:
         if it["source"]:
             s = it["source"]
             out.append(f"source: {s['label']} ({s['file']}:{s['lines'][0]}-{s['lines'][1]})")
+        if it.get("inherited_source") and not raw:
+            s = it["inherited_source"]
+            out.append(f"inherited text: {s['label']} ({s['file']}:{s['lines'][0]}-{s['lines'][1]})")
         body = (it.get("raw") or "").splitlines() if raw else it["text"]
         out.extend(f"  {line}".rstrip() for line in body)
         if not body:
@@ -78,13 +95,14 @@ def _doc_lines(r: dict, raw: bool) -> list[str]:
     return out
 
 
-def doc_truncation(r: dict, raw: bool, max_lines: int | None) -> dict | None:
-    total = len(_doc_lines(r, raw))
+def doc_truncation(r: dict, raw: bool, max_lines: int | None, brief: bool = False) -> dict | None:
+    total = len(_doc_lines(r, raw, brief))
     if max_lines is None or total <= max_lines:
         return None
     return {"shown": max_lines, "total": total, "hint": f"--max-lines {total} for all"}
 
 
-def doc(r: dict, raw: bool, max_lines: int | None) -> list[str]:
-    lines = _doc_lines(r, raw)
+def doc(r: dict, raw: bool, max_lines: int | None, brief: bool = False) -> list[str]:
+    """Each item's kind and reference, `source:` (and the inherited part's), the text; `brief`: the text alone."""
+    lines = _doc_lines(r, raw, brief)
     return lines[:max_lines] if max_lines else lines

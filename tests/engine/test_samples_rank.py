@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from jdx.engine.samples import call_arguments, is_test_code
 
@@ -19,6 +19,7 @@ def test_call_arguments_simple_and_nested():
     assert call_arguments(["x = 1;", "api.greet(a)"], "greet") is None  # the call starts on the site's line
 
 
+@settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)  # regex generation is slow on a busy machine
 @given(st.lists(st.from_regex(r"[a-z][a-z0-9]{0,6}", fullmatch=True), min_size=1, max_size=6))
 def test_call_arguments_round_trip(args):
     assert call_arguments([f"obj.m({', '.join(args)});"], "m") == args
