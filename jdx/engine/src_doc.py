@@ -245,14 +245,18 @@ def doc(ctx: SourceContext, text: str, opts: DocOptions) -> tuple[dict, list[War
         art = ctx.artifact_name(owner_row)
         version = it.pop("_warnings", [])
         warnings += [w for w in version if w not in warnings]
-        if not it.pop("has_sources"):
+        has_sources = it.pop("has_sources")
+        if not has_sources:
             shown = f"the javadoc shown is {it['inherited_from']}'s" if it["text"] else "so no javadoc"
             warnings.append(Warning_("NO_SOURCES", f"{it['declaring']}: no sources, {shown} "
                                      f"({_sources_hint(ctx, owner_row)})", art))
         elif not it["text"] and not any(it["ref"] in w.message and "absent" in w.message for w in version):
             warnings.append(Warning_("NO_DOC", f"{it['ref']} has no {'KDoc' if 'links' in it else 'javadoc'}"
                                      + ("" if opts.inherited else " (--inherited looks in supertypes)"), art))
-        prov = {"symbol": it["ref"], "artifact": art, "origin": "sources"}
+        # the comment shown came from a source file (the member's, or a supertype's it inherits), else nothing did
+        prov = {"symbol": it["ref"], "artifact": art, "origin": "sources" if it["source"] else "bytecode"}
+        if not it["source"]:
+            prov["detail"] = "no javadoc: " + ("no sources" if not has_sources else "none in the sources")
         if it["source"]:
             prov.update(file=it["source"]["file"], lines=it["source"]["lines"], sources=it["source"]["label"])
         provenance.append(prov)
