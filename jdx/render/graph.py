@@ -1,7 +1,8 @@
 """Text renderings of the relationship graph (spec §8.1: two-space indent, leading kind words, markers
 instead of box drawing; `…(cycle)` where a tree meets an ancestor, `(seen above)` where it meets a node
 expanded elsewhere). `brief` (`--brief`): the rows only, one indent less, no header, notes or `next:`; the
-section and group labels a row cannot be read without stay, and so does every line saying what a limit cut."""
+section and group labels a row cannot be read without stay, and so does every line saying what a limit cut; an
+empty answer is `(none)`, never empty output."""
 
 from __future__ import annotations
 
@@ -83,7 +84,12 @@ def hierarchy(r: dict, brief: bool = False) -> list[str]:
         elif both:
             lines.append(f"{arrow} {title}")
         _type_tree(r[direction], (1 if both else 0) if brief else 2, direction == "down", lines)
-    return lines
+    return _brief_none(lines, brief)
+
+
+def _brief_none(lines: list[str], brief: bool) -> list[str]:
+    """`--brief` of an empty answer is `(none)`: no rows must not read as lost output."""
+    return ["(none)"] if brief and not lines else lines
 
 
 def implementors(r: dict, brief: bool = False) -> list[str]:
@@ -93,7 +99,7 @@ def implementors(r: dict, brief: bool = False) -> list[str]:
     for e in map(_as_copy, r["implementors"]):
         lines.append(("" if brief else "  ") + f"{_named(e, e['type'], e['kind'])}  {e['artifact']}  "
                      f"{', '.join(e['supertypes'])}" + _markers(e))
-    return lines
+    return _brief_none(lines, brief)
 
 
 def overrides(r: dict, brief: bool = False) -> list[str]:
@@ -164,7 +170,7 @@ def usages(r: dict, brief: bool = False) -> list[str]:
                     lines.extend(f"{pad}  {'>' if n == ctx['focus'] else ' '}{n:>5}  {t}"
                                  for n, t in enumerate(ctx["text"], ctx["first_line"]))
     if brief:
-        return lines
+        return _brief_none(lines, brief)
     counts = ", ".join(f"{k} {n}" for k, n in r["counts"].items())
     head = f"usages of {_named(r, r['symbol'], r['symbol_kind'])}: {r['total']}" + (f" ({counts})" if counts else "")
     if many:
@@ -212,4 +218,4 @@ def call_tree(r: dict, brief: bool = False) -> list[str]:
                                           else f"(not shown: its {what} {'are' if cut > 1 else 'is'} past --limit)"))
     if not brief:
         lines.extend(f"note: {n}" for n in r["notes"])
-    return lines
+    return _brief_none(lines, brief)
