@@ -157,3 +157,12 @@ def test_freed_bytes_count_a_hard_linked_file_once(tmp_path):
     links: dict = {}
     assert [_freed_bytes(p, links) for p in (base, grown, alone)] == [0, 1300, 7]
     assert before == 1307
+
+
+def test_the_multi_release_copies_of_diff_are_a_derived_cache():
+    """`diff` copies a multi-release jar's versioned classes under the cache (one jar per release): `cache clear`
+    empties them, and `cache` counts them among the derived bytes."""
+    from jdx.commands.diff_artifacts import RELEASE_DIR
+    from jdx.commands.manage import DERIVED_CACHES
+
+    assert RELEASE_DIR in DERIVED_CACHES
