@@ -91,7 +91,10 @@ def _without_resolver(out: Classpath, parsed, repo: Path, repo_how: str, exc: Ex
     missing = []
     for c in parsed:
         jar = c.repository_path(repo)
-        if jar.is_file():
+        if jar.is_file() and jar.suffix == ".pom":  # a pom-packaged artifact (a BOM): no classes, only dependencies
+            out.warnings.append(Warning_("POM_ONLY_ARTIFACT", f"--coord {c} is pom-packaged: it has no classes, and "
+                                                              "its dependencies need the resolver", str(c)))
+        elif jar.is_file():
             out.add(str(jar), str(c))
         else:
             missing.append(str(c))

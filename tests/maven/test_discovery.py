@@ -310,6 +310,23 @@ def test_without_maven_the_project_and_coordinates_still_answer(world, monkeypat
     assert "MAVEN_RESOLVER_UNAVAILABLE" in [w.code for w in project.warnings]
 
 
+def test_without_maven_a_pom_packaged_coordinate_is_named_not_read_as_a_jar(monkeypatch, tmp_path):
+    """No resolver, `--coord` of a BOM (pom-packaged, no jar): POM_ONLY_ARTIFACT, and no root is its .pom file."""
+    from jdx.loaders.classpath import coordinate_roots
+
+    folder = tmp_path / "repo" / "org" / "fix" / "bom" / "1.0"
+    folder.mkdir(parents=True)
+    (folder / "bom-1.0.pom").write_text("<project><modelVersion>4.0.0</modelVersion><groupId>org.fix</groupId>"
+                                        "<artifactId>bom</artifactId><version>1.0</version>"
+                                        "<packaging>pom</packaging></project>")
+    monkeypatch.setenv("JDX_MAVEN_REPO", str(tmp_path / "repo"))
+    monkeypatch.setenv("JDX_MAVEN_LIB", str(tmp_path / "no-maven"))
+    cp = coordinate_roots(tmp_path / "cache", ["org.fix:bom:1.0"])
+    assert cp.roots == []
+    assert {"MAVEN_RESOLVER_UNAVAILABLE", "POM_ONLY_ARTIFACT"} <= {w.code for w in cp.warnings}
+    assert not cp.unreadable
+
+
 def test_gradle_catalog_subprojects_and_lockfile(world, monkeypatch, tmp_path):
     """settings.gradle includes, a version catalog alias, a Groovy declaration, an unversioned one (named), then
     a gradle.lockfile that wins over declarations."""
