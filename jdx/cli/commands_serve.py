@@ -23,6 +23,14 @@ def _host():
     return Host(g.workspace_key(), session_factory=session, answer=answer_with_workspace)
 
 
+def _timeout() -> tuple[float | None, str]:
+    """The global `--timeout` as (seconds, text): each request's cap, as the CLI caps its one command."""
+    from jdx.cli.main import parse_duration
+
+    text = cli._G.timeout if cli._G is not None else None
+    return (parse_duration(text), text) if text else (None, "")
+
+
 @cli.app.command("mcp")
 def mcp_command():
     """Serve the query commands as MCP tools over stdio (needs pip install 'jdx[mcp]'). Example: jdx mcp --jars lib/gson.jar"""
@@ -35,9 +43,10 @@ def mcp_command():
     from jdx import __version__
     from jdx.mcp.server import run_stdio
 
+    seconds, text = _timeout()
     host = _host()
     try:
-        run_stdio(host.execute, __version__)
+        run_stdio(host.execute, __version__, seconds, text)
     finally:
         host.close()
     from jdx.cli.commands_daemon import exit_now
@@ -57,17 +66,19 @@ def serve_command(port: int = typer.Option(7070, "--port", help="TCP port (0: an
     from jdx.errors import UsageError
     from jdx.http.server import is_loopback, make_server, warn_remote
 
-    if not is_loopback(bind):
-        if not allow_remote:
-            raise UsageError(f"--bind {bind} is not a loopback address: add --allow-remote to serve other machines")
-        warn_remote(bind)
+    if not is_loopback(bind) and not allow_remote:
+        raise UsageError(f"--bind {bind} is not a loopback address: add --allow-remote to serve other machines")
+    seconds, text = _timeout()
     host = _host()
     try:
         # `--verbose` anywhere on the line is also the global flag's spelling, which takes it first
         server = make_server(host.execute, host.commands | {"workspace"}, bind, port,
-                             verbose or bool(cli._G and cli._G.verbose))
+                             verbose or bool(cli._G and cli._G.verbose), timeout=seconds, timeout_text=text)
     except OSError as exc:
+        host.close()
         raise UsageError(f"cannot listen on {bind}:{port}: {exc.strerror or exc}") from None
+    if not is_loopback(bind):
+        warn_remote(bind)  # once bound: a bind that fails warns of nothing
     address, bound = server.server_address[:2]
     print(f"jdx serve: http://{address}:{bound}/v1/ (GET /v1/<command>?query=..., POST /v1/batch); "
           f"Ctrl-C stops", file=sys.stderr, flush=True)

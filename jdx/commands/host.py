@@ -5,10 +5,17 @@ The session keeps the graph open, the search index and source caches warm. Befor
 asked whether the workspace changed (jars, JDK, class dirs, the named workspace's definition), so a
 daemon answers exactly what a fresh one-shot process would. Requests are serialised by a lock: the
 session is not thread-safe, and the daemon is the only writer of its workspace graph (Kùzu's rule).
+
+`jdx mcp` and `jdx serve` pass each request a `Call`: the server's `--timeout` and, for MCP, the client's
+cancellation. A stopped call is interrupted in its thread (an exception raised there, as the CLI's SIGALRM
+raises one in its main thread) once the graph is open; a graph still being built is left to finish, so the
+next question finds it, and only the answer is dropped.
 """
 
 from __future__ import annotations
 
+import ctypes
+import re
 import threading
 from collections.abc import Callable
 
@@ -32,24 +39,50 @@ class Host:
         self.prewarming: threading.Thread | None = None
         self.giving_back: threading.Thread | None = None
 
-    def execute(self, command: str, query: str, params: dict) -> dict:
-        with self._lock:
-            opened = self._session is None  # opened or changed: this answer may build or update the graph
-            if opened:
-                self._session = self._session_factory()
-            elif _refresh(self._session):
-                self.refreshes += 1
-                opened = True
+    def execute(self, command: str, query: str, params: dict, call: "Call | None" = None) -> dict:
+        """The envelope of one request; with `call`, the TIMEOUT envelope once the call was stopped."""
+        if call is None:
+            with self._lock:
+                return self._answer_locked(command, query, params)
+        while not self._lock.acquire(timeout=0.05):  # a call stopped while it waits never runs
+            if call.stopped:
+                return call.envelope(command, query)
+        envelope = None
+        try:
             try:
-                outcome = self._answer(self._session, command, query, params)
+                if call.stopped:
+                    return call.envelope(command, query)
+                call.enter(self._interruptible)
+                envelope = self._answer_locked(command, query, params)
             finally:
-                self.artifacts = _artifact_count(self._session)
-            if self.prewarming is None:
-                self.prewarming = _prewarm(self._session)
-            else:
-                _make_spares()
-            if opened:
-                self.giving_back = _give_back_memory()
+                call.leave()
+        except _Stopped:
+            pass  # raised in this thread by `Call.stop` outside the command's own error handling
+        finally:
+            self._lock.release()
+        return call.envelope(command, query) if call.stopped or envelope is None else envelope
+
+    def _interruptible(self) -> bool:
+        """A query on an open graph may be stopped; a graph being built or opened is left to finish."""
+        return self._session is not None and bool(getattr(self._session, "is_open", True))
+
+    def _answer_locked(self, command: str, query: str, params: dict) -> dict:
+        opened = self._session is None  # opened or changed: this answer may build or update the graph
+        if opened:
+            self._session = self._session_factory()
+        elif _refresh(self._session):
+            self.refreshes += 1
+            opened = True
+        try:
+            outcome = self._answer(self._session, command, query, params)
+        finally:
+            self.artifacts = _artifact_count(self._session)
+        if self.prewarming is None:
+            self.prewarming = _prewarm(self._session)
+        else:
+            _make_spares()
+        if opened:
+            self.giving_back = _give_back_memory()
         return getattr(outcome, "envelope", outcome)
 
     def describe(self) -> dict:
@@ -67,6 +100,129 @@ class Host:
             _close_spares()
         finally:
             self._lock.release()
+
+
+class TimedOut(JdxError):
+    """The server's `--timeout` ran out: code TIMEOUT, exit 6, as the CLI's own (jdx.cli.main.TimeoutExceeded)."""
+
+    code = "TIMEOUT"
+
+
+class _Stopped(JdxError):
+    """Raised inside the thread answering a stopped call (a JdxError: the command's error handling ends it)."""
+
+    code = "TIMEOUT"
+
+    def __init__(self, message: str = "stopped", **kwargs):
+        super().__init__(message, **kwargs)
+
+
+_WAITING = "waiting for the query before it"
+_OPENING = "opening the workspace (resolving its classpath, reading and indexing its classes)"
+_ANSWERING = "answering the query"
+
+
+class Call:
+    """One request's stop control, set from another thread: its deadline (the server's `--timeout`, `text` as
+    given) and its cancellation (an MCP client's `notifications/cancelled`)."""
+
+    def __init__(self, seconds: float | None = None, text: str = ""):
+        self.seconds, self.text = seconds, text
+        self.stopped: str | None = None  # "timeout" or "cancelled", once stopped
+        self.phase = _WAITING
+        self._guard = threading.Lock()
+        self._thread: int | None = None  # the answering thread, while it holds the host
+        self._interruptible: Callable[[], bool] = lambda: False
+
+    def enter(self, interruptible: Callable[[], bool]) -> None:
+        with self._guard:
+            self._thread, self._interruptible = threading.get_ident(), interruptible
+            self.phase = _OPENING
+
+    def leave(self) -> None:
+        with self._guard:
+            if self.stopped and self._thread is not None:
+                _raise_in(self._thread, None)  # an interruption not yet raised is withdrawn
+            self._thread = None
+
+    def stop(self, why: str) -> None:
+        """Stops the call once: it never starts if it still waits; a query under way is interrupted."""
+        with self._guard:
+            if self.stopped:
+                return
+            self.stopped = why
+            if self._thread is not None and self._interruptible():
+                self.phase = _ANSWERING
+                _raise_in(self._thread, _Stopped)
+
+    def envelope(self, command: str, query: str) -> dict:
+        """The TIMEOUT failure envelope of a call stopped at its deadline (a cancelled call's is never sent)."""
+        from jdx.commands.execute import failure
+
+        hints = {_WAITING: "an earlier query still runs on this server: ask again, or raise the server's --timeout",
+                 _OPENING: "the server goes on building the workspace graph: ask again in a moment",
+                 _ANSWERING: "raise the server's --timeout, or narrow the question (limit, depth)"}
+        why = "cancelled" if self.stopped == "cancelled" else f"timed out after --timeout {self.text}"
+        return failure(command, query, TimedOut(f"{why} while {self.phase}", hint=hints[self.phase])).envelope
+
+
+def _raise_in(thread_id: int, exc_type: type[BaseException] | None) -> None:
+    """Raises `exc_type` in another thread at its next bytecode (None withdraws one still pending)."""
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id),
+                                               ctypes.py_object(exc_type) if exc_type is not None else None)
+
+
+def answer_within(execute: Callable[..., dict], call: Call, command: str, query: str, params: dict) -> dict:
+    """`execute(command, query, params, call=call)` on a worker thread, for an adapter with a thread per request:
+    the TIMEOUT envelope at the call's deadline, the call then stopped (the worker ends on its own)."""
+    if call.seconds is None:
+        return execute(command, query, params)
+    answers: list[dict] = []
+    worker = threading.Thread(target=lambda: answers.append(execute(command, query, params, call=call)),
+                              name="jdx-answer", daemon=True)
+    worker.start()
+    worker.join(call.seconds)
+    if answers:
+        return answers[0]
+    call.stop("timeout")
+    return call.envelope(command, query)
+
+
+_FLAG = re.compile(r"(?<![\w-])--([a-z][a-z0-9-]*)")
+_UNKNOWN = re.compile(r"unknown option --([a-z][a-z0-9-]*)")
+
+
+def spelled_as_arguments(env: dict) -> dict:
+    """An envelope for MCP and HTTP clients: its error message and hint and its truncation hint name the
+    command's flags as the arguments those clients send (`--limit 80` -> `limit 80`, `--in` -> `include`, an
+    unknown `--workspace` -> `workspace`); the CLI's own envelope is left as it is."""
+    from jdx.commands.registry import command, served_params
+
+    cmd = command(env.get("command") or "")
+    served = served_params(cmd.request) if cmd is not None else ()  # a flag they cannot send keeps its CLI form
+    names = {p.flag: p.name for p in served if p.flag}
+    names.update({p.negative: f"{p.name}=false" for p in served if p.negative})
+
+    def spell(text):
+        if not isinstance(text, str) or "--" not in text:
+            return text
+        text = _UNKNOWN.sub(lambda m: f"unknown argument {m.group(1).replace('-', '_')}", text)
+        return _FLAG.sub(lambda m: names.get(m.group(0), m.group(0)), text)  # the server's own flags stay
+
+    out = dict(env)
+    if isinstance(env.get("error"), dict):
+        out["error"] = {k: spell(v) if k in ("message", "hint") else v for k, v in env["error"].items()}
+    if isinstance(env.get("truncated"), dict) and "hint" in env["truncated"]:
+        out["truncated"] = {**env["truncated"], "hint": spell(env["truncated"]["hint"])}
+    return out
+
+
+def spelled_line(line: str, command: str | None) -> str:
+    """A text line a renderer cut an answer with (`… 5 of 80 lines shown (--max-lines 80 for all)`), spelled as
+    `spelled_as_arguments` spells the envelope; any other line is left alone (it may be source text)."""
+    if not line.startswith("… ") or "--" not in line:
+        return line
+    return spelled_as_arguments({"command": command, "truncated": {"hint": line}})["truncated"]["hint"]
 
 
 def _prewarm(session) -> threading.Thread:

@@ -37,17 +37,20 @@ class Param:
     required: bool = False  # only the positional query
     minimum: int | None = None
     writes: bool = False  # writes files where the caller says (diff --out): only the local CLI takes it
+    accepts: tuple[str, ...] = ()  # the values MCP/HTTP schemas list where the command checks them itself
 
 
 def option(default, flag: str, help: str, *, kind: str | None = None, choices: tuple[str, ...] = (),
-           negative: str | None = None, metavar: str = "", minimum: int | None = None, writes: bool = False):
-    """A request field set by `--flag` (a bool, an int, a text or a repeatable text list)."""
+           negative: str | None = None, metavar: str = "", minimum: int | None = None, writes: bool = False,
+           accepts: tuple[str, ...] = ()):
+    """A request field set by `--flag` (a bool, an int, a text or a repeatable text list); `accepts` lists the values
+    a schema offers for a field whose command checks them itself (its own aliases and error text), unlike `choices`."""
     if kind is None:
         kind = ("bool" if isinstance(default, bool) else "int" if isinstance(default, int)
                 else "list" if isinstance(default, tuple) else "str")
     assert kind in KINDS, kind
     meta = {"flag": flag, "help": help, "kind": kind, "choices": tuple(choices), "negative": negative,
-            "metavar": metavar, "minimum": minimum, "writes": writes}
+            "metavar": metavar, "minimum": minimum, "writes": writes, "accepts": tuple(accepts)}
     return field(default=default, metadata={"jdx": meta})
 
 
@@ -123,7 +126,7 @@ def params_of(request_type: type) -> tuple[Param, ...]:
         out.append(Param(name=f.name, flag=meta["flag"], help=meta["help"], kind=meta["kind"], default=f.default,
                          choices=meta["choices"], negative=meta["negative"], metavar=meta["metavar"],
                          required=meta.get("required", False), minimum=meta["minimum"],
-                         writes=meta.get("writes", False)))
+                         writes=meta.get("writes", False), accepts=meta.get("accepts", ())))
     out.sort(key=lambda p: p.flag != "")
     _PARAMS[request_type] = tuple(out)
     return _PARAMS[request_type]

@@ -26,12 +26,14 @@ def _browse_provenance(glob: str | None) -> list[dict]:
 class SearchRequest(Request):
     query: str = argument("camel-hump (HMap, gJson), prefix, glob ('*Http*Client') or --regex", "PATTERN")
     kind: tuple = option((), "--kind", "class|interface|enum|record|annotation|typealias|method|field|package|module"
-                         "|type (repeatable or comma list; type = every type kind and Kotlin type aliases)")
+                         "|type (repeatable or comma list; type = every type kind and Kotlin type aliases)",
+                         accepts=("class", "interface", "enum", "record", "annotation", "typealias", "method", "field",
+                                  "package", "module", "type", "all"))
     regex: bool = option(False, "--regex", "the pattern is a regular expression (RE2) over simple names")
     fuzzy: bool = option(False, "--fuzzy", "fall back to edit distance when nothing matches")
     include: str | None = option(None, "--in", "only artifacts whose name matches this glob", kind="str")
     package: str | None = option(None, "--package", "only symbols in packages matching this glob", kind="str")
-    limit: int = option(50, "--limit", "at most N results (default 50)")
+    limit: int = option(50, "--limit", "at most N results (default 50)", minimum=1)
     view: str = option("kotlin", "--view", "kotlin: hits in Kotlin classes as Kotlin declarations, a property's "
                        "accessors folded into it (default) | jvm: the JVM members", choices=("kotlin", "jvm"))
 

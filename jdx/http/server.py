@@ -1,9 +1,10 @@
 """`jdx serve` (spec §14.4): HTTP/JSON over the command registry, standard library only.
 
-    GET  /v1/<command>?query=…&<flag>=…   one answer: the body is `jdx <command> … --json`, byte for byte
+    GET  /v1/<command>?query=…&<flag>=…   one answer: the body is `jdx <command> … --json` (flags spelled below)
     GET  /v1/workspace                     what the workspace holds (artifacts, graph row counts)
-    GET  /v1/health                        {"status":"ok"} without touching the graph
+    GET  /v1/health                        {"status":"ok"} without touching the graph, even while a query runs
     POST /v1/batch                         wire-contract lines in (spec §14.5), one envelope line out per line
+    OPTIONS /v1/…                          204 with `Allow` (every 405 carries one too)
 
 Flags are named by their request field (`max_lines`, `include_synthetic`, `from_type`); dashes are
 accepted for underscores (`max-lines`). A repeatable flag is a repeated key (`kind=call&kind=read`). A
@@ -12,9 +13,11 @@ boolean flag is `true` or `false`; a bare key (`?inherited`) means true.
 Status codes follow the envelope's error code: 200 answers (ok, and also a `doctor` that reports problems),
 400 USAGE / BAD_REFERENCE / wire refusals, 404 NOT_FOUND and unknown commands or paths, 405 a wrong method,
 409 AMBIGUOUS (the candidates are in the body), 413 a body over the limit, 422 NO_INDEX / ENVIRONMENT,
-502 ARTIFACT_READ_ERROR and TOOL_FAILED, 500 INTERNAL. Every error body is a failure envelope with a named
-code; nothing is served outside `/v1`. One Host answers, one query at a time (the session is not
-thread-safe); the threads only parse and write.
+502 ARTIFACT_READ_ERROR and TOOL_FAILED, 504 TIMEOUT (the server's `--timeout`, per request), 500 INTERNAL.
+Every error body is a failure envelope with a named code; nothing is served outside `/v1`. A body is the
+CLI's `--json` bytes, except that messages and hints name flags as the parameters above (`limit 80`, not
+`--limit 80`: jdx.commands.host.spelled_as_arguments). One Host answers, one query at a time (the session
+is not thread-safe); the threads only parse and write.
 """
 
 from __future__ import annotations
@@ -34,7 +37,10 @@ MAX_URL_BYTES = 16 << 10
 
 STATUS = {"NOT_FOUND": 404, "AMBIGUOUS": 409, "USAGE": 400, "BAD_REFERENCE": 400, "NO_INDEX": 422,
           "ENVIRONMENT": 422, "ARTIFACT_READ_ERROR": 502, "TOOL_FAILED": 502, "INTERNAL": 500,
-          "UNKNOWN_COMMAND": 404, "UNKNOWN_PATH": 404, "METHOD_NOT_ALLOWED": 405, "TOO_LARGE": 413}
+          "UNKNOWN_COMMAND": 404, "UNKNOWN_PATH": 404, "METHOD_NOT_ALLOWED": 405, "TOO_LARGE": 413,
+          "TIMEOUT": 504}
+QUERY_METHODS = "GET, HEAD, OPTIONS"  # the Allow header of /v1/<command>
+BATCH_METHODS = "POST, OPTIONS"  # of /v1/batch
 
 
 class HttpError(UsageError):
@@ -91,9 +97,12 @@ def _params(pairs: list[tuple[str, str]], fields: dict[str, str]) -> tuple[str, 
             query = value
             continue
         kind = fields.get(name)
+        if kind is None and name == "workspace":
+            raise UsageError("unknown argument workspace: a server answers for the one workspace on its own command "
+                             "line (jdx serve -w NAME, --jars …); start one server per workspace")
         if kind is None:
-            raise UsageError(f"unknown option --{key.replace('_', '-')}"
-                             + (f"; options: {', '.join(sorted(fields))}" if fields else ""))
+            raise UsageError(f"unknown argument {name}"
+                             + (f"; arguments: {', '.join(sorted(fields))}" if fields else ""))
         if kind == "bool" and value == "":
             value = "true"
         params.setdefault(name, []).append(value)
@@ -111,30 +120,43 @@ class Handler(BaseHTTPRequestHandler):
     timeout = 30  # an idle or stalled connection is dropped, never a hung thread
 
     # set by make_server
-    execute: Callable[[str, str, dict], dict]
+    execute: Callable[..., dict]
     commands: frozenset[str] = frozenset()
+    timeout_seconds: float | None = None  # the server's --timeout, per request (not `timeout`: the socket's)
+    timeout_text: str = ""
 
     def log_message(self, format, *args):
         if getattr(self.server, "verbose", False):
             super().log_message(format, *args)
 
-    def _send(self, status: int, body: bytes, content_type: str = "application/json") -> None:
+    def _send(self, status: int, body: bytes, content_type: str = "application/json", allow: str = "") -> None:
         self.send_response(status)
-        self.send_header("Content-Type", f"{content_type}; charset=utf-8")
+        if allow:
+            self.send_header("Allow", allow)
+        if status != 204:
+            self.send_header("Content-Type", f"{content_type}; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(body)
 
-    def _envelope(self, env: dict) -> None:
+    def _envelope(self, env: dict, allow: str = "") -> None:
+        from jdx.commands.host import spelled_as_arguments
         from jdx.render.envelope import dumps
 
-        self._send(status_of(env), (dumps(env) + "\n").encode("utf-8"))
+        self._send(status_of(env), (dumps(spelled_as_arguments(env)) + "\n").encode("utf-8"), allow=allow)
 
     def _refuse(self, name: str, exc: JdxError) -> None:
         from jdx.commands.execute import failure
 
-        self._envelope(failure(name, getattr(exc, "query", ""), exc).envelope)
+        allow = getattr(exc, "allow", "")
+        self._envelope(failure(name, getattr(exc, "query", ""), exc).envelope, allow)
+
+    def _run(self, name: str, query: str, params: dict) -> dict:
+        """One request's envelope from the Host, within the server's `--timeout`."""
+        from jdx.commands.host import Call, answer_within
+
+        return answer_within(self.execute, Call(self.timeout_seconds, self.timeout_text), name, query, params)
 
     def _route(self) -> tuple[str, str]:
         if len(self.path) > MAX_URL_BYTES:
@@ -151,7 +173,7 @@ class Handler(BaseHTTPRequestHandler):
         try:
             name, raw = self._route()
             if name == "batch":
-                raise HttpError("METHOD_NOT_ALLOWED", "batch takes POST: wire-contract lines in the body")
+                raise _not_allowed("batch takes POST: wire-contract lines in the body", BATCH_METHODS)
             self._answer(name, raw)
         except JdxError as exc:
             self._refuse(name, exc)
@@ -166,12 +188,14 @@ class Handler(BaseHTTPRequestHandler):
         from jdx.commands import workspace_info
         from jdx.commands.registry import command, params_of
 
-        if name == "health":
-            return self._envelope(self.execute("health", "", {}))
+        if name == "health":  # never behind the Host's lock: a running query does not make the server look down
+            from jdx.commands.execute import answer_request
+
+            return self._envelope(answer_request(None, "health", "", {}).envelope)
         if name == workspace_info.NAME:
             if raw:
                 raise UsageError("/v1/workspace takes no parameters")
-            return self._envelope(self.execute(name, "", {}))
+            return self._envelope(self._run(name, "", {}))
         cmd = command(name) if name in self.commands else None
         if cmd is None:
             import difflib
@@ -181,14 +205,14 @@ class Handler(BaseHTTPRequestHandler):
                             + (f"; did you mean {', '.join(close)}?" if close else ""))
         fields = {p.name: p.kind for p in params_of(cmd.request) if p.flag or p.name != "query"}
         query, params = query_params(raw, fields)
-        self._envelope(self.execute(name, query, params))
+        self._envelope(self._run(name, query, params))
 
     def do_POST(self) -> None:
         name = ""
         try:
             name, _raw = self._route()
             if name != "batch":
-                raise HttpError("METHOD_NOT_ALLOWED", f"POST is for /v1/batch; ask /v1/{name[:40]} with GET")
+                raise _not_allowed(f"POST is for /v1/batch; ask /v1/{name[:40]} with GET", QUERY_METHODS)
             self._batch()
         except JdxError as exc:
             self.close_connection = True
@@ -202,6 +226,7 @@ class Handler(BaseHTTPRequestHandler):
     def _batch(self) -> None:
         from jdx.commands import wire
         from jdx.commands.execute import failure
+        from jdx.commands.host import spelled_as_arguments
         from jdx.render.envelope import dumps
 
         length = self.headers.get("Content-Length")
@@ -227,11 +252,11 @@ class Handler(BaseHTTPRequestHandler):
             else:
                 try:
                     req = wire.decode_request(line, self.commands)
-                    env = self.execute(req.command, req.query, dict(req.params))
+                    env = self._run(req.command, req.query, dict(req.params))
                 except wire.WireError as exc:
                     cmd, query = wire.request_names(line)
                     env = failure(cmd, query, exc).envelope
-            out.append(dumps(env) + "\n")
+            out.append(dumps(spelled_as_arguments(env)) + "\n")
         self._send(200, "".join(out).encode("utf-8"), "application/x-ndjson")
 
     def do_PUT(self) -> None:
@@ -239,14 +264,36 @@ class Handler(BaseHTTPRequestHandler):
 
     do_DELETE = do_PATCH = do_PUT
 
+    def do_OPTIONS(self) -> None:
+        """What a path answers to: 204 with `Allow` (no body), or the path's failure envelope."""
+        try:
+            name, _raw = self._route()
+            self._send(204, b"", allow=BATCH_METHODS if name == "batch" else QUERY_METHODS)
+        except JdxError as exc:
+            self._refuse("", exc)
+
     def _wrong_method(self) -> None:
         self.close_connection = True
-        self._refuse("", HttpError("METHOD_NOT_ALLOWED", f"{self.command} is not served: GET /v1/<command>, POST /v1/batch"))
+        name = ""
+        try:
+            name = self._route()[0]
+        except JdxError:
+            pass
+        self._refuse("", _not_allowed(f"{self.command} is not served: GET /v1/<command>, POST /v1/batch",
+                                      BATCH_METHODS if name == "batch" else QUERY_METHODS))
+
+
+def _not_allowed(message: str, allow: str) -> HttpError:
+    """A 405 refusal; its response carries `Allow`."""
+    exc = HttpError("METHOD_NOT_ALLOWED", message)
+    exc.allow = allow
+    return exc
 
 
 class Server(ThreadingHTTPServer):
     daemon_threads = True
     verbose = False
+    request_queue_size = 64  # the listen backlog: socketserver's 5 stalls a burst of clients for a second
 
     def handle_error(self, request, client_address) -> None:
         """A client that hangs up mid-answer is its own business; anything else is one line, no traceback."""
@@ -257,12 +304,20 @@ class Server(ThreadingHTTPServer):
               flush=True)
 
 
-def make_server(execute: Callable[[str, str, dict], dict], commands: frozenset[str], bind: str = "127.0.0.1",
-                port: int = DEFAULT_PORT, verbose: bool = False) -> Server:
-    """A bound server (port 0 picks a free one: `server.server_address`); `serve_forever()` runs it."""
+def make_server(execute: Callable[..., dict], commands: frozenset[str], bind: str = "127.0.0.1",
+                port: int = DEFAULT_PORT, verbose: bool = False, timeout: float | None = None,
+                timeout_text: str = "") -> Server:
+    """A bound server (port 0 picks a free one: `server.server_address`); `serve_forever()` runs it.
+    `execute(command, query, params, call=Call)` answers (a Host's); `timeout` caps each request."""
+    import functools
+
     from jdx.commands.execute import served
 
-    handler = type("JdxHandler", (Handler,), {"execute": staticmethod(served(execute)), "commands": commands})
+    def run(name: str, query: str, params: dict, call=None) -> dict:
+        return served(functools.partial(execute, call=call))(name, query, params)
+
+    handler = type("JdxHandler", (Handler,), {"execute": staticmethod(run), "commands": commands,
+                                              "timeout_seconds": timeout, "timeout_text": timeout_text})
     if ":" in bind:
         server_type = type("Server6", (Server,), {"address_family": __import__("socket").AF_INET6})
     else:

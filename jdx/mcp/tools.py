@@ -5,7 +5,8 @@ the command's request type: the positional query is `query`, every flag keeps it
 (`max_lines`, `include_synthetic`, `from_type`), each with its JSON type, default, choices and help. A
 call becomes a wire request (spec §14.5) answered by the same `answer_request` the CLI uses, so the
 structured content is the `--json` envelope's result, warnings, truncation and provenance, and the text
-content is the CLI's text rendering of the same envelope.
+content is the CLI's text rendering of the same envelope; messages and hints that name a flag name the
+argument instead (`--limit 80` reads `limit 80`: jdx.commands.host.spelled_as_arguments).
 """
 
 from __future__ import annotations
@@ -15,11 +16,15 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from jdx.commands.host import spelled_as_arguments
 from jdx.errors import UsageError
 
 PREFIX = "jdx_"
 WORKSPACE = "workspace"
 _JSON_TYPES = {"bool": "boolean", "int": "integer", "str": "string"}
+# a call cannot pick another workspace: the server holds one graph open, on the workspace its command line named
+ONE_WORKSPACE = ("{}: a server answers for the one workspace on its own command line (jdx mcp -w NAME, "
+                 "jdx serve --jars …); start one server per workspace")
 
 
 @dataclass(frozen=True)
@@ -66,8 +71,8 @@ def input_schema(request_type: type) -> dict:
         prop: dict[str, Any] = {}
         if p.kind == "list":
             item: dict[str, Any] = {"type": "string"}
-            if p.choices:
-                item["enum"] = list(p.choices)
+            if p.choices or p.accepts:
+                item["enum"] = list(p.choices or p.accepts)
             prop = {"type": "array", "items": item}
             if p.default:
                 prop["default"] = list(p.default)
@@ -175,12 +180,15 @@ def call_tool(execute, name: str, arguments: dict[str, Any] | None) -> ToolAnswe
         env = failure(tool or name, "", UsageError(f"unknown tool {name!r}; tools: {', '.join(sorted(specs))}"))
         return _answer(env.envelope, None, None)
     try:
+        if isinstance(arguments, dict) and WORKSPACE in arguments:
+            raise UsageError(ONE_WORKSPACE.format(f"{name}: unknown argument {WORKSPACE}"))
         if tool == WORKSPACE and arguments:
             raise UsageError(f"{name} takes no arguments (got {', '.join(sorted(arguments))})")
         query, params = wire_params(tool, arguments)
     except UsageError as exc:
         return _answer(failure(tool, "", exc).envelope, None, None)
     env = json.loads(_dumps(execute(tool, query, params)))  # as a client decodes it: same text as the CLI's
+    env = spelled_as_arguments(env)
     cmd = command(tool)
     request = None
     if cmd is not None and env.get("ok"):
@@ -193,14 +201,21 @@ def _tool_names() -> frozenset[str]:
     return frozenset(s.name for s in tool_specs())
 
 
+def error_answer(env: dict) -> ToolAnswer:
+    """A failure envelope the server made itself (a call past the server's `--timeout`) as a tool error."""
+    return _answer(spelled_as_arguments(env), None, None)
+
+
 def _answer(env: dict, cmd, request) -> ToolAnswer:
     from jdx.commands import workspace_info
     from jdx.commands.execute import text_of
+    from jdx.commands.host import spelled_line
 
     if env.get("ok") and env.get("command") == WORKSPACE:
         text = "\n".join(workspace_info.render(env["result"]))
     else:
         text, _stream = text_of(env, cmd, request)
+        text = "\n".join(spelled_line(line, env.get("command")) for line in text.split("\n"))
     if not env.get("ok"):
         code = (env.get("error") or {}).get("code", "INTERNAL")
         text = f"{code}: {text}"

@@ -51,6 +51,14 @@ def request(port: int, method: str, path: str, body: bytes | None = None, header
         conn.close()
 
 
+def as_served(cli_json: str) -> str:
+    """The CLI's `--json` line as HTTP serves it: flags in messages and hints spelled as parameters."""
+    from jdx.commands.host import spelled_as_arguments
+    from jdx.render.envelope import dumps
+
+    return dumps(spelled_as_arguments(json.loads(cli_json))) + "\n"
+
+
 def url_of(command: str, query: str, params: dict) -> str:
     pairs = [("query", query)] if query else []
     for name, value in params.items():
@@ -69,7 +77,7 @@ def test_every_command_answers_the_cli_json_bytes(served, case, jdx_env, jdx_hom
     with cli_env(jdx_env):
         here = cli([*ws, *case, "--json"])
     status, body, ctype = request(port, "GET", url_of(*form))
-    assert body.decode("utf-8") == here.out, case
+    assert body.decode("utf-8") == as_served(here.out), case
     env = json.loads(body)
     assert ctype.startswith("application/json")
     assert (status == 200) == (env["ok"] or env["command"] == "doctor"), (status, env.get("error"))
@@ -150,7 +158,8 @@ def test_a_field_that_writes_files_is_refused(served, jdx_home, tmp_path):
 def test_bools_as_bare_keys_and_dashed_names(served, jdx_env):
     port, ws = served
     with cli_env(jdx_env):
-        want = cli([*ws, "members", "fx.Box", "--declared", "--include-synthetic", "--max-lines", "3", "--json"]).out
+        want = as_served(cli([*ws, "members", "fx.Box", "--declared", "--include-synthetic", "--max-lines", "3",
+                              "--json"]).out)
     for path in ("/v1/members?query=fx.Box&include_synthetic&max_lines=3&inherited=false",
                  "/v1/members?query=fx.Box&include-synthetic=true&max-lines=3&inherited=false"):
         assert request(port, "GET", path)[1].decode() == want, path
@@ -182,7 +191,7 @@ def test_fifty_parallel_clients(served, jdx_env):
                  ("/v1/members?query=fx.Nope", ["members", "fx.Nope"]),
                  ("/v1/nope", None)]
     with cli_env(jdx_env):
-        want = {path: cli([*ws, *argv, "--json"]).out if argv else None for path, argv in questions}
+        want = {path: as_served(cli([*ws, *argv, "--json"]).out) if argv else None for path, argv in questions}
     paths = [questions[i % len(questions)][0] for i in range(50)]
     with ThreadPoolExecutor(max_workers=50) as pool:
         got = list(pool.map(lambda p: request(port, "GET", p), paths))

@@ -108,14 +108,17 @@ def test_structured_content_is_the_cli_json(answers, case, jdx_env, jdx_home):
     if case_id(case) not in out:
         pytest.skip("a command line refused before the wire")
     got = out[case_id(case)]
+    from jdx.commands.host import spelled_as_arguments, spelled_line
+
     with cli_env(jdx_env):
-        env = json.loads(cli([*workspace_args(jdx_home), *expand(case, jdx_home), "--json"]).out)
+        env = spelled_as_arguments(json.loads(cli([*workspace_args(jdx_home), *expand(case, jdx_home), "--json"]).out))
         text = cli([*workspace_args(jdx_home), *expand(case, jdx_home)])
+    text_out = "\n".join(spelled_line(line, case[0]) for line in text.out.split("\n"))
     _normalise_cache(env), _normalise_cache(got.structured_content)
     if env["ok"]:
         assert not got.is_error
         assert got.structured_content == {k: env[k] for k in ("result", "truncated", "warnings", "provenance")}
-        assert got.content[0].text == text.out.rstrip("\n"), case
+        assert got.content[0].text == text_out.rstrip("\n"), case
     else:
         assert got.is_error
         assert got.structured_content["error"] == env["error"]
