@@ -51,12 +51,32 @@ def run_request(session, cmd: Command, request) -> Outcome:
     except JdxError as exc:
         if cmd.needs_workspace:
             exc = _not_found_in_unread(session, _not_found_unreadable_class(session, exc, request.query))
+            exc = _not_found_without_project(session, exc, request.query)
             exc.warnings = _merged(_safe_workspace_warnings(session), exc.warnings)
         return Outcome(envelope.failure(cmd.name, request.query, exc), exc.exit_code, request)
     except Exception as exc:  # noqa: BLE001 - the one place an unexpected failure becomes exit 6
         if os.environ.get("JDX_DEBUG"):
             raise
         return Outcome(envelope.failure(cmd.name, request.query, internal_error(exc)), EXIT_INTERNAL, request)
+
+
+def _not_found_without_project(session, exc: JdxError, query: str) -> JdxError:
+    """A name not found in the default workspace (no flags, no named workspace, no project discovered: the JDK
+    alone) says so: the agent may be in a subdirectory of its project, or in none."""
+    from jdx.errors import NotFoundError
+
+    try:
+        selection = session.selection()
+    except Exception:  # noqa: BLE001 - the hint only
+        return exc
+    if not isinstance(exc, NotFoundError) or not selection.discover or selection.spec.project \
+            or query.startswith(("java.", "javax.", "jdk.", "sun.", "com.sun.")):
+        return exc
+    note = ("no project was discovered from the current directory or above (no pom.xml, build.gradle, .idea; "
+            "a plain project's jars and classes only at its own root): the workspace is the JDK alone; run from the "
+            "project's root, or pass --project DIR, --jars or --coord")
+    exc.hint = f"{exc.hint}; {note}" if exc.hint else note
+    return exc
 
 
 def _not_found_in_unread(session, exc: JdxError) -> JdxError:
