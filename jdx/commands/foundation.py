@@ -15,6 +15,25 @@ class CypherRequest(Request):
     query: str = argument("a read-only Cypher query (schema: jdx schema)", "QUERY")
     limit: int | None = option(None, "--limit", "print at most N rows (default 50); the rest is counted, the cut stated",
                                kind="int", minimum=1)
+    param: tuple[str, ...] = option((), "--param", "bind $NAME: NAME=VALUE (repeatable; VALUE read as JSON when it "
+                                    "parses, 5, true, [1,2], else as text)", kind="list", metavar="NAME=VALUE")
+
+
+def cypher_params(pairs) -> dict:
+    """`--param NAME=VALUE` pairs as Kùzu parameters: a value that parses as JSON is that value, else text."""
+    import json
+
+    out = {}
+    for pair in pairs or ():
+        name, eq, value = pair.partition("=")
+        name = name.strip().lstrip("$")
+        if not eq or not name:
+            raise UsageError(f"--param {pair!r}: give NAME=VALUE", hint="--param id=java/util/List")
+        try:
+            out[name] = json.loads(value)
+        except ValueError:
+            out[name] = value
+    return out
 
 
 def run_cypher(session, req: CypherRequest):
@@ -22,21 +41,63 @@ def run_cypher(session, req: CypherRequest):
 
     if not req.query.strip():
         raise UsageError("empty Cypher query")
-    from jdx.graph_schema.cypher_guard import check_read_only
+    from jdx.graph_schema.cypher_guard import check_parameters, check_read_only, is_ordered, picks_rows
     from jdx.graph_schema.schema import expand_rel_labels
 
     check_read_only(req.query)  # before the workspace is opened: a refused query costs nothing
+    params = cypher_params(req.param)
+    check_parameters(req.query, params)
     from jdx.engine.limits import check_limit
 
     limit = check_limit(req.limit)
-    table = session.store().query(expand_rel_labels(req.query))
+    table = session.store().query(expand_rel_labels(req.query), params or None)
+    warnings = []
+    if not is_ordered(req.query):  # same query, same bytes (spec §8.3): rows in a stable order before any cut
+        table = _sorted_rows(table)
+        if picks_rows(req.query):
+            from jdx.errors import Warning_
+
+            warnings.append(Warning_("CYPHER_UNORDERED_LIMIT", "LIMIT/SKIP without ORDER BY picks arbitrary rows, "
+                                     "which may differ run to run: add ORDER BY before the LIMIT"))
     total = table.num_rows
     cut = None
     if total > limit:  # never a silent flood: a bounded answer that says how to see the rest (spec §8.3)
         table = table.slice(0, limit)
         cut = {"shown": limit, "total": total, "hint": f"--limit {total}, or LIMIT/SKIP in the query"}
-    return Answer({"columns": table.column_names, "rows": table.to_pylist(), "total": total}, [], truncated=cut,
+    return Answer({"columns": table.column_names, "rows": table.to_pylist(), "total": total}, warnings,
+                  truncated=cut,
                   provenance=[{"symbol": "cypher", "origin": "bytecode", "detail": "the workspace graph"}])
+
+
+def _sorted_rows(table):
+    """`table`'s rows sorted by every column, left to right (nulls last; lists, nodes and maps by their
+    JSON)."""
+    import json
+
+    if table.num_columns == 0 or table.num_rows < 2:
+        return table
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    names = table.column_names
+    if len(set(names)) == len(names) and all(pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_string(t)
+                                             or pa.types.is_boolean(t) or pa.types.is_large_string(t)
+                                             for t in table.schema.types):
+        return table.take(pc.sort_indices(table, [(n, "ascending") for n in names]))
+    columns = [table.column(i).to_pylist() for i in range(table.num_columns)]
+
+    def cell(value):
+        if value is None:
+            return (4, 0, "")
+        if isinstance(value, bool):
+            return (1, int(value), "")
+        if isinstance(value, (int, float)):
+            return (1, value, "")
+        if isinstance(value, str):
+            return (2, 0, value)
+        return (3, 0, json.dumps(value, sort_keys=True, default=str))
+    order = sorted(range(table.num_rows), key=lambda i: [cell(c[i]) for c in columns])
+    return table.take(order)
 
 
 @dataclass(frozen=True)

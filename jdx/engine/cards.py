@@ -11,7 +11,8 @@ from dataclasses import dataclass, replace
 from jdx.engine import descriptors as d
 from jdx.engine.member_resolve import canonical_ref, collect, lookup
 from jdx.engine.members import (ACC, ACCESS_LEVELS, _modifiers, _render_field, _render_method, access_level,
-                                constructor_name, is_hidden, with_outer_instance)
+                                annotated_params, annotation_shown, constructor_name, is_hidden, param_annotations,
+                                record_components, record_role, with_outer_instance)
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.resolve import artifact_names, resolve_type
 from jdx.errors import UsageError, Warning_
@@ -89,7 +90,7 @@ def type_modifiers(row: dict) -> list[str]:
         words.append("abstract")
     if access & ACC["static"] and _is_nested(row):
         words.append("static")
-    if access & ACC["final"] and kind not in ("enum", "record"):
+    if access & ACC["final"] and kind != "enum":  # a record is final (JLS §8.10), and its class file says so
         words.append("final")
     if _sealed(row):
         words.append("sealed")
@@ -144,8 +145,30 @@ def declaration(row: dict) -> str:
     if row.get("outer_method"):
         name = row["inner_name"]  # a local class: declared in a method, known there by its simple name
     local = ["local"] if row.get("outer_method") else []
-    return " ".join(type_modifiers(row) + local + [KEYWORD.get(row.get("kind"), "class"),
-                                                   name + _type_params(row)]) + _permits_clause(row)
+    # a record's `final` is implicit (JLS §8.10): its header names its components instead
+    words = [w for w in type_modifiers(row) if not (w == "final" and row.get("kind") == "record")]
+    header = _record_header(row) if row.get("kind") == "record" else ""
+    return " ".join(words + local + [KEYWORD.get(row.get("kind"), "class"),
+                                     name + _type_params(row) + header]) + _permits_clause(row)
+
+
+def record_component_list(row: dict) -> list[dict]:
+    """A record's components in declaration order: name, type (generic, simple names), annotations as stored."""
+    out = []
+    for name, desc, sig, anns in record_components(row):
+        try:
+            parsed = d.parse_field_signature(sig) if sig else d.parse_type_signature(desc)
+            shown = d.render_type(parsed, qualified=False)
+        except ValueError:
+            shown = d.render_type(d.parse_type_signature(desc), qualified=False)
+        out.append({"name": name, "type": shown, "annotations": anns})
+    return out
+
+
+def _record_header(row: dict) -> str:
+    """`(double w, double h, List<String> tags)`: the components as the record's header declares them."""
+    return "(" + ", ".join(" ".join([*map(annotation_shown, c["annotations"]), c["type"], c["name"]])
+                           for c in record_component_list(row)) + ")"
 
 
 def _applied(row: dict, env: dict) -> str:
@@ -272,6 +295,7 @@ def show_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Warni
         "extends": extends,
         "implements": implements,
         "permits": [format_type(p) for p in target.get("permits") or []],  # PermittedSubclasses, class-file order
+        **({"record_components": record_component_list(target)} if target.get("kind") == "record" else {}),
         "nested": [entry for _, entry in _nested(store, target)],
         "outer": _outer(target),
         "annotations": list(target.get("annotations") or []),
@@ -340,10 +364,12 @@ def render_member(row: dict, *, is_field: bool, owner: str, env: dict, iface: bo
     text, params, ret = _render_method(dict(row, _iface=iface), constructor_name(owner), env)
     names, names_from = _param_names(row, len(params))
     head = text[: text.index("(")]
-    rest = text[len(head) + 2 + len(", ".join(params)):]
-    item.update(text=f"{head}({', '.join(f'{t} {n}' for t, n in zip(params, names))}){rest}",
+    shown = annotated_params(row, params)
+    rest = text[len(head) + 2 + len(", ".join(shown)):]
+    item.update(text=f"{head}({', '.join(f'{t} {n}' for t, n in zip(shown, names))}){rest}",
                 modifiers=_modifiers(access, method=True, interface_owner=iface).split(),
-                params=[{"name": n, "type": t} for t, n in zip(params, names)],
+                params=[{"name": n, "type": t, **({"annotations": a} if a else {})}
+                        for t, n, a in zip(params, names, param_annotations(row, len(params)))],
                 returns=None if kind == "constructor" else ret,
                 throws=rest[len(" throws "):].split(", ") if rest.startswith(" throws ") else [],
                 param_names_from=names_from if params else None, default=row.get("annotation_default"))
@@ -389,8 +415,9 @@ def outline_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Wa
         ref = canonical_ref({"row": row, "is_field": is_field, "declaring": target["id"]},
                             walked.get(target["id"]), walked)
         line = row.get("first_line")
+        role = None if is_field else record_role(target, row)
         items.append({"ref": ref, **item, "line": line if line is not None and line >= 0 else None,
-                      "_id": row["id"]})
+                      **({"record": role} if role else {}), "_id": row["id"]})
     for nrow, n in _nested(store, target):
         if n["role"] == "member":
             items.append({"ref": n["ref"], "kind": n["kind"], "name": nrow["inner_name"],

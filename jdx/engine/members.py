@@ -211,6 +211,60 @@ def source_descriptor(m: dict) -> str | None:
     return "(" + descriptor[len(head):] if outer and descriptor.startswith(head) else None
 
 
+def annotation_shown(text: str) -> str:
+    """An annotation as a declaration prints it: its type's binary name written as source names it
+    (`@q.P$NN(x=1)` -> `@q.P.NN(x=1)`), its values as stored."""
+    head, paren, rest = text.partition("(")
+    return head.replace("$", ".") + paren + rest
+
+
+def param_annotations(m: dict, count: int) -> list[list[str]]:
+    """Each of `count` rendered parameters' annotations as stored (`Method.param_annotations`, `index:text`, indexed
+    by the descriptor, whose leading synthetic parameters the rendered list leaves out: an inner class's outer
+    instance, an enum constructor's name and ordinal)."""
+    out: list[list[str]] = [[] for _ in range(count)]
+    entries = m.get("param_annotations") or ()
+    if not entries:
+        return out
+    shift = len(d.parse_method_descriptor(m["descriptor"])[0]) - count
+    for entry in entries:
+        index, _, text = entry.partition(":")
+        k = int(index) - shift if index.isdigit() else -1
+        if 0 <= k < count:
+            out[k].append(text)
+    return out
+
+
+def annotated_params(m: dict, params: list[str]) -> list[str]:
+    """Rendered parameter types with their annotations in front, as source writes them (`@q.P.NN String`)."""
+    return [" ".join([*map(annotation_shown, a), p]) for a, p in zip(param_annotations(m, len(params)), params)]
+
+
+RECORD_ACCESSOR, RECORD_CANONICAL = "record component", "canonical constructor"
+
+
+def record_components(type_row: dict) -> list[tuple[str, str, str | None, list[str]]]:
+    """A record's components (Type.record_components): (name, descriptor, generic signature or None, annotations)."""
+    out = []
+    for entry in type_row.get("record_components") or ():
+        head, *anns = entry.split("\t")  # (an annotation's text escapes its tabs)
+        name, _, rest = head.partition(":")
+        desc, _, sig = rest.partition(":")
+        out.append((name, desc, sig or None, anns))
+    return out
+
+
+def record_role(type_row: dict | None, m: dict) -> str | None:
+    """`record component` for a component's accessor, `canonical constructor` for the constructor taking every
+    component in order (JLS §8.10.3, §8.10.4); None otherwise."""
+    comps = record_components(type_row) if type_row and type_row.get("kind") == "record" else []
+    if not comps or m.get("access", 0) & ACC["static"]:
+        return None
+    if m["name"] == "<init>":
+        return RECORD_CANONICAL if m["descriptor"] == "(" + "".join(c[1] for c in comps) + ")V" else None
+    return RECORD_ACCESSOR if any(m["name"] == c[0] and m["descriptor"] == "()" + c[1] for c in comps) else None
+
+
 def _render_method(m: dict, owner_simple: str, env: dict, context: tuple[str, ...] = ()) -> tuple[str, list[str], str]:
     """(declaration text, parameter types, return type) in simple names, generics substituted; a simple name that
     would name two classes (two in the line, or one beside the declaring class) prints qualified. An inner class's
@@ -230,7 +284,8 @@ def _render_method(m: dict, owner_simple: str, env: dict, context: tuple[str, ..
     mods = _modifiers(m["access"], method=True, interface_owner=m.get("_iface", False))
     name = owner_simple if m["name"] == "<init>" else m["name"]
     head = " ".join(x for x in (mods, tparams, "" if m["name"] == "<init>" else ret) if x)
-    text = (f"{head} " if head else "") + f"{name}({', '.join(params)})"  # a package-private constructor: no head
+    # (a package-private constructor: no head)
+    text = (f"{head} " if head else "") + f"{name}({', '.join(annotated_params(m, params))})"
     if throws:
         text += " throws " + ", ".join(throws)
     return text, params, ret
@@ -437,6 +492,7 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
         for o in rows:
             descriptors.setdefault((owner, o["name"]), []).append(o["descriptor"])
     out = []
+    type_rows = {row["id"]: row for row, _ in walk}
     for e in entries:
         m, kind = e["m"], e["kind"]
         access = m["access"]
@@ -481,6 +537,9 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
             item["hides"] = e["hides"]
         if e.get("also_declared_by"):
             item["also_declared_by"] = e["also_declared_by"]
+        role = None if kind == "field" else record_role(type_rows.get(e["declaring"]), m)
+        if role:
+            item["record"] = role
         out.append(item)
     order = {"constructor": 0, "field": 1, "method": 2}
     depth_of = {format_type(row["id"]): i for i, (row, _) in enumerate(walk)}

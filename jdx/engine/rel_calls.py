@@ -199,6 +199,8 @@ def _callers_loader(cg: _CallGraph, flt: ArtifactFilter, view: str = "kotlin",
         # a shadowed copy's method: the calls written against it name the loaded class, which lacks it
         named = {n: i for i in ids for n in namesake_ids(cg.store, i, False)}
         rows = rows_by_ids(cg.store, q.CALLS_INTO, sorted(set(ids) | set(stubs) | twins | set(named)))
+        # a lambda's or a string concatenation's bootstrap is no call: `calls` leaves it out too (INDY_PLUMBING)
+        rows = [r for r in rows if not (r["kind"] == "indy" and r["target"].split("#", 1)[0] in INDY_PLUMBING)]
         if pairs:
             rows = _twin_rows(rows, pairs, ids)
         if kt is not None:
@@ -302,6 +304,8 @@ def _calls_loader(cg: _CallGraph, flt: ArtifactFilter, external_only: bool, view
                     continue  # a lambda class calling its own plumbing; a suspend function's state machine resuming it
                 if target in plumbing and target.split("#", 1)[0] != source.split("#", 1)[0]:
                     continue  # constructing a Kotlin lambda class: no code of the lambda runs
+                if r["kind"] == "indy" and target.split("#", 1)[0] in INDY_PLUMBING:
+                    continue  # javac's bootstrap of a lambda or a string concatenation: no call the source wrote
                 src_artifact = cg.rows[src]["c_artifact"] if src in cg.rows else None
                 if external_only and not r["t_external"] and r["t_artifact"] == src_artifact:
                     continue
@@ -312,6 +316,11 @@ def _calls_loader(cg: _CallGraph, flt: ArtifactFilter, external_only: bool, view
                        in_lambda.get(source, False))
     return load
 
+
+# bootstrap classes of invokedynamic sites javac writes for lambdas, method references and string concatenation:
+# `calls` descends into a lambda's body instead; `usages` of them still lists every site (ObjectMethods, the
+# bootstrap of a record's equals/hashCode/toString, and SwitchBootstraps, of a pattern switch, stay in `calls`)
+INDY_PLUMBING = frozenset({"java/lang/invoke/LambdaMetafactory", "java/lang/invoke/StringConcatFactory"})
 
 _COUNT_LOADS = 50  # methods counting may load at least (the default --limit's worth), so small trees count out
 

@@ -229,7 +229,9 @@ def _type_sites(store: GraphStore, target: Target, kinds: set[str]) -> list[dict
         for r in rows_by_ids(store, q.ANNOTATED_WITH, ids):
             row = _type_row_as_caller(r)
             row["ref"] = _element_ref(r["label"], r["id"])
-            sites.append(_site(row, "annotation", target, r["text"] or ""))
+            # where on the element, when not on it itself: `parameter 0`, `type use in return type`, `in @Tag$List`
+            text = r["text"] or ""
+            sites.append(_site(row, "annotation", target, f"{r['site']}: {text}" if r.get("site") else text))
     if "signature" in kinds:
         sites += _signature_sites(store, target)
     return sites

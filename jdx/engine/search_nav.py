@@ -375,11 +375,11 @@ def _walk(store, counts, prefix: str, level: int, depth: int, with_counts: bool,
         if artifact_ids is None:  # never a silent cut (spec G6): the rest are named, or counted with a way to see them
             hidden = sorted({t["name"] for t in top} - {t["name"] for t in public})
             if hidden:
-                entries.append({"kind": "nonpublic", "level": level, "types": len(hidden),
+                entries.append({"kind": "nonpublic", "name": "not public", "level": level, "types": len(hidden),
                                 "names": hidden[:UNLISTED_NAMES]})
             nested = counts[prefix] - len(top)
             if nested > 0:
-                entries.append({"kind": "nested", "level": level, "types": nested})
+                entries.append({"kind": "nested", "name": "nested", "level": level, "types": nested})
     for child in _children(counts, prefix):
         entry = {"kind": "package", "name": child, "level": level}
         if with_counts:

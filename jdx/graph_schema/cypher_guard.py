@@ -10,23 +10,34 @@ are refused before Kùzu sees the text: the query's keywords are read outside st
 and comments, and a clause keyword of that list refuses the whole query (exit 3, CYPHER_REFUSED). A property
 named like one of them (`t.copy`) is a name, not a clause. Only the schema's read-only table functions may be
 CALLed.
+
+Statements that hold or write the database's state are refused too: `CHECKPOINT` on a read-only graph fails but
+leaves `.shadow`/`.wal` files beside it that no later reader can open, `BEGIN TRANSACTION` would stay open in a
+daemon for every later query, and `COMMIT`/`ROLLBACK` have nothing to end; `FORCE INSTALL` and `UPDATE` (of an
+extension) fetch code. One statement per query: Kùzu answers `RETURN 1; RETURN 2` with a list of results that
+crashes its reader, so a `;` followed by anything but comments refuses the query (a single trailing `;` is fine).
 """
 
 from __future__ import annotations
 
 import re
 
-from jdx.errors import CypherRefused
+from jdx.errors import CypherRefused, UsageError
 
 # clause keywords that reach outside the graph; DETACH only as the database clause (DETACH DELETE is a write Kùzu
 # refuses on a read-only graph with its own message)
-_REFUSED = {"LOAD", "COPY", "INSTALL", "UNINSTALL", "ATTACH", "EXPORT", "IMPORT", "USE"}
+_REFUSED = {"LOAD", "COPY", "INSTALL", "UNINSTALL", "ATTACH", "EXPORT", "IMPORT", "USE", "FORCE", "UPDATE"}
+# statements (Kùzu 0.11's statement starts, `expecting {ALTER, ATTACH, BEGIN, …}`) that end, open or write a
+# transaction: refused where a statement starts (first, or after EXPLAIN/PROFILE); elsewhere they are names
+_STATEFUL = {"CHECKPOINT", "BEGIN", "COMMIT", "ROLLBACK"}
+_PREFIXES = {"EXPLAIN", "PROFILE"}
 # Kùzu's table functions that only describe the database
 CALLABLE = frozenset({"show_tables", "table_info", "show_connection", "db_version", "show_functions",
                       "show_indexes", "current_setting", "show_warnings", "show_sequences", "show_macros"})
 
 _TOKEN = re.compile(r"""
-    (?P<skip>'(?:[^'\\]|\\.)*'? | "(?:[^"\\]|\\.)*"? | `[^`]*`? | //[^\n]* | /\*.*?(?:\*/|\Z))
+    (?P<comment>//[^\n]* | /\*.*?(?:\*/|\Z))
+  | (?P<skip>'(?:[^'\\]|\\.)*'? | "(?:[^"\\]|\\.)*"? | `[^`]*`?)
   | (?P<word>[A-Za-z_][A-Za-z0-9_]*)
   | (?P<other>\S)
 """, re.VERBOSE | re.DOTALL)
@@ -36,16 +47,72 @@ _NAME_BEFORE = {".", ":", "$", "(", ",", "[", "{", "=", "<", ">", "+", "-", "*",
 
 
 def _tokens(query: str) -> list[str]:
-    """The query's words and punctuation, string literals, backquoted names and comments left out (as one
-    placeholder, so a word after a literal is never read as following the literal's neighbour)."""
+    """The query's words and punctuation, comments left out, string literals and backquoted names as one
+    placeholder each (so a word after a literal is never read as following the literal's neighbour)."""
     out = []
     for m in _TOKEN.finditer(query):
-        out.append("'" if m.group("skip") is not None else m.group(0))
+        if m.group("comment") is None:
+            out.append("'" if m.group("skip") is not None else m.group(0))
     return out
+
+
+def code_spans(query: str) -> list[tuple[str, bool]]:
+    """The query cut into (text, is_code) pieces: string literals, backquoted names and comments are not code, so
+    a rewrite of the code (schema.expand_rel_labels) leaves their text as written."""
+    out: list[tuple[str, bool]] = []
+    at = 0
+    for m in _TOKEN.finditer(query):
+        if m.group("comment") is None and m.group("skip") is None:
+            continue
+        if m.start() > at:
+            out.append((query[at:m.start()], True))
+        out.append((m.group(0), False))
+        at = m.end()
+    if at < len(query):
+        out.append((query[at:], True))
+    return out
+
+
+def parameters(query: str) -> list[str]:
+    """The `$name` parameters the query uses, in order of first use."""
+    tokens = _tokens(query)
+    return list(dict.fromkeys(tokens[i + 1] for i, tok in enumerate(tokens[:-1])
+                              if tok == "$" and (tokens[i + 1][:1].isalpha() or tokens[i + 1][:1] == "_")))
+
+
+def check_parameters(query: str, given) -> None:
+    """Raises UsageError naming the first `$parameter` of `query` that `given` (names) does not bind: Kùzu reads an
+    unbound parameter as null and answers with wrong rows instead of an error."""
+    missing = [name for name in parameters(query) if name not in set(given or ())]
+    if missing:
+        names = ", ".join(f"${n}" for n in missing)
+        raise UsageError(f"cypher: parameter {names} is not given",
+                         hint=" ".join(f"--param {n}=VALUE" for n in missing)
+                         + " (Python: ws.cypher(q, {" + ", ".join(f"'{n}': …" for n in missing) + "}))")
+
+
+def check_single_statement(query: str) -> None:
+    """Raises CypherRefused when `query` holds more than one statement (a `;` followed by more than comments)."""
+    tokens = _tokens(query)
+    if ";" in tokens and any(t != ";" for t in tokens[tokens.index(";"):]):
+        raise CypherRefused("cypher: one statement per query: a `;` followed by another statement is refused",
+                            hint="run each statement on its own (jdx batch reads one per line)")
+
+
+def check_stateful(query: str) -> None:
+    """Raises CypherRefused when `query` is a CHECKPOINT or opens or ends a transaction (module docstring)."""
+    tokens = _tokens(query)
+    for i, tok in enumerate(tokens):
+        if tok.upper() in _STATEFUL and (i == 0 or tokens[i - 1].upper() in _PREFIXES):
+            raise CypherRefused(f"cypher: {tok} is refused: jdx cypher reads the workspace graph only (no "
+                                "transactions or checkpoints; every query runs on its own)",
+                                hint="MATCH … RETURN …; jdx schema lists the tables")
 
 
 def check_read_only(query: str) -> None:
     """Raises CypherRefused when `query` holds a clause that reaches outside the graph (module docstring)."""
+    check_single_statement(query)
+    check_stateful(query)
     tokens = _tokens(query)
     for i, tok in enumerate(tokens):
         word = tok.upper()
@@ -70,3 +137,21 @@ def check_read_only(query: str) -> None:
                 raise CypherRefused(f"cypher: CALL {name} is refused: only the schema's read-only functions may be "
                                     f"called ({', '.join(sorted(CALLABLE))})",
                                     hint="CALL show_tables() RETURN *; jdx schema describes every table")
+
+
+def _clause_words(query: str) -> list[str]:
+    """The query's keywords in upper case, names (`t.limit`, `AS order`, `(skip:Type)`) left out."""
+    tokens = _tokens(query)
+    return [tok.upper() for i, tok in enumerate(tokens)
+            if not (i and (tokens[i - 1] in _NAME_BEFORE or tokens[i - 1].upper() == "AS"))]
+
+
+def is_ordered(query: str) -> bool:
+    """Whether the query orders its rows (an ORDER BY anywhere in it)."""
+    words = _clause_words(query)
+    return any(w == "ORDER" and nxt == "BY" for w, nxt in zip(words, words[1:]))
+
+
+def picks_rows(query: str) -> bool:
+    """Whether the query keeps some of its rows only (LIMIT or SKIP): without ORDER BY, which ones is Kùzu's choice."""
+    return any(w in ("LIMIT", "SKIP") for w in _clause_words(query))

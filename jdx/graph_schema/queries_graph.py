@@ -155,7 +155,7 @@ OVERRIDDEN_BY = _by_ids("m", "Method", "(m:Method{ID})-[r:OVERRIDES]->(o:Method)
 
 ANNOTATED_WITH = _by_ids("t", "Type", "(x)-[r:ANNOTATED_BY]->(t:Type{ID})",
                          "RETURN t.id AS target, label(x) AS label, x.id AS id, x.artifact AS artifact, "
-                         "r.text AS text")
+                         "r.text AS text, r.site AS site")
 
 # declarations whose erased descriptor or generic signature names a type (`usages --kind signature`): parameters,
 # return types, field types, type arguments and bounds. `$d` is `Lpkg/T;`, `$g` is `Lpkg/T<` (a parameterized use),

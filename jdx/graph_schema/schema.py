@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import re
 
-SCHEMA_VERSION = 19  # 7: graphs built before the COPY chunk fix lacked edges; 8: Method.writer;
+SCHEMA_VERSION = 20  # 7: graphs built before the COPY chunk fix lacked edges; 8: Method.writer;
 # 9: OVERRIDES by erased parameters, bridges folded; Type/Method/Field.artifact_name; 10: KotlinDecl;
 # 11: Symbol.rank by tier; 12: Package.jdk_internal; 13: the search index left the graph (search_files.py);
 # 14: the *_ADDED twins of the body edge tables (ADDED_TWINS); 15: Method.writer of kotlinc 2's lambda bodies; 16: OVERRIDES that bridges show (bridge_overrides.py)
 # 17: Type.permits (PermittedSubclasses, JVMS §4.7.31);
 # 18: OVERRIDES of the implementations a class inherits from its superclass (resolution.with_inherited)
 # 19: Artifact.module (a JDK module's name, a jar's module-info or Automatic-Module-Name)
+# 20: Type.record_components, Method.param_annotations; ANNOTATED_BY.param/site (parameter, type-use and nested
+# annotations); INVOKES kind indy, REFERENCES kinds indy_arg and case_label (invokedynamic bootstrap methods and args)
 # a lambda body's method id (from its `#`): javac's synthetic `lambda$foo$0` (group `javac`), or kotlinc 2's
 # `foo$lambda$0` (`foo$lambda$0$lambda$1` nested) for its invokedynamic lambdas, private static but not synthetic;
 # one pattern for the graph build (Arrow's RE2, `Method.writer`) and the engine (Python's `re`, `relations.is_lambda`)
@@ -28,7 +30,8 @@ NODE_TABLES: dict[str, list[tuple[str, str]]] = {
     "Type": [
         ("id", "STRING"), ("name", "STRING"), ("fqn", "STRING"), ("simple_name", "STRING"),
         ("package", "STRING"), ("kind", "STRING"), ("access", "INT32"), ("signature", "STRING"),
-        ("super", "STRING"), ("interfaces", "STRING[]"), ("permits", "STRING[]"), ("outer", "STRING"),
+        ("super", "STRING"), ("interfaces", "STRING[]"), ("permits", "STRING[]"), ("record_components", "STRING[]"),
+        ("outer", "STRING"),
         ("inner_name", "STRING"), ("outer_method", "STRING"), ("source_file", "STRING"), ("version", "INT32"),
         ("kotlin", "STRING"),
         ("artifact", "STRING"), ("artifact_name", "STRING"), ("external", "BOOLEAN"), ("shadowed", "BOOLEAN"),
@@ -41,6 +44,7 @@ NODE_TABLES: dict[str, list[tuple[str, str]]] = {
         ("first_line", "INT32"), ("last_line", "INT32"), ("artifact", "STRING"), ("artifact_name", "STRING"),
         ("external", "BOOLEAN"),
         ("shadowed", "BOOLEAN"), ("deprecated", "BOOLEAN"), ("annotations", "STRING[]"), ("writer", "STRING"),
+        ("param_annotations", "STRING[]"),
     ],
     "Field": [
         ("id", "STRING"), ("owner", "STRING"), ("name", "STRING"), ("descriptor", "STRING"),
@@ -67,7 +71,8 @@ REL_TABLES: dict[str, tuple[list[tuple[str, str]], list[tuple[str, str]]]] = {
     "WRITES": ([("Method", "Field")], [("line", "INT32"), ("kind", "STRING"), ("via", "STRING")]),
     "REFERENCES": ([("Method", "Type")], [("line", "INT32"), ("kind", "STRING")]),
     "OVERRIDES": ([("Method", "Method")], [("direct", "BOOLEAN")]),
-    "ANNOTATED_BY": ([("Type", "Type"), ("Method", "Type"), ("Field", "Type")], [("text", "STRING")]),
+    "ANNOTATED_BY": ([("Type", "Type"), ("Method", "Type"), ("Field", "Type")],
+                     [("text", "STRING"), ("param", "INT32"), ("site", "STRING")]),
     # a class (or a multi-file facade) -> its Kotlin declarations; a declaration -> the JVM members it compiles to
     "KOTLIN": ([("Type", "KotlinDecl")], []),
     "COMPILES_TO": ([("KotlinDecl", "Method"), ("KotlinDecl", "Field"), ("KotlinDecl", "Type")], [("role", "STRING")]),
@@ -95,7 +100,18 @@ _REL_PATTERN = re.compile(r"(\[\s*(?:[A-Za-z_]\w*\s*)?:\s*)([A-Za-z_]\w*(?:\s*\|
 def expand_rel_labels(query: str) -> str:
     """A user's Cypher with every relationship pattern naming a twinned table (`-[r:INVOKES]->`, `[:READS|WRITES*1..2]`)
     matching its twin too, so a query written against the documented schema sees the rows of artifacts an update
-    appended. Labels are rewritten only inside `[...]` right after the optional variable and its colon."""
+    appended. Labels are rewritten only inside `[...]` right after the optional variable and its colon, and only in
+    the query's code: string literals, backquoted names and comments keep their text."""
+    from jdx.graph_schema.cypher_guard import code_spans
+
+    kept: list[str] = []  # the pieces that are not code, each replaced by a placeholder no pattern matches
+
+    def hide(text: str) -> str:
+        kept.append(text)
+        return f"\x00{len(kept) - 1}\x00"
+
+    code = "".join(text if is_code else hide(text) for text, is_code in code_spans(query))
+
     def labels(m: re.Match) -> str:
         names = [n.strip().lstrip(":").strip() for n in m.group(2).split("|")]
         if not any(n in ADDED_TWINS for n in names):
@@ -106,12 +122,33 @@ def expand_rel_labels(query: str) -> str:
             if n in ADDED_TWINS and f"{n}{ADDED}" not in names:
                 out.append(f"{n}{ADDED}")
         return m.group(1) + "|".join(dict.fromkeys(out))
+    code = _REL_PATTERN.sub(labels, code)
+
     # `label(r)` of a twin's row names the documented table (`INVOKES`, never `INVOKES_ADDED`): a user's
-    # `WHERE label(r) = 'INVOKES'` sees every call, and a count by label is one row per documented table
-    return _LABEL_CALL.sub(r"regexp_replace(\g<0>, '_ADDED$', '')", _REL_PATTERN.sub(labels, query))
+    # `WHERE label(r) = 'INVOKES'` sees every call, and a count by label is one row per documented table; a
+    # projection item of its own (`RETURN label(r), …`) keeps the name the user wrote as its column's name
+    def label(m: re.Match) -> str:
+        text = f"regexp_replace({m.group(0)}, '_ADDED$', '')"
+        return f"{text} AS `{m.group(0)}`" if _unaliased_item(code, m.start(), m.end()) else text
+    code = _LABEL_CALL.sub(label, code)
+    return re.sub("\x00(\\d+)\x00", lambda m: kept[int(m.group(1))], code)
 
 
 _LABEL_CALL = re.compile(r"(?<![\w.$])label\s*\(\s*[A-Za-z_]\w*\s*\)", re.IGNORECASE)
+_PROJECTION = re.compile(r"(?:\bRETURN|\bWITH|\bDISTINCT|,)\s*$", re.IGNORECASE)
+_CLAUSE = re.compile(r"\b(RETURN|WITH|MATCH|WHERE|UNWIND|ORDER|SKIP|LIMIT|CALL|UNION|YIELD)\b", re.IGNORECASE)
+_ITEM_END = re.compile(r"\s*(?:$|[,;]|(?:ORDER|SKIP|LIMIT|UNION|WHERE|MATCH|OPTIONAL|UNWIND|WITH|RETURN|CALL)\b)",
+                       re.IGNORECASE)
+
+
+def _unaliased_item(code: str, start: int, end: int) -> bool:
+    """Whether code[start:end] is a whole RETURN/WITH item with no `AS` (outside any brackets)."""
+    before = code[:start]
+    depth = sum(before.count(c) for c in "([{") - sum(before.count(c) for c in ")]}")
+    if depth or not _PROJECTION.search(before) or not _ITEM_END.match(code, end):
+        return False
+    clauses = [m.group(1).upper() for m in _CLAUSE.finditer(before)]
+    return bool(clauses) and clauses[-1] in ("RETURN", "WITH")
 
 
 def _rel_ddl(name: str, pairs: list[tuple[str, str]], cols: list[tuple[str, str]]) -> str:

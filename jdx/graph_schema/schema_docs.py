@@ -22,17 +22,23 @@ NODES: dict[str, tuple[str, dict[str, str]]] = {
         "id": "internal name (java/util/Map$Entry); a shadowed copy has an @artifact suffix",
         "name": "internal name", "fqn": "binary name with dots (java.util.Map$Entry)",
         "simple_name": "innermost name (Entry)", "package": "dotted package name",
-        "kind": "class | interface | enum | record | annotation | module", "access": ACCESS,
+        "kind": "class | interface | enum | record | annotation; unknown when external", "access": ACCESS,
         "signature": "generic signature (JVMS 4.7.9), null when not generic", "super": "superclass internal name",
         "interfaces": "direct superinterfaces, internal names",
         "permits": "a sealed type's permitted subclasses (PermittedSubclasses, JVMS 4.7.31), internal names in "
-                   "class-file order; null when not sealed", "outer": "enclosing type's internal name",
+                   "class-file order; null when not sealed",
+        "record_components": "a record's components (Record attribute, JVMS 4.7.30) in declaration order, each "
+                             "`name:descriptor[:signature]`, then a tab before each annotation's text; null when not "
+                             "a record",
+        "outer": "enclosing type's internal name",
         "inner_name": "simple name as declared in its outer type ('' for anonymous)",
         "outer_method": "enclosing method of a local or anonymous class", "source_file": "SourceFile attribute",
         "version": "class-file major version", "kotlin": "the raw @kotlin.Metadata values as JSON, null for Java",
         "artifact": "content-hash key of the declaring artifact (Artifact.id)",
         "artifact_name": "readable name of the declaring artifact (Artifact.name)",
-        "external": "referenced but not in the workspace", "shadowed": "an earlier artifact has the same class",
+        "external": "referenced but not in the workspace",
+        "shadowed": "an earlier artifact has the same class (a copy the JVM never loads: `NOT t.shadowed` counts each "
+                    "class once)",
         "deprecated": "@Deprecated or the Deprecated attribute", "annotations": "annotations as written",
         "simple_lower": "simple name lower-cased (search)", "humps": "capitals of the simple name (search)",
     }),
@@ -42,13 +48,14 @@ NODES: dict[str, tuple[str, dict[str, str]]] = {
         "signature": "generic signature, null when not generic", "access": ACCESS + "; 0x40 bridge, 0x1000 synthetic",
         "kind": "method | constructor | initializer", "exceptions": "throws clause, internal names",
         "param_names": "parameter names when the class file has them",
-        "param_source": "none | MethodParameters | LocalVariableTable",
+        "param_source": "none | MethodParameters | LocalVariableTable; null for an external method",
         "annotation_default": "default value of an annotation element",
         "first_line": "first line in the LineNumberTable (-1 none)", "last_line": "last line (-1 none)",
         "artifact": "content-hash key of the declaring artifact", "artifact_name": "readable artifact name",
         "external": "referenced but not declared in the workspace", "shadowed": "its class is a shadowed copy",
         "deprecated": "@Deprecated", "annotations": "annotations as written",
         "writer": "for a lambda body, the method that wrote the lambda",
+        "param_annotations": "parameters' annotations, each `index:text` (index among the descriptor's parameters)",
     }),
     "Field": ("a field", {
         "id": "owner#name:descriptor", "owner": "declaring type's id", "name": "field name",
@@ -72,17 +79,21 @@ NODES: dict[str, tuple[str, dict[str, str]]] = {
 RELS: dict[str, tuple[str, dict[str, str]]] = {
     "CONTAINS": ("an artifact or package contains a type", {}),
     "DECLARES": ("a type declares a method, field or nested type", {}),
-    "EXTENDS": ("a class extends its superclass; an interface extends a superinterface", {}),
-    "IMPLEMENTS": ("a class implements an interface", {"position": "index in the implements clause"}),
+    "EXTENDS": ("a class extends its superclass (interfaces have none: their superinterfaces are IMPLEMENTS)", {}),
+    "IMPLEMENTS": ("a class implements an interface, or an interface extends a superinterface",
+                   {"position": "index in the implements (an interface's extends) clause"}),
     "INVOKES": ("a method body calls a method (resolved as the JVM links it)", {
-        "line": "source line of the call (-1 none)", "kind": "invokevirtual | invokestatic | ... | handle",
+        "line": "source line of the call (-1 none)", "kind": "invokevirtual | invokestatic | ... | handle | indy "
+                                                       "(an invokedynamic site's bootstrap method)",
         "via": "the subtype or sub-interface the call named, when not the declaring type"}),
     "READS": ("a method body reads a field", {"line": "source line", "kind": "getfield | getstatic | handle_get",
                                               "via": "the type the access named, when not the declaring one"}),
     "WRITES": ("a method body writes a field", {"line": "source line", "kind": "putfield | putstatic | handle_put",
                                                 "via": "the type the access named, when not the declaring one"}),
     "REFERENCES": ("a method body or signature names a type", {
-        "line": "source line", "kind": "new | checkcast | instanceof | class | catch | throws | ..."}),
+        "line": "source line", "kind": "new | checkcast | instanceof | class | catch | throws | indy_arg (a class "
+                                       "among an invokedynamic's bootstrap arguments) | case_label (a pattern "
+                                       "switch's case type) | ..."}),
     "KOTLIN": ("a class file's Kotlin declarations", {}),
     "COMPILES_TO": ("a Kotlin declaration to a JVM member or class it compiles to",
                     {"role": "method, getter, setter, field, $default, @JvmOverloads copy, ..."}),
@@ -90,16 +101,23 @@ RELS: dict[str, tuple[str, dict[str, str]]] = {
                   "a generic supertype as its bridge says; bridges folded), or, inherited by a class from its "
                   "superclass, a method of that class's interfaces", {"direct": "the nearest overridden declaration "
                                                                       "(false for an inherited implementation)"}),
-    "ANNOTATED_BY": ("a type, method or field carries an annotation", {"text": "the annotation as written"}),
+    "ANNOTATED_BY": ("a type, method or field carries an annotation (on itself, a parameter, a type use, or nested "
+                     "in another annotation's values)", {
+        "text": "the annotation as written", "param": "the parameter's index for a parameter's annotation, else null",
+        "site": "where, when not on the element itself: `parameter N`, `type use in <field type | return type | "
+                "parameter N | receiver type | throws N | type parameter N | bound of type parameter N | extends | "
+                "implements N | code>`, or `[<outer site>, ]in @<outer binary name>` for one nested in another's "
+                "values; null on the element itself"}),
 }
 
 EXAMPLES = (
     ("implementations of an interface",
-     "MATCH (t:Type)-[:IMPLEMENTS]->(:Type {id: 'java/util/Map'}) RETURN t.fqn, t.artifact_name ORDER BY t.fqn"),
-    ("most-called methods of one artifact",
-     "MATCH (c:Method)-[:INVOKES]->(m:Method) WHERE m.artifact_name = 'java.base' "
-     "RETURN m.id, count(c) AS calls ORDER BY calls DESC LIMIT 10"),
+     "MATCH (t:Type)-[:IMPLEMENTS]->(:Type {id: 'java/util/Map'}) RETURN t.fqn, t.artifact_name ORDER BY t.fqn, "
+     "t.artifact_name"),
+    ("most-called methods of one artifact (callers in shadowed copies, rows of their own, left out)",
+     "MATCH (c:Method)-[:INVOKES]->(m:Method) WHERE m.artifact_name = 'java.base' AND NOT c.shadowed "
+     "RETURN m.id, count(c) AS calls ORDER BY calls DESC, m.id LIMIT 10"),
     ("what overrides a method",
      "MATCH (o:Method)-[:OVERRIDES]->(:Method {id: 'java/lang/Object#toString()Ljava/lang/String;'}) "
-     "RETURN o.owner LIMIT 10"),
+     "RETURN o.owner ORDER BY o.owner LIMIT 10"),
 )

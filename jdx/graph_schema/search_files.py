@@ -112,13 +112,14 @@ def open_parts(build: Path) -> list[tuple[str, str, BinaryIO]]:
     return out
 
 
-def read_index(build: Path, opened: list | None = None) -> tuple["pa.Table", "pa.Table"]:
-    """(names, symbols) of the build's index, each sorted as one part is, from the files `opened` (open_parts)
-    when given, else by name; a missing or unreadable part is NO_INDEX with the way out (the graph was written
-    by an older jdx, or damaged)."""
+def read_index(build: "Path | str", opened: list | None = None) -> tuple["pa.Table", "pa.Table"]:
+    """(names, symbols) of the build's index (`build`: its folder, a Path or a str), each sorted as one part is, from
+    the files `opened` (open_parts) when given, else by name; a missing or unreadable part is NO_INDEX with the way
+    out (the graph was written by an older jdx, or damaged)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    build = Path(build)
     stems = sorted({stem for stem, _kind, _handle in opened}) if opened else _parts(build)
     if not stems:
         raise NoIndexError(f"the search index of {build} is missing; rebuild it with `jdx index --force`")

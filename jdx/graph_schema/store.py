@@ -111,7 +111,7 @@ class GraphStore:
             options["buffer_pool_size"] = min(max(4 * size, 256 << 20), 8 << 30)
         else:
             options["buffer_pool_size"] = build_buffer_mb() << 20
-        self._db = mod.Database(str(path), read_only=read_only, **options)
+        self._db = _open_database(mod, path, read_only, options)
         self._conn = mod.Connection(self._db)
         # a read-only graph never changes while open, so answers can be remembered (bounded)
         self.memo: dict = {}
@@ -154,16 +154,21 @@ class GraphStore:
             if self.read_only and ("read-only" in message.lower() or "read only" in message.lower()):
                 raise UsageError(f"the graph is read-only: writes are refused ({message})") from exc
             raise UsageError(f"cypher: {message}") from exc
-        if isinstance(result, list):
-            result = result[-1]
+        if isinstance(result, list):  # several statements (jdx cypher refuses them; a caller of the store may not)
+            result = _LastResult(result)
         return result
 
     def query(self, cypher: str, params: dict | None = None) -> "pa.Table":
-        """Runs Cypher and returns the rows as an Arrow table."""
+        """Runs Cypher and returns the rows as an Arrow table (an empty one when the statement has no columns)."""
+        import pyarrow as pa
+
         result = self._execute(cypher, params)
-        table = result.get_as_arrow()
-        result.close()
-        return table
+        try:
+            if not result.get_column_names():  # Kùzu's get_as_arrow divides by the column count
+                return pa.table({})
+            return result.get_as_arrow()
+        finally:
+            result.close()
 
     def rows(self, cypher: str, params: dict | None = None) -> list[dict]:
         """Runs Cypher and returns plain dicts (no Arrow on the hot query path)."""
@@ -285,6 +290,59 @@ def _scan_ready() -> None:
     """Kùzu's COPY from a Python table asks `importlib.util.find_spec("pandas")` without importing `importlib.util`:
     in a process where nothing else imported it the COPY fails (and an incremental update with it)."""
     import importlib.util  # noqa: F401
+
+
+class _LastResult:
+    """The last of several statements' results. Kùzu chains them to the first, which frees the others when it goes
+    (a later read of the last then crashes the process), so all are held until closed, the first last."""
+
+    def __init__(self, results: list):
+        self._results = results
+
+    def get_column_names(self) -> list[str]:
+        return self._results[-1].get_column_names()
+
+    def get_all(self) -> list:
+        return self._results[-1].get_all()
+
+    def get_as_arrow(self):
+        return self._results[-1].get_as_arrow()
+
+    def close(self) -> None:
+        for result in reversed(self._results):
+            result.close()
+
+
+SIDE_FILES = (".shadow", ".wal")  # Kùzu's checkpoint pages and write-ahead log, beside the database file
+
+
+def _open_database(mod, path: Path, read_only: bool, options: dict):
+    """The database at `path`. A published build (its `manifest.json` written after the writer closed the database,
+    which checkpoints it and removes its side files) that has side files got them from a reader: Kùzu opens a
+    read-only database file read-only, so a reader that tried to write (a CHECKPOINT, refused since by the guard)
+    failed before changing it and left only the side files, which hold no committed write and stop every later
+    reader ("Couldn't replay shadow pages under read-only mode"). Those are set aside and the build opens as it
+    was published; a graph that still fails to open says so with the way out (NO_INDEX, exit 4)."""
+    try:
+        return mod.Database(str(path), read_only=read_only, **options)
+    except RuntimeError as exc:
+        if not read_only:
+            raise
+        message = str(exc).splitlines()[0] if str(exc) else "the database could not be opened"
+        strays = [side for side in (path.with_name(path.name + ext) for ext in SIDE_FILES) if side.exists()]
+        if strays and (path.parent / MANIFEST).is_file():
+            for side in strays:
+                try:
+                    side.unlink()
+                except FileNotFoundError:  # another reader set it aside first
+                    pass
+            try:
+                return mod.Database(str(path), read_only=read_only, **options)
+            except RuntimeError as again:
+                message = str(again).splitlines()[0] if str(again) else message
+        found = f" (beside it: {', '.join(p.name for p in strays)})" if strays else ""
+        raise NoIndexError(f"the workspace graph {path} cannot be opened read-only{found}: {message}",
+                           hint="jdx index --force rebuilds it") from exc
 
 
 def current_build(graph_root: Path) -> Path | None:

@@ -18,6 +18,8 @@ REF_KINDS = (
     "invokevirtual", "invokespecial", "invokestatic", "invokeinterface", "handle",
     "getfield", "getstatic", "putfield", "putstatic", "new", "checkcast", "instanceof",
     "anewarray", "class", "catch", "multianewarray", "handle_get", "handle_put", "inline",
+    # an invokedynamic's bootstrap method; the class constants among its arguments (case labels: SwitchBootstraps')
+    "indy", "indy_arg", "case_label",
 )
 TYPE_KINDS = ("class", "interface", "enum", "record", "annotation", "module")
 TABLE_NAMES = ("types", "supertypes", "members", "calls", "accesses", "typerefs", "annotations", "warnings", "kotlin")

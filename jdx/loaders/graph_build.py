@@ -399,7 +399,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
     inline_targets = _inline_targets(shards, _distinct_sorted(inline_keys), names, positions, winner_mask)
     del handles, inline_keys
     art_name_array = pa.array(art_names, pa.string())  # readable beside the content-hash `artifact` key
-    type_ann, member_ann = ann_by_owner
+    type_ann, member_ann, param_ann = ann_by_owner
     out_nodes = {"Method": _NodeParts(sink, "Method"), "Field": _NodeParts(sink, "Field")}
     kept: dict[str, list[pa.Table]] = {"Method": [], "Field": []}
     indexed: dict[str, list[pa.Table]] = {"Method": [], "Field": []}
@@ -410,7 +410,8 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
             half = rows.filter(pc.equal(rows["kind"], kind))
             if same_name_twice:  # (one artifact's own second class file of a name: its ids repeat only within it)
                 half = half.filter(_first_rows(half["id"]))
-            nodes = (_method_nodes(half, member_ann.get(pos), art_id_array, writers.get(pos)) if kind == 0
+            nodes = (_method_nodes(half, member_ann.get(pos), art_id_array, writers.get(pos), param_ann.get(pos))
+                     if kind == 0
                      else _field_nodes(half, member_ann.get(pos), art_id_array))
             nodes = nodes.append_column("artifact_name", pc.take(art_name_array, half["pos"]))
             out_nodes[label].add(nodes)
@@ -432,7 +433,7 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
                                            else ["owner_id", "name", "descriptor"]))
             del half, nodes
         del rows
-    del writers, member_ann
+    del writers, member_ann, param_ann
     methods, fields = (_concat_kept(kept[label]) for label in ("Method", "Field"))
     del kept
     expect = getattr(sink, "expect", None)
@@ -718,34 +719,120 @@ def _throws(methods: pa.Table) -> pa.Table:
 def _annotations(shards, pos_name: pa.Array, type_ids: pa.Array, only: set[int] | None = None,
                  consume: bool = False):
     """The graph's annotations, in columns: (the rendered texts grouped per annotated id, for the nodes'
-    `annotations` lists; per node label the ANNOTATED_BY rows (id, annotation type, text); the annotation types).
-    Parameter annotations stay in the shard. No Python object per annotation: a repository's worth of them (the
-    Kotlin compiler's @NotNull on every signature) made this the build's largest structure of strings."""
+    `annotations` lists: types', members' by position, and parameters' (`index:text`, Method.param_annotations) by
+    position; per node label the ANNOTATED_BY rows (id, annotation type, text, param, site); the annotation types).
+    An edge goes from the element that carries the annotation: a parameter's and a type use's from their method
+    (or field, or class), with `site` saying where; an annotation inside another's values (a repeatable
+    annotation's container holds them) is an edge of its own too (`nested_annotations`). No Python object per
+    annotation: a repository's worth of them (the Kotlin compiler's @NotNull on every signature) made this the
+    build's largest structure of strings."""
     ann = _concat(shards, "annotations", only, consume=consume)
     idx = pc.index_in(_join(pc.cast(ann["pos"], pa.string()), ann["owner"], sep=":"), value_set=pos_name)
-    keep = pc.and_(pc.and_(pc.is_valid(idx), pc.fill_null(pc.starts_with(ann["annotation"], "L"), False)),
-                   pc.not_equal(ann["owner_kind"], 3))
+    keep = pc.and_(pc.is_valid(idx), pc.fill_null(pc.starts_with(ann["annotation"], "L"), False))
     ann = ann.filter(keep)
     owners = pc.take(type_ids, idx.filter(keep))
     del idx, keep
     kind = ann["owner_kind"]
-    # Type: the owner; Method: owner#name(desc); Field: owner#name:desc
-    desc = pc.if_else(pc.equal(kind, 1), ann["member_desc"],
-                      _join(_const(ann.num_rows, ":", pa.string()), ann["member_desc"]))
-    sid = pc.if_else(pc.equal(kind, 0), owners, _join(_join(owners, ann["member_name"], sep="#"), desc))
-    del desc
+    n = ann.num_rows
+    element_col, site_col = _column_or_nulls(ann, "element"), _column_or_nulls(ann, "site")
+    # Type: the owner; Method (and a parameter's): owner#name(desc); Field: owner#name:desc; a type use: the owner
+    # and its `element` (`#name(desc)`, `#name:desc`, or empty for the class itself)
+    desc = pc.if_else(pc.equal(kind, 2), _join(_const(n, ":", pa.string()), ann["member_desc"]), ann["member_desc"])
+    member_sid = _join(_join(owners, ann["member_name"], sep="#"), desc)
+    is_use = pc.equal(kind, 4)
+    sid = pc.if_else(pc.equal(kind, 0), owners, pc.if_else(is_use, _join(owners, element_col), member_sid))
+    del desc, member_sid
+    element = pc.fill_null(element_col, "")
+    label_code = pc.if_else(is_use, pc.if_else(pc.equal(element, ""), 0, pc.if_else(
+        pc.match_substring(element, "("), 1, 2)), pc.if_else(pc.equal(kind, 3), 1, kind))
     atype = pc.utf8_slice_codeunits(ann["annotation"], 1, -1)
     text = ann["text"]
+    is_param = pc.equal(kind, 3)
+    # a parameter's index among the descriptor's parameters (`site`: `parameter N`); the shard's `param` counts
+    # those the attribute counts, which may leave synthetic leading ones out (an inner class's outer instance)
+    param_site = pc.if_else(is_param, site_col, pa.scalar(None, pa.string()))
+    by_descriptor = pc.cast(pc.utf8_slice_codeunits(param_site, len("parameter ")), pa.int32())
+    param = pc.if_else(is_param, pc.coalesce(by_descriptor, ann["param"]), pa.scalar(None, pa.int32()))
+    site = pc.if_else(is_param, _join(_const(n, "parameter ", pa.string()), pc.cast(param, pa.string())),
+                      pc.if_else(is_use, site_col, pa.scalar(None, pa.string())))
+    edges = pa.table({"from": sid, "to": atype, "text": text, "param": param, "site": site, "label": label_code})
+    nested = nested_annotations(edges)
+    if nested is not None:
+        edges = pa.concat_tables([edges, nested])
     annotated = {}
     for label, k in (("Type", 0), ("Method", 1), ("Field", 2)):
-        mask = pc.equal(kind, k)
-        annotated[label] = pa.table({"from": sid.filter(mask), "to": atype.filter(mask), "text": text.filter(mask)})
+        annotated[label] = edges.filter(pc.equal(edges["label"], k)).drop(["label"])
     # a type's annotations are looked up once for every type; a member's, artifact by artifact (`_group_lists_by_pos`)
     is_type = pc.equal(kind, 0)
-    is_member = pc.invert(is_type)
+    is_member = pc.or_(pc.equal(kind, 1), pc.equal(kind, 2))
     by_owner = (_group_lists(sid.filter(is_type), text.filter(is_type)),
-                _group_lists_by_pos(ann["pos"].filter(is_member), sid.filter(is_member), text.filter(is_member)))
-    return by_owner, annotated, set(pc.unique(atype).to_pylist())
+                _group_lists_by_pos(ann["pos"].filter(is_member), sid.filter(is_member), text.filter(is_member)),
+                _group_lists_by_pos(ann["pos"].filter(is_param), sid.filter(is_param),
+                                    _join(pc.cast(param.filter(is_param), pa.string()),
+                                          text.filter(is_param), sep=":")))
+    return by_owner, annotated, set(pc.unique(edges["to"]).to_pylist())
+
+
+def _column_or_nulls(table: pa.Table, name: str, typ=pa.string()):
+    """A column a shard written by another extractor (a test's fake) may lack: nulls then."""
+    return table[name] if name in table.column_names else pa.nulls(table.num_rows, typ)
+
+
+def nested_annotations(edges: pa.Table) -> pa.Table | None:
+    """One ANNOTATED_BY row per annotation inside another's values (`@Tag.List({@Tag("a"), @Tag("b")})` holds two
+    `Tag`s, what javac writes for a repeated annotation), from the element the outer one annotates, `site` naming the
+    outer one; read from the outer one's text (`ValuePrinter`: a nested annotation prints as `@binary.Name(...)`)."""
+    has = pc.fill_null(pc.match_substring(pc.utf8_slice_codeunits(edges["text"], 1), "@"), False)
+    if not pc.any(has).as_py():
+        return None
+    rows: dict[str, list] = {c: [] for c in ("from", "to", "text", "param", "site", "label")}
+    inner = edges.filter(has)
+    for frm, to, text, param, site, label in zip(*(inner[c].to_pylist() for c in rows)):
+        where = (site + ", " if site else "") + "in @" + to.replace("/", ".")
+        for name, ntext in _inner_annotations(text):
+            for c, v in zip(rows, (frm, name.replace(".", "/"), ntext, param, where, label)):
+                rows[c].append(v)
+    return pa.table(rows, schema=edges.schema)
+
+
+def _inner_annotations(text: str) -> list[tuple[str, str]]:
+    """(binary name, text) of every annotation in an annotation's values, at any depth; strings and chars skipped."""
+    out, i, n = [], 1, len(text)
+    while i < n:
+        c = text[i]
+        if c in "\"'":
+            i = _after_quoted(text, i)
+            continue
+        if c == "@":
+            j = i + 1
+            while j < n and (text[j].isalnum() or text[j] in "_$."):
+                j += 1
+            end = j
+            if j < n and text[j] == "(":
+                depth, k = 0, j
+                while k < n:
+                    if text[k] in "\"'":
+                        k = _after_quoted(text, k)
+                        continue
+                    depth += text[k] == "("
+                    depth -= text[k] == ")"
+                    k += 1
+                    if depth == 0:
+                        break
+                end = k
+            if j > i + 1:
+                out.append((text[i + 1:j], text[i:end]))
+            i = j  # (annotations inside this one are found as the scan goes on)
+            continue
+        i += 1
+    return out
+
+
+def _after_quoted(text: str, i: int) -> int:
+    q, i = text[i], i + 1
+    while i < len(text) and text[i] != q:
+        i += 2 if text[i] == "\\" else 1
+    return i + 1
 
 
 def _group_lists(keys, values) -> tuple[pa.Array, pa.Array]:
@@ -812,6 +899,9 @@ def _type_nodes(types, ids, names, winner_mask, packages, interfaces, ann_by_own
         "access": access, "signature": types["signature"], "super": types["super"],
         "interfaces": pa.array([interfaces.get(i, []) for i in ids], STR_LIST),
         "permits": _split_list(types["permits"], empty_is_none=True),  # null: not sealed
+        # a record's components (JVMS 4.7.30) in declaration order: `name:descriptor[:signature]`, then a tab before
+        # each annotation's text
+        "record_components": pc.split_pattern(_column_or_nulls(types, "record_components"), "\n"),
         "outer": types["outer"], "inner_name": types["inner_name"], "outer_method": types["outer_method"],
         "source_file": types["source_file"], "version": types["version"], "kotlin": types["kotlin"],
         "artifact": pc.take(art_id_array, types["pos"]),
@@ -978,7 +1068,7 @@ def _lambda_writers(handles) -> dict[int, tuple[pa.Array, pa.Array]]:
     return out
 
 
-def _method_nodes(methods: pa.Table, ann_by_owner, art_id_array, writers) -> pa.Table:
+def _method_nodes(methods: pa.Table, ann_by_owner, art_id_array, writers, param_ann=None) -> pa.Table:
     name = methods["name"]
     kind = pc.if_else(pc.equal(name, "<init>"), "constructor",
                       pc.if_else(pc.equal(name, "<clinit>"), "initializer", "method"))
@@ -996,6 +1086,8 @@ def _method_nodes(methods: pa.Table, ann_by_owner, art_id_array, writers) -> pa.
         "deprecated": pc.not_equal(pc.bit_wise_and(methods["access"], ACC_DEPRECATED), 0),
         "annotations": _lists_by_id(methods["id"], ann_by_owner),
         "writer": _writer_column(methods["id"], writers),
+        # `index:text` per parameter annotation, index by the descriptor (RuntimeVisible/InvisibleParameterAnnotations)
+        "param_annotations": _lists_by_id(methods["id"], param_ann),
     })
 
 

@@ -202,6 +202,8 @@ def _outline_rows(r: dict) -> list[str]:
             line += "  @Deprecated"
         if m["synthetic"]:
             line += "  [" + ", ".join(m["synthetic"]) + "]"
+        if m.get("record"):
+            line += f"  [{m['record']}]"
         if unnamed(m):
             line += "  (no parameter names)"
         rows.append(line)

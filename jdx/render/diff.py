@@ -35,7 +35,7 @@ def diff_lines(result: dict, brief: bool = False) -> list[str]:
     for side in (old, new):
         names = [side["name"]] if len(side["artifacts"]) == 1 else [a["name"] for a in side["artifacts"]]
         lines.extend(f"source: {name} (bytecode)" for name in names)
-    typed = [f for f in result["findings"] if f["kind"] != "artifact"]  # a class-version finding names no type
+    typed = [f for f in result["findings"] if f.get("kind") != "artifact"]  # a class-version finding names no type
     first = next((f for f in typed if f["severity"] == "breaking"), None) or (typed[0] if typed else None)
     if first is not None and new["artifacts"] and first["rule"] != "TYPE_REMOVED":
         owner = first["symbol"].split("#", 1)[0]

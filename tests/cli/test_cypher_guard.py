@@ -41,6 +41,11 @@ OUTSIDE = [
     "CALL threads=1",
     "CALL file_search_path='/etc'",
     "CALL show_tables() RETURN *; LOAD FROM '/etc/passwd' RETURN *",
+    "CHECKPOINT",  # on a read-only graph: fails, leaving .shadow/.wal files no later reader can open
+    "BEGIN TRANSACTION",
+    "COMMIT",
+    "ROLLBACK",
+    "RETURN 1; RETURN 2",  # several statements: a list of results that crashed the reader
 ]
 
 

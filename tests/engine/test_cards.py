@@ -100,7 +100,7 @@ def test_show_generic_supertype_chain_is_substituted(store):
 
 def test_show_kinds_modifiers_annotations(store):
     assert show(store, "fx.Level")["declaration"] == "public enum Level"
-    assert show(store, "fx.Point")["declaration"] == "public record Point"
+    assert show(store, "fx.Point")["declaration"] == "public record Point(int x, int y)"
     assert show(store, "fx.Animal")["modifiers"] == ["public", "abstract"]
     config = show(store, "fx.Config")
     assert config["declaration"] == "public @interface Config"

@@ -109,7 +109,7 @@ def test_diff_surface_knows_the_sealed_classes(svc, jdx_home, built, javap_permi
     ("sl.Base$A", ["public", "static", "final"], "public static final class Base.A"),
     ("sl.Poly", ["public", "non-sealed"], "public non-sealed class Poly"),  # as its source says (permitted by Shape)
     ("sl.Base$B", ["public", "static", "non-sealed"], "public static non-sealed class Base.B"),
-    ("sl.Square", ["public"], "public record Square"),
+    ("sl.Square", ["public", "final"], "public record Square(int side)"),  # javac makes a record final
     ("sl.Level", ["public"], "public enum Level"),  # implicitly sealed: no `sealed`, no permits clause
 ])
 def test_show_prints_sealed_and_permits(svc, javap_permits, ref, modifiers, declaration):

@@ -10,7 +10,7 @@ public final class Chunk {
 
     public final Columns.Table types = new Columns.Table("types", "name", "kind", "access", "signature", "super",
             "outer", "inner_name", "inner_access", "outer_method", "source_file", "version", "kotlin", "entry",
-            "permits");
+            "permits", "record_components");
     public final Columns.Table supertypes = new Columns.Table("supertypes", "type", "super", "kind", "position");
     public final Columns.Table members = new Columns.Table("members", "id", "owner", "kind", "name", "descriptor",
             "signature", "access", "exceptions", "param_names", "param_source", "constant", "annotation_default",
@@ -19,7 +19,7 @@ public final class Chunk {
     public final Columns.Table accesses = new Columns.Table("accesses", "from", "kind", "to", "line");
     public final Columns.Table typerefs = new Columns.Table("typerefs", "from", "kind", "to", "line");
     public final Columns.Table annotations = new Columns.Table("annotations", "owner_kind", "owner", "member_name",
-            "member_desc", "param", "annotation", "visible", "text");
+            "member_desc", "param", "annotation", "visible", "text", "site", "element");
     public final Columns.Table warnings = new Columns.Table("warnings", "code", "entry", "message");
 
     public final Columns.Table[] tables = {types, supertypes, members, calls, accesses, typerefs, annotations,
@@ -28,7 +28,7 @@ public final class Chunk {
     /** Which columns hold pool indexes (strings); the rest are plain ints. */
     public static final String STRING_COLUMNS = "name signature super outer inner_name outer_method source_file kotlin "
             + "entry type owner descriptor exceptions param_names constant annotation_default id from to "
-            + "member_name member_desc annotation text code message permits";
+            + "member_name member_desc annotation text code message permits record_components site element";
 
     Chunk(int artifact, int index) {
         this.artifact = artifact;

@@ -8,7 +8,10 @@ import org.objectweb.asm.Handle;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.RecordComponentVisitor;
 import org.objectweb.asm.Type;
+import org.objectweb.asm.TypePath;
+import org.objectweb.asm.TypeReference;
 
 /** Visits one class file with ASM and appends its rows to a chunk's tables. */
 final class ClassExtractor extends ClassVisitor {
@@ -19,13 +22,16 @@ final class ClassExtractor extends ClassVisitor {
     static final int R_INVOKEVIRTUAL = 0, R_INVOKESPECIAL = 1, R_INVOKESTATIC = 2, R_INVOKEINTERFACE = 3,
             R_HANDLE = 4, R_GETFIELD = 5, R_GETSTATIC = 6, R_PUTFIELD = 7, R_PUTSTATIC = 8, R_NEW = 9,
             R_CHECKCAST = 10, R_INSTANCEOF = 11, R_ANEWARRAY = 12, R_CLASS_CONST = 13, R_CATCH = 14,
-            R_MULTIANEWARRAY = 15, R_FIELD_HANDLE_GET = 16, R_FIELD_HANDLE_PUT = 17, R_INLINE = 18;
+            R_MULTIANEWARRAY = 15, R_FIELD_HANDLE_GET = 16, R_FIELD_HANDLE_PUT = 17, R_INLINE = 18,
+            R_INDY = 19, R_INDY_ARG = 20, R_CASE_LABEL = 21;
 
     // type kinds
     static final int K_CLASS = 0, K_INTERFACE = 1, K_ENUM = 2, K_RECORD = 3, K_ANNOTATION = 4, K_MODULE = 5;
 
     // annotation owner kinds
-    static final int A_TYPE = 0, A_METHOD = 1, A_FIELD = 2, A_PARAM = 3;
+    // (A_TYPE_USE: a type annotation, JVMS 4.7.20, owned by the class; `element` names the class, field or method
+    // carrying it, `site` where in it; its member columns stay null, so readers of declaration annotations skip it)
+    static final int A_TYPE = 0, A_METHOD = 1, A_FIELD = 2, A_PARAM = 3, A_TYPE_USE = 4;
 
     private final Chunk chunk;
     private final Columns cols;
@@ -46,6 +52,11 @@ final class ClassExtractor extends ClassVisitor {
     private boolean selfInner;
     private Smap smap;
     private StringBuilder permits;  // PermittedSubclasses (JVMS 4.7.31): internal names joined by ','; null: not sealed
+    /** Record components (JVMS 4.7.30), one a line: `name:descriptor`, `:signature` when generic, then a tab and the
+     *  text of each declaration annotation. */
+    private StringBuilder components;
+    /** Declaration annotations seen (`annotationKey`): a type use at the same place repeats one and is not a row. */
+    private final java.util.HashSet<String> declared = new java.util.HashSet<>();
 
     ClassExtractor(Chunk chunk, String entry, int realMajor) {
         super(API);
@@ -143,18 +154,131 @@ final class ClassExtractor extends ClassVisitor {
 
     AnnotationVisitor annotation(int ownerKind, String owner, String mname, String mdesc, int param, String desc,
             boolean visible) {
+        return annotation(ownerKind, owner, mname, mdesc, param, param, desc, visible);
+    }
+
+    /** `param`: the index the attribute gives (among the parameters it counts); `index`: the same parameter's among
+     *  the descriptor's, in `site` (`parameter N`) for a parameter's annotation. */
+    AnnotationVisitor annotation(int ownerKind, String owner, String mname, String mdesc, int param, int index,
+            String desc, boolean visible) {
+        declared.add(annotationKey(ownerKind, mname, mdesc, index, desc));
+        String site = ownerKind == A_PARAM ? "parameter " + index : null;
         return new ValuePrinter(desc, text -> chunk.annotations.row(ownerKind, cols.str(owner), cols.str(mname),
-                cols.str(mdesc), param, cols.str(desc), visible ? 1 : 0, cols.str(text)));
+                cols.str(mdesc), param, cols.str(desc), visible ? 1 : 0, cols.str(text), cols.str(site), -1));
+    }
+
+    /** Where a declaration annotation sits, as a type use at the same place would name it. */
+    static String annotationKey(int ownerKind, String mname, String mdesc, int param, String desc) {
+        return ownerKind + "|" + mname + "|" + mdesc + "|" + param + "|" + desc;
+    }
+
+    /** A type annotation (JVMS 4.7.20) as an annotation row of role type use; one with no type path on a field's
+     *  type, a return type or a parameter's type repeats the declaration annotation javac writes beside it (an
+     *  annotation type targeting both), so it waits in `pending` and is dropped at the member's end if it does. */
+    AnnotationVisitor typeUse(int ownerKind, String mname, String mdesc, int typeRef, TypePath path, String desc,
+            boolean visible, java.util.List<Object[]> pending) {
+        TypeReference ref = new TypeReference(typeRef);
+        String key = null;
+        if (path == null || path.getLength() == 0) {
+            switch (ref.getSort()) {
+                case TypeReference.FIELD:
+                    key = annotationKey(A_FIELD, mname, mdesc, -1, desc);
+                    break;
+                case TypeReference.METHOD_RETURN:
+                    key = annotationKey(A_METHOD, mname, mdesc, -1, desc);
+                    break;
+                case TypeReference.METHOD_FORMAL_PARAMETER:
+                    key = annotationKey(A_PARAM, mname, mdesc, ref.getFormalParameterIndex(), desc);
+                    break;
+                default:
+                    break;
+            }
+        }
+        String element = mname == null ? "" : "#" + mname + (ownerKind == A_FIELD ? ":" : "") + mdesc;
+        String site = "type use in " + typeSite(ref);
+        String waitKey = key;
+        return new ValuePrinter(desc, text -> {
+            Runnable row = () -> chunk.annotations.row(A_TYPE_USE, cols.str(name), -1, -1, -1, cols.str(desc),
+                    visible ? 1 : 0, cols.str(text), cols.str(site), cols.str(element));
+            if (waitKey == null || pending == null) {
+                row.run();
+            } else {
+                pending.add(new Object[] {waitKey, row});
+            }
+        });
+    }
+
+    static String typeSite(TypeReference ref) {
+        switch (ref.getSort()) {
+            case TypeReference.CLASS_TYPE_PARAMETER: return "type parameter " + ref.getTypeParameterIndex();
+            case TypeReference.METHOD_TYPE_PARAMETER: return "type parameter " + ref.getTypeParameterIndex();
+            case TypeReference.CLASS_TYPE_PARAMETER_BOUND:
+            case TypeReference.METHOD_TYPE_PARAMETER_BOUND:
+                return "bound of type parameter " + ref.getTypeParameterIndex();
+            case TypeReference.CLASS_EXTENDS:
+                return ref.getSuperTypeIndex() < 0 ? "extends" : "implements " + ref.getSuperTypeIndex();
+            case TypeReference.FIELD: return "field type";
+            case TypeReference.METHOD_RETURN: return "return type";
+            case TypeReference.METHOD_RECEIVER: return "receiver type";
+            case TypeReference.METHOD_FORMAL_PARAMETER: return "parameter " + ref.getFormalParameterIndex();
+            case TypeReference.THROWS: return "throws " + ref.getExceptionIndex();
+            default: return "code";
+        }
+    }
+
+    /** The waiting type-use rows that repeat no declaration annotation. */
+    void flushTypeUses(java.util.List<Object[]> pending) {
+        for (Object[] p : pending) {
+            if (!declared.contains((String) p[0])) {
+                ((Runnable) p[1]).run();
+            }
+        }
+        pending.clear();
+    }
+
+    @Override
+    public AnnotationVisitor visitTypeAnnotation(int typeRef, TypePath path, String desc, boolean visible) {
+        return typeUse(A_TYPE, null, null, typeRef, path, desc, visible, null);
+    }
+
+    @Override
+    public RecordComponentVisitor visitRecordComponent(String cname, String cdesc, String csig) {
+        if (components == null) {
+            components = new StringBuilder();
+        } else {
+            components.append('\n');
+        }
+        components.append(cname).append(':').append(cdesc);
+        if (csig != null) {
+            components.append(':').append(csig);
+        }
+        return new RecordComponentVisitor(API) {
+            @Override
+            public AnnotationVisitor visitAnnotation(String desc, boolean visible) {
+                return new ValuePrinter(desc, text -> components.append('\t').append(text));  // (texts escape tabs)
+            }
+        };
     }
 
     @Override
     public FieldVisitor visitField(int faccess, String fname, String fdesc, String fsig, Object value) {
         chunk.members.row(cols.str(name + "#" + fname + ":" + fdesc), cols.str(name), 1, cols.str(fname), cols.str(fdesc), cols.str(fsig), faccess, -1, -1, 0,
                 cols.str(value == null ? null : ValuePrinter.constant(value)), -1, -1, -1);
+        java.util.List<Object[]> pending = new java.util.ArrayList<>();
         return new FieldVisitor(API) {
             @Override
             public AnnotationVisitor visitAnnotation(String desc, boolean visible) {
                 return annotation(A_FIELD, name, fname, fdesc, -1, desc, visible);
+            }
+
+            @Override
+            public AnnotationVisitor visitTypeAnnotation(int typeRef, TypePath path, String desc, boolean visible) {
+                return typeUse(A_FIELD, fname, fdesc, typeRef, path, desc, visible, pending);
+            }
+
+            @Override
+            public void visitEnd() {
+                flushTypeUses(pending);
             }
         };
     }
@@ -183,7 +307,8 @@ final class ClassExtractor extends ClassVisitor {
     public void visitEnd() {
         chunk.types.row(cols.str(name), kind, access, cols.str(signature), cols.str(superName), cols.str(outer),
                 cols.str(innerName), innerAccess, cols.str(outerMethod), cols.str(source), version, cols.str(kotlin),
-                cols.str(entry), cols.str(permits == null ? null : permits.toString()));
+                cols.str(entry), cols.str(permits == null ? null : permits.toString()),
+                cols.str(components == null ? null : components.toString()));
     }
 
     /** Collects one method's row, its parameter names, line range and every reference it makes. */
@@ -204,6 +329,10 @@ final class ClassExtractor extends ClassVisitor {
         private String[] lvtNames;
         private int[] slotToParam;
         private String defaultValue;
+        /** Parameters the Runtime(In)VisibleParameterAnnotations attributes count (javac may leave out synthetic
+         *  leading ones: an enum's or inner class's constructor), visible and invisible; -1: not given. */
+        private int annotableVisible = -1, annotableInvisible = -1;
+        private final java.util.List<Object[]> pendingTypeUses = new java.util.ArrayList<>();
 
         MethodCollector(int maccess, String mname, String mdesc, String msig, String[] exceptions) {
             super(API);
@@ -240,8 +369,41 @@ final class ClassExtractor extends ClassVisitor {
         }
 
         @Override
+        public void visitAnnotableParameterCount(int count, boolean visible) {
+            if (visible) {
+                annotableVisible = count;
+            } else {
+                annotableInvisible = count;
+            }
+        }
+
+        @Override
         public AnnotationVisitor visitParameterAnnotation(int parameter, String desc, boolean visible) {
-            return annotation(A_PARAM, name, mname, mdesc, parameter, desc, visible);
+            int n = Type.getArgumentTypes(mdesc).length;
+            int counted = visible ? annotableVisible : annotableInvisible;
+            int index = counted > 0 && counted < n ? parameter + (n - counted) : parameter;  // by the descriptor
+            return annotation(A_PARAM, name, mname, mdesc, parameter, index, desc, visible);
+        }
+
+        @Override
+        public AnnotationVisitor visitTypeAnnotation(int typeRef, TypePath path, String desc, boolean visible) {
+            return typeUse(A_METHOD, mname, mdesc, typeRef, path, desc, visible, pendingTypeUses);
+        }
+
+        @Override
+        public AnnotationVisitor visitInsnAnnotation(int typeRef, TypePath path, String desc, boolean visible) {
+            return typeUse(A_METHOD, mname, mdesc, typeRef, path, desc, visible, null);
+        }
+
+        @Override
+        public AnnotationVisitor visitTryCatchAnnotation(int typeRef, TypePath path, String desc, boolean visible) {
+            return typeUse(A_METHOD, mname, mdesc, typeRef, path, desc, visible, null);
+        }
+
+        @Override
+        public AnnotationVisitor visitLocalVariableAnnotation(int typeRef, TypePath path, Label[] start, Label[] end,
+                int[] index, String desc, boolean visible) {
+            return typeUse(A_METHOD, mname, mdesc, typeRef, path, desc, visible, null);
         }
 
         @Override
@@ -360,11 +522,21 @@ final class ClassExtractor extends ClassVisitor {
             }
         }
 
+        /** The bootstrap method is a call of kind indy; its Handle arguments are method references (lambda bodies),
+         *  its class constants references: a type pattern switch's case labels (SwitchBootstraps), else indy_arg
+         *  (ObjectMethods' record class). */
         @Override
         public void visitInvokeDynamicInsn(String iname, String idesc, Handle bsm, Object... args) {
+            ref(R_INDY, bsm.getOwner(), bsm.getName(), bsm.getDesc());
+            int classKind = "java/lang/runtime/SwitchBootstraps".equals(bsm.getOwner()) ? R_CASE_LABEL : R_INDY_ARG;
             for (Object a : args) {
                 if (a instanceof Handle) {
                     handle((Handle) a);
+                } else if (a instanceof Type) {
+                    Type t = (Type) a;
+                    if (t.getSort() == Type.OBJECT || t.getSort() == Type.ARRAY) {
+                        ref(classKind, t.getInternalName(), null, null);
+                    }
                 }
             }
         }
@@ -507,6 +679,7 @@ final class ClassExtractor extends ClassVisitor {
 
         @Override
         public void visitEnd() {
+            flushTypeUses(pendingTypeUses);
             if (handlers != null) {
                 catchRows();
             }
