@@ -12,17 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.serve_support import cli, cli_env, workspace_args
-
-
-class FakeSession:
-    is_open = True
-
-    def artifacts(self):
-        return []
-
-    def close(self):
-        pass
+from tests.serve_support import FakeSession, cli, cli_env, workspace_args
 
 
 @pytest.fixture

@@ -26,6 +26,7 @@ import pytest
 from jdx.engine.cards import OutlineOptions
 from jdx.engine.imports import imports
 from tests.kotlin.corpus import kotlinc_jar, reflect_view, runtime_stdlib, stdlib_jar
+from tests.fixtures.javac import javap
 from tests.service import JdxService, Options
 
 SHAPES = '''package demo
@@ -84,8 +85,7 @@ def service(jar, jdx_home):
 
 
 def _javap(jar, cls: str) -> str:
-    return subprocess.run(["javap", "-v", "-p", "-cp", str(jar), cls], capture_output=True, text=True,
-                          check=True).stdout
+    return javap(jar, cls, "-v")
 
 
 def _flags(javap: str, name: str) -> str:

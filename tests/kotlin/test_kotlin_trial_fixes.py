@@ -14,7 +14,6 @@ from the same text, the mismatched one edited."""
 from __future__ import annotations
 
 import re
-import subprocess
 import zipfile
 
 import pytest
@@ -22,6 +21,7 @@ import pytest
 from jdx.engine.refs import format_member
 from jdx.engine.src_body import BodyOptions
 from tests.kotlin.corpus import kotlinc_jar
+from tests.fixtures.javac import javap
 from tests.service import JdxService, Options
 
 B = '''package q
@@ -205,8 +205,7 @@ def test_paired_sources_give_every_method_its_source(services):
 
 
 def _javap(jar, cls: str) -> str:
-    return subprocess.run(["javap", "-v", "-p", "-cp", str(jar), cls], capture_output=True, text=True,
-                          check=True).stdout
+    return javap(jar, cls, "-v")
 
 
 def _method_block(javap: str, name: str) -> str:

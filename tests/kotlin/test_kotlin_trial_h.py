@@ -17,7 +17,6 @@ skip without kotlinx-coroutines 1.7.3 and okio 3.6.0 in the local Maven reposito
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -26,6 +25,7 @@ from jdx.engine.cards import OutlineOptions
 from jdx.engine.imports import imports
 from jdx.errors import AmbiguousError
 from tests.kotlin.corpus import kotlinc_jar
+from tests.fixtures.javac import javap as _javap
 from tests.service import JdxService, Options
 
 LIB = '''package demo
@@ -88,10 +88,6 @@ def service(jar, jdx_home):
     s = JdxService(Options(jars=[str(jar)], jdk=False, cache_dir=str(jdx_home / "cache")))
     yield s
     s.close()
-
-
-def _javap(jar, cls: str) -> str:
-    return subprocess.run(["javap", "-p", "-cp", str(jar), cls], capture_output=True, text=True, check=True).stdout
 
 
 def _mangled(jar) -> str:

@@ -12,19 +12,11 @@ import pytest
 
 pytest.importorskip("mcp", reason="the MCP SDK is the optional extra jdx[mcp]")
 
+from tests.serve_support import FakeSession  # noqa: E402 (after the skip: serve_support needs no MCP, this file does)
+
 INIT = {"jsonrpc": "2.0", "id": "init", "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
-
-
-class FakeSession:
-    is_open = True
-
-    def artifacts(self):
-        return []
-
-    def close(self):
-        pass
 
 
 def slow_host(seconds: float, finished: list):
