@@ -53,6 +53,8 @@ CASES = [
     ["samples", "gx.Counter#count", "--limit", "2"],
     ["cypher", "MATCH (t:Type) WHERE t.fqn STARTS WITH 'gx.S' RETURN t.fqn ORDER BY t.fqn"],
     ["cypher", "MATCH (t:Type) RETURN t.fqn ORDER BY t.fqn", "--limit", "3"],
+    ["cypher", "MATCH (t:Type) WHERE t.fqn = $n RETURN t.fqn, t.kind", "--param", "n=gx.Shape"],
+    ["tree", "graph-fixtures", "--depth", "1"],
     ["version"],
     ["doctor"],
     ["schema"],
