@@ -70,6 +70,7 @@ def test_state_and_multi_statement_queries_are_refused_and_names_pass(query):
         check_read_only(passing)
 
 
+@pytest.mark.soak
 def test_checkpoint_is_refused_and_leaves_the_graph_readable(run_jdx, tmp_path):
     ws = _workspace(tmp_path, "Checkpoint")
     graph = _build(run_jdx, ws)
@@ -95,6 +96,7 @@ def _stray_side_files(graph_file: Path) -> None:
     assert graph_file.with_name("graph.kz.shadow").exists()
 
 
+@pytest.mark.soak
 def test_a_published_graph_with_a_readers_side_files_still_opens(run_jdx, tmp_path):
     ws = _workspace(tmp_path, "Strays")
     graph = _build(run_jdx, ws)
@@ -104,6 +106,7 @@ def test_a_published_graph_with_a_readers_side_files_still_opens(run_jdx, tmp_pa
     assert not (graph / "graph.kz.shadow").exists() and not (graph / "graph.kz.wal").exists()
 
 
+@pytest.mark.soak
 def test_an_unpublished_graph_with_side_files_is_no_index_with_the_way_out(run_jdx, ws, tmp_path):
     from jdx.graph_schema.store import GraphStore
 

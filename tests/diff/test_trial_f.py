@@ -19,6 +19,9 @@ from jdx.engine.diff.rules import BREAKING, INFO, RULES, SUSPICIOUS
 from tests.diff.shim import RUNNER, findings_json, main
 from tests.fixtures.build import write_jar
 
+# JVM and javac oracles over Java 17/21/25 builds (Temurin 25): the soak; tests/diff/cases.py holds each rule's case
+pytestmark = pytest.mark.soak
+
 JDK25 = Path("/usr/lib/jvm/temurin-25-jdk-amd64/bin")
 
 # package -> (old classes, new classes): class name -> body after the package line

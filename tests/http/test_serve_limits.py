@@ -68,6 +68,7 @@ def request(port: int, method: str, path: str, timeout: float = 30):
         conn.close()
 
 
+@pytest.mark.soak
 def test_health_does_not_wait_for_a_running_query(serve):
     port, _ = serve()
     slow = threading.Thread(target=request, args=(port, "GET", "/v1/members?query=slow"), daemon=True)
@@ -135,6 +136,7 @@ def test_errors_name_parameters_not_flags(serve):
     assert json.loads(body)["error"]["message"].startswith("unknown argument bogus_flag; arguments: "), body
 
 
+@pytest.mark.soak
 def test_a_bind_that_fails_warns_of_nothing(jdx_env, jdx_home):
     with cli_env(jdx_env):
         run = cli(["serve", "--bind", "10.1.2.3", "--allow-remote", "--port", "0", *workspace_args(jdx_home)])

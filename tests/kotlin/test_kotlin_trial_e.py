@@ -191,6 +191,7 @@ def stdlib(jdx_home):
     s.close()
 
 
+@pytest.mark.soak
 def test_stdlib_reified_inline_functions_are_listed_and_imported_for_kotlin(stdlib):
     """kotlinc 2 marks `enumEntries<T>()` ACC_PUBLIC|ACC_STATIC|ACC_FINAL|ACC_SYNTHETIC, with no @Deprecated."""
     result = _outline(stdlib, "kotlin.enums.EnumEntriesKt")
@@ -203,6 +204,7 @@ def test_stdlib_reified_inline_functions_are_listed_and_imported_for_kotlin(stdl
     assert let["language"] == "kotlin" and "inline-only" in let["note"]
 
 
+@pytest.mark.soak
 def test_stdlib_private_fields_and_constructor_properties(stdlib):
     value = next(e for e in _outline(stdlib, "kotlin.Result")["kotlin_members"] if e["name"] == "value")
     assert value["visibility"] == "internal" and "@JvmField" not in value["markers"], value
@@ -210,6 +212,7 @@ def test_stdlib_private_fields_and_constructor_properties(stdlib):
     assert "(private val nativePattern: Pattern)" in header
 
 
+@pytest.mark.soak
 def test_search_names_the_synthetic_functions_kotlin_calls(stdlib):
     """`search filterIsInstance` lists the reified `filterIsInstance<R>()` beside the `Class<R>` overload (kotlinc 2
     marks the reified one ACC_SYNTHETIC: javap), never a function `@Deprecated(level = HIDDEN)` hid (`Array.max()`,

@@ -153,6 +153,7 @@ def test_outline_counts_only_the_hidden_declarations_the_grep_matches(service):
     assert _outline(service, "demo.LibKt", grep="^z")["hidden_deprecated"] == 2
 
 
+@pytest.mark.soak
 def test_stdlib_companion_member_with_a_mangled_name(stdlib):
     javap = _javap(stdlib_jar("2.1.0"), "kotlin.time.Duration$Companion")
     assert re.search(r" final long getSeconds-UwyO8pc\(int\);", javap)
@@ -161,6 +162,7 @@ def test_stdlib_companion_member_with_a_mangled_name(stdlib):
     assert "getSeconds-UwyO8pc is no Java identifier" in entries[0]["note"], entries
 
 
+@pytest.mark.soak
 def test_stdlib_jvm_package_name_is_the_kotlin_package(stdlib):
     """`@file:JvmPackageName("kotlin")` of `kotlin/jdk7/AutoCloseableKt`: its metadata `pn` names the Kotlin package."""
     assert 'pn="kotlin"' in _javap(stdlib_jar("2.1.0"), "kotlin.jdk7.AutoCloseableKt")
