@@ -373,7 +373,9 @@ def _walk(store, counts, prefix: str, level: int, depth: int, with_counts: bool,
         public = [t for t in top if t["access"] & ACC_PUBLIC and not t["name"].isdigit()]
         entries.extend({"kind": t["kind"], "name": t["name"], "ref": t["fqn"], "level": level} for t in public)
         if artifact_ids is None:  # never a silent cut (spec G6): the rest are named, or counted with a way to see them
-            hidden = sorted({t["name"] for t in top} - {t["name"] for t in public})
+            # package-info and module-info are no types (synthetic interfaces javac writes for the annotations)
+            hidden = sorted({t["name"] for t in top if t["name"] not in ("package-info", "module-info")}
+                            - {t["name"] for t in public})
             if hidden:
                 entries.append({"kind": "nonpublic", "name": "not public", "level": level, "types": len(hidden),
                                 "names": hidden[:UNLISTED_NAMES]})

@@ -19,6 +19,7 @@ SOURCES = {
     "lz/Quiet.java": "package lz;\nclass Quiet { static class Deep { } }",
     "lz/Also.java": "package lz;\ninterface Also { }",
     "lz/Face.java": "package lz;\npublic interface Face { }",
+    "lz/package-info.java": "@Deprecated\npackage lz;",  # javac writes lz/package-info.class: no type to list
 }
 
 
@@ -31,13 +32,13 @@ def jar(tmp_path_factory):
 
 def _oracle(jar) -> tuple[list[str], list[str], int]:
     names = sorted(n[:-6].replace("/", ".") for n in zipfile.ZipFile(jar).namelist() if n.endswith(".class"))
-    top = [n for n in names if "$" not in n]
+    top = [n for n in names if "$" not in n and not n.endswith(".package-info")]
     first_lines = subprocess.run(["javap", "-cp", str(jar), *top], capture_output=True, text=True,
                                  check=True).stdout.splitlines()
     public = sorted(n.split(".")[-1] for n in top if any(line.startswith("public ") and f" {n}" in line
                                                           for line in first_lines))
     hidden = sorted(n.split(".")[-1] for n in top if n.split(".")[-1] not in public)
-    return public, hidden, len(names) - len(top)
+    return public, hidden, sum("$" in n for n in names)
 
 
 def test_ls_names_the_non_public_types_and_counts_the_nested(jar, run_jdx):
