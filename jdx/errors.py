@@ -45,6 +45,12 @@ class JdxError(Exception):
         return data
 
 
+class TimeoutExceeded(JdxError):
+    """`--timeout` ran out (the CLI's own deadline, or a server's per request): code TIMEOUT, exit 6."""
+
+    code = "TIMEOUT"
+
+
 class NotFoundError(JdxError):
     exit_code = EXIT_NOT_FOUND
     code = "NOT_FOUND"

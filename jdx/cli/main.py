@@ -13,7 +13,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 
-from jdx.errors import EXIT_INTERNAL, EXIT_USAGE, JdxError, UsageError
+from jdx.errors import EXIT_INTERNAL, EXIT_USAGE, JdxError, TimeoutExceeded, UsageError
 
 VALUE_FLAGS = {"-w": "workspace", "--workspace": "workspace", "--jars": "jars", "--src": "src",
                "--sources": "sources", "--cache-dir": "cache_dir", "--timeout": "timeout", "--coord": "coords",
@@ -299,10 +299,6 @@ def _print_failure(command: str, query: str, exc: JdxError, json_mode: bool) -> 
     env = json.loads(envelope.dumps(envelope.failure(command, query, exc)))
     _print_kept(env, None, None, json_mode)
     return exc.exit_code
-
-
-class TimeoutExceeded(JdxError):
-    code = "TIMEOUT"
 
 
 def parse_duration(text: str) -> float:

@@ -19,7 +19,7 @@ import re
 import threading
 from collections.abc import Callable
 
-from jdx.errors import JdxError
+from jdx.errors import JdxError, TimeoutExceeded
 
 
 class Host:
@@ -102,12 +102,6 @@ class Host:
             self._lock.release()
 
 
-class TimedOut(JdxError):
-    """The server's `--timeout` ran out: code TIMEOUT, exit 6, as the CLI's own (jdx.cli.main.TimeoutExceeded)."""
-
-    code = "TIMEOUT"
-
-
 class _Stopped(JdxError):
     """Raised inside the thread answering a stopped call (a JdxError: the command's error handling ends it)."""
 
@@ -163,7 +157,7 @@ class Call:
                  _OPENING: "the server goes on building the workspace graph: ask again in a moment",
                  _ANSWERING: "raise the server's --timeout, or narrow the question (limit, depth)"}
         why = "cancelled" if self.stopped == "cancelled" else f"timed out after --timeout {self.text}"
-        return failure(command, query, TimedOut(f"{why} while {self.phase}", hint=hints[self.phase])).envelope
+        return failure(command, query, TimeoutExceeded(f"{why} while {self.phase}", hint=hints[self.phase])).envelope
 
 
 def _raise_in(thread_id: int, exc_type: type[BaseException] | None) -> None:
