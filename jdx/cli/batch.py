@@ -7,6 +7,7 @@ line equal the one-shot output. An error names its input line number.
 
 from __future__ import annotations
 
+import dataclasses
 import shlex
 import sys
 
@@ -15,7 +16,7 @@ from jdx.errors import JdxError, UsageError
 
 def run_batch(outer, session) -> int:
     """Answers every stdin line; the exit code is 0 (each line's own status is printed after it in text)."""
-    from jdx.cli.main import Globals, _print_failure, run_query, split_globals
+    from jdx.cli.main import _print_failure, run_query, split_globals
     from jdx.commands.registry import command
 
     try:
@@ -41,7 +42,8 @@ def run_batch(outer, session) -> int:
                     if cmd is None:
                         raise UsageError("batch cannot nest" if name == "batch" else
                                          f"{name!r} is not a query command" if name else "empty command")
-                    inner = Globals(json=outer.json, quiet=True, no_daemon=True)
+                    # the batch's workspace flags: its lines' `next:` steps name them as a command line's do
+                    inner = dataclasses.replace(outer, quiet=True, no_daemon=True, timeout=None)
                     code = run_query(inner, cmd, words, session=session, where=f"line {number}: ")
             except JdxError as exc:
                 exc.message = f"line {number}: {exc.message}"
@@ -70,5 +72,5 @@ def _answer_wire_line(line: str, outer, session) -> tuple[str, int]:
         return req.command, outcome.exit_code
     request = build_request(cmd, req.query, dict(req.params))
     env, code = _answer_here(outer, cmd, request, session)
-    _print(env, cmd, request, outer.json)
+    _print(env, cmd, request, outer.json, outer)
     return req.command, code

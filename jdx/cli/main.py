@@ -200,15 +200,15 @@ def run_query(g: Globals, cmd, words: list[str], *, session=None, where: str = "
         env, code = _ask_daemon(g, cmd.name, query, params)
     if env is None:
         env, code = _answer_here(g, cmd, request, session)
-    _print_kept(env, cmd, request, g.json)
+    _print_kept(env, cmd, request, g.json, g)
     return code
 
 
-def _print_kept(env: dict, cmd, request, json_mode: bool) -> None:
+def _print_kept(env: dict, cmd, request, json_mode: bool, g: Globals | None = None) -> None:
     """`_print`, where a reader that closed the pipe early (`jdx … | head -1`) leaves the answer's exit code as it
     was: a not-found or an ambiguity must not read as success to a shell with `pipefail` (spec §16)."""
     try:
-        _print(env, cmd, request, json_mode)
+        _print(env, cmd, request, json_mode, g)
         sys.stdout.flush()
     except BrokenPipeError:
         _drop_stdout()
@@ -278,7 +278,7 @@ def _answer_here(g: Globals, cmd, request, session):
     return json.loads(envelope.dumps(outcome.envelope)), outcome.exit_code
 
 
-def _print(env: dict, cmd, request, json_mode: bool) -> None:
+def _print(env: dict, cmd, request, json_mode: bool, g: Globals | None = None) -> None:
     from jdx.render import envelope
 
     if json_mode:
@@ -287,8 +287,56 @@ def _print(env: dict, cmd, request, json_mode: bool) -> None:
     from jdx.commands.execute import text_of
 
     text, stream = text_of(env, cmd, request)
+    if text and g is not None and "next: jdx " in text:
+        text = _next_in_workspace(text, g)
     if text:
         print(text, file=sys.stdout if stream == "stdout" else sys.stderr)
+
+
+def workspace_words(g: Globals) -> list[str]:
+    """The workspace flags of this command line, as words a later command repeats to ask the same workspace."""
+    words: list[str] = []
+    if g.workspace:
+        words += ["-w", g.workspace]
+    for flag, values in (("--jars", g.jars), ("--src", g.src), ("--sources", g.sources), ("--coord", g.coords)):
+        for value in values:
+            words += [flag, value]
+    if g.project:
+        words += ["--project", g.project]
+    words += [flag for flag, on in (("--tests", g.tests), ("--all-versions", g.all_versions),
+                                    ("--no-jdk", g.jdk is False)) if on]
+    if g.cache_dir:
+        words += ["--cache-dir", g.cache_dir]
+    return words
+
+
+NEXT_FLAGS_WIDTH = 120
+
+
+def _next_in_workspace(text: str, g: Globals) -> str:
+    """A `next: jdx …` step run as printed must ask the same workspace: the command line's workspace flags are
+    appended (spec Appendix A) unless the step already names its own (`diff` points at the new jar); flags longer
+    than NEXT_FLAGS_WIDTH characters (a classpath of many jars) are named, not repeated."""
+    import shlex
+
+    words = workspace_words(g)
+    if not words:
+        return text
+    tail = " " + shlex.join(words)
+    note = ""
+    if len(tail) > NEXT_FLAGS_WIDTH:  # a long classpath repeated on every answer costs an agent more than it helps
+        tail, note = "", "with this command's workspace flags"
+    own = {*VALUE_FLAGS, "--no-jdk", "--project", "--tests"}
+
+    def step(line: str) -> str:
+        if not line.startswith("next: jdx ") or own & set(line.split()):
+            return line
+        command, gap, comment = line.partition("   (")  # `next: jdx body X --engine javap   (exact bytecode)`
+        if note:
+            return f"{command}   ({comment[:-1] + '; ' if comment else ''}{note})"
+        return command + tail + gap + comment
+
+    return "\n".join(step(line) for line in text.split("\n"))
 
 
 def _print_failure(command: str, query: str, exc: JdxError, json_mode: bool) -> int:

@@ -238,7 +238,18 @@ def text_of(env: dict, cmd: Command | None, request) -> tuple[str, str]:
 
 
 def cap_lines(lines: list[str], max_lines: int | None) -> list[str]:
-    """The generic `--max-lines` budget (spec §8.3) for renderers without their own: a whole-line cut, stated."""
-    if not max_lines or len(lines) <= max_lines:
+    """The generic `--max-lines` budget (spec §8.3) for renderers without their own, stated. An element of `lines`
+    may hold several text lines (a usage with its `--context` lines): it is one entity, kept whole or dropped whole
+    ("never cut mid-entity"); the first one is kept whole even past the budget."""
+    total = sum(line.count("\n") + 1 for line in lines)
+    if not max_lines or total <= max_lines:
         return lines
-    return lines[:max_lines] + [f"… {max_lines} of {len(lines)} lines shown (--max-lines {len(lines)} for all)"]
+    kept: list[str] = []
+    shown = 0
+    for line in lines:
+        height = line.count("\n") + 1
+        if kept and shown + height > max_lines:
+            break
+        kept.append(line)
+        shown += height
+    return kept + [f"… {shown} of {total} lines shown (--max-lines {total} for all)"]

@@ -159,16 +159,19 @@ def usages(r: dict, brief: bool = False) -> list[str]:
         if not brief:
             lines.append(f"{g['artifact']} ({g['total']}{shown})")
         for c in g["callers"]:
-            lines.append(f"{pad}{_named(c, c['caller'])}{'  (compiler bridge)' if c.get('bridge') else ''}  "
-                         + ", ".join(_site_text(s, many) for s in c["sites"]))
+            entry = [f"{pad}{_named(c, c['caller'])}{'  (compiler bridge)' if c.get('bridge') else ''}  "
+                     + ", ".join(_site_text(s, many) for s in c["sites"])]
+            shown_ctx: set = set()
             for s in c["sites"]:
-                if s.get("context"):
-                    ctx = s["context"]
-                    lines.append(f"{pad}  {ctx['file']}:{ctx['lines'][0]}-{ctx['lines'][1]}" + (
+                ctx = s.get("context")
+                if ctx and (ctx["file"], ctx["first_line"], len(ctx["text"])) not in shown_ctx:
+                    shown_ctx.add((ctx["file"], ctx["first_line"], len(ctx["text"])))  # two calls on one line: once
+                    entry.append(f"{pad}  {ctx['file']}:{ctx['lines'][0]}-{ctx['lines'][1]}" + (
                         f"  ({ctx['label']}, lines of the decompiled text)   ⚠ reconstructed"
                         if ctx.get("reconstructed") else ""))
-                    lines.extend(f"{pad}  {'>' if n == ctx['focus'] else ' '}{n:>5}  {t}"
+                    entry.extend(f"{pad}  {'>' if n == ctx['focus'] else ' '}{n:>5}  {t}"
                                  for n, t in enumerate(ctx["text"], ctx["first_line"]))
+            lines.append("\n".join(entry))  # one entity: `--max-lines` keeps or drops it whole (spec §8.3)
     if brief:
         return _brief_none(lines, brief)
     counts = ", ".join(f"{k} {n}" for k, n in r["counts"].items())

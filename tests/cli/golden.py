@@ -46,7 +46,8 @@ def check(path: Path, run: Run, code: int, jdx_home: Path) -> None:
     name = path.name
     assert run.code == code, f"{name}: exit {run.code}, expected {code}\n{run.out}{run.err}"
     text = run.out if run.out else run.err
-    assert str(jdx_home) not in text and not re.search(r"/tmp/|/home/|/root/", text), text
+    text = text.replace(str(jdx_home.parent), "<tmp>")  # a `next:` step repeats the command line's --jars
+    assert not re.search(r"/tmp/|/home/|/root/", text), text
     is_json = path.suffix == ".json"
     got = json.loads(text) if is_json else text
     if UPDATE or not path.exists():

@@ -3,6 +3,7 @@ javadoc) are paired with the artifact; otherwise the member's signatures, or the
 
 from __future__ import annotations
 
+import shlex
 import shutil
 import subprocess
 from pathlib import Path
@@ -30,22 +31,42 @@ def jars(tmp_path_factory) -> tuple[Path, Path]:
 
 
 def _next(run_jdx, jar: Path, ref: str) -> str:
+    """The `next:` step, without the workspace flags the CLI appends (checked by `_run_next`)."""
     r = run_jdx("body", ref, "--engine", "javap", "--jars", str(jar), "--no-jdk")
     assert r.code == 0, r.err
-    return r.out.splitlines()[-1]
+    line = r.out.splitlines()[-1]
+    tail = " " + shlex.join(["--jars", str(jar), "--no-jdk"])
+    assert line.endswith(tail), line  # run as printed, the step asks the same ad-hoc workspace
+    return line[: -len(tail)]
+
+
+def _run_next(run_jdx, jar: Path, ref: str):
+    """Runs the `next:` step exactly as printed (its words, the workspace flags included)."""
+    r = run_jdx("body", ref, "--engine", "javap", "--jars", str(jar), "--no-jdk")
+    words = shlex.split(r.out.splitlines()[-1].removeprefix("next: jdx "))
+    return run_jdx(*words)
 
 
 def test_without_sources_a_javap_body_suggests_no_doc(run_jdx, jars):
     assert _next(run_jdx, jars[0], "nh.Greeter#greet") == "next: jdx signature 'nh.Greeter#greet(java.lang.String)'"
     assert _next(run_jdx, jars[0], "nh.Greeter") == "next: jdx outline nh.Greeter"
-    r = run_jdx("signature", "nh.Greeter#greet(String)", "--jars", str(jars[0]), "--no-jdk")
-    assert r.code == 0 and "greet(" in r.out  # the suggested command answers
+    r = _run_next(run_jdx, jars[0], "nh.Greeter#greet")
+    assert r.code == 0 and "greet(" in r.out  # the suggested command answers, as printed
 
 
 def test_with_sources_a_javap_body_suggests_the_doc(run_jdx, jars):
     assert _next(run_jdx, jars[1], "nh.Greeter#greet") == "next: jdx doc 'nh.Greeter#greet(java.lang.String)'"
-    r = run_jdx("doc", "nh.Greeter#greet(String)", "--jars", str(jars[1]), "--no-jdk")
-    assert r.code == 0 and "The greeting for" in r.out
+    r = _run_next(run_jdx, jars[1], "nh.Greeter#greet")
+    assert r.code == 0 and "The greeting for" in r.out, (r.code, r.out, r.err)
+
+
+def test_a_commented_step_keeps_its_comment_after_the_flags(run_jdx, jars):
+    """`next: jdx body X --engine javap   (exact bytecode)`: the flags go before the comment."""
+    r = run_jdx("body", "nh.Greeter#greet", "--jars", str(jars[0]), "--no-jdk")
+    assert r.code == 0, r.err
+    step = next(line for line in r.out.splitlines() if line.startswith("next: "))
+    command, _, comment = step.partition("   (")
+    assert comment == "exact bytecode)" and command.endswith(shlex.join(["--jars", str(jars[0]), "--no-jdk"]))
 
 
 @pytest.mark.soak
@@ -56,7 +77,7 @@ def test_okio_javap_body_has_no_doc_hint(run_jdx):
         pytest.skip(f"{OKIO} is not in ~/.m2")
     r = run_jdx("body", "okio.Buffer#readUtf8(long)", "--engine", "javap", "--jars", str(OKIO))
     assert r.code == 0, r.err
-    assert r.out.splitlines()[-1] == "next: jdx signature 'okio.Buffer#readUtf8(long)'"
+    assert r.out.splitlines()[-1] == "next: jdx signature 'okio.Buffer#readUtf8(long)' " + shlex.join(["--jars", str(OKIO)])
 
 
 def test_missing_adhoc_jar_hint_names_jars_not_ws(run_jdx, tmp_path):
@@ -87,3 +108,12 @@ def test_a_corrupt_class_named_is_an_artifact_error_not_nowhere(run_jdx, tmp_pat
         assert "the class file is there but could not be read (CORRUPT_CLASS: bad.jar: cx/Broken.class" in r.err
     r = run_jdx("show", "cx.Nope", "--jars", str(jar), "--no-jdk")
     assert r.code == 1 and "not found: cx.Nope" in r.out, (r.code, r.out)
+
+
+def test_a_long_classpath_is_named_not_repeated(run_jdx, jars):
+    """Many jars: the step says it needs this command's workspace flags instead of repeating ~700 characters."""
+    many = ["--jars", str(jars[0])] * 8 + ["--no-jdk"]
+    r = run_jdx("show", "nh.Greeter", *many)
+    assert r.code == 0, r.err
+    step = next(line for line in r.out.splitlines() if line.startswith("next: "))
+    assert step == "next: jdx members nh.Greeter   (with this command's workspace flags)", step

@@ -1,0 +1,56 @@
+"""`--max-lines` never cuts mid-entity (spec §8.3): a usage shown with its `--context` lines is kept or dropped
+whole, and the footer counts the lines actually shown and the total."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from tests.fixtures.javac import javac_jar
+
+SOURCES = {
+    "ml/Target.java": "package ml;\npublic class Target {\n  public static int hit(int x) { return x + 1; }\n}\n",
+    "ml/Callers.java": "package ml;\npublic class Callers {\n"
+                       "  int a() {\n    int y = 1;\n    return Target.hit(y);\n  }\n"
+                       "  int b() {\n    int y = 2;\n    return Target.hit(y) + Target.hit(3);\n  }\n"
+                       "  int c() {\n    int y = 3;\n    return Target.hit(y);\n  }\n}\n",
+}
+FOOTER = re.compile(r"^… (\d+) of (\d+) lines shown \(--max-lines (\d+) for all\)$")
+
+
+@pytest.fixture(scope="module")
+def jar(tmp_path_factory):
+    if shutil.which("javac") is None:
+        pytest.skip("javac is not installed")
+    root = tmp_path_factory.mktemp("maxlines")
+    _bare, classes = javac_jar(root, SOURCES, "ml", "bare.jar", debug=True)
+    embedded = root / "ml.jar"  # sources beside the classes: context lines from the real source
+    subprocess.run(["jar", "cf", str(embedded), "-C", str(classes), "ml", "-C", str(root / "src"), "ml"], check=True)
+    return embedded
+
+
+def test_usages_context_is_cut_between_whole_usages(run_jdx, jar):
+    args = ("usages", "ml.Target#hit", "--context", "1", "--jars", str(jar), "--no-jdk")
+    full = run_jdx(*args)
+    assert full.code == 0, full.err
+    lines = full.out.splitlines()
+    heads = [i for i, line in enumerate(lines) if line.startswith("  ml.Callers#")]
+    assert len(heads) == 3 and all(lines[i + 1].startswith("    ") for i in heads), full.out  # each has context
+    assert lines[heads[1]].endswith("call 9, call 9") and lines[heads[1] + 5] == lines[heads[2]]  # two calls on
+    # one line show its context once
+    starts = {i for i, line in enumerate(lines) if not line.startswith("    ")} | {len(lines)}  # where a cut may fall
+    for budget in range(1, len(lines)):
+        r = run_jdx(*args, "--max-lines", str(budget))
+        assert r.code == 0, r.err
+        out = r.out.splitlines()
+        footer = [m for m in map(FOOTER.match, out) if m]
+        assert len(footer) == 1, (budget, r.out)
+        shown, total, again = map(int, footer[0].groups())
+        kept = out[:shown]
+        assert total == again == len(lines)
+        assert kept == lines[:shown] and shown in starts, (budget, r.out)  # a whole-entity prefix
+        following = min(i for i in starts if i > shown)  # the next entity did not fit: no room wasted
+        assert shown <= budget < following, (budget, shown, following)
