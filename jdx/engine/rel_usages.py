@@ -224,7 +224,9 @@ def _type_sites(store: GraphStore, target: Target, kinds: set[str]) -> list[dict
         for r in rows_by_ids(store, q.SUBTYPES_OF, ids):
             row = _type_row_as_caller(r)
             row["ref"] = r["fqn"]
-            sites.append(_site(row, "impl", target, r["rel"].lower()))
+            # an interface's superinterface is an IMPLEMENTS edge, but the source says `extends` (JLS §9.1.3)
+            rel = "extends" if r["rel"] == "EXTENDS" or r.get("kind") in ("interface", "annotation") else "implements"
+            sites.append(_site(row, "impl", target, rel))
     if "annotation" in kinds:
         for r in rows_by_ids(store, q.ANNOTATED_WITH, ids):
             row = _type_row_as_caller(r)
