@@ -191,6 +191,7 @@ def test_index_reports_counts(run_jdx):
     assert again["built"] is False and again["extracted"] == 0 and again["classes"] == r["classes"]
 
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 def test_cache_info_and_gc_dry_run(run_jdx):
     assert run_jdx("index", "--no-jdk", "--jars", str(require(GSON))).code == 0
     data = envelope(run_jdx("cache", "info", "--json").out)["result"]
@@ -246,6 +247,7 @@ def test_python_api(jdx_home):
         assert os.path.isfile(ws.service.store().path)
 
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 def test_batch_answers_every_line_from_one_process(run_jdx):
     lines = "\n".join([
         "members java.util.HashMap --declared --grep ^put --brief",

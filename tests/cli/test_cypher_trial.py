@@ -120,6 +120,7 @@ def test_an_unpublished_graph_with_side_files_is_no_index_with_the_way_out(run_j
     assert copy.with_name("graph.kz.shadow").exists()  # not a build jdx published: left as it is
 
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 def test_a_zero_column_answer_is_an_empty_table(run_jdx, ws):
     from jdx.graph_schema.store import GraphStore
 

@@ -64,6 +64,7 @@ def test_without_sources_ranks_on_bytecode(fx, run_jdx):
     assert lengths == sorted(lengths)
 
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 def test_binary_only_samples_are_reconstructed(fx, run_jdx):
     """Without sources, each shown site is rendered from the decompiled text of its method, labelled
     reconstructed, its marked line holding the call (spec §11.1)."""

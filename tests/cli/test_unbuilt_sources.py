@@ -128,6 +128,7 @@ def test_overloads_without_parameters_are_ambiguous(run_jdx, maven):
     assert [c["ref"] for c in env["candidates"]] == ["demo.App#greet(String)", "demo.App#greet(int)"]
 
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 def test_simple_names_find_the_file(run_jdx, maven):
     """`App` (as an agent in the project writes it) finds src/main/java/demo/App.java; two files declaring an `App`
     are an ambiguity that names both, with refs that work."""
@@ -155,6 +156,7 @@ def test_same_bytes_on_repeat(run_jdx, maven):
     assert first.code == 0 and first.out == run_jdx("--project", str(maven), "body", "demo.App#main", "--json").out
 
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 def test_kotlin_file_named_otherwise(run_jdx, gradle):
     r = run_jdx("--project", str(gradle), "show", "demo.kt.Greeter")
     assert r.code == 1 and r.out.startswith("not found in the graph: demo.kt.Greeter is declared in "

@@ -150,6 +150,7 @@ def test_a_kotlin_interface_reached_through_a_java_class_is_substituted(run):
     assert lines[lines.index("inherited from kj.KDefault") + 1] == "public open fun echo(e: String!): String!"
 
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 def test_special_bridges_fold_into_the_declaration_they_bridge(run):
     names = _section(run, "kj.Names", "members of kj.Names")
     assert names == ["public constructor()", "public open operator fun contains(element: String): Boolean",

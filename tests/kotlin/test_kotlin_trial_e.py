@@ -111,6 +111,7 @@ def _outline(service, cls: str, **kw) -> dict:
     return service.outline(cls, OutlineOptions(view="kotlin", **kw)).result
 
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 def test_outline_lists_what_only_kotlin_calls_and_hides_only_what_deprecation_hides(service, jar, tmp_path):
     javap = _javap(jar, "demo.FnsKt")
     assert "ACC_PUBLIC" in _flags(javap, "kotlinSide") and "ACC_SYNTHETIC" in _flags(javap, "kotlinSide")
@@ -155,6 +156,7 @@ def test_class_header_says_a_constructor_property_visibility(service):
         result["kotlin_declaration"]
 
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 def test_interface_members_print_their_modality_as_kotlin_reflect_has_it(service, jar):
     oracle = reflect_view(runtime_stdlib(), ["class:demo.Shape"], extra=jar)
     members = {m["name"]: m for m in oracle if m["kind"] in ("function", "property")}

@@ -482,6 +482,7 @@ def test_duplicate_class_first_jar_wins(zoo):
     assert [(r["fqn"], r["shadowed"]) for r in second] == [("dup.Same", True), ("keep.InDup", False)]
 
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 def test_duplicate_class_winner_follows_classpath_order(run_jdx, zoo, good_jar):
     first = next(j for j in zoo.jars if j.name == "dupfirst.jar")
     second = next(j for j in zoo.jars if j.name == "dupsecond.jar")
