@@ -231,11 +231,39 @@ def mismatch_warnings(ctx: SourceContext, type_row: dict, file: SourceFile, keys
     """SOURCES_VERSION_MISMATCH (spec §11.1) for `missing` binary methods the sources lack and for every
     method the sources declare in this type that the binary lacks. Anonymous classes are skipped: their
     numbering is javac's, not a fact of the API, so only the first direction is checked there. Kotlin files:
-    kotlin_source.mismatch_warnings."""
+    kotlin_source.mismatch_warnings. Either way, a source file edited after its class file was compiled says so
+    (`stale_source`)."""
+    stale = stale_source(ctx, type_row, file)
     if file.is_kotlin:
         from jdx.engine import kotlin_source
 
-        return kotlin_source.mismatch_warnings(ctx, type_row, file, keys, missing, notes)
+        return stale + kotlin_source.mismatch_warnings(ctx, type_row, file, keys, missing, notes)
+    return stale + _java_mismatches(ctx, type_row, file, keys, missing)
+
+
+def stale_source(ctx: SourceContext, type_row: dict, file: SourceFile) -> list[Warning_]:
+    """SOURCES_VERSION_MISMATCH when a project's source file was modified after the class file compiled from it
+    (an edit not yet recompiled): the text may differ from the bytecode every other answer reads, inside the same
+    lines where no structural check can see it. Only a class directory with a source directory has both times."""
+    art = ctx.artifacts.get(type_row.get("artifact") or "")
+    if art is None or art.kind != "dir" or file.root.kind != "dir":
+        return []
+    class_file = Path(art.path, *type_row["id"].split(".")[:-1], type_row["id"].rsplit(".", 1)[-1] + ".class")
+    try:
+        compiled = class_file.stat().st_mtime
+        edited = Path(file.root.path, file.root.prefix, file.rel).stat().st_mtime
+    except OSError:
+        return []
+    if edited <= compiled + 1.0:  # a build writes the class after reading its source; allow a coarse clock
+        return []
+    name = class_file.name
+    return [Warning_("SOURCES_VERSION_MISMATCH",
+                     f"{file.display} was modified after {name} was compiled: the text shown may differ from the "
+                     f"bytecode the other answers read (recompile to bring them together)", ctx.artifact_name(type_row))]
+
+
+def _java_mismatches(ctx: SourceContext, type_row: dict, file: SourceFile, keys: list[str],
+                     missing: list[dict] | None) -> list[Warning_]:
     methods = [{k.split(".", 1)[1]: v for k, v in r.items()}
                for r in ctx.store.rows_cached(queries.MEMBERS_OF, {"id": type_row["id"]})]
     binary = ctx.artifact_name(type_row)

@@ -8,7 +8,7 @@ import re
 from jdx.engine.member_resolve import lookup
 from jdx.engine.refs import format_type
 from jdx.engine.src_body import ENGINES, RECONSTRUCTED, decompiled_file, member_target
-from jdx.engine.src_locate import SourceContext, SourceFile, locate_field, locate_method, source_file
+from jdx.engine.src_locate import SourceContext, SourceFile, locate_field, locate_method, source_file, stale_source
 from jdx.errors import JdxError, NotFoundError, UsageError, Warning_
 
 DEFAULT_AROUND_CONTEXT = 10
@@ -31,7 +31,7 @@ def _file_for(ctx: SourceContext, type_row: dict, engine: str | None) -> tuple[S
     """(file, type keys, origin, engine, warnings): the sources, else (or with --engine) the decompiled class."""
     found = source_file(ctx, type_row) if engine is None else None
     if found is not None:
-        return found[0], found[1], "sources", None, []
+        return found[0], found[1], "sources", None, stale_source(ctx, type_row, found[0])
     art = ctx.artifact_name(type_row)
     warnings = [] if engine else [Warning_("NO_SOURCES", f"{format_type(type_row['id'])}: no sources; showing "
                                            f"the class reconstructed from bytecode", art)]
