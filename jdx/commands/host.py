@@ -212,9 +212,11 @@ def spelled_as_arguments(env: dict) -> dict:
 
 
 def spelled_line(line: str, command: str | None) -> str:
-    """A text line a renderer cut an answer with (`… 5 of 80 lines shown (--max-lines 80 for all)`), spelled as
-    `spelled_as_arguments` spells the envelope; any other line is left alone (it may be source text)."""
-    if not line.startswith("… ") or "--" not in line:
+    """A text line a renderer cut an answer with (`… 5 of 80 lines shown (--max-lines 80 for all)`) or a hint in
+    parentheses (`+ 11 from java.lang.Object (--from java.lang.Object to expand)`), spelled as
+    `spelled_as_arguments` spells the envelope (only the command's own flags change); any other line is left alone
+    (it may be source text)."""
+    if not (line.startswith("… ") or "(--" in line) or "--" not in line:
         return line
     return spelled_as_arguments({"command": command, "truncated": {"hint": line}})["truncated"]["hint"]
 

@@ -113,7 +113,7 @@ def test_structured_content_is_the_cli_json(answers, case, jdx_env, jdx_home):
     with cli_env(jdx_env):
         env = spelled_as_arguments(json.loads(cli([*workspace_args(jdx_home), *expand(case, jdx_home), "--json"]).out))
         text = cli([*workspace_args(jdx_home), *expand(case, jdx_home)])
-    text_out = "\n".join(spelled_line(line, case[0]) for line in text.out.split("\n"))
+    text_out = "\n".join(spelled_line(_own_step(line), case[0]) for line in text.out.split("\n"))
     _normalise_cache(env), _normalise_cache(got.structured_content)
     if env["ok"]:
         assert not got.is_error
@@ -235,3 +235,12 @@ def test_a_script_that_closes_stdin_gets_every_answer(jdx_env, jdx_home):
     assert sorted(map(str, replies)) == ["1", "2", "4", "three"], done.stdout[-2000:]
     assert "fx.Box" in replies[2]["result"]["content"][0]["text"] and not replies[2]["result"]["isError"]
     assert "fx.Box" in replies["three"]["result"]["content"][0]["text"]
+
+
+def _own_step(line: str) -> str:
+    """A CLI `next:` step without the command line's workspace flags the CLI adds to it (a server answers for one
+    workspace: its steps name none)."""
+    if not line.startswith("next: jdx "):
+        return line
+    return line.replace("   (with this command's workspace flags)", "").replace("; with this command's workspace flags)",
+                                                                                ")")

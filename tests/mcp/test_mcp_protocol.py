@@ -175,6 +175,9 @@ def test_hints_and_errors_name_arguments(env, want):
     assert spelled_line("… 5 of 80 lines shown (--max-lines 80 for all)", "members") == \
         "… 5 of 80 lines shown (max_lines 80 for all)"
     assert spelled_line("    if (x --limit) {", "members") == "    if (x --limit) {"  # source text is left alone
+    assert spelled_line("  + 11 from java.lang.Object (--from java.lang.Object to expand)", "members") == \
+        "  + 11 from java.lang.Object (from_type java.lang.Object to expand)"  # a hint in parentheses
+    assert spelled_line("    for (--i; i > 0;) {", "members") == "    for (--i; i > 0;) {"  # not a flag of members
 
 
 def test_a_workspace_argument_says_one_workspace_per_server(fake):
