@@ -154,13 +154,15 @@ def usages(r: dict, brief: bool = False) -> list[str]:
     many = len(r["targets"]) > 1
     pad = "" if brief else "  "
     lines: list[str] = []
+    several = len(r["groups"]) > 1  # brief rows of several artifacts name theirs (the group lines are gone)
     for g in r["groups"]:
         shown = "" if g["count"] == g["total"] else f", {g['count']} shown"
         if not brief:
             lines.append(f"{g['artifact']} ({g['total']}{shown})")
+        where = f"  · {g['artifact']}" if brief and several else ""
         for c in g["callers"]:
             entry = [f"{pad}{_named(c, c['caller'])}{'  (compiler bridge)' if c.get('bridge') else ''}  "
-                     + ", ".join(_site_text(s, many) for s in c["sites"])]
+                     + ", ".join(_site_text(s, many) for s in c["sites"]) + where]
             shown_ctx: set = set()
             for s in c["sites"]:
                 ctx = s.get("context")
