@@ -200,6 +200,11 @@ def run_query(g: Globals, cmd, words: list[str], *, session=None, where: str = "
         env, code = _ask_daemon(g, cmd.name, query, params)
     if env is None:
         env, code = _answer_here(g, cmd, request, session)
+    if session is None and cmd.name == "diff":  # a diff reads its two artifacts alone: say what it ignored
+        from jdx.commands.diff import ignored_flags_warning
+
+        if (ignored := ignored_flags_warning(workspace_words(g))) is not None:
+            env.setdefault("warnings", []).append(ignored)
     _print_kept(env, cmd, request, g.json, g)
     return code
 
@@ -287,7 +292,7 @@ def _print(env: dict, cmd, request, json_mode: bool, g: Globals | None = None) -
     from jdx.commands.execute import text_of
 
     text, stream = text_of(env, cmd, request)
-    if text and g is not None and "next: jdx " in text:
+    if text and g is not None and "next: jdx " in text and getattr(cmd, "name", "") != "diff":
         text = _next_in_workspace(text, g)
     if text:
         print(text, file=sys.stdout if stream == "stdout" else sys.stderr)

@@ -43,10 +43,11 @@ class DiffRequest(Request):
 
 def run_diff(session, request: DiffRequest):
     """Compares the two sides; the answer exits 1 when the `--fail-on` gate trips (`result.gate.failed`)."""
-    from jdx.commands.diff_artifacts import load_releases, load_sides, resolve_side
+    from jdx.commands.diff_artifacts import load_releases, load_sides, resolve_side, unexported_packages
     from jdx.engine.answer import Answer
     from jdx.engine.diff.compare import compare
     from jdx.engine.diff.findings import Finding
+    from jdx.engine.diff.modules import diff_notes, lower_unexported
     from jdx.engine.diff.releases import release_findings
     from jdx.engine.diff.report import ReportOptions, result_dict
     from jdx.engine.diff.surface import surface_from_compact
@@ -75,6 +76,8 @@ def run_diff(session, request: DiffRequest):
             findings = sorted(findings + release_findings(
                 (old.label, old.surfaces, old.releases), (new.label, new.surfaces, new.releases), findings,
                 lambda o, n: compare(o, n, options, platform=platform)), key=Finding.sort_key)
+        hidden = unexported_packages(old), unexported_packages(new)
+        findings = lower_unexported(findings, *hidden, surfaces[0].types)
     finally:
         if collecting:
             gc.enable()
@@ -87,6 +90,7 @@ def run_diff(session, request: DiffRequest):
              "include_synthetic": request.include_synthetic}
     result, truncated = result_dict(findings, ReportOptions(request.severity, request.fail_on, request.limit),
                                     sides)
+    result["notes"] = diff_notes(findings, *hidden)
     if request.out is not None:
         result["out"] = _write_out(request.out, findings)
     provenance = [{"artifact": a.name, "side": label, "origin": "bytecode", "path": a.path}
@@ -171,6 +175,35 @@ def _write_out(directory: str, findings) -> dict:
     pq.write_table(findings_table(findings), tmp)
     os.replace(tmp, path)
     return {"path": str(path), "rows": len(findings)}
+
+
+# global flags a diff uses (spec §7.7: it names its own two artifacts; --cache-dir still says where shards live)
+_DIFF_GLOBALS = ("--cache-dir",)
+
+
+def ignored_flags_warning(words: list[str]) -> dict | None:
+    """The WORKSPACE_FLAGS_IGNORED warning (JSON form) for workspace flags given to `jdx diff` (`-w`, `--jars`,
+    `--src`, `--sources`, `--coord`, `--project`, `--tests`, `--all-versions`, `--no-jdk`, as the CLI's
+    `workspace_words` lists them), None when there are none: a diff reads only its two artifacts, so these change
+    nothing, and saying so beats an agent believing `--jars` resolved a supertype."""
+    flags: list[str] = []
+    skip = False
+    for i, word in enumerate(words):
+        if skip:
+            skip = False
+            continue
+        if word in _DIFF_GLOBALS:
+            skip = True
+            continue
+        if word.startswith("-") and word not in flags:
+            flags.append(word)
+            skip = i + 1 < len(words) and not words[i + 1].startswith("-")
+    if not flags:
+        return None
+    return {"code": "WORKSPACE_FLAGS_IGNORED",
+            "message": f"{' '.join(flags)}: ignored by diff, which compares its two artifacts alone (no workspace, "
+                       "no classpath, spec §7.7); pass what a side needs as part of that side (a directory or a "
+                       "glob of jars)"}
 
 
 def _render(result: dict, req) -> list[str]:

@@ -415,4 +415,68 @@ def _write_release_jar(jar: Path, entries: dict[str, bytes]) -> None:
     os.replace(tmp, jar)
 
 
-__all__ = ["Side", "ShardWrites", "resolve_side", "load_sides", "load_releases"]
+def unexported_packages(side: Side) -> dict[str, str]:
+    """Package (internal name) -> the module that holds it but does not export it to every module, for each artifact
+    of the side that is a named module (a module-info.class: a jar's at its root, else its highest release's, a class
+    directory's, a JDK module's); the first artifact holding a package decides, as the first class of a name wins."""
+    import struct
+
+    from jdx.loaders.jdk_modules import module_name, module_packages
+
+    out: dict[str, str] = {}
+    for artifact, entries in zip(side.artifacts, side.surfaces):
+        data = _module_descriptor(artifact)
+        if data is None:
+            continue
+        try:
+            name = module_name(data)
+            every, exported = module_packages(data)
+        except (ValueError, KeyError, IndexError, struct.error):
+            continue  # no descriptor jdx reads: the unnamed module, every package open
+        if not name:
+            continue
+        held = set(every) | {e[0][0].rpartition("/")[0] for e in entries}
+        for package in sorted(held - exported):
+            out.setdefault(package, name)
+    return out
+
+
+_DESCRIPTOR_MAX = 1 << 20  # a module-info.class bigger than this is no descriptor (jdk_modules reads none either)
+
+
+def _module_descriptor(artifact: Artifact) -> bytes | None:
+    """The bytes of an artifact's module-info.class, or None."""
+    import zipfile
+
+    try:
+        if artifact.kind == "jar":
+            with zipfile.ZipFile(artifact.path) as z:
+                infos = {i.filename: i for i in z.infolist()}
+                versions = sorted((int(n.split("/")[2]), n) for n in infos
+                                  if n.startswith("META-INF/versions/") and n.endswith("/module-info.class")
+                                  and n.count("/") == 3 and n.split("/")[2].isdigit())
+                for entry in ["module-info.class", *(n for _v, n in reversed(versions))]:
+                    info = infos.get(entry)
+                    if info is not None and info.file_size <= _DESCRIPTOR_MAX:
+                        return z.read(info)
+            return None
+        if artifact.kind == "dir":
+            descriptor = Path(artifact.path) / "module-info.class"
+            if descriptor.is_file() and descriptor.stat().st_size <= _DESCRIPTOR_MAX:
+                return descriptor.read_bytes()
+            return None
+        if artifact.kind == "jrt":
+            from jdx.loaders.jdk_modules import JImage
+
+            home, _, module = artifact.spec[len("jrt:"):].rpartition("!")
+            image = JImage(Path(home) / "lib" / "modules")
+            try:
+                return image.read(f"/{module}/module-info.class")
+            finally:
+                image.close()
+    except (OSError, ValueError, zipfile.BadZipFile, KeyError, EOFError, RuntimeError, NotImplementedError):
+        return None
+    return None
+
+
+__all__ = ["Side", "ShardWrites", "resolve_side", "load_sides", "load_releases", "unexported_packages"]

@@ -27,6 +27,7 @@ def diff_lines(result: dict, brief: bool = False) -> list[str]:
     c = result["counts"]
     lines.append(f"{c['breaking']} breaking · {c['suspicious']} suspicious · {c['info']} informational · "
                  f"{c['types_added']} types added · {c['types_removed']} types removed")
+    lines.extend(f"note {n['code']}: {n['message']}" for n in result.get("notes", ()))
     gate = result["gate"]
     if gate["fail_on"] != "none":
         lines.append(f"gate --fail-on {gate['fail_on']}: {'failed' if gate['failed'] else 'passed'}")

@@ -108,9 +108,11 @@ def test_a_constant_that_stops_being_one_says_so_in_words():
         return build_surface("side", [t])
     found = compare(field('"UTF-8"'), field(None), DiffOptions())
     assert [(f.rule, f.symbol, f.detail) for f in found] == [
-        ("FIELD_CONSTANT_VALUE_CHANGED", "k.C#UTF_8", '"UTF-8" -> (not a constant)')]
+        ("FIELD_CONSTANT_VALUE_CHANGED", "k.C#UTF_8", '"UTF-8" -> (not a constant): clients compiled against the old '
+         'version inlined "UTF-8" and keep it until recompiled (JLS §13.4.9)')]
     back = compare(field(None), field('"UTF-8"'), DiffOptions())
-    assert [f.detail for f in back] == ['(not a constant) -> "UTF-8"']
+    assert [f.detail for f in back] == ['(not a constant) -> "UTF-8": compiled clients read the field at run time and '
+                                        'see the new value']
 
 
 def test_annotation_elements_read_nested_values_and_refuse_what_does_not_parse():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import replace
 
 from jdx.engine.diff.extensions import extensions
 from jdx.engine.diff.findings import Finding
@@ -25,6 +26,7 @@ from jdx.engine.diff.members import (
     OBJECT_MEMBERS,
     annotation_findings,
     compare_member,
+    constant_literal,
     deprecation,
     find_inherited,
     inherited_member,
@@ -474,6 +476,33 @@ def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], s
         out += found
     out += [fates[id(m)] for m in removed]
     out += [_addition(m, n, sides[0]) for m in added]
+    return _constants_inlined(out, old_members)
+
+
+# breaking rules whose compiled clients of a compile-time constant keep running (javac inlined its value, JLS §13.1),
+# and what recompiling them does
+_RECOMPILING = {"MEMBER_REMOVED": "recompiling them fails", "MEMBER_VISIBILITY_NARROWED": "recompiling them fails",
+                "STATIC_TO_INSTANCE": "recompiling them fails", "INSTANCE_TO_STATIC": "only recompiled ones see the change",
+                "FIELD_TYPE_CHANGED": "only recompiled ones see the change"}
+
+
+def _constants_inlined(found: list[Finding], old_members: dict[str, Member]) -> list[Finding]:
+    """A breaking finding on a compile-time constant (a final field with a ConstantValue) says that compiled clients
+    reading it still run: javac copied its value into them (JLS §13.4.9), so only a reflective read fails. The rule
+    and its severity stay (spec §7.7): recompiling is where it breaks."""
+    constants = {member_id(m): m for m in old_members.values() if m.is_field and m.constant is not None
+                 and m.access & FINAL}
+    if not constants:
+        return found
+    out = []
+    for f in found:
+        m = constants.get(f.id) if f.rule in _RECOMPILING else None
+        if m is None:
+            out.append(f)
+            continue
+        note = (f"a compile-time constant (= {constant_literal(m)}): clients compiled against the old version inlined "
+                f"its value and still run; {_RECOMPILING[f.rule]}")
+        out.append(replace(f, detail=f"{f.detail}; {note}" if f.detail else note))
     return out
 
 

@@ -16,14 +16,18 @@ class Finding:
     new: str | None = None
     detail: str = ""
     id: str = ""  # JVM identity on the old side (new when added): `com/x/A`, `com/x/A#m(I)V`, `com/x/A#f:I`
+    # a severity below the rule's, for a reason the detail states (a package its module does not export: modules.py)
+    rated: str = ""
 
     def __post_init__(self):
         if self.rule not in RULES:
             raise ValueError(f"unknown diff rule {self.rule}")
+        if self.rated and self.rated not in SEVERITY_RANK:
+            raise ValueError(f"unknown diff severity {self.rated}")
 
     @property
     def severity(self) -> str:
-        return severity_of(self.rule)
+        return self.rated or severity_of(self.rule)
 
     def sort_key(self) -> tuple:
         return (SEVERITY_RANK[self.severity], self.symbol, self.rule, self.detail)

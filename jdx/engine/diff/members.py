@@ -212,7 +212,7 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
     out += _exceptions(o, n, make, sides, platform)
     out += _flags(o, n, make)
     if o.is_field and o.constant != n.constant:
-        out.append(make("FIELD_CONSTANT_VALUE_CHANGED", f"{_constant(o)} -> {_constant(n)}"))
+        out.append(make("FIELD_CONSTANT_VALUE_CHANGED", f"{_constant(o)} -> {_constant(n)}" + _inlined(o, n)))
     if o.default is not None and n.default is None and not o.is_field:
         out.append(make("ANNOTATION_DEFAULT_REMOVED", f"{o.default} -> (no default): an annotation that omits it "
                         "throws IncompleteAnnotationException when read, and no longer compiles"))
@@ -476,8 +476,21 @@ def inherited_member(surface: Surface, holder: str, m: Member, platform=None) ->
 
 
 __all__ = ["OBJECT", "Inherited", "compare_member", "find_inherited", "inherited_member", "supplies", "could_supply",
-           "annotation_findings", "deprecation", "kind_of", "is_enum_constant", "overridable",
+           "annotation_findings", "constant_literal", "deprecation", "kind_of", "is_enum_constant", "overridable",
            "overridable_with_access", "subclassable_outside", "outer_instance"]
+
+
+def constant_literal(field: Member) -> str:
+    """A compile-time constant's value as its Java literal (`"x"`, `true`, `'/'`)."""
+    return render_constant(field.descriptor, field.constant)
+
+
+def _inlined(o: Member, n: Member) -> str:
+    """What a changed constant does to compiled clients (JLS §13.4.9): javac copied the old value into them."""
+    if o.constant is None or not o.access & FINAL:
+        return ": compiled clients read the field at run time and see the new value"
+    return (f": clients compiled against the old version inlined {constant_literal(o)} and keep it until "
+            "recompiled (JLS §13.4.9)")
 
 
 def _constant(field: Member) -> str:
