@@ -194,7 +194,7 @@ class Session:
         want = fqn.replace("$", ".")
         out = []
         for w in self._graph_warnings:
-            if _class_scoped(w.code):
+            if _class_scoped(w.code) or w.code == "DUPLICATE_CLASS":
                 entry = w.message.split(": ", 2)[1] if w.message.count(": ") >= 2 else ""
                 if entry.removesuffix(".class").replace("/", ".").replace("$", ".") == want:
                     out.append(w)

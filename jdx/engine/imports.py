@@ -8,7 +8,8 @@ import shlex
 
 from jdx.engine import descriptors as d
 from jdx.engine.kotlin_toplevel import (importable_members, jvm_names, kotlin_decls, kotlin_imports, member_decls,
-                                       member_import, top_level, top_level_decls, top_level_import)
+                                       member_import, not_importable, top_level, top_level_by_jvm_name,
+                                       top_level_decls, top_level_import)
 from jdx.engine.ranking import internal_packages, is_jdk_internal, symbol_key
 from jdx.engine.refs import format_type
 from jdx.engine.search_index import index_for
@@ -67,6 +68,16 @@ def imports(store: GraphStore, text: str) -> tuple[dict, list[Warning_]]:
             if aliases:
                 answer["imports"] += _alias_import(store, text, aliases[:1])[0]["imports"]
             return answer, warnings
+        # `fetchGreeting`: the JVM name of `@get:JvmName("fetchGreeting") val greeting` (a getter's, a @JvmName)
+        if not _aliases(store, text):
+            by_jvm = top_level_by_jvm_name(store, member, owner_text or None)
+            if by_jvm:
+                answer, warnings = top_level_import(store, text, by_jvm)
+                for entry in answer["imports"]:
+                    if entry.get("language") == "kotlin":
+                        said = f"{member} is the JVM name of {entry['kotlin_name']}"
+                        entry["note"] = said + (f"; {entry['note']}" if entry.get("note") else "")
+                return answer, warnings
         # `toHttpUrl`, `HttpUrl.Companion.toHttpUrl`: a class member by its Kotlin name (its JVM name is another)
         owners = {t["id"] for t in types_named(store, owner_text)} if owner_text else None
         members = member_decls(store, member, owners) if owners is None or owners else []
@@ -115,10 +126,9 @@ def _alias_import(store: GraphStore, text: str, aliases: list) -> tuple[dict, li
              "statement": f"import {dotted}" if a.package else f"// {a.name}: in the unnamed package",
              "artifact": arts.get(a.artifact, {}).get("name", ""), "declarations": [a.declaration()]}
     visibility = a.row["visibility"] or "public"
-    if visibility == "internal":
-        entry["note"] = "internal: only code of its module can use it"
-    elif visibility == "private":
-        entry["note"] = "private: only code of its file can use it"
+    closed = not_importable(dotted, {visibility}) if a.package else None
+    if closed:
+        entry["statement"], entry["importable"] = closed, False
     else:
         entry["note"] = (f"a type alias: Java has no import of it, it writes the expansion {a.expansion}"
                          + (f" (the class {target})" if target else ""))

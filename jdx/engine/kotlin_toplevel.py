@@ -171,6 +171,19 @@ def top_level(store: GraphStore, name: str, package: str | None) -> list[dict]:
     return [x for x in top_level_decls(store, sorted(found)) if x["name"] == name]
 
 
+def top_level_by_jvm_name(store: GraphStore, jvm_name: str, package: str | None) -> list[dict]:
+    """The Kotlin top-level declarations whose JVM member is named `jvm_name` and whose Kotlin name is another: a
+    property's getter (`getGreeting`), a `@JvmName` (`@get:JvmName("fetchGreeting") val greeting`)."""
+    from jdx.engine.kotlin_hits import has_kotlin
+
+    if not jvm_name or not re.fullmatch(r"[\w$]+", jvm_name) or not has_kotlin(store):
+        return []
+    ids = sorted({r["id"] for r in index_for(store).named(jvm_name) if r["kind"] in ("method", "field")
+                  and r["access"] & ACC_STATIC and _in_package(store, r["owner"], package)})
+    decls = top_level_decls(store, ids) if ids else []
+    return [x for x in decls if x["name"] != jvm_name and x["name"] == decls[0]["name"]]
+
+
 def member_decls(store: GraphStore, name: str, owners: set[str] | None = None) -> list[dict]:
     """The Kotlin functions and properties of classes (not top-level) named `name` whose JVM member has another
     name (`toHttpUrl`, @JvmName `get` of okhttp's `HttpUrl.Companion`), declared in `owners` when given."""
@@ -263,14 +276,15 @@ def kotlin_imports(store: GraphStore, decls: list[dict]) -> list[dict]:
               "kind": decls[0]["kind"], "artifact": artifact,
               "declarations": [x["signature"] for x in decls]}
     visibility = {x["visibility"] for x in decls}
+    closed = not_importable(kotlin["kotlin_name"], visibility)
+    if closed and package and not gone:
+        kotlin["statement"], kotlin["importable"] = closed, False
     why = _why(sorted(set(only.values())))
     notes = []
     if gone:
         notes.append("hidden by deprecation (synthetic on the JVM): no Java or Kotlin caller can use it")
-    elif visibility == {"internal"}:
-        notes.append("internal: only code of its module can use it")
-    elif visibility == {"private"}:
-        notes.append("private: only code of its file can use it")
+    elif closed:
+        pass  # the statement says it
     elif not callable_:
         rest = len(decls) - len(public)
         notes.append(f"Kotlin-only ({why}): Java cannot call it" + (
@@ -289,6 +303,18 @@ def kotlin_imports(store: GraphStore, decls: list[dict]) -> list[dict]:
     if extension:
         return [kotlin]
     return [{**j, "language": "java"} for j in java] + [kotlin]
+
+
+def not_importable(kotlin_name: str, visibility: set[str]) -> str | None:
+    """The comment that stands for the Kotlin import of an internal or a private top-level declaration (kotlinc
+    rejects the import elsewhere: "cannot access 'x': it is internal in 'p'"); None when another module can."""
+    if visibility == {"internal"}:
+        return (f"// {kotlin_name} is internal: it cannot be imported from another module "
+                "(only code of its module can use it)")
+    if visibility <= {"internal", "private"} and visibility:
+        return (f"// {kotlin_name} is private to its file: it cannot be imported" if visibility == {"private"} else
+                f"// {kotlin_name} is internal or private: it cannot be imported from another module")
+    return None
 
 
 _WHY = {"reified inline": "reified inline", "synthetic": "synthetic on the JVM",

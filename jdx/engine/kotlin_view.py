@@ -148,6 +148,33 @@ _KINDS = {"ctor": ("constructor",), "method": ("function",), "field": ("property
 _LAMBDA_BODY = re.compile(r"\$lambda[$-]\d|^lambda\$")
 
 
+def _enum_rows(type_id: str, header: dict, member_ids: set) -> tuple[list[dict], list[dict]]:
+    """An enum class's entries (its metadata names them; each compiles to a static field) and the members kotlinc
+    writes for every enum (`values()`, `valueOf(String)`, kotlinc 1.9's `entries`) as Kotlin reads them."""
+    detail = json.loads(header["detail"] or "{}")
+    simple = header["name"].rsplit(".", 1)[-1]
+
+    def row(kind: str, name: str, text: str, member: str, marker: list[str]) -> dict:
+        ref = member_ref(member)
+        return {"kind": kind, "name": name, "text": text, "visibility": "public", "modality": None, "flags": [],
+                "markers": marker, "detail": {}, "jvm": [{"role": "field" if kind == "enum entry" else "method",
+                                                          "ref": ref}], "_id": member}
+
+    entries = [row("enum entry", name, name, f"{type_id}#{name}:L{type_id};", [])
+               for name in detail.get("enum_entries") or () if f"{type_id}#{name}:L{type_id};" in member_ids]
+    implicit = []
+    for name, text, member in (
+            ("values", f"public fun values(): Array<{simple}>", f"{type_id}#values()[L{type_id};"),
+            ("valueOf", f"public fun valueOf(value: String): {simple}",
+             f"{type_id}#valueOf(Ljava/lang/String;)L{type_id};"),
+            ("entries", f"public val entries: EnumEntries<{simple}>",
+             f"{type_id}#getEntries()Lkotlin/enums/EnumEntries;")):
+        if member in member_ids:
+            implicit.append(row("property" if name == "entries" else "function", name, text, member,
+                                ["enum class member"]))
+    return entries, implicit
+
+
 def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
     """The Kotlin declarations of the class in place of the members they compile to, then its companion's that
     compile to members of this class (`const val`, `@JvmField`, `@JvmStatic` copies: a Java caller names them
@@ -203,6 +230,16 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
     keyword = keyword_of(header)
     if keyword:
         result["kotlin_keyword"] = keyword
+    if keyword == "enum class":
+        entries, implicit = _enum_rows(type_row["id"], header, {m.get("_id") for m in result["members"]})
+        claimed |= {e.pop("_id") for e in entries + implicit}
+
+        def kept(e: dict) -> bool:  # an entry is a field to `--kind`, as its JVM member is
+            kind = "property" if e["kind"] == "enum entry" else e["kind"]
+            return ((wanted is None or kind in wanted) and not (grep and not grep.search(e["name"]))
+                    and (levels is None or "public" in levels))
+
+        shown = [e for e in entries if kept(e)] + shown + [e for e in implicit if kept(e)]
     result["kotlin_members"] = shown
     is_object = header is not None and header["signature"].split(" object ", 1)[0] != header["signature"]
     unclaimed = [m for m in result["members"] if m.get("_id") not in claimed
@@ -319,11 +356,16 @@ def signature_view(store, result: dict, member_ids: list[str]) -> None:
     from jdx.engine.kotlin_inherited import _chains
 
     found = member_kotlin(store, member_ids)
+    firsts = list({rows[0]["id"]: rows[0] for rows in found.values() if rows}.values())
+    only = jvm_access(store, firsts)[1] if firsts else {}
     for item, mid in zip(result["signatures"], member_ids):
         rows = found.get(mid)
         if rows:
             row = rows[0]
             item["kotlin"] = {**kotlin_entry(row), "role": row["role"]}
+            if row["id"] in only:  # as `outline` says it: `Kotlin-only: reified inline` is why the method is synthetic
+                item["kotlin"]["markers"].append(only[row["id"]])
+                item["synthetic"] = [x for x in item.get("synthetic") or () if x != "synthetic"]
             item["kotlin"]["text"] = _chains(store).qualified_text(row, (mid.split("#", 1)[0],)) or \
                 item["kotlin"]["text"]
             written = kotlin_annotations(item.get("annotations") or [])

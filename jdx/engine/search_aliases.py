@@ -3,11 +3,12 @@
 An alias compiles to no class: its only trace is its file facade's (or class's) `@kotlin.Metadata`, which the
 graph keeps as a `KotlinDecl` row of kind `typealias` (loaders/kotlin_shard.py). The search index built from the
 bytecode has no row for it, so the aliases are read here once per open graph (one query; kotlin-stdlib has 33) and
-matched in Python with the search's own patterns, tiers and ranking. A top-level alias is named after its package
-(`kotlin.collections.ArrayList`), a nested one after its class. Its expansion is the fully expanded type the
-metadata records; where that is a class of the workspace (`java.util.ArrayList`, a Kotlin mapped type's JVM class),
-the hit names it as the thing to query next (`expands_to`): `show`, `members` of an alias answer not-found and name
-that class, as an IDE navigates to the alias, never silently to its expansion.
+matched in Python with the search's own patterns, tiers and ranking. A top-level alias is named after its Kotlin
+package (`kotlin.collections.ArrayList`; a file's `@JvmPackageName`, metadata `pn`, moves its facade only:
+`kotlin.jdk7.AutoCloseableKt` declares `kotlin.AutoCloseable`), a nested one after its class. Its expansion is the
+fully expanded type the metadata records; where that is a class of the workspace (`java.util.ArrayList`, a Kotlin
+mapped type's JVM class), the hit names it as the thing to query next (`expands_to`): `show`, `members` of an alias
+answer not-found and name that class, as an IDE navigates to the alias, never silently to its expansion.
 """
 
 from __future__ import annotations
@@ -58,12 +59,15 @@ class TypeAlias:
         return f"{lead}typealias {format_type(self.id)}{self.type_parameters} = {self.expansion}"
 
 
-def _alias_id(owner: str, name: str, nested: bool) -> str:
+def _alias_id(owner: str, name: str, nested: bool, kotlin_package: str | None = None) -> str:
+    """`kotlin_package`: a top-level alias's package when its file's metadata names another than the JVM's (`pn`)."""
     m = _SHADOW.search(owner)
     base, suffix = (owner[:m.start()], m.group(0)) if m else (owner, "")
     if nested:
         return f"{base}${name}{suffix}"
     package = base.rsplit("/", 1)[0] if "/" in base else ""
+    if kotlin_package is not None:
+        package = kotlin_package.replace(".", "/")
     return f"{package}/{name}{suffix}" if package else name + suffix
 
 
@@ -78,9 +82,14 @@ def type_aliases(store: GraphStore) -> list[TypeAlias]:
     rows = store.rows(q.KOTLIN_TYPE_ALIASES) if has_kotlin(store) else []
     owners = sorted({r["owner"] for r in rows if r["facade"] is None})
     classes = {r["id"] for r in store.rows(q.KOTLIN_CLASSES_AMONG, {"ids": owners})} if owners else set()
+    from jdx.engine.kotlin_toplevel import kotlin_package
+
     found = []
     for r in rows:
-        alias_id = _alias_id(r["owner"], r["name"], r["owner"] in classes)
+        nested = r["owner"] in classes
+        # a file's `@JvmPackageName` moves its facade, not its declarations: the alias keeps the Kotlin package
+        alias_id = _alias_id(r["owner"], r["name"], nested,
+                             None if nested else kotlin_package(store, r["owner"]))
         plain = _SHADOW.sub("", alias_id)
         found.append(TypeAlias(alias_id, r["name"], name_words(r["name"]),
                                plain.rsplit("/", 1)[0].replace("/", ".") if "/" in plain else "",

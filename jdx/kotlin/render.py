@@ -158,8 +158,13 @@ def render_constructor(c: KmConstructor, klass: KmClass | None = None) -> str:
 
 
 def render_type_alias(a: KmTypeAlias) -> str:
-    return (f"{a.visibility} typealias {_name(a.name)}{render_type_parameters(a.type_parameters)} = "
-            f"{render_type(a.underlying or a.expanded)}")
+    """`public typealias ShapeList = List<Shape>`; an expansion whose class has the alias's simple name is qualified
+    (`typealias AutoCloseable = java.lang.AutoCloseable`, never `= AutoCloseable`)."""
+    target = a.underlying or a.expanded
+    shown = render_type(target)
+    if shown.split("<", 1)[0].rstrip("?!") == a.name:
+        shown = render_type(target, qualified=True)
+    return f"{a.visibility} typealias {_name(a.name)}{render_type_parameters(a.type_parameters)} = {shown}"
 
 
 def class_keyword(c: KmClass) -> str:

@@ -1,9 +1,11 @@
 """Class directories change constantly (spec §10.4): re-read only the class files that changed.
 
 Each class directory's last extracted state is kept under <cache>/dirs/: its shard key and, per class file,
-size, mtime and content hash. A changed directory is compared file by file (size and mtime first, the hash
-only when those moved), only new or changed class files are read (through a scratch directory of links to
-them), and the new shard is the previous one minus the rows of changed or deleted classes plus the new rows.
+its stamp (size, mtime, ctime, inode: `roots.file_stamp`) and content hash. A changed directory is compared file
+by file (the stamp first, the hash only when it moved), only new or changed class files are read (through a
+scratch directory of links to them), and the new shard is the previous one minus the rows of changed or deleted
+classes plus the new rows. A directory holding some class twice (DUPLICATE_CLASS: which copy is read depends on
+the others) is read whole again when one of its class files changes.
 """
 
 from __future__ import annotations
@@ -20,12 +22,11 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from jdx.loaders.extractor import TABLE_NAMES, BytecodeExtractor, ExtractedArtifact
-from jdx.loaders.roots import Artifact
+from jdx.loaders.extractor import OWNER_COLUMN, TABLE_NAMES, BytecodeExtractor, ExtractedArtifact, owner_of
+from jdx.loaders.roots import Artifact, file_stamp
 
-# per table, the column naming the class a row belongs to (calls and the like: the calling method's owner)
-_OWNER_COLUMN = {"types": "name", "supertypes": "type", "members": "owner", "calls": "from", "accesses": "from",
-                 "typerefs": "from", "annotations": "owner"}
+STATE_FORMAT = 2  # 2: the stamp holds ctime and inode (a same-size copy keeping its mtime is seen)
+Stamp = tuple[int, int, int, int]
 
 
 def _state_file(cache: Path, path: str) -> Path:
@@ -37,15 +38,14 @@ def _file_hash(path: str) -> str:
         return hashlib.sha256(f.read()).hexdigest()[:32]
 
 
-def _scan(root: str) -> dict[str, tuple[int, int]]:
+def _scan(root: str) -> dict[str, Stamp]:
     out = {}
     for base, dirs, files in os.walk(root):
         dirs.sort()
         for name in files:
             if name.endswith(".class"):
                 full = os.path.join(base, name)
-                st = os.stat(full)
-                out[os.path.relpath(full, root).replace(os.sep, "/")] = (st.st_size, st.st_mtime_ns)
+                out[os.path.relpath(full, root).replace(os.sep, "/")] = file_stamp(os.stat(full))
     return out
 
 
@@ -57,29 +57,23 @@ def _save_state(cache: Path, artifact: Artifact, files: dict[str, list], previou
     target = _state_file(cache, artifact.path)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_suffix(f".{os.getpid()}.tmp")
-    state = {"key": artifact.key, "path": artifact.path, "files": files}
+    state = {"format": STATE_FORMAT, "key": artifact.key, "path": artifact.path, "files": files}
     if previous is not None and previous.get("key") != artifact.key:
         state["previous"] = {"key": previous["key"], "files": previous["files"]}
     tmp.write_text(json.dumps(state, sort_keys=True))
     os.replace(tmp, target)
 
 
-def _hashed(root: str, stamps: dict[str, tuple[int, int]], previous: dict[str, list]) -> dict[str, list]:
-    """size, mtime and hash per class file; the hash is reused when size and mtime did not move."""
+def _hashed(root: str, stamps: dict[str, Stamp], previous: dict[str, list]) -> dict[str, list]:
+    """stamp and hash per class file (`[*stamp, hash]`); the hash is reused when the stamp did not move."""
     out = {}
-    for rel, (size, mtime) in stamps.items():
+    for rel, stamp in stamps.items():
         old = previous.get(rel)
-        if old and old[0] == size and old[1] == mtime:
+        if old and tuple(old[:-1]) == stamp:
             out[rel] = old
         else:
-            out[rel] = [size, mtime, _file_hash(os.path.join(root, rel))]
+            out[rel] = [*stamp, _file_hash(os.path.join(root, rel))]
     return out
-
-
-def _owner(table: str, column: pa.ChunkedArray) -> pa.Array:
-    if table in ("calls", "accesses", "typerefs"):
-        return pc.replace_substring_regex(column, r"#.*$", "")
-    return column
 
 
 def _merge(previous, dropped_entries: set[str], fresh: ExtractedArtifact | None) -> tuple[dict, int]:
@@ -94,13 +88,25 @@ def _merge(previous, dropped_entries: set[str], fresh: ExtractedArtifact | None)
         if name == "warnings":
             keep = pc.invert(pc.is_in(old["entry"], value_set=pa.array(sorted(dropped_entries), pa.string())))
         else:
-            keep = pc.invert(pc.is_in(_owner(name, old[_OWNER_COLUMN[name]]), value_set=gone_names))
+            keep = pc.invert(pc.is_in(owner_of(name, old[OWNER_COLUMN[name]]), value_set=gone_names))
         parts = [old.filter(pc.fill_null(keep, True))]
         if fresh is not None:
             parts.append(fresh.tables[name].select(old.column_names))
         tables[name] = pa.concat_tables(parts)
     classes = int(previous.meta.get("classes", 0)) - gone.num_rows + (fresh.classes if fresh is not None else 0)
     return tables, classes
+
+
+def _holds_duplicates(shard) -> bool:
+    """Whether the shard read one of several class files of some class name (the others' rows are not in it)."""
+    return any(code == "DUPLICATE_CLASS" for code, _entry, _message in shard.warnings)
+
+
+def _shadows_kept(previous, dropped_entries: set[str], fresh: ExtractedArtifact) -> bool:
+    """Whether a class file just read names a class another, unchanged class file of the directory holds."""
+    types = previous.table("types", ["name", "entry"])
+    kept = types.filter(pc.invert(pc.is_in(types["entry"], value_set=pa.array(sorted(dropped_entries), pa.string()))))
+    return bool(pc.any(pc.is_in(fresh.tables["types"]["name"], value_set=kept["name"].combine_chunks())).as_py())
 
 
 def _incremental(cache: Path, artifact: Artifact, extractor: BytecodeExtractor, store=None) -> ExtractedArtifact | None:
@@ -110,7 +116,7 @@ def _incremental(cache: Path, artifact: Artifact, extractor: BytecodeExtractor, 
         state = json.loads(_state_file(cache, artifact.path).read_text())
     except (OSError, ValueError):
         return None
-    if not isinstance(state, dict) or state.get("path") != artifact.path:
+    if not isinstance(state, dict) or state.get("path") != artifact.path or state.get("format") != STATE_FORMAT:
         return None
     previous = based_on = None
     # the last state saved, else the one before it (its shard was never written: the process was killed first)
@@ -126,8 +132,10 @@ def _incremental(cache: Path, artifact: Artifact, extractor: BytecodeExtractor, 
         return None
     old_files: dict[str, list] = based_on["files"]
     now = _hashed(artifact.path, _scan(artifact.path), old_files)
-    changed = sorted(rel for rel, v in now.items() if rel not in old_files or old_files[rel][2] != v[2])
+    changed = sorted(rel for rel, v in now.items() if rel not in old_files or old_files[rel][-1] != v[-1])
     deleted = sorted(set(old_files) - set(now))
+    if (changed or deleted) and _holds_duplicates(previous):
+        return None
     fresh = None
     if changed:
         scratch = Path(tempfile.mkdtemp(prefix=f".changed-{os.getpid()}-", dir=cache))
@@ -141,6 +149,8 @@ def _incremental(cache: Path, artifact: Artifact, extractor: BytecodeExtractor, 
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
         if fresh is None:
+            return None
+        if _shadows_kept(previous, set(changed) | set(deleted), fresh):
             return None
     tables, classes = _merge(previous, set(changed) | set(deleted), fresh)
     _save_state(cache, artifact, now, {"key": based_on.get("key", ""), "files": old_files})

@@ -88,6 +88,16 @@ class JPypeExtractor:
         self.threads = threads or max(1, min(4, os.cpu_count() or 1))
 
     def extract(self, artifacts: list[Artifact]) -> Iterator[ExtractedArtifact]:
+        for index, tables, classes in self._read(artifacts):
+            if artifacts[index].kind != "jrt":  # a module image holds one file per class name
+                classes = self._one_class_per_name(artifacts[index], tables, classes)
+            seconds, _ = add_kotlin_table(tables)
+            w = tables["warnings"]
+            warnings = list(zip(w["code"].to_pylist(), w["entry"].to_pylist(), w["message"].to_pylist()))
+            yield ExtractedArtifact(index, tables, classes, warnings, seconds)
+
+    def _read(self, artifacts: list[Artifact]) -> Iterator[tuple[int, dict[str, pa.Table], int]]:
+        """(index, tables but `kotlin`, classes read) of each artifact once all its chunks are in."""
         if not artifacts:
             return
         from jdx.loaders.jvm import start_jvm
@@ -107,23 +117,114 @@ class JPypeExtractor:
                 parts[int(chunk.index)] = chunk_tables(chunk)
                 if len(parts) == int(chunk.count):
                     del pending[index]
-                    yield self._merge(index, parts)
+                    ordered = [parts[i] for i in sorted(parts)]
+                    tables = {name: pa.concat_tables([p[0][name] for p in ordered])
+                              for name in TABLE_NAMES if name != "kotlin"}
+                    yield index, tables, sum(p[1] for p in ordered)
         finally:
             run.close()
 
-    @staticmethod
-    def _merge(index: int, parts: dict[int, tuple[dict[str, pa.Table], int]]) -> ExtractedArtifact:
-        ordered = [parts[i] for i in sorted(parts)]
-        tables = {name: pa.concat_tables([p[0][name] for p in ordered]) for name in TABLE_NAMES if name != "kotlin"}
-        seconds, _ = add_kotlin_table(tables)
-        warnings = list(
-            zip(
-                tables["warnings"].column("code").to_pylist(),
-                tables["warnings"].column("entry").to_pylist(),
-                tables["warnings"].column("message").to_pylist(),
-            )
-        )
-        return ExtractedArtifact(index, tables, sum(p[1] for p in ordered), warnings, seconds)
+    def _one_class_per_name(self, artifact: Artifact, tables: dict[str, pa.Table], classes: int) -> int:
+        """Keeps one class file per class name, as the JVM loads one (spec §5.3): the one at the path its name
+        gives (`p/Q.class`), else the first in path order; DUPLICATE_CLASS names the others. The rows of a name's
+        copies cannot be told apart, so they all go and the kept file is read again on its own. Returns the
+        classes now held."""
+        copies = duplicated_classes(tables["types"])
+        if not copies:
+            return classes
+        kept = {name: entries[0] for name, entries in copies.items()}
+        entries = {e for es in copies.values() for e in es}
+        fresh = self._read_entries(artifact, sorted(kept.values()))
+        if fresh is None:
+            return classes
+        dropped = drop_classes(tables, set(copies), entries)
+        notes = pa.table({
+            "code": ["DUPLICATE_CLASS"] * len(copies),
+            "entry": [copies[n][1] for n in sorted(copies)],
+            "message": [f"{n.replace('/', '.')}: {len(copies[n])} class files declare it: {copies[n][0]} (read), "
+                        f"{', '.join(copies[n][1:])} (skipped)" for n in sorted(copies)],
+        })
+        for name in tables:
+            parts = [tables[name], fresh[0][name].select(tables[name].column_names)]
+            if name == "warnings":
+                parts.append(notes.cast(tables[name].schema))
+            tables[name] = pa.concat_tables(parts)
+        return classes - dropped + fresh[1]
+
+    def _read_entries(self, artifact: Artifact, entries: list[str]) -> tuple[dict[str, pa.Table], int] | None:
+        """The tables of some class files of `artifact`, read alone (from a scratch directory keeping their paths)."""
+        import contextlib
+        import dataclasses
+        import shutil
+        import tempfile
+        import zipfile
+
+        self.cache.mkdir(parents=True, exist_ok=True)
+        scratch = Path(tempfile.mkdtemp(prefix=f".one-class-{os.getpid()}-", dir=self.cache))
+        try:
+            with zipfile.ZipFile(artifact.path) if artifact.kind == "jar" else contextlib.nullcontext() as jar:
+                for entry in entries:
+                    target = scratch / entry
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    if jar is None:
+                        os.symlink(os.path.join(artifact.path, entry), target)
+                    elif jar.getinfo(entry).file_size <= MAX_ENTRY_BYTES:
+                        target.write_bytes(jar.read(entry))
+            part = dataclasses.replace(artifact, path=str(scratch), spec=f"dir:{scratch}")
+            got = [(t, n) for _i, t, n in self._read([part])]
+            return got[0] if got else None
+        except (OSError, KeyError, zipfile.BadZipFile):
+            return None
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+# per table, the column naming the class a row belongs to (calls and the like: the calling method's owner)
+OWNER_COLUMN = {"types": "name", "supertypes": "type", "members": "owner", "calls": "from", "accesses": "from",
+                "typerefs": "from", "annotations": "owner"}
+
+
+def owner_of(table: str, column: pa.ChunkedArray) -> pa.Array:
+    """The class each row of `table` belongs to, from its OWNER_COLUMN."""
+    if table in ("calls", "accesses", "typerefs"):
+        return pc.replace_substring_regex(column, r"#.*$", "")
+    return column
+
+
+def duplicated_classes(types: pa.Table) -> dict[str, list[str]]:
+    """Class names held by several class files of one artifact -> their entries, the one kept first: the entry its
+    name gives (`p/Q.class`, where a class directory or jar root is looked up), else the first in path order."""
+    names = types["name"]
+    counts = pc.value_counts(names.drop_null() if names.null_count else names)
+    many = counts.filter(pc.greater(counts.field("counts"), 1)).field("values")
+    if not len(many):
+        return {}
+    rows = types.select(["name", "entry"]).filter(pc.is_in(names, value_set=many))
+    out: dict[str, list[str]] = {}
+    for name, entry in zip(rows["name"].to_pylist(), rows["entry"].to_pylist()):
+        out.setdefault(name, []).append(entry or "")
+    for name, entries in out.items():
+        entries.sort(key=lambda e, own=f"{name}.class": (e != own, e))
+    return out
+
+
+def drop_classes(tables: dict[str, pa.Table], names: set[str], entries: set[str]) -> int:
+    """Removes every row of the classes `names` (and the warnings about the class files `entries`) from `tables`;
+    returns the type rows removed."""
+    value_set = pa.array(sorted(names), pa.string())
+    removed = 0
+    for name in list(tables):
+        table = tables[name]
+        if name == "warnings":
+            drop = pc.is_in(table["entry"], value_set=pa.array(sorted(entries), pa.string()))
+        elif name in OWNER_COLUMN:
+            drop = pc.is_in(owner_of(name, table[OWNER_COLUMN[name]]), value_set=value_set)
+        else:
+            continue
+        tables[name] = table.filter(pc.invert(pc.fill_null(drop, False)))
+        if name == "types":
+            removed = table.num_rows - tables[name].num_rows
+    return removed
 
 
 def add_kotlin_table(tables: dict[str, pa.Table]) -> tuple[float, list[tuple[str, str, str]]]:

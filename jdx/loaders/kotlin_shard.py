@@ -135,7 +135,7 @@ def _function_links(m: _Members, owner: str, facade: str | None, f: KmFunction, 
                 links.append("default:" + d)
         if main and main in m.overloads:
             for where in ([owner] + ([facade] if facade else [])):
-                for key in _jvm_overloads(name, args, ret, f):
+                for key in _jvm_overloads(args, ret, f.parameters, f.suspend):
                     other = m.method(where, (name, key))
                     if other and not m.access(other) & ACC_SYNTHETIC:
                         links.append("overload:" + other)
@@ -149,18 +149,19 @@ def _function_links(m: _Members, owner: str, facade: str | None, f: KmFunction, 
 _ARG = re.compile(r"\[*(?:[BCDFIJSZ]|L[^;]+;)")  # one parameter of a method descriptor
 
 
-def _jvm_overloads(name: str, args: str, ret: str, f: KmFunction) -> list[str]:
-    """The descriptors `@JvmOverloads` gives the function whose descriptor is `(args)ret`: for k = 0 .. n-1 of its n
-    parameters with a default, every parameter kept except the defaults after the k-th (what a different function of
-    the same name is never mistaken for); [] when the descriptor's parameters do not line up with the function's."""
+def _jvm_overloads(args: str, ret: str, parameters: list[KmValueParameter], suspend: bool = False) -> list[str]:
+    """The descriptors `@JvmOverloads` gives the function or constructor whose descriptor is `(args)ret` and whose
+    Kotlin parameters are `parameters`: for k = 0 .. n-1 of its n parameters with a default, every parameter kept
+    except the defaults after the k-th (what a different function of the same name is never mistaken for); [] when
+    the descriptor's parameters do not line up with the Kotlin ones."""
     pieces = _ARG.findall(args)
     if "".join(pieces) != args:
         return []
-    lead = len(pieces) - len(f.parameters) - (1 if f.suspend else 0)  # a receiver leads, a continuation trails
+    lead = len(pieces) - len(parameters) - (1 if suspend else 0)  # a receiver leads, a continuation trails
     if lead < 0:
         return []
-    head, own, tail = pieces[:lead], pieces[lead:lead + len(f.parameters)], pieces[lead + len(f.parameters):]
-    defaults = [i for i, p in enumerate(f.parameters) if p.declares_default]
+    head, own, tail = pieces[:lead], pieces[lead:lead + len(parameters)], pieces[lead + len(parameters):]
+    defaults = [i for i, p in enumerate(parameters) if p.declares_default]
     out = []
     for k in range(len(defaults)):
         dropped = set(defaults[k:])
@@ -280,9 +281,15 @@ def _class_rows(rows: _Rows, m: _Members, owner: str, c: KmClass) -> None:
                 d = m.method(owner, ("<init>", k.jvm[1][:-2] + "ILkotlin/jvm/internal/DefaultConstructorMarker;)V"))
                 if d:
                     links.append("default:" + d)
+                if main and main in m.overloads:  # @JvmOverloads: the copies dropping trailing defaults
+                    for key in _jvm_overloads(k.jvm[1][1:-2], "V", k.parameters):
+                        other = m.method(owner, ("<init>", key))
+                        if other and not m.access(other) & ACC_SYNTHETIC:
+                            links.append("overload:" + other)
             detail = {"parameters": _params_json(k.parameters), "jvm_descriptor": k.jvm[1] if k.jvm else None}
             rows.add(owner, "constructor", "<init>", k.visibility, None,
-                     _flags(secondary=k.secondary), render_constructor(k), detail, links, None)
+                     _flags(secondary=k.secondary, jvm_overloads=any(x.startswith("overload:") for x in links)),
+                     render_constructor(k), detail, links, None)
     for f in c.functions:
         _function_row(rows, m, owner, None, f, in_interface, outer, False, is_object)
     for p in c.properties:

@@ -38,7 +38,8 @@ class ResolvedRoots:
 
 
 class HashCache:
-    """path -> (size, mtime_ns, inode, hash), so an unchanged jar is never read twice."""
+    """path -> (size, mtime_ns, inode, ctime_ns, hash), so an unchanged jar is never read twice (the ctime sees a
+    jar that `cp -p` rewrote in place: same size, mtime and inode)."""
 
     def __init__(self, cache: Path):
         self.file = cache / "hashes.json"
@@ -50,10 +51,10 @@ class HashCache:
 
     def jar_key(self, path: Path) -> tuple[str, int]:
         st = path.stat()
-        stamp = [st.st_size, st.st_mtime_ns, st.st_ino]
+        stamp = [st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns]
         entry = self.data.get(str(path))
-        if entry and entry[:3] == stamp:
-            return entry[3], st.st_size
+        if entry and len(entry) == len(stamp) + 1 and entry[:-1] == stamp:
+            return entry[-1], st.st_size
         digest = hashlib.sha256()
         with open(path, "rb") as f:
             for block in iter(lambda: f.read(1 << 20), b""):
@@ -73,16 +74,22 @@ class HashCache:
         self.dirty = False
 
 
+def file_stamp(st: os.stat_result) -> tuple[int, int, int, int]:
+    """What says a class file may have changed without reading it: size, mtime, and the ctime and inode no copy
+    that keeps timestamps (`cp -p`, `rsync -a`, a restored build cache) can carry over."""
+    return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
+
+
 def dir_key(path: Path) -> str:
-    """A class directory changes constantly: its key is the hash of every class file's name, size and mtime."""
+    """A class directory changes constantly: its key is the hash of every class file's name and `file_stamp`."""
     digest = hashlib.sha256(b"dir\0")
     for root, dirs, files in os.walk(path):
         dirs.sort()
         for name in sorted(files):
             if name.endswith(".class"):
                 full = os.path.join(root, name)
-                st = os.stat(full)
-                digest.update(f"{os.path.relpath(full, path)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+                stamp = "\0".join(map(str, file_stamp(os.stat(full))))
+                digest.update(f"{os.path.relpath(full, path)}\0{stamp}\n".encode())
     return digest.hexdigest()[:HASH_HEX]
 
 
