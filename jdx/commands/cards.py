@@ -37,6 +37,8 @@ class MembersRequest(Request):
     sort: str = option("kind", "--sort", "kind | name | declaring", choices=("kind", "name", "declaring"))
     include_synthetic: bool = option(False, "--include-synthetic", "show bridge/synthetic members")
     with_doc: bool = option(False, "--with-doc", "each member's first javadoc sentence (from sources)")
+    limit: int | None = option(None, "--limit", "show at most N members (default all); the rest is counted",
+                               kind="int", minimum=1)
     view: str = _view()
 
     def validate(self) -> None:
@@ -56,11 +58,12 @@ def run_members(session, req: MembersRequest):
                          static=_static(req.static, req.instance), access=req.access, from_type=req.from_type,
                          grep=req.grep, sort=req.sort, include_synthetic=req.include_synthetic,
                          with_doc=req.with_doc)
-    return members_answer(session, req.query, opts, req.view)
+    return members_answer(session, req.query, opts, req.view, req.limit)
 
 
-def members_answer(session, text: str, opts, view: str = "jvm"):
-    """`members` with engine options (`MemberOptions`); `view` kotlin maps Kotlin classes' members."""
+def members_answer(session, text: str, opts, view: str = "jvm", limit: int | None = None):
+    """`members` with engine options (`MemberOptions`); `view` kotlin maps Kotlin classes' members; `limit` keeps the
+    first N members in the answer's order, the rest counted (`total`, and the `truncated` cut naming `--limit`)."""
     from jdx.engine.answer import Answer
     from jdx.engine.members import list_members
     from jdx.engine.resolve import artifact_names
@@ -77,6 +80,11 @@ def members_answer(session, text: str, opts, view: str = "jvm"):
         members_view(store, result, opts.access, opts.sort)
     artifact = artifact_names(store).get(result.pop("artifact") or "", "")
     result["artifact_name"] = artifact
+    total = result["total"] = len(result["members"])
+    cut = None
+    if limit is not None and total > limit:
+        del result["members"][limit:]
+        cut = {"shown": limit, "total": total, "hint": f"--limit {total}"}
     warnings = []
     for u in result["unresolved_supertypes"]:
         warnings.append(Warning_("UNRESOLVED_SUPERTYPE",
@@ -89,19 +97,19 @@ def members_answer(session, text: str, opts, view: str = "jvm"):
         warnings += source_mismatches(session, result["type"])
         provenance.append({"symbol": result["type"], "artifact": artifact, "origin": "sources",
                            "detail": f"first javadoc sentence of {len(docs)} of {len(result['members'])} members"})
-    return Answer(result, warnings, provenance=provenance)
+    return Answer(result, warnings, truncated=cut, provenance=provenance)
 
 
 def _render_members(result: dict, req: MembersRequest) -> list[str]:
-    from jdx.render import read
+    from jdx.render import cards
 
-    return read.members(result, req.brief, req.max_lines, req.grep)
+    return cards.members_fitted(result, req.brief, req.max_lines, req.grep)[0]
 
 
 def _members_cut(result: dict, req: MembersRequest):
-    from jdx.render import read
+    from jdx.render import cards
 
-    return read.members_truncation(result, req.brief, req.max_lines)
+    return cards.members_fitted(result, req.brief, req.max_lines, req.grep)[1]
 
 
 @dataclass(frozen=True)

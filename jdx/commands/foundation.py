@@ -66,7 +66,15 @@ def run_cypher(session, req: CypherRequest):
         cut = {"shown": limit, "total": total, "hint": f"--limit {total}, or LIMIT/SKIP in the query"}
     return Answer({"columns": table.column_names, "rows": table.to_pylist(), "total": total}, warnings,
                   truncated=cut,
-                  provenance=[{"symbol": "cypher", "origin": "bytecode", "detail": "the workspace graph"}])
+                  provenance=workspace_provenance(session.store()))
+
+
+def workspace_provenance(store) -> list[dict]:
+    """An answer that may draw on any part of the workspace graph: one entry per artifact, in classpath order."""
+    from jdx.engine.search import artifact_table
+
+    return [{"artifact": a["name"], "origin": "bytecode"}
+            for a in sorted(artifact_table(store), key=lambda a: a["position"])]
 
 
 def _sorted_rows(table):

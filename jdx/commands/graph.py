@@ -149,9 +149,11 @@ def overrides_answer(session, text: str, artifact_filter=None, limit: int | None
     from jdx.engine.kotlin_hits import members_of
     from jdx.engine.relations import ArtifactFilter
     from jdx.engine.rel_usages import overrides
+    from jdx.engine.resolve import declaring_artifacts
 
     result, truncated = overrides(session.store(), text, artifact_filter or ArtifactFilter(), limit)
     lines = [e for m in result["methods"] for e in [m, *m["overrides"], *m["overridden_by"]]]
+    artifacts = declaring_artifacts(session.store(), [m["_id"] for m in result["methods"]])
     found = members_of(session.store(), [e["_id"] for e in lines]) if view == "kotlin" else {}
     for e in lines:
         k = found.get(e.pop("_id"))
@@ -159,8 +161,8 @@ def overrides_answer(session, text: str, artifact_filter=None, limit: int | None
             e["kotlin"] = k
     if found:
         result["view"] = "kotlin"
-    return Answer(result, [], truncated,
-                  [{"symbol": m["method"], "origin": "bytecode"} for m in result["methods"]])
+    return Answer(result, [], truncated, [{"symbol": m["method"], "artifact": a, "origin": "bytecode"}
+                                          for m, a in zip(result["methods"], artifacts)])
 
 
 @dataclass(frozen=True)
@@ -185,6 +187,7 @@ def run_usages(session, req: UsagesRequest):
 def usages_answer(session, text: str, opts=None, view: str = "jvm"):
     from jdx.engine.answer import Answer
     from jdx.engine.rel_usages import UsageOptions, usages
+    from jdx.engine.resolve import declaring_artifacts
     from jdx.engine.search_aliases import alias_misses
 
     opts = opts or UsageOptions()
@@ -193,13 +196,14 @@ def usages_answer(session, text: str, opts=None, view: str = "jvm"):
     ids = result.pop("_target_ids")
     if view == "kotlin":
         _usages_view(session.store(), result, ids)
-    provenance = [{"symbol": t, "origin": "bytecode"} for t in result["targets"]]
+    provenance = [{"symbol": t, "artifact": a, "origin": "bytecode"}
+                  for t, a in zip(result["targets"], declaring_artifacts(session.store(), ids))]
     if opts.context is not None:
         more, engines = _site_context(session, result, opts.context, dict(zip(result["targets"], ids)))
         warnings = warnings + more
-        provenance += [{"symbol": result["symbol"], "origin": "decompiled", "engine": engine,
+        provenance += [{"symbol": result["symbol"], "artifact": artifact, "origin": "decompiled", "engine": engine,
                         "detail": f"--context of {n} site(s) without sources: lines of the decompiled text"}
-                       for engine, n in sorted(engines.items())]
+                       for (engine, artifact), n in sorted(engines.items())]
     return Answer(result, warnings, truncated, provenance)
 
 
@@ -227,12 +231,13 @@ def _usages_view(store, result: dict, ids: list[str]) -> None:
 DECOMPILED_CONTEXT_CLASSES = 10  # classes `usages --context` decompiles per answer (each ~0.1-1 s the first time)
 
 
-def _site_context(session, result: dict, context: int, target_ids: dict[str, str]) -> tuple[list, dict[str, int]]:
+def _site_context(session, result: dict, context: int,
+                  target_ids: dict[str, str]) -> tuple[list, dict[tuple[str, str], int]]:
     """`--context N`: the source lines around each shown site (`context` on the site), from the sources the
     workspace pairs with each caller's class; else, as `samples` does, from the decompiled text of the caller's
     class (`reconstructed`, its lines the decompiled text's, focused on the line the decompiler wrote from the
     site's class-file line), for sites in at most DECOMPILED_CONTEXT_CLASSES classes. Returns the warnings (how
-    many sites have neither) and the sites' count per decompiler."""
+    many sites have neither) and the sites' count per (decompiler, caller's artifact)."""
     from jdx.errors import Warning_
 
     missing, engines, decompiled = 0, {}, set()
@@ -253,7 +258,8 @@ def _site_context(session, result: dict, context: int, target_ids: dict[str, str
                     continue
                 site["context"] = found
                 if found.get("reconstructed"):
-                    engines[found["label"]] = engines.get(found["label"], 0) + 1
+                    key = (found["label"], site.get("artifact") or "")
+                    engines[key] = engines.get(key, 0) + 1
     if not missing:
         return [], engines
     return [Warning_("CONTEXT_UNAVAILABLE", f"{missing} site(s) have no source lines (no sources paired with "

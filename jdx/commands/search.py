@@ -7,19 +7,24 @@ from dataclasses import dataclass
 from jdx.commands.registry import Command, Request, argument, option, renderer
 
 
-def _provenance(rows: list[dict]) -> list[dict]:
-    """Where each answer comes from: the artifact's bytecode (one entry per artifact, in first-seen order)."""
-    seen: dict[str, dict] = {}
+def _provenance(store, rows: list[dict]) -> list[dict]:
+    """A listing's provenance: one entry per artifact it draws on (a row's artifact; a package row's, the artifacts
+    holding types of the package), in first-seen order."""
+    from jdx.engine.search_nav import package_artifacts
+
+    seen: list[str] = []
     for r in rows:
-        art = r.get("artifact")
-        if art and art not in seen:
-            seen[art] = {"artifact": art, "origin": "bytecode"}
-    return list(seen.values())
+        found = [r["artifact"]] if r.get("artifact") else \
+            package_artifacts(store, [r["ref"]]) if r.get("kind") == "package" else []
+        seen += [a for a in found if a not in seen]
+    return [{"artifact": a, "origin": "bytecode"} for a in seen]
 
 
-def _browse_provenance(glob: str | None) -> list[dict]:
-    """`ls` and `tree` list what the workspace graph holds: the bytecode of its artifacts."""
-    return [{"symbol": glob or "*", "origin": "bytecode", "detail": "packages and types of the workspace graph"}]
+def _listing_provenance(store, result: dict) -> list[dict]:
+    """`ls` and `tree` list what the workspace graph holds: one entry per artifact the listing draws on."""
+    from jdx.engine.search_nav import listing_artifacts
+
+    return [{"artifact": a, "origin": "bytecode"} for a in listing_artifacts(store, result)]
 
 
 @dataclass(frozen=True)
@@ -45,7 +50,7 @@ def run_search(session, req: SearchRequest):
     opts = SearchOptions(kinds=parse_kinds(req.kind), regex=req.regex, fuzzy=req.fuzzy, artifact_glob=req.include,
                          package_glob=req.package, limit=req.limit, view=req.view)
     result, truncated = search(session.store(), req.query, opts)
-    return Answer(result, [], truncated, _provenance(result["matches"]))
+    return Answer(result, [], truncated, _provenance(session.store(), result["matches"]))
 
 
 @dataclass(frozen=True)
@@ -59,7 +64,7 @@ def run_resolve(session, req: ResolveRequest):
     from jdx.engine.search_nav import frame_warnings, resolve
 
     result, truncated = resolve(session.store(), req.query, req.limit)
-    return Answer(result, frame_warnings(result), truncated, _provenance(result["candidates"]))
+    return Answer(result, frame_warnings(result), truncated, _provenance(session.store(), result["candidates"]))
 
 
 @dataclass(frozen=True)
@@ -72,7 +77,8 @@ def run_imports(session, req: ImportsRequest):
     from jdx.engine.imports import imports
 
     result, warnings = imports(session.store(), req.query)
-    return Answer(result, warnings, None, _provenance(result["imports"]))
+    return Answer(result, warnings, None, [{"symbol": i["ref"], "artifact": i["artifact"], "origin": "bytecode"}
+                                           for i in result["imports"]])
 
 
 @dataclass(frozen=True)
@@ -89,7 +95,7 @@ def run_ls(session, req: LsRequest):
 
     glob = req.query or None
     result, truncated = list_packages(session.store(), glob, req.depth, req.counts, req.limit)
-    return Answer(result, [], truncated, _browse_provenance(glob))
+    return Answer(result, [], truncated, _listing_provenance(session.store(), result))
 
 
 @dataclass(frozen=True)
@@ -107,7 +113,7 @@ def run_tree(session, req: TreeRequest):
 
     glob = req.query or None
     result, truncated = artifact_tree(session.store(), glob, req.depth, req.counts, req.limit)
-    return Answer(result, [], truncated, _browse_provenance(glob))
+    return Answer(result, [], truncated, _listing_provenance(session.store(), result))
 
 
 

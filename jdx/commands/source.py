@@ -52,7 +52,45 @@ def body_answer(session, text: str, opts=None):
     target = src_body.type_target(found) if kind == "type" else src_body.member_target(ctx, found.members[0])
     result, warnings, provenance = src_body.body(ctx, target, opts)
     result["next"] = _answerable_next(ctx, target, result.get("next"))
+    _name_source_dir(session, ctx, result, provenance)
     return Answer(result, warnings, provenance=provenance)
+
+
+def _source_dir(session, ctx, source: dict | None) -> str | None:
+    """Where a file read from a source directory is (`src/main/java`, `app/src/main/java`: relative to the project
+    when inside it, else the absolute path), so it can be opened; None for archives (a sources jar, src.zip, named
+    by their file name) and for text not read from sources."""
+    import os
+
+    from jdx.engine.sources import source_roots
+
+    # doc's sources carry no `how`: a directory root is then told by its label and the file it holds
+    if not source or source.get("how", "--src") not in ("--src", "--sources") or not source.get("label"):
+        return None
+    for root in source_roots("dir", "", "", ctx.explicit, ctx.src_dirs):
+        if root.kind == "dir" and root.label == source["label"] and \
+                os.path.isfile(os.path.join(root.path, source["file"])):
+            project = session.selection().spec.project
+            base = os.path.realpath(project) if project else ""
+            inside = bool(base) and (root.path == base or root.path.startswith(base.rstrip(os.sep) + os.sep))
+            return os.path.relpath(root.path, base).replace(os.sep, "/") if inside else root.path
+    return None
+
+
+def _name_source_dir(session, ctx, result: dict, provenance: list[dict]) -> None:
+    """A `body` or `source` answer read from a source directory names the directory (`root`) in its `source:`
+    line, its `source` and its provenance, instead of the directory's last name alone."""
+    source = result.get("source")
+    where = _source_dir(session, ctx, source) if result.get("origin") == "sources" else None
+    if where is None:
+        return
+    label = f"source: {source['label']} ("
+    if result["header"].startswith(label):
+        result["header"] = f"source: {where} (" + result["header"][len(label):]
+    source["root"] = where
+    for p in provenance:
+        if p.get("origin") == "sources" and p.get("sources") == source["label"] and p.get("file") == source["file"]:
+            p["root"] = where
 
 
 def _answerable_next(ctx, target, step: str | None) -> str | None:
@@ -126,6 +164,7 @@ def source_answer(session, text: str, lines: str | None = None, around: str | No
     except NotFoundError as exc:
         return _from_source_file(exc, engine, lambda unbuilt: unbuilt.source(ctx, text, lines, around, context))
     result, warnings, provenance = src_source.source(ctx, type_row, lines, around, context, engine)
+    _name_source_dir(session, ctx, result, provenance)
     return Answer(result, warnings, provenance=provenance)
 
 
@@ -154,6 +193,14 @@ def doc_answer(session, text: str, opts=None):
         result, warnings, provenance = src_doc.doc(ctx, text, opts)
     except NotFoundError as exc:
         return _from_source_file(exc, None, lambda unbuilt: unbuilt.doc(ctx, text, opts))
+    for it in result["docs"]:
+        for key in ("source", "inherited_source"):
+            where = _source_dir(session, ctx, it.get(key))
+            if where is not None:
+                it[key]["root"] = where
+                for p in provenance:
+                    if p.get("sources") == it[key]["label"] and p.get("file") == it[key]["file"]:
+                        p["root"] = where
     return Answer(result, warnings, provenance=provenance)
 
 

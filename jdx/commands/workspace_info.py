@@ -16,6 +16,7 @@ NEXT = "ls or tree to browse packages, search to find a type by name"
 
 
 def run_workspace(session) -> Answer:
+    from jdx.commands.foundation import workspace_provenance
     from jdx.engine.schema_info import describe
 
     arts = session.artifacts()
@@ -24,8 +25,7 @@ def run_workspace(session) -> Answer:
     counts.update({t["name"]: t["rows"] for t in tables["relationships"]})
     return Answer({"artifacts": [a.to_json() for a in arts], "count": len(arts), "rows": counts},
                   session.root_warnings,
-                  provenance=[{"symbol": "workspace", "origin": "bytecode",
-                               "detail": "the workspace's artifacts and graph row counts"}])
+                  provenance=workspace_provenance(session.store()))
 
 
 def render(result: dict) -> list[str]:

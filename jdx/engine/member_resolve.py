@@ -18,8 +18,8 @@ import shlex
 from dataclasses import dataclass, field, replace
 
 from jdx.engine import descriptors as d
-from jdx.engine.members import (ACC, _declared, _supertype_walk, access_level, is_hidden, is_inherited,
-                                source_descriptor, stands_for, walk_members, with_outer_instance)
+from jdx.engine.members import (ACC, _ancestors, _declared, _supertype_walk, access_level, is_hidden, is_inherited,
+                                overrides_earlier, source_descriptor, stands_for, walk_members, with_outer_instance)
 from jdx.engine.refs import SymbolRef, format_member, format_type, matches_params, parse_ref
 from jdx.engine.resolve import resolve_type_ref
 from jdx.engine.search_match import levenshtein
@@ -92,6 +92,7 @@ def collect(store: GraphStore, target: dict) -> Collected:
     walk = _supertype_walk(store, target)
     methods, fields = _declared(store, walk)
     query_pkg = _package(target["id"])
+    ancestors = _ancestors(walk)
     seen: dict[str, dict] = {}
     bridged: dict[str, str] = {}
     visible: list[dict] = []
@@ -118,6 +119,13 @@ def collect(store: GraphStore, target: dict) -> Collected:
             continue
         if key in seen and seen[key].get("declaring") == tid:
             key = full  # two real methods of one class differing only in return (not Java, but bytecode allows)
+        if key in seen and not declared and not is_field and "overrides" in seen[key] and \
+                overrides_earlier(seen[key]["declaring"], seen[key]["iface"], tid, is_iface, ancestors):
+            prior = seen[key]  # a subinterface reached after its superinterface: its method is the member
+            entry["overrides"] = [format_type(prior["declaring"]), *prior["overrides"]]
+            visible[next(i for i, e in enumerate(visible) if e is prior)] = entry
+            seen[key] = entry
+            continue
         if key in seen:
             if not declared and "overrides" in seen[key]:
                 first = seen[key]  # a static method hides its supertype's (JLS §8.4.8.2): it overrides nothing

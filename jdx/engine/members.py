@@ -390,6 +390,13 @@ def _ancestors(walk: list[tuple[dict, dict]]) -> dict[str, set[str]]:
     return out
 
 
+def overrides_earlier(first: str, first_iface: bool, tid: str, is_iface: bool, ancestors: dict[str, set[str]]) -> bool:
+    """Does an interface method of `tid`, reached after the same-named-and-parametered one of `first`, override it?
+    Yes when `first` is a superinterface of `tid` (`implements I0, I1` with `I1 extends I0`: I1's is the member, JLS
+    §8.4.8, §9.4.1); a class's method, which the walk reaches first, stays the member."""
+    return first_iface and is_iface and first != tid and first in ancestors.get(tid, ())
+
+
 def _field_hidden(name: str, owner: str, field_owners: dict[str, list[str]], ancestors: dict[str, set[str]]) -> bool:
     """Does a subtype of `owner` on the walk declare a field `name` (of any type and access: JLS §8.3)?"""
     return any(s != owner and owner in ancestors.get(s, ()) for s in field_owners.get(name, ()))
@@ -476,8 +483,22 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
                 # a static method hides its supertype's (JLS §8.4.8.2): it overrides nothing
                 hiding = not is_field and seen[key]["m"]["access"] & ACC["static"]
                 seen[key].setdefault("hides" if hiding else "overrides", []).append(format_type(tid))
+            elif not declared and first is not None and not is_field and \
+                    overrides_earlier(first, seen[key]["iface"], tid, is_iface, ancestors):
+                prior = seen[key]
+                entry = {"m": m, "kind": prior["kind"], "declaring": tid, "env": env, "iface": is_iface}
+                passed = [first, *prior.get("_also", ())]  # it overrides what it extends, the rest stay beside it
+                entry["overrides"] = [format_type(t) for t in passed if t in ancestors[tid]] + \
+                    prior.get("overrides", [])
+                others = [t for t in passed if t not in ancestors[tid]]
+                if others:
+                    entry["_also"] = others
+                    entry["also_declared_by"] = [format_type(t) for t in others]
+                entries[next(i for i, e in enumerate(entries) if e is prior)] = entry
+                seen[key] = entry
             elif not declared and first is not None:  # two unrelated supertypes declare it: one member, both say so
                 seen[key].setdefault("also_declared_by", []).append(format_type(tid))
+                seen[key].setdefault("_also", []).append(tid)
             continue
         if key in bridged and bridged[key] != tid and stands_for(bridged[key], m, row, all_methods):
             seen[key] = {"bridge": True}

@@ -50,6 +50,16 @@ def artifact_names(store: GraphStore) -> dict[str, str]:
     return {r["a.id"]: r["a.name"] for r in artifact_rows(store)}
 
 
+def declaring_artifacts(store: GraphStore, ids: list[str]) -> list[str]:
+    """The artifact name of each type or member id's (declaring) type, "" for a type no artifact holds."""
+    names = artifact_names(store)
+    out = []
+    for i in ids:
+        rows = store.rows_cached(queries.TYPE_BY_ID, {"id": i.split("#", 1)[0]})
+        out.append(names.get((rows[0]["t.artifact"] or "") if rows else "", ""))
+    return out
+
+
 def resolve_type(store: GraphStore, text: str) -> dict:
     """The Type row a reference names; raises NotFoundError/AmbiguousError with copy-pasteable candidates."""
     ref = parse_ref(text)
@@ -202,11 +212,61 @@ def resolve_type_ref(store: GraphStore, ref: SymbolRef, text: str, near: int = 5
     raise unbuilt_sources.not_found(store, ref, text, miss)  # a source directory declaring it says where
 
 
+NEAR_POOL = 25  # near names a qualified miss orders by package before keeping `limit` of them
+NEAR_ELSEWHERE = 2  # near names of other packages a miss keeps room for after its own package's types
+
+
 def did_you_mean(store: GraphStore, name: str, limit: int = 5) -> list[dict]:
-    """Near type names (spec §16): the matcher and ranking of `search --fuzzy` (search.near_names)."""
+    """Near type names (spec §16): the matcher and ranking of `search --fuzzy` (search.near_names). A qualified
+    name (`com.acme.app.Nope`) ranks near names of its package first, then those sharing more of its package's
+    leading segments (the search ranking within each); when none of its package is near, the package's own types
+    (nearest names first) come before near names elsewhere, leaving room for the NEAR_ELSEWHERE nearest of them."""
     from jdx.engine.search import near_names
 
-    return [{"ref": c["ref"], "artifact": c["artifact"]} for c in near_names(store, name, limit=limit)]
+    package = _written_package(name)
+    found = near_names(store, name, limit=max(limit, NEAR_POOL) if package else limit)
+    if package:
+        segments = package.split(".")
+
+        def shared(c: dict) -> int:
+            theirs = c["id"].rsplit("/", 1)[0].split("/") if "/" in c["id"] else []
+            n = 0
+            while n < min(len(theirs), len(segments)) and theirs[n] == segments[n]:
+                n += 1
+            return n
+        found.sort(key=lambda c: -shared(c))  # stable: the search ranking within a tier
+        if not found or shared(found[0]) < len(segments):
+            own = _package_types(store, package, name)
+            own = own[:max(0, limit - min(NEAR_ELSEWHERE, len(found)))]
+            found = own + [c for c in found if all(c["ref"] != o["ref"] for o in own)]
+    return [{"ref": c["ref"], "kind": c["kind"], "artifact": c["artifact"]} for c in found[:limit]]
+
+
+def _written_package(name: str) -> str:
+    """The package a written type name names (`com.acme.app` of `com.acme.app.Nope` or `com.acme.app.Main.Nope`):
+    its dotted segments before the first capitalised one, the simple name excluded; "" for an unqualified name."""
+    parts = name.strip().replace("/", ".").split(".")[:-1]
+    out = []
+    for part in parts:
+        if not part or part[:1].isupper() or "$" in part:
+            break
+        out.append(part)
+    return ".".join(out)
+
+
+def _package_types(store: GraphStore, package: str, name: str) -> list[dict]:
+    """The top-level types of `package`, nearest to `name`'s simple name first (edit distance, case ignored), public
+    before non-public, then by name."""
+    from jdx.engine.search import artifacts_by_id
+    from jdx.engine.search_match import levenshtein
+
+    simple = re.split(r"[.$#/]", name.strip())[-1].lower()
+    arts = artifacts_by_id(store)
+    rows = [r for r in store.rows_cached(queries_search.TYPES_IN_PACKAGE, {"package": package})
+            if r["name"] not in ("package-info", "module-info") and not r["name"][:1].isdigit()]
+    rows.sort(key=lambda r: (levenshtein(r["name"].lower(), simple), not (r["access"] or 0) & 1, r["fqn"]))
+    return [{"ref": r["fqn"], "kind": r["kind"], "artifact": arts.get(r["artifact"], {}).get("name", "")}
+            for r in rows]
 
 
 def _split_args(text: str) -> list[str]:

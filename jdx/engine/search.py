@@ -583,7 +583,8 @@ def _did_you_mean(store: GraphStore, p: Pattern, kinds: set[str], arts, opts: Se
 
 def near_names(store: GraphStore, name: str, kinds: tuple[str, ...] = TYPE_KINDS, limit: int = 5) -> list[dict]:
     """Did-you-mean for a name nothing matched: `search --fuzzy`'s matcher (case-insensitive edit distance on
-    the simple name, then the search ranking), then camel-hump matches (`HMap` -> `HashMap`) to fill up."""
+    the simple name, then the search ranking), then camel-hump matches (`HMap` -> `HashMap`) to fill up. Each
+    carries `id`, the type's internal name (its package, for resolve.did_you_mean)."""
     import re
 
     simple = re.split(r"[.$#/]", name.strip())[-1]
@@ -597,5 +598,6 @@ def near_names(store: GraphStore, name: str, kinds: tuple[str, ...] = TYPE_KINDS
     for fuzzy in (True, False):
         for m in _run(store, p, set(kinds), None, opts, fuzzy=fuzzy)["matches"]:
             if len(out) < limit and all(o["ref"] != m["ref"] for o in out):
-                out.append({"ref": m["ref"], "kind": m["kind"], "artifact": m["artifact"]})
+                out.append({"ref": m["ref"], "kind": m["kind"], "artifact": m["artifact"],
+                            "id": m["_key"][0] if "_key" in m else m["ref"].replace(".", "/")})
     return out

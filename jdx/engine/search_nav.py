@@ -430,6 +430,30 @@ def list_packages(store: GraphStore, glob: str | None, depth: int, with_counts: 
     return _capped({"query": glob or "", "entries": entries}, limit)
 
 
+def package_artifacts(store: GraphStore, packages: list[str], subpackages: bool = False) -> list[str]:
+    """Names of the artifacts holding types of `packages` (with `subpackages`, of packages under them too), in
+    classpath order: what a listing of those packages draws on (its provenance)."""
+    wanted = set(packages)
+    prefixes = tuple(p + "." for p in packages if p)
+
+    def listed(package: str) -> bool:
+        return package in wanted or (subpackages and (not all(packages) or package.startswith(prefixes)))
+    holding = {r["artifact"] for r in store.rows_cached(queries_search.PACKAGE_TYPES) if listed(r["package"] or "")}
+    return [a["name"] for a in sorted(artifact_table(store), key=lambda a: a["position"]) if a["id"] in holding]
+
+
+def listing_artifacts(store: GraphStore, result: dict) -> list[str]:
+    """The artifacts an `ls` or `tree` answer draws on: each artifact it shows, the artifacts of the types it
+    lists, and those holding the packages it shows (subpackages included), in classpath order."""
+    arts = sorted(artifact_table(store), key=lambda a: a["position"])
+    shown = {e["name"] for e in result["entries"] if e["kind"] == "artifact"}
+    if shown:
+        return [a["name"] for a in arts if a["name"] in shown]
+    packages = [e["name"] for e in result["entries"] if e["kind"] == "package"]
+    packages += sorted({e["ref"].rsplit(".", 1)[0] if "." in e["ref"] else "" for e in result["entries"] if "ref" in e})
+    return package_artifacts(store, packages, subpackages=True)
+
+
 def _capped(result: dict, limit: int) -> tuple[dict, dict | None]:
     entries = result["entries"]
     result["total"] = len(entries)

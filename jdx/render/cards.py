@@ -217,6 +217,39 @@ def outline_truncation(r: dict, max_lines: int | None) -> dict | None:
     return {"shown": max_lines, "total": total, "hint": "narrow with --kind, --grep or --access, or raise --max-lines"}
 
 
+MEMBERS_NARROW = "or narrow with --grep or --from <supertype>"
+
+
+def members_fitted(r: dict, brief: bool, max_lines: int | None, grep: str | None) -> tuple[list[str], dict | None]:
+    """`members` text within `--max-lines` (spec §8.3): the whole answer, footers and the cut's own `…` line counted
+    (warnings not), keeps whole member rows (a row with its doc line) and the opening header; the cut, counted in
+    members, names the `--max-lines` that prints everything. A `--limit` cut's line counts as one of the answer's."""
+    from jdx.render import read
+
+    full = read.members(r, brief, None, grep)
+    listed = len(r["members"])
+    total = r.get("total", listed)
+    everything = len(full) + (total > listed)  # (the `--limit` cut's line, which text output adds)
+    pairs = read._member_lines(r, brief)
+    rows = [i for i, (_, is_member) in enumerate(pairs) if is_member]
+    if max_lines is None or everything <= max_lines or not rows:
+        return full, None
+    room = max_lines - len(read.members(r, brief, 0, grep)) - 1  # the footers and this cut's line
+    kept = 1 if not brief and not pairs[0][1] else 0  # the opening `members of` header stays
+    for i in rows:
+        end = i + 1
+        while end < len(pairs) and not pairs[end][1] and pairs[end][0].startswith(" "):
+            end += 1  # its doc line
+        if end > room:
+            break
+        kept = end
+    shown = sum(1 for i in rows if i < kept)
+    hint = f"--max-lines {everything} for all, {MEMBERS_NARROW}"
+    if total > listed:
+        hint = f"--max-lines {everything} for all {listed}, --limit {total} for every member, {MEMBERS_NARROW}"
+    return read.members(r, brief, kept, grep), {"shown": shown, "total": listed, "hint": hint}
+
+
 def _kotlin_rows(r: dict) -> list[str]:
     """Kotlin declarations, then the JVM members no declaration claims (their JVM text)."""
     rows = []

@@ -84,10 +84,10 @@ def _doc_lines(r: dict, raw: bool, brief: bool = False) -> list[str]:
         out.append(head)
         if it["source"]:
             s = it["source"]
-            out.append(f"source: {s['label']} ({s['file']}:{s['lines'][0]}-{s['lines'][1]})")
+            out.append(f"source: {s.get('root') or s['label']} ({s['file']}:{s['lines'][0]}-{s['lines'][1]})")
         if it.get("inherited_source") and not raw:
             s = it["inherited_source"]
-            out.append(f"inherited text: {s['label']} ({s['file']}:{s['lines'][0]}-{s['lines'][1]})")
+            out.append(f"inherited text: {s.get('root') or s['label']} ({s['file']}:{s['lines'][0]}-{s['lines'][1]})")
         body = (it.get("raw") or "").splitlines() if raw else it["text"]
         out.extend(f"  {line}".rstrip() for line in body)
         if not body:

@@ -60,16 +60,19 @@ def services(layouts, jdx_home):
     ("srcdir", "srcdir", "--src"),
     ("explicit", "sx-src.zip", "--sources"),
 ])
-def test_body_names_where_the_sources_came_from(services, layout, label, how):
-    """Every pairing rule of spec §5.2 finds the file and the provenance line names it."""
+def test_body_names_where_the_sources_came_from(services, layouts, layout, label, how):
+    """Every pairing rule of spec §5.2 finds the file and the provenance line names it; a source directory by its
+    path (no project here: absolute), so the file opens from it."""
     answer = services(layout).body("sx.Shapes#area(double)")
     r = answer.result
+    named = str(layouts.srcdir) if layout == "srcdir" else label
     assert r["origin"] == "sources" and r["source"]["how"] == how
-    assert r["header"] == f"source: {label} (sx/Shapes.java:45-47)"
+    assert r["header"] == f"source: {named} (sx/Shapes.java:45-47)"
     assert r["text"] == ["    public static double area(double r) {", "        return Math.PI * r * r;", "    }"]
+    root = {"root": str(layouts.srcdir)} if layout == "srcdir" else {}
     assert answer.provenance == [{"symbol": "sx.Shapes#area(double)", "artifact": answer.result["artifact"],
                                   "origin": "sources", "file": "sx/Shapes.java", "lines": [45, 47],
-                                  "sources": label}]
+                                  "sources": label, **root}]
     assert not [w for w in answer.warnings if w.code != "ARTIFACT_READ_ERROR"]
 
 
