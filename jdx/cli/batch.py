@@ -58,7 +58,7 @@ def run_batch(outer, session) -> int:
 
 def _answer_wire_line(line: str, outer, session) -> tuple[str, int]:
     """A wire-contract request line (spec §14.5) answered on the batch's session."""
-    from jdx.cli.main import _answer_here, _print
+    from jdx.cli.main import _answer_here, _print, said_ignored
     from jdx.commands import wire
     from jdx.commands.registry import build_request, command, wire_commands
 
@@ -72,5 +72,6 @@ def _answer_wire_line(line: str, outer, session) -> tuple[str, int]:
         return req.command, outcome.exit_code
     request = build_request(cmd, req.query, dict(req.params))
     env, code = _answer_here(outer, cmd, request, session)
+    said_ignored(env, cmd, outer)
     _print(env, cmd, request, outer.json, outer)
     return req.command, code

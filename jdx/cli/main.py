@@ -200,13 +200,19 @@ def run_query(g: Globals, cmd, words: list[str], *, session=None, where: str = "
         env, code = _ask_daemon(g, cmd.name, query, params)
     if env is None:
         env, code = _answer_here(g, cmd, request, session)
-    if session is None and cmd.name == "diff":  # a diff reads its two artifacts alone: say what it ignored
+    said_ignored(env, cmd, g)
+    _print_kept(env, cmd, request, g.json, g)
+    return code
+
+
+def said_ignored(env: dict, cmd, g: Globals) -> None:
+    """A diff reads its two artifacts alone: the workspace flags of its command line (or of its batch) are named in
+    a warning on its answer."""
+    if cmd.name == "diff":
         from jdx.commands.diff import ignored_flags_warning
 
         if (ignored := ignored_flags_warning(workspace_words(g))) is not None:
             env.setdefault("warnings", []).append(ignored)
-    _print_kept(env, cmd, request, g.json, g)
-    return code
 
 
 def _print_kept(env: dict, cmd, request, json_mode: bool, g: Globals | None = None) -> None:

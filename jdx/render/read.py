@@ -26,18 +26,6 @@ def _member_lines(r: dict, brief: bool) -> list[tuple[str, bool]]:
     return lines
 
 
-def members_truncation(r: dict, brief: bool, max_lines: int | None) -> dict | None:
-    """The --max-lines cut, counted in members (what the footer counts too)."""
-    if max_lines is None:
-        return None
-    lines = _member_lines(r, brief)
-    if len(lines) <= max_lines:
-        return None
-    shown = sum(1 for _, is_member in lines[:max_lines] if is_member)
-    return {"shown": shown, "total": len(r["members"]),
-            "hint": f"--max-lines {len(lines)} for all, or narrow with --grep or --from <supertype>"}
-
-
 def members(r: dict, brief: bool, max_lines: int | None, grep: str | None) -> list[str]:
     pairs = _member_lines(r, brief)
     cut = max_lines is not None and len(pairs) > max_lines
@@ -60,8 +48,10 @@ def members(r: dict, brief: bool, max_lines: int | None, grep: str | None) -> li
         kind = r.get("kotlin_keyword") or r["kind"]
         applied = r.get("type_arguments")  # `members 'java.util.List<String>'`: the members as that type has them
         shown_type = r["type"] + (f"<{', '.join(applied.values())}>" if applied else "")
-        # cut by --max-lines, the truncation line that follows says how many are shown and how to see the rest
-        count = (extra.strip()[1:-1] + " · " if extra else "") if cut else \
+        # cut by --max-lines or --limit, the truncation line that follows says how many are shown and how to see
+        # the rest
+        limited = r.get("total", total) > total
+        count = (extra.strip()[1:-1] + " · " if extra else "") if cut or limited else \
             f"{n}{of} member{'s' if total != 1 else ''} shown{extra} · "
         lines.append(f"{count}{kind} {shown_type} · "
                      f"{r['artifact_name']} (bytecode)"

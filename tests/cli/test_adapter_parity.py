@@ -27,6 +27,7 @@ from tests.fixtures.build_graph import graph_jar
 CASES = [
     ["show", "fx.Box"],
     ["members", "fx.Dog", "--max-lines", "5"],
+    ["members", "fx.Dog", "--limit", "2"],
     ["members", "fx.Box", "--declared", "--kind", "method", "--sort", "name"],
     ["outline", "fx.Outer", "--include-synthetic"],
     ["signature", "fx.Box#compareTo"],

@@ -111,8 +111,10 @@ def test_structured_content_is_the_cli_json(answers, case, jdx_env, jdx_home):
     from jdx.commands.host import spelled_as_arguments, spelled_line
 
     with cli_env(jdx_env):
-        env = spelled_as_arguments(json.loads(cli([*workspace_args(jdx_home), *expand(case, jdx_home), "--json"]).out))
-        text = cli([*workspace_args(jdx_home), *expand(case, jdx_home)])
+        ws = [] if case[0] == "diff" else workspace_args(jdx_home)  # a diff takes no workspace: the server's flags
+        # are not the request's
+        env = spelled_as_arguments(json.loads(cli([*ws, *expand(case, jdx_home), "--json"]).out))
+        text = cli([*ws, *expand(case, jdx_home)])
     text_out = "\n".join(spelled_line(_own_step(line), case[0]) for line in text.out.split("\n"))
     _normalise_cache(env), _normalise_cache(got.structured_content)
     if env["ok"]:
