@@ -62,8 +62,21 @@ def index(force: bool = typer.Option(False, "--force", help="re-extract and rebu
                                                     "pyarrow filesystem URI (file:///shared/dir, s3://bucket/p); "
                                                     "also JDX_SHARDS; default: the cache")):
     """Build or refresh the workspace graph. Example: jdx index --jars lib/gson.jar"""
-    out("index", "", service().index(force=force, executor=executor, ray_address=ray_address, shards=shards),
-        text.index)
+    from jdx.cli.main import deadline
+
+    session = service()
+    # --timeout caps indexing as it caps a query; a build cut short is never published (the graph stays as it was)
+    limit = deadline(_G.timeout)
+    try:
+        with limit, limit.watching(session):
+            answer = session.index(force=force, executor=executor, ray_address=ray_address, shards=shards)
+    except Exception:
+        if limit.expired:  # the alarm's exception became another one on its way out (raised inside Arrow's C calls)
+            raise limit.error() from None
+        raise
+    if limit.expired:  # the alarm landed where an exception is recovered from, and the build went on
+        raise limit.error()
+    out("index", "", answer, text.index)
 
 
 @app.command()

@@ -99,7 +99,7 @@ def _not_found_in_unread(session, exc: JdxError) -> JdxError:
 
 def _not_found_unreadable_class(session, exc: JdxError, query: str) -> JdxError:
     """Not found, and the class file the reference names is one the index could not read (CORRUPT_CLASS,
-    UNSUPPORTED_CLASS_VERSION): an artifact error (exit 5) saying only that, not "nowhere" (exit 1) nor "not
+    UNSUPPORTED_CLASS_VERSION, a ZIP_BOMB skip of an oversized class file): an artifact error (exit 5) saying only that, not "nowhere" (exit 1) nor "not
     compiled" (a source file declaring it), with a hint for a class directory (recompile) or a jar."""
     from jdx.engine.refs import parse_ref
     from jdx.engine.unbuilt_sources import explained
@@ -114,7 +114,8 @@ def _not_found_unreadable_class(session, exc: JdxError, query: str) -> JdxError:
     except Exception:  # noqa: BLE001 - an unparsable query or an unreadable workspace: the plain not-found stands
         return exc
     for w in warnings:
-        if w.code in ("CORRUPT_CLASS", "UNSUPPORTED_CLASS_VERSION") and _entry_of(w.message) in entries:
+        skipped = w.code == "ZIP_BOMB" and "class file larger than" in w.message  # over the per-entry cap
+        if (w.code in ("CORRUPT_CLASS", "UNSUPPORTED_CLASS_VERSION") or skipped) and _entry_of(w.message) in entries:
             named = query if explained(exc) else exc.message.removeprefix("not found: ")
             return ArtifactReadError(f"{named}: the class file is there but could not be read ({w.code}: {w.message})",
                                      candidates=[] if explained(exc) else exc.candidates, warnings=exc.warnings,

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from jdx.dirs import cache_dir
 from jdx.engine.answer import Answer
 from jdx.engine.workspace import Selection, select_workspace
-from jdx.errors import ArtifactReadError, NoIndexError, Warning_
-from jdx.graph_schema.store import GraphStore
+from jdx.errors import ArtifactReadError, NoIndexError, UsageError, Warning_
+from jdx.graph_schema.store import GRAPH_FILE, GraphStore, file_stamp
 from jdx.loaders.roots import Artifact, resolve_roots
 
 
@@ -44,9 +44,13 @@ class Session:
         self._root_warnings: list[Warning_] = []
         self._unreadable: list[Warning_] = []
         self._store: GraphStore | None = None
+        self._stamp: list[int] | None = None  # the open graph file's [size, mtime_ns] (store.file_stamp)
         self._marked = 0.0  # when this session last stamped its graph as used (retention.mark_used)
         self._duplicated: tuple[GraphStore, frozenset[str]] | None = None
         self._graph_warnings: list[Warning_] = []
+        # said on the answer that found them only (a damaged cache built again): a daemon's next answers, like a
+        # fresh process's, do not repeat them
+        self._request_warnings: list[Warning_] = []
         self._source_context = None
         self._jdk_home = None
         self._extra_src: list[str] = []
@@ -56,6 +60,7 @@ class Session:
     def selection(self) -> Selection:
         if self._selection is None:
             o = self.options
+            _refuse_empty_paths(o)
             selection = select_workspace(o.workspace, o.jars, o.src, o.jdk, o.coords)
             # --project merges a project with explicit --jars/--src/--coord (spec §13: flags merge in)
             if selection.discover or (o.project and selection.how == "flags"):
@@ -100,9 +105,12 @@ class Session:
 
                 self._jdk_home = find_java_home().home
             jdk_home = self._jdk_home
-        resolved = resolve_roots(spec.jars + extra.roots, jdk_home, self.cache, extra.names,
-                                 all_versions=spec.all_versions or self.options.all_versions)
-        resolved.warnings[:0] = extra.warnings
+        from jdx.loaders.classpath import whole_globs
+
+        all_versions = spec.all_versions or self.options.all_versions
+        jars, glob_warnings = whole_globs(spec.jars, all_versions)
+        resolved = resolve_roots(jars + extra.roots, jdk_home, self.cache, extra.names, all_versions=all_versions)
+        resolved.warnings[:0] = glob_warnings + extra.warnings
         resolved.unreadable[:0] = extra.unreadable
         return resolved
 
@@ -143,7 +151,7 @@ class Session:
         artifacts the graph could not read, and one line per other code the graph build reported (corrupt
         classes, ...). DUPLICATE_CLASS and a class's own warnings (its Kotlin metadata, ...) go only on the
         answers about that class (`class_warnings`)."""
-        out = list(self._root_warnings) + self._uncompiled_src()
+        out = list(self._root_warnings) + self._request_warnings + self._uncompiled_src()
         per_code: dict[str, list[Warning_]] = {}
         for w in self._graph_warnings:
             if w.code == "ARTIFACT_READ_ERROR":
@@ -184,10 +192,11 @@ class Session:
         return self._store is not None
 
     def unread_artifacts(self) -> list[str]:
-        """The artifacts of the graph that could not be read at all (not a zip, over the entry cap): a symbol not
-        found may be in one of them."""
+        """The artifacts of the graph that could not be read whole (not a zip, over the entry cap, past the
+        decompressed-size cap): a symbol not found may be in one of them. One class file over the size cap,
+        skipped alone, is not one: the rest of its artifact was read."""
         return sorted({w.artifact or w.message.split(":", 1)[0] for w in self._graph_warnings
-                       if w.code in ("ARTIFACT_READ_ERROR", "ZIP_BOMB")})
+                       if w.code == "ARTIFACT_READ_ERROR" or (w.code == "ZIP_BOMB" and _stopped_reading(w))})
 
     def class_warnings(self, fqn: str) -> list[Warning_]:
         """The build's warnings about one class (the class is in the graph; only a view of it is degraded)."""
@@ -286,15 +295,19 @@ class Session:
 
             report = ensure_graph(self.cache, self.artifacts(), progress=self.progress, shard_extra=surface_for_shard)
             try:
-                self._store = GraphStore(report.graph / "graph.kz", read_only=True)
+                self._store = self._open(report)
             except Exception:
-                if (report.graph / "graph.kz").exists():
+                if (report.graph / GRAPH_FILE).exists() and not _changed(report):
                     raise
-                # evicted between the check and the open (retention: it had not been used for a while): built again
+                # evicted between the check and the open (retention: it had not been used for a while), or damaged
+                # since (CACHE_DAMAGED): built again
+                warnings = report.warnings
                 report = ensure_graph(self.cache, self.artifacts(), progress=self.progress,
                                       shard_extra=surface_for_shard)
-                self._store = GraphStore(report.graph / "graph.kz", read_only=True)
-            self._graph_warnings = report.warnings
+                report.warnings = [w for w in warnings if w.code == "CACHE_DAMAGED"] + report.warnings
+                self._store = self._open(report)
+            self._graph_warnings = [w for w in report.warnings if w.code != "CACHE_DAMAGED"]
+            self._request_warnings = [w for w in report.warnings if w.code == "CACHE_DAMAGED"]
             self._marked = time.monotonic()
             # a type missing from this graph that a source directory declares is answered with that file; asked on a
             # miss only (`unbuilt_sources.dirs_of`), so a query that finds its type pays nothing for it
@@ -306,10 +319,22 @@ class Session:
             self._marked = time.monotonic()
         return self._store
 
+    def _open(self, report) -> GraphStore:
+        """The report's graph opened read-only, once its file is checked against the stamp its manifest recorded
+        (a damaged graph file can crash Kùzu: `_Damaged` then, and the caller builds the workspace again)."""
+        path = report.graph / GRAPH_FILE
+        stamp = _stamp_now(path)
+        if report.graph_stamp and stamp != list(report.graph_stamp):
+            raise _Damaged(str(path))
+        store = GraphStore(path, read_only=True)
+        self._stamp = stamp
+        return store
+
     def close(self) -> None:
         if self._store is not None:
             self._store.close()
             self._store = None
+        self._stamp = None
         self._source_context = None
 
     # --- sources ---------------------------------------------------------------
@@ -327,9 +352,14 @@ class Session:
 
     def begin_request(self) -> None:
         """Before each answer: source files are read afresh (an agent edits them between two questions to a daemon;
-        the graph follows the class files, `refresh`)."""
+        the graph follows the class files, `refresh`), and the open graph's file is checked (one stat)."""
+        self._request_warnings = []
         if self._source_context is not None:
             self._source_context.forget_files()
+        if self._store is not None and _stamp_now(self._store.path) not in (self._stamp, None):
+            # the open graph's file was written since it was opened (damaged: a published graph never is, and Kùzu
+            # may crash on the pages it has not read yet): closed, so this answer builds the workspace again
+            self.close()
 
     def source_dirs(self) -> list[str]:
         """The workspace's source directories: the spec's and the discovered project's (src/main/java, ...), then
@@ -370,9 +400,42 @@ ARTIFACT_SCOPED = frozenset({"MULTI_RELEASE_JAR"})
 MARK_USED_EVERY = 300.0  # seconds: a daemon holding its graph open keeps it among the recently used
 
 
+class _Damaged(Exception):
+    """The graph file changed between the index check and its opening."""
+
+
+def _stamp_now(path) -> list[int] | None:
+    try:
+        return file_stamp(path)
+    except OSError:  # gone (swept after a newer build): an open store keeps answering from its open file
+        return None
+
+
+def _changed(report) -> bool:
+    """Whether the report's graph file is no longer the one its build published."""
+    return bool(report.graph_stamp) and _stamp_now(report.graph / GRAPH_FILE) != list(report.graph_stamp)
+
+
+# ZIP_BOMB warnings that stopped the reading of their artifact (jdx/loaders/java/jdx/extract/Extractor.java): the
+# entry-count caps and the decompressed-size cap ("...; rest skipped"); one class file over its own cap is skipped alone
+_STOPPED_READING = ("entries, over the cap of", "class files, over the cap of", "; rest skipped")
+
+
+def _stopped_reading(w: Warning_) -> bool:
+    return any(marker in w.message for marker in _STOPPED_READING)
+
+
 def _class_scoped(code: str) -> bool:
     """Warnings about one class that the graph still holds whole: its Kotlin metadata could not be read."""
     return code.startswith("KOTLIN_")
+
+
+def _refuse_empty_paths(options: Options) -> None:
+    """`--jars ""` (an unset shell variable) is a usage error, never the current directory."""
+    for flag, values in (("--jars", options.jars), ("--src", options.src), ("--sources", options.sources)):
+        if any(not value.strip() for value in values):
+            raise UsageError(f"{flag} was given an empty path",
+                             hint=f"name a jar, glob or directory ({flag} . for the current directory)")
 
 
 def _comma_hint(failed: list[Warning_]) -> str | None:

@@ -345,6 +345,48 @@ def _open_database(mod, path: Path, read_only: bool, options: dict):
                            hint="jdx index --force rebuilds it") from exc
 
 
+GRAPH_STAMP = "graph_file"  # manifest key: [size, mtime_ns] of the build's graph file when it was published
+
+
+def file_stamp(path: Path) -> list[int]:
+    """[size, mtime_ns] of a file: a published graph file is never written again (readers open it read-only, an
+    update writes a copy), so a file whose stamp differs from its manifest's was damaged since."""
+    st = path.stat()
+    return [st.st_size, st.st_mtime_ns]
+
+
+def graph_damage(build: Path, manifest: dict) -> str | None:
+    """Why the build's graph file is not the one its manifest recorded at publish (Kùzu may crash the process on a
+    damaged file instead of refusing it), None when it is the same or the build recorded none. One stat."""
+    want = manifest.get(GRAPH_STAMP)
+    if not want:
+        return None
+    try:
+        got = file_stamp(build / GRAPH_FILE)
+    except OSError as exc:
+        return f"{GRAPH_FILE} cannot be read ({exc.strerror or exc})"
+    if got == list(want):
+        return None
+    if got[0] != want[0]:
+        return f"{GRAPH_FILE} changed since it was built ({want[0]} bytes then, {got[0]} now)"
+    return f"{GRAPH_FILE} changed since it was built (written again after it was published)"
+
+
+def discard_build(build: Path) -> None:
+    """A damaged build taken out of use: `current` no longer names it (the workspace is built again) and it is set
+    aside for the next sweep; a reader holding it open keeps its files. Never raises."""
+    root = build.parent
+    try:
+        if (root / CURRENT).read_text().strip() == build.name:  # not a build another process published since
+            (root / CURRENT).unlink()
+    except OSError:
+        pass
+    try:
+        os.replace(build, root / f"{SUPERSEDED}{build.name}-{os.getpid()}")
+    except OSError:
+        pass
+
+
 def current_build(graph_root: Path) -> Path | None:
     """The build directory a workspace graph's `current` pointer names, when complete."""
     try:
@@ -368,7 +410,8 @@ def new_build(graph_root: Path) -> tuple[str, Path]:
 def publish(graph_root: Path, tmp: Path, build_id: str, manifest: dict, later: bool = False) -> Path:
     """A complete build made current: its manifest written, the directory renamed into place, `current`
     pointed at it by an atomic rename; the builds it supersedes are swept (`later`: on a side thread)."""
-    manifest = dict(manifest, schema=SCHEMA_VERSION, backend=backend_name(), build=build_id)
+    manifest = dict(manifest, schema=SCHEMA_VERSION, backend=backend_name(), build=build_id,
+                    **{GRAPH_STAMP: file_stamp(tmp / GRAPH_FILE)})
     (tmp / MANIFEST).write_text(json.dumps(manifest, sort_keys=True, indent=1))
     os.replace(tmp, graph_root / build_id)
     pointer = graph_root / f".{CURRENT}-{os.getpid()}"
@@ -444,9 +487,17 @@ class GraphWriter:
         self.root = graph_root
         build_buffer_mb()  # a bad setting is refused before anything is written
         self.build_id, self.tmp = new_build(graph_root)
-        self.store = GraphStore(self.tmp / GRAPH_FILE, read_only=False)
-        for statement in ddl():
-            self.store._conn.execute(statement)
+        try:
+            self.store = GraphStore(self.tmp / GRAPH_FILE, read_only=False)
+            try:
+                for statement in ddl():
+                    self.store._conn.execute(statement)
+            except BaseException:
+                self.store.close()
+                raise
+        except BaseException:  # (a --timeout may land here too) nothing half-made is left behind
+            shutil.rmtree(self.tmp, ignore_errors=True)
+            raise
         self._jobs: "queue.Queue" = queue.Queue()
         self._deferred: list | None = None  # COPYs waiting for `release` (expect: a big build)
         self._spooled = 0
@@ -459,20 +510,28 @@ class GraphWriter:
         self._pending_bytes = 0
         self._context_parts = ContextParts(self.tmp / CONTEXT_DIR, self._submit, self._side)
         self._error: BaseException | None = None
+        self._aborted = False
+        # set when the COPY thread has stopped: waited on instead of Thread.join, which an exception raised in it by a
+        # signal handler (--timeout's alarm) leaves believing the thread stopped (CPython 3.11, bpo-45274's fix), and
+        # closing the database under a running COPY crashes the process
+        self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._work, name="jdx-graph-copy", daemon=True)
         self._thread.start()
 
     def _work(self) -> None:
-        while True:
-            job = self._jobs.get()
-            if job is None:
-                return
-            if self._error is not None:
-                continue
-            try:
-                job()
-            except BaseException as exc:  # noqa: BLE001 - re-raised on the caller's thread in commit()
-                self._error = exc
+        try:
+            while True:
+                job = self._jobs.get()
+                if job is None:
+                    return
+                if self._error is not None or self._aborted:
+                    continue
+                try:
+                    job()
+                except BaseException as exc:  # noqa: BLE001 - re-raised on the caller's thread in commit()
+                    self._error = exc
+        finally:
+            self._stopped.set()
 
     def expect(self, members: int) -> None:
         """The build's size, once its member tables are read. A build of more members than DEFER_COPIES_FROM holds
@@ -610,7 +669,7 @@ class GraphWriter:
         # Maven repository's scale)
         self._spooler.submit(return_freed_memory)
         self._jobs.put(None)
-        self._thread.join()
+        self._stopped.wait()
         self._spooler.shutdown(wait=True)
         self.store.close()
         for done in self._side:
@@ -628,10 +687,12 @@ class GraphWriter:
     def abort(self) -> None:
         try:
             self._held = []
+            self._aborted = True  # the COPYs still queued are skipped; the one running finishes
             self._jobs.put(None)
-            self._thread.join(timeout=60)
             self._spooler.shutdown(wait=True, cancel_futures=True)
-            self.store.close()
+            if self._stopped.wait(timeout=60):
+                self.store.close()
+            # else a COPY still runs: the database is left open rather than closed under it (the process ends soon)
         finally:
             shutil.rmtree(self.tmp, ignore_errors=True)
 

@@ -40,6 +40,27 @@ class Classpath:
         self.unreadable.extend(other.unreadable)
 
 
+def whole_globs(jars: list[str], all_versions: bool = False) -> tuple[list[str], list[Warning_]]:
+    """The --jars values with each glob that holds the classpath separator (`libs/co:lon/*.jar`) and matches files
+    as a whole replaced by those files, with the warnings of its skipped matches: a value is split into classpath
+    entries (`a.jar:b.jar`) only when it names nothing whole, as a plain path holding ':' is kept whole
+    (`roots._classpath_entries`), and a glob names what it matches."""
+    from jdx.loaders.roots import expand_jar_arg
+
+    out: list[str] = []
+    warnings: list[Warning_] = []
+    for value in jars:
+        text = os.path.expanduser(value)
+        if os.pathsep in value and any(ch in value for ch in "*?[") and not os.path.exists(text):
+            paths, skipped = expand_jar_arg(value, all_versions)
+            if paths:
+                out.extend(str(p) for p in paths)
+                warnings.extend(skipped)
+                continue
+        out.append(value)
+    return out, warnings
+
+
 def add_resolution(out: Classpath, resolution) -> None:
     """The resolved dependencies of a Resolution into `out`, in Maven's classpath order."""
     for d in resolution.dependencies:

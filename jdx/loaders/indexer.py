@@ -11,9 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from jdx.errors import ArtifactReadError, Warning_
+from jdx.errors import ArtifactReadError, NoIndexError, TimeoutExceeded, Warning_
 from jdx.graph_schema.schema import SCHEMA_VERSION
-from jdx.graph_schema.store import GraphWriter, backend_name, current_build, read_manifest
+from jdx.graph_schema.store import (
+    GRAPH_STAMP, MANIFEST, GraphWriter, backend_name, current_build, discard_build, graph_damage, read_manifest,
+)
 from jdx.loaders.jvm import extractor_source_hash
 from jdx.loaders.roots import Artifact
 
@@ -49,6 +51,7 @@ class IndexReport:
     incremental: bool = False  # grown from another graph rather than built from scratch
     added: int = 0  # artifacts appended by an incremental update
     executor: dict = field(default_factory=dict)  # what extracted the missing shards (none: nothing was missing)
+    graph_stamp: list | None = None  # the graph file's [size, mtime_ns] at publish (store.file_stamp), when recorded
 
 
 def graph_family() -> str:
@@ -81,16 +84,52 @@ def _manifest_files(manifest: dict) -> list[tuple[str, str, str]]:
 
 
 def fresh_graph(cache: Path, artifacts: list[Artifact]) -> Path | None:
-    """The current graph build for exactly these artifacts, or None (no JVM, no hashing of classes)."""
+    """The current graph build for exactly these artifacts, or None (no JVM, no hashing of classes; a damaged
+    build is none)."""
     build = current_build(graph_root(cache, artifacts))
     if build is None:
         return None
     try:
-        if _manifest_files(read_manifest(build)) != [(a.key, a.name, a.path) for a in artifacts]:
+        manifest = _build_manifest(build)
+        if _manifest_files(manifest) != [(a.key, a.name, a.path) for a in artifacts]:
             return None  # a class directory changed since (or a build that named another copy of a jar)
-    except (OSError, ValueError):
+    except ValueError:
+        return None
+    if graph_damage(build, manifest) is not None:
         return None
     return build
+
+
+def _build_manifest(build: Path) -> dict:
+    """A build's manifest; ValueError when it cannot be read or is not one (a damaged cache)."""
+    try:
+        manifest = read_manifest(build)
+    except OSError as exc:
+        raise ValueError(exc.strerror or str(exc)) from exc
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("counts"), dict) \
+            or not isinstance(manifest.get("artifacts", []), list):
+        raise ValueError("not a build manifest")
+    return manifest
+
+
+def _intact_current(root: Path, damaged: list[Warning_]) -> tuple[Path, dict] | None:
+    """The workspace's current build and its manifest. A build whose manifest cannot be read, or whose graph file
+    changed since it was published, is damaged: taken out of use (`discard_build`) with a CACHE_DAMAGED warning,
+    so it is built again; None then, as when there is no build."""
+    build = current_build(root)
+    if build is None:
+        return None
+    try:
+        manifest = _build_manifest(build)
+    except ValueError as exc:
+        why = f"{MANIFEST} cannot be read ({str(exc).splitlines()[0] if str(exc) else 'not JSON'})"
+    else:
+        why = graph_damage(build, manifest)
+        if why is None:
+            return build, manifest
+    damaged.append(Warning_("CACHE_DAMAGED", f"the workspace graph {build.name} was damaged: {why}; built again"))
+    discard_build(build)
+    return None
 
 
 def _shard_warnings(shard) -> list[Warning_]:
@@ -101,16 +140,24 @@ def _shard_warnings(shard) -> list[Warning_]:
     return out
 
 
-def _up_to_date(existing: Path, artifacts: list[Artifact], started: float) -> IndexReport | None:
-    manifest = read_manifest(existing)
+def _up_to_date(current: tuple[Path, dict] | None, artifacts: list[Artifact], started: float) -> IndexReport | None:
+    """The report of the current build (`_intact_current`) when it holds exactly these artifacts."""
+    if current is None:
+        return None
+    existing, manifest = current
     if _manifest_keys(manifest) != [a.key for a in artifacts]:
         return None
-    warnings = [Warning_(**w) for w in manifest.get("warnings", [])]
+    try:
+        warnings = [Warning_(**w) for w in manifest.get("warnings", [])]
+        counts = manifest["counts"]
+        classes, members, edges = counts["classes"], counts["members"], counts["edges"]
+    except (TypeError, KeyError):  # a manifest of another shape: built again
+        return None
     return IndexReport(
-        graph=existing, built=False, artifacts=len(artifacts), classes=manifest["counts"]["classes"],
-        members=manifest["counts"]["members"], edges=manifest["counts"]["edges"],
+        graph=existing, built=False, artifacts=len(artifacts), classes=classes, members=members, edges=edges,
         seconds=time.perf_counter() - started, warnings=warnings,
         failed_artifacts=sorted({w.artifact for w in warnings if w.code == "ARTIFACT_READ_ERROR"}),
+        graph_stamp=manifest.get(GRAPH_STAMP),
     )
 
 
@@ -151,11 +198,11 @@ def _candidate_bases(cache: Path, artifacts: list[Artifact]) -> list[tuple[int, 
         if build is None:
             continue
         try:
-            manifest = read_manifest(build)
-        except (OSError, ValueError):
+            manifest = _build_manifest(build)
+        except ValueError:
             continue
-        if manifest.get("family") != family:
-            continue
+        if manifest.get("family") != family or graph_damage(build, manifest) is not None:
+            continue  # (a damaged graph is copied by no update: its own workspace builds it again when asked)
         arts = manifest.get("artifacts", [])
         if not arts or any(a["key"] not in want for a in arts):
             continue
@@ -311,18 +358,18 @@ def ensure_graph(
 
     started = time.perf_counter()
     root = graph_root(cache, artifacts)
-    existing = current_build(root)
-    if existing is not None and not force:
-        report = _up_to_date(existing, artifacts, started)
+    damaged: list[Warning_] = []  # what of the cache was found damaged and is built again (CACHE_DAMAGED)
+    if not force:
+        report = _up_to_date(_intact_current(root, damaged), artifacts, started)
         if report is not None:
             mark_used(root)
             return report
     with _writer_lock(root):
-        existing = current_build(root)
-        if existing is not None and not force:  # another process may have built it meanwhile
-            report = _up_to_date(existing, artifacts, started)
+        if not force:  # another process may have built it meanwhile
+            report = _up_to_date(_intact_current(root, damaged), artifacts, started)
             if report is not None:
                 mark_used(root)
+                report.warnings = damaged + report.warnings
                 return report
         if executor is None or store is None:
             from jdx.loaders.executors import ExecutorConfig, LocalExecutor
@@ -332,26 +379,71 @@ def ensure_graph(
             executor = executor or (LocalExecutor(extractor) if extractor is not None else config.executor())
         if shard_extra is not None:
             executor.shard_extra = shard_extra
-        report = _build(cache, root, artifacts, force, executor, store, progress, started)
+        report = _build_redoing_damaged(cache, root, artifacts, force, executor, store, progress, started, damaged)
         mark_used(root)
+        report.warnings = damaged + report.warnings
     evict(cache / "graphs", keep=root)  # the least recently used other workspaces' graphs, past the cap
     return report
 
 
-def _build(cache, root, artifacts, force, executor, store, progress, started) -> IndexReport:
+class ShardDamaged(NoIndexError):
+    """A stored shard's table could not be read (truncated, garbled): the shard is extracted again."""
+
+    def __init__(self, artifact: Artifact, file: str, error: BaseException):
+        detail = str(error).splitlines()[0] if str(error) else type(error).__name__
+        detail = detail.rpartition("': ")[2].partition(". ")[0].rstrip(".")  # Arrow's "Could not open '<path>': <why>."
+        super().__init__(f"{artifact.name}: its cached shard's {file} cannot be read ({detail})",
+                         hint="jdx index --force extracts it again")
+        self.artifact, self.file = artifact, file
+
+
+def _checked(shard):
+    """A shard read from the store whose tables, when they cannot be read, raise ShardDamaged naming the file."""
+    import pyarrow as pa
+
+    read = shard.table
+
+    def table(name: str, columns: list[str] | None = None):
+        try:
+            return read(name, columns)
+        except (OSError, ValueError, pa.ArrowException) as exc:  # ArrowInvalid: no Parquet footer; OSError: bad Lz4
+            raise ShardDamaged(shard.artifact, f"{name}.parquet", exc) from exc
+
+    shard.table = table
+    return shard
+
+
+def _build_redoing_damaged(cache, root, artifacts, force, executor, store, progress, started,
+                           damaged: list[Warning_]) -> IndexReport:
+    """`_build`; a stored shard found damaged while the graph is built is extracted again (CACHE_DAMAGED), and the
+    build starts over (the graph being written is dropped, never published)."""
+    redo: set[str] = set()
+    while True:
+        try:
+            return _build(cache, root, artifacts, force, executor, store, progress, started, frozenset(redo))
+        except ShardDamaged as exc:
+            if exc.artifact.key in redo:  # extracted again and still unreadable: not the cache's doing
+                raise
+            redo.add(exc.artifact.key)
+            damaged.append(Warning_("CACHE_DAMAGED", f"{exc.message}; extracted again", exc.artifact.name))
+
+
+def _build(cache, root, artifacts, force, executor, store, progress, started,
+           redo: frozenset[str] = frozenset()) -> IndexReport:
     from jdx.loaders.shards import sweep_partial_shards
 
     sweep_partial_shards(cache)
     if store.local is not None and store.local != cache / "shards":  # an object store is not listed every run
         store.sweep()
-    shards = [None if force else store.load(a) for a in artifacts]
+    shards = [None if force or a.key in redo else store.load(a) for a in artifacts]
+    shards = [None if s is None else _checked(s) for s in shards]
     missing = [i for i, s in enumerate(shards) if s is None]
     failures: list[Warning_] = []
     kotlin_seconds = 0.0
     head = _head_start(cache, root, artifacts) if missing and not force else None
     try:
         if missing:
-            for got in executor.extract(cache, store, [artifacts[i] for i in missing], force, progress):
+            for got in executor.extract(cache, store, [artifacts[i] for i in missing], force or bool(redo), progress):
                 index = missing[got.index]
                 if got.shard is None:
                     failures.append(got.failure)
@@ -456,6 +548,8 @@ def _graph(cache, root, artifacts, ready, force, executor, store, progress, star
                 build, counts, warnings, failed, added = _update(root, base, manifest, artifacts, ready)
             except (UpdateRefused, IncrementalRefused):
                 continue
+            except (ShardDamaged, TimeoutExceeded):  # the shard is extracted again / the command ran out of time
+                raise
             except Exception:  # noqa: BLE001 - an update that fails for any other reason: build from scratch
                 if os.environ.get("JDX_DEBUG"):  # (the answer is the same either way, only slower: say why)
                     import traceback
