@@ -181,6 +181,7 @@ def test_workspace_paths_that_do_not_exist_warn(run_jdx, tmp_path):
     finally:
         run_jdx("ws", "remove", "wsmissing")
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
 def test_index_reports_counts(run_jdx):
     require(GSON)

@@ -51,6 +51,7 @@ def test_ranking_from_sources(fx, run_jdx):
         focus = src["text"][src["focus"] - src["lines"][0]]
         assert "greet(" in focus, (s["caller"], focus)  # the marked line is the call
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
 def test_without_sources_ranks_on_bytecode(fx, run_jdx):
     data = _json(run_jdx, "samples", "sx.Api#greet", "--limit", "20", *fx["bytecode"])
@@ -134,6 +135,7 @@ def test_field_and_type_and_constructor(fx, run_jdx):
         src = s["source"]
         assert "new Api(" in src["text"][src["focus"] - src["lines"][0]]
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
 def test_errors(fx, run_jdx):
     r = run_jdx("samples", "sx.Api#greeet", *fx["sources"])

@@ -69,6 +69,7 @@ def _json(run_jdx, root: Path, *args: str) -> tuple[int, dict]:
     r = run_jdx("--project", str(root), *args, "--json")
     return r.code, json.loads(r.out)
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
 def test_not_found_names_the_file_without_jdk_noise(run_jdx, maven):
     for args in (("show", "demo.App"), ("members", "demo.App"), ("usages", "demo.App#greet")):
@@ -175,6 +176,7 @@ def test_kotlin_file_named_otherwise(run_jdx, gradle):
     assert code == 0 and env["result"]["ref"] == "demo.kt.Greeter#greet(String)", env
 
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 @pytest.mark.skipif(shutil.which("javac") is None, reason="javac is not installed")
 def test_a_built_project_answers_from_the_graph(run_jdx, maven):
     classes = maven / "target" / "classes"
@@ -187,6 +189,7 @@ def test_a_built_project_answers_from_the_graph(run_jdx, maven):
     assert "SOURCE_ONLY" not in [w["code"] for w in env["warnings"]]
 
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 @pytest.mark.skipif(shutil.which("javac") is None, reason="javac is not installed")
 def test_an_uncompiled_src_dir_is_said_on_every_answer(run_jdx, maven, tmp_path):
     """`--src` over files none of whose classes is compiled: usages of a JDK method cannot count the files' calls, and

@@ -81,6 +81,7 @@ def _entry(svc, ref: str) -> dict:
     assert len(answer["imports"]) == 1, answer
     return answer["imports"][0]
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
 def test_inherited_statics_import_through_the_subclass_and_compile(svc, built):
     s, limit, field = _entry(svc, "p.Hier$Sub3#s"), _entry(svc, "p.Hier$Sub3#LIMIT"), _entry(svc, "p.Hier$Sub3#F")

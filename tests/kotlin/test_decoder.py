@@ -55,6 +55,7 @@ def test_predefined_strings_cover_the_kotlin_builtins():
 def _stdlib_rows():
     return dict(metadata_rows(stdlib_jar("2.0.21")))
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
 def test_stdlib_pair_and_list_of_render_as_kotlin():
     rows = _stdlib_rows()

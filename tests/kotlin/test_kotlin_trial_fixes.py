@@ -164,6 +164,7 @@ def services(jar, tmp_path_factory, jdx_home):
         s.close()
 
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 @pytest.mark.parametrize("ref", sorted(EDITS))
 def test_sources_of_another_signature_are_a_mismatch_and_bytecode_is_shown(services, ref):
     answer = services["other"].body(ref, BodyOptions())

@@ -118,6 +118,7 @@ def test_a_corrupt_manifest_is_built_again(pristine, cache, jdx_env):
     assert "manifest.json cannot be read" in message
 
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 @pytest.mark.parametrize("damage", ["truncated types.parquet", "garbled members.parquet"])
 def test_a_damaged_shard_table_is_extracted_again(pristine, cache, jdx_env, damage):
     """A shard table that Arrow cannot read (no Parquet footer; corrupt Lz4 pages) was exit 6 for every new
@@ -134,6 +135,7 @@ def test_a_damaged_shard_table_is_extracted_again(pristine, cache, jdx_env, dama
     (message,) = _damaged(env)
     assert f"lib.jar: its cached shard's {file.name} cannot be read" in message and "extracted again" in message
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
 def test_index_honours_timeout_and_leaves_the_graph_as_it_was(pristine, cache, jdx_env):
     """`jdx index --force --timeout 0.5` ran to the end (exit 0): it stops as a query does (TIMEOUT), and the build
@@ -199,6 +201,7 @@ def test_a_build_interrupted_while_copying_closes_its_database_only_after_the_co
     assert closed == [True]
     assert not writer.tmp.exists()
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
 def test_a_published_graph_file_is_not_written_by_readers(pristine, cache, jdx_env):
     """The damage check trusts that nothing writes a published graph file: a query leaves its size and mtime."""

@@ -108,6 +108,7 @@ def test_a_resolution_over_its_time_is_a_named_error(w, monkeypatch):
     result = mr.resolve(cache, _project_request(repo, project), use_cache=False)
     assert [e.code for e in result.errors] == ["RESOLVE_TIMEOUT"] and not result.dependencies
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
 def test_a_huge_pom_in_the_repository_does_not_hang(w, tmp_path):
     """A dependency whose POM is 8 MB of dependency declarations: resolved (each one missing), named, bounded."""
