@@ -31,12 +31,14 @@ def workspace() -> dict:
     return cli._G.workspace_key()
 
 
-def _session():
-    """The session a one-shot command would open for these flags (jdx.cli.main), kept open for the daemon's life."""
+def _session(progress_file=None):
+    """The session a one-shot command would open for these flags (jdx.cli.main), kept open for the daemon's life;
+    its long work says its phases in `progress_file`, which waiting clients print."""
+    from jdx.cli.output import progress_to_file
     from jdx.commands.session import Session
 
     g = cli._G
-    return Session(g.options())
+    return Session(g.options(), progress=progress_to_file(progress_file) if progress_file is not None else None)
 
 
 def _lines(result: dict) -> list[str]:
@@ -121,7 +123,7 @@ def run(idle: str = typer.Option("5m", "--idle", help=IDLE_HELP)):
 
     ws = workspace()
     paths = daemon_paths(ws)
-    host = Host(ws, session_factory=_session)
+    host = Host(ws, session_factory=lambda: _session(paths.progress))
     seconds = idle_seconds(idle)
 
     def ready(_server) -> None:

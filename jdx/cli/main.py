@@ -249,7 +249,9 @@ def _ask_daemon(g: Globals, name: str, query: str, params: dict):
 
     try:
         line = client.query(g.workspace_key(), wire.encode_request(name, query, params),
-                            timeout=parse_duration(g.timeout) if g.timeout else None)
+                            timeout=parse_duration(g.timeout) if g.timeout else None,
+                            progress=None if g.quiet or g.json else _say)  # the daemon's build phases, as
+        # a one-shot process prints them
     except client.TimedOut:  # the daemon was answering when --timeout ran out
         from jdx.render import envelope
 
@@ -260,6 +262,10 @@ def _ask_daemon(g: Globals, name: str, query: str, params: dict):
         return None, None
     env = json.loads(line)
     return env, exit_code_of(env)
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
 
 
 def _answer_here(g: Globals, cmd, request, session):

@@ -53,7 +53,11 @@ def progress_printer(enabled: bool):
 PROGRESS_EVERY = 10.0  # seconds between the count lines of a long extraction when no terminal shows a bar
 
 
-def _phase_lines():
+def _to_stderr(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _phase_lines(say: Callable[[str], None] = _to_stderr):
     import time
 
     started: set[str] = set()
@@ -61,21 +65,46 @@ def _phase_lines():
 
     def update(stage: str, done: int, total: int, note: str = "") -> None:
         if note:
-            print(f"jdx: [{done}/{total}] {note}", file=sys.stderr, flush=True)
+            say(f"jdx: [{done}/{total}] {note}")
         if stage == "extract":
             if stage in started and 0 < done < total and time.monotonic() - last[0] >= PROGRESS_EVERY:
                 last[0] = time.monotonic()
-                print(f"jdx: extracted {done}/{total} artifact(s)", file=sys.stderr, flush=True)
+                say(f"jdx: extracted {done}/{total} artifact(s)")
             if stage not in started:
                 started.add(stage)
-                print(f"jdx: extracting classes from {total} artifact(s)", file=sys.stderr, flush=True)
+                say(f"jdx: extracting classes from {total} artifact(s)")
             if done >= total:
-                print(f"jdx: extracted {total} artifact(s)", file=sys.stderr, flush=True)
+                say(f"jdx: extracted {total} artifact(s)")
+                started.discard(stage)  # a later build (a daemon's) says its own phases again
         elif stage == "graph":
             if done < total and stage not in started:
                 started.add(stage)
-                print("jdx: building the workspace graph", file=sys.stderr, flush=True)
+                say("jdx: building the workspace graph")
             elif done >= total:
-                print("jdx: workspace graph ready", file=sys.stderr, flush=True)
+                say("jdx: workspace graph ready")
+                started.discard(stage)
 
     return update
+
+
+PROGRESS_FILE_BYTES = 1 << 16
+
+
+def progress_to_file(path) -> Callable:
+    """A daemon's progress: the phase lines a one-shot process prints, appended to `path` (DaemonPaths.progress),
+    which the clients waiting on an answer print (jdx.daemon.client.exchange). Started afresh past 64 KB."""
+    import os
+
+    def say(text: str) -> None:
+        try:
+            if os.path.getsize(path) > PROGRESS_FILE_BYTES:
+                os.truncate(path, 0)
+        except OSError:
+            pass
+        try:
+            with open(path, "a", encoding="utf-8") as f:
+                f.write(text + "\n")
+        except OSError:
+            pass
+
+    return _phase_lines(say)

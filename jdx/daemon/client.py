@@ -24,6 +24,8 @@ from jdx.daemon.paths import DaemonPaths, daemon_paths, workspace_argv
 
 if TYPE_CHECKING:
     import subprocess
+    from collections.abc import Callable
+    from pathlib import Path
 
 CONNECT_TIMEOUT = 1.0
 QUERY_TIMEOUT = 600.0  # a first query may build the graph; --timeout narrows it
@@ -42,8 +44,11 @@ def disabled() -> bool:
     return os.environ.get("JDX_NO_DAEMON", "") not in ("", "0")
 
 
-def query(workspace: dict, line: str, *, spawn: bool = True, timeout: float | None = None) -> str | None:
-    """The daemon's response line for one request line, or None to answer in-process.
+def query(workspace: dict, line: str, *, spawn: bool = True, timeout: float | None = None,
+          progress: Callable[[str], None] | None = None) -> str | None:
+    """The daemon's response line for one request line, or None to answer in-process. `progress`: called with each
+    progress line the daemon writes while this request waits (its graph build's phases), as a one-shot process
+    prints them.
 
     Raises UsageError (exit 3) only when the socket path is too long to bind (spec §14.3)."""
     if disabled():
@@ -54,6 +59,7 @@ def query(workspace: dict, line: str, *, spawn: bool = True, timeout: float | No
         return None  # no runtime dir can be made here: in-process still answers
     budget = QUERY_TIMEOUT if timeout is None else timeout
     started = time.monotonic()
+    follow = _Follow(paths.progress, progress) if progress is not None else None
     sock = connect(paths)
     if sock is None:
         proc = spawn_daemon(workspace, paths) if spawn else None
@@ -65,11 +71,41 @@ def query(workspace: dict, line: str, *, spawn: bool = True, timeout: float | No
     with sock:
         left = max(budget - (time.monotonic() - started), 0.001)
         if timeout is None:
-            return exchange(sock, line, left)
+            return exchange(sock, line, left, follow=follow)
         try:
-            return exchange(sock, line, left, raise_on_timeout=True)
+            return exchange(sock, line, left, raise_on_timeout=True, follow=follow)
         except socket.timeout:
             raise TimedOut() from None
+
+
+class _Follow:
+    """The new lines of a daemon's progress file since this request began, handed to `say` as they come."""
+
+    EVERY = 0.25  # seconds between looks while the answer is awaited
+
+    def __init__(self, path: Path, say: Callable[[str], None]):
+        self.path, self.say = path, say
+        try:
+            self.offset = path.stat().st_size
+        except OSError:
+            self.offset = 0
+
+    def __call__(self) -> None:
+        try:
+            size = self.path.stat().st_size
+            if size < self.offset:  # started afresh
+                self.offset = 0
+            if size == self.offset:
+                return
+            with open(self.path, "rb") as f:
+                f.seek(self.offset)
+                data = f.read(size - self.offset)
+        except OSError:
+            return
+        done = data.rfind(b"\n") + 1  # whole lines only
+        self.offset += done
+        for text in data[:done].decode("utf-8", "replace").splitlines():
+            self.say(text)
 
 
 def connect(paths: DaemonPaths, timeout: float = CONNECT_TIMEOUT) -> socket.socket | None:
@@ -84,9 +120,11 @@ def connect(paths: DaemonPaths, timeout: float = CONNECT_TIMEOUT) -> socket.sock
     return sock
 
 
-def exchange(sock: socket.socket, line: str, timeout: float, raise_on_timeout: bool = False) -> str | None:
+def exchange(sock: socket.socket, line: str, timeout: float, raise_on_timeout: bool = False,
+             follow: "_Follow | None" = None) -> str | None:
     """Sends one request line and reads one response line; None on any failure (never hangs past timeout), or,
-    `raise_on_timeout`, socket.timeout when the daemon is still answering at `timeout`."""
+    `raise_on_timeout`, socket.timeout when the daemon is still answering at `timeout`. `follow`: looked at
+    while waiting (the daemon's progress lines)."""
     if not line.endswith("\n"):
         line += "\n"
     deadline = time.monotonic() + timeout
@@ -98,11 +136,19 @@ def exchange(sock: socket.socket, line: str, timeout: float, raise_on_timeout: b
             left = deadline - time.monotonic()
             if left <= 0:
                 raise socket.timeout()
-            sock.settimeout(left)
-            chunk = sock.recv(1 << 16)
+            sock.settimeout(min(left, follow.EVERY) if follow is not None else left)
+            try:
+                chunk = sock.recv(1 << 16)
+            except socket.timeout:
+                if follow is None or time.monotonic() >= deadline:
+                    raise
+                follow()
+                continue
             if not chunk:
                 return None  # the daemon closed or died before a whole line: answer in-process
             buf += chunk
+        if follow is not None:
+            follow()  # the last phase lines, written before the answer
     except socket.timeout:
         if raise_on_timeout:
             raise

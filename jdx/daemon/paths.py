@@ -131,7 +131,7 @@ def runtime_dir(cache_override: str | None = None, create: bool = True) -> Path:
 
 @dataclass(frozen=True)
 class DaemonPaths:
-    """The files of one daemon: socket, pid, lock and log, all `<key>-v<version>.*` in one dir."""
+    """The files of one daemon: socket, pid, lock, log and progress, all `<key>-v<version>.*` in one dir."""
 
     dir: Path
     stem: str
@@ -151,6 +151,11 @@ class DaemonPaths:
     @property
     def log(self) -> Path:
         return self.dir / f"{self.stem}.log"
+
+    @property
+    def progress(self) -> Path:
+        """The daemon's progress lines (`jdx: building the workspace graph`): a waiting client prints the new ones."""
+        return self.dir / f"{self.stem}.progress"
 
     def read_pid(self) -> int | None:
         try:

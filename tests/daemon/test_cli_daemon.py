@@ -209,3 +209,21 @@ def test_a_daemon_whose_jvm_runs_stops_cleanly_when_the_class_dir_changed(cli, c
     assert result["swept"] == [], result  # the daemon removed its own socket and pid file
     logs = [p.read_text() for p in Path(cli.env["JDX_RUNTIME_DIR"]).glob("*.log")]
     assert any("jdx daemon stopped: SIGTERM" in text for text in logs), logs
+
+
+def test_a_changed_workspace_built_by_the_daemon_says_its_phases(cli, classes):
+    """The daemon builds the graph while the client waits: the client prints the build's phase lines on stderr as a
+    one-shot process does (no silent wait), none for a warm answer, none with -q or --json."""
+    compile_a(classes, ["one"])
+    assert cli("daemon", "start").returncode == 0
+    assert wait_until(lambda: status(cli).get("pid") is not None, 20)
+    first = cli("members", "p.A")
+    assert first.returncode == 0 and "one()" in first.stdout, first.stderr
+    assert status(cli)["queries"] == 1  # the daemon answered it, not this process
+    phases = [line for line in first.stderr.splitlines() if line.startswith("jdx: ")]
+    assert "jdx: building the workspace graph" in phases and phases[-1] == "jdx: workspace graph ready", first.stderr
+    warm = cli("members", "p.A")
+    assert warm.returncode == 0 and not warm.stderr.strip(), warm.stderr
+    compile_a(classes, ["one", "two"])
+    quiet = cli("members", "p.A", "-q")
+    assert quiet.returncode == 0 and "two()" in quiet.stdout and "jdx: " not in quiet.stderr, quiet.stderr
