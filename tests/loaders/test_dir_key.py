@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from jdx.loaders.extractor import JPypeExtractor
 from jdx.loaders.indexer import ensure_graph
 from jdx.loaders.roots import HashCache, resolve_roots
 from tests.fixtures.javac import javap
+from tests.loaders.test_incremental_faults import Counting
 
 SOURCE = "package p; public class X {{ public String {name}(String s) {{ return s; }} }}\n"
 OTHER = "package p; public class Y { public int y() { return 1; } }\n"
@@ -39,19 +39,6 @@ def _recompile_keeping_times(src: Path, classes: Path, name: str) -> None:
     after = target.stat()
     assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
     assert target.read_bytes() != old
-
-
-class Counting:
-    """The real extractor, counting the class files it reads."""
-
-    def __init__(self, cache: Path):
-        self.inner = JPypeExtractor(cache)
-        self.classes = 0
-
-    def extract(self, artifacts):
-        for extracted in self.inner.extract(artifacts):
-            self.classes += extracted.classes
-            yield extracted
 
 
 @pytest.fixture(scope="module")
