@@ -170,7 +170,11 @@ class OutlineRequest(Request):
     access: tuple = option(("all",), "--access", "public|protected|package|private|all (default all)",
                            choices=_ACCESS)
     grep: str | None = option(None, "--grep", "filter member names by regex", kind="str")
+    from_type: str | None = option(None, "--from", "also the members inherited from this supertype, after the "
+                                   "type's own", kind="str")
     include_synthetic: bool = option(False, "--include-synthetic", "show bridge/synthetic members")
+    limit: int | None = option(None, "--limit", "show at most N members (default all); the rest is counted",
+                               kind="int", minimum=1)
     view: str = _view()
 
     def validate(self) -> None:
@@ -182,14 +186,31 @@ def run_outline(session, req: OutlineRequest):
 
     opts = OutlineOptions(kind="ctor" if req.kind == "constructor" else req.kind,
                           static=_static(req.static, req.instance), access=req.access, grep=req.grep,
-                          include_synthetic=req.include_synthetic, view=req.view)
-    return outline_answer(session, req.query, opts)
+                          include_synthetic=req.include_synthetic, view=req.view, from_type=req.from_type)
+    return outline_answer(session, req.query, opts, req.limit)
 
 
-def outline_answer(session, text: str, opts):
-    """`outline`; a Kotlin class's declarations carry their `.kt` declaration line when sources exist."""
+# the lists of an outline answer whose entries are its rows, in the order they print (Kotlin view: the Kotlin
+# declarations, then the JVM members no declaration claims; then the members inherited `--from` a supertype)
+_ROW_LISTS = {"kotlin": ("kotlin_members", "jvm_only", "inherited"), "jvm": ("members", "inherited")}
+
+
+def outline_answer(session, text: str, opts, limit: int | None = None):
+    """`outline`; a Kotlin class's declarations carry their `.kt` declaration line when sources exist; `limit` keeps
+    the first N rows, the rest counted (`total`, and the `truncated` cut naming `--limit`), as `members` does."""
     answer = card(session, "outline_type", text, opts)
     result = answer.result
+    lists = _ROW_LISTS["kotlin" if result.get("view") == "kotlin" else "jvm"]
+    total = sum(len(result.get(k) or ()) for k in lists)
+    if limit is not None and total > limit:  # (`total` only on a cut answer: an uncut one counts its rows)
+        result["total"] = total
+        result["declared"] = len(result["kotlin_members" if result.get("view") == "kotlin" else "members"])
+        room = limit
+        for key in lists:
+            if key in result:
+                del result[key][room:]
+                room -= len(result[key])
+        answer.truncated = {"shown": limit, "total": total, "hint": f"--limit {total}"}
     if result.get("view") == "kotlin" and result.get("kotlin_members"):
         from jdx.engine.kotlin_source import declaration_lines
         from jdx.engine.refs import type_id
@@ -207,13 +228,13 @@ def outline_answer(session, text: str, opts):
 def _render_outline(result: dict, req: OutlineRequest) -> list[str]:
     from jdx.render import cards
 
-    return cards.outline(result, req.brief, req.max_lines)
+    return cards.outline_fitted(result, req.brief, req.max_lines)[0]
 
 
 def _outline_cut(result: dict, req: OutlineRequest):
     from jdx.render import cards
 
-    return cards.outline_truncation(result, req.max_lines)
+    return cards.outline_fitted(result, req.brief, req.max_lines)[1]
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from jdx.engine.members import (ACC, ACCESS_LEVELS, _modifiers, _render_field, _
                                 record_components, record_role, with_outer_instance)
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.resolve import artifact_names, resolve_type
-from jdx.errors import UsageError, Warning_
+from jdx.errors import JdxError, UsageError, Warning_
 from jdx.graph_schema import queries
 from jdx.graph_schema.store import GraphStore
 
@@ -37,6 +37,7 @@ class OutlineOptions:
     grep: str | None = None
     include_synthetic: bool = False
     view: str = "jvm"  # kotlin: the Kotlin view for Kotlin classes (kotlin_view.py)
+    from_type: str | None = None  # a supertype whose members the type inherits follow its own (`members --from`)
 
 
 def _strip(rows: list[dict]) -> list[dict]:
@@ -408,7 +409,8 @@ def outline_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Wa
     fields = _strip(store.rows(queries.FIELDS_OF, {"id": target["id"]}))
     rows = [(f, True) for f in fields] + [(with_outer_instance(m, target), False) for m in methods
                                           if m["name"] != "<clinit>"]
-    walked = collect(store, target).methods  # canonical refs: `:Ret` for bridge twins, `:Type` for clashing fields
+    found = collect(store, target)
+    walked = found.methods  # canonical refs: `:Ret` for bridge twins, `:Type` for clashing fields
     items = []
     for row, is_field in rows:
         item = render_member(row, is_field=is_field, owner=target["id"], env={}, iface=iface)
@@ -453,7 +455,39 @@ def outline_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Wa
         warnings = kotlin_view.outline_view(store, result, target, opts)
     for it in out:
         it.pop("_id", None)
+    if opts.from_type:
+        warnings += _inherited_from(store, result, found.walk, opts)
     return result, warnings, [_provenance(fqn, target, artifact)]
+
+
+def _inherited_from(store: GraphStore, result: dict, walk: list, opts) -> list[Warning_]:
+    """`outline --from X`: the members the type inherits from its supertype X, as `members --from X` resolves them
+    (overridden and hidden ones left out), in `result["inherited"]`; X not a supertype is a usage error naming them."""
+    from jdx.engine.members import MemberOptions, list_members
+
+    member_opts = MemberOptions(kind=opts.kind, static=opts.static, access=opts.access, from_type=opts.from_type,
+                                grep=opts.grep, include_synthetic=opts.include_synthetic)
+    own = d.fqn_to_internal(result["type"])
+    supers = [format_type(row["id"]) for row, _ in walk if row["id"] != own]
+    refused = UsageError(f"--from {opts.from_type}: not a supertype of {result['type']}; its supertypes: "
+                         + (", ".join(supers) if supers else "none in the workspace"))
+    try:
+        same = resolve_type(store, opts.from_type)["id"] == own  # (`members --from` takes the type itself)
+    except JdxError:
+        same = False  # not found or ambiguous: list_members says so as `members --from` does
+    if same:
+        raise refused
+    try:
+        found = list_members(store, result["type"], member_opts)
+    except UsageError as exc:
+        if not str(exc).startswith(f"--from {opts.from_type}: not a supertype"):
+            raise
+        raise refused from exc
+    result["from"] = found.get("from_overridden") or next((m["declaring"] for m in found["members"]), None) \
+        or opts.from_type
+    result["inherited_total"] = len(found["members"])
+    result["inherited"] = [{k: v for k, v in m.items() if k != "descriptor"} for m in found["members"]]
+    return _warnings(found["unresolved_supertypes"])
 
 
 # --- signature -----------------------------------------------------------------------------------

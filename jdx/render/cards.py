@@ -210,13 +210,6 @@ def _outline_rows(r: dict) -> list[str]:
     return rows
 
 
-def outline_truncation(r: dict, max_lines: int | None) -> dict | None:
-    total = len(_kotlin_rows(r)) if r.get("view") == "kotlin" else len(r["members"])
-    if max_lines is None or total <= max_lines:
-        return None
-    return {"shown": max_lines, "total": total, "hint": "narrow with --kind, --grep or --access, or raise --max-lines"}
-
-
 MEMBERS_NARROW = "or narrow with --grep or --from <supertype>"
 
 
@@ -267,31 +260,65 @@ def _kotlin_rows(r: dict) -> list[str]:
     return rows
 
 
-def outline(r: dict, brief: bool, max_lines: int | None) -> list[str]:
+def _inherited_rows(r: dict) -> list[str]:
+    """`outline --from X`: the members inherited from X, each marked with the type it comes from."""
+    return [f"{m['kind']} {m['text']}  (from {m['declaring']})" + ("  @Deprecated" if m.get("deprecated") else "")
+            for m in r.get("inherited") or ()]
+
+
+def _inherited_footer(r: dict) -> list[str]:
+    if not r.get("from"):
+        return []
+    n = r.get("inherited_total", len(r.get("inherited") or ()))
+    return [f"{n} inherited from {r['from']} (--from)"]
+
+
+def _outline_parts(r: dict) -> tuple[list[str], list[str], list[str]]:
+    """(header, rows, footer) of the text outline."""
     if r.get("view") == "kotlin":
-        return _kotlin_outline(r, brief, max_lines)
-    rows = _outline_rows(r)
-    if max_lines is not None:
-        rows = rows[:max_lines]
-    if brief:
-        return rows
-    lines = [f"{r['kind']} {r['type']}"] + [f"  {row}" for row in rows]
-    footer = [_plural(len(r["members"]), "member"), r["declaration"], f"{r['artifact']} (bytecode)"]
+        return _kotlin_outline(r)
+    rows = _outline_rows(r) + _inherited_rows(r)
+    footer = [_plural(r.get("declared", len(r["members"])), "member"), *_inherited_footer(r), r["declaration"],
+              f"{r['artifact']} (bytecode)"]
     if r["hidden_synthetic"]:
         footer.append(f"{r['hidden_synthetic']} synthetic hidden (--include-synthetic)")
     names = _names_footer(r["members"])
     if names and "none" in {_names_from(m) for m in r["members"]}:
         footer.append(names)
-    return lines + [" · ".join(footer)]
+    return [f"{r['kind']} {r['type']}"], rows, [" · ".join(footer)]
 
 
-def _kotlin_outline(r: dict, brief: bool, max_lines: int | None) -> list[str]:
-    rows = _kotlin_rows(r)
-    if max_lines is not None:
-        rows = rows[:max_lines]
+OUTLINE_NARROW = "or narrow with --kind, --grep or --access"
+
+
+def outline_fitted(r: dict, brief: bool, max_lines: int | None) -> tuple[list[str], dict | None]:
+    """`outline` text within `--max-lines` (spec §8.3), as `members_fitted`: the whole answer (header, rows, footer
+    and the cut's own `…` line; warnings not) fits, whole rows only, the header and footer kept; the cut, counted in
+    rows, names the `--max-lines` that prints everything. A `--limit` cut's line counts as one of the answer's."""
+    header, rows, footer = _outline_parts(r)
     if brief:
-        return rows
-    footer = [_plural(len(r["kotlin_members"]), "Kotlin declaration"), r["kotlin_declaration"] or r["declaration"],
+        header, footer = [], []
+    full = header + [f"  {row}" if not brief else row for row in rows] + footer
+    listed = len(rows)
+    total = r.get("total", listed)
+    everything = len(full) + (total > listed)  # (the `--limit` cut's line, which text output adds)
+    if max_lines is None or everything <= max_lines or not rows:
+        return full, None
+    kept = max(0, min(listed, max_lines - len(header) - len(footer) - 1))
+    hint = f"--max-lines {everything} for all, {OUTLINE_NARROW}"
+    if total > listed:
+        hint = f"--max-lines {everything} for all {listed}, --limit {total} for every member, {OUTLINE_NARROW}"
+    return full[:len(header) + kept] + footer, {"shown": kept, "total": listed, "hint": hint}
+
+
+def outline(r: dict, brief: bool, max_lines: int | None) -> list[str]:
+    return outline_fitted(r, brief, max_lines)[0]
+
+
+def _kotlin_outline(r: dict) -> tuple[list[str], list[str], list[str]]:
+    rows = _kotlin_rows(r) + _inherited_rows(r)
+    footer = [_plural(r.get("declared", len(r["kotlin_members"])), "Kotlin declaration"), *_inherited_footer(r),
+              r["kotlin_declaration"] or r["declaration"],
               f"{r['artifact']} (bytecode, @kotlin.Metadata)", "--view jvm for the JVM members"]
     n = r.get("hidden_lambdas", 0)  # compiler-generated lambda bodies kotlin_view.outline_view leaves out
     if n:
@@ -300,7 +327,7 @@ def _kotlin_outline(r: dict, brief: bool, max_lines: int | None) -> list[str]:
     if n:
         footer.append(f"{n} hidden by deprecation (--include-synthetic)")
     kind = r.get("kotlin_keyword") or r["kind"]
-    return [f"{kind} {r['type']}"] + [f"  {row}" for row in rows] + [" · ".join(footer)]
+    return [f"{kind} {r['type']}"], rows, [" · ".join(footer)]
 
 
 def _names_footer(items: list[dict]) -> str | None:

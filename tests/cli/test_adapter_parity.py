@@ -30,6 +30,7 @@ CASES = [
     ["members", "fx.Dog", "--limit", "2"],
     ["members", "fx.Box", "--declared", "--kind", "method", "--sort", "name"],
     ["outline", "fx.Outer", "--include-synthetic"],
+    ["outline", "fx.Dog", "--from", "fx.Animal", "--limit", "3", "--max-lines", "4"],
     ["signature", "fx.Box#compareTo"],
     ["signature", "fx.Boxx#size"],
     ["signature", "fx.Box#compareTo", "--include-synthetic", "--limit", "1"],

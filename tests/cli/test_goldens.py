@@ -47,7 +47,7 @@ FIXTURE_CASES = [
     ("outline-withparams", ["outline", "fx.WithParams"], 0),
     ("outline-outer", ["outline", "fx.Outer"], 0),
     ("outline-outer-inner", ["outline", "fx.Outer$Inner", "--include-synthetic"], 0),
-    ("outline-box-max-lines", ["outline", "fx.Box", "--max-lines", "3"], 0),
+    ("outline-box-max-lines", ["outline", "fx.Box", "--max-lines", "6"], 0),
     ("signature-box-size", ["signature", "fx.Box#size"], 0),
     ("signature-box-map", ["signature", "fx.Box::map"], 0),
     ("signature-box-get", ["signature", "fx.Box.get"], 0),
