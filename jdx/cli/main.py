@@ -195,14 +195,61 @@ def run_query(g: Globals, cmd, words: list[str], *, session=None, where: str = "
     except JdxError as exc:
         exc.message = where + exc.message
         return _print_failure(cmd.name, query, exc, g.json)
+    env, code = _answer(g, cmd, query, params, request, session)
+    coord = _coordinate_to_add(env, cmd, g)
+    if coord is not None and session is None:
+        g = _adding_coordinate(g, coord)
+        env, code = _answer(g, cmd, query, params, request, None)
+        env.setdefault("warnings", []).insert(0, {
+            "code": "COORDINATE_ADDED", "message": f"{coord} is not in the workspace: answered from a workspace "
+                                                   f"that adds it (as --coord {coord})", "artifact": coord})
+    elif coord is not None:  # a batch answers from its one workspace
+        note = f"{coord} is in the local repository: a command line with this reference answers from a workspace " \
+               "that adds it"
+        env["error"]["hint"] = f"{env['error']['hint']}; {note}" if env["error"].get("hint") else note
+    said_ignored(env, cmd, g)
+    _print_kept(env, cmd, request, g.json, g)
+    return code
+
+
+def _answer(g: Globals, cmd, query: str, params: dict, request, session):
+    """(envelope, exit code): from the workspace's daemon when one may answer, else in process."""
     env = code = None
     if session is None and cmd.wire and cmd.forwarded and _daemon_allowed(g):
         env, code = _ask_daemon(g, cmd.name, query, params)
     if env is None:
         env, code = _answer_here(g, cmd, request, session)
-    said_ignored(env, cmd, g)
-    _print_kept(env, cmd, request, g.json, g)
-    return code
+    return env, code
+
+
+def _coordinate_to_add(env: dict, cmd, g: Globals) -> str | None:
+    """Spec §6, §13: the `g:a:v` of a `g:a:v/` reference not found because the workspace lacks that artifact, when
+    the local repository has it (offline, as --coord reads it); None otherwise (a diff reads its artifacts alone)."""
+    error = env.get("error") or {}
+    if env.get("ok") or error.get("code") != "NOT_FOUND" or cmd.name == "diff":
+        return None
+    from jdx.engine.resolve import coordinate_not_in_workspace
+    from jdx.loaders.maven_repo import in_local_repository
+
+    coord = coordinate_not_in_workspace(error.get("message", ""))
+    return coord if coord is not None and coord not in g.coords and in_local_repository(coord) else None
+
+
+def _adding_coordinate(g: Globals, coord: str) -> Globals:
+    """The workspace of `g` plus `--coord coord`: a discovered project is kept by naming it, as an explicit --coord
+    turns auto-discovery off (docs/classpath.md)."""
+    import dataclasses
+
+    project = g.project
+    if project is None:
+        from jdx.engine.workspace import select_workspace
+
+        if select_workspace(g.workspace, g.jars, g.src, g.jdk, g.coords).discover:
+            from jdx.loaders.project_root import find_project_root
+
+            found = find_project_root(".")
+            project = found[0] if found is not None else None
+    return dataclasses.replace(g, coords=[*g.coords, coord], project=project)
 
 
 def said_ignored(env: dict, cmd, g: Globals) -> None:

@@ -70,6 +70,16 @@ class Coordinate:
         return path
 
 
+def in_local_repository(text: str) -> bool:
+    """Whether a coordinate's own artifact lies in the local Maven repository, where `--coord` reads it offline."""
+    from jdx.errors import UsageError
+
+    try:
+        return Coordinate.parse(text).repository_path(local_repository()[0]).is_file()
+    except (UsageError, OSError):
+        return False
+
+
 def pom_packaging(pom: Path) -> str | None:
     """The `<packaging>` of a POM file (`jar` when absent), None when it cannot be read."""
     try:
