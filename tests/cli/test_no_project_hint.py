@@ -28,6 +28,7 @@ def test_the_default_workspace_says_no_project_was_found(jdx_env, tmp_path):
     jdk = _jdx(jdx_env, tmp_path / "a" / "b", "show", "java.util.HashMapp")
     assert HINT not in (jdk["error"].get("hint") or "")
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
 def test_an_explicit_workspace_has_no_such_hint(jdx_env, tmp_path):
     if shutil.which("javac") is None:

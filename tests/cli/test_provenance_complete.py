@@ -12,6 +12,8 @@ import pytest
 
 from tests.fixtures.javac import javac_jar
 
+pytestmark = pytest.mark.soak  # slow: the soak runs it (.ci/run); tests/cli/test_provenance.py stays
+
 LIB = {
     "gl/Greeter.java": "package gl;\npublic interface Greeter { String greet(); }\n",
     "gl/Help.java": "package gl;\npublic class Help implements Greeter {\n"

@@ -210,6 +210,7 @@ def test_a_daemon_whose_jvm_runs_stops_cleanly_when_the_class_dir_changed(cli, c
     logs = [p.read_text() for p in Path(cli.env["JDX_RUNTIME_DIR"]).glob("*.log")]
     assert any("jdx daemon stopped: SIGTERM" in text for text in logs), logs
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
 def test_a_changed_workspace_built_by_the_daemon_says_its_phases(cli, classes):
     """The daemon builds the graph while the client waits: the client prints the build's phase lines on stderr as a

@@ -149,6 +149,7 @@ def test_idle_shutdown_removes_socket_and_pid(thread_daemon, ws):
     assert not paths.socket.exists() and not paths.pid.exists()
     assert client.query(ws, encode_request("members", "a.B"), spawn=False) is None
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
 def test_each_request_resets_the_idle_timer(thread_daemon, ws):
     box = thread_daemon(ws, idle=1.0)

@@ -82,6 +82,7 @@ def _json(run_jdx, *args):
     res = run_jdx("diff", *map(str, args), "--json")
     return res.code, json.loads(res.out)
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
 def test_constant_removed_and_changed_with_the_jvm(libs, run_jdx, tmp_path):
     root, jars = libs
@@ -109,6 +110,7 @@ def test_constant_removed_and_changed_with_the_jvm(libs, run_jdx, tmp_path):
                                 "recompiled (JLS §13.4.9)"
     assert code == 1 and env["result"]["gate"]["failed"]
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
 def test_unexported_package_rated_lower_and_renamed(libs, run_jdx):
     root, jars = libs
@@ -168,6 +170,7 @@ def test_workspace_flags_given_to_diff_are_named():
     assert w["code"] == "WORKSPACE_FLAGS_IGNORED"
     assert w["message"].startswith("-w --jars --no-jdk: ignored by diff")
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
 def test_workspace_flags_on_the_command_line_are_warned_and_change_nothing(libs, run_jdx):
     _root, jars = libs

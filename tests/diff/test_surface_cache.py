@@ -67,6 +67,7 @@ def test_surface_written_with_the_shard_then_read_alone(diff, diff_jars, jdx_hom
     imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time")}
     assert not {"pyarrow", "jpype"} & imported, sorted(imported & {"pyarrow", "jpype"})
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
 def test_same_inputs_same_bytes_whether_extracted_or_cached(diff_jars, tmp_path):
     """Spec §3.9: the answer to a diff is the same bytes on a fresh cache (both jars extracted) and on the next run

@@ -52,6 +52,7 @@ def test_the_package_s_types_come_first_and_near_names_stay(ask):
     assert {"org.x.Node", "org.x.NOP"} & set(refs[3:]) and len(refs) == 5
     assert ask("show", "com.acme.app.Nope")[2] == out  # same input, same bytes
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
 def test_every_candidate_has_its_kind(ask):
     _, env, _ = ask("show", "com.acme.app.Nope")

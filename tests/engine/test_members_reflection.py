@@ -152,6 +152,7 @@ def test_guava_sample_members_equal_reflection(jdx_home, reflect):
     assert checked > 50
     assert not failures, f"{len(failures)} of {checked} differ:\n" + "\n".join(failures[:15])
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
 def test_java_base_sample_members_equal_reflection(jdx_home, reflect):
     service = JdxService(Options(cache_dir=str(jdx_home / "cache")))

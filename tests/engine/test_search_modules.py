@@ -67,6 +67,7 @@ def test_the_fixture_has_each_kind(jars):
         "mod.alpha", "mod.automatic", None, "mod.released"]
     assert jar_module(str(jars["broken"])) is None  # not a zip: no module, no exception
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
 def test_search_kind_module_lists_the_jars_modules(jars, run_jdx):
     classpath = ":".join(str(jars[n]) for n in ("explicit", "automatic", "unnamed", "released"))

@@ -139,6 +139,7 @@ def test_cli_text_and_json_say_inlined(run_jdx, jar):
     site = json.loads(r.out)["result"]["groups"][0]["callers"][0]["sites"][0]
     assert (site["kind"], site["detail"], site["line"]) == ("call", "inline", line_of(USE, "outer {"))
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
 def test_samples_of_an_inline_function_without_sources_show_the_decompiled_call(run_jdx, jar):
     """No call is spelled out where kotlinc copied the body, so the decompiled caller is focused on the line the

@@ -121,6 +121,7 @@ def test_imports_leaves_out_what_a_deprecation_hid(service, jar):
     java = [e for e in imports(store, "demo.gather")[0]["imports"] if e["language"] == "java"]
     assert [e["statement"] for e in java] == ["import static demo.LibKt.gather;"] and "note" not in java[0]
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
 def test_imports_gives_java_no_mangled_name_and_no_internal_namesake(service, jar, tmp_path):
     javap = _javap(jar, "demo.LibKt")

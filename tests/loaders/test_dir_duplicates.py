@@ -54,6 +54,7 @@ def test_two_misplaced_copies_read_the_first_in_path_order(roots, run_jdx):
         (answer.out + answer.err).splitlines(), answer.out + answer.err  # said on the answer about the class
     assert _methods(run_jdx("members", "p.Q", "--jars", str(jar), "--no-jdk")) == {"m1()"}
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
 def test_the_copy_at_its_own_path_is_the_one_the_jvm_loads(roots, run_jdx):
     _, _, placed, _, _ = roots
@@ -61,6 +62,7 @@ def test_the_copy_at_its_own_path_is_the_one_the_jvm_loads(roots, run_jdx):
     assert "m2()" in loaded and "m1()" not in loaded
     assert _methods(run_jdx("members", "p.Q", "--jars", str(placed), "--no-jdk")) == {"m2()"}
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
 def test_diff_compares_the_class_members_answers_and_names_both_copies(roots, run_jdx):
     _, twice, _, old, _ = roots
@@ -72,6 +74,7 @@ def test_diff_compares_the_class_members_answers_and_names_both_copies(roots, ru
     assert [w["message"] for w in dups] == [
         "twice: p.Q: 2 class files declare it: a/p/Q.class (read), b/p/Q.class (skipped)"]
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
 def test_incremental_update_keeps_one_class_per_name(roots, run_jdx):
     root, _, placed, _, _ = roots

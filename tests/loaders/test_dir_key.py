@@ -61,6 +61,7 @@ def test_same_size_recompile_with_old_timestamps_is_answered_fresh(recompiled, r
     assert second.code == 0, second.err
     assert "md6(" in second.out and "md5(" not in second.out, second.out
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
 def test_incremental_update_rereads_only_the_copied_class_file(tmp_path):
     src, classes, cache = tmp_path / "src", tmp_path / "classes", tmp_path / "cache"

@@ -88,6 +88,7 @@ def test_calls_and_usages_name_the_bootstrap_method(svc):
     details = sorted(s["detail"] for g in pt["groups"] for c in g["callers"] for s in c["sites"] if s["kind"] == "ref")
     assert details == ["indy_arg"] * 3
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
 def test_case_labels_of_a_type_switch_are_references(tmp_path, jdx_home):
     if not JAVAC25.exists():
