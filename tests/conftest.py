@@ -88,7 +88,8 @@ def jdx_env(jdx_home) -> dict:
 
 
 def _query_command(args: tuple[str, ...]) -> bool:
-    """A registry query command line (no --help): what `jdx.cli.main.main` answers without typer."""
+    """A registry query command line (no --help), what `jdx.cli.main.main` answers without typer, or a local
+    `index` (the build a query line does on a new workspace, as its own command)."""
     from jdx.cli.main import split_globals
     from jdx.commands.registry import command
 
@@ -96,7 +97,11 @@ def _query_command(args: tuple[str, ...]) -> bool:
         _, rest = split_globals(list(args))
     except Exception:  # noqa: BLE001 - a bad global flag line goes to the real process
         return False
-    return bool(rest) and command(rest[0]) is not None and not any(w in ("-h", "--help") for w in rest)
+    if not rest or any(w in ("-h", "--help") for w in rest):
+        return False
+    if rest[0] == "index":
+        return not any(w.startswith(("--executor", "--ray-address", "--shards")) for w in rest)
+    return command(rest[0]) is not None
 
 
 @pytest.fixture(scope="session")

@@ -4,11 +4,11 @@ own (which jar holds the caller is what an agent opens next), and from one artif
 from __future__ import annotations
 
 import shutil
-import subprocess
 
 import pytest
 
 from tests.fixtures.javac import javac_jar
+from tests.fixtures import jdktool
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +21,7 @@ def jars(tmp_path_factory):
                                   "bb/U.java": "package bb;\npublic class U {\n  void use() { ba.T.hit(); }\n}\n"},
                            "ba", "a.jar")
     b = root / "b.jar"
-    subprocess.run(["jar", "cf", str(b), "-C", str(classes), "bb"], check=True)
+    jdktool.run(["jar", "cf", str(b), "-C", str(classes), "bb"], check=True)
     return a, b
 
 

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import time
 import zipfile
 from pathlib import Path
 
 import pytest
+
+from tests.fixtures import jdktool
 
 DAY = 86400
 
@@ -26,7 +27,7 @@ def jars(tmp_path_factory) -> tuple[Path, Path]:
         src.parent.mkdir(parents=True)
         src.write_text(f"package gc{name}; public class Thing {{ public int size() {{ return 1; }} }}")
         classes = root / name / "classes"
-        subprocess.run(["javac", "-d", str(classes), str(src)], check=True, capture_output=True)
+        jdktool.run(["javac", "-d", str(classes), str(src)], check=True, capture_output=True)
         jar = root / f"{name}.jar"
         with zipfile.ZipFile(jar, "w") as z:
             for f in classes.rglob("*.class"):

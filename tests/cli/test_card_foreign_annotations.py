@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from jdx.render.cards import MAX_ELEMENT, bounded, compiler_internal
+
+from tests.fixtures import jdktool
 
 SCALA_REFLECT = Path.home() / ".m2/repository/org/scala-lang/scala-reflect/2.13.11/scala-reflect-2.13.11.jar"
 CONTROL = 20_000  # U+0001 characters: one byte each in the class file, `\u0001` (six characters) each as text
@@ -59,11 +60,11 @@ def jar(tmp_path_factory) -> Path:
     for name, text in _sources().items():
         (src / name).parent.mkdir(parents=True, exist_ok=True)
         (src / name).write_text(text)
-    subprocess.run(["javac", "-d", str(classes), *map(str, sorted(src.rglob("*.java")))], check=True)
+    jdktool.run(["javac", "-d", str(classes), *map(str, sorted(src.rglob("*.java")))], check=True)
     _source_file(classes / "fa/Pkg.class", "Pkg.java", "package.scala")
     _source_file(classes / "fa/Gro.class", "Gro.java", "Gro.groovy")
     out = root / "foreign.jar"
-    subprocess.run(["jar", "cf", str(out), "-C", str(classes), "fa", "-C", str(classes), "scala"], check=True)
+    jdktool.run(["jar", "cf", str(out), "-C", str(classes), "fa", "-C", str(classes), "scala"], check=True)
     return out
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -14,6 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from tests.conftest import GSON, require
+from tests.fixtures import jdktool
 
 
 def envelope(out: str) -> dict:
@@ -231,7 +231,7 @@ def test_generic_substitution_down_the_chain(run_jdx, tmp_path):
         }
     """))
     classes = tmp_path / "classes"
-    subprocess.run(["javac", "-d", str(classes), str(src / "StringList.java")], check=True)
+    jdktool.run(["javac", "-d", str(classes), str(src / "StringList.java")], check=True)
     r = run_jdx("members", "demo.StringList", "--jars", str(classes), "--kind", "method", "--grep", "^(add|get|first)$")
     assert r.code == 0, r.err
     assert "  method public boolean add(String)" in r.out

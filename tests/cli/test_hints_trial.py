@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import shlex
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.fixtures.javac import javac_jar
+from tests.fixtures import jdktool
 
 OKIO = Path.home() / ".m2/repository/com/squareup/okio/okio-jvm/3.6.0/okio-jvm-3.6.0.jar"
 SOURCES = {"nh/Greeter.java": "package nh;\n/** Says hello. */\npublic class Greeter {\n"
@@ -26,7 +26,7 @@ def jars(tmp_path_factory) -> tuple[Path, Path]:
     root = tmp_path_factory.mktemp("hints")
     bare, classes = javac_jar(root, SOURCES, "nh", "bare.jar", debug=True)
     embedded = root / "embedded.jar"
-    subprocess.run(["jar", "cf", str(embedded), "-C", str(classes), "nh", "-C", str(root / "src"), "nh"], check=True)
+    jdktool.run(["jar", "cf", str(embedded), "-C", str(classes), "nh", "-C", str(root / "src"), "nh"], check=True)
     return bare, embedded
 
 
@@ -97,11 +97,11 @@ def test_a_corrupt_class_named_is_an_artifact_error_not_nowhere(run_jdx, tmp_pat
     (src / "cx").mkdir(parents=True)
     (src / "cx" / "Broken.java").write_text("package cx; public class Broken { public int f() { return 1; } }")
     (src / "cx" / "Ok.java").write_text("package cx; public class Ok { }")
-    subprocess.run(["javac", "-d", str(classes), *map(str, sorted(src.rglob("*.java")))], check=True)
+    jdktool.run(["javac", "-d", str(classes), *map(str, sorted(src.rglob("*.java")))], check=True)
     broken = classes / "cx" / "Broken.class"
     broken.write_bytes(broken.read_bytes()[:40])  # truncated: ASM fails past the constant pool's end
     jar = tmp_path / "bad.jar"
-    subprocess.run(["jar", "cf", str(jar), "-C", str(classes), "cx"], check=True)
+    jdktool.run(["jar", "cf", str(jar), "-C", str(classes), "cx"], check=True)
     for args in (("show", "cx.Broken"), ("body", "cx.Broken#f")):
         r = run_jdx(*args, "--jars", str(jar), "--no-jdk")
         assert r.code == 5, (r.code, r.out, r.err)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 
 import pytest
 
 from tests.fixtures.javac import javac_jar
+from tests.fixtures import jdktool
 
 SOURCES = {
     "ml/Target.java": "package ml;\npublic class Target {\n  public static int hit(int x) { return x + 1; }\n}\n",
@@ -28,7 +28,7 @@ def jar(tmp_path_factory):
     root = tmp_path_factory.mktemp("maxlines")
     _bare, classes = javac_jar(root, SOURCES, "ml", "bare.jar", debug=True)
     embedded = root / "ml.jar"  # sources beside the classes: context lines from the real source
-    subprocess.run(["jar", "cf", str(embedded), "-C", str(classes), "ml", "-C", str(root / "src"), "ml"], check=True)
+    jdktool.run(["jar", "cf", str(embedded), "-C", str(classes), "ml", "-C", str(root / "src"), "ml"], check=True)
     return embedded
 
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from jdx.loaders.project import discover
+
+from tests.fixtures import jdktool
 
 POM = ('<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>'
        "<groupId>com.acme</groupId><artifactId>shop</artifactId><version>1.0</version></project>\n")
@@ -45,7 +46,7 @@ def shop(tmp_path_factory) -> Path:
         (root / rel).write_text(text)
     (root / "pom.xml").write_text(POM)
     classes = root / "target" / "classes"
-    subprocess.run(["javac", "-d", str(classes), *[str(root / r) for r in SOURCES if r.startswith("src/main")]],
+    jdktool.run(["javac", "-d", str(classes), *[str(root / r) for r in SOURCES if r.startswith("src/main")]],
                    check=True, capture_output=True, timeout=120)
     line = classes / "com/acme/shop/model/OrderLine.class"
     line.write_bytes(line.read_bytes()[:40])

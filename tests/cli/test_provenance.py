@@ -8,6 +8,7 @@ import json
 import pytest
 
 from tests.cli import golden
+from tests.fixtures import jdktool
 
 QUERIES = [
     (["show", "java.util.HashMap"], None),
@@ -73,7 +74,6 @@ def test_decompiled_lines_are_labelled_and_the_class_file_s_are_given(runner, jd
     """A decompiled text's line numbers are its own, not the original file's: the provenance says so and carries
     the class file's lines (javap's LineNumberTable, what a stack trace names); `--line-numbers` says it too."""
     import re
-    import subprocess
 
     from tests.fixtures.build import fixtures_jar
 
@@ -82,7 +82,7 @@ def test_decompiled_lines_are_labelled_and_the_class_file_s_are_given(runner, jd
     data = json.loads(runner(argv + ["--json"]).out)
     (prov,) = data["provenance"]
     assert prov["origin"] == "decompiled" and prov["lines_of"] == "decompiled text"
-    javap = subprocess.run(["javap", "-l", "-p", "-cp", str(jar), "fx.Box"], capture_output=True, text=True,
+    javap = jdktool.run(["javap", "-l", "-p", "-cp", str(jar), "fx.Box"], capture_output=True, text=True,
                            check=True).stdout
     method = javap[javap.index(" size("):]
     table = method[method.index("LineNumberTable:"):method.index("LocalVariableTable:")

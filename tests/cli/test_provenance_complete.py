@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.javac import javac_jar
+from tests.fixtures import jdktool
 
 pytestmark = pytest.mark.soak  # slow: the soak runs it (.ci/run); tests/cli/test_provenance.py stays
 
@@ -64,9 +65,8 @@ def workspace(tmp_path_factory, run_jdx):
     (proj / "pom.xml").write_text(POM)
     (proj / "src/main/java/app/Hasher.java").write_text(HASHER)
     (proj / "src/main/java/app/Main.java").write_text(MAIN)
-    import subprocess
 
-    subprocess.run(["javac", "-cp", str(jar), "-d", str(proj / "target/classes"),
+    jdktool.run(["javac", "-cp", str(jar), "-d", str(proj / "target/classes"),
                     *map(str, sorted((proj / "src/main/java/app").glob("*.java")))], check=True)
     flags = ["--project", str(proj), "--jars", str(jar), "--no-jdk"]
     info = json.loads(run_jdx("ws", "info", *flags, "--json").out)

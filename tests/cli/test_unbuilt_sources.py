@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+
+from tests.fixtures import jdktool
 
 POM = ('<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>'
        "<groupId>demo</groupId><artifactId>demo</artifactId><version>1.0</version></project>\n")
@@ -180,7 +181,7 @@ def test_kotlin_file_named_otherwise(run_jdx, gradle):
 @pytest.mark.skipif(shutil.which("javac") is None, reason="javac is not installed")
 def test_a_built_project_answers_from_the_graph(run_jdx, maven):
     classes = maven / "target" / "classes"
-    subprocess.run(["javac", "-g", "-d", str(classes), str(maven / "src/main/java/demo/App.java")], check=True,
+    jdktool.run(["javac", "-g", "-d", str(classes), str(maven / "src/main/java/demo/App.java")], check=True,
                    capture_output=True, timeout=120)
     r = run_jdx("--project", str(maven), "show", "demo.App")
     assert r.code == 0 and r.out.startswith("class demo.App"), r
@@ -204,7 +205,7 @@ def test_an_uncompiled_src_dir_is_said_on_every_answer(run_jdx, maven, tmp_path)
         warning = next(w for w in env["warnings"] if w["code"] == "SOURCES_NOT_COMPILED")
         assert warning["message"].startswith(f"--src {src}: no class its files declare is compiled"), warning
     classes = tmp_path / "classes"
-    subprocess.run(["javac", "-g", "-d", str(classes), str(maven / "src/main/java/demo/App.java")], check=True,
+    jdktool.run(["javac", "-g", "-d", str(classes), str(maven / "src/main/java/demo/App.java")], check=True,
                    capture_output=True, timeout=120)
     code, env = _json_flags(run_jdx, "--src", src, "--jars", str(classes), "usages", println, "--in", "classes")
     assert code == 0 and env["result"]["total"] == 1, env

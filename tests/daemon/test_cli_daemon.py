@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.daemon.conftest import wait_until
+from tests.fixtures import jdktool
 
 
 def _javac() -> str:
@@ -50,7 +51,7 @@ def compile_a(classes: Path, methods: list[str]) -> None:
     src.mkdir(parents=True, exist_ok=True)
     body = "".join(f"  public int {m}() {{ return 1; }}\n" for m in methods)
     (src / "A.java").write_text(f"package p;\npublic class A {{\n{body}}}\n")
-    subprocess.run([_javac(), "--release", "17", "-d", str(classes), str(src / "A.java")], check=True, timeout=120)
+    jdktool.run([_javac(), "--release", "17", "-d", str(classes), str(src / "A.java")], check=True, timeout=120)
 
 
 @pytest.fixture

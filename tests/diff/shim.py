@@ -7,6 +7,8 @@ import io
 
 from jdx.cli.main import main as cli_main
 
+from tests.fixtures import jdktool
+
 
 def main(argv: list[str]) -> tuple[int, str]:
     out = io.StringIO()
@@ -38,7 +40,7 @@ def run_clients(root, sources: list, compiled_against: list, run_against: list, 
 
     out = root / "linked-classes"
     (root / "Runner.java").write_text(RUNNER)
-    subprocess.run(["javac", "-nowarn", "-d", str(out), "-cp", os.pathsep.join(map(str, compiled_against)),
+    jdktool.run(["javac", "-nowarn", "-d", str(out), "-cp", os.pathsep.join(map(str, compiled_against)),
                     *map(str, sources), str(root / "Runner.java")], check=True, capture_output=True, text=True)
     run = subprocess.run(["java", "-cp", os.pathsep.join([str(out), *map(str, run_against)]), "Runner", *names],
                          capture_output=True, text=True, check=True, timeout=120)

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 
 import pytest
 
 from tests.diff.shim import findings_json, version_jars
+from tests.fixtures import jdktool
 
 _ENTRIES = {
     "b/Entry.java": "package b; public class Entry {}",
@@ -101,7 +101,7 @@ def _clients(root):
 def _compile_failures(root, jar) -> set[str]:
     """The clients javac rejects against `jar` (one javac run for all of them)."""
     out = root / f"compiled-{jar.stem}"
-    run = subprocess.run(["javac", "-Xmaxerrs", "1000", "-d", str(out), "-cp", str(jar), *_clients(root)],
+    run = jdktool.run(["javac", "-Xmaxerrs", "1000", "-d", str(out), "-cp", str(jar), *_clients(root)],
                          capture_output=True, text=True)
     return set(re.findall(r"(\w+)\.java:\d+: error", run.stdout + run.stderr))
 

@@ -20,6 +20,8 @@ import pytest
 
 from jdx.engine.diff.rules import RULES
 
+from tests.fixtures import jdktool
+
 REPO = Path(__file__).resolve().parents[2]
 
 API_OLD = """package nl.api;
@@ -58,9 +60,9 @@ def _library(root: Path, api: str, version: str, module: bool) -> Path:
     for name, text in sources.items():
         (src / name).parent.mkdir(parents=True, exist_ok=True)
         (src / name).write_text(text)
-    subprocess.run(["javac", "-d", str(classes), *map(str, sorted(src.rglob("*.java")))], check=True)
+    jdktool.run(["javac", "-d", str(classes), *map(str, sorted(src.rglob("*.java")))], check=True)
     jar = root / "lib.jar"
-    subprocess.run(["jar", "cf", str(jar), "-C", str(classes), "."], check=True)
+    jdktool.run(["jar", "cf", str(jar), "-C", str(classes), "."], check=True)
     return jar
 
 
@@ -90,12 +92,12 @@ def test_constant_removed_and_changed_with_the_jvm(libs, run_jdx, tmp_path):
     # compiles against it
     (tmp_path / "nlc").mkdir()
     (tmp_path / "nlc" / "Client.java").write_text(CLIENT)
-    subprocess.run(["javac", "-cp", str(jars["old"]), "-d", str(tmp_path / "out"), str(tmp_path / "nlc" /
+    jdktool.run(["javac", "-cp", str(jars["old"]), "-d", str(tmp_path / "out"), str(tmp_path / "nlc" /
                     "Client.java")], check=True)
     ran = subprocess.run(["java", "-cp", f"{tmp_path / 'out'}:{jars['new']}", "nlc.Client"], capture_output=True,
                          text=True)
     assert ran.returncode == 0 and ran.stdout.strip() == "old-name 1", ran.stderr
-    again = subprocess.run(["javac", "-cp", str(jars["new"]), "-d", str(tmp_path / "out2"),
+    again = jdktool.run(["javac", "-cp", str(jars["new"]), "-d", str(tmp_path / "out2"),
                             str(tmp_path / "nlc" / "Client.java")], capture_output=True, text=True)
     assert again.returncode != 0 and "NAME" in again.stderr
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 
 import pytest
 
 from tests.diff.shim import main, version_jars
+from tests.fixtures import jdktool
 
 V1 = {
     "p/C.java": "package p; public class C implements java.util.function.Supplier<Object> {"
@@ -49,7 +49,7 @@ def test_the_fixture_has_the_bridge(jars):
     javap = shutil.which("javap")
     if javap is None:
         pytest.skip("javap is not on PATH")
-    out = subprocess.run([javap, "-p", "-cp", str(jars[1]), "p.C"], capture_output=True, text=True, check=True).stdout
+    out = jdktool.run([javap, "-p", "-cp", str(jars[1]), "p.C"], capture_output=True, text=True, check=True).stdout
     assert "public java.lang.String get();" in out and "public java.lang.Object get();" in out, out
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ import pytest
 from jdx.engine.diff.members import compare_member
 from jdx.engine.diff.surface import Member
 from tests.fixtures.build import write_jar
+from tests.fixtures import jdktool
 
 SDE = ("package kotlin.jvm.internal;\n"
        "@java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.CLASS)\n"
@@ -57,7 +57,7 @@ def _jar(root: Path, name: str, sources: dict[str, str]) -> Path:
         (src / rel).parent.mkdir(parents=True, exist_ok=True)
         (src / rel).write_text(text + "\n")
     classes.mkdir(parents=True)
-    subprocess.run(["javac", "--release", "17", "-g", "-d", str(classes), *sorted(sources)], cwd=src, check=True,
+    jdktool.run(["javac", "--release", "17", "-g", "-d", str(classes), *sorted(sources)], cwd=src, check=True,
                    capture_output=True, text=True)
     jar = root / f"{name}.jar"
     write_jar(jar, {str(p.relative_to(classes)): p.read_bytes() for p in sorted(classes.rglob("*.class"))})

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 
 import pytest
 
 from tests.diff.shim import findings_json, version_jars
+from tests.fixtures import jdktool
 
 _LIST = " public String get(int i) { return null; } public int size() { return 0; }"
 OLD = {
@@ -72,7 +72,7 @@ def _failing_clients(root, jar) -> set[str]:
     for name, (body, _) in CLIENTS.items():
         (src / f"{name}.java").write_text(f"public class {name} {{ void use() {{ {body} }} }}")
     # past a type error javac still checks exceptions (FLOW), so every client's errors are reported
-    run = subprocess.run(["javac", "-Xmaxerrs", "1000", "-XDshould-stop.ifError=FLOW",
+    run = jdktool.run(["javac", "-Xmaxerrs", "1000", "-XDshould-stop.ifError=FLOW",
                           "-d", str(root / f"out-{jar.stem}"), "-cp", str(jar), *sorted(str(p) for p in src.glob("*.java"))], capture_output=True, text=True)
     return set(re.findall(r"(\w+)\.java:\d+: error", run.stdout + run.stderr))
 

@@ -20,6 +20,7 @@ from jdx.engine.diff.rules import RULES, SUSPICIOUS
 from tests.diff.shim import findings_json, main, run_clients
 from tests.fixtures.build import write_jar
 from tests.fixtures.javac import side_jar
+from tests.fixtures import jdktool
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -69,7 +70,7 @@ def trial(tmp_path_factory):
         path.write_text(text)
         sources.append(path)
     verdicts = run_clients(root, sources, [old], [new], ["client.OverridesWeaker", "client.SplitPackage"])
-    recompiled = subprocess.run(["javac", "-d", str(root / "recompiled"), "-cp", str(new), *map(str, sources)],
+    recompiled = jdktool.run(["javac", "-d", str(root / "recompiled"), "-cp", str(new), *map(str, sources)],
                                 capture_output=True, text=True)
     assert recompiled.returncode != 0, "the clients still compile against the new library"
     return verdicts, recompiled.stderr, (old, new, root / "cache")

@@ -18,6 +18,7 @@ import pytest
 from jdx.engine.diff.rules import BREAKING, INFO, RULES, SUSPICIOUS
 from tests.diff.shim import RUNNER, findings_json, main
 from tests.fixtures.build import write_jar
+from tests.fixtures import jdktool
 
 # JVM and javac oracles over Java 17/21/25 builds (Temurin 25): the soak; tests/diff/cases.py holds each rule's case
 pytestmark = pytest.mark.soak
@@ -77,7 +78,7 @@ def _jar(root: Path, library: dict, side: str, javac: str, release: int) -> Path
         for name, body in sides[0 if side == "old" else 1].items():
             (src / pkg).mkdir(parents=True, exist_ok=True)
             (src / pkg / f"{name}.java").write_text(f"package {pkg};\n{body}\n")
-    subprocess.run([javac, "--release", str(release), "-nowarn", "-d", str(classes),
+    jdktool.run([javac, "--release", str(release), "-nowarn", "-d", str(classes),
                     *map(str, sorted(src.rglob("*.java")))], check=True, capture_output=True, text=True)
     jar = root / f"{side}.jar"
     write_jar(jar, {str(p.relative_to(classes)): p.read_bytes() for p in sorted(classes.rglob("*.class"))})
@@ -102,13 +103,13 @@ def trial(tmp_path_factory):
         sources.append(path)
     (root / "Runner.java").write_text(RUNNER)
     out = root / "linked"
-    subprocess.run([javac, "--release", "21", "-d", str(out), "-cp", str(old), *map(str, sources),
+    jdktool.run([javac, "--release", "21", "-d", str(out), "-cp", str(old), *map(str, sources),
                     str(root / "Runner.java")], check=True, capture_output=True, text=True)
     run = subprocess.run([str(JDK25 / "java"), "-cp", os.pathsep.join([str(out), str(new)]), "Runner",
                           "client.Switches", "client.UsesRecords"], capture_output=True, text=True, check=True,
                          timeout=120)
     verdicts = dict(line.split(" ", 1) for line in run.stdout.splitlines())
-    recompiled = subprocess.run([javac, "--release", "21", "-d", str(root / "recompiled"), "-cp", str(new),
+    recompiled = jdktool.run([javac, "--release", "21", "-d", str(root / "recompiled"), "-cp", str(new),
                                  str(sources[0])], capture_output=True, text=True)
     return verdicts, recompiled, findings_json(root / "cache", old, new), (old, new, root)
 
@@ -173,7 +174,7 @@ def versions(tmp_path_factory):
     client.parent.mkdir(parents=True)
     client.write_text("package client;\npublic class UsesA { public static void use() { new cv.A().m(); } }\n")
     (root / "Runner.java").write_text(RUNNER)
-    subprocess.run(["javac", "-d", str(root / "linked"), "-cp", str(old), str(client), str(root / "Runner.java")],
+    jdktool.run(["javac", "-d", str(root / "linked"), "-cp", str(old), str(client), str(root / "Runner.java")],
                    check=True, capture_output=True, text=True)
     run = subprocess.run(["java", "-cp", os.pathsep.join([str(root / "linked"), str(new)]), "Runner",
                           "client.UsesA"], capture_output=True, text=True, timeout=120)
@@ -227,7 +228,7 @@ def multi_release(tmp_path_factory):
     client = root / "client" / "Calls.java"
     client.parent.mkdir(parents=True)
     client.write_text("package client;\npublic class Calls { void use() { new mr.Version().extra(); } }\n")
-    verdicts = {release: subprocess.run([javac, "--release", release, "-d", str(root / f"c{release}"), "-cp", str(mr),
+    verdicts = {release: jdktool.run([javac, "--release", release, "-d", str(root / f"c{release}"), "-cp", str(mr),
                                          str(client)], capture_output=True, text=True).returncode
                 for release in ("17", "21")}
     return plain, mr, verdicts, root

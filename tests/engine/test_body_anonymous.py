@@ -9,12 +9,12 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.fixtures.build import compile_java_in, write_jar
+from tests.fixtures import jdktool
 
 SOURCE = """package ax;
 
@@ -100,7 +100,7 @@ def _javap(classes: Path, name: str) -> tuple[str, str | None]:
     """Oracle: (the supertype an anonymous class is written with, simple name; its enclosing method or None)."""
     if shutil.which("javap") is None:
         pytest.skip("javap is not installed")
-    out = subprocess.run(["javap", "-v", "-cp", str(classes), name.replace("/", ".")], capture_output=True,
+    out = jdktool.run(["javap", "-v", "-cp", str(classes), name.replace("/", ".")], capture_output=True,
                          text=True, check=True).stdout
     head = re.search(r"^class \S+(?: extends (\S+))?(?: implements (\S+))?", out, re.M)
     written = head.group(2) or head.group(1)  # an interface's anonymous class extends Object

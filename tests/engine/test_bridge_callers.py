@@ -13,6 +13,7 @@ from jdx.engine.rel_calls import CallOptions
 from jdx.engine.rel_usages import UsageOptions
 from tests.fixtures.build_graph import graph_jar
 from tests.service import JdxService, Options
+from tests.fixtures import jdktool
 
 TARGETS = ("java.lang.String#compareTo(String)", "java.lang.Integer#compareTo(Integer)")
 
@@ -55,7 +56,7 @@ def is_bridge(tmp_path_factory):
     """caller id -> whether reflection calls it a bridge (JDK classes: the running JVM's own)."""
     work = tmp_path_factory.mktemp("bridges")
     (work / "Bridges.java").write_text(ORACLE)
-    subprocess.run(["javac", "-d", str(work), str(work / "Bridges.java")], check=True, capture_output=True)
+    jdktool.run(["javac", "-d", str(work), str(work / "Bridges.java")], check=True, capture_output=True)
 
     def ask(ids: list[str]) -> dict[str, bool]:
         out = subprocess.run(["java", "-cp", str(work), "Bridges", *ids], check=True, capture_output=True,

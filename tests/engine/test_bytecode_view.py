@@ -8,7 +8,6 @@ descriptor) must return exactly that paragraph.
 from __future__ import annotations
 
 import shutil
-import subprocess
 import zipfile
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from jdx.errors import NotFoundError
 from tests.conftest import GSON, LANG3
 from tests.fixtures.build import fixtures_jar
 from tests.loaders.test_decompile_classfile import read_class
+from tests.fixtures import jdktool
 
 pytestmark = pytest.mark.skipif(shutil.which("javap") is None, reason="javap is not installed")
 
@@ -39,7 +39,7 @@ def fixtures(jdx_home) -> Path:
 def _subprocess_javap(kind: str, path: str, internal_name: str) -> str:
     """The oracle: the javap program, told about the class the ordinary way (-classpath, or nothing for the JDK)."""
     where = [] if kind == "jrt" else ["-classpath", path]
-    proc = subprocess.run(["javap", "-c", "-p", "-l", "-constants", "-s", *where, internal_name.replace("/", ".")],
+    proc = jdktool.run(["javap", "-c", "-p", "-l", "-constants", "-s", *where, internal_name.replace("/", ".")],
                           capture_output=True, text=True, check=True)
     return proc.stdout
 
@@ -141,7 +141,7 @@ def test_a_jar_class_that_shadows_a_jdk_class_is_read_from_the_jar(cache, tmp_pa
     src = tmp_path / "src/javax/xml/XMLConstants.java"
     src.parent.mkdir(parents=True)
     src.write_text("package javax.xml;\npublic class XMLConstants { public static int mine() { return 1; } }\n")
-    subprocess.run(["javac", "--release", "8", "-d", str(tmp_path / "out"), str(src)], check=True,
+    jdktool.run(["javac", "--release", "8", "-d", str(tmp_path / "out"), str(src)], check=True,
                    capture_output=True)
     jar = tmp_path / "shadow.jar"
     with zipfile.ZipFile(jar, "w") as zf:

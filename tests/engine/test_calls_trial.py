@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from jdx.engine.rel_calls import CallOptions
 from jdx.render import graph as render
 from tests.fixtures.javac import javac_jar
 from tests.service import JdxService, Options
+from tests.fixtures import jdktool
 
 SOURCES = {
     "ct/Over.java": """package ct;
@@ -85,7 +85,7 @@ def built(tmp_path_factory) -> tuple[Path, Path]:
 
 
 def _javap(classes: Path, name: str, *flags: str) -> str:
-    return subprocess.run(["javap", "-c", "-p", "-l", *flags, str(classes / f"ct/{name}.class")],
+    return jdktool.run(["javap", "-c", "-p", "-l", *flags, str(classes / f"ct/{name}.class")],
                           capture_output=True, text=True, check=True).stdout
 
 

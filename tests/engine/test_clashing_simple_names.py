@@ -9,13 +9,13 @@ import json
 import os
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from jdx.engine.clashing_names import clashing_names
 from tests.fixtures.javac import javac_jar
+from tests.fixtures import jdktool
 
 SOURCES = {
     "a/List.java": "package a; public class List {}",
@@ -40,7 +40,7 @@ def jar(tmp_path_factory):
     if shutil.which("javap") is None or shutil.which("javac") is None:
         pytest.skip("javac/javap are not installed")
     out, classes = javac_jar(tmp_path_factory.mktemp("clashing"), SOURCES, "a", "clashing.jar", debug=True)
-    javap = subprocess.run(["javap", "-cp", str(classes), "a.FileSystem"], capture_output=True, text=True,
+    javap = jdktool.run(["javap", "-cp", str(classes), "a.FileSystem"], capture_output=True, text=True,
                            check=True).stdout
     return out, javap
 

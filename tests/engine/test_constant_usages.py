@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ import pytest
 from jdx.engine.rel_usages import UsageOptions
 from tests.fixtures.javac import javac_jar
 from tests.service import JdxService, Options
+from tests.fixtures import jdktool
 
 SOURCES = {
     "kc/A.java": "package kc;\npublic class A {\n  public static final int K = 20;\n"
@@ -42,7 +42,7 @@ def svc(built, jdx_home) -> JdxService:
 
 def _getstatics(classes: Path) -> set[str]:
     """The fields of kc.A that kc.B's bytecode reads, by `javap -c`."""
-    out = subprocess.run(["javap", "-c", "-p", str(classes / "kc/B.class")], capture_output=True, text=True,
+    out = jdktool.run(["javap", "-c", "-p", str(classes / "kc/B.class")], capture_output=True, text=True,
                          check=True).stdout
     return {line.rsplit("Field kc/A.", 1)[1].split(":", 1)[0] for line in out.splitlines()
             if "getstatic" in line and "Field kc/A." in line}

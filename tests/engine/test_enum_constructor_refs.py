@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 
 import pytest
 
 from tests.fixtures.javac import javac_jar
+from tests.fixtures import jdktool
 
 SOURCES = {"en/Op.java": "package en;\npublic enum Op {\n"
                          "  PLUS(\"+\") { public int apply(int a, int b) { return a + b; } },\n"
@@ -27,10 +27,10 @@ def built(tmp_path_factory):
     if shutil.which("javac") is None or shutil.which("javap") is None:
         pytest.skip("javac/javap are not installed")
     jar, classes = javac_jar(tmp_path_factory.mktemp("enum_ctor"), SOURCES, "en", "en.jar", debug=True)
-    out = subprocess.run(["javap", "-p", "-cp", str(classes), "en.Op"], capture_output=True, text=True,
+    out = jdktool.run(["javap", "-p", "-cp", str(classes), "en.Op"], capture_output=True, text=True,
                          check=True).stdout
     ctors = re.findall(r"^\s+private en\.Op\(([^)]*)\);$", out, re.M)
-    descriptors = subprocess.run(["javap", "-p", "-s", "-cp", str(classes), "en.Op"], capture_output=True,
+    descriptors = jdktool.run(["javap", "-p", "-s", "-cp", str(classes), "en.Op"], capture_output=True,
                                  text=True, check=True).stdout
     return jar, ctors, descriptors
 

@@ -15,6 +15,7 @@ import pytest
 
 from tests.kotlin.corpus import kotlinc_jar
 from tests.fixtures.javac import javac_jar
+from tests.fixtures import jdktool
 
 KOTLIN = {
     "Build.kt": """package hs
@@ -65,7 +66,7 @@ public class Tiers {
 def _oracle(tmp, classpath: str, names: list[str]) -> dict[str, int]:
     """Reflection's tier of each class: 0 public named, 1 other named, 2 anonymous or local."""
     (tmp / "Tiers.java").write_text(ORACLE)
-    subprocess.run(["javac", "-d", str(tmp), str(tmp / "Tiers.java")], check=True)
+    jdktool.run(["javac", "-d", str(tmp), str(tmp / "Tiers.java")], check=True)
     out = subprocess.run(["java", "-cp", f"{tmp}:{classpath}", "Tiers", *names], check=True, capture_output=True,
                          text=True).stdout
     return {n: int(t) for n, t in (line.split("\t") for line in out.splitlines())}

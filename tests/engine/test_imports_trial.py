@@ -17,6 +17,7 @@ from jdx.engine.search_nav import list_packages
 from jdx.errors import NotFoundError
 from tests.fixtures.javac import javac_jar
 from tests.service import JdxService, Options
+from tests.fixtures import jdktool
 
 SOURCES = {
     "p/Hier.java": """package p;
@@ -72,7 +73,7 @@ def _javac(built, uses: dict[str, tuple[str, str]]) -> subprocess.CompletedProce
         (src / "q").mkdir(parents=True, exist_ok=True)
         (src / "q" / f"{name}.java").write_text(
             f"package q;\n{statement}\nclass {name} {{ Object use() {{ return {use}; }} }}\n")
-    return subprocess.run(["javac", "-cp", str(jar), "-d", str(src / "out"), *map(str, sorted(src.rglob("*.java")))],
+    return jdktool.run(["javac", "-cp", str(jar), "-d", str(src / "out"), *map(str, sorted(src.rglob("*.java")))],
                           capture_output=True, text=True)
 
 

@@ -6,12 +6,12 @@ handle; `javap -c` is the oracle for the handle)."""
 
 from __future__ import annotations
 
-import subprocess
 
 import pytest
 
 from tests.fixtures.javac import javac_jar
 from tests.service import JdxService, Options
+from tests.fixtures import jdktool
 
 SOURCE = """package kl;
 
@@ -50,7 +50,7 @@ def _line(needle: str) -> int:
 @pytest.fixture(scope="module")
 def service(tmp_path_factory, jdx_home):
     jar, classes = javac_jar(tmp_path_factory.mktemp("kl"), {"kl/K.java": SOURCE}, "kl", "kl.jar")
-    javap = subprocess.run(["javap", "-c", "-p", "-v", "-cp", str(jar), "kl.K"], capture_output=True, text=True,
+    javap = jdktool.run(["javap", "-c", "-p", "-v", "-cp", str(jar), "kl.K"], capture_output=True, text=True,
                            check=True).stdout
     assert "REF_invokeStatic kl/K.lint$lambda$1:" in javap  # the handle kotlinc 2 writes
     svc = JdxService(Options(jars=[str(jar)], jdk=False, cache_dir=str(jdx_home / "cache")))

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import zipfile
 
 import pytest
 
 from tests.fixtures.javac import javac_jar
+from tests.fixtures import jdktool
 
 SOURCES = {
     "lz/Open.java": "package lz;\npublic class Open { public static class In { } class Hidden { }\n"
@@ -33,7 +33,7 @@ def jar(tmp_path_factory):
 def _oracle(jar) -> tuple[list[str], list[str], int]:
     names = sorted(n[:-6].replace("/", ".") for n in zipfile.ZipFile(jar).namelist() if n.endswith(".class"))
     top = [n for n in names if "$" not in n and not n.endswith(".package-info")]
-    first_lines = subprocess.run(["javap", "-cp", str(jar), *top], capture_output=True, text=True,
+    first_lines = jdktool.run(["javap", "-cp", str(jar), *top], capture_output=True, text=True,
                                  check=True).stdout.splitlines()
     public = sorted(n.split(".")[-1] for n in top if any(line.startswith("public ") and f" {n}" in line
                                                           for line in first_lines))

@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import re
-import subprocess
 
 import pytest
 
@@ -19,6 +18,7 @@ from jdx.engine.members import MemberOptions
 from jdx.errors import UsageError
 from tests.fixtures.javac import javac_jar
 from tests.service import JdxService, Options
+from tests.fixtures import jdktool
 
 SOURCES = {
     "g/Clash.java": "package g; public interface Clash<V> extends java.util.function.Function<String, V> { }",
@@ -58,7 +58,7 @@ def _javac_rejects(service, tmp_path, lines: list[str]) -> set[int]:
     src.parent.mkdir(parents=True)
     src.write_text("package u;\nimport java.util.*;\nimport java.util.function.*;\nimport g.*;\n"
                    "abstract class Probe {\n" + body + "\n}\n")
-    out = subprocess.run(["javac", "-Xmaxerrs", "1000", "-cp", str(service.classes), "-d", str(tmp_path / "out"),
+    out = jdktool.run(["javac", "-Xmaxerrs", "1000", "-cp", str(service.classes), "-d", str(tmp_path / "out"),
                           str(src)], capture_output=True, text=True)
     return {int(n) - 6 for n in re.findall(r"Probe\.java:(\d+): error", out.stderr)}
 

@@ -7,13 +7,13 @@
 
 from __future__ import annotations
 
-import subprocess
 
 import pytest
 
 from jdx.engine.members import MemberOptions
 from tests.service import JdxService, Options
 from tests.fixtures.javac import javac_jar
+from tests.fixtures import jdktool
 
 SOURCES = {
     "t/Read.java": "package t; public interface Read { Object conf(); int size(); }",
@@ -59,7 +59,7 @@ def _javac_accepts(tmp_path, type_name: str, methods: list[dict]) -> set[str]:
     src = tmp_path / type_name / "u" / "Call.java"
     src.parent.mkdir(parents=True)
     src.write_text("package u;\nclass Call {\n" + "\n".join(calls) + "\n}\n")
-    out = subprocess.run(["javac", "-Xmaxerrs", "1000", "-d", str(src.parent.parent / "out"), str(src)],
+    out = jdktool.run(["javac", "-Xmaxerrs", "1000", "-d", str(src.parent.parent / "out"), str(src)],
                          capture_output=True, text=True)
     rejected = {int(n) - 3 for n in re.findall(r"Call\.java:(\d+): error", out.stderr)}
     return {_signature(m) for i, m in enumerate(methods) if i not in rejected}

@@ -13,6 +13,7 @@ from jdx.engine.members import MemberOptions
 from tests.service import JdxService, Options
 from jdx.errors import AmbiguousError, NotFoundError
 from tests.conftest import GSON, GUAVA, LANG3, require
+from tests.fixtures import jdktool
 
 REFLECT = """
 import java.lang.reflect.*;
@@ -58,7 +59,7 @@ JDK_CLASSES = ["java.util.HashMap", "java.util.ArrayList", "java.lang.String", "
 def reflect(tmp_path_factory):
     folder = tmp_path_factory.mktemp("reflect")
     (folder / "Reflect.java").write_text(REFLECT)
-    subprocess.run(["javac", "-d", str(folder), str(folder / "Reflect.java")], check=True)
+    jdktool.run(["javac", "-d", str(folder), str(folder / "Reflect.java")], check=True)
 
     def run(classes: list[str], classpath: list[Path]) -> dict[str, set[str] | None]:
         cp = ":".join([str(folder)] + [str(p) for p in classpath])

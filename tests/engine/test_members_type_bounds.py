@@ -13,7 +13,6 @@ caller), and `add` takes one (nothing but null can be passed), which is exactly 
 from __future__ import annotations
 
 import re
-import subprocess
 
 import pytest
 
@@ -21,6 +20,7 @@ from jdx.engine.members import MemberOptions
 from jdx.errors import UsageError
 from tests.fixtures.javac import javac_jar
 from tests.service import JdxService, Options
+from tests.fixtures import jdktool
 
 SOURCES = {
     "b/Multi.java": "package b; public class Multi<T extends Number & Comparable<? super T>> { public T top() "
@@ -83,7 +83,7 @@ def javac_rejected(service, tmp_path_factory) -> set[int]:
     for i, (text, _) in enumerate(CASES):
         files.append(root / f"P{i}.java")
         files[-1].write_text(f"class P{i} {{ void m({text} x) {{ }} }}\n")
-    out = subprocess.run(["javac", "-Xlint:none", "-Xmaxerrs", "1000", "-cp", str(service.classes), "-d",
+    out = jdktool.run(["javac", "-Xlint:none", "-Xmaxerrs", "1000", "-cp", str(service.classes), "-d",
                           str(root / "out"), *map(str, files)], capture_output=True, text=True)
     return {int(n) for n in re.findall(r"P(\d+)\.java:\d+: error", out.stderr)}
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 
 import pytest
+
+from tests.fixtures import jdktool
 
 SOURCES = {
     "ov/a/Consumer.java": "package ov.a; public interface Consumer<T> { void accept(T t); }",
@@ -45,10 +46,10 @@ def jar(tmp_path_factory):
     for name, text in SOURCES.items():
         (src / name).parent.mkdir(parents=True, exist_ok=True)
         (src / name).write_text(text)
-    subprocess.run(["javac", "-g", "-d", str(classes), *map(str, sorted(src.rglob("*.java")))], check=True)
+    jdktool.run(["javac", "-g", "-d", str(classes), *map(str, sorted(src.rglob("*.java")))], check=True)
     out = root / "overloads.jar"
-    subprocess.run(["jar", "cf", str(out), "-C", str(classes), "ov"], check=True)
-    javap = subprocess.run(["javap", "-s", "-cp", str(classes), "ov.Element"], capture_output=True, text=True,
+    jdktool.run(["jar", "cf", str(out), "-C", str(classes), "ov"], check=True)
+    javap = jdktool.run(["javap", "-s", "-cp", str(classes), "ov.Element"], capture_output=True, text=True,
                            check=True).stdout
     return out, javap
 

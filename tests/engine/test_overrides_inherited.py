@@ -18,6 +18,7 @@ from jdx.engine.rel_usages import UsageOptions
 from jdx.engine.relations import ArtifactFilter
 from tests.engine.test_overrides_reflection import _java_sig
 from tests.service import JdxService, Options
+from tests.fixtures import jdktool
 
 pytestmark = pytest.mark.soak  # two JDK graph updates (~7 s); test_overrides_visibility_bridge.py samples the pass by default
 
@@ -125,11 +126,11 @@ def world(jdx_home, tmp_path_factory):
         (src / path).write_text(f"package {package}; " + text)
     (folder / "Inherited.java").write_text(ORACLE)
     classes = folder / "classes"
-    subprocess.run(["javac", "-d", str(classes), str(folder / "Inherited.java")]
+    jdktool.run(["javac", "-d", str(classes), str(folder / "Inherited.java")]
                    + sorted(str(p) for p in src.rglob("*.java")), check=True, capture_output=True)
     first, second = folder / "gen.jar", folder / "later.jar"
-    subprocess.run(["jar", "cf", str(first), "-C", str(classes), "gen", "-C", str(classes), "other"], check=True)
-    subprocess.run(["jar", "cf", str(second), "-C", str(classes), "later"], check=True)
+    jdktool.run(["jar", "cf", str(first), "-C", str(classes), "gen", "-C", str(classes), "other"], check=True)
+    jdktool.run(["jar", "cf", str(second), "-C", str(classes), "later"], check=True)
     cache = str(jdx_home / "cache")
     one = JdxService(Options(jars=[str(first)], cache_dir=cache))
     one_edges = _edges(one)

@@ -22,6 +22,7 @@ from jdx.engine import descriptors as d
 from jdx.engine.relations import ArtifactFilter
 from tests.service import JdxService, Options
 from tests.conftest import GSON, GUAVA, LANG3, require
+from tests.fixtures import jdktool
 
 ORACLE = """
 import java.lang.reflect.*;
@@ -129,7 +130,7 @@ TYPES = "MATCH (t:Type) WHERE t.artifact = $a AND NOT t.shadowed RETURN t.fqn AS
 def oracle(tmp_path_factory):
     folder = tmp_path_factory.mktemp("overrides")
     (folder / "Overrides.java").write_text(ORACLE)
-    subprocess.run(["javac", "-d", str(folder), str(folder / "Overrides.java")], check=True)
+    jdktool.run(["javac", "-d", str(folder), str(folder / "Overrides.java")], check=True)
 
     def run(classes: list[str], classpath: list[Path]) -> tuple[dict[tuple[str, str], set[str]], set[str]]:
         listing = folder / "classes.txt"
@@ -239,7 +240,7 @@ def _jar(folder: Path, name: str, sources: dict[str, str], classpath: Path | Non
     cmd = ["javac", "-d", str(out)] + (["-cp", str(classpath)] if classpath else [])
     subprocess.run(cmd + sorted(str(p) for p in src.iterdir()), check=True, capture_output=True)
     jar = folder / f"{name}.jar"
-    subprocess.run(["jar", "cf", str(jar), "-C", str(out), "."], check=True)
+    jdktool.run(["jar", "cf", str(jar), "-C", str(out), "."], check=True)
     return jar
 
 

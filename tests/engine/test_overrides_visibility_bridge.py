@@ -15,6 +15,7 @@ from jdx.engine.rel_usages import UsageOptions
 from jdx.engine.relations import ArtifactFilter
 from tests.engine.test_overrides_inherited import _edges
 from tests.service import JdxService, Options
+from tests.fixtures import jdktool
 
 SOURCE = """package p;
 public class Hier {
@@ -57,14 +58,14 @@ def world(jdx_home, tmp_path_factory):
     (folder / "p" / "Hier.java").write_text(SOURCE)
     (folder / "Oracle.java").write_text(ORACLE)
     classes = folder / "classes"
-    subprocess.run(["javac", "-d", str(classes), str(folder / "Oracle.java"), str(folder / "p" / "Hier.java")],
+    jdktool.run(["javac", "-d", str(classes), str(folder / "Oracle.java"), str(folder / "p" / "Hier.java")],
                    check=True, capture_output=True)
     jar = folder / "p.jar"
-    subprocess.run(["jar", "cf", str(jar), "-C", str(classes), "p"], check=True)
+    jdktool.run(["jar", "cf", str(jar), "-C", str(classes), "p"], check=True)
     names = ["p.Hier$PubSub", "p.Hier$Deep"]
     oracle = subprocess.run(["java", "-cp", str(classes), "Oracle", *names], capture_output=True, text=True,
                             check=True).stdout
-    javap = subprocess.run(["javap", "-c", "-p", "-cp", str(classes), "p.Hier$PubSub"], capture_output=True,
+    javap = jdktool.run(["javap", "-c", "-p", "-cp", str(classes), "p.Hier$PubSub"], capture_output=True,
                            text=True, check=True).stdout
     service = JdxService(Options(jars=[str(jar)], cache_dir=str(jdx_home / "cache")))
     yield {"oracle": oracle, "javap": javap, "service": service, "edges": _edges(service)}

@@ -15,6 +15,7 @@ from jdx.engine.rel_hierarchy import HierarchyOptions
 from jdx.engine.relations import ArtifactFilter
 from tests.service import JdxService, Options
 from tests.conftest import GSON, GUAVA, require
+from tests.fixtures import jdktool
 
 ORACLE = """
 import java.nio.file.*;
@@ -56,7 +57,7 @@ GUAVA_TYPES = ["com.google.common.collect.ImmutableCollection", "com.google.comm
 def oracle(tmp_path_factory):
     folder = tmp_path_factory.mktemp("assignable")
     (folder / "Assignable.java").write_text(ORACLE)
-    subprocess.run(["javac", "-d", str(folder), str(folder / "Assignable.java")], check=True)
+    jdktool.run(["javac", "-d", str(folder), str(folder / "Assignable.java")], check=True)
 
     def run(jar: Path, types: list[str]) -> tuple[dict, dict, set[str]]:
         with zipfile.ZipFile(jar) as z:

@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 
 import pytest
 
 from tests.fixtures.build_samples import samples_fixtures
+from tests.fixtures import jdktool
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +34,7 @@ def _line_tables(jar, cls: str) -> dict[str, set[int]]:
     """Oracle: method name → the source lines of its LineNumberTable, as `javap -l -p` prints them."""
     if shutil.which("javap") is None:
         pytest.skip("javap is not installed")
-    out = subprocess.run(["javap", "-l", "-p", "-cp", str(jar), cls], capture_output=True, text=True,
+    out = jdktool.run(["javap", "-l", "-p", "-cp", str(jar), cls], capture_output=True, text=True,
                          check=True).stdout
     tables: dict[str, set[int]] = {}
     current = None

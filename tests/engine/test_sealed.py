@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -22,6 +21,7 @@ from jdx.engine.diff.surface import build_surface
 from jdx.render.cards import show as render_show
 from tests.fixtures.javac import javac_jar
 from tests.service import JdxService, Options
+from tests.fixtures import jdktool
 
 MANY = MAX_PERMITS_SHOWN + 2
 SOURCES = {
@@ -55,7 +55,7 @@ def built(tmp_path_factory) -> tuple[Path, Path]:
 def javap_permits(built) -> dict[str, list[str] | None]:
     """Internal class name -> its PermittedSubclasses in class-file order (None: no attribute), by `javap -v`."""
     files = [str(built[1] / "sl" / f"{c}.class") for c in CLASSES]
-    out = subprocess.run(["javap", "-v", *files], capture_output=True, text=True, check=True).stdout
+    out = jdktool.run(["javap", "-v", *files], capture_output=True, text=True, check=True).stdout
     found: dict[str, list[str] | None] = {}
     for part in re.split(r"^Classfile ", out, flags=re.M)[1:]:
         name = THIS_CLASS.search(part).group(1)

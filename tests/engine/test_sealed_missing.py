@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 import zipfile
 
 import pytest
 
 from tests.fixtures.javac import javac_jar
+from tests.fixtures import jdktool
 
 SOURCES = {"sl/Shape.java": "package sl;\npublic sealed interface Shape permits Circle, Hex, Tri { }",
            "sl/Circle.java": "package sl;\npublic final class Circle implements Shape { }",
@@ -31,7 +31,7 @@ def jars(tmp_path_factory):
         for info in src.infolist():
             if info.filename != "sl/Hex.class":
                 dst.writestr(info, src.read(info))
-    verbose = subprocess.run(["javap", "-v", "-cp", str(classes), "sl.Shape"], capture_output=True, text=True,
+    verbose = jdktool.run(["javap", "-v", "-cp", str(classes), "sl.Shape"], capture_output=True, text=True,
                              check=True).stdout
     permitted = re.search(r"PermittedSubclasses:\n((?:\s+sl/\w+\n)+)", verbose).group(1).split()
     return whole, partial, permitted

@@ -17,6 +17,7 @@ from jdx.engine.search_nav import artifact_tree, list_packages, parse_frame, res
 from tests.service import JdxService, Options
 from jdx.errors import AmbiguousError, NotFoundError, UsageError
 from tests.conftest import GSON, require
+from tests.fixtures import jdktool
 
 TIERS = {"exact": EXACT, "prefix": PREFIX, "camel-hump": HUMP, "prefix-any-case": LOOSE_PREFIX,
          "camel-hump-any-case": LOOSE_PREFIX, "word": WORD,
@@ -291,7 +292,6 @@ def test_imports_skips_types_no_import_can_name(jdx_home, tmp_path):
     """A package-private nested class and a JDK implementation class (`jdk.internal.reflect.ConstantPool`, in a
     package java.base does not export) are no import candidates while one importable type of the name exists
     (jsoup's `OutputSettings` beside an xalan-internal one answered ambiguous before)."""
-    import subprocess
 
     src = tmp_path / "src"
     for path, text in {"q/ConstantPool.java": "package q; public class ConstantPool {}",
@@ -300,8 +300,8 @@ def test_imports_skips_types_no_import_can_name(jdx_home, tmp_path):
                        "r/Two.java": "package r; public class Two { public static class Thing {} }"}.items():
         (src / path).parent.mkdir(parents=True, exist_ok=True)
         (src / path).write_text(text)
-    subprocess.run(["javac", "-d", str(tmp_path / "classes"), *map(str, sorted(src.rglob("*.java")))], check=True)
-    subprocess.run(["jar", "cf", str(tmp_path / "imp.jar"), "-C", str(tmp_path / "classes"), "."], check=True)
+    jdktool.run(["javac", "-d", str(tmp_path / "classes"), *map(str, sorted(src.rglob("*.java")))], check=True)
+    jdktool.run(["jar", "cf", str(tmp_path / "imp.jar"), "-C", str(tmp_path / "classes"), "."], check=True)
     service = JdxService(Options(jars=[str(tmp_path / "imp.jar")], cache_dir=str(jdx_home / "cache")))
     try:
         store = service.store()

@@ -14,6 +14,8 @@ import pytest
 
 from jdx.loaders.jdk_modules import jar_module
 
+from tests.fixtures import jdktool
+
 
 def _sh(*args: str, cwd: Path) -> None:
     subprocess.run(args, cwd=cwd, check=True, capture_output=True, text=True)
@@ -48,7 +50,7 @@ def jars(tmp_path_factory) -> dict[str, Path]:
 
 def _oracle(jar: Path) -> str | None:
     """The module name `jar --describe-module` reports; None for a name it derives from the file name."""
-    out = subprocess.run(["jar", "--describe-module", "--file", str(jar), "--release", "11"], capture_output=True,
+    out = jdktool.run(["jar", "--describe-module", "--file", str(jar), "--release", "11"], capture_output=True,
                          text=True, check=True).stdout
     explicit = re.search(r"^(\S+) jar:file:", out, re.M)
     if explicit:

@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 
 import pytest
+
+from tests.fixtures import jdktool
 
 V1 = {"p/Lib.java": "package p;\npublic class Lib {\n  public static void base() { }\n"
                     "  public static int shared() { return 1; }\n}"}
@@ -37,7 +38,7 @@ def _javap_callers(classes, member: str) -> set[tuple[str, int]]:
     """(caller `p.Class#name()`, source line) of every invoke of `member` (`extra:()V`) in the classes."""
     out = set()
     for cls in ("p.Lib", "p.Sub"):
-        text = subprocess.run(["javap", "-c", "-l", "-p", "-cp", str(classes), cls], capture_output=True,
+        text = jdktool.run(["javap", "-c", "-l", "-p", "-cp", str(classes), cls], capture_output=True,
                               text=True, check=True).stdout
         for block in re.split(r"\n(?=  \S)", text):
             head = re.search(r" (\w+)\(\)[^\n]*;\n", block)

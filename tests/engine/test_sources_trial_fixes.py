@@ -13,11 +13,11 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 
 import pytest
 
 from tests.fixtures.javac import javac_jar
+from tests.fixtures import jdktool
 
 SOURCES = {
     "tr/Tricky.java": (
@@ -135,7 +135,7 @@ def _json(run_jdx, fx, *argv) -> dict:
 
 def _line_table(jar, cls: str, method: str) -> set[int]:
     """Oracle: the lines `javap -l -p` lists for `method` (`static {}` for <clinit>)."""
-    out = subprocess.run(["javap", "-l", "-p", "-cp", str(jar), cls], capture_output=True, text=True,
+    out = jdktool.run(["javap", "-l", "-p", "-cp", str(jar), cls], capture_output=True, text=True,
                          check=True).stdout
     lines, cur = set(), False
     for line in out.splitlines():

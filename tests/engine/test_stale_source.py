@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 
 import pytest
+
+from tests.fixtures import jdktool
 
 CODE = "SOURCES_VERSION_MISMATCH"
 
@@ -22,7 +23,7 @@ def project(tmp_path_factory):
     src.mkdir(parents=True)
     java = src / "H.java"
     java.write_text("package st;\npublic class H {\n  /** Trims. */\n  public String sha(String s) { return s.trim(); }\n}\n")
-    subprocess.run(["javac", "-g", "-d", str(root / "classes"), str(java)], check=True)
+    jdktool.run(["javac", "-g", "-d", str(root / "classes"), str(java)], check=True)
     return root, java, root / "classes" / "st" / "H.class"
 
 
@@ -40,7 +41,7 @@ def test_an_edit_not_recompiled_is_said_by_body_doc_and_source(run_jdx, project)
         assert CODE not in _ask(run_jdx, root, *words), words
     java.write_text(java.read_text().replace("s.trim()", "s.strip()"))  # edited inside the same line
     os.utime(java, (compiled + 60, compiled + 60))
-    javap = subprocess.run(["javap", "-c", "-cp", str(root / "classes"), "st.H"], capture_output=True, text=True).stdout
+    javap = jdktool.run(["javap", "-c", "-cp", str(root / "classes"), "st.H"], capture_output=True, text=True).stdout
     assert "String.trim" in javap and "strip" not in javap  # the bytecode still calls trim()
     body = _ask(run_jdx, root, "body", "st.H#sha")
     assert "s.strip()" in body and f"⚠ {CODE}: st/H.java was modified after H.class was compiled" in body, body

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from jdx.engine.members import MemberOptions
 from jdx.engine.rel_usages import UsageOptions
 from tests.fixtures.javac import javac_jar
 from tests.service import JdxService, Options
+from tests.fixtures import jdktool
 
 SOURCES = {
     "sh/B.java": """package sh;
@@ -68,7 +68,7 @@ def built(tmp_path_factory) -> tuple[Path, Path, Path]:
 @pytest.fixture(scope="module")
 def calls(built) -> list[tuple[str, str, str, str]]:
     """(opcode, owner, name, descriptor) of every call in sh.Use, by javap."""
-    out = subprocess.run(["javap", "-c", "-p", str(built[1] / "sh/Use.class")], capture_output=True, text=True,
+    out = jdktool.run(["javap", "-c", "-p", str(built[1] / "sh/Use.class")], capture_output=True, text=True,
                          check=True).stdout
     return INVOKE.findall(out)
 

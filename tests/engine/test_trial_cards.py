@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 import shlex
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -31,6 +30,7 @@ from jdx.render.diff import diff_lines
 from jdx.render.samples import samples as samples_text
 from tests.fixtures.javac import javac_jar
 from tests.service import JdxService, Options
+from tests.fixtures import jdktool
 
 SOURCES = {
     "tc/Outer.java": """package tc;
@@ -81,7 +81,7 @@ INVOKE = re.compile(r"invoke\w+\s+#\d+\s+// (?:Interface)?Method (tc/\w+)\.(\"?[
 
 
 def _javap(*args: str) -> str:
-    return subprocess.run(["javap", *args], capture_output=True, text=True, check=True).stdout
+    return jdktool.run(["javap", *args], capture_output=True, text=True, check=True).stdout
 
 
 @pytest.fixture(scope="module")

@@ -15,6 +15,7 @@ from jdx.engine.src_body import BodyOptions
 from jdx.errors import NotFoundError
 from tests.fixtures.javac import javac_jar
 from tests.service import JdxService, Options
+from tests.fixtures import jdktool
 
 SOURCES = {
     "te/Counter.java": """package te;
@@ -76,7 +77,7 @@ def svc(built, jdx_home):
 
 def _javap_block(classes, declaration: str) -> list[str]:
     """javap's block of one member: its declaration line through the line before the next blank one."""
-    out = subprocess.run(["javap", "-c", "-p", "-l", "-constants", "-s", "-cp", str(classes), "te.Counter"],
+    out = jdktool.run(["javap", "-c", "-p", "-l", "-constants", "-s", "-cp", str(classes), "te.Counter"],
                          capture_output=True, text=True, check=True).stdout.splitlines()
     start = next(i for i, line in enumerate(out) if line.strip() == declaration)
     end = next(i for i in range(start, len(out)) if not out[i].strip())
@@ -109,7 +110,7 @@ def test_a_member_asked_through_an_heir_says_whose_usages_these_are(svc, built):
     no add and how many calls name Sub, as javap's call sites do."""
     from jdx.engine.rel_usages import UsageOptions
 
-    out = subprocess.run(["javap", "-c", "-p", "-cp", str(built[1]), "te.Use"], capture_output=True, text=True,
+    out = jdktool.run(["javap", "-c", "-p", "-cp", str(built[1]), "te.Use"], capture_output=True, text=True,
                          check=True).stdout
     through = out.count("Method te/Sub.add:(J)V")
     result = svc.usages("te.Sub#add(long)", UsageOptions()).result
@@ -163,7 +164,7 @@ def test_signature_include_synthetic_and_limit(svc, built):
     from jdx.commands.cards import SignatureRequest, run_signature
     from jdx.render.cards import signature
 
-    out = subprocess.run(["javap", "-p", "-v", "-cp", str(built[1]), "te.Sub"], capture_output=True, text=True,
+    out = jdktool.run(["javap", "-p", "-v", "-cp", str(built[1]), "te.Sub"], capture_output=True, text=True,
                          check=True).stdout
     assert "compareTo(java.lang.Object);" in out and "ACC_BRIDGE, ACC_SYNTHETIC" in out
     plain = run_signature(svc, SignatureRequest(query="te.Sub#compareTo"))
@@ -180,7 +181,7 @@ def test_signature_include_synthetic_and_limit(svc, built):
 
 def _line_table(classes, cls: str) -> dict[str, set[int]]:
     """javap -l: each method's LineNumberTable lines, by the method's declaration line."""
-    out = subprocess.run(["javap", "-p", "-l", "-cp", str(classes), cls], capture_output=True, text=True,
+    out = jdktool.run(["javap", "-p", "-l", "-cp", str(classes), cls], capture_output=True, text=True,
                          check=True).stdout.splitlines()
     tables, current = {}, None
     for line in out:
@@ -211,7 +212,7 @@ def test_a_frame_in_a_delegating_constructor_is_that_constructor(svc, built):
 def test_a_native_method_frame_is_the_native_overload(svc, built):
     from jdx.engine.search_nav import resolve
 
-    out = subprocess.run(["javap", "-p", "-cp", str(built[1]), "te.Ctors"], capture_output=True, text=True,
+    out = jdktool.run(["javap", "-p", "-cp", str(built[1]), "te.Ctors"], capture_output=True, text=True,
                          check=True).stdout
     assert "public static native long nat(long);" in out and "public static long nat(long, int);" in out
     result, _ = resolve(svc.store(), "at te.Ctors.nat(Native Method)", 10)
@@ -231,7 +232,7 @@ def test_search_takes_the_binary_name_it_prints(svc):
                                              ("te.Api#size()", "abstract",
                                               "jdx overrides 'te.Api#size()'   (its implementations)")])
 def test_a_method_without_code_says_so_and_offers_no_bytecode(svc, built, ref, what, hint):
-    out = subprocess.run(["javap", "-p", "-c", "-cp", str(built[1]), ref.split("#")[0]], capture_output=True,
+    out = jdktool.run(["javap", "-p", "-c", "-cp", str(built[1]), ref.split("#")[0]], capture_output=True,
                          text=True, check=True).stdout
     block = out.split(ref.split("#")[1].split("(")[0] + "(", 1)[1].split("\n\n", 1)[0]
     assert "Code:" not in block  # javap: no Code attribute

@@ -4,11 +4,11 @@ a class's `implements A` is `impl (implements)` (javap prints the same words).""
 from __future__ import annotations
 
 import shutil
-import subprocess
 
 import pytest
 
 from tests.fixtures.javac import javac_jar
+from tests.fixtures import jdktool
 
 SOURCES = {"il/A.java": "package il;\npublic interface A {}\n",
            "il/B.java": "package il;\npublic interface B extends A {}\n",
@@ -20,7 +20,7 @@ def test_a_subinterface_extends_and_a_class_implements(run_jdx, tmp_path):
         pytest.skip("javac is not installed")
     jar, classes = javac_jar(tmp_path, SOURCES, "il", "il.jar")
     for name, word in (("B", "extends"), ("C", "implements")):  # the oracle: javap's declaration line
-        javap = subprocess.run(["javap", "-cp", str(classes), f"il.{name}"], capture_output=True, text=True).stdout
+        javap = jdktool.run(["javap", "-cp", str(classes), f"il.{name}"], capture_output=True, text=True).stdout
         assert f"{word} il.A" in javap, javap
     r = run_jdx("usages", "il.A", "--jars", str(jar), "--no-jdk")
     assert r.code == 0, r.err

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import jdktool
+
 M2 = Path.home() / ".m2/repository/org/jetbrains/kotlin"
 STDLIB_VERSIONS = ("1.8.21", "1.9.10", "2.0.21")
 REFLECT = M2 / "kotlin-reflect/1.6.10/kotlin-reflect-1.6.10.jar"
@@ -79,7 +81,7 @@ def _oracle_classes(stdlib: Path) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     src = out / "KotlinReflectOracle.java"
     src.write_text((HERE / "KotlinReflectOracle.java.in").read_text())
-    subprocess.run([javac, "-nowarn", "-d", str(out), "-cp", f"{REFLECT}:{stdlib}", str(src)], check=True,
+    jdktool.run([javac, "-nowarn", "-d", str(out), "-cp", f"{REFLECT}:{stdlib}", str(src)], check=True,
                    capture_output=True)
     return out
 

@@ -13,6 +13,7 @@ import pytest
 
 from jdx.kotlin.diff import kotlin_findings
 from tests.kotlin.corpus import fixtures_jar, metadata_rows
+from tests.fixtures import jdktool
 
 EDITS = [
     ("fun area(width: Double, height: Double = 1.0, scale: Int = 1)",
@@ -87,7 +88,7 @@ def test_the_last_default_removed_takes_the_default_stub_with_it():
     compiled against the old version fails to link: breaking. `area(width, height = 1.0, scale = 1)` losing one of its
     two defaults keeps the stub: suspicious only."""
     def stubs(jar: Path) -> set[str]:
-        out = subprocess.run(["javap", "-p", "-cp", str(jar), "kx.ShapeUtils"], capture_output=True, text=True,
+        out = jdktool.run(["javap", "-p", "-cp", str(jar), "kx.ShapeUtils"], capture_output=True, text=True,
                              check=True).stdout
         return {line.split("(", 1)[1].split(")", 1)[0] for line in out.splitlines() if " area$default(" in line}
 

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import jdktool
+
 LIB = '''package ki
 
 abstract class Base<K, V> {
@@ -145,7 +147,7 @@ def mixed_jar(name: str, kotlin: str, java: dict[str, str]) -> Path:
         subprocess.run([kotlinc, "-nowarn", "-d", str(out), str(src / "Lib.kt"), *sources], check=True,
                        capture_output=True, timeout=600)  # kotlinc reads the Java sources, javac compiles them
         stdlib = Path(kotlinc).resolve().parent.parent / "lib" / "kotlin-stdlib.jar"
-        subprocess.run([javac, "-nowarn", "-d", str(out), "-cp", f"{out}:{stdlib}", *sources], check=True,
+        jdktool.run([javac, "-nowarn", "-d", str(out), "-cp", f"{out}:{stdlib}", *sources], check=True,
                        capture_output=True, timeout=600)
         tmp = jar.with_suffix(f".{os.getpid()}.jar")
         with zipfile.ZipFile(tmp, "w") as z:
@@ -286,7 +288,7 @@ def _oracle(jar: Path, classes: list[str]) -> list[dict]:
     out = Path(tempfile.mkdtemp(prefix="jdx-kt-inherited-oracle-"))
     src = out / "InheritedOracle.java"
     src.write_text(ORACLE)
-    subprocess.run(["javac", "-nowarn", "-d", str(out), "-cp", f"{REFLECT}:{stdlib}", str(src)], check=True,
+    jdktool.run(["javac", "-nowarn", "-d", str(out), "-cp", f"{REFLECT}:{stdlib}", str(src)], check=True,
                    capture_output=True)
     proc = subprocess.run(["java", "-cp", f"{REFLECT}:{stdlib}:{out}:{jar}", "InheritedOracle", *classes],
                           capture_output=True, text=True, timeout=600, check=True)

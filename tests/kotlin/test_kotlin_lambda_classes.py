@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 import zipfile
 from pathlib import Path
 
 import pytest
+
+from tests.fixtures import jdktool
 
 LIB = '''package kl
 
@@ -83,7 +84,7 @@ def javap() -> dict[str, tuple[str | None, str | None]]:
         pytest.skip("javap is not on PATH")
     names = sorted(n[:-6].replace("/", ".") for n in zipfile.ZipFile(_jar()).namelist()
                    if n.endswith(".class") and "$" in n)
-    out = subprocess.run([tool, "-v", "-cp", str(_jar()), *names], capture_output=True, text=True, check=True,
+    out = jdktool.run([tool, "-v", "-cp", str(_jar()), *names], capture_output=True, text=True, check=True,
                          timeout=120).stdout
     found = {}
     for part in re.split(r"^(?=Classfile )", out, flags=re.M)[1:]:

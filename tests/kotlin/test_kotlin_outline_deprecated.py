@@ -5,9 +5,10 @@ compile error to call from Kotlin, printed unmarked before). Oracle: javap's `De
 from __future__ import annotations
 
 import re
-import subprocess
 
 import pytest
+
+from tests.fixtures import jdktool
 
 SOURCE = '''package kd
 
@@ -32,7 +33,7 @@ def jar():
 
 
 def _javap_deprecated(jar) -> set[str]:
-    out = subprocess.run(["javap", "-v", "-p", "-cp", str(jar), "kd.Req"], capture_output=True, text=True,
+    out = jdktool.run(["javap", "-v", "-p", "-cp", str(jar), "kd.Req"], capture_output=True, text=True,
                          check=True).stdout
     found, current = set(), None
     for line in out.splitlines():

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 
 import pytest
 
@@ -28,6 +27,7 @@ from jdx.engine.imports import imports
 from tests.kotlin.corpus import kotlinc_jar, reflect_view, runtime_stdlib, stdlib_jar
 from tests.fixtures.javac import javap
 from tests.service import JdxService, Options
+from tests.fixtures import jdktool
 
 SHAPES = '''package demo
 
@@ -104,7 +104,7 @@ def _javac_accepts(jar, tmp_path, call: str) -> bool:
         pytest.skip("javac is not on PATH")
     src = tmp_path / "Client.java"
     src.write_text(f"class Client {{ Object f() {{ return {call}; }} }}\n")
-    return subprocess.run([javac, "-d", str(tmp_path), "-cp", str(jar), str(src)], capture_output=True).returncode == 0
+    return jdktool.run([javac, "-d", str(tmp_path), "-cp", str(jar), str(src)], capture_output=True).returncode == 0
 
 
 def _outline(service, cls: str, **kw) -> dict:
@@ -222,7 +222,7 @@ def test_search_names_the_synthetic_functions_kotlin_calls(stdlib):
     from jdx.engine.search import SearchOptions
 
     def flags(cls: str, method: str) -> str:
-        out = subprocess.run(["javap", "-p", "-v", "-cp", str(stdlib_jar("2.1.0")), cls], capture_output=True,
+        out = jdktool.run(["javap", "-p", "-v", "-cp", str(stdlib_jar("2.1.0")), cls], capture_output=True,
                              text=True, check=True).stdout.splitlines()
         at = next(i for i, line in enumerate(out) if method in line)
         return next(line for line in out[at:] if "flags:" in line)

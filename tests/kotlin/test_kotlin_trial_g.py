@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -27,6 +26,7 @@ from jdx.engine.imports import imports
 from tests.kotlin.corpus import kotlinc_jar, stdlib_jar
 from tests.kotlin.test_kotlin_trial_e import _javap, stdlib  # noqa: F401  (the stdlib 2.1.0 fixture)
 from tests.service import JdxService, Options
+from tests.fixtures import jdktool
 
 LIB = '''package demo
 
@@ -82,7 +82,7 @@ def _javac_accepts(jar, tmp_path, source: str) -> bool:
         pytest.skip("javac is not on PATH")
     src = tmp_path / "Client.java"
     src.write_text(source)
-    return subprocess.run([javac, "-d", str(tmp_path), "-cp", str(jar), str(src)], capture_output=True).returncode == 0
+    return jdktool.run([javac, "-d", str(tmp_path), "-cp", str(jar), str(src)], capture_output=True).returncode == 0
 
 
 def _outline(service, cls: str, **kw) -> dict:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 from collections import Counter
 from pathlib import Path
 
@@ -16,6 +15,7 @@ import pytest
 from jdx.engine.rel_usages import UsageOptions
 from tests.fixtures.javac import javac_jar
 from tests.service import JdxService, Options
+from tests.fixtures import jdktool
 
 EXCEPTIONS = ("AEx", "BEx", "CEx")
 SOURCES = {
@@ -83,7 +83,7 @@ def built(tmp_path_factory) -> tuple[Path, Path]:
 def table(built) -> dict[str, tuple[list[tuple[int, str | None]], dict[int, int]]]:
     """Method name -> (exception-table entries as (handler pc, internal type name or None for any), pc -> line), by
     javap."""
-    out = subprocess.run(["javap", "-c", "-l", "-p", str(built[1] / "cr/Use.class")], capture_output=True, text=True,
+    out = jdktool.run(["javap", "-c", "-l", "-p", str(built[1] / "cr/Use.class")], capture_output=True, text=True,
                          check=True).stdout
     methods: dict[str, tuple[list[tuple[int, str | None]], dict[int, int]]] = {}
     entries: list[tuple[int, str | None]] = []

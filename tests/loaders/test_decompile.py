@@ -19,6 +19,7 @@ from tests.conftest import GSON, LANG3
 from tests.fixtures.build import fixtures_jar
 from tests.loaders.test_decompile_classfile import (ACC_BRIDGE, ACC_ENUM, ACC_SYNTHETIC, param_count,
                                                      read_class)
+from tests.fixtures import jdktool
 
 pytestmark = pytest.mark.skipif(not d.available_engines(), reason="no decompiler installed (see .ci/run)")
 
@@ -198,7 +199,7 @@ def _compile(src_root: Path, out: Path, source: str) -> None:
     (src_root / "dx" / "Tool.java").write_text(source)
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
-    subprocess.run(["javac", "--release", "11", "-g", "-d", str(out), str(src_root / "dx" / "Tool.java")],
+    jdktool.run(["javac", "--release", "11", "-g", "-d", str(out), str(src_root / "dx" / "Tool.java")],
                    check=True, capture_output=True, text=True)
 
 

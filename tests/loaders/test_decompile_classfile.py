@@ -9,12 +9,12 @@ from __future__ import annotations
 import re
 import shutil
 import struct
-import subprocess
 import zipfile
 
 import pytest
 
 from tests.conftest import GSON, require
+from tests.fixtures import jdktool
 
 ACC_BRIDGE = 0x0040
 ACC_SYNTHETIC = 0x1000
@@ -87,7 +87,7 @@ def test_reader_lists_what_javap_lists(name):
     if shutil.which("javap") is None:
         pytest.skip("javap is not installed")
     parsed = read_class(class_bytes(GSON, name))
-    out = subprocess.run(["javap", "-p", "-s", "-classpath", str(GSON), name.replace("/", ".")],
+    out = jdktool.run(["javap", "-p", "-s", "-classpath", str(GSON), name.replace("/", ".")],
                          capture_output=True, text=True, check=True).stdout
     javap_descriptors = [line.split("descriptor:", 1)[1].strip() for line in out.splitlines()
                          if line.strip().startswith("descriptor:")]

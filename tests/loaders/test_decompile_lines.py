@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 import zipfile
 from pathlib import Path
 
 import pytest
 
 from jdx.loaders import decompile as d
+
+from tests.fixtures import jdktool
 
 LINES_JAVA = """\
 package lx;
@@ -80,7 +81,7 @@ def build_lines_jar(workdir: Path) -> Path:
     src.mkdir(parents=True, exist_ok=True)
     (src / "Lines.java").write_text(LINES_JAVA)
     (src / "User.java").write_text(USER_JAVA)
-    subprocess.run(["javac", "-g", "--release", "17", "-d", str(classes), str(src / "Lines.java"),
+    jdktool.run(["javac", "-g", "--release", "17", "-d", str(classes), str(src / "Lines.java"),
                     str(src / "User.java")], check=True, capture_output=True, text=True)
     tmp = jar.with_suffix(".tmp")
     with zipfile.ZipFile(tmp, "w") as z:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import time
 import zipfile
 from pathlib import Path
@@ -20,6 +19,7 @@ import pytest
 
 from jdx.loaders import decompile as d
 from tests.conftest import GSON
+from tests.fixtures import jdktool
 
 PACKAGE = "org/jetbrains/java/decompiler/main/decompiler"
 STAND_IN = {
@@ -86,7 +86,7 @@ def stand_in(tmp_path_factory) -> Path:
     for name, body in STAND_IN.items():
         (src / f"{name}.java").write_text(f"package {PACKAGE.replace('/', '.')};\n{body}\n")
     out = work / "classes"
-    subprocess.run(["javac", "--release", "11", "-d", str(out), *map(str, sorted(src.glob("*.java")))],
+    jdktool.run(["javac", "--release", "11", "-d", str(out), *map(str, sorted(src.glob("*.java")))],
                    check=True, capture_output=True, text=True)
     jar = work / "vineflower-9.9.9.jar"
     with zipfile.ZipFile(jar, "w") as zf:
@@ -132,7 +132,7 @@ def test_vineflower_on_a_jdk_class_and_a_class_directory(vineflower, cache, tmp_
     src.parent.mkdir(parents=True)
     src.write_text("package q; public class Fast { static class Inner { } Runnable r = new Runnable() {"
                    " public void run() { } }; }\n")
-    subprocess.run(["javac", "-d", str(tmp_path / "out"), str(src)], check=True, capture_output=True)
+    jdktool.run(["javac", "-d", str(tmp_path / "out"), str(src)], check=True, capture_output=True)
     (tmp_path / "out" / "q" / "Faster.class").write_bytes(b"not offered: another class")
     result = d.decompile_class(cache, "dir", str(tmp_path / "out"), "q/Fast", [("dir", str(tmp_path / "out"))],
                                engine="vineflower")
@@ -146,7 +146,7 @@ def test_a_vineflower_run_past_the_timeout_is_abandoned(vineflower, cache, tmp_p
     src = tmp_path / "src" / "Slow.java"
     src.parent.mkdir()
     src.write_text("public class Slow { }\n")
-    subprocess.run(["javac", "-d", str(tmp_path / "out"), str(src)], check=True, capture_output=True)
+    jdktool.run(["javac", "-d", str(tmp_path / "out"), str(src)], check=True, capture_output=True)
     start = time.perf_counter()
     with pytest.raises(d.DecompileTimeout, match="vineflower"):
         d.decompile_class(cache, "dir", str(tmp_path / "out"), "Slow", [], timeout=0.5, engine="vineflower")

@@ -28,6 +28,7 @@ import pytest
 
 import jdx
 from tests.conftest import GSON, GUAVA, LANG3, require
+from tests.fixtures import jdktool
 
 # --- the oracle: javap -p -v --------------------------------------------------------------------
 
@@ -188,7 +189,7 @@ def parse_javap_verbose(text: str) -> dict[str, Listing]:
 
 
 def run_javap(javap: str, targets: list[str]) -> dict[str, Listing]:
-    proc = subprocess.run([javap, "-p", "-v", *targets], capture_output=True, text=True, timeout=300)
+    proc = jdktool.run([javap, "-p", "-v", *targets], capture_output=True, text=True, timeout=300)
     if proc.returncode != 0:
         raise OracleError(f"javap failed ({proc.returncode}): {proc.stderr[:2000]}")
     listings = parse_javap_verbose(proc.stdout)

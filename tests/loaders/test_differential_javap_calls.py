@@ -11,7 +11,6 @@ getfield/getstatic are `read` usages and putfield/putstatic `write` usages of th
 from __future__ import annotations
 
 import re
-import subprocess
 import zipfile
 from collections import defaultdict
 from pathlib import Path
@@ -24,6 +23,7 @@ from jdx.graph_schema.schema import rel_labels
 from tests.service import JdxService, Options
 from tests.conftest import GSON, GUAVA, LANG3, require
 from tests.fixtures.build_graph import graph_jar
+from tests.fixtures import jdktool
 
 HEADER = re.compile(r"^(?:\S.*\s)?(?:class|interface|enum|record) ([\w.$]+)")
 METHOD = re.compile(r"^  (\S.*);$")
@@ -45,7 +45,7 @@ def _member_name(header: str) -> str:
 
 def javap_sites(classpath: str, classes: list[str]) -> list[tuple[str, str, str, str, str]]:
     """(caller id, instruction, owner, name, descriptor) for every invoke and field instruction."""
-    out = subprocess.run(["javap", "-c", "-p", "-s", "-cp", classpath, *classes], capture_output=True, text=True,
+    out = jdktool.run(["javap", "-c", "-p", "-s", "-cp", classpath, *classes], capture_output=True, text=True,
                          check=True).stdout
     found = []
     cls = member = None

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.fixtures.javac import javap
+from tests.fixtures import jdktool
 
 M1 = "package p; public class Q { public void m1() {} }\n"
 M2 = "package p; public class Q { public void m2() {} }\n"
@@ -22,7 +22,7 @@ def _compile(root: Path, text: str, out: Path) -> None:
     src = root / ("src-m1" if "m1()" in text else "src-m2") / "p" / "Q.java"
     src.parent.mkdir(parents=True, exist_ok=True)
     src.write_text(text)
-    subprocess.run(["javac", "-d", str(out), str(src)], check=True, capture_output=True)
+    jdktool.run(["javac", "-d", str(out), str(src)], check=True, capture_output=True)
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +37,7 @@ def roots(tmp_path_factory):
     _compile(root, M1, placed / "a")
     _compile(root, M1, old)
     jar = root / "twice.jar"
-    subprocess.run(["jar", "cf", str(jar), "-C", str(twice), "."], check=True)
+    jdktool.run(["jar", "cf", str(jar), "-C", str(twice), "."], check=True)
     return root, twice, placed, old, jar
 
 

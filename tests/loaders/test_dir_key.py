@@ -5,7 +5,6 @@ over (spec §10.4), and a jar rewritten in place the same way gets a new content
 from __future__ import annotations
 
 import os
-import subprocess
 import time
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from jdx.loaders.indexer import ensure_graph
 from jdx.loaders.roots import HashCache, resolve_roots
 from tests.fixtures.javac import javap
 from tests.loaders.test_incremental_faults import Counting
+from tests.fixtures import jdktool
 
 SOURCE = "package p; public class X {{ public String {name}(String s) {{ return s; }} }}\n"
 OTHER = "package p; public class Y { public int y() { return 1; } }\n"
@@ -24,7 +24,7 @@ def _javac(src: Path, classes: Path, name: str) -> None:
     (src / "p").mkdir(parents=True, exist_ok=True)
     (src / "p" / "X.java").write_text(SOURCE.format(name=name))
     (src / "p" / "Y.java").write_text(OTHER)
-    subprocess.run(["javac", "-d", str(classes), str(src / "p" / "X.java"), str(src / "p" / "Y.java")], check=True,
+    jdktool.run(["javac", "-d", str(classes), str(src / "p" / "X.java"), str(src / "p" / "Y.java")], check=True,
                    capture_output=True)
 
 
@@ -34,7 +34,7 @@ def _recompile_keeping_times(src: Path, classes: Path, name: str) -> None:
     before = target.stat()
     old = target.read_bytes()
     (src / "p" / "X.java").write_text(SOURCE.format(name=name))
-    subprocess.run(["javac", "-d", str(classes), str(src / "p" / "X.java")], check=True, capture_output=True)
+    jdktool.run(["javac", "-d", str(classes), str(src / "p" / "X.java")], check=True, capture_output=True)
     os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
     after = target.stat()
     assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)

@@ -15,6 +15,7 @@ import pytest
 from jdx.engine.rel_usages import UsageOptions
 from tests.fixtures.javac import javac_jar
 from tests.service import JdxService, Options
+from tests.fixtures import jdktool
 
 RUNTIME = "import java.lang.annotation.*;\n@Retention(RetentionPolicy.RUNTIME) "
 SOURCES = {
@@ -116,7 +117,7 @@ def test_parameter_annotations_are_usages_as_reflection_sees_them(svc, built):
 
 
 def test_type_uses_are_usages_once_each(svc, built):
-    javap = subprocess.run(["javap", "-v", "-p", str(built[1] / "ta" / "TU.class")], capture_output=True, text=True,
+    javap = jdktool.run(["javap", "-v", "-p", str(built[1] / "ta" / "TU.class")], capture_output=True, text=True,
                            check=True).stdout
     assert "RuntimeVisibleTypeAnnotations" in javap and "FIELD, location=[TYPE_ARGUMENT(0)]" in javap
     assert _edges(svc, "ta/Pos") == [

@@ -17,6 +17,7 @@ from jdx.engine.rel_calls import CallOptions
 from jdx.engine.rel_usages import UsageOptions
 from tests.fixtures.javac import javac_jar
 from tests.service import JdxService, Options
+from tests.fixtures import jdktool
 
 JAVAC25 = Path("/usr/lib/jvm/temurin-25-jdk-amd64/bin/javac")
 
@@ -40,7 +41,7 @@ SWITCH = {
 
 def _javap_bootstraps(classes: Path, name: str) -> list[str]:
     """`owner.name` of each bootstrap method javap lists for one class file (BootstrapMethods, JVMS §4.7.23)."""
-    out = subprocess.run(["javap", "-v", "-p", str(classes / f"{name}.class")], capture_output=True, text=True,
+    out = jdktool.run(["javap", "-v", "-p", str(classes / f"{name}.class")], capture_output=True, text=True,
                          check=True).stdout
     section = out[out.index("BootstrapMethods:"):]
     return sorted(set(re.findall(r"REF_invokeStatic ([\w/$]+\.\w+):", section)))
@@ -101,7 +102,7 @@ def test_case_labels_of_a_type_switch_are_references(tmp_path, jdx_home):
                            capture_output=True, text=True, check=True).stdout
     assert "java/lang/runtime/SwitchBootstraps.typeSwitch" in javap and "tw/U$A" in javap
     jar = tmp_path / "tw.jar"
-    subprocess.run(["jar", "cf", str(jar), "-C", str(classes), "tw"], check=True)
+    jdktool.run(["jar", "cf", str(jar), "-C", str(classes), "tw"], check=True)
     service = JdxService(Options(jars=[str(jar)], jdk=False, cache_dir=str(jdx_home / "cache")))
     try:
         result = service.usages("tw.U$A", UsageOptions(limit=100)).result

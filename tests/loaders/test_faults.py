@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Run
+from tests.fixtures import jdktool
 
 GOOD_CLASSES = ["good.Alpha", "good.Beta"]
 FUTURE_MAJOR = 70  # newer than ASM 9.4's maximum (64): the extractor must still index the class
@@ -111,7 +112,7 @@ def classes(tmp_path_factory) -> dict[str, bytes]:
         path.write_text(text)
         files.append(str(path))
     out.mkdir()
-    subprocess.run(["javac", "--release", "11", "-nowarn", "-d", str(out), *files], check=True,
+    jdktool.run(["javac", "--release", "11", "-nowarn", "-d", str(out), *files], check=True,
                    capture_output=True, text=True)
     return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*.class"))}
 

@@ -20,6 +20,7 @@ from jdx.loaders.extractor import JPypeExtractor
 from jdx.loaders.indexer import ensure_graph, graph_root
 from jdx.loaders.roots import resolve_roots
 from tests.loaders.test_incremental_graph import snapshot
+from tests.fixtures import jdktool
 
 N = 12
 
@@ -31,7 +32,7 @@ def javac(out: Path, sources: dict[str, str], classpath: Path | None = None) -> 
         (src / rel).write_text(text)
     out.mkdir(parents=True, exist_ok=True)
     cmd = ["javac", "-g", "-d", str(out)] + (["-cp", str(classpath)] if classpath else [])
-    subprocess.run(cmd + [str(src / rel) for rel in sources], check=True, capture_output=True)
+    jdktool.run(cmd + [str(src / rel) for rel in sources], check=True, capture_output=True)
 
 
 def app_sources(extra: str = "") -> dict[str, str]:
@@ -49,7 +50,7 @@ def jar(path: Path, sources: dict[str, str]) -> Path:
     shutil.rmtree(classes, ignore_errors=True)
     javac(classes, sources)
     path.unlink(missing_ok=True)
-    subprocess.run(["jar", "cf", str(path), "-C", str(classes), "."], check=True, capture_output=True)
+    jdktool.run(["jar", "cf", str(path), "-C", str(classes), "."], check=True, capture_output=True)
     return path
 
 

@@ -5,10 +5,11 @@ is indexed and named as it is, with its members and the calls into it; an empty 
 from __future__ import annotations
 
 import json
-import subprocess
 import zipfile
 
 import pytest
+
+from tests.fixtures import jdktool
 
 SOURCES = {
     # what scalac writes for `object Flags { def has(x: Int) = ... }`: the module class and its static forwarder
@@ -32,7 +33,7 @@ def jar(tmp_path_factory):
     for rel, text in SOURCES.items():
         (src / rel).parent.mkdir(parents=True, exist_ok=True)
         (src / rel).write_text(text)
-    subprocess.run(["javac", "-d", str(out), *map(str, (src / rel for rel in SOURCES))], check=True)
+    jdktool.run(["javac", "-d", str(out), *map(str, (src / rel for rel in SOURCES))], check=True)
     path = root / "modnames.jar"
     with zipfile.ZipFile(path, "w") as z:
         for f in sorted(out.rglob("*.class")):
@@ -56,7 +57,7 @@ def test_trailing_dollar_class_is_indexed(run_jdx, jar):
 
 
 def test_calls_into_a_module_class_are_found(run_jdx, jar):
-    javap = subprocess.run(["javap", "-c", "-classpath", str(jar), "mod.Flags"], capture_output=True, text=True,
+    javap = jdktool.run(["javap", "-c", "-classpath", str(jar), "mod.Flags"], capture_output=True, text=True,
                            check=True).stdout
     assert "Method mod/Flags$.has:(I)Z" in javap  # the oracle: the forwarder calls the module class
     r, env = _json(run_jdx, "callers", "mod.Flags$#has(int)", "--jars", str(jar), "--no-jdk")
@@ -67,7 +68,7 @@ def test_calls_into_a_module_class_are_found(run_jdx, jar):
 
 
 def test_a_class_named_dollar_is_indexed(run_jdx, jar):
-    javap = subprocess.run(["javap", "-c", "-classpath", str(jar), "mod.UsesDollar"], capture_output=True, text=True,
+    javap = jdktool.run(["javap", "-c", "-classpath", str(jar), "mod.UsesDollar"], capture_output=True, text=True,
                            check=True).stdout
     assert "Method mod/$.constant:(Ljava/lang/String;)Ljava/lang/String;" in javap
     r, env = _json(run_jdx, "callers", "mod.$#constant", "--jars", str(jar), "--no-jdk")

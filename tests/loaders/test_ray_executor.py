@@ -31,6 +31,8 @@ from tests.conftest import GSON, LANG3, require
 
 from jdx.loaders.ray_executor import NO_SIGNAL_HANDLER  # noqa: E402
 
+from tests.fixtures import jdktool
+
 # this process hosts a JVM (local runs) and a Ray driver (the module's instance): Ray's failure signal handler
 # must not take the JVM's SIGSEGVs (jdx sets this itself when it starts Ray; the fixture starts it here)
 os.environ.setdefault(NO_SIGNAL_HANDLER, "1")
@@ -115,7 +117,7 @@ def jars(tmp_path_factory) -> list[str]:
     work = tmp_path_factory.mktemp("ray-jars")
     (work / "src" / "app").mkdir(parents=True)
     (work / "src" / "app" / "Main.java").write_text(APP_SOURCE)
-    subprocess.run(["javac", "-g", "--release", "11", "-cp", str(gson), "-d", str(work / "classes"),
+    jdktool.run(["javac", "-g", "--release", "11", "-cp", str(gson), "-d", str(work / "classes"),
                     str(work / "src" / "app" / "Main.java")], check=True, capture_output=True)
     app = work / "app.jar"
     with zipfile.ZipFile(app, "w") as z:

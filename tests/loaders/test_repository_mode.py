@@ -18,6 +18,8 @@ import pytest
 from jdx.loaders.maven_repo import compare_versions, repository_jars
 from jdx.loaders.roots import expand_jar_arg
 
+from tests.fixtures import jdktool
+
 MAVEN_ARTIFACT = Path("/usr/share/java/maven-artifact-3.x.jar")
 M2 = Path.home() / ".m2" / "repository"
 
@@ -55,7 +57,7 @@ def repo(tmp_path_factory) -> Path:
     for name in names:
         (src / name).mkdir(parents=True)
         (src / name / "Lib.java").write_text(f"package {name}; public class Lib {{ public int {name}() {{ return 1; }} }}")
-    subprocess.run(["javac", "--release", "11", "-d", str(classes), *[str(src / n / "Lib.java") for n in names]],
+    jdktool.run(["javac", "--release", "11", "-d", str(classes), *[str(src / n / "Lib.java") for n in names]],
                    check=True, capture_output=True)
     root = work / "repository"
     for rel, name in LAYOUT.items():
@@ -168,7 +170,7 @@ def oracle(tmp_path_factory):
         pytest.skip(f"{MAVEN_ARTIFACT} (Debian maven) or javac is not installed")
     work = tmp_path_factory.mktemp("oracle")
     (work / "Oracle.java").write_text(ORACLE)
-    subprocess.run(["javac", "-cp", str(MAVEN_ARTIFACT), "-d", str(work), str(work / "Oracle.java")], check=True,
+    jdktool.run(["javac", "-cp", str(MAVEN_ARTIFACT), "-d", str(work), str(work / "Oracle.java")], check=True,
                    capture_output=True)
 
     def ask(lines: list[str]) -> list[str]:

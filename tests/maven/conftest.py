@@ -33,7 +33,6 @@ def world(tmp_path_factory, jdx_home) -> World:
     if maven_lib() is None:
         pytest.skip(NO_MAVEN)
     root = tmp_path_factory.mktemp("mvn")
-    fx.JVM_CACHE = jdx_home / "cache"
     repo = fx.build_repository(root)
     maven = fx.build_maven_project(root, repo)
     gradle = fx.build_gradle_project(root, repo)

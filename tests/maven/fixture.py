@@ -13,12 +13,12 @@ The repository (group `org.fix`) proves one Maven rule per artifact:
 from __future__ import annotations
 
 import shutil
-import subprocess
 import zipfile
 from pathlib import Path
 
+from tests.fixtures import jdktool
+
 GROUP = "org.fix"
-JVM_CACHE: Path | None = None  # set to a jdx cache dir to compile in the embedded JVM
 
 
 def _pom(artifact: str, version: str, body: str = "", group: str = GROUP, packaging: str = "jar",
@@ -84,16 +84,7 @@ def javac(sources: dict[str, str], out: Path, classpath: list[Path] = ()) -> Non
     if classpath:
         args += ["-cp", ":".join(str(c) for c in classpath)]
     args += [str(src_dir / rel) for rel in sources]
-    if JVM_CACHE is not None:  # the embedded JVM's javac: no JVM start per compile
-        from jdx.loaders import java_tools
-
-        java_tools.ensure_jvm(JVM_CACHE)
-        tool = java_tools.jclass("java.util.spi.ToolProvider").findFirst("javac").get()
-        code = tool.run(java_tools.jclass("java.lang.System").out, java_tools.jclass("java.lang.System").err,
-                        java_tools.java_array(java_tools.jclass("java.lang.String"), args))
-        assert code == 0, f"javac failed on {list(sources)}"
-    else:
-        subprocess.run(["javac", *args], check=True, capture_output=True)
+    jdktool.run(["javac", *args], check=True, capture_output=True)
     shutil.rmtree(src_dir)
 
 
