@@ -237,10 +237,16 @@ def members_fitted(r: dict, brief: bool, max_lines: int | None, grep: str | None
             break
         kept = end
     shown = sum(1 for i in rows if i < kept)
-    hint = f"--max-lines {everything} for all, {MEMBERS_NARROW}"
+    return read.members(r, brief, kept, grep), _fit_cut(shown, listed, total, everything, MEMBERS_NARROW)
+
+
+def _fit_cut(shown: int, listed: int, total: int, everything: int, narrow: str) -> dict:
+    """The `--max-lines` cut of a fitted answer, counted in rows: the `--max-lines` that prints every listed row,
+    and the `--limit` that lists every row when a `--limit` cut some too."""
+    hint = f"--max-lines {everything} for all, {narrow}"
     if total > listed:
-        hint = f"--max-lines {everything} for all {listed}, --limit {total} for every member, {MEMBERS_NARROW}"
-    return read.members(r, brief, kept, grep), {"shown": shown, "total": listed, "hint": hint}
+        hint = f"--max-lines {everything} for all {listed}, --limit {total} for every member, {narrow}"
+    return {"shown": shown, "total": listed, "hint": hint}
 
 
 def _kotlin_rows(r: dict) -> list[str]:
@@ -305,10 +311,7 @@ def outline_fitted(r: dict, brief: bool, max_lines: int | None) -> tuple[list[st
     if max_lines is None or everything <= max_lines or not rows:
         return full, None
     kept = max(0, min(listed, max_lines - len(header) - len(footer) - 1))
-    hint = f"--max-lines {everything} for all, {OUTLINE_NARROW}"
-    if total > listed:
-        hint = f"--max-lines {everything} for all {listed}, --limit {total} for every member, {OUTLINE_NARROW}"
-    return full[:len(header) + kept] + footer, {"shown": kept, "total": listed, "hint": hint}
+    return full[:len(header) + kept] + footer, _fit_cut(kept, listed, total, everything, OUTLINE_NARROW)
 
 
 def outline(r: dict, brief: bool, max_lines: int | None) -> list[str]:
