@@ -63,13 +63,14 @@ def _class_file_from_jar(jar: str, internal_name: str, folder: str) -> str:
 
 
 def _stamp(artifact_kind: str, artifact_path: str, internal_name: str) -> tuple:
-    """What must not change for a remembered javap text to stay right (a JDK image is fixed for the process)."""
+    """What must not change for a remembered javap text to stay right (a JDK image is fixed for the process): size,
+    mtime, and the ctime and inode no copy that keeps timestamps can carry over (as loaders.roots.file_stamp)."""
     target = Path(artifact_path) if artifact_kind == "jar" else Path(artifact_path, internal_name + ".class")
     try:
         st = target.stat()
     except OSError:
         return ()
-    return (st.st_size, st.st_mtime_ns, st.st_ino)
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
 
 def javap_class(tools, cache: Path, artifact_kind: str, artifact_path: str, internal_name: str) -> str:

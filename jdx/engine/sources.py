@@ -85,15 +85,16 @@ INDEX_MIN_BYTES = 1 << 20  # below this, opening the archive costs less than loa
 
 def zip_index(path: str, index_dir: str) -> dict[str, list[int]] | None:
     """entry name → [local header offset, compressed size, size, method] of a large archive, kept on disk by
-    (path, size, mtime): opening src.zip reads 18k central-directory records (~0.4 s); the index loads in
-    a few ms. None for small archives or when it cannot be built (callers then open the zip)."""
+    (path, size, mtime, ctime, inode): opening src.zip reads 18k central-directory records (~0.4 s); the index
+    loads in a few ms. None for small archives or when it cannot be built (callers then open the zip)."""
     try:
         st = os.stat(path)
     except OSError:
         return None
     if st.st_size < INDEX_MIN_BYTES:
         return None
-    stamp = hashlib.sha256(f"{os.path.realpath(path)}\0{st.st_size}\0{st.st_mtime_ns}".encode()).hexdigest()[:32]
+    stamp = hashlib.sha256(f"{os.path.realpath(path)}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}"
+                           .encode()).hexdigest()[:32]  # ctime and inode: a rewrite that keeps size and mtime
     if stamp in _INDEXES:
         return _INDEXES[stamp]
     file = Path(index_dir) / "srcindex" / f"{stamp}.json"

@@ -501,7 +501,7 @@ def _shared_key(engine: Engine, artifact: tuple[str, str], classpath: list[tuple
             st = os.stat(jar)
         except OSError:
             return None
-        stamps.append((jar, st.st_size, st.st_mtime_ns, st.st_ino))
+        stamps.append((jar, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
     return (engine.jars, *stamps)
 
 

@@ -62,7 +62,6 @@ def test_same_size_recompile_with_old_timestamps_is_answered_fresh(recompiled, r
     assert "md6(" in second.out and "md5(" not in second.out, second.out
 
 @pytest.mark.soak  # slow: the soak runs it (.ci/run)
-
 def test_incremental_update_rereads_only_the_copied_class_file(tmp_path):
     src, classes, cache = tmp_path / "src", tmp_path / "classes", tmp_path / "cache"
     _javac(src, classes, "md5")
@@ -86,3 +85,29 @@ def test_jar_rewritten_in_place_with_its_old_size_and_mtime_gets_a_new_key(tmp_p
     after = jar.stat()
     assert (after.st_size, after.st_mtime_ns, after.st_ino) == (before.st_size, before.st_mtime_ns, before.st_ino)
     assert hashes.jar_key(jar)[0] != key
+
+
+def test_remembered_javap_text_of_a_class_rewritten_in_place_with_its_old_times_is_not_reused(tmp_path, jdx_home):
+    """`body --engine javap` remembers the last classes' javap text in a long-lived process (the daemon): a class
+    file rewritten in place (same inode) to its old size and mtime is read again, as the index reads it."""
+    from jdx.engine import bytecode_view as bv
+    from jdx.loaders.jvm_tools import LoaderJvmTools
+
+    src, classes, other = tmp_path / "src", tmp_path / "classes", tmp_path / "other"
+    _javac(src, classes, "md5")
+    _javac(tmp_path / "src6", other, "md6")
+    target = classes / "p" / "X.class"
+    new = (other / "p" / "X.class").read_bytes()
+    assert len(new) == target.stat().st_size
+    cache = jdx_home / "cache"
+    tools = LoaderJvmTools()
+    assert "md5(" in bv.javap_class(tools, cache, "dir", str(classes), "p/X")
+    before = target.stat()
+    time.sleep(0.05)  # past the kernel's timestamp tick, so the rewrite's ctime is a later one
+    with open(target, "r+b") as f:  # the same inode, as `cp -p` onto an existing file leaves it
+        f.write(new)
+    os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = target.stat()
+    assert (after.st_size, after.st_mtime_ns, after.st_ino) == (before.st_size, before.st_mtime_ns, before.st_ino)
+    text = bv.javap_class(tools, cache, "dir", str(classes), "p/X")
+    assert "md6(" in text and "md5(" not in text, text
