@@ -486,8 +486,52 @@ def _inherited_from(store: GraphStore, result: dict, walk: list, opts) -> list[W
     result["from"] = found.get("from_overridden") or next((m["declaring"] for m in found["members"]), None) \
         or opts.from_type
     result["inherited_total"] = len(found["members"])
-    result["inherited"] = [{k: v for k, v in m.items() if k != "descriptor"} for m in found["members"]]
+    result["inherited"] = [_with_param_names(store, m) for m in found["members"]]
     return _warnings(found["unresolved_supertypes"])
+
+
+def _with_param_names(store: GraphStore, member: dict) -> dict:
+    """An inherited member of `outline --from` as `members` lists it, its parameters named as its declaring class
+    file names them (as the outline's own rows are), `param_names_from` saying from where."""
+    out = {k: v for k, v in member.items() if k != "descriptor"}
+    if member["kind"] != "method" or not member.get("descriptor"):
+        return out
+    from jdx.engine.members import _declared
+
+    methods, _ = _declared(store, [({"id": d.fqn_to_internal(member["declaring"])}, {})])
+    row = next((r for rows in methods.values() for r in rows
+                if r["name"] == member["name"] and r["descriptor"] == member["descriptor"]), None)
+    text = member["text"]
+    head = text.find(f" {member['name']}(")
+    if row is None or head < 0:
+        return out
+    start = head + len(member["name"]) + 2
+    end, depth = start, 1
+    while end < len(text) and depth:
+        depth += {"(": 1, ")": -1}.get(text[end], 0)
+        end += 1
+    params = _top_level_split(text[start:end - 1])
+    if not params:
+        return out
+    names, source = _param_names(row, len(params))
+    if source == "none":
+        return out
+    out["text"] = f"{text[:start]}{', '.join(f'{t} {n}' for t, n in zip(params, names))}{text[end - 1:]}"
+    out["param_names_from"] = source
+    return out
+
+
+def _top_level_split(params: str) -> list[str]:
+    """`Map<K, V>, int` -> [`Map<K, V>`, `int`]: the commas outside type arguments."""
+    out, depth, part = [], 0, ""
+    for ch in params:
+        depth += {"<": 1, ">": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            out.append(part.strip())
+            part = ""
+        else:
+            part += ch
+    return out + [part.strip()] if part.strip() else out
 
 
 # --- signature -----------------------------------------------------------------------------------

@@ -30,8 +30,8 @@ TYPES_INHERITING = (
 METHODS_OF_TYPES = (
     "MATCH (t:Type)-[:DECLARES]->(m:Method) WHERE t.id IN $ids "
     "RETURN t.id AS owner, m.name AS name, m.descriptor AS descriptor, m.signature AS signature, "
-    "m.access AS access, m.exceptions AS exceptions, m.deprecated AS deprecated, m.param_names AS param_names "
-    "ORDER BY owner, name, descriptor"
+    "m.access AS access, m.exceptions AS exceptions, m.deprecated AS deprecated, m.param_names AS param_names, "
+    "m.param_source AS param_source ORDER BY owner, name, descriptor"
 )
 FIELDS_OF_TYPES = (
     "MATCH (t:Type)-[:DECLARES]->(f:Field) WHERE t.id IN $ids "

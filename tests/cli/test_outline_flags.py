@@ -14,7 +14,7 @@ import pytest
 
 from jdx.commands.execute import text_of
 from jdx.commands.registry import build_request, command
-from tests.fixtures.javac import javac_jar
+from tests.fixtures.javac import javac_jar, javap
 
 SOURCES = {
     "o/Base.java": "package o; public abstract class Base { public int bf;\n"
@@ -39,7 +39,9 @@ def sub(tmp_path_factory, run_jdx):
     jar, classes = javac_jar(tmp_path_factory.mktemp("outline_flags"), SOURCES, "o", "sub.jar", debug=True)
     oracle = subprocess.run(["java", "-cp", str(classes), "Reflect"], capture_output=True, text=True, check=True)
     ws = ("--jars", str(jar), "--no-jdk")
-    return functools.lru_cache(None)(lambda *args: run_jdx("outline", "o.Sub", *args, *ws)), sorted(oracle.stdout.split("\n")[:-1])
+    lvt = javap(classes, "o.Base", "-l")  # the parameter names' oracle: Base's LocalVariableTable
+    outline = functools.lru_cache(None)(lambda *args: run_jdx("outline", "o.Sub", *args, *ws))
+    return outline, sorted(oracle.stdout.split("\n")[:-1]), lvt
 
 
 def _answer(out: str) -> list[str]:
@@ -63,7 +65,7 @@ def _kind_and_name(row: str) -> str:
 
 
 def test_from_adds_the_inherited_members_as_reflection_sees_them(sub):
-    outline, oracle = sub
+    outline, oracle, lvt = sub
     r = outline("--from", "o.Base")
     assert r.code == 0, r.err
     lines = _answer(r.out)
@@ -73,12 +75,17 @@ def test_from_adds_the_inherited_members_as_reflection_sees_them(sub):
     assert all(row.endswith("  (from o.Base)") for row in inherited), inherited
     # `over` is overridden: only the non-overridden `keep`, `util` and the field `bf` come from Base
     assert sorted(_kind_and_name(row) for row in inherited) == oracle
-    assert "method public void keep(String)  (from o.Base)" in r.out
+    # named as the declaring class file names them (javap -l), as the outline's own rows are
+    keep = lvt[lvt.index("public void keep(java.lang.String);"):]
+    name = re.search(r"^\s+\d+\s+\d+\s+1\s+(\w+)\s+Ljava/lang/String;$", keep, re.M).group(1)
+    assert f"method public void keep(String {name})  (from o.Base)" in r.out, r.out
+    inherited = json.loads(outline("--from", "o.Base", "--json").out)["result"]["inherited"]
+    assert next(m for m in inherited if m["name"] == "keep")["param_names_from"] == "LocalVariableTable"
     assert "3 inherited from o.Base (--from)" in lines[-1]
 
 
 def test_from_refuses_a_type_that_is_no_supertype_and_an_unknown_one(sub):
-    outline, _ = sub
+    outline, *_ = sub
     r = outline("--from", "o.Sub")  # not a supertype of itself
     assert r.code == 3 and "not a supertype of o.Sub; its supertypes: o.Base" in r.err, (r.code, r.err)
     r = outline("--from", "o.Bas")
@@ -86,7 +93,7 @@ def test_from_refuses_a_type_that_is_no_supertype_and_an_unknown_one(sub):
 
 
 def test_limit_keeps_the_first_rows_and_names_the_rest(sub):
-    outline, _ = sub
+    outline, *_ = sub
     full = json.loads(outline("--from", "o.Base", "--json").out)
     assert full["truncated"] is None and "total" not in full["result"]
     r = outline("--from", "o.Base", "--limit", "3", "--json")
@@ -107,7 +114,7 @@ def test_limit_keeps_the_first_rows_and_names_the_rest(sub):
 
 @pytest.mark.parametrize("brief", [False, True])
 def test_max_lines_bounds_the_whole_answer_and_its_hint_prints_everything(sub, brief):
-    outline, _ = sub
+    outline, *_ = sub
     env = json.loads(outline("--from", "o.Base", "--json").out)
     flags = {"brief": "true"} if brief else {}
     full = _text(env, flags)
