@@ -25,7 +25,8 @@ def agent_help(json_mode: bool = False) -> str:
     lines = [
         "jdx: ask about JVM code (Java/Kotlin jars, class dirs, the JDK) in one command, few tokens.",
         "Workspace: --jars <jar|glob|dir> (repeatable, or a classpath a.jar:b.jar), --src <dir>,",
-        "  --coord g:a:v (Maven artifact + runtime deps, offline), -w <name>; with none, the Maven/Gradle project",
+        "  --coord g:a:v (Maven artifact + runtime deps, offline; --fetch [--repo URL] downloads it), -w <name>;",
+        "  with none, the Maven/Gradle project",
         "  around the current directory is discovered (--tests adds test classes); the JDK is always included.",
         "References: pkg.Type, pkg.Type#method, pkg.Type#method(ParamType,...), pkg.Type#field, Outer.Inner,",
         "  g:a:v/pkg.Type (that artifact's class);",

@@ -17,17 +17,19 @@ from jdx.errors import EXIT_INTERNAL, EXIT_USAGE, JdxError, TimeoutExceeded, Usa
 
 VALUE_FLAGS = {"-w": "workspace", "--workspace": "workspace", "--jars": "jars", "--src": "src",
                "--sources": "sources", "--cache-dir": "cache_dir", "--timeout": "timeout", "--coord": "coords",
-               "--project": "project"}
+               "--project": "project", "--repo": "repos"}
 BOOL_FLAGS = {"--json": ("json", True), "--no-color": ("no_color", True), "--jdk": ("jdk", True),
               "--no-jdk": ("jdk", False), "-q": ("quiet", True), "--quiet": ("quiet", True),
               "-v": ("verbose", True), "--verbose": ("verbose", True), "--no-daemon": ("no_daemon", True),
-              "--tests": ("tests", True), "--all-versions": ("all_versions", True)}
+              "--tests": ("tests", True), "--all-versions": ("all_versions", True), "--fetch": ("fetch", True)}
 GLOBAL_HELP = (
     ("-w, --workspace NAME", "use a named workspace"),
     ("--jars PATH|GLOB|DIR", "add binary roots (repeatable; a classpath a.jar:b.jar too)"),
     ("--src DIR", "add source roots (repeatable)"),
     ("--sources JAR|DIR", "pair a sources jar or directory explicitly (repeatable)"),
     ("--coord G:A:V", "add a Maven artifact and its runtime dependencies, offline (repeatable)"),
+    ("--fetch", "allow network fetches of --coord artifacts from Maven repositories (Central last)"),
+    ("--repo URL", "add a Maven repository base URL for --coord fetches (repeatable)"),
     ("--project DIR", "discover the project at DIR (default: walk up from the current directory)"),
     ("--tests", "a discovered project's test classes and test-scoped dependencies too"),
     ("--all-versions", "a Maven repository root in --jars gives every version of each artifact, not the newest"),
@@ -59,10 +61,13 @@ class Globals:
     project: str | None = None
     tests: bool = False
     all_versions: bool = False
+    fetch: bool = False
+    repos: list[str] = field(default_factory=list)
 
     def has_workspace_flags(self) -> bool:
         return bool(self.workspace or self.jars or self.src or self.sources or self.jdk is not None
-                    or self.cache_dir or self.coords or self.project or self.tests or self.all_versions)
+                    or self.cache_dir or self.coords or self.project or self.tests or self.all_versions
+                    or self.fetch or self.repos)
 
     def options(self):
         """The session options these flags select."""
@@ -70,7 +75,7 @@ class Globals:
 
         return Options(workspace=self.workspace, jars=self.jars, src=self.src, sources=self.sources, jdk=self.jdk,
                        cache_dir=self.cache_dir, coords=self.coords, tests=self.tests, project=self.project,
-                       all_versions=self.all_versions)
+                       all_versions=self.all_versions, fetch=self.fetch, repos=self.repos)
 
     def workspace_key(self) -> dict:
         """What identifies the workspace a daemon serves: the workspace flags, paths made absolute."""
@@ -101,7 +106,7 @@ def split_globals(argv: list[str]) -> tuple[Globals, list[str]]:
             else:
                 raise UsageError(f"{name} needs a value")
             attr = VALUE_FLAGS[name]
-            if attr in ("jars", "src", "sources", "coords"):
+            if attr in ("jars", "src", "sources", "coords", "repos"):
                 getattr(g, attr).append(value)
             else:
                 setattr(g, attr, value)
@@ -228,11 +233,19 @@ def _coordinate_to_add(env: dict, cmd, g: Globals) -> str | None:
     error = env.get("error") or {}
     if env.get("ok") or error.get("code") != "NOT_FOUND" or cmd.name == "diff":
         return None
+    from jdx.dirs import cache_dir
     from jdx.engine.resolve import coordinate_not_in_workspace
-    from jdx.loaders.maven_repo import in_local_repository
+    from jdx.loaders.maven_repo import fetch_settings, in_local_repository
 
     coord = coordinate_not_in_workspace(error.get("message", ""))
-    return coord if coord is not None and coord not in g.coords and in_local_repository(coord) else None
+    if coord is None or coord in g.coords:
+        return None
+    if in_local_repository(coord, cache_dir(g.cache_dir)):
+        return coord
+    try:
+        return coord if fetch_settings(g.fetch, g.repos).enabled else None  # --fetch: download it
+    except JdxError:
+        return None
 
 
 def _adding_coordinate(g: Globals, coord: str) -> Globals:
@@ -283,7 +296,9 @@ def _drop_stdout() -> None:
 
 
 def _daemon_allowed(g: Globals) -> bool:
-    return not g.no_daemon and os.environ.get("JDX_NO_DAEMON", "") not in ("1", "true", "yes")
+    """A command line that may fetch (--fetch, --repo) answers in process: a daemon's workspace never downloads."""
+    return not g.no_daemon and not g.fetch and not g.repos \
+        and os.environ.get("JDX_NO_DAEMON", "") not in ("1", "true", "yes")
 
 
 def _ask_daemon(g: Globals, name: str, query: str, params: dict):

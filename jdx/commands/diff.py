@@ -56,7 +56,8 @@ def run_diff(session, request: DiffRequest):
 
     cache = session.cache
     hashes = HashCache(cache)
-    old, new = resolve_side(request.query, hashes), resolve_side(request.new, hashes)
+    fetch = (session.options.fetch, session.options.repos)  # --fetch / --repo (spec §13)
+    old, new = resolve_side(request.query, hashes, fetch), resolve_side(request.new, hashes, fetch)
     hashes.save()
     # the comparison allocates ~100k short-lived acyclic objects; the cycle collector's passes over them cost
     # a third of it and free nothing

@@ -26,7 +26,6 @@ if TYPE_CHECKING:  # only an extraction writes shards on a side thread
     from concurrent.futures import ThreadPoolExecutor
 
 COORDINATE = re.compile(r"[A-Za-z0-9_.\-]+:[A-Za-z0-9_.\-]+:[A-Za-z0-9_.\-]+")
-LOCAL_REPOSITORY = Path.home() / ".m2" / "repository"
 NEEDED_COLUMNS = {
     "types": ("name", "kind", "access", "signature", "super", "outer", "inner_name", "inner_access", "outer_method",
               "kotlin", "permits", "version"),
@@ -80,15 +79,17 @@ def _has_class_files(path: Path) -> bool:
     return any(f.endswith(".class") for _r, _d, files in os.walk(path) for f in files)
 
 
-def resolve_side(arg: str, hashes: HashCache) -> Side:
+def resolve_side(arg: str, hashes: HashCache, fetch=None) -> Side:
     """The artifacts `arg` names: a jar, a class directory (or a directory of jars), a glob of jars, a Maven
     coordinate `group:artifact:version` found in the local repository, or one module of a JDK as
-    `jrt:JDK_HOME!MODULE` (read through that JDK's jrt file system)."""
+    `jrt:JDK_HOME!MODULE` (read through that JDK's jrt file system). `fetch` (a maven_repo.FetchSettings, or the
+    command line's `(--fetch, [--repo URL...])`): a coordinate absent locally is downloaded as `--coord` would (without
+    it, when `fetch = true` in config or JDX_FETCH=1)."""
     if arg.startswith("jrt:"):
         return _jdk_module(arg)
     text = os.path.expanduser(arg)
     if COORDINATE.fullmatch(arg) and not os.path.exists(text):
-        return _coordinate(arg, hashes)
+        return _coordinate(arg, hashes, fetch)
     if any(ch in text for ch in "*?["):
         paths = [Path(m) for m in sorted(glob.glob(text, recursive=True)) if _is_binary_jar(m) and os.path.isfile(m)]
         if not paths:
@@ -114,14 +115,39 @@ def resolve_side(arg: str, hashes: HashCache) -> Side:
     return Side(arg, path.name, [_jar(path, hashes)])
 
 
-def _coordinate(arg: str, hashes: HashCache) -> Side:
-    """`group:artifact:version` from the local Maven repository (offline; nothing is downloaded)."""
-    group, artifact, version = arg.split(":")
-    jar = LOCAL_REPOSITORY / Path(*group.split(".")) / artifact / version / f"{artifact}-{version}.jar"
-    if not jar.is_file():
-        raise _unreadable(f"{arg}: not in the local Maven repository ({jar} is missing); downloading is not "
-                          "supported yet: pass the jar's path", arg)
-    return Side(arg, jar.name, [_jar(jar, hashes)])
+def _coordinate(arg: str, hashes: HashCache, fetch=None) -> Side:
+    """`group:artifact:version` from the local Maven repository or what was fetched into `<cache-dir>/m2`; absent
+    there, downloaded into `<cache-dir>/m2` when fetching is on (the jar only is compared, not its dependencies)."""
+    from jdx.dirs import cache_dir
+    from jdx.loaders.maven_repo import Coordinate, fetch_cache, fetch_settings, local_repository
+
+    c = Coordinate.parse(arg)
+    repo = local_repository()[0]
+    cache = hashes.file.parent if hashes is not None else cache_dir()
+    for root in (repo, fetch_cache(cache)):
+        jar = c.repository_path(root)
+        if jar.is_file() and jar.suffix == ".jar":
+            return Side(arg, jar.name, [_jar(jar, hashes)])
+    if fetch is None or isinstance(fetch, tuple):  # (the --fetch flag, the --repo URLs), merged with config and env
+        fetch = fetch_settings(*(fetch or ()))
+    if not fetch.enabled:
+        raise _unreadable(f"{arg}: not in the local Maven repository {repo} (--fetch to download it, or pass the "
+                          "jar's path)", arg)
+    from jdx.errors import EnvironmentMissing
+    from jdx.loaders.classpath import coordinate_roots
+
+    try:
+        found = coordinate_roots(cache, [arg], fetch)
+    except EnvironmentMissing as exc:
+        raise _unreadable(f"{arg}: cannot download it: {exc}", arg) from exc
+    if found.unreadable:
+        raise _unreadable(found.unreadable[0].message.removeprefix("--coord "), arg)
+    jar = next((Path(p) for p in found.roots if found.names[p] == str(c) and p.endswith(".jar")), None)
+    if jar is None:
+        raise _unreadable(f"{arg}: no jar (a pom-packaged artifact has no classes)", arg)
+    side = Side(arg, jar.name, [_jar(jar, hashes)])
+    side.warnings.extend(w for w in found.warnings if w.code == "FETCHED")
+    return side
 
 
 def _jdk_module(arg: str) -> Side:

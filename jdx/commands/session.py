@@ -32,6 +32,8 @@ class Options:
     tests: bool = False  # --tests: a discovered project's test classes and test-scoped dependencies too
     project: str | None = None  # --project DIR: discover the project there instead of the current directory
     all_versions: bool = False  # --all-versions: a Maven repository root in jars gives every version
+    fetch: bool = False  # --fetch: --coord may download what is absent locally (spec §13)
+    repos: list[str] = field(default_factory=list)  # --repo URL: remote repositories, before Maven Central
 
 
 class Session:
@@ -81,7 +83,10 @@ class Session:
 
         extra = Classpath()
         if spec.coords:
-            extra.extend(coordinate_roots(self.cache, spec.coords))
+            from jdx.loaders.maven_repo import fetch_settings
+
+            fetch = fetch_settings(self.options.fetch, self.options.repos)
+            extra.extend(coordinate_roots(self.cache, spec.coords, fetch))
         if spec.project:
             from jdx.loaders.project import discover, project_classpath
             from jdx.loaders.project_root import find_project_root
@@ -121,6 +126,8 @@ class Session:
             self._root_warnings = resolved.warnings
             self._unreadable = resolved.unreadable
             if not self._artifacts:
+                if self._unreadable:  # a root asked for by name is missing: say which (exit 5), not "no artifacts"
+                    self.check_roots()
                 failed = [w for w in self._root_warnings if w.code == "ARTIFACT_READ_ERROR"]
                 if failed:
                     raise ArtifactReadError("; ".join(w.message for w in failed), warnings=self._root_warnings,
@@ -141,7 +148,9 @@ class Session:
             names = "; ".join(w.message for w in self._unreadable)
             adhoc = self.selection().how == "flags"  # --jars on the command line, no named workspace
             coords = all(w.message.startswith("--coord ") for w in self._unreadable)
-            hint = ("check the coordinate (jdx reads the local repository only), or drop it from --coord" if coords
+            fetching = any(" and not fetched from " in w.message for w in self._unreadable)
+            hint = (("check the coordinate and the repositories (--repo URL), or drop it from --coord" if fetching
+                     else "check the coordinate, add --fetch to download it, or drop it from --coord") if coords
                     else _comma_hint(self._unreadable) or "check the path, or drop it from --jars")
             raise ArtifactReadError(f"cannot read {names}", warnings=self.workspace_warnings(),
                                     hint=hint if adhoc else "fix or drop the path (jdx ws info lists the roots)")

@@ -1,7 +1,8 @@
 """Roots a workspace gets from Maven coordinates (`--coord g:a:v`, spec §5.1 `MavenCoord`, §13).
 
 A coordinate adds its artifact and its runtime dependencies (compile + runtime scopes), resolved offline
-from the local repository by Maven's resolver; each root is named by its coordinates, so provenance says
+from the local repository (and what `--fetch` downloaded before into `<cache-dir>/m2`) by Maven's resolver, or
+online with `--fetch` when something is absent; each root is named by its coordinates, so provenance says
 `com.google.code.gson:gson:2.10.1`, not a file name. Without Maven's resolver the artifact alone is added,
 with a warning.
 """
@@ -70,39 +71,86 @@ def add_resolution(out: Classpath, resolution) -> None:
     out.warnings.extend(resolution.errors)
 
 
-def coordinate_roots(cache: Path, coords: list[str]) -> Classpath:
-    """The artifacts of `coords` and their runtime dependencies."""
+def coordinate_roots(cache: Path, coords: list[str], fetch=None) -> Classpath:
+    """The artifacts of `coords` and their runtime dependencies: offline from the local repository and what was
+    fetched before (`<cache-dir>/m2`); with `fetch` enabled (a maven_repo.FetchSettings), what is absent there is
+    downloaded into `<cache-dir>/m2` from its repositories, in order."""
     from jdx.loaders import maven_resolver
-    from jdx.loaders.maven_repo import Coordinate, local_repository
+    from jdx.loaders.maven_repo import Coordinate, fetch_cache, gradle_cache, local_repository
 
     out = Classpath()
     if not coords:
         return out
     parsed = [Coordinate.parse(c) for c in coords]
     repo, repo_how = local_repository()
+    m2 = fetch_cache(cache)
+    reads = (str(m2),) if m2.is_dir() else ()
     # one resolution per coordinate: two versions of one library asked for explicitly both stay (no conflict
     # resolution between them); the first one on the classpath shadows the other
-    cached = 0
+    cached = fetched = 0
     for c in parsed:
-        request = maven_resolver.ResolveRequest(repo=repo, scopes=("compile", "runtime"), coords=(c.resolver_form(),))
+        request = maven_resolver.ResolveRequest(repo=repo, scopes=("compile", "runtime"), coords=(c.resolver_form(),),
+                                                reads=reads)
         try:
             resolution = maven_resolver.resolve(cache, request)
+            if fetch is not None and fetch.enabled and (resolution.missing or not _present(c, repo, m2)):
+                # online: downloads land in <cache-dir>/m2; the local repository and the Gradle cache are read
+                # first and never written
+                gradle = gradle_cache()[0]
+                resolution = maven_resolver.resolve(cache, maven_resolver.ResolveRequest(
+                    repo=m2, scopes=("compile", "runtime"), coords=(c.resolver_form(),), reads=(str(repo),),
+                    gradle=(str(gradle),) if gradle.is_dir() else (), remotes=fetch.repositories, sources=True))
+                fetched += 1
         except EnvironmentMissing as exc:
             return _without_resolver(out, parsed, repo, repo_how, exc)
         add_resolution(out, resolution)
+        for coord, url in resolution.fetched:
+            out.warnings.append(Warning_("FETCHED", f"{_display(coord)} from {url}", _display(coord)))
         cached += resolution.cached
-        _check_asked(out, c, repo)
+        _check_asked(out, c, repo, m2, resolution, fetch)
     out.how.append(f"--coord {' '.join(coords)}: Maven Resolver (offline) over {repo} ({repo_how})"
-                   + (f", {cached} of {len(parsed)} cached" if cached else ""))
+                   + (f" and {m2} (fetched)" if reads or fetched else "")
+                   + (f", {cached} of {len(parsed)} cached" if cached else "")
+                   + (f"; online for {fetched}: {', '.join(fetch.repositories)}" if fetched else ""))
     return out
 
 
-def _check_asked(out: Classpath, c, repo: Path) -> None:
-    """A coordinate asked for whose own artifact is not in the local repository is an explicit root missing: an
-    error naming it before any answer (spec §16), as a missing --jars path is; a missing dependency only warns."""
-    if not c.repository_path(repo).is_file():
-        out.unreadable.append(Warning_("ARTIFACT_READ_ERROR", f"--coord {c}: not in the local repository {repo} "
-                                                              "(jdx reads artifacts offline)", str(c)))
+def _display(coord: str) -> str:
+    """`g:a:v[:classifier]` of the resolver's `g:a:ext[:cls]:v`."""
+    parts = coord.split(":")
+    if len(parts) < 4:
+        return coord
+    return f"{parts[0]}:{parts[1]}:{parts[-1]}" + (f":{parts[3]}" if len(parts) == 5 else "")
+
+
+def _present(c, repo: Path, m2: Path) -> bool:
+    return c.repository_path(repo).is_file() or c.repository_path(m2).is_file()
+
+
+def _check_asked(out: Classpath, c, repo: Path, m2: Path | None = None, resolution=None, fetch=None) -> None:
+    """A coordinate asked for whose own artifact is not in the local repository (nor fetched) is an explicit root
+    missing: an error naming it before any answer (spec §16), as a missing --jars path is; a missing dependency
+    only warns."""
+    if c.repository_path(repo).is_file() or (m2 is not None and c.repository_path(m2).is_file()):
+        return
+    if resolution is not None and any(_display(d.coord) == str(c) for d in resolution.dependencies):
+        return  # from the Gradle cache
+    if fetch is not None and fetch.enabled:
+        why = ""
+        if resolution is not None:
+            why = next((r for k, r in resolution.reasons.items() if _display(k) == str(c)), "")
+            if not why and resolution.errors:
+                why = resolution.errors[0].message
+        why = " ".join(why.split())
+        if len(why) > 400:
+            why = why[:400] + "…"
+        out.unreadable.append(Warning_(
+            "ARTIFACT_READ_ERROR", f"--coord {c}: not in the local repository {repo} and not fetched from "
+                                   f"{', '.join(fetch.repositories) or 'no repository'}" + (f" ({why})" if why else ""),
+            str(c)))
+        return
+    out.unreadable.append(Warning_("ARTIFACT_READ_ERROR", f"--coord {c}: not in the local repository {repo} "
+                                                          "(--fetch to download it)", str(c)))
 
 
 def _without_resolver(out: Classpath, parsed, repo: Path, repo_how: str, exc: Exception) -> Classpath:

@@ -4,6 +4,10 @@ The local Maven repository is the first of `JDX_MAVEN_REPO`, the `localRepositor
 (then the global `/etc/maven/settings.xml`), `~/.m2/repository`. The Gradle cache is the first of
 `JDX_GRADLE_CACHE` (a `files-2.1` directory), `$GRADLE_USER_HOME/caches/modules-2/files-2.1`,
 `~/.gradle/caches/modules-2/files-2.1`. Nothing here reads the network.
+
+Fetching (spec §13) is opt-in: `--fetch`, `fetch = true` in `<config-dir>/config.toml` or `JDX_FETCH=1`; the
+remote repositories are the `--repo` URLs in flag order, then the config's `repos = [...]`, then Maven Central
+(`JDX_MAVEN_CENTRAL` replaces its URL). Downloads go to `<cache-dir>/m2/`, never to the local repository.
 """
 
 from __future__ import annotations
@@ -70,12 +74,15 @@ class Coordinate:
         return path
 
 
-def in_local_repository(text: str) -> bool:
-    """Whether a coordinate's own artifact lies in the local Maven repository, where `--coord` reads it offline."""
+def in_local_repository(text: str, cache: Path | None = None) -> bool:
+    """Whether a coordinate's own artifact lies in the local Maven repository (or, given the cache dir, among the
+    artifacts fetched into `<cache-dir>/m2`), where `--coord` reads it offline."""
     from jdx.errors import UsageError
 
     try:
-        return Coordinate.parse(text).repository_path(local_repository()[0]).is_file()
+        c = Coordinate.parse(text)
+        return c.repository_path(local_repository()[0]).is_file() or \
+            (cache is not None and c.repository_path(fetch_cache(cache)).is_file())
     except (UsageError, OSError):
         return False
 
@@ -119,6 +126,63 @@ def local_repository() -> tuple[Path, str]:
         if found:
             return Path(found).expanduser().absolute(), f"localRepository in {settings}"
     return Path.home() / ".m2" / "repository", "~/.m2/repository"
+
+
+CENTRAL = "https://repo.maven.apache.org/maven2"
+
+
+@dataclass(frozen=True)
+class FetchSettings:
+    """Whether `--coord` may download, and from where (in order, Central last)."""
+
+    enabled: bool = False
+    repositories: tuple[str, ...] = ()
+
+
+def fetch_cache(cache: Path) -> Path:
+    """`<cache-dir>/m2`: where downloaded artifacts go, a Maven-layout repository read offline afterwards."""
+    return cache / "m2"
+
+
+def _fetch_config() -> dict:
+    """`fetch` and `repos` of `<config-dir>/config.toml` ({} when absent or unreadable)."""
+    import tomllib
+
+    from jdx.dirs import config_dir
+
+    try:
+        data = tomllib.loads((config_dir() / "config.toml").read_text())
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _check_url(url: str, where: str) -> str:
+    from urllib.parse import urlparse
+
+    from jdx.errors import UsageError
+
+    parsed = urlparse(url)
+    if parsed.scheme not in ("http", "https", "file") or (parsed.scheme != "file" and not parsed.netloc) \
+            or any(ch in url for ch in "\t\n\r"):
+        raise UsageError(f"{where} {url!r}: give a Maven repository base URL (http://, https:// or file:)")
+    return url.rstrip("/")
+
+
+def fetch_settings(flag: bool = False, repos=()) -> FetchSettings:
+    """The `--fetch`/`--repo` flags merged with `JDX_FETCH` and the config file's `fetch`/`repos`."""
+    from jdx.errors import UsageError
+
+    config = _fetch_config()
+    enabled = bool(flag) or os.environ.get("JDX_FETCH", "") in ("1", "true", "yes") or config.get("fetch") is True
+    extra = config.get("repos", [])
+    if not isinstance(extra, list) or not all(isinstance(r, str) for r in extra):
+        raise UsageError("config.toml: 'repos' must be a list of repository URLs")
+    urls = [_check_url(r, "--repo") for r in repos] + [_check_url(r, "config.toml repos:") for r in extra]
+    central = os.environ.get("JDX_MAVEN_CENTRAL", CENTRAL)
+    if central:
+        urls.append(_check_url(central, "JDX_MAVEN_CENTRAL"))
+    return FetchSettings(enabled, tuple(dict.fromkeys(urls)))
 
 
 def gradle_cache() -> tuple[Path, str]:

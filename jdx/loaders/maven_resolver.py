@@ -1,4 +1,5 @@
-"""Maven dependency resolution, offline, with Maven's own resolver inside the embedded JVM (spec §13).
+"""Maven dependency resolution with Maven's own resolver inside the embedded JVM (spec §13): offline, or online
+from named remote repositories when a command line asks for it (`--fetch`).
 
 Maven Resolver, `maven-resolver-provider` and the model builder come from the `maven` package
 (`/usr/share/maven/lib`, or `JDX_MAVEN_LIB`); our small helper (`maven_java/jdx/maven/Resolve.java`) is
@@ -7,7 +8,8 @@ for ASM serves it too. Parents, properties, dependencyManagement and BOM imports
 optional dependencies, nearest-wins and classifiers are therefore Maven's rules, not a re-implementation.
 
 Results are cached under `<cache-dir>/maven/` by the request and the content hash of every POM the resolver
-read or looked for: an unchanged project resolves without starting a JVM.
+read or looked for: an unchanged project resolves without starting a JVM. An online resolution is never cached:
+what it downloaded is found offline next time.
 """
 
 from __future__ import annotations
@@ -65,6 +67,8 @@ class Resolution:
     errors: list[Warning_] = field(default_factory=list)
     cached: bool = False
     resolver: str = ""
+    reasons: dict[str, str] = field(default_factory=dict)  # missing coordinate -> the resolver's why
+    fetched: list[tuple[str, str]] = field(default_factory=list)  # (coordinate, repository URL) downloaded
 
 
 @dataclass(frozen=True)
@@ -79,9 +83,15 @@ class ResolveRequest:
     gradle: tuple[str, ...] = ()
     properties: tuple[tuple[str, str], ...] = ()  # user properties, as `mvn -Dname=value` sets them
     highest: bool = False  # Gradle's conflict rule (highest version wins) instead of Maven's nearest-wins
+    reads: tuple[str, ...] = ()  # Maven-layout repositories read (never written) in front of `repo`
+    remotes: tuple[str, ...] = ()  # remote repository URLs, in order: the resolution goes online
+    sources: bool = False  # online: also download each coordinate's -sources.jar (best effort)
 
     def text(self) -> str:
         lines = [f"repo\t{self.repo}", f"scopes\t{','.join(self.scopes)}"]
+        lines += [f"read\t{r}" for r in self.reads]
+        lines += [f"remote\trepo{i + 1}\t{url}" for i, url in enumerate(self.remotes)]
+        lines += ["sources"] if self.sources else []
         lines += ["conflict\thighest"] if self.highest else []
         lines += [f"prop\t{k}\t{v}" for k, v in self.properties]
         lines += [f"gradle\t{g}" for g in self.gradle]
@@ -194,7 +204,8 @@ class ResolutionCache:
 def resolve(cache: Path, request: ResolveRequest, *, use_cache: bool = True) -> Resolution:
     """Runs (or reads from the cache) one resolution; EnvironmentMissing when Maven's resolver is absent."""
     store = ResolutionCache(cache)
-    answer = store.get(request) if use_cache else None
+    online = bool(request.remotes)
+    answer = store.get(request) if use_cache and not online else None
     if answer is not None:
         result = parse_answer(answer)
         result.cached = True
@@ -206,12 +217,13 @@ def resolve(cache: Path, request: ResolveRequest, *, use_cache: bool = True) -> 
 
         raise UsageError(f"JDX_MAVEN_TIMEOUT={os.environ['JDX_MAVEN_TIMEOUT']!r}: give seconds, e.g. 60") from None
     answer = str(_resolver_class(cache).resolve(request.text(), timeout))
-    result = parse_answer(answer)
-    if not any(e.code in ("RESOLVE_TIMEOUT", "RESOLVE_FAILED", "RESOLVER_UNAVAILABLE") for e in result.errors):
+    result = parse_answer(answer, online)
+    if not online and not any(e.code in ("RESOLVE_TIMEOUT", "RESOLVE_FAILED", "RESOLVER_UNAVAILABLE")
+                              for e in result.errors):
         files = [line.split("\t", 1)[1] for line in answer.splitlines() if line.startswith("pom\t")]
         files += [pom for _k, pom, _c in request.modules]
         for coord in result.missing:
-            files.append(str(_missing_path(request.repo, coord)))
+            files += [str(_missing_path(Path(r), coord)) for r in (request.repo, *request.reads)]
         store.put(request, answer, files)
     return result
 
@@ -224,8 +236,8 @@ def _missing_path(repo: Path, coord: str) -> Path:
     return repo.joinpath(*g.split("."), a, v, name)
 
 
-def parse_answer(answer: str) -> Resolution:
-    result = Resolution(resolver="Maven Resolver (offline)")
+def parse_answer(answer: str, online: bool = False) -> Resolution:
+    result = Resolution(resolver="Maven Resolver (online)" if online else "Maven Resolver (offline)")
     missing_notes = []
     current = ""
     for line in answer.splitlines():
@@ -243,7 +255,10 @@ def parse_answer(answer: str) -> Resolution:
             result.roots.append(parts[1])
         elif kind == "missing" and len(parts) >= 2:
             result.missing.append(parts[1])
+            result.reasons[parts[1]] = parts[2] if len(parts) > 2 else "not found"
             missing_notes.append(parts[1])
+        elif kind == "fetched" and len(parts) >= 3:
+            result.fetched.append((parts[1], parts[2]))
         elif kind == "warn" and len(parts) >= 3:
             result.warnings.append(Warning_(parts[1], parts[2], ""))
         elif kind == "error" and len(parts) >= 3:

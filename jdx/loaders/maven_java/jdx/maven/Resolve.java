@@ -42,21 +42,34 @@ import org.eclipse.aether.util.graph.transformer.JavaScopeSelector;
 import org.eclipse.aether.util.graph.transformer.SimpleOptionalitySelector;
 import org.eclipse.aether.util.graph.visitor.PreorderNodeListGenerator;
 import org.eclipse.aether.util.repository.SimpleArtifactDescriptorPolicy;
+import org.eclipse.aether.util.repository.SimpleResolutionErrorPolicy;
+import org.eclipse.aether.connector.basic.BasicRepositoryConnectorFactory;
+import org.eclipse.aether.repository.RemoteRepository;
+import org.eclipse.aether.repository.RepositoryPolicy;
+import org.eclipse.aether.resolution.ArtifactRequest;
+import org.eclipse.aether.spi.connector.RepositoryConnectorFactory;
+import org.eclipse.aether.spi.connector.transport.TransporterFactory;
+import org.eclipse.aether.transport.wagon.WagonConfigurator;
+import org.eclipse.aether.transport.wagon.WagonProvider;
+import org.eclipse.aether.transport.wagon.WagonTransporterFactory;
 
 /**
- * Offline dependency resolution with Maven's own resolver (spec §13): the local repository only, reactor
- * modules and the Gradle cache served as a workspace. Requests and answers are tab-separated lines so the
- * Python side crosses the JNI boundary once per call.
+ * Dependency resolution with Maven's own resolver (spec §13): offline over the local repository, reactor
+ * modules, the Gradle cache and read-only Maven repositories served as a workspace; online (only when the request
+ * names remote repositories) with the basic connector and Wagon (HTTP, file), checksums verified (policy fail).
+ * Requests and answers are tab-separated lines so the Python side crosses the JNI boundary once per call.
  *
  * Request lines: {@code repo PATH}, {@code gradle FILES-2.1-DIR}, {@code module POM CLASSES-DIR},
  * {@code project POM} (resolve that module's dependencies, each module on its own), {@code coord
  * G:A:V[:EXT[:CLASSIFIER]]} (resolved together), {@code conflict highest} (Gradle's highest-version rule instead
- * of Maven's nearest-wins).
+ * of Maven's nearest-wins), {@code read DIR} (a Maven-layout repository read, never written, in front of the local
+ * one), {@code remote ID URL} (a remote repository, in order: the session goes online), {@code sources} (also fetch
+ * the {@code -sources.jar} of each coordinate, best effort).
  * Answer lines: {@code for KEY} (the dep lines after it are module KEY's; empty for the coordinates),
  * {@code dep COORDS SCOPE OPTIONAL FILE}, {@code missing COORDS MESSAGE}, {@code pomonly COORD} (a
  * pom-packaged coordinate: no jar, its dependencies only),
  * {@code warn CODE MESSAGE}, {@code error CODE MESSAGE}, {@code pom PATH} (every POM read or sought),
- * {@code root COORDS} (a project module's own coordinates).
+ * {@code root COORDS} (a project module's own coordinates), {@code fetched COORDS URL} (an artifact downloaded).
  */
 public final class Resolve {
     private Resolve() {}
@@ -95,6 +108,7 @@ public final class Resolve {
     static final class Workspace implements WorkspaceReader {
         final Map<String, File[]> modules = new LinkedHashMap<>();
         final List<File> gradle = new ArrayList<>();
+        final List<File> maven = new ArrayList<>();  // Maven-layout repositories, read only
         final WorkspaceRepository repo = new WorkspaceRepository("jdx");
 
         public WorkspaceRepository getRepository() { return repo; }
@@ -105,6 +119,12 @@ public final class Resolve {
                 if ("pom".equals(a.getExtension())) return m[0];
                 if ("jar".equals(a.getExtension()) && a.getClassifier().isEmpty()) return m[1];
                 return null;
+            }
+            for (File root : maven) {
+                File f = new File(root, a.getGroupId().replace('.', '/') + "/" + a.getArtifactId() + "/"
+                        + a.getBaseVersion() + "/" + a.getArtifactId() + "-" + a.getVersion()
+                        + (a.getClassifier().isEmpty() ? "" : "-" + a.getClassifier()) + "." + a.getExtension());
+                if (f.isFile()) return f;
             }
             for (File root : gradle) {
                 File dir = new File(root, a.getGroupId() + "/" + a.getArtifactId() + "/" + a.getBaseVersion());
@@ -127,6 +147,11 @@ public final class Resolve {
                 String[] p = k.split(":");
                 if (p[0].equals(a.getGroupId()) && p[1].equals(a.getArtifactId())) out.add(p[2]);
             }
+            for (File root : maven) {
+                File[] dirs = new File(root, a.getGroupId().replace('.', '/') + "/" + a.getArtifactId())
+                        .listFiles(File::isDirectory);
+                if (dirs != null) for (File d : dirs) out.add(d.getName());
+            }
             for (File root : gradle) {
                 String[] names = new File(root, a.getGroupId() + "/" + a.getArtifactId()).list();
                 if (names != null) Collections.addAll(out, names);
@@ -144,6 +169,10 @@ public final class Resolve {
         Set<String> scopes = new LinkedHashSet<>();
         Map<String, String> userProps = new LinkedHashMap<>();
         boolean highest = false;
+        boolean sources = false;
+        List<RemoteRepository> remotes = new ArrayList<>();
+        RepositoryPolicy policy = new RepositoryPolicy(true, RepositoryPolicy.UPDATE_POLICY_NEVER,
+                RepositoryPolicy.CHECKSUM_POLICY_FAIL);
         for (String line : request.split("\n")) {
             String[] p = line.split("\t");
             switch (p[0]) {
@@ -159,10 +188,23 @@ public final class Resolve {
                 case "scopes": Collections.addAll(scopes, p[1].split(",")); break;
                 case "prop": userProps.put(p[1], p.length > 2 ? p[2] : ""); break;
                 case "conflict": highest = p.length > 1 && "highest".equals(p[1]); break;
+                case "read": ws.maven.add(new File(p[1])); break;
+                case "remote":
+                    remotes.add(new RemoteRepository.Builder(p[1], "default", p[2]).setReleasePolicy(policy)
+                            .setSnapshotPolicy(new RepositoryPolicy(true, RepositoryPolicy.UPDATE_POLICY_DAILY,
+                                    RepositoryPolicy.CHECKSUM_POLICY_FAIL)).build());
+                    break;
+                case "sources": sources = true; break;
                 default: break;
             }
         }
         DefaultServiceLocator locator = MavenRepositorySystemUtils.newServiceLocator();
+        if (!remotes.isEmpty()) {
+            locator.addService(RepositoryConnectorFactory.class, BasicRepositoryConnectorFactory.class);
+            locator.addService(TransporterFactory.class, WagonTransporterFactory.class);
+            locator.setServices(WagonProvider.class, new Wagons());
+            locator.setServices(WagonConfigurator.class, (wagon, configuration) -> { });
+        }
         List<String> serviceErrors = new ArrayList<>();
         locator.setErrorHandler(new DefaultServiceLocator.ErrorHandler() {
             @Override
@@ -175,7 +217,17 @@ public final class Resolve {
             return "error\tRESOLVER_UNAVAILABLE\t" + clean(String.join("; ", serviceErrors)) + "\n";
         }
         DefaultRepositorySystemSession session = MavenRepositorySystemUtils.newSession();
-        session.setOffline(true);
+        session.setOffline(remotes.isEmpty());
+        if (!remotes.isEmpty()) {
+            session.setChecksumPolicy(RepositoryPolicy.CHECKSUM_POLICY_FAIL);
+            session.setUpdatePolicy(RepositoryPolicy.UPDATE_POLICY_NEVER);
+            // a failed download is tried again next time, not remembered in *.lastUpdated files
+            session.setResolutionErrorPolicy(new SimpleResolutionErrorPolicy(false, false));
+            // only the repositories asked for: never ones a downloaded POM declares
+            session.setIgnoreArtifactDescriptorRepositories(true);
+            session.setConfigProperty("aether.connector.connectTimeout", CONNECT_TIMEOUT_MS);
+            session.setConfigProperty("aether.connector.requestTimeout", CONNECT_TIMEOUT_MS);
+        }
         session.setSystemProperties(System.getProperties());
         session.setUserProperties(userProps);
         session.setConfigProperty("aether.artifactResolver.snapshotNormalization", Boolean.FALSE);
@@ -187,6 +239,7 @@ public final class Resolve {
         session.setArtifactDescriptorPolicy(new SimpleArtifactDescriptorPolicy(true, true));
         Set<String> poms = new LinkedHashSet<>();
         Set<String> notes = new LinkedHashSet<>();
+        Set<String> fetched = new LinkedHashSet<>();
         session.setRepositoryListener(new AbstractRepositoryListener() {
             @Override
             public void artifactResolved(RepositoryEvent e) {
@@ -199,6 +252,15 @@ public final class Resolve {
             }
 
             @Override
+            public void artifactDownloaded(RepositoryEvent e) {
+                Artifact a = e.getArtifact();
+                if (a != null && e.getException() == null && e.getFile() != null && e.getFile().isFile()
+                        && !"pom".equals(a.getExtension()) && e.getRepository() instanceof RemoteRepository) {
+                    fetched.add("fetched\t" + coords(a) + "\t" + ((RemoteRepository) e.getRepository()).getUrl());
+                }
+            }
+
+            @Override
             public void artifactDescriptorInvalid(RepositoryEvent e) {
                 notes.add("warn\tPOM_INVALID\t" + coords(e.getArtifact()) + ": "
                         + clean(String.valueOf(e.getException() != null ? e.getException().getMessage() : "invalid")));
@@ -206,8 +268,9 @@ public final class Resolve {
 
             @Override
             public void artifactDescriptorMissing(RepositoryEvent e) {
-                notes.add("warn\tPOM_MISSING\t" + coords(e.getArtifact())
-                        + ": no POM in the local repository; its own dependencies are unknown");
+                notes.add("warn\tPOM_MISSING\t" + coords(e.getArtifact()) + (remotes.isEmpty()
+                        ? ": no POM in the local repository; its own dependencies are unknown"
+                        : ": no POM in the local repository or the remote ones; its own dependencies are unknown"));
             }
         });
 
@@ -225,7 +288,7 @@ public final class Resolve {
             Artifact self = new DefaultArtifact(gav[0], gav[1], "pom", gav[2]);
             ArtifactDescriptorResult d;
             try {
-                d = system.readArtifactDescriptor(session, new ArtifactDescriptorRequest(self, null, null));
+                d = system.readArtifactDescriptor(session, new ArtifactDescriptorRequest(self, remotes, null));
             } catch (Exception e) {
                 out.append("error\tPOM_INVALID\t").append(pom).append(": ").append(clean(rootMessage(e))).append('\n');
                 continue;
@@ -237,6 +300,7 @@ public final class Resolve {
             }
             out.append("root\t").append(key).append('\n');
             CollectRequest collect = new CollectRequest();
+            collect.setRepositories(remotes);
             for (Dependency dep : d.getDependencies()) {
                 if (!scopes.contains(dep.getScope().isEmpty() ? "compile" : dep.getScope())) continue;
                 collect.addDependency(dep);
@@ -260,39 +324,69 @@ public final class Resolve {
         }
         if (!coords.isEmpty()) {
             CollectRequest collect = new CollectRequest();
+            collect.setRepositories(remotes);
+            List<Artifact> asked = new ArrayList<>();
             for (String c : coords) {
                 String[] p = c.split(":");
                 Artifact a = p.length >= 5 ? new DefaultArtifact(p[0], p[1], p[4], p[3], p[2])
                         : p.length == 4 ? new DefaultArtifact(p[0], p[1], "", p[3], p[2])
                         : new DefaultArtifact(p[0], p[1], "jar", p[2]);
-                if ("jar".equals(a.getExtension()) && a.getClassifier().isEmpty() && pomPackaged(system, session, a)) {
+                if ("jar".equals(a.getExtension()) && a.getClassifier().isEmpty()
+                        && pomPackaged(system, session, a, remotes)) {
                     // a BOM or aggregator: no jar exists; its own dependencies (if any) still come
                     out.append("pomonly\t").append(c).append('\n');
                     a = new DefaultArtifact(a.getGroupId(), a.getArtifactId(), "pom", a.getVersion());
                 }
+                else asked.add(a);
                 collect.addDependency(new Dependency(a, "runtime"));
             }
             out.append("for\t\n");
             if (!collectInto(system, session, collect, scopes, out, missing)) return out.toString();
+            if (sources && !remotes.isEmpty()) {
+                for (Artifact a : asked) {
+                    if (missing.containsKey(coords(a))) continue;
+                    Artifact src = new DefaultArtifact(a.getGroupId(), a.getArtifactId(), "sources", "jar",
+                            a.getVersion());
+                    try {  // best effort: a library without a sources jar is still read from its classes
+                        system.resolveArtifact(session, new ArtifactRequest(src, remotes, null));
+                    } catch (Exception e) {
+                        // no sources: the decompiler stands in
+                    }
+                }
+            }
         }
         for (Map.Entry<String, String> m : missing.entrySet()) {
             out.append("missing\t").append(m.getKey()).append('\t').append(clean(m.getValue())).append('\n');
         }
         for (String n : notes) out.append(n).append('\n');
         for (String p : poms) out.append("pom\t").append(p).append('\n');
+        for (String f : fetched) out.append(f).append('\n');
         return out.toString();
     }
 
-    /** Whether the artifact's POM (in the local repository) says packaging pom and no jar is beside it. */
-    static boolean pomPackaged(RepositorySystem system, DefaultRepositorySystemSession session, Artifact jar) {
+    /** Whether the artifact's POM (local, or downloaded when remotes are given) says packaging pom and no jar is
+     * beside it. */
+    static boolean pomPackaged(RepositorySystem system, DefaultRepositorySystemSession session, Artifact jar,
+                               List<RemoteRepository> remotes) {
         File local = new File(session.getLocalRepository().getBasedir(),
                 session.getLocalRepositoryManager().getPathForLocalArtifact(jar));
         if (local.isFile()) return false;
+        File wsJar = session.getWorkspaceReader() != null ? session.getWorkspaceReader().findArtifact(jar) : null;
+        if (wsJar != null && wsJar.isFile()) return false;
         Artifact pom = new DefaultArtifact(jar.getGroupId(), jar.getArtifactId(), "pom", jar.getVersion());
         File f = new File(session.getLocalRepository().getBasedir(),
                 session.getLocalRepositoryManager().getPathForLocalArtifact(pom));
         File ws = session.getWorkspaceReader() != null ? session.getWorkspaceReader().findArtifact(pom) : null;
         if (ws != null && ws.isFile()) f = ws;
+        if (!f.isFile() && !remotes.isEmpty()) {
+            try {
+                File got = system.resolveArtifact(session, new ArtifactRequest(pom, remotes, null)).getArtifact()
+                        .getFile();
+                if (got != null) f = got;
+            } catch (Exception e) {
+                return false;  // the jar's resolution reports what is missing
+            }
+        }
         if (!f.isFile()) return false;
         try {
             org.apache.maven.model.Model model = new org.apache.maven.model.io.xpp3.MavenXpp3Reader()
@@ -325,12 +419,13 @@ public final class Resolve {
         }
         for (ArtifactResult r : result.getArtifactResults()) {
             if (!r.isResolved()) {
-                missing.put(coords(r.getRequest().getArtifact()),
-                        r.getExceptions().isEmpty() ? "not found" : rootMessage(r.getExceptions().get(0)));
+                List<String> why = new ArrayList<>();
+                for (Exception e : r.getExceptions()) why.add(transferMessage(e));
+                missing.put(coords(r.getRequest().getArtifact()), why.isEmpty() ? "not found" : String.join("; ", why));
             }
         }
         for (Exception e : result.getCollectExceptions()) {
-            out.append("warn\tRESOLVE_PROBLEM\t").append(clean(rootMessage(e))).append('\n');
+            out.append("warn\tRESOLVE_PROBLEM\t").append(clean(transferMessage(e))).append('\n');
         }
         if (result.getRoot() != null) {
             PreorderNodeListGenerator order = new PreorderNodeListGenerator();
@@ -356,6 +451,21 @@ public final class Resolve {
         return true;
     }
 
+    static final int CONNECT_TIMEOUT_MS = 10_000;
+
+    /** Wagons by protocol: HTTP(S) from wagon-http-shaded, file: from wagon-file. */
+    static final class Wagons implements WagonProvider {
+        public org.apache.maven.wagon.Wagon lookup(String roleHint) {
+            if ("http".equals(roleHint) || "https".equals(roleHint)) {
+                return new org.apache.maven.wagon.providers.http.HttpWagon();
+            }
+            if ("file".equals(roleHint)) return new org.apache.maven.wagon.providers.file.FileWagon();
+            return null;
+        }
+
+        public void release(org.apache.maven.wagon.Wagon wagon) { }
+    }
+
     /** Gradle's conflict resolution: the highest version requested anywhere in the graph wins. */
     static final class HighestVersionSelector extends ConflictResolver.VersionSelector {
         @Override
@@ -370,6 +480,29 @@ public final class Resolve {
             }
             context.setWinner(best);
         }
+    }
+
+    /** A download's failure, one per repository tried: "URL: not found", "URL: Checksum validation failed, expected
+     * .. but is ..", "URL: Connection refused"; else the root message. */
+    static String transferMessage(Throwable e) {
+        Throwable c = e;
+        int depth = 0;
+        while (c != null && depth++ < 12) {
+            if (c instanceof org.eclipse.aether.transfer.ArtifactNotFoundException) {
+                RemoteRepository r = ((org.eclipse.aether.transfer.ArtifactNotFoundException) c).getRepository();
+                return r != null ? r.getUrl() + ": not found" : String.valueOf(c.getMessage());
+            }
+            if (c instanceof org.eclipse.aether.transfer.ArtifactTransferException) {
+                RemoteRepository r = ((org.eclipse.aether.transfer.ArtifactTransferException) c).getRepository();
+                Throwable root = c;
+                while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+                String why = root instanceof java.net.UnknownHostException ? "unknown host " + root.getMessage()
+                        : root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
+                return r != null ? r.getUrl() + ": " + why : String.valueOf(c.getMessage());
+            }
+            c = c.getCause();
+        }
+        return rootMessage(e);
     }
 
     static String rootMessage(Throwable e) {
