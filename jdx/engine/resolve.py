@@ -194,6 +194,20 @@ def resolve_type_ref(store: GraphStore, ref: SymbolRef, text: str, near: int = 5
     to keep only those that have the member)."""
     if ref.coord:
         return _resolve_in_coordinate(store, ref, text, near)
+    found = _lookup(store, ref, text)
+    if found is None and "." in ref.type_name and not ref.is_glob:
+        found = _inherited_member_type(store, ref, text)
+    if found is not None:
+        return found
+    miss = NotFoundError(f"not found: {text}", candidates=did_you_mean(store, ref.type_name, limit=near))
+    from jdx.engine import unbuilt_sources  # on a miss only: the cold path of a query that finds its type
+
+    raise unbuilt_sources.not_found(store, ref, text, miss)  # a source directory declaring it says where
+
+
+def _lookup(store: GraphStore, ref: SymbolRef, text: str) -> dict | None:
+    """The Type row of a binary or written name (`java.util.Map.Entry`, `Map$Entry`, `HashMap`); None when no type
+    has that name; AmbiguousError when several share a short name."""
     for fqn in ref.type_candidates():
         rows = store.rows_cached(queries.TYPE_BY_ID, {"id": fqn.replace(".", "/")})
         if rows and not rows[0]["t.external"]:
@@ -217,10 +231,59 @@ def resolve_type_ref(store: GraphStore, ref: SymbolRef, text: str, near: int = 5
                 candidates=[_candidate(r, arts) for r in rows],
                 hint=_ambiguity_hint(rows),
             )
-    miss = NotFoundError(f"not found: {text}", candidates=did_you_mean(store, ref.type_name, limit=near))
-    from jdx.engine import unbuilt_sources  # on a miss only: the cold path of a query that finds its type
+    return None
 
-    raise unbuilt_sources.not_found(store, ref, text, miss)  # a source directory declaring it says where
+
+ACC_PRIVATE = 0x0002
+
+
+def _inherited_member_type(store: GraphStore, ref: SymbolRef, text: str) -> dict | None:
+    """`Outer.Inner` where Outer inherits the member type Inner from a supertype (JLS §8.5: `HashMap.Entry` is
+    `Map.Entry`, `Representer.RepresentDate` is `SafeRepresenter.RepresentDate`), as javac resolves it: the member
+    types of that name Outer's direct supertypes declare or, not declaring one, inherit; two different ones are
+    ambiguous (javac: "reference to Inner is ambiguous"). Private member types are not inherited."""
+    prefix, _, inner = ref.type_name.rpartition(".")
+    if not prefix or not inner[:1].isupper():
+        return None
+    try:
+        outer = _lookup(store, parse_ref(prefix), prefix)
+    except AmbiguousError:
+        return None
+    if outer is None:
+        return None
+    rows = {outer["id"]: outer}
+    for row in store.rows_cached(queries.SUPERTYPES_CLOSURE, {"id": outer["id"]}):
+        rows[row["id"]] = row
+    memo: dict[str, set[str]] = {}
+
+    def inherited(type_id: str, depth: int = 0) -> set[str]:
+        if type_id in memo or depth > 30:
+            return memo.get(type_id, set())
+        memo[type_id] = set()
+        row = rows.get(type_id) or {}
+        found: set[str] = set()
+        for sup in [row.get("super"), *(row.get("interfaces") or [])]:
+            if not sup or sup not in rows:
+                continue
+            own = store.rows_cached(queries.TYPE_BY_ID, {"id": f"{sup}${inner}"})
+            if own and not own[0]["t.external"] and not (own[0]["t.access"] or 0) & ACC_PRIVATE:
+                found.add(own[0]["t.id"])
+            else:
+                found |= inherited(sup, depth + 1)
+        memo[type_id] = found
+        return found
+
+    hits = sorted(inherited(outer["id"]))
+    if len(hits) == 1:
+        return {k[2:]: v for k, v in store.rows_cached(queries.TYPE_BY_ID, {"id": hits[0]})[0].items()}
+    if len(hits) > 1:
+        arts = artifact_names(store)
+        found = ranked_types(store, [{k[2:]: v for k, v in store.rows_cached(queries.TYPE_BY_ID, {"id": h})[0].items()}
+                                     for h in hits])
+        raise AmbiguousError(f"ambiguous: {text}: {outer['fqn']} inherits {len(hits)} member types "
+                             f"named {inner}", candidates=[_candidate(r, arts) for r in found],
+                             hint=_ambiguity_hint(found))
+    return None
 
 
 NEAR_POOL = 25  # near names a qualified miss orders by package before keeping `limit` of them
@@ -230,8 +293,9 @@ NEAR_ELSEWHERE = 2  # near names of other packages a miss keeps room for after i
 def did_you_mean(store: GraphStore, name: str, limit: int = 5) -> list[dict]:
     """Near type names (spec §16): the matcher and ranking of `search --fuzzy` (search.near_names). A qualified
     name (`com.acme.app.Nope`) ranks near names of its package first, then those sharing more of its package's
-    leading segments (the search ranking within each); when none of its package is near, the package's own types
-    (nearest names first) come before near names elsewhere, leaving room for the NEAR_ELSEWHERE nearest of them."""
+    leading segments (the search ranking within each); when none of the package itself (a subpackage is not it) is
+    near, its own types (nearest names first) come before near names elsewhere, leaving room for the NEAR_ELSEWHERE
+    nearest of them."""
     from jdx.engine.search import near_names
 
     package = _written_package(name)
@@ -239,14 +303,18 @@ def did_you_mean(store: GraphStore, name: str, limit: int = 5) -> list[dict]:
     if package:
         segments = package.split(".")
 
-        def shared(c: dict) -> int:
-            theirs = c["id"].rsplit("/", 1)[0].split("/") if "/" in c["id"] else []
+        def package_of(c: dict) -> list[str]:
+            return c["id"].rsplit("/", 1)[0].split("/") if "/" in c["id"] else []
+
+        def shared(c: dict) -> tuple[bool, int]:
+            """(in the package itself, leading package segments in common): a subpackage is not the package."""
+            theirs = package_of(c)
             n = 0
             while n < min(len(theirs), len(segments)) and theirs[n] == segments[n]:
                 n += 1
-            return n
-        found.sort(key=lambda c: -shared(c))  # stable: the search ranking within a tier
-        if not found or shared(found[0]) < len(segments):
+            return theirs == segments, n
+        found.sort(key=lambda c: tuple(-x for x in shared(c)))  # stable: the search ranking within a tier
+        if not found or package_of(found[0]) != segments:
             own = _package_types(store, package, name)
             own = own[:max(0, limit - min(NEAR_ELSEWHERE, len(found)))]
             found = own + [c for c in found if all(c["ref"] != o["ref"] for o in own)]
