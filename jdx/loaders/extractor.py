@@ -91,6 +91,7 @@ class JPypeExtractor:
         for index, tables, classes in self._read(artifacts):
             if artifacts[index].kind != "jrt":  # a module image holds one file per class name
                 classes = self._one_class_per_name(artifacts[index], tables, classes)
+                misplaced_warnings(tables)
             seconds, _ = add_kotlin_table(tables)
             w = tables["warnings"]
             warnings = list(zip(w["code"].to_pylist(), w["entry"].to_pylist(), w["message"].to_pylist()))
@@ -189,6 +190,31 @@ def owner_of(table: str, column: pa.ChunkedArray) -> pa.Array:
     if table in ("calls", "accesses", "typerefs"):
         return pc.replace_substring_regex(column, r"#.*$", "")
     return column
+
+
+def misplaced_warnings(tables: dict[str, pa.Table]) -> None:
+    """MISPLACED_CLASS for the class files of a jar or class directory that are not at the path their name gives
+    (`p/Foo.class` for p.Foo, or under `META-INF/versions/N/`): a class path lookup (javac, java -cp) never finds
+    them there. jdx still reads them; the warning says so, on answers about that class. The usual cause is a class
+    directory named one level too deep (`classes/com` for `classes`)."""
+    types = tables["types"]
+    if not types.num_rows:
+        return
+    entries = pc.fill_null(types["entry"], "")
+    expected = pc.binary_join_element_wise(types["name"], pa.scalar(".class"), "")
+    versioned = pc.replace_substring_regex(entries, r"^META-INF/versions/\d+/", "")
+    wrong = pc.and_(pc.not_equal(versioned, expected), pc.not_equal(entries, ""))
+    if not pc.any(wrong).as_py():
+        return
+    rows = types.filter(wrong).select(["name", "entry"]).to_pylist()
+    notes = pa.table({
+        "code": ["MISPLACED_CLASS"] * len(rows),
+        "entry": [r["entry"] for r in rows],
+        "message": [f"{r['entry']}: declares {r['name'].replace('/', '.')}, which a class path looks up at "
+                    f"{r['name']}.class (javac and java -cp will not find it here; is the root one level off?)"
+                    for r in rows],
+    })
+    tables["warnings"] = pa.concat_tables([tables["warnings"], notes.cast(tables["warnings"].schema)])
 
 
 def duplicated_classes(types: pa.Table) -> dict[str, list[str]]:
