@@ -156,11 +156,11 @@ def source_answer(session, text: str, lines: str | None = None, around: str | No
     """The source file of a type, or a slice of it (`--lines A:B`, `--around <member> --context N`)."""
     from jdx.engine import src_source
     from jdx.engine.answer import Answer
-    from jdx.engine.resolve import resolve_type
+    from jdx.engine.src_source import resolve_source_type
 
     ctx = session.source_context()
     try:
-        type_row = resolve_type(ctx.store, text)
+        type_row = resolve_source_type(ctx.store, text)
     except NotFoundError as exc:
         return _from_source_file(exc, engine, lambda unbuilt: unbuilt.source(ctx, text, lines, around, context))
     result, warnings, provenance = src_source.source(ctx, type_row, lines, around, context, engine)

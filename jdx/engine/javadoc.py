@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 BLOCK_ORDER = ("param", "return", "throws", "see", "since", "deprecated")
-_INLINE = re.compile(r"\{@(\w+)\s*((?:[^{}]|\{[^{}]*\})*)\}")
+_INLINE = re.compile(r"\{@(\w+)(\s*)((?:[^{}]|\{[^{}]*\})*)\}")
 _TAG = re.compile(r"<(/?)(\w+)[^>]*>")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[^a-z\s])|(?<=\.)\s*$")  # BreakIterator: no break before lowercase
 
@@ -70,13 +70,16 @@ def _inline(text: str, value_of=None) -> tuple[str, bool]:
 
     def repl(m: re.Match) -> str:
         nonlocal inherit
-        tag, arg = m.group(1), m.group(2)
+        tag, space, arg = m.group(1), m.group(2), m.group(3)
         if tag == "inheritDoc":
             inherit = True
             return "\x00INHERIT\x00"
         if tag in ("link", "linkplain"):
             return _link_text(arg)
         if tag in ("code", "literal"):  # literal text: escaped so the HTML pass leaves `Map<K, V>` alone
+            if tag == "code":  # as javadoc: one space after the tag name is dropped, a line break and the
+                # next line's indent are kept (`<pre>{@code` then indented lines keep their alignment)
+                arg = (space[1:] if space[:1] in (" ", "\t") else space) + arg
             return html.escape(arg.strip() if tag == "literal" else arg, quote=False)
         if tag == "value":  # javadoc prints the constant's value
             value = value_of(arg.strip()) if value_of is not None else None
@@ -196,9 +199,20 @@ def declared_only(tags: list[tuple[str, str | None, str]], throws) -> list[tuple
     return [t for t in tags if t[0] != "throws" or _simple(t[1] or "") in declared]
 
 
-def fill_inherited(doc: Javadoc, parent: Javadoc, throws=None) -> Javadoc:
+def rename_params(tags: list[tuple[str, str | None, str]], rename: dict[str, str] | None
+                  ) -> list[tuple[str, str | None, str]]:
+    """`@param` tags of an overridden method named as the overriding method names its parameters (`rename`: the
+    parent's name → the member's, by position, as the javadoc tool maps them)."""
+    if not rename:
+        return list(tags)
+    return [(t, rename.get(n, n) if t == "param" and n else n, x) for t, n, x in tags]
+
+
+def fill_inherited(doc: Javadoc, parent: Javadoc, throws=None, rename: dict[str, str] | None = None) -> Javadoc:
     """`{@inheritDoc}` replaced by the parent's text; tags the member lacks (@param, @return, and @throws of the
-    exceptions in its `throws` clause, `throws`) taken from the parent, as the javadoc tool does."""
+    exceptions in its `throws` clause, `throws`) taken from the parent, as the javadoc tool does. `rename`: the
+    parent's parameter names → the member's (by position)."""
+    parent = Javadoc(parent.paragraphs, rename_params(parent.tags, rename), parent.inherit_doc)
     paragraphs: list[str] = []
     for p in doc.paragraphs:  # the parent's paragraphs stay paragraphs where the marker stands
         if "\x00INHERIT\x00" not in p:

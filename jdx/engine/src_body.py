@@ -15,7 +15,7 @@ from jdx.engine.java_parse import Decl
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.src_locate import (Located, SourceContext, SourceFile, locate_field, locate_method, locate_type,
-                                   line_drift, mismatch_warnings, outer_chain, top_level)
+                                   line_drift, mismatch_warnings, outer_chain, stale_source, top_level)
 from jdx.errors import JdxError, NotFoundError, UsageError, Warning_
 from jdx.graph_schema import queries
 
@@ -361,7 +361,9 @@ def body(ctx: SourceContext, target: Target, opts: BodyOptions) -> tuple[dict, l
         if loc is None:
             warnings.append(Warning_("NO_SOURCES", f"{format_type(target.type_row['id'])}: "
                                      f"{_sources_missing_why(ctx, target)}; reconstructing from bytecode", artifact))
-        elif loc.file.is_kotlin and loc.file.parsed.errors:  # not found, maybe because of the syntax errors
+        elif loc.file.parsed.errors:  # not found, maybe because of the syntax errors: no mismatch is claimed
+            if not loc.file.is_kotlin:
+                warnings += stale_source(ctx, target.type_row, loc.file)
             warnings.append(parse_error_warning(loc.file, target.ref, artifact))
             why = f"{loc.file.root.label}: {loc.file.display} did not parse"
         elif loc.file.is_kotlin:

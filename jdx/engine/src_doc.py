@@ -14,7 +14,7 @@ from jdx.engine.member_resolve import _substituted_descriptor, collect
 from jdx.engine.refs import format_member, format_type, type_id
 from jdx.engine.src_body import member_target, resolve_symbol
 from jdx.engine.src_locate import (Located, SourceContext, line_drift, locate_field, locate_method, locate_type,
-                                   mismatch_warnings)
+                                   mismatch_warnings, parse_errors)
 from jdx.errors import Warning_
 from jdx.graph_schema import queries
 
@@ -104,13 +104,19 @@ def overridden(ctx: SourceContext, type_row: dict, row: dict) -> list[tuple[dict
 
 
 def _member_doc(ctx: SourceContext, type_row: dict, row: dict, is_field: bool, opts: DocOptions,
-                warn: bool = False) -> dict:
+                warn: bool = False, fill_tags: bool = True) -> dict:
+    """The doc of one member. A method's missing parts (no comment, an empty one, `{@inheritDoc}`, and with
+    `fill_tags` a missing `@param`/`@return`/`@throws`) come from the methods it overrides, nearest first, as the
+    javadoc tool fills them; inherited `@param` tags take the member's own parameter names, by position."""
     loc = locate_field(ctx, type_row, row["name"], row) if is_field else locate_method(ctx, type_row, row)
     raw, source = _located_doc(loc)
     item = {"raw": raw, "source": source, "inherited_from": None, "has_sources": loc is not None,
             "_warnings": _version_warnings(ctx, type_row, row, is_field, loc) if warn else []}
     parsed, links = _parse_doc(ctx, loc, type_row, raw, row if is_field else None) if raw else (None, None)
-    if opts.inherited and not is_field and (parsed is None or parsed.is_empty() or parsed.inherit_doc):
+    kotlin = loc is not None and loc.file.is_kotlin
+    names = None if is_field or kotlin else _param_names(loc)
+    throws = [] if is_field else _throws(ctx, type_row, row)
+    if opts.inherited and not is_field and _missing(parsed, row, names, throws, fill_tags, kotlin):
         for srow, m in overridden(ctx, type_row, row):
             p_loc = locate_method(ctx, srow, m)
             p_raw, p_source = _located_doc(p_loc)
@@ -120,19 +126,30 @@ def _member_doc(ctx: SourceContext, type_row: dict, row: dict, is_field: bool, o
             if parent.is_empty():
                 continue
             if parent.inherit_doc:
-                parent = jd.fill_inherited(parent, _deep_parent(ctx, srow, m) or jd.Javadoc([]), _throws(ctx, srow, m))
-            throws = _throws(ctx, type_row, row)
-            parsed = (jd.fill_inherited(parsed, parent, throws) if parsed is not None
-                      else jd.Javadoc(parent.paragraphs, jd.declared_only(parent.tags, throws)))
+                deep, deep_loc = _deep_parent(ctx, srow, m)
+                parent = jd.fill_inherited(parent, deep or jd.Javadoc([]), _throws(ctx, srow, m),
+                                           _rename(_param_names(deep_loc), _param_names(p_loc)))
+            rename = None if kotlin else _rename(_param_names(p_loc), names)
+            before = parsed
+            parsed = (jd.fill_inherited(parsed, parent, throws, rename) if parsed is not None
+                      else jd.Javadoc(parent.paragraphs, jd.declared_only(jd.rename_params(parent.tags, rename),
+                                                                            throws)))
+            if before is not None and not before.inherit_doc and parsed == before:
+                continue  # this comment had nothing the member lacks
             if p_links is not None:
                 links = (links or []) + p_links
-            # `source` is where the comment shown comes from: the member's own when it has one (its
-            # `{@inheritDoc}` parts come from `inherited_source`)
-            item.update(inherited_from=format_member(srow["id"], m["name"], m["descriptor"]),
-                        source=source or p_source, raw=raw or p_raw)
-            if raw:
-                item["inherited_source"] = p_source
-            break
+            if warn and p_loc is not None:  # the text shown is read from this file too: check it as `doc` of it would
+                item["_warnings"] += [w for w in _version_warnings(ctx, srow, m, False, p_loc)
+                                      if w not in item["_warnings"]]
+            if item["inherited_from"] is None:
+                # `source` is where the comment shown comes from: the member's own when it has one (the parts
+                # it takes from the overridden method's come from `inherited_source`)
+                item.update(inherited_from=format_member(srow["id"], m["name"], m["descriptor"]),
+                            source=source or p_source, raw=raw or p_raw)
+                if raw:
+                    item["inherited_source"] = p_source
+            if not _missing(parsed, row, names, throws, fill_tags, kotlin):
+                break
     if (parsed is None or parsed.is_empty()) and (loc is None or loc.file.is_kotlin):
         tagged = _property_tag(ctx, type_row, row, is_field)
         if tagged is not None:  # `@property size` in the class's KDoc documents the property `size`
@@ -144,6 +161,83 @@ def _member_doc(ctx: SourceContext, type_row: dict, row: dict, is_field: bool, o
     return item
 
 
+def _missing(doc: jd.Javadoc | None, row: dict, names: list[str] | None, throws: list[str], tags: bool,
+             kotlin: bool = False) -> bool:
+    """Whether a method's comment lacks what the javadoc tool inherits: its main description (or says
+    `{@inheritDoc}`), and with `tags` a `@param` of a parameter, `@return` of a non-void method, or `@throws` of an
+    exception of its `throws` clause. KDoc is inherited only when there is none (or it is empty)."""
+    if doc is None or doc.inherit_doc or doc.is_empty():
+        return True
+    if kotlin:
+        return False
+    if not doc.paragraphs:
+        return True
+    if not tags:
+        return False
+    params = {n for t, n, _ in doc.tags if t == "param" and n}
+    if names is not None:
+        if any(n not in params for n in names):
+            return True
+    elif len([n for n in params if not n.startswith("<")]) < len(parse_method_descriptor(row["descriptor"])[0]):
+        return True
+    if not row["descriptor"].endswith(")V") and not any(t == "return" for t, _, _ in doc.tags):
+        return True
+    have = {jd._simple(n or "") for t, n, _ in doc.tags if t == "throws"}
+    return any(jd._simple(x) not in have for x in throws)
+
+
+def _rename(parent: list[str] | None, own: list[str] | None) -> dict[str, str] | None:
+    """The overridden method's parameter names → the member's, by position (None when either is unknown)."""
+    if parent is None or own is None or len(parent) != len(own):
+        return None
+    return {p: o for p, o in zip(parent, own) if p != o}
+
+
+_COMMENT_OR_STRING = re.compile(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.S)
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+def _param_names(loc: Located | None) -> list[str] | None:
+    """A Java method's parameter names as its declaration writes them (the names its `@param` tags use), read from
+    the declaration's text; None when there is no declaration or the names cannot be told."""
+    if loc is None or loc.decl is None or loc.file.is_kotlin or loc.decl.kind not in ("method", "constructor"):
+        return None
+    d = loc.decl
+    lines = loc.file.lines[d.start - 1:d.end]
+    if not lines:
+        return None
+    lines[0] = lines[0].encode("utf-8", "replace")[d.start_col:].decode("utf-8", "replace")
+    text = _COMMENT_OR_STRING.sub(" ", "\n".join(lines))
+    m = re.search(r"(?<![\w$])" + re.escape(d.name) + r"\s*\(", text)
+    if m is None:
+        return None
+    depth, pieces, cur = 0, [], []
+    for ch in text[m.end():]:
+        if ch in "(<[":
+            depth += 1
+        elif ch in ")>]":
+            if depth == 0 and ch == ")":
+                break
+            depth -= 1
+        elif ch == "," and depth == 0:
+            pieces.append("".join(cur))
+            cur = []
+            continue
+        cur.append(ch)
+    else:
+        return None
+    pieces.append("".join(cur))
+    names = []
+    for piece in pieces:
+        idents = _IDENT.findall(re.sub(r"@[\w$.]+\s*(\([^()]*\))?", " ", piece))  # annotations dropped
+        if not idents:
+            continue
+        if idents[-1] == "this":  # a receiver parameter is no parameter
+            continue
+        names.append(idents[-1])
+    return names if len(names) == len(d.params) else None
+
+
 def _version_warnings(ctx: SourceContext, type_row: dict, row: dict, is_field: bool,
                       loc: Located | None) -> list[Warning_]:
     """SOURCES_VERSION_MISMATCH as `body` gives them: the type's sources and class file disagree, the member is
@@ -152,7 +246,10 @@ def _version_warnings(ctx: SourceContext, type_row: dict, row: dict, is_field: b
         return []
     absent = loc.decl is None and not loc.implicit
     out = mismatch_warnings(ctx, type_row, loc.file, loc.keys, [row] if absent and not is_field else [])
-    if absent and is_field and not any(row["name"] in w.message for w in out):
+    if absent and is_field and loc.file.parsed.errors:
+        out = [w for w in out if w.code != "SOURCE_PARSE_ERROR"] + parse_errors(
+            ctx, type_row, loc.file, refs=[format_member(type_row["id"], row["name"], row["descriptor"], is_field=True)])
+    elif absent and is_field and not any(row["name"] in w.message for w in out):
         art = ctx.artifact_name(type_row)
         ref = format_member(type_row["id"], row["name"], row["descriptor"], is_field=True)
         out.append(Warning_("SOURCES_VERSION_MISMATCH", f"{art} declares {ref} which is absent from "
@@ -201,13 +298,16 @@ def _property_tag(ctx: SourceContext, type_row: dict, row: dict, is_field: bool)
     return None
 
 
-def _deep_parent(ctx: SourceContext, type_row: dict, row: dict) -> jd.Javadoc | None:
+def _deep_parent(ctx: SourceContext, type_row: dict, row: dict) -> tuple[jd.Javadoc | None, Located | None]:
+    """The nearest comment without `{@inheritDoc}` of a method `row` overrides, and where it is."""
     for srow, m in overridden(ctx, type_row, row):
         loc = locate_method(ctx, srow, m)
         raw, _ = _located_doc(loc)
-        if raw and not _parse_doc(ctx, loc, srow, raw)[0].inherit_doc:
-            return _parse_doc(ctx, loc, srow, raw)[0]
-    return None
+        if raw:
+            parsed = _parse_doc(ctx, loc, srow, raw)[0]
+            if not parsed.inherit_doc:
+                return parsed, loc
+    return None, None
 
 
 def _type_item(ctx: SourceContext, type_row: dict, warn: bool = False) -> dict:
@@ -250,7 +350,8 @@ def doc(ctx: SourceContext, text: str, opts: DocOptions) -> tuple[dict, list[War
             shown = f"the javadoc shown is {it['inherited_from']}'s" if it["text"] else "so no javadoc"
             warnings.append(Warning_("NO_SOURCES", f"{it['declaring']}: no sources, {shown} "
                                      f"({_sources_hint(ctx, owner_row)})", art))
-        elif not it["text"] and not any(it["ref"] in w.message and "absent" in w.message for w in version):
+        elif not it["text"] and not any(it["ref"] in w.message and ("absent" in w.message or "not found" in w.message)
+                                        for w in version):
             warnings.append(Warning_("NO_DOC", f"{it['ref']} has no {'KDoc' if 'links' in it else 'javadoc'}"
                                      + ("" if opts.inherited else " (--inherited looks in supertypes)"), art))
         # the comment shown came from a source file (the member's, or a supertype's it inherits), else nothing did
@@ -282,7 +383,7 @@ def first_sentence_docs(ctx: SourceContext, items: list[dict]) -> dict[str, str]
         type_row = ctx.type_row(owner)
         if row is None or type_row is None:
             continue
-        sentence = _member_doc(ctx, type_row, row, is_field, DocOptions())["first_sentence"]
+        sentence = _member_doc(ctx, type_row, row, is_field, DocOptions(), fill_tags=False)["first_sentence"]
         if sentence:
             out[it["ref"]] = sentence
     return out

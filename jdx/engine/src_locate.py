@@ -264,6 +264,8 @@ def stale_source(ctx: SourceContext, type_row: dict, file: SourceFile) -> list[W
 
 def _java_mismatches(ctx: SourceContext, type_row: dict, file: SourceFile, keys: list[str],
                      missing: list[dict] | None) -> list[Warning_]:
+    if file.parsed.errors:
+        return parse_errors(ctx, type_row, file, missing)
     methods = [{k.split(".", 1)[1]: v for k, v in r.items()}
                for r in ctx.store.rows_cached(queries.MEMBERS_OF, {"id": type_row["id"]})]
     binary = ctx.artifact_name(type_row)
@@ -294,6 +296,22 @@ def _java_mismatches(ctx: SourceContext, type_row: dict, file: SourceFile, keys:
                             f"(line {decl.start}) which is absent from {binary}. Structure shown from bytecode.",
                             binary))
     return out
+
+
+def parse_errors(ctx: SourceContext, type_row: dict, file: SourceFile, missing: list[dict] | None = None,
+                 refs: list[str] | None = None) -> list[Warning_]:
+    """SOURCE_PARSE_ERROR for a Java file tree-sitter could not fully parse, instead of comparing its declarations
+    with the binary: one per `missing` method (or `refs`) not found in what did parse (the syntax errors may hide it:
+    no version mismatch is claimed), else one saying the declarations read from the file may be incomplete."""
+    binary = ctx.artifact_name(type_row)
+    n = file.parsed.errors
+    head = f"{file.root.label} ({file.display}): {n} region{'s' if n != 1 else ''} tree-sitter could not parse"
+    named = [format_member(type_row["id"], r["name"], r["descriptor"]) for r in missing or []] + list(refs or [])
+    if named:
+        return [Warning_("SOURCE_PARSE_ERROR", f"{head}; {ref} was not found in what did parse", binary)
+                for ref in named]
+    return [Warning_("SOURCE_PARSE_ERROR", f"{head}; the text shown is as written, but the declarations found in the "
+                     f"file may be incomplete (not compared with {binary})", binary)]
 
 
 def line_drift(ctx: SourceContext, type_row: dict, row: dict | None, loc: Located | None) -> Warning_ | None:

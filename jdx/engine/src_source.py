@@ -26,6 +26,52 @@ def parse_lines(spec: str) -> tuple[int, int | None]:
     return a, b
 
 
+def resolve_source_type(store, text: str) -> dict:
+    """The type `source` reads (resolve.resolve_type); a member reference is a usage error whose hint gives the
+    commands that read a member: `body`, and `source <type> --around <member>`."""
+    from jdx.engine.resolve import resolve_type
+
+    try:
+        return resolve_type(store, text)
+    except UsageError as exc:
+        hint = member_hint(text)
+        if hint is None or exc.hint or "names a member" not in exc.message:
+            raise
+        raise UsageError(exc.message, hint=hint) from None
+
+
+def member_hint(text: str) -> str | None:
+    """`jdx body '<member>'` or `jdx source <type> --around '<member>'` for a member reference, else None."""
+    import shlex
+
+    from jdx.engine.refs import parse_ref
+
+    try:
+        ref = parse_ref(text)
+    except JdxError:
+        return None
+    if ref.member is None or not ref.type_name:
+        return None
+    canonical = str(ref)
+    member = canonical.partition("#")[2]
+    return (f"to read a member: jdx body {shlex.quote(canonical)}, or jdx source {shlex.quote(ref.type_name)} "
+            f"--around {shlex.quote(member)}")
+
+
+def no_sources_why(ctx: SourceContext, type_row: dict) -> str:
+    """Why a type has no source text: the sources paired with its artifact lack its file (named), or there are none."""
+    from jdx.engine.src_locate import outer_chain, source_rel, top_level
+
+    roots = [r for r in ctx.roots_for(type_row.get("artifact") or "") if r.how != "embedded"]
+    if not roots:
+        return "no sources jar"
+    rel = source_rel(type_row, top_level(type_row["id"], outer_chain(ctx, type_row["id"])))
+    labels = list(dict.fromkeys(r.label for r in roots))
+    shown = ", ".join(labels[:3]) + (f" and {len(labels) - 3} more" if len(labels) > 3 else "")
+    what = rel or type_row.get("source_file") or "its source file"
+    return f"{shown} {'lacks' if len(labels) == 1 else 'lack'} {what}"
+
+
 def _file_for(ctx: SourceContext, type_row: dict, engine: str | None) -> tuple[SourceFile, list[str], str,
                                                                                dict | None, list[Warning_]]:
     """(file, type keys, origin, engine, warnings): the sources, else (or with --engine) the decompiled class."""
@@ -33,7 +79,9 @@ def _file_for(ctx: SourceContext, type_row: dict, engine: str | None) -> tuple[S
     if found is not None:
         return found[0], found[1], "sources", None, stale_source(ctx, type_row, found[0])
     art = ctx.artifact_name(type_row)
-    warnings = [] if engine else [Warning_("NO_SOURCES", f"{format_type(type_row['id'])}: no sources; showing "
+    why = no_sources_why(ctx, type_row)
+    warnings = [] if engine else [Warning_("NO_SOURCES", f"{format_type(type_row['id'])}: "
+                                           f"{'no sources' if why == 'no sources jar' else why}; showing "
                                            f"the class reconstructed from bytecode", art)]
     try:
         file, keys, dec = decompiled_file(ctx, type_row, engine)
@@ -46,6 +94,14 @@ def _file_for(ctx: SourceContext, type_row: dict, engine: str | None) -> tuple[S
         file, keys, dec = decompiled_file(ctx, type_row, None)
     return file, keys, "decompiled", {"name": dec.engine, "version": dec.engine_version}, \
         warnings
+
+
+class _Absent(Exception):
+    """`--around` names a member the sources lack: `warnings` say so (as `body` does), `why` is the header's reason."""
+
+    def __init__(self, warnings: list[Warning_], why: str):
+        super().__init__(why)
+        self.warnings, self.why = warnings, why
 
 
 def _around(ctx: SourceContext, type_row: dict, around: str, file: SourceFile, origin: str) -> tuple[int, int]:
@@ -66,12 +122,33 @@ def _around(ctx: SourceContext, type_row: dict, around: str, file: SourceFile, o
             raise UsageError(f"--around {around!r}: {entry['ref']} is declared in another file; "
                              f"run jdx body {entry['ref']!r}")
         decl = loc.decl
+    if decl is None and origin == "sources" and not loc.implicit:
+        raise _Absent(*_absent_warnings(ctx, target, loc))
     if decl is None:
         first = target.row.get("first_line") if not target.is_field else None
         if first and first > 0 and origin == "sources":
             return first, target.row.get("last_line") or first
         raise NotFoundError(f"--around {around!r}: {entry['ref']} has no declaration in the {origin} text")
     return decl.start, decl.end
+
+
+def _absent_warnings(ctx: SourceContext, target, loc) -> tuple[list[Warning_], str]:
+    """What `body` says of a member its sources lack: SOURCES_VERSION_MISMATCH naming it (SOURCE_PARSE_ERROR when
+    the file did not fully parse), and the reason its text is reconstructed."""
+    from jdx.engine.src_body import parse_error_warning
+    from jdx.engine.src_locate import mismatch_warnings
+
+    art = ctx.artifact_name(target.type_row)
+    if loc.file.parsed.errors:
+        out = [] if loc.file.is_kotlin else stale_source(ctx, target.type_row, loc.file)
+        return out + [parse_error_warning(loc.file, target.ref, art)], \
+            f"{loc.file.root.label}: {loc.file.display} did not parse, {target.ref} not found in it"
+    missing = [dict(target.row, ref=target.ref)] if not target.is_field else []
+    out = mismatch_warnings(ctx, loc.owner or target.type_row, loc.file, loc.keys, missing)
+    if target.is_field:
+        out.append(Warning_("SOURCES_VERSION_MISMATCH", f"{art} declares {target.ref} which is absent from "
+                            f"{loc.file.root.label} ({loc.file.display}). Structure shown from bytecode.", art))
+    return out, f"{loc.file.root.label} lacks {target.ref}"
 
 
 def _javap(ctx: SourceContext, type_row: dict) -> SourceFile:
@@ -108,7 +185,18 @@ def source(ctx: SourceContext, type_row: dict, lines: str | None, around: str | 
         raise NotFoundError(f"no source for {format_type(type_row['id'])}: no sources and {exc.message}; "
                             f"try jdx body {format_type(type_row['id'])!r} --engine javap",
                             warnings=[Warning_(getattr(exc, "code", "DECOMPILE_FAILED"), exc.message)]) from None
-    return _answer(ctx, type_row, file, origin, engine_info, warnings, lines, around, context)
+    try:
+        return _answer(ctx, type_row, file, origin, engine_info, warnings, lines, around, context)
+    except _Absent as absent:  # as `body`: the member's text from the decompiled class, saying the sources lack it
+        try:
+            file, _keys, dec = decompiled_file(ctx, type_row, None)
+        except JdxError as exc:
+            raise NotFoundError(f"--around {around!r}: {absent.why}, and {exc.message}; try jdx body "
+                                f"{format_type(type_row['id'])!r} --engine javap",
+                                warnings=absent.warnings + [Warning_(getattr(exc, "code", "DECOMPILE_FAILED"),
+                                                                     exc.message)]) from None
+        return _answer(ctx, type_row, file, "decompiled", {"name": dec.engine, "version": dec.engine_version},
+                       absent.warnings, lines, around, context, why=absent.why)
 
 
 def line_range(lines: str, total: int, display: str) -> tuple[int, int]:
@@ -121,7 +209,8 @@ def line_range(lines: str, total: int, display: str) -> tuple[int, int]:
 
 
 def _answer(ctx: SourceContext, type_row: dict, file: SourceFile, origin: str, engine: dict | None,
-            warnings: list[Warning_], lines: str | None, around: str | None, context: int | None):
+            warnings: list[Warning_], lines: str | None, around: str | None, context: int | None,
+            why: str | None = None):
     total = len(file.lines)
     if lines:
         a, b = line_range(lines, total, file.display)
@@ -137,7 +226,8 @@ def _answer(ctx: SourceContext, type_row: dict, file: SourceFile, origin: str, e
     elif origin == "javap":
         header = f"source: javap -c -p -l of {format_type(type_row['id'])} from {art}   ⚠ bytecode, not source"
     else:
-        why = "no sources jar" if warnings else f"--engine {engine['name']}"
+        why = why or (no_sources_why(ctx, type_row) if any(w.code == "NO_SOURCES" for w in warnings)
+                      else f"--engine {engine['name']}")
         header = f"source: decompiled by {engine['name']} {engine['version']} from {art} ({why})   {RECONSTRUCTED}"
     result = {"ref": format_type(type_row["id"]), "artifact": art, "origin": origin, "header": header,
               "source": {"label": file.root.label if origin == "sources" else None, "how": file.root.how,

@@ -412,7 +412,9 @@ def source(ctx, text: str, lines: str | None, around: str | None, context: int |
 
     f, ref = _open(ctx, text)
     if ref.member is not None:
-        raise UsageError(f"{text!r} names a member; this command takes a type")
+        from jdx.engine.src_source import member_hint
+
+        raise UsageError(f"{text!r} names a member; this command takes a type", hint=member_hint(text))
     total = len(f.lines)
     if lines:
         a, b = line_range(lines, total, f.found.shown)
