@@ -123,8 +123,10 @@ def card(session, fn_name: str, text: str, opts):
     from jdx.engine.answer import Answer
     from jdx.engine.search_aliases import alias_misses
 
+    # outline and signature name the parameters a class file leaves unnamed from the type's sources (src_params)
+    named = {"sources": session.source_context} if fn_name in ("outline_type", "member_signatures") else {}
     with alias_misses(session.store, text):  # a Kotlin type alias: not-found naming the class it expands to
-        result, warnings, provenance = getattr(cards, fn_name)(session.store(), text, opts)
+        result, warnings, provenance = getattr(cards, fn_name)(session.store(), text, opts, **named)
     return Answer(result, warnings, provenance=provenance)
 
 
@@ -255,7 +257,8 @@ def run_signature(session, req: SignatureRequest):
     limit = check_limit(req.limit)
     with alias_misses(session.store, req.query):  # a Kotlin type alias: not-found naming the class it expands to
         result, warnings, provenance = cards.member_signatures(session.store(), req.query, req.view,
-                                                               req.include_synthetic, limit)
+                                                               req.include_synthetic, limit,
+                                                               sources=session.source_context)
     total = result["total"]
     cut = {"shown": limit, "total": total, "hint": f"--limit {total}"} if total > limit else None
     return Answer(result, warnings, truncated=cut, provenance=provenance)

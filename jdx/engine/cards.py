@@ -343,9 +343,10 @@ def _field_type(row: dict, env: dict) -> str:
     return d.render_type(d.substitute(sig, env) if env else sig, qualified=False)
 
 
-def render_member(row: dict, *, is_field: bool, owner: str, env: dict, iface: bool) -> dict:
+def render_member(row: dict, *, is_field: bool, owner: str, env: dict, iface: bool, names_from_source=None) -> dict:
     """A member as data; `text` is its declaration in simple names with parameter names
-    (`public V put(K key, V value)`), generics substituted by `env`."""
+    (`public V put(K key, V value)`), generics substituted by `env`. `names_from_source` (a
+    src_params.SourceParamNames) names the parameters the class file leaves unnamed as the sources declare them."""
     access = row["access"]
     kind = "field" if is_field else {"<init>": "constructor", "<clinit>": "initializer"}.get(row["name"], "method")
     item = {"kind": kind, "name": row["name"], "text": "", "modifiers": [], "access": access_level(access),
@@ -364,6 +365,10 @@ def render_member(row: dict, *, is_field: bool, owner: str, env: dict, iface: bo
         return item
     text, params, ret = _render_method(dict(row, _iface=iface), constructor_name(owner), env)
     names, names_from = _param_names(row, len(params))
+    if names_from == "none" and names_from_source is not None:
+        declared = names_from_source.names(owner, row, len(params))
+        if declared is not None:
+            names, names_from = declared, "source"
     head = text[: text.index("(")]
     shown = annotated_params(row, params)
     rest = text[len(head) + 2 + len(", ".join(shown)):]
@@ -375,6 +380,11 @@ def render_member(row: dict, *, is_field: bool, owner: str, env: dict, iface: bo
                 throws=rest[len(" throws "):].split(", ") if rest.startswith(" throws ") else [],
                 param_names_from=names_from if params else None, default=row.get("annotation_default"))
     return item
+
+
+def _unnamed(row: dict) -> bool:
+    """A method with parameters its class file does not name (its sources may)."""
+    return (row.get("param_source") or "none") == "none" and not (row.get("descriptor") or "()").startswith("()")
 
 
 # --- outline -------------------------------------------------------------------------------------
@@ -395,9 +405,12 @@ def _grep(pattern: str | None):
         raise UsageError(f"--grep {pattern!r}: {exc}") from exc
 
 
-def outline_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Warning_], list[dict]]:
+def outline_type(store: GraphStore, text: str, opts=None, sources=None) -> tuple[dict, list[Warning_], list[dict]]:
     """One line per declared member (fields, constructors, methods, then member types), the File
-    Structure popup; synthetic and bridge members only with `include_synthetic`."""
+    Structure popup; synthetic and bridge members only with `include_synthetic`. `sources` (a SourceContext, or a
+    callable giving one) names the parameters the class file does not, from the type's sources."""
+    from jdx.engine.src_params import namer
+
     opts = opts or OutlineOptions()
     if opts.kind not in OUTLINE_KINDS:
         raise UsageError(f"--kind {opts.kind!r}: use method, field, ctor, type or all")
@@ -412,8 +425,10 @@ def outline_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Wa
     found = collect(store, target)
     walked = found.methods  # canonical refs: `:Ret` for bridge twins, `:Type` for clashing fields
     items = []
+    named = namer(sources) if any(_unnamed(m) for m, f in rows if not f) else None
     for row, is_field in rows:
-        item = render_member(row, is_field=is_field, owner=target["id"], env={}, iface=iface)
+        item = render_member(row, is_field=is_field, owner=target["id"], env={}, iface=iface,
+                             names_from_source=named)
         ref = canonical_ref({"row": row, "is_field": is_field, "declaring": target["id"]},
                             walked.get(target["id"]), walked)
         line = row.get("first_line")
@@ -456,11 +471,16 @@ def outline_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Wa
     for it in out:
         it.pop("_id", None)
     if opts.from_type:
-        warnings += _inherited_from(store, result, found.walk, opts)
-    return result, warnings, [_provenance(fqn, target, artifact)]
+        named = named or namer(sources)
+        warnings += _inherited_from(store, result, found.walk, opts, named)
+    provenance = [_provenance(fqn, target, artifact)]
+    if named is not None:
+        warnings += named.warnings
+        provenance += named.provenance()
+    return result, warnings, provenance
 
 
-def _inherited_from(store: GraphStore, result: dict, walk: list, opts) -> list[Warning_]:
+def _inherited_from(store: GraphStore, result: dict, walk: list, opts, named=None) -> list[Warning_]:
     """`outline --from X`: the members the type inherits from its supertype X, as `members --from X` resolves them
     (overridden and hidden ones left out), in `result["inherited"]`; X not a supertype is a usage error naming them."""
     from jdx.engine.members import MemberOptions, list_members
@@ -486,13 +506,14 @@ def _inherited_from(store: GraphStore, result: dict, walk: list, opts) -> list[W
     result["from"] = found.get("from_overridden") or next((m["declaring"] for m in found["members"]), None) \
         or opts.from_type
     result["inherited_total"] = len(found["members"])
-    result["inherited"] = [_with_param_names(store, m) for m in found["members"]]
+    result["inherited"] = [_with_param_names(store, m, named) for m in found["members"]]
     return _warnings(found["unresolved_supertypes"])
 
 
-def _with_param_names(store: GraphStore, member: dict) -> dict:
+def _with_param_names(store: GraphStore, member: dict, named=None) -> dict:
     """An inherited member of `outline --from` as `members` lists it, its parameters named as its declaring class
-    file names them (as the outline's own rows are), `param_names_from` saying from where."""
+    file names them (as the outline's own rows are), else as its sources do (`named`), `param_names_from` saying
+    from where."""
     out = {k: v for k, v in member.items() if k != "descriptor"}
     if member["kind"] != "method" or not member.get("descriptor"):
         return out
@@ -514,6 +535,9 @@ def _with_param_names(store: GraphStore, member: dict) -> dict:
     if not params:
         return out
     names, source = _param_names(row, len(params))
+    if source == "none" and named is not None:
+        declared = named.names(d.fqn_to_internal(member["declaring"]), row, len(params))
+        names, source = (declared, "source") if declared is not None else (names, source)
     if source == "none":
         return out
     out["text"] = f"{text[:start]}{', '.join(f'{t} {n}' for t, n in zip(params, names))}{text[end - 1:]}"
@@ -537,10 +561,13 @@ def _top_level_split(params: str) -> list[str]:
 # --- signature -----------------------------------------------------------------------------------
 
 def member_signatures(store: GraphStore, text: str, opts=None, include_synthetic: bool = False,
-                      limit: int | None = None) -> tuple[dict, list[Warning_], list[dict]]:
+                      limit: int | None = None, sources=None) -> tuple[dict, list[Warning_], list[dict]]:
     """Every overload a member reference names, with parameter names, generics (in the queried type's
     terms), throws, annotations and annotation defaults; bridges and synthetic overloads too with
-    `include_synthetic`; the first `limit` (the result's `total` counts them all)."""
+    `include_synthetic`; the first `limit` (the result's `total` counts them all). `sources` (a SourceContext, or a
+    callable giving one) names the parameters the class file does not, from the declaring type's sources."""
+    from jdx.engine.src_params import namer
+
     found = lookup(store, text, with_hidden=include_synthetic)
     total = len(found.members)
     if limit is not None and total > limit:
@@ -555,11 +582,15 @@ def member_signatures(store: GraphStore, text: str, opts=None, include_synthetic
             full[(owner, row["name"], ":" + row["descriptor"])] = row
     arts = artifact_names(store)
     items, provenance = [], []
+    named = None
     for e in found.members:
         row = e["row"]
         key = (e["declaring"], row["name"], (":" if e["is_field"] else "") + row["descriptor"])
         row = {**row, **full.get(key, {})}
-        item = render_member(row, is_field=e["is_field"], owner=e["declaring"], env=e["env"], iface=e["iface"])
+        if named is None and not e["is_field"] and _unnamed(row):
+            named = namer(sources)
+        item = render_member(row, is_field=e["is_field"], owner=e["declaring"], env=e["env"], iface=e["iface"],
+                             names_from_source=named)
         artifact = arts.get(owners[e["declaring"]].get("artifact") or "", "")
         item = {"ref": e["ref"], "declaring": format_type(e["declaring"]), **item,
                 "annotations": list(row.get("annotations") or []), "artifact": artifact}
@@ -580,4 +611,8 @@ def member_signatures(store: GraphStore, text: str, opts=None, include_synthetic
         kotlin_view.signature_view(store, result, [
             f"{e['declaring']}#{e['row']['name']}" + (":" if e["is_field"] else "") + e["row"]["descriptor"]
             for e in found.members])
-    return result, _warnings(found.unresolved), provenance
+    warnings = _warnings(found.unresolved)
+    if named is not None:
+        warnings += named.warnings
+        provenance += named.provenance()
+    return result, warnings, provenance
