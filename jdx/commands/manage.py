@@ -13,7 +13,7 @@ from jdx.loaders.roots import resolve_roots
 
 # cache folders keyed by content (a source file's, a class's, a multi-release jar's versioned classes), rebuilt on demand:
 # `cache clear` empties them
-DERIVED_CACHES = ("srcmap", "srcindex", "decompiled", "diff-releases")  # diff-releases: diff_artifacts.RELEASE_DIR
+DERIVED_CACHES = ("srcmap", "srcparams", "srcindex", "decompiled", "diff-releases")  # diff-releases: diff_artifacts.RELEASE_DIR
 
 
 def export(session, target: str, fmt: str = "parquet") -> Answer:

@@ -26,6 +26,7 @@ class Decompiled(Protocol):
     engine: str  # "vineflower" | "procyon"
     engine_version: str
     cached: bool
+    warnings: list  # Warning_s (artifact left empty) for what is known wrong in `text` and not corrected
 
 
 class JvmTools(Protocol):

@@ -254,7 +254,8 @@ def _nearest_type(parsed, keys: list[str]) -> Decl | None:
     return None
 
 
-def _from_decompiler(ctx: SourceContext, target: Target, artifact: str, opts: BodyOptions, why: str) -> dict:
+def _from_decompiler(ctx: SourceContext, target: Target, artifact: str, opts: BodyOptions, why: str,
+                     warnings: list[Warning_]) -> dict:
     file, keys, dec = decompiled_file(ctx, target.type_row, opts.engine)
     implicit = None
     if target.row is None:
@@ -279,6 +280,8 @@ def _from_decompiler(ctx: SourceContext, target: Target, artifact: str, opts: Bo
     source = {"label": None, "how": "decompiled", "file": file.rel, "lines": [a, b], "lines_of": "decompiled text"}
     if target.row is not None and (target.row.get("first_line") or 0) > 0:  # what a stack trace names
         source["class_file_lines"] = [target.row["first_line"], target.row.get("last_line") or target.row["first_line"]]
+    # what the loader knows to be wrong in the decompiled text and could not correct (DECOMPILED_*)
+    warnings += [Warning_(w.code, w.message, artifact) for w in getattr(dec, "warnings", ())]
     return _result(target, artifact, "decompiled", header, cut(file.lines, decl, a, b), a, source, engine,
                    implicit=implicit if decl.kind == "class" and implicit else None)
 
@@ -381,7 +384,7 @@ def body(ctx: SourceContext, target: Target, opts: BodyOptions) -> tuple[dict, l
             why = f"{loc.file.root.label} lacks it"
     if opts.engine in (None, "vineflower", "procyon"):
         try:
-            return _finish(ctx, target, _from_decompiler(ctx, target, artifact, opts, why), warnings, opts)
+            return _finish(ctx, target, _from_decompiler(ctx, target, artifact, opts, why, warnings), warnings, opts)
         except JdxError as exc:
             code = getattr(exc, "code", "DECOMPILE_FAILED")
             if code == "DECOMPILER_UNAVAILABLE" and opts.engine is not None:
@@ -391,7 +394,8 @@ def body(ctx: SourceContext, target: Target, opts: BodyOptions) -> tuple[dict, l
                 auto = BodyOptions(None, opts.with_doc, opts.with_signature, opts.context)
                 try:
                     why = f"{opts.engine} is not installed"
-                    return _finish(ctx, target, _from_decompiler(ctx, target, artifact, auto, why), warnings, opts)
+                    return _finish(ctx, target, _from_decompiler(ctx, target, artifact, auto, why, warnings),
+                                   warnings, opts)
                 except JdxError as again:
                     exc, code = again, getattr(again, "code", "DECOMPILE_FAILED")
             warnings.append(Warning_(code if code.startswith("DECOMPILE") else "DECOMPILE_FAILED",

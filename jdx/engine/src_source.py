@@ -92,6 +92,8 @@ def _file_for(ctx: SourceContext, type_row: dict, engine: str | None) -> tuple[S
         warnings.append(Warning_("DECOMPILER_UNAVAILABLE", f"--engine {engine}: {engine} is not installed; using "
                                  "the next decompiler that exists", art))
         file, keys, dec = decompiled_file(ctx, type_row, None)
+    # what the loader knows to be wrong in the decompiled text and could not correct (DECOMPILED_*)
+    warnings += [Warning_(w.code, w.message, art) for w in getattr(dec, "warnings", ())]
     return file, keys, "decompiled", {"name": dec.engine, "version": dec.engine_version}, \
         warnings
 

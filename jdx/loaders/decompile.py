@@ -14,6 +14,10 @@ classpath, on a daemon thread under a wall-clock timeout. Results are cached und
 Procyon also reports where each line of its text came from: `Decompiled.line_map` maps a decompiled line to the
 class-file lines (LineNumberTable) of the code written on it, stored beside the text (`<key>.lines`, naming the
 text's hash, so a map is never served with another text). Vineflower's text has no map (None).
+
+Procyon's text is corrected from the class files (jdx.loaders.decompile_procyon): string concatenations keep the
+one character Procyon drops after their last value, interface methods get their static / private modifiers back,
+and what cannot be corrected is reported in `Decompiled.warnings` (named codes), stored beside the text too.
 """
 
 from __future__ import annotations
@@ -45,7 +49,9 @@ PROCYON_LOGGERS = ("com.strobel", "Reifier", "ArrayTypeLoader", "JarTypeLoader",
 VINEFLOWER_OPTIONS = (("include-runtime", "current"), ("jrt", "1"), ("log", "ERROR"))
 # a failure that leaves the engine's classes unusable in their loader: the next run gets a fresh loader
 BROKEN_ENGINE_MARKERS = ("NoClassDefFoundError", "ExceptionInInitializerError", "ThreadDeath")
-CACHE_FORMAT = "3"  # bump when the cached text's shape changes (3: Procyon's line map stored beside the text)
+# bump when the cached text's shape changes (3: Procyon's line map stored beside the text; 4: Procyon's text corrected
+# from the class files, its warnings stored with the line map)
+CACHE_FORMAT = "4"
 # a type header's `permits` clause (Procyon prints one wherever the class file has PermittedSubclasses)
 _PERMITS = re.compile(r"^(?P<head>[^\n;{}()=]*\b(?P<kind>enum|class|interface)\s+[\w$]+[^\n;{}()=]*?)"
                       r"\s+permits\s+(?P<names>[\w$.,\s]+?)(?P<tail>\s*\{?[ \t]*)$", re.M)
@@ -70,6 +76,8 @@ class Decompiled:
     engine_version: str
     cached: bool
     line_map: LineMap | None = None  # None: the engine reported no mapping (Vineflower)
+    # what jdx knows to be wrong in the text and could not correct (named codes; the artifact is left for the caller)
+    warnings: list[Warning_] = field(default_factory=list)
 
     def decompiled_lines(self, class_line: int, first: int = 1, last: int | None = None) -> list[int] | None:
         """The decompiled lines in first..last written from code of class-file line `class_line`, in order;
@@ -269,24 +277,28 @@ def _text_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _store(target: Path, text: str, line_map: LineMap | None) -> None:
-    """The line map first, then the text: a reader that finds the text finds its map (or none, never another's)."""
+def _store(target: Path, text: str, line_map: LineMap | None, notes: list[Warning_] = ()) -> None:
+    """The line map (and the warnings) first, then the text: a reader that finds the text finds its map (or none,
+    never another's)."""
     if line_map is not None:
         pairs = sorted([line, orig] for line, origs in line_map.items() for orig in origs)
-        _write_atomically(target.with_suffix(".lines"), json.dumps({"text_sha256": _text_hash(text), "map": pairs}))
+        _write_atomically(target.with_suffix(".lines"), json.dumps(
+            {"text_sha256": _text_hash(text), "map": pairs, "warnings": [[w.code, w.message] for w in notes]}))
     _write_atomically(target, text)
 
 
-def _load(target: Path) -> tuple[str, LineMap | None]:
-    """(text, its line map or None: absent, unreadable or made for another text); OSError without the text."""
+def _load(target: Path) -> tuple[str, LineMap | None, list[Warning_]]:
+    """(text, its line map or None: absent, unreadable or made for another text, its warnings); OSError without
+    the text."""
     text = target.read_text(encoding="utf-8")
     try:
         stored = json.loads(target.with_suffix(".lines").read_text(encoding="utf-8"))
         if stored.get("text_sha256") != _text_hash(text):
-            return text, None
-        return text, _line_map((orig, line) for line, orig in stored["map"])
+            return text, None, []
+        notes = [Warning_(str(code), str(message), "") for code, message in stored.get("warnings", [])]
+        return text, _line_map((orig, line) for line, orig in stored["map"]), notes
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
-        return text, None
+        return text, None, []
 
 
 def _line_map(positions) -> LineMap:
@@ -332,25 +344,25 @@ def decompile_class(cache: Path, artifact_kind: str, artifact_path: str, interna
     for candidate in engines:
         target = _cache_file(cache, candidate, class_key)
         try:
-            text, line_map = _load(target)
+            text, line_map, notes = _load(target)
         except OSError:
             pass
         else:
-            return Decompiled(text, candidate.name, candidate.version, True, line_map)
+            return Decompiled(text, candidate.name, candidate.version, True, line_map, notes)
         if files is None:
             files = _jrt_files(cache, artifact_path, internal_name)
         try:
-            text, line_map = _run(cache, candidate, (artifact_kind, artifact_path), internal_name, files, classpath,
-                                  timeout)
+            text, line_map, notes = _run(cache, candidate, (artifact_kind, artifact_path), internal_name, files,
+                                         classpath, timeout)
         except _EngineBroken as exc:
             broken.append(f"{candidate.name} {candidate.version} ({exc})")
             continue
         _check_output(candidate, internal_name, text)
         try:
-            _store(target, text, line_map)
+            _store(target, text, line_map, notes)
         except OSError:  # a read-only cache costs speed, not the answer
             pass
-        return Decompiled(text, candidate.name, candidate.version, False, line_map)
+        return Decompiled(text, candidate.name, candidate.version, False, line_map, notes)
     raise DecompileUnavailable(f"no decompiler could be loaded: {'; '.join(broken)}")
 
 
@@ -365,15 +377,16 @@ def _jrt_files(cache: Path, artifact_path: str, internal_name: str) -> list[tupl
 
 
 def _run(cache: Path, engine: Engine, artifact: tuple[str, str], internal_name: str, files: list[tuple[str, bytes]],
-         classpath: list[tuple[str, str]], timeout: float) -> tuple[str, LineMap | None]:
-    """One engine run: (text, line map); Java exceptions become DecompileTimeout / DecompileFailed / _EngineBroken."""
+         classpath: list[tuple[str, str]], timeout: float) -> tuple[str, LineMap | None, list[Warning_]]:
+    """One engine run: (text, line map, warnings); Java exceptions become DecompileTimeout / DecompileFailed /
+    _EngineBroken."""
     from jdx.loaders import java_tools
 
     dotted = internal_name.replace("/", ".")
     java_tools.ensure_jvm(cache)
     try:
         if engine.name == "vineflower":
-            return _run_vineflower(engine, internal_name, files, classpath, timeout), None
+            return _run_vineflower(engine, internal_name, files, classpath, timeout), None, []
         return _run_procyon(engine, artifact, internal_name, files, classpath, timeout)
     except java_tools.WorkerTimeout as exc:
         _forget_engine(engine)
@@ -539,18 +552,22 @@ def _shared_system(loader, key: tuple) -> _SharedSystem:
 
 
 def _run_procyon(engine: Engine, artifact: tuple[str, str], internal_name: str, files: list[tuple[str, bytes]],
-                 classpath: list[tuple[str, str]], timeout: float) -> tuple[str, LineMap]:
+                 classpath: list[tuple[str, str]], timeout: float) -> tuple[str, LineMap, list[Warning_]]:
+    """Procyon over the class files with their concatenation recipes corrected (a class that needs it is read from
+    those bytes, so not through a kept type cache), its text corrected and checked (`_procyon_corrected`)."""
     from jdx.loaders import java_tools as jt
 
     loader = jt.engine_loader(list(engine.jars))
     jt.silence_loggers(PROCYON_LOGGERS)
-    key = _shared_key(engine, artifact, classpath)
+    fixed, notes, captures = _procyon_inputs(internal_name, files)
+    key = _shared_key(engine, artifact, classpath) if fixed == files else None
     if key is not None:
         entry = _shared_system(loader, key)
         with entry.lock:
             entry.uses += 1
             text, positions = _procyon_decompile_type(loader, entry.system, internal_name, timeout)
-        return drop_invalid_permits_mapped(text, positions)
+        return _procyon_corrected(internal_name, files, text, positions, notes, captures)
+    files = fixed
     type_loader = jt.jclass("com.strobel.assembler.metadata.ITypeLoader", loader)
     composite = jt.jclass("com.strobel.assembler.metadata.CompositeTypeLoader", loader)
     opened: list = []
@@ -562,7 +579,65 @@ def _run_procyon(engine: Engine, artifact: tuple[str, str], internal_name: str, 
     finally:
         for jar in opened:
             jar.close()
-    return drop_invalid_permits_mapped(text, positions)
+    return _procyon_corrected(internal_name, files, text, positions, notes, captures)
+
+
+def _procyon_inputs(internal_name: str, files: list[tuple[str, bytes]]):
+    """(the class files with every concatenation recipe Procyon would print short rewritten
+    (decompile_procyon.fix_concat_recipes) and the parameters local and anonymous classes capture named
+    (decompile_procyon.name_captured_parameters), a DECOMPILED_CONCAT_INCOMPLETE warning for recipes that could not
+    be rewritten, what was found of captured variables)."""
+    from jdx.loaders import decompile_procyon as dp
+
+    fixed, missed = [], 0
+    for name, data in files:
+        try:
+            data, _, left = dp.fix_concat_recipes(data)
+        except dp.ClassFormatError:
+            left = 0  # Procyon reports a corrupt class itself
+        missed += left
+        fixed.append((name, data))
+    notes = []
+    if missed:
+        notes.append(Warning_("DECOMPILED_CONCAT_INCOMPLETE", f"Procyon drops the literal character after the last "
+                              f"value of {missed} string concatenation recipe(s) in {internal_name.replace('/', '.')} "
+                              "(its constant pool is full, so jdx cannot correct them); jdx body --engine javap "
+                              "shows the recipes", ""))
+    fixed, captures = dp.name_captured_parameters(fixed)
+    return fixed, notes, captures
+
+
+def _procyon_corrected(internal_name: str, files: list[tuple[str, bytes]], text: str,
+                       positions: list[tuple[int, int]], notes: list[Warning_],
+                       captures) -> tuple[str, LineMap, list[Warning_]]:
+    """Procyon's text made valid (`permits`), its interface methods' modifiers taken from the class files, and the
+    warnings for what stays uncertain. No correction adds or removes a line, so the line map holds."""
+    from jdx.loaders import decompile_procyon as dp
+
+    dotted = internal_name.replace("/", ".")
+    text, line_map = drop_invalid_permits_mapped(text, positions)
+    text, uncertain = dp.fix_interface_modifiers(text, internal_name, files)
+    notes = list(notes)
+    if uncertain:
+        notes.append(Warning_("DECOMPILED_MODIFIERS_UNCERTAIN", f"Procyon prints static and private interface "
+                              f"methods as default; jdx could not match {len(uncertain)} of them in {dotted} to the "
+                              f"class file ({'; '.join(uncertain[:3])}); jdx body --engine javap shows the flags", ""))
+    # a captured variable left under Procyon's name, or named but its name declared again in the text
+    captured = set(dp.captured_classes(files)) if captures.unnamed or captures.named else set()
+    clashing = set(captures.unnamed)
+    for capturing, (method, names) in captures.named.items():
+        declared = dp.names_declared_in(text, internal_name, files, method)
+        if declared is None or any(declared.get(n, 0) > 1 for n in names):
+            clashing.add(capturing)
+    captured &= clashing
+    captured = sorted(captured)
+    if captured:
+        names = ", ".join(dp.enclosing_label(files, n) for n in captured[:3]) + (", ..." if len(captured) > 3 else "")
+        notes.append(Warning_("DECOMPILED_CAPTURED_NAMES", f"{names}: captured variables jdx could not name for "
+                              "certain, and no local variable names in the class files (compiled without -g): "
+                              "Procyon may print a captured variable and a variable of the class's own code under "
+                              "one name; jdx body --engine javap shows which is which (getfield val$<name>)", ""))
+    return text, line_map, notes
 
 
 def _procyon_decompile_type(loader, system, internal_name: str, timeout: float) -> tuple[str, list[tuple[int, int]]]:
