@@ -62,8 +62,9 @@ class ResolveRequest(Request):
 def run_resolve(session, req: ResolveRequest):
     from jdx.engine.answer import Answer
     from jdx.engine.search_nav import frame_warnings, resolve
+    from jdx.loaders.class_files import class_bytes
 
-    result, truncated = resolve(session.store(), req.query, req.limit)
+    result, truncated = resolve(session.store(), req.query, req.limit, read_class=class_bytes)
     return Answer(result, frame_warnings(result), truncated, _provenance(session.store(), result["candidates"]))
 
 

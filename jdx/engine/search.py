@@ -168,12 +168,18 @@ def _named_rows(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict]
     """Packages and modules (few: matched in Python with the same compiled regexes)."""
     out: list[tuple[tuple, dict]] = []
     written = _written(p, fuzzy_lower is not None)
-    if "package" in kinds and arts is None:
+    if "package" in kinds:
+        holders = package_artifacts(store)
+        wanted = None if arts is None else {a["id"] for a in arts}
         for full, last, words in _package_names(store):
+            held = [a for a in holders.get(full, ()) if wanted is None or a["id"] in wanted]
+            if wanted is not None and not held:  # --in keeps a package an artifact it names holds
+                continue
             tier = _tier(p, full, last, fuzzy_lower, words)
             if tier is not None:
-                row = {"kind": "package", "ref": full, "name": last, "artifact": "", "origin": "", "public": True,
-                       "match": _match_word(p, tier, fuzzy_lower, last)}
+                row = {"kind": "package", "ref": full, "name": last, "artifact": held[0]["name"] if held else "",
+                       "artifacts": [a["name"] for a in held], "origin": held[0]["origin"] if held else "",
+                       "public": True, "match": _match_word(p, tier, fuzzy_lower, last)}
                 if fuzzy_lower is not None:
                     row["distance"] = tier
                 out.append((_sort_key(row, tier, -1, internal_packages(store), written), row))
@@ -190,6 +196,21 @@ def _named_rows(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict]
                     row["distance"] = tier
                 out.append((_sort_key(row, tier, a["rank"], internal_packages(store), written), row))
     return out
+
+
+def package_artifacts(store: GraphStore) -> dict[str, list[dict]]:
+    """The artifacts (artifact_table rows, classpath order) holding types of each package, once per open graph."""
+    key = ("search-package-artifacts",)
+    found = store.memo.get(key)
+    if found is None:
+        by_id = {a["id"]: a for a in artifact_table(store)}
+        held: dict[str, set[str]] = {}
+        for r in store.rows_cached(queries_search.PACKAGE_TYPES):
+            if r["package"] and r["artifact"] in by_id:
+                held.setdefault(r["package"], set()).add(r["artifact"])
+        found = store.memo[key] = {pkg: sorted((by_id[i] for i in ids), key=lambda a: (a["position"], a["name"]))
+                                   for pkg, ids in held.items()}
+    return found
 
 
 def _package_names(store: GraphStore) -> list[tuple[str, str, str]]:
@@ -348,6 +369,8 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
     owners = None
     if owner_tiers is not None:
         owners = (frozenset(owner_tiers), frozenset(owner_tiers))
+    elif p.spanning is not None:  # `java.util.*Map`: owners under the qualifier too; p.spans decides below
+        owners = (qualifier_regex(p.qualifier + "*", member=False), qualifier_regex(p.qualifier + "*", member=True))
     elif p.qualifier is not None:  # a typo's near names stay in the qualifier's types too
         owners = (qualifier_regex(p.qualifier, member=False), qualifier_regex(p.qualifier, member=True))
     by_id = {a["id"]: a for a in artifact_table(store)}
@@ -364,6 +387,11 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
             groups, total = _best_groups(store, p, opts.limit, (symbol_kinds, art_ids, pkg, owners))
         for _, g in groups if owner_tiers is not None else ():
             g["owner_tier"] = owner_tier(g, owner_tiers)
+        if p.spanning is not None and not fuzzy:  # the whole dotted name decides; the qualifier's own first
+            groups = [(t, g) for t, g in groups if p.spans(_dotted(g))]
+            total = len(groups)
+            for _, g in groups:
+                g["owner_tier"] = p.depth(_dotted(g))
         typo = p.lower if fuzzy else None
         internal = internal_packages(store)
         written = _written(p, fuzzy)
@@ -372,11 +400,13 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
             ranked.append((_group_key(tier, g, typo, internal, written),
                            _symbol_row(g, tier, by_id, "fuzzy" if fuzzy else p.mode, written)))
         extra = total - len(best)
+    spans = (lambda rows: rows) if p.spanning is None or fuzzy else (
+        lambda rows: [kr for kr in rows if p.spans(kr[1]["ref"].split("(", 1)[0].replace("#", ".").replace("$", "."))])
     if ALIAS in kinds and opts.view == "kotlin":
-        ranked.extend(_alias_rows(store, p, art_ids, pkg, owners, by_id, fuzzy))
+        ranked.extend(spans(_alias_rows(store, p, art_ids, pkg, owners, by_id, fuzzy)))
     if opts.view == "kotlin" and {"method", "field"} & kinds:
         found, twice = _kotlin_name_rows(store, p, kinds, art_ids, pkg, owners, by_id, fuzzy)
-        ranked.extend(found)
+        ranked.extend(spans(found))
     if pkg is None:
         ranked.extend(_named_rows(store, p, kinds, arts, p.lower if fuzzy else None))
     ranked.sort(key=lambda kr: kr[0])
@@ -394,6 +424,12 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
     _kotlin_name_fields(store, [row for row in matches if "_renamed" in row])
     return {"pattern": p.text, "mode": "fuzzy" if fuzzy else p.mode, "kinds": sorted(kinds) if opts.kinds else [],
             "matches": matches, "total": total, "_twice": twice}
+
+
+def _dotted(g: dict) -> str:
+    """A group's whole dotted name: the type's (`java.util.Map.Entry`), or its owner's and the member's."""
+    owner = g["owner"].replace("/", ".").replace("$", ".")
+    return owner if g["kind"] in TYPE_KINDS else f"{owner}.{g['name']}"
 
 
 def _alias_rows(store: GraphStore, p: Pattern, art_ids, pkg: str | None, owners, by_id: dict[str, dict],

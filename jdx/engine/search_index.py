@@ -72,6 +72,10 @@ def pa_strings(values: list[str]):
     return pa.array(values, pa.string())
 
 
+# an anonymous class (`Yaml$1`) or a class nested in one: search lists neither it nor its members (docs/search.md)
+ANONYMOUS_OWNER = r"\$[0-9]+(?:\$|$)"
+_ANONYMOUS = re.compile(ANONYMOUS_OWNER)
+
 ROW_DICT_AFTER = 2000  # names one search looks up, past which the index keeps a dict of every name's row
 
 
@@ -240,12 +244,13 @@ class NameIndex:
         """Groups of these names among `kinds` (no other filter): their `first` rows, counted in Arrow."""
         import pyarrow.compute as pc
 
-        taken = self.take(names, ["kind", "first"])
+        taken = self.take(names, ["kind", "first", "owner"])
         kinds = set(kinds)
         wanted = [i for i, k in enumerate(self._kind_names) if k in kinds]
         if taken is None or not wanted:
             return 0
         mask = pc.and_(taken.column("first"), pc.is_in(taken.column("kind"), value_set=self._kinds.take(_ints(wanted))))
+        mask = pc.and_(mask, pc.invert(pc.match_substring_regex(taken.column("owner"), ANONYMOUS_OWNER)))
         return pc.sum(mask).as_py() or 0
 
     def rows(self, names, kinds, artifacts, package_regex, owner_regexes) -> list[dict]:
@@ -265,7 +270,7 @@ class NameIndex:
         for name, kind, owner, package, pub, rank, descriptor, access, artifact in zip(
                 cols["name"], cols["kind"], cols["owner"], cols["package"], cols["pub"], cols["rank"],
                 cols["descriptor"], cols["access"], cols["artifact"]):
-            if kind not in kinds or (arts is not None and artifact not in arts):
+            if kind not in kinds or (arts is not None and artifact not in arts) or _ANONYMOUS.search(owner):
                 continue
             if pkg is not None and not pkg.fullmatch(package or ""):
                 continue

@@ -85,6 +85,23 @@ class Pattern:
     anchored: str
     qualifier: str | None
     member: bool = False
+    # a glob whose name has a `*` after a qualifier (`java.util.*Map`): the `*` may span dots, so the name is matched
+    # as loosely as a run may end it and this regex decides over the whole dotted name (owner `.` name)
+    spanning: str | None = None
+
+    @cached_property
+    def _spanning_rx(self) -> "re.Pattern":
+        return re.compile(self.spanning or NEVER, re.DOTALL)
+
+    def spans(self, full: str) -> bool:
+        """Whether a symbol's whole dotted name (`java.util.concurrent.ConcurrentHashMap`) matches a spanning glob."""
+        return self._spanning_rx.fullmatch(full) is not None
+
+    def depth(self, full: str) -> int:
+        """How many dotted segments a spanning glob's `*` runs over past its qualifier's own (0: the qualifier's
+        package or type itself holds the name), so exact-package matches rank first."""
+        m = self._spanning_rx.fullmatch(full)
+        return m.group("rest").count(".") if m else 0
 
     @cached_property
     def _anywhere_rx(self) -> "re.Pattern":
@@ -147,10 +164,21 @@ def compile_pattern(text: str, regex: bool = False) -> Pattern:
         qualifier, _, name = text.rpartition(".")
         qualifier = qualifier or None
     member = sep is not None
-    if any(c in GLOB_CHARS for c in name):
+    # a glob anywhere makes the pattern a glob (`org.yaml.*.Representer` names `Representer` exactly, case and all)
+    if any(c in GLOB_CHARS for c in name) or any(c in GLOB_CHARS for c in qualifier or ""):
         smart = not any(c.isupper() for c in name)
         rx = glob_to_regex(name, case_sensitive=not smart)
-        return Pattern(text, "glob", name, name.lower(), rx, rx, qualifier, member)
+        spanning = None
+        if qualifier is not None and not member and "*" in name:
+            # the simple name is what follows the last dot a `*` spans: the rest of the glob after one of its `*`s
+            tails = [glob_to_regex(name, True)] + [".*" + glob_to_regex(name[i + 1:], True)
+                                                   for i, c in enumerate(name) if c == "*"]
+            loose = "(?:" + "|".join(dict.fromkeys(tails)) + ")"
+            rx = loose if not smart else "(?i)" + loose
+            body = glob_to_regex(name, True)
+            spanning = (r"(?:.*?\.)?" + glob_to_regex(qualifier, True) + r"\.(?P<rest>"
+                        + (f"(?i:{body})" if smart else body) + ")")
+        return Pattern(text, "glob", name, name.lower(), rx, rx, qualifier, member, spanning)
     return Pattern(text, "hump", name, name.lower(), hump_regex(name, False), hump_regex(name, True), qualifier,
                    member)
 

@@ -11,6 +11,7 @@ from jdx.engine.ranking import internal_packages, is_jdk_internal
 from jdx.engine.refs import format_member, format_type, parse_ref
 from jdx.engine.relations import lambda_writers, split_method_id
 from jdx.engine.search import SearchOptions, artifact_table, artifacts_by_id, search
+from jdx.engine.search import package_artifacts as search_package_artifacts
 from jdx.engine.search_index import index_for
 from jdx.engine.kotlin_toplevel import kotlin_candidates
 from jdx.engine.search_match import fuzzy_budget, glob_to_regex, levenshtein
@@ -72,15 +73,13 @@ def types_named(store: GraphStore, written: str) -> list[dict]:
 
 
 def _member_candidates(store: GraphStore, owners: list[dict], name: str, line: int | None,
-                       native: bool = False) -> list[dict]:
+                       native: bool = False, read_class=None) -> list[dict]:
     ids = [o["id"] for o in owners]
     methods = store.rows(queries_search.MEMBERS_NAMED, {"owners": ids, "name": name})
     if native:  # the JVM prints `(Native Method)` only for a native method's frame
         methods = [m for m in methods if m["access"] & ACC_NATIVE] or methods
     if line is not None:
-        hits = _innermost([m for m in methods if m["first_line"] is not None
-                           and m["first_line"] <= line <= m["last_line"]])
-        methods = hits or methods
+        methods = _at_line(store, methods, line, read_class) or methods
     fields = [] if line is not None or native else store.rows(queries_search.FIELDS_NAMED, {"owners": ids, "name": name})
     # methods of one owner, name and parameters that differ in their return (a bridge and the method it bridges):
     # their refs carry the return type, or they would print alike and name the same method
@@ -98,6 +97,8 @@ def _member_candidates(store: GraphStore, owners: list[dict], name: str, line: i
             ref = format_type(m["owner"]) + "#" + name
         kind = "constructor" if name == "<init>" else "initializer" if name == "<clinit>" else m["kind"]
         row = {"kind": kind, "ref": ref, "artifact": m["artifact"], "public": bool(m["access"] & ACC_PUBLIC)}
+        if m["access"] & (ACC_SYNTHETIC | ACC_BRIDGE):  # after the written method holding the same line
+            row["synthetic"] = True
         if not is_field and m.get("first_line", -1) not in (None, -1):
             row["lines"] = [m["first_line"], m["last_line"]]
         if name.startswith("lambda$"):
@@ -108,6 +109,33 @@ def _member_candidates(store: GraphStore, owners: list[dict], name: str, line: i
             row["note"] = "synthetic"
         out.append(row)
     return out
+
+
+def _at_line(store: GraphStore, methods: list[dict], line: int, read_class=None) -> list[dict]:
+    """The methods a frame's line is in: those whose LineNumberTable holds it, read from the class file (a
+    constructor's table also holds the field initializers javac copies into it, so a line of `int size = 0;` is in
+    every constructor that runs it); when the class file cannot be read, the innermost of the ranges holding it."""
+    ranged = [m for m in methods if m["first_line"] is not None and m["first_line"] <= line <= m["last_line"]]
+    if not ranged:
+        return []
+    from jdx.engine.search_lines import method_lines
+    from jdx.graph_schema.store import artifact_rows
+
+    arts = {r["a.id"]: {"kind": r.get("a.kind"), "path": r.get("a.path"), "module": r.get("a.module")}
+            for r in artifact_rows(store)}
+    tables: dict[tuple[str, str], dict | None] = {}
+    known, unknown = [], []
+    for m in ranged:
+        key = (m["artifact"], m["owner"])
+        if key not in tables:
+            tables[key] = method_lines(arts.get(m["artifact"]), m["owner"].replace(".", "/"), read_class)
+        table = tables[key]
+        lines = None if table is None else table.get((m["id"].split("#", 1)[1].split("(", 1)[0], m["descriptor"]))
+        if lines is None:
+            unknown.append(m)
+        elif line in lines:
+            known.append(m)
+    return known + _innermost(unknown) if known or unknown else _innermost(ranged)
 
 
 def _innermost(methods: list[dict]) -> list[dict]:
@@ -138,8 +166,10 @@ def _lambda_note(store: GraphStore, method: dict) -> str:
     return "lambda body in " + re.sub(r"[\w$]+\.", "", ref.split("#", 1)[1])
 
 
-def resolve(store: GraphStore, text: str, limit: int) -> tuple[dict, dict | None]:
-    """Every candidate for a name, a `Foo.bar`/`Foo#bar` fragment or a stack-trace frame."""
+def resolve(store: GraphStore, text: str, limit: int, read_class=None) -> tuple[dict, dict | None]:
+    """Every candidate for a name, a `Foo.bar`/`Foo#bar` fragment or a stack-trace frame. `read_class(kind, path,
+    module, internal_name)`: a class file's bytes, for a frame's line tables (without it, the methods' line ranges
+    decide)."""
     if not text.strip():
         raise UsageError("resolve needs a name, e.g. jdx resolve Entry or jdx resolve 'at a.B.c(B.java:12)'")
     sym, frame = parse_frame(text)
@@ -156,7 +186,7 @@ def resolve(store: GraphStore, text: str, limit: int) -> tuple[dict, dict | None
         if owner_text:
             owners = types_named(store, owner_text)
             candidates.extend(_member_candidates(store, owners, member, frame["line"] if frame else None,
-                                                 bool(frame and frame.get("native"))))
+                                                 bool(frame and frame.get("native")), read_class))
             if not sep and frame is None:  # `fx.perimeter`: a Kotlin top-level declaration of package fx
                 candidates.extend(kotlin_candidates(store, member, owner_text, candidates))
             if owners and frame is None:  # `HttpUrl.Companion.toHttpUrl`: a member by its Kotlin name
@@ -174,10 +204,14 @@ def resolve(store: GraphStore, text: str, limit: int) -> tuple[dict, dict | None
         a = arts.get(c["artifact"], {})
         c["artifact"], c["rank"] = a.get("name", ""), a.get("rank", 0)
     internal = internal_packages(store)
-    candidates.sort(key=lambda c: (is_jdk_internal(c["ref"], internal), c["rank"], not c.get("public", True),
+    # public before non-public across artifacts (`Node`: org.w3c.dom.Node before java.util.HashMap$Node), as search
+    # ranks; a frame's candidates in classpath order, a synthetic accessor after the method that holds the line
+    candidates.sort(key=lambda c: (is_jdk_internal(c["ref"], internal), frame is None and not c.get("public", True),
+                                   c["rank"], bool(c.get("synthetic")), not c.get("public", True),
                                    c["kind"] not in TYPE_KINDS + ("typealias",), c["ref"], c["kind"]))
     for c in candidates:
         del c["rank"]
+        c.pop("synthetic", None)
     total = len(candidates)
     result = {"name": text.strip(), "frame": frame, "candidates": candidates[:limit], "total": total}
     truncated = {"shown": limit, "total": total, "hint": f"--limit {total}"} if total > limit else None
@@ -235,9 +269,11 @@ def _unqualified(store: GraphStore, name: str) -> list[dict]:
         if kind == "method":
             row["overloads"] = len(rows)
         out.append(row)
+    holders = search_package_artifacts(store)
     for p in store.rows_cached(queries_search.PACKAGES):
         if p["name"].rsplit(".", 1)[-1] == name:
-            out.append({"kind": "package", "ref": p["name"], "artifact": "", "public": True})
+            held = holders.get(p["name"])
+            out.append({"kind": "package", "ref": p["name"], "artifact": held[0]["id"] if held else "", "public": True})
     return out
 
 

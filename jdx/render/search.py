@@ -24,7 +24,8 @@ def _symbol(m: dict) -> str:
 
 
 def search(r: dict) -> list[str]:
-    rows = [(_symbol(m), m["artifact"]) for m in r["matches"]]
+    rows = [(_symbol(m), ", ".join(m["artifacts"]) if len(m.get("artifacts") or ()) > 1 else m["artifact"])
+            for m in r["matches"]]
     lines = _columns(rows)
     n, total = len(r["matches"]), r["total"]
     if n == total:  # a truncated answer gets output's `… N of M shown (hint)` line instead
@@ -37,7 +38,9 @@ def resolve(r: dict) -> list[str]:
     if r.get("frame"):
         f = r["frame"]
         lines.append(f"frame {f['text']}" + (f"  {f['file']}:{f['line']}" if f.get("line") is not None else ""))
-    rows = [(f"{c['kind']} {c['ref']}" + (f"  (lines {c['lines'][0]}-{c['lines'][1]})" if c.get("lines") else "")
+    named = not r.get("frame")  # a name's non-public candidates are marked as search marks them; a frame's ran
+    rows = [(f"{c['kind']} {c['ref']}" + (" (non-public)" if named and not c.get("public", True) else "")
+             + (f"  (lines {c['lines'][0]}-{c['lines'][1]})" if c.get("lines") else "")
              + (f"  [{c['note']}]" if c.get("note") else ""), c["artifact"]) for c in r["candidates"]]
     lines.extend(_columns(rows, "  " if r.get("frame") else ""))
     n = len(r["candidates"])
