@@ -15,7 +15,7 @@ from jdx.engine.search import package_artifacts as search_package_artifacts
 from jdx.engine.search_index import index_for
 from jdx.engine.kotlin_toplevel import kotlin_candidates
 from jdx.engine.search_match import fuzzy_budget, glob_to_regex, levenshtein
-from jdx.errors import NotFoundError, RefSyntaxError, UsageError, Warning_
+from jdx.errors import AmbiguousError, JdxError, NotFoundError, RefSyntaxError, UsageError, Warning_
 from jdx.graph_schema import queries, queries_search
 from jdx.graph_schema.queries_search import TYPE_KINDS
 from jdx.graph_schema.store import GraphStore
@@ -166,6 +166,20 @@ def _lambda_note(store: GraphStore, method: dict) -> str:
     return "lambda body in " + re.sub(r"[\w$]+\.", "", ref.split("#", 1)[1])
 
 
+def _inherited_member_type(store: GraphStore, written: str) -> list[dict]:
+    """`HashMap.Entry`: the member type a type inherits (JLS §8.5), as javac binds the name (resolve.py)."""
+    from jdx.engine.refs import parse_ref
+    from jdx.engine.resolve import _inherited_member_type as inherited
+
+    try:
+        row = inherited(store, parse_ref(written), written)
+    except AmbiguousError as exc:  # inherited from two supertypes: both are candidates (javac: ambiguous)
+        return [r for c in exc.candidates for r in types_named(store, c["ref"])]
+    except (JdxError, ValueError):
+        return []
+    return [{k: row[k] for k in ("id", "kind", "artifact", "access")}] if row else []
+
+
 def resolve(store: GraphStore, text: str, limit: int, read_class=None) -> tuple[dict, dict | None]:
     """Every candidate for a name, a `Foo.bar`/`Foo#bar` fragment or a stack-trace frame. `read_class(kind, path,
     module, internal_name)`: a class file's bytes, for a frame's line tables (without it, the methods' line ranges
@@ -182,7 +196,7 @@ def resolve(store: GraphStore, text: str, limit: int, read_class=None) -> tuple[
         candidates.extend(kotlin_candidates(store, sym, None, candidates))
     else:
         if not sep and frame is None:
-            candidates.extend(_type_rows(types_named(store, sym)))
+            candidates.extend(_type_rows(types_named(store, sym) or _inherited_member_type(store, sym)))
         if owner_text:
             owners = types_named(store, owner_text)
             candidates.extend(_member_candidates(store, owners, member, frame["line"] if frame else None,

@@ -67,3 +67,13 @@ def test_what_javac_rejects_is_not_found_or_ambiguous(built, written):
         resolve_type(svc.store(), written)
     if expected is AmbiguousError:
         assert {c["ref"] for c in caught.value.candidates} == {"m.I$J", "m.I2$J"}
+
+
+def test_resolve_lists_the_inherited_member_type_and_both_ambiguous_ones(built):
+    from jdx.engine.search_nav import resolve
+
+    svc, bound, _ = built
+    result, _ = resolve(svc.store(), "m.Sub.J", 10)
+    assert [c["ref"] for c in result["candidates"]] == [bound["b"].replace("/", ".")]
+    result, _ = resolve(svc.store(), "m.Both.J", 10)
+    assert sorted(c["ref"] for c in result["candidates"]) == ["m.I$J", "m.I2$J"]
