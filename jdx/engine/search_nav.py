@@ -73,13 +73,13 @@ def types_named(store: GraphStore, written: str) -> list[dict]:
 
 
 def _member_candidates(store: GraphStore, owners: list[dict], name: str, line: int | None,
-                       native: bool = False, read_class=None) -> list[dict]:
+                       native: bool = False, line_tables=None) -> list[dict]:
     ids = [o["id"] for o in owners]
     methods = store.rows(queries_search.MEMBERS_NAMED, {"owners": ids, "name": name})
     if native:  # the JVM prints `(Native Method)` only for a native method's frame
         methods = [m for m in methods if m["access"] & ACC_NATIVE] or methods
     if line is not None:
-        methods = _at_line(store, methods, line, read_class) or methods
+        methods = _at_line(store, methods, line, line_tables) or methods
     fields = [] if line is not None or native else store.rows(queries_search.FIELDS_NAMED, {"owners": ids, "name": name})
     # methods of one owner, name and parameters that differ in their return (a bridge and the method it bridges):
     # their refs carry the return type, or they would print alike and name the same method
@@ -111,14 +111,15 @@ def _member_candidates(store: GraphStore, owners: list[dict], name: str, line: i
     return out
 
 
-def _at_line(store: GraphStore, methods: list[dict], line: int, read_class=None) -> list[dict]:
+def _at_line(store: GraphStore, methods: list[dict], line: int, line_tables=None) -> list[dict]:
     """The methods a frame's line is in: those whose LineNumberTable holds it, read from the class file (a
     constructor's table also holds the field initializers javac copies into it, so a line of `int size = 0;` is in
-    every constructor that runs it); when the class file cannot be read, the innermost of the ranges holding it."""
+    every constructor that runs it); when the class file cannot be read (or no `line_tables` reader is given), the
+    innermost of the ranges holding it. `line_tables(kind, path, module, internal_name)`: a class's
+    {(method name, descriptor): lines} or None (loaders.class_files.line_tables: the engine reads no artifact)."""
     ranged = [m for m in methods if m["first_line"] is not None and m["first_line"] <= line <= m["last_line"]]
     if not ranged:
         return []
-    from jdx.engine.search_lines import method_lines
     from jdx.graph_schema.store import artifact_rows
 
     arts = {r["a.id"]: {"kind": r.get("a.kind"), "path": r.get("a.path"), "module": r.get("a.module")}
@@ -128,7 +129,9 @@ def _at_line(store: GraphStore, methods: list[dict], line: int, read_class=None)
     for m in ranged:
         key = (m["artifact"], m["owner"])
         if key not in tables:
-            tables[key] = method_lines(arts.get(m["artifact"]), m["owner"].replace(".", "/"), read_class)
+            art = arts.get(m["artifact"]) or {}
+            tables[key] = line_tables(art.get("kind") or "", art["path"], art.get("module"), m["owner"].replace(
+                ".", "/")) if line_tables is not None and art.get("path") else None
         table = tables[key]
         lines = None if table is None else table.get((m["id"].split("#", 1)[1].split("(", 1)[0], m["descriptor"]))
         if lines is None:
@@ -180,10 +183,9 @@ def _inherited_member_type(store: GraphStore, written: str) -> list[dict]:
     return [{k: row[k] for k in ("id", "kind", "artifact", "access")}] if row else []
 
 
-def resolve(store: GraphStore, text: str, limit: int, read_class=None) -> tuple[dict, dict | None]:
-    """Every candidate for a name, a `Foo.bar`/`Foo#bar` fragment or a stack-trace frame. `read_class(kind, path,
-    module, internal_name)`: a class file's bytes, for a frame's line tables (without it, the methods' line ranges
-    decide)."""
+def resolve(store: GraphStore, text: str, limit: int, line_tables=None) -> tuple[dict, dict | None]:
+    """Every candidate for a name, a `Foo.bar`/`Foo#bar` fragment or a stack-trace frame. `line_tables`: reads a
+    frame's class's line tables (`_at_line`; without it, the methods' line ranges decide)."""
     if not text.strip():
         raise UsageError("resolve needs a name, e.g. jdx resolve Entry or jdx resolve 'at a.B.c(B.java:12)'")
     sym, frame = parse_frame(text)
@@ -200,7 +202,7 @@ def resolve(store: GraphStore, text: str, limit: int, read_class=None) -> tuple[
         if owner_text:
             owners = types_named(store, owner_text)
             candidates.extend(_member_candidates(store, owners, member, frame["line"] if frame else None,
-                                                 bool(frame and frame.get("native")), read_class))
+                                                 bool(frame and frame.get("native")), line_tables))
             if not sep and frame is None:  # `fx.perimeter`: a Kotlin top-level declaration of package fx
                 candidates.extend(kotlin_candidates(store, member, owner_text, candidates))
             if owners and frame is None:  # `HttpUrl.Companion.toHttpUrl`: a member by its Kotlin name

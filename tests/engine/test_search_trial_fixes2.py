@@ -1,7 +1,7 @@
 """`resolve` and `search` on javac-built fixtures (docs/search.md):
 
 1. a frame's line picks every method whose LineNumberTable holds it: a field initializer's line is in each
-   constructor javac copies it into (oracle: javap -l), read from the class file (`search_lines`, checked against
+   constructor javac copies it into (oracle: javap -l), read from the class file (`class_files`, checked against
    javap on every method of the fixture);
 2. a private nested class's constructor and its synthetic accessor (javac --release 8) both hold the line: the
    written constructor comes first;
@@ -117,7 +117,7 @@ def _text(run_jdx, fx, *argv):
 
 # --- 1, 2: frames by line-table membership ---------------------------------------------------------------------
 def test_line_tables_read_from_the_class_file_match_javap(fx):
-    from jdx.engine.search_lines import parse_line_tables
+    from jdx.loaders.class_files import parse_line_tables
 
     for cls in ("nv.Multi", "nv.Multi$Hidden", "nv.Multi$1"):
         data = (fx["classes"] / (cls.replace(".", "/") + ".class")).read_bytes()
