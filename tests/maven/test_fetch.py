@@ -228,6 +228,7 @@ def test_checksum_mismatch_fails_and_leaves_nothing(run_jdx, env, remote):
     assert not list((_m2(env) / "bad").rglob("*.jar")), "nothing usable is left for a later offline read"
 
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 def test_missing_everywhere_names_the_repositories_tried(run_jdx, env, remote):
     served, _repo, _helper = remote
     r = run_jdx("--fetch", "--repo", served.url, "--coord", f"{GROUP}:nowhere:1.0", "members", "x.Y", "--no-jdk",
@@ -246,6 +247,7 @@ def test_bad_repo_url_is_a_usage_error(run_jdx, env):
     assert "--repo" in r.err and "Traceback" not in r.err
 
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 def test_config_fetch_and_repos_serve_diff_of_coordinates(run_jdx, env, remote):
     """`fetch = true` and `repos = [...]` in config.toml turn fetching on without flags; `diff g:a:v g:a:v` reads
     each side's jar from the remote repository into <cache>/m2."""
