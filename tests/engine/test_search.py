@@ -188,7 +188,8 @@ def test_index_matching_agrees_with_python(store, pattern, regex):
 
 def _graph_symbols(store, kind: str) -> list[dict]:
     """The searchable methods or fields straight from the graph's nodes (not from the search index): loaded,
-    not synthetic, no constructors; public when the member and its declaring type are."""
+    not synthetic, no constructors, not of an anonymous class or a class nested in one (docs/search.md); public
+    when the member and its declaring type are."""
     from jdx.engine.search import artifact_table
 
     label = "Method" if kind == "method" else "Field"
@@ -198,7 +199,7 @@ def _graph_symbols(store, kind: str) -> list[dict]:
     out = []
     for r in store.rows(f"MATCH (m:{label}) WHERE NOT m.external AND NOT m.shadowed RETURN m.name AS name, "
                         "m.owner AS owner, m.access AS access, m.artifact AS artifact"):
-        if r["access"] & 0x1000 or r["name"] in ("<init>", "<clinit>"):
+        if r["access"] & 0x1000 or r["name"] in ("<init>", "<clinit>") or re.search(r"\$[0-9]+(\$|$)", r["owner"]):
             continue
         pub = bool(r["access"] & 1) and bool(types.get(r["owner"], 0) & 1)
         out.append(dict(r, pub=pub, rank=rank[r["artifact"]]))
