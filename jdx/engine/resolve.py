@@ -196,7 +196,7 @@ def resolve_type_ref(store: GraphStore, ref: SymbolRef, text: str, near: int = 5
         return _resolve_in_coordinate(store, ref, text, near)
     found = _lookup(store, ref, text)
     if found is None and "." in ref.type_name and not ref.is_glob:
-        found = _inherited_member_type(store, ref, text)
+        found = inherited_member_type(store, ref, text)
     if found is not None:
         return found
     miss = NotFoundError(f"not found: {text}", candidates=did_you_mean(store, ref.type_name, limit=near))
@@ -237,7 +237,7 @@ def _lookup(store: GraphStore, ref: SymbolRef, text: str) -> dict | None:
 ACC_PRIVATE = 0x0002
 
 
-def _inherited_member_type(store: GraphStore, ref: SymbolRef, text: str) -> dict | None:
+def inherited_member_type(store: GraphStore, ref: SymbolRef, text: str) -> dict | None:
     """`Outer.Inner` where Outer inherits the member type Inner from a supertype (JLS §8.5: `HashMap.Entry` is
     `Map.Entry`, `Representer.RepresentDate` is `SafeRepresenter.RepresentDate`), as javac resolves it: the member
     types of that name Outer's direct supertypes declare or, not declaring one, inherit; two different ones are

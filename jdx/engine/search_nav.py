@@ -172,7 +172,7 @@ def _lambda_note(store: GraphStore, method: dict) -> str:
 def _inherited_member_type(store: GraphStore, written: str) -> list[dict]:
     """`HashMap.Entry`: the member type a type inherits (JLS §8.5), as javac binds the name (resolve.py)."""
     from jdx.engine.refs import parse_ref
-    from jdx.engine.resolve import _inherited_member_type as inherited
+    from jdx.engine.resolve import inherited_member_type as inherited
 
     try:
         row = inherited(store, parse_ref(written), written)
