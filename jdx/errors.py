@@ -30,18 +30,21 @@ class JdxError(Exception):
     code = "INTERNAL"
 
     def __init__(self, message: str, *, candidates: list[dict] | None = None, hint: str | None = None,
-                 warnings: list | None = None, result: dict | None = None):
+                 warnings: list | None = None, result: dict | None = None, coordinate: str | None = None):
         super().__init__(message)
         self.message = message
         self.candidates = candidates or []
         self.hint = hint
         self.warnings = warnings or []
         self.result = result
+        self.coordinate = coordinate  # a `g:a:v/` reference's artifact the workspace lacks (spec §6), as data
 
     def to_json(self) -> dict:
         data = {"code": self.code, "message": self.message}
         if self.hint:
             data["hint"] = self.hint
+        if self.coordinate:
+            data["coordinate"] = self.coordinate
         return data
 
 

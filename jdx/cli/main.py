@@ -234,10 +234,9 @@ def _coordinate_to_add(env: dict, cmd, g: Globals) -> str | None:
     if env.get("ok") or error.get("code") != "NOT_FOUND" or cmd.name == "diff":
         return None
     from jdx.dirs import cache_dir
-    from jdx.engine.resolve import coordinate_not_in_workspace
     from jdx.loaders.maven_repo import fetch_settings, in_local_repository
 
-    coord = coordinate_not_in_workspace(error.get("message", ""))
+    coord = error.get("coordinate")  # jdx.errors.JdxError.coordinate: a `g:a:v/` artifact the workspace lacks
     if coord is None or coord in g.coords:
         return None
     if in_local_repository(coord, cache_dir(g.cache_dir)):

@@ -145,14 +145,6 @@ def _versions_present(store: GraphStore, coord: str) -> list[dict]:
 
 
 NOT_IN_WORKSPACE = "not found: {coord} is not in the workspace"
-_NOT_IN_WORKSPACE = re.compile(r"not found: ([A-Za-z0-9._+:-]+) is not in the workspace(?: \(present: [^)]*\))?")
-
-
-def coordinate_not_in_workspace(message: str) -> str | None:
-    """The coordinate of a `g:a:v/` reference whose artifact the workspace lacks, read back from the NOT_FOUND
-    message `_resolve_in_coordinate` gives (an envelope carries the message, not the exception); None otherwise."""
-    found = _NOT_IN_WORKSPACE.fullmatch(message or "")
-    return found.group(1) if found and ":" in found.group(1) else None
 
 
 def _resolve_in_coordinate(store: GraphStore, ref: SymbolRef, text: str, near: int = 5) -> dict:
@@ -167,7 +159,8 @@ def _resolve_in_coordinate(store: GraphStore, ref: SymbolRef, text: str, near: i
             + (f" (present: {', '.join(sorted({o['coord'] for o in others}))})" if others else ""),
             candidates=[{"ref": f"{o['coord']}/{ref.type_name}", "artifact": o["artifact"]} for o in others],
             hint=("re-run with one of the candidates' refs" if others else f"add it with --jars <path to {coord}>"
-                  if coord.endswith(".jar") else f"add it with --coord {coord}"))
+                  if coord.endswith(".jar") else f"add it with --coord {coord}"),
+            coordinate=coord if ":" in coord else None)
     ids = {r["a.id"] for r in artifacts}
     for fqn in ref.type_candidates():
         for copy in store.rows(queries_search.TYPE_COPIES, {"name": fqn.replace(".", "/")}):

@@ -97,6 +97,11 @@ def test_a_coordinate_absent_from_the_local_repository_stays_not_found(repo_worl
     assert code == 1, out
     assert "not found: org.cr:lib:9.9 is not in the workspace\nhint: add it with --coord org.cr:lib:9.9\n" in out
     assert "COORDINATE_ADDED" not in out
+    code, out = jdx_in(repo_world["empty"], "--json", "--no-jdk", "--jars", str(repo_world["base"]), "members",
+                       "org.cr:lib:9.9/t.lib.Lib")
+    assert code == 1, out
+    error = json.loads(out)["error"]
+    assert (error["code"], error["coordinate"]) == ("NOT_FOUND", "org.cr:lib:9.9"), error
 
 
 def test_a_coordinate_already_in_the_workspace_has_no_warning(repo_world, jdx_in):
