@@ -295,9 +295,12 @@ def _search(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, di
     if result["total"] == 0 and opts.fuzzy and p.mode == "hump":
         result = _run(store, p, kinds, arts, opts, fuzzy=True)
     if result["total"] == 0:
+        from jdx.engine.search_inherited import inherited_matches
+
+        inherited, hint = inherited_matches(store, p, kinds)  # `ArrayList#stream`: Collection declares it
         raise NotFoundError(f"not found: nothing matches {text!r}" + _scope_words(opts),
-                            candidates=_did_you_mean(store, p, kinds, arts, opts),
-                            hint="try --fuzzy, a shorter pattern, or a glob like '*Name*'")
+                            candidates=inherited or _did_you_mean(store, p, kinds, arts, opts),
+                            hint=hint or "try --fuzzy, a shorter pattern, or a glob like '*Name*'")
     if opts.view == "kotlin":
         from jdx.engine.kotlin_hits import search_view
 

@@ -442,6 +442,25 @@ def _walk(store, counts, prefix: str, level: int, depth: int, with_counts: bool,
         _walk(store, counts, child, level + 1, depth, with_counts, entries, artifact_ids)
 
 
+def _named_type(store: GraphStore, text: str) -> None:
+    """`ls java.util.HashMap`: a type, not a package; the miss names the type, its package and the commands that
+    show a type."""
+    from jdx.engine.resolve import declaring_artifacts, resolve_type
+
+    try:
+        row = resolve_type(store, text)
+    except JdxError:
+        return
+    fqn = format_type(row["id"])
+    kind = row.get("kind") or "type"
+    package = row["id"].rpartition("/")[0].replace("/", ".")
+    quoted = shlex.quote(fqn)
+    raise NotFoundError(f"not found: package {text}: {fqn} is {'an' if kind[0] in 'aeiou' else 'a'} {kind}",
+                        candidates=[{"ref": fqn, "kind": kind, "artifact": declaring_artifacts(store, [row["id"]])[0]}],
+                        hint=f"jdx show {quoted} (its card), jdx members {quoted}"
+                        + (f"; jdx ls {package} lists its package" if package else ""))
+
+
 def list_packages(store: GraphStore, glob: str | None, depth: int, with_counts: bool,
                   limit: int) -> tuple[dict, dict | None]:
     """`ls`: no argument -> the root namespaces; a package -> its types and subpackages; a glob -> the
@@ -464,6 +483,7 @@ def list_packages(store: GraphStore, glob: str | None, depth: int, with_counts: 
     else:
         package = glob.strip()
         if package not in counts and not _children(counts, package):
+            _named_type(store, package)
             close = sorted((p for p in counts if p), key=lambda p: (levenshtein(p, package), p))[:5]
             raise NotFoundError(f"not found: package {package}",
                                 candidates=[{"ref": p, "kind": "package"} for p in close])
