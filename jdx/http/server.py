@@ -28,7 +28,7 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from jdx.errors import JdxError, UsageError
+from jdx.errors import JdxError, UsageError, exit_code_of
 
 DEFAULT_PORT = 7070
 MAX_BODY_BYTES = 4 << 20  # a POST /v1/batch body
@@ -57,7 +57,10 @@ def status_of(env: dict) -> int:
     code = (env.get("error") or {}).get("code", "INTERNAL")
     if code.startswith("WIRE_"):
         return 413 if code == "WIRE_TOO_LONG" else 404 if code == "WIRE_UNKNOWN_COMMAND" else 400
-    return STATUS.get(code, 500)
+    if code in STATUS:
+        return STATUS[code]
+    # a code of its own (CYPHER_REFUSED): the status of its exit code's class
+    return {1: 404, 2: 409, 3: 400, 4: 422, 5: 502}.get(exit_code_of(env), 500)
 
 
 def is_loopback(bind: str) -> bool:

@@ -131,6 +131,7 @@ def test_health_workspace_and_batch(served, jdx_env):
     ("POST", "/v1/show", 405, "METHOD_NOT_ALLOWED"),
     ("DELETE", "/v1/show", 405, "METHOD_NOT_ALLOWED"),
     ("GET", "/v1/workspace?x=1", 400, "USAGE"),
+    ("GET", "/v1/cypher?query=LOAD%20FROM%20%27x.csv%27%20RETURN%20*", 400, "CYPHER_REFUSED"),
     ("GET", "/v1/show?query=" + "x" * 20000, 413, "TOO_LARGE"),
 ])
 def test_bad_requests_get_named_errors(served, method, path, status, code):
