@@ -69,6 +69,9 @@ class Session:
                 from jdx.loaders.project_root import find_project_root
 
                 found = find_project_root(o.project or ".")
+                if found is None and o.project:  # an explicit --project never falls back to the JDK alone
+                    raise UsageError(f"--project {o.project}: no project there or above (no pom.xml, "
+                                     "build.gradle(.kts), settings.gradle(.kts), .idea/, jars or classes)")
                 if found is not None:
                     how = f"auto-discovery ({found[1]} project)"
                     selection.how = how if selection.discover else f"flags + {how}"

@@ -165,3 +165,14 @@ def test_a_timeout_names_its_phase():
         assert limit.error().message == "timed out after --timeout 5s while answering the query"
         assert limit.error().hint == "raise --timeout, or narrow the question (--limit, --depth)"
     assert session.progress is None
+
+
+def test_a_project_flag_naming_no_project_is_a_usage_error(run_jdx, tmp_path):
+    """`--project DIR` where DIR (nor any directory above it) holds no build file, jars or classes: exit 3 naming it,
+    never an answer from the JDK alone (a mistyped project path)."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    r = run_jdx("--json", "--project", str(empty), "show", "java.util.HashMap")
+    env = json.loads(r.out)
+    assert (r.code, env["error"]["code"]) == (3, "USAGE"), r.out + r.err
+    assert env["error"]["message"].startswith(f"--project {empty}: no project there or above"), env
