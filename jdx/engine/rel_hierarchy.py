@@ -130,6 +130,20 @@ def _tiers(store: GraphStore, nodes, types: _Types) -> dict[str, int]:
     return out
 
 
+def type_tiers(store: GraphStore, type_ids) -> dict[str, int]:
+    """_tiers of the given types (overriders' classes ranked as `hierarchy` ranks subtypes)."""
+    types = _Types(store)
+    types.fetch(type_ids)
+    return _tiers(store, types.rows, types)
+
+
+def left_out_hint(nodes, tiers: dict[str, int]) -> tuple[dict[str, int], str]:
+    """(counts, text) of the types an answer's limit left out: named, anonymous or local, inlined copies,
+    synthetic; the text is empty when only named ones were cut."""
+    left = _left_out(nodes, tiers)
+    return left, _left_out_text(left)
+
+
 def _marks(entry: dict, node: str, tier: int) -> dict:
     """JSON flags of a low-value subtype; `inlined_copy` also tells the text that its Kotlin label (copied metadata)
     is the original's."""
@@ -469,7 +483,8 @@ def implementors(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[
     beyond = _accepted(cut[0], opts, arts, types) if cut else []
     tiers = _tiers(store, (n for n in g if n != root["id"]), types)
     nodes = sorted((n for n in g if n != root["id"]),
-                   key=lambda n: (tiers[n], arts.position(types.rows[n]["artifact"]), format_type(n)))
+                   key=lambda n: (tiers[n], types.rows[n].get("kind") in INTERFACE_KINDS,
+                                  arts.position(types.rows[n]["artifact"]), format_type(n)))
     out = []
     for n in nodes[:limit]:
         parents = sorted(g.predecessors(n), key=d.internal_to_fqn)

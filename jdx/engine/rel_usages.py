@@ -20,6 +20,7 @@ from jdx.engine.descriptors import render_constant
 from jdx.engine.kotlin_hits import KotlinSites, kotlin_sites, through_name
 from jdx.engine.kotlin_view import member_ref
 from jdx.engine.refs import format_member, format_type, parse_ref
+from jdx.engine.rel_hierarchy import left_out_hint, type_tiers
 from jdx.engine.relations import (ArtifactFilter, Artifacts, Symbol, Target, check_limit, is_bridge, is_lambda,
                                    namesake_ids,
                                   kotlin_lambda_writers, lambda_writers, method_ref, resolve_symbol, rows_by_ids,
@@ -593,6 +594,8 @@ def overrides(store: GraphStore, text: str, filter: ArtifactFilter, limit: int |
 
     up, down = _distinct(up, "source", "t_id"), _distinct(down, "target", "c_id")
     methods, shown, total = [], 0, 0
+    tiers: dict[str, int] = {}
+    left_out: list[str] = []
     for t in symbol.targets:
         owner = _owner(t.id)
         orders = _lookup_orders(store, [owner])
@@ -602,17 +605,25 @@ def overrides(store: GraphStore, text: str, filter: ArtifactFilter, limit: int |
         for e in ups:  # a superinterface of a subclass only, which inherits this method (JLS §8.4.8.1)
             if _owner(e["_id"]) not in rank:
                 e["inherited"] = True
-        downs = sorted((entry(r, "c_") for r in down if r["target"] == t.id), key=lambda e: e["_key"])
+        downs = [entry(r, "c_") for r in down if r["target"] == t.id]
+        tiers.update(type_tiers(store, {_owner(e["_id"]) for e in downs} - tiers.keys()))
+        # named classes first, anonymous, local and compiler-made ones last (as `hierarchy` ranks subtypes)
+        downs.sort(key=lambda e: (tiers[_owner(e["_id"])], e["_key"]))
         total += len(downs)
         room = max(limit - shown, 0)
         shown += min(room, len(downs))
+        left_out += [_owner(e["_id"]) for e in downs[room:]]
         _label_overriders(store, owner, downs[:room], {e["_id"] for e in downs})
         for e in ups + downs:
             e.pop("_key")
         methods.append({"method": t.ref, "overrides": ups, "overridden_by": downs[:room],
                         "overridden_by_count": len(downs), "_id": t.id})  # _id: the command drops them
     result = {"symbol": text, "filter": filter.describe(), "methods": methods}
-    truncated = {"shown": shown, "total": total, "hint": f"--limit {total}"} if total > shown else None
+    truncated = None
+    if total > shown:
+        left, words = left_out_hint(left_out, tiers)
+        truncated = {"shown": shown, "total": total, "left_out": left,
+                     "hint": "; ".join(x for x in (words, f"--limit {total}") if x)}
     return result, truncated
 
 
