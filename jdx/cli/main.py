@@ -446,6 +446,9 @@ def parse_duration(text: str) -> float:
     return value
 
 
+QUERY_GRACE = 0.25  # seconds a graph query may run past --timeout: the alarm lands first and names the phase
+
+
 class deadline:
     """`--timeout`: a wall-clock cap on the command in this process (SIGALRM; the main thread only)."""
 
@@ -457,8 +460,13 @@ class deadline:
         self._at_expiry: tuple[str, str] | None = None
 
     def watching(self, session) -> "_Phase":
-        """Follows `session`'s progress while the command runs, so a timeout says what phase it cut short."""
+        """Follows `session`'s progress while the command runs, so a timeout says what phase it cut short; its
+        graph queries stop just after the alarm (the alarm's handler waits for a query in Kùzu to return)."""
         self._phase = _Phase(session, getattr(session, "progress", None))
+        if self.seconds is not None and hasattr(session, "deadline"):
+            import time
+
+            session.deadline = time.monotonic() + self.seconds + QUERY_GRACE
         return self._phase
 
     def error(self) -> "TimeoutExceeded":
@@ -512,6 +520,8 @@ class _Phase:
     def __exit__(self, *exc):
         if self.session is not None:
             self.session.progress = self.inner
+            if hasattr(self.session, "deadline"):
+                self.session.deadline = None  # a batch's next line sets its own
         return False
 
     def describe(self) -> tuple[str, str]:

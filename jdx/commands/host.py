@@ -52,7 +52,7 @@ class Host:
             try:
                 if call.stopped:
                     return call.envelope(command, query)
-                call.enter(self._interruptible)
+                call.enter(self._interruptible, self._interrupt)
                 envelope = self._answer_locked(command, query, params)
             finally:
                 call.leave()
@@ -61,6 +61,13 @@ class Host:
         finally:
             self._lock.release()
         return call.envelope(command, query) if call.stopped or envelope is None else envelope
+
+    def _interrupt(self) -> None:
+        """Stops the session's graph query under way: a query running in Kùzu takes no Python exception until it
+        returns."""
+        interrupt = getattr(self._session, "interrupt", None)
+        if interrupt is not None:
+            interrupt()
 
     def _interruptible(self) -> bool:
         """A query on an open graph may be stopped; a graph being built or opened is left to finish."""
@@ -127,10 +134,13 @@ class Call:
         self._guard = threading.Lock()
         self._thread: int | None = None  # the answering thread, while it holds the host
         self._interruptible: Callable[[], bool] = lambda: False
+        self._interrupt: Callable[[], None] = lambda: None
 
-    def enter(self, interruptible: Callable[[], bool]) -> None:
+    def enter(self, interruptible: Callable[[], bool], interrupt: Callable[[], None] = lambda: None) -> None:
+        """The answering thread starts; `interruptible` says whether its work may be stopped now, `interrupt`
+        stops its graph query (which an exception raised in the thread reaches only once the query returns)."""
         with self._guard:
-            self._thread, self._interruptible = threading.get_ident(), interruptible
+            self._thread, self._interruptible, self._interrupt = threading.get_ident(), interruptible, interrupt
             self.phase = _OPENING
 
     def leave(self) -> None:
@@ -148,6 +158,7 @@ class Call:
             if self._thread is not None and self._interruptible():
                 self.phase = _ANSWERING
                 _raise_in(self._thread, _Stopped)
+                self._interrupt()
 
     def envelope(self, command: str, query: str) -> dict:
         """The TIMEOUT failure envelope of a call stopped at its deadline (a cancelled call's is never sent)."""

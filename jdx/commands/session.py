@@ -57,6 +57,7 @@ class Session:
         self._jdk_home = None
         self._extra_src: list[str] = []
         self._uncompiled: tuple[GraphStore, list[Warning_]] | None = None
+        self.deadline: float | None = None  # time.monotonic() by which graph queries stop (a one-shot --timeout)
 
     # --- workspace and graph -------------------------------------------------
     def selection(self) -> Selection:
@@ -329,7 +330,15 @@ class Session:
 
             mark_used(self._store.path.parent.parent)
             self._marked = time.monotonic()
+        self._store.deadline = self.deadline
         return self._store
+
+    def interrupt(self) -> None:
+        """Stops the graph query under way, from another thread (jdx.commands.host.Call.stop); nothing when the
+        graph is not open or no query runs."""
+        store = self._store
+        if store is not None:
+            store.interrupt()
 
     def _open(self, report) -> GraphStore:
         """The report's graph opened read-only, once its file is checked against the stamp its manifest recorded

@@ -14,8 +14,11 @@ clients have moved to another socket, see paths.code_fingerprint); socket and pi
 from __future__ import annotations
 
 import fcntl
+import inspect
 import os
+import select
 import signal
+import socket
 import socketserver
 import sys
 import threading
@@ -66,7 +69,7 @@ class _Connection(socketserver.StreamRequestHandler):
             if too_long:
                 response = server.refusal(WireError("WIRE_TOO_LONG", f"request line over {MAX_LINE_BYTES} bytes"))
             else:
-                response = server.answer(line)
+                response = server.answer(line, self.connection)
             try:
                 self.wfile.write(response.encode("utf-8", "replace"))
             except OSError:
@@ -76,6 +79,36 @@ class _Connection(socketserver.StreamRequestHandler):
 
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+HANGUP_POLL = 0.1  # seconds between looks at a client's connection while its query runs
+
+
+def _answer_watching(execute: Callable[..., dict], client: socket.socket, command: str, query: str,
+                     params: dict) -> dict:
+    """execute(..., call=Call) while a watcher looks at the client's connection: a client that hangs up (its
+    --timeout ran out, it was killed) stops the query, which would otherwise hold the workspace for every later
+    request (jdx.commands.host.Call stops a graph query in Kùzu too)."""
+    from jdx.commands.host import Call
+
+    call = Call()
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(HANGUP_POLL):
+            try:
+                readable, _, _ = select.select([client], [], [], 0)
+                if readable and client.recv(1, socket.MSG_PEEK) == b"":
+                    call.stop("cancelled")
+                    return
+            except (OSError, ValueError):  # reset, or closed under us: gone
+                call.stop("cancelled")
+                return
+
+    watcher = threading.Thread(target=watch, name="jdx-hangup", daemon=True)
+    watcher.start()
+    try:
+        return execute(command, query, params, call=call)
+    finally:
+        done.set()
 
 
 class DaemonServer(socketserver.ThreadingUnixStreamServer):
@@ -88,6 +121,10 @@ class DaemonServer(socketserver.ThreadingUnixStreamServer):
                  idle: float = DEFAULT_IDLE, describe: Callable[[], dict] | None = None,
                  workspace: dict | None = None, pid_path: Path | None = None):
         self.execute = execute
+        try:  # a Host's execute takes a `call` to stop (jdx.commands.host.Call); a test's may not
+            self._takes_call = "call" in inspect.signature(execute).parameters
+        except (TypeError, ValueError):
+            self._takes_call = False
         self.pid_path = pid_path  # its mtime is this daemon's last request (`crowd_leaver`)
         self._stamped = 0.0
         self.commands = frozenset(commands) | {STATUS_COMMAND}
@@ -125,13 +162,14 @@ class DaemonServer(socketserver.ThreadingUnixStreamServer):
             pass
 
     # --- answering -----------------------------------------------------------------------------
-    def answer(self, line: bytes) -> str:
-        """One response line for one request line; never raises."""
+    def answer(self, line: bytes, client: socket.socket | None = None) -> str:
+        """One response line for one request line; never raises. `client`: the connection it came on; when the
+        client hangs up before the answer (its own --timeout ran out, it was killed), the query is stopped."""
         with self._state:
             self._active += 1
             self._last = time.monotonic()
         try:
-            return self._answer(line)
+            return self._answer(line, client)
         finally:
             with self._state:
                 self._active -= 1
@@ -149,7 +187,7 @@ class DaemonServer(socketserver.ThreadingUnixStreamServer):
         except OSError:
             pass
 
-    def _answer(self, line: bytes) -> str:
+    def _answer(self, line: bytes, client: socket.socket | None = None) -> str:
         from jdx.render import envelope
 
         try:
@@ -163,7 +201,10 @@ class DaemonServer(socketserver.ThreadingUnixStreamServer):
         with self._state:
             self.queries += 1
         try:
-            env = self.execute(request.command, request.query, dict(request.params))
+            if client is not None and self._takes_call:
+                env = _answer_watching(self.execute, client, request.command, request.query, dict(request.params))
+            else:
+                env = self.execute(request.command, request.query, dict(request.params))
         except JdxError as exc:
             env = envelope.failure(request.command, request.query, exc)
         except Exception as exc:  # noqa: BLE001 - an executor that failed outside its own error handling

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from jdx.dirs import pid_alive
-from jdx.errors import JdxError, NoIndexError, UsageError
+from jdx.errors import JdxError, NoIndexError, TimeoutExceeded, UsageError
 from jdx.graph_schema.context_files import COMPRESSION, compression_for, part_name
 from jdx.graph_schema.schema import NODE_TABLES, REL_TABLES, SCHEMA_VERSION, ddl
 
@@ -123,6 +123,10 @@ class GraphStore:
         # the build's search index files, held open with the graph: a newer build of the workspace may sweep this
         # one before this reader's first search, and an open file outlives its name (search_files.read_index)
         self.search_files: list = []
+        # time.monotonic() by which a query must stop (a one-shot command's --timeout): Kùzu's own query timeout
+        # ends a query running in its engine, where no Python signal handler runs until it returns
+        self.deadline: float | None = None
+        self._timed = False
         if read_only:
             from jdx.graph_schema.search_files import open_parts
 
@@ -143,7 +147,21 @@ class GraphStore:
             self._statements[cypher] = statement
         return statement
 
+    def interrupt(self) -> None:
+        """Stops the query this store's connection runs now, from another thread (a server's per-call deadline,
+        a cancelled MCP call); that query raises TimeoutExceeded. Nothing happens when none runs."""
+        self._conn.interrupt()
+
+    def _time_limit(self) -> None:
+        if self.deadline is not None:
+            self._conn.set_query_timeout(max(1, int((self.deadline - time.monotonic()) * 1000)))
+            self._timed = True
+        elif self._timed:
+            self._conn.set_query_timeout(0)
+            self._timed = False
+
     def _execute(self, cypher: str, params: dict | None):
+        self._time_limit()
         try:
             if params:
                 result = self._conn.execute(self._prepared(cypher), params)
@@ -151,6 +169,8 @@ class GraphStore:
                 result = self._conn.execute(cypher)
         except RuntimeError as exc:
             message = str(exc).splitlines()[0] if str(exc) else "query failed"
+            if message.startswith("Interrupted"):  # interrupt() or the deadline's query timeout
+                raise TimeoutExceeded("the graph query was stopped: it ran past its time") from exc
             if self.read_only and ("read-only" in message.lower() or "read only" in message.lower()):
                 raise UsageError(f"the graph is read-only: writes are refused ({message})") from exc
             raise UsageError(f"cypher: {message}") from exc
