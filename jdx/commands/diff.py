@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +18,8 @@ from jdx.engine.diff.rules import DEFAULT_LIMIT, FAIL_ON, SEVERITY_FILTERS, VISI
 from jdx.errors import UsageError
 
 MAX_DUPLICATE_NAMES = 5
+# `group:artifact` without a version (what `jdx diff commons-cli:commons-cli X` gets): no file, no coordinate
+_PARTIAL_COORDINATE = re.compile(r"[A-Za-z0-9_.\-]+:[A-Za-z0-9_.\-]+")
 _SIDE = "a jar, a class directory, a glob of jars, group:artifact:version from ~/.m2, or jrt:JDK_HOME!MODULE"
 
 
@@ -39,6 +42,11 @@ class DiffRequest(Request):
     def validate(self) -> None:
         if self.out is not None and os.path.exists(self.out) and not os.path.isdir(self.out):
             raise UsageError(f"--out {self.out}: exists and is not a directory")
+        for side in (self.query, self.new):
+            if _PARTIAL_COORDINATE.fullmatch(side) and not side.startswith("jrt:") \
+                    and not os.path.exists(os.path.expanduser(side)):
+                raise UsageError(f"{side}: a Maven coordinate needs group:artifact:version ({side}:VERSION), "
+                                 "or name a jar, a class directory or a glob of jars")
 
 
 def run_diff(session, request: DiffRequest):
@@ -208,13 +216,21 @@ def ignored_flags_warning(words: list[str]) -> dict | None:
 
 
 def _render(result: dict, req) -> list[str]:
-    from jdx.render.diff import diff_lines
+    from jdx.render.diff import diff_fitted
 
-    return diff_lines(result, brief=bool(getattr(req, "brief", False)))
+    return diff_fitted(result, bool(getattr(req, "brief", False)), getattr(req, "max_lines", None))[0]
+
+
+def _cut(result: dict, req) -> dict | None:
+    """The `--max-lines` cut of the text (finding rows dropped, header and tally kept), else None: then the
+    answer's own `truncated` (a `--limit` cut) is stated."""
+    from jdx.render.diff import diff_fitted
+
+    return diff_fitted(result, bool(getattr(req, "brief", False)), getattr(req, "max_lines", None))[1]
 
 
 COMMANDS = (
     Command("diff", "The public-API difference of two artifacts, most severe first, one rule id per finding.",
-            "jdx diff gson-2.11.0.jar gson-2.14.0.jar --severity breaking", DiffRequest, run_diff, _render,
+            "jdx diff gson-2.11.0.jar gson-2.14.0.jar --severity breaking", DiffRequest, run_diff, _render, _cut,
             next_hint="members of a changed type (with --jars NEW)", needs_workspace=False, forwarded=False),
 )

@@ -1,6 +1,7 @@
 """Text of `jdx diff` (spec §7.7, §8.1): header, one line per finding most severe first, the whole-comparison
 tally, what `--severity` hid and the flag that shows it, the sources, a `next:` line. The `--limit` cut is the
-envelope's `truncated`, stated by the shared text path."""
+envelope's `truncated`, stated by the shared text path; a `--max-lines` cut (spec §8.3) drops finding rows only,
+never the header or the tally, and is stated the same way (`diff_fitted`)."""
 
 from __future__ import annotations
 
@@ -11,14 +12,44 @@ SEVERITY_WORDS = {"breaking": "breaking", "suspicious": "suspicious", "info": "i
 
 def diff_lines(result: dict, brief: bool = False) -> list[str]:
     """The text answer; `brief` (spec §8, `--brief`): the finding rows only, no header, tally, sources or next."""
+    header, rows, footer = _parts(result, brief)
+    return header + rows + footer
+
+
+def diff_fitted(result: dict, brief: bool = False, max_lines: int | None = None) -> tuple[list[str], dict | None]:
+    """The text answer within `--max-lines` (spec §8.3), as `members` and `outline` fit theirs: the whole answer
+    (header, rows, footer, and the cut's own `…` line, which a `--limit` cut adds too; warnings not) fits, else
+    finding rows are dropped from the end (the least severe first) and the header and footer kept: the tally of
+    what is breaking survives any budget. The cut, counted in findings, names what prints them all: the
+    `--max-lines` for the listed ones and, when `--limit` cut some too, the `--limit` and `--max-lines` for every
+    one. None when nothing was dropped (a `--limit` cut alone is the envelope's `truncated`)."""
+    header, rows, footer = _parts(result, brief)
+    full = header + rows + footer
+    listed = len(rows)
+    matching = result.get("matching", listed)
+    limited = matching > listed  # the `--limit` cut's line, which the text path adds
+    everything = len(full) + limited
+    if max_lines is None or everything <= max_lines or not rows:
+        return full, None
+    kept = max(0, min(listed, max_lines - len(header) - len(footer) - 1))
+    hint = f"--max-lines {everything} for all"
+    if limited:
+        every = len(full) + matching - listed  # every matching row, no cut line left
+        hint = f"--max-lines {everything} for all {listed}, --limit {matching} --max-lines {every} for all {matching}"
+    return header + rows[:kept] + footer, {"shown": kept, "total": matching, "hint": hint}
+
+
+def _parts(result: dict, brief: bool) -> tuple[list[str], list[str], list[str]]:
+    """(header, finding rows, footer) of the text answer; `brief`: the rows only."""
+    rows = [_finding_line(f) for f in result["findings"]]
     if brief:
-        return [_finding_line(f) for f in result["findings"]]
+        return [], rows, []
     old, new = result["old"], result["new"]
     surface = "public surface" if result.get("visibility", "public") == "public" else "every declared member"
     if result.get("include_synthetic"):
         surface += ", synthetic included"
-    lines = [f"api diff {old['name']} -> {new['name']} ({surface})"]
-    lines.extend(_finding_line(f) for f in result["findings"])
+    header = [f"api diff {old['name']} -> {new['name']} ({surface})"]
+    lines: list[str] = []
     if not result["total"]:
         lines.append("no API differences")
     hidden = result["total"] - result["matching"]
@@ -42,7 +73,7 @@ def diff_lines(result: dict, brief: bool = False) -> list[str]:
         owner = first["symbol"].split("#", 1)[0]
         jars = new.get("jars")
         lines.append(f"next: jdx members {shlex.quote(owner)}" + (f" --jars {shlex.quote(jars)}" if jars else ""))
-    return lines
+    return header, rows, lines
 
 
 def _finding_line(f: dict) -> str:

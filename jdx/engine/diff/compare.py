@@ -38,6 +38,7 @@ from jdx.engine.diff.members import (
 )
 from jdx.engine.diff.surface import (ABSTRACT, FINAL, LEVELS, OBJECT, PROTECTED, PUBLIC, STATIC, VOLATILE_OR_BRIDGE,
                                     Member, Surface, TypeInfo)
+from jdx.engine.diff.rules import INFO
 from jdx.engine.diff.type_changes import RECORD_REF, class_version, permits_changes, record_change
 from jdx.engine.diff.visibility import ApiView, DiffOptions
 
@@ -154,7 +155,7 @@ def _compare_type(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], side
         out.append(make("TYPE_VISIBILITY_NARROWED", f"{o.level} -> {n.level}"))
     if classes:
         if n.access & FINAL and not o.access & FINAL:
-            out.append(make("TYPE_MADE_FINAL"))
+            out.append(_made_final(o, sides[0], make))
         elif o.access & FINAL and not n.access & FINAL:
             out.append(make("FINAL_REMOVED"))
         if n.access & ABSTRACT and not o.access & ABSTRACT:
@@ -185,6 +186,20 @@ def _compare_type(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], side
         out += ext.compare_types(o, n, sides)
     out += _compare_members(o, n, views, sides, platform)
     return _without_restatements(out)
+
+
+def _made_final(o: TypeInfo, old: Surface, make) -> Finding:
+    """TYPE_MADE_FINAL: breaking when a class outside the artifact could extend `o` as the old side declares it (a
+    public or protected constructor, not sealed: `subclassable_outside`), since that compiled subclass now fails to
+    load (IncompatibleClassChangeError); rated info otherwise, the detail saying why no such subclass could exist
+    (commons-cli 1.0 -> 1.9's `OptionBuilder`, whose only constructor was private), as MEMBER_MADE_FINAL is no
+    finding for such a class."""
+    if subclassable_outside(o, old):
+        return make("TYPE_MADE_FINAL")
+    why = ("sealed: only its permitted subclasses, in the artifact, could extend it" if o.name in old.sealed
+           else "it had no public or protected constructor a subclass outside the artifact could call")
+    return replace(make("TYPE_MADE_FINAL", f"no class outside the artifact could extend it before ({why}): no "
+                                           "compiled client is broken (rated info, not breaking)"), rated=INFO)
 
 
 # kotlinc writes a Kotlin type's nullability as these annotations: KOTLIN_NULLABILITY_CHANGED already says it
@@ -298,15 +313,18 @@ def _lineage(surface: Surface, name: str, platform: Platform | None) -> list[Typ
 def _abstract_inherited(surface: Surface, name: str, platform: Platform | None = None) -> dict[tuple[str, str], str]:
     """(name, descriptor) -> the supertype declaring it, for every abstract instance method `name` inherits and
     nothing on its way implements (no concrete or default method of that signature in the type or an ancestor the
-    side holds or the platform knows; java.lang.Object's public methods are implemented by every class)."""
+    side holds or the platform knows, a synthetic bridge included, as the JVM selects it; java.lang.Object's public
+    methods are implemented by every class)."""
     abstract: dict[tuple[str, str], str] = {}
     concrete: set[tuple[str, str]] = set()
     for t in _lineage(surface, name, platform):
         for m in t.members.values():
-            if m.is_field or m.name in ("<init>", "<clinit>") or m.access & STATIC or m.synthetic:
+            if m.is_field or m.name in ("<init>", "<clinit>") or m.access & STATIC:
                 continue
             key = (m.name, m.descriptor)
             if m.access & ABSTRACT:
+                if m.synthetic:
+                    continue
                 if t.name != name:
                     abstract.setdefault(key, t.name)
             else:

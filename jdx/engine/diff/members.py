@@ -436,9 +436,12 @@ def _supplied_by(t: TypeInfo | None, name: str, m: Member) -> bool | None:
 
 
 def supplies(cand: Member, m: Member) -> bool:
-    """Whether a supertype's member `cand` lets a caller compiled against `m` still link."""
+    """Whether a supertype's member `cand` lets a caller compiled against `m` still link. A synthetic one does too:
+    resolution and selection (JVMS §5.4.3.3, §5.4.6) go by name and descriptor, never ACC_SYNTHETIC, so a bridge
+    javac wrote in a superclass (protobuf 4.32's `AbstractParser#parseFrom([B)Object`) implements what a removed
+    bridge of the same descriptor did."""
     return cand.name == m.name and cand.descriptor == m.descriptor and cand.is_field == m.is_field \
-        and not cand.synthetic and LEVELS[cand.level] >= LEVELS[m.level] \
+        and LEVELS[cand.level] >= LEVELS[m.level] \
         and (cand.access & STATIC) == (m.access & STATIC)
 
 

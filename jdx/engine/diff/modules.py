@@ -12,7 +12,7 @@ from collections import defaultdict
 from dataclasses import replace
 
 from jdx.engine.diff.findings import Finding
-from jdx.engine.diff.rules import BREAKING, INFO, SUSPICIOUS
+from jdx.engine.diff.rules import BREAKING, INFO, SUSPICIOUS, severity_of
 
 LOWER = {BREAKING: SUSPICIOUS, SUSPICIOUS: INFO}
 MIN_RENAMED_TYPES = 2  # a package rename is named when at least this many types moved by the same simple name
@@ -61,7 +61,9 @@ def diff_notes(findings: list[Finding], old: dict[str, str], new: dict[str, str]
     lowered: dict[str, set[str]] = defaultdict(set)
     count: dict[str, int] = defaultdict(int)
     for f in findings:
-        if f.rated:
+        # lowered for its module: one level below its rule's (a TYPE_MADE_FINAL no outside class could extend is
+        # rated info, two below, for a reason of its own)
+        if f.rated and f.rated == LOWER.get(severity_of(f.rule)):
             package = _package(_owner(f))
             module = old.get(package) or new.get(package, "")
             lowered[module].add(package)
