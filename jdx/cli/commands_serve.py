@@ -79,8 +79,7 @@ def serve_command(port: int = typer.Option(7070, "--port", help="TCP port (0: an
         raise UsageError(f"cannot listen on {bind}:{port}: {exc.strerror or exc}") from None
     if not is_loopback(bind):
         warn_remote(bind)  # once bound: a bind that fails warns of nothing
-    address, bound = server.server_address[:2]
-    print(f"jdx serve: http://{address}:{bound}/v1/ (GET /v1/<command>?query=..., POST /v1/batch); "
+    print(f"jdx serve: {base_url(*server.server_address[:2])} (GET /v1/<command>?query=..., POST /v1/batch); "
           f"Ctrl-C stops", file=sys.stderr, flush=True)
     try:
         server.serve_forever(poll_interval=0.2)
@@ -92,3 +91,8 @@ def serve_command(port: int = typer.Option(7070, "--port", help="TCP port (0: an
     from jdx.cli.commands_daemon import exit_now
 
     exit_now()  # a worker thread that started the JVM would hold the interpreter's exit forever
+
+
+def base_url(address: str, port: int) -> str:
+    """The served base URL; an IPv6 host in brackets (RFC 3986: `http://[::1]:7070/v1/`)."""
+    return f"http://{f'[{address}]' if ':' in address else address}:{port}/v1/"

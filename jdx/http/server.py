@@ -143,6 +143,31 @@ class Handler(BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(body)
 
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """The standard library's own refusals (a request line over 64 KiB, a malformed one, headers too large, a
+        method it has no handler for) as failure envelopes like every other error, never its HTML page."""
+        from http import HTTPStatus
+
+        from jdx.commands.execute import failure
+        from jdx.render.envelope import dumps
+
+        try:
+            phrase = HTTPStatus(code).phrase
+        except ValueError:
+            phrase = "error"
+        codes = {414: "TOO_LARGE", 431: "TOO_LARGE", 501: "METHOD_NOT_ALLOWED"}
+        error = HttpError(codes.get(code, "USAGE" if 400 <= code < 500 else "INTERNAL"),
+                          f"{message or phrase} (HTTP {code})")
+        body = (dumps(failure("", "", error).envelope) + "\n").encode("utf-8")
+        self.close_connection = True
+        self.send_response(code, message)
+        self.send_header("Connection", "close")
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD" and code >= 200 and code not in (204, 304):
+            self.wfile.write(body)
+
     def _envelope(self, env: dict, allow: str = "") -> None:
         from jdx.commands.host import spelled_as_arguments
         from jdx.render.envelope import dumps

@@ -133,6 +133,8 @@ def test_health_workspace_and_batch(served, jdx_env):
     ("GET", "/v1/workspace?x=1", 400, "USAGE"),
     ("GET", "/v1/cypher?query=LOAD%20FROM%20%27x.csv%27%20RETURN%20*", 400, "CYPHER_REFUSED"),
     ("GET", "/v1/show?query=" + "x" * 20000, 413, "TOO_LARGE"),
+    ("GET", "/v1/show?query=" + "x" * 70000, 414, "TOO_LARGE"),  # past the standard library's own line limit
+    ("BREW", "/v1/show", 501, "METHOD_NOT_ALLOWED"),  # a method no handler exists for
 ])
 def test_bad_requests_get_named_errors(served, method, path, status, code):
     port, _ = served
@@ -238,3 +240,13 @@ def test_verbose_logs_each_request(jdx_env, jdx_home):
         proc.terminate()
         proc.wait(timeout=30)
         proc.stderr.close()
+
+
+def test_the_served_url_brackets_an_ipv6_host():
+    from urllib.parse import urlsplit
+
+    from jdx.cli.commands_serve import base_url
+
+    for host, port in (("::1", 7070), ("127.0.0.1", 7070), ("fe80::1", 80)):
+        parts = urlsplit(base_url(host, port))  # parses back to the host and port it was made of
+        assert (parts.hostname, parts.port, parts.path) == (host, port, "/v1/"), base_url(host, port)
