@@ -24,9 +24,10 @@ def run_batch(outer, session) -> int:
             line = raw.strip()
             if not line or line.startswith("#"):
                 continue
-            name, code = "", 0
+            name, query, code = "", "", 0
             try:
                 if line.startswith("{"):
+                    name, query = _wire_names(line)  # a failing line's envelope names its command and query
                     name, code = _answer_wire_line(line, outer, session)
                 else:
                     try:
@@ -47,13 +48,20 @@ def run_batch(outer, session) -> int:
                     code = run_query(inner, cmd, words, session=session, where=f"line {number}: ")
             except JdxError as exc:
                 exc.message = f"line {number}: {exc.message}"
-                code = _print_failure(name, "", exc, outer.json)
+                code = _print_failure(name, query, exc, outer.json)
             if not outer.json:
                 print(f"(exit {code})" if code else "")
             sys.stdout.flush()
     finally:
         session.close()
     return 0
+
+
+def _wire_names(line: str) -> tuple[str, str]:
+    """(command, query) a wire line names, as a server's failure envelope carries them ("" where unreadable)."""
+    from jdx.commands.wire import request_names
+
+    return request_names(line)
 
 
 def _answer_wire_line(line: str, outer, session) -> tuple[str, int]:

@@ -201,7 +201,7 @@ def spelled_as_arguments(env: dict) -> dict:
     """An envelope for MCP and HTTP clients: its error message and hint and its truncation hint name the
     command's flags as the arguments those clients send (`--limit 80` -> `limit 80`, `--in` -> `include`, an
     unknown `--workspace` -> `workspace`); the CLI's own envelope is left as it is."""
-    from jdx.commands.registry import command, served_params
+    from jdx.commands.registry import command, params_of, served_params
 
     cmd = command(env.get("command") or "")
     served = served_params(cmd.request) if cmd is not None else ()  # a flag they cannot send keeps its CLI form
@@ -217,6 +217,10 @@ def spelled_as_arguments(env: dict) -> dict:
     out = dict(env)
     if isinstance(env.get("error"), dict):
         out["error"] = {k: spell(v) if k in ("message", "hint") else v for k, v in env["error"].items()}
+        positional = next((p.metavar for p in (params_of(cmd.request) if cmd is not None else ()) if not p.flag), "")
+        message = out["error"].get("message")
+        if positional and isinstance(message, str) and message.endswith(f"missing {positional}"):
+            out["error"]["message"] = f"{message[:-len(positional)]}query ({positional})"  # the argument they send
     if isinstance(env.get("truncated"), dict) and "hint" in env["truncated"]:
         out["truncated"] = {**env["truncated"], "hint": spell(env["truncated"]["hint"])}
     return out

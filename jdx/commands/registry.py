@@ -210,7 +210,10 @@ def build_request(cmd: Command, query: str, params: dict[str, Any]):
     for key, raw in params.items():
         p = by_name.get(key)
         if p is None or p is query_param:
-            raise UsageError(f"{cmd.name}: unknown option {_flag_of(key)}")
+            # a negative flag's name (`declared` of --inherited/--declared) is the field's false
+            negated = next((q for q in by_name.values() if q.negative == _flag_of(key)), None)
+            raise UsageError(f"{cmd.name}: unknown option {_flag_of(key)}"
+                             + (f" (send {negated.name}=false)" if negated is not None else ""))
         values[key] = convert(p, raw)
     return cmd.request(**values)
 

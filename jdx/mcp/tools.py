@@ -78,8 +78,8 @@ def input_schema(request_type: type) -> dict:
                 prop["default"] = list(p.default)
         else:
             prop = {"type": _JSON_TYPES[p.kind]}
-            if p.choices:
-                prop["enum"] = list(p.choices)
+            if p.choices or p.accepts:
+                prop["enum"] = list(p.choices or p.accepts)
             if p.default is not None and not (p.kind == "str" and p.default == "" and not p.flag):
                 prop["default"] = p.default
             if p.minimum is not None:

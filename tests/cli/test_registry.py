@@ -139,6 +139,13 @@ def test_batch_errors_name_their_line(run_jdx):
     assert r.code == 0
     assert "error: line 3: members: no such option --bogus" in r.err
     assert "error: line 4: 'frobnicate' is not a query command" in r.err
+    # a failing wire line's envelope names its command and query, as a server's does
+    r = run_jdx("batch", "--json", stdin='{"command":"show"}\n'
+                '{"command":"members","query":"java.util.Map","params":{"declared":"true"}}\n')
+    first, second = (json.loads(line) for line in r.out.splitlines())
+    assert (first["command"], first["error"]["message"]) == ("show", "line 1: missing TYPE"), first
+    assert (second["command"], second["query"]) == ("members", "java.util.Map"), second
+    assert second["error"]["message"] == "line 2: members: unknown option --declared (send inherited=false)"
 
 
 def test_help_agent_lists_every_command_with_its_example(run_jdx):

@@ -143,6 +143,15 @@ def test_a_cancelled_call_is_never_answered_and_stops(fake):
     assert time.monotonic() - started < 1.8 and not finished
 
 
+def test_engine_schemas_list_the_engines_the_commands_accept():
+    from jdx.commands.source import ENGINES
+    from jdx.mcp.tools import tool_specs
+
+    specs = {s.name: s.input_schema for s in tool_specs()}
+    for tool in ("jdx_body", "jdx_source"):
+        assert tuple(specs[tool]["properties"]["engine"]["enum"]) == ENGINES, specs[tool]["properties"]["engine"]
+
+
 def test_search_schema_bounds_limit_and_lists_kinds():
     from jdx.engine.search import ALL_KINDS
     from jdx.mcp.tools import tool_specs
@@ -165,6 +174,11 @@ def test_search_schema_bounds_limit_and_lists_kinds():
      {"message": "timed out after --timeout 2s", "hint": "use inherited=false"}),
     ({"command": "diff", "ok": False, "error": {"code": "USAGE", "message": "diff --out: writes files"}},
      {"message": "diff --out: writes files"}),
+    ({"command": "show", "ok": False, "error": {"code": "USAGE", "message": "missing TYPE"}},
+     {"message": "missing query (TYPE)"}),  # the positional is the `query` argument they send
+    ({"command": "members", "ok": False, "error": {"code": "USAGE",
+                                                   "message": "members: unknown option --declared (send inherited=false)"}},
+     {"message": "members: unknown argument declared (send inherited=false)"}),
 ])
 def test_hints_and_errors_name_arguments(env, want):
     from jdx.commands.host import spelled_as_arguments, spelled_line
