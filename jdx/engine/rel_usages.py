@@ -561,20 +561,34 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
     return result, warnings, truncated
 
 
-def _inherited_note(symbol: Symbol, sites: list[dict]) -> list[str]:
-    """A member asked through a type that only inherits it answers the declaration's usages (the JVM links a call
-    of `HttpURI#toString()` to `Object#toString()`): say so, and how many of them name the asked type."""
+def inherited_asked(symbol: Symbol) -> str | None:
+    """The asked type's id when the member asked through it is only inherited (`XMLStreamWriter2#writeStartElement`,
+    declared by `XMLStreamWriter`); None when the type declares it, or a type was asked."""
     asked = (symbol.type_row or {}).get("id")
     if symbol.is_type or not asked or any(t.id.split("#", 1)[0] == asked for t in symbol.targets):
+        return None
+    return asked
+
+
+def _inherited_note(symbol: Symbol, sites: list[dict]) -> list[str]:
+    asked = inherited_asked(symbol)
+    name = format_type(asked) if asked else ""
+    return inherited_note(symbol, sum(1 for s in sites if s.get("via") == name)) if asked else []
+
+
+def inherited_note(symbol: Symbol, through: int, what: str = "usages", marked: str | None = None) -> list[str]:
+    """A member asked through a type that only inherits it answers the declaration's usages (the JVM links a call
+    of `HttpURI#toString()` to `Object#toString()`): say so, and how many of them (`through`) name the asked type."""
+    asked = inherited_asked(symbol)
+    if asked is None:
         return []
     declared = sorted({t.id.split("#", 1)[0] for t in symbol.targets})
     name = format_type(asked)
-    through = sum(1 for s in sites if s.get("via") == name)
     member = symbol.targets[0].ref.split("#", 1)[1]  # one target: its parameters (the type may declare an overload)
     member = member if len(symbol.targets) == 1 else member.split("(", 1)[0]
-    return [f"{name} declares no {member}: these are the usages of "
+    return [f"{name} declares no {member}: these are the {what} of "
             f"what it inherits from {', '.join(format_type(d) for d in declared)}; {through} of them call it through "
-            f"{name} (marked via {name})"]
+            f"{name} ({marked or f'marked via {name}'})"]
 
 
 def overrides(store: GraphStore, text: str, filter: ArtifactFilter, limit: int | None) -> tuple[dict, dict | None]:

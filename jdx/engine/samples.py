@@ -26,7 +26,7 @@ from jdx.engine import descriptors as d
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_member
 from jdx.engine.relations import Symbol, Target, check_limit, resolve_symbol
-from jdx.engine.rel_usages import constant_notes, finish_pairs, usage_pairs
+from jdx.engine.rel_usages import constant_notes, finish_pairs, inherited_asked, inherited_note, usage_pairs
 from jdx.engine.relations import Artifacts
 from jdx.graph_schema import queries_samples as q
 from jdx.graph_schema.store import GraphStore
@@ -186,7 +186,8 @@ def _static_rank(site: dict, info: dict, own: str, owner_notes: list[str] | None
 def _candidate(site: dict, row: dict, arts: Artifacts) -> dict:
     """What ranking reads of a raw usage site (canonical refs are formatted only for the chosen few)."""
     return {"caller_id": row["c_id"], "line": site["line"], "kind": site["kind"], "target": site["target"],
-            "artifact": arts.name(row.get("c_artifact")), "in_lambda": bool(site.get("in_lambda"))}
+            "artifact": arts.name(row.get("c_artifact")), "in_lambda": bool(site.get("in_lambda")),
+            "via": (site.get("row") or {}).get("via")}
 
 
 def samples(store: GraphStore, text: str, opts: SampleOptions, window, reconstruct=None) -> tuple[dict, dict | None]:
@@ -208,7 +209,10 @@ def samples(store: GraphStore, text: str, opts: SampleOptions, window, reconstru
     if cands:
         for r in store.rows(q.CALLS_MADE, {"ids": caller_ids}):
             info.setdefault(r["id"], {})["calls"] = r["n"]
-    ranked = sorted(cands, key=lambda x: (_static_rank(x[0], info.get(x[0]["caller_id"], {}), own),
+    # a member asked through a type that only inherits it: the calls that name that type first
+    asked = inherited_asked(symbol)
+    aside = {id(c): asked is not None and c["via"] != asked for c, _ in cands}
+    ranked = sorted(cands, key=lambda x: (aside[id(x[0])], _static_rank(x[0], info.get(x[0]["caller_id"], {}), own),
                                           x[0]["caller_id"], x[0]["line"]))
     shortlist, visible = [], 0
     for start in range(0, min(len(ranked), MAX_SHORTLIST), SHORTLIST):
@@ -224,7 +228,7 @@ def samples(store: GraphStore, text: str, opts: SampleOptions, window, reconstru
             shown, used = written_use(win, tgt) if tgt else (True, 0.0)
             visible += shown
             static = _static_rank(c, info.get(c["caller_id"], {}), own, notes.get(owner))
-            key = (static[0], static[1], not shown, static[2], static[3], opts.prefer_sources and win is None, -used,
+            key = (aside[id(c)], static[0], static[1], not shown, static[2], static[3], opts.prefer_sources and win is None, -used,
                    static[4])
             shortlist.append((key, c, pair, win, (shown, used)))
     shortlist.sort(key=lambda x: (x[0], x[1]["caller_id"], x[1]["line"]))
@@ -241,7 +245,9 @@ def samples(store: GraphStore, text: str, opts: SampleOptions, window, reconstru
               "total": len(pairs), "counts": "member_calls" if symbol.is_type else "sites", "samples": out,
               "with_sources": sum(1 for s in out if s["origin"] == "source"),
               "reconstructed": sum(1 for s in out if s["origin"] == "decompiled"),
-              "notes": constant_notes(symbol)}  # a compile-time constant: its inlined uses are in no bytecode
+              # a compile-time constant: its inlined uses are in no bytecode; an inherited member: whose it is
+              "notes": constant_notes(symbol) + inherited_note(symbol, sum(not v for v in aside.values()), "calls",
+                                                                "shown first")}
     return result, limit_truncation(result)
 
 
