@@ -276,13 +276,20 @@ def _shown(literal: str) -> str:
     return "".join(f"\\u{ord(c):04x}" if _unseen(c) else c for c in literal)
 
 
+# the extractor writes a NaN or an infinity as the constant expression the JDK declares it with (Double.java:
+# `NaN = 0.0d / 0.0`); shown by the name an agent writes (javap -constants prints `NaNd`, `Infinityf`)
+_NOT_FINITE = {"0.0d / 0.0": "Double.NaN", "1.0 / 0.0": "Double.POSITIVE_INFINITY",
+               "-1.0 / 0.0": "Double.NEGATIVE_INFINITY", "0.0f / 0.0f": "Float.NaN",
+               "1.0f / 0.0f": "Float.POSITIVE_INFINITY", "-1.0f / 0.0f": "Float.NEGATIVE_INFINITY"}
+
+
 def render_constant(descriptor: str, value: str) -> str:
     """A ConstantValue as the Java literal of its field's type: the class file holds a `boolean` or `char` constant
     as an int (JVMS §4.7.2), so `Z` `1` is `true` and `C` `47` is `'/'`; characters a terminal does not show as
     themselves (controls, DEL, zero-width and format characters, line separators, no-break spaces) as `\\uXXXX`, as
     javap -constants prints them; every other value is already its literal."""
     if descriptor not in ("Z", "C"):
-        return _shown(value) if value[:1] in ("\"", "'") else value
+        return _shown(value) if value[:1] in ("\"", "'") else _NOT_FINITE.get(value, value)
     try:
         number = int(value)
     except ValueError:
