@@ -306,11 +306,18 @@ def _filtered(g: nx.DiGraph, root: str, keep) -> nx.DiGraph:
     return out
 
 
+def _abstract_class(row: dict | None) -> bool:
+    """An abstract class (not an interface, whose flags say abstract too): shown `abstract class`, as `show` does."""
+    return bool(row) and row.get("kind") == "class" and bool((row.get("access") or 0) & ACC["abstract"])
+
+
 def _entry(types: _Types, arts: Artifacts, node: str, data: dict) -> dict:
     row = types.rows.get(node)
     entry = {"type": format_type(node), "kind": (row or {}).get("kind") or "unknown",
              "artifact": arts.name(row.get("artifact") if row and not row["external"] else None),
              "relation": data["rel"], "as": data["written"]}
+    if _abstract_class(row):
+        entry["abstract"] = True
     if "seen" in data:
         entry["as_seen"] = data["seen"]
     if row is None or row["external"]:
@@ -403,6 +410,8 @@ def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dic
     arts = Artifacts.of(store)
     types = _Types(store)
     result: dict = {"type": format_type(root["id"]), "kind": root["kind"], "artifact": arts.name(root["artifact"])}
+    if _abstract_class(root):
+        result["abstract"] = True
     warnings: list[Warning_] = []
     shown = total = types_shown = types_total = 0
     left: dict[str, int] = {}  # subtypes the limit left out, by kind (named, anonymous, inlined, synthetic)
@@ -494,6 +503,8 @@ def implementors(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[
         out.append(entry)
     result = {"type": format_type(root["id"]), "kind": root["kind"], "artifact": arts.name(root["artifact"]),
               "implementors": out, "count": len(nodes) + len(beyond)}  # every one, whatever --depth shows
+    if _abstract_class(root):
+        result["abstract"] = True
     truncated = None
     if len(nodes) > limit or beyond:
         left = _left_out(nodes[limit:], tiers)

@@ -107,7 +107,7 @@ def test_supertypes_are_shown_as_the_queried_type_sees_them(run_jdx, built, quer
 def test_text_tree_and_declared_form(run_jdx, built):
     jar, _ = built
     result, lines = _up(run_jdx, jar, "hx.Leaf")
-    assert "      class hx.Base<java.lang.String, java.util.List<java.lang.Integer>>  hsub.jar" in lines
+    assert "      abstract class hx.Base<java.lang.String, java.util.List<java.lang.Integer>>  hsub.jar" in lines
     assert "        interface hx.Top<java.util.List<java.lang.Integer>, java.lang.String>  hsub.jar" in lines
     assert "      interface java.lang.Comparable<hx.Mid<java.lang.Integer>>  java.base" in lines
     declared = {e["type"]: e["as"] for e in _flat(result["up"])}  # `as`: as the lower type declares it
@@ -115,6 +115,6 @@ def test_text_tree_and_declared_form(run_jdx, built):
     assert declared["hx.Top"] == "hx.Top<V, K>"
     _, raw = _up(run_jdx, jar, "hx.RawLeaf")
     # Gen<String> names Base raw: Base's supertypes are erased, not guessed; Side<Long> carries its argument up
-    assert "      class hx.Base  hsub.jar" in raw
+    assert "      abstract class hx.Base  hsub.jar" in raw
     assert "        interface hx.Top  hsub.jar" in raw
     assert "      interface java.lang.Comparable<java.lang.Long>  java.base" in raw
