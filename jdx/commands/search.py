@@ -41,6 +41,8 @@ class SearchRequest(Request):
     limit: int = option(50, "--limit", "at most N results (default 50)", minimum=1)
     view: str = option("kotlin", "--view", "kotlin: hits in Kotlin classes as Kotlin declarations, a property's "
                        "accessors folded into it (default) | jvm: the JVM members", choices=("kotlin", "jvm"))
+    value: bool = option(False, "--value", "PATTERN is a constant's value, not a name: the static final fields "
+                         "whose value it is ('RS256', 42, a glob), equal values first, then those containing it")
 
 
 def run_search(session, req: SearchRequest):
@@ -49,6 +51,11 @@ def run_search(session, req: SearchRequest):
 
     opts = SearchOptions(kinds=parse_kinds(req.kind), regex=req.regex, fuzzy=req.fuzzy, artifact_glob=req.include,
                          package_glob=req.package, limit=req.limit, view=req.view)
+    if req.value:
+        from jdx.engine.search_values import search_values
+
+        result, truncated = search_values(session.store(), req.query, opts)
+        return Answer(result, [], truncated, _provenance(session.store(), result["matches"]))
     result, truncated = search(session.store(), req.query, opts)
     return Answer(result, [], truncated, _provenance(session.store(), result["matches"]))
 

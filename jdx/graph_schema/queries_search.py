@@ -58,6 +58,14 @@ FIELDS_NAMED = (
     "RETURN 'field' AS kind, t.id AS owner, f.id AS id, f.descriptor AS descriptor, f.access AS access, "
     "f.artifact AS artifact ORDER BY id"
 )
+# constant fields whose ConstantValue text holds `$needle`, or a char/boolean stored as one of `$stored`
+# (search --value; Python decides the match)
+CONSTANTS_CONTAINING = (
+    "MATCH (f:Field) WHERE f.constant IS NOT NULL AND NOT f.external AND NOT f.shadowed "
+    "AND (f.constant CONTAINS $needle OR (f.descriptor IN ['C', 'Z'] AND f.constant IN $stored)) "
+    "RETURN f.owner AS owner, f.name AS name, f.descriptor AS descriptor, f.access AS access, f.constant AS constant, "
+    "f.artifact AS artifact ORDER BY owner, name"
+)
 
 # the class a fully qualified name stands for on the classpath (its first copy), for DUPLICATE_CLASS
 VISIBLE_TYPE_BY_FQN = ("MATCH (t:Type) WHERE t.fqn = $fqn AND NOT t.external AND NOT t.shadowed "

@@ -20,6 +20,8 @@ def _symbol(m: dict) -> str:
         text += f" ({m['overloads']} overloads)"
     if not m.get("public", True):
         text += " (non-public)"
+    if "value" in m:  # search --value: the constant's value as Java text
+        text += f" = {m['value']}"
     return text
 
 

@@ -45,6 +45,7 @@ CASES = [
     ["calls", "gx.Client#lambdas", "--external-only"],
     ["search", "Bx", "--kind", "class"],
     ["search", "Bx", "--kind", "class", "--view", "jvm"],
+    ["search", "box", "--value"],
     ["resolve", "Box.size"],
     ["imports", "Inner"],
     ["ls", "fx", "--counts"],

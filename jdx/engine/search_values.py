@@ -1,0 +1,89 @@
+"""`search PATTERN --value`: the constant fields whose value is PATTERN (`RS256` finds
+`AlgorithmIdentifiers#RSA_USING_SHA256 = "RS256"`): an agent holding a magic string or number finds the
+constant's name. A string constant matches by its text, a number by its digits (`42` finds `42L`), a char by its
+character; a `*`/`?` glob matches the whole value, plain text an equal value first, then values containing it."""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+
+from jdx.engine import descriptors as d
+from jdx.engine.ranking import internal_packages, is_jdk_internal
+from jdx.engine.refs import format_member, format_type
+from jdx.engine.search import SearchOptions, artifact_table, select_artifacts
+from jdx.errors import NotFoundError, UsageError
+from jdx.graph_schema import queries_search
+from jdx.graph_schema.store import GraphStore
+
+_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\", "\"": "\"", "'": "'"}
+_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|.)")
+_NUMBER_SUFFIX = {"J": "L", "F": "f", "D": "d"}
+
+
+def literal_value(descriptor: str, text: str) -> str:
+    """The value a ConstantValue's Java text stands for, as a user writes it: a string's or char's text unquoted and
+    unescaped, a number without its type suffix, a boolean `true`/`false`."""
+    shown = d.render_constant(descriptor, text)
+    if len(shown) >= 2 and shown[0] == shown[-1] and shown[0] in "\"'":
+        return _ESCAPE.sub(lambda m: chr(int(m.group(1)[1:], 16)) if m.group(1)[0] == "u" and len(m.group(1)) == 5
+                           else _ESCAPES.get(m.group(1), m.group(1)), shown[1:-1])
+    suffix = _NUMBER_SUFFIX.get(descriptor)
+    return shown[:-1] if suffix and shown.endswith(suffix) else shown
+
+
+def _needle(pattern: str) -> str:
+    """The longest run of the pattern the stored Java text holds verbatim (no glob character, nothing escaped)."""
+    runs = re.split(r"[*?\\\"'\x00-\x1f]", pattern)
+    return max(runs, key=len)
+
+
+def search_values(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, dict | None]:
+    pattern = text
+    if opts.regex:
+        raise UsageError("--value matches constant values by text or glob; --regex is for names")
+    kinds = set(opts.kinds or ())
+    if kinds - {"field", "all"}:
+        raise UsageError("--value finds constant fields: drop --kind, or use --kind field")
+    needle = _needle(pattern)
+    if not needle:
+        raise UsageError(f"--value {text!r}: give some of the value's text (a glob of only * and ? matches every "
+                         "constant)")
+    glob = any(c in pattern for c in "*?")
+    arts = select_artifacts(store, opts.artifact_glob)
+    table = {a["id"]: a for a in artifact_table(store)}
+    allowed = {a["id"] for a in arts} if arts is not None else None
+    internal = internal_packages(store)
+    found = []
+    # a char or boolean constant is stored as its int (JVMS §4.7.2): asked by the number it is stored as
+    stored = [str(ord(pattern))] if len(pattern) == 1 else ["1" if pattern == "true" else "0"] \
+        if pattern in ("true", "false") else []
+    for r in store.rows(queries_search.CONSTANTS_CONTAINING, {"needle": needle, "stored": stored}):
+        if allowed is not None and r["artifact"] not in allowed:
+            continue
+        owner = format_type(r["owner"])
+        if opts.package_glob and not fnmatch.fnmatchcase(owner.rpartition(".")[0], opts.package_glob):
+            continue
+        value = literal_value(r["descriptor"], r["constant"])
+        exact = fnmatch.fnmatchcase(value, pattern) if glob else value == pattern
+        if not exact and (glob or pattern not in value):
+            continue
+        public = bool((r["access"] or 0) & 1)
+        art = table.get(r["artifact"]) or {}
+        found.append(((not exact, not public, is_jdk_internal(owner, internal), art.get("position", 0), owner,
+                       r["name"]),
+                      {"kind": "field", "ref": format_member(r["owner"], r["name"], r["descriptor"], is_field=True), "artifact": art.get("name", ""),
+                       "public": public, "value": d.render_constant(r["descriptor"], r["constant"]),
+                       "match": "exact" if exact else "contains"}))
+    if not found:
+        raise NotFoundError(f"not found: no constant's value is {pattern!r}" + (" or holds it" if not glob else ""),
+                            hint="a constant is a static final field with a compile-time value; search by name "
+                                 "without --value")
+    found.sort(key=lambda x: x[0])
+    matches = [m for _, m in found[:opts.limit]]
+    result = {"pattern": pattern, "mode": "value", "matches": matches, "total": len(found)}
+    truncated = None
+    if len(found) > len(matches):
+        truncated = {"shown": len(matches), "total": len(found), "hint": f"--limit {len(found)}, or narrow with "
+                                                                          "--package or --in"}
+    return result, truncated
