@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jdx.commands.registry import Command, Request, argument, option, renderer
-from jdx.errors import UsageError
+from jdx.errors import JdxError, UsageError
 
 _IN = "only artifacts matching this glob (name or path; repeatable)"
 _EXCLUDE = "leave out artifacts matching this glob (repeatable)"
@@ -181,7 +181,10 @@ def run_usages(session, req: UsagesRequest):
 
     opts = UsageOptions(kinds=tuple(req.kind), filter=_filter(req, session), limit=req.limit, context=req.context,
                         view=req.view)
-    return usages_answer(session, req.query, opts, req.view)
+    answer = usages_answer(session, req.query, opts, req.view)
+    if not answer.result["total"]:
+        answer.result["notes"] = answer.result["notes"] + tests_left_out(session)
+    return answer
 
 
 def usages_answer(session, text: str, opts=None, view: str = "jvm"):
@@ -325,10 +328,43 @@ def call_tree_answer(session, text: str, opts, direction: str, view: str = "jvm"
                 e["kotlin"] = found[e["id"]]
         if found:
             result["view"] = "kotlin"
+    if direction == "in" and not any(r["tree"] or r.get("not_shown") for r in result["roots"]):
+        result["notes"] = result["notes"] + tests_left_out(session)
     return Answer(result, warnings, truncated,
                   [{"symbol": r["method"], "artifact": r["artifact"], "origin": "bytecode"} for r in result["roots"]])
 
 
+def tests_left_out(session) -> list[str]:
+    """A note for an answer that found nothing in a discovered project whose compiled test classes it left out (no
+    --tests): the callers or usages may all be in tests, and "none" must not read as dead code."""
+    import os
+
+    try:
+        if not session.selection().spec.project or session.selection().spec.tests or session.options.tests:
+            return []
+        dirs = [a.path for a in session.artifacts() if a.kind == "dir"]
+    except JdxError:
+        return []
+    found = []
+    for d in dirs:
+        parts = os.path.normpath(d).split(os.sep)
+        if parts[-2:] == ["target", "classes"]:  # Maven
+            test = os.sep.join(parts[:-1] + ["test-classes"])
+        elif len(parts) > 3 and parts[-4:-2] == ["build", "classes"] and parts[-1] == "main":  # Gradle, per language
+            test = os.sep.join(parts[:-1] + ["test"])
+        else:
+            continue
+        try:
+            with os.scandir(test) as entries:
+                if any(entries):
+                    found.append(os.path.relpath(test, session.selection().spec.project))
+        except OSError:
+            continue
+    if not found:
+        return []
+    shown = sorted(set(found))
+    return [f"test classes are not in the workspace ({', '.join(shown[:2])}{', …' if len(shown) > 2 else ''}): "
+            "--tests adds them"]
 
 COMMANDS = (
     Command("hierarchy", "Supertypes up and subtypes down, as trees.",
