@@ -30,6 +30,12 @@ TIMEOUT_MS = 60_000
 INSTALL_MAVEN = "install Maven's resolver (Debian/Ubuntu: apt-get install maven) or set JDX_MAVEN_LIB"
 
 
+# what a problem while collecting the dependency graph costs the workspace (a parent POM missing: the artifact's own
+# dependencies cannot be read)
+RESOLVE_PROBLEM_CONSEQUENCE = ("; the dependencies declared below that point are unknown, so they are not in the "
+                               "workspace (classes that need them may show UNRESOLVED_SUPERTYPE)")
+
+
 @dataclass(frozen=True)
 class ResolvedDependency:
     coord: str  # g:a:ext[:cls]:v as Maven prints it
@@ -260,7 +266,8 @@ def parse_answer(answer: str, online: bool = False) -> Resolution:
         elif kind == "fetched" and len(parts) >= 3:
             result.fetched.append((parts[1], parts[2]))
         elif kind == "warn" and len(parts) >= 3:
-            result.warnings.append(Warning_(parts[1], parts[2], ""))
+            message = parts[2] + (RESOLVE_PROBLEM_CONSEQUENCE if parts[1] == "RESOLVE_PROBLEM" else "")
+            result.warnings.append(Warning_(parts[1], message, ""))
         elif kind == "error" and len(parts) >= 3:
             result.errors.append(Warning_(parts[1], parts[2], ""))
     if missing_notes:
