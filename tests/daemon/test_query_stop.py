@@ -12,7 +12,6 @@ import threading
 import time
 from pathlib import Path
 
-import pytest
 
 from jdx.commands.host import Call, Host
 from tests.service import JdxService, Options
