@@ -47,6 +47,18 @@ def run_clients(root, sources: list, compiled_against: list, run_against: list, 
     return dict(line.split(" ", 1) for line in run.stdout.splitlines())
 
 
+def run_client_bodies(root, clients: dict, old, new) -> dict[str, str]:
+    """`run_clients` for `clients` (name -> (body of `package client;` class text, anything)): each written to
+    `clients/client/<name>.java`, compiled against `old` and run against `new`."""
+    sources = []
+    for name, (body, _) in clients.items():
+        path = root / "clients" / "client" / f"{name}.java"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"package client;\n{body}\n")
+        sources.append(path)
+    return run_clients(root, sources, [old], [new], [f"client.{n}" for n in clients])
+
+
 def findings_json(cache_dir, old, new) -> list[dict]:
     """The findings of `jdx diff old new --json` (every one), with the cache in `cache_dir`."""
     import json

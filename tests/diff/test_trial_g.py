@@ -20,7 +20,7 @@ import shutil
 import pytest
 
 from jdx.engine.diff.rules import BREAKING, INFO
-from tests.diff.shim import main, run_clients
+from tests.diff.shim import main, run_client_bodies
 from tests.fixtures import jdktool
 from tests.fixtures.javac import javap, side_jar
 
@@ -96,13 +96,7 @@ def trial(tmp_path_factory):
         pytest.skip("java/javac are not installed")
     root = tmp_path_factory.mktemp("diff-trial-g")
     old, new = side_jar(root, LIBRARY, "old"), side_jar(root, LIBRARY, "new")
-    sources = []
-    for name, (body, _) in CLIENTS.items():
-        path = root / "clients" / "client" / f"{name}.java"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(f"package client;\n{body}\n")
-        sources.append(path)
-    verdicts = run_clients(root, sources, [old], [new], [f"client.{n}" for n in CLIENTS])
+    verdicts = run_client_bodies(root, CLIENTS, old, new)
     return verdicts, root, old, new, root / "cache"
 
 

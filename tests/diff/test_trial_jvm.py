@@ -12,7 +12,7 @@ import shutil
 import pytest
 
 from jdx.engine.diff.rules import BREAKING, RULES
-from tests.diff.shim import findings_json, main, run_clients
+from tests.diff.shim import findings_json, main, run_client_bodies
 from tests.fixtures.javac import side_jar
 
 # package -> (old classes, new classes): class name -> body after the package line
@@ -104,13 +104,7 @@ def trial(tmp_path_factory):
         pytest.skip("java/javac are not installed")
     root = tmp_path_factory.mktemp("diff-trial")
     old, new = _compile(root, "old"), _compile(root, "new")
-    sources = []
-    for name, (body, _) in CLIENTS.items():
-        path = root / "clients" / "client" / f"{name}.java"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(f"package client;\n{body}\n")
-        sources.append(path)
-    verdicts = run_clients(root, sources, [old], [new], [f"client.{n}" for n in CLIENTS])
+    verdicts = run_client_bodies(root, CLIENTS, old, new)
     findings = findings_json(root / "cache", old, new)
     return verdicts, findings, (old, new, root / "cache")
 
