@@ -18,6 +18,7 @@ def run_batch(outer, session) -> int:
     """Answers every stdin line; the exit code is 0 (each line's own status is printed after it in text)."""
     from jdx.cli.main import _print_failure, run_query, split_globals
     from jdx.commands.registry import command
+    from jdx.commands.wire import request_names
 
     try:
         for number, raw in enumerate(sys.stdin, start=1):
@@ -27,7 +28,7 @@ def run_batch(outer, session) -> int:
             name, query, code = "", "", 0
             try:
                 if line.startswith("{"):
-                    name, query = _wire_names(line)  # a failing line's envelope names its command and query
+                    name, query = request_names(line)  # a failing line's envelope names its command and query
                     name, code = _answer_wire_line(line, outer, session)
                 else:
                     try:
@@ -55,13 +56,6 @@ def run_batch(outer, session) -> int:
     finally:
         session.close()
     return 0
-
-
-def _wire_names(line: str) -> tuple[str, str]:
-    """(command, query) a wire line names, as a server's failure envelope carries them ("" where unreadable)."""
-    from jdx.commands.wire import request_names
-
-    return request_names(line)
 
 
 def _answer_wire_line(line: str, outer, session) -> tuple[str, int]:
