@@ -211,8 +211,11 @@ def samples(store: GraphStore, text: str, opts: SampleOptions, window, reconstru
             info.setdefault(r["id"], {})["calls"] = r["n"]
     # a member asked through a type that only inherits it: the calls that name that type first
     asked = inherited_asked(symbol)
-    aside = {id(c): asked is not None and c["via"] != asked for c, _ in cands}
-    ranked = sorted(cands, key=lambda x: (aside[id(x[0])], _static_rank(x[0], info.get(x[0]["caller_id"], {}), own),
+
+    def aside(c: dict) -> bool:
+        return asked is not None and c["via"] != asked
+
+    ranked = sorted(cands, key=lambda x: (aside(x[0]), _static_rank(x[0], info.get(x[0]["caller_id"], {}), own),
                                           x[0]["caller_id"], x[0]["line"]))
     shortlist, visible = [], 0
     for start in range(0, min(len(ranked), MAX_SHORTLIST), SHORTLIST):
@@ -228,8 +231,8 @@ def samples(store: GraphStore, text: str, opts: SampleOptions, window, reconstru
             shown, used = written_use(win, tgt) if tgt else (True, 0.0)
             visible += shown
             static = _static_rank(c, info.get(c["caller_id"], {}), own, notes.get(owner))
-            key = (aside[id(c)], static[0], static[1], not shown, static[2], static[3], opts.prefer_sources and win is None, -used,
-                   static[4])
+            key = (aside(c), static[0], static[1], not shown, static[2], static[3],
+                   opts.prefer_sources and win is None, -used, static[4])
             shortlist.append((key, c, pair, win, (shown, used)))
     shortlist.sort(key=lambda x: (x[0], x[1]["caller_id"], x[1]["line"]))
     chosen = _one_per_caller(shortlist, limit)
@@ -246,7 +249,7 @@ def samples(store: GraphStore, text: str, opts: SampleOptions, window, reconstru
               "with_sources": sum(1 for s in out if s["origin"] == "source"),
               "reconstructed": sum(1 for s in out if s["origin"] == "decompiled"),
               # a compile-time constant: its inlined uses are in no bytecode; an inherited member: whose it is
-              "notes": constant_notes(symbol) + inherited_note(symbol, sum(not v for v in aside.values()), "calls",
+              "notes": constant_notes(symbol) + inherited_note(symbol, sum(not aside(c) for c, _ in cands), "calls",
                                                                 "shown first")}
     return result, limit_truncation(result)
 

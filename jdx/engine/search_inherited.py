@@ -72,7 +72,8 @@ def inherited_matches(store: GraphStore, p: Pattern, kinds: set[str]) -> tuple[l
     names = sorted({re.escape(m["name"]) for m in found})
     grep = f"^{names[0]}$" if len(names) == 1 else "^(" + "|".join(names) + ")$"
     declaring = {m["declaring"] for m in found}
-    narrow = f" --from {shlex.quote(declaring.pop())}" if len(declaring) == 1 else ""  # java.lang.Object's: members collapses them
+    # one declaring type (java.lang.Object's members, which `members` collapses): --from shows exactly those
+    narrow = f" --from {shlex.quote(declaring.pop())}" if len(declaring) == 1 else ""
     hint = (f"{owner} declares no member matching {p.name!r} but inherits {len(found)} "
             f"(search finds declarations): jdx members {shlex.quote(owner)}{narrow} --grep {shlex.quote(grep)}")
     return candidates, hint

@@ -72,7 +72,8 @@ def search_values(store: GraphStore, text: str, opts: SearchOptions) -> tuple[di
         art = table.get(r["artifact"]) or {}
         found.append(((not exact, not public, is_jdk_internal(owner, internal), art.get("position", 0), owner,
                        r["name"]),
-                      {"kind": "field", "ref": format_member(r["owner"], r["name"], r["descriptor"], is_field=True), "artifact": art.get("name", ""),
+                      {"kind": "field", "ref": format_member(r["owner"], r["name"], r["descriptor"], is_field=True),
+                       "artifact": art.get("name", ""),
                        "public": public, "value": d.render_constant(r["descriptor"], r["constant"]),
                        "match": "exact" if exact else "contains"}))
     if not found:

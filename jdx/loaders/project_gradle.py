@@ -210,10 +210,10 @@ def discover_gradle(root: Path, tests: bool) -> Project:
         elif tests and (folder / "src" / "test").is_dir() and \
                 not any(os.path.isdir(folder / "build" / "classes" / lang / "test")
                         for lang in ("java", "kotlin", "groovy", "scala")):
-            project.warnings.append(Warning_("PROJECT_NOT_BUILT", f"{label}: no build/classes/<language>/test: its test "
-                                                                  "classes are not in the workspace (--tests answers, "
-                                                                  "such as callers, miss them) until they are "
-                                                                  "compiled, e.g. gradle testClasses", label))
+            project.warnings.append(Warning_("PROJECT_NOT_BUILT", f"{label}: no build/classes/<language>/test: "
+                                                                  "its test classes are not in the workspace (--tests "
+                                                                  "answers, such as callers, miss them) until they "
+                                                                  "are compiled, e.g. gradle testClasses", label))
         project.src.extend(_sources(folder, tests))
         lock = _read_text(folder / "gradle.lockfile", project.warnings)
         if lock is not None:
