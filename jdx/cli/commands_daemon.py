@@ -68,6 +68,8 @@ def _lines(result: dict) -> list[str]:
                 value = f"{value / 2**20:.0f} MB"
             elif key == "uptime":
                 value = f"{value:.0f} s"
+            elif key == "idle":  # the idle shutdown, in seconds (0: never)
+                key, value = "idle shutdown", f"after {value:g} s" if value else "never"
             lines.append(f"{key}: {value}")
     return lines
 

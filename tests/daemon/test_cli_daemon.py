@@ -229,3 +229,10 @@ def test_a_changed_workspace_built_by_the_daemon_says_its_phases(cli, classes):
     compile_a(classes, ["one", "two"])
     quiet = cli("members", "p.A", "-q")
     assert quiet.returncode == 0 and "two()" in quiet.stdout and "jdx: " not in quiet.stderr, quiet.stderr
+
+
+def test_status_text_says_the_idle_shutdown_in_seconds():
+    from jdx.cli.commands_daemon import _lines
+
+    assert "idle shutdown: after 300 s" in _lines({"pid": 1, "idle": 300.0})
+    assert "idle shutdown: never" in _lines({"pid": 1, "idle": 0})
