@@ -219,11 +219,16 @@ def run_query(g: Globals, cmd, words: list[str], *, session=None, where: str = "
 
 def _answer(g: Globals, cmd, query: str, params: dict, request, session):
     """(envelope, exit code): from the workspace's daemon when one may answer, else in process."""
+    import time
+
     env = code = None
+    spent = 0.0  # `--timeout` caps the whole command: time the daemon took before it failed counts
     if session is None and cmd.wire and cmd.forwarded and _daemon_allowed(g):
+        began = time.monotonic()
         env, code = _ask_daemon(g, cmd.name, query, params)
+        spent = time.monotonic() - began
     if env is None:
-        env, code = _answer_here(g, cmd, request, session)
+        env, code = _answer_here(g, cmd, request, session, spent)
     return env, code
 
 
@@ -329,7 +334,7 @@ def _say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def _answer_here(g: Globals, cmd, request, session):
+def _answer_here(g: Globals, cmd, request, session, spent: float = 0.0):
     import json
 
     from jdx.commands.execute import run_request
@@ -342,7 +347,7 @@ def _answer_here(g: Globals, cmd, request, session):
 
         session = Session(g.options(), progress=progress_printer(not g.quiet and not g.json))
     try:
-        with deadline(g.timeout) as limit, limit.watching(session):
+        with deadline(g.timeout, spent) as limit, limit.watching(session):
             outcome = run_request(session, cmd, request)
     finally:
         if own:
@@ -452,8 +457,10 @@ QUERY_GRACE = 0.25  # seconds a graph query may run past --timeout: the alarm la
 class deadline:
     """`--timeout`: a wall-clock cap on the command in this process (SIGALRM; the main thread only)."""
 
-    def __init__(self, text: str | None):
-        self.seconds = parse_duration(text) if text else None
+    def __init__(self, text: str | None, spent: float = 0.0):
+        # `spent`: of the command's time, already gone (a daemon that failed to answer); at least a moment is left,
+        # so the alarm still fires and says what was cut short
+        self.seconds = max(parse_duration(text) - spent, 0.001) if text else None
         self.text = text
         self.expired = False
         self._phase = _Phase(None, None)

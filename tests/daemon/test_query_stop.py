@@ -85,3 +85,21 @@ def test_a_client_that_hangs_up_stops_its_query():
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_time_the_daemon_took_before_failing_counts_against_the_timeout(monkeypatch, jdx_env, capsys):
+    """A daemon that fails to answer (killed mid-query) after most of --timeout leaves the in-process answer only
+    the rest of it, not a fresh --timeout: the command's cap is wall-clock."""
+    from jdx.cli import main as cli
+
+    def slow_failure(*_args, **_kwargs):
+        time.sleep(1.2)
+        return None, None
+
+    for key, value in jdx_env.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.delenv("JDX_NO_DAEMON", raising=False)
+    monkeypatch.setattr(cli, "_ask_daemon", slow_failure)
+    code = cli.main(["--json", "members", "java.util.HashMap", "--timeout", "1s"])  # alone, well within 1 s
+    env = json.loads(capsys.readouterr().out)
+    assert (code, env["error"]["code"]) == (6, "TIMEOUT"), env
