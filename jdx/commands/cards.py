@@ -77,7 +77,7 @@ def members_answer(session, text: str, opts, view: str = "jvm", limit: int | Non
     if result.pop("kotlin_target", False) and view == "kotlin":
         from jdx.engine.kotlin_view import members_view
 
-        members_view(store, result, opts.access, opts.sort)
+        members_view(store, result, opts.access, opts.sort, opts)
     artifact = artifact_names(store).get(result.pop("artifact") or "", "")
     result["artifact_name"] = artifact
     total = result["total"] = len(result["members"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jdx.commands.registry import Command, Request, argument, option
-from jdx.errors import NotFoundError, UsageError
+from jdx.errors import AmbiguousError, NotFoundError, UsageError
 
 ENGINES = ("javap", "vineflower", "procyon")
 
@@ -47,6 +47,16 @@ def body_answer(session, text: str, opts=None):
     ctx = session.source_context()
     try:
         kind, found = src_body.resolve_symbol(ctx.store, text, require_one=True)
+    except AmbiguousError:  # a Kotlin function's @JvmOverloads copies: one declaration, one source text
+        from dataclasses import replace
+
+        from jdx.engine.kotlin_view import one_declaration_member
+
+        _, many = src_body.resolve_symbol(ctx.store, text, require_one=False)
+        one = one_declaration_member(ctx.store, many.members) if hasattr(many, "members") else None
+        if one is None:
+            raise
+        kind, found = "member", replace(many, members=[one])
     except NotFoundError as exc:
         return _from_source_file(exc, opts.engine, lambda unbuilt: unbuilt.body(ctx, text, opts))
     target = src_body.type_target(found) if kind == "type" else src_body.member_target(ctx, found.members[0])

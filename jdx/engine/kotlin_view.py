@@ -374,6 +374,22 @@ def signature_view(store, result: dict, member_ids: list[str]) -> None:
             result["view"] = "kotlin"
 
 
+def one_declaration_member(store, members: list[dict]) -> dict | None:
+    """Of the JVM members a bare `Type#name` names (a member_resolve.Lookup's `members`), the one that stands for all
+    when every one compiles from one Kotlin declaration (a function's @JvmOverloads copies: one source text, one
+    KDoc): the member of the declaration's main role (`method`, `static`, `facade`: every parameter), as `usages`
+    names the one declaration (kotlin_hits.one_declaration); None otherwise: an ambiguity stays one (spec §6)."""
+    if len(members) < 2 or any(m.get("is_field") for m in members):
+        return None
+    ids = [f"{m['declaring']}#{m['row']['name']}{m['row']['descriptor']}" for m in members]
+    found = member_kotlin(store, ids)
+    firsts = [found.get(i) for i in ids]
+    if any(not rows for rows in firsts) or len({rows[0]["id"] for rows in firsts}) != 1:
+        return None
+    main = [m for m, rows in zip(members, firsts) if rows[0]["role"] in ("method", "static", "facade", "constructor")]
+    return main[0] if len(main) == 1 else None
+
+
 # annotations the Kotlin text already says (nullability in the types, @JvmName/@JvmStatic/... as markers)
 _SAID = ("org.jetbrains.annotations.NotNull", "org.jetbrains.annotations.Nullable", "kotlin.jvm.JvmName",
          "kotlin.jvm.JvmStatic", "kotlin.jvm.JvmOverloads", "kotlin.jvm.JvmField", "kotlin.Metadata")
@@ -412,7 +428,8 @@ def jvm_name_of(store, type_id: str, kotlin_name: str, text: str) -> str | None:
     return next(iter(names), None)
 
 
-def members_view(store, result: dict, access: tuple[str, ...] = ("public", "protected"), sort: str = "kind") -> None:
+def members_view(store, result: dict, access: tuple[str, ...] = ("public", "protected"), sort: str = "kind",
+                 opts=None) -> None:
     """`members` of a Kotlin class (spec §9.3 step 7): each JVM member that compiles from a Kotlin declaration
     carries it; the declaration's other members (a property's setter, `$default`, @JvmOverloads copies) fold
     into the first one listed; members of Java supertypes keep their JVM form. An inherited Kotlin declaration
@@ -420,7 +437,9 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
     forwarder carries the interface's declaration it stands for, and kotlinc's bridges of a collection's special
     members (`contains(String)`, `contains(Object)`) the declaration they bridge. An object's `INSTANCE` field and
     the field of the class's companion fold too (`kotlin_companion` names the companion to list);
-    `kotlin_keyword` is the class's Kotlin kind word."""
+    `kotlin_keyword` is the class's Kotlin kind word. A declaration only Kotlin calls, its JVM member private or
+    synthetic (a reified inline function, an @InlineOnly one: `Registry.firstOf<T>()`, `let`), is listed as `outline`
+    lists it, marked `Kotlin-only: …` (`opts`, the engine's MemberOptions, filters it as the JVM members were)."""
     from jdx.engine.kotlin_inherited import InheritedView, written_arguments
     from jdx.engine.refs import type_id
 
@@ -431,9 +450,10 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
     inherited = InheritedView(store, type_id(result["type"]), written_arguments(store, result))
     found = {**found, **inherited.forwarders(items, ids, found)}
     found = {**found, **inherited.bridges(items, ids, found)}
-    if not found:
-        return
     target = type_id(result["type"])
+    only = _kotlin_only(store, target, opts)
+    if not found and not only:
+        return
     header = next((d for d in decls_of(store, target) if d["kind"] == "class" and d["owner"] == target), None)
     keyword = keyword_of(header)
     companion = json.loads(header["detail"] or "{}").get("companion") if header else None
@@ -463,12 +483,143 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
                 continue
             seen.add(row["id"])
             item = {**item, "kotlin": inherited.entry(row)}
+            if row["id"] in only.markers:  # (its JVM member listed: --access all, --include-synthetic)
+                item["kotlin"]["markers"].append(only.markers[row["id"]])
         out.append(item)
+    extra = False
+    for d, role, item in only.items:
+        if d["id"] in seen:
+            continue
+        seen.add(d["id"])
+        if hide_internal and d["visibility"] == "internal":
+            internal += 1
+            continue
+        if not only.wanted(d, access):
+            continue
+        entry = inherited.entry({**d, "role": role})
+        entry["markers"].append(only.markers[d["id"]])
+        out.append({**item, "kotlin": entry})
+        extra = True
+    if extra:  # in the order `members` gives the JVM members (jdx.engine.members.list_members)
+        out.sort(key=only.sort_key(sort))
     result["members"] = _by_kotlin_name(out, sort)
     result["view"] = "kotlin"
     result["folded"] = folded
     if internal:
         result["internal_hidden"] = internal
+
+
+class _KotlinOnly:
+    """The declarations of a `members` answer's class and its supertypes that only Kotlin calls (jvm_access): their JVM
+    member is private or synthetic, so the JVM members leave them out. `items`: (declaration row, the role of its JVM
+    member, that member as a `members` item), `markers`: declaration id -> `Kotlin-only: …`."""
+
+    def __init__(self):
+        self.items: list[tuple[dict, str, dict]] = []
+        self.markers: dict[str, str] = {}
+        self.depth: dict[str, int] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    @staticmethod
+    def wanted(d: dict, access: tuple[str, ...]) -> bool:
+        """--access by the declaration's Kotlin visibility (internal is package, as `outline` has it)."""
+        return "all" in access or {"internal": "package"}.get(d["visibility"], d["visibility"]) in access
+
+    def sort_key(self, sort: str):
+        order = {"constructor": 0, "field": 1, "method": 2}
+        if sort == "name":
+            return lambda x: (x["name"], x["ref"])
+        if sort == "declaring":
+            return lambda x: (self.depth.get(x["declaring"], 99), x["name"], x["ref"])
+        return lambda x: (self.depth.get(x["declaring"], 99), order[x["kind"]], x["name"], x["ref"])
+
+
+_ACC_STATIC, _ACC_VARARGS = 0x8, 0x80
+
+
+def _kotlin_only(store, target: str, opts) -> _KotlinOnly:
+    """The Kotlin-only declarations `members` of `target` lists (`_KotlinOnly`): those of the class (a file facade's
+    include its parts'), and with `opts.inherited` those of the Kotlin classes above it, each with the JVM member it
+    compiles to, filtered by `opts` (--kind, --static, --from, --grep by its Kotlin or its JVM name; --access is the
+    caller's, by Kotlin visibility). A member of a supertype is listed as inherited from it; a facade's part that is no superclass (kotlinc
+    1.3) as the class's own. A constructor (a sealed class's) is left out: only its subclasses call it."""
+    from jdx.engine import members as jm
+    from jdx.graph_schema import queries
+
+    got = _KotlinOnly()
+    if opts is None:
+        return got
+    rows = store.rows(queries.TYPE_BY_ID, {"id": target})
+    if not rows:
+        return got
+    start = {k[2:]: v for k, v in rows[0].items()}
+    walk = jm._supertype_walk(store, start) if opts.inherited else [(start, {})]
+    walk_ids = [row["id"] for row, _ in walk]
+    got.depth = {format_type(t): i for i, t in enumerate(walk_ids)}
+    decls: dict[str, dict] = {}
+    for row, _ in walk:
+        if row["id"] == target or not (row.get("external") or row["id"].startswith(("java/", "javax/", "jdk/"))):
+            for d in decls_of(store, row["id"]):
+                if d["kind"] in ("function", "property") and d["visibility"] != "private":
+                    decls.setdefault(d["id"], d)
+    if not decls:
+        return got
+    called = {}
+    for d in decls.values():
+        links = [link.split(":", 1) for link in d["jvm"] or ()]
+        targets = [(r, t) for r, t in links if r in _CALLED_ROLES and "(" in t]
+        if targets:
+            called[d["id"]] = targets
+    owners = sorted({t.split("#", 1)[0] for targets in called.values() for _, t in targets})
+    methods = jm._declared(store, [({"id": o}, {}) for o in owners])[0]
+    by_id = {f"{o}#{m['name']}{m['descriptor']}": m for o in owners for m in methods.get(o, ())}
+    # the cheap test first (each JVM member private or synthetic), jvm_access's own for those left
+    candidates = [decls[i] for i, targets in called.items()
+                  if all(by_id.get(t) is not None and by_id[t]["access"] & (_ACC_SYNTHETIC | _ACC_PRIVATE)
+                         for _, t in targets)]
+    if not candidates:
+        return got
+    markers = {i: m for i, m in jvm_access(store, candidates)[1].items() if m != "Kotlin-only: sealed"}
+    got.markers = markers
+    grep = re.compile(opts.grep, re.IGNORECASE) if opts.grep else None
+    from_ids = _from_ids(store, opts.from_type, walk_ids) if opts.from_type else None
+    for d in candidates:
+        if d["id"] not in markers:
+            continue
+        role, mid = called[d["id"]][0]
+        m = by_id[mid]
+        owner, name = mid.split("#", 1)[0], m["name"]
+        declaring = owner if owner in walk_ids else target
+        access = m["access"]
+        if opts.kind not in ("all", "method"):
+            continue
+        if opts.static is not None and bool(access & _ACC_STATIC) != opts.static:
+            continue
+        if from_ids is not None and declaring not in from_ids:
+            continue
+        if grep and not (grep.search(name) or grep.search(d["name"])):
+            continue
+        text = jm._render_method(m, jm.d.simple_name_of(owner), {}, (target,))[0]
+        item = {"ref": member_ref(mid, bool(access & _ACC_VARARGS)), "kind": "method",
+                "declaring": format_type(declaring), "name": name, "descriptor": m["descriptor"],
+                "access": jm.access_level(access), "static": bool(access & _ACC_STATIC), "text": text,
+                "deprecated": bool(m.get("deprecated"))}
+        got.items.append((d, role, item))
+    return got
+
+
+def _from_ids(store, text: str, walk_ids: list[str]) -> set[str]:
+    """`--from`'s supertype among the walk's (list_members has checked it is one)."""
+    from jdx.engine.resolve import resolve_type
+    from jdx.errors import AmbiguousError
+
+    try:
+        return {resolve_type(store, text)["id"]}
+    except AmbiguousError as exc:
+        named = {c.get("ref") for c in exc.candidates}
+        return {t for t in walk_ids if format_type(t) in named}
 
 
 def _by_kotlin_name(items: list[dict], sort: str) -> list[dict]:

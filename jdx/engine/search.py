@@ -324,6 +324,22 @@ def _search(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, di
     return result, truncated
 
 
+def _kotlin_public(store: GraphStore, groups: list) -> None:
+    """A method group private or synthetic on the JVM that compiles from a public Kotlin declaration (a reified
+    inline function, an @InlineOnly one) ranks as public: Kotlin callers name it."""
+    from jdx.engine.kotlin_hits import has_kotlin
+    from jdx.engine.kotlin_view import member_kotlin
+
+    if not has_kotlin(store):
+        return
+    hidden = {f"{g['owner']}#{g['name']}{g['descriptor']}": g for _, g in groups
+              if not g["pub"] and g["kind"] == "method" and g.get("descriptor")}
+    if hidden:
+        for mid, rows in member_kotlin(store, list(hidden)).items():
+            if rows and rows[0]["visibility"] == "public":
+                hidden[mid]["pub"] = True
+
+
 def _drop_repeated(matches: list[dict], twice: set[tuple], unshown: set[int]) -> int:
     """Drops (and counts) what repeats a declaration found both by its Kotlin name and by a JVM name the pattern
     matches too (`size`: the property, and its getter `getSize`): the later hit search_view shows of it, and a JVM
@@ -395,6 +411,8 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
             total = len(groups)
             for _, g in groups:
                 g["owner_tier"] = p.depth(_dotted(g))
+        if opts.view == "kotlin":
+            _kotlin_public(store, groups)
         typo = p.lower if fuzzy else None
         internal = internal_packages(store)
         written = _written(p, fuzzy)

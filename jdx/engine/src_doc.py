@@ -327,6 +327,11 @@ def _type_item(ctx: SourceContext, type_row: dict, warn: bool = False) -> dict:
 def doc(ctx: SourceContext, text: str, opts: DocOptions) -> tuple[dict, list[Warning_], list[dict]]:
     """Javadoc of a type or of every member a reference names (all overloads when no parameters are given)."""
     kind, found = resolve_symbol(ctx.store, text, require_one=False)
+    if kind == "member":  # a Kotlin function's @JvmOverloads copies: one declaration, one KDoc
+        from jdx.engine.kotlin_view import one_declaration_member
+
+        if (one := one_declaration_member(ctx.store, found.members)) is not None:
+            found.members = [one]
     items = []
     if kind == "type":
         type_row = found
