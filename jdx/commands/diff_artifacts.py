@@ -9,7 +9,6 @@ and never imports pyarrow."""
 
 from __future__ import annotations
 
-import glob
 import marshal
 import os
 import re
@@ -19,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from jdx.errors import ArtifactReadError, Warning_
-from jdx.loaders.roots import Artifact, HashCache, not_a_file, dir_key
+from jdx.loaders.roots import Artifact, HashCache, dir_key, glob_paths, is_archive, is_glob, not_a_file
 
 if TYPE_CHECKING:  # only an extraction writes shards on a side thread
     from collections.abc import Callable
@@ -90,8 +89,8 @@ def resolve_side(arg: str, hashes: HashCache, fetch=None) -> Side:
     text = os.path.expanduser(arg)
     if COORDINATE.fullmatch(arg) and not os.path.exists(text):
         return _coordinate(arg, hashes, fetch)
-    if any(ch in text for ch in "*?["):
-        paths = [Path(m) for m in sorted(glob.glob(text, recursive=True)) if _is_binary_jar(m) and os.path.isfile(m)]
+    if is_glob(text):
+        paths = [Path(m) for m in glob_paths(text) if is_archive(m) and os.path.isfile(m)]
         if not paths:
             raise _unreadable(f"{arg}: no jar matches", arg)
         return Side(arg, arg, [_jar(p, hashes) for p in paths])

@@ -52,6 +52,7 @@ def run_request(session, cmd: Command, request) -> Outcome:
         if cmd.needs_workspace:
             exc = _not_found_in_unread(session, _not_found_unreadable_class(session, exc, request.query))
             exc = _not_found_without_project(session, exc, request.query)
+            exc = _not_found_in_versions(session, exc, request.query)
             exc.warnings = _merged(_safe_workspace_warnings(session), exc.warnings)
         return Outcome(envelope.failure(cmd.name, request.query, exc), exc.exit_code, request)
     except Exception as exc:  # noqa: BLE001 - the one place an unexpected failure becomes exit 6
@@ -120,6 +121,49 @@ def _not_found_unreadable_class(session, exc: JdxError, query: str) -> JdxError:
             return ArtifactReadError(f"{named}: the class file is there but could not be read ({w.code}: {w.message})",
                                      candidates=[] if explained(exc) else exc.candidates, warnings=exc.warnings,
                                      hint=_unreadable_class_hint(session, w))
+    return exc
+
+
+def _not_found_in_versions(session, exc: JdxError, query: str) -> JdxError:
+    """Not found, and a multi-release jar of the workspace holds the class only under `META-INF/versions/N/`,
+    which jdx does not read (base entries only; MULTI_RELEASE_JAR): the answer says so, naming the entry, instead
+    of a bare not-found. Only jars the build flagged MULTI_RELEASE_JAR are opened (their entry list alone)."""
+    import re
+    import zipfile
+
+    from jdx.engine.refs import parse_ref
+    from jdx.errors import NotFoundError, Warning_
+
+    if not isinstance(exc, NotFoundError) or not query:
+        return exc
+    try:
+        flagged = {w.artifact for w in session.graph_warnings() if w.code == "MULTI_RELEASE_JAR"}
+        if not flagged:
+            return exc
+        wanted = {f"{fqn.replace('.', '/')}.class": fqn
+                  for fqn in parse_ref(query.split("<", 1)[0]).type_candidates()}
+        jars = [a for a in session.artifacts() if a.name in flagged and a.kind == "jar"]
+    except Exception:  # noqa: BLE001 - an unparsable query or an unreadable workspace: the plain not-found stands
+        return exc
+    found = []
+    for jar in jars:
+        try:
+            with zipfile.ZipFile(jar.path) as zf:
+                names = zf.namelist()
+        except (OSError, zipfile.BadZipFile):
+            continue
+        versions: dict[str, list[int]] = {}
+        for name in names:
+            match = re.match(r"META-INF/versions/(\d+)/(.+)$", name)
+            if match and match.group(2) in wanted:
+                versions.setdefault(match.group(2), []).append(int(match.group(1)))
+        for entry, releases in sorted(versions.items()):
+            where = " and ".join(f"META-INF/versions/{n}/" for n in sorted(releases))
+            found.append(Warning_("MULTI_RELEASE_JAR", f"{wanted[entry]} is only in {where} of {jar.name}, which jdx "
+                                  "does not read (a multi-release jar's base entries are read; the JVM of that release "
+                                  "loads the versioned class)", jar.name))
+    if found:
+        exc.warnings = _merged(exc.warnings, found)
     return exc
 
 

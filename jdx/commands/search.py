@@ -94,7 +94,7 @@ class LsRequest(Request):
     query: str = argument("a package (java.util) or glob ('java.util.*')", "[PACKAGE-GLOB]", required=False)
     depth: int = option(1, "--depth", "levels of subpackages to show (default 1)", minimum=1)
     counts: bool = option(False, "--counts", "show type counts")
-    limit: int = option(100, "--limit", "at most N lines (default 100)", minimum=1)
+    limit: int = option(100, "--limit", "at most N entries under the package (default 100)", minimum=1)
 
 
 def run_ls(session, req: LsRequest):

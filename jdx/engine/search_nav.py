@@ -492,6 +492,8 @@ def list_packages(store: GraphStore, glob: str | None, depth: int, with_counts: 
             entry["types"] = _subtree_count(counts, package)
         entries.append(entry)
         _walk(store, counts, package, 1, depth, with_counts, entries, None)
+        # the package's own line heads the listing: --limit counts what is listed under it
+        return _capped({"query": glob or "", "entries": entries}, limit, head=1)
     if not entries and glob:
         prefix = glob.strip()[:-2] if glob.strip().endswith(".*") else ""
         if prefix in counts and prefix:  # `java.lang.constant.*` matches subpackages only; the package has none
@@ -526,13 +528,16 @@ def listing_artifacts(store: GraphStore, result: dict) -> list[str]:
     return package_artifacts(store, packages, subpackages=True)
 
 
-def _capped(result: dict, limit: int) -> tuple[dict, dict | None]:
+def _capped(result: dict, limit: int, head: int = 0) -> tuple[dict, dict | None]:
+    """At most `limit` entries past the first `head` (a heading line, always kept and never counted); `total` and
+    the cut's numbers count the same entries."""
     entries = result["entries"]
-    result["total"] = len(entries)
-    if len(entries) <= limit:
+    listed = len(entries) - head
+    result["total"] = listed
+    if listed <= limit:
         return result, None
-    result["entries"] = entries[:limit]
-    return result, {"shown": limit, "total": len(entries), "hint": f"--limit {len(entries)}, or a narrower glob"}
+    result["entries"] = entries[:head + limit]
+    return result, {"shown": limit, "total": listed, "hint": f"--limit {listed}, or a narrower glob"}
 
 
 _VERSION_TAIL = re.compile(r"-\d[\w.+-]*$")

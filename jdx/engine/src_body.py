@@ -406,7 +406,11 @@ def body(ctx: SourceContext, target: Target, opts: BodyOptions) -> tuple[dict, l
         message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
         warnings.append(Warning_("JAVAP_FAILED", f"{message.splitlines()[0] if message else 'javap failed'}; "
                                  f"signatures only", artifact))
-    warnings.append(Warning_("SIGNATURES_ONLY", f"{target.ref}: no sources, no decompiler, no javap; "
+    codes = {w.code for w in warnings}  # what was tried, and how it ended: javap failed by now
+    decompiler = ("the decompiler failed" if codes & {"DECOMPILE_FAILED", "DECOMPILE_TIMEOUT"}
+                  else "no decompiler installed" if "DECOMPILER_UNAVAILABLE" in codes
+                  else "not decompiled (--engine javap)" if opts.engine == "javap" else "not decompiled")
+    warnings.append(Warning_("SIGNATURES_ONLY", f"{target.ref}: no sources, {decompiler}, javap failed; "
                              f"the signature from bytecode is all there is", artifact))
     return _finish(ctx, target, _signature_only(ctx, target, artifact, why), warnings, opts)
 

@@ -1,24 +1,143 @@
 """One class file's bytes, read where a class path lookup reads it: a jar entry, a class directory's file, or the
-JDK's runtime image. For query-time needs of a single class (a stack frame's line tables); extraction reads whole
-artifacts through the embedded JVM instead."""
+JDK's runtime image. For query-time needs of a single class (a stack frame's line tables, decompiling, javap);
+extraction reads whole artifacts through the embedded JVM instead.
+
+A class file jdx indexed away from the path its name gives (MISPLACED_CLASS: a Spring Boot jar's
+`BOOT-INF/classes/`, a war's `WEB-INF/classes/`, a jmod's `classes/`, a class directory given one level off) is
+found by what it declares (`class_entry`): jdx reads such a class, so it shows its code too."""
 
 from __future__ import annotations
 
+import functools
+import os
 import struct
 import zipfile
 import zlib
 from pathlib import Path
 
+VERSIONED = "META-INF/versions/"  # a multi-release jar's versioned entries: jdx indexes the base ones only
 
-def class_bytes(kind: str, path: str, module: str | None, internal_name: str) -> bytes | None:
-    """A class file's bytes from a jar, a class directory or the JDK's runtime image; None when unreadable."""
-    entry = internal_name + ".class"
+
+def declared_name(data: bytes) -> str | None:
+    """The internal name a class file declares (its this_class), read past the constant pool and no further; None
+    for bytes that are no class file."""
+    from jdx.loaders.decompile_procyon import _SIZES, _WIDE, _modified_utf8
+
+    try:
+        if data[:4] != b"\xca\xfe\xba\xbe":
+            return None
+        (count,) = struct.unpack_from(">H", data, 8)
+        pos, index, utf8, classes = 10, 1, {}, {}
+        while index < count:
+            tag = data[pos]
+            if tag == 1:
+                (length,) = struct.unpack_from(">H", data, pos + 1)
+                utf8[index] = (pos + 3, length)
+                pos += 3 + length
+            else:
+                if tag == 7:
+                    classes[index] = struct.unpack_from(">H", data, pos + 1)[0]
+                pos += 1 + _SIZES[tag]
+            index += 2 if tag in _WIDE else 1
+        (this,) = struct.unpack_from(">H", data, pos + 2)
+        start, length = utf8[classes[this]]
+        if start + length > len(data):
+            return None
+        return _modified_utf8(data[start:start + length])
+    except (struct.error, KeyError, IndexError, UnicodeError):
+        return None
+
+
+def _by_path_order(entries, canonical: str) -> list[str]:
+    """Class files that may declare the class, in the order extraction keeps one of several copies (the path its
+    name gives, else path order; extractor.duplicated_classes): those ending in its path (`BOOT-INF/classes/p/A.class`)
+    before the others, so the usual layouts never read a second file."""
+    suffix = "/" + canonical
+    found = [e for e in entries if e.endswith(".class") and not e.startswith(VERSIONED)]
+    return sorted(found, key=lambda e: (not e.endswith(suffix), e))
+
+
+def class_entry(kind: str, path: str, internal_name: str) -> str | None:
+    """Where a jar (its entry) or a class directory (the file's path under it) holds the class file declaring
+    `internal_name`: the path its name gives, else the class file found there by its this_class (MISPLACED_CLASS);
+    None when there is none or the artifact is unreadable."""
+    canonical = internal_name + ".class"
+    try:
+        if kind == "jar":
+            st = os.stat(path)
+            return _jar_entries(path, (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino), canonical)
+        if kind == "dir":
+            if Path(path, canonical).is_file():
+                return canonical
+            files = [os.path.relpath(os.path.join(folder, name), path).replace(os.sep, "/")
+                     for folder, _, names in os.walk(path) for name in names if name.endswith(".class")]
+            for rel in _by_path_order(files, canonical):
+                try:
+                    if declared_name(Path(path, rel).read_bytes()) == internal_name:
+                        return rel
+                except OSError:
+                    continue
+    except (OSError, ValueError, zipfile.BadZipFile, zlib.error):
+        return None
+    return None
+
+
+@functools.lru_cache(maxsize=64)
+def _jar_entries(path: str, _stamp: tuple, canonical: str) -> str | None:
+    with zipfile.ZipFile(path) as zf:
+        names = zf.namelist()
+        if canonical in names:
+            return canonical
+        internal_name = canonical.removesuffix(".class")
+        for entry in _by_path_order(names, canonical):
+            try:
+                if declared_name(zf.read(entry)) == internal_name:
+                    return entry
+            except (OSError, KeyError, zipfile.BadZipFile, zlib.error):
+                continue
+    return None
+
+
+def relocated_class_files(kind: str, path: str, internal_name: str) -> list[tuple[str, bytes]]:
+    """(the path its name gives, bytes) of a top-level class held elsewhere (`class_entry`) and of its nested
+    classes beside it (the class files of its folder that declare `<name>$...`), sorted; [] when it is not there."""
+    entry = class_entry(kind, path, internal_name)
+    if entry is None:
+        return []
+    folder = entry.rpartition("/")[0]
+    found: dict[str, bytes] = {}
     try:
         if kind == "jar":
             with zipfile.ZipFile(path) as zf:
-                return zf.read(entry)
-        if kind == "dir":
-            return Path(path, entry).read_bytes()
+                for name in zf.namelist():
+                    if name.endswith(".class") and name.rpartition("/")[0] == folder:
+                        _keep_member(found, zf.read(name), internal_name)
+        else:
+            for file in Path(path, folder).iterdir():
+                if file.name.endswith(".class"):
+                    _keep_member(found, file.read_bytes(), internal_name)
+    except (OSError, KeyError, zipfile.BadZipFile, zlib.error):
+        return []
+    return sorted(found.items())
+
+
+def _keep_member(found: dict[str, bytes], data: bytes, internal_name: str) -> None:
+    name = declared_name(data)
+    if name is not None and (name == internal_name or name.startswith(internal_name + "$")):
+        found.setdefault(name + ".class", data)
+
+
+def class_bytes(kind: str, path: str, module: str | None, internal_name: str) -> bytes | None:
+    """A class file's bytes from a jar, a class directory or the JDK's runtime image (a class jdx indexed away from
+    the path its name gives read where it is: `class_entry`); None when unreadable."""
+    entry = internal_name + ".class"
+    try:
+        if kind in ("jar", "dir"):
+            try:
+                return _read(kind, path, entry)
+            except (KeyError, FileNotFoundError):
+                moved = class_entry(kind, path, internal_name)
+                return None if moved in (None, entry) else _read(kind, path, moved)
         if kind == "jrt":
             from jdx.loaders.jdk_modules import JImage
             from jdx.loaders.jvm import find_java_home
@@ -35,6 +154,13 @@ def class_bytes(kind: str, path: str, module: str | None, internal_name: str) ->
     except Exception:  # noqa: BLE001 - no JDK found: the ranges still answer
         return None
     return None
+
+
+def _read(kind: str, path: str, entry: str) -> bytes:
+    if kind == "jar":
+        with zipfile.ZipFile(path) as zf:
+            return zf.read(entry)
+    return Path(path, entry).read_bytes()
 
 
 def parse_line_tables(data: bytes) -> dict[tuple[str, str], frozenset[int]]:

@@ -236,6 +236,8 @@ def class_files(artifact_kind: str, artifact_path: str, internal_name: str) -> l
         package, _, simple = internal_name.rpartition("/")
         folder = Path(artifact_path, package)
         try:
+            if not folder.is_dir():
+                return []  # maybe elsewhere (decompile_class looks for it by its declared name)
             names = [p.name for p in folder.iterdir() if _is_member_file(p.name, simple)]
             return sorted((f"{package}/{n}" if package else n, (folder / n).read_bytes()) for n in names)
         except OSError as exc:
@@ -336,8 +338,17 @@ def decompile_class(cache: Path, artifact_kind: str, artifact_path: str, interna
                                    "(Debian/Ubuntu) or set JDX_VINEFLOWER_JAR")
     dotted = internal_name.replace("/", ".")
     files = None if artifact_kind == "jrt" else class_files(artifact_kind, artifact_path, internal_name)
+    artifact = (artifact_kind, artifact_path)
     if files is not None and not any(name == internal_name + ".class" for name, _ in files):
-        raise DecompileFailed(f"{dotted} is not in {artifact_path}")
+        # indexed away from the path its name gives (MISPLACED_CLASS: BOOT-INF/classes/, WEB-INF/classes/, a
+        # jmod's classes/): its files under the names they declare, and no Procyon type cache over the artifact,
+        # whose type loader looks the class up where it is not
+        from jdx.loaders.class_files import relocated_class_files
+
+        files = relocated_class_files(artifact_kind, artifact_path, internal_name)
+        if not any(name == internal_name + ".class" for name, _ in files):
+            raise DecompileFailed(f"{dotted} is not in {artifact_path}")
+        artifact = ("moved", artifact_path)
     class_key = _class_key(files if files is not None else
                            [(f"jrt\0{_jdk_identity()}\0{artifact_path}\0{internal_name}", b"")])
     broken = []
@@ -352,8 +363,7 @@ def decompile_class(cache: Path, artifact_kind: str, artifact_path: str, interna
         if files is None:
             files = _jrt_files(cache, artifact_path, internal_name)
         try:
-            text, line_map, notes = _run(cache, candidate, (artifact_kind, artifact_path), internal_name, files,
-                                         classpath, timeout)
+            text, line_map, notes = _run(cache, candidate, artifact, internal_name, files, classpath, timeout)
         except _EngineBroken as exc:
             broken.append(f"{candidate.name} {candidate.version} ({exc})")
             continue
@@ -501,7 +511,8 @@ SHARED_USES = 200  # runs before a type cache is rebuilt, so a long-lived daemon
 def _shared_key(engine: Engine, artifact: tuple[str, str], classpath: list[tuple[str, str]]) -> tuple | None:
     """Only immutable inputs may share a type cache: for a JDK class the runtime image alone (JDK classes never
     refer to workspace classes); for a jar class its jar and the workspace's jars, identified by size, mtime
-    and inode. A class directory changes under us, so runs involving one never share."""
+    and inode. A class directory changes under us, so runs involving one never share; nor does a class read away
+    from the path its name gives (`moved`), which a type loader over its jar would not find."""
     kind, path = artifact
     if kind == "jrt":
         return (engine.jars, ("jrt",))

@@ -237,6 +237,9 @@ def test_javap_engine_and_the_signature_rung(services, monkeypatch):
     assert answer.result["origin"] == "signature"
     assert answer.result["text"] == ["public static double area(double r)"]
     assert [w.code for w in answer.warnings] == ["JAVAP_FAILED", "SIGNATURES_ONLY"]
+    # it says what was tried and how it ended, not that the tools are missing
+    assert answer.warnings[-1].message == ("sx.Shapes#area(double): no sources, not decompiled (--engine javap), "
+                                           "javap failed; the signature from bytecode is all there is")
 
 
 def test_decompiler_timeout_falls_back_with_a_named_warning(layouts, jdx_home, tmp_path, monkeypatch):

@@ -353,7 +353,8 @@ def test_zip_bomb_entry_count_is_capped(zoo):
 
 def test_empty_jar_beside_good_jar(zoo):
     assert zoo.artifacts["empty.jar"] == 0
-    assert not [w for w in zoo.env["warnings"] if w.get("artifact") == "empty.jar"]
+    assert [(w["code"], w["message"]) for w in zoo.env["warnings"] if w.get("artifact") == "empty.jar"] == \
+        [("EMPTY_ARTIFACT", "empty.jar holds no class files: nothing of it is in the workspace")]
 
 
 def test_empty_jar_alone_indexes_zero_classes(run_jdx, tmp_path):
@@ -361,7 +362,7 @@ def test_empty_jar_alone_indexes_zero_classes(run_jdx, tmp_path):
     zipfile.ZipFile(empty, "w").close()
     env = index(run_jdx, empty)
     assert env["result"]["classes"] == 0
-    assert env["warnings"] == []
+    assert [w["code"] for w in env["warnings"]] == ["EMPTY_ARTIFACT"]
     assert cypher(run_jdx, "MATCH (t:Type) RETURN count(t) AS n", empty) == [{"n": 0}]
 
 
