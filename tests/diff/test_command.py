@@ -187,3 +187,18 @@ def test_maven_coordinates_from_the_local_repository(diff):
     assert code == 0 and env["result"]["old"]["name"] == "commons-io-2.11.0.jar" and env["result"]["total"] > 0
     code, text = diff("commons-io:commons-io:2.11.0", "commons-io:commons-io:0.0.0-none")
     assert code == 5 and "commons-io:commons-io:0.0.0-none: not in the local Maven repository" in text
+
+
+def test_sides_read_as_query_roots_are_read(diff, diff_jars, tmp_path):
+    """A side whose existing path holds `[` is that path, not a glob; a glob side matches a .war as a named path
+    does (jdx.loaders.roots.is_glob, is_archive, as --jars reads them)."""
+    import shutil
+
+    folder = tmp_path / "proj [copy]"
+    folder.mkdir()
+    old, new = folder / "old.jar", tmp_path / "new.war"
+    shutil.copy(diff_jars[0], old)
+    shutil.copy(diff_jars[1], new)
+    want = _json(diff, str(diff_jars[0]), str(diff_jars[1]))[1]["result"]["findings"]
+    code, env = _json(diff, str(old), str(tmp_path / "*.war"))
+    assert code == 0 and env["result"]["findings"] == want, env.get("error")
