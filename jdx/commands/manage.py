@@ -105,7 +105,8 @@ def cache_clear(session) -> Answer:
         if path.exists():
             removed += 1
             shutil.rmtree(path, ignore_errors=True)
-    (session.cache / "hashes.json").unlink(missing_ok=True)
+    for name in ("hashes.json", "archives.json"):  # content hashes by path; what each archive holds, by content
+        (session.cache / name).unlink(missing_ok=True)
     return Answer({"cleared": str(session.cache), "removed": removed})
 
 # `cache gc` keeps what was used in the last GC_RECENT_DAYS days even when no named workspace names it: an agent's

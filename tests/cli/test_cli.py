@@ -280,11 +280,12 @@ def test_cache_clear_empties_derived_caches(run_jdx, jdx_home, tmp_path):
     env = {"JDX_CACHE_DIR": str(tmp_path / "c")}
     r = run_jdx("body", "sx.Dog#fetch", "--jars", str(lay.paired), "--no-jdk", env=env)
     assert r.code == 0, r.out + r.err
-    assert (tmp_path / "c" / "srcmap").exists()
+    assert (tmp_path / "c" / "srcmap").exists() and (tmp_path / "c" / "archives.json").exists()
     info = envelope(run_jdx("cache", "info", "--json", env=env).out)["result"]
     assert info["derived_bytes"] > 0
     assert run_jdx("cache", "clear", env=env).code == 0
     assert not (tmp_path / "c" / "srcmap").exists() and not (tmp_path / "c" / "shards").exists()
+    assert not (tmp_path / "c" / "archives.json").exists()
     assert envelope(run_jdx("cache", "info", "--json", env=env).out)["result"]["derived_bytes"] == 0
 
 
