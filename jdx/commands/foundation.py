@@ -185,9 +185,17 @@ def run_doctor(session, _req):
                       + (f"; missing: {' | '.join(missing)}" if missing else ""))
             except JdxError as exc:
                 check("classpath", False, exc.message)
+        from jdx.errors import ArtifactReadError
+
+        try:  # a root named by the workspace that is missing fails every query (exit 5): said here too
+            session.check_roots()
+        except ArtifactReadError as exc:
+            check("roots", False, f"{exc.message}: every query of this workspace fails (exit 5) until it is fixed")
     except NoIndexError as exc:
         check("workspace", False, exc.message)
     ok = all(c["ok"] for c in checks if c["check"] in ("jvm", "asm", "jpype", "graph backend"))
+    if not all(c["ok"] for c in checks if c["check"] == "roots"):
+        ok = False
     return Answer({"ok": ok, "checks": checks, "python": sys.version.split()[0]}, exit_code=0 if ok else 4)
 
 

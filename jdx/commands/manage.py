@@ -241,11 +241,19 @@ def ws_create(session, name: str, auto: bool = False) -> Answer:
             raise UsageError(f"--auto: no project around {absolutize([o.project or '.'])[0]} (no pom.xml, "
                              "build.gradle(.kts), settings.gradle(.kts), .idea/, jars or classes)")
         project = found[0]
+    _refuse_empty([*o.jars, *o.src])
     spec = WorkspaceSpec(name=name, jars=absolutize(o.jars), src=absolutize(o.src),
                          jdk=True if o.jdk is None else o.jdk, coords=list(o.coords), project=project,
                          tests=bool(o.tests and project), all_versions=o.all_versions)
     path = save_workspace(spec)
     return Answer({"created": name, "file": str(path), **spec.to_json()}, warnings=_missing(spec.jars + spec.src))
+
+
+def _refuse_empty(paths: list[str]) -> None:
+    """An empty root (an unset shell variable) is a usage error, never the current directory (as for a query)."""
+    if any(not p.strip() for p in paths):
+        raise UsageError("a workspace root was given as an empty path",
+                         hint="name a jar, glob or directory ('.' for the current directory)")
 
 
 def _missing(paths: list[str]) -> list[Warning_]:
@@ -274,7 +282,10 @@ def ws_add(session, name: str, root: str) -> Answer:
     if COORD.match(root) and not os.path.exists(os.path.expanduser(root)):  # a Maven coordinate, not a path
         spec.coords.append(str(Coordinate.parse(root)))
     else:
+        _refuse_empty([root])
         added = absolutize([root])
+        if added[0] in spec.jars:
+            raise UsageError(f"{added[0]} is already a root of workspace {name!r}")
         spec.jars.extend(added)
     save_workspace(spec)
     return Answer({"updated": name, **spec.to_json()}, warnings=_missing(added))
@@ -286,10 +297,14 @@ def ws_use(session, name: str) -> Answer:
     return Answer({"current": name})
 
 def ws_remove(session, name: str) -> Answer:
-    from jdx.engine.workspace import remove_workspace
+    from jdx.engine.workspace import current_workspace_name, remove_workspace
 
+    was_default = current_workspace_name() == name
     remove_workspace(name)
-    return Answer({"removed": name})
+    return Answer({"removed": name, **({"was_default": True} if was_default else {})},
+                  warnings=[Warning_("WORKSPACE_DEFAULT_REMOVED", f"{name} was the default workspace (jdx ws use): "
+                                     "commands without -w now use the project discovered from the current directory, "
+                                     "else the JDK alone; jdx ws use NAME picks another")] if was_default else [])
 
 def ws_info(session) -> Answer:
     sel = session.selection()
@@ -297,7 +312,9 @@ def ws_info(session) -> Answer:
     from jdx.loaders.indexer import fresh_graph
 
     graph = fresh_graph(session.cache, arts)
+    unreadable = [w.message for w in session.unreadable_roots()]  # each fails every query (exit 5)
     return Answer({
         "workspace": sel.spec.to_json(), "how": sel.how, "artifacts": [a.to_json() for a in arts],
-        "indexed": graph is not None, "classpath": list(sel.details),
+        "indexed": graph is not None and not unreadable, "classpath": list(sel.details),
+        **({"unreadable": unreadable} if unreadable else {}),
     }, session.root_warnings)

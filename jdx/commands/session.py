@@ -140,6 +140,11 @@ class Session:
                                    warnings=self._root_warnings)
         return self._artifacts
 
+    def unreadable_roots(self) -> list[Warning_]:
+        """The roots the workspace names that cannot be read (missing, not a file): check_roots fails on them."""
+        self.artifacts()
+        return list(self._unreadable)
+
     @property
     def root_warnings(self) -> list[Warning_]:
         return list(self._root_warnings)
@@ -157,7 +162,7 @@ class Session:
                      else "check the coordinate, add --fetch to download it, or drop it from --coord") if coords
                     else _comma_hint(self._unreadable) or "check the path, or drop it from --jars")
             raise ArtifactReadError(f"cannot read {names}", warnings=self.workspace_warnings(),
-                                    hint=hint if adhoc else "fix or drop the path (jdx ws info lists the roots)")
+                                    hint=hint if adhoc else _workspace_root_hint(self.selection().spec.name))
 
     def workspace_warnings(self) -> list[Warning_]:
         """What every answer of this workspace carries (spec §16, warnings never silent): its roots' warnings,
@@ -457,6 +462,15 @@ def _refuse_empty_paths(options: Options) -> None:
         if any(not value.strip() for value in values):
             raise UsageError(f"{flag} was given an empty path",
                              hint=f"name a jar, glob or directory ({flag} . for the current directory)")
+
+
+def _workspace_root_hint(name: str | None) -> str:
+    """Where a named workspace's missing root can be fixed: `jdx ws` adds roots; one is dropped in its file."""
+    if not name:
+        return "fix the path (jdx ws info lists the roots)"
+    from jdx.engine.workspace import workspaces_dir
+
+    return f"fix the path, or delete it from {workspaces_dir() / (name + '.toml')} (jdx ws info lists the roots)"
 
 
 def _comma_hint(failed: list[Warning_]) -> str | None:

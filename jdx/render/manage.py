@@ -123,7 +123,9 @@ def ws_list(r: dict) -> list[str]:
 
 def ws_info(r: dict) -> list[str]:
     ws = r["workspace"]
-    lines = [f"workspace {ws['name'] or '(ad hoc)'}  via {r['how']}  · {'indexed' if r['indexed'] else 'not indexed'}"]
+    state = f"cannot be read: {'; '.join(r['unreadable'])} (queries exit 5)" if r.get("unreadable") else \
+        "indexed" if r["indexed"] else "not indexed"
+    lines = [f"workspace {ws['name'] or '(ad hoc)'}  via {r['how']}  · {state}"]
     lines.extend(f"  found: {how}" for how in r.get("classpath", []))
     for a in r["artifacts"]:
         lines.append(f"  {a['kind']} {a['name']}  {a['path']}")

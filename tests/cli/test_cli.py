@@ -178,8 +178,27 @@ def test_workspace_paths_that_do_not_exist_warn(run_jdx, tmp_path):
         assert r.code == 0 and "also-missing" in envelope(r.out)["warnings"][0]["message"], r.out
         r = run_jdx("ws", "add", "wsmissing", str(tmp_path), "--json")
         assert r.code == 0 and envelope(r.out)["warnings"] == [], r.out
+        assert run_jdx("ws", "add", "wsmissing", str(tmp_path)).code == 3  # already a root
+        assert run_jdx("ws", "add", "wsmissing", "").code == 3  # an unset variable, never the current directory
+        # every query fails (exit 5) while a root is missing: info and doctor say so, the hint names the file
+        info = envelope(run_jdx("ws", "info", "wsmissing", "--json").out)["result"]
+        assert not info["indexed"] and any("nothere.jar" in u for u in info["unreadable"]), info
+        r = run_jdx("-w", "wsmissing", "doctor", "--json")
+        roots = [c for c in envelope(r.out)["result"]["checks"] if c["check"] == "roots"]
+        assert roots and not roots[0]["ok"] and "nothere.jar" in roots[0]["detail"], r.out
+        r = run_jdx("-w", "wsmissing", "show", "java.util.Map", "--json")
+        assert r.code == 5 and "wsmissing.toml" in envelope(r.out)["error"]["hint"], r.out
+        assert run_jdx("ws", "use", "wsmissing").code == 0
+        r = run_jdx("ws", "remove", "wsmissing", "--json")
+        assert [w["code"] for w in envelope(r.out)["warnings"]] == ["WORKSPACE_DEFAULT_REMOVED"], r.out
     finally:
         run_jdx("ws", "remove", "wsmissing")
+
+
+def test_a_workspace_is_not_created_with_an_empty_root(run_jdx):
+    r = run_jdx("ws", "create", "wsempty", "--jars", "")
+    assert r.code == 3 and "empty path" in r.err, r.err
+    assert "wsempty" not in run_jdx("ws", "list").out
 
 @pytest.mark.soak  # slow: the soak runs it (.ci/run)
 
