@@ -179,6 +179,7 @@ def test_special_bridges_fold_into_the_declaration_they_bridge(run):
     assert "method public String removeAt(int)" in bag and "method public final String remove(int)" in bag
 
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 def test_bridges_keep_their_jvm_form_in_json_and_in_view_jvm(run):
     result = json.loads(run("kj.Names", "--json"))["result"]
     contains = [m for m in result["members"] if m["name"] == "contains" and m["declaring"] == "kj.Names"]

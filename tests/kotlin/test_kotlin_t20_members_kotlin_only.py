@@ -171,6 +171,7 @@ def stdlib_service(jdx_home):
     s.close()
 
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 def test_stdlib_inline_only_and_reified_functions_are_members(stdlib_service):
     assert "private static final <T, R> R let(T, kotlin.jvm.functions.Function1<? super T, ? extends R>);" in \
         javap(STDLIB, "kotlin.StandardKt__StandardKt")
@@ -185,6 +186,7 @@ def test_stdlib_inline_only_and_reified_functions_are_members(stdlib_service):
         "public inline fun <reified R> Iterable<*>.filterIsInstance(): List<R>": ["Kotlin-only: reified inline"]}
 
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 def test_search_ranks_a_reified_inline_function_as_the_public_declaration_it_is(jdx_home):
     """Its JVM method is private (javap), yet Kotlin callers name it (the client compiled): an exact match ranks it
     first, before the JDK's public `typeName()` methods (TypeNotPresentException, jdk.jdi)."""

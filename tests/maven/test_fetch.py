@@ -205,6 +205,7 @@ def test_fetch_downloads_artifact_dependency_and_answers(run_jdx, env, remote):
     assert len(served.paths) == before
 
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 def test_without_fetch_no_request_and_the_message_says_how(run_jdx, env, remote):
     served, _repo, _helper = remote
     r = run_jdx("--repo", served.url, "--coord", f"{GROUP}:lib:1.0", "members", "com.example.fetch.lib.Lib",
@@ -217,6 +218,7 @@ def test_without_fetch_no_request_and_the_message_says_how(run_jdx, env, remote)
     assert not (Path(env["JDX_CACHE_DIR"]) / "m2").exists()
 
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 def test_checksum_mismatch_fails_and_leaves_nothing(run_jdx, env, remote):
     served, _repo, _helper = remote
     r = run_jdx("--fetch", "--repo", served.url, "--coord", f"{GROUP}:bad:1.0", "members",

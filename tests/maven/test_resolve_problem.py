@@ -29,6 +29,7 @@ def repo(tmp_path_factory):
     return root
 
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 def test_a_missing_parent_pom_says_what_it_costs(repo, run_jdx):
     env = {"JDX_MAVEN_REPO": str(repo / "repo"), "JDX_GRADLE_CACHE": str(repo / "no-gradle")}
     r = run_jdx("--no-jdk", "--coord", "org.cr:orphan:1.0", "--json", "show", "t.o.Orphan", env=env)
