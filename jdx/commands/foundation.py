@@ -41,7 +41,7 @@ def run_cypher(session, req: CypherRequest):
 
     if not req.query.strip():
         raise UsageError("empty Cypher query")
-    from jdx.graph_schema.cypher_guard import check_parameters, check_read_only, is_ordered, picks_rows
+    from jdx.graph_schema.cypher_guard import check_parameters, check_read_only, is_ordered, picks_unordered
     from jdx.graph_schema.schema import expand_rel_labels
 
     check_read_only(req.query)  # before the workspace is opened: a refused query costs nothing
@@ -54,11 +54,11 @@ def run_cypher(session, req: CypherRequest):
     warnings = []
     if not is_ordered(req.query):  # same query, same bytes (spec §8.3): rows in a stable order before any cut
         table = _sorted_rows(table)
-        if picks_rows(req.query):
-            from jdx.errors import Warning_
+    if picks_unordered(req.query):
+        from jdx.errors import Warning_
 
-            warnings.append(Warning_("CYPHER_UNORDERED_LIMIT", "LIMIT/SKIP without ORDER BY picks arbitrary rows, "
-                                     "which may differ run to run: add ORDER BY before the LIMIT"))
+        warnings.append(Warning_("CYPHER_UNORDERED_LIMIT", "LIMIT/SKIP without ORDER BY picks arbitrary rows, "
+                                 "which may differ run to run: add ORDER BY before the LIMIT"))
     total = table.num_rows
     cut = None
     if total > limit:  # never a silent flood: a bounded answer that says how to see the rest (spec §8.3)
@@ -159,7 +159,9 @@ def run_doctor(session, _req):
         check("graph backend", True, backend_version())
     except NoIndexError as exc:
         check("graph backend", False, exc.message)
-    check("cache dir", True, str(session.cache))
+    usable = session.cache.is_dir() or not session.cache.exists()  # made on first use
+    check("cache dir", usable, str(session.cache) if usable else f"{session.cache} is a file, not a directory: set "
+          "JDX_CACHE_DIR (or --cache-dir) to a directory")
     check("config dir", True, str(config_dir()))
     from jdx.loaders.maven_repo import gradle_cache, local_repository
     from jdx.loaders.maven_resolver import INSTALL_MAVEN, maven_lib
@@ -193,7 +195,7 @@ def run_doctor(session, _req):
             check("roots", False, f"{exc.message}: every query of this workspace fails (exit 5) until it is fixed")
     except NoIndexError as exc:
         check("workspace", False, exc.message)
-    ok = all(c["ok"] for c in checks if c["check"] in ("jvm", "asm", "jpype", "graph backend"))
+    ok = all(c["ok"] for c in checks if c["check"] in ("jvm", "asm", "jpype", "graph backend", "cache dir"))
     if not all(c["ok"] for c in checks if c["check"] == "roots"):
         ok = False
     return Answer({"ok": ok, "checks": checks, "python": sys.version.split()[0]}, exit_code=0 if ok else 4)

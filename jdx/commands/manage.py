@@ -25,8 +25,11 @@ def export(session, target: str, fmt: str = "parquet") -> Answer:
     out = Path(target).expanduser()
     if out.exists() and not out.is_dir():
         raise UsageError(f"{target} exists and is not a directory")
+    try:  # before the graph is opened or built: a place that cannot be written costs nothing
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a directory that cannot be made there (read-only, /proc, permissions): the argument's fault
+        raise UsageError(f"cannot write the export to {target}: {exc.strerror or exc}") from None
     store = session.store()
-    out.mkdir(parents=True, exist_ok=True)
     written = {}
     for label in NODE_TABLES:
         table = store.query(queries.export_node(label))

@@ -102,6 +102,11 @@ class Session:
         return extra
 
     def _resolve(self):
+        if self.cache.exists() and not self.cache.is_dir():  # JDX_CACHE_DIR naming a file: never an internal error
+            from jdx.errors import EnvironmentMissing
+
+            raise EnvironmentMissing(f"the cache directory {self.cache} is a file, not a directory",
+                                     hint="set JDX_CACHE_DIR (or --cache-dir) to a directory; jdx doctor checks it")
         selection = self.selection()
         spec = selection.spec
         extra = self._classpath(spec)

@@ -44,6 +44,9 @@ _TOKEN = re.compile(r"""
 
 
 _NAME_BEFORE = {".", ":", "$", "(", ",", "[", "{", "=", "<", ">", "+", "-", "*", "/", "|"}
+# keywords after which an expression, never a clause, comes: a word of _REFUSED there is a variable (`WITH copy
+# RETURN copy.fqn`); LOAD/COPY as clauses follow a projection item or start the statement
+_EXPRESSION_AFTER = {"WITH", "RETURN", "DISTINCT", "UNWIND", "BY", "WHERE", "AND", "OR", "XOR", "NOT"}
 
 
 def _tokens(query: str) -> list[str]:
@@ -116,8 +119,9 @@ def check_read_only(query: str) -> None:
     tokens = _tokens(query)
     for i, tok in enumerate(tokens):
         word = tok.upper()
-        if i and (tokens[i - 1] in _NAME_BEFORE or tokens[i - 1].upper() == "AS"):
-            continue  # a property, a label, a parameter, a variable (`(load:Type)`, `AS copy`): a name
+        if i and (tokens[i - 1] in _NAME_BEFORE or tokens[i - 1].upper() == "AS"
+                  or (word in _REFUSED and tokens[i - 1].upper() in _EXPRESSION_AFTER)):
+            continue  # a property, a label, a parameter, a variable (`(load:Type)`, `AS copy`, `WITH copy`): a name
         if word in _REFUSED:
             following = tokens[i + 1].upper() if i + 1 < len(tokens) else ""
             if not (following[:1].isalpha() or following[:1] in ("_", "'", "(")):
@@ -152,6 +156,18 @@ def is_ordered(query: str) -> bool:
     return any(w == "ORDER" and nxt == "BY" for w, nxt in zip(words, words[1:]))
 
 
-def picks_rows(query: str) -> bool:
-    """Whether the query keeps some of its rows only (LIMIT or SKIP): without ORDER BY, which ones is Kùzu's choice."""
-    return any(w in ("LIMIT", "SKIP") for w in _clause_words(query))
+def picks_unordered(query: str) -> bool:
+    """Whether a WITH or RETURN projection keeps some of its rows (LIMIT, SKIP) without an ORDER BY of its own:
+    `WITH i, count(t) AS n LIMIT 3 RETURN … ORDER BY n` keeps 3 arbitrary rows though the query orders at the end."""
+    words = _clause_words(query)
+    ordered = picked = False
+    for w, nxt in zip(words, words[1:] + [""]):
+        if w in ("WITH", "RETURN", "UNION"):  # a new projection
+            if picked and not ordered:
+                return True
+            ordered = picked = False
+        elif w == "ORDER" and nxt == "BY":
+            ordered = True
+        elif w in ("LIMIT", "SKIP"):
+            picked = True
+    return picked and not ordered

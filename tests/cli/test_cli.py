@@ -311,3 +311,18 @@ def test_cache_clear_empties_derived_caches(run_jdx, jdx_home, tmp_path):
 def test_comma_separated_jars_are_one_missing_path_and_the_hint_says_why(run_jdx, tmp_path):
     r = run_jdx("show", "a.B", "--no-jdk", "--jars", f"{tmp_path}/a.jar,{tmp_path}/b.jar")
     assert r.code == 5 and "hint: separate jars with ':' (a classpath) or repeat --jars" in r.err, r.err
+
+
+def test_unwritable_export_target_and_a_cache_dir_that_is_a_file_are_named(run_jdx, tmp_path):
+    """Never an internal error: an export place that cannot be made is a usage error (exit 3), JDX_CACHE_DIR naming
+    a file an environment error (exit 4) that doctor shows too."""
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    r = run_jdx("export", str(blocker / "sub"), "--json")
+    assert r.code == 3 and "cannot write the export" in envelope(r.out)["error"]["message"], r.out
+    env = {"JDX_CACHE_DIR": str(blocker)}
+    r = run_jdx("members", "java.util.Map", "--json", env=env)
+    assert r.code == 4 and "is a file, not a directory" in envelope(r.out)["error"]["message"], r.out
+    r = run_jdx("doctor", "--json", env=env)
+    (cache,) = [c for c in envelope(r.out)["result"]["checks"] if c["check"] == "cache dir"]
+    assert r.code == 4 and not cache["ok"], r.out

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from jdx.graph_schema.cypher_guard import CypherRefused, check_read_only
+from jdx.graph_schema.cypher_guard import CypherRefused, check_read_only, picks_unordered
 
 READS = [
     "MATCH (t:Type) RETURN count(t)",
@@ -23,12 +23,17 @@ READS = [
     "CALL show_tables() RETURN *",
     "call TABLE_INFO('Type') RETURN *",
     "MATCH (n) DETACH DELETE n",  # a write: the read-only graph refuses it with its own message
+    "MATCH (copy:Type) WITH copy RETURN copy.fqn",  # a variable after WITH, never a clause
+    "MATCH (load:Type) WITH load ORDER BY load.fqn RETURN DISTINCT load",
+    "MATCH (use:Type) UNWIND [use] AS x RETURN x",
 ]
 OUTSIDE = [
     "LOAD FROM '/etc/hostname' (header=false, file_format='csv') RETURN *",
     "load from '/etc/hostname' RETURN *",
     "LOAD WITH HEADERS (a STRING) FROM '/etc/passwd' RETURN *",
     "MATCH (t:Type) WITH t LOAD FROM 'x.csv' RETURN *",
+    "UNWIND [1] AS x LOAD FROM 'x.csv' RETURN *",
+    "MATCH (t:Type) WITH t, 1 AS one COPY Type TO '/tmp/x.csv'",
     "LOAD EXTENSION '/lib/x86_64-linux-gnu/libm.so.6'",
     "INSTALL json",
     "COPY (MATCH (t:Type) RETURN t.id) TO '/tmp/x.csv'",
@@ -82,3 +87,18 @@ def test_a_thin_client_maps_the_refusal_to_exit_3():
     code = subprocess.run([sys.executable, "-c", "from jdx.errors import exit_code_of; import sys; "
                            "sys.exit(exit_code_of({'ok': False, 'error': {'code': 'CYPHER_REFUSED'}}))"]).returncode
     assert code == 3
+
+
+@pytest.mark.parametrize("query, unordered", [
+    ("MATCH (t:Type) RETURN t.fqn LIMIT 3", True),
+    ("MATCH (t:Type) RETURN t.fqn ORDER BY t.fqn LIMIT 3", False),
+    ("MATCH (t:Type) RETURN t.fqn", False),
+    # a WITH keeps 3 arbitrary rows though the query orders at its end
+    ("MATCH (t:Type)-[:IMPLEMENTS]->(i:Type) WITH i, count(t) AS n LIMIT 3 RETURN i.fqn, n ORDER BY n", True),
+    ("MATCH (t:Type)-[:IMPLEMENTS]->(i:Type) WITH i, count(t) AS n ORDER BY n DESC LIMIT 3 RETURN i.fqn, n", False),
+    ("MATCH (t:Type) WITH t ORDER BY t.fqn SKIP 2 RETURN t.fqn LIMIT 1", True),
+    ("MATCH (t:Type) RETURN t.limit AS skip", False),  # names, not clauses
+])
+def test_unordered_picks_are_found_per_projection(query, unordered):
+    assert picks_unordered(query) is unordered
+
