@@ -8,8 +8,6 @@ descriptor javap prints under it (`-s`), so overloads and a field beside a same-
 from __future__ import annotations
 
 import functools
-import os
-import struct
 import tempfile
 import zipfile
 import zlib
@@ -35,7 +33,7 @@ class Block:
     text: str
 
 
-def javap_args(artifact_kind: str, artifact_path: str, internal_name: str) -> list[str]:
+def javap_args(tools, artifact_kind: str, artifact_path: str, internal_name: str) -> list[str]:
     """javap's arguments for one class, read from exactly the artifact named.
 
     A JDK class comes from its module in the runtime image; a class directory's class by its file path; a jar's
@@ -45,74 +43,22 @@ def javap_args(artifact_kind: str, artifact_path: str, internal_name: str) -> li
     if artifact_kind == "jrt":
         return [*JAVAP_FLAGS, "--module", artifact_path.removeprefix("jrt:/"), internal_name.replace("/", ".")]
     if artifact_kind in ("dir", "file"):
-        target = Path(artifact_path, _entry(artifact_kind, artifact_path, internal_name)) if artifact_kind == "dir" \
-            else Path(artifact_path)
+        target = Path(artifact_path, _entry(tools, artifact_kind, artifact_path, internal_name)) \
+            if artifact_kind == "dir" else Path(artifact_path)
         if not target.is_file():
             raise NotFoundError(f"{internal_name.replace('/', '.')} is not in {artifact_path}")
         return [*JAVAP_FLAGS, str(target)]
     raise JavapFailed(f"unknown artifact kind {artifact_kind!r}")
 
 
-# constant-pool entry sizes past the tag byte (Utf8 read from its length); long and double take two slots
-_CP_SIZES = {3: 4, 4: 4, 5: 8, 6: 8, 7: 2, 8: 2, 9: 4, 10: 4, 11: 4, 12: 4, 15: 3, 16: 2, 17: 4, 18: 4, 19: 2, 20: 2}
-
-
-def _declares(data: bytes, internal_name: str) -> bool:
-    """Whether a class file's this_class is `internal_name` (read past the constant pool, no further). The engine
-    reads no class file otherwise; jdx.loaders.class_files.declared_name is the loaders' twin of this."""
-    try:
-        if data[:4] != b"\xca\xfe\xba\xbe":
-            return False
-        (count,) = struct.unpack_from(">H", data, 8)
-        pos, index, utf8, classes = 10, 1, {}, {}
-        while index < count:
-            tag = data[pos]
-            if tag == 1:
-                (length,) = struct.unpack_from(">H", data, pos + 1)
-                utf8[index] = data[pos + 3:pos + 3 + length]
-                pos += 3 + length
-            else:
-                if tag == 7:
-                    classes[index] = struct.unpack_from(">H", data, pos + 1)[0]
-                pos += 1 + _CP_SIZES[tag]
-            index += 2 if tag in (5, 6) else 1
-        (this,) = struct.unpack_from(">H", data, pos + 2)
-        return utf8[classes[this]] == internal_name.encode("utf-8")
-    except (struct.error, KeyError, IndexError, UnicodeError):
-        return False
-
-
-def _entry(artifact_kind: str, artifact_path: str, internal_name: str) -> str:
+def _entry(tools, artifact_kind: str, artifact_path: str, internal_name: str) -> str:
     """The class file's entry in a jar or path under a class directory: the path its name gives, else where jdx
     indexed it (MISPLACED_CLASS: `BOOT-INF/classes/p/A.class`, a war's `WEB-INF/classes/`, a jmod's `classes/`, a
-    class directory's `wrong/Foo.class`), found by its this_class: the files ending in its path first, then the
-    others in path order (the copy extraction keeps). The path its name gives when there is none."""
-    canonical = internal_name + ".class"
-    try:
-        if artifact_kind == "jar":
-            with zipfile.ZipFile(artifact_path) as zf:
-                names = zf.namelist()
-                if canonical in names:
-                    return canonical
-                return next((e for e in _candidates(names, canonical)
-                             if _declares(zf.read(e), internal_name)), canonical)
-        if artifact_kind == "dir" and not Path(artifact_path, canonical).is_file():
-            files = [os.path.relpath(os.path.join(folder, name), artifact_path).replace(os.sep, "/")
-                     for folder, _, names in os.walk(artifact_path) for name in names if name.endswith(".class")]
-            return next((e for e in _candidates(files, canonical)
-                         if _declares(Path(artifact_path, e).read_bytes(), internal_name)), canonical)
-    except (OSError, KeyError, zipfile.BadZipFile, zlib.error):
-        pass
-    return canonical
+    class directory's `wrong/Foo.class`), as the loaders find it (JvmTools.class_entry)."""
+    return tools.class_entry(artifact_kind, artifact_path, internal_name) or internal_name + ".class"
 
 
-def _candidates(entries: list[str], canonical: str) -> list[str]:
-    suffix = "/" + canonical
-    found = [e for e in entries if e.endswith(".class") and not e.startswith("META-INF/versions/")]
-    return sorted(found, key=lambda e: (not e.endswith(suffix), e))
-
-
-def _class_file_from_jar(jar: str, internal_name: str, folder: str) -> tuple[str, str]:
+def _class_file_from_jar(tools, jar: str, internal_name: str, folder: str) -> tuple[str, str]:
     """(the class's bytes from the jar written to `folder`, its entry); NotFoundError when the jar lacks it or is
     unreadable."""
     entry = internal_name + ".class"
@@ -121,7 +67,7 @@ def _class_file_from_jar(jar: str, internal_name: str, folder: str) -> tuple[str
             try:
                 data = zf.read(entry)
             except KeyError:
-                entry = _entry("jar", jar, internal_name)
+                entry = _entry(tools, "jar", jar, internal_name)
                 data = zf.read(entry)
     except (OSError, KeyError, zipfile.BadZipFile, zlib.error):
         raise NotFoundError(f"{internal_name.replace('/', '.')} is not in {jar}") from None
@@ -130,11 +76,11 @@ def _class_file_from_jar(jar: str, internal_name: str, folder: str) -> tuple[str
     return str(target), entry
 
 
-def _stamp(artifact_kind: str, artifact_path: str, internal_name: str) -> tuple:
+def _stamp(tools, artifact_kind: str, artifact_path: str, internal_name: str) -> tuple:
     """What must not change for a remembered javap text to stay right (a JDK image is fixed for the process): size,
     mtime, and the ctime and inode no copy that keeps timestamps can carry over (as loaders.roots.file_stamp)."""
     target = Path(artifact_path) if artifact_kind == "jar" else \
-        Path(artifact_path, _entry(artifact_kind, artifact_path, internal_name))
+        Path(artifact_path, _entry(tools, artifact_kind, artifact_path, internal_name))
     try:
         st = target.stat()
     except OSError:
@@ -147,7 +93,7 @@ def javap_class(tools, cache: Path, artifact_kind: str, artifact_path: str, inte
     if artifact_kind == "jrt":
         stamp: tuple = ("jrt",)
     else:
-        stamp = _stamp(artifact_kind, artifact_path, internal_name)
+        stamp = _stamp(tools, artifact_kind, artifact_path, internal_name)
     return _javap_class(tools, cache, artifact_kind, artifact_path, internal_name, stamp)
 
 
@@ -155,11 +101,11 @@ def javap_class(tools, cache: Path, artifact_kind: str, artifact_path: str, inte
 def _javap_class(tools, cache: Path, artifact_kind: str, artifact_path: str, internal_name: str, _stamp: tuple) -> str:
     with tempfile.TemporaryDirectory(prefix="jdx-javap-") as folder:
         if artifact_kind == "jar":
-            extracted, entry = _class_file_from_jar(artifact_path, internal_name, folder)
-            args = javap_args("file", extracted, internal_name)
+            extracted, entry = _class_file_from_jar(tools, artifact_path, internal_name, folder)
+            args = javap_args(tools, "file", extracted, internal_name)
         else:
             extracted, entry = "", ""
-            args = javap_args(artifact_kind, artifact_path, internal_name)
+            args = javap_args(tools, artifact_kind, artifact_path, internal_name)
         try:
             code, out, err = tools.javap(cache, args)
         except ToolFailed as exc:

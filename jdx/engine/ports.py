@@ -37,3 +37,8 @@ class JvmTools(Protocol):
 
     def javap(self, cache: Path, args: list[str]) -> tuple[int, str, str]:
         """(exit code, stdout, stderr) of the JDK's javap run in process; raises ToolFailed."""
+
+    def class_entry(self, artifact_kind: str, artifact_path: str, internal_name: str) -> str | None:
+        """Where a jar (its entry) or a class directory (the path under it) holds the class file declaring
+        `internal_name`: the path its name gives, else the one found by its this_class (MISPLACED_CLASS); None
+        when there is none."""

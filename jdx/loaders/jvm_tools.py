@@ -26,6 +26,11 @@ class LoaderJvmTools:
         except java_tools.WorkerFailed as exc:
             raise ToolFailed(str(exc)) from None
 
+    def class_entry(self, artifact_kind: str, artifact_path: str, internal_name: str) -> str | None:
+        from jdx.loaders.class_files import class_entry
+
+        return class_entry(artifact_kind, artifact_path, internal_name)
+
     def __hash__(self) -> int:  # one implementation: every instance is interchangeable (javap's class cache)
         return hash(LoaderJvmTools)
 
