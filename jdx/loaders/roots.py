@@ -41,17 +41,33 @@ class ResolvedRoots:
     unreadable: list[Warning_] = field(default_factory=list)  # explicit paths that are missing or unreadable
 
 
-class HashCache:
-    """path -> (size, mtime_ns, inode, ctime_ns, hash), so an unchanged jar is never read twice (the ctime sees a
-    jar that `cp -p` rewrote in place: same size, mtime and inode)."""
+class _JsonStore:
+    """A JSON object kept in one cache file: read whole at start, written whole (atomically) when changed."""
 
-    def __init__(self, cache: Path):
-        self.file = cache / "hashes.json"
+    def __init__(self, file: Path):
+        self.file = file
         self.dirty = False
         try:
             self.data = json.loads(self.file.read_text())
         except (OSError, ValueError):
             self.data = {}
+
+    def save(self) -> None:
+        if not self.dirty:
+            return
+        self.file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.file.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(self.data, sort_keys=True))
+        os.replace(tmp, self.file)
+        self.dirty = False
+
+
+class HashCache(_JsonStore):
+    """path -> (size, mtime_ns, inode, ctime_ns, hash), so an unchanged jar is never read twice (the ctime sees a
+    jar that `cp -p` rewrote in place: same size, mtime and inode)."""
+
+    def __init__(self, cache: Path):
+        super().__init__(cache / "hashes.json")
 
     def jar_key(self, path: Path) -> tuple[str, int]:
         st = path.stat()
@@ -68,29 +84,15 @@ class HashCache:
         self.dirty = True
         return key, st.st_size
 
-    def save(self) -> None:
-        if not self.dirty:
-            return
-        self.file.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.file.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(self.data, sort_keys=True))
-        os.replace(tmp, self.file)
-        self.dirty = False
 
-
-class ArchiveNotes:
+class ArchiveNotes(_JsonStore):
     """What an archive's entry names say about it, by content key (`<cache>/archives.json`: key -> [class files
     (-1: no zip), nested archives, the first of them, an `unzip` pattern of them]), so an archive's central
     directory is listed once per content: whether it holds class files at all, and the jars inside it (a Spring
     Boot `BOOT-INF/lib/`, a war's `WEB-INF/lib/`, an aar's `classes.jar`) that jdx does not read."""
 
     def __init__(self, cache: Path):
-        self.file = cache / "archives.json"
-        self.dirty = False
-        try:
-            self.data = json.loads(self.file.read_text())
-        except (OSError, ValueError):
-            self.data = {}
+        super().__init__(cache / "archives.json")
 
     def of(self, key: str, path: str) -> tuple[int, int, list[str], str] | None:
         """(class files, nested archives, the first NESTED_NAMED of them, an `unzip` pattern of them all) of the
@@ -110,15 +112,6 @@ class ArchiveNotes:
         if entry[0] < 0:
             return None
         return entry[0], entry[1], list(entry[2]), entry[3]
-
-    def save(self) -> None:
-        if not self.dirty:
-            return
-        self.file.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.file.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(self.data, sort_keys=True))
-        os.replace(tmp, self.file)
-        self.dirty = False
 
 
 def _entry_names(path: str) -> list[str] | None:
