@@ -248,7 +248,11 @@ def test_decompiler_timeout_falls_back_with_a_named_warning(layouts, jdx_home, t
 
     if not decompile.available_engines():
         pytest.skip("no decompiler installed")
-    service = JdxService(Options(jars=[str(layouts.bare)], jdk=False, cache_dir=str(jdx_home / "cache")))
+    import shutil
+
+    # a copy of its own: no Procyon type system kept from another test's run over the same jar answers at once
+    jar = shutil.copy(layouts.bare, tmp_path / "bare-copy.jar")
+    service = JdxService(Options(jars=[str(jar)], jdk=False, cache_dir=str(jdx_home / "cache")))
     try:
         service.body("sx.Range#length")  # the engine loads with the normal timeout (a load that times out
         monkeypatch.setattr(src_body, "DECOMPILE_TIMEOUT", 1e-6)  # counts as an unusable engine instead)
