@@ -21,30 +21,11 @@ VERSIONED = "META-INF/versions/"  # a multi-release jar's versioned entries: jdx
 def declared_name(data: bytes) -> str | None:
     """The internal name a class file declares (its this_class), read past the constant pool and no further; None
     for bytes that are no class file."""
-    from jdx.loaders.decompile_procyon import _SIZES, _WIDE, _modified_utf8
+    from jdx.loaders.decompile_procyon import ClassFormatError, declared_class_name
 
     try:
-        if data[:4] != b"\xca\xfe\xba\xbe":
-            return None
-        (count,) = struct.unpack_from(">H", data, 8)
-        pos, index, utf8, classes = 10, 1, {}, {}
-        while index < count:
-            tag = data[pos]
-            if tag == 1:
-                (length,) = struct.unpack_from(">H", data, pos + 1)
-                utf8[index] = (pos + 3, length)
-                pos += 3 + length
-            else:
-                if tag == 7:
-                    classes[index] = struct.unpack_from(">H", data, pos + 1)[0]
-                pos += 1 + _SIZES[tag]
-            index += 2 if tag in _WIDE else 1
-        (this,) = struct.unpack_from(">H", data, pos + 2)
-        start, length = utf8[classes[this]]
-        if start + length > len(data):
-            return None
-        return _modified_utf8(data[start:start + length])
-    except (struct.error, KeyError, IndexError, UnicodeError):
+        return declared_class_name(data)
+    except ClassFormatError:
         return None
 
 
@@ -180,19 +161,13 @@ def parse_line_tables(data: bytes) -> dict[tuple[str, str], frozenset[int]]:
 
 def _code_lines(code: bytes, cf) -> set[int]:
     """The lines of a Code attribute's LineNumberTables (the attribute's body, past its name and length)."""
-    (code_len,) = struct.unpack_from(">I", code, 4)
-    p = 8 + code_len
-    (handlers,) = struct.unpack_from(">H", code, p)
-    p += 2 + 8 * handlers
-    (attrs,) = struct.unpack_from(">H", code, p)
-    p += 2
+    from jdx.loaders.decompile_procyon import code_attributes
+
     lines: set[int] = set()
-    for _ in range(attrs):
-        name, length = struct.unpack_from(">HI", code, p)
-        if cf.utf8(name) == "LineNumberTable":
-            (n,) = struct.unpack_from(">H", code, p + 6)
-            lines.update(struct.unpack_from(">H", code, p + 8 + 4 * k + 2)[0] for k in range(n))
-        p += 6 + length
+    for name, at in code_attributes(code, cf):
+        if name == "LineNumberTable":
+            (n,) = struct.unpack_from(">H", code, at)
+            lines.update(struct.unpack_from(">H", code, at + 2 + 4 * k + 2)[0] for k in range(n))
     return lines
 
 

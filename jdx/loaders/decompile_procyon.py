@@ -84,7 +84,8 @@ def read_class(data: bytes) -> ClassFile:
         raise ClassFormatError(f"malformed class file: {exc}") from None
 
 
-def _read_class(data: bytes) -> ClassFile:
+def _constant_pool(data: bytes) -> ClassFile:
+    """A ClassFile of the constant pool alone (members and attributes not read yet)."""
     if data[:4] != b"\xca\xfe\xba\xbe":
         raise ClassFormatError("not a class file")
     (count,) = struct.unpack_from(">H", data, 8)
@@ -97,7 +98,24 @@ def _read_class(data: bytes) -> ClassFile:
         else:
             pos += 1 + _SIZES[tag]
         index += 2 if tag in _WIDE else 1
-    cf = ClassFile(data, count, pos, entries, 0, "", [], [], [])
+    if pos > len(data):
+        raise ClassFormatError("truncated class file")
+    return ClassFile(data, count, pos, entries, 0, "", [], [], [])
+
+
+def declared_class_name(data: bytes) -> str:
+    """The internal name a class file declares (its this_class), read past the constant pool and no further;
+    ClassFormatError for bytes that are no class file."""
+    try:
+        cf = _constant_pool(data)
+        return cf.class_name(struct.unpack_from(">H", data, cf.cp_end + 2)[0])
+    except (struct.error, KeyError, IndexError, UnicodeDecodeError) as exc:
+        raise ClassFormatError(f"malformed class file: {exc}") from None
+
+
+def _read_class(data: bytes) -> ClassFile:
+    cf = _constant_pool(data)
+    pos = cf.cp_end
     cf.access, this = struct.unpack_from(">HH", data, pos)
     cf.name = cf.class_name(this)
     (interfaces,) = struct.unpack_from(">H", data, pos + 6)
@@ -430,19 +448,25 @@ def captured_classes(files: list[tuple[str, bytes]]) -> list[str]:
     return sorted(found)
 
 
-def _has_lvt(code: bytes, cf: ClassFile) -> bool:
+def code_attributes(code: bytes, cf: ClassFile) -> list[tuple[str, int]]:
+    """(name, offset of its body) of each attribute of a Code attribute's body (LineNumberTable,
+    LocalVariableTable, ...), past the bytecode and the exception table."""
     (length,) = struct.unpack_from(">I", code, 4)
     pos = 8 + length
     (exceptions,) = struct.unpack_from(">H", code, pos)
     pos += 2 + 8 * exceptions
     (n,) = struct.unpack_from(">H", code, pos)
     pos += 2
+    out = []
     for _ in range(n):
         name, size = struct.unpack_from(">HI", code, pos)
-        if cf.utf8(name) == "LocalVariableTable":
-            return True
+        out.append((cf.utf8(name), pos + 6))
         pos += 6 + size
-    return False
+    return out
+
+
+def _has_lvt(code: bytes, cf: ClassFile) -> bool:
+    return any(name == "LocalVariableTable" for name, _ in code_attributes(code, cf))
 
 
 # ---------------------------------------------------------------- naming captured parameters
