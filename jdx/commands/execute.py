@@ -128,11 +128,9 @@ def _not_found_in_versions(session, exc: JdxError, query: str) -> JdxError:
     """Not found, and a multi-release jar of the workspace holds the class only under `META-INF/versions/N/`,
     which jdx does not read (base entries only; MULTI_RELEASE_JAR): the answer says so, naming the entry, instead
     of a bare not-found. Only jars the build flagged MULTI_RELEASE_JAR are opened (their entry list alone)."""
-    import re
-    import zipfile
-
     from jdx.engine.refs import parse_ref
     from jdx.errors import NotFoundError, Warning_
+    from jdx.loaders.class_files import versioned_entries
 
     if not isinstance(exc, NotFoundError) or not query:
         return exc
@@ -147,18 +145,8 @@ def _not_found_in_versions(session, exc: JdxError, query: str) -> JdxError:
         return exc
     found = []
     for jar in jars:
-        try:
-            with zipfile.ZipFile(jar.path) as zf:
-                names = zf.namelist()
-        except (OSError, zipfile.BadZipFile):
-            continue
-        versions: dict[str, list[int]] = {}
-        for name in names:
-            match = re.match(r"META-INF/versions/(\d+)/(.+)$", name)
-            if match and match.group(2) in wanted:
-                versions.setdefault(match.group(2), []).append(int(match.group(1)))
-        for entry, releases in sorted(versions.items()):
-            where = " and ".join(f"META-INF/versions/{n}/" for n in sorted(releases))
+        for entry, releases in versioned_entries(jar.path, set(wanted)).items():
+            where = " and ".join(f"META-INF/versions/{n}/" for n in releases)
             found.append(Warning_("MULTI_RELEASE_JAR", f"{wanted[entry]} is only in {where} of {jar.name}, which jdx "
                                   "does not read (a multi-release jar's base entries are read; the JVM of that release "
                                   "loads the versioned class)", jar.name))

@@ -29,6 +29,24 @@ def declared_name(data: bytes) -> str | None:
         return None
 
 
+def versioned_entries(jar: str, entries: set[str]) -> dict[str, list[int]]:
+    """Of `entries` (`p/A.class`), those a multi-release jar holds under `META-INF/versions/N/` (which jdx does not
+    read): entry -> its releases, ascending; nothing for an unreadable jar."""
+    import re
+
+    try:
+        with zipfile.ZipFile(jar) as zf:
+            names = zf.namelist()
+    except (OSError, zipfile.BadZipFile):
+        return {}
+    out: dict[str, list[int]] = {}
+    for name in names:
+        match = re.match(r"META-INF/versions/(\d+)/(.+)$", name)
+        if match and match.group(2) in entries:
+            out.setdefault(match.group(2), []).append(int(match.group(1)))
+    return {entry: sorted(releases) for entry, releases in sorted(out.items())}
+
+
 def _by_path_order(entries, canonical: str) -> list[str]:
     """Class files that may declare the class, in the order extraction keeps one of several copies (the path its
     name gives, else path order; extractor.duplicated_classes): those ending in its path (`BOOT-INF/classes/p/A.class`)
