@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 
 from jdx.engine import descriptors as d
 from jdx.engine.member_resolve import canonical_ref, collect, lookup
-from jdx.engine.members import (ACC, ACCESS_LEVELS, _modifiers, _render_field, _render_method, access_level,
+from jdx.engine.members import (ACC, ACCESS_LEVELS, _modifiers, _render_field, render_method, access_level,
                                 annotated_params, annotation_shown, constructor_name, is_hidden, param_annotations,
                                 record_components, record_role, with_outer_instance)
 from jdx.engine.refs import format_member, format_type
@@ -363,7 +363,7 @@ def render_member(row: dict, *, is_field: bool, owner: str, env: dict, iface: bo
         item.update(text="static {}", modifiers=["static"], params=[], returns=None, throws=[],
                     param_names_from=None, default=None)
         return item
-    text, params, ret = _render_method(dict(row, _iface=iface), constructor_name(owner), env)
+    text, params, ret = render_method(dict(row, _iface=iface), constructor_name(owner), env)
     names, names_from = _param_names(row, len(params))
     if names_from == "none" and names_from_source is not None:
         declared = names_from_source.names(owner, row, len(params))
@@ -517,9 +517,9 @@ def _with_param_names(store: GraphStore, member: dict, named=None) -> dict:
     out = {k: v for k, v in member.items() if k != "descriptor"}
     if member["kind"] != "method" or not member.get("descriptor"):
         return out
-    from jdx.engine.members import _declared
+    from jdx.engine.members import declared_members
 
-    methods, _ = _declared(store, [({"id": d.fqn_to_internal(member["declaring"])}, {})])
+    methods, _ = declared_members(store, [({"id": d.fqn_to_internal(member["declaring"])}, {})])
     row = next((r for rows in methods.values() for r in rows
                 if r["name"] == member["name"] and r["descriptor"] == member["descriptor"]), None)
     text = member["text"]

@@ -555,7 +555,7 @@ def _kotlin_only(store, target: str, opts) -> _KotlinOnly:
     if not rows:
         return got
     start = {k[2:]: v for k, v in rows[0].items()}
-    walk = jm._supertype_walk(store, start) if opts.inherited else [(start, {})]
+    walk = jm.supertype_walk(store, start) if opts.inherited else [(start, {})]
     walk_ids = [row["id"] for row, _ in walk]
     got.depth = {format_type(t): i for i, t in enumerate(walk_ids)}
     decls: dict[str, dict] = {}
@@ -573,7 +573,7 @@ def _kotlin_only(store, target: str, opts) -> _KotlinOnly:
         if targets:
             called[d["id"]] = targets
     owners = sorted({t.split("#", 1)[0] for targets in called.values() for _, t in targets})
-    methods = jm._declared(store, [({"id": o}, {}) for o in owners])[0]
+    methods = jm.declared_members(store, [({"id": o}, {}) for o in owners])[0]
     by_id = {f"{o}#{m['name']}{m['descriptor']}": m for o in owners for m in methods.get(o, ())}
     # the cheap test first (each JVM member private or synthetic), jvm_access's own for those left
     candidates = [decls[i] for i, targets in called.items()
@@ -601,7 +601,7 @@ def _kotlin_only(store, target: str, opts) -> _KotlinOnly:
             continue
         if grep and not (grep.search(name) or grep.search(d["name"])):
             continue
-        text = jm._render_method(m, jm.d.simple_name_of(owner), {}, (target,))[0]
+        text = jm.render_method(m, jm.d.simple_name_of(owner), {}, (target,))[0]
         item = {"ref": member_ref(mid, bool(access & _ACC_VARARGS)), "kind": "method",
                 "declaring": format_type(declaring), "name": name, "descriptor": m["descriptor"],
                 "access": jm.access_level(access), "static": bool(access & _ACC_STATIC), "text": text,

@@ -18,7 +18,7 @@ import shlex
 from dataclasses import dataclass, field, replace
 
 from jdx.engine import descriptors as d
-from jdx.engine.members import (ACC, _ancestors, _declared, _supertype_walk, access_level, is_hidden, is_inherited,
+from jdx.engine.members import (ACC, _ancestors, declared_members, supertype_walk, access_level, is_hidden, is_inherited,
                                 overrides_earlier, source_descriptor, stands_for, walk_members, with_outer_instance)
 from jdx.engine.refs import SymbolRef, format_member, format_type, matches_params, parse_ref
 from jdx.engine.resolve import resolve_type_ref
@@ -89,8 +89,8 @@ def collect(store: GraphStore, target: dict) -> Collected:
     """The members a type has, as `members --inherited --access all` computes them, except that a bridge
     collapses the supertype method it overrides whenever it is a covariant/generic bridge (see
     `_stands_for`); `members` keeps a protected twin, or a twin in a non-public class, visible."""
-    walk = _supertype_walk(store, target)
-    methods, fields = _declared(store, walk)
+    walk = supertype_walk(store, target)
+    methods, fields = declared_members(store, walk)
     query_pkg = _package(target["id"])
     ancestors = _ancestors(walk)
     seen: dict[str, dict] = {}

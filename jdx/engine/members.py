@@ -89,7 +89,7 @@ def _parent(known: dict[str, dict], child: dict, env: dict, parent: str) -> tupl
     return prow, penv
 
 
-def _supertype_walk(store: GraphStore, start: dict, start_env: dict | None = None) -> list[tuple[dict, dict]]:
+def supertype_walk(store: GraphStore, start: dict, start_env: dict | None = None) -> list[tuple[dict, dict]]:
     """The superclass chain first (class members win, as in JVM resolution), then superinterfaces
     breadth-first; cycle-safe; each type with its type-variable environment in the query's terms (`start_env`
     binds the start's own type parameters: `members 'List<String>'`)."""
@@ -125,7 +125,7 @@ def _supertype_walk(store: GraphStore, start: dict, start_env: dict | None = Non
     return order
 
 
-def _declared(store: GraphStore, walk: list[tuple[dict, dict]]) -> tuple[dict, dict]:
+def declared_members(store: GraphStore, walk: list[tuple[dict, dict]]) -> tuple[dict, dict]:
     """Methods and fields of every type of the walk, two queries in all."""
     ids = [row["id"] for row, _ in walk if not row.get("external")]
     out = []
@@ -197,7 +197,7 @@ def outer_instance(type_row: dict) -> str | None:
 
 def with_outer_instance(row: dict, type_row: dict) -> dict:
     """A member row of `type_row` marked `_outer` when it is a constructor taking the hidden outer instance, so
-    `_render_method` prints the source's parameters (the row's descriptor keeps the JVM's)."""
+    `render_method` prints the source's parameters (the row's descriptor keeps the JVM's)."""
     outer = outer_instance(type_row) if row.get("name") == "<init>" else None
     return {**row, "_outer": outer} if outer else row
 
@@ -265,7 +265,7 @@ def record_role(type_row: dict | None, m: dict) -> str | None:
     return RECORD_ACCESSOR if any(m["name"] == c[0] and m["descriptor"] == "()" + c[1] for c in comps) else None
 
 
-def _render_method(m: dict, owner_simple: str, env: dict, context: tuple[str, ...] = ()) -> tuple[str, list[str], str]:
+def render_method(m: dict, owner_simple: str, env: dict, context: tuple[str, ...] = ()) -> tuple[str, list[str], str]:
     """(declaration text, parameter types, return type) in simple names, generics substituted; a simple name that
     would name two classes (two in the line, or one beside the declaring class) prints qualified. An inner class's
     constructor prints without the outer instance (javac's generic Signature already leaves it out)."""
@@ -428,7 +428,7 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
             raise UsageError(f"--grep {opts.grep!r}: {exc}") from exc
     if opts.from_type and not opts.inherited:  # (the request refuses it first: see cards.MembersRequest.validate)
         raise UsageError(DECLARED_FROM)
-    walk = _supertype_walk(store, target, applied) if opts.inherited else [(target, applied)]
+    walk = supertype_walk(store, target, applied) if opts.inherited else [(target, applied)]
     from_id = None
     if opts.from_type:
         try:
@@ -442,7 +442,7 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
         if from_id not in {row["id"] for row, _ in walk}:
             raise UsageError(f"--from {opts.from_type}: not a supertype of {format_type(target['id'])}")
     query_pkg = _package(target["id"])
-    all_methods, all_fields = _declared(store, walk)
+    all_methods, all_fields = declared_members(store, walk)
     seen: dict[str, dict] = {}
     bridged: dict[str, str] = {}
     entries: list[dict] = []
@@ -538,7 +538,7 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
         else:
             m["_iface"] = e["iface"]
             shown = with_outer_instance(m, target) if kind == "constructor" else m
-            text, _params, _ret = _render_method(shown, owner_simple, e["env"], (target["id"],))
+            text, _params, _ret = render_method(shown, owner_simple, e["env"], (target["id"],))
             params = m["descriptor"][: m["descriptor"].index(")") + 1]
             twins = any(other != m["descriptor"] and other.startswith(params)
                         for other in descriptors.get((e["declaring"], m["name"]), ()))
