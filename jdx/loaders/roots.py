@@ -375,8 +375,8 @@ def expand_jar_arg(arg: str, all_versions: bool = False) -> tuple[list[Path], li
 def _no_jars(arg: str, path: Path) -> str:
     """Why a directory gave nothing: no jars and no class files; the other archives it holds (a directory is
     scanned for `*.jar` only) are named with the glob that reads them."""
-    others = sorted(str(p.relative_to(path)) for p in path.rglob("*")
-                    if is_archive(p.name) and not p.name.endswith(".jar") and p.is_file())
+    others = sorted(os.path.relpath(p, path) for p in _tree(str(path), files=True)  # never loops over links
+                    if is_archive(p) and not p.endswith(".jar") and os.path.isfile(p))
     if not others:
         return f"{arg}: directory holds no jars and no class files"
     kinds = sorted({os.path.splitext(o)[1] for o in others})
