@@ -133,11 +133,13 @@ def _function_links(m: _Members, owner: str, facade: str | None, f: KmFunction, 
             d = m.method(where, (name + "$default", f"({host_args}{args}ILjava/lang/Object;){ret}"))
             if d:
                 links.append("default:" + d)
-        if main and main in m.overloads:
-            for where in ([owner] + ([facade] if facade else [])):
+        if main and main in m.overloads:  # the copies in the owner, a facade and a @JvmStatic host (static ones)
+            hosts = ([(owner, 0)] + ([(facade, 0)] if facade else [])
+                     + ([(static_host, ACC_STATIC)] if static_host else []))
+            for where, static in hosts:
                 for key in _jvm_overloads(args, ret, f.parameters, f.suspend):
                     other = m.method(where, (name, key))
-                    if other and not m.access(other) & ACC_SYNTHETIC:
+                    if other and not m.access(other) & ACC_SYNTHETIC and m.access(other) & static == static:
                         links.append("overload:" + other)
     if static_host:
         s = m.method(static_host, f.jvm)

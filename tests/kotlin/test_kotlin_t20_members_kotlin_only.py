@@ -207,3 +207,18 @@ def test_body_and_doc_of_one_declarations_overloads_answer_once(service):
     assert body.result["ref"] == "tz.Circle$Companion#of(double, java.lang.String, int)", body.result
     doc = service.doc("tz.Circle$Companion#of")
     assert [i["ref"] for i in doc.result["docs"]] == ["tz.Circle$Companion#of(double, java.lang.String, int)"]
+
+
+def test_a_jvmstatic_declarations_outer_overloads_stand_for_it(service):
+    """`@JvmStatic @JvmOverloads fun of(…)` in a companion also puts three static copies on the outer class
+    (javap); `tz.Circle#of` names the one declaration: its full static copy, the two shorter ones linked to it as
+    its @JvmOverloads copies (they were linked to nothing, so `body tz.Circle#of` was ambiguous)."""
+    outer = javap(_jar(), "tz.Circle")
+    for sig in ("(double)", "(double, java.lang.String)", "(double, java.lang.String, int)"):
+        assert f"public static final tz.Circle of{sig};" in outer, outer
+    store = service.store()
+    found = lookup(store, "tz.Circle#of")
+    assert len(found.members) == 3
+    assert one_declaration_member(store, found.members)["ref"] == "tz.Circle#of(double, java.lang.String, int)"
+    body = service.body("tz.Circle#of")
+    assert body.result["ref"] == "tz.Circle#of(double, java.lang.String, int)", body.result
