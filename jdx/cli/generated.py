@@ -18,6 +18,12 @@ def global_epilog() -> str:
         f"  {flag.ljust(width)}  {text}" for flag, text in GLOBAL_HELP)
 
 
+def _values(p) -> str | None:
+    """The metavar of a flag taking one of a few values: the values themselves (`[all|suspicious|breaking]`)."""
+    values = p.choices or p.accepts
+    return f"[{'|'.join(values)}]" if values else None
+
+
 def click_command(cmd: Command):
     import click
 
@@ -32,11 +38,11 @@ def click_command(cmd: Command):
             options.append(click.Option([*decls, p.name], is_flag=True, default=p.default, help=help_text))
         elif p.kind == "list":
             options.append(click.Option([p.flag, p.name], multiple=True, help=help_text,
-                                        metavar=p.metavar or "TEXT"))
+                                        metavar=p.metavar or _values(p) or "TEXT"))
         else:
             shown = p.default is not None
             options.append(click.Option([p.flag, p.name], default=p.default, show_default=shown, help=help_text,
-                                        type=int if p.kind == "int" else str, metavar=p.metavar or None))
+                                        type=int if p.kind == "int" else str, metavar=p.metavar or _values(p)))
     return click.Command(cmd.name, params=options, callback=None,
                          help=f"{cmd.summary} Example: {cmd.example}", short_help=cmd.summary,
                          epilog=global_epilog(), context_settings={"help_option_names": ["-h", "--help"]})

@@ -26,15 +26,15 @@ def _static(static: bool, instance: bool) -> bool | None:
 class MembersRequest(Request):
     query: str = argument(_TYPE, "TYPE")
     inherited: bool = option(True, "--inherited", "include members of supertypes (default)", negative="--declared")
-    kind: str = option("all", "--kind", "method | field | ctor | all",
+    kind: str = option("all", "--kind", "only members of this kind",
                        choices=("method", "field", "ctor", "constructor", "all"))
     static: bool = option(False, "--static", "only static members")
     instance: bool = option(False, "--instance", "only instance members")
-    access: tuple = option(("public", "protected"), "--access", "public|protected|package|private|all "
+    access: tuple = option(("public", "protected"), "--access", "only members of these visibilities "
                            "(repeatable or comma list; default public,protected)", choices=_ACCESS)
     from_type: str | None = option(None, "--from", "only members inherited from this supertype", kind="str")
     grep: str | None = option(None, "--grep", "filter member names by regex", kind="str")
-    sort: str = option("kind", "--sort", "kind | name | declaring", choices=("kind", "name", "declaring"))
+    sort: str = option("kind", "--sort", "order of the rows", choices=("kind", "name", "declaring"))
     include_synthetic: bool = option(False, "--include-synthetic", "show bridge/synthetic members")
     with_doc: bool = option(False, "--with-doc", "each member's first javadoc sentence (from sources)")
     limit: int | None = option(None, "--limit", "show at most N members (default all); the rest is counted",
@@ -165,12 +165,12 @@ def source_mismatches(session, ref: str) -> list:
 @dataclass(frozen=True)
 class OutlineRequest(Request):
     query: str = argument(_TYPE, "TYPE")
-    kind: str = option("all", "--kind", "method | field | ctor | type | all",
+    kind: str = option("all", "--kind", "only members (or nested types) of this kind",
                        choices=("method", "field", "ctor", "constructor", "type", "all"))
     static: bool = option(False, "--static", "only static members")
     instance: bool = option(False, "--instance", "only instance members")
-    access: tuple = option(("all",), "--access", "public|protected|package|private|all (default all)",
-                           choices=_ACCESS)
+    access: tuple = option(("all",), "--access", "only members of these visibilities (repeatable or comma "
+                           "list; default all)", choices=_ACCESS)
     grep: str | None = option(None, "--grep", "filter member names by regex", kind="str")
     from_type: str | None = option(None, "--from", "also the members inherited from this supertype, after the "
                                    "type's own", kind="str")

@@ -30,8 +30,8 @@ def _listing_provenance(store, result: dict) -> list[dict]:
 @dataclass(frozen=True)
 class SearchRequest(Request):
     query: str = argument("camel-hump (HMap, gJson), prefix, glob ('*Http*Client') or --regex", "PATTERN")
-    kind: tuple = option((), "--kind", "class|interface|enum|record|annotation|typealias|method|field|package|module"
-                         "|type (repeatable or comma list; type = every type kind and Kotlin type aliases)",
+    kind: tuple = option((), "--kind", "only symbols of these kinds (repeatable or comma list; type = every "
+                         "type kind and Kotlin type aliases)",
                          accepts=("class", "interface", "enum", "record", "annotation", "typealias", "method", "field",
                                   "package", "module", "type", "all"))
     regex: bool = option(False, "--regex", "the pattern is a regular expression (RE2) over simple names")

@@ -13,7 +13,7 @@ ENGINES = ("javap", "vineflower", "procyon")
 @dataclass(frozen=True)
 class BodyRequest(Request):
     query: str = argument("a member or type, e.g. 'java.util.HashMap#get(Object)'", "SYMBOL")
-    engine: str | None = option(None, "--engine", "javap | vineflower | procyon (default: sources, else "
+    engine: str | None = option(None, "--engine", "read it with this engine (default: sources, else "
                                 "decompiled, else javap)", kind="str", accepts=ENGINES)
     with_doc: bool = option(False, "--with-doc", "include the javadoc or KDoc comment above the declaration")
     with_signature: bool = option(False, "--with-signature", "print the signature from bytecode first")
@@ -142,7 +142,7 @@ class SourceRequest(Request):
     lines: str | None = option(None, "--lines", "A:B or A-B, e.g. 100:180", kind="str")
     around: str | None = option(None, "--around", "a member of the type, e.g. 'get(Object)'", kind="str")
     context: int | None = option(None, "--context", "lines around --around (default 10)", kind="int")
-    engine: str | None = option(None, "--engine", "javap | vineflower | procyon (default: sources, else "
+    engine: str | None = option(None, "--engine", "read it with this engine (default: sources, else "
                                 "decompiled)", kind="str", accepts=ENGINES)
     line_numbers: bool = option(False, "--line-numbers", "prefix each line with its line number")
 

@@ -10,7 +10,8 @@ NODES: dict[str, tuple[str, dict[str, str]]] = {
     "Artifact": ("a jar, class directory or JDK module of the workspace", {
         "id": "content-hash key of the artifact", "name": "file or module name (gson-2.10.jar, java.base)",
         "kind": "jar | dir | jrt (a JDK module)", "path": "where it was read from",
-        "position": "classpath position (0 first; the first of two same-named classes wins)",
+        "position": "classpath position (0 first; the first of two same-named classes wins) in the order the graph "
+                    "was built for: a workspace sharing it in another order has its own in manifest.json",
         "classes": "class files it holds",
         "module": "the module it is or declares: a JDK module's name, a jar's module-info.class or manifest "
                   "Automatic-Module-Name; null for the unnamed module",

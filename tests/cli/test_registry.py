@@ -183,3 +183,18 @@ def test_finding_one_command_imports_its_module_alone():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split(" ", 1)
     assert out[0] == "usages"
     assert out[1].strip() == "['jdx.commands.graph']"
+
+
+def test_help_names_the_values_a_flag_takes():
+    """A flag taking one of a few values shows them in `--help` (they were `TEXT`): every such flag of every command."""
+    import click
+
+    from jdx.cli.generated import click_command
+
+    for cmd in registry():
+        command = click_command(cmd)
+        text = " ".join(command.get_help(click.Context(command, info_name=cmd.name)).split())
+        for p in params_of(cmd.request):
+            values = p.choices or p.accepts
+            if p.flag and values:
+                assert f"{p.flag} [{'|'.join(values)}]" in text, (cmd.name, p.flag, text)

@@ -126,6 +126,16 @@ def test_cuts_keep_the_whole_tally(diff, diff_jars):
     assert first == "api diff old.jar -> new.jar (public surface)"
 
 
+def test_severity_info_is_the_least_severe_so_everything(diff, diff_jars):
+    """Findings print `info`; an agent filtering by it sees every finding, as `--severity all` shows them."""
+    old, new = map(str, diff_jars)
+    (code, info), (_, every) = _json(diff, old, new, "--severity", "info"), _json(diff, old, new, "--severity", "all")
+    assert code == 0 and info["result"]["findings"] == every["result"]["findings"]
+    assert info["result"]["shown"] == every["result"]["shown"] == sum(every["result"]["counts"][s]
+                                                                      for s in ("breaking", "suspicious", "info"))
+    assert any(f["severity"] == "info" for f in every["result"]["findings"])
+
+
 def test_json_is_deterministic_and_complete(diff, diff_jars):
     old, new = map(str, diff_jars)
     _, a = diff(old, new, "--json")

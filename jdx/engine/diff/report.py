@@ -44,7 +44,7 @@ def gate(findings: list[Finding], fail_on: str) -> dict:
 
 def shown_findings(findings: list[Finding], options: ReportOptions) -> tuple[list[Finding], int]:
     """(the findings shown, how many passed the severity filter)."""
-    worst = {"all": SEVERITY_RANK[INFO], "suspicious": SEVERITY_RANK[SUSPICIOUS],
+    worst = {"all": SEVERITY_RANK[INFO], "info": SEVERITY_RANK[INFO], "suspicious": SEVERITY_RANK[SUSPICIOUS],
              "breaking": SEVERITY_RANK[BREAKING]}[options.severity]
     kept = [f for f in findings if SEVERITY_RANK[f.severity] <= worst]
     return kept[: options.limit], len(kept)

@@ -9,7 +9,7 @@ from __future__ import annotations
 BREAKING, SUSPICIOUS, INFO = "breaking", "suspicious", "info"
 # the choices of `--visibility`, `--severity` and `--fail-on`
 VISIBILITIES = ("public", "all")
-SEVERITY_FILTERS = ("all", "suspicious", "breaking")
+SEVERITY_FILTERS = ("all", "info", "suspicious", "breaking")  # info: the least severe, so all
 FAIL_ON = ("none", "breaking", "any")
 DEFAULT_LIMIT = 200
 SEVERITIES = (BREAKING, SUSPICIOUS, INFO)  # most severe first
