@@ -499,6 +499,21 @@ def _head_start(cache: Path, root: Path, artifacts: list[Artifact]):
     return spares.make_ahead(base / GRAPH_FILE, root, then=context)
 
 
+def _jdk_base_wanted(artifacts: list[Artifact], shards, bases) -> list[Artifact]:
+    """The JDK modules of a workspace that also holds other artifacts, when no built graph holds them all and the
+    others are smaller than the JDK (their rows are appended to its graph, as a recompiled class directory's are
+    to its jars'); [] otherwise. Nearly every workspace holds the JDK: built once, its graph is the base of all."""
+    jdk = [a for a in artifacts if a.kind == "jrt"]
+    if not jdk or len(jdk) == len(artifacts):
+        return []
+    keys = {a.key for a in jdk}
+    if any(keys <= {a["key"] for a in m["artifacts"]} for _, _, m in bases):
+        return []
+    classes = {a.key: int(s.meta.get("classes", 0)) for a, s in zip(artifacts, shards)}
+    in_jdk = sum(classes[k] for k in keys)
+    return jdk if sum(classes.values()) - in_jdk <= in_jdk else []
+
+
 def _grown_report(build: Path, counts: dict, warnings: list, failed: list, added: int, how: str, artifacts: int,
                   extracted: int, started: float, t_extracted: float) -> IndexReport:
     """The report of a graph grown from (`update`) or sharing (`share`) another build."""
@@ -525,6 +540,11 @@ def _graph(cache, root, artifacts, ready, force, executor, store, progress, star
             # next change of a directory (rows are appended, never deleted)
             executor.wait()
             ensure_graph(cache, fixed, executor=executor, store=store, progress=progress)
+            bases = _candidate_bases(cache, artifacts)
+        jdk = _jdk_base_wanted(artifacts, ready, bases)
+        if jdk:  # the JDK's graph, kept: every later workspace over this JDK grows from it instead of rebuilding it
+            executor.wait()
+            ensure_graph(cache, jdk, executor=executor, store=store, progress=progress)
             bases = _candidate_bases(cache, artifacts)
         same = _same_artifacts(bases, artifacts)
         shared = None

@@ -679,3 +679,35 @@ def test_node_tables_copied_in_several_statements_equal_one_copy(tmp_path, monke
     assert sum(methods) == len(want["Method"])  # (the external methods in one more statement)
     report, got, _ = grown(tmp_path / "split", ["solo.jar", *names], fake)
     assert report.incremental and got == grown_want
+
+
+def _module(name: str):
+    """A JDK module (`jrt`) of the hand-made corpus."""
+    from jdx.loaders.roots import Artifact
+
+    return Artifact("jrt", f"jrt:/{name}", name, f"jrt-{name}".ljust(32, "0")[:32], f"jrt:{name}")
+
+
+def test_a_first_workspace_over_the_jdk_keeps_the_jdks_graph_for_the_next(tmp_path):
+    """Nearly every workspace holds the JDK: the first one built keeps the JDK's own graph and grows from it, so a
+    second workspace over the same JDK appends its jar instead of rebuilding the JDK's rows. Both equal builds
+    from scratch; a workspace whose jars outweigh the JDK is built from scratch as before."""
+    from jdx.loaders.indexer import fresh_graph
+
+    fake = FakeExtractor({"base": BASE, **CORPUS})
+    jdk = _module("base")
+    cache = tmp_path / "grown"
+    for names in (["lib.jar"], ["solo.jar"]):
+        wanted = [artifact(n) for n in names] + [jdk]
+        report = ensure_graph(cache, wanted, extractor=fake)
+        assert report.incremental and report.added == 1, names
+        assert fresh_graph(cache, [jdk]) is not None
+        want = ensure_graph(tmp_path / f"scratch-{names[0]}", wanted, extractor=fake, force=True)
+        assert not want.incremental
+        assert snapshot(report.graph) == snapshot(want.graph)
+    assert len([p for p in (cache / "graphs").iterdir() if not p.name.startswith(".")]) == 3
+
+    heavy = tmp_path / "heavy"  # these jars hold more classes (6) than this JDK (5): no JDK graph of its own
+    jars = [artifact(n) for n in ("lib.jar", "more.jar", "solo.jar", "shadow.jar")]
+    report = ensure_graph(heavy, jars + [jdk], extractor=fake)
+    assert not report.incremental and fresh_graph(heavy, [jdk]) is None
