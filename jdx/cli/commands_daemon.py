@@ -54,11 +54,11 @@ def _lines(result: dict) -> list[str]:
             lines.append(f"stopped daemon pid {result['pid']}" + (" (SIGKILL after the grace)" if result.get("forced")
                                                                  else ""))
         else:
-            lines.append("no daemon was running")
+            lines.append("no daemon was running" + _others(result, "stop"))
         lines.extend(f"swept {path}" for path in result.get("swept", []))
         return lines
     if result.get("running") is False:
-        return ["no daemon running for this workspace"]
+        return ["no daemon running for this workspace" + _others(result, "status")]
     for key in ("pid", "uptime", "workspace", "queries", "artifacts", "memory", "idle", "version", "code", "socket"):
         if key in result:
             value = result[key]
@@ -72,6 +72,11 @@ def _lines(result: dict) -> list[str]:
                 key, value = "idle shutdown", f"after {value:g} s" if value else "never"
             lines.append(f"{key}: {value}")
     return lines
+
+
+def _others(result: dict, verb: str) -> str:
+    n = result.get("others", 0)
+    return f" ({n} other{'s' if n > 1 else ''} running: jdx daemon {verb} --all)" if n else ""
 
 
 def _workspace_text(ws: dict) -> str:
@@ -99,21 +104,50 @@ def start(idle: str = typer.Option("5m", "--idle", help=IDLE_HELP)):
     cli.out("daemon", "start", Answer(control.start(workspace(), idle_seconds(idle))), _lines)
 
 
+ALL_HELP = ("every running jdx daemon of this user (each classpath, workspace and jdx version has its own), not only "
+            "this workspace's")
+
+
 @daemon_app.command("stop")
-def stop():
-    """Stop this workspace's daemon and sweep stale socket/pid files. Example: jdx daemon stop"""
+def stop(every: bool = typer.Option(False, "--all", help=ALL_HELP)):
+    """Stop this workspace's daemon and sweep stale socket/pid files. Example: jdx daemon stop --all"""
     from jdx.daemon import control
 
-    cli.out("daemon", "stop", Answer(control.stop(workspace())), _lines)
+    if every:
+        cli.out("daemon", "stop", Answer(control.stop_all(workspace())), _each(_lines, "no daemon was running"))
+        return
+    result = control.stop(workspace())
+    if not result["stopped"] and "refused" not in result:
+        result["others"] = len(control.every_daemon(workspace()))
+    cli.out("daemon", "stop", Answer(result), _lines)
 
 
 @daemon_app.command("status")
-def status():
-    """Pid, uptime, workspace, memory, artifacts and query count of this workspace's daemon. Example: jdx daemon status --json"""
+def status(every: bool = typer.Option(False, "--all", help=ALL_HELP)):
+    """Pid, uptime, workspace, memory, artifacts and query count of this workspace's daemon (--all: of every one).
+    Example: jdx daemon status --json"""
     from jdx.daemon import control
 
+    if every:
+        cli.out("daemon", "status", Answer(control.status_all(workspace())), _each(_lines, "no daemon running"))
+        return
     result = control.status(workspace())
-    cli.out("daemon", "status", Answer(result if result is not None else {"running": False}), _lines)
+    if result is None:
+        result = {"running": False, "others": len(control.every_daemon(workspace()))}
+    cli.out("daemon", "status", Answer(result), _lines)
+
+
+def _each(lines, none: str):
+    """The text of an `--all` answer: each daemon's lines, a blank line between daemons; `none` when there is none."""
+    def render(result: dict) -> list[str]:
+        out: list[str] = []
+        for one in result["daemons"]:
+            if out:
+                out.append("")
+            out.extend(lines(one) if one.get("answering", True) else [f"pid {one['pid']}: not answering",
+                                                                        f"socket: {one['socket']}"])
+        return out or [none]
+    return render
 
 
 @daemon_app.command("run")

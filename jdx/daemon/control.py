@@ -24,7 +24,10 @@ STOP_GRACE = 5.0
 
 def status(workspace: dict, timeout: float = 5.0) -> dict | None:
     """The running daemon's status fields, or None when none answers."""
-    paths = daemon_paths(workspace)
+    return _status_at(daemon_paths(workspace), timeout)
+
+
+def _status_at(paths: DaemonPaths, timeout: float) -> dict | None:
     sock = client.connect(paths)
     if sock is None:
         return None
@@ -70,7 +73,38 @@ def start(workspace: dict, idle: float | None = None, wait: float = client.SPAWN
 
 def stop(workspace: dict, grace: float = STOP_GRACE) -> dict:
     """Stops this workspace's daemon; returns what was done. Never signals a pid that is not our daemon."""
-    paths = daemon_paths(workspace)
+    return stop_paths(daemon_paths(workspace), grace)
+
+
+def every_daemon(workspace: dict) -> list[DaemonPaths]:
+    """The files of every daemon in the runtime directory this workspace's daemon would use (each ad-hoc classpath,
+    named workspace and jdx version has its own), by stem: the ones whose start lock is held, i.e. running."""
+    folder = daemon_paths(workspace, create=False).dir
+    try:
+        stems = sorted({p.name[:-len(".lock")] for p in folder.glob("*.lock")})
+    except OSError:
+        return []
+    return [paths for paths in (DaemonPaths(folder, stem) for stem in stems) if lock_holder(paths) is not None]
+
+
+def stop_all(workspace: dict, grace: float = STOP_GRACE) -> dict:
+    """`daemon stop --all`: stops every running daemon of the runtime directory; returns one result per daemon."""
+    return {"daemons": [dict(stop_paths(paths, grace), socket=str(paths.socket)) for paths in every_daemon(workspace)]}
+
+
+def status_all(workspace: dict, timeout: float = 5.0) -> dict:
+    """`daemon status --all`: the status of every running daemon of the runtime directory (pid only for one that
+    does not answer)."""
+    out = []
+    for paths in every_daemon(workspace):
+        result = _status_at(paths, timeout)
+        out.append(result if result is not None else {"pid": lock_holder(paths), "socket": str(paths.socket),
+                                                     "answering": False})
+    return {"daemons": out}
+
+
+def stop_paths(paths: DaemonPaths, grace: float = STOP_GRACE) -> dict:
+    """Stops the daemon whose files are `paths`; returns what was done."""
     holder = lock_holder(paths)
     if holder is None:
         return {"stopped": False, "running": False, "swept": _sweep_unlocked(paths)}

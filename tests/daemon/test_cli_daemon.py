@@ -236,3 +236,26 @@ def test_status_text_says_the_idle_shutdown_in_seconds():
 
     assert "idle shutdown: after 300 s" in _lines({"pid": 1, "idle": 300.0})
     assert "idle shutdown: never" in _lines({"pid": 1, "idle": 0})
+
+
+@pytest.mark.soak  # two real daemons spawned and stopped (tests/daemon/test_server.py checks --all on fake ones)
+def test_status_and_stop_all_reach_every_daemon(cli, classes, tmp_path):
+    """Each classpath has its own daemon: `daemon stop|status` name this workspace's, say how many others run, and
+    `--all` reaches every one (an agent that tried three classpaths had four daemons and no way to stop them)."""
+    other = tmp_path / "more"
+    other.mkdir()
+    assert cli("members", "p.A", "--json").returncode == 0  # this workspace's daemon
+    assert cli("members", "p.A", "--json", "--jars", str(other)).returncode == 0  # another classpath's
+    from jdx.daemon import control
+
+    assert wait_until(lambda: len(control.every_daemon({})) == 2, 30)  # (in the runtime dir the CLI's daemons use)
+    listed = json.loads(cli("daemon", "status", "--all", "--json").stdout)["result"]["daemons"]
+    pids = sorted(d["pid"] for d in listed)
+    assert len(pids) == 2 and all(d["queries"] >= 1 for d in listed), listed
+    assert cli("daemon", "stop").returncode == 0  # this workspace's
+    assert "no daemon was running (1 other running: jdx daemon stop --all)" in cli("daemon", "stop").stdout
+    assert "(1 other running: jdx daemon status --all)" in cli("daemon", "status").stdout
+    stopped = cli("daemon", "stop", "--all")
+    assert stopped.returncode == 0 and "stopped daemon pid" in stopped.stdout, stopped.stdout
+    assert wait_until(lambda: not any(os.path.exists(f"/proc/{p}") for p in pids), 10)
+    assert cli("daemon", "stop", "--all").stdout == "no daemon was running\n"

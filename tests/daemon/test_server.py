@@ -189,6 +189,23 @@ def test_other_workspaces_get_their_own_daemon(thread_daemon, ws):
     assert client.query(other, encode_request("members", "a.B"), spawn=False, timeout=10) is not None
 
 
+def test_every_daemon_of_the_runtime_dir_is_listed_for_status_and_stop_all(thread_daemon, ws):
+    """`daemon status --all` / `stop --all` reach the daemon of every workspace, not only the flags' one; one that is
+    not a `jdx daemon run` process (here a thread of this test) is still never signalled."""
+    from jdx.daemon import control
+
+    other = workspace_flags(jars=["/nonexistent/other.jar"], jdk=False)
+    assert control.every_daemon(ws) == []
+    thread_daemon(ws)
+    thread_daemon(other)
+    sockets = sorted(str(daemon_paths(w).socket) for w in (ws, other))
+    assert sorted(str(p.socket) for p in control.every_daemon(ws)) == sockets
+    listed = control.status_all(other)["daemons"]
+    assert sorted(d["socket"] for d in listed) == sockets and all(d["pid"] == os.getpid() for d in listed)
+    stopped = control.stop_all(ws)["daemons"]
+    assert len(stopped) == 2 and all("is not a `jdx daemon run`" in d["refused"] for d in stopped), stopped
+
+
 def test_old_version_client_never_talks_to_a_new_daemon(thread_daemon, ws, monkeypatch):
     import functools
 
