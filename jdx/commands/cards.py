@@ -65,10 +65,9 @@ def members_answer(session, text: str, opts, view: str = "jvm", limit: int | Non
     """`members` with engine options (`MemberOptions`); `view` kotlin maps Kotlin classes' members; `limit` keeps the
     first N members in the answer's order, the rest counted (`total`, and the `truncated` cut naming `--limit`)."""
     from jdx.engine.answer import Answer
+    from jdx.engine.cards import unresolved_warnings
     from jdx.engine.members import list_members
     from jdx.engine.resolve import artifact_names
-    from jdx.errors import Warning_
-
     from jdx.engine.search_aliases import alias_misses
 
     store = session.store()
@@ -85,10 +84,7 @@ def members_answer(session, text: str, opts, view: str = "jvm", limit: int | Non
     if limit is not None and total > limit:
         del result["members"][limit:]
         cut = {"shown": limit, "total": total, "hint": f"--limit {total}"}
-    warnings = []
-    for u in result["unresolved_supertypes"]:
-        warnings.append(Warning_("UNRESOLVED_SUPERTYPE",
-                                 f"{u} is not in the workspace: inherited members may be incomplete"))
+    warnings = unresolved_warnings(result["unresolved_supertypes"])
     provenance = [{"symbol": result["type"], "artifact": artifact, "origin": "bytecode"}]
     if opts.with_doc:
         docs = session.first_sentence_docs(result["members"])

@@ -45,10 +45,12 @@ def _strip(rows: list[dict]) -> list[dict]:
     return [{k.split(".", 1)[1]: v for k, v in r.items()} for r in rows]
 
 
-def _warnings(unresolved: list[str]) -> list[Warning_]:
+def unresolved_warnings(unresolved: list[str]) -> list[Warning_]:
+    """UNRESOLVED_SUPERTYPE for each missing supertype (internal or dotted names) but java.lang.Object, absent only
+    from a workspace without the JDK (`--no-jdk`, by choice): a warning on every answer there that says nothing."""
     return [Warning_("UNRESOLVED_SUPERTYPE",
                      f"{format_type(u)} is not in the workspace: inherited members may be incomplete")
-            for u in unresolved]
+            for u in unresolved if format_type(u) != "java.lang.Object"]
 
 
 def _source_path(row: dict) -> str | None:
@@ -309,7 +311,7 @@ def show_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Warni
         "counts": _counts(found.methods.get(target["id"], []), found.fields.get(target["id"], [])),
         "next": members_command(fqn),
     }
-    warnings = _warnings(found.unresolved)
+    warnings = unresolved_warnings(found.unresolved)
     if opts == "kotlin" and kotlin:
         from jdx.engine import kotlin_view
 
@@ -507,7 +509,7 @@ def _inherited_from(store: GraphStore, result: dict, walk: list, opts, named=Non
         or opts.from_type
     result["inherited_total"] = len(found["members"])
     result["inherited"] = [_with_param_names(store, m, named) for m in found["members"]]
-    return _warnings(found["unresolved_supertypes"])
+    return unresolved_warnings(found["unresolved_supertypes"])
 
 
 def _with_param_names(store: GraphStore, member: dict, named=None) -> dict:
@@ -611,7 +613,7 @@ def member_signatures(store: GraphStore, text: str, opts=None, include_synthetic
         kotlin_view.signature_view(store, result, [
             f"{e['declaring']}#{e['row']['name']}" + (":" if e["is_field"] else "") + e["row"]["descriptor"]
             for e in found.members])
-    warnings = _warnings(found.unresolved)
+    warnings = unresolved_warnings(found.unresolved)
     if named is not None:
         warnings += named.warnings
         provenance += named.provenance()

@@ -423,6 +423,8 @@ def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dic
         if direction == "up":
             g, unresolved = _up_graph(store, root, depth, types, cut)
             for u in unresolved:
+                if format_type(u) == "java.lang.Object":  # (absent only without the JDK: nothing is above it)
+                    continue
                 warnings.append(Warning_("UNRESOLVED_SUPERTYPE", f"{format_type(u)} is not in the workspace: "
                                          f"the hierarchy above it is unknown"))
         else:
