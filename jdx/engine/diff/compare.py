@@ -581,9 +581,8 @@ def _pair_by_shape(removed: list[Member], added: list[Member]):
                 found.append(Finding("FIELD_TYPE_CHANGED", member_ref(r), "field", member_form(r), member_form(a),
                                      detail, member_id(r)))
             else:
-                detail = f"{param_list(r)} -> {param_list(a)}"
                 found.append(Finding("PARAMETER_TYPE_CHANGED", member_ref(r), kind_of(r), member_form(r),
-                                     member_form(a), detail, member_id(r)))
+                                     member_form(a), _retyped(r, a), member_id(r)))
             continue
         if rs and ads:
             what = "fields named" if shape[0] else f"{'constructors' if shape[1] == '<init>' else 'methods'} of arity"
@@ -594,6 +593,15 @@ def _pair_by_shape(removed: list[Member], added: list[Member]):
         left_removed += rs
         left_added += ads
     return found, left_removed, left_added, ambiguous
+
+
+def _retyped(r: Member, a: Member) -> str:
+    """PARAMETER_TYPE_CHANGED's detail: the parameters old -> new, and the return type too when it changed with them
+    (`(java.lang.StringBuffer): java.lang.StringBuffer -> (java.lang.StringBuilder): java.lang.StringBuilder`, as
+    GENERIC_SIGNATURE_CHANGED writes a method): one finding for the retyped signature, spec §7.7."""
+    if r.returns == a.returns:
+        return f"{param_list(r)} -> {param_list(a)}"
+    return f"{param_list(r)}: {java_type(r.returns)} -> {param_list(a)}: {java_type(a.returns)}"
 
 
 _RESOLVED = ("MEMBER_MOVED_TO_SUPERTYPE", "MEMBER_MADE_FINAL")

@@ -116,17 +116,19 @@ def type_form(t: TypeInfo) -> str:
 
 def generic_form(signature: str | None, kind: str) -> str:
     """A Signature attribute as Java: `<T> (java.util.List<T>, int): java.util.List<java.lang.String>` (method),
-    `<T> extends java.io.OutputStream` (class), `java.util.List<java.lang.String>` (field); `(none)` when absent.
-    Unparseable text is shown as it is."""
+    `<T> (java.util.List<T>)` (constructor: no return type), `<T> extends java.io.OutputStream` (class),
+    `java.util.List<java.lang.String>` (field); `(none)` when absent. Unparseable text is shown as it is."""
     from jdx.engine import descriptors as d
 
     if signature is None:
         return "(none)"
     try:
-        if kind == "method":
+        if kind in ("method", "constructor"):
             sig = d.parse_method_signature(signature)
             head = d.render_type_params(sig.type_params)
-            text = f"({', '.join(d.render_type(p) for p in sig.params)}): {d.render_type(sig.return_type)}"
+            text = f"({', '.join(d.render_type(p) for p in sig.params)})"
+            if kind == "method":
+                text += f": {d.render_type(sig.return_type)}"
             return f"{head} {text}" if head else text
         if kind == "class":
             sig = d.parse_class_signature(signature)
@@ -220,16 +222,52 @@ def _type_vars(node, into: set[str]) -> set[str]:
     return into
 
 
-def generic_key_beside_return(signature: str | None, descriptor: str, owner_signature: str | None = None) -> str:
-    """The generic key of a method whose erased return type changed (RETURN_TYPE_CHANGED already reports it, its
-    generic form with it, spec §7.7: no avalanche): parameters and throws, and only the type parameters they still
-    name (a `<T extends X> T get()` whose bound moved is that one return change). A method without a Signature
-    reads as its descriptor (raw types). Unparseable text is itself."""
+def signature_arity(signature: str | None, descriptor: str) -> int:
+    """How many parameters a method's Signature lists (its descriptor's when it has none or it does not parse): fewer
+    than the descriptor when javac leaves out parameters no source writes (JVMS §4.7.9.1: an inner class's outer
+    instance, an enum's name and ordinal, a local or anonymous class's captured variables)."""
+    for text in (signature, descriptor):
+        if text is not None:
+            try:
+                return len(descriptors.parse_method_signature(text).params)
+            except ValueError:
+                continue
+    return 0
+
+
+def _last(params: tuple, last: int | None) -> tuple:
+    return params if last is None else params[len(params) - last:]
+
+
+def generic_key_lined_up(signature: str | None, descriptor: str, owner_signature: str | None, last: int) -> str:
+    """The generic key (`generic_key`) of a method compared with a version whose Signature lists another number of
+    parameters: only its last `last` parameters, those both line up with (a Signature leaves out leading ones: an
+    outer instance, an enum's name and ordinal), and a method without a Signature read as its descriptor (raw
+    types). Unparseable text is itself."""
     d = descriptors
     try:
         sig = d.parse_method_signature(signature if signature is not None else descriptor)
     except ValueError:
         return signature or descriptor
+    env = _positional(sig.type_params, "M", _owner_env(owner_signature))
+    return d.format_signature(d.MethodSignature(
+        tuple(_canon(p, env) for p in sig.type_params), tuple(_canon(p, env) for p in _last(sig.params, last)),
+        _canon(sig.return_type, env), tuple(_canon(t, env) for t in sig.throws)))
+
+
+def generic_key_beside_return(signature: str | None, descriptor: str, owner_signature: str | None = None,
+                              last: int | None = None) -> str:
+    """The generic key of a method whose erased return type changed (RETURN_TYPE_CHANGED already reports it, its
+    generic form with it, spec §7.7: no avalanche): parameters and throws, and only the type parameters they still
+    name (a `<T extends X> T get()` whose bound moved is that one return change). A method without a Signature
+    reads as its descriptor (raw types). `last`: only the last `last` parameters (`generic_key_lined_up`).
+    Unparseable text is itself."""
+    d = descriptors
+    try:
+        sig = d.parse_method_signature(signature if signature is not None else descriptor)
+    except ValueError:
+        return signature or descriptor
+    sig = d.MethodSignature(sig.type_params, _last(sig.params, last), sig.return_type, sig.throws)
     rest = (*sig.params, *sig.throws)
     by_name = {p.name: p for p in sig.type_params}
     named: set[str] = set()

@@ -6,8 +6,8 @@ from typing import NamedTuple
 
 from jdx.engine.descriptors import render_constant, takes_outer_instance
 from jdx.engine.diff.findings import Finding
-from jdx.engine.diff.forms import (generic_form, generic_key, generic_key_beside_return, java_type, member_form,
-                                   member_id, member_ref, type_ref)
+from jdx.engine.diff.forms import (generic_form, generic_key, generic_key_beside_return, generic_key_lined_up,
+                                   java_type, member_form, member_id, member_ref, signature_arity, type_ref)
 from jdx.engine.diff.surface import (
     ABSTRACT,
     DEPRECATED_DESC,
@@ -206,9 +206,12 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
     elif o.access & ABSTRACT and not n.access & ABSTRACT:
         out.append(make("ABSTRACT_REMOVED"))
     kind = "field" if o.is_field else "method"
-    if o.signature != n.signature and _generic_changed(o, n, kind, sides):
+    # no source outside the artifact calls an anonymous or local class's constructor (JLS §15.9.5, §14.3)
+    unnamed_constructor = o.name == "<init>" and old_type.anonymous_or_local
+    if o.signature != n.signature and not unnamed_constructor and _generic_changed(o, n, kind, sides):
+        shown = "constructor" if o.name == "<init>" else kind
         out.append(make("GENERIC_SIGNATURE_CHANGED",
-                        f"{generic_form(o.signature, kind)} -> {generic_form(n.signature, kind)}"))
+                        f"{generic_form(o.signature, shown)} -> {generic_form(n.signature, shown)}"))
     out += _exceptions(o, n, make, sides, platform)
     out += _flags(o, n, make)
     if o.is_field and o.constant != n.constant:
@@ -308,12 +311,22 @@ def _generic_key(m: Member, kind: str, side: Surface) -> str | None:
 def _generic_changed(o: Member, n: Member, kind: str, sides: tuple[Surface, Surface]) -> bool:
     """Whether the generic signature changed beyond what an erased finding already says: a changed return type
     is RETURN_TYPE_CHANGED's (`Class<? extends A>` -> `Class<? extends A>[]` is one change, not two), so only the
-    rest of the signature is compared then."""
-    if kind == "field" or o.returns == n.returns:
+    rest of the signature is compared then. Two versions whose Signatures list different numbers of parameters (one
+    leaves out a parameter no source writes, an inner class's outer instance, or there is none) are compared on the
+    parameters both line up with, the last ones: `(none)` -> `(Ljava/lang/String;)V` over `(LOuter;Ljava/lang/String;)V`
+    is no change."""
+    last = None
+    if kind == "method":
+        arities = signature_arity(o.signature, o.descriptor), signature_arity(n.signature, n.descriptor)
+        last = min(arities) if arities[0] != arities[1] else None
+    if kind == "field" or (o.returns == n.returns and last is None):
         return _generic_key(o, kind, sides[0]) != _generic_key(n, kind, sides[1])
-    owners = sides[0].types.get(o.owner), sides[1].types.get(n.owner)
-    return generic_key_beside_return(o.signature, o.descriptor, owners[0] and owners[0].signature) != \
-        generic_key_beside_return(n.signature, n.descriptor, owners[1] and owners[1].signature)
+    owners = [t and t.signature for t in (sides[0].types.get(o.owner), sides[1].types.get(n.owner))]
+    if o.returns == n.returns:
+        return generic_key_lined_up(o.signature, o.descriptor, owners[0], last) != \
+            generic_key_lined_up(n.signature, n.descriptor, owners[1], last)
+    return generic_key_beside_return(o.signature, o.descriptor, owners[0], last) != \
+        generic_key_beside_return(n.signature, n.descriptor, owners[1], last)
 
 
 def _param_annotation_findings(o: Member, n: Member, make, names: str | None) -> list[Finding]:
