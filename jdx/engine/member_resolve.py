@@ -455,6 +455,11 @@ def _no_owner(store: GraphStore, ref: SymbolRef, text: str, exc: NotFoundError) 
     """`Nope#x` where no type is named `Nope`: the near types that have a member `x` (the ref as written
     on each, or its overloads nearest the written parameters), so every suggestion resolves; when none has
     one, the near types themselves: gluing `#x` onto a type without it names nothing."""
+    from jdx.engine.external_symbols import external_miss, external_type
+
+    external = external_type(store, ref)
+    if external is not None:  # the type is referenced, not declared: no near names, where its sites are
+        return external_miss(text, external["fqn"], text)
     near = _workspace_first(store, ref, exc.candidates)
     out: list[dict] = []
     for c, oref, row in _owners_with_name(store, ref, near):

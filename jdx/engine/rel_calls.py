@@ -29,10 +29,11 @@ from jdx.engine.kotlin_hits import KotlinSites, has_kotlin, kotlin_sites, throug
 from jdx.engine.kotlin_view import member_kotlin, member_ref
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_type
-from jdx.engine.relations import (ArtifactFilter, Artifacts, check_depth, check_limit, is_bridge,
-                                  is_lambda, kotlin_lambda_code, kotlin_lambda_plumbing, kotlin_lambda_writers,
-                                  lambda_writers, method_ref, resolve_symbol, rows_by_ids, sort_key, split_method_id,
-                                  namesake_ids, twin_ids)
+from jdx.engine.external_symbols import external_notes
+from jdx.engine.relations import (ArtifactFilter, Artifacts, check_depth, check_limit, is_bridge, is_lambda,
+                                  kotlin_lambda_code, kotlin_lambda_plumbing, kotlin_lambda_writers, lambda_writers,
+                                  method_ref, namesake_ids, resolve_symbol, rows_by_ids, sort_key, split_method_id,
+                                  twin_ids)
 from jdx.graph_schema import queries_graph as q
 from jdx.graph_schema.store import GraphStore
 
@@ -510,9 +511,14 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
                       "tree": walked[t.id]})
         if cut[t.id]:  # direct callers (callees) of this root the limit left out: never read as "none"
             trees[-1]["not_shown"] = cut[t.id]
-        note = _dispatch_note(store, row, t.ref) if direction == "in" else _bodyless_note(row, t.ref)
+        if symbol.external:  # its flags are unknown: no dispatch to speak of, no body to read
+            trees[-1]["external"] = True
+            note = None
+        else:
+            note = _dispatch_note(store, row, t.ref) if direction == "in" else _bodyless_note(row, t.ref)
         if note:
             notes.append(note)
+    notes[:0] = external_notes(symbol)
     if direction == "in" and opts.view == "jvm":
         notes.extend(_stub_notes(store, [t.id for t in symbol.targets]))
     shown = {e["id"] for t in trees for e in _entries(t["tree"])} | {t["id"] for t in trees}

@@ -21,10 +21,10 @@ from jdx.engine.kotlin_hits import KotlinSites, kotlin_sites, through_name
 from jdx.engine.kotlin_view import member_ref
 from jdx.engine.refs import format_member, format_type, parse_ref
 from jdx.engine.rel_hierarchy import left_out_hint, type_tiers
+from jdx.engine.external_symbols import external_notes
 from jdx.engine.relations import (ArtifactFilter, Artifacts, Symbol, Target, check_limit, is_bridge, is_lambda,
-                                   namesake_ids,
-                                  kotlin_lambda_writers, lambda_writers, method_ref, resolve_symbol, rows_by_ids,
-                                  sort_key, split_method_id, twin_ids)
+                                  kotlin_lambda_writers, lambda_writers, method_ref, namesake_ids, resolve_symbol,
+                                  rows_by_ids, sort_key, split_method_id, twin_ids)
 from jdx.errors import RefSyntaxError, UsageError, Warning_
 from jdx.graph_schema import queries_graph as q
 from jdx.graph_schema.store import GraphStore
@@ -495,6 +495,8 @@ def constant_notes(symbol: Symbol) -> list[str]:
 
 def _notes(symbol: Symbol, kt: KotlinSites | None = None, wanted: frozenset = frozenset()) -> list[str]:
     """What the answer includes and leaves to other symbols (spec §3.3: never guess silently)."""
+    if symbol.external:  # no declaration: what it inherits, overrides or holds is unknown
+        return external_notes(symbol) + (_symbol_notes(symbol, kt, wanted) if symbol.is_type else [])
     return _symbol_notes(symbol, kt, wanted) + constant_notes(symbol)
 
 
@@ -556,6 +558,8 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
               "notes": _notes(symbol, kt, frozenset(wanted)) + _inherited_note(symbol, sites)
               + _shadowed_notes(store, symbol), "groups": _groups(shown, totals),
               "_target_ids": [t.id for t in targets]}  # for the Kotlin view; the command drops it
+    if symbol.external:
+        result["external"] = True
     truncated = {"shown": len(shown), "total": len(sites), "hint": f"--limit {len(sites)}"} \
         if len(sites) > limit else None
     return result, warnings, truncated

@@ -48,13 +48,14 @@ class Symbol:
     text: str
     type_row: dict
     targets: list[Target]
+    external: bool = False  # external nodes: the workspace references them, none of its artifacts declares them
 
     @property
     def is_type(self) -> bool:
         return self.targets[0].kind == "type"
 
 
-def _type_target(row: dict) -> Target:
+def type_target(row: dict) -> Target:
     return Target(row["id"], format_type(row["id"]), "type", row)
 
 
@@ -68,17 +69,31 @@ def resolve_symbol(store: GraphStore, text: str, *, members_only: bool = False) 
     """A type, a field, or every overload a member reference names (`Gson#toJson` is all of them: a user
     asking who uses a name means each overload; the answer names which one every site reaches).
 
-    `a.b.C.name` is read as a type first, then as member `name` of `a.b.C` (as the read path does)."""
-    from jdx.engine.member_resolve import lookup
-
+    `a.b.C.name` is read as a type first, then as member `name` of `a.b.C` (as the read path does). A name no artifact
+    of the workspace declares answers its external node when the workspace's code references one (`Symbol.external`:
+    its sites are all the workspace knows of it; `external_notes` says so)."""
     ref = parse_ref(text)
     if ref.is_glob or ref.is_package_glob:
         raise UsageError(f"{text!r} is a glob; this command takes one symbol, e.g. Type or Type#member")
+    try:
+        return _declared_symbol(store, text, ref, members_only)
+    except NotFoundError:
+        from jdx.engine.external_symbols import external_symbol
+
+        found = external_symbol(store, text, ref, members_only)
+        if found is None:
+            raise
+        return found
+
+
+def _declared_symbol(store: GraphStore, text: str, ref, members_only: bool) -> Symbol:
+    from jdx.engine.member_resolve import lookup
+
     type_miss: NotFoundError | None = None
     if ref.member is None and not members_only:
         try:
             row = resolve_type_ref(store, ref, text)
-            return Symbol(text, row, [_type_target(row)])
+            return Symbol(text, row, [type_target(row)])
         except NotFoundError as exc:
             if not ref.ambiguous_dot:
                 raise

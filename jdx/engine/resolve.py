@@ -11,7 +11,7 @@ from jdx.engine.ranking import internal_packages, symbol_key
 from jdx.engine.refs import SymbolRef, parse_ref
 from jdx.engine.type_bounds import check_bounds, class_type_params
 from jdx.errors import AmbiguousError, NotFoundError, UsageError
-from jdx.graph_schema import queries, queries_search
+from jdx.graph_schema import queries, queries_graph, queries_search
 from jdx.graph_schema.store import GraphStore, artifact_rows
 
 _COORD_PART = re.compile(r"[A-Za-z0-9._+-]+")
@@ -187,18 +187,22 @@ def resolve_type_ref(store: GraphStore, ref: SymbolRef, text: str, near: int = 5
     to keep only those that have the member)."""
     if ref.coord:
         return _resolve_in_coordinate(store, ref, text, near)
-    found = _lookup(store, ref, text)
+    found = lookup_type(store, ref, text)
     if found is None and "." in ref.type_name and not ref.is_glob:
         found = inherited_member_type(store, ref, text)
     if found is not None:
         return found
-    miss = NotFoundError(f"not found: {text}", candidates=did_you_mean(store, ref.type_name, limit=near))
+    from jdx.engine.external_symbols import external_miss, external_type  # (on a miss only)
+
+    external = external_type(store, ref)
+    miss = NotFoundError(f"not found: {text}", candidates=did_you_mean(store, ref.type_name, limit=near)) \
+        if external is None else external_miss(text, external["fqn"], external["fqn"])
     from jdx.engine import unbuilt_sources  # on a miss only: the cold path of a query that finds its type
 
     raise unbuilt_sources.not_found(store, ref, text, miss)  # a source directory declaring it says where
 
 
-def _lookup(store: GraphStore, ref: SymbolRef, text: str) -> dict | None:
+def lookup_type(store: GraphStore, ref: SymbolRef, text: str) -> dict | None:
     """The Type row of a binary or written name (`java.util.Map.Entry`, `Map$Entry`, `HashMap`); None when no type
     has that name; AmbiguousError when several share a short name."""
     for fqn in ref.type_candidates():
@@ -239,7 +243,7 @@ def inherited_member_type(store: GraphStore, ref: SymbolRef, text: str) -> dict 
     if not prefix or not inner[:1].isupper():
         return None
     try:
-        outer = _lookup(store, parse_ref(prefix), prefix)
+        outer = lookup_type(store, parse_ref(prefix), prefix)
     except AmbiguousError:
         return None
     if outer is None:
@@ -309,9 +313,33 @@ def did_you_mean(store: GraphStore, name: str, limit: int = 5) -> list[dict]:
         found.sort(key=lambda c: tuple(-x for x in shared(c)))  # stable: the search ranking within a tier
         if not found or package_of(found[0]) != segments:
             own = _package_types(store, package, name)
+            if not own:  # a package no artifact holds: near names of unrelated packages are no help
+                return _absent_package(store, package, name, [c for c in found if _related(package_of(c), segments)],
+                                       limit)
             own = own[:max(0, limit - min(NEAR_ELSEWHERE, len(found)))]
             found = own + [c for c in found if all(c["ref"] != o["ref"] for o in own)]
     return [{"ref": c["ref"], "kind": c["kind"], "artifact": c["artifact"]} for c in found[:limit]]
+
+
+def _related(theirs: list[str], segments: list[str]) -> bool:
+    """A package near a written one that no artifact holds: sharing its first two segments (its only one), or a typo
+    of it (edit distance up to 2: `java.utl`)."""
+    from jdx.engine.search_match import levenshtein
+
+    n = min(2, len(segments))
+    return theirs[:n] == segments[:n] or levenshtein(".".join(theirs), ".".join(segments)) <= 2
+
+
+def _absent_package(store: GraphStore, package: str, name: str, related: list[dict], limit: int) -> list[dict]:
+    """Did-you-mean of a name in a package none of the workspace's artifacts holds: the external types the workspace
+    references in it (they answer `usages`), nearest first, then near names of related packages (`_related`)."""
+    from jdx.engine.search_match import levenshtein
+
+    simple = re.split(r"[.$#/]", name.strip())[-1].lower()
+    rows = store.rows_cached(queries_graph.EXTERNAL_TYPES_IN_PACKAGE, {"package": package})
+    rows = sorted(rows, key=lambda r: (levenshtein(r["name"].lower(), simple), r["fqn"]))
+    out = [{"ref": r["fqn"], "kind": r["kind"], "artifact": "(external)"} for r in rows]
+    return (out + [{"ref": c["ref"], "kind": c["kind"], "artifact": c["artifact"]} for c in related])[:limit]
 
 
 def _written_package(name: str) -> str:

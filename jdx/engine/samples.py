@@ -26,6 +26,7 @@ from jdx.engine import descriptors as d
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_member
 from jdx.engine.relations import Symbol, Target, check_limit, resolve_symbol
+from jdx.engine.external_symbols import external_notes
 from jdx.engine.rel_usages import constant_notes, finish_pairs, inherited_asked, inherited_note, usage_pairs
 from jdx.engine.relations import Artifacts
 from jdx.graph_schema import queries_samples as q
@@ -54,6 +55,11 @@ def _targets(store: GraphStore, symbol: Symbol) -> list[Target]:
     (`counts: member_calls`), said in the header and hint (docs/relationships.md)."""
     if not symbol.is_type:
         return symbol.targets
+    if symbol.external:  # no declaration: the methods and constructors the workspace calls on it
+        from jdx.engine.external_symbols import external_members_of, external_target
+
+        return [external_target(symbol.type_row, e) for e in external_members_of(store, symbol.targets[0].id)
+                if not e["is_field"]]
     out = []
     for r in store.rows(q.DECLARED_CALLABLES, {"id": symbol.targets[0].id}):
         if r["access"] & (ACC["private"] | ACC["synthetic"] | ACC["bridge"]):
@@ -249,7 +255,7 @@ def samples(store: GraphStore, text: str, opts: SampleOptions, window, reconstru
               "with_sources": sum(1 for s in out if s["origin"] == "source"),
               "reconstructed": sum(1 for s in out if s["origin"] == "decompiled"),
               # a compile-time constant: its inlined uses are in no bytecode; an inherited member: whose it is
-              "notes": constant_notes(symbol) + inherited_note(symbol, sum(not aside(c) for c, _ in cands), "calls",
+              "notes": external_notes(symbol) + constant_notes(symbol) + inherited_note(symbol, sum(not aside(c) for c, _ in cands), "calls",
                                                                 "shown first")}
     return result, limit_truncation(result)
 

@@ -180,6 +180,17 @@ EXTERNAL_METHODS_NAMED = ("MATCH (m:Method) WHERE m.external AND m.name = $name 
                           "RETURN m.id AS id")
 EXTERNAL_FIELDS_NAMED = ("MATCH (f:Field) WHERE f.external AND f.name = $name AND f.descriptor = $descriptor "
                          "RETURN f.id AS id")
+# the members the workspace names on a type without declaring them (external nodes: calls, reads and writes name
+# them; no DECLARES edge reaches them), for `usages`/`callers` of a member of a type whose artifact is missing
+EXTERNAL_METHODS_OF = ("MATCH (m:Method) WHERE m.external AND m.owner = $owner "
+                       "RETURN m.id AS id, m.name AS name, m.descriptor AS descriptor, m.access AS access, "
+                       "m.artifact AS artifact ORDER BY m.id")
+EXTERNAL_FIELDS_OF = ("MATCH (f:Field) WHERE f.external AND f.owner = $owner "
+                      "RETURN f.id AS id, f.name AS name, f.descriptor AS descriptor, f.access AS access, "
+                      "f.artifact AS artifact ORDER BY f.id")
+# the external types of a package (did-you-mean of a name in a package no artifact of the workspace holds)
+EXTERNAL_TYPES_IN_PACKAGE = ("MATCH (t:Type) WHERE t.external AND t.package = $package "
+                             "RETURN t.fqn AS fqn, t.simple_name AS name, t.kind AS kind ORDER BY fqn")
 TYPES_PRESENT_BY_ID = "MATCH (t:Type) WHERE t.id IN $ids RETURN t.id AS id, t.artifact AS artifact"
 TYPES_LOADED_BY_ID = "MATCH (t:Type) WHERE t.id IN $ids AND NOT t.external RETURN t.id AS id"
 METHOD_EXTERNAL = "MATCH (m:Method {id: $id}) RETURN m.external AS external"
