@@ -42,7 +42,8 @@ def agent_help(json_mode: bool = False) -> str:
         "  (--limit N, --max-lines N). Warnings (⚠ CODE: …) are never silent.",
         f"Exit codes: {EXIT_CODES}.",
         "Many questions: jdx batch < lines (one command per line), or let the daemon answer (automatic; "
-        "--no-daemon to skip).",
+        "--no-daemon to skip; jdx daemon stop --all stops every one).",
+        "Compile or run against the workspace: jdx ws info (same workspace flags) lists each jar's path.",
         "MCP: jdx mcp --jars <jar> serves every command as a tool (jdx_members, jdx_show, ... jdx_workspace) "
         "over stdio; pip install 'jdx[mcp]'; config: {\"command\": \"jdx\", \"args\": [\"mcp\", \"--jars\", \"<jar>\"]}.",
         "HTTP: jdx serve --jars <jar> answers GET http://127.0.0.1:7070/v1/<command>?query=...&<flag>=... "
