@@ -11,6 +11,7 @@ are *implicit*: no source text, and no mismatch either.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from jdx.engine.java_parse import CALLABLE_KINDS, TYPE_KINDS, Decl, ParsedFile
@@ -38,16 +39,18 @@ def descriptor_params(descriptor: str) -> list[str]:
     return out
 
 
-def type_keys(type_id: str, outer_of: dict[str, str]) -> list[str]:
+def type_keys(type_id: str, outer_of: dict[str, str], known_top: bool = False) -> list[str]:
     """`java/util/HashMap$Node` → ["HashMap", "Node"]; `p/A$1$1L` → ["A", "1", "1L"] — the path java_parse
-    gives the declaration. `outer_of` maps a nested type to its enclosing type (the graph's Type.outer)."""
+    gives the declaration. `outer_of` maps a nested type to its enclosing type (the graph's Type.outer);
+    `known_top`: the graph knows the type as top-level (src_locate.is_top_level), so a `$` in its name is part of
+    the name (Scala's `JSON$`), not a nesting."""
     chain = []
     cur = type_id
     while cur in outer_of and outer_of[cur] and cur.startswith(outer_of[cur] + "$"):
         chain.append(cur[len(outer_of[cur]) + 1:])
         cur = outer_of[cur]
     top = cur.rsplit("/", 1)[-1]
-    if not chain and "$" in top:  # no outer recorded: fall back on the `$` convention
+    if not chain and "$" in top and not known_top:  # no nesting known: fall back on the `$` convention
         parts = top.split("$")
         return parts if all(parts) else [top]
     return [top] + chain[::-1]
@@ -57,6 +60,9 @@ def type_keys(type_id: str, outer_of: dict[str, str]) -> list[str]:
 class Match:
     decl: Decl | None
     implicit: str | None = None  # why the member has no source text (compiler-written)
+    # decl None: this many declarations fit by simple names and neither their written (qualified) types, the
+    # file's imports nor line numbers tell which is the binary's; a guess would show another overload's text
+    ambiguous: int = 0
 
 
 def _type_decl(parsed: ParsedFile, keys: list[str]) -> Decl | None:
@@ -75,8 +81,13 @@ def _fits(written: list[str], binary: list[str], leading: int, trailing_ok: bool
 
 
 def _ctor_fits(decl: Decl, binary: list[str], type_row: dict, type_decl: Decl | None) -> bool:
-    """A written constructor's parameters inside the descriptor's: after the synthetic leading ones
-    (enum name and ordinal; the outer instance of an inner class), before a local class's captures."""
+    return _ctor_offset(decl, binary, type_row, type_decl) is not None
+
+
+def _ctor_offset(decl: Decl, binary: list[str], type_row: dict, type_decl: Decl | None) -> int | None:
+    """Where a written constructor's parameters sit inside the descriptor's, None when they do not: after the
+    synthetic leading ones (enum name and ordinal; the outer instance of an inner class), before a local class's
+    captures."""
     params = decl.params
     if decl.kind == "compact_constructor":
         params = type_decl.components if type_decl is not None else []
@@ -86,7 +97,7 @@ def _ctor_fits(decl: Decl, binary: list[str], type_row: dict, type_decl: Decl | 
         leading = [2, 0]
     elif type_row.get("outer") and not (type_row.get("access", 0) & ACC_STATIC):
         leading = [1, 0]
-    return any(_fits(params, binary, n, local) for n in leading)
+    return next((n for n in leading if _fits(params, binary, n, local)), None)
 
 
 def _param_match(decl: Decl, row: dict, type_row: dict, type_decl: Decl | None) -> bool:
@@ -132,8 +143,12 @@ def _implicit(row: dict, type_row: dict, type_decl: Decl | None, parsed: ParsedF
     return None
 
 
-def match_method(parsed: ParsedFile, row: dict, type_row: dict, keys: list[str]) -> Match:
-    """The declaration of a binary method (`row`: name, descriptor, access, first_line, last_line)."""
+def match_method(parsed: ParsedFile, row: dict, type_row: dict, keys: list[str],
+                 text: list[str] | None = None) -> Match:
+    """The declaration of a binary method (`row`: name, descriptor, access, first_line, last_line). `text`, the
+    file's lines, tells overloads whose parameter types share simple names apart (`parse(java.io.Reader)` and
+    `parse(a.b.Reader)`) by the names as written and the imports; without it, or when even they cannot tell, the
+    line numbers decide, else the first is taken (without `text`) or none (`ambiguous`, with it)."""
     type_decl = _type_decl(parsed, keys)
     simple = type_decl.name if type_decl is not None else keys[-1].lstrip("0123456789")
     first, last = row.get("first_line") or -1, row.get("last_line") or -1
@@ -148,6 +163,11 @@ def match_method(parsed: ParsedFile, row: dict, type_row: dict, keys: list[str])
     exact = [d for d in fitting if d.path == keys]
     if len(exact) > 1:
         exact = [d for d in exact if _contains(d, first, last)] or exact
+    if len(exact) > 1 and text is not None:
+        told = written_overload(exact, row, type_row, parsed, text)
+        if len(told) != 1:  # none left: the text contradicts itself; several: it cannot tell
+            return Match(None, ambiguous=len(told) or len(exact))
+        exact = told
     if exact:
         return Match(exact[0])
     by_lines = sorted((d for d in fitting if _contains(d, first, last) and d.path[:1] == keys[:1]),
@@ -161,6 +181,136 @@ def match_method(parsed: ParsedFile, row: dict, type_row: dict, keys: list[str])
         if len(siblings) == 1:
             return Match(siblings[0])
     return Match(None, _implicit(row, type_row, type_decl, parsed, keys))
+
+
+def descriptor_names(descriptor: str) -> list[str]:
+    """`(ILjava/util/Map$Entry;[Ljava/io/Reader;)V` → ["int", "java.util.Map$Entry", "java.io.Reader"]: the
+    parameters' binary names, array dimensions dropped."""
+    out, i = [], 1
+    while i < len(descriptor) and descriptor[i] != ")":
+        while descriptor[i] == "[":
+            i += 1
+        if descriptor[i] == "L":
+            end = descriptor.index(";", i)
+            out.append(descriptor[i + 1:end].replace("/", "."))
+            i = end + 1
+        else:
+            out.append(_PRIM[descriptor[i]])
+            i += 1
+    return out
+
+
+_IMPORT = re.compile(r"^\s*import\s+([\w$]+(?:\s*\.\s*[\w$]+)*)\s*;", re.MULTILINE)
+_ANNOTATION = re.compile(r"@[\w$.]+(?:\s*\((?:[^()]|\([^()]*\))*\))?")
+
+
+def single_type_imports(text: list[str]) -> dict[str, str]:
+    """simple name → qualified name of a file's single-type imports (`import java.io.Reader;`), which decide
+    what an unqualified name means (JLS §6.4.1: they shadow the package's types and on-demand imports)."""
+    head = []
+    for line in text:
+        if re.match(r"\s*(?:(?:public|final|abstract|sealed|non-sealed|strictfp)\s+)*"
+                    r"(?:class|interface|enum|record|@interface)\b", line):
+            break
+        head.append(line)
+    found = {}
+    for m in _IMPORT.finditer("\n".join(head)):
+        name = re.sub(r"\s+", "", m.group(1))
+        found[name.rsplit(".", 1)[-1]] = name
+    return found
+
+
+def _written_type(node) -> str:
+    """A parameter type as written, qualified as written, without annotations, type arguments or dimensions:
+    `final java.io.@A Reader[]` → `java.io.Reader`, `Parsers.Parser<T>` → `Parsers.Parser`."""
+    text = _ANNOTATION.sub("", node.text.decode("utf-8", "replace"))
+    out, depth = [], 0
+    for ch in text:
+        depth += ch == "<"
+        if depth == 0 and not ch.isspace():
+            out.append(ch)
+        depth -= ch == ">" and depth > 0
+    return "".join(out).replace("...", "").replace("[]", "")
+
+
+def written_params(text: list[str], decl: Decl) -> list[str] | None:
+    """The parameter types of a method or constructor declaration as its text writes them (`_written_type`), read
+    again from `text` (the file's lines; the parse keeps only simple names); None when they cannot be read."""
+    if decl.kind not in ("method", "constructor") or decl.start < 1 or decl.end > len(text):
+        return None
+    from jdx.engine.java_parse import _parser
+
+    lines = [ln.encode("utf-8") for ln in text[decl.start - 1:decl.end]]
+    if decl.end_col >= 0:
+        lines[-1] = lines[-1][:decl.end_col]
+    lines[0] = lines[0][decl.start_col:] if decl.start_col > 0 else lines[0]
+    root = _parser().parse(b"class __ {\n" + b"\n".join(lines) + b"\n}").root_node
+    stack = [root]
+    while stack:
+        node = stack.pop(0)
+        if node.type in ("method_declaration", "constructor_declaration"):
+            params = node.child_by_field_name("parameters")
+            if params is None:
+                return None
+            out = []
+            for p in params.named_children:
+                if p.type == "formal_parameter":
+                    out.append(_written_type(p.child_by_field_name("type")))
+                elif p.type == "spread_parameter":
+                    out.append(_written_type(next(c for c in p.named_children
+                                                  if c.type not in ("modifiers", "variable_declarator"))))
+            return out if len(out) == len(decl.params) else None
+        stack.extend(node.named_children)
+    return None
+
+
+def _written_fits(written: str, binary: str, imports: dict[str, str], declared: set[str]) -> int:
+    """1 when a type written `written` in the file is certainly the class `binary` (binary name, dotted), -1 when
+    certainly not, 0 when the text cannot tell (a simple name an on-demand import, the package or a type of the
+    file itself, `declared`, which shadows the imports, may give)."""
+    if "." not in binary:  # a primitive: the simple names already compared it
+        return 0
+    head, dot, rest = written.partition(".")
+    if head in imports and head not in declared:  # `Reader`, `Outer.Inner` after `import a.b.Reader;`, `a.b.Outer;`
+        qualified = imports[head] + dot + rest
+    elif dot and head[:1].islower():  # a package-qualified name (`java.io.Reader`)
+        qualified = written
+    else:  # `Reader`, `Parsers.Parser`: resolved through the package or an on-demand import
+        forms = (binary, binary.replace("$", "."))
+        return 0 if not dot or any(f.endswith("." + written) for f in forms) else -1
+    return 1 if qualified in (binary, binary.replace("$", ".")) else -1
+
+
+def written_overload(decls: list[Decl], row: dict, type_row: dict, parsed: ParsedFile, text: list[str]) -> list[Decl]:
+    """Of declarations whose parameters equal the binary method's by simple names, those its qualified parameter
+    types can be: a declaration whose written type is certainly another class is not it, and one whose written
+    types certainly are the binary's beats one that only may be (Java cannot compile two overloads of one erasure,
+    so the other declaration is another method). Several left: the text cannot tell."""
+    binary = descriptor_names(row["descriptor"])
+    simple = descriptor_params(row["descriptor"])
+    imports = single_type_imports(text)
+    declared = {d.name for d in parsed.types()}
+    scored = []
+    for d in decls:
+        written = written_params(text, d)
+        offset = 0
+        if row["name"] == "<init>":
+            offset = _ctor_offset(d, simple, type_row, _type_decl(parsed, d.path)) or 0
+        if written is None:
+            scored.append((d, 0))
+            continue
+        fits = [_written_fits(w, binary[offset + i], imports, declared) for i, w in enumerate(written)
+                if offset + i < len(binary)]
+        if -1 not in fits:
+            scored.append((d, fits.count(1)))
+    best = max((n for _, n in scored), default=0)
+    return [d for d, n in scored if n == best]
+
+
+def ambiguous_why(count: int, ref: str) -> str:
+    """What an ambiguous match (`Match.ambiguous`) says: one clause, no period."""
+    return (f"{count} declarations in the text have the parameter types of {ref} by simple name, and neither "
+            f"their qualified names, the imports nor line numbers tell which is it")
 
 
 def match_field(parsed: ParsedFile, name: str, keys: list[str]) -> Decl | None:

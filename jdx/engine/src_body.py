@@ -15,7 +15,8 @@ from jdx.engine.java_parse import Decl
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.src_locate import (Located, SourceContext, SourceFile, locate_field, locate_method, locate_type,
-                                   line_drift, mismatch_warnings, outer_chain, stale_source, top_level)
+                                   is_top_level, line_drift, mismatch_warnings, outer_chain, stale_source,
+                                   top_level)
 from jdx.errors import JdxError, NotFoundError, UsageError, Warning_
 from jdx.graph_schema import queries
 
@@ -179,7 +180,7 @@ def decompiled_file(ctx: SourceContext, type_row: dict, engine: str | None = Non
     from jdx.engine.sources import SourceRoot
     art = ctx.artifacts[type_row["artifact"]]
     chain = outer_chain(ctx, type_row["id"])
-    top = top_level(type_row["id"], chain)
+    top = top_level(type_row["id"], chain, type_row)
     classpath = [(a.kind, a.path) for a in ctx.artifacts.values()]
     forced = engine if engine in ("vineflower", "procyon") else None
     dec = ctx.jvm.decompile_class(ctx.cache, art.kind, art.path, top, classpath, timeout=DECOMPILE_TIMEOUT, engine=forced)
@@ -187,7 +188,7 @@ def decompiled_file(ctx: SourceContext, type_row: dict, engine: str | None = Non
     rel = top + ".java"
     root = SourceRoot("dir", "", f"{dec.engine} {dec.engine_version}", "decompiled")
     file = SourceFile(root, rel, data, ctx.cache)
-    return file, decompiled_keys(ctx, file, type_row, sm.type_keys(type_row["id"], chain)), dec
+    return file, decompiled_keys(ctx, file, type_row, sm.type_keys(type_row["id"], chain, is_top_level(type_row))), dec
 
 
 _MODIFIERS = re.compile(r"^(\s*)((?:(?:public|protected|private|static|final|abstract|synthetic|strictfp|native|"
@@ -263,8 +264,12 @@ def _from_decompiler(ctx: SourceContext, target: Target, artifact: str, opts: Bo
     elif target.is_field:
         decl = sm.match_field(file.parsed, target.row["name"], keys)
     else:
-        match = sm.match_method(file.parsed, dict(target.row, first_line=-1, last_line=-1), target.type_row, keys)
+        match = sm.match_method(file.parsed, dict(target.row, first_line=-1, last_line=-1), target.type_row, keys,
+                                file.lines)
         decl, implicit = match.decl, match.implicit
+        if match.ambiguous:  # rather than another overload's text: the next rung, exact
+            raise JdxError(f"{dec.engine}'s text of {format_type(target.type_row['id'])}: "
+                           f"{sm.ambiguous_why(match.ambiguous, target.ref)}")
     if decl is None:
         owner = _nearest_type(file.parsed, keys)
         if implicit and owner is not None:  # compiler-written: the type's header line stands in for it
@@ -364,6 +369,8 @@ def body(ctx: SourceContext, target: Target, opts: BodyOptions) -> tuple[dict, l
         if loc is None:
             warnings.append(Warning_("NO_SOURCES", f"{format_type(target.type_row['id'])}: "
                                      f"{_sources_missing_why(ctx, target)}; reconstructing from bytecode", artifact))
+        elif loc.ambiguous:  # the sources have it, but not so that it can be told from its other overloads
+            why = f"{loc.file.root.label} ({loc.file.display}): {sm.ambiguous_why(loc.ambiguous, target.ref)}"
         elif loc.file.parsed.errors:  # not found, maybe because of the syntax errors: no mismatch is claimed
             if not loc.file.is_kotlin:
                 warnings += stale_source(ctx, target.type_row, loc.file)

@@ -244,7 +244,7 @@ def _version_warnings(ctx: SourceContext, type_row: dict, row: dict, is_field: b
     absent from its sources, or its line table falls outside the declaration found."""
     if loc is None or loc.file.is_kotlin:
         return []
-    absent = loc.decl is None and not loc.implicit
+    absent = loc.decl is None and not loc.implicit and not loc.ambiguous  # (overloads it cannot tell apart: there)
     out = mismatch_warnings(ctx, type_row, loc.file, loc.keys, [row] if absent and not is_field else [])
     if absent and is_field and loc.file.parsed.errors:
         out = [w for w in out if w.code != "SOURCE_PARSE_ERROR"] + parse_errors(

@@ -134,6 +134,7 @@ class Located:
     implicit: str | None = None
     note: str | None = None  # a mismatch: where the line table points instead (Kotlin)
     owner: dict | None = None  # the type whose declaration this is, when not the one asked about (Kotlin)
+    ambiguous: int = 0  # decl None: this many overloads fit and the text cannot tell which (source_match.Match)
 
 
 def outer_chain(ctx: SourceContext, type_id: str) -> dict[str, str]:
@@ -146,16 +147,26 @@ def outer_chain(ctx: SourceContext, type_id: str) -> dict[str, str]:
     return out
 
 
-def top_level(type_id: str, chain: dict[str, str]) -> str:
+def top_level(type_id: str, chain: dict[str, str], row: dict | None = None) -> str:
+    """The top-level type holding `type_id`, by the graph's nesting (`chain`, from InnerClasses and
+    EnclosingMethod). A type the graph knows as top-level (`row` without an InnerClasses entry naming it) is its
+    own, `$` in its name or not (Scala's `JSON$`, javac's `class Foo$`); the `$` convention only guesses for a
+    type the graph has no row of."""
     cur = type_id
     while chain.get(cur):
         cur = chain[cur]
-    if cur == type_id and "$" in cur.rsplit("/", 1)[-1]:
+    if cur == type_id and "$" in cur.rsplit("/", 1)[-1] and not is_top_level(row):
         pkg, _, simple = cur.rpartition("/")
         head = simple.split("$", 1)[0]
         if head:
             cur = f"{pkg}/{head}" if pkg else head
     return cur
+
+
+def is_top_level(row: dict | None) -> bool:
+    """The graph's row of a type no InnerClasses entry of its own class file names as nested (JVMS §4.7.6: every
+    nested class has one), and with no enclosing type: a top-level class whatever `$` its name holds."""
+    return row is not None and row.get("id") is not None and row.get("inner_name") is None and not row.get("outer")
 
 
 def source_rel(type_row: dict, top_id: str) -> str | None:
@@ -178,14 +189,18 @@ def source_file(ctx: SourceContext, type_row: dict) -> tuple[SourceFile, list[st
     if kotlin_source.is_kotlin_source(type_row):
         return kotlin_source.source_file(ctx, type_row)
     chain = outer_chain(ctx, type_row["id"])
-    top = top_level(type_row["id"], chain)
+    top = top_level(type_row["id"], chain, type_row)
     rel = source_rel(type_row, top)
     if rel is None:
         return None
     file = ctx.file(type_row.get("artifact") or "", rel)
+    guess = None if type_row.get("source_file") else source_rel(type_row, top_level(type_row["id"], chain))
+    if file is None and guess not in (None, rel):
+        # no SourceFile attribute (javac -g:none) to name the file of a top-level `Foo$`: `Foo.java` may hold it
+        file = ctx.file(type_row.get("artifact") or "", guess)
     if file is None:
         return None
-    return file, sm.type_keys(type_row["id"], chain)
+    return file, sm.type_keys(type_row["id"], chain, is_top_level(type_row))
 
 
 def locate_method(ctx: SourceContext, type_row: dict, row: dict) -> Located | None:
@@ -197,8 +212,8 @@ def locate_method(ctx: SourceContext, type_row: dict, row: dict) -> Located | No
     if found is None:
         return None
     file, keys = found
-    match = sm.match_method(file.parsed, row, type_row, keys)
-    return Located(file, keys, match.decl, match.implicit)
+    match = sm.match_method(file.parsed, row, type_row, keys, file.lines)
+    return Located(file, keys, match.decl, match.implicit, ambiguous=match.ambiguous)
 
 
 def locate_type(ctx: SourceContext, type_row: dict) -> Located | None:

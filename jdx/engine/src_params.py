@@ -156,7 +156,7 @@ class SourceParamNames:
         from jdx.engine.src_locate import Located, line_drift
 
         parsed = file.parsed
-        match = sm.match_method(parsed, row, type_row, keys)
+        match = sm.match_method(parsed, row, type_row, keys, file.lines)  # (overloads of one simple name: none)
         decl = match.decl
         if decl is None or decl.kind not in CALLABLE_KINDS:
             return None

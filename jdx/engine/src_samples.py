@@ -41,7 +41,7 @@ def reconstructed_window(ctx: SourceContext, caller_id: str, target_id: str, is_
         return None
     try:
         file, keys, dec = decompiled_file(ctx, type_row)
-        match = sm.match_method(file.parsed, dict(rows[0], first_line=-1, last_line=-1), type_row, keys)
+        match = sm.match_method(file.parsed, dict(rows[0], first_line=-1, last_line=-1), type_row, keys, file.lines)
     except Exception:  # noqa: BLE001 - no decompiler or an unreadable class: the sample stays a pointer
         return None
     decl = match.decl

@@ -65,7 +65,7 @@ def no_sources_why(ctx: SourceContext, type_row: dict) -> str:
     roots = [r for r in ctx.roots_for(type_row.get("artifact") or "") if r.how != "embedded"]
     if not roots:
         return "no sources jar"
-    rel = source_rel(type_row, top_level(type_row["id"], outer_chain(ctx, type_row["id"])))
+    rel = source_rel(type_row, top_level(type_row["id"], outer_chain(ctx, type_row["id"]), type_row))
     labels = list(dict.fromkeys(r.label for r in roots))
     shown = ", ".join(labels[:3]) + (f" and {len(labels) - 3} more" if len(labels) > 3 else "")
     what = rel or type_row.get("source_file") or "its source file"
@@ -113,10 +113,19 @@ def _around(ctx: SourceContext, type_row: dict, around: str, file: SourceFile, o
     target = member_target(ctx, entry)
     if origin != "sources":
         from jdx.engine import source_match as sm
+        from jdx.engine.src_locate import is_top_level, outer_chain
 
-        keys = sm.type_keys(target.type_row["id"], {})
-        decl = sm.match_field(file.parsed, target.row["name"], keys) if target.is_field else \
-            sm.match_method(file.parsed, dict(target.row, first_line=-1, last_line=-1), target.type_row, keys).decl
+        owner = target.type_row
+        keys = sm.type_keys(owner["id"], outer_chain(ctx, owner["id"]), is_top_level(owner))
+        if target.is_field:
+            decl = sm.match_field(file.parsed, target.row["name"], keys)
+        else:
+            match = sm.match_method(file.parsed, dict(target.row, first_line=-1, last_line=-1), target.type_row,
+                                    keys, file.lines)
+            if match.ambiguous:
+                raise NotFoundError(f"--around {around!r}: {sm.ambiguous_why(match.ambiguous, entry['ref'])}; "
+                                    f"run jdx body {entry['ref']!r} --engine javap")
+            decl = match.decl
     else:
         loc = locate_field(ctx, target.type_row, target.row["name"]) if target.is_field else \
             locate_method(ctx, target.type_row, target.row)
@@ -124,6 +133,11 @@ def _around(ctx: SourceContext, type_row: dict, around: str, file: SourceFile, o
             raise UsageError(f"--around {around!r}: {entry['ref']} is declared in another file; "
                              f"run jdx body {entry['ref']!r}")
         decl = loc.decl
+        if loc.ambiguous:
+            from jdx.engine.source_match import ambiguous_why
+
+            raise NotFoundError(f"--around {around!r}: {loc.file.display}: {ambiguous_why(loc.ambiguous, entry['ref'])}"
+                                f"; run jdx body {entry['ref']!r}")
     if decl is None and origin == "sources" and not loc.implicit:
         raise _Absent(*_absent_warnings(ctx, target, loc))
     if decl is None:
@@ -282,5 +296,6 @@ def _line_drift_at(ctx: SourceContext, type_row: dict, found: tuple[SourceFile, 
     if not around:
         return None
     row = around[0]
-    drift = line_drift(ctx, type_row, row, Located(file, keys, sm.match_method(file.parsed, row, type_row, keys).decl))
+    drift = line_drift(ctx, type_row, row, Located(file, keys, sm.match_method(file.parsed, row, type_row, keys,
+                                                                              file.lines).decl))
     return drift.message if drift is not None else None
