@@ -245,7 +245,7 @@ def ws_create(session, name: str, auto: bool = False) -> Answer:
                              "build.gradle(.kts), settings.gradle(.kts), .idea/, jars or classes)")
         project = found[0]
     _refuse_empty([*o.jars, *o.src])
-    spec = WorkspaceSpec(name=name, jars=absolutize(o.jars), src=absolutize(o.src),
+    spec = WorkspaceSpec(name=name, jars=_jar_roots(o.jars), src=absolutize(o.src),
                          jdk=True if o.jdk is None else o.jdk, coords=list(o.coords), project=project,
                          tests=bool(o.tests and project), all_versions=o.all_versions)
     path = save_workspace(spec)
@@ -259,13 +259,30 @@ def _refuse_empty(paths: list[str]) -> None:
                          hint="name a jar, glob or directory ('.' for the current directory)")
 
 
+def _jar_roots(jars: list[str]) -> list[str]:
+    """--jars values as a workspace stores them: a classpath string (`a.jar:b.jar`, as `java -cp` takes it) split
+    into its entries as queries split it, each entry absolute (a relative `b.jar` would be read from wherever the
+    query runs)."""
+    from jdx.engine.workspace import absolutize
+    from jdx.loaders.roots import classpath_entries
+
+    return absolutize(classpath_entries(jars))
+
+
+def _exists(root: str) -> bool:
+    """Does a stored root name something now: a path that exists, or a glob that matches a path."""
+    import os
+
+    from jdx.loaders.roots import glob_paths, is_glob
+
+    return bool(glob_paths(root)) if is_glob(root) else os.path.exists(root)
+
+
 def _missing(paths: list[str]) -> list[Warning_]:
     """A workspace may name a path before it exists (a class directory not built yet), but never silently: every
     query of it fails (exit 5) until the path is there."""
-    import os
-
     return [Warning_("ARTIFACT_READ_ERROR", f"{p}: no such file or directory (yet): queries of this workspace "
-                     "fail until it exists") for p in paths if not os.path.exists(p)]
+                     "fail until it exists") for p in paths if not _exists(p)]
 
 def ws_list(session) -> Answer:
     from jdx.engine.workspace import current_workspace_name, list_workspaces
@@ -274,21 +291,25 @@ def ws_list(session) -> Answer:
     return Answer({"workspaces": [{"name": n, "current": n == current} for n in list_workspaces()]})
 
 def ws_add(session, name: str, root: str) -> Answer:
-    from jdx.engine.workspace import absolutize, load_workspace, save_workspace
+    from jdx.engine.workspace import load_workspace, save_workspace
 
     import os
 
     from jdx.loaders.maven_repo import COORD, Coordinate
+    from jdx.loaders.roots import is_archive
 
     spec = load_workspace(name)
     added: list[str] = []
-    if COORD.match(root) and not os.path.exists(os.path.expanduser(root)):  # a Maven coordinate, not a path
+    # a Maven coordinate, not a path nor a classpath (`a.jar:b.jar:c.jar` has a coordinate's shape too)
+    if COORD.match(root) and not os.path.exists(os.path.expanduser(root)) and \
+            not any(is_archive(part) for part in root.split(os.pathsep)):
         spec.coords.append(str(Coordinate.parse(root)))
     else:
         _refuse_empty([root])
-        added = absolutize([root])
-        if added[0] in spec.jars:
-            raise UsageError(f"{added[0]} is already a root of workspace {name!r}")
+        added = list(dict.fromkeys(_jar_roots([root])))
+        again = next((p for p in added if p in spec.jars), None)
+        if again is not None:
+            raise UsageError(f"{again} is already a root of workspace {name!r}")
         spec.jars.extend(added)
     save_workspace(spec)
     return Answer({"updated": name, **spec.to_json()}, warnings=_missing(added))

@@ -408,6 +408,29 @@ def _kind_of(row: dict, is_field: bool) -> str:
     return "constructor" if row["name"] == "<init>" else "method"
 
 
+def member_key(m: dict, is_field: bool, include_synthetic: bool) -> str:
+    """What one member of the listing is keyed by: a method by name and parameters (an override may return less), a
+    field by name and type. A synthetic method listed (`--include-synthetic`) is a JVM method of its own, keyed by its
+    whole descriptor: a bridge never stands in for the real method with its parameters (JVMS §4.6: name and
+    descriptor name a method)."""
+    descriptor = m["descriptor"]
+    if is_field:
+        return f"{m['name']}:{descriptor}"
+    if include_synthetic and is_hidden(m, is_field):
+        return f"{m['name']}{descriptor} synthetic"
+    return m["name"] + descriptor[: descriptor.index(")") + 1]
+
+
+def synthetic_markers(m: dict, is_field: bool) -> list[str]:
+    """`bridge`, `synthetic`: the flags of a synthetic member, as `outline` marks it (ACC_BRIDGE is a field's
+    ACC_VOLATILE)."""
+    access = m["access"]
+    if not access & ACC["synthetic"]:
+        return []
+    return [t for t, bit in (("bridge", ACC["bridge"]), ("synthetic", ACC["synthetic"]))
+            if access & bit and not (is_field and t == "bridge")]
+
+
 DECLARED_FROM = ("--declared and --from exclude each other: --from picks members inherited from a supertype, "
                  "--declared leaves the supertypes out")
 
@@ -466,7 +489,7 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
         # fields of one name that reach the type on different paths are both members (naming one is ambiguous)
         if is_field and _field_hidden(name, tid, field_owners, ancestors):
             continue
-        key = f"{name}:{m['descriptor']}" if is_field else name + m["descriptor"][: m["descriptor"].index(")") + 1]
+        key = member_key(m, is_field, opts.include_synthetic)
         if is_hidden(m, is_field) and not opts.include_synthetic:
             # a bridge stands for the member it bridges: the supertype's erased twin is collapsed,
             # unless it is javac's access bridge re-exporting a method of a non-public class
@@ -550,6 +573,9 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
         item = {"ref": ref, "kind": kind, "declaring": format_type(e["declaring"]), "name": m["name"],
                 "descriptor": m["descriptor"], "access": access_level(access), "static": bool(access & ACC["static"]),
                 "text": text, "deprecated": bool(m.get("deprecated"))}
+        markers = synthetic_markers(m, kind == "field") if opts.include_synthetic else []
+        if markers:  # (only listed with --include-synthetic)
+            item["synthetic"] = markers
         if m.get("constant") is not None:  # as outline and signature carry it
             item["constant"] = d.render_constant(m.get("descriptor") or "", m["constant"])
         if e.get("overrides"):
@@ -564,13 +590,15 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
         out.append(item)
     order = {"constructor": 0, "field": 1, "method": 2}
     depth_of = {format_type(row["id"]): i for i, (row, _) in enumerate(walk)}
+    def same(x: dict) -> tuple:  # a bridge after the method of its parameters (`--include-synthetic` lists both)
+        return x["ref"].split(":", 1)[0], "synthetic" in x, x["ref"]
+
     if opts.sort == "name":
-        out.sort(key=lambda x: (x["name"], x["ref"]))
+        out.sort(key=lambda x: (x["name"], *same(x)))
     elif opts.sort == "declaring":
-        out.sort(key=lambda x: (depth_of.get(x["declaring"], 99), x["name"], x["ref"]))
+        out.sort(key=lambda x: (depth_of.get(x["declaring"], 99), x["name"], *same(x)))
     elif opts.sort == "kind":
-        out.sort(key=lambda x: (depth_of.get(x["declaring"], 99), order[x["kind"]], x["name"],
-                                x["ref"]))
+        out.sort(key=lambda x: (depth_of.get(x["declaring"], 99), order[x["kind"]], x["name"], *same(x)))
     else:
         raise UsageError(f"--sort {opts.sort!r}: use name, kind or declaring")
     return {

@@ -23,8 +23,8 @@ from dataclasses import dataclass, replace
 from jdx.engine.ranking import internal_packages, is_jdk_internal, symbol_key
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.search_index import index_for, rank_tier, tier_word
-from jdx.engine.search_match import (EXACT, HUMP, TIER_NAMES, Pattern, compile_pattern, fuzzy_budget,
-                                     glob_to_regex, levenshtein, name_words, nested_dots, owner_test,
+from jdx.engine.search_match import (EXACT, HUMP, TIER_NAMES, Pattern, compile_pattern, empty_member_pattern,
+                                     fuzzy_budget, glob_to_regex, levenshtein, name_words, nested_dots, owner_test,
                                      qualifier_regex)
 from jdx.engine.search_owners import hump_owners, name_facades, names_a_type, owner_tier
 from jdx.errors import NotFoundError, UsageError
@@ -258,6 +258,9 @@ def search(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, dic
         raise UsageError("search needs a pattern, e.g. jdx search HMap or jdx search '*Http*Client'")
     if opts.limit < 1:
         raise UsageError("--limit must be at least 1")
+    if not opts.regex and empty_member_pattern(text):
+        raise UsageError(f"search {text.strip()!r}: a member pattern names a type, a member or both, e.g. "
+                         "jdx search 'Gson#toJson', jdx search 'Gson#' (its members) or jdx search '#toJson'")
     dotted = None if opts.regex else nested_dots(text.strip())
     if dotted is None or dotted == text.strip():
         return _search(store, text, opts)

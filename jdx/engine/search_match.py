@@ -15,7 +15,8 @@ from functools import cached_property
 
 from jdx.graph_schema.schema import name_words
 
-__all__ = ["Pattern", "compile_pattern", "name_words", "levenshtein", "TIER_NAMES", "glob_to_regex", "owner_test"]
+__all__ = ["Pattern", "compile_pattern", "empty_member_pattern", "name_words", "levenshtein", "TIER_NAMES",
+           "glob_to_regex", "owner_test"]
 
 SEPARATORS = "_$- "
 GLOB_CHARS = "*?"
@@ -181,6 +182,17 @@ def compile_pattern(text: str, regex: bool = False) -> Pattern:
         return Pattern(text, "glob", name, name.lower(), rx, rx, qualifier, member, spanning)
     return Pattern(text, "hump", name, name.lower(), hump_regex(name, False), hump_regex(name, True), qualifier,
                    member)
+
+
+def empty_member_pattern(text: str) -> bool:
+    """`#`, `::`: a member separator with neither a type before it nor a member after it, which names no symbol
+    (`Type#` is every member of Type, `#name` the members of that name in every type)."""
+    text = text.strip()
+    sep = next((s for s in MEMBER_SEPARATORS if s in text), None)
+    if sep is None:
+        return False
+    qualifier, _, name = text.partition(sep)
+    return not qualifier.strip() and not name.strip()
 
 
 def nested_dots(text: str) -> str:

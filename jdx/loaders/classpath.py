@@ -45,7 +45,7 @@ def whole_globs(jars: list[str], all_versions: bool = False) -> tuple[list[str],
     """The --jars values with each glob that holds the classpath separator (`libs/co:lon/*.jar`) and matches files
     as a whole replaced by those files, with the warnings of its skipped matches: a value is split into classpath
     entries (`a.jar:b.jar`) only when it names nothing whole, as a plain path holding ':' is kept whole
-    (`roots._classpath_entries`), and a glob names what it matches."""
+    (`roots.classpath_entries`), and a glob names what it matches."""
     from jdx.loaders.roots import expand_jar_arg
 
     out: list[str] = []

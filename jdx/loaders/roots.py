@@ -397,7 +397,7 @@ def not_a_file(path: str) -> str:
     return "not readable"
 
 
-def _classpath_entries(jars: list[str]) -> list[str]:
+def classpath_entries(jars: list[str]) -> list[str]:
     """The --jars values with every classpath string (`a.jar:b.jar`, as `java -cp` takes it) split into its
     entries, in order; a value naming an existing path is kept whole."""
     out = []
@@ -420,7 +420,7 @@ def resolve_roots(jars: list[str], jdk_home: Path | None, cache: Path,
     notes = ArchiveNotes(cache)
     seen: set[str] = set()
     by_key: dict[str, str] = {}
-    for arg in _classpath_entries(jars):
+    for arg in classpath_entries(jars):
         paths, warnings = expand_jar_arg(arg, all_versions)
         result.warnings.extend(warnings)
         # a jar named by its own path on the command line or in a workspace (not by a glob, a directory or a

@@ -19,7 +19,8 @@ def _member_lines(r: dict, brief: bool) -> list[tuple[str, bool]]:
             lines.append((f"members of {current}" if current == r["type"] else f"inherited from {current}", False))
         k = m.get("kotlin")
         text = (k["text"] + ("  [" + ", ".join(k["markers"]) + "]" if k["markers"] else "")) if k else \
-            f"{m['kind']} {jvm_text}" + (f"  [{m['record']}]" if m.get("record") else "")
+            f"{m['kind']} {jvm_text}" + (f"  [{m['record']}]" if m.get("record") else "") \
+            + ("  [" + ", ".join(m["synthetic"]) + "]" if m.get("synthetic") else "")
         lines.append((("" if brief else "  ") + text + ("  @Deprecated" if m["deprecated"] else ""), True))
         if m.get("doc"):
             lines.append((("  " if brief else "    ") + f"// {m['doc']}", False))
