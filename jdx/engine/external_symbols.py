@@ -38,6 +38,23 @@ def external_symbol(store: GraphStore, text: str, ref, members_only: bool) -> Sy
     return None
 
 
+def external_reference_miss(store: GraphStore, text: str) -> NotFoundError | None:
+    """The not-found of a name `resolve` finds no declaration of, when it names an external symbol (a type the
+    workspace references, or a member it names on one): it says so and points at `usages`; None otherwise."""
+    from jdx.engine.refs import parse_ref
+    from jdx.errors import RefSyntaxError
+
+    try:
+        symbol = external_symbol(store, text, parse_ref(text), False)
+    except (RefSyntaxError, UsageError):
+        return None
+    except NotFoundError as exc:  # an external type without the member named: its own miss
+        return exc
+    if symbol is None:
+        return None
+    return external_miss(text, format_type(symbol.type_row["id"]), text)
+
+
 def external_target(owner: dict, entry: dict) -> Target:
     row = entry["row"]
     return Target(row["id"], format_member(owner["id"], row["name"], row["descriptor"], is_field=entry["is_field"]),

@@ -214,6 +214,11 @@ def resolve(store: GraphStore, text: str, limit: int, line_tables=None) -> tuple
     if not candidates:
         if owner_text and owners:  # the type exists: only its own members (and its supertypes') can be meant
             raise _no_such_member(store, owners, owner_text, member, frame is not None)
+        from jdx.engine.external_symbols import external_reference_miss
+
+        external = external_reference_miss(store, sym) if frame is None else None
+        if external is not None:  # referenced by the workspace's code, declared by none of its artifacts
+            raise external
         raise NotFoundError(f"not found: {text.strip()}", candidates=_suggest(store, member or sym),
                             hint="jdx search <pattern> finds names by camel humps and globs")
     for c in candidates:

@@ -224,3 +224,17 @@ def test_samples_of_an_external_type_are_the_calls_of_its_members(svc, built):
            for s in answer.result["samples"]}
     assert want and got <= {(c, m if m != c else "<init>", n) for c, m, n in want} and got, (got, want)
     assert any("xl.Lib is external" in n for n in answer.result["notes"])
+
+
+def test_resolve_of_an_external_name_says_it_is_external(svc):
+    """`jdx resolve` of a name only the workspace's references hold: not found, saying it is external and pointing at
+    `usages` (it offered near names of unrelated types)."""
+    from jdx.engine.search_nav import resolve
+
+    for name, fqn in (("xl.Lib", "xl.Lib"), ("xl.Lib#greet", "xl.Lib"), ("xl.Lib.Builder", "xl.Lib$Builder")):
+        with pytest.raises(NotFoundError) as exc:
+            resolve(svc.store(), name, 10)
+        assert f"({fqn} is external:" in str(exc.value) and exc.value.hint.startswith("jdx usages"), (name, exc.value)
+    with pytest.raises(NotFoundError) as exc:
+        resolve(svc.store(), "com.nowhere.Thing", 10)
+    assert "external" not in str(exc.value)
