@@ -153,7 +153,8 @@ def show(r: dict) -> list[str]:
             lines.append(f"  enclosing method: {r['outer']['method']}")
     nested = r["nested"]
     if nested:
-        shown = ", ".join(n["name"] for n in nested[:MAX_NESTED_SHOWN])
+        shown = ", ".join(n["name"] + (f" ({n['role']})" if n.get("role") in ("anonymous", "local") else "")
+                          for n in nested[:MAX_NESTED_SHOWN])  # (no source names an anonymous or local class)
         more = len(nested) - MAX_NESTED_SHOWN
         lines.append(f"  nested: {shown}" + (f", … +{more} more (--json lists all)" if more > 0 else ""))
     lines.append("  " + _counts_line(r["counts"], r["kind"]))
