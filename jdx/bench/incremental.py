@@ -91,8 +91,33 @@ def rows(cache: Path, env: dict, jdx: list[str], cold_seconds: float) -> list[di
         out.append(row("the same jars in the other order", secs, unit="ms",
                        extra=f", {secs / cold_seconds:.2f}x the cold JDK index (goal: no graph build); phases "
                              f"{phases}; cache grew {grown / 2**20:,.1f} MB"))
+    out.extend(_first_workspaces_rows(cache, env, jdx, jars, cold_seconds))
     out.extend(_class_dir_rows(env, jdx, cold_seconds))
     return out
+
+
+def _first_workspaces_rows(cache: Path, env: dict, jdx: list[str], jars: list[Path], cold_seconds: float) -> list[dict]:
+    """A new user's first two workspaces, each one jar over the JDK, in a cache holding the shards but no graph (the
+    extraction is the cold index's, shared): the first builds the JDK's graph and grows from it, the second grows
+    from the JDK's graph the first kept instead of building the JDK's rows again."""
+    if len(jars) < 2:
+        return []
+    fresh = Path(tempfile.mkdtemp(prefix="jdx-bench-first-"))
+    try:
+        subprocess.run(["cp", "-al", str(cache / "shards"), str(fresh / "shards")], check=True)
+        for name in ("extractor", "hashes.json", "archives.json"):  # as the cold index left them
+            if (cache / name).exists():
+                subprocess.run(["cp", "-a", str(cache / name), str(fresh / name)], check=True)
+        run_env = {**env, "JDX_CACHE_DIR": str(fresh), "JDX_NO_DAEMON": "1"}
+        out = []
+        for i, jar in enumerate(jars[:2]):
+            secs, _ = _run(jdx + ["--jars", str(jar), "members", "java.util.HashMap", "--json", "-q"], run_env)
+            label = ("first workspace of an empty graph cache" if i == 0 else "second workspace, another jar")
+            out.append(row(f"{label}: {jar.name} + JDK, first `members` answer (shards cached)", secs, unit="ms",
+                           extra=f", {secs / cold_seconds:.2f}x the cold JDK index"))
+        return out
+    finally:
+        shutil.rmtree(fresh, ignore_errors=True)
 
 
 def _class_dir_rows(env: dict, jdx: list[str], cold_seconds: float) -> list[dict]:
