@@ -71,7 +71,8 @@ _MEMO: dict[str, ParsedFile] = {}
 _MEMO_MAX = 256
 
 
-def _parser():
+def parser():
+    """The process's tree-sitter Java parser (made on first use)."""
     global _PARSER
     if _PARSER is None:
         import tree_sitter
@@ -123,7 +124,7 @@ def _store(file: Path, parsed: ParsedFile) -> None:
 
 
 def _parse(data: bytes) -> ParsedFile:
-    tree = _parser().parse(data)
+    tree = parser().parse(data)
     walker = _Walker()
     root = tree.root_node
     package = ""

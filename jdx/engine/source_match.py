@@ -238,13 +238,13 @@ def written_params(text: list[str], decl: Decl) -> list[str] | None:
     again from `text` (the file's lines; the parse keeps only simple names); None when they cannot be read."""
     if decl.kind not in ("method", "constructor") or decl.start < 1 or decl.end > len(text):
         return None
-    from jdx.engine.java_parse import _parser
+    from jdx.engine.java_parse import parser
 
     lines = [ln.encode("utf-8") for ln in text[decl.start - 1:decl.end]]
     if decl.end_col >= 0:
         lines[-1] = lines[-1][:decl.end_col]
     lines[0] = lines[0][decl.start_col:] if decl.start_col > 0 else lines[0]
-    root = _parser().parse(b"class __ {\n" + b"\n".join(lines) + b"\n}").root_node
+    root = parser().parse(b"class __ {\n" + b"\n".join(lines) + b"\n}").root_node
     stack = [root]
     while stack:
         node = stack.pop(0)

@@ -71,9 +71,9 @@ def _store(path: Path, names: dict[str, list[str]]) -> None:
 
 def _parse_names(file) -> dict[str, list[str]]:
     """One tree-sitter parse of the file; each callable declaration java_parse found is looked up by its start."""
-    from jdx.engine.java_parse import _params, _parser
+    from jdx.engine.java_parse import _params, parser
 
-    root = _parser().parse(file.data).root_node
+    root = parser().parse(file.data).root_node
     out: dict[str, list[str]] = {}
     for decl in file.parsed.decls:
         if decl.kind not in CALLABLE_KINDS:
