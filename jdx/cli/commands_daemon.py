@@ -104,8 +104,8 @@ def start(idle: str = typer.Option("5m", "--idle", help=IDLE_HELP)):
     cli.out("daemon", "start", Answer(control.start(workspace(), idle_seconds(idle))), _lines)
 
 
-ALL_HELP = ("every running jdx daemon of this user (each classpath, workspace and jdx version has its own), not only "
-            "this workspace's")
+ALL_HELP = ("every running daemon of the runtime directory this workspace's daemon uses (each classpath, workspace "
+            "and jdx version has its own; the cache's run/ unless JDX_RUNTIME_DIR, XDG_RUNTIME_DIR or TMPDIR is set)")
 
 
 @daemon_app.command("stop")

@@ -99,7 +99,8 @@ class Command:
     next_hint: str = ""  # which command to call next (MCP tool descriptions, help --agent)
     wire: bool = True  # read-only: served by the daemon, MCP and HTTP
     needs_workspace: bool = True
-    forwarded: bool = True  # a one-shot CLI call goes to a running daemon (diff: no, spec §7.7)
+    forwarded: bool = True  # a one-shot CLI call goes to a running daemon (diff: no, spec §7.7; nor a command that
+    # reads no graph, version and doctor: starting a daemon for them holds a process for nothing)
 
 
 def renderer(module: str, function: str, brief: bool = False) -> Callable[[dict, Any], list[str]]:

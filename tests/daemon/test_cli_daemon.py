@@ -259,3 +259,14 @@ def test_status_and_stop_all_reach_every_daemon(cli, classes, tmp_path):
     assert stopped.returncode == 0 and "stopped daemon pid" in stopped.stdout, stopped.stdout
     assert wait_until(lambda: not any(os.path.exists(f"/proc/{p}") for p in pids), 10)
     assert cli("daemon", "stop", "--all").stdout == "no daemon was running\n"
+
+
+def test_version_and_doctor_start_no_daemon(cli):
+    """A command that reads no graph is answered in process: `jdx version` on a fresh cache started a daemon that
+    then held a process for five idle minutes."""
+    from jdx.daemon import control
+
+    for command in ("version", "doctor"):
+        assert cli(command, "--json").returncode == 0, command
+    time.sleep(0.5)  # (a spawned daemon takes the lock within this)
+    assert control.every_daemon({}) == [] and cli.status() == {"running": False}
