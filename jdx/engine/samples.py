@@ -205,8 +205,8 @@ def samples(store: GraphStore, text: str, opts: SampleOptions, window, reconstru
     by_ref = {t.ref: t for t in targets}
     # a field's reads and writes, a method's calls; a Kotlin property's are reads and writes of its getter and setter
     kinds = ("call", "new", "read", "write")
-    pairs = [(s, row) for s, row in usage_pairs(store, Symbol(symbol.text, symbol.type_row, targets), kinds)
-             if not s.get("method_ref")] if targets else []
+    every = usage_pairs(store, Symbol(symbol.text, symbol.type_row, targets), kinds) if targets else []
+    pairs = [(s, row) for s, row in every if not s.get("method_ref")]  # `Foo::bar` shows no use of its parameters
     arts = Artifacts.of(store)
     cands = [(_candidate(s, row, arts), (s, row)) for s, row in pairs]
     own = symbol.type_row["id"].split("$", 1)[0] if symbol.type_row else ""
@@ -255,9 +255,15 @@ def samples(store: GraphStore, text: str, opts: SampleOptions, window, reconstru
               "with_sources": sum(1 for s in out if s["origin"] == "source"),
               "reconstructed": sum(1 for s in out if s["origin"] == "decompiled"),
               # a compile-time constant: its inlined uses are in no bytecode; an inherited member: whose it is
-              "notes": external_notes(symbol) + constant_notes(symbol) + inherited_note(symbol, sum(not aside(c) for c, _ in cands), "calls",
-                                                                "shown first")}
+              "notes": external_notes(symbol) + constant_notes(symbol) + _method_refs_note(len(every) - len(pairs))
+              + inherited_note(symbol, sum(not aside(c) for c, _ in cands), "calls", "shown first")}
     return result, limit_truncation(result)
+
+
+def _method_refs_note(n: int) -> list[str]:
+    """What the total leaves out that `usages` counts as calls: method references (`Foo::bar`)."""
+    return [f"{n} method reference{'s' if n > 1 else ''} (Foo::bar) left out of the total: `usages` counts "
+            f"{'them' if n > 1 else 'it'} as calls"] if n else []
 
 
 def limit_truncation(result: dict) -> dict | None:
