@@ -542,7 +542,10 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
             levels, within = walk.complete
             noun = "caller" if direction == "in" else "callee"
             truncated["at_least"] = True
-            truncated["hint"] = f"at least {walk.total}, deeper levels not all counted; " + (
+            deeper = f"a higher --limit (--limit {walk.total * 4}) reaches depth {depth}"  # (the limit is spent first
+            truncated["hint"] = f"at least {walk.total}, deeper levels not all counted; " + (  # on the near levels)
+                f"{deeper}; --depth {levels} --limit {within} shows every {noun} to depth {levels}"
+                if within > walk.shown and levels < depth else
                 f"--depth {levels} --limit {within} shows every {noun} to depth {levels}" if within > walk.shown
                 else f"--limit {walk.total} or a smaller --depth shows more")
     return result, truncated

@@ -191,6 +191,9 @@ def test_callers_depth5_bounded_by_limit(svc):
     a = svc.callers("java.util.List#size()", CallOptions(depth=5, limit=20))
     shown = list(flatten(a.result["roots"][0]["tree"]))
     assert len(shown) == 20 == a.truncated["shown"] and a.truncated["total"] > 20
+    # the limit is spent on the nearest level: the hint says how to reach depth 5 (it offered only --depth 1)
+    assert a.truncated.get("at_least") and max(d for d, _ in flatten(a.result["roots"][0]["tree"])) == 1
+    assert f"a higher --limit (--limit {a.truncated['total'] * 4}) reaches depth 5" in a.truncated["hint"]
 
 
 def _edges(svc, method: str, direction: str) -> set[str]:
