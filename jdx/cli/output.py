@@ -41,7 +41,7 @@ def progress_printer(enabled: bool):
         if note:
             bar.console.print(f"jdx: [{done}/{total}] {note}", markup=False, highlight=False)
         if stage not in tasks:
-            label = "extracting classes" if stage == "extract" else "building graph"
+            label = {"extract": "extracting classes", "jdk-graph": "building the JDK's graph"}.get(stage, "building graph")
             tasks[stage] = bar.add_task(label, total=max(total, 1))
         bar.update(tasks[stage], completed=done, total=max(total, 1))
         if stage == "graph" and done >= total:
@@ -76,12 +76,13 @@ def _phase_lines(say: Callable[[str], None] = _to_stderr):
             if done >= total:
                 say(f"jdx: extracted {total} artifact(s)")
                 started.discard(stage)  # a later build (a daemon's) says its own phases again
-        elif stage == "graph":
+        elif stage in ("graph", "jdk-graph"):  # jdk-graph: the JDK's own graph, the base the workspace grows from
+            what = "the workspace graph" if stage == "graph" else "the JDK's graph (other workspaces grow from it)"
             if done < total and stage not in started:
                 started.add(stage)
-                say("jdx: building the workspace graph")
+                say(f"jdx: building {what}")
             elif done >= total:
-                say("jdx: workspace graph ready")
+                say(f"jdx: {'workspace' if stage == 'graph' else 'JDK'} graph ready")
                 started.discard(stage)
 
     return update

@@ -544,7 +544,9 @@ def _graph(cache, root, artifacts, ready, force, executor, store, progress, star
         jdk = _jdk_base_wanted(artifacts, ready, bases)
         if jdk:  # the JDK's graph, kept: every later workspace over this JDK grows from it instead of rebuilding it
             executor.wait()
-            ensure_graph(cache, jdk, executor=executor, store=store, progress=progress)
+            base_progress = None if progress is None else \
+                (lambda stage, *a, **k: progress("jdk-graph" if stage == "graph" else stage, *a, **k))
+            ensure_graph(cache, jdk, executor=executor, store=store, progress=base_progress)
             bases = _candidate_bases(cache, artifacts)
         same = _same_artifacts(bases, artifacts)
         shared = None

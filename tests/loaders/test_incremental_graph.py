@@ -699,8 +699,13 @@ def test_a_first_workspace_over_the_jdk_keeps_the_jdks_graph_for_the_next(tmp_pa
     cache = tmp_path / "grown"
     for names in (["lib.jar"], ["solo.jar"]):
         wanted = [artifact(n) for n in names] + [jdk]
-        report = ensure_graph(cache, wanted, extractor=fake)
+        phases: list[tuple[str, int]] = []
+        report = ensure_graph(cache, wanted, extractor=fake, progress=lambda stage, done, total, note="":
+                              phases.append((stage, done)))
         assert report.incremental and report.added == 1, names
+        graphs = [p for p in phases if p[0] != "extract"]  # the JDK's graph says its own phase (built once)
+        assert graphs == ([("jdk-graph", 0), ("jdk-graph", 1)] if names == ["lib.jar"] else []) \
+            + [("graph", 0), ("graph", 1)], phases
         assert fresh_graph(cache, [jdk]) is not None
         want = ensure_graph(tmp_path / f"scratch-{names[0]}", wanted, extractor=fake, force=True)
         assert not want.incremental
