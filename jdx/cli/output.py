@@ -41,7 +41,8 @@ def progress_printer(enabled: bool):
         if note:
             bar.console.print(f"jdx: [{done}/{total}] {note}", markup=False, highlight=False)
         if stage not in tasks:
-            label = {"extract": "extracting classes", "jdk-graph": "building the JDK's graph"}.get(stage, "building graph")
+            label = {"extract": "extracting classes", "jdk-graph": "building the JDK's graph"}.get(stage,
+                                                                                                 "building graph")
             tasks[stage] = bar.add_task(label, total=max(total, 1))
         bar.update(tasks[stage], completed=done, total=max(total, 1))
         if stage == "graph" and done >= total:
