@@ -10,7 +10,7 @@ from jdx.commands.registry import Command, Request, argument, option, renderer
 def _provenance(store, rows: list[dict]) -> list[dict]:
     """A listing's provenance: one entry per artifact it draws on (a row's artifact; a package row's, the artifacts
     holding types of the package), in first-seen order."""
-    from jdx.engine.search_nav import package_artifacts
+    from jdx.engine.packages import package_artifacts
 
     seen: list[str] = []
     for r in rows:
@@ -22,7 +22,7 @@ def _provenance(store, rows: list[dict]) -> list[dict]:
 
 def _listing_provenance(store, result: dict) -> list[dict]:
     """`ls` and `tree` list what the workspace graph holds: one entry per artifact the listing draws on."""
-    from jdx.engine.search_nav import listing_artifacts
+    from jdx.engine.packages import listing_artifacts
 
     return [{"artifact": a, "origin": "bytecode"} for a in listing_artifacts(store, result)]
 
@@ -99,7 +99,7 @@ class LsRequest(Request):
 
 def run_ls(session, req: LsRequest):
     from jdx.engine.answer import Answer
-    from jdx.engine.search_nav import list_packages
+    from jdx.engine.packages import list_packages
 
     glob = req.query or None
     result, truncated = list_packages(session.store(), glob, req.depth, req.counts, req.limit)
@@ -117,7 +117,7 @@ class TreeRequest(Request):
 
 def run_tree(session, req: TreeRequest):
     from jdx.engine.answer import Answer
-    from jdx.engine.search_nav import artifact_tree
+    from jdx.engine.packages import artifact_tree
 
     glob = req.query or None
     result, truncated = artifact_tree(session.store(), glob, req.depth, req.counts, req.limit)

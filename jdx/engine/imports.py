@@ -83,11 +83,16 @@ def imports(store: GraphStore, text: str) -> tuple[dict, list[Warning_]]:
         members = member_decls(store, member, owners) if owners is None or owners else []
         if members:
             return member_import(store, text, members)
-        if owners and len(owners) == 1:  # `Channel.Factory.UNLIMITED`: a member by its dotted name, as `Type#name`
-            found = store.rows_cached(queries.TYPE_BY_ID, {"id": next(iter(owners))})
-            if found and found[0]["t.kotlin"]:
+        if owners:  # `IOUtils.EOF`, `Channel.Factory.UNLIMITED`: a member by its dotted name (how `import static`
+            try:    # writes it), as `Type#name`
+                owner = resolve_type(store, owner_text)
+            except AmbiguousError as exc:
+                owner = _only_owner_of(store, exc, member, f"{owner_text}#{member}", or_none=True)
+            except NotFoundError:
+                owner = None
+            if owner is not None:
                 try:
-                    return _static_import(store, {k[2:]: v for k, v in found[0].items()}, member)
+                    return _static_import(store, owner, member)
                 except NotFoundError:
                     pass
         aliases = _aliases(store, text)
@@ -184,13 +189,17 @@ def _access_note(row: dict, package: str) -> str:
     return f"not public: only code in package {package} can use it"
 
 
-def _only_owner_of(store: GraphStore, exc: AmbiguousError, member: str, text: str) -> dict:
-    """`Simple#member` with several types named `Simple`: only those that declare or inherit `member`."""
+def _only_owner_of(store: GraphStore, exc: AmbiguousError, member: str, text: str,
+                   or_none: bool = False) -> dict | None:
+    """`Simple#member` with several types named `Simple`: only those that declare or inherit `member`; when none
+    does, `exc` (None with `or_none`)."""
     from jdx.engine.member_resolve import lookup
 
     try:
         found = lookup(store, text)
     except NotFoundError:
+        if or_none:
+            return None
         raise exc from None
     rows = store.rows_cached(queries.TYPE_BY_ID, {"id": found.target["id"]})
     return {k[2:]: v for k, v in rows[0].items()}

@@ -1,20 +1,20 @@
-"""resolve, ls and tree (spec §7.2): what a name is, and browsing packages (imports: imports.py)."""
+"""resolve (spec §7.2): what a name, a reference or a stack-trace line is (ls and tree: packages.py; imports:
+imports.py)."""
 
 from __future__ import annotations
 
-import fnmatch
 import re
 import shlex
 from collections import defaultdict
 
 from jdx.engine.ranking import internal_packages, is_jdk_internal
-from jdx.engine.refs import format_member, format_type, parse_ref
+from jdx.engine.refs import SymbolRef, format_member, format_type, matches_params, parse_ref
 from jdx.engine.relations import lambda_writers, split_method_id
-from jdx.engine.search import SearchOptions, artifact_table, artifacts_by_id, search
+from jdx.engine.search import SearchOptions, artifacts_by_id, search
 from jdx.engine.search import package_artifacts as search_package_artifacts
 from jdx.engine.search_index import index_for
 from jdx.engine.kotlin_toplevel import kotlin_candidates
-from jdx.engine.search_match import fuzzy_budget, glob_to_regex, levenshtein
+from jdx.engine.search_match import fuzzy_budget, levenshtein
 from jdx.errors import AmbiguousError, JdxError, NotFoundError, RefSyntaxError, UsageError, Warning_
 from jdx.graph_schema import queries, queries_search
 from jdx.graph_schema.queries_search import TYPE_KINDS
@@ -27,18 +27,54 @@ ACC_BRIDGE, ACC_VARARGS, ACC_SYNTHETIC = 0x0040, 0x0080, 0x1000
 _FRAME = re.compile(r"^\s*(?:at\s+)?(?:[^\s/()]*/+)?(?P<sym>[^\s/()]+?)\s*(?:\((?P<src>[^)]*)\))?"
                     r"(?:\s*~?\[[^\]]*\])?\s*$")
 ACC_NATIVE = 0x0100
-
-
+# what a frame's `(…)` holds (`Foo.java:12`, `Foo.kt`, `Unknown Source`, `Native Method`, ProGuard's `SourceFile:7`);
+# other parenthesised text after a name is a parameter list (`Hex#decodeHex(String)`)
+_LOCATION = re.compile(r"(?:Unknown Source|Native Method|[^\s,:()<>\[\]]*\.[a-z][a-z0-9]*)(?::\d+)?|[^\s,:()]*:\d+")
+# a stack trace's exception line: `Caused by: a.B: msg`, `Suppressed: a.B`, `Exception in thread "main" a.B: msg`,
+# `a.B: msg` (Throwable.toString: the class name, then `: ` and the message)
+_EXCEPTION = re.compile(r'\s*(?P<lead>(?:Exception in thread "[^"]*"|Caused by:|Suppressed:)\s*)?'
+                        r"(?P<type>[\w$]+(?:\.[\w$]+)*)(?P<message>:(?:\s.*)?)?\s*")
+_ENUM_HIDDEN = "(Ljava/lang/String;I"  # javac's enum constructors take the constant's name and ordinal first
+_OMITTED = re.compile(r"\s*\.\.\. \d+ (?:more|common frames omitted)\s*")  # a cause's frames its effect's list
 
 
 # --- resolve -------------------------------------------------------------------------------------------------
+def is_frame_location(src: str) -> bool:
+    """Is the text between a frame's parentheses a source location (`Foo.java:12`), not a parameter list?"""
+    return _LOCATION.fullmatch(src.strip()) is not None
+
+
+def exception_type(line: str) -> str | None:
+    """The exception type a stack trace's exception line names (`Caused by: a.B: msg` -> `a.B`); None for any
+    other text (a bare `a.B` is a name, not an exception line)."""
+    m = _EXCEPTION.fullmatch(line)
+    return m.group("type") if m and (m.group("lead") or m.group("message")) else None
+
+
+def _trace_line(text: str) -> str:
+    """The one frame or exception line of a pasted multi-line text (blank and `... 3 more` lines skipped): resolve
+    answers one name, so a whole trace is a usage error pointing at `jdx batch`."""
+    if "\n" not in text.strip():
+        return text
+    lines = [ln for ln in text.strip().splitlines() if ln.strip() and not _OMITTED.fullmatch(ln)]
+    read = [ln for ln in lines if exception_type(ln) is not None or parse_frame(ln)[1] is not None]
+    if len(read) == 1:
+        return read[0]
+    if not read:
+        raise UsageError(f"resolve takes one name or one line of a stack trace; this text has {len(lines)} lines "
+                         "and none is a frame or an exception line")
+    raise UsageError(f"resolve takes one line of a stack trace; this text has {len(read)} frame and exception lines: "
+                     "pass one of them, or one `resolve '<line>'` per line to jdx batch")
+
+
 def parse_frame(text: str) -> tuple[str, dict | None]:
-    """The symbol part of a stack-trace frame and {file, line} when the text was a frame."""
+    """The symbol part of a stack-trace frame and {file, line} when the text was a frame (`a.B.c(String)`, a name
+    with a parameter list, is none)."""
     m = _FRAME.match(text)
     if not m:
         return text.strip(), None
     sym, src = m.group("sym"), m.group("src")
-    if src is None and not text.lstrip().startswith("at "):
+    if not text.lstrip().startswith("at ") and (src is None or not is_frame_location(src)):
         return sym, None
     file, line = (src or ""), None
     if src and ":" in src:
@@ -73,21 +109,30 @@ def types_named(store: GraphStore, written: str) -> list[dict]:
 
 
 def _member_candidates(store: GraphStore, owners: list[dict], name: str, line: int | None,
-                       native: bool = False, line_tables=None) -> list[dict]:
+                       native: bool = False, line_tables=None, written: SymbolRef | None = None) -> list[dict]:
     ids = [o["id"] for o in owners]
     methods = store.rows(queries_search.MEMBERS_NAMED, {"owners": ids, "name": name})
+    if written is not None:  # `Hex#decodeHex(String)`: the overloads its parameters fit
+        return _rows(store, name, _fits(store, written, name, methods + store.rows(
+            queries_search.FIELDS_NAMED, {"owners": ids, "name": name})), methods)
     if native:  # the JVM prints `(Native Method)` only for a native method's frame
         methods = [m for m in methods if m["access"] & ACC_NATIVE] or methods
     if line is not None:
         methods = _at_line(store, methods, line, line_tables) or methods
     fields = [] if line is not None or native else store.rows(queries_search.FIELDS_NAMED, {"owners": ids, "name": name})
+    return _rows(store, name, methods + fields, methods)
+
+
+def _rows(store: GraphStore, name: str, members: list[dict], methods: list[dict]) -> list[dict]:
+    """Resolve's candidate rows for member rows (MEMBERS_NAMED, FIELDS_NAMED) of one name; `methods`: all the
+    owners' methods of the name (whose descriptors decide which refs need a return type)."""
     # methods of one owner, name and parameters that differ in their return (a bridge and the method it bridges):
     # their refs carry the return type, or they would print alike and name the same method
     params = defaultdict(int)
     for m in methods:
         params[(m["owner"], m["descriptor"].split(")")[0])] += 1
     out = []
-    for m in methods + fields:
+    for m in members:
         is_field = m["kind"] == "field"
         try:
             ref = format_member(m["owner"], name, m["descriptor"], is_field=is_field,
@@ -183,44 +228,87 @@ def _inherited_member_type(store: GraphStore, written: str) -> list[dict]:
     return [{k: row[k] for k in ("id", "kind", "artifact", "access")}] if row else []
 
 
+def _written_member(line: str) -> SymbolRef | None:
+    """`Hex#decodeHex(String)`, `a.B.c(java.io.File, int)`, `B#c(Ljava/lang/String;)V`, `B#f:int`: a member ref that
+    names parameters or a type, which narrow the overloads as `signature` does; None for a frame or a bare name."""
+    if parse_frame(line)[1] is not None:
+        return None
+    try:
+        ref = parse_ref(line.strip())
+    except RefSyntaxError:
+        return None
+    if ref.member is None or ref.is_glob or ref.coord or (ref.params is None and ref.descriptor is None
+                                                          and ref.return_type is None):
+        return None
+    return ref
+
+
+def _fits(store: GraphStore, ref: SymbolRef, name: str, rows: list[dict]) -> list[dict]:
+    """The member rows (MEMBERS_NAMED, FIELDS_NAMED) of `name` that the ref's parameters or type fit: by simple or
+    qualified names, type variables by the generic signature, an inner class's constructor without its outer
+    instance and an enum's without name and ordinal, as member_resolve matches."""
+    from jdx.engine.members import source_descriptor, with_outer_instance
+
+    owners = sorted({r["owner"] for r in rows})
+    signatures = {(r["owner"], r["name"], r["descriptor"]): r["signature"]
+                  for r in store.rows(queries.METHODS_OF_TYPES, {"ids": owners})} if owners else {}
+    out = []
+    for r in rows:
+        descriptor = r["descriptor"]
+        if ref.descriptor is None and (r["kind"] == "field") != (ref.params is None):
+            continue  # parentheses name methods; `name:Type` without them names a field
+        if matches_params(ref, descriptor, signature=signatures.get((r["owner"], name, descriptor))):
+            out.append(r)
+        elif name == "<init>" and ref.descriptor is None:  # the constructor as its source declares it
+            found = store.rows_cached(queries.TYPE_BY_ID, {"id": r["owner"]})
+            type_row = {k[2:]: v for k, v in found[0].items()} if found else {}
+            source = source_descriptor(with_outer_instance({**r, "name": name}, type_row))
+            if type_row.get("kind") == "enum" and descriptor.startswith(_ENUM_HIDDEN):
+                source = "(" + descriptor[len(_ENUM_HIDDEN):]
+            if source and matches_params(ref, source):
+                out.append(r)
+    return out
+
+
 def resolve(store: GraphStore, text: str, limit: int, line_tables=None) -> tuple[dict, dict | None]:
-    """Every candidate for a name, a `Foo.bar`/`Foo#bar` fragment or a stack-trace frame. `line_tables`: reads a
-    frame's class's line tables (`_at_line`; without it, the methods' line ranges decide)."""
+    """Every candidate for a name, a `Foo.bar`/`Foo#bar(params)` fragment, a stack-trace frame or a trace's exception
+    line (`Caused by: a.B: msg`: its type). `line_tables`: reads a frame's class's line tables (`_at_line`;
+    without it, the methods' line ranges decide)."""
     if not text.strip():
         raise UsageError("resolve needs a name, e.g. jdx resolve Entry or jdx resolve 'at a.B.c(B.java:12)'")
-    sym, frame = parse_frame(text)
+    line = _trace_line(text)
+    thrown = exception_type(line)
+    written = None if thrown is not None else _written_member(line)
+    sym, frame = (thrown, None) if thrown is not None else (line.strip(), None) if written else parse_frame(line)
     arts = artifacts_by_id(store)
     candidates: list[dict] = []
     owners: list[dict] = []
-    owner_text, sep, member = split_member(sym)
-    if not sep and "." not in sym:
+    owner_text, sep, member = (written.type_name, "#", written.member) if written else split_member(sym)
+    if thrown is not None:  # an exception line names its exception's type
+        owner_text, sep, member = "", "", ""
+        candidates = _type_rows(types_named(store, thrown))
+    elif not sep and "." not in sym:
         candidates = _unqualified(store, sym)
         candidates.extend(kotlin_candidates(store, sym, None, candidates))
+        if not candidates and "$" in sym:  # `Selector$SelectorParseException`: a nested type by its binary name
+            candidates = _type_rows(types_named(store, sym))
     else:
         if not sep and frame is None:
             candidates.extend(_type_rows(types_named(store, sym) or _inherited_member_type(store, sym)))
         if owner_text:
             owners = types_named(store, owner_text)
             candidates.extend(_member_candidates(store, owners, member, frame["line"] if frame else None,
-                                                 bool(frame and frame.get("native")), line_tables))
+                                                 bool(frame and frame.get("native")), line_tables, written))
             if not sep and frame is None:  # `fx.perimeter`: a Kotlin top-level declaration of package fx
                 candidates.extend(kotlin_candidates(store, member, owner_text, candidates))
-            if owners and frame is None:  # `HttpUrl.Companion.toHttpUrl`: a member by its Kotlin name
+            if owners and frame is None and written is None:  # `HttpUrl.Companion.toHttpUrl`: by its Kotlin name
                 candidates.extend(kotlin_candidates(store, member, None, candidates, {o["id"] for o in owners}))
-    if not sep and frame is None:  # a Kotlin type alias, pointing at what it expands to (search_aliases.py)
+    if not sep and frame is None and thrown is None:  # a Kotlin type alias, pointing at what it expands to
         from jdx.engine.search_aliases import resolve_candidates
 
         candidates.extend(resolve_candidates(store, sym))
     if not candidates:
-        if owner_text and owners:  # the type exists: only its own members (and its supertypes') can be meant
-            raise _no_such_member(store, owners, owner_text, member, frame is not None)
-        from jdx.engine.external_symbols import external_reference_miss
-
-        external = external_reference_miss(store, sym) if frame is None else None
-        if external is not None:  # referenced by the workspace's code, declared by none of its artifacts
-            raise external
-        raise NotFoundError(f"not found: {text.strip()}", candidates=_suggest(store, member or sym),
-                            hint="jdx search <pattern> finds names by camel humps and globs")
+        raise _resolve_miss(store, line.strip(), sym, owners, owner_text, member, frame, written, thrown is not None)
     for c in candidates:
         a = arts.get(c["artifact"], {})
         c["artifact"], c["rank"] = a.get("name", ""), a.get("rank", 0)
@@ -234,9 +322,40 @@ def resolve(store: GraphStore, text: str, limit: int, line_tables=None) -> tuple
         del c["rank"]
         c.pop("synthetic", None)
     total = len(candidates)
-    result = {"name": text.strip(), "frame": frame, "candidates": candidates[:limit], "total": total}
+    result = {"name": line.strip(), "frame": frame, "candidates": candidates[:limit], "total": total}
     truncated = {"shown": limit, "total": total, "hint": f"--limit {total}"} if total > limit else None
     return result, truncated
+
+
+def _resolve_miss(store: GraphStore, line: str, sym: str, owners: list[dict], owner_text: str, member: str,
+                  frame: dict | None, written: SymbolRef | None, thrown: bool = False) -> NotFoundError:
+    """Why nothing answers: the type has no such member (or no overload takes the written parameters), a frame's
+    class is in no artifact of the workspace, the name is external, or no near name."""
+    if owner_text and owners:  # the type exists: only its own members (and its supertypes') can be meant
+        if written is not None:
+            overloads = _member_candidates(store, owners, member, None)
+            if overloads:
+                shown = str(written).split("#", 1)[1]
+                return NotFoundError(f"not found: no {member} of {format_type(owners[0]['id'])} fits {shown} "
+                                     f"({len(overloads)} declared)",
+                                     candidates=[{k: c[k] for k in ("ref", "kind")} for c in overloads],
+                                     hint=f"jdx signature {shlex.quote(format_type(owners[0]['id']) + '#' + member)}"
+                                     " lists its overloads with parameter names")
+        return _no_such_member(store, owners, owner_text, member, frame is not None)
+    from jdx.engine.external_symbols import external_reference_miss
+
+    external = external_reference_miss(store, sym)
+    if external is not None:  # referenced by the workspace's code, declared by none of its artifacts
+        return external
+    if frame is not None and owner_text:  # `at Boom.main(Boom.java:14)`: no other class's members are meant
+        return NotFoundError(f"not found: class {owner_text} of the frame is not in the workspace (the artifact "
+                             "holding it is not on the classpath)",
+                             hint="add its jar or classes directory with --jars, then resolve the frame again")
+    if thrown:  # an exception line: only a type is meant
+        return NotFoundError(f"not found: exception type {sym} (of {line})", candidates=_suggest(store, sym, TYPE_KINDS),
+                             hint="jdx search <pattern> finds names by camel humps and globs")
+    return NotFoundError(f"not found: {line}", candidates=_suggest(store, member or sym),
+                         hint="jdx search <pattern> finds names by camel humps and globs")
 
 
 def frame_warnings(result: dict) -> list[Warning_]:
@@ -369,229 +488,13 @@ def _near_members(store: GraphStore, owners: list[dict], member: str, limit: int
     return out[:limit]
 
 
-def _suggest(store: GraphStore, name: str) -> list[dict]:
-    """Did-you-mean for resolve/imports: the search machinery's near names."""
+def _suggest(store: GraphStore, name: str, kinds: tuple[str, ...] = ()) -> list[dict]:
+    """Did-you-mean for resolve/imports: the search machinery's near names (of `kinds`, or any)."""
     simple = re.split(r"[.$#]", name)[-1]
     if not simple or not re.fullmatch(r"[\w$]+", simple):
         return []
     try:
-        found, _ = search(store, simple, SearchOptions(fuzzy=True, limit=5))
+        found, _ = search(store, simple, SearchOptions(kinds=kinds, fuzzy=True, limit=5))
     except NotFoundError as exc:
         return exc.candidates
     return [{"ref": m["ref"], "kind": m["kind"], "artifact": m["artifact"]} for m in found["matches"]]
-
-
-# --- ls and tree ---------------------------------------------------------------------------------------------
-def _package_counts(store: GraphStore, artifact_ids: set[str] | None = None) -> dict[str, int]:
-    counts: dict[str, int] = defaultdict(int)
-    for r in store.rows_cached(queries_search.PACKAGE_TYPES):
-        if artifact_ids is None or r["artifact"] in artifact_ids:
-            counts[r["package"]] += r["types"]
-    return counts
-
-
-def _top_level_types(store: GraphStore, package: str, artifact_ids: set[str] | None = None) -> list[dict]:
-    rows = store.rows_cached(queries_search.TYPES_IN_PACKAGE, {"package": package})
-    return [r for r in rows if artifact_ids is None or r["artifact"] in artifact_ids]
-
-
-def _public_types(store: GraphStore, package: str, artifact_ids: set[str] | None = None) -> list[dict]:
-    return [r for r in _top_level_types(store, package, artifact_ids)
-            if r["access"] & ACC_PUBLIC and not r["name"].isdigit()]
-
-
-UNLISTED_NAMES = 10  # non-public top-level types an `ls` names before it only counts the rest
-
-
-def _subtree_count(counts: dict[str, int], prefix: str) -> int:
-    return sum(n for p, n in counts.items() if p == prefix or p.startswith(prefix + "."))
-
-
-def _children(counts: dict[str, int], prefix: str) -> list[str]:
-    """Next-level package prefixes under `prefix` ('' for the roots)."""
-    out = set()
-    for p in counts:
-        if not p:
-            continue
-        if not prefix:
-            out.add(p.split(".", 1)[0])
-        elif p.startswith(prefix + "."):
-            out.add(prefix + "." + p[len(prefix) + 1:].split(".", 1)[0])
-    return sorted(out)
-
-
-def _walk(store, counts, prefix: str, level: int, depth: int, with_counts: bool, entries: list[dict],
-          artifact_ids: set[str] | None) -> None:
-    """Entries under package `prefix`: its public top-level types, then its subpackages, `depth` levels deep."""
-    if level > depth:
-        return
-    if prefix in counts:
-        top = _top_level_types(store, prefix, artifact_ids)
-        public = [t for t in top if t["access"] & ACC_PUBLIC and not t["name"].isdigit()]
-        entries.extend({"kind": t["kind"], "name": t["name"], "ref": t["fqn"], "level": level} for t in public)
-        if artifact_ids is None:  # never a silent cut (spec G6): the rest are named, or counted with a way to see them
-            # package-info and module-info are no types (synthetic interfaces javac writes for the annotations)
-            hidden = sorted({t["name"] for t in top if t["name"] not in ("package-info", "module-info")}
-                            - {t["name"] for t in public})
-            if hidden:
-                entries.append({"kind": "nonpublic", "name": "not public", "level": level, "types": len(hidden),
-                                "names": hidden[:UNLISTED_NAMES]})
-            nested = counts[prefix] - len(top)
-            if nested > 0:
-                entries.append({"kind": "nested", "name": "nested", "level": level, "types": nested})
-    for child in _children(counts, prefix):
-        entry = {"kind": "package", "name": child, "level": level}
-        if with_counts:
-            entry["types"] = _subtree_count(counts, child)
-        entries.append(entry)
-        _walk(store, counts, child, level + 1, depth, with_counts, entries, artifact_ids)
-
-
-def _named_type(store: GraphStore, text: str) -> None:
-    """`ls java.util.HashMap`: a type, not a package; the miss names the type, its package and the commands that
-    show a type."""
-    from jdx.engine.resolve import declaring_artifacts, resolve_type
-
-    try:
-        row = resolve_type(store, text)
-    except JdxError:
-        return
-    fqn = format_type(row["id"])
-    kind = row.get("kind") or "type"
-    package = row["id"].rpartition("/")[0].replace("/", ".")
-    quoted = shlex.quote(fqn)
-    raise NotFoundError(f"not found: package {text}: {fqn} is {'an' if kind[0] in 'aeiou' else 'a'} {kind}",
-                        candidates=[{"ref": fqn, "kind": kind, "artifact": declaring_artifacts(store, [row["id"]])[0]}],
-                        hint=f"jdx show {quoted} (its card), jdx members {quoted}"
-                        + (f"; jdx ls {package} lists its package" if package else ""))
-
-
-def list_packages(store: GraphStore, glob: str | None, depth: int, with_counts: bool,
-                  limit: int) -> tuple[dict, dict | None]:
-    """`ls`: no argument -> the root namespaces; a package -> its types and subpackages; a glob -> the
-    packages it matches. --depth expands subpackages that many levels, --counts adds type counts
-    (subpackages included)."""
-    counts = _package_counts(store)
-    entries: list[dict] = []
-    if glob is None or not glob.strip():
-        _walk(store, counts, "", 0, depth - 1, with_counts, entries, None)
-        entries = [e for e in entries if e["kind"] == "package"]
-    elif any(c in glob for c in "*?"):
-        rx = re.compile(glob_to_regex(glob))
-        for p in sorted(x for x in counts if x and rx.fullmatch(x)):
-            entry = {"kind": "package", "name": p, "level": 0}
-            if with_counts:
-                entry["types"] = counts[p]
-            entries.append(entry)
-            if depth > 1:
-                _walk(store, counts, p, 1, depth - 1, with_counts, entries, None)
-    else:
-        package = glob.strip()
-        if package not in counts and not _children(counts, package):
-            _named_type(store, package)
-            close = sorted((p for p in counts if p), key=lambda p: (levenshtein(p, package), p))[:5]
-            raise NotFoundError(f"not found: package {package}",
-                                candidates=[{"ref": p, "kind": "package"} for p in close])
-        entry = {"kind": "package", "name": package, "level": 0}
-        if with_counts:
-            entry["types"] = _subtree_count(counts, package)
-        entries.append(entry)
-        _walk(store, counts, package, 1, depth, with_counts, entries, None)
-        # the package's own line heads the listing: --limit counts what is listed under it
-        return _capped({"query": glob or "", "entries": entries}, limit, head=1)
-    if not entries and glob:
-        prefix = glob.strip()[:-2] if glob.strip().endswith(".*") else ""
-        if prefix in counts and prefix:  # `java.lang.constant.*` matches subpackages only; the package has none
-            raise NotFoundError(f"not found: no package matches {glob}",
-                                candidates=[{"ref": prefix, "kind": "package"}],
-                                hint=f"jdx ls {prefix} lists its types")
-        raise NotFoundError(f"not found: no package matches {glob}")
-    return _capped({"query": glob or "", "entries": entries}, limit)
-
-
-def package_artifacts(store: GraphStore, packages: list[str], subpackages: bool = False) -> list[str]:
-    """Names of the artifacts holding types of `packages` (with `subpackages`, of packages under them too), in
-    classpath order: what a listing of those packages draws on (its provenance)."""
-    wanted = set(packages)
-    prefixes = tuple(p + "." for p in packages if p)
-
-    def listed(package: str) -> bool:
-        return package in wanted or (subpackages and (not all(packages) or package.startswith(prefixes)))
-    holding = {r["artifact"] for r in store.rows_cached(queries_search.PACKAGE_TYPES) if listed(r["package"] or "")}
-    return [a["name"] for a in sorted(artifact_table(store), key=lambda a: a["position"]) if a["id"] in holding]
-
-
-def listing_artifacts(store: GraphStore, result: dict) -> list[str]:
-    """The artifacts an `ls` or `tree` answer draws on: each artifact it shows, the artifacts of the types it
-    lists, and those holding the packages it shows (subpackages included), in classpath order."""
-    arts = sorted(artifact_table(store), key=lambda a: a["position"])
-    shown = {e["name"] for e in result["entries"] if e["kind"] == "artifact"}
-    if shown:
-        return [a["name"] for a in arts if a["name"] in shown]
-    packages = [e["name"] for e in result["entries"] if e["kind"] == "package"]
-    packages += sorted({e["ref"].rsplit(".", 1)[0] if "." in e["ref"] else "" for e in result["entries"] if "ref" in e})
-    return package_artifacts(store, packages, subpackages=True)
-
-
-def _capped(result: dict, limit: int, head: int = 0) -> tuple[dict, dict | None]:
-    """At most `limit` entries past the first `head` (a heading line, always kept and never counted); `total` and
-    the cut's numbers count the same entries."""
-    entries = result["entries"]
-    listed = len(entries) - head
-    result["total"] = listed
-    if listed <= limit:
-        return result, None
-    result["entries"] = entries[:head + limit]
-    return result, {"shown": limit, "total": listed, "hint": f"--limit {listed}, or a narrower glob"}
-
-
-_VERSION_TAIL = re.compile(r"-\d[\w.+-]*$")
-
-
-def _artifact_names(a: dict) -> set[str]:
-    """The names an artifact answers to beside its file name: the name without `.jar` and without its version
-    (`jopt-simple-5.0.4.jar` -> `jopt-simple`), a coordinate's artifact id (`g:jopt-simple:5.0.4`), its module."""
-    name = a["name"]
-    out = {name, name.removesuffix(".jar"), _VERSION_TAIL.sub("", name.removesuffix(".jar"))}
-    if name.count(":") >= 2:
-        out.add(name.split(":")[1])
-    if a.get("module"):
-        out.add(a["module"])
-    return out
-
-
-def artifact_tree(store: GraphStore, glob: str | None, depth: int | None, with_counts: bool,
-                  limit: int) -> tuple[dict, dict | None]:
-    """`tree`: artifacts in classpath order (level 0), their packages (1), public top-level types (2)."""
-    arts = sorted(artifact_table(store), key=lambda a: a["position"])
-    if glob:
-        picked = [a for a in arts if fnmatch.fnmatchcase(a["name"], glob)]
-        if not picked and not any(c in glob for c in "*?["):  # `jopt-simple`: the artifact id, or the module
-            picked = [a for a in arts if glob in _artifact_names(a)]
-        if not picked:
-            close = sorted(arts, key=lambda a: (not any(n.startswith(glob) or glob.startswith(n)
-                                                        for n in _artifact_names(a)),
-                                                min(levenshtein(n, glob) for n in _artifact_names(a)), a["name"]))[:5]
-            raise NotFoundError(f"not found: no artifact matches {glob}",
-                                candidates=[{"ref": a["name"], "kind": "artifact", "artifact": a["kind"]}
-                                            for a in close])
-        arts = picked
-    depth = depth if depth is not None else (2 if glob else 1)
-    entries: list[dict] = []
-    for a in arts:
-        counts = _package_counts(store, {a["id"]})
-        entry = {"kind": "artifact", "name": a["name"], "artifact_kind": a["kind"], "level": 0}
-        if with_counts:
-            entry["types"] = sum(counts.values())
-        entries.append(entry)
-        if depth < 2:
-            continue
-        for package in sorted(counts):
-            pentry = {"kind": "package", "name": package or "(unnamed)", "level": 1}
-            if with_counts:
-                pentry["types"] = counts[package]
-            entries.append(pentry)
-            if depth >= 3:
-                for t in _public_types(store, package, {a["id"]}):
-                    entries.append({"kind": t["kind"], "name": t["name"], "ref": t["fqn"], "level": 2})
-    return _capped({"query": glob or "", "depth": depth, "entries": entries}, limit)

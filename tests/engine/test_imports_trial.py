@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from jdx.engine.imports import imports
-from jdx.engine.search_nav import list_packages
+from jdx.engine.packages import list_packages
 from jdx.errors import NotFoundError
 from tests.fixtures.javac import javac_jar
 from tests.service import JdxService, Options

@@ -13,7 +13,8 @@ from jdx.engine.ranking import internal_packages, is_jdk_internal, nesting
 from jdx.engine.search import SearchOptions, search
 from jdx.engine.search_match import EXACT, HUMP, LOOSE_PREFIX, PREFIX, WORD, compile_pattern
 from jdx.engine.imports import imports
-from jdx.engine.search_nav import artifact_tree, list_packages, parse_frame, resolve
+from jdx.engine.packages import artifact_tree, list_packages
+from jdx.engine.search_nav import parse_frame, resolve
 from tests.service import JdxService, Options
 from jdx.errors import AmbiguousError, NotFoundError, UsageError
 from tests.conftest import GSON, require

@@ -8,7 +8,7 @@ import pytest
 
 from jdx.engine.members import MemberOptions, list_members
 from jdx.engine.search import SearchOptions, search
-from jdx.engine.search_nav import list_packages
+from jdx.engine.packages import list_packages
 from jdx.errors import NotFoundError
 from tests.fixtures import jdktool
 from tests.fixtures.javac import javac_jar
