@@ -140,6 +140,12 @@ def _type_params(row: dict) -> str:
     return d.render_type_params(sig.type_params, qualified=False) if sig and sig.type_params else ""
 
 
+def type_synthetic(row: dict) -> list[str]:
+    """`["synthetic"]` for a class the compiler wrote with ACC_SYNTHETIC (javac's access-constructor tag class
+    `Outer$1`), as members mark theirs; else empty."""
+    return ["synthetic"] if (row.get("access") or 0) & ACC["synthetic"] else []
+
+
 def declaration(row: dict) -> str:
     """`public class HashMap<K, V>`, `public static interface Map.Entry<K, V>`."""
     name = d.nested_simple_name(row["id"])
@@ -212,7 +218,8 @@ def _nested(store: GraphStore, target: dict) -> list[tuple[dict, dict]]:
         row = dict(r, outer=target["id"])
         anonymous, local = not r.get("inner_name"), bool(r.get("outer_method"))
         entry = {"ref": format_type(r["id"]), "name": r["id"].rsplit("/", 1)[-1], "kind": r["kind"],
-                 "modifiers": type_modifiers(row), "role": "anonymous" if anonymous else "local" if local else "member"}
+                 "modifiers": type_modifiers(row), "role": "anonymous" if anonymous else "local" if local else "member",
+                 "synthetic": type_synthetic(row)}
         natural = [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", r["id"])]
         out.append((({"member": 0, "local": 1}.get(entry["role"], 2), natural), row, entry))
     out.sort(key=lambda x: x[0])
@@ -294,6 +301,7 @@ def show_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Warni
         "kind": target.get("kind"),
         "package": d.package_of(target["id"]),
         "modifiers": type_modifiers(target),
+        "synthetic": type_synthetic(target),
         "declaration": declaration(target),
         "extends": extends,
         "implements": implements,

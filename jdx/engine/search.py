@@ -233,6 +233,8 @@ def _tier(p: Pattern, full: str, last: str, fuzzy_lower: str | None, words: str 
     if p.qualifier is not None:
         # dotted patterns name the whole package (`java.util.*`, `java.util.concurrent`)
         return HUMP if _package_rx(p.text, p.mode == "regex").fullmatch(full) else None
+    if p.spans_dots(full):  # a glob's `*` runs over dots: the whole package name, as well as its last segment
+        return HUMP
     return p.tier(last, words if words is not None else name_words(last.replace(".", " ")))
 
 
@@ -402,7 +404,7 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
     if symbol_kinds:
         if fuzzy:
             index = index_for(store)
-            distance = index.fuzzy(p.lower, fuzzy_budget(p.lower))  # `rows` keeps the kinds
+            distance = _findable(index.fuzzy(p.lower, fuzzy_budget(p.lower)))  # `rows` keeps the kinds
             groups = _group(index.rows(distance, symbol_kinds, art_ids, pkg, owners), lambda n, _w: distance[n])
             total = len(groups)
         else:
@@ -597,6 +599,14 @@ def _common_prefix(a: str, b: str) -> int:
     return n
 
 
+NO_TYPES = frozenset({"package-info", "module-info"})  # the classes javac writes for a package's or module's annotations
+
+
+def _findable(names: dict[str, int]) -> dict[str, int]:
+    """A name -> tier map without the names of `package-info` and `module-info` classes, which no one searches for."""
+    return {n: t for n, t in names.items() if n not in NO_TYPES} if not NO_TYPES.isdisjoint(names) else names
+
+
 def _best_groups(store: GraphStore, p: Pattern, limit: int, filters: tuple) -> tuple[list[tuple[int, dict]], int]:
     """The groups that can rank in the top `limit`, and the number of all matching groups.
 
@@ -605,7 +615,7 @@ def _best_groups(store: GraphStore, p: Pattern, limit: int, filters: tuple) -> t
     The rest is only counted (`first` rows in Arrow), so a broad pattern (`get`) does not move every symbol
     it matches into Python."""
     index = index_for(store)
-    tiers = index.matching(p)
+    tiers = _findable(index.matching(p))
     kinds, art_ids, pkg, owners = filters
     if art_ids is not None or pkg is not None or owners is not None:
         found = _group(index.rows(tiers, *filters), lambda name, _words: tiers[name])

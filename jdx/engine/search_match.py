@@ -112,6 +112,11 @@ class Pattern:
     def _anchored_rx(self) -> "re.Pattern":
         return re.compile(self.anchored, re.DOTALL)
 
+    def spans_dots(self, full: str) -> bool:
+        """Whether a glob without a qualifier matches a whole dotted name (a package: `*caffeine*` matches
+        `com.github.benmanes.caffeine.cache`), its `*` running over the dots."""
+        return self.mode == "glob" and self.qualifier is None and self._anywhere_rx.fullmatch(full) is not None
+
     def tier(self, name: str, words: str | None = None) -> int | None:
         """Python-side match and tier of one name (packages, modules; tests use it as the oracle)."""
         if self.mode != "hump":

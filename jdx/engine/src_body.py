@@ -283,8 +283,11 @@ def _from_decompiler(ctx: SourceContext, target: Target, artifact: str, opts: Bo
     header = f"source: decompiled by {dec.engine} {dec.engine_version} from {artifact} ({why})   {RECONSTRUCTED}"
     engine = {"name": dec.engine, "version": dec.engine_version}
     source = {"label": None, "how": "decompiled", "file": file.rel, "lines": [a, b], "lines_of": "decompiled text"}
-    if target.row is not None and (target.row.get("first_line") or 0) > 0:  # what a stack trace names
-        source["class_file_lines"] = [target.row["first_line"], target.row.get("last_line") or target.row["first_line"]]
+    from jdx.engine.src_source import class_file_lines, member_lines
+
+    where = member_lines(target.row) if target.row is not None else class_file_lines(ctx, target.type_row["id"])
+    if where is not None:  # what a stack trace names
+        source["class_file_lines"] = where
     # what the loader knows to be wrong in the decompiled text and could not correct (DECOMPILED_*)
     warnings += [Warning_(w.code, w.message, artifact) for w in getattr(dec, "warnings", ())]
     return _result(target, artifact, "decompiled", header, cut(file.lines, decl, a, b), a, source, engine,

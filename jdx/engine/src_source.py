@@ -7,9 +7,11 @@ import re
 
 from jdx.engine.member_resolve import lookup
 from jdx.engine.refs import format_type
-from jdx.engine.src_body import ENGINES, RECONSTRUCTED, decompiled_file, member_target
-from jdx.engine.src_locate import SourceContext, SourceFile, locate_field, locate_method, source_file, stale_source
+from jdx.engine.src_body import ENGINES, RECONSTRUCTED, Target, decompiled_file, member_target
+from jdx.engine.src_locate import (SourceContext, SourceFile, locate_field, locate_method, outer_chain, source_file,
+                                   stale_source, top_level)
 from jdx.errors import JdxError, NotFoundError, UsageError, Warning_
+from jdx.graph_schema import queries
 
 DEFAULT_AROUND_CONTEXT = 10
 
@@ -60,7 +62,7 @@ def member_hint(text: str) -> str | None:
 
 def no_sources_why(ctx: SourceContext, type_row: dict) -> str:
     """Why a type has no source text: the sources paired with its artifact lack its file (named), or there are none."""
-    from jdx.engine.src_locate import outer_chain, source_rel, top_level
+    from jdx.engine.src_locate import source_rel
 
     roots = [r for r in ctx.roots_for(type_row.get("artifact") or "") if r.how != "embedded"]
     if not roots:
@@ -106,14 +108,15 @@ class _Absent(Exception):
         self.warnings, self.why = warnings, why
 
 
-def _around(ctx: SourceContext, type_row: dict, around: str, file: SourceFile, origin: str) -> tuple[int, int]:
+def _around(ctx: SourceContext, type_row: dict, around: str, file: SourceFile, origin: str) -> tuple[int, int, Target]:
+    """The lines of the member `--around` names in `file`, and the member (maybe inherited: its `type_row` says)."""
     text = around if "#" in around else f"{format_type(type_row['id'])}#{around}"
     found = lookup(ctx.store, text, require_one=True)
     entry = found.members[0]
     target = member_target(ctx, entry)
     if origin != "sources":
         from jdx.engine import source_match as sm
-        from jdx.engine.src_locate import is_top_level, outer_chain
+        from jdx.engine.src_locate import is_top_level
 
         owner = target.type_row
         keys = sm.type_keys(owner["id"], outer_chain(ctx, owner["id"]), is_top_level(owner))
@@ -143,9 +146,9 @@ def _around(ctx: SourceContext, type_row: dict, around: str, file: SourceFile, o
     if decl is None:
         first = target.row.get("first_line") if not target.is_field else None
         if first and first > 0 and origin == "sources":
-            return first, target.row.get("last_line") or first
+            return first, target.row.get("last_line") or first, target
         raise NotFoundError(f"--around {around!r}: {entry['ref']} has no declaration in the {origin} text")
-    return decl.start, decl.end
+    return decl.start, decl.end, target
 
 
 def _absent_warnings(ctx: SourceContext, target, loc) -> tuple[list[Warning_], str]:
@@ -228,10 +231,11 @@ def _answer(ctx: SourceContext, type_row: dict, file: SourceFile, origin: str, e
             warnings: list[Warning_], lines: str | None, around: str | None, context: int | None,
             why: str | None = None):
     total = len(file.lines)
+    target = None
     if lines:
         a, b = line_range(lines, total, file.display)
     elif around:
-        a, b = _around(ctx, type_row, around, file, origin)
+        a, b, target = _around(ctx, type_row, around, file, origin)
         n = DEFAULT_AROUND_CONTEXT if context is None else context
         a, b = max(1, a - n), min(total, b + n)
     else:
@@ -245,15 +249,54 @@ def _answer(ctx: SourceContext, type_row: dict, file: SourceFile, origin: str, e
         why = why or (no_sources_why(ctx, type_row) if any(w.code == "NO_SOURCES" for w in warnings)
                       else f"--engine {engine['name']}")
         header = f"source: decompiled by {engine['name']} {engine['version']} from {art} ({why})   {RECONSTRUCTED}"
+    inherited = format_type(target.type_row["id"]) if target and target.type_row["id"] != type_row["id"] else None
+    if inherited:  # `--around` a member the type inherits: the text is its declaring type's
+        header += f"  ({target.ref.partition('#')[2]} inherited from {inherited})"
     result = {"ref": format_type(type_row["id"]), "artifact": art, "origin": origin, "header": header,
               "source": {"label": file.root.label if origin == "sources" else None, "how": file.root.how,
                          "file": file.display if origin == "sources" else file.rel, "lines": [a, b]},
               "engine": engine, "total_lines": total, "first_line": a, "text": file.lines[a - 1:b]}
+    if inherited:
+        result["inherited_from"] = inherited
+    if origin == "decompiled":  # its line numbers are not the class file's, which a stack trace names
+        result["source"]["lines_of"] = "decompiled text"
+        if target is not None:  # the member's (a field's initializer has no line table of its own)
+            where = None if target.is_field else member_lines(target.row)
+        else:  # the whole file's, nested types' included
+            where = class_file_lines(ctx, top_level(type_row["id"], outer_chain(ctx, type_row["id"]), type_row))
+        if where is not None:
+            result["source"]["class_file_lines"] = where
     prov = {"symbol": result["ref"], "artifact": art, "origin": origin, "file": result["source"]["file"],
             "lines": [a, b]}
+    for key in ("lines_of", "class_file_lines"):
+        if key in result["source"]:
+            prov[key] = result["source"][key]
     if origin == "sources":
         prov["sources"] = file.root.label
     return result, warnings, [prov]
+
+
+def member_lines(row: dict | None) -> list[int] | None:
+    """[first, last] of a method's line table (what a stack trace names), None without one (a field, no debug
+    information)."""
+    first = (row or {}).get("first_line") or 0
+    return [first, row.get("last_line") or first] if first > 0 else None
+
+
+def class_file_lines(ctx: SourceContext, type_id: str) -> list[int] | None:
+    """[first, last] over the line tables of the methods of `type_id` and of the types declared in it (its text
+    holds theirs), None when none has one."""
+    found: list[int] = []
+    todo, seen = [type_id], set()
+    while todo:
+        tid = todo.pop()
+        if tid in seen:
+            continue
+        seen.add(tid)
+        for r in ctx.store.rows_cached(queries.MEMBERS_OF, {"id": tid}):
+            found += member_lines({k[2:]: v for k, v in r.items()}) or []
+        todo += [r["id"] for r in ctx.store.rows_cached(queries.NESTED_TYPES_OF, {"id": tid})]
+    return [min(found), max(found)] if found else None
 
 
 def source_window(ctx: SourceContext, type_id: str, line: int, context: int = 3) -> dict | None:
@@ -284,7 +327,6 @@ def _line_drift_at(ctx: SourceContext, type_row: dict, found: tuple[SourceFile, 
     declared elsewhere in the sources: the lines shown are not the ones compiled."""
     from jdx.engine import source_match as sm
     from jdx.engine.src_locate import Located, line_drift
-    from jdx.graph_schema import queries
 
     file, keys = found
     if file.is_kotlin:

@@ -121,6 +121,19 @@ def distinct_texts(items: list[dict]) -> list[str]:
     return texts
 
 
+def _marks(synthetic: list[str] | None) -> str:
+    """`  [synthetic]` after a declaration the compiler wrote, as member lines have it."""
+    return "  [" + ", ".join(synthetic) + "]" if synthetic else ""
+
+
+def _nested_note(n: dict) -> str:
+    """` (anonymous)`, ` (local, synthetic)`: what no source names (an anonymous or local class), what the compiler
+    wrote."""
+    words = [n["role"]] if n.get("role") in ("anonymous", "local") else []
+    words += n.get("synthetic") or []
+    return f" ({', '.join(words)})" if words else ""
+
+
 def show(r: dict) -> list[str]:
     facts = [f"package {r['package']}" if r["package"] else "default package", r["artifact"] or "unknown artifact"]
     if r["source_file"]:
@@ -141,7 +154,7 @@ def show(r: dict) -> list[str]:
         lines.append(f"  + {', '.join(sorted({a.split('(', 1)[0] for a in internal}))} (compiler-internal; "
                      "--json has its value)")
     kotlin_decl = (r.get("kotlin") or {}).get("declaration") if r.get("view") == "kotlin" else None
-    lines.append(f"  {kotlin_decl or r['declaration']}")
+    lines.append(f"  {kotlin_decl or r['declaration']}" + _marks(r.get("synthetic")))
     if r["extends"]:
         lines.append("  extends " + (" → ".join(r["extends"]) if r["kind"] not in ("interface", "annotation")
                                      else ", ".join(r["extends"])))
@@ -153,8 +166,7 @@ def show(r: dict) -> list[str]:
             lines.append(f"  enclosing method: {r['outer']['method']}")
     nested = r["nested"]
     if nested:
-        shown = ", ".join(n["name"] + (f" ({n['role']})" if n.get("role") in ("anonymous", "local") else "")
-                          for n in nested[:MAX_NESTED_SHOWN])  # (no source names an anonymous or local class)
+        shown = ", ".join(n["name"] + _nested_note(n) for n in nested[:MAX_NESTED_SHOWN])
         more = len(nested) - MAX_NESTED_SHOWN
         lines.append(f"  nested: {shown}" + (f", … +{more} more (--json lists all)" if more > 0 else ""))
     lines.append("  " + _counts_line(r["counts"], r["kind"]))

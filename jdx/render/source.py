@@ -25,7 +25,9 @@ def code(r: dict, line_numbers: bool, max_lines: int | None) -> list[str]:
         lines.append(f"signature: {r['signature']}")
     text = r["text"][:max_lines] if max_lines else r["text"]
     src = r.get("source") or {}
-    if line_numbers and src.get("lines_of") and r.get("first_line") is not None:
+    # `source --lines/--around` picks lines by numbers: which file's numbers they are is said unasked
+    sliced = r.get("total_lines") is not None and src.get("lines") != [1, r["total_lines"]]
+    if (line_numbers or sliced) and src.get("lines_of") and r.get("first_line") is not None:
         where = src.get("class_file_lines")
         lines.append(f"line numbers: of the {src['lines_of']}"
                      + (f"; the class file's are {where[0]}-{where[1]} (what stack traces show)" if where else ""))
