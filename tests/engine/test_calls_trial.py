@@ -176,7 +176,8 @@ def test_a_tree_too_big_to_count_says_at_least(svc, built):
     assert len(direct) == FAN
     cut = svc.callers("ct.Fan#hub()", CallOptions(depth=2, limit=5)).truncated
     assert cut == {"shown": 5, "total": FAN, "at_least": True, "hint": f"at least {FAN}, deeper levels not all "
-                   f"counted; --depth 1 --limit {FAN} shows every caller to depth 1"}
+                   f"counted; a higher --limit (--limit {4 * FAN}) reaches depth 2; --depth 1 --limit {FAN} shows "
+                   "every caller to depth 1"}
     assert svc.callers("ct.Fan#hub()", CallOptions(depth=1, limit=FAN)).truncated is None
     assert svc.callers("ct.Fan#hub()", CallOptions(depth=2, limit=2 * FAN)).truncated is None  # it has 2 * FAN
 
