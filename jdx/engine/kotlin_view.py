@@ -66,17 +66,56 @@ def mangled_name(d: dict) -> str | None:
     return None
 
 
+def _default_accessor(name: str, role: str) -> str:
+    """The JVM name kotlinc gives a property's getter or setter (JvmAbi.getterName/setterName): `getUrl`, `isOpen`
+    for `isOpen` (an `is` prefix and no lower-case letter after it), `setUrl`, `setOpen`."""
+    is_prefix = name.startswith("is") and len(name) > 2 and not ("a" <= name[2] <= "z")
+    if role == "getter":
+        return name if is_prefix else "get" + _capitalized(name)
+    return "set" + (name[2:] if is_prefix else _capitalized(name))
+
+
+def _capitalized(name: str) -> str:
+    return name[:1].upper() + name[1:] if "a" <= name[:1] <= "z" else name
+
+
+def _accessor_names(d: dict) -> list[str]:
+    """`@get:JvmName url`, `@set:JvmName changeSecure`: a property accessor's JVM name when it is not the one kotlinc
+    derives (`_default_accessor`), an internal one's `$module` suffix and a value-class mangling aside (Java calls
+    `url()`, not `getUrl()`). A getter only when the index flagged it `jvm_name` (an annotation class's `val value`
+    compiles to `value()`: no @JvmName; kotlin_shard._property_row)."""
+    out = []
+    for role, word in (("getter", "get"), ("setter", "set")):
+        link = next((x for x in d["jvm"] or () if x.startswith(role + ":") and "#" in x and "(" in x), None)
+        if link is None or (role == "getter" and "jvm_name" not in (d["flags"] or ())):
+            continue
+        jvm = link.split("#", 1)[1].split("(", 1)[0]
+        default = _default_accessor(d["name"], role)
+        if not (jvm == default or (jvm.startswith(default) and jvm[len(default)] in "$-")):
+            out.append(_kotlin_only_name(jvm) + f"@{word}:JvmName {jvm}")
+    return out
+
+
+def _kotlin_only_name(jvm_name: str) -> str:
+    """`Kotlin-only: ` before the marker of a JVM name Java source cannot write: okhttp's
+    `@JvmName("-deprecated_url") fun url()` hides the function from Java (javac reads `-` as an operator)."""
+    from jdx.engine.kotlin_toplevel import java_identifier
+
+    return "" if java_identifier(jvm_name) else "Kotlin-only: "
+
+
 def _markers(d: dict, detail: dict | None = None) -> list[str]:
     flags = set(d["flags"] or ())
     out = [MARKERS[f] for f in ("component", "jvm_static", "jvm_overloads", "jvm_field") if f in flags]
     if d["kind"] == "function" and d["name"] == "copy" and "synthesized" in flags:
         out.append("data class copy")
-    if "jvm_name" in flags:
+    if d["kind"] == "property":
+        out += _accessor_names(d)
+    elif "jvm_name" in flags:
         detail = json.loads(d["detail"] or "{}") if detail is None else detail
-        jvm = detail.get("jvm_name") or next((link.split("#", 1)[1].split("(", 1)[0] for link in d["jvm"] or ()
-                                              if link.startswith("getter:")), None)
+        jvm = detail.get("jvm_name")
         if jvm and jvm != d["name"]:  # (a graph of older shards flags okio's `access$newTimeoutException`)
-            out.append(f"@JvmName {jvm}")
+            out.append(_kotlin_only_name(jvm) + f"@JvmName {jvm}")
     mangled = mangled_name(d) if d["kind"] in ("function", "property") and "jvm_name" not in flags else None
     if mangled:
         out.append(f"Kotlin-only: mangled {mangled}")
@@ -352,10 +391,14 @@ def member_kotlin(store, member_ids: list[str]) -> dict[str, list[dict]]:
 
 def signature_view(store, result: dict, member_ids: list[str]) -> None:
     """Each overload that compiles from a Kotlin declaration carries it (`kotlin`: text, markers, the
-    member's role: method, getter, setter, default, overload, static, field)."""
+    member's role: method, getter, setter, default, overload, static, field), its `throws` as `@Throws(…)` among its
+    annotations; a property named by its Kotlin name lists its accessors too (`_with_accessors`)."""
     from jdx.engine.kotlin_inherited import _chains
 
     found = member_kotlin(store, member_ids)
+    every = _with_accessors(store, result, member_ids, found)
+    if every is not member_ids:
+        member_ids, found = every, member_kotlin(store, every)
     firsts = list({rows[0]["id"]: rows[0] for rows in found.values() if rows}.values())
     only = jvm_access(store, firsts)[1] if firsts else {}
     for item, mid in zip(result["signatures"], member_ids):
@@ -368,10 +411,52 @@ def signature_view(store, result: dict, member_ids: list[str]) -> None:
                 item["synthetic"] = [x for x in item.get("synthetic") or () if x != "synthetic"]
             item["kotlin"]["text"] = _chains(store).qualified_text(row, (mid.split("#", 1)[0],)) or \
                 item["kotlin"]["text"]
-            written = kotlin_annotations(item.get("annotations") or [])
+            written = kotlin_annotations(item.get("annotations") or []) + throws_annotation(item.get("throws"))
             if written:  # spec §7.1: a signature carries its annotations (`@kotlin.Deprecated(...)`), as --view jvm
                 item["kotlin"]["annotations"] = written
             result["view"] = "kotlin"
+
+
+def throws_annotation(throws) -> list[str]:
+    """The JVM method's checked exceptions as Kotlin writes them (`@Throws(IOException::class)`), what a Java caller
+    must catch; none for none. kotlin.jvm.Throws itself has source retention: the `Exceptions` attribute is all."""
+    if not throws:
+        return []
+    return [f"@Throws({', '.join(t.rsplit('.', 1)[-1].replace('$', '.') + '::class' for t in throws)})"]
+
+
+_ACCESSORS = ("getter", "setter")
+
+
+def _with_accessors(store, result: dict, member_ids: list[str], found: dict) -> list[str]:
+    """`signature Type#name` of a property by its Kotlin name lists every accessor it compiles to: the JVM members
+    named `name` may be its private backing field alone (okhttp's `OkHttpClient#routeDatabase`, whose getter is
+    `getRouteDatabase()`); its getter and setter join, before the field, as `Request#url` lists `url()` (`@get:JvmName`)
+    before its field. The member ids of the result's signatures, those added included; a `--limit` cut adds none."""
+    from jdx.engine.cards import member_signatures
+
+    items = result["signatures"]
+    if result.get("total", len(items)) != len(items):
+        return member_ids
+    present = set(member_ids)
+    out: list[tuple[dict, str]] = []
+    for item, mid in zip(items, member_ids):
+        d = (found.get(mid) or [None])[0]
+        extra = []
+        if d is not None and d["kind"] == "property" and d["name"] == result["name"]:
+            for link in d["jvm"] or ():
+                role, _, target = link.partition(":")
+                if role in _ACCESSORS and target not in present:
+                    present.add(target)
+                    extra += [(s, target) for s in member_signatures(store, member_ref(target))[0]["signatures"][:1]]
+        # a setter after the getter found, a getter before the field found
+        out += [(item, mid)] + extra if d is not None and d["role"] in _ACCESSORS else extra + [(item, mid)]
+    if len(out) == len(items):
+        return member_ids
+    result["signatures"] = [item for item, _ in out]
+    result["total"] = len(out)
+    result["next"] = None  # (as for any name of several members)
+    return [mid for _, mid in out]
 
 
 def one_declaration_member(store, members: list[dict]) -> dict | None:
@@ -439,10 +524,14 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
     the field of the class's companion fold too (`kotlin_companion` names the companion to list);
     `kotlin_keyword` is the class's Kotlin kind word. A declaration only Kotlin calls, its JVM member private or
     synthetic (a reified inline function, an @InlineOnly one: `Registry.firstOf<T>()`, `let`), is listed as `outline`
-    lists it, marked `Kotlin-only: …` (`opts`, the engine's MemberOptions, filters it as the JVM members were)."""
+    lists it, marked `Kotlin-only: …` (`opts`, the engine's MemberOptions, filters it as the JVM members were).
+    `--grep` matches a row's Kotlin name too (`_grep_kotlin_names`); a method's `throws` is marked `@Throws(…)`, a
+    companion's declaration with a JVM member in the class (@JvmStatic, @JvmField, const) `in companion object`."""
     from jdx.engine.kotlin_inherited import InheritedView, written_arguments
     from jdx.engine.refs import type_id
 
+    if opts is not None and opts.grep:
+        _grep_kotlin_names(store, result, opts)
     items = result["members"]
     ids = [type_id(m["declaring"]) + "#" + m["name"] + (":" if m["kind"] == "field" else "")
            + m["descriptor"] for m in items]
@@ -462,6 +551,7 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
         result["kotlin_companion"] = {"name": companion, "ref": format_type(f"{target}${companion}")}
     if keyword:
         result["kotlin_keyword"] = keyword
+    thrown = _exceptions(store, [i for i in ids if i in found])
     seen: set[str] = set()
     out, folded, internal = [], 0, 0
     # `internal` compiles to public JVM members a Kotlin caller outside the module cannot use: shown with package
@@ -485,6 +575,12 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
             item = {**item, "kotlin": inherited.entry(row)}
             if row["id"] in only.markers:  # (its JVM member listed: --access all, --include-synthetic)
                 item["kotlin"]["markers"].append(only.markers[row["id"]])
+            if companion and row["owner"] == f"{target}${companion}" and mid.split("#", 1)[0] == target:
+                # a @JvmStatic copy, a @JvmField or `const val` of the companion: as `outline` marks it
+                item["kotlin"]["markers"].append("in companion object" + (
+                    "" if companion == "Companion" else f" {companion}"))
+            if item["kind"] == "method":
+                item["kotlin"]["markers"] += throws_annotation(thrown.get(mid))
         out.append(item)
     extra = False
     for d, role, item in only.items:
@@ -507,6 +603,41 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
     result["folded"] = folded
     if internal:
         result["internal_hidden"] = internal
+
+
+def _exceptions(store, method_ids: list[str]) -> dict[str, list[str]]:
+    """JVM method id -> the exceptions its `throws` clause names (`java.io.IOException`), for those with any."""
+    from jdx.engine.members import declared_members
+
+    owners = sorted({i.split("#", 1)[0] for i in method_ids if "(" in i})
+    if not owners:
+        return {}
+    methods = declared_members(store, [({"id": o}, {}) for o in owners])[0]
+    wanted = set(method_ids)
+    return {key: [format_type(e) for e in m["exceptions"]] for o in owners for m in methods.get(o, ())
+            if m.get("exceptions") and (key := f"{o}#{m['name']}{m['descriptor']}") in wanted}
+
+
+def _grep_kotlin_names(store, result: dict, opts) -> None:
+    """`--grep` in the Kotlin view matches the Kotlin name a row shows as well as its JVM name: list_members kept
+    the members whose JVM name matches; those whose declaration's Kotlin name matches join them in list_members'
+    order (`--grep '^toHttpUrl$'` lists `HttpUrl.get(String)`, shown as `String.toHttpUrl()`)."""
+    from dataclasses import replace
+
+    from jdx.engine.members import list_members
+    from jdx.engine.refs import type_id
+
+    grep = re.compile(opts.grep, re.IGNORECASE)
+    applied = result.get("type_arguments")
+    text = result["type"] + (f"<{', '.join(applied.values())}>" if applied else "")
+    every = list_members(store, text, replace(opts, grep=None))["members"]
+    kept = {m["ref"] for m in result["members"]}
+    missing = {type_id(m["declaring"]) + "#" + m["name"] + (":" if m["kind"] == "field" else "") + m["descriptor"]:
+               m["ref"] for m in every if m["ref"] not in kept}
+    joined = {missing[i] for i, rows in member_kotlin(store, list(missing)).items()
+              if any(grep.search(r["name"]) for r in rows)}
+    if joined:
+        result["members"] = [m for m in every if m["ref"] in kept or m["ref"] in joined]
 
 
 class _KotlinOnly:

@@ -566,7 +566,8 @@ def _kotlin_name_fields(store: GraphStore, rows: list[dict]) -> None:
         r["ref"] = member_ref(main, varargs=bool((access or 0) & ACC_VARARGS))
         if decl is not None:
             entry = kotlin_entry(decl)
-            entry["markers"] = [x for x in entry["markers"] if not x.startswith("@JvmName")]
+            entry["markers"] = [x for x in entry["markers"]
+                                if not x.startswith(("@JvmName", "@get:JvmName", "@set:JvmName"))]
             r["kotlin"] = entry
 
 
