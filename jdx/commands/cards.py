@@ -74,7 +74,7 @@ def members_answer(session, text: str, opts, view: str = "jvm", limit: int | Non
     with alias_misses(session.store, text):  # a Kotlin type alias: not-found naming the class it expands to
         result = list_members(store, text, opts)
     if result.pop("kotlin_target", False) and view == "kotlin":
-        from jdx.engine.kotlin_view import members_view
+        from jdx.engine.kotlin_members import members_view
 
         members_view(store, result, opts.access, opts.sort, opts)
     artifact = artifact_names(store).get(result.pop("artifact") or "", "")

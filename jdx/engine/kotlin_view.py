@@ -164,7 +164,7 @@ def show_view(store, result: dict, type_row: dict) -> list[Warning_]:
     return []
 
 
-def _holder_fields(type_id: str, keyword: str | None, companion: str | None) -> set[str]:
+def holder_fields(type_id: str, keyword: str | None, companion: str | None) -> set[str]:
     """The static fields a Kotlin caller never names: an object's `INSTANCE` (it writes `Registry.register()`) and the
     field holding the companion object (`IntRange.EMPTY`, not `IntRange.Companion.EMPTY`)."""
     out = {f"{type_id}#INSTANCE:L{type_id};"} if keyword in ("object", "data object") else set()
@@ -219,7 +219,7 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
     compile to members of this class (`const val`, `@JvmField`, `@JvmStatic` copies: a Java caller names them
     here); JVM members no declaration claims (enum `values`, Java-only members) stay as JVM rows, lambda bodies
     only with `include_synthetic`; an object's INSTANCE and its companion's field fold into the class
-    (`_holder_fields`)."""
+    (`holder_fields`)."""
     all_decls = decls_of(store, type_row["id"])
     header = next((d for d in all_decls if d["kind"] == "class" and d["owner"] == type_row["id"]), None)
     decls = [d for d in all_decls if d["kind"] != "class"]
@@ -227,7 +227,7 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
         return unavailable(type_row)
     claimed = {link.split(":", 1)[1] for d in decls for link in d["jvm"] or ()}
     companion = json.loads(header["detail"] or "{}").get("companion") if header else None
-    claimed |= _holder_fields(type_row["id"], keyword_of(header), companion)  # folded into the class itself
+    claimed |= holder_fields(type_row["id"], keyword_of(header), companion)  # folded into the class itself
     hosted = []  # the companion's declarations with a JVM member in this class
     if companion:
         for d in decls_of(store, f"{type_row['id']}${companion}"):
@@ -296,7 +296,7 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
 # `@DeprecatedSinceKotlin(hiddenSince)`); synthetic and not hidden, it is one only Kotlin calls (a reified inline
 # function, @JvmSynthetic), as is a public inline function whose method is private (an @InlineOnly function) and a
 # sealed class's constructor (private on the JVM; subclasses call a synthetic twin taking a DefaultConstructorMarker)
-_CALLED_ROLES = ("method", "getter", "setter", "constructor", "facade", "static", "overload")
+CALLED_ROLES = ("method", "getter", "setter", "constructor", "facade", "static", "overload")
 _ACC_PRIVATE, _ACC_SYNTHETIC, _ACC_DEPRECATED = 0x0002, 0x1000, 0x20000
 _HIDDEN_LEVEL = ("DeprecationLevel.HIDDEN", "hiddenSince=")
 
@@ -325,7 +325,7 @@ def jvm_access(store, decls: list[dict]) -> tuple[set[str], dict[str, str]]:
 
     called = {}
     for d in decls:
-        targets = [link.split(":", 1)[1] for link in d["jvm"] or () if link.split(":", 1)[0] in _CALLED_ROLES]
+        targets = [link.split(":", 1)[1] for link in d["jvm"] or () if link.split(":", 1)[0] in CALLED_ROLES]
         if targets:
             called[d["id"]] = targets
     owners = {t.split("#", 1)[0] for targets in called.values() for t in targets}
@@ -511,261 +511,3 @@ def jvm_name_of(store, type_id: str, kotlin_name: str, text: str) -> str | None:
         raise AmbiguousError(f"{text}: the Kotlin name {kotlin_name!r} compiles to {len(names)} JVM names",
                              candidates=[{"ref": r, "kind": "member"} for _, r in sorted(names.items())])
     return next(iter(names), None)
-
-
-def members_view(store, result: dict, access: tuple[str, ...] = ("public", "protected"), sort: str = "kind",
-                 opts=None) -> None:
-    """`members` of a Kotlin class (spec §9.3 step 7): each JVM member that compiles from a Kotlin declaration
-    carries it; the declaration's other members (a property's setter, `$default`, @JvmOverloads copies) fold
-    into the first one listed; members of Java supertypes keep their JVM form. An inherited Kotlin declaration
-    reads as the class sees it (its supertype's type parameters substituted: `InheritedView`), a `DefaultImpls`
-    forwarder carries the interface's declaration it stands for, and kotlinc's bridges of a collection's special
-    members (`contains(String)`, `contains(Object)`) the declaration they bridge. An object's `INSTANCE` field and
-    the field of the class's companion fold too (`kotlin_companion` names the companion to list);
-    `kotlin_keyword` is the class's Kotlin kind word. A declaration only Kotlin calls, its JVM member private or
-    synthetic (a reified inline function, an @InlineOnly one: `Registry.firstOf<T>()`, `let`), is listed as `outline`
-    lists it, marked `Kotlin-only: …` (`opts`, the engine's MemberOptions, filters it as the JVM members were).
-    `--grep` matches a row's Kotlin name too (`_grep_kotlin_names`); a method's `throws` is marked `@Throws(…)`, a
-    companion's declaration with a JVM member in the class (@JvmStatic, @JvmField, const) `in companion object`."""
-    from jdx.engine.kotlin_inherited import InheritedView, written_arguments
-    from jdx.engine.refs import type_id
-
-    if opts is not None and opts.grep:
-        _grep_kotlin_names(store, result, opts)
-    items = result["members"]
-    ids = [type_id(m["declaring"]) + "#" + m["name"] + (":" if m["kind"] == "field" else "")
-           + m["descriptor"] for m in items]
-    found = member_kotlin(store, ids)
-    inherited = InheritedView(store, type_id(result["type"]), written_arguments(store, result))
-    found = {**found, **inherited.forwarders(items, ids, found)}
-    found = {**found, **inherited.bridges(items, ids, found)}
-    target = type_id(result["type"])
-    only = _kotlin_only(store, target, opts)
-    if not found and not only:
-        return
-    header = next((d for d in decls_of(store, target) if d["kind"] == "class" and d["owner"] == target), None)
-    keyword = keyword_of(header)
-    companion = json.loads(header["detail"] or "{}").get("companion") if header else None
-    artefacts = _holder_fields(target, keyword, companion)
-    if companion:
-        result["kotlin_companion"] = {"name": companion, "ref": format_type(f"{target}${companion}")}
-    if keyword:
-        result["kotlin_keyword"] = keyword
-    thrown = _exceptions(store, [i for i in ids if i in found])
-    seen: set[str] = set()
-    out, folded, internal = [], 0, 0
-    # `internal` compiles to public JVM members a Kotlin caller outside the module cannot use: shown with package
-    # access, as `outline` does
-    hide_internal = "all" not in access and "package" not in access
-    for item, mid in zip(items, ids):
-        rows = found.get(mid)
-        if mid in artefacts and not rows and item["static"]:
-            folded += 1
-            continue
-        if rows:
-            row = rows[0]
-            if hide_internal and row["visibility"] == "internal":
-                internal += row["id"] not in seen
-                seen.add(row["id"])
-                continue
-            if row["id"] in seen:
-                folded += 1
-                continue
-            seen.add(row["id"])
-            item = {**item, "kotlin": inherited.entry(row)}
-            if row["id"] in only.markers:  # (its JVM member listed: --access all, --include-synthetic)
-                item["kotlin"]["markers"].append(only.markers[row["id"]])
-            if companion and row["owner"] == f"{target}${companion}" and mid.split("#", 1)[0] == target:
-                # a @JvmStatic copy, a @JvmField or `const val` of the companion: as `outline` marks it
-                item["kotlin"]["markers"].append("in companion object" + (
-                    "" if companion == "Companion" else f" {companion}"))
-            if item["kind"] == "method":
-                item["kotlin"]["markers"] += throws_annotation(thrown.get(mid))
-        out.append(item)
-    extra = False
-    for d, role, item in only.items:
-        if d["id"] in seen:
-            continue
-        seen.add(d["id"])
-        if hide_internal and d["visibility"] == "internal":
-            internal += 1
-            continue
-        if not only.wanted(d, access):
-            continue
-        entry = inherited.entry({**d, "role": role})
-        entry["markers"].append(only.markers[d["id"]])
-        out.append({**item, "kotlin": entry})
-        extra = True
-    if extra:  # in the order `members` gives the JVM members (jdx.engine.members.list_members)
-        out.sort(key=only.sort_key(sort))
-    result["members"] = _by_kotlin_name(out, sort)
-    result["view"] = "kotlin"
-    result["folded"] = folded
-    if internal:
-        result["internal_hidden"] = internal
-
-
-def _exceptions(store, method_ids: list[str]) -> dict[str, list[str]]:
-    """JVM method id -> the exceptions its `throws` clause names (`java.io.IOException`), for those with any."""
-    from jdx.engine.members import declared_members
-
-    owners = sorted({i.split("#", 1)[0] for i in method_ids if "(" in i})
-    if not owners:
-        return {}
-    methods = declared_members(store, [({"id": o}, {}) for o in owners])[0]
-    wanted = set(method_ids)
-    return {key: [format_type(e) for e in m["exceptions"]] for o in owners for m in methods.get(o, ())
-            if m.get("exceptions") and (key := f"{o}#{m['name']}{m['descriptor']}") in wanted}
-
-
-def _grep_kotlin_names(store, result: dict, opts) -> None:
-    """`--grep` in the Kotlin view matches the Kotlin name a row shows as well as its JVM name: list_members kept
-    the members whose JVM name matches; those whose declaration's Kotlin name matches join them in list_members'
-    order (`--grep '^toHttpUrl$'` lists `HttpUrl.get(String)`, shown as `String.toHttpUrl()`)."""
-    from dataclasses import replace
-
-    from jdx.engine.members import list_members
-    from jdx.engine.refs import type_id
-
-    grep = re.compile(opts.grep, re.IGNORECASE)
-    applied = result.get("type_arguments")
-    text = result["type"] + (f"<{', '.join(applied.values())}>" if applied else "")
-    every = list_members(store, text, replace(opts, grep=None))["members"]
-    kept = {m["ref"] for m in result["members"]}
-    missing = {type_id(m["declaring"]) + "#" + m["name"] + (":" if m["kind"] == "field" else "") + m["descriptor"]:
-               m["ref"] for m in every if m["ref"] not in kept}
-    joined = {missing[i] for i, rows in member_kotlin(store, list(missing)).items()
-              if any(grep.search(r["name"]) for r in rows)}
-    if joined:
-        result["members"] = [m for m in every if m["ref"] in kept or m["ref"] in joined]
-
-
-class _KotlinOnly:
-    """The declarations of a `members` answer's class and its supertypes that only Kotlin calls (jvm_access): their JVM
-    member is private or synthetic, so the JVM members leave them out. `items`: (declaration row, the role of its JVM
-    member, that member as a `members` item), `markers`: declaration id -> `Kotlin-only: …`."""
-
-    def __init__(self):
-        self.items: list[tuple[dict, str, dict]] = []
-        self.markers: dict[str, str] = {}
-        self.depth: dict[str, int] = {}
-
-    def __bool__(self) -> bool:
-        return bool(self.items)
-
-    @staticmethod
-    def wanted(d: dict, access: tuple[str, ...]) -> bool:
-        """--access by the declaration's Kotlin visibility (internal is package, as `outline` has it)."""
-        return "all" in access or {"internal": "package"}.get(d["visibility"], d["visibility"]) in access
-
-    def sort_key(self, sort: str):
-        order = {"constructor": 0, "field": 1, "method": 2}
-        if sort == "name":
-            return lambda x: (x["name"], x["ref"])
-        if sort == "declaring":
-            return lambda x: (self.depth.get(x["declaring"], 99), x["name"], x["ref"])
-        return lambda x: (self.depth.get(x["declaring"], 99), order[x["kind"]], x["name"], x["ref"])
-
-
-_ACC_STATIC, _ACC_VARARGS = 0x8, 0x80
-
-
-def _kotlin_only(store, target: str, opts) -> _KotlinOnly:
-    """The Kotlin-only declarations `members` of `target` lists (`_KotlinOnly`): those of the class (a file facade's
-    include its parts'), and with `opts.inherited` those of the Kotlin classes above it, each with the JVM member it
-    compiles to, filtered by `opts` (--kind, --static, --from, --grep by its Kotlin or its JVM name; --access is the
-    caller's, by Kotlin visibility). A member of a supertype is listed as inherited from it; a facade's part that is no superclass (kotlinc
-    1.3) as the class's own. A constructor (a sealed class's) is left out: only its subclasses call it."""
-    from jdx.engine import members as jm
-    from jdx.graph_schema import queries
-
-    got = _KotlinOnly()
-    if opts is None:
-        return got
-    rows = store.rows(queries.TYPE_BY_ID, {"id": target})
-    if not rows:
-        return got
-    start = {k[2:]: v for k, v in rows[0].items()}
-    walk = jm.supertype_walk(store, start) if opts.inherited else [(start, {})]
-    walk_ids = [row["id"] for row, _ in walk]
-    got.depth = {format_type(t): i for i, t in enumerate(walk_ids)}
-    decls: dict[str, dict] = {}
-    for row, _ in walk:
-        if row["id"] == target or not (row.get("external") or row["id"].startswith(("java/", "javax/", "jdk/"))):
-            for d in decls_of(store, row["id"]):
-                if d["kind"] in ("function", "property") and d["visibility"] != "private":
-                    decls.setdefault(d["id"], d)
-    if not decls:
-        return got
-    called = {}
-    for d in decls.values():
-        links = [link.split(":", 1) for link in d["jvm"] or ()]
-        targets = [(r, t) for r, t in links if r in _CALLED_ROLES and "(" in t]
-        if targets:
-            called[d["id"]] = targets
-    owners = sorted({t.split("#", 1)[0] for targets in called.values() for _, t in targets})
-    methods = jm.declared_members(store, [({"id": o}, {}) for o in owners])[0]
-    by_id = {f"{o}#{m['name']}{m['descriptor']}": m for o in owners for m in methods.get(o, ())}
-    # the cheap test first (each JVM member private or synthetic), jvm_access's own for those left
-    candidates = [decls[i] for i, targets in called.items()
-                  if all(by_id.get(t) is not None and by_id[t]["access"] & (_ACC_SYNTHETIC | _ACC_PRIVATE)
-                         for _, t in targets)]
-    if not candidates:
-        return got
-    markers = {i: m for i, m in jvm_access(store, candidates)[1].items() if m != "Kotlin-only: sealed"}
-    got.markers = markers
-    grep = re.compile(opts.grep, re.IGNORECASE) if opts.grep else None
-    from_ids = _from_ids(store, opts.from_type, walk_ids) if opts.from_type else None
-    for d in candidates:
-        if d["id"] not in markers:
-            continue
-        role, mid = called[d["id"]][0]
-        m = by_id[mid]
-        owner, name = mid.split("#", 1)[0], m["name"]
-        declaring = owner if owner in walk_ids else target
-        access = m["access"]
-        if opts.kind not in ("all", "method"):
-            continue
-        if opts.static is not None and bool(access & _ACC_STATIC) != opts.static:
-            continue
-        if from_ids is not None and declaring not in from_ids:
-            continue
-        if grep and not (grep.search(name) or grep.search(d["name"])):
-            continue
-        text = jm.render_method(m, jm.d.simple_name_of(owner), {}, (target,))[0]
-        item = {"ref": member_ref(mid, bool(access & _ACC_VARARGS)), "kind": "method",
-                "declaring": format_type(declaring), "name": name, "descriptor": m["descriptor"],
-                "access": jm.access_level(access), "static": bool(access & _ACC_STATIC), "text": text,
-                "deprecated": bool(m.get("deprecated"))}
-        got.items.append((d, role, item))
-    return got
-
-
-def _from_ids(store, text: str, walk_ids: list[str]) -> set[str]:
-    """`--from`'s supertype among the walk's (list_members has checked it is one)."""
-    from jdx.engine.resolve import resolve_type
-    from jdx.errors import AmbiguousError
-
-    try:
-        return {resolve_type(store, text)["id"]}
-    except AmbiguousError as exc:
-        named = {c.get("ref") for c in exc.candidates}
-        return {t for t in walk_ids if format_type(t) in named}
-
-
-def _by_kotlin_name(items: list[dict], sort: str) -> list[dict]:
-    """The members in `--sort` order by the names a Kotlin caller writes: a property sits by its name, not by its
-    getter's (`val routeDatabase` among the r's, not by `getRouteDatabase`), a deprecated `@JvmName("-deprecated_x")`
-    function beside its `val x`. The groups the JVM order made (declaring type, then kind) stay as they were."""
-    group: list[int] = []
-    last = None
-    for item in items:
-        key = (None if sort == "name" else item["declaring"], item["kind"] if sort == "kind" else None)
-        if key != last:
-            group.append(len(group))
-            last = key
-        else:
-            group.append(group[-1])
-    order = sorted(range(len(items)), key=lambda i: (group[i], (items[i].get("kotlin") or {}).get("name")
-                                                      or items[i]["name"], items[i]["ref"]))
-    return [items[i] for i in order]

@@ -68,7 +68,7 @@ KOTLIN_CLASSES_AMONG = (
     "MATCH (t:Type)-[:KOTLIN]->(k:KotlinDecl) WHERE t.id IN $ids AND k.kind = 'class' AND k.owner = t.id "
     "RETURN DISTINCT t.id AS id"
 )
-# the inherited view (kotlin_view.members_view): a class's raw @kotlin.Metadata, to decode its supertype chain
+# the inherited view (kotlin_members.members_view): a class's raw @kotlin.Metadata, to decode its supertype chain
 KOTLIN_METADATA_OF = "MATCH (t:Type {id: $id}) RETURN t.kotlin AS kotlin"
 # the DefaultImpls forwarders among some methods: kotlinc 1.3 gives a class implementing a Kotlin interface a method
 # that calls the interface's `$DefaultImpls` static copy of each default body it inherits

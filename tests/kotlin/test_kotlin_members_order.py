@@ -16,7 +16,7 @@ def store(tmp_path_factory, jdx_home):
 
 
 def _members(store, fqn: str, sort: str, view: str) -> list[dict]:
-    from jdx.engine.kotlin_view import members_view
+    from jdx.engine.kotlin_members import members_view
     from jdx.engine.members import MemberOptions, list_members
 
     opts = MemberOptions(sort=sort)
