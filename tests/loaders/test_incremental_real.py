@@ -71,7 +71,8 @@ def test_a_workspace_grown_jar_by_jar_and_reordered_equals_one_built_from_scratc
     scratch_env = {**jdx_env, "JDX_CACHE_DIR": str(tmp_path / "scratch"), "JDX_CONFIG_DIR": str(tmp_path / "cfg")}
     os.makedirs(tmp_path / "scratch")
     shutil.copytree(tmp_path / "grown" / "shards", tmp_path / "scratch" / "shards")  # the same extraction
-    result = _jdx(scratch_env, *_jars(*final), "index")
+    # --force: a build from scratch (without it, the JDK's graph would be built first and the jars appended to it)
+    result = _jdx(scratch_env, *_jars(*final), "index", "--force")
     assert "tables" in result["phases"] and "update" not in result["phases"], result["phases"]
     scratch = _exported(scratch_env, final, tmp_path / "export-scratch")
 
