@@ -10,9 +10,9 @@ from dataclasses import dataclass, replace
 
 from jdx.engine import descriptors as d
 from jdx.engine.member_resolve import canonical_ref, collect, lookup
-from jdx.engine.members import (ACC, ACCESS_LEVELS, _modifiers, _render_field, render_method, access_level,
+from jdx.engine.members import (ACC, ACCESS_LEVELS, _modifiers, _render_field, access_level, access_markers,
                                 annotated_params, annotation_shown, constructor_name, is_hidden, param_annotations,
-                                record_components, record_role, with_outer_instance)
+                                record_components, record_role, render_method, with_outer_instance)
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.resolve import artifact_names, resolve_type
 from jdx.errors import JdxError, UsageError, Warning_
@@ -361,8 +361,7 @@ def render_member(row: dict, *, is_field: bool, owner: str, env: dict, iface: bo
     kind = "field" if is_field else {"<init>": "constructor", "<clinit>": "initializer"}.get(row["name"], "method")
     item = {"kind": kind, "name": row["name"], "text": "", "modifiers": [], "access": access_level(access),
             "static": bool(access & ACC["static"]), "deprecated": bool(row.get("deprecated")),
-            "synthetic": [t for t, bit in (("bridge", ACC["bridge"]), ("synthetic", ACC["synthetic"]))
-                          if access & bit and not (is_field and t == "bridge")]}
+            "synthetic": access_markers(access, is_field)}
     if is_field:
         item.update(text=_render_field(row, env), modifiers=_modifiers(access, method=False).split(),
                     type=_field_type(row, env),

@@ -9,9 +9,8 @@ import re
 
 from jdx.engine.kotlin_view import (CALLED_ROLES, decls_of, holder_fields, jvm_access, keyword_of, member_kotlin,
                                     member_ref, throws_annotation)
+from jdx.engine.members import ACC
 from jdx.engine.refs import format_type
-
-_ACC_PRIVATE, _ACC_SYNTHETIC = 0x0002, 0x1000
 
 
 def members_view(store, result: dict, access: tuple[str, ...] = ("public", "protected"), sort: str = "kind",
@@ -209,7 +208,7 @@ def _kotlin_only(store, target: str, opts) -> _KotlinOnly:
     by_id = {f"{o}#{m['name']}{m['descriptor']}": m for o in owners for m in methods.get(o, ())}
     # the cheap test first (each JVM member private or synthetic), jvm_access's own for those left
     candidates = [decls[i] for i, targets in called.items()
-                  if all(by_id.get(t) is not None and by_id[t]["access"] & (_ACC_SYNTHETIC | _ACC_PRIVATE)
+                  if all(by_id.get(t) is not None and by_id[t]["access"] & (ACC["synthetic"] | ACC["private"])
                          for _, t in targets)]
     if not candidates:
         return got

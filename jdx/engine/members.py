@@ -421,14 +421,16 @@ def member_key(m: dict, is_field: bool, include_synthetic: bool) -> str:
     return m["name"] + descriptor[: descriptor.index(")") + 1]
 
 
-def synthetic_markers(m: dict, is_field: bool) -> list[str]:
-    """`bridge`, `synthetic`: the flags of a synthetic member, as `outline` marks it (ACC_BRIDGE is a field's
-    ACC_VOLATILE)."""
-    access = m["access"]
-    if not access & ACC["synthetic"]:
-        return []
+def access_markers(access: int, is_field: bool) -> list[str]:
+    """`bridge`, `synthetic`: the compiler's flags of a member as `outline` and `members` mark it (ACC_BRIDGE is a
+    field's ACC_VOLATILE)."""
     return [t for t, bit in (("bridge", ACC["bridge"]), ("synthetic", ACC["synthetic"]))
             if access & bit and not (is_field and t == "bridge")]
+
+
+def synthetic_markers(m: dict, is_field: bool) -> list[str]:
+    """`access_markers` of a synthetic member, [] for any other."""
+    return access_markers(m["access"], is_field) if m["access"] & ACC["synthetic"] else []
 
 
 DECLARED_FROM = ("--declared and --from exclude each other: --from picks members inherited from a supertype, "

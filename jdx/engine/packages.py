@@ -7,14 +7,13 @@ import re
 import shlex
 from collections import defaultdict
 
+from jdx.engine.members import ACC
 from jdx.engine.refs import format_type
 from jdx.engine.search import artifact_table
 from jdx.engine.search_match import glob_to_regex, levenshtein
 from jdx.errors import JdxError, NotFoundError
 from jdx.graph_schema import queries, queries_search
 from jdx.graph_schema.store import GraphStore
-
-ACC_PUBLIC = 0x0001
 
 
 # package-info and module-info: interfaces javac writes to hold a package's or module's annotations, no types
@@ -42,7 +41,7 @@ def _top_level_types(store: GraphStore, package: str, artifact_ids: set[str] | N
 
 def _public_types(store: GraphStore, package: str, artifact_ids: set[str] | None = None) -> list[dict]:
     return [r for r in _top_level_types(store, package, artifact_ids)
-            if r["access"] & ACC_PUBLIC and not r["name"].isdigit()]
+            if r["access"] & ACC["public"] and not r["name"].isdigit()]
 
 
 UNLISTED_NAMES = 10  # non-public top-level types an `ls` names before it only counts the rest
@@ -72,7 +71,7 @@ def _walk(store, counts, prefix: str, level: int, depth: int, with_counts: bool,
         return
     if prefix in counts:
         top = _top_level_types(store, prefix, artifact_ids)
-        public = [t for t in top if t["access"] & ACC_PUBLIC and not t["name"].isdigit()]
+        public = [t for t in top if t["access"] & ACC["public"] and not t["name"].isdigit()]
         entries.extend({"kind": t["kind"], "name": t["name"], "ref": t["fqn"], "level": level} for t in public)
         if artifact_ids is None:  # never a silent cut (spec G6): the rest are named, or counted with a way to see them
             hidden = sorted({t["name"] for t in top} - {t["name"] for t in public})
