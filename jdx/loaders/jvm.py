@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import hashlib
 import os
@@ -165,6 +166,37 @@ _started: dict = {}
 _starting = threading.Lock()  # a long-lived process may start its JVM ahead of need on a side thread (prewarm)
 
 
+_held = 0  # how deep the main thread is in `_alarm_held`
+_deferred: list[BaseException] = []  # what a signal handler asked to raise meanwhile
+
+
+@contextlib.contextmanager
+def _alarm_held():
+    """`--timeout`'s alarm held back while JPype is imported and the JVM starts, raised when they are done: raised
+    inside `import jpype`, it left the package half-initialised and JPype's exit hook printed a traceback. (Blocking
+    SIGALRM would not do: the kernel hands it to another thread, and Python runs the handler on the main one.)"""
+    global _held
+    main = threading.current_thread() is threading.main_thread()
+    if main:
+        _held += 1
+    try:
+        yield
+    finally:
+        if main:
+            _held -= 1
+            if not _held and _deferred:
+                raise _deferred.pop()
+
+
+def defer_interrupt(error: BaseException) -> bool:
+    """For a signal handler on the main thread: True when that thread is starting the JVM; `error` is then raised
+    as soon as the JVM has started."""
+    if _held:
+        _deferred[:] = [error]
+        return True
+    return False
+
+
 def start_jvm(cache: Path):
     """Starts the embedded JVM once per process with ASM and our extractor on its classpath."""
     if _started:
@@ -175,12 +207,14 @@ def start_jvm(cache: Path):
         java = find_java_home()
         asm, _ = find_asm(cache)
         classes = compiled_extractor(cache, java, asm)
-        import jpype
+        with _alarm_held():
+            import jpype
 
-        if not jpype.isJVMStarted():
-            jpype.startJVM(str(java.libjvm), *JVM_OPTIONS, classpath=[str(asm), str(classes)], convertStrings=False)
-        _started["java"] = java
-        _started["jpype"] = jpype
+            if not jpype.isJVMStarted():
+                jpype.startJVM(str(java.libjvm), *JVM_OPTIONS, classpath=[str(asm), str(classes)],
+                               convertStrings=False)
+            _started["java"] = java
+            _started["jpype"] = jpype
         return jpype
 
 

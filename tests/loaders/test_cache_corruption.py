@@ -151,6 +151,35 @@ def test_index_honours_timeout_and_leaves_the_graph_as_it_was(pristine, cache, j
     assert _members(pristine, cache, jdx_env)["ok"]
 
 
+# imported first by the jdx process below: `import jpype` takes 4 s more, inside JPype's package after its `_core`
+# (which registers the exit hook) is loaded, as a loaded machine's slow start stretched it
+SLOW_JPYPE = """
+import sys, time
+
+class SlowJPype:
+    def find_spec(self, name, path=None, target=None):
+        if name == "jpype._gui":
+            time.sleep(4)
+        return None
+
+sys.meta_path.insert(0, SlowJPype())
+"""
+
+
+@pytest.mark.soak  # slow: the soak runs it (.ci/run)
+def test_a_timeout_while_the_jvm_starts_is_a_clean_timeout(pristine, cache, jdx_env, tmp_path):
+    """--timeout's alarm that fires while JPype is imported is held until the JVM has started: raised inside the
+    import, it left JPype half-initialised and its exit hook printed a traceback (`NameError: _jinit`)."""
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(SLOW_JPYPE)
+    env = {**jdx_env, "PYTHONPATH": os.pathsep.join(p for p in (str(hook), jdx_env.get("PYTHONPATH")) if p)}
+    proc = _jdx(env, cache, "index", "--force", "--timeout", "2", "--json", "--jars", str(pristine.jar), "--no-jdk")
+    answer = _envelope(proc)
+    assert proc.returncode == 6 and answer["error"]["code"] == "TIMEOUT", answer
+    assert proc.stderr.count("\n") <= 1 and "Exception" not in proc.stderr, proc.stderr
+
+
 def test_a_build_interrupted_while_copying_closes_its_database_only_after_the_copy(tmp_path):
     """An exception raised by a signal handler (--timeout's alarm) in `Thread.join` leaves CPython 3.11 believing the
     thread stopped; the aborted build then closed its database under a running COPY and Kùzu crashed the process
