@@ -28,6 +28,21 @@ class Run:
     err: str
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _own_config(tmp_path_factory):
+    """The tests that answer in this process read no user's workspaces: `jdx ws use` of whoever runs the tests would
+    otherwise become every in-process session's workspace (its jars answering the fixtures' questions)."""
+    saved = {k: os.environ.get(k) for k in ("JDX_CONFIG_DIR", "JDX_WORKSPACE")}
+    os.environ["JDX_CONFIG_DIR"] = str(tmp_path_factory.mktemp("jdx-config"))
+    os.environ.pop("JDX_WORKSPACE", None)
+    yield
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+
+
 @pytest.fixture(scope="session")
 def jdx_home(tmp_path_factory) -> Path:
     """One cache and config dir for the whole session, so the JDK is indexed once. Under xdist the workers
