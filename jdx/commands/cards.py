@@ -65,7 +65,7 @@ def members_answer(session, text: str, opts, view: str = "jvm", limit: int | Non
     """`members` with engine options (`MemberOptions`); `view` kotlin maps Kotlin classes' members; `limit` keeps the
     first N members in the answer's order, the rest counted (`total`, and the `truncated` cut naming `--limit`)."""
     from jdx.engine.answer import Answer
-    from jdx.engine.cards import unresolved_warnings
+    from jdx.engine.members import unresolved_warnings
     from jdx.engine.members import list_members
     from jdx.engine.resolve import artifact_names
     from jdx.engine.search_aliases import alias_misses

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 
 from jdx.engine import descriptors as d
 from jdx.engine.member_resolve import canonical_ref, collect, lookup
-from jdx.engine.members import (ACC, ACCESS_LEVELS, _modifiers, _render_field, access_level, access_markers,
+from jdx.engine.members import (ACC, unresolved_warnings, ACCESS_LEVELS, _modifiers, _render_field, access_level, access_markers,
                                 annotated_params, annotation_shown, constructor_name, is_hidden, param_annotations,
                                 record_components, record_role, render_method, with_outer_instance)
 from jdx.engine.refs import format_member, format_type
@@ -43,14 +43,6 @@ class OutlineOptions:
 def _strip(rows: list[dict]) -> list[dict]:
     """`m.name` -> `name` for `RETURN m.*` rows."""
     return [{k.split(".", 1)[1]: v for k, v in r.items()} for r in rows]
-
-
-def unresolved_warnings(unresolved: list[str]) -> list[Warning_]:
-    """UNRESOLVED_SUPERTYPE for each missing supertype (internal or dotted names) but java.lang.Object, absent only
-    from a workspace without the JDK (`--no-jdk`, by choice): a warning on every answer there that says nothing."""
-    return [Warning_("UNRESOLVED_SUPERTYPE",
-                     f"{format_type(u)} is not in the workspace: inherited members may be incomplete")
-            for u in unresolved if format_type(u) != "java.lang.Object"]
 
 
 def _source_path(row: dict) -> str | None:

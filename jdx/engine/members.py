@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from jdx.engine import descriptors as d
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.resolve import resolve_applied_type, resolve_type
-from jdx.errors import AmbiguousError, UsageError
+from jdx.errors import AmbiguousError, UsageError, Warning_
 from jdx.graph_schema import queries
 from jdx.graph_schema.store import MEMO_ENTRIES, GraphStore
 
@@ -45,6 +45,14 @@ def access_level(access: int) -> str:
 
 def _package(internal: str) -> str:
     return internal.rsplit("/", 1)[0] if "/" in internal else ""
+
+
+def unresolved_warnings(unresolved: list[str],
+                        consequence: str = "inherited members may be incomplete") -> list[Warning_]:
+    """UNRESOLVED_SUPERTYPE for each missing supertype (internal or dotted names) but java.lang.Object, absent only
+    from a workspace without the JDK (`--no-jdk`, by choice): a warning on every answer there that says nothing."""
+    return [Warning_("UNRESOLVED_SUPERTYPE", f"{format_type(u)} is not in the workspace: {consequence}")
+            for u in unresolved if format_type(u) != "java.lang.Object"]
 
 
 def supertypes_applied(row: dict) -> dict[str, "d.ClassTypeSig"]:

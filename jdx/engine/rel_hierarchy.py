@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from jdx.engine import descriptors as d
-from jdx.engine.members import ACC, supertypes_applied
+from jdx.engine.members import ACC, supertypes_applied, unresolved_warnings
 from jdx.engine.refs import format_type
 from jdx.engine.relations import ArtifactFilter, Artifacts, TreeWalk, check_depth, check_limit, rows_by_ids
 from jdx.engine.resolve import resolve_type
@@ -422,11 +422,7 @@ def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dic
         cut: list = []
         if direction == "up":
             g, unresolved = _up_graph(store, root, depth, types, cut)
-            for u in unresolved:
-                if format_type(u) == "java.lang.Object":  # (absent only without the JDK: nothing is above it)
-                    continue
-                warnings.append(Warning_("UNRESOLVED_SUPERTYPE", f"{format_type(u)} is not in the workspace: "
-                                         f"the hierarchy above it is unknown"))
+            warnings += unresolved_warnings(unresolved, "the hierarchy above it is unknown")
         else:
             g = _down_graph(store, root, depth, types, cut)
             for p in _missing_permitted(store, root):
