@@ -13,6 +13,9 @@ from jdx.commands.session import Options, Session
 from jdx.engine.diff.rules import BREAKING, JAVA_RULES, RULES
 from tests.diff.cases import CASES, JAVA_RULES_COVERED, SCENARIOS
 
+# slow: the soak runs it (.ci/run); every rule's jar pair is compiled and diffed (~13 s of the default tier)
+pytestmark = pytest.mark.soak
+
 
 @pytest.fixture(scope="module")
 def suite(diff_suite):

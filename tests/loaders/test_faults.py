@@ -28,6 +28,9 @@ import pytest
 from tests.conftest import Run
 from tests.fixtures import jdktool
 
+# slow: the soak runs it (.ci/run); the zoo of damaged jars builds its own index (~17 s of the default tier)
+pytestmark = pytest.mark.soak
+
 GOOD_CLASSES = ["good.Alpha", "good.Beta"]
 FUTURE_MAJOR = 70  # newer than ASM 9.4's maximum (64): the extractor must still index the class
 MAX_ENTRIES = 1_000_000  # jdx/loaders/extractor.py
@@ -484,7 +487,6 @@ def test_duplicate_class_first_jar_wins(zoo):
     assert [(r["fqn"], r["shadowed"]) for r in second] == [("dup.Same", True), ("keep.InDup", False)]
 
 
-@pytest.mark.soak  # slow: the soak runs it (.ci/run)
 def test_duplicate_class_winner_follows_classpath_order(run_jdx, zoo, good_jar):
     first = next(j for j in zoo.jars if j.name == "dupfirst.jar")
     second = next(j for j in zoo.jars if j.name == "dupsecond.jar")
