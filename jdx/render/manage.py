@@ -127,8 +127,12 @@ def ws_info(r: dict) -> list[str]:
         "indexed" if r["indexed"] else "not indexed"
     lines = [f"workspace {ws['name'] or '(ad hoc)'}  via {r['how']}  · {state}"]
     lines.extend(f"  found: {how}" for how in r.get("classpath", []))
+    modules = [a for a in r["artifacts"] if a["kind"] == "jrt"]
     for a in r["artifacts"]:
-        lines.append(f"  {a['kind']} {a['name']}  {a['path']}")
+        if a["kind"] != "jrt" or len(modules) < 2:
+            lines.append(f"  {a['kind']} {a['name']}  {a['path']}")
+        elif a is modules[0]:  # the JDK's modules on one line: the jars are what an agent reads this for
+            lines.append(f"  jrt {len(modules)} JDK modules  {a['name']} … {modules[-1]['name']}  (--json lists each)")
     return lines
 
 
