@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from jdx.engine.descriptors import render_constant
 from jdx.engine.kotlin_hits import KotlinSites, kotlin_sites, through_name
 from jdx.engine.kotlin_view import member_ref
+from jdx.engine.members import ACC
 from jdx.engine.refs import format_member, format_type, parse_ref
 from jdx.engine.rel_hierarchy import left_out_hint, type_tiers
 from jdx.engine.external_symbols import external_notes
@@ -599,8 +600,9 @@ def overrides(store: GraphStore, text: str, filter: ArtifactFilter, limit: int |
     """(result, truncation) of `overrides`: for each named method, what it overrides and what overrides it."""
     limit = check_limit(limit)
     symbol = resolve_symbol(store, text, members_only=True)
+    targets = _overridable(symbol.targets) if parse_ref(text).params is None else symbol.targets
     arts = Artifacts.of(store)
-    ids = [t.id for t in symbol.targets]
+    ids = [t.id for t in targets]
     up = rows_by_ids(store, q.OVERRIDDEN_BY, ids)
     down = [r for r in rows_by_ids(store, q.OVERRIDERS_OF, ids) if filter.accepts(arts, r["c_artifact"])]
     twins = twin_ids(store, up, "t_") | twin_ids(store, down, "c_")
@@ -614,7 +616,7 @@ def overrides(store: GraphStore, text: str, filter: ArtifactFilter, limit: int |
     methods, shown, total = [], 0, 0
     tiers: dict[str, int] = {}
     left_out: list[str] = []
-    for t in symbol.targets:
+    for t in targets:
         owner = _owner(t.id)
         orders = _lookup_orders(store, [owner])
         rank = {a: i for i, a in enumerate(orders[owner][1:])}
@@ -643,6 +645,15 @@ def overrides(store: GraphStore, text: str, filter: ArtifactFilter, limit: int |
         truncated = {"shown": shown, "total": total, "left_out": left,
                      "hint": "; ".join(x for x in (words, f"--limit {total}") if x)}
     return result, truncated
+
+
+def _overridable(targets: list[Target]) -> list[Target]:
+    """A bare name's overloads that take part in overriding: not a static method, a private one or a constructor
+    (`RevCommit#toString` is `toString()`, not the static `ObjectId#toString(ObjectId)` it also inherits); all of
+    them when none does (a parameter list names any one exactly)."""
+    kept = [t for t in targets if t.kind == "method" and not t.row.get("access", 0) & (ACC["static"] | ACC["private"])]
+    return kept or targets
+
 
 
 def _owner(method_id: str) -> str:
