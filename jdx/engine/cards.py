@@ -569,7 +569,7 @@ def member_signatures(store: GraphStore, text: str, opts=None, include_synthetic
     callable giving one) names the parameters the class file does not, from the declaring type's sources."""
     from jdx.engine.src_params import namer
 
-    found = lookup(store, text, with_hidden=include_synthetic)
+    found = lookup(store, text, with_hidden=include_synthetic, kotlin_properties=opts != "jvm")
     total = len(found.members)
     if limit is not None and total > limit:
         found = replace(found, members=found.members[:limit])

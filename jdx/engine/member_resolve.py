@@ -41,6 +41,7 @@ class Lookup:
     members: list[dict]
     unresolved: list[str] = field(default_factory=list)
     walk: list[tuple[dict, dict]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what the lookup read into the name (a Kotlin property's members)
 
 
 def _package(internal: str) -> str:
@@ -354,13 +355,15 @@ def _member_reading(text: str) -> tuple[SymbolRef, SymbolRef | None]:
 
 
 def lookup(store: GraphStore, text: str, require_one: bool = False, include_hidden: bool = True,
-           with_hidden: bool = False) -> Lookup:
+           with_hidden: bool = False, kotlin_properties: bool = True) -> Lookup:
     """Resolve a member reference; NotFoundError (with did-you-mean), AmbiguousError when `require_one`. Hidden
     members (bridges, synthetic ones) answer when no visible one matches (`include_hidden`), or beside the visible
-    ones (`with_hidden`: `signature --include-synthetic`)."""
+    ones (`with_hidden`: `signature --include-synthetic`). A bare `Type#name` of a Kotlin class naming a property
+    is every JVM member it compiles to (`kotlin_properties`, see `kotlin_view.property_members`; never with `require_one`)."""
     ref, type_reading = _member_reading(text)
+    properties = kotlin_properties and not require_one
     try:
-        return _lookup(store, ref, text, require_one, include_hidden, with_hidden)
+        return _lookup(store, ref, text, require_one, include_hidden, with_hidden, properties)
     except NotFoundError:
         facade = _kotlin_top_level(store, ref, text)
         if facade is not None:  # `kotlinx.coroutines.delay`: Kotlin's name of `DelayKt#delay`
@@ -406,7 +409,7 @@ def _kotlin_top_level(store: GraphStore, ref: SymbolRef, text: str) -> SymbolRef
 
 
 def _lookup(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, include_hidden: bool,
-            with_hidden: bool = False) -> Lookup:
+            with_hidden: bool = False, kotlin_properties: bool = False) -> Lookup:
     try:
         target = resolve_type_ref(store, ref, text, near=NEAR_OWNERS)
     except AmbiguousError as exc:
@@ -423,6 +426,7 @@ def _lookup(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, inc
     if not named and member == d.simple_name_of(target["id"]):
         member, ref = "<init>", replace(ref, member="<init>")  # `Foo#Foo(int)`: the constructor, as in Java
         named = _named(visible, member)
+    written = member  # the name as written: a Kotlin property's, when `jvm_name_of` renames it below
     if not named and target.get("kotlin"):
         from jdx.engine.kotlin_view import jvm_name_of
 
@@ -443,12 +447,18 @@ def _lookup(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, inc
 
         miss = NotFoundError(f"not found: {text}" + (f" ({'; '.join(notes)})" if notes else ""), candidates=candidates)
         raise unbuilt_sources.member_not_compiled(store, format_type(target["id"]), ref, text, miss)
+    notes: list[str] = []
+    if kotlin_properties and target.get("kotlin") and ref.params is None and ref.descriptor is None \
+            and ref.return_type is None:
+        from jdx.engine.kotlin_view import property_members
+
+        found, notes = property_members(store, found, visible, written, methods)
     for e in found:
         e["ref"] = canonical_ref(e, methods.get(e["declaring"]), methods)
     if require_one and len(found) > 1:
         raise AmbiguousError(f"ambiguous: {len(found)} candidates for {text}",
                              candidates=[{"ref": e["ref"], "kind": e["kind"]} for e in found], hint=_HINT)
-    return Lookup(target, ref, found, unresolved, walk)
+    return Lookup(target, ref, found, unresolved, walk, notes)
 
 
 def _no_owner(store: GraphStore, ref: SymbolRef, text: str, exc: NotFoundError) -> NotFoundError:

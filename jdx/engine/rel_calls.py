@@ -492,7 +492,7 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
     """(result, truncation) of `callers` (direction `in`) or `calls` (direction `out`)."""
     limit = check_limit(opts.limit)
     depth = check_depth(opts.depth, 1)
-    symbol = resolve_symbol(store, text, members_only=True)
+    symbol = resolve_symbol(store, text, members_only=True, view=opts.view)
     arts = Artifacts.of(store)
     cg = _CallGraph(store, arts)
     for r in rows_by_ids(store, q.METHODS_BY_IDS, [t.id for t in symbol.targets]):
@@ -518,7 +518,7 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
             note = _dispatch_note(store, row, t.ref) if direction == "in" else _bodyless_note(row, t.ref)
         if note:
             notes.append(note)
-    notes[:0] = external_notes(symbol)
+    notes[:0] = external_notes(symbol) + symbol.notes
     if direction == "in" and opts.view == "jvm":
         notes.extend(_stub_notes(store, [t.id for t in symbol.targets]))
     shown = {e["id"] for t in trees for e in _entries(t["tree"])} | {t["id"] for t in trees}

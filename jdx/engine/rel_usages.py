@@ -523,7 +523,7 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
     """(result, warnings, truncation) of `usages`."""
     limit = check_limit(opts.limit)
     kinds = parse_kinds(opts.kinds)
-    symbol = resolve_symbol(store, text)
+    symbol = resolve_symbol(store, text, view=opts.view)
     wanted = set(ALL) | set(kinds) - {"all"} if "all" in kinds else set(kinds)
     kt = kotlin_reading(store, symbol, opts.view)
     pairs = _collect(store, symbol, kinds, opts.filter, kt, opts.view)

@@ -49,6 +49,7 @@ class Symbol:
     type_row: dict
     targets: list[Target]
     external: bool = False  # external nodes: the workspace references them, none of its artifacts declares them
+    notes: list[str] = field(default_factory=list)  # what the name was read as (a Kotlin property's members)
 
     @property
     def is_type(self) -> bool:
@@ -65,7 +66,7 @@ def _member_target(entry: dict) -> Target:
     return Target(f"{entry['declaring']}#{row['name']}{sep}{row['descriptor']}", entry["ref"], entry["kind"], row)
 
 
-def resolve_symbol(store: GraphStore, text: str, *, members_only: bool = False) -> Symbol:
+def resolve_symbol(store: GraphStore, text: str, *, members_only: bool = False, view: str = "kotlin") -> Symbol:
     """A type, a field, or every overload a member reference names (`Gson#toJson` is all of them: a user
     asking who uses a name means each overload; the answer names which one every site reaches).
 
@@ -76,7 +77,7 @@ def resolve_symbol(store: GraphStore, text: str, *, members_only: bool = False) 
     if ref.is_glob or ref.is_package_glob:
         raise UsageError(f"{text!r} is a glob; this command takes one symbol, e.g. Type or Type#member")
     try:
-        return _declared_symbol(store, text, ref, members_only)
+        return _declared_symbol(store, text, ref, members_only, view)
     except NotFoundError:
         from jdx.engine.external_symbols import external_symbol
 
@@ -86,7 +87,7 @@ def resolve_symbol(store: GraphStore, text: str, *, members_only: bool = False) 
         return found
 
 
-def _declared_symbol(store: GraphStore, text: str, ref, members_only: bool) -> Symbol:
+def _declared_symbol(store: GraphStore, text: str, ref, members_only: bool, view: str = "kotlin") -> Symbol:
     from jdx.engine.member_resolve import lookup
 
     type_miss: NotFoundError | None = None
@@ -101,7 +102,7 @@ def _declared_symbol(store: GraphStore, text: str, ref, members_only: bool) -> S
     if ref.member is None and not ref.ambiguous_dot:
         raise UsageError(f"{text!r} names a type; this command takes a method, e.g. {text}#name")
     try:
-        found = lookup(store, text)
+        found = lookup(store, text, kotlin_properties=view != "jvm")  # --view jvm: `Box#size` is the field
     except NotFoundError as exc:
         # `gx.Nope`: neither a type nor a member of a type `gx`; the type's did-you-mean is the useful one
         if type_miss is not None and "(no type " in exc.message:
@@ -110,7 +111,7 @@ def _declared_symbol(store: GraphStore, text: str, ref, members_only: bool) -> S
     if members_only and all(e["is_field"] for e in found.members):
         raise UsageError(f"{text!r} names a field; this command takes a method (for fields: jdx usages {shlex.quote(text)})")
     entries = [e for e in found.members if not (members_only and e["is_field"])]
-    return Symbol(text, found.target, [_member_target(e) for e in entries])
+    return Symbol(text, found.target, [_member_target(e) for e in entries], notes=found.notes)
 
 
 def rows_by_ids(store: GraphStore, query: q.ByIds, ids: Iterable[str]) -> list[dict]:
