@@ -328,16 +328,12 @@ def _corrected_names(found: Collected, target: dict, ref: SymbolRef,
         return [_candidate(e, methods) for _, e in sorted(pool, key=key)[:MAX_SUGGESTIONS]], []
     if len(pool) <= MAX_SUGGESTIONS:
         return [_candidate(e, methods) for _, e in pool], []
-    out, notes = [], []
-    for name, entries in names.items():
-        if len(entries) == 1:
-            out.append(_candidate(entries[0], methods))
-            continue
-        out.append({"ref": str(SymbolRef(type_name=format_type(target["id"]), member=name)),
+    out = []
+    for name, entries in names.items():  # a name's count goes with its candidate: the message is the query's
+        out.append(_candidate(entries[0], methods) if len(entries) == 1 else
+                   {"ref": str(SymbolRef(type_name=format_type(target["id"]), member=name)),
                     "kind": entries[0]["kind"], "overloads": len(entries)})
-        notes.append(_overloads_note(name, len(entries), len(entries)) if all(not e["is_field"] for e in entries)
-                     else f"{name} names {len(entries)} members")
-    return out, notes
+    return out, []
 
 
 def _member_reading(text: str) -> tuple[SymbolRef, SymbolRef | None]:
@@ -558,12 +554,30 @@ def _only_type_with_member(store: GraphStore, ref: SymbolRef, text: str, exc: Am
     if len(having) == 1:
         return having[0][1]
     if not having:
-        raise NotFoundError(f"not found: {text} (none of the {len(exc.candidates)} types named {ref.type_name} "
-                            f"has a member {ref.member})", candidates=exc.candidates[:MAX_SUGGESTIONS],
+        message = f"not found: {text} (none of the {len(exc.candidates)} types named {ref.type_name} has a member " \
+                  f"{ref.member})"
+        near = _near_members(store, ref, exc.candidates)  # a misspelled member: its near names, not the types
+        raise NotFoundError(message, candidates=near or exc.candidates[:MAX_SUGGESTIONS],
                             hint="jdx members <type> lists what a type has") from None
     raise AmbiguousError(f"ambiguous: {len(having)} candidates for {text}",
                          candidates=[{**c, "ref": str(replace(ref, type_name=c["ref"], coord=None))}
                                      for c, _ in having], hint=_HINT) from None
+
+
+def _near_members(store: GraphStore, ref: SymbolRef, types: list[dict]) -> list[dict]:
+    """The did-you-mean members of the types a simple name names, the types in their ranked order (`ArrayList#addAl`:
+    `java.util.ArrayList#addAll` before `Arrays$ArrayList`'s); empty when no type has a member named like it."""
+    out: list[dict] = []
+    for c in types:
+        try:
+            row = resolve_type_ref(store, parse_ref(c["ref"]), c["ref"])
+        except (NotFoundError, AmbiguousError, UsageError):
+            continue
+        candidates, _ = _suggest(collect(store, row), row, ref.member, replace(ref, type_name=c["ref"], coord=None))
+        out += [x for x in candidates if x not in out]
+        if len(out) >= MAX_SUGGESTIONS:
+            break
+    return out[:MAX_SUGGESTIONS]
 
 
 def resolve_members(store: GraphStore, text: str, require_one: bool = False) -> tuple[dict, list[dict]]:

@@ -86,7 +86,8 @@ def error_lines(env: dict) -> list[str]:
             [c for i, c in enumerate(candidates) if not c.get("jdk_internal") or i < max(CANDIDATE_LINES, usable)]
         width = max(len(c.get("ref", "")) for c in shown)
         for c in shown:
-            extra = c.get("artifact", "") + ("  (JDK internal)" if c.get("jdk_internal") else "")
+            extra = "  ".join(x for x in (c.get("artifact", ""), "(JDK internal)" if c.get("jdk_internal") else "",
+                                          f"({c['overloads']} overloads)" if c.get("overloads", 1) > 1 else "") if x)
             lines.append(f"  {c.get('ref', '').ljust(width)}  {extra}".rstrip())
         if len(shown) < len(candidates):
             lines.append(f"  … {len(candidates) - len(shown)} more JDK internals (--json lists every candidate)")

@@ -142,8 +142,27 @@ def test_misspelled_name_offers_the_corrected_name_with_its_overloads(built):
     overloads = sum(1 for n, _ in reflection["dm.Factory"] if n == "load")
     exc = _miss(store, "dm.Factory#lod")
     assert [(c["ref"], c.get("overloads")) for c in exc.candidates] == [("dm.Factory#load", overloads)]
-    assert f"load has {overloads} overloads" in exc.message
     assert len(lookup(store, "dm.Factory#load").members) == overloads
+    # the count goes with its candidate (T28: `(createCommit has 2 overloads)` read as if about the query)
+    assert "overloads" not in exc.message, exc.message
+    from jdx.render.envelope import error_lines
+
+    text = error_lines({"error": {"code": "NOT_FOUND", "message": exc.message}, "candidates": exc.candidates})
+    assert text[2] == f"  dm.Factory#load  ({overloads} overloads)", text
+
+
+def test_a_misspelled_member_of_a_simple_name_of_several_types_offers_near_members(built):
+    """`ArrayList#addAl` (java.util.ArrayList and Arrays$ArrayList): the near members of the types, the first type's
+    first, each resolving; not the two types (T28: `RevWalk#parseCommmit`)."""
+    store, _ = built
+    exc = _miss(store, "ArrayList#addAl")
+    refs = [c["ref"] for c in exc.candidates]
+    assert refs[:2] == ["java.util.ArrayList#addAll(int, java.util.Collection)",
+                        "java.util.ArrayList#addAll(java.util.Collection)"], refs
+    for c in exc.candidates:
+        assert _resolves(store, c), c
+    assert [c["ref"] for c in _miss(store, "ArrayList#zzzqq").candidates] == ["java.util.ArrayList",
+                                                                               "java.util.Arrays$ArrayList"]
 
 
 def test_misspelled_name_with_parameters_offers_the_matching_overload(built):
