@@ -4,6 +4,7 @@ when no sources exist. Also `source_window`, the few lines around a line of a cl
 from __future__ import annotations
 
 import re
+import shlex
 
 from jdx.engine.member_resolve import lookup
 from jdx.engine.refs import format_type
@@ -110,6 +111,10 @@ class _Absent(Exception):
 
 def _around(ctx: SourceContext, type_row: dict, around: str, file: SourceFile, origin: str) -> tuple[int, int, Target]:
     """The lines of the member `--around` names in `file`, and the member (maybe inherited: its `type_row` says)."""
+    if around.strip().isdigit():  # a stack trace's line: --lines shows it
+        n = int(around)
+        raise UsageError(f"--around takes a member (e.g. 'get(Object)'), not a line: for the lines around line {n}, "
+                         f"--lines {max(1, n - DEFAULT_AROUND_CONTEXT)}:{n + DEFAULT_AROUND_CONTEXT}")
     text = around if "#" in around else f"{format_type(type_row['id'])}#{around}"
     found = lookup(ctx.store, text, require_one=True)
     entry = found.members[0]
@@ -119,6 +124,11 @@ def _around(ctx: SourceContext, type_row: dict, around: str, file: SourceFile, o
         from jdx.engine.src_locate import is_top_level
 
         owner = target.type_row
+        declaring = top_level(owner["id"], outer_chain(ctx, owner["id"]), owner)
+        if declaring != top_level(type_row["id"], outer_chain(ctx, type_row["id"]), type_row):
+            name = format_type(owner["id"])  # inherited from another class file: its text is not this one
+            raise UsageError(f"--around {around!r}: {entry['ref']} is declared in {name}, another class file; "
+                             f"run jdx source {name} --around {shlex.quote(entry['ref'].partition('#')[2])}")
         keys = sm.type_keys(owner["id"], outer_chain(ctx, owner["id"]), is_top_level(owner))
         if target.is_field:
             decl = sm.match_field(file.parsed, target.row["name"], keys)
