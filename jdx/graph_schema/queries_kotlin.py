@@ -73,8 +73,8 @@ KOTLIN_METADATA_OF = "MATCH (t:Type {id: $id}) RETURN t.kotlin AS kotlin"
 # the DefaultImpls forwarders among some methods: kotlinc 1.3 gives a class implementing a Kotlin interface a method
 # that calls the interface's `$DefaultImpls` static copy of each default body it inherits
 KOTLIN_DEFAULT_IMPLS_CALLS = (
-    "UNWIND $ids AS i MATCH (c:Method {id: i})-[:INVOKES|INVOKES_ADDED]->(m:Method) "
-    "WHERE m.name = c.name AND m.owner ENDS WITH $suffix RETURN c.id AS member, m.id AS target ORDER BY member, target"
+    "MATCH (c:Method)-[:INVOKES|INVOKES_ADDED]->(m:Method) WHERE c.id IN $ids "  # (not UNWIND: see CALLS_MADE)
+    "AND m.name = c.name AND m.owner ENDS WITH $suffix RETURN c.id AS member, m.id AS target ORDER BY member, target"
 )
 # a multi-file part's facade (search names a part's member in its facade) and the facades' access flags
 FACADES_OF_PARTS = ("MATCH (k:KotlinDecl) WHERE k.owner IN $ids AND k.facade IS NOT NULL "

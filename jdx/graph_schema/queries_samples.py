@@ -6,6 +6,8 @@ and ~450 ms as a `WHERE m.id IN $ids` scan of the Method table.
 
 from __future__ import annotations
 
+from jdx.graph_schema.queries_graph import ByIds
+
 # the enclosing methods of candidate sites: their length (LineNumberTable), flags and annotations
 CALLERS_BY_IDS = (
     "UNWIND $ids AS i MATCH (m:Method {id: i}) "
@@ -29,5 +31,10 @@ CALLER_ROW = ("MATCH (m:Method {id: $id}) RETURN m.id AS id, m.name AS name, m.d
 
 # how many calls each candidate's enclosing method makes (a method making one call on one or two lines is a
 # trivial delegate: a poor example)
-CALLS_MADE = ("UNWIND $ids AS i MATCH (m:Method {id: i})-[r:INVOKES|INVOKES_ADDED]->(:Method) WHERE r.kind <> 'handle' "
-              "RETURN m.id AS id, count(r) AS n")
+# (a key lookup per id, or an IN filter: `UNWIND $ids AS i MATCH (m:Method {id: i})-[r]->()` in one pattern scanned
+# every call edge whatever the ids, ~0.8 s and ~280 MB of Kùzu's buffer pool on the JDK's graph)
+CALLS_MADE = ByIds(
+    "MATCH (m:Method {id: $id})-[r:INVOKES|INVOKES_ADDED]->(:Method) WHERE r.kind <> 'handle' "
+    "RETURN m.id AS id, count(r) AS n",
+    "MATCH (m:Method)-[r:INVOKES|INVOKES_ADDED]->(:Method) WHERE m.id IN $ids AND r.kind <> 'handle' "
+    "RETURN m.id AS id, count(r) AS n")
