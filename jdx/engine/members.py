@@ -1,5 +1,6 @@
 """`members`: the completion list of a receiver (spec §7.1, §9.3): inherited members, generics substituted,
-overrides collapsed, JLS visibility from the query's point of view, bridges and synthetics hidden."""
+overrides collapsed, JLS visibility from the query's point of view, bridges and synthetics hidden; what the filters
+leave out is counted, with the flag that shows it (§8.3)."""
 
 from __future__ import annotations
 
@@ -410,6 +411,15 @@ def _field_hidden(name: str, owner: str, field_owners: dict[str, list[str]], anc
     return any(s != owner and owner in ancestors.get(s, ()) for s in field_owners.get(name, ()))
 
 
+def _listable(m: dict, is_field: bool, declared: bool, tid: str, is_iface: bool, query_pkg: str,
+              target_iface: bool) -> bool:
+    """Is a member of the walk one of the type's: declared by it, or inherited; an interface has only Object's public
+    methods (JLS §9.2): no clone(), no finalize()."""
+    if not declared and not is_inherited(m, is_field, tid, is_iface, query_pkg):
+        return False
+    return not (tid == OBJECT and target_iface and not m["access"] & ACC["public"])
+
+
 def _kind_of(row: dict, is_field: bool) -> str:
     if is_field:
         return "field"
@@ -439,6 +449,33 @@ def access_markers(access: int, is_field: bool) -> list[str]:
 def synthetic_markers(m: dict, is_field: bool) -> list[str]:
     """`access_markers` of a synthetic member, [] for any other."""
     return access_markers(m["access"], is_field) if m["access"] & ACC["synthetic"] else []
+
+
+def _annotation_defaults(store: GraphStore, walk: list[tuple[dict, dict]]) -> dict[tuple[str, str, str], str]:
+    """(annotation type, element name, descriptor) -> the element's default as stored (`Method.annotation_default`,
+    as `outline` prints it), for the annotation types of the walk (no query for a walk without one)."""
+    out = {}
+    for row, _ in walk:
+        if row.get("kind") != "annotation" or row.get("external"):
+            continue
+        for m in store.rows_cached(queries.MEMBERS_OF, {"id": row["id"]}):
+            if m.get("m.annotation_default") is not None:
+                out[(row["id"], m["m.name"], m["m.descriptor"])] = m["m.annotation_default"]
+    return out
+
+
+def _hidden(synthetic: list[dict], by_access: dict[str, int], levels: set[str]) -> list[dict]:
+    """What `members` left out that its flags show, each {count, what, show}: the synthetic members (with those of a
+    hidden access level, `--access all` too), then the others of the access levels `--access` left out."""
+    out = []
+    if synthetic:
+        outside = any(access_level(e["m"]["access"]) not in levels for e in synthetic)
+        out.append({"count": len(synthetic), "what": "synthetic",
+                    "show": "--include-synthetic --access all" if outside else "--include-synthetic"})
+    if by_access:
+        out.append({"count": sum(by_access.values()), "what": " or ".join(a for a in ACCESS_LEVELS if a in by_access),
+                    "show": "--access all"})
+    return out
 
 
 DECLARED_FROM = ("--declared and --from exclude each other: --from picks members inherited from a supertype, "
@@ -479,6 +516,8 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
     seen: dict[str, dict] = {}
     bridged: dict[str, str] = {}
     entries: list[dict] = []
+    synthetic: list[dict] = []  # the synthetic members --include-synthetic would list
+    synthetic_keys: set[str] = set()
     collapsed_object = 0
     unresolved: list[str] = []
     ancestors = _ancestors(walk)
@@ -500,16 +539,21 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
         if is_field and _field_hidden(name, tid, field_owners, ancestors):
             continue
         key = member_key(m, is_field, opts.include_synthetic)
-        if is_hidden(m, is_field) and not opts.include_synthetic:
-            # a bridge stands for the member it bridges: the supertype's erased twin is collapsed,
+        if is_hidden(m, is_field) and not is_field:
+            # a bridge stands for the member it bridges: the supertype's erased twin is collapsed (listed or not),
             # unless it is javac's access bridge re-exporting a method of a non-public class
-            if not is_field and key not in seen:
-                bridged[key] = tid
+            plain = member_key(m, is_field, False)
+            if plain not in seen:
+                bridged[plain] = tid
+        if is_hidden(m, is_field) and not opts.include_synthetic:
+            if _listable(m, is_field, declared, tid, is_iface, query_pkg, target_iface):
+                listed_key = member_key(m, is_field, True)  # (counted once, as --include-synthetic would list it)
+                if listed_key not in seen and listed_key not in synthetic_keys:
+                    synthetic_keys.add(listed_key)
+                    synthetic.append({"m": m, "kind": _kind_of(m, is_field), "declaring": tid})
             continue
-        if not declared and not is_inherited(m, is_field, tid, is_iface, query_pkg):
+        if not _listable(m, is_field, declared, tid, is_iface, query_pkg, target_iface):
             continue
-        if tid == OBJECT and target_iface and not m["access"] & ACC["public"]:
-            continue  # an interface has only Object's public methods (JLS §9.2): no clone(), no finalize()
         if key in seen:
             first = seen[key].get("declaring")
             if not declared and first is not None and tid in ancestors.get(first, ()):
@@ -547,20 +591,32 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
             descriptors.setdefault((owner, o["name"]), []).append(o["descriptor"])
     out = []
     type_rows = {row["id"]: row for row, _ in walk}
+
+    def wanted(e: dict) -> bool:  # every filter but --access and --include-synthetic
+        m = e["m"]
+        if opts.kind != "all" and {"ctor": "constructor"}.get(opts.kind, opts.kind) != e["kind"]:
+            return False
+        if opts.static is not None and opts.static != bool(m["access"] & ACC["static"]):
+            return False
+        return not (grep and not grep.search(m["name"])) and not (from_id and e["declaring"] != from_id)
+
+    def folded(e: dict) -> bool:  # Object's members, collapsed into one line that names --from
+        return e["declaring"] == OBJECT and target["id"] != OBJECT and not from_id
+
+    hidden_synthetic = [e for e in synthetic if wanted(e) and not folded(e)]
+    hidden_access: dict[str, int] = {}
+    defaults = _annotation_defaults(store, walk)
     for e in entries:
         m, kind = e["m"], e["kind"]
         access = m["access"]
+        if not wanted(e):
+            continue
         if access_level(access) not in levels:
+            if not folded(e):
+                hidden_access[access_level(access)] = hidden_access.get(access_level(access), 0) + 1
             continue
-        if opts.kind != "all" and {"ctor": "constructor"}.get(opts.kind, opts.kind) != kind:
-            continue
-        if opts.static is True and not access & ACC["static"]:
-            continue
-        if opts.static is False and access & ACC["static"]:
-            continue
-        if grep and not grep.search(m["name"]):
-            continue
-        if from_id and e["declaring"] != from_id:
+        if folded(e):
+            collapsed_object += 1
             continue
         owner_simple = constructor_name(target["id"]) if kind == "constructor" else d.simple_name_of(e["declaring"])
         if kind == "field":
@@ -577,9 +633,6 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
                         for other in descriptors.get((e["declaring"], m["name"]), ()))
             ref = format_member(e["declaring"], m["name"], m["descriptor"], varargs=bool(access & ACC["varargs"]),
                                 with_return=twins)
-        if e["declaring"] == OBJECT and target["id"] != OBJECT and not from_id:
-            collapsed_object += 1
-            continue
         item = {"ref": ref, "kind": kind, "declaring": format_type(e["declaring"]), "name": m["name"],
                 "descriptor": m["descriptor"], "access": access_level(access), "static": bool(access & ACC["static"]),
                 "text": text, "deprecated": bool(m.get("deprecated"))}
@@ -588,6 +641,9 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
             item["synthetic"] = markers
         if m.get("constant") is not None:  # as outline and signature carry it
             item["constant"] = d.render_constant(m.get("descriptor") or "", m["constant"])
+        default = defaults.get((e["declaring"], m["name"], m["descriptor"])) if kind == "method" else None
+        if default is not None:  # an annotation element's default, as outline and signature carry it
+            item["default"] = default
         if e.get("overrides"):
             item["overrides"] = e["overrides"]
         if e.get("hides"):
@@ -617,6 +673,8 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
         "members": out,
         "collapsed": {"java.lang.Object": collapsed_object} if collapsed_object else {},
         "unresolved_supertypes": [format_type(u) for u in unresolved],
+        # what the filters left out, with the flags that show it (spec §8.3)
+        **({"hidden": hidden} if (hidden := _hidden(hidden_synthetic, hidden_access, levels)) else {}),
         # `--from` a supertype none of whose members reaches the type unoverridden: say so, not a bare "0 shown"
         **({"from_overridden": format_type(from_id)} if from_id and not out and not grep else {}),
         # a wildcard argument prints as written (`? extends java.lang.Number`), its capture in the members' texts

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shlex
 
-from jdx.render.cards import distinct_texts
+from jdx.render.cards import bounded, distinct_texts
 
 
 def _member_lines(r: dict, brief: bool) -> list[tuple[str, bool]]:
@@ -18,8 +18,9 @@ def _member_lines(r: dict, brief: bool) -> list[tuple[str, bool]]:
             current = m["declaring"]
             lines.append((f"members of {current}" if current == r["type"] else f"inherited from {current}", False))
         k = m.get("kotlin")
-        text = (k["text"] + ("  [" + ", ".join(k["markers"]) + "]" if k["markers"] else "")) if k else \
-            f"{m['kind']} {jvm_text}" + (f"  [{m['record']}]" if m.get("record") else "") \
+        default = f" default {bounded(m['default'])}" if m.get("default") is not None else ""  # (as outline)
+        text = (k["text"] + default + ("  [" + ", ".join(k["markers"]) + "]" if k["markers"] else "")) if k else \
+            f"{m['kind']} {jvm_text}{default}" + (f"  [{m['record']}]" if m.get("record") else "") \
             + ("  [" + ", ".join(m["synthetic"]) + "]" if m.get("synthetic") else "")
         lines.append((("" if brief else "  ") + text + ("  @Deprecated" if m["deprecated"] else ""), True))
         if m.get("doc"):
@@ -52,6 +53,7 @@ def members(r: dict, brief: bool, max_lines: int | None, grep: str | None) -> li
         # cut by --max-lines or --limit, the truncation line that follows says how many are shown and how to see
         # the rest
         limited = r.get("total", total) > total
+        jvm = " JVM member(s)" if r.get("view") == "kotlin" else ""  # (counted in JVM members, as `folded` is)
         count = (extra.strip()[1:-1] + " · " if extra else "") if cut or limited else \
             f"{n}{of} member{'s' if total != 1 else ''} shown{extra} · "
         lines.append(f"{count}{kind} {shown_type} · "
@@ -59,5 +61,7 @@ def members(r: dict, brief: bool, max_lines: int | None, grep: str | None) -> li
                      + (f" · {r['folded']} JVM member(s) folded into their Kotlin declaration (--view jvm shows them)"
                         if r.get("folded") else "")
                      + (f" · {r['internal_hidden']} internal declaration(s) hidden (--access package shows them)"
-                        if r.get("internal_hidden") else ""))
+                        if r.get("internal_hidden") else "")
+                     + "".join(f" · {h['count']} {h['what']}{jvm} hidden ({h['show']})"
+                               for h in r.get("hidden") or ()))
     return lines
