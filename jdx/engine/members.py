@@ -451,6 +451,11 @@ def synthetic_markers(m: dict, is_field: bool) -> list[str]:
     return access_markers(m["access"], is_field) if m["access"] & ACC["synthetic"] else []
 
 
+def for_removal(m: dict) -> bool:
+    """Deprecated with `@Deprecated(forRemoval=true)` (the row's `deprecation`: its annotations when deprecated)."""
+    return any(a.startswith("@java.lang.Deprecated(") and "forRemoval=true" in a for a in m.get("deprecation") or ())
+
+
 def _annotation_defaults(store: GraphStore, walk: list[tuple[dict, dict]]) -> dict[tuple[str, str, str], str]:
     """(annotation type, element name, descriptor) -> the element's default as stored (`Method.annotation_default`,
     as `outline` prints it), for the annotation types of the walk (no query for a walk without one)."""
@@ -636,6 +641,8 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
         item = {"ref": ref, "kind": kind, "declaring": format_type(e["declaring"]), "name": m["name"],
                 "descriptor": m["descriptor"], "access": access_level(access), "static": bool(access & ACC["static"]),
                 "text": text, "deprecated": bool(m.get("deprecated"))}
+        if for_removal(m):
+            item["for_removal"] = True
         markers = synthetic_markers(m, kind == "field") if opts.include_synthetic else []
         if markers:  # (only listed with --include-synthetic)
             item["synthetic"] = markers

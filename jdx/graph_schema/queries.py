@@ -31,12 +31,14 @@ METHODS_OF_TYPES = (
     "MATCH (t:Type)-[:DECLARES]->(m:Method) WHERE t.id IN $ids "
     "RETURN t.id AS owner, m.name AS name, m.descriptor AS descriptor, m.signature AS signature, "
     "m.access AS access, m.exceptions AS exceptions, m.deprecated AS deprecated, m.param_names AS param_names, "
-    "m.param_source AS param_source ORDER BY owner, name, descriptor"
+    "m.param_source AS param_source, CASE WHEN m.deprecated THEN m.annotations END AS deprecation "
+    "ORDER BY owner, name, descriptor"
 )
 FIELDS_OF_TYPES = (
     "MATCH (t:Type)-[:DECLARES]->(f:Field) WHERE t.id IN $ids "
     "RETURN t.id AS owner, f.name AS name, f.descriptor AS descriptor, f.signature AS signature, "
-    "f.access AS access, f.constant AS constant, f.deprecated AS deprecated ORDER BY owner, name, descriptor"
+    "f.access AS access, f.constant AS constant, f.deprecated AS deprecated, "
+    "CASE WHEN f.deprecated THEN f.annotations END AS deprecation ORDER BY owner, name, descriptor"
 )
 NESTED_TYPES_OF = (
     "MATCH (t:Type {id: $id})-[:DECLARES]->(n:Type) RETURN n.id AS id, n.kind AS kind, n.access AS access, "

@@ -22,7 +22,7 @@ def _member_lines(r: dict, brief: bool) -> list[tuple[str, bool]]:
         text = (k["text"] + default + ("  [" + ", ".join(k["markers"]) + "]" if k["markers"] else "")) if k else \
             f"{m['kind']} {jvm_text}{default}" + (f"  [{m['record']}]" if m.get("record") else "") \
             + ("  [" + ", ".join(m["synthetic"]) + "]" if m.get("synthetic") else "")
-        lines.append((("" if brief else "  ") + text + ("  @Deprecated" if m["deprecated"] else ""), True))
+        lines.append((("" if brief else "  ") + text + ("  @Deprecated(forRemoval=true)" if m.get("for_removal") else "  @Deprecated" if m["deprecated"] else ""), True))
         if m.get("doc"):
             lines.append((("  " if brief else "    ") + f"// {m['doc']}", False))
     return lines
