@@ -3,7 +3,9 @@
 After the match quality (exact, prefix, camel-hump, word; or the edit distance of a typo), what the user
 most likely means comes first: workspace code, dependencies and the JDK's exported API before the JDK's
 implementation packages, public before non-public (the workspace's own before the JDK's, which no one can use),
-shorter simple names and fewer nesting levels first, then classpath order. Which JDK packages are implementation packages the JDK's module descriptors say
+shorter simple names and fewer nesting levels first, then classpath order. An unqualified search puts one split
+before the match quality (`reach`): public types first, public members next, the rest last. Which JDK packages
+are implementation packages the JDK's module descriptors say
 (`Package.jdk_internal`: held by a module, exported to no one: `sun.font`, `jdk.internal.misc`,
 `com.sun.tools.javac.util`; `sun.misc` is exported by jdk.unsupported); a graph without them falls back to
 the naming rule (`sun.*`, an `internal` segment under `jdk`, `com.sun`, `java`, `javax`). Internals stay
@@ -61,3 +63,17 @@ def symbol_key(owner: str, public: bool, simple: str, artifact_rank: int,
     the workspace's own non-public ones, whatever its length; the artifact's rank says it is the JDK's (no query)."""
     return (is_jdk_internal(owner, internal), not public, not public and artifact_rank >= JDK_RANK, len(simple),
             nesting(owner), artifact_rank)
+
+
+# `reach`: what an unqualified search lists first, whatever the match tier
+PUBLIC_TYPE, PUBLIC_MEMBER, NOT_PUBLIC = 0, 1, 2
+
+
+def reach(is_type: bool, public: bool, internal: bool) -> int:
+    """The first ranking key of an unqualified search: public types (packages and modules too) outside the JDK's
+    implementation packages, then public members, then the rest, each by its match tier. An agent searching a
+    concept (`visitor`) wants `ParseTreeVisitor` before sixteen non-public fields named `visitor` and the JDK's
+    internal `Visitor`s, as IntelliJ's Search Everywhere lists Classes before Symbols."""
+    if internal or not public:
+        return NOT_PUBLIC
+    return PUBLIC_TYPE if is_type else PUBLIC_MEMBER

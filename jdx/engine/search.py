@@ -1,6 +1,9 @@
 """`search`: symbol search over the workspace graph (spec §7.2), ranked the way a user expects.
 
-Ranking key, first difference wins: match tier (exact simple name, prefix, camel-hump, a later word; a glob
+Ranking key, first difference wins: for a pattern without a qualifier, public types (packages, modules) first,
+public members next, the rest last (`ranking.reach`: a type named as the pattern is written, case and all, counts
+as public; a typo's near names skip it); then the match tier
+(exact simple name, prefix, camel-hump, a later word; a glob
 or regex match ranks as camel-hump; --fuzzy ranks by edit distance; a name missing a capital of a camel-hump
 pattern ranks after the names that carry them all, search_index.rank_tier), then `ranking.symbol_key` (the JDK's
 implementation packages after everything else; then, in the exact tier, a type named as the pattern is
@@ -20,9 +23,9 @@ import heapq
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
-from jdx.engine.ranking import internal_packages, is_jdk_internal, symbol_key
+from jdx.engine.ranking import PUBLIC_MEMBER, internal_packages, is_jdk_internal, reach, symbol_key
 from jdx.engine.refs import format_member, format_type
-from jdx.engine.search_index import index_for, rank_tier, tier_word
+from jdx.engine.search_index import index_for, pa_strings, rank_tier, tier_word
 from jdx.engine.search_match import (EXACT, HUMP, TIER_NAMES, Pattern, compile_pattern, empty_member_pattern,
                                      fuzzy_budget, glob_to_regex, levenshtein, name_words, nested_dots, owner_test,
                                      qualifier_regex)
@@ -157,10 +160,12 @@ def _symbol_row(row: dict, tier: int, arts: dict[str, dict], mode: str, written:
     return out
 
 
-def _sort_key(row: dict, tier: int, rank: int, internal=None, written: str | None = None) -> tuple:
+def _sort_key(row: dict, tier: int, rank: int, internal=None, written: str | None = None,
+              bucketed: bool = False) -> tuple:
     """A package's or module's ranking key, shaped like _group_key's (its ref stands in for the owner; no type)."""
-    return (rank_tier(tier, row["name"], written), 0, is_jdk_internal(row["ref"], internal, is_package=True), 1,
-            not row["public"], False, len(row["name"]), 0, rank, row["name"], row["ref"], row["kind"])
+    inside = is_jdk_internal(row["ref"], internal, is_package=True)
+    return (reach(True, row["public"], inside) if bucketed else 0, rank_tier(tier, row["name"], written), 0, inside,
+            1, not row["public"], False, len(row["name"]), 0, rank, row["name"], row["ref"], row["kind"])
 
 
 def _named_rows(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None,
@@ -168,6 +173,7 @@ def _named_rows(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict]
     """Packages and modules (few: matched in Python with the same compiled regexes)."""
     out: list[tuple[tuple, dict]] = []
     written = _written(p, fuzzy_lower is not None)
+    bucketed = _bucketed(p, fuzzy_lower is not None)
     if "package" in kinds:
         holders = package_artifacts(store)
         wanted = None if arts is None else {a["id"] for a in arts}
@@ -182,7 +188,7 @@ def _named_rows(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict]
                        "public": True, "match": _match_word(p, tier, fuzzy_lower, last)}
                 if fuzzy_lower is not None:
                     row["distance"] = tier
-                out.append((_sort_key(row, tier, -1, internal_packages(store), written), row))
+                out.append((_sort_key(row, tier, -1, internal_packages(store), written, bucketed), row))
     if "module" in kinds:  # a JDK module, or a jar or class directory that declares one (Artifact.module)
         for a in arts if arts is not None else artifact_table(store):
             module = a["name"] if a["kind"] == "jrt" else a.get("module")
@@ -194,7 +200,7 @@ def _named_rows(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict]
                        "origin": a["origin"], "public": True, "match": _match_word(p, tier, fuzzy_lower, module)}
                 if fuzzy_lower is not None:
                     row["distance"] = tier
-                out.append((_sort_key(row, tier, a["rank"], internal_packages(store), written), row))
+                out.append((_sort_key(row, tier, a["rank"], internal_packages(store), written, bucketed), row))
     return out
 
 
@@ -408,7 +414,8 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
             groups = _group(index.rows(distance, symbol_kinds, art_ids, pkg, owners), lambda n, _w: distance[n])
             total = len(groups)
         else:
-            groups, total = _best_groups(store, p, opts.limit, (symbol_kinds, art_ids, pkg, owners))
+            groups, total = _best_groups(store, p, opts.limit, (symbol_kinds, art_ids, pkg, owners),
+                                         _bucketed(p, False))
         for _, g in groups if owner_tiers is not None else ():
             g["owner_tier"] = owner_tier(g, owner_tiers)
         if p.spanning is not None and not fuzzy:  # the whole dotted name decides; the qualifier's own first
@@ -420,10 +427,11 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
             _kotlin_public(store, groups)
         typo = p.lower if fuzzy else None
         internal = internal_packages(store)
-        written = _written(p, fuzzy)
-        best = heapq.nsmallest(opts.limit, groups, key=lambda tg: _group_key(tg[0], tg[1], typo, internal, written))
+        written, bucketed = _written(p, fuzzy), _bucketed(p, fuzzy)
+        best = heapq.nsmallest(opts.limit, groups,
+                               key=lambda tg: _group_key(tg[0], tg[1], typo, internal, written, bucketed))
         for tier, g in best:
-            ranked.append((_group_key(tier, g, typo, internal, written),
+            ranked.append((_group_key(tier, g, typo, internal, written, bucketed),
                            _symbol_row(g, tier, by_id, "fuzzy" if fuzzy else p.mode, written)))
         extra = total - len(best)
     spans = (lambda rows: rows) if p.spanning is None or fuzzy else (
@@ -479,7 +487,7 @@ def _alias_rows(store: GraphStore, p: Pattern, art_ids, pkg: str | None, owners,
         if fuzzy:
             row["distance"] = tier
         row["_alias"] = a  # its expansion is looked up only if it is shown (_run)
-        out.append((_group_key(tier, g, typo, internal, _written(p, fuzzy)), row))
+        out.append((_group_key(tier, g, typo, internal, _written(p, fuzzy), _bucketed(p, fuzzy)), row))
     return out
 
 
@@ -539,7 +547,8 @@ def _kotlin_name_rows(store: GraphStore, p: Pattern, kinds: set[str], art_ids, p
             continue  # its JVM hit ranks as well
         twice.update(by_jvm)
         art = by_id.get(main["artifact"], {})
-        g = {"name": x["name"], "owner": main["owner"], "pub": main["pub"], "rank": main["rank"], "kind": main["kind"]}
+        g = {"name": x["name"], "owner": main["owner"], "pub": main["pub"] or x["visibility"] == "public",
+             "rank": main["rank"], "kind": main["kind"]}  # a multi-file part's member is public in its facade
         row = {"kind": main["kind"], "ref": main["id"], "name": main["name"], "artifact": art.get("name", ""),
                "origin": art.get("origin", ""), "public": x["visibility"] in ("public", "internal"),
                "match": "fuzzy" if fuzzy else _match_word(p, tier, None, x["name"])}
@@ -548,7 +557,7 @@ def _kotlin_name_rows(store: GraphStore, p: Pattern, kinds: set[str], art_ids, p
         if fuzzy:
             row["distance"] = tier
         row["_renamed"] = (x["id"], main["id"], main["access"], bool(by_jvm))  # by_jvm: search_view shows it too
-        out.append((_group_key(tier, g, typo, internal, _written(p, fuzzy)), row))
+        out.append((_group_key(tier, g, typo, internal, _written(p, fuzzy), _bucketed(p, fuzzy)), row))
     return out, twice
 
 
@@ -571,19 +580,28 @@ def _kotlin_name_fields(store: GraphStore, rows: list[dict]) -> None:
             r["kotlin"] = entry
 
 
-def _group_key(tier: int, g: dict, typo: str | None = None, internal=None, written: str | None = None) -> tuple:
+def _group_key(tier: int, g: dict, typo: str | None = None, internal=None, written: str | None = None,
+               bucketed: bool = False) -> tuple:
     """The ranking key of a group before its ref is built (ranking.symbol_key; name, owner and kind break
     ties). In the exact tier a type named `written` (the pattern as typed, case and all) comes first after the
     JDK-internal split, as in IntelliJ's Go to Class/Symbol: `Version` puts the class before `version()` and
     `VERSION`, `Module` before the packages `java.lang.module` and `...databind.module`. For a typo
     (`typo`, lower-cased), names of one edit distance sharing a longer prefix with it come first: `Charet` is
     nearer `Charset` than `Caret`; members of a camel-hump qualifier's types, those of its better-matched types
-    (`owner_tier`, `search_owners.hump_owners`)."""
+    (`owner_tier`, `search_owners.hump_owners`). `bucketed`: `ranking.reach` comes first, a type named as written
+    counting as public (`FindSink` finds `FindOps$FindSink` first: the user named it)."""
     near = -_common_prefix(g["name"].lower(), typo) if typo is not None else g.get("owner_tier", 0)
     as_written = 0 if tier == EXACT and g["name"] == written and g["kind"] in TYPE_KINDS + (ALIAS,) else 1
     internal_flag, *rest = symbol_key(g["owner"], g["pub"], g["name"], g["rank"], internal)
-    return (rank_tier(tier, g["name"], written if typo is None else None), near, internal_flag, as_written, *rest,
-            g["name"], g["owner"], g["kind"])
+    first = reach(g["kind"] not in MEMBER_KINDS, g["pub"] or not as_written, internal_flag) if bucketed else 0
+    return (first, rank_tier(tier, g["name"], written if typo is None else None), near, internal_flag, as_written,
+            *rest, g["name"], g["owner"], g["kind"])
+
+
+def _bucketed(p: Pattern, fuzzy: bool) -> bool:
+    """Whether `ranking.reach` ranks before the match tier: not for a typo's near names (the distance decides) nor
+    for a qualified pattern (`Gson#to`, `java.util.*Map`), whose qualifier already says where to look."""
+    return not fuzzy and p.qualifier is None
 
 
 def _written(p: Pattern, fuzzy: bool) -> str | None:
@@ -608,13 +626,16 @@ def _findable(names: dict[str, int]) -> dict[str, int]:
     return {n: t for n, t in names.items() if n not in NO_TYPES} if not NO_TYPES.isdisjoint(names) else names
 
 
-def _best_groups(store: GraphStore, p: Pattern, limit: int, filters: tuple) -> tuple[list[tuple[int, dict]], int]:
+def _best_groups(store: GraphStore, p: Pattern, limit: int, filters: tuple,
+                 bucketed: bool = False) -> tuple[list[tuple[int, dict]], int]:
     """The groups that can rank in the top `limit`, and the number of all matching groups.
 
     Names are matched first (the search index, tiers computed in Python); symbols are then taken tier by
     tier, best first, until `limit` groups are in hand: later tiers cannot outrank a complete earlier tier.
     The rest is only counted (`first` rows in Arrow), so a broad pattern (`get`) does not move every symbol
-    it matches into Python."""
+    it matches into Python. `bucketed` (`ranking.reach` first): every matching type is taken at once, the members
+    tier by tier until `limit` public ones and public types are in hand (a later tier's public member outranks an
+    earlier tier's non-public one)."""
     index = index_for(store)
     tiers = _findable(index.matching(p))
     kinds, art_ids, pkg, owners = filters
@@ -622,14 +643,35 @@ def _best_groups(store: GraphStore, p: Pattern, limit: int, filters: tuple) -> t
         found = _group(index.rows(tiers, *filters), lambda name, _words: tiers[name])
         return found, len(found)
     found = []
+    wanted = list(kinds)
+    if bucketed and (types := [k for k in kinds if k not in MEMBER_KINDS]):
+        names = sorted(n for n in tiers if n in type_names(store))
+        found.extend(_group(index.rows(names, types, *filters[1:]), lambda n, _w: tiers[n]))
+        wanted = [k for k in kinds if k in MEMBER_KINDS]
     by_tier: dict[int, list[str]] = defaultdict(list)  # by the tier a name ranks in (rank_tier), not its match tier
     for name, tier in tiers.items():
         by_tier[rank_tier(tier, name, _written(p, False))].append(name)
+    internal = internal_packages(store) if bucketed else None
     for tier in sorted(by_tier):
-        if len(found) >= limit:
+        if (sum(1 for _t, g in found if reach(g["kind"] not in MEMBER_KINDS, g["pub"],
+                                              is_jdk_internal(g["owner"], internal)) <= PUBLIC_MEMBER)
+                if bucketed else len(found)) >= limit or not wanted:
             break
-        found.extend(_group(index.rows(sorted(by_tier[tier]), *filters), lambda n, _w: tiers[n]))
+        found.extend(_group(index.rows(sorted(by_tier[tier]), wanted, *filters[1:]), lambda n, _w: tiers[n]))
     return found, index.count(tiers, kinds)
+
+
+def type_names(store: GraphStore) -> frozenset[str]:
+    """The simple names some type of the search index has (class, interface, ...), once per open graph."""
+    key = ("search-type-names",)
+    found = store.memo.get(key)
+    if found is None:
+        import pyarrow.compute as pc
+
+        table = index_for(store).table
+        typed = pc.is_in(table.column("kind"), value_set=pa_strings(list(TYPE_KINDS)))
+        found = store.memo[key] = frozenset(pc.unique(table.column("name").filter(typed)).to_pylist())
+    return found
 
 
 def _names_literally(store: GraphStore, qualifier: str) -> bool:

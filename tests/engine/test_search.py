@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jdx.engine.ranking import internal_packages, is_jdk_internal, nesting
+from jdx.engine.ranking import internal_packages, is_jdk_internal, nesting, reach
 from jdx.engine.search import SearchOptions, search
 from jdx.engine.search_match import EXACT, HUMP, LOOSE_PREFIX, PREFIX, WORD, compile_pattern
 from jdx.engine.imports import imports
@@ -88,7 +88,11 @@ def test_results_follow_the_documented_ranking(store, pattern):
     for m in result["matches"]:
         rank = ORIGINS[m["origin"]] if m["origin"] else -1
         pkg = m["kind"] in ("package", "module")
-        keys.append((TIERS[m["match"]], is_jdk_internal(m["ref"], internal, is_package=pkg), not m["public"],
+        jdk_internal = is_jdk_internal(m["ref"], internal, is_package=pkg)
+        as_written = m["match"] == "exact" and m["name"] == pattern and m["kind"] not in ("method", "field", "package",
+                                                                                          "module")
+        keys.append((reach(m["kind"] not in ("method", "field"), m["public"] or as_written, jdk_internal),
+                     TIERS[m["match"]], jdk_internal, not m["public"],
                      not m["public"] and m["origin"] == "jdk", len(m["name"]), 0 if pkg else nesting(m["ref"]), rank))
     # origin is compared coarsely here (position breaks ties inside one origin); the rest exactly
     assert keys == sorted(keys), pattern
@@ -96,9 +100,11 @@ def test_results_follow_the_documented_ranking(store, pattern):
 
 def test_exact_prefix_hump_order(store):
     result, _ = find(store, "Gson", kinds=("class",), limit=100)
-    tiers = [m["match"] for m in result["matches"]]
+    tiers = [m["match"] for m in result["matches"] if m["public"]]
     assert tiers[0] == "exact" and result["matches"][0]["ref"] == "com.google.gson.Gson"
     assert {"prefix", "camel-hump"} <= set(tiers) and tiers == sorted(tiers, key=lambda t: TIERS[t])
+    public = [m["public"] for m in result["matches"]]  # the public types first, the rest after them
+    assert public == sorted(public, reverse=True)
     assert "com.google.gson.GsonBuilder" in [m["ref"] for m in result["matches"] if m["match"] == "prefix"]
 
 

@@ -127,11 +127,11 @@ def test_exact_case_type_ranks_before_packages(store):
 
 
 def test_other_case_keeps_the_documented_order(store):
-    """`version`: no type is named so, case and all; the exact tier keeps its order (the fields' `VERSION` sorts
-    first by name), and the rule never lifts a prefix or camel-hump match."""
+    """`version`: no type is named so, case and all; the exact tier keeps its order within public types, then public
+    members (the fields' `VERSION` by name), and the rule never lifts a prefix or camel-hump match."""
     result = find(store, "version", limit=100, kinds=("class", "method", "field"))
     mine = [r for r in refs(result) if r.startswith("tr.")]
-    assert mine[:3] == ["tr.Alpha#VERSION", "tr.Beta#VERSION", "tr.Version"]
+    assert mine[:3] == ["tr.Version", "tr.Alpha#VERSION", "tr.Beta#VERSION"]
     tiers = [m["match"] for m in find(store, "Modul", limit=100)["matches"]]
     assert "exact" not in tiers
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from jdx.engine.ranking import internal_packages, is_jdk_internal
+from jdx.engine.ranking import internal_packages, is_jdk_internal, reach
 from jdx.engine.search import SearchOptions, search
 from jdx.engine.search_index import rank_tier
 from jdx.engine.search_match import EXACT, HUMP, LOOSE_PREFIX, PREFIX, WORD
@@ -38,7 +38,9 @@ def test_hmap_ranks_the_h_map_humps_before_head_map(store):
     refs = [m["ref"] for m in found]
     assert refs[0] == "java.util.HashMap"
     heads = [i for i, m in enumerate(found) if m["name"] == "headMap"]
-    humps = [i for i, m in enumerate(found) if m["match"] in ("exact", "prefix", "camel-hump")]
+    internal = internal_packages(store)  # the public H-Map types outside the JDK's implementation packages
+    humps = [i for i, m in enumerate(found) if m["match"] in ("exact", "prefix", "camel-hump") and m["public"]
+             and not is_jdk_internal(m["ref"], internal)]
     assert heads and humps and max(humps) < min(heads), refs
     assert "org.w3c.dom.html.HTMLMapElement" in refs[: min(heads)]
     assert {found[i]["match"] for i in heads} == {"camel-hump-any-case"}
@@ -61,8 +63,12 @@ def test_results_follow_the_ranking_with_the_case_rule(store, pattern):
     keys = []
     for m in found:
         pkg = m["kind"] in ("package", "module")
-        keys.append((TIERS[m["match"]], is_jdk_internal(m["ref"], internal, is_package=pkg), not m["public"],
-                     not m["public"] and m["origin"] == "jdk", len(m["name"])))
+        jdk_internal = is_jdk_internal(m["ref"], internal, is_package=pkg)
+        as_written = m["match"] == "exact" and m["name"] == pattern and m["kind"] not in ("method", "field", "package",
+                                                                                          "module")
+        keys.append((reach(m["kind"] not in ("method", "field"), m["public"] or as_written, jdk_internal),
+                     TIERS[m["match"]], jdk_internal, not m["public"], not m["public"] and m["origin"] == "jdk",
+                     len(m["name"])))
     assert keys == sorted(keys), pattern
 
 
