@@ -22,10 +22,10 @@ import networkx as nx
 
 from jdx.engine import descriptors as d
 from jdx.engine.members import ACC, supertypes_applied, unresolved_warnings
-from jdx.engine.refs import format_type
+from jdx.engine.refs import format_type, parse_ref
 from jdx.engine.relations import ArtifactFilter, Artifacts, TreeWalk, check_depth, check_limit, rows_by_ids
 from jdx.engine.resolve import resolve_type
-from jdx.errors import Warning_
+from jdx.errors import NotFoundError, Warning_
 from jdx.graph_schema import queries_graph as q
 from jdx.graph_schema.store import GraphStore
 
@@ -408,10 +408,11 @@ def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dic
     """(result, warnings, truncation) of `hierarchy`: the up and down trees with their distinct counts."""
     limit = check_limit(opts.limit)
     depth = check_depth(opts.depth, None)
-    root = resolve_type(store, text)
+    root, notes = _root(store, text)
     arts = Artifacts.of(store)
     types = _Types(store)
-    result: dict = {"type": format_type(root["id"]), "kind": root["kind"], "artifact": arts.name(root["artifact"])}
+    result: dict = {"type": format_type(root["id"]), "kind": root["kind"], "artifact": arts.name(root["artifact"]),
+                    **_external(notes)}
     if _abstract_class(root):
         result["abstract"] = True
     warnings: list[Warning_] = []
@@ -480,6 +481,29 @@ def _types_in(entries: list[dict]) -> set[str]:
     return out
 
 
+def _root(store: GraphStore, text: str) -> tuple[dict, list[str]]:
+    """(the type a hierarchy question names, notes): a type no artifact declares but the workspace's code extends,
+    implements or references (its artifact is missing: an external node) answers with the subtypes the workspace has
+    and a note saying the rest of it is unknown."""
+    try:
+        return resolve_type(store, text), []
+    except NotFoundError:
+        from jdx.engine.external_symbols import external_type
+
+        ref = parse_ref(text)
+        row = external_type(store, ref) if ref.member is None else None
+        if row is None:
+            raise
+        name = format_type(row["id"])
+        return row, [f"{name} is external: no artifact of the workspace declares it (its artifact is missing), so its "
+                     f"own supertypes and kind are unknown; its subtypes are the workspace's types that extend or "
+                     f"implement it"]
+
+
+def _external(notes: list[str]) -> dict:
+    return {"external": True, "notes": notes} if notes else {}
+
+
 def implementor_key(node: str, depth: int, tier: int) -> tuple:
     """`implementors`' order, an IDE's "implementations" view: by value tier (public, non-public named, anonymous or
     local, compiler-made), each nearest first (direct subtypes, then theirs, ...), then by name, so a truncated page
@@ -491,7 +515,7 @@ def implementors(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[
     """Every subtype of a type in the workspace (the down closure, flat), with the supertypes it names."""
     limit = check_limit(opts.limit)
     depth = check_depth(opts.depth, None)
-    root = resolve_type(store, text)
+    root, notes = _root(store, text)
     arts = Artifacts.of(store)
     types = _Types(store)
     cut: list = []
@@ -510,7 +534,8 @@ def implementors(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[
         entry["depth"] = levels[n]
         out.append(entry)
     result = {"type": format_type(root["id"]), "kind": root["kind"], "artifact": arts.name(root["artifact"]),
-              "implementors": out, "count": len(nodes) + len(beyond)}  # every one, whatever --depth shows
+              "implementors": out, "count": len(nodes) + len(beyond),  # every one, whatever --depth shows
+              **_external(notes)}
     if _abstract_class(root):
         result["abstract"] = True
     truncated = None

@@ -75,6 +75,7 @@ def _type_tree(entries: list[dict], indent: int, down: bool, lines: list[str]) -
 def hierarchy(r: dict, brief: bool = False) -> list[str]:
     both = "up" in r and "down" in r  # brief keeps the arrows only where the two trees would run together
     lines = [] if brief else [f"{_named(r, r['type'], r['kind'])}  {r['artifact']}"]
+    lines += [] if brief else [f"  note: {n}" for n in r.get("notes", ())]
     for direction, arrow, title in (("up", "↑", "supertypes"), ("down", "↓", "subtypes in workspace")):
         if direction not in r:
             continue
@@ -95,6 +96,7 @@ def _brief_none(lines: list[str], brief: bool) -> list[str]:
 
 def implementors(r: dict, brief: bool = False) -> list[str]:
     lines = [] if brief else [f"implementors of {_named(r, r['type'], r['kind'])}: {r['count']}"]
+    lines += [] if brief else [f"  note: {n}" for n in r.get("notes", ())]
     if not r["implementors"] and not brief:
         lines.append("  (none in workspace)")
     for e in map(_as_copy, r["implementors"]):
