@@ -59,7 +59,8 @@ def name_facades(store: GraphStore, matches: list[dict]) -> None:
     """Kotlin-view hits whose reference names a member of a multi-file part (`ArraysKt___ArraysKt`, a package-private
     class) name it in its facade (`ArraysKt`), what callers write: the facade inherits it (kotlinc's
     `-Xmultifile-parts-inherit`, as kotlin-stdlib is built) or has a copy (then the hit names the copy already); the
-    hit is public only if the facade is too (docs/kotlin.md). One query for the facades, one for their access, and
+    hit is public only if the facade is too (docs/kotlin.md); a private one keeps its part (`FlowKt__ShareKt#launchSharing$FlowKt__ShareKt`:
+    no facade method of that name exists). One query for the facades, one for their access, and
     only when a hit's owner is named as kotlinc names a part (`<Facade>__<File>`)."""
     parts: dict[str, list[dict]] = {}
     for m in matches:
@@ -75,5 +76,7 @@ def name_facades(store: GraphStore, matches: list[dict]) -> None:
         if facade is None or facade not in access:
             continue
         for m in hits:
+            if m["kotlin"].get("visibility") == "private":  # a private member is the part's own: no facade has it
+                continue
             m["ref"] = facade.replace("/", ".") + "#" + m["ref"].split("#", 1)[1]
             m["public"] = bool(m["public"] and access[facade] & 0x0001)
