@@ -46,7 +46,7 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
     header = next((d for d in decls_of(store, target) if d["kind"] == "class" and d["owner"] == target), None)
     keyword = keyword_of(header)
     companion = json.loads(header["detail"] or "{}").get("companion") if header else None
-    artefacts = holder_fields(target, keyword, companion)
+    artefacts = holder_fields(target, keyword, companion) | _inherited_holder_fields(store, target, items, ids, found)
     if companion:
         result["kotlin_companion"] = {"name": companion, "ref": format_type(f"{target}${companion}")}
     if keyword:
@@ -116,6 +116,21 @@ def _exceptions(store, method_ids: list[str]) -> dict[str, list[str]]:
     wanted = set(method_ids)
     return {key: [format_type(e) for e in m["exceptions"]] for o in owners for m in methods.get(o, ())
             if m.get("exceptions") and (key := f"{o}#{m['name']}{m['descriptor']}") in wanted}
+
+
+def _inherited_holder_fields(store, target: str, items: list[dict], ids: list[str], found: dict) -> set[str]:
+    """`holder_fields` of the Kotlin supertypes whose static fields the class inherits (`Deferred` inherits `Job`'s
+    companion field `Key`, which Kotlin code writes `Job.Key` or `Job`): one header read per such supertype."""
+    from jdx.engine.refs import type_id
+
+    owners = sorted({type_id(i["declaring"]) for i, mid in zip(items, ids)
+                     if i["kind"] == "field" and i["static"] and not found.get(mid)} - {target})
+    out: set[str] = set()
+    for owner in owners:
+        header = next((d for d in decls_of(store, owner) if d["kind"] == "class" and d["owner"] == owner), None)
+        if header is not None:
+            out |= holder_fields(owner, keyword_of(header), json.loads(header["detail"] or "{}").get("companion"))
+    return out
 
 
 def _grep_kotlin_names(store, result: dict, opts) -> None:
