@@ -605,7 +605,8 @@ def member_signatures(store: GraphStore, text: str, opts=None, include_synthetic
         provenance.append(_provenance(e["ref"], owners[e["declaring"]], artifact,
                                       (row.get("first_line", -1), row.get("last_line", -1))))
     result = {"type": format_type(found.target["id"]), "name": found.ref.member, "signatures": items, "total": total,
-              "next": f"jdx outline {shlex.quote(items[0]['declaring'])}" if len(items) == 1 else None}
+              "next": f"jdx outline {shlex.quote(items[0]['declaring'])}" if len(items) == 1 else None,
+              **({"notes": found.notes} if found.notes else {})}  # what the name was read as (Kotlin)
     if opts == "kotlin" and any(owners[e["declaring"]].get("kotlin") for e in found.members):
         from jdx.engine import kotlin_view
 

@@ -374,6 +374,20 @@ def kotlin_only(store: GraphStore, decls: list[dict]) -> dict[str, str]:
     return out
 
 
+def left_out(store: GraphStore, decls: list[dict], listed: set[str]) -> tuple[int, str]:
+    """(how many of these top-level declarations have no JVM member among `listed` (`name` + descriptor: what a
+    lookup listed), why they are Kotlin-only): a reified inline function's synthetic facade copy, a @JvmSynthetic
+    one, one a deprecation hid."""
+    mains, access = _main_access(store, decls)
+    left = [x for x in decls if mains[x["id"]].split("#", 1)[1] not in listed]
+    if not left:
+        return 0, ""
+    only, hidden = kotlin_only(store, left), hidden_decls(store, left, (mains, access))
+    why = sorted({_WHY[only[x["id"]]] for x in left if x["id"] in only}
+                 | ({"hidden by deprecation"} if any(x["id"] in hidden for x in left) else set()))
+    return len(left), ", ".join(why)
+
+
 def top_level_import(store: GraphStore, text: str, decls: list[dict]) -> tuple[dict, list[Warning_]]:
     """`imports scaled` / `imports fx.scaled`: a Kotlin top-level function or property by its Kotlin name."""
     packages = sorted({kotlin_package(store, x["owner"]) for x in decls})

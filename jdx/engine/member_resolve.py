@@ -29,7 +29,7 @@ from jdx.graph_schema.store import GraphStore
 
 MAX_SUGGESTIONS = 5
 NEAR_OWNERS = 50  # near type names a misspelled owner's suggestions are drawn from (cheap: one fuzzy query)
-_HINT = "re-run with one of the candidates' refs"
+AMBIGUOUS_HINT = "re-run with one of the candidates' refs"
 
 
 @dataclass
@@ -197,10 +197,10 @@ def _mangled(entries: list[dict], name: str) -> list[dict]:
     """The methods kotlinc named `name-hash` (a function taking or returning an inline class: `delay-VtjQ1oo` is
     Kotlin's `delay(Duration)`), which a bare `Type#name` lists beside the overloads named `name`. An inline class's
     own `toString-impl` is no such name: its boxed twin `toString` stands for it."""
-    return [e for e in entries if not e["is_field"] and _mangled_of(e["row"]["name"], name)]
+    return [e for e in entries if not e["is_field"] and mangled_of(e["row"]["name"], name)]
 
 
-def _mangled_of(jvm_name: str, name: str) -> bool:
+def mangled_of(jvm_name: str, name: str) -> bool:
     return re.fullmatch(re.escape(name) + r"-[\w-]{7}", jvm_name) is not None
 
 
@@ -359,11 +359,13 @@ def lookup(store: GraphStore, text: str, require_one: bool = False, include_hidd
     ref, type_reading = _member_reading(text)
     properties = kotlin_properties and not require_one
     try:
-        return _lookup(store, ref, text, require_one, include_hidden, with_hidden, properties)
+        return lookup_ref(store, ref, text, require_one, include_hidden, with_hidden, properties)
     except NotFoundError:
-        facade = _kotlin_top_level(store, ref, text)
+        from jdx.engine.member_resolve_kotlin import kotlin_top_level, top_level_lookup
+
+        facade = kotlin_top_level(store, ref, text)
         if facade is not None:  # `kotlinx.coroutines.delay`: Kotlin's name of `DelayKt#delay`
-            return _lookup(store, facade, str(facade), require_one, include_hidden, with_hidden)
+            return top_level_lookup(store, ref, facade, require_one, include_hidden, with_hidden)
         if type_reading is not None:
             try:
                 resolve_type_ref(store, type_reading, text)
@@ -375,37 +377,8 @@ def lookup(store: GraphStore, text: str, require_one: bool = False, include_hidd
         raise
 
 
-def _kotlin_top_level(store: GraphStore, ref: SymbolRef, text: str) -> SymbolRef | None:
-    """`pkg.name` naming a Kotlin top-level function or property (`kotlinx.coroutines.delay`,
-    `kotlin.collections.listOf`): the reference to its file facade's member (a multi-file part's through its facade,
-    `CollectionsKt#listOf`), None when there is none; facades of one package declaring the name are an ambiguity,
-    one candidate a facade."""
-    from jdx.engine.kotlin_toplevel import facade_member, top_level
-
-    if ref.member is None or ref.coord or not ref.type_name or ref.type_name[:1] == "[":
-        return None
-    package = ref.type_name
-    if not all(part.isidentifier() and part[:1].islower() for part in package.split(".")):
-        return None  # not a package: `Type.member` missed as a member of a type
-    names: dict[str, set[str]] = {}  # facade -> the JVM names its declarations of the name have there
-    for x in top_level(store, ref.member, package):
-        facade, jvm = facade_member(x)
-        base = jvm.split("-", 1)[0]
-        names.setdefault(facade, set()).add(base if jvm == base or _mangled_of(jvm, base) else jvm)
-    if not names:
-        return None
-    # the Kotlin name lists every overload (mangled ones too); a property is named by its getter
-    refs = [replace(ref, type_name=format_type(f), member=next(iter(n)) if len(n) == 1 else ref.member)
-            for f, n in sorted(names.items())]
-    if len(refs) > 1:
-        raise AmbiguousError(f"ambiguous: the Kotlin top-level {ref.member} of {package} is declared in "
-                             f"{len(refs)} files", candidates=[{"ref": str(r), "kind": "method"} for r in refs],
-                             hint=_HINT)
-    return refs[0]
-
-
-def _lookup(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, include_hidden: bool,
-            with_hidden: bool = False, kotlin_properties: bool = False) -> Lookup:
+def lookup_ref(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, include_hidden: bool,
+            with_hidden: bool = False, kotlin_properties: bool = False, companion: bool = True) -> Lookup:
     try:
         target = resolve_type_ref(store, ref, text, near=NEAR_OWNERS)
     except AmbiguousError as exc:
@@ -435,6 +408,12 @@ def _lookup(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, inc
     found = [e for e in named if _matches(ref, e)]
     if with_hidden or (not found and include_hidden):
         found += [e for e in _named(hidden, member) if _matches(ref, e)]
+    if not found and not named and not _named(hidden, member) and target.get("kotlin") and companion:
+        from jdx.engine.member_resolve_kotlin import companion_member
+
+        via = companion_member(store, target, ref, require_one, include_hidden, with_hidden, kotlin_properties)
+        if via is not None:  # `EditorConfigOverride#from`: Kotlin's `EditorConfigOverride.from(...)`
+            return via
     if not found:
         candidates, notes = _suggest(found_all, target, member, ref)
         if unresolved:
@@ -453,7 +432,7 @@ def _lookup(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, inc
         e["ref"] = canonical_ref(e, methods.get(e["declaring"]), methods)
     if require_one and len(found) > 1:
         raise AmbiguousError(f"ambiguous: {len(found)} candidates for {text}",
-                             candidates=[{"ref": e["ref"], "kind": e["kind"]} for e in found], hint=_HINT)
+                             candidates=[{"ref": e["ref"], "kind": e["kind"]} for e in found], hint=AMBIGUOUS_HINT)
     return Lookup(target, ref, found, unresolved, walk, notes)
 
 
@@ -561,7 +540,7 @@ def _only_type_with_member(store: GraphStore, ref: SymbolRef, text: str, exc: Am
                             hint="jdx members <type> lists what a type has") from None
     raise AmbiguousError(f"ambiguous: {len(having)} candidates for {text}",
                          candidates=[{**c, "ref": str(replace(ref, type_name=c["ref"], coord=None))}
-                                     for c, _ in having], hint=_HINT) from None
+                                     for c, _ in having], hint=AMBIGUOUS_HINT) from None
 
 
 def _near_members(store: GraphStore, ref: SymbolRef, types: list[dict]) -> list[dict]:

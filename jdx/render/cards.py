@@ -397,6 +397,7 @@ def signature(r: dict) -> list[str]:
         lines.append("  " + line)
     footer = [x for x in (_names_footer(items), ", ".join(dict.fromkeys(s["artifact"] for s in items)) + " (bytecode)")
               if x]
+    lines.extend(f"note: {n}" for n in r.get("notes", ()))
     lines.append(" · ".join(footer))
     if r.get("next"):
         lines.append(f"next: {r['next']}")
