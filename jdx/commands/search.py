@@ -69,9 +69,9 @@ class ResolveRequest(Request):
 def run_resolve(session, req: ResolveRequest):
     from jdx.engine.answer import Answer
     from jdx.engine.search_nav import frame_warnings, resolve
-    from jdx.loaders.class_files import line_tables
+    from jdx.loaders.class_files import class_smap, line_tables
 
-    result, truncated = resolve(session.store(), req.query, req.limit, line_tables=line_tables)
+    result, truncated = resolve(session.store(), req.query, req.limit, line_tables=line_tables, smap=class_smap)
     return Answer(result, frame_warnings(result), truncated, _provenance(session.store(), result["candidates"]))
 
 

@@ -13,6 +13,7 @@ from jdx.engine.relations import lambda_writers, split_method_id
 from jdx.engine.search import SearchOptions, artifacts_by_id, search
 from jdx.engine.search import package_artifacts as search_package_artifacts
 from jdx.engine.search_index import index_for
+from jdx.engine.frame_inlined import ClassReader, frame_lines, inlined_note
 from jdx.engine.kotlin_toplevel import kotlin_candidates
 from jdx.engine.search_match import fuzzy_budget, levenshtein
 from jdx.errors import AmbiguousError, JdxError, NotFoundError, RefSyntaxError, UsageError, Warning_
@@ -109,7 +110,8 @@ def types_named(store: GraphStore, written: str) -> list[dict]:
 
 
 def _member_candidates(store: GraphStore, owners: list[dict], name: str, line: int | None,
-                       native: bool = False, line_tables=None, written: SymbolRef | None = None) -> list[dict]:
+                       native: bool = False, line_tables=None, written: SymbolRef | None = None,
+                       smap=None) -> list[dict]:
     ids = [o["id"] for o in owners]
     methods = store.rows(queries_search.MEMBERS_NAMED, {"owners": ids, "name": name})
     if written is not None:  # `Hex#decodeHex(String)`: the overloads its parameters fit
@@ -118,7 +120,7 @@ def _member_candidates(store: GraphStore, owners: list[dict], name: str, line: i
     if native:  # the JVM prints `(Native Method)` only for a native method's frame
         methods = [m for m in methods if m["access"] & ACC_NATIVE] or methods
     if line is not None:
-        methods = _at_line(store, methods, line, line_tables) or methods
+        methods = _at_line(store, methods, line, line_tables, smap) or methods
     fields = [] if line is not None or native else store.rows(queries_search.FIELDS_NAMED, {"owners": ids, "name": name})
     return _rows(store, name, methods + fields, methods)
 
@@ -146,7 +148,10 @@ def _rows(store: GraphStore, name: str, members: list[dict], methods: list[dict]
             row["synthetic"] = True
         if not is_field and m.get("first_line", -1) not in (None, -1):
             row["lines"] = [m["first_line"], m["last_line"]]
-        if name.startswith("lambda$"):
+        if m.get("inlined"):  # the frame's line is code kotlinc inlined: where it came from
+            row["inlined"] = m["inlined"]
+            row["note"] = inlined_note(m["inlined"])
+        elif name.startswith("lambda$"):
             row["note"] = _lambda_note(store, m)
         elif not is_field and m["access"] & ACC_BRIDGE:
             row["note"] = "bridge: synthetic, forwards to the method of this name"
@@ -156,33 +161,27 @@ def _rows(store: GraphStore, name: str, members: list[dict], methods: list[dict]
     return out
 
 
-def _at_line(store: GraphStore, methods: list[dict], line: int, line_tables=None) -> list[dict]:
+def _at_line(store: GraphStore, methods: list[dict], line: int, line_tables=None, smap=None) -> list[dict]:
     """The methods a frame's line is in: those whose LineNumberTable holds it, read from the class file (a
     constructor's table also holds the field initializers javac copies into it, so a line of `int size = 0;` is in
-    every constructor that runs it); when the class file cannot be read (or no `line_tables` reader is given), the
-    innermost of the ranges holding it. `line_tables(kind, path, module, internal_name)`: a class's
-    {(method name, descriptor): lines} or None (loaders.class_files.line_tables: the engine reads no artifact)."""
-    ranged = [m for m in methods if m["first_line"] is not None and m["first_line"] <= line <= m["last_line"]]
-    if not ranged:
+    every constructor that runs it; kotlinc numbers inlined code past the file's end, outside the graph's range);
+    when the class file cannot be read (or no `line_tables` reader is given), the innermost of the ranges holding
+    it. `line_tables(kind, path, module, internal_name)`: a class's {(method name, descriptor): lines} or None
+    (loaders.class_files.line_tables: the engine reads no artifact); `smap(...)`: its SourceDebugExtension text."""
+    lined = [m for m in methods if m["first_line"] is not None and m["first_line"] >= 0]
+    ranged = [m for m in lined if m["first_line"] <= line <= m["last_line"]]
+    if not lined:
         return []
-    from jdx.graph_schema.store import artifact_rows
-
-    arts = {r["a.id"]: {"kind": r.get("a.kind"), "path": r.get("a.path"), "module": r.get("a.module")}
-            for r in artifact_rows(store)}
-    tables: dict[tuple[str, str], dict | None] = {}
+    classes = ClassReader(store, line_tables, smap)
     known, unknown = [], []
-    for m in ranged:
-        key = (m["artifact"], m["owner"])
-        if key not in tables:
-            art = arts.get(m["artifact"]) or {}
-            tables[key] = line_tables(art.get("kind") or "", art["path"], art.get("module"), m["owner"].replace(
-                ".", "/")) if line_tables is not None and art.get("path") else None
-        table = tables[key]
+    for m in lined:
+        table = classes.tables(m["artifact"], m["owner"])
         lines = None if table is None else table.get((m["id"].split("#", 1)[1].split("(", 1)[0], m["descriptor"]))
         if lines is None:
-            unknown.append(m)
+            if m in ranged:
+                unknown.append(m)
         elif line in lines:
-            known.append(m)
+            known.append(frame_lines(classes, m, lines, line))
     return known + _innermost(unknown) if known or unknown else _innermost(ranged)
 
 
@@ -270,7 +269,7 @@ def _fits(store: GraphStore, ref: SymbolRef, name: str, rows: list[dict]) -> lis
     return out
 
 
-def resolve(store: GraphStore, text: str, limit: int, line_tables=None) -> tuple[dict, dict | None]:
+def resolve(store: GraphStore, text: str, limit: int, line_tables=None, smap=None) -> tuple[dict, dict | None]:
     """Every candidate for a name, a `Foo.bar`/`Foo#bar(params)` fragment, a stack-trace frame or a trace's exception
     line (`Caused by: a.B: msg`: its type). `line_tables`: reads a frame's class's line tables (`_at_line`;
     without it, the methods' line ranges decide)."""
@@ -298,7 +297,7 @@ def resolve(store: GraphStore, text: str, limit: int, line_tables=None) -> tuple
         if owner_text:
             owners = types_named(store, owner_text)
             candidates.extend(_member_candidates(store, owners, member, frame["line"] if frame else None,
-                                                 bool(frame and frame.get("native")), line_tables, written))
+                                                 bool(frame and frame.get("native")), line_tables, written, smap))
             if not sep and frame is None:  # `fx.perimeter`: a Kotlin top-level declaration of package fx
                 candidates.extend(kotlin_candidates(store, member, owner_text, candidates))
             if owners and frame is None and written is None:  # `HttpUrl.Companion.toHttpUrl`: by its Kotlin name
@@ -364,7 +363,7 @@ def frame_warnings(result: dict) -> list[Warning_]:
     frame = result.get("frame")
     line = frame.get("line") if frame else None
     ranged = [c for c in result["candidates"] if c.get("lines")]
-    if line is None or not ranged or any(c["lines"][0] <= line <= c["lines"][1] for c in ranged):
+    if line is None or not ranged or any(c["lines"][0] <= line <= c["lines"][1] or c.get("inlined") for c in ranged):
         return []
     spans = ", ".join(f"{c['lines'][0]}-{c['lines'][1]}" for c in ranged[:3]) + (
         f" and {len(ranged) - 3} more" if len(ranged) > 3 else "")

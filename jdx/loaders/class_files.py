@@ -198,3 +198,17 @@ def line_tables(kind: str, path: str, module: str | None, internal_name: str) ->
         return parse_line_tables(data)
     except (ValueError, struct.error, IndexError, KeyError):
         return None
+
+
+def class_smap(kind: str, path: str, module: str | None, internal_name: str) -> str | None:
+    """A class's SourceDebugExtension text (kotlinc's SMAP: where inlined lines came from), read from its artifact;
+    None without one or when unreadable."""
+    from jdx.loaders.decompile_procyon import read_class
+
+    data = class_bytes(kind, path, module, internal_name)
+    try:
+        cf = read_class(data) if data is not None else None
+    except (ValueError, struct.error, IndexError, KeyError):
+        return None
+    found = next(((a, b) for name, a, b in (cf.attributes if cf else ()) if name == "SourceDebugExtension"), None)
+    return data[found[0] + 6:found[1]].decode("utf-8", "replace") if found else None
