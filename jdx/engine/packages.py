@@ -47,6 +47,22 @@ def _public_types(store: GraphStore, package: str, artifact_ids: set[str] | None
 UNLISTED_NAMES = 10  # non-public top-level types an `ls` names before it only counts the rest
 
 
+def kotlin_keywords(store: GraphStore, type_ids: list[str]) -> dict[str, str]:
+    """Type id -> the Kotlin kind word of each Kotlin class among them (`object`, `sealed class`, `data class`, ...):
+    a listing prints what `show` does (one query, none in a workspace without Kotlin)."""
+    from jdx.engine.kotlin_hits import has_kotlin
+    from jdx.engine.kotlin_view import keyword_of
+    from jdx.graph_schema import queries_kotlin as qk
+
+    if not type_ids or not has_kotlin(store):
+        return {}
+    out = {}
+    for r in store.rows(qk.KOTLIN_OF_TYPES, {"ids": sorted(type_ids)}):
+        if r["kind"] == "class" and (word := keyword_of(r)):
+            out.setdefault(r["member"], word)
+    return out
+
+
 def _subtree_count(counts: dict[str, int], prefix: str) -> int:
     return sum(n for p, n in counts.items() if p == prefix or p.startswith(prefix + "."))
 
@@ -72,7 +88,10 @@ def _walk(store, counts, prefix: str, level: int, depth: int, with_counts: bool,
     if prefix in counts:
         top = _top_level_types(store, prefix, artifact_ids)
         public = [t for t in top if t["access"] & ACC["public"] and not t["name"].isdigit()]
-        entries.extend({"kind": t["kind"], "name": t["name"], "ref": t["fqn"], "level": level} for t in public)
+        words = kotlin_keywords(store, [t["fqn"].replace(".", "/") for t in public])
+        entries.extend({"kind": t["kind"], "name": t["name"], "ref": t["fqn"], "level": level,
+                        **({"kotlin_keyword": words[k]} if (k := t["fqn"].replace(".", "/")) in words else {})}
+                       for t in public)
         if artifact_ids is None:  # never a silent cut (spec G6): the rest are named, or counted with a way to see them
             hidden = sorted({t["name"] for t in top} - {t["name"] for t in public})
             if hidden:
@@ -234,6 +253,10 @@ def artifact_tree(store: GraphStore, glob: str | None, depth: int | None, with_c
                 pentry["types"] = counts[package]
             entries.append(pentry)
             if depth >= 3:
-                for t in _public_types(store, package, {a["id"]}):
-                    entries.append({"kind": t["kind"], "name": t["name"], "ref": t["fqn"], "level": 2})
+                public = _public_types(store, package, {a["id"]})
+                words = kotlin_keywords(store, [t["fqn"].replace(".", "/") for t in public])
+                for t in public:
+                    entries.append({"kind": t["kind"], "name": t["name"], "ref": t["fqn"], "level": 2,
+                                    **({"kotlin_keyword": words[k]} if (k := t["fqn"].replace(".", "/")) in words
+                                       else {})})
     return _capped({"query": glob or "", "depth": depth, "entries": entries}, limit)

@@ -79,7 +79,7 @@ def ls(r: dict) -> list[str]:
         elif e["kind"] == "nested":
             lines.append(f"{indent}+ {e['types']} nested in the types above (jdx show <Type> names its nested types)")
         else:
-            lines.append(f"{indent}{e['kind']} {e['name']}")
+            lines.append(f"{indent}{e.get('kotlin_keyword') or e['kind']} {e['name']}")
     if not lines:
         lines.append("no packages")
     return lines
@@ -95,5 +95,5 @@ def tree(r: dict) -> list[str]:
         elif e["kind"] == "package":
             lines.append(f"{indent}package {e['name']}{count}")
         else:
-            lines.append(f"{indent}{e['kind']} {e['name']}")
+            lines.append(f"{indent}{e.get('kotlin_keyword') or e['kind']} {e['name']}")
     return lines
