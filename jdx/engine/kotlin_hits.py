@@ -245,6 +245,7 @@ class KotlinSites:
     accessors: set[str] = field(default_factory=set)
     members: set[str] = field(default_factory=set)  # every JVM member of the property
     companions: dict[str, str] = field(default_factory=dict)
+    inline_names: dict[str, frozenset[str]] = field(default_factory=dict)  # an inline function's target id -> names
 
     def forwarded(self, rows: list[dict], target_ids) -> dict[str, str]:
         """`$default` stub id -> the one of `target_ids` its own call (among the CALLS_INTO `rows`) forwards to: a
@@ -256,9 +257,23 @@ class KotlinSites:
         return out
 
     def forwarding(self, caller_id: str, target_id: str) -> bool:
-        """Whether a call from `caller_id` into `target_id` is the declaration forwarding to itself."""
+        """Whether a call from `caller_id` into `target_id` is the declaration forwarding to itself, or an inline
+        function's own code (`copied_body`)."""
         decl = self.decl_of.get(target_id)
-        return decl is not None and self.own.get(caller_id) == decl
+        return decl is not None and self.own.get(caller_id) == decl or self.copied_body(caller_id, target_id)
+
+    def copied_body(self, caller_id: str, target_id: str) -> bool:
+        """Whether an inlined site of inline function `target_id` lies in a class kotlinc copied its body into: an
+        anonymous object regenerated in it (`FlowKt__TransformKt$map$$inlined$unsafeTransform$1`, kotlinc 1.3's
+        `Client$map$$inlined$unsafe$1`) or its own object copied at a call
+        (`FlowKt__MergeKt$flatMapConcat$$inlined$map$1`). Its lambda's code there maps to the function's own lines
+        (the SMAP's `54#2:223`, no call line): the function's code, whose call is the site that inlined it, never a
+        caller of its own."""
+        names = self.inline_names.get(target_id)
+        if not names:
+            return False
+        cls = caller_id.split("#", 1)[0].rsplit(".", 1)[-1]
+        return any(f"${n}$$inlined$" in cls or f"$$inlined${n}$" in cls for n in names)
 
 
 def _links(d: dict) -> list[tuple[str, str]]:
@@ -297,6 +312,8 @@ def kotlin_sites(store, target_ids: list[str], member_name: str | None = None) -
         d = rows[0]
         links = _links(d)
         out.decl_of[tid] = d["id"]
+        if "inline" in (d["flags"] or ()):
+            out.inline_names[tid] = frozenset({tid.split("#", 1)[1].split("(", 1)[0], d["name"]})
         for role, member in links:
             if role in _FORWARDING:
                 out.own[member] = d["id"]
@@ -320,7 +337,7 @@ def kotlin_sites(store, target_ids: list[str], member_name: str | None = None) -
         # Kotlin callers call the companion's method, Java callers may call either: one function, both its callers
         for static in statics:
             out.own[static] = d["id"]
-    return out if out.stubs or out.own else None
+    return out if out.stubs or out.own or out.inline_names else None
 
 
 def through_name(member_id: str) -> str:
@@ -333,3 +350,49 @@ def through_name(member_id: str) -> str:
     return "$default constructor" if name == "<init>" else name  # its descriptor ends in DefaultConstructorMarker
 
 
+_TWIN_ROLES = {"method": "facade", "facade": "method", "getter": "getter", "setter": "setter", "default": "default"}
+
+
+def facade_twins(store, ids) -> dict[str, tuple[str, str]]:
+    """Member id -> (the facade's copy, the part's method) of the Kotlin declaration of a multi-file facade
+    (`@file:JvmMultifileClass`) it compiles to, for those of `ids` that are one of the two: the facade's public
+    static copy (what callers call) only calls the part's method, which holds the code. A function's pair, its
+    `$default` stubs', or a property accessor's; a facade whose parts it inherits (kotlin-stdlib's) has no copies,
+    so no pairs."""
+    ids = sorted(set(ids))
+    if not ids or not has_kotlin(store):
+        return {}
+    out = {}
+    for mid, rows in member_kotlin(store, ids).items():
+        d = rows[0]
+        facade, part, twin = d.get("facade"), d["owner"], _TWIN_ROLES.get(rows[0]["role"])
+        if not facade or twin is None or mid.split("#", 1)[0] not in (facade, part):
+            continue
+        mine = mid.split("#", 1)[0]
+        other = next((m for role, m in (link.split(":", 1) for link in d["jvm"] or () if not link.startswith("type:"))
+                      if role == twin and m != mid and m.split("#", 1)[0] in (facade, part)
+                      and m.split("#", 1)[0] != mine), None)
+        if other is not None:
+            out[mid] = (mid, other) if mine == facade else (other, mid)
+    return out
+
+
+def twin_rows(rows: list[dict], pairs: dict[str, tuple[str, str]], ids: list[str]) -> list[dict]:
+    """CALLS_INTO `rows` read as calls of `ids`: the facade copy's own call of its part's method left out, a call of
+    the twin of one of `ids` (its facade copy, its part's method) made a call of that one, `via` the class it
+    names (an inlined body names the part's method: its source is the part's)."""
+    twin_of = {}
+    for i in ids:
+        if i in pairs:
+            facade, part = pairs[i]
+            twin_of[part if i == facade else facade] = i
+    out = []
+    for r in rows:
+        pair = pairs.get(r["target"]) or pairs.get(twin_of.get(r["target"], ""))
+        if pair and (r["c_id"], r["target"]) == pair:
+            continue  # the copy forwarding to the part's method: the function itself
+        if r["target"] in twin_of and r["target"] not in ids:
+            via = r["via"] or (r["target"].split("#", 1)[0] if r["kind"] != "inline" else None)
+            r = {**r, "target": twin_of[r["target"]], "via": via}
+        out.append(r)
+    return out

@@ -9,7 +9,7 @@ declaring type and the subtypes that inherit it, never the callers of its overri
 callers of a Kotlin function include the callers of its `$default` stub (`via foo$default`; a multi-file facade's
 stub reaches it through its part's), never the stub or an @JvmOverloads copy forwarding to it
 (`kotlin_hits.kotlin_sites`); `--view jvm` lists the stub as the caller and a note says where its callers are.
-A multi-file facade's function is one node (`_facade_twins`): the facade's public copy, what callers call, stands for
+A multi-file facade's function is one node (`facade_twins`): the facade's public copy, what callers call, stands for
 the part's method that holds its code (`part` names it; its lines are the part's), so its callers are the next level
 and `calls` of the copy are the part's calls; `--view jvm` keeps the copy and the part's method as two hops.
 Lambdas are their writer's code both ways: `calls foo` lists the calls in the lambda bodies `foo` hands over (javac's,
@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from jdx.engine.kotlin_hits import KotlinSites, has_kotlin, kotlin_sites, through_name
-from jdx.engine.kotlin_view import member_kotlin, member_ref
+from jdx.engine.kotlin_hits import KotlinSites, facade_twins, kotlin_sites, through_name, twin_rows
+from jdx.engine.kotlin_view import member_ref
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_type
 from jdx.engine.external_symbols import external_notes
@@ -129,33 +129,6 @@ def _is_accessor(row: dict) -> bool:
     return name.startswith("access$") and access & both == both
 
 
-_TWIN_ROLES = {"method": "facade", "facade": "method", "getter": "getter", "setter": "setter", "default": "default"}
-
-
-def _facade_twins(store: GraphStore, ids) -> dict[str, tuple[str, str]]:
-    """Member id -> (the facade's copy, the part's method) of the Kotlin declaration of a multi-file facade
-    (`@file:JvmMultifileClass`) it compiles to, for those of `ids` that are one of the two: the facade's public
-    static copy (what callers call) only calls the part's method, which holds the code. A function's pair, its
-    `$default` stubs', or a property accessor's; a facade whose parts it inherits (kotlin-stdlib's) has no copies,
-    so no pairs."""
-    ids = sorted(set(ids))
-    if not ids or not has_kotlin(store):
-        return {}
-    out = {}
-    for mid, rows in member_kotlin(store, ids).items():
-        d = rows[0]
-        facade, part, twin = d.get("facade"), d["owner"], _TWIN_ROLES.get(rows[0]["role"])
-        if not facade or twin is None or mid.split("#", 1)[0] not in (facade, part):
-            continue
-        mine = mid.split("#", 1)[0]
-        other = next((m for role, m in (link.split(":", 1) for link in d["jvm"] or () if not link.startswith("type:"))
-                      if role == twin and m != mid and m.split("#", 1)[0] in (facade, part)
-                      and m.split("#", 1)[0] != mine), None)
-        if other is not None:
-            out[mid] = (mid, other) if mine == facade else (other, mid)
-    return out
-
-
 def _forwarded(kt: KotlinSites, rows: list[dict], ids: list[str]) -> dict[str, str]:
     """`kt.forwarded` through chains of stubs: a multi-file facade's `foo$default` calls its part's `foo$default`,
     which calls `foo`; callers of the facade's stub (every Kotlin caller omitting a default) are `foo`'s too."""
@@ -163,27 +136,6 @@ def _forwarded(kt: KotlinSites, rows: list[dict], ids: list[str]) -> dict[str, s
     hops = [(r["c_id"], r["target"]) for r in rows if r["c_id"] in kt.stubs and r["target"] in kt.stubs]
     while news := {s: out[t] for s, t in hops if s not in out and t in out}:
         out.update(news)
-    return out
-
-
-def _twin_rows(rows: list[dict], pairs: dict[str, tuple[str, str]], ids: list[str]) -> list[dict]:
-    """CALLS_INTO `rows` read as calls of `ids`: the facade copy's own call of its part's method left out, a call of
-    the twin of one of `ids` (its facade copy, its part's method) made a call of that one, `via` the class it
-    names (an inlined body names the part's method: its source is the part's)."""
-    twin_of = {}
-    for i in ids:
-        if i in pairs:
-            facade, part = pairs[i]
-            twin_of[part if i == facade else facade] = i
-    out = []
-    for r in rows:
-        pair = pairs.get(r["target"]) or pairs.get(twin_of.get(r["target"], ""))
-        if pair and (r["c_id"], r["target"]) == pair:
-            continue  # the copy forwarding to the part's method: the function itself
-        if r["target"] in twin_of and r["target"] not in ids:
-            via = r["via"] or (r["target"].split("#", 1)[0] if r["kind"] != "inline" else None)
-            r = {**r, "target": twin_of[r["target"]], "via": via}
-        out.append(r)
     return out
 
 
@@ -195,7 +147,7 @@ def _callers_loader(cg: _CallGraph, flt: ArtifactFilter, view: str = "kotlin",
     def load(ids: list[str]) -> None:
         kt = kotlin_sites(cg.store, ids) if view == "kotlin" else None
         stubs = kt.stubs if kt is not None else {}
-        pairs = _facade_twins(cg.store, ids) if view == "kotlin" else {}
+        pairs = facade_twins(cg.store, ids) if view == "kotlin" else {}
         twins = {x for i in ids if i in pairs for x in pairs[i]}
         # a shadowed copy's method: the calls written against it name the loaded class, which lacks it
         named = {n: i for i in ids for n in namesake_ids(cg.store, i, False)}
@@ -203,7 +155,7 @@ def _callers_loader(cg: _CallGraph, flt: ArtifactFilter, view: str = "kotlin",
         # a lambda's or a string concatenation's bootstrap is no call: `calls` leaves it out too (INDY_PLUMBING)
         rows = [r for r in rows if not (r["kind"] == "indy" and r["target"].split("#", 1)[0] in INDY_PLUMBING)]
         if pairs:
-            rows = _twin_rows(rows, pairs, ids)
+            rows = twin_rows(rows, pairs, ids)
         if kt is not None:
             stubs = _forwarded(kt, rows, ids)  # a stub forwarding to none of `ids` is another level's
             rows = [r for r in rows if not kt.forwarding(r["c_id"], r["target"])
@@ -217,7 +169,7 @@ def _callers_loader(cg: _CallGraph, flt: ArtifactFilter, view: str = "kotlin",
             if view == "kotlin" else set()
         # a caller that is a multi-file part's method shows as the facade's copy callers call (one node, one hop)
         folds = {} if view != "kotlin" else {
-            m: pair[0] for m, pair in _facade_twins(cg.store, {w["c_id"] for w in writers.values()} | {
+            m: pair[0] for m, pair in facade_twins(cg.store, {w["c_id"] for w in writers.values()} | {
                 e.row["c_id"] for e in classes.values()} | {
                 r["c_id"] for r in rows if "__" in r["c_id"].split("#", 1)[0]}).items() if m == pair[1]}
         cg.remember_ids(sorted(set(folds.values())))
@@ -256,7 +208,7 @@ def _callers_loader(cg: _CallGraph, flt: ArtifactFilter, view: str = "kotlin",
 def _facade_parts(cg: _CallGraph, ids) -> dict[str, str]:
     """The part's method -> the multi-file facade's copy, for the copies among `ids`, noted in `cg.parts` (the
     copy is shown, its code is the part's)."""
-    parts = {pair[1]: pair[0] for m, pair in _facade_twins(cg.store, ids).items() if m == pair[0]}
+    parts = {pair[1]: pair[0] for m, pair in facade_twins(cg.store, ids).items() if m == pair[0]}
     for part, facade in parts.items():
         cg.parts[facade] = part
     cg.remember_ids(sorted(parts))

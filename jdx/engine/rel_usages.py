@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from jdx.engine.descriptors import render_constant
-from jdx.engine.kotlin_hits import KotlinSites, kotlin_sites, through_name
+from jdx.engine.kotlin_hits import KotlinSites, facade_twins, kotlin_sites, through_name, twin_rows
 from jdx.engine.kotlin_view import member_ref
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_member, format_type, parse_ref
@@ -124,9 +124,12 @@ def _property_sites(store: GraphStore, target: Target, kt: KotlinSites, kinds: s
 
 
 def _member_sites(store: GraphStore, targets: list[Target], kinds: set[str],
-                  kt: KotlinSites | None = None) -> list[dict]:
+                  kt: KotlinSites | None = None, view: str = "kotlin") -> list[dict]:
     """Sites of fields (reads, writes) and methods (calls, allocations, overrides) among `targets`;
-    a bare name can be both (`AbstractShape#sides` is a field and a method). `kt`: the Kotlin reading."""
+    a bare name can be both (`AbstractShape#sides` is a field and a method). `kt`: the Kotlin reading. In the
+    Kotlin view a multi-file facade's function is one, as `callers` reads it (`kotlin_hits.facade_twins`): the
+    calls of its facade copy and of its part's method (kotlinc's inlined sites name the part), never the copy's
+    own call of the part's method."""
     sites: list[dict] = []
     if kt is not None and kt.prop is not None:
         sites += _property_sites(store, next(t for t in targets if t.id == kt.prop), kt, kinds)
@@ -146,7 +149,11 @@ def _member_sites(store: GraphStore, targets: list[Target], kinds: set[str],
                                    method_ref=r["kind"].startswith("handle")))
     if methods and kinds & {"call", "new"}:
         stubs += sorted(n for n, t in namesakes.items() if not t.is_field)
-        rows = rows_by_ids(store, q.CALLS_INTO, methods + stubs)
+        pairs = facade_twins(store, methods) if view == "kotlin" else {}
+        twins = sorted({x for m in methods if m in pairs for x in pairs[m]} - set(methods) - set(stubs))
+        rows = rows_by_ids(store, q.CALLS_INTO, methods + stubs + twins)
+        if pairs:
+            rows = twin_rows(rows, pairs, methods)
         if kt is not None:
             reached.update({s: by_id[t] for s, t in kt.forwarded(rows, methods).items()})
             rows = [r for r in rows if not kt.forwarding(r["c_id"], r["target"])]
@@ -381,7 +388,7 @@ def _collect(store: GraphStore, symbol: Symbol, kinds: tuple[str, ...],
     if symbol.is_type:
         raw = _type_sites(store, symbol.targets[0], wanted)
     else:
-        raw = _member_sites(store, symbol.targets, wanted, kt)
+        raw = _member_sites(store, symbol.targets, wanted, kt, view)
     arts = Artifacts.of(store)
     if filter is not None and filter.active():  # before lambda attribution: a lambda lives in its writer's file
         raw = [s for s in raw if filter.accepts(arts, s["row"].get("c_artifact"))]
@@ -498,7 +505,10 @@ def _notes(symbol: Symbol, kt: KotlinSites | None = None, wanted: frozenset = fr
     """What the answer includes and leaves to other symbols (spec §3.3: never guess silently)."""
     if symbol.external:  # no declaration: what it inherits, overrides or holds is unknown
         return external_notes(symbol) + (_symbol_notes(symbol, kt, wanted) if symbol.is_type else [])
-    return _symbol_notes(symbol, kt, wanted) + constant_notes(symbol)
+    # what the name was read as (a Kotlin top-level name's left-out declarations, a companion's member); a property's
+    # reading is _symbol_notes' own
+    read_as = symbol.notes if kt is None or kt.prop is None else []
+    return read_as + _symbol_notes(symbol, kt, wanted) + constant_notes(symbol)
 
 
 def _symbol_notes(symbol: Symbol, kt: KotlinSites | None = None, wanted: frozenset = frozenset()) -> list[str]:

@@ -230,7 +230,7 @@ def test_callers_and_calls_are_inverse_on_kotlinx_coroutines(tmp_path_factory, j
     """The same symmetry on real kotlinc output (suspend lambdas, SAM-converted `fun interface` lambdas whose suspend
     method has its own continuation, multi-file facades): every 4th method writing a lambda of kotlinx-coroutines-core.
     Calls of a `$default` stub are left out: `callers` folds a stub into its function (a pre-existing asymmetry)."""
-    from jdx.engine.rel_calls import _facade_twins
+    from jdx.engine.kotlin_hits import facade_twins
     from jdx.engine.relations import kotlin_lambda_writers
     from tests.kotlin.corpus import M2, indexed_store, runtime_stdlib
 
@@ -242,7 +242,7 @@ def test_callers_and_calls_are_inverse_on_kotlinx_coroutines(tmp_path_factory, j
     rows = store.rows("MATCH (m:Method) WHERE NOT coalesce(m.external, false) AND m.owner STARTS WITH 'kotlinx/' "
                       "RETURN m.id AS id")
     writers = sorted({e.row["c_id"] for e in kotlin_lambda_writers(store, [r["id"] for r in rows]).values()})[::4]
-    pairs = _facade_twins(store, writers)
+    pairs = facade_twins(store, writers)
     shown = sorted({pairs[w][0] if w in pairs and pairs[w][1] == w else w for w in writers})
     assert len(shown) > 50
     lambdas = 0
@@ -260,7 +260,7 @@ def test_callers_and_calls_are_inverse_on_kotlinx_coroutines(tmp_path_factory, j
 def _usages_agree_on_a_sample(store, shown: list[str]) -> None:
     """`usages X --kind call` and `callers X` attribute the sites inside lambda classes alike (state machines nested
     in lambdas included) for the methods called in lambdas of a sample of `shown`."""
-    from jdx.engine.rel_calls import _facade_twins
+    from jdx.engine.kotlin_hits import facade_twins
     from jdx.engine.rel_usages import UsageOptions, usages
     from jdx.engine.relations import method_ref, rows_by_ids
     from jdx.graph_schema import queries_graph as q
@@ -276,7 +276,7 @@ def _usages_agree_on_a_sample(store, shown: list[str]) -> None:
         sites = [(c["caller_id"], s["line"], bool(s.get("in_lambda"))) for g in result["groups"]
                  for c in g["callers"] for s in c["sites"] if "$default(" not in c["caller_id"]]
         # `usages` names a multi-file part's method where its code is; `callers` the facade's copy callers call
-        pairs = _facade_twins(store, {caller for caller, _, _ in sites})
+        pairs = facade_twins(store, {caller for caller, _, _ in sites})
         fold = {m: pair[0] for m, pair in pairs.items() if pair[1] == m}
         # one `in lambda` mark per callers edge (any of its sites), one per site in `usages`
         by_usages: dict[str, tuple[set, bool]] = {}

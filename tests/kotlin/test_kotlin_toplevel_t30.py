@@ -101,6 +101,8 @@ def test_signature_and_callers_of_a_top_level_name_show_the_jvmname_extension(ru
     assert r.code == 0, r.err
     assert "kt30.Flows#flowCombine(kt30.Flow, kt30.Flow, kotlin.jvm.functions.Function2)" in r.out
     assert "note: 1 Kotlin-only declaration of kt30.combine left out" in r.out
+    r = run_jdx("usages", "kt30.combine", *jar_args)
+    assert r.code == 0 and "1 Kotlin-only declaration of kt30.combine left out" in r.out, r.out
 
 
 def test_a_companion_member_is_found_through_its_class(store, run_jdx, jar_args):
