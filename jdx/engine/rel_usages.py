@@ -120,6 +120,16 @@ def _property_sites(store: GraphStore, target: Target, kt: KotlinSites, kinds: s
         if r["c_id"] not in kt.accessors:
             sites.append(_site(r, accessors[r["target"]], target, r["kind"], method_ref=r["kind"] == "handle",
                                **_through(r, r["target"])))
+    if "override" in kinds and accessors:  # `override val isActive`: one site per overriding class, by its getter
+        rows = _distinct(rows_by_ids(store, q.OVERRIDERS_OF, sorted(accessors)), "target", "c_id")
+        orders = _lookup_orders(store, sorted({_owner(r["c_id"]) for r in rows}))
+        first = {}
+        for r in sorted(rows, key=lambda r: (accessors[r["target"]] != "read", r["c_id"])):
+            first.setdefault(_owner(r["c_id"]), r)
+        for r in first.values():
+            how = "inherited" if _inherited(orders, _owner(r["target"]), r["c_id"]) else \
+                "direct" if r["direct"] else "indirect"
+            sites.append(_site({**r, "line": -1}, "override", target, how))
     return sites
 
 
@@ -513,8 +523,9 @@ def _notes(symbol: Symbol, kt: KotlinSites | None = None, wanted: frozenset = fr
 
 def _symbol_notes(symbol: Symbol, kt: KotlinSites | None = None, wanted: frozenset = frozenset()) -> list[str]:
     if kt is not None and kt.prop is not None:
-        return ["a Kotlin property: calls of its getter are reads, of its setter writes; its field's accesses from "
-                "outside its accessors are included (--view jvm: the field's own accesses)"]
+        return ["a Kotlin property: calls of its getter are reads, of its setter writes, a property overriding it one "
+                "override; its field's accesses from outside its accessors are included (--view jvm: the field's own "
+                "accesses)"]
     if symbol.is_type:
         ref = symbol.targets[0].ref
         declared = "" if "signature" in wanted else ("; declarations whose parameter, return or field types name "
@@ -543,7 +554,7 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
     targets = symbol.targets
     if kt is not None and kt.prop is not None:  # a property is one symbol, whichever of its members the name hit
         targets = [t for t in targets if t.id not in kt.members or t.id == kt.prop]
-    possible = {k for t in targets for k in (("read", "write") if kt is not None and t.id == kt.prop
+    possible = {k for t in targets for k in (("read", "write", "override") if kt is not None and t.id == kt.prop
                                              else KINDS_OF.get(t.kind, ()))}
     if not (wanted & possible):
         warnings.append(Warning_("KIND_NOT_APPLICABLE",
