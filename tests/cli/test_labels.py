@@ -74,7 +74,9 @@ def test_members_max_lines_footer_counts_shown_members(run_jdx):
     assert cut and int(cut.group(1)) == shown and int(cut.group(2)) == total, r.out
     # one count, not two: the summary footer leaves it to the truncation line
     assert not re.search(r"members? shown", r.out), r.out
-    assert re.search(r"^class java\.util\.AbstractList · java\.base \(bytecode\)$", r.out, re.M), r.out
+    # (what the filters left out follows: ` · 3 package or private hidden (--access all)`)
+    assert re.search(r"^class java\.util\.AbstractList · java\.base \(bytecode\)( · [^·]+ hidden \([^)]+\))*$", r.out,
+                     re.M), r.out
 
 
 def test_ambiguity_marks_jdk_internals_and_names_the_usable_one(run_jdx):
