@@ -30,6 +30,14 @@ from jdx.engine.descriptors import (
 from jdx.errors import RefSyntaxError
 
 MAX_REF_LENGTH = 10_000
+SHOWN_TEXT = 120  # what a message quotes of a long input
+
+
+def shown_text(text: str) -> str:
+    """`text` quoted for a one-line message: a long input by its head and its length, never whole."""
+    if len(text) <= SHOWN_TEXT:
+        return repr(text)
+    return repr(text[:SHOWN_TEXT]) + f"… ({len(text):,} characters)"
 MAX_TYPE_SEGMENTS = 256  # bounds type_candidates(), which is quadratic in the segment count
 SPECIAL_MEMBERS = ("<init>", "<clinit>")
 _STOP = frozenset("#:()<>[],;/.`")

@@ -24,7 +24,7 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from jdx.engine.ranking import PUBLIC_MEMBER, internal_packages, is_jdk_internal, reach, symbol_key
-from jdx.engine.refs import format_member, format_type
+from jdx.engine.refs import MAX_REF_LENGTH, format_member, format_type, shown_text
 from jdx.engine.search_index import index_for, pa_strings, rank_tier, tier_word
 from jdx.engine.search_match import (EXACT, HUMP, TIER_NAMES, Pattern, compile_pattern, empty_member_pattern,
                                      fuzzy_budget, glob_to_regex, levenshtein, name_words, nested_dots, owner_test,
@@ -264,6 +264,8 @@ def search(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, dic
     `Outer.Inner`."""
     if not text.strip():
         raise UsageError("search needs a pattern, e.g. jdx search HMap or jdx search '*Http*Client'")
+    if len(text) > MAX_REF_LENGTH:  # as a reference is: a 5 MB pattern kept a server busy for minutes
+        raise UsageError(f"search pattern is {len(text)} characters long; the limit is {MAX_REF_LENGTH}")
     if opts.limit < 1:
         raise UsageError("--limit must be at least 1")
     if not opts.regex and empty_member_pattern(text):
@@ -309,7 +311,7 @@ def _search(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, di
         from jdx.engine.search_inherited import inherited_matches
 
         inherited, hint = inherited_matches(store, p, kinds)  # `ArrayList#stream`: Collection declares it
-        raise NotFoundError(f"not found: nothing matches {text!r}" + _scope_words(opts),
+        raise NotFoundError(f"not found: nothing matches {shown_text(text)}" + _scope_words(opts),
                             candidates=inherited or _did_you_mean(store, p, kinds, arts, opts),
                             hint=hint or "try --fuzzy, a shorter pattern, or a glob like '*Name*'")
     if opts.view == "kotlin":

@@ -8,7 +8,7 @@ import shlex
 from collections import defaultdict
 
 from jdx.engine.ranking import internal_packages, is_jdk_internal
-from jdx.engine.refs import SymbolRef, format_member, format_type, matches_params, parse_ref
+from jdx.engine.refs import MAX_REF_LENGTH, SymbolRef, format_member, format_type, matches_params, parse_ref
 from jdx.engine.relations import lambda_writers, split_method_id
 from jdx.engine.search import SearchOptions, artifacts_by_id, search
 from jdx.engine.search import package_artifacts as search_package_artifacts
@@ -275,6 +275,8 @@ def resolve(store: GraphStore, text: str, limit: int, line_tables=None, smap=Non
     without it, the methods' line ranges decide)."""
     if not text.strip():
         raise UsageError("resolve needs a name, e.g. jdx resolve Entry or jdx resolve 'at a.B.c(B.java:12)'")
+    if len(text) > MAX_REF_LENGTH:
+        raise UsageError(f"resolve text is {len(text)} characters long; the limit is {MAX_REF_LENGTH}")
     line = _trace_line(text)
     thrown = exception_type(line)
     written = None if thrown is not None else _written_member(line)
