@@ -5,6 +5,7 @@ of 6). javap's `extends`/`implements` of the client classes is the oracle."""
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 import subprocess
@@ -43,13 +44,18 @@ def svc(built, jdx_home):
     service.close()
 
 
+@functools.lru_cache(maxsize=None)
+def _javap(classes: Path) -> str:
+    return subprocess.run(["javap", "-cp", str(classes), *(f"xc.{n}" for n in CLIENTS)], capture_output=True,
+                          text=True, check=True).stdout
+
+
 def _parents(classes: Path) -> dict[str, set[str]]:
-    """Each client class's declared supertypes, from javap."""
+    """Each client class's declared supertypes, from javap (one run for all of them)."""
     parents: dict[str, set[str]] = {}
+    out = _javap(classes)
     for name in CLIENTS:
-        out = subprocess.run(["javap", "-cp", str(classes), f"xc.{name}"], capture_output=True, text=True,
-                             check=True).stdout
-        head = next(line for line in out.splitlines() if f"xc.{name}" in line and "{" in line)
+        head = next(line for line in out.splitlines() if f" xc.{name} " in line and "{" in line)
         supers = re.findall(r"(?:extends|implements) ([\w., ]+?)(?= implements| \{)", head)
         parents[f"xc.{name}"] = {s.strip() for group in supers for s in group.split(",")}
     return parents

@@ -85,6 +85,7 @@ ANTLR = Path.home() / ".m2/repository/org/antlr/antlr4-runtime/4.13.2/antlr4-run
 BYTE_BUDDY = Path.home() / ".m2/repository/net/bytebuddy/byte-buddy/1.18.14/byte-buddy-1.18.14.jar"
 
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run); indexes antlr4-runtime and byte-buddy from ~/.m2
 def test_search_visitor_on_the_trial_workspace_shows_parse_tree_visitor(jdx_home):
     missing = [str(p) for p in (ANTLR, BYTE_BUDDY) if not p.is_file()]
     if missing:

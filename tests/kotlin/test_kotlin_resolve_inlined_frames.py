@@ -113,6 +113,7 @@ def test_a_line_in_no_table_still_warns(run_jdx, jar):
     assert "inlined code" not in r.out
 
 
+@pytest.mark.soak  # slow: the soak runs it (.ci/run); indexes kotlinx-coroutines and kotlin-stdlib from ~/.m2
 def test_kotlinx_coroutines_dispatched_task_run(run_jdx):
     """The trial's frame: DispatchedTask.kt:230 is withContinuationContext's body (CoroutineContext.kt), inlined at
     DispatchedTask.kt line 90; the class's own lines end at 222 (223 is kotlinc's fake.kt)."""
