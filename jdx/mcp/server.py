@@ -27,6 +27,7 @@ from collections.abc import AsyncIterator, Callable
 import anyio
 import mcp_types as types
 from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
 
 from jdx.mcp import tools as jtools
 
@@ -54,6 +55,9 @@ def build_server(execute: Callable[..., dict], version: str = "", timeout: float
         return types.ListToolsResult(tools=listed)
 
     async def call_tool(_ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+        if params.name not in schemas:  # a protocol error, as MCP's tools spec has it (not a tool's failure)
+            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name!r}; tools: {', '.join(sorted(schemas))}",
+                           data={"tool": params.name})  # (data: not the SDK's bare refusal explain_refusals rewrites)
         call = Call(timeout, timeout_text)
         run = served(functools.partial(execute, call=call))
         answer = None

@@ -72,8 +72,13 @@ def answers(jdx_env, jdx_home, request):
         async with Client(params, read_timeout_seconds=300) as client:
             tools = (await client.list_tools()).tools
             out = {}
+            from mcp.shared.exceptions import MCPError
+
             for key, name, args in calls:
-                out[key] = await client.call_tool(name, args)
+                try:
+                    out[key] = await client.call_tool(name, args)
+                except MCPError as exc:  # a protocol error (an unknown tool)
+                    out[key] = exc
             return tools, out
 
     return run(main)
@@ -143,16 +148,24 @@ def _normalise_cache(data):
 
 
 @pytest.mark.parametrize("key, code", [("not found", "NOT_FOUND"), ("ambiguous", "AMBIGUOUS"),
-                                       ("usage", "USAGE"), ("unknown flag", "USAGE"), ("missing query", "USAGE"),
-                                       ("unknown tool", "USAGE")])
+                                       ("usage", "USAGE"), ("unknown flag", "USAGE"), ("missing query", "USAGE")])
 def test_errors_are_tool_errors_with_codes(answers, key, code):
     _, out = answers
     got = out[key]
     assert got.is_error, got
     assert got.structured_content["error"]["code"] == code, got.structured_content
     assert got.content[0].text.startswith(f"{code}: ")
-    if code in ("NOT_FOUND", "AMBIGUOUS") and key != "unknown tool":
+    if code in ("NOT_FOUND", "AMBIGUOUS"):
         assert got.structured_content["candidates"], got.structured_content
+
+
+def test_an_unknown_tool_is_a_protocol_error(answers):
+    """MCP's tools spec: an unknown tool is a JSON-RPC error (-32602), not a tool's failure (T31)."""
+    import mcp_types as types
+
+    got = answers[1]["unknown tool"]
+    assert isinstance(got, Exception) and got.error.code == types.INVALID_PARAMS, got
+    assert got.error.message.startswith("Unknown tool: 'jdx_frobnicate'; tools: jdx_body"), got.error.message
 
 
 def test_a_field_that_writes_files_is_refused(answers, jdx_home):
