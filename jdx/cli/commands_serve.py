@@ -55,7 +55,7 @@ def mcp_command():
 
 
 @cli.app.command("serve")
-def serve_command(port: int = typer.Option(7070, "--port", help="TCP port (0: any free port, printed)"),
+def serve_command(port: int = typer.Option(7070, "--port", help="TCP port (0: any free port, printed on stderr)"),
                   bind: str = typer.Option("127.0.0.1", "--bind", help="address to listen on"),
                   allow_remote: bool = typer.Option(False, "--allow-remote",
                                                     help="allow a --bind address other than loopback"),
