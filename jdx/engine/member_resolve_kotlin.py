@@ -37,6 +37,9 @@ def kotlin_top_level(store: GraphStore, ref: SymbolRef, text: str) -> TopLevel |
         return None  # not a package: `Type.member` missed as a member of a type
     names: dict[str, set[str]] = {}  # facade -> the JVM names its declarations of the name have there
     decls = top_level(store, ref.member, package)
+    functions = [x for x in decls if x["kind"] == "function"]
+    if functions:  # `delay` is the functions Kotlin calls `delay(…)`, not the internal `CoroutineContext.delay`
+        decls = functions
     for x in decls:
         facade, jvm = facade_member(x)
         base = jvm.split("-", 1)[0]

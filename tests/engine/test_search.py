@@ -374,7 +374,8 @@ def test_broad_patterns_rank_and_count_like_a_full_fetch(store, pattern):
         g["rank"] = min(g["rank"], r["rank"])
     assert result["total"] == len(best) > 900
     internal = internal_packages(store)
-    order = sorted(best, key=lambda k: (best[k]["tier"], is_jdk_internal(k[1], internal), not best[k]["pub"],
+    order = sorted(best, key=lambda k: (reach(False, best[k]["pub"], is_jdk_internal(k[1], internal)),
+                                        best[k]["tier"], is_jdk_internal(k[1], internal), not best[k]["pub"],
                                         len(k[0]), nesting(k[1]), best[k]["rank"], k[0], k[1]))
     top = [(m["name"], m["ref"].split("#")[0]) for m in result["matches"]]
     assert top == [(name, owner.replace("/", ".")) for name, owner in order[:20]]
