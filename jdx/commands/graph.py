@@ -148,7 +148,7 @@ def overrides_answer(session, text: str, artifact_filter=None, limit: int | None
     from jdx.engine.answer import Answer
     from jdx.engine.kotlin_hits import members_of
     from jdx.engine.relations import ArtifactFilter
-    from jdx.engine.rel_usages import overrides
+    from jdx.engine.rel_overrides import overrides
     from jdx.engine.resolve import declaring_artifacts
 
     result, truncated = overrides(session.store(), text, artifact_filter or ArtifactFilter(), limit)

@@ -10,9 +10,10 @@ from dataclasses import dataclass, replace
 
 from jdx.engine import descriptors as d
 from jdx.engine.member_resolve import canonical_ref, collect, lookup
-from jdx.engine.members import (ACC, unresolved_warnings, ACCESS_LEVELS, _modifiers, _render_field, access_level, access_markers,
-                                annotated_params, annotation_shown, constructor_name, is_hidden, param_annotations,
-                                record_components, record_role, render_method, with_outer_instance)
+from jdx.engine.member_render import (ACC, ACCESS_LEVELS, access_level, annotated_params, annotation_shown,
+                                      constructor_name, modifiers, param_annotations, record_components, record_role,
+                                      render_field, render_method, with_outer_instance)
+from jdx.engine.members import access_markers, is_hidden, unresolved_warnings
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.resolve import artifact_names, resolve_type
 from jdx.errors import JdxError, UsageError, Warning_
@@ -355,7 +356,7 @@ def render_member(row: dict, *, is_field: bool, owner: str, env: dict, iface: bo
             "static": bool(access & ACC["static"]), "deprecated": bool(row.get("deprecated")),
             "synthetic": access_markers(access, is_field)}
     if is_field:
-        item.update(text=_render_field(row, env), modifiers=_modifiers(access, method=False).split(),
+        item.update(text=render_field(row, env), modifiers=modifiers(access, method=False).split(),
                     type=_field_type(row, env),
                     constant=d.render_constant(row["descriptor"], row["constant"]) if row.get("constant") is not None
                     else None)
@@ -374,7 +375,7 @@ def render_member(row: dict, *, is_field: bool, owner: str, env: dict, iface: bo
     shown = annotated_params(row, params)
     rest = text[len(head) + 2 + len(", ".join(shown)):]
     item.update(text=f"{head}({', '.join(f'{t} {n}' for t, n in zip(shown, names))}){rest}",
-                modifiers=_modifiers(access, method=True, interface_owner=iface).split(),
+                modifiers=modifiers(access, method=True, interface_owner=iface).split(),
                 params=[{"name": n, "type": t, **({"annotations": a} if a else {})}
                         for t, n, a in zip(params, names, param_annotations(row, len(params)))],
                 returns=None if kind == "constructor" else ret,

@@ -18,8 +18,9 @@ import shlex
 from dataclasses import dataclass, field, replace
 
 from jdx.engine import descriptors as d
-from jdx.engine.members import (ACC, _ancestors, declared_members, supertype_walk, access_level, is_hidden, is_inherited,
-                                overrides_earlier, source_descriptor, stands_for, walk_members, with_outer_instance)
+from jdx.engine.member_render import ACC, access_level, source_descriptor, with_outer_instance
+from jdx.engine.members import (ancestor_sets, declared_members, is_hidden, is_inherited, overrides_earlier, stands_for,
+                                supertype_walk, walk_members)
 from jdx.engine.refs import SymbolRef, format_member, format_type, matches_params, parse_ref
 from jdx.engine.resolve import resolve_type_ref
 from jdx.engine.search_match import levenshtein
@@ -93,7 +94,7 @@ def collect(store: GraphStore, target: dict) -> Collected:
     walk = supertype_walk(store, target)
     methods, fields = declared_members(store, walk)
     query_pkg = _package(target["id"])
-    ancestors = _ancestors(walk)
+    ancestors = ancestor_sets(walk)
     seen: dict[str, dict] = {}
     bridged: dict[str, str] = {}
     visible: list[dict] = []

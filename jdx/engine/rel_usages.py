@@ -1,4 +1,4 @@
-"""`usages` and `overrides` (spec §7.3), and `usage_sites`: every place the workspace uses a symbol.
+"""`usages` (spec §7.3), and `usage_sites`: every place the workspace uses a symbol (`overrides`: rel_overrides).
 
 A call site is an INVOKES edge, resolved at build time to the declaration the JVM links, so a call
 through a subclass or sub-interface owner (`via`) already lands on the declaring member. A lambda body
@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from jdx.engine.descriptors import render_constant
 from jdx.engine.kotlin_hits import KotlinSites, facade_twins, kotlin_sites, through_name, twin_rows
 from jdx.engine.kotlin_view import member_ref
-from jdx.engine.members import ACC
-from jdx.engine.refs import format_member, format_type, parse_ref
-from jdx.engine.rel_hierarchy import left_out_hint, type_tiers
+from jdx.engine.refs import format_type, parse_ref
+from jdx.engine.rel_sites import element_ref, signature_sites, type_row_as_caller, usage_site
+from jdx.engine.rel_overrides import distinct_pairs, lookup_orders, method_owner, override_how
 from jdx.engine.external_symbols import external_notes
 from jdx.engine.relations import (ArtifactFilter, Artifacts, Symbol, Target, check_limit, is_bridge, is_lambda,
                                   kotlin_lambda_writers, lambda_writers, method_ref, namesake_ids, resolve_symbol,
@@ -61,11 +61,6 @@ def parse_kinds(values: list[str] | tuple[str, ...]) -> tuple[str, ...]:
                 raise UsageError(f"--kind {k!r}: use {'|'.join(KINDS)}|all")
             out.append(k)
     return tuple(dict.fromkeys(out)) or ("all",)
-
-
-def _site(row: dict, kind: str, target: Target, detail: str, **extra) -> dict:
-    return {"row": row, "kind": kind, "target": target.ref, "target_id": target.id, "detail": detail,
-            "line": row.get("line", -1) if row.get("line") is not None else -1, **extra}
 
 
 def _via(row: dict) -> str | None:
@@ -112,24 +107,22 @@ def _property_sites(store: GraphStore, target: Target, kt: KotlinSites, kinds: s
         if kt.fields and kind in kinds:
             for r in rows_by_ids(store, query, kt.fields):
                 if r["c_id"] not in kt.accessors:
-                    sites.append(_site(r, kind, target, r["kind"], via=_via(r),
+                    sites.append(usage_site(r, kind, target, r["kind"], via=_via(r),
                                        method_ref=r["kind"].startswith("handle")))
     accessors = {**{m: "read" for m in kt.getters}, **{m: "write" for m in kt.setters}}
     wanted = sorted(m for m, kind in accessors.items() if kind in kinds)
     for r in rows_by_ids(store, q.CALLS_INTO, wanted) if wanted else ():
         if r["c_id"] not in kt.accessors:
-            sites.append(_site(r, accessors[r["target"]], target, r["kind"], method_ref=r["kind"] == "handle",
+            sites.append(usage_site(r, accessors[r["target"]], target, r["kind"], method_ref=r["kind"] == "handle",
                                **_through(r, r["target"])))
     if "override" in kinds and accessors:  # `override val isActive`: one site per overriding class, by its getter
-        rows = _distinct(rows_by_ids(store, q.OVERRIDERS_OF, sorted(accessors)), "target", "c_id")
-        orders = _lookup_orders(store, sorted({_owner(r["c_id"]) for r in rows}))
+        rows = distinct_pairs(rows_by_ids(store, q.OVERRIDERS_OF, sorted(accessors)), "target", "c_id")
+        orders = lookup_orders(store, sorted({method_owner(r["c_id"]) for r in rows}))
         first = {}
         for r in sorted(rows, key=lambda r: (accessors[r["target"]] != "read", r["c_id"])):
-            first.setdefault(_owner(r["c_id"]), r)
+            first.setdefault(method_owner(r["c_id"]), r)
         for r in first.values():
-            how = "inherited" if _inherited(orders, _owner(r["target"]), r["c_id"]) else \
-                "direct" if r["direct"] else "indirect"
-            sites.append(_site({**r, "line": -1}, "override", target, how))
+            sites.append(usage_site({**r, "line": -1}, "override", target, override_how(orders, r)))
     return sites
 
 
@@ -155,7 +148,7 @@ def _member_sites(store: GraphStore, targets: list[Target], kinds: set[str],
         if fields and kind in kinds:
             for r in rows_by_ids(store, query, fields + named):
                 via = _namesake_via(r["target"], reached[r["target"]]) if r["target"] in namesakes else _via(r)
-                sites.append(_site(r, kind, reached[r["target"]], r["kind"], via=via,
+                sites.append(usage_site(r, kind, reached[r["target"]], r["kind"], via=via,
                                    method_ref=r["kind"].startswith("handle")))
     if methods and kinds & {"call", "new"}:
         stubs += sorted(n for n, t in namesakes.items() if not t.is_field)
@@ -176,16 +169,14 @@ def _member_sites(store: GraphStore, targets: list[Target], kinds: set[str],
                     _through(r, r["target"]) if r["target"] in stubs else {"via": _via(r)}
                 # the handle to a lambda body is its writer handing it over, no method reference written
                 writes = r["kind"] == "handle" and is_lambda({"id": target.id, "access": target.row.get("access")})
-                sites.append(_site(r, kind, target, r["kind"], method_ref=r["kind"] == "handle" and not writes,
+                sites.append(usage_site(r, kind, target, r["kind"], method_ref=r["kind"] == "handle" and not writes,
                                    **how, **({"writes_lambda": True} if writes else {})))
     if methods and "override" in kinds:
-        rows = _distinct(rows_by_ids(store, q.OVERRIDERS_OF, methods), "target", "c_id")
-        orders = _lookup_orders(store, sorted({_owner(r["c_id"]) for r in rows}))
+        rows = distinct_pairs(rows_by_ids(store, q.OVERRIDERS_OF, methods), "target", "c_id")
+        orders = lookup_orders(store, sorted({method_owner(r["c_id"]) for r in rows}))
         for r in rows:
             r["line"] = -1
-            how = "inherited" if _inherited(orders, _owner(r["target"]), r["c_id"]) else \
-                "direct" if r["direct"] else "indirect"
-            sites.append(_site(r, "override", by_id[r["target"]], how))
+            sites.append(usage_site(r, "override", by_id[r["target"]], override_how(orders, r)))
     return sites
 
 
@@ -196,8 +187,8 @@ def shadowed_namesakes(store: GraphStore, targets: list[Target]) -> dict[str, Ta
 
 def _namesake_via(named: str, target: Target) -> str | None:
     """`via Sub` for a call that names the shadowed member through another class of its artifact."""
-    owner = _owner(named)
-    return None if owner == _owner(target.id).split("@", 1)[0] else format_type(owner)
+    owner = method_owner(named)
+    return None if owner == method_owner(target.id).split("@", 1)[0] else format_type(owner)
 
 
 def _shadowed_notes(store: GraphStore, symbol: Symbol) -> list[str]:
@@ -210,7 +201,7 @@ def _shadowed_notes(store: GraphStore, symbol: Symbol) -> list[str]:
             continue
         loaded_owner = owner.split("@", 1)[0]
         loaded = loaded_owner + "#" + rest
-        member = _element_ref("Field" if t.is_field else "Method", loaded)
+        member = element_ref("Field" if t.is_field else "Method", loaded)
         if _declared(store, loaded, t.is_field):
             out.append(f"this copy is shadowed (an earlier artifact provides {format_type(loaded_owner)}): calls "
                        f"naming {member} link to the loaded copy's declaration: jdx usages '{member}'")
@@ -226,11 +217,6 @@ def _declared(store: GraphStore, member_id: str, is_field: bool) -> bool:
     return bool(rows) and not rows[0]["external"]
 
 
-def _type_row_as_caller(r: dict) -> dict:
-    """A subtype or annotated element as the `caller` of a site: it has no method columns."""
-    return {"c_id": r["id"], "c_artifact": r.get("artifact"), "line": -1}
-
-
 def _type_sites(store: GraphStore, target: Target, kinds: set[str]) -> list[dict]:
     sites: list[dict] = []
     ids = [target.id]
@@ -238,122 +224,24 @@ def _type_sites(store: GraphStore, target: Target, kinds: set[str]) -> list[dict
         for r in rows_by_ids(store, q.REFERENCES_INTO, ids):
             kind = {"new": "new", "throws": "throw"}.get(r["kind"], "ref")
             if kind in kinds:
-                sites.append(_site(r, kind, target, r["kind"]))
+                sites.append(usage_site(r, kind, target, r["kind"]))
     if "impl" in kinds:
         for r in rows_by_ids(store, q.SUBTYPES_OF, ids):
-            row = _type_row_as_caller(r)
+            row = type_row_as_caller(r)
             row["ref"] = r["fqn"]
             # an interface's superinterface is an IMPLEMENTS edge, but the source says `extends` (JLS §9.1.3)
             rel = "extends" if r["rel"] == "EXTENDS" or r.get("kind") in ("interface", "annotation") else "implements"
-            sites.append(_site(row, "impl", target, rel))
+            sites.append(usage_site(row, "impl", target, rel))
     if "annotation" in kinds:
         for r in rows_by_ids(store, q.ANNOTATED_WITH, ids):
-            row = _type_row_as_caller(r)
-            row["ref"] = _element_ref(r["label"], r["id"])
+            row = type_row_as_caller(r)
+            row["ref"] = element_ref(r["label"], r["id"])
             # where on the element, when not on it itself: `parameter 0`, `type use in return type`, `in @Tag$List`
             text = r["text"] or ""
-            sites.append(_site(row, "annotation", target, f"{r['site']}: {text}" if r.get("site") else text))
+            sites.append(usage_site(row, "annotation", target, f"{r['site']}: {text}" if r.get("site") else text))
     if "signature" in kinds:
-        sites += _signature_sites(store, target)
+        sites += signature_sites(store, target)
     return sites
-
-
-def _signature_sites(store: GraphStore, target: Target) -> list[dict]:
-    """Declarations whose types name `target`: a method's parameters or return type, a field's type, a type
-    argument or bound in a generic signature (a class's own: `implements Comparable<T>`, `<E extends T>`). The detail
-    lists every way one declaration names it (`parameter, type argument`: `f(T t, List<T> ts)`)."""
-    plain = f"L{target.id};"
-    inner = target.id.rsplit("/", 1)[-1].rpartition("$")[2] if "$" in target.id.rsplit("/", 1)[-1] else ""
-    # `$i` finds `Outer<..>.Inner` (no `Outer$Inner` written); every row it alone brings is parsed to confirm
-    params = {"d": plain, "g": f"L{target.id}<", "i": f">.{inner}" if inner else plain}
-    sites = []
-    for r in store.rows(q.METHODS_NAMING, params):
-        head, _, ret = (r["descriptor"] or "").partition(")")
-        where = [w for w, hit in (("parameter", plain in head), ("return", plain in ret)) if hit]
-        row = {k: r[k] for k in ("c_id", "c_access", "c_artifact")}
-        generic = _generic_names(r["signature"], target.id, method=True)
-        if where or generic or _named_plainly(r["signature"], target.id):
-            sites.append(_site(row, "signature", target, ", ".join(where + generic) or "type argument"))
-    for r in store.rows(q.FIELDS_NAMING, params):
-        row = _type_row_as_caller(r)
-        row["ref"] = _element_ref("Field", r["id"])
-        where = (["field"] if plain in (r["descriptor"] or "") else []) + _generic_names(r["signature"], target.id)
-        if where or _named_plainly(r["signature"], target.id):
-            sites.append(_site(row, "signature", target, ", ".join(where) or "type argument"))
-    for r in store.rows(q.TYPES_NAMING, params):
-        detail = _class_signature_names(r["signature"], target.id)
-        if detail:
-            row = _type_row_as_caller(r)
-            row["ref"] = format_type(r["id"])
-            sites.append(_site(row, "signature", target, detail))
-    return sites
-
-
-def _named_plainly(signature: str | None, type_id: str) -> bool:
-    """The generic signature writes `type_id` by its own name (`Lpkg/T;`, `Lpkg/T<`): a row the `>.Inner` pattern
-    alone matched is some other outer's inner class of that name."""
-    return bool(signature) and (f"L{type_id};" in signature or f"L{type_id}<" in signature)
-
-
-def _names(roots, type_id: str) -> bool:
-    from jdx.engine.generic_signatures import ClassTypeSig, signature_nodes
-
-    return any(isinstance(n, ClassTypeSig) and n.binary_name == type_id for n in signature_nodes(*roots))
-
-
-def _arguments(sig) -> list:
-    """The type arguments of a type signature (of an array's component), the type itself left out."""
-    from jdx.engine.generic_signatures import ArrayTypeSig, ClassTypeSig
-
-    while isinstance(sig, ArrayTypeSig):
-        sig = sig.component
-    if not isinstance(sig, ClassTypeSig):
-        return []
-    return [*sig.args, *(a for i in sig.inner for a in i.args)]
-
-
-def _generic_names(text: str | None, type_id: str, method: bool = False) -> list[str]:
-    """`type argument` when a generic signature names `type_id` inside a type's arguments (`List<T>`), `bound` when a
-    method's type parameter is bounded by it (`<E extends T>`): what the erased descriptor does not show."""
-    from jdx.engine.generic_signatures import parse_field_signature, parse_method_signature
-
-    if not text:
-        return []
-    try:
-        sig = parse_method_signature(text) if method else parse_field_signature(text)
-    except ValueError:
-        return []
-    types = [*sig.params, sig.return_type, *sig.throws] if method else [sig]
-    out = ["type argument"] if _names([a for t in types for a in _arguments(t)], type_id) else []
-    if method and _names(sig.type_params, type_id):
-        out.append("bound")
-    return out
-
-
-def _class_signature_names(text: str, type_id: str) -> str | None:
-    """How a class's generic signature names `type_id` other than as a supertype (which `impl` lists): `type
-    argument` of a supertype (`Comparable<T>`), `bound` of a type parameter (`<E extends T>`), or None."""
-    from jdx.engine.generic_signatures import parse_class_signature
-
-    try:
-        sig = parse_class_signature(text)
-    except ValueError:
-        return None
-    if _names([a for st in (sig.superclass, *sig.interfaces) for a in _arguments(st)], type_id):
-        return "type argument"
-    return "bound" if _names(sig.type_params, type_id) else None
-
-
-def _element_ref(label: str, node_id: str) -> str:
-    """Canonical ref of an annotated Type, Method or Field id."""
-    if label == "Type":
-        return format_type(node_id)
-    owner, _, rest = node_id.partition("#")
-    if label == "Field":
-        name, _, desc = rest.partition(":")
-        return format_member(owner, name, desc, is_field=True)
-    name = rest[: rest.index("(")]
-    return format_member(owner, name, rest[len(name):])
 
 
 def _attribute_lambdas(store: GraphStore, sites: list[dict], view: str = "kotlin") -> list[dict]:
@@ -615,123 +503,3 @@ def inherited_note(symbol: Symbol, through: int, what: str = "usages", marked: s
     return [f"{name} declares no {member}: these are the {what} of "
             f"what it inherits from {', '.join(format_type(d) for d in declared)}; {through} of them call it through "
             f"{name} ({marked or f'marked via {name}'})"]
-
-
-def overrides(store: GraphStore, text: str, filter: ArtifactFilter, limit: int | None) -> tuple[dict, dict | None]:
-    """(result, truncation) of `overrides`: for each named method, what it overrides and what overrides it."""
-    limit = check_limit(limit)
-    symbol = resolve_symbol(store, text, members_only=True)
-    targets = _overridable(symbol.targets) if parse_ref(text).params is None else symbol.targets
-    arts = Artifacts.of(store)
-    ids = [t.id for t in targets]
-    up = rows_by_ids(store, q.OVERRIDDEN_BY, ids)
-    down = [r for r in rows_by_ids(store, q.OVERRIDERS_OF, ids) if filter.accepts(arts, r["c_artifact"])]
-    twins = twin_ids(store, up, "t_") | twin_ids(store, down, "c_")
-
-    def entry(r: dict, p: str) -> dict:
-        return {"method": method_ref(r, p, r[p + "id"] in twins), "artifact": arts.name(r[p + "artifact"]),
-                "direct": bool(r["direct"]), "_key": (arts.position(r[p + "artifact"]), method_ref(r, p)),
-                "_id": r[p + "id"]}
-
-    up, down = _distinct(up, "source", "t_id"), _distinct(down, "target", "c_id")
-    methods, shown, total = [], 0, 0
-    tiers: dict[str, int] = {}
-    left_out: list[str] = []
-    for t in targets:
-        owner = _owner(t.id)
-        orders = _lookup_orders(store, [owner])
-        rank = {a: i for i, a in enumerate(orders[owner][1:])}
-        ups = sorted((entry(r, "t_") for r in up if r["source"] == t.id),
-                     key=lambda e: (not e["direct"], rank.get(_owner(e["_id"]), len(rank)), e["_key"]))
-        for e in ups:  # a superinterface of a subclass only, which inherits this method (JLS §8.4.8.1)
-            if _owner(e["_id"]) not in rank:
-                e["inherited"] = True
-        downs = [entry(r, "c_") for r in down if r["target"] == t.id]
-        tiers.update(type_tiers(store, {_owner(e["_id"]) for e in downs} - tiers.keys()))
-        # named classes first, anonymous, local and compiler-made ones last (as `hierarchy` ranks subtypes)
-        downs.sort(key=lambda e: (tiers[_owner(e["_id"])], e["_key"]))
-        total += len(downs)
-        room = max(limit - shown, 0)
-        shown += min(room, len(downs))
-        left_out += [_owner(e["_id"]) for e in downs[room:]]
-        _label_overriders(store, owner, downs[:room], {e["_id"] for e in downs})
-        for e in ups + downs:
-            e.pop("_key")
-        methods.append({"method": t.ref, "overrides": ups, "overridden_by": downs[:room],
-                        "overridden_by_count": len(downs), "_id": t.id})  # _id: the command drops them
-    result = {"symbol": text, "filter": filter.describe(), "methods": methods}
-    truncated = None
-    if total > shown:
-        left, words = left_out_hint(left_out, tiers)
-        truncated = {"shown": shown, "total": total, "left_out": left,
-                     "hint": "; ".join(x for x in (words, f"--limit {total}") if x)}
-    return result, truncated
-
-
-def _overridable(targets: list[Target]) -> list[Target]:
-    """A bare name's overloads that take part in overriding: not a static method, a private one or a constructor
-    (`RevCommit#toString` is `toString()`, not the static `ObjectId#toString(ObjectId)` it also inherits); all of
-    them when none does (a parameter list names any one exactly)."""
-    kept = [t for t in targets if t.kind == "method" and not t.row.get("access", 0) & (ACC["static"] | ACC["private"])]
-    return kept or targets
-
-
-
-def _owner(method_id: str) -> str:
-    return method_id.split("#", 1)[0]
-
-
-def _distinct(rows: list[dict], end: str, other: str) -> list[dict]:
-    """OVERRIDES rows once per pair of methods (an update may link an inherited method its base linked already)."""
-    seen: set[tuple[str, str]] = set()
-    return [r for r in rows if (r[end], r[other]) not in seen and not seen.add((r[end], r[other]))]
-
-
-def _lookup_orders(store: GraphStore, owners: list[str]) -> dict[str, list[str]]:
-    """Per type: itself, its superclasses nearest first, then its superinterfaces breadth-first (the order
-    OVERRIDES ranks supertypes in, resolution.Hierarchy.method_lookup); one query per level of the hierarchy."""
-    parents: dict[str, list[str]] = {}
-    todo = set(owners)
-    while todo:
-        for r in rows_by_ids(store, q.TYPES_BY_IDS, sorted(todo)):
-            parents[r["id"]] = [r["super"] or "", *(r["interfaces"] or [])]
-        for t in todo - parents.keys():
-            parents[t] = [""]
-        todo = {p for t in todo for p in parents[t] if p and p not in parents}
-    orders = {}
-    for o in owners:
-        chain, c = [], o
-        while c and c not in chain:
-            chain.append(c)
-            c = parents.get(c, [""])[0]
-        out, seen = list(chain), set(chain)
-        queue = [i for c in chain for i in parents.get(c, [""])[1:]]
-        while queue:
-            i = queue.pop(0)
-            if i not in seen:
-                seen.add(i)
-                out.append(i)
-                queue.extend(parents.get(i, [""])[1:])
-        orders[o] = out
-    return orders
-
-
-def _label_overriders(store: GraphStore, owner: str, shown: list[dict], overriders: set[str]) -> None:
-    """The shown overriders of a method of `owner`: `direct` unless one of the other `overriders` is between
-    (declared by a supertype of its class, so it overrides that one too); `inherited` when its class is no subtype
-    of `owner` (a subclass inherits it, JLS §8.4.8.1)."""
-    if not shown:
-        return
-    orders = _lookup_orders(store, sorted({_owner(e["_id"]) for e in shown}))
-    between = {_owner(o) for o in overriders}
-    for e in shown:
-        order = orders[_owner(e["_id"])]
-        e["direct"] = not between.intersection(order[1:])
-        if _inherited(orders, owner, e["_id"]):
-            e["inherited"] = True
-
-
-def _inherited(orders: dict[str, list[str]], owner: str, overrider: str) -> bool:
-    """Whether an overrider of a method of `owner` is inherited: its class is no subtype of `owner` (a subclass
-    inherits it and implements `owner`'s method with it, JLS §8.4.8.1). `orders`: _lookup_orders of its class."""
-    return owner not in orders[_owner(overrider)]

@@ -27,7 +27,7 @@ from jdx.engine.ranking import PUBLIC_MEMBER, internal_packages, is_jdk_internal
 from jdx.engine.refs import MAX_REF_LENGTH, format_member, format_type, shown_text
 from jdx.engine.search_index import index_for, pa_strings, rank_tier, tier_word
 from jdx.engine.search_match import (EXACT, HUMP, TIER_NAMES, Pattern, compile_pattern, empty_member_pattern,
-                                     fuzzy_budget, glob_to_regex, levenshtein, name_words, nested_dots, owner_test,
+                                     fuzzy_budget, glob_to_regex, levenshtein, name_words, nested_dots,
                                      qualifier_regex)
 from jdx.engine.search_owners import hump_owners, name_facades, names_a_type, owner_tier
 from jdx.errors import NotFoundError, UsageError
@@ -162,7 +162,7 @@ def _symbol_row(row: dict, tier: int, arts: dict[str, dict], mode: str, written:
 
 def _sort_key(row: dict, tier: int, rank: int, internal=None, written: str | None = None,
               bucketed: bool = False) -> tuple:
-    """A package's or module's ranking key, shaped like _group_key's (its ref stands in for the owner; no type)."""
+    """A package's or module's ranking key, shaped like group_key's (its ref stands in for the owner; no type)."""
     inside = is_jdk_internal(row["ref"], internal, is_package=True)
     return (reach(True, row["public"], inside) if bucketed else 0, rank_tier(tier, row["name"], written), 0, inside,
             1, not row["public"], False, len(row["name"]), 0, rank, row["name"], row["ref"], row["kind"])
@@ -172,8 +172,8 @@ def _named_rows(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict]
                 fuzzy_lower: str | None = None) -> list[tuple[tuple, dict]]:
     """Packages and modules (few: matched in Python with the same compiled regexes)."""
     out: list[tuple[tuple, dict]] = []
-    written = _written(p, fuzzy_lower is not None)
-    bucketed = _bucketed(p, fuzzy_lower is not None)
+    written = written_name(p, fuzzy_lower is not None)
+    bucketed = reach_first(p, fuzzy_lower is not None)
     if "package" in kinds:
         holders = package_artifacts(store)
         wanted = None if arts is None else {a["id"] for a in arts}
@@ -185,7 +185,7 @@ def _named_rows(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict]
             if tier is not None:
                 row = {"kind": "package", "ref": full, "name": last, "artifact": held[0]["name"] if held else "",
                        "artifacts": [a["name"] for a in held], "origin": held[0]["origin"] if held else "",
-                       "public": True, "match": _match_word(p, tier, fuzzy_lower, last)}
+                       "public": True, "match": match_word(p, tier, fuzzy_lower, last)}
                 if fuzzy_lower is not None:
                     row["distance"] = tier
                 out.append((_sort_key(row, tier, -1, internal_packages(store), written, bucketed), row))
@@ -197,7 +197,7 @@ def _named_rows(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict]
             tier = _tier(p, module, module, fuzzy_lower)
             if tier is not None:
                 row = {"kind": "module", "ref": module, "name": module, "artifact": a["name"],
-                       "origin": a["origin"], "public": True, "match": _match_word(p, tier, fuzzy_lower, module)}
+                       "origin": a["origin"], "public": True, "match": match_word(p, tier, fuzzy_lower, module)}
                 if fuzzy_lower is not None:
                     row["distance"] = tier
                 out.append((_sort_key(row, tier, a["rank"], internal_packages(store), written, bucketed), row))
@@ -252,10 +252,10 @@ def _package_rx(text: str, regex: bool):
     return re.compile(text if regex else glob_to_regex(text, case_sensitive=True))
 
 
-def _match_word(p: Pattern, tier: int, fuzzy_lower: str | None, name: str) -> str:
+def match_word(p: Pattern, tier: int, fuzzy_lower: str | None, name: str) -> str:
     if fuzzy_lower is not None:
         return "fuzzy"
-    return p.mode if p.mode in ("glob", "regex") else tier_word(tier, name, _written(p, False))
+    return p.mode if p.mode in ("glob", "regex") else tier_word(tier, name, written_name(p, False))
 
 
 def search(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, dict | None]:
@@ -337,22 +337,6 @@ def _search(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, di
     return result, truncated
 
 
-def _kotlin_public(store: GraphStore, groups: list) -> None:
-    """A method group private or synthetic on the JVM that compiles from a public Kotlin declaration (a reified
-    inline function, an @InlineOnly one) ranks as public: Kotlin callers name it."""
-    from jdx.engine.kotlin_hits import has_kotlin
-    from jdx.engine.kotlin_view import member_kotlin
-
-    if not has_kotlin(store):
-        return
-    hidden = {f"{g['owner']}#{g['name']}{g['descriptor']}": g for _, g in groups
-              if not g["pub"] and g["kind"] == "method" and g.get("descriptor")}
-    if hidden:
-        for mid, rows in member_kotlin(store, list(hidden)).items():
-            if rows and rows[0]["visibility"] == "public":
-                hidden[mid]["pub"] = True
-
-
 def _drop_repeated(matches: list[dict], twice: set[tuple], unshown: set[int]) -> int:
     """Drops (and counts) what repeats a declaration found both by its Kotlin name and by a JVM name the pattern
     matches too (`size`: the property, and its getter `getSize`): the later hit search_view shows of it, and a JVM
@@ -395,6 +379,8 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
          fuzzy: bool, owner_tiers: dict[str, int] | None = None) -> dict:
     """One search of `p`; `owner_tiers`: the types a camel-hump qualifier names and their tiers (`hump_owners`),
     which stand for the qualifier's literal owners: a hit ranks by its name's tier, then by its owner's."""
+    from jdx.engine import search_kotlin
+
     symbol_kinds = [k for k in SYMBOL_KINDS if k in kinds]
     art_ids = [a["id"] for a in arts] if arts is not None else None
     pkg = package_regex(opts.package_glob)
@@ -417,7 +403,7 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
             total = len(groups)
         else:
             groups, total = _best_groups(store, p, opts.limit, (symbol_kinds, art_ids, pkg, owners),
-                                         _bucketed(p, False))
+                                         reach_first(p, False))
         for _, g in groups if owner_tiers is not None else ():
             g["owner_tier"] = owner_tier(g, owner_tiers)
         if p.spanning is not None and not fuzzy:  # the whole dotted name decides; the qualifier's own first
@@ -426,22 +412,22 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
             for _, g in groups:
                 g["owner_tier"] = p.depth(_dotted(g))
         if opts.view == "kotlin":
-            _kotlin_public(store, groups)
+            search_kotlin.kotlin_public(store, groups)
         typo = p.lower if fuzzy else None
         internal = internal_packages(store)
-        written, bucketed = _written(p, fuzzy), _bucketed(p, fuzzy)
+        written, bucketed = written_name(p, fuzzy), reach_first(p, fuzzy)
         best = heapq.nsmallest(opts.limit, groups,
-                               key=lambda tg: _group_key(tg[0], tg[1], typo, internal, written, bucketed))
+                               key=lambda tg: group_key(tg[0], tg[1], typo, internal, written, bucketed))
         for tier, g in best:
-            ranked.append((_group_key(tier, g, typo, internal, written, bucketed),
+            ranked.append((group_key(tier, g, typo, internal, written, bucketed),
                            _symbol_row(g, tier, by_id, "fuzzy" if fuzzy else p.mode, written)))
         extra = total - len(best)
     spans = (lambda rows: rows) if p.spanning is None or fuzzy else (
         lambda rows: [kr for kr in rows if p.spans(kr[1]["ref"].split("(", 1)[0].replace("#", ".").replace("$", "."))])
     if ALIAS in kinds and opts.view == "kotlin":
-        ranked.extend(spans(_alias_rows(store, p, art_ids, pkg, owners, by_id, fuzzy)))
+        ranked.extend(spans(search_kotlin.alias_rows(store, p, art_ids, pkg, owners, by_id, fuzzy)))
     if opts.view == "kotlin" and {"method", "field"} & kinds:
-        found, twice = _kotlin_name_rows(store, p, kinds, art_ids, pkg, owners, by_id, fuzzy)
+        found, twice = search_kotlin.kotlin_name_rows(store, p, kinds, art_ids, pkg, owners, by_id, fuzzy)
         ranked.extend(spans(found))
     if pkg is None:
         ranked.extend(_named_rows(store, p, kinds, arts, p.lower if fuzzy else None))
@@ -457,7 +443,7 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
         fetched = {(*row["_key"], row["kind"]) for row in matches if "_key" in row}
         total -= len(twice - fetched)
         twice &= fetched
-    _kotlin_name_fields(store, [row for row in matches if "_renamed" in row])
+    search_kotlin.kotlin_name_fields(store, [row for row in matches if "_renamed" in row])
     return {"pattern": p.text, "mode": "fuzzy" if fuzzy else p.mode, "kinds": sorted(kinds) if opts.kinds else [],
             "matches": matches, "total": total, "_twice": twice}
 
@@ -468,121 +454,7 @@ def _dotted(g: dict) -> str:
     return owner if g["kind"] in TYPE_KINDS else f"{owner}.{g['name']}"
 
 
-def _alias_rows(store: GraphStore, p: Pattern, art_ids, pkg: str | None, owners, by_id: dict[str, dict],
-                fuzzy: bool) -> list[tuple[tuple, dict]]:
-    """Kotlin type aliases the pattern matches, ranked as types (search_aliases.py): `typealias kx.Transform<T> =
-    (T) -> T`, with the class it expands to when the workspace has it (`expands_to`)."""
-    from jdx.engine.search_aliases import alias_matches, group_of
-
-    found = alias_matches(store, p, p.lower if fuzzy else None, art_ids, pkg, owners[0] if owners else None)
-    if not found:
-        return []
-    internal = internal_packages(store)
-    typo = p.lower if fuzzy else None
-    out = []
-    for tier, a in found:
-        art = by_id.get(a.artifact, {})
-        g = group_of(a, art.get("rank", 1 << 30))
-        row = {"kind": ALIAS, "ref": format_type(a.id), "name": a.name, "artifact": art.get("name", ""),
-               "origin": art.get("origin", ""), "public": a.public,
-               "match": "fuzzy" if fuzzy else _match_word(p, tier, None, a.name)}
-        if fuzzy:
-            row["distance"] = tier
-        row["_alias"] = a  # its expansion is looked up only if it is shown (_run)
-        out.append((_group_key(tier, g, typo, internal, _written(p, fuzzy), _bucketed(p, fuzzy)), row))
-    return out
-
-
-def _kotlin_name_rows(store: GraphStore, p: Pattern, kinds: set[str], art_ids, pkg: str | None, owners,
-                      by_id: dict[str, dict], fuzzy: bool) -> tuple[list[tuple[tuple, dict]], set[tuple]]:
-    """Kotlin functions and properties matched by their Kotlin name where their JVM member has another name (not in
-    the search index by it: `toHttpUrl`, @JvmName `get`; `lastIndex`, `getLastIndex`), ranked as that name would be,
-    and the JVM groups (owner, name, kind) a pattern's JVM name match finds some of them through (each declaration
-    counts once). Each is one hit of its declaration, its ref the JVM member that stands for it; one a JVM name
-    finds at least as well is left to it (`*` ranks as before); the declaration is read only if the hit is shown
-    (`_kotlin_name_fields`)."""
-    import re
-
-    from jdx.engine.kotlin_toplevel import kotlin_names
-
-    names = kotlin_names(store)
-    if names is None:
-        return [], set()
-    budget = fuzzy_budget(p.lower)
-    tiers = names.names.fuzzy(p.lower, budget) if fuzzy else names.names.matching(p)
-    if not tiers:
-        return [], set()
-    found = [(tier, x) for name, tier in tiers.items() for x in names.by_name[name]]
-    links = {x["id"]: [link.split(":", 1)[1] for link in x["jvm"] or () if not link.startswith("type:")]
-             for _t, x in found}
-    listed = names.listed  # a warm search reads no index row twice
-    missing = {m for ms in links.values() for m in ms if m not in listed}
-    if missing:
-        found_rows = index_for(store).members(missing)
-        listed.update({m: found_rows.get(m) for m in missing})
-    arts = set(art_ids) if art_ids is not None else None
-    package_rx = re.compile(pkg) if pkg is not None else None
-    owner_ok = owner_test(owners[1], False) if owners is not None else None
-
-    def searched(row: dict | None) -> bool:
-        """Whether the JVM member is one this search's filters keep."""
-        return row is not None and row["kind"] in kinds and (arts is None or row["artifact"] in arts) and (
-            package_rx is None or package_rx.fullmatch(row["package"] or "")) and (
-            owner_ok is None or owner_ok(row["owner"]))
-
-    def jvm_tier(name: str) -> int | None:
-        if not fuzzy:
-            return p.tier(name)
-        distance = levenshtein(name.lower(), p.lower) if abs(len(name) - len(p.lower)) <= budget else budget + 1
-        return distance if distance <= budget else None
-
-    internal = internal_packages(store)
-    typo = p.lower if fuzzy else None
-    out, twice = [], set()
-    for tier, x in found:
-        main = listed.get(x["main"])
-        if not searched(main):
-            continue
-        by_jvm = {(r["owner"], r["name"], r["kind"]): t for m in links[x["id"]] if searched(r := listed.get(m))
-                  and (t := jvm_tier(r["name"])) is not None}
-        if by_jvm and min(by_jvm.values()) <= tier:
-            continue  # its JVM hit ranks as well
-        twice.update(by_jvm)
-        art = by_id.get(main["artifact"], {})
-        g = {"name": x["name"], "owner": main["owner"], "pub": main["pub"] or x["visibility"] == "public",
-             "rank": main["rank"], "kind": main["kind"]}  # a multi-file part's member is public in its facade
-        row = {"kind": main["kind"], "ref": main["id"], "name": main["name"], "artifact": art.get("name", ""),
-               "origin": art.get("origin", ""), "public": x["visibility"] in ("public", "internal"),
-               "match": "fuzzy" if fuzzy else _match_word(p, tier, None, x["name"])}
-        if main["kind"] == "method":
-            row["overloads"] = 1
-        if fuzzy:
-            row["distance"] = tier
-        row["_renamed"] = (x["id"], main["id"], main["access"], bool(by_jvm))  # by_jvm: search_view shows it too
-        out.append((_group_key(tier, g, typo, internal, _written(p, fuzzy), _bucketed(p, fuzzy)), row))
-    return out, twice
-
-
-def _kotlin_name_fields(store: GraphStore, rows: list[dict]) -> None:
-    """The declaration and JVM reference of each shown Kotlin-name hit, as kotlin_hits.search_view gives its hits
-    (the @JvmName marker left out: the reference names the JVM member)."""
-    if not rows:
-        return
-    from jdx.engine.kotlin_view import kotlin_entry, member_kotlin, member_ref
-
-    decls = member_kotlin(store, sorted({r["_renamed"][1] for r in rows}))
-    for r in rows:
-        decl_id, main, access, _twice = r["_renamed"]
-        decl = next((x for x in decls.get(main, ()) if x["id"] == decl_id), None)
-        r["ref"] = member_ref(main, varargs=bool((access or 0) & ACC_VARARGS))
-        if decl is not None:
-            entry = kotlin_entry(decl)
-            entry["markers"] = [x for x in entry["markers"]
-                                if not x.startswith(("@JvmName", "@get:JvmName", "@set:JvmName"))]
-            r["kotlin"] = entry
-
-
-def _group_key(tier: int, g: dict, typo: str | None = None, internal=None, written: str | None = None,
+def group_key(tier: int, g: dict, typo: str | None = None, internal=None, written: str | None = None,
                bucketed: bool = False) -> tuple:
     """The ranking key of a group before its ref is built (ranking.symbol_key; name, owner and kind break
     ties). In the exact tier a type named `written` (the pattern as typed, case and all) comes first after the
@@ -600,13 +472,13 @@ def _group_key(tier: int, g: dict, typo: str | None = None, internal=None, writt
             *rest, g["name"], g["owner"], g["kind"])
 
 
-def _bucketed(p: Pattern, fuzzy: bool) -> bool:
+def reach_first(p: Pattern, fuzzy: bool) -> bool:
     """Whether `ranking.reach` ranks before the match tier: not for a typo's near names (the distance decides) nor
     for a qualified pattern (`Gson#to`, `java.util.*Map`), whose qualifier already says where to look."""
     return not fuzzy and p.qualifier is None
 
 
-def _written(p: Pattern, fuzzy: bool) -> str | None:
+def written_name(p: Pattern, fuzzy: bool) -> str | None:
     """The name a type must have, case and all, to rank first in the exact tier (None: no such rule applies)."""
     return p.name if p.mode == "hump" and not fuzzy else None
 
@@ -652,7 +524,7 @@ def _best_groups(store: GraphStore, p: Pattern, limit: int, filters: tuple,
         wanted = [k for k in kinds if k in MEMBER_KINDS]
     by_tier: dict[int, list[str]] = defaultdict(list)  # by the tier a name ranks in (rank_tier), not its match tier
     for name, tier in tiers.items():
-        by_tier[rank_tier(tier, name, _written(p, False))].append(name)
+        by_tier[rank_tier(tier, name, written_name(p, False))].append(name)
     internal = internal_packages(store) if bucketed else None
     for tier in sorted(by_tier):
         if (sum(1 for _t, g in found if reach(g["kind"] not in MEMBER_KINDS, g["pub"],

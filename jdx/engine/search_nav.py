@@ -246,7 +246,7 @@ def _fits(store: GraphStore, ref: SymbolRef, name: str, rows: list[dict]) -> lis
     """The member rows (MEMBERS_NAMED, FIELDS_NAMED) of `name` that the ref's parameters or type fit: by simple or
     qualified names, type variables by the generic signature, an inner class's constructor without its outer
     instance and an enum's without name and ordinal, as member_resolve matches."""
-    from jdx.engine.members import source_descriptor, with_outer_instance
+    from jdx.engine.member_render import source_descriptor, with_outer_instance
 
     owners = sorted({r["owner"] for r in rows})
     signatures = {(r["owner"], r["name"], r["descriptor"]): r["signature"]

@@ -50,7 +50,7 @@ def test_metadata_that_does_not_decode_still_warns():
 
 
 def test_constructor_names():
-    from jdx.engine.members import constructor_name
+    from jdx.engine.member_render import constructor_name
 
     assert constructor_name("java/util/HashMap") == "HashMap"
     assert constructor_name("java/util/Map$Entry") == "Entry"
