@@ -76,11 +76,12 @@ def no_sources_why(ctx: SourceContext, type_row: dict) -> str:
 
 
 def _file_for(ctx: SourceContext, type_row: dict, engine: str | None) -> tuple[SourceFile, list[str], str,
-                                                                               dict | None, list[Warning_]]:
-    """(file, type keys, origin, engine, warnings): the sources, else (or with --engine) the decompiled class."""
+                                                                               dict | None, list[Warning_], dict | None]:
+    """(file, type keys, origin, engine, warnings, line map): the sources, else (or with --engine) the decompiled
+    class, with the decompiler's map of its lines to the class file's (None: sources, or no map)."""
     found = source_file(ctx, type_row) if engine is None else None
     if found is not None:
-        return found[0], found[1], "sources", None, stale_source(ctx, type_row, found[0])
+        return found[0], found[1], "sources", None, stale_source(ctx, type_row, found[0]), None
     art = ctx.artifact_name(type_row)
     why = no_sources_why(ctx, type_row)
     warnings = [] if engine else [Warning_("NO_SOURCES", f"{format_type(type_row['id'])}: "
@@ -98,7 +99,7 @@ def _file_for(ctx: SourceContext, type_row: dict, engine: str | None) -> tuple[S
     # what the loader knows to be wrong in the decompiled text and could not correct (DECOMPILED_*)
     warnings += [Warning_(w.code, w.message, art) for w in getattr(dec, "warnings", ())]
     return file, keys, "decompiled", {"name": dec.engine, "version": dec.engine_version}, \
-        warnings
+        warnings, dec.line_map
 
 
 class _Absent(Exception):
@@ -109,12 +110,29 @@ class _Absent(Exception):
         self.warnings, self.why = warnings, why
 
 
-def _around(ctx: SourceContext, type_row: dict, around: str, file: SourceFile, origin: str) -> tuple[int, int, Target]:
+def _line_hint(n: int, file: SourceFile, origin: str, line_map: dict | None) -> str:
+    """What `--around <n>` (a stack trace's line) should have been: `--lines` around it. In decompiled text a stack
+    trace's line is the class file's, which the decompiler's line map places (`Decompiled.line_map`)."""
+    head = "--around takes a member (e.g. 'get(Object)'), not a line"
+    c = DEFAULT_AROUND_CONTEXT
+    if origin != "decompiled":
+        return f"{head}: for the lines around line {n}, --lines {max(1, n - c)}:{n + c}"
+    mapped = sorted(k for k, lines in (line_map or {}).items() if n in lines)
+    if not mapped:
+        why = "no decompiled line maps to it" if line_map else "the decompiler gave no line map"
+        return (f"{head}: class-file line {n} has no place in the decompiled text ({why}); name the method the stack "
+                f"frame is in (jdx resolve '<frame>' finds it)")
+    a, b = mapped[0], mapped[-1]
+    at = f"line {a}" if a == b else f"lines {a}-{b}"
+    return (f"{head}: class-file line {n} is decompiled {at}; for the lines around it, "
+            f"--lines {max(1, a - c)}:{min(len(file.lines), b + c)}")
+
+
+def _around(ctx: SourceContext, type_row: dict, around: str, file: SourceFile, origin: str,
+            line_map: dict | None = None) -> tuple[int, int, Target]:
     """The lines of the member `--around` names in `file`, and the member (maybe inherited: its `type_row` says)."""
     if around.strip().isdigit():  # a stack trace's line: --lines shows it
-        n = int(around)
-        raise UsageError(f"--around takes a member (e.g. 'get(Object)'), not a line: for the lines around line {n}, "
-                         f"--lines {max(1, n - DEFAULT_AROUND_CONTEXT)}:{n + DEFAULT_AROUND_CONTEXT}")
+        raise UsageError(_line_hint(int(around), file, origin, line_map))
     text = around if "#" in around else f"{format_type(type_row['id'])}#{around}"
     found = lookup(ctx.store, text, require_one=True)
     entry = found.members[0]
@@ -209,13 +227,13 @@ def source(ctx: SourceContext, type_row: dict, lines: str | None, around: str | 
             {"name": "javap", "version": None}, []
         return _answer(ctx, type_row, file, origin, engine_info, warnings, lines, None, context)
     try:
-        file, _keys, origin, engine_info, warnings = _file_for(ctx, type_row, engine)
+        file, _keys, origin, engine_info, warnings, line_map = _file_for(ctx, type_row, engine)
     except JdxError as exc:
         raise NotFoundError(f"no source for {format_type(type_row['id'])}: no sources and {exc.message}; "
                             f"try jdx body {format_type(type_row['id'])!r} --engine javap",
                             warnings=[Warning_(getattr(exc, "code", "DECOMPILE_FAILED"), exc.message)]) from None
     try:
-        return _answer(ctx, type_row, file, origin, engine_info, warnings, lines, around, context)
+        return _answer(ctx, type_row, file, origin, engine_info, warnings, lines, around, context, line_map=line_map)
     except _Absent as absent:  # as `body`: the member's text from the decompiled class, saying the sources lack it
         try:
             file, _keys, dec = decompiled_file(ctx, type_row, None)
@@ -225,27 +243,36 @@ def source(ctx: SourceContext, type_row: dict, lines: str | None, around: str | 
                                 warnings=absent.warnings + [Warning_(getattr(exc, "code", "DECOMPILE_FAILED"),
                                                                      exc.message)]) from None
         return _answer(ctx, type_row, file, "decompiled", {"name": dec.engine, "version": dec.engine_version},
-                       absent.warnings, lines, around, context, why=absent.why)
+                       absent.warnings, lines, around, context, why=absent.why, line_map=dec.line_map)
 
 
-def line_range(lines: str, total: int, display: str) -> tuple[int, int]:
+def line_range(lines: str, total: int, display: str, decompiled: bool = False,
+               line_map: dict | None = None) -> tuple[int, int]:
     """`--lines A:B` (or `A:`, `A`) within a file of `total` lines: (first, last), B capped at the end; A past the
-    end is a usage error naming the file."""
+    end is a usage error naming the file. Decompiled text's lines are not the class file's, which a stack trace
+    names: the error says where the decompiler's line map puts class-file lines A..B."""
     a, b = parse_lines(lines)
     if a > total:
-        raise UsageError(f"--lines {lines}: {display} has {total} lines")
+        if not decompiled:
+            raise UsageError(f"--lines {lines}: {display} has {total} lines")
+        wanted = range(a, (b if b is not None else a) + 1)
+        mapped = sorted(k for k, of in (line_map or {}).items() if any(n in wanted for n in of))
+        where = (f"class-file lines {a}-{wanted[-1]} (a stack trace's) are its lines {mapped[0]}-{mapped[-1]}: "
+                 f"--lines {mapped[0]}:{mapped[-1]}") if mapped else \
+            "a stack trace's line numbers are the class file's, not this text's (--around <member> finds a method)"
+        raise UsageError(f"--lines {lines}: the decompiled {display} has {total} lines; {where}")
     return a, min(total, b if b is not None else total)
 
 
 def _answer(ctx: SourceContext, type_row: dict, file: SourceFile, origin: str, engine: dict | None,
             warnings: list[Warning_], lines: str | None, around: str | None, context: int | None,
-            why: str | None = None):
+            why: str | None = None, line_map: dict | None = None):
     total = len(file.lines)
     target = None
     if lines:
-        a, b = line_range(lines, total, file.display)
+        a, b = line_range(lines, total, file.display, decompiled=origin == "decompiled", line_map=line_map)
     elif around:
-        a, b, target = _around(ctx, type_row, around, file, origin)
+        a, b, target = _around(ctx, type_row, around, file, origin, line_map)
         n = DEFAULT_AROUND_CONTEXT if context is None else context
         a, b = max(1, a - n), min(total, b + n)
     else:
