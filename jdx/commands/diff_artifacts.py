@@ -442,8 +442,10 @@ def _write_release_jar(jar: Path, entries: dict[str, bytes]) -> None:
 
 def unexported_packages(side: Side) -> dict[str, str]:
     """Package (internal name) -> the module that holds it but does not export it to every module, for each artifact
-    of the side that is a named module (a module-info.class: a jar's at its root, else its highest release's, a class
-    directory's, a JDK module's); the first artifact holding a package decides, as the first class of a name wins."""
+    of the side that is a named module (a module-info.class: a jar's at its root, a class directory's, a JDK
+    module's; one only under a multi-release jar's META-INF/versions/N makes no module of its base release, whose
+    classpath clients link to every package); the first artifact holding a package decides, as the first class of a
+    name wins."""
     import struct
 
     from jdx.loaders.jdk_modules import module_name, module_packages
@@ -476,14 +478,11 @@ def _module_descriptor(artifact: Artifact) -> bytes | None:
     try:
         if artifact.kind == "jar":
             with zipfile.ZipFile(artifact.path) as z:
-                infos = {i.filename: i for i in z.infolist()}
-                versions = sorted((int(n.split("/")[2]), n) for n in infos
-                                  if n.startswith("META-INF/versions/") and n.endswith("/module-info.class")
-                                  and n.count("/") == 3 and n.split("/")[2].isdigit())
-                for entry in ["module-info.class", *(n for _v, n in reversed(versions))]:
-                    info = infos.get(entry)
-                    if info is not None and info.file_size <= _DESCRIPTOR_MAX:
-                        return z.read(info)
+                # the base release's only: a descriptor under META-INF/versions/N (snakeyaml 2.x over Java 8 classes)
+                # leaves the base release unnamed, its classpath clients linked to every package
+                info = next((i for i in z.infolist() if i.filename == "module-info.class"), None)
+                if info is not None and info.file_size <= _DESCRIPTOR_MAX:
+                    return z.read(info)
             return None
         if artifact.kind == "dir":
             descriptor = Path(artifact.path) / "module-info.class"

@@ -57,6 +57,20 @@ KNOWN_CHECKED_ROOTS = frozenset({"java/lang/Exception", "java/lang/Throwable"} |
     "net/URISyntaxException", "net/MalformedURLException", "security/GeneralSecurityException",
     "sql/SQLException", "text/ParseException",
 )})
+# the superclass of each JDK throwable named above (JLS §11.1.1, the JDK's own classes): an added exception's walk up
+# to one its method already declared needs no JDK surface for these
+KNOWN_SUPERCLASS = {f"java/{k}": f"java/{v}" for k, v in (
+    ("lang/Throwable", "lang/Object"), ("lang/Exception", "lang/Throwable"), ("lang/Error", "lang/Throwable"),
+    ("lang/RuntimeException", "lang/Exception"), ("io/IOException", "lang/Exception"),
+    ("io/FileNotFoundException", "io/IOException"), ("io/EOFException", "io/IOException"),
+    ("io/UnsupportedEncodingException", "io/IOException"), ("lang/InterruptedException", "lang/Exception"),
+    ("lang/ReflectiveOperationException", "lang/Exception"),
+    ("lang/ClassNotFoundException", "lang/ReflectiveOperationException"),
+    ("lang/CloneNotSupportedException", "lang/Exception"), ("util/concurrent/TimeoutException", "lang/Exception"),
+    ("util/concurrent/ExecutionException", "lang/Exception"), ("net/URISyntaxException", "lang/Exception"),
+    ("net/MalformedURLException", "io/IOException"), ("security/GeneralSecurityException", "lang/Exception"),
+    ("sql/SQLException", "lang/Exception"), ("text/ParseException", "lang/Exception"),
+)}
 
 
 # kotlinc's own annotations (@SourceDebugExtension's SMAP, @SpreadBuiltIns, ...): bookkeeping of the compiler that
@@ -355,18 +369,52 @@ def _source_names(names: str | None, hidden: int) -> str | None:
     return names if names is None or not hidden else ",".join(names.split(",")[hidden:])
 
 
+def declared_superclass(exception: str, declared, sides: tuple[Surface, ...], platform=None) -> str | None:
+    """The exception of `declared` that `exception` is a subclass of (itself excluded), or None: none is, or the
+    walk up its superclasses leaves what the sides, the JDK's known throwables and `platform` hold."""
+    name, seen = exception, set()
+    while name and name not in seen:
+        seen.add(name)
+        if name != exception and name in declared:
+            return name
+        holder = next((s.types[name] for s in sides if name in s.types), None)
+        if holder is not None:
+            name = holder.superclass
+        elif name in KNOWN_SUPERCLASS:
+            name = KNOWN_SUPERCLASS[name]
+        elif name == OBJECT:
+            return None
+        else:
+            holder = platform(name) if platform is not None else None
+            if holder is None:
+                return None
+            name = holder.superclass
+    return None
+
+
 def _exceptions(o: Member, n: Member, make, sides, platform=None) -> list[Finding]:
+    """CHECKED_EXCEPTION_ADDED for an added exception not proven unchecked, unless it is a subclass of one the old
+    `throws` declared (a caller that catches or declares that one handles it: javac compiles it against both);
+    THROWS_REMOVED for each exception gone, naming the subclasses that narrowed it."""
     out = []
+    narrowed: dict[str, list[str]] = {}
     for exc in sorted(set(n.exceptions) - set(o.exceptions)):
         verdict, blocker = unchecked(exc, (sides[1], sides[0]), platform)
         if verdict is True:
             continue  # an unchecked exception in `throws` changes nothing a caller compiled against
+        wider = declared_superclass(exc, set(o.exceptions), (sides[1], sides[0]), platform)
+        if wider is not None:
+            narrowed.setdefault(wider, []).append(type_ref(exc))
+            continue
         detail = type_ref(exc)
         if verdict is None:
             detail += f" (not proven unchecked: {type_ref(blocker)} is not in the artifact)"
         out.append(make("CHECKED_EXCEPTION_ADDED", detail))
     for exc in sorted(set(o.exceptions) - set(n.exceptions)):
-        out.append(make("THROWS_REMOVED", type_ref(exc)))
+        subclasses = narrowed.get(exc)
+        out.append(make("THROWS_REMOVED", type_ref(exc) if not subclasses else
+                        f"{type_ref(exc)} (narrowed to its subclass{'es' if len(subclasses) > 1 else ''} "
+                        f"{', '.join(subclasses)})"))
     return out
 
 

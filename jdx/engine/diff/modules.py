@@ -4,7 +4,9 @@ shaded or versioned package: jackson-core's `internal.shaded.fdp.v2_21_2` -> `v2
 
 A named module's unexported package is no API for module users: no module can read it, so no modular client
 compiled against it. Classpath clients still can, so a finding there is lowered one level (breaking -> suspicious,
-suspicious -> info), never dropped, and its detail says why."""
+suspicious -> info), never dropped, and its detail says why. A jar's module is its root module-info's: one only
+under a multi-release jar's META-INF/versions/N (snakeyaml 2.x over Java 8 classes) makes no module of the base
+release, whose classpath clients link to every package (`commands.diff_artifacts.unexported_packages` reads it)."""
 
 from __future__ import annotations
 
