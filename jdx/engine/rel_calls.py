@@ -403,19 +403,29 @@ def _fix_twins(store: GraphStore, cg: _CallGraph, trees: list[dict]) -> None:
             e["method"] = method_ref(cg.rows[e["id"]], "c_", twins=True)
 
 
-def _dispatch_note(store: GraphStore, row: dict, ref: str) -> str | None:
-    """What `callers` of an overridable method includes and what it leaves to the overrides."""
-    access = row["c_access"] or 0
-    owner, name, _ = split_method_id(row["c_id"])
-    if name in ("<init>", "<clinit>") or access & (ACC["static"] | ACC["private"]):
-        return None
-    overriders = store.rows(q.OVERRIDERS_COUNT, {"id": row["c_id"]})[0]["n"]
-    owner = format_type(owner)
-    text = (f"{ref}: calls through {owner} and through subtypes that inherit this declaration are included "
-            f"(virtual dispatch may run an override)")
-    if overriders:
-        text += f"; callers of its {overriders} overriding method(s) are not: jdx overrides '{ref}'"
-    return text
+def _dispatch_notes(store: GraphStore, roots: list[tuple[dict, str]]) -> list[str]:
+    """What `callers` of each overridable root (its row, its ref) includes and what it leaves to the overrides; the
+    overloads of one name none of which is overridden share one note (a bare name can have dozens)."""
+    notes: list[str] = []
+    plain: dict[str, list[str]] = {}  # owner -> refs of roots without overriders
+    for row, ref in roots:
+        access = row["c_access"] or 0
+        owner, name, _ = split_method_id(row["c_id"])
+        if name in ("<init>", "<clinit>") or access & (ACC["static"] | ACC["private"]):
+            continue
+        overriders = store.rows(q.OVERRIDERS_COUNT, {"id": row["c_id"]})[0]["n"]
+        if not overriders:
+            plain.setdefault(format_type(owner), []).append(ref)
+            continue
+        notes.append(f"{ref}: calls through {format_type(owner)} and through subtypes that inherit this declaration "
+                     f"are included (virtual dispatch may run an override); callers of its {overriders} overriding "
+                     f"method(s) are not: jdx overrides '{ref}'")
+    for owner, refs in plain.items():
+        what = f"{refs[0]}: " if len(refs) == 1 else f"{len(refs)} overloads of {refs[0].split('(', 1)[0]}: "
+        these = "this declaration" if len(refs) == 1 else "these declarations"
+        notes.append(f"{what}calls through {owner} and through subtypes that inherit {these} are included "
+                     f"(virtual dispatch may run an override)")
+    return notes
 
 
 def _stub_notes(store: GraphStore, ids: list[str]) -> list[str]:
@@ -456,7 +466,7 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
     # a shown callee the limit kept from being loaded: which facade copies are among those expanded
     prepare = (lambda ids: _facade_parts(cg, ids)) if direction == "out" and opts.view == "kotlin" else None
     walked, cut = walk.walk(roots, cg.entry, prepare)
-    trees, notes = [], []
+    trees, notes, dispatching = [], [], []
     for t in symbol.targets:
         row = cg.rows[t.id]
         trees.append({"method": method_ref(row, "c_"), "id": t.id, "artifact": arts.name(row["c_artifact"]),
@@ -465,12 +475,11 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
             trees[-1]["not_shown"] = cut[t.id]
         if symbol.external:  # its flags are unknown: no dispatch to speak of, no body to read
             trees[-1]["external"] = True
-            note = None
-        else:
-            note = _dispatch_note(store, row, t.ref) if direction == "in" else _bodyless_note(row, t.ref)
-        if note:
+        elif direction == "in":
+            dispatching.append((row, t.ref))
+        elif note := _bodyless_note(row, t.ref):
             notes.append(note)
-    notes[:0] = external_notes(symbol) + symbol.notes
+    notes[:0] = external_notes(symbol) + symbol.notes + _dispatch_notes(store, dispatching)
     if direction == "in" and opts.view == "jvm":
         notes.extend(_stub_notes(store, [t.id for t in symbol.targets]))
     shown = {e["id"] for t in trees for e in _entries(t["tree"])} | {t["id"] for t in trees}

@@ -209,7 +209,11 @@ def call_tree(r: dict, brief: bool = False) -> list[str]:
     lines: list[str] = []
     several = len(r["roots"]) > 1
     noun = "callers" if r["direction"] == "callers" else "callees"
+    # several overloads (a bare name): the ones with nothing to show are one line after the trees, not a tree each
+    empty = [root for root in r["roots"] if several and not brief and not root["tree"] and not root.get("not_shown")]
     for root in r["roots"]:
+        if any(root is e for e in empty):
+            continue
         indent = 1 if not brief or several else 0
         if not brief:
             lines.append(f"{r['direction']} of {_named(root, root['method'])}  {root['artifact']}  (depth {r['depth']})"
@@ -224,6 +228,16 @@ def call_tree(r: dict, brief: bool = False) -> list[str]:
             what = f"{cut} direct {noun if cut > 1 else noun[:-1]}"
             lines.append("  " * indent + (f"… {what} more past --limit" if root["tree"]
                                           else f"(not shown: its {what} {'are' if cut > 1 else 'is'} past --limit)"))
+    if empty:
+        name = empty[0]["method"].split("(", 1)[0]
+        lines.append(f"{r['direction']} of {name}  (depth {r['depth']}): none in workspace for {len(empty)} of "
+                     f"{len(r['roots'])} overloads: {', '.join(_short_params(e['method']) for e in empty)}")
     if not brief:
         lines.extend(f"note: {n}" for n in r["notes"])
     return _brief_none(lines, brief)
+
+
+def _short_params(ref: str) -> str:
+    """`(JsonParser, ResolvedType)` of `...ObjectMapper#readValue(com.fasterxml...JsonParser, ...ResolvedType)`."""
+    params = ref.partition("(")[2].rstrip(")")
+    return "(" + ", ".join(p.rsplit(".", 1)[-1] for p in params.split(", ") if p) + ")"

@@ -19,6 +19,16 @@ from tests.service import JdxService, Options
 from tests.fixtures import jdktool
 
 SOURCES = {
+    "ct/Many.java": """package ct;
+public class Many {
+    public void m(int a) {}
+    public void m(long a) {}
+    public void m(String s) {}
+    void c1() {
+        m(1);
+    }
+}
+""",
     "ct/Over.java": """package ct;
 public class Over {
     public static void hit(int a) {}
@@ -140,10 +150,29 @@ def test_a_root_the_limit_cut_says_so_never_none(svc, built):
     assert sum(r.get("not_shown", 0) for r in roots.values()) == 2
     assert answer.truncated == {"shown": 3, "total": 5, "hint": "--limit 5"}
     text = render.call_tree(answer.result)
-    for i, line in enumerate(text):
-        if line.startswith("callers of") and "(none in workspace)" in text[i + 1]:
-            assert "hit(int, int)" in line, text  # the one overload javap shows no caller of
+    assert not _callers_of(built[1], "Over", "hit", "(II)V")  # the one overload javap shows no caller of
+    assert "callers of ct.Over#hit  (depth 1): none in workspace for 1 of 3 overloads: (int, int)" in text, text
+    assert not any("(none in workspace)" in line for line in text), text  # never read as "none" for a cut root
     assert any("past --limit" in line for line in text), text
+
+
+def test_overloads_without_callers_are_one_line_and_share_one_note(svc, built):
+    """A bare name with many overloads (T32: ObjectMapper#readValue, 27 trees, 23 of them `(none in workspace)`,
+    27 notes alike): the overloads nobody calls are one line after the trees, and the overloads none of which is
+    overridden share one dispatch note; an overridden one keeps its own, naming its overriders' command."""
+    called = {d: _callers_of(built[1], "Many", "m", d) for d in ("(I)V", "(J)V", "(Ljava/lang/String;)V")}
+    assert called == {"(I)V": {"c1"}, "(J)V": set(), "(Ljava/lang/String;)V": set()}  # javap, the oracle
+    answer = svc.callers("ct.Many#m", CallOptions())
+    text = render.call_tree(answer.result)
+    assert text[:2] == ["callers of ct.Many#m(int)  calls-trial.jar  (depth 1)", "  ct.Many#c1()  line 7"], text
+    assert text[2] == "callers of ct.Many#m  (depth 1): none in workspace for 2 of 3 overloads: (String), (long)" \
+        or text[2] == "callers of ct.Many#m  (depth 1): none in workspace for 2 of 3 overloads: (long), (String)", text
+    notes = [line for line in text if line.startswith("note: ")]
+    assert notes == ["note: 3 overloads of ct.Many#m: calls through ct.Many and through subtypes that inherit these "
+                     "declarations are included (virtual dispatch may run an override)"], text
+    one = render.call_tree(svc.callers("ct.Many#m(int)", CallOptions()).result)
+    assert one[-1] == "note: ct.Many#m(int): calls through ct.Many and through subtypes that inherit this declaration " \
+        "are included (virtual dispatch may run an override)", one
 
 
 def test_limit_keeps_direct_callers_before_deeper_ones_and_a_true_total(svc, built):
