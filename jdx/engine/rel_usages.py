@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from jdx.engine.descriptors import render_constant
 from jdx.engine.kotlin_hits import KotlinSites, facade_twins, kotlin_sites, through_name, twin_rows
 from jdx.engine.kotlin_view import member_ref
+from jdx.engine.member_render import ACC
 from jdx.engine.refs import format_type, parse_ref
 from jdx.engine.rel_sites import element_ref, signature_sites, type_row_as_caller, usage_site
 from jdx.engine.rel_overrides import distinct_pairs, lookup_orders, method_owner, override_how
@@ -423,8 +424,9 @@ def _symbol_notes(symbol: Symbol, kt: KotlinSites | None = None, wanted: frozens
     t = symbol.targets[0]
     if all(x.kind == "method" for x in symbol.targets):
         owner = format_type(t.id.split("#", 1)[0])
-        return [f"calls through {owner} and through subtypes that inherit the declaration are included; "
-                "calls of overriding methods are theirs (kind override lists the overrides)"]
+        static = all(x.row.get("access", 0) & ACC["static"] for x in symbol.targets)  # hidden, never overridden
+        return [f"calls through {owner} and through subtypes that inherit the declaration are included"
+                + ("" if static else "; calls of overriding methods are theirs (kind override lists the overrides)")]
     return []
 
 
@@ -481,7 +483,20 @@ def inherited_asked(symbol: Symbol) -> str | None:
     asked = (symbol.type_row or {}).get("id")
     if symbol.is_type or not asked or any(t.id.split("#", 1)[0] == asked for t in symbol.targets):
         return None
+    if {t.id.split("#", 1)[0] for t in symbol.targets} <= _facade_parts(symbol.type_row):
+        return None  # a Kotlin multi-file facade's function is its part's (kotlin-stdlib's facades extend the parts)
     return asked
+
+
+def _facade_parts(type_row: dict) -> set[str]:
+    """The parts of a Kotlin multi-file class facade (its @Metadata `d1` when `k` is 4), else nothing."""
+    import json
+
+    raw = type_row.get("kotlin")
+    if not raw or '"k":4' not in raw.replace(" ", ""):
+        return set()
+    meta = json.loads(raw)
+    return set(meta.get("d1") or ()) if meta.get("k") == 4 else set()
 
 
 def _inherited_note(symbol: Symbol, sites: list[dict]) -> list[str]:
