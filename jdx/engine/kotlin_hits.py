@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from jdx.engine.kotlin_index import kotlin_links
-from jdx.engine.kotlin_view import kotlin_entry, member_kotlin, member_ref
+from jdx.engine.kotlin_view import kotlin_entry, link_access, member_kotlin, member_ref
 from jdx.engine.refs import format_type
 from jdx.engine.search_index import group_rows, index_for
 from jdx.graph_schema import queries_kotlin as q
@@ -142,7 +142,7 @@ def search_view(store, matches: list[dict], limit: int | None = None) -> tuple[l
             hit.pop("overloads", None)
             if hit["kind"] == "method":
                 hit["overloads"] = 1
-            entry = kotlin_entry(d)
+            entry = kotlin_entry(d, {k: v or 0 for k, v in access.items()})
             entry["markers"] = [x for x in entry["markers"] if not x.startswith(_HIDDEN_MARKERS)]
             hit["kotlin"] = entry
             out.append(hit)
@@ -169,10 +169,10 @@ _ROLE_MARKERS = {"getter": "getter", "setter": "setter", "default": "$default", 
                  "static": "@JvmStatic copy", "field": "backing field"}
 
 
-def line_entry(row: dict) -> dict:
+def line_entry(row: dict, access: dict[str, int] | None = None) -> dict:
     """The `kotlin` object of a line naming one JVM member: the declaration it compiles from, with the member's
     role (a property's `getter`, a function's `$default`), as `search` hits carry it."""
-    entry = kotlin_entry(row)
+    entry = kotlin_entry(row, access)
     entry["markers"] = [x for x in entry["markers"] if not x.startswith(_HIDDEN_MARKERS)]
     entry["role"] = row["role"]
     roles = {link.split(":", 1)[0] for link in row["jvm"] or ()}
@@ -186,7 +186,9 @@ def members_of(store, ids: list[str]) -> dict[str, dict]:
     """JVM member id -> the `kotlin` object of the declaration it compiles from (members of Kotlin classes)."""
     if not ids or not has_kotlin(store):
         return {}
-    return {mid: line_entry(rows[0]) for mid, rows in member_kotlin(store, sorted(set(ids))).items()}
+    found = member_kotlin(store, sorted(set(ids)))
+    access = link_access(store, [rows[0] for rows in found.values()])
+    return {mid: line_entry(rows[0], access) for mid, rows in found.items()}
 
 
 def types_of(store, fqns: list[str]) -> dict[str, dict]:

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from jdx.engine import descriptors
 from jdx.engine.kotlin_java_types import java_class, written_type
-from jdx.engine.kotlin_names import may_clash, qualify
+from jdx.engine.kotlin_names import built_in_names, may_clash, may_shadow, qualify, qualify_class, shadowed
 from jdx.engine.kotlin_view import kotlin_entry, member_kotlin, member_ref
 from jdx.engine.refs import format_type
 from jdx.graph_schema import queries_kotlin as q
@@ -47,6 +47,7 @@ class _Chains:
         self.default_names: dict[str, frozenset[str]] = {}
         self.forwarded: dict[tuple, dict[str, str]] = {}
         self.qualified: dict[tuple, str | None] = {}
+        self.package_names: dict[str, frozenset[str]] = {}
 
     def klass(self, cid: str):
         from jdx.kotlin import MetadataError, decode_metadata
@@ -120,16 +121,41 @@ class _Chains:
                     table.setdefault(("property", render_property(p, iface)), p)
         return table.get((kind, signature))
 
+    def names_in(self, package: str) -> frozenset[str]:
+        """The simple names of a package's top-level classes (internal spelling), the built-in ones included."""
+        got = self.package_names.get(package)
+        if got is None:
+            from jdx.graph_schema.queries_search import TYPES_IN_PACKAGE
+
+            store = self.store()
+            rows = store.rows_cached(TYPES_IN_PACKAGE, {"package": package.replace("/", ".")}) if store else []
+            got = self.package_names[package] = frozenset(r["name"] for r in rows) | built_in_names(package)
+        return got
+
     def qualified_text(self, row: dict, context: tuple[str, ...] = ()) -> str | None:
-        """The row's declaration with clashing class names qualified (kotlin_names), None when none clash."""
-        if row["kind"] not in ("function", "property", "constructor"):
+        """The row's declaration with clashing class names, and those its package reads as other classes, qualified
+        (kotlin_names), None when none are. A class header row too (its constructor's parameters, its supertypes)."""
+        if row["kind"] not in ("function", "property", "constructor", "class"):
             return None
         context = (row["owner"], *context)
         key = (row["id"], context)
         if key not in self.qualified:
+            package = row["owner"].rpartition("/")[0]
+
+            def also(names):
+                return shadowed(names, package, self.names_in)
+
+            if row["kind"] == "class":  # rendered as kotlin_shard renders it, from the qualified class
+                from jdx.kotlin.render import render_class_header
+
+                k = self.klass(row["owner"])
+                shown = qualify_class(k, context, also) if k is not None else None
+                self.qualified[key] = render_class_header(shown) if shown is not None else None
+                return self.qualified[key]
             detail = json.loads(row["detail"] or "{}")
-            decl = self.decl(row["owner"], row["kind"], row["signature"]) if may_clash(detail, context) else None
-            self.qualified[key] = None if decl is None else self.render(row, qualify(decl, context))
+            wanted = may_clash(detail, context) or may_shadow(detail, package, self.names_in)
+            decl = self.decl(row["owner"], row["kind"], row["signature"]) if wanted else None
+            self.qualified[key] = None if decl is None else self.render(row, qualify(decl, context, also))
         return self.qualified[key]
 
     def render(self, row: dict, decl) -> str | None:
@@ -297,11 +323,11 @@ class InheritedView:
         self.args = args or {}
         self.args_key = tuple((k, render_type(v, qualified=True)) for k, v in sorted(self.args.items()))
 
-    def entry(self, row: dict) -> dict:
+    def entry(self, row: dict, access: dict[str, int] | None = None) -> dict:
         """The `kotlin` object of a member: the declaration with the member's role; an inherited one with its
         supertype's type parameters substituted (`text` and `detail` as the class sees it, `declared` the text as
-        declared, `substitution` parameter -> argument)."""
-        entry = {**kotlin_entry(row), "role": row["role"]}
+        declared, `substitution` parameter -> argument); `access` as kotlin_view.kotlin_entry takes it."""
+        entry = {**kotlin_entry(row, access), "role": row["role"]}
         entry["text"] = self.cache.qualified_text(row, (self.target,)) or entry["text"]
         if row["role"] == FORWARDER:
             entry["markers"] = entry["markers"] + [f"from {format_type(row['owner'])} via DefaultImpls"]

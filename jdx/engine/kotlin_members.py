@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 import re
 
-from jdx.engine.kotlin_view import (CALLED_ROLES, decls_of, holder_fields, jvm_access, keyword_of, member_kotlin,
-                                    member_ref, throws_annotation)
+from jdx.engine.kotlin_view import (CALLED_ROLES, decls_of, holder_fields, jvm_access, keyword_of, link_access,
+                                    member_kotlin, member_ref, throws_annotation)
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_type
 
@@ -52,6 +52,7 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
     if keyword:
         result["kotlin_keyword"] = keyword
     thrown = _exceptions(store, [i for i in ids if i in found])
+    varargs = link_access(store, [rows[0] for rows in found.values() if rows] + [d for d, _, _ in only.items])
     seen: set[str] = set()
     out, folded, internal = [], 0, 0
     # `internal` compiles to public JVM members a Kotlin caller outside the module cannot use: shown with package
@@ -72,7 +73,7 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
                 folded += 1
                 continue
             seen.add(row["id"])
-            item = {**item, "kotlin": inherited.entry(row)}
+            item = {**item, "kotlin": inherited.entry(row, varargs)}
             if row["id"] in only.markers:  # (its JVM member listed: --access all, --include-synthetic)
                 item["kotlin"]["markers"].append(only.markers[row["id"]])
             if companion and row["owner"] == f"{target}${companion}" and mid.split("#", 1)[0] == target:
@@ -92,7 +93,7 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
             continue
         if not only.wanted(d, access):
             continue
-        entry = inherited.entry({**d, "role": role})
+        entry = inherited.entry({**d, "role": role}, varargs)
         entry["markers"].append(only.markers[d["id"]])
         out.append({**item, "kotlin": entry})
         extra = True

@@ -1,7 +1,10 @@
 """Kotlin declarations with clashing simple names qualified (spec §9.3): the Kotlin view prints simple names, except
 where one would name two classes: `public fun java.nio.file.FileSystem.asOkioFileSystem(): okio.FileSystem`. The
-rule is the JVM view's (clashing_names); a declaration's `detail` JSON (qualified types) tells cheaply whether any
-name could clash before its metadata is read."""
+rule is the JVM view's (clashing_names), plus Kotlin's name resolution: a simple name a reader in the declaring
+package takes for another class (one of that package, or of Kotlin's default imports) prints qualified, as
+`private val impl: java.util.Random` in `kotlin.random`, where `Random` is `kotlin.random.Random` (`shadowed`). A
+declaration's `detail` JSON (qualified types) tells cheaply whether any name could clash before its metadata is
+read."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ import re
 from dataclasses import replace
 
 from jdx.engine.clashing_names import clashing_names
+from jdx.kotlin.jvm import CLASS_MAP
 
 _NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 _FUNCTION_TYPE = re.compile(r"^kotlin/(?:Function|reflect/KFunction|coroutines/SuspendFunction)\d+$")
@@ -21,15 +25,71 @@ def _internal(classifier: str) -> str:
     return name[: slash + 1] + name[slash + 1:].replace(".", "$")
 
 
-def may_clash(detail: dict, context: tuple[str, ...]) -> bool:
-    """Could two classes a declaration's `detail` names (or one and a context class) print one simple name?
-    Compares innermost names: it may say yes where the rendering then finds no clash, never no where it would."""
+# the packages every Kotlin file imports (Kotlin's default imports on the JVM), internal spelling
+DEFAULT_PACKAGES = ("kotlin", "kotlin/annotation", "kotlin/collections", "kotlin/comparisons", "kotlin/io",
+                    "kotlin/ranges", "kotlin/sequences", "kotlin/text", "kotlin/jvm", "java/lang")
+# the built-in classes no class file declares (`kotlin/Int`, `kotlin/collections/List`): package -> simple names
+_BUILT_INS: dict[str, frozenset[str]] = {}
+for _name in CLASS_MAP:
+    _pkg, _, _simple = _name.rpartition("/")
+    _BUILT_INS[_pkg] = _BUILT_INS.get(_pkg, frozenset()) | {_simple.split(".", 1)[0]}
+
+
+def built_in_names(package: str) -> frozenset[str]:
+    """The simple names of the built-in classes of a package (internal spelling)."""
+    return _BUILT_INS.get(package, frozenset())
+
+
+def _top_level(internal: str) -> tuple[str, str]:
+    """`kotlin/collections/Map$Entry` -> (`kotlin/collections`, `Map`): what a simple name resolves by."""
+    package, _, rest = internal.lstrip(".").rpartition("/")
+    return package, rest.split("$", 1)[0]
+
+
+def shadowed(names, package: str, names_in) -> frozenset[str]:
+    """Of the classes a line names (internal names), those a reader in `package` (the declaring class's, internal
+    spelling) would take for another class by their simple name: one of `package` of that name, or, for a class of
+    no default-imported package, one of a default-imported package (`java/util/Random` in `kotlin/random`, which
+    declares `Random`). `names_in(package)` gives the simple names of a package's top-level classes."""
+    out = set()
+    for n in names:
+        pkg, top = _top_level(n)
+        if pkg == package:
+            continue
+        if top in names_in(package) or (pkg not in DEFAULT_PACKAGES
+                                        and any(top in names_in(p) for p in DEFAULT_PACKAGES)):
+            out.add(n)
+    return frozenset(out)
+
+
+def may_shadow(detail: dict, package: str, names_in) -> bool:
+    """Could a class a declaration's `detail` names (qualified, dotted) be read as another by its simple name
+    (`shadowed`)? Takes a name's first capitalised part for its top-level class: it may say yes where `shadowed`
+    then finds nothing, never no where it would find something."""
+    for text in _detail_texts(detail):
+        for name in _NAME.findall(text):
+            parts = name.split(".")
+            i = next((k for k, part in enumerate(parts) if part[:1].isupper()), None)
+            if i is None or i == 0:
+                continue  # a type parameter, a built-in printed bare
+            if shadowed(["/".join(parts[:i]) + "/" + parts[i]], package, names_in):
+                return True
+    return False
+
+
+def _detail_texts(detail: dict) -> list[str]:
     texts = [detail.get(k) for k in ("receiver", "returns", "type")]
     texts += [p.get("type") for p in detail.get("parameters") or () if isinstance(p, dict)]
     texts += [b for p in detail.get("type_parameters") or () if isinstance(p, dict) for b in p.get("bounds") or ()]
+    return [t for t in texts if isinstance(t, str)]
+
+
+def may_clash(detail: dict, context: tuple[str, ...]) -> bool:
+    """Could two classes a declaration's `detail` names (or one and a context class) print one simple name?
+    Compares innermost names: it may say yes where the rendering then finds no clash, never no where it would."""
     by_last: dict[str, set[str]] = {}
-    for text in texts:
-        for name in _NAME.findall(text) if isinstance(text, str) else ():
+    for text in _detail_texts(detail):
+        for name in _NAME.findall(text):
             by_last.setdefault(name.rsplit(".", 1)[-1], set()).add(name)
     if any(len(names) > 1 for names in by_last.values()):
         return True
@@ -74,13 +134,15 @@ def _qualified(t, names: frozenset[str]):
                    flexible_upper=_qualified(t.flexible_upper, names), shown={})
 
 
-def qualify(decl, context: tuple[str, ...]):
+def qualify(decl, context: tuple[str, ...], also=None):
     """The declaration (KmFunction, KmProperty, KmConstructor) with clashing class names qualified; None when none
-    clash."""
+    clash. `also(names)` adds the names to qualify for another reason (`shadowed`)."""
     found: list[str] = []
     for t in _types(decl):
         _classifiers(t, found)
     names = clashing_names(found, context)
+    if also is not None:
+        names = names | also(found)
     if not names:
         return None
     changes = {}
@@ -97,3 +159,22 @@ def qualify(decl, context: tuple[str, ...]):
         changes["type_parameters"] = [replace(p, upper_bounds=[_qualified(b, names) for b in p.upper_bounds])
                                       for p in decl.type_parameters]
     return replace(decl, **changes)
+
+
+def qualify_class(klass, context: tuple[str, ...], also=None):
+    """A class (KmClass) whose header's clashing or shadowed class names are qualified (its primary constructor's
+    parameters, its supertypes, its type parameters' bounds); None when none are."""
+    primary = next((k for k in klass.constructors if not k.secondary), None)
+    found: list[str] = []
+    for t in [*(_types(primary) if primary is not None else ()), *klass.supertypes,
+              *(b for p in klass.type_parameters for b in p.upper_bounds)]:
+        _classifiers(t, found)
+    names = clashing_names(found, context)
+    if also is not None:
+        names = names | also(found)
+    if not names:
+        return None
+    constructors = [qualify(k, context, lambda _: names) or k if k is primary else k for k in klass.constructors]
+    return replace(klass, constructors=constructors, supertypes=[_qualified(t, names) for t in klass.supertypes],
+                   type_parameters=[replace(p, upper_bounds=[_qualified(b, names) for b in p.upper_bounds])
+                                    for p in klass.type_parameters])

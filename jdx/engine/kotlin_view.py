@@ -122,15 +122,35 @@ def _markers(d: dict, detail: dict | None = None) -> list[str]:
     return out
 
 
-def kotlin_entry(d: dict) -> dict:
-    """One declaration as the JSON of every command carries it."""
+def kotlin_entry(d: dict, access: dict[str, int] | None = None) -> dict:
+    """One declaration as the JSON of every command carries it; `access` (JVM member id -> access flags, as
+    `link_access` reads them) gives a varargs method its canonical `...` reference, the JVM rows' own."""
     detail = json.loads(d["detail"] or "{}")
-    links = [{"role": link.split(":", 1)[0], "ref": member_ref(link.split(":", 1)[1])}
+    access = access or {}
+    links = [{"role": link.split(":", 1)[0],
+              "ref": member_ref(target := link.split(":", 1)[1], bool(access.get(target, 0) & _ACC_VARARGS))}
              for link in d["jvm"] or () if not link.startswith("type:")]
     return {"kind": d["kind"], "name": d["name"], "text": d["signature"], "visibility": d["visibility"],
             "modality": d["modality"], "flags": list(d["flags"] or ()), "markers": _markers(d, detail),
             "detail": detail,
             "jvm": links}
+
+
+def link_access(store, decls: list[dict]) -> dict[str, int]:
+    """JVM method id -> access flags, for the methods of the declarations with a `vararg` parameter (the only ones
+    whose reference can be a varargs `...` one): one query, none when no declaration has one."""
+    ids = sorted({link.split(":", 1)[1] for d in decls if '"vararg"' in (d["detail"] or "")
+                  for link in d["jvm"] or () if "(" in link and not link.startswith("type:")})
+    if not ids:
+        return {}
+    from jdx.engine.kotlin_index import kotlin_links
+
+    links = kotlin_links(store)
+    known = {i: links.access[i] for i in ids if i in links.access} if links is not None else {}
+    rest = [i for i in ids if i not in known]
+    if rest:
+        known.update({r["id"]: r["access"] or 0 for r in store.rows(q.METHOD_ACCESS, {"ids": rest})})
+    return known
 
 
 def unavailable(type_row: dict) -> list[Warning_]:
@@ -155,7 +175,12 @@ def show_view(store, result: dict, type_row: dict) -> list[Warning_]:
     if not decls or (header is None and result["kotlin"]["kind"] == "class"):
         return unavailable(type_row)
     result["view"] = "kotlin"
-    result["kotlin"]["declaration"] = header["signature"] if header else None
+    if header:
+        from jdx.engine.kotlin_inherited import _chains
+
+        result["kotlin"]["declaration"] = _chains(store).qualified_text(header) or header["signature"]
+    else:
+        result["kotlin"]["declaration"] = None
     keyword = keyword_of(header)
     if keyword:  # a file facade has none
         result["kotlin"]["keyword"] = keyword
@@ -242,6 +267,7 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
 
     chains = _chains(store)
     hidden, kotlin_only = jvm_access(store, decls + hosted)
+    access = link_access(store, decls + hosted)
     shown = []
     for d in decls + hosted:
         if wanted is not None and d["kind"] not in wanted:
@@ -254,7 +280,7 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
         if levels is not None and (d["visibility"] or "public") not in levels and not (
                 "package" in levels and d["visibility"] == "internal"):
             continue
-        entry = kotlin_entry(d)
+        entry = kotlin_entry(d, access)
         entry["text"] = chains.qualified_text(d, (type_row["id"],)) or entry["text"]
         if d["id"] in hidden:
             entry["markers"].append("hidden: synthetic")
@@ -265,7 +291,7 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
             entry["markers"].append("in companion object" + ("" if companion == "Companion" else f" {companion}"))
         shown.append(entry)
     result["view"] = "kotlin"
-    result["kotlin_declaration"] = header["signature"] if header else None
+    result["kotlin_declaration"] = (chains.qualified_text(header) or header["signature"]) if header else None
     keyword = keyword_of(header)
     if keyword:
         result["kotlin_keyword"] = keyword
@@ -297,7 +323,7 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
 # function, @JvmSynthetic), as is a public inline function whose method is private (an @InlineOnly function) and a
 # sealed class's constructor (private on the JVM; subclasses call a synthetic twin taking a DefaultConstructorMarker)
 CALLED_ROLES = ("method", "getter", "setter", "constructor", "facade", "static", "overload")
-_ACC_PRIVATE, _ACC_SYNTHETIC, _ACC_DEPRECATED = 0x0002, 0x1000, 0x20000
+_ACC_PRIVATE, _ACC_VARARGS, _ACC_SYNTHETIC, _ACC_DEPRECATED = 0x0002, 0x0080, 0x1000, 0x20000
 _HIDDEN_LEVEL = ("DeprecationLevel.HIDDEN", "hiddenSince=")
 
 
@@ -401,11 +427,12 @@ def signature_view(store, result: dict, member_ids: list[str]) -> None:
         member_ids, found = every, member_kotlin(store, every)
     firsts = list({rows[0]["id"]: rows[0] for rows in found.values() if rows}.values())
     only = jvm_access(store, firsts)[1] if firsts else {}
+    access = link_access(store, firsts)
     for item, mid in zip(result["signatures"], member_ids):
         rows = found.get(mid)
         if rows:
             row = rows[0]
-            item["kotlin"] = {**kotlin_entry(row), "role": row["role"]}
+            item["kotlin"] = {**kotlin_entry(row, access), "role": row["role"]}
             if row["id"] in only:  # as `outline` says it: `Kotlin-only: reified inline` is why the method is synthetic
                 item["kotlin"]["markers"].append(only[row["id"]])
                 item["synthetic"] = [x for x in item.get("synthetic") or () if x != "synthetic"]

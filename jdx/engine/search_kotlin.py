@@ -129,15 +129,16 @@ def kotlin_name_fields(store: GraphStore, rows: list[dict]) -> None:
     (the @JvmName marker left out: the reference names the JVM member)."""
     if not rows:
         return
-    from jdx.engine.kotlin_view import kotlin_entry, member_kotlin, member_ref
+    from jdx.engine.kotlin_view import kotlin_entry, link_access, member_kotlin, member_ref
 
     decls = member_kotlin(store, sorted({r["_renamed"][1] for r in rows}))
+    flags = link_access(store, [d for ds in decls.values() for d in ds])
     for r in rows:
         decl_id, main, access, _twice = r["_renamed"]
         decl = next((x for x in decls.get(main, ()) if x["id"] == decl_id), None)
         r["ref"] = member_ref(main, varargs=bool((access or 0) & ACC_VARARGS))
         if decl is not None:
-            entry = kotlin_entry(decl)
+            entry = kotlin_entry(decl, flags)
             entry["markers"] = [x for x in entry["markers"]
                                 if not x.startswith(("@JvmName", "@get:JvmName", "@set:JvmName"))]
             r["kotlin"] = entry

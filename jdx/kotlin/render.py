@@ -69,10 +69,9 @@ def _type_body(t: KmType, qualified: bool) -> str:
         receiver = ""
         if t.extension_function and args:
             first = t.arguments[0][1]
-            receiver = args.pop(0)
-            if first is not None and (first.nullable or _FUNCTION.match(first.classifier)):
-                receiver = f"({receiver})" if not receiver.startswith("(") else receiver
-            receiver += "."
+            receiver = _receiver_text(args.pop(0))
+            if first is not None and first.nullable and not receiver.startswith("("):
+                receiver = f"({receiver[:-1]})."  # `(String?).() -> Unit`
         if not qualified:  # @ParameterName: `(offset: Int) -> Unit`; the qualified form is the type's identity
             params = types[len(types) - 1 - len(args): -1]
             args = [f"{_name(a.parameter_name)}: {text}" if a is not None and a.parameter_name else text
@@ -110,10 +109,26 @@ def render_parameter(p: KmValueParameter, with_default: bool = True) -> str:
 
 
 def _receiver(t: KmType | None) -> str:
-    if t is None:
-        return ""
-    text = render_type(t)
-    return (f"({text})" if "->" in text and not text.startswith("(") else text) + "."
+    return "" if t is None else _receiver_text(render_type(t))
+
+
+def _receiver_text(text: str) -> str:
+    """A receiver type and its `.`: a function type in parentheses, `(() -> Any?).` (`() -> Any?.f()` is no Kotlin:
+    the `.` would bind to `Any?`); a nullable one is already, `(() -> Unit)?.`."""
+    return (f"({text})" if _arrow_outside_parentheses(text) else text) + "."
+
+
+def _arrow_outside_parentheses(text: str) -> bool:
+    """Whether `text` is a function type that no parentheses or angle brackets enclose as a whole."""
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch in "(<":
+            depth += 1
+        elif ch in ")>" and not (ch == ">" and text[i - 1:i] == "-"):
+            depth -= 1
+        elif ch == "-" and depth == 0 and text[i + 1:i + 2] == ">":
+            return True
+    return False
 
 
 def _context(receivers: list[KmType]) -> str:

@@ -24,14 +24,15 @@ if TYPE_CHECKING:
     from jdx.loaders.extractor import BytecodeExtractor
     from jdx.loaders.shard_store import ShardStore
 
-SHARD_FORMAT = 10  # 2: the `kotlin` table; 3: its @JvmOverloads links by the overloads' descriptors;
+SHARD_FORMAT = 11  # 2: the `kotlin` table; 3: its @JvmOverloads links by the overloads' descriptors;
 # 4: function types render their @ParameterName names; 5: `abstract` interface members, a constructor property's
 # visibility, no @JvmField flag on a private field; 6: a constructor property's modality in the class header
 # 7: no @JvmName flag on a Kotlin name holding `$`; an interface companion's const links the interface's field too
 # 8: annotations' site/element and owner kind 4 (type uses), types' record_components, calls kind indy,
 # references kinds indy_arg/case_label; 9: @JvmOverloads links of constructors, a type alias's expansion
 # qualified when its simple name is the alias's, one class per name within an artifact; 10: a @JvmStatic
-# function's @JvmOverloads copies in the outer class are linked as its `overload`s
+# function's @JvmOverloads copies in the outer class are linked as its `overload`s; 11: a function-type receiver
+# in parentheses in Kotlin signatures (`fun (() -> Any?).toStringSafe()`)
 
 Progress = Callable[..., None]  # (stage, done, total, note="")
 
