@@ -229,15 +229,19 @@ def call_tree(r: dict, brief: bool = False) -> list[str]:
             lines.append("  " * indent + (f"… {what} more past --limit" if root["tree"]
                                           else f"(not shown: its {what} {'are' if cut > 1 else 'is'} past --limit)"))
     if empty:
-        name = empty[0]["method"].split("(", 1)[0]
-        lines.append(f"{r['direction']} of {name}  (depth {r['depth']}): none in workspace for {len(empty)} of "
-                     f"{len(r['roots'])} overloads: {', '.join(_short_params(e['method']) for e in empty)}")
+        names = list(dict.fromkeys(e["method"].split("(", 1)[0] for e in empty))
+        # one JVM name: its parameter lists; several (a Kotlin name's @JvmName overloads): each member's name too
+        shown = [_short_params(e["method"], named=len(names) > 1) for e in empty]
+        lines.append(f"{r['direction']} of {names[0] if len(names) == 1 else r['symbol']}  (depth {r['depth']}): none in "
+                     f"workspace for {len(empty)} of {len(r['roots'])} overloads: {', '.join(shown)}")
     if not brief:
         lines.extend(f"note: {n}" for n in r["notes"])
     return _brief_none(lines, brief)
 
 
-def _short_params(ref: str) -> str:
-    """`(JsonParser, ResolvedType)` of `...ObjectMapper#readValue(com.fasterxml...JsonParser, ...ResolvedType)`."""
-    params = ref.partition("(")[2].rstrip(")")
-    return "(" + ", ".join(p.rsplit(".", 1)[-1] for p in params.split(", ") if p) + ")"
+def _short_params(ref: str, named: bool = False) -> str:
+    """`(JsonParser, ResolvedType)` of `...ObjectMapper#readValue(com.fasterxml...JsonParser, ...ResolvedType)`;
+    `named`: `readValue(JsonParser, ResolvedType)`."""
+    head, _, params = ref.partition("(")
+    name = head.rpartition("#")[2] if named else ""
+    return name + "(" + ", ".join(p.rsplit(".", 1)[-1] for p in params.rstrip(")").split(", ") if p) + ")"

@@ -6,6 +6,8 @@ flags) and the Kotlin metadata's declarations (`kotlin_view.decls_of`)."""
 
 from __future__ import annotations
 
+import json
+
 import re
 
 from tests.fixtures import jdktool
@@ -99,7 +101,11 @@ def test_signature_and_callers_of_a_top_level_name_show_the_jvmname_extension(ru
     assert "note: 1 Kotlin-only declaration of kt30.combine left out" in r.out
     r = run_jdx("callers", "kt30.combine", *jar_args)
     assert r.code == 0, r.err
-    assert "kt30.Flows#flowCombine(kt30.Flow, kt30.Flow, kotlin.jvm.functions.Function2)" in r.out
+    # no overload has callers: one line names them all, the @JvmName one by its JVM name
+    assert "none in workspace for 4 of 4 overloads:" in r.out and "flowCombine(Flow, Flow, Function2)" in r.out, r.out
+    roots = json.loads(run_jdx("callers", "kt30.combine", "--json", *jar_args).out)["result"]["roots"]
+    assert "kt30.Flows#flowCombine(kt30.Flow, kt30.Flow, kotlin.jvm.functions.Function2)" in \
+        [root["method"] for root in roots], roots
     assert "note: 1 Kotlin-only declaration of kt30.combine left out" in r.out
     r = run_jdx("usages", "kt30.combine", *jar_args)
     assert r.code == 0 and "1 Kotlin-only declaration of kt30.combine left out" in r.out, r.out
