@@ -29,12 +29,12 @@ from jdx.engine.relations import (ArtifactFilter, Artifacts, Symbol, Target, che
                                   rows_by_ids, sort_key, split_method_id, twin_ids)
 from jdx.errors import RefSyntaxError, UsageError, Warning_
 from jdx.graph_schema import queries_graph as q
+from jdx.graph_schema.schema import ANNOTATION_VALUE_SITE
 from jdx.graph_schema.store import GraphStore
 
 _STATIC_FINAL = 0x8 | 0x10
 _CONSTANT_DESCRIPTORS = frozenset(("B", "C", "D", "F", "I", "J", "S", "Z", "Ljava/lang/String;"))
-_VALUE_SHOWN = 40  # characters of a constant's value a note quotes
-
+_VALUE_SHOWN = 40  
 KINDS = ("call", "ref", "impl", "override", "read", "write", "new", "throw", "annotation", "signature")
 # what `all` (the default) asks: every kind but `signature`, asked by name (a common type's declarations run to tens of
 # thousands: `java.lang.String` 55k on the JDK, 1.5 s where its other usages take 0.3-0.6 s)
@@ -233,10 +233,16 @@ def _type_sites(store: GraphStore, target: Target, kinds: set[str]) -> list[dict
             # an interface's superinterface is an IMPLEMENTS edge, but the source says `extends` (JLS §9.1.3)
             rel = "extends" if r["rel"] == "EXTENDS" or r.get("kind") in ("interface", "annotation") else "implements"
             sites.append(usage_site(row, "impl", target, rel))
-    if "annotation" in kinds:
+    if kinds & {"annotation", "ref"}:
         for r in rows_by_ids(store, q.ANNOTATED_WITH, ids):
             row = type_row_as_caller(r)
             row["ref"] = element_ref(r["label"], r["id"])
+            if r.get("site") == ANNOTATION_VALUE_SITE:  # a class literal or enum constant in the element's annotations
+                if "ref" in kinds:
+                    sites.append(usage_site(row, "ref", target, ANNOTATION_VALUE_SITE))
+                continue
+            if "annotation" not in kinds:
+                continue
             # where on the element, when not on it itself: `parameter 0`, `type use in return type`, `in @Tag$List`
             text = r["text"] or ""
             sites.append(usage_site(row, "annotation", target, f"{r['site']}: {text}" if r.get("site") else text))

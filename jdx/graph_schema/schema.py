@@ -60,6 +60,10 @@ NODE_TABLES: dict[str, list[tuple[str, str]]] = {
     ],
 }
 
+# the ANNOTATED_BY `site` of an edge that is no annotation: a type a class literal or enum constant in the element's
+# annotation values names (`@Test(expected = E.class)`), read by `usages` as a `ref` of that type
+ANNOTATION_VALUE_SITE = "annotation value"
+
 # name -> ([(from, to)], [(column, type)])
 REL_TABLES: dict[str, tuple[list[tuple[str, str]], list[tuple[str, str]]]] = {
     "CONTAINS": ([("Artifact", "Type"), ("Package", "Type")], []),

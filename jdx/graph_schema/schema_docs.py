@@ -108,7 +108,9 @@ RELS: dict[str, tuple[str, dict[str, str]]] = {
         "site": "where, when not on the element itself: `parameter N`, `type use in <field type | return type | "
                 "parameter N | receiver type | throws N | type parameter N | bound of type parameter N | extends | "
                 "implements N | code>`, or `[<outer site>, ]in @<outer binary name>` for one nested in another's "
-                "values; null on the element itself"}),
+                "values; `annotation value`: no annotation but a type a class literal or enum constant in the "
+                "element's annotation values names (`@Test(expected = E.class)`: a `ref` usage of E); null on the "
+                "element itself"}),
 }
 
 EXAMPLES = (

@@ -20,6 +20,9 @@ REF_KINDS = (
     "anewarray", "class", "catch", "multianewarray", "handle_get", "handle_put", "inline",
     # an invokedynamic's bootstrap method; the class constants among its arguments (case labels: SwitchBootstraps')
     "indy", "indy_arg", "case_label",
+    # 22: a class literal or enum constant in an annotation value (R_ANNOTATION_VALUE; graph_build makes its rows
+    # ANNOTATED_BY edges, site ANNOTATION_VALUE_SITE, not REFERENCES)
+    "annotation_value",
 )
 TYPE_KINDS = ("class", "interface", "enum", "record", "annotation", "module")
 TABLE_NAMES = ("types", "supertypes", "members", "calls", "accesses", "typerefs", "annotations", "warnings", "kotlin")

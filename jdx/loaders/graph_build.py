@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from jdx.errors import Warning_
-from jdx.graph_schema.schema import LAMBDA_BODY, name_words
+from jdx.graph_schema.schema import ANNOTATION_VALUE_SITE, LAMBDA_BODY, name_words
 from jdx.graph_schema.store import return_freed_memory
 from jdx.loaders.bridge_overrides import with_bridged
 from jdx.loaders.build_context import (CONTEXT_COLUMNS, DECLARED_FIELDS, DECLARED_METHODS, JDK_INTERNAL,
@@ -571,12 +571,21 @@ def build_graph_tables(shards, sink: GraphSink, focus: set[int] | None = None) -
         _give_back(not partial)
     del orders, declared_fields, field_edges, batch
     external_methods, external_fields = _distinct_sorted(external_methods), _distinct_sorted(external_fields)
+    value_refs: list[pa.Table] = []
     for part in _ref_parts(shards, "typerefs", by_pos, art_ids, focus if partial else None, consume=consume):
+        is_value = pc.equal(part["kind"], ANNOTATION_VALUE_KIND)
+        if pc.any(is_value).as_py():
+            value_refs.append(part.filter(is_value).select(["from", "to"]))
+            part = part.filter(pc.invert(is_value))
         external_types.update(pc.unique(part["to"]).to_pylist())
         held.rels("REFERENCES", "Method", "Type", pa.table({"from": part["from"], "to": part["to"],
                                                             "line": part["line"],
                                                             "kind": pc.take(kind_names, part["kind"])}))
     del part
+    for label, table in annotation_value_edges(value_refs, type_ids).items():
+        external_types.update(pc.unique(table["to"]).to_pylist())
+        held.rels("ANNOTATED_BY", label, "Type", table)
+    del value_refs
     _give_back(not partial)
 
     external_types.update(pc.unique(split_ids(external_methods)[0]).to_pylist())
@@ -980,6 +989,34 @@ def _lambda_handles(calls: pa.Table) -> pa.Table:
 
 
 INLINE_KIND = REF_KINDS.index("inline")
+# ClassExtractor.R_ANNOTATION_VALUE: a typeref of a type an annotation's values name (an ANNOTATED_BY edge, never a
+# REFERENCES one)
+ANNOTATION_VALUE_KIND = REF_KINDS.index("annotation_value")
+
+
+def annotation_value_edges(parts: list[pa.Table], type_ids: pa.Array) -> dict[str, pa.Table]:
+    """Per node label, the ANNOTATED_BY rows (site `annotation value`) of the types that class literals and enum
+    constants in an element's annotation values name (`@Test(expected = ShapeException.class)`): from the annotated
+    class, method (a parameter's: its method; an annotation type's element: its default value) or field. No
+    REFERENCES edge: those start at methods only. A class outside the graph (module-info) is left out."""
+    if not parts:
+        return {}
+    refs = pa.concat_tables(parts)
+    refs = refs.filter(pc.is_valid(refs["to"]))
+    frm = refs["from"]
+    member = pc.match_substring(frm, "#")
+    is_method = pc.and_(member, pc.match_substring(frm, "("))
+    out = {}
+    for label, mask in (("Type", pc.and_(pc.invert(member), pc.is_in(frm, value_set=type_ids))),
+                        ("Method", is_method), ("Field", pc.and_(member, pc.invert(is_method)))):
+        rows = refs.filter(mask)
+        if not rows.num_rows:
+            continue
+        n = rows.num_rows
+        out[label] = pa.table({"from": combined(rows["from"]), "to": combined(rows["to"]),
+                               "text": _const(n, None, pa.string()), "param": _const(n, None, pa.int32()),
+                               "site": _const(n, ANNOTATION_VALUE_SITE, pa.string())})
+    return out
 
 
 def _handles_or_inlined(calls: pa.Table) -> pa.Table:

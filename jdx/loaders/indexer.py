@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from jdx.loaders.extractor import BytecodeExtractor
     from jdx.loaders.shard_store import ShardStore
 
-SHARD_FORMAT = 11  # 2: the `kotlin` table; 3: its @JvmOverloads links by the overloads' descriptors;
+SHARD_FORMAT = 12  # 2: the `kotlin` table; 3: its @JvmOverloads links by the overloads' descriptors;
 # 4: function types render their @ParameterName names; 5: `abstract` interface members, a constructor property's
 # visibility, no @JvmField flag on a private field; 6: a constructor property's modality in the class header
 # 7: no @JvmName flag on a Kotlin name holding `$`; an interface companion's const links the interface's field too
@@ -32,7 +32,9 @@ SHARD_FORMAT = 11  # 2: the `kotlin` table; 3: its @JvmOverloads links by the ov
 # references kinds indy_arg/case_label; 9: @JvmOverloads links of constructors, a type alias's expansion
 # qualified when its simple name is the alias's, one class per name within an artifact; 10: a @JvmStatic
 # function's @JvmOverloads copies in the outer class are linked as its `overload`s; 11: a function-type receiver
-# in parentheses in Kotlin signatures (`fun (() -> Any?).toStringSafe()`)
+# in parentheses in Kotlin signatures (`fun (() -> Any?).toStringSafe()`); 12: typerefs kind 22
+# (R_ANNOTATION_VALUE) from an annotated class, method or field to each type a class literal or enum constant in
+# its annotation values names (every shard is extracted again)
 
 Progress = Callable[..., None]  # (stage, done, total, note="")
 

@@ -24,6 +24,10 @@ final class ClassExtractor extends ClassVisitor {
             R_CHECKCAST = 10, R_INSTANCEOF = 11, R_ANEWARRAY = 12, R_CLASS_CONST = 13, R_CATCH = 14,
             R_MULTIANEWARRAY = 15, R_FIELD_HANDLE_GET = 16, R_FIELD_HANDLE_PUT = 17, R_INLINE = 18,
             R_INDY = 19, R_INDY_ARG = 20, R_CASE_LABEL = 21;
+    /** A typeref from an annotated class, method (its parameters' too) or field to a type a class literal or enum
+     *  constant in its annotations' values names, line -1; graph_build makes it an ANNOTATED_BY edge (site
+     *  `annotation value`), not a REFERENCES one, whose ends are methods only (so not in extractor.REF_KINDS). */
+    static final int R_ANNOTATION_VALUE = 22;
 
     // type kinds
     static final int K_CLASS = 0, K_INTERFACE = 1, K_ENUM = 2, K_RECORD = 3, K_ANNOTATION = 4, K_MODULE = 5;
@@ -57,6 +61,8 @@ final class ClassExtractor extends ClassVisitor {
     private StringBuilder components;
     /** Declaration annotations seen (`annotationKey`): a type use at the same place repeats one and is not a row. */
     private final java.util.HashSet<String> declared = new java.util.HashSet<>();
+    /** (element, type) pairs of R_ANNOTATION_VALUE rows written: one row per pair. */
+    private final java.util.HashSet<String> valueRefs = new java.util.HashSet<>();
 
     ClassExtractor(Chunk chunk, String entry, int realMajor) {
         super(API);
@@ -163,8 +169,20 @@ final class ClassExtractor extends ClassVisitor {
             String desc, boolean visible) {
         declared.add(annotationKey(ownerKind, mname, mdesc, index, desc));
         String site = ownerKind == A_PARAM ? "parameter " + index : null;
+        String element = ownerKind == A_TYPE ? owner : owner + "#" + mname + (ownerKind == A_FIELD ? ":" : "") + mdesc;
         return new ValuePrinter(desc, text -> chunk.annotations.row(ownerKind, cols.str(owner), cols.str(mname),
-                cols.str(mdesc), param, cols.str(desc), visible ? 1 : 0, cols.str(text), cols.str(site), -1));
+                cols.str(mdesc), param, cols.str(desc), visible ? 1 : 0, cols.str(text), cols.str(site), -1),
+                valueNamer(element));
+    }
+
+    /** Where the types an annotation's values name go: one R_ANNOTATION_VALUE row per element (a class, member
+     *  id) and type. */
+    java.util.function.Consumer<String> valueNamer(String element) {
+        return type -> {
+            if (valueRefs.add(element + "|" + type)) {
+                chunk.typerefs.row(cols.str(element), R_ANNOTATION_VALUE, cols.str(type), -1);
+            }
+        };
     }
 
     /** Where a declaration annotation sits, as a type use at the same place would name it. */
@@ -205,7 +223,7 @@ final class ClassExtractor extends ClassVisitor {
             } else {
                 pending.add(new Object[] {waitKey, row});
             }
-        });
+        }, valueNamer(name + element));  // (a repeat of a declaration annotation names what that one does)
     }
 
     static String typeSite(TypeReference ref) {
@@ -359,8 +377,8 @@ final class ClassExtractor extends ClassVisitor {
         }
 
         @Override
-        public AnnotationVisitor visitAnnotationDefault() {
-            return new ValuePrinter(null, text -> defaultValue = text);
+        public AnnotationVisitor visitAnnotationDefault() {  // `Class<?> value() default Foo.class` names Foo
+            return new ValuePrinter(null, text -> defaultValue = text, valueNamer(name + "#" + mname + mdesc));
         }
 
         @Override

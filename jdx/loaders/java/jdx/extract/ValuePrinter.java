@@ -4,25 +4,41 @@ import java.util.function.Consumer;
 import org.objectweb.asm.AnnotationVisitor;
 import org.objectweb.asm.Type;
 
-/** Renders an annotation (or an annotation default value) as Java source text. */
+/** Renders an annotation (or an annotation default value) as Java source text; `named`, when given, hears the
+ *  internal name of each type its values name: a class literal's (an array's element type; a primitive names
+ *  none) and an enum constant's type, at any depth (arrays, nested annotations). */
 final class ValuePrinter extends AnnotationVisitor {
 
     private final String desc;
     private final Consumer<String> sink;
+    private final Consumer<String> named;
     private final StringBuilder sb = new StringBuilder();
     private final boolean array;
     private int count;
 
     /** desc null: a bare value (annotation default); otherwise an annotation's "(a=1, b=2)" values. */
     ValuePrinter(String desc, Consumer<String> sink) {
-        this(desc, sink, false);
+        this(desc, sink, null, false);
     }
 
-    private ValuePrinter(String desc, Consumer<String> sink, boolean array) {
+    ValuePrinter(String desc, Consumer<String> sink, Consumer<String> named) {
+        this(desc, sink, named, false);
+    }
+
+    private ValuePrinter(String desc, Consumer<String> sink, Consumer<String> named, boolean array) {
         super(ClassExtractor.API);
         this.desc = desc;
         this.sink = sink;
+        this.named = named;
         this.array = array;
+    }
+
+    /** The class a class literal names: an array's element class; null for a primitive (or an array of them). */
+    static String classNamed(Type t) {
+        if (t.getSort() == Type.ARRAY) {
+            t = t.getElementType();
+        }
+        return t.getSort() == Type.OBJECT ? t.getInternalName() : null;
     }
 
     static String constant(Object value) {
@@ -107,26 +123,36 @@ final class ValuePrinter extends AnnotationVisitor {
     public void visit(String name, Object value) {
         sep(name);
         sb.append(constant(value));
+        if (named != null && value instanceof Type) {
+            String type = classNamed((Type) value);
+            if (type != null) {
+                named.accept(type);
+            }
+        }
     }
 
     @Override
     public void visitEnum(String name, String edesc, String value) {
         sep(name);
-        sb.append(Type.getType(edesc).getClassName()).append('.').append(value);
+        Type type = Type.getType(edesc);
+        sb.append(type.getClassName()).append('.').append(value);
+        if (named != null && type.getSort() == Type.OBJECT) {
+            named.accept(type.getInternalName());
+        }
     }
 
     @Override
     public AnnotationVisitor visitAnnotation(String name, String adesc) {
         sep(name);
         int at = sb.length();
-        return new ValuePrinter(adesc, text -> sb.insert(at, text), false);
+        return new ValuePrinter(adesc, text -> sb.insert(at, text), named, false);
     }
 
     @Override
     public AnnotationVisitor visitArray(String name) {
         sep(name);
         int at = sb.length();
-        return new ValuePrinter("[", text -> sb.insert(at, text), true);
+        return new ValuePrinter("[", text -> sb.insert(at, text), named, true);
     }
 
     @Override
