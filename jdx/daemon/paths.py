@@ -27,6 +27,12 @@ _FINGERPRINT: list[str] = []  # this process's, computed once (code_fingerprint)
 SUN_PATH_MAX = 104 if sys.platform == "darwin" else 108
 WORKSPACE_KEYS = ("workspace", "jars", "src", "sources", "jdk", "cache_dir", "config_dir", "coords", "project",
                   "tests", "all_versions")
+# the environment a daemon inherits from the client that started it and that changes its answers: which JDK is the
+# workspace's and runs the loaders, which ASM and decompilers read classes, where Maven and Gradle artifacts are,
+# whether the network may be used. A client whose environment differs gets its own daemon (a daemon started under
+# JAVA_HOME=<JDK 17> answered a JDK 25 client about JDK 17's classes).
+ANSWER_ENV = ("JAVA_HOME", "JDX_ASM_JAR", "JDX_DECOMPILER", "JDX_VINEFLOWER_JAR", "JDX_PROCYON_DIR", "JDX_MAVEN_REPO",
+              "JDX_MAVEN_LIB", "JDX_MAVEN_CENTRAL", "JDX_GRADLE_CACHE", "GRADLE_USER_HOME", "JDX_FETCH")
 
 
 def workspace_flags(workspace: str | None = None, jars=(), src=(), sources=(), jdk: bool | None = None,
@@ -58,13 +64,17 @@ def _absolute(paths) -> list[str]:
 
 
 def workspace_hash(workspace: dict) -> str:
-    """A short stable key of what the daemon answers about: the flags plus the env that selects a workspace."""
+    """A short stable key of what the daemon answers about: the flags plus the env that selects a workspace or
+    changes its answers (ANSWER_ENV)."""
     from jdx.dirs import config_dir
 
     key = {k: workspace.get(k) for k in WORKSPACE_KEYS}
     key["workspace"] = key["workspace"] or os.environ.get("JDX_WORKSPACE") or None
     key["cache_dir"] = str(cache_dir(key["cache_dir"]).absolute())
     key["config_dir"] = str(config_dir().absolute())
+    env = {name: os.environ[name] for name in ANSWER_ENV if os.environ.get(name)}
+    if env:  # (absent when none is set: the keys of daemons started without them stay as they were)
+        key["env"] = env
     data = json.dumps(key, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(data.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 

@@ -72,8 +72,12 @@ class _Connection(socketserver.StreamRequestHandler):
                 response = server.answer(line, self.connection)
             try:
                 self.wfile.write(response.encode("utf-8", "replace"))
+                self.wfile.flush()
             except OSError:
                 return
+            finally:
+                if server.unreadable:
+                    server.stop("its workspace cannot be read")
             if too_long:
                 return  # the rest of that line cannot be told from the next request
 
@@ -133,6 +137,10 @@ class DaemonServer(socketserver.ThreadingUnixStreamServer):
         self.workspace = workspace or {}
         self.started = time.time()
         self.queries = 0
+        self.answered = 0  # successful answers
+        # its first answers all failed because its workspace cannot be read (a missing --jars path, an unknown
+        # --coord): it stops once that answer is sent, rather than holding a daemon slot for nothing
+        self.unreadable = False
         self.stop_reason = ""
         self._state = threading.Lock()
         self._active = 0
@@ -212,11 +220,28 @@ class DaemonServer(socketserver.ThreadingUnixStreamServer):
 
             traceback.print_exc(file=sys.stderr)  # to the daemon's log
             env = envelope.failure(request.command, request.query, internal_error(exc))
+        self._note_outcome(env)
         try:
             return encode_response(env)
         except Exception as exc:  # noqa: BLE001 - an unserialisable envelope is an internal error, not a crash
             err = JdxError(f"internal error: unserialisable answer: {type(exc).__name__}")
             return encode_response(envelope.failure(request.command, request.query, err))
+
+    def _note_outcome(self, env: dict) -> None:
+        """Counts a successful answer; marks the daemon `unreadable` when nothing answered yet and this failure is
+        its workspace's own (exit 5 with no artifact resolved)."""
+        from jdx.errors import EXIT_ARTIFACT, exit_code_of
+
+        if env.get("ok"):
+            with self._state:
+                self.answered += 1
+            return
+        if not self.answered and exit_code_of(env) == EXIT_ARTIFACT:
+            try:
+                resolved = int(self.describe().get("artifacts", 1))
+            except Exception:  # noqa: BLE001 - a describe that fails says nothing: keep serving
+                resolved = 1
+            self.unreadable = resolved == 0
 
     def refusal(self, error: WireError, command: str = "", query: str = "") -> str:
         from jdx.render import envelope

@@ -103,3 +103,30 @@ def test_sun_path_guard():
     with pytest.raises(UsageError) as info:
         check_socket_path(Path("/tmp/" + "a" * (SUN_PATH_MAX - 5)))
     assert info.value.exit_code == 3 and "JDX_RUNTIME_DIR" in info.value.hint
+
+
+def test_answer_env_keys_the_daemon(env, tmp_path, monkeypatch):
+    """A daemon answers with the JDK, ASM and repositories of the client that started it: a client whose JAVA_HOME
+    (or other answer-changing variable) differs must reach another daemon (T36: a daemon started under JDK 17 told a
+    JAVA_HOME=<JDK 25> client that java.lang.ScopedValue does not exist)."""
+    from jdx.daemon.paths import ANSWER_ENV, daemon_paths
+
+    import tempfile
+
+    monkeypatch.chdir(tmp_path)
+    env.setenv("JDX_RUNTIME_DIR", tempfile.mkdtemp(prefix="jx"))  # a socket path within the unix limit
+    for name in ANSWER_ENV:
+        env.delenv(name, raising=False)
+    ws = workspace_flags(jars=["a.jar"])
+    plain = workspace_hash(ws)
+    env.setenv("JAVA_HOME", "/usr/lib/jvm/temurin-25-jdk-amd64")
+    jdk25 = workspace_hash(ws)
+    env.setenv("JAVA_HOME", "/usr/lib/jvm/java-17-openjdk-amd64")
+    jdk17 = workspace_hash(ws)
+    assert len({plain, jdk25, jdk17}) == 3
+    paths17 = daemon_paths(ws)
+    env.setenv("JDX_ASM_JAR", "/opt/asm-9.10.jar")
+    assert workspace_hash(ws) != jdk17 and daemon_paths(ws).socket != paths17.socket
+    env.delenv("JDX_ASM_JAR")
+    env.setenv("JDX_NO_DAEMON", "1")  # how to reach a daemon is no answer's input
+    assert workspace_hash(ws) == jdk17

@@ -289,3 +289,28 @@ def test_the_least_recently_used_of_too_many_daemons_leaves(tmp_path):
         for proc in procs:
             proc.kill()
             proc.wait()
+
+
+def _artifact_error(command, query, params):
+    from jdx.errors import ArtifactReadError
+    from jdx.render import envelope
+
+    if query == "ok":
+        return envelope.success(command, query, __import__("jdx.engine.answer", fromlist=["Answer"]).Answer({}))
+    return envelope.failure(command, query, ArtifactReadError("--jars /nowhere/a.jar: no such file"))
+
+
+@pytest.mark.parametrize("artifacts, first, stops", [(0, "bad", True), (3, "bad", False), (0, "ok", False)])
+def test_a_daemon_whose_workspace_cannot_be_read_stops_after_answering(thread_daemon, ws, artifacts, first, stops):
+    """A command whose workspace cannot be read (exit 5, nothing resolved) still started a daemon, which then held
+    one of the JDX_MAX_DAEMONS slots until idle and evicted a working one (T32, T35). It answers, then stops; an
+    exit-5 answer of a workspace that resolved (a `diff` side missing) or after a good answer keeps it serving."""
+    box = thread_daemon(ws, execute=_artifact_error, describe=lambda: {"artifacts": artifacts})
+    answers = lines_over(daemon_paths(ws), (encode_request("members", first) + encode_request("members", "bad"))
+                         .encode(), 2 if not stops else 1)
+    assert answers[-1]["error"]["code"] == "ARTIFACT_READ_ERROR"
+    box["thread"].join(5 if stops else 0.5)
+    assert box["thread"].is_alive() is not stops, box.get("reason")
+    if stops:
+        assert box["reason"] == "its workspace cannot be read"
+        assert not daemon_paths(ws).socket.exists()
