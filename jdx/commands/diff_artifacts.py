@@ -196,9 +196,9 @@ def surface_header() -> bytes:
     """The first line of a surface file: its format, the extractor its shard came from, and the Python whose
     marshal wrote it (marshal is only read back by the same version)."""
     from jdx.loaders.indexer import SHARD_FORMAT
-    from jdx.loaders.jvm import extractor_source_hash
+    from jdx.loaders.jvm import asm_identity, extractor_source_hash
 
-    return (f"jdx-diff-surface {SURFACE_FORMAT} {SHARD_FORMAT}:{extractor_source_hash()} "
+    return (f"jdx-diff-surface {SURFACE_FORMAT} {SHARD_FORMAT}:{extractor_source_hash()}:{asm_identity()} "
             f"py{sys.version_info[0]}.{sys.version_info[1]}\n").encode()
 
 

@@ -139,6 +139,7 @@ def run_doctor(session, _req):
     def check(name: str, ok: bool, detail: str) -> None:
         checks.append({"check": name, "ok": ok, "detail": detail})
 
+    home = None
     try:
         home = jvm.find_java_home()
         check("jvm", True, f"{home.home} (from {home.source})")
@@ -150,7 +151,8 @@ def run_doctor(session, _req):
         check("jvm", False, exc.message)
     try:
         asm, how = jvm.find_asm(session.cache)
-        check("asm", True, f"{asm} (from {how})")
+        for name, found, detail in jvm.asm_checks(asm, how, home):  # where, its version, and the JDK's class files
+            check(name, found, detail)
     except NoIndexError as exc:
         check("asm", False, exc.message)
     version = jvm.jpype_version()

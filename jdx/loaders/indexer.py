@@ -16,7 +16,7 @@ from jdx.graph_schema.schema import SCHEMA_VERSION
 from jdx.graph_schema.store import (
     GRAPH_STAMP, MANIFEST, GraphWriter, backend_name, current_build, discard_build, graph_damage, read_manifest,
 )
-from jdx.loaders.jvm import extractor_source_hash
+from jdx.loaders.jvm import asm_identity, extractor_source_hash
 from jdx.loaders.roots import Artifact
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ class IndexReport:
 
 def graph_family() -> str:
     """Graphs of one family share schema, shard format, extractor and backend: one can grow from another."""
-    text = f"{SCHEMA_VERSION}:{SHARD_FORMAT}:{extractor_source_hash()}:{backend_name()}"
+    text = f"{SCHEMA_VERSION}:{SHARD_FORMAT}:{extractor_source_hash()}:{asm_identity()}:{backend_name()}"
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

@@ -22,7 +22,7 @@ import pyarrow.parquet as pq
 
 from jdx.dirs import pid_alive
 from jdx.loaders.indexer import SHARD_FORMAT
-from jdx.loaders.jvm import extractor_source_hash
+from jdx.loaders.jvm import asm_identity, extractor_source_hash
 from jdx.loaders.roots import Artifact
 
 if TYPE_CHECKING:  # the extractor imports pyarrow.compute (~0.4 s): only writers need it
@@ -54,14 +54,11 @@ def shard_dir(cache: Path, artifact: Artifact) -> Path:
     return cache / "shards" / artifact.key
 
 
-_EXTRACTOR = {}
-
-
 def extractor_version() -> str:
-    """What a shard's `meta.json` must name to be read back: the shard format and the extractor's source."""
-    if "v" not in _EXTRACTOR:
-        _EXTRACTOR["v"] = f"{SHARD_FORMAT}:{extractor_source_hash()}"
-    return _EXTRACTOR["v"]
+    """What a shard's `meta.json` must name to be read back: the shard format, the extractor's source and the ASM
+    it reads class files with (another ASM knows other class-file versions: UNSUPPORTED_CLASS_VERSION read by an
+    old one went once JDX_ASM_JAR named a newer one). Each part is computed once per process."""
+    return f"{SHARD_FORMAT}:{extractor_source_hash()}:{asm_identity()}"
 
 
 _extractor_version = extractor_version
