@@ -18,11 +18,13 @@ class Workspace:
         over `INVOKES`, `READS`, `WRITES` or `REFERENCES` matches its `_ADDED` twin too (docs/graph-schema.md). One
         statement per call (several crash Kùzu's reader), no transaction or checkpoint statements, and every
         `$name` the query uses bound in `params` (an unbound one raises UsageError naming it)."""
-        from jdx.graph_schema.cypher_guard import check_parameters, check_single_statement, check_stateful
+        from jdx.graph_schema.cypher_guard import (check_aggregates, check_parameters, check_single_statement,
+                                                   check_stateful)
         from jdx.graph_schema.schema import expand_rel_labels
 
         check_single_statement(query)
         check_stateful(query)
+        check_aggregates(query)
         check_parameters(query, params)
         return self.service.store().query(expand_rel_labels(query), params)
 

@@ -112,10 +112,66 @@ def check_stateful(query: str) -> None:
                                 hint="MATCH … RETURN …; jdx schema lists the tables")
 
 
+_AGGREGATES = {"COUNT", "SUM", "AVG", "MIN", "MAX", "COLLECT", "STDDEV_SAMP", "STDDEV_POP"}
+# what ends a WITH or RETURN projection's items
+_PROJECTION_END = {"MATCH", "OPTIONAL", "WITH", "RETURN", "ORDER", "SKIP", "LIMIT", "UNWIND", "WHERE", "CALL",
+                   "UNION"}
+
+
+def _projections(tokens: list[str]):
+    """Each WITH or RETURN projection's items (top-level comma-separated token lists), a leading DISTINCT left out."""
+    i = 0
+    while i < len(tokens):
+        if tokens[i].upper() not in ("WITH", "RETURN") or (i and tokens[i - 1] in _NAME_BEFORE):
+            i += 1
+            continue
+        items: list[list[str]] = [[]]
+        depth, j = 0, i + 1
+        if j < len(tokens) and tokens[j].upper() == "DISTINCT":
+            j += 1
+        while j < len(tokens) and not (depth == 0 and tokens[j].upper() in _PROJECTION_END
+                                       and tokens[j - 1] not in _NAME_BEFORE):
+            tok = tokens[j]
+            depth += tok in "([{" and len(tok) == 1
+            depth -= tok in ")]}" and len(tok) == 1
+            if tok == "," and depth == 0:
+                items.append([])
+            else:
+                items[-1].append(tok)
+            j += 1
+        yield tokens[i].upper(), items
+        i = j
+
+
+def check_aggregates(query: str) -> None:
+    """Raises CypherRefused for a grouped projection with an aggregate over DISTINCT before one without: Kùzu 0.11
+    answers the later aggregate wrong (`RETURN m.id, count(DISTINCT c), count(r)` gives 0 for every count(r)) or
+    aborts the process (`..., count(DISTINCT c), collect(x)`: a malloc assertion). The other order is right, so the
+    message says to put the plain aggregates first."""
+    for clause, items in _projections(_tokens(query)):
+        calls = []  # (item, name, distinct) per aggregate call, in order
+        grouped = False
+        for n, item in enumerate(items):
+            found = [(n, item[k], k + 2 < len(item) and item[k + 2].upper() == "DISTINCT")
+                     for k in range(len(item) - 1)
+                     if item[k].upper() in _AGGREGATES and item[k + 1] == "(" and (k == 0 or item[k - 1] != ".")]
+            calls += found
+            grouped = grouped or (not found and bool(item))
+        first = next((c for c in calls if c[2]), None)
+        later = next((c for c in calls if first and not c[2] and calls.index(c) > calls.index(first)), None)
+        if grouped and later:
+            raise CypherRefused(f"cypher: {clause} has {first[1]}(DISTINCT …) before {later[1]}(…) beside a grouping "
+                                "key: Kùzu answers the later aggregate wrong (0) or crashes on that order",
+                                hint=f"put the aggregates without DISTINCT first: {clause} <keys>, {later[1]}(…), "
+                                     f"{first[1]}(DISTINCT …)")
+
+
 def check_read_only(query: str) -> None:
-    """Raises CypherRefused when `query` holds a clause that reaches outside the graph (module docstring)."""
+    """Raises CypherRefused when `query` holds a clause that reaches outside the graph (module docstring), or an
+    aggregate order Kùzu answers wrong (check_aggregates)."""
     check_single_statement(query)
     check_stateful(query)
+    check_aggregates(query)
     tokens = _tokens(query)
     for i, tok in enumerate(tokens):
         word = tok.upper()
