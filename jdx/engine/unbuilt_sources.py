@@ -213,15 +213,24 @@ def _build(module: str, test: bool) -> tuple[str, str] | None:
     return None
 
 
-def _why(module: str, test: bool = False) -> tuple[str, str]:
+def _why(module: str, test: bool = False, fqn: str | None = None) -> tuple[str, str]:
     """(why the graph lacks the type, the provenance detail): the build that would compile it, when known; a file
-    under src/test/... is compiled by the test compile, into the test class directory."""
+    under src/test/... is compiled by the test compile, into the test class directory. A class directory that holds
+    the class (`fqn`'s file) is compiled but not on this workspace's classpath: another module's test classes are on
+    no module's classpath but its own (Maven, Gradle)."""
     known = _build(module, test)
     if known is None:
         return ("it is not compiled into the workspace",
                 "not compiled: no class of it is in the workspace; matched by name in the source text")
     build, classes = known
-    if os.path.isdir(os.path.join(module, *classes.split("/"))):
+    directory = os.path.join(module, *classes.split("/"))
+    if fqn and os.path.isfile(os.path.join(directory, *fqn.split(".")) + ".class"):
+        where = "another module's test classes, which only that module's own --tests classpath holds" if test \
+            else "a module this workspace does not depend on"
+        return (f"its compiled class in {os.path.relpath(directory)} is not on this workspace's classpath ({where}: "
+                f"run jdx from {os.path.relpath(module)}{' with --tests' if test else ''})",
+                "compiled, not on the workspace's classpath; matched by name in the source text")
+    if os.path.isdir(directory):
         return (f"its module's {classes} lacks it (rebuild: {build})",
                 f"not compiled: its module's {classes} lacks it; matched by name in the source text")
     if test:
@@ -245,7 +254,7 @@ def not_found(store, ref: SymbolRef, text: str, miss: NotFoundError) -> NotFound
             result={"declared_in_files": [{"type": f.type_name, "file": f.shown,
                                      "language": "kotlin" if f.is_kotlin else "java"} for f in all_found]})
     found = all_found[0]
-    why, _ = _why(found.module, found.test)
+    why, _ = _why(found.module, found.test, found.fqn)
     if ref.member is not None:
         step = f"jdx body {shlex.quote(text)} reads its text from the file"
     else:
@@ -335,7 +344,7 @@ def _parse(found: Declared, cache) -> _File:
         from jdx.engine.java_parse import parse_source
 
         parsed = parse_source(found.data, cache)
-    return _File(found, parsed, found.data.decode("utf-8", "replace").splitlines(), _why(found.module, found.test)[1])
+    return _File(found, parsed, found.data.decode("utf-8", "replace").splitlines(), _why(found.module, found.test, found.fqn)[1])
 
 
 def _warning(f: _File) -> Warning_:

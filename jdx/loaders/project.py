@@ -180,21 +180,23 @@ def discover_maven(root: Path, tests: bool) -> Project:
         name = gav or folder.name
         main = folder / "target" / "classes"
         packaging = _text(xml, "packaging") or "jar"
+        own: list[tuple[str, str]] = []
         if main.is_dir():
-            layout.classes.append((str(main), name))
+            own.append((str(main), name))
         elif packaging != "pom" and (folder / "src" / "main").is_dir():
             layout.warnings.append(Warning_(
                 "PROJECT_NOT_BUILT", f"{name}: no {main.relative_to(top)}: its own classes are not in the workspace "
                                      "(show, members and usages see its dependencies only) until it is built, e.g. "
                                      "mvn compile", name))
         test_classes = folder / "target" / "test-classes"
-        if tests and test_classes.is_dir():
-            layout.classes.append((str(test_classes), f"{name} (tests)"))
+        if tests and test_classes.is_dir():  # first, as on Maven's test classpath (a test-scope class shadows)
+            own.insert(0, (str(test_classes), f"{name} (tests)"))
         elif tests and packaging != "pom" and (folder / "src" / "test").is_dir():
             layout.warnings.append(Warning_(
                 "PROJECT_NOT_BUILT", f"{name}: no {test_classes.relative_to(top)}: its test classes are not in the "
                                      "workspace (--tests answers, such as callers, miss them) until they are "
                                      "compiled, e.g. mvn test-compile", name))
+        layout.classes.extend(own)
         layout.src.extend(_sources(folder, tests))
         modules = _child(xml, "modules")
         for m in modules if modules is not None else ():

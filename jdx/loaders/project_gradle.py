@@ -197,7 +197,7 @@ def discover_gradle(root: Path, tests: bool) -> Project:
             if (folder / name).is_file():
                 project.build_files.append(str(folder / name))
         label = ":" + os.path.relpath(folder, root).replace(os.sep, ":") if folder != root else root.name
-        sets = ("main", "test") if tests else ("main",)
+        sets = ("test", "main") if tests else ("main",)  # test output first, as on Gradle's test runtime classpath
         for s in sets:
             for lang in ("java", "kotlin", "groovy", "scala"):
                 d = folder / "build" / "classes" / lang / s

@@ -127,6 +127,11 @@ def test_tests_flag_adds_test_classes_and_scope(world, monkeypatch):
     assert "org.fix:testlib:1.0" in tests.names.values()
     assert "com.example:app:1.0 (tests)" in tests.names.values()
     assert str(world.maven / "app" / "target" / "test-classes") in tests.roots
+    # Maven's test classpath (`mvn -X test-compile`: testPath) puts a module's test classes before its classes: a
+    # test-scope class of the same name is the one the tests load (T35)
+    roots = tests.roots
+    assert roots.index(str(world.maven / "app" / "target" / "test-classes")) + 1 == \
+        roots.index(str(world.maven / "app" / "target" / "classes")), roots
 
 
 @pytest.mark.soak  # ~6 s of cold processes; CI's soak runs it
