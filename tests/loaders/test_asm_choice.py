@@ -199,6 +199,7 @@ def jar_of_major(tmp_path: Path, name: str, major: int) -> Path:
     return jar
 
 
+@pytest.mark.soak  # two cold extractions in child processes (~12 s); CI's soak runs it
 def test_a_newer_asm_reextracts_what_an_older_one_read(tmp_path):
     """The shard of a jar read by an ASM that did not know its classes is not reused once JDX_ASM_JAR names one
     that does: its UNSUPPORTED_CLASS_VERSION went (a second jar makes it another graph, so only shards are
@@ -227,6 +228,7 @@ def test_a_newer_asm_reextracts_what_an_older_one_read(tmp_path):
     assert not unsupported(second), second
 
 
+@pytest.mark.soak  # a JVM start and an index under JDK 25 (~7 s)
 @pytest.mark.skipif(not (TEMURIN_25 / "lib/server/libjvm.so").is_file(),
                     reason=f"no JDK 25 at {TEMURIN_25} (its JVM warns about JPype's restricted method calls)")
 def test_jpype_on_jdk_25_prints_no_restricted_method_warning(tmp_path):
