@@ -9,7 +9,9 @@ pairing into the class file as a bridge: a synthetic `compare(Object, Object)` w
 what the bridge's erasure overrides in the supertypes, the bridged method overrides.
 
 The bridged method is the one the bridge's code calls (read from its artifact's call sites): a method of the
-bridge's own class with its name and number of parameters, not itself a bridge or synthetic. A bridge that calls
+bridge's own class with its name (or that name as kotlinc mangles it for an inline class: `get-pVg5ArA(I)I` behind
+the bridge `get(I)Ljava/lang/Object;` of `override fun get(index: Int): UInt`) and number of parameters, not itself
+a bridge or synthetic. A bridge that calls
 something else (javac's bridges to a superclass's method, `FindSink$OfInt#accept(Integer)` calling
 `FindSink#accept(Object)`) or whose calls cannot be read is left alone: no guess. A bridge for a narrowed return
 type adds nothing (its class declares its parameter types again, and that method's erasure overrides the same).
@@ -19,12 +21,22 @@ method overrides too.
 
 from __future__ import annotations
 
+import re
+
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from jdx.loaders.resolution import ACC_BRIDGE, ACC_PRIVATE, ACC_STATIC, ACC_SYNTHETIC, Hierarchy, _arity, _package
 
 _COLUMNS = ["owner_id", "name", "descriptor", "access"]
+# kotlinc's name for a function taking or returning an inline (value) class: `get-pVg5ArA` for `get(): UInt`; its
+# bridge keeps the plain name (`get(I)Ljava/lang/Object;` calls `get-pVg5ArA(I)I`)
+_MANGLED = re.compile(r"(?P<name>[^-]+)-[A-Za-z0-9_-]{7}")
+
+
+def _base_name(name: str) -> str:
+    m = _MANGLED.fullmatch(name)
+    return m.group("name") if m else name
 
 
 def _erased(name: str, descriptor: str) -> str:
@@ -32,8 +44,9 @@ def _erased(name: str, descriptor: str) -> str:
 
 
 def _called(bridges: list[dict], read_calls) -> dict[str, str]:
-    """bridge id -> the descriptor of the method of its own class and name that its code calls, from the call
-    sites of the bridges' artifacts (`read_calls(position)`: that artifact's `calls` table, from and to)."""
+    """bridge id -> the name and descriptor of the method of its own class and name (or that name mangled by
+    kotlinc, `_MANGLED`) that its code calls, from the call sites of the bridges' artifacts (`read_calls(position)`:
+    that artifact's `calls` table, from and to)."""
     ids = {f"{b['owner_id']}#{b['name']}{b['descriptor']}": b for b in bridges}
     out: dict[str, str] = {}
     for pos in sorted({b["pos"] for b in bridges}):
@@ -45,16 +58,16 @@ def _called(bridges: list[dict], read_calls) -> dict[str, str]:
         for r in calls.select(["from", "to"]).to_pylist():
             b = ids[r["from"]]
             owner, _, rest = r["to"].partition("#")
-            if owner == b["owner_id"] and rest.startswith(b["name"] + "(") and r["from"] not in out:
-                out[r["from"]] = rest[len(b["name"]):]
+            name = rest.split("(", 1)[0]
+            if owner == b["owner_id"] and _base_name(name) == b["name"] and r["from"] not in out:
+                out[r["from"]] = rest
     return out
 
 
 def _narrowing(b: dict, candidates: list[str]) -> bool:
-    """A bridge for a narrowed return type: its class declares the bridge's parameter types again, and that
-    method overrides by its erasure what the bridge does."""
-    params = b["descriptor"][: b["descriptor"].index(")") + 1]
-    return any(d.startswith(params) for d in candidates)
+    """A bridge for a narrowed return type: its class declares the bridge's name and parameter types again, and
+    that method overrides by its erasure what the bridge does. `candidates`: `name(descriptor)`s."""
+    return any(d.startswith(_erased(b["name"], b["descriptor"])) for d in candidates)
 
 
 def with_bridged(edges: pa.Table, methods: pa.Table, winners: set[str], hierarchy: Hierarchy,
@@ -89,12 +102,13 @@ def with_bridged(edges: pa.Table, methods: pa.Table, winners: set[str], hierarch
     real = pc.equal(pc.bit_wise_and(access, ACC_PRIVATE | ACC_STATIC | ACC_BRIDGE | ACC_SYNTHETIC), 0)
     owners = pa.array(sorted({b["owner_id"] for b in bridge_rows}), pa.string())
     names = pa.array(sorted({b["name"] for b in bridge_rows}), pa.string())
-    # what a bridge may bridge: its class's real methods of its name and number of parameters
-    same_class = methods.filter(pc.and_(real, pc.and_(pc.is_in(methods["owner_id"], value_set=owners),
-                                                      pc.is_in(methods["name"], value_set=names))))
-    by_arity: dict[tuple[str, str, int], list[str]] = {}
+    # what a bridge may bridge: its class's real methods of its name (or that name mangled) and number of parameters
+    same_class = methods.filter(pc.and_(real, pc.and_(pc.is_in(methods["owner_id"], value_set=owners), pc.or_(
+        pc.is_in(methods["name"], value_set=names), pc.match_substring_regex(methods["name"], _MANGLED.pattern)))))
+    by_arity: dict[tuple[str, str, int], list[str]] = {}  # (owner, plain name, arity) -> `name(descriptor)`s
     for r in same_class.select(_COLUMNS).to_pylist():
-        by_arity.setdefault((r["owner_id"], r["name"], _arity(r["descriptor"])), []).append(r["descriptor"])
+        by_arity.setdefault((r["owner_id"], _base_name(r["name"]), _arity(r["descriptor"])), []).append(
+            r["name"] + r["descriptor"])
     # the supertypes' declarations a bridge's erasure may override
     ancestors = {o: hierarchy.ancestors(o) for o in owners.to_pylist()}
     supers = pa.array(sorted({a for chain in ancestors.values() for a in chain}), pa.string())
@@ -109,7 +123,7 @@ def with_bridged(edges: pa.Table, methods: pa.Table, winners: set[str], hierarch
         decl.setdefault((r["owner_id"], _erased(r["name"], r["descriptor"])),
                         (f"{r['owner_id']}#{r['name']}{r['descriptor']}", r["access"]))
     candidates = {id(b): [d for d in by_arity.get((b["owner_id"], b["name"], _arity(b["descriptor"])), ())
-                          if d != b["descriptor"]] for b in bridge_rows}
+                          if d != b["name"] + b["descriptor"]] for b in bridge_rows}
 
     def overrides_some(b: dict) -> bool:
         signature = _erased(b["name"], b["descriptor"])
@@ -125,7 +139,7 @@ def with_bridged(edges: pa.Table, methods: pa.Table, winners: set[str], hierarch
         found = called.get(f"{owner}#{name}{desc}")
         if found is None or found not in candidates[id(b)]:
             continue
-        target = f"{owner}#{name}{found}"
+        target = f"{owner}#{found}"
         signature = _erased(name, desc)
         for rank, a in enumerate(ancestors[owner]):
             hit = decl.get((a, signature))

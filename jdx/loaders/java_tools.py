@@ -11,6 +11,8 @@ still allows Thread.stop.
 
 from __future__ import annotations
 
+import re
+
 import threading
 from pathlib import Path
 from typing import Any
@@ -158,14 +160,21 @@ def _abandon(task, thread) -> None:
         pass
 
 
+_MODULE_NOTE = re.compile(r"\s*\([^()]*\b(?:unnamed )?module\b[^()]*\)")  # a ClassCastException's `(a and b are in …)`
+DESCRIBED_MAX = 300
+
+
 def describe(throwable) -> str:
-    """`SimpleName: message` of a Java throwable (or a Python exception), one line."""
+    """`SimpleName: message` of a Java throwable (or a Python exception), one line; the JVM's notes of which module
+    and loader a class is in left out, and a cut past DESCRIBED_MAX characters marked `…`."""
     if not hasattr(throwable, "getClass"):
-        return " ".join(f"{type(throwable).__name__}: {throwable}".split())[:300]
-    name = str(throwable.getClass().getSimpleName())
-    message = throwable.getMessage()
-    text = f"{name}: {message}" if message is not None else name
-    return " ".join(text.split())[:300]
+        text = f"{type(throwable).__name__}: {throwable}"
+    else:
+        name = str(throwable.getClass().getSimpleName())
+        message = throwable.getMessage()
+        text = f"{name}: {message}" if message is not None else name
+    text = " ".join(_MODULE_NOTE.sub("", text).split())
+    return text if len(text) <= DESCRIBED_MAX else text[:DESCRIBED_MAX - 1] + "…"
 
 
 def jrt_class_files(module: str, internal_name: str) -> list[tuple[str, bytes]]:
