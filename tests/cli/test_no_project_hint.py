@@ -20,6 +20,7 @@ def _jdx(env, cwd, *args) -> dict:
     return json.loads(proc.stdout)
 
 
+@pytest.mark.soak  # ~3 s: a cold process on the JDK; CI's soak runs it
 def test_the_default_workspace_says_no_project_was_found(jdx_env, tmp_path):
     (tmp_path / "a" / "b").mkdir(parents=True)
     env = _jdx(jdx_env, tmp_path / "a" / "b", "show", "com.acme.Missing")

@@ -92,6 +92,7 @@ def _members(pristine: Pristine, cache: Path, env: dict) -> dict:
     return _envelope(_jdx(env, cache, "members", "p.A", "--json", "--jars", str(pristine.jar), "--no-jdk"))
 
 
+@pytest.mark.soak  # ~5 s: two graph builds; CI's soak runs it
 def test_a_garbled_graph_file_is_built_again_not_a_crash(pristine, cache, jdx_env):
     """Kùzu crashed the process (SIGSEGV, no output) on a graph file garbled in place; `jdx index` called it up to
     date. The file's size and mtime recorded at publish tell it changed: the workspace is built again."""

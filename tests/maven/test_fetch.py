@@ -170,6 +170,7 @@ def _public_members(jar: Path, cls: str) -> set[str]:
     return names
 
 
+@pytest.mark.soak  # ~7 s: a local HTTP repository, a download and a cold index; CI's soak runs it
 def test_fetch_downloads_artifact_dependency_and_answers(run_jdx, env, remote):
     served, repo, _helper = remote
     lib = f"{GROUP}:lib:1.0"
