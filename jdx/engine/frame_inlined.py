@@ -42,7 +42,9 @@ class ClassReader:
         tables = self.tables(rows[0]["t.artifact"], owner) if rows and not rows[0]["t.external"] else None
         names = sorted({name for (name, _), lines in (tables or {}).items() if line in lines
                         and not name.endswith("$$forInline")})
-        return names[0] if len(names) == 1 else None
+        # an inline function with default arguments: its `$default` stub holds a copy of the body and its lines
+        plain = [n for n in names if not n.endswith("$default")]
+        return names[0] if len(names) == 1 else plain[0] if len(plain) == 1 else None
 
 
 def frame_lines(classes: ClassReader, m: dict, lines, line: int) -> dict:

@@ -133,3 +133,25 @@ def test_kotlinx_coroutines_dispatched_task_run(run_jdx):
     assert c["inlined"] == {"file": "CoroutineContext.kt", "line": start + 230 - out,
                             "owner": "kotlinx.coroutines.CoroutineContextKt", "function": "withContinuationContext",
                             "call_file": "DispatchedTask.kt", "call_line": 90}
+
+
+KLOGGING = Path.home() / ".m2/repository/io/github/oshai/kotlin-logging-jvm/7.0.3/kotlin-logging-jvm-7.0.3.jar"
+STDLIB_210 = Path.home() / ".m2/repository/org/jetbrains/kotlin/kotlin-stdlib/2.1.0/kotlin-stdlib-2.1.0.jar"
+
+
+@pytest.mark.soak  # indexes kotlin-logging and kotlin-stdlib from ~/.m2
+def test_an_inline_function_with_defaults_is_named_not_its_default_stub(run_jdx):
+    """kotlinc 2's `withLoggingContext$default` holds a copy of the inline function's body with the same lines, so
+    line 25 of KotlinLoggingMDC.kt is in both line tables (T34: the frame's `inlined` named no function)."""
+    if not (KLOGGING.exists() and STDLIB_210.exists()):
+        print(f"skipped: {KLOGGING.name} or {STDLIB_210.name} absent from ~/.m2")
+        pytest.skip(f"{KLOGGING.name} or {STDLIB_210.name} absent from ~/.m2")
+    cls = "io.github.oshai.kotlinlogging.KotlinLoggingMDCKt"
+    assert 25 in _javap(KLOGGING, cls, "withLoggingContext")[0]
+    assert 25 in _javap(KLOGGING, cls, "withLoggingContext$default")[0]  # the oracle: the stub has the line too
+    r = run_jdx("resolve", "at io.github.oshai.kotlinlogging.coroutines.KotlinLoggingAsyncMDCKt."
+                "withLoggingContextAsync(KotlinLoggingAsyncMDC.kt:70)", "--jars", f"{KLOGGING}:{STDLIB_210}", "--json")
+    assert r.code == 0, r.out + r.err
+    (c,) = json.loads(r.out)["result"]["candidates"]
+    assert c["inlined"]["file"] == "KotlinLoggingMDC.kt" and c["inlined"]["line"] == 25, c
+    assert c["inlined"]["function"] == "withLoggingContext", c
