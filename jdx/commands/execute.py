@@ -260,20 +260,21 @@ def text_of(env: dict, cmd: Command | None, request) -> tuple[str, str]:
     result = env.get("result") or {}
     lines = cmd.render(result, request) if cmd is not None else []
     own_cut = cmd is not None and cmd.truncation is not None
-    if not own_cut and request is not None:
-        lines = cap_lines(lines, getattr(request, "max_lines", None))
     cut = (cmd.truncation(result, request) if own_cut else None) or env.get("truncated")  # a renderer's own cut,
     # else the answer's (a `--limit` cut the renderer does not restate)
+    if not own_cut and request is not None:
+        lines = cap_lines(lines, getattr(request, "max_lines", None), limited=bool(cut and cut.get("hint")))
     if cut and cut.get("hint"):
         lines.append(f"… {cut['shown']} of {cut['total']} shown ({cut['hint']})")
     lines.extend(envelope.warning_lines_json(env.get("warnings") or []))
     return "\n".join(lines), "stdout"
 
 
-def cap_lines(lines: list[str], max_lines: int | None) -> list[str]:
+def cap_lines(lines: list[str], max_lines: int | None, limited: bool = False) -> list[str]:
     """The generic `--max-lines` budget (spec §8.3) for renderers without their own, stated. An element of `lines`
     may hold several text lines (a usage with its `--context` lines): it is one entity, kept whole or dropped whole
-    ("never cut mid-entity"); the first one is kept whole even past the budget."""
+    ("never cut mid-entity"); the first one is kept whole even past the budget. `limited`: the answer is cut by
+    `--limit` too (its own line follows), so `--max-lines` alone shows these lines, not all."""
     total = sum(line.count("\n") + 1 for line in lines)
     if not max_lines or total <= max_lines:
         return lines
@@ -285,4 +286,4 @@ def cap_lines(lines: list[str], max_lines: int | None) -> list[str]:
             break
         kept.append(line)
         shown += height
-    return kept + [f"… {shown} of {total} lines shown (--max-lines {total} for all)"]
+    return kept + [f"… {shown} of {total} lines shown (--max-lines {total} for {'these' if limited else 'all'})"]
