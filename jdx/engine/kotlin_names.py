@@ -134,15 +134,19 @@ def _qualified(t, names: frozenset[str]):
                    flexible_upper=_qualified(t.flexible_upper, names), shown={})
 
 
+def _to_qualify(types, context: tuple[str, ...], also=None) -> frozenset[str] | set[str]:
+    """The class names of `types` to print qualified: those clashing in `context`, and those `also(names)` adds."""
+    found: list[str] = []
+    for t in types:
+        _classifiers(t, found)
+    names = clashing_names(found, context)
+    return names | also(found) if also is not None else names
+
+
 def qualify(decl, context: tuple[str, ...], also=None):
     """The declaration (KmFunction, KmProperty, KmConstructor) with clashing class names qualified; None when none
     clash. `also(names)` adds the names to qualify for another reason (`shadowed`)."""
-    found: list[str] = []
-    for t in _types(decl):
-        _classifiers(t, found)
-    names = clashing_names(found, context)
-    if also is not None:
-        names = names | also(found)
+    names = _to_qualify(_types(decl), context, also)
     if not names:
         return None
     changes = {}
@@ -165,13 +169,8 @@ def qualify_class(klass, context: tuple[str, ...], also=None):
     """A class (KmClass) whose header's clashing or shadowed class names are qualified (its primary constructor's
     parameters, its supertypes, its type parameters' bounds); None when none are."""
     primary = next((k for k in klass.constructors if not k.secondary), None)
-    found: list[str] = []
-    for t in [*(_types(primary) if primary is not None else ()), *klass.supertypes,
-              *(b for p in klass.type_parameters for b in p.upper_bounds)]:
-        _classifiers(t, found)
-    names = clashing_names(found, context)
-    if also is not None:
-        names = names | also(found)
+    names = _to_qualify([*(_types(primary) if primary is not None else ()), *klass.supertypes,
+                         *(b for p in klass.type_parameters for b in p.upper_bounds)], context, also)
     if not names:
         return None
     constructors = [qualify(k, context, lambda _: names) or k if k is primary else k for k in klass.constructors]
