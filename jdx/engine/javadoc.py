@@ -9,7 +9,10 @@ import re
 from dataclasses import dataclass, field
 
 BLOCK_ORDER = ("param", "return", "throws", "see", "since", "deprecated")
-_INLINE = re.compile(r"\{@(\w+)(\s*)((?:[^{}]|\{[^{}]*\})*)\}")
+# block tags the javadoc tool prints as headed sections after the main description (JDK 8's -tag options, the JDK's
+# own docs): text, code and all, never inherited
+NOTE_HEADINGS = {"apiNote": "API Note:", "implSpec": "Implementation Requirements:", "implNote": "Implementation Note:"}
+_INLINE_START = re.compile(r"\{@(\w+)(\s*)")
 _TAG = re.compile(r"<(/?)(\w+)[^>]*>")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[^a-z\s])|(?<=\.)\s*$")  # BreakIterator: no break before lowercase
 
@@ -21,6 +24,7 @@ class Javadoc:
     paragraphs: list[str]
     tags: list[tuple[str, str | None, str]] = field(default_factory=list)
     inherit_doc: bool = False  # the text said {@inheritDoc}
+    notes: list[tuple[str, list[str]]] = field(default_factory=list)  # (NOTE_HEADINGS tag, its paragraphs)
 
     def is_empty(self) -> bool:
         return not self.paragraphs and not self.tags
@@ -65,12 +69,30 @@ def _link_text(arg: str) -> str:
     return target
 
 
+def _each_inline(text: str, repl) -> str:
+    """`text` with each inline tag `{@tag arg}` replaced by `repl(tag, space, arg)`; `arg` runs to the brace that
+    balances the tag's own (`{@code if (x) { y(); }}`: javadoc's rule for code with braces, nested to any depth).
+    A tag left open stays as written."""
+    out: list[str] = []
+    pos = 0
+    while (m := _INLINE_START.search(text, pos)) is not None:
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        if depth:
+            break
+        out += [text[pos:m.start()], repl(m.group(1), m.group(2), text[m.end():i - 1])]
+        pos = i
+    out.append(text[pos:])
+    return "".join(out)
+
+
 def _inline(text: str, value_of=None) -> tuple[str, bool]:
     inherit = False
 
-    def repl(m: re.Match) -> str:
+    def repl(tag: str, space: str, arg: str) -> str:
         nonlocal inherit
-        tag, space, arg = m.group(1), m.group(2), m.group(3)
         if tag == "inheritDoc":
             inherit = True
             return "\x00INHERIT\x00"
@@ -93,7 +115,7 @@ def _inline(text: str, value_of=None) -> tuple[str, bool]:
 
     prev = None
     while prev != text:
-        prev, text = text, _INLINE.sub(repl, text)
+        prev, text = text, _each_inline(text, repl)
     return text, inherit
 
 
@@ -144,8 +166,11 @@ def _paragraphs(text: str) -> list[str]:
     paragraphs: list[str] = []
     for part in re.split(r"(\x01.*?\x02)", text, flags=re.S):
         if part.startswith("\x01"):
-            block = html.unescape(part.strip("\x01\x02")).strip("\n")
-            lines = block.splitlines()
+            lines = html.unescape(part.strip("\x01\x02")).splitlines()
+            while lines and not lines[0].strip():  # `<pre> {@code` then a line break: no blank first line
+                lines.pop(0)
+            while lines and not lines[-1].strip():
+                lines.pop()
             indent = min((len(ln) - len(ln.lstrip()) for ln in lines if ln.strip()), default=0)
             if lines:
                 paragraphs.append("\n".join(("    " + ln[indent:]).rstrip() for ln in lines))
@@ -184,6 +209,9 @@ def parse(raw: str, value_of=None) -> Javadoc:
             rest = _link_text(rest) if not rest.lstrip().startswith(("<", '"')) else rest
         flat, tag_inherit = _inline(rest, value_of)
         doc.inherit_doc |= tag_inherit
+        if tag in NOTE_HEADINGS:  # paragraphs and `<pre>` code kept, as the main description's
+            doc.notes.append((tag, _paragraphs(_html(flat))))
+            continue
         doc.tags.append((tag, name, " ".join(html.unescape(_TAG.sub("", _scripts(flat))).split())))
     return doc
 
@@ -232,7 +260,7 @@ def fill_inherited(doc: Javadoc, parent: Javadoc, throws=None, rename: dict[str,
     for tag, name, text in declared_only(parent.tags, throws):
         if tag in ("param", "return", "throws") and (tag, name) not in have:
             tags.append((tag, name, text))
-    return Javadoc(paragraphs, tags, False)
+    return Javadoc(paragraphs, tags, False, doc.notes)
 
 
 def render(doc: Javadoc) -> list[str]:
@@ -242,9 +270,15 @@ def render(doc: Javadoc) -> list[str]:
         if lines:
             lines.append("")
         lines.extend(p.replace("\x00INHERIT\x00", "").splitlines())
+    for tag, paragraphs in doc.notes:
+        if lines:
+            lines.append("")
+        lines.append(NOTE_HEADINGS[tag])
+        for i, p in enumerate(paragraphs):
+            lines.extend(([""] if i else []) + p.replace("\x00INHERIT\x00", "").splitlines())
     tags = sorted(doc.tags, key=lambda t: BLOCK_ORDER.index(t[0]) if t[0] in BLOCK_ORDER else len(BLOCK_ORDER))
-    shown = [t for t in tags if t[0] not in ("author", "serial", "serialData", "serialField", "implNote",
-                                             "apiNote", "implSpec", "hidden", "jls", "jvms", "revised", "spec")]
+    shown = [t for t in tags if t[0] not in ("author", "serial", "serialData", "serialField", "hidden", "jls", "jvms",
+                                             "revised", "spec")]
     if shown and lines:
         lines.append("")
     width = {tag: max((len(n) for t, n, _ in shown if n and t == tag), default=0)
