@@ -124,12 +124,20 @@ class _Chains:
     def names_in(self, package: str) -> frozenset[str]:
         """The simple names of a package's top-level classes (internal spelling), the built-in ones included."""
         got = self.package_names.get(package)
-        if got is None:
-            from jdx.graph_schema.queries_search import TYPES_IN_PACKAGE
+        if got is None:  # one scan for it and Kotlin's default-import packages, which every line may be read in
+            from jdx.engine.kotlin_names import DEFAULT_PACKAGES
+            from jdx.graph_schema.queries_search import TYPE_NAMES_IN_PACKAGES
 
             store = self.store()
-            rows = store.rows_cached(TYPES_IN_PACKAGE, {"package": package.replace("/", ".")}) if store else []
-            got = self.package_names[package] = frozenset(r["name"] for r in rows) | built_in_names(package)
+            wanted = sorted({package, *DEFAULT_PACKAGES} - self.package_names.keys())
+            dotted = [p.replace("/", ".") for p in wanted]
+            rows = store.rows_cached(TYPE_NAMES_IN_PACKAGES, {"packages": dotted}) if store else []
+            found: dict[str, set[str]] = {}
+            for r in rows:
+                found.setdefault(r["package"], set()).add(r["name"])
+            for p, d in zip(wanted, dotted):
+                self.package_names[p] = frozenset(found.get(d, ())) | built_in_names(p)
+            got = self.package_names[package]
         return got
 
     def qualified_text(self, row: dict, context: tuple[str, ...] = ()) -> str | None:

@@ -40,6 +40,11 @@ TYPES_IN_PACKAGE = (
     "RETURN t.fqn AS fqn, t.simple_name AS name, t.kind AS kind, t.access AS access, t.artifact AS artifact "
     "ORDER BY fqn"
 )
+# the simple names of the top-level classes of several packages at once (one scan: the Kotlin view's default imports)
+TYPE_NAMES_IN_PACKAGES = (
+    "MATCH (t:Type) WHERE t.package IN $packages AND NOT t.external AND NOT t.shadowed AND t.outer IS NULL "
+    "RETURN t.package AS package, t.simple_name AS name"
+)
 # which of `$fqns` (top-level classes named by a source directory's files) the graph holds (unbuilt_sources)
 TYPES_PRESENT = "MATCH (t:Type) WHERE t.fqn IN $fqns AND NOT t.external RETURN DISTINCT t.fqn AS fqn"
 DUPLICATED_FQNS = "MATCH (t:Type) WHERE t.shadowed AND NOT t.external RETURN DISTINCT t.fqn AS fqn"
