@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from jdx.engine.diff.extensions import extensions
-from jdx.engine.diff.findings import Finding
+from jdx.engine.diff.findings import KOTLIN_ONLY_NARROWED, KOTLIN_ONLY_WHY, Finding, kotlin_rerated
 from jdx.engine.diff.forms import (
     class_generic_key,
     generic_form,
@@ -64,18 +64,21 @@ def compare(old: Surface, new: Surface, options: DiffOptions, platform: Platform
             out.append(Finding("TYPE_REMOVED", type_ref(name), o.kind, type_form(o), None, id=name))
         elif o_api and not n_api:
             detail = f"{views[0].type_level(o)} -> {views[1].type_level(n)}"
+            kotlin_only = False
             if n.anonymous_or_local and LEVELS[n.level] >= LEVELS["protected"]:
                 detail = "now an anonymous or local class (no source can name it)"
             elif LEVELS[n.level] >= LEVELS["protected"] and not n.access & 0x1000 and not _kotlin_api(views[1], n):
                 # a type that became Kotlin `internal` is narrowed, not removed: its JVM class is still there, so
                 # compiled callers link, but no Kotlin source outside the module can name it any more
-                detail += " (Kotlin metadata; still public on the JVM)"
+                detail += KOTLIN_ONLY_NARROWED
+                kotlin_only = True
             elif n.outer and n.outer in new.types and LEVELS[n.level] >= LEVELS["protected"]:
                 detail = f"enclosing {type_ref(n.outer)} is no longer part of the API"
             elif n.access & 0x1000:
                 detail = "now synthetic"
-            out.append(Finding("TYPE_VISIBILITY_NARROWED", type_ref(name), o.kind, type_form(o), type_form(n), detail,
-                               name))
+            found = Finding("TYPE_VISIBILITY_NARROWED", type_ref(name), o.kind, type_form(o), type_form(n), detail,
+                            name)
+            out.append(kotlin_rerated(found, KOTLIN_ONLY_WHY) if kotlin_only else found)
         elif n_api and not o_api:
             if o is None and views[1].empty_facade(n):
                 continue
@@ -457,10 +460,11 @@ def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], s
             # name is now mangled (`name$module`) is a MEMBER_REMOVED below: compiled callers fail to link.
             hidden = n.members[key]
             detail = f"{views[0].member_level(m)} -> {views[1].member_level(hidden)}"
+            found = Finding("MEMBER_VISIBILITY_NARROWED", member_ref(m), kind_of(m), member_form(m),
+                            member_form(hidden), detail, member_id(m))
             if hidden.access & (PUBLIC | PROTECTED):
-                detail += " (Kotlin metadata; still public on the JVM)"
-            out.append(Finding("MEMBER_VISIBILITY_NARROWED", member_ref(m), kind_of(m), member_form(m),
-                               member_form(hidden), detail, member_id(m)))
+                found = kotlin_rerated(replace(found, detail=detail + KOTLIN_ONLY_NARROWED), KOTLIN_ONLY_WHY)
+            out.append(found)
         else:
             removed.append(m)
     for key, m in new_members.items():

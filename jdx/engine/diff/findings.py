@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from jdx.engine.diff.rules import RULES, SEVERITY_RANK, severity_of
+from jdx.engine.diff.rules import RULES, SEVERITY_RANK, SUSPICIOUS, severity_of
+
+# a TYPE_/MEMBER_VISIBILITY_NARROWED whose JVM access stays public or protected: only the Kotlin metadata narrowed
+# it (made `internal`): compiled callers, Kotlin or Java, still link and run, recompiled Kotlin sources do not
+KOTLIN_ONLY_NARROWED = " (Kotlin metadata; still public on the JVM)"
+KOTLIN_ONLY_WHY = ("; compiled callers still link, Kotlin sources outside the module no longer compile "
+                   "(rated suspicious, not breaking)")
+# `@kotlin.Deprecated(level = ERROR)` added, or its level raised to ERROR: Kotlin sources using it stop compiling
+# ("using ... is an error"), compiled callers still link (HIDDEN makes the member synthetic: MEMBER_MADE_SYNTHETIC)
+DEPRECATION_ERROR = "kotlin.DeprecationLevel.ERROR"
+ERROR_WHY = ("; level ERROR: Kotlin sources using it no longer compile, compiled callers still link "
+             "(rated suspicious, not info)")
 
 
 @dataclass(frozen=True)
@@ -18,16 +29,20 @@ class Finding:
     id: str = ""  # JVM identity on the old side (new when added): `com/x/A`, `com/x/A#m(I)V`, `com/x/A#f:I`
     # a severity below the rule's, for a reason the detail states (a package its module does not export: modules.py)
     rated: str = ""
+    # the severity the Kotlin view gives a finding its rule rates otherwise, the reason appended to the detail (a
+    # narrowing only the Kotlin metadata shows, a deprecation raised to ERROR: `kotlin_rerated`); outranked by `rated`
+    kotlin_rated: str = ""
 
     def __post_init__(self):
         if self.rule not in RULES:
             raise ValueError(f"unknown diff rule {self.rule}")
-        if self.rated and self.rated not in SEVERITY_RANK:
-            raise ValueError(f"unknown diff severity {self.rated}")
+        for rated in (self.rated, self.kotlin_rated):
+            if rated and rated not in SEVERITY_RANK:
+                raise ValueError(f"unknown diff severity {rated}")
 
     @property
     def severity(self) -> str:
-        return self.rated or severity_of(self.rule)
+        return self.rated or self.kotlin_rated or severity_of(self.rule)
 
     def sort_key(self) -> tuple:
         return (SEVERITY_RANK[self.severity], self.symbol, self.rule, self.detail)
@@ -35,3 +50,8 @@ class Finding:
     def to_json(self) -> dict:
         return {"rule": self.rule, "severity": self.severity, "symbol": self.symbol, "kind": self.kind,
                 "old": self.old, "new": self.new, "detail": self.detail, "id": self.id}
+
+
+def kotlin_rerated(finding: Finding, why: str) -> Finding:
+    """`finding` rated suspicious by the Kotlin view, `why` (KOTLIN_ONLY_WHY, ERROR_WHY) appended to its detail."""
+    return replace(finding, kotlin_rated=SUSPICIOUS, detail=finding.detail + why)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from jdx.engine.descriptors import render_constant, takes_outer_instance
-from jdx.engine.diff.findings import Finding
+from jdx.engine.diff.findings import DEPRECATION_ERROR, ERROR_WHY, Finding, kotlin_rerated
 from jdx.engine.diff.forms import (generic_form, generic_key, generic_key_beside_return, generic_key_lined_up,
                                    java_type, member_form, member_id, member_ref, signature_arity, type_ref)
 from jdx.engine.diff.surface import (
@@ -132,8 +132,11 @@ def annotation_findings(old: dict[str, str], new: dict[str, str], make, where: s
             continue
         if desc in old and desc in new:
             if old[desc] != new[desc]:
-                out.append(make("ANNOTATION_VALUES_CHANGED", _values_changed(shown(old[desc], desc),
-                                                                             shown(new[desc], desc))))
+                was, now = shown(old[desc], desc), shown(new[desc], desc)
+                found = make("ANNOTATION_VALUES_CHANGED", _values_changed(was, now))
+                raised = desc == KOTLIN_DEPRECATED_DESC and _deprecation_level(was) in (None, WARNING_LEVEL) \
+                    and _deprecation_level(now) == DEPRECATION_ERROR
+                out.append(kotlin_rerated(found, ERROR_WHY) if raised else found)
         elif desc in (DEPRECATED_DESC, KOTLIN_DEPRECATED_DESC):
             continue  # DEPRECATED_ADDED/REMOVED's (with @kotlin.Deprecated's message, see `deprecation`)
         elif desc in new:
@@ -151,7 +154,18 @@ def deprecation(old: TypeInfo | Member, new: TypeInfo | Member, make) -> Finding
     other = (old if side is new else new).annotations
     detail = "" if text is None or KOTLIN_DEPRECATED_DESC in other else \
         text if text.startswith("@") else annotation_name(KOTLIN_DEPRECATED_DESC) + text
-    return make("DEPRECATED_ADDED" if new.deprecated else "DEPRECATED_REMOVED", detail)
+    found = make("DEPRECATED_ADDED" if new.deprecated else "DEPRECATED_REMOVED", detail)
+    return kotlin_rerated(found, ERROR_WHY) if new.deprecated and detail and \
+        _deprecation_level(detail) == DEPRECATION_ERROR else found
+
+
+WARNING_LEVEL = "kotlin.DeprecationLevel.WARNING"
+
+
+def _deprecation_level(text: str) -> str | None:
+    """The `level` a `@kotlin.Deprecated(...)` text states (None: none, which is WARNING, or it does not read)."""
+    parsed = annotation_elements(text)
+    return None if parsed is None else parsed[1].get("level")
 
 
 def unchecked(exception: str, sides: tuple[Surface, ...], platform=None) -> tuple[bool | None, str]:
