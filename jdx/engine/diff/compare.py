@@ -36,8 +36,8 @@ from jdx.engine.diff.members import (
     overridable,
     subclassable_outside,
 )
-from jdx.engine.diff.surface import (ABSTRACT, FINAL, LEVELS, OBJECT, PROTECTED, PUBLIC, STATIC, VOLATILE_OR_BRIDGE,
-                                    Member, Surface, TypeInfo)
+from jdx.engine.diff.surface import (ABSTRACT, FINAL, LEVELS, OBJECT, PRIVATE, PROTECTED, PUBLIC, STATIC,
+                                    VOLATILE_OR_BRIDGE, Member, Surface, TypeInfo)
 from jdx.engine.diff.rules import INFO
 from jdx.engine.diff.type_changes import RECORD_REF, class_version, permits_changes, record_change
 from jdx.engine.diff.visibility import ApiView, DiffOptions
@@ -513,7 +513,7 @@ def _constants_inlined(found: list[Finding], old_members: dict[str, Member]) -> 
     reading it still run: javac copied its value into them (JLS §13.4.9), so only a reflective read fails. The rule
     and its severity stay (spec §7.7): recompiling is where it breaks."""
     constants = {member_id(m): m for m in old_members.values() if m.is_field and m.constant is not None
-                 and m.access & FINAL}
+                 and m.access & FINAL and not m.access & PRIVATE}  # (a private one has no clients to inline it)
     if not constants:
         return found
     out = []
