@@ -318,6 +318,76 @@ def match_field(parsed: ParsedFile, name: str, keys: list[str]) -> Decl | None:
                  and d.path == keys), None)
 
 
+RECORD_COMPONENT = "record_component"  # a Decl kind no parse gives: a record header's component (`record_component`)
+_BLANKED = re.compile(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.S)
+
+
+def _blank(text: str) -> str:
+    """Comments and literals as spaces (line breaks kept), so offsets into the result are offsets into `text`."""
+    return _BLANKED.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+def record_decl(parsed: ParsedFile, keys: list[str]) -> Decl | None:
+    """The declaration of the type `keys` when it is a record, else None."""
+    found = _type_decl(parsed, keys)
+    return found if found is not None and found.kind == "record" else None
+
+
+def record_component(parsed: ParsedFile, text: list[str], keys: list[str], name: str) -> Decl | None:
+    """The component `name` of the record `keys` as its header writes it (`UserPrincipal user` of `record
+    P(UserPrincipal user, GroupPrincipal group)`): the declaration of the record's private final field of that name
+    and of its implicit accessor (JLS §8.10.1, §8.10.3), which no member declaration of the body holds. Kind
+    RECORD_COMPONENT, its lines (whole lines: a one-line header is shown whole); None when the type is no record with
+    that component or the header cannot be read."""
+    record = record_decl(parsed, keys)
+    if record is None or name not in record.component_names:
+        return None
+    first, last = record.start, max(record.start, record.header_end)
+    if first < 1 or last > len(text):
+        return None
+    lines = text[first - 1:last]
+    head = _blank("\n".join(lines))
+    m = re.search(r"(?<![\w$])record\s+" + re.escape(record.name) + r"(?![\w$])\s*", head)
+    if m is None:
+        return None
+    i = m.end()
+    if head[i:i + 1] == "<":  # type parameters
+        depth = 0
+        while i < len(head):
+            depth += {"<": 1, ">": -1}.get(head[i], 0)
+            i += 1
+            if depth == 0:
+                break
+        while i < len(head) and head[i].isspace():
+            i += 1
+    if head[i:i + 1] != "(":
+        return None
+    depth, start, pieces = 0, i + 1, []
+    for j in range(i + 1, len(head)):
+        ch = head[j]
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}" and depth:
+            depth -= 1
+        elif ch == ")":
+            pieces.append((start, j))
+            break
+        elif ch == "," and depth == 0:
+            pieces.append((start, j))
+            start = j + 1
+    else:
+        return None
+    for a, b in pieces:
+        piece = _ANNOTATION.sub(lambda x: " " * len(x.group(0)), head[a:b])
+        idents = list(re.finditer(r"[A-Za-z_$][\w$]*", piece))
+        if idents and idents[-1].group(0) == name:
+            lead = len(head[a:b]) - len(head[a:b].lstrip())
+            first_line = first + head.count("\n", 0, a + lead)
+            last_line = first + head.count("\n", 0, a + len(head[a:b].rstrip()))
+            return Decl(RECORD_COMPONENT, name, keys, first_line, last_line)
+    return None
+
+
 def unmatched_declarations(parsed: ParsedFile, keys: list[str], methods: list[dict], type_row: dict) -> list[Decl]:
     """Methods and constructors the sources declare in this type that the binary lacks."""
     type_decl = _type_decl(parsed, keys)

@@ -125,8 +125,14 @@ def _from_sources(target: Target, loc: Located, artifact: str, opts: BodyOptions
     header = f"source: {file.root.label} ({file.display}:{a}-{b})"
     if implicit:
         header += f"  (implicit: {implicit}; no source text, the declaring type's header shown)"
+    elif decl.kind == sm.RECORD_COMPONENT:
+        header += (f"  (record component {decl.name}: the record header declares this private final field and its "
+                   f"accessor {decl.name}())")
     source = {"label": file.root.label, "how": file.root.how, "file": file.display, "lines": [a, b]}
-    return _result(target, artifact, "sources", header, cut(file.lines, decl, a, b), a, source, implicit=implicit)
+    result = _result(target, artifact, "sources", header, cut(file.lines, decl, a, b), a, source, implicit=implicit)
+    if decl.kind == sm.RECORD_COMPONENT:
+        result["declared_by"] = "record component"
+    return result
 
 
 def clinit_parts(ctx: SourceContext, target: Target, loc: Located | None) -> list[tuple[str, Decl]]:

@@ -116,7 +116,16 @@ def _member_doc(ctx: SourceContext, type_row: dict, row: dict, is_field: bool, o
     kotlin = loc is not None and loc.file.is_kotlin
     names = None if is_field or kotlin else _param_names(loc)
     throws = [] if is_field else _throws(ctx, type_row, row)
-    if opts.inherited and not is_field and _missing(parsed, row, names, throws, fill_tags, kotlin):
+    component = _record_component_doc(ctx, type_row, row, is_field, loc, parsed)
+    if component is not None:  # a record component's field or accessor: the record's `@param` documents it
+        parsed, item["source"], item["documented_by"] = component
+    # the member's own main description (no `{@inheritDoc}` in it): only tags can be inherited, and the header names
+    # them and the declaration each came from (`tag_from`), not a method the whole comment would be inherited from
+    own_description = parsed is not None and bool(parsed.paragraphs) and not parsed.inherit_doc
+    own_tags = {(t, n) for t, n, _ in parsed.tags} if parsed is not None else set()
+    tag_from: dict[tuple[str, str | None], tuple[str, dict | None, Located]] = {}
+    if (opts.inherited and not is_field and component is None
+            and _missing(parsed, row, names, throws, fill_tags, kotlin)):
         for srow, m in overridden(ctx, type_row, row):
             p_loc = locate_method(ctx, srow, m)
             p_raw, p_source = _located_doc(p_loc)
@@ -125,17 +134,23 @@ def _member_doc(ctx: SourceContext, type_row: dict, row: dict, is_field: bool, o
             parent, p_links = _parse_doc(ctx, p_loc, srow, p_raw)
             if parent.is_empty():
                 continue
+            rename = None if kotlin else _rename(_param_names(p_loc), names)
+            supplied = {_renamed(t, n, rename) for t, n, _ in parent.tags}  # tags this comment writes itself
+            deep_from = None
             if parent.inherit_doc:
-                deep, deep_loc = _deep_parent(ctx, srow, m)
+                deep, deep_loc, deep_from = _deep_parent(ctx, srow, m)
                 parent = jd.fill_inherited(parent, deep or jd.Javadoc([]), _throws(ctx, srow, m),
                                            _rename(_param_names(deep_loc), _param_names(p_loc)))
-            rename = None if kotlin else _rename(_param_names(p_loc), names)
             before = parsed
             parsed = (jd.fill_inherited(parsed, parent, throws, rename) if parsed is not None
                       else jd.Javadoc(parent.paragraphs, jd.declared_only(jd.rename_params(parent.tags, rename),
                                                                             throws)))
             if before is not None and not before.inherit_doc and parsed == before:
                 continue  # this comment had nothing the member lacks
+            for t, n, _ in parsed.tags:  # where each tag the member lacked came from, as javadoc's walk finds it
+                if (t, n) not in own_tags and (t, n) not in tag_from:
+                    tag_from[(t, n)] = ((format_member(srow["id"], m["name"], m["descriptor"]), p_source, p_loc)
+                                        if (t, n) in supplied or deep_from is None else deep_from)
             if p_links is not None:
                 links = (links or []) + p_links
             if warn and p_loc is not None:  # the text shown is read from this file too: check it as `doc` of it would
@@ -150,6 +165,8 @@ def _member_doc(ctx: SourceContext, type_row: dict, row: dict, is_field: bool, o
                     item["inherited_source"] = p_source
             if not _missing(parsed, row, names, throws, fill_tags, kotlin):
                 break
+    if own_description and item["inherited_from"] is not None:
+        _tags_inherited(item, parsed, tag_from)
     if (parsed is None or parsed.is_empty()) and (loc is None or loc.file.is_kotlin):
         tagged = _property_tag(ctx, type_row, row, is_field)
         if tagged is not None:  # `@property size` in the class's KDoc documents the property `size`
@@ -298,16 +315,103 @@ def _property_tag(ctx: SourceContext, type_row: dict, row: dict, is_field: bool)
     return None
 
 
-def _deep_parent(ctx: SourceContext, type_row: dict, row: dict) -> tuple[jd.Javadoc | None, Located | None]:
-    """The nearest comment without `{@inheritDoc}` of a method `row` overrides, and where it is."""
+def _deep_parent(ctx: SourceContext, type_row: dict, row: dict
+                 ) -> tuple[jd.Javadoc | None, Located | None, tuple[str, dict | None, Located] | None]:
+    """The nearest comment without `{@inheritDoc}` of a method `row` overrides, where it is, and (the method's
+    reference, the comment's source, where it is)."""
     for srow, m in overridden(ctx, type_row, row):
         loc = locate_method(ctx, srow, m)
-        raw, _ = _located_doc(loc)
+        raw, source = _located_doc(loc)
         if raw:
             parsed = _parse_doc(ctx, loc, srow, raw)[0]
             if not parsed.inherit_doc:
-                return parsed, loc
-    return None, None
+                return parsed, loc, (format_member(srow["id"], m["name"], m["descriptor"]), source, loc)
+    return None, None, None
+
+
+def _renamed(tag: str, name: str | None, rename: dict[str, str] | None) -> tuple[str, str | None]:
+    return tag, (rename.get(name, name) if rename and tag == "param" and name else name)
+
+
+def _tags_inherited(item: dict, parsed: jd.Javadoc, tag_from: dict) -> None:
+    """A member whose own comment has its main description and inherits only tags: not `inherited_from` (that
+    says the whole comment is another's), but `inherited_tags`, each group of tags with the method that supplied
+    it and where its comment is, named in `documented_by` too; `inherited_source` is the first group's comment."""
+    groups: dict[str, dict] = {}
+    written: dict[str, list[int]] = {}
+    for t, n, _ in parsed.tags:
+        if (t, n) in tag_from:
+            ref, source, loc = tag_from[(t, n)]
+            group = groups.setdefault(ref, {"tags": [], "from": ref, "source": source})
+            label = f"@{t} {n}" if n else f"@{t}"
+            if label not in group["tags"]:
+                group["tags"].append(label)
+                written.setdefault(ref, []).extend(_tag_lines(loc, t, n))
+    for ref, group in groups.items():  # the lines of the tags taken, when they can be told, not the whole comment
+        lines = written.get(ref)
+        if lines and group["source"] is not None:
+            group["source"] = dict(group["source"], lines=[min(lines), max(lines)])
+    item["inherited_from"] = None
+    if not groups:
+        item.pop("inherited_source", None)
+        return
+    item["inherited_tags"] = list(groups.values())
+    item["inherited_source"] = item["inherited_tags"][0]["source"]
+    item["documented_by"] = "its own comment, with " + "; ".join(
+        f"{_and(g['tags'])} inherited from {g['from']}" for g in groups.values())
+
+
+_BLOCK_TAG = re.compile(r"^\s*(?:/\*\*)?\s*\*?\s*@(\w+)(?:\s+(\S+))?")
+
+
+def _tag_lines(loc: Located | None, tag: str, name: str | None) -> list[int]:
+    """The first and last line of the block tag `@tag name` (`@exception` for `throws`) in the comment of `loc`'s
+    declaration: from its line to the line before the next block tag or the comment's end; [] when not found."""
+    if loc is None or loc.decl is None or not loc.decl.doc_start:
+        return []
+    first, last = loc.decl.doc_start, max(loc.decl.doc_start, loc.decl.start - 1)
+    lines = loc.file.lines[first - 1:last]
+    tags = [(i, m) for i, ln in enumerate(lines) if (m := _BLOCK_TAG.match(ln))]
+    for k, (i, m) in enumerate(tags):
+        written = "throws" if m.group(1) == "exception" else m.group(1)
+        if written == tag and (name is None or jd._simple(m.group(2) or "") == jd._simple(name)):
+            end = tags[k + 1][0] - 1 if k + 1 < len(tags) else len(lines) - 1
+            while end > i and lines[end].strip() in ("", "*", "*/", "**/"):
+                end -= 1
+            return [first + i, first + end]
+    return []
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _record_component_doc(ctx: SourceContext, type_row: dict, row: dict, is_field: bool, loc: Located | None,
+                          own: jd.Javadoc | None) -> tuple[jd.Javadoc, dict | None, str] | None:
+    """A record component's private field, or its accessor without a main description of its own (implicit, or
+    declared without a comment): the text of the record comment's `@param` of the component, as the javadoc tool
+    documents them from it (CommentUtils.setRecordFieldTree / setRecordAccessorTree link that `@param`); (doc,
+    the record comment's source, what documents it), or None."""
+    if loc is None or loc.file.is_kotlin or type_row.get("kind") not in (None, "record"):
+        return None
+    record = sm.record_decl(loc.file.parsed, loc.keys)
+    if record is None or row["name"] not in record.component_names:
+        return None
+    if is_field:
+        if (row.get("access") or 0) & sm.ACC_STATIC:
+            return None
+    elif not row["descriptor"].startswith("()") or (own is not None and own.paragraphs and not own.inherit_doc):
+        return None
+    raw, source = _located_doc(Located(loc.file, loc.keys, record))
+    if not raw:
+        return None
+    text = next((x for t, n, x in _parse_doc(ctx, loc, type_row, raw)[0].tags
+                 if t == "param" and n == row["name"] and x), None)
+    if text is None:
+        return None
+    what = "field" if is_field else "accessor"
+    return (jd.Javadoc([text]), source, f"@param {row['name']} in the record comment of {format_type(type_row['id'])}"
+                                        f", which documents the {what}'s record component")
 
 
 def _type_item(ctx: SourceContext, type_row: dict, warn: bool = False) -> dict:

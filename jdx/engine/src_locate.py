@@ -238,7 +238,10 @@ def locate_field(ctx: SourceContext, type_row: dict, name: str, row: dict | None
     if found is None:
         return None
     file, keys = found
-    return Located(file, keys, sm.match_field(file.parsed, name, keys))
+    decl = sm.match_field(file.parsed, name, keys)
+    if decl is None:  # a record component's private field: its declaration is the header's component
+        decl = sm.record_component(file.parsed, file.lines, keys, name)
+    return Located(file, keys, decl)
 
 
 def mismatch_warnings(ctx: SourceContext, type_row: dict, file: SourceFile, keys: list[str],

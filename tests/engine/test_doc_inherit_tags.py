@@ -166,7 +166,9 @@ def test_own_comment_gets_the_missing_tags_with_its_parameter_names(fx, run_jdx)
     env = _doc(run_jdx, fx, "p.W#op(int, int)")
     item = env["result"]["docs"][0]
     assert "@param right  the second operand" in item["text"] and "@return the result" in item["text"]
-    assert item["inherited_from"] == "p.I#op(int, int)"
+    # its own description: not "inherited from"; the tags it inherits name the declaration that wrote them
+    assert item["inherited_from"] is None and [(g["tags"], g["from"]) for g in item["inherited_tags"]] == [
+        (["@param right", "@return"], "p.I#op(int, int)")], item
     assert item["source"]["file"].endswith("p/W.java") and item["inherited_source"]["file"].endswith("p/I.java")
     renamed = _doc(run_jdx, fx, "p.Y#op(int, int)")["result"]["docs"][0]["text"]
     assert [ln.split()[1] for ln in renamed if ln.startswith("@param")] == ["a", "b"], renamed
