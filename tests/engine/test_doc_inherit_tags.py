@@ -14,7 +14,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import time
 
 import pytest
@@ -85,25 +84,13 @@ SOURCES = {
 CLASSES = ("I", "Z", "W", "Y", "V")
 
 
-def _javadoc(out, files) -> None:
-    argv = ["-quiet", "-Xdoclint:none", "-d", str(out), *map(str, files)]
-    jvm = jdktool._providers()
-    if jvm is not None and not os.environ.get("JDX_TEST_SUBPROCESS"):
-        tool = jvm["tools"].findFirst("javadoc")
-        if tool.isPresent():
-            sink = jvm["jpype"].JClass("java.io.PrintStream")(jvm["jpype"].JClass("java.io.ByteArrayOutputStream")())
-            assert tool.get().run(sink, sink, argv) == 0
-            return
-    subprocess.run(["javadoc", *argv], check=True, capture_output=True)
-
-
 @pytest.fixture(scope="module")
 def fx(tmp_path_factory, run_jdx):
     if shutil.which("javac") is None or shutil.which("javadoc") is None:
         pytest.skip("javac / javadoc are not installed")
     root = tmp_path_factory.mktemp("docinherit")
     _, classes = javac_jar(root, SOURCES, "p", "p.jar", debug=True)
-    _javadoc(root / "out", [root / "src" / "p" / f"{c}.java" for c in CLASSES])
+    jdktool.javadoc(root / "out", [root / "src" / "p" / f"{c}.java" for c in CLASSES])
     # S.java edited after compiling (a method added): the supertype file T#run's doc is read from is stale
     stale = root / "src" / "p" / "S.java"
     stale.write_text(SOURCES["p/S.java"].replace("}\n}", "}\n    public int extra() { return 3; }\n}"))

@@ -17,10 +17,8 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import re
 import shutil
-import subprocess
 import zipfile
 from pathlib import Path
 
@@ -79,18 +77,6 @@ SOURCES = {
         "    public V get(Object key) { return null; }\n"
         "}\n"),
 }
-
-
-def _javadoc(out, files) -> None:
-    argv = ["-quiet", "-Xdoclint:none", "-d", str(out), *map(str, files)]
-    jvm = jdktool._providers()
-    if jvm is not None and not os.environ.get("JDX_TEST_SUBPROCESS"):
-        tool = jvm["tools"].findFirst("javadoc")
-        if tool.isPresent():
-            sink = jvm["jpype"].JClass("java.io.PrintStream")(jvm["jpype"].JClass("java.io.ByteArrayOutputStream")())
-            assert tool.get().run(sink, sink, argv) == 0
-            return
-    subprocess.run(["javadoc", *argv], check=True, capture_output=True)
 
 
 @pytest.fixture(scope="module")
@@ -156,7 +142,7 @@ def test_accessor_without_its_own_description_has_the_components_param(fx, run_j
 def _javadoc_params(fx) -> dict:
     out = fx["root"] / "jd"
     if not out.exists():
-        _javadoc(out, [fx["root"] / "src" / "rc" / f"{c}.java" for c in ("M", "AM", "HM")])
+        jdktool.javadoc(out, [fx["root"] / "src" / "rc" / f"{c}.java" for c in ("M", "AM", "HM")])
     page = (out / "rc" / "HM.html").read_text()
     section = page[page.index('<section class="detail" id="get(java.lang.Object)">'):]
     section = section[:section.index("</section>")]
