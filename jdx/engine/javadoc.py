@@ -264,22 +264,28 @@ def fill_inherited(doc: Javadoc, parent: Javadoc, throws=None, rename: dict[str,
 
 
 def render(doc: Javadoc) -> list[str]:
-    """Plain-text lines: paragraphs separated by blank lines, then the block tags in javadoc's order."""
-    lines: list[str] = []
+    """Plain-text lines: `@deprecated` first (the javadoc tool puts the deprecation above the description: a reader
+    cut short by --max-lines still sees it), paragraphs separated by blank lines, the note sections, then the other
+    block tags in javadoc's order."""
+    lines: list[str] = [f"@deprecated {text.replace(chr(0) + 'INHERIT' + chr(0), '')}".rstrip()
+                        for tag, _, text in doc.tags if tag == "deprecated"]
+    if lines and (doc.paragraphs or doc.notes):
+        lines.append("")
+    lines_before = len(lines)
     for p in doc.paragraphs:
-        if lines:
+        if len(lines) > lines_before:
             lines.append("")
         lines.extend(p.replace("\x00INHERIT\x00", "").splitlines())
     for tag, paragraphs in doc.notes:
-        if lines:
+        if len(lines) > lines_before:
             lines.append("")
         lines.append(NOTE_HEADINGS[tag])
         for i, p in enumerate(paragraphs):
             lines.extend(([""] if i else []) + p.replace("\x00INHERIT\x00", "").splitlines())
     tags = sorted(doc.tags, key=lambda t: BLOCK_ORDER.index(t[0]) if t[0] in BLOCK_ORDER else len(BLOCK_ORDER))
     shown = [t for t in tags if t[0] not in ("author", "serial", "serialData", "serialField", "hidden", "jls", "jvms",
-                                             "revised", "spec")]
-    if shown and lines:
+                                             "revised", "spec", "deprecated")]
+    if shown and len(lines) > lines_before:
         lines.append("")
     width = {tag: max((len(n) for t, n, _ in shown if n and t == tag), default=0)
              for tag in {t for t, n, _ in shown if n is not None}}

@@ -70,3 +70,15 @@ def test_reentrantlocks_example_is_the_sources_code(run_jdx):
     start = shown.index(code[0].strip())
     printed = [line for line in shown[start:] if line][:len(code)]  # the code's own blank lines aside
     assert printed == [line.strip() for line in code], printed
+
+
+def test_a_deprecation_comes_first(run_jdx):
+    """The javadoc tool puts `Deprecated.` above the description; jdx printed it last, after eight @see lines, where
+    `--max-lines` cuts first (T38: Thread#stop)."""
+    comment = _comment_before("java.base/java/lang/Thread.java", "public final void stop()")
+    assert "@deprecated This method is inherently unsafe." in comment  # the oracle
+    r = run_jdx("doc", "java.lang.Thread#stop()", "--json")
+    assert r.code == 0, r.err
+    text = json.loads(r.out)["result"]["docs"][0]["text"]
+    assert text[0].startswith("@deprecated This method is inherently unsafe."), text[:3]
+    assert sum(line.startswith("@deprecated") for line in text) == 1, text

@@ -343,8 +343,8 @@ def test_javadoc_rendering_units():
     doc = jd.parse("/**\n * Returns {@code x < y}, see {@link java.util.List#add(Object) add}.\n *\n"
                    " * <pre>\n *   a();\n *     b();\n * </pre>\n * @throws IllegalStateException when closed\n"
                    " * @deprecated use {@link #other()}\n * @author nobody\n */")
-    assert jd.render(doc) == ["Returns x < y, see add.", "", "    a();", "      b();", "",
-                              "@throws IllegalStateException  when closed", "@deprecated use other()"]
+    assert jd.render(doc) == ["@deprecated use other()", "", "Returns x < y, see add.", "", "    a();", "      b();",
+                              "", "@throws IllegalStateException  when closed"]
     assert jd.first_sentence(jd.parse("/** Does it. Then more. */")) == "Does it."
     assert jd.first_sentence(jd.parse("/** Uses e.g. this. Then more. */")) == "Uses e.g. this."
 
