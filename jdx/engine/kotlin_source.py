@@ -52,8 +52,11 @@ def facade_parts(ctx, type_row: dict) -> list[str]:
     """The part classes of a multi-file facade, from the graph's Kotlin declarations, else its metadata."""
     owners = sorted({d["owner"] for d in ctx.store.rows_cached(qk.KOTLIN_DECLS_OF, {"id": type_row["id"]})
                      if d["owner"] != type_row["id"]})
-    if owners:
-        return owners
+    return owners or metadata_parts(type_row)
+
+
+def metadata_parts(type_row: dict) -> list[str]:
+    """The part classes a multi-file facade's @Metadata names (`d1`, internal names), read from the class row."""
     try:
         names = json.loads(type_row.get("kotlin") or "{}").get("d1") or []
     except ValueError:

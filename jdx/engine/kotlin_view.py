@@ -13,6 +13,7 @@ import re
 from jdx.engine.refs import format_member, format_type
 from jdx.errors import Warning_
 from jdx.graph_schema import queries_kotlin as q
+from jdx.kotlin.jvm import MANGLED
 
 VIEWS = ("kotlin", "jvm")
 MARKERS = {"component": "data class component", "jvm_static": "@JvmStatic", "jvm_overloads": "@JvmOverloads",
@@ -52,7 +53,6 @@ def _format_ref(member_id: str, varargs: bool) -> str:
         return f"{format_type(owner)}#{rest}"
 
 
-_MANGLED = re.compile(r"[\w$]+-[\w-]{7}")  # `delay-VtjQ1oo`, `getSeconds-UwyO8pc`: a hash of inline-class types
 
 
 def mangled_name(d: dict) -> str | None:
@@ -62,7 +62,7 @@ def mangled_name(d: dict) -> str | None:
         role, _, target = link.partition(":")
         if role in ("method", "getter") and "(" in target:
             name = target.split("#", 1)[1].split("(", 1)[0]
-            return name if _MANGLED.fullmatch(name) else None
+            return name if MANGLED.fullmatch(name) else None
     return None
 
 

@@ -495,14 +495,12 @@ def inherited_asked(symbol: Symbol) -> str | None:
 
 
 def _facade_parts(type_row: dict) -> set[str]:
-    """The parts of a Kotlin multi-file class facade (its @Metadata `d1` when `k` is 4), else nothing."""
-    import json
-
-    raw = type_row.get("kotlin")
-    if not raw or '"k":4' not in raw.replace(" ", ""):
+    """The parts of a Kotlin multi-file class facade (@Metadata kind 4), else nothing."""
+    if not type_row.get("kotlin"):
         return set()
-    meta = json.loads(raw)
-    return set(meta.get("d1") or ()) if meta.get("k") == 4 else set()
+    from jdx.engine.kotlin_source import metadata_kind, metadata_parts
+
+    return set(metadata_parts(type_row)) if metadata_kind(type_row) == 4 else set()
 
 
 def _inherited_note(symbol: Symbol, sites: list[dict]) -> list[str]:

@@ -3,7 +3,13 @@ JvmProtoBufUtil in the Kotlin repository, Apache-2.0; spec §12.1)."""
 
 from __future__ import annotations
 
+import re
+
 from jdx.kotlin.model import KmType
+
+# kotlinc's JVM name of a function taking or returning an inline (value) class: the name, `-`, a 7-character hash of
+# the inline-class types (`delay-VtjQ1oo`, `get-pVg5ArA`); `name` is the declaration's own
+MANGLED = re.compile(r"(?P<name>[\w$]+)-[\w-]{7}")
 
 
 def _build() -> dict[str, str]:

@@ -21,21 +21,17 @@ method overrides too.
 
 from __future__ import annotations
 
-import re
-
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from jdx.kotlin.jvm import MANGLED
 from jdx.loaders.resolution import ACC_BRIDGE, ACC_PRIVATE, ACC_STATIC, ACC_SYNTHETIC, Hierarchy, _arity, _package
 
 _COLUMNS = ["owner_id", "name", "descriptor", "access"]
-# kotlinc's name for a function taking or returning an inline (value) class: `get-pVg5ArA` for `get(): UInt`; its
-# bridge keeps the plain name (`get(I)Ljava/lang/Object;` calls `get-pVg5ArA(I)I`)
-_MANGLED = re.compile(r"(?P<name>[^-]+)-[A-Za-z0-9_-]{7}")
-
-
 def _base_name(name: str) -> str:
-    m = _MANGLED.fullmatch(name)
+    """The declaration's name of a method kotlinc mangled for an inline class (`get-pVg5ArA` for `get(): UInt`,
+    whose bridge keeps the plain name: `get(I)Ljava/lang/Object;` calls `get-pVg5ArA(I)I`), else `name`."""
+    m = MANGLED.fullmatch(name)
     return m.group("name") if m else name
 
 
@@ -45,8 +41,8 @@ def _erased(name: str, descriptor: str) -> str:
 
 def _called(bridges: list[dict], read_calls) -> dict[str, str]:
     """bridge id -> the name and descriptor of the method of its own class and name (or that name mangled by
-    kotlinc, `_MANGLED`) that its code calls, from the call sites of the bridges' artifacts (`read_calls(position)`:
-    that artifact's `calls` table, from and to)."""
+    kotlinc, `jdx.kotlin.jvm.MANGLED`) that its code calls, from the call sites of the bridges' artifacts
+    (`read_calls(position)`: that artifact's `calls` table, from and to)."""
     ids = {f"{b['owner_id']}#{b['name']}{b['descriptor']}": b for b in bridges}
     out: dict[str, str] = {}
     for pos in sorted({b["pos"] for b in bridges}):
@@ -104,7 +100,7 @@ def with_bridged(edges: pa.Table, methods: pa.Table, winners: set[str], hierarch
     names = pa.array(sorted({b["name"] for b in bridge_rows}), pa.string())
     # what a bridge may bridge: its class's real methods of its name (or that name mangled) and number of parameters
     same_class = methods.filter(pc.and_(real, pc.and_(pc.is_in(methods["owner_id"], value_set=owners), pc.or_(
-        pc.is_in(methods["name"], value_set=names), pc.match_substring_regex(methods["name"], _MANGLED.pattern)))))
+        pc.is_in(methods["name"], value_set=names), pc.match_substring_regex(methods["name"], MANGLED.pattern)))))
     by_arity: dict[tuple[str, str, int], list[str]] = {}  # (owner, plain name, arity) -> `name(descriptor)`s
     for r in same_class.select(_COLUMNS).to_pylist():
         by_arity.setdefault((r["owner_id"], _base_name(r["name"]), _arity(r["descriptor"])), []).append(
