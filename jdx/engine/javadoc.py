@@ -53,20 +53,32 @@ def strip_comment(raw: str) -> str:
     return "\n".join(lines)
 
 
-def _link_text(arg: str) -> str:
-    """`java.util.List#add(Object) the add method` → `the add method`; `List#add(Object)` → `List.add(Object)`."""
+def _split_link(arg: str) -> tuple[str, str | None]:
+    """`java.util.List#add(Object) the add method` → (`java.util.List#add(Object)`, `the add method`); the label is
+    None where there is none (a space inside the parameter list is no label)."""
     arg = arg.strip()
-    depth, split = 0, None
+    depth = 0
     for i, ch in enumerate(arg):
         depth += ch == "("
         depth -= ch == ")"
         if ch.isspace() and depth == 0:
-            split = i
-            break
-    if split is not None and arg[split:].strip():
-        return arg[split:].strip()
-    target = arg.lstrip("#") if arg.startswith("#") else arg.replace("#", ".")
-    return target
+            return arg[:i], arg[i:].strip() or None
+    return arg, None
+
+
+def _link_text(arg: str) -> str:
+    """`java.util.List#add(Object) the add method` → `the add method`; `List#add(Object)` → `List.add(Object)`."""
+    target, label = _split_link(arg)
+    if label:
+        return label
+    return target.lstrip("#") if target.startswith("#") else target.replace("#", ".")
+
+
+def _see_text(arg: str) -> str:
+    """`@see`'s reference as written (`java.util.List#add(Object)`, `#hashCode()`: the `#` that says it names a
+    member kept, as the Kotlin view's `@see` does), or its label where it has one."""
+    target, label = _split_link(arg)
+    return label or target
 
 
 def _each_inline(text: str, repl) -> str:
@@ -205,8 +217,8 @@ def parse(raw: str, value_of=None) -> Javadoc:
             pieces = rest.split(None, 1)
             name = pieces[0] if pieces else ""
             rest = pieces[1] if len(pieces) > 1 else ""
-        if tag == "see":
-            rest = _link_text(rest) if not rest.lstrip().startswith(("<", '"')) else rest
+        if tag == "see":  # a reference stays one jdx can be asked about (`List#add(Object)`, `#hashCode()`)
+            rest = _see_text(rest) if not rest.lstrip().startswith(("<", '"')) else rest
         flat, tag_inherit = _inline(rest, value_of)
         doc.inherit_doc |= tag_inherit
         if tag in NOTE_HEADINGS:  # paragraphs and `<pre>` code kept, as the main description's

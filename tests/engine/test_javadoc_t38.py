@@ -82,3 +82,17 @@ def test_a_deprecation_comes_first(run_jdx):
     text = json.loads(r.out)["result"]["docs"][0]["text"]
     assert text[0].startswith("@deprecated This method is inherently unsafe."), text[:3]
     assert sum(line.startswith("@deprecated") for line in text) == 1, text
+
+
+def test_see_keeps_the_references_it_names(run_jdx):
+    """`@see #hashCode()` printed `hashCode()` and `@see java.lang.Object#equals(java.lang.Object)` printed
+    `java.lang.Object.equals(…)`: the `#` that says a member is named, and lets an agent ask jdx about it, was lost.
+    The oracle is the comment's own @see lines; a labelled reference prints its label, as the javadoc tool does."""
+    comment = _comment_before("java.base/java/lang/Object.java", "public boolean equals(Object obj)")
+    wanted = [" ".join(line.split("@see", 1)[1].split()) for line in comment.splitlines() if "@see" in line]
+    assert "#hashCode()" in wanted  # the oracle
+    r = run_jdx("doc", "java.lang.Object#equals", "--json")
+    assert r.code == 0, r.err
+    text = json.loads(r.out)["result"]["docs"][0]["text"]
+    assert [line.split("@see", 1)[1].strip() for line in text if line.startswith("@see")] == wanted, text
+    assert jd.render(jd.parse("/** M.\n * @see List#add(Object) the add method\n */"))[-1] == "@see the add method"
