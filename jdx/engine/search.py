@@ -23,12 +23,15 @@ import heapq
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
-from jdx.engine.ranking import PUBLIC_MEMBER, internal_packages, is_jdk_internal, reach, symbol_key
+from jdx.engine import search_kotlin
+from jdx.engine.ranking import PUBLIC_MEMBER, internal_packages, is_jdk_internal, reach
 from jdx.engine.refs import MAX_REF_LENGTH, format_member, format_type, shown_text
 from jdx.engine.search_index import index_for, pa_strings, rank_tier, tier_word
-from jdx.engine.search_match import (EXACT, HUMP, TIER_NAMES, Pattern, compile_pattern, empty_member_pattern,
+from jdx.engine.search_match import (HUMP, TIER_NAMES, Pattern, compile_pattern, empty_member_pattern,
                                      fuzzy_budget, glob_to_regex, levenshtein, name_words, nested_dots,
                                      qualifier_regex)
+from jdx.engine.search_rank import (ACC_VARARGS, ALIAS, MEMBER_KINDS, group_key, match_word, reach_first,
+                                    written_name)
 from jdx.engine.search_owners import hump_owners, name_facades, names_a_type, owner_tier
 from jdx.errors import NotFoundError, UsageError
 from jdx.graph_schema import queries_search
@@ -37,10 +40,8 @@ from jdx.graph_schema.store import GraphStore
 from jdx.graph_schema.schema import origin_ranks
 
 SYMBOL_KINDS = TYPE_KINDS + ("method", "field")
-ALIAS = "typealias"  # a Kotlin type alias (search_aliases.py): the Kotlin view only; `--kind type` includes it
 ALL_KINDS = SYMBOL_KINDS + (ALIAS, "package", "module")
-MEMBER_KINDS = {"method", "field"}
-ACC_PUBLIC, ACC_VARARGS = 0x0001, 0x0080
+ACC_PUBLIC = 0x0001
 DEFAULT_LIMIT = 50
 
 
@@ -252,12 +253,6 @@ def _package_rx(text: str, regex: bool):
     return re.compile(text if regex else glob_to_regex(text, case_sensitive=True))
 
 
-def match_word(p: Pattern, tier: int, fuzzy_lower: str | None, name: str) -> str:
-    if fuzzy_lower is not None:
-        return "fuzzy"
-    return p.mode if p.mode in ("glob", "regex") else tier_word(tier, name, written_name(p, False))
-
-
 def search(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, dict | None]:
     """(result, truncation) for `search`; nothing found raises NotFoundError with did-you-mean candidates. A nested
     type written by its binary name (`Outer$Inner`, as jdx prints it) is the name a `$` may be part of, else
@@ -379,7 +374,6 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
          fuzzy: bool, owner_tiers: dict[str, int] | None = None) -> dict:
     """One search of `p`; `owner_tiers`: the types a camel-hump qualifier names and their tiers (`hump_owners`),
     which stand for the qualifier's literal owners: a hit ranks by its name's tier, then by its owner's."""
-    from jdx.engine import search_kotlin
 
     symbol_kinds = [k for k in SYMBOL_KINDS if k in kinds]
     art_ids = [a["id"] for a in arts] if arts is not None else None
@@ -452,44 +446,6 @@ def _dotted(g: dict) -> str:
     """A group's whole dotted name: the type's (`java.util.Map.Entry`), or its owner's and the member's."""
     owner = g["owner"].replace("/", ".").replace("$", ".")
     return owner if g["kind"] in TYPE_KINDS else f"{owner}.{g['name']}"
-
-
-def group_key(tier: int, g: dict, typo: str | None = None, internal=None, written: str | None = None,
-               bucketed: bool = False) -> tuple:
-    """The ranking key of a group before its ref is built (ranking.symbol_key; name, owner and kind break
-    ties). In the exact tier a type named `written` (the pattern as typed, case and all) comes first after the
-    JDK-internal split, as in IntelliJ's Go to Class/Symbol: `Version` puts the class before `version()` and
-    `VERSION`, `Module` before the packages `java.lang.module` and `...databind.module`. For a typo
-    (`typo`, lower-cased), names of one edit distance sharing a longer prefix with it come first: `Charet` is
-    nearer `Charset` than `Caret`; members of a camel-hump qualifier's types, those of its better-matched types
-    (`owner_tier`, `search_owners.hump_owners`). `bucketed`: `ranking.reach` comes first, a type named as written
-    counting as public (`FindSink` finds `FindOps$FindSink` first: the user named it)."""
-    near = -_common_prefix(g["name"].lower(), typo) if typo is not None else g.get("owner_tier", 0)
-    as_written = 0 if tier == EXACT and g["name"] == written and g["kind"] in TYPE_KINDS + (ALIAS,) else 1
-    internal_flag, *rest = symbol_key(g["owner"], g["pub"], g["name"], g["rank"], internal)
-    first = reach(g["kind"] not in MEMBER_KINDS, g["pub"] or not as_written, internal_flag) if bucketed else 0
-    return (first, rank_tier(tier, g["name"], written if typo is None else None), near, internal_flag, as_written,
-            *rest, g["name"], g["owner"], g["kind"])
-
-
-def reach_first(p: Pattern, fuzzy: bool) -> bool:
-    """Whether `ranking.reach` ranks before the match tier: not for a typo's near names (the distance decides) nor
-    for a qualified pattern (`Gson#to`, `java.util.*Map`), whose qualifier already says where to look."""
-    return not fuzzy and p.qualifier is None
-
-
-def written_name(p: Pattern, fuzzy: bool) -> str | None:
-    """The name a type must have, case and all, to rank first in the exact tier (None: no such rule applies)."""
-    return p.name if p.mode == "hump" and not fuzzy else None
-
-
-def _common_prefix(a: str, b: str) -> int:
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        n += 1
-    return n
 
 
 NO_TYPES = frozenset({"package-info", "module-info"})  # the classes javac writes for a package's or module's annotations

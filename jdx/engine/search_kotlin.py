@@ -1,15 +1,15 @@
 """`search`'s Kotlin view: declarations found by their Kotlin names (type aliases, functions and properties whose
 JVM member has another name), and private or synthetic JVM members a public Kotlin declaration compiles to, which
-rank as public. Each hit is ranked by `search.group_key` as a JVM hit of that name would be.
+rank as public. Each hit is ranked by `search_rank.group_key` as a JVM hit of that name would be.
 """
 
 from __future__ import annotations
 
 from jdx.engine.ranking import internal_packages
 from jdx.engine.refs import format_type
-from jdx.engine.search import ACC_VARARGS, ALIAS, group_key, match_word, reach_first, written_name
 from jdx.engine.search_index import index_for
 from jdx.engine.search_match import Pattern, fuzzy_budget, levenshtein, owner_test
+from jdx.engine.search_rank import ACC_VARARGS, ALIAS, group_key, match_word, reach_first, written_name
 from jdx.graph_schema.store import GraphStore
 
 
