@@ -44,16 +44,26 @@ def _either_case(c: str) -> str:
 
 def hump_regex(pattern: str, anchored: bool, capitals: bool = False) -> str:
     """Regex over `name_words` text: anchored -> the first pattern word starts the name's first word. `capitals`:
-    the pattern's capitals match capitals only (its lower-case letters still either case)."""
+    the pattern's capitals match capitals only (its lower-case letters still either case). A lower-case word of a
+    pattern also names its singular or plural (`naming strategies` finds `NamingStrategy`, `listeners` finds
+    `Listener`, `strategy` finds `PropertyNamingStrategies`): agents write words, names pick one number."""
     out: list[str] = []
     new_word = True
-    for c in pattern:
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        i += 1
         if c in SEPARATORS:
             new_word = True
             continue
         atom = _literal(c) if capitals and c.isupper() else _either_case(c)
         if new_word:
             lead = " " if anchored and not out else ".* "
+            word = re.match(r"[a-z]*", pattern[i:]).group()
+            other = other_number(c + word) if pattern[i + len(word):i + len(word) + 1] in ("", *SEPARATORS) else None
+            if other is not None:  # the word as written (a prefix, as any word) or its other number (whole)
+                atom = f"(?:{_words_atoms(c + word)}|{_words_atoms(other)}\\b)"
+                i += len(word)
             out.append(lead + atom)
             new_word = False
         elif c.isupper():
@@ -61,6 +71,26 @@ def hump_regex(pattern: str, anchored: bool, capitals: bool = False) -> str:
         else:
             out.append(atom)
     return "".join(out) + ".*" if out else NEVER
+
+
+def _words_atoms(word: str) -> str:
+    return "".join(_either_case(c) for c in word)
+
+
+def other_number(word: str) -> str | None:
+    """The singular of an English plural or the plural of a singular a prefix match would miss (`strategies` ->
+    `strategy`, `listeners` -> `listener`, `strategy` -> `strategies`), for lower-case words of four letters or more;
+    None where the word as a prefix already finds both (`listener` finds `Listeners`) or no rule applies (`class`,
+    `status`, `analysis`)."""
+    if len(word) < 4 or not word.isascii() or not word.isalpha() or not word.islower():
+        return None
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    if word.endswith("y") and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    return None
 
 
 NEVER = r"\n"  # no name's words contain a newline: a pattern of separators only matches by prefix alone

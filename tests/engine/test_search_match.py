@@ -179,3 +179,39 @@ def test_fuzzy_budget_lets_a_transposition_through():
     assert levenshtein("hashmpa", "hashmap") == 2 <= fuzzy_budget("hashmpa")
     assert fuzzy_budget("abc") == 1 and fuzzy_budget("abcdefghij") == 3
     assert fuzzy_budget("ab") == 0 and fuzzy_budget("'#!") == 0
+
+
+@pytest.mark.parametrize("pattern,name,tier", [
+    ("naming strategy", "PropertyNamingStrategies", WORD),  # T32: the plural was not found
+    ("strategies", "NamingStrategy", WORD),
+    ("strategies", "Strategy", HUMP),
+    ("thread factories", "ThreadFactory", HUMP),
+    ("listeners", "EventListener", WORD),
+    ("listeners", "Listener", HUMP),
+    ("strategy", "Strategies", HUMP),
+])
+def test_a_word_names_its_singular_or_plural(pattern, name, tier):
+    assert compile_pattern(pattern).tier(name) == tier
+
+
+@pytest.mark.parametrize("pattern,name", [
+    ("class", "Clash"),  # `ss`, `us`, `is` endings are no plurals
+    ("status", "Stat"),
+    ("strategies", "Strategyish"),  # the other number is a whole word, not a prefix
+    ("listeners", "Listen"),
+    ("Strategies", "Strategy"),  # a capital: a name as written, not a word
+])
+def test_the_other_number_is_a_whole_plain_word(pattern, name):
+    assert compile_pattern(pattern).tier(name) is None
+
+
+def test_a_search_in_words_finds_the_other_number(run_jdx):
+    """`thread factories` finds the JDK's ThreadFactory first, as `thread factory` does."""
+    plural = run_jdx("search", "thread factories", "--json", "--limit", "3")
+    singular = run_jdx("search", "thread factory", "--json", "--limit", "3")
+    assert plural.code == 0 and singular.code == 0, plural.err
+    import json
+
+    first = [m["ref"] for m in json.loads(plural.out)["result"]["matches"]]
+    assert first[0] == "java.util.concurrent.ThreadFactory", first
+    assert first == [m["ref"] for m in json.loads(singular.out)["result"]["matches"]]
