@@ -12,38 +12,43 @@ SEVERITY_WORDS = {"breaking": "breaking", "suspicious": "suspicious", "info": "i
 
 def diff_lines(result: dict, brief: bool = False) -> list[str]:
     """The text answer; `brief` (spec §8, `--brief`): the finding rows only, no header, tally, sources or next."""
-    header, rows, footer = _parts(result, brief)
-    return header + rows + footer
+    header, rows, footer, extra = _parts(result, brief)
+    return header + rows + footer + extra
 
 
 def diff_fitted(result: dict, brief: bool = False, max_lines: int | None = None) -> tuple[list[str], dict | None]:
     """The text answer within `--max-lines` (spec §8.3), as `members` and `outline` fit theirs: the whole answer
     (header, rows, footer, and the cut's own `…` line, which a `--limit` cut adds too; warnings not) fits, else
-    finding rows are dropped from the end (the least severe first) and the header and footer kept: the tally of
-    what is breaking survives any budget. The cut, counted in findings, names what prints them all: the
-    `--max-lines` for the listed ones and, when `--limit` cut some too, the `--limit` and `--max-lines` for every
-    one. None when nothing was dropped (a `--limit` cut alone is the envelope's `truncated`)."""
-    header, rows, footer = _parts(result, brief)
-    full = header + rows + footer
+    the `source:` and `next:` lines go first, then finding rows from the end (the least severe first); the header
+    and the tally stay: what is breaking survives any budget, so the header, the tally and the cut's line are
+    the least a cut prints. The cut, counted in findings, names what prints them all: the `--max-lines` for the
+    listed ones and, when `--limit` cut some too, the `--limit` and `--max-lines` for every one. None when nothing
+    was dropped (a `--limit` cut alone is the envelope's `truncated`)."""
+    header, rows, footer, extra = _parts(result, brief)
+    full = header + rows + footer + extra
     listed = len(rows)
     matching = result.get("matching", listed)
     limited = matching > listed  # the `--limit` cut's line, which the text path adds
     everything = len(full) + limited
     if max_lines is None or everything <= max_lines or not rows:
         return full, None
-    kept = max(0, min(listed, max_lines - len(header) - len(footer) - 1))
+    room = max_lines - len(header) - len(footer) - 1
+    kept = max(0, min(listed, room))
+    spare = extra[:room - kept] if kept == listed else []  # the rows first, then what room is left
     hint = f"--max-lines {everything} for all"
     if limited:
         every = len(full) + matching - listed  # every matching row, no cut line left
         hint = f"--max-lines {everything} for all {listed}, --limit {matching} --max-lines {every} for all {matching}"
-    return header + rows[:kept] + footer, {"shown": kept, "total": matching, "hint": hint}
+    return header + rows[:kept] + footer + spare, {"shown": kept, "total": matching, "hint": hint}
 
 
-def _parts(result: dict, brief: bool) -> tuple[list[str], list[str], list[str]]:
-    """(header, finding rows, footer) of the text answer; `brief`: the rows only."""
+def _parts(result: dict, brief: bool) -> tuple[list[str], list[str], list[str], list[str]]:
+    """(header, finding rows, footer, extra) of the text answer: the footer is the tally and what decides the
+    answer (hidden findings, notes, the gate, the `--out` file), the extra the `source:` and `next:` lines a
+    `--max-lines` cut drops first; `brief`: the rows only."""
     rows = [_finding_line(f) for f in result["findings"]]
     if brief:
-        return [], rows, []
+        return [], rows, [], []
     old, new = result["old"], result["new"]
     surface = "public surface" if result.get("visibility", "public") == "public" else "every declared member"
     if result.get("include_synthetic"):
@@ -64,16 +69,17 @@ def _parts(result: dict, brief: bool) -> tuple[list[str], list[str], list[str]]:
         lines.append(f"gate --fail-on {gate['fail_on']}: {'failed' if gate['failed'] else 'passed'}")
     if "out" in result:
         lines.append(f"wrote {result['out']['rows']} findings to {result['out']['path']}")
+    extra: list[str] = []
     for side in (old, new):
         names = [side["name"]] if len(side["artifacts"]) == 1 else [a["name"] for a in side["artifacts"]]
-        lines.extend(f"source: {name} (bytecode)" for name in names)
+        extra.extend(f"source: {name} (bytecode)" for name in names)
     typed = [f for f in result["findings"] if f.get("kind") != "artifact"]  # a class-version finding names no type
     first = next((f for f in typed if f["severity"] == "breaking"), None) or (typed[0] if typed else None)
     if first is not None and new["artifacts"] and first["rule"] != "TYPE_REMOVED":
         owner = first["symbol"].split("#", 1)[0]
         jars = new.get("jars")
-        lines.append(f"next: jdx members {shlex.quote(owner)}" + (f" --jars {shlex.quote(jars)}" if jars else ""))
-    return header, rows, lines
+        extra.append(f"next: jdx members {shlex.quote(owner)}" + (f" --jars {shlex.quote(jars)}" if jars else ""))
+    return header, rows, lines, extra
 
 
 def _finding_line(f: dict) -> str:

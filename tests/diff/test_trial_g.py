@@ -188,9 +188,21 @@ def test_max_lines_keeps_the_header_and_the_tally(trial):
     cut = _text(trial, "--max-lines", "7")
     assert len(cut) == 7 and cut[0] == full[0] and tally in cut, cut
     rows = [line for line in cut if line.split("  ", 1)[0] in (BREAKING, "suspicious", INFO)]
-    assert rows == full[1:1 + len(rows)] and rows, cut  # the most severe rows first
+    assert rows == full[1:1 + len(rows)] and len(rows) == 4, cut  # the most severe rows first
     assert cut[-1] == f"… {len(rows)} of {len(full) - 5} shown (--max-lines {len(full)} for all)", cut
     assert _text(trial, "--max-lines", str(len(full))) == full
+
+
+def test_max_lines_drops_sources_and_next_before_findings(trial):
+    """T40: `--max-lines 5` printed six lines, the header, the tally, two `source:` lines, `next:` and the cut, and no
+    finding (the breaking one included); the `source:`/`next:` lines go first, then findings from the least severe.
+    The least a cut prints is the header, the tally and its own line."""
+    full = _text(trial)
+    first_row = full[1]
+    assert first_row.startswith(BREAKING), full
+    cut = _text(trial, "--max-lines", "5")
+    assert len(cut) == 5 and cut[1:3] == full[1:3] and not any(line.startswith(("source:", "next:")) for line in cut), cut
+    assert len(_text(trial, "--max-lines", "1")) == 3
 
 
 def test_max_lines_with_limit_states_one_cut_naming_what_shows_everything(trial):
@@ -199,7 +211,7 @@ def test_max_lines_with_limit_states_one_cut_naming_what_shows_everything(trial)
     cuts = [line for line in cut if line.startswith("… ")]
     matching = len(full) - 5  # header, tally, two sources, next: the rest are rows
     assert len(cut) == 7 and any(" breaking · " in line for line in cut), cut
-    assert cuts == [f"… 1 of {matching} shown (--max-lines 9 for all 3, --limit {matching} --max-lines "
+    assert cuts == [f"… 3 of {matching} shown (--max-lines 9 for all 3, --limit {matching} --max-lines "
                     f"{len(full)} for all {matching})"], cut
     assert _text(trial, "--limit", str(matching), "--max-lines", str(len(full))) == full
 
