@@ -296,6 +296,8 @@ def resolve(store: GraphStore, text: str, limit: int, line_tables=None, smap=Non
     else:
         if not sep and frame is None:
             candidates.extend(_type_rows(types_named(store, sym) or _inherited_member_type(store, sym)))
+            # `io.opentelemetry.sdk.trace`, `sdk.trace`: a package (did-you-mean offered it as a miss)
+            candidates.extend(_package_rows(store, lambda package: package == sym or package.endswith("." + sym)))
         if owner_text:
             owners = types_named(store, owner_text)
             candidates.extend(_member_candidates(store, owners, member, frame["line"] if frame else None,
@@ -410,12 +412,14 @@ def _unqualified(store: GraphStore, name: str) -> list[dict]:
         if kind == "method":
             row["overloads"] = len(rows)
         out.append(row)
+    return out + _package_rows(store, lambda package: package.rsplit(".", 1)[-1] == name)
+
+
+def _package_rows(store: GraphStore, wanted) -> list[dict]:
+    """A candidate per named package `wanted(name)` accepts, with the first artifact holding its types."""
     holders = search_package_artifacts(store)
-    for p in store.rows_cached(queries_search.PACKAGES):
-        if p["name"].rsplit(".", 1)[-1] == name:
-            held = holders.get(p["name"])
-            out.append({"kind": "package", "ref": p["name"], "artifact": held[0]["id"] if held else "", "public": True})
-    return out
+    return [{"kind": "package", "ref": p["name"], "artifact": held[0]["id"] if (held := holders.get(p["name"])) else "",
+             "public": True} for p in store.rows_cached(queries_search.PACKAGES) if wanted(p["name"])]
 
 
 def _facade_parts(store: GraphStore, grouped: dict[tuple[str, str], list[dict]]) -> set[tuple[str, str]]:
