@@ -22,6 +22,7 @@ import networkx as nx
 
 from jdx.engine import descriptors as d
 from jdx.engine.members import ACC, supertypes_applied, unresolved_warnings
+from jdx.engine.ranking import internal_packages, is_jdk_internal
 from jdx.engine.refs import format_type, parse_ref
 from jdx.engine.relations import ArtifactFilter, Artifacts, TreeWalk, check_depth, check_limit, rows_by_ids
 from jdx.engine.resolve import resolve_type
@@ -155,6 +156,8 @@ def _marks(entry: dict, node: str, tier: int) -> dict:
         entry["anonymous"] = True
     elif tier == GENERATED:
         entry["synthetic"] = True
+    elif tier == NAMED:  # a named class code outside its package cannot name (`NoopSpanExporter`), as search marks it
+        entry["public"] = False
     return entry
 
 
@@ -504,11 +507,14 @@ def _external(notes: list[str]) -> dict:
     return {"external": True, "notes": notes} if notes else {}
 
 
-def implementor_key(node: str, depth: int, tier: int) -> tuple:
+def implementor_key(node: str, depth: int, tier: int, internal: frozenset[str] | None = None) -> tuple:
     """`implementors`' order, an IDE's "implementations" view: by value tier (public, non-public named, anonymous or
-    local, compiler-made), each nearest first (direct subtypes, then theirs, ...), then by name, so a truncated page
-    keeps the subtypes a reader names first (ElementMatcher's direct `Junction` before 78 deep matchers)."""
-    return (tier, depth, format_type(node))
+    local, compiler-made), the JDK's implementation packages after the rest of a tier (`internal`: as search ranks
+    them, ranking.is_jdk_internal), each nearest first (direct subtypes, then theirs, ...), then by name, so a
+    truncated page keeps the subtypes a reader names first (ElementMatcher's direct `Junction` before 78 deep
+    matchers; AbstractMap's java.util.HashMap before com.sun.org.apache.xerces.internal...XSNamedMapImpl)."""
+    name = format_type(node)
+    return (tier, is_jdk_internal(name, internal), depth, name)
 
 
 def implementors(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dict, list[Warning_], dict | None]:
@@ -524,7 +530,8 @@ def implementors(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[
     g = _within(whole, root, opts, arts, types)
     beyond = _accepted(cut[0], opts, arts, types) if cut else []
     tiers = _tiers(store, (n for n in g if n != root["id"]), types)
-    nodes = sorted((n for n in g if n != root["id"]), key=lambda n: implementor_key(n, levels[n], tiers[n]))
+    internal = internal_packages(store)
+    nodes = sorted((n for n in g if n != root["id"]), key=lambda n: implementor_key(n, levels[n], tiers[n], internal))
     out = []
     for n in nodes[:limit]:
         parents = sorted(g.predecessors(n), key=d.internal_to_fqn)

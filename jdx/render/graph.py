@@ -15,6 +15,8 @@ def _markers(e: dict) -> str:
     out = []
     if e.get("unresolved"):
         out.append("⚠ not in workspace")
+    if e.get("public") is False:
+        out.append("(non-public)")
     if e.get("via"):
         out.append("via " + ", ".join(e["via"]))
     if e.get("lambda_lines"):  # some of its lines only
