@@ -23,6 +23,17 @@ _PARTIAL_COORDINATE = re.compile(r"[A-Za-z0-9_.\-]+:[A-Za-z0-9_.\-]+")
 _SIDE = "a jar, a class directory, a glob of jars, group:artifact:version from ~/.m2, or jrt:JDK_HOME!MODULE"
 
 
+def _is_classpath(side: str) -> bool:
+    """Whether `side` is a classpath (`a.jar:b.jar`), no path of its own: two or more entries, one naming an archive
+    or a path (a Maven coordinate's segments never do)."""
+    from jdx.loaders.roots import is_archive
+
+    entries = side.split(os.pathsep)
+    if len(entries) < 2 or side.startswith("jrt:") or os.path.exists(os.path.expanduser(side)):
+        return False
+    return any(is_archive(e) or "/" in e or os.sep in e for e in entries)
+
+
 @dataclass(frozen=True)
 class DiffRequest(Request):
     query: str = argument(f"the old artifact: {_SIDE}", "OLD")
@@ -43,6 +54,10 @@ class DiffRequest(Request):
         if self.out is not None and os.path.exists(self.out) and not os.path.isdir(self.out):
             raise UsageError(f"--out {self.out}: exists and is not a directory")
         for side in (self.query, self.new):
+            if _is_classpath(side):
+                raise UsageError(f"{side}: a side is one jar, a class directory or a glob of jars, not a classpath",
+                                 hint="put the side's jars in one directory and name it, or name them by a glob "
+                                      "('lib/*.jar', quoted)")
             if _PARTIAL_COORDINATE.fullmatch(side) and not side.startswith("jrt:") \
                     and not os.path.exists(os.path.expanduser(side)):
                 raise UsageError(f"{side}: a Maven coordinate needs group:artifact:version ({side}:VERSION), "

@@ -465,6 +465,9 @@ def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], s
             if hidden.access & (PUBLIC | PROTECTED):
                 found = kotlin_rerated(replace(found, detail=detail + KOTLIN_ONLY_NARROWED), KOTLIN_ONLY_WHY)
             out.append(found)
+        elif (same := _still_inherited(m, o, n, sides, platform)) is not None:
+            if not m.synthetic:  # the same declaration, from the same class: only what changed in it is a finding
+                out += compare_member(m, same, o, sides, platform)
         else:
             removed.append(m)
     for key, m in new_members.items():
@@ -609,6 +612,37 @@ def _retyped(r: Member, a: Member) -> str:
 
 
 _RESOLVED = ("MEMBER_MOVED_TO_SUPERTYPE", "MEMBER_MADE_FINAL")
+
+
+def _still_inherited(m: Member, o: TypeInfo, n: TypeInfo, sides: tuple[Surface, Surface],
+                     platform: Platform | None = None) -> Member | None:
+    """The declaration a member gone from `n`'s compared members still is, or None: a member the old view re-exported
+    from a non-public supertype (`declared_in`) that the new side now exposes itself, public, still declaring it;
+    or (`--include-synthetic`) javac's visibility bridge for such a member (a bridge, beside no override of its own,
+    with the very descriptor of what that non-public supertype declared on the old side). Compiled callers reach the
+    same declaration in the same class: no move (commons-collections4 4.4 -> 4.5.0's `PatriciaTrie#firstKey()`,
+    declared by `AbstractPatriciaTrie` in both, which was made public)."""
+    if m.name == "<init>":
+        return None
+    found = find_inherited(sides[1], n.name, m, platform)
+    holder = found.holder or (found.abstract if m.access & ABSTRACT else None)
+    if holder is None or holder not in sides[0].ancestors(o.name)[0]:
+        return None
+    if m.declared_in:
+        return _declaration(sides[1], holder, m) if holder == m.declared_in else None
+    if m.is_field or not (m.synthetic and m.access & VOLATILE_OR_BRIDGE) or sides[0].types[holder].level == "public":
+        return None  # javac writes a visibility bridge for what a public class inherits from a non-public one only
+    if any(c.name == m.name and c.params == m.params and not c.synthetic for c in o.members.values()):
+        return None  # the bridge of an override (a generic one: protobuf's `Parser#parseFrom`), no visibility bridge
+    before = _declaration(sides[0], holder, m)
+    return None if before is None or before.synthetic else _declaration(sides[1], holder, m)
+
+
+def _declaration(side: Surface, holder: str, m: Member) -> Member | None:
+    """The member of `side`'s type `holder` with `m`'s name and descriptor (a field, a method as `m` is), or None."""
+    t = side.types.get(holder)
+    return None if t is None else next((c for c in t.members.values() if c.name == m.name and
+                                        c.descriptor == m.descriptor and c.is_field == m.is_field), None)
 
 
 def _removal(m: Member, o: TypeInfo, n: TypeInfo, sides: tuple[Surface, Surface], ambiguous: dict[str, str],

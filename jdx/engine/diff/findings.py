@@ -29,20 +29,21 @@ class Finding:
     id: str = ""  # JVM identity on the old side (new when added): `com/x/A`, `com/x/A#m(I)V`, `com/x/A#f:I`
     # a severity below the rule's, for a reason the detail states (a package its module does not export: modules.py)
     rated: str = ""
-    # the severity the Kotlin view gives a finding its rule rates otherwise, the reason appended to the detail (a
-    # narrowing only the Kotlin metadata shows, a deprecation raised to ERROR: `kotlin_rerated`); outranked by `rated`
-    kotlin_rated: str = ""
+    # a severity above the rule's, the reason appended to the detail: what the Kotlin view makes of a finding (a
+    # narrowing only the Kotlin metadata shows, a deprecation raised to ERROR: `kotlin_rerated`), a checked exception
+    # removed from `throws` (members._throws_removed); outranked by `rated`
+    raised: str = ""
 
     def __post_init__(self):
         if self.rule not in RULES:
             raise ValueError(f"unknown diff rule {self.rule}")
-        for rated in (self.rated, self.kotlin_rated):
+        for rated in (self.rated, self.raised):
             if rated and rated not in SEVERITY_RANK:
                 raise ValueError(f"unknown diff severity {rated}")
 
     @property
     def severity(self) -> str:
-        return self.rated or self.kotlin_rated or severity_of(self.rule)
+        return self.rated or self.raised or severity_of(self.rule)
 
     def sort_key(self) -> tuple:
         return (SEVERITY_RANK[self.severity], self.symbol, self.rule, self.detail)
@@ -54,4 +55,4 @@ class Finding:
 
 def kotlin_rerated(finding: Finding, why: str) -> Finding:
     """`finding` rated suspicious by the Kotlin view, `why` (KOTLIN_ONLY_WHY, ERROR_WHY) appended to its detail."""
-    return replace(finding, kotlin_rated=SUSPICIOUS, detail=finding.detail + why)
+    return replace(finding, raised=SUSPICIOUS, detail=finding.detail + why)

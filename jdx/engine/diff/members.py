@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import NamedTuple
 
 from jdx.engine.descriptors import render_constant, takes_outer_instance
 from jdx.engine.diff.findings import DEPRECATION_ERROR, ERROR_WHY, Finding, kotlin_rerated
 from jdx.engine.diff.forms import (generic_form, generic_key, generic_key_beside_return, generic_key_lined_up,
                                    java_type, member_form, member_id, member_ref, signature_arity, type_ref)
+from jdx.engine.diff.rules import SUSPICIOUS
 from jdx.engine.diff.surface import (
     ABSTRACT,
     DEPRECATED_DESC,
@@ -240,7 +242,7 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
         shown = "constructor" if o.name == "<init>" else kind
         out.append(make("GENERIC_SIGNATURE_CHANGED",
                         f"{generic_form(o.signature, shown)} -> {generic_form(n.signature, shown)}"))
-    out += _exceptions(o, n, make, sides, platform)
+    out += _exceptions(o, n, old_type, make, sides, platform)
     out += _flags(o, n, make)
     if o.is_field and o.constant != n.constant:
         out.append(make("FIELD_CONSTANT_VALUE_CHANGED", f"{_constant(o)} -> {_constant(n)}" + _inlined(o, n)))
@@ -406,10 +408,10 @@ def declared_superclass(exception: str, declared, sides: tuple[Surface, ...], pl
     return None
 
 
-def _exceptions(o: Member, n: Member, make, sides, platform=None) -> list[Finding]:
+def _exceptions(o: Member, n: Member, old_type: TypeInfo, make, sides, platform=None) -> list[Finding]:
     """CHECKED_EXCEPTION_ADDED for an added exception not proven unchecked, unless it is a subclass of one the old
     `throws` declared (a caller that catches or declares that one handles it: javac compiles it against both);
-    THROWS_REMOVED for each exception gone, naming the subclasses that narrowed it."""
+    THROWS_REMOVED for each exception gone (`_throws_removed`), naming the subclasses that narrowed it."""
     out = []
     narrowed: dict[str, list[str]] = {}
     for exc in sorted(set(n.exceptions) - set(o.exceptions)):
@@ -425,11 +427,44 @@ def _exceptions(o: Member, n: Member, make, sides, platform=None) -> list[Findin
             detail += f" (not proven unchecked: {type_ref(blocker)} is not in the artifact)"
         out.append(make("CHECKED_EXCEPTION_ADDED", detail))
     for exc in sorted(set(o.exceptions) - set(n.exceptions)):
-        subclasses = narrowed.get(exc)
-        out.append(make("THROWS_REMOVED", type_ref(exc) if not subclasses else
-                        f"{type_ref(exc)} (narrowed to its subclass{'es' if len(subclasses) > 1 else ''} "
-                        f"{', '.join(subclasses)})"))
+        out.append(_throws_removed(exc, o, n, old_type, make, sides, platform, narrowed.get(exc)))
     return out
+
+
+# a `catch` of these compiles whatever its `try` throws (JLS §11.2.3)
+CATCH_ALWAYS_COMPILES = frozenset({"java/lang/Exception", "java/lang/Throwable"})
+RAISED_WHY = " (rated suspicious, not info)"
+
+
+def _throws_removed(exc: str, o: Member, n: Member, old_type: TypeInfo, make, sides, platform,
+                    subclasses: list[str] | None) -> Finding:
+    """THROWS_REMOVED of `exc`, rated suspicious, the mirror of CHECKED_EXCEPTION_ADDED, when recompiling a client
+    can fail: a checked exception (or one not proven unchecked) no exception left in `throws` stands for. A caller's
+    `catch (E e)` around the call no longer compiles ("exception E is never thrown", JLS §11.2.3) unless a subclass
+    or superclass of E is still declared (or E is Exception, Throwable); a subclass outside the artifact overriding
+    the method with `throws E` no longer compiles (JLS §8.4.8.3) unless a superclass of E is still declared. Compiled
+    clients link and run either way; an unchecked exception is info."""
+    text = type_ref(exc)
+    verdict, blocker = unchecked(exc, sides, platform)
+    if verdict is True:
+        return make("THROWS_REMOVED", f"{text} (unchecked)")
+    checked = "checked" if verdict is False else f"not proven unchecked: {type_ref(blocker)} is not in the artifact"
+    wider = declared_superclass(exc, set(n.exceptions), sides, platform)
+    if wider is not None:
+        return make("THROWS_REMOVED", f"{text} ({checked}; still declared as its superclass {type_ref(wider)})")
+    narrower = [e for e in n.exceptions if declared_superclass(e, {exc}, sides, platform) == exc]
+    broken = []
+    if not narrower and exc not in CATCH_ALWAYS_COMPILES:
+        broken.append(f"a caller's `catch ({text} e)` around it no longer compiles (never thrown)")
+    if not o.access & STATIC and overridable_with_access(o, old_type, sides[0]):
+        broken.append(f"a subclass outside the artifact overriding it with `throws {text}` no longer compiles")
+    narrowing = f"narrowed to its subclass{'es' if len(subclasses) > 1 else ''} {', '.join(subclasses)}" \
+        if subclasses else ""
+    if not broken:  # no caller's catch, no override's throws loses what it names
+        return make("THROWS_REMOVED", f"{text} ({narrowing or checked})")
+    what = f"{text} ({checked}; {narrowing})" if narrowing else f"{text} ({checked})"
+    found = make("THROWS_REMOVED", f"{what}: {'; '.join(broken)}; compiled clients still link and run")
+    return replace(found, raised=SUSPICIOUS, detail=found.detail + RAISED_WHY)
 
 
 def _flags(o: Member, n: Member, make) -> list[Finding]:

@@ -63,9 +63,9 @@ def diff_notes(findings: list[Finding], old: dict[str, str], new: dict[str, str]
     lowered: dict[str, set[str]] = defaultdict(set)
     count: dict[str, int] = defaultdict(int)
     for f in findings:
-        # lowered for its module: one level below its rule's (a TYPE_MADE_FINAL no outside class could extend is
-        # rated info, two below, for a reason of its own)
-        if f.rated and f.rated == LOWER.get(severity_of(f.rule)):
+        # lowered for its module: one level below what it was rated before (its rule's, or the one it was raised
+        # to: a TYPE_MADE_FINAL no outside class could extend is rated info, two below, for a reason of its own)
+        if f.rated and f.rated == LOWER.get(f.raised or severity_of(f.rule)):
             package = _package(_owner(f))
             module = old.get(package) or new.get(package, "")
             lowered[module].add(package)
