@@ -93,10 +93,7 @@ def error_lines(env: dict) -> list[str]:
             lines.append(f"  … {len(candidates) - len(shown)} more JDK internals (--json lists every candidate)")
     if error.get("hint"):
         lines.append(f"hint: {error['hint']}")
-    # a warning that only restates the error (`/nope.jar: no such file` under `error: cannot read /nope.jar: no such
-    # file`) is printed once, as the error; `--json` keeps it among the warnings
-    said = [w for w in env.get("warnings") or [] if w.get("code") == code and w.get("message", "") in error["message"]]
-    return lines + warning_lines_json([w for w in env.get("warnings") or [] if w not in said])
+    return lines + warning_lines_json(env.get("warnings") or [])
 
 
 def error_stream(env: dict) -> str:

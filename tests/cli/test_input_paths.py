@@ -92,14 +92,3 @@ def test_only_zip_bomb_warnings_that_stopped_reading_make_an_artifact_unread(mes
     session = Session()
     session._graph_warnings = [Warning_("ZIP_BOMB", message, "liar.jar")]
     assert session.unread_artifacts() == unread
-
-
-def test_a_missing_jar_is_said_once(run_jdx, tmp_path):
-    """T40: `error: cannot read /nope.jar: no such file` was followed by `⚠ ARTIFACT_READ_ERROR: /nope.jar: no such
-    file`, the same fact twice; the text says it once, `--json` keeps the warning beside the error."""
-    missing = tmp_path / "nope.jar"
-    r = run_jdx("--no-jdk", "--jars", str(missing), "ls")
-    assert r.code == 5 and r.err.count(f"{missing}: no such file") == 1, r.err
-    env = json.loads(run_jdx("--no-jdk", "--jars", str(missing), "ls", "--json").out)
-    assert env["error"]["code"] == "ARTIFACT_READ_ERROR", env
-    assert [w["code"] for w in env["warnings"]] == ["ARTIFACT_READ_ERROR"], env
