@@ -10,7 +10,7 @@ import shlex
 from jdx.engine import descriptors as d
 from jdx.engine.refs import SymbolRef, format_member, format_type, matches_params
 from jdx.engine.relations import Symbol, Target, type_target
-from jdx.engine.resolve import lookup_type
+from jdx.engine.resolve import external_candidate, external_type_named, lookup_type
 from jdx.errors import AmbiguousError, NotFoundError, UsageError
 from jdx.graph_schema import queries, queries_graph
 from jdx.graph_schema.store import GraphStore
@@ -52,7 +52,10 @@ def external_reference_miss(store: GraphStore, text: str) -> NotFoundError | Non
         return exc
     if symbol is None:
         return None
-    return external_miss(text, format_type(symbol.type_row["id"]), text)
+    miss = external_miss(text, format_type(symbol.type_row["id"]), text)
+    if symbol.is_type and symbol.type_row["fqn"] != text:  # `ReferenceCountUtil`: the external type, a candidate
+        miss.candidates = [external_candidate(symbol.type_row)]
+    return miss
 
 
 def external_target(owner: dict, entry: dict) -> Target:
@@ -98,15 +101,17 @@ def external_miss(text: str, fqn: str, asked: str) -> NotFoundError:
 
 
 def external_type(store: GraphStore, ref: SymbolRef) -> dict | None:
-    """The Type row of the external node a qualified `ref` names: a type the workspace's code references but none of
-    its artifacts declares (its artifact is missing); None when there is none, or the name is declared (`resolve.lookup_type`)."""
+    """The Type row of the external node `ref` names: a type the workspace's code references but none of its artifacts
+    declares (its artifact is missing), by its qualified name or a short one (resolve.external_type_named:
+    AmbiguousError when several have it); None when there is none, or the name is declared (`resolve.lookup_type`,
+    tried first)."""
     if ref.coord or ref.is_glob or ref.is_package_glob:
         return None
     for fqn in ref.type_candidates():
         rows = store.rows_cached(queries.TYPE_BY_ID, {"id": fqn.replace(".", "/")})
         if rows:
             return {k[2:]: v for k, v in rows[0].items()} if rows[0]["t.external"] else None
-    return None
+    return external_type_named(store, ref)  # `ReferenceCountUtil`: a short name of one
 
 
 def external_members(store: GraphStore, ref: SymbolRef) -> tuple[dict | None, list[dict]]:

@@ -11,7 +11,7 @@ from jdx.engine.kotlin_toplevel import (importable_members, jvm_names, kotlin_de
                                        member_import, not_importable, top_level, top_level_by_jvm_name,
                                        top_level_decls, top_level_import)
 from jdx.engine.ranking import internal_packages, is_jdk_internal, symbol_key
-from jdx.engine.refs import format_type
+from jdx.engine.refs import format_type, parse_ref
 from jdx.engine.search_index import index_for
 from jdx.engine.search import artifacts_by_id
 from jdx.engine.search_nav import ACC_PRIVATE, ACC_PROTECTED, ACC_PUBLIC, ACC_STATIC, split_member, types_named
@@ -98,9 +98,102 @@ def imports(store: GraphStore, text: str) -> tuple[dict, list[Warning_]]:
         aliases = _aliases(store, text)
         if aliases:
             return _alias_import(store, text, aliases)
-        return _type_import(store, resolve_type(store, text))  # raises not-found with did-you-mean
+        statics = _static_owners(store, member) if not owner_text else []
+        if len(statics) == 1:  # `wrappedBuffer`: a public static member by its bare name, as `resolve` finds it
+            return _static_import(store, statics[0], member)
+        if statics:
+            raise _static_ambiguity(store, member, statics)
+        external = _external_type(store, text)
+        if external is not None:
+            return _external_import(external)
+        return _type_import(store, _importable_type(store, text))  # raises not-found with did-you-mean
     found = store.rows_cached(queries.TYPE_BY_ID, {"id": types[0]["id"]})[0]
     return _type_import(store, {k[2:]: v for k, v in found.items()})
+
+
+def _static_owners(store: GraphStore, name: str) -> list[dict]:
+    """The Type rows of the types an `import static` can name a public static method or field `name` of (`resolve`'s
+    reading of a bare name: declared members): public types, enclosed by public ones, outside the JDK's
+    implementation packages; by type id."""
+    internal = internal_packages(store)
+    owners = sorted({r["owner"] for r in index_for(store).named(name) if r["kind"] in ("method", "field")
+                     and r["pub"] and r["access"] & ACC_STATIC and not is_jdk_internal(r["owner"], internal)})
+    rows = [{k[2:]: v for k, v in found[0].items()} for o in owners
+            if (found := store.rows_cached(queries.TYPE_BY_ID, {"id": o}))]
+    return [r for r in rows if _importable_row(store, r)]
+
+
+def _importable_row(store: GraphStore, row: dict) -> bool:
+    """Can a compilation unit of another package import this declared type: public, a member type of public ones only
+    (no local or anonymous class), in a named package."""
+    return (bool(row["access"] & ACC_PUBLIC) and bool(row.get("package")) and not row.get("outer_method")
+            and not (row.get("outer") and not row.get("inner_name")) and _closed_outer(store, row) is None)
+
+
+def _static_ambiguity(store: GraphStore, name: str, owners: list[dict]) -> AmbiguousError:
+    """Several types with a public static member `name`: each `Type#name` a candidate, in the search ranking."""
+    arts = artifacts_by_id(store)
+    internal = internal_packages(store)
+    owners = sorted(owners, key=lambda t: (*symbol_key(t["id"], True, d.simple_name_of(t["id"]),
+                                                       arts.get(t["artifact"], {}).get("rank", 0), internal), t["id"]))
+    kinds: dict[str, str] = {}
+    for r in index_for(store).named(name):
+        if r["kind"] in ("method", "field"):
+            kinds.setdefault(r["owner"], r["kind"])
+    return AmbiguousError(f"ambiguous: {len(owners)} types have a public static member named {name}",
+                          candidates=[{"ref": f"{format_type(t['id'])}#{name}", "kind": kinds.get(t["id"], "method"),
+                                       "artifact": arts.get(t["artifact"], {}).get("name", "")} for t in owners],
+                          hint="re-run with one of the candidates' refs")
+
+
+def _external_type(store: GraphStore, text: str) -> dict | None:
+    """The external type `text` names (qualified or not; AmbiguousError for a short name several have): one the
+    workspace's code references but none of its artifacts declares."""
+    from jdx.engine.external_symbols import external_type
+
+    return external_type(store, parse_ref(text))
+
+
+NEEDS_ARTIFACT = "code using it compiles only with that artifact on the classpath"
+
+
+def _external_import(row: dict) -> tuple[dict, list[Warning_]]:
+    """The import of an external type: its statement, with the note that its artifact is missing (what compiles
+    against it needs that artifact); its declaration, so its access, is unknown."""
+    fqn = row["fqn"]
+    said = f"{fqn} is external: the workspace's code references it, but its artifact is not in the workspace"
+    place = _place_note(fqn, row.get("package") or "") or NEEDS_ARTIFACT
+    entry = {"ref": fqn, "statement": f"import {fqn.replace('$', '.')};", "kind": row["kind"],
+             "artifact": "(external)", "external": True, "note": f"{said}; {place}"}
+    return {"type": fqn, "imports": [entry]}, []
+
+
+NEAR_IMPORTABLE = 5  # did-you-mean of a miss: near names an import can name, of the NEAR_POOL nearest
+
+
+def _importable_type(store: GraphStore, text: str) -> dict:
+    """The type `text` names (resolve_type); its miss's did-you-mean keeps the NEAR_IMPORTABLE nearest names an import
+    can name (`_importable_ref`) of the NEAR_POOL nearest (the types source files declare, unbuilt, are left as
+    they are)."""
+    from jdx.engine.resolve import NEAR_POOL, resolve_type
+
+    try:
+        return resolve_type(store, text, near=NEAR_POOL)
+    except NotFoundError as miss:
+        if not any("file" in c for c in miss.candidates):
+            internal = internal_packages(store)
+            miss.candidates = [c for c in miss.candidates
+                               if _importable_ref(store, c["ref"], internal)][:NEAR_IMPORTABLE]
+        raise
+
+
+def _importable_ref(store: GraphStore, ref: str, internal: frozenset[str] | None) -> bool:
+    """May an import name this near name: not a JDK implementation class nor a declared type `_importable_row`
+    rejects (`java.util.stream.SpinedBuffer`, package-private); an external type (the workspace's reference) may."""
+    found = store.rows_cached(queries.TYPE_BY_ID, {"id": ref.replace(".", "/")})
+    if not found or found[0]["t.external"]:
+        return True
+    return not is_jdk_internal(ref, internal) and _importable_row(store, {k[2:]: v for k, v in found[0].items()})
 
 
 def _aliases(store: GraphStore, text: str) -> list:
@@ -150,10 +243,8 @@ def _type_import(store: GraphStore, row: dict) -> tuple[dict, list[Warning_]]:
     entry = {"ref": fqn, "statement": f"import {source_name};", "kind": row["kind"],
              "artifact": artifacts_by_id(store).get(row["artifact"], {}).get("name", "")}
     package = row.get("package") or ""
-    if not package:
-        entry["note"] = "in the unnamed package: it cannot be imported from a named package"
-    elif package == "java.lang" and "$" not in fqn:
-        entry["note"] = "java.lang is imported implicitly: no import needed"
+    if place := _place_note(fqn, package):
+        entry["note"] = place
     elif not row["access"] & ACC_PUBLIC:
         entry["note"] = _access_note(row, package)
     else:
@@ -161,6 +252,16 @@ def _type_import(store: GraphStore, row: dict) -> tuple[dict, list[Warning_]]:
         if outer is not None:  # javac: "defined in an inaccessible class or interface" outside what the outer allows
             entry["note"] = f"inside {format_type(outer['id'])}, which is {_access_note(outer, package)}"
     return {"type": fqn, "imports": [entry]}, _duplicates(store, row)
+
+
+def _place_note(fqn: str, package: str) -> str | None:
+    """What its package says of a type's import: none from a named package to the unnamed one, none of java.lang's
+    top-level types."""
+    if not package:
+        return "in the unnamed package: it cannot be imported from a named package"
+    if package == "java.lang" and "$" not in fqn:
+        return "java.lang is imported implicitly: no import needed"
+    return None
 
 
 def _closed_outer(store: GraphStore, row: dict) -> dict | None:

@@ -60,14 +60,15 @@ def declaring_artifacts(store: GraphStore, ids: list[str]) -> list[str]:
     return out
 
 
-def resolve_type(store: GraphStore, text: str) -> dict:
-    """The Type row a reference names; raises NotFoundError/AmbiguousError with copy-pasteable candidates."""
+def resolve_type(store: GraphStore, text: str, near: int = 5) -> dict:
+    """The Type row a reference names; raises NotFoundError/AmbiguousError with copy-pasteable candidates (up to
+    `near` near names on a miss)."""
     ref = parse_ref(text)
     if ref.member is not None and not ref.ambiguous_dot:
         raise UsageError(f"{text!r} names a member; this command takes a type")
     if ref.is_glob or ref.is_package_glob:
         raise UsageError(f"{text!r} is a glob; this command takes one type")
-    return resolve_type_ref(store, ref, text)
+    return resolve_type_ref(store, ref, text, near)
 
 
 def _artifact_coordinate(coord: str, name: str, path: str) -> bool:
@@ -194,9 +195,11 @@ def resolve_type_ref(store: GraphStore, ref: SymbolRef, text: str, near: int = 5
         return found
     from jdx.engine.external_symbols import external_miss, external_type  # (on a miss only)
 
-    external = external_type(store, ref)
+    external = external_type(store, ref)  # a short name too (external_type_named)
     miss = NotFoundError(f"not found: {text}", candidates=did_you_mean(store, ref.type_name, limit=near)) \
         if external is None else external_miss(text, external["fqn"], external["fqn"])
+    if external is not None and external["fqn"] != text:  # `ReferenceCountUtil`: the external type it names
+        miss.candidates = [external_candidate(external)]
     from jdx.engine import unbuilt_sources  # on a miss only: the cold path of a query that finds its type
 
     raise unbuilt_sources.not_found(store, ref, text, miss)  # a source directory declaring it says where
@@ -229,6 +232,37 @@ def lookup_type(store: GraphStore, ref: SymbolRef, text: str) -> dict | None:
                 hint=_ambiguity_hint(rows),
             )
     return None
+
+
+def external_types_named(store: GraphStore, written: str) -> list[dict]:
+    """The external types (the workspace's code references them, none of its artifacts declares them) a simple or
+    partly qualified name denotes (`ReferenceCountUtil`, `ObjectPool.Handle`, `ObjectPool$Handle`), matched as
+    search_nav.types_named matches declared ones: by simple name, the dotted name ending with what was written."""
+    simple = re.split(r"[.$]", written)[-1]
+    suffix = written.replace("$", ".")
+    rows = store.rows_cached(queries_graph.EXTERNAL_TYPES_NAMED, {"name": simple}) if simple else []
+    return [r for r in rows if ("." + r["fqn"].replace("$", ".")).endswith("." + suffix)]
+
+
+def external_type_named(store: GraphStore, ref: SymbolRef) -> dict | None:
+    """The Type row of the one external type a short type name denotes (`ReferenceCountUtil`, a member ref's owner; a
+    qualified name is external_symbols.external_type's), None when none does; AmbiguousError when several do.
+    Declared types are looked up first (lookup_type): a workspace type of the name wins over external ones."""
+    if ref.coord or ref.is_glob or ref.is_package_glob:
+        return None
+    rows = external_types_named(store, ref.type_name)
+    if len(rows) > 1:
+        raise AmbiguousError(f"ambiguous: {len(rows)} external types named {ref.type_name} (the workspace's code "
+                             "references them, but their artifacts are not in the workspace)",
+                             candidates=[external_candidate(r) for r in rows],
+                             hint="re-run with one of the candidates' refs")
+    found = store.rows_cached(queries.TYPE_BY_ID, {"id": rows[0]["id"]}) if rows else []
+    return {k[2:]: v for k, v in found[0].items()} if found else None
+
+
+def external_candidate(row: dict) -> dict:
+    """An external type as a candidate: no artifact declares it (`(external)` stands in the artifact's place)."""
+    return {"ref": row["fqn"], "kind": row["kind"], "artifact": "(external)", "external": True}
 
 
 ACC_PRIVATE = 0x0002
@@ -338,7 +372,7 @@ def _absent_package(store: GraphStore, package: str, name: str, related: list[di
     simple = re.split(r"[.$#/]", name.strip())[-1].lower()
     rows = store.rows_cached(queries_graph.EXTERNAL_TYPES_IN_PACKAGE, {"package": package})
     rows = sorted(rows, key=lambda r: (levenshtein(r["name"].lower(), simple), r["fqn"]))
-    out = [{"ref": r["fqn"], "kind": r["kind"], "artifact": "(external)"} for r in rows]
+    out = [external_candidate(r) for r in rows]
     return (out + [{"ref": c["ref"], "kind": c["kind"], "artifact": c["artifact"]} for c in related])[:limit]
 
 

@@ -191,6 +191,9 @@ EXTERNAL_FIELDS_OF = ("MATCH (f:Field) WHERE f.external AND f.owner = $owner "
 # the external types of a package (did-you-mean of a name in a package no artifact of the workspace holds)
 EXTERNAL_TYPES_IN_PACKAGE = ("MATCH (t:Type) WHERE t.external AND t.package = $package "
                              "RETURN t.fqn AS fqn, t.simple_name AS name, t.kind AS kind ORDER BY fqn")
+# the external types of a simple name (`imports`/`resolve` of `ReferenceCountUtil`, a type the workspace references)
+EXTERNAL_TYPES_NAMED = ("MATCH (t:Type) WHERE t.external AND t.simple_name = $name "
+                        "RETURN t.id AS id, t.fqn AS fqn, t.kind AS kind ORDER BY fqn")
 TYPES_PRESENT_BY_ID = "MATCH (t:Type) WHERE t.id IN $ids RETURN t.id AS id, t.artifact AS artifact"
 TYPES_LOADED_BY_ID = "MATCH (t:Type) WHERE t.id IN $ids AND NOT t.external RETURN t.id AS id"
 METHOD_EXTERNAL = "MATCH (m:Method {id: $id}) RETURN m.external AS external"
