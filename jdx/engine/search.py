@@ -155,6 +155,8 @@ def _symbol_row(row: dict, tier: int, arts: dict[str, dict], mode: str, written:
            TIER_NAMES[row["owner_tier"]] if row.get("owner_tier", tier) > tier else tier_word(tier, name, written)}
     if kind == "method":
         out["overloads"] = overloads
+    if row.get("hidden"):  # a Kotlin declaration a deprecation hid (search_kotlin.kotlin_public)
+        out["hidden"] = True
     if mode == "fuzzy":
         out["distance"] = tier  # edits between the pattern and the name (case ignored)
     out["_key"] = (owner, name)  # the group, for the Kotlin view; dropped before the answer leaves the engine

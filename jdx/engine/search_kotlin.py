@@ -12,21 +12,30 @@ from jdx.engine.search_match import Pattern, fuzzy_budget, levenshtein, owner_te
 from jdx.engine.search_rank import ACC_VARARGS, ALIAS, group_key, match_word, reach_first, written_name
 from jdx.graph_schema.store import GraphStore
 
+ACC_SYNTHETIC = 0x1000
+
 
 def kotlin_public(store: GraphStore, groups: list) -> None:
     """A method group private or synthetic on the JVM that compiles from a public Kotlin declaration (a reified
-    inline function, an @InlineOnly one) ranks as public: Kotlin callers name it."""
+    inline function, an @InlineOnly one) ranks as public: Kotlin callers name it. One a deprecation hid
+    (`@Deprecated(level = HIDDEN)`: public and synthetic on the JVM) ranks as non-public and says so (`hidden`):
+    no caller can name it."""
     from jdx.engine.kotlin_hits import has_kotlin
     from jdx.engine.kotlin_view import member_kotlin
 
     if not has_kotlin(store):
         return
-    hidden = {f"{g['owner']}#{g['name']}{g['descriptor']}": g for _, g in groups
-              if not g["pub"] and g["kind"] == "method" and g.get("descriptor")}
-    if hidden:
-        for mid, rows in member_kotlin(store, list(hidden)).items():
-            if rows and rows[0]["visibility"] == "public":
-                hidden[mid]["pub"] = True
+    closed = {f"{g['owner']}#{g['name']}{g['descriptor']}": g for _, g in groups
+              if g["kind"] == "method" and g.get("descriptor") and (not g["pub"] or (g["access"] or 0) & ACC_SYNTHETIC)}
+    if not closed:
+        return
+    decls = {mid: rows[0] for mid, rows in member_kotlin(store, list(closed)).items()
+             if rows and rows[0]["visibility"] == "public"}
+    hidden = _hidden(store, [dict(x, main=mid) for mid, x in decls.items()], {mid: closed[mid] for mid in decls})
+    for mid, x in decls.items():
+        closed[mid]["pub"] = x["id"] not in hidden
+        if x["id"] in hidden:
+            closed[mid]["hidden"] = True
 
 
 def alias_rows(store: GraphStore, p: Pattern, art_ids, pkg: str | None, owners, by_id: dict[str, dict],
@@ -99,6 +108,7 @@ def kotlin_name_rows(store: GraphStore, p: Pattern, kinds: set[str], art_ids, pk
 
     internal = internal_packages(store)
     typo = p.lower if fuzzy else None
+    hidden = _hidden(store, [x for _t, x in found], listed)
     out, twice = [], set()
     for tier, x in found:
         main = listed.get(x["main"])
@@ -110,8 +120,9 @@ def kotlin_name_rows(store: GraphStore, p: Pattern, kinds: set[str], art_ids, pk
             continue  # its JVM hit ranks as well
         twice.update(by_jvm)
         art = by_id.get(main["artifact"], {})
-        g = {"name": x["name"], "owner": main["owner"], "pub": main["pub"] or x["visibility"] == "public",
-             "rank": main["rank"], "kind": main["kind"]}  # a multi-file part's member is public in its facade
+        # a multi-file part's member is public in its facade; one a deprecation hid ranks after what callers can use
+        g = {"name": x["name"], "owner": main["owner"], "rank": main["rank"], "kind": main["kind"],
+             "pub": (main["pub"] or x["visibility"] == "public") and x["id"] not in hidden}
         row = {"kind": main["kind"], "ref": main["id"], "name": main["name"], "artifact": art.get("name", ""),
                "origin": art.get("origin", ""), "public": x["visibility"] in ("public", "internal"),
                "match": "fuzzy" if fuzzy else match_word(p, tier, None, x["name"])}
@@ -119,9 +130,23 @@ def kotlin_name_rows(store: GraphStore, p: Pattern, kinds: set[str], art_ids, pk
             row["overloads"] = 1
         if fuzzy:
             row["distance"] = tier
+        if x["id"] in hidden:
+            row["hidden"] = True
         row["_renamed"] = (x["id"], main["id"], main["access"], bool(by_jvm))  # by_jvm: search_view shows it too
         out.append((group_key(tier, g, typo, internal, written_name(p, fuzzy), reach_first(p, fuzzy)), row))
     return out, twice
+
+
+def _hidden(store: GraphStore, decls: list[dict], listed: dict[str, dict | None]) -> set[str]:
+    """The ids of the declarations a deprecation hid (`@Deprecated(level = HIDDEN)`: kotlin_toplevel.hidden_decls),
+    read for those whose JVM member is synthetic only (a hidden one's always is)."""
+    from jdx.engine.kotlin_toplevel import hidden_decls
+
+    synthetic = [x for x in decls if ((listed.get(x["main"]) or {}).get("access") or 0) & ACC_SYNTHETIC]
+    if not synthetic:
+        return set()
+    return hidden_decls(store, synthetic, ({x["id"]: x["main"] for x in synthetic},
+                                           {x["main"]: listed[x["main"]]["access"] or 0 for x in synthetic}))
 
 
 def kotlin_name_fields(store: GraphStore, rows: list[dict]) -> None:

@@ -8,13 +8,16 @@ def _columns(rows: list[tuple[str, str]], indent: str = "") -> list[str]:
     return [f"{indent}{a}  {b}".rstrip() for a, b in rows]
 
 
+HIDDEN = "hidden by deprecation: no caller can use it"  # a Kotlin declaration `@Deprecated(level = HIDDEN)`
+
+
 def _symbol(m: dict) -> str:
     if m["kind"] == "typealias":  # `typealias kx.Transform<T> = (T) -> T`: the reference is the alias's own name
         return m["declaration"]
     k = m.get("kotlin")
     if k is not None:  # the Kotlin declaration (its keyword is the kind word), then the JVM reference
         text = k["text"].removeprefix("public ")
-        return f"{text}  {m['ref']}" + "".join(f"  [{x}]" for x in k["markers"])
+        return f"{text}  {m['ref']}" + "".join(f"  [{x}]" for x in k["markers"] + [HIDDEN] * bool(m.get("hidden")))
     text = f"{m['kind']} {m['ref']}"
     if m.get("overloads", 1) > 1:
         text += f" ({m['overloads']} overloads)"
