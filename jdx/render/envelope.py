@@ -90,7 +90,8 @@ def error_lines(env: dict) -> list[str]:
                                           f"({c['overloads']} overloads)" if c.get("overloads", 1) > 1 else "") if x)
             lines.append(f"  {c.get('ref', '').ljust(width)}  {extra}".rstrip())
         if len(shown) < len(candidates):
-            lines.append(f"  … {len(candidates) - len(shown)} more JDK internals (--json lists every candidate)")
+            more = len(candidates) - len(shown)
+            lines.append(f"  … {more} more JDK internal{'s' * (more != 1)} (--json lists every candidate)")
     if error.get("hint"):
         lines.append(f"hint: {error['hint']}")
     return lines + warning_lines_json(env.get("warnings") or [])

@@ -108,3 +108,13 @@ def test_a_long_ambiguity_lists_every_usable_candidate_and_counts_the_jdk_intern
     listed = [line for line in r.out.splitlines() if line.startswith("  ") and not line.startswith("  …")]
     assert len(listed) == CANDIDATE_LINES and listed[0].split()[0] == "org.w3c.dom.Node"
     assert f"  … {len(every) - CANDIDATE_LINES} more JDK internals (--json lists every candidate)" in r.out.splitlines()
+
+
+def test_one_more_jdk_internal_is_singular():
+    """T43: `members Context` ended "… 1 more JDK internals"."""
+    from jdx.render.envelope import CANDIDATE_LINES, error_lines
+
+    candidates = [{"ref": f"sun.x.C{i}", "kind": "class", "artifact": "java.base", "jdk_internal": True}
+                  for i in range(CANDIDATE_LINES + 1)]
+    env = {"error": {"code": "AMBIGUOUS", "message": "ambiguous: C"}, "candidates": candidates}
+    assert "  … 1 more JDK internal (--json lists every candidate)" in error_lines(env)
