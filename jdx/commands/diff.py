@@ -50,6 +50,9 @@ class DiffRequest(Request):
     out: str | None = option(None, "--out", "also write every finding to DIR/findings.parquet", kind="str",
                              metavar="DIR", writes=True)
 
+    def asked(self) -> str:
+        return f"{self.query} {self.new}"  # both sides (the envelope's `query` named the old one only)
+
     def validate(self) -> None:
         if self.out is not None and os.path.exists(self.out) and not os.path.isdir(self.out):
             raise UsageError(f"--out {self.out}: exists and is not a directory")

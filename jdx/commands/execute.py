@@ -47,18 +47,18 @@ def run_request(session, cmd: Command, request) -> Outcome:
             about += session.artifact_warnings({p["artifact"] for p in answer.provenance
                                                 if isinstance(p, dict) and p.get("artifact")})
             answer.warnings = _merged(session.workspace_warnings(), answer.warnings, about)
-        return Outcome(envelope.success(cmd.name, request.query, answer), answer.exit_code, request)
+        return Outcome(envelope.success(cmd.name, request.asked(), answer), answer.exit_code, request)
     except JdxError as exc:
         if cmd.needs_workspace:
             exc = _not_found_in_unread(session, _not_found_unreadable_class(session, exc, request.query))
             exc = _not_found_without_project(session, exc, request.query)
             exc = _not_found_in_versions(session, exc, request.query)
             exc.warnings = _merged(_safe_workspace_warnings(session), exc.warnings)
-        return Outcome(envelope.failure(cmd.name, request.query, exc), exc.exit_code, request)
+        return Outcome(envelope.failure(cmd.name, request.asked(), exc), exc.exit_code, request)
     except Exception as exc:  # noqa: BLE001 - the one place an unexpected failure becomes exit 6
         if os.environ.get("JDX_DEBUG"):
             raise
-        return Outcome(envelope.failure(cmd.name, request.query, internal_error(exc)), EXIT_INTERNAL, request)
+        return Outcome(envelope.failure(cmd.name, request.asked(), internal_error(exc)), EXIT_INTERNAL, request)
 
 
 def _not_found_without_project(session, exc: JdxError, query: str) -> JdxError:

@@ -86,6 +86,10 @@ class Request:
     def validate(self) -> None:
         """Cross-field rules of a command (e.g. --static and --instance exclude each other)."""
 
+    def asked(self) -> str:
+        """What the envelope's `query` says was asked: the positional operand(s)."""
+        return self.query
+
 
 @dataclass(frozen=True)
 class Command:

@@ -186,6 +186,15 @@ def test_a_supertype_made_public_moves_nothing(trial, flags):
     ], found
 
 
+def test_the_envelope_names_both_sides(trial):
+    """T40: the JSON envelope's `query` held the old side only."""
+    _, _, old, new, cache = trial
+    code, text = main([str(old), str(new), "--json", "--cache-dir", str(cache)])
+    assert code == 0 and json.loads(text)["query"] == f"{old} {new}", text
+    code, text = main([str(old), str(old.parent / "missing.jar"), "--json", "--cache-dir", str(cache)])
+    assert code == 5 and json.loads(text)["query"] == f"{old} {old.parent / 'missing.jar'}", text
+
+
 def test_a_classpath_side_is_a_usage_error(tmp_path):
     for old, new in (("a.jar:b.jar", "c.jar:b.jar"), (f"{tmp_path}/a.jar:{tmp_path}/b.jar", str(tmp_path))):
         code, text = main([old, new, "--cache-dir", str(tmp_path / "cache")])
