@@ -444,7 +444,7 @@ def outline_type(store: GraphStore, text: str, opts=None, sources=None) -> tuple
                           "modifiers": n["modifiers"], "access": access_level(nrow["access"]),
                           "static": bool(nrow["access"] & ACC["static"]), "deprecated": False,
                           "synthetic": ["synthetic"] if nrow["access"] & ACC["synthetic"] else [], "nested_type": True,
-                          "line": None})
+                          "line": None, "_id": nrow["id"]})
     want = {"ctor": "constructor"}.get(opts.kind, opts.kind)
     out, hidden = [], 0
     for it in items:
@@ -571,6 +571,10 @@ def member_signatures(store: GraphStore, text: str, opts=None, include_synthetic
     from jdx.engine.src_params import namer
 
     found = lookup(store, text, with_hidden=include_synthetic, kotlin_properties=opts != "jvm")
+    if opts == "kotlin" and not include_synthetic and found.target.get("kotlin"):
+        from jdx.engine.kotlin_view import with_reified_inline
+
+        found = with_reified_inline(store, text, found)  # a reified inline function's synthetic method is API
     total = len(found.members)
     if limit is not None and total > limit:
         found = replace(found, members=found.members[:limit])

@@ -170,12 +170,12 @@ def show(r: dict) -> list[str]:
         more = len(nested) - MAX_NESTED_SHOWN
         lines.append(f"  nested: {shown}" + (f", … +{more} more (--json lists all)" if more > 0 else ""))
     lines.append("  " + _counts_line(r["counts"], r["kind"]))
-    if r.get("view") == "kotlin" and r["kotlin"].get("declarations"):
-        k = r["kotlin"]["declarations"]
-        words = (("constructor", "constructors"), ("function", "functions"), ("property", "properties"),
-                 ("typealias", "type aliases"))
-        lines.append("  kotlin: " + ", ".join(f"{k[w]} {one if k[w] == 1 else many}" for w, many in words
-                                              for one in [w.replace("typealias", "type alias")] if k[w])
+    if r.get("view") == "kotlin" and any((r["kotlin"].get("declarations") or {}).values()):
+        k = r["kotlin"]["declarations"]  # (an object or companion declaring nothing: no line)
+        words = (("enum entry", "enum entries"), ("constructor", "constructors"), ("function", "functions"),
+                 ("property", "properties"), ("typealias", "type aliases"))
+        lines.append("  kotlin: " + ", ".join(f"{k.get(w)} {one if k.get(w) == 1 else many}" for w, many in words
+                                              for one in [w.replace("typealias", "type alias")] if k.get(w))
                      + f" (jdx outline {shlex.quote(r['ref'])}; --view jvm for the JVM members)")
     if r["counts"]["synthetic"]:
         lines.append(f"  + {_plural(r['counts']['synthetic'], 'synthetic member')} "
@@ -262,6 +262,11 @@ def _fit_cut(shown: int, listed: int, total: int, everything: int, narrow: str) 
     return {"shown": shown, "total": listed, "hint": hint}
 
 
+# the JVM members whose deprecation is not their declaration's: kotlinc marks every `$annotations` stub deprecated
+# (javap: `Deprecated: true` on `getFunctions$annotations`), the property it carries the annotations of or not
+NOT_DEPRECATING = ("annotations",)
+
+
 def _kotlin_rows(r: dict) -> list[str]:
     """Kotlin declarations, then the JVM members no declaration claims (their JVM text)."""
     rows = []
@@ -270,7 +275,8 @@ def _kotlin_rows(r: dict) -> list[str]:
         line = m["text"]
         if m["markers"]:
             line += "  [" + ", ".join(m["markers"]) + "]"
-        if any(j["ref"] in deprecated for j in m.get("jvm") or ()):  # as `members` and `--view jvm` mark it
+        if any(j["ref"] in deprecated for j in m.get("jvm") or () if j["role"] not in NOT_DEPRECATING):
+            # (as `members` and `--view jvm` mark it)
             line += "  @Deprecated"
         rows.append(line)
     jvm_only = set(r["jvm_only"])
@@ -339,6 +345,8 @@ def _kotlin_outline(r: dict) -> tuple[list[str], list[str], list[str]]:
     n = r.get("hidden_lambdas", 0)  # compiler-generated lambda bodies kotlin_view.outline_view leaves out
     if n:
         footer.append(f"{n} lambda {'body' if n == 1 else 'bodies'} hidden (--include-synthetic)")
+    if r.get("hidden_default_impls"):  # kotlinc's class of an interface's method bodies, for Java: no declaration
+        footer.append("DefaultImpls hidden (kotlinc's interface method bodies for Java; --include-synthetic)")
     n = r.get("hidden_deprecated", 0)  # declarations kotlinc hid (@Deprecated(level = HIDDEN)): synthetic members
     if n:
         footer.append(f"{n} hidden by deprecation (--include-synthetic)")
