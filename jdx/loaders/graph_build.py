@@ -1021,7 +1021,7 @@ def annotation_value_edges(parts: list[pa.Table], type_ids: pa.Array) -> dict[st
 
 def _handles_or_inlined(calls: pa.Table) -> pa.Table:
     """`_lambda_handles`' call sites and the sites of inlined Kotlin code (kind `inline`, `to` its file's class and
-    line: `owner#@line`)."""
+    line: `owner#@line`, or `owner#@line#name` when kotlinc's `$i$f$` marker names the inlined function)."""
     is_handle = pc.and_(pc.equal(calls["kind"], REF_KINDS.index("handle")),
                         pc.match_substring_regex(calls["to"], LAMBDA_BODY))
     return calls.filter(pc.or_(is_handle, pc.equal(calls["kind"], INLINE_KIND)))
@@ -1029,36 +1029,57 @@ def _handles_or_inlined(calls: pa.Table) -> pa.Table:
 
 def _inline_targets(shards, keys: pa.Array, names: list[str], positions: list[int],
                     winner_mask: list[bool]) -> dict[str, str]:
-    """`owner#@line` (where kotlinc's SMAP says inlined code came from) -> the id of the method of that class whose
-    lines hold it: the one starting last at or before the line (a lambda or local function inside another starts
-    after it), a declared function before a synthetic copy (`$default`). Classes not on the classpath map nothing."""
+    """`owner#@line` or `owner#@line#name` (where kotlinc's SMAP says inlined code came from, and the function its
+    `$i$f$name` marker names) -> the id of the method of that class it came from (`_inlined_from`). Classes not on
+    the classpath map nothing."""
     if not len(keys):
         return {}
-    wanted: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    wanted: dict[str, list[tuple[str, int, str]]] = defaultdict(list)
     for key in keys.to_pylist():
-        owner, _, line = key.partition("#@")
+        owner, _, rest = key.partition("#@")
+        line, _, name = rest.partition("#")
         if line.isdigit():
-            wanted[owner].append((key, int(line)))
+            wanted[owner].append((key, int(line), name))
     by_pos: dict[int, list[str]] = defaultdict(list)
     for n, p, w in zip(names, positions, winner_mask):
         if w and n in wanted:
             by_pos[p].append(n)
     out: dict[str, str] = {}
     for pos, owners in sorted(by_pos.items()):
-        members = shards[pos].table("members", ["id", "owner", "kind", "access", "first_line", "last_line"])
+        columns = ["id", "owner", "kind", "name", "access", "first_line", "last_line"]
+        members = shards[pos].table("members", columns)
         members = members.filter(pc.and_(pc.is_in(members["owner"], value_set=pa.array(sorted(owners), pa.string())),
                                          pc.and_(pc.equal(members["kind"], 0), pc.greater_equal(members["first_line"],
                                                                                                 0))))
-        spans: dict[str, list[tuple[int, int, bool, str]]] = defaultdict(list)
-        for mid, owner, access, first, last in zip(*(members[c].to_pylist() for c in
-                                                     ("id", "owner", "access", "first_line", "last_line"))):
-            spans[owner].append((first, last, bool(access & ACC_SYNTHETIC), mid))
+        spans: dict[str, list[tuple[int, int, bool, str, str]]] = defaultdict(list)
+        for mid, owner, name, access, first, last in zip(*(members[c].to_pylist() for c in
+                                                           ("id", "owner", "name", "access", "first_line",
+                                                            "last_line"))):
+            spans[owner].append((first, last, bool(access & ACC_SYNTHETIC), mid, name))
         for owner in owners:
-            for key, line in wanted[owner]:
-                holding = [s for s in spans.get(owner, ()) if s[0] <= line <= s[1]]
-                if holding:
-                    out[key] = min(holding, key=lambda s: (s[2], -s[0], "$default" in s[3], s[3]))[3]
+            for key, line, name in wanted[owner]:
+                found = _inlined_from(spans.get(owner, ()), line, name)
+                if found is not None:
+                    out[key] = found
     return out
+
+
+def _inlined_from(spans, line: int, name: str) -> str | None:
+    """The id of the method of `spans` ((first line, last line, synthetic, id, name)) that code inlined from `line`
+    came from. Of the methods called `name` (when the caller's marker named one; else of all): the one whose lines
+    hold `line`, starting last at or before it (a lambda or local function inside another starts after it), a
+    declared function before a synthetic copy (`$default`); else the one of that name nearest the line (the class
+    on the classpath is another version than the one the caller was compiled against: its lines moved)."""
+    def rank(s):
+        return s[2], -s[0], "$default" in s[3], s[3]
+
+    named = [s for s in spans if s[4] == name] if name else []
+    holding = [s for s in named or spans if s[0] <= line <= s[1]]
+    if holding:
+        return min(holding, key=rank)[3]
+    if named:
+        return min(named, key=lambda s: (max(s[0] - line, line - s[1]), rank(s)))[3]
+    return None
 
 
 def _inlined_to_targets(calls: pa.Table, targets: dict[str, str]) -> pa.Table:

@@ -426,24 +426,10 @@ final class ClassExtractor extends ClassVisitor {
 
         @Override
         public void visitLineNumber(int ln, Label start) {
-            if (smap != null) {  // code inlined by kotlinc: its lines are past the file's end, the map says from where
-                int raw = ln;
-                int r = smap.rangeOf(raw);
-                if (r >= 0) {
-                    Smap.Range range = smap.inlined.get(r);
-                    int call = smap.callLine(raw);
-                    ln = call > 0 ? call : ln;  // the line of the call that inlined it
-                    if (range.owner != null && (inlinedSeen == null || !inlinedSeen.get(r))) {
-                        if (inlinedSeen == null) {
-                            inlinedSeen = new java.util.BitSet();
-                        }
-                        inlinedSeen.set(r);  // one site per inlined range: the inline function, by its file and line
-                        int from = range.inStart + (raw - range.outStart);
-                        if (inlineSites == null) {
-                            inlineSites = new java.util.ArrayList<>();
-                        }
-                        inlineSites.add(new Object[] {range.owner + "#@" + from, labelAt(start), ln});
-                    }
+            if (smap != null && smap.virtual(ln)) {
+                ln = inlinedLine(ln, start);
+                if (ln < 0) {  // code copied from elsewhere, no call of this file's: the line in effect stays
+                    return;
                 }
             }
             line = ln;
@@ -456,6 +442,32 @@ final class ClassExtractor extends ClassVisitor {
             if (ln > lastLine) {
                 lastLine = ln;
             }
+        }
+
+        /** The line of this file a virtual output line (numbered past the file's end by kotlinc, for code it inlined)
+         *  stands for: the line of the call that inlined it, or -1 when the SMAP gives none (code copied, not called:
+         *  an inline function's object or the lambda passed to it regenerated in this class, kotlinc's `fake.kt`
+         *  lines). Records the first line of each inlined call as a site of the inline function, by its file and
+         *  line. */
+        private int inlinedLine(int raw, Label start) {
+            int r = smap.rangeOf(raw);
+            int call = smap.callLine(raw);
+            if (call <= 0) {
+                return -1;
+            }
+            Smap.Range range = r < 0 ? null : smap.inlined.get(r);
+            if (range != null && range.owner != null && (inlinedSeen == null || !inlinedSeen.get(r))) {
+                if (inlinedSeen == null) {
+                    inlinedSeen = new java.util.BitSet();
+                }
+                inlinedSeen.set(r);  // one site per inlined range: the inline function, by its file and line
+                int from = range.inStart + (raw - range.outStart);
+                if (inlineSites == null) {
+                    inlineSites = new java.util.ArrayList<>();
+                }
+                inlineSites.add(new Object[] {range.owner + "#@" + from, labelAt(start), call});
+            }
+            return call;
         }
 
         private void ref(int kind, String owner, String tname, String tdesc) {
@@ -678,11 +690,13 @@ final class ClassExtractor extends ClassVisitor {
         }
 
         /** The inlined sites that are this method's own calls: code an inline function inlined in turn (its marker
-         *  inside another inline function's, not inside a lambda this class declares) is that function's call. */
+         *  inside another inline function's, not inside a lambda this class declares) is that function's call. A site
+         *  where a function's marker starts names that function: {@code owner#@line#name}. */
         private void inlineRows() {
             String simple = name.substring(name.lastIndexOf('/') + 1) + "$";
             for (Object[] site : inlineSites) {
                 int offset = (Integer) site[1];
+                String key = (String) site[0];
                 if (markers != null) {
                     int f = innermost(offset, offset + 1, -1, true);
                     int outer = f < 0 ? -1 : innermost(markers.get(f)[0], markers.get(f)[1], f, false);
@@ -690,8 +704,11 @@ final class ClassExtractor extends ClassVisitor {
                             || markerNames.get(outer).indexOf("-" + simple) < 0)) {
                         continue;
                     }
+                    if (f >= 0 && markers.get(f)[0] == offset) {
+                        key += "#" + markerNames.get(f).substring(5);  // `$i$f$firstOrNull`: the function inlined here
+                    }
                 }
-                chunk.calls.row(selfId, R_INLINE, cols.str((String) site[0]), (Integer) site[2]);
+                chunk.calls.row(selfId, R_INLINE, cols.str(key), (Integer) site[2]);
             }
         }
 

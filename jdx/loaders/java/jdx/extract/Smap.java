@@ -38,6 +38,8 @@ final class Smap {
     }
 
     final List<Range> inlined = new ArrayList<>();
+    /** The file's own last line (the Kotlin stratum's {@code 1#1,N:1}), or -1 when the map does not say. */
+    private int ownLines = -1;
     /** Output line ranges of the KotlinDebug stratum: [outStart, outEnd, callLine] triples. */
     private final List<int[]> callSites = new ArrayList<>();
 
@@ -95,7 +97,9 @@ final class Smap {
                     int inStart = Integer.parseInt(in), outStart = Integer.parseInt(out);
                     int outEnd = outStart + Math.max(1, repeat * Math.max(1, incr)) - 1;
                     if ("Kotlin".equals(stratum)) {
-                        if (inStart != outStart || lastFile != 1) {  // not the file's own lines
+                        if (inStart == 1 && outStart == 1 && lastFile == 1) {
+                            smap.ownLines = outEnd;
+                        } else if (inStart != outStart || lastFile != 1) {  // not the file's own lines
                             smap.inlined.add(new Range(outStart, outEnd, inStart, files.get(lastFile)));
                         }
                     } else if ("KotlinDebug".equals(stratum)) {
@@ -118,6 +122,11 @@ final class Smap {
             }
         }
         return -1;
+    }
+
+    /** Whether output line ln is none of the file's own lines: inlined, or past the file's last line. */
+    boolean virtual(int ln) {
+        return (ownLines > 0 && ln > ownLines) || rangeOf(ln) >= 0;
     }
 
     /** The line of this file whose call inlined output line ln, or -1 when the map does not say. */
