@@ -572,7 +572,7 @@ def member_signatures(store: GraphStore, text: str, opts=None, include_synthetic
 
     found = lookup(store, text, with_hidden=include_synthetic, kotlin_properties=opts != "jvm")
     if opts == "kotlin" and not include_synthetic and found.target.get("kotlin"):
-        from jdx.engine.kotlin_view import with_reified_inline
+        from jdx.engine.kotlin_signature import with_reified_inline
 
         found = with_reified_inline(store, text, found)  # a reified inline function's synthetic method is API
     total = len(found.members)

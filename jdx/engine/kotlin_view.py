@@ -6,7 +6,6 @@ and adds the Kotlin one; `--view jvm` leaves every answer exactly as the JVM vie
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import json
 import re
@@ -267,6 +266,7 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
     grep = re.compile(opts.grep, re.IGNORECASE) if opts.grep else None
     levels = {"all": None}.get(opts.access[0] if len(opts.access) == 1 else "", set(opts.access))
     from jdx.engine.kotlin_inherited import _chains
+    from jdx.engine.kotlin_nested import boxed_twins, nested_rows
 
     chains = _chains(store)
     hidden, kotlin_only = jvm_access(store, decls + hosted)
@@ -312,7 +312,7 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
                     and (levels is None or "public" in levels))
 
         shown = [e for e in entries if kept(e)] + shown + [e for e in implicit if kept(e)]
-    nested, hidden_impls = _nested_rows(store, result["members"], opts.include_synthetic)
+    nested, hidden_impls = nested_rows(store, result["members"], opts.include_synthetic)
     claimed |= {e.pop("_id") for e in nested} | hidden_impls
     if hidden_impls:
         result["hidden_default_impls"] = len(hidden_impls)
@@ -326,84 +326,6 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
     if lambdas:
         result["hidden_lambdas"] = len(lambdas)
     return []
-
-
-def boxed_twins(type_id: str, decls: list[dict], member_ids: set) -> dict[str, list[tuple[str, str]]]:
-    """Declaration id -> (role, JVM member id) of the members kotlinc writes beside a value class's declaration, which
-    compiles to a static method taking the unboxed value first (`equals-impl(JLjava/lang/Object;)Z`,
-    `compareTo-LRDsOJo(JJ)I`): its `boxed` twin, the instance method a boxed value (and Java) calls, of the same name
-    without `-impl` and parameters without the value (`equals(Ljava/lang/Object;)Z`, `compareTo-LRDsOJo(J)I`), and
-    `equals`'s `unboxed` `equals-impl0(JJ)Z` (`==` of two unboxed values). Those of `member_ids` only."""
-    from jdx.engine.jvm_names import parse_method_descriptor
-
-    out: dict[str, list[tuple[str, str]]] = {}
-    for d in decls:
-        for link in d["jvm"] or ():
-            role, _, target = link.partition(":")
-            owner, _, rest = target.partition("#")
-            if role not in CALLED_ROLES or owner != type_id or "(" not in rest:
-                continue
-            name, desc = rest[:rest.index("(")], rest[rest.index("("):]
-            try:
-                params, ret = parse_method_descriptor(desc)
-            except ValueError:
-                continue
-            if not params or not (name.endswith("-impl") or MANGLED.fullmatch(name)):
-                continue
-            base = name.removesuffix("-impl")
-            found = [("boxed", f"{type_id}#{base}({''.join(params[1:])}){ret}")]
-            if base == "equals":
-                found.append(("unboxed", f"{type_id}#equals-impl0({params[0] * 2})Z"))
-            out.setdefault(d["id"], []).extend(x for x in found if x[1] in member_ids)
-    return {k: v for k, v in out.items() if v}
-
-
-def _nested_rows(store, members: list[dict], include_synthetic: bool) -> tuple[list[dict], set[str]]:
-    """(the outline's nested classes as Kotlin declares them, from each one's own @Metadata: `companion object
-    Companion`, `object Default`, `enum class Severity`, `data class Pt`, `inner class Cursor`; the ids of the
-    `DefaultImpls` classes left out). kotlinc writes an interface's `DefaultImpls` (the bodies of its methods, for
-    Java callers; a synthetic class to the metadata, no Kotlin declaration): listed as a JVM class only with
-    `include_synthetic`. A nested class without a Kotlin header stays a JVM row."""
-    out, impls = [], set()
-    for m in members:
-        if not m.get("nested_type") or not m.get("_id"):
-            continue
-        header = next((d for d in decls_of(store, m["_id"]) if d["kind"] == "class" and d["owner"] == m["_id"]), None)
-        if header is not None:
-            out.append({"kind": "class", "name": m["name"], "text": _nested_text(header), "visibility":
-                        header["visibility"], "modality": header["modality"], "flags": list(header["flags"] or ()),
-                        "markers": [], "detail": {"keyword": keyword_of(header)},
-                        "jvm": [{"role": "type", "ref": m["ref"]}], "_id": m["_id"]})
-        elif not include_synthetic and m["name"] == "DefaultImpls" and _synthetic_class(store, m["_id"]):
-            impls.add(m["_id"])
-    return out, impls
-
-
-def _synthetic_class(store, type_id: str) -> bool:
-    """Whether the class's @kotlin.Metadata is kotlinc's kind 3 (a synthetic class: a lambda, `DefaultImpls`)."""
-    from jdx.graph_schema import queries
-
-    rows = store.rows(queries.TYPE_BY_ID, {"id": type_id})
-    try:
-        return bool(rows) and json.loads(rows[0].get("t.kotlin") or "{}").get("k") == 3
-    except ValueError:
-        return False
-
-
-def _nested_text(header: dict) -> str:
-    """A nested class's header row as a line of its outer class's outline: its visibility, kind word, name and type
-    parameters (`public enum class Severity`, `public data class Pair<out A, out B>`), no constructor or
-    supertypes (`jdx show` of the class has them)."""
-    text, keyword = header["signature"], keyword_of(header)
-    start = text.find(f" {keyword} ") if keyword else -1
-    if start < 0:
-        return text
-    depth, quoted, i = 0, False, start + len(keyword) + 2
-    while i < len(text) and (depth or quoted or text[i] not in "( :"):
-        depth += {"<": 1, ">": -1}.get(text[i], 0)
-        quoted ^= text[i] == "`"  # (a name in backticks may hold a space)
-        i += 1
-    return text[:i]
 
 
 # the JVM members a declaration's callers name (not its `$default`, `$annotations` or backing field): when every one
@@ -531,55 +453,6 @@ def signature_view(store, result: dict, member_ids: list[str]) -> None:
             if written:  # spec §7.1: a signature carries its annotations (`@kotlin.Deprecated(...)`), as --view jvm
                 item["kotlin"]["annotations"] = written
             result["view"] = "kotlin"
-
-
-_REIFIED = "Kotlin-only: reified inline"
-
-
-def with_reified_inline(store, text: str, found):
-    """`found` (a member_resolve.Lookup of `text`, synthetic members left out) with the members it left out that
-    compile from a reified inline function: kotlinc 2 makes its method synthetic, yet it is a declaration Kotlin code
-    calls (`Iterable<*>.filterIsInstance()`), as `outline` and `members` list it. Any other synthetic member stays
-    out (a `$default`, a `@JvmSynthetic` function, one a deprecation hid); a top-level name's note counting the
-    Kotlin-only declarations left out counts what is still left out."""
-    from jdx.engine.member_resolve import lookup
-
-    def key(e: dict) -> tuple:
-        return e["declaring"], e["row"]["name"], e["row"]["descriptor"]
-
-    have = {key(e) for e in found.members}
-    every = lookup(store, text, with_hidden=True)
-    extra = {f"{e['declaring']}#{e['row']['name']}{e['row']['descriptor']}": e for e in every.members
-             if key(e) not in have and not e["is_field"]}
-    decls = {i: rows[0] for i, rows in member_kotlin(store, list(extra)).items()
-             if rows and rows[0]["role"] in CALLED_ROLES and reified_inline(rows[0])}
-    if not decls:
-        return found
-    only = jvm_access(store, list({d["id"]: d for d in decls.values()}.values()))[1]
-    added = {key(extra[i]) for i, d in decls.items() if only.get(d["id"]) == _REIFIED}
-    if not added:
-        return found
-    members = [e for e in every.members if key(e) in have or key(e) in added]
-    order = {owner: i for i, owner in enumerate(dict.fromkeys(e["declaring"] for e in members))}
-    members.sort(key=lambda e: order[e["declaring"]])  # one `inherited from` group a declaring type
-    return dataclasses.replace(found, members=members, notes=_left_out_notes(store, text, found, members))
-
-
-def _left_out_notes(store, text: str, found, members: list[dict]) -> list[str]:
-    """`found`'s notes, the one counting a top-level name's Kotlin-only declarations left out (member_resolve_kotlin)
-    counted again over `members`."""
-    if not found.notes:
-        return found.notes
-    from jdx.engine.member_resolve import _member_reading
-    from jdx.engine.member_resolve_kotlin import _left_out_note, kotlin_top_level
-
-    ref = _member_reading(text)[0]
-    top = kotlin_top_level(store, ref, text)
-    if top is None:
-        return found.notes
-    old = _left_out_note(store, ref, top.decls, found.members)
-    new = _left_out_note(store, ref, top.decls, members)
-    return [n for n in (new if n == old else n for n in found.notes) if n]
 
 
 def throws_annotation(throws) -> list[str]:
