@@ -303,6 +303,8 @@ def _answer(ctx: SourceContext, type_row: dict, file: SourceFile, origin: str, e
             where = class_file_lines(ctx, top_level(type_row["id"], outer_chain(ctx, type_row["id"]), type_row))
         if where is not None:
             result["source"]["class_file_lines"] = where
+        if lines and line_map:  # `--lines A:B` picked decompiled lines: which class-file lines they hold, and
+            result["source"].update(_slice_lines(a, b, line_map))  # where A..B would be as a trace's lines
     prov = {"symbol": result["ref"], "artifact": art, "origin": origin, "file": result["source"]["file"],
             "lines": [a, b]}
     for key in ("lines_of", "class_file_lines"):
@@ -311,6 +313,21 @@ def _answer(ctx: SourceContext, type_row: dict, file: SourceFile, origin: str, e
     if origin == "sources":
         prov["sources"] = file.root.label
     return result, warnings, [prov]
+
+
+def _slice_lines(a: int, b: int, line_map: dict) -> dict:
+    """`class_file_slice`: the first and last class-file line decompiled lines a..b hold (the decompiler's line map),
+    and, where lines a..b taken as a stack trace's (class-file) lines are elsewhere in the text, `as_trace_lines`:
+    the `--lines` that shows those (an agent holding `RoaringBitmap.java:1167` asked for --lines 1160:1172)."""
+    out: dict = {}
+    held = sorted(n for k in range(a, b + 1) for n in line_map.get(k, ()))
+    if held:
+        out["class_file_slice"] = [held[0], held[-1]]
+    wanted = range(a, b + 1)
+    mapped = sorted(k for k, of in line_map.items() if any(n in wanted for n in of))
+    if mapped and not a <= mapped[0] <= mapped[-1] <= b:
+        out["as_trace_lines"] = {"lines": [a, b], "decompiled": [mapped[0], mapped[-1]]}
+    return out
 
 
 def member_lines(row: dict | None) -> list[int] | None:

@@ -28,9 +28,13 @@ def code(r: dict, line_numbers: bool, max_lines: int | None) -> list[str]:
     # `source --lines/--around` picks lines by numbers: which file's numbers they are is said unasked
     sliced = r.get("total_lines") is not None and src.get("lines") != [1, r["total_lines"]]
     if (line_numbers or sliced) and src.get("lines_of") and r.get("first_line") is not None:
-        where = src.get("class_file_lines")
+        where, held, trace = src.get("class_file_lines"), src.get("class_file_slice"), src.get("as_trace_lines")
         lines.append(f"line numbers: of the {src['lines_of']}"
+                     + (f" (these hold class-file lines {held[0]}-{held[1]})" if held else "")
                      + (f"; the class file's are {where[0]}-{where[1]} (what stack traces show)" if where else ""))
+        if trace:
+            (a, b), (c, d) = trace["lines"], trace["decompiled"]
+            lines.append(f"a stack trace's lines {a}-{b} are decompiled lines {c}-{d}: --lines {c}:{d}")
     lines.extend(_numbered(text, r.get("first_line")) if line_numbers else text)
     return lines
 

@@ -82,3 +82,23 @@ def test_a_stack_trace_line_in_decompiled_text_is_mapped(run_jdx):
     past = run_jdx("--jars", str(GSON), "source", cls, "--lines", f"{line}:{line}")
     assert past.code == 3 and f"has {total} lines; class-file lines {line}-{line} (a stack trace's) are its lines " \
         f"{mapped}-{mapped}: --lines {mapped}:{mapped}" in past.err, past.err
+
+
+def test_lines_of_decompiled_text_say_where_a_stack_traces_lines_are(run_jdx):
+    """T44: `source RoaringBitmap --lines 1160:1172` with a stack trace's line in mind showed unrelated decompiled
+    code (1160-1172 lies within the class file's numbering too). A `--lines` slice of decompiled text says which
+    class-file lines it holds and, where the numbers asked for are a trace's lines elsewhere, the `--lines` for them;
+    the oracle is javap's line of the call and the decompiled text showing it."""
+    require(GSON)
+    cls = "com.google.gson.Gson"
+    line = _call_line(cls, "checkValidFloatingPoint", "isNaN")
+    r = run_jdx("--jars", str(GSON), "source", cls, "--lines", f"{line}:{line}")
+    assert r.code == 0, r.err
+    found = re.search(rf"a stack trace's lines {line}-{line} are decompiled lines (\d+)-(\d+): --lines (\d+):(\d+)",
+                      r.out)
+    assert found, r.out
+    shown = json.loads(run_jdx("--jars", str(GSON), "source", cls, "--lines", f"{found.group(1)}:{found.group(2)}",
+                               "--json").out)["result"]
+    assert any("isNaN" in text for text in shown["text"]), shown["text"]
+    assert shown["source"]["class_file_slice"][0] <= line <= shown["source"]["class_file_slice"][1], shown["source"]
+    assert "as_trace_lines" not in shown["source"]  # these lines hold the trace's line already
