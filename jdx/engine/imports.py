@@ -4,12 +4,14 @@ DUPLICATE_CLASS notes that decide whether it compiles."""
 
 from __future__ import annotations
 
+import json
+import re
 import shlex
 
 from jdx.engine import descriptors as d
-from jdx.engine.kotlin_toplevel import (importable_members, jvm_names, kotlin_decls, kotlin_imports, member_decls,
-                                       member_import, not_importable, top_level, top_level_by_jvm_name,
-                                       top_level_decls, top_level_import)
+from jdx.engine.kotlin_toplevel import (hidden_decls, importable_members, jvm_names, kotlin_decls, kotlin_imports,
+                                       kotlin_package, member_decls, member_import, not_importable, top_level,
+                                       top_level_by_jvm_name, top_level_decls, top_level_import)
 from jdx.engine.ranking import internal_packages, is_jdk_internal, symbol_key
 from jdx.engine.refs import format_type, parse_ref
 from jdx.engine.search_index import index_for
@@ -17,6 +19,7 @@ from jdx.engine.search import artifacts_by_id
 from jdx.engine.search_nav import ACC_PRIVATE, ACC_PROTECTED, ACC_PUBLIC, ACC_STATIC, split_member, types_named
 from jdx.errors import AmbiguousError, NotFoundError, UsageError, Warning_
 from jdx.graph_schema import queries, queries_search
+from jdx.graph_schema import queries_kotlin as qk
 from jdx.graph_schema.store import GraphStore
 
 
@@ -61,7 +64,7 @@ def imports(store: GraphStore, text: str) -> tuple[dict, list[Warning_]]:
     if not types:
         top = top_level(store, member, owner_text or None)
         if top:
-            answer, warnings = top_level_import(store, text, top)
+            answer, warnings = _kotlin_named(store, text, top, _object_members(store, member) if not owner_text else [])
             # `typealias CancellationException` beside `fun CancellationException(...)`: one Kotlin import, both
             names = {e["kotlin_name"] for e in answer["imports"] if e.get("kotlin_name")}
             aliases = [a for a in _aliases(store, text) if format_type(a.id).replace("$", ".") in names]
@@ -82,7 +85,7 @@ def imports(store: GraphStore, text: str) -> tuple[dict, list[Warning_]]:
         owners = {t["id"] for t in types_named(store, owner_text)} if owner_text else None
         members = member_decls(store, member, owners) if owners is None or owners else []
         if members:
-            return member_import(store, text, members)
+            return _member_import(store, text, members)
         if owners:  # `IOUtils.EOF`, `Channel.Factory.UNLIMITED`: a member by its dotted name (how `import static`
             try:    # writes it), as `Type#name`
                 owner = resolve_type(store, owner_text)
@@ -99,10 +102,17 @@ def imports(store: GraphStore, text: str) -> tuple[dict, list[Warning_]]:
         if aliases:
             return _alias_import(store, text, aliases)
         statics = _static_owners(store, member) if not owner_text else []
-        if len(statics) == 1:  # `wrappedBuffer`: a public static member by its bare name, as `resolve` finds it
-            return _static_import(store, statics[0], member)
+        # `convert`, `parse`: an object's or a companion's member, whatever its JVM name (mangled, not static); the
+        # static copy of one (@JvmStatic) is the same declaration
+        objects = _object_members(store, member) if not owner_text else []
+        hosts = {link.split(":", 1)[1].split("#", 1)[0] for x in objects for link in x["jvm"] or ()}
+        statics = [t for t in statics if t["id"] not in hosts]
+        if len(statics) == 1 and not objects:  # `wrappedBuffer`: a public static member by its bare name, as
+            return _static_import(store, statics[0], member)  # `resolve` finds it
         if statics:
-            raise _static_ambiguity(store, member, statics)
+            raise _static_ambiguity(store, member, statics, objects)
+        if objects:
+            return _kotlin_named(store, text, [], objects)
         external = _external_type(store, text)
         if external is not None:
             return _external_import(external)
@@ -130,8 +140,9 @@ def _importable_row(store: GraphStore, row: dict) -> bool:
             and not (row.get("outer") and not row.get("inner_name")) and _closed_outer(store, row) is None)
 
 
-def _static_ambiguity(store: GraphStore, name: str, owners: list[dict]) -> AmbiguousError:
-    """Several types with a public static member `name`: each `Type#name` a candidate, in the search ranking."""
+def _static_ambiguity(store: GraphStore, name: str, owners: list[dict], objects: list[dict]) -> AmbiguousError:
+    """Several types with a public static member `name` (or Kotlin objects' members `objects` beside): each
+    `Type#name` a candidate, in the search ranking, then each object's Kotlin name (`_place_candidates`)."""
     arts = artifacts_by_id(store)
     internal = internal_packages(store)
     owners = sorted(owners, key=lambda t: (*symbol_key(t["id"], True, d.simple_name_of(t["id"]),
@@ -140,9 +151,12 @@ def _static_ambiguity(store: GraphStore, name: str, owners: list[dict]) -> Ambig
     for r in index_for(store).named(name):
         if r["kind"] in ("method", "field"):
             kinds.setdefault(r["owner"], r["kind"])
-    return AmbiguousError(f"ambiguous: {len(owners)} types have a public static member named {name}",
+    places = _places(store, objects)
+    also = f" and {len(places)} Kotlin object{'s' if len(places) > 1 else ''} a member of that name" if places else ""
+    return AmbiguousError(f"ambiguous: {len(owners)} types have a public static member named {name}{also}",
                           candidates=[{"ref": f"{format_type(t['id'])}#{name}", "kind": kinds.get(t["id"], "method"),
-                                       "artifact": arts.get(t["artifact"], {}).get("name", "")} for t in owners],
+                                       "artifact": arts.get(t["artifact"], {}).get("name", "")} for t in owners]
+                          + _place_candidates(store, places),
                           hint="re-run with one of the candidates' refs")
 
 
@@ -311,15 +325,16 @@ def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, l
         raise UsageError("import static needs a static method or field name, e.g. java.util.Collections#emptyList")
     if member == "<init>":
         return _constructor_import(store, owner)
+    # `HttpUrl.Companion#toHttpUrl` (@JvmName `get`), `Duration.Companion#parse` (`parse-UwyO8pc`): an object's or a
+    # companion's member by its Kotlin name, whatever its JVM names (a namesake JVM member may be a hidden one's)
+    members = _class_members(store, owner["id"], member) if owner.get("kotlin") else []
+    if members and importable_members(store, members):
+        return _member_import(store, f"{owner['fqn']}#{member}", members)
     rows = [r for q in (queries_search.MEMBERS_NAMED, queries_search.FIELDS_NAMED)
             for r in store.rows(q, {"owners": [owner["id"]], "name": member})]
     inherited_from = None
     if not rows and owner.get("kotlin"):
         from jdx.engine.kotlin_view import jvm_name_of
-
-        members = member_decls(store, member, {owner["id"]})  # `HttpUrl.Companion#toHttpUrl`: @JvmName `get`
-        if members and importable_members(store, members):
-            return member_import(store, f"{owner['fqn']}#{member}", members)
 
         jvm = jvm_name_of(store, owner["id"], member, f"{owner['fqn']}#{member}")
         if jvm is not None and jvm != member:  # `fx.Util#perimeter`: a Kotlin property by its Kotlin name
@@ -332,6 +347,10 @@ def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, l
                  and member in (x["name"], x["member"].split("#", 1)[1].split("(", 1)[0].split(":", 1)[0])]
         if parts:
             return {"type": owner["fqn"], "imports": kotlin_imports(store, parts)}, []
+        companion = _companion_of(store, owner["id"])  # `Duration#parse`: Kotlin writes its companion's members so
+        members = _class_members(store, companion, member) if companion else []
+        if members:
+            return _member_import(store, f"{owner['fqn']}#{member}", members)
     if not rows:  # `Sub#s`: a static member of a supertype is one of the subtype's, imported through it
         inherited_from, rows = _inherited_statics(store, owner, member)
     if not rows:
@@ -342,7 +361,7 @@ def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, l
         members = [x for x in kotlin_decls(store, [r["id"] for r in rows]) if not x["top_level"]
                    and x["name"] == member]
         if members and importable_members(store, members):
-            return member_import(store, f"{owner['fqn']}#{member}", members)
+            return _member_import(store, f"{owner['fqn']}#{member}", members)
     if not static:  # no import names an instance member: the lesser answer is its type's import, said so
         answer, warnings = _type_import(store, owner)
         entry = answer["imports"][0]
@@ -364,6 +383,96 @@ def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, l
     top = top_level_decls(store, [r["id"] for r in static]) if owner.get("kotlin") else []
     entries = kotlin_imports(store, top) if top else [entry]
     return {"type": owner["fqn"], "imports": entries}, _duplicates(store, owner)
+
+
+def _kotlin_named(store: GraphStore, text: str, top: list[dict], objects: list[dict]) -> tuple[dict, list[Warning_]]:
+    """`imports seconds`: a Kotlin name's top-level declarations (`top`) and objects' and companions' members
+    (`objects`), by the place a Kotlin import names (a package, an object). The places with a declaration no
+    deprecation hid answer (several: an ambiguity); a top-level one a deprecation hid is listed after, as such."""
+    places = _places(store, top + objects)
+    usable = {p: decls for p, decls in places.items() if len(hidden_decls(store, decls)) < len(decls)}
+    chosen = usable or places
+    if len(chosen) > 1:
+        where = f"{len(chosen)} packages" if not objects else f"{len(chosen)} packages and objects"
+        raise AmbiguousError(f"ambiguous: Kotlin {'top-level ' if not objects else ''}declarations named {text} in "
+                             f"{where}", candidates=_place_candidates(store, chosen),
+                             hint="re-run with one of the names above")
+    place, decls = next(iter(chosen.items()))
+    answer, warnings = (top_level_import(store, text, decls) if decls[0]["top_level"] else
+                        _member_import(store, text, decls))
+    for other in places:
+        if other != place and places[other][0]["top_level"]:
+            answer["imports"] += kotlin_imports(store, places[other])
+    return answer, warnings
+
+
+def _places(store: GraphStore, decls: list[dict]) -> dict[str, list[dict]]:
+    """Kotlin declarations by what a Kotlin import names them in: a top-level one's package, a member's class
+    (`a.B.Companion`), in that order."""
+    places: dict[str, list[dict]] = {}
+    for x in decls:
+        place = kotlin_package(store, x["owner"]) if x["top_level"] else format_type(x["owner"]).replace("$", ".")
+        places.setdefault(place, []).append(x)
+    return dict(sorted(places.items()))
+
+
+def _place_candidates(store: GraphStore, places: dict[str, list[dict]]) -> list[dict]:
+    """A candidate per place (`_places`): the Kotlin name an import names (`kotlin.time.Duration.Companion.seconds`)."""
+    arts = artifacts_by_id(store)
+    return [{"ref": f"{p}.{decls[0]['name']}" if p else decls[0]["name"], "kind": decls[0]["kind"],
+             "artifact": arts.get(decls[0]["artifact"], {}).get("name", "")} for p, decls in places.items()]
+
+
+def _object_members(store: GraphStore, name: str) -> list[dict]:
+    """The functions and properties named `name` of Kotlin objects and companions (an import names them there:
+    `import kotlin.time.Duration.Companion.seconds`), whatever their JVM names (a getter, a mangled one)."""
+    from jdx.engine.kotlin_hits import has_kotlin
+
+    if not re.fullmatch(r"[\w$]+", name) or not has_kotlin(store):
+        return []
+    owners = sorted({r["owner"] for r in store.rows_cached(qk.KOTLIN_TOP_LEVEL_NAMED, {"name": name, "prefix": ""})})
+    return [x for o in owners if (members := _class_members(store, o, name)) and importable_members(store, members)
+            for x in members]
+
+
+def _class_members(store: GraphStore, owner: str, name: str) -> list[dict]:
+    """The Kotlin functions and properties named `name` a class declares (not a file facade's), as kotlin_decls
+    rows."""
+    from jdx.engine.kotlin_hits import main_member
+    from jdx.engine.kotlin_view import decls_of
+
+    mains = sorted({m for x in decls_of(store, owner) if x["name"] == name and x["kind"] in ("function", "property")
+                    and (m := main_member(x, owner)) is not None})
+    return [x for x in kotlin_decls(store, mains) if not x["top_level"] and x["name"] == name] if mains else []
+
+
+def _companion_of(store: GraphStore, type_id: str) -> str | None:
+    """The id of a Kotlin class's companion object (its class header names it), None when it has none."""
+    from jdx.engine.kotlin_view import decls_of
+
+    header = next((x for x in decls_of(store, type_id) if x["kind"] == "class" and x["owner"] == type_id), None)
+    name = json.loads(header["detail"] or "{}").get("companion") if header else None
+    return f"{type_id}${name}" if name else None
+
+
+def _member_import(store: GraphStore, text: str, decls: list[dict]) -> tuple[dict, list[Warning_]]:
+    """kotlin_toplevel.member_import of the declarations no deprecation hid (all when it hid all: `Companion#seconds`
+    is `val Int.seconds`, not the hidden `fun seconds(value: Int)`); a companion's member that is no extension may
+    also be called on its class (`Duration.parse(...)`), which the Kotlin entry says."""
+    hidden = hidden_decls(store, decls)
+    decls = [x for x in decls if x["id"] not in hidden] or decls
+    answer, warnings = member_import(store, text, decls)
+    owner = decls[0]["owner"]
+    outer = owner.rsplit("$", 1)[0]
+    if "$" in owner and _companion_of(store, outer) == owner and not any(
+            json.loads(x["detail"] or "{}").get("receiver") for x in decls):
+        dotted = format_type(outer).replace("$", ".")
+        call = f"{dotted.rsplit('.', 1)[-1]}.{decls[0]['name']}" + ("(…)" if decls[0]["kind"] == "function" else "")
+        said = f"in the companion of {dotted}: or import {dotted} and write {call}"
+        for entry in answer["imports"]:
+            if entry.get("language") == "kotlin":
+                entry["note"] = f"{entry['note']}; {said}" if entry.get("note") else said
+    return answer, warnings
 
 
 def _constructor_import(store: GraphStore, owner: dict) -> tuple[dict, list[Warning_]]:

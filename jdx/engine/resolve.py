@@ -196,13 +196,28 @@ def resolve_type_ref(store: GraphStore, ref: SymbolRef, text: str, near: int = 5
     from jdx.engine.external_symbols import external_miss, external_type  # (on a miss only)
 
     external = external_type(store, ref)  # a short name too (external_type_named)
-    miss = NotFoundError(f"not found: {text}", candidates=did_you_mean(store, ref.type_name, limit=near)) \
-        if external is None else external_miss(text, external["fqn"], external["fqn"])
+    miss = (external_miss(text, external["fqn"], external["fqn"]) if external is not None else
+            _package_miss(store, ref.type_name, text) or
+            NotFoundError(f"not found: {text}", candidates=did_you_mean(store, ref.type_name, limit=near)))
     if external is not None and external["fqn"] != text:  # `ReferenceCountUtil`: the external type it names
         miss.candidates = [external_candidate(external)]
     from jdx.engine import unbuilt_sources  # on a miss only: the cold path of a query that finds its type
 
     raise unbuilt_sources.not_found(store, ref, text, miss)  # a source directory declaring it says where
+
+
+def _package_miss(store: GraphStore, name: str, text: str) -> NotFoundError | None:
+    """The not-found of a package's name given where a type is wanted (`show java.util.concurrent`): it names the
+    package, the one candidate, and how to browse it; None when no artifact holds types of a package `name`."""
+    from jdx.engine.search import package_artifacts
+
+    package = name.replace("/", ".")
+    held = package_artifacts(store).get(package)
+    if not held:
+        return None
+    return NotFoundError(f"not found: {text} is a package, not a type",
+                         candidates=[{"ref": package, "kind": "package", "artifact": held[0]["name"]}],
+                         hint=f"jdx ls {package} lists its types")
 
 
 def lookup_type(store: GraphStore, ref: SymbolRef, text: str) -> dict | None:
