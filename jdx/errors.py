@@ -80,6 +80,13 @@ class CypherRefused(UsageError):
     code = "CYPHER_REFUSED"
 
 
+class QueryTooLarge(UsageError):
+    """A valid graph query that needs more memory than the graph's buffer pool holds (Kùzu's "buffer pool is full"):
+    not a syntax error, so its own code, with how to narrow it."""
+
+    code = "QUERY_TOO_LARGE"
+
+
 class NoIndexError(JdxError):
     exit_code = EXIT_NO_INDEX
     code = "NO_INDEX"

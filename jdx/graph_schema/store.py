@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from jdx.dirs import pid_alive
-from jdx.errors import JdxError, NoIndexError, TimeoutExceeded, UsageError
+from jdx.errors import JdxError, NoIndexError, QueryTooLarge, TimeoutExceeded, UsageError
 from jdx.graph_schema.context_files import COMPRESSION, compression_for, part_name
 from jdx.graph_schema.schema import NODE_TABLES, REL_TABLES, SCHEMA_VERSION, ddl
 
@@ -173,6 +173,10 @@ class GraphStore:
                 raise TimeoutExceeded("the graph query was stopped: it ran past its time") from exc
             if self.read_only and ("read-only" in message.lower() or "read only" in message.lower()):
                 raise UsageError(f"the graph is read-only: writes are refused ({message})") from exc
+            if "buffer pool is full" in message:
+                raise QueryTooLarge(f"the graph query needs more memory than the graph's buffer pool holds ({message})",
+                                    hint="narrow it: bound a variable-length path (*1..2), match fewer start nodes "
+                                         "before expanding, aggregate or LIMIT sooner") from exc
             raise UsageError(f"cypher: {message}") from exc
         if isinstance(result, list):  # several statements (jdx cypher refuses them; a caller of the store may not)
             result = _LastResult(result)
