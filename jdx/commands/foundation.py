@@ -206,7 +206,7 @@ def run_doctor(session, _req):
 
 COMMANDS = (
     Command("cypher", "Run a read-only Cypher query on the workspace graph (tables and properties: jdx schema).",
-            'jdx cypher "MATCH (t:Type) RETURN count(t)"', CypherRequest, run_cypher, renderer("manage", "table")),
+            'jdx cypher "MATCH (t:Type) RETURN count(t)"', CypherRequest, run_cypher, renderer("manage", "table", brief=True)),
     Command("version", "The jdx version, Python, graph backend and schema.", "jdx version --json", NoArgs,
             run_version, renderer("manage", "version"), needs_workspace=False, forwarded=False),
     Command("doctor", "Diagnose the environment: JVM, ASM, javac, graph backend, directories.", "jdx doctor",

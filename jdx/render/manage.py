@@ -47,14 +47,16 @@ def _cell(value) -> str:
     return str(value).replace("\n", "\\n")
 
 
-def table(r: dict) -> list[str]:
+def table(r: dict, brief: bool = False) -> list[str]:
+    """The columns' names, the rows aligned, the row count; `brief` (spec §8's `--brief`): the rows alone."""
     cols = r["columns"]
     rows = [[_cell(row.get(c)) for c in cols] for row in r["rows"]]
-    widths = [max([len(c)] + [len(row[i]) for row in rows]) for i, c in enumerate(cols)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(cols, widths)).rstrip()]
+    widths = [max([0 if brief else len(c)] + [len(row[i]) for row in rows]) for i, c in enumerate(cols)]
+    lines = [] if brief else ["  ".join(c.ljust(w) for c, w in zip(cols, widths)).rstrip()]
     for row in rows:
         lines.append("  ".join(v.ljust(w) for v, w in zip(row, widths)).rstrip())
-    lines.append(f"{len(rows)} row{'s' if len(rows) != 1 else ''}")
+    if not brief:
+        lines.append(f"{len(rows)} row{'s' if len(rows) != 1 else ''}")
     return lines
 
 

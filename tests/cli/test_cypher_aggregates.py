@@ -64,3 +64,14 @@ def test_the_cli_refuses_it_with_exit_3(run_jdx):
                 "count(r) AS calls", "--json")
     env = json.loads(r.out)
     assert r.code == 3 and env["error"]["code"] == "CYPHER_REFUSED", env
+
+
+def test_brief_prints_the_rows_alone(run_jdx):
+    """T45: `jdx cypher --brief` printed the column header and the row count as without it (spec §8: bare rows)."""
+    query = "MATCH (t:Type) WHERE t.fqn STARTS WITH 'java.util.HashMap' RETURN t.fqn AS fqn ORDER BY fqn LIMIT 2"
+    full = run_jdx("cypher", query)
+    brief = run_jdx("cypher", query, "--brief")
+    assert full.code == 0 and brief.code == 0, full.err + brief.err
+    lines = full.out.splitlines()
+    assert lines[0].strip() == "fqn" and lines[-1] == "2 rows", lines
+    assert brief.out.splitlines() == [line.rstrip() for line in lines[1:-1]], brief.out
