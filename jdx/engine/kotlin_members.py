@@ -101,9 +101,34 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
         out.sort(key=only.sort_key(sort))
     result["members"] = _by_kotlin_name(out, sort)
     result["view"] = "kotlin"
+    extensions = extensions_of(store, target)
+    if extensions:
+        result["kotlin_extensions"] = extensions
     result["folded"] = folded
     if internal:
         result["internal_hidden"] = internal
+
+
+def extensions_of(store, type_id: str) -> list[dict]:
+    """The public top-level extensions declared for the class (`val KClass<*>.memberProperties`), counted by the file
+    facade an importer names (`kotlin.reflect.full.KClasses`: 25), most first: `members` lists what the class declares
+    and inherits, and a Kotlin caller also calls these on it. Member extensions of other classes are left out (they
+    need that class in scope)."""
+    from jdx.graph_schema import queries_kotlin as qk
+
+    name = format_type(type_id).replace("$", ".")
+    rows = store.rows(qk.KOTLIN_EXTENSIONS_OF, {"plain": f'"receiver":"{name}"', "generic": f'"receiver":"{name}<',
+                                               "nullable": f'"receiver":"{name}?"'})
+    if not rows:
+        return []
+    classes = {r["owner"] for r in store.rows(qk.EXTENSION_HOLDERS_THAT_ARE_CLASSES,
+                                              {"owners": sorted({r["owner"] for r in rows})})}
+    counts: dict[str, int] = {}
+    for r in rows:
+        if r["owner"] not in classes:
+            facade = format_type(r["facade"] or r["owner"])
+            counts[facade] = counts.get(facade, 0) + r["n"]
+    return [{"facade": f, "count": n} for f, n in sorted(counts.items(), key=lambda x: (-x[1], x[0]))]
 
 
 def _exceptions(store, method_ids: list[str]) -> dict[str, list[str]]:

@@ -80,3 +80,12 @@ KOTLIN_DEFAULT_IMPLS_CALLS = (
 FACADES_OF_PARTS = ("MATCH (k:KotlinDecl) WHERE k.owner IN $ids AND k.facade IS NOT NULL "
                     "RETURN DISTINCT k.owner AS part, k.facade AS facade")
 TYPE_ACCESS = "MATCH (t:Type) WHERE t.id IN $ids RETURN t.id AS id, t.access AS access"
+# the public extensions declared for a class (`members`' pointer to them), counted by the class file holding them: a
+# receiver written `K`, `K<...>` or `K?` (the detail's JSON as the loader writes it, no spaces); member extensions of
+# other classes are told apart by EXTENSION_HOLDERS_THAT_ARE_CLASSES
+KOTLIN_EXTENSIONS_OF = (
+    "MATCH (k:KotlinDecl) WHERE k.visibility = 'public' AND (k.detail CONTAINS $plain OR k.detail CONTAINS $generic "
+    "OR k.detail CONTAINS $nullable) RETURN k.owner AS owner, k.facade AS facade, count(*) AS n ORDER BY owner")
+EXTENSION_HOLDERS_THAT_ARE_CLASSES = (
+    "MATCH (k:KotlinDecl) WHERE k.owner IN $owners AND k.kind = 'class' RETURN DISTINCT k.owner AS owner")
+

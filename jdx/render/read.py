@@ -28,6 +28,9 @@ def _member_lines(r: dict, brief: bool) -> list[tuple[str, bool]]:
     return lines
 
 
+EXTENSION_FACADES = 3  # the files declaring a class's extensions a `members` footer names; --json has every one
+
+
 def members(r: dict, brief: bool, max_lines: int | None, grep: str | None) -> list[str]:
     pairs = _member_lines(r, brief)
     cut = max_lines is not None and len(pairs) > max_lines
@@ -42,6 +45,12 @@ def members(r: dict, brief: bool, max_lines: int | None, grep: str | None) -> li
     companion = r.get("kotlin_companion")
     if companion and not brief:  # its members are the companion's, listed apart (its field folds away)
         lines.append(f"companion object {companion['name']}: jdx members {shlex.quote(companion['ref'])}")
+    extensions = r.get("kotlin_extensions") or []
+    if extensions and not brief:  # what a Kotlin caller also calls on it, declared elsewhere
+        shown = ", ".join(f"{e['count']} in {e['facade']}" for e in extensions[:EXTENSION_FACADES])
+        left = len(extensions) - EXTENSION_FACADES
+        more = f", {left} more file{'s' * (left != 1)} (--json lists them)" if left > 0 else ""
+        lines.append(f"extensions: {shown}{more} (jdx outline {shlex.quote(extensions[0]['facade'])})")
     if not brief:
         n = sum(1 for _, is_member in pairs if is_member)
         total = len(r["members"])
