@@ -5,7 +5,8 @@ The trees fill level by level (`_LevelWalk`): `--limit` keeps every direct calle
 `--depth 5` stays bounded by `--limit` in time and output. Virtual dispatch is
 explicit: an INVOKES edge names the declaration the JVM links (`via` the subtype named at the call
 site); `calls` shows that declaration, and `callers` of an overridable method lists calls through its
-declaring type and the subtypes that inherit it, never the callers of its overrides. In the Kotlin view the
+declaring type and the subtypes that inherit it, never the callers of its overrides, nor the calls of a method it
+overrides (a note counts those: the JVM may dispatch them to it). In the Kotlin view the
 callers of a Kotlin function include the callers of its `$default` stub (`via foo$default`; a multi-file facade's
 stub reaches it through its part's), never the stub or an @JvmOverloads copy forwarding to it
 (`kotlin_hits.kotlin_sites`); `--view jvm` lists the stub as the caller and a note says where its callers are.
@@ -30,6 +31,7 @@ from jdx.engine.kotlin_view import member_ref
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_type
 from jdx.engine.external_symbols import external_notes
+from jdx.engine.rel_overrides import overridden_callers_notes
 from jdx.engine.relations import (ArtifactFilter, Artifacts, check_depth, check_limit, is_bridge, is_lambda,
                                   kotlin_lambda_code, kotlin_lambda_plumbing, kotlin_lambda_writers, lambda_writers,
                                   method_ref, namesake_ids, resolve_symbol, rows_by_ids, sort_key, split_method_id,
@@ -287,7 +289,8 @@ class _LevelWalk:
     `total` is the tree's, unless counting it out would load more than `limit` (at least `_COUNT_LOADS`) further
     methods, ~1.5 ms each on the JDK: it stops as soon as the methods waiting to be loaded outnumber what is left
     of that budget, so time stays bounded by --limit, not by the tree. Then `total` is `at_least`, and `complete`
-    holds the levels counted whole."""
+    holds the levels counted whole. A shown, expanded entry whose own entries the limit left out says so, never
+    reading as a leaf: `not_shown` (how many), or `not_counted` when the walk stopped before counting them."""
 
     def __init__(self, graph: nx.DiGraph, order, load, limit: int, depth: int | None):
         self.graph, self.order, self.load, self.limit, self.depth = graph, order, load, limit, depth
@@ -303,6 +306,13 @@ class _LevelWalk:
             self.loaded.update(todo)
             self.load(todo)
 
+    def _uncounted(self, items: list[tuple]) -> None:
+        """`not_counted` on the shown expanded entries among `items` (level tuples) the stopped walk leaves unread."""
+        for _root, node, _path, _out, own in items:
+            leaf = node in self.loaded and not (node in self.graph and self.graph.out_degree(node))
+            if own is not None and not leaf:
+                own["not_counted"] = True
+
     def walk(self, roots: list[str], make, prepare=None) -> tuple[dict[str, list[dict]], dict[str, int]]:
         """({root: its tree entries}, {root: its level-1 entries the limit left out});
         `make(parent, child, edge_data)` builds each entry's payload once the walk is done, after
@@ -313,18 +323,20 @@ class _LevelWalk:
         expanded = set(roots)
         made: list[tuple[dict, str, str]] = []
         self._ensure(roots)
-        level: list[tuple[str, str, tuple, list | None]] = [(r, r, (r,), trees[r]) for r in roots]
+        # (root, node, path, the entries to fill, the node's own entry: None for a root or one not shown)
+        level: list[tuple[str, str, tuple, list | None, dict | None]] = [(r, r, (r,), trees[r], None) for r in roots]
         depth = 1
         while level and not self.at_least:
             deeper = self.depth is None or depth < self.depth
             nxt = []
-            for i, (root, node, path, out) in enumerate(level):
+            for i, (root, node, path, out, own) in enumerate(level):
                 if node not in self.loaded:  # the next batch: as many as the room left can show, or to count
                     room = self.limit - self.shown
-                    todo = [n for _r, n, _p, _o in level[i:] if n not in self.loaded]
+                    todo = [n for _r, n, _p, _o, _e in level[i:] if n not in self.loaded]
                     budget = max(self.limit, _COUNT_LOADS) - self.counting
                     if room <= 0 and len(todo) + len(nxt) > budget:
                         self.at_least = True  # the tree cannot be counted out within the budget: do not start
+                        self._uncounted(level[i:])
                         break
                     batch = todo[:room if room > 0 else budget]
                     self.counting += len(batch) if room <= 0 else 0
@@ -336,8 +348,10 @@ class _LevelWalk:
                         expanded.add(child)
                     if self.shown >= self.limit:
                         cut[root] += depth == 1
+                        if own is not None:  # a shown entry's children the limit left out: it says so itself
+                            own["not_shown"] = own.get("not_shown", 0) + 1
                         if expand:
-                            nxt.append((root, child, path + (child,), None))
+                            nxt.append((root, child, path + (child,), None, None))
                         continue
                     self.shown += 1
                     entry: dict = {}
@@ -346,12 +360,14 @@ class _LevelWalk:
                         entry["cycle"] = True
                     elif expand:
                         entry["children"] = []
-                        nxt.append((root, child, path + (child,), entry["children"]))
+                        nxt.append((root, child, path + (child,), entry["children"], entry))
                     elif child in expanded:
                         entry["seen"] = True
                     out.append(entry)
             if not self.at_least:
                 self.complete = (depth, self.total)
+            else:
+                self._uncounted(nxt)
             level, depth = nxt, depth + 1
         if prepare is not None:
             prepare(sorted({child for e, _n, child in made if "children" in e}))
@@ -404,15 +420,18 @@ def _fix_twins(store: GraphStore, cg: _CallGraph, trees: list[dict]) -> None:
 
 
 def _dispatch_notes(store: GraphStore, roots: list[tuple[dict, str]]) -> list[str]:
-    """What `callers` of each overridable root (its row, its ref) includes and what it leaves to the overrides; the
-    overloads of one name none of which is overridden share one note (a bare name can have dozens)."""
+    """What `callers` of each overridable root (its row, its ref) includes and what it leaves to the overrides and to
+    the methods it overrides; the overloads of one name none of which is overridden share one note (a bare name can
+    have dozens)."""
     notes: list[str] = []
     plain: dict[str, list[str]] = {}  # owner -> refs of roots without overriders
+    overriding: list[tuple[str, str]] = []
     for row, ref in roots:
         access = row["c_access"] or 0
         owner, name, _ = split_method_id(row["c_id"])
         if name in ("<init>", "<clinit>") or access & (ACC["static"] | ACC["private"]):
             continue
+        overriding.append((row["c_id"], ref))
         overriders = store.rows(q.OVERRIDERS_COUNT, {"id": row["c_id"]})[0]["n"]
         if not overriders:
             plain.setdefault(format_type(owner), []).append(ref)
@@ -425,7 +444,7 @@ def _dispatch_notes(store: GraphStore, roots: list[tuple[dict, str]]) -> list[st
         these = "this declaration" if len(refs) == 1 else "these declarations"
         notes.append(f"{what}calls through {owner} and through subtypes that inherit {these} are included "
                      f"(virtual dispatch may run an override)")
-    return notes
+    return notes + overridden_callers_notes(store, overriding, "callers")
 
 
 def _stub_notes(store: GraphStore, ids: list[str]) -> list[str]:

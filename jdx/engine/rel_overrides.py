@@ -67,6 +67,36 @@ def overrides(store: GraphStore, text: str, filter: ArtifactFilter, limit: int |
     return result, truncated
 
 
+# the call kinds the JVM dispatches by the receiver's class: a call of an overridden method may run its override
+_DISPATCHING = frozenset({"invokevirtual", "invokeinterface", "handle"})
+
+
+def overridden_callers_notes(store: GraphStore, roots: list[tuple[str, str]], command: str) -> list[str]:
+    """For each root (its id, its ref) that overrides methods with callers: the calls of those, which the JVM may
+    dispatch to it at run time, are the overridden method's (an INVOKES edge names the declaration it links), so
+    `callers`/`usages` of the root leave them out: say how many and the command that lists them (spec §3.3)."""
+    ids = [i for i, _ in roots]
+    up = distinct_pairs(rows_by_ids(store, q.OVERRIDDEN_BY, ids), "source", "t_id") if ids else []
+    if not up:
+        return []
+    sites: dict[str, list[str]] = {}
+    for r in rows_by_ids(store, q.CALLS_INTO, sorted({r["t_id"] for r in up})):
+        if r["kind"] in _DISPATCHING:
+            sites.setdefault(r["target"], []).append(r["c_id"])
+    refs = dict(roots)
+    notes = []
+    for r in sorted(up, key=lambda r: (ids.index(r["source"]), not r["direct"], method_ref(r, "t_"))):
+        calls = sites.get(r["t_id"])
+        if not calls:
+            continue
+        ref = method_ref(r, "t_")
+        whose = f"{refs[r['source']]}: " if len(roots) > 1 else ""
+        n, m = len(calls), len(set(calls))
+        notes.append(f"{whose}{command} through the method it overrides, {ref}: {n} site{'s' * (n != 1)} in {m} "
+                     f"method{'s' * (m != 1)} may dispatch here: jdx {command} '{ref}'")
+    return notes
+
+
 def _overridable(targets: list[Target]) -> list[Target]:
     """A bare name's overloads that take part in overriding: not a static method, a private one or a constructor
     (`RevCommit#toString` is `toString()`, not the static `ObjectId#toString(ObjectId)` it also inherits); all of

@@ -22,7 +22,8 @@ from jdx.engine.kotlin_view import member_ref
 from jdx.engine.member_render import ACC
 from jdx.engine.refs import format_type, parse_ref
 from jdx.engine.rel_sites import element_ref, signature_sites, type_row_as_caller, usage_site
-from jdx.engine.rel_overrides import distinct_pairs, lookup_orders, method_owner, override_how
+from jdx.engine.rel_overrides import (distinct_pairs, lookup_orders, method_owner, overridden_callers_notes,
+                                      override_how)
 from jdx.engine.external_symbols import external_notes
 from jdx.engine.relations import (ArtifactFilter, Artifacts, Symbol, Target, check_limit, is_bridge, is_lambda,
                                   kotlin_lambda_writers, lambda_writers, method_ref, namesake_ids, resolve_symbol,
@@ -367,9 +368,22 @@ def _with_twins(store: GraphStore, pairs: list[tuple[dict, dict]]) -> None:
             site["caller"] = method_ref(row, "c_", twins=True)
 
 
-def _groups(sites: list[dict], totals: dict[str, int]) -> list[dict]:
+def _cut_sites(pairs: list[tuple[dict, dict]], limit: int) -> int:
+    """How many sites of the last shown enclosing method `limit` left out (its sites sort together)."""
+    if not 0 < limit < len(pairs):
+        return 0
+    key = _caller_key(pairs[limit - 1][1])
+    return next((n for n, (_s, row) in enumerate(pairs[limit:]) if _caller_key(row) != key), len(pairs) - limit)
+
+
+def _caller_key(row: dict) -> tuple:
+    return row.get("c_artifact"), row.get("ref") or row["c_id"]
+
+
+def _groups(sites: list[dict], totals: dict[str, int], more: int = 0) -> list[dict]:
     """Sites grouped by artifact, then by enclosing method, in the order `usage_sites` sorted them;
-    `count` is what is shown, `total` what the artifact has."""
+    `count` is what is shown, `total` what the artifact has; `more`: the last method's sites the limit left out
+    (`more_sites`: a row cut partway says so)."""
     groups: list[dict] = []
     for s in sites:
         if not groups or groups[-1]["artifact"] != s["artifact"]:
@@ -380,6 +394,8 @@ def _groups(sites: list[dict], totals: dict[str, int]) -> list[dict]:
             g["callers"].append({"caller": s["caller"], "caller_id": s["caller_id"], "sites": []}
                                 | ({"bridge": True} if s.get("bridge") else {}))
         g["callers"][-1]["sites"].append(s)
+    if more and groups:
+        groups[-1]["callers"][-1]["more_sites"] = more
     return groups
 
 
@@ -474,13 +490,22 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
               "kinds": list(kinds), "total": len(sites), "counts": dict(sorted(counts.items())),
               "filter": opts.filter.describe(),
               "notes": _notes(symbol, kt, frozenset(wanted)) + _inherited_note(symbol, sites)
-              + _shadowed_notes(store, symbol), "groups": _groups(shown, totals),
+              + _shadowed_notes(store, symbol) + _overridden_notes(store, symbol, wanted),
+              "groups": _groups(shown, totals, _cut_sites(pairs, limit)),
               "_target_ids": [t.id for t in targets]}  # for the Kotlin view; the command drops it
     if symbol.external:
         result["external"] = True
     truncated = {"shown": len(shown), "total": len(sites), "hint": f"--limit {len(sites)}"} \
         if len(sites) > limit else None
     return result, warnings, truncated
+
+
+def _overridden_notes(store: GraphStore, symbol: Symbol, wanted: set[str]) -> list[str]:
+    """Calls of the methods the asked ones override may run them too, but are those methods' usages: say so."""
+    if symbol.external or "call" not in wanted:
+        return []
+    return overridden_callers_notes(store, [(t.id, t.ref) for t in symbol.targets if t.kind == "method" and not
+                                            t.row.get("access", 0) & (ACC["static"] | ACC["private"])], "usages")
 
 
 def inherited_asked(symbol: Symbol) -> str | None:

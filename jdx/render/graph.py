@@ -153,6 +153,17 @@ def _site_text(s: dict, many_targets: bool) -> str:
     return text
 
 
+def _site_texts(sites: list[dict], many_targets: bool) -> str:
+    """The sites of one row, identical neighbours once with their count (`read 479 ×4`)."""
+    runs: list[list] = []
+    for text in (_site_text(s, many_targets) for s in sites):
+        if runs and runs[-1][0] == text:
+            runs[-1][1] += 1
+        else:
+            runs.append([text, 1])
+    return ", ".join(text + (f" ×{n}" if n > 1 else "") for text, n in runs)
+
+
 def usages(r: dict, brief: bool = False) -> list[str]:
     """brief: the caller rows (and any context asked for) without the artifact groups, whose name each row's
     caller carries."""
@@ -166,8 +177,10 @@ def usages(r: dict, brief: bool = False) -> list[str]:
             lines.append(f"{g['artifact']} ({g['total']}{shown})")
         where = f"  · {g['artifact']}" if brief and several else ""
         for c in g["callers"]:
+            more = c.get("more_sites", 0)  # the limit cut this row partway
             entry = [f"{pad}{_named(c, c['caller'])}{'  (compiler bridge)' if c.get('bridge') else ''}  "
-                     + ", ".join(_site_text(s, many) for s in c["sites"]) + where]
+                     + _site_texts(c["sites"], many) + (f", … +{more} more site{'s' * (more > 1)} past --limit"
+                                                        if more else "") + where]
             shown_ctx: set = set()
             for s in c["sites"]:
                 ctx = s.get("context")
@@ -193,7 +206,7 @@ def usages(r: dict, brief: bool = False) -> list[str]:
     return lines
 
 
-def _call_tree(entries: list[dict], indent: int, parent_artifact: str, lines: list[str]) -> None:
+def _call_tree(entries: list[dict], indent: int, parent_artifact: str, lines: list[str], noun: str) -> None:
     for e in entries:
         where = ", ".join(str(n) for n in e["lines"] if n >= 0)
         text = "  " * indent + _named(e, e["method"])
@@ -202,7 +215,17 @@ def _call_tree(entries: list[dict], indent: int, parent_artifact: str, lines: li
         if where:
             text += f"  line {where}"
         lines.append(text + _markers(e))
-        _call_tree(e.get("children", []), indent + 1, e["artifact"], lines)
+        _call_tree(e.get("children", []), indent + 1, e["artifact"], lines, noun)
+        if cut := _cut_below(e, noun):  # its own entries the limit left out: never read as a leaf
+            lines.append("  " * (indent + 1) + cut)
+
+
+def _cut_below(e: dict, noun: str) -> str | None:
+    """What `--limit` left out below a shown entry (`noun`: callers or callees)."""
+    n = e.get("not_shown", 0)
+    if n:
+        return f"… {n} {'more ' if e.get('children') else ''}{noun if n > 1 else noun[:-1]} past --limit"
+    return f"… {noun} past --limit, not counted" if e.get("not_counted") else None
 
 
 def call_tree(r: dict, brief: bool = False) -> list[str]:
@@ -225,7 +248,7 @@ def call_tree(r: dict, brief: bool = False) -> list[str]:
         cut = root.get("not_shown", 0) if several else 0  # one root: the answer's own truncation line says it
         if not root["tree"] and not root.get("not_shown") and not brief:
             lines.append("  (none in workspace)")
-        _call_tree(root["tree"], indent, root["artifact"], lines)
+        _call_tree(root["tree"], indent, root["artifact"], lines, noun)
         if cut:
             what = f"{cut} direct {noun if cut > 1 else noun[:-1]}"
             lines.append("  " * indent + (f"… {what} more past --limit" if root["tree"]

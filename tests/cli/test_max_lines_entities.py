@@ -39,7 +39,7 @@ def test_usages_context_is_cut_between_whole_usages(run_jdx, jar):
     lines = full.out.splitlines()
     heads = [i for i, line in enumerate(lines) if line.startswith("  ml.Callers#")]
     assert len(heads) == 3 and all(lines[i + 1].startswith("    ") for i in heads), full.out  # each has context
-    assert lines[heads[1]].endswith("call 9, call 9") and lines[heads[1] + 5] == lines[heads[2]]  # two calls on
+    assert lines[heads[1]].endswith("call 9 ×2") and lines[heads[1] + 5] == lines[heads[2]]  # two calls on
     # one line show its context once
     starts = {i for i, line in enumerate(lines) if not line.startswith("    ")} | {len(lines)}  # where a cut may fall
     for budget in range(1, len(lines)):
