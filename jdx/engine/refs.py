@@ -49,7 +49,11 @@ def _is_name_char(c: str) -> bool:
 
 
 def _show(c: str) -> str:
-    return repr(c) if c.isprintable() and not c.isspace() or c == " " else f"U+{ord(c):04X}"
+    """A character of a message as a reader sees it (an invisible one by its code point), or a run of text quoted
+    (`repr` escapes what it cannot print: `')0\\x1b'` after a parameter list)."""
+    if len(c) == 1 and not (c.isprintable() and not c.isspace() or c == " "):
+        return f"U+{ord(c):04X}"
+    return repr(c)
 
 
 @dataclass(frozen=True)

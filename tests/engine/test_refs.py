@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from jdx.engine.descriptors import fqn_to_internal, parse_method_descriptor
@@ -384,6 +384,7 @@ def test_parse_ref_on_grammar_alphabet(text):
 
 
 @given(st.text(min_size=1, max_size=20), st.sampled_from(["", "#", "::", ".", "(", ")", "<", "`", ":"]))
+@example(junk=")0\x1b", sep="(")  # text after a parameter list holding a control character: a TypeError once
 def test_parse_ref_on_prefixed_junk(junk, sep):
     _check_total("com.x.Foo" + sep + junk)
     _check_total(junk + sep + "Foo")
