@@ -10,6 +10,7 @@ import json
 import re
 
 import pyarrow.parquet as pq
+import pytest
 
 from tests.fixtures.javac import javac_jar, javap
 
@@ -33,6 +34,7 @@ def _call_lines(jar) -> list[int]:
     return [max((p, n) for p, n in table if p <= pc)[1] for pc in pcs]
 
 
+@pytest.mark.soak  # slow (kotlinc runs the client; two exports): the soak runs it (.ci/run)
 def test_an_export_is_ordered_by_every_column_and_the_same_twice(run_jdx, tmp_path):
     jar = javac_jar(tmp_path / "fx", SOURCES, "p", "lib.jar", debug=True)[0]
     in_bytecode = _call_lines(jar)

@@ -136,6 +136,7 @@ def test_deprecation_level_error_is_suspicious(answer):
     assert (warn["severity"], warn["detail"]) == ("info", '@kotlin.Deprecated(message="soft")'), warn
 
 
+@pytest.mark.soak  # slow (kotlinc runs the client; two exports): the soak runs it (.ci/run)
 def test_kotlin_client_compiled_against_v1_runs_against_v2_and_no_longer_compiles(jars, tmp_path):
     """The oracle of both ratings: every suspicious declaration still links and runs, and none compiles."""
     if shutil.which("java") is None:
