@@ -189,7 +189,7 @@ def test_an_added_subclass_of_a_declared_exception_is_no_checked_exception_added
 def test_an_unknown_hierarchy_keeps_the_finding():
     """No side, no JDK list and no platform knows `x.Unknown`'s superclass: it stays CHECKED_EXCEPTION_ADDED; the
     JDK's own throwables jdx lists are walked without a platform (`EOFException` -> `IOException` -> `Exception`)."""
-    from jdx.engine.diff.members import declared_superclass
+    from jdx.engine.diff.throws import declared_superclass
     from jdx.engine.diff.surface import Surface, TypeInfo
 
     side = Surface("s", {"x/Mine": TypeInfo("x/Mine", "class", 1, None, "x/Unknown", (), None, False)})
