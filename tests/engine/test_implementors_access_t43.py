@@ -36,6 +36,7 @@ def test_a_package_private_implementor_is_marked(run_jdx, jar):
     assert [line.split()[1] for line in text if "(non-public)" in line] == ["p.Noop"], text
 
 
+@pytest.mark.soak  # the JDK's whole AbstractMap closure (the soak runs it: .ci/run)
 def test_the_jdks_exported_implementors_come_first(run_jdx):
     described = subprocess.run(["java", "--describe-module", "java.xml"], capture_output=True, text=True).stdout
     internal = "com.sun.org.apache.xerces.internal.impl.xs.util"

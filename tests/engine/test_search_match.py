@@ -205,6 +205,7 @@ def test_the_other_number_is_a_whole_plain_word(pattern, name):
     assert compile_pattern(pattern).tier(name) is None
 
 
+@pytest.mark.soak  # two JDK searches end to end; the tiers above are the unit checks (the soak runs it)
 def test_a_search_in_words_finds_the_other_number(run_jdx):
     """`thread factories` finds the JDK's ThreadFactory first, as `thread factory` does."""
     plural = run_jdx("search", "thread factories", "--json", "--limit", "3")

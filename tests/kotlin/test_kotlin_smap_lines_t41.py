@@ -218,6 +218,7 @@ def test_calls_name_the_functions_inlined(store):
         assert _inlined_calls(store, f"{cls.replace('/', '.')}#{method}") == expected, (cls, method, m)
 
 
+@pytest.mark.soak  # slow: a second library build and index (the soak runs it: .ci/run)
 def test_an_inlined_call_into_another_version_names_its_function(skewed, skewed_jar):
     """`pick`'s SMAP line is inside `spacer` in the library on the classpath: the marker names `pick`."""
     classes = _javap(skewed_jar, ["t41/use/Client", "t41/Lib41"])
