@@ -9,9 +9,10 @@ import re
 import shlex
 
 from jdx.engine import descriptors as d
-from jdx.engine.kotlin_toplevel import (hidden_decls, importable_members, jvm_names, kotlin_decls, kotlin_imports,
-                                       kotlin_package, member_decls, member_import, not_importable, top_level,
-                                       top_level_by_jvm_name, top_level_decls, top_level_import)
+from jdx.engine.kotlin_toplevel import (class_members, hidden_decls, importable_members, jvm_names, kotlin_decls,
+                                       kotlin_imports, kotlin_package, member_decls, member_import, not_importable,
+                                       top_level, top_level_by_jvm_name, top_level_decls, top_level_import)
+from jdx.engine.kotlin_nested import companion_id
 from jdx.engine.ranking import internal_packages, is_jdk_internal, symbol_key
 from jdx.engine.refs import format_type, parse_ref
 from jdx.engine.search_index import index_for
@@ -327,7 +328,7 @@ def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, l
         return _constructor_import(store, owner)
     # `HttpUrl.Companion#toHttpUrl` (@JvmName `get`), `Duration.Companion#parse` (`parse-UwyO8pc`): an object's or a
     # companion's member by its Kotlin name, whatever its JVM names (a namesake JVM member may be a hidden one's)
-    members = _class_members(store, owner["id"], member) if owner.get("kotlin") else []
+    members = class_members(store, owner["id"], member) if owner.get("kotlin") else []
     if members and importable_members(store, members):
         return _member_import(store, f"{owner['fqn']}#{member}", members)
     rows = [r for q in (queries_search.MEMBERS_NAMED, queries_search.FIELDS_NAMED)
@@ -347,8 +348,8 @@ def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, l
                  and member in (x["name"], x["member"].split("#", 1)[1].split("(", 1)[0].split(":", 1)[0])]
         if parts:
             return {"type": owner["fqn"], "imports": kotlin_imports(store, parts)}, []
-        companion = _companion_of(store, owner["id"])  # `Duration#parse`: Kotlin writes its companion's members so
-        members = _class_members(store, companion, member) if companion else []
+        companion = companion_id(store, owner["id"])  # `Duration#parse`: Kotlin writes its companion's members so
+        members = class_members(store, companion, member) if companion else []
         if members:
             return _member_import(store, f"{owner['fqn']}#{member}", members)
     if not rows:  # `Sub#s`: a static member of a supertype is one of the subtype's, imported through it
@@ -431,28 +432,8 @@ def _object_members(store: GraphStore, name: str) -> list[dict]:
     if not re.fullmatch(r"[\w$]+", name) or not has_kotlin(store):
         return []
     owners = sorted({r["owner"] for r in store.rows_cached(qk.KOTLIN_TOP_LEVEL_NAMED, {"name": name, "prefix": ""})})
-    return [x for o in owners if (members := _class_members(store, o, name)) and importable_members(store, members)
+    return [x for o in owners if (members := class_members(store, o, name)) and importable_members(store, members)
             for x in members]
-
-
-def _class_members(store: GraphStore, owner: str, name: str) -> list[dict]:
-    """The Kotlin functions and properties named `name` a class declares (not a file facade's), as kotlin_decls
-    rows."""
-    from jdx.engine.kotlin_hits import main_member
-    from jdx.engine.kotlin_view import decls_of
-
-    mains = sorted({m for x in decls_of(store, owner) if x["name"] == name and x["kind"] in ("function", "property")
-                    and (m := main_member(x, owner)) is not None})
-    return [x for x in kotlin_decls(store, mains) if not x["top_level"] and x["name"] == name] if mains else []
-
-
-def _companion_of(store: GraphStore, type_id: str) -> str | None:
-    """The id of a Kotlin class's companion object (its class header names it), None when it has none."""
-    from jdx.engine.kotlin_view import decls_of
-
-    header = next((x for x in decls_of(store, type_id) if x["kind"] == "class" and x["owner"] == type_id), None)
-    name = json.loads(header["detail"] or "{}").get("companion") if header else None
-    return f"{type_id}${name}" if name else None
 
 
 def _member_import(store: GraphStore, text: str, decls: list[dict]) -> tuple[dict, list[Warning_]]:
@@ -464,7 +445,7 @@ def _member_import(store: GraphStore, text: str, decls: list[dict]) -> tuple[dic
     answer, warnings = member_import(store, text, decls)
     owner = decls[0]["owner"]
     outer = owner.rsplit("$", 1)[0]
-    if "$" in owner and _companion_of(store, outer) == owner and not any(
+    if "$" in owner and companion_id(store, outer) == owner and not any(
             json.loads(x["detail"] or "{}").get("receiver") for x in decls):
         dotted = format_type(outer).replace("$", ".")
         call = f"{dotted.rsplit('.', 1)[-1]}.{decls[0]['name']}" + ("(…)" if decls[0]["kind"] == "function" else "")

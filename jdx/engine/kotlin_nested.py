@@ -1,6 +1,7 @@
 """The Kotlin view's reading of what a class holds beside its own declarations: its nested classes as Kotlin
 declares them (`companion object Companion`, `object Default`, `enum class Severity`), an interface's `DefaultImpls`
-left out, and the JVM twins kotlinc writes beside a value class's declarations (kotlin_view.outline_view)."""
+left out, its companion object (`companion_id`), and the JVM twins kotlinc writes beside a value class's declarations
+(kotlin_view.outline_view)."""
 
 from __future__ import annotations
 
@@ -86,3 +87,14 @@ def _nested_text(header: dict) -> str:
         quoted ^= text[i] == "`"  # (a name in backticks may hold a space)
         i += 1
     return text[:i]
+
+
+def companion_id(store, type_id: str) -> str | None:
+    """The id of a Kotlin class's companion object, which its class header names (`kotlin/time/Duration$Companion`),
+    None when it has none (or no readable header)."""
+    header = next((d for d in decls_of(store, type_id) if d["kind"] == "class" and d["owner"] == type_id), None)
+    try:
+        name = json.loads(header["detail"] or "{}").get("companion") if header else None
+    except (ValueError, AttributeError):
+        name = None
+    return f"{type_id}${name}" if isinstance(name, str) and name else None

@@ -192,16 +192,27 @@ def member_decls(store: GraphStore, name: str, owners: set[str] | None = None) -
     renamed_ = [x for x in renamed_named(store, name) if owners is None or x["owner"] in owners]
     if not renamed_:
         return []
+    # their namesakes in the same classes, whose JVM name is the Kotlin one: okio's `ByteString.Companion` has
+    # `@JvmStatic fun String.encodeUtf8()` beside `@JvmName("-deprecated_encodeUtf8") fun encodeUtf8(string)`
+    mains = {x["main"] for x in renamed_} | {m for owner in sorted({x["owner"] for x in renamed_})
+                                             for m in _main_members(store, owner, name)}
+    return [x for x in kotlin_decls(store, sorted(mains)) if not x["top_level"] and x["name"] == name]
+
+
+def _main_members(store: GraphStore, owner: str, name: str) -> set[str]:
+    """The JVM members that stand for the Kotlin functions and properties named `name` a class declares."""
     from jdx.engine.kotlin_hits import main_member
     from jdx.engine.kotlin_view import decls_of
 
-    # their namesakes in the same classes, whose JVM name is the Kotlin one: okio's `ByteString.Companion` has
-    # `@JvmStatic fun String.encodeUtf8()` beside `@JvmName("-deprecated_encodeUtf8") fun encodeUtf8(string)`
-    mains = {x["main"] for x in renamed_}
-    for owner in sorted({x["owner"] for x in renamed_}):
-        mains |= {m for x in decls_of(store, owner) if x["name"] == name and x["kind"] in ("function", "property")
-                  for m in (main_member(x, owner),) if m is not None}
-    return [x for x in kotlin_decls(store, sorted(mains)) if not x["top_level"] and x["name"] == name]
+    return {m for x in decls_of(store, owner) if x["name"] == name and x["kind"] in ("function", "property")
+            and (m := main_member(x, owner)) is not None}
+
+
+def class_members(store: GraphStore, owner: str, name: str) -> list[dict]:
+    """The Kotlin functions and properties named `name` a class declares (not a file facade's), as kotlin_decls
+    rows, whatever their JVM names (`Duration.Companion#parse`: `parse-UwyO8pc`)."""
+    mains = _main_members(store, owner, name)
+    return [x for x in kotlin_decls(store, sorted(mains)) if not x["top_level"] and x["name"] == name] if mains else []
 
 
 def _main_ref(decl: dict) -> str:

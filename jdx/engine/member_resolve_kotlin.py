@@ -5,7 +5,6 @@ is that member, with a note saying where it lives."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 
 from jdx.engine.member_resolve import AMBIGUOUS_HINT, Lookup, mangled_of, lookup_ref
@@ -106,17 +105,12 @@ def companion_member(store: GraphStore, target: dict, ref: SymbolRef, require_on
     """A Kotlin class's companion object's member of the name, as Kotlin code calls it through the class
     (`Config.from(...)`), with a note that it lives in the companion; None when the class has no companion or the
     companion no such member."""
-    from jdx.engine.kotlin_view import decls_of
+    from jdx.engine.kotlin_nested import companion_id
 
-    header = next((x for x in decls_of(store, target["id"]) if x["kind"] == "class" and x["owner"] == target["id"]),
-                  None)
-    try:
-        name = json.loads(header["detail"] or "{}").get("companion") if header else None
-    except (ValueError, AttributeError):
-        name = None
-    if not isinstance(name, str) or not name:
+    companion = companion_id(store, target["id"])
+    if companion is None:
         return None
-    owner = f"{format_type(target['id'])}${name}"
+    owner = format_type(companion)
     via = replace(ref, type_name=owner, coord=ref.coord)
     try:
         found = lookup_ref(store, via, str(via), require_one, include_hidden, with_hidden, kotlin_properties,
