@@ -226,9 +226,17 @@ def click_group():
     from jdx.cli.generated import global_epilog
 
     group = typer.main.get_command(app)
+    _with_global_epilog(group, global_epilog())
     group.epilog = global_epilog() + "\n\nAgents: jdx help --agent prints a cheat sheet to paste into a prompt."
     add_registry_commands(group)
     return group
+
+
+def _with_global_epilog(command, epilog: str) -> None:
+    """Every management command's `--help` lists the global flags too, as the query commands' does."""
+    for sub in getattr(command, "commands", {}).values():
+        sub.epilog = sub.epilog or epilog
+        _with_global_epilog(sub, epilog)
 
 
 def run(g, rest: list[str]) -> int:

@@ -158,7 +158,8 @@ def test_help_agent_lists_every_command_with_its_example(run_jdx):
 
 
 def test_global_flags_are_in_help(run_jdx):
-    for args in (["--help"], ["members", "--help"]):
+    for args in (["--help"], ["members", "--help"], ["export", "--help"], ["cache", "gc", "--help"],
+                 ["ws", "create", "--help"], ["daemon", "start", "--help"]):
         r = run_jdx(*args)
         assert r.code == 0 and "--jars" in r.out and "--no-daemon" in r.out and "--json" in r.out, args
 
