@@ -409,6 +409,11 @@ def lookup_ref(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, 
     found = [e for e in named if _matches(ref, e)]
     if with_hidden or (not found and include_hidden):
         found += [e for e in _named(hidden, member) if _matches(ref, e)]
+    if not found and target.get("kotlin") and ref.params is not None:
+        from jdx.engine.member_resolve_kotlin import kotlin_params_match
+
+        found = kotlin_params_match(store, ref, named + _mangled(visible, member)
+                                    + (_named(hidden, member) if include_hidden else []))
     if not found and not named and not _named(hidden, member) and target.get("kotlin") and companion:
         from jdx.engine.member_resolve_kotlin import companion_member
 

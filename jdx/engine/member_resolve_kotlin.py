@@ -5,6 +5,8 @@ is that member, with a note saying where it lives."""
 
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass, replace
 
 from jdx.engine.member_resolve import AMBIGUOUS_HINT, Lookup, mangled_of, lookup_ref
@@ -121,3 +123,49 @@ def companion_member(store: GraphStore, target: dict, ref: SymbolRef, require_on
     found.notes.append(f"{ref.member} is a member of the companion object {owner.replace('$', '.')}, not of "
                        f"{format_type(target['id'])}: Kotlin calls it as {kotlin}, Java through {owner.replace('$', '.')}")
     return found
+
+
+def kotlin_params_match(store: GraphStore, ref: SymbolRef, entries: list[dict]) -> list[dict]:
+    """The methods a parameter list written as Kotlin declares it names: an extension function's without its
+    receiver (`CollectionsKt#filterIsInstance()` is the JVM's `filterIsInstance(Iterable)`), a suspend function's
+    without the Continuation kotlinc adds last (`delay(long)` is `delay(long, Continuation)`), or in Kotlin's types
+    (`delay(Duration)` is kotlinc's `delay-VtjQ1oo(long, Continuation)`); [] when none."""
+    from jdx.engine.kotlin_view import member_kotlin
+
+    methods = {f"{e['row']['owner']}#{e['row']['name']}{e['row']['descriptor']}": e for e in entries
+               if not e["is_field"]}
+    kotlin = member_kotlin(store, list(methods)) if methods and ref.params is not None else {}
+    decls = {member: next((k for k in kotlin.get(member, ()) if k["role"] == "method" and k["kind"] == "function"),
+                          None) for member in methods}
+    decls = {member: k for member, k in decls.items() if k is not None}
+    by_kotlin = [methods[m] for m, k in decls.items() if _kotlin_types_fit(ref, k)]
+    # a mangled name's JVM parameters are an inline class's erasure, which Kotlin code never writes
+    return by_kotlin or [methods[m] for m, k in decls.items()
+                         if "-" not in methods[m]["row"]["name"] and _jvm_params_fit(ref, k, methods[m]["row"])]
+
+
+def _kotlin_types_fit(ref: SymbolRef, decl: dict) -> bool:
+    declared = [p.get("type") or "" for p in json.loads(decl["detail"] or "{}").get("parameters") or ()]
+    return len(declared) == len(ref.params) and all(map(_kotlin_type_fits, ref.params, declared))
+
+
+def _jvm_params_fit(ref: SymbolRef, decl: dict, row: dict) -> bool:
+    """The JVM parameters without an extension's receiver (first) and a suspend function's Continuation (last)."""
+    from jdx.engine.jvm_names import parse_method_descriptor
+    from jdx.engine.refs import matches_params
+
+    receiver = bool(json.loads(decl["detail"] or "{}").get("receiver"))
+    suspend = "suspend" in (decl["flags"] or ())
+    params, ret = parse_method_descriptor(row["descriptor"])
+    if not (receiver or suspend) or len(params) < receiver + suspend:
+        return False
+    return matches_params(ref, f"({''.join(params[int(receiver):len(params) - int(suspend)])}){ret}")
+
+
+def _kotlin_type_fits(written: str, declared: str) -> bool:
+    """`Duration` or `kotlin.time.Duration` names `kotlin.time.Duration`; `Class` names `java.lang.Class<R>?`."""
+    def bare(t: str) -> str:
+        return t.split("<", 1)[0].rstrip("?").strip()
+
+    written, declared = bare(written), bare(declared)
+    return bool(written) and (written == declared or declared.endswith("." + written))
