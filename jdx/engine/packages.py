@@ -233,9 +233,11 @@ def artifact_tree(store: GraphStore, glob: str | None, depth: int | None, with_c
             close = sorted(arts, key=lambda a: (not any(n.startswith(glob) or glob.startswith(n)
                                                         for n in _artifact_names(a)),
                                                 min(levenshtein(n, glob) for n in _artifact_names(a)), a["name"]))[:5]
+            package = glob in _package_counts(store)  # `tree java.util`: a package, which `ls` lists
             raise NotFoundError(f"not found: no artifact matches {glob}",
-                                candidates=[{"ref": a["name"], "kind": "artifact", "artifact": a["kind"]}
-                                            for a in close])
+                                candidates=[] if package else [{"ref": a["name"], "kind": "artifact",
+                                                                "artifact": a["kind"]} for a in close],
+                                hint=f"{glob} is a package: jdx ls {glob} lists its types" if package else None)
         arts = picked
     depth = depth if depth is not None else (2 if glob else 1)
     entries: list[dict] = []

@@ -525,18 +525,17 @@ def _type_argument_row(store: GraphStore, name: str, whole: str) -> dict:
         if len(usable) == 1:
             return resolve_type(store, usable[0]["ref"])
         if usable:
-            more = f", … {len(usable) - 4} more" if len(usable) > 4 else ""
-            refs = ", ".join(c["ref"] for c in usable[:4]) + more
-            raise UsageError(f"{whole!r}: type argument {name!r} is ambiguous ({refs}): qualify it") from exc
+            raise AmbiguousError(f"ambiguous: {whole!r}: type argument {name!r} names {len(usable)} types: qualify it",
+                                 candidates=usable) from exc
         miss = exc
     except NotFoundError as exc:
         miss = exc
     kotlin = store.rows_cached(queries.TYPE_BY_ID, {"id": KOTLIN_TYPE_ARGUMENTS.get(name, "")})
     if kotlin and not kotlin[0]["t.external"]:
         return {k[2:]: v for k, v in kotlin[0].items()}
-    near = [c["ref"] for c in getattr(miss, "candidates", [])[:3] if not c.get("jdk_internal")]
-    raise UsageError(f"{whole!r}: type argument {name!r} is not a type in the workspace"
-                     + (f" (did you mean {', '.join(near)}?)" if near else "")) from miss
+    near = [c for c in getattr(miss, "candidates", [])[:3] if not c.get("jdk_internal")]
+    raise NotFoundError(f"not found: {whole!r}: type argument {name!r} is not a type in the workspace",
+                        candidates=near) from miss
 
 
 def _applied_args(store: GraphStore, row: dict, written: str, whole: str, depth: int) -> tuple[d.TypeArg, ...]:

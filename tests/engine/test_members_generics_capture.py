@@ -9,13 +9,14 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
 from jdx.engine import descriptors as d
 from jdx.engine.members import MemberOptions
-from jdx.errors import UsageError
+from jdx.errors import NotFoundError, UsageError
 from tests.fixtures.javac import javac_jar
 from tests.service import JdxService, Options
 from tests.fixtures import jdktool
@@ -110,7 +111,6 @@ def test_type_arguments_given_are_substituted(service):
 
 @pytest.mark.parametrize("text, message", [
     ("java.util.List<String, Integer>", "takes 1 type argument <E>, given 2"),
-    ("java.util.List<NoSuchTypeAnywhere>", "'NoSuchTypeAnywhere' is not a type in the workspace"),
     ("java.lang.String<Integer>", "java.lang.String is not generic"),
     ("java.util.List<? extends>", "wildcard"),
     ("java.util.List<int>", "primitive"),
@@ -119,6 +119,13 @@ def test_type_arguments_given_are_substituted(service):
 def test_bad_type_arguments_are_usage_errors(service, text, message):
     with pytest.raises(UsageError, match=re.escape(message)):
         service.members(text, MemberOptions())
+
+
+def test_a_type_argument_no_type_of_the_workspace_has_is_not_found(run_jdx, service):
+    with pytest.raises(NotFoundError, match=re.escape("'NoSuchTypeAnywhere' is not a type in the workspace")):
+        service.members("java.util.List<NoSuchTypeAnywhere>", MemberOptions())
+    r = run_jdx("members", "java.util.List<Strin>", "--jars", service.options.jars[0], "--json")
+    assert r.code == 1 and "java.lang.String" in [c["ref"] for c in json.loads(r.out)["candidates"]], r.out
 
 
 def test_bad_type_arguments_exit_3(run_jdx, service):

@@ -34,3 +34,12 @@ def test_a_near_miss_suggests_it_first(jar, run_jdx):
     run = run_jdx("--no-jdk", "--jars", f"{other}:{jar}", "tree", "tree", "--json")
     assert run.code == 1
     assert json.loads(run.out)["candidates"][0]["ref"] == "tree-names-1.2.3.jar"
+
+
+def test_a_package_points_at_ls(jar, run_jdx):
+    """`tree tn` (a package, not an artifact) says so and names `jdx ls`, instead of offering unrelated artifacts."""
+    run = run_jdx("--no-jdk", "--jars", str(jar), "tree", "tn", "--json")
+    assert run.code == 1
+    answer = json.loads(run.out)
+    assert answer["error"]["hint"] == "tn is a package: jdx ls tn lists its types" and not answer.get("candidates")
+    assert run_jdx("--no-jdk", "--jars", str(jar), "ls", "tn").code == 0

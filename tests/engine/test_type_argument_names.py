@@ -10,7 +10,7 @@ import re
 import pytest
 
 from jdx.engine.members import MemberOptions
-from jdx.errors import UsageError
+from jdx.errors import AmbiguousError, UsageError
 from tests.service import JdxService, Options
 
 
@@ -50,9 +50,9 @@ def test_kotlin_names_of_type_arguments(service, arg, jvm):
 
 def test_a_short_type_argument_skips_jdk_internals_and_says_how_many(service):
     # Entry: three public nested classes (java.util.Map$Entry, java.security.KeyStore$Entry, ...): still ambiguous
-    with pytest.raises(UsageError, match=re.escape("type argument 'Entry' is ambiguous (")) as exc:
+    with pytest.raises(AmbiguousError, match=re.escape("type argument 'Entry' names ")) as exc:
         service.members("java.util.ArrayList<Entry>", MemberOptions())
-    assert "java.util.Map$Entry" in exc.value.message and "qualify it" in exc.value.message
+    assert "java.util.Map$Entry" in [c["ref"] for c in exc.value.candidates] and "qualify it" in exc.value.message
 
 
 def test_an_extra_closing_bracket_says_so(service):
