@@ -228,15 +228,17 @@ def discover_plain(root: Path, tests: bool) -> Project:
     from jdx.loaders.maven_repo import coordinate_in_jar
 
     project = Project(root, "plain")
+    # the project's own class directories first, then its jars: `java -cp out:lib/*` loads the project's class
+    # of a name a library jar also has, as Maven, Gradle and IDEs put a module's output before its dependencies
+    for sub in ("classes", "bin", "out"):
+        if (root / sub).is_dir():
+            project.classes.append((str(root / sub), sub))
     for sub in ("", "lib", "libs"):
         folder = root / sub
         if folder.is_dir():
             for jar in sorted(folder.glob("*.jar")):
                 if jar.is_file() and not jar.name.endswith(("-sources.jar", "-javadoc.jar")):
                     project.classes.append((str(jar), coordinate_in_jar(str(jar)) or jar.name))
-    for sub in ("classes", "bin", "out"):
-        if (root / sub).is_dir():
-            project.classes.append((str(root / sub), sub))
     project.src.extend(_sources(root, tests) or ([str(root / "src")] if (root / "src").is_dir() else []))
     return project
 
