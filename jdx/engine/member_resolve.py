@@ -298,9 +298,10 @@ def _suggest(found: Collected, target: dict, member: str, ref: SymbolRef) -> tup
         shown = elsewhere[:MAX_SUGGESTIONS]
         return shown, [f"{c['ref']} is a {c['note']}" for c in shown]
     ctor = member in ("<init>", d.simple_name_of(target["id"]))
+    method = ref.params is not None or ref.descriptor is not None  # parentheses name a method, never a field
     names: dict[str, list[dict]] = {}
     for e in visible:
-        if e["kind"] == "method" or e["kind"] == "field" or ctor:
+        if e["kind"] == "method" or (e["kind"] == "field" and not method) or ctor:
             names.setdefault(e["row"]["name"], []).append(e)
     low = member.lower()
     picked: list[str] = [n for n in sorted(names) if n.lower() == low]
@@ -310,6 +311,9 @@ def _suggest(found: Collected, target: dict, member: str, ref: SymbolRef) -> tup
     lowered = {n.lower(): n for n in sorted(names)}
     picked += [lowered[n] for n in difflib.get_close_matches(low, list(lowered), n=MAX_SUGGESTIONS, cutoff=0.6)
                if lowered[n] not in picked]
+    if method:  # a renamed method keeps its parameters: the type's own methods taking exactly the written ones
+        picked += [n for n in sorted(names) if n not in picked and any(
+            e["declaring"] == target["id"] and _matches(replace(ref, member=n), e) for e in names[n])]
     return _corrected_names(found, target, ref, {n: names[n] for n in picked[:MAX_SUGGESTIONS]})
 
 
