@@ -60,7 +60,8 @@ def imports(store: GraphStore, text: str) -> tuple[dict, list[Warning_]]:
                                               arts.get(t["artifact"], {}).get("rank", 0), internal), t["id"]))
         raise AmbiguousError(f"ambiguous: {len(types)} types named {text}",
                              candidates=[{"ref": format_type(t["id"]), "kind": t["kind"],
-                                          "artifact": arts.get(t["artifact"], {}).get("name", "")} for t in types],
+                                          "artifact": arts.get(t["artifact"], {}).get("name", ""),
+                                          **({} if t["access"] & ACC_PUBLIC else {"public": False})} for t in types],
                              hint="re-run with one of the candidates' refs")
     if not types:
         top = top_level(store, member, owner_text or None)

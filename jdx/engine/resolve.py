@@ -21,6 +21,8 @@ def _candidate(row: dict, artifacts: dict[str, str]) -> dict:
     out = {"ref": row["fqn"], "kind": row.get("kind", ""), "artifact": artifacts.get(row.get("artifact", ""), "")}
     if row.get("jdk_internal"):
         out["jdk_internal"] = True
+    elif row.get("access") is not None and not row["access"] & 1:
+        out["public"] = False  # package-private or a private nested class: no code outside can name it
     return out
 
 
