@@ -32,6 +32,7 @@ from jdx.engine.members import ACC
 from jdx.engine.refs import format_type
 from jdx.engine.external_symbols import external_notes
 from jdx.engine.rel_overrides import overridden_callers_notes
+from jdx.engine.rel_sites import narrow_hint
 from jdx.engine.relations import (ArtifactFilter, Artifacts, check_depth, check_limit, is_bridge, is_lambda,
                                   kotlin_lambda_code, kotlin_lambda_plumbing, kotlin_lambda_writers, lambda_writers,
                                   method_ref, namesake_ids, resolve_symbol, rows_by_ids, sort_key, split_method_id,
@@ -290,7 +291,8 @@ class _LevelWalk:
     methods, ~1.5 ms each on the JDK: it stops as soon as the methods waiting to be loaded outnumber what is left
     of that budget, so time stays bounded by --limit, not by the tree. Then `total` is `at_least`, and `complete`
     holds the levels counted whole. A shown, expanded entry whose own entries the limit left out says so, never
-    reading as a leaf: `not_shown` (how many), or `not_counted` when the walk stopped before counting them."""
+    reading as a leaf: `not_shown` (how many), or `not_counted` when the walk stopped before counting them, unless
+    the whole level went unread (`_unmark_unread_levels`: the truncation line says that once)."""
 
     def __init__(self, graph: nx.DiGraph, order, load, limit: int, depth: int | None):
         self.graph, self.order, self.load, self.limit, self.depth = graph, order, load, limit, depth
@@ -376,7 +378,21 @@ class _LevelWalk:
             entry.clear()
             entry.update(make(node, child, self.graph.edges[node, child]), **marks)
         _mark_seen_below(roots, trees)
+        _unmark_unread_levels(trees)
         return trees, cut
+
+
+def _unmark_unread_levels(trees: dict[str, list[dict]]) -> None:
+    """`not_counted` off the entries of a level none of whose entries shows or counts its own (the walk stopped
+    before the next level): the truncation line says it once (`deeper levels not all counted; … reaches depth N`),
+    where a marker on each entry of the level would repeat it. On a level where some entries show or count their
+    own, a marker tells which of the others went unread (none reads as a leaf), so it stays."""
+    level = [e for entries in trees.values() for e in entries]
+    while level:
+        if not any(e.get("children") or e.get("not_shown") for e in level):
+            for e in level:
+                e.pop("not_counted", None)
+        level = [c for e in level for c in e.get("children", ())]
 
 
 def _mark_seen_below(roots: list[str], trees: dict[str, list[dict]]) -> None:
@@ -516,7 +532,7 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
               "filter": opts.filter.describe() + (" --external-only" if opts.external_only else ""),
               "notes": notes, "roots": trees}
     truncated = None
-    if walk.shown < walk.total:
+    if walk.shown < walk.total or walk.at_least:  # (at_least: the limit was spent just as the walk stopped counting)
         truncated = {"shown": walk.shown, "total": walk.total, "hint": f"--limit {walk.total}"}
         if walk.at_least:
             levels, within = walk.complete
@@ -528,4 +544,14 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
                 if within > walk.shown and levels < depth else
                 f"--depth {levels} --limit {within} shows every {noun} to depth {levels}" if within > walk.shown
                 else f"--limit {walk.total} or a smaller --depth shows more")
+        truncated["hint"] = narrow_hint(truncated["hint"], walk.total, _narrowing(cg, roots, opts, direction))
     return result, truncated
+
+
+def _narrowing(cg: _CallGraph, roots: list[str], opts: CallOptions, direction: str) -> list[str]:
+    """The filters that would narrow a large tree: `--in`/`--exclude` when its entries are in several artifacts,
+    `--external-only` when `calls` has callees in a root's own artifact."""
+    artifacts = {cg.rows[n]["c_artifact"] for n in cg.g if n not in roots and n in cg.rows}
+    own = {cg.rows[r]["c_artifact"] for r in roots if r in cg.rows}
+    return ["--in", "--exclude"] * (len(artifacts) > 1) + ["--external-only"] * (
+        direction == "out" and not opts.external_only and bool(own & artifacts))

@@ -1,4 +1,5 @@
-"""The rows `usages` reports (`usage_site`), and its `signature` kind: declarations whose types name a type.
+"""The rows `usages` reports (`usage_site`), and its `signature` kind: declarations whose types name a type; the
+hint of a large cut of `usages`, `callers` and `calls` (`narrow_hint`).
 
 A signature site is a method's parameter or return type, a field's type, or a type argument or bound in a generic
 signature, which the erased descriptor does not show (`f(T t, List<T> ts)` names `T` twice).
@@ -10,6 +11,18 @@ from jdx.engine.refs import format_member, format_type
 from jdx.engine.relations import Target
 from jdx.graph_schema import queries_graph as q
 from jdx.graph_schema.store import GraphStore
+
+
+NARROW_ABOVE = 500  # past this many entries `--limit <total>` alone can mean megabytes: the hint names the filters too
+
+
+def narrow_hint(hint: str, total: int, flags: list[str]) -> str:
+    """`hint`, and when `total` passes NARROW_ABOVE the filters that would narrow the answer (`flags`, those that
+    can: `--kind` when several kinds were found), as search's hint does: `--limit 36129, or narrow with --kind, --in
+    or --exclude`."""
+    if total <= NARROW_ABOVE or not flags:
+        return hint
+    return f"{hint}, or narrow with " + (f"{', '.join(flags[:-1])} or {flags[-1]}" if len(flags) > 1 else flags[0])
 
 
 def usage_site(row: dict, kind: str, target: Target, detail: str, **extra) -> dict:

@@ -21,7 +21,7 @@ from jdx.engine.kotlin_hits import KotlinSites, facade_twins, kotlin_sites, thro
 from jdx.engine.kotlin_view import member_ref
 from jdx.engine.member_render import ACC
 from jdx.engine.refs import format_type, parse_ref
-from jdx.engine.rel_sites import element_ref, signature_sites, type_row_as_caller, usage_site
+from jdx.engine.rel_sites import element_ref, narrow_hint, signature_sites, type_row_as_caller, usage_site
 from jdx.engine.rel_overrides import (distinct_pairs, lookup_orders, method_owner, overridden_callers_notes,
                                       override_how)
 from jdx.engine.external_symbols import external_notes
@@ -495,9 +495,16 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
               "_target_ids": [t.id for t in targets]}  # for the Kotlin view; the command drops it
     if symbol.external:
         result["external"] = True
-    truncated = {"shown": len(shown), "total": len(sites), "hint": f"--limit {len(sites)}"} \
+    truncated = {"shown": len(shown), "total": len(sites), "hint": _cut_hint(len(sites), counts, totals)} \
         if len(sites) > limit else None
     return result, warnings, truncated
+
+
+def _cut_hint(total: int, counts: dict[str, int], totals: dict[str, int]) -> str:
+    """`--limit <total>`; past NARROW_ABOVE sites also the filters that would narrow them: `--kind` when the sites
+    are of several kinds, `--in`/`--exclude` when they are in several artifacts."""
+    several = len(totals) > 1
+    return narrow_hint(f"--limit {total}", total, ["--kind"] * (len(counts) > 1) + ["--in", "--exclude"] * several)
 
 
 def _overridden_notes(store: GraphStore, symbol: Symbol, wanted: set[str]) -> list[str]:
