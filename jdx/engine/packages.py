@@ -156,6 +156,8 @@ def list_packages(store: GraphStore, glob: str | None, depth: int, with_counts: 
         entry = {"kind": "package", "name": package, "level": 0}
         if with_counts:
             entry["types"] = _subtree_count(counts, package)
+            if entry["types"] != counts.get(package, 0):  # its own types apart from its subpackages'
+                entry["types_here"] = counts.get(package, 0)
         entries.append(entry)
         _walk(store, counts, package, 1, depth, with_counts, entries, None)
         # the package's own line heads the listing: --limit counts what is listed under it

@@ -68,10 +68,16 @@ def imports(r: dict) -> list[str]:
     return lines
 
 
+def _types(n: int) -> str:
+    return f"{n} type{'s' * (n != 1)}"
+
+
 def ls(r: dict) -> list[str]:
     lines = []
     for e in r["entries"]:
-        count = f"  ({e['types']} types)" if "types" in e else ""
+        count = f"  ({_types(e['types'])})" if "types" in e else ""
+        if "types_here" in e:
+            count = f"  ({_types(e['types_here'])} here, {e['types']} with subpackages)"
         indent = "  " * e["level"]
         if e["kind"] == "package":
             lines.append(f"{indent}package {e['name']}{count}")
@@ -92,7 +98,7 @@ def tree(r: dict) -> list[str]:
     lines = []
     for e in r["entries"]:
         indent = "  " * e["level"]
-        count = f"  ({e['types']} types)" if "types" in e else ""
+        count = f"  ({_types(e['types'])})" if "types" in e else ""
         if e["kind"] == "artifact":
             lines.append(f"{indent}{e['artifact_kind']} {e['name']}{count}")
         elif e["kind"] == "package":
