@@ -11,12 +11,14 @@ def _member_lines(r: dict, brief: bool) -> list[tuple[str, bool]]:
     """(line, is a member line) in output order: group headers, members, their doc lines."""
     lines: list[tuple[str, bool]] = []
     current = None
+    applied = r.get("type_arguments")  # `members 'java.util.List<String>'`: the type as asked, its arguments applied
+    asked = r["type"] + (f"<{', '.join(applied.values())}>" if applied else "")
     if not brief and r["members"] and r["members"][0]["declaring"] != r["type"]:
-        lines.append((f"members of {r['type']}", False))  # (it declares none itself: the inherited groups follow)
+        lines.append((f"members of {asked}", False))  # (it declares none itself: the inherited groups follow)
     for m, jvm_text in zip(r["members"], distinct_texts(r["members"])):
         if not brief and m["declaring"] != current:
             current = m["declaring"]
-            lines.append((f"members of {current}" if current == r["type"] else f"inherited from {current}", False))
+            lines.append((f"members of {asked}" if current == r["type"] else f"inherited from {current}", False))
         k = m.get("kotlin")
         default = f" default {bounded(m['default'])}" if m.get("default") is not None else ""  # (as outline)
         text = (k["text"] + default + ("  [" + ", ".join(k["markers"]) + "]" if k["markers"] else "")) if k else \

@@ -103,7 +103,9 @@ def test_type_arguments_given_are_substituted(service):
     assert answer["type"] == "java.util.List" and answer["type_arguments"] == {"E": "java.lang.String"}
     from jdx.render.read import members as render
 
-    footer = render(dict(answer, artifact_name="java.base"), False, None, None)[-1]
+    lines = render(dict(answer, artifact_name="java.base"), False, None, None)
+    footer = lines[-1]
+    assert lines[0] == "members of java.util.List<java.lang.String>", lines[0]  # the header names it as asked
     assert " · interface java.util.List<java.lang.String> · java.base (bytecode)" in footer, footer
     assert _texts(service, "java.util.Map<String, java.util.List<Integer>>", "put") == [
         "public List<Integer> put(String, List<Integer>)"]
