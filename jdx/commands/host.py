@@ -19,7 +19,7 @@ import re
 import threading
 from collections.abc import Callable
 
-from jdx.errors import JdxError, TimeoutExceeded
+from jdx.errors import JdxError, TimeoutExceeded, UsageError
 
 
 class Host:
@@ -195,45 +195,122 @@ def answer_within(execute: Callable[..., dict], call: Call, command: str, query:
 
 _FLAG = re.compile(r"(?<![\w-])--([a-z][a-z0-9-]*)")
 _UNKNOWN = re.compile(r"unknown option --([a-z][a-z0-9-]*)")
+# a command line jdx suggests (`jdx callers 'a.B#m()' --depth 3`): the CLI's words, its flags stay flags
+_CLI_LINE = re.compile(r"\bjdx [a-z][a-z-]*(?: (?:'[^']*'|\"[^\"]*\"|[^\s;,()'\"]+))*")
+# result fields that quote what was asked or the code itself (source and doc text, constants, annotations,
+# declarations, Cypher rows), not jdx's own words: never respelled
+_QUOTED = frozenset({"query", "symbol", "pattern", "text", "doc", "first_sentence", "constant", "value",
+                     "annotations", "declaration", "columns", "rows"})
+WORKSPACE = "workspace"
+# a call cannot pick another workspace: the server holds one graph open, on the workspace its command line named
+ONE_WORKSPACE = ("unknown argument workspace: a server answers for the one workspace on its own command line "
+                 "(jdx mcp -w NAME, jdx serve --jars …); start one server per workspace")
 
 
-def spelled_as_arguments(env: dict) -> dict:
-    """An envelope for MCP and HTTP clients: its error message and hint and its truncation hint name the
-    command's flags as the arguments those clients send (`--limit 80` -> `limit 80`, `--in` -> `include`, an
-    unknown `--workspace` -> `workspace`); the CLI's own envelope is left as it is."""
-    from jdx.commands.registry import command, params_of, served_params
+class Spelling:
+    """How MCP and HTTP answers name one command's flags: as the arguments those clients send (`--limit 80` ->
+    `limit 80`, `--in` -> `include`, `--declared` -> `inherited=false`, an unknown `--bogus` -> `bogus`). Every
+    string jdx wrote is respelled; a flag another tool owns (the server's `--timeout`, `--json`), a command line
+    jdx suggests (`jdx callers X --depth 3`) and the text an answer quotes (`_QUOTED`) are left as they are."""
 
-    cmd = command(env.get("command") or "")
-    served = served_params(cmd.request) if cmd is not None else ()  # a flag they cannot send keeps its CLI form
-    names = {p.flag: p.name for p in served if p.flag}
-    names.update({p.negative: f"{p.name}=false" for p in served if p.negative})
+    def __init__(self, command_name: str | None):
+        from jdx.commands.registry import command, params_of, served_params
 
-    def spell(text):
+        cmd = command(command_name or "")
+        served = served_params(cmd.request) if cmd is not None else ()  # a flag they cannot send keeps its CLI form
+        self.names = {p.flag: p.name for p in served if p.flag}
+        self.names.update({p.negative: f"{p.name}=false" for p in served if p.negative})
+        self.positional = next((p.metavar for p in (params_of(cmd.request) if cmd is not None else ())
+                                if not p.flag), "")
+
+    def __call__(self, text):
+        """One string jdx wrote, respelled."""
         if not isinstance(text, str) or "--" not in text:
             return text
         text = _UNKNOWN.sub(lambda m: f"unknown argument {m.group(1).replace('-', '_')}", text)
-        return _FLAG.sub(lambda m: names.get(m.group(0), m.group(0)), text)  # the server's own flags stay
+        out, at = [], 0
+        for line in _CLI_LINE.finditer(text):
+            out += [self._flags(text[at:line.start()]), line.group(0)]
+            at = line.end()
+        return "".join(out) + self._flags(text[at:])
 
+    def _flags(self, text: str) -> str:
+        return _FLAG.sub(lambda m: self.names.get(m.group(0), m.group(0)), text)
+
+    def names_a_flag(self, text: str) -> bool:
+        """Whether the text names one of the command's flags."""
+        return any(m.group(0) in self.names for m in _FLAG.finditer(text))
+
+    def value(self, value, key: str | None = None):
+        """A JSON value with every string jdx wrote respelled (a `_QUOTED` field's as it is)."""
+        if key in _QUOTED:
+            return value
+        if isinstance(value, str):
+            return self(value)
+        if isinstance(value, dict):
+            return {k: self.value(v, k) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.value(v, key) for v in value]
+        return value
+
+    def quoted(self, value, key: str | None = None, inside: bool = False) -> set[str]:
+        """The lines of the quoted text (`_QUOTED`) in a JSON value that name one of the command's flags."""
+        inside = inside or key in _QUOTED
+        if isinstance(value, str):
+            return {ln.strip() for ln in value.splitlines() if inside and ln.strip() and self.names_a_flag(ln)}
+        items = value.items() if isinstance(value, dict) else ((key, v) for v in value) \
+            if isinstance(value, list) else ()
+        return set().union(*(self.quoted(v, k, inside) for k, v in items))
+
+
+def spelled_as_arguments(env: dict) -> dict:
+    """An envelope for MCP and HTTP clients: every string jdx wrote in its error, truncation, warnings and result
+    names the command's flags as the arguments those clients send (`Spelling`); the CLI's own envelope is left as
+    it is."""
+    spell = Spelling(env.get("command"))
     out = dict(env)
-    if isinstance(env.get("error"), dict):
-        out["error"] = {k: spell(v) if k in ("message", "hint") else v for k, v in env["error"].items()}
-        positional = next((p.metavar for p in (params_of(cmd.request) if cmd is not None else ()) if not p.flag), "")
-        message = out["error"].get("message")
-        if positional and isinstance(message, str) and message.endswith(f"missing {positional}"):
-            out["error"]["message"] = f"{message[:-len(positional)]}query ({positional})"  # the argument they send
-    if isinstance(env.get("truncated"), dict) and "hint" in env["truncated"]:
-        out["truncated"] = {**env["truncated"], "hint": spell(env["truncated"]["hint"])}
+    for key in ("error", "truncated", "warnings", "result"):
+        if key in env:
+            out[key] = spell.value(env[key])
+    message = (out.get("error") or {}).get("message") if isinstance(out.get("error"), dict) else None
+    if spell.positional and isinstance(message, str) and message.endswith(f"missing {spell.positional}"):
+        out["error"] = {**out["error"], "message": f"{message[:-len(spell.positional)]}query ({spell.positional})"}
     return out
 
 
+def spelled_text(text: str, env: dict) -> str:
+    """The CLI's text of an envelope for MCP clients, spelled as `spelled_as_arguments` spells the envelope: every
+    line jdx wrote (a cut `… 5 of 80 lines shown (--max-lines 80 for all)`, a note, a header's filter), not a line
+    quoting the code (source, doc or constant text that names a flag)."""
+    spell = Spelling(env.get("command"))
+    quoted = spell.quoted({"query": env.get("query"), "result": env.get("result")})
+    return "\n".join(line if any(q in line for q in quoted) else spell(line) for line in text.split("\n"))
+
+
 def spelled_line(line: str, command: str | None) -> str:
-    """A text line a renderer cut an answer with (`… 5 of 80 lines shown (--max-lines 80 for all)`) or a hint in
-    parentheses (`+ 11 from java.lang.Object (--from java.lang.Object to expand)`), spelled as
-    `spelled_as_arguments` spells the envelope (only the command's own flags change); any other line is left alone
-    (it may be source text)."""
-    if not (line.startswith("… ") or "(--" in line) or "--" not in line:
-        return line
-    return spelled_as_arguments({"command": command, "truncated": {"hint": line}})["truncated"]["hint"]
+    """One line jdx wrote, spelled as `spelled_as_arguments` spells the envelope."""
+    return Spelling(command)(line)
+
+
+def check_arguments(command_name: str, names) -> None:
+    """MCP's and HTTP's refusal of an argument the command does not take: a usage error naming it (and, for a
+    negative flag's name, the argument to send false) with the arguments the command takes."""
+    from jdx.commands.registry import command, params_of, served_params
+
+    cmd = command(command_name)
+    if cmd is None:
+        return
+    params = [p for p in params_of(cmd.request) if p.name != "query"]  # (the query is every command's argument)
+    known = {p.name for p in params}  # (one that writes files is refused by name: jdx.commands.execute.served)
+    for name in names:
+        if name in known:
+            continue
+        if name == WORKSPACE:
+            raise UsageError(ONE_WORKSPACE)
+        negated = next((p.name for p in params if p.negative == "--" + name.replace("_", "-")), None)
+        served = sorted(p.name for p in served_params(cmd.request) if p.name != "query")
+        raise UsageError(f"unknown argument {name}" + (f" (send {negated}=false)" if negated else "")
+                         + (f"; arguments: {', '.join(served)}" if served else ""))
 
 
 def _prewarm(session) -> threading.Thread:

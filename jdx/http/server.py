@@ -2,7 +2,7 @@
 
     GET  /v1/<command>?query=…&<flag>=…   one answer: the body is `jdx <command> … --json` (flags spelled below)
     GET  /v1/workspace                     what the workspace holds (artifacts, graph row counts)
-    GET  /v1/health                        {"status":"ok"} without touching the graph, even while a query runs
+    GET  /v1/health                        result {"status":"ok"} without touching the graph, even while a query runs
     POST /v1/batch                         wire-contract lines in (spec §14.5), one envelope line out per line
     OPTIONS /v1/…                          204 with `Allow` (every 405 carries one too)
 
@@ -15,15 +15,18 @@ Status codes follow the envelope's error code: 200 answers (ok, and also a `doct
 409 AMBIGUOUS (the candidates are in the body), 413 a body over the limit, 422 NO_INDEX / ENVIRONMENT,
 502 ARTIFACT_READ_ERROR and TOOL_FAILED, 504 TIMEOUT (the server's `--timeout`, per request), 500 INTERNAL.
 Every error body is a failure envelope with a named code; nothing is served outside `/v1`. A body is the
-CLI's `--json` bytes, except that messages and hints name flags as the parameters above (`limit 80`, not
-`--limit 80`: jdx.commands.host.spelled_as_arguments). One Host answers, one query at a time (the session
-is not thread-safe); the threads only parse and write.
+CLI's `--json` bytes, except that jdx's own words name flags as the parameters above (`limit 80`, not
+`--limit 80`: jdx.commands.host.spelled_as_arguments). A blank batch line answers WIRE_EMPTY in its place.
+SIGTERM, like Ctrl-C, stops accepting connections and lets the requests under way be answered (`Server`). One
+Host answers, one query at a time (the session is not thread-safe); the threads only parse and write.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import sys
+import threading
+import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -34,6 +37,7 @@ DEFAULT_PORT = 7070
 MAX_BODY_BYTES = 4 << 20  # a POST /v1/batch body
 MAX_LINES = 10_000  # requests in one batch
 MAX_URL_BYTES = 16 << 10
+DRAIN_SECONDS = 5.0  # how long a stopping server waits for the requests it is answering
 
 STATUS = {"NOT_FOUND": 404, "AMBIGUOUS": 409, "USAGE": 400, "BAD_REFERENCE": 400, "NO_INDEX": 422,
           "ENVIRONMENT": 422, "ARTIFACT_READ_ERROR": 502, "TOOL_FAILED": 502, "INTERNAL": 500,
@@ -72,8 +76,8 @@ def is_loopback(bind: str) -> bool:
         return False
 
 
-def query_params(raw: str, fields: dict[str, str]) -> tuple[str, dict]:
-    """(query, wire params) of a URL query string; `fields` maps each field name to its kind."""
+def query_params(raw: str, fields: dict[str, str], command: str = "") -> tuple[str, dict]:
+    """(query, wire params) of a URL query string; `fields` maps each field name of `command` to its kind."""
     try:
         pairs = parse_qsl(raw, keep_blank_values=True, errors="strict",
                           max_num_fields=256)
@@ -81,13 +85,15 @@ def query_params(raw: str, fields: dict[str, str]) -> tuple[str, dict]:
         raise HttpError("USAGE", f"malformed query string: {str(exc).splitlines()[0][:120]}") from None
     query: str | None = next((v for k, v in pairs if k == "query"), None)
     try:
-        return _params(pairs, fields)
+        return _params(pairs, fields, command)
     except JdxError as exc:
         exc.query = query or ""  # the failure envelope names the question, as the CLI's does
         raise
 
 
-def _params(pairs: list[tuple[str, str]], fields: dict[str, str]) -> tuple[str, dict]:
+def _params(pairs: list[tuple[str, str]], fields: dict[str, str], command: str) -> tuple[str, dict]:
+    from jdx.commands.host import check_arguments
+
     query: str | None = None
     params: dict[str, list[str]] = {}
     for key, value in pairs:
@@ -99,13 +105,8 @@ def _params(pairs: list[tuple[str, str]], fields: dict[str, str]) -> tuple[str, 
                 raise HttpError("USAGE", "query is given twice")
             query = value
             continue
-        kind = fields.get(name)
-        if kind is None and name == "workspace":
-            raise UsageError("unknown argument workspace: a server answers for the one workspace on its own command "
-                             "line (jdx serve -w NAME, --jars …); start one server per workspace")
-        if kind is None:
-            raise UsageError(f"unknown argument {name}"
-                             + (f"; arguments: {', '.join(sorted(fields))}" if fields else ""))
+        check_arguments(command, (name,))  # MCP's refusal: the arguments the command takes
+        kind = fields[name]
         if kind == "bool" and value == "":
             value = "true"
         params.setdefault(name, []).append(value)
@@ -127,6 +128,21 @@ class Handler(BaseHTTPRequestHandler):
     commands: frozenset[str] = frozenset()
     timeout_seconds: float | None = None  # the server's --timeout, per request (not `timeout`: the socket's)
     timeout_text: str = ""
+
+    def parse_request(self) -> bool:
+        """A request line was read: the request is under way until `handle_one_request` has answered it."""
+        if not self._counted:
+            self._counted = True
+            self.server.request_began()
+        return super().parse_request()
+
+    def handle_one_request(self) -> None:
+        self._counted = False
+        try:
+            super().handle_one_request()
+        finally:
+            if self._counted:
+                self.server.request_ended()
 
     def log_message(self, format, *args):
         if getattr(self.server, "verbose", False):
@@ -232,7 +248,7 @@ class Handler(BaseHTTPRequestHandler):
             raise HttpError("UNKNOWN_COMMAND", f"unknown command {name[:40]!r}"
                             + (f"; did you mean {', '.join(close)}?" if close else ""))
         fields = {p.name: p.kind for p in params_of(cmd.request) if p.flag or p.name != "query"}
-        query, params = query_params(raw, fields)
+        query, params = query_params(raw, fields, name)
         self._envelope(self._run(name, query, params))
 
     def do_POST(self) -> None:
@@ -254,7 +270,7 @@ class Handler(BaseHTTPRequestHandler):
     def _batch(self) -> None:
         from jdx.commands import wire
         from jdx.commands.execute import failure
-        from jdx.commands.host import spelled_as_arguments
+        from jdx.commands.host import check_arguments, spelled_as_arguments
         from jdx.render.envelope import dumps
 
         length = self.headers.get("Content-Length")
@@ -269,7 +285,7 @@ class Handler(BaseHTTPRequestHandler):
         if size > MAX_BODY_BYTES:
             raise HttpError("TOO_LARGE", f"batch body of {size} bytes is over the {MAX_BODY_BYTES}-byte limit")
         body = self.rfile.read(size)
-        lines = [ln for ln in body.split(b"\n") if ln.strip()]
+        lines = body.removesuffix(b"\n").split(b"\n") if body else []  # a blank line answers WIRE_EMPTY in its place
         if len(lines) > MAX_LINES:
             raise HttpError("TOO_LARGE", f"{len(lines)} requests in one batch; at most {MAX_LINES}")
         out = []
@@ -280,8 +296,9 @@ class Handler(BaseHTTPRequestHandler):
             else:
                 try:
                     req = wire.decode_request(line, self.commands)
+                    check_arguments(req.command, req.params)
                     env = self._run(req.command, req.query, dict(req.params))
-                except wire.WireError as exc:
+                except UsageError as exc:  # a line refused by the wire contract, or an argument its command lacks
                     cmd, query = wire.request_names(line)
                     env = failure(cmd, query, exc).envelope
             out.append(dumps(spelled_as_arguments(env)) + "\n")
@@ -319,9 +336,72 @@ def _not_allowed(message: str, allow: str) -> HttpError:
 
 
 class Server(ThreadingHTTPServer):
+    """The listening server. SIGTERM stops it as Ctrl-C does, and neither drops a request under way: `serve_forever`
+    returns (no connection is accepted after), then `server_close` waits up to DRAIN_SECONDS for the requests being
+    answered to be sent."""
+
     daemon_threads = True
+    block_on_close = False  # server_close waits for requests under way itself, bounded (not for idle connections)
     verbose = False
     request_queue_size = 64  # the listen backlog: socketserver's 5 stalls a burst of clients for a second
+
+    def __init__(self, *args, **kwargs):
+        self._busy = 0  # requests read and not yet answered
+        self._answered = threading.Condition()
+        self._on_term = None  # the SIGTERM handler serve_forever installed, while it runs
+        self._retaken = False
+        super().__init__(*args, **kwargs)
+
+    def serve_forever(self, poll_interval: float = 0.5) -> None:
+        """Serves until `shutdown()`, Ctrl-C, or (when run on the main thread) SIGTERM."""
+        import signal
+
+        def on_term(_signum, _frame) -> None:
+            threading.Thread(target=self.shutdown, name="jdx-serve-stop", daemon=True).start()
+
+        try:
+            previous = signal.signal(signal.SIGTERM, on_term)
+        except ValueError:  # not the main thread: signals are the caller's business
+            return super().serve_forever(poll_interval)
+        self._on_term = on_term
+        try:
+            super().serve_forever(poll_interval)
+        finally:
+            self._on_term = None
+            signal.signal(signal.SIGTERM, previous)
+
+    def service_actions(self) -> None:
+        """Once the embedded JVM has started (a decompilation), its own SIGTERM handler replaces this server's and
+        ends the process at once, mid-answer: take it back (as the daemon does, jdx.daemon.server)."""
+        if self._on_term is None or self._retaken:
+            return
+        import signal
+
+        from jdx.loaders.jvm import jvm_running
+
+        try:
+            if jvm_running():
+                self._retaken = True
+                signal.signal(signal.SIGTERM, self._on_term)
+        except Exception:  # noqa: BLE001 - never lets the serving loop die: the JVM's handler then stays
+            pass
+
+    def request_began(self) -> None:
+        with self._answered:
+            self._busy += 1
+
+    def request_ended(self) -> None:
+        with self._answered:
+            self._busy -= 1
+            self._answered.notify_all()
+
+    def server_close(self) -> None:
+        """Closes the listening socket, then lets the requests under way finish (DRAIN_SECONDS at most)."""
+        super().server_close()
+        deadline = time.monotonic() + DRAIN_SECONDS
+        with self._answered:
+            while self._busy > 0 and (left := deadline - time.monotonic()) > 0:
+                self._answered.wait(left)
 
     def handle_error(self, request, client_address) -> None:
         """A client that hangs up mid-answer is its own business; anything else is one line, no traceback."""

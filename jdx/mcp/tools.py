@@ -5,26 +5,25 @@ the command's request type: the positional query is `query`, every flag keeps it
 (`max_lines`, `include_synthetic`, `from_type`), each with its JSON type, default, choices and help. A
 call becomes a wire request (spec §14.5) answered by the same `answer_request` the CLI uses, so the
 structured content is the `--json` envelope's result, warnings, truncation and provenance, and the text
-content is the CLI's text rendering of the same envelope; messages and hints that name a flag name the
-argument instead (`--limit 80` reads `limit 80`: jdx.commands.host.spelled_as_arguments).
+content is the CLI's text rendering of the same envelope; wherever jdx's own words name a flag, they name the
+argument instead (`--limit 80` reads `limit 80`: jdx.commands.host.Spelling). Arguments are checked as HTTP
+checks its parameters, with the same messages (jdx.commands.host.check_arguments, then the wire's values).
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
-from jdx.commands.host import spelled_as_arguments
+from jdx.commands.host import ONE_WORKSPACE, WORKSPACE, check_arguments, spelled_as_arguments
 from jdx.errors import UsageError
 
 PREFIX = "jdx_"
-WORKSPACE = "workspace"
 _JSON_TYPES = {"bool": "boolean", "int": "integer", "str": "string"}
-# a call cannot pick another workspace: the server holds one graph open, on the workspace its command line named
-ONE_WORKSPACE = ("{}: a server answers for the one workspace on its own command line (jdx mcp -w NAME, "
-                 "jdx serve --jars …); start one server per workspace")
+_CLI_COMMAND = re.compile(r"\bjdx ([a-z]+)\b")
 
 
 @dataclass(frozen=True)
@@ -39,25 +38,37 @@ class ToolSpec:
 def tool_specs() -> tuple[ToolSpec, ...]:
     """Every tool, registry order, `jdx_workspace` last (built once: the registry is fixed for a process)."""
     from jdx.commands import workspace_info
-    from jdx.commands.registry import registry
+    from jdx.commands.registry import params_of, registry
 
-    specs = [ToolSpec(PREFIX + c.name, c.name, describe(c.summary, c.example, c.next_hint), input_schema(c.request))
-             for c in registry() if c.wire]
+    wired = [c for c in registry() if c.wire]
+    tools = {c.name for c in wired} | {WORKSPACE}
+    specs = [ToolSpec(PREFIX + c.name, c.name, describe(c.summary, c.example, c.next_hint, tools - {c.name},
+                                                        asks=any(not p.flag for p in params_of(c.request))),
+                      input_schema(c.request)) for c in wired]
     specs.append(ToolSpec(PREFIX + WORKSPACE, WORKSPACE,
-                          describe(workspace_info.SUMMARY, workspace_info.EXAMPLE, workspace_info.NEXT),
+                          describe(workspace_info.SUMMARY, workspace_info.EXAMPLE, workspace_info.NEXT,
+                                   tools - {WORKSPACE}),
                           {"type": "object", "properties": {}, "additionalProperties": False}))
     return tuple(specs)
 
 
-def describe(summary: str, example: str, next_hint: str) -> str:
-    """What the tool answers, one example (the CLI line it equals), which tool to call next."""
-    text = summary
+def describe(summary: str, example: str, next_hint: str, tools: frozenset[str] | set[str] = frozenset(),
+             asks: bool = False) -> str:
+    """What the tool answers, one example (the CLI line it equals, or the call itself), which tool to call next,
+    how errors come back (near matches and candidates only where the tool takes a query to resolve). Another
+    command of `tools` that the summary or next step names as a CLI command (`jdx schema`) is named as its tool
+    (`jdx_schema`)."""
+    def as_tools(text: str) -> str:
+        return _CLI_COMMAND.sub(lambda m: PREFIX + m.group(1) if m.group(1) in tools else m.group(0), text)
+
+    text = as_tools(summary)
     if example:
-        text += f"\nExample (the same question on the CLI): {example}"
+        cli = example.startswith("jdx ")
+        text += f"\nExample{' (the same question on the CLI)' if cli else ''}: {example}"
     if next_hint:
-        text += f"\nNext: {next_hint}"
-    text += "\nErrors come back as tool errors: NOT_FOUND lists near matches, AMBIGUOUS lists candidates to " \
-            "re-ask with one of them."
+        text += f"\nNext: {as_tools(next_hint)}"
+    text += "\nErrors come back as tool errors whose text starts with the code" + (
+        ": NOT_FOUND lists near matches, AMBIGUOUS lists candidates to re-ask with one of them." if asks else ".")
     return text
 
 
@@ -96,55 +107,20 @@ def input_schema(request_type: type) -> dict:
 
 
 def wire_params(command: str, arguments: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
-    """Tool arguments as a wire request's (query, params): canonical text, lists for repeatable flags.
-
-    A value of the wrong JSON type is a usage error naming the argument; unknown arguments are left for
-    `build_request` to refuse with the flag it does not know.
-    """
-    from jdx.commands.registry import command as lookup
-    from jdx.commands.registry import params_of
+    """Tool arguments as a wire request's (query, params), through the path HTTP takes: an argument the command
+    does not take is refused with those it takes (jdx.commands.host.check_arguments), values become the wire's
+    canonical text (spec §14.5: `5` -> "5", `true` -> "true"), which `build_request` then reads as the CLI reads a
+    flag's value, with its messages (`limit takes a whole number, got 'abc'`)."""
+    from jdx.commands import wire
 
     args = dict(arguments or {})
-    cmd = lookup(command)
-    kinds = {p.name: p.kind for p in params_of(cmd.request)} if cmd is not None else {}
-    query = args.pop("query", "")
-    if query is None:
-        query = ""
-    if not isinstance(query, str):
-        raise UsageError(f"{PREFIX}{command}: query must be a string")
-    params: dict[str, Any] = {}
-    for name, value in sorted(args.items()):
-        if value is None:
-            continue
-        kind = kinds.get(name)
-        params[name] = _canonical(f"{PREFIX}{command}", name, kind, value)
-    return query, params
-
-
-def _canonical(tool: str, name: str, kind: str | None, value: Any) -> Any:
-    def bad(expected: str) -> UsageError:
-        return UsageError(f"{tool}: {name} must be {expected}, got {json.dumps(value)[:60]}")
-
-    if kind == "list":
-        items = value if isinstance(value, list) else [value]
-        if not all(isinstance(v, str) for v in items):
-            raise bad("a list of strings")
-        return list(items)
-    if kind == "bool":
-        if not isinstance(value, bool):
-            raise bad("true or false")
-        return "true" if value else "false"
-    if kind == "int":
-        if isinstance(value, bool) or not isinstance(value, int):
-            if isinstance(value, float) and value.is_integer():
-                return str(int(value))
-            raise bad("a whole number")
-        return str(value)
-    if kind == "str":
-        if not isinstance(value, str):
-            raise bad("a string")
-        return value
-    return value if isinstance(value, (str, list)) else str(value)  # unknown: build_request refuses it
+    check_arguments(command, sorted(k for k in args if k != "query"))
+    try:
+        request = wire.decode_request(json.dumps({"command": command, "query": args.pop("query", None),
+                                                  "params": args}), frozenset({command}))
+    except wire.WireError as exc:  # a tool call is no wire line: its refusal is a usage error
+        raise UsageError(exc.message) from None
+    return request.query, dict(request.params)
 
 
 @dataclass
@@ -181,7 +157,7 @@ def call_tool(execute, name: str, arguments: dict[str, Any] | None) -> ToolAnswe
         return _answer(env.envelope, None, None)
     try:
         if isinstance(arguments, dict) and WORKSPACE in arguments:
-            raise UsageError(ONE_WORKSPACE.format(f"{name}: unknown argument {WORKSPACE}"))
+            raise UsageError(ONE_WORKSPACE)
         if tool == WORKSPACE and arguments:
             raise UsageError(f"{name} takes no arguments (got {', '.join(sorted(arguments))})")
         query, params = wire_params(tool, arguments)
@@ -209,16 +185,15 @@ def error_answer(env: dict) -> ToolAnswer:
 def _answer(env: dict, cmd, request) -> ToolAnswer:
     from jdx.commands import workspace_info
     from jdx.commands.execute import text_of
-    from jdx.commands.host import spelled_line
+    from jdx.commands.host import spelled_text
 
     if env.get("ok") and env.get("command") == WORKSPACE:
         text = "\n".join(workspace_info.render(env["result"]))
     else:
-        text, _stream = text_of(env, cmd, request)
-        text = "\n".join(spelled_line(line, env.get("command")) for line in text.split("\n"))
-    if not env.get("ok"):
+        text = spelled_text(text_of(env, cmd, request)[0], env)
+    if not env.get("ok"):  # the code in place of the CLI's `error: ` (a not-found or ambiguous answer has none)
         code = (env.get("error") or {}).get("code", "INTERNAL")
-        text = f"{code}: {text}"
+        text = f"{code}: {text.removeprefix('error: ')}"
     return ToolAnswer(env, text, not env.get("ok"))
 
 

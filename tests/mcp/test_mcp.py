@@ -113,14 +113,15 @@ def test_structured_content_is_the_cli_json(answers, case, jdx_env, jdx_home):
     if case_id(case) not in out:
         pytest.skip("a command line refused before the wire")
     got = out[case_id(case)]
-    from jdx.commands.host import spelled_as_arguments, spelled_line
+    from jdx.commands.host import spelled_as_arguments, spelled_text
 
     with cli_env(jdx_env):
         ws = [] if case[0] == "diff" else workspace_args(jdx_home)  # a diff takes no workspace: the server's flags
         # are not the request's
-        env = spelled_as_arguments(json.loads(cli([*ws, *expand(case, jdx_home), "--json"]).out))
+        cli_env_ = json.loads(cli([*ws, *expand(case, jdx_home), "--json"]).out)
+        env = spelled_as_arguments(cli_env_)
         text = cli([*ws, *expand(case, jdx_home)])
-    text_out = "\n".join(spelled_line(_own_step(line), case[0]) for line in text.out.split("\n"))
+    text_out = spelled_text("\n".join(_own_step(line) for line in text.out.split("\n")), cli_env_)
     _normalise_cache(env), _normalise_cache(got.structured_content)
     if env["ok"]:
         assert not got.is_error
@@ -189,7 +190,7 @@ def test_workspace_tool(answers):
 def test_in_process_server_answers_like_the_cli(jdx_env, jdx_home):
     """The same server object the subprocess runs, connected in process: warm answers equal the CLI's."""
     from jdx.cli.main import split_globals
-    from jdx.commands.host import Host, answer_with_workspace
+    from jdx.commands.host import Host, answer_with_workspace, spelled_as_arguments
     from jdx.commands.session import Options, Session
     from jdx.mcp.server import build_server
 
@@ -198,7 +199,8 @@ def test_in_process_server_answers_like_the_cli(jdx_env, jdx_home):
         g, _ = split_globals(ws)
         host = Host(g.workspace_key(), answer=answer_with_workspace,
                     session_factory=lambda: Session(Options(jars=g.jars, jdk=g.jdk)))
-        want = json.loads(cli([*ws, "members", "fx.Dog", "--max-lines", "5", "--json"]).out)
+        # the CLI's result, its flags named as arguments (`hidden[].show`: `access all`)
+        want = spelled_as_arguments(json.loads(cli([*ws, "members", "fx.Dog", "--max-lines", "5", "--json"]).out))
 
         async def main():
             async with Client(build_server(host.execute)) as client:

@@ -181,14 +181,16 @@ def test_search_schema_bounds_limit_and_lists_kinds():
      {"message": "members: unknown argument declared (send inherited=false)"}),
 ])
 def test_hints_and_errors_name_arguments(env, want):
-    from jdx.commands.host import spelled_as_arguments, spelled_line
+    from jdx.commands.host import spelled_as_arguments, spelled_line, spelled_text
 
     got = spelled_as_arguments(env)
     for key, text in want.items():
         assert (got["truncated"]["hint"] if key == "truncated" else got["error"][key]) == text, got
     assert spelled_line("… 5 of 80 lines shown (--max-lines 80 for all)", "members") == \
         "… 5 of 80 lines shown (max_lines 80 for all)"
-    assert spelled_line("    if (x --limit) {", "members") == "    if (x --limit) {"  # source text is left alone
+    quoting = {"command": "body", "ok": True, "result": {"text": ["    if (x --max-lines) {"]}}
+    assert spelled_text("  12      if (x --max-lines) {\n… 1 of 9 lines shown (--max-lines 9 for all)", quoting) == \
+        "  12      if (x --max-lines) {\n… 1 of 9 lines shown (max_lines 9 for all)"  # source text is left alone
     assert spelled_line("  + 11 from java.lang.Object (--from java.lang.Object to expand)", "members") == \
         "  + 11 from java.lang.Object (from_type java.lang.Object to expand)"  # a hint in parentheses
     assert spelled_line("    for (--i; i > 0;) {", "members") == "    for (--i; i > 0;) {"  # not a flag of members
