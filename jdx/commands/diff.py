@@ -10,12 +10,13 @@ from __future__ import annotations
 import gc
 import os
 import re
+import struct
 from dataclasses import dataclass
 from pathlib import Path
 
 from jdx.commands.registry import Command, Request, argument, option
 from jdx.engine.diff.rules import DEFAULT_LIMIT, FAIL_ON, SEVERITY_FILTERS, VISIBILITIES
-from jdx.errors import UsageError
+from jdx.errors import JdxError, UsageError
 
 MAX_DUPLICATE_NAMES = 5
 # `group:artifact` without a version (what `jdx diff commons-cli:commons-cli X` gets): no file, no coordinate
@@ -127,30 +128,58 @@ def run_diff(session, request: DiffRequest):
 
 
 def _platform(cache):
-    """A lookup of `java.*` types in the running JDK's java.base (its diff surface: read from the JDK's cached
-    shard, extracted once otherwise), made only when the comparison first asks (a new supertype neither side
-    holds); None for anything else, or when the JDK cannot be read."""
+    """A lookup of a type in the running JDK (its module's diff surface: read from the JDK's cached shard, extracted
+    once otherwise): `java.*` in java.base, any other package in the module whose descriptor holds it (jdk.compiler's
+    `com.sun.source.util`), made only when the comparison first asks (a supertype neither side holds); None for a
+    type of no JDK module, or when the JDK cannot be read."""
     state: dict = {}
 
     def lookup(name: str):
-        if not name.startswith("java/"):
+        module = "java.base" if name.startswith("java/") else _jdk_package_modules(state).get(name.rpartition("/")[0])
+        if module is None:
             return None
-        if "surface" not in state:
-            state["surface"] = _java_base(cache)
-        surface = state["surface"]
+        if module not in state:
+            state[module] = _jdk_module_surface(cache, module)
+        surface = state[module]
         return surface.types.get(name) if surface is not None else None
 
     return lookup
 
 
-def _java_base(cache):
+def _jdk_package_modules(state: dict) -> dict[str, str]:
+    """Package (internal name) -> the running JDK's module holding it, from its module descriptors (read once into
+    `state`); {} when the JDK cannot be read."""
+    if "packages" not in state:
+        state["packages"] = {}
+        from jdx.loaders.jdk_modules import JImage, module_packages
+        from jdx.loaders.jvm import find_java_home
+        from jdx.loaders.roots import jdk_modules
+
+        try:
+            home = Path(find_java_home().home)
+            image = JImage(home / "lib" / "modules")
+        except (JdxError, OSError, ValueError):
+            return state["packages"]
+        try:
+            for module in jdk_modules(home):
+                data = image.read(f"/{module}/module-info.class")
+                if data is not None:
+                    for package in sorted(module_packages(data)[0]):
+                        state["packages"].setdefault(package, module)
+        except (struct.error, KeyError, ValueError, IndexError):
+            pass
+        finally:
+            image.close()
+    return state["packages"]
+
+
+def _jdk_module_surface(cache, module: str):
     from jdx.commands.diff_artifacts import load_sides, resolve_side
     from jdx.engine.diff.surface import surface_from_compact
-    from jdx.errors import JdxError
     from jdx.loaders.jvm import find_java_home
 
     try:
-        side = resolve_side(f"jrt:{find_java_home().home}!java.base", None)  # a JDK module needs no hash cache
+        side = resolve_side(f"jrt:{find_java_home().home}!{module}", None)  # a JDK module needs no hash cache
         load_sides([side], cache).wait()
         return surface_from_compact(side.label, side.surfaces)
     except (JdxError, OSError):

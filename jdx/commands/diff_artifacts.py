@@ -93,7 +93,8 @@ def resolve_side(arg: str, hashes: HashCache, fetch=None) -> Side:
         paths = [Path(m) for m in glob_paths(text) if is_archive(m) and os.path.isfile(m)]
         if not paths:
             raise _unreadable(f"{arg}: no jar matches", arg)
-        return Side(arg, arg, [_jar(p, hashes) for p in paths])
+        # one jar: named as a path or a coordinate names it (its findings' symbol, the header), not by the pattern
+        return Side(arg, paths[0].name if len(paths) == 1 else arg, [_jar(p, hashes) for p in paths])
     path = Path(text)
     if not path.is_dir() and (not path.is_file() or not os.access(path, os.R_OK)):
         raise _unreadable(f"{arg}: {not_a_file(text)}", arg)  # a pipe would block the hashing forever

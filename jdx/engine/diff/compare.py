@@ -4,7 +4,6 @@ walk. Works on `Surface`s built from extracted tables; never reads an artifact i
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import replace
 
 from jdx.engine.diff.extensions import extensions
@@ -22,7 +21,6 @@ from jdx.engine.diff.forms import (
     type_ref,
 )
 from jdx.engine.diff.members import (
-    MEMBERLESS_INTERFACES,
     OBJECT_MEMBERS,
     annotation_findings,
     compare_member,
@@ -38,12 +36,11 @@ from jdx.engine.diff.members import (
 )
 from jdx.engine.diff.surface import (ABSTRACT, FINAL, LEVELS, OBJECT, PRIVATE, PROTECTED, PUBLIC, STATIC,
                                     VOLATILE_OR_BRIDGE, Member, Surface, TypeInfo)
+from jdx.engine.diff.references import still_referenced
 from jdx.engine.diff.rules import INFO
+from jdx.engine.diff.supertypes import Platform, supertype_changes
 from jdx.engine.diff.type_changes import RECORD_REF, class_version, permits_changes, record_change
 from jdx.engine.diff.visibility import ApiView, DiffOptions
-
-Platform = Callable[[str], "TypeInfo | None"]  # a type neither side holds, by internal name (the running JDK's)
-
 
 def compare(old: Surface, new: Surface, options: DiffOptions, platform: Platform | None = None) -> list[Finding]:
     """Every finding of old -> new, most severe first (then by symbol, rule and detail). `platform` looks up a
@@ -90,7 +87,7 @@ def compare(old: Surface, new: Surface, options: DiffOptions, platform: Platform
         elif o_api and n_api:
             out += _compare_type(o, n, views, sides, platform)
     out += class_version(old, new)
-    return sorted(out, key=Finding.sort_key)
+    return sorted(still_referenced(out, views[1]), key=Finding.sort_key)
 
 
 def _kotlin_api(view: ApiView, t: TypeInfo) -> bool:
@@ -172,7 +169,7 @@ def _compare_type(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], side
         out.append(make("TYPE_MADE_SEALED", f"{who} outside the artifact compiled against the old version fails to "
                                             "load (IncompatibleClassChangeError)"))
     out += permits_changes(o, n, sides, make)
-    supertypes = _supertypes(o, n, views, make, platform)
+    supertypes = supertype_changes(o, n, views, make, platform)
     if {o.kind, n.kind} == {"class", "record"}:  # TYPE_BECAME_RECORD / TYPE_NO_LONGER_RECORD say it
         supertypes = [f for f in supertypes if not (f.rule in ("SUPERTYPE_ADDED", "SUPERTYPE_REMOVED")
                                                     and f.detail == RECORD_REF)]
@@ -236,66 +233,6 @@ def _without_restatements(found: list[Finding]) -> list[Finding]:
         return False
 
     return [f for f in found if not restated(f)]
-
-
-def _supertypes(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], make,
-                platform: Platform | None = None) -> list[Finding]:
-    """SUPERTYPE_REMOVED/ADDED over every supertype a caller can see (transitively, as far as each side holds). A
-    supertype one side lacks is looked up in the platform (the JDK's `java.*`) only when a finding hangs on it: one
-    still reached through a JDK type's supertypes is no change, and one that is not is no maybe."""
-    def visible(view: ApiView) -> tuple[set[str], list[str]]:
-        seen, missing = view.surface.ancestors(o.name)
-        names = {s for s in seen if s != OBJECT and (s not in view.surface.types or view.type_is_api(s))}
-        return names | set(missing), missing
-
-    (old_names, old_missing), (new_names, new_missing) = visible(views[0]), visible(views[1])
-    out = []
-    removed = sorted(old_names - new_names)
-    above, unknown = _above_missing(new_missing, platform) if removed else (set(), new_missing)
-    for s in removed:
-        if s in above:
-            continue  # still a supertype, through a JDK type's own supertypes
-        detail = type_ref(s)
-        was = views[0].surface.types.get(s) or (platform(s) if platform is not None and s in old_missing else None)
-        # a class comes down the superclass chain only: through a missing interface it cannot
-        through = [_missing_superclass(views[1], n.name, platform)] if was is not None and was.kind not in (
-            "interface", "annotation") else unknown
-        through = [t for t in through if t and t not in MEMBERLESS_INTERFACES]  # they extend nothing either
-        if through:
-            detail += f" (not among the supertypes this artifact holds; {', '.join(map(type_ref, through))} " \
-                      "is not in it, so it may still be inherited there)"
-        out.append(make("SUPERTYPE_REMOVED", detail))
-    added = sorted(new_names - old_names)
-    if old_missing and any(s.startswith("java/") for s in added):  # only a JDK type is above a JDK type
-        added = [s for s in added if s not in _above_missing(old_missing, platform)[0]]  # was one through the JDK
-    # a new supertype the artifact lacks may bring abstract methods its implementors must now implement: unchecked
-    unchecked = n.kind == "interface" or (n.kind == "class" and n.access & ABSTRACT and not n.access & FINAL)
-    out += [make("SUPERTYPE_ADDED", type_ref(s) + (" (not in the artifact: abstract methods it may bring are not "
-                                                   "checked)" if unchecked and s in new_missing
-                                                   and (platform is None or platform(s) is None) else ""))
-            for s in added]
-    return out
-
-
-def _above_missing(missing: list[str], platform: Platform | None) -> tuple[set[str], list[str]]:
-    """(every supertype of the types a side lacks that the platform holds, those types included; the ones neither
-    holds). A JDK type extends JDK types only, so the walk ends in the platform."""
-    if platform is None:
-        return set(), list(missing)
-    above: set[str] = set()
-    unknown: list[str] = []
-    queue = list(missing)
-    while queue:
-        s = queue.pop(0)
-        if s in above or s in unknown or s == OBJECT:
-            continue
-        t = platform(s)
-        if t is None:
-            unknown.append(s)
-        else:
-            above.add(s)
-            queue.extend(t.supertypes)
-    return above, unknown
 
 
 def _lineage(surface: Surface, name: str, platform: Platform | None) -> list[TypeInfo]:
@@ -410,19 +347,6 @@ def _why_inherited(holder: str, name: str, desc: str, was_super: set[str], old: 
     if not had.access & ABSTRACT:
         return f"inherited from {type_ref(holder)}, where it is now abstract"
     return f"inherited from {type_ref(holder)}; what implemented it on the way is gone"
-
-
-def _missing_superclass(view: ApiView, name: str, platform: Platform | None = None) -> str | None:
-    """The first class of `name`'s superclass chain that neither the side nor the platform holds (java.lang.Object
-    aside), or None."""
-    t, seen = view.surface.types.get(name), set()
-    while t is not None and t.superclass and t.superclass != OBJECT and t.superclass not in seen:
-        up = t.superclass
-        seen.add(up)
-        t = view.surface.types.get(up) or (platform(up) if platform is not None else None)
-        if t is None:
-            return up
-    return None
 
 
 def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], sides,

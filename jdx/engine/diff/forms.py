@@ -310,3 +310,40 @@ def generic_key(signature: str | None, kind: str, owner_signature: str | None = 
         return d.format_signature(_canon(d.parse_field_signature(signature), env))
     except ValueError:
         return signature
+
+
+def raw_params_wildcarded(old: tuple[str | None, str, str | None], new: tuple[str | None, str, str | None]) -> bool:
+    """Whether two versions of a method differ only in parameters whose raw type became its unbounded-wildcard
+    parameterization (`Class` -> `Class<?>`, `Map[]` -> `Map<?, ?>[]`): a raw argument converts to it without an
+    unchecked warning, a parameterized one is contained by it, and a subclass overriding the old form still
+    overrides (JLS §8.4.2: its signature is the erasure of the new one), so no call or override stops compiling.
+    Each side is (Signature, descriptor, the owner class's Signature); a method without a Signature reads as its
+    descriptor (raw types). Any other change (a return type, a bound, a type parameter) is not one."""
+    d = descriptors
+    sigs = []
+    for signature, descriptor, owner in (old, new):
+        try:
+            sig = d.parse_method_signature(signature if signature is not None else descriptor)
+        except ValueError:
+            return False
+        env = _positional(sig.type_params, "M", _owner_env(owner))
+        sigs.append((tuple(_canon(p, env) for p in sig.type_params), tuple(_canon(p, env) for p in sig.params),
+                     _canon(sig.return_type, env), tuple(_canon(t, env) for t in sig.throws)))
+    (o_tp, o_params, o_ret, o_throws), (n_tp, n_params, n_ret, n_throws) = sigs
+    if (o_tp, o_ret, o_throws) != (n_tp, n_ret, n_throws) or len(o_params) != len(n_params):
+        return False
+    changed = [(o, n) for o, n in zip(o_params, n_params) if o != n]
+    return bool(changed) and all(_wildcarded(o, n) for o, n in changed)
+
+
+def _wildcarded(old, new) -> bool:
+    """Whether `new` is the raw class type `old` with every type argument (of it and its inner classes) `?`."""
+    d = descriptors
+    if isinstance(old, d.ArrayTypeSig) and isinstance(new, d.ArrayTypeSig):
+        return _wildcarded(old.component, new.component)
+    if not isinstance(old, d.ClassTypeSig) or not isinstance(new, d.ClassTypeSig) or old.name != new.name:
+        return False
+    if old.args or any(i.args for i in old.inner) or [i.name for i in old.inner] != [i.name for i in new.inner]:
+        return False
+    args = (*new.args, *(a for i in new.inner for a in i.args))
+    return bool(args) and all(a.wildcard == "*" for a in args)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import NamedTuple
 
 from jdx.engine.descriptors import render_constant, takes_outer_instance
 from jdx.engine.diff.findings import DEPRECATION_ERROR, ERROR_WHY, Finding, kotlin_rerated
 from jdx.engine.diff.forms import (generic_form, generic_key, generic_key_beside_return, generic_key_lined_up,
-                                   java_type, member_form, member_id, member_ref, signature_arity, type_ref)
+                                   java_type, member_form, member_id, member_ref, raw_params_wildcarded,
+                                   signature_arity, type_ref)
 from jdx.engine.diff.surface import (
     ABSTRACT,
     DEPRECATED_DESC,
@@ -25,6 +27,7 @@ from jdx.engine.diff.surface import (
     Surface,
     TypeInfo,
 )
+from jdx.engine.diff.rules import INFO
 from jdx.engine.diff.throws import exceptions
 from jdx.graph_schema.annotation_text import split_elements
 
@@ -146,7 +149,7 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
     if not o.is_field and o.returns != n.returns:
         bridge = old_descriptor_bridge(o, n, sides[1])
         if bridge is not None:
-            out.append(make("MEMBER_MADE_SYNTHETIC", _narrowed_behind_bridge(o, n, bridge)))
+            out.append(_narrowed_behind_bridge(o, n, bridge, old_type, sides[0], make))
         else:
             out.append(make("RETURN_TYPE_CHANGED", f"{java_type(o.returns)} -> {java_type(n.returns)}"))
     if LEVELS[n.level] < LEVELS[o.level]:
@@ -180,8 +183,8 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
     unnamed_constructor = o.name == "<init>" and old_type.anonymous_or_local
     if o.signature != n.signature and not unnamed_constructor and _generic_changed(o, n, kind, sides):
         shown = "constructor" if o.name == "<init>" else kind
-        out.append(make("GENERIC_SIGNATURE_CHANGED",
-                        f"{generic_form(o.signature, shown)} -> {generic_form(n.signature, shown)}"))
+        detail = f"{generic_form(o.signature, shown)} -> {generic_form(n.signature, shown)}"
+        out.append(_generic_changed_finding(o, n, make, sides, detail))
     out += exceptions(o, n, old_type, make, sides, platform)
     out += _flags(o, n, make)
     if o.is_field and o.constant != n.constant:
@@ -255,12 +258,21 @@ def old_descriptor_bridge(o: Member, n: Member, new: Surface) -> Member | None:
     return bridge
 
 
-def _narrowed_behind_bridge(o: Member, n: Member, bridge: Member) -> str:
-    """The detail of a return type narrowed behind a bridge: binary-compatible, but not for overriders."""
+def _narrowed_behind_bridge(o: Member, n: Member, bridge: Member, owner: TypeInfo, old: Surface, make) -> Finding:
+    """MEMBER_MADE_SYNTHETIC for a return type narrowed behind a bridge: binary-compatible, but not for overriders;
+    rated info when no class outside the artifact could override (or hide) the old method (final, private, or of a
+    class such a subclass cannot extend: `overridable_with_access`), where no source or compiled client breaks
+    (commons-beanutils 1.11's `ResultSetIterator#next()`, whose class has package-private constructors only)."""
     what = "bridge" if bridge.access & VOLATILE_OR_BRIDGE else "method"
-    return (f"return type narrowed from {java_type(o.returns)} to {java_type(n.returns)}: a synthetic {what} keeps "
-            "the old descriptor, so compiled callers still link; a subclass overriding the old signature no longer "
-            "compiles, and its compiled override is bypassed by callers of the new descriptor")
+    detail = (f"return type narrowed from {java_type(o.returns)} to {java_type(n.returns)}: a synthetic {what} keeps "
+              "the old descriptor, so compiled callers still link")
+    if overridable_with_access(o, owner, old):
+        return make("MEMBER_MADE_SYNTHETIC", f"{detail}; a subclass overriding the old signature no longer compiles, "
+                                             "and its compiled override is bypassed by callers of the new descriptor")
+    why = "it is final" if o.access & FINAL else "it is private" if o.level == "private" else \
+        "no class outside the artifact can extend its class"
+    return replace(make("MEMBER_MADE_SYNTHETIC", f"{detail}; no subclass outside the artifact can override it "
+                                                 f"({why}): no client breaks (rated info, not suspicious)"), rated=INFO)
 
 
 def _receiver_name(name: str) -> bool:
@@ -276,6 +288,23 @@ def _plain_names(names: str | None) -> list[str] | None:
 def _generic_key(m: Member, kind: str, side: Surface) -> str | None:
     owner = side.types.get(m.owner)
     return generic_key(m.signature, kind, owner.signature if owner is not None else None)
+
+
+# a method whose only generic change makes raw parameter types their unbounded-wildcard form breaks no source
+RAW_TO_WILDCARD = ("; only raw parameter types made their unbounded-wildcard form: every call and override that "
+                   "compiled against the old version still compiles (rated info, not suspicious)")
+
+
+def _generic_changed_finding(o: Member, n: Member, make, sides: tuple[Surface, Surface], detail: str) -> Finding:
+    """GENERIC_SIGNATURE_CHANGED, rated info when the only change is raw parameter types made `?`-parameterized
+    (commons-beanutils 1.11's `setDynaBeanClass(Class)` -> `(Class<?>)`: `forms.raw_params_wildcarded`)."""
+    found = make("GENERIC_SIGNATURE_CHANGED", detail)
+    if o.is_field:
+        return found
+    owners = [t and t.signature for t in (sides[0].types.get(o.owner), sides[1].types.get(n.owner))]
+    if not raw_params_wildcarded((o.signature, o.descriptor, owners[0]), (n.signature, n.descriptor, owners[1])):
+        return found
+    return replace(found, detail=detail + RAW_TO_WILDCARD, rated=INFO)
 
 
 def _generic_changed(o: Member, n: Member, kind: str, sides: tuple[Surface, Surface]) -> bool:

@@ -6,7 +6,11 @@ A named module's unexported package is no API for module users: no module can re
 compiled against it. Classpath clients still can, so a finding there is lowered one level (breaking -> suspicious,
 suspicious -> info), never dropped, and its detail says why. A jar's module is its root module-info's: one only
 under a multi-release jar's META-INF/versions/N (snakeyaml 2.x over Java 8 classes) makes no module of the base
-release, whose classpath clients link to every package (`commands.diff_artifacts.unexported_packages` reads it)."""
+release, whose classpath clients link to every package (`commands.diff_artifacts.unexported_packages` reads it).
+
+A package module users could read on the old side and cannot on the new one (qdox 2.0.3, an automatic module, ->
+2.2.0, whose module-info exports two of its packages) is a PACKAGE_UNEXPORTED finding of its own: no type or member
+changed, yet a modular client of the package no longer compiles and throws IllegalAccessError at run time."""
 
 from __future__ import annotations
 
@@ -14,9 +18,11 @@ from collections import defaultdict
 from dataclasses import replace
 
 from jdx.engine.diff.findings import Finding
-from jdx.engine.diff.rules import BREAKING, INFO, SUSPICIOUS, severity_of
+from jdx.engine.diff.rules import BREAKING, INFO, SUSPICIOUS
 
 LOWER = {BREAKING: SUSPICIOUS, SUSPICIOUS: INFO}
+NOT_EXPORTED = " is not exported by module "  # what the detail of a finding rated lower for its module says
+MAX_NAMED = 3  # the types a PACKAGE_UNEXPORTED names
 MIN_RENAMED_TYPES = 2  # a package rename is named when at least this many types moved by the same simple name
 
 
@@ -35,14 +41,15 @@ def _dotted(package: str) -> str:
 def lower_unexported(findings: list[Finding], old: dict[str, str], new: dict[str, str],
                      old_types) -> list[Finding]:
     """`findings` with those about a type whose package the old side's module does not export (the new side's, for
-    a type only the new side holds) rated one level lower, the reason appended to the detail. `old`/`new`: package
-    (internal name) -> the module holding it unexported; `old_types`: the old side's class names."""
+    a type only the new side holds) rated one level lower, the reason appended to the detail, and a
+    PACKAGE_UNEXPORTED for each package the new side's module stopped exporting (`withdrawn_exports`). `old`/`new`:
+    package (internal name) -> the module holding it unexported; `old_types`: the old side's classes by name."""
     if not old and not new:
         return findings
-    out = []
+    out = withdrawn_exports(findings, old, new, old_types)
     for f in findings:
         owner = _owner(f)
-        if f.kind == "artifact" or not owner:
+        if f.kind in ("artifact", "package") or not owner:
             out.append(f)
             continue
         module = (old if owner in old_types else new).get(_package(owner))
@@ -50,10 +57,42 @@ def lower_unexported(findings: list[Finding], old: dict[str, str], new: dict[str
             out.append(f)
             continue
         lowered = LOWER[f.severity]
-        why = (f"package {_dotted(_package(owner))} is not exported by module {module}: no API for module users, "
+        why = (f"package {_dotted(_package(owner))}{NOT_EXPORTED}{module}: no API for module users, "
                f"classpath clients only (rated {lowered}, not {f.severity})")
         out.append(replace(f, detail=f"{f.detail}; {why}" if f.detail else why, rated=lowered))
     return sorted(out, key=Finding.sort_key)
+
+
+def withdrawn_exports(findings: list[Finding], old: dict[str, str], new: dict[str, str],
+                      old_types) -> list[Finding]:
+    """PACKAGE_UNEXPORTED (suspicious): each package whose public types the old side let module users read (no old
+    module held it unexported: its module exported it to every module, or the old side was no named module, which
+    on the module path is an automatic module exporting every package) and that the new side's module holds without
+    exporting it to every module (not at all, or only to named modules). A modular client of it compiled against the
+    old version throws IllegalAccessError on the new one and no longer compiles; classpath clients are unaffected,
+    so it is not breaking. Only for public top-level types the new side keeps (a removed one has its TYPE_REMOVED)."""
+    if not new:
+        return []
+    removed = {f.id for f in findings if f.rule == "TYPE_REMOVED"}
+    kept: dict[str, list[str]] = defaultdict(list)
+    for name, t in old_types.items():
+        package = _package(name)
+        if package in new and package not in old and t.level == "public" and t.outer is None \
+                and not t.anonymous_or_local and name not in removed:
+            kept[package].append(name)
+    before = "its module exported it to every module" if old else \
+        "the old version exported every package: an automatic module, or a module exporting them all"
+    out = []
+    for package, names in sorted(kept.items()):
+        names.sort()
+        shown = ", ".join(_dotted(n) for n in names[:MAX_NAMED]) + (" …" if len(names) > MAX_NAMED else "")
+        detail = (f"module users could read it before ({before}); module {new[package]} does not export it to every "
+                  f"module now: a modular client of its {len(names)} public type{'' if len(names) == 1 else 's'} "
+                  f"({shown}) compiled against the old version throws IllegalAccessError, and no longer compiles; "
+                  "classpath clients are unaffected (rated suspicious, not breaking)")
+        out.append(Finding("PACKAGE_UNEXPORTED", _dotted(package), "package", "exported",
+                           f"not exported by module {new[package]}", detail, package))
+    return out
 
 
 def diff_notes(findings: list[Finding], old: dict[str, str], new: dict[str, str]) -> list[dict]:
@@ -63,9 +102,9 @@ def diff_notes(findings: list[Finding], old: dict[str, str], new: dict[str, str]
     lowered: dict[str, set[str]] = defaultdict(set)
     count: dict[str, int] = defaultdict(int)
     for f in findings:
-        # lowered for its module: one level below what it was rated before (its rule's, or the one it was raised
-        # to: a TYPE_MADE_FINAL no outside class could extend is rated info, two below, for a reason of its own)
-        if f.rated and f.rated == LOWER.get(f.raised or severity_of(f.rule)):
+        # lowered for its module (others are rated lower for reasons of their own: a TYPE_MADE_FINAL no outside
+        # class could extend, a GENERIC_SIGNATURE_CHANGED of raw parameters made `?` ones)
+        if f.rated and NOT_EXPORTED in f.detail:
             package = _package(_owner(f))
             module = old.get(package) or new.get(package, "")
             lowered[module].add(package)

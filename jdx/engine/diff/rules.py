@@ -51,6 +51,9 @@ _SUSPICIOUS = (
     # subtype; a permitted subtype removed: a `case` naming it no longer compiles (the subtype's own finding says
     # what breaks for it)
     "SEALED_PERMITS_ADDED", "SEALED_PERMITS_REMOVED", "TYPE_NO_LONGER_SEALED",
+    # a package module users could read that the new version's module no longer exports to every module: modular
+    # clients fail (IllegalAccessError; recompiling fails), classpath clients do not (modules.withdrawn_exports)
+    "PACKAGE_UNEXPORTED",
 )
 _INFO = (
     "TYPE_ADDED", "SUPERTYPE_ADDED", "MEMBER_ADDED", "FINAL_REMOVED", "ABSTRACT_REMOVED", "ANNOTATION_ADDED",
@@ -71,7 +74,9 @@ RULES: dict[str, str] = {
 KOTLIN_RULES = tuple(r for r in RULES if r.startswith("KOTLIN_"))
 # rules about a whole side, never a type or member: the class-file version (one finding per diff)
 SIDE_RULES = ("CLASS_VERSION_RAISED", "CLASS_VERSION_LOWERED")
-JAVA_RULES = tuple(r for r in RULES if not r.startswith("KOTLIN_") and r not in SIDE_RULES)
+# rules about a package, read from the sides' module descriptors: the fixture suite's classes hold none
+PACKAGE_RULES = ("PACKAGE_UNEXPORTED",)
+JAVA_RULES = tuple(r for r in RULES if not r.startswith("KOTLIN_") and r not in SIDE_RULES + PACKAGE_RULES)
 
 
 def severity_of(rule: str) -> str:
