@@ -355,7 +355,7 @@ def expand_jar_arg(arg: str, all_versions: bool = False) -> tuple[list[Path], li
     path = Path(text)
     if path.is_dir():
         if _has_class_files(path):
-            return [path], []
+            return [path], _jars_beside_classes(arg, path)
         jars = sorted(p for p in path.rglob("*.jar") if _is_binary_jar(p.name) and p.is_file())
         if not jars:
             return [], [Warning_("ARTIFACT_READ_ERROR", _no_jars(arg, path), arg)]
@@ -370,6 +370,24 @@ def expand_jar_arg(arg: str, all_versions: bool = False) -> tuple[list[Path], li
     if not path.is_file() or not os.access(path, os.R_OK):  # a pipe would block the hashing forever
         return [], [Warning_("ARTIFACT_READ_ERROR", f"{arg}: {not_a_file(text)}", arg)]
     return [path], []
+
+
+PROJECT_JAR_DIRS = ("", "lib", "libs")  # where a plain project keeps its jars (loaders.project.discover_plain)
+
+
+def _jars_beside_classes(arg: str, path: Path) -> list[Warning_]:
+    """JARS_NOT_READ for a class directory that also keeps jars where a plain project does (`--jars proj` naming
+    the project, not its `out/`): a class directory is read for its class files only."""
+    jars = sorted(os.path.relpath(p, path) for sub in PROJECT_JAR_DIRS for p in (path / sub).glob("*.jar")
+                  if _is_binary_jar(p.name) and p.is_file())
+    if not jars:
+        return []
+    named = ", ".join(jars[:NESTED_NAMED]) + (", …" if len(jars) > NESTED_NAMED else "")
+    folder = os.path.join(arg, os.path.dirname(jars[0]))
+    return [Warning_("JARS_NOT_READ", f"{arg}: read as a class directory (it holds class files), so the {len(jars)} "
+                     f"jar{'s' * (len(jars) != 1)} in it {'are' if len(jars) != 1 else 'is'} not read ({named}): pass "
+                     f"{'them' if len(jars) != 1 else 'it'} with --jars {shlex.quote(os.path.join(folder, '*.jar'))}, "
+                     f"or run jdx in {arg} (--project {shlex.quote(arg)}) to read it as a project", arg)]
 
 
 def _no_jars(arg: str, path: Path) -> str:

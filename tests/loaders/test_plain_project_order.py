@@ -48,3 +48,14 @@ def test_the_project_class_is_the_one_java_loads(project, run_jdx):
     assert [m["name"] for m in answer["result"]["members"] if m["kind"] == "method"] == loaded
     shadowed = [w for w in answer["warnings"] if w["code"] == "DUPLICATE_CLASS"]
     assert shadowed and "out (loaded)" in shadowed[0]["message"], answer["warnings"]
+
+
+def test_a_project_named_as_a_class_directory_says_its_jars_are_not_read(project, run_jdx):
+    """`--jars proj` (the project, not its `out/`) is a class directory: the jars in `lib/` are not read, and every
+    answer says so with the two ways to read them (T49: they were dropped without a word)."""
+    r = run_jdx("--no-jdk", "--jars", str(project), "ls", "sh", "--json")
+    warned = [w for w in json.loads(r.out)["warnings"] if w["code"] == "JARS_NOT_READ"]
+    assert len(warned) == 1 and "lib/shared-1.0.jar" in warned[0]["message"], r.out
+    assert f"--project {project}" in warned[0]["message"] and f"{project}/lib/*.jar" in warned[0]["message"]
+    out = run_jdx("--no-jdk", "--jars", str(project / "out"), "ls", "sh", "--json").out
+    assert "JARS_NOT_READ" not in out
