@@ -7,10 +7,11 @@ as public; a typo's near names skip it); then the match tier
 or regex match ranks as camel-hump; --fuzzy ranks by edit distance; a name missing a capital of a camel-hump
 pattern ranks after the names that carry them all, search_index.rank_tier), then `ranking.symbol_key` (the JDK's
 implementation packages after everything else; then, in the exact tier, a type named as the pattern is
-written, case and all, before the other exact matches; public before non-public (the workspace's and its
-dependencies' non-public types before the JDK's), shorter names, fewer nesting
-levels, origin: workspace class dirs, then jars, then the JDK, each in classpath order), then name, owner and
-kind, so equal inputs give equal bytes. `Type#member` searches the members of the types the qualifier names.
+written, case and all, before the other exact matches; public before non-public, then a deprecated symbol
+(`@Deprecated`) after the others (a tier's order only, never below a worse tier), then the workspace's and its
+dependencies' non-public types before the JDK's; shorter names, fewer nesting levels, origin: workspace class
+dirs, then jars, then the JDK, each in classpath order), then name, owner and kind, so equal inputs give equal
+bytes. `Type#member` searches the members of the types the qualifier names.
 The search index built beside the graph (search_files.py, with each name's words precomputed by
 schema.name_words) does the matching, so a query never splits a name.
 """
@@ -30,8 +31,8 @@ from jdx.engine.search_index import index_for, pa_strings, rank_tier, tier_word
 from jdx.engine.search_match import (HUMP, TIER_NAMES, Pattern, compile_pattern, empty_member_pattern,
                                      fuzzy_budget, glob_to_regex, levenshtein, name_words, nested_dots,
                                      qualifier_regex)
-from jdx.engine.search_rank import (ACC_VARARGS, ALIAS, MEMBER_KINDS, group_key, match_word, reach_first,
-                                    written_name)
+from jdx.engine.search_rank import (ACC_DEPRECATED, ACC_VARARGS, ALIAS, MEMBER_KINDS, group_key, match_word,
+                                    reach_first, written_name)
 from jdx.engine.search_owners import hump_owners, name_facades, names_a_type, owner_tier
 from jdx.errors import NotFoundError, UsageError
 from jdx.graph_schema import queries_search
@@ -115,7 +116,8 @@ def package_regex(glob: str | None) -> str | None:
 
 def _group(rows: list[dict], tier_of) -> list[tuple[int, dict]]:
     """Index rows -> (tier, group): one group per (name, kind, owner), a method's overloads together; public when
-    any overload is public, the best rank of its rows. Rows the Python matcher rejects are dropped."""
+    any overload is public, deprecated when every one is (`@Deprecated`, the index's ACC_DEPRECATED), the best rank
+    of its rows. Rows the Python matcher rejects are dropped."""
     groups: dict[tuple[str, str, str], dict] = {}
     tiers: dict[str, int | None] = {}
     for r in rows:
@@ -126,11 +128,13 @@ def _group(rows: list[dict], tier_of) -> list[tuple[int, dict]]:
             continue
         key = (name, r["kind"], r["owner"])
         g = groups.get(key)
+        deprecated = bool((r["access"] or 0) & ACC_DEPRECATED)
         if g is None:
-            groups[key] = dict(r, overloads=1)
+            groups[key] = dict(r, overloads=1, deprecated=deprecated)
         else:
             g["overloads"] += 1
             g["pub"] = g["pub"] or r["pub"]
+            g["deprecated"] = g["deprecated"] and deprecated
             g["rank"] = min(g["rank"], r["rank"])
             if r["descriptor"] and (g["descriptor"] is None or r["descriptor"] < g["descriptor"]):
                 g["descriptor"], g["access"] = r["descriptor"], r["access"]
@@ -157,6 +161,8 @@ def _symbol_row(row: dict, tier: int, arts: dict[str, dict], mode: str, written:
         out["overloads"] = overloads
     if row.get("hidden"):  # a Kotlin declaration a deprecation hid (search_kotlin.kotlin_public)
         out["hidden"] = True
+    elif row.get("deprecated"):  # @Deprecated, usable still: `hidden` says more of what a deprecation hid
+        out["deprecated"] = True
     if mode == "fuzzy":
         out["distance"] = tier  # edits between the pattern and the name (case ignored)
     out["_key"] = (owner, name)  # the group, for the Kotlin view; dropped before the answer leaves the engine
@@ -168,7 +174,7 @@ def _sort_key(row: dict, tier: int, rank: int, internal=None, written: str | Non
     """A package's or module's ranking key, shaped like group_key's (its ref stands in for the owner; no type)."""
     inside = is_jdk_internal(row["ref"], internal, is_package=True)
     return (reach(True, row["public"], inside) if bucketed else 0, rank_tier(tier, row["name"], written), 0, inside,
-            1, not row["public"], False, len(row["name"]), 0, rank, row["name"], row["ref"], row["kind"])
+            1, not row["public"], False, False, len(row["name"]), 0, rank, row["name"], row["ref"], row["kind"])
 
 
 def _named_rows(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None,

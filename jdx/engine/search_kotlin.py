@@ -9,7 +9,8 @@ from jdx.engine.ranking import internal_packages
 from jdx.engine.refs import format_type
 from jdx.engine.search_index import index_for
 from jdx.engine.search_match import Pattern, fuzzy_budget, levenshtein, owner_test
-from jdx.engine.search_rank import ACC_VARARGS, ALIAS, group_key, match_word, reach_first, written_name
+from jdx.engine.search_rank import (ACC_DEPRECATED, ACC_VARARGS, ALIAS, group_key, match_word, reach_first,
+                                    written_name)
 from jdx.graph_schema.store import GraphStore
 
 ACC_SYNTHETIC = 0x1000
@@ -122,7 +123,8 @@ def kotlin_name_rows(store: GraphStore, p: Pattern, kinds: set[str], art_ids, pk
         art = by_id.get(main["artifact"], {})
         # a multi-file part's member is public in its facade; one a deprecation hid ranks after what callers can use
         g = {"name": x["name"], "owner": main["owner"], "rank": main["rank"], "kind": main["kind"],
-             "pub": (main["pub"] or x["visibility"] == "public") and x["id"] not in hidden}
+             "pub": (main["pub"] or x["visibility"] == "public") and x["id"] not in hidden,
+             "deprecated": bool((main["access"] or 0) & ACC_DEPRECATED)}
         row = {"kind": main["kind"], "ref": main["id"], "name": main["name"], "artifact": art.get("name", ""),
                "origin": art.get("origin", ""), "public": x["visibility"] in ("public", "internal"),
                "match": "fuzzy" if fuzzy else match_word(p, tier, None, x["name"])}
@@ -132,6 +134,8 @@ def kotlin_name_rows(store: GraphStore, p: Pattern, kinds: set[str], art_ids, pk
             row["distance"] = tier
         if x["id"] in hidden:
             row["hidden"] = True
+        elif g["deprecated"]:
+            row["deprecated"] = True
         row["_renamed"] = (x["id"], main["id"], main["access"], bool(by_jvm))  # by_jvm: search_view shows it too
         out.append((group_key(tier, g, typo, internal, written_name(p, fuzzy), reach_first(p, fuzzy)), row))
     return out, twice

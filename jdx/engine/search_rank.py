@@ -12,6 +12,7 @@ from jdx.graph_schema.queries_search import TYPE_KINDS
 ALIAS = "typealias"  # a Kotlin type alias (search_aliases.py): the Kotlin view only; `--kind type` includes it
 MEMBER_KINDS = {"method", "field"}
 ACC_VARARGS = 0x0080
+ACC_DEPRECATED = 0x20000  # ASM's flag for the Deprecated attribute (`@Deprecated`), kept in the index's `access`
 
 
 def match_word(p: Pattern, tier: int, fuzzy_lower: str | None, name: str) -> str:
@@ -29,13 +30,15 @@ def group_key(tier: int, g: dict, typo: str | None = None, internal=None, writte
     (`typo`, lower-cased), names of one edit distance sharing a longer prefix with it come first: `Charet` is
     nearer `Charset` than `Caret`; members of a camel-hump qualifier's types, those of its better-matched types
     (`owner_tier`, `search_owners.hump_owners`). `bucketed`: `ranking.reach` comes first, a type named as written
-    counting as public (`FindSink` finds `FindOps$FindSink` first: the user named it)."""
+    counting as public (`FindSink` finds `FindOps$FindSink` first: the user named it). A deprecated group
+    (`deprecated`) ranks after the others of its reach and tier that are as public, yet before the non-public ones
+    and every worse tier's: a caller can still use it, and deprecation orders equal matches only."""
     near = -_common_prefix(g["name"].lower(), typo) if typo is not None else g.get("owner_tier", 0)
     as_written = 0 if tier == EXACT and g["name"] == written and g["kind"] in TYPE_KINDS + (ALIAS,) else 1
-    internal_flag, *rest = symbol_key(g["owner"], g["pub"], g["name"], g["rank"], internal)
+    internal_flag, non_public, *rest = symbol_key(g["owner"], g["pub"], g["name"], g["rank"], internal)
     first = reach(g["kind"] not in MEMBER_KINDS, g["pub"] or not as_written, internal_flag) if bucketed else 0
     return (first, rank_tier(tier, g["name"], written if typo is None else None), near, internal_flag, as_written,
-            *rest, g["name"], g["owner"], g["kind"])
+            non_public, bool(g.get("deprecated")), *rest, g["name"], g["owner"], g["kind"])
 
 
 def reach_first(p: Pattern, fuzzy: bool) -> bool:

@@ -923,7 +923,8 @@ def _type_nodes(types, ids, names, winner_mask, packages, interfaces, ann_by_own
     })
 
 
-NAME_INDEX_TYPE_COLUMNS = ["id", "simple_name", "kind", "package", "access", "artifact", "shadowed", "kotlin"]
+NAME_INDEX_TYPE_COLUMNS = ["id", "simple_name", "kind", "package", "access", "artifact", "shadowed", "kotlin",
+                           "deprecated"]
 NAME_INDEX_MEMBER_COLUMNS = ["owner", "name", "descriptor", "access", "shadowed", "annotations"]  # and `pos`
 
 
@@ -952,7 +953,11 @@ def _name_index(type_nodes: pa.Table, methods: pa.Table, fields: pa.Table,
     public_types = types.filter(type_public)["id"]
     parts = [pa.table({
         "name": types["simple_name"], "kind": types["kind"], "owner": types["id"], "package": types["package"],
-        "public": type_public, "descriptor": pa.nulls(types.num_rows, pa.string()), "access": types["access"],
+        "public": type_public, "descriptor": pa.nulls(types.num_rows, pa.string()),
+        # a nested type's access is its InnerClasses flags, which have no deprecated bit: its class file's is set
+        "access": pc.if_else(types["deprecated"], pc.bit_wise_or(types["access"], pa.scalar(ACC_DEPRECATED,
+                                                                                            types["access"].type)),
+                             types["access"]),
         "artifact": types["artifact"],
     })]
     kotlin_owners = type_nodes.filter(pc.is_valid(type_nodes["kotlin"]))["id"]

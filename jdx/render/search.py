@@ -9,6 +9,7 @@ def _columns(rows: list[tuple[str, str]], indent: str = "") -> list[str]:
 
 
 HIDDEN = "hidden by deprecation: no caller can use it"  # a Kotlin declaration `@Deprecated(level = HIDDEN)`
+DEPRECATED = "deprecated"  # `@Deprecated` (the Deprecated attribute), still usable: JSON `deprecated`
 
 
 def _symbol(m: dict) -> str:
@@ -17,12 +18,15 @@ def _symbol(m: dict) -> str:
     k = m.get("kotlin")
     if k is not None:  # the Kotlin declaration (its keyword is the kind word), then the JVM reference
         text = k["text"].removeprefix("public ")
-        return f"{text}  {m['ref']}" + "".join(f"  [{x}]" for x in k["markers"] + [HIDDEN] * bool(m.get("hidden")))
+        marks = k["markers"] + [HIDDEN] * bool(m.get("hidden")) + [DEPRECATED] * bool(m.get("deprecated"))
+        return f"{text}  {m['ref']}" + "".join(f"  [{x}]" for x in marks)
     text = f"{m['kind']} {m['ref']}"
     if m.get("overloads", 1) > 1:
         text += f" ({m['overloads']} overloads)"
     if not m.get("public", True):
         text += " (non-public)"
+    if m.get("deprecated"):
+        text += f" [{DEPRECATED}]"
     if "value" in m:  # search --value: the constant's value as Java text
         text += f" = {m['value']}"
     return text

@@ -92,7 +92,7 @@ def test_results_follow_the_documented_ranking(store, pattern):
         as_written = m["match"] == "exact" and m["name"] == pattern and m["kind"] not in ("method", "field", "package",
                                                                                           "module")
         keys.append((reach(m["kind"] not in ("method", "field"), m["public"] or as_written, jdk_internal),
-                     TIERS[m["match"]], jdk_internal, not m["public"],
+                     TIERS[m["match"]], jdk_internal, not m["public"], m.get("deprecated", False),
                      not m["public"] and m["origin"] == "jdk", len(m["name"]), 0 if pkg else nesting(m["ref"]), rank))
     # origin is compared coarsely here (position breaks ties inside one origin); the rest exactly
     assert keys == sorted(keys), pattern
