@@ -542,6 +542,7 @@ class TreeWalk:
     lower_bound: bool = False
     expanded: set[str] = field(default_factory=set)
     loaded: set[str] = field(default_factory=set)
+    cut: int = 0  # the entries the limit left out of the level `_walk` last walked
 
     def ensure(self, nodes: list[str]) -> None:
         todo = sorted(n for n in set(nodes) if n not in self.loaded)
@@ -567,9 +568,11 @@ class TreeWalk:
         room = max(self.limit - self.shown, 0)
         if self._deeper(level):
             self.ensure([c for c in kids[:room] if c not in path and c not in self.expanded])
+        cut = 0
         for i, child in enumerate(kids):
             self.total += 1
             if self.shown >= self.limit:
+                cut += 1
                 if self._deeper(level) and child not in self.expanded:
                     self.lower_bound = True
                 continue
@@ -581,7 +584,10 @@ class TreeWalk:
                 entry["seen"] = True
             elif self._deeper(level):
                 entry["children"] = self._walk(child, path + [child], level + 1, make)
+                if self.cut:  # a shown entry whose own entries the limit cut: never read as complete
+                    entry["not_shown"] = self.cut
             out.append(entry)
+        self.cut = cut
         return out
 
 

@@ -72,6 +72,9 @@ def _type_tree(entries: list[dict], indent: int, down: bool, lines: list[str]) -
             head += f"  {e['relation']} {e['as']}"
         lines.append("  " * indent + head + _markers(e))
         _type_tree(e.get("children", []), indent + 1, down, lines)
+        if n := e.get("not_shown"):  # its own supertypes (subtypes) the limit left out
+            lines.append("  " * (indent + 1) + f"… {n} more {'sub' if down else 'super'}type{'s' * (n != 1)} "
+                         "past --limit")
 
 
 def hierarchy(r: dict, brief: bool = False) -> list[str]:
