@@ -43,7 +43,7 @@ class Project:
     classes: list[tuple[str, str]] = field(default_factory=list)  # (class dir or jar, display name)
     src: list[str] = field(default_factory=list)
     modules: list[MavenModule] = field(default_factory=list)
-    coords: list[str] = field(default_factory=list)  # Gradle: declared or locked coordinates
+    coords: list[str] = field(default_factory=list)  # Gradle: the locked coordinates, then the declared ones
     warnings: list[Warning_] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     properties: dict[str, str] = field(default_factory=dict)  # passed to Maven as -D would be (CI versions)
@@ -51,7 +51,8 @@ class Project:
     focused: list[str] = field(default_factory=list)  # Maven: the POMs whose classpath this is
     reactor: dict[str, tuple[list[str], list[Warning_]]] = field(default_factory=dict)  # other modules' class dir ->
     # (sources, why absent), used when a focused module depends on them
-    locked: bool = False  # Gradle: coords are a lockfile's full resolved set, used as they are
+    locked: list[str] = field(default_factory=list)  # Gradle: coords from lockfiles (a project's full resolved set,
+    # used as they are; the other projects' declarations are resolved)
 
 
 def _local(tag: str) -> str:
@@ -381,15 +382,14 @@ def project_classpath(cache: Path, project: Project, tests: bool = False) -> Cla
             modules=tuple((m.gav, str(m.pom), str(m.folder / "target" / "classes")) for m in project.modules),
             projects=tuple(str(m.pom) for m in focused),
             properties=tuple(sorted(project.properties.items())))
-    elif project.locked:
-        _add_locked(out, project, repo)
-        out.how.append(f"{head}; {'; '.join(project.notes)}; used as locked, not expanded (the lockfile is the "
-                       f"resolved set) from {repo} ({repo_how}) and the Gradle cache")
-        return out
     else:
+        if project.locked:
+            _add_locked(out, project, repo)
+            head += (f"; {project.notes[0]}; used as locked, not expanded (the lockfile is the resolved set) from "
+                     f"{repo} ({repo_how}) and the Gradle cache")
         cache_dir, _gradle_how = gradle_cache()
         coords = []
-        for c in project.coords:
+        for c in (c for c in project.coords if c not in project.locked):
             try:
                 coords.append(Coordinate.parse(c).resolver_form())
             except Exception:  # noqa: BLE001 - a declaration jdx cannot read is reported, not fatal
@@ -397,7 +397,8 @@ def project_classpath(cache: Path, project: Project, tests: bool = False) -> Cla
         request = maven_resolver.ResolveRequest(repo=repo, scopes=scopes, coords=tuple(coords), highest=True,
                                                 gradle=(str(cache_dir),) if cache_dir.is_dir() else ())
         if not coords:
-            out.how.append(f"{head}: no dependency declarations found")
+            out.how.append("; ".join([head, *project.notes[1:]]) if project.locked else
+                           f"{head}: no dependency declarations found")
             return out
     try:
         resolution = maven_resolver.resolve(cache, request)
@@ -412,7 +413,8 @@ def project_classpath(cache: Path, project: Project, tests: bool = False) -> Cla
         _module_conflicts(out, resolution)
     rule = "; conflicts settled by Gradle's rule (the highest requested version)" if request.highest else ""
     where = f"{repo} ({repo_how})" + (f" and the Gradle cache {request.gradle[0]}" if request.gradle else "")
-    out.how.append(f"{head}; {'; '.join(project.notes) + '; ' if project.notes else ''}"
+    notes = project.notes[1:] if project.locked else project.notes
+    out.how.append(f"{head}; {'; '.join(notes) + '; ' if notes else ''}"
                    f"{len(resolution.dependencies)} dependencies by {resolution.resolver} over {where}"
                    + (", cached" if resolution.cached else "") + rule)
     return out
@@ -460,7 +462,7 @@ def _add_locked(out: Classpath, project: Project, repo: Path) -> None:
 
     cache_dir, _how = gradle_cache()
     missing = []
-    for text in project.coords:
+    for text in project.locked:
         try:
             c = Coordinate.parse(text)
         except Exception:  # noqa: BLE001 - a line jdx cannot read is reported, not fatal

@@ -1,248 +1,192 @@
 """Gradle projects, by their layout only (Gradle is never run; spec §13 step 4): `settings.gradle(.kts)` includes,
-each project's `build/classes/{java,kotlin}/main`, its sources; dependencies from `gradle.lockfile` when present (as
-they are), else the `group:artifact:version` declarations of the build files (comments stripped, simple `$v`
-resolved) and the `gradle/libs.versions.toml` catalog (bundles too), resolved with their transitive dependencies from
-the Gradle cache and the local Maven repository, the highest requested version of each module winning."""
+each project's `build/classes/{java,kotlin}/main`, its sources; dependencies per project from its `gradle.lockfile`
+when present (as they are), else the compile-classpath declarations of its build file (gradle_build.py), resolved
+with their transitive dependencies from the Gradle cache and the local Maven repository, the highest requested
+version of each module winning; local `files(...)`/`fileTree(...)` jars read as they lie."""
 
 from __future__ import annotations
 
 import os
 import re
-import tomllib
 from pathlib import Path
 
 from jdx.errors import Warning_
-from jdx.loaders.project import BUILD_FILE_MAX, Project, _sources
+from jdx.loaders.gradle_build import build_variables, catalog, declarations, gradle_properties, read_text
+from jdx.loaders.project import Project, _sources
+from jdx.loaders.project_root import gradle_settings, strip_comments
 
-GRADLE_MAIN = ("implementation", "api", "compileOnly", "runtimeOnly", "compile", "runtime", "compileOnlyApi",
-               "providedCompile", "providedRuntime", "kapt", "annotationProcessor")
-GRADLE_TEST = ("testImplementation", "testCompileOnly", "testRuntimeOnly", "testCompile", "testRuntime")
-DECLARATION = re.compile(r"\b(%s)\s*\(?\s*[\"']([A-Za-z0-9_.\-${}]+):([A-Za-z0-9_.\-${}]+):([A-Za-z0-9_.\-+\[\]()${}]+)"
-                         r"(?::([A-Za-z0-9_.\-]+))?(?:@[a-z]+)?[\"']" % "|".join(GRADLE_MAIN + GRADLE_TEST))
-MAP_DECLARATION = re.compile(r"\b(%s)\s*\(?\s*group\s*[:=]\s*[\"']([^\"']+)[\"']\s*,\s*name\s*[:=]\s*"
-                             r"[\"']([^\"']+)[\"']\s*,\s*version\s*[:=]\s*[\"']([^\"']+)[\"']"
-                             % "|".join(GRADLE_MAIN + GRADLE_TEST))
-VERSIONLESS = re.compile(r"\b(%s)\s*\(?\s*[\"']([A-Za-z0-9_.\-]+):([A-Za-z0-9_.\-]+)[\"']"
-                         % "|".join(GRADLE_MAIN + GRADLE_TEST))  # a version from a platform or constraint
-COMMENT_OR_STRING = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|'
-                               r'(//[^\n]*|/\*[\s\S]*?\*/)')
-ASSIGNMENTS = (  # a name given a plain string: ext.x = '1', def x = '1', val x = "1", ext { x = '1' }, extra["x"] = …
-    re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*=\s*[\"']([^\"'$\n]*)[\"']"),
-    re.compile(r"\bextra\[\s*[\"']([A-Za-z_][A-Za-z0-9_.]*)[\"']\s*\]\s*=\s*[\"']([^\"'$\n]*)[\"']"),
-    re.compile(r"\bset\(\s*[\"']([A-Za-z_][A-Za-z0-9_.]*)[\"']\s*,\s*[\"']([^\"'$\n]*)[\"']\s*\)"),
-    re.compile(r"\bval\s+([A-Za-z_][A-Za-z0-9_]*)\s+by\s+extra\(\s*[\"']([^\"'$\n]*)[\"']\s*\)"),
-)
-INTERPOLATION = re.compile(r"\$\{\s*([^}]+?)\s*\}|\$([A-Za-z_][A-Za-z0-9_]*)")
-CATALOG_USE = re.compile(r"\b(%s)\s*\(?\s*libs\.([A-Za-z0-9_.\-]+)" % "|".join(GRADLE_MAIN + GRADLE_TEST))
-INCLUDE = re.compile(r"\binclude\s*\(?([^\n)]*)")
+LANGUAGES = ("java", "kotlin", "groovy", "scala")
+FILE_TREE_DIR = re.compile(r"^\s*[\"']([^\"'$]+)[\"']|(?:\bdir\s*:|[\"']dir[\"']\s+to)\s*[\"']([^\"'$]+)[\"']")
+FILE_TREE_PATTERNS = re.compile(r"(?:\b(include|exclude)s?\s*:|[\"'](include|exclude)s?[\"']\s+to)\s*"
+                                r"(?:\[|(?:list|set)Of\s*\()?\s*((?:[\"'][^\"'\n]*[\"']\s*,?\s*)+)")
 
 
 def _gradle_projects(root: Path, warnings: list[Warning_]) -> list[Path]:
-    folders = [root]
-    for name in ("settings.gradle.kts", "settings.gradle"):
-        text = _read_text(root / name, warnings)
-        if text is None:
-            continue
-        for m in INCLUDE.finditer(text):
-            for path in re.findall(r"[\"']([^\"']+)[\"']", m.group(1)):
-                folders.append(root / path.strip(":").replace(":", "/"))
-        break
-    return [f for f in dict.fromkeys(folders) if f.is_dir()]
+    """The root and the projects its settings file includes (those whose directory exists)."""
+    found = gradle_settings(root)
+    folders, unread = found if found else ([], [])
+    if unread:
+        warnings.append(Warning_("GRADLE_RULE_IGNORED", f"settings: {'; '.join(unread[:5])}: a projectDir jdx cannot "
+                                 "read (not a plain file('dir')); that project is looked for at its default directory"))
+    return [f for f in dict.fromkeys([root, *folders]) if f.is_dir()]
 
 
-def _read_text(path: Path, warnings: list[Warning_]) -> str | None:
-    try:
-        if path.stat().st_size > BUILD_FILE_MAX:
-            warnings.append(Warning_("BUILD_FILE_TOO_LARGE", f"{path}: over {BUILD_FILE_MAX:,} bytes; not read"))
-            return None
-        return path.read_text(errors="replace")
-    except OSError:
-        return None
+def _file_jars(folder: Path, kind: str, args: str) -> tuple[list[Path], str | None]:
+    """The jars of `files('a.jar', …)` or `fileTree(dir: 'libs', include: ['*.jar'])` / `fileTree("libs")` (paths
+    relative to the project), or why jdx cannot list them (not plain literals)."""
+    if kind == "files":
+        paths = re.findall(r"\"([^\"$\n]*)\"|'([^'$\n]*)'", args)
+        rest = re.sub(r"\"[^\"$\n]*\"|'[^'$\n]*'|[\s,]", "", args)
+        if rest or not paths:
+            return [], "not plain paths"
+        return [Path(os.path.normpath(folder / "".join(p))) for p in paths], None
+    where = FILE_TREE_DIR.search(args)
+    if where is None:
+        return [], "no plain dir"
+    base = Path(os.path.normpath(folder / (where.group(1) or where.group(2))))
+    patterns = {"include": [], "exclude": []}
+    for m in FILE_TREE_PATTERNS.finditer(args):
+        patterns[m.group(1) or m.group(2)].extend("".join(p) for p in re.findall(r"\"([^\"\n]*)\"|'([^'\n]*)'",
+                                                                                  m.group(3)))
+    jars = [j for j in sorted(base.rglob("*.jar")) if j.is_file()] if base.is_dir() else []
+    return [j for j in jars if _ant_match(j.relative_to(base), patterns["include"] or ["**"])
+            and not _ant_match(j.relative_to(base), patterns["exclude"])], None
 
 
-def _catalog(root: Path, warnings: list[Warning_]) -> dict[str, str | list[str]]:
-    """`libs.<alias>` -> `g:a:v` from gradle/libs.versions.toml (aliases with `-`, `_`, `.` are one name), and
-    `libs.bundles.<name>` -> its libraries' `g:a:v` (`libs.<alias>` for one without a fixed version)."""
-    path = root / "gradle" / "libs.versions.toml"
-    text = _read_text(path, warnings)
-    if text is None:
-        return {}
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        warnings.append(Warning_("BUILD_FILE_INVALID", f"{path}: {exc}"))
-        return {}
-    versions = data.get("versions", {}) or {}
-    out = {}
-    for alias, lib in (data.get("libraries", {}) or {}).items():
-        if isinstance(lib, str):
-            coord = lib
-        elif isinstance(lib, dict):
-            module = lib.get("module") or (f"{lib.get('group')}:{lib.get('name')}" if lib.get("group") else "")
-            version = lib.get("version")
-            if isinstance(version, dict):
-                version = versions.get(version.get("ref", ""), "") if "ref" in version else version.get("strictly",
-                                                                                                       version.get(
-                                                                                                           "require",
-                                                                                                           ""))
-            coord = f"{module}:{version}" if module and isinstance(version, str) and version else ""
-        else:
-            coord = ""
-        if coord.count(":") == 2:
-            out[re.sub(r"[-_]", ".", alias)] = coord
-    for name, members in (data.get("bundles", {}) or {}).items():  # libs.bundles.<name>: several libraries
-        if isinstance(members, list):
-            out["bundles." + re.sub(r"[-_]", ".", name)] = [
-                out.get(re.sub(r"[-_]", ".", str(m)), f"libs.{m}") for m in members]
-    return out
-
-
-def strip_comments(text: str) -> str:
-    """Build-file text without `//` and `/* */` comments (strings, which may hold `//`, are kept)."""
-    return COMMENT_OR_STRING.sub(lambda m: "\n" * m.group(1).count("\n") if m.group(1) else m.group(0), text)
-
-
-def build_variables(text: str) -> dict[str, str]:
-    """Names a build file gives a plain string (`ext.v = '1'`, `def v = '1'`, `val v = "1"`, `extra["v"] = "1"`)."""
-    out: dict[str, str] = {}
-    for pattern in ASSIGNMENTS:
-        for m in pattern.finditer(text):
-            out.setdefault(m.group(1), m.group(2))
-    return out
-
-
-def _gradle_properties(folder: Path) -> dict[str, str]:
-    text = _read_text(folder / "gradle.properties", [])
-    out = {}
-    for line in (text or "").splitlines():
-        line = line.strip()
-        m = re.match(r"([^=:\s#!]+)\s*[=:]\s*(.*)$", line)
-        if m:
-            out[m.group(1)] = m.group(2).strip()
-    return out
-
-
-def interpolate(text: str, names: dict[str, str]) -> str | None:
-    """`$v` and `${v}` (also `${project.v}`, `${rootProject.ext.v}`) replaced from `names`; None when one is not
-    a plain string jdx can see (Gradle is not run)."""
-    missing = False
-
-    def value(m):
-        nonlocal missing
-        name = m.group(1) or m.group(2)
-        for key in (name, name.rsplit(".", 1)[-1]):
-            if key in names:
-                return names[key]
-        missing = True
-        return m.group(0)
-
-    out = INTERPOLATION.sub(value, text)
-    return None if missing else out
-
-
-def _declarations(text: str, tests: bool, names: dict[str, str], catalog: dict, declared: list[str],
-                  unversioned: list[str]) -> None:
-    """The dependency declarations of one build file (comments already stripped), in the order they are written."""
-    found = []
-    for m in [*DECLARATION.finditer(text), *MAP_DECLARATION.finditer(text)]:
-        if m.group(1) in GRADLE_TEST and not tests:
-            continue
-        classifier = m.group(5) if m.re is DECLARATION else None
-        written = f"{m.group(2)}:{m.group(3)}:{m.group(4)}" + (f":{classifier}" if classifier else "")
-        coord = interpolate(written, names)
-        if coord is None:
-            found.append((m.start(), None, f"{m.group(1)} \"{written}\" (a variable jdx cannot read)"))
-        elif any(ch in coord.split(":")[2] for ch in "[]()+$"):
-            found.append((m.start(), None, f"{coord} (a dynamic version)"))
-        else:
-            found.append((m.start(), coord, ""))
-    for m in VERSIONLESS.finditer(text):
-        if tests or m.group(1) not in GRADLE_TEST:
-            found.append((m.start(), None, f"{m.group(2)}:{m.group(3)}"))
-    for m in CATALOG_USE.finditer(text):
-        if m.group(1) in GRADLE_TEST and not tests:
-            continue
-        alias = re.sub(r"[-_]", ".", m.group(2))
-        entry = catalog.get(alias)
-        if isinstance(entry, list):
-            for member in entry:
-                found.append((m.start(), None, f"{member} (in libs.{m.group(2)})") if member.startswith("libs.")
-                             else (m.start(), member, ""))
-        elif entry:
-            found.append((m.start(), entry, ""))
-        elif not alias.startswith(("plugins.", "versions.")):
-            found.append((m.start(), None, f"libs.{m.group(2)}"))
-    for _pos, coord, why in sorted(found, key=lambda f: f[0]):
-        if coord:
-            declared.append(coord)
-        else:
-            unversioned.append(why)
+def _ant_match(path: Path, patterns: list[str]) -> bool:
+    """Whether a relative path matches one of Gradle's Ant-style patterns (`*.jar`, `**/*.jar`, `lib/**`)."""
+    rel = path.as_posix()
+    for pattern in patterns:
+        regex = re.escape(pattern.strip("/")).replace(r"\*\*/", "(?:.*/)?").replace(r"\*\*", ".*") \
+            .replace(r"\*", "[^/]*").replace(r"\?", "[^/]")
+        if re.fullmatch(regex, rel):
+            return True
+    return False
 
 
 def discover_gradle(root: Path, tests: bool) -> Project:
     project = Project(root, "gradle")
     folders = _gradle_projects(root, project.warnings)
-    catalog = _catalog(root, project.warnings)
-    variables = _gradle_properties(root)  # the root's ext and gradle.properties are every subproject's too
+    catalog_ = catalog(root, project.warnings)
+    variables = gradle_properties(root)  # the root's ext and gradle.properties are every subproject's too
     for name in ("build.gradle.kts", "build.gradle"):
-        text = _read_text(root / name, [])
+        text = read_text(root / name, [])
         if text is not None:
             variables.update(build_variables(strip_comments(text)))
-    locked: list[str] = []
     declared: list[str] = []
-    unversioned: list[str] = []
+    unresolved: list[str] = []
+    ignored: list[str] = []
+    other = 0
+    jars: list[tuple[str, str]] = []
     for folder in folders:
-        for name in ("settings.gradle.kts", "settings.gradle", "build.gradle.kts", "build.gradle",
-                     "gradle.lockfile"):
-            if (folder / name).is_file():
-                project.build_files.append(str(folder / name))
         label = ":" + os.path.relpath(folder, root).replace(os.sep, ":") if folder != root else root.name
-        sets = ("test", "main") if tests else ("main",)  # test output first, as on Gradle's test runtime classpath
-        for s in sets:
-            for lang in ("java", "kotlin", "groovy", "scala"):
-                d = folder / "build" / "classes" / lang / s
-                if d.is_dir():
-                    project.classes.append((str(d), f"{label} ({lang} {s})"))
-        if not any(c[0].startswith(str(folder / "build")) for c in project.classes) and \
-                (folder / "src" / "main").is_dir():
-            project.warnings.append(Warning_("PROJECT_NOT_BUILT", f"{label}: no build/classes (run the build); its "
-                                                                  "sources are still read", label))
-        elif tests and (folder / "src" / "test").is_dir() and \
-                not any(os.path.isdir(folder / "build" / "classes" / lang / "test")
-                        for lang in ("java", "kotlin", "groovy", "scala")):
-            project.warnings.append(Warning_("PROJECT_NOT_BUILT", f"{label}: no build/classes/<language>/test: "
-                                                                  "its test classes are not in the workspace (--tests "
-                                                                  "answers, such as callers, miss them) until they "
-                                                                  "are compiled, e.g. gradle testClasses", label))
-        project.src.extend(_sources(folder, tests))
-        lock = _read_text(folder / "gradle.lockfile", project.warnings)
-        if lock is not None:
-            for line in lock.splitlines():
-                coord, _eq, confs = line.partition("=")
-                if coord.count(":") == 2 and not line.startswith("#"):
-                    wanted = any(c.strip().lower().endswith(("runtimeclasspath", "compileclasspath")) and
-                                 (tests or not c.strip().startswith("test")) for c in confs.split(","))
-                    if wanted:
-                        locked.append(coord.strip())
-            continue
+        _layout(project, folder, label, tests)
+        locked = _lockfile(folder, tests, project.warnings)  # a project's lockfile is its resolved set, alone
+        project.locked.extend(locked or [])
         for name in ("build.gradle.kts", "build.gradle"):
-            text = _read_text(folder / name, project.warnings)
+            text = read_text(folder / name, project.warnings)
             if text is None:
                 continue
             text = strip_comments(text)
-            names = {**variables, **_gradle_properties(folder), **build_variables(text)}
-            _declarations(text, tests, names, catalog, declared, unversioned)
-    project.coords = list(dict.fromkeys(locked or declared))
-    project.locked = bool(locked)
-    if locked:
-        project.notes.append(f"dependencies from gradle.lockfile ({len(project.coords)})")
-    elif declared:
-        project.notes.append(f"dependencies declared in the build files ({len(project.coords)}), with their "
-                             "transitive dependencies")
-    if unversioned:
-        shown = list(dict.fromkeys(unversioned))
-        project.warnings.append(Warning_("GRADLE_DEPENDENCY_UNRESOLVED", f"{len(shown)} declaration(s) without a "
-                                         f"version jdx can read were skipped (Gradle is not run): "
+            found = declarations(text, tests, {**variables, **gradle_properties(folder), **build_variables(text)},
+                                 catalog_)
+            if locked is None:
+                declared.extend(found.coords)
+                unresolved.extend(found.unresolved)
+                ignored.extend(f"{label}: {r}" for r in found.ignored)
+            other += found.other
+            for kind, args in found.files:  # file dependencies are never in a lockfile
+                jars.extend(_files(folder, label, kind, args, unresolved, project.warnings))
+    project.classes.extend(dict.fromkeys(jars))
+    project.locked = list(dict.fromkeys(project.locked))
+    project.coords = list(dict.fromkeys(project.locked + declared))
+    _notes(project, len(project.coords) - len(project.locked), other, tests)
+    _warn(project, unresolved, ignored)
+    return project
+
+
+def _layout(project: Project, folder: Path, label: str, tests: bool) -> None:
+    """One project's build files, class directories (test output first, as on Gradle's test classpath), sources."""
+    for name in ("settings.gradle.kts", "settings.gradle", "build.gradle.kts", "build.gradle", "gradle.lockfile"):
+        if (folder / name).is_file():
+            project.build_files.append(str(folder / name))
+    for s in ("test", "main") if tests else ("main",):
+        for lang in LANGUAGES:
+            d = folder / "build" / "classes" / lang / s
+            if d.is_dir():
+                project.classes.append((str(d), f"{label} ({lang} {s})"))
+    if not any(c[0].startswith(str(folder / "build")) for c in project.classes) and \
+            (folder / "src" / "main").is_dir():
+        project.warnings.append(Warning_("PROJECT_NOT_BUILT", f"{label}: no build/classes (run the build); its "
+                                                              "sources are still read", label))
+    elif tests and (folder / "src" / "test").is_dir() and \
+            not any(os.path.isdir(folder / "build" / "classes" / lang / "test") for lang in LANGUAGES):
+        project.warnings.append(Warning_("PROJECT_NOT_BUILT", f"{label}: no build/classes/<language>/test: "
+                                                              "its test classes are not in the workspace (--tests "
+                                                              "answers, such as callers, miss them) until they "
+                                                              "are compiled, e.g. gradle testClasses", label))
+    project.src.extend(_sources(folder, tests))
+
+
+def _lockfile(folder: Path, tests: bool, warnings: list[Warning_]) -> list[str] | None:
+    """The coordinates a project's gradle.lockfile locks on its compile classpath (and test compile classpath with
+    --tests), or None when it has none."""
+    lock = read_text(folder / "gradle.lockfile", warnings)
+    if lock is None:
+        return None
+    out = []
+    for line in lock.splitlines():
+        coord, _eq, confs = line.partition("=")
+        if coord.count(":") == 2 and not line.startswith("#") and any(_compile_classpath(c, tests)
+                                                                       for c in confs.split(",")):
+            out.append(coord.strip())
+    return out
+
+
+def _compile_classpath(configuration: str, tests: bool) -> bool:
+    """compileClasspath (`debugCompileClasspath` too), with --tests the test one too (the main classes stay in the
+    workspace beside the tests)."""
+    name = configuration.strip().lower()
+    return name.endswith("compileclasspath") and (tests or "test" not in name)
+
+
+def _files(folder: Path, label: str, kind: str, args: str, unresolved: list[str],
+           warnings: list[Warning_]) -> list[tuple[str, str]]:
+    """The jars of one files()/fileTree() declaration, each named by its coordinate or file name."""
+    from jdx.loaders.maven_repo import coordinate_in_jar
+
+    jars, why = _file_jars(folder, kind, args)
+    written = f"{label}: {kind}({' '.join(args.split())[:80]})"
+    if why:
+        unresolved.append(f"{written} ({why})")
+        return []
+    absent = [j for j in jars if not j.is_file()]
+    if absent or not jars:
+        warnings.append(Warning_("ARTIFACT_MISSING", f"{written}: " + (f"{', '.join(map(str, absent[:5]))} not "
+                                 "found" if absent else "matches no jar") + "; not in the workspace", written))
+    return [(str(j), coordinate_in_jar(str(j)) or j.name) for j in jars if j.is_file()]
+
+
+def _notes(project: Project, declared: int, other: int, tests: bool) -> None:
+    if project.locked:
+        project.notes.append(f"dependencies from gradle.lockfile ({len(project.locked)})")
+    if declared:
+        project.notes.append(f"dependencies declared in the build files ({declared}), with their transitive "
+                             "dependencies")
+    project.notes.append(f"Gradle's {'test ' if tests else ''}compile classpath" + (
+        f" ({other} runtimeOnly or annotation-processor declaration(s) are not on it)" if other else ""))
+
+
+def _warn(project: Project, unresolved: list[str], ignored: list[str]) -> None:
+    if unresolved:
+        shown = list(dict.fromkeys(unresolved))
+        project.warnings.append(Warning_("GRADLE_DEPENDENCY_UNRESOLVED", f"{len(shown)} declaration(s) jdx cannot "
+                                         f"read were skipped (Gradle is not run): "
                                          f"{', '.join(shown[:20])}" + (f" and {len(shown) - 20} more"
                                                                       if len(shown) > 20 else "")))
-    return project
+    if ignored:
+        shown = list(dict.fromkeys(ignored))
+        project.warnings.append(Warning_("GRADLE_RULE_IGNORED", f"{len(shown)} rule(s) of the build jdx does not "
+                                         f"apply (Gradle is not run), so the classpath may hold more or other "
+                                         f"versions than Gradle's: {'; '.join(shown[:10])}"
+                                         + (f" and {len(shown) - 10} more" if len(shown) > 10 else "")))

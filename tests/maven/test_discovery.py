@@ -348,7 +348,7 @@ def test_gradle_catalog_subprojects_and_lockfile(world, monkeypatch, tmp_path):
     (root / "lib" / "build.gradle").write_text(
         "dependencies {\n    implementation libs.fix.core\n    api 'org.fix:kept:1.0'\n"
         "    implementation 'org.fix:rt'\n    implementation platform('org.fix:bom:1.0')\n"
-        "    runtimeOnly group: 'org.fix', name: 'opt', version: '1.0'\n}\n")
+        "    compileOnly group: 'org.fix', name: 'opt', version: '1.0'\n}\n")
     project = discover(str(root), "gradle")
     assert project.coords == ["org.fix:core:1.0", "org.fix:kept:1.0", "org.fix:opt:1.0"]  # as written
     assert "org.fix:rt" in next(w.message for w in project.warnings if w.code == "GRADLE_DEPENDENCY_UNRESOLVED")

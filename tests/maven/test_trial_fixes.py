@@ -89,7 +89,7 @@ def test_gradle_lockfile_is_used_as_it_is(world, monkeypatch, tmp_path):
     (root / "build.gradle").write_text("dependencies {\n    implementation('org.fix:noisy:1.0') { exclude module: "
                                        "'excluded' }\n    implementation 'org.fix:util:1.0'\n}\n")
     (root / "gradle.lockfile").write_text("org.fix:bom:1.0=compileClasspath,runtimeClasspath\n"
-                                          "org.fix:ghost:1.0=runtimeClasspath\n"
+                                          "org.fix:ghost:1.0=compileClasspath,runtimeClasspath\n"
                                           "org.fix:kept:1.0=compileClasspath,runtimeClasspath\n"
                                           "org.fix:noisy:1.0=compileClasspath,runtimeClasspath\n"
                                           "org.fix:util:1.0=compileClasspath,runtimeClasspath\n")
