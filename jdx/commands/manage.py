@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -249,7 +250,15 @@ def ws_create(session, name: str, auto: bool = False) -> Answer:
                          jdk=True if o.jdk is None else o.jdk, coords=list(o.coords), project=project,
                          tests=bool(o.tests and project), all_versions=o.all_versions)
     path = save_workspace(spec)
-    return Answer({"created": name, "file": str(path), **spec.to_json()}, warnings=_missing(spec.jars + spec.src))
+    return Answer({"created": name, "file": str(path), **spec.to_json(), **_root_kinds(spec.jars)},
+                  warnings=_missing(spec.jars + spec.src))
+
+
+def _root_kinds(roots: list[str]) -> dict:
+    """`root_kinds`: the roots that are directories (a class directory, or one scanned for jars), as `ws info`
+    labels them; every other root is a jar or a glob of jars."""
+    dirs = {r: "dir" for r in roots if os.path.isdir(os.path.expanduser(r))}
+    return {"root_kinds": dirs} if dirs else {}
 
 
 def _refuse_empty(paths: list[str]) -> None:
@@ -312,7 +321,7 @@ def ws_add(session, name: str, root: str) -> Answer:
             raise UsageError(f"{again} is already a root of workspace {name!r}")
         spec.jars.extend(added)
     save_workspace(spec)
-    return Answer({"updated": name, **spec.to_json()}, warnings=_missing(added))
+    return Answer({"updated": name, **spec.to_json(), **_root_kinds(spec.jars)}, warnings=_missing(added))
 
 def ws_use(session, name: str) -> Answer:
     from jdx.engine.workspace import use_workspace

@@ -108,7 +108,8 @@ def cache_gc(r: dict, verbose: bool = False) -> list[str]:
 def ws_spec(r: dict) -> list[str]:
     name = r.get("created") or r.get("updated") or r.get("name")
     lines = [f"workspace {name}"]
-    lines.extend(f"  jar {j}" for j in r["jars"])
+    kinds = r.get("root_kinds") or {}  # `dir` for a directory (a class directory, or one scanned for jars)
+    lines.extend(f"  {kinds.get(j, 'jar')} {j}" for j in r["jars"])
     lines.extend(f"  src {s}" for s in r["src"])
     lines.extend(f"  coord {c}" for c in r.get("coords", []))
     if r.get("project"):

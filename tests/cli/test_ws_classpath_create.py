@@ -93,3 +93,16 @@ def test_a_matching_glob_is_not_missing(run_jdx, jars, workspace):
     workspace.append("wscp6")
     r = run_jdx("ws", "create", "wscp6", "--jars", str(jars / "none*.jar"), "--no-jdk", "--json")
     assert [w["code"] for w in json.loads(r.out)["warnings"]] == ["ARTIFACT_READ_ERROR"], r.out
+
+
+def test_a_directory_root_is_labelled_dir_as_ws_info_labels_it(run_jdx, jars, workspace, tmp_path):
+    """T53: `ws create` listed a class directory as `jar`; `ws info` says `dir`."""
+    workspace.append("wscp-dir")
+    classes = tmp_path / "classes"
+    (classes / "p").mkdir(parents=True)
+    (classes / "p" / "A.class").write_bytes(b"\xca\xfe\xba\xbe")
+    r = run_jdx("ws", "create", "wscp-dir", "--jars", f"{classes}:{jars / 'a.jar'}", "--no-jdk")
+    assert r.code == 0, r.err
+    assert f"  dir {classes}" in r.out.splitlines() and f"  jar {jars / 'a.jar'}" in r.out.splitlines(), r.out
+    env = json.loads(run_jdx("ws", "add", "wscp-dir", str(jars / "b.jar"), "--json").out)
+    assert env["result"]["root_kinds"] == {str(classes): "dir"}, env
