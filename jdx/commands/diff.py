@@ -46,6 +46,8 @@ class DiffRequest(Request):
                            choices=SEVERITY_FILTERS)
     fail_on: str = option("none", "--fail-on", "exit 1 when a finding this severe exists (result.gate)",
                           choices=FAIL_ON)
+    grep: str | None = option(None, "--grep", "show only findings whose symbol matches this regex (a package, a "
+                              "class: 'com\\.acme\\.api\\.'; the tally counts all)", kind="str", metavar="REGEX")
     limit: int = option(DEFAULT_LIMIT, "--limit", f"show at most N findings (default {DEFAULT_LIMIT}); the rest "
                         "is counted", kind="int", minimum=0)
     out: str | None = option(None, "--out", "also write every finding to DIR/findings.parquet", kind="str",
@@ -55,6 +57,11 @@ class DiffRequest(Request):
         return f"{self.query} {self.new}"  # both sides (the envelope's `query` named the old one only)
 
     def validate(self) -> None:
+        if self.grep is not None:
+            try:
+                re.compile(self.grep)
+            except re.error as exc:
+                raise UsageError(f"--grep {self.grep!r}: not a regular expression ({exc})") from None
         if self.out is not None and os.path.exists(self.out) and not os.path.isdir(self.out):
             raise UsageError(f"--out {self.out}: exists and is not a directory")
         for side in (self.query, self.new):
@@ -116,7 +123,8 @@ def run_diff(session, request: DiffRequest):
         warnings.append(Warning_("SAME_ARTIFACT", f"{request.query} and {request.new} have the same content"))
     sides = {"old": old.to_json(), "new": new.to_json(), "visibility": request.visibility,
              "include_synthetic": request.include_synthetic}
-    result, truncated = result_dict(findings, ReportOptions(request.severity, request.fail_on, request.limit),
+    result, truncated = result_dict(findings, ReportOptions(request.severity, request.fail_on, request.limit,
+                                                                request.grep),
                                     sides)
     result["notes"] = diff_notes(findings, *hidden)
     if request.out is not None:

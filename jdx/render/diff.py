@@ -58,7 +58,10 @@ def _parts(result: dict, brief: bool) -> tuple[list[str], list[str], list[str], 
     if not result["total"]:
         lines.append("no API differences")
     hidden = result["total"] - result["matching"]
-    if hidden:
+    if hidden and "grep" in result:
+        lines.append(f"… {hidden} findings hidden by --grep {shlex.quote(result['grep'])}"
+                     + (f" or below --severity {result['severity']}" if result["severity"] != "all" else ""))
+    elif hidden:
         lines.append(f"… {hidden} findings below --severity {result['severity']} hidden (--severity all shows them)")
     c = result["counts"]
     lines.append(f"{c['breaking']} breaking · {c['suspicious']} suspicious · {c['info']} informational · "

@@ -62,6 +62,7 @@ CASES = [
     ["doctor"],
     ["schema"],
     ["diff", "{fixtures}", "{graph}", "--limit", "5"],
+    ["diff", "{fixtures}", "{graph}", "--grep", "^gx\\.S", "--limit", "3"],
     ["diff", "{fixtures}", "{fixtures}"],
     ["members", "fx.Box", "--grepp", "x"],
 ]

@@ -285,3 +285,24 @@ def test_a_glob_matching_one_jar_names_the_side_by_that_jar(tmp_path, jdx_home):
     assert "lib-2.0.jar" in by_path["query"] and "*" not in by_glob["query"].split(" ", 1)[0]
     assert by_glob["result"]["new"]["name"] == by_path["result"]["new"]["name"] == "lib-2.0.jar"
     assert by_glob["result"]["findings"] == by_path["result"]["findings"]
+
+
+def test_grep_shows_the_findings_of_a_package_and_counts_the_rest(tmp_path, jdx_home):
+    """`--grep REGEX` (T47: 267 beanutils findings had no finer filter than --severity): only findings whose symbol
+    matches are listed, the tally still counts all, and a line says how many the filter hid."""
+    import json
+
+    from tests.diff.shim import main
+
+    old, new = _jar(tmp_path / "old", VISITORS_OLD), _jar(tmp_path / "new", VISITORS_NEW)
+    cache = ["--cache-dir", str(jdx_home / "cache")]
+    every = json.loads(main([str(old), str(new), "--json", *cache])[1])["result"]
+    picked = json.loads(main([str(old), str(new), "--json", "--grep", r"^g\.V", *cache])[1])["result"]
+    assert [f["symbol"] for f in picked["findings"]] == [f["symbol"] for f in every["findings"]
+                                                        if f["symbol"].startswith("g.V")]
+    assert picked["findings"] and len(picked["findings"]) < len(every["findings"])
+    assert picked["counts"] == every["counts"] and picked["matching"] == len(picked["findings"])
+    code, text = main([str(old), str(new), "--grep", r"^g\.V", *cache])
+    hidden = len(every["findings"]) - len(picked["findings"])
+    assert code == 0 and f"… {hidden} findings hidden by --grep '^g\\.V'" in text.splitlines(), text
+    assert main([str(old), str(new), "--grep", "(", *cache])[0] == 3

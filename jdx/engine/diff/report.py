@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -20,6 +22,7 @@ class ReportOptions:
     severity: str = "all"
     fail_on: str = "none"
     limit: int = DEFAULT_LIMIT
+    grep: str | None = None  # a regex the shown findings' symbols match (`--grep`)
 
 
 def tally(findings: list[Finding]) -> dict:
@@ -47,6 +50,9 @@ def shown_findings(findings: list[Finding], options: ReportOptions) -> tuple[lis
     worst = {"all": SEVERITY_RANK[INFO], "info": SEVERITY_RANK[INFO], "suspicious": SEVERITY_RANK[SUSPICIOUS],
              "breaking": SEVERITY_RANK[BREAKING]}[options.severity]
     kept = [f for f in findings if SEVERITY_RANK[f.severity] <= worst]
+    if options.grep is not None:
+        pattern = re.compile(options.grep)
+        kept = [f for f in kept if pattern.search(f.symbol)]
     return kept[: options.limit], len(kept)
 
 
@@ -57,6 +63,7 @@ def result_dict(findings: list[Finding], options: ReportOptions, sides: dict) ->
         **sides,
         "counts": tally(findings),
         "severity": options.severity,
+        **({"grep": options.grep} if options.grep is not None else {}),
         "gate": gate(findings, options.fail_on),
         "total": len(findings),
         "matching": matching,
