@@ -196,19 +196,25 @@ def _safe_workspace_warnings(session) -> list:
 
 
 def _subject_warnings(session, result) -> list:
-    """DUPLICATE_CLASS and the class's own build warnings for the class an answer is about."""
+    """DUPLICATE_CLASS and the class's own build warnings for the class an answer is about, and DUPLICATE_CLASS for
+    every other class it is built on: the declaring class of each member or doc it lists (a supertype's inherited
+    members), each type candidate of `resolve`."""
     if not isinstance(result, dict):
         return []
     subject = next((result[k] for k in ("ref", "type", "symbol", "owner") if isinstance(result.get(k), str)), None)
-    if not subject:
-        return []
-    fqn = subject.split("#", 1)[0].rsplit("/", 1)[-1]  # a shadowed copy's `g:a:v/` prefix dropped
-    out = session.class_warnings(fqn)
-    if session.is_duplicated(fqn):
-        from jdx.engine.imports import duplicate_class_warnings
+    used = [e.get(k) for key in ("members", "docs", "candidates") for e in result.get(key) or ()
+            if isinstance(e, dict) for k in ("declaring", "ref") if isinstance(e.get(k), str)]
+    out = session.class_warnings(_fqn(subject)) if subject else []
+    for fqn in dict.fromkeys(_fqn(s) for s in [subject, *used] if s):
+        if session.is_duplicated(fqn):
+            from jdx.engine.imports import duplicate_class_warnings
 
-        out += duplicate_class_warnings(session.store(), fqn)
+            out += duplicate_class_warnings(session.store(), fqn)
     return out
+
+
+def _fqn(ref: str) -> str:
+    return ref.split("#", 1)[0].split("(", 1)[0].rsplit("/", 1)[-1]  # a shadowed copy's `g:a:v/` prefix dropped
 
 
 def internal_error(exc: BaseException) -> JdxError:

@@ -305,10 +305,10 @@ def _call_tree(session, req, direction: str):
 
 def call_tree_answer(session, text: str, opts, direction: str, view: str = "jvm"):
     from jdx.engine.answer import Answer
-    from jdx.engine.rel_calls import CallOptions, call_tree
+    from jdx.engine.rel_calls import CallOptions, call_tree, call_tree_warnings
 
     result, truncated = call_tree(session.store(), text, opts or CallOptions(), direction)
-    warnings: list = []
+    warnings: list = call_tree_warnings(session.store(), result)  # a missing member's shadowed copy, said
     if view == "kotlin":
         from jdx.engine.kotlin_hits import members_of
 

@@ -9,10 +9,10 @@ import shlex
 
 from jdx.engine import descriptors as d
 from jdx.engine.refs import SymbolRef, format_member, format_type, matches_params
-from jdx.engine.relations import Symbol, Target, type_target
+from jdx.engine.relations import Artifacts, Symbol, Target, type_target
 from jdx.engine.resolve import external_candidate, external_type_named, lookup_type
 from jdx.errors import AmbiguousError, NotFoundError, UsageError
-from jdx.graph_schema import queries, queries_graph
+from jdx.graph_schema import queries, queries_graph, queries_search
 from jdx.graph_schema.store import GraphStore
 
 
@@ -75,8 +75,10 @@ def _external_member_miss(store: GraphStore, text: str, ref, owner: dict, method
                          candidates=[{"ref": external_target(owner, e).ref, "kind": e["kind"]} for e in every[:5]])
 
 
-def external_notes(symbol: Symbol) -> list[str]:
-    """The note an answer about an external symbol carries: what the workspace lacks, and what its sites are."""
+def external_notes(symbol: Symbol, store: GraphStore | None = None) -> list[str]:
+    """The note an answer about an external symbol carries: what the workspace lacks, and what its sites are. A member
+    the loaded copy of its class lacks while a shadowed copy declares it (`store` given) is no unknown: its calls
+    fail on this classpath (`shadowed_declarers`), and the note says so, naming both copies."""
     if not symbol.external:
         return []
     t = symbol.targets[0]
@@ -89,8 +91,75 @@ def external_notes(symbol: Symbol) -> list[str]:
     if symbol.type_row.get("external"):
         return [f"{name} is external: {owner} is in no artifact of the workspace (its artifact is missing), so its "
                 f"declaration ({unknown}) is unknown; these are the workspace's sites naming it, as the bytecode does"]
-    return [f"{name} is external: {owner} does not declare it (a supertype the workspace lacks may), so its "
-            f"declaration is unknown; these are the workspace's sites naming it through {owner}"]
+    missing = [(x, shadowed_declarers(store, x.id, x.is_field)) for x in symbol.targets] if store is not None else []
+    notes = [missing_member_note(x.ref, owner, found, x.is_field) for x, found in missing if found]
+    if len(notes) == len(symbol.targets):
+        return notes
+    return notes + [f"{name} is external: {owner} does not declare it (a supertype the workspace lacks may), so its "
+                    f"declaration is unknown; these are the workspace's sites naming it through {owner}"]
+
+
+def shadowed_declarers(store: GraphStore, member_id: str, is_field: bool) -> list[dict]:
+    """The shadowed copies of a loaded class that declare a member it lacks (`Owner#name`, an external node of a
+    declared Owner: an earlier artifact's older copy shadows a later one that has it), in classpath order, each
+    `{ref, artifact, loaded}`: the member's reference in that copy, the copy's artifact, the loaded copy's. The JVM
+    links a call naming `Owner#name` to the loaded copy and fails (NoSuchMethodError, NoSuchFieldError). [] for any
+    other member, or when no shadowed copy declares it."""
+    from jdx.engine.rel_sites import element_ref
+
+    owner, _, rest = member_id.partition("#")
+    if "@" in owner or not rest:
+        return []
+    copies = store.rows_cached(queries_search.TYPE_COPIES, {"name": owner})
+    loaded = next((c for c in copies if not c["shadowed"]), None)
+    if loaded is None or len(copies) < 2:
+        return []
+    arts = Artifacts.of(store)
+    query = queries_graph.FIELD_EXTERNAL if is_field else queries_graph.METHOD_EXTERNAL
+    out = []
+    for c in sorted((c for c in copies if c["shadowed"]), key=lambda c: arts.position(c["artifact"])):
+        copy_member = f"{c['id']}#{rest}"
+        rows = store.rows(query, {"id": copy_member})
+        if rows and not rows[0]["external"]:
+            out.append({"ref": element_ref("Field" if is_field else "Method", copy_member),
+                        "artifact": arts.name(c["artifact"]), "loaded": arts.name(loaded["artifact"])})
+    return out
+
+
+def link_error(is_field: bool) -> str:
+    return "NoSuchFieldError" if is_field else "NoSuchMethodError"
+
+
+def missing_member_note(ref: str, owner: str, found: list[dict], is_field: bool) -> str:
+    """What a member the loaded copy of its class lacks is (`shadowed_declarers` found it in a shadowed copy)."""
+    where = ", ".join(f"{f['artifact']} ({f['ref']})" for f in found)
+    return (f"{ref} is missing from the copy of {owner} the JVM loads ({found[0]['loaded']}); the shadowed "
+            f"cop{'ies' if len(found) > 1 else 'y'} in {where} declare{'' if len(found) > 1 else 's'} it: the calls "
+            f"listed name it and would fail on this classpath ({link_error(is_field)})")
+
+
+def shadowed_member_miss(store: GraphStore, text: str, ref: SymbolRef) -> NotFoundError | None:
+    """The not-found of `Owner#name` when the loaded Owner lacks it and a shadowed copy of Owner declares it (the
+    workspace's code names it: `signature`, `resolve`): the shadowed copies' references are its candidates (marked
+    shadowed), DUPLICATE_CLASS its warning, and the message says which copy the JVM loads; None otherwise."""
+    from jdx.engine.imports import duplicate_class_warnings
+
+    owner, entries = external_members(store, ref)
+    if owner is None or owner.get("external"):
+        return None
+    found = [(e, f) for e in entries for f in shadowed_declarers(store, e["row"]["id"], e["is_field"])]
+    if not found:
+        return None
+    name, (entry, first) = format_type(owner["id"]), found[0]
+    return NotFoundError(
+        f"not found: {text} (the copy of {name} the JVM loads, in {first['loaded']}, does not declare it; the "
+        f"shadowed copy in {first['artifact']} does, so calls naming it fail on this classpath: "
+        f"{link_error(entry['is_field'])})",
+        candidates=[{"ref": f["ref"], "kind": e["kind"], "artifact": f["artifact"], "shadowed": True}
+                    for e, f in found],
+        warnings=duplicate_class_warnings(store, name),
+        hint=f"jdx signature {shlex.quote(first['ref'])} shows the shadowed copy's declaration; "
+             f"jdx usages {shlex.quote(text)} lists the calls that would fail")
 
 
 def external_miss(text: str, fqn: str, asked: str) -> NotFoundError:

@@ -425,6 +425,10 @@ def lookup_ref(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, 
         if via is not None:  # `EditorConfigOverride#from`: Kotlin's `EditorConfigOverride.from(...)`
             return via
     if not found:
+        from jdx.engine.external_symbols import shadowed_member_miss
+
+        if (shadowed := shadowed_member_miss(store, text, ref)) is not None:
+            raise shadowed  # the loaded copy lacks it, a shadowed copy declares it: NoSuchMethodError at run time
         candidates, notes = _suggest(found_all, target, member, ref)
         if unresolved:
             notes.append(f"{len(unresolved)} supertype(s) not in the workspace: it may be declared there")

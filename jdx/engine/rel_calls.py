@@ -30,9 +30,9 @@ from jdx.engine.kotlin_hits import KotlinSites, facade_twins, kotlin_sites, thro
 from jdx.engine.kotlin_view import member_ref
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_type
-from jdx.engine.external_symbols import external_notes
+from jdx.engine.external_symbols import external_notes, link_error, missing_member_note, shadowed_declarers
 from jdx.engine.rel_overrides import overridden_callers_notes
-from jdx.engine.rel_sites import narrow_hint
+from jdx.engine.rel_sites import in_shadowed_copy, narrow_hint, shadowed_sites_note
 from jdx.engine.relations import (ArtifactFilter, Artifacts, check_depth, check_limit, is_bridge, is_lambda,
                                   kotlin_lambda_code, kotlin_lambda_plumbing, kotlin_lambda_writers, lambda_writers,
                                   method_ref, namesake_ids, resolve_symbol, rows_by_ids, sort_key, split_method_id,
@@ -59,6 +59,7 @@ class _CallGraph:
         self.g = nx.DiGraph()
         self.rows: dict[str, dict] = {}
         self.parts: dict[str, str] = {}  # a multi-file facade's copy shown -> the part's method it stands for
+        self.missing: dict[str, list[dict]] = {}  # an external callee -> the shadowed copies declaring it
 
     def remember_ids(self, ids) -> None:
         """Rows of methods known by id only (a facade's copy standing for its part's method)."""
@@ -91,10 +92,18 @@ class _CallGraph:
         e["writes"] = e["writes"] or writes
 
     def order(self, node: str) -> tuple:
+        """Live methods first, then those of shadowed class copies (dead code on this classpath); classpath order."""
         row = self.rows.get(node)
         if row is None:
-            return (1 << 30, node)
-        return (self.arts.position(row["c_artifact"]), sort_key(row, "c_"), node)
+            return (in_shadowed_copy(node), 1 << 30, node)
+        return (in_shadowed_copy(node), self.arts.position(row["c_artifact"]), sort_key(row, "c_"), node)
+
+    def declarers(self, node: str) -> list[dict]:
+        """`shadowed_declarers` of an external method (the loaded copy of its class lacks it), once per method."""
+        if node not in self.missing:
+            self.missing[node] = shadowed_declarers(self.store, node, False) if self.rows[node].get("c_external") \
+                else []
+        return self.missing[node]
 
     def entry(self, parent: str, child: str, data: dict) -> dict:
         row = self.rows[child]
@@ -114,6 +123,11 @@ class _CallGraph:
             out["via"] = sorted(data["via"])
         if row.get("c_external"):
             out["external"] = True
+            if found := self.declarers(child):
+                out["missing"] = {"error": link_error(False), "artifact": found[0]["artifact"],
+                                  "declared_by": found[0]["ref"], "loaded": found[0]["loaded"]}
+        if in_shadowed_copy(child):
+            out["shadowed"] = True
         if row.get("c_access") is not None and is_bridge(row, "c_"):
             out["bridge"] = True
         elif _is_accessor(row):
@@ -514,7 +528,7 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
             dispatching.append((row, t.ref))
         elif note := _bodyless_note(row, t.ref):
             notes.append(note)
-    notes[:0] = external_notes(symbol) + symbol.notes + _dispatch_notes(store, dispatching)
+    notes[:0] = external_notes(symbol, store) + symbol.notes + _dispatch_notes(store, dispatching)
     if direction == "in" and opts.view == "jvm":
         notes.extend(_stub_notes(store, [t.id for t in symbol.targets]))
     shown = {e["id"] for t in trees for e in _entries(t["tree"])} | {t["id"] for t in trees}
@@ -524,6 +538,7 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
         notes.append(f"a multi-file facade's function is shown once, as the facade's copy callers call "
                      f"({method_ref(cg.rows[facade], 'c_')}); its code, and the lines, are its part's method's "
                      f"({method_ref(cg.rows[part], 'c_')}); --view jvm shows the two as separate hops")
+    notes.extend(_shadow_notes(cg, trees, direction))
     if direction == "out":
         notes.append("each call names the declaration the JVM links; invokevirtual/invokeinterface may run an "
                      "override at run time (jdx overrides <method>)")
@@ -546,6 +561,30 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
                 else f"--limit {walk.total} or a smaller --depth shows more")
         truncated["hint"] = narrow_hint(truncated["hint"], walk.total, _narrowing(cg, roots, opts, direction))
     return result, truncated
+
+
+def _shadow_notes(cg: _CallGraph, trees: list[dict], direction: str) -> list[str]:
+    """What the shown tree holds of shadowed class copies: callees the loaded copy of their class lacks (a shadowed
+    copy declares them: the call fails on this classpath), and entries that are code of a shadowed copy."""
+    shown = [e for t in trees for e in _entries(t["tree"])]
+    notes = [missing_member_note(e["method"], format_type(e["id"].split("#", 1)[0]), cg.missing[e["id"]], False)
+             for e in {e["id"]: e for e in shown if e.get("missing")}.values()]
+    dead = len({e["id"] for e in shown if e.get("shadowed")})
+    return notes + shadowed_sites_note(dead, len({e["id"] for e in shown}),
+                                       "callers shown" if direction == "in" else "callees shown")
+
+
+def call_tree_warnings(store: GraphStore, result: dict) -> list:
+    """DUPLICATE_CLASS for each class of a `calls`/`callers` answer whose shadowed copy decides it: the class of a
+    callee the loaded copy lacks (a shadowed copy declares it), and of the asked method."""
+    from jdx.engine.imports import duplicate_class_warnings
+
+    classes = [r["id"].split("#", 1)[0] for r in result["roots"]]
+    classes += [e["id"].split("#", 1)[0] for t in result["roots"] for e in _entries(t["tree"]) if e.get("missing")]
+    out: list = []
+    for c in dict.fromkeys(format_type(c.split("@", 1)[0]) for c in classes):
+        out += [w for w in duplicate_class_warnings(store, c) if w not in out]
+    return out
 
 
 def _narrowing(cg: _CallGraph, roots: list[str], opts: CallOptions, direction: str) -> list[str]:

@@ -1,5 +1,6 @@
 """The rows `usages` reports (`usage_site`), and its `signature` kind: declarations whose types name a type; the
-hint of a large cut of `usages`, `callers` and `calls` (`narrow_hint`).
+hint of a large cut of `usages`, `callers` and `calls` (`narrow_hint`); which of their entries are code of shadowed
+class copies (`in_shadowed_copy`, `shadowed_sites_note`).
 
 A signature site is a method's parameter or return type, a field's type, or a type argument or bound in a generic
 signature, which the erased descriptor does not show (`f(T t, List<T> ts)` names `T` twice).
@@ -23,6 +24,21 @@ def narrow_hint(hint: str, total: int, flags: list[str]) -> str:
     if total <= NARROW_ABOVE or not flags:
         return hint
     return f"{hint}, or narrow with " + (f"{', '.join(flags[:-1])} or {flags[-1]}" if len(flags) > 1 else flags[0])
+
+
+def in_shadowed_copy(node_id: str) -> bool:
+    """Whether a type, method or field id is of a shadowed class copy (`Owner@artifact`: an earlier artifact provides
+    Owner, so the JVM never loads this copy and its code never runs on this classpath)."""
+    return "@" in node_id.split("#", 1)[0]
+
+
+def shadowed_sites_note(n: int, total: int, what: str = "sites") -> list[str]:
+    """How many of an answer's entries are code of shadowed class copies: dead on this classpath, listed last."""
+    if not n:
+        return []
+    return [f"{n} of the {total} {what} {'are' if n > 1 else 'is'} in shadowed class copies (an earlier artifact "
+            "provides the class, so the JVM never loads that copy): dead code on this classpath, listed after the "
+            "live ones and marked shadowed"]
 
 
 def usage_site(row: dict, kind: str, target: Target, detail: str, **extra) -> dict:

@@ -21,7 +21,8 @@ from jdx.engine.kotlin_hits import KotlinSites, facade_twins, kotlin_sites, thro
 from jdx.engine.kotlin_view import member_ref
 from jdx.engine.member_render import ACC
 from jdx.engine.refs import format_type, parse_ref
-from jdx.engine.rel_sites import element_ref, narrow_hint, signature_sites, type_row_as_caller, usage_site
+from jdx.engine.rel_sites import (element_ref, in_shadowed_copy, narrow_hint, shadowed_sites_note, signature_sites,
+                                  type_row_as_caller, usage_site)
 from jdx.engine.rel_overrides import (distinct_pairs, lookup_orders, method_owner, overridden_callers_notes,
                                       override_how)
 from jdx.engine.external_symbols import external_notes
@@ -301,7 +302,8 @@ def _collect(store: GraphStore, symbol: Symbol, kinds: tuple[str, ...],
     raw = _attribute_lambdas(store, raw, view)
     for s in raw:
         row = s["row"]
-        s["sort"] = (arts.position(row.get("c_artifact")), (row["ref"], "", "") if "ref" in row else sort_key(row, "c_"),
+        s["sort"] = (in_shadowed_copy(row["c_id"]), arts.position(row.get("c_artifact")),
+                     (row["ref"], "", "") if "ref" in row else sort_key(row, "c_"),
                      s["line"], s["kind"], s["target"], row["c_id"], s["detail"], s.get("via") or "",
                      bool(s.get("method_ref")))  # total: two sites on one line differ by instruction or via
     raw.sort(key=lambda s: s["sort"])
@@ -357,6 +359,8 @@ def _finish(s: dict, arts: Artifacts) -> dict:
         out["via"] = s["via"]
     if s.get("through"):
         out["through"] = s["through"]
+    if in_shadowed_copy(row["c_id"]):
+        out["shadowed"] = True
     return out
 
 
@@ -380,14 +384,18 @@ def _caller_key(row: dict) -> tuple:
     return row.get("c_artifact"), row.get("ref") or row["c_id"]
 
 
-def _groups(sites: list[dict], totals: dict[str, int], more: int = 0) -> list[dict]:
-    """Sites grouped by artifact, then by enclosing method, in the order `usage_sites` sorted them;
-    `count` is what is shown, `total` what the artifact has; `more`: the last method's sites the limit left out
+def _groups(sites: list[dict], totals: dict[tuple[str, bool], int], more: int = 0) -> list[dict]:
+    """Sites grouped by artifact (its shadowed class copies' sites a group of their own, `shadowed`, after the live
+    ones), then by enclosing method, in the order `usage_sites` sorted them;
+    `count` is what is shown, `total` what the artifact (or its shadowed copies) has; `more`: the last method's
+    sites the limit left out
     (`more_sites`: a row cut partway says so)."""
     groups: list[dict] = []
     for s in sites:
-        if not groups or groups[-1]["artifact"] != s["artifact"]:
-            groups.append({"artifact": s["artifact"], "count": 0, "total": totals[s["artifact"]], "callers": []})
+        key = (s["artifact"], bool(s.get("shadowed")))
+        if not groups or (groups[-1]["artifact"], bool(groups[-1].get("shadowed"))) != key:
+            groups.append({"artifact": s["artifact"], "count": 0, "total": totals[key], "callers": []}
+                          | ({"shadowed": True} if key[1] else {}))
         g = groups[-1]
         g["count"] += 1
         if not g["callers"] or g["callers"][-1]["caller"] != s["caller"]:
@@ -422,10 +430,11 @@ def constant_notes(symbol: Symbol) -> list[str]:
     return out
 
 
-def _notes(symbol: Symbol, kt: KotlinSites | None = None, wanted: frozenset = frozenset()) -> list[str]:
+def _notes(store: GraphStore, symbol: Symbol, kt: KotlinSites | None = None,
+           wanted: frozenset = frozenset()) -> list[str]:
     """What the answer includes and leaves to other symbols (spec §3.3: never guess silently)."""
-    if symbol.external:  # no declaration: what it inherits, overrides or holds is unknown
-        return external_notes(symbol) + (_symbol_notes(symbol, kt, wanted) if symbol.is_type else [])
+    if symbol.external:  # no declaration: what it inherits, overrides or holds is unknown (or a shadowed copy holds)
+        return external_notes(symbol, store) + (_symbol_notes(symbol, kt, wanted) if symbol.is_type else [])
     # what the name was read as (a Kotlin top-level name's left-out declarations, a companion's member); a property's
     # reading is _symbol_notes' own
     read_as = symbol.notes if kt is None or kt.prop is None else []
@@ -474,25 +483,29 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
                                  f"use {'|'.join(sorted(possible)) or 'another symbol'}"))
     counts: dict[str, int] = {}
     arts = Artifacts.of(store)
-    totals: dict[str, int] = {}
-    per_artifact: dict[str | None, int] = {}
+    totals: dict[tuple[str, bool], int] = {}
+    per_artifact: dict[tuple[str | None, bool], int] = {}
     for s, row in pairs:
         counts[s["kind"]] = counts.get(s["kind"], 0) + 1
-        artifact = row.get("c_artifact")
-        per_artifact[artifact] = per_artifact.get(artifact, 0) + 1
-    for artifact, n in per_artifact.items():
-        name = arts.name(artifact)
-        totals[name] = totals.get(name, 0) + n
+        key = (row.get("c_artifact"), in_shadowed_copy(row["c_id"]))
+        per_artifact[key] = per_artifact.get(key, 0) + 1
+    for (artifact, shadowed), n in per_artifact.items():
+        key = (arts.name(artifact), shadowed)
+        totals[key] = totals.get(key, 0) + n
+    dead = sum(n for (_a, shadowed), n in totals.items() if shadowed)
     kinds_of_targets = sorted({t.kind for t in targets})
     result = {"symbol": targets[0].ref if len(targets) == 1 else text,
               "symbol_kind": kinds_of_targets[0] if len(kinds_of_targets) == 1 else "member",
               "targets": [t.ref for t in targets],
               "kinds": list(kinds), "total": len(sites), "counts": dict(sorted(counts.items())),
               "filter": opts.filter.describe(),
-              "notes": _notes(symbol, kt, frozenset(wanted)) + _inherited_note(symbol, sites)
-              + _shadowed_notes(store, symbol) + _overridden_notes(store, symbol, wanted),
+              "notes": _notes(store, symbol, kt, frozenset(wanted)) + _inherited_note(symbol, sites)
+              + _shadowed_notes(store, symbol) + _overridden_notes(store, symbol, wanted)
+              + shadowed_sites_note(dead, len(sites)),
               "groups": _groups(shown, totals, _cut_sites(pairs, limit)),
               "_target_ids": [t.id for t in targets]}  # for the Kotlin view; the command drops it
+    if dead:
+        result["shadowed"] = dead
     if symbol.external:
         result["external"] = True
     truncated = {"shown": len(shown), "total": len(sites), "hint": _cut_hint(len(sites), counts, totals)} \
@@ -500,10 +513,10 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
     return result, warnings, truncated
 
 
-def _cut_hint(total: int, counts: dict[str, int], totals: dict[str, int]) -> str:
+def _cut_hint(total: int, counts: dict[str, int], totals: dict[tuple[str, bool], int]) -> str:
     """`--limit <total>`; past NARROW_ABOVE sites also the filters that would narrow them: `--kind` when the sites
     are of several kinds, `--in`/`--exclude` when they are in several artifacts."""
-    several = len(totals) > 1
+    several = len({artifact for artifact, _shadowed in totals}) > 1
     return narrow_hint(f"--limit {total}", total, ["--kind"] * (len(counts) > 1) + ["--in", "--exclude"] * several)
 
 

@@ -27,6 +27,7 @@ from jdx.engine.members import ACC
 from jdx.engine.refs import format_member
 from jdx.engine.relations import Symbol, Target, check_limit, resolve_symbol, rows_by_ids
 from jdx.engine.external_symbols import external_notes
+from jdx.engine.rel_sites import in_shadowed_copy, shadowed_sites_note
 from jdx.engine.rel_usages import constant_notes, finish_pairs, inherited_asked, inherited_note, usage_pairs
 from jdx.engine.relations import Artifacts
 from jdx.graph_schema import queries_samples as q
@@ -185,11 +186,11 @@ def _two_lines_at_most(info: dict) -> bool:
 
 
 def _static_rank(site: dict, info: dict, own: str, owner_notes: list[str] | None = None) -> tuple:
-    """(test, generated, inside the symbol's own type, trivial delegate, enclosing method length): what
-    bytecode alone tells."""
+    """(in a shadowed class copy, test, generated, inside the symbol's own type, trivial delegate, enclosing method
+    length): what bytecode alone tells. A shadowed copy's code never runs on this classpath: it shows last."""
     length = info.get("last_line", -1) - info.get("first_line", -1) if info.get("first_line", -1) > 0 else 10_000
     owner = site["caller_id"].split("#", 1)[0]
-    return (is_test_code(owner, site["artifact"]), _generated(site, info, owner_notes),
+    return (in_shadowed_copy(owner), is_test_code(owner, site["artifact"]), _generated(site, info, owner_notes),
             owner.split("$", 1)[0] == own, trivial_delegate(info), length)
 
 
@@ -228,7 +229,8 @@ def samples(store: GraphStore, text: str, opts: SampleOptions, window, reconstru
     def aside(c: dict) -> bool:
         return asked is not None and c["via"] != asked
 
-    ranked = sorted(cands, key=lambda x: (aside(x[0]), _static_rank(x[0], info.get(x[0]["caller_id"], {}), own),
+    ranked = sorted(cands, key=lambda x: (in_shadowed_copy(x[0]["caller_id"]), aside(x[0]),
+                                          _static_rank(x[0], info.get(x[0]["caller_id"], {}), own),
                                           x[0]["caller_id"], x[0]["line"]))
     shortlist, visible = [], 0
     for start in range(0, min(len(ranked), MAX_SHORTLIST), SHORTLIST):
@@ -244,8 +246,8 @@ def samples(store: GraphStore, text: str, opts: SampleOptions, window, reconstru
             shown, used = written_use(win, tgt) if tgt else (True, 0.0)
             visible += shown
             static = _static_rank(c, info.get(c["caller_id"], {}), own, notes.get(owner))
-            key = (aside(c), static[0], static[1], not shown, static[2], static[3],
-                   opts.prefer_sources and win is None, -used, static[4])
+            key = (static[0], aside(c), static[1], static[2], not shown, static[3], static[4],
+                   opts.prefer_sources and win is None, -used, static[5])
             shortlist.append((key, c, pair, win, (shown, used)))
     shortlist.sort(key=lambda x: (x[0], x[1]["caller_id"], x[1]["line"]))
     chosen = _one_per_caller(shortlist, limit)
@@ -262,8 +264,10 @@ def samples(store: GraphStore, text: str, opts: SampleOptions, window, reconstru
               "with_sources": sum(1 for s in out if s["origin"] == "source"),
               "reconstructed": sum(1 for s in out if s["origin"] == "decompiled"),
               # a compile-time constant: its inlined uses are in no bytecode; an inherited member: whose it is
-              "notes": external_notes(symbol) + constant_notes(symbol) + _method_refs_note(len(every) - len(pairs))
-              + inherited_note(symbol, sum(not aside(c) for c, _ in cands), "calls", "shown first")}
+              "notes": external_notes(symbol, store) + constant_notes(symbol)
+              + _method_refs_note(len(every) - len(pairs))
+              + inherited_note(symbol, sum(not aside(c) for c, _ in cands), "calls", "shown first")
+              + shadowed_sites_note(sum(in_shadowed_copy(c["caller_id"]) for c, _ in cands), len(cands))}
     return result, limit_truncation(result)
 
 
@@ -316,9 +320,14 @@ def mapped_focus(win: dict, line: int) -> dict:
 
 
 def _one_per_caller(shortlist: list, limit: int) -> list:
-    """The best site of each enclosing method first; second sites of a method only to fill the limit."""
-    first, rest, seen = [], [], set()
+    """The best site of each enclosing method first; second sites of a method only to fill the limit, never one on a
+    line already chosen (`isEmpty(a) || isEmpty(b)`: two calls on one line show one and the same sample)."""
+    first, rest, seen, lines = [], [], set(), set()
     for item in shortlist:
+        line = (item[1]["caller_id"], item[1]["line"])
+        if line in lines and item[1]["line"] > 0:
+            continue
+        lines.add(line)
         (rest if item[1]["caller_id"] in seen else first).append(item)
         seen.add(item[1]["caller_id"])
     return (first + rest)[:limit]
@@ -335,6 +344,8 @@ def _render(site: dict, win: dict | None, use: tuple[bool, float], info: dict) -
            "line": site["line"], "kind": site["kind"], "target": site["target"], "in_lambda": site["in_lambda"],
            "test": is_test_code(site["caller_id"].split("#", 1)[0], site["artifact"]),
            "written": use[0], "args_used": round(use[1], 2), "origin": "bytecode"}
+    if in_shadowed_copy(site["caller_id"]):
+        out["shadowed"] = True  # code of a shadowed class copy: the JVM never loads it on this classpath
     if info.get("first_line", -1) > 0:
         out["method_lines"] = [info["first_line"], info["last_line"]]
     if win is not None:

@@ -11,8 +11,16 @@ import shlex
 from jdx.render.cards import bounded
 
 
+SHADOWED_GROUP = "(shadowed copies: never loaded)"  # a usages group of code in shadowed class copies
+
+
 def _markers(e: dict) -> str:
     out = []
+    if e.get("missing"):  # a callee the loaded copy of its class lacks; a shadowed copy declares it
+        m = e["missing"]
+        out.append(f"(missing from the loaded copy: {m['error']}; declared by {m['artifact']}'s shadowed copy)")
+    if e.get("shadowed"):
+        out.append("(shadowed copy: never loaded)")
     if e.get("unresolved"):
         out.append("⚠ not in workspace")
     if e.get("public") is False:
@@ -176,9 +184,10 @@ def usages(r: dict, brief: bool = False) -> list[str]:
     several = len(r["groups"]) > 1  # brief rows of several artifacts name theirs (the group lines are gone)
     for g in r["groups"]:
         shown = "" if g["count"] == g["total"] else f", {g['count']} shown"
+        dead = f" {SHADOWED_GROUP}" if g.get("shadowed") else ""
         if not brief:
-            lines.append(f"{g['artifact']} ({g['total']}{shown})")
-        where = f"  · {g['artifact']}" if brief and several else ""
+            lines.append(f"{g['artifact']}{dead} ({g['total']}{shown})")
+        where = f"  · {g['artifact']}{dead}" if brief and (several or dead) else ""
         for c in g["callers"]:
             more = c.get("more_sites", 0)  # the limit cut this row partway
             entry = [f"{pad}{_named(c, c['caller'])}{'  (compiler bridge)' if c.get('bridge') else ''}  "

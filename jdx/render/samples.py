@@ -53,7 +53,8 @@ def _blocks(r: dict) -> list[list[str]]:
     for i, s in enumerate(r["samples"], 1):
         lines: list[str] = []
         out.append(lines)
-        marks = [m for m, on in (("test", s["test"]), ("in lambda", s["in_lambda"]),
+        marks = [m for m, on in (("shadowed copy: never loaded", s.get("shadowed")), ("test", s["test"]),
+                                 ("in lambda", s["in_lambda"]),
                                  ("compiler-written: not in the source text", not s["written"])) if on]
         where = _where(s)
         lines.append(f"  {i}. {s['caller']}  {s['artifact']}  {s['kind']} at {where}"
