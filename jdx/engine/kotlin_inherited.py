@@ -306,6 +306,15 @@ def _chains(store) -> _Chains:
     return got
 
 
+def companion_twin(row: dict, member_id: str, target: str) -> bool:
+    """Whether a supertype's member is its companion's declaration (`row`, the declaration a static JVM member compiles
+    from: a @JvmStatic copy, a `const val` or @JvmField field in the supertype): Java calls it through the subclass,
+    Kotlin only through the supertype (`Tool.doMain`, never `Compiler.doMain`), so the Kotlin view of `target` (the
+    subclass) does not inherit it."""
+    owner = member_id.split("#", 1)[0]
+    return owner != target and row["owner"].startswith(owner + "$")
+
+
 def written_arguments(store, result: dict) -> dict:
     """The type arguments a `members` query gave (`Box<String>`: `type_arguments`) as Kotlin types, by parameter name;
     a wildcard's capture and a type with no Kotlin text are left out: that parameter reads as declared."""

@@ -27,7 +27,7 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
     lists it, marked `Kotlin-only: …` (`opts`, the engine's MemberOptions, filters it as the JVM members were).
     `--grep` matches a row's Kotlin name too (`_grep_kotlin_names`); a method's `throws` is marked `@Throws(…)`, a
     companion's declaration with a JVM member in the class (@JvmStatic, @JvmField, const) `in companion object`."""
-    from jdx.engine.kotlin_inherited import InheritedView, written_arguments
+    from jdx.engine.kotlin_inherited import InheritedView, companion_twin, written_arguments
     from jdx.engine.refs import type_id
 
     if opts is not None and opts.grep:
@@ -61,6 +61,9 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
     for item, mid in zip(items, ids):
         rows = found.get(mid)
         if mid in artefacts and not rows and item["static"]:
+            folded += 1
+            continue
+        if rows and item["static"] and companion_twin(rows[0], mid, target):
             folded += 1
             continue
         if rows:

@@ -28,10 +28,40 @@ JVM_OVERLOADS = "Lkotlin/jvm/JvmOverloads;"
 ACC_PRIVATE = 0x0002
 
 
+_REF = re.compile(r"L([^;]+);")  # a class a descriptor names
+
+
+def _relocation(meta: str, actual: str, classes: set[str]) -> tuple[str, str] | None:
+    """The package relocation (`from`, `to`) under which the descriptor `actual` is the metadata's `meta`: a shaded
+    jar's class files name its relocated classes (`org/jetbrains/kotlin/com/intellij/psi/PsiClass`) while the
+    `@kotlin.Metadata` strings keep the original names (`com/intellij/psi/PsiClass`), as the shade plugin leaves
+    annotation strings. Each renamed class is one the artifact does not hold, keeps its package's tail and simple
+    name, and all are renamed by one rule (the shortest: `("", "org/jetbrains/kotlin")`); None otherwise."""
+    if _REF.sub("L;", meta) != _REF.sub("L;", actual):
+        return None
+    rule = None
+    for was, now in zip(_REF.findall(meta), _REF.findall(actual)):
+        if was == now:
+            continue
+        if was in classes:
+            return None
+        old, new = was.split("/"), now.split("/")
+        kept = 0
+        while kept < min(len(old), len(new)) and old[-1 - kept] == new[-1 - kept]:
+            kept += 1
+        got = ("/".join(old[:len(old) - kept]), "/".join(new[:len(new) - kept]))
+        if not kept or (rule is not None and got != rule):
+            return None
+        rule = got
+    return rule
+
+
 class _Members:
     """The artifact's JVM members by owner: name+descriptor -> access, and names -> descriptors."""
 
-    def __init__(self, members: pa.Table, annotations: pa.Table | None, owners: set[str]):
+    def __init__(self, members: pa.Table, annotations: pa.Table | None, owners: set[str], classes: set[str]):
+        self.classes = classes
+        self.named: dict[str, dict[str, list[str]]] = {}  # owner -> member name -> its keys, built when first asked
         self.by_owner: dict[str, dict[str, int]] = defaultdict(dict)
         for owner, name, desc, access, kind in zip(members["owner"].to_pylist(), members["name"].to_pylist(),
                                                    members["descriptor"].to_pylist(), members["access"].to_pylist(),
@@ -48,16 +78,36 @@ class _Members:
                     self.overloads.add(f"{owner}#{mname}{mdesc}")
 
     def method(self, owner: str, sig: tuple[str, str] | None) -> str | None:
-        if sig is None:
-            return None
-        key = sig[0] + sig[1]
-        return f"{owner}#{key}" if key in self.by_owner.get(owner, ()) else None
+        return self._find(owner, sig, "")
 
     def field(self, owner: str, sig: tuple[str, str] | None) -> str | None:
+        return self._find(owner, sig, ":")
+
+    def _find(self, owner: str, sig: tuple[str, str] | None, sep: str) -> str | None:
+        """The member `owner#name{sep}descriptor`, else the one member of that name whose descriptor is the
+        signature's relocated by a shaded jar (_relocation); None when there is none or several."""
         if sig is None:
             return None
-        key = f"{sig[0]}:{sig[1]}"
-        return f"{owner}#{key}" if key in self.by_owner.get(owner, ()) else None
+        key = sig[0] + sep + sig[1]
+        if key in self.by_owner.get(owner, ()):
+            return f"{owner}#{key}"
+        if "L" not in sig[1] or owner not in self.by_owner:
+            return None
+        head = sig[0] + sep
+        found = [k for k in self._named(owner).get(head, ())
+                 if _relocation(sig[1], k[len(head):], self.classes) is not None]
+        return f"{owner}#{found[0]}" if len(found) == 1 else None
+
+    def _named(self, owner: str) -> dict[str, list[str]]:
+        """The owner's member keys by what precedes their descriptor: a method's name, a field's `name:`."""
+        got = self.named.get(owner)
+        if got is None:
+            got = self.named[owner] = defaultdict(list)
+            for key in sorted(self.by_owner[owner]):
+                cut = min((i for i in (key.find("("), key.find(":")) if i >= 0), default=-1)
+                if cut >= 0:
+                    got[key[:cut] + ("" if key[cut] == "(" else ":")].append(key)
+        return got
 
     def access(self, member_id: str) -> int:
         owner, _, key = member_id.partition("#")
@@ -198,6 +248,13 @@ def _property_links(m: _Members, owner: str, facade: str | None, p: KmProperty, 
     return links
 
 
+def _descriptor(member_id: str | None, sig: tuple[str, str] | None) -> str | None:
+    """The descriptor of the JVM member a declaration links (a shaded jar's relocated one), else its metadata's."""
+    if sig is None:
+        return None
+    return member_id.partition("#")[2][len(sig[0]):] if member_id else sig[1]
+
+
 def _function_row(rows: _Rows, m: _Members, owner: str, facade: str | None, f: KmFunction, in_interface: bool,
                   static_host: str | None, static_owner: bool, is_object: bool = False) -> None:
     links = _function_links(m, owner, facade, f, static_host, static_owner)
@@ -212,7 +269,7 @@ def _function_row(rows: _Rows, m: _Members, owner: str, facade: str | None, f: K
                    synthesized=f.member_kind == "synthesized", delegation=f.member_kind == "delegation")
     detail = {"type_parameters": _tps_json(f.type_parameters), "receiver": _type_json(f.receiver),
               "parameters": _params_json(f.parameters), "returns": _type_json(f.return_type),
-              "jvm_name": f.jvm[0] if f.jvm else None, "jvm_descriptor": f.jvm[1] if f.jvm else None}
+              "jvm_name": f.jvm[0] if f.jvm else None, "jvm_descriptor": _descriptor(main, f.jvm)}
     rows.add(owner, "function", f.name, f.visibility, f.modality, flags, render_function(f, in_interface), detail,
              links, facade)
 
@@ -288,7 +345,7 @@ def _class_rows(rows: _Rows, m: _Members, owner: str, c: KmClass) -> None:
                         other = m.method(owner, ("<init>", key))
                         if other and not m.access(other) & ACC_SYNTHETIC:
                             links.append("overload:" + other)
-            detail = {"parameters": _params_json(k.parameters), "jvm_descriptor": k.jvm[1] if k.jvm else None}
+            detail = {"parameters": _params_json(k.parameters), "jvm_descriptor": _descriptor(main, k.jvm)}
             rows.add(owner, "constructor", "<init>", k.visibility, None,
                      _flags(secondary=k.secondary, jvm_overloads=any(x.startswith("overload:") for x in links)),
                      render_constructor(k), detail, links, None)
@@ -331,7 +388,7 @@ def kotlin_table(types: pa.Table, members: pa.Table, annotations: pa.Table | Non
     for name, meta in decoded.items():
         if meta is not None and meta.facade:
             facades_of[name] = meta.facade
-    m = _Members(members, annotations, set(present) | set(facades_of.values()))
+    m = _Members(members, annotations, set(present) | set(facades_of.values()), set(names))
     rows = _Rows()
     for name in sorted(decoded):
         meta = decoded[name]
