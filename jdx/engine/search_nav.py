@@ -8,82 +8,31 @@ import shlex
 from collections import defaultdict
 
 from jdx.engine.ranking import internal_packages, is_jdk_internal
-from jdx.engine.refs import MAX_REF_LENGTH, SymbolRef, format_member, format_type, matches_params, parse_ref
+from jdx.engine.refs import (MAX_REF_LENGTH, SHADOW_SUFFIX, SymbolRef, format_member, format_type, matches_params,
+                             parse_ref)
 from jdx.engine.relations import lambda_writers, split_method_id
 from jdx.engine.search import SearchOptions, artifacts_by_id, search
 from jdx.engine.search import package_artifacts as search_package_artifacts
 from jdx.engine.search_index import index_for
 from jdx.engine.frame_inlined import ClassReader, frame_lines, inlined_note
 from jdx.engine.kotlin_toplevel import kotlin_candidates
+from jdx.engine.search_frames import (  # noqa: F401  (frame_warnings, is_frame_location: re-exported)
+    exception_type, frame_warnings, hidden_class, is_frame_location, lambda_proxy_note, omitted_frames, parse_frame,
+    trace_line)
 from jdx.engine.search_match import fuzzy_budget, levenshtein
-from jdx.errors import AmbiguousError, JdxError, NotFoundError, RefSyntaxError, UsageError, Warning_
+from jdx.errors import AmbiguousError, JdxError, NotFoundError, RefSyntaxError, UsageError
 from jdx.graph_schema import queries, queries_search
 from jdx.graph_schema.queries_search import TYPE_KINDS
 from jdx.graph_schema.store import GraphStore
 
 ACC_PUBLIC, ACC_PRIVATE, ACC_PROTECTED, ACC_STATIC = 0x0001, 0x0002, 0x0004, 0x0008
 ACC_BRIDGE, ACC_VARARGS, ACC_SYNTHETIC = 0x0040, 0x0080, 0x1000
-# `at java.base/java.util.HashMap.get(HashMap.java:556)`, `app//a.B.c(B.java)`, `a.B.<init>(Unknown Source)`; a
-# logging framework's jar suffix (logback `~[json-path-2.10.0.jar:?]`, log4j2 `[app.jar:1.0]`) follows the `)`
-_FRAME = re.compile(r"^\s*(?:at\s+)?(?:[^\s/()]*/+)?(?P<sym>[^\s/()]+?)\s*(?:\((?P<src>[^)]*)\))?"
-                    r"(?:\s*~?\[[^\]]*\])?\s*$")
 ACC_NATIVE = 0x0100
-# what a frame's `(…)` holds (`Foo.java:12`, `Foo.kt`, `Unknown Source`, `Native Method`, ProGuard's `SourceFile:7`);
-# other parenthesised text after a name is a parameter list (`Hex#decodeHex(String)`)
-_LOCATION = re.compile(r"(?:Unknown Source|Native Method|[^\s,:()<>\[\]]*\.[a-z][a-z0-9]*)(?::\d+)?|[^\s,:()]*:\d+")
-# a stack trace's exception line: `Caused by: a.B: msg`, `Suppressed: a.B`, `Exception in thread "main" a.B: msg`,
-# `a.B: msg` (Throwable.toString: the class name, then `: ` and the message)
-_EXCEPTION = re.compile(r'\s*(?P<lead>(?:Exception in thread "[^"]*"|Caused by:|Suppressed:)\s*)?'
-                        r"(?P<type>[\w$]+(?:\.[\w$]+)*)(?P<message>:(?:\s.*)?)?\s*")
+LAMBDA_BODIES_LISTED = 10  # a lambda proxy's frame lists its class's lambda bodies up to this many
 _ENUM_HIDDEN = "(Ljava/lang/String;I"  # javac's enum constructors take the constant's name and ordinal first
-_OMITTED = re.compile(r"\s*\.\.\. \d+ (?:more|common frames omitted)\s*")  # a cause's frames its effect's list
 
 
 # --- resolve -------------------------------------------------------------------------------------------------
-def is_frame_location(src: str) -> bool:
-    """Is the text between a frame's parentheses a source location (`Foo.java:12`), not a parameter list?"""
-    return _LOCATION.fullmatch(src.strip()) is not None
-
-
-def exception_type(line: str) -> str | None:
-    """The exception type a stack trace's exception line names (`Caused by: a.B: msg` -> `a.B`); None for any
-    other text (a bare `a.B` is a name, not an exception line)."""
-    m = _EXCEPTION.fullmatch(line)
-    return m.group("type") if m and (m.group("lead") or m.group("message")) else None
-
-
-def _trace_line(text: str) -> str:
-    """The one frame or exception line of a pasted multi-line text (blank and `... 3 more` lines skipped): resolve
-    answers one name, so a whole trace is a usage error pointing at `jdx batch`."""
-    if "\n" not in text.strip():
-        return text
-    lines = [ln for ln in text.strip().splitlines() if ln.strip() and not _OMITTED.fullmatch(ln)]
-    read = [ln for ln in lines if exception_type(ln) is not None or parse_frame(ln)[1] is not None]
-    if len(read) == 1:
-        return read[0]
-    if not read:
-        raise UsageError(f"resolve takes one name or one line of a stack trace; this text has {len(lines)} lines "
-                         "and none is a frame or an exception line")
-    raise UsageError(f"resolve takes one line of a stack trace; this text has {len(read)} frame and exception lines: "
-                     "pass one of them, or one `resolve '<line>'` per line to jdx batch")
-
-
-def parse_frame(text: str) -> tuple[str, dict | None]:
-    """The symbol part of a stack-trace frame and {file, line} when the text was a frame (`a.B.c(String)`, a name
-    with a parameter list, is none)."""
-    m = _FRAME.match(text)
-    if not m:
-        return text.strip(), None
-    sym, src = m.group("sym"), m.group("src")
-    if not text.lstrip().startswith("at ") and (src is None or not is_frame_location(src)):
-        return sym, None
-    file, line = (src or ""), None
-    if src and ":" in src:
-        file, _, num = src.rpartition(":")
-        line = int(num) if num.isdigit() else None
-    return sym, {"text": sym, "file": file, "line": line, **({"native": True} if src == "Native Method" else {})}
-
-
 def types_named(store: GraphStore, written: str) -> list[dict]:
     """Loaded types a (possibly partial) dotted name denotes: exact binary names first, else every type whose
     simple name is the last segment and whose qualified name ends with what was written."""
@@ -120,9 +69,27 @@ def _member_candidates(store: GraphStore, owners: list[dict], name: str, line: i
     if native:  # the JVM prints `(Native Method)` only for a native method's frame
         methods = [m for m in methods if m["access"] & ACC_NATIVE] or methods
     if line is not None:
-        methods = _at_line(store, methods, line, line_tables, smap) or methods
+        # none holding the line: those of a shadowed copy that do follow the loaded copy's (FRAME_SHADOWED_COPY)
+        methods = _at_line(store, methods, line, line_tables, smap) or methods + _shadowed_at_line(
+            store, owners, name, line, line_tables, smap)
     fields = [] if line is not None or native else store.rows(queries_search.FIELDS_NAMED, {"owners": ids, "name": name})
     return _rows(store, name, methods + fields, methods)
+
+
+def _shadowed_at_line(store: GraphStore, owners: list[dict], name: str, line: int, line_tables=None,
+                      smap=None) -> list[dict]:
+    """The methods of copies of the frame's class that the classpath shadows (an earlier artifact provides the
+    class) whose line tables hold the line the loaded copy's do not (by their ranges when the class file cannot be
+    read, as `_at_line` decides): the copy that ran when the classpath that ran had its artifact first. Each copy's
+    class file is read from its own artifact (its graph id carries the artifact: `a/B@<key>`)."""
+    copies = [c["id"] for o in owners for c in store.rows(queries_search.TYPE_COPIES, {"name": o["id"]})
+              if c["shadowed"] and c["id"] != o["id"]]
+    if not copies:
+        return []
+    methods = store.rows(queries_search.MEMBERS_NAMED, {"owners": copies, "name": name})
+    plain = [dict(m, owner=SHADOW_SUFFIX.sub("", m["owner"]), copy=m["owner"]) for m in methods]
+    return [{k: v for k, v in dict(m, owner=m["copy"]).items() if k != "copy"}
+            for m in _at_line(store, plain, line, line_tables, smap)]
 
 
 def _rows(store: GraphStore, name: str, members: list[dict], methods: list[dict]) -> list[dict]:
@@ -136,10 +103,12 @@ def _rows(store: GraphStore, name: str, members: list[dict], methods: list[dict]
     out = []
     for m in members:
         is_field = m["kind"] == "field"
+        # a bridge's ref always carries it (`next():java.lang.Object`, the ref `body` takes as the bridge)
+        with_return = not is_field and (bool(m["access"] & ACC_BRIDGE)
+                                        or params[(m["owner"], m["descriptor"].split(")")[0])] > 1)
         try:
             ref = format_member(m["owner"], name, m["descriptor"], is_field=is_field,
-                                varargs=bool(m["access"] & ACC_VARARGS),
-                                with_return=not is_field and params[(m["owner"], m["descriptor"].split(")")[0])] > 1)
+                                varargs=bool(m["access"] & ACC_VARARGS), with_return=with_return)
         except ValueError:
             ref = format_type(m["owner"]) + "#" + name
         kind = "constructor" if name == "<init>" else "initializer" if name == "<clinit>" else m["kind"]
@@ -148,7 +117,10 @@ def _rows(store: GraphStore, name: str, members: list[dict], methods: list[dict]
             row["synthetic"] = True
         if not is_field and m.get("first_line", -1) not in (None, -1):
             row["lines"] = [m["first_line"], m["last_line"]]
-        if m.get("inlined"):  # the frame's line is code kotlinc inlined: where it came from
+        if SHADOW_SUFFIX.search(m["owner"]):  # a copy the classpath shadows, whose lines hold the frame's
+            row["shadowed"] = True
+            row["note"] = "shadowed copy: an earlier artifact on the classpath provides this class"
+        elif m.get("inlined"):  # the frame's line is code kotlinc inlined: where it came from
             row["inlined"] = m["inlined"]
             row["note"] = inlined_note(m["inlined"])
         elif name.startswith("lambda$"):
@@ -277,7 +249,9 @@ def resolve(store: GraphStore, text: str, limit: int, line_tables=None, smap=Non
         raise UsageError("resolve needs a name, e.g. jdx resolve Entry or jdx resolve 'at a.B.c(B.java:12)'")
     if len(text) > MAX_REF_LENGTH:
         raise UsageError(f"resolve text is {len(text)} characters long; the limit is {MAX_REF_LENGTH}")
-    line = _trace_line(text)
+    line = trace_line(text)
+    if omitted_frames(line) is not None:
+        return _omitted(line), None
     thrown = exception_type(line)
     written = None if thrown is not None else _written_member(line)
     sym, frame = (thrown, None) if thrown is not None else (line.strip(), None) if written else parse_frame(line)
@@ -285,7 +259,11 @@ def resolve(store: GraphStore, text: str, limit: int, line_tables=None, smap=Non
     candidates: list[dict] = []
     owners: list[dict] = []
     owner_text, sep, member = (written.type_name, "#", written.member) if written else split_member(sym)
-    if thrown is not None:  # an exception line names its exception's type
+    hidden = hidden_class(owner_text) if frame is not None else None
+    if hidden is not None:  # `a.B$$Lambda$1/0x….run`: a class the runtime generated, in no artifact
+        frame["hidden"] = {"class": owner_text, **({"lambda_of": hidden[1]} if hidden[1] else {})}
+        owner_text, owners, candidates = _hidden_frame(store, owner_text, member, hidden[1])
+    elif thrown is not None:  # an exception line names its exception's type
         owner_text, sep, member = "", "", ""
         candidates = _type_rows(types_named(store, thrown))
     elif not sep and "." not in sym:
@@ -300,6 +278,8 @@ def resolve(store: GraphStore, text: str, limit: int, line_tables=None, smap=Non
             candidates.extend(_package_rows(store, lambda package: package == sym or package.endswith("." + sym)))
         if owner_text:
             owners = types_named(store, owner_text)
+            if frame is not None:
+                _source_file(store, owners, frame)
             candidates.extend(_member_candidates(store, owners, member, frame["line"] if frame else None,
                                                  bool(frame and frame.get("native")), line_tables, written, smap))
             if not sep and frame is None:  # `fx.perimeter`: a Kotlin top-level declaration of package fx
@@ -330,6 +310,47 @@ def resolve(store: GraphStore, text: str, limit: int, line_tables=None, smap=Non
     return result, truncated
 
 
+def _source_file(store: GraphStore, owners: list[dict], frame: dict) -> None:
+    """The frame's class's SourceFile, as `source_file`, when it is not the file the frame names (`HashMap.forEach
+    (TreeMap.java:1424)`): FRAME_SOURCE_FILE. A frame without a file (`Unknown Source`, `Native Method`) or a class
+    without the attribute says nothing."""
+    if len(owners) != 1 or not frame["file"] or " " in frame["file"]:
+        return
+    rows = store.rows_cached(queries.TYPE_BY_ID, {"id": owners[0]["id"]})
+    written = rows[0].get("t.source_file") if rows else None
+    if written and written != frame["file"]:
+        frame["source_file"] = written
+
+
+def _hidden_frame(store: GraphStore, hidden: str, member: str, outer: str | None) -> tuple[str, list[dict], list[dict]]:
+    """A hidden class's frame: a lambda's (`a.B$$Lambda$1/0x….run`) answers the class that wrote the lambda, saying
+    what the frame is, then that class's lambda bodies; any other hidden class is in no artifact (not found).
+    (the class named, its type rows, the candidates)"""
+    if outer is None:
+        raise NotFoundError(f"not found: {hidden} of the frame is a hidden class the runtime generated "
+                            "(Lookup.defineHiddenClass): no artifact holds it",
+                            hint="resolve the trace's frames around it: the code that called it and the code it calls")
+    owners = types_named(store, outer)
+    ids = [o["id"] for o in owners]
+    bodies = sorted({r["name"] for r in store.rows(queries.METHODS_OF_TYPES, {"ids": ids})
+                     if r["name"].startswith("lambda$")}) if ids else []
+    listed = bodies if len(bodies) <= LAMBDA_BODIES_LISTED else []
+    rows = [dict(r, note=lambda_proxy_note(hidden, member, r["ref"], len(bodies), bool(listed)))
+            for r in _type_rows(owners)]
+    for name in listed:
+        rows.extend(_member_candidates(store, owners, name, None))
+    return outer, owners, rows
+
+
+def _omitted(line: str) -> dict:
+    """A cause's `... N more`: no frame, N frames omitted (the last N of the trace it caused, printed above it);
+    answered (exit 0) with nothing to resolve."""
+    n = omitted_frames(line)
+    return {"name": line.strip(), "frame": None, "candidates": [], "total": 0, "omitted": n,
+            "notes": [f"not a frame: the {n} frame{'s' * (n != 1)} this cause's trace shares with the trace it caused "
+                      "(its last ones, printed above), omitted; resolve those lines"]}
+
+
 def _resolve_miss(store: GraphStore, line: str, sym: str, owners: list[dict], owner_text: str, member: str,
                   frame: dict | None, written: SymbolRef | None, thrown: bool = False) -> NotFoundError:
     """Why nothing answers: the type has no such member (or no overload takes the written parameters), a frame's
@@ -344,7 +365,10 @@ def _resolve_miss(store: GraphStore, line: str, sym: str, owners: list[dict], ow
                                      candidates=[{k: c[k] for k in ("ref", "kind")} for c in overloads],
                                      hint=f"jdx signature {shlex.quote(format_type(owners[0]['id']) + '#' + member)}"
                                      " lists its overloads with parameter names")
-        return _no_such_member(store, owners, owner_text, member, frame is not None)
+        from jdx.engine.external_symbols import shadowed_member_miss
+
+        shadowed = shadowed_member_miss(store, sym, written or parse_ref(f"{owner_text}#{member}"))
+        return shadowed or _no_such_member(store, owners, owner_text, member, frame is not None)
     from jdx.engine.external_symbols import external_reference_miss
 
     external = external_reference_miss(store, sym)
@@ -357,23 +381,12 @@ def _resolve_miss(store: GraphStore, line: str, sym: str, owners: list[dict], ow
     if thrown:  # an exception line: only a type is meant
         return NotFoundError(f"not found: exception type {sym} (of {line})", candidates=_suggest(store, sym, TYPE_KINDS),
                              hint="jdx search <pattern> finds names by camel humps and globs")
+    if re.search(r"\s", line) and frame is None:  # `Was expecting one of:`: a line of an exception's message
+        return NotFoundError(f"not found: {line} names nothing: it is no name, frame (`at a.B.c(B.java:12)`) or "
+                             "exception line (`Caused by: a.B: msg`), such as a line of an exception's message",
+                             hint="resolve the trace's `at …` and `Caused by: …` lines, one per call")
     return NotFoundError(f"not found: {line}", candidates=_suggest(store, member or sym),
                          hint="jdx search <pattern> finds names by camel humps and globs")
-
-
-def frame_warnings(result: dict) -> list[Warning_]:
-    """FRAME_LINE_OUTSIDE when a stack frame's line lies in none of the named methods' line ranges: the
-    running code was most likely another version of the class than the workspace's."""
-    frame = result.get("frame")
-    line = frame.get("line") if frame else None
-    ranged = [c for c in result["candidates"] if c.get("lines")]
-    if line is None or not ranged or any(c["lines"][0] <= line <= c["lines"][1] or c.get("inlined") for c in ranged):
-        return []
-    spans = ", ".join(f"{c['lines'][0]}-{c['lines'][1]}" for c in ranged[:3]) + (
-        f" and {len(ranged) - 3} more" if len(ranged) > 3 else "")
-    return [Warning_("FRAME_LINE_OUTSIDE", f"line {line} of the frame is outside {ranged[0]['ref'].split('(')[0]} "
-                     f"(lines {spans}): the class that ran is probably another version than the workspace's",
-                     ranged[0].get("artifact", ""))]
 
 
 def split_member(sym: str) -> tuple[str, str, str]:

@@ -52,8 +52,9 @@ def resolve(r: dict) -> list[str]:
              + (f"  (lines {c['lines'][0]}-{c['lines'][1]})" if c.get("lines") else "")
              + (f"  [{c['note']}]" if c.get("note") else ""), c["artifact"]) for c in r["candidates"]]
     lines.extend(_columns(rows, "  " if r.get("frame") else ""))
+    lines.extend(f"note: {n}" for n in r.get("notes", ()))
     n = len(r["candidates"])
-    if n == r["total"]:  # a truncated answer gets output's `… N of M shown (hint)` line instead
+    if n == r["total"] and not (r.get("notes") and not n):  # a truncated answer gets output's `… N of M shown`
         lines.append(f"{n} candidate{'s' if n != 1 else ''} for {r['name']}")
     return lines
 

@@ -154,3 +154,13 @@ def test_signature_of_it_offers_the_shadowed_copy(classpath, run_jdx):
     assert [w["message"] for w in env["warnings"] if w["code"] == "DUPLICATE_CLASS"] == [DUPLICATE]
     shown = run_jdx("--no-jdk", "--jars", classpath, "signature", "lib-2.0.jar/lib.Bean#extra()")
     assert shown.code == 0 and "void extra()" in shown.out, shown.out + shown.err
+
+
+@pytest.mark.parametrize("written", ["lib.Bean#extra", "lib.Bean.extra"])
+def test_resolve_of_it_offers_the_shadowed_copy(classpath, run_jdx, written):
+    run = run_jdx("--no-jdk", "--jars", classpath, "resolve", written, "--json")
+    assert run.code == 1, run.out
+    env = json.loads(run.out)
+    assert "the shadowed copy in lib-2.0.jar does" in env["error"]["message"], env
+    assert [c["ref"] for c in env["candidates"]] == ["lib-2.0.jar/lib.Bean#extra()"]
+    assert [w["message"] for w in env["warnings"] if w["code"] == "DUPLICATE_CLASS"] == [DUPLICATE]
