@@ -17,6 +17,8 @@ from jdx.engine.refs import format_member, format_type
 from jdx.engine.src_locate import (Located, SourceContext, SourceFile, locate_field, locate_method, locate_type,
                                    is_top_level, line_drift, mismatch_warnings, outer_chain, stale_source,
                                    top_level)
+from jdx.engine.src_special import (METHOD_KINDS, UNDECOMPILED, is_lambda, lambda_body, undecompiled,
+                                    undecompiled_methods, undecompiled_warning)
 from jdx.errors import JdxError, NotFoundError, UsageError, Warning_
 from jdx.graph_schema import queries
 
@@ -285,8 +287,15 @@ def _from_decompiler(ctx: SourceContext, target: Target, artifact: str, opts: Bo
         else:  # rather than a whole enclosing class: the next rung, precise for this member
             raise JdxError(f"{dec.engine}'s text of {format_type(target.type_row['id'])} has no recognisable "
                            f"declaration of {target.ref}")
+    if target.row is not None and decl.kind in METHOD_KINDS and undecompiled(file.lines, decl):
+        # Procyon's note and a throw stand where the code should be: the next rung has the code
+        raise JdxError(f"{dec.engine} {dec.engine_version} could not decompile {target.ref} (its text is the "
+                       f"engine's note '{UNDECOMPILED}' and a throw, not the method's code)")
     a, b = _span(decl, opts, len(file.lines))
     header = f"source: decompiled by {dec.engine} {dec.engine_version} from {artifact} ({why})   {RECONSTRUCTED}"
+    failed = undecompiled_methods(file, a, b, decl)
+    if failed:  # a type's text holding methods the engine could not decompile
+        warnings.append(undecompiled_warning(dec.engine, failed, format_type(target.type_row["id"]), artifact))
     engine = {"name": dec.engine, "version": dec.engine_version}
     source = {"label": None, "how": "decompiled", "file": file.rel, "lines": [a, b], "lines_of": "decompiled text"}
     from jdx.engine.src_source import class_file_lines, member_lines
@@ -352,6 +361,10 @@ def body(ctx: SourceContext, target: Target, opts: BodyOptions) -> tuple[dict, l
     synthetic = target.row is not None and (target.row.get("access") or 0) & (sm.ACC_SYNTHETIC | sm.ACC_BRIDGE)
     if synthetic and target.row["name"].endswith("$default") and target.type_row.get("kotlin"):
         synthetic = False  # a Kotlin default-arguments stub: its function's declaration is its source
+    if synthetic and opts.engine is None and is_lambda(target.row):
+        found = lambda_body(ctx, target, artifact, opts, warnings)
+        if found is not None:
+            return _finish(ctx, target, found, warnings, opts)
     if synthetic and opts.engine is None:
         opts = BodyOptions("javap", opts.with_doc, opts.with_signature, opts.context)
         why = "compiler-generated, no source text"

@@ -9,6 +9,7 @@ import shlex
 from jdx.engine.member_resolve import lookup
 from jdx.engine.refs import format_type
 from jdx.engine.src_body import ENGINES, RECONSTRUCTED, Target, decompiled_file, member_target
+from jdx.engine.src_special import is_lambda, lambda_rows, undecompiled_methods, undecompiled_warning
 from jdx.engine.src_locate import (SourceContext, SourceFile, locate_field, locate_method, outer_chain, source_file,
                                    stale_source, top_level)
 from jdx.errors import JdxError, NotFoundError, UsageError, Warning_
@@ -110,29 +111,56 @@ class _Absent(Exception):
         self.warnings, self.why = warnings, why
 
 
-def _line_hint(n: int, file: SourceFile, origin: str, line_map: dict | None) -> str:
+def _line_hint(ctx: SourceContext, type_row: dict, n: int, file: SourceFile, origin: str,
+               line_map: dict | None) -> str:
     """What `--around <n>` (a stack trace's line) should have been: `--lines` around it. In decompiled text a stack
-    trace's line is the class file's, which the decompiler's line map places (`Decompiled.line_map`)."""
+    trace's line is the class file's, which the decompiler's line map places (`Decompiled.line_map`); a line the map
+    does not place (its code merged into another line's) is shown by the nearest line of the same method it does."""
     head = "--around takes a member (e.g. 'get(Object)'), not a line"
     c = DEFAULT_AROUND_CONTEXT
     if origin != "decompiled":
         return f"{head}: for the lines around line {n}, --lines {max(1, n - c)}:{n + c}"
     mapped = sorted(k for k, lines in (line_map or {}).items() if n in lines)
-    if not mapped:
-        why = "no decompiled line maps to it" if line_map else "the decompiler gave no line map"
-        return (f"{head}: class-file line {n} has no place in the decompiled text ({why}); name the method the stack "
-                f"frame is in (jdx resolve '<frame>' finds it)")
-    a, b = mapped[0], mapped[-1]
-    at = f"line {a}" if a == b else f"lines {a}-{b}"
-    return (f"{head}: class-file line {n} is decompiled {at}; for the lines around it, "
-            f"--lines {max(1, a - c)}:{min(len(file.lines), b + c)}")
+    if mapped:
+        a, b = mapped[0], mapped[-1]
+        at = f"line {a}" if a == b else f"lines {a}-{b}"
+        return (f"{head}: class-file line {n} is decompiled {at}; for the lines around it, "
+                f"--lines {max(1, a - c)}:{min(len(file.lines), b + c)}")
+    near = _nearest_mapped(ctx, type_row, n, line_map) if line_map else None
+    if near is not None:
+        method, line, rows = near
+        return (f"{head}: class-file line {n} has no decompiled line of its own (the decompiler wrote its code "
+                f"with another line's); the nearest line of {method} that has one is class-file line {line}, "
+                f"decompiled line {rows[0]}; for the lines around it, --lines {max(1, rows[0] - c)}:"
+                f"{min(len(file.lines), rows[-1] + c)}")
+    why = "no decompiled line maps to it" if line_map else "the decompiler gave no line map"
+    return (f"{head}: class-file line {n} has no place in the decompiled text ({why}); name the method the stack "
+            f"frame is in (jdx resolve '<frame>' finds it)")
+
+
+def _nearest_mapped(ctx: SourceContext, type_row: dict, n: int, line_map: dict) -> tuple[str, int, list[int]] | None:
+    """(the method whose line table spans class-file line `n` (the narrowest, of the class file's type and the types
+    declared in it), its mapped class-file line nearest to `n` (the earlier on a tie), the decompiled lines that line
+    went to), or None."""
+    top = top_level(type_row["id"], outer_chain(ctx, type_row["id"]), type_row)
+    holders = [(lines[1] - lines[0], lines, f"{format_type(tid)}#{row['name']}")
+               for tid, row in _methods_within(ctx, top) for lines in [member_lines(row)]
+               if lines is not None and lines[0] <= n <= lines[1]]
+    if not holders:
+        return None
+    _, (first, last), method = min(holders)
+    held = sorted({line for lines in line_map.values() for line in lines if first <= line <= last})
+    if not held:
+        return None
+    line = min(held, key=lambda k: (abs(k - n), k))
+    return method, line, sorted(k for k, lines in line_map.items() if line in lines)
 
 
 def _around(ctx: SourceContext, type_row: dict, around: str, file: SourceFile, origin: str,
             line_map: dict | None = None) -> tuple[int, int, Target]:
     """The lines of the member `--around` names in `file`, and the member (maybe inherited: its `type_row` says)."""
     if around.strip().isdigit():  # a stack trace's line: --lines shows it
-        raise UsageError(_line_hint(int(around), file, origin, line_map))
+        raise UsageError(_line_hint(ctx, type_row, int(around), file, origin, line_map))
     text = around if "#" in around else f"{format_type(type_row['id'])}#{around}"
     found = lookup(ctx.store, text, require_one=True)
     entry = found.members[0]
@@ -171,6 +199,10 @@ def _around(ctx: SourceContext, type_row: dict, around: str, file: SourceFile, o
                                 f"; run jdx body {entry['ref']!r}")
     if decl is None and origin == "sources" and not loc.implicit:
         raise _Absent(*_absent_warnings(ctx, target, loc))
+    if decl is None and origin == "decompiled" and not target.is_field and is_lambda(target.row):
+        rows = lambda_rows(target.row, line_map)  # a lambda's method: where its lines went in the enclosing method
+        if rows is not None:
+            return rows[0], rows[1], target
     if decl is None:
         first = target.row.get("first_line") if not target.is_field else None
         if first and first > 0 and origin == "sources":
@@ -297,6 +329,9 @@ def _answer(ctx: SourceContext, type_row: dict, file: SourceFile, origin: str, e
         result["inherited_from"] = inherited
     if origin == "decompiled":  # its line numbers are not the class file's, which a stack trace names
         result["source"]["lines_of"] = "decompiled text"
+        failed = undecompiled_methods(file, a, b)
+        if failed:  # bodies the engine replaced by its note and a throw
+            warnings = warnings + [undecompiled_warning(engine["name"], failed, format_type(type_row["id"]), art)]
         if target is not None:  # the member's (a field's initializer has no line table of its own)
             where = None if target.is_field else member_lines(target.row)
         else:  # the whole file's, nested types' included
@@ -340,7 +375,12 @@ def member_lines(row: dict | None) -> list[int] | None:
 def class_file_lines(ctx: SourceContext, type_id: str) -> list[int] | None:
     """[first, last] over the line tables of the methods of `type_id` and of the types declared in it (its text
     holds theirs), None when none has one."""
-    found: list[int] = []
+    found = [n for _, row in _methods_within(ctx, type_id) for n in member_lines(row) or []]
+    return [min(found), max(found)] if found else None
+
+
+def _methods_within(ctx: SourceContext, type_id: str):
+    """(type id, method row) of `type_id` and of the types declared in it, nested ones too."""
     todo, seen = [type_id], set()
     while todo:
         tid = todo.pop()
@@ -348,9 +388,8 @@ def class_file_lines(ctx: SourceContext, type_id: str) -> list[int] | None:
             continue
         seen.add(tid)
         for r in ctx.store.rows_cached(queries.MEMBERS_OF, {"id": tid}):
-            found += member_lines({k[2:]: v for k, v in r.items()}) or []
+            yield tid, {k[2:]: v for k, v in r.items()}
         todo += [r["id"] for r in ctx.store.rows_cached(queries.NESTED_TYPES_OF, {"id": tid})]
-    return [min(found), max(found)] if found else None
 
 
 def source_window(ctx: SourceContext, type_id: str, line: int, context: int = 3) -> dict | None:

@@ -30,6 +30,7 @@ import re
 import shutil
 import tempfile
 import threading
+import time
 import tomllib
 import zipfile
 import zlib
@@ -50,8 +51,9 @@ VINEFLOWER_OPTIONS = (("include-runtime", "current"), ("jrt", "1"), ("log", "ERR
 # a failure that leaves the engine's classes unusable in their loader: the next run gets a fresh loader
 BROKEN_ENGINE_MARKERS = ("NoClassDefFoundError", "ExceptionInInitializerError", "ThreadDeath")
 # bump when the cached text's shape changes (3: Procyon's line map stored beside the text; 4: Procyon's text corrected
-# from the class files, its warnings stored with the line map)
-CACHE_FORMAT = "4"
+# from the class files, its warnings stored with the line map; 5: the line map read from Procyon's tree, a lambda's
+# lines through its own method's line table)
+CACHE_FORMAT = "5"
 # a type header's `permits` clause (Procyon prints one wherever the class file has PermittedSubclasses)
 _PERMITS = re.compile(r"^(?P<head>[^\n;{}()=]*\b(?P<kind>enum|class|interface)\s+[\w$]+[^\n;{}()=]*?)"
                       r"\s+permits\s+(?P<names>[\w$.,\s]+?)(?P<tail>\s*\{?[ \t]*)$", re.M)
@@ -652,9 +654,11 @@ def _procyon_corrected(internal_name: str, files: list[tuple[str, bytes]], text:
 
 
 def _procyon_decompile_type(loader, system, internal_name: str, timeout: float) -> tuple[str, list[tuple[int, int]]]:
-    """What Procyon's Decompiler.decompile does, keeping what it drops: the TypeDecompilationResults' line
-    positions, (class-file line, decompiled line) pairs. A kept MetadataSystem resolves the types a class refers
-    to once per process instead of once per class (the output is the same text)."""
+    """What Procyon's Decompiler.decompile does (Language.decompileType: the tree, then printing it), keeping the
+    tree to read where each class-file line went: (class-file line, decompiled line) pairs
+    (`decompile_lines.LinePositions`).
+    A kept MetadataSystem resolves the types a class refers to once per process instead of once per class (the
+    output is the same text)."""
     from jdx.loaders import java_tools as jt
 
     def cls(name: str):
@@ -676,19 +680,31 @@ def _procyon_decompile_type(loader, system, internal_name: str, timeout: float) 
     options = cls("com.strobel.decompiler.DecompilationOptions")()
     options.setSettings(settings)
     options.setFullDecompilation(True)
-    output = cls("com.strobel.decompiler.PlainTextOutput")()
-    results = jt.jclass("java.util.concurrent.atomic.AtomicReference")()
-    handle = jt.bound_virtual(settings.getLanguage(), "decompileType",
-                              cls("com.strobel.decompiler.languages.TypeDecompilationResults"),
+    ast = "com.strobel.decompiler.languages.java.ast."
+    deadline = time.monotonic() + timeout
+    unit = jt.jclass("java.util.concurrent.atomic.AtomicReference")()
+    # Language.decompileType is decompileTypeToAst then printing; the tree is kept to read its line positions
+    handle = jt.bound_virtual(settings.getLanguage(), "decompileTypeToAst", cls(ast + "CompilationUnit"),
                               [cls("com.strobel.assembler.metadata.TypeDefinition"),
-                               cls("com.strobel.decompiler.ITextOutput"),
-                               cls("com.strobel.decompiler.DecompilationOptions")],
-                              [definition, output, options])
-    jt.run_timed(_keeping_result(handle, results), timeout, "jdx-procyon")
-    found = results.get()
-    positions = [(int(p.getOriginalLine()), int(p.getEmittedLine()))
-                 for p in (found.getLineNumberPositions() if found is not None else None) or []]
-    return str(output.toString()), positions
+                               cls("com.strobel.decompiler.DecompilationOptions")], [definition, options])
+    jt.run_timed(_keeping_result(handle, unit), timeout, "jdx-procyon")
+    # Procyon's printer reads every offset with the line table of the method being printed: a lambda's body (its
+    # offsets are its lambda method's) lands on the enclosing method's unrelated lines, a local class leaves its own
+    # table in force for the rest of the enclosing method, and an anonymous class is printed by a printer whose record
+    # is dropped. Those offsets are taken from the printer and read through the right
+    # table (`decompile_lines.LinePositions`).
+    from jdx.loaders.decompile_lines import LinePositions
+
+    lines = LinePositions(loader)
+    lines.take_misread(unit.get())
+    output = cls("com.strobel.decompiler.PlainTextOutput")()
+    visitor = cls("com.strobel.decompiler.languages.java.JavaOutputVisitor")(output, settings)
+    obj = jt.jclass("java.lang.Object")
+    printing = jt.bound_virtual(unit.get(), "acceptVisitor", obj, [cls(ast + "IAstVisitor"), obj], [visitor, None])
+    jt.run_timed(_keeping_result(printing, jt.jclass("java.util.concurrent.atomic.AtomicReference")()),
+                 max(0.001, deadline - time.monotonic()), "jdx-procyon")
+    positions = [(int(p.getOriginalLine()), int(p.getEmittedLine())) for p in visitor.getLineNumberPositions()]
+    return str(output.toString()), positions + lines.placed()
 
 
 def _keeping_result(handle, holder):

@@ -1,0 +1,112 @@
+"""Bodies the class file or the decompiler makes special (spec §7.3, docs/sources.md): a lambda's method, which has no
+declaration of its own (its lines are the source lines of its line table, or the decompiled lines they went to
+inside the enclosing method), and a method the decompiler could not decompile (its body is the decompiler's note and
+a throw, never the code)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from jdx.engine import source_match as sm
+from jdx.engine.java_parse import Decl
+from jdx.engine.refs import format_type
+from jdx.engine.src_locate import SourceContext, SourceFile, stale_source
+from jdx.errors import JdxError, Warning_
+
+if TYPE_CHECKING:
+    from jdx.engine.src_body import BodyOptions, Target
+
+# Procyon's body for a method it could not decompile: this comment, the bytecode as comments, and
+# `throw new IllegalStateException("An error occurred while decompiling this method.");`
+UNDECOMPILED = "This method could not be decompiled."
+METHOD_KINDS = ("method", "constructor", "compact_constructor", "initializer", "static_initializer")
+
+
+def undecompiled(lines: list[str], decl: Decl) -> bool:
+    """Whether the decompiler wrote, as the body of the method `decl`, that it could not decompile it: the note opens
+    the body, one indent (4 columns) inside the declaration (deeper, it would be a lambda's or a local class's)."""
+    first = lines[decl.start - 1] if decl.start <= len(lines) else ""
+    indent = len(first) - len(first.lstrip()) + 4
+    return any(line.strip() == "// " + UNDECOMPILED and len(line) - len(line.lstrip()) == indent
+               for line in lines[decl.start:decl.end])
+
+
+def undecompiled_methods(file: SourceFile, a: int, b: int, within: Decl | None = None) -> list[Decl]:
+    """The methods among lines a..b of a decompiled text (inside `within`, when given, and not it) whose body is the
+    decompiler's note that it could not decompile them."""
+    if not any(UNDECOMPILED in line for line in file.lines[a - 1:b]):
+        return []
+    return [d for d in file.parsed.decls if d.kind in METHOD_KINDS and a <= d.start and d.end <= b and
+            d is not within and (within is None or within.start <= d.start and d.end <= within.end) and
+            undecompiled(file.lines, d)]
+
+
+def undecompiled_warning(engine: str, failed: list[Decl], type_name: str, artifact: str) -> Warning_:
+    """DECOMPILE_FAILED for the methods of a decompiled text shown whose body the engine could not write."""
+    names = ", ".join(f"{d.name or '<init>'} (line {d.start})" for d in failed[:5]) + \
+        (f" and {len(failed) - 5} more" if len(failed) > 5 else "")
+    return Warning_("DECOMPILE_FAILED", f"{engine} could not decompile {len(failed)} method(s) of {type_name} shown: "
+                    f"{names}; each body is its note '{UNDECOMPILED}' and a throw, not the code; jdx body "
+                    f"'{type_name}#<method>' --engine javap shows the bytecode", artifact)
+
+
+
+def is_lambda(row: dict | None) -> bool:
+    """A method javac wrote for a lambda's body (`lambda$lazy$0`, `lambda$static$1`): synthetic, without a
+    declaration of its own, its code compiled from lines of the method that holds the lambda."""
+    return row is not None and str(row.get("name") or "").startswith("lambda$") and \
+        bool((row.get("access") or 0) & sm.ACC_SYNTHETIC)
+
+
+def lambda_rows(row: dict, line_map: dict | None) -> tuple[int, int] | None:
+    """The decompiled lines a lambda method's code went to: first and last of those written from its class-file lines
+    (its line table's range) by the decompiler's line map; None without a map or a line table, or when none maps."""
+    from jdx.engine.src_source import member_lines
+
+    lines = member_lines(row)
+    if lines is None or not line_map:
+        return None
+    rows = [n for n, held in line_map.items() if any(lines[0] <= line <= lines[1] for line in held)]
+    return (min(rows), max(rows)) if rows else None
+
+
+def lambda_body(ctx: SourceContext, target: Target, artifact: str, opts: BodyOptions,
+                 warnings: list[Warning_]) -> dict | None:
+    """A lambda's body: the source lines of its line table, else the decompiled lines they went to inside the
+    enclosing method (the decompiler's line map). None (javap, as for other compiler-written members) without a line
+    table, with sources too short for it, or when the decompiler fails or maps none of its lines."""
+    from jdx.engine.src_body import RECONSTRUCTED, _result, _sources_missing_why, decompiled_file
+    from jdx.engine.src_locate import source_file
+    from jdx.engine.src_source import member_lines
+
+    lines = member_lines(target.row)
+    if lines is None:
+        return None
+    found = source_file(ctx, target.type_row)
+    what = f"lambda body: the lines of {target.row['name']}'s line table"
+    if found is not None:
+        file = found[0]
+        if lines[1] > len(file.lines):
+            return None
+        warnings += stale_source(ctx, target.type_row, file)
+        a, b = max(1, lines[0] - opts.context), min(len(file.lines), lines[1] + opts.context)
+        header = f"source: {file.root.label} ({file.display}:{a}-{b})  ({what})"
+        source = {"label": file.root.label, "how": file.root.how, "file": file.display, "lines": [a, b]}
+        return _result(target, artifact, "sources", header, file.lines[a - 1:b], a, source)
+    try:
+        file, _keys, dec = decompiled_file(ctx, target.type_row)
+    except JdxError:
+        return None  # javap says why the decompiler is not there
+    rows = lambda_rows(target.row, dec.line_map)
+    if rows is None:
+        return None
+    warnings.append(Warning_("NO_SOURCES", f"{format_type(target.type_row['id'])}: "
+                             f"{_sources_missing_why(ctx, target)}; reconstructing from bytecode", artifact))
+    warnings += [Warning_(w.code, w.message, artifact) for w in getattr(dec, "warnings", ())]
+    a, b = max(1, rows[0] - opts.context), min(len(file.lines), rows[1] + opts.context)
+    header = (f"source: decompiled by {dec.engine} {dec.engine_version} from {artifact} ({what}, {lines[0]}-"
+              f"{lines[1]}, placed by the decompiler's line map)   {RECONSTRUCTED}")
+    source = {"label": None, "how": "decompiled", "file": file.rel, "lines": [a, b], "lines_of": "decompiled text",
+              "class_file_lines": lines}
+    return _result(target, artifact, "decompiled", header, file.lines[a - 1:b], a, source,
+                   {"name": dec.engine, "version": dec.engine_version})
