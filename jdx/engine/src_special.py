@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from jdx.engine import source_match as sm
 from jdx.engine.java_parse import Decl
 from jdx.engine.refs import format_type
 from jdx.engine.src_locate import SourceContext, SourceFile, stale_source
@@ -52,10 +51,15 @@ def undecompiled_warning(engine: str, failed: list[Decl], type_name: str, artifa
 
 
 def is_lambda(row: dict | None) -> bool:
-    """A method javac wrote for a lambda's body (`lambda$lazy$0`, `lambda$static$1`): synthetic, without a
-    declaration of its own, its code compiled from lines of the method that holds the lambda."""
-    return row is not None and str(row.get("name") or "").startswith("lambda$") and \
-        bool((row.get("access") or 0) & sm.ACC_SYNTHETIC)
+    """A method the compiler wrote for a lambda's body (`lambda$lazy$0`, kotlinc 2's `lazy$lambda$0`), without a
+    declaration of its own, its code compiled from lines of the method that holds the lambda (relations.is_lambda,
+    the graph's rule, on a member row)."""
+    if row is None or not row.get("name"):
+        return False
+    from jdx.engine.relations import is_lambda as lambda_body_id
+
+    return lambda_body_id({"id": f"{row.get('owner', '')}#{row['name']}{row.get('descriptor') or '()V'}",
+                           "access": row.get("access")})
 
 
 def lambda_rows(row: dict, line_map: dict | None) -> tuple[int, int] | None:
