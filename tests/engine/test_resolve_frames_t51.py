@@ -27,6 +27,8 @@ from jdx.engine.search_frames import exception_type, omitted_frames, parse_frame
 from tests.fixtures import jdktool
 from tests.fixtures.javac import javac_jar, javap
 
+pytestmark = pytest.mark.soak  # a JVM run with -XX:+ShowHiddenFrames (~15 s); other resolve tests sample it
+
 TRACES = """package tf;
 import java.util.*;
 import java.util.function.*;

@@ -14,6 +14,8 @@ import pytest
 
 from tests.serve_support import FakeSession, cli, cli_env, workspace_args
 
+pytestmark = pytest.mark.soak  # an in-process host (~15 s); test_mcp.py's parity checks respelled text
+
 
 @pytest.fixture(scope="module")
 def asked(jdx_env, jdx_home):
