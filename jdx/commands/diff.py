@@ -10,7 +10,6 @@ from __future__ import annotations
 import gc
 import os
 import re
-import struct
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -155,29 +154,18 @@ def _platform(cache):
 
 
 def _jdk_package_modules(state: dict) -> dict[str, str]:
-    """Package (internal name) -> the running JDK's module holding it, from its module descriptors (read once into
+    """Package (internal name) -> the running JDK's module holding it (jdk_modules.package_modules, read once into
     `state`); {} when the JDK cannot be read."""
     if "packages" not in state:
-        state["packages"] = {}
-        from jdx.loaders.jdk_modules import JImage, module_packages
+        from jdx.loaders.jdk_modules import package_modules
         from jdx.loaders.jvm import find_java_home
         from jdx.loaders.roots import jdk_modules
 
         try:
             home = Path(find_java_home().home)
-            image = JImage(home / "lib" / "modules")
-        except (JdxError, OSError, ValueError):
-            return state["packages"]
-        try:
-            for module in jdk_modules(home):
-                data = image.read(f"/{module}/module-info.class")
-                if data is not None:
-                    for package in sorted(module_packages(data)[0]):
-                        state["packages"].setdefault(package, module)
-        except (struct.error, KeyError, ValueError, IndexError):
-            pass
-        finally:
-            image.close()
+        except (JdxError, OSError):
+            home = None
+        state["packages"] = package_modules(home, jdk_modules(home)) if home is not None else {}
     return state["packages"]
 
 

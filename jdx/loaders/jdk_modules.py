@@ -214,23 +214,41 @@ def _manifest_value(text: str, key: str) -> str | None:
     return None
 
 
-def internal_packages(home: Path, modules: list[str]) -> set[str] | None:
-    """Dotted names of the packages the JDK at `home` holds but exports to no one; None when its module
-    descriptors cannot be read (no jimage, compressed descriptors)."""
+def _descriptors(home: Path, modules: list[str]) -> dict[str, tuple[set[str], set[str]]] | None:
+    """Module -> (every package, packages exported to all) of the JDK at `home`, from its module descriptors; None
+    when they cannot be read (no jimage, compressed descriptors)."""
     try:
         image = JImage(home / "lib" / "modules")
     except (OSError, ValueError):
         return None
     try:
-        out: set[str] = set()
+        out = {}
         for module in modules:
             data = image.read(f"/{module}/module-info.class")
             if data is None:
                 return None
-            every, exported = module_packages(data)
-            out |= {p.replace("/", ".") for p in every - exported}
+            out[module] = module_packages(data)
         return out
     except (struct.error, KeyError, ValueError, IndexError):
         return None
     finally:
         image.close()
+
+
+def internal_packages(home: Path, modules: list[str]) -> set[str] | None:
+    """Dotted names of the packages the JDK at `home` holds but exports to no one; None when its module
+    descriptors cannot be read (no jimage, compressed descriptors)."""
+    found = _descriptors(home, modules)
+    if found is None:
+        return None
+    return {p.replace("/", ".") for every, exported in found.values() for p in every - exported}
+
+
+def package_modules(home: Path, modules: list[str]) -> dict[str, str]:
+    """Package (internal name) -> the module of the JDK at `home` holding it; {} when its descriptors cannot be
+    read."""
+    out: dict[str, str] = {}
+    for module, (every, _exported) in (_descriptors(home, modules) or {}).items():
+        for package in sorted(every):
+            out.setdefault(package, module)
+    return out
