@@ -44,9 +44,11 @@ class Host:
         if call is None:
             with self._lock:
                 return self._answer_locked(command, query, params)
-        while not self._lock.acquire(timeout=0.05):  # a call stopped while it waits never runs
-            if call.stopped:
-                return call.envelope(command, query)
+        if not self._lock.acquire(blocking=False):
+            call.phase = _WAITING  # another query holds the host
+            while not self._lock.acquire(timeout=0.05):  # a call stopped while it waits never runs
+                if call.stopped:
+                    return call.envelope(command, query)
         envelope = None
         try:
             try:
@@ -118,6 +120,7 @@ class _Stopped(JdxError):
         super().__init__(message, **kwargs)
 
 
+_STARTING = "starting to answer (the server's threads had not yet run it)"
 _WAITING = "waiting for the query before it"
 _OPENING = "opening the workspace (resolving its classpath, reading and indexing its classes)"
 _ANSWERING = "answering the query"
@@ -130,7 +133,7 @@ class Call:
     def __init__(self, seconds: float | None = None, text: str = ""):
         self.seconds, self.text = seconds, text
         self.stopped: str | None = None  # "timeout" or "cancelled", once stopped
-        self.phase = _WAITING
+        self.phase = _STARTING
         self._guard = threading.Lock()
         self._thread: int | None = None  # the answering thread, while it holds the host
         self._interruptible: Callable[[], bool] = lambda: False
@@ -164,7 +167,8 @@ class Call:
         """The TIMEOUT failure envelope of a call stopped at its deadline (a cancelled call's is never sent)."""
         from jdx.commands.execute import failure
 
-        hints = {_WAITING: "an earlier query still runs on this server: ask again, or raise the server's --timeout",
+        hints = {_STARTING: "the machine is busy: ask again, or raise the server's --timeout",
+                 _WAITING: "an earlier query still runs on this server: ask again, or raise the server's --timeout",
                  _OPENING: "the server goes on building the workspace graph: ask again in a moment",
                  _ANSWERING: "raise the server's --timeout, or narrow the question (limit, depth)"}
         why = "cancelled" if self.stopped == "cancelled" else f"timed out after --timeout {self.text}"

@@ -82,13 +82,13 @@ def test_health_does_not_wait_for_a_running_query(serve):
 
 
 def test_timeout_is_504_timeout_and_stops_the_query(serve):
-    port, finished = serve(0.3, "300ms")
+    port, finished = serve(0.8, "800ms")
     began = time.monotonic()
     status, body, _ = request(port, "GET", "/v1/members?query=slow")
     env = json.loads(body)
     assert (status, env["error"]["code"]) == (504, "TIMEOUT"), env
-    assert env["error"]["message"] == "timed out after --timeout 300ms while answering the query"
-    assert time.monotonic() - began < 1.5
+    assert env["error"]["message"] == "timed out after --timeout 800ms while answering the query"
+    assert time.monotonic() - began < 1.8
     time.sleep(0.3)
     status, body, _ = request(port, "GET", "/v1/members?query=fast")  # the host is free again
     assert (status, json.loads(body)["error"]["code"]) == (404, "NOT_FOUND")

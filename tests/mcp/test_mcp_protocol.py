@@ -74,7 +74,7 @@ def converse(server, script: list) -> list[dict]:
 @pytest.fixture
 def fake():
     finished: list = []
-    host = slow_host(2.0, finished)
+    host = slow_host(4.0, finished)
     yield host, finished
     host.close(wait=5)
 
@@ -119,15 +119,33 @@ def test_timeout_answers_timeout_and_stops_the_query(fake):
 
     host, finished = fake
     started = time.monotonic()
-    got = converse(build_server(host.execute, timeout=0.3, timeout_text="300ms"),
-                   [INIT, INITIALIZED, call(1, "slow"), 0.6, call(2, "fast")])
+    got = converse(build_server(host.execute, timeout=0.8, timeout_text="800ms"),
+                   [INIT, INITIALIZED, call(1, "slow"), 1.1, call(2, "fast")])
     by_id = {m["id"]: m["result"] for m in got if m["id"] != "init"}
     assert by_id[1]["isError"] and by_id[1]["structuredContent"]["error"]["code"] == "TIMEOUT", by_id[1]
     message = by_id[1]["structuredContent"]["error"]["message"]
-    assert message == "timed out after --timeout 300ms while answering the query", message
+    assert message == "timed out after --timeout 800ms while answering the query", message
     assert by_id[1]["content"][0]["text"].startswith("TIMEOUT: ")
     assert by_id[2]["structuredContent"]["error"]["code"] == "NOT_FOUND"  # the next call is answered
-    assert time.monotonic() - started < 1.8 and not finished  # interrupted, not run to its end
+    assert time.monotonic() - started < 3.5 and not finished  # interrupted, not run to its end
+
+
+def test_a_call_timed_out_behind_another_says_it_waited_and_never_runs(fake):
+    import threading
+
+    from jdx.commands.host import Call, answer_within
+
+    host, finished = fake
+    first = Call()
+    running = threading.Thread(target=host.execute, args=("members", "slow", {}), kwargs={"call": first})
+    running.start()
+    while first.phase.startswith("starting"):
+        time.sleep(0.01)
+    env = answer_within(host.execute, Call(0.3, "300ms"), "members", "fast", {})
+    assert env["error"]["message"] == "timed out after --timeout 300ms while waiting for the query before it", env
+    first.stop("cancelled")
+    running.join(5)
+    assert not finished
 
 
 def test_a_cancelled_call_is_never_answered_and_stops(fake):
