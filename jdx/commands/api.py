@@ -20,13 +20,13 @@ class Workspace:
         `$name` the query uses bound in `params` (an unbound one raises UsageError naming it)."""
         from jdx.graph_schema.cypher_guard import (check_aggregates, check_parameters, check_single_statement,
                                                    check_stateful)
-        from jdx.graph_schema.schema import expand_rel_labels
+        from jdx.commands.foundation import user_query
 
         check_single_statement(query)
         check_stateful(query)
         check_aggregates(query)
         check_parameters(query, params)
-        return self.service.store().query(expand_rel_labels(query), params)
+        return user_query(self.service.store(), query, params)
 
     def schema(self) -> dict:
         """The graph's tables, properties (type and meaning), row counts and example queries (`jdx schema`)."""

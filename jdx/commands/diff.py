@@ -186,7 +186,7 @@ def _refuse_unreadable(sides) -> None:
     """Exit 5 naming the first artifact that could not be read (spec §7.7). A fresh extraction refuses by itself; a
     shard a query's workspace build cached keeps the failure only as a warning, and comparing what could not be read
     would report the other side's every type as added or removed."""
-    from jdx.errors import ArtifactReadError, Warning_
+    from jdx.commands.diff_artifacts import unreadable
 
     for side in sides:
         for w in side.warnings:
@@ -194,10 +194,9 @@ def _refuse_unreadable(sides) -> None:
                 continue
             artifact = next((a for a in side.artifacts if a.name == w.artifact), None)
             if artifact is None:
-                raise ArtifactReadError(w.message, warnings=[w])
+                raise unreadable(w.message)
             reason = w.message.removeprefix(f"{artifact.name}: ").removeprefix(f"{artifact.spec}: ")
-            message = f"cannot read {artifact.path}: {reason}"
-            raise ArtifactReadError(message, warnings=[Warning_("ARTIFACT_READ_ERROR", message, artifact.name)])
+            raise unreadable(f"cannot read {artifact.path}: {reason}")
 
 
 def _duplicate_warnings(sides, surfaces) -> list:
@@ -265,8 +264,8 @@ def _render(result: dict, req) -> list[str]:
 
 
 def _cut(result: dict, req) -> dict | None:
-    """The `--max-lines` cut of the text (finding rows dropped, header and tally kept), else None: then the
-    answer's own `truncated` (a `--limit` cut) is stated."""
+    """The `--max-lines` cut of the text (finding rows dropped, header and tally kept); a `--limit` cut alone is
+    stated by the text itself, after the rows, so its cut has no hint and the text path adds no line; else None."""
     from jdx.render.diff import diff_fitted
 
     return diff_fitted(result, bool(getattr(req, "brief", False)), getattr(req, "max_lines", None))[1]

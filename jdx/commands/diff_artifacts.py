@@ -64,10 +64,10 @@ class Side:
                 "artifacts": [a.to_json() for a in self.artifacts]}
 
 
-def _unreadable(message: str, artifact: str = "") -> ArtifactReadError:
-    """Exit 5 (spec §16) naming the artifact; its ARTIFACT_READ_ERROR warning names the code in the text form too,
-    as a query's unreadable artifact does."""
-    return ArtifactReadError(message, warnings=[Warning_("ARTIFACT_READ_ERROR", message, artifact)])
+def unreadable(message: str, hint: str | None = None) -> ArtifactReadError:
+    """Exit 5 (spec §16) naming the artifact. The message says it once, its code named in it (the text form prints
+    only the message, and `error.code` is the JSON form's): no ARTIFACT_READ_ERROR warning restating it."""
+    return ArtifactReadError(f"{message} ({ArtifactReadError.code})", hint=hint)
 
 
 def _is_binary_jar(name: str) -> bool:
@@ -92,14 +92,14 @@ def resolve_side(arg: str, hashes: HashCache, fetch=None) -> Side:
     if is_glob(text):
         paths = [Path(m) for m in glob_paths(text) if is_archive(m) and os.path.isfile(m)]
         if not paths:
-            raise _unreadable(f"{arg}: no jar matches", arg)
+            raise unreadable(f"{arg}: no jar matches")
         # one jar: named as a path or a coordinate names it (its findings' symbol, the header), not by the pattern
         return Side(arg, paths[0].name if len(paths) == 1 else arg, [_jar(p, hashes) for p in paths])
     path = Path(text)
     if not path.is_dir() and (not path.is_file() or not os.access(path, os.R_OK)):
-        raise _unreadable(f"{arg}: {not_a_file(text)}", arg)  # a pipe would block the hashing forever
+        raise unreadable(f"{arg}: {not_a_file(text)}")  # a pipe would block the hashing forever
     if not os.access(path, os.R_OK):
-        raise _unreadable(f"{arg}: not readable", arg)
+        raise unreadable(f"{arg}: not readable")
     if path.is_dir():
         real = os.path.realpath(path)
         if _has_class_files(path):
@@ -131,20 +131,20 @@ def _coordinate(arg: str, hashes: HashCache, fetch=None) -> Side:
     if fetch is None or isinstance(fetch, tuple):  # (the --fetch flag, the --repo URLs), merged with config and env
         fetch = fetch_settings(*(fetch or ()))
     if not fetch.enabled:
-        raise _unreadable(f"{arg}: not in the local Maven repository {repo} (--fetch to download it, or pass the "
-                          "jar's path)", arg)
+        raise unreadable(f"{arg}: not in the local Maven repository {repo}",
+                         hint="--fetch downloads it, or pass the jar's path")
     from jdx.errors import EnvironmentMissing
     from jdx.loaders.classpath import coordinate_roots
 
     try:
         found = coordinate_roots(cache, [arg], fetch)
     except EnvironmentMissing as exc:
-        raise _unreadable(f"{arg}: cannot download it: {exc}", arg) from exc
+        raise unreadable(f"{arg}: cannot download it: {exc}") from exc
     if found.unreadable:
-        raise _unreadable(found.unreadable[0].message.removeprefix("--coord "), arg)
+        raise unreadable(found.unreadable[0].message.removeprefix("--coord "))
     jar = next((Path(p) for p in found.roots if found.names[p] == str(c) and p.endswith(".jar")), None)
     if jar is None:
-        raise _unreadable(f"{arg}: no jar (a pom-packaged artifact has no classes)", arg)
+        raise unreadable(f"{arg}: no jar (a pom-packaged artifact has no classes)")
     side = Side(arg, jar.name, [_jar(jar, hashes)])
     side.warnings.extend(w for w in found.warnings if w.code == "FETCHED")
     return side
@@ -156,12 +156,12 @@ def _jdk_module(arg: str) -> Side:
     home, bang, module = arg[len("jrt:"):].partition("!")
     home_path = Path(os.path.expanduser(home))
     if not bang or not module:
-        raise _unreadable(f"{arg}: a JDK module is written jrt:JDK_HOME!MODULE (jrt:/usr/lib/jvm/x!java.base)", arg)
+        raise unreadable(f"{arg}: a JDK module is written jrt:JDK_HOME!MODULE (jrt:/usr/lib/jvm/x!java.base)")
     if not (home_path / "lib" / "modules").is_file():
-        raise _unreadable(f"{arg}: {home} is not a JDK home (no lib/modules)", arg)
+        raise unreadable(f"{arg}: {home} is not a JDK home (no lib/modules)")
     found = [a for a in jdk_artifacts(home_path) if a.name == module]
     if not found:
-        raise _unreadable(f"{arg}: the JDK at {home} has no module {module}", arg)
+        raise unreadable(f"{arg}: the JDK at {home} has no module {module}")
     return Side(arg, f"{module} ({home_path.name})", found)
 
 
@@ -170,7 +170,7 @@ def _jar(path: Path, hashes: HashCache) -> Artifact:
     try:
         key, size = hashes.jar_key(Path(real))
     except OSError as exc:
-        raise _unreadable(f"{path}: {exc.strerror or exc}", path.name) from exc
+        raise unreadable(f"{path}: {exc.strerror or exc}") from exc
     return Artifact("jar", real, path.name, key, f"jar:{real}", size)
 
 
@@ -342,7 +342,7 @@ def _read(path: Path):
     try:
         return pq.ParquetFile(path, memory_map=True).read(columns=list(NEEDED_COLUMNS[path.stem]))
     except (OSError, pa.ArrowException) as exc:
-        raise _unreadable(f"cached shard {path} is unreadable ({exc}); remove it or run jdx cache clear") from exc
+        raise unreadable(f"cached shard {path} is unreadable ({exc}); remove it or run jdx cache clear") from exc
 
 
 def _extract(wanted: list[Artifact], cache: Path, header: bytes, slots: dict, meta: dict) -> ShardWrites:
@@ -364,7 +364,7 @@ def _extract(wanted: list[Artifact], cache: Path, header: bytes, slots: dict, me
             artifact = wanted[extracted.index]
             failure = next((w for w in extracted.warnings if w[0] == "ARTIFACT_READ_ERROR"), None)
             if failure is not None:
-                raise _unreadable(f"cannot read {artifact.path}: {failure[2]}", artifact.name)
+                raise unreadable(f"cannot read {artifact.path}: {failure[2]}")
             entries = compact_from_tables({name: extracted.tables[name] for name in NEEDED_TABLES})
             slots[artifact.key] = entries
             meta[artifact.key] = (extracted.classes, extracted.warnings)

@@ -41,8 +41,8 @@ def run_cypher(session, req: CypherRequest):
 
     if not req.query.strip():
         raise UsageError("empty Cypher query")
+    from jdx.errors import Warning_
     from jdx.graph_schema.cypher_guard import check_parameters, check_read_only, is_ordered, picks_unordered
-    from jdx.graph_schema.schema import expand_rel_labels
 
     check_read_only(req.query)  # before the workspace is opened: a refused query costs nothing
     params = cypher_params(req.param)
@@ -50,13 +50,11 @@ def run_cypher(session, req: CypherRequest):
     from jdx.engine.limits import check_limit
 
     limit = check_limit(req.limit)
-    table = session.store().query(expand_rel_labels(req.query), params or None)
-    warnings = []
+    table = user_query(session.store(), req.query, params or None)
+    warnings = _position_warnings(session.store(), req.query)
     if not is_ordered(req.query):  # same query, same bytes (spec §8.3): rows in a stable order before any cut
         table = _sorted_rows(table)
     if picks_unordered(req.query):
-        from jdx.errors import Warning_
-
         warnings.append(Warning_("CYPHER_UNORDERED_LIMIT", "LIMIT/SKIP without ORDER BY picks arbitrary rows, "
                                  "which may differ run to run: add ORDER BY before the LIMIT"))
     total = table.num_rows
@@ -67,6 +65,49 @@ def run_cypher(session, req: CypherRequest):
     return Answer({"columns": table.column_names, "rows": table.to_pylist(), "total": total}, warnings,
                   truncated=cut,
                   provenance=workspace_provenance(session.store()))
+
+
+def user_query(store, query: str, params: dict | None = None):
+    """A user's Cypher (`jdx cypher`, notebooks) as Kùzu should answer it: patterns over a twinned table match its
+    twin (schema.expand_rel_labels), searched CASE conditions are compared to true (cypher_guard
+    .guard_case_conditions), and integral sums come back as integers (integral_columns)."""
+    from jdx.graph_schema.cypher_guard import guard_case_conditions
+    from jdx.graph_schema.schema import expand_rel_labels
+
+    return integral_columns(store.query(guard_case_conditions(expand_rel_labels(query)), params))
+
+
+def integral_columns(table):
+    """`table` with each decimal column of scale 0 whose values fit an int64 as int64: Kùzu sums integers as
+    INT128, a decimal to Arrow, which JSON would carry as a string (`"s": "1"`) and Python as a Decimal."""
+    import pyarrow as pa
+
+    for i, field in enumerate(table.schema):
+        if pa.types.is_decimal(field.type) and field.type.scale == 0:
+            try:
+                table = table.set_column(i, field.name, table.column(i).cast(pa.int64()))
+            except (pa.ArrowInvalid, OverflowError):
+                pass  # a value past int64 stays a decimal
+    return table
+
+
+def _position_warnings(store, query: str) -> list:
+    """CYPHER_ARTIFACT_POSITION when `query` names `position` and the graph's Artifact.position is not this
+    workspace's classpath order (a graph shared with the same artifacts in another order keeps its builder's)."""
+    from jdx.errors import Warning_
+    from jdx.graph_schema.cypher_guard import names_word
+    from jdx.graph_schema.store import workspace_positions
+
+    order = workspace_positions(store) if names_word(query, "position") else None
+    if not order:
+        return []
+    stored = store.rows("MATCH (a:Artifact) RETURN a.id AS id, a.position AS position")
+    if all(order.get(r["id"]) == r["position"] for r in stored):
+        return []
+    return [Warning_("CYPHER_ARTIFACT_POSITION", "Artifact.position holds the classpath order of the workspace that "
+                     "built this shared graph (the same artifacts in another order), not this workspace's: this "
+                     "answer's provenance lists the artifacts in this workspace's order (also ws.artifacts, and "
+                     "jdx export's Artifact table)")]
 
 
 def workspace_provenance(store) -> list[dict]:

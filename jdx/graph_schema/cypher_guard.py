@@ -1,7 +1,8 @@
 """What `jdx cypher` may run (spec §7.4 "a read-only Cypher query on the workspace graph", §17 read-only, no code
 executed): queries that read the graph, nothing that reaches outside it.
 
-The graph is opened read-only, so Kùzu itself refuses CREATE, SET, DELETE and MERGE. It still runs clauses that
+The graph is opened read-only, so Kùzu itself refuses CREATE, SET, DELETE and MERGE, as a failed query; they are
+refused here first, so every clause jdx cypher does not run is CYPHER_REFUSED (exit 3). Kùzu still runs clauses that
 read or write files and load code: `LOAD FROM '<file>'` returns any file's contents, `COPY … TO '<file>'` writes
 one, `LOAD EXTENSION '<path>'` dlopens a shared library, `INSTALL` fetches one, `ATTACH` opens another database,
 `EXPORT`/`IMPORT DATABASE` copy files, and `CALL <option> = <value>` changes the connection's settings. The
@@ -24,9 +25,11 @@ import re
 
 from jdx.errors import CypherRefused, UsageError
 
-# clause keywords that reach outside the graph; DETACH only as the database clause (DETACH DELETE is a write Kùzu
-# refuses on a read-only graph with its own message)
+# clause keywords that reach outside the graph; DETACH too (the database clause; DETACH DELETE is a write)
 _REFUSED = {"LOAD", "COPY", "INSTALL", "UNINSTALL", "ATTACH", "EXPORT", "IMPORT", "USE", "FORCE", "UPDATE"}
+# clauses that write the graph: Kùzu refuses them on the read-only graph too, but as a failed query (USAGE); refused
+# here they are CYPHER_REFUSED like every other clause jdx cypher does not run (DETACH DELETE by its DELETE)
+_WRITES = {"CREATE", "SET", "DELETE", "MERGE", "REMOVE", "DROP", "ALTER"}
 # statements (Kùzu 0.11's statement starts, `expecting {ALTER, ATTACH, BEGIN, …}`) that end, open or write a
 # transaction: refused where a statement starts (first, or after EXPLAIN/PROFILE); elsewhere they are names
 _STATEFUL = {"CHECKPOINT", "BEGIN", "COMMIT", "ROLLBACK"}
@@ -74,6 +77,79 @@ def code_spans(query: str) -> list[tuple[str, bool]]:
     if at < len(query):
         out.append((query[at:], True))
     return out
+
+
+def rewrite_code(query: str, rewrite) -> str:
+    """`query` with `rewrite(code, kept)` applied to its code only: each string literal and backquoted name stands
+    in `code` as NUL n NUL, each comment as SOH n SOH (kept[n] its text), and comes back as written."""
+    kept: list[str] = []
+
+    def hide(text: str) -> str:
+        kept.append(text)
+        mark = "\x01" if text.startswith(("//", "/*")) else "\x00"
+        return f"{mark}{len(kept) - 1}{mark}"
+
+    code = "".join(text if is_code else hide(text) for text, is_code in code_spans(query))
+    return re.sub("([\x00\x01])(\\d+)\\1", lambda m: kept[int(m.group(2))], rewrite(code, kept))
+
+
+# a code token of rewrite_code's text: a comment's or a literal's stand-in, a word, any other character
+_CODE_TOKEN = re.compile(r"\x01\d+\x01|\x00\d+\x00|[A-Za-z_]\w*|\S")
+
+
+def guard_case_conditions(query: str) -> str:
+    """`query` with each condition of a searched CASE (`CASE WHEN <cond> THEN …`) compared to true:
+    `WHEN (<cond>) = true THEN`. Kùzu 0.11 takes a bare boolean there (a variable or property, `WHEN t.shadowed`,
+    `WHEN (b)`) as true for the first row only: `UNWIND [true, true, false] AS b RETURN sum(CASE WHEN b THEN 1 ELSE
+    0 END)` answers 1. A comparison, NOT, AND, OR or a function's answer is right, and `(<cond>) = true` is the same
+    condition for every value (a null one still falls to ELSE), so every condition is wrapped. A simple CASE
+    (`CASE x WHEN v`) compares already and keeps its text; strings, backquoted names and comments too."""
+    return rewrite_code(query, lambda code, _kept: _wrapped_conditions(code))
+
+
+def _wrapped_conditions(code: str) -> str:
+    tokens = [m for m in _CODE_TOKEN.finditer(code) if not m.group(0).startswith("\x01")]
+    edits: list[tuple[int, str]] = []
+    for i in range(len(tokens) - 1):
+        if _keyword(tokens, i, "CASE") and _keyword(tokens, i + 1, "WHEN"):
+            edits += _condition_edits(tokens, i + 1)
+    for at, text in sorted(edits, key=lambda e: e[0], reverse=True):
+        code = code[:at] + text + code[at:]
+    return code
+
+
+def _keyword(tokens: list[re.Match], i: int, word: str) -> bool:
+    """Whether tokens[i] is the keyword `word` (not a property or parameter spelled like it)."""
+    return tokens[i].group(0).upper() == word and not (i and tokens[i - 1].group(0) in (".", "$"))
+
+
+def _condition_edits(tokens: list[re.Match], first: int) -> list[tuple[int, str]]:
+    """The insertions that wrap each condition of the searched CASE whose first WHEN is tokens[first]: its WHENs
+    and THENs outside brackets and nested CASEs, up to its END."""
+    edits, depth, start = [], 0, None
+    for k in range(first, len(tokens)):
+        tok = tokens[k].group(0)
+        if tok in ("(", "[", "{") or _keyword(tokens, k, "CASE"):
+            depth += 1
+        elif tok in (")", "]", "}") or _keyword(tokens, k, "END"):
+            depth -= 1
+            if depth < 0:
+                break
+        elif depth == 0 and _keyword(tokens, k, "WHEN"):
+            start = k + 1
+        elif depth == 0 and _keyword(tokens, k, "THEN") and start is not None and start < k:
+            edits += [(tokens[start].start(), "("), (tokens[k - 1].end(), ") = true")]
+            start = None
+    return edits
+
+
+def names_word(query: str, word: str) -> bool:
+    """Whether `query`'s code names `word` (any case, backquoted or not; not in a string literal or comment)."""
+    for m in _TOKEN.finditer(query):
+        name = m.group("word") or (m.group("skip") if (m.group("skip") or "").startswith("`") else None)
+        if name and name.strip("`").lower() == word.lower():
+            return True
+    return False
 
 
 def parameters(query: str) -> list[str]:
@@ -176,18 +252,22 @@ def check_read_only(query: str) -> None:
     for i, tok in enumerate(tokens):
         word = tok.upper()
         if i and (tokens[i - 1] in _NAME_BEFORE or tokens[i - 1].upper() == "AS"
-                  or (word in _REFUSED and tokens[i - 1].upper() in _EXPRESSION_AFTER)):
+                  or (word in _REFUSED | _WRITES and tokens[i - 1].upper() in _EXPRESSION_AFTER)):
             continue  # a property, a label, a parameter, a variable (`(load:Type)`, `AS copy`, `WITH copy`): a name
+        following = tokens[i + 1].upper() if i + 1 < len(tokens) else ""
+        if word in _REFUSED | _WRITES and not (following[:1].isalpha() or following[:1] in ("_", "'", "(")):
+            continue  # `RETURN load.id`, `RETURN copy`: a variable, never a clause's start
+        if word in _WRITES or (word == "DETACH" and following == "DELETE"):
+            clause = f"{tok} {tokens[i + 1]}" if word == "DETACH" else tok
+            raise CypherRefused(f"cypher: {clause} is refused: the workspace graph is read-only (jdx cypher never "
+                                "writes it)", hint="MATCH … RETURN …; jdx schema lists the tables")
         if word in _REFUSED:
-            following = tokens[i + 1].upper() if i + 1 < len(tokens) else ""
-            if not (following[:1].isalpha() or following[:1] in ("_", "'", "(")):
-                continue  # `RETURN load.id`, `RETURN copy`: a variable, never a clause's start
             clause = f"{tok} {tokens[i + 1]}" if following.isalpha() else tok
             raise CypherRefused(f"cypher: {clause}"
                                 + " is refused: jdx cypher reads the workspace graph only (no files, extensions, "
                                   "other databases or settings)",
                                 hint="MATCH … RETURN …; jdx schema lists the tables")
-        if word == "DETACH" and (tokens[i + 1].upper() if i + 1 < len(tokens) else "") != "DELETE":
+        if word == "DETACH":
             raise CypherRefused("cypher: DETACH is refused: jdx cypher reads the workspace graph only",
                                 hint="MATCH … RETURN …; jdx schema lists the tables")
         if word == "CALL":

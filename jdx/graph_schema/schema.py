@@ -99,33 +99,39 @@ def rel_labels(name: str) -> str:
     return f"{name}|{name}{ADDED}" if name in ADDED_TWINS else name
 
 
-_REL_PATTERN = re.compile(r"(\[\s*(?:[A-Za-z_]\w*\s*)?:\s*)([A-Za-z_]\w*(?:\s*\|\s*:?\s*[A-Za-z_]\w*)*)")
+# a label or variable of a pattern: a name, or rewrite_code's stand-in of a backquoted one
+_NAME = r"(?:[A-Za-z_]\w*|\x00\d+\x00)"
+_REL_PATTERN = re.compile(rf"(\[\s*(?:{_NAME}\s*)?:\s*)({_NAME}(?:\s*\|\s*:?\s*{_NAME})*)")
 
 
 def expand_rel_labels(query: str) -> str:
     """A user's Cypher with every relationship pattern naming a twinned table (`-[r:INVOKES]->`, `[:READS|WRITES*1..2]`)
     matching its twin too, so a query written against the documented schema sees the rows of artifacts an update
     appended. Labels are rewritten only inside `[...]` right after the optional variable and its colon, and only in
-    the query's code: string literals, backquoted names and comments keep their text."""
-    from jdx.graph_schema.cypher_guard import code_spans
+    the query's code: string literals, backquoted names and comments keep their text. Kùzu reads a table's name in
+    any case, backquoted or not, so `:invokes` and ``:`INVOKES` `` name the twinned table as `:INVOKES` does."""
+    from jdx.graph_schema.cypher_guard import rewrite_code
 
-    kept: list[str] = []  # the pieces that are not code, each replaced by a placeholder no pattern matches
+    return rewrite_code(query, _expanded)
 
-    def hide(text: str) -> str:
-        kept.append(text)
-        return f"\x00{len(kept) - 1}\x00"
 
-    code = "".join(text if is_code else hide(text) for text, is_code in code_spans(query))
+def _expanded(code: str, kept: list[str]) -> str:
+    def table(label: str) -> str:
+        """The table a label names, in upper case (a backquoted label unquoted)."""
+        if label.startswith("\x00"):
+            label = kept[int(label.strip("\x00"))].strip("`")
+        return label.upper()
 
     def labels(m: re.Match) -> str:
         names = [n.strip().lstrip(":").strip() for n in m.group(2).split("|")]
-        if not any(n in ADDED_TWINS for n in names):
+        tables = [table(n) for n in names]
+        if not any(t in ADDED_TWINS for t in tables):
             return m.group(0)
         out = []
-        for n in names:
+        for n, t in zip(names, tables):
             out.append(n)
-            if n in ADDED_TWINS and f"{n}{ADDED}" not in names:
-                out.append(f"{n}{ADDED}")
+            if t in ADDED_TWINS and f"{t}{ADDED}" not in tables:
+                out.append(f"{t}{ADDED}")
         return m.group(1) + "|".join(dict.fromkeys(out))
     code = _REL_PATTERN.sub(labels, code)
 
@@ -135,8 +141,7 @@ def expand_rel_labels(query: str) -> str:
     def label(m: re.Match) -> str:
         text = f"regexp_replace({m.group(0)}, '_ADDED$', '')"
         return f"{text} AS `{m.group(0)}`" if _unaliased_item(code, m.start(), m.end()) else text
-    code = _LABEL_CALL.sub(label, code)
-    return re.sub("\x00(\\d+)\x00", lambda m: kept[int(m.group(1))], code)
+    return _LABEL_CALL.sub(label, code)
 
 
 _LABEL_CALL = re.compile(r"(?<![\w.$])label\s*\(\s*[A-Za-z_]\w*\s*\)", re.IGNORECASE)

@@ -193,7 +193,7 @@ def _answer(env: dict, cmd, request) -> ToolAnswer:
         text = spelled_text(text_of(env, cmd, request)[0], env)
     if not env.get("ok"):  # the code in place of the CLI's `error: ` (a not-found or ambiguous answer has none)
         code = (env.get("error") or {}).get("code", "INTERNAL")
-        text = f"{code}: {text.removeprefix('error: ')}"
+        text = f"{code}: {text.removeprefix('error: ').replace(f' ({code})', '', 1)}"  # named once, in front
     return ToolAnswer(env, text, not env.get("ok"))
 
 

@@ -172,7 +172,7 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
     elif n.access & FINAL and not o.access & FINAL and overridable(o, old_type, sides[0]):
         out.append(make("MEMBER_MADE_FINAL", "compiled writes fail (IllegalAccessError)" if o.is_field else
                         "a subclass outside the artifact overriding it fails to load (IncompatibleClassChangeError)"))
-    elif o.access & FINAL and not n.access & FINAL:
+    elif o.access & FINAL and not n.access & FINAL and _final_removal_seen(o, n, old_type, sides[1]):
         out.append(make("FINAL_REMOVED"))
     if n.access & ABSTRACT and not o.access & ABSTRACT:
         out.append(make("ABSTRACT_ADDED"))
@@ -212,6 +212,19 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
     if n.deprecated != o.deprecated:
         out.append(deprecation(o, n, make))
     return out
+
+
+def _final_removal_seen(o: Member, n: Member, old_type: TypeInfo, new: Surface) -> bool:
+    """Whether a member's `final` going makes a difference to code outside the artifact: the mirror of what makes
+    it coming one (MEMBER_MADE_FINAL, STATIC_METHOD_MADE_FINAL), judged on the new side, where the freedom is: a
+    field always; a method only when a class outside the artifact can now override it (hide it, static on both
+    sides). A method of a final class (httpclient 4.5.13 -> 4.5.14's `HttpRoute`), of a sealed one or of one
+    without a public or protected constructor stays as unoverridable as it was: no finding, as the reverse diff
+    has none. A class no longer final is its own FINAL_REMOVED, and its methods that lost `final` are theirs."""
+    new_type = new.types.get(old_type.name, old_type)  # (one name on both sides: the compared type)
+    if n.access & STATIC and o.access & STATIC and not n.is_field:
+        return subclassable_outside(new_type, new)
+    return overridable(n, new_type, new)
 
 
 def overridable(m: Member, owner: TypeInfo, side: Surface) -> bool:
