@@ -13,9 +13,9 @@ from jdx.engine.member_resolve import canonical_ref, collect, lookup
 from jdx.engine.member_render import (ACC, ACCESS_LEVELS, access_level, annotated_params, annotation_shown,
                                       constructor_name, modifiers, param_annotations, record_components, record_role,
                                       render_field, render_method, with_outer_instance)
-from jdx.engine.members import access_markers, is_hidden, unresolved_warnings
+from jdx.engine.members import access_markers, is_hidden, supertype_walk, type_arguments, unresolved_warnings
 from jdx.engine.refs import format_member, format_type
-from jdx.engine.resolve import artifact_names, resolve_type
+from jdx.engine.resolve import applied_owner, artifact_names, resolve_applied_type, resolve_type
 from jdx.errors import JdxError, UsageError, Warning_
 from jdx.graph_schema import queries
 from jdx.graph_schema.store import GraphStore
@@ -182,12 +182,13 @@ def _applied(row: dict, env: dict) -> str:
     return format_type(row["id"])
 
 
-def _supertypes(target: dict, walk: list[tuple[dict, dict]]) -> tuple[list[str], list[str]]:
+def _supertypes(target: dict, walk: list[tuple[dict, dict]], applied: dict) -> tuple[list[str], list[str]]:
     """(extends, implements) as Java source writes them: a class extends its superclass chain (nearest
-    first, generic arguments substituted), an interface extends its direct superinterfaces."""
+    first, generic arguments substituted), an interface extends its direct superinterfaces; `applied` binds the
+    type's own parameters (`show 'Map<String, Integer>'`), as the walk's environments do."""
     sig = _class_sig(target)
     if sig:
-        direct = [d.render_type(i) for i in sig.interfaces]
+        direct = [d.render_type(d.substitute(i, applied)) for i in sig.interfaces]
     else:
         direct = [format_type(i) for i in target.get("interfaces") or []]
     if target.get("kind") in ("interface", "annotation"):
@@ -272,20 +273,24 @@ def language(row: dict, kotlin: dict | None) -> str:
     return LANGUAGES.get(ext, "java")
 
 
-def members_command(fqn: str) -> str:
-    """`jdx members java.util.HashMap`, the name shell-quoted when needed (`'java.util.Map$Entry'`)."""
-    return f"jdx members {shlex.quote(fqn)}"
+def members_command(fqn: str, arguments: dict[str, str] | None = None) -> str:
+    """`jdx members java.util.HashMap`, the name shell-quoted when needed (`'java.util.Map$Entry'`), with the type
+    arguments a query gave (`type_arguments`) kept."""
+    return "jdx members " + shlex.quote(fqn + (f"<{', '.join(arguments.values())}>" if arguments else ""))
 
 
 def show_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Warning_], list[dict]]:
     """The class card of spec §7.1 (no doc line: sources are not indexed yet); `opts` is the view
-    (`kotlin` adds the Kotlin declaration of a Kotlin class)."""
-    target = resolve_type(store, text)
+    (`kotlin` adds the Kotlin declaration of a Kotlin class). Type arguments given (`Map<String, Integer>`) are
+    checked as `members` checks them and substituted in the supertypes."""
+    target, applied = resolve_applied_type(store, text)
     fqn = format_type(target["id"])
     found = collect(store, target)
     if _non_sealed(store, target):
         target = dict(target, non_sealed=True)
-    extends, implements = _supertypes(target, found.walk)
+    walk = supertype_walk(store, target, applied) if applied else found.walk
+    extends, implements = _supertypes(target, walk, applied)
+    arguments = type_arguments(applied)
     arts = artifact_names(store)
     artifact = arts.get(target.get("artifact") or "", "")
     kotlin = _kotlin(target)
@@ -310,7 +315,8 @@ def show_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Warni
         "kotlin": kotlin,
         "class_version": target.get("version"),
         "counts": _counts(found.methods.get(target["id"], []), found.fields.get(target["id"], [])),
-        "next": members_command(fqn),
+        **({"type_arguments": arguments} if arguments else {}),
+        "next": members_command(fqn, arguments),
     }
     warnings = unresolved_warnings(found.unresolved)
     if opts == "kotlin" and kotlin:
@@ -417,7 +423,7 @@ def outline_type(store: GraphStore, text: str, opts=None, sources=None) -> tuple
     if opts.kind not in OUTLINE_KINDS:
         raise UsageError(f"--kind {opts.kind!r}: use method, field, ctor, type or all")
     levels, grep = _levels(opts.access), _grep(opts.grep)
-    target = resolve_type(store, text)
+    target = resolve_applied_type(store, text)[0]  # arguments checked as `members` does; declarations as declared
     fqn = format_type(target["id"])
     iface = target.get("kind") in ("interface", "annotation")
     methods = _strip(store.rows(queries.MEMBERS_OF, {"id": target["id"]}))
@@ -570,7 +576,10 @@ def member_signatures(store: GraphStore, text: str, opts=None, include_synthetic
     callable giving one) names the parameters the class file does not, from the declaring type's sources."""
     from jdx.engine.src_params import namer
 
+    owner = applied_owner(text)  # `Map<String, Integer>#get`: checked as `members` checks them, before the member
+    applied = resolve_applied_type(store, owner)[1] if owner is not None else {}
     found = lookup(store, text, with_hidden=include_synthetic, kotlin_properties=opts != "jvm")
+    envs = {row["id"]: env for row, env in supertype_walk(store, found.target, applied)} if applied else {}
     if opts == "kotlin" and not include_synthetic and found.target.get("kotlin"):
         from jdx.engine.kotlin_signature import with_reified_inline
 
@@ -595,8 +604,8 @@ def member_signatures(store: GraphStore, text: str, opts=None, include_synthetic
         row = {**row, **full.get(key, {})}
         if named is None and not e["is_field"] and _unnamed(row):
             named = namer(sources)
-        item = render_member(row, is_field=e["is_field"], owner=e["declaring"], env=e["env"], iface=e["iface"],
-                             names_from_source=named)
+        item = render_member(row, is_field=e["is_field"], owner=e["declaring"], env=envs.get(e["declaring"], e["env"]),
+                             iface=e["iface"], names_from_source=named)
         artifact = arts.get(owners[e["declaring"]].get("artifact") or "", "")
         item = {"ref": e["ref"], "declaring": format_type(e["declaring"]), **item,
                 "annotations": list(row.get("annotations") or []), "artifact": artifact}
@@ -611,7 +620,8 @@ def member_signatures(store: GraphStore, text: str, opts=None, include_synthetic
                                       (row.get("first_line", -1), row.get("last_line", -1))))
     result = {"type": format_type(found.target["id"]), "name": found.ref.member, "signatures": items, "total": total,
               "next": f"jdx outline {shlex.quote(items[0]['declaring'])}" if len(items) == 1 else None,
-              **({"notes": found.notes} if found.notes else {})}  # what the name was read as (Kotlin)
+              **({"notes": found.notes} if found.notes else {}),  # what the name was read as (Kotlin)
+              **({"type_arguments": type_arguments(applied)} if applied else {})}
     if opts == "kotlin" and any(owners[e["declaring"]].get("kotlin") for e in found.members):
         from jdx.engine import kotlin_view
 

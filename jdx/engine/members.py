@@ -176,7 +176,12 @@ def stands_for(bridge_owner: str, twin: dict, twin_class: dict, methods: dict) -
 
     A covariant or generic bridge does; javac's access bridge (a public subclass re-exporting a public
     method of a non-public superclass it does not override) does not. An override is recognised by a
-    real method of the same name and arity in the bridge's class."""
+    real method of the same name and arity in the bridge's class. A bridge has the whole descriptor of
+    the method it stands for (JVMS §5.4.5): a twin of its parameters but another return is the method it
+    calls (`Object get()` of a `Supplier<String>` calling an inherited `Comparable get()`), listed."""
+    if not any(m["name"] == twin["name"] and m["descriptor"] == twin["descriptor"] and is_hidden(m, False)
+               for m in methods.get(bridge_owner, [])):
+        return False
     if twin_class.get("access", 0) & ACC["public"] or not twin["access"] & ACC["public"]:
         return True
     arity = len(d.parse_method_descriptor(twin["descriptor"])[0])
@@ -287,6 +292,13 @@ def _hidden(synthetic: list[dict], by_access: dict[str, int], levels: set[str]) 
         out.append({"count": sum(by_access.values()), "what": " or ".join(a for a in ACCESS_LEVELS if a in by_access),
                     "show": "--access all"})
     return out
+
+
+def type_arguments(applied: dict) -> dict[str, str]:
+    """The type arguments a query gave, by parameter name, as its answer carries them: a wildcard as written
+    (`? extends java.lang.Number`), its capture in the members' texts."""
+    return {k: d.render_type_arg(v.arg) if isinstance(v, d.CaptureVar) else d.render_type(v)
+            for k, v in applied.items()}
 
 
 DECLARED_FROM = ("--declared and --from exclude each other: --from picks members inherited from a supertype, "
@@ -491,8 +503,7 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
         # `--from` a supertype none of whose members reaches the type unoverridden: say so, not a bare "0 shown"
         **({"from_overridden": format_type(from_id)} if from_id and not out and not grep else {}),
         # a wildcard argument prints as written (`? extends java.lang.Number`), its capture in the members' texts
-        **({"type_arguments": {k: d.render_type_arg(v.arg) if isinstance(v, d.CaptureVar) else d.render_type(v)
-                               for k, v in applied.items()}} if applied else {}),
+        **({"type_arguments": type_arguments(applied)} if applied else {}),
         "artifact": target.get("artifact"),
         **({"kotlin_target": True} if target.get("kotlin") else {}),
     }

@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from jdx.engine import descriptors as d
-from jdx.engine.members import ACC, supertypes_applied, unresolved_warnings
+from jdx.engine.members import ACC, supertypes_applied, type_arguments, unresolved_warnings
 from jdx.engine.ranking import internal_packages, is_jdk_internal
 from jdx.engine.refs import format_type, parse_ref
 from jdx.engine.relations import ArtifactFilter, Artifacts, TreeWalk, check_depth, check_limit, rows_by_ids
-from jdx.engine.resolve import resolve_type
+from jdx.engine.resolve import resolve_applied_type
 from jdx.errors import NotFoundError, Warning_
 from jdx.graph_schema import queries_graph as q
 from jdx.graph_schema.store import GraphStore
@@ -180,14 +180,14 @@ def _left_out(nodes, tiers: dict[str, int]) -> dict[str, int]:
 
 
 def _up_graph(store: GraphStore, root: dict, depth: int | None, types: _Types,
-              cut: list | None = None) -> tuple[nx.DiGraph, list[str]]:
+              cut: list | None = None, applied: dict | None = None) -> tuple[nx.DiGraph, list[str]]:
     """Edges child -> supertype over the whole closure (within `depth`), and the unresolved supertypes; `cut` gets
-    what `depth` left out (`_beyond`)."""
+    what `depth` left out (`_beyond`); `applied` binds the root's type parameters (`hierarchy 'Map<String, V>'`)."""
     g = nx.DiGraph()
     g.add_node(root["id"])
     types.rows[root["id"]] = root
     frontier, level, unresolved = [root["id"]], 0, []
-    envs: dict[str, dict | None] = {root["id"]: {}}  # type variables of each supertype, in the root's terms
+    envs: dict[str, dict | None] = {root["id"]: applied or {}}  # type variables of each supertype, in the root's terms
     while frontier and (depth is None or level < depth):
         types.fetch(p for t in frontier if types.rows.get(t) for p, _ in _parents(types.rows[t]))
         nxt = []
@@ -411,11 +411,11 @@ def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dic
     """(result, warnings, truncation) of `hierarchy`: the up and down trees with their distinct counts."""
     limit = check_limit(opts.limit)
     depth = check_depth(opts.depth, None)
-    root, notes = _root(store, text)
+    root, applied, notes = _root(store, text)
     arts = Artifacts.of(store)
     types = _Types(store)
     result: dict = {"type": format_type(root["id"]), "kind": root["kind"], "artifact": arts.name(root["artifact"]),
-                    **_external(notes)}
+                    **({"type_arguments": type_arguments(applied)} if applied else {}), **_external(notes)}
     if _abstract_class(root):
         result["abstract"] = True
     warnings: list[Warning_] = []
@@ -427,7 +427,7 @@ def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dic
             continue
         cut: list = []
         if direction == "up":
-            g, unresolved = _up_graph(store, root, depth, types, cut)
+            g, unresolved = _up_graph(store, root, depth, types, cut, applied)
             warnings += unresolved_warnings(unresolved, "the hierarchy above it is unknown")
         else:
             g = _down_graph(store, root, depth, types, cut)
@@ -484,12 +484,13 @@ def _types_in(entries: list[dict]) -> set[str]:
     return out
 
 
-def _root(store: GraphStore, text: str) -> tuple[dict, list[str]]:
-    """(the type a hierarchy question names, notes): a type no artifact declares but the workspace's code extends,
-    implements or references (its artifact is missing: an external node) answers with the subtypes the workspace has
-    and a note saying the rest of it is unknown."""
+def _root(store: GraphStore, text: str) -> tuple[dict, dict, list[str]]:
+    """(the type a hierarchy question names, its type parameters bound to the arguments given as `members` checks
+    them, notes): a type no artifact declares but the workspace's code extends, implements or references (its
+    artifact is missing: an external node) answers with the subtypes the workspace has and a note saying the rest of
+    it is unknown."""
     try:
-        return resolve_type(store, text), []
+        return *resolve_applied_type(store, text), []
     except NotFoundError:
         from jdx.engine.external_symbols import external_type
 
@@ -498,9 +499,10 @@ def _root(store: GraphStore, text: str) -> tuple[dict, list[str]]:
         if row is None:
             raise
         name = format_type(row["id"])
-        return row, [f"{name} is external: no artifact of the workspace declares it (its artifact is missing), so its "
-                     f"own supertypes and kind are unknown; its subtypes are the workspace's types that extend or "
-                     f"implement it"]
+        unchecked = " (nor its type parameters: the type arguments given are not checked)" if "<" in text else ""
+        return row, {}, [f"{name} is external: no artifact of the workspace declares it (its artifact is missing), so "
+                         f"its own supertypes and kind are unknown{unchecked}; its subtypes are the workspace's types "
+                         f"that extend or implement it"]
 
 
 def _external(notes: list[str]) -> dict:
@@ -521,7 +523,7 @@ def implementors(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[
     """Every subtype of a type in the workspace (the down closure, flat), with the supertypes it names."""
     limit = check_limit(opts.limit)
     depth = check_depth(opts.depth, None)
-    root, notes = _root(store, text)
+    root, _applied, notes = _root(store, text)
     arts = Artifacts.of(store)
     types = _Types(store)
     cut: list = []

@@ -557,7 +557,8 @@ def _applied_args(store: GraphStore, row: dict, written: str, whole: str, depth:
 def resolve_applied_type(store: GraphStore, text: str) -> tuple[dict, dict[str, d.TypeSig]]:
     """`java.util.List<String>`: the Type row and its type parameters bound to the arguments given ({} when none
     are), a wildcard argument to its capture (`d.CaptureVar`); wrong arity, arguments out of their parameter's
-    bounds, primitives and unknown argument types are usage errors (exit 3)."""
+    bounds, primitives and malformed arguments are usage errors (exit 3), an argument type the workspace lacks is
+    not found (exit 1, its near names the candidates)."""
     head, written = _generic_head(text, text)
     row = resolve_type(store, head if written is not None else text)
     if written is None:
@@ -565,3 +566,28 @@ def resolve_applied_type(store: GraphStore, text: str) -> tuple[dict, dict[str, 
     args = _applied_args(store, row, written, text, 0)
     return row, {p.name: a.type if not a.wildcard else d.capture(a) for p, a in zip(class_type_params(row), args)}
 
+
+def applied_owner(text: str) -> str | None:
+    """The type of a member reference as written when type arguments are on it (`java.util.Map<String, Integer>` of
+    `java.util.Map<String, Integer>#get`, `...Map<String, Integer>::get` or `...Map<String, Integer>.get(Object)`),
+    else None: the reference grammar reads past them (`parse_ref`), so the caller applies them
+    (`resolve_applied_type`). A coordinate or jar prefix (`g:a:v/`) stays on the type."""
+    slash = text.find("/")
+    start = slash + 1 if slash > 0 and not any(c in text[:slash] for c in "<#(`") else 0
+    depth, last_dot, end = 0, -1, None
+    for i in range(start, len(text)):
+        c = text[i]
+        if c in "<>":
+            depth += 1 if c == "<" else -1
+        elif depth:
+            continue
+        elif c == "#" or text.startswith("::", i):
+            end = i
+            break
+        elif c in "(:`":
+            break
+        elif c == ".":
+            last_dot = i
+    cut = last_dot if end is None else end
+    owner = text[:cut] if cut > 0 else ""
+    return owner if "<" in owner[start:] else None

@@ -134,6 +134,12 @@ def _nested_note(n: dict) -> str:
     return f" ({', '.join(words)})" if words else ""
 
 
+def asked_type(r: dict, key: str = "type") -> str:
+    """The type as a query asked for it: `r[key]` with the type arguments it gave (`type_arguments`), if any."""
+    applied = r.get("type_arguments")
+    return r[key] + (f"<{', '.join(applied.values())}>" if applied else "")
+
+
 def show(r: dict) -> list[str]:
     facts = [f"package {r['package']}" if r["package"] else "default package", r["artifact"] or "unknown artifact"]
     if r["source_file"]:
@@ -147,7 +153,7 @@ def show(r: dict) -> list[str]:
         facts.append("deprecated")
     facts.insert(2, f"sources: {r['sources']}" if r.get("sources") else "sources: none")
     keyword = (r.get("kotlin") or {}).get("keyword") if r.get("view") == "kotlin" else None
-    lines = [f"{keyword or r['kind']} {r['ref']}", "  " + " · ".join(facts)]
+    lines = [f"{keyword or r['kind']} {asked_type(r, 'ref')}", "  " + " · ".join(facts)]
     internal = [a for a in r["annotations"] if compiler_internal(a)]
     lines.extend(f"  {bounded(a)}" for a in r["annotations"] if not compiler_internal(a))
     if internal:  # compilers' bookkeeping (an SMAP, a pickled Scala signature: kilobytes): named, not printed
@@ -381,9 +387,9 @@ def signature(r: dict) -> list[str]:
     unnamed = _unnamed_marker(items)
     cut = r.get("total", len(items)) > len(items)  # `--limit`: the header counts them all, the cut line says more
     if len(items) == 1 and not cut:
-        lines = [f"signature {items[0]['ref']}"]
+        lines = [f"signature {items[0]['ref']}" + (f" of {asked_type(r)}" if r.get("type_arguments") else "")]
     else:
-        lines = [f"signatures of {r['type']}#{r['name']} ({r['total'] if cut else _counted(items)}"
+        lines = [f"signatures of {asked_type(r)}#{r['name']} ({r['total'] if cut else _counted(items)}"
                  f"{' overloads' if cut else ''})"]
     current = r["type"]
     for s, text in zip(items, distinct_texts(items)):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import shlex
 
-from jdx.render.cards import bounded
+from jdx.render.cards import asked_type, bounded
 
 
 SHADOWED_GROUP = "(shadowed copies: never loaded)"  # a usages group of code in shadowed class copies
@@ -87,7 +87,7 @@ def _type_tree(entries: list[dict], indent: int, down: bool, lines: list[str]) -
 
 def hierarchy(r: dict, brief: bool = False) -> list[str]:
     both = "up" in r and "down" in r  # brief keeps the arrows only where the two trees would run together
-    lines = [] if brief else [f"{_named(r, r['type'], r['kind'])}  {r['artifact']}"]
+    lines = [] if brief else [f"{_named(r, asked_type(r), r['kind'])}  {r['artifact']}"]
     lines += [] if brief else [f"  note: {n}" for n in r.get("notes", ())]
     for direction, arrow, title in (("up", "↑", "supertypes"), ("down", "↓", "subtypes in workspace")):
         if direction not in r:

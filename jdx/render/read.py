@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import shlex
 
-from jdx.render.cards import bounded, distinct_texts
+from jdx.render.cards import asked_type, bounded, distinct_texts
 
 
 def _member_lines(r: dict, brief: bool) -> list[tuple[str, bool]]:
     """(line, is a member line) in output order: group headers, members, their doc lines."""
     lines: list[tuple[str, bool]] = []
     current = None
-    applied = r.get("type_arguments")  # `members 'java.util.List<String>'`: the type as asked, its arguments applied
-    asked = r["type"] + (f"<{', '.join(applied.values())}>" if applied else "")
+    asked = asked_type(r)  # `members 'java.util.List<String>'`: the type as asked, its arguments applied
     if not brief and r["members"] and r["members"][0]["declaring"] != r["type"]:
         lines.append((f"members of {asked}", False))  # (it declares none itself: the inherited groups follow)
     for m, jvm_text in zip(r["members"], distinct_texts(r["members"])):
@@ -59,8 +58,7 @@ def members(r: dict, brief: bool, max_lines: int | None, grep: str | None) -> li
         of = f" of {total}" if n < total else ""
         extra = f" (filtered by --grep {grep!r})" if grep else ""
         kind = r.get("kotlin_keyword") or r["kind"]
-        applied = r.get("type_arguments")  # `members 'java.util.List<String>'`: the members as that type has them
-        shown_type = r["type"] + (f"<{', '.join(applied.values())}>" if applied else "")
+        shown_type = asked_type(r)  # `members 'java.util.List<String>'`: the members as that type has them
         # cut by --max-lines or --limit, the truncation line that follows says how many are shown and how to see
         # the rest
         limited = r.get("total", total) > total
