@@ -41,8 +41,8 @@ def progress_printer(enabled: bool):
         if note:
             bar.console.print(f"jdx: [{done}/{total}] {note}", markup=False, highlight=False)
         if stage not in tasks:
-            label = {"extract": "extracting classes", "jdk-graph": "building the JDK's graph"}.get(stage,
-                                                                                                 "building graph")
+            label = {"extract": "extracting classes", "jdk-graph": "building the JDK's graph",
+                     "jars-graph": "building the jars' graph"}.get(stage, "building graph")
             tasks[stage] = bar.add_task(label, total=max(total, 1))
         bar.update(tasks[stage], completed=done, total=max(total, 1))
         if stage == "graph" and done >= total:
@@ -50,6 +50,14 @@ def progress_printer(enabled: bool):
 
     return update
 
+
+# a graph phase: (what is built, what is then ready). jdk-graph: the JDK's own graph, the base every workspace over
+# that JDK grows from; jars-graph: a project's jars (and JDK) without its class directories, the base its class
+# directories are added to (kept for their next change); graph: the asked workspace's
+GRAPH_PHASES = {"graph": ("the workspace graph", "workspace graph"),
+                "jdk-graph": ("the JDK's graph (other workspaces grow from it)", "JDK graph"),
+                "jars-graph": ("the graph of the workspace's jars (its class directories are added next)",
+                               "jars' graph")}
 
 PROGRESS_EVERY = 10.0  # seconds between the count lines of a long extraction when no terminal shows a bar
 
@@ -77,13 +85,13 @@ def _phase_lines(say: Callable[[str], None] = _to_stderr):
             if done >= total:
                 say(f"jdx: extracted {total} artifact(s)")
                 started.discard(stage)  # a later build (a daemon's) says its own phases again
-        elif stage in ("graph", "jdk-graph"):  # jdk-graph: the JDK's own graph, the base the workspace grows from
-            what = "the workspace graph" if stage == "graph" else "the JDK's graph (other workspaces grow from it)"
+        elif stage in GRAPH_PHASES:
+            what, ready = GRAPH_PHASES[stage]
             if done < total and stage not in started:
                 started.add(stage)
                 say(f"jdx: building {what}")
             elif done >= total:
-                say(f"jdx: {'workspace' if stage == 'graph' else 'JDK'} graph ready")
+                say(f"jdx: {ready} ready")
                 started.discard(stage)
 
     return update

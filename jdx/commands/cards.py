@@ -263,7 +263,7 @@ def run_signature(session, req: SignatureRequest):
 
 COMMANDS = (
     Command("show", "The class card: declaration, supertypes, nesting, member counts.",
-            "jdx show java.util.HashMap", ShowRequest, run_show, renderer("cards", "show"),
+            "jdx show java.util.HashMap", ShowRequest, run_show, renderer("cards", "show", brief=True),
             next_hint="members for what you can call, outline for every declared member"),
     Command("members", "What can I call on this type: members, inherited ones included, generics substituted.",
             "jdx members java.util.HashMap", MembersRequest, run_members, _render_members, _members_cut,
@@ -272,6 +272,7 @@ COMMANDS = (
             "jdx outline java.util.HashMap --kind method", OutlineRequest, run_outline, _render_outline,
             _outline_cut, next_hint="body for a member's code"),
     Command("signature", "Every overload's signature with parameter names.",
-            "jdx signature 'java.util.HashMap#put'", SignatureRequest, run_signature, renderer("cards", "signature"),
+            "jdx signature 'java.util.HashMap#put'", SignatureRequest, run_signature,
+            renderer("cards", "signature", brief=True),
             next_hint="doc for its javadoc, body for its code, usages for who calls it"),
 )

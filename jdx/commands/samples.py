@@ -46,14 +46,16 @@ def samples_answer(session, text: str, opts=None):
 def _render(result: dict, req) -> list[str]:
     from jdx.render import samples
 
-    return samples.samples(result, getattr(req, "max_lines", None)) + [f"note: {n}" for n in result.get("notes", ())]
+    brief = bool(getattr(req, "brief", False))  # bare rows: no notes either (as usages --brief)
+    notes = [] if brief else [f"note: {n}" for n in result.get("notes", ())]
+    return samples.samples(result, getattr(req, "max_lines", None), brief) + notes
 
 
 def _truncation(result: dict, req) -> dict | None:
     """`--max-lines` keeps whole samples (spec §8.3) and says so; else the answer's `--limit` cut is stated."""
     from jdx.render import samples
 
-    return samples.truncation(result, getattr(req, "max_lines", None))
+    return samples.truncation(result, getattr(req, "max_lines", None), bool(getattr(req, "brief", False)))
 
 
 COMMANDS = (

@@ -127,13 +127,13 @@ def run_tree(session, req: TreeRequest):
 
 COMMANDS = (
     Command("search", "Find types, methods, fields, packages and modules by name, best match first.",
-            "jdx search HMap --kind class", SearchRequest, run_search, renderer("search", "search"),
+            "jdx search HMap --kind class", SearchRequest, run_search, renderer("search", "search", brief=True),
             next_hint="show or members on a type found, signature on a member"),
     Command("resolve", "What is this identifier or stack frame: every candidate with kind and artifact.",
-            "jdx resolve 'at a.B.c(B.java:12)'", ResolveRequest, run_resolve, renderer("search", "resolve"),
+            "jdx resolve 'at a.B.c(B.java:12)'", ResolveRequest, run_resolve, renderer("search", "resolve", brief=True),
             next_hint="body on the resolved member"),
     Command("imports", "The import statement to add for a type or static member.",
-            "jdx imports Entry", ImportsRequest, run_imports, renderer("search", "imports")),
+            "jdx imports Entry", ImportsRequest, run_imports, renderer("search", "imports", brief=True)),
     Command("ls", "Browse packages and their types.", "jdx ls java.util.function --counts", LsRequest, run_ls,
             renderer("search", "ls"), next_hint="show on a type listed"),
     Command("tree", "Artifacts, their packages and types as a tree.", "jdx tree java.sql --depth 3", TreeRequest,

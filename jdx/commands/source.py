@@ -121,7 +121,7 @@ def _answerable_next(ctx, target, step: str | None) -> str | None:
 def _render_code(result: dict, req) -> list[str]:
     from jdx.render import source
 
-    return source.code(result, req.line_numbers, req.max_lines)
+    return source.code(result, req.line_numbers, req.max_lines, brief=bool(getattr(req, "brief", False)))
 
 
 def _render_body(result: dict, req) -> list[str]:

@@ -434,7 +434,10 @@ def lookup_ref(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, 
             notes.append(f"{len(unresolved)} supertype(s) not in the workspace: it may be declared there")
         from jdx.engine import unbuilt_sources
 
-        miss = NotFoundError(f"not found: {text}" + (f" ({'; '.join(notes)})" if notes else ""), candidates=candidates)
+        # no near name to offer: the type's members are the list to pick from (a type named `X`'s miss says so too)
+        hint = None if candidates else f"jdx members {shlex.quote(format_type(target['id']))} lists what it has"
+        miss = NotFoundError(f"not found: {text}" + (f" ({'; '.join(notes)})" if notes else ""), candidates=candidates,
+                             hint=hint)
         raise unbuilt_sources.member_not_compiled(store, format_type(target["id"]), ref, text, miss)
     notes: list[str] = []
     if kotlin_properties and target.get("kotlin") and ref.params is None and ref.descriptor is None \

@@ -63,10 +63,16 @@ def member_hint(text: str) -> str | None:
 
 
 def no_sources_why(ctx: SourceContext, type_row: dict) -> str:
-    """Why a type has no source text: the sources paired with its artifact lack its file (named), or there are none."""
+    """Why a type has no source text: the sources paired with its artifact lack its file (named), or there are none.
+    The workspace's source directories (the project's src/main/java, --src) are looked in for every artifact, but
+    they are a jar's sources only when they hold its file: a jar's class they lack is a jar without sources, never
+    "java lacks …" (which reads as if the project should hold the library's file)."""
     from jdx.engine.src_locate import source_rel
 
-    roots = [r for r in ctx.roots_for(type_row.get("artifact") or "") if r.how != "embedded"]
+    key = type_row.get("artifact") or ""
+    art = ctx.artifacts.get(key)
+    own_dirs = art is not None and getattr(art, "kind", "") == "dir"  # a class directory: those are its sources
+    roots = [r for r in ctx.roots_for(key) if r.how != "embedded" and (own_dirs or r.how != "--src")]
     if not roots:
         return "no sources jar"
     rel = source_rel(type_row, top_level(type_row["id"], outer_chain(ctx, type_row["id"]), type_row))

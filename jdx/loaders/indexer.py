@@ -532,6 +532,14 @@ def _grown_report(build: Path, counts: dict, warnings: list, failed: list, added
     )
 
 
+def _staged(progress: Progress | None, stage: str) -> Progress | None:
+    """`progress` of a base graph built on the way to the asked one: its `graph` phase reported as `stage`
+    (`jdk-graph`, `jars-graph`), so the lines name the graph each build makes, never two "workspace graph"s."""
+    if progress is None:
+        return None
+    return lambda got, *a, **k: progress(stage if got == "graph" else got, *a, **k)
+
+
 def _graph(cache, root, artifacts, ready, force, executor, store, progress, started, t_extracted, extracted,
            kotlin_seconds) -> IndexReport:
     """The graph of `artifacts` from their shards `ready`: grown from a built graph when one serves, else built."""
@@ -545,14 +553,12 @@ def _graph(cache, root, artifacts, ready, force, executor, store, progress, star
             # a workspace with class directories grows from the graph of its other artifacts, kept for the
             # next change of a directory (rows are appended, never deleted)
             executor.wait()
-            ensure_graph(cache, fixed, executor=executor, store=store, progress=progress)
+            ensure_graph(cache, fixed, executor=executor, store=store, progress=_staged(progress, "jars-graph"))
             bases = _candidate_bases(cache, artifacts)
         jdk = _jdk_base_wanted(artifacts, ready, bases)
         if jdk:  # the JDK's graph, kept: every later workspace over this JDK grows from it instead of rebuilding it
             executor.wait()
-            base_progress = None if progress is None else \
-                (lambda stage, *a, **k: progress("jdk-graph" if stage == "graph" else stage, *a, **k))
-            ensure_graph(cache, jdk, executor=executor, store=store, progress=base_progress)
+            ensure_graph(cache, jdk, executor=executor, store=store, progress=_staged(progress, "jdk-graph"))
             bases = _candidate_bases(cache, artifacts)
         same = _same_artifacts(bases, artifacts)
         shared = None

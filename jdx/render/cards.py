@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from jdx.graph_schema.annotation_text import split_elements
+from jdx.graph_schema.annotation_text import source_spelling, split_elements
 
 MAX_NESTED_SHOWN = 20
 COMPILER_INTERNAL = "@kotlin.jvm.internal."  # annotations kotlinc writes for itself (SourceDebugExtension's SMAP)
@@ -33,8 +33,10 @@ def _cut(text: str) -> str:
 
 
 def bounded(value: str) -> str:
-    """An annotation (or an element value) as a card prints it: every element longer than MAX_ELEMENT characters
-    cut with an explicit marker, so no value prints unbounded."""
+    """An annotation (or an element value) as a card prints it: its binary names as source writes them
+    (`API$Status.STABLE` -> `API.Status.STABLE`), every element longer than MAX_ELEMENT characters cut with an
+    explicit marker, so no value prints unbounded."""
+    value = source_spelling(value)
     if len(value) <= MAX_ELEMENT:
         return value
     head, paren, rest = value.partition("(")
@@ -140,7 +142,9 @@ def asked_type(r: dict, key: str = "type") -> str:
     return r[key] + (f"<{', '.join(applied.values())}>" if applied else "")
 
 
-def show(r: dict) -> list[str]:
+def show(r: dict, brief: bool = False) -> list[str]:
+    """The card: the type's line, its facts (package, artifact, sources), annotations, declaration, supertypes,
+    nesting, counts, doc, `next:`; `brief`: the type's line and the card's rows only (no facts, hints, doc, next)."""
     facts = [f"package {r['package']}" if r["package"] else "default package", r["artifact"] or "unknown artifact"]
     if r["source_file"]:
         facts.append(f"source file {r['source_file']}")
@@ -153,7 +157,7 @@ def show(r: dict) -> list[str]:
         facts.append("deprecated")
     facts.insert(2, f"sources: {r['sources']}" if r.get("sources") else "sources: none")
     keyword = (r.get("kotlin") or {}).get("keyword") if r.get("view") == "kotlin" else None
-    lines = [f"{keyword or r['kind']} {asked_type(r, 'ref')}", "  " + " · ".join(facts)]
+    lines = [f"{keyword or r['kind']} {asked_type(r, 'ref')}"] + ([] if brief else ["  " + " · ".join(facts)])
     internal = [a for a in r["annotations"] if compiler_internal(a)]
     lines.extend(f"  {bounded(a)}" for a in r["annotations"] if not compiler_internal(a))
     if internal:  # compilers' bookkeeping (an SMAP, a pickled Scala signature: kilobytes): named, not printed
@@ -183,9 +187,11 @@ def show(r: dict) -> list[str]:
         lines.append("  kotlin: " + ", ".join(f"{k.get(w)} {one if k.get(w) == 1 else many}" for w, many in words
                                               for one in [w.replace("typealias", "type alias")] if k.get(w))
                      + f" (jdx outline {shlex.quote(r['ref'])}; --view jvm for the JVM members)")
-    if r["counts"]["synthetic"]:
+    if r["counts"]["synthetic"] and not brief:
         lines.append(f"  + {_plural(r['counts']['synthetic'], 'synthetic member')} "
                      f"(jdx outline {shlex.quote(r['ref'])} --include-synthetic)")
+    if brief:
+        return lines
     if r.get("doc"):
         lines.append(f"  doc: {r['doc']}")
     lines.append(f"next: {r['next']}")
@@ -382,18 +388,22 @@ def _counted(items: list[dict]) -> str:
     return ", ".join(kinds)
 
 
-def signature(r: dict) -> list[str]:
+def signature(r: dict, brief: bool = False) -> list[str]:
+    """A header, each overload's line (grouped by declaring type), notes, where the names come from, `next:`;
+    `brief`: the overloads' lines alone."""
     items = r["signatures"]
     unnamed = _unnamed_marker(items)
     cut = r.get("total", len(items)) > len(items)  # `--limit`: the header counts them all, the cut line says more
-    if len(items) == 1 and not cut:
+    if brief:
+        lines = []
+    elif len(items) == 1 and not cut:
         lines = [f"signature {items[0]['ref']}" + (f" of {asked_type(r)}" if r.get("type_arguments") else "")]
     else:
         lines = [f"signatures of {asked_type(r)}#{r['name']} ({r['total'] if cut else _counted(items)}"
                  f"{' overloads' if cut else ''})"]
     current = r["type"]
     for s, text in zip(items, distinct_texts(items)):
-        if s["declaring"] != current:
+        if s["declaring"] != current and not brief:
             current = s["declaring"]
             lines.append(f"{'declared in' if current == r['type'] else 'inherited from'} {current}")
         line = " ".join([s["kind"], *map(bounded, s["annotations"]), text])
@@ -408,7 +418,9 @@ def signature(r: dict) -> list[str]:
             line += "  [" + ", ".join(s["synthetic"]) + "]"
         if unnamed(s):
             line += "  (no parameter names)"
-        lines.append("  " + line)
+        lines.append(("" if brief else "  ") + line)
+    if brief:
+        return lines
     footer = [x for x in (_names_footer(items), ", ".join(dict.fromkeys(s["artifact"] for s in items)) + " (bytecode)")
               if x]
     lines.extend(f"note: {n}" for n in r.get("notes", ()))

@@ -7,18 +7,22 @@ why `>` marks the use found by its shape."""
 
 from __future__ import annotations
 
+from jdx.render.search import bare
 
-def samples(r: dict, max_lines: int | None = None) -> list[str]:
+
+def samples(r: dict, max_lines: int | None = None, brief: bool = False) -> list[str]:
     """The header, then one block per sample; `max_lines` keeps the whole samples that fit (never half of one,
-    spec §8.3), the cut stated by `truncation`."""
-    head, blocks = _header(r), _blocks(r)
-    return head + [line for block in blocks[:_fitting(head, blocks, max_lines)] for line in block]
+    spec §8.3), the cut stated by `truncation`. `brief` (`--brief`, bare rows): no header, each block one indent
+    less without its number, `(none)` when there is no sample."""
+    head, blocks = _parts(r, brief)
+    lines = head + [line for block in blocks[:_fitting(head, blocks, max_lines)] for line in block]
+    return bare(lines) if brief else lines
 
 
-def truncation(r: dict, max_lines: int | None) -> dict | None:
+def truncation(r: dict, max_lines: int | None, brief: bool = False) -> dict | None:
     """The text's cut: whole samples left out to keep within `max_lines` (counted in samples), or None (then
     `--limit`'s cut, `engine.samples.limit_truncation`, is the one to state)."""
-    head, blocks = _header(r), _blocks(r)
+    head, blocks = _parts(r, brief)
     kept = _fitting(head, blocks, max_lines)
     if kept >= len(blocks):
         return None
@@ -38,6 +42,10 @@ def _fitting(head: list[str], blocks: list[list[str]], max_lines: int | None) ->
     return kept
 
 
+def _parts(r: dict, brief: bool) -> tuple[list[str], list[list[str]]]:
+    return ([] if brief else _header(r)), _blocks(r, brief)
+
+
 def _header(r: dict) -> list[str]:
     n = len(r["samples"])
     counted = ("call" + ("s" if r["total"] != 1 else "") + " of its constructors and methods"
@@ -48,8 +56,10 @@ def _header(r: dict) -> list[str]:
     return lines
 
 
-def _blocks(r: dict) -> list[list[str]]:
+def _blocks(r: dict, brief: bool) -> list[list[str]]:
+    """A sample's site line, numbered, its source lines below it; `brief`: no number, one indent less."""
     out = []
+    pad = "  " if brief else "     "
     for i, s in enumerate(r["samples"], 1):
         lines: list[str] = []
         out.append(lines)
@@ -57,23 +67,23 @@ def _blocks(r: dict) -> list[list[str]]:
                                  ("in lambda", s["in_lambda"]),
                                  ("compiler-written: not in the source text", not s["written"])) if on]
         where = _where(s)
-        lines.append(f"  {i}. {s['caller']}  {s['artifact']}  {s['kind']} at {where}"
+        lines.append(("" if brief else f"  {i}. ") + f"{s['caller']}  {s['artifact']}  {s['kind']} at {where}"
                      + (f"  ({', '.join(marks)})" if marks else ""))
         src = s.get("source")
         if src is None:
-            lines.append("     no sources: bytecode only; jdx body '" + s["caller"] + "' shows the method")
+            lines.append(f"{pad}no sources: bytecode only; jdx body '" + s["caller"] + "' shows the method")
             continue
         a, b = src["lines"]
         rebuilt = src.get("reconstructed")
         mark = "   ⚠ reconstructed" if rebuilt else ""
         numbering = ", lines of the decompiled text" if rebuilt else ""
-        lines.append(f"     source: {src['label']} ({src['file']}:{a}-{b}{numbering}){mark}")
+        lines.append(f"{pad}source: {src['label']} ({src['file']}:{a}-{b}{numbering}){mark}")
         if src.get("mismatch"):
-            lines.append(f"     ⚠ SOURCES_VERSION_MISMATCH: {src['mismatch']}")
+            lines.append(f"{pad}⚠ SOURCES_VERSION_MISMATCH: {src['mismatch']}")
         width = len(str(b))
         for no, text in zip(range(a, b + 1), src["text"]):
             mark = ">" if no == src["focus"] else " "
-            lines.append(f"     {mark} {str(no).rjust(width)}  {text}".rstrip())
+            lines.append(f"{pad}{mark} {str(no).rjust(width)}  {text}".rstrip())
     return out
 
 

@@ -32,26 +32,39 @@ def _symbol(m: dict) -> str:
     return text
 
 
-def search(r: dict) -> list[str]:
+def bare(lines: list[str]) -> list[str]:
+    """`--brief` (spec §7.6: bare rows, no headers, no footers): an answer without rows is `(none)`, never an empty
+    output that reads as lost."""
+    return lines or ["(none)"]
+
+
+def search(r: dict, brief: bool = False) -> list[str]:
+    """One match a line, then how many matched; `brief`: the matches alone."""
     rows = [(_symbol(m), ", ".join(m["artifacts"]) if len(m.get("artifacts") or ()) > 1 else m["artifact"])
             for m in r["matches"]]
     lines = _columns(rows)
+    if brief:
+        return bare(lines)
     n, total = len(r["matches"]), r["total"]
     if n == total:  # a truncated answer gets output's `… N of M shown (hint)` line instead
         lines.append(f"{total} match{'es' if total != 1 else ''} for {r['pattern']!r} ({r['mode']})")
     return lines
 
 
-def resolve(r: dict) -> list[str]:
+def resolve(r: dict, brief: bool = False) -> list[str]:
+    """A frame's line, the candidates (under a frame, indented), notes, how many; `brief`: the candidates alone, not
+    indented."""
     lines = []
-    if r.get("frame"):
+    if r.get("frame") and not brief:
         f = r["frame"]
         lines.append(f"frame {f['text']}" + (f"  {f['file']}:{f['line']}" if f.get("line") is not None else ""))
     named = not r.get("frame")  # a name's non-public candidates are marked as search marks them; a frame's ran
     rows = [(f"{c['kind']} {c['ref']}" + (" (non-public)" if named and not c.get("public", True) else "")
              + (f"  (lines {c['lines'][0]}-{c['lines'][1]})" if c.get("lines") else "")
              + (f"  [{c['note']}]" if c.get("note") else ""), c["artifact"]) for c in r["candidates"]]
-    lines.extend(_columns(rows, "  " if r.get("frame") else ""))
+    lines.extend(_columns(rows, "  " if r.get("frame") and not brief else ""))
+    if brief:
+        return bare(lines)
     lines.extend(f"note: {n}" for n in r.get("notes", ()))
     n = len(r["candidates"])
     if n == r["total"] and not (r.get("notes") and not n):  # a truncated answer gets output's `… N of M shown`
@@ -59,18 +72,18 @@ def resolve(r: dict) -> list[str]:
     return lines
 
 
-def imports(r: dict) -> list[str]:
+def imports(r: dict, brief: bool = False) -> list[str]:
     """One statement a line (`Java: `/`Kotlin: ` when a Kotlin top-level declaration has both), then `from` its
-    artifact, once for a run of statements from the same one."""
+    artifact, once for a run of statements from the same one; `brief`: the statements alone."""
     lines = []
     entries = r["imports"]
     for i, imp in enumerate(entries):
         note = f"  // {imp['note']}" if imp.get("note") else ""
         label = {"java": "Java: ", "kotlin": "Kotlin: "}.get(imp.get("language"), "")
         lines.append(f"{label}{imp['statement']}{note}")
-        if i + 1 == len(entries) or entries[i + 1]["artifact"] != imp["artifact"]:
+        if not brief and (i + 1 == len(entries) or entries[i + 1]["artifact"] != imp["artifact"]):
             lines.append(f"  from {imp['artifact']}")
-    return lines
+    return bare(lines) if brief else lines
 
 
 def _types(n: int) -> str:

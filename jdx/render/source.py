@@ -3,6 +3,8 @@ explicit and naming the flag that shows the rest."""
 
 from __future__ import annotations
 
+from jdx.graph_schema.annotation_text import source_spelling
+
 
 def _numbered(text: list[str], first: int | None) -> list[str]:
     if first is None:
@@ -18,12 +20,13 @@ def truncation(r: dict, max_lines: int | None) -> dict | None:
     return {"shown": max_lines, "total": total, "hint": f"--max-lines {total} for all"}
 
 
-def code(r: dict, line_numbers: bool, max_lines: int | None) -> list[str]:
-    """`source: <where>` then the text (optionally numbered), cut at `max_lines`."""
+def code(r: dict, line_numbers: bool, max_lines: int | None, brief: bool = False) -> list[str]:
+    """`source: <where>` then the text (optionally numbered), cut at `max_lines`; `brief`: the text alone."""
+    if brief:
+        return _text(r, line_numbers, max_lines)
     lines = [r["header"]]
     if r.get("signature"):
         lines.append(f"signature: {r['signature']}")
-    text = r["text"][:max_lines] if max_lines else r["text"]
     src = r.get("source") or {}
     # `source --lines/--around` picks lines by numbers: which file's numbers they are is said unasked
     sliced = r.get("total_lines") is not None and src.get("lines") != [1, r["total_lines"]]
@@ -35,8 +38,12 @@ def code(r: dict, line_numbers: bool, max_lines: int | None) -> list[str]:
         if trace:
             (a, b), (c, d) = trace["lines"], trace["decompiled"]
             lines.append(f"a stack trace's lines {a}-{b} are decompiled lines {c}-{d}: --lines {c}:{d}")
-    lines.extend(_numbered(text, r.get("first_line")) if line_numbers else text)
-    return lines
+    return lines + _text(r, line_numbers, max_lines)
+
+
+def _text(r: dict, line_numbers: bool, max_lines: int | None) -> list[str]:
+    text = r["text"][:max_lines] if max_lines else r["text"]
+    return _numbered(text, r.get("first_line")) if line_numbers else list(text)
 
 
 def _enclosing(e: dict | None) -> str:
@@ -51,8 +58,7 @@ def body(r: dict, line_numbers: bool, max_lines: int | None, brief: bool = False
     """Spec Appendix A: the reference (and where a local or anonymous class is declared), `source: <where>`, the
     text, then the `next:` step. `brief`: the text alone."""
     if brief:
-        text = r["text"][:max_lines] if max_lines else r["text"]
-        return _numbered(text, r.get("first_line")) if line_numbers else list(text)
+        return _text(r, line_numbers, max_lines)
     lines = [r["ref"] + _enclosing(r.get("enclosing"))]
     if r.get("delegated_from"):
         lines.append(f"(the code of {r['delegated_from']}: that file facade's copy only delegates here)")
@@ -62,7 +68,8 @@ def body(r: dict, line_numbers: bool, max_lines: int | None, brief: bool = False
     elif r.get("no_body") == "abstract":
         lines.append("note: an abstract method: no body; the implementations have one")
     elif r.get("no_body") == "annotation_element":
-        default = r.get("annotation_default")
+        default = r.get("annotation_default")  # as stored: binary names, written as source writes them
+        default = None if default is None else source_spelling(default)
         lines.append("note: an annotation element: no body; each use of the annotation gives its value"
                      + (f" (default {default})" if default is not None else " (no default: every use must give one)"))
     if r.get("next"):
