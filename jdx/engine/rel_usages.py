@@ -4,7 +4,9 @@ A call site is an INVOKES edge, resolved at build time to the declaration the JV
 through a subclass or sub-interface owner (`via`) already lands on the declaring member. A lambda body
 (`lambda$foo$0`) is javac's synthetic method; its sites are reported under the method that wrote the
 lambda (found through the handle edge into the body) and marked `in_lambda`. A method reference
-(`Foo::bar`, a handle edge) is a usage of `bar`, marked `method_ref`.
+(`Foo::bar`, a handle edge) is a usage of `bar`, marked `method_ref`. A lambda or method reference is an `impl`
+usage (detail `lambda`) of the functional interface it creates an instance of, at its line, beside the subtypes that
+implement it.
 
 In the Kotlin view (spec §12.1) a symbol is what a Kotlin caller means by it (`kotlin_hits.kotlin_sites`): a
 function's sites include the calls of its `$default` stub (`via foo$default`), never the stub's or an
@@ -44,6 +46,9 @@ ALL = tuple(k for k in KINDS if k != "signature")
 # which kinds each symbol kind can have; the rest are empty by construction
 KINDS_OF = {"type": ("ref", "impl", "new", "throw", "annotation", "signature"), "method": ("call", "override"),
             "constructor": ("call", "new"), "initializer": (), "field": ("read", "write")}
+# the usage kind of a REFERENCES edge's kind, `ref` for the rest: a lambda or method reference creates an instance of
+# a class implementing the interface (JLS §15.27.4, §15.13.3), so it is where the interface is implemented
+REFERENCE_USAGES = {"new": "new", "throws": "throw", "lambda": "impl"}
 
 
 @dataclass
@@ -223,9 +228,9 @@ def _declared(store: GraphStore, member_id: str, is_field: bool) -> bool:
 def _type_sites(store: GraphStore, target: Target, kinds: set[str]) -> list[dict]:
     sites: list[dict] = []
     ids = [target.id]
-    if kinds & {"ref", "new", "throw"}:  # `throw` is declaration-level (spec §7.3): REFERENCES kind throws
+    if kinds & {"ref", "new", "throw", "impl"}:  # `throw` is declaration-level (spec §7.3): REFERENCES kind throws
         for r in rows_by_ids(store, q.REFERENCES_INTO, ids):
-            kind = {"new": "new", "throws": "throw"}.get(r["kind"], "ref")
+            kind = REFERENCE_USAGES.get(r["kind"], "ref")
             if kind in kinds:
                 sites.append(usage_site(r, kind, target, r["kind"]))
     if "impl" in kinds:
@@ -331,9 +336,9 @@ def usage_sites(store: GraphStore, symbol: Symbol, kinds: tuple[str, ...] = ("al
     order), caller ref, line.
 
     Each site: `caller` (canonical ref of the enclosing method, or of the subtype / annotated element
-    for `impl` / `annotation`), `caller_id`, `line` (-1 when unknown), `kind` (call, ref, impl, override,
-    read, write, new, throw, annotation), `detail` (the instruction or reference kind), `artifact`
-    (name), `target` (which overload or field the site reaches), `in_lambda`, `lambda`
+    for `impl` / `annotation`; a lambda's `impl` is its method's), `caller_id`, `line` (-1 when unknown), `kind`
+    (call, ref, impl, override, read, write, new, throw, annotation), `detail` (the instruction or reference kind),
+    `artifact` (name), `target` (which overload or field the site reaches), `in_lambda`, `lambda`
     (the synthetic body's name, when in a lambda), `method_ref`, `via` (the subtype named at the call, and in the
     Kotlin view the JVM method the site calls through), `through` (that method's reference)."""
     return finish_pairs(store, _collect(store, symbol, kinds, filter, kotlin_reading(store, symbol, view), view))

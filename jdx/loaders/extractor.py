@@ -23,6 +23,9 @@ REF_KINDS = (
     # 22: a class literal or enum constant in an annotation value (R_ANNOTATION_VALUE; graph_build makes its rows
     # ANNOTATED_BY edges, site ANNOTATION_VALUE_SITE, not REFERENCES)
     "annotation_value",
+    # 23: the functional interface a lambda or method reference creates an instance of (a LambdaMetafactory
+    # invokedynamic's return type, and altMetafactory's marker interfaces)
+    "lambda",
 )
 TYPE_KINDS = ("class", "interface", "enum", "record", "annotation", "module")
 TABLE_NAMES = ("types", "supertypes", "members", "calls", "accesses", "typerefs", "annotations", "warnings", "kotlin")

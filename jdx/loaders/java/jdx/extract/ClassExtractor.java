@@ -28,6 +28,10 @@ final class ClassExtractor extends ClassVisitor {
      *  constant in its annotations' values names, line -1; graph_build makes it an ANNOTATED_BY edge (site
      *  `annotation value`), not a REFERENCES one, whose ends are methods only (so not in extractor.REF_KINDS). */
     static final int R_ANNOTATION_VALUE = 22;
+    /** A typeref from a method to the functional interface a lambda or method reference in it creates an instance of
+     *  (an invokedynamic whose bootstrap is LambdaMetafactory's: its descriptor's return type, and the marker
+     *  interfaces among altMetafactory's arguments), at the instruction's line. */
+    static final int R_LAMBDA = 23;
 
     // type kinds
     static final int K_CLASS = 0, K_INTERFACE = 1, K_ENUM = 2, K_RECORD = 3, K_ANNOTATION = 4, K_MODULE = 5;
@@ -554,11 +558,20 @@ final class ClassExtractor extends ClassVisitor {
 
         /** The bootstrap method is a call of kind indy; its Handle arguments are method references (lambda bodies),
          *  its class constants references: a type pattern switch's case labels (SwitchBootstraps), else indy_arg
-         *  (ObjectMethods' record class). */
+         *  (ObjectMethods' record class). A LambdaMetafactory site creates an instance of the interface its descriptor
+         *  returns, and of the marker interfaces among altMetafactory's class constants: kind lambda. */
         @Override
         public void visitInvokeDynamicInsn(String iname, String idesc, Handle bsm, Object... args) {
             ref(R_INDY, bsm.getOwner(), bsm.getName(), bsm.getDesc());
-            int classKind = "java/lang/runtime/SwitchBootstraps".equals(bsm.getOwner()) ? R_CASE_LABEL : R_INDY_ARG;
+            boolean lambda = "java/lang/invoke/LambdaMetafactory".equals(bsm.getOwner());
+            if (lambda) {
+                Type made = Type.getReturnType(idesc);
+                if (made.getSort() == Type.OBJECT) {
+                    ref(R_LAMBDA, made.getInternalName(), null, null);
+                }
+            }
+            int classKind = lambda ? R_LAMBDA
+                    : "java/lang/runtime/SwitchBootstraps".equals(bsm.getOwner()) ? R_CASE_LABEL : R_INDY_ARG;
             for (Object a : args) {
                 if (a instanceof Handle) {
                     handle((Handle) a);
