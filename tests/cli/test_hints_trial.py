@@ -12,6 +12,8 @@ import pytest
 from tests.fixtures.javac import javac_jar
 from tests.fixtures import jdktool
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 OKIO = Path.home() / ".m2/repository/com/squareup/okio/okio-jvm/3.6.0/okio-jvm-3.6.0.jar"
 SOURCES = {"nh/Greeter.java": "package nh;\n/** Says hello. */\npublic class Greeter {\n"
                               "  /** The greeting for {@code name}. */\n"

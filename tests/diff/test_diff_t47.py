@@ -23,6 +23,8 @@ from tests.diff.shim import findings_json
 from tests.fixtures import jdktool
 from tests.fixtures.build import write_jar
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 
 @pytest.fixture(autouse=True, scope="module")
 def _javac():

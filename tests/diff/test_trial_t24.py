@@ -53,6 +53,8 @@ LIBRARY = {
 
 SET_SIGNATURE = """import java.nio.file.*;
 import org.objectweb.asm.*;
+
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
 public class SetSignature { public static void main(String[] a) throws Exception {
     Path path = Paths.get(a[0]);
     ClassWriter w = new ClassWriter(0);

@@ -21,6 +21,8 @@ from tests.fixtures import jdktool
 from tests.fixtures.javac import javac_jar, javap
 from tests.service import JdxService, Options
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 SOURCES = {  # xl is the library left off the workspace; xc the client jarred into it
     "xl/Util.java": "package xl;\npublic class Util { public static boolean release(Object o) { return true; } }",
     "xl/a/Token.java": "package xl.a;\npublic class Token { }",

@@ -14,6 +14,8 @@ from jdx.graph_schema.queries_search import TYPE_KINDS
 from tests.fixtures.javac import javac_jar
 from tests.service import JdxService, Options
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 SOURCES = {
     "tr/Version.java": "package tr; public class Version { public String version() { return \"1\"; } }",
     "tr/Alpha.java": """package tr;

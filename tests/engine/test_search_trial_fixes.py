@@ -18,6 +18,8 @@ from jdx.engine.search_index import rank_tier
 from jdx.engine.search_match import EXACT, HUMP, LOOSE_PREFIX, PREFIX, WORD
 from tests.service import JdxService, Options
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 TIERS = {"exact": EXACT, "prefix": PREFIX, "camel-hump": HUMP, "prefix-any-case": LOOSE_PREFIX,
          "camel-hump-any-case": LOOSE_PREFIX, "word": WORD}
 

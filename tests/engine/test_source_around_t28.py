@@ -13,6 +13,8 @@ import pytest
 
 from tests.conftest import GSON, require
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 TYPE = "com.google.gson.internal.LinkedTreeMap"
 
 

@@ -19,6 +19,8 @@ import pytest
 from tests.fixtures.javac import javac_jar
 from tests.fixtures import jdktool
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 SOURCES = {
     "tr/Tricky.java": (
         "package tr;\n"                                                      # 1

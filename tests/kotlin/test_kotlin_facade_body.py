@@ -10,6 +10,8 @@ import shutil
 
 import pytest
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 A = '''@file:JvmName("Util")
 @file:JvmMultifileClass
 package mf

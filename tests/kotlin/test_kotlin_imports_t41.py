@@ -21,6 +21,8 @@ from jdx.errors import AmbiguousError
 from tests.fixtures import jdktool
 from tests.kotlin.corpus import jar_fixtures, kotlinc_jar
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 LIB = '''package kt41
 
 inline class Span(val raw: Long)

@@ -14,6 +14,8 @@ import pytest
 from tests.fixtures.javac import javap
 from tests.kotlin.corpus import kotlinc_jar
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 LIB = '''package js
 
 abstract class Tool {

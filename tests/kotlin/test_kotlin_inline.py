@@ -36,6 +36,8 @@ USE = '''package ki.use
 
 import ki.*
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 class Client {
     fun run(): Int {
         twice { plain() }

@@ -31,6 +31,8 @@ USE = '''package kf.use
 
 import kf.*
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 class Task {
     fun run(): Int {
         val x = 1

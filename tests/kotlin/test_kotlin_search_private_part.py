@@ -9,6 +9,8 @@ import subprocess
 
 import pytest
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 A = '@file:JvmName("Chain")\n@file:JvmMultifileClass\npackage kf\n\nfun launchIt(): Int = sharing() + 1\n\n' \
     'private fun sharing(): Int = 3\n'
 B = '@file:JvmName("Chain")\n@file:JvmMultifileClass\npackage kf\n\nfun other(): Int = 2\n'

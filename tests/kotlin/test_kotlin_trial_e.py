@@ -29,6 +29,8 @@ from tests.fixtures.javac import javap
 from tests.service import JdxService, Options
 from tests.fixtures import jdktool
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 SHAPES = '''package demo
 
 interface Shape {

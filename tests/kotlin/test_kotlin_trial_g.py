@@ -28,6 +28,8 @@ from tests.kotlin.test_kotlin_trial_e import _javap, stdlib  # noqa: F401  (the 
 from tests.service import JdxService, Options
 from tests.fixtures import jdktool
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 LIB = '''package demo
 
 interface Flow

@@ -28,6 +28,8 @@ from tests.kotlin.corpus import kotlinc_jar
 from tests.fixtures.javac import javap as _javap
 from tests.service import JdxService, Options
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 LIB = '''package demo
 
 inline class Span(val raw: Long)

@@ -25,6 +25,8 @@ import pytest
 from tests.fixtures.javac import javap
 from tests.kotlin.corpus import jar_fixtures
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 HOLDER = '''package kv
 
 interface Shape {

@@ -17,6 +17,8 @@ from jdx.loaders import decompile as d
 from tests.fixtures import jdktool
 from tests.fixtures.javac import javac_jar
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 MAIN = """package app;
 public class Main {
     static class Inner { int x = 3; }

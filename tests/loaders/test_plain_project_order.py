@@ -12,6 +12,8 @@ import pytest
 from tests.fixtures import jdktool
 from tests.fixtures.javac import javac_jar
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 SHARED_IN_JAR = "package sh;\npublic class Shared { public void fromJar() { } }"
 SHARED_IN_PROJECT = "package sh;\npublic class Shared { public void fromProject() { } }"
 REFLECT = """public class Which {

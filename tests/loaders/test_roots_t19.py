@@ -20,8 +20,9 @@ from jdx.loaders.roots import expand_jar_arg, glob_paths
 from tests.fixtures import jdktool
 from tests.fixtures.javac import javac_jar
 
-pytestmark = pytest.mark.skipif(shutil.which("javac") is None or shutil.which("bash") is None,
-                                reason="javac and bash are needed")
+pytestmark = [pytest.mark.skipif(shutil.which("javac") is None or shutil.which("bash") is None,
+                                 reason="javac and bash are needed"),
+              pytest.mark.soak]  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
 
 
 def bash_globstar(cwd: Path, pattern: str) -> list[str]:
