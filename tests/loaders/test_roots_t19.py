@@ -22,7 +22,7 @@ from tests.fixtures.javac import javac_jar
 
 pytestmark = [pytest.mark.skipif(shutil.which("javac") is None or shutil.which("bash") is None,
                                  reason="javac and bash are needed"),
-              pytest.mark.soak]  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+              pytest.mark.soak]  # a trial regression family: the soak runs it whole
 
 
 def bash_globstar(cwd: Path, pattern: str) -> list[str]:
