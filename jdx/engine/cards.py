@@ -13,7 +13,7 @@ from jdx.engine.member_resolve import canonical_ref, collect, lookup
 from jdx.engine.member_render import (ACC, ACCESS_LEVELS, access_level, annotated_params, annotation_shown,
                                       constructor_name, modifiers, param_annotations, record_components, record_role,
                                       render_field, render_method, with_outer_instance)
-from jdx.engine.members import access_markers, is_hidden, supertype_walk, type_arguments, unresolved_warnings
+from jdx.engine.members import access_markers, is_hidden, type_arguments, unresolved_warnings
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.resolve import applied_owner, artifact_names, resolve_applied_type, resolve_type
 from jdx.errors import JdxError, UsageError, Warning_
@@ -285,11 +285,10 @@ def show_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Warni
     checked as `members` checks them and substituted in the supertypes."""
     target, applied = resolve_applied_type(store, text)
     fqn = format_type(target["id"])
-    found = collect(store, target)
+    found = collect(store, target, applied)
     if _non_sealed(store, target):
         target = dict(target, non_sealed=True)
-    walk = supertype_walk(store, target, applied) if applied else found.walk
-    extends, implements = _supertypes(target, walk, applied)
+    extends, implements = _supertypes(target, found.walk, applied)
     arguments = type_arguments(applied)
     arts = artifact_names(store)
     artifact = arts.get(target.get("artifact") or "", "")
@@ -578,8 +577,7 @@ def member_signatures(store: GraphStore, text: str, opts=None, include_synthetic
 
     owner = applied_owner(text)  # `Map<String, Integer>#get`: checked as `members` checks them, before the member
     applied = resolve_applied_type(store, owner)[1] if owner is not None else {}
-    found = lookup(store, text, with_hidden=include_synthetic, kotlin_properties=opts != "jvm")
-    envs = {row["id"]: env for row, env in supertype_walk(store, found.target, applied)} if applied else {}
+    found = lookup(store, text, with_hidden=include_synthetic, kotlin_properties=opts != "jvm", applied=applied)
     if opts == "kotlin" and not include_synthetic and found.target.get("kotlin"):
         from jdx.engine.kotlin_signature import with_reified_inline
 
@@ -604,7 +602,7 @@ def member_signatures(store: GraphStore, text: str, opts=None, include_synthetic
         row = {**row, **full.get(key, {})}
         if named is None and not e["is_field"] and _unnamed(row):
             named = namer(sources)
-        item = render_member(row, is_field=e["is_field"], owner=e["declaring"], env=envs.get(e["declaring"], e["env"]),
+        item = render_member(row, is_field=e["is_field"], owner=e["declaring"], env=e["env"],
                              iface=e["iface"], names_from_source=named)
         artifact = arts.get(owners[e["declaring"]].get("artifact") or "", "")
         item = {"ref": e["ref"], "declaring": format_type(e["declaring"]), **item,

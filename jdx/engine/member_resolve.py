@@ -87,11 +87,12 @@ class Collected:
     fields: dict[str, list[dict]]
 
 
-def collect(store: GraphStore, target: dict) -> Collected:
+def collect(store: GraphStore, target: dict, applied: dict | None = None) -> Collected:
     """The members a type has, as `members --inherited --access all` computes them, except that a bridge
     collapses the supertype method it overrides whenever it is a covariant/generic bridge (see
-    `_stands_for`); `members` keeps a protected twin, or a twin in a non-public class, visible."""
-    walk = supertype_walk(store, target)
+    `_stands_for`); `members` keeps a protected twin, or a twin in a non-public class, visible. `applied` binds the
+    type's own parameters (`Map<String, Integer>#put(String, Integer)`): each member's `env` is in those terms."""
+    walk = supertype_walk(store, target, applied)
     methods, fields = declared_members(store, walk)
     query_pkg = _package(target["id"])
     ancestors = ancestor_sets(walk)
@@ -356,7 +357,7 @@ def _member_reading(text: str) -> tuple[SymbolRef, SymbolRef | None]:
 
 
 def lookup(store: GraphStore, text: str, require_one: bool = False, include_hidden: bool = True,
-           with_hidden: bool = False, kotlin_properties: bool = True) -> Lookup:
+           with_hidden: bool = False, kotlin_properties: bool = True, applied: dict | None = None) -> Lookup:
     """Resolve a member reference; NotFoundError (with did-you-mean), AmbiguousError when `require_one`. Hidden
     members (bridges, synthetic ones) answer when no visible one matches (`include_hidden`), or beside the visible
     ones (`with_hidden`: `signature --include-synthetic`). A bare `Type#name` of a Kotlin class naming a property
@@ -364,7 +365,7 @@ def lookup(store: GraphStore, text: str, require_one: bool = False, include_hidd
     ref, type_reading = _member_reading(text)
     properties = kotlin_properties and not require_one
     try:
-        return lookup_ref(store, ref, text, require_one, include_hidden, with_hidden, properties)
+        return lookup_ref(store, ref, text, require_one, include_hidden, with_hidden, properties, applied=applied)
     except NotFoundError:
         from jdx.engine.member_resolve_kotlin import kotlin_top_level, top_level_lookup
 
@@ -383,7 +384,8 @@ def lookup(store: GraphStore, text: str, require_one: bool = False, include_hidd
 
 
 def lookup_ref(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, include_hidden: bool,
-            with_hidden: bool = False, kotlin_properties: bool = False, companion: bool = True) -> Lookup:
+            with_hidden: bool = False, kotlin_properties: bool = False, companion: bool = True,
+            applied: dict | None = None) -> Lookup:
     try:
         target = resolve_type_ref(store, ref, text, near=NEAR_OWNERS)
     except AmbiguousError as exc:
@@ -392,7 +394,7 @@ def lookup_ref(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, 
         from jdx.engine import unbuilt_sources
 
         raise (exc if unbuilt_sources.explained(exc) else _no_owner(store, ref, text, exc)) from None
-    found_all = collect(store, target)
+    found_all = collect(store, target, applied)
     visible, hidden, unresolved, walk, methods = (found_all.visible, found_all.hidden, found_all.unresolved,
                                                   found_all.walk, found_all.methods)
     member = ref.member

@@ -101,6 +101,24 @@ def test_signature_text_of_a_nested_argument(jdx_home):
     assert [p["type"] for p in item["params"]] == ["String", "Function<? super String, ? extends List<Integer>>"]
 
 
+@pytest.mark.parametrize("query, declared", [
+    ("java.util.HashMap<java.lang.String, java.lang.Integer>#put(String, Integer)", "put(java.lang.Object, java.lang.Object)"),
+    ("java.util.HashMap<java.lang.String, java.lang.Integer>#put(Object, Object)", "put(java.lang.Object, java.lang.Object)"),
+    ("java.util.ArrayList<java.lang.String>#add(int, String)", "add(int, java.lang.Object)"),
+])
+def test_parameters_written_in_the_applied_types_terms_name_the_method(jdx_home, query, declared):
+    """The parameter list as the applied type has it (what `members 'HashMap<String, Integer>'` prints) names the
+    method, as its erasure does; a list the type does not have is not found."""
+    service = JdxService(Options(cache_dir=str(jdx_home / "cache")))
+    [item] = service.signature(query).result["signatures"]
+    assert item["ref"].split("#", 1)[1] == declared
+    wrong = query.replace("(String, Integer)", "(Integer, Integer)").replace("(int, String)", "(int, Integer)")
+    if wrong != query:
+        with pytest.raises(JdxError) as info:
+            service.signature(wrong)
+        assert info.value.exit_code == 1, info.value.message
+
+
 BAD = ["java.util.Map<java.lang.String>", "java.lang.String<java.lang.Integer>", "java.util.List<int>",
        "java.util.List<com.nope.X>", "java.util.List<java.lang.String", "java.util.List<>"]
 
