@@ -29,7 +29,7 @@ def _filter(req, session=None):
 
     found = ArtifactFilter(list(req.include), list(req.exclude))
     if session is not None and found.include:
-        found.check(Artifacts.of(session.store()))
+        found.check(Artifacts.of(session.store()), session.store())
     return found
 
 

@@ -277,16 +277,23 @@ class ArtifactFilter:
             return False
         return not (self.exclude and self._hit(self.exclude, name, path))
 
-    def check(self, arts: Artifacts) -> None:
+    def check(self, arts: Artifacts, store: GraphStore | None = None) -> None:
         """An `--in` glob that matches no artifact of the workspace is a not-found naming it, with the nearest names
         (as `search --in` does), never an empty answer that looks like "no uses": a typo, or a name the workspace
-        spells otherwise (`org.antlr:antlr4-runtime:4.11.1` given by --coord, `antlr4-runtime-4.11.1.jar` by --jars)."""
+        spells otherwise (`org.antlr:antlr4-runtime:4.11.1` given by --coord, `antlr4-runtime-4.11.1.jar` by --jars),
+        or a package (`--in com.acme.fx`: the artifacts declaring it are the candidates)."""
         for glob in self.include:
             if not any(self._hit([glob], name, arts.paths.get(key, "")) for key, name in arts.names.items()):
                 from jdx.engine.search_match import levenshtein
                 from jdx.errors import NotFoundError
 
                 bare = glob.strip("*").lower()
+                declaring = _package_artifacts(store, arts, glob.strip("*").strip(".")) if store is not None else []
+                if declaring:
+                    raise NotFoundError(f"not found: no artifact matches --in {glob}; {glob.strip('*').strip('.')} "
+                                        f"is a package, declared in {', '.join(declaring)}",
+                                        candidates=[{"ref": n, "kind": "artifact"} for n in declaring],
+                                        hint=f"--in takes an artifact's name: --in {shlex.quote(declaring[0])}")
                 holding = sorted(n for n in set(arts.names.values()) if bare and bare in n.lower())
                 near = holding[:5] or sorted(set(arts.names.values()),
                                              key=lambda n: (levenshtein(n.lower(), glob.lower()), n))[:5]
@@ -299,6 +306,15 @@ class ArtifactFilter:
     def describe(self) -> str:
         parts = [f"--in {g}" for g in self.include] + [f"--exclude {g}" for g in self.exclude]
         return " ".join(parts)
+
+
+def _package_artifacts(store: GraphStore, arts: Artifacts, package: str) -> list[str]:
+    """The names of the artifacts that declare types in `package` (a dotted name), in classpath order."""
+    if "." not in package or any(c in package for c in "/*?[ "):
+        return []
+    rows = store.rows(q.PACKAGE_ARTIFACTS, {"package": package})
+    found = {r["a"] for r in rows if r["a"] in arts.names}
+    return [arts.names[a] for a in sorted(found, key=arts.position)][:5]
 
 
 _LAMBDA_BODY = re.compile(LAMBDA_BODY)  # the graph build's pattern (Method.writer), so the two cannot drift

@@ -189,6 +189,8 @@ EXTERNAL_FIELDS_OF = ("MATCH (f:Field) WHERE f.external AND f.owner = $owner "
                       "RETURN f.id AS id, f.name AS name, f.descriptor AS descriptor, f.access AS access, "
                       "f.artifact AS artifact ORDER BY f.id")
 # the external types of a package (did-you-mean of a name in a package no artifact of the workspace holds)
+# the artifacts declaring a package's types (`--in com.acme.fx` names a package, not an artifact)
+PACKAGE_ARTIFACTS = "MATCH (t:Type) WHERE t.package = $package AND NOT t.external RETURN DISTINCT t.artifact AS a"
 EXTERNAL_TYPES_IN_PACKAGE = ("MATCH (t:Type) WHERE t.external AND t.package = $package "
                              "RETURN t.fqn AS fqn, t.simple_name AS name, t.kind AS kind ORDER BY fqn")
 # the external types of a simple name (`imports`/`resolve` of `ReferenceCountUtil`, a type the workspace references)
