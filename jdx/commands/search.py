@@ -62,15 +62,21 @@ def run_search(session, req: SearchRequest):
 
 @dataclass(frozen=True)
 class ResolveRequest(Request):
-    query: str = argument("a name, Foo.bar fragment or stack-trace frame 'at a.B.c(B.java:12)'", "NAME")
-    limit: int = option(50, "--limit", "at most N candidates (default 50)", minimum=1)
+    query: str = argument("a name, Foo.bar fragment, stack-trace frame 'at a.B.c(B.java:12)' or whole pasted trace "
+                          "(each line answered)", "NAME")
+    limit: int = option(50, "--limit", "at most N candidates (default 50; of each line of a trace)", minimum=1)
 
 
 def run_resolve(session, req: ResolveRequest):
     from jdx.engine.answer import Answer
     from jdx.engine.search_nav import frame_warnings, resolve
+    from jdx.engine.search_trace import resolve_trace, trace_candidates, trace_lines
     from jdx.loaders.class_files import class_smap, line_tables
 
+    lines = trace_lines(req.query)
+    if lines is not None:  # a whole stack trace: each line answered in place
+        result, warnings = resolve_trace(session.store(), lines, req.limit, line_tables=line_tables, smap=class_smap)
+        return Answer(result, warnings, None, _provenance(session.store(), trace_candidates(result)))
     result, truncated = resolve(session.store(), req.query, req.limit, line_tables=line_tables, smap=class_smap)
     return Answer(result, frame_warnings(result), truncated, _provenance(session.store(), result["candidates"]))
 
@@ -129,7 +135,7 @@ COMMANDS = (
     Command("search", "Find types, methods, fields, packages and modules by name, best match first.",
             "jdx search HMap --kind class", SearchRequest, run_search, renderer("search", "search", brief=True),
             next_hint="show or members on a type found, signature on a member"),
-    Command("resolve", "What is this identifier or stack frame: every candidate with kind and artifact.",
+    Command("resolve", "What is this identifier, stack frame or stack trace: every candidate with kind and artifact.",
             "jdx resolve 'at a.B.c(B.java:12)'", ResolveRequest, run_resolve, renderer("search", "resolve", brief=True),
             next_hint="body on the resolved member"),
     Command("imports", "The import statement to add for a type or static member.",

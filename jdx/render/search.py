@@ -53,7 +53,9 @@ def search(r: dict, brief: bool = False) -> list[str]:
 
 def resolve(r: dict, brief: bool = False) -> list[str]:
     """A frame's line, the candidates (under a frame, indented), notes, how many; `brief`: the candidates alone, not
-    indented."""
+    indented. A whole trace: each line, then its answer indented."""
+    if "trace" in r:
+        return _trace(r, brief)
     lines = []
     if r.get("frame") and not brief:
         f = r["frame"]
@@ -69,6 +71,29 @@ def resolve(r: dict, brief: bool = False) -> list[str]:
     n = len(r["candidates"])
     if n == r["total"] and not (r.get("notes") and not n):  # a truncated answer gets output's `… N of M shown`
         lines.append(f"{n} candidate{'s' if n != 1 else ''} for {r['name']}")
+    return lines
+
+
+def _trace(r: dict, brief: bool) -> list[str]:
+    """Each line of the trace as pasted, its candidates (or why none) under it; a header counting what was answered
+    (`brief`: the lines and candidates alone)."""
+    lines = [] if brief else [f"trace: {r['lines_total']} lines, {r['resolved']} resolved"
+                              + (f", {r['missed']} not in the workspace" if r["missed"] else "")]
+    for e in r["trace"]:
+        lines.append(e["line"])
+        if "error" in e:
+            lines.append(f"  {e['error']['message']}")
+            continue
+        rows = [(f"{c['kind']} {c['ref']}" + (f"  (lines {c['lines'][0]}-{c['lines'][1]})" if c.get("lines") else "")
+                 + (f"  [{c['note']}]" if c.get("note") else ""), c["artifact"]) for c in e["candidates"]]
+        lines.extend(_columns(rows, "  "))
+        if len(e["candidates"]) < e["total"]:
+            lines.append(f"  … {len(e['candidates'])} of {e['total']} shown (--limit {e['total']})")
+        if not brief:
+            lines.extend(f"  note: {n}" for n in e.get("notes", ()))
+    if len(r["trace"]) < r["lines_total"]:
+        lines.append(f"… {len(r['trace'])} of {r['lines_total']} lines answered: resolve the rest as a trace of its "
+                     "own")
     return lines
 
 

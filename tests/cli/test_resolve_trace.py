@@ -1,0 +1,60 @@
+"""`resolve` of a whole pasted stack trace: each frame, exception and `... N more` line is answered as `resolve`
+answers that line alone (the single-line answers are the oracle; they are checked against javap's line tables
+elsewhere), in the trace's order, a line outside the workspace saying why in place."""
+
+from __future__ import annotations
+
+import json
+
+TRACE = """\
+Exception in thread "main" java.lang.IllegalStateException: boom
+\tat java.base/java.util.HashMap.putVal(HashMap.java:640)
+\tat java.base/java.util.HashMap.put(HashMap.java:610)
+\tat com.example.Nope.run(Nope.java:12)
+Caused by: java.io.UncheckedIOException: x
+\tat java.base/java.util.ArrayList.forEach(ArrayList.java:1511)
+\t... 2 more
+"""
+
+
+def _json(run_jdx, text: str) -> tuple[int, dict]:
+    r = run_jdx("resolve", text, "--json")
+    return r.code, json.loads(r.out)
+
+
+def test_each_line_is_answered_as_it_is_alone(run_jdx):
+    code, data = _json(run_jdx, TRACE)
+    assert code == 0, data
+    result = data["result"]
+    lines = [ln.strip() for ln in TRACE.splitlines()]
+    assert [e["line"] for e in result["trace"]] == lines
+    assert (result["lines_total"], result["resolved"], result["missed"]) == (7, 5, 1)
+    for entry, line in zip(result["trace"], lines):
+        alone_code, alone = _json(run_jdx, line)
+        if "error" in entry:
+            assert alone_code == 1 and entry["error"] == {"code": "NOT_FOUND", "message": alone["error"]["message"]}
+        else:
+            assert alone_code == 0 and entry["candidates"] == alone["result"]["candidates"], line
+    assert {p["artifact"] for p in data["provenance"]} == {"java.base"}
+
+
+def test_text_puts_each_answer_under_its_line(run_jdx):
+    r = run_jdx("resolve", TRACE)
+    out = r.out.splitlines()
+    assert r.code == 0 and out[0] == "trace: 7 lines, 5 resolved, 1 not in the workspace"
+    at = out.index("at com.example.Nope.run(Nope.java:12)")
+    assert out[at + 1].startswith("  not found: class com.example.Nope")
+    put = out.index("at java.base/java.util.HashMap.put(HashMap.java:610)")
+    assert out[put + 1].startswith("  method java.util.HashMap#put(java.lang.Object, java.lang.Object)")
+    brief = run_jdx("resolve", TRACE, "--brief").out.splitlines()
+    assert brief[0] == out[1] and not any(ln.startswith(("trace:", "  note:")) for ln in brief)
+
+
+def test_a_trace_of_nothing_in_the_workspace_is_not_found(run_jdx):
+    r = run_jdx("resolve", "at a.b.C.d(C.java:1)\nat a.b.C.e(C.java:2)\n")
+    assert r.code == 1 and "none of the trace's 2 frame and exception lines is in the workspace" in r.out + r.err
+
+
+def test_one_frame_among_other_text_is_still_one_line(run_jdx):
+    code, data = _json(run_jdx, "some log text\n\tat java.base/java.util.HashMap.put(HashMap.java:610)\n")
+    assert code == 0 and "trace" not in data["result"] and data["result"]["frame"]["line"] == 610
