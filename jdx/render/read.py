@@ -62,15 +62,22 @@ def members(r: dict, brief: bool, max_lines: int | None, grep: str | None) -> li
         # cut by --max-lines or --limit, the truncation line that follows says how many are shown and how to see
         # the rest
         limited = r.get("total", total) > total
-        jvm = " JVM member(s)" if r.get("view") == "kotlin" else ""  # (counted in JVM members, as `folded` is)
         count = (extra.strip()[1:-1] + " · " if extra else "") if cut or limited else \
             f"{n}{of} member{'s' if total != 1 else ''} shown{extra} · "
-        lines.append(f"{count}{kind} {shown_type} · "
-                     f"{r['artifact_name']} (bytecode)"
-                     + (f" · {r['folded']} JVM member(s) folded into their Kotlin declaration (--view jvm shows them)"
-                        if r.get("folded") else "")
-                     + (f" · {r['internal_hidden']} internal declaration(s) hidden (--access package shows them)"
-                        if r.get("internal_hidden") else "")
-                     + "".join(f" · {h['count']} {h['what']}{jvm} hidden ({h['show']})"
-                               for h in r.get("hidden") or ()))
+        lines.append(" · ".join([f"{count}{kind} {shown_type}", f"{r['artifact_name']} (bytecode)", *_left_out(r)]))
+    else:  # spec §7.1: bare rows, no provenance; the footer saying what is left out stays
+        if not r["members"] and not r.get("total") and not r["collapsed"] and not cut:  # nothing, not a cut
+            lines.insert(0, "(none)")
+        if _left_out(r):
+            lines.append(" · ".join(_left_out(r)))
     return lines
+
+
+def _left_out(r: dict) -> list[str]:
+    """What the listing leaves out and the flag showing it: folded JVM members, Kotlin internals, hidden members."""
+    jvm = " JVM member(s)" if r.get("view") == "kotlin" else ""  # (counted in JVM members, as `folded` is)
+    return ([f"{r['folded']} JVM member(s) folded into their Kotlin declaration (--view jvm shows them)"]
+            if r.get("folded") else []) + \
+        ([f"{r['internal_hidden']} internal declaration(s) hidden (--access package shows them)"]
+         if r.get("internal_hidden") else []) + \
+        [f"{h['count']} {h['what']}{jvm} hidden ({h['show']})" for h in r.get("hidden") or ()]
