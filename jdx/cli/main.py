@@ -128,7 +128,9 @@ def main(argv: list[str] | None = None) -> int:
         return _print_failure(_command_word(argv), "", exc, json_mode)
     try:
         name = rest[0] if rest else ""
-        if name.startswith("--") and name not in ("--help", "--version", "--install-completion",
+        if name == "--version":  # what a user tries first: `jdx version`'s answer
+            name, rest = "version", ["version", *rest[1:]]
+        if name.startswith("--") and name not in ("--help", "--install-completion",
                                                   "--show-completion"):  # `jdx --jar x.jar members …`
             flag = name.partition("=")[0]
             raise UsageError(f"no such option {flag}{_suggest_global(flag)}")

@@ -462,7 +462,7 @@ def _symbol_notes(symbol: Symbol, kt: KotlinSites | None = None, wanted: frozens
         owner = format_type(t.id.split("#", 1)[0])
         static = all(x.row.get("access", 0) & ACC["static"] for x in symbol.targets)  # hidden, never overridden
         return [f"calls through {owner} and through subtypes that inherit the declaration are included"
-                + ("" if static else "; calls of overriding methods are theirs (kind override lists the overrides)")]
+                + ("" if static else "; calls of overriding methods are theirs (--kind override lists the overrides)")]
     return []
 
 

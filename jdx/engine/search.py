@@ -316,7 +316,8 @@ def _search(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, di
         inherited, hint = inherited_matches(store, p, kinds)  # `ArrayList#stream`: Collection declares it
         raise NotFoundError(f"not found: nothing matches {shown_text(text)}" + _scope_words(opts),
                             candidates=inherited or _did_you_mean(store, p, kinds, arts, opts),
-                            hint=hint or "try --fuzzy, a shorter pattern, or a glob like '*Name*'")
+                            hint=hint or ("try a shorter pattern, or a glob like '*Name*'" if opts.fuzzy else
+                                          "try --fuzzy, a shorter pattern, or a glob like '*Name*'"))
     if opts.view == "kotlin":
         from jdx.engine.kotlin_hits import search_view
 
