@@ -198,6 +198,7 @@ def answer_within(execute: Callable[..., dict], call: Call, command: str, query:
 
 
 _FLAG = re.compile(r"(?<![\w-])--([a-z][a-z0-9-]*)")
+_SWITCH_RUN = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*)(?= --[a-z])")  # a flag another flag follows
 _UNKNOWN = re.compile(r"unknown option --([a-z][a-z0-9-]*)")
 # a command line jdx suggests (`jdx callers 'a.B#m()' --depth 3`): the CLI's words, its flags stay flags
 _CLI_LINE = re.compile(r"\bjdx [a-z][a-z-]*(?: (?:'[^']*'|\"[^\"]*\"|[^\s;,()'\"]+))*")
@@ -217,14 +218,18 @@ class Spelling:
     string jdx wrote is respelled; a flag another tool owns (the server's `--timeout`, `--json`), a command line
     jdx suggests (`jdx callers X --depth 3`) and the text an answer quotes (`_QUOTED`) are left as they are."""
 
-    def __init__(self, command_name: str | None):
+    def __init__(self, command_name: str | None, request: type | None = None):
         from jdx.commands.registry import command, params_of, served_params
 
         cmd = command(command_name or "")
-        served = served_params(cmd.request) if cmd is not None else ()  # a flag they cannot send keeps its CLI form
+        request = request or (cmd.request if cmd is not None else None)
+        served = served_params(request) if request is not None else ()  # a flag they cannot send keeps its CLI form
         self.names = {p.flag: p.name for p in served if p.flag}
         self.names.update({p.negative: f"{p.name}=false" for p in served if p.negative})
-        self.positional = next((p.metavar for p in (params_of(cmd.request) if cmd is not None else ())
+        # a switch another flag follows (`--include-synthetic --access all`): a comma keeps the two apart
+        self.switches = {p.flag for p in served if p.flag and p.kind == "bool"} | {p.negative for p in served
+                                                                                    if p.negative}
+        self.positional = next((p.metavar for p in (params_of(request) if request is not None else ())
                                 if not p.flag), "")
 
     def __call__(self, text):
@@ -239,6 +244,7 @@ class Spelling:
         return "".join(out) + self._flags(text[at:])
 
     def _flags(self, text: str) -> str:
+        text = _SWITCH_RUN.sub(lambda m: m.group(1) + ("," if m.group(1) in self.switches else ""), text)
         return _FLAG.sub(lambda m: self.names.get(m.group(0), m.group(0)), text)
 
     def names_a_flag(self, text: str) -> bool:

@@ -141,7 +141,8 @@ class SourceRequest(Request):
     query: str = argument("a type reference, e.g. java.util.HashMap", "TYPE")
     lines: str | None = option(None, "--lines", "A:B or A-B, e.g. 100:180", kind="str")
     around: str | None = option(None, "--around", "a member of the type, e.g. 'get(Object)'", kind="str")
-    context: int | None = option(None, "--context", "lines around --around (default 10)", kind="int")
+    context: int | None = option(None, "--context", "lines shown either side of the --around match (default 10)",
+                                 kind="int")
     engine: str | None = option(None, "--engine", "read it with this engine (default: sources, else "
                                 "decompiled)", kind="str", accepts=ENGINES)
     line_numbers: bool = option(False, "--line-numbers", "prefix each line with its line number")

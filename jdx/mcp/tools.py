@@ -74,8 +74,10 @@ def describe(summary: str, example: str, next_hint: str, tools: frozenset[str] |
 
 def input_schema(request_type: type) -> dict:
     """The JSON schema of a request type: the query first, then the flags as snake_case properties."""
+    from jdx.commands.host import Spelling
     from jdx.commands.registry import served_params
 
+    spell = Spelling(None, request_type)
     props: dict[str, dict] = {}
     required: list[str] = []
     for p in served_params(request_type):
@@ -95,7 +97,7 @@ def input_schema(request_type: type) -> dict:
                 prop["default"] = p.default
             if p.minimum is not None:
                 prop["minimum"] = p.minimum
-        what = p.help + (f" ({p.metavar})" if p.metavar and not p.flag else "")
+        what = spell(p.help + (f" ({p.metavar})" if p.metavar and not p.flag else ""))  # its arguments' names
         prop["description"] = what + (f"; CLI {p.flag}" if p.flag else "")
         props[p.name] = prop
         if p.required:

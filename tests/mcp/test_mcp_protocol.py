@@ -223,3 +223,17 @@ def test_a_workspace_argument_says_one_workspace_per_server(fake):
     result = got[1]["result"]
     assert result["isError"] and result["structuredContent"]["error"]["code"] == "USAGE"
     assert "one workspace on its own command line" in result["structuredContent"]["error"]["message"], result
+
+
+def test_tool_schemas_and_texts_name_arguments_not_cli_flags():
+    """A property's description names the other arguments as a client sends them (its own CLI flag is given after
+    `; CLI`); two switches in a row stay apart (`include_synthetic, access all`)."""
+    from jdx.commands.host import Spelling
+    from jdx.mcp.tools import tool_specs
+
+    for spec in tool_specs():
+        for name, prop in spec.input_schema["properties"].items():
+            assert "--" not in prop["description"].split("; CLI")[0], (spec.name, name, prop["description"])
+    spell = Spelling("members")
+    assert spell("7 hidden (--include-synthetic --access all)") == "7 hidden (include_synthetic, access all)"
+    assert spell("narrow with --grep or --from X") == "narrow with grep or from_type X"
