@@ -27,6 +27,8 @@ from tests.fixtures import jdktool
 from tests.fixtures.build import write_jar
 from tests.fixtures.javac import javap, side_jar
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 LIBRARY = {
     # old: a constructor argument passed to the superclass, a local class's own parameter (no Signature); new: the
     # same descriptors made of captured variables (javac 17: `Signature: ()V`, checked below by javap)
@@ -53,8 +55,6 @@ LIBRARY = {
 
 SET_SIGNATURE = """import java.nio.file.*;
 import org.objectweb.asm.*;
-
-pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
 public class SetSignature { public static void main(String[] a) throws Exception {
     Path path = Paths.get(a[0]);
     ClassWriter w = new ClassWriter(0);

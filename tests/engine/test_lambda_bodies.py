@@ -20,13 +20,13 @@ import pytest
 
 from tests.fixtures import jdktool
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 W_JAVA = """\
 package lw;
 
 import java.util.function.Function;
 import java.util.function.Supplier;
-
-pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
 
 public class W {
     static final java.util.Map<String, Integer> TABLE = new java.util.HashMap<>();

@@ -21,6 +21,8 @@ from tests.fixtures import jdktool
 from tests.fixtures.javac import javac_jar
 from tests.service import JdxService, Options
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 SOURCES = {
     "p/Hex.java": """package p;
 import java.util.List;
@@ -53,8 +55,6 @@ public enum Kind {
     "p/package-info.java": "@Deprecated\npackage p;",  # javac writes p/package-info.class: no type
     "Reflect.java": """import java.lang.reflect.*;
 import java.util.*;
-
-pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
 public class Reflect {
     static Class<?> type(String n) throws Exception {
         if (n.endsWith("[]")) return java.lang.reflect.Array.newInstance(type(n.substring(0, n.length() - 2)), 0).getClass();

@@ -23,12 +23,12 @@ import pytest
 
 from tests.fixtures.javac import javac_jar, javap
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 PARSER = """package fx27.acme.core;
 
 import java.util.ArrayList;
 import java.util.List;
-
-pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
 
 public class Parser {
     private final List<String> parts = new ArrayList<>();

@@ -15,6 +15,8 @@ import pytest
 
 from tests.kotlin.corpus import copied_jar
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 LIB = '''@file:JvmName("Inl")
 package ki
 
@@ -35,8 +37,6 @@ fun plain(): Int = 1
 USE = '''package ki.use
 
 import ki.*
-
-pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
 
 class Client {
     fun run(): Int {

@@ -16,6 +16,8 @@ import pytest
 from tests.fixtures import jdktool
 from tests.kotlin.corpus import copied_jar
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 LIB = '''@file:JvmName("Guard")
 package kf
 
@@ -30,8 +32,6 @@ inline fun guarded(block: () -> Int): Int {
 USE = '''package kf.use
 
 import kf.*
-
-pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
 
 class Task {
     fun run(): Int {
