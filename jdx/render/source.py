@@ -84,6 +84,7 @@ def _doc_lines(r: dict, raw: bool, brief: bool = False) -> list[str]:
             if len(r["docs"]) > 1:
                 out.append(it["ref"])
             body = (it.get("raw") or "").splitlines() if raw else it["text"]
+            body = body or ["(no KDoc)" if "links" in it else "(no javadoc)"]  # never an empty answer
             out.extend(f"  {line}".rstrip() if len(r["docs"]) > 1 else line for line in body)
         return out
     for it in r["docs"]:

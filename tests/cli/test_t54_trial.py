@@ -108,6 +108,13 @@ def test_brief_of_an_empty_samples_answer_says_none(fx, run_jdx):
     assert brief.code == 0 and brief.out == "(none)\n", brief.out
 
 
+def test_brief_doc_of_a_class_without_javadoc_says_so(fx, run_jdx):
+    full = run_jdx(*_ws(fx), "doc", "tf.Caller")
+    assert full.code == 0 and "  (no javadoc)" in full.out.splitlines(), full.out
+    brief = run_jdx(*_ws(fx), "doc", "tf.Caller", "--brief")
+    assert brief.code == 0 and brief.out.splitlines()[0] == "(no javadoc)", brief.out  # (its warning follows)
+
+
 def test_a_jars_class_the_source_directories_lack_is_a_jar_without_sources(fx, run_jdx, tmp_path):
     project = tmp_path / "src" / "main" / "java"  # a project's own sources, holding none of the jar's files
     (project / "app").mkdir(parents=True)
