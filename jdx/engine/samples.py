@@ -14,7 +14,8 @@ until `limit` of them show the use (at most `MAX_SHORTLIST`): ranking a JDK meth
 sites must not parse thousands of files. A chosen site without sources is rendered from the decompiled
 text of its class (`reconstruct`), labelled reconstructed (spec §11.1). Its `>` goes on the first decompiled line
 of the enclosing method that the decompiler's line map (Procyon's) says was written from the site's class-file
-line; without such a line, on the use found by its shape, and the sample says which.
+line and spells the use (or follows such a line, mapped to no other), else the first line written from it; without
+such a line, on the use found by its shape, and the sample says which.
 """
 
 from __future__ import annotations
@@ -309,14 +310,32 @@ def cut(win: dict, context: int) -> tuple[int, int, list[str]]:
 
 
 def mapped_focus(win: dict, line: int) -> dict:
-    """A decompiled window focused on the first of its lines the decompiler wrote from class-file `line`
-    (`focus_by: "line_map"`, `decompiled_line`); when none is (or there is no map), on the use found by its
-    shape (`focus_by: "call_shape"`, `decompiled_line: None`). `line_map` says whether a map existed."""
+    """A decompiled window focused on the first of its lines the decompiler wrote from class-file `line` that
+    spells the use (`mapped_use`), else on the first line written from it (`focus_by: "line_map"`,
+    `decompiled_line`); when none is (or there is no map), on the use found by its shape (`focus_by: "call_shape"`,
+    `decompiled_line: None`). `line_map` says whether a map existed."""
     class_lines = win.get("class_lines")
     mapped = [win["first_line"] + i for i, origs in enumerate(class_lines or []) if line > 0 and line in origs]
     if mapped:
-        return dict(win, focus=mapped[0], decompiled_line=mapped[0], focus_by="line_map", line_map=True)
+        focus = mapped_use(win, mapped, line) or mapped[0]
+        return dict(win, focus=focus, decompiled_line=focus, focus_by="line_map", line_map=True)
     return dict(win, decompiled_line=None, focus_by="call_shape", line_map=class_lines is not None)
+
+
+def mapped_use(win: dict, mapped: list[int], line: int) -> int | None:
+    """The first line of window `win` spelling the use (`win["uses"]`) among the lines the decompiler wrote from
+    class-file `line` (`mapped`) and those it wrote just after each, mapped to no other line: one source line may
+    become several statements (kotlinc's SAM wrapper of a function reference, `if (f != null) { o = new …(f); }`
+    before `r.register((Handler)o);`; javac's `Objects.requireNonNull(out);` before `r.register(out::println);`),
+    and the map names only the first. None when none of them spells it."""
+    uses, first, class_lines = set(win.get("uses") or ()), win["first_line"], win["class_lines"]
+    for start in mapped:
+        n = start
+        while n - first < len(class_lines) and (n == start or set(class_lines[n - first]) <= {line}):
+            if n in uses:
+                return n
+            n += 1
+    return None
 
 
 def _one_per_caller(shortlist: list, limit: int) -> list:

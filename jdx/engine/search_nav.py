@@ -29,6 +29,8 @@ ACC_PUBLIC, ACC_PRIVATE, ACC_PROTECTED, ACC_STATIC = 0x0001, 0x0002, 0x0004, 0x0
 ACC_BRIDGE, ACC_VARARGS, ACC_SYNTHETIC = 0x0040, 0x0080, 0x1000
 ACC_NATIVE = 0x0100
 LAMBDA_BODIES_LISTED = 10  # a lambda proxy's frame lists its class's lambda bodies up to this many
+# kotlinc 1.3's class for a callable reference (`::top`, `this::greet`, `Foo::bar`) extends one of these
+KOTLIN_REFERENCE = re.compile(r"kotlin/jvm/internal/(?:Mutable)?(?:Function|Property\d?)Reference(?:Impl)?")
 _ENUM_HIDDEN = "(Ljava/lang/String;I"  # javac's enum constructors take the constant's name and ordinal first
 
 
@@ -101,6 +103,7 @@ def _rows(store: GraphStore, name: str, members: list[dict], methods: list[dict]
     for m in methods:
         params[(m["owner"], m["descriptor"].split(")")[0])] += 1
     out = []
+    enclosed = enclosing_notes(store, [m["id"] for m in members if m["kind"] != "field" and "$" in m["owner"]])
     for m in members:
         is_field = m["kind"] == "field"
         # a bridge's ref always carries it (`next():java.lang.Object`, the ref `body` takes as the bridge)
@@ -127,6 +130,8 @@ def _rows(store: GraphStore, name: str, members: list[dict], methods: list[dict]
             row["note"] = _lambda_note(store, m)
         elif not is_field and m["access"] & ACC_BRIDGE:
             row["note"] = "bridge: synthetic, forwards to the method of this name"
+        elif not is_field and m["id"] in enclosed:
+            row["note"] = enclosed[m["id"]]
         elif m["access"] & ACC_SYNTHETIC:
             row["note"] = "synthetic"
         out.append(row)
@@ -177,12 +182,44 @@ def _lambda_note(store: GraphStore, method: dict) -> str:
     if writer is None or writer["c_id"] == method["id"]:
         parts = method["id"].split("#", 1)[1].split("(", 1)[0].split("$")
         return f"lambda body in {parts[1]}" if len(parts) > 2 else "lambda body"
-    owner, name, descriptor = split_method_id(writer["c_id"])
+    return "lambda body in " + _short_method(writer["c_id"]).split("#", 1)[1]
+
+
+def _short_method(method_id: str) -> str:
+    """`KService#wire(Registry)`: a method id as a ref without packages (nor outer classes)."""
+    owner, name, descriptor = split_method_id(method_id)
     try:
         ref = format_member(owner, name, descriptor, is_field=False)
     except ValueError:
-        return f"lambda body in {name}"
-    return "lambda body in " + re.sub(r"[\w$]+\.", "", ref.split("#", 1)[1])
+        return f"{owner.rsplit('/', 1)[-1]}#{name}"
+    return re.sub(r"[\w$]+\.", "", ref)
+
+
+def enclosing_notes(store: GraphStore, method_ids: list[str], anonymous: bool = True) -> dict[str, str]:
+    """Method id -> where the anonymous class declaring it is written, for those of `method_ids` in an anonymous
+    class whose EnclosingMethod is known. A Kotlin lambda compiled to a class (kotlinc before 2.0: `KService$wire$1`,
+    extending kotlin.jvm.internal.Lambda or SAM-converted) holds a lambda body, as javac's `lambda$wire$0` does:
+    `lambda body in KService#wire(Registry): …`, nested lambdas followed outward, as `callers` attributes its calls
+    (`relations.kotlin_lambda_writers`); kotlinc 1.3's class for a callable reference (`::top`, extending a
+    kotlin.jvm.internal `…Reference`) holds no code of a source's own; a suspend function's continuation resumes that
+    function; a Java anonymous class (or a Kotlin `object :` expression, or a lambda class's constructor) declares
+    methods of its own: `in an anonymous class in JavaSide#wire(Registry)` (left out unless `anonymous`)."""
+    from jdx.engine.relations import kotlin_lambda_writers, rows_by_ids
+    from jdx.graph_schema import queries_graph
+
+    ids = sorted({m for m in method_ids if "$" in m.split("#", 1)[0]})
+    classes = {r["id"]: r for r in rows_by_ids(store, queries_graph.ANONYMOUS_CLASSES,
+                                               {m.split("#", 1)[0] for m in ids}) if r["om"]}
+    ids = [m for m in ids if m.split("#", 1)[0] in classes]
+    outer = {c: _short_method(f"{r['outer']}#{r['om']}") for c, r in classes.items()}
+    notes = {m: f"in an anonymous class in {outer[m.split('#', 1)[0]]}" for m in ids} if anonymous else {}
+    for m, enc in (kotlin_lambda_writers(store, ids) if ids else {}).items():
+        where, base = _short_method(enc.row["c_id"]), classes[m.split("#", 1)[0]]["super"] or ""
+        notes[m] = (f"continuation of {where}: its state machine, which resumes it" if enc.continuation else
+                    f"callable reference in {where}: kotlinc compiled `::name` to this class"
+                    if KOTLIN_REFERENCE.fullmatch(base) else
+                    f"lambda body in {where}: kotlinc compiled the lambda to this class")
+    return notes
 
 
 def _inherited_member_type(store: GraphStore, written: str) -> list[dict]:

@@ -17,8 +17,8 @@ from jdx.engine.refs import format_member, format_type
 from jdx.engine.src_locate import (Located, SourceContext, SourceFile, locate_field, locate_method, locate_type,
                                    is_top_level, line_drift, mismatch_warnings, outer_chain, stale_source,
                                    top_level)
-from jdx.engine.src_special import (METHOD_KINDS, UNDECOMPILED, is_lambda, lambda_body, undecompiled,
-                                    undecompiled_methods, undecompiled_warning)
+from jdx.engine.src_special import (METHOD_KINDS, UNDECOMPILED, is_lambda, kotlin_lambda_labelled, lambda_body,
+                                    undecompiled, undecompiled_methods, undecompiled_warning)
 from jdx.errors import JdxError, NotFoundError, UsageError, Warning_
 from jdx.graph_schema import queries
 
@@ -382,6 +382,7 @@ def body(ctx: SourceContext, target: Target, opts: BodyOptions) -> tuple[dict, l
             parts = clinit_parts(ctx, target, loc)
             result = (_clinit_from_sources(target, loc, artifact, parts) if len(parts) > 1 or
                       (parts and loc.decl is None) else _from_sources(target, loc, artifact, opts))
+            result = kotlin_lambda_labelled(ctx, target, result)
             return _finish(ctx, target, result, warnings, opts)
         part = _facade_part(ctx, target) if loc is None else None
         if part is not None:  # a multi-file facade's copy: its part's method has the code

@@ -4,7 +4,8 @@ enclosing class, labelled reconstructed.
 A decompiled text does not keep the class file's line numbers: the enclosing method's declaration is matched
 in the decompiled class (as `body` does), and the call (the member's name followed by `(`; `new Simple(` for a
 constructor; the field's name) is searched inside it. The window also carries the decompiler's line map (Procyon
-gives one), with which `samples` moves the focus to the line written from the site's class-file line.
+gives one) and the lines that spell the use, with which `samples` moves the focus to the line written from the
+site's class-file line (or the use the decompiler wrote just after it, on lines it maps to no other line).
 Only the few samples shown are decompiled, each class once (the decompiler caches its text)."""
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ def reconstructed_window(ctx: SourceContext, caller_id: str, target_id: str, is_
                          context: int, line: int | None = None) -> dict | None:
     """Lines around the use of `target_id` in the decompiled text of method `caller_id`, or None (no
     decompiler, no recognisable declaration or use). Same shape as `src_source.source_window`, plus
-    `reconstructed: True`, the engine, and `class_lines`: for each line of `text` the class-file lines the
-    decompiler wrote on it (None when it gives no map), with which `samples` places the site exactly."""
+    `reconstructed: True`, the engine, `class_lines`: for each line of `text` the class-file lines the
+    decompiler wrote on it (None when it gives no map), and `uses`: the lines that spell a use of the target, with
+    which `samples` places the site exactly."""
     from jdx.engine.src_body import decompiled_file
 
     owner = caller_id.split("#", 1)[0]
@@ -50,8 +52,9 @@ def reconstructed_window(ctx: SourceContext, caller_id: str, target_id: str, is_
     rx = use_pattern(target_id, is_field)
     lines = file.lines
     # the declaration line itself names a constructor (`Api(...)`): the use is in the body
-    focus = next((n for n in range(decl.start, decl.end + 1)
-                  if rx.search(lines[n - 1]) and not (n == decl.start and "<init>" in caller_id)), None)
+    uses = [n for n in range(decl.start, decl.end + 1)
+            if rx.search(lines[n - 1]) and not (n == decl.start and "<init>" in caller_id)]
+    focus = uses[0] if uses else None
     line_map = getattr(dec, "line_map", None)  # Procyon's; a JvmTools port may give none
     if focus is None and line_map is not None and line is not None and line > 0:
         # no call spelled out (an inline function's body copied into the caller): the line the decompiler wrote
@@ -62,5 +65,5 @@ def reconstructed_window(ctx: SourceContext, caller_id: str, target_id: str, is_
     a, b = max(decl.start, focus - context), min(decl.end, focus + context)
     return {"label": f"decompiled by {dec.engine} {dec.engine_version}", "file": file.rel, "lines": [a, b],
             "first_line": a, "focus": focus, "text": lines[a - 1:b], "reconstructed": True,
-            "engine": dec.engine,
+            "engine": dec.engine, "uses": [n for n in uses if a <= n <= b],
             "class_lines": None if line_map is None else [list(line_map.get(n, ())) for n in range(a, b + 1)]}

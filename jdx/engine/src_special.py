@@ -1,7 +1,7 @@
 """Bodies the class file or the decompiler makes special (spec §7.3, docs/sources.md): a lambda's method, which has no
 declaration of its own (its lines are the source lines of its line table, or the decompiled lines they went to
-inside the enclosing method), and a method the decompiler could not decompile (its body is the decompiler's note and
-a throw, never the code)."""
+inside the enclosing method), a Kotlin lambda compiled to a class (its header says so), and a method the decompiler
+could not decompile (its body is the decompiler's note and a throw, never the code)."""
 
 from __future__ import annotations
 
@@ -60,6 +60,19 @@ def is_lambda(row: dict | None) -> bool:
 
     return lambda_body_id({"id": f"{row.get('owner', '')}#{row['name']}{row.get('descriptor') or '()V'}",
                            "access": row.get("access")})
+
+
+def kotlin_lambda_labelled(ctx: SourceContext, target: Target, result: dict) -> dict:
+    """`result` (a body) with what its method is after its header when kotlinc compiled a lambda (or a callable
+    reference) to the method's class, as a javac lambda body's header says it is one: `(lambda body in
+    KService#wire(Registry): kotlinc compiled the lambda to this class)` (search_nav.enclosing_notes, as `resolve`
+    notes its frames)."""
+    if target.row is None or target.is_field or "$" not in target.type_row["id"] or not target.type_row.get("kotlin"):
+        return result
+    from jdx.engine.search_nav import enclosing_notes
+
+    note = enclosing_notes(ctx.store, [target.row["id"]], anonymous=False).get(target.row["id"])
+    return dict(result, header=f"{result['header']}  ({note})") if note else result
 
 
 def lambda_rows(row: dict, line_map: dict | None) -> tuple[int, int] | None:
