@@ -23,7 +23,8 @@ import networkx as nx
 from jdx.engine import descriptors as d
 from jdx.engine.members import ACC, supertypes_applied, type_arguments, unresolved_warnings
 from jdx.engine.ranking import internal_packages, is_jdk_internal
-from jdx.engine.refs import format_type, parse_ref
+from jdx.engine.rel_lambdas import lambda_implementations, sub_interfaces
+from jdx.engine.refs import format_member, format_type, parse_ref
 from jdx.engine.relations import ArtifactFilter, Artifacts, TreeWalk, check_depth, check_limit, rows_by_ids
 from jdx.engine.resolve import resolve_applied_type
 from jdx.errors import NotFoundError, Warning_
@@ -147,18 +148,47 @@ def left_out_hint(nodes, tiers: dict[str, int]) -> tuple[dict[str, int], str]:
     return left, _left_out_text(left)
 
 
-def _marks(entry: dict, node: str, tier: int) -> dict:
+def _marks(entry: dict, node: str, tier: int, types: _Types, places: dict[str, str | None]) -> dict:
     """JSON flags of a low-value subtype; `inlined_copy` also tells the text that its Kotlin label (copied metadata)
-    is the original's."""
+    is the original's; `places`: `_declared_in` of the anonymous ones."""
     if INLINED in node:
         entry.update(anonymous=True, inlined_copy=True)
     elif tier == ANONYMOUS:
         entry["anonymous"] = True
     elif tier == GENERATED:
         entry["synthetic"] = True
-    elif tier == NAMED:  # a named class code outside its package cannot name (`NoopSpanExporter`), as search marks it
+    if entry.get("anonymous"):
+        if node not in places:  # no EnclosingMethod-less anonymous row: a local class (it has a name)
+            entry["local"] = True
+        elif places[node]:
+            entry["declared_in"] = places[node]
+    # code outside its package cannot name it (`NoopSpanExporter`), as search marks it; an anonymous class no code names
+    if tier != PUBLIC and not ((types.rows.get(node) or {}).get("access") or 0) & ACC["public"]:
         entry["public"] = False
     return entry
+
+
+def _declared_in(store: GraphStore, nodes) -> dict[str, str | None]:
+    """Where each anonymous class among `nodes` is declared (its EnclosingMethod, JVMS §4.7.7): the method's
+    reference (`com.acme.KService#wire()`), its class's in an initializer; local classes (named) are not keys."""
+    out: dict[str, str | None] = {}
+    for r in rows_by_ids(store, q.ANONYMOUS_CLASSES, nodes):
+        om = r["om"] or ""
+        try:
+            out[r["id"]] = format_member(r["outer"], om[:om.index("(")], om[om.index("("):]) if "(" in om \
+                else format_type(r["outer"])
+        except ValueError:
+            out[r["id"]] = format_type(r["outer"])
+    return out
+
+
+def subtype_marks(store: GraphStore, type_ids) -> dict[str, tuple[int, dict]]:
+    """(tier, `_marks` flags) of each type, as `implementors` marks its rows (`usages` lists subtypes too)."""
+    types = _Types(store)
+    types.fetch(type_ids)
+    tiers = _tiers(store, types.rows, types)
+    places = _declared_in(store, [n for n, t in tiers.items() if t >= ANONYMOUS])
+    return {n: (t, _marks({}, n, t, types, places)) for n, t in tiers.items()}
 
 
 def _left_out_text(left: dict[str, int]) -> str:
@@ -342,7 +372,7 @@ def _tree(g: nx.DiGraph, root: str, types: _Types, arts: Artifacts, limit: int, 
     return walk.walk(root, make), walk
 
 
-def _down_tree(g: nx.DiGraph, root: str, types: _Types, tiers: dict[str, int], limit: int,
+def _down_tree(store: GraphStore, g: nx.DiGraph, root: str, types: _Types, tiers: dict[str, int], limit: int,
                make) -> tuple[list[dict], int, set[str]]:
     """(tree, entries shown, types shown) of the subtypes: siblings by tier, then classes before interfaces, then
     name; past `limit`, entries in or under an anonymous, local or generated class go first, whichever branch
@@ -375,13 +405,15 @@ def _down_tree(g: nx.DiGraph, root: str, types: _Types, tiers: dict[str, int], l
     flatten(tree, False, named, low)
     kept = named[:limit] + low[:max(limit - len(named), 0)]
     keep = {id(e) for e in kept}
+    places = _declared_in(store, {e["node"] for e in kept if tiers.get(e["node"], PUBLIC) >= ANONYMOUS})
 
     def build(entries: list[dict]) -> list[dict]:
         out = []
         for e in entries:
             if id(e) not in keep:
                 continue
-            entry = _marks(make(e["parent"], e["node"], e["data"]), e["node"], tiers.get(e["node"], PUBLIC))
+            entry = _marks(make(e["parent"], e["node"], e["data"]), e["node"], tiers.get(e["node"], PUBLIC), types,
+                           places)
             entry.update({k: True for k in ("cycle", "seen") if e.get(k)})
             if "children" in e:
                 entry["children"] = build(e["children"])
@@ -446,7 +478,7 @@ def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dic
             walked, seen = walk.shown, _types_in(tree)
         else:
             tiers = _tiers(store, (n for n in g if n != root["id"]), types)
-            tree, walked, kept = _down_tree(g, root["id"], types, tiers, limit - shown, make)
+            tree, walked, kept = _down_tree(store, g, root["id"], types, tiers, limit - shown, make)
             seen = {format_type(n) for n in kept}
             left = _left_out((n for n in g if n != root["id"] and n not in kept), tiers)
         result[direction] = tree
@@ -535,9 +567,10 @@ def implementors(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[
     internal = internal_packages(store)
     nodes = sorted((n for n in g if n != root["id"]), key=lambda n: implementor_key(n, levels[n], tiers[n], internal))
     out = []
+    places = _declared_in(store, [n for n in nodes[:limit] if tiers[n] >= ANONYMOUS])
     for n in nodes[:limit]:
         parents = sorted(g.predecessors(n), key=d.internal_to_fqn)
-        entry = _marks(_entry(types, arts, n, g.edges[parents[0], n]), n, tiers[n])
+        entry = _marks(_entry(types, arts, n, g.edges[parents[0], n]), n, tiers[n], types, places)
         entry["supertypes"] = [f"{g.edges[p, n]['rel']} {g.edges[p, n]['written']}" for p in parents]
         entry["direct"] = root["id"] in parents
         entry["depth"] = levels[n]
@@ -547,6 +580,9 @@ def implementors(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[
               **_external(notes)}
     if _abstract_class(root):
         result["abstract"] = True
+    lambdas = lambda_implementations(store, root, sub_interfaces(whole, root["id"], types), opts.filter, arts)
+    if lambdas:
+        result["lambdas"] = lambdas
     truncated = None
     if len(nodes) > limit or beyond:
         left = _left_out(nodes[limit:], tiers)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from jdx.engine.members import ACC
 from jdx.engine.refs import parse_ref
 from jdx.engine.rel_hierarchy import left_out_hint, type_tiers
+from jdx.engine.rel_lambdas import method_lambdas
 from jdx.engine.relations import (ArtifactFilter, Artifacts, Target, check_limit, method_ref, resolve_symbol,
                                   rows_by_ids, twin_ids)
 from jdx.graph_schema import queries_graph as q
@@ -56,8 +57,10 @@ def overrides(store: GraphStore, text: str, filter: ArtifactFilter, limit: int |
         _label_overriders(store, owner, downs[:room], {e["_id"] for e in downs})
         for e in ups + downs:
             e.pop("_key")
+        lambdas = method_lambdas(store, t.id, t.row.get("access") or 0, filter)  # implementations no class holds
         methods.append({"method": t.ref, "overrides": ups, "overridden_by": downs[:room],
-                        "overridden_by_count": len(downs), "_id": t.id})  # _id: the command drops them
+                        "overridden_by_count": len(downs), "_id": t.id}  # _id: the command drops them
+                       | ({"lambdas": lambdas} if lambdas else {}))
     result = {"symbol": text, "filter": filter.describe(), "methods": methods}
     truncated = None
     if total > shown:

@@ -5,8 +5,10 @@ through a subclass or sub-interface owner (`via`) already lands on the declaring
 (`lambda$foo$0`) is javac's synthetic method; its sites are reported under the method that wrote the
 lambda (found through the handle edge into the body) and marked `in_lambda`. A method reference
 (`Foo::bar`, a handle edge) is a usage of `bar`, marked `method_ref`. A lambda or method reference is an `impl`
-usage (detail `lambda`) of the functional interface it creates an instance of, at its line, beside the subtypes that
-implement it.
+usage (detail `lambda`, or `method-ref` marked `method_ref`) of the functional interface it creates an instance of,
+at its line, after the named subtypes that implement it (within an artifact's group: those are what a reader looks
+for, not the dozens of lambdas around them). When `--limit` cuts, the artifacts it cut or left out are named with
+their counts.
 
 In the Kotlin view (spec §12.1) a symbol is what a Kotlin caller means by it (`kotlin_hits.kotlin_sites`): a
 function's sites include the calls of its `$default` stub (`via foo$default`), never the stub's or an
@@ -25,6 +27,7 @@ from jdx.engine.member_render import ACC
 from jdx.engine.refs import format_type, parse_ref
 from jdx.engine.rel_sites import (element_ref, in_shadowed_copy, narrow_hint, shadowed_sites_note, signature_sites,
                                   type_row_as_caller, usage_site)
+from jdx.engine.rel_hierarchy import ANONYMOUS, subtype_marks
 from jdx.engine.rel_overrides import (distinct_pairs, lookup_orders, method_owner, overridden_callers_notes,
                                       override_how)
 from jdx.engine.external_symbols import external_notes
@@ -48,7 +51,10 @@ KINDS_OF = {"type": ("ref", "impl", "new", "throw", "annotation", "signature"), 
             "constructor": ("call", "new"), "initializer": (), "field": ("read", "write")}
 # the usage kind of a REFERENCES edge's kind, `ref` for the rest: a lambda or method reference creates an instance of
 # a class implementing the interface (JLS §15.27.4, §15.13.3), so it is where the interface is implemented
-REFERENCE_USAGES = {"new": "new", "throws": "throw", "lambda": "impl"}
+REFERENCE_USAGES = {"new": "new", "throws": "throw", "lambda": "impl", "method_ref": "impl"}
+# a subtype's flags (`rel_hierarchy.subtype_marks`) its `impl` row carries: what no source names, what outside code
+# cannot
+SUBTYPE_MARKS = ("anonymous", "local", "declared_in", "inlined_copy", "synthetic", "public")
 
 
 @dataclass
@@ -232,14 +238,18 @@ def _type_sites(store: GraphStore, target: Target, kinds: set[str]) -> list[dict
         for r in rows_by_ids(store, q.REFERENCES_INTO, ids):
             kind = REFERENCE_USAGES.get(r["kind"], "ref")
             if kind in kinds:
-                sites.append(usage_site(r, kind, target, r["kind"]))
+                ref = r["kind"] == "method_ref"
+                sites.append(usage_site(r, kind, target, "method-ref" if ref else r["kind"], method_ref=ref))
     if "impl" in kinds:
-        for r in rows_by_ids(store, q.SUBTYPES_OF, ids):
+        subtypes = rows_by_ids(store, q.SUBTYPES_OF, ids)
+        marks = subtype_marks(store, [r["id"] for r in subtypes]) if subtypes else {}
+        for r in subtypes:
             row = type_row_as_caller(r)
             row["ref"] = r["fqn"]
             # an interface's superinterface is an IMPLEMENTS edge, but the source says `extends` (JLS §9.1.3)
             rel = "extends" if r["rel"] == "EXTENDS" or r.get("kind") in ("interface", "annotation") else "implements"
-            sites.append(usage_site(row, "impl", target, rel))
+            tier, flags = marks.get(r["id"], (ANONYMOUS, {}))
+            sites.append(usage_site(row, "impl", target, rel, tier=tier, **flags))
     if kinds & {"annotation", "ref"}:
         for r in rows_by_ids(store, q.ANNOTATED_WITH, ids):
             row = type_row_as_caller(r)
@@ -305,9 +315,12 @@ def _collect(store: GraphStore, symbol: Symbol, kinds: tuple[str, ...],
     if filter is not None and filter.active():  # before lambda attribution: a lambda lives in its writer's file
         raw = [s for s in raw if filter.accepts(arts, s["row"].get("c_artifact"))]
     raw = _attribute_lambdas(store, raw, view)
+    # named subtypes first in their group (public ones before the rest), all of a row's sites together
+    named = {s["row"]["c_id"]: s["tier"] for s in raw if s.get("tier", ANONYMOUS) < ANONYMOUS}
     for s in raw:
         row = s["row"]
         s["sort"] = (in_shadowed_copy(row["c_id"]), arts.position(row.get("c_artifact")),
+                     named.get(row["c_id"], ANONYMOUS),
                      (row["ref"], "", "") if "ref" in row else sort_key(row, "c_"),
                      s["line"], s["kind"], s["target"], row["c_id"], s["detail"], s.get("via") or "",
                      bool(s.get("method_ref")))  # total: two sites on one line differ by instruction or via
@@ -366,6 +379,7 @@ def _finish(s: dict, arts: Artifacts) -> dict:
         out["through"] = s["through"]
     if in_shadowed_copy(row["c_id"]):
         out["shadowed"] = True
+    out.update((k, s[k]) for k in SUBTYPE_MARKS if k in s)
     return out
 
 
@@ -405,7 +419,8 @@ def _groups(sites: list[dict], totals: dict[tuple[str, bool], int], more: int = 
         g["count"] += 1
         if not g["callers"] or g["callers"][-1]["caller"] != s["caller"]:
             g["callers"].append({"caller": s["caller"], "caller_id": s["caller_id"], "sites": []}
-                                | ({"bridge": True} if s.get("bridge") else {}))
+                                | ({"bridge": True} if s.get("bridge") else {})
+                                | {k: s.pop(k) for k in SUBTYPE_MARKS if k in s})  # the row's, not the site's
         g["callers"][-1]["sites"].append(s)
     if more and groups:
         groups[-1]["callers"][-1]["more_sites"] = more
@@ -509,6 +524,8 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
               + shadowed_sites_note(dead, len(sites)),
               "groups": _groups(shown, totals, _cut_sites(pairs, limit)),
               "_target_ids": [t.id for t in targets]}  # for the Kotlin view; the command drops it
+    if unshown := _groups_not_shown(pairs[limit:], result["groups"], totals, arts):
+        result["groups_not_shown"] = unshown
     if dead:
         result["shadowed"] = dead
     if symbol.external:
@@ -516,6 +533,20 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
     truncated = {"shown": len(shown), "total": len(sites), "hint": _cut_hint(len(sites), counts, totals)} \
         if len(sites) > limit else None
     return result, warnings, truncated
+
+
+def _groups_not_shown(rest: list[tuple[dict, dict]], groups: list[dict], totals: dict[tuple[str, bool], int],
+                      arts: Artifacts) -> list[dict]:
+    """The artifacts (and shadowed copies) whose sites `--limit` left out entirely, in the order their sites sort,
+    each with its count: `… 50 of 475 shown` alone does not say where the other 425 are."""
+    seen = {(g["artifact"], bool(g.get("shadowed"))) for g in groups}
+    out = []
+    for _s, row in rest:
+        key = (arts.name(row.get("c_artifact")), in_shadowed_copy(row["c_id"]))
+        if key not in seen:
+            seen.add(key)
+            out.append({"artifact": key[0], "total": totals[key]} | ({"shadowed": True} if key[1] else {}))
+    return out
 
 
 def _cut_hint(total: int, counts: dict[str, int], totals: dict[tuple[str, bool], int]) -> str:

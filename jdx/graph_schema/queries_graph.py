@@ -131,6 +131,12 @@ REFERENCES_INTO = _by_ids("t", "Type", "(c:Method)-[r:REFERENCES|REFERENCES_ADDE
                           f"RETURN t.id AS target, {_method('c', 'c_')}, r.line AS line, r.kind AS kind",
                           fetch=("c", "c_"))
 
+# the lambdas and method references creating each of these interfaces (REFERENCES kinds lambda, method_ref), counted
+# by kind and by the artifact of the code holding them
+LAMBDAS_INTO = _by_ids("t", "Type", "(c:Method)-[r:REFERENCES|REFERENCES_ADDED]->(t:Type{ID})",
+                       "WITH t, c, r WHERE r.kind IN ['lambda', 'method_ref'] "
+                       "RETURN t.id AS target, c.artifact AS artifact, r.kind AS kind, count(*) AS n")
+
 # the method that wrote each lambda body (Method.writer, set at build time from the handle edge into it)
 LAMBDA_WRITERS = _by_ids("l", "Method", "(l:Method{ID})",
                          "WITH l WHERE l.writer IS NOT NULL RETURN l.id AS lambda, l.writer AS writer")

@@ -94,9 +94,9 @@ RELS: dict[str, tuple[str, dict[str, str]]] = {
     "REFERENCES": ("a method body or signature names a type", {
         "line": "source line", "kind": "new | checkcast | instanceof | class | catch | throws | indy_arg (a class "
                                        "among an invokedynamic's bootstrap arguments) | case_label (a pattern "
-                                       "switch's case type) | lambda (the functional interface a lambda or "
-                                       "method reference creates an instance of: a LambdaMetafactory "
-                                       "invokedynamic's return type) | ..."}),
+                                       "switch's case type) | lambda (the functional interface a lambda "
+                                       "creates an instance of: a LambdaMetafactory invokedynamic's return "
+                                       "type) | method_ref (the same for a method reference) | ..."}),
     "KOTLIN": ("a class file's Kotlin declarations", {}),
     "COMPILES_TO": ("a Kotlin declaration to a JVM member or class it compiles to",
                     {"role": "method, getter, setter, field, $default, @JvmOverloads copy, ..."}),

@@ -26,6 +26,8 @@ REF_KINDS = (
     # 23: the functional interface a lambda or method reference creates an instance of (a LambdaMetafactory
     # invokedynamic's return type, and altMetafactory's marker interfaces)
     "lambda",
+    # 24: as 23 for a method reference (`Foo::bar`, `Foo::new`: the implementation handle is no lambda body)
+    "method_ref",
 )
 TYPE_KINDS = ("class", "interface", "enum", "record", "annotation", "module")
 TABLE_NAMES = ("types", "supertypes", "members", "calls", "accesses", "typerefs", "annotations", "warnings", "kotlin")

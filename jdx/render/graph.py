@@ -12,6 +12,7 @@ from jdx.render.cards import asked_type, bounded
 
 
 SHADOWED_GROUP = "(shadowed copies: never loaded)"  # a usages group of code in shadowed class copies
+SUB_INTERFACES_SHOWN = 5  # an interface's sub-interfaces named with their lambdas' count
 
 
 def _markers(e: dict) -> str:
@@ -23,8 +24,7 @@ def _markers(e: dict) -> str:
         out.append("(shadowed copy: never loaded)")
     if e.get("unresolved"):
         out.append("⚠ not in workspace")
-    if e.get("public") is False:
-        out.append("(non-public)")
+    out += _type_marks(e)
     if e.get("via"):
         out.append("via " + ", ".join(e["via"]))
     if e.get("lambda_lines"):  # some of its lines only
@@ -52,6 +52,29 @@ def _markers(e: dict) -> str:
     if e.get("cycle"):
         out.append("…(cycle)")
     return ("  " + " ".join(out)) if out else ""
+
+
+def _type_marks(e: dict) -> list[str]:
+    """`(anonymous, in KService#wire)`, `(local)`, `(synthetic)`, `(non-public)`: a subtype no source names or code
+    outside its package cannot (`rel_hierarchy._marks`)."""
+    out = []
+    if e.get("anonymous"):
+        where = e.get("declared_in")
+        word = "local" if e.get("local") else "anonymous"
+        out.append(f"({word}, in {_short_member(where)})" if where else f"({word})")
+    elif e.get("synthetic") is True:
+        out.append("(synthetic)")
+    if e.get("public") is False:
+        out.append("(non-public)")
+    return out
+
+
+def _short_member(ref: str) -> str:
+    """`KService#wire` of `com.acme.fx.KService#wire()`; `an initializer of KService` of a class (no EnclosingMethod
+    method: a field initializer's or an initializer block's code)."""
+    owner, _, member = ref.partition("#")
+    short = owner.rsplit(".", 1)[-1]
+    return f"{short}#{member.split('(', 1)[0]}" if member else f"an initializer of {short}"
 
 
 def _named(e: dict, ref: str, kind: str | None = None) -> str:
@@ -110,12 +133,41 @@ def _brief_none(lines: list[str], brief: bool) -> list[str]:
 def implementors(r: dict, brief: bool = False) -> list[str]:
     lines = [] if brief else [f"implementors of {_named(r, r['type'], r['kind'])}: {r['count']}"]
     lines += [] if brief else [f"  note: {n}" for n in r.get("notes", ())]
-    if not r["implementors"] and not brief:
+    if not r["implementors"] and not brief and not r.get("lambdas"):
         lines.append("  (none in workspace)")
     for e in map(_as_copy, r["implementors"]):
         lines.append(("" if brief else "  ") + f"{_named(e, e['type'], e['kind'])}  {e['artifact']}  "
                      f"{', '.join(e['supertypes'])}" + _markers(e))
+    lines += [("" if brief else "  ") + x for x in _lambdas_lines(r.get("lambdas"), r["type"], "create a")]
     return _brief_none(lines, brief)
+
+
+def _lambdas_lines(lam: dict | None, name: str, what: str) -> list[str]:
+    """`+ 4 lambdas and method references create a com.acme.Handler (3 lambdas, 1 method-ref): jdx usages …`, and
+    how many create its sub-interfaces (`rel_hierarchy.lambda_implementations`): code no class file implements.
+    `what`: the verb phrase (`create a`)."""
+    if not lam:
+        return []
+    out = []
+    if lam["count"]:
+        parts = [f"{lam[k]} {w}{'s' * (lam[k] != 1)}" for k, w in (("lambda", "lambda"), ("method_ref", "method-ref"))
+                 if lam[k]]
+        out.append(f"+ {_lambdas(lam['count'], what)} {name} ({', '.join(parts)}): {lam['command']}")
+    if subs := lam.get("sub_interfaces"):
+        n = sum(x["count"] for x in subs)
+        shown = ", ".join(f"{x['type']} {x['count']}" for x in subs[:SUB_INTERFACES_SHOWN])
+        more = f", … {len(subs) - SUB_INTERFACES_SHOWN} more" if len(subs) > SUB_INTERFACES_SHOWN else ""
+        out.append(f"+ {_lambdas(n, 'create', 'more ' if lam['count'] else '')} sub-interfaces of {name}: "
+                   f"{shown}{more}")
+    return out
+
+
+def _lambdas(n: int, verb: str, more: str = "") -> str:
+    """`4 lambdas and method references create`, `1 more lambda or method reference creates` (`verb`: plural)."""
+    if n == 1:
+        first, _, rest = verb.partition(" ")
+        return f"1 {more}lambda or method reference {first}s{' ' + rest if rest else ''}"
+    return f"{n} {more}lambdas and method references {verb}"
 
 
 def overrides(r: dict, brief: bool = False) -> list[str]:
@@ -135,6 +187,8 @@ def overrides(r: dict, brief: bool = False) -> list[str]:
         for o in m["overridden_by"]:
             lines.append(f"{pad}  {_named(o, o['method'])}  {o['artifact']}"
                          + _override_marks(o, "inherited by a subclass"))
+        owner = m["method"].split("#", 1)[0]
+        lines += [f"{pad}  {x}" for x in _lambdas_lines(m.get("lambdas"), owner, "implement it as a")]
     return lines
 
 
@@ -155,7 +209,7 @@ def _site_text(s: dict, many_targets: bool) -> str:
         text += " inlined"
     if s["in_lambda"]:
         text += " in lambda"
-    if s["method_ref"]:
+    if s["method_ref"] and s["detail"] != "method-ref":  # an impl site's detail says it already
         text += " method-ref"
     if s.get("lambda_writer"):
         text += " (writes this lambda)"
@@ -190,7 +244,8 @@ def usages(r: dict, brief: bool = False) -> list[str]:
         where = f"  · {g['artifact']}{dead}" if brief and (several or dead) else ""
         for c in g["callers"]:
             more = c.get("more_sites", 0)  # the limit cut this row partway
-            entry = [f"{pad}{_named(c, c['caller'])}{'  (compiler bridge)' if c.get('bridge') else ''}  "
+            marks = "".join("  " + m for m in _type_marks(c))  # a subtype's
+            entry = [f"{pad}{_named(c, c['caller'])}{'  (compiler bridge)' if c.get('bridge') else ''}{marks}  "
                      + _site_texts(c["sites"], many) + (f", … +{more} more site{'s' * (more > 1)} past --limit"
                                                         if more else "") + where]
             shown_ctx: set = set()
@@ -204,6 +259,9 @@ def usages(r: dict, brief: bool = False) -> list[str]:
                     entry.extend(f"{pad}  {'>' if n == ctx['focus'] else ' '}{n:>5}  {t}"
                                  for n, t in enumerate(ctx["text"], ctx["first_line"]))
             lines.append("\n".join(entry))  # one entity: `--max-lines` keeps or drops it whole (spec §8.3)
+    for g in r.get("groups_not_shown", ()):  # what the limit cut says where the rest is, brief or not
+        dead = f" {SHADOWED_GROUP}" if g.get("shadowed") else ""
+        lines.append(f"{'· ' if brief else ''}{g['artifact']}{dead} ({g['total']}, none shown)")
     if brief:
         return _brief_none(lines, brief)
     counts = ", ".join(f"{k} {n}" for k, n in r["counts"].items())

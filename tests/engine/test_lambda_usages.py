@@ -1,8 +1,9 @@
-"""A lambda or method reference is an `impl` usage (detail `lambda`) of the functional interface it creates an
-instance of, at its line: `usages <interface>` lists it by default and under `--kind impl`, never under `--kind ref`.
-Oracle: `javap -v -p`: each invokedynamic bootstrapped by LambdaMetafactory is one usage of the interface its
-descriptor returns (and of each marker interface altMetafactory is given), at the line of the instruction; one in a
-lambda body (`lambda$nested$4`) is its writer's (`nested`), marked in lambda."""
+"""A lambda or method reference is an `impl` usage (detail `lambda`, or `method-ref`) of the functional interface it
+creates an instance of, at its line: `usages <interface>` lists it by default and under `--kind impl`, never under
+`--kind ref`. Oracle: `javap -v -p`: each invokedynamic bootstrapped by LambdaMetafactory is one usage of the interface
+its descriptor returns (and of each marker interface altMetafactory is given), at the line of the instruction, a
+method reference when its implementation handle (the second bootstrap argument) is no lambda body; one in a lambda
+body (`lambda$nested$4`) is its writer's (`nested`), marked in lambda."""
 
 from __future__ import annotations
 
@@ -61,6 +62,8 @@ LINE = re.compile(r"^\s+line (\d+): (\d+)$")
 BOOTSTRAP = re.compile(r"^  (\d+): #\d+ REF_invokeStatic ([\w/$]+)\.\w+:")
 ARGUMENT = re.compile(r"^      #\d+ (.*)$")
 CLASS_CONSTANT = re.compile(r"^[A-Za-z_$][\w/$]*$")  # a marker interface (the others: method types, handles, ints)
+# the implementation handle: `REF_invokeStatic lu/Use.twice:(...`, `REF_newInvokeSpecial lu/Use."<init>":(...`
+HANDLE = re.compile(r'^REF_\w+ [\w/$]+\."?([\w$<>]+)"?:')
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +75,7 @@ def built(tmp_path_factory) -> tuple[Path, Path]:
 
 @pytest.fixture(scope="module")
 def oracle(built) -> Counter:
-    """(interface, enclosing method, line, in lambda) of each lambda or method reference, by javap."""
+    """(interface, enclosing method, line, in lambda, detail) of each lambda or method reference, by javap."""
     text = jdktool.run(["javap", "-v", "-p", "-cp", str(built[1]), "lu.Use"], capture_output=True, text=True,
                        check=True).stdout
     sites: list[tuple[str, int, str, str]] = []  # (method, pc, bootstrap index, returned interface)
@@ -99,7 +102,9 @@ def oracle(built) -> Counter:
             continue
         line = lines[method][max(p for p in lines[method] if p <= pc)]
         writer = re.fullmatch(r"lambda\$(\w+)\$\d+", method)  # javac's lambda body: its writer's site
-        where = (writer.group(1) if writer else method, line, writer is not None)
+        body = HANDLE.match(args[1]).group(1)
+        where = (writer.group(1) if writer else method, line, writer is not None,
+                 "lambda" if body.startswith("lambda$") else "method-ref")
         for interface in [made, *(a for a in args if CLASS_CONSTANT.match(a))]:
             want[(interface, *where)] += 1
     return want
@@ -114,17 +119,20 @@ def svc(built, jdx_home):
 
 def _lambda_sites(svc, interface: str, kinds: tuple[str, ...]) -> Counter:
     result = svc.usages(interface.replace("/", "."), UsageOptions(kinds=kinds, limit=1000)).result
-    return Counter((interface, s["caller"].split("#")[1].split("(")[0], s["line"], s["in_lambda"])
+    return Counter((interface, s["caller"].split("#")[1].split("(")[0], s["line"], s["in_lambda"], s["detail"])
                    for g in result["groups"] for c in g["callers"] for s in c["sites"]
-                   if s["kind"] == "impl" and s["detail"] == "lambda")
+                   if s["kind"] == "impl" and s["detail"] in ("lambda", "method-ref")
+                   and s["method_ref"] == (s["detail"] == "method-ref"))
 
 
 def test_the_fixture_has_the_shapes(oracle):
     """Lambdas and method references (a static method, a constructor) to a project interface and to JDK ones, a
     marker interface (altMetafactory), one in a lambda body."""
     assert {k[0] for k in oracle} == set(INTERFACES), oracle
-    assert ("lu/Marker", "marked", 22, False) in oracle and ("java/lang/Runnable", "marked", 22, False) in oracle
-    assert any(in_lambda for *_x, in_lambda in oracle)
+    assert ("lu/Marker", "marked", 22, False, "lambda") in oracle
+    assert ("java/lang/Runnable", "marked", 22, False, "lambda") in oracle
+    assert any(in_lambda for *_x, in_lambda, _d in oracle)
+    assert {k[1] for k in oracle if k[4] == "method-ref"} == {"reference", "constructor"}
     assert sum(n for k, n in oracle.items() if k[0] == "java/util/function/Supplier") == 2
 
 

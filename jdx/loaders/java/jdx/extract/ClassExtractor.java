@@ -32,6 +32,9 @@ final class ClassExtractor extends ClassVisitor {
      *  (an invokedynamic whose bootstrap is LambdaMetafactory's: its descriptor's return type, and the marker
      *  interfaces among altMetafactory's arguments), at the instruction's line. */
     static final int R_LAMBDA = 23;
+    /** As R_LAMBDA, for a method reference (`Foo::bar`, `Foo::new`): the bootstrap's implementation handle names a
+     *  method of the source, not a lambda body the compiler wrote (`isLambdaBody`). */
+    static final int R_METHOD_REF = 24;
 
     // type kinds
     static final int K_CLASS = 0, K_INTERFACE = 1, K_ENUM = 2, K_RECORD = 3, K_ANNOTATION = 4, K_MODULE = 5;
@@ -559,18 +562,21 @@ final class ClassExtractor extends ClassVisitor {
         /** The bootstrap method is a call of kind indy; its Handle arguments are method references (lambda bodies),
          *  its class constants references: a type pattern switch's case labels (SwitchBootstraps), else indy_arg
          *  (ObjectMethods' record class). A LambdaMetafactory site creates an instance of the interface its descriptor
-         *  returns, and of the marker interfaces among altMetafactory's class constants: kind lambda. */
+         *  returns, and of the marker interfaces among altMetafactory's class constants: kind lambda, or method_ref
+         *  when its implementation handle (the second argument) is no lambda body. */
         @Override
         public void visitInvokeDynamicInsn(String iname, String idesc, Handle bsm, Object... args) {
             ref(R_INDY, bsm.getOwner(), bsm.getName(), bsm.getDesc());
             boolean lambda = "java/lang/invoke/LambdaMetafactory".equals(bsm.getOwner());
+            int made = lambda && args.length > 1 && args[1] instanceof Handle
+                    && !isLambdaBody(((Handle) args[1]).getName()) ? R_METHOD_REF : R_LAMBDA;
             if (lambda) {
-                Type made = Type.getReturnType(idesc);
-                if (made.getSort() == Type.OBJECT) {
-                    ref(R_LAMBDA, made.getInternalName(), null, null);
+                Type returned = Type.getReturnType(idesc);
+                if (returned.getSort() == Type.OBJECT) {
+                    ref(made, returned.getInternalName(), null, null);
                 }
             }
-            int classKind = lambda ? R_LAMBDA
+            int classKind = lambda ? made
                     : "java/lang/runtime/SwitchBootstraps".equals(bsm.getOwner()) ? R_CASE_LABEL : R_INDY_ARG;
             for (Object a : args) {
                 if (a instanceof Handle) {
@@ -582,6 +588,12 @@ final class ClassExtractor extends ClassVisitor {
                     }
                 }
             }
+        }
+
+        /** A lambda body the compiler wrote: javac's `lambda$foo$0`, kotlinc 2's `foo$lambda$0` (kotlinc 1.x with
+         *  -Xlambdas=indy: `foo$lambda-0`); as graph_schema's LAMBDA_BODY reads a method id. */
+        private boolean isLambdaBody(String method) {
+            return method.startsWith("lambda$") || method.contains("$lambda$") || method.contains("$lambda-");
         }
 
         /** Catch clauses: handler label -> the types it catches, in exception-table order. javac splits one clause's
