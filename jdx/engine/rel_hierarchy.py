@@ -482,6 +482,8 @@ def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dic
             seen = {format_type(n) for n in kept}
             left = _left_out((n for n in g if n != root["id"] and n not in kept), tiers)
         result[direction] = tree
+        if root_cut := g.out_degree(root["id"]) - len(tree):  # the root's own supertypes (subtypes) the limit left out: never read as complete
+            result[f"{direction}_not_shown"] = root_cut
         result[f"{direction}_count"] = g.number_of_nodes() - 1 + len(beyond)  # every one, whatever --depth shows
         # every node is expanded once, so the full tree has one entry per edge; a type reached through two
         # parents is one of the header's distinct types, so the footer counts distinct types too

@@ -115,13 +115,17 @@ def hierarchy(r: dict, brief: bool = False) -> list[str]:
     for direction, arrow, title in (("up", "↑", "supertypes"), ("down", "↓", "subtypes in workspace")):
         if direction not in r:
             continue
+        cut = r.get(direction + "_not_shown", 0)
         if not brief:
             lines.append(f"  {arrow} {title} ({r[direction + '_count']})")
-            if not r[direction]:
+            if not r[direction] and not cut:
                 lines.append("    (none)")
         elif both:
             lines.append(f"{arrow} {title}")
-        _type_tree(r[direction], (1 if both else 0) if brief else 2, direction == "down", lines)
+        indent = (1 if both else 0) if brief else 2
+        _type_tree(r[direction], indent, direction == "down", lines)
+        if cut:  # the root's own supertypes (subtypes) the limit left out
+            lines.append("  " * indent + f"… {cut} more {title.split()[0][:-1]}{'s' * (cut != 1)} past --limit")
     return _brief_none(lines, brief)
 
 
