@@ -391,7 +391,7 @@ class _LevelWalk:
             marks = dict(entry)
             entry.clear()
             entry.update(make(node, child, self.graph.edges[node, child]), **marks)
-        _mark_seen_below(roots, trees)
+        _mark_seen_below(roots, trees, cut)
         _unmark_unread_levels(trees)
         return trees, cut
 
@@ -409,9 +409,15 @@ def _unmark_unread_levels(trees: dict[str, list[dict]]) -> None:
         level = [c for e in level for c in e.get("children", ())]
 
 
-def _mark_seen_below(roots: list[str], trees: dict[str, list[dict]]) -> None:
+def _mark_seen_below(roots: list[str], trees: dict[str, list[dict]], cut: dict[str, int]) -> None:
     """`seen_below` on a `seen` entry whose expansion prints below it (the walk expands a method nearest a root,
-    which may be in a later branch)."""
+    which may be in a later branch); a `seen` root none of whose own entries there are is a leaf, not a place above
+    or below (several overloads: such roots are one line after the trees)."""
+    bare = {r for r in roots if not trees[r] and not cut.get(r)}
+    for r in roots:
+        for e in _entries(trees[r]):
+            if e.get("seen") and e["id"] in bare:
+                del e["seen"]
     order: list[dict] = []
     expanded_at: dict[str, int] = {}
     for r in roots:
