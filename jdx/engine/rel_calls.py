@@ -411,13 +411,8 @@ def _unmark_unread_levels(trees: dict[str, list[dict]]) -> None:
 
 def _mark_seen_below(roots: list[str], trees: dict[str, list[dict]], cut: dict[str, int]) -> None:
     """`seen_below` on a `seen` entry whose expansion prints below it (the walk expands a method nearest a root,
-    which may be in a later branch); a `seen` root none of whose own entries there are is a leaf, not a place above
-    or below (several overloads: such roots are one line after the trees)."""
+    which may be in a later branch); a root without entries of its own is a leaf there (it prints no tree)."""
     bare = {r for r in roots if not trees[r] and not cut.get(r)}
-    for r in roots:
-        for e in _entries(trees[r]):
-            if e.get("seen") and e["id"] in bare:
-                del e["seen"]
     order: list[dict] = []
     expanded_at: dict[str, int] = {}
     for r in roots:
@@ -428,7 +423,9 @@ def _mark_seen_below(roots: list[str], trees: dict[str, list[dict]], cut: dict[s
                 expanded_at[e["id"]] = len(order)
             order.append(e)
     for i, e in enumerate(order):
-        if e.get("seen") and expanded_at.get(e["id"], -1) > i:
+        if e.get("seen") and e["id"] in bare:
+            del e["seen"]
+        elif e.get("seen") and expanded_at.get(e["id"], -1) > i:
             e["seen_below"] = True
 
 
