@@ -268,19 +268,22 @@ def text_of(env: dict, cmd: Command | None, request) -> tuple[str, str]:
     own_cut = cmd is not None and cmd.truncation is not None
     cut = (cmd.truncation(result, request) if own_cut else None) or env.get("truncated")  # a renderer's own cut,
     # else the answer's (a `--limit` cut the renderer does not restate)
+    limit_cut = cut if cut and cut.get("hint") else None
     if not own_cut and request is not None:
-        lines = cap_lines(lines, getattr(request, "max_lines", None), limited=bool(cut and cut.get("hint")))
-    if cut and cut.get("hint"):
-        lines.append(f"… {cut['shown']} of {cut['total']} shown ({cut['hint']})")
+        capped = cap_lines(lines, getattr(request, "max_lines", None), limit_cut)
+        limit_cut = None if capped is not lines else limit_cut  # (the budget's line states both cuts)
+        lines = capped
+    if limit_cut:
+        lines.append(f"… {limit_cut['shown']} of {limit_cut['total']} shown ({limit_cut['hint']})")
     lines.extend(envelope.warning_lines_json(env.get("warnings") or []))
     return "\n".join(lines), "stdout"
 
 
-def cap_lines(lines: list[str], max_lines: int | None, limited: bool = False) -> list[str]:
-    """The generic `--max-lines` budget (spec §8.3) for renderers without their own, stated. An element of `lines`
-    may hold several text lines (a usage with its `--context` lines): it is one entity, kept whole or dropped whole
-    ("never cut mid-entity"); the first one is kept whole even past the budget. `limited`: the answer is cut by
-    `--limit` too (its own line follows), so `--max-lines` alone shows these lines, not all."""
+def cap_lines(lines: list[str], max_lines: int | None, limited: dict | None = None) -> list[str]:
+    """The generic `--max-lines` budget (spec §8.3) for renderers without their own, stated (`lines` itself when it
+    fits). An element of `lines` may hold several text lines (a usage with its `--context` lines): it is one entity,
+    kept whole or dropped whole ("never cut mid-entity"); the first one is kept whole even past the budget.
+    `limited`: the answer's `--limit` cut too, stated on the same line (`--max-lines` alone shows those results)."""
     total = sum(line.count("\n") + 1 for line in lines)
     if not max_lines or total <= max_lines:
         return lines
@@ -292,4 +295,7 @@ def cap_lines(lines: list[str], max_lines: int | None, limited: bool = False) ->
             break
         kept.append(line)
         shown += height
-    return kept + [f"… {shown} of {total} lines shown (--max-lines {total} for {'these' if limited else 'all'})"]
+    if limited:
+        return kept + [f"… {shown} of {total} lines shown, of {limited['shown']} of {limited['total']} results "
+                       f"(--max-lines {total} shows those {limited['shown']}; {limited['hint']})"]
+    return kept + [f"… {shown} of {total} lines shown (--max-lines {total} for all)"]

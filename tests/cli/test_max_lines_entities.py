@@ -57,13 +57,15 @@ def test_usages_context_is_cut_between_whole_usages(run_jdx, jar):
 
 
 def test_a_limit_cut_beside_the_line_cut_is_not_called_all(run_jdx, jar):
-    """Both cuts (T32): `--max-lines` then says it shows these lines, and the `--limit` line says how to see every
-    result; following the first hint alone does not print all."""
+    """Both cuts (T32): one line says both, `--max-lines` showing those results and how to see every result;
+    following the first hint alone does not print all."""
     args = ("usages", "ml.Target#hit", "--limit", "2", "--jars", str(jar), "--no-jdk")
     whole = run_jdx(*args).out.splitlines()
     assert whole[-1].startswith("… 2 of 4 shown") and "--limit 4" in whole[-1], whole  # the source: 4 calls of hit
+    hint = whole[-1].split(" (", 1)[1][:-1]
     out = run_jdx(*args, "--max-lines", "2").out.splitlines()
-    assert out[-2] == f"… 2 of {len(whole) - 1} lines shown (--max-lines {len(whole) - 1} for these)", out
-    assert out[-1] == whole[-1], out
+    assert out[-1] == (f"… 2 of {len(whole) - 1} lines shown, of 2 of 4 results (--max-lines {len(whole) - 1} "
+                       f"shows those 2; {hint})"), out
+    assert not any(line.startswith("… 2 of 4 shown") for line in out), out
     assert FOOTER.match(run_jdx("usages", "ml.Target#hit", "--jars", str(jar), "--no-jdk", "--max-lines", "2")
                         .out.splitlines()[-1])  # no limit cut: "for all"
