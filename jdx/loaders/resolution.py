@@ -11,8 +11,6 @@ ACC_PRIVATE, ACC_STATIC, ACC_BRIDGE, ACC_SYNTHETIC = 0x0002, 0x0008, 0x0040, 0x1
 
 
 STRIDE = 1 << 32  # a member's code: its owner's code * STRIDE + its name-and-descriptor's code
-# where a signature polymorphic method is declared (JVMS §2.9.3)
-SIGNATURE_POLYMORPHIC_OWNERS = ("java/lang/invoke/MethodHandle", "java/lang/invoke/VarHandle")
 
 
 def positions(values: pa.Array, table: pa.Array) -> pa.Array:
@@ -24,7 +22,7 @@ def positions(values: pa.Array, table: pa.Array) -> pa.Array:
     which = pc.index_in(table, value_set=values)  # per table row: which value it is
     found = pc.is_valid(which)
     rows, which = pc.indices_nonzero(found), which.filter(found)
-    at = pc.index_in(pc.indices_nonzero(_const_true(len(values))), value_set=pc.cast(which, pa.uint64()))
+    at = pc.index_in(pc.indices_nonzero(const_true(len(values))), value_set=pc.cast(which, pa.uint64()))
     return pc.cast(pc.take(rows, at), pa.int64())
 
 
@@ -54,7 +52,7 @@ class Declared:
         self.nds = nds  # distinct names with descriptors, by code
         self.codes = codes  # every declared member's code
         self._names: pa.Array | None = None
-        self._polymorphic: dict[str, dict[str, str]] | None = None
+        self.polymorphic: dict[str, dict[str, str]] | None = None  # sigpoly.polymorphic, once asked
 
     def names(self) -> pa.Array:
         """The owners by code, as Arrow."""
@@ -138,25 +136,6 @@ class Declared:
         out = cls(names, {o: i for i, o in enumerate(names)}, nd.dictionary, codes)
         out._names = owner.dictionary
         return out
-
-    def polymorphic(self) -> dict[str, dict[str, str]]:
-        """The signature polymorphic methods declared (JVMS §2.9.3): owner -> name -> its name with descriptor. One
-        of SIGNATURE_POLYMORPHIC_OWNERS, a single Object[] parameter, and the only method of its name there (method
-        lookup takes it for any descriptor only then, JVMS §5.4.3.3: `invokeWithArguments` has a List overload).
-        ACC_VARARGS and ACC_NATIVE are not among the codes; every method of the JDK's with that shape has both."""
-        if self._polymorphic is None:
-            self._polymorphic = {}
-            for owner in SIGNATURE_POLYMORPHIC_OWNERS:
-                code = self.code(owner)
-                if code is None:
-                    continue
-                mine = self.codes.filter(pc.equal(pc.divide(self.codes, STRIDE), code))
-                by_name: dict[str, set[str]] = {}
-                for nd in pc.take(self.nds, pc.subtract(mine, code * STRIDE)).to_pylist():
-                    by_name.setdefault(nd.split("(", 1)[0], set()).add(nd)
-                self._polymorphic[owner] = {name: nd for name, (nd, *more) in by_name.items()
-                                            if not more and nd.startswith(name + "([Ljava/lang/Object;)")}
-        return self._polymorphic
 
     def code(self, owner: str) -> int | None:
         found = self.index.get(owner)
@@ -271,43 +250,16 @@ def resolve_targets(keys: pa.Array, declared: Declared, lookup, orders: dict[str
     if len(parent):  # the first declaration in lookup order (a key's candidates are contiguous, in order)
         first = pa.concat_arrays([pa.array([True]), pc.not_equal(parent.slice(1), parent.slice(0, len(parent) - 1))])
         parent, candidate = parent.filter(first), candidate.filter(first)
-    at = pc.index_in(pc.indices_nonzero(_const_true(n)), value_set=pc.cast(parent, pa.uint64()))
+    at = pc.index_in(pc.indices_nonzero(const_true(n)), value_set=pc.cast(parent, pa.uint64()))
     found = pc.take(candidate, at)  # the declaring owner's code per key, null when declared nowhere
     here = pc.fill_null(pc.equal(found, pc.take(pa.array(own_codes, pa.int64()), owner_pos)), False)
     moved = pc.and_(pc.is_valid(found), pc.invert(here))
     found_name = pc.take(declared.names(), pc.if_else(moved, found, None))
     targets = pc.if_else(moved, pc.binary_join_element_wise(found_name, nd, "#"), keys)
     vias = pc.if_else(moved, owner, pa.scalar(None, pa.string()))
-    return _polymorphic_links(keys, targets, vias, pc.is_null(found), declared, lookup)
+    from jdx.loaders.sigpoly import polymorphic_links
 
-
-def _polymorphic_links(keys: pa.Array, targets: pa.Array, vias: pa.Array, external: pa.Array, declared: Declared,
-                       lookup) -> tuple[pa.Array, pa.Array, pa.Array]:
-    """`resolve_targets`' answer with the calls of signature polymorphic methods linked: a call names the descriptor
-    of its arguments (`MethodHandle#invokeExact([B)I`), declared nowhere, and the JVM links it to the method of that
-    name the first class up the named owner's superclass chain declares so (JVMS §5.4.3.3), `via` the owner when
-    that is a subclass."""
-    poly = declared.polymorphic()
-    names = sorted({n for by_name in poly.values() for n in by_name})
-    if not names or not pc.any(external).as_py():
-        return targets, vias, external
-    owner, nd = split_ids(keys)
-    maybe = pc.and_(external, pc.is_in(pc.list_element(pc.split_pattern(nd, "(", max_splits=1), 0),
-                                       value_set=pa.array(names, pa.string())))
-    found: dict[int, tuple[str, str | None]] = {}
-    for i, o, n in zip(pc.indices_nonzero(maybe).to_pylist(), owner.filter(maybe).to_pylist(),
-                       nd.filter(maybe).to_pylist()):
-        name = n.split("(", 1)[0]
-        holder = next((t for t in lookup(o) if name in poly.get(t, {})), None)
-        if holder is not None:
-            found[i] = (f"{holder}#{poly[holder][name]}", None if holder == o else o)
-    if not found:
-        return targets, vias, external
-    at = sorted(found)
-    mask = pc.is_in(pc.indices_nonzero(_const_true(len(keys))), value_set=pa.array(at, pa.uint64()))
-    return (pc.replace_with_mask(targets, mask, pa.array([found[i][0] for i in at], pa.string())),
-            pc.replace_with_mask(vias, mask, pa.array([found[i][1] for i in at], pa.string())),
-            pc.and_(external, pc.invert(mask)))
+    return polymorphic_links(keys, targets, vias, pc.is_null(found), declared, lookup)
 
 
 def resolve_edges(refs: pa.Table, declared: Declared, lookup, orders: dict[str, list[int]], kind_names: pa.Array,
@@ -329,7 +281,7 @@ def resolve_edges(refs: pa.Table, declared: Declared, lookup, orders: dict[str, 
     })
 
 
-def _const_true(n: int) -> pa.Array:
+def const_true(n: int) -> pa.Array:
     return pa.nulls(n, pa.bool_()).fill_null(True)
 
 
@@ -396,7 +348,7 @@ def overrides(methods: pa.Table, winners: set[str], hierarchy: Hierarchy, only: 
         first = pa.concat_arrays([pa.array([True]), pc.not_equal(ordered.slice(1), ordered.slice(0, len(ordered) - 1))])
         winners_at = pc.take(order, pc.indices_nonzero(first))
         del order, ordered, first
-        rows = pc.indices_nonzero(pc.is_in(pc.indices_nonzero(_const_true(len(code))), value_set=winners_at))
+        rows = pc.indices_nonzero(pc.is_in(pc.indices_nonzero(const_true(len(code))), value_set=winners_at))
         del winners_at
         code = pc.take(code, rows)
         m = pc.take(m, rows)
