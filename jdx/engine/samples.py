@@ -29,7 +29,8 @@ from jdx.engine.refs import format_member
 from jdx.engine.relations import Symbol, Target, check_limit, resolve_symbol, rows_by_ids
 from jdx.engine.external_symbols import external_notes
 from jdx.engine.rel_sites import in_shadowed_copy, shadowed_sites_note
-from jdx.engine.rel_usages import constant_notes, finish_pairs, inherited_asked, inherited_note, usage_pairs
+from jdx.engine.rel_usages import finish_pairs, usage_pairs
+from jdx.engine.usage_notes import constant_notes, inherited_asked, inherited_note
 from jdx.engine.relations import Artifacts
 from jdx.graph_schema import queries_samples as q
 from jdx.graph_schema.store import GraphStore

@@ -47,6 +47,14 @@ def world(jdx_home, tmp_path_factory):
     service.close()
 
 
+@pytest.fixture(scope="module")
+def jdk(jdx_home):
+    """One service on the JDK alone for the module (opening one per test cost ~2 s each)."""
+    service = JdxService(Options(cache_dir=str(jdx_home / "cache")))
+    yield service
+    service.close()
+
+
 def test_the_fixture_has_a_bridge_and_no_real_get(world):
     javap = world["javap"]
     assert "public java.lang.Object get();" in javap and "ACC_BRIDGE" in javap
@@ -81,8 +89,8 @@ def _unnamed(item: dict) -> str:
 
 
 @pytest.mark.parametrize("query", APPLIED)
-def test_signature_substitutes_type_arguments_as_members_does(jdx_home, query):
-    service = JdxService(Options(cache_dir=str(jdx_home / "cache")))
+def test_signature_substitutes_type_arguments_as_members_does(jdk, query):
+    service = jdk
     owner, name = query.split("#")
     listed = {m["descriptor"]: m for m in service.members(owner, MemberOptions(grep=f"^{name}$")).result["members"]}
     r = service.signature(query).result
@@ -94,8 +102,8 @@ def test_signature_substitutes_type_arguments_as_members_does(jdx_home, query):
         assert _unnamed(item).replace("default ", "") == member["text"].replace("default ", "")
 
 
-def test_signature_text_of_a_nested_argument(jdx_home):
-    service = JdxService(Options(cache_dir=str(jdx_home / "cache")))
+def test_signature_text_of_a_nested_argument(jdk):
+    service = jdk
     item = service.signature(APPLIED[0]).result["signatures"][0]
     assert item["returns"] == "List<Integer>"
     assert [p["type"] for p in item["params"]] == ["String", "Function<? super String, ? extends List<Integer>>"]
@@ -106,10 +114,10 @@ def test_signature_text_of_a_nested_argument(jdx_home):
     ("java.util.HashMap<java.lang.String, java.lang.Integer>#put(Object, Object)", "put(java.lang.Object, java.lang.Object)"),
     ("java.util.ArrayList<java.lang.String>#add(int, String)", "add(int, java.lang.Object)"),
 ])
-def test_parameters_written_in_the_applied_types_terms_name_the_method(jdx_home, query, declared):
+def test_parameters_written_in_the_applied_types_terms_name_the_method(jdk, query, declared):
     """The parameter list as the applied type has it (what `members 'HashMap<String, Integer>'` prints) names the
     method, as its erasure does; a list the type does not have is not found."""
-    service = JdxService(Options(cache_dir=str(jdx_home / "cache")))
+    service = jdk
     [item] = service.signature(query).result["signatures"]
     assert item["ref"].split("#", 1)[1] == declared
     wrong = query.replace("(String, Integer)", "(Integer, Integer)").replace("(int, String)", "(int, Integer)")
@@ -130,8 +138,8 @@ def _error(call) -> tuple[type, str, int]:
 
 
 @pytest.mark.parametrize("text", BAD)
-def test_invalid_type_arguments_fail_as_members_fails(jdx_home, text):
-    service = JdxService(Options(cache_dir=str(jdx_home / "cache")))
+def test_invalid_type_arguments_fail_as_members_fails(jdk, text):
+    service = jdk
     want = _error(lambda: service.members(text))
     assert want[2] in (1, 3)
     assert _error(lambda: service.show(text)) == want
@@ -141,8 +149,8 @@ def test_invalid_type_arguments_fail_as_members_fails(jdx_home, text):
         assert _error(lambda: service.signature(text + ("#get" if "List" in text else "#length"))) == want
 
 
-def test_show_and_hierarchy_substitute_the_supertypes(jdx_home):
-    service = JdxService(Options(cache_dir=str(jdx_home / "cache")))
+def test_show_and_hierarchy_substitute_the_supertypes(jdk):
+    service = jdk
     text = "java.util.concurrent.ConcurrentSkipListMap<java.lang.String, java.lang.Integer>"
     card = service.show(text).result
     assert card["extends"][0] == "java.util.AbstractMap<java.lang.String, java.lang.Integer>"

@@ -23,6 +23,8 @@ import pytest
 
 from tests.fixtures import jdktool
 
+pytestmark = pytest.mark.soak  # kotlinc 1.3 compiles its fixture (~20-30 s cold): the soak runs it (.ci/run)
+
 LIB = '''package kt57
 
 class Reg {
