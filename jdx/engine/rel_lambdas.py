@@ -43,15 +43,12 @@ def lambda_implementations(store: GraphStore, root: dict, interfaces: list[str],
 def interface_lambdas(store: GraphStore, type_id: str, filter: ArtifactFilter) -> dict | None:
     """`lambda_implementations` of a type by id (`overrides` of an interface's abstract method: each lambda of the
     interface or of a sub-interface implements it)."""
-    from jdx.engine.rel_hierarchy import _down_graph, _Types
+    from jdx.engine.rel_hierarchy import sub_interfaces_of
 
     rows = rows_by_ids(store, q.TYPES_BY_IDS, [type_id])
     if not rows:
         return None
-    types = _Types(store)
-    g = _down_graph(store, rows[0], None, types)
-    return lambda_implementations(store, rows[0], sub_interfaces(g, rows[0]["id"], types), filter,
-                                  Artifacts.of(store))
+    return lambda_implementations(store, rows[0], sub_interfaces_of(store, rows[0]), filter, Artifacts.of(store))
 
 
 # an interface's abstract redeclaration of a public Object method is no functional method (JLS §9.8)

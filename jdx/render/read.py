@@ -68,8 +68,8 @@ def members(r: dict, brief: bool, max_lines: int | None, grep: str | None) -> li
     else:  # spec §7.1: bare rows, no provenance; the footer saying what is left out stays
         if not r["members"] and not r.get("total") and not r["collapsed"] and not cut:  # nothing, not a cut
             lines.insert(0, "(none)")
-        if _left_out(r):
-            lines.append(" · ".join(_left_out(r)))
+        if left := _left_out(r):
+            lines.append(" · ".join(left))
     return lines
 
 
