@@ -51,7 +51,7 @@ class JdxService(Session):
 
         kinds = opts or SearchOptions()
         return search.run_search(self, search.SearchRequest(
-            query=pattern, kind=kinds.kinds, regex=kinds.regex, fuzzy=kinds.fuzzy, include=kinds.artifact_glob,
+            query=pattern, kind=kinds.kinds, regex=kinds.regex, fuzzy=kinds.fuzzy, include=kinds.artifact_globs,
             package=kinds.package_glob, limit=kinds.limit))
 
     def body(self, text, opts=None):

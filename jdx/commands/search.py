@@ -36,7 +36,7 @@ class SearchRequest(Request):
                                   "package", "module", "type", "all"))
     regex: bool = option(False, "--regex", "the pattern is a regular expression (RE2) over simple names")
     fuzzy: bool = option(False, "--fuzzy", "fall back to edit distance when nothing matches")
-    include: str | None = option(None, "--in", "only artifacts whose name matches this glob", kind="str")
+    include: tuple = option((), "--in", "only artifacts matching this glob (name or path; repeatable)")
     package: str | None = option(None, "--package", "only symbols in packages matching this glob", kind="str")
     limit: int = option(50, "--limit", "at most N results (default 50)", minimum=1)
     view: str = option("kotlin", "--view", "kotlin: hits in Kotlin classes as Kotlin declarations, a property's "
@@ -49,7 +49,7 @@ def run_search(session, req: SearchRequest):
     from jdx.engine.answer import Answer
     from jdx.engine.search import SearchOptions, parse_kinds, search
 
-    opts = SearchOptions(kinds=parse_kinds(req.kind), regex=req.regex, fuzzy=req.fuzzy, artifact_glob=req.include,
+    opts = SearchOptions(kinds=parse_kinds(req.kind), regex=req.regex, fuzzy=req.fuzzy, artifact_globs=tuple(req.include),
                          package_glob=req.package, limit=req.limit, view=req.view)
     if req.value:
         from jdx.engine.search_values import search_values

@@ -254,16 +254,18 @@ class Artifacts:
 
 @dataclass
 class ArtifactFilter:
-    """`--in` / `--exclude` artifact globs, matched against an artifact's name, its path and its file name (a
-    `--coord` artifact is named `g:a:v`; its jar `HikariCP-5.1.0.jar` is what a user has seen)."""
+    """`--in` / `--exclude` artifact globs, matched against an artifact's name, its path and its file name (names and
+    file names in any case; a `--coord` artifact is named `g:a:v`; its jar `HikariCP-5.1.0.jar` is what a user has
+    seen)."""
 
     include: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
 
     def _hit(self, globs: list[str], name: str, path: str) -> bool:
         file = path.rstrip("/").rsplit("/", 1)[-1] if path else ""
-        return any(fnmatch.fnmatchcase(name, g) or (path and fnmatch.fnmatchcase(path, g))
-                   or (file and fnmatch.fnmatchcase(file, g)) for g in globs)
+        return any(fnmatch.fnmatchcase(name, g) or fnmatch.fnmatchcase(name.lower(), g.lower())
+                   or (path and fnmatch.fnmatchcase(path, g)) or (file and fnmatch.fnmatchcase(file.lower(), g.lower()))
+                   for g in globs)
 
     def active(self) -> bool:
         """Whether the filter can refuse anything (no `--in` and no `--exclude`: it accepts every artifact)."""

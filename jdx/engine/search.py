@@ -18,7 +18,6 @@ schema.name_words) does the matching, so a query never splits a name.
 
 from __future__ import annotations
 
-import fnmatch
 import functools
 import heapq
 from collections import defaultdict
@@ -51,7 +50,7 @@ class SearchOptions:
     kinds: tuple[str, ...] = ()  # empty: every kind
     regex: bool = False
     fuzzy: bool = False
-    artifact_glob: str | None = None
+    artifact_globs: tuple[str, ...] = ()  # --in: empty, every artifact
     package_glob: str | None = None
     limit: int = DEFAULT_LIMIT
     view: str = "jvm"  # kotlin: hits in Kotlin classes show their Kotlin declarations (kotlin_hits.py)
@@ -92,18 +91,16 @@ def artifacts_by_id(store: GraphStore) -> dict[str, dict]:
     return {a["id"]: a for a in artifact_table(store)}
 
 
-def select_artifacts(store: GraphStore, glob: str | None) -> list[dict] | None:
-    """Artifacts whose name matches --in (None: no filter); no match is a not-found with suggestions."""
-    if glob is None:
+def select_artifacts(store: GraphStore, globs: tuple[str, ...]) -> list[dict] | None:
+    """Artifacts `--in` accepts, matched as every other command's `--in` (name, path or file name; None: no
+    filter); a glob matching none is a not-found with the nearest names."""
+    if not globs:
         return None
-    arts = artifact_table(store)
-    picked = [a for a in arts if fnmatch.fnmatchcase(a["name"], glob) or fnmatch.fnmatchcase(a["name"].lower(),
-                                                                                           glob.lower())]
-    if not picked:
-        names = sorted(arts, key=lambda a: (levenshtein(a["name"].lower(), glob.lower()), a["name"]))[:5]
-        raise NotFoundError(f"not found: no artifact matches --in {glob}",
-                            candidates=[{"ref": a["name"], "kind": "artifact", "artifact": a["kind"]} for a in names])
-    return picked
+    from jdx.engine.relations import ArtifactFilter, Artifacts
+
+    found, arts = ArtifactFilter(list(globs)), Artifacts.of(store)
+    found.check(arts, store)
+    return [a for a in artifact_table(store) if found.accepts(arts, a["id"])]
 
 
 def package_regex(glob: str | None) -> str | None:
@@ -296,7 +293,7 @@ def _search(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, di
     if opts.view != "kotlin" and opts.kinds and set(opts.kinds) <= {ALIAS}:
         raise UsageError("--kind typealias: type aliases are Kotlin declarations, found in the Kotlin view "
                          "(drop --view jvm)")
-    arts = select_artifacts(store, opts.artifact_glob)
+    arts = select_artifacts(store, opts.artifact_globs)
     limit = opts.limit
     if opts.view == "kotlin":
         from jdx.engine.kotlin_hits import has_kotlin
@@ -374,8 +371,7 @@ def _scope_words(opts: SearchOptions) -> str:
         parts.append("--kind " + ",".join(opts.kinds))
     if opts.package_glob:
         parts.append(f"--package {opts.package_glob}")
-    if opts.artifact_glob:
-        parts.append(f"--in {opts.artifact_glob}")
+    parts.extend(f"--in {g}" for g in opts.artifact_globs)
     return f" ({' '.join(parts)})" if parts else ""
 
 
@@ -525,7 +521,7 @@ def _did_you_mean(store: GraphStore, p: Pattern, kinds: set[str], arts, opts: Se
     qualifier's types only (`ObjectMapper#readVlue`), unless no type is named so (`OMapper.readValue`)."""
     if p.mode != "hump" or not p.lower:
         return []
-    fuzzy_opts = SearchOptions(kinds=opts.kinds, artifact_glob=opts.artifact_glob, package_glob=opts.package_glob,
+    fuzzy_opts = SearchOptions(kinds=opts.kinds, artifact_globs=opts.artifact_globs, package_glob=opts.package_glob,
                                limit=5, view=opts.view)
     found = _run(store, p, kinds, arts, fuzzy_opts, fuzzy=True)["matches"]
     if not found and p.qualifier is not None and not names_a_type(store, p.qualifier):

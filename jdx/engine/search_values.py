@@ -50,7 +50,7 @@ def search_values(store: GraphStore, text: str, opts: SearchOptions) -> tuple[di
         raise UsageError(f"--value {text!r}: give some of the value's text (a glob of only * and ? matches every "
                          "constant)")
     glob = any(c in pattern for c in "*?")
-    arts = select_artifacts(store, opts.artifact_glob)
+    arts = select_artifacts(store, opts.artifact_globs)
     table = {a["id"]: a for a in artifact_table(store)}
     allowed = {a["id"] for a in arts} if arts is not None else None
     internal = internal_packages(store)

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jdx.engine.ranking import internal_packages, is_jdk_internal, nesting, reach
-from jdx.engine.search import SearchOptions, search
+from jdx.engine.search import SearchOptions, parse_kinds, search
 from jdx.engine.search_match import EXACT, HUMP, LOOSE_PREFIX, PREFIX, WORD, compile_pattern
 from jdx.engine.imports import imports
 from jdx.engine.packages import artifact_tree, list_packages
@@ -144,12 +144,25 @@ def test_kind_package_and_artifact_filters(store):
     methods, _ = find(store, "size", kinds=("method",), package_glob="java.util.concurrent*", limit=100)
     assert methods["matches"] and all(m["kind"] == "method" for m in methods["matches"])
     assert all(m["ref"].startswith("java.util.concurrent.") for m in methods["matches"])
-    gson, _ = find(store, "Json", artifact_glob="gson*", limit=100)
+    gson, _ = find(store, "Json", artifact_globs=("gson*",), limit=100)
     assert gson["matches"] and {m["artifact"] for m in gson["matches"]} == {GSON.name}
     with pytest.raises(NotFoundError):
-        find(store, "Json", artifact_glob="no-such-artifact*")
+        find(store, "Json", artifact_globs=("no-such-artifact*",))
     with pytest.raises(UsageError):
         find(store, "Json", limit=0)
+
+
+def test_in_is_every_commands_in(store):
+    """search's `--in` matches as usages' and hierarchy's do (relations.ArtifactFilter): repeatable, by name in any
+    case, path or file name; it was one glob over the name only, a string where the other MCP tools take an array."""
+    both, _ = find(store, "D*", kinds=parse_kinds(("type",)), artifact_globs=(GSON.name.upper(), "java.sql"), limit=200)
+    assert {m["artifact"] for m in both["matches"]} == {GSON.name, "java.sql"}
+    by_path, _ = find(store, "Json", artifact_globs=(f"*/{GSON.name}",), limit=100)
+    assert by_path["matches"] and {m["artifact"] for m in by_path["matches"]} == {GSON.name}
+    from jdx.commands.search import SearchRequest
+    from jdx.mcp.tools import input_schema
+
+    assert input_schema(SearchRequest)["properties"]["include"]["type"] == "array"
 
 
 def test_packages_and_modules_are_searchable(store):
