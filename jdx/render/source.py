@@ -56,25 +56,30 @@ def _enclosing(e: dict | None) -> str:
 
 def body(r: dict, line_numbers: bool, max_lines: int | None, brief: bool = False) -> list[str]:
     """Spec Appendix A: the reference (and where a local or anonymous class is declared), `source: <where>`, the
-    text, then the `next:` step. `brief`: the text alone."""
+    text, then the `next:` step. `brief`: the text alone, and why it holds no body where it holds none (a native,
+    abstract or annotation element's declaration would read as its code)."""
     if brief:
-        return _text(r, line_numbers, max_lines)
+        return _text(r, line_numbers, max_lines) + _no_body(r)
     lines = [r["ref"] + _enclosing(r.get("enclosing"))]
     if r.get("delegated_from"):
         lines.append(f"(the code of {r['delegated_from']}: that file facade's copy only delegates here)")
-    lines += code(r, line_numbers, max_lines)
-    if r.get("no_body") == "native":
-        lines.append("note: a native method: its code is not bytecode (JNI), no class file holds a body")
-    elif r.get("no_body") == "abstract":
-        lines.append("note: an abstract method: no body; the implementations have one")
-    elif r.get("no_body") == "annotation_element":
-        default = r.get("annotation_default")  # as stored: binary names, written as source writes them
-        default = None if default is None else source_spelling(default)
-        lines.append("note: an annotation element: no body; each use of the annotation gives its value"
-                     + (f" (default {default})" if default is not None else " (no default: every use must give one)"))
+    lines += code(r, line_numbers, max_lines) + _no_body(r)
     if r.get("next"):
         lines.append(f"next: {r['next']}")
     return lines
+
+
+def _no_body(r: dict) -> list[str]:
+    if r.get("no_body") == "native":
+        return ["note: a native method: its code is not bytecode (JNI), no class file holds a body"]
+    if r.get("no_body") == "abstract":
+        return ["note: an abstract method: no body; the implementations have one"]
+    if r.get("no_body") == "annotation_element":
+        default = r.get("annotation_default")  # as stored: binary names, written as source writes them
+        default = None if default is None else source_spelling(default)
+        return ["note: an annotation element: no body; each use of the annotation gives its value"
+                + (f" (default {default})" if default is not None else " (no default: every use must give one)")]
+    return []
 
 
 def _doc_lines(r: dict, raw: bool, brief: bool = False) -> list[str]:

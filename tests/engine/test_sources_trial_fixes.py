@@ -248,5 +248,8 @@ def test_annotation_element_and_brief(fx, run_jdx):
 
     res = _json(run_jdx, fx, "body", "tr.Tricky#f()")["result"]
     assert body(res, False, None, brief=True) == ["    static int f() { return 1; }"]
+    # --brief keeps why a declaration is all there is: it would read as the element's code
+    brief = run_jdx("body", "tr.Ann#value()", "--brief", *fx["args"]).out.splitlines()
+    assert brief[-1].startswith("note: an annotation element: no body") and 'default "v"' in brief[-1], brief
     d = _json(run_jdx, fx, "doc", "tr.Tricky#f()")["result"]
     assert doc(d, False, None, brief=True) == ["Largest: 2^31-1; item x_i; K is 7; here 7."]
