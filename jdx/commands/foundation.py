@@ -70,11 +70,13 @@ def run_cypher(session, req: CypherRequest):
 def user_query(store, query: str, params: dict | None = None):
     """A user's Cypher (`jdx cypher`, notebooks) as Kùzu should answer it: patterns over a twinned table match its
     twin (schema.expand_rel_labels), searched CASE conditions are compared to true (cypher_guard
-    .guard_case_conditions), and integral sums come back as integers (integral_columns)."""
-    from jdx.graph_schema.cypher_guard import guard_case_conditions
+    .guard_case_conditions), integral sums come back as integers (integral_columns), and a column without an alias
+    is named as the query writes it (cypher_guard.written_columns)."""
+    from jdx.graph_schema.cypher_guard import guard_case_conditions, written_columns
     from jdx.graph_schema.schema import expand_rel_labels
 
-    return integral_columns(store.query(guard_case_conditions(expand_rel_labels(query)), params))
+    table = integral_columns(store.query(guard_case_conditions(expand_rel_labels(query)), params))
+    return table.rename_columns(written_columns(query, table.column_names))
 
 
 def integral_columns(table):

@@ -55,11 +55,13 @@ _EXPRESSION_AFTER = {"WITH", "RETURN", "DISTINCT", "UNWIND", "BY", "WHERE", "AND
 def _tokens(query: str) -> list[str]:
     """The query's words and punctuation, comments left out, string literals and backquoted names as one
     placeholder each (so a word after a literal is never read as following the literal's neighbour)."""
-    out = []
-    for m in _TOKEN.finditer(query):
-        if m.group("comment") is None:
-            out.append("'" if m.group("skip") is not None else m.group(0))
-    return out
+    return [tok for tok, _ in _spanned(query)]
+
+
+def _spanned(query: str) -> list[tuple[str, re.Match]]:
+    """`_tokens` with each token's match in the query."""
+    return [("'" if m.group("skip") is not None else m.group(0), m) for m in _TOKEN.finditer(query)
+            if m.group("comment") is None]
 
 
 def code_spans(query: str) -> list[tuple[str, bool]]:
@@ -194,8 +196,31 @@ _PROJECTION_END = {"MATCH", "OPTIONAL", "WITH", "RETURN", "ORDER", "SKIP", "LIMI
                    "UNION"}
 
 
-def _projections(tokens: list[str]):
-    """Each WITH or RETURN projection's items (top-level comma-separated token lists), a leading DISTINCT left out."""
+def written_columns(query: str, names: list[str]) -> list[str]:
+    """The answer's column names with each RETURN item that has no alias named as the query writes it (`count(t)`,
+    not Kùzu's `COUNT(t._ID)`; `t.kind` stays `t.kind`): kept as Kùzu names them where the items cannot be told
+    (`RETURN *`, UNION)."""
+    spanned = _spanned(query)
+    tokens = [tok for tok, _ in spanned]
+    if any(t.upper() == "UNION" for t in tokens):
+        return names
+    last = None
+    for clause, items in _projections(tokens, spans=True):
+        if clause == "RETURN":
+            last = items
+    if not last or len(last) != len(names) or any(not item or [t for t, _ in item] == ["*"] for item in last):
+        return names
+    out = []
+    for name, item in zip(names, last):
+        aliased = len(item) > 2 and item[-2][0].upper() == "AS"
+        first, end = spanned[item[0][1]][1], spanned[item[-1][1]][1]
+        out.append(name if aliased else " ".join(query[first.start():end.end()].split()))
+    return out
+
+
+def _projections(tokens: list[str], spans: bool = False):
+    """Each WITH or RETURN projection's items (top-level comma-separated token lists), a leading DISTINCT left out;
+    `spans`: each token as (token, its index in `tokens`)."""
     i = 0
     while i < len(tokens):
         if tokens[i].upper() not in ("WITH", "RETURN") or (i and tokens[i - 1] in _NAME_BEFORE):
@@ -213,7 +238,7 @@ def _projections(tokens: list[str]):
             if tok == "," and depth == 0:
                 items.append([])
             else:
-                items[-1].append(tok)
+                items[-1].append((tok, j) if spans else tok)
             j += 1
         yield tokens[i].upper(), items
         i = j

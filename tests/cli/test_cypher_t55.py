@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from jdx.graph_schema.cypher_guard import guard_case_conditions
+from jdx.graph_schema.cypher_guard import guard_case_conditions, written_columns
 from jdx.graph_schema.schema import expand_rel_labels
 from tests.fixtures.javac import javac_jar
 
@@ -159,3 +159,21 @@ def test_positions_read_from_a_graph_another_order_built_are_warned_about(run_jd
     assert [p["artifact"] for p in body["provenance"]] == ["tg.jar", "tf.jar"]  # where the warning points
     _, body = _rows(run_jdx, "MATCH (a:Artifact) RETURN a.name", "--no-jdk", "--jars", str(other), "--jars", str(jar))
     assert body["warnings"] == []
+
+
+def test_columns_without_an_alias_are_named_as_the_query_writes_them(run_jdx, jar):
+    """Kùzu names `count(t)` `COUNT(t._ID)` and `count(*)` `COUNT_STAR()`: the answer says what the user wrote, an
+    alias and a property as Kùzu names them already; `RETURN *` and UNION keep Kùzu's names."""
+    q = ("MATCH (t:Type) WHERE t.fqn STARTS WITH 'tf.' RETURN t.fqn,  count( t ), count(*) AS n, "
+         "sum(CASE WHEN t.fqn = 'tf.Calls' THEN 1 ELSE 0 END) ORDER BY t.fqn")
+    rows, body = _rows(run_jdx, q, "--no-jdk", "--jars", str(jar))
+    summed = "sum(CASE WHEN t.fqn = 'tf.Calls' THEN 1 ELSE 0 END)"
+    assert body["result"]["columns"] == ["t.fqn", "count( t )", "n", summed]
+    assert rows[0] == {"t.fqn": "tf.Calls", "count( t )": 1, "n": 1, summed: 1}
+    text = run_jdx("cypher", "MATCH (t:Type) WHERE t.fqn = 'tf.Calls' RETURN count(t)", "--no-jdk",
+                   "--jars", str(jar)).out
+    assert text.splitlines()[0].strip() == "count(t)", text
+    assert written_columns("MATCH (t) RETURN *", ["t"]) == ["t"]
+    assert written_columns("MATCH (t) RETURN count(t) UNION MATCH (t) RETURN count(t)", ["X"]) == ["X"]
+    assert written_columns("MATCH (t) WITH t, count(t) AS c RETURN DISTINCT c, max(t.x) // note",
+                           ["c", "MAX(t.x)"]) == ["c", "max(t.x)"]
