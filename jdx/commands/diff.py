@@ -45,8 +45,8 @@ class DiffRequest(Request):
                            choices=SEVERITY_FILTERS)
     fail_on: str = option("none", "--fail-on", "exit 1 when a finding this severe exists (result.gate)",
                           choices=FAIL_ON)
-    grep: str | None = option(None, "--grep", "show only findings whose symbol matches this regex (a package, a "
-                              "class: 'com\\.acme\\.api\\.'; the tally counts all)", kind="str", metavar="REGEX")
+    grep: str | None = option(None, "--grep", "show only findings whose symbol (up to its parameter list) "
+                              "matches this regex (a package, a class: 'com\\.acme\\.api\\.'; the tally counts all)", kind="str", metavar="REGEX")
     limit: int = option(DEFAULT_LIMIT, "--limit", f"show at most N findings (default {DEFAULT_LIMIT}); the rest "
                         "is counted", kind="int", minimum=0)
     out: str | None = option(None, "--out", "also write every finding to DIR/findings.parquet", kind="str",

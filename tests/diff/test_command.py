@@ -153,7 +153,7 @@ def test_out_writes_every_finding_as_parquet(diff, diff_jars, tmp_path):
     code, env = _json(diff, old, new, "--out", str(tmp_path / "out"), "--limit", "1")
     table = pq.read_table(tmp_path / "out" / "findings.parquet")
     assert code == 0 and table.num_rows == env["result"]["total"] == env["result"]["out"]["rows"]
-    assert table.column_names == ["rule", "severity", "symbol", "kind", "old", "new", "detail", "id"]
+    assert table.column_names == ["rule", "severity", "symbol", "kind", "old", "new", "detail", "id", "unresolved"]
     (tmp_path / "file").write_text("x")
     code, _ = diff(old, new, "--out", str(tmp_path / "file"))
     assert code == 3

@@ -576,6 +576,7 @@ def _removal(m: Member, o: TypeInfo, n: TypeInfo, sides: tuple[Surface, Surface]
     if is_enum_constant(m, o):
         return Finding("ENUM_CONSTANT_REMOVED", ref, kind, form, None, id=fid)
     notes = [ambiguous[m.key]] if m.key in ambiguous else []
+    missing: list[str] = []  # supertypes neither the new side nor the platform holds
     if m.name != "<init>":
         holder, abstract, missing = find_inherited(new, n.name, m, platform)
         supplier = inherited_member(new, holder, m, platform) if holder is not None else None
@@ -593,10 +594,11 @@ def _removal(m: Member, o: TypeInfo, n: TypeInfo, sides: tuple[Surface, Surface]
             notes.append(f"not found in the supertypes the artifact holds; {', '.join(map(type_ref, missing))} "
                          f"is not in it, so {what} may still be inherited from there")
         if abstract is not None:
-            return _implementation_removed(m, n, abstract, notes)
+            return replace(_implementation_removed(m, n, abstract, notes), unresolved=tuple(missing))
     if m.declared_in:
         notes.insert(0, f"was inherited from non-public {type_ref(m.declared_in)}")
-    return Finding("MEMBER_REMOVED", ref, kind, form, None, "; ".join(notes), id=fid)
+    return Finding("MEMBER_REMOVED", ref, kind, form, None, "; ".join(notes), id=fid,
+                   unresolved=tuple(missing))
 
 
 def _implementation_removed(m: Member, n: TypeInfo, abstract: str, notes: list[str]) -> Finding:

@@ -33,6 +33,9 @@ class Finding:
     # narrowing only the Kotlin metadata shows, a deprecation raised to ERROR: `kotlin_rerated`), a checked exception
     # removed from `throws` (members._throws_removed); outranked by `rated`
     raised: str = ""
+    # the supertypes neither side holds that the finding rests on (internal names): a member or supertype the new
+    # side lacks may still be inherited through them; the rating stands (spec §7.7: never downgraded on a maybe)
+    unresolved: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.rule not in RULES:
@@ -49,8 +52,11 @@ class Finding:
         return (SEVERITY_RANK[self.severity], self.symbol, self.rule, self.detail)
 
     def to_json(self) -> dict:
-        return {"rule": self.rule, "severity": self.severity, "symbol": self.symbol, "kind": self.kind,
-                "old": self.old, "new": self.new, "detail": self.detail, "id": self.id}
+        out = {"rule": self.rule, "severity": self.severity, "symbol": self.symbol, "kind": self.kind,
+               "old": self.old, "new": self.new, "detail": self.detail, "id": self.id}
+        if self.unresolved:
+            out["unresolved"] = [n.replace("/", ".") for n in self.unresolved]
+        return out
 
 
 def kotlin_rerated(finding: Finding, why: str) -> Finding:

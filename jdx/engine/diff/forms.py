@@ -80,6 +80,8 @@ def _modifiers(level: str, access: int, is_field: bool) -> list[str]:
 def member_form(m: Member) -> str:
     """`public static java.lang.String valueOf(int) throws java.io.IOException`, `public static final int X = 3`."""
     words = _modifiers(m.level, m.access, m.is_field)
+    if m.in_interface and not m.is_field and not m.access & (ABSTRACT | STATIC) and m.level != "private":
+        words.insert(1, "default")  # an interface's method with a body (javap and the JLS say so)
     if m.is_field:
         text = " ".join(words + [java_type(m.descriptor), m.name])
         return text + (f" = {descriptors.render_constant(m.descriptor, m.constant)}" if m.constant is not None else "")

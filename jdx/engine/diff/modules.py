@@ -18,7 +18,7 @@ from collections import defaultdict
 from dataclasses import replace
 
 from jdx.engine.diff.findings import Finding
-from jdx.engine.diff.rules import BREAKING, INFO, SUSPICIOUS
+from jdx.engine.diff.rules import BREAKING, INFO, SEVERITIES, SUSPICIOUS
 
 LOWER = {BREAKING: SUSPICIOUS, SUSPICIOUS: INFO}
 NOT_EXPORTED = " is not exported by module "  # what the detail of a finding rated lower for its module says
@@ -97,7 +97,8 @@ def withdrawn_exports(findings: list[Finding], old: dict[str, str], new: dict[st
 
 def diff_notes(findings: list[Finding], old: dict[str, str], new: dict[str, str]) -> list[dict]:
     """The notes of a diff's answer (`result.notes`, a `note:` line each), in a fixed order: the findings rated lower
-    for an unexported package (PACKAGE_NOT_EXPORTED), then each package renamed whole (PACKAGE_RENAMED)."""
+    for an unexported package (PACKAGE_NOT_EXPORTED), each package renamed whole (PACKAGE_RENAMED), then the findings
+    resting on supertypes neither side holds (UNRESOLVED_SUPERTYPE)."""
     notes = []
     lowered: dict[str, set[str]] = defaultdict(set)
     count: dict[str, int] = defaultdict(int)
@@ -117,7 +118,27 @@ def diff_notes(findings: list[Finding], old: dict[str, str], new: dict[str, str]
                                  + (f" … {len(shown) - 3} more" if len(shown) > 3 else "")
                                  + " (module users cannot reach them; classpath users can)"})
     notes += _renamed_packages(findings)
+    notes += _unresolved(findings)
     return notes
+
+
+def _unresolved(findings: list[Finding]) -> list[dict]:
+    """UNRESOLVED_SUPERTYPE: the findings that rest on supertypes neither side holds (each finding's `unresolved`),
+    how many of each severity, the first of those types."""
+    resting = [f for f in findings if f.unresolved]
+    if not resting:
+        return []
+    types = sorted({_dotted(t) for f in resting for t in f.unresolved})
+    by = defaultdict(int)
+    for f in resting:
+        by[f.severity] += 1
+    counts = ", ".join(f"{by[s]} {s}" for s in SEVERITIES if by[s])
+    return [{"code": "UNRESOLVED_SUPERTYPE",
+             "message": f"{len(resting)} finding{'' if len(resting) == 1 else 's'} ({counts}) rest on supertypes "
+                        f"neither side holds ({', '.join(types[:3])}" + (f" … {len(types) - 3} more" if len(types) > 3
+                                                                        else "")
+                        + "): what they say is gone may still be inherited there (JSON `unresolved`); sides that "
+                          "hold those types too (a directory or glob of the jar and its dependencies) settle them"}]
 
 
 def _renamed_packages(findings: list[Finding]) -> list[dict]:

@@ -14,7 +14,7 @@ from jdx.engine.diff.rules import BREAKING, DEFAULT_LIMIT, INFO, SEVERITIES, SEV
 if TYPE_CHECKING:
     import pyarrow as pa
 
-FINDING_COLUMNS = ("rule", "severity", "symbol", "kind", "old", "new", "detail", "id")  # all strings
+FINDING_COLUMNS = ("rule", "severity", "symbol", "kind", "old", "new", "detail", "id")  # strings; then `unresolved`
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,7 @@ class ReportOptions:
     severity: str = "all"
     fail_on: str = "none"
     limit: int = DEFAULT_LIMIT
-    grep: str | None = None  # a regex the shown findings' symbols match (`--grep`)
+    grep: str | None = None  # a regex the shown findings' symbols match, parameters left out (`--grep`)
 
 
 def tally(findings: list[Finding]) -> dict:
@@ -52,7 +52,7 @@ def shown_findings(findings: list[Finding], options: ReportOptions) -> tuple[lis
     kept = [f for f in findings if SEVERITY_RANK[f.severity] <= worst]
     if options.grep is not None:
         pattern = re.compile(options.grep)
-        kept = [f for f in kept if pattern.search(f.symbol)]
+        kept = [f for f in kept if pattern.search(f.symbol.split("(", 1)[0])]  # a parameter's type is no match
     return kept[: options.limit], len(kept)
 
 
@@ -81,4 +81,5 @@ def findings_table(findings: list[Finding]) -> pa.Table:
     import pyarrow as pa
 
     rows = [f.to_json() for f in findings]
-    return pa.Table.from_pylist(rows, schema=pa.schema([(c, pa.string()) for c in FINDING_COLUMNS]))
+    schema = pa.schema([(c, pa.string()) for c in FINDING_COLUMNS] + [("unresolved", pa.list_(pa.string()))])
+    return pa.Table.from_pylist(rows, schema=schema)

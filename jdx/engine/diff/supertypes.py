@@ -4,16 +4,19 @@ side holds its classes and the platform (the running JDK's `java.*`) knows the r
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from jdx.engine.diff.findings import Finding
 from jdx.engine.diff.forms import type_ref
 from jdx.engine.diff.members import MEMBERLESS_INTERFACES
+from jdx.engine.diff.rules import SUSPICIOUS
 from jdx.engine.diff.surface import ABSTRACT, FINAL, OBJECT, TypeInfo
 from jdx.engine.diff.visibility import ApiView
 
 Platform = Callable[[str], "TypeInfo | None"]  # a type neither side holds, by internal name (the running JDK's)
 # packages of the JDK's own modules: their classes extend JDK classes only, never an artifact's
 JDK_PACKAGES = ("java/", "javax/", "jdk/", "com/sun/", "sun/")
+THROWABLE = "java/lang/Throwable"
 
 
 def supertype_changes(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], make,
@@ -44,16 +47,35 @@ def supertype_changes(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], 
         if through:
             detail += f" (not among the supertypes this artifact holds; {', '.join(map(type_ref, through))} " \
                       "is not in it, so it may still be inherited there)"
-        out.append(make("SUPERTYPE_REMOVED", detail))
+        out.append(replace(make("SUPERTYPE_REMOVED", detail), unresolved=tuple(through)))
     added = sorted(new_names - old_names)
     if old_missing and any(s.startswith("java/") for s in added):  # only a JDK type is above a JDK type
         added = [s for s in added if s not in _above_missing(old_missing, platform)[0]]  # was one through the JDK
     # a new supertype the artifact lacks may bring abstract methods its implementors must now implement: unchecked
     unchecked = n.kind == "interface" or (n.kind == "class" and n.access & ABSTRACT and not n.access & FINAL)
-    out += [make("SUPERTYPE_ADDED", type_ref(s) + (" (not in the artifact: abstract methods it may bring are not "
-                                                   "checked)" if unchecked and s in new_missing
-                                                   and (platform is None or platform(s) is None) else ""))
-            for s in added]
+    chain = _superclasses(views[1], n.name, platform)
+    thrown = THROWABLE in chain  # an exception type: a new superclass changes which catch clauses compile
+    for s in added:
+        found = make("SUPERTYPE_ADDED", type_ref(s) + (" (not in the artifact: abstract methods it may bring are "
+                                                       "not checked)" if unchecked and s in new_missing
+                                                       and (platform is None or platform(s) is None) else ""))
+        # a catch clause can name both only where the old side (or the JDK) has the new superclass
+        if thrown and s in chain and s != THROWABLE and (s in views[0].surface.types or s in old_missing or (
+                platform is not None and platform(s) is not None)):
+            found = replace(found, raised=SUSPICIOUS, detail=found.detail + (
+                f": a multi-catch naming both, or a catch of it after one of {type_ref(s)}, no longer compiles; a "
+                f"catch of {type_ref(s)} now catches it (rated suspicious, not info)"))
+        out.append(found)
+    return out
+
+
+def _superclasses(view: ApiView, name: str, platform: Platform | None) -> list[str]:
+    """`name`'s superclasses on a side, nearest first, as far as the side and the platform hold them."""
+    out: list[str] = []
+    t = view.surface.types.get(name)
+    while t is not None and t.superclass and t.superclass not in out:
+        out.append(t.superclass)
+        t = view.surface.types.get(t.superclass) or (platform(t.superclass) if platform is not None else None)
     return out
 
 

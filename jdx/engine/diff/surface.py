@@ -61,6 +61,7 @@ class Member:
     annotations: dict[str, str] = field(default_factory=dict)  # descriptor -> values text ("" when none)
     param_annotations: dict[tuple[int, str], str] = field(default_factory=dict)
     declared_in: str = ""  # a non-public supertype the member is inherited from ("" when declared here)
+    in_interface: bool = False  # declared by an interface or annotation type (its non-abstract methods: `default`)
 
     @property
     def key(self) -> str:
@@ -128,13 +129,13 @@ class TypeInfo:
         members: dict[str, Member] = {}
         by_sig: dict[tuple[str, str], Member] = {}
         member_rows, annotation_rows = marshal.loads(self.blob) if self.blob else ((), ())
-        owner = self.name
+        owner, in_interface = self.name, self.kind in ("interface", "annotation")
         for kind, name, desc, sig, access, exc, params, constant, default in member_rows:
             if name == "<clinit>":
                 continue
             is_field = kind == 1
             m = Member(owner, name, desc, is_field, access, sig, tuple(sorted(exc.split(","))) if exc else (),
-                       params, constant, default, _NONE, _NONE)
+                       params, constant, default, _NONE, _NONE, in_interface=in_interface)
             # Member.key, inlined: this loop builds every member of every compared class
             if is_field:
                 key = f"{name}:{desc}"
