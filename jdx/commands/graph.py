@@ -168,7 +168,8 @@ def overrides_answer(session, text: str, artifact_filter=None, limit: int | None
 @dataclass(frozen=True)
 class UsagesRequest(_Scoped):
     query: str = argument("a type, method, constructor or field reference", "SYMBOL")
-    kind: tuple = option(("all",), "--kind", "only sites of these kinds (repeatable)", choices=USAGE_KINDS)
+    kind: tuple = option(("all",), "--kind", "only sites of these kinds (repeatable; all: every kind but "
+                               "signature, which lists declarations naming a type)", choices=USAGE_KINDS)
     limit: int | None = option(None, "--limit", "show at most N sites (default 50); the rest is counted",
                                kind="int", minimum=1)
     context: int | None = option(None, "--context", "source lines around each site (needs sources)", kind="int",

@@ -273,8 +273,10 @@ def usages(r: dict, brief: bool = False) -> list[str]:
     if many:
         head += f" across {len(r['targets'])} " + ("overloads" if r["symbol_kind"] != "member" else "members")
     lines[:0] = [head + (f"  [{r['filter']}]" if r["filter"] else "")] + [f"  note: {n}" for n in r["notes"]]
-    if not r["groups"] and r["total"] == 0:
-        lines.append("  (no usages in workspace)")
+    if not r["groups"] and r["total"] == 0:  # a narrowed question's "no" is no more than its own
+        kinds = " of the kinds --kind asks" if r.get("kinds", ["all"]) != ["all"] else ""
+        where = " in the artifacts --in/--exclude keep" if r["filter"] else ""
+        lines.append(f"  (none{kinds}{where})" if kinds or where else "  (no usages in workspace)")
     if r["total"] and r["symbol_kind"] in ("method", "constructor") and len(r["targets"]) == 1:
         lines.append(f"next: jdx callers {shlex.quote(r['targets'][0])} --depth 3")
     return lines

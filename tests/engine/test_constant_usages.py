@@ -80,6 +80,9 @@ def test_the_note_prints_in_text_and_json(run_jdx, built):
     lines = r.out.splitlines()
     assert lines[0] == "usages of field kc.A#K: 0"
     assert lines[1].startswith(f"  note: kc.A#K {INLINED} (= 20)") and lines[2] == "  (no usages in workspace)"
+    # a narrowed question's "none" says what narrowed it (T61: `--kind all --in 'com.acme*'` read as a whole "no")
+    narrowed = run_jdx("usages", "kc.A#K", "--in", "*", "--kind", "read", "--jars", str(built[0]), "--no-jdk")
+    assert narrowed.out.splitlines()[-1] == "  (none of the kinds --kind asks in the artifacts --in/--exclude keep)"
     r = run_jdx("usages", "kc.A#S", "--jars", str(built[0]), "--no-jdk", "--json")
     assert any('(= "x")' in n for n in json.loads(r.out)["result"]["notes"])
     r = run_jdx("samples", "kc.A#K", "--jars", str(built[0]), "--no-jdk")
