@@ -44,8 +44,9 @@ def run_request(session, cmd: Command, request) -> Outcome:
             # a command that already warned in a family (KOTLIN_VIEW_UNAVAILABLE) is not told the same again
             own = {w.code.split("_", 1)[0] for w in answer.warnings}
             about = [w for w in _subject_warnings(session, answer.result) if w.code.split("_", 1)[0] not in own]
-            about += session.artifact_warnings({p["artifact"] for p in answer.provenance
-                                                if isinstance(p, dict) and p.get("artifact")})
+            if not answer.anywhere:
+                about += session.artifact_warnings({p["artifact"] for p in answer.provenance
+                                                    if isinstance(p, dict) and p.get("artifact")})
             answer.warnings = _merged(session.workspace_warnings(), answer.warnings, about)
         return Outcome(envelope.success(cmd.name, request.asked(), answer), answer.exit_code, request)
     except JdxError as exc:

@@ -63,8 +63,7 @@ def run_cypher(session, req: CypherRequest):
         table = table.slice(0, limit)
         cut = {"shown": limit, "total": total, "hint": f"--limit {total}, or LIMIT/SKIP in the query"}
     return Answer({"columns": table.column_names, "rows": table.to_pylist(), "total": total}, warnings,
-                  truncated=cut,
-                  provenance=workspace_provenance(session.store()))
+                  truncated=cut, provenance=workspace_provenance(session.store()), anywhere=True)
 
 
 def user_query(store, query: str, params: dict | None = None):

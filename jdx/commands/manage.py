@@ -350,4 +350,4 @@ def ws_info(session) -> Answer:
         "workspace": sel.spec.to_json(), "how": sel.how, "artifacts": [a.to_json() for a in arts],
         "indexed": graph is not None and not unreadable, "classpath": list(sel.details),
         **({"unreadable": unreadable} if unreadable else {}),
-    }, session.root_warnings)
+    }, session.read_warnings() if graph is not None and not unreadable else session.root_warnings)

@@ -232,6 +232,12 @@ class Session:
                     out.append(w)
         return out
 
+    def read_warnings(self) -> list[Warning_]:
+        """How the whole workspace was read (`ws info`, `jdx_workspace`): what every answer carries and how each
+        artifact was read (opens the graph)."""
+        self.store()
+        return self.workspace_warnings() + self.artifact_warnings({a.name for a in self.artifacts()})
+
     def artifact_warnings(self, artifacts: set[str]) -> list[Warning_]:
         """The build's warnings about how an artifact was read (multi-release variants), for answers from it."""
         return [w for w in self._graph_warnings if w.code in ARTIFACT_SCOPED and w.artifact in artifacts]

@@ -24,8 +24,7 @@ def run_workspace(session) -> Answer:
     counts = {t["name"]: t["rows"] for t in tables["nodes"]}
     counts.update({t["name"]: t["rows"] for t in tables["relationships"]})
     return Answer({"artifacts": [a.to_json() for a in arts], "count": len(arts), "rows": counts},
-                  session.root_warnings,
-                  provenance=workspace_provenance(session.store()))
+                  session.read_warnings(), provenance=workspace_provenance(session.store()))
 
 
 def render(result: dict) -> list[str]:

@@ -16,3 +16,6 @@ class Answer:
     truncated: dict | None = None
     provenance: list[dict] = field(default_factory=list)
     exit_code: int = 0  # a success envelope can still mean "not usable" (doctor: exit 4)
+    # the provenance lists every artifact because the answer may draw on any (cypher): how one artifact was read
+    # (MULTI_RELEASE_JAR) is then no warning about it
+    anywhere: bool = False

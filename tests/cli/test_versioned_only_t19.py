@@ -50,3 +50,16 @@ def test_a_class_only_under_versions_is_named_where_it_is(mr_jar, run_jdx, args)
 def test_other_not_found_answers_carry_no_versioned_warning(mr_jar, run_jdx):
     answer = _failure(run_jdx, mr_jar, "show", "m.Nowhere")
     assert not [w for w in answer["warnings"] if w["code"] == "MULTI_RELEASE_JAR"], answer["warnings"]
+
+
+def test_how_the_jar_was_read_goes_with_its_answers_and_the_workspace_not_with_cypher(mr_jar, run_jdx):
+    """T62: every cypher answer (`RETURN 1` too) carried the jar's MULTI_RELEASE_JAR, its provenance listing every
+    artifact; `ws info`, which describes the workspace, carried none."""
+    def codes(*args):
+        r = run_jdx("--jars", str(mr_jar), "--no-jdk", *args, "--json")
+        assert r.code == 0, r.out + r.err
+        return [w["code"] for w in json.loads(r.out)["warnings"]]
+
+    assert "MULTI_RELEASE_JAR" in codes("show", "m.Base")
+    assert "MULTI_RELEASE_JAR" not in codes("cypher", "RETURN 1 AS x")
+    assert "MULTI_RELEASE_JAR" in codes("ws", "info")
