@@ -62,7 +62,8 @@ def run_cypher(session, req: CypherRequest):
     if total > limit:  # never a silent flood: a bounded answer that says how to see the rest (spec §8.3)
         table = table.slice(0, limit)
         cut = {"shown": limit, "total": total, "hint": f"--limit {total}, or LIMIT/SKIP in the query"}
-    return Answer({"columns": table.column_names, "rows": table.to_pylist(), "total": total}, warnings,
+    return Answer({"columns": table.column_names, "types": [column_type(f.type) for f in table.schema],
+                   "rows": table.to_pylist(), "total": total}, warnings,
                   truncated=cut, provenance=workspace_provenance(session.store()), anywhere=True)
 
 
@@ -76,6 +77,21 @@ def user_query(store, query: str, params: dict | None = None):
 
     table = integral_columns(store.query(guard_case_conditions(expand_rel_labels(query)), params))
     return table.rename_columns(written_columns(query, table.column_names))
+
+
+def column_type(t) -> str:
+    """A column's type as Cypher names it (INT64, STRING, BOOL, DOUBLE, STRING[], NODE, REL, MAP), from its Arrow
+    type: a null or empty column still says what it holds."""
+    import pyarrow as pa
+
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        return column_type(t.value_type) + "[]"
+    if pa.types.is_struct(t):
+        names = {t.field(i).name for i in range(t.num_fields)}
+        return "REL" if "_SRC" in names else "NODE" if "_LABEL" in names else "MAP"
+    named = {"string": "STRING", "large_string": "STRING", "bool": "BOOL", "double": "DOUBLE", "float": "FLOAT",
+             "null": "NULL"}
+    return named.get(str(t), str(t).upper())
 
 
 def integral_columns(table):

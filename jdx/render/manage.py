@@ -38,12 +38,21 @@ def _executor_lines(r: dict) -> list[str]:
 
 
 def _cell(value) -> str:
+    """A value as Cypher writes it: null, true/false, a node `(:Type {fqn: …})` and a relationship `[:INVOKES {…}]`
+    with their properties (no internal `_ID`/`_LABEL`, no nulls), lists and maps."""
     if value is None:
-        return ""
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if isinstance(value, list):
         return "[" + ", ".join(_cell(v) for v in value) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_cell(v)}" for k, v in value.items()) + "}"
+        props = "{" + ", ".join(f"{k}: {_cell(v)}" for k, v in value.items()
+                                if not (k.startswith("_") and "_LABEL" in value) and v is not None) + "}"
+        if "_LABEL" not in value:
+            return props
+        label = f":{value['_LABEL']}" + (f" {props}" if props != "{}" else "")
+        return f"[{label}]" if "_SRC" in value else f"({label})"
     return str(value).replace("\n", "\\n")
 
 

@@ -177,3 +177,16 @@ def test_columns_without_an_alias_are_named_as_the_query_writes_them(run_jdx, ja
     assert written_columns("MATCH (t) RETURN count(t) UNION MATCH (t) RETURN count(t)", ["X"]) == ["X"]
     assert written_columns("MATCH (t) WITH t, count(t) AS c RETURN DISTINCT c, max(t.x) // note",
                            ["c", "MAX(t.x)"]) == ["c", "max(t.x)"]
+
+
+def test_columns_say_their_types_and_text_writes_values_as_cypher_does(run_jdx, jar):
+    """T62: JSON named the columns but not their types (an empty or null column said nothing of what it holds); text
+    printed Python's `False`, a null as nothing and a node as Kùzu's internals (`{_ID: {offset: …}, _LABEL: …}`)."""
+    q = ("MATCH (t:Type)-[e:EXTENDS]->(s:Type) WHERE t.fqn = 'tf.Calls' "
+         "RETURN t.fqn, t.shadowed, t.interfaces, count(*) AS n, s, e, t.outer")
+    _, body = _rows(run_jdx, q, "--jars", str(jar))
+    assert body["result"]["types"] == ["STRING", "BOOL", "STRING[]", "INT64", "NODE", "REL", "STRING"]
+    text = run_jdx("cypher", q, "--jars", str(jar)).out.splitlines()
+    cells = text[1].split()
+    assert cells[:4] == ["tf.Calls", "false", "[]", "1"] and cells[-1] == "null", text
+    assert "(:Type {id: java/lang/Object," in text[1] and "[:EXTENDS]" in text[1] and "_ID" not in text[1], text
