@@ -81,8 +81,10 @@ def index(force: bool = typer.Option(False, "--force", help="re-extract and rebu
 
 @app.command()
 def export(directory: str = typer.Argument(..., help="target directory"),
-           format: str = typer.Option("parquet", "--format", help="parquet")):
-    """Export the workspace graph as an Arrow dataset, one table per node and relationship type. Example: jdx export out/"""
+           format: str = typer.Option("parquet", "--format", help="parquet (default) | arrow (Arrow IPC files)")):
+    """Export the workspace graph as an Arrow dataset: one file per node and relationship table (and the search
+    index), Parquet or Arrow IPC. Files of an earlier export in DIRECTORY are replaced, and the answer lists them.
+    Example: jdx export out/"""
     from jdx.commands import manage
 
     out("export", directory, manage.export(service(), directory, format), text.export)

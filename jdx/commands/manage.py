@@ -17,12 +17,15 @@ from jdx.loaders.roots import resolve_roots
 DERIVED_CACHES = ("srcmap", "srcparams", "srcindex", "decompiled", "diff-releases")  # diff-releases: diff_artifacts.RELEASE_DIR
 
 
+EXPORT_FORMATS = ("parquet", "arrow")
+
+
 def export(session, target: str, fmt: str = "parquet") -> Answer:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    if fmt != "parquet":
-        raise UsageError(f"unknown export format {fmt!r}: parquet is supported")
+    if fmt not in EXPORT_FORMATS:
+        raise UsageError(f"unknown export format {fmt!r}: use {' or '.join(EXPORT_FORMATS)}")
     out = Path(target).expanduser()
     if out.exists() and not out.is_dir():
         raise UsageError(f"{target} exists and is not a directory")
@@ -31,7 +34,20 @@ def export(session, target: str, fmt: str = "parquet") -> Answer:
     except OSError as exc:  # a directory that cannot be made there (read-only, /proc, permissions): the argument's fault
         raise UsageError(f"cannot write the export to {target}: {exc.strerror or exc}") from None
     store = session.store()
-    written = {}
+    written: dict[str, int] = {}
+    replaced: list[str] = []  # files of an earlier export the new one wrote over (said, never silent)
+
+    def write(table, name: str) -> None:
+        path = out / f"{name}.{fmt}"
+        if path.exists():
+            replaced.append(path.name)
+        if fmt == "parquet":
+            pq.write_table(table, path)
+        else:  # the Arrow IPC file format (pyarrow.ipc.open_file, pyarrow.dataset format="arrow")
+            with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, table.schema) as writer:
+                writer.write_table(table)
+        written[name] = table.num_rows
+
     for label in NODE_TABLES:
         table = store.query(queries.export_node(label))
         if label == "Artifact":  # the workspace's classpath order (a graph shared by another order keeps its own)
@@ -42,8 +58,7 @@ def export(session, target: str, fmt: str = "parquet") -> Answer:
                 at = table.column_names.index("position")
                 positions = pa.array([order.get(k, -1) for k in table.column("id").to_pylist()], pa.int32())
                 table = table.set_column(at, "position", positions)
-        pq.write_table(table, out / f"{label}.parquet")
-        written[label] = table.num_rows
+        write(table, label)
     # the search index (kept beside the graph, not in it), its symbols ranked in this workspace's order
     from jdx.engine.search_index import index_for
     from jdx.graph_schema.search_files import read_index
@@ -52,8 +67,7 @@ def export(session, target: str, fmt: str = "parquet") -> Answer:
     for name, table in (("search_names", read_index(store.path.parent, store.search_files)[0]),
                         ("search_symbols", index.table.rename_columns(
                             ["public" if c == "pub" else c for c in index.table.column_names]))):
-        pq.write_table(table, out / f"{name}.parquet")
-        written[name] = table.num_rows
+        write(table, name)
     for name, (pairs, _props) in REL_TABLES.items():
         parts = []
         for src, dst in pairs:
@@ -62,10 +76,9 @@ def export(session, target: str, fmt: str = "parquet") -> Answer:
                 t = t.append_column("from_label", pa.array([src] * t.num_rows, pa.string()))
                 t = t.append_column("to_label", pa.array([dst] * t.num_rows, pa.string()))
             parts.append(t)
-        table = pa.concat_tables(parts)
-        pq.write_table(table, out / f"{name}.parquet")
-        written[name] = table.num_rows
-    return Answer({"directory": str(out), "format": fmt, "tables": written})
+        write(pa.concat_tables(parts), name)
+    return Answer({"directory": str(out), "format": fmt, "tables": written,
+                   **({"replaced": replaced} if replaced else {})})
 
 def cache_info(session) -> Answer:
     from jdx.dirs import disk_bytes as size

@@ -73,6 +73,8 @@ def export(r: dict) -> list[str]:
     lines = [f"exported to {r['directory']} ({r['format']})"]
     for name, rows in r["tables"].items():
         lines.append(f"  table {name}.{r['format']}  {rows:,} rows")
+    if r.get("replaced"):
+        lines.append(f"replaced {len(r['replaced'])} files of an earlier export in {r['directory']}")
     return lines
 
 

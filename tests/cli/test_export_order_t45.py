@@ -62,3 +62,29 @@ def test_every_edge_table_is_ordered_by_all_its_columns():
         src, dst = pairs[0]
         order = export_rel(name, src, dst).rsplit("ORDER BY", 1)[1].replace(" ", "").split(",")
         assert order == ["`from`", "`to`", *(c for c, _ in props)], (name, order)
+
+
+def test_arrow_ipc_export_equals_the_parquet_one_and_a_second_export_says_what_it_replaced(run_jdx, tmp_path):
+    """T62: `--format arrow` was refused although the help promised an Arrow dataset, and an export into a directory
+    holding an earlier one replaced its files without a word."""
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+
+    jar = javac_jar(tmp_path / "fx", SOURCES, "p", "lib.jar", debug=True)[0]
+    answers = {}
+    for fmt in ("parquet", "arrow"):
+        r = run_jdx("export", str(tmp_path / fmt), "--format", fmt, "--no-jdk", "--jars", str(jar), "--json")
+        assert r.code == 0, r.err
+        answers[fmt] = json.loads(r.out)["result"]
+        assert "replaced" not in answers[fmt]
+    assert answers["parquet"]["tables"] == answers["arrow"]["tables"]
+    for name in ("Type", "INVOKES"):
+        with pa.OSFile(str(tmp_path / "arrow" / f"{name}.arrow")) as f:
+            assert pa.ipc.open_file(f).read_all().equals(pq.read_table(tmp_path / "parquet" / f"{name}.parquet"))
+    assert ds.dataset(str(tmp_path / "arrow" / "Method.arrow"), format="arrow").count_rows() == \
+        answers["arrow"]["tables"]["Method"]
+    again = run_jdx("export", str(tmp_path / "arrow"), "--format", "arrow", "--no-jdk", "--jars", str(jar))
+    assert again.code == 0 and again.out.splitlines()[-1] == \
+        f"replaced {len(answers['arrow']['tables'])} files of an earlier export in {tmp_path / 'arrow'}", again.out
+    bad = run_jdx("export", str(tmp_path / "x"), "--format", "csv", "--no-jdk", "--jars", str(jar))
+    assert bad.code == 3 and "use parquet or arrow" in bad.err
