@@ -75,8 +75,35 @@ def user_query(store, query: str, params: dict | None = None):
     from jdx.graph_schema.cypher_guard import guard_case_conditions, written_columns
     from jdx.graph_schema.schema import expand_rel_labels
 
-    table = integral_columns(store.query(guard_case_conditions(expand_rel_labels(query)), params))
+    try:
+        table = integral_columns(store.query(guard_case_conditions(expand_rel_labels(query)), params))
+    except UsageError as exc:
+        if exc.hint is None:
+            exc.hint = _schema_hint(exc.message)
+        raise
     return table.rename_columns(written_columns(query, table.column_names))
+
+
+def _schema_hint(message: str) -> str | None:
+    """Kùzu's binder names a table or property the graph lacks: the nearest names it has (`Typo` -> `Type`)."""
+    import re
+
+    from jdx.engine.search_match import levenshtein
+    from jdx.graph_schema.schema import NODE_TABLES, REL_TABLES
+
+    table = re.search(r"Table (\w+) does not exist", message)
+    prop = re.search(r"Cannot find property (\w+) for", message)
+    if table:
+        wrong, known = table.group(1), list(NODE_TABLES) + list(REL_TABLES)
+    elif prop:
+        wrong = prop.group(1)
+        known = sorted({c for cols in NODE_TABLES.values() for c, _ in cols}
+                       | {c for _, cols in REL_TABLES.values() for c, _ in cols})
+    else:
+        return None
+    near = sorted(known, key=lambda n: (levenshtein(n.lower(), wrong.lower()), n))[:3]
+    what = "tables" if table else "properties"
+    return f"nearest {what}: {', '.join(near)} (jdx schema lists every table and its properties)"
 
 
 def column_type(t) -> str:

@@ -190,3 +190,12 @@ def test_columns_say_their_types_and_text_writes_values_as_cypher_does(run_jdx, 
     cells = text[1].split()
     assert cells[:4] == ["tf.Calls", "false", "[]", "1"] and cells[-1] == "null", text
     assert "(:Type {id: java/lang/Object," in text[1] and "[:EXTENDS]" in text[1] and "_ID" not in text[1], text
+
+
+@pytest.mark.parametrize("query, nearest", [("MATCH (t:Typo) RETURN t", "nearest tables: Type,"),
+                                            ("MATCH (t:Type)-[:INVOKE]->(m) RETURN m", "nearest tables: INVOKES,"),
+                                            ("MATCH (t:Type) RETURN t.fqm", "nearest properties: fqn,")])
+def test_a_table_or_property_the_graph_lacks_is_answered_with_the_nearest(run_jdx, jar, query, nearest):
+    r = run_jdx("cypher", query, "--no-jdk", "--jars", str(jar), "--json")
+    error = json.loads(r.out)["error"]
+    assert r.code == 3 and error["code"] == "USAGE" and error["hint"].startswith(nearest), error
