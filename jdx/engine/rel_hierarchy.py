@@ -543,12 +543,6 @@ def _external(notes: list[str]) -> dict:
     return {"external": True, "notes": notes} if notes else {}
 
 
-def sub_interfaces_of(store: GraphStore, root: dict) -> list[str]:
-    """The interfaces below `root` in the workspace (its whole down graph)."""
-    types = _Types(store)
-    return sub_interfaces(_down_graph(store, root, None, types), root["id"], types)
-
-
 def implementor_key(node: str, depth: int, tier: int, internal: frozenset[str] | None = None) -> tuple:
     """`implementors`' order, an IDE's "implementations" view: by value tier (public, non-public named, anonymous or
     local, compiler-made), the JDK's implementation packages after the rest of a tier (`internal`: as search ranks

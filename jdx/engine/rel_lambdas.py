@@ -43,12 +43,11 @@ def lambda_implementations(store: GraphStore, root: dict, interfaces: list[str],
 def interface_lambdas(store: GraphStore, type_id: str, filter: ArtifactFilter) -> dict | None:
     """`lambda_implementations` of a type by id (`overrides` of an interface's abstract method: each lambda of the
     interface or of a sub-interface implements it)."""
-    from jdx.engine.rel_hierarchy import sub_interfaces_of
-
     rows = rows_by_ids(store, q.TYPES_BY_IDS, [type_id])
     if not rows:
         return None
-    return lambda_implementations(store, rows[0], sub_interfaces_of(store, rows[0]), filter, Artifacts.of(store))
+    subs = sorted(r["id"] for r in store.rows(q.SUB_INTERFACES, {"id": type_id}))
+    return lambda_implementations(store, rows[0], subs, filter, Artifacts.of(store))
 
 
 # an interface's abstract redeclaration of a public Object method is no functional method (JLS §9.8)

@@ -246,6 +246,9 @@ def test_overrides_of_the_functional_method_count_them(jdx, oracle):
     own = _counts(oracle, "ta.Handler")
     (method,) = jdx("overrides", "ta.Handler#handle", as_json=True)["result"]["methods"]
     assert method["lambdas"]["count"] == sum(own.values())
+    # its sub-interfaces (a query through interfaces only) are those implementors finds walking every subtype
+    walked = jdx("implementors", "ta.Handler", as_json=True)["result"]["lambdas"]["sub_interfaces"]
+    assert method["lambdas"]["sub_interfaces"] == walked and walked
     text = jdx("overrides", "ta.Handler#handle")
     assert any(x.strip().startswith(f"+ {sum(own.values())} lambdas and method references implement it as a "
                                     "ta.Handler") for x in text), text
