@@ -33,10 +33,10 @@ from jdx.engine.refs import format_type
 from jdx.engine.external_symbols import external_notes, link_error, missing_member_note, shadowed_declarers
 from jdx.engine.rel_overrides import overridden_callers_notes
 from jdx.engine.rel_sites import in_shadowed_copy, narrow_hint, shadowed_sites_note
+from jdx.engine.rel_kotlin_lambdas import kotlin_lambda_code, kotlin_lambda_plumbing, kotlin_lambda_writers
 from jdx.engine.relations import (ArtifactFilter, Artifacts, check_depth, check_limit, is_bridge, is_lambda,
-                                  kotlin_lambda_code, kotlin_lambda_plumbing, kotlin_lambda_writers, lambda_writers,
-                                  method_ref, namesake_ids, resolve_symbol, rows_by_ids, sort_key, split_method_id,
-                                  twin_ids)
+                                  lambda_writers, method_ref, namesake_ids, resolve_symbol, rows_by_ids, sort_key,
+                                  split_method_id, twin_ids)
 from jdx.graph_schema import queries_graph as q
 from jdx.graph_schema.store import GraphStore
 

@@ -31,9 +31,10 @@ from jdx.engine.rel_overrides import (distinct_pairs, lookup_orders, method_owne
                                       override_how)
 from jdx.engine.external_symbols import external_notes
 from jdx.engine.usage_notes import constant_notes, inherited_asked, inherited_note
+from jdx.engine.rel_kotlin_lambdas import kotlin_lambda_writers
 from jdx.engine.relations import (ArtifactFilter, Artifacts, Symbol, Target, check_limit, is_bridge, is_lambda,
-                                  kotlin_lambda_writers, lambda_writers, method_ref, namesake_ids, resolve_symbol,
-                                  rows_by_ids, sort_key, split_method_id, twin_ids)
+                                  lambda_writers, method_ref, namesake_ids, resolve_symbol, rows_by_ids, sort_key,
+                                  split_method_id, twin_ids)
 from jdx.errors import RefSyntaxError, UsageError, Warning_
 from jdx.graph_schema import queries_graph as q
 from jdx.graph_schema.schema import ANNOTATION_VALUE_SITE
@@ -267,7 +268,7 @@ def _type_sites(store: GraphStore, target: Target, kinds: set[str]) -> list[dict
 
 def _attribute_lambdas(store: GraphStore, sites: list[dict], view: str = "kotlin") -> list[dict]:
     """Sites inside lambda bodies move to the method that wrote the lambda, marked `in_lambda`: javac's bodies, and in
-    the Kotlin view the methods of kotlinc's lambda classes (`relations.kotlin_lambda_writers`). A suspend function's
+    the Kotlin view the methods of kotlinc's lambda classes (`rel_kotlin_lambdas.kotlin_lambda_writers`). A suspend function's
     continuation is the function's own code: its sites are the function's, its call resuming the function none."""
     lambdas = [s["row"]["c_id"] for s in sites if "ref" not in s["row"] and is_lambda(s["row"], "c_")]
     writers = lambda_writers(store, lambdas) if lambdas else {}

@@ -200,11 +200,12 @@ def enclosing_notes(store: GraphStore, method_ids: list[str], anonymous: bool = 
     class whose EnclosingMethod is known. A Kotlin lambda compiled to a class (kotlinc before 2.0: `KService$wire$1`,
     extending kotlin.jvm.internal.Lambda or SAM-converted) holds a lambda body, as javac's `lambda$wire$0` does:
     `lambda body in KService#wire(Registry): …`, nested lambdas followed outward, as `callers` attributes its calls
-    (`relations.kotlin_lambda_writers`); kotlinc 1.3's class for a callable reference (`::top`, extending a
+    (`rel_kotlin_lambdas.kotlin_lambda_writers`); kotlinc 1.3's class for a callable reference (`::top`, extending a
     kotlin.jvm.internal `…Reference`) holds no code of a source's own; a suspend function's continuation resumes that
     function; a Java anonymous class (or a Kotlin `object :` expression, or a lambda class's constructor) declares
     methods of its own: `in an anonymous class in JavaSide#wire(Registry)` (left out unless `anonymous`)."""
-    from jdx.engine.relations import kotlin_lambda_writers, rows_by_ids
+    from jdx.engine.rel_kotlin_lambdas import kotlin_lambda_writers
+    from jdx.engine.relations import rows_by_ids
     from jdx.graph_schema import queries_graph
 
     ids = sorted({m for m in method_ids if "$" in m.split("#", 1)[0]})

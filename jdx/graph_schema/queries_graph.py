@@ -228,14 +228,14 @@ def count_rels(name: str) -> str:
 
 
 # anonymous classes among these types, with their superclass, enclosing class and method (EnclosingMethod) and
-# Kotlin metadata: the candidates for a Kotlin lambda class (`relations.kotlin_lambda_writers`)
+# Kotlin metadata: the candidates for a Kotlin lambda class (`rel_kotlin_lambdas.kotlin_lambda_writers`)
 ANONYMOUS_CLASSES = _by_ids("t", "Type", "(t:Type{ID})",
                             "WITH t WHERE t.inner_name = '' AND t.outer IS NOT NULL "
                             "RETURN t.id AS id, t.super AS super, t.outer AS outer, t.outer_method AS om, "
                             "t.kotlin AS kotlin")
 
 # the anonymous classes these types declare (nested in them), as ANONYMOUS_CLASSES returns them, with the declaring
-# type: the candidates for the Kotlin lambda classes a method writes (`relations.kotlin_lambda_code`)
+# type: the candidates for the Kotlin lambda classes a method writes (`rel_kotlin_lambdas.kotlin_lambda_code`)
 NESTED_ANONYMOUS = _by_ids("o", "Type", "(o:Type{ID})-[:DECLARES]->(t:Type)",
                            "WITH o, t WHERE t.inner_name = '' AND t.outer IS NOT NULL "
                            "RETURN o.id AS declaring, t.id AS id, t.super AS super, t.outer AS outer, "

@@ -181,7 +181,8 @@ def _edges_of(store, mid: str, direction: str, view: str) -> dict[str, tuple]:
 def _attributed(store, view: str) -> set[str]:
     """Methods whose calls `callers` gives to another method: lambda bodies and, in the Kotlin view, the code of
     Kotlin lambda classes."""
-    from jdx.engine.relations import is_lambda, kotlin_lambda_writers, lambda_writers
+    from jdx.engine.rel_kotlin_lambdas import kotlin_lambda_writers
+    from jdx.engine.relations import is_lambda, lambda_writers
 
     rows = store.rows("MATCH (m:Method) WHERE NOT coalesce(m.external, false) RETURN m.id AS id, m.access AS access")
     out = set(lambda_writers(store, [r["id"] for r in rows if is_lambda(r)]))
@@ -233,7 +234,7 @@ def test_callers_and_calls_are_inverse_on_kotlinx_coroutines(tmp_path_factory, j
     are an inline function's sites in the objects kotlinc copied its body into, which `callers` leaves out as the
     function's own code and `calls` still lists."""
     from jdx.engine.kotlin_hits import facade_twins, kotlin_sites
-    from jdx.engine.relations import kotlin_lambda_writers
+    from jdx.engine.rel_kotlin_lambdas import kotlin_lambda_writers
     from tests.kotlin.corpus import M2, indexed_store, runtime_stdlib
 
     jars = sorted((M2.parent / "kotlinx/kotlinx-coroutines-core-jvm").glob("*/kotlinx-coroutines-core-jvm-*.jar"))
