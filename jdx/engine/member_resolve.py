@@ -408,6 +408,11 @@ def lookup_ref(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, 
 
         jvm = jvm_name_of(store, target["id"], member, text)  # a property name, a function under @JvmName
         if jvm is not None:
+            from jdx.engine.member_resolve_kotlin import of_kotlin_name
+
+            # `Path#div` is the `div` operators under @JvmName `resolve`, not the functions Kotlin calls `resolve`
+            visible, hidden = of_kotlin_name(store, visible, member, jvm), of_kotlin_name(store, hidden, member, jvm)
+            found_all = replace(found_all, visible=visible, hidden=hidden)
             member, ref = jvm, replace(ref, member=jvm)
             named = _named(visible, member)
     if target.get("kotlin") and ref.params is None and ref.descriptor is None and ref.return_type is None:

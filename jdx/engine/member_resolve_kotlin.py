@@ -6,9 +6,11 @@ is that member, with a note saying where it lives."""
 from __future__ import annotations
 
 import json
+import re
 
 from dataclasses import dataclass, replace
 
+from jdx.engine.jvm_names import simple_name_of
 from jdx.engine.member_resolve import AMBIGUOUS_HINT, Lookup, mangled_of, lookup_ref
 from jdx.engine.refs import SymbolRef, format_type
 from jdx.errors import AmbiguousError, NotFoundError
@@ -102,6 +104,19 @@ def _left_out_note(store: GraphStore, ref: SymbolRef, decls: list[dict], members
             + f": jdx signature {name} --include-synthetic lists {'them' if n > 1 else 'it'}")
 
 
+def of_kotlin_name(store: GraphStore, entries: list[dict], kotlin_name: str, jvm_name: str) -> list[dict]:
+    """The collected members without those of JVM name `jvm_name` (kotlinc's mangled `jvm_name-hash` too) that no
+    declaration named `kotlin_name` compiles to: several Kotlin names may share one JVM name under @JvmName (okio's
+    `String.toPath` and `File.toOkioPath` are both `get`), and a Kotlin name asked for is only its own."""
+    from jdx.engine.kotlin_view import _member_id, member_kotlin
+
+    ours = {id(e): _member_id(e) for e in entries if e["row"]["name"] == jvm_name
+            or (not e["is_field"] and mangled_of(e["row"]["name"], jvm_name))}
+    kotlin = member_kotlin(store, list(ours.values())) if ours else {}
+    return [e for e in entries if id(e) not in ours
+            or any(k["name"] == kotlin_name for k in kotlin.get(ours[id(e)], ()))]
+
+
 def companion_member(store: GraphStore, target: dict, ref: SymbolRef, require_one: bool,
                       include_hidden: bool, with_hidden: bool, kotlin_properties: bool) -> Lookup | None:
     """A Kotlin class's companion object's member of the name, as Kotlin code calls it through the class
@@ -119,23 +134,63 @@ def companion_member(store: GraphStore, target: dict, ref: SymbolRef, require_on
                         companion=False)
     except NotFoundError:
         return None
-    kotlin = f"{format_type(target['id']).replace('$', '.')}.{ref.member}"
-    found.notes.append(f"{ref.member} is a member of the companion object {owner.replace('$', '.')}, not of "
-                       f"{format_type(target['id'])}: Kotlin calls it as {kotlin}, Java through {owner.replace('$', '.')}")
+    found.notes.append(_companion_note(store, target["id"], companion, ref.member, found.members))
     return found
+
+
+def _companion_note(store: GraphStore, outer: str, companion: str, name: str, members: list[dict]) -> str:
+    """`toPath is a member of the companion object okio.Path.Companion, not of okio.Path: Kotlin calls it as an
+    extension on String (import okio.Path.Companion.toPath), Java as okio.Path.get (@JvmStatic)`: how each language
+    calls the members found, an extension on its receiver once imported, a @JvmStatic one by the outer class's
+    static copy."""
+    from jdx.engine.kotlin_view import _member_id, member_kotlin
+
+    dotted, where = format_type(outer).replace("$", "."), format_type(companion).replace("$", ".")
+    decls = {rows[0]["id"]: rows[0] for rows in member_kotlin(store, [_member_id(e) for e in members]).values() if rows}
+    details = [json.loads(x["detail"] or "{}") for x in decls.values()]
+    receivers = _receiver_names({x["receiver"] for x in details if x.get("receiver")}, outer)
+    statics = sorted({n for x in decls.values() for n in _static_copies(x, outer)})
+    kotlin = ([f"as {dotted}.{name}"] if not details or not all(x.get("receiver") for x in details) else []) + (
+        [f"as an extension on {' or '.join(receivers)} (import {where}.{name})"] if receivers else [])
+    plain = not statics or any(not _static_copies(x, outer) for x in decls.values())
+    java = [f"as {dotted}.{n} (@JvmStatic)" for n in statics] + ([f"through {where}"] if plain else [])
+    return (f"{name} is a member of the companion object {where}, not of {format_type(outer)}: Kotlin calls it "
+            f"{' or '.join(kotlin)}, Java {' or '.join(java)}")
+
+
+def _static_copies(decl: dict, outer: str) -> list[str]:
+    """The JVM names of a companion member's @JvmStatic copies in the outer class (a property's accessors)."""
+    return [link.split("#", 1)[1].split("(", 1)[0] for link in decl["jvm"] or () if link.startswith(f"static:{outer}#")]
+
+
+def _receiver_names(receivers: set[str], outer: str) -> list[str]:
+    """The receiver types in simple names (`kotlin.collections.List<kotlin.Int>?` -> `List<Int>?`), one whose simple
+    name is the outer class's or another's qualified (okio's `File or java.nio.file.Path` beside `okio.Path`)."""
+    def simple(t: str) -> str:
+        return re.sub(r"\b[a-z_]\w*\.(?=[\w.]*[A-Z])", "", t)
+
+    def base(t: str) -> str:
+        return re.split(r"[<?]", simple(t), maxsplit=1)[0]
+
+    taken = [base(t) for t in receivers] + [simple_name_of(outer)]
+    return sorted(simple(t) if taken.count(base(t)) == 1 else t for t in receivers)
+
+
+_FULL_ROLES = ("method", "static", "facade")  # JVM members with every parameter of their declaration
 
 
 def kotlin_params_match(store: GraphStore, ref: SymbolRef, entries: list[dict]) -> list[dict]:
     """The methods a parameter list written as Kotlin declares it names: an extension function's without its
     receiver (`CollectionsKt#filterIsInstance()` is the JVM's `filterIsInstance(Iterable)`), a suspend function's
     without the Continuation kotlinc adds last (`delay(long)` is `delay(long, Continuation)`), or in Kotlin's types
-    (`delay(Duration)` is kotlinc's `delay-VtjQ1oo(long, Continuation)`); [] when none."""
+    (`delay(Duration)` is kotlinc's `delay-VtjQ1oo(long, Continuation)`, `get(String, Boolean)` the JVM's
+    `get(String, boolean)` of `String.toPath(normalize: Boolean)`); [] when none."""
     from jdx.engine.kotlin_view import member_kotlin
 
     methods = {f"{e['row']['owner']}#{e['row']['name']}{e['row']['descriptor']}": e for e in entries
                if not e["is_field"]}
     kotlin = member_kotlin(store, list(methods)) if methods and ref.params is not None else {}
-    decls = {member: next((k for k in kotlin.get(member, ()) if k["role"] == "method" and k["kind"] == "function"),
+    decls = {member: next((k for k in kotlin.get(member, ()) if k["role"] in _FULL_ROLES and k["kind"] == "function"),
                           None) for member in methods}
     decls = {member: k for member, k in decls.items() if k is not None}
     by_kotlin = [methods[m] for m, k in decls.items() if _kotlin_types_fit(ref, k)]
@@ -150,16 +205,27 @@ def _kotlin_types_fit(ref: SymbolRef, decl: dict) -> bool:
 
 
 def _jvm_params_fit(ref: SymbolRef, decl: dict, row: dict) -> bool:
-    """The JVM parameters without an extension's receiver (first) and a suspend function's Continuation (last)."""
+    """The JVM parameters, whole or without an extension's receiver (first) and a suspend function's Continuation
+    (last), each written as the JVM or as Kotlin declares it (`String.toPath(normalize: Boolean)` under @JvmName
+    `get` is `get(String, boolean)`, `get(String, Boolean)` or `get(java.lang.String, Boolean)`)."""
     from jdx.engine.jvm_names import parse_method_descriptor
     from jdx.engine.refs import matches_params
 
-    receiver = bool(json.loads(decl["detail"] or "{}").get("receiver"))
-    suspend = "suspend" in (decl["flags"] or ())
+    detail = json.loads(decl["detail"] or "{}")
+    receiver = detail.get("receiver")
+    suspend = int("suspend" in (decl["flags"] or ()))
     params, ret = parse_method_descriptor(row["descriptor"])
-    if not (receiver or suspend) or len(params) < receiver + suspend:
-        return False
-    return matches_params(ref, f"({''.join(params[int(receiver):len(params) - int(suspend)])}){ret}")
+    declared = ([receiver] if receiver else []) + [p.get("type") or "" for p in detail.get("parameters") or ()]
+    kotlin = declared + [""] * suspend if len(declared) + suspend == len(params) else [""] * len(params)
+    pairs = list(zip(params, kotlin))
+
+    def fits(written: str, jvm: str, declared_type: str) -> bool:
+        return _kotlin_type_fits(written, declared_type) or matches_params(
+            replace(ref, params=(written,), return_type=None, varargs=False), f"({jvm})V")
+
+    return matches_params(replace(ref, params=None), f"(){ret}") and any(
+        len(ref.params) == len(ps) and all(fits(w, *p) for w, p in zip(ref.params, ps))
+        for ps in (pairs, pairs[int(bool(receiver)):len(pairs) - suspend]))
 
 
 def _kotlin_type_fits(written: str, declared: str) -> bool:
