@@ -14,7 +14,7 @@ from jdx.engine.member_render import (ACC, ACCESS_LEVELS, access_level, annotate
                                       constructor_name, modifiers, param_annotations, record_components, record_role,
                                       render_field, render_method, with_outer_instance)
 from jdx.engine.members import access_markers, is_hidden, type_arguments, unresolved_warnings
-from jdx.engine.refs import format_member, format_type
+from jdx.engine.refs import format_member, format_type, parse_ref
 from jdx.engine.resolve import applied_owner, artifact_names, resolve_applied_type, resolve_type
 from jdx.errors import JdxError, UsageError, Warning_
 from jdx.graph_schema import queries
@@ -616,7 +616,10 @@ def member_signatures(store: GraphStore, text: str, opts=None, include_synthetic
         items.append(item)
         provenance.append(_provenance(e["ref"], owners[e["declaring"]], artifact,
                                       (row.get("first_line", -1), row.get("last_line", -1))))
-    result = {"type": format_type(found.target["id"]), "name": found.ref.member, "signatures": items, "total": total,
+    # the Kotlin view names the overloads as asked (`Path#div`, the operators kotlinc compiles to `resolve`)
+    asked = parse_ref(text).member if opts == "kotlin" and found.target.get("kotlin") else None
+    result = {"type": format_type(found.target["id"]), "name": asked or found.ref.member, "signatures": items,
+              "total": total,
               "next": f"jdx outline {shlex.quote(items[0]['declaring'])}" if len(items) == 1 else None,
               **({"notes": found.notes} if found.notes else {}),  # what the name was read as (Kotlin)
               **({"type_arguments": type_arguments(applied)} if applied else {})}

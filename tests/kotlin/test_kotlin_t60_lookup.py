@@ -123,6 +123,7 @@ def test_parameters_of_another_kotlin_name_under_the_jvm_name_are_not_found(stor
     r = run_jdx("signature", "kt60.Path#div", *jar_args)
     assert r.code == 0, r.err
     assert "(2 overloads)" in r.out and "fun resolve(" not in r.out, r.out
+    assert r.out.splitlines()[0] == "signatures of kt60.Path#div (2 overloads)", r.out  # as asked, not `#resolve`
 
 
 def test_a_parameter_list_may_name_kotlin_types_with_the_receiver_first(store):
