@@ -240,17 +240,19 @@ def _site_context(session, result: dict, context: int,
     workspace pairs with each caller's class; else, as `samples` does, from the decompiled text of the caller's
     class (`reconstructed`, its lines the decompiled text's, focused on the line the decompiler wrote from the
     site's class-file line), for sites in at most DECOMPILED_CONTEXT_CLASSES classes. Returns the warnings (how
-    many sites have neither) and the sites' count per (decompiler, caller's artifact)."""
+    many sites have neither; SOURCES_VERSION_MISMATCH for source lines that are not the ones compiled, a file edited
+    since: `src_locate.stale_window`) and the sites' count per (decompiler, caller's artifact)."""
+    from jdx.engine.src_locate import stale_window, window_mismatches
     from jdx.errors import Warning_
 
-    missing, engines, decompiled = 0, {}, set()
+    missing, engines, decompiled, ctx = 0, {}, set(), session.source_context()
     for group in result["groups"]:
         for caller in group["callers"]:
             for site in caller["sites"]:
                 found = None
                 owner = site["caller_id"].split("#", 1)[0]
                 if site["line"] > 0 and "#" in site["caller_id"]:
-                    found = session.source_window(owner, site["line"], context)
+                    found = stale_window(ctx, owner, session.source_window(owner, site["line"], context))
                     target = target_ids.get(site.get("target", ""))
                     if found is None and target and (owner in decompiled
                                                      or len(decompiled) < DECOMPILED_CONTEXT_CLASSES):
@@ -263,10 +265,13 @@ def _site_context(session, result: dict, context: int,
                 if found.get("reconstructed"):
                     key = (found["label"], site.get("artifact") or "")
                     engines[key] = engines.get(key, 0) + 1
+    mismatched = window_mismatches([(site.get("context"), site.get("artifact")) for group in result["groups"]
+                                    for caller in group["callers"] for site in caller["sites"]])
     if not missing:
-        return [], engines
-    return [Warning_("CONTEXT_UNAVAILABLE", f"{missing} site(s) have no source lines (no sources paired with "
-                     "their artifact and no decompiled text, or no line number): they show line numbers only")], engines
+        return mismatched, engines
+    return mismatched + [Warning_("CONTEXT_UNAVAILABLE", f"{missing} site(s) have no source lines (no sources paired "
+                                  "with their artifact and no decompiled text, or no line number): they show line "
+                                  "numbers only")], engines
 
 
 def _decompiled_window(session, site: dict, target: str, context: int) -> dict | None:

@@ -12,34 +12,40 @@ class SamplesRequest(Request):
     query: str = argument("a method, constructor, field or type reference", "SYMBOL")
     limit: int | None = option(None, "--limit", "how many samples (default 3)", kind="int", minimum=1)
     prefer_sources: bool = option(False, "--prefer-sources", "rank sites whose sources exist first")
+    include: tuple = option((), "--in", "only sites in artifacts matching this glob (name or path; repeatable)")
+    exclude: tuple = option((), "--exclude", "leave out sites in artifacts matching this glob (repeatable)")
 
 
 def run_samples(session, req: SamplesRequest):
+    from jdx.engine.relations import ArtifactFilter, Artifacts
     from jdx.engine.samples import SampleOptions
 
-    return samples_answer(session, req.query, SampleOptions(limit=req.limit, prefer_sources=req.prefer_sources))
+    found = ArtifactFilter(list(req.include), list(req.exclude))
+    if found.include:  # an `--in` naming no artifact is a not-found, never "no call sites" (as `usages --in`)
+        found.check(Artifacts.of(session.store()), session.store())
+    return samples_answer(session, req.query, SampleOptions(limit=req.limit, prefer_sources=req.prefer_sources,
+                                                            filter=found))
 
 
 def samples_answer(session, text: str, opts=None):
     """The most exemplary call sites of a method, constructor, field or type."""
     from jdx.engine.answer import Answer
     from jdx.engine.samples import SampleOptions, samples
+    from jdx.engine.src_locate import stale_window, window_mismatches
 
-    result, truncated = samples(session.store(), text, opts or SampleOptions(), session.source_window,
-                                session.reconstructed_window)
+    ctx = session.source_context()
+
+    def window(type_id: str, line: int, context: int) -> dict | None:  # sources edited since compiling: said
+        return stale_window(ctx, type_id, session.source_window(type_id, line, context))
+
+    result, truncated = samples(session.store(), text, opts or SampleOptions(), window, session.reconstructed_window)
     detail = f"{result['with_sources']} of {len(result['samples'])} shown from sources"
     if result["reconstructed"]:
         detail += f", {result['reconstructed']} reconstructed from decompiled text"
     provenance = [{"symbol": result["symbol"], "artifact": result["artifact"], "origin": "bytecode",
                    "detail": "call sites from the workspace graph; " + detail}]
-    warnings, seen = [], set()
-    for s in result["samples"]:  # a window whose lines the class file's line table puts in another method
-        mismatch = (s.get("source") or {}).get("mismatch")
-        if mismatch and mismatch not in seen:
-            from jdx.errors import Warning_
-
-            seen.add(mismatch)
-            warnings.append(Warning_("SOURCES_VERSION_MISMATCH", mismatch, s.get("artifact")))
+    # a window whose lines the class file's line table puts in another method, or whose file was edited since
+    warnings = window_mismatches([(s.get("source"), s.get("artifact")) for s in result["samples"]])
     return Answer(result, warnings, truncated, provenance)
 
 

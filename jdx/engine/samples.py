@@ -1,7 +1,10 @@
 """`samples <symbol>` (spec §3.6, §7.3): a few real call sites of an API, the most exemplary first.
 
 Candidates are the symbol's usage sites (`rel_usages.usage_pairs`: calls, allocations, field reads and
-writes; for a type, the uses of its constructors and methods from other types). Exemplariness, in order:
+writes; for a type, the uses of its constructors and methods from other types), in the artifacts `--in`/`--exclude`
+keep. A method reference (`Foo::bar`) shows how the method is used but passes no arguments: it ranks after every
+call, marked `method_ref`, and the total (which `usages` less them agrees with) counts it apart (`method_refs`).
+Exemplariness, in order:
 code that is not a test, code that is not generated, a use written in the source (string concatenation
 calls `StringBuilder.append` where nothing says `append`), a site outside the symbol's own type, then
 (with `--prefer-sources`) a site whose source lines exist, the share of the API's parameters the call passes
@@ -21,17 +24,17 @@ such a line, on the use found by its shape, and the sample says which.
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass
 
 from jdx.engine import descriptors as d
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_member
-from jdx.engine.relations import Symbol, Target, check_limit, resolve_symbol, rows_by_ids
+from jdx.engine.relations import ArtifactFilter, Artifacts, Symbol, Target, check_limit, resolve_symbol, rows_by_ids
 from jdx.engine.external_symbols import external_notes
 from jdx.engine.rel_sites import in_shadowed_copy, shadowed_sites_note
 from jdx.engine.rel_usages import finish_pairs, usage_pairs
 from jdx.engine.usage_notes import constant_notes, inherited_asked, inherited_note
-from jdx.engine.relations import Artifacts
 from jdx.graph_schema import queries_samples as q
 from jdx.graph_schema.store import GraphStore
 
@@ -50,6 +53,7 @@ TRIVIAL_ARG = re.compile(r'^(null|true|false|-?\d[\d_]*[lLfFdD]?|-?\d*\.\d+[fFdD
 class SampleOptions:
     limit: int | None = None
     prefer_sources: bool = False
+    filter: ArtifactFilter | None = None  # `--in` / `--exclude`: the artifacts whose sites are sampled
 
 
 def _targets(store: GraphStore, symbol: Symbol) -> list[Target]:
@@ -156,16 +160,21 @@ def source_name(target: Target) -> str:
     return owner.rsplit("/", 1)[-1].rsplit("$", 1)[-1] if name == "<init>" else name
 
 
-def written_use(window: dict | None, target: Target) -> tuple[bool, float]:
+def written_use(window: dict | None, target: Target, method_ref: bool = False) -> tuple[bool, float]:
     """(visible, args used) of a site from its source lines. Visible: the use is written at the site (string
     concatenation's `StringBuilder.append`, enum switches' `ordinal()` are compiler-written and are not);
-    unknown (no sources) counts as visible. Args used: the share of the target's parameters the call passes
-    as real values rather than null, literals or constants (0 when unknown)."""
-    if window is None:
+    unknown counts as visible: no sources, or sources that are not the text compiled (`stale`: edited since;
+    `mismatch`: the line table puts the line elsewhere), whose line N is not the class file's. Args used: the
+    share of the target's parameters the call passes as real values rather than null, literals or constants (0
+    when unknown; a method reference `Foo::bar` passes none)."""
+    if window is None or window.get("stale") or window.get("mismatch"):
         return True, 0.0
     name = source_name(target)
     focus = window["focus"] - window["first_line"]
     after = window["text"][focus:]
+    if method_ref:  # `Foo::bar`, `this::bar`, `Foo::new`, on the site's line or a line it wraps onto
+        spelled = "new" if target.id.partition("#")[2].startswith("<init>") else re.escape(name)
+        return bool(re.search(r"::\s*" + spelled + r"(?![\w$])", "\n".join(after[:2]))), 0.0
     if target.kind == "field":
         return any(re.search(r"(?<![\w$])" + re.escape(name) + r"(?![\w$])", t) for t in after[:1]), 0.0
     args = call_arguments(after, call_pattern(target.id))
@@ -200,7 +209,7 @@ def _candidate(site: dict, row: dict, arts: Artifacts) -> dict:
     """What ranking reads of a raw usage site (canonical refs are formatted only for the chosen few)."""
     return {"caller_id": row["c_id"], "line": site["line"], "kind": site["kind"], "target": site["target"],
             "artifact": arts.name(row.get("c_artifact")), "in_lambda": bool(site.get("in_lambda")),
-            "via": (site.get("row") or {}).get("via")}
+            "via": (site.get("row") or {}).get("via"), "method_ref": bool(site.get("method_ref"))}
 
 
 def samples(store: GraphStore, text: str, opts: SampleOptions, window, reconstruct=None) -> tuple[dict, dict | None]:
@@ -212,10 +221,11 @@ def samples(store: GraphStore, text: str, opts: SampleOptions, window, reconstru
     by_ref = {t.ref: t for t in targets}
     # a field's reads and writes, a method's calls; a Kotlin property's are reads and writes of its getter and setter
     kinds = ("call", "new", "read", "write")
-    every = usage_pairs(store, Symbol(symbol.text, symbol.type_row, targets), kinds) if targets else []
-    pairs = [(s, row) for s, row in every if not s.get("method_ref")]  # `Foo::bar` shows no use of its parameters
+    every = usage_pairs(store, Symbol(symbol.text, symbol.type_row, targets), kinds, opts.filter) if targets else []
+    # `Foo::bar` passes no arguments: the total counts the calls, and the references rank after every one of them
+    pairs = [(s, row) for s, row in every if not s.get("method_ref")]
     arts = Artifacts.of(store)
-    cands = [(_candidate(s, row, arts), (s, row)) for s, row in pairs]
+    cands = [(_candidate(s, row, arts), (s, row)) for s, row in every]
     own = symbol.type_row["id"].split("$", 1)[0] if symbol.type_row else ""
     caller_ids = sorted({c["caller_id"] for c, _ in cands})
     info = {r["id"]: r for r in store.rows(q.CALLERS_BY_IDS, {"ids": caller_ids})} if cands else {}
@@ -231,7 +241,7 @@ def samples(store: GraphStore, text: str, opts: SampleOptions, window, reconstru
     def aside(c: dict) -> bool:
         return asked is not None and c["via"] != asked
 
-    ranked = sorted(cands, key=lambda x: (in_shadowed_copy(x[0]["caller_id"]), aside(x[0]),
+    ranked = sorted(cands, key=lambda x: (x[0]["method_ref"], in_shadowed_copy(x[0]["caller_id"]), aside(x[0]),
                                           _static_rank(x[0], info.get(x[0]["caller_id"], {}), own),
                                           x[0]["caller_id"], x[0]["line"]))
     shortlist, visible = [], 0
@@ -245,10 +255,10 @@ def samples(store: GraphStore, text: str, opts: SampleOptions, window, reconstru
             owner = c["caller_id"].split("#", 1)[0]
             win = window(owner, c["line"], PARSE_CONTEXT) if c["line"] > 0 else None
             tgt = by_ref.get(c["target"])
-            shown, used = written_use(win, tgt) if tgt else (True, 0.0)
+            shown, used = written_use(win, tgt, c["method_ref"]) if tgt else (True, 0.0)
             visible += shown
             static = _static_rank(c, info.get(c["caller_id"], {}), own, notes.get(owner))
-            key = (static[0], aside(c), static[1], static[2], not shown, static[3], static[4],
+            key = (c["method_ref"], static[0], aside(c), static[1], static[2], not shown, static[3], static[4],
                    opts.prefer_sources and win is None, -used, static[5])
             shortlist.append((key, c, pair, win, (shown, used)))
     shortlist.sort(key=lambda x: (x[0], x[1]["caller_id"], x[1]["line"]))
@@ -262,7 +272,9 @@ def samples(store: GraphStore, text: str, opts: SampleOptions, window, reconstru
     result = {"symbol": symbol.targets[0].ref if len(symbol.targets) == 1 else text,
               "symbol_kind": symbol.targets[0].kind,
               "artifact": arts.name(symbol.type_row.get("artifact")) if symbol.type_row else "",
-              "total": len(pairs), "counts": "member_calls" if symbol.is_type else "sites", "samples": out,
+              "total": len(pairs), "method_refs": len(every) - len(pairs),
+              "counts": "member_calls" if symbol.is_type else "sites", "samples": out,
+              "filter": opts.filter.describe() if opts.filter is not None else "",
               "with_sources": sum(1 for s in out if s["origin"] == "source"),
               "reconstructed": sum(1 for s in out if s["origin"] == "decompiled"),
               # a compile-time constant: its inlined uses are in no bytecode; an inherited member: whose it is
@@ -270,23 +282,38 @@ def samples(store: GraphStore, text: str, opts: SampleOptions, window, reconstru
               + _method_refs_note(len(every) - len(pairs))
               + inherited_note(symbol, sum(not aside(c) for c, _ in cands), "calls", "shown first")
               + shadowed_sites_note(sum(in_shadowed_copy(c["caller_id"]) for c, _ in cands), len(cands))}
-    return result, limit_truncation(result)
+    return result, limit_truncation(result, limit, _filter_words(opts.filter))
 
 
 def _method_refs_note(n: int) -> list[str]:
-    """What the total leaves out that `usages` counts as calls: method references (`Foo::bar`)."""
+    """What the total leaves out that `usages` counts as calls: method references (`Foo::bar`), which are sampled
+    after every call (a reference passes no arguments; marked `method_ref`, counted apart in `method_refs`)."""
     return [f"{n} method reference{'s' if n > 1 else ''} (Foo::bar) left out of the total: `usages` counts "
             f"{'them' if n > 1 else 'it'} as calls"] if n else []
 
 
-def limit_truncation(result: dict) -> dict | None:
-    """The cut `--limit` made of a `samples` result (`shown` of `total`, and how to see more), or None."""
-    if result["total"] <= len(result["samples"]):
+def _filter_words(found: ArtifactFilter | None) -> str:
+    """`--in`/`--exclude` as words for a shell (` --in 'com.acme*'`), "" without a filter."""
+    if found is None:
+        return ""
+    pairs = (("--in", found.include), ("--exclude", found.exclude))
+    return "".join(f" {flag} {shlex.quote(g)}" for flag, globs in pairs for g in globs)
+
+
+def limit_truncation(result: dict, limit: int = DEFAULT_LIMIT, scope: str = "") -> dict | None:
+    """The cut `--limit` made of a `samples` result (`shown` of the sites and method references, and how to see more),
+    or None. At most MAX_SHORTLIST sites are read: a `--limit` at or past it is told the cap, never to raise it.
+    `scope`: the `--in`/`--exclude` words the `usages` it points at takes."""
+    every_site = result["total"] + result.get("method_refs", 0)
+    if every_site <= len(result["samples"]):
         return None
-    every = (f"jdx usages '{result['symbol']}#<name>' lists one member's calls (usages of the type itself "
+    every = (f"jdx usages '{result['symbol']}#<name>'{scope} lists one member's calls (usages of the type itself "
              "are other sites)" if result.get("counts") == "member_calls"
-             else f"jdx usages '{result['symbol']}' lists every site")
-    return {"shown": len(result["samples"]), "total": result["total"], "hint": f"--limit N for more samples; {every}"}
+             else f"jdx usages '{result['symbol']}'{scope} lists every site")
+    more = (f"samples reads the {MAX_SHORTLIST} best-ranked sites at most: a --limit past {MAX_SHORTLIST} shows no "
+            "more; --in/--exclude pick the artifacts whose sites are sampled" if limit >= MAX_SHORTLIST
+            else f"--limit N for more samples, up to {MAX_SHORTLIST}; --in/--exclude pick the artifacts sampled")
+    return {"shown": len(result["samples"]), "total": every_site, "hint": f"{more}; {every}"}
 
 
 def _reconstructed(reconstruct, c: dict, by_ref: dict) -> dict | None:
@@ -362,6 +389,7 @@ def _render(site: dict, win: dict | None, use: tuple[bool, float], info: dict) -
     decompiler gave no map at all)."""
     out = {"caller": site["caller"], "caller_id": site["caller_id"], "artifact": site["artifact"],
            "line": site["line"], "kind": site["kind"], "target": site["target"], "in_lambda": site["in_lambda"],
+           "method_ref": bool(site.get("method_ref")),
            "test": is_test_code(site["caller_id"].split("#", 1)[0], site["artifact"]),
            "written": use[0], "args_used": round(use[1], 2), "origin": "bytecode"}
     if in_shadowed_copy(site["caller_id"]):
@@ -379,6 +407,8 @@ def _render(site: dict, win: dict | None, use: tuple[bool, float], info: dict) -
                            "reconstructed": rebuilt, "numbering": "decompiled" if rebuilt else "source"})
         if win.get("mismatch"):  # the enclosing method's line table and its declaration in the sources disagree
             out["source"]["mismatch"] = win["mismatch"]
+        if win.get("stale"):  # the file was edited after the class was compiled: `line` numbers another text
+            out["source"]["stale"] = win["stale"]
         if rebuilt:
             out["source"].update(decompiled_line=win.get("decompiled_line"), focus_by=win.get("focus_by", "call_shape"),
                                  line_map=bool(win.get("line_map")))

@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 import shlex
 
-from jdx.errors import UsageError, Warning_
+from jdx.engine.refs import format_member
+from jdx.errors import NotFoundError, UsageError, Warning_
 
 # `at java.base/java.util.HashMap.get(HashMap.java:556)`, `app//a.B.c(B.java)`, `java.base@17/…`, `loader/mod@1/…`
 # (StackTraceElement.toString: up to two prefixes, class loader then module), `a.B.<init>(Unknown Source)`; a
@@ -110,6 +111,44 @@ def lambda_proxy_note(proxy: str, member: str, outer: str, bodies: int, listed: 
     return (f"{proxy.rsplit('.', 1)[-1]} is a lambda class the runtime generated for this class (hidden: in no jar); "
             f"its {member} is the functional interface's method, and its code the trace's frame above it: a lambda "
             f"body of this class ({which}) or a method reference's target")
+
+
+# a compiler-named method, numbered per class and build: javac's lambda body (`lambda$export$0`, `lambda$static$1`),
+# kotlinc's (`export$lambda$0`, `export$lambda-0`), an accessor (javac 10-'s `access$000`, kotlinc's `access$getX`)
+_SYNTHETIC_NAMES = ((("lambda body", "lambda bodies"),
+                     re.compile(r"lambda\$[\w$]*\$\d+|[\w$]+?\$lambda[-$]\d+(?:\$[\w$]*)?")),
+                    (("synthetic accessor", "synthetic accessors"), re.compile(r"access\$[\w$]+")))
+SYNTHETIC_LISTED = 10  # a missing synthetic method's frame lists its class's methods of that kind up to this many
+
+
+def frame_member_miss(message: str, type_ref: str, member: str, methods: list[dict]) -> NotFoundError | None:
+    """The not-found (`message`: `… has no method lambda$export$0`) of a frame whose class (it exists) has no
+    compiler-named method `member` (numbered per class: gone when the lambda became a method reference): the class
+    that ran had it, so the trace probably comes from another build than the workspace's (as FRAME_LINE_OUTSIDE says
+    of a line), with the class's current methods of that kind as the candidates, those written from the same method
+    first (`methods`: rows with owner, name, descriptor). None for any other name (its near names answer)."""
+    kind = next((k for k, rx in _SYNTHETIC_NAMES if rx.fullmatch(member)), None)
+    if kind is None:
+        return None
+    rx, writer = dict(_SYNTHETIC_NAMES)[kind], _writer(member)
+    same = sorted((m for m in methods if rx.fullmatch(m["name"])),
+                  key=lambda m: (_writer(m["name"]) != writer, m["name"], m["descriptor"]))
+    listed = [{"ref": format_member(m["owner"], m["name"], m["descriptor"]), "kind": "method"}
+              for m in same[:SYNTHETIC_LISTED]]
+    now = f"its {kind[1]} now are the candidates" if listed else f"{type_ref} has no {kind[1]} now"
+    return NotFoundError(f"{message}, a {kind[0]} the compiler named: the class that ran had it, so the trace probably "
+                         f"comes from another build than the workspace's (the compiler numbers them per class; {now})",
+                         candidates=listed,
+                         hint=("jdx body '<candidate>' shows one's code; " if listed else "")
+                         + "resolve the trace against the build that ran it")
+
+
+def _writer(name: str) -> str:
+    """The method whose code a compiler-named method was written from: `export` of `lambda$export$0` and of
+    `export$lambda$0`; "" when the name does not say."""
+    if name.startswith("lambda$"):
+        return name.split("$")[1]
+    return name.split("$lambda", 1)[0] if "$lambda" in name else ""
 
 
 # --- warnings ------------------------------------------------------------------------------------------------

@@ -17,8 +17,8 @@ from jdx.engine.search_index import index_for
 from jdx.engine.frame_inlined import ClassReader, frame_lines, inlined_note
 from jdx.engine.kotlin_toplevel import kotlin_candidates
 from jdx.engine.search_frames import (  # noqa: F401  (frame_warnings, is_frame_location: re-exported)
-    exception_type, frame_warnings, hidden_class, is_frame_location, lambda_proxy_note, omitted_frames, parse_frame,
-    trace_line)
+    exception_type, frame_member_miss, frame_warnings, hidden_class, is_frame_location, lambda_proxy_note,
+    omitted_frames, parse_frame, trace_line)
 from jdx.engine.search_match import fuzzy_budget, levenshtein
 from jdx.errors import AmbiguousError, JdxError, NotFoundError, RefSyntaxError, UsageError
 from jdx.graph_schema import queries, queries_search
@@ -503,6 +503,11 @@ def _no_such_member(store: GraphStore, owners: list[dict], owner_text: str, memb
                else f"not found: {named} has a {what} {member}")
     hint = (f"jdx members {shlex.quote(format_type(owners[0]['id']))} lists its members" if len(owners) == 1
             else "jdx search <pattern> finds names by camel humps and globs")
+    if frame and len(owners) == 1:  # a lambda body the class no longer has: another build ran the trace
+        missed = frame_member_miss(message, named, member,
+                                   store.rows(queries.METHODS_OF_TYPES, {"ids": [owners[0]["id"]]}))
+        if missed is not None:
+            return missed
     return NotFoundError(message, candidates=_near_members(store, owners, member, methods_only=frame), hint=hint)
 
 

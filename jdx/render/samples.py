@@ -47,12 +47,17 @@ def _parts(r: dict, brief: bool) -> tuple[list[str], list[list[str]]]:
 
 
 def _header(r: dict) -> list[str]:
-    n = len(r["samples"])
+    """`samples of X (2 of 9 sites)`; method references (`Foo::bar`, which the total leaves out) counted apart:
+    `(0 of 0 sites, 1 of 1 method reference)`; the `--in`/`--exclude` filter after it, as `usages` says it."""
+    n, refs = len(r["samples"]), r.get("method_refs", 0)
+    shown_refs = sum(1 for s in r["samples"] if s.get("method_ref"))
     counted = ("call" + ("s" if r["total"] != 1 else "") + " of its constructors and methods"
                if r.get("counts") == "member_calls" else "site" + ("s" if r["total"] != 1 else ""))
-    lines = [f"samples of {r['symbol']} ({n} of {r['total']} {counted})"]
+    counts = f"{n - shown_refs} of {r['total']} {counted}" + (
+        f", {shown_refs} of {refs} method reference{'s' if refs != 1 else ''}" if refs else "")
+    lines = [f"samples of {r['symbol']} ({counts})" + (f"  [{r['filter']}]" if r.get("filter") else "")]
     if not n:
-        lines.append("  no call sites in the workspace")
+        lines.append("  no call sites in " + ("the artifacts the filter keeps" if r.get("filter") else "the workspace"))
     return lines
 
 
@@ -65,6 +70,7 @@ def _blocks(r: dict, brief: bool) -> list[list[str]]:
         out.append(lines)
         marks = [m for m, on in (("shadowed copy: never loaded", s.get("shadowed")), ("test", s["test"]),
                                  ("in lambda", s["in_lambda"]),
+                                 ("method reference: passes no arguments", s.get("method_ref")),
                                  ("compiler-written: not in the source text", not s["written"])) if on]
         where = _where(s)
         lines.append(("" if brief else f"  {i}. ") + f"{s['caller']}  {s['artifact']}  {s['kind']} at {where}"
@@ -78,8 +84,9 @@ def _blocks(r: dict, brief: bool) -> list[list[str]]:
         mark = "   ⚠ reconstructed" if rebuilt else ""
         numbering = ", lines of the decompiled text" if rebuilt else ""
         lines.append(f"{pad}source: {src['label']} ({src['file']}:{a}-{b}{numbering}){mark}")
-        if src.get("mismatch"):
-            lines.append(f"{pad}⚠ SOURCES_VERSION_MISMATCH: {src['mismatch']}")
+        for why in (src.get("stale"), src.get("mismatch")):  # the lines shown are not the ones compiled
+            if why:
+                lines.append(f"{pad}⚠ SOURCES_VERSION_MISMATCH: {why}")
         width = len(str(b))
         for no, text in zip(range(a, b + 1), src["text"]):
             mark = ">" if no == src["focus"] else " "

@@ -54,6 +54,7 @@ CASES = [
     ["source", "fx.Box", "--lines", "1:5"],
     ["doc", "fx.Box#size"],
     ["samples", "gx.Counter#count", "--limit", "2"],
+    ["samples", "gx.Counter#count", "--in", "graph-fixtures*", "--exclude", "java.*"],
     ["cypher", "MATCH (t:Type) WHERE t.fqn STARTS WITH 'gx.S' RETURN t.fqn ORDER BY t.fqn"],
     ["cypher", "MATCH (t:Type) RETURN t.fqn ORDER BY t.fqn", "--limit", "3"],
     ["cypher", "MATCH (t:Type) WHERE t.fqn = $n RETURN t.fqn, t.kind", "--param", "n=gx.Shape"],
