@@ -73,7 +73,8 @@ def serve_command(port: int = typer.Option(7070, "--port", help="TCP port (0: an
     try:
         # `--verbose` anywhere on the line is also the global flag's spelling, which takes it first
         server = make_server(host.execute, host.commands | {"workspace"}, bind, port,
-                             verbose or bool(cli._G and cli._G.verbose), timeout=seconds, timeout_text=text)
+                             verbose or bool(cli._G and cli._G.verbose), timeout=seconds, timeout_text=text,
+                             allow_remote=allow_remote or None)
     except OSError as exc:
         host.close()
         raise UsageError(f"cannot listen on {bind}:{port}: {exc.strerror or exc}") from None

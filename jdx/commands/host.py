@@ -275,24 +275,34 @@ class Spelling:
 
 def spelled_as_arguments(env: dict) -> dict:
     """An envelope for MCP and HTTP clients: every string jdx wrote in its error, truncation, warnings and result
-    names the command's flags as the arguments those clients send (`Spelling`); the CLI's own envelope is left as
-    it is."""
+    names the command's flags as the arguments those clients send (`Spelling`), and an error's message does not
+    repeat its code; the CLI's own envelope is left as it is."""
     spell = Spelling(env.get("command"))
     out = dict(env)
     for key in ("error", "truncated", "warnings", "result"):
         if key in env:
             out[key] = spell.value(env[key])
-    message = (out.get("error") or {}).get("message") if isinstance(out.get("error"), dict) else None
-    if spell.positional and isinstance(message, str) and message.endswith(f"missing {spell.positional}"):
-        out["error"] = {**out["error"], "message": f"{message[:-len(spell.positional)]}query ({spell.positional})"}
+    error = out.get("error") if isinstance(out.get("error"), dict) else {}
+    message = error.get("message")
+    if not isinstance(message, str):
+        return out
+    # the CLI's text prints the message alone, so some name their code in it (`…: no such file
+    # (ARTIFACT_READ_ERROR)`): here the code is a field of its own
+    message = message.removesuffix(f" ({error.get('code')})")
+    if spell.positional and message.endswith(f"missing {spell.positional}"):
+        message = f"{message[:-len(spell.positional)]}query ({spell.positional})"
+    if message != error["message"]:
+        out["error"] = {**error, "message": message}
     return out
 
 
-def spelled_text(text: str, env: dict) -> str:
+def spelled_text(text: str, env: dict, also: dict[str, str] | None = None) -> str:
     """The CLI's text of an envelope for MCP clients, spelled as `spelled_as_arguments` spells the envelope: every
     line jdx wrote (a cut `… 5 of 80 lines shown (--max-lines 80 for all)`, a note, a header's filter), not a line
-    quoting the code (source, doc or constant text that names a flag)."""
+    quoting the code (source, doc or constant text that names a flag). `also`: other flags the client has in its own
+    words (MCP: `--json` is its structured content)."""
     spell = Spelling(env.get("command"))
+    spell.names.update(also or {})
     quoted = spell.quoted({"query": env.get("query"), "result": env.get("result")})
     return "\n".join(line if any(q in line for q in quoted) else spell(line) for line in text.split("\n"))
 
@@ -302,18 +312,22 @@ def spelled_line(line: str, command: str | None) -> str:
     return Spelling(command)(line)
 
 
-def check_arguments(command_name: str, names) -> None:
+def check_arguments(command_name: str, arguments) -> None:
     """MCP's and HTTP's refusal of an argument the command does not take: a usage error naming it (and, for a
-    negative flag's name, the argument to send false) with the arguments the command takes."""
+    negative flag's name, the argument to send false) with the arguments the command takes. `arguments` is their
+    names, or a mapping of them to the typed values a client sent (MCP's arguments, a batch line's params), whose
+    JSON types are checked too (`check_type`)."""
     from jdx.commands.registry import command, params_of, served_params
 
     cmd = command(command_name)
     if cmd is None:
         return
     params = [p for p in params_of(cmd.request) if p.name != "query"]  # (the query is every command's argument)
-    known = {p.name for p in params}  # (one that writes files is refused by name: jdx.commands.execute.served)
-    for name in names:
+    known = {p.name: p for p in params}  # (one that writes files is refused by name: jdx.commands.execute.served)
+    values = arguments if isinstance(arguments, dict) else {}
+    for name in arguments:
         if name in known:
+            check_type(known[name], values.get(name))
             continue
         if name == WORKSPACE:
             raise UsageError(ONE_WORKSPACE)
@@ -321,6 +335,35 @@ def check_arguments(command_name: str, names) -> None:
         served = sorted(p.name for p in served_params(cmd.request) if p.name != "query")
         raise UsageError(f"unknown argument {name}" + (f" (send {negated}=false)" if negated else "")
                          + (f"; arguments: {', '.join(served)}" if served else ""))
+
+
+_TAKES = {"bool": "true or false", "int": "a whole number", "str": "text", "list": "text or a list of texts"}
+
+
+def check_type(param, value) -> None:
+    """A typed value whose JSON type the argument never takes is refused, as the wire refuses a query that is not text
+    (`include: expected text or a list of texts, got a number`). Text suits every argument: it is the wire's canonical
+    form (spec §14.5), what HTTP query strings and batch lines send, read as the CLI reads the flag (`limit "abc"` gets
+    the CLI's `limit takes a whole number`). A boolean suits a switch only, a number a whole-number argument only (its
+    fraction refused as the CLI refuses `--limit 2.5`), a list a repeatable argument only, every item text."""
+    from jdx.commands.wire import kind_of
+
+    if value is None or isinstance(value, str):
+        return
+    if isinstance(value, (list, tuple)) and param.kind == "list":
+        odd = [item for item in value if not isinstance(item, str)]
+        if not odd:
+            return
+        got = f"a list holding {kind_of(odd[0])}"
+    elif isinstance(value, bool):
+        if param.kind == "bool":
+            return
+        got = kind_of(value)
+    elif isinstance(value, (int, float)) and param.kind == "int":
+        return
+    else:
+        got = kind_of(value)
+    raise UsageError(f"{param.name}: expected {_TAKES[param.kind]}, got {got}")
 
 
 def _prewarm(session) -> threading.Thread:

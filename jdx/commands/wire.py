@@ -56,11 +56,14 @@ class WireError(UsageError):
 
 @dataclass(frozen=True)
 class WireRequest:
-    """A decoded request: params sorted by name, every value canonical text (a tuple when repeated)."""
+    """A decoded request: params sorted by name, every value canonical text (a tuple when repeated); `sent`, the same
+    params as the line typed them (`5`, `true`, a list), for an adapter that checks their JSON types
+    (jdx.commands.host.check_arguments); equal requests are equal whatever types they came in."""
 
     command: str
     query: str = ""
     params: dict[str, ParamValue] = field(default_factory=dict)
+    sent: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
 
 
 # --- canonical values ----------------------------------------------------------------------------
@@ -76,7 +79,7 @@ def _scalar_text(name: str, value: object) -> str:
         if not math.isfinite(value):
             raise WireError("WIRE_TYPE", f"param {name!r}: the number is out of range")
         return str(int(value)) if value.is_integer() and abs(value) < 2**53 else repr(value)
-    raise WireError("WIRE_TYPE", f"param {name!r}: expected text, a number or a boolean, got {_kind(value)}")
+    raise WireError("WIRE_TYPE", f"param {name!r}: expected text, a number or a boolean, got {kind_of(value)}")
 
 
 def _canonical(name: str, value: object) -> ParamValue | None:
@@ -88,7 +91,8 @@ def _canonical(name: str, value: object) -> ParamValue | None:
     return _scalar_text(name, value)
 
 
-def _kind(value: object) -> str:
+def kind_of(value: object) -> str:
+    """A JSON value's type as messages name it: `text`, `a number`, `a list`."""
     return {dict: "an object", list: "a list", tuple: "a list", type(None): "null", str: "text",
             bool: "a boolean", int: "a number", float: "a number"}.get(type(value), type(value).__name__)
 
@@ -112,7 +116,7 @@ def encode_request(command: str, query: str = "", params: dict | None = None) ->
     if not isinstance(command, str) or not command:
         raise WireError("WIRE_MISSING_COMMAND", "a request needs a command")
     if not isinstance(query, str):
-        raise WireError("WIRE_TYPE", f"query: expected text, got {_kind(query)}")
+        raise WireError("WIRE_TYPE", f"query: expected text, got {kind_of(query)}")
     body = {"jdx": WIRE_VERSION, "command": command, "query": query,
             "params": {k: list(v) if isinstance(v, tuple) else v
                        for k, v in _canonical_params(dict(params or {})).items()}}
@@ -137,7 +141,7 @@ def _decode_request(line: str | bytes, commands: frozenset[str]) -> WireRequest:
     if version is None:
         version = WIRE_VERSION
     if type(version) is not int:
-        raise WireError("WIRE_TYPE", f"jdx: expected the number {WIRE_VERSION}, got {_kind(version)}")
+        raise WireError("WIRE_TYPE", f"jdx: expected the number {WIRE_VERSION}, got {kind_of(version)}")
     if version != WIRE_VERSION:
         raise WireError("WIRE_VERSION", f"wire version {version} is not spoken here (this jdx speaks "
                                         f"{WIRE_VERSION}); upgrade the older side")
@@ -145,24 +149,25 @@ def _decode_request(line: str | bytes, commands: frozenset[str]) -> WireRequest:
     if command is None or command == "":
         raise WireError("WIRE_MISSING_COMMAND", "a request needs a command")
     if not isinstance(command, str):
-        raise WireError("WIRE_TYPE", f"command: expected text, got {_kind(command)}")
+        raise WireError("WIRE_TYPE", f"command: expected text, got {kind_of(command)}")
     if command not in commands:
         raise WireError("WIRE_UNKNOWN_COMMAND", _unknown_command(command, commands))
     query = data.get("query")
     if query is None:
         query = ""
     if not isinstance(query, str):
-        raise WireError("WIRE_TYPE", f"query: expected text, got {_kind(query)}")
+        raise WireError("WIRE_TYPE", f"query: expected text, got {kind_of(query)}")
     params = data.get("params")
     if params is None:
         params = {}
     if not isinstance(params, dict):
-        raise WireError("WIRE_TYPE", f"params: expected an object, got {_kind(params)}")
+        raise WireError("WIRE_TYPE", f"params: expected an object, got {kind_of(params)}")
     for name, value in params.items():
         if isinstance(value, (list, tuple)) and any(isinstance(v, (list, tuple, dict)) or v is None
                                                     for v in value):
             raise WireError("WIRE_TYPE", f"param {name!r}: a list holds text, numbers or booleans only")
-    return WireRequest(command, query, _canonical_params(params))
+    canonical = _canonical_params(params)
+    return WireRequest(command, query, canonical, {name: params[name] for name in canonical})
 
 
 def _first_line(exc: Exception) -> str:
@@ -261,7 +266,7 @@ def _parse_object(line: str | bytes, what: str) -> dict:
         raise WireError("WIRE_TRAILING", f"content after the {what} object at character {end}: one "
                                          f"{what} per line")
     if not isinstance(data, dict):
-        raise WireError("WIRE_TYPE", f"a {what} is a JSON object, got {_kind(data)}")
+        raise WireError("WIRE_TYPE", f"a {what} is a JSON object, got {kind_of(data)}")
     _check_text(data)
     return data
 

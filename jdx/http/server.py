@@ -12,11 +12,14 @@ boolean flag is `true` or `false`; a bare key (`?inherited`) means true.
 
 Status codes follow the envelope's error code: 200 answers (ok, and also a `doctor` that reports problems),
 400 USAGE / BAD_REFERENCE / wire refusals, 404 NOT_FOUND and unknown commands or paths, 405 a wrong method,
-409 AMBIGUOUS (the candidates are in the body), 413 a body over the limit, 422 NO_INDEX / ENVIRONMENT,
-502 ARTIFACT_READ_ERROR and TOOL_FAILED, 504 TIMEOUT (the server's `--timeout`, per request), 500 INTERNAL.
+409 AMBIGUOUS (the candidates are in the body), 413 a body over the limit, 421 WRONG_HOST, 422 NO_INDEX /
+ENVIRONMENT, 502 ARTIFACT_READ_ERROR (404 for a jar the request itself names: diff's) and TOOL_FAILED, 504 TIMEOUT
+(the server's `--timeout`, per request), 500 INTERNAL. A loopback server answers only a Host header naming it
+(`host_refusal`: DNS rebinding), unless made with `allow_remote`.
 Every error body is a failure envelope with a named code; nothing is served outside `/v1`. A body is the
 CLI's `--json` bytes, except that jdx's own words name flags as the parameters above (`limit 80`, not
-`--limit 80`: jdx.commands.host.spelled_as_arguments). A blank batch line answers WIRE_EMPTY in its place.
+`--limit 80`: jdx.commands.host.spelled_as_arguments) and an error's message does not repeat its code. A blank
+batch line answers WIRE_EMPTY in its place.
 SIGTERM, like Ctrl-C, stops accepting connections and lets the requests under way be answered (`Server`). One
 Host answers, one query at a time (the session is not thread-safe); the threads only parse and write.
 """
@@ -42,7 +45,7 @@ DRAIN_SECONDS = 5.0  # how long a stopping server waits for the requests it is a
 STATUS = {"NOT_FOUND": 404, "AMBIGUOUS": 409, "USAGE": 400, "BAD_REFERENCE": 400, "NO_INDEX": 422,
           "ENVIRONMENT": 422, "ARTIFACT_READ_ERROR": 502, "TOOL_FAILED": 502, "INTERNAL": 500,
           "UNKNOWN_COMMAND": 404, "UNKNOWN_PATH": 404, "METHOD_NOT_ALLOWED": 405, "TOO_LARGE": 413,
-          "TIMEOUT": 504}
+          "TIMEOUT": 504, "WRONG_HOST": 421}
 QUERY_METHODS = "GET, HEAD, OPTIONS"  # the Allow header of /v1/<command>
 BATCH_METHODS = "POST, OPTIONS"  # of /v1/batch
 
@@ -61,10 +64,41 @@ def status_of(env: dict) -> int:
     code = (env.get("error") or {}).get("code", "INTERNAL")
     if code.startswith("WIRE_"):
         return 413 if code == "WIRE_TOO_LONG" else 404 if code == "WIRE_UNKNOWN_COMMAND" else 400
+    if code == "ARTIFACT_READ_ERROR" and _names_its_artifacts(env.get("command")):
+        return 404  # a jar the request itself names (diff's OLD and NEW) that is not there: the client's error
     if code in STATUS:
         return STATUS[code]
     # a code of its own (CYPHER_REFUSED): the status of its exit code's class
     return {1: 404, 2: 409, 3: 400, 4: 422, 5: 502}.get(exit_code_of(env), 500)
+
+
+def _names_its_artifacts(name) -> bool:
+    """A command that reads no workspace but the artifacts its request names (diff): the server's own jars are not
+    what it fails to read."""
+    from jdx.commands.registry import command
+
+    cmd = command(name) if isinstance(name, str) and name else None
+    return cmd is not None and not cmd.needs_workspace
+
+
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]"})
+
+
+def host_refusal(given: list[str], hosts: frozenset[str] | None, port: int) -> HttpError | None:
+    """The refusal (421) of a request whose Host header names another server than this loopback one: a web page whose
+    name was rebound to 127.0.0.1 (DNS rebinding) sends its own name, and would read what /v1/diff reads. `hosts`:
+    the names this server answers to (None: any, `--allow-remote`); each may carry the server's port. A request
+    without Host (HTTP/1.0) names nothing to refuse."""
+    if hosts is None or not given:
+        return None
+    name = given[0].strip().lower()
+    bare, _colon, at = name.rpartition(":") if not name.endswith("]") else (name, "", "")
+    if len(given) == 1 and (name in hosts or (bare in hosts and at == str(port))):
+        return None
+    shown = ", ".join(repr(g[:80]) for g in given[:2])
+    return HttpError("WRONG_HOST", f"Host {shown} is not this server: it answers Host "
+                     f"{' or '.join(sorted(hosts))} (with its port {port}); jdx serve --bind ADDRESS "
+                     f"--allow-remote serves other names")
 
 
 def is_loopback(bind: str) -> bool:
@@ -130,11 +164,19 @@ class Handler(BaseHTTPRequestHandler):
     timeout_text: str = ""
 
     def parse_request(self) -> bool:
-        """A request line was read: the request is under way until `handle_one_request` has answered it."""
+        """A request line was read: the request is under way until `handle_one_request` has answered it. One whose
+        Host names another server is refused here, whatever its method and path (`host_refusal`)."""
         if not self._counted:
             self._counted = True
             self.server.request_began()
-        return super().parse_request()
+        if not super().parse_request():
+            return False
+        refusal = host_refusal(self.headers.get_all("Host") or [], self.server.hosts, self.server.server_address[1])
+        if refusal is None:
+            return True
+        self.close_connection = True
+        self._refuse("", refusal)
+        return False
 
     def handle_one_request(self) -> None:
         self._counted = False
@@ -296,7 +338,7 @@ class Handler(BaseHTTPRequestHandler):
             else:
                 try:
                     req = wire.decode_request(line, self.commands)
-                    check_arguments(req.command, req.params)
+                    check_arguments(req.command, req.sent)  # names and JSON types, as MCP's
                     env = self._run(req.command, req.query, dict(req.params))
                 except UsageError as exc:  # a line refused by the wire contract, or an argument its command lacks
                     cmd, query = wire.request_names(line)
@@ -341,6 +383,7 @@ class Server(ThreadingHTTPServer):
     answered to be sent."""
 
     daemon_threads = True
+    hosts: frozenset[str] | None = None  # the Host names it answers to (None: any; make_server)
     block_on_close = False  # server_close waits for requests under way itself, bounded (not for idle connections)
     verbose = False
     request_queue_size = 64  # the listen backlog: socketserver's 5 stalls a burst of clients for a second
@@ -414,9 +457,11 @@ class Server(ThreadingHTTPServer):
 
 def make_server(execute: Callable[..., dict], commands: frozenset[str], bind: str = "127.0.0.1",
                 port: int = DEFAULT_PORT, verbose: bool = False, timeout: float | None = None,
-                timeout_text: str = "") -> Server:
+                timeout_text: str = "", allow_remote: bool | None = None) -> Server:
     """A bound server (port 0 picks a free one: `server.server_address`); `serve_forever()` runs it.
-    `execute(command, query, params, call=Call)` answers (a Host's); `timeout` caps each request."""
+    `execute(command, query, params, call=Call)` answers (a Host's); `timeout` caps each request. Unless
+    `allow_remote` (by default: a bind address that is not loopback, which `jdx serve` allows only with
+    `--allow-remote`), a request must name this loopback server in its Host header (`host_refusal`)."""
     import functools
 
     from jdx.commands.execute import served
@@ -432,6 +477,8 @@ def make_server(execute: Callable[..., dict], commands: frozenset[str], bind: st
         server_type = Server
     server = server_type((bind, port), handler)
     server.verbose = verbose
+    if not (allow_remote if allow_remote is not None else not is_loopback(bind)):
+        server.hosts = LOOPBACK_HOSTS | {f"[{bind}]" if ":" in bind else bind.lower()}
     return server
 
 

@@ -6,8 +6,10 @@ the command's request type: the positional query is `query`, every flag keeps it
 call becomes a wire request (spec §14.5) answered by the same `answer_request` the CLI uses, so the
 structured content is the `--json` envelope's result, warnings, truncation and provenance, and the text
 content is the CLI's text rendering of the same envelope; wherever jdx's own words name a flag, they name the
-argument instead (`--limit 80` reads `limit 80`: jdx.commands.host.Spelling). Arguments are checked as HTTP
-checks its parameters, with the same messages (jdx.commands.host.check_arguments, then the wire's values).
+argument instead (`--limit 80` reads `limit 80`: jdx.commands.host.Spelling), and `--json` (what the CLI's `--json`
+holds in full) reads `structuredContent`. Arguments are checked as HTTP checks its parameters, with the same
+messages (jdx.commands.host.check_arguments: names and JSON types, then the wire's values). A source or body text
+is cut at 400 lines unless the call says otherwise, in the structured content as in the text (`bounded`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ from jdx.errors import UsageError
 PREFIX = "jdx_"
 _JSON_TYPES = {"bool": "boolean", "int": "integer", "str": "string"}
 _CLI_COMMAND = re.compile(r"\bjdx ([a-z]+)\b")
+# the CLI's text says what its `--json` form holds in full (`… 27 more JDK internals (--json lists every candidate)`):
+# a tool's structured content holds the same
+_STRUCTURED = {"--json": "structuredContent"}
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,21 @@ class ToolSpec:
     input_schema: dict
 
 
+# a tool whose answer is a file's or a body's text: a call that names no max_lines gets this many lines, the text and
+# the structured result cut alike, the cut stated in `truncated` (a whole class can be 100 KB of text); what shows more
+_BOUNDED = {"source": 400, "body": 400}
+_MORE = {"source": "max_lines N for all, lines A:B or around a member for a part", "body": "max_lines N for all"}
+# a tool whose query is no symbol to resolve: the errors it answers beside USAGE (else NOT_FOUND and AMBIGUOUS)
+_ERRORS = {"cypher": "USAGE says why the query cannot run, CYPHER_REFUSED names a clause jdx does not run (a "
+                     "write, a file, an extension).",
+           "diff": "ARTIFACT_READ_ERROR names a side that cannot be read (no such file, a coordinate not in the "
+                   "local Maven repository)."}
+_SYMBOL_ERRORS = "NOT_FOUND lists near matches, AMBIGUOUS lists candidates to re-ask with one of them."
+# a next step the CLI's words give that a call cannot take: diff's `--jars NEW` opens another workspace
+_NEXT = {"diff": "members of a changed type, asked of a server on the new side (jdx mcp --jars NEW): a server "
+                 "answers for the workspace on its own command line"}
+
+
 @functools.cache
 def tool_specs() -> tuple[ToolSpec, ...]:
     """Every tool, registry order, `jdx_workspace` last (built once: the registry is fixed for a process)."""
@@ -42,9 +62,15 @@ def tool_specs() -> tuple[ToolSpec, ...]:
 
     wired = [c for c in registry() if c.wire]
     tools = {c.name for c in wired} | {WORKSPACE}
-    specs = [ToolSpec(PREFIX + c.name, c.name, describe(c.summary, c.example, c.next_hint, tools - {c.name},
-                                                        asks=any(not p.flag for p in params_of(c.request))),
-                      input_schema(c.request)) for c in wired]
+    specs = []
+    for c in wired:
+        asks = any(not p.flag for p in params_of(c.request))
+        text = describe(c.summary, c.example, _NEXT.get(c.name, c.next_hint), tools - {c.name},
+                        _ERRORS.get(c.name, _SYMBOL_ERRORS) if asks else "")
+        if c.name in _BOUNDED:
+            text += (f"\nText past {_BOUNDED[c.name]} lines is cut unless max_lines says otherwise, the structured "
+                     f"result with it; truncated states the cut and what shows more ({_MORE[c.name]}).")
+        specs.append(ToolSpec(PREFIX + c.name, c.name, text, input_schema(c.request, _BOUNDED.get(c.name))))
     specs.append(ToolSpec(PREFIX + WORKSPACE, WORKSPACE,
                           describe(workspace_info.SUMMARY, workspace_info.EXAMPLE, workspace_info.NEXT,
                                    tools - {WORKSPACE}),
@@ -53,9 +79,9 @@ def tool_specs() -> tuple[ToolSpec, ...]:
 
 
 def describe(summary: str, example: str, next_hint: str, tools: frozenset[str] | set[str] = frozenset(),
-             asks: bool = False) -> str:
+             errors: str = "") -> str:
     """What the tool answers, one example (the CLI line it equals, or the call itself), which tool to call next,
-    how errors come back (near matches and candidates only where the tool takes a query to resolve). Another
+    how errors come back (`errors`: the codes a tool taking a query answers beside USAGE, what they carry). Another
     command of `tools` that the summary or next step names as a CLI command (`jdx schema`) is named as its tool
     (`jdx_schema`)."""
     def as_tools(text: str) -> str:
@@ -67,13 +93,13 @@ def describe(summary: str, example: str, next_hint: str, tools: frozenset[str] |
         text += f"\nExample{' (the same question on the CLI)' if cli else ''}: {example}"
     if next_hint:
         text += f"\nNext: {as_tools(next_hint)}"
-    text += "\nErrors come back as tool errors whose text starts with the code" + (
-        ": NOT_FOUND lists near matches, AMBIGUOUS lists candidates to re-ask with one of them." if asks else ".")
+    text += "\nErrors come back as tool errors whose text starts with the code" + (f": {errors}" if errors else ".")
     return text
 
 
-def input_schema(request_type: type) -> dict:
-    """The JSON schema of a request type: the query first, then the flags as snake_case properties."""
+def input_schema(request_type: type, bound: int | None = None) -> dict:
+    """The JSON schema of a request type: the query first, then the flags as snake_case properties; `bound`: the
+    default max_lines of a tool whose text is cut unasked (`_BOUNDED`)."""
     from jdx.commands.host import Spelling
     from jdx.commands.registry import served_params
 
@@ -98,6 +124,9 @@ def input_schema(request_type: type) -> dict:
             if p.minimum is not None:
                 prop["minimum"] = p.minimum
         what = spell(p.help + (f" ({p.metavar})" if p.metavar and not p.flag else ""))  # its arguments' names
+        if p.name == "max_lines" and bound:
+            prop["default"] = bound
+            what += f" (default {bound} here, the structured result cut alike)"
         prop["description"] = what + (f"; CLI {p.flag}" if p.flag else "")
         props[p.name] = prop
         if p.required:
@@ -110,13 +139,14 @@ def input_schema(request_type: type) -> dict:
 
 def wire_params(command: str, arguments: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
     """Tool arguments as a wire request's (query, params), through the path HTTP takes: an argument the command
-    does not take is refused with those it takes (jdx.commands.host.check_arguments), values become the wire's
-    canonical text (spec §14.5: `5` -> "5", `true` -> "true"), which `build_request` then reads as the CLI reads a
-    flag's value, with its messages (`limit takes a whole number, got 'abc'`)."""
+    does not take is refused with those it takes, a value of a JSON type the argument never takes is refused
+    (jdx.commands.host.check_arguments: `include: expected text or a list of texts, got a number`), values become
+    the wire's canonical text (spec §14.5: `5` -> "5", `true` -> "true"), which `build_request` then reads as the CLI
+    reads a flag's value, with its messages (`limit takes a whole number, got 'abc'`)."""
     from jdx.commands import wire
 
     args = dict(arguments or {})
-    check_arguments(command, sorted(k for k in args if k != "query"))
+    check_arguments(command, {k: args[k] for k in sorted(args) if k != "query"})
     try:
         request = wire.decode_request(json.dumps({"command": command, "query": args.pop("query", None),
                                                   "params": args}), frozenset({command}))
@@ -170,8 +200,28 @@ def call_tool(execute, name: str, arguments: dict[str, Any] | None) -> ToolAnswe
     cmd = command(tool)
     request = None
     if cmd is not None and env.get("ok"):
+        env = bounded(tool, env, params)
         request = build_request(cmd, query, params)
     return _answer(env, cmd, request)
+
+
+def bounded(command: str, env: dict, params: dict) -> dict:
+    """A source or body answer (`_BOUNDED`) cut at the call's max_lines, else at the tool's default, in the result as
+    in the text: `result.text` holds the lines shown, `truncated` states the cut and what shows more (the CLI's
+    `--max-lines` cuts its text only; its `--json` result is whole)."""
+    result = env.get("result")
+    if command not in _BOUNDED or not isinstance(result, dict) or not isinstance(result.get("text"), list):
+        return env
+    keep, total = int(params.get("max_lines") or _BOUNDED[command]), len(result["text"])
+    if total <= keep:
+        return env
+    hint = f"max_lines {total} for all"
+    first = result.get("first_line")
+    if command == "source":
+        rest = f"lines {first + keep}:{first + total - 1}" if isinstance(first, int) else "lines A:B"
+        hint += f"; {rest} for the rest, or around a member"
+    return {**env, "result": {**result, "text": result["text"][:keep]},
+            "truncated": {"shown": keep, "total": total, "hint": hint}}
 
 
 @functools.cache
@@ -192,10 +242,10 @@ def _answer(env: dict, cmd, request) -> ToolAnswer:
     if env.get("ok") and env.get("command") == WORKSPACE:
         text = "\n".join(workspace_info.render(env["result"]))
     else:
-        text = spelled_text(text_of(env, cmd, request)[0], env)
+        text = spelled_text(text_of(env, cmd, request)[0], env, _STRUCTURED)
     if not env.get("ok"):  # the code in place of the CLI's `error: ` (a not-found or ambiguous answer has none)
         code = (env.get("error") or {}).get("code", "INTERNAL")
-        text = f"{code}: {text.removeprefix('error: ').replace(f' ({code})', '', 1)}"  # named once, in front
+        text = f"{code}: {text.removeprefix('error: ')}"  # named once, in front (never in the message)
     return ToolAnswer(env, text, not env.get("ok"))
 
 
