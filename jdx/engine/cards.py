@@ -13,6 +13,7 @@ from jdx.engine.member_resolve import canonical_ref, collect, lookup
 from jdx.engine.member_render import (ACC, ACCESS_LEVELS, access_level, annotated_params, annotation_shown,
                                       constructor_name, modifiers, param_annotations, record_components, record_role,
                                       render_field, render_method, with_outer_instance)
+from jdx.engine.kotlin_signature import METADATA_NAMES, metadata_param_names
 from jdx.engine.members import access_markers, is_hidden, type_arguments, unresolved_warnings
 from jdx.engine.refs import format_member, format_type, parse_ref
 from jdx.engine.resolve import applied_owner, artifact_names, resolve_applied_type, resolve_type
@@ -351,10 +352,12 @@ def _field_type(row: dict, env: dict) -> str:
     return d.render_type(d.substitute(sig, env) if env else sig, qualified=False)
 
 
-def render_member(row: dict, *, is_field: bool, owner: str, env: dict, iface: bool, names_from_source=None) -> dict:
+def render_member(row: dict, *, is_field: bool, owner: str, env: dict, iface: bool, names_from_source=None,
+                  names_from_kotlin=None) -> dict:
     """A member as data; `text` is its declaration in simple names with parameter names
-    (`public V put(K key, V value)`), generics substituted by `env`. `names_from_source` (a
-    src_params.SourceParamNames) names the parameters the class file leaves unnamed as the sources declare them."""
+    (`public V put(K key, V value)`), generics substituted by `env`. `names_from_kotlin` (a
+    kotlin_view.MetadataParamNames), then `names_from_source` (a src_params.SourceParamNames), name the parameters
+    the class file leaves unnamed as the class's @kotlin.Metadata, then its sources, declare them."""
     access = row["access"]
     kind = "field" if is_field else {"<init>": "constructor", "<clinit>": "initializer"}.get(row["name"], "method")
     item = {"kind": kind, "name": row["name"], "text": "", "modifiers": [], "access": access_level(access),
@@ -372,10 +375,10 @@ def render_member(row: dict, *, is_field: bool, owner: str, env: dict, iface: bo
         return item
     text, params, ret = render_method(dict(row, _iface=iface), constructor_name(owner), env)
     names, names_from = _param_names(row, len(params))
-    if names_from == "none" and names_from_source is not None:
-        declared = names_from_source.names(owner, row, len(params))
+    for namer, source in ((names_from_kotlin, METADATA_NAMES), (names_from_source, "source")):
+        declared = namer.names(owner, row, len(params)) if names_from == "none" and namer is not None else None
         if declared is not None:
-            names, names_from = declared, "source"
+            names, names_from = declared, source
     head = text[: text.index("(")]
     shown = annotated_params(row, params)
     rest = text[len(head) + 2 + len(", ".join(shown)):]
@@ -433,9 +436,10 @@ def outline_type(store: GraphStore, text: str, opts=None, sources=None) -> tuple
     walked = found.methods  # canonical refs: `:Ret` for bridge twins, `:Type` for clashing fields
     items = []
     named = namer(sources) if any(_unnamed(m) for m, f in rows if not f) else None
+    from_kotlin = metadata_param_names(store, [target], methods)
     for row, is_field in rows:
         item = render_member(row, is_field=is_field, owner=target["id"], env={}, iface=iface,
-                             names_from_source=named)
+                             names_from_source=named, names_from_kotlin=from_kotlin)
         ref = canonical_ref({"row": row, "is_field": is_field, "declaring": target["id"]},
                             walked.get(target["id"]), walked)
         line = row.get("first_line")
@@ -596,6 +600,7 @@ def member_signatures(store: GraphStore, text: str, opts=None, include_synthetic
     arts = artifact_names(store)
     items, provenance = [], []
     named = None
+    from_kotlin = metadata_param_names(store, list(owners.values()), [r for k, r in full.items() if "(" in k[2]])
     for e in found.members:
         row = e["row"]
         key = (e["declaring"], row["name"], (":" if e["is_field"] else "") + row["descriptor"])
@@ -603,7 +608,7 @@ def member_signatures(store: GraphStore, text: str, opts=None, include_synthetic
         if named is None and not e["is_field"] and _unnamed(row):
             named = namer(sources)
         item = render_member(row, is_field=e["is_field"], owner=e["declaring"], env=e["env"],
-                             iface=e["iface"], names_from_source=named)
+                             iface=e["iface"], names_from_source=named, names_from_kotlin=from_kotlin)
         artifact = arts.get(owners[e["declaring"]].get("artifact") or "", "")
         item = {"ref": e["ref"], "declaring": format_type(e["declaring"]), **item,
                 "annotations": list(row.get("annotations") or []), "artifact": artifact}

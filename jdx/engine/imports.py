@@ -389,10 +389,13 @@ def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, l
 
 def _kotlin_named(store: GraphStore, text: str, top: list[dict], objects: list[dict]) -> tuple[dict, list[Warning_]]:
     """`imports seconds`: a Kotlin name's top-level declarations (`top`) and objects' and companions' members
-    (`objects`), by the place a Kotlin import names (a package, an object). The places with a declaration no
-    deprecation hid answer (several: an ambiguity); a top-level one a deprecation hid is listed after, as such."""
+    (`objects`), by the place a Kotlin import names (a package, an object). The places with a declaration another
+    module can call (`_not_callable`) that no deprecation hid answer (several: an ambiguity); a top-level one of
+    the others is listed after, as such."""
     places = _places(store, top + objects)
-    usable = {p: decls for p, decls in places.items() if len(hidden_decls(store, decls)) < len(decls)}
+    closed = _not_callable(store, top + objects) if len(places) > 1 else set()
+    usable = {p: decls for p, decls in places.items() if any(x["id"] not in closed for x in decls)
+              and len(hidden_decls(store, decls)) < len(decls)}
     chosen = usable or places
     if len(chosen) > 1:
         where = f"{len(chosen)} packages" if not objects else f"{len(chosen)} packages and objects"
@@ -406,6 +409,17 @@ def _kotlin_named(store: GraphStore, text: str, top: list[dict], objects: list[d
         if other != place and places[other][0]["top_level"]:
             answer["imports"] += kotlin_imports(store, places[other])
     return answer, warnings
+
+
+def _not_callable(store: GraphStore, decls: list[dict]) -> set[str]:
+    """The ids of the declarations another module's Kotlin code cannot call, so no place an import names for it:
+    internal or private ones (`okio.internal.toPath`), and those deprecated at level ERROR or HIDDEN (okio's
+    `-DeprecatedOkio.buffer`)."""
+    from jdx.engine.kotlin_signature import deprecation_levels
+
+    levels = deprecation_levels(store, decls)
+    return {x["id"] for x in decls if x["visibility"] in ("internal", "private")
+            or levels.get(x["id"]) in ("ERROR", "HIDDEN")}
 
 
 def _places(store: GraphStore, decls: list[dict]) -> dict[str, list[dict]]:

@@ -37,6 +37,15 @@ def kotlin_text(d: dict) -> str:
     return text.removeprefix("public ")
 
 
+def qualified_text(store, d: dict, owner: str | None = None) -> str:
+    """A declaration's text with the class names it shares with another class qualified, as `outline` shows it
+    (`fun java.nio.file.Path.toOkioPath(...): okio.Path`), `owner` the class the line names it in; the defaults an
+    override inherits are left to `outline` (they need its supertypes read)."""
+    from jdx.engine.kotlin_inherited import _chains
+
+    return _chains(store).qualified_text(d, (owner,) if owner else (), defaults=False) or d["signature"]
+
+
 def _member_ref(member_id: str, access: int | None) -> str:
     return member_ref(member_id, varargs=bool((access or 0) & ACC_VARARGS))
 
@@ -144,6 +153,7 @@ def search_view(store, matches: list[dict], limit: int | None = None) -> tuple[l
                 hit["overloads"] = 1
             entry = kotlin_entry(d, {k: v or 0 for k, v in access.items()})
             entry["markers"] = [x for x in entry["markers"] if not x.startswith(_HIDDEN_MARKERS)]
+            entry["text"] = qualified_text(store, d, owner)
             hit["kotlin"] = entry
             out.append(hit)
         if unclaimed and not shown():

@@ -48,6 +48,7 @@ class _Chains:
         self.forwarded: dict[tuple, dict[str, str]] = {}
         self.qualified: dict[tuple, str | None] = {}
         self.package_names: dict[str, frozenset[str]] = {}
+        self.defaults: dict[str, tuple | None] = {}
 
     def klass(self, cid: str):
         from jdx.kotlin import MetadataError, decode_metadata
@@ -121,6 +122,46 @@ class _Chains:
                     table.setdefault(("property", render_property(p, iface)), p)
         return table.get((kind, signature))
 
+    def inherited_defaults(self, row: dict) -> tuple | None:
+        """(the function of a class's declaration row with the default values its parameters inherit, the supertype
+        declaring the first of them) for an override: Kotlin forbids an override to declare a default value and gives
+        its parameters those of the functions it overrides (kotlin-reflect's `isOptional`); the metadata flags them on
+        the overridden function only. Overridden: a supertype's function of the same name and receiver whose
+        parameters, erased as the class sees them, are the override's. None for any other row."""
+        if row["kind"] != "function":
+            return None
+        if row["id"] not in self.defaults:
+            self.defaults[row["id"]] = self._inherited_defaults(row["owner"], self.decl(row["owner"], "function",
+                                                                                        row["signature"]))
+        return self.defaults[row["id"]]
+
+    def _inherited_defaults(self, owner: str, decl) -> tuple | None:
+        from jdx.kotlin.substitute import erased_parameters
+
+        k = self.klass(owner)
+        if k is None or decl is None or decl.visibility == "private" or not decl.parameters:
+            return None
+        own = erased_parameters(decl, _bounds(k))
+        if own is None:
+            return None
+        own = tuple(own)
+        inherited: set[int] = set()
+        source = None
+        for cid, sigma in self.chain(owner).items():
+            sup = self.klass(cid) if cid != owner else None
+            for f in sup.functions if sup is not None else ():
+                if f.name == decl.name and len(f.parameters) == len(decl.parameters) and f.visibility != "private" \
+                        and (f.receiver is None) == (decl.receiver is None) \
+                        and any(p.declares_default for p in f.parameters) and _erased(f, sigma, _bounds(sup)) == own:
+                    found = {i for i, p in enumerate(f.parameters) if p.declares_default} - inherited
+                    source = source or (cid if found else None)
+                    inherited |= found
+        inherited -= {i for i, p in enumerate(decl.parameters) if p.declares_default}
+        if not inherited:
+            return None
+        return replace(decl, parameters=[replace(p, declares_default=True) if i in inherited else p
+                                         for i, p in enumerate(decl.parameters)]), format_type(source)
+
     def names_in(self, package: str) -> frozenset[str]:
         """The simple names of a package's top-level classes (internal spelling), the built-in ones included."""
         got = self.package_names.get(package)
@@ -140,13 +181,14 @@ class _Chains:
             got = self.package_names[package]
         return got
 
-    def qualified_text(self, row: dict, context: tuple[str, ...] = ()) -> str | None:
+    def qualified_text(self, row: dict, context: tuple[str, ...] = (), defaults: bool = True) -> str | None:
         """The row's declaration with clashing class names, and those its package reads as other classes, qualified
-        (kotlin_names), None when none are. A class header row too (its constructor's parameters, its supertypes)."""
+        (kotlin_names), and with `defaults` a parameter's default value inherited (`inherited_defaults`: `= ...`),
+        None when none are. A class header row too (its constructor's parameters, its supertypes)."""
         if row["kind"] not in ("function", "property", "constructor", "class"):
             return None
         context = (row["owner"], *context)
-        key = (row["id"], context)
+        key = (row["id"], context, defaults)
         if key not in self.qualified:
             package = row["owner"].rpartition("/")[0]
 
@@ -161,9 +203,11 @@ class _Chains:
                 self.qualified[key] = render_class_header(shown) if shown is not None else None
                 return self.qualified[key]
             detail = json.loads(row["detail"] or "{}")
+            inherited = (self.inherited_defaults(row) or (None,))[0] if defaults else None
             wanted = may_clash(detail, context) or may_shadow(detail, package, self.names_in)
-            decl = self.decl(row["owner"], row["kind"], row["signature"]) if wanted else None
-            self.qualified[key] = None if decl is None else self.render(row, qualify(decl, context, also))
+            decl = inherited or (self.decl(row["owner"], row["kind"], row["signature"]) if wanted else None)
+            shown = qualify(decl, context, also) if wanted and decl is not None else None
+            self.qualified[key] = self.render(row, shown or inherited)
         return self.qualified[key]
 
     def render(self, row: dict, decl) -> str | None:
@@ -195,7 +239,8 @@ class _Chains:
         sigma = self.chain(target).get(row["owner"])
         if sigma and args:  # the chain's arguments are in terms of target's own parameters
             sigma = {k: sub.substitute_type(v, args) for k, v in sigma.items()}
-        decl = self.decl(row["owner"], row["kind"], row["signature"]) if sigma else None
+        inherited = self.inherited_defaults(row) if sigma else None
+        decl = inherited[0] if inherited else self.decl(row["owner"], row["kind"], row["signature"]) if sigma else None
         if decl is None:
             return None
         if row["kind"] == "constructor":
@@ -285,6 +330,13 @@ def _capture_free(decl, sigma: dict):
         decl = replace(decl, type_parameters=[replace(p, name=rename[p.name].classifier) if p.name in rename else p
                                               for p in decl.type_parameters])
     return decl, applicable(decl, sigma)
+
+
+def _bounds(k) -> dict:
+    """A class's type parameters' first bounds by name, as substitute.erased_parameters takes them."""
+    return {p.name: p.upper_bounds[0] if p.upper_bounds else None for p in k.type_parameters}
+
+
 def _erased(f, sigma: dict, bounds: dict) -> tuple[str, ...] | None:
     """The JVM parameters of `f` with `sigma` applied (substitute.erased_parameters)."""
     from jdx.kotlin.substitute import applicable, erased_parameters, substitute_function
@@ -304,6 +356,21 @@ def _chains(store) -> _Chains:
     if got is None:
         got = _CHAINS[store] = _Chains(store)
     return got
+
+
+def mark_inherited_defaults(store, row: dict, entry: dict) -> None:
+    """An entry (kotlin_view.kotlin_entry) of an override whose parameters inherit default values
+    (`_Chains.inherited_defaults`, which its text prints `= ...`) marked as they are: `default` on each in `detail`,
+    as a declared one's, and `defaults inherited from okio.FileSystem`."""
+    got = _chains(store).inherited_defaults(row)
+    if got is None:
+        return
+    decl, source = got
+    params = entry["detail"].get("parameters")
+    if isinstance(params, list) and len(params) == len(decl.parameters):
+        entry["detail"]["parameters"] = [{**d, "default": True} if p.declares_default else d
+                                         for d, p in zip(params, decl.parameters)]
+    entry["markers"] = entry["markers"] + [f"defaults inherited from {source}"]
 
 
 def companion_twin(row: dict, member_id: str, target: str) -> bool:
@@ -346,6 +413,7 @@ class InheritedView:
         declared, `substitution` parameter -> argument); `access` as kotlin_view.kotlin_entry takes it."""
         entry = {**kotlin_entry(row, access), "role": row["role"]}
         entry["text"] = self.cache.qualified_text(row, (self.target,)) or entry["text"]
+        mark_inherited_defaults(self.store, row, entry)
         if row["role"] == FORWARDER:
             entry["markers"] = entry["markers"] + [f"from {format_type(row['owner'])} via DefaultImpls"]
             entry["forwards_to"] = member_ref(row["forwards_to"])
@@ -446,7 +514,7 @@ class InheritedView:
             getter = next((p.jvm_getter for p in k.properties if p.name == prop and p.jvm_getter), None)
             if getter is not None:
                 return f"{cid}#{getter[0]}{getter[1]}", frozenset({getter[0] + "()"})
-            bounds = {p.name: p.upper_bounds[0] if p.upper_bounds else None for p in k.type_parameters}
+            bounds = _bounds(k)
             exact, loose = None, []
             for f in k.functions:
                 if f.jvm is None or (f.jvm[0] not in names and f.name not in names):

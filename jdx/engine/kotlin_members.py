@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 
+from jdx.engine.kotlin_signature import deprecation_levels, uncallable_markers
 from jdx.engine.kotlin_view import (CALLED_ROLES, decls_of, holder_fields, jvm_access, keyword_of, link_access,
                                     member_kotlin, member_ref, throws_annotation)
 from jdx.engine.members import ACC
@@ -52,6 +53,8 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
     if keyword:
         result["kotlin_keyword"] = keyword
     thrown = _exceptions(store, [i for i in ids if i in found])
+    deprecated = {mid for item, mid in zip(items, ids) if item.get("deprecated") and found.get(mid)}
+    levels = deprecation_levels(store, [found[mid][0] for mid in sorted(deprecated)], deprecated)
     varargs = link_access(store, [rows[0] for rows in found.values() if rows] + [d for d, _, _ in only.items])
     seen: set[str] = set()
     out, folded, internal = [], 0, 0
@@ -85,6 +88,8 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
                     "" if companion == "Companion" else f" {companion}"))
             if item["kind"] == "method":
                 item["kotlin"]["markers"] += throws_annotation(thrown.get(mid))
+            if levels.get(row["id"]) in ("ERROR", "HIDDEN"):
+                uncallable_markers(item["kotlin"], levels[row["id"]])
         out.append(item)
     extra = False
     for d, role, item in only.items:

@@ -1,11 +1,15 @@
-"""`signature`'s Kotlin view of what the JVM view leaves out as synthetic: a reified inline function's method
-(kotlinc 2 makes it synthetic, yet Kotlin code calls it), as `outline` and `members` list it."""
+"""What the Kotlin metadata says about callers beyond a declaration's text: `signature`'s Kotlin view of what the JVM
+view leaves out as synthetic (a reified inline function's method: kotlinc 2 makes it synthetic, yet Kotlin code calls
+it), as `outline` and `members` list it; a deprecation's level, which decides whether Kotlin can call a declaration;
+the parameter names the JVM view takes from the metadata where the class file has none."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
 
-from jdx.engine.kotlin_view import CALLED_ROLES, jvm_access, member_kotlin, reified_inline
+from jdx.engine.kotlin_view import (CALLED_ROLES, HIDDEN_LEVEL, decls_of, is_kotlin, jvm_access, jvm_deprecated,
+                                    member_kotlin, reified_inline)
 
 
 _REIFIED = "Kotlin-only: reified inline"
@@ -55,3 +59,95 @@ def _left_out_notes(store, text: str, found, members: list[dict]) -> list[str]:
     old = _left_out_note(store, ref, top.decls, found.members)
     new = _left_out_note(store, ref, top.decls, members)
     return [n for n in (new if n == old else n for n in found.notes) if n]
+
+
+_ERROR_LEVEL = ("DeprecationLevel.ERROR", "errorSince=")
+_NOT_DEPRECATING = ("annotations",)  # kotlinc marks every `$annotations` stub deprecated, its property or not
+
+
+def deprecation_level(annotations) -> str:
+    """The level of a deprecated JVM member's Kotlin deprecation, by its annotations: `HIDDEN`, `ERROR` (a compile
+    error to call from Kotlin: `@Deprecated(level = ERROR)`, `@DeprecatedSinceKotlin(errorSince)`), else `WARNING`."""
+    if any(mark in a for a in annotations or () for mark in HIDDEN_LEVEL):
+        return "HIDDEN"
+    return "ERROR" if any(mark in a for a in annotations or () for mark in _ERROR_LEVEL) else "WARNING"
+
+
+def mark_deprecated(entries: list[dict], members: list[dict], levels: dict[str, str]) -> None:
+    """Gives each `kotlin_members` entry of `outline` its `deprecated` (a JVM member it compiles to is, as `members`
+    says of its JVM members: `members`, the answer's JVM rows) and a deprecation that keeps Kotlin from calling the
+    declaration its level instead of `Kotlin-only`: okio's `@Deprecated(level = ERROR) @JvmName("-deprecated_size")
+    fun size()` no caller can name (`levels`: declaration id -> level, `deprecation_levels`)."""
+    deprecated = {m["ref"] for m in members if m.get("deprecated")}
+    for e in entries:
+        e["deprecated"] = any(j["ref"] in deprecated for j in e.get("jvm") or () if j["role"] not in _NOT_DEPRECATING)
+        level = levels.get(e.pop("_decl", None))
+        if e["deprecated"] and level in ("ERROR", "HIDDEN"):
+            uncallable_markers(e, level)
+
+
+def uncallable_markers(entry: dict, level: str) -> None:
+    """An entry's markers for a declaration deprecated at `level` ERROR or HIDDEN: not `Kotlin-only` (Kotlin cannot
+    call it either), its level said instead, `not callable` when Java cannot name its JVM member."""
+    only = [m for m in entry["markers"] if m.startswith("Kotlin-only: ")]
+    entry["markers"] = [m.removeprefix("Kotlin-only: ") for m in entry["markers"]] + [
+        f"deprecated at level {level}: " + ("not callable" if only else "Kotlin cannot call it")]
+
+
+def deprecation_levels(store, decls: list[dict], deprecated: set[str] | None = None) -> dict[str, str]:
+    """Declaration id -> the deprecation level (`deprecation_level`) of the first of its JVM members callers name that
+    is deprecated (of those in `deprecated`, ids, when given: one query per class declaring one of them, none when
+    none is), for the declarations with one."""
+    from jdx.graph_schema import queries
+
+    links = {d["id"]: [t for r, _, t in (link.partition(":") for link in d["jvm"] or ())
+                       if r in CALLED_ROLES and (deprecated is None or t in deprecated)] for d in decls}
+    owners = sorted({t.split("#", 1)[0] for targets in links.values() for t in targets})
+    rows = {row.get("m.id"): row for owner in owners for row in store.rows(queries.MEMBERS_OF, {"id": owner})}
+    out = {}
+    for i, targets in links.items():
+        row = next((rows[t] for t in targets if t in rows and jvm_deprecated(rows[t])), None)
+        if row is not None:
+            out[i] = deprecation_level(row.get("m.annotations"))
+    return out
+
+
+METADATA_NAMES = "Kotlin metadata"  # the `param_names_from` of names read from @kotlin.Metadata (as render/cards.py)
+_NAMED_ROLES = ("method", "facade", "static")  # the JVM members taking exactly a function's Kotlin parameters
+
+
+class MetadataParamNames:
+    """The JVM view's names for the parameters a Kotlin class's class file leaves unnamed (an abstract or interface
+    method keeps no LocalVariableTable: javap's `arg0`) as its `@kotlin.Metadata` declares them, the Kotlin view's:
+    `names(owner, row, count)` as src_params' namer answers, for a function's method, its facade or @JvmStatic
+    copy, an extension's receiver `$receiver` and a suspend function's continuation `$completion` (kotlinc's
+    names); None for any other member (a `$default`, an @JvmOverloads copy: no guess)."""
+
+    def __init__(self, store):
+        self.store = store
+        self.by_member: dict[str, dict[str, dict]] = {}  # class -> JVM member id -> the function it compiles from
+
+    def names(self, owner: str, row: dict, count: int) -> list[str] | None:
+        if owner not in self.by_member:
+            found = self.by_member[owner] = {}
+            for d in decls_of(self.store, owner):
+                if d["kind"] == "function":
+                    for role, _, target in (link.partition(":") for link in d["jvm"] or ()):
+                        if role in _NAMED_ROLES:
+                            found.setdefault(target, d)
+        d = self.by_member[owner].get(f"{owner}#{row['name']}{row['descriptor']}")
+        if d is None:
+            return None
+        detail = json.loads(d["detail"] or "{}")
+        names = [p["name"] for p in detail.get("parameters") or ()]
+        names = (["$receiver"] if detail.get("receiver") else []) + names + (
+            ["$completion"] if "suspend" in (d["flags"] or ()) else [])
+        return names if len(names) == count else None
+
+
+def metadata_param_names(store, type_rows: list[dict], rows: list[dict]) -> MetadataParamNames | None:
+    """A MetadataParamNames when one of `type_rows` is a Kotlin class and a method of `rows` (theirs) has parameters
+    its class file leaves unnamed, else None (nothing to read)."""
+    unnamed = any((r.get("param_source") or "none") == "none" and not (r.get("descriptor") or "()").startswith("()")
+                  for r in rows)
+    return MetadataParamNames(store) if unnamed and any(is_kotlin(t) for t in type_rows) else None

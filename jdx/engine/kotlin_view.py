@@ -265,7 +265,7 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
     wanted = _KINDS.get(opts.kind)
     grep = re.compile(opts.grep, re.IGNORECASE) if opts.grep else None
     levels = {"all": None}.get(opts.access[0] if len(opts.access) == 1 else "", set(opts.access))
-    from jdx.engine.kotlin_inherited import _chains
+    from jdx.engine.kotlin_inherited import _chains, mark_inherited_defaults
     from jdx.engine.kotlin_nested import boxed_twins, nested_rows
 
     chains = _chains(store)
@@ -289,10 +289,12 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
         entry = kotlin_entry(d, access)
         entry["jvm"] += [{"role": role, "ref": member_ref(t)} for role, t in twins.get(d["id"], ())]
         entry["text"] = chains.qualified_text(d, (type_row["id"],)) or entry["text"]
+        mark_inherited_defaults(store, d, entry)
         if d["id"] in hidden:
             entry["markers"].append("hidden: synthetic")
         elif d["id"] in kotlin_only:
             entry["markers"].append(kotlin_only[d["id"]])
+        entry["_decl"] = d["id"]  # (mark_deprecated reads it)
         if d in hosted:
             entry["companion"] = companion
             entry["markers"].append("in companion object" + ("" if companion == "Companion" else f" {companion}"))
@@ -316,6 +318,10 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
     claimed |= {e.pop("_id") for e in nested} | hidden_impls
     if hidden_impls:
         result["hidden_default_impls"] = len(hidden_impls)
+    deprecated = {m["_id"] for m in result["members"] if m.get("deprecated") and m.get("_id")}
+    from jdx.engine.kotlin_signature import deprecation_levels, mark_deprecated
+
+    mark_deprecated(shown + nested, result["members"], deprecation_levels(store, decls + hosted, deprecated))
     result["kotlin_members"] = shown + nested
     is_object = header is not None and header["signature"].split(" object ", 1)[0] != header["signature"]
     unclaimed = [m for m in result["members"] if m.get("_id") not in claimed
@@ -335,7 +341,7 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
 # sealed class's constructor (private on the JVM; subclasses call a synthetic twin taking a DefaultConstructorMarker)
 CALLED_ROLES = ("method", "getter", "setter", "constructor", "facade", "static", "overload")
 _ACC_PRIVATE, _ACC_VARARGS, _ACC_SYNTHETIC, _ACC_DEPRECATED = 0x0002, 0x0080, 0x1000, 0x20000
-_HIDDEN_LEVEL = ("DeprecationLevel.HIDDEN", "hiddenSince=")
+HIDDEN_LEVEL = ("DeprecationLevel.HIDDEN", "hiddenSince=")
 
 
 def reified_inline(d: dict) -> bool:
@@ -349,9 +355,9 @@ def reified_inline(d: dict) -> bool:
 def _hidden(row: dict, reified: bool) -> bool:
     """Whether a synthetic JVM member is one a deprecation hid: a reified inline function's is synthetic anyway, so
     for it only the annotation's level says so."""
-    if not (row.get("m.deprecated") or (row.get("m.access") or 0) & _ACC_DEPRECATED):
+    if not jvm_deprecated(row):
         return False
-    return not reified or any(mark in a for a in row.get("m.annotations") or () for mark in _HIDDEN_LEVEL)
+    return not reified or any(mark in a for a in row.get("m.annotations") or () for mark in HIDDEN_LEVEL)
 
 
 def jvm_access(store, decls: list[dict]) -> tuple[set[str], dict[str, str]]:
@@ -393,6 +399,11 @@ def _sealed_twin(rows: dict, targets: list[str]) -> bool:
         (rows.get(targets[0].replace(")V", _MARKER + ")V")) or {}).get("m.access") or 0) & _ACC_SYNTHETIC != 0
 
 
+def jvm_deprecated(row: dict) -> bool:
+    """Whether a JVM member row (`m.*`) is deprecated: its Deprecated attribute or access flag."""
+    return bool(row.get("m.deprecated") or (row.get("m.access") or 0) & _ACC_DEPRECATED)
+
+
 def kotlin_only_reason(d: dict, access: int, sealed: bool = False) -> str | None:
     """Why Java cannot call the JVM member (`access`) of a public or internal declaration that is synthetic or
     private: `reified inline` (kotlinc 2 makes its method synthetic, 1.3 private), `synthetic` (@JvmSynthetic),
@@ -430,7 +441,8 @@ def signature_view(store, result: dict, member_ids: list[str]) -> None:
     """Each overload that compiles from a Kotlin declaration carries it (`kotlin`: text, markers, the
     member's role: method, getter, setter, default, overload, static, field), its `throws` as `@Throws(…)` among its
     annotations; a property named by its Kotlin name lists its accessors too (`_with_accessors`)."""
-    from jdx.engine.kotlin_inherited import _chains
+    from jdx.engine.kotlin_inherited import _chains, mark_inherited_defaults
+    from jdx.engine.kotlin_signature import deprecation_level, uncallable_markers
 
     found = member_kotlin(store, member_ids)
     every = _with_accessors(store, result, member_ids, found)
@@ -449,6 +461,10 @@ def signature_view(store, result: dict, member_ids: list[str]) -> None:
                 item["synthetic"] = [x for x in item.get("synthetic") or () if x != "synthetic"]
             item["kotlin"]["text"] = _chains(store).qualified_text(row, (mid.split("#", 1)[0],)) or \
                 item["kotlin"]["text"]
+            mark_inherited_defaults(store, row, item["kotlin"])
+            level = deprecation_level(item.get("annotations")) if item.get("deprecated") else None
+            if level in ("ERROR", "HIDDEN"):
+                uncallable_markers(item["kotlin"], level)
             written = kotlin_annotations(item.get("annotations") or []) + throws_annotation(item.get("throws"))
             if written:  # spec §7.1: a signature carries its annotations (`@kotlin.Deprecated(...)`), as --view jvm
                 item["kotlin"]["annotations"] = written
@@ -593,3 +609,4 @@ def property_members(store, found: list[dict], visible: list[dict], name: str,
         return out, []
     return out, [f"{name} is a Kotlin property: the answer includes its {', '.join(added)} (a ref with parameters "
                  "or a type names one JVM member)"]
+

@@ -20,18 +20,24 @@ def kotlin_public(store: GraphStore, groups: list) -> None:
     """A method group private or synthetic on the JVM that compiles from a public Kotlin declaration (a reified
     inline function, an @InlineOnly one) ranks as public: Kotlin callers name it. One a deprecation hid
     (`@Deprecated(level = HIDDEN)`: public and synthetic on the JVM) ranks as non-public and says so (`hidden`):
-    no caller can name it."""
+    no caller can name it; so does one public on the JVM that compiles from an `internal` declaration (okio's
+    `internal fun Buffer.toPath()`): another module's Kotlin code cannot call it."""
     from jdx.engine.kotlin_hits import has_kotlin
     from jdx.engine.kotlin_view import member_kotlin
 
     if not has_kotlin(store):
         return
-    closed = {f"{g['owner']}#{g['name']}{g['descriptor']}": g for _, g in groups
-              if g["kind"] == "method" and g.get("descriptor") and (not g["pub"] or (g["access"] or 0) & ACC_SYNTHETIC)}
-    if not closed:
+    methods = {f"{g['owner']}#{g['name']}{g['descriptor']}": g for _, g in groups
+               if g["kind"] == "method" and g.get("descriptor")}
+    if not methods:
         return
-    decls = {mid: rows[0] for mid, rows in member_kotlin(store, list(closed)).items()
-             if rows and rows[0]["visibility"] == "public"}
+    found = member_kotlin(store, list(methods))
+    for mid, rows in found.items():
+        if rows and rows[0]["visibility"] == "internal":
+            methods[mid]["pub"] = False
+    closed = {mid: g for mid, g in methods.items() if not g["pub"] or (g["access"] or 0) & ACC_SYNTHETIC}
+    decls = {mid: rows[0] for mid, rows in found.items()
+             if mid in closed and rows and rows[0]["visibility"] == "public"}
     hidden = _hidden(store, [dict(x, main=mid) for mid, x in decls.items()], {mid: closed[mid] for mid in decls})
     for mid, x in decls.items():
         closed[mid]["pub"] = x["id"] not in hidden
@@ -123,7 +129,8 @@ def kotlin_name_rows(store: GraphStore, p: Pattern, kinds: set[str], art_ids, pk
         art = by_id.get(main["artifact"], {})
         # a multi-file part's member is public in its facade; one a deprecation hid ranks after what callers can use
         g = {"name": x["name"], "owner": main["owner"], "rank": main["rank"], "kind": main["kind"],
-             "pub": (main["pub"] or x["visibility"] == "public") and x["id"] not in hidden,
+             "pub": (main["pub"] or x["visibility"] == "public") and x["visibility"] != "internal"
+             and x["id"] not in hidden,
              "deprecated": bool((main["access"] or 0) & ACC_DEPRECATED)}
         row = {"kind": main["kind"], "ref": main["id"], "name": main["name"], "artifact": art.get("name", ""),
                "origin": art.get("origin", ""), "public": x["visibility"] in ("public", "internal"),
@@ -158,6 +165,7 @@ def kotlin_name_fields(store: GraphStore, rows: list[dict]) -> None:
     (the @JvmName marker left out: the reference names the JVM member)."""
     if not rows:
         return
+    from jdx.engine.kotlin_hits import qualified_text
     from jdx.engine.kotlin_view import kotlin_entry, link_access, member_kotlin, member_ref
 
     decls = member_kotlin(store, sorted({r["_renamed"][1] for r in rows}))
@@ -170,4 +178,5 @@ def kotlin_name_fields(store: GraphStore, rows: list[dict]) -> None:
             entry = kotlin_entry(decl, flags)
             entry["markers"] = [x for x in entry["markers"]
                                 if not x.startswith(("@JvmName", "@get:JvmName", "@set:JvmName"))]
+            entry["text"] = qualified_text(store, decl, main.split("#", 1)[0])
             r["kotlin"] = entry

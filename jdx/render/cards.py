@@ -320,7 +320,7 @@ def _outline_parts(r: dict) -> tuple[list[str], list[str], list[str]]:
     if r["hidden_synthetic"]:
         footer.append(f"{r['hidden_synthetic']} synthetic hidden (--include-synthetic)")
     names = _names_footer(r["members"])
-    if names and {"none", "source"} & {_names_from(m) for m in r["members"]}:  # (class-file names go unsaid)
+    if names and {"none", "source", KOTLIN_NAMES} & {_names_from(m) for m in r["members"]}:  # (class-file names go unsaid)
         footer.append(names)
     return [f"{r['kind']} {r['type']}"], rows, [" · ".join(footer)]
 
