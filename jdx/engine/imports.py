@@ -336,7 +336,7 @@ def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, l
             for r in store.rows(q, {"owners": [owner["id"]], "name": member})]
     inherited_from = None
     if not rows and owner.get("kotlin"):
-        from jdx.engine.kotlin_view import jvm_name_of
+        from jdx.engine.kotlin_refs import jvm_name_of
 
         jvm = jvm_name_of(store, owner["id"], member, f"{owner['fqn']}#{member}")
         if jvm is not None and jvm != member:  # `fx.Util#perimeter`: a Kotlin property by its Kotlin name

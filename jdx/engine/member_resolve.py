@@ -404,7 +404,7 @@ def lookup_ref(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, 
         named = _named(visible, member)
     written = member  # the name as written: a Kotlin property's, when `jvm_name_of` renames it below
     if not named and target.get("kotlin"):
-        from jdx.engine.kotlin_view import jvm_name_of
+        from jdx.engine.kotlin_refs import jvm_name_of
 
         jvm = jvm_name_of(store, target["id"], member, text)  # a property name, a function under @JvmName
         if jvm is not None:
@@ -449,7 +449,7 @@ def lookup_ref(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, 
     notes: list[str] = []
     if kotlin_properties and target.get("kotlin") and ref.params is None and ref.descriptor is None \
             and ref.return_type is None:
-        from jdx.engine.kotlin_view import property_members
+        from jdx.engine.kotlin_refs import property_members
 
         found, notes = property_members(store, found, visible, written, methods)
     for e in found:

@@ -108,9 +108,10 @@ def of_kotlin_name(store: GraphStore, entries: list[dict], kotlin_name: str, jvm
     """The collected members without those of JVM name `jvm_name` (kotlinc's mangled `jvm_name-hash` too) that no
     declaration named `kotlin_name` compiles to: several Kotlin names may share one JVM name under @JvmName (okio's
     `String.toPath` and `File.toOkioPath` are both `get`), and a Kotlin name asked for is only its own."""
-    from jdx.engine.kotlin_view import _member_id, member_kotlin
+    from jdx.engine.kotlin_refs import member_id
+    from jdx.engine.kotlin_view import member_kotlin
 
-    ours = {id(e): _member_id(e) for e in entries if e["row"]["name"] == jvm_name
+    ours = {id(e): member_id(e) for e in entries if e["row"]["name"] == jvm_name
             or (not e["is_field"] and mangled_of(e["row"]["name"], jvm_name))}
     kotlin = member_kotlin(store, list(ours.values())) if ours else {}
     return [e for e in entries if id(e) not in ours
@@ -143,10 +144,11 @@ def _companion_note(store: GraphStore, outer: str, companion: str, name: str, me
     extension on String (import okio.Path.Companion.toPath), Java as okio.Path.get (@JvmStatic)`: how each language
     calls the members found, an extension on its receiver once imported, a @JvmStatic one by the outer class's
     static copy."""
-    from jdx.engine.kotlin_view import _member_id, member_kotlin
+    from jdx.engine.kotlin_refs import member_id
+    from jdx.engine.kotlin_view import member_kotlin
 
     dotted, where = format_type(outer).replace("$", "."), format_type(companion).replace("$", ".")
-    decls = {rows[0]["id"]: rows[0] for rows in member_kotlin(store, [_member_id(e) for e in members]).values() if rows}
+    decls = {rows[0]["id"]: rows[0] for rows in member_kotlin(store, [member_id(e) for e in members]).values() if rows}
     details = [json.loads(x["detail"] or "{}") for x in decls.values()]
     receivers = _receiver_names({x["receiver"] for x in details if x.get("receiver")}, outer)
     statics = sorted({n for x in decls.values() for n in _static_copies(x, outer)})
