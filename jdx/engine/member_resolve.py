@@ -361,7 +361,7 @@ def lookup(store: GraphStore, text: str, require_one: bool = False, include_hidd
     """Resolve a member reference; NotFoundError (with did-you-mean), AmbiguousError when `require_one`. Hidden
     members (bridges, synthetic ones) answer when no visible one matches (`include_hidden`), or beside the visible
     ones (`with_hidden`: `signature --include-synthetic`). A bare `Type#name` of a Kotlin class naming a property
-    is every JVM member it compiles to (`kotlin_properties`, see `kotlin_view.property_members`; never with `require_one`)."""
+    is every JVM member it compiles to (`kotlin_properties`, see `kotlin_refs.property_members`; never with `require_one`)."""
     ref, type_reading = _member_reading(text)
     properties = kotlin_properties and not require_one
     try:
