@@ -345,4 +345,8 @@ def _short_params(ref: str, named: bool = False) -> str:
     `named`: `readValue(JsonParser, ResolvedType)`."""
     head, _, params = ref.partition("(")
     name = head.rpartition("#")[2] if named else ""
-    return name + "(" + ", ".join(p.rsplit(".", 1)[-1] for p in params.rstrip(")").split(", ") if p) + ")"
+    def short(p: str) -> str:  # `dev.failsafe.Policy...` -> `Policy...`, `java.lang.String[]` -> `String[]`
+        base = p.rstrip(".[]")
+        return base.rsplit(".", 1)[-1] + p[len(base):]
+
+    return name + "(" + ", ".join(short(p) for p in params.rstrip(")").split(", ") if p) + ")"

@@ -294,3 +294,13 @@ def test_brief_reaches_every_relationship_command(name):
     finally:
         setattr(graph_render, function, original)
     assert seen == [True, False]
+
+
+def test_uncalled_overloads_keep_varargs_and_array_parameters():
+    """T63: `(Policy, )` for failsafe's `with(Policy, Policy...)`: the short name of `dev.failsafe.Policy...` was the
+    text after its last dot."""
+    from jdx.render.graph import _short_params
+
+    assert _short_params("dev.failsafe.Failsafe#with(dev.failsafe.Policy, dev.failsafe.Policy...)") == \
+        "(Policy, Policy...)"
+    assert _short_params("a.B#m(java.lang.String[][], int, java.util.List)", named=True) == "m(String[][], int, List)"
