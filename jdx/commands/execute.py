@@ -32,10 +32,13 @@ def run_request(session, cmd: Command, request) -> Outcome:
             from jdx.engine.refs import artifact_prefixes
 
             session.begin_request()
-            from jdx.engine.resolve import artifact_ref_prefixes
+            from jdx.engine.descriptors import literal_dollars
+            from jdx.engine.resolve import artifact_ref_prefixes, literal_dollar_names
 
             session.check_roots()
-            scope = artifact_prefixes(lambda: artifact_ref_prefixes(session.store()))
+            scope = contextlib.ExitStack()
+            scope.enter_context(artifact_prefixes(lambda: artifact_ref_prefixes(session.store())))
+            scope.enter_context(literal_dollars(lambda: literal_dollar_names(session.store())))
         else:
             scope = contextlib.nullcontext()
         with scope:

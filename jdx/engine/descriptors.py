@@ -56,11 +56,13 @@ from jdx.engine.jvm_names import (  # noqa: F401  (re-exported)
     fqn_to_internal,
     internal_to_fqn,
     java_to_descriptor,
+    literal_dollars,
     name_segments,
     nested_simple_name,
     package_of,
     parse_method_descriptor,
     simple_name_of,
+    source_fqn,
     split_field_descriptor,
 )
 

@@ -255,7 +255,7 @@ def _type_import(store: GraphStore, row: dict) -> tuple[dict, list[Warning_]]:
         raise UsageError(f"{fqn} is a local or anonymous class: it cannot be imported")
     if row.get("outer_method"):
         raise UsageError(f"{fqn} is a local class (declared inside a method): it cannot be imported")
-    source_name = fqn.replace("$", ".")
+    source_name = d.source_fqn(fqn)  # `scala.None$` is a class's whole name: no nesting to write as `.`
     entry = {"ref": fqn, "statement": f"import {source_name};", "kind": row["kind"],
              "artifact": artifacts_by_id(store).get(row["artifact"], {}).get("name", "")}
     package = row.get("package") or ""
@@ -372,7 +372,7 @@ def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, l
         entry["note"] = said + (f" ({entry['note']})" if entry.get("note") else "")
         answer["member"] = f"{owner['fqn']}#{member}"
         return answer, warnings
-    source_owner = owner["fqn"].replace("$", ".")
+    source_owner = d.source_fqn(owner["fqn"])
     entry = {"ref": f"{owner['fqn']}#{member}", "statement": f"import static {source_owner}.{member};",
              "kind": static[0]["kind"], "artifact": artifacts_by_id(store).get(owner["artifact"], {}).get("name", "")}
     notes = [f"imports all {len(static)} static overloads"] if len(static) > 1 else []
@@ -478,7 +478,7 @@ def _constructor_import(store: GraphStore, owner: dict) -> tuple[dict, list[Warn
                             hint=f"jdx members {shlex.quote(owner['fqn'])} lists its members")
     answer, warnings = _type_import(store, owner)
     entry = answer["imports"][0]
-    simple = entry["ref"].replace("$", ".").rsplit(".", 1)[-1]
+    simple = d.source_fqn(entry["ref"]).rsplit(".", 1)[-1]
     said = f"constructors are not imported: import the type and call new {simple}(...)"
     entry["note"] = said + (f" ({entry['note']})" if entry.get("note") else "")
     answer["member"] = f"{owner['fqn']}#<init>"

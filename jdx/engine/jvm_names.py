@@ -13,6 +13,9 @@ without bound. Callers import these through `jdx.engine.descriptors`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 PRIMITIVES = {
     "B": "byte", "C": "char", "D": "double", "F": "float",
@@ -49,11 +52,55 @@ def package_of(internal: str) -> str:
     return internal[:slash].replace("/", ".") if slash >= 0 else ""
 
 
+# the internal names of the top-level classes whose own name holds a `$` that nests nothing (Scala's `None$` and
+# `$colon$colon`, the JDK's generated `BoundMethodHandle$Species_L`), while an answer is made (`literal_dollars`)
+_LITERAL: ContextVar[Callable[[], frozenset[str]] | None] = ContextVar("literal_dollars", default=None)
+
+
+@contextmanager
+def literal_dollars(provider: Callable[[], frozenset[str]]) -> Iterator[None]:
+    """While answering: `provider()` gives the top-level class names holding a literal `$` (the workspace graph's
+    classes no InnerClasses entry nests), called at most once, on the first name with a `$` after its first
+    character; without it a `$` between two other characters is read as nesting."""
+    cache: list[frozenset[str]] = []
+
+    def once() -> frozenset[str]:
+        if not cache:
+            cache.append(provider())
+        return cache[0]
+
+    token = _LITERAL.set(once)
+    try:
+        yield
+    finally:
+        _LITERAL.reset(token)
+
+
+def _nested(simple: str, package: str) -> str:
+    """`Map$Entry` -> `Map.Entry`; a top-level class holding a literal `$` keeps it (`$less$colon$less`, and
+    `List$.Foo` for a class nested in `List$`)."""
+    provider = _LITERAL.get() if "$" in simple[1:] else None
+    names = provider() if provider is not None else frozenset()
+    if names:
+        for cut in [len(simple)] + [i for i in range(len(simple) - 1, 0, -1) if simple[i] == "$"]:
+            if package + simple[:cut] in names:
+                rest = simple[cut:]
+                return simple[:cut] + ("." + _NEST_SEP.sub(".", rest[1:]) if rest else "")
+    return _NEST_SEP.sub(".", simple)
+
+
 def nested_simple_name(internal: str) -> str:
     """Source-like name without package: `java/util/Map$Entry` -> `Map.Entry`, `Foo$1` -> `Foo.1`."""
     if "@" in internal:  # a shadowed copy's graph id `name@<artifact>` (refs.format_type)
         internal = _SHADOW_SUFFIX.sub("", internal)
-    return _NEST_SEP.sub(".", internal[internal.rfind("/") + 1:])
+    cut = internal.rfind("/") + 1
+    return _nested(internal[cut:], internal[:cut])
+
+
+def source_fqn(fqn: str) -> str:
+    """A type as Java source names it: `java.util.Map$Entry` -> `java.util.Map.Entry`, `scala.None$` as it is."""
+    package, dot, simple = fqn.rpartition(".")
+    return package + dot + _nested(simple, package.replace(".", "/") + "/" if dot else "")
 
 
 def simple_name_of(internal: str) -> str:

@@ -101,6 +101,13 @@ def _coordinate_of(name: str, path: str) -> str | None:
     return found if found and _artifact_coordinate(found, name, path) else None
 
 
+def literal_dollar_names(store: GraphStore) -> frozenset[str]:
+    """The workspace's top-level classes whose name holds a `$` that nests nothing (jvm_names.literal_dollars)."""
+    from jdx.graph_schema.queries_graph import LITERAL_DOLLAR_NAMES
+
+    return frozenset(r["name"] for r in store.rows_cached(LITERAL_DOLLAR_NAMES))
+
+
 def artifact_ref_prefixes(store: GraphStore) -> dict[str, str]:
     """Artifact key (first 16 hex, a shadowed copy's id suffix) -> the prefix a reference names it by
     (spec §6 `g:a:v/`): its coordinate, else its jar's file name; only prefixes that select exactly that

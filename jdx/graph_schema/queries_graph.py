@@ -100,6 +100,11 @@ SUBTYPES_OF = _by_ids("p", "Type", "(t:Type)-[r:EXTENDS|IMPLEMENTS]->(p:Type{ID}
 SUB_INTERFACES = ("MATCH (s:Type)-[:IMPLEMENTS* 1..30 (r, n | WHERE n.kind = 'interface' AND NOT n.shadowed)]->"
                   "(t:Type {id: $id}) WHERE s.kind = 'interface' AND NOT s.shadowed RETURN DISTINCT s.id AS id")
 
+# the classes no InnerClasses entry nests whose name holds a `$` (Scala's `None$`, `$colon$colon`): that `$` nests
+# nothing (jvm_names.literal_dollars); an external type's nesting is unknown, so it is not one of them
+LITERAL_DOLLAR_NAMES = ("MATCH (t:Type) WHERE t.outer IS NULL AND NOT t.external AND t.name CONTAINS '$' "
+                        "RETURN DISTINCT t.name AS name")
+
 # every subtype edge of the workspace: one pass beats an IN filter over thousands of ids (`hierarchy Object`)
 ALL_SUBTYPE_EDGES = ("MATCH (t:Type)-[r:EXTENDS|IMPLEMENTS]->(p:Type) WHERE NOT t.shadowed "
                      f"RETURN p.id AS parent, label(r) AS rel, {TYPE_COLS}")

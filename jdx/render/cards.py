@@ -86,9 +86,10 @@ def _qualified(rendered: str, erased: str) -> str:
     base = erased.removesuffix("...")
     while base.endswith("[]"):
         base = base[:-2]
-    simple = base.rsplit(".", 1)[-1].replace("$", ".")
-    if rendered.startswith(simple) and not re.match(r"[\w$]", rendered[len(simple):len(simple) + 1]):
-        return base + rendered[len(simple):]
+    written = base.rsplit(".", 1)[-1]
+    for simple in dict.fromkeys((written.replace("$", "."), written)):  # `Map.Entry`; Scala's `$less$colon$less` whole
+        if rendered.startswith(simple) and not re.match(r"[\w$]", rendered[len(simple):len(simple) + 1]):
+            return base + rendered[len(simple):]
     return erased
 
 

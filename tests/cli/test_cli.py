@@ -114,7 +114,8 @@ def test_cypher_table_and_json(run_jdx):
     r = run_jdx("cypher", q)
     assert r.code == 0 and r.out.splitlines() == ["super", "java.util.AbstractMap", "1 row"]
     data = envelope(run_jdx("cypher", q, "--json").out)
-    assert data["result"] == {"columns": ["super"], "rows": [{"super": "java.util.AbstractMap"}], "total": 1}
+    assert data["result"] == {"columns": ["super"], "types": ["STRING"], "rows": [{"super": "java.util.AbstractMap"}],
+                              "total": 1}
 
 
 def test_cypher_rows_are_bounded_and_the_cut_stated(run_jdx):
