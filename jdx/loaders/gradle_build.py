@@ -41,8 +41,12 @@ ASSIGNMENTS = (  # a name given a plain string: ext.x = '1', def x = '1', val x 
 MAP_ASSIGNMENT = re.compile(  # versions = [gson: '1', io: '2']
     r"\b([A-Za-z_]\w*)\s*=\s*\[((?:\s*\w+\s*:\s*[\"'][^\"'$\n]*[\"']\s*,?)+)\s*\]")
 INTERPOLATION = re.compile(r"\$\{\s*([^}]+?)\s*\}|\$([A-Za-z_][A-Za-z0-9_]*)")
-RULES = re.compile(r"\bexclude\s*\(?\s*(?:group|module)\s*[:=][^\n)}]*|\b(?:is)?[tT]ransitive\s*=\s*false")
+RULES = re.compile(r"\bexclude\s*(\()?\s*(?:group|module)\s*[:=][^\n)}]*|\b(?:is)?[tT]ransitive\s*=\s*false")
+STRING_NAMED = re.compile(r"\s*\(\s*")  # Kotlin's `"implementation"("g:a:v")`: a configuration named by a string
+ADD_CALL = re.compile(r"\badd\s*\(\s*$")  # `add("implementation", "g:a:v")` (the form inside `subprojects {}`)
+ADD_ARGUMENT = re.compile(r"\s*,\s*")
 SNIPPET = 60
+RULE_SNIPPET = 200  # a rule is shown whole unless it is longer
 
 
 def configurations(tests: bool) -> tuple[str, ...]:
@@ -74,7 +78,8 @@ def _catalog_version(version, versions: dict) -> str:
 
 def catalog(root: Path, warnings: list[Warning_]) -> dict[str, str | list[str]]:
     """`libs.<alias>` -> `g:a:v` from gradle/libs.versions.toml (aliases with `-`, `_`, `.` are one name), and
-    `libs.bundles.<name>` -> its libraries' `g:a:v` (`libs.<alias>` for one without a fixed version)."""
+    `libs.bundles.<name>` -> its libraries' `g:a:v` (`libs.<alias>` for one without a version); `g:a` for a library
+    without a version (a platform may give it one)."""
     path = root / "gradle" / "libs.versions.toml"
     text = read_text(path, warnings)
     if text is None:
@@ -93,13 +98,14 @@ def catalog(root: Path, warnings: list[Warning_]) -> dict[str, str | list[str]]:
         elif isinstance(lib, dict):
             module = lib.get("module") or (f"{lib.get('group')}:{lib.get('name')}" if lib.get("group") else "")
             version = _catalog_version(lib.get("version"), versions)
-            coord = f"{module}:{version}" if module and version else ""
-        if coord.count(":") == 2:
+            coord = f"{module}:{version}" if module and version else module
+        if coord.count(":") in (1, 2):  # `g:a` without a version: a platform may give it one
             out[re.sub(r"[-_]", ".", alias)] = coord
     for name, members in (data.get("bundles", {}) or {}).items():  # libs.bundles.<name>: several libraries
         if isinstance(members, list):
+            full = (out.get(re.sub(r"[-_]", ".", str(m)), "") for m in members)
             out["bundles." + re.sub(r"[-_]", ".", name)] = [
-                out.get(re.sub(r"[-_]", ".", str(m)), f"libs.{m}") for m in members]
+                c if c.count(":") == 2 else f"libs.{m}" for c, m in zip(full, members)]
     return out
 
 
@@ -165,6 +171,9 @@ class Declarations:
     ignored: list[str] = field(default_factory=list)  # rules jdx does not apply (GRADLE_RULE_IGNORED)
     files: list[tuple[str, str]] = field(default_factory=list)  # (files|fileTree, its arguments)
     other: int = 0  # declarations of configurations off the compile classpath (runtimeOnly, processors)
+    versionless: dict[str, str] = field(default_factory=dict)  # `g:a` declared without a version (a platform may
+    # give one) -> as written
+    platforms: list[str] = field(default_factory=list)  # `g:a:v` of the platform(...)/enforcedPlatform(...) BOMs
 
 
 def _string(m: re.Match, first: int = 1) -> str | None:
@@ -184,7 +193,7 @@ def _coordinate(written: str, names: dict[str, str], out: Declarations, text: st
     if len(parts) == 2:
         strict = STRICT_BLOCK.match(text, end)
         if strict is None:
-            out.unresolved.append(coord)
+            out.versionless.setdefault(":".join(parts), ":".join(parts))
             return
         parts.append(_string(strict))
     _add(":".join(parts[:2]), parts[2], parts[3:4], out)
@@ -194,8 +203,10 @@ def _add(module: str, version: str, classifier: list[str], out: Declarations) ->
     strict, _bang, prefer = version.partition("!!")  # `1.7!!`: strictly 1.7; `[1,2)!!1.5`: strict range, 1.5
     version = prefer if dynamic(strict) and prefer else strict
     coord = ":".join([module, version, *classifier])
-    if not version or dynamic(version):
-        out.unresolved.append(f"{coord} (a dynamic version)" if version else module)
+    if not version and not classifier:
+        out.versionless.setdefault(module, module)
+    elif not version or dynamic(version):
+        out.unresolved.append(f"{coord} (a dynamic version)" if version else f"{coord} (no version)")
     else:
         out.coords.append(coord)
 
@@ -234,8 +245,12 @@ def _catalog_use(alias_written: str, catalog_: dict, out: Declarations) -> None:
     alias = re.sub(r"[-_]", ".", alias_written)
     entry = catalog_.get(alias)
     for member in entry if isinstance(entry, list) else [entry] if entry else []:
-        if member.startswith("libs."):
+        if member.startswith("libs.") and catalog_.get(re.sub(r"[-_]", ".", member[5:])):
+            _catalog_use(member[5:], catalog_, out)  # a bundle's library without a version
+        elif member.startswith("libs."):
             out.unresolved.append(f"{member} (in libs.{alias_written})")
+        elif member.count(":") == 1:
+            out.versionless.setdefault(member, f"libs.{alias_written}")
         else:
             module, _c, version = member.rpartition(":")
             _add(module, version, [], out)
@@ -261,9 +276,29 @@ def _balanced(text: str, open_at: int) -> int:
     return len(text)
 
 
-def _snippet(text: str) -> str:
+def _snippet(text: str, limit: int = SNIPPET) -> str:
     line = " ".join(text.split())
-    return line if len(line) <= SNIPPET else line[:SNIPPET - 1] + "…"
+    return line if len(line) <= limit else line[:limit - 1] + "…"
+
+
+def _rule(text: str, m: re.Match) -> str:
+    """A rule as written: `exclude(…)` whole (its parentheses balanced), `exclude group: …` to its line's end."""
+    end = _balanced(text, m.start(1)) if m.group(1) else m.end()
+    return _snippet(text[m.start():end], RULE_SNIPPET)
+
+
+def _string_named(text: str, span: tuple[int, int], conf: str) -> int | None:
+    """Where the notation of a configuration named by a string starts: Kotlin's `"implementation"("g:a:v")` and
+    `add("implementation", "g:a:v")` (the forms inside `subprojects {}`); None for any other string that holds the
+    word (`description = "the api module"`)."""
+    start, end = span
+    if text[start + 1:end - 1] != conf:
+        return None
+    call = STRING_NAMED.match(text, end)
+    if call:
+        return call.end()
+    argument = ADD_ARGUMENT.match(text, end)
+    return argument.end() if argument and ADD_CALL.search(text[max(0, start - 40):start]) else None
 
 
 def declarations(text: str, tests: bool, names: dict[str, str], catalog_: dict) -> Declarations:
@@ -277,14 +312,16 @@ def declarations(text: str, tests: bool, names: dict[str, str], catalog_: dict) 
         conf, pos = m.group(1), m.end()
         inside = bisect.bisect_right(starts, m.start()) - 1
         if inside >= 0 and strings[inside][1] > m.start():
-            continue  # a word of a string (`description = "the api module"`)
-        if not m.group(2) and (pos >= len(text) or not (text[pos].isalpha() or text[pos] in "\"'")):
+            pos = _string_named(text, strings[inside], conf)
+            if pos is None:
+                continue  # a word of a string (`description = "the api module"`)
+        elif not m.group(2) and (pos >= len(text) or not (text[pos].isalpha() or text[pos] in "\"'")):
             continue  # `implementation {`, `compileOnly.extendsFrom`: the configuration itself, no declaration
         if conf not in wanted:
             out.other += conf in NOT_COMPILE
             continue
         _declaration(text, pos, conf, names, catalog_, out)
-    out.ignored.extend(_snippet(r.group(0)) for r in RULES.finditer(text))
+    out.ignored.extend(_rule(text, r) for r in RULES.finditer(text))
     return out
 
 
@@ -298,7 +335,11 @@ def _declaration(text: str, pos: int, conf: str, names: dict[str, str], catalog_
         return
     if call and call.group(1) in ("platform", "enforcedPlatform"):
         inner = text[call.end():_balanced(text, call.end() - 1) - 1]
-        out.ignored.append(f"{conf}({call.group(1)}({_snippet(inner)})): its version constraints")
+        bom = Declarations()
+        _declaration(text, call.end() + len(inner) - len(inner.lstrip()), conf, names, catalog_, bom)
+        out.platforms.extend(bom.coords)
+        out.ignored.append(f"{conf}({call.group(1)}({_snippet(inner)})): its version constraints" + (
+            " (read only for the declarations without a version)" if bom.coords else ""))
         return
     if call and call.group(1) == "kotlin":
         inner = STRING_ARG.match(text, call.end())

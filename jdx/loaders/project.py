@@ -53,6 +53,10 @@ class Project:
     # (sources, why absent), used when a focused module depends on them
     locked: list[str] = field(default_factory=list)  # Gradle: coords from lockfiles (a project's full resolved set,
     # used as they are; the other projects' declarations are resolved)
+    declared: list[str] = field(default_factory=list)  # Gradle: the declarations of the projects without a lockfile,
+    # each resolved with its transitive dependencies (another project's lock of the same coordinate is that one's)
+    managed: list[tuple[str, list[str], list[str]]] = field(default_factory=list)  # Gradle: (project, its platform
+    # BOMs, its declarations without a version) for each project whose declarations take their versions from BOMs
 
 
 def _local(tag: str) -> str:
@@ -388,14 +392,15 @@ def project_classpath(cache: Path, project: Project, tests: bool = False) -> Cla
             head += (f"; {project.notes[0]}; used as locked, not expanded (the lockfile is the resolved set) from "
                      f"{repo} ({repo_how}) and the Gradle cache")
         cache_dir, _gradle_how = gradle_cache()
+        gradle = (str(cache_dir),) if cache_dir.is_dir() else ()
         coords = []
-        for c in (c for c in project.coords if c not in project.locked):
+        for c in dict.fromkeys(project.declared + _platform_versions(cache, project, repo, scopes, gradle, out)):
             try:
                 coords.append(Coordinate.parse(c).resolver_form())
             except Exception:  # noqa: BLE001 - a declaration jdx cannot read is reported, not fatal
                 out.warnings.append(Warning_("GRADLE_DEPENDENCY_UNRESOLVED", f"{c}: not a coordinate"))
         request = maven_resolver.ResolveRequest(repo=repo, scopes=scopes, coords=tuple(coords), highest=True,
-                                                gradle=(str(cache_dir),) if cache_dir.is_dir() else ())
+                                                gradle=gradle)
         if not coords:
             out.how.append("; ".join([head, *project.notes[1:]]) if project.locked else
                            f"{head}: no dependency declarations found")
@@ -418,6 +423,22 @@ def project_classpath(cache: Path, project: Project, tests: bool = False) -> Cla
                    f"{len(resolution.dependencies)} dependencies by {resolution.resolver} over {where}"
                    + (", cached" if resolution.cached else "") + rule)
     return out
+
+
+def _platform_versions(cache: Path, project: Project, repo: Path, scopes: tuple[str, ...], gradle: tuple[str, ...],
+                       out: Classpath) -> list[str]:
+    """Gradle: the declarations without a version, given theirs by their projects' platform BOMs; those none gives
+    one are named."""
+    if not project.managed:
+        return []
+    from jdx.loaders.project_gradle import platform_versions
+
+    found, skipped = platform_versions(cache, project, repo, scopes, gradle)
+    if skipped:
+        out.warnings.append(Warning_("GRADLE_DEPENDENCY_UNRESOLVED", f"{len(skipped)} declaration(s) without a "
+                                     f"version were skipped: {', '.join(skipped[:20])}"
+                                     + (f" and {len(skipped) - 20} more" if len(skipped) > 20 else "")))
+    return found
 
 
 def _focus_text(project: Project, focused: list[MavenModule]) -> str:

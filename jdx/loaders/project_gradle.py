@@ -2,13 +2,16 @@
 each project's `build/classes/{java,kotlin}/main`, its sources; dependencies per project from its `gradle.lockfile`
 when present (as they are), else the compile-classpath declarations of its build file (gradle_build.py), resolved
 with their transitive dependencies from the Gradle cache and the local Maven repository, the highest requested
-version of each module winning; local `files(...)`/`fileTree(...)` jars read as they lie."""
+version of each module winning (a declaration without a version takes it from the project's or the root's
+`platform(...)` BOMs); local `files(...)`/`fileTree(...)` jars read as they lie."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from pathlib import Path
+from xml.sax.saxutils import escape
 
 from jdx.errors import Warning_
 from jdx.loaders.gradle_build import build_variables, catalog, declarations, gradle_properties, read_text
@@ -19,6 +22,8 @@ LANGUAGES = ("java", "kotlin", "groovy", "scala")
 FILE_TREE_DIR = re.compile(r"^\s*[\"']([^\"'$]+)[\"']|(?:\bdir\s*:|[\"']dir[\"']\s+to)\s*[\"']([^\"'$]+)[\"']")
 FILE_TREE_PATTERNS = re.compile(r"(?:\b(include|exclude)s?\s*:|[\"'](include|exclude)s?[\"']\s+to)\s*"
                                 r"(?:\[|(?:list|set)Of\s*\()?\s*((?:[\"'][^\"'\n]*[\"']\s*,?\s*)+)")
+PLATFORM_GAV = "jdx.gradle:platforms:0"  # the POM importing a project's platforms, read by Maven's resolver
+UNMANAGED = re.compile(r"'dependencies\.dependency\.version' for ([^:\s]+:[^:\s]+):")  # Maven names one no BOM has
 
 
 def _gradle_projects(root: Path, warnings: list[Warning_]) -> list[Path]:
@@ -78,11 +83,14 @@ def discover_gradle(root: Path, tests: bool) -> Project:
     ignored: list[str] = []
     other = 0
     jars: list[tuple[str, str]] = []
+    root_platforms: list[str] = []  # the root's platform(...) BOMs (often in `subprojects {}`): every project's
     for folder in folders:
         label = ":" + os.path.relpath(folder, root).replace(os.sep, ":") if folder != root else root.name
         _layout(project, folder, label, tests)
         locked = _lockfile(folder, tests, project.warnings)  # a project's lockfile is its resolved set, alone
         project.locked.extend(locked or [])
+        platforms: list[str] = []
+        versionless: dict[str, str] = {}
         for name in ("build.gradle.kts", "build.gradle"):
             text = read_text(folder / name, project.warnings)
             if text is None:
@@ -90,19 +98,105 @@ def discover_gradle(root: Path, tests: bool) -> Project:
             text = strip_comments(text)
             found = declarations(text, tests, {**variables, **gradle_properties(folder), **build_variables(text)},
                                  catalog_)
+            platforms.extend(found.platforms)
             if locked is None:
                 declared.extend(found.coords)
+                versionless = {**found.versionless, **versionless}
                 unresolved.extend(found.unresolved)
                 ignored.extend(f"{label}: {r}" for r in found.ignored)
             other += found.other
             for kind, args in found.files:  # file dependencies are never in a lockfile
                 jars.extend(_files(folder, label, kind, args, unresolved, project.warnings))
+        root_platforms = root_platforms or (platforms if folder == root else [])
+        _versionless(project, label, list(dict.fromkeys(platforms + root_platforms)), versionless, unresolved)
     project.classes.extend(dict.fromkeys(jars))
     project.locked = list(dict.fromkeys(project.locked))
+    # the unlocked projects' declarations are resolved even when another project locks the same coordinate (that
+    # lock is its own resolved set: it says nothing of this declaration's transitive dependencies)
+    project.declared = list(dict.fromkeys(declared))
     project.coords = list(dict.fromkeys(project.locked + declared))
-    _notes(project, len(project.coords) - len(project.locked), other, tests)
+    _notes(project, len(project.declared) + sum(len(m[2]) for m in project.managed), other, tests)
     _warn(project, unresolved, ignored)
     return project
+
+
+def _versionless(project: Project, label: str, platforms: list[str], versionless: dict[str, str],
+                 unresolved: list[str]) -> None:
+    """A project's declarations without a version (`g:a` -> as written): given theirs by its platforms later
+    (platform_versions), or named with why none is known."""
+    if versionless and platforms:
+        project.managed.append((label, platforms, list(versionless)))
+    else:
+        unresolved.extend(f"{w if w == m else f'{w} = {m}'} (no version, and no platform(...) of {label} gives one; "
+                          "jdx applies no constraints {} block or plugin that may)" for m, w in versionless.items())
+
+
+def platform_versions(cache: Path, project: Project, repo: Path, scopes: tuple[str, ...],
+                      gradle: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """The versions each project's platforms (BOMs) give its declarations without one: (`g:a:v` of the declarations
+    given one, the others with why)."""
+    found, skipped = [], []
+    for label, boms, modules in project.managed:
+        versions, why = _managed_versions(cache, (repo, scopes, gradle), boms, modules)
+        platforms = ", ".join(boms) + f" of {label}"
+        for m in modules:
+            if versions.get(m):
+                found.append(f"{m}:{versions[m]}")
+            else:
+                skipped.append(f"{m} (no version: {why.format(platforms)})")
+    return found, skipped
+
+
+def _managed_versions(cache: Path, where: tuple, boms: list[str], modules: list[str]) -> tuple[dict[str, str], str]:
+    """`g:a` -> the version `boms` give it, read by Maven's resolver from a POM importing them (their parents,
+    properties and own imports by Maven's rules); the modules they do not manage are left out and asked again
+    without them (Maven names them); with why the others have none (`{}`: the platforms)."""
+    from jdx.errors import EnvironmentMissing
+    from jdx.loaders import maven_resolver
+
+    repo, scopes, gradle = where
+    asked = modules
+    while True:
+        pom = str(_platform_pom(cache, boms, asked))
+        request = maven_resolver.ResolveRequest(repo=repo, scopes=scopes, gradle=gradle, projects=(pom,),
+                                                modules=((PLATFORM_GAV, pom, ""),))
+        try:
+            resolution = maven_resolver.resolve(cache, request)
+        except EnvironmentMissing:
+            return {}, "Maven's resolver, which reads the platform {}, is not installed"
+        unmanaged = set(UNMANAGED.findall(" ".join(e.message for e in resolution.errors)))
+        rest = [m for m in asked if m not in unmanaged]
+        if not unmanaged or not rest or len(rest) == len(asked):
+            break
+        asked = rest
+    if resolution.errors and not unmanaged:
+        return {}, "the platform {} that would give one is not in the local repository or the Gradle cache"
+    versions = {":".join(c.split(":")[:2]): c.rsplit(":", 1)[-1] for c in resolution.missing}
+    versions.update((d.module, d.version) for d in resolution.by_module.get(PLATFORM_GAV, []))
+    return ({} if resolution.errors else versions), "the platform {} does not manage it"
+
+
+def _platform_pom(cache: Path, boms: list[str], modules: list[str]) -> Path:
+    """A POM importing `boms` and depending on `modules` without versions, under the cache (named by its text)."""
+    def dependency(coord: str, extra: str = "") -> str:
+        g, a, *v = (escape(p) for p in coord.split(":"))
+        return (f"<dependency><groupId>{g}</groupId><artifactId>{a}</artifactId>"
+                + (f"<version>{v[0]}</version>" if v else "") + f"{extra}</dependency>")
+
+    group, artifact, version = PLATFORM_GAV.split(":")
+    text = (f'<?xml version="1.0"?>\n<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0'
+            f"</modelVersion><groupId>{group}</groupId><artifactId>{artifact}</artifactId><version>{version}"
+            "</version><packaging>pom</packaging><dependencyManagement><dependencies>"
+            + "".join(dependency(b, "<type>pom</type><scope>import</scope>") for b in boms)
+            + "</dependencies></dependencyManagement><dependencies>" + "".join(dependency(m) for m in modules)
+            + "</dependencies></project>\n")
+    pom = cache / "gradle-platforms" / f"{hashlib.sha256(text.encode()).hexdigest()[:24]}.pom"
+    if not pom.is_file():
+        pom.parent.mkdir(parents=True, exist_ok=True)
+        tmp = pom.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(text)
+        os.replace(tmp, pom)
+    return pom
 
 
 def _layout(project: Project, folder: Path, label: str, tests: bool) -> None:

@@ -351,8 +351,9 @@ def test_gradle_catalog_subprojects_and_lockfile(world, monkeypatch, tmp_path):
         "    compileOnly group: 'org.fix', name: 'opt', version: '1.0'\n}\n")
     project = discover(str(root), "gradle")
     assert project.coords == ["org.fix:core:1.0", "org.fix:kept:1.0", "org.fix:opt:1.0"]  # as written
-    assert "org.fix:rt" in next(w.message for w in project.warnings if w.code == "GRADLE_DEPENDENCY_UNRESOLVED")
     cp = project_classpath(world.cache, project)
+    assert "org.fix:rt (no version: the platform org.fix:bom:1.0 of :lib does not manage it)" in next(
+        w.message for w in cp.warnings if w.code == "GRADLE_DEPENDENCY_UNRESOLVED")
     assert [cp.names[r] for r in cp.roots] == [":lib (java main)", "org.fix:core:1.0", "org.fix:kept:1.0",
                                                "org.fix:opt:1.0"]
     (root / "lib" / "gradle.lockfile").write_text(
