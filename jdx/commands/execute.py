@@ -56,6 +56,7 @@ def run_request(session, cmd: Command, request) -> Outcome:
         if cmd.needs_workspace:
             exc = _not_found_in_unread(session, _not_found_unreadable_class(session, exc, request.query))
             exc = _not_found_without_project(session, exc, request.query)
+            exc = _not_found_outside_tests(session, exc, request.query)
             exc = _not_found_in_versions(session, exc, request.query)
             exc.warnings = _merged(_safe_workspace_warnings(session), exc.warnings)
         return Outcome(envelope.failure(cmd.name, request.asked(), exc), exc.exit_code, request)
@@ -80,6 +81,36 @@ def _not_found_without_project(session, exc: JdxError, query: str) -> JdxError:
     note = ("no project was discovered from the current directory or above (no pom.xml, build.gradle, .idea; "
             "a plain project's jars and classes only at its own root): the workspace is the JDK alone; run from the "
             "project's root, or pass --project DIR, --jars or --coord")
+    exc.hint = f"{exc.hint}; {note}" if exc.hint else note
+    return exc
+
+
+# where a build writes its compiled test classes: Maven's, Gradle's (per language), at the root and one module down
+_TEST_CLASSES = ("target/test-classes", "build/classes/*/test", "*/target/test-classes", "*/build/classes/*/test")
+
+
+def _not_found_outside_tests(session, exc: JdxError, query: str) -> JdxError:
+    """A name not found in a project's workspace, which leaves its test code out unless `--tests`: says so, naming the
+    compiled test class when one of the project's test class directories holds it (T64: `jdx show org.junit.Assert`
+    and a project's own test class were a bare not-found from `core`)."""
+    from jdx.errors import NotFoundError
+
+    try:
+        selection = session.selection()
+    except Exception:  # noqa: BLE001 - the hint only
+        return exc
+    if not isinstance(exc, NotFoundError) or not selection.spec.project or selection.spec.tests \
+            or session.options.tests or query.startswith(("java.", "javax.", "jdk.", "sun.", "com.sun.")):
+        return exc
+    from pathlib import Path
+
+    path = query.split("#", 1)[0].split("(", 1)[0].strip().replace(".", "/") + ".class"
+    root = Path(selection.spec.project)
+    held = next((p for pattern in _TEST_CLASSES for p in sorted(root.glob(f"{pattern}/{path}"))), None) \
+        if "/" in path and "*" not in path else None
+    note = (f"{held.relative_to(root)} is a compiled test class: --tests adds the test classes and test-scoped "
+            "dependencies" if held else "the workspace leaves test code out: --tests adds the test classes and "
+            "test-scoped dependencies (JUnit, ...)")
     exc.hint = f"{exc.hint}; {note}" if exc.hint else note
     return exc
 

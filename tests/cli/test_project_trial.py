@@ -176,3 +176,21 @@ def test_a_project_flag_naming_no_project_is_a_usage_error(run_jdx, tmp_path):
     env = json.loads(r.out)
     assert (r.code, env["error"]["code"]) == (3, "USAGE"), r.out + r.err
     assert env["error"]["message"].startswith(f"--project {empty}: no project there or above"), env
+
+
+def test_a_test_class_or_library_not_found_without_tests_points_at_tests(run_jdx, shop, tmp_path):
+    """T64: from a project, `jdx show org.junit.Assert` and a compiled test class were a bare not-found: the workspace
+    leaves test code out unless --tests; the compiled test class is named where a test class directory holds it."""
+    built = tmp_path / "built"
+    shutil.copytree(shop, built)
+    jdktool.run(["javac", "-d", str(built / "target" / "test-classes"), "-cp", str(built / "target" / "classes"),
+                 str(built / "src/test/java/com/acme/shop/AppTest.java")], check=True, capture_output=True, timeout=120)
+    r = run_jdx("--project", str(built), "--no-jdk", "show", "com.acme.shop.AppTest")
+    hint = next(line for line in (r.out + r.err).splitlines() if line.startswith("hint: "))
+    assert r.code == 1 and hint.endswith(
+        "target/test-classes/com/acme/shop/AppTest.class is a compiled test class: --tests adds the test classes and "
+        "test-scoped dependencies"), hint
+    r = run_jdx("--project", str(built), "--no-jdk", "show", "org.junit.Assert")
+    assert r.code == 1 and "the workspace leaves test code out: --tests adds" in r.out + r.err, r
+    r = run_jdx("--project", str(built), "--no-jdk", "show", "com.acme.shop.AppTest", "--tests")
+    assert r.code == 0, r.err
