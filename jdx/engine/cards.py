@@ -212,7 +212,9 @@ def _nested(store: GraphStore, target: dict) -> list[tuple[dict, dict]]:
     for r in store.rows(queries.NESTED_TYPES_OF, {"id": target["id"]}):
         row = dict(r, outer=target["id"])
         anonymous, local = not r.get("inner_name"), bool(r.get("outer_method"))
-        entry = {"ref": format_type(r["id"]), "name": r["id"].rsplit("/", 1)[-1], "kind": r["kind"],
+        # a member type as source names it (`Map.Entry`); a local or anonymous one has no such name (`Outer$1`)
+        name = r["id"].rsplit("/", 1)[-1] if anonymous or local else d.nested_simple_name(r["id"])
+        entry = {"ref": format_type(r["id"]), "name": name, "kind": r["kind"],
                  "modifiers": type_modifiers(row), "role": "anonymous" if anonymous else "local" if local else "member",
                  "synthetic": type_synthetic(row)}
         natural = [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", r["id"])]

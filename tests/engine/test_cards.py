@@ -82,7 +82,7 @@ def test_show_nested_outer_and_anonymous(store):
     assert entry["next"] == "jdx members 'java.util.Map$Entry'"  # `$` quoted for the shell
     outer = show(store, "fx.Outer")
     assert [(n["name"], n["role"]) for n in outer["nested"]] == [
-        ("Outer$Hidden", "member"), ("Outer$Inner", "member"), ("Outer$Nested", "member"),
+        ("Outer.Hidden", "member"), ("Outer.Inner", "member"), ("Outer.Nested", "member"),
         ("Outer$1Counter", "local"), ("Outer$1", "anonymous")]
     anon = show(store, "fx.Outer$1")
     assert anon["declaration"] == "anonymous class Outer$1"
