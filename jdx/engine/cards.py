@@ -15,9 +15,10 @@ from jdx.engine.member_render import (ACC, ACCESS_LEVELS, access_level, annotate
                                       render_field, render_method, with_outer_instance)
 from jdx.engine.kotlin_signature import METADATA_NAMES, metadata_param_names
 from jdx.engine.members import access_markers, is_hidden, type_arguments, unresolved_warnings
+from jdx.engine.outline_from import inherited_from
 from jdx.engine.refs import format_member, format_type, parse_ref
-from jdx.engine.resolve import applied_owner, artifact_names, resolve_applied_type, resolve_type
-from jdx.errors import JdxError, UsageError, Warning_
+from jdx.engine.resolve import applied_owner, artifact_names, resolve_applied_type
+from jdx.errors import UsageError, Warning_
 from jdx.graph_schema import queries
 from jdx.graph_schema.store import GraphStore
 
@@ -330,7 +331,7 @@ def show_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Warni
 
 # --- rendering one member -------------------------------------------------------------------------
 
-def _param_names(row: dict, count: int) -> tuple[list[str], str]:
+def param_names(row: dict, count: int) -> tuple[list[str], str]:
     """Names for `count` rendered parameters and where they came from (`none`: synthesised arg0…).
 
     The rendered list follows the generic signature, which omits synthetic leading parameters (an enum
@@ -376,7 +377,7 @@ def render_member(row: dict, *, is_field: bool, owner: str, env: dict, iface: bo
                     param_names_from=None, default=None)
         return item
     text, params, ret = render_method(dict(row, _iface=iface), constructor_name(owner), env)
-    names, names_from = _param_names(row, len(params))
+    names, names_from = param_names(row, len(params))
     for namer, source in ((names_from_kotlin, METADATA_NAMES), (names_from_source, "source")):
         declared = namer.names(owner, row, len(params)) if names_from == "none" and namer is not None else None
         if declared is not None:
@@ -485,90 +486,12 @@ def outline_type(store: GraphStore, text: str, opts=None, sources=None) -> tuple
         it.pop("_id", None)
     if opts.from_type:
         named = named or namer(sources)
-        warnings += _inherited_from(store, result, found.walk, opts, named)
+        warnings += inherited_from(store, result, found.walk, opts, named)
     provenance = [_provenance(fqn, target, artifact)]
     if named is not None:
         warnings += named.warnings
         provenance += named.provenance()
     return result, warnings, provenance
-
-
-def _inherited_from(store: GraphStore, result: dict, walk: list, opts, named=None) -> list[Warning_]:
-    """`outline --from X`: the members the type inherits from its supertype X, as `members --from X` resolves them
-    (overridden and hidden ones left out), in `result["inherited"]`; X not a supertype is a usage error naming them."""
-    from jdx.engine.members import MemberOptions, list_members
-
-    member_opts = MemberOptions(kind=opts.kind, static=opts.static, access=opts.access, from_type=opts.from_type,
-                                grep=opts.grep, include_synthetic=opts.include_synthetic)
-    own = d.fqn_to_internal(result["type"])
-    supers = [format_type(row["id"]) for row, _ in walk if row["id"] != own]
-    refused = UsageError(f"--from {opts.from_type}: not a supertype of {result['type']}; its supertypes: "
-                         + (", ".join(supers) if supers else "none in the workspace"))
-    try:
-        same = resolve_type(store, opts.from_type)["id"] == own  # (`members --from` takes the type itself)
-    except JdxError:
-        same = False  # not found or ambiguous: list_members says so as `members --from` does
-    if same:
-        raise refused
-    try:
-        found = list_members(store, result["type"], member_opts)
-    except UsageError as exc:
-        if not str(exc).startswith(f"--from {opts.from_type}: not a supertype"):
-            raise
-        raise refused from exc
-    result["from"] = found.get("from_overridden") or next((m["declaring"] for m in found["members"]), None) \
-        or opts.from_type
-    result["inherited_total"] = len(found["members"])
-    result["inherited"] = [_with_param_names(store, m, named) for m in found["members"]]
-    return unresolved_warnings(found["unresolved_supertypes"])
-
-
-def _with_param_names(store: GraphStore, member: dict, named=None) -> dict:
-    """An inherited member of `outline --from` as `members` lists it, its parameters named as its declaring class
-    file names them (as the outline's own rows are), else as its sources do (`named`), `param_names_from` saying
-    from where."""
-    out = {k: v for k, v in member.items() if k != "descriptor"}
-    if member["kind"] != "method" or not member.get("descriptor"):
-        return out
-    from jdx.engine.members import declared_members
-
-    methods, _ = declared_members(store, [({"id": d.fqn_to_internal(member["declaring"])}, {})])
-    row = next((r for rows in methods.values() for r in rows
-                if r["name"] == member["name"] and r["descriptor"] == member["descriptor"]), None)
-    text = member["text"]
-    head = text.find(f" {member['name']}(")
-    if row is None or head < 0:
-        return out
-    start = head + len(member["name"]) + 2
-    end, depth = start, 1
-    while end < len(text) and depth:
-        depth += {"(": 1, ")": -1}.get(text[end], 0)
-        end += 1
-    params = _top_level_split(text[start:end - 1])
-    if not params:
-        return out
-    names, source = _param_names(row, len(params))
-    if source == "none" and named is not None:
-        declared = named.names(d.fqn_to_internal(member["declaring"]), row, len(params))
-        names, source = (declared, "source") if declared is not None else (names, source)
-    if source == "none":
-        return out
-    out["text"] = f"{text[:start]}{', '.join(f'{t} {n}' for t, n in zip(params, names))}{text[end - 1:]}"
-    out["param_names_from"] = source
-    return out
-
-
-def _top_level_split(params: str) -> list[str]:
-    """`Map<K, V>, int` -> [`Map<K, V>`, `int`]: the commas outside type arguments."""
-    out, depth, part = [], 0, ""
-    for ch in params:
-        depth += {"<": 1, ">": -1}.get(ch, 0)
-        if ch == "," and depth == 0:
-            out.append(part.strip())
-            part = ""
-        else:
-            part += ch
-    return out + [part.strip()] if part.strip() else out
 
 
 # --- signature -----------------------------------------------------------------------------------
