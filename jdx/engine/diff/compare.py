@@ -27,16 +27,14 @@ from jdx.engine.diff.members import (
     constant_literal,
     deprecation,
     find_inherited,
-    inherited_member,
-    is_enum_constant,
     kind_of,
     old_descriptor_bridge,
-    overridable,
     subclassable_outside,
 )
 from jdx.engine.diff.surface import (ABSTRACT, FINAL, LEVELS, OBJECT, PRIVATE, PROTECTED, PUBLIC, STATIC,
                                     VOLATILE_OR_BRIDGE, Member, Surface, TypeInfo)
 from jdx.engine.diff.references import still_referenced
+from jdx.engine.diff.removals import removal
 from jdx.engine.diff.rules import INFO
 from jdx.engine.diff.supertypes import Platform, supertype_changes
 from jdx.engine.diff.type_changes import RECORD_REF, class_version, permits_changes, record_change
@@ -407,7 +405,7 @@ def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], s
             added.append(m)
     # a removal a supertype still resolves is no retyped signature: its compiled callers link (or its finding says
     # why not), so it is never paired with an addition of the same shape
-    early = {id(m): _removal(m, o, n, sides, {}, platform) for m in removed}
+    early = {id(m): removal(m, o, n, sides, {}, platform) for m in removed}
     out += [early[id(m)] for m in removed if early[id(m)].rule in _RESOLVED]
     paired, removed, added, ambiguous = _pair_by_shape([m for m in removed if early[id(m)].rule not in _RESOLVED],
                                                        added)
@@ -416,7 +414,7 @@ def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], s
     # is offered to the extensions' pairing, so a JVM rename they report (KOTLIN_NAME_CHANGED,
     # KOTLIN_SUSPEND_CHANGED: breaking rules) always is a link break; one still inherited (or left abstract) keeps
     # its own finding and never hides behind a rename
-    fates = {id(m): _removal(m, o, n, sides, ambiguous, platform) if m.key in ambiguous else early[id(m)]
+    fates = {id(m): removal(m, o, n, sides, ambiguous, platform) if m.key in ambiguous else early[id(m)]
              for m in removed}
     out += [fates[id(m)] for m in removed if fates[id(m)].rule != "MEMBER_REMOVED"]
     removed = [m for m in removed if fates[id(m)].rule == "MEMBER_REMOVED"]
@@ -567,54 +565,6 @@ def _declaration(side: Surface, holder: str, m: Member) -> Member | None:
     t = side.types.get(holder)
     return None if t is None else next((c for c in t.members.values() if c.name == m.name and
                                         c.descriptor == m.descriptor and c.is_field == m.is_field), None)
-
-
-def _removal(m: Member, o: TypeInfo, n: TypeInfo, sides: tuple[Surface, Surface], ambiguous: dict[str, str],
-             platform: Platform | None = None) -> Finding:
-    old_side, new = sides
-    ref, kind, form, fid = member_ref(m), kind_of(m), member_form(m), member_id(m)
-    if is_enum_constant(m, o):
-        return Finding("ENUM_CONSTANT_REMOVED", ref, kind, form, None, id=fid)
-    notes = [ambiguous[m.key]] if m.key in ambiguous else []
-    missing: list[str] = []  # supertypes neither the new side nor the platform holds
-    if m.name != "<init>":
-        holder, abstract, missing = find_inherited(new, n.name, m, platform)
-        supplier = inherited_member(new, holder, m, platform) if holder is not None else None
-        if supplier is not None and supplier.access & FINAL and not m.access & FINAL and \
-                overridable(m, o, old_side):
-            what = "a subclass outside the artifact overriding it fails to load (IncompatibleClassChangeError)" \
-                if not m.is_field else "compiled writes to it fail (IllegalAccessError)"
-            return Finding("MEMBER_MADE_FINAL", ref, kind, form, member_form(supplier),
-                           f"now inherited from {type_ref(holder)}, where it is final: {what}", id=fid)
-        if holder is not None or (abstract is not None and m.access & ABSTRACT):
-            return Finding("MEMBER_MOVED_TO_SUPERTYPE", ref, kind, form, None,
-                           f"now inherited from {type_ref(holder or abstract)}", id=fid)
-        if missing:
-            what = "an implementation" if abstract is not None else "the member"
-            notes.append(f"not found in the supertypes the artifact holds; {', '.join(map(type_ref, missing))} "
-                         f"is not in it, so {what} may still be inherited from there")
-        if abstract is not None:
-            return replace(_implementation_removed(m, n, abstract, notes), unresolved=tuple(missing))
-    if m.declared_in:
-        notes.insert(0, f"was inherited from non-public {type_ref(m.declared_in)}")
-    return Finding("MEMBER_REMOVED", ref, kind, form, None, "; ".join(notes), id=fid,
-                   unresolved=tuple(missing))
-
-
-def _implementation_removed(m: Member, n: TypeInfo, abstract: str, notes: list[str]) -> Finding:
-    """A concrete method gone while a supertype still declares it abstract (JLS §13.4.16): callers link, but a
-    subclass compiled against the old version that does not implement it throws AbstractMethodError, and one
-    compiled anew must implement it."""
-    if m.declared_in:
-        notes.insert(0, f"was inherited from non-public {type_ref(m.declared_in)}")
-    detail = f"the implementation is gone and {type_ref(abstract)} declares it abstract: "
-    if n.kind == "interface" or (n.kind == "class" and n.access & ABSTRACT and not n.access & FINAL):
-        detail += f"{'implementors' if n.kind == 'interface' else 'subclasses'} outside the artifact must now " \
-                  "implement it (compiled ones that do not throw AbstractMethodError)"
-    else:
-        detail += "calls on its instances throw AbstractMethodError"
-    return Finding("INTERFACE_METHOD_ADDED" if n.kind == "interface" else "ABSTRACT_ADDED", member_ref(m),
-                   kind_of(m), member_form(m), None, "; ".join([detail, *notes]), member_id(m))
 
 
 def _addition(m: Member, n: TypeInfo, old: Surface) -> Finding:
