@@ -241,18 +241,18 @@ def _site_context(session, result: dict, context: int,
     class (`reconstructed`, its lines the decompiled text's, focused on the line the decompiler wrote from the
     site's class-file line), for sites in at most DECOMPILED_CONTEXT_CLASSES classes. Returns the warnings (how
     many sites have neither; SOURCES_VERSION_MISMATCH for source lines that are not the ones compiled, a file edited
-    since: `src_locate.stale_window`) and the sites' count per (decompiler, caller's artifact)."""
-    from jdx.engine.src_locate import stale_window, window_mismatches
+    since: `src_source.source_window`) and the sites' count per (decompiler, caller's artifact)."""
+    from jdx.engine.src_locate import window_mismatches
     from jdx.errors import Warning_
 
-    missing, engines, decompiled, ctx = 0, {}, set(), session.source_context()
+    missing, engines, decompiled = 0, {}, set()
     for group in result["groups"]:
         for caller in group["callers"]:
             for site in caller["sites"]:
                 found = None
                 owner = site["caller_id"].split("#", 1)[0]
                 if site["line"] > 0 and "#" in site["caller_id"]:
-                    found = stale_window(ctx, owner, session.source_window(owner, site["line"], context))
+                    found = session.source_window(owner, site["line"], context)
                     target = target_ids.get(site.get("target", ""))
                     if found is None and target and (owner in decompiled
                                                      or len(decompiled) < DECOMPILED_CONTEXT_CLASSES):

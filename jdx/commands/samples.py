@@ -31,14 +31,10 @@ def samples_answer(session, text: str, opts=None):
     """The most exemplary call sites of a method, constructor, field or type."""
     from jdx.engine.answer import Answer
     from jdx.engine.samples import SampleOptions, samples
-    from jdx.engine.src_locate import stale_window, window_mismatches
+    from jdx.engine.src_locate import window_mismatches
 
-    ctx = session.source_context()
-
-    def window(type_id: str, line: int, context: int) -> dict | None:  # sources edited since compiling: said
-        return stale_window(ctx, type_id, session.source_window(type_id, line, context))
-
-    result, truncated = samples(session.store(), text, opts or SampleOptions(), window, session.reconstructed_window)
+    result, truncated = samples(session.store(), text, opts or SampleOptions(), session.source_window,
+                                session.reconstructed_window)
     detail = f"{result['with_sources']} of {len(result['samples'])} shown from sources"
     if result["reconstructed"]:
         detail += f", {result['reconstructed']} reconstructed from decompiled text"

@@ -280,21 +280,10 @@ def stale_source(ctx: SourceContext, type_row: dict, file: SourceFile) -> list[W
                      f"bytecode the other answers read (recompile to bring them together)", ctx.artifact_name(type_row))]
 
 
-def stale_window(ctx: SourceContext, type_id: str, win: dict | None) -> dict | None:
-    """A window of source lines around a line of class `type_id` (`src_source.source_window`), with `stale` (the
-    `stale_source` message) when its file was modified after the class was compiled: the class-file line then
-    numbers another text, so the marked line need not be the site (`samples`, `usages --context`)."""
-    if win is None or win.get("reconstructed"):
-        return win
-    type_row = ctx.type_row(type_id)
-    found = source_file(ctx, type_row) if type_row is not None else None
-    stale = stale_source(ctx, type_row, found[0]) if found is not None else []
-    return dict(win, stale=stale[0].message) if stale else win
-
-
 def window_mismatches(windows: list[tuple[dict | None, str]]) -> list[Warning_]:
     """SOURCES_VERSION_MISMATCH, once per message, for the (window, artifact name) pairs whose window's lines are not
-    the ones compiled: `mismatch` (the line table puts them in another method) or `stale` (`stale_window`)."""
+    the ones compiled: `mismatch` (the line table puts them in another method) or `stale`
+    (`src_source.source_window`)."""
     out, seen = [], set()
     for win, artifact in windows:
         for message in (win or {}).get("stale"), (win or {}).get("mismatch"):

@@ -401,7 +401,8 @@ def _methods_within(ctx: SourceContext, type_id: str):
 def source_window(ctx: SourceContext, type_id: str, line: int, context: int = 3) -> dict | None:
     """The lines `line - context … line + context` of the class `type_id` from its sources (no decompiling:
     a decompiled text does not keep the class file's line numbers), or None without sources.
-    {label, file, lines: [a, b], first_line, focus, text}."""
+    {label, file, lines: [a, b], first_line, focus, text}, with `mismatch` when the line table puts the line in
+    another method and `stale` when the file was modified after the class was compiled (`stale_source`)."""
     type_row = ctx.type_row(type_id)
     if type_row is None or line is None or line < 1:
         return None
@@ -418,6 +419,9 @@ def source_window(ctx: SourceContext, type_id: str, line: int, context: int = 3)
     drift = _line_drift_at(ctx, type_row, found, line)
     if drift is not None:
         out["mismatch"] = drift
+    stale = stale_source(ctx, type_row, file)  # edited since compiling: the marked line need not be the site
+    if stale:
+        out["stale"] = stale[0].message
     return out
 
 
