@@ -61,6 +61,7 @@ from jdx.engine.jvm_names import (  # noqa: F401  (re-exported)
     nested_simple_name,
     package_of,
     parse_method_descriptor,
+    provided_once,
     simple_name_of,
     source_fqn,
     split_field_descriptor,

@@ -58,22 +58,28 @@ _LITERAL: ContextVar[Callable[[], frozenset[str]] | None] = ContextVar("literal_
 
 
 @contextmanager
-def literal_dollars(provider: Callable[[], frozenset[str]]) -> Iterator[None]:
-    """While answering: `provider()` gives the top-level class names holding a literal `$` (the workspace graph's
-    classes no InnerClasses entry nests), called at most once, on the first name with a `$` after its first
-    character; without it a `$` between two other characters is read as nesting."""
-    cache: list[frozenset[str]] = []
+def provided_once(var: ContextVar, provider: Callable[[], object]) -> Iterator[None]:
+    """While answering: `var` holds a function giving `provider()`, which it calls at most once, when first asked
+    (what an answer may need of the workspace graph, asked only if it does)."""
+    cache: list = []
 
-    def once() -> frozenset[str]:
+    def once():
         if not cache:
             cache.append(provider())
         return cache[0]
 
-    token = _LITERAL.set(once)
+    token = var.set(once)
     try:
         yield
     finally:
-        _LITERAL.reset(token)
+        var.reset(token)
+
+
+def literal_dollars(provider: Callable[[], frozenset[str]]):
+    """While answering: `provider()` gives the top-level class names holding a literal `$` (the workspace graph's
+    classes no InnerClasses entry nests), asked on the first name with a `$` after its first character; without it
+    a `$` between two other characters is read as nesting."""
+    return provided_once(_LITERAL, provider)
 
 
 def _nested(simple: str, package: str) -> str:

@@ -9,8 +9,7 @@ file name), `Foo#bar`, `Foo::bar`, `Foo.bar(int)`, `Foo#bar(List<String>, int...
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 
@@ -25,6 +24,7 @@ from jdx.engine.descriptors import (
     nested_simple_name,
     parse_method_descriptor,
     parse_method_signature,
+    provided_once,
     split_field_descriptor,
 )
 from jdx.errors import RefSyntaxError
@@ -444,22 +444,10 @@ SHADOW_SUFFIX = re.compile(r"@([0-9a-f]{16})$")
 _artifact_prefixes: ContextVar[Callable[[], dict[str, str]] | None] = ContextVar("jdx_artifact_prefixes", default=None)
 
 
-@contextmanager
-def artifact_prefixes(provider: Callable[[], dict[str, str]]) -> Iterator[None]:
+def artifact_prefixes(provider: Callable[[], dict[str, str]]):
     """While answering: `provider()` maps an artifact key's first 16 hex to the reference prefix naming that
     artifact (a coordinate or a jar's file name); called at most once, on the first shadowed id printed."""
-    cache: list[dict[str, str]] = []
-
-    def once() -> dict[str, str]:
-        if not cache:
-            cache.append(provider())
-        return cache[0]
-
-    token = _artifact_prefixes.set(once)
-    try:
-        yield
-    finally:
-        _artifact_prefixes.reset(token)
+    return provided_once(_artifact_prefixes, provider)
 
 
 def format_type(internal_name: str) -> str:
