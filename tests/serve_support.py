@@ -83,3 +83,28 @@ class FakeSession:
 
     def close(self):
         pass
+
+
+@contextlib.contextmanager
+def not_found_server(**options):
+    """A `jdx serve` server on 127.0.0.1 (a free port) over a Host of fake sessions whose every answer is a
+    not-found; yields its port. `options`: make_server's (`allow_remote`)."""
+    import threading
+
+    from jdx.commands.execute import failure
+    from jdx.commands.host import Host
+    from jdx.errors import NotFoundError
+    from jdx.http.server import make_server
+
+    def answer(session, command, query, params):
+        return failure(command, query, NotFoundError(f"not found: {query}")).envelope
+
+    host = Host({}, session_factory=FakeSession, answer=answer, commands=frozenset({"members"}))
+    server = make_server(host.execute, frozenset({"members", "workspace"}), "127.0.0.1", 0, **options)
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+        host.close()

@@ -22,7 +22,7 @@ import threading
 
 import pytest
 
-from tests.serve_support import FakeSession, cli, cli_env
+from tests.serve_support import cli, cli_env, not_found_server
 
 
 def ask(port: int, method: str, path: str, host: str | list[str] | None, body: bytes | None = None):
@@ -44,24 +44,8 @@ def ask(port: int, method: str, path: str, host: str | list[str] | None, body: b
 @pytest.fixture
 def serve(request):
     """A server over a fake Host on 127.0.0.1 (`allow_remote` the test's param, when it has one)."""
-    from jdx.commands.execute import failure
-    from jdx.commands.host import Host
-    from jdx.errors import NotFoundError
-    from jdx.http.server import make_server
-
-    def answer(session, command, query, params):
-        return failure(command, query, NotFoundError(f"not found: {query}")).envelope
-
-    host = Host({}, session_factory=FakeSession, answer=answer, commands=frozenset({"members"}))
-    remote = {"allow_remote": request.param} if hasattr(request, "param") else {}
-    server = make_server(host.execute, frozenset({"members", "workspace"}), "127.0.0.1", 0, **remote)
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-    try:
-        yield server.server_address[1]
-    finally:
-        server.shutdown()
-        server.server_close()
-        host.close()
+    with not_found_server(**({"allow_remote": request.param} if hasattr(request, "param") else {})) as port:
+        yield port
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1:{port}", "localhost:{port}", "LOCALHOST:{port}", "[::1]:{port}",

@@ -16,30 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.serve_support import FakeSession
+from tests.serve_support import not_found_server
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
 def port():
-    from jdx.commands.execute import failure
-    from jdx.commands.host import Host
-    from jdx.errors import NotFoundError
-    from jdx.http.server import make_server
-
-    def answer(session, command, query, params):
-        return failure(command, query, NotFoundError(f"not found: {query}")).envelope
-
-    host = Host({}, session_factory=FakeSession, answer=answer, commands=frozenset({"members"}))
-    server = make_server(host.execute, frozenset({"members", "workspace"}), "127.0.0.1", 0)
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-    try:
-        yield server.server_address[1]
-    finally:
-        server.shutdown()
-        server.server_close()
-        host.close()
+    with not_found_server() as served:
+        yield served
 
 
 def post(port: int, body: bytes) -> list[dict]:
