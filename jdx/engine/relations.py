@@ -322,14 +322,19 @@ _LAMBDA_BODY = re.compile(LAMBDA_BODY)  # the graph build's pattern (Method.writ
 
 
 def is_lambda(row: dict, prefix: str = "") -> bool:
-    """A lambda body: javac's synthetic `lambda$foo$0` for a lambda written in `foo`, or kotlinc 2's private
-    `foo$lambda$0` (its invokedynamic lambdas; nested ones `foo$lambda$0$lambda$1`), which it does not mark
-    synthetic."""
+    """A lambda body: javac's synthetic `lambda$foo$0` for a lambda written in `foo` (scalac's `$anonfun$foo$1`),
+    or kotlinc 2's private `foo$lambda$0` (its invokedynamic lambdas; nested ones `foo$lambda$0$lambda$1`), which it
+    does not mark synthetic."""
     found = _LAMBDA_BODY.search(row[prefix + "id"])
     if found is None:
         return False
     access = row[prefix + "access"] or 0
-    return bool(access & (ACC["synthetic"] if found.group("javac") else ACC["private"] | ACC["synthetic"]))
+    return bool(access & (ACC["synthetic"] if found.group("synthetic") else ACC["private"] | ACC["synthetic"]))
+
+
+def is_lambda_name(name: str) -> bool:
+    """A method name a compiler gives lambda bodies (`is_lambda` without the access check)."""
+    return _LAMBDA_BODY.search(f"#{name}(") is not None
 
 
 def is_bridge(row: dict, prefix: str = "") -> bool:

@@ -103,20 +103,25 @@ def hidden_class(owner: str) -> tuple[str, str | None] | None:
     return m.group("base"), lam.group("outer") if lam else None
 
 
+# `members --grep` of a class's lambda bodies (`_SYNTHETIC_NAMES`' first kind)
+LAMBDA_NAMES = r"^lambda\$|\$lambda[$-]|^\$anonfun\$"
+
+
 def lambda_proxy_note(proxy: str, member: str, outer: str, bodies: int, listed: bool) -> str:
     """What a lambda proxy's frame is, on the row of the class that wrote the lambda (`bodies`: its lambda bodies,
     `listed` after the row or else named by the command that lists them)."""
     which = ("none" if not bodies else "listed" if listed else
-             f"{bodies}: jdx members {shlex.quote(outer)} --declared --include-synthetic --access private --grep '^lambda\\$'")
+             f"{bodies}: jdx members {shlex.quote(outer)} --declared --include-synthetic --access private --grep {shlex.quote(LAMBDA_NAMES)}")
     return (f"{proxy.rsplit('.', 1)[-1]} is a lambda class the runtime generated for this class (hidden: in no jar); "
             f"its {member} is the functional interface's method, and its code the trace's frame above it: a lambda "
             f"body of this class ({which}) or a method reference's target")
 
 
 # a compiler-named method, numbered per class and build: javac's lambda body (`lambda$export$0`, `lambda$static$1`),
-# kotlinc's (`export$lambda$0`, `export$lambda-0`), an accessor (javac 10-'s `access$000`, kotlinc's `access$getX`)
+# scalac's (`$anonfun$export$1`, `$anonfun$export$1$adapted`), kotlinc's (`export$lambda$0`, `export$lambda-0`), an
+# accessor (javac 10-'s `access$000`, kotlinc's `access$getX`)
 _SYNTHETIC_NAMES = ((("lambda body", "lambda bodies"),
-                     re.compile(r"lambda\$[\w$]*\$\d+|[\w$]+?\$lambda[-$]\d+(?:\$[\w$]*)?")),
+                     re.compile(r"(?:lambda|\$anonfun)\$[\w$]*\$\d+(?:\$adapted)?|[\w$]+?\$lambda[-$]\d+(?:\$[\w$]*)?")),
                     (("synthetic accessor", "synthetic accessors"), re.compile(r"access\$[\w$]+")))
 SYNTHETIC_LISTED = 10  # a missing synthetic method's frame lists its class's methods of that kind up to this many
 
@@ -130,9 +135,9 @@ def frame_member_miss(message: str, type_ref: str, member: str, methods: list[di
     kind = next((k for k, rx in _SYNTHETIC_NAMES if rx.fullmatch(member)), None)
     if kind is None:
         return None
-    rx, writer = dict(_SYNTHETIC_NAMES)[kind], _writer(member)
+    rx, writer = dict(_SYNTHETIC_NAMES)[kind], lambda_writer_name(member)
     same = sorted((m for m in methods if rx.fullmatch(m["name"])),
-                  key=lambda m: (_writer(m["name"]) != writer, m["name"], m["descriptor"]))
+                  key=lambda m: (lambda_writer_name(m["name"]) != writer, m["name"], m["descriptor"]))
     listed = [{"ref": format_member(m["owner"], m["name"], m["descriptor"]), "kind": "method"}
               for m in same[:SYNTHETIC_LISTED]]
     now = f"its {kind[1]} now are the candidates" if listed else f"{type_ref} has no {kind[1]} now"
@@ -143,11 +148,12 @@ def frame_member_miss(message: str, type_ref: str, member: str, methods: list[di
                          + "resolve the trace against the build that ran it")
 
 
-def _writer(name: str) -> str:
+def lambda_writer_name(name: str) -> str:
     """The method whose code a compiler-named method was written from: `export` of `lambda$export$0` and of
-    `export$lambda$0`; "" when the name does not say."""
-    if name.startswith("lambda$"):
-        return name.split("$")[1]
+    `export$lambda$0` (and of scalac's `$anonfun$export$1`); "" when the name does not say."""
+    if name.startswith(("lambda$", "$anonfun$")):  # ECJ's `lambda$0` names none
+        parts = name.lstrip("$").split("$")
+        return parts[1] if len(parts) > 2 else ""
     return name.split("$lambda", 1)[0] if "$lambda" in name else ""
 
 

@@ -10,7 +10,7 @@ from collections import defaultdict
 from jdx.engine.ranking import internal_packages, is_jdk_internal
 from jdx.engine.refs import (MAX_REF_LENGTH, SHADOW_SUFFIX, SymbolRef, format_member, format_type, matches_params,
                              parse_ref)
-from jdx.engine.relations import lambda_writers, split_method_id
+from jdx.engine.relations import is_lambda_name, lambda_writers, split_method_id
 from jdx.engine.search import SearchOptions, artifacts_by_id, search
 from jdx.engine.search import package_artifacts as search_package_artifacts
 from jdx.engine.search_index import index_for
@@ -18,7 +18,7 @@ from jdx.engine.frame_inlined import ClassReader, frame_lines, inlined_note
 from jdx.engine.kotlin_toplevel import kotlin_candidates
 from jdx.engine.search_frames import (  # noqa: F401  (frame_warnings, is_frame_location: re-exported)
     exception_type, frame_member_miss, frame_warnings, hidden_class, is_frame_location, lambda_proxy_note,
-    omitted_frames, parse_frame, trace_line)
+    lambda_writer_name, omitted_frames, parse_frame, trace_line)
 from jdx.engine.search_match import fuzzy_budget, levenshtein
 from jdx.errors import AmbiguousError, JdxError, NotFoundError, RefSyntaxError, UsageError
 from jdx.graph_schema import queries, queries_search
@@ -126,7 +126,7 @@ def _rows(store: GraphStore, name: str, members: list[dict], methods: list[dict]
         elif m.get("inlined"):  # the frame's line is code kotlinc inlined: where it came from
             row["inlined"] = m["inlined"]
             row["note"] = inlined_note(m["inlined"])
-        elif name.startswith("lambda$"):
+        elif is_lambda_name(name):
             row["note"] = _lambda_note(store, m)
         elif not is_field and m["access"] & ACC_BRIDGE:
             row["note"] = "bridge: synthetic, forwards to the method of this name"
@@ -180,8 +180,8 @@ def _lambda_note(store: GraphStore, method: dict) -> str:
     `lambda$new$0` / `lambda$static$1` a constructor or initializer only by a word."""
     writer = lambda_writers(store, [method["id"]]).get(method["id"])
     if writer is None or writer["c_id"] == method["id"]:
-        parts = method["id"].split("#", 1)[1].split("(", 1)[0].split("$")
-        return f"lambda body in {parts[1]}" if len(parts) > 2 else "lambda body"
+        written = lambda_writer_name(method["id"].split("#", 1)[1].split("(", 1)[0])
+        return f"lambda body in {written}" if written else "lambda body"
     return "lambda body in " + _short_method(writer["c_id"]).split("#", 1)[1]
 
 
@@ -371,7 +371,7 @@ def _hidden_frame(store: GraphStore, hidden: str, member: str, outer: str | None
     owners = types_named(store, outer)
     ids = [o["id"] for o in owners]
     bodies = sorted({r["name"] for r in store.rows(queries.METHODS_OF_TYPES, {"ids": ids})
-                     if r["name"].startswith("lambda$")}) if ids else []
+                     if is_lambda_name(r["name"])}) if ids else []
     listed = bodies if len(bodies) <= LAMBDA_BODIES_LISTED else []
     rows = [dict(r, note=lambda_proxy_note(hidden, member, r["ref"], len(bodies), bool(listed)))
             for r in _type_rows(owners)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-SCHEMA_VERSION = 21  # 7: graphs built before the COPY chunk fix lacked edges; 8: Method.writer;
+SCHEMA_VERSION = 22  # 7: graphs built before the COPY chunk fix lacked edges; 8: Method.writer;
 # 9: OVERRIDES by erased parameters, bridges folded; Type/Method/Field.artifact_name; 10: KotlinDecl;
 # 11: Symbol.rank by tier; 12: Package.jdk_internal; 13: the search index left the graph (search_files.py);
 # 14: the *_ADDED twins of the body edge tables (ADDED_TWINS); 15: Method.writer of kotlinc 2's lambda bodies; 16: OVERRIDES that bridges show (bridge_overrides.py)
@@ -14,10 +14,12 @@ SCHEMA_VERSION = 21  # 7: graphs built before the COPY chunk fix lacked edges; 8
 # 20: Type.record_components, Method.param_annotations; ANNOTATED_BY.param/site (parameter, type-use and nested
 # annotations); INVOKES kind indy, REFERENCES kinds indy_arg and case_label (invokedynamic bootstrap methods and args)
 # 21: the search index marks deprecated nested types (their class file's flag, not their InnerClasses flags)
-# a lambda body's method id (from its `#`): javac's synthetic `lambda$foo$0` (group `javac`), or kotlinc 2's
+# 22: scalac's `$anonfun$` lambda bodies are lambda bodies (Method.writer; REFERENCES kind lambda, not method_ref)
+# a lambda body's method id (from its `#`): javac's synthetic `lambda$foo$0` or scalac's (2.12+) synthetic
+# `$anonfun$foo$1` (`$anonfun$foo$1$adapted` its boxing forwarder) (group `synthetic`), or kotlinc 2's
 # `foo$lambda$0` (`foo$lambda$0$lambda$1` nested) for its invokedynamic lambdas, private static but not synthetic;
 # one pattern for the graph build (Arrow's RE2, `Method.writer`) and the engine (Python's `re`, `relations.is_lambda`)
-LAMBDA_BODY = r"#(?:(?P<javac>lambda\$)|[^#(]*\$lambda\$\d+\()"
+LAMBDA_BODY = r"#(?:(?P<synthetic>lambda\$|\$anonfun\$)|[^#(]*\$lambda\$\d+\()"
 # what a search index symbol can be
 SYMBOL_KINDS = ("class", "interface", "enum", "record", "annotation", "method", "field")
 

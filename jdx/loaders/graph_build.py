@@ -1106,11 +1106,15 @@ def _inlined_to_targets(calls: pa.Table, targets: dict[str, str]) -> pa.Table:
     return pa.concat_tables([rest, inlined.cast(rest.schema)])
 
 
+DESERIALIZE_LAMBDA = "$deserializeLambda$("
+
+
 def _lambda_writers(handles) -> dict[int, tuple[pa.Array, pa.Array]]:
     """Per classpath position: lambda body ids and the method whose invokedynamic hands each over (javac writes both
     into one class, so into one artifact; the first writer by id when several do). Kept on the body's node so
     `usages` and `callers` attribute a lambda's sites to the method that wrote it with a key lookup instead of a scan
-    of the call edges. `handles`: the call sites `_lambda_handles` keeps, artifact by artifact."""
+    of the call edges. scalac's `$deserializeLambda$` hands every lambda body of its class to LambdaDeserialize's
+    bootstrap: it writes none. `handles`: the call sites `_lambda_handles` keeps, artifact by artifact."""
     out: dict[int, tuple[pa.Array, pa.Array]] = {}
     for part in handles:
         if not part.num_rows:
@@ -1118,8 +1122,8 @@ def _lambda_writers(handles) -> dict[int, tuple[pa.Array, pa.Array]]:
         found: dict[str, str] = {}
         for frm, to in zip(part["from"].to_pylist(), part["to"].to_pylist()):
             owner, _, member = to.partition("#")
-            frm_owner = frm.split("#", 1)[0]
-            if frm_owner.split("@", 1)[0] != owner:
+            frm_owner, _, frm_member = frm.partition("#")
+            if frm_owner.split("@", 1)[0] != owner or frm_member.startswith(DESERIALIZE_LAMBDA):
                 continue
             body = f"{frm_owner}#{member}"  # a shadowed class's body carries its class's `@artifact` suffix
             if body not in found or frm < found[body]:

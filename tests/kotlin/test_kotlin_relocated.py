@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures import jdktool
+from tests.fixtures.asm import asm_jars
 from tests.kotlin.corpus import kotlinc_jar
 
 DEP = '''package a.dep
@@ -77,25 +78,12 @@ public class Relocate {
 '''
 
 
-def _asm_jars() -> list[Path]:
-    """An ASM jar with its asm-commons (ClassRemapper) beside it: Debian's /usr/share/java or a Maven repository's."""
-    from jdx.dirs import cache_dir
-    from jdx.loaders.jvm import candidate_asm_jars
-
-    for asm, _ in candidate_asm_jars(cache_dir()):
-        commons = asm.name.replace("asm", "asm-commons", 1)
-        for candidate in (asm.with_name(commons), asm.parent.parent.parent / "asm-commons" / asm.parent.name / commons):
-            if asm.is_file() and candidate.is_file():
-                return [asm, candidate]
-    pytest.skip("no ASM with its asm-commons")
-
-
 @pytest.fixture(scope="module")
 def jar(tmp_path_factory) -> Path:
     plain = kotlinc_jar("relocated", {"Dep.kt": DEP, "Lib.kt": LIB})
     work = tmp_path_factory.mktemp("relocate")
     (work / "Relocate.java").write_text(RELOCATE)
-    cp = ":".join(map(str, _asm_jars()))
+    cp = ":".join(map(str, asm_jars()))
     jdktool.run(["javac", "-nowarn", "-cp", cp, "-d", str(work), str(work / "Relocate.java")], check=True,
                 capture_output=True)
     out = work / "shaded" / "relocated.jar"

@@ -590,10 +590,12 @@ final class ClassExtractor extends ClassVisitor {
             }
         }
 
-        /** A lambda body the compiler wrote: javac's `lambda$foo$0`, kotlinc 2's `foo$lambda$0` (kotlinc 1.x with
-         *  -Xlambdas=indy: `foo$lambda-0`); as graph_schema's LAMBDA_BODY reads a method id. */
+        /** A lambda body the compiler wrote: javac's `lambda$foo$0`, scalac's `$anonfun$foo$1`, kotlinc 2's
+         *  `foo$lambda$0` (kotlinc 1.x with -Xlambdas=indy: `foo$lambda-0`); as graph_schema's LAMBDA_BODY reads a
+         *  method id. */
         private boolean isLambdaBody(String method) {
-            return method.startsWith("lambda$") || method.contains("$lambda$") || method.contains("$lambda-");
+            return method.startsWith("lambda$") || method.startsWith("$anonfun$") || method.contains("$lambda$")
+                    || method.contains("$lambda-");
         }
 
         /** Catch clauses: handler label -> the types it catches, in exception-table order. javac splits one clause's
