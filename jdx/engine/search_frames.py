@@ -48,6 +48,23 @@ def exception_type(line: str) -> str | None:
     return m.group("type") if m and (m.group("lead") or m.group("message") and "." in m.group("type")) else None
 
 
+def has_lead(line: str) -> bool:
+    """Whether an exception line starts as the JVM starts one (`Exception in thread "main"`, `Caused by:`,
+    `Suppressed:`)."""
+    m = _EXCEPTION.fullmatch(line)
+    return bool(m and m.group("lead"))
+
+
+_THREAD_LEAD = 'Exception in thread "'
+
+
+def from_thread_lead(line: str) -> str:
+    """An uncaught exception's line from its `Exception in thread "…"`, whatever a terminal or a log wrote before it
+    on the same line (escape codes, a prompt)."""
+    at = line.find(_THREAD_LEAD)
+    return line[at:] if at > 0 else line
+
+
 def omitted_frames(line: str) -> int | None:
     """N of a cause's `... N more` (logback: `... N common frames omitted`); None for any other line."""
     m = _OMITTED.fullmatch(line)
@@ -59,7 +76,7 @@ def trace_line(text: str) -> str:
     answers one name, so a whole trace is a usage error pointing at `jdx batch`."""
     if "\n" not in text.strip():
         return text
-    lines = [ln for ln in text.strip().splitlines() if ln.strip() and omitted_frames(ln) is None]
+    lines = [from_thread_lead(ln) for ln in text.strip().splitlines() if ln.strip() and omitted_frames(ln) is None]
     read = [ln for ln in lines if exception_type(ln) is not None or parse_frame(ln)[1] is not None]
     if len(read) == 1:
         return read[0]

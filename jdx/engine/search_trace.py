@@ -4,7 +4,7 @@ missing class never hides the rest of the trace."""
 
 from __future__ import annotations
 
-from jdx.engine.search_frames import exception_type, frame_warnings, omitted_frames, parse_frame
+from jdx.engine.search_frames import exception_type, frame_warnings, from_thread_lead, has_lead, omitted_frames, parse_frame
 from jdx.errors import NotFoundError, Warning_
 from jdx.graph_schema.store import GraphStore
 
@@ -17,8 +17,18 @@ def trace_lines(text: str) -> list[str] | None:
     log line's text, are skipped)."""
     if "\n" not in text.strip():
         return None
-    read = [ln.strip() for ln in text.strip().splitlines() if ln.strip() and (
-        omitted_frames(ln) is not None or exception_type(ln) is not None or parse_frame(ln)[1] is not None)]
+    read: list[str] = []
+    in_message = False  # after an exception line, before its first frame: the lines of its message
+    for ln in text.strip().splitlines():
+        ln = from_thread_lead(ln).strip()
+        if not ln:
+            continue
+        if omitted_frames(ln) is not None or parse_frame(ln)[1] is not None:
+            read.append(ln)
+            in_message = False
+        elif exception_type(ln) is not None and not (in_message and not has_lead(ln)):
+            read.append(ln)  # (`libfoo.so: cannot open …` on a message's second line is no exception)
+            in_message = True
     return read if sum(1 for ln in read if omitted_frames(ln) is None) >= 2 else None
 
 

@@ -58,3 +58,40 @@ def test_a_trace_of_nothing_in_the_workspace_is_not_found(run_jdx):
 def test_one_frame_among_other_text_is_still_one_line(run_jdx):
     code, data = _json(run_jdx, "some log text\n\tat java.base/java.util.HashMap.put(HashMap.java:610)\n")
     assert code == 0 and "trace" not in data["result"] and data["result"]["frame"]["line"] == 610
+
+
+BOOM = """\
+public class Boom {
+    public static void main(String[] args) {
+        java.util.List.of(1).forEach(i -> {
+            throw new IllegalStateException("Unable to load library 'x':\\n"
+                    + "libx.so: cannot open shared object file: No such file or directory\\n"
+                    + "Native library (linux-x86-64/libx.so) not found in resource path");
+        });
+    }
+}
+"""
+
+
+def test_a_multi_line_message_is_no_exception_line(run_jdx, tmp_path):
+    """A real JVM's trace (Throwable.printStackTrace writes a message's lines as they are): the message's second
+    line (`libx.so: cannot open …`) is text of the exception above it, not an exception line of its own; a
+    terminal's escape codes before `Exception in thread` do not hide the exception line."""
+    import shutil
+    import subprocess
+
+    import pytest
+
+    if shutil.which("java") is None:
+        pytest.skip("java is not installed")
+    (tmp_path / "Boom.java").write_text(BOOM)
+    trace = subprocess.run(["java", str(tmp_path / "Boom.java")], capture_output=True, text=True, timeout=120).stderr
+    assert "\nlibx.so: cannot open" in trace and trace.startswith('Exception in thread "main"'), trace
+    code, data = _json(run_jdx, "\x1b[?1h\x1b=> " + trace)
+    assert code == 0, data
+    answered = [e["line"] for e in data["result"]["trace"]]
+    assert answered[0].startswith('Exception in thread "main" java.lang.IllegalStateException'), answered
+    assert not any(ln.startswith(("libx.so", "Native library")) for ln in answered), answered
+    frames = [ln.strip() for ln in trace.splitlines() if ln.strip().startswith("at ")]
+    assert answered[1:] == frames
+    assert data["result"]["missed"] == sum(1 for f in frames if "Boom" in f)  # only the program's own frames
