@@ -35,18 +35,50 @@ def export(session, target: str, fmt: str = "parquet") -> Answer:
         raise UsageError(f"cannot write the export to {target}: {exc.strerror or exc}") from None
     store = session.store()
     written: dict[str, int] = {}
-    replaced: list[str] = []  # files of an earlier export the new one wrote over (said, never silent)
+    staged: list[Path] = []  # every table is written beside its place first, and all are moved in at the end
 
     def write(table, name: str) -> None:
-        path = out / f"{name}.{fmt}"
-        if path.exists():
-            replaced.append(path.name)
+        path = out / f".{name}.{fmt}.{os.getpid()}.tmp"
+        staged.append(path)
         if fmt == "parquet":
             pq.write_table(table, path)
         else:  # the Arrow IPC file format (pyarrow.ipc.open_file, pyarrow.dataset format="arrow")
             with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, table.schema) as writer:
                 writer.write_table(table)
         written[name] = table.num_rows
+
+    try:
+        _export_tables(store, write)
+    except BaseException:
+        for path in staged:
+            path.unlink(missing_ok=True)
+        raise
+    replaced, removed = _move_in(out, fmt, staged)
+    return Answer({"directory": str(out), "format": fmt, "tables": written,
+                   **({"replaced": replaced} if replaced else {}), **({"removed": removed} if removed else {})})
+
+
+def _move_in(out: Path, fmt: str, staged: list[Path]) -> tuple[list[str], list[str]]:
+    """Moves the staged tables to their names; an earlier export's files of the same tables are replaced (those of
+    this format) or removed (those of the other: a directory holds one export, read as one dataset). (replaced,
+    removed), said, never silent."""
+    replaced, removed = [], []
+    for path in staged:
+        final = out / path.name[1:].rsplit(".", 2)[0]
+        if final.exists():
+            replaced.append(final.name)
+        os.replace(path, final)
+        for other in EXPORT_FORMATS:
+            stale = final.with_suffix("." + other)
+            if other != fmt and stale.exists():
+                stale.unlink()
+                removed.append(stale.name)
+    return replaced, removed
+
+
+def _export_tables(store, write) -> None:
+    """Every node and relationship table of the graph and the search index's two, each handed to `write`."""
+    import pyarrow as pa
 
     for label in NODE_TABLES:
         table = store.query(queries.export_node(label))
@@ -77,8 +109,7 @@ def export(session, target: str, fmt: str = "parquet") -> Answer:
                 t = t.append_column("to_label", pa.array([dst] * t.num_rows, pa.string()))
             parts.append(t)
         write(pa.concat_tables(parts), name)
-    return Answer({"directory": str(out), "format": fmt, "tables": written,
-                   **({"replaced": replaced} if replaced else {})})
+
 
 def cache_info(session) -> Answer:
     from jdx.dirs import disk_bytes as size

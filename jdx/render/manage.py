@@ -75,6 +75,10 @@ def export(r: dict) -> list[str]:
         lines.append(f"  table {name}.{r['format']}  {rows:,} rows")
     if r.get("replaced"):
         lines.append(f"replaced {len(r['replaced'])} files of an earlier export in {r['directory']}")
+    if r.get("removed"):
+        other = r["removed"][0].rsplit(".", 1)[1]
+        lines.append(f"removed {len(r['removed'])} {other} files of an earlier export in {r['directory']} "
+                     "(a directory holds one export)")
     return lines
 
 

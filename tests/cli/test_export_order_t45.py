@@ -86,5 +86,11 @@ def test_arrow_ipc_export_equals_the_parquet_one_and_a_second_export_says_what_i
     again = run_jdx("export", str(tmp_path / "arrow"), "--format", "arrow", "--no-jdk", "--jars", str(jar))
     assert again.code == 0 and again.out.splitlines()[-1] == \
         f"replaced {len(answers['arrow']['tables'])} files of an earlier export in {tmp_path / 'arrow'}", again.out
+    switched = run_jdx("export", str(tmp_path / "arrow"), "--format", "parquet", "--no-jdk", "--jars", str(jar),
+                       "--json")  # T70: the other format's files stayed, and the folder read as no dataset
+    result = json.loads(switched.out)["result"]
+    assert sorted(result["removed"]) == sorted(f"{t}.arrow" for t in answers["arrow"]["tables"]), result
+    assert sorted(p.name for p in (tmp_path / "arrow").iterdir()) == sorted(f"{t}.parquet" for t in result["tables"])
+    assert ds.dataset(str(tmp_path / "arrow"), format="parquet").count_rows() == sum(result["tables"].values())
     bad = run_jdx("export", str(tmp_path / "x"), "--format", "csv", "--no-jdk", "--jars", str(jar))
     assert bad.code == 3 and "use parquet or arrow" in bad.err
