@@ -332,7 +332,8 @@ def check_arguments(command_name: str, arguments) -> None:
         if name == WORKSPACE:
             raise UsageError(ONE_WORKSPACE)
         negated = next((p.name for p in params if p.negative == "--" + name.replace("_", "-")), None)
-        served = sorted(p.name for p in served_params(cmd.request) if p.name != "query")
+        served = ["query"] * any(p.name == "query" for p in params_of(cmd.request)) + sorted(
+            p.name for p in served_params(cmd.request) if p.name != "query")  # the query first, as it is sent
         raise UsageError(f"unknown argument {name}" + (f" (send {negated}=false)" if negated else "")
                          + (f"; arguments: {', '.join(served)}" if served else ""))
 

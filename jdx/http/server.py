@@ -318,12 +318,11 @@ class Handler(BaseHTTPRequestHandler):
         length = self.headers.get("Content-Length")
         if self.headers.get("Transfer-Encoding"):
             raise HttpError("USAGE", "send the batch with a Content-Length, not chunked")
-        try:
-            size = int(length) if length is not None else -1
-        except ValueError:
-            size = -1
-        if size < 0:
+        if length is None:
             raise HttpError("USAGE", "POST /v1/batch needs a Content-Length")
+        size = int(length) if length.strip().isdigit() else -1
+        if size < 0:
+            raise HttpError("USAGE", f"POST /v1/batch: invalid Content-Length {length[:40]!r} (a byte count)")
         if size > MAX_BODY_BYTES:
             raise HttpError("TOO_LARGE", f"batch body of {size} bytes is over the {MAX_BODY_BYTES}-byte limit")
         body = self.rfile.read(size)

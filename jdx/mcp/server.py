@@ -8,7 +8,7 @@ one at a time on a worker thread, off the event loop. This module is imported on
 jdx reads stdin itself (`screened`) rather than through the SDK's reader, which drops a line it cannot
 validate without a word: every line that is not one MCP message is answered by a JSON-RPC 2.0 error
 (-32700 Parse error, -32600 Invalid Request, id null when the id cannot be read; a batch array too, as
-MCP 2025-06-18 removed batching). The SDK's bare -32602 refusals (a call before `initialize`, malformed
+MCP 2025-06-18 removed batching; -32602 Invalid params for params that are not an object). The SDK's bare -32602 refusals (a call before `initialize`, malformed
 `tools/call` params) are rewritten to say what is wrong (`explain_refusals`). Each call carries a
 jdx.commands.host.Call: the server's `--timeout` answers TIMEOUT as a tool error, and a call the client
 cancels is stopped and never answered.
@@ -152,6 +152,9 @@ def screen(line: str) -> "types.JSONRPCError | object | None":
     if not isinstance(method, str):
         what = "is missing" if method is None else "must be a string"
         return _refusal(types.INVALID_REQUEST, f'Invalid Request: "method" {what}', reply_to)
+    if data.get("params") is not None and not isinstance(data["params"], dict):  # JSON-RPC allows an array; MCP not
+        return _refusal(types.INVALID_PARAMS, "Invalid params: params must be an object (MCP names every parameter)",
+                        reply_to)
     model = types.JSONRPCRequest if "id" in data else types.JSONRPCNotification
     try:
         return SessionMessage(model.model_validate(data, by_name=False))

@@ -180,6 +180,14 @@ def test_oversized_and_malformed_bodies(served):
     resp = conn.getresponse()
     assert (resp.status, json.loads(resp.read())["error"]["code"]) == (400, "USAGE")
     conn.close()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+    conn.putrequest("POST", "/v1/batch")
+    conn.putheader("Content-Length", "-5")
+    conn.endheaders()
+    resp = conn.getresponse()  # a header that is there but no byte count is named as sent, not as missing
+    assert (resp.status, json.loads(resp.read())["error"]["message"]) == (
+        400, "POST /v1/batch: invalid Content-Length '-5' (a byte count)")
+    conn.close()
     status, body, _ = request(port, "POST", "/v1/batch", b"\xff\xfe{}\n")
     assert status == 200 and json.loads(body)["error"]["code"] == "WIRE_ENCODING"
     status, body, _ = request(port, "POST", "/v1/batch", b"")

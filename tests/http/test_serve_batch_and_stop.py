@@ -60,7 +60,7 @@ def test_a_batch_line_with_an_unknown_argument_gets_the_gets_message(port):
     want = json.loads(conn.getresponse().read())
     conn.close()
     assert got[0]["error"] == want["error"] and want["error"]["message"].startswith("unknown argument bogus; "
-                                                                                    "arguments: access, "), got
+                                                                                    "arguments: query, access, "), got
 
 
 SERVER = """

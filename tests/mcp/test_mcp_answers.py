@@ -157,7 +157,7 @@ def test_a_bad_argument_gets_the_message_http_gives(both, args, query_string):
     assert got.is_error and got.structured["error"] == want, (got.structured["error"], want)
     assert got.text == f"USAGE: {want['message']}"
     if "bogus" in args:
-        assert want["message"].startswith("unknown argument bogus; arguments: access, brief, from_type, "), want
+        assert want["message"].startswith("unknown argument bogus; arguments: query, access, brief, from_type, "), want
 
 
 def test_error_text_is_the_clis_with_the_code_for_error(asked):

@@ -89,6 +89,7 @@ def fake():
     ('{"jsonrpc":"2.0","id":31,"method":5}', -32600, 31, '"method" must be a string'),
     ('{"jsonrpc":"2.0","id":32}', -32600, 32, '"method" is missing'),
     ('"ping"', -32600, None, "a message is a JSON object"),
+    ('{"jsonrpc":"2.0","id":33,"method":"ping","params":[1]}', -32602, 33, "params must be an object"),
 ])
 def test_every_malformed_line_gets_an_error_reply(fake, line, code, rid, says):
     from jdx.mcp.server import build_server
