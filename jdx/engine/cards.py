@@ -419,8 +419,8 @@ def _grep(pattern: str | None):
 
 
 def outline_type(store: GraphStore, text: str, opts=None, sources=None) -> tuple[dict, list[Warning_], list[dict]]:
-    """One line per declared member (fields, constructors, methods, then member types), the File
-    Structure popup; synthetic and bridge members only with `include_synthetic`. `sources` (a SourceContext, or a
+    """One line per declared member (fields, constructors, methods, each in the class file's order, then member
+    types), the File Structure popup; synthetic and bridge members only with `include_synthetic`. `sources` (a SourceContext, or a
     callable giving one) names the parameters the class file does not, from the type's sources."""
     from jdx.engine.src_params import namer
 
@@ -448,7 +448,7 @@ def outline_type(store: GraphStore, text: str, opts=None, sources=None) -> tuple
         line = row.get("first_line")
         role = None if is_field else record_role(target, row)
         items.append({"ref": ref, **item, "line": line if line is not None and line >= 0 else None,
-                      **({"record": role} if role else {}), "_id": row["id"]})
+                      **({"record": role} if role else {}), "_id": row["id"], "_pos": row.get("position")})
     for nrow, n in _nested(store, target):
         if n["role"] == "member":
             items.append({"ref": n["ref"], "kind": n["kind"], "name": nrow["inner_name"],
@@ -472,7 +472,10 @@ def outline_type(store: GraphStore, text: str, opts=None, sources=None) -> tuple
             continue
         out.append(it)
     order = {"field": 0, "constructor": 1, "initializer": 1, "method": 2}
-    out.sort(key=lambda it: (3 if it.get("nested_type") else order[it["kind"]], it["name"], it["ref"]))
+    # each kind in the class file's order (javac's is the source's: an enum's constants as `values()` gives them, a
+    # struct's fields in layout order), member types by name
+    out.sort(key=lambda it: (3 if it.get("nested_type") else order[it["kind"]],
+                             -1 if it.get("_pos") is None else it["_pos"], it["name"], it["ref"]))
     arts = artifact_names(store)
     artifact = arts.get(target.get("artifact") or "", "")
     result = {"type": fqn, "kind": target.get("kind"), "declaration": declaration(target), "members": out,
@@ -484,6 +487,7 @@ def outline_type(store: GraphStore, text: str, opts=None, sources=None) -> tuple
         warnings = kotlin_view.outline_view(store, result, target, opts)
     for it in out:
         it.pop("_id", None)
+        it.pop("_pos", None)
     if opts.from_type:
         named = named or namer(sources)
         warnings += inherited_from(store, result, found.walk, opts, named)

@@ -14,7 +14,8 @@ SCHEMA_VERSION = 22  # 7: graphs built before the COPY chunk fix lacked edges; 8
 # 20: Type.record_components, Method.param_annotations; ANNOTATED_BY.param/site (parameter, type-use and nested
 # annotations); INVOKES kind indy, REFERENCES kinds indy_arg and case_label (invokedynamic bootstrap methods and args)
 # 21: the search index marks deprecated nested types (their class file's flag, not their InnerClasses flags)
-# 22: scalac's `$anonfun$` lambda bodies are lambda bodies (Method.writer; REFERENCES kind lambda, not method_ref)
+# 22: scalac's `$anonfun$` lambda bodies are lambda bodies (Method.writer; REFERENCES kind lambda, not method_ref);
+# Method/Field.position (the member's place in its class file)
 # a lambda body's method id (from its `#`): javac's synthetic `lambda$foo$0` or scalac's (2.12+) synthetic
 # `$anonfun$foo$1` (`$anonfun$foo$1$adapted` its boxing forwarder) (group `synthetic`), or kotlinc 2's
 # `foo$lambda$0` (`foo$lambda$0$lambda$1` nested) for its invokedynamic lambdas, private static but not synthetic;
@@ -44,16 +45,16 @@ NODE_TABLES: dict[str, list[tuple[str, str]]] = {
         ("id", "STRING"), ("owner", "STRING"), ("name", "STRING"), ("descriptor", "STRING"),
         ("signature", "STRING"), ("access", "INT32"), ("kind", "STRING"), ("exceptions", "STRING[]"),
         ("param_names", "STRING[]"), ("param_source", "STRING"), ("annotation_default", "STRING"),
-        ("first_line", "INT32"), ("last_line", "INT32"), ("artifact", "STRING"), ("artifact_name", "STRING"),
-        ("external", "BOOLEAN"),
+        ("first_line", "INT32"), ("last_line", "INT32"), ("position", "INT32"), ("artifact", "STRING"),
+        ("artifact_name", "STRING"), ("external", "BOOLEAN"),
         ("shadowed", "BOOLEAN"), ("deprecated", "BOOLEAN"), ("annotations", "STRING[]"), ("writer", "STRING"),
         ("param_annotations", "STRING[]"),
     ],
     "Field": [
         ("id", "STRING"), ("owner", "STRING"), ("name", "STRING"), ("descriptor", "STRING"),
-        ("signature", "STRING"), ("access", "INT32"), ("constant", "STRING"), ("artifact", "STRING"),
-        ("artifact_name", "STRING"), ("external", "BOOLEAN"), ("shadowed", "BOOLEAN"), ("deprecated", "BOOLEAN"),
-        ("annotations", "STRING[]"),
+        ("signature", "STRING"), ("access", "INT32"), ("constant", "STRING"), ("position", "INT32"),
+        ("artifact", "STRING"), ("artifact_name", "STRING"), ("external", "BOOLEAN"), ("shadowed", "BOOLEAN"),
+        ("deprecated", "BOOLEAN"), ("annotations", "STRING[]"),
     ],
     # one Kotlin declaration decoded from @kotlin.Metadata (spec §12.1), owned by the class file that carries it
     "KotlinDecl": [

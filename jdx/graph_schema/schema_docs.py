@@ -4,6 +4,9 @@ here, so the graph a notebook user queries is described where it is defined."""
 
 from __future__ import annotations
 
+# a member's place in its class file: fields first, then methods, each in the class file's order (javac's is the
+# source's declaration order); null for an external member
+POSITION = "place among its class file's fields and methods (fields first; javac keeps the source's order)"
 ACCESS = "JVM access flags (0x1 public, 0x2 private, 0x4 protected, 0x8 static, 0x400 abstract, ...)"
 
 NODES: dict[str, tuple[str, dict[str, str]]] = {
@@ -52,6 +55,7 @@ NODES: dict[str, tuple[str, dict[str, str]]] = {
         "param_source": "none | MethodParameters | LocalVariableTable; null for an external method",
         "annotation_default": "default value of an annotation element",
         "first_line": "first line in the LineNumberTable (-1 none)", "last_line": "last line (-1 none)",
+        "position": POSITION,
         "artifact": "content-hash key of the declaring artifact", "artifact_name": "readable artifact name",
         "external": "referenced but not declared in the workspace", "shadowed": "its class is a shadowed copy",
         "deprecated": "@Deprecated", "annotations": "annotations as written",
@@ -61,7 +65,8 @@ NODES: dict[str, tuple[str, dict[str, str]]] = {
     "Field": ("a field", {
         "id": "owner#name:descriptor", "owner": "declaring type's id", "name": "field name",
         "descriptor": "JVM type descriptor", "signature": "generic signature", "access": ACCESS,
-        "constant": "ConstantValue as text", "artifact": "content-hash key of the declaring artifact",
+        "constant": "ConstantValue as text", "position": POSITION,
+        "artifact": "content-hash key of the declaring artifact",
         "artifact_name": "readable artifact name", "external": "referenced but not declared in the workspace",
         "shadowed": "its class is a shadowed copy", "deprecated": "@Deprecated", "annotations": "annotations",
     }),

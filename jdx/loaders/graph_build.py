@@ -1147,7 +1147,7 @@ def _method_nodes(methods: pa.Table, ann_by_owner, art_id_array, writers, param_
         "param_source": pc.take(pa.array(["none", "MethodParameters", "LocalVariableTable"], pa.string()),
                                 methods["param_source"]),
         "annotation_default": methods["annotation_default"],
-        "first_line": methods["first_line"], "last_line": methods["last_line"],
+        "first_line": methods["first_line"], "last_line": methods["last_line"], "position": methods["ordinal"],
         "artifact": pc.take(art_id_array, methods["pos"]),
         "external": _const(methods.num_rows, False, pa.bool_()), "shadowed": methods["shadowed"],
         "deprecated": pc.not_equal(pc.bit_wise_and(methods["access"], ACC_DEPRECATED), 0),
@@ -1172,7 +1172,7 @@ def _field_nodes(fields: pa.Table, ann_by_owner, art_id_array) -> pa.Table:
     return pa.table({
         "id": fields["id"], "owner": fields["owner_id"], "name": fields["name"], "descriptor": fields["descriptor"],
         "signature": fields["signature"], "access": fields["access"], "constant": fields["constant"],
-        "artifact": pc.take(art_id_array, fields["pos"]),
+        "position": fields["ordinal"], "artifact": pc.take(art_id_array, fields["pos"]),
         "external": _const(fields.num_rows, False, pa.bool_()), "shadowed": fields["shadowed"],
         "deprecated": pc.not_equal(pc.bit_wise_and(fields["access"], ACC_DEPRECATED), 0),
         "annotations": _lists_by_id(fields["id"], ann_by_owner),

@@ -40,6 +40,7 @@ def tables(types, supers=(), methods=(), fields=(), refs=()):
         "param_names": pa.array([None] * len(mem), S), "param_source": pa.array([0] * len(mem), I),
         "constant": pa.array([None] * len(mem), S), "annotation_default": pa.array([None] * len(mem), S),
         "first_line": pa.array([-1] * len(mem), I), "last_line": pa.array([-1] * len(mem), I),
+        "ordinal": pa.array(range(len(mem)), I),
     })
     def ref_table(rows):
         return pa.table({

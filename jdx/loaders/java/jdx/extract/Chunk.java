@@ -14,7 +14,7 @@ public final class Chunk {
     public final Columns.Table supertypes = new Columns.Table("supertypes", "type", "super", "kind", "position");
     public final Columns.Table members = new Columns.Table("members", "id", "owner", "kind", "name", "descriptor",
             "signature", "access", "exceptions", "param_names", "param_source", "constant", "annotation_default",
-            "first_line", "last_line");
+            "first_line", "last_line", "ordinal");
     public final Columns.Table calls = new Columns.Table("calls", "from", "kind", "to", "line");
     public final Columns.Table accesses = new Columns.Table("accesses", "from", "kind", "to", "line");
     public final Columns.Table typerefs = new Columns.Table("typerefs", "from", "kind", "to", "line");

@@ -89,6 +89,7 @@ final class ClassExtractor extends ClassVisitor {
 
     @Override
     public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
+        this.ordinal = 0;
         this.access = access;
         this.name = name;
         this.signature = signature;
@@ -124,6 +125,10 @@ final class ClassExtractor extends ClassVisitor {
         this.source = source;
         this.smap = Smap.parse(debug);
     }
+
+    /** The next member's place in the class file (fields, then methods, each in their table's order: javac's is
+     *  the source's declaration order). */
+    private int ordinal;
 
     @Override
     public void visitOuterClass(String owner, String mname, String mdesc) {
@@ -288,7 +293,7 @@ final class ClassExtractor extends ClassVisitor {
     @Override
     public FieldVisitor visitField(int faccess, String fname, String fdesc, String fsig, Object value) {
         chunk.members.row(cols.str(name + "#" + fname + ":" + fdesc), cols.str(name), 1, cols.str(fname), cols.str(fdesc), cols.str(fsig), faccess, -1, -1, 0,
-                cols.str(value == null ? null : ValuePrinter.constant(value)), -1, -1, -1);
+                cols.str(value == null ? null : ValuePrinter.constant(value)), -1, -1, -1, ordinal++);
         java.util.List<Object[]> pending = new java.util.ArrayList<>();
         return new FieldVisitor(API) {
             @Override
@@ -764,7 +769,7 @@ final class ClassExtractor extends ClassVisitor {
             }
             String exc = exceptions == null || exceptions.length == 0 ? null : String.join(",", exceptions);
             chunk.members.row(selfId, self, 0, selfName, selfDesc, cols.str(msig), maccess, cols.str(exc), cols.str(params),
-                    psrc, -1, cols.str(defaultValue), firstLine, lastLine);
+                    psrc, -1, cols.str(defaultValue), firstLine, lastLine, ordinal++);
         }
     }
 }
