@@ -222,7 +222,8 @@ class Session:
                        if w.code == "ARTIFACT_READ_ERROR" or (w.code == "ZIP_BOMB" and _stopped_reading(w))})
 
     def class_warnings(self, fqn: str) -> list[Warning_]:
-        """The build's warnings about one class (the class is in the graph; only a view of it is degraded)."""
+        """The build's warnings about one class (the class is in the graph; only a view of it is degraded), and
+        STALE_CLASS_FILE when a class directory's copy of it is a file an earlier build left."""
         want = fqn.replace("$", ".")
         out = []
         for w in self._graph_warnings:
@@ -230,7 +231,16 @@ class Session:
                 entry = w.message.split(": ", 2)[1] if w.message.count(": ") >= 2 else ""
                 if entry.removesuffix(".class").replace("/", ".").replace("$", ".") == want:
                     out.append(w)
-        return out
+        return out + self._stale_class(fqn)
+
+    def _stale_class(self, fqn: str) -> list[Warning_]:
+        if not any(a.kind == "dir" for a in self.artifacts()):
+            return []
+        from jdx.engine.search_nav import types_named
+        from jdx.engine.stale_classes import stale_class_warnings
+
+        found = types_named(self.store(), fqn)
+        return stale_class_warnings(self.source_context(), found[0]["id"]) if len(found) == 1 else []
 
     def read_warnings(self) -> list[Warning_]:
         """How the whole workspace was read (`ws info`, `jdx_workspace`): what every answer carries and how each
