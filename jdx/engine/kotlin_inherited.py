@@ -447,15 +447,23 @@ class InheritedView:
         targets = self.cache.forwarded.get(key)
         if targets is None:
             targets = self.cache.forwarded[key] = self._targets(candidates)
-        rows = member_kotlin(self.store, sorted({t[0] for t in targets.values()})) if targets else {}
+        declaring = {mid: self._declaring(iface_member) for mid, (iface_member, _) in targets.items()}
+        rows = member_kotlin(self.store, sorted({m for ms in declaring.values() for m in ms})) if targets else {}
         out: dict[str, list[dict]] = {}
-        for mid, (iface_member, through) in targets.items():
-            owner = iface_member.split("#", 1)[0]
-            row = next((r for r in rows.get(iface_member, ()) if r["owner"] == owner
+        for mid, (_, through) in targets.items():
+            row = next((r for m in declaring[mid] for r in rows.get(m, ()) if r["owner"] == m.split("#", 1)[0]
                         and r["role"] in ("method", "getter", "setter")), None)
             if row is not None:
                 out[mid] = [{**row, "member": mid, "role": FORWARDER, "forwards_to": through}]
         return out
+
+    def _declaring(self, iface_member: str) -> list[str]:
+        """The interface method a forwarder stands for, then the same method of the interface's superinterfaces,
+        nearest first: a sub-interface's DefaultImpls holds kotlinc's copy of an inherited default body (it calls
+        the superinterface's), which the sub-interface's metadata does not declare."""
+        owner, _, rest = iface_member.partition("#")
+        return [f"{cid}#{rest}" for cid in self.cache.chain(owner)
+                if (k := self.cache.klass(cid)) is not None and k.kind == "interface"]
 
     def bridges(self, items: list[dict], ids: list[str], found: dict) -> dict[str, list[dict]]:
         """JVM member id -> the Kotlin declaration a bridge stands for (role `bridge`): an ACC_BRIDGE method of a Kotlin

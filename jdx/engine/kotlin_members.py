@@ -8,8 +8,8 @@ import json
 import re
 
 from jdx.engine.kotlin_signature import deprecation_levels, uncallable_markers
-from jdx.engine.kotlin_view import (CALLED_ROLES, decls_of, holder_fields, jvm_access, keyword_of, link_access,
-                                    member_kotlin, member_ref, throws_annotation)
+from jdx.engine.kotlin_view import (CALLED_ROLES, decls_of, enum_rows, holder_fields, jvm_access, keyword_of,
+                                    link_access, member_kotlin, member_ref, no_arg_constructors, throws_annotation)
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_type
 
@@ -27,7 +27,12 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
     synthetic (a reified inline function, an @InlineOnly one: `Registry.firstOf<T>()`, `let`), is listed as `outline`
     lists it, marked `Kotlin-only: …` (`opts`, the engine's MemberOptions, filters it as the JVM members were).
     `--grep` matches a row's Kotlin name too (`_grep_kotlin_names`); a method's `throws` is marked `@Throws(…)`, a
-    companion's declaration with a JVM member in the class (@JvmStatic, @JvmField, const) `in companion object`."""
+    companion's declaration with a JVM member in the class (@JvmStatic, @JvmField, const) `in companion object`, and
+    in the companion's own `members` (`_outer_fields`) a const or @JvmField whose field is the outer class's. An enum
+    class's entries and kotlinc's `values()`, `valueOf`, `entries` read as `outline` lists them (`enum_rows`), and
+    kotlinc's no-argument copy of an all-defaults primary constructor folds into it (`no_arg_constructors`). The
+    extensions declared for the class (`kotlin_extensions`) and for its supertypes (`kotlin_supertype_extensions`)
+    are counted by file."""
     from jdx.engine.kotlin_inherited import InheritedView, companion_twin, written_arguments
     from jdx.engine.refs import type_id
 
@@ -42,11 +47,20 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
     found = {**found, **inherited.bridges(items, ids, found)}
     target = type_id(result["type"])
     only = _kotlin_only(store, target, opts)
-    if not found and not only:
-        return
-    header = next((d for d in decls_of(store, target) if d["kind"] == "class" and d["owner"] == target), None)
+    own = decls_of(store, target)
+    header = next((d for d in own if d["kind"] == "class" and d["owner"] == target), None)
+    if header is None and not found and not only:  # (a class header alone gives the view: `members` of an interface
+        return  # declaring nothing has its kind word and extensions, of an enum its entries, of a companion its consts)
     keyword = keyword_of(header)
     companion = json.loads(header["detail"] or "{}").get("companion") if header else None
+    member_ids = set(ids)
+    found = {**found, **{mid: [{**d, "member": mid, "role": "no_arg"}]
+                         for mid, d in no_arg_constructors(target, own, member_ids).items()}}
+    implicit = {}
+    if keyword == "enum class":  # its entries and kotlinc's `values()`, `valueOf`, `entries`, as `outline` lists them
+        implicit = {row.pop("_id"): row for rows in enum_rows(target, header, member_ids) for row in rows}
+    if keyword == "companion object":
+        _outer_fields(store, target, only, opts)
     artefacts = holder_fields(target, keyword, companion) | _inherited_holder_fields(store, target, items, ids, found)
     if companion:
         result["kotlin_companion"] = {"name": companion, "ref": format_type(f"{target}${companion}")}
@@ -63,6 +77,12 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
     hide_internal = "all" not in access and "package" not in access
     for item, mid in zip(items, ids):
         rows = found.get(mid)
+        if mid in implicit:
+            out.append({**item, "kotlin": {**implicit[mid], "role": _ENUM_ROLES[implicit[mid]["kind"]]}})
+            continue
+        if rows and rows[0]["role"] == "no_arg" and _main_member(rows[0]) in member_ids:
+            folded += 1  # (the constructor's own member carries it)
+            continue
         if mid in artefacts and not rows and item["static"]:
             folded += 1
             continue
@@ -112,6 +132,9 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
     extensions = extensions_of(store, target)
     if extensions:
         result["kotlin_extensions"] = extensions
+    inherited_extensions = supertype_extensions(store, target)
+    if inherited_extensions:
+        result["kotlin_supertype_extensions"] = inherited_extensions
     result["folded"] = folded
     if internal:
         result["internal_hidden"] = internal
@@ -137,6 +160,74 @@ def extensions_of(store, type_id: str) -> list[dict]:
             facade = format_type(r["facade"] or r["owner"])
             counts[facade] = counts.get(facade, 0) + r["n"]
     return [{"facade": f, "count": n} for f, n in sorted(counts.items(), key=lambda x: (-x[1], x[0]))]
+
+
+SUPERTYPE_EXTENSIONS = 8  # the nearest supertypes whose extensions a `members` answer counts (one scan each)
+
+
+def supertype_extensions(store, type_id: str) -> list[dict]:
+    """The public top-level extensions declared for the class's supertypes (`extensions_of` each), which a Kotlin
+    caller calls on the class too (a DSL builder implementing its `*Keys` interface: `ScriptCompilationConfiguration {
+    defaultImports(…) }`): {receiver, facade, count} of the nearest `SUPERTYPE_EXTENSIONS` supertypes outside the Java
+    platform (`_platform`: Object, `java.io.Closeable`, the JDK types Kotlin maps to its own, whose extensions are
+    everyone's), by receiver in walk order, most first within."""
+    from jdx.engine import members as jm
+    from jdx.graph_schema import queries
+
+    rows = store.rows(queries.TYPE_BY_ID, {"id": type_id})
+    if not rows:
+        return []
+    walk = jm.supertype_walk(store, {k[2:]: v for k, v in rows[0].items()})
+    supers = [row["id"] for row, _ in walk if row["id"] != type_id and not _platform(row)][:SUPERTYPE_EXTENSIONS]
+    return [{"receiver": format_type(s), **e} for s in supers for e in extensions_of(store, s)]
+
+
+def _platform(row: dict) -> bool:
+    """Whether a type row of a supertype walk is the Java platform's (or outside the workspace): no Kotlin
+    declarations of its own."""
+    return bool(row.get("external") or row["id"].startswith(("java/", "javax/", "jdk/")))
+
+
+_ENUM_ROLES = {"enum entry": "field", "function": "method", "property": "getter"}
+
+
+def _main_member(row: dict) -> str | None:
+    """The JVM member a constructor declaration compiles to itself (its `constructor` link)."""
+    return next((link.split(":", 1)[1] for link in row["jvm"] or () if link.startswith("constructor:")), None)
+
+
+def _outer_fields(store, target: str, only: "_KotlinOnly", opts) -> None:
+    """A companion's properties whose only JVM member is a static field of its outer class (a `const val`, an
+    `@JvmField`: kotlin-reflect lists them as the companion's; a Java caller names them in the outer class) join
+    `only`'s rows as the companion's own, with that field, marked `JVM field in <outer>` (filtered by `opts` as
+    `_kotlin_only` filters its rows, by the field)."""
+    from jdx.engine import members as jm
+
+    outer = target.rsplit("$", 1)[0]
+    hosted = []
+    for d in decls_of(store, target):
+        targets = [link.split(":", 1)[1] for link in d["jvm"] or () if not link.startswith("type:")]
+        fields = [t for t in targets if t.split("#", 1)[0] == outer and "(" not in t]
+        if d["kind"] == "property" and fields and not any(t.split("#", 1)[0] == target for t in targets):
+            hosted.append((d, fields[0]))
+    if not hosted or (opts is not None and (opts.kind not in ("all", "field") or opts.static is False)):
+        return
+    if opts is not None and opts.from_type and target not in _from_ids(store, opts.from_type, [target]):
+        return
+    grep = re.compile(opts.grep, re.IGNORECASE) if opts is not None and opts.grep else None
+    rows = {f"{outer}#{f['name']}:{f['descriptor']}": f for f in jm.declared_members(store, [({"id": outer}, {})])[1]
+            .get(outer, ())}
+    where = "JVM field in " + format_type(outer).rsplit(".", 1)[-1].replace("$", ".")
+    for d, fid in hosted:
+        f = rows.get(fid)
+        if f is None or (grep and not (grep.search(d["name"]) or grep.search(f["name"]))):
+            continue
+        item = {"ref": member_ref(fid), "kind": "field", "declaring": format_type(target), "name": f["name"],
+                "descriptor": f["descriptor"], "access": jm.access_level(f["access"]),
+                "static": bool(f["access"] & _ACC_STATIC), "text": jm.render_field(f, {}, (target,)),
+                "deprecated": bool(f.get("deprecated"))}
+        only.items.append((d, "field", item))
+        only.markers[d["id"]] = where
 
 
 def _exceptions(store, method_ids: list[str]) -> dict[str, list[str]]:
@@ -240,7 +331,7 @@ def _kotlin_only(store, target: str, opts) -> _KotlinOnly:
     got.depth = {format_type(t): i for i, t in enumerate(walk_ids)}
     decls: dict[str, dict] = {}
     for row, _ in walk:
-        if row["id"] == target or not (row.get("external") or row["id"].startswith(("java/", "javax/", "jdk/"))):
+        if row["id"] == target or not _platform(row):
             for d in decls_of(store, row["id"]):
                 if d["kind"] in ("function", "property") and d["visibility"] != "private":
                     decls.setdefault(d["id"], d)

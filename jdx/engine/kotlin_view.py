@@ -214,9 +214,10 @@ _KINDS = {"ctor": ("constructor",), "method": ("function",), "field": ("property
 _LAMBDA_BODY = re.compile(r"\$lambda[$-]\d|^lambda\$")
 
 
-def _enum_rows(type_id: str, header: dict, member_ids: set) -> tuple[list[dict], list[dict]]:
+def enum_rows(type_id: str, header: dict, member_ids: set) -> tuple[list[dict], list[dict]]:
     """An enum class's entries (its metadata names them; each compiles to a static field) and the members kotlinc
-    writes for every enum (`values()`, `valueOf(String)`, kotlinc 1.9's `entries`) as Kotlin reads them."""
+    writes for every enum (`values()`, `valueOf(String)`, kotlinc 1.9's `entries`) as Kotlin reads them; each row's
+    `_id` is its JVM member's id (`outline` and `members` both list them so)."""
     detail = json.loads(header["detail"] or "{}")
     simple = header["name"].rsplit(".", 1)[-1]
 
@@ -241,6 +242,24 @@ def _enum_rows(type_id: str, header: dict, member_ids: set) -> tuple[list[dict],
     return entries, implicit
 
 
+NO_ARG = "<init>()V"
+
+
+def no_arg_constructors(type_id: str, decls: list[dict], member_ids: set) -> dict[str, dict]:
+    """`<init>()V` id -> the primary constructor it is kotlinc's no-argument copy of: one with parameters, each
+    declaring a default, gets a constructor taking none (the JVM form of calling it with every default, as its
+    `$default` twin is); none when a declaration claims that constructor itself (a secondary `constructor()`)."""
+    mid = f"{type_id}#{NO_ARG}"
+    if mid not in member_ids or any(link.endswith("#" + NO_ARG) for d in decls for link in d["jvm"] or ()):
+        return {}
+    for d in decls:
+        if d["kind"] == "constructor" and "secondary" not in (d["flags"] or ()):
+            params = json.loads(d["detail"] or "{}").get("parameters") or ()
+            if params and all(p.get("default") for p in params):
+                return {mid: d}
+    return {}
+
+
 def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
     """The Kotlin declarations of the class in place of the members they compile to, then its companion's that
     compile to members of this class (`const val`, `@JvmField`, `@JvmStatic` copies: a Java caller names them
@@ -253,6 +272,9 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
     if header is None and not decls:
         return unavailable(type_row)
     claimed = {link.split(":", 1)[1] for d in decls for link in d["jvm"] or ()}
+    no_arg = {d["id"]: mid for mid, d in no_arg_constructors(type_row["id"], decls, {m.get("_id") for m in
+                                                                                      result["members"]}).items()}
+    claimed |= set(no_arg.values())
     companion = json.loads(header["detail"] or "{}").get("companion") if header else None
     claimed |= holder_fields(type_row["id"], keyword_of(header), companion)  # folded into the class itself
     hosted = []  # the companion's declarations with a JVM member in this class
@@ -288,6 +310,8 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
             continue
         entry = kotlin_entry(d, access)
         entry["jvm"] += [{"role": role, "ref": member_ref(t)} for role, t in twins.get(d["id"], ())]
+        if d["id"] in no_arg:
+            entry["jvm"].append({"role": "no_arg", "ref": member_ref(no_arg[d["id"]])})
         entry["text"] = chains.qualified_text(d, (type_row["id"],)) or entry["text"]
         mark_inherited_defaults(store, d, entry)
         if d["id"] in hidden:
@@ -305,7 +329,7 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
     if keyword:
         result["kotlin_keyword"] = keyword
     if keyword == "enum class":
-        entries, implicit = _enum_rows(type_row["id"], header, {m.get("_id") for m in result["members"]})
+        entries, implicit = enum_rows(type_row["id"], header, {m.get("_id") for m in result["members"]})
         claimed |= {e.pop("_id") for e in entries + implicit}
 
         def kept(e: dict) -> bool:  # an entry is a field to `--kind`, as its JVM member is

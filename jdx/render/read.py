@@ -52,6 +52,16 @@ def members(r: dict, brief: bool, max_lines: int | None, grep: str | None) -> li
         left = len(extensions) - EXTENSION_FACADES
         more = f", {left} more file{'s' * (left != 1)} (--json lists them)" if left > 0 else ""
         lines.append(f"extensions: {shown}{more} (jdx outline {shlex.quote(extensions[0]['facade'])})")
+    inherited = r.get("kotlin_supertype_extensions") or []
+    if inherited and not brief:  # those of its supertypes, which a Kotlin caller calls on it too
+        groups: dict[str, list[str]] = {}  # receiver -> its first files, in the answer's order
+        for e in inherited[:EXTENSION_FACADES]:
+            groups.setdefault(e["receiver"].rsplit(".", 1)[-1].replace("$", "."), []).append(
+                f"{e['count']} in {e['facade']}")
+        shown = "; ".join(f"{receiver}: {', '.join(files)}" for receiver, files in groups.items())
+        left = len(inherited) - EXTENSION_FACADES
+        more = f"; {left} more file{'s' * (left != 1)} (--json lists them)" if left > 0 else ""
+        lines.append(f"extensions on supertypes: {shown}{more} (jdx outline {shlex.quote(inherited[0]['facade'])})")
     if not brief:
         n = sum(1 for _, is_member in pairs if is_member)
         total = len(r["members"])
