@@ -302,7 +302,9 @@ def kotlin_imports(store: GraphStore, decls: list[dict]) -> list[dict]:
             f"; the other {rest} declaration{'s are' if rest > 1 else ' is'} internal or private" if rest else ""))
     else:
         if extension:
-            notes.append(f"extension: Java calls it as the static method {_main_ref(callable_[0])}")
+            refs = [_main_ref(x) for x in callable_]
+            notes.append(f"extension: Java calls it as the static method{'s' if len(set(refs)) > 1 else ''} "
+                         f"{either(refs)}")
         if only:
             notes.append(f"{len(only)} of its {len(decls)} declarations {'are' if len(only) > 1 else 'is'} "
                          f"Kotlin-only ({why})")
@@ -314,6 +316,18 @@ def kotlin_imports(store: GraphStore, decls: list[dict]) -> list[dict]:
     if extension:
         return [kotlin]
     return [{**j, "language": "java"} for j in java] + [kotlin]
+
+
+NAMED_IN_NOTE = 3  # the JVM members a note names for a Kotlin name's declarations; the rest it counts
+
+
+def either(refs: list[str]) -> str:
+    """The JVM members of a Kotlin name's declarations, each once, as a note names them: `A`, `A or B`,
+    `A, B or C`, `A, B, C or 2 more` (the declarations of `jvm` in three file facades, a companion's overloads)."""
+    refs = list(dict.fromkeys(refs))
+    if len(refs) > NAMED_IN_NOTE:
+        return f"{', '.join(refs[:NAMED_IN_NOTE])} or {len(refs) - NAMED_IN_NOTE} more"
+    return refs[0] if len(refs) == 1 else f"{', '.join(refs[:-1])} or {refs[-1]}"
 
 
 def not_importable(kotlin_name: str, visibility: set[str]) -> str | None:
@@ -518,5 +532,5 @@ def member_import(store: GraphStore, text: str, decls: list[dict]) -> tuple[dict
         kotlin["note"] = (f"Java cannot call it: its JVM name {jvm_simple_name(_main_ref_id(decls[0]))} is no Java "
                           "identifier (kotlinc mangles a member taking or returning an inline class)")
     elif not java and "note" not in kotlin:
-        kotlin["note"] = f"Java calls it as {main}"
+        kotlin["note"] = f"Java calls it as {either([member_ref(_main_ref_id(x)) for x in decls])}"
     return {"type": format_type(owner), "imports": [*java.values(), kotlin]}, []

@@ -403,7 +403,12 @@ def lookup_ref(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, 
         member, ref = "<init>", replace(ref, member="<init>")  # `Foo#Foo(int)`: the constructor, as in Java
         named = _named(visible, member)
     written = member  # the name as written: a Kotlin property's, when `jvm_name_of` renames it below
-    if not named and target.get("kotlin"):
+    renamed = []
+    if target.get("kotlin"):  # the Kotlin name's overloads @JvmName renamed, whether or not one kept the name
+        from jdx.engine.member_resolve_kotlin import renamed_functions
+
+        renamed = renamed_functions(store, visible, member)
+    if not named and target.get("kotlin") and len({e["row"]["name"] for e in renamed}) < 2:
         from jdx.engine.kotlin_refs import jvm_name_of
 
         jvm = jvm_name_of(store, target["id"], member, text)  # a property name, a function under @JvmName
@@ -415,6 +420,7 @@ def lookup_ref(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, 
             found_all = replace(found_all, visible=visible, hidden=hidden)
             member, ref = jvm, replace(ref, member=jvm)
             named = _named(visible, member)
+    named += [e for e in renamed if e not in named]  # `Builder#append`: `append` and its @JvmName `appendToList`
     if target.get("kotlin") and ref.params is None and ref.descriptor is None and ref.return_type is None:
         named += [e for e in _mangled(visible, member) if e not in named]  # every overload: the mangled ones too
     found = [e for e in named if _matches(ref, e)]

@@ -1,7 +1,8 @@
 """The Kotlin readings of a member reference (member_resolve.lookup): a top-level name (`kotlinx.coroutines.delay`)
 is every JVM member its declarations compile to in its file facade, @JvmName-renamed ones included, with a note for
-the Kotlin-only ones left out; `Type#name` of a member of the class's companion object (`Config.from(...)` in Kotlin)
-is that member, with a note saying where it lives."""
+the Kotlin-only ones left out; `Type#name` of a Kotlin class is also every function of the name @JvmName renamed
+(`renamed_functions`); `Type#name` of a member of the class's companion object (`Config.from(...)` in Kotlin) is that
+member, with a note saying where it lives."""
 
 from __future__ import annotations
 
@@ -116,6 +117,17 @@ def of_kotlin_name(store: GraphStore, entries: list[dict], kotlin_name: str, jvm
     kotlin = member_kotlin(store, list(ours.values())) if ours else {}
     return [e for e in entries if id(e) not in ours
             or any(k["name"] == kotlin_name for k in kotlin.get(ours[id(e)], ()))]
+
+
+def renamed_functions(store: GraphStore, entries: list[dict], kotlin_name: str) -> list[dict]:
+    """The collected methods Kotlin functions named `kotlin_name` compile to under another JVM name (@JvmName:
+    `PropertiesCollection.Builder`'s `append(values: Iterable<V>)` is `appendToList`, beside the `append` overloads
+    that kept the name), inherited ones included; a property's accessors are `kotlin_refs.property_members`'."""
+    from jdx.engine.kotlin_refs import member_id
+    from jdx.engine.kotlin_toplevel import renamed_named
+
+    mains = {x["main"] for x in renamed_named(store, kotlin_name) if x["kind"] == "function"}
+    return [e for e in entries if not e["is_field"] and member_id(e) in mains] if mains else []
 
 
 def companion_member(store: GraphStore, target: dict, ref: SymbolRef, require_one: bool,

@@ -27,14 +27,14 @@ def _markers(e: dict) -> str:
     out += _type_marks(e)
     if e.get("via"):
         out.append("via " + ", ".join(e["via"]))
-    if e.get("lambda_lines"):  # some of its lines only
-        out.append(f"(in lambda: line {', '.join(str(n) for n in e['lambda_lines'] if n >= 0) or '?'})")
+    if "lambda_lines" in e:  # also called directly
+        out.append(_some_lines(e, e["lambda_lines"], "in lambda"))
     elif e.get("in_lambda"):
         out.append("(in lambda)")
     if e.get("lambda_writer"):  # the queried lambda body's writer: its invokedynamic hands the body over
         out.append("(writes this lambda)")
-    if e.get("method_ref_lines"):  # also invoked: which lines are method references
-        out.append(f"(method-ref: line {', '.join(str(n) for n in e['method_ref_lines'] if n >= 0) or '?'})")
+    if "method_ref_lines" in e:  # also invoked
+        out.append(_some_lines(e, e["method_ref_lines"], "method-ref"))
     elif e.get("method_ref"):
         out.append("(method-ref)")
     if e.get("external") and e.get("artifact") != "(external)":  # the artifact column says it already
@@ -52,6 +52,16 @@ def _markers(e: dict) -> str:
     if e.get("cycle"):
         out.append("…(cycle)")
     return ("  " + " ".join(out)) if out else ""
+
+
+def _some_lines(e: dict, some: list[int], what: str) -> str:
+    """The mark of a callee's sites of one kind among others (`in lambda` among direct calls): `(in lambda: line 7)`
+    beside a line that is another site's, else `(also in lambda…)`, as the lines shown may all be these (another
+    site's line unknown, or the same); an unknown line (-1, no LineNumberTable entry) is never named."""
+    known = [n for n in some if n >= 0]
+    at = f": line {', '.join(map(str, known))}" if known else ""
+    other_shown = any(n >= 0 and n not in known for n in e.get("lines", ()))
+    return f"({what}{at})" if known and other_shown else f"(also {what}{at})"
 
 
 def _type_marks(e: dict) -> list[str]:

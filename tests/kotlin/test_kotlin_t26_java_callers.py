@@ -167,7 +167,9 @@ def test_signature_of_a_property_lists_every_accessor(service):
         got["signatures"]
     got = service.signature("jc.Req#url", "kotlin").result  # the getter and the field share the JVM name: as before
     assert [(s["ref"], s["kotlin"]["role"]) for s in got["signatures"]] == [
-        ("jc.Req#url()", "getter"), ("jc.Req#url:java.lang.String", "field")], got["signatures"]
+        ("jc.Req#url()", "getter"), ("jc.Req#url:java.lang.String", "field"),
+        ("jc.Req#-deprecated_url()", "method")], got["signatures"]  # `fun url()` too, under its @JvmName (T68)
+    assert "deprecated at level ERROR: not callable" in got["signatures"][2]["kotlin"]["markers"], got["signatures"]
     # the JVM view is what the JVM names
     got = service.signature("jc.Req#routeDatabase", "jvm").result
     assert [s["ref"] for s in got["signatures"]] == ["jc.Req#routeDatabase"]
