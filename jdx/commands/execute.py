@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jdx.commands.registry import Command, build_request, command, wire_commands
-from jdx.errors import EXIT_INTERNAL, JdxError, UsageError
+from jdx.errors import EXIT_INTERNAL, JdxError, UsageError, Warning_
 from jdx.render import envelope
 
 
@@ -50,7 +50,8 @@ def run_request(session, cmd: Command, request) -> Outcome:
             if not answer.anywhere:
                 about += session.artifact_warnings({p["artifact"] for p in answer.provenance
                                                     if isinstance(p, dict) and p.get("artifact")})
-            answer.warnings = _merged(session.workspace_warnings(), answer.warnings, about)
+            answer.warnings = _subject_named(_merged(session.workspace_warnings(), answer.warnings, about), about,
+                                             session)
         return Outcome(envelope.success(cmd.name, request.asked(), answer), answer.exit_code, request)
     except JdxError as exc:
         if cmd.needs_workspace:
@@ -58,7 +59,8 @@ def run_request(session, cmd: Command, request) -> Outcome:
             exc = _not_found_without_project(session, exc, request.query)
             exc = _not_found_outside_tests(session, exc, request.query)
             exc = _not_found_in_versions(session, exc, request.query)
-            exc.warnings = _merged(_safe_workspace_warnings(session), exc.warnings)
+            exc.warnings = _subject_named(_merged(_safe_workspace_warnings(session), exc.warnings), exc.warnings,
+                                          session)
         return Outcome(envelope.failure(cmd.name, request.asked(), exc), exc.exit_code, request)
     except Exception as exc:  # noqa: BLE001 - the one place an unexpected failure becomes exit 6
         if os.environ.get("JDX_DEBUG"):
@@ -108,11 +110,32 @@ def _not_found_outside_tests(session, exc: JdxError, query: str) -> JdxError:
     root = Path(selection.spec.project)
     held = next((p for pattern in _TEST_CLASSES for p in sorted(root.glob(f"{pattern}/{path}"))), None) \
         if "/" in path and "*" not in path else None
+    if held is None and _main_declares(session, exc, query):
+        return exc
     note = (f"{held.relative_to(root)} is a compiled test class: --tests adds the test classes and test-scoped "
             "dependencies" if held else "the workspace leaves test code out: --tests adds the test classes and "
             "test-scoped dependencies (JUnit, ...)")
     exc.hint = f"{exc.hint}; {note}" if exc.hint else note
     return exc
+
+
+def _main_declares(session, exc: JdxError, query: str) -> bool:
+    """Whether the workspace's main code declares what a miss names, so test code cannot be where it is: main source
+    files declare the type (`unbuilt_sources.explained`: not compiled yet), or the member miss is of a type the graph
+    has (test code adds no members to it: the member is not compiled yet, or misspelt)."""
+    from jdx.engine.refs import parse_ref
+    from jdx.engine.resolve import lookup_type
+    from jdx.engine.unbuilt_sources import explained
+
+    if explained(exc):
+        files = [exc.result["declared_in"]] if "declared_in" in exc.result else exc.result["declared_in_files"]
+        return not any("src/test/" in f"/{f['file']}" for f in files)
+    try:
+        store = session.store()
+        return any(r.member is not None and lookup_type(store, r, query) is not None
+                   for r in parse_ref(query).alternatives())
+    except Exception:  # noqa: BLE001 - the hint only: an unparsable query, several types of the name
+        return False
 
 
 def _not_found_in_unread(session, exc: JdxError) -> JdxError:
@@ -135,28 +158,68 @@ def _not_found_in_unread(session, exc: JdxError) -> JdxError:
 
 def _not_found_unreadable_class(session, exc: JdxError, query: str) -> JdxError:
     """Not found, and the class file the reference names is one the index could not read (CORRUPT_CLASS,
-    UNSUPPORTED_CLASS_VERSION, a ZIP_BOMB skip of an oversized class file): an artifact error (exit 5) saying only that, not "nowhere" (exit 1) nor "not
-    compiled" (a source file declaring it), with a hint for a class directory (recompile) or a jar."""
-    from jdx.engine.refs import parse_ref
+    UNSUPPORTED_CLASS_VERSION, a ZIP_BOMB skip of an oversized class file): an artifact error (exit 5) saying only
+    that, not "nowhere" (exit 1) nor "not compiled" (a source file declaring it), with a hint for a class directory
+    (recompile) or a jar."""
     from jdx.engine.unbuilt_sources import explained
     from jdx.errors import ArtifactReadError, NotFoundError
 
     if not isinstance(exc, NotFoundError) or not query:
         return exc
+    for w in _unread_class_warnings(session, query)[:1]:
+        named = query if explained(exc) else exc.message.removeprefix("not found: ")
+        return ArtifactReadError(f"{named}: the class file is there but could not be read ({w.code}: {w.message})",
+                                 candidates=[] if explained(exc) else exc.candidates, warnings=[w, *exc.warnings],
+                                 hint=_unreadable_class_hint(session, w))
+    return exc
+
+
+def _unread_class_warnings(session, text: str) -> list:
+    """The build's warnings that the class file a reference names (any reading of its type part) could not be read:
+    CORRUPT_CLASS, UNSUPPORTED_CLASS_VERSION, a ZIP_BOMB skip of an oversized class file. [] when there are none, or
+    the reference cannot be read."""
+    from jdx.engine.refs import parse_ref
+
     try:
-        entries = {f"{fqn.replace('.', '/')}.class" for fqn in parse_ref(query.split("<", 1)[0]).type_candidates()}
+        entries = {f"{fqn.replace('.', '/')}.class" for fqn in parse_ref(text.split("<", 1)[0]).type_candidates()}
         # every warning of the build, not the per-code summary of workspace_warnings (it names only the first)
         warnings = session.graph_warnings() or session.workspace_warnings()
-    except Exception:  # noqa: BLE001 - an unparsable query or an unreadable workspace: the plain not-found stands
-        return exc
+    except Exception:  # noqa: BLE001 - an unparsable reference or an unreadable workspace: none known
+        return []
+    return [w for w in warnings if _unreadable(w) and _entry_of(w.message) in entries]
+
+
+def _unreadable(warning) -> bool:
+    """A build warning that one class file could not be read."""
+    skipped = warning.code == "ZIP_BOMB" and "class file larger than" in warning.message  # over the per-entry cap
+    return warning.code in ("CORRUPT_CLASS", "UNSUPPORTED_CLASS_VERSION") or skipped
+
+
+def _subject_named(warnings: list, subject: list, session) -> list:
+    """`warnings` with each code the answer's subject has a class warning of (`subject`: the class asked about could
+    not be read) said once, by that warning, rather than by the workspace's summary of the code, which names the
+    build's first (another class's) file; how many more of the code there are is counted after it."""
+    own = {}
+    for w in subject:
+        if _unreadable(w):
+            own.setdefault(w.code, w)
+    if not own:
+        return warnings
+    try:
+        every = session.graph_warnings()
+    except Exception:  # noqa: BLE001 - the count only
+        every = []
+    out, said = [], set()
     for w in warnings:
-        skipped = w.code == "ZIP_BOMB" and "class file larger than" in w.message  # over the per-entry cap
-        if (w.code in ("CORRUPT_CLASS", "UNSUPPORTED_CLASS_VERSION") or skipped) and _entry_of(w.message) in entries:
-            named = query if explained(exc) else exc.message.removeprefix("not found: ")
-            return ArtifactReadError(f"{named}: the class file is there but could not be read ({w.code}: {w.message})",
-                                     candidates=[] if explained(exc) else exc.candidates, warnings=exc.warnings,
-                                     hint=_unreadable_class_hint(session, w))
-    return exc
+        first = own.get(w.code)
+        if first is None:
+            out.append(w)
+        elif w.code not in said:
+            said.add(w.code)
+            more = sum(1 for x in every if x.code == w.code) - 1
+            out.append(first if more <= 0 else Warning_(first.code, f"{first.message} ({more} more of this kind: "
+                                                        "jdx index --json lists them all)", first.artifact))
+    return out
 
 
 def _not_found_in_versions(session, exc: JdxError, query: str) -> JdxError:
@@ -239,7 +302,7 @@ def _subject_warnings(session, result) -> list:
     subject = next((result[k] for k in ("ref", "type", "symbol", "owner") if isinstance(result.get(k), str)), None)
     used = [e.get(k) for key in ("members", "docs", "candidates") for e in result.get(key) or ()
             if isinstance(e, dict) for k in ("declaring", "ref") if isinstance(e.get(k), str)]
-    out = session.class_warnings(_fqn(subject)) if subject else []
+    out = session.class_warnings(_fqn(subject)) + _unread_class_warnings(session, _fqn(subject)) if subject else []
     for fqn in dict.fromkeys(_fqn(s) for s in [subject, *used] if s):
         if session.is_duplicated(fqn):
             from jdx.engine.imports import duplicate_class_warnings

@@ -5,6 +5,7 @@ unrelated near names."""
 
 from __future__ import annotations
 
+import os
 import shlex
 
 from jdx.engine import descriptors as d
@@ -13,7 +14,7 @@ from jdx.engine.relations import Artifacts, Symbol, Target, type_target
 from jdx.engine.resolve import external_candidate, external_type_named, lookup_type
 from jdx.errors import AmbiguousError, NotFoundError, UsageError
 from jdx.graph_schema import queries, queries_graph, queries_search
-from jdx.graph_schema.store import GraphStore
+from jdx.graph_schema.store import GraphStore, artifact_rows
 
 
 def external_symbol(store: GraphStore, text: str, ref, members_only: bool) -> Symbol | None:
@@ -82,21 +83,41 @@ def external_notes(symbol: Symbol, store: GraphStore | None = None) -> list[str]
     if not symbol.external:
         return []
     t = symbol.targets[0]
+    unread = unread_class_file(store, symbol.type_row["id"]) if store is not None and (
+        symbol.is_type or symbol.type_row.get("external")) else None
     if symbol.is_type:
-        return [f"{t.ref} is external: no artifact of the workspace declares it (its artifact is missing), so its "
-                "declaration, members and supertypes are unknown; these are the workspace's references to it"]
+        why = f"its class file {unread} could not be read" if unread else \
+            "no artifact of the workspace declares it (its artifact is missing)"
+        return [f"{t.ref} is external: {why}, so its declaration, members and supertypes are unknown; these are the "
+                "workspace's references to it"]
     owner = format_type(symbol.type_row["id"])
     name = t.ref if len(symbol.targets) == 1 else f"{owner}#{t.row['name']}"
     unknown = "modifiers, constant value" if t.is_field else "modifiers, what it overrides"
     if symbol.type_row.get("external"):
-        return [f"{name} is external: {owner} is in no artifact of the workspace (its artifact is missing), so its "
-                f"declaration ({unknown}) is unknown; these are the workspace's sites naming it, as the bytecode does"]
+        why = f"the class file of {owner}, {unread}, could not be read" if unread else \
+            f"{owner} is in no artifact of the workspace (its artifact is missing)"
+        return [f"{name} is external: {why}, so its declaration ({unknown}) is unknown; these are the workspace's "
+                "sites naming it, as the bytecode does"]
     missing = [(x, shadowed_declarers(store, x.id, x.is_field)) for x in symbol.targets] if store is not None else []
     notes = [missing_member_note(x.ref, owner, found, x.is_field) for x, found in missing if found]
     if len(notes) == len(symbol.targets):
         return notes
     return notes + [f"{name} is external: {owner} does not declare it (a supertype the workspace lacks may), so its "
                     f"declaration is unknown; these are the workspace's sites naming it through {owner}"]
+
+
+def unread_class_file(store: GraphStore, type_id: str) -> str | None:
+    """The class file of a type the graph does not declare (`type_id`, its internal name) in one of the workspace's
+    class directories: the build met it and could not read it (CORRUPT_CLASS, UNSUPPORTED_CLASS_VERSION, an
+    oversized file), so the type is not missing from the workspace, and a rebuild, not a dependency, brings it back.
+    None when no class directory holds it (jars are not opened: their unread entries are only the build's
+    warnings)."""
+    for row in artifact_rows(store):
+        folder = row["a.path"] or ""
+        path = os.path.join(folder, *type_id.split("/")) + ".class"
+        if folder and os.path.isdir(folder) and os.path.isfile(path):
+            return path
+    return None
 
 
 def shadowed_declarers(store: GraphStore, member_id: str, is_field: bool) -> list[dict]:

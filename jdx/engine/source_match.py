@@ -56,6 +56,13 @@ def type_keys(type_id: str, outer_of: dict[str, str], known_top: bool = False) -
     return [top] + chain[::-1]
 
 
+def numbered(keys: list[str]) -> bool:
+    """The type sits in an anonymous or local class (`["A", "1"]`, `["A", "1Local", "B"]`): javac numbers those
+    in text order, so an edit elsewhere renumbers them; a named nested type's path is its name, which no edit moves
+    (renamed away, its old class file is no declaration of the file)."""
+    return any(k[:1].isdigit() for k in keys[1:])
+
+
 @dataclass
 class Match:
     decl: Decl | None
@@ -172,7 +179,7 @@ def match_method(parsed: ParsedFile, row: dict, type_row: dict, keys: list[str],
         return Match(exact[0])
     by_lines = sorted((d for d in fitting if _contains(d, first, last) and d.path[:1] == keys[:1]),
                       key=lambda d: d.end - d.start)
-    if by_lines and len(keys) > 1:  # anonymous/local numbering drifted: the LineNumberTable decides
+    if by_lines and numbered(keys):  # anonymous/local numbering drifted: the LineNumberTable decides
         return Match(by_lines[0])
     if len(keys) > 1 and first <= 0:  # no line numbers (decompiled text, javac -g:none): the return type may
         returns = descriptor_params("(" + row["descriptor"][row["descriptor"].index(")") + 1:] + ")")[0]

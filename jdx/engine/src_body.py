@@ -352,6 +352,14 @@ def _sources_missing_why(ctx: SourceContext, target: Target) -> str:
     return "no sources" + (f"; looked in {', '.join(looked)}" if looked else "")
 
 
+def _lacks_why(target: Target, loc: Located) -> str:
+    """Why a Java source file has no text of a member: it lacks the member, or the whole named type (a class file a
+    rename left behind: `Outer$Entry.class` after `Entry` became `Slot`)."""
+    if not sm.numbered(loc.keys) and not any(d.path == loc.keys for d in loc.file.parsed.types()):
+        return f"{loc.file.display} declares no {format_type(target.type_row['id'])}"
+    return f"{loc.file.root.label} lacks it"
+
+
 def body(ctx: SourceContext, target: Target, opts: BodyOptions) -> tuple[dict, list[Warning_], list[dict]]:
     """The ladder. Returns (result, warnings, provenance)."""
     check_options(opts)
@@ -411,7 +419,7 @@ def body(ctx: SourceContext, target: Target, opts: BodyOptions) -> tuple[dict, l
                 warnings.append(Warning_("SOURCES_VERSION_MISMATCH",
                                          f"{artifact} declares {target.ref} which is absent from "
                                          f"{loc.file.root.label}. Structure shown from bytecode.", artifact))
-            why = f"{loc.file.root.label} lacks it"
+            why = _lacks_why(target, loc)
     if opts.engine in (None, "vineflower", "procyon"):
         try:
             return _finish(ctx, target, _from_decompiler(ctx, target, artifact, opts, why, warnings), warnings, opts)

@@ -213,11 +213,15 @@ def _build(module: str, test: bool) -> tuple[str, str] | None:
     return None
 
 
-def _why(module: str, test: bool = False, fqn: str | None = None) -> tuple[str, str]:
+def _why(module: str, test: bool = False, fqn: str | None = None, unread: str | None = None) -> tuple[str, str]:
     """(why the graph lacks the type, the provenance detail): the build that would compile it, when known; a file
     under src/test/... is compiled by the test compile, into the test class directory. A class directory that holds
     the class (`fqn`'s file) is compiled but not on this workspace's classpath: another module's test classes are on
-    no module's classpath but its own (Maven, Gradle)."""
+    no module's classpath but its own (Maven, Gradle). `unread`: the class file is in one of the workspace's own class
+    directories, and the build could not read it (external_symbols.unread_class_file)."""
+    if unread:
+        return (f"its class file {os.path.relpath(unread)} could not be read (recompile it)",
+                "compiled, but its class file could not be read; matched by name in the source text")
     known = _build(module, test)
     if known is None:
         return ("it is not compiled into the workspace",
@@ -254,7 +258,7 @@ def not_found(store, ref: SymbolRef, text: str, miss: NotFoundError) -> NotFound
             result={"declared_in_files": [{"type": f.type_name, "file": f.shown,
                                      "language": "kotlin" if f.is_kotlin else "java"} for f in all_found]})
     found = all_found[0]
-    why, _ = _why(found.module, found.test, found.fqn)
+    why, _ = _why(found.module, found.test, found.fqn, _unread(store, found))
     if ref.member is not None:
         step = f"jdx body {shlex.quote(text)} reads its text from the file"
     else:
@@ -294,6 +298,13 @@ def member_not_compiled(store, type_name: str, ref: SymbolRef, text: str, miss: 
                          f"class{rebuild}", candidates=[])
 
 
+def _unread(store, found: Declared) -> str | None:
+    """The class file of a type a source file declares that the workspace holds and the build could not read."""
+    from jdx.engine.external_symbols import unread_class_file
+
+    return unread_class_file(store, found.fqn.replace(".", "/")) if store is not None else None
+
+
 def explained(exc: NotFoundError) -> bool:
     """Whether a not-found names the source file of its type (not_found): `source`/`body`/`doc` can read it."""
     return isinstance(exc.result, dict) and ("declared_in" in exc.result or "declared_in_files" in exc.result)
@@ -324,7 +335,7 @@ def _open(ctx, text: str) -> tuple[_File, SymbolRef]:
                                              for f in all_found],
                                  hint="re-run with one of the candidates' refs")
         for found in all_found:
-            f = _parse(found, ctx.cache)
+            f = _parse(found, ctx.cache, ctx.store)
             if reading.member is not None or f.type_decl() is not None:
                 return f, reading
     raise NotFoundError(f"not found: {text}")
@@ -335,7 +346,7 @@ def _retyped(text: str, reading: SymbolRef, found: Declared) -> str:
     return found.type_name + text[len(reading.type_name):] if text.startswith(reading.type_name) else found.type_name
 
 
-def _parse(found: Declared, cache) -> _File:
+def _parse(found: Declared, cache, store=None) -> _File:
     if found.is_kotlin:
         from jdx.engine.kotlin_parse import parse_kotlin
 
@@ -344,7 +355,8 @@ def _parse(found: Declared, cache) -> _File:
         from jdx.engine.java_parse import parse_source
 
         parsed = parse_source(found.data, cache)
-    return _File(found, parsed, found.data.decode("utf-8", "replace").splitlines(), _why(found.module, found.test, found.fqn)[1])
+    return _File(found, parsed, found.data.decode("utf-8", "replace").splitlines(),
+                 _why(found.module, found.test, found.fqn, _unread(store, found))[1])
 
 
 def _warning(f: _File) -> Warning_:
