@@ -80,11 +80,8 @@ def _parts(result: dict, brief: bool) -> tuple[list[str], list[str], list[str], 
     for side in (old, new):
         names = [side["name"]] if len(side["artifacts"]) == 1 else [a["name"] for a in side["artifacts"]]
         extra.extend(f"source: {name} (bytecode)" for name in names)
-    # a class-version finding names no type, a PACKAGE_UNEXPORTED a package
-    typed = [f for f in result["findings"] if f.get("kind") not in ("artifact", "package")]
-    first = next((f for f in typed if f["severity"] == "breaking"), None) or (typed[0] if typed else None)
-    if first is not None and new["artifacts"] and first["rule"] != "TYPE_REMOVED":
-        owner = first["symbol"].split("#", 1)[0]
+    owner = result.get("next")  # report.next_type: chosen before the --limit cut
+    if owner and new["artifacts"]:
         jars = new.get("jars")
         extra.append(f"next: jdx members {shlex.quote(owner)}" + (f" --jars {shlex.quote(jars)}" if jars else ""))
     return header, rows, limit, lines, extra

@@ -134,8 +134,7 @@ def test_all_view_compares_internal_declarations(diff, jars):
         ("KOTLIN_NAME_CHANGED", "ki.Api#becomesInternal()"),  # the mangling, paired: one rename
         ("MEMBER_REMOVED", "ki.Api#publishedRemoved()"),
         ("MEMBER_REMOVED", "ki.Api#removedInternal$main()"),
-        ("MEMBER_REMOVED", "ki.Api#internalFun$main()"),  # arity changed: a removal and an addition
-        ("MEMBER_ADDED", "ki.Api#internalFun$main(int)"),
+        ("PARAMETER_TYPE_CHANGED", "ki.Api#internalFun$main()"),  # a parameter added: one changed signature
         ("RETURN_TYPE_CHANGED", "ki.Api#getInternalVal$main()"),
         ("FIELD_TYPE_CHANGED", "ki.Api#internalVal"),  # the private backing field
         ("MEMBER_REMOVED", "ki.WithCtor#<init>()"),  # an internal constructor keeps its JVM name

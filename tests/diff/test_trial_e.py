@@ -107,7 +107,7 @@ def test_a_method_made_more_visible_is_suspicious_where_an_outside_subclass_coul
     assert code == 0, text
     found = [f for f in json.loads(text)["result"]["findings"] if f["symbol"].startswith("vw.")]
     assert [(f["symbol"], f["detail"].split(":")[0]) for f in sorted(found, key=lambda f: f["symbol"])] == [
-        ("vw.B#m()", "protected -> public"), ("vw.B#p()", "package -> public"), ("vw.B#s()", "protected -> public")]
+        ("vw.B#m()", "protected -> public"), ("vw.B#p()", "package-private -> public"), ("vw.B#s()", "protected -> public")]
     assert all(f["rule"] == "METHOD_VISIBILITY_WIDENED" for f in found), found
     assert "hides it as protected" in next(f["detail"] for f in found if f["symbol"] == "vw.B#s()")
 

@@ -201,7 +201,7 @@ def test_diff_next_line_is_a_shell_command():
     finding = {"severity": "breaking", "rule": "METHOD_REMOVED", "symbol": "p.Outer$Inner#m()", "detail": ""}
     result = {"old": {"name": "a", "artifacts": [{"name": "a"}]},
               "new": {"name": "b", "artifacts": [{"name": "b"}], "jars": "/x y/b.jar"},
-              "findings": [finding], "total": 1, "matching": 1, "gate": {"fail_on": "none"},
+              "findings": [finding], "total": 1, "matching": 1, "gate": {"fail_on": "none"}, "next": "p.Outer$Inner",
               "counts": {"breaking": 1, "suspicious": 0, "info": 0, "types_added": 0, "types_removed": 0}}
     line = diff_lines(result)[-1]
     assert line.startswith("next: ") and shlex.split(line[len("next: "):]) == \

@@ -32,7 +32,8 @@ from jdx.engine.diff.members import (
     subclassable_outside,
 )
 from jdx.engine.diff.surface import (ABSTRACT, FINAL, LEVELS, OBJECT, PRIVATE, PROTECTED, PUBLIC, STATIC,
-                                    VOLATILE_OR_BRIDGE, Member, Surface, TypeInfo)
+                                    VOLATILE_OR_BRIDGE, Member, Surface, TypeInfo, level_text)
+from jdx.engine.diff.pairing import pair_by_shape
 from jdx.engine.diff.references import still_referenced
 from jdx.engine.diff.removals import removal
 from jdx.engine.diff.rules import INFO
@@ -79,7 +80,7 @@ def compare(old: Surface, new: Surface, options: DiffOptions, platform: Platform
                 continue
             was = "" if o is None else "was an anonymous or local class" if o.anonymous_or_local else \
                 f"was {views[0].type_level(o)}"
-            if o is not None and was == "was public" and o.outer in old.types:
+            if o is not None and was in ("was public", "was protected") and o.outer in old.types:
                 was = f"enclosing {type_ref(o.outer)} was not part of the API"
             out.append(Finding("TYPE_ADDED", type_ref(name), n.kind, None, type_form(n), was, name))
         elif o_api and n_api:
@@ -150,7 +151,7 @@ def _compare_type(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], side
     elif o.kind != n.kind:
         out.append(make("TYPE_KIND_CHANGED", f"{o.kind} -> {n.kind}"))
     if LEVELS[n.level] < LEVELS[o.level]:
-        out.append(make("TYPE_VISIBILITY_NARROWED", f"{o.level} -> {n.level}"))
+        out.append(make("TYPE_VISIBILITY_NARROWED", f"{level_text(o.level)} -> {level_text(n.level)}"))
     if classes:
         if n.access & FINAL and not o.access & FINAL:
             out.append(_made_final(o, sides[0], make))
@@ -407,7 +408,7 @@ def _compare_members(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], s
     # why not), so it is never paired with an addition of the same shape
     early = {id(m): removal(m, o, n, sides, {}, platform) for m in removed}
     out += [early[id(m)] for m in removed if early[id(m)].rule in _RESOLVED]
-    paired, removed, added, ambiguous = _pair_by_shape([m for m in removed if early[id(m)].rule not in _RESOLVED],
+    paired, removed, added, ambiguous = pair_by_shape([m for m in removed if early[id(m)].rule not in _RESOLVED],
                                                        added)
     out += paired
     # what each removal is on its own: only one whose old JVM name and descriptor no longer resolve (MEMBER_REMOVED)
@@ -487,50 +488,6 @@ def _bridge_return(m: Member) -> str | None:
     if m.is_field or not m.access & VOLATILE_OR_BRIDGE:
         return None
     return java_type(parse_method_descriptor(m.descriptor)[1])
-
-
-def _shape(m: Member) -> tuple:
-    return (True, m.name, 0) if m.is_field else (False, m.name, len(parse_method_descriptor(m.descriptor)[0]))
-
-
-def _pair_by_shape(removed: list[Member], added: list[Member]):
-    """First pass: one removal and one addition agreeing on name and arity are one retyped signature. A bucket
-    holding more than one of either is never paired (spec §3.3: no guessing which replaced which)."""
-    buckets: dict[tuple, tuple[list[Member], list[Member]]] = defaultdict(lambda: ([], []))
-    for m in removed:
-        buckets[_shape(m)][0].append(m)
-    for m in added:
-        buckets[_shape(m)][1].append(m)
-    found, left_removed, left_added, ambiguous = [], [], [], {}
-    for shape, (rs, ads) in buckets.items():
-        if len(rs) == 1 and len(ads) == 1 and rs[0].declared_in == ads[0].declared_in:
-            r, a = rs[0], ads[0]
-            if r.is_field:
-                detail = f"{java_type(r.descriptor)} -> {java_type(a.descriptor)}"
-                found.append(Finding("FIELD_TYPE_CHANGED", member_ref(r), "field", member_form(r), member_form(a),
-                                     detail, member_id(r)))
-            else:
-                found.append(Finding("PARAMETER_TYPE_CHANGED", member_ref(r), kind_of(r), member_form(r),
-                                     member_form(a), _retyped(r, a), member_id(r)))
-            continue
-        if rs and ads:
-            what = "fields named" if shape[0] else f"{'constructors' if shape[1] == '<init>' else 'methods'} of arity"
-            note = f"not paired: {len(rs)} removed and {len(ads)} added {what} " + \
-                   (shape[1] if shape[0] else f"{shape[2]} named {shape[1]}")
-            for m in rs:
-                ambiguous[m.key] = note
-        left_removed += rs
-        left_added += ads
-    return found, left_removed, left_added, ambiguous
-
-
-def _retyped(r: Member, a: Member) -> str:
-    """PARAMETER_TYPE_CHANGED's detail: the parameters old -> new, and the return type too when it changed with them
-    (`(java.lang.StringBuffer): java.lang.StringBuffer -> (java.lang.StringBuilder): java.lang.StringBuilder`, as
-    GENERIC_SIGNATURE_CHANGED writes a method): one finding for the retyped signature, spec §7.7."""
-    if r.returns == a.returns:
-        return f"{param_list(r)} -> {param_list(a)}"
-    return f"{param_list(r)}: {java_type(r.returns)} -> {param_list(a)}: {java_type(a.returns)}"
 
 
 _RESOLVED = ("MEMBER_MOVED_TO_SUPERTYPE", "MEMBER_MADE_FINAL")

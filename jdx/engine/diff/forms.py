@@ -321,21 +321,67 @@ def raw_params_wildcarded(old: tuple[str | None, str, str | None], new: tuple[st
     overrides (JLS §8.4.2: its signature is the erasure of the new one), so no call or override stops compiling.
     Each side is (Signature, descriptor, the owner class's Signature); a method without a Signature reads as its
     descriptor (raw types). Any other change (a return type, a bound, a type parameter) is not one."""
+    changed = _changed_params(old, new)
+    return bool(changed) and all(_wildcarded(o, n) for o, n in changed)
+
+
+def params_widened(old: tuple[str | None, str, str | None], new: tuple[str | None, str, str | None]) -> bool:
+    """Whether two versions of a method differ only in parameter types the new one widens: each new type a supertype
+    of the old by type-argument containment alone (JLS §4.10.2, §4.5.1: `Collection<Iterator<? extends E>>` ->
+    `Collection<? extends Iterator<? extends E>>`, `List<T>` -> `List<?>`), or raw types made `?` ones. Every
+    argument a call passed before is still accepted; only an override (or a hiding static method) of the old form
+    clashes with the new one (same erasure, not a subsignature), so it breaks no caller of a member nothing outside
+    can override. Sides as for `raw_params_wildcarded`."""
+    changed = _changed_params(old, new)
+    return bool(changed) and all(_wildcarded(o, n) or _subtype(o, n) for o, n in changed)
+
+
+def _changed_params(old: tuple[str | None, str, str | None], new: tuple[str | None, str, str | None]) -> list:
+    """The (old, new) parameter types that differ, canonical (type variables by position), when nothing else of the
+    two methods' signatures does (type parameters, return type, throws, arity); [] otherwise."""
     d = descriptors
     sigs = []
     for signature, descriptor, owner in (old, new):
         try:
             sig = d.parse_method_signature(signature if signature is not None else descriptor)
         except ValueError:
-            return False
+            return []
         env = _positional(sig.type_params, "M", _owner_env(owner))
         sigs.append((tuple(_canon(p, env) for p in sig.type_params), tuple(_canon(p, env) for p in sig.params),
                      _canon(sig.return_type, env), tuple(_canon(t, env) for t in sig.throws)))
     (o_tp, o_params, o_ret, o_throws), (n_tp, n_params, n_ret, n_throws) = sigs
     if (o_tp, o_ret, o_throws) != (n_tp, n_ret, n_throws) or len(o_params) != len(n_params):
+        return []
+    return [(o, n) for o, n in zip(o_params, n_params) if o != n]
+
+
+def _subtype(old, new) -> bool:
+    """Whether `old` is `new` or, as the same generic class, a subtype of it by its type arguments alone: each of
+    `new`'s arguments contains `old`'s (JLS §4.10.2). No class hierarchy is consulted: a narrower answer, never a
+    wrong one."""
+    d = descriptors
+    if old == new:
+        return True
+    if not isinstance(old, d.ClassTypeSig) or not isinstance(new, d.ClassTypeSig) or old.name != new.name:
         return False
-    changed = [(o, n) for o, n in zip(o_params, n_params) if o != n]
-    return bool(changed) and all(_wildcarded(o, n) for o, n in changed)
+    if [i.name for i in old.inner] != [i.name for i in new.inner]:
+        return False
+    olds = (old.args, *(i.args for i in old.inner))
+    news = (new.args, *(i.args for i in new.inner))
+    return all(len(o) == len(n) and all(_contains(a, b) for a, b in zip(o, n)) for o, n in zip(olds, news))
+
+
+def _contains(old, new) -> bool:
+    """Whether type argument `new` contains `old` (JLS §4.5.1): `?` contains any; `? extends T` contains `S` and
+    `? extends S` when S is a subtype of T; `? super T` contains `S` and `? super S` when T is a subtype of S; an exact
+    argument only itself."""
+    if old == new or new.wildcard == "*":
+        return True
+    if new.wildcard == "+" and old.wildcard in ("", "+"):
+        return _subtype(old.type, new.type)
+    if new.wildcard == "-" and old.wildcard in ("", "-"):
+        return _subtype(new.type, old.type)
+    return False
 
 
 def _wildcarded(old, new) -> bool:

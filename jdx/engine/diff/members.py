@@ -8,8 +8,8 @@ from typing import NamedTuple
 from jdx.engine.descriptors import render_constant, takes_outer_instance
 from jdx.engine.diff.findings import DEPRECATION_ERROR, ERROR_WHY, Finding, kotlin_rerated
 from jdx.engine.diff.forms import (generic_form, generic_key, generic_key_beside_return, generic_key_lined_up,
-                                   java_type, member_form, member_id, member_ref, raw_params_wildcarded,
-                                   signature_arity, type_ref)
+                                   java_type, member_form, member_id, member_ref, params_widened,
+                                   raw_params_wildcarded, signature_arity, type_ref)
 from jdx.engine.diff.surface import (
     ABSTRACT,
     DEPRECATED_DESC,
@@ -26,6 +26,7 @@ from jdx.engine.diff.surface import (
     Member,
     Surface,
     TypeInfo,
+    level_text,
 )
 from jdx.engine.diff.rules import INFO
 from jdx.engine.diff.throws import exceptions
@@ -153,13 +154,14 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
         else:
             out.append(make("RETURN_TYPE_CHANGED", f"{java_type(o.returns)} -> {java_type(n.returns)}"))
     if LEVELS[n.level] < LEVELS[o.level]:
-        out.append(make("MEMBER_VISIBILITY_NARROWED", f"{o.level} -> {n.level}"))
+        out.append(make("MEMBER_VISIBILITY_NARROWED", f"{level_text(o.level)} -> {level_text(n.level)}"))
     elif LEVELS[n.level] > LEVELS[o.level] and overridable_with_access(o, old_type, sides[0]):
         # JLS §8.4.8.3: an override (a static method's hiding) must not be less visible than what it overrides
         how = "hides" if o.access & STATIC else "overrides"
+        was, now = level_text(o.level), level_text(n.level)
         out.append(make("METHOD_VISIBILITY_WIDENED",
-                        f"{o.level} -> {n.level}: a subclass outside the artifact that {how} it as {o.level} still "
-                        f"links and runs; recompiled, it no longer compiles (weaker access than {n.level})"))
+                        f"{was} -> {now}: a subclass outside the artifact that {how} it as {was} still links and "
+                        f"runs; recompiled, it no longer compiles (weaker access than {now})"))
     if o.access & STATIC and not n.access & STATIC:
         out.append(make("STATIC_TO_INSTANCE"))
     elif n.access & STATIC and not o.access & STATIC:
@@ -184,7 +186,7 @@ def compare_member(o: Member, n: Member, old_type: TypeInfo, sides: tuple[Surfac
     if o.signature != n.signature and not unnamed_constructor and _generic_changed(o, n, kind, sides):
         shown = "constructor" if o.name == "<init>" else kind
         detail = f"{generic_form(o.signature, shown)} -> {generic_form(n.signature, shown)}"
-        out.append(_generic_changed_finding(o, n, make, sides, detail))
+        out.append(_generic_changed_finding(o, n, old_type, make, sides, detail))
     out += exceptions(o, n, old_type, make, sides, platform)
     out += _flags(o, n, make)
     if o.is_field and o.constant != n.constant:
@@ -308,16 +310,39 @@ RAW_TO_WILDCARD = ("; only raw parameter types made their unbounded-wildcard for
                    "compiled against the old version still compiles (rated info, not suspicious)")
 
 
-def _generic_changed_finding(o: Member, n: Member, make, sides: tuple[Surface, Surface], detail: str) -> Finding:
+# a member nothing outside the artifact can override (or hide) whose generic change only widens parameter types
+WIDENED = ("; only parameter types widened (each new one contains the old), on a member no class outside the "
+           "artifact can override or hide ({why}): every call that compiled against the old version still compiles "
+           "(rated info, not suspicious)")
+
+
+def _generic_changed_finding(o: Member, n: Member, old_type: TypeInfo, make, sides: tuple[Surface, Surface],
+                             detail: str) -> Finding:
     """GENERIC_SIGNATURE_CHANGED, rated info when the only change is raw parameter types made `?`-parameterized
-    (commons-beanutils 1.11's `setDynaBeanClass(Class)` -> `(Class<?>)`: `forms.raw_params_wildcarded`)."""
+    (commons-beanutils 1.11's `setDynaBeanClass(Class)` -> `(Class<?>)`: `forms.raw_params_wildcarded`), or
+    parameter types widened (`forms.params_widened`) on a member no class outside the artifact can override or hide
+    (a constructor, a final or private method, one of a class no outside code can extend: commons-collections4
+    4.5's `IteratorUtils#chainedIterator(Collection<? extends Iterator<? extends E>>)`); an overridable one stays
+    suspicious, as an override of the old form no longer compiles (name clash)."""
     found = make("GENERIC_SIGNATURE_CHANGED", detail)
     if o.is_field:
         return found
     owners = [t and t.signature for t in (sides[0].types.get(o.owner), sides[1].types.get(n.owner))]
-    if not raw_params_wildcarded((o.signature, o.descriptor, owners[0]), (n.signature, n.descriptor, owners[1])):
-        return found
-    return replace(found, detail=detail + RAW_TO_WILDCARD, rated=INFO)
+    old, new = (o.signature, o.descriptor, owners[0]), (n.signature, n.descriptor, owners[1])
+    if raw_params_wildcarded(old, new):
+        return replace(found, detail=detail + RAW_TO_WILDCARD, rated=INFO)
+    if params_widened(old, new) and not overridable_with_access(o, old_type, sides[0]):
+        return replace(found, detail=detail + WIDENED.format(why=_not_overridable(o, old_type)), rated=INFO)
+    return found
+
+
+def _not_overridable(m: Member, owner: TypeInfo) -> str:
+    """Why no class outside the artifact can override or hide method `m` (`overridable_with_access` said so)."""
+    if m.name == "<init>":
+        return "a constructor"
+    if m.access & FINAL or m.level == "private":
+        return "it is final" if m.access & FINAL else "it is private"
+    return "no class outside the artifact can extend its class"
 
 
 def _generic_changed(o: Member, n: Member, kind: str, sides: tuple[Surface, Surface]) -> bool:

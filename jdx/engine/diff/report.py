@@ -45,20 +45,31 @@ def gate(findings: list[Finding], fail_on: str) -> dict:
     return {"fail_on": fail_on, "failed": failed}
 
 
-def shown_findings(findings: list[Finding], options: ReportOptions) -> tuple[list[Finding], int]:
-    """(the findings shown, how many passed the severity filter)."""
+def shown_findings(findings: list[Finding], options: ReportOptions) -> tuple[list[Finding], list[Finding]]:
+    """(the findings shown, those that passed the severity filter and `--grep`, before the `--limit` cut)."""
     worst = {"all": SEVERITY_RANK[INFO], "info": SEVERITY_RANK[INFO], "suspicious": SEVERITY_RANK[SUSPICIOUS],
              "breaking": SEVERITY_RANK[BREAKING]}[options.severity]
     kept = [f for f in findings if SEVERITY_RANK[f.severity] <= worst]
     if options.grep is not None:
         pattern = re.compile(options.grep)
         kept = [f for f in kept if pattern.search(f.symbol.split("(", 1)[0])]  # a parameter's type is no match
-    return kept[: options.limit], len(kept)
+    return kept[: options.limit], kept
+
+
+def next_type(findings: list[Finding]) -> str | None:
+    """The type whose members the `next:` step lists: that of the first breaking finding naming a type or member
+    (a class-version finding names an artifact, a PACKAGE_UNEXPORTED a package), else of the first such finding;
+    None when there is none or it is a TYPE_REMOVED (the new side has no such type). Chosen from every finding that
+    passed `--severity` and `--grep`, never only those `--limit` shows, so the step does not depend on the cut."""
+    typed = [f for f in findings if f.kind not in ("artifact", "package")]
+    first = next((f for f in typed if f.severity == BREAKING), None) or (typed[0] if typed else None)
+    return None if first is None or first.rule == "TYPE_REMOVED" else first.symbol.split("#", 1)[0]
 
 
 def result_dict(findings: list[Finding], options: ReportOptions, sides: dict) -> tuple[dict, dict | None]:
     """(the `result` of the envelope, its `truncated` part or None)."""
-    shown, matching = shown_findings(findings, options)
+    shown, kept = shown_findings(findings, options)
+    matching = len(kept)
     result = {
         **sides,
         "counts": tally(findings),
@@ -69,6 +80,7 @@ def result_dict(findings: list[Finding], options: ReportOptions, sides: dict) ->
         "matching": matching,
         "shown": len(shown),
         "findings": [f.to_json() for f in shown],
+        "next": next_type(kept),
     }
     truncated = None
     if len(shown) < matching:

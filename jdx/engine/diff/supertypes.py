@@ -48,7 +48,9 @@ def supertype_changes(o: TypeInfo, n: TypeInfo, views: tuple[ApiView, ApiView], 
             detail += f" (not among the supertypes this artifact holds; {', '.join(map(type_ref, through))} " \
                       "is not in it, so it may still be inherited there)"
         out.append(replace(make("SUPERTYPE_REMOVED", detail), unresolved=tuple(through)))
-    added = sorted(new_names - old_names)
+    # a supertype the old side had but did not show (a package-private class made public: commons-collections4
+    # 4.5's AbstractPatriciaTrie, PatriciaTrie's superclass in 4.4 too) is no new supertype; its TYPE_ADDED says so
+    added = sorted(new_names - old_names - set(views[0].surface.ancestors(o.name)[0]))
     if old_missing and any(s.startswith("java/") for s in added):  # only a JDK type is above a JDK type
         added = [s for s in added if s not in _above_missing(old_missing, platform)[0]]  # was one through the JDK
     # a new supertype the artifact lacks may bring abstract methods its implementors must now implement: unchecked

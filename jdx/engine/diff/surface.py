@@ -42,6 +42,11 @@ def access_level(access: int) -> str:
     return "package"
 
 
+def level_text(level: str) -> str:
+    """An access level as a detail says it: `package` (no modifier) reads `package-private`."""
+    return "package-private" if level == "package" else level
+
+
 # the annotations of a member that has none: shared and read-only (a member given some gets its own dict)
 _NONE = MappingProxyType({})
 

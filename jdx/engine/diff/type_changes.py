@@ -1,10 +1,13 @@
 """Type-level changes beside the member comparison (spec §7.7): a class becoming a record or no longer one, a sealed
-type's permitted subtypes changing, and each side's newest class-file version (docs/diff.md, Rules)."""
+type's permitted subtypes changing, and the class-file versions each side needs (docs/diff.md, Rules)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from jdx.engine.diff.findings import Finding
 from jdx.engine.diff.forms import type_ref
+from jdx.engine.diff.rules import SUSPICIOUS
 from jdx.engine.diff.surface import FINAL, Surface, TypeInfo
 
 MAX_VERSION_NAMES = 3
@@ -16,27 +19,81 @@ def java_release(major: int) -> str:
 
 
 def class_version(old: Surface, new: Surface) -> list[Finding]:
-    """CLASS_VERSION_RAISED / CLASS_VERSION_LOWERED: each side's newest class-file major version, once per diff. A
+    """CLASS_VERSION_RAISED / CLASS_VERSION_LOWERED, once per diff, symbol the new side's name (kind `artifact`). A
     JVM refuses a class newer than itself (UnsupportedClassVersionError), whatever the API says; every class counts,
-    API or not, since loading any of them fails. The symbol is the new side's name (kind `artifact`)."""
+    API or not. What a side needs is the version most of its classes have (`_commonest`): when that went up, every
+    consumer on an older JVM breaks (breaking); when only a minority is newer than anything the old side had (an
+    optional provider compiled for a newer Java: jline 3.26's `org.jline.terminal.impl.ffm`, Java 22, beside 464
+    Java 8 classes), only code touching those classes does, so the finding names their packages and is rated
+    suspicious."""
     if not old.versions or not new.versions:
         return []
     was, now = max(old.versions), max(new.versions)
-    if was == now:
-        return []
-    span = f"{was} (Java {java_release(was)}) -> {now} (Java {java_release(now)})"
-    total = sum(map(len, new.versions.values()))
+    needed, needs = _commonest(old.versions), _commonest(new.versions)
+    if needs > needed:
+        return [_raised(new, needed, needs)]
     if now > was:
-        above = sorted((name for v, names in new.versions.items() if v > was for name in names),
-                       key=lambda name: ("$" in name, name))  # named classes first
-        shown = ", ".join(type_ref(a) for a in above[:MAX_VERSION_NAMES]) + (" …" if len(above) > MAX_VERSION_NAMES
-                                                                              else "")
-        detail = (f"{span}: needs Java {java_release(now)}+ to load; {len(above)} of {total} classes are newer than "
-                  f"{was}, which a JVM older than Java {java_release(now)} refuses (UnsupportedClassVersionError): "
-                  f"{shown}")
-        return [Finding("CLASS_VERSION_RAISED", new.label, "artifact", str(was), str(now), detail)]
-    detail = f"{span}: loads on Java {java_release(now)}+"
-    return [Finding("CLASS_VERSION_LOWERED", new.label, "artifact", str(was), str(now), detail)]
+        return [_raised_in_part(new, was, now)]
+    if now < was:
+        return [Finding("CLASS_VERSION_LOWERED", new.label, "artifact", str(was), str(now),
+                        f"{_span(was, now)}: loads on Java {java_release(now)}+")]
+    return []
+
+
+def _commonest(versions: dict[int, list[str]]) -> int:
+    """The class-file version most classes of a side have (a tie: the newer): what loading the artifact needs."""
+    return max(versions, key=lambda v: (len(versions[v]), v))
+
+
+def _span(was: int, now: int) -> str:
+    return f"{was} (Java {java_release(was)}) -> {now} (Java {java_release(now)})"
+
+
+def _above(side: Surface, version: int) -> list[str]:
+    """The classes of `side` newer than `version`, named classes first."""
+    return sorted((name for v, names in side.versions.items() if v > version for name in names),
+                  key=lambda name: ("$" in name, name))
+
+
+def _packages(side: Surface, version: int) -> str:
+    """The packages holding classes newer than `version`, with how many and the Java each needs, newest first:
+    `org.x.ffm (21 classes) needs Java 22+`."""
+    counts: dict[tuple[int, str], int] = {}
+    for v, names in side.versions.items():
+        for name in names if v > version else ():
+            key = (v, name.rpartition("/")[0].replace("/", ".") or "(default package)")
+            counts[key] = counts.get(key, 0) + 1
+    ordered = sorted(counts.items(), key=lambda kv: (-kv[0][0], kv[0][1]))
+    shown = [f"{package} ({n} class{'es' if n > 1 else ''}) needs Java {java_release(v)}+"
+             for (v, package), n in ordered[:MAX_VERSION_NAMES]]
+    rest = len(ordered) - len(shown)
+    return ", ".join(shown) + (f" and {rest} more package{'s' if rest > 1 else ''}" if rest else "")
+
+
+def _raised(new: Surface, needed: int, needs: int) -> Finding:
+    """What most classes need went up: a JVM older than that refuses the artifact (breaking)."""
+    above = _above(new, needed)
+    total = sum(map(len, new.versions.values()))
+    shown = ", ".join(type_ref(a) for a in above[:MAX_VERSION_NAMES]) + (" …" if len(above) > MAX_VERSION_NAMES
+                                                                          else "")
+    detail = (f"{_span(needed, needs)}: needs Java {java_release(needs)}+ to load; {len(above)} of {total} classes "
+              f"are newer than {needed}, which a JVM older than Java {java_release(needs)} refuses "
+              f"(UnsupportedClassVersionError): {shown}")
+    if max(new.versions) > needs:
+        detail += f"; beyond that, {_packages(new, needs)}"
+    return Finding("CLASS_VERSION_RAISED", new.label, "artifact", str(needed), str(needs), detail)
+
+
+def _raised_in_part(new: Surface, was: int, now: int) -> Finding:
+    """Only a minority of classes is newer than anything the old side had: the rest still load where the old
+    version did, and only code touching the newer classes fails on an older JVM (rated suspicious)."""
+    above = _above(new, was)
+    total = sum(map(len, new.versions.values()))
+    detail = (f"{_span(was, now)}: only {len(above)} of {total} classes are newer than {was}: {_packages(new, was)}; "
+              f"the other {total - len(above)} still load on Java {java_release(was)}, so only code that uses the "
+              "newer ones fails on an older JVM (UnsupportedClassVersionError) (rated suspicious, not breaking)")
+    return replace(Finding("CLASS_VERSION_RAISED", new.label, "artifact", str(was), str(now), detail),
+                   rated=SUSPICIOUS)
 
 
 RECORD_REF = "java.lang.Record"

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from jdx.engine.diff.kotlin_visibility import KotlinDeclarations
-from jdx.engine.diff.surface import LEVELS, OBJECT, PROTECTED, PUBLIC, STATIC, SYNTHETIC, Member, Surface, TypeInfo
+from jdx.engine.diff.surface import (LEVELS, OBJECT, PROTECTED, PUBLIC, STATIC, SYNTHETIC, Member, Surface, TypeInfo,
+                                    level_text)
 from jdx.engine.diff.surface import VOLATILE_OR_BRIDGE as BRIDGE
 
 
@@ -77,12 +78,12 @@ class ApiView:
     def type_level(self, t: TypeInfo) -> str:
         """A type's visibility for a detail: the Kotlin one (`internal`) when metadata states it, else the JVM's."""
         kotlin = self.kotlin.type_access(t.name) if t.kotlin and LEVELS[t.level] >= LEVELS["protected"] else None
-        return kotlin.text if kotlin is not None else t.level
+        return kotlin.text if kotlin is not None else level_text(t.level)
 
     def member_level(self, m: Member) -> str:
         """A member's visibility for a detail, as `type_level`."""
         kotlin = self._kotlin_member(m) if m.access & (PUBLIC | PROTECTED) else None
-        return kotlin.text if kotlin is not None else m.level
+        return kotlin.text if kotlin is not None else level_text(m.level)
 
     def members(self, name: str) -> dict[str, Member]:
         """Compared members of an API type: declared ones, plus (public view) those re-exported from non-public
