@@ -34,7 +34,7 @@ def reconstructed_window(ctx: SourceContext, caller_id: str, target_id: str, is_
     `reconstructed: True`, the engine, `class_lines`: for each line of `text` the class-file lines the
     decompiler wrote on it (None when it gives no map), and `uses`: the lines that spell a use of the target, with
     which `samples` places the site exactly."""
-    from jdx.engine.src_body import decompiled_file
+    from jdx.engine.src_decompiled import decompiled_file
 
     owner = caller_id.split("#", 1)[0]
     type_row = ctx.type_row(owner)

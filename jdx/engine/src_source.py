@@ -8,7 +8,8 @@ import shlex
 
 from jdx.engine.member_resolve import lookup
 from jdx.engine.refs import format_type
-from jdx.engine.src_body import ENGINES, RECONSTRUCTED, Target, decompiled_file, member_target
+from jdx.engine.src_body import ENGINES, RECONSTRUCTED, Target, member_target
+from jdx.engine.src_decompiled import decompiled_file
 from jdx.engine.src_special import is_lambda, lambda_rows, undecompiled_methods, undecompiled_warning
 from jdx.engine.src_locate import (SourceContext, SourceFile, locate_field, locate_method, outer_chain, source_file,
                                    stale_source, top_level)

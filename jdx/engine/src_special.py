@@ -92,7 +92,8 @@ def lambda_body(ctx: SourceContext, target: Target, artifact: str, opts: BodyOpt
     """A lambda's body: the source lines of its line table, else the decompiled lines they went to inside the
     enclosing method (the decompiler's line map). None (javap, as for other compiler-written members) without a line
     table, with sources too short for it, or when the decompiler fails or maps none of its lines."""
-    from jdx.engine.src_body import RECONSTRUCTED, _result, _sources_missing_why, decompiled_file
+    from jdx.engine.src_body import RECONSTRUCTED, _result, _sources_missing_why
+    from jdx.engine.src_decompiled import decompiled_file
     from jdx.engine.src_locate import source_file
     from jdx.engine.src_source import member_lines
 

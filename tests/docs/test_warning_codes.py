@@ -34,6 +34,7 @@ PASS_THROUGH = {
     ("jdx/commands/diff_artifacts.py", "code"),  # a shard's warnings (extractor: Java and Arrow rules)
     ("jdx/commands/diff_artifacts.py", "w.code"),  # MULTI_RELEASE_JAR reworded for a diff
     ("jdx/commands/session.py", "code"),  # several graph warnings of one code folded into one
+    ("jdx/commands/execute.py", "first.code"),  # an unreadable class's own build warning, counting the others
     ("jdx/engine/src_body.py", "w.code"),  # the decompiler's DECOMPILED_* notes
     ("jdx/engine/src_special.py", "w.code"),  # the same notes on a lambda body's decompiled lines
     ("jdx/engine/src_body.py", 'code if code.startswith("DECOMPILE"'),  # a DecompileError's class code

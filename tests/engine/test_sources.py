@@ -7,6 +7,7 @@ import pytest
 
 from jdx.engine import javadoc as jd
 from jdx.engine import src_body
+from jdx.engine import src_decompiled
 from jdx.engine.java_parse import parse_source
 from tests.service import JdxService, Options
 from jdx.engine.source_match import descriptor_params
@@ -255,7 +256,7 @@ def test_decompiler_timeout_falls_back_with_a_named_warning(layouts, jdx_home, t
     service = JdxService(Options(jars=[str(jar)], jdk=False, cache_dir=str(jdx_home / "cache")))
     try:
         service.body("sx.Range#length")  # the engine loads with the normal timeout (a load that times out
-        monkeypatch.setattr(src_body, "DECOMPILE_TIMEOUT", 1e-6)  # counts as an unusable engine instead)
+        monkeypatch.setattr(src_decompiled, "DECOMPILE_TIMEOUT", 1e-6)  # counts as an unusable engine instead)
         monkeypatch.setattr(decompile, "_cache_file", lambda cache, engine, key: tmp_path / "never" / f"{key}.java")
         answer = service.body("sx.Shapes#max")
     finally:
@@ -408,7 +409,7 @@ def test_decompiled_classes_parse_as_java(services, type_id):
     s, paired = services("bare"), services("paired")
     ctx, pctx = s.source_context(), paired.source_context()
     engine = decompile.available_engines()[0][0]
-    file, keys, _dec = src_body.decompiled_file(ctx, ctx.type_row(type_id))
+    file, keys, _dec = src_decompiled.decompiled_file(ctx, ctx.type_row(type_id))
     assert file.parsed.errors == 0, file.data.decode()
     for m in _methods(s, type_id):
         if m["access"] & 0x1040 or m["name"] == "<clinit>":
