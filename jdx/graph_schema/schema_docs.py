@@ -15,7 +15,7 @@ NODES: dict[str, tuple[str, dict[str, str]]] = {
         "kind": "jar | dir | jrt (a JDK module)", "path": "where it was read from",
         "position": "classpath position (0 first; the first of two same-named classes wins) in the order the graph "
                     "was built for: a workspace sharing it in another order has its own in manifest.json",
-        "classes": "class files it holds",
+        "classes": "classes it declares (its Type nodes; module descriptors are none)",
         "module": "the module it is or declares: a JDK module's name, a jar's module-info.class or manifest "
                   "Automatic-Module-Name; null for the unnamed module",
     }),

@@ -83,6 +83,10 @@ final class ClassExtractor extends ClassVisitor {
         return name;
     }
 
+    boolean isModule() {
+        return kind == K_MODULE;
+    }
+
     boolean nestedBySelfEntry() {
         return selfInner;
     }

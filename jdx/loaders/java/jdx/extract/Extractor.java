@@ -432,7 +432,9 @@ public final class Extractor {
             chunk.warn("UNNAMEABLE_CLASS", entry, "class name " + name + " has an empty '$' segment; skipped");
             return;
         }
-        chunk.classes++;
+        if (!x.isModule()) {  // a module descriptor declares no class (no Type node)
+            chunk.classes++;
+        }
     }
 
     /**
