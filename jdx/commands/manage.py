@@ -388,10 +388,18 @@ def ws_info(session) -> Answer:
     arts = session.artifacts()
     from jdx.loaders.indexer import fresh_graph
 
+    from jdx.engine.sources import workspace_roots
+
     graph = fresh_graph(session.cache, arts)
     unreadable = [w.message for w in session.unreadable_roots()]  # each fails every query (exit 5)
+    sources = workspace_roots(arts, list(session.options.sources or []), session.source_dirs())
+    given = [os.path.realpath(os.path.expanduser(d)) for d in
+             list(getattr(sel.spec, "src", []) or []) + list(session.options.src or [])]
+    for root in sources:  # a directory neither --src nor the workspace named: the discovered project's
+        if root["how"] == "--src" and not any(root["path"] == d or root["path"].startswith(d + os.sep) for d in given):
+            root["how"] = "project"
     return Answer({
         "workspace": sel.spec.to_json(), "how": sel.how, "artifacts": [a.to_json() for a in arts],
-        "indexed": graph is not None and not unreadable, "classpath": list(sel.details),
+        "indexed": graph is not None and not unreadable, "classpath": list(sel.details), "sources": sources,
         **({"unreadable": unreadable} if unreadable else {}),
     }, session.read_warnings() if graph is not None and not unreadable else session.root_warnings)

@@ -228,6 +228,27 @@ def jdk_src_zip(java_home: str) -> SourceRoot | None:
     return SourceRoot("zip", str(src), "src.zip", "src.zip") if src.is_file() else None
 
 
+def workspace_roots(artifacts, explicit: list[str], src_dirs: list[str]) -> list[dict]:
+    """The source roots a workspace reads (`ws info`), each once: {path, how, for: the artifacts it is paired with,
+    or "all" for --sources/--src and a project's source directories, "jdk" for src.zip}; a jar's own entries (a jar
+    may hold its .java files) are left out. `artifacts`: roots.Artifact-like (kind, path, spec, name)."""
+    found: dict[tuple[str, str], dict] = {}
+    shared = {(r.path, r.prefix) for r in _explicit(explicit) + src_dir_roots(src_dirs)}
+    for art in artifacts:
+        for r in _roots(art.kind, art.path, art.spec, explicit, src_dirs):
+            if r.how == "embedded":
+                continue
+            path = os.path.join(r.path, r.prefix) if r.kind == "dir" and r.prefix else r.path
+            entry = found.setdefault((path, r.how), {"path": path, "how": r.how, "for": []})
+            if (r.path, r.prefix) in shared:
+                entry["for"] = "all"
+            elif r.how == "src.zip":
+                entry["for"] = "jdk"
+            elif art.name not in entry["for"]:
+                entry["for"].append(art.name)
+    return list(found.values())
+
+
 def source_roots(kind: str, path: str, spec: str, explicit: list[str], src_dirs: list[str],
                  index_dir: str = "") -> list[SourceRoot]:
     """Every root that may hold the sources of the artifact (kind, path; spec as roots.Artifact has it);

@@ -151,6 +151,10 @@ def ws_info(r: dict) -> list[str]:
             lines.append(f"  {a['kind']} {a['name']}  {a['path']}")
         elif a is modules[0]:  # the JDK's modules on one line: the jars are what an agent reads this for
             lines.append(f"  jrt {len(modules)} JDK modules  {a['name']} … {modules[-1]['name']}  (--json lists each)")
+    for root in r.get("sources", ()):
+        whose = {"all": "every artifact", "jdk": "the JDK"}.get(root["for"]) if isinstance(root["for"], str) else \
+            ", ".join(root["for"][:3]) + (f" and {len(root['for']) - 3} more" if len(root["for"]) > 3 else "")
+        lines.append(f"  sources {root['path']}  ({root['how']}; for {whose})")
     return lines
 
 
