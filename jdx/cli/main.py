@@ -33,7 +33,7 @@ GLOBAL_HELP = (
     ("--project DIR", "discover the project at DIR (default: walk up from the current directory)"),
     ("--tests", "a discovered project's test classes and test-scoped dependencies too"),
     ("--all-versions", "a Maven repository root in --jars gives every version of each artifact, not the newest"),
-    ("--jdk / --no-jdk", "include the JDK (default: include)"),
+    ("--jdk / --no-jdk", "include the JDK (default: include; which one: JAVA_HOME, else java on PATH)"),
     ("--json", "the JSON envelope (spec §8.2) instead of text"),
     ("--max-lines N / --brief", "bound the text output; minimal rows"),
     ("--timeout DURATION", "wall-clock cap per command (30s, 500ms, 2m)"),

@@ -49,6 +49,7 @@ class Session:
         self._stamp: list[int] | None = None  # the open graph file's [size, mtime_ns] (store.file_stamp)
         self._marked = 0.0  # when this session last stamped its graph as used (retention.mark_used)
         self._duplicated: tuple[GraphStore, frozenset[str]] | None = None
+        self._newer: tuple[GraphStore, list[Warning_]] | None = None
         self._graph_warnings: list[Warning_] = []
         # said on the answer that found them only (a damaged cache built again): a daemon's next answers, like a
         # fresh process's, do not repeat them
@@ -174,7 +175,7 @@ class Session:
         artifacts the graph could not read, and one line per other code the graph build reported (corrupt
         classes, ...). DUPLICATE_CLASS and a class's own warnings (its Kotlin metadata, ...) go only on the
         answers about that class (`class_warnings`)."""
-        out = list(self._root_warnings) + self._request_warnings + self._uncompiled_src()
+        out = list(self._root_warnings) + self._request_warnings + self._uncompiled_src() + self._newer_than_jdk()
         per_code: dict[str, list[Warning_]] = {}
         for w in self._graph_warnings:
             if w.code == "ARTIFACT_READ_ERROR":
@@ -188,6 +189,27 @@ class Session:
                 out.append(Warning_(code, f"{len(ws)} warnings of this kind, first: {ws[0].message} "
                                           f"(jdx index --json lists them all)", ws[0].artifact))
         return out
+
+    def _newer_than_jdk(self) -> list[Warning_]:
+        """CLASS_NEWER_THAN_JDK for the artifacts with class files newer than the workspace's JDK (a jar built for
+        Java 25 over a JDK 17): the classes of the newer JDK they use are external to the workspace. Checked once
+        per open graph (never opens it)."""
+        store = self._store
+        if store is None:
+            return []
+        if self._newer is None or self._newer[0] is not store:
+            from jdx.graph_schema.queries_search import ARTIFACT_VERSIONS
+
+            rows = store.rows(ARTIFACT_VERSIONS)
+            jdk = max((r["version"] or 0 for r in rows if r["kind"] == "jrt"), default=0)
+            newer = [r for r in rows if r["kind"] != "jrt" and jdk and (r["version"] or 0) > jdk]
+            self._newer = (store, [Warning_(
+                "CLASS_NEWER_THAN_JDK",
+                f"{r['name']} has class files for Java {r['version'] - 44} (major {r['version']}), newer than the "
+                f"workspace's JDK (Java {jdk - 44}): the classes it uses from a newer JDK are external here "
+                f"(not found); set JAVA_HOME to a JDK {r['version'] - 44}+ to answer from its classes",
+                r["name"]) for r in newer])
+        return list(self._newer[1])
 
     def _uncompiled_src(self) -> list[Warning_]:
         """SOURCES_NOT_COMPILED for the explicit source directories (`--src`, a workspace's src) none of whose classes

@@ -47,6 +47,10 @@ TYPE_NAMES_IN_PACKAGES = (
 )
 # which of `$fqns` (top-level classes named by a source directory's files) the graph holds (unbuilt_sources)
 TYPES_PRESENT = "MATCH (t:Type) WHERE t.fqn IN $fqns AND NOT t.external RETURN DISTINCT t.fqn AS fqn"
+# the newest class file version of each artifact (`session.newer_than_jdk`: class files the workspace's JDK is too
+# old for)
+ARTIFACT_VERSIONS = ("MATCH (a:Artifact)-[:CONTAINS]->(t:Type) RETURN a.name AS name, a.kind AS kind, "
+                     "a.position AS position, max(t.version) AS version ORDER BY position")
 DUPLICATED_FQNS = "MATCH (t:Type) WHERE t.shadowed AND NOT t.external RETURN DISTINCT t.fqn AS fqn"
 TYPE_COPIES = (
     "MATCH (t:Type) WHERE t.name = $name AND NOT t.external "
