@@ -168,7 +168,8 @@ def shadowed_member_miss(store: GraphStore, text: str, ref: SymbolRef) -> NotFou
     owner, entries = external_members(store, ref)
     if owner is None or owner.get("external"):
         return None
-    found = [(e, f) for e in entries for f in shadowed_declarers(store, e["row"]["id"], e["is_field"])]
+    found = [(e, f) for e in entries for f in shadowed_declarers(store, e["row"]["id"], e["is_field"])] or \
+        _declared_by_shadowed(store, owner["id"], ref)
     if not found:
         return None
     name, (entry, first) = format_type(owner["id"]), found[0]
@@ -181,6 +182,31 @@ def shadowed_member_miss(store: GraphStore, text: str, ref: SymbolRef) -> NotFou
         warnings=duplicate_class_warnings(store, name),
         hint=f"jdx signature {shlex.quote(first['ref'])} shows the shadowed copy's declaration; "
              f"jdx usages {shlex.quote(text)} lists the calls that would fail")
+
+
+def _declared_by_shadowed(store: GraphStore, owner_id: str, ref: SymbolRef) -> list[tuple[dict, dict]]:
+    """`shadowed_declarers`' pairs for a member no code of the workspace names (no external node): the shadowed
+    copies of the loaded `owner_id` that declare a member `ref` names (guava 33's `ImmutableMultimap#builderWithExpected
+    Keys` behind guava 31's class), as (entry, declarer) in classpath order."""
+    from jdx.engine.rel_sites import element_ref
+
+    copies = store.rows_cached(queries_search.TYPE_COPIES, {"name": owner_id})
+    loaded = next((c for c in copies if not c["shadowed"]), None)
+    if loaded is None or len(copies) < 2:
+        return []
+    arts = Artifacts.of(store)
+    out = []
+    for c in sorted((c for c in copies if c["shadowed"]), key=lambda c: arts.position(c["artifact"])):
+        for is_field, query in ((False, queries.MEMBERS_OF), (True, queries.FIELDS_OF)):
+            for row in store.rows(query, {"id": c["id"]}):
+                row = {k.split(".", 1)[-1]: v for k, v in row.items()}
+                if row["name"] != ref.member or not _fits(ref, row["descriptor"], is_field):
+                    continue
+                kind = "field" if is_field else "constructor" if row["name"] == "<init>" else "method"
+                out.append(({"row": row, "is_field": is_field, "kind": kind},
+                            {"ref": element_ref("Field" if is_field else "Method", row["id"]),
+                             "artifact": arts.name(c["artifact"]), "loaded": arts.name(loaded["artifact"])}))
+    return out
 
 
 def external_miss(text: str, fqn: str, asked: str) -> NotFoundError:

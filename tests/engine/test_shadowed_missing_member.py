@@ -164,3 +164,18 @@ def test_resolve_of_it_offers_the_shadowed_copy(classpath, run_jdx, written):
     assert "the shadowed copy in lib-2.0.jar does" in env["error"]["message"], env
     assert [c["ref"] for c in env["candidates"]] == ["lib-2.0.jar/lib.Bean#extra()"]
     assert [w["message"] for w in env["warnings"] if w["code"] == "DUPLICATE_CLASS"] == [DUPLICATE]
+
+
+def test_a_member_no_code_names_still_offers_the_shadowed_copy(classpath, run_jdx):
+    """T71: without the app, no code of the workspace names `extra()` (no external node): its miss was a plain
+    not-found, while a member some code called said which copy declares it."""
+    libs = classpath.split(":", 1)[1]  # lib-1.0.jar, then lib-2.0.jar: no app
+    run = run_jdx("--no-jdk", "--jars", libs, "signature", "lib.Bean#extra", "--json")
+    assert run.code == 1, run.out
+    env = json.loads(run.out)
+    assert "the shadowed copy in lib-2.0.jar does" in env["error"]["message"], env
+    assert env["candidates"] == [{"ref": "lib-2.0.jar/lib.Bean#extra()", "kind": "method", "artifact": "lib-2.0.jar",
+                                  "shadowed": True}]
+    assert [w["message"] for w in env["warnings"] if w["code"] == "DUPLICATE_CLASS"] == [DUPLICATE]
+    missing = run_jdx("--no-jdk", "--jars", libs, "signature", "lib.Bean#nowhere", "--json")
+    assert missing.code == 1 and "shadowed" not in missing.out
