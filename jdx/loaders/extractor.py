@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,6 +67,27 @@ def _int_column(jtable, i: int, rows: int) -> pa.Array:
 STRING_COLUMNS: frozenset[str] = frozenset()
 
 
+_KNOWS_UP_TO = re.compile(r"class files of major version \d+ read by an ASM that knows up to (\d+); ")
+
+
+def _newest_versions(types: pa.Table, code: str, entry: str, message: str) -> tuple[str, str, str]:
+    """The extractor's one UNSUPPORTED_CLASS_VERSION of an artifact read by an older ASM (it names the first newer
+    class file it met) said for them all: how many class files are newer than the ASM knows, up to which version,
+    the first of them, and how to read them with a newer ASM."""
+    m = _KNOWS_UP_TO.match(message)
+    if not m or not types.num_rows:
+        return code, entry, message
+    known = int(m.group(1))
+    newer = types.filter(pc.greater(types["version"], known))
+    if not newer.num_rows:
+        return code, entry, message
+    top = pc.max(newer["version"]).as_py()
+    first = min(newer["entry"].to_pylist())
+    return code, first, (f"{newer.num_rows} class file{'s' * (newer.num_rows != 1)} up to major version {top} "
+                         f"(Java {top - 44}; first: {first}) read by an ASM that knows up to {known} (Java {known - 44}): "
+                         "newer constructs may be missed; set JDX_ASM_JAR to a newer ASM jar (jdx doctor)")
+
+
 def chunk_tables(chunk) -> tuple[dict[str, pa.Table], int]:
     """Java chunk -> Arrow tables: pool indexes become strings, ints stay ints."""
     global STRING_COLUMNS
@@ -102,7 +124,8 @@ class JPypeExtractor:
                 misplaced_warnings(tables)
             seconds, _ = add_kotlin_table(tables)
             w = tables["warnings"]
-            warnings = list(zip(w["code"].to_pylist(), w["entry"].to_pylist(), w["message"].to_pylist()))
+            warnings = [_newest_versions(tables["types"], *row) if row[0] == "UNSUPPORTED_CLASS_VERSION" else row
+                        for row in zip(w["code"].to_pylist(), w["entry"].to_pylist(), w["message"].to_pylist())]
             yield ExtractedArtifact(index, tables, classes, warnings, seconds)
 
     def _read(self, artifacts: list[Artifact]) -> Iterator[tuple[int, dict[str, pa.Table], int]]:

@@ -224,6 +224,11 @@ def test_a_newer_asm_reextracts_what_an_older_one_read(tmp_path):
 
     first = index(old, future)
     assert unsupported(first), first  # the old ASM knows no major 69
+    known = jvm.asm_max_major(old)
+    assert unsupported(first)[0]["message"].endswith(  # how many, up to which version, the first, what to do (T73)
+        f"1 class file up to major version 69 (Java 25; first: p/Future.class) read by an ASM that knows up to "
+        f"{known} (Java {known - 44}): newer constructs may be missed; set JDX_ASM_JAR to a newer ASM jar "
+        "(jdx doctor)"), unsupported(first)
     second = index(new, future, other)
     assert not unsupported(second), second
 
