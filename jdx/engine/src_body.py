@@ -212,8 +212,10 @@ def _from_decompiler(ctx: SourceContext, target: Target, artifact: str, opts: Bo
                                      start_col=owner.start_col, **_opening_of(owner)))
             why += f"; implicit: {implicit}, no source text, the declaring type's header shown"
         else:  # rather than a whole enclosing class: the next rung, precise for this member
+            n = file.parsed.errors  # (Procyon's text of a pattern switch is no Java: the parse lost the method)
+            unparsed = f" (it is not valid Java: {n} region{'s' * (n != 1)} tree-sitter could not parse)" if n else ""
             raise JdxError(f"{dec.engine}'s text of {format_type(target.type_row['id'])} has no recognisable "
-                           f"declaration of {target.ref}")
+                           f"declaration of {target.ref}{unparsed}")
     if target.row is not None and decl.kind in METHOD_KINDS and undecompiled(file.lines, decl):
         # Procyon's note and a throw stand where the code should be: the next rung has the code
         raise JdxError(f"{dec.engine} {dec.engine_version} could not decompile {target.ref} (its text is the "

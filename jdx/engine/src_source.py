@@ -106,6 +106,11 @@ def _file_for(ctx: SourceContext, type_row: dict, engine: str | None) -> tuple[S
         file, keys, dec = decompiled_file(ctx, type_row, None)
     # what the loader knows to be wrong in the decompiled text and could not correct (DECOMPILED_*)
     warnings += [Warning_(w.code, w.message, art) for w in getattr(dec, "warnings", ())]
+    if file.parsed.errors:  # (Procyon's text of a pattern switch: labels and helper calls that are no Java)
+        n = file.parsed.errors
+        warnings.append(Warning_("SOURCE_PARSE_ERROR", f"{dec.engine}'s text of {format_type(type_row['id'])}: {n} "
+                                 f"region{'s' * (n != 1)} tree-sitter could not parse: the decompiler wrote code that "
+                                 "is not valid Java there (body --engine javap shows the bytecode)", art))
     return file, keys, "decompiled", {"name": dec.engine, "version": dec.engine_version}, \
         warnings, dec.line_map
 
