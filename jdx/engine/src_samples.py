@@ -47,6 +47,9 @@ def reconstructed_window(ctx: SourceContext, caller_id: str, target_id: str, is_
     except Exception:  # noqa: BLE001 - no decompiler or an unreadable class: the sample stays a pointer
         return None
     decl = match.decl
+    if decl is None and caller_id.split("#", 1)[1].startswith("<clinit>("):
+        # a static initializer a decompiler writes as field initializers (an interface's constants): the type's text
+        decl = next((d for d in file.parsed.types() if d.path == keys), None)
     if decl is None:
         return None
     rx = use_pattern(target_id, is_field)
