@@ -9,6 +9,8 @@ import re
 import shlex
 
 from jdx.engine import descriptors as d
+from jdx.engine.imports_access import (add_note, deprecated, importable_row, importable_type, member_access_note,
+                                      note_export, others_said, public_heirs, type_access_note, type_row)
 from jdx.engine.kotlin_toplevel import (class_members, hidden_decls, importable_members, jvm_names, kotlin_decls,
                                        kotlin_imports, kotlin_package, member_decls, member_import, not_importable,
                                        top_level, top_level_by_jvm_name, top_level_decls, top_level_import)
@@ -34,35 +36,32 @@ def imports(store: GraphStore, text: str) -> tuple[dict, list[Warning_]]:
     owner_text, sep, member = split_member(text)
     if sep:
         try:
-            owner = resolve_type(store, owner_text)
+            owner, others = resolve_type(store, owner_text), ""
         except AmbiguousError as exc:
-            owner = _only_owner_of(store, exc, member, text)
-        return _static_import(store, owner, member)
+            owner, others = _only_owner_of(store, exc, member, text)
+        answer, warnings = _static_import(store, owner, member)
+        if others:
+            add_note(answer["imports"][0], f"the only importable type named {owner_text} with a member named "
+                                           f"{member} ({others})")
+        return answer, warnings
     types = types_named(store, text)
+    dropped: list[dict] = []
     if len(types) > 1:
         internal = internal_packages(store)
         # an import names a public type of an exported package: a package-private class or a JDK implementation
         # class is no candidate while one that can be imported exists
-        importable = [t for t in types if t["access"] & ACC_PUBLIC and not is_jdk_internal(t["id"], internal)]
+        importable = [t for t in types if importable_type(store, t["id"], internal)]
+        if importable:
+            dropped = _ranked(store, [t for t in types if t not in importable])
         if len(importable) == 1:
-            found = store.rows_cached(queries.TYPE_BY_ID, {"id": importable[0]["id"]})[0]
-            answer, warnings = _type_import(store, {k[2:]: v for k, v in found.items()})
-            others = len(types) - 1
-            answer["imports"][0]["note"] = (f"the only importable type named {text} ({others} other"
-                                            f"{'s' if others > 1 else ''} not public or in a JDK implementation "
-                                            "package)")
+            answer, warnings = _type_import(store, type_row(store, importable[0]["id"]))
+            if dropped:
+                add_note(answer["imports"][0], f"the only importable type named {text} ("
+                                               f"{others_said(store, [t['id'] for t in dropped], internal)})")
             return answer, warnings
         types = importable or types
     if len(types) > 1:
-        arts = artifacts_by_id(store)
-        internal = internal_packages(store)
-        types.sort(key=lambda t: (*symbol_key(t["id"], bool(t["access"] & ACC_PUBLIC), d.simple_name_of(t["id"]),
-                                              arts.get(t["artifact"], {}).get("rank", 0), internal), t["id"]))
-        raise AmbiguousError(f"ambiguous: {len(types)} types named {text}",
-                             candidates=[{"ref": format_type(t["id"]), "kind": t["kind"],
-                                          "artifact": arts.get(t["artifact"], {}).get("name", ""),
-                                          **({} if t["access"] & ACC_PUBLIC else {"public": False})} for t in types],
-                             hint="re-run with one of the candidates' refs")
+        raise _type_ambiguity(store, text, types, dropped)
     if not types:
         top = top_level(store, member, owner_text or None)
         if top:
@@ -92,7 +91,7 @@ def imports(store: GraphStore, text: str) -> tuple[dict, list[Warning_]]:
             try:    # writes it), as `Type#name`
                 owner = resolve_type(store, owner_text)
             except AmbiguousError as exc:
-                owner = _only_owner_of(store, exc, member, f"{owner_text}#{member}", or_none=True)
+                owner = _only_owner_of(store, exc, member, f"{owner_text}#{member}", or_none=True)[0]
             except NotFoundError:
                 owner = None
             if owner is not None:
@@ -132,14 +131,39 @@ def _static_owners(store: GraphStore, name: str) -> list[dict]:
                      and r["pub"] and r["access"] & ACC_STATIC and not is_jdk_internal(r["owner"], internal)})
     rows = [{k[2:]: v for k, v in found[0].items()} for o in owners
             if (found := store.rows_cached(queries.TYPE_BY_ID, {"id": o}))]
-    return [r for r in rows if _importable_row(store, r)]
+    return [r for r in rows if importable_row(store, r)]
 
 
-def _importable_row(store: GraphStore, row: dict) -> bool:
-    """Can a compilation unit of another package import this declared type: public, a member type of public ones only
-    (no local or anonymous class), in a named package."""
-    return (bool(row["access"] & ACC_PUBLIC) and bool(row.get("package")) and not row.get("outer_method")
-            and not (row.get("outer") and not row.get("inner_name")) and _closed_outer(store, row) is None)
+def _ranked(store: GraphStore, types: list[dict]) -> list[dict]:
+    """Index rows of types (`id`, `access`, `artifact`) in the search ranking, each with `jdk_internal`
+    (resolve.ranked_types)."""
+    from jdx.engine.resolve import ranked_types
+
+    return ranked_types(store, types)
+
+
+def _type_ambiguity(store: GraphStore, text: str, types: list[dict], dropped: list[dict]) -> AmbiguousError:
+    """Several types named `text`: each a candidate in the search ranking (a deprecated one after the others as
+    usable), marked as `show`'s are (a JDK internal, not public) and as search marks a deprecated one; the ones no
+    import can name left out (`dropped`) are counted, the first named."""
+    arts = artifacts_by_id(store)
+    said = f" ({others_said(store, [t['id'] for t in dropped], internal_packages(store))})" if dropped else ""
+    importable = "importable " if dropped else ""
+    return AmbiguousError(f"ambiguous: {len(types)} {importable}types named {text}{said}",
+                          candidates=[_type_candidate(t, arts) for t in sorted(_ranked(store, types), key=lambda t: (
+                              t["jdk_internal"], not t["access"] & ACC_PUBLIC, deprecated(t["access"])))],
+                          hint="re-run with one of the candidates' refs")
+
+
+def _type_candidate(t: dict, arts: dict[str, dict]) -> dict:
+    out = {"ref": format_type(t["id"]), "kind": t["kind"], "artifact": arts.get(t["artifact"], {}).get("name", "")}
+    if t["jdk_internal"]:
+        out["jdk_internal"] = True
+    elif not t["access"] & ACC_PUBLIC:
+        out["public"] = False
+    if deprecated(t["access"]):
+        out["deprecated"] = True
+    return out
 
 
 def _static_ambiguity(store: GraphStore, name: str, owners: list[dict], objects: list[dict]) -> AmbiguousError:
@@ -150,14 +174,18 @@ def _static_ambiguity(store: GraphStore, name: str, owners: list[dict], objects:
     owners = sorted(owners, key=lambda t: (*symbol_key(t["id"], True, d.simple_name_of(t["id"]),
                                                        arts.get(t["artifact"], {}).get("rank", 0), internal), t["id"]))
     kinds: dict[str, str] = {}
+    old: dict[str, bool] = {}  # deprecated: every static member of that name the type declares is
     for r in index_for(store).named(name):
         if r["kind"] in ("method", "field"):
             kinds.setdefault(r["owner"], r["kind"])
+            if r["access"] & ACC_STATIC:
+                old[r["owner"]] = old.get(r["owner"], True) and deprecated(r["access"])
     places = _places(store, objects)
     also = f" and {len(places)} Kotlin object{'s' if len(places) > 1 else ''} a member of that name" if places else ""
     return AmbiguousError(f"ambiguous: {len(owners)} types have a public static member named {name}{also}",
                           candidates=[{"ref": f"{format_type(t['id'])}#{name}", "kind": kinds.get(t["id"], "method"),
-                                       "artifact": arts.get(t["artifact"], {}).get("name", "")} for t in owners]
+                                       "artifact": arts.get(t["artifact"], {}).get("name", ""),
+                                       **({"deprecated": True} if old.get(t["id"]) else {})} for t in owners]
                           + _place_candidates(store, places),
                           hint="re-run with one of the candidates' refs")
 
@@ -204,12 +232,12 @@ def _importable_type(store: GraphStore, text: str) -> dict:
 
 
 def _importable_ref(store: GraphStore, ref: str, internal: frozenset[str] | None) -> bool:
-    """May an import name this near name: not a JDK implementation class nor a declared type `_importable_row`
+    """May an import name this near name: not a JDK implementation class nor a declared type `importable_row`
     rejects (`java.util.stream.SpinedBuffer`, package-private); an external type (the workspace's reference) may."""
     found = store.rows_cached(queries.TYPE_BY_ID, {"id": ref.replace(".", "/")})
     if not found or found[0]["t.external"]:
         return True
-    return not is_jdk_internal(ref, internal) and _importable_row(store, {k[2:]: v for k, v in found[0].items()})
+    return not is_jdk_internal(ref, internal) and importable_row(store, {k[2:]: v for k, v in found[0].items()})
 
 
 def _aliases(store: GraphStore, text: str) -> list:
@@ -258,15 +286,12 @@ def _type_import(store: GraphStore, row: dict) -> tuple[dict, list[Warning_]]:
     source_name = d.source_fqn(fqn)  # `scala.None$` is a class's whole name: no nesting to write as `.`
     entry = {"ref": fqn, "statement": f"import {source_name};", "kind": row["kind"],
              "artifact": artifacts_by_id(store).get(row["artifact"], {}).get("name", "")}
-    package = row.get("package") or ""
-    if place := _place_note(fqn, package):
+    if place := _place_note(fqn, row.get("package") or ""):
         entry["note"] = place
-    elif not row["access"] & ACC_PUBLIC:
-        entry["note"] = _access_note(row, package)
+    elif closed := type_access_note(store, row):
+        entry["note"] = closed
     else:
-        outer = _closed_outer(store, row)
-        if outer is not None:  # javac: "defined in an inaccessible class or interface" outside what the outer allows
-            entry["note"] = f"inside {format_type(outer['id'])}, which is {_access_note(outer, package)}"
+        note_export(store, row, entry)
     return {"type": fqn, "imports": [entry]}, _duplicates(store, row)
 
 
@@ -280,46 +305,43 @@ def _place_note(fqn: str, package: str) -> str | None:
     return None
 
 
-def _closed_outer(store: GraphStore, row: dict) -> dict | None:
-    """The innermost enclosing type of a nested type that is not public (a public member of a package-private or
-    private class is accessible only where that class is, JLS §6.6.1), or None."""
-    outer_id = row.get("outer")
-    while outer_id:
-        found = store.rows_cached(queries.TYPE_BY_ID, {"id": outer_id})
-        if not found:
-            return None
-        outer = {k[2:]: v for k, v in found[0].items()}
-        if not outer["access"] & ACC_PUBLIC:
-            return outer
-        outer_id = outer.get("outer")
-    return None
-
-
-def _access_note(row: dict, package: str) -> str:
-    """Who may use a type that is not public (JLS §6.6.1): a nested type's modifiers are its InnerClasses flags (the
-    Type row's `access`); a private one is seen only inside its top-level class, a protected one also by the
-    subclasses of its outer class."""
-    if row.get("outer") and row["access"] & ACC_PRIVATE:
-        return f"private: only code inside {format_type(row['id'].split('$', 1)[0])} can use it"
-    if row.get("outer") and row["access"] & ACC_PROTECTED:
-        return f"protected: only code in package {package} and subclasses of {format_type(row['outer'])} can use it"
-    return f"not public: only code in package {package} can use it"
-
-
 def _only_owner_of(store: GraphStore, exc: AmbiguousError, member: str, text: str,
-                   or_none: bool = False) -> dict | None:
+                   or_none: bool = False) -> tuple[dict | None, str]:
     """`Simple#member` with several types named `Simple`: only those that declare or inherit `member`; when none
-    does, `exc` (None with `or_none`)."""
+    does, `exc` ((None, "") with `or_none`). Of several, the one an import can name when only one can, with what
+    `others_said` of the rest (else "")."""
     from jdx.engine.member_resolve import lookup
 
     try:
         found = lookup(store, text)
     except NotFoundError:
         if or_none:
-            return None
+            return None, ""
         raise exc from None
-    rows = store.rows_cached(queries.TYPE_BY_ID, {"id": found.target["id"]})
-    return {k[2:]: v for k, v in rows[0].items()}
+    except AmbiguousError as many:
+        return _only_importable_owner(store, many, text)
+    return type_row(store, found.target["id"]), ""
+
+
+def _only_importable_owner(store: GraphStore, many: AmbiguousError, text: str) -> tuple[dict, str]:
+    """Of an ambiguity's `Type#member` candidates, the owner an import can name when only one can, with what
+    `others_said` of the rest (the rule `imports Type` follows); several: the ambiguity of those alone, counting the
+    rest; none: `many`."""
+    internal = internal_packages(store)
+    usable = [c for c in many.candidates if importable_type(store, _owner_id(c["ref"]), internal)]
+    if not usable:
+        raise many
+    others = others_said(store, [c["ref"] for c in many.candidates if c not in usable], internal) \
+        if len(usable) < len(many.candidates) else ""
+    if len(usable) > 1:
+        said = f" importable candidates for {text} ({others})" if others else f" candidates for {text}"
+        raise AmbiguousError(f"ambiguous: {len(usable)}{said}", candidates=usable, hint=many.hint) from None
+    return type_row(store, _owner_id(usable[0]["ref"])), others
+
+
+def _owner_id(ref: str) -> str:
+    """The internal name of a `Type#member` ref's type."""
+    return ref.split("#", 1)[0].replace(".", "/")
 
 
 def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, list[Warning_]]:
@@ -369,9 +391,16 @@ def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, l
         entry = answer["imports"][0]
         kind = "field" if all(r["kind"] == "field" for r in rows) else "method"
         said = f"{member} is an instance {kind}: no import names it; use it on an instance of {entry['ref']}"
+        if not any(r["access"] & ACC_PUBLIC for r in rows):
+            said += f"; {member_access_note(rows, owner['id'], owner.get('package') or '')}"
         entry["note"] = said + (f" ({entry['note']})" if entry.get("note") else "")
         answer["member"] = f"{owner['fqn']}#{member}"
         return answer, warnings
+    if all(r["access"] & ACC_PRIVATE for r in static):  # javac: "cannot find symbol" (private: not inherited, and
+        raise UsageError(  # an import is outside the class body that alone may use it, JLS §6.6.1, §7.5.3)
+            f"{owner['fqn']}#{member} is private: no import can name it (only code inside "
+            f"{format_type(owner['id'].split('$', 1)[0])} can use it)",
+            hint=f"jdx members {shlex.quote(owner['fqn'])} --static lists its static members")
     source_owner = d.source_fqn(owner["fqn"])
     entry = {"ref": f"{owner['fqn']}#{member}", "statement": f"import static {source_owner}.{member};",
              "kind": static[0]["kind"], "artifact": artifacts_by_id(store).get(owner["artifact"], {}).get("name", "")}
@@ -379,12 +408,36 @@ def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, l
     if inherited_from:
         notes.append(f"inherited from {format_type(inherited_from)}")
     if not any(r["access"] & ACC_PUBLIC for r in static):
-        notes.append(_member_access_note(static, inherited_from or owner["id"], owner.get("package") or ""))
+        notes.append(member_access_note(static, inherited_from or owner["id"], owner.get("package") or ""))
+    notes += _closed_owner_notes(store, owner, member, static, entry)
     if notes:
         entry["note"] = "; ".join(notes)
+    note_export(store, owner, entry)
     top = top_level_decls(store, [r["id"] for r in static]) if owner.get("kotlin") else []
     entries = kotlin_imports(store, top) if top else [entry]
     return {"type": owner["fqn"], "imports": entries}, _duplicates(store, owner)
+
+
+def _closed_owner_notes(store: GraphStore, owner: dict, member: str, static: list[dict], entry: dict) -> list[str]:
+    """A static member of a type another package cannot name (javac: "KeyPairUtil is not public in org.jose4j.keys;
+    cannot be accessed from outside package"): who may use that type, and for a public member the nearest public
+    subclasses it is imported through instead (`through` in JSON)."""
+    closed = type_access_note(store, owner)
+    if closed is None:
+        return []
+    notes = [f"{format_type(owner['id'])} is {closed}"]
+    heirs = public_heirs(store, owner, member, all(r["kind"] == "field" for r in static)) \
+        if any(r["access"] & ACC_PUBLIC for r in static) else []
+    if heirs:
+        entry["through"] = heirs[:HEIRS_LISTED]
+        more = f" (or through {', '.join(heirs[1:HEIRS_NAMED])}{', …' if len(heirs) > HEIRS_NAMED else ''})" \
+            if len(heirs) > 1 else ""
+        sub = "subtype" if owner.get("kind") in ("interface", "annotation") else "subclass"
+        notes.append(f"import it through a public {sub}: import static {d.source_fqn(heirs[0])}.{member};{more}")
+    return notes
+
+
+HEIRS_NAMED, HEIRS_LISTED = 3, 20  # the public subclasses a note names, and JSON `through` lists
 
 
 def _kotlin_named(store: GraphStore, text: str, top: list[dict], objects: list[dict]) -> tuple[dict, list[Warning_]]:
@@ -509,16 +562,6 @@ def _inherited_statics(store: GraphStore, owner: dict, member: str) -> tuple[str
         if found:
             return sid, found
     return None, []
-
-
-def _member_access_note(static: list[dict], declaring: str, package: str) -> str:
-    """Who may use a static member none of whose overloads is public (JLS §6.6.1): the most open one decides."""
-    if any(r["access"] & ACC_PROTECTED for r in static):
-        return (f"protected: only code in package {d.package_of(declaring)} and subclasses of "
-                f"{format_type(declaring)} can use it")
-    if all(r["access"] & ACC_PRIVATE for r in static):
-        return f"private: only code inside {format_type(declaring.split('$', 1)[0])} can use it"
-    return f"package-private: only code in package {d.package_of(declaring) or package} can use it"
 
 
 def duplicate_class_warnings(store: GraphStore, fqn: str) -> list[Warning_]:

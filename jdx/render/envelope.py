@@ -88,6 +88,7 @@ def error_lines(env: dict) -> list[str]:
         for c in shown:
             extra = "  ".join(x for x in (c.get("artifact", ""), "(JDK internal)" if c.get("jdk_internal") else "",
                                           "(non-public)" if c.get("public") is False else "",
+                                          "[deprecated]" if c.get("deprecated") else "",
                                           f"({c['overloads']} overloads)" if c.get("overloads", 1) > 1 else "") if x)
             lines.append(f"  {c.get('ref', '').ljust(width)}  {extra}".rstrip())
         if len(shown) < len(candidates):
