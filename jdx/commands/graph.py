@@ -147,6 +147,7 @@ def run_overrides(session, req: OverridesRequest):
 def overrides_answer(session, text: str, artifact_filter=None, limit: int | None = None, view: str = "jvm"):
     from jdx.engine.answer import Answer
     from jdx.engine.kotlin_hits import members_of
+    from jdx.engine.members import unresolved_warnings
     from jdx.engine.relations import ArtifactFilter
     from jdx.engine.rel_overrides import overrides
     from jdx.engine.resolve import declaring_artifacts
@@ -161,8 +162,9 @@ def overrides_answer(session, text: str, artifact_filter=None, limit: int | None
             e["kotlin"] = k
     if found:
         result["view"] = "kotlin"
-    return Answer(result, [], truncated, [{"symbol": m["method"], "artifact": a, "origin": "bytecode"}
-                                          for m, a in zip(result["methods"], artifacts)])
+    warnings = unresolved_warnings(result.get("unresolved_supertypes", []), "it may declare methods these override")
+    return Answer(result, warnings, truncated, [{"symbol": m["method"], "artifact": a, "origin": "bytecode"}
+                                                for m, a in zip(result["methods"], artifacts)])
 
 
 @dataclass(frozen=True)

@@ -7,12 +7,15 @@ between), an overrider a subclass inherits from a class outside the hierarchy ma
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass, field
+
 from jdx.engine.members import ACC
-from jdx.engine.refs import parse_ref
+from jdx.engine.refs import format_member, format_type, parse_ref
 from jdx.engine.rel_hierarchy import left_out_hint, type_tiers
 from jdx.engine.rel_lambdas import method_lambdas
 from jdx.engine.relations import (ArtifactFilter, Artifacts, Target, check_limit, method_ref, resolve_symbol,
-                                  rows_by_ids, twin_ids)
+                                  rows_by_ids, split_method_id, twin_ids)
 from jdx.graph_schema import queries_graph as q
 from jdx.graph_schema.store import GraphStore
 
@@ -37,9 +40,10 @@ def overrides(store: GraphStore, text: str, filter: ArtifactFilter, limit: int |
     methods, shown, total = [], 0, 0
     tiers: dict[str, int] = {}
     left_out: list[str] = []
+    orders = lookup_orders(store, sorted({method_owner(t.id) for t in targets}))
+    missing = missing_overridden(store, targets, orders)
     for t in targets:
         owner = method_owner(t.id)
-        orders = lookup_orders(store, [owner])
         rank = {a: i for i, a in enumerate(orders[owner][1:])}
         ups = sorted((entry(r, "t_") for r in up if r["source"] == t.id),
                      key=lambda e: (not e["direct"], rank.get(method_owner(e["_id"]), len(rank)), e["_key"]))
@@ -58,10 +62,13 @@ def overrides(store: GraphStore, text: str, filter: ArtifactFilter, limit: int |
         for e in ups + downs:
             e.pop("_key")
         lambdas = method_lambdas(store, t.id, t.row.get("access") or 0, filter)  # implementations no class holds
+        notes = missing.notes(t.id, bool(ups))
         methods.append({"method": t.ref, "overrides": ups, "overridden_by": downs[:room],
                         "overridden_by_count": len(downs), "_id": t.id}  # _id: the command drops them
-                       | ({"lambdas": lambdas} if lambdas else {}))
+                       | ({"notes": notes} if notes else {}) | ({"lambdas": lambdas} if lambdas else {}))
     result = {"symbol": text, "filter": filter.describe(), "methods": methods}
+    if missing.unresolved:  # the command's UNRESOLVED_SUPERTYPE warnings
+        result["unresolved_supertypes"] = sorted({format_type(u) for ts in missing.unresolved.values() for u in ts})
     truncated = None
     if total > shown:
         left, words = left_out_hint(left_out, tiers)
@@ -100,12 +107,108 @@ def overridden_callers_notes(store: GraphStore, roots: list[tuple[str, str]], co
     return notes
 
 
+# a class type a descriptor names: `Lcom/sun/source/tree/Tree;`, in an array's too
+_CLASS_TYPES = re.compile(r"L([^;]+);")
+
+
+@dataclass
+class Missing:
+    """What the methods `overrides` answers may override that no OVERRIDES edge can show (`missing_overridden`)."""
+
+    # method id -> the supertypes of its class the workspace lacks
+    unresolved: dict[str, list[str]] = field(default_factory=dict)
+    # method id -> its bridges no supertype explains, each with its parameter types the workspace lacks
+    bridges: dict[str, list[tuple[str, list[str]]]] = field(default_factory=dict)
+    # method id -> its parameter types the workspace lacks
+    lacking: dict[str, list[str]] = field(default_factory=dict)
+
+    def notes(self, method_id: str, found: bool) -> list[str]:
+        """The notes of a method (`found`: it overrides something the workspace holds): its unexplained bridges, its
+        missing supertypes, or, with neither and nothing found, its parameter types the workspace lacks (spec §3.3)."""
+        notes = [_bridge_note(b, b == method_id, lacking) for b, lacking in self.bridges.get(method_id, ())]
+        if unresolved := self.unresolved.get(method_id):
+            notes.append(f"{_lacks(unresolved)}: the method may override {'its' if len(unresolved) == 1 else 'their'} "
+                         "methods")
+        elif not notes and not found and (lacking := self.lacking.get(method_id)):
+            notes.append(f"its {_lacks(lacking, 'parameter type')}: a version of a supertype that has "
+                         f"{'it' if len(lacking) == 1 else 'them'} (a newer JDK or library) may declare a method it "
+                         "overrides")
+        return notes
+
+
+def missing_overridden(store: GraphStore, targets: list[Target], orders: dict[str, list[str]]) -> Missing:
+    """What each overridable target may override that the workspace lacks. A supertype the workspace lacks may declare
+    it; a bridge javac (or kotlinc, scalac) wrote for it whose erasure no supertype in the workspace declares shows it
+    overrides a method only another version of a supertype declares (a newer JDK's
+    `TreeVisitor#visitDeconstructionPattern` on JDK 17) or a supertype of a missing jar; a parameter type the workspace
+    lacks says it may. A bridge stands for the method of its class its code calls (bridge_overrides). `orders`:
+    lookup_orders of the targets' classes. A few queries for all targets (an overloaded name has dozens)."""
+    kept = [t for t in targets if _overriding(t)]
+    missing = Missing()
+    if not kept:
+        return missing
+    names = sorted({split_method_id(t.id)[1] for t in kept})
+    owners = sorted({method_owner(t.id) for t in kept})
+    twins = [f"{r['owner']}#{r['name']}{r['descriptor']}" for r in store.rows(q.METHOD_NAMES_OF_OWNERS,
+                                                                                {"ids": owners, "names": names})]
+    bridges = [r["id"] for r in rows_by_ids(store, q.METHODS_BY_IDS, twins)
+               if (r["access"] or 0) & ACC["bridge"] and not (r["access"] or 0) & (ACC["static"] | ACC["private"])]
+    params = {m: list(dict.fromkeys(_CLASS_TYPES.findall(_erased(m).split("(", 1)[1])))  # each type once
+              for m in [*(t.id for t in kept), *bridges]}
+    named = {a for o in owners for a in orders[o][1:]} | {p for ps in params.values() for p in ps}
+    rows = {r["id"]: r for r in rows_by_ids(store, q.TYPES_BY_IDS, named)}
+    absent = {i for i in named if i not in rows or rows[i]["external"]}
+    supers = sorted({a for o in owners for a in orders[o][1:]} - absent)
+    declared = {(r["owner"], r["name"] + r["descriptor"].split(")", 1)[0]) for r in store.rows(
+        q.METHOD_NAMES_OF_OWNERS, {"ids": supers, "names": names})} if supers and bridges else set()
+    unexplained = [b for b in bridges if not any((a, _erased(b).split("#", 1)[1]) in declared
+                                                 for a in orders[method_owner(b)][1:])]
+    called: dict[str, set[str]] = {b: {b} for b in unexplained}
+    for r in rows_by_ids(store, q.CALLS_FROM, unexplained):
+        called[r["source"]].add(r["t_id"])
+    for t in kept:
+        order = orders[method_owner(t.id)]
+        if unresolved := [a for a in order[1:] if a in absent and a != "java/lang/Object"]:
+            missing.unresolved[t.id] = unresolved
+        if mine := [(b, [p for p in params[b] if p in absent]) for b in unexplained if t.id in called[b]]:
+            missing.bridges[t.id] = mine
+        if lacking := [p for p in params[t.id] if p in absent]:
+            missing.lacking[t.id] = lacking
+    return missing
+
+
+def _erased(method_id: str) -> str:
+    """`Owner#name(params)` of a method id, its return type cut (what an override matches, JLS §8.4.2)."""
+    return method_id.split(")", 1)[0]
+
+
+def _bridge_note(bridge: str, asked: bool, lacking: list[str]) -> str:
+    """A bridge no supertype's declaration in the workspace explains (`asked`: the method asked is the bridge), with
+    the types of its parameters the workspace lacks."""
+    ref = format_member(*split_method_id(bridge), with_return=True)
+    which = "it is a bridge: it" if asked else f"a bridge, {ref}, shows it"
+    why = f"; its {_lacks(lacking, 'parameter type')}" if lacking else ""
+    return (f"{which} overrides a method no supertype in the workspace declares: another version of "
+            f"a supertype (a newer JDK or library) or a missing jar declares it{why}")
+
+
+def _lacks(types: list[str], what: str = "") -> str:
+    """`X is not in the workspace`, `parameter types X, Y are not in the workspace` (`what`: what they are)."""
+    one = len(types) == 1
+    what = f"{what}{'' if one else 's'} " if what else ""
+    return f"{what}{', '.join(format_type(t) for t in types)} {'is' if one else 'are'} not in the workspace"
+
+
 def _overridable(targets: list[Target]) -> list[Target]:
     """A bare name's overloads that take part in overriding: not a static method, a private one or a constructor
     (`RevCommit#toString` is `toString()`, not the static `ObjectId#toString(ObjectId)` it also inherits); all of
     them when none does (a parameter list names any one exactly)."""
-    kept = [t for t in targets if t.kind == "method" and not t.row.get("access", 0) & (ACC["static"] | ACC["private"])]
-    return kept or targets
+    return [t for t in targets if _overriding(t)] or targets
+
+
+def _overriding(t: Target) -> bool:
+    """A method that takes part in overriding: not a static method, a private one or a constructor."""
+    return t.kind == "method" and not t.row.get("access", 0) & (ACC["static"] | ACC["private"])
 
 
 def method_owner(method_id: str) -> str:

@@ -18,6 +18,7 @@ accesses to its field from outside its accessors.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from jdx.engine.kotlin_hits import KotlinSites, facade_twins, kotlin_sites, through_name, twin_rows
@@ -37,8 +38,11 @@ from jdx.engine.relations import (ArtifactFilter, Artifacts, Symbol, Target, che
                                   split_method_id, twin_ids)
 from jdx.errors import RefSyntaxError, UsageError, Warning_
 from jdx.graph_schema import queries_graph as q
+from jdx.graph_schema.queries import FIELDS_OF_TYPES
 from jdx.graph_schema.schema import ANNOTATION_VALUE_SITE
 from jdx.graph_schema.store import GraphStore
+
+_CONSTANTS_SHOWN = 5  # the most-read constants an enum's usages name with their counts
 
 KINDS = ("call", "ref", "impl", "override", "read", "write", "new", "throw", "annotation", "signature")
 # what `all` (the default) asks: every kind but `signature`, asked by name (a common type's declarations run to tens of
@@ -496,6 +500,7 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
               "filter": opts.filter.describe(),
               "notes": _notes(store, symbol, kt, frozenset(wanted)) + _inherited_note(symbol, sites)
               + _shadowed_notes(store, symbol) + _overridden_notes(store, symbol, wanted)
+              + _enum_constant_notes(store, symbol, opts.filter)
               + shadowed_sites_note(dead, len(sites)),
               "groups": _groups(shown, totals, _cut_sites(pairs, limit)),
               "_target_ids": [t.id for t in targets]}  # for the Kotlin view; the command drops it
@@ -537,6 +542,29 @@ def _overridden_notes(store: GraphStore, symbol: Symbol, wanted: set[str]) -> li
         return []
     return overridden_callers_notes(store, [(t.id, t.ref) for t in symbol.targets if t.kind == "method" and not
                                             t.row.get("access", 0) & (ACC["static"] | ACC["private"])], "usages")
+
+
+def _enum_constant_notes(store: GraphStore, symbol: Symbol, filter: ArtifactFilter) -> list[str]:
+    """An enum's usages leave out its constants' reads (`FillMode.UNIFIED` is a `getstatic` of the field UNIFIED),
+    as an IDE's Find Usages of the class does: how many there are (within the artifact filter), per constant, and
+    the command that lists them (spec §3.3)."""
+    target = symbol.targets[0]
+    if symbol.external or not symbol.is_type or target.row.get("kind") != "enum":
+        return []
+    constants = {f"{target.id}#{r['name']}:{r['descriptor']}": r["name"]
+                 for r in store.rows(FIELDS_OF_TYPES, {"ids": [target.id]}) if (r["access"] or 0) & ACC["enum"]}
+    arts = Artifacts.of(store)
+    reads = Counter(r["target"] for r in rows_by_ids(store, q.READS_INTO, constants)
+                    if filter.accepts(arts, r["c_artifact"]))
+    if not reads:
+        return []
+    ranked = sorted(reads, key=lambda c: (-reads[c], constants[c]))
+    shown = ", ".join(f"{constants[c]} {reads[c]}" for c in ranked[:_CONSTANTS_SHOWN])
+    more = f", … {len(ranked) - _CONSTANTS_SHOWN} more" if len(ranked) > _CONSTANTS_SHOWN else ""
+    n = sum(reads.values())
+    return [f"reads of its enum constants are usages of those fields, not listed here: {n} read{'s' * (n != 1)} of "
+            f"{len(ranked)} constant{'s' * (len(ranked) != 1)} ({shown}{more}): "
+            f"jdx usages '{target.ref}#{constants[ranked[0]]}'"]
 
 
 def _inherited_note(symbol: Symbol, sites: list[dict]) -> list[str]:

@@ -197,6 +197,7 @@ def overrides(r: dict, brief: bool = False) -> list[str]:
         lines.append(f"{pad}overrides:" + ("" if m["overrides"] else " (none)"))
         for o in m["overrides"]:
             lines.append(f"{pad}  {_named(o, o['method'])}  {o['artifact']}" + _override_marks(o, "in a subclass"))
+        lines += [] if brief else [f"{pad}  note: {n}" for n in m.get("notes", ())]
         lines.append(f"{pad}overridden by ({m['overridden_by_count']}):" + ("" if m["overridden_by"] else " (none)"))
         for o in m["overridden_by"]:
             lines.append(f"{pad}  {_named(o, o['method'])}  {o['artifact']}"
