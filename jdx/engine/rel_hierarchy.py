@@ -429,14 +429,24 @@ def _within(g: nx.DiGraph, root: dict, opts: HierarchyOptions, arts: Artifacts, 
     return _filtered(g, root["id"], lambda n: opts.filter.accepts(arts, (types.rows.get(n) or {}).get("artifact")))
 
 
-def _missing_permitted(store: GraphStore, root: dict) -> list[str]:
-    """The permitted subclasses a sealed type names (PermittedSubclasses, JVMS §4.7.31) that the workspace has no
-    class file of: a subtype it must have, missing from the hierarchy."""
-    permits = list(root.get("permits") or [])
+def _missing_permitted(store: GraphStore, ids: list[str]) -> list[tuple[str, str]]:
+    """(sealed type, permitted subclass) for each subclass a sealed type among `ids` names (PermittedSubclasses,
+    JVMS §4.7.31) that the workspace has no class file of: a subtype it must have, missing from the hierarchy."""
+    found = {r["id"]: list(r["permits"]) for r in store.rows_cached(q.SEALED_TYPES, {})}
+    sealed = [(i, found[i]) for i in ids if i in found]  # in the order of `ids` (the root first)
+    permits = sorted({p for _, ps in sealed for p in ps})
     if not permits:
         return []
     present = {r["id"] for r in store.rows(q.TYPES_LOADED_BY_ID, {"ids": permits})}
-    return [p for p in permits if p not in present]
+    return [(t, p) for t, ps in sealed for p in ps if p not in present]
+
+
+def sealed_warnings(store: GraphStore, root_id: str, tree, what: str) -> list[Warning_]:
+    """SEALED_SUBTYPE_MISSING for the root and every sealed type of its down `tree` (a graph of type ids) that
+    permits a subclass the workspace lacks; `what` says what that leaves incomplete."""
+    ids = [root_id] + sorted(n for n in tree if n != root_id)
+    return [Warning_("SEALED_SUBTYPE_MISSING", f"{format_type(t)} permits {format_type(p)}, which the workspace "
+                                               f"lacks: {what}") for t, p in _missing_permitted(store, ids)]
 
 
 def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dict, list[Warning_], dict | None]:
@@ -463,10 +473,7 @@ def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dic
             warnings += unresolved_warnings(unresolved, "the hierarchy above it is unknown")
         else:
             g = _down_graph(store, root, depth, types, cut)
-            for p in _missing_permitted(store, root):
-                warnings.append(Warning_("SEALED_SUBTYPE_MISSING", f"{format_type(root['id'])} permits "
-                                         f"{format_type(p)}, which the workspace lacks: the subtypes below it are "
-                                         f"unknown"))
+            warnings += sealed_warnings(store, root["id"], g, "the subtypes below it are unknown")
         g = _within(g, root, opts, arts, types)
         beyond = _accepted(cut[0], opts, arts, types) if cut else []
         if beyond:
@@ -594,4 +601,4 @@ def implementors(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[
                                                    len(nodes) > limit and f"--limit {len(nodes)}") if x)}
         if beyond:
             truncated.update(deeper=len(beyond), depth=depth + cut[1])
-    return result, [], truncated
+    return result, sealed_warnings(store, root["id"], whole, "it and the subtypes below it are not listed"), truncated
