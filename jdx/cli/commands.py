@@ -156,18 +156,30 @@ def ws_remove(name: str):
 
 @ws_app.command("add")
 def ws_add(name: str, root: str):
-    """Append a jar, glob, class directory or g:a:v coordinate to a workspace. Example: jdx ws add app lib/x.jar"""
+    """Append a jar, glob, class directory or g:a:v coordinate after a workspace's roots (earlier roots shadow later
+    ones). Example: jdx ws add app lib/x.jar"""
     from jdx.commands import manage
 
     out("ws", f"add {name}", manage.ws_add(service(), name, root), text.ws_spec)
 
 
-@ws_app.command("use")
-def ws_use(name: str):
-    """Make a workspace the default for later commands. Example: jdx ws use app"""
+@ws_app.command("drop")
+def ws_drop(name: str, root: str):
+    """Remove one root (a path as added, a g:a:v coordinate, a source directory) from a workspace.
+    Example: jdx ws drop app org.jline:jline:3.26.3"""
     from jdx.commands import manage
 
-    out("ws", f"use {name}", manage.ws_use(service(), name), text.key_values)
+    out("ws", f"drop {name}", manage.ws_drop(service(), name, root), text.ws_spec)
+
+
+@ws_app.command("use")
+def ws_use(name: Optional[str] = typer.Argument(None),
+           none: bool = typer.Option(False, "--none", help="forget the default: commands without -w discover the "
+                                                           "project around the current directory again")):
+    """Make a workspace the default for later commands (--none: no default). Example: jdx ws use app"""
+    from jdx.commands import manage
+
+    out("ws", f"use {name or '--none'}", manage.ws_use(service(), name, none), text.key_values)
 
 
 @app.command()

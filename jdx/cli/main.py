@@ -63,6 +63,7 @@ class Globals:
     all_versions: bool = False
     fetch: bool = False
     repos: list[str] = field(default_factory=list)
+    root_order: list[tuple[str, str]] = field(default_factory=list)  # ("--jars" | "--coord", value), as given
 
     def has_workspace_flags(self) -> bool:
         return bool(self.workspace or self.jars or self.src or self.sources or self.jdk is not None
@@ -75,7 +76,8 @@ class Globals:
 
         return Options(workspace=self.workspace, jars=self.jars, src=self.src, sources=self.sources, jdk=self.jdk,
                        cache_dir=self.cache_dir, coords=self.coords, tests=self.tests, project=self.project,
-                       all_versions=self.all_versions, fetch=self.fetch, repos=self.repos)
+                       all_versions=self.all_versions, fetch=self.fetch, repos=self.repos,
+                       root_order=self.root_order)
 
     def workspace_key(self) -> dict:
         """What identifies the workspace a daemon serves: the workspace flags, paths made absolute."""
@@ -108,6 +110,8 @@ def split_globals(argv: list[str]) -> tuple[Globals, list[str]]:
             attr = VALUE_FLAGS[name]
             if attr in ("jars", "src", "sources", "coords", "repos"):
                 getattr(g, attr).append(value)
+                if attr in ("jars", "coords"):  # `ws create` keeps the roots in this order
+                    g.root_order.append(("--jars" if attr == "jars" else "--coord", value))
             else:
                 setattr(g, attr, value)
         elif arg in BOOL_FLAGS:

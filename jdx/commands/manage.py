@@ -270,16 +270,13 @@ def _graph_artifact_keys(root: Path) -> set[str]:
     return keys
 
 def ws_create(session, name: str, auto: bool = False) -> Answer:
-    """A named workspace from the --jars/--src/--coord/--jdk of these options; `auto`: the project discovered
-    from the current directory (or --project), discovered again on every use (spec §13)."""
+    """A named workspace from the --jars/--src/--coord/--jdk of these options, its roots in the order given; `auto`:
+    the project discovered from the current directory (or --project), discovered again on every use (spec §13)."""
     from jdx.engine.workspace import WorkspaceSpec, absolutize, list_workspaces, save_workspace
-    from jdx.loaders.maven_repo import Coordinate
 
     if name in list_workspaces():
         raise UsageError(f"workspace {name!r} exists; use jdx ws add {name} <root> or jdx ws remove {name}")
     o = session.options
-    for c in o.coords:
-        Coordinate.parse(c)
     project = ""
     if auto:
         from jdx.loaders.project_root import find_project_root
@@ -290,12 +287,42 @@ def ws_create(session, name: str, auto: bool = False) -> Answer:
                              "build.gradle(.kts), settings.gradle(.kts), .idea/, jars or classes)")
         project = found[0]
     _refuse_empty([*o.jars, *o.src])
-    spec = WorkspaceSpec(name=name, jars=_jar_roots(o.jars), src=absolutize(o.src),
-                         jdk=True if o.jdk is None else o.jdk, coords=list(o.coords), project=project,
-                         tests=bool(o.tests and project), all_versions=o.all_versions)
+    spec = WorkspaceSpec(name=name, roots=_flag_roots(o), src=absolutize(o.src), jdk=True if o.jdk is None else o.jdk,
+                         project=project, tests=bool(o.tests and project), all_versions=o.all_versions)
+    warnings = _missing(spec.jars + spec.src) + _coordinate_warnings(session, spec.coords)
     path = save_workspace(spec)
     return Answer({"created": name, "file": str(path), **spec.to_json(), **_root_kinds(spec.jars)},
-                  warnings=_missing(spec.jars + spec.src))
+                  warnings=warnings)
+
+
+def _flag_roots(o) -> list[str]:
+    """The --jars entries (absolute) and --coord values in command-line order (`root_order`), each once."""
+    from jdx.loaders.maven_repo import Coordinate
+
+    order = o.root_order or [("--jars", j) for j in o.jars] + [("--coord", c) for c in o.coords]
+    roots: list[str] = []
+    for flag, value in order:
+        if flag == "--coord":
+            Coordinate.parse(value)
+            roots.append(value)
+        else:
+            roots.extend(_jar_roots([value]))
+    return list(dict.fromkeys(roots))
+
+
+def _coordinate_warnings(session, coords: list[str]) -> list[Warning_]:
+    """What a query would say of coordinates being added, said at once (resolved offline, or fetched with --fetch):
+    a coordinate whose artifact is absent is added all the same, as a path that does not exist yet is, and said."""
+    if not coords:
+        return []
+    from jdx.loaders.classpath import coordinate_roots
+    from jdx.loaders.maven_repo import fetch_settings
+
+    from dataclasses import replace
+
+    found = coordinate_roots(session.cache, coords, fetch_settings(session.options.fetch, session.options.repos))
+    return [replace(w, message=f"{w.message}: queries of this workspace fail until it is there")
+            for w in found.unreadable] + found.warnings
 
 
 def _root_kinds(roots: list[str]) -> dict:
@@ -344,32 +371,76 @@ def ws_list(session) -> Answer:
     return Answer({"workspaces": [{"name": n, "current": n == current} for n in list_workspaces()]})
 
 def ws_add(session, name: str, root: str) -> Answer:
+    """Appends a root (a jar, glob, class directory or classpath; a g:a:v coordinate) after the workspace's others:
+    earlier roots shadow later ones."""
     from jdx.engine.workspace import load_workspace, save_workspace
-
-    import os
-
-    from jdx.loaders.maven_repo import COORD, Coordinate
-    from jdx.loaders.roots import is_archive
+    from jdx.loaders.maven_repo import Coordinate
 
     spec = load_workspace(name)
     added: list[str] = []
-    # a Maven coordinate, not a path nor a classpath (`a.jar:b.jar:c.jar` has a coordinate's shape too)
-    if COORD.match(root) and not os.path.exists(os.path.expanduser(root)) and \
-            not any(is_archive(part) for part in root.split(os.pathsep)):
-        spec.coords.append(str(Coordinate.parse(root)))
+    warnings: list[Warning_] = []
+    if _coordinate_like(root):
+        try:  # no version, a version range: a usage error listing the local versions
+            coord = str(Coordinate.parse(root))
+        except UsageError as exc:
+            raise UsageError(str(exc), hint=f"for a classpath of paths, write each one with a directory: "
+                                            f"./{root.replace(':', ':./')}") from None
+        if coord in spec.roots:
+            raise UsageError(f"{coord} is already a root of workspace {name!r}")
+        spec.roots.append(coord)
+        warnings = _coordinate_warnings(session, [coord])
     else:
         _refuse_empty([root])
         added = list(dict.fromkeys(_jar_roots([root])))
-        again = next((p for p in added if p in spec.jars), None)
+        again = next((p for p in added if p in spec.roots), None)
         if again is not None:
             raise UsageError(f"{again} is already a root of workspace {name!r}")
-        spec.jars.extend(added)
+        spec.roots.extend(added)
+        warnings = _missing(added)
     save_workspace(spec)
-    return Answer({"updated": name, **spec.to_json(), **_root_kinds(spec.jars)}, warnings=_missing(added))
+    return Answer({"updated": name, **spec.to_json(), **_root_kinds(spec.jars)}, warnings=warnings)
 
-def ws_use(session, name: str) -> Answer:
-    from jdx.engine.workspace import use_workspace
 
+def _coordinate_like(root: str) -> bool:
+    """Whether a `ws add` value is a Maven coordinate (maybe a malformed one: `g:a` without its version), not a path
+    nor a classpath: no path separator, and no part of it is a path that exists or an archive's name
+    (`a.jar:b.jar:c.jar` has a coordinate's shape too)."""
+    from jdx.loaders.roots import is_archive
+
+    parts = root.split(":")
+    return len(parts) >= 2 and "/" not in root and os.sep not in root and \
+        not os.path.exists(os.path.expanduser(root)) and \
+        not any(os.path.exists(os.path.expanduser(p)) or is_archive(p) for p in parts)
+
+
+def ws_drop(session, name: str, root: str) -> Answer:
+    """Removes one root (a path as `ws add` took it, a coordinate) or source directory from a workspace."""
+    from jdx.engine.workspace import absolutize, load_workspace, save_workspace
+
+    spec = load_workspace(name)
+    _refuse_empty([root])
+    wanted = {root} if root in spec.roots + spec.src else {*absolutize([root]), *_jar_roots([root])}
+    dropped = [r for r in spec.roots + spec.src if r in wanted]
+    if not dropped:
+        listed = ", ".join(spec.roots + spec.src) or "none"
+        raise UsageError(f"{root} is not a root of workspace {name!r} (its roots: {listed})")
+    spec.roots = [r for r in spec.roots if r not in wanted]
+    spec.src = [s for s in spec.src if s not in wanted]
+    save_workspace(spec)
+    return Answer({"updated": name, "dropped": dropped, **spec.to_json(), **_root_kinds(spec.jars)})
+
+
+def ws_use(session, name: str | None, none: bool = False) -> Answer:
+    """Makes a workspace the default of later commands without -w; `none`: forgets the default, so they discover
+    the project around the current directory again."""
+    from jdx.engine.workspace import clear_default, use_workspace
+
+    if none == bool(name):
+        raise UsageError("name a workspace (jdx ws use NAME) or forget the default (jdx ws use --none)" if not none
+                         else "give NAME or --none, not both")
+    if none:
+        was = clear_default()
+        return Answer({"current": None, **({"cleared": was} if was else {})})
     use_workspace(name)
     return Answer({"current": name})
 

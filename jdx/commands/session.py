@@ -34,6 +34,8 @@ class Options:
     all_versions: bool = False  # --all-versions: a Maven repository root in jars gives every version
     fetch: bool = False  # --fetch: --coord may download what is absent locally (spec §13)
     repos: list[str] = field(default_factory=list)  # --repo URL: remote repositories, before Maven Central
+    # ("--jars" | "--coord", value) in command-line order: the order `ws create` keeps (empty: --jars, then --coord)
+    root_order: list[tuple[str, str]] = field(default_factory=list)
 
 
 class Session:
@@ -42,6 +44,7 @@ class Session:
         self.cache = cache_dir(self.options.cache_dir)
         self.progress = progress
         self._selection: Selection | None = None
+        self._default_notes: list[Warning_] = []  # WORKSPACE_DEFAULT_OVER_PROJECT, said once
         self._artifacts: list[Artifact] | None = None
         self._root_warnings: list[Warning_] = []
         self._unreadable: list[Warning_] = []
@@ -65,25 +68,26 @@ class Session:
         if self._selection is None:
             o = self.options
             _refuse_empty_paths(o)
-            selection = select_workspace(o.workspace, o.jars, o.src, o.jdk, o.coords)
-            # --project merges a project with explicit --jars/--src/--coord (spec §13: flags merge in)
-            if selection.discover or (o.project and selection.how == "flags"):
+            selection = select_workspace(o.workspace, o.jars, o.src, o.jdk, o.coords, o.project)
+            # --project is explicit: it wins over a default workspace (JDX_WORKSPACE, `ws use`) and merges with
+            # explicit --jars/--src/--coord and -w (spec §13: flags merge in)
+            if selection.discover or o.project:
                 from jdx.loaders.project_root import find_project_root
 
-                found = find_project_root(o.project or ".")
-                if found is None and o.project:  # an explicit --project never falls back to the JDK alone
-                    raise UsageError(f"--project {o.project}: no project there or above (no pom.xml, "
-                                     "build.gradle(.kts), settings.gradle(.kts), .idea/, jars or classes)")
+                found = _project_named(o.project) if o.project else find_project_root(".")
                 if found is not None:
                     how = f"auto-discovery ({found[1]} project)"
-                    selection.how = how if selection.discover else f"flags + {how}"
+                    selection.how = how if selection.discover else f"{selection.how} + {how}"
                     selection.spec.project = found[0]
                     selection.spec.tests = o.tests
+            elif selection.how == "ws use":
+                self._default_notes = _default_over_project(selection.spec.name)
             self._selection = selection
         return self._selection
 
     def _classpath(self, spec):
-        """Roots from the spec's coordinates and project (spec §13), in classpath order after its jars."""
+        """Roots from the spec's coordinates (`by_coord`: placed where each stands among the roots) and project
+        (spec §13, after the roots)."""
         from jdx.loaders.classpath import Classpath, coordinate_roots
 
         extra = Classpath()
@@ -123,9 +127,20 @@ class Session:
         from jdx.loaders.classpath import whole_globs
 
         all_versions = spec.all_versions or self.options.all_versions
-        jars, glob_warnings = whole_globs(spec.jars, all_versions)
-        resolved = resolve_roots(jars + extra.roots, jdk_home, self.cache, extra.names, all_versions=all_versions)
-        resolved.warnings[:0] = glob_warnings + extra.warnings
+        roots: list[str] = []
+        glob_warnings: list[Warning_] = []
+        coords = set(spec.coords)
+        for root in spec.roots:  # in the order given: a coordinate's roots where it stands
+            if root in coords:
+                roots.extend(extra.by_coord.get(root, ()))
+            else:
+                jars, warnings = whole_globs([root], all_versions)
+                roots.extend(jars)
+                glob_warnings.extend(warnings)
+        placed = set(roots)
+        roots.extend(r for r in extra.roots if r not in placed)  # the project's
+        resolved = resolve_roots(roots, jdk_home, self.cache, extra.names, all_versions=all_versions)
+        resolved.warnings[:0] = self._default_notes + glob_warnings + extra.warnings
         resolved.unreadable[:0] = extra.unreadable
         return resolved
 
@@ -168,7 +183,7 @@ class Session:
                      else "check the coordinate, add --fetch to download it, or drop it from --coord") if coords
                     else _comma_hint(self._unreadable) or "check the path, or drop it from --jars")
             raise ArtifactReadError(f"cannot read {names}", warnings=self.workspace_warnings(),
-                                    hint=hint if adhoc else _workspace_root_hint(self.selection().spec.name))
+                                    hint=hint if adhoc else _workspace_root_hint(self.selection().spec.name, coords))
 
     def workspace_warnings(self) -> list[Warning_]:
         """What every answer of this workspace carries (spec §16, warnings never silent): its roots' warnings,
@@ -507,13 +522,46 @@ def _refuse_empty_paths(options: Options) -> None:
                              hint=f"name a jar, glob or directory ({flag} . for the current directory)")
 
 
-def _workspace_root_hint(name: str | None) -> str:
-    """Where a named workspace's missing root can be fixed: `jdx ws` adds roots; one is dropped in its file."""
+def _workspace_root_hint(name: str | None, coords: bool = False) -> str:
+    """Where a named workspace's missing root can be fixed: `jdx ws add` adds roots, `jdx ws drop` drops one."""
+    fix = "check the coordinate (--fetch downloads it)" if coords else "fix the path"
     if not name:
-        return "fix the path (jdx ws info lists the roots)"
+        return f"{fix} (jdx ws info lists the roots)"
     from jdx.engine.workspace import workspaces_dir
 
-    return f"fix the path, or delete it from {workspaces_dir() / (name + '.toml')} (jdx ws info lists the roots)"
+    what = "COORDINATE" if coords else "PATH"
+    return (f"{fix}, or drop it: jdx ws drop {name} {what} (jdx ws info lists the roots of "
+            f"{workspaces_dir() / (name + '.toml')})")
+
+
+def _project_named(project: str):
+    """(root, kind) of the project `--project DIR` names: a DIR that does not exist, or with no project there or
+    above, is a usage error naming it (an explicit --project never falls back to a default or the JDK alone)."""
+    import os
+
+    from jdx.loaders.project_root import find_project_root
+
+    if not os.path.isdir(os.path.expanduser(project)):
+        raise UsageError(f"--project {project}: no such directory")
+    found = find_project_root(project)
+    if found is None:
+        raise UsageError(f"--project {project}: no project there or above (no pom.xml, build.gradle(.kts), "
+                         "settings.gradle(.kts), .idea/, jars or classes)")
+    return found
+
+
+def _default_over_project(name: str) -> list[Warning_]:
+    """WORKSPACE_DEFAULT_OVER_PROJECT, once per default and project: the `ws use` default answers where project
+    discovery would have found a project (checked only when the current directory holds a build file)."""
+    from jdx.engine.workspace import default_over_project
+
+    root = default_over_project(name)
+    if root is None:
+        return []
+    return [Warning_("WORKSPACE_DEFAULT_OVER_PROJECT",
+                     f"answered from the default workspace {name} (jdx ws use), not from the project at {root}: "
+                     "--project . answers from the project for one command, jdx ws use --none forgets the default "
+                     "(said once)")]
 
 
 def _comma_hint(failed: list[Warning_]) -> str | None:

@@ -26,7 +26,7 @@ _FINGERPRINT: list[str] = []  # this process's, computed once (code_fingerprint)
 # sizeof(sockaddr_un.sun_path), the terminating NUL included
 SUN_PATH_MAX = 104 if sys.platform == "darwin" else 108
 WORKSPACE_KEYS = ("workspace", "jars", "src", "sources", "jdk", "cache_dir", "config_dir", "coords", "project",
-                  "tests", "all_versions")
+                  "tests", "all_versions", "near_project")
 # the environment a daemon inherits from the client that started it and that changes its answers: which JDK is the
 # workspace's and runs the loaders, which ASM and decompilers read classes, where Maven and Gradle artifacts are,
 # whether the network may be used. A client whose environment differs gets its own daemon (a daemon started under
@@ -55,8 +55,16 @@ def workspace_flags(workspace: str | None = None, jars=(), src=(), sources=(), j
 
         found = find_project_root(".")
         if found is not None:
-            flags["project"] = found[0]
+            # under a default workspace (JDX_WORKSPACE, `jdx ws use`) the project only keys the daemon, which answers
+            # from the default: handed to it as --project, it would win over the default (an explicit flag does)
+            flags["near_project" if _default_workspace() else "project"] = found[0]
     return flags
+
+
+def _default_workspace() -> bool:
+    from jdx.engine.workspace import current_workspace_name
+
+    return bool(os.environ.get("JDX_WORKSPACE") or current_workspace_name())
 
 
 def _absolute(paths) -> list[str]:

@@ -26,15 +26,23 @@ class Classpath:
     warnings: list[Warning_] = field(default_factory=list)
     how: list[str] = field(default_factory=list)
     unreadable: list[Warning_] = field(default_factory=list)  # roots asked for by name that are not there
+    # a coordinate as given -> the roots it brings first (its artifact, its dependencies not brought earlier), so a
+    # workspace places them where the coordinate stands among its other roots
+    by_coord: dict[str, list[str]] = field(default_factory=dict)
 
-    def add(self, path: str, name: str) -> None:
-        if path not in self.names:
-            self.roots.append(path)
-            self.names[path] = name
+    def add(self, path: str, name: str) -> bool:
+        """Appends a root not there yet; whether it was."""
+        if path in self.names:
+            return False
+        self.roots.append(path)
+        self.names[path] = name
+        return True
 
     def extend(self, other: Classpath) -> None:
         for path in other.roots:
             self.add(path, other.names[path])
+        for coord, paths in other.by_coord.items():
+            self.by_coord.setdefault(coord, paths)
         self.src.extend(s for s in other.src if s not in self.src)
         self.warnings.extend(other.warnings)
         self.how.extend(other.how)
@@ -74,45 +82,89 @@ def add_resolution(out: Classpath, resolution) -> None:
 def coordinate_roots(cache: Path, coords: list[str], fetch=None) -> Classpath:
     """The artifacts of `coords` and their runtime dependencies: offline from the local repository and what was
     fetched before (`<cache-dir>/m2`); with `fetch` enabled (a maven_repo.FetchSettings), what is absent there is
-    downloaded into `<cache-dir>/m2` from its repositories, in order."""
+    downloaded into `<cache-dir>/m2` from its repositories, in order.
+
+    The coordinates are resolved together, as the dependencies of one POM in their order: Maven's mediation picks one
+    version of each library (a coordinate beats what another coordinate pulls in; of two dependencies at one depth,
+    the first declared wins), and each version it left out is said in `how`. A library asked for explicitly in several
+    versions keeps every one (the first shadows the others, like a classpath): each later version is resolved in a
+    round of its own."""
     from jdx.loaders import maven_resolver
     from jdx.loaders.maven_repo import Coordinate, fetch_cache, gradle_cache, local_repository
 
     out = Classpath()
     if not coords:
         return out
-    parsed = [Coordinate.parse(c) for c in coords]
+    given = list(dict.fromkeys(coords))
+    parsed = [Coordinate.parse(c) for c in given]
     repo, repo_how = local_repository()
     m2 = fetch_cache(cache)
     reads = (str(m2),) if m2.is_dir() else ()
-    # one resolution per coordinate: two versions of one library asked for explicitly both stay (no conflict
-    # resolution between them); the first one on the classpath shadows the other
     cached = fetched = 0
-    for c in parsed:
-        request = maven_resolver.ResolveRequest(repo=repo, scopes=("compile", "runtime"), coords=(c.resolver_form(),),
-                                                reads=reads)
+    rounds = _rounds(parsed)
+    omitted: list[str] = []
+    for members in rounds:
+        asked = tuple(parsed[i].resolver_form() for i in members)
+        request = maven_resolver.ResolveRequest(repo=repo, scopes=("compile", "runtime"), coords=asked, reads=reads)
         try:
             resolution = maven_resolver.resolve(cache, request)
-            if fetch is not None and fetch.enabled and (resolution.missing or not _present(c, repo, m2)):
+            if fetch is not None and fetch.enabled and \
+                    (resolution.missing or not all(_present(parsed[i], repo, m2) for i in members)):
                 # online: downloads land in <cache-dir>/m2; the local repository and the Gradle cache are read
                 # first and never written
                 gradle = gradle_cache()[0]
                 resolution = maven_resolver.resolve(cache, maven_resolver.ResolveRequest(
-                    repo=m2, scopes=("compile", "runtime"), coords=(c.resolver_form(),), reads=(str(repo),),
+                    repo=m2, scopes=("compile", "runtime"), coords=asked, reads=(str(repo),),
                     gradle=(str(gradle),) if gradle.is_dir() else (), remotes=fetch.repositories, sources=True))
                 fetched += 1
         except EnvironmentMissing as exc:
-            return _without_resolver(out, parsed, repo, repo_how, exc)
-        add_resolution(out, resolution)
+            return _without_resolver(Classpath(), dict(zip(given, parsed)), repo, repo_how, exc)
+        _add_coordinates(out, resolution, [given[i] for i in members])
+        omitted += [_omitted(*o) for o in resolution.omitted]
         for coord, url in resolution.fetched:
             out.warnings.append(Warning_("FETCHED", f"{_display(coord)} from {url}", _display(coord)))
         cached += resolution.cached
-        _check_asked(out, c, repo, m2, resolution, fetch)
-    out.how.append(f"--coord {' '.join(coords)}: Maven Resolver (offline) over {repo} ({repo_how})"
+        for i in members:
+            _check_asked(out, parsed[i], repo, m2, resolution, fetch, cache)
+    out.how.append(f"--coord {' '.join(given)}: Maven Resolver (offline) over {repo} ({repo_how})"
                    + (f" and {m2} (fetched)" if reads or fetched else "")
-                   + (f", {cached} of {len(parsed)} cached" if cached else "")
+                   + (", resolved together as one POM's dependencies (nearest wins)" if len(given) > 1 else "")
+                   + (f"; {len(rounds) - 1} more round(s) for the versions asked for twice" if len(rounds) > 1 else "")
+                   + (f", {cached} of {len(rounds)} cached" if cached else "")
                    + (f"; online for {fetched}: {', '.join(fetch.repositories)}" if fetched else ""))
+    out.how.extend(dict.fromkeys(omitted))
     return out
+
+
+def _rounds(parsed) -> list[list[int]]:
+    """The coordinates' indexes in resolution rounds: the first version asked for of each library in the first
+    round, a second version of one in the second, and so on (one round resolves one version of each library)."""
+    rounds: list[list[int]] = []
+    seen: dict[tuple, int] = {}
+    for i, c in enumerate(parsed):
+        key = (c.group, c.artifact, c.classifier, c.extension)
+        n = seen[key] = seen.get(key, -1) + 1
+        if n == len(rounds):
+            rounds.append([])
+        rounds[n].append(i)
+    return rounds
+
+
+def _add_coordinates(out: Classpath, resolution, coords: list[str]) -> None:
+    """`add_resolution` for coordinates resolved together, each one's roots recorded under it (`by_coord`)."""
+    for d in resolution.dependencies:
+        if os.path.exists(d.path) and out.add(d.path, d.display) and 0 <= d.top < len(coords):
+            out.by_coord.setdefault(coords[d.top], []).append(d.path)
+    for coord in coords:
+        out.by_coord.setdefault(coord, [])
+    out.warnings.extend(resolution.warnings)
+    out.warnings.extend(resolution.errors)
+
+
+def _omitted(coord: str, winner: str, wanted_by: str) -> str:
+    """What Maven's mediation left out, as `ws info` says it."""
+    by = f"wanted by {_display(wanted_by)}" if wanted_by else "asked for"
+    return f"--coord mediation: {_display(coord)} ({by}) omitted for {winner}"
 
 
 def _display(coord: str) -> str:
@@ -127,7 +179,8 @@ def _present(c, repo: Path, m2: Path) -> bool:
     return c.repository_path(repo).is_file() or c.repository_path(m2).is_file()
 
 
-def _check_asked(out: Classpath, c, repo: Path, m2: Path | None = None, resolution=None, fetch=None) -> None:
+def _check_asked(out: Classpath, c, repo: Path, m2: Path | None = None, resolution=None, fetch=None,
+                 cache: Path | None = None) -> None:
     """A coordinate asked for whose own artifact is not in the local repository (nor fetched) is an explicit root
     missing: an error naming it before any answer (spec §16), as a missing --jars path is; a missing dependency
     only warns."""
@@ -149,22 +202,28 @@ def _check_asked(out: Classpath, c, repo: Path, m2: Path | None = None, resoluti
                                    f"{', '.join(fetch.repositories) or 'no repository'}" + (f" ({why})" if why else ""),
             str(c)))
         return
+    from jdx.loaders.maven_repo import versions_note
+
     out.unreadable.append(Warning_("ARTIFACT_READ_ERROR", f"--coord {c}: not in the local repository {repo} "
-                                                          "(--fetch to download it)", str(c)))
+                                                          f"(--fetch to download it; "
+                                                          f"{versions_note(c.group, c.artifact, cache)})", str(c)))
 
 
-def _without_resolver(out: Classpath, parsed, repo: Path, repo_how: str, exc: Exception) -> Classpath:
+def _without_resolver(out: Classpath, parsed: dict, repo: Path, repo_how: str, exc: Exception) -> Classpath:
+    """Each coordinate's artifact alone (`parsed`: the coordinates as given -> parsed)."""
     out.how.append(f"--coord: {len(parsed)} artifact(s) from {repo} ({repo_how}); dependencies not resolved")
     out.warnings.append(Warning_("MAVEN_RESOLVER_UNAVAILABLE", f"{exc}; --coord adds the artifact alone, "
                                                                  "without its dependencies"))
     missing = []
-    for c in parsed:
+    for given, c in parsed.items():
+        out.by_coord[given] = []
         jar = c.repository_path(repo)
         if jar.is_file() and jar.suffix == ".pom":  # a pom-packaged artifact (a BOM): no classes, only dependencies
             out.warnings.append(Warning_("POM_ONLY_ARTIFACT", f"--coord {c} is pom-packaged: it has no classes, and "
                                                               "its dependencies need the resolver", str(c)))
         elif jar.is_file():
-            out.add(str(jar), str(c))
+            if out.add(str(jar), str(c)):
+                out.by_coord[given].append(str(jar))
         else:
             missing.append(str(c))
             _check_asked(out, c, repo)

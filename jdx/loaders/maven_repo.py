@@ -40,8 +40,7 @@ class Coordinate:
         from jdx.errors import UsageError
 
         if not COORD.match(text or ""):
-            raise UsageError(f"bad coordinate {text!r}: write group:artifact:version (e.g. "
-                             "com.google.code.gson:gson:2.10.1)")
+            raise UsageError(_bad_coordinate(text or ""))
         parts = text.split(":")
         if len(parts) == 3:
             return cls(*parts)
@@ -72,6 +71,62 @@ class Coordinate:
             if pom_packaging(pom) == "pom":
                 return pom
         return path
+
+
+RANGE = re.compile(r"[\[\](),]")  # Maven's version range syntax: [1.0,2.0), (,1.0], [1.5]
+
+
+def _bad_coordinate(text: str) -> str:
+    """Why a --coord value is no coordinate, with the versions the local repository has when it names an
+    artifact: one without a version (`g:a`) or with a version range (`g:a:[1.0,2.0)`)."""
+    parts = text.split(":")
+    name = re.compile(r"^[A-Za-z0-9_.\-+]+$")
+    if len(parts) >= 2 and name.match(parts[0]) and name.match(parts[1]):
+        if len(parts) == 2:
+            return f"coordinate {text!r} has no version: write group:artifact:version; " + versions_note(*parts)
+        if RANGE.search(":".join(parts[2:])):
+            return (f"--coord {text}: version ranges are not supported: give one version; "
+                    + versions_note(parts[0], parts[1]))
+    return f"bad coordinate {text!r}: write group:artifact:version (e.g. com.google.code.gson:gson:2.10.1)"
+
+
+def local_versions(group: str, artifact: str, cache: Path | None = None) -> list[str]:
+    """The versions of `group:artifact` in the local repository (and, given the cache dir, among those fetched into
+    `<cache-dir>/m2`) that `--coord` can read (a jar; a pom-packaged artifact's POM), oldest first as Maven orders
+    them."""
+    from functools import cmp_to_key
+
+    repos = [local_repository()[0]] + ([fetch_cache(cache)] if cache is not None else [])
+    found: set[str] = set()
+    for repo in repos:
+        folder = repo.joinpath(*group.split("."), artifact)
+        try:
+            versions = [d for d in folder.iterdir() if d.is_dir()]
+        except OSError:
+            continue
+        found.update(d.name for d in versions if _readable_version(d, artifact))
+    return sorted(found, key=cmp_to_key(compare_versions))
+
+
+def _readable_version(folder: Path, artifact: str) -> bool:
+    """A version directory holding a jar (with or without a classifier) or a pom-packaged artifact's POM."""
+    base = f"{artifact}-{folder.name}"
+    jars = [f for f in folder.glob(f"{base}*.jar") if not f.name.endswith(("-sources.jar", "-javadoc.jar"))]
+    return bool(jars) or pom_packaging(folder / f"{base}.pom") == "pom"
+
+
+def versions_note(group: str, artifact: str, cache: Path | None = None) -> str:
+    """`versions in the local repository: 1.0, 2.0` (or that it has none), for a message about a coordinate."""
+    versions = local_versions(group, artifact, cache)
+    if not versions:
+        return f"the local repository has no version of {group}:{artifact}"
+    shown = ", ".join(versions[-VERSIONS_SHOWN:])
+    older = len(versions) - VERSIONS_SHOWN
+    return f"versions of {group}:{artifact} in the local repository: {shown}" + (f" ({older} older)" if older > 0
+                                                                                 else "")
+
+
+VERSIONS_SHOWN = 12  # the newest
 
 
 def in_local_repository(text: str, cache: Path | None = None) -> bool:

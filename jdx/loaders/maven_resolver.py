@@ -25,7 +25,7 @@ from jdx.errors import EnvironmentMissing, Warning_
 
 HELPER_SOURCE = Path(__file__).parent / "maven_java" / "jdx" / "maven" / "Resolve.java"
 DEFAULT_LIB = Path("/usr/share/maven/lib")
-CACHE_FORMAT = 2  # 2: one resolution per module (`for` lines), pom-only coordinates
+CACHE_FORMAT = 3  # 2: one resolution per module (`for` lines), pom-only coordinates; 3: `top`, `omitted` lines
 TIMEOUT_MS = 60_000
 INSTALL_MAVEN = "install Maven's resolver (Debian/Ubuntu: apt-get install maven) or set JDX_MAVEN_LIB"
 
@@ -42,6 +42,7 @@ class ResolvedDependency:
     scope: str
     optional: bool
     path: str
+    top: int = -1  # of the coordinates resolved together: the index of the one that brings it
 
     @property
     def display(self) -> str:
@@ -75,6 +76,9 @@ class Resolution:
     resolver: str = ""
     reasons: dict[str, str] = field(default_factory=dict)  # missing coordinate -> the resolver's why
     fetched: list[tuple[str, str]] = field(default_factory=list)  # (coordinate, repository URL) downloaded
+    # versions Maven's mediation left out of the coordinates' classpath: (g:a:ext[:cls]:v, winning version, the
+    # dependency that wanted it, "" for a coordinate itself)
+    omitted: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -245,16 +249,20 @@ def _missing_path(repo: Path, coord: str) -> Path:
 def parse_answer(answer: str, online: bool = False) -> Resolution:
     result = Resolution(resolver="Maven Resolver (online)" if online else "Maven Resolver (offline)")
     missing_notes = []
-    current = ""
+    current, top = "", -1
     for line in answer.splitlines():
         parts = line.split("\t")
         kind = parts[0]
         if kind == "for":
-            current = parts[1] if len(parts) > 1 else ""
+            current, top = (parts[1] if len(parts) > 1 else ""), -1
             result.by_module.setdefault(current, [])
+        elif kind == "top" and len(parts) >= 2:
+            top = int(parts[1])
         elif kind == "dep" and len(parts) >= 5:
             result.by_module.setdefault(current, []).append(
-                ResolvedDependency(parts[1], parts[2], parts[3] == "optional", parts[4]))
+                ResolvedDependency(parts[1], parts[2], parts[3] == "optional", parts[4], top))
+        elif kind == "omitted" and len(parts) >= 4:
+            result.omitted.append((parts[1], parts[2], parts[3]))
         elif kind == "pomonly" and len(parts) >= 2:
             result.pom_only.append(parts[1])
         elif kind == "root" and len(parts) >= 2:

@@ -124,9 +124,11 @@ def ws_spec(r: dict) -> list[str]:
     name = r.get("created") or r.get("updated") or r.get("name")
     lines = [f"workspace {name}"]
     kinds = r.get("root_kinds") or {}  # `dir` for a directory (a class directory, or one scanned for jars)
-    lines.extend(f"  {kinds.get(j, 'jar')} {j}" for j in r["jars"])
+    coords = set(r.get("coords", []))
+    # the roots in classpath order (earlier ones shadow later ones), coordinates among the paths
+    lines.extend(f"  coord {x}" if x in coords else f"  {kinds.get(x, 'jar')} {x}"
+                 for x in r.get("roots", r["jars"] + r.get("coords", [])))
     lines.extend(f"  src {s}" for s in r["src"])
-    lines.extend(f"  coord {c}" for c in r.get("coords", []))
     if r.get("project"):
         lines.append(f"  project {r['project']}{' (with tests)' if r.get('tests') else ''}")
     lines.append(f"  jdk {'yes' if r['jdk'] else 'no'}")

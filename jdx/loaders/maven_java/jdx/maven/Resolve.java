@@ -40,7 +40,6 @@ import org.eclipse.aether.util.graph.transformer.JavaDependencyContextRefiner;
 import org.eclipse.aether.util.graph.transformer.JavaScopeDeriver;
 import org.eclipse.aether.util.graph.transformer.JavaScopeSelector;
 import org.eclipse.aether.util.graph.transformer.SimpleOptionalitySelector;
-import org.eclipse.aether.util.graph.visitor.PreorderNodeListGenerator;
 import org.eclipse.aether.util.repository.SimpleArtifactDescriptorPolicy;
 import org.eclipse.aether.util.repository.SimpleResolutionErrorPolicy;
 import org.eclipse.aether.connector.basic.BasicRepositoryConnectorFactory;
@@ -69,7 +68,10 @@ import org.eclipse.aether.transport.wagon.WagonTransporterFactory;
  * {@code dep COORDS SCOPE OPTIONAL FILE}, {@code missing COORDS MESSAGE}, {@code pomonly COORD} (a
  * pom-packaged coordinate: no jar, its dependencies only),
  * {@code warn CODE MESSAGE}, {@code error CODE MESSAGE}, {@code pom PATH} (every POM read or sought),
- * {@code root COORDS} (a project module's own coordinates), {@code fetched COORDS URL} (an artifact downloaded).
+ * {@code root COORDS} (a project module's own coordinates), {@code fetched COORDS URL} (an artifact downloaded),
+ * and for the coordinates (resolved together, as the dependencies of one POM: Maven's nearest-wins, the first
+ * declared winning a tie) {@code top INDEX} (the dep lines after it are what coordinate INDEX brings) and
+ * {@code omitted COORDS WINNER-VERSION WANTED-BY} (a version that lost the mediation, and who asked for it).
  */
 public final class Resolve {
     private Resolve() {}
@@ -320,7 +322,7 @@ public final class Resolve {
         Map<String, String> missing = new LinkedHashMap<>();
         for (Map.Entry<String, CollectRequest> m : perModule.entrySet()) {
             out.append("for\t").append(m.getKey()).append('\n');
-            if (!collectInto(system, session, m.getValue(), scopes, out, missing)) return out.toString();
+            if (!collectInto(system, session, m.getValue(), scopes, out, missing, false)) return out.toString();
         }
         if (!coords.isEmpty()) {
             CollectRequest collect = new CollectRequest();
@@ -341,7 +343,12 @@ public final class Resolve {
                 collect.addDependency(new Dependency(a, "runtime"));
             }
             out.append("for\t\n");
-            if (!collectInto(system, session, collect, scopes, out, missing)) return out.toString();
+            // the losers of Maven's version mediation stay in the graph (marked with their winner), so the answer
+            // can say which version a dependency wanted and what it got
+            session.setConfigProperty(ConflictResolver.CONFIG_PROP_VERBOSE, Boolean.TRUE);
+            boolean ok = collectInto(system, session, collect, scopes, out, missing, true);
+            session.setConfigProperty(ConflictResolver.CONFIG_PROP_VERBOSE, Boolean.FALSE);
+            if (!ok) return out.toString();
             if (sources && !remotes.isEmpty()) {
                 for (Artifact a : asked) {
                     if (missing.containsKey(coords(a))) continue;
@@ -397,12 +404,16 @@ public final class Resolve {
         }
     }
 
-    /** One dependency collection and resolution; its dependencies as dep lines. False on a fatal failure. */
+    /** One dependency collection and resolution; its dependencies as dep lines, in Maven's classpath order (with
+     * {@code tops}, a {@code top INDEX} line before the dependencies each requested dependency brings, and an
+     * {@code omitted COORDS WINNER-VERSION WANTED-BY} line for each version mediation lost). False on a fatal
+     * failure. */
     static boolean collectInto(RepositorySystem system, DefaultRepositorySystemSession session, CollectRequest collect,
-                               Set<String> scopes, StringBuilder out, Map<String, String> missing) {
+                               Set<String> scopes, StringBuilder out, Map<String, String> missing, boolean tops) {
         DependencyRequest dr = new DependencyRequest(collect, (node, parents) -> {
             Dependency dep = node.getDependency();
             if (dep == null) return false;
+            if (loser(node) != null) return false;  // a version mediation's loser: never on the classpath
             if ("pom".equals(node.getArtifact().getExtension())) return false;  // a pom-only artifact: no file
             String s = dep.getScope().isEmpty() ? "compile" : dep.getScope();
             return scopes.contains(s);
@@ -428,27 +439,63 @@ public final class Resolve {
             out.append("warn\tRESOLVE_PROBLEM\t").append(clean(transferMessage(e))).append('\n');
         }
         if (result.getRoot() != null) {
-            PreorderNodeListGenerator order = new PreorderNodeListGenerator();
-            result.getRoot().accept(order);
-            for (DependencyNode node : order.getNodes()) {
-                Dependency dep = node.getDependency();
-                if (dep == null) continue;
-                String s = dep.getScope().isEmpty() ? "compile" : dep.getScope();
-                if (!scopes.contains(s)) continue;
-                Artifact a = node.getArtifact();
-                if ("pom".equals(a.getExtension())) continue;
-                String c = coords(a);
-                File f = a.getFile();
-                if (f == null) {
-                    if (!missing.containsKey(c)) missing.put(c, "not found");
-                    continue;
-                }
-                out.append("dep\t").append(c).append('\t').append(s).append('\t')
-                        .append(dep.isOptional() ? "optional" : "").append('\t').append(f.getAbsolutePath())
-                        .append('\n');
+            List<DependencyNode> groups = tops ? result.getRoot().getChildren()
+                    : Collections.singletonList(result.getRoot());
+            Set<DependencyNode> seen = Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            for (int i = 0; i < groups.size(); i++) {
+                if (tops) out.append("top\t").append(i).append('\n');
+                List<DependencyNode[]> order = new ArrayList<>();
+                preorder(groups.get(i), tops ? result.getRoot() : null, seen, order);
+                emit(order, scopes, out, missing);
             }
         }
         return true;
+    }
+
+    /** The winner of the version mediation `node` lost, or null (ConflictResolver's verbose mode keeps losers). */
+    static DependencyNode loser(DependencyNode node) {
+        Object w = node.getData().get(ConflictResolver.NODE_DATA_WINNER);
+        return w instanceof DependencyNode ? (DependencyNode) w : null;
+    }
+
+    /** Nodes in Maven's classpath order (preorder, each node once), each with its parent. */
+    static void preorder(DependencyNode node, DependencyNode parent, Set<DependencyNode> seen,
+                         List<DependencyNode[]> out) {
+        if (!seen.add(node)) return;
+        out.add(new DependencyNode[] {node, parent});
+        for (DependencyNode child : node.getChildren()) preorder(child, node, seen, out);
+    }
+
+    /** The dep lines of `order` (and the omitted lines of its mediation losers). */
+    static void emit(List<DependencyNode[]> order, Set<String> scopes, StringBuilder out, Map<String, String> missing) {
+        for (DependencyNode[] pair : order) {
+            DependencyNode node = pair[0];
+            Dependency dep = node.getDependency();
+            if (dep == null) continue;
+            String s = dep.getScope().isEmpty() ? "compile" : dep.getScope();
+            if (!scopes.contains(s)) continue;
+            DependencyNode winner = loser(node);
+            if (winner != null) {
+                String version = winner.getArtifact() != null ? winner.getArtifact().getVersion() : "";
+                if (!version.equals(node.getArtifact().getVersion())) {
+                    Dependency by = pair[1] != null ? pair[1].getDependency() : null;
+                    out.append("omitted\t").append(coords(node.getArtifact())).append('\t').append(version)
+                            .append('\t').append(by != null ? coords(by.getArtifact()) : "").append('\n');
+                }
+                continue;
+            }
+            Artifact a = node.getArtifact();
+            if ("pom".equals(a.getExtension())) continue;
+            String c = coords(a);
+            File f = a.getFile();
+            if (f == null) {
+                if (!missing.containsKey(c)) missing.put(c, "not found");
+                continue;
+            }
+            out.append("dep\t").append(c).append('\t').append(s).append('\t')
+                    .append(dep.isOptional() ? "optional" : "").append('\t').append(f.getAbsolutePath())
+                    .append('\n');
+        }
     }
 
     static final int CONNECT_TIMEOUT_MS = 10_000;
