@@ -252,6 +252,12 @@ def _type_sites(store: GraphStore, target: Target, kinds: set[str]) -> list[dict
             rel = "extends" if r["rel"] == "EXTENDS" or r.get("kind") in ("interface", "annotation") else "implements"
             tier, flags = marks.get(r["id"], (ANONYMOUS, {}))
             sites.append(usage_site(row, "impl", target, rel, tier=tier, **flags))
+    if "ref" in kinds:  # a sealed type's `permits` clause naming it (PermittedSubclasses): its source names it
+        sealed = sorted(r["id"] for r in store.rows_cached(q.SEALED_TYPES, {}) if target.id in (r["permits"] or ()))
+        for r in rows_by_ids(store, q.TYPES_BY_IDS, sealed) if sealed else ():
+            row = type_row_as_caller(r)
+            row["ref"] = r["fqn"]
+            sites.append(usage_site(row, "ref", target, "permits"))
     if kinds & {"annotation", "ref"}:
         for r in rows_by_ids(store, q.ANNOTATED_WITH, ids):
             row = type_row_as_caller(r)

@@ -69,3 +69,19 @@ def test_implementors_of_a_sealed_type_say_what_they_lack(jars, run_jdx):
         "sl.Group permits sl.Layer, which the workspace lacks: it and the subtypes below it are not listed"]
     full = run_jdx("--no-jdk", "--jars", str(whole), "implementors", "sl.Shape", "--json")
     assert full.code == 0 and _missing(full) == []
+
+
+def test_usages_of_a_permitted_subclass_name_the_permits_clause(jars, run_jdx):
+    """T73: renaming or removing a permitted subclass means editing its sealed parent's `permits`: `usages` of it
+    lists that parent (its PermittedSubclasses attribute, javap -v), as a reference."""
+    whole, _partial, permitted = jars
+    assert "sl/Circle" in permitted
+    run = run_jdx("--no-jdk", "--jars", str(whole), "usages", "sl.Layer", "--json")
+    assert run.code == 0, run.err
+    sites = [(s["caller"], s["kind"], s["detail"]) for g in json.loads(run.out)["result"]["groups"]
+             for c in g["callers"] for s in c["sites"]]
+    assert ("sl.Group", "ref", "permits") in sites, sites
+    circle = run_jdx("--no-jdk", "--jars", str(whole), "usages", "sl.Circle", "--kind", "ref", "--json")
+    sites = [(s["caller"], s["detail"]) for g in json.loads(circle.out)["result"]["groups"]
+             for c in g["callers"] for s in c["sites"]]
+    assert sites == [("sl.Shape", "permits")], sites
