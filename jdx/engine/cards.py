@@ -17,7 +17,9 @@ from jdx.engine.kotlin_signature import METADATA_NAMES, metadata_param_names
 from jdx.engine.members import access_markers, is_hidden, type_arguments, unresolved_warnings
 from jdx.engine.outline_from import inherited_from
 from jdx.engine.refs import format_member, format_type, parse_ref
+from jdx.engine.ranking import internal_packages
 from jdx.engine.resolve import applied_owner, artifact_names, resolve_applied_type
+from jdx.engine.search import artifacts_by_id, jdk_internal
 from jdx.errors import UsageError, Warning_
 from jdx.graph_schema import queries
 from jdx.graph_schema.store import GraphStore
@@ -312,6 +314,7 @@ def show_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Warni
         "outer": _outer(target),
         "annotations": list(target.get("annotations") or []),
         "deprecated": bool(target.get("deprecated")),
+        **({"jdk_internal": True} if _jdk_internal(store, target) else {}),
         "artifact": artifact,
         "source_file": target.get("source_file"),
         "language": language(target, kotlin),
@@ -327,6 +330,13 @@ def show_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Warni
 
         warnings += kotlin_view.show_view(store, result, target)
     return result, warnings, [_provenance(fqn, target, artifact)]
+
+
+def _jdk_internal(store: GraphStore, row: dict) -> bool:
+    """A JDK type in a package its module does not export to every module (`com.sun.tools.javac.tree`, exported to
+    jdk.jshell and jdk.javadoc only): code outside the JDK compiles against it only with --add-exports."""
+    origin = artifacts_by_id(store).get(row.get("artifact") or "", {}).get("origin", "")
+    return jdk_internal(origin, row["id"], internal_packages(store))
 
 
 # --- rendering one member -------------------------------------------------------------------------

@@ -1,14 +1,16 @@
 """`search`: symbol search over the workspace graph (spec §7.2), ranked the way a user expects.
 
 Ranking key, first difference wins: for a pattern without a qualifier, public types (packages, modules) first,
-public members next, the rest last (`ranking.reach`: a type named as the pattern is written, case and all, counts
-as public; a typo's near names skip it); then the match tier
+public members next, the rest last (`ranking.reach`: public is a type's access and that of every class around it;
+a non-public type named as the pattern is written, case and all, ranks with the public members; a typo's near
+names skip it); then the match tier
 (exact simple name, prefix, camel-hump, a later word; a glob
 or regex match ranks as camel-hump; --fuzzy ranks by edit distance; a name missing a capital of a camel-hump
 pattern ranks after the names that carry them all, search_index.rank_tier), then `ranking.symbol_key` (the JDK's
 implementation packages after everything else; then, in the exact tier, a type named as the pattern is
-written, case and all, before the other exact matches; public before non-public, then a deprecated symbol
-(`@Deprecated`) after the others (a tier's order only, never below a worse tier), then the workspace's and its
+written, case and all, before the other exact matches; public before non-public, then a package named
+`internal` after the others, then a deprecated symbol (`@Deprecated`, or declared in a deprecated class) after the
+others (a tier's order only, never below a worse tier), then the workspace's and its
 dependencies' non-public types before the JDK's; shorter names, fewer nesting levels, origin: workspace class
 dirs, then jars, then the JDK, each in classpath order), then name, owner and kind, so equal inputs give equal
 bytes. `Type#member` searches the members of the types the qualifier names.
@@ -30,8 +32,8 @@ from jdx.engine.search_index import index_for, pa_strings, rank_tier, tier_word
 from jdx.engine.search_match import (HUMP, TIER_NAMES, Pattern, compile_pattern, empty_member_pattern,
                                      fuzzy_budget, glob_to_regex, levenshtein, name_words, nested_dots,
                                      qualifier_regex)
-from jdx.engine.search_rank import (ACC_DEPRECATED, ACC_VARARGS, ALIAS, MEMBER_KINDS, group_key, match_word,
-                                    reach_first, written_name)
+from jdx.engine.search_rank import (ACC_DEPRECATED, ACC_VARARGS, ALIAS, MEMBER_KINDS, enclosed_flags, group_key,
+                                    match_word, reach_first, type_flags, written_name)
 from jdx.engine.search_owners import hump_owners, name_facades, names_a_type, owner_tier
 from jdx.errors import NotFoundError, UsageError
 from jdx.graph_schema import queries_search
@@ -111,10 +113,11 @@ def package_regex(glob: str | None) -> str | None:
     return glob_to_regex(glob)
 
 
-def _group(rows: list[dict], tier_of) -> list[tuple[int, dict]]:
+def _group(rows: list[dict], tier_of, flags: tuple[frozenset[str], frozenset[str]]) -> list[tuple[int, dict]]:
     """Index rows -> (tier, group): one group per (name, kind, owner), a method's overloads together; public when
-    any overload is public, deprecated when every one is (`@Deprecated`, the index's ACC_DEPRECATED), the best rank
-    of its rows. Rows the Python matcher rejects are dropped."""
+    any overload is public and no type it is nested in is closed, deprecated when every one is (`@Deprecated`, the
+    index's ACC_DEPRECATED), `in_deprecated` when a type around it is (`search_rank.enclosed_flags` of `flags`), the
+    best rank of its rows. Rows the Python matcher rejects are dropped."""
     groups: dict[tuple[str, str, str], dict] = {}
     tiers: dict[str, int | None] = {}
     for r in rows:
@@ -135,10 +138,14 @@ def _group(rows: list[dict], tier_of) -> list[tuple[int, dict]]:
             g["rank"] = min(g["rank"], r["rank"])
             if r["descriptor"] and (g["descriptor"] is None or r["descriptor"] < g["descriptor"]):
                 g["descriptor"], g["access"] = r["descriptor"], r["access"]
+    for g in groups.values():
+        closed, g["in_deprecated"] = enclosed_flags(flags, g["owner"], g["kind"] in MEMBER_KINDS)
+        g["pub"] = g["pub"] and not closed
     return [(tiers[k[0]], g) for k, g in groups.items()]
 
 
-def _symbol_row(row: dict, tier: int, arts: dict[str, dict], mode: str, written: str | None = None) -> dict:
+def _symbol_row(row: dict, tier: int, arts: dict[str, dict], mode: str, written: str | None = None,
+                internal=None) -> dict:
     kind, owner, name = row["kind"], row["owner"], row["name"]
     overloads = row["overloads"]
     if kind in TYPE_KINDS:
@@ -156,6 +163,8 @@ def _symbol_row(row: dict, tier: int, arts: dict[str, dict], mode: str, written:
            TIER_NAMES[row["owner_tier"]] if row.get("owner_tier", tier) > tier else tier_word(tier, name, written)}
     if kind == "method":
         out["overloads"] = overloads
+    if jdk_internal(out["origin"], owner, internal):
+        out["jdk_internal"] = True
     if row.get("hidden"):  # a Kotlin declaration a deprecation hid (search_kotlin.kotlin_public)
         out["hidden"] = True
     elif row.get("deprecated"):  # @Deprecated, usable still: `hidden` says more of what a deprecation hid
@@ -166,12 +175,18 @@ def _symbol_row(row: dict, tier: int, arts: dict[str, dict], mode: str, written:
     return out
 
 
+def jdk_internal(origin: str, name: str, internal=None, is_package: bool = False) -> bool:
+    """Is a symbol of the JDK (`origin`) in a package its module does not export (`ranking.is_jdk_internal`): its
+    JSON `jdk_internal`, text `(JDK internal)` (a library's `sun.`-like package is no JDK's)."""
+    return origin == "jdk" and is_jdk_internal(name, internal, is_package)
+
+
 def _sort_key(row: dict, tier: int, rank: int, internal=None, written: str | None = None,
               bucketed: bool = False) -> tuple:
     """A package's or module's ranking key, shaped like group_key's (its ref stands in for the owner; no type)."""
     inside = is_jdk_internal(row["ref"], internal, is_package=True)
     return (reach(True, row["public"], inside) if bucketed else 0, rank_tier(tier, row["name"], written), 0, inside,
-            1, not row["public"], False, False, len(row["name"]), 0, rank, row["name"], row["ref"], row["kind"])
+            1, not row["public"], False, False, False, len(row["name"]), 0, rank, row["name"], row["ref"], row["kind"])
 
 
 def _named_rows(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None,
@@ -192,6 +207,8 @@ def _named_rows(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict]
                 row = {"kind": "package", "ref": full, "name": last, "artifact": held[0]["name"] if held else "",
                        "artifacts": [a["name"] for a in held], "origin": held[0]["origin"] if held else "",
                        "public": True, "match": match_word(p, tier, fuzzy_lower, last)}
+                if jdk_internal(row["origin"], full, internal_packages(store), is_package=True):
+                    row["jdk_internal"] = True
                 if fuzzy_lower is not None:
                     row["distance"] = tier
                 out.append((_sort_key(row, tier, -1, internal_packages(store), written, bucketed), row))
@@ -398,7 +415,8 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
         if fuzzy:
             index = index_for(store)
             distance = _findable(index.fuzzy(p.lower, fuzzy_budget(p.lower)))  # `rows` keeps the kinds
-            groups = _group(index.rows(distance, symbol_kinds, art_ids, pkg, owners), lambda n, _w: distance[n])
+            groups = _group(index.rows(distance, symbol_kinds, art_ids, pkg, owners), lambda n, _w: distance[n],
+                            type_flags(store))
             total = len(groups)
         else:
             groups, total = _best_groups(store, p, opts.limit, (symbol_kinds, art_ids, pkg, owners),
@@ -419,7 +437,7 @@ def _run(store: GraphStore, p: Pattern, kinds: set[str], arts: list[dict] | None
                                key=lambda tg: group_key(tg[0], tg[1], typo, internal, written, bucketed))
         for tier, g in best:
             ranked.append((group_key(tier, g, typo, internal, written, bucketed),
-                           _symbol_row(g, tier, by_id, "fuzzy" if fuzzy else p.mode, written)))
+                           _symbol_row(g, tier, by_id, "fuzzy" if fuzzy else p.mode, written, internal)))
         extra = total - len(best)
     spans = (lambda rows: rows) if p.spanning is None or fuzzy else (
         lambda rows: [kr for kr in rows if p.spans(kr[1]["ref"].split("(", 1)[0].replace("#", ".").replace("$", "."))])
@@ -474,14 +492,15 @@ def _best_groups(store: GraphStore, p: Pattern, limit: int, filters: tuple,
     index = index_for(store)
     tiers = _findable(index.matching(p))
     kinds, art_ids, pkg, owners = filters
+    flags = type_flags(store)
     if art_ids is not None or pkg is not None or owners is not None:
-        found = _group(index.rows(tiers, *filters), lambda name, _words: tiers[name])
+        found = _group(index.rows(tiers, *filters), lambda name, _words: tiers[name], flags)
         return found, len(found)
     found = []
     wanted = list(kinds)
     if bucketed and (types := [k for k in kinds if k not in MEMBER_KINDS]):
         names = sorted(n for n in tiers if n in type_names(store))
-        found.extend(_group(index.rows(names, types, *filters[1:]), lambda n, _w: tiers[n]))
+        found.extend(_group(index.rows(names, types, *filters[1:]), lambda n, _w: tiers[n], flags))
         wanted = [k for k in kinds if k in MEMBER_KINDS]
     by_tier: dict[int, list[str]] = defaultdict(list)  # by the tier a name ranks in (rank_tier), not its match tier
     for name, tier in tiers.items():
@@ -492,7 +511,7 @@ def _best_groups(store: GraphStore, p: Pattern, limit: int, filters: tuple,
                                               is_jdk_internal(g["owner"], internal)) <= PUBLIC_MEMBER)
                 if bucketed else len(found)) >= limit or not wanted:
             break
-        found.extend(_group(index.rows(sorted(by_tier[tier]), wanted, *filters[1:]), lambda n, _w: tiers[n]))
+        found.extend(_group(index.rows(sorted(by_tier[tier]), wanted, *filters[1:]), lambda n, _w: tiers[n], flags))
     return found, index.count(tiers, kinds)
 
 

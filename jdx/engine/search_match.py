@@ -188,8 +188,10 @@ def compile_pattern(text: str, regex: bool = False) -> Pattern:
     `#` or `::` a member of the type before it (`ObjectMapper#readValue`, `ObjectMapper#read*`)."""
     text = text.strip()
     if regex:
-        _check_re2(text)
-        return Pattern(text, "regex", text, text.lower(), f".*(?:{text}).*", f"(?:{text})", None)
+        flags, body = _leading_flags(text)
+        anywhere, anchored = f"{flags}.*(?:{body}).*", f"{flags}(?:{body})"
+        _check_re2(text, anywhere)
+        return Pattern(text, "regex", text, text.lower(), anywhere, anchored, None)
     qualifier = None
     sep = next((s for s in MEMBER_SEPARATORS if s in text), None)
     name = text
@@ -242,18 +244,38 @@ def nested_dots(text: str) -> str:
 
 
 _NOT_RE2 = re.compile(r"\(\?<?[=!]|\(\?P=|\\[1-9]")
+# a regex's leading inline flags (`(?i)`, `(?is)`), global in Python only at the expression's start
+_LEADING_FLAGS = re.compile(r"(?:\(\?[A-Za-z]+\))+")
 
 
-def _check_re2(text: str) -> None:
-    """--regex runs in the graph (RE2): refuse what Python accepts but RE2 does not, instead of matching nothing."""
+def _leading_flags(text: str) -> tuple[str, str]:
+    """(the leading inline flags, the rest) of a --regex: wrapped in `.*(?:…).*`, the rest follows the flags, which
+    stay first (`(?i)^jws` -> `(?i).*(?:^jws).*`), as Python requires of a global flag and RE2 reads alike."""
+    m = _LEADING_FLAGS.match(text)
+    return (m.group(), text[m.end():]) if m else ("", text)
+
+
+def _check_re2(text: str, wrapped: str) -> None:
+    """--regex is matched by RE2 (Arrow's, over the index's names) and by Python's `re` (the tiers): refuse, as a
+    usage error, what either engine cannot read in the written `text` or its `wrapped` form, instead of matching
+    nothing or failing inside the search."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     from jdx.errors import UsageError
 
     try:
         re.compile(text)
+        re.compile(wrapped)
     except re.error as exc:
         raise UsageError(f"--regex {text}: {exc}") from exc
     if _NOT_RE2.search(text):
         raise UsageError(f"--regex {text}: lookarounds and backreferences are not supported (RE2 syntax)")
+    try:
+        pc.match_substring_regex(pa.array([""], pa.string()), "^(?:" + wrapped + ")$")
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
+        raise UsageError(f"--regex {text}: not RE2 syntax ({str(exc).removeprefix('Invalid regular expression: ')})") \
+            from exc
 
 
 def qualifier_regex(qualifier: str, member: bool) -> str:

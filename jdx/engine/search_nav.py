@@ -11,7 +11,7 @@ from jdx.engine.ranking import internal_packages, is_jdk_internal
 from jdx.engine.refs import (MAX_REF_LENGTH, SHADOW_SUFFIX, SymbolRef, format_member, format_type, matches_params,
                              parse_ref)
 from jdx.engine.relations import is_lambda_name, lambda_writers, split_method_id
-from jdx.engine.search import SearchOptions, artifacts_by_id, search
+from jdx.engine.search import SearchOptions, artifacts_by_id, jdk_internal, search
 from jdx.engine.search import package_artifacts as search_package_artifacts
 from jdx.engine.search_index import index_for
 from jdx.engine.frame_inlined import ClassReader, frame_lines, inlined_note
@@ -20,6 +20,7 @@ from jdx.engine.search_frames import (  # noqa: F401  (frame_warnings, is_frame_
     exception_type, frame_member_miss, frame_warnings, hidden_class, is_frame_location, lambda_proxy_note,
     lambda_writer_name, omitted_frames, parse_frame, trace_line)
 from jdx.engine.search_match import fuzzy_budget, levenshtein
+from jdx.engine.search_rank import ACC_DEPRECATED, enclosed_flags, type_flags
 from jdx.errors import AmbiguousError, JdxError, NotFoundError, RefSyntaxError, UsageError
 from jdx.graph_schema import queries, queries_search
 from jdx.graph_schema.queries_search import TYPE_KINDS
@@ -35,9 +36,12 @@ _ENUM_HIDDEN = "(Ljava/lang/String;I"  # javac's enum constructors take the cons
 
 
 # --- resolve -------------------------------------------------------------------------------------------------
-def types_named(store: GraphStore, written: str) -> list[dict]:
+def types_named(store: GraphStore, written: str, binary: bool = False) -> list[dict]:
     """Loaded types a (possibly partial) dotted name denotes: exact binary names first, else every type whose
-    simple name is the last segment and whose qualified name ends with what was written."""
+    simple name is the last segment and whose qualified name ends with what was written. `binary`: the name is a
+    binary name (a stack frame's class: `Client` is a class of the unnamed package), matched whole or not at all."""
+    if binary:
+        return _type_row(store, written.replace(".", "/"))
     try:
         ref = parse_ref(written)
     except RefSyntaxError:
@@ -45,10 +49,8 @@ def types_named(store: GraphStore, written: str) -> list[dict]:
     if ref.member is not None and not ref.ambiguous_dot:
         return []
     for fqn in ref.type_candidates():
-        rows = store.rows_cached(queries.TYPE_BY_ID, {"id": fqn.replace(".", "/")})
-        if rows and not rows[0]["t.external"]:
-            return [{"id": rows[0]["t.id"], "kind": rows[0]["t.kind"], "artifact": rows[0]["t.artifact"],
-                     "access": rows[0]["t.access"]}]
+        if found := _type_row(store, fqn.replace(".", "/")):
+            return found
     simple = re.split(r"[.$]", written)[-1]
     suffix = written.replace("$", ".")
     found = []
@@ -58,6 +60,17 @@ def types_named(store: GraphStore, written: str) -> list[dict]:
             if dotted == suffix or dotted.endswith("." + suffix):
                 found.append({"id": r["owner"], "kind": r["kind"], "artifact": r["artifact"], "access": r["access"]})
     return found
+
+
+def _type_row(store: GraphStore, type_id: str) -> list[dict]:
+    """[the type of this id] when the workspace declares it (its `access` with ACC_DEPRECATED when @Deprecated, as
+    the search index's), else []."""
+    rows = store.rows_cached(queries.TYPE_BY_ID, {"id": type_id})
+    if not rows or rows[0]["t.external"]:
+        return []
+    t = rows[0]
+    return [{"id": t["t.id"], "kind": t["t.kind"], "artifact": t["t.artifact"],
+             "access": (t["t.access"] or 0) | (ACC_DEPRECATED if t.get("t.deprecated") else 0)}]
 
 
 def _member_candidates(store: GraphStore, owners: list[dict], name: str, line: int | None,
@@ -115,7 +128,9 @@ def _rows(store: GraphStore, name: str, members: list[dict], methods: list[dict]
         except ValueError:
             ref = format_type(m["owner"]) + "#" + name
         kind = "constructor" if name == "<init>" else "initializer" if name == "<clinit>" else m["kind"]
-        row = {"kind": kind, "ref": ref, "artifact": m["artifact"], "public": bool(m["access"] & ACC_PUBLIC)}
+        row = _marked(store, {"kind": kind, "ref": ref, "artifact": m["artifact"],
+                              "public": bool(m["access"] & ACC_PUBLIC)}, SHADOW_SUFFIX.sub("", m["owner"]), True,
+                      m["access"])
         if m["access"] & (ACC_SYNTHETIC | ACC_BRIDGE):  # after the written method holding the same line
             row["synthetic"] = True
         if not is_field and m.get("first_line", -1) not in (None, -1):
@@ -303,19 +318,19 @@ def resolve(store: GraphStore, text: str, limit: int, line_tables=None, smap=Non
         owner_text, owners, candidates = _hidden_frame(store, owner_text, member, hidden[1])
     elif thrown is not None:  # an exception line names its exception's type
         owner_text, sep, member = "", "", ""
-        candidates = _type_rows(types_named(store, thrown))
+        candidates = _type_rows(store, types_named(store, thrown))
     elif not sep and "." not in sym:
         candidates = _unqualified(store, sym)
         candidates.extend(kotlin_candidates(store, sym, None, candidates))
         if not candidates and "$" in sym:  # `Selector$SelectorParseException`: a nested type by its binary name
-            candidates = _type_rows(types_named(store, sym))
+            candidates = _type_rows(store, types_named(store, sym))
     else:
         if not sep and frame is None:
-            candidates.extend(_type_rows(types_named(store, sym) or _inherited_member_type(store, sym)))
+            candidates.extend(_type_rows(store, types_named(store, sym) or _inherited_member_type(store, sym)))
             # `io.opentelemetry.sdk.trace`, `sdk.trace`: a package (did-you-mean offered it as a miss)
             candidates.extend(_package_rows(store, lambda package: package == sym or package.endswith("." + sym)))
         if owner_text:
-            owners = types_named(store, owner_text)
+            owners = types_named(store, owner_text, binary=frame is not None)
             if frame is not None:
                 _source_file(store, owners, frame)
             candidates.extend(_member_candidates(store, owners, member, frame["line"] if frame else None,
@@ -330,13 +345,17 @@ def resolve(store: GraphStore, text: str, limit: int, line_tables=None, smap=Non
         candidates.extend(resolve_candidates(store, sym))
     if not candidates:
         raise _resolve_miss(store, line.strip(), sym, owners, owner_text, member, frame, written, thrown is not None)
+    internal = internal_packages(store)
     for c in candidates:
         a = arts.get(c["artifact"], {})
         c["artifact"], c["rank"] = a.get("name", ""), a.get("rank", 0)
-    internal = internal_packages(store)
-    # public before non-public across artifacts (`Node`: org.w3c.dom.Node before java.util.HashMap$Node), as search
-    # ranks; a frame's candidates in classpath order, a synthetic accessor after the method that holds the line
+        if jdk_internal(a.get("origin", ""), c["ref"], internal, is_package=c["kind"] == "package"):
+            c["jdk_internal"] = True
+    # public before non-public across artifacts (`Node`: org.w3c.dom.Node before java.util.HashMap$Node), then the
+    # deprecated after the others as public, as search ranks; a frame's candidates in classpath order, a synthetic
+    # accessor after the method that holds the line
     candidates.sort(key=lambda c: (is_jdk_internal(c["ref"], internal), frame is None and not c.get("public", True),
+                                   frame is None and bool(c.get("deprecated")),
                                    c["rank"], bool(c.get("synthetic")), not c.get("public", True),
                                    c["kind"] not in TYPE_KINDS + ("typealias",), c["ref"], c["kind"]))
     for c in candidates:
@@ -368,13 +387,13 @@ def _hidden_frame(store: GraphStore, hidden: str, member: str, outer: str | None
         raise NotFoundError(f"not found: {hidden} of the frame is a hidden class the runtime generated "
                             "(Lookup.defineHiddenClass): no artifact holds it",
                             hint="resolve the trace's frames around it: the code that called it and the code it calls")
-    owners = types_named(store, outer)
+    owners = types_named(store, outer, binary=True)
     ids = [o["id"] for o in owners]
     bodies = sorted({r["name"] for r in store.rows(queries.METHODS_OF_TYPES, {"ids": ids})
                      if is_lambda_name(r["name"])}) if ids else []
     listed = bodies if len(bodies) <= LAMBDA_BODIES_LISTED else []
     rows = [dict(r, note=lambda_proxy_note(hidden, member, r["ref"], len(bodies), bool(listed)))
-            for r in _type_rows(owners)]
+            for r in _type_rows(store, owners)]
     for name in listed:
         rows.extend(_member_candidates(store, owners, name, None))
     return outer, owners, rows
@@ -413,8 +432,9 @@ def _resolve_miss(store: GraphStore, line: str, sym: str, owners: list[dict], ow
     if external is not None:  # referenced by the workspace's code, declared by none of its artifacts
         return external
     if frame is not None and owner_text:  # `at Boom.main(Boom.java:14)`: no other class's members are meant
-        return NotFoundError(f"not found: class {owner_text} of the frame is not in the workspace (the artifact "
-                             "holding it is not on the classpath)",
+        unnamed = "a class of the unnamed package; " if "." not in owner_text else ""  # a frame names it whole
+        return NotFoundError(f"not found: class {owner_text} of the frame is not in the workspace ({unnamed}the "
+                             "artifact holding it is not on the classpath)",
                              hint="add its jar or classes directory with --jars, then resolve the frame again")
     if thrown:  # an exception line: only a type is meant
         return NotFoundError(f"not found: exception type {sym} (of {line})", candidates=_suggest(store, sym, TYPE_KINDS),
@@ -437,9 +457,20 @@ def split_member(sym: str) -> tuple[str, str, str]:
     return owner, "", member
 
 
-def _type_rows(types: list[dict]) -> list[dict]:
-    return [{"kind": t["kind"], "ref": format_type(t["id"]), "artifact": t["artifact"],
-             "public": bool(t["access"] & ACC_PUBLIC)} for t in types]
+def _type_rows(store: GraphStore, types: list[dict]) -> list[dict]:
+    return [_marked(store, {"kind": t["kind"], "ref": format_type(t["id"]), "artifact": t["artifact"],
+                            "public": bool(t["access"] & ACC_PUBLIC)}, t["id"], False, t["access"]) for t in types]
+
+
+def _marked(store: GraphStore, row: dict, owner: str, member: bool, access: int | None) -> dict:
+    """A candidate `row` of a type (`owner` its id) or member (`owner` its type) as search marks it: non-public also
+    when a type around it is (search_rank.enclosed_flags), `deprecated` when it is (`access` with ACC_DEPRECATED)."""
+    closed, _ = enclosed_flags(type_flags(store), owner, member)
+    if closed:
+        row["public"] = False
+    if (access or 0) & ACC_DEPRECATED:
+        row["deprecated"] = True
+    return row
 
 
 def _unqualified(store: GraphStore, name: str) -> list[dict]:
@@ -459,7 +490,10 @@ def _unqualified(store: GraphStore, name: str) -> list[dict]:
             ref = format_type(owner) + "#" + name
         else:
             ref = format_member(owner, name, r["descriptor"], varargs=bool(r["access"] & ACC_VARARGS))
-        row = {"kind": kind, "ref": ref, "artifact": r["artifact"], "public": any(x["pub"] for x in rows)}
+        deprecated = all((x["access"] or 0) & ACC_DEPRECATED for x in rows)  # every overload, as search groups
+        row = _marked(store, {"kind": kind, "ref": ref, "artifact": r["artifact"],
+                              "public": any(x["pub"] for x in rows)}, owner, kind not in TYPE_KINDS,
+                      ACC_DEPRECATED if deprecated else 0)
         if kind == "method":
             row["overloads"] = len(rows)
         out.append(row)

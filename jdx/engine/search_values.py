@@ -11,7 +11,7 @@ import re
 from jdx.engine import descriptors as d
 from jdx.engine.ranking import internal_packages, is_jdk_internal
 from jdx.engine.refs import format_member, format_type
-from jdx.engine.search import SearchOptions, artifact_table, select_artifacts
+from jdx.engine.search import SearchOptions, artifact_table, jdk_internal, select_artifacts
 from jdx.errors import NotFoundError, UsageError
 from jdx.graph_schema import queries_search
 from jdx.graph_schema.store import GraphStore
@@ -26,16 +26,43 @@ def literal_value(descriptor: str, text: str) -> str:
     unescaped, a number without its type suffix, a boolean `true`/`false`."""
     shown = d.render_constant(descriptor, text)
     if len(shown) >= 2 and shown[0] == shown[-1] and shown[0] in "\"'":
-        return _ESCAPE.sub(lambda m: chr(int(m.group(1)[1:], 16)) if m.group(1)[0] == "u" and len(m.group(1)) == 5
+        text = _ESCAPE.sub(lambda m: chr(int(m.group(1)[1:], 16)) if m.group(1)[0] == "u" and len(m.group(1)) == 5
                            else _ESCAPES.get(m.group(1), m.group(1)), shown[1:-1])
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")  # a pair is one code point
     suffix = _NUMBER_SUFFIX.get(descriptor)
     return shown[:-1] if suffix and shown.endswith(suffix) else shown
 
 
+# how the graph stores a string constant's characters (`f.constant`, ValuePrinter.quote's Java literal): these
+# escaped so, other controls and UTF-16 surrogates as `\uXXXX`, every other character as itself
+_STORED_ESCAPES = {"\\": "\\\\", "\"": "\\\"", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def _stored(c: str) -> str:
+    if c in _STORED_ESCAPES:
+        return _STORED_ESCAPES[c]
+    if c < " " or "\ud800" <= c <= "\udfff" or ord(c) > 0xFFFF:
+        units = c.encode("utf-16-be", "surrogatepass")
+        return "".join(f"\\u{int.from_bytes(units[i:i + 2], 'big'):04x}" for i in range(0, len(units), 2))
+    return c
+
+
 def _needle(pattern: str) -> str:
-    """The longest run of the pattern the stored Java text holds verbatim (no glob character, nothing escaped)."""
-    runs = re.split(r"[*?\\\"'\x00-\x1f]", pattern)
-    return max(runs, key=len)
+    """The longest run of the pattern (no glob character) as the stored Java text holds it (escaped: a newline is
+    `\\n` there), which the graph searches for."""
+    return max(("".join(map(_stored, run)) for run in re.split(r"[*?]", pattern)), key=len)
+
+
+def written_values(text: str) -> list[str]:
+    """The values PATTERN may stand for: as written, and, when it writes a Java escape (`\\n`, `\\t`, `\\u000b`),
+    with it read as the character (`search '\\n' --value` finds StringUtils.LF; a shell's `$'\\n'` passes the
+    character itself). The text as written is matched too (`C:\\temp` still finds the path)."""
+    read = _WRITTEN_ESCAPE.sub(lambda m: chr(int(m.group(1)[1:], 16)) if m.group(1)[0] == "u"
+                               else _ESCAPES[m.group(1)], text)
+    return list(dict.fromkeys((text, read)))
+
+
+_WRITTEN_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|[nrt\\\"'])")
 
 
 def search_values(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, dict | None]:
@@ -45,37 +72,35 @@ def search_values(store: GraphStore, text: str, opts: SearchOptions) -> tuple[di
     kinds = set(opts.kinds or ())
     if kinds - {"field", "all"}:
         raise UsageError("--value finds constant fields: drop --kind, or use --kind field")
-    needle = _needle(pattern)
-    if not needle:
+    if not _needle(pattern):
         raise UsageError(f"--value {text!r}: give some of the value's text (a glob of only * and ? matches every "
                          "constant)")
     glob = any(c in pattern for c in "*?")
+    values = written_values(pattern)
     arts = select_artifacts(store, opts.artifact_globs)
     table = {a["id"]: a for a in artifact_table(store)}
     allowed = {a["id"] for a in arts} if arts is not None else None
     internal = internal_packages(store)
     found = []
-    # a char or boolean constant is stored as its int (JVMS §4.7.2): asked by the number it is stored as
-    stored = [str(ord(pattern))] if len(pattern) == 1 else ["1" if pattern == "true" else "0"] \
-        if pattern in ("true", "false") else []
-    for r in store.rows(queries_search.CONSTANTS_CONTAINING, {"needle": needle, "stored": stored}):
+    for r in _candidate_rows(store, values):
         if allowed is not None and r["artifact"] not in allowed:
             continue
         owner = format_type(r["owner"])
         if opts.package_glob and not fnmatch.fnmatchcase(owner.rpartition(".")[0], opts.package_glob):
             continue
         value = literal_value(r["descriptor"], r["constant"])
-        exact = fnmatch.fnmatchcase(value, pattern) if glob else value == pattern
-        if not exact and (glob or pattern not in value):
+        exact = any(fnmatch.fnmatchcase(value, v) if glob else value == v for v in values)
+        if not exact and (glob or not any(v in value for v in values)):
             continue
         public = bool((r["access"] or 0) & 1)
         art = table.get(r["artifact"]) or {}
+        row = {"kind": "field", "ref": format_member(r["owner"], r["name"], r["descriptor"], is_field=True),
+               "artifact": art.get("name", ""), "public": public,
+               "value": d.render_constant(r["descriptor"], r["constant"]), "match": "exact" if exact else "contains"}
+        if jdk_internal(art.get("origin", ""), owner, internal):
+            row["jdk_internal"] = True
         found.append(((not exact, not public, is_jdk_internal(owner, internal), art.get("position", 0), owner,
-                       r["name"]),
-                      {"kind": "field", "ref": format_member(r["owner"], r["name"], r["descriptor"], is_field=True),
-                       "artifact": art.get("name", ""),
-                       "public": public, "value": d.render_constant(r["descriptor"], r["constant"]),
-                       "match": "exact" if exact else "contains"}))
+                       r["name"]), row))
     if not found:
         raise NotFoundError(f"not found: no constant's value is {pattern!r}" + (" or holds it" if not glob else ""),
                             hint="a constant is a static final field with a compile-time value; search by name "
@@ -88,3 +113,15 @@ def search_values(store: GraphStore, text: str, opts: SearchOptions) -> tuple[di
         truncated = {"shown": len(matches), "total": len(found), "hint": f"--limit {len(found)}, or narrow with "
                                                                           "--package or --in"}
     return result, truncated
+
+
+def _candidate_rows(store: GraphStore, values: list[str]) -> list[dict]:
+    """The constant fields whose stored text holds a needle of one of the values (`written_values`), each once."""
+    rows: dict[tuple[str, str], dict] = {}
+    for value in values:
+        # a char or boolean constant is stored as its int (JVMS §4.7.2): asked by the number it is stored as
+        stored = [str(ord(value))] if len(value) == 1 else ["1" if value == "true" else "0"] \
+            if value in ("true", "false") else []
+        for r in store.rows(queries_search.CONSTANTS_CONTAINING, {"needle": _needle(value), "stored": stored}):
+            rows.setdefault((r["owner"], r["name"]), r)
+    return list(rows.values())

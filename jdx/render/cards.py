@@ -147,6 +147,8 @@ def show(r: dict, brief: bool = False) -> list[str]:
     """The card: the type's line, its facts (package, artifact, sources), annotations, declaration, supertypes,
     nesting, counts, doc, `next:`; `brief`: the type's line and the card's rows only (no facts, hints, doc, next)."""
     facts = [f"package {r['package']}" if r["package"] else "default package", r["artifact"] or "unknown artifact"]
+    if r.get("jdk_internal"):
+        facts.append(f"JDK internal: {r['artifact']} does not export {r['package']} to every module")
     if r["source_file"]:
         facts.append(f"source file {r['source_file']}")
     if r["kotlin"]:
@@ -156,7 +158,7 @@ def show(r: dict, brief: bool = False) -> list[str]:
         facts.append(r.get("language") or "java")
     if r["deprecated"]:
         facts.append("deprecated")
-    facts.insert(2, f"sources: {r['sources']}" if r.get("sources") else "sources: none")
+    facts.insert(2 + bool(r.get("jdk_internal")), f"sources: {r['sources']}" if r.get("sources") else "sources: none")
     keyword = (r.get("kotlin") or {}).get("keyword") if r.get("view") == "kotlin" else None
     lines = [f"{keyword or r['kind']} {asked_type(r, 'ref')}"] + ([] if brief else ["  " + " · ".join(facts)])
     internal = [a for a in r["annotations"] if compiler_internal(a)]

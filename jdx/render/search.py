@@ -10,6 +10,14 @@ def _columns(rows: list[tuple[str, str]], indent: str = "") -> list[str]:
 
 HIDDEN = "hidden by deprecation: no caller can use it"  # a Kotlin declaration `@Deprecated(level = HIDDEN)`
 DEPRECATED = "deprecated"  # `@Deprecated` (the Deprecated attribute), still usable: JSON `deprecated`
+JDK_INTERNAL = "(JDK internal)"  # in a package its JDK module exports to some modules or none: JSON `jdk_internal`
+
+
+def _marks(m: dict, non_public: bool = True) -> str:
+    """` (non-public)` (when `non_public` says to mark it), ` (JDK internal)`, ` [deprecated]` of a row."""
+    return ((" (non-public)" if non_public and not m.get("public", True) else "")
+            + (f" {JDK_INTERNAL}" if m.get("jdk_internal") else "")
+            + (f" [{DEPRECATED}]" if m.get("deprecated") else ""))
 
 
 def _symbol(m: dict) -> str:
@@ -23,10 +31,7 @@ def _symbol(m: dict) -> str:
     text = f"{m['kind']} {m['ref']}"
     if m.get("overloads", 1) > 1:
         text += f" ({m['overloads']} overloads)"
-    if not m.get("public", True):
-        text += " (non-public)"
-    if m.get("deprecated"):
-        text += f" [{DEPRECATED}]"
+    text += _marks(m)
     if "value" in m:  # search --value: the constant's value as Java text
         text += f" = {m['value']}"
     return text
@@ -61,10 +66,7 @@ def resolve(r: dict, brief: bool = False) -> list[str]:
         f = r["frame"]
         lines.append(f"frame {f['text']}" + (f"  {f['file']}:{f['line']}" if f.get("line") is not None else ""))
     named = not r.get("frame")  # a name's non-public candidates are marked as search marks them; a frame's ran
-    rows = [(f"{c['kind']} {c['ref']}" + (" (non-public)" if named and not c.get("public", True) else "")
-             + (f"  (lines {c['lines'][0]}-{c['lines'][1]})" if c.get("lines") else "")
-             + (f"  [{c['note']}]" if c.get("note") else ""), c["artifact"]) for c in r["candidates"]]
-    lines.extend(_columns(rows, "  " if r.get("frame") and not brief else ""))
+    lines.extend(_columns(_candidate_rows(r["candidates"], named), "  " if r.get("frame") and not brief else ""))
     if brief:
         return bare(lines)
     lines.extend(f"note: {n}" for n in r.get("notes", ()))
@@ -72,6 +74,14 @@ def resolve(r: dict, brief: bool = False) -> list[str]:
     if n == r["total"] and not (r.get("notes") and not n):  # a truncated answer gets output's `… N of M shown`
         lines.append(f"{n} candidate{'s' if n != 1 else ''} for {r['name']}")
     return lines
+
+
+def _candidate_rows(candidates: list[dict], named: bool) -> list[tuple[str, str]]:
+    """resolve's candidates as (text, artifact): kind, ref, marks (`(non-public)` only for a `named` answer), lines,
+    note."""
+    return [(f"{c['kind']} {c['ref']}" + _marks(c, named)
+             + (f"  (lines {c['lines'][0]}-{c['lines'][1]})" if c.get("lines") else "")
+             + (f"  [{c['note']}]" if c.get("note") else ""), c["artifact"]) for c in candidates]
 
 
 def _trace(r: dict, brief: bool) -> list[str]:
@@ -84,9 +94,7 @@ def _trace(r: dict, brief: bool) -> list[str]:
         if "error" in e:
             lines.append(f"  {e['error']['message']}")
             continue
-        rows = [(f"{c['kind']} {c['ref']}" + (f"  (lines {c['lines'][0]}-{c['lines'][1]})" if c.get("lines") else "")
-                 + (f"  [{c['note']}]" if c.get("note") else ""), c["artifact"]) for c in e["candidates"]]
-        lines.extend(_columns(rows, "  "))
+        lines.extend(_columns(_candidate_rows(e["candidates"], False), "  "))
         if len(e["candidates"]) < e["total"]:
             lines.append(f"  … {len(e['candidates'])} of {e['total']} shown (--limit {e['total']})")
         if not brief:

@@ -78,10 +78,10 @@ def test_the_oracle_sees_the_fixture(oracle):
 @pytest.mark.parametrize("args, refs", [
     # one tier (camel-hump): the shorter deprecated name ranked first before
     (("poly fit",), ["dp.PolyCurveFitter", "dp.PolyFitter"]),
-    # a tier's deprecated hits after its others as public (a type named as written counts as public, ranked after
-    # the public ones), yet before a worse tier's (the later-word `PolyCurveFitter`)
+    # a tier's deprecated hits after its others as public, yet before a worse tier's (the later-word
+    # `PolyCurveFitter`); a non-public type named as written after every public type
     (("Fitter", "--kind", "class"),
-     ["dp.b.Fitter", "dp.a.Fitter", "dp.c.Fitter", "dp.PolyCurveFitter", "dp.PolyFitter"]),
+     ["dp.b.Fitter", "dp.a.Fitter", "dp.PolyCurveFitter", "dp.PolyFitter", "dp.c.Fitter"]),
     # no reach split (a qualified glob): a deprecated public type still before a non-public one
     (("dp.*.Fitter",), ["dp.b.Fitter", "dp.a.Fitter", "dp.c.Fitter"]),
     # an exact deprecated name still beats a prefix match

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jdx.engine.ranking import internal_packages, is_jdk_internal, nesting, reach
+from jdx.engine.ranking import PUBLIC_MEMBER, internal_packages, is_jdk_internal, nesting, package_of, reach
 from jdx.engine.search import SearchOptions, parse_kinds, search
 from jdx.engine.search_match import EXACT, HUMP, LOOSE_PREFIX, PREFIX, WORD, compile_pattern
 from jdx.engine.imports import imports
@@ -76,6 +76,15 @@ def test_nothing_found_is_not_found_with_did_you_mean(store):
 
 # --- ranking --------------------------------------------------------------------------------------------
 
+def _in_deprecated(store, m: dict) -> bool:
+    """A member of a deprecated type or a type nested in one, by the graph's Type.deprecated."""
+    if m["kind"] in ("package", "module"):
+        return False
+    owner = m["ref"].split("#", 1)[0].replace(".", "/")
+    ids = [owner[:i] for i in range(len(owner)) if owner[i] == "$"] + ([owner] if "#" in m["ref"] else [])
+    return any(store.rows("MATCH (t:Type) WHERE t.id = $id AND t.deprecated RETURN t.id", {"id": i}) for i in ids)
+
+
 def _key(m: dict, tier: int, rank: int):
     return (tier, not m["public"], len(m["name"]), rank)
 
@@ -91,8 +100,13 @@ def test_results_follow_the_documented_ranking(store, pattern):
         jdk_internal = is_jdk_internal(m["ref"], internal, is_package=pkg)
         as_written = m["match"] == "exact" and m["name"] == pattern and m["kind"] not in ("method", "field", "package",
                                                                                           "module")
-        keys.append((reach(m["kind"] not in ("method", "field"), m["public"] or as_written, jdk_internal),
-                     TIERS[m["match"]], jdk_internal, not m["public"], m.get("deprecated", False),
+        first = reach(m["kind"] not in ("method", "field"), m["public"], jdk_internal)
+        if as_written and not jdk_internal:  # a non-public type named as written: with the public members
+            first = min(first, PUBLIC_MEMBER)
+        # a package named `internal` (gson's `com.google.gson.internal.bind`) after the rest as public
+        named_internal = not pkg and ".internal." in f".{package_of(m['ref'])}."
+        keys.append((first, TIERS[m["match"]], jdk_internal, not m["public"], named_internal,
+                     m.get("deprecated", False) or _in_deprecated(store, m),
                      not m["public"] and m["origin"] == "jdk", len(m["name"]), 0 if pkg else nesting(m["ref"]), rank))
     # origin is compared coarsely here (position breaks ties inside one origin); the rest exactly
     assert keys == sorted(keys), pattern
