@@ -41,6 +41,21 @@ def in_process(jdx_env: dict) -> Iterator:
         yield run
 
 
+@contextlib.contextmanager
+def jar_runner(run_jdx, jdx_env: dict, jar: Path) -> Iterator:
+    """`run(*argv) -> stdout` of queries on `jar` alone (no JDK) in this process, the jar indexed first; every
+    answer must exit 0."""
+    args = ["--jars", str(jar), "--no-jdk"]
+    r = run_jdx("index", *args)
+    assert r.code == 0, r.err
+    with in_process(jdx_env) as run_here:
+        def run(*argv: str) -> str:
+            got = run_here([*args, *argv])
+            assert got.code == 0, got.out + got.err
+            return got.out
+        yield run
+
+
 def check(path: Path, run: Run, code: int, jdx_home: Path) -> None:
     """`run` exited with `code` and printed what `path` holds (stdout, or stderr when stdout is empty)."""
     name = path.name

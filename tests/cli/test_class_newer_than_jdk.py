@@ -13,6 +13,8 @@ import pytest
 
 from tests.fixtures import jdktool
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own builds: the soak runs it whole (.ci/run)
+
 NEWER = Path("/usr/lib/jvm/temurin-25-jdk-amd64/bin")
 SOURCE = """package nw;
 public class Switches {

@@ -23,6 +23,8 @@ import pytest
 from tests.fixtures import jdktool
 from tests.fixtures.javac import javap
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own builds: the soak runs it whole (.ci/run)
+
 SOURCES = {
     "Boom.java": "public class Boom {\n  public static void main(String[] a) {\n"
                  "    throw new IllegalStateException(\"boom\");\n  }\n}\n",

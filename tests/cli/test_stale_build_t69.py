@@ -18,6 +18,8 @@ from jdx.engine.java_parse import parse_source
 
 from tests.fixtures import jdktool
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own builds: the soak runs it whole (.ci/run)
+
 POM = ('<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>'
        "<groupId>com.acme</groupId><artifactId>tok</artifactId><version>1.0</version></project>\n")
 PKG = "src/main/java/com/acme/tok"

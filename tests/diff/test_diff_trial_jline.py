@@ -27,6 +27,8 @@ from tests.fixtures import jdktool
 from tests.fixtures.build import write_jar
 from tests.fixtures.javac import javap, side_jar
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own builds: the soak runs it whole (.ci/run)
+
 JDK25 = Path("/usr/lib/jvm/temurin-25-jdk-amd64/bin")
 
 _ITS = "java.util.Collection<java.util.Iterator<? extends E>>"

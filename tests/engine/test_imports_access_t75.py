@@ -23,6 +23,8 @@ from tests.fixtures import jdktool
 from tests.fixtures.javac import javac_jar
 from tests.service import JdxService, Options
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own builds: the soak runs it whole (.ci/run)
+
 SOURCES = {
     # jose4j's KeyPairUtil: a package-private abstract class whose public static methods its public subclasses inherit
     "ia/keys/KeyUtil.java": "package ia.keys;\nabstract class KeyUtil {\n"

@@ -65,14 +65,7 @@ def jdx(tmp_path_factory, jar, jdx_env, run_jdx):
 
     copy = tmp_path_factory.mktemp("kvt") / "trial.jar"
     shutil.copy(jar, copy)
-    args = ["--jars", str(copy), "--no-jdk"]
-    r = run_jdx("index", *args)
-    assert r.code == 0, r.err
-    with golden.in_process(jdx_env) as run_here:
-        def run(*argv: str) -> str:
-            got = run_here([*args, *argv])
-            assert got.code == 0, got.out + got.err
-            return got.out
+    with golden.jar_runner(run_jdx, jdx_env, copy) as run:
         yield run
 
 

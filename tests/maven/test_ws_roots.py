@@ -14,6 +14,8 @@ from jdx.loaders import maven_resolver as mr
 from tests.maven import fixture as fx
 from tests.maven.conftest import jdx
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own builds: the soak runs it whole (.ci/run)
+
 
 @pytest.fixture
 def env(world_env, tmp_path) -> dict:
