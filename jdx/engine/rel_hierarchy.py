@@ -25,6 +25,7 @@ from jdx.engine.members import ACC, supertypes_applied, type_arguments, unresolv
 from jdx.engine.ranking import internal_packages, is_jdk_internal
 from jdx.engine.rel_lambdas import lambda_implementations, sub_interfaces
 from jdx.engine.refs import format_member, format_type, parse_ref
+from jdx.engine.rel_sealed import sealed_warnings
 from jdx.engine.relations import ArtifactFilter, Artifacts, TreeWalk, check_depth, check_limit, rows_by_ids
 from jdx.engine.resolve import resolve_applied_type
 from jdx.errors import NotFoundError, Warning_
@@ -427,26 +428,6 @@ def _within(g: nx.DiGraph, root: dict, opts: HierarchyOptions, arts: Artifacts, 
     if not (opts.filter.include or opts.filter.exclude):
         return g
     return _filtered(g, root["id"], lambda n: opts.filter.accepts(arts, (types.rows.get(n) or {}).get("artifact")))
-
-
-def _missing_permitted(store: GraphStore, ids: list[str]) -> list[tuple[str, str]]:
-    """(sealed type, permitted subclass) for each subclass a sealed type among `ids` names (PermittedSubclasses,
-    JVMS §4.7.31) that the workspace has no class file of: a subtype it must have, missing from the hierarchy."""
-    found = {r["id"]: list(r["permits"]) for r in store.rows_cached(q.SEALED_TYPES, {})}
-    sealed = [(i, found[i]) for i in ids if i in found]  # in the order of `ids` (the root first)
-    permits = sorted({p for _, ps in sealed for p in ps})
-    if not permits:
-        return []
-    present = {r["id"] for r in store.rows(q.TYPES_LOADED_BY_ID, {"ids": permits})}
-    return [(t, p) for t, ps in sealed for p in ps if p not in present]
-
-
-def sealed_warnings(store: GraphStore, root_id: str, tree, what: str) -> list[Warning_]:
-    """SEALED_SUBTYPE_MISSING for the root and every sealed type of its down `tree` (a graph of type ids) that
-    permits a subclass the workspace lacks; `what` says what that leaves incomplete."""
-    ids = [root_id] + sorted(n for n in tree if n != root_id)
-    return [Warning_("SEALED_SUBTYPE_MISSING", f"{format_type(t)} permits {format_type(p)}, which the workspace "
-                                               f"lacks: {what}") for t, p in _missing_permitted(store, ids)]
 
 
 def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dict, list[Warning_], dict | None]:
