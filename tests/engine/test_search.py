@@ -227,16 +227,21 @@ def _graph_symbols(store, kind: str) -> list[dict]:
     from jdx.engine.search import artifact_table
 
     label = "Method" if kind == "method" else "Field"
-    types = {r["id"]: r["access"] for r in store.rows(
-        "MATCH (t:Type) WHERE NOT t.external AND NOT t.shadowed RETURN t.id AS id, t.access AS access")}
+    types = {r["id"]: r for r in store.rows(
+        "MATCH (t:Type) WHERE NOT t.external AND NOT t.shadowed RETURN t.id AS id, t.access AS access, "
+        "t.deprecated AS deprecated")}
     rank = {a["id"]: a["rank"] for a in artifact_table(store)}
     out = []
     for r in store.rows(f"MATCH (m:{label}) WHERE NOT m.external AND NOT m.shadowed RETURN m.name AS name, "
-                        "m.owner AS owner, m.access AS access, m.artifact AS artifact"):
+                        "m.owner AS owner, m.access AS access, m.artifact AS artifact, m.deprecated AS deprecated"):
         if r["access"] & 0x1000 or r["name"] in ("<init>", "<clinit>") or re.search(r"\$[0-9]+(\$|$)", r["owner"]):
             continue
-        pub = bool(r["access"] & 1) and bool(types.get(r["owner"], 0) & 1)
-        out.append(dict(r, pub=pub, rank=rank[r["artifact"]]))
+        # its type and every type around it (`a/B$C` is inside `a/B`): public, and deprecated when one is
+        owner = r["owner"]
+        around = [owner] + [owner[:i] for i in range(owner.rfind("/") + 2, len(owner)) if owner[i] == "$"]
+        pub = bool(r["access"] & 1) and all((types.get(t) or {}).get("access", 0) & 1 for t in around)
+        deprecated = bool(r["deprecated"]) or any((types.get(t) or {}).get("deprecated") for t in around)
+        out.append(dict(r, pub=pub, rank=rank[r["artifact"]], deprecated=deprecated))
     return out
 
 
@@ -396,13 +401,15 @@ def test_broad_patterns_rank_and_count_like_a_full_fetch(store, pattern):
         if tier is None:
             continue
         key = (r["name"], r["owner"])
-        g = best.setdefault(key, {"tier": tier, "pub": False, "rank": r["rank"]})
+        g = best.setdefault(key, {"tier": tier, "pub": False, "rank": r["rank"], "deprecated": True})
         g["pub"] = g["pub"] or r["pub"]
         g["rank"] = min(g["rank"], r["rank"])
+        g["deprecated"] = g["deprecated"] and r["deprecated"]  # a group is deprecated when every overload is
     assert result["total"] == len(best) > 900
     internal = internal_packages(store)
     order = sorted(best, key=lambda k: (reach(False, best[k]["pub"], is_jdk_internal(k[1], internal)),
                                         best[k]["tier"], is_jdk_internal(k[1], internal), not best[k]["pub"],
+                                        "/internal/" in "/" + k[1].rpartition("/")[0] + "/", best[k]["deprecated"],
                                         len(k[0]), nesting(k[1]), best[k]["rank"], k[0], k[1]))
     top = [(m["name"], m["ref"].split("#")[0]) for m in result["matches"]]
     assert top == [(name, owner.replace("/", ".")) for name, owner in order[:20]]

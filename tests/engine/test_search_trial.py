@@ -106,9 +106,10 @@ def test_a_typo_after_the_separator_suggests_the_types_members(store):
 
 # --- 2. a type named as written ranks first -------------------------------------------------------------------
 def _as_written_first(store, result: dict, written: str) -> None:
-    """Every public-API type named exactly `written` precedes everything else that matched."""
+    """Every public-API type named exactly `written` precedes everything else that matched (a non-public one ranks
+    with the public members: no code outside its package can name it)."""
     internal = internal_packages(store)
-    flags = [m["kind"] in TYPE_KINDS and m["name"] == written for m in result["matches"]
+    flags = [m["kind"] in TYPE_KINDS and m["name"] == written and m["public"] for m in result["matches"]
              if not is_jdk_internal(m["ref"], internal, is_package=m["kind"] in ("package", "module"))]
     assert flags[0] and flags == sorted(flags, reverse=True), [m["ref"] for m in result["matches"]]
 

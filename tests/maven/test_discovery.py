@@ -21,8 +21,9 @@ def _artifact_of(env: dict) -> str:
 
 @pytest.mark.soak
 def test_coordinates_versions_and_missing_version(world, world_env):
-    """--coord brings runtime dependencies; both versions of one library answer by coordinate; an absent version
-    is exit 1 with the versions present."""
+    """--coord brings runtime dependencies; both versions of one library asked for explicitly answer by coordinate
+    (util's own core 2.0 alone would lose to the declared core 1.0, Maven's nearest-wins: tests/maven/test_ws_roots.py);
+    an absent version is exit 1 with the versions present."""
     out = batch(world_env, world.root, [
         "show org.fix.util.Util",
         "members org:fix:core:1.0/org.fix.core.Core",
@@ -30,7 +31,7 @@ def test_coordinates_versions_and_missing_version(world, world_env):
         "members org.fix:core:2.0/org.fix.core.Core",
         "show org.fix:core:3.0/org.fix.core.Core",
         "show org.fix.managed.Managed",
-    ], "--no-jdk", "--coord", "org.fix:core:1.0", "--coord", "org.fix:util:1.0")
+    ], "--no-jdk", "--coord", "org.fix:core:1.0", "--coord", "org.fix:util:1.0", "--coord", "org.fix:core:2.0")
     assert out[0]["ok"] and "org.fix:util:1.0" in str(out[0])
     assert not out[1]["ok"]  # four segments: not group:artifact:version of anything present
     one = str(_result(out[2]))
