@@ -208,14 +208,16 @@ class Session:
     def _newer_than_jdk(self) -> list[Warning_]:
         """CLASS_NEWER_THAN_JDK for the artifacts with class files newer than the workspace's JDK (a jar built for
         Java 25 over a JDK 17): the classes of the newer JDK they use are external to the workspace. Checked once
-        per open graph (never opens it)."""
+        per open graph (never opens it), from the build's manifest (indexer.graph_facts), else the graph."""
         store = self._store
         if store is None:
             return []
         if self._newer is None or self._newer[0] is not store:
             from jdx.graph_schema.queries_search import ARTIFACT_VERSIONS
 
-            rows = store.rows(ARTIFACT_VERSIONS)
+            facts = store.facts
+            rows = ([{"name": n, "kind": k, "version": v} for n, k, v in facts["newest"]] if facts is not None
+                    else store.rows(ARTIFACT_VERSIONS))
             jdk = max((r["version"] or 0 for r in rows if r["kind"] == "jrt"), default=0)
             newer = [r for r in rows if r["kind"] != "jrt" and jdk and (r["version"] or 0) > jdk]
             self._newer = (store, [Warning_(
@@ -273,11 +275,20 @@ class Session:
     def _stale_class(self, fqn: str) -> list[Warning_]:
         if not any(a.kind == "dir" for a in self.artifacts()):
             return []
-        from jdx.engine.search_nav import types_named
+        from jdx.engine.refs import parse_ref
         from jdx.engine.stale_classes import stale_class_warnings
+        from jdx.errors import RefSyntaxError
 
-        found = types_named(self.store(), fqn)
-        return stale_class_warnings(self.source_context(), found[0]["id"]) if len(found) == 1 else []
+        try:
+            ref = parse_ref(fqn)  # the answer's subject, a whole name: its binary-name candidates, no name search
+        except RefSyntaxError:
+            return []
+        ctx = self.source_context()
+        for name in ref.type_candidates():
+            row = ctx.type_row(name.replace(".", "/"))
+            if row is not None and not row.get("external"):
+                return stale_class_warnings(ctx, row["id"])
+        return []
 
     def read_warnings(self) -> list[Warning_]:
         """How the whole workspace was read (`ws info`, `jdx_workspace`): what every answer carries and how each
@@ -411,6 +422,7 @@ class Session:
         if report.graph_stamp and stamp != list(report.graph_stamp):
             raise _Damaged(str(path))
         store = GraphStore(path, read_only=True)
+        store.facts = report.facts
         self._stamp = stamp
         return store
 

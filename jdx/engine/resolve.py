@@ -102,7 +102,10 @@ def _coordinate_of(name: str, path: str) -> str | None:
 
 
 def literal_dollar_names(store: GraphStore) -> frozenset[str]:
-    """The workspace's top-level classes whose name holds a `$` that nests nothing (jvm_names.literal_dollars)."""
+    """The workspace's top-level classes whose name holds a `$` that nests nothing (jvm_names.literal_dollars): as
+    the graph's build recorded them (indexer.graph_facts), else asked of the graph."""
+    if store.facts is not None:
+        return frozenset(store.facts["literal_dollars"])
     from jdx.graph_schema.queries_graph import LITERAL_DOLLAR_NAMES
 
     return frozenset(r["name"] for r in store.rows_cached(LITERAL_DOLLAR_NAMES))

@@ -64,6 +64,7 @@ class IndexReport:
     added: int = 0  # artifacts appended by an incremental update
     executor: dict = field(default_factory=dict)  # what extracted the missing shards (none: nothing was missing)
     graph_stamp: list | None = None  # the graph file's [size, mtime_ns] at publish (store.file_stamp), when recorded
+    facts: dict | None = None  # what every answer asks of the graph, kept in its manifest at build (`graph_facts`)
 
 
 def graph_family() -> str:
@@ -169,7 +170,7 @@ def _up_to_date(current: tuple[Path, dict] | None, artifacts: list[Artifact], st
         graph=existing, built=False, artifacts=len(artifacts), classes=classes, members=members, edges=edges,
         seconds=time.perf_counter() - started, warnings=warnings,
         failed_artifacts=sorted({w.artifact for w in warnings if w.code == "ARTIFACT_READ_ERROR"}),
-        graph_stamp=manifest.get(GRAPH_STAMP),
+        graph_stamp=manifest.get(GRAPH_STAMP), facts=graph_facts(manifest),
     )
 
 
@@ -226,12 +227,46 @@ def _candidate_bases(cache: Path, artifacts: list[Artifact]) -> list[tuple[int, 
     return out
 
 
-def _manifest(artifacts: list[Artifact], shards, counts: dict, warnings: list[Warning_], **extra) -> dict:
+def _manifest(artifacts: list[Artifact], shards, counts: dict, warnings: list[Warning_],
+              recorded: dict | None = None, **extra) -> dict:
+    """A build's manifest; the facts of the artifacts the manifest `recorded` (of the build this one grows from or
+    shares) holds are taken from it: growing a graph reads the joined artifacts' shards only."""
+    known = {a.get("key"): a for a in (recorded or {}).get("artifacts", []) if isinstance(a, dict)}
     arts = []
     for a, s in zip(artifacts, shards):
-        arts.append(dict(a.to_json(), classes=int(s.meta.get("classes", 0))))
+        had = known.get(a.key, {})
+        newest, dollars = ((had["newest"], had["dollars"]) if isinstance(had.get("newest"), int)
+                           and isinstance(had.get("dollars"), list) else _shard_facts(s))
+        arts.append(dict(a.to_json(), classes=int(s.meta.get("classes", 0)), newest=newest, dollars=dollars))
     return {"artifacts": arts, "counts": counts, "family": graph_family(),
             "warnings": [{"code": w.code, "message": w.message, "artifact": w.artifact} for w in warnings], **extra}
+
+
+def _shard_facts(shard) -> tuple[int, list[str]]:
+    """Of a shard's classes: the newest class-file major version (0: none), and the top-level classes whose name
+    holds a `$` that nests nothing (queries_graph.LITERAL_DOLLAR_NAMES asks the graph the same)."""
+    import pyarrow.compute as pc
+
+    from jdx.loaders.extractor import TYPE_KINDS
+
+    types = shard.table("types", ["name", "kind", "outer", "version"])
+    types = types.filter(pc.not_equal(types["kind"], TYPE_KINDS.index("module")))  # no Type node (graph_build)
+    if not types.num_rows:
+        return 0, []
+    top = types.filter(pc.and_(pc.is_null(types["outer"]), pc.match_substring(types["name"], "$")))
+    return int(pc.max(types["version"]).as_py() or 0), top["name"].to_pylist()
+
+
+def graph_facts(manifest: dict) -> dict | None:
+    """What every answer asks of a graph, as its build recorded it in the manifest: `newest`, (name, kind, newest
+    class-file major version) per artifact in classpath order (CLASS_NEWER_THAN_JDK), and `literal_dollars`
+    (jvm_names.literal_dollars). None for a manifest written before they were kept: the graph is asked."""
+    arts = manifest.get("artifacts")
+    if not isinstance(arts, list) or not all(isinstance(a, dict) and isinstance(a.get("newest"), int)
+                                             and isinstance(a.get("dollars"), list) for a in arts):
+        return None
+    return {"newest": [(a.get("name"), a.get("kind"), a["newest"]) for a in arts],
+            "literal_dollars": sorted({n for a in arts for n in a["dollars"]})}
 
 
 def _all_warnings(shards, built_warnings: list[Warning_]) -> tuple[list[Warning_], list[str]]:
@@ -269,7 +304,7 @@ def _update(root: Path, base: Path, manifest: dict, artifacts: list[Artifact], s
                       edges=base_counts["edges"] + built.counts["edges"],
                       types=base_counts["types"] + updater.added_types,
                       kotlin=base_counts.get("kotlin", 0) + built.counts.get("kotlin", 0))
-        build = updater.commit(_manifest(artifacts, shards, counts, warnings,
+        build = updater.commit(_manifest(artifacts, shards, counts, warnings, manifest,
                                          base=manifest.get("build"), added=len(focus)))
     except BaseException:
         updater.abort()
@@ -347,7 +382,8 @@ def _share(root: Path, base: Path, manifest: dict, artifacts: list[Artifact], sh
     warnings += [Warning_(**w) for w in manifest.get("warnings", [])
                  if (w["code"], w["message"], w["artifact"]) not in known]
     counts = manifest["counts"]
-    build = share_build(root, base, _manifest(artifacts, shards, counts, warnings, shared=manifest.get("build")))
+    build = share_build(root, base, _manifest(artifacts, shards, counts, warnings, manifest,
+                                              shared=manifest.get("build")))
     return build, counts, warnings, failed
 
 
