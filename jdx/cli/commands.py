@@ -112,10 +112,11 @@ def cache_gc(dry_run: bool = typer.Option(False, "--dry-run", help="list what wo
 
 @cache_app.command("clear")
 def cache_clear():
-    """Remove every shard, graph and compiled extractor. Example: jdx cache clear"""
+    """Remove every shard, graph and compiled extractor, after stopping the cache's daemons. Example: jdx cache clear"""
     from jdx.commands import manage
+    from jdx.daemon import control
 
-    out("cache", "clear", manage.cache_clear(service()), text.key_values)
+    out("cache", "clear", manage.cache_clear(service(), control.stop_cache_daemons), text.key_values)
 
 
 @ws_app.command("create")

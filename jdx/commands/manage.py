@@ -146,7 +146,11 @@ def _over_cap(graphs) -> str:
             "recently used others go" if recent else "the least recently used graphs go")
     return f"{kept} when the next graph is built, or now with: jdx cache gc --older-than 0"
 
-def cache_clear(session) -> Answer:
+def cache_clear(session, stop_daemons=None) -> Answer:
+    """Removes every shard, graph and derived cache; first `stop_daemons(cache) -> [result per daemon]` (the CLI's:
+    jdx.daemon.control.stop_cache_daemons) stops the daemons answering from this cache, which would go on answering
+    from the removed graph's open files. The answer says how many it stopped."""
+    daemons = stop_daemons(session.cache) if stop_daemons is not None else []
     removed = 0
     for sub in ("shards", "graphs", "extractor", *DERIVED_CACHES):
         path = session.cache / sub
@@ -155,7 +159,10 @@ def cache_clear(session) -> Answer:
             shutil.rmtree(path, ignore_errors=True)
     for name in ("hashes.json", "archives.json"):  # content hashes by path; what each archive holds, by content
         (session.cache / name).unlink(missing_ok=True)
-    return Answer({"cleared": str(session.cache), "removed": removed})
+    result = {"cleared": str(session.cache), "removed": removed,
+              "daemons_stopped": sum(1 for d in daemons if d.get("stopped"))}
+    refused = [d["refused"] for d in daemons if d.get("refused")]  # a lock holder that is no jdx daemon: not signalled
+    return Answer({**result, "daemons_refused": refused} if refused else result)
 
 # `cache gc` keeps what was used in the last GC_RECENT_DAYS days even when no named workspace names it: an agent's
 # `--jars` workspaces are named by nothing but their use (spec §10.2: "none was used recently")
@@ -368,7 +375,19 @@ def ws_list(session) -> Answer:
     from jdx.engine.workspace import current_workspace_name, list_workspaces
 
     current = current_workspace_name()
-    return Answer({"workspaces": [{"name": n, "current": n == current} for n in list_workspaces()]})
+    return Answer({"workspaces": [_listed(n, n == current) for n in list_workspaces()]})
+
+
+def _listed(name: str, current: bool) -> dict:
+    """One workspace of `ws list`: whether it is the default, and what its file holds (`ws create`'s fields); a file
+    that cannot be read says why, and the others are still listed."""
+    from jdx.engine.workspace import load_workspace
+
+    try:
+        spec = load_workspace(name)
+    except (NoIndexError, UsageError) as exc:
+        return {"name": name, "current": current, "unreadable": exc.message}
+    return {"name": name, "current": current, **spec.to_json(), **_root_kinds(spec.jars)}
 
 def ws_add(session, name: str, root: str) -> Answer:
     """Appends a root (a jar, glob, class directory or classpath; a g:a:v coordinate) after the workspace's others:

@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import time
+from pathlib import Path
 
 from jdx.commands.wire import WireError, decode_response, encode_request
 from jdx.daemon import client
@@ -90,6 +91,15 @@ def every_daemon(workspace: dict) -> list[DaemonPaths]:
 def stop_all(workspace: dict, grace: float = STOP_GRACE) -> dict:
     """`daemon stop --all`: stops every running daemon of the runtime directory; returns one result per daemon."""
     return {"daemons": [dict(stop_paths(paths, grace), socket=str(paths.socket)) for paths in every_daemon(workspace)]}
+
+
+def stop_cache_daemons(cache: Path, grace: float = STOP_GRACE) -> list[dict]:
+    """Stops every running daemon that answers from `cache` (`cache clear`: it would go on answering from the removed
+    graph's open files), and one that does not say which cache it uses (started by a jdx before DaemonPaths.cache);
+    returns one result per daemon. Looks in the runtime dir of every workspace of `cache` alike."""
+    target = str(Path(cache).absolute())
+    return [dict(stop_paths(paths, grace), socket=str(paths.socket))
+            for paths in every_daemon({"cache_dir": target}) if paths.read_cache() in (target, None)]
 
 
 def status_all(workspace: dict, timeout: float = 5.0) -> dict:

@@ -2,7 +2,7 @@
 
 The runtime dir is the first of `JDX_RUNTIME_DIR`, `$XDG_RUNTIME_DIR/jdx`, `$TMPDIR/jdx-$UID`,
 `<cache-dir>/run` that is usable (a shared-tmp candidate must be ours and private). Files are named
-`<key>-v<version>.{sock,pid,lock,log}`, the key a hash of the workspace and of the jdx code on disk
+`<key>-v<version>.{sock,pid,lock,log,cache}`, the key a hash of the workspace and of the jdx code on disk
 (code_fingerprint): an upgraded, reinstalled or edited-in-place jdx never talks to a daemon running older
 code. Standard library only: the thin client imports this module.
 """
@@ -175,6 +175,28 @@ class DaemonPaths:
         """The daemon's progress lines (`jdx: building the workspace graph`): a waiting client prints the new ones."""
         return self.dir / f"{self.stem}.progress"
 
+    @property
+    def cache(self) -> Path:
+        """The cache directory the daemon answers from, one line (`record_cache`): `cache clear` stops its daemons."""
+        return self.dir / f"{self.stem}.cache"
+
+    def read_cache(self) -> str | None:
+        try:
+            return self.cache.read_text().strip() or None
+        except OSError:
+            return None
+
+    def record_cache(self, cache: str) -> None:
+        """Names the daemon's cache once (the key hashes the cache in, so it never changes for a stem)."""
+        if self.read_cache() == cache:
+            return
+        tmp = self.cache.with_name(f"{self.cache.name}.{os.getpid()}.tmp")
+        try:
+            tmp.write_text(f"{cache}\n")
+            os.replace(tmp, self.cache)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+
     def read_pid(self) -> int | None:
         try:
             text = self.pid.read_text().strip()
@@ -221,11 +243,13 @@ def code_fingerprint(*, fresh: bool = False, root: str | None = None) -> str:
 def daemon_paths(workspace: dict, *, version: str = __version__, code: str | None = None,
                  create: bool = True) -> DaemonPaths:
     """The daemon files for this workspace, version and code (code_fingerprint); exit 3 when the socket path
-    cannot be bound."""
+    cannot be bound. `create`: the runtime dir is made, and the daemon's cache recorded (DaemonPaths.cache)."""
     folder = runtime_dir(workspace.get("cache_dir"), create=create)
     key = hashlib.sha256(f"{workspace_hash(workspace)}:{code or code_fingerprint()}".encode()).hexdigest()[:16]
     paths = DaemonPaths(folder, f"{key}-v{version}")
     check_socket_path(paths.socket)
+    if create:
+        paths.record_cache(str(cache_dir(workspace.get("cache_dir")).absolute()))
     return paths
 
 

@@ -38,9 +38,10 @@ INSTRUCTIONS = ("jdx answers questions about JVM code (jars, class dirs, the JDK
 
 
 def build_server(execute: Callable[..., dict], version: str = "", timeout: float | None = None,
-                 timeout_text: str = "") -> Server:
+                 timeout_text: str = "", max_bytes: int = jtools.MAX_ANSWER_BYTES) -> Server:
     """The MCP server: every registry tool, answered through `execute(command, query, params, call=Call) ->
-    envelope` (a Host's); `timeout` (seconds, `timeout_text` as the user wrote it) caps each call."""
+    envelope` (a Host's); `timeout` (seconds, `timeout_text` as the user wrote it) caps each call, `max_bytes` the
+    JSON of each answer (jdx.mcp.tools.within_bytes)."""
     from jdx.commands.execute import served
     from jdx.commands.host import Call
 
@@ -64,7 +65,7 @@ def build_server(execute: Callable[..., dict], version: str = "", timeout: float
         try:
             with anyio.move_on_after(timeout if timeout else math.inf):
                 answer = await anyio.to_thread.run_sync(jtools.call_tool, run, params.name, params.arguments,
-                                                        abandon_on_cancel=True)
+                                                        max_bytes, abandon_on_cancel=True)
         except anyio.get_cancelled_exc_class():
             call.stop("cancelled")  # the SDK drops the answer; the query stops where it can
             raise
@@ -176,13 +177,13 @@ async def screened(lines) -> AsyncIterator:
 
 
 def run_stdio(execute: Callable[..., dict], version: str = "", timeout: float | None = None,
-              timeout_text: str = "") -> None:
+              timeout_text: str = "", max_bytes: int = jtools.MAX_ANSWER_BYTES) -> None:
     """Serves MCP on stdin/stdout until the client closes stdin, and answers every request it read before that:
     a script that writes its requests and closes stdin (`printf ... | jdx mcp`) gets all its answers, where the
     SDK's session alone would cancel the calls still running at end of input."""
     from mcp.server.stdio import stdio_server
 
-    server = build_server(execute, version, timeout, timeout_text)
+    server = build_server(execute, version, timeout, timeout_text, max_bytes)
 
     async def main() -> None:
         with _claimed_stdin() as wire:

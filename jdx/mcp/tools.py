@@ -9,7 +9,9 @@ content is the CLI's text rendering of the same envelope; wherever jdx's own wor
 argument instead (`--limit 80` reads `limit 80`: jdx.commands.host.Spelling), and `--json` (what the CLI's `--json`
 holds in full) reads `structuredContent`. Arguments are checked as HTTP checks its parameters, with the same
 messages (jdx.commands.host.check_arguments: names and JSON types, then the wire's values). A source or body text
-is cut at 400 lines unless the call says otherwise, in the structured content as in the text (`bounded`).
+is cut at 400 lines unless the call says otherwise, in the structured content as in the text (`bounded`). Every
+answer is at most 1 MB, text and structured content each (`within_bytes`): past it, a command that takes `limit` is
+asked again with a limit that fits, and `truncated` states the bound (spec §8.3: never a silent flood).
 """
 
 from __future__ import annotations
@@ -49,6 +51,12 @@ _ERRORS = {"cypher": "USAGE says why the query cannot run, CYPHER_REFUSED names 
            "diff": "ARTIFACT_READ_ERROR names a side that cannot be read (no such file, a coordinate not in the "
                    "local Maven repository)."}
 _SYMBOL_ERRORS = "NOT_FOUND lists near matches, AMBIGUOUS lists candidates to re-ask with one of them."
+# an answer's bound, in bytes of its text and of its structured content's JSON, each: a client that is a model
+# cannot take 157 MB of Cypher rows on one line
+MAX_ANSWER_BYTES = 1 << 20
+# the `--limit N` part of a command's hint (`--limit 1868, or narrow with …`): past the bound, a higher limit shows
+# no more
+_LIMIT_HINT = re.compile(r"^(--)?limit \d+(, or |; |$)")
 # a next step the CLI's words give that a call cannot take: diff's `--jars NEW` opens another workspace
 _NEXT = {"diff": "members of a changed type, asked of a server on the new side (jdx mcp --jars NEW): a server "
                  "answers for the workspace on its own command line"}
@@ -70,6 +78,9 @@ def tool_specs() -> tuple[ToolSpec, ...]:
         if c.name in _BOUNDED:
             text += (f"\nText past {_BOUNDED[c.name]} lines is cut unless max_lines says otherwise, the structured "
                      f"result with it; truncated states the cut and what shows more ({_MORE[c.name]}).")
+        if _takes_limit(c.name):
+            text += (f"\nAn answer past {_size(MAX_ANSWER_BYTES)} is cut to the limit that fits; truncated states the "
+                     f"cut and what shows more.")
         specs.append(ToolSpec(PREFIX + c.name, c.name, text, input_schema(c.request, _BOUNDED.get(c.name))))
     specs.append(ToolSpec(PREFIX + WORKSPACE, WORKSPACE,
                           describe(workspace_info.SUMMARY, workspace_info.EXAMPLE, workspace_info.NEXT,
@@ -164,6 +175,11 @@ class ToolAnswer:
     is_error: bool
 
     @property
+    def size(self) -> int:
+        """Bytes of the larger content: the text, or the structured content's JSON."""
+        return max(len(self.text.encode("utf-8")), len(_dumps(self.structured).encode("utf-8")))
+
+    @property
     def structured(self) -> dict:
         """Structured content: the result with warnings, truncation and provenance, or the error with candidates."""
         env = self.envelope
@@ -177,10 +193,10 @@ class ToolAnswer:
         return out
 
 
-def call_tool(execute, name: str, arguments: dict[str, Any] | None) -> ToolAnswer:
-    """Answers one tool call with `execute(command, query, params) -> envelope` (a Host's, warm)."""
+def call_tool(execute, name: str, arguments: dict[str, Any] | None, max_bytes: int = MAX_ANSWER_BYTES) -> ToolAnswer:
+    """Answers one tool call with `execute(command, query, params) -> envelope` (a Host's, warm), within `max_bytes`
+    of text and of structured content each (`within_bytes`)."""
     from jdx.commands.execute import failure
-    from jdx.commands.registry import build_request, command
 
     tool = name[len(PREFIX):] if name.startswith(PREFIX) else ""
     specs = _tool_names()
@@ -195,6 +211,15 @@ def call_tool(execute, name: str, arguments: dict[str, Any] | None) -> ToolAnswe
         query, params = wire_params(tool, arguments)
     except UsageError as exc:
         return _answer(failure(tool, "", exc).envelope, None, None)
+    answer = _answered(execute, tool, query, params)
+    if answer.size <= max_bytes or answer.is_error or not _takes_limit(tool):
+        return answer
+    return within_bytes(execute, tool, query, params, answer, max_bytes)
+
+
+def _answered(execute, tool: str, query: str, params: dict) -> ToolAnswer:
+    from jdx.commands.registry import build_request, command
+
     env = json.loads(_dumps(execute(tool, query, params)))  # as a client decodes it: same text as the CLI's
     env = spelled_as_arguments(env)
     cmd = command(tool)
@@ -203,6 +228,53 @@ def call_tool(execute, name: str, arguments: dict[str, Any] | None) -> ToolAnswe
         env = bounded(tool, env, params)
         request = build_request(cmd, query, params)
     return _answer(env, cmd, request)
+
+
+def within_bytes(execute, tool: str, query: str, params: dict, whole: ToolAnswer, max_bytes: int) -> ToolAnswer:
+    """`whole`, an answer over `max_bytes` (its text or its structured content's JSON) of a tool that takes `limit`,
+    asked again with a limit that fits: the command's own cut (whole entities, its own counts, spec §8.3), with
+    `truncated` stating the bound and what shows more."""
+    from jdx.commands.registry import build_request, command
+
+    shown, answer, fitted = _entries(whole.envelope, params), whole, params
+    while answer.size > max_bytes and shown > 1:  # entries are alike enough that a proportional guess fits at once
+        shown = max(1, min(shown - 1, int(shown * max_bytes * 0.9 / answer.size)))
+        fitted = {**params, "limit": str(shown)}
+        answer = _answered(execute, tool, query, fitted)
+    if answer.is_error or shown == _entries(whole.envelope, params):
+        return answer
+    env = {**answer.envelope, "truncated": _byte_cut(answer.envelope, whole.envelope, shown, max_bytes)}
+    return _answer(env, command(tool), build_request(command(tool), query, fitted))
+
+
+def _takes_limit(command: str) -> bool:
+    from jdx.commands.registry import command as lookup
+    from jdx.commands.registry import params_of
+
+    cmd = lookup(command)
+    return cmd is not None and any(p.name == "limit" for p in params_of(cmd.request))
+
+
+def _entries(env: dict, params: dict) -> int:
+    """How many entries an answer holds, as its command's `limit` counts them (0: not known)."""
+    cut, result = env.get("truncated") or {}, env.get("result") or {}
+    shown = cut.get("shown") or (result.get("total") if isinstance(result, dict) else None) or params.get("limit")
+    return int(shown) if str(shown or "").isdigit() else 0
+
+
+def _byte_cut(env: dict, whole: dict, shown: int, max_bytes: int) -> dict:
+    """The `truncated` of an answer cut to `max_bytes`: the entries shown, the total, the bound, and what shows more
+    (the command's own hint past its `--limit N`, which the bound overrides: LIMIT/SKIP, narrowing)."""
+    cut, was = env.get("truncated") or {}, whole.get("truncated") or {}
+    total = was.get("total") or cut.get("total") or (whole.get("result") or {}).get("total") or shown
+    rest = _LIMIT_HINT.sub("", cut.get("hint") or was.get("hint") or "")
+    more = f"{rest}, or" if rest else "narrow the question, or"
+    return {"shown": cut.get("shown", shown), "total": total,
+            "hint": f"cut to fit the answer bound of {_size(max_bytes)}: {more} ask the CLI for all"}
+
+
+def _size(n: int) -> str:
+    return f"{n >> 20} MB" if n % (1 << 20) == 0 else f"{n >> 10} KB" if n % (1 << 10) == 0 else f"{n} bytes"
 
 
 def bounded(command: str, env: dict, params: dict) -> dict:

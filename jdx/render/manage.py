@@ -138,7 +138,28 @@ def ws_spec(r: dict) -> list[str]:
 def ws_list(r: dict) -> list[str]:
     if not r["workspaces"]:
         return ["no workspaces (create one: jdx ws create <name> --jars <path|glob>)"]
-    return [f"workspace {w['name']}{'  (current)' if w['current'] else ''}" for w in r["workspaces"]]
+    return [_ws_line(w) for w in r["workspaces"]]
+
+
+def _ws_line(w: dict) -> str:
+    """`workspace app  (current)  3 roots: 1 jar, 1 dir, 1 coord; 1 src · jdk`: one line per workspace, its roots
+    counted by kind (`ws info` lists them)."""
+    head = f"workspace {w['name']}{'  (current)' if w['current'] else ''}"
+    if "unreadable" in w:
+        return f"{head}  unreadable: {w['unreadable']}"
+    dirs = len(w.get("root_kinds") or {})
+    kinds = [(len(w["jars"]) - dirs, "jar"), (dirs, "dir"), (len(w.get("coords", [])), "coord")]
+    parts = [f"{len(w['roots'])} {_plural(len(w['roots']), 'root')}: "
+             + ", ".join(f"{n} {_plural(n, kind)}" for n, kind in kinds if n)] if w["roots"] else []
+    if w["src"]:
+        parts.append(f"{len(w['src'])} src")
+    if w.get("project"):
+        parts.append(f"project {w['project']}{' (with tests)' if w.get('tests') else ''}")
+    return f"{head}  {'; '.join(parts) or 'no roots'} · {'jdk' if w['jdk'] else 'no jdk'}"
+
+
+def _plural(n: int, word: str) -> str:
+    return word if n == 1 else word + "s"
 
 
 def ws_info(r: dict) -> list[str]:
