@@ -126,8 +126,12 @@ def exit_code_of(envelope: dict) -> int:
     """The exit code an envelope stands for (a daemon's answer carries no process status)."""
     if envelope.get("ok"):
         result = envelope.get("result")
-        return EXIT_NO_INDEX if envelope.get("command") == "doctor" and isinstance(result, dict) \
-            and result.get("ok") is False else EXIT_OK
+        if not isinstance(result, dict):
+            return EXIT_OK
+        if envelope.get("command") == "imports" and "names" in result:  # several names: the worst one's (spec §16)
+            return max((_codes().get(n["error"].get("code"), EXIT_INTERNAL) for n in result["names"] if "error" in n),
+                       default=EXIT_OK)
+        return EXIT_NO_INDEX if envelope.get("command") == "doctor" and result.get("ok") is False else EXIT_OK
     code = (envelope.get("error") or {}).get("code")
     found = _codes().get(code)
     return found if found is not None else EXIT_INTERNAL

@@ -64,14 +64,17 @@ def parse_words(cmd: Command, words: list[str], global_flags: tuple[str, ...] = 
         if query is None:
             query = word
             continue
-        extra = next((p for p in positionals[1:] if p.name not in out), None)
+        extra = next((p for p in positionals[1:] if p.name not in out or p.kind == "list"), None)
         if extra is None:
             if len(positionals) > 1:
                 names = " ".join(p.metavar for p in positionals)
                 raise UsageError(f"{cmd.name} takes {names} (got one more: {word!r})")
             raise UsageError(f"{cmd.name} takes one {positional_param.metavar} (got {query!r} and {word!r}); "
                              "quote a reference that contains spaces")
-        out[extra.name] = word
+        if extra.kind == "list":  # a positional list (imports' further names) takes every word left
+            out.setdefault(extra.name, []).append(word)
+        else:
+            out[extra.name] = word
     if len(positionals) > 1:
         given = [bool(query)] + [p.name in out for p in positionals[1:]]
         absent = [p.metavar for p, ok in zip(positionals, given) if not ok and p.required]

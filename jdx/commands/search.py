@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jdx.commands.registry import Command, Request, argument, option, renderer
+from jdx.errors import UsageError
 
 
 def _provenance(store, rows: list[dict]) -> list[dict]:
@@ -83,16 +84,39 @@ def run_resolve(session, req: ResolveRequest):
 
 @dataclass(frozen=True)
 class ImportsRequest(Request):
-    query: str = argument("a type (Gson, java.util.Map.Entry) or a static member (Collections#emptyList)", "TYPE")
+    query: str = argument("a type (Gson, java.util.Map.Entry) or a static member (Collections#emptyList)", "TYPE",
+                          required=False)
+    names: tuple = option((), "", "more types or static members: one import block for all of them, each one's notes "
+                          "and errors after it (the worst decides the exit code)", kind="list", metavar="[TYPE...]")
+
+    def validate(self) -> None:
+        if not self.query.strip() and not any(n.strip() for n in self.names):
+            raise UsageError("imports needs a type, e.g. jdx imports Gson")
+
+    def asked(self) -> str:
+        return " ".join((self.query, *self.names)) if self.query else " ".join(self.names)
+
+    def all_names(self) -> list[str]:
+        return [n for n in (self.query, *self.names) if n]
 
 
 def run_imports(session, req: ImportsRequest):
     from jdx.engine.answer import Answer
     from jdx.engine.imports import imports
+    from jdx.engine.imports_block import imports_block
 
-    result, warnings = imports(session.store(), req.query)
-    return Answer(result, warnings, None, [{"symbol": i["ref"], "artifact": i["artifact"], "origin": "bytecode"}
-                                           for i in result["imports"]])
+    names = req.all_names()
+    if len(names) == 1:
+        result, warnings = imports(session.store(), names[0])
+        return Answer(result, warnings, None, _import_provenance(result["imports"]))
+    result, warnings, exit_code = imports_block(session.store(), names)
+    entries = [e for n in result["names"] for e in n.get("imports", ())]
+    provenance = _import_provenance(entries)
+    return Answer(result, warnings, None, [p for i, p in enumerate(provenance) if p not in provenance[:i]], exit_code)
+
+
+def _import_provenance(entries: list[dict]) -> list[dict]:
+    return [{"symbol": e["ref"], "artifact": e["artifact"], "origin": "bytecode"} for e in entries]
 
 
 @dataclass(frozen=True)
@@ -138,8 +162,9 @@ COMMANDS = (
     Command("resolve", "What is this identifier, stack frame or stack trace: every candidate with kind and artifact.",
             "jdx resolve 'at a.B.c(B.java:12)'", ResolveRequest, run_resolve, renderer("search", "resolve", brief=True),
             next_hint="body on the resolved member"),
-    Command("imports", "The import statement to add for a type or static member.",
-            "jdx imports Entry", ImportsRequest, run_imports, renderer("search", "imports", brief=True)),
+    Command("imports", "The import statements to add for types or static members, one block for several.",
+            "jdx imports Entry 'Collections#emptyList'", ImportsRequest, run_imports,
+            renderer("imports", "imports", brief=True)),
     Command("ls", "Browse packages and their types.", "jdx ls java.util.function --counts", LsRequest, run_ls,
             renderer("search", "ls"), next_hint="show on a type listed"),
     Command("tree", "Artifacts, their packages and types as a tree.", "jdx tree java.sql --depth 3", TreeRequest,

@@ -10,7 +10,8 @@ import shlex
 
 from jdx.engine import descriptors as d
 from jdx.engine.imports_access import (add_note, deprecated, importable_row, importable_type, member_access_note,
-                                      note_export, others_said, public_heirs, type_access_note, type_row)
+                                      note_export, others_said, private_refusal, public_heirs, type_access_note,
+                                      type_row)
 from jdx.engine.kotlin_toplevel import (class_members, hidden_decls, importable_members, jvm_names, kotlin_decls,
                                        kotlin_imports, kotlin_package, member_decls, member_import, not_importable,
                                        top_level, top_level_by_jvm_name, top_level_decls, top_level_import)
@@ -206,7 +207,7 @@ def _external_import(row: dict) -> tuple[dict, list[Warning_]]:
     against it needs that artifact); its declaration, so its access, is unknown."""
     fqn = row["fqn"]
     said = f"{fqn} is external: the workspace's code references it, but its artifact is not in the workspace"
-    place = _place_note(fqn, row.get("package") or "") or NEEDS_ARTIFACT
+    place = place_note(fqn, row.get("package") or "") or NEEDS_ARTIFACT
     entry = {"ref": fqn, "statement": f"import {fqn.replace('$', '.')};", "kind": row["kind"],
              "artifact": "(external)", "external": True, "note": f"{said}; {place}"}
     return {"type": fqn, "imports": [entry]}, []
@@ -283,10 +284,13 @@ def _type_import(store: GraphStore, row: dict) -> tuple[dict, list[Warning_]]:
         raise UsageError(f"{fqn} is a local or anonymous class: it cannot be imported")
     if row.get("outer_method"):
         raise UsageError(f"{fqn} is a local class (declared inside a method): it cannot be imported")
+    if refused := private_refusal(store, row):
+        top = format_type(row["id"].split("$", 1)[0])
+        raise UsageError(refused, hint=f"jdx show {shlex.quote(top)} names the types nested in it")
     source_name = d.source_fqn(fqn)  # `scala.None$` is a class's whole name: no nesting to write as `.`
     entry = {"ref": fqn, "statement": f"import {source_name};", "kind": row["kind"],
              "artifact": artifacts_by_id(store).get(row["artifact"], {}).get("name", "")}
-    if place := _place_note(fqn, row.get("package") or ""):
+    if place := place_note(fqn, row.get("package") or ""):
         entry["note"] = place
     elif closed := type_access_note(store, row):
         entry["note"] = closed
@@ -295,7 +299,7 @@ def _type_import(store: GraphStore, row: dict) -> tuple[dict, list[Warning_]]:
     return {"type": fqn, "imports": [entry]}, _duplicates(store, row)
 
 
-def _place_note(fqn: str, package: str) -> str | None:
+def place_note(fqn: str, package: str) -> str | None:
     """What its package says of a type's import: none from a named package to the unnamed one, none of java.lang's
     top-level types."""
     if not package:
@@ -401,6 +405,11 @@ def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, l
             f"{owner['fqn']}#{member} is private: no import can name it (only code inside "
             f"{format_type(owner['id'].split('$', 1)[0])} can use it)",
             hint=f"jdx members {shlex.quote(owner['fqn'])} --static lists its static members")
+    if refused := private_refusal(store, owner):  # javac: "Secret has private access in Outer"
+        heirs = public_heirs(store, owner, member, all(r["kind"] == "field" for r in static)) \
+            if any(r["access"] & ACC_PUBLIC for r in static) else []
+        raise UsageError(f"{owner['fqn']}#{member}: {refused}", hint=f"import it through a public subclass: import "
+                         f"static {d.source_fqn(heirs[0])}.{member};" if heirs else None)
     source_owner = d.source_fqn(owner["fqn"])
     entry = {"ref": f"{owner['fqn']}#{member}", "statement": f"import static {source_owner}.{member};",
              "kind": static[0]["kind"], "artifact": artifacts_by_id(store).get(owner["artifact"], {}).get("name", "")}

@@ -51,12 +51,31 @@ def closed_outer(store: GraphStore, row: dict) -> dict | None:
     return None
 
 
+def private_holder(store: GraphStore, row: dict) -> dict | None:
+    """The type itself or the innermost type enclosing it that is private (a nested type's InnerClasses flag, the
+    Type row's `access`), or None: no import names a type there, not even in its own package (javac: "has private
+    access"; an import is outside the top-level class body that alone may use it, JLS §6.6.1, §7.5.1)."""
+    while row is not None:
+        if row.get("outer") and row["access"] & ACC_PRIVATE:
+            return row
+        row = type_row(store, row["outer"]) if row.get("outer") else None
+    return None
+
+
+def private_refusal(store: GraphStore, row: dict) -> str | None:
+    """The message refusing the import of a type `private_holder` finds one for, or None."""
+    private = private_holder(store, row)
+    if private is None:
+        return None
+    where = "private" if private is row else f"inside {private['fqn']}, which is private"
+    return (f"{row['fqn']} is {where}: no import can name it (only code inside "
+            f"{format_type(row['id'].split('$', 1)[0])} can use it)")
+
+
 def access_note(row: dict, package: str) -> str:
-    """Who may use a type that is not public (JLS §6.6.1): a nested type's modifiers are its InnerClasses flags (the
-    Type row's `access`); a private one is seen only inside its top-level class, a protected one also by the
+    """Who may use a type that is not public nor private (JLS §6.6.1; `private_refusal` refuses a private one): a
+    nested type's modifiers are its InnerClasses flags (the Type row's `access`); a protected one is seen also by the
     subclasses of its outer class."""
-    if row.get("outer") and row["access"] & ACC_PRIVATE:
-        return f"private: only code inside {format_type(row['id'].split('$', 1)[0])} can use it"
     if row.get("outer") and row["access"] & ACC_PROTECTED:
         return f"protected: only code in package {package} and subclasses of {format_type(row['outer'])} can use it"
     return f"not public: only code in package {package} can use it"

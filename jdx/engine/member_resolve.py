@@ -411,7 +411,8 @@ def lookup_ref(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, 
     if not named and target.get("kotlin") and len({e["row"]["name"] for e in renamed}) < 2:
         from jdx.engine.kotlin_refs import jvm_name_of
 
-        jvm = jvm_name_of(store, target["id"], member, text)  # a property name, a function under @JvmName
+        # a property name (its supertypes' too), a function under @JvmName
+        jvm = jvm_name_of(store, target["id"], member, text, visible + hidden)
         if jvm is not None:
             from jdx.engine.member_resolve_kotlin import of_kotlin_name
 

@@ -473,7 +473,9 @@ def _dispatch_notes(store: GraphStore, roots: list[tuple[dict, str]]) -> list[st
                      f"are included (virtual dispatch may run an override); callers of its {overriders} overriding "
                      f"method(s) are not: jdx overrides '{ref}'")
     for owner, refs in plain.items():
-        what = f"{refs[0]}: " if len(refs) == 1 else f"{len(refs)} overloads of {refs[0].split('(', 1)[0]}: "
+        names = {r.split("(", 1)[0] for r in refs}  # several: a Kotlin property's accessors, a name's @JvmName ones
+        what = f"{refs[0]}: " if len(refs) == 1 else f"{', '.join(refs)}: " if len(names) > 1 else \
+            f"{len(refs)} overloads of {refs[0].split('(', 1)[0]}: "
         these = "this declaration" if len(refs) == 1 else "these declarations"
         notes.append(f"{what}calls through {owner} and through subtypes that inherit {these} are included "
                      f"(virtual dispatch may run an override)")

@@ -117,14 +117,16 @@ def _chaining_callers(store: GraphStore, rows: list[dict], by_id: dict[str, Targ
 
 def _property_sites(store: GraphStore, target: Target, kt: KotlinSites, kinds: set[str]) -> list[dict]:
     """Sites of a Kotlin property: its getter's calls are reads, its setter's writes, and its field's accesses
-    count from outside its accessors (a multi-file facade's accessor copies call the part's: not usages)."""
+    count from outside its accessors (a multi-file facade's accessor copies call the part's: not usages); a delegated
+    property's field holds its delegate (`_delegate_how`)."""
     sites: list[dict] = []
     for query, kind in ((q.READS_INTO, "read"), (q.WRITES_INTO, "write")):
         if kt.fields and kind in kinds:
             for r in rows_by_ids(store, query, kt.fields):
                 if r["c_id"] not in kt.accessors:
-                    sites.append(usage_site(r, kind, target, r["kind"], via=_via(r),
-                                       method_ref=r["kind"].startswith("handle")))
+                    how = _delegate_how(r, r["target"]) or {"via": _via(r)}
+                    sites.append(usage_site(r, kind, target, r["kind"], method_ref=r["kind"].startswith("handle"),
+                                            **how))
     accessors = {**{m: "read" for m in kt.getters}, **{m: "write" for m in kt.setters}}
     wanted = sorted(m for m, kind in accessors.items() if kind in kinds)
     for r in rows_by_ids(store, q.CALLS_INTO, wanted) if wanted else ():
@@ -140,6 +142,22 @@ def _property_sites(store: GraphStore, target: Target, kt: KotlinSites, kinds: s
         for r in first.values():
             sites.append(usage_site({**r, "line": -1}, "override", target, override_how(orders, r)))
     return sites
+
+
+def _delegate_field(field_id: str) -> str | None:
+    """The name of a delegated property's field (`x$delegate`, kotlinc's for `val x by lazy {}`), which holds its
+    delegate; None for a backing field."""
+    name = field_id.split("#", 1)[1].split(":", 1)[0]
+    return name if name.endswith("$delegate") else None
+
+
+def _delegate_how(row: dict, field_id: str) -> dict | None:
+    """`via` and `through` of an access to a delegated property's field: its write (in the constructor or
+    `<clinit>`) creates the delegate, never a write of the property's value; None for a backing field."""
+    name = _delegate_field(field_id)
+    if name is None:
+        return None
+    return {"via": ", ".join(x for x in (_via(row), f"its delegate {name}") if x), "through": member_ref(field_id)}
 
 
 def _member_sites(store: GraphStore, targets: list[Target], kinds: set[str],
@@ -450,7 +468,7 @@ def _symbol_notes(symbol: Symbol, kt: KotlinSites | None = None, wanted: frozens
     if kt is not None and kt.prop is not None:
         return ["a Kotlin property: calls of its getter are reads, of its setter writes, a property overriding it one "
                 "override; its field's accesses from outside its accessors are included (--view jvm: the field's own "
-                "accesses)"]
+                "accesses)" + _delegate_note(kt)]
     if symbol.is_type:
         ref = symbol.targets[0].ref
         declared = "" if "signature" in wanted else ("; declarations whose parameter, return or field types name "
@@ -464,6 +482,13 @@ def _symbol_notes(symbol: Symbol, kt: KotlinSites | None = None, wanted: frozens
         return [f"calls through {owner} and through subtypes that inherit the declaration are included"
                 + ("" if static else "; calls of overriding methods are theirs (--kind override lists the overrides)")]
     return []
+
+
+def _delegate_note(kt: KotlinSites) -> str:
+    """What a delegated property's field accesses are (`_delegate_how`), when it has one."""
+    delegates = [n for n in map(_delegate_field, kt.fields) if n]
+    return (f"; its field {delegates[0]} holds its delegate: writing it creates the delegate (the constructor's or "
+            "<clinit>'s `by` expression), not a write of the property") if delegates else ""
 
 
 def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list[Warning_], dict | None]:

@@ -321,8 +321,10 @@ def call_tree(r: dict, brief: bool = False) -> list[str]:
     lines: list[str] = []
     several = len(r["roots"]) > 1
     noun = "callers" if r["direction"] == "callers" else "callees"
-    # several overloads (a bare name): the ones with nothing to show are one line after the trees, not a tree each
-    empty = [root for root in r["roots"] if several and not brief and not root["tree"] and not root.get("not_shown")]
+    # several overloads (a bare name): the ones with nothing to show are one line after the trees, not a tree each;
+    # a Kotlin property's getter and setter keep their own, labelled (`[setter]` ... `(none in workspace)`)
+    empty = [root for root in r["roots"] if several and not brief and not root["tree"] and not root.get("not_shown")
+             and (root.get("kotlin") or {}).get("role") not in ("getter", "setter")]
     for root in r["roots"]:
         if any(root is e for e in empty):
             continue

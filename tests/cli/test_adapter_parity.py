@@ -48,6 +48,7 @@ CASES = [
     ["search", "box", "--value"],
     ["resolve", "Box.size"],
     ["imports", "Inner"],
+    ["imports", "Inner", "fx.Box#LIMIT", "fx.Boxx", "fx.Box"],
     ["ls", "fx", "--counts"],
     ["tree", "--depth", "2"],
     ["body", "fx.Box#size"],

@@ -27,12 +27,16 @@ def _sample_value(p):
 
 def _more_positionals(cmd) -> dict:
     """Values for positional operands after the query (diff's NEW)."""
-    return {p.name: "x.Z" for p in params_of(cmd.request) if not p.flag and p.name != "query"}
+    return {p.name: ("x.Z",) if p.kind == "list" else "x.Z" for p in params_of(cmd.request)
+            if not p.flag and p.name != "query"}
 
 
 def _words(request) -> list[str]:
     words = [request.query] if request.query else []
-    words += [getattr(request, p.name) for p in params_of(type(request)) if not p.flag and p.name != "query"]
+    for p in params_of(type(request)):
+        if not p.flag and p.name != "query":
+            value = getattr(request, p.name)
+            words += list(value) if p.kind == "list" else [value]
     for p in params_of(type(request)):
         if not p.flag:
             continue

@@ -25,7 +25,7 @@ from jdx.engine.rel_usages import UsageOptions
 from jdx.engine.samples import SampleOptions
 from jdx.engine.imports import imports
 from jdx.engine.search_nav import resolve
-from jdx.errors import NotFoundError
+from jdx.errors import NotFoundError, UsageError
 from jdx.render.diff import diff_lines
 from jdx.render.samples import samples as samples_text
 from tests.fixtures.javac import javac_jar
@@ -222,13 +222,19 @@ def test_lambda_note_names_the_enclosing_method(svc, built, writer, note):
 # --- 5. who may use a nested type that is not public ---------------------------------------------------------------
 
 @pytest.mark.parametrize("ref, flags, note", [
-    ("tc.Outer$Hidden", "private static", "private: only code inside tc.Outer can use it"),
+    ("tc.Outer$Hidden", "private static", "tc.Outer$Hidden is private: no import can name it (only code inside "
+                                          "tc.Outer can use it)"),
     ("tc.Outer$Prot", "protected static", "protected: only code in package tc and subclasses of tc.Outer can use it"),
     ("tc.Outer$Pack", "static", "not public: only code in package tc can use it")])
 def test_imports_note_follows_the_inner_class_flags(svc, built, ref, flags, note):
     simple = ref.rsplit("$", 1)[1]
     verbose = _javap("-v", "-p", str(built[1] / f"tc/Outer${simple}.class"))
     assert re.search(rf"^\s*{flags} #\d+= #\d+ of #\d+;\s+// {simple}=", verbose, re.M), verbose  # InnerClasses
+    if "private" in flags:  # javac: "Hidden has private access in Outer", wherever the import is
+        with pytest.raises(UsageError) as refused:
+            imports(svc.store(), ref)
+        assert refused.value.message == note
+        return
     assert imports(svc.store(), ref)[0]["imports"][0]["note"] == note
 
 
