@@ -1,0 +1,39 @@
+"""Text of `imports` (spec §7.2): one name's statements (`jdx.render.search.imports`), or for several names the one
+import block of them all, then each name that has more to say than its line in the block: its notes, or why it
+has no import (not found, ambiguous, refused) with its candidates."""
+
+from __future__ import annotations
+
+from jdx.render.envelope import error_lines
+from jdx.render.search import bare
+from jdx.render.search import imports as one_name
+
+
+def imports(r: dict, brief: bool = False) -> list[str]:
+    """`brief`: the block alone, then each failed name's error line."""
+    if "names" not in r:
+        return one_name(r, brief=brief)
+    lines = list(r["statements"])
+    if r.get("kotlin_statements"):
+        lines += ([""] if lines else []) + ["Kotlin:", *r["kotlin_statements"]]
+    if brief:
+        return bare(lines + [f"{n['name']}: {n['error']['message']}" for n in r["names"] if "error" in n])
+    if not lines:
+        lines.append("(no import to add)")
+    lines += [f"clash: {' and '.join(group)} import one simple name: javac takes one of them, write the others "
+              "qualified" for group in r.get("clashes", ())]
+    said = [_name_lines(n, set(r["statements"])) for n in r["names"]]
+    for section in filter(None, said):
+        lines += ["", *section]
+    return lines
+
+
+def _name_lines(n: dict, block: set[str]) -> list[str]:
+    """A name's lines after the block (none when its statements are all in it and carry no note)."""
+    if "error" in n:
+        body = error_lines({"error": n["error"], "candidates": n.get("candidates") or []})
+    elif any(e.get("note") or e["statement"] not in block for e in n["imports"]):
+        body = one_name(n)
+    else:
+        return []
+    return [f"{n['name']}:", *(f"  {line}" for line in body)]
