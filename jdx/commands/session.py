@@ -208,7 +208,7 @@ class Session:
     def _newer_than_jdk(self) -> list[Warning_]:
         """CLASS_NEWER_THAN_JDK for the artifacts with class files newer than the workspace's JDK (a jar built for
         Java 25 over a JDK 17): the classes of the newer JDK they use are external to the workspace. Checked once
-        per open graph (never opens it), from the build's manifest (indexer.graph_facts), else the graph."""
+        per open graph (never opens it), from the build's manifest (manifests.graph_facts), else the graph."""
         store = self._store
         if store is None:
             return []

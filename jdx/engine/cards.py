@@ -18,6 +18,7 @@ from jdx.engine.members import access_markers, is_hidden, type_arguments, unreso
 from jdx.engine.outline_from import inherited_from
 from jdx.engine.refs import format_member, format_type, parse_ref
 from jdx.engine.ranking import internal_packages
+from jdx.engine.enum_bodies import enum_constant_bodies
 from jdx.engine.resolve import applied_owner, artifact_names, resolve_applied_type
 from jdx.engine.search import artifacts_by_id, jdk_internal
 from jdx.errors import UsageError, Warning_
@@ -210,20 +211,37 @@ def _supertypes(target: dict, walk: list[tuple[dict, dict]], applied: dict) -> t
 
 
 def _nested(store: GraphStore, target: dict) -> list[tuple[dict, dict]]:
-    """(graph row, JSON entry) per type the target declares: member types, then local, then anonymous."""
+    """(graph row, JSON entry) per type the target declares: member types, then local, then anonymous (an enum
+    constant's body with the constant, `enum_constant`)."""
     out = []
-    for r in store.rows(queries.NESTED_TYPES_OF, {"id": target["id"]}):
+    rows = store.rows(queries.NESTED_TYPES_OF, {"id": target["id"]})
+    constants = enum_constant_bodies(store, [r["id"] for r in rows if not r.get("inner_name")]) \
+        if target.get("kind") == "enum" else {}
+    for r in rows:
         row = dict(r, outer=target["id"])
         anonymous, local = not r.get("inner_name"), bool(r.get("outer_method"))
         # a member type as source names it (`Map.Entry`); a local or anonymous one has no such name (`Outer$1`)
         name = r["id"].rsplit("/", 1)[-1] if anonymous or local else d.nested_simple_name(r["id"])
         entry = {"ref": format_type(r["id"]), "name": name, "kind": r["kind"],
                  "modifiers": type_modifiers(row), "role": "anonymous" if anonymous else "local" if local else "member",
-                 "synthetic": type_synthetic(row)}
+                 "synthetic": type_synthetic(row), **_constant_of(r["id"], constants)}
         natural = [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", r["id"])]
         out.append((({"member": 0, "local": 1}.get(entry["role"], 2), natural), row, entry))
     out.sort(key=lambda x: x[0])
     return [(row, entry) for _, row, entry in out]
+
+
+def _constant_of(type_id: str, constants: dict[str, str]) -> dict:
+    """`{"enum_constant": "ex.Op#DIV"}` of the body of an enum constant (`enum_constant_bodies`), else empty."""
+    return {"enum_constant": constants[type_id]} if type_id in constants else {}
+
+
+def _own_constant(store: GraphStore, target: dict) -> dict:
+    """`_constant_of` the target itself: an anonymous class extending the class it is declared in may be an enum
+    constant's body."""
+    if target.get("inner_name") or not target.get("outer") or target.get("super") != target["outer"]:
+        return {}
+    return _constant_of(target["id"], enum_constant_bodies(store, [target["id"]]))
 
 
 def _outer(target: dict) -> dict | None:
@@ -306,6 +324,7 @@ def show_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Warni
         "modifiers": type_modifiers(target),
         "synthetic": type_synthetic(target),
         "declaration": declaration(target),
+        **_own_constant(store, target),
         "extends": extends,
         "implements": implements,
         "permits": [format_type(p) for p in target.get("permits") or []],  # PermittedSubclasses, class-file order
@@ -459,7 +478,12 @@ def outline_type(store: GraphStore, text: str, opts=None, sources=None) -> tuple
         role = None if is_field else record_role(target, row)
         items.append({"ref": ref, **item, "line": line if line is not None and line >= 0 else None,
                       **({"record": role} if role else {}), "_id": row["id"], "_pos": row.get("position")})
-    for nrow, n in _nested(store, target):
+    nested = _nested(store, target)
+    bodies = {n["enum_constant"]: n["ref"] for _, n in nested if n.get("enum_constant")}
+    for it in items:
+        if it["kind"] == "field" and it["ref"] in bodies:
+            it["body"] = bodies[it["ref"]]  # an enum constant's class body (`Op$3`)
+    for nrow, n in nested:
         if n["role"] == "member":
             items.append({"ref": n["ref"], "kind": n["kind"], "name": nrow["inner_name"],
                           "text": " ".join(n["modifiers"] + [nrow["inner_name"] + _type_params(nrow)]),
@@ -488,8 +512,8 @@ def outline_type(store: GraphStore, text: str, opts=None, sources=None) -> tuple
                              -1 if it.get("_pos") is None else it["_pos"], it["name"], it["ref"]))
     arts = artifact_names(store)
     artifact = arts.get(target.get("artifact") or "", "")
-    result = {"type": fqn, "kind": target.get("kind"), "declaration": declaration(target), "members": out,
-              "hidden_synthetic": hidden, "artifact": artifact}
+    result = {"type": fqn, "kind": target.get("kind"), "declaration": declaration(target),
+              **_own_constant(store, target), "members": out, "hidden_synthetic": hidden, "artifact": artifact}
     warnings: list[Warning_] = []
     if opts.view == "kotlin" and target.get("kotlin"):
         from jdx.engine import kotlin_view

@@ -4,7 +4,7 @@ Names come in three spellings throughout jdx:
 
     internal  java/util/Map$Entry     (class files, descriptors)
     fqn       java.util.Map$Entry     (canonical refs: dots for packages, `$` for nesting)
-    simple    Map.Entry               (source-like, package dropped, `$` shown as `.`)
+    simple    Map.Entry               (source-like, package dropped, `$` shown as `.`; `Foo$1`, `Foo$1Row` kept)
 
 Every parser here raises ``ValueError`` on malformed input and never loops or recurses
 without bound. Callers import these through `jdx.engine.descriptors`.
@@ -82,36 +82,53 @@ def literal_dollars(provider: Callable[[], frozenset[str]]):
     return provided_once(_LITERAL, provider)
 
 
-def _nested(simple: str, package: str) -> str:
-    """`Map$Entry` -> `Map.Entry`; a top-level class holding a literal `$` keeps it (`$less$colon$less`, and
-    `List$.Foo` for a class nested in `List$`)."""
+def _nesting(simple: str, package: str) -> list[str]:
+    """`Map$Entry` -> [Map, Entry]; a top-level class holding a literal `$` keeps it whole (`$less$colon$less`, and
+    [List$, Foo] for a class nested in `List$`)."""
     provider = _LITERAL.get() if "$" in simple[1:] else None
     names = provider() if provider is not None else frozenset()
     if names:
         for cut in [len(simple)] + [i for i in range(len(simple) - 1, 0, -1) if simple[i] == "$"]:
             if package + simple[:cut] in names:
                 rest = simple[cut:]
-                return simple[:cut] + ("." + _NEST_SEP.sub(".", rest[1:]) if rest else "")
-    return _NEST_SEP.sub(".", simple)
+                return [simple[:cut]] + (_NEST_SEP.split(rest[1:]) if rest else [])
+    return _NEST_SEP.split(simple)
+
+
+def _joined(parts: list[str]) -> str:
+    """[Map, Entry] -> `Map.Entry`; a class no source names keeps javac's binary name, as javap and stack traces print
+    it: an anonymous `Foo$1`, a local `Foo$1Row` (its `Row` names nothing outside its block), `Foo$1Row.Cell` for a
+    member of one."""
+    out = parts[0]
+    for part in parts[1:]:
+        out += ("$" if part[:1].isdigit() else ".") + part
+    return out
+
+
+def _parts(internal: str) -> list[str]:
+    """The nesting of a class's internal name (or a shadowed copy's graph id `name@<artifact>`, refs.format_type)."""
+    if "@" in internal:
+        internal = _SHADOW_SUFFIX.sub("", internal)
+    cut = internal.rfind("/") + 1
+    return _nesting(internal[cut:], internal[:cut])
 
 
 def nested_simple_name(internal: str) -> str:
-    """Source-like name without package: `java/util/Map$Entry` -> `Map.Entry`, `Foo$1` -> `Foo.1`."""
-    if "@" in internal:  # a shadowed copy's graph id `name@<artifact>` (refs.format_type)
-        internal = _SHADOW_SUFFIX.sub("", internal)
-    cut = internal.rfind("/") + 1
-    return _nested(internal[cut:], internal[:cut])
+    """Source-like name without package: `java/util/Map$Entry` -> `Map.Entry`; `Foo$1`, `Foo$1Row` as they are."""
+    return _joined(_parts(internal))
 
 
 def source_fqn(fqn: str) -> str:
-    """A type as Java source names it: `java.util.Map$Entry` -> `java.util.Map.Entry`, `scala.None$` as it is."""
+    """A type as Java source names it: `java.util.Map$Entry` -> `java.util.Map.Entry`, `scala.None$` as it is (and
+    `a.Foo$1Row`, a local class, as javac names it)."""
     package, dot, simple = fqn.rpartition(".")
-    return package + dot + _nested(simple, package.replace(".", "/") + "/" if dot else "")
+    return package + dot + _joined(_nesting(simple, package.replace(".", "/") + "/" if dot else ""))
 
 
 def simple_name_of(internal: str) -> str:
-    """Innermost simple name: `java/util/Map$Entry` -> `Entry`, `Foo$1` -> `1`, `$Proxy3` -> `$Proxy3`."""
-    return nested_simple_name(internal).rsplit(".", 1)[-1]
+    """Innermost simple name: `java/util/Map$Entry` -> `Entry`, `Foo$1` -> `1`, `Foo$1Row` -> `1Row`, `$Proxy3` ->
+    `$Proxy3`."""
+    return _parts(internal)[-1]
 
 
 def name_segments(name: str) -> list[str]:

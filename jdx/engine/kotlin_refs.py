@@ -114,3 +114,17 @@ def _property_of(store, visible: list[dict], name: str) -> dict | None:
     props = [d for d in named_decls(store, _owners(visible), name) if d["kind"] == "property"
              and any(r in _PROPERTY_ROLES and t in ours for r, t in (link.split(":", 1) for link in d["jvm"] or ()))]
     return props[0] if len(props) == 1 else None
+
+
+def delegate_field(field_id: str) -> str | None:
+    """The name of a delegated property's field (`x$delegate`, kotlinc's for `val x by lazy {}`), which holds its
+    delegate; None for a backing field."""
+    name = field_id.split("#", 1)[1].split(":", 1)[0]
+    return name if name.endswith("$delegate") else None
+
+
+def delegate_note(fields) -> str:
+    """What a delegated property's field accesses are (`usages`), when one of its `fields` holds its delegate."""
+    delegates = [n for n in map(delegate_field, fields) if n]
+    return (f"; its field {delegates[0]} holds its delegate: writing it creates the delegate (the constructor's or "
+            "<clinit>'s `by` expression), not a write of the property") if delegates else ""

@@ -31,7 +31,8 @@ from jdx.engine.kotlin_view import member_ref
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_type
 from jdx.engine.external_symbols import external_notes, link_error, missing_member_note, shadowed_declarers
-from jdx.engine.rel_overrides import overridden_callers_notes
+from jdx.engine.enum_bodies import mark_constant_bodies
+from jdx.engine.rel_overrides import dispatch_notes
 from jdx.engine.rel_sites import in_shadowed_copy, narrow_hint, shadowed_sites_note
 from jdx.engine.rel_kotlin_lambdas import kotlin_lambda_code, kotlin_lambda_plumbing, kotlin_lambda_writers
 from jdx.engine.relations import (ArtifactFilter, Artifacts, check_depth, check_limit, is_bridge, is_lambda,
@@ -452,36 +453,6 @@ def _fix_twins(store: GraphStore, cg: _CallGraph, trees: list[dict]) -> None:
             e["method"] = method_ref(cg.rows[e["id"]], "c_", twins=True)
 
 
-def _dispatch_notes(store: GraphStore, roots: list[tuple[dict, str]]) -> list[str]:
-    """What `callers` of each overridable root (its row, its ref) includes and what it leaves to the overrides and to
-    the methods it overrides; the overloads of one name none of which is overridden share one note (a bare name can
-    have dozens)."""
-    notes: list[str] = []
-    plain: dict[str, list[str]] = {}  # owner -> refs of roots without overriders
-    overriding: list[tuple[str, str]] = []
-    for row, ref in roots:
-        access = row["c_access"] or 0
-        owner, name, _ = split_method_id(row["c_id"])
-        if name in ("<init>", "<clinit>") or access & (ACC["static"] | ACC["private"]):
-            continue
-        overriding.append((row["c_id"], ref))
-        overriders = store.rows(q.OVERRIDERS_COUNT, {"id": row["c_id"]})[0]["n"]
-        if not overriders:
-            plain.setdefault(format_type(owner), []).append(ref)
-            continue
-        notes.append(f"{ref}: calls through {format_type(owner)} and through subtypes that inherit this declaration "
-                     f"are included (virtual dispatch may run an override); callers of its {overriders} overriding "
-                     f"method(s) are not: jdx overrides '{ref}'")
-    for owner, refs in plain.items():
-        names = {r.split("(", 1)[0] for r in refs}  # several: a Kotlin property's accessors, a name's @JvmName ones
-        what = f"{refs[0]}: " if len(refs) == 1 else f"{', '.join(refs)}: " if len(names) > 1 else \
-            f"{len(refs)} overloads of {refs[0].split('(', 1)[0]}: "
-        these = "this declaration" if len(refs) == 1 else "these declarations"
-        notes.append(f"{what}calls through {owner} and through subtypes that inherit {these} are included "
-                     f"(virtual dispatch may run an override)")
-    return notes + overridden_callers_notes(store, overriding, "callers")
-
-
 def _stub_notes(store: GraphStore, ids: list[str]) -> list[str]:
     """`--view jvm`: Kotlin callers omitting a defaulted argument call the `$default` stub, so they show as the
     stub's callers (deeper levels), not the function's; say so rather than drop them silently."""
@@ -533,7 +504,7 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
             dispatching.append((row, t.ref))
         elif note := _bodyless_note(row, t.ref):
             notes.append(note)
-    notes[:0] = external_notes(symbol, store) + symbol.notes + _dispatch_notes(store, dispatching)
+    notes[:0] = external_notes(symbol, store) + symbol.notes + dispatch_notes(store, dispatching)
     if direction == "in" and opts.view == "jvm":
         notes.extend(_stub_notes(store, [t.id for t in symbol.targets]))
     shown = {e["id"] for t in trees for e in _entries(t["tree"])} | {t["id"] for t in trees}
@@ -548,6 +519,7 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
         notes.append("each call names the declaration the JVM links; invokevirtual/invokeinterface may run an "
                      "override at run time (jdx overrides <method>)")
     _fix_twins(store, cg, trees)
+    mark_constant_bodies(store, [e for t in trees for e in _entries(t["tree"])], "id")
     result = {"symbol": text, "direction": "callers" if direction == "in" else "calls", "depth": depth,
               "filter": opts.filter.describe() + (" --external-only" if opts.external_only else ""),
               "notes": notes, "roots": trees}

@@ -25,6 +25,7 @@ from jdx.engine.members import ACC, supertypes_applied, type_arguments, unresolv
 from jdx.engine.ranking import internal_packages, is_jdk_internal
 from jdx.engine.rel_lambdas import lambda_implementations, sub_interfaces
 from jdx.engine.refs import format_member, format_type, parse_ref
+from jdx.engine.enum_bodies import constant_bodies
 from jdx.engine.rel_sealed import sealed_warnings
 from jdx.engine.relations import ArtifactFilter, Artifacts, TreeWalk, check_depth, check_limit, rows_by_ids
 from jdx.engine.resolve import resolve_applied_type
@@ -149,7 +150,7 @@ def left_out_hint(nodes, tiers: dict[str, int]) -> tuple[dict[str, int], str]:
     return left, _left_out_text(left)
 
 
-def _marks(entry: dict, node: str, tier: int, types: _Types, places: dict[str, str | None]) -> dict:
+def _marks(entry: dict, node: str, tier: int, types: _Types, places: dict[str, dict]) -> dict:
     """JSON flags of a low-value subtype; `inlined_copy` also tells the text that its Kotlin label (copied metadata)
     is the original's; `places`: `_declared_in` of the anonymous ones."""
     if INLINED in node:
@@ -161,25 +162,29 @@ def _marks(entry: dict, node: str, tier: int, types: _Types, places: dict[str, s
     if entry.get("anonymous"):
         if node not in places:  # no EnclosingMethod-less anonymous row: a local class (it has a name)
             entry["local"] = True
-        elif places[node]:
-            entry["declared_in"] = places[node]
+        else:
+            entry.update(places[node])
     # code outside its package cannot name it (`NoopSpanExporter`), as search marks it; an anonymous class no code names
     if tier != PUBLIC and not ((types.rows.get(node) or {}).get("access") or 0) & ACC["public"]:
         entry["public"] = False
     return entry
 
 
-def _declared_in(store: GraphStore, nodes) -> dict[str, str | None]:
-    """Where each anonymous class among `nodes` is declared (its EnclosingMethod, JVMS §4.7.7): the method's
-    reference (`com.acme.KService#wire()`), its class's in an initializer; local classes (named) are not keys."""
-    out: dict[str, str | None] = {}
-    for r in rows_by_ids(store, q.ANONYMOUS_CLASSES, nodes):
+def _declared_in(store: GraphStore, nodes) -> dict[str, dict]:
+    """Where each anonymous class among `nodes` is declared, as `_marks` flags: `declared_in` its EnclosingMethod's
+    reference (JVMS §4.7.7: `com.acme.KService#wire()`), its class's in an initializer, and `enum_constant` of an enum
+    constant's body (`enum_constant_bodies`); local classes (named) are not keys."""
+    rows = rows_by_ids(store, q.ANONYMOUS_CLASSES, nodes)
+    constants = constant_bodies(store, rows)
+    out: dict[str, dict] = {}
+    for r in rows:
         om = r["om"] or ""
         try:
-            out[r["id"]] = format_member(r["outer"], om[:om.index("(")], om[om.index("("):]) if "(" in om \
+            place = format_member(r["outer"], om[:om.index("(")], om[om.index("("):]) if "(" in om \
                 else format_type(r["outer"])
         except ValueError:
-            out[r["id"]] = format_type(r["outer"])
+            place = format_type(r["outer"])
+        out[r["id"]] = {"declared_in": place, **({"enum_constant": constants[r["id"]]} if r["id"] in constants else {})}
     return out
 
 

@@ -276,3 +276,33 @@ def override_how(orders: dict[str, list[str]], row: dict) -> str:
     if inherited_overrider(orders, method_owner(row["target"]), row["c_id"]):
         return "inherited"
     return "direct" if row["direct"] else "indirect"
+
+
+def dispatch_notes(store: GraphStore, roots: list[tuple[dict, str]]) -> list[str]:
+    """What `callers` of each overridable root (its row, its ref) includes and what it leaves to the overrides and to
+    the methods it overrides; the overloads of one name none of which is overridden share one note (a bare name can
+    have dozens)."""
+    notes: list[str] = []
+    plain: dict[str, list[str]] = {}  # owner -> refs of roots without overriders
+    overriding: list[tuple[str, str]] = []
+    for row, ref in roots:
+        access = row["c_access"] or 0
+        owner, name, _ = split_method_id(row["c_id"])
+        if name in ("<init>", "<clinit>") or access & (ACC["static"] | ACC["private"]):
+            continue
+        overriding.append((row["c_id"], ref))
+        overriders = store.rows(q.OVERRIDERS_COUNT, {"id": row["c_id"]})[0]["n"]
+        if not overriders:
+            plain.setdefault(format_type(owner), []).append(ref)
+            continue
+        notes.append(f"{ref}: calls through {format_type(owner)} and through subtypes that inherit this declaration "
+                     f"are included (virtual dispatch may run an override); callers of its {overriders} overriding "
+                     f"method(s) are not: jdx overrides '{ref}'")
+    for owner, refs in plain.items():
+        names = {r.split("(", 1)[0] for r in refs}  # several: a Kotlin property's accessors, a name's @JvmName ones
+        what = f"{refs[0]}: " if len(refs) == 1 else f"{', '.join(refs)}: " if len(names) > 1 else \
+            f"{len(refs)} overloads of {refs[0].split('(', 1)[0]}: "
+        these = "this declaration" if len(refs) == 1 else "these declarations"
+        notes.append(f"{what}calls through {owner} and through subtypes that inherit {these} are included "
+                     f"(virtual dispatch may run an override)")
+    return notes + overridden_callers_notes(store, overriding, "callers")

@@ -22,11 +22,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from jdx.engine.kotlin_hits import KotlinSites, facade_twins, kotlin_sites, through_name, twin_rows
+from jdx.engine.kotlin_refs import delegate_field, delegate_note
 from jdx.engine.kotlin_view import member_ref
 from jdx.engine.member_render import ACC
 from jdx.engine.refs import format_type, parse_ref
 from jdx.engine.rel_sites import (element_ref, in_shadowed_copy, narrow_hint, shadowed_sites_note, signature_sites,
                                   type_row_as_caller, usage_site)
+from jdx.engine.enum_bodies import mark_constant_bodies
 from jdx.engine.rel_hierarchy import ANONYMOUS, subtype_marks
 from jdx.engine.rel_overrides import (distinct_pairs, lookup_orders, method_owner, overridden_callers_notes,
                                       override_how)
@@ -56,7 +58,7 @@ KINDS_OF = {"type": ("ref", "impl", "new", "throw", "annotation", "signature"), 
 REFERENCE_USAGES = {"new": "new", "throws": "throw", "lambda": "impl", "method_ref": "impl"}
 # a subtype's flags (`rel_hierarchy.subtype_marks`) its `impl` row carries: what no source names, what outside code
 # cannot
-SUBTYPE_MARKS = ("anonymous", "local", "declared_in", "inlined_copy", "synthetic", "public")
+SUBTYPE_MARKS = ("anonymous", "local", "declared_in", "enum_constant", "inlined_copy", "synthetic", "public")
 
 
 @dataclass
@@ -144,17 +146,10 @@ def _property_sites(store: GraphStore, target: Target, kt: KotlinSites, kinds: s
     return sites
 
 
-def _delegate_field(field_id: str) -> str | None:
-    """The name of a delegated property's field (`x$delegate`, kotlinc's for `val x by lazy {}`), which holds its
-    delegate; None for a backing field."""
-    name = field_id.split("#", 1)[1].split(":", 1)[0]
-    return name if name.endswith("$delegate") else None
-
-
 def _delegate_how(row: dict, field_id: str) -> dict | None:
     """`via` and `through` of an access to a delegated property's field: its write (in the constructor or
     `<clinit>`) creates the delegate, never a write of the property's value; None for a backing field."""
-    name = _delegate_field(field_id)
+    name = delegate_field(field_id)
     if name is None:
         return None
     return {"via": ", ".join(x for x in (_via(row), f"its delegate {name}") if x), "through": member_ref(field_id)}
@@ -366,6 +361,7 @@ def finish_pairs(store: GraphStore, pairs: list[tuple[dict, dict]]) -> list[dict
     """`usage_sites` rows of some `usage_pairs`."""
     done = _finished(pairs, Artifacts.of(store))
     _with_twins(store, done)
+    mark_constant_bodies(store, [s for s, _ in done], "caller_id")
     return [s for s, _ in done]
 
 
@@ -468,7 +464,7 @@ def _symbol_notes(symbol: Symbol, kt: KotlinSites | None = None, wanted: frozens
     if kt is not None and kt.prop is not None:
         return ["a Kotlin property: calls of its getter are reads, of its setter writes, a property overriding it one "
                 "override; its field's accesses from outside its accessors are included (--view jvm: the field's own "
-                "accesses)" + _delegate_note(kt)]
+                "accesses)" + delegate_note(kt.fields)]
     if symbol.is_type:
         ref = symbol.targets[0].ref
         declared = "" if "signature" in wanted else ("; declarations whose parameter, return or field types name "
@@ -482,13 +478,6 @@ def _symbol_notes(symbol: Symbol, kt: KotlinSites | None = None, wanted: frozens
         return [f"calls through {owner} and through subtypes that inherit the declaration are included"
                 + ("" if static else "; calls of overriding methods are theirs (--kind override lists the overrides)")]
     return []
-
-
-def _delegate_note(kt: KotlinSites) -> str:
-    """What a delegated property's field accesses are (`_delegate_how`), when it has one."""
-    delegates = [n for n in map(_delegate_field, kt.fields) if n]
-    return (f"; its field {delegates[0]} holds its delegate: writing it creates the delegate (the constructor's or "
-            "<clinit>'s `by` expression), not a write of the property") if delegates else ""
 
 
 def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list[Warning_], dict | None]:

@@ -103,7 +103,7 @@ def _coordinate_of(name: str, path: str) -> str | None:
 
 def literal_dollar_names(store: GraphStore) -> frozenset[str]:
     """The workspace's top-level classes whose name holds a `$` that nests nothing (jvm_names.literal_dollars): as
-    the graph's build recorded them (indexer.graph_facts), else asked of the graph."""
+    the graph's build recorded them (manifests.graph_facts), else asked of the graph."""
     if store.facts is not None:
         return frozenset(store.facts["literal_dollars"])
     from jdx.graph_schema.queries_graph import LITERAL_DOLLAR_NAMES

@@ -127,7 +127,7 @@ class GraphStore:
         # ends a query running in its engine, where no Python signal handler runs until it returns
         self.deadline: float | None = None
         self._timed = False
-        # what every answer asks of the graph, recorded by its build (indexer.graph_facts); None: ask the graph
+        # what every answer asks of the graph, recorded by its build (manifests.graph_facts); None: ask the graph
         self.facts: dict | None = None
         if read_only:
             from jdx.graph_schema.search_files import open_parts

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 from jdx.errors import ArtifactReadError, NoIndexError, TimeoutExceeded, Warning_
 from jdx.graph_schema.schema import SCHEMA_VERSION
 from jdx.graph_schema.store import (
-    GRAPH_STAMP, MANIFEST, GraphWriter, backend_name, current_build, discard_build, graph_damage, read_manifest,
+    GRAPH_STAMP, MANIFEST, GraphWriter, backend_name, current_build, discard_build, graph_damage,
 )
+from jdx.loaders.manifests import graph_facts, manifest_files, manifest_keys, read_build_manifest, shard_facts
 from jdx.loaders.jvm import asm_identity, extractor_source_hash
 from jdx.loaders.roots import Artifact
 
@@ -88,14 +89,6 @@ def graph_root(cache: Path, artifacts: list[Artifact]) -> Path:
     return cache / "graphs" / graph_key(artifacts)
 
 
-def _manifest_keys(manifest: dict) -> list[str]:
-    return [a["key"] for a in manifest.get("artifacts", [])]
-
-
-def _manifest_files(manifest: dict) -> list[tuple[str, str, str]]:
-    return [(a["key"], a.get("name"), a.get("path")) for a in manifest.get("artifacts", [])]
-
-
 def fresh_graph(cache: Path, artifacts: list[Artifact]) -> Path | None:
     """The current graph build for exactly these artifacts, or None (no JVM, no hashing of classes; a damaged
     build is none)."""
@@ -103,26 +96,14 @@ def fresh_graph(cache: Path, artifacts: list[Artifact]) -> Path | None:
     if build is None:
         return None
     try:
-        manifest = _build_manifest(build)
-        if _manifest_files(manifest) != [(a.key, a.name, a.path) for a in artifacts]:
+        manifest = read_build_manifest(build)
+        if manifest_files(manifest) != [(a.key, a.name, a.path) for a in artifacts]:
             return None  # a class directory changed since (or a build that named another copy of a jar)
     except ValueError:
         return None
     if graph_damage(build, manifest) is not None:
         return None
     return build
-
-
-def _build_manifest(build: Path) -> dict:
-    """A build's manifest; ValueError when it cannot be read or is not one (a damaged cache)."""
-    try:
-        manifest = read_manifest(build)
-    except OSError as exc:
-        raise ValueError(exc.strerror or str(exc)) from exc
-    if not isinstance(manifest, dict) or not isinstance(manifest.get("counts"), dict) \
-            or not isinstance(manifest.get("artifacts", []), list):
-        raise ValueError("not a build manifest")
-    return manifest
 
 
 def _intact_current(root: Path, damaged: list[Warning_]) -> tuple[Path, dict] | None:
@@ -133,7 +114,7 @@ def _intact_current(root: Path, damaged: list[Warning_]) -> tuple[Path, dict] | 
     if build is None:
         return None
     try:
-        manifest = _build_manifest(build)
+        manifest = read_build_manifest(build)
     except ValueError as exc:
         why = f"{MANIFEST} cannot be read ({str(exc).splitlines()[0] if str(exc) else 'not JSON'})"
     else:
@@ -158,7 +139,7 @@ def _up_to_date(current: tuple[Path, dict] | None, artifacts: list[Artifact], st
     if current is None:
         return None
     existing, manifest = current
-    if _manifest_keys(manifest) != [a.key for a in artifacts]:
+    if manifest_keys(manifest) != [a.key for a in artifacts]:
         return None
     try:
         warnings = [Warning_(**w) for w in manifest.get("warnings", [])]
@@ -211,7 +192,7 @@ def _candidate_bases(cache: Path, artifacts: list[Artifact]) -> list[tuple[int, 
         if build is None:
             continue
         try:
-            manifest = _build_manifest(build)
+            manifest = read_build_manifest(build)
         except ValueError:
             continue
         if manifest.get("family") != family or graph_damage(build, manifest) is not None:
@@ -236,37 +217,10 @@ def _manifest(artifacts: list[Artifact], shards, counts: dict, warnings: list[Wa
     for a, s in zip(artifacts, shards):
         had = known.get(a.key, {})
         newest, dollars = ((had["newest"], had["dollars"]) if isinstance(had.get("newest"), int)
-                           and isinstance(had.get("dollars"), list) else _shard_facts(s))
+                           and isinstance(had.get("dollars"), list) else shard_facts(s))
         arts.append(dict(a.to_json(), classes=int(s.meta.get("classes", 0)), newest=newest, dollars=dollars))
     return {"artifacts": arts, "counts": counts, "family": graph_family(),
             "warnings": [{"code": w.code, "message": w.message, "artifact": w.artifact} for w in warnings], **extra}
-
-
-def _shard_facts(shard) -> tuple[int, list[str]]:
-    """Of a shard's classes: the newest class-file major version (0: none), and the top-level classes whose name
-    holds a `$` that nests nothing (queries_graph.LITERAL_DOLLAR_NAMES asks the graph the same)."""
-    import pyarrow.compute as pc
-
-    from jdx.loaders.extractor import TYPE_KINDS
-
-    types = shard.table("types", ["name", "kind", "outer", "version"])
-    types = types.filter(pc.not_equal(types["kind"], TYPE_KINDS.index("module")))  # no Type node (graph_build)
-    if not types.num_rows:
-        return 0, []
-    top = types.filter(pc.and_(pc.is_null(types["outer"]), pc.match_substring(types["name"], "$")))
-    return int(pc.max(types["version"]).as_py() or 0), top["name"].to_pylist()
-
-
-def graph_facts(manifest: dict) -> dict | None:
-    """What every answer asks of a graph, as its build recorded it in the manifest: `newest`, (name, kind, newest
-    class-file major version) per artifact in classpath order (CLASS_NEWER_THAN_JDK), and `literal_dollars`
-    (jvm_names.literal_dollars). None for a manifest written before they were kept: the graph is asked."""
-    arts = manifest.get("artifacts")
-    if not isinstance(arts, list) or not all(isinstance(a, dict) and isinstance(a.get("newest"), int)
-                                             and isinstance(a.get("dollars"), list) for a in arts):
-        return None
-    return {"newest": [(a.get("name"), a.get("kind"), a["newest"]) for a in arts],
-            "literal_dollars": sorted({n for a in arts for n in a["dollars"]})}
 
 
 def _all_warnings(shards, built_warnings: list[Warning_]) -> tuple[list[Warning_], list[str]]:
@@ -288,7 +242,7 @@ def _update(root: Path, base: Path, manifest: dict, artifacts: list[Artifact], s
     from jdx.loaders.graph_build import build_graph_tables
 
     keys = [a.key for a in artifacts]
-    had = set(_manifest_keys(manifest))
+    had = set(manifest_keys(manifest))
     focus = {i for i, k in enumerate(keys) if k not in had}
     updater = GraphUpdater(root, base)
     try:
@@ -296,7 +250,7 @@ def _update(root: Path, base: Path, manifest: dict, artifacts: list[Artifact], s
         from jdx.loaders.build_context import context_shards
 
         # the artifacts the base holds contribute their types, supertypes and member keys from its context file
-        built = build_graph_tables(context_shards(base, _manifest_keys(manifest), shards, focus), updater, focus=focus)
+        built = build_graph_tables(context_shards(base, manifest_keys(manifest), shards, focus), updater, focus=focus)
         warnings, failed = _all_warnings(shards, built.warnings)
         # the build counted the classes and members of the whole classpath; edges and types add up
         base_counts = manifest["counts"]
@@ -366,7 +320,7 @@ def _same_artifacts(bases, artifacts: list[Artifact]) -> tuple[Path, dict] | Non
     # this workspace holds), so it grows from the build (`GraphUpdater.place` renames) instead of sharing it
     want = sorted((a.key, a.name, a.path) for a in artifacts)
     for _score, build, manifest in bases:
-        if (sorted(_manifest_files(manifest)) == want
+        if (sorted(manifest_files(manifest)) == want
                 and not _shadows(manifest)):
             return build, manifest
     return None
@@ -532,7 +486,7 @@ def _head_start(cache: Path, root: Path, artifacts: list[Artifact]):
         bases = _candidate_bases(cache, artifacts)
         if not bases or _same_artifacts(bases, artifacts) is not None:
             return None
-        base, keys = bases[0][1], _manifest_keys(bases[0][2])
+        base, keys = bases[0][1], manifest_keys(bases[0][2])
     if base is None:
         return None
     from jdx.graph_schema import spares

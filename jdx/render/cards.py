@@ -129,12 +129,26 @@ def _marks(synthetic: list[str] | None) -> str:
     return "  [" + ", ".join(synthetic) + "]" if synthetic else ""
 
 
+def enum_body(constant: str) -> str:
+    """`body of enum constant Op.DIV` of the enum constant `ex.Op#DIV` whose body an anonymous class is, the constant
+    as source names it."""
+    owner, _, name = constant.partition("#")
+    return f"body of enum constant {source_spelling(owner.rsplit('.', 1)[-1] + '.' + name)}"
+
+
 def _nested_note(n: dict) -> str:
-    """` (anonymous)`, ` (local, synthetic)`: what no source names (an anonymous or local class), what the compiler
-    wrote."""
+    """` (anonymous)`, ` (local, synthetic)`, ` (body of enum constant Op.DIV)`: what no source names (an anonymous
+    or local class, the constant an enum constant's body is), what the compiler wrote."""
     words = [n["role"]] if n.get("role") in ("anonymous", "local") else []
+    words = [enum_body(n["enum_constant"])] if n.get("enum_constant") else words
     words += n.get("synthetic") or []
     return f" ({', '.join(words)})" if words else ""
+
+
+def _declared(r: dict) -> str:
+    """The declaration, an enum constant's body's with the constant (`anonymous class Op$3 (body of enum constant
+    Op.DIV)`)."""
+    return r["declaration"] + (f" ({enum_body(r['enum_constant'])})" if r.get("enum_constant") else "")
 
 
 def asked_type(r: dict, key: str = "type") -> str:
@@ -167,7 +181,7 @@ def show(r: dict, brief: bool = False) -> list[str]:
         lines.append(f"  + {', '.join(sorted({a.split('(', 1)[0] for a in internal}))} (compiler-internal; "
                      "--json has its value)")
     kotlin_decl = (r.get("kotlin") or {}).get("declaration") if r.get("view") == "kotlin" else None
-    lines.append(f"  {kotlin_decl or r['declaration']}" + _marks(r.get("synthetic")))
+    lines.append(f"  {kotlin_decl or _declared(r)}" + _marks(r.get("synthetic")))
     if r["extends"]:
         lines.append("  extends " + (" → ".join(r["extends"]) if r["kind"] not in ("interface", "annotation")
                                      else ", ".join(r["extends"])))
@@ -232,6 +246,8 @@ def _outline_rows(r: dict) -> list[str]:
             line += "  [" + ", ".join(m["synthetic"]) + "]"
         if m.get("record"):
             line += f"  [{m['record']}]"
+        if m.get("body"):  # an enum constant's class body
+            line += f"  (body: {m['body'].rsplit('.', 1)[-1]})"
         if unnamed(m):
             line += "  (no parameter names)"
         rows.append(line)
@@ -318,7 +334,7 @@ def _outline_parts(r: dict) -> tuple[list[str], list[str], list[str]]:
     if r.get("view") == "kotlin":
         return _kotlin_outline(r)
     rows = _outline_rows(r) + _inherited_rows(r)
-    footer = [_plural(r.get("declared", len(r["members"])), "member"), *_inherited_footer(r), r["declaration"],
+    footer = [_plural(r.get("declared", len(r["members"])), "member"), *_inherited_footer(r), _declared(r),
               f"{r['artifact']} (bytecode)"]
     if r["hidden_synthetic"]:
         footer.append(f"{r['hidden_synthetic']} synthetic hidden (--include-synthetic)")

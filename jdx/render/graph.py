@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import shlex
 
-from jdx.render.cards import asked_type, bounded
+from jdx.render.cards import asked_type, bounded, enum_body
 
 
 SHADOWED_GROUP = "(shadowed copies: never loaded)"  # a usages group of code in shadowed class copies
@@ -65,10 +65,13 @@ def _some_lines(e: dict, some: list[int], what: str) -> str:
 
 
 def _type_marks(e: dict) -> list[str]:
-    """`(anonymous, in KService#wire)`, `(local)`, `(synthetic)`, `(non-public)`: a subtype no source names or code
-    outside its package cannot (`rel_hierarchy._marks`)."""
+    """`(anonymous, in KService#wire)`, `(local)`, `(body of enum constant Op.DIV)`, `(synthetic)`, `(non-public)`: a
+    subtype no source names or code outside its package cannot (`rel_hierarchy._marks`), a class in one (rows of
+    callers and usages)."""
     out = []
-    if e.get("anonymous"):
+    if e.get("enum_constant"):
+        out.append(f"({enum_body(e['enum_constant'])})")
+    elif e.get("anonymous"):
         where = e.get("declared_in")
         word = "local" if e.get("local") else "anonymous"
         out.append(f"({word}, in {_short_member(where)})" if where else f"({word})")

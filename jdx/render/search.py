@@ -20,6 +20,14 @@ def _marks(m: dict, non_public: bool = True) -> str:
             + (f" [{DEPRECATED}]" if m.get("deprecated") else ""))
 
 
+def _local(m: dict) -> str:
+    """` (local)` of a local class: javac names `class Row` declared in a block `Areas$1Row`, its name after `$` and a
+    number (the reference stays javac's, as javap and stack traces print it)."""
+    ref, name = m["ref"], m.get("name") or ""
+    head = ref[: -len(name)] if name and "#" not in ref and ref.endswith(name) else ""
+    return " (local)" if head[-1:].isdigit() and head.rstrip("0123456789").endswith("$") else ""
+
+
 def _symbol(m: dict) -> str:
     if m["kind"] == "typealias":  # `typealias kx.Transform<T> = (T) -> T`: the reference is the alias's own name
         return m["declaration"]
@@ -31,7 +39,7 @@ def _symbol(m: dict) -> str:
     text = f"{m['kind']} {m['ref']}"
     if m.get("overloads", 1) > 1:
         text += f" ({m['overloads']} overloads)"
-    text += _marks(m)
+    text += _local(m) + _marks(m)
     if "value" in m:  # search --value: the constant's value as Java text
         text += f" = {m['value']}"
     return text

@@ -48,7 +48,7 @@ OBJ = ClassTypeSig("java/lang/Object")
 
 @pytest.mark.parametrize("internal, fqn, package, simple, nested", [
     ("java/util/Map$Entry", "java.util.Map$Entry", "java.util", "Entry", "Map.Entry"),
-    ("com/google/gson/Gson$1", "com.google.gson.Gson$1", "com.google.gson", "1", "Gson.1"),
+    ("com/google/gson/Gson$1", "com.google.gson.Gson$1", "com.google.gson", "1", "Gson$1"),
     ("Foo", "Foo", "", "Foo", "Foo"),
     ("com/sun/proxy/$Proxy12", "com.sun.proxy.$Proxy12", "com.sun.proxy", "$Proxy12", "$Proxy12"),
     ("a/Foo$$Lambda", "a.Foo$$Lambda", "a", "Foo$$Lambda", "Foo$$Lambda"),

@@ -1,4 +1,4 @@
-"""What every answer asks of a graph is recorded by its build (`indexer.graph_facts`): each artifact's newest
+"""What every answer asks of a graph is recorded by its build (`manifests.graph_facts`): each artifact's newest
 class-file version (CLASS_NEWER_THAN_JDK) and the top-level classes whose name holds a literal `$`. A one-shot
 query reads them from the manifest instead of asking the graph; on every way a graph comes to be (a build from
 scratch, an update appending a jar, a reorder sharing a build) they must equal what the graph itself answers.
@@ -11,7 +11,8 @@ import pyarrow as pa
 from jdx.graph_schema.queries_graph import LITERAL_DOLLAR_NAMES
 from jdx.graph_schema.queries_search import ARTIFACT_VERSIONS
 from jdx.graph_schema.store import GraphStore, read_manifest
-from jdx.loaders.indexer import ensure_graph, graph_facts
+from jdx.loaders.indexer import ensure_graph
+from jdx.loaders.manifests import graph_facts
 from tests.loaders.test_graph_build import FakeExtractor, artifact, tables
 from tests.loaders.test_incremental_graph import CORPUS
 
