@@ -18,7 +18,7 @@ from jdx.engine.members import access_markers, is_hidden, type_arguments, unreso
 from jdx.engine.outline_from import inherited_from
 from jdx.engine.refs import format_member, format_type, parse_ref
 from jdx.engine.ranking import internal_packages
-from jdx.engine.enum_bodies import enum_constant_bodies
+from jdx.engine.enum_bodies import enum_constant_bodies, own_constant
 from jdx.engine.resolve import applied_owner, artifact_names, resolve_applied_type
 from jdx.engine.search import artifacts_by_id, jdk_internal
 from jdx.errors import UsageError, Warning_
@@ -236,14 +236,6 @@ def _constant_of(type_id: str, constants: dict[str, str]) -> dict:
     return {"enum_constant": constants[type_id]} if type_id in constants else {}
 
 
-def _own_constant(store: GraphStore, target: dict) -> dict:
-    """`_constant_of` the target itself: an anonymous class extending the class it is declared in may be an enum
-    constant's body."""
-    if target.get("inner_name") or not target.get("outer") or target.get("super") != target["outer"]:
-        return {}
-    return _constant_of(target["id"], enum_constant_bodies(store, [target["id"]]))
-
-
 def _outer(target: dict) -> dict | None:
     if not target.get("outer"):
         return None
@@ -324,7 +316,7 @@ def show_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Warni
         "modifiers": type_modifiers(target),
         "synthetic": type_synthetic(target),
         "declaration": declaration(target),
-        **_own_constant(store, target),
+        **own_constant(store, target),
         "extends": extends,
         "implements": implements,
         "permits": [format_type(p) for p in target.get("permits") or []],  # PermittedSubclasses, class-file order
@@ -513,7 +505,7 @@ def outline_type(store: GraphStore, text: str, opts=None, sources=None) -> tuple
     arts = artifact_names(store)
     artifact = arts.get(target.get("artifact") or "", "")
     result = {"type": fqn, "kind": target.get("kind"), "declaration": declaration(target),
-              **_own_constant(store, target), "members": out, "hidden_synthetic": hidden, "artifact": artifact}
+              **own_constant(store, target), "members": out, "hidden_synthetic": hidden, "artifact": artifact}
     warnings: list[Warning_] = []
     if opts.view == "kotlin" and target.get("kotlin"):
         from jdx.engine import kotlin_view

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import re
 
-from jdx.engine.members import ACC
+from jdx.engine.member_render import ACC
 from jdx.engine.refs import format_member
-from jdx.engine.relations import rows_by_ids
 from jdx.graph_schema import queries, queries_graph as q
 from jdx.graph_schema.store import GraphStore
 
@@ -20,12 +19,16 @@ def enum_constant_bodies(store: GraphStore, type_ids) -> dict[str, str]:
     constructor, and stores it in the constant's field: the body classes and the constants one line creates pair up
     in source order (javac numbers the classes in it, the class file keeps the fields in it) when they are as many;
     a line also creating a constant without a body names none, nor does a class no `<clinit>` creates."""
+    from jdx.engine.relations import rows_by_ids
+
     return constant_bodies(store, rows_by_ids(store, q.ANONYMOUS_CLASSES, type_ids))
 
 
 def constant_bodies(store: GraphStore, anonymous: list[dict]) -> dict[str, str]:
     """`enum_constant_bodies` of some ANONYMOUS_CLASSES rows: those extending the class they are declared in, outside
     any method, by the lines of their enums' `<clinit>` (one query of each kind for all the enums)."""
+    from jdx.engine.relations import rows_by_ids
+
     bodies = {r["id"] for r in anonymous if r["super"] == r["outer"] and not r["om"]}
     enums = sorted({r["outer"] for r in anonymous if r["id"] in bodies})
     created: dict[str, tuple[str, int | None]] = {}  # class -> (enum, line) of its creation in the enum's `<clinit>`
@@ -52,6 +55,15 @@ def constant_bodies(store: GraphStore, anonymous: list[dict]) -> dict[str, str]:
                 name, _, desc = constant.partition("#")[2].partition(":")
                 out[body] = format_member(enum, name, desc, is_field=True)
     return {t: out[t] for t in bodies if t in out}
+
+
+def own_constant(store: GraphStore, target: dict) -> dict:
+    """`{"enum_constant": "ex.Op#DIV"}` when the type row `target` is the body of an enum constant (an anonymous class
+    extending the class it is declared in may be one), else empty; nothing imported or asked for any other type."""
+    if target.get("inner_name") or not target.get("outer") or target.get("super") != target["outer"]:
+        return {}
+    constants = enum_constant_bodies(store, [target["id"]])
+    return {"enum_constant": constants[target["id"]]} if target["id"] in constants else {}
 
 
 def mark_constant_bodies(store: GraphStore, entries: list[dict], key: str) -> None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from jdx.engine import descriptors as d
 from jdx.engine.member_render import (ACC, ACCESS_LEVELS, access_level, constructor_name, record_role, render_field,
                                       render_method, with_outer_instance)
+from jdx.engine.enum_bodies import own_constant
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.resolve import resolve_applied_type, resolve_type
 from jdx.errors import AmbiguousError, UsageError, Warning_
@@ -506,4 +507,5 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
         **({"type_arguments": type_arguments(applied)} if applied else {}),
         "artifact": target.get("artifact"),
         **({"kotlin_target": True} if target.get("kotlin") else {}),
+        **own_constant(store, target),  # the body of an enum constant says which (`Op$3`: `ex.Op#DIV`)
     }

@@ -150,6 +150,7 @@ def test_enum_constant_bodies_name_their_constant(fx, run_jdx):
         card = _out(run_jdx, fx, "show", f"ln.{body}")
         assert f"  anonymous class {body} {label}" in card.splitlines()
         assert f"anonymous class {body} {label} · " in _out(run_jdx, fx, "outline", f"ln.{body}")
+        assert _out(run_jdx, fx, "members", f"ln.{body}").splitlines()[0] == f"members of ln.{body} {label}"
     half = next(b for b, c in bodies.items() if c == "HALF")
     assert f"ln.{half}  ln.jar  extends ln.Op  (anonymous, in an initializer of Op)" in implementors
     assert "field public static final Op PLAIN\n" in outline and "field public static final Op NEG\n" in outline
