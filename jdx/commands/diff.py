@@ -7,6 +7,7 @@ set the `--fail-on` gate (exit 1 when it trips, spec §16), and write the findin
 
 from __future__ import annotations
 
+import difflib
 import gc
 import os
 import re
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from jdx.commands.registry import Command, Request, argument, option
-from jdx.engine.diff.rules import DEFAULT_LIMIT, FAIL_ON, SEVERITY_FILTERS, VISIBILITIES
+from jdx.engine.diff.rules import DEFAULT_LIMIT, FAIL_ON, RULES, SEVERITY_FILTERS, VISIBILITIES
 from jdx.errors import JdxError, UsageError
 
 MAX_DUPLICATE_NAMES = 5
@@ -47,6 +48,8 @@ class DiffRequest(Request):
                           choices=FAIL_ON)
     grep: str | None = option(None, "--grep", "show only findings whose symbol (up to its parameter list) "
                               "matches this regex (a package, a class: 'com\\.acme\\.api\\.'; the tally counts all)", kind="str", metavar="REGEX")
+    rule: tuple[str, ...] = option((), "--rule", "show only findings of this rule id (repeatable: MEMBER_REMOVED, "
+                                   "TYPE_ADDED, ...; the tally counts all)", kind="list", metavar="RULE")
     limit: int = option(DEFAULT_LIMIT, "--limit", f"show at most N findings (default {DEFAULT_LIMIT}); the rest "
                         "is counted", kind="int", minimum=0)
     out: str | None = option(None, "--out", "also write every finding to DIR/findings.parquet", kind="str",
@@ -61,6 +64,11 @@ class DiffRequest(Request):
                 re.compile(self.grep)
             except re.error as exc:
                 raise UsageError(f"--grep {self.grep!r}: not a regular expression ({exc})") from None
+        for rule in self.rule:
+            if rule.upper() not in RULES:
+                close = difflib.get_close_matches(rule.upper(), sorted(RULES), n=3)
+                raise UsageError(f"--rule {rule}: no such rule" + (f" (did you mean {', '.join(close)}?)" if close
+                                                                   else ""), hint="jdx help diff lists the rules")
         if self.out is not None and os.path.exists(self.out) and not os.path.isdir(self.out):
             raise UsageError(f"--out {self.out}: exists and is not a directory")
         for side in (self.query, self.new):
@@ -123,7 +131,7 @@ def run_diff(session, request: DiffRequest):
     sides = {"old": old.to_json(), "new": new.to_json(), "visibility": request.visibility,
              "include_synthetic": request.include_synthetic}
     result, truncated = result_dict(findings, ReportOptions(request.severity, request.fail_on, request.limit,
-                                                                request.grep),
+                                                                request.grep, tuple(r.upper() for r in request.rule)),
                                     sides)
     result["notes"] = diff_notes(findings, *hidden)
     if request.out is not None:

@@ -62,8 +62,10 @@ def _parts(result: dict, brief: bool) -> tuple[list[str], list[str], list[str], 
     if not result["total"]:
         lines.append("no API differences")
     hidden = result["total"] - result["matching"]
-    if hidden and "grep" in result:
-        lines.append(f"… {hidden} findings hidden by --grep {shlex.quote(result['grep'])}"
+    filters = ([f"--grep {shlex.quote(result['grep'])}"] if "grep" in result else []) + \
+        [f"--rule {r}" for r in result.get("rules", ())]
+    if hidden and filters:
+        lines.append(f"… {hidden} findings hidden by {' '.join(filters)}"
                      + (f" or below --severity {result['severity']}" if result["severity"] != "all" else ""))
     elif hidden:
         lines.append(f"… {hidden} findings below --severity {result['severity']} hidden (--severity all shows them)")

@@ -23,6 +23,7 @@ class ReportOptions:
     fail_on: str = "none"
     limit: int = DEFAULT_LIMIT
     grep: str | None = None  # a regex the shown findings' symbols match, parameters left out (`--grep`)
+    rules: tuple[str, ...] = ()  # the rule ids of the shown findings (`--rule`); () for every rule
 
 
 def tally(findings: list[Finding]) -> dict:
@@ -46,10 +47,10 @@ def gate(findings: list[Finding], fail_on: str) -> dict:
 
 
 def shown_findings(findings: list[Finding], options: ReportOptions) -> tuple[list[Finding], list[Finding]]:
-    """(the findings shown, those that passed the severity filter and `--grep`, before the `--limit` cut)."""
+    """(the findings shown, those that passed the severity filter, `--rule` and `--grep`, before the `--limit` cut)."""
     worst = {"all": SEVERITY_RANK[INFO], "info": SEVERITY_RANK[INFO], "suspicious": SEVERITY_RANK[SUSPICIOUS],
              "breaking": SEVERITY_RANK[BREAKING]}[options.severity]
-    kept = [f for f in findings if SEVERITY_RANK[f.severity] <= worst]
+    kept = [f for f in findings if SEVERITY_RANK[f.severity] <= worst and (not options.rules or f.rule in options.rules)]
     if options.grep is not None:
         pattern = re.compile(options.grep)
         kept = [f for f in kept if pattern.search(f.symbol.split("(", 1)[0])]  # a parameter's type is no match
@@ -75,6 +76,7 @@ def result_dict(findings: list[Finding], options: ReportOptions, sides: dict) ->
         "counts": tally(findings),
         "severity": options.severity,
         **({"grep": options.grep} if options.grep is not None else {}),
+        **({"rules": list(options.rules)} if options.rules else {}),
         "gate": gate(findings, options.fail_on),
         "total": len(findings),
         "matching": matching,
