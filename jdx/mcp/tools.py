@@ -10,7 +10,7 @@ argument instead (`--limit 80` reads `limit 80`: jdx.commands.host.Spelling), an
 holds in full) reads `structuredContent`. Arguments are checked as HTTP checks its parameters, with the same
 messages (jdx.commands.host.check_arguments: names and JSON types, then the wire's values). A source or body text
 is cut at 400 lines unless the call says otherwise, in the structured content as in the text (`bounded`). Every
-answer is at most 1 MB, text and structured content each (`within_bytes`): past it, a command that takes `limit` is
+answer is at most 1 MB, text and structured content together (`within_bytes`): past it, a command that takes `limit` is
 asked again with a limit that fits, and `truncated` states the bound (spec §8.3: never a silent flood).
 """
 
@@ -51,9 +51,10 @@ _ERRORS = {"cypher": "USAGE says why the query cannot run, CYPHER_REFUSED names 
            "diff": "ARTIFACT_READ_ERROR names a side that cannot be read (no such file, a coordinate not in the "
                    "local Maven repository)."}
 _SYMBOL_ERRORS = "NOT_FOUND lists near matches, AMBIGUOUS lists candidates to re-ask with one of them."
-# an answer's bound, in bytes of its text and of its structured content's JSON, each: a client that is a model
+# an answer's bound, in bytes of its text and its structured content's JSON together: a client that is a model
 # cannot take 157 MB of Cypher rows on one line
 MAX_ANSWER_BYTES = 1 << 20
+FIT_ASKS = 6  # asks of a command to fit its answer in the bound (`within_bytes`)
 # the `--limit N` part of a command's hint (`--limit 1868, or narrow with …`): past the bound, a higher limit shows
 # no more
 _LIMIT_HINT = re.compile(r"^(--)?limit \d+(, or |; |$)")
@@ -176,8 +177,8 @@ class ToolAnswer:
 
     @property
     def size(self) -> int:
-        """Bytes of the larger content: the text, or the structured content's JSON."""
-        return max(len(self.text.encode("utf-8")), len(_dumps(self.structured).encode("utf-8")))
+        """Bytes of the answer on the wire: its text and its structured content's JSON, both sent."""
+        return len(self.text.encode("utf-8")) + len(_dumps(self.structured).encode("utf-8"))
 
     @property
     def structured(self) -> dict:
@@ -231,20 +232,41 @@ def _answered(execute, tool: str, query: str, params: dict) -> ToolAnswer:
 
 
 def within_bytes(execute, tool: str, query: str, params: dict, whole: ToolAnswer, max_bytes: int) -> ToolAnswer:
-    """`whole`, an answer over `max_bytes` (its text or its structured content's JSON) of a tool that takes `limit`,
-    asked again with a limit that fits: the command's own cut (whole entities, its own counts, spec §8.3), with
-    `truncated` stating the bound and what shows more."""
+    """`whole`, an answer over `max_bytes` (its text and its structured content's JSON together) of a tool that takes
+    `limit`, asked again with a limit that fits: the command's own cut (whole entities, its own counts, spec §8.3),
+    with `truncated` stating the bound and what shows more. Entries are not alike (a table's text pads every row to
+    its widest): each ask guesses the limit from the last answer's bytes per entry, up to FIT_ASKS asks, and keeps the
+    largest that fits once it fills most of the bound."""
     from jdx.commands.registry import build_request, command
 
-    shown, answer, fitted = _entries(whole.envelope, params), whole, params
-    while answer.size > max_bytes and shown > 1:  # entries are alike enough that a proportional guess fits at once
-        shown = max(1, min(shown - 1, int(shown * max_bytes * 0.9 / answer.size)))
+    total = _entries(whole.envelope, params)
+
+    def cut(shown: int) -> ToolAnswer:  # the answer at `shown` entries as it is sent: its `truncated` the bound's
         fitted = {**params, "limit": str(shown)}
         answer = _answered(execute, tool, query, fitted)
-    if answer.is_error or shown == _entries(whole.envelope, params):
-        return answer
-    env = {**answer.envelope, "truncated": _byte_cut(answer.envelope, whole.envelope, shown, max_bytes)}
-    return _answer(env, command(tool), build_request(command(tool), query, fitted))
+        if answer.is_error or shown >= total:
+            return answer
+        env = {**answer.envelope, "truncated": _byte_cut(answer.envelope, whole.envelope, shown, max_bytes)}
+        return _answer(env, command(tool), build_request(command(tool), query, fitted))
+
+    low, high = 0, total  # the most entries known to fit, the fewest known not to
+    best: ToolAnswer | None = None
+    shown, answer = total, whole
+    for _ in range(FIT_ASKS):
+        guess = int(shown * max_bytes * 0.9 / max(answer.size, 1))
+        shown = guess if low < guess < high else (low + high) // 2
+        if shown <= low:
+            break
+        answer = cut(shown)
+        if answer.is_error:
+            return answer
+        if answer.size > max_bytes:
+            high = shown
+            continue
+        low, best = shown, answer
+        if answer.size >= max_bytes * 0.75:
+            break
+    return best if best is not None else cut(1)  # not even one entry fits: the first one, whole
 
 
 def _takes_limit(command: str) -> bool:

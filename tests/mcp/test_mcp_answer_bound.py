@@ -26,7 +26,8 @@ BIG = f"UNWIND range(1, {ROWS}) AS i RETURN i, 'row ' + CAST(i AS STRING) AS nam
 
 def test_a_real_server_answers_a_huge_cypher_within_one_mb(jdx_env, jdx_home):
     """Over stdio: the CLI answers all rows (its `--json` is whole, over 1 MB); the server's answer line holds the
-    CLI's first rows, the cut stated in `truncated` and in the text, each part within 1 MB."""
+    CLI's first rows, the cut stated in `truncated` and in the text, both parts together within 1 MB and filling
+    most of it (a table's text pads its rows to the widest: a guess from the whole answer under-filled it)."""
     import subprocess
 
     ws = workspace_args(jdx_home)
@@ -45,11 +46,12 @@ def test_a_real_server_answers_a_huge_cypher_within_one_mb(jdx_env, jdx_home):
                           input="".join(json.dumps(m) + "\n" for m in lines), text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     line = next(ln for ln in done.stdout.splitlines() if json.loads(ln).get("id") == 2)
-    assert len(line.encode()) < 2.5 * MB, len(line)  # was the whole 60,000 rows twice over
+    assert len(line.encode()) < 1.1 * MB, len(line)  # was the whole 60,000 rows twice over
     reply = json.loads(line)["result"]
     got, text = reply["structuredContent"], reply["content"][0]["text"]
     assert not reply["isError"]
-    assert len(text.encode()) <= MB and len(json.dumps(got, separators=(",", ":")).encode()) <= MB
+    sent = len(text.encode()) + len(json.dumps(got, separators=(",", ":")).encode())
+    assert 0.75 * MB <= sent <= MB, sent  # text and structured content together, most of the bound filled
     cut = got["truncated"]
     shown = len(got["result"]["rows"])
     assert 1000 < shown < ROWS and cut["shown"] == shown and cut["total"] == ROWS == got["result"]["total"]
