@@ -268,7 +268,8 @@ COMMANDS = (
     Command("members", "What can I call on this type: members, inherited ones included, generics substituted.",
             "jdx members java.util.HashMap", MembersRequest, run_members, _render_members, _members_cut,
             next_hint="signature or doc for one member, body for its code"),
-    Command("outline", "One dense line per declared member in declaration order, with parameter names.",
+    Command("outline", "One dense line per declared member, fields, constructors and methods each in declaration "
+            "order, with parameter names.",
             "jdx outline java.util.HashMap --kind method", OutlineRequest, run_outline, _render_outline,
             _outline_cut, next_hint="body for a member's code"),
     Command("signature", "Every overload's signature with parameter names.",
