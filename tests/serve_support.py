@@ -36,6 +36,26 @@ def cli_env(jdx_env):
         mp.undo()
 
 
+@contextlib.contextmanager
+def parity_host(jdx_env, jdx_home):
+    """(execute, workspace args): one in-process Host on the parity workspace, its `execute` served as MCP and HTTP
+    call it (jdx.commands.execute.served)."""
+    from jdx.cli.main import split_globals
+    from jdx.commands.execute import served
+    from jdx.commands.host import Host, answer_with_workspace
+    from jdx.commands.session import Options, Session
+
+    ws = workspace_args(jdx_home)
+    with cli_env(jdx_env):
+        g, _ = split_globals(ws)
+        host = Host(g.workspace_key(), answer=answer_with_workspace,
+                    session_factory=lambda: Session(Options(jars=g.jars, jdk=g.jdk)))
+        try:
+            yield served(host.execute), ws
+        finally:
+            host.close()
+
+
 def cli(argv: list[str], stdin: str | None = None) -> Run:
     """The one-shot CLI in this process (no daemon)."""
     from jdx.cli.main import main

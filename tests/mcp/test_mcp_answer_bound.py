@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.serve_support import cli, cli_env, workspace_args
+from tests.serve_support import cli, cli_env, parity_host, workspace_args
 
 pytest.importorskip("mcp", reason="the MCP SDK is the optional extra jdx[mcp]")
 
@@ -63,22 +63,11 @@ def test_a_real_server_answers_a_huge_cypher_within_one_mb(jdx_env, jdx_home):
 @pytest.fixture(scope="module")
 def ask(jdx_env, jdx_home):
     """`ask(tool, arguments, max_bytes)` over one in-process Host on the parity workspace; `run(argv)` the CLI."""
-    from jdx.cli.main import split_globals
-    from jdx.commands.execute import served
-    from jdx.commands.host import Host, answer_with_workspace
-    from jdx.commands.session import Options, Session
     from jdx.mcp.tools import call_tool
 
-    ws = workspace_args(jdx_home)
-    with cli_env(jdx_env):
-        g, _ = split_globals(ws)
-        host = Host(g.workspace_key(), answer=answer_with_workspace,
-                    session_factory=lambda: Session(Options(jars=g.jars, jdk=g.jdk)))
-        try:
-            yield (lambda tool, args, limit: call_tool(served(host.execute), tool, args, limit),
-                   lambda argv: json.loads(cli([*ws, *argv, "--json"]).out))
-        finally:
-            host.close()
+    with parity_host(jdx_env, jdx_home) as (execute, ws):
+        yield (lambda tool, args, limit: call_tool(execute, tool, args, limit),
+               lambda argv: json.loads(cli([*ws, *argv, "--json"]).out))
 
 
 @pytest.mark.parametrize("tool, args, argv, more", [

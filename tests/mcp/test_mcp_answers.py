@@ -12,7 +12,7 @@ import threading
 
 import pytest
 
-from tests.serve_support import FakeSession, cli, cli_env, workspace_args
+from tests.serve_support import FakeSession, cli, parity_host
 
 pytestmark = pytest.mark.soak  # an in-process host (~15 s); test_mcp.py's parity checks respelled text
 
@@ -20,21 +20,10 @@ pytestmark = pytest.mark.soak  # an in-process host (~15 s); test_mcp.py's parit
 @pytest.fixture(scope="module")
 def asked(jdx_env, jdx_home):
     """`ask(tool, arguments) -> ToolAnswer` over one in-process Host on the parity workspace; `run(argv)` the CLI."""
-    from jdx.cli.main import split_globals
-    from jdx.commands.execute import served
-    from jdx.commands.host import Host, answer_with_workspace
-    from jdx.commands.session import Options, Session
     from jdx.mcp.tools import call_tool
 
-    ws = workspace_args(jdx_home)
-    with cli_env(jdx_env):
-        g, _ = split_globals(ws)
-        host = Host(g.workspace_key(), answer=answer_with_workspace,
-                    session_factory=lambda: Session(Options(jars=g.jars, jdk=g.jdk)))
-        try:
-            yield (lambda tool, args: call_tool(served(host.execute), tool, args)), (lambda argv: cli([*ws, *argv]))
-        finally:
-            host.close()
+    with parity_host(jdx_env, jdx_home) as (execute, ws):
+        yield (lambda tool, args: call_tool(execute, tool, args)), (lambda argv: cli([*ws, *argv]))
 
 
 def flags_of(command: str) -> set[str]:
