@@ -58,7 +58,17 @@ def run_search(session, req: SearchRequest):
         result, truncated = search_values(session.store(), req.query, opts)
         return Answer(result, [], truncated, _provenance(session.store(), result["matches"]))
     result, truncated = search(session.store(), req.query, opts)
-    return Answer(result, [], truncated, _provenance(session.store(), result["matches"]))
+    return Answer(result, _stale(session.store(), result["matches"]), truncated,
+                  _provenance(session.store(), result["matches"]))
+
+
+def _stale(store, matches: list[dict]) -> list:
+    """STALE_CLASS_FILE for the matches (types, members) whose class an earlier build left, each marked `stale`."""
+    from jdx.engine.refs import type_id
+    from jdx.engine.stale_classes import mark_stale
+
+    return mark_stale(store, [(type_id(m["ref"].split("#", 1)[0]), m) for m in matches
+                              if m.get("kind") not in ("package", "module", "typealias")])
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from jdx.engine.ranking import internal_packages
 from jdx.engine.enum_bodies import enum_constant_bodies, own_constant
 from jdx.engine.resolve import applied_owner, artifact_names, resolve_applied_type
 from jdx.engine.search import artifacts_by_id, jdk_internal
+from jdx.engine.stale_classes import mark_stale
 from jdx.errors import UsageError, Warning_
 from jdx.graph_schema import queries
 from jdx.graph_schema.store import GraphStore
@@ -309,6 +310,7 @@ def show_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Warni
     arts = artifact_names(store)
     artifact = arts.get(target.get("artifact") or "", "")
     kotlin = _kotlin(target)
+    nested = _nested(store, target)
     result = {
         "ref": fqn,
         "kind": target.get("kind"),
@@ -321,7 +323,7 @@ def show_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Warni
         "implements": implements,
         "permits": [format_type(p) for p in target.get("permits") or []],  # PermittedSubclasses, class-file order
         **({"record_components": record_component_list(target)} if target.get("kind") == "record" else {}),
-        "nested": [entry for _, entry in _nested(store, target)],
+        "nested": [entry for _, entry in nested],
         "outer": _outer(target),
         "annotations": list(target.get("annotations") or []),
         "deprecated": bool(target.get("deprecated")),
@@ -335,7 +337,7 @@ def show_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Warni
         **({"type_arguments": arguments} if arguments else {}),
         "next": members_command(fqn, arguments),
     }
-    warnings = unresolved_warnings(found.unresolved)
+    warnings = unresolved_warnings(found.unresolved) + mark_stale(store, [(row["id"], e) for row, e in nested])
     if opts == "kotlin" and kotlin:
         from jdx.engine import kotlin_view
 
@@ -506,7 +508,7 @@ def outline_type(store: GraphStore, text: str, opts=None, sources=None) -> tuple
     artifact = arts.get(target.get("artifact") or "", "")
     result = {"type": fqn, "kind": target.get("kind"), "declaration": declaration(target),
               **own_constant(store, target), "members": out, "hidden_synthetic": hidden, "artifact": artifact}
-    warnings: list[Warning_] = []
+    warnings = mark_stale(store, [(it["_id"], it) for it in out if it.get("nested_type")])
     if opts.view == "kotlin" and target.get("kotlin"):
         from jdx.engine import kotlin_view
 

@@ -553,15 +553,18 @@ def _shadow_notes(cg: _CallGraph, trees: list[dict], direction: str) -> list[str
 
 def call_tree_warnings(store: GraphStore, result: dict) -> list:
     """DUPLICATE_CLASS for each class of a `calls`/`callers` answer whose shadowed copy decides it: the class of a
-    callee the loaded copy lacks (a shadowed copy declares it), and of the asked method."""
+    callee the loaded copy lacks (a shadowed copy declares it), and of the asked method; STALE_CLASS_FILE for the
+    rows whose class an earlier build left (each marked `stale`)."""
     from jdx.engine.imports import duplicate_class_warnings
+    from jdx.engine.stale_classes import mark_stale
 
     classes = [r["id"].split("#", 1)[0] for r in result["roots"]]
     classes += [e["id"].split("#", 1)[0] for t in result["roots"] for e in _entries(t["tree"]) if e.get("missing")]
     out: list = []
     for c in dict.fromkeys(format_type(c.split("@", 1)[0]) for c in classes):
         out += [w for w in duplicate_class_warnings(store, c) if w not in out]
-    return out
+    rows = [e for t in result["roots"] for e in _entries(t["tree"])]
+    return out + mark_stale(store, [(e["id"].split("#", 1)[0], e) for e in rows])
 
 
 def _narrowing(cg: _CallGraph, roots: list[str], opts: CallOptions, direction: str) -> list[str]:

@@ -27,6 +27,7 @@ from jdx.engine.rel_lambdas import lambda_implementations, sub_interfaces
 from jdx.engine.refs import format_member, format_type, parse_ref
 from jdx.engine.enum_bodies import constant_bodies
 from jdx.engine.rel_sealed import sealed_warnings
+from jdx.engine.stale_classes import mark_stale
 from jdx.engine.relations import ArtifactFilter, Artifacts, TreeWalk, check_depth, check_limit, rows_by_ids
 from jdx.engine.resolve import resolve_applied_type
 from jdx.errors import NotFoundError, Warning_
@@ -447,6 +448,7 @@ def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dic
     if _abstract_class(root):
         result["abstract"] = True
     warnings: list[Warning_] = []
+    made: list[tuple[str, dict]] = []  # (type id, row) of each row listed, for stale class files (mark_stale)
     shown = total = types_shown = types_total = 0
     left: dict[str, int] = {}  # subtypes the limit left out, by kind (named, anonymous, inlined, synthetic)
     deeper, need = 0, depth  # types past --depth (counted, not shown) and the --depth that shows them all
@@ -465,7 +467,8 @@ def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dic
         if beyond:
             deeper, need = deeper + len(beyond), max(need, depth + cut[1])
         def make(_p: str, c: str, data: dict) -> dict:
-            return _entry(types, arts, c, data)
+            made.append((c, _entry(types, arts, c, data)))
+            return made[-1][1]
         if direction == "up":
             tree, walk = _tree(g, root["id"], types, arts, limit - shown, None, make)
             walked, seen = walk.shown, _types_in(tree)
@@ -493,7 +496,7 @@ def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dic
             truncated["left_out"] = left
         if deeper:
             truncated.update(deeper=deeper, depth=need)
-    return result, warnings, truncated
+    return result, warnings + mark_stale(store, made), truncated
 
 
 def _accepted(nodes: list[str], opts: HierarchyOptions, arts: Artifacts, types: _Types) -> list[str]:
@@ -587,4 +590,5 @@ def implementors(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[
                                                    len(nodes) > limit and f"--limit {len(nodes)}") if x)}
         if beyond:
             truncated.update(deeper=len(beyond), depth=depth + cut[1])
-    return result, sealed_warnings(store, root["id"], whole, "it and the subtypes below it are not listed"), truncated
+    return result, sealed_warnings(store, root["id"], whole, "it and the subtypes below it are not listed") \
+        + mark_stale(store, zip(nodes[:limit], out)), truncated

@@ -30,6 +30,7 @@ from jdx.engine.rel_sites import (element_ref, in_shadowed_copy, narrow_hint, sh
                                   type_row_as_caller, usage_site)
 from jdx.engine.enum_bodies import mark_constant_bodies
 from jdx.engine.rel_hierarchy import ANONYMOUS, subtype_marks
+from jdx.engine.stale_classes import mark_stale
 from jdx.engine.rel_overrides import (distinct_pairs, lookup_orders, method_owner, overridden_callers_notes,
                                       override_how)
 from jdx.engine.external_symbols import external_notes
@@ -524,6 +525,8 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
               + shadowed_sites_note(dead, len(sites)),
               "groups": _groups(shown, totals, _cut_sites(pairs, limit)),
               "_target_ids": [t.id for t in targets]}  # for the Kotlin view; the command drops it
+    rows = [c for g in result["groups"] for c in g["callers"]]
+    warnings += mark_stale(store, [(c["caller_id"].split("#", 1)[0], c) for c in rows])
     if unshown := _groups_not_shown(pairs[limit:], result["groups"], totals, arts):
         result["groups_not_shown"] = unshown
     if dead:

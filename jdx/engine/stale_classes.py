@@ -18,6 +18,7 @@ import os
 
 from jdx.errors import Warning_
 
+STALE_NOTE = "stale class file: an earlier build left it"  # how a listing marks a row `stale: true`
 SLACK_SECONDS = 2.0  # one build writes a source file's classes within this; two builds are farther apart
 
 
@@ -33,13 +34,8 @@ def stale_class_warnings(ctx, type_id: str) -> list[Warning_]:
         return []
     file = f"{type_id}.class in {art.name}"
     if row.get("outer"):
-        outer = row["outer"]
-        written = _mtime(os.path.join(art.path, outer + ".class"))
-        if written is None:
-            why = f"its outer class {outer.replace('/', '.')} has no class file there"
-        elif written > own + SLACK_SECONDS:
-            why = f"its outer class's file was written {_ago(written - own)} after it, and a build rewrites both"
-        else:
+        why = _outer_newer(row["outer"], own, _mtime(os.path.join(art.path, row["outer"] + ".class")))
+        if why is None:
             return []
     else:
         why = _source_gone(ctx, row, art, own)
@@ -48,6 +44,66 @@ def stale_class_warnings(ctx, type_id: str) -> list[Warning_]:
     return [Warning_("STALE_CLASS_FILE", f"{file} was probably left by an earlier build ({why}): the class may no "
                                          "longer exist in the project's code (renamed or removed); a clean build "
                                          "(mvn clean compile, gradle clean build) removes such files", art.name)]
+
+
+def _outer_newer(outer: str, own: float, written: float | None) -> str | None:
+    """Why a nested class whose file was written at `own` is stale, its outer class's file written at `written`
+    (None: no such file); None when it is not."""
+    if written is None:
+        return f"its outer class {outer.replace('/', '.')} has no class file there"
+    if written > own + SLACK_SECONDS:
+        return f"its outer class's file was written {_ago(written - own)} after it, and a build rewrites both"
+    return None
+
+
+def stale_nested(store, type_ids) -> dict[str, str]:
+    """Of the types `type_ids` (internal names) an answer lists, the nested, local and anonymous classes a class
+    directory holds as files an earlier build left (the rule of `stale_class_warnings`): id -> the directory's
+    artifact name. Batched and cheap: nothing for a workspace without a class directory, no look-up for a name
+    without a `$`, one stat per class of a directory (and one per outer class)."""
+    from jdx.graph_schema import queries
+    from jdx.graph_schema.store import artifact_rows
+
+    dirs = {r["a.id"]: r for r in artifact_rows(store) if r.get("a.kind") == "dir" and r.get("a.path")}
+    out: dict[str, str] = {}
+    if not dirs:
+        return out
+    outers: dict[str, float | None] = {}
+    for type_id in dict.fromkeys(i for i in type_ids if i and "$" in i and "@" not in i):
+        rows = store.rows_cached(queries.TYPE_BY_ID, {"id": type_id})
+        row = rows[0] if rows else {}
+        art = dirs.get(row.get("t.artifact") or "")
+        if art is None or row.get("t.external") or not row.get("t.outer"):
+            continue
+        own = _mtime(os.path.join(art["a.path"], type_id + ".class"))
+        outer = os.path.join(art["a.path"], row["t.outer"] + ".class")
+        if outer not in outers:
+            outers[outer] = _mtime(outer)
+        if own is not None and _outer_newer(row["t.outer"], own, outers[outer]) is not None:
+            out[type_id] = art["a.name"]
+    return out
+
+
+def mark_stale(store, rows) -> list[Warning_]:
+    """Marks `stale: true` each listed row an earlier build left (`stale_nested`): `rows` are (type id, the
+    answer's row dict) pairs; one STALE_CLASS_FILE for the answer naming how many rows are, [] when none is."""
+    rows = list(rows)
+    stale = stale_nested(store, [type_id for type_id, _ in rows])
+    if not stale:
+        return []
+    for type_id, entry in rows:
+        if type_id in stale:
+            entry["stale"] = True
+    count = sum(1 for type_id, _ in rows if type_id in stale)
+    names = sorted(stale)
+    shown = ", ".join(n.replace("/", ".") for n in names[:3]) + (f", +{len(names) - 3} more" if len(names) > 3 else "")
+    arts = sorted(set(stale.values()))
+    rows_are = "1 row listed is a class file" if count == 1 else f"{count} rows listed are class files"
+    return [Warning_("STALE_CLASS_FILE", f"{rows_are} an earlier build probably left in {', '.join(arts)} ({shown}: "
+                                         "the outer class's file was written after it, and a build rewrites both; "
+                                         f"marked `{STALE_NOTE}`): such a class may no longer exist in the "
+                                         "project's code (renamed or removed); a clean build (mvn clean compile, "
+                                         "gradle clean build) removes such files", arts[0] if len(arts) == 1 else "")]
 
 
 def _source_gone(ctx, row: dict, art, own: float) -> str | None:

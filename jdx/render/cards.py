@@ -16,6 +16,8 @@ SCALA_INTERNAL = frozenset({"@scala.reflect.ScalaSignature", "@scala.reflect.Sca
 MAX_ELEMENT = 300  # characters of one annotation element a card prints; --json has the whole value
 ELEMENT_KEPT = 120
 
+STALE_NOTE = "stale class file: an earlier build left it"  # a row `stale: true` (engine.stale_classes.mark_stale)
+
 
 def compiler_internal(annotation: str) -> bool:
     """An annotation a compiler writes for itself (kotlinc's `@kotlin.jvm.internal.*`, scalac's signatures)."""
@@ -142,6 +144,7 @@ def _nested_note(n: dict) -> str:
     words = [n["role"]] if n.get("role") in ("anonymous", "local") else []
     words = [enum_body(n["enum_constant"])] if n.get("enum_constant") else words
     words += n.get("synthetic") or []
+    words += [STALE_NOTE] if n.get("stale") else []
     return f" ({', '.join(words)})" if words else ""
 
 
@@ -250,6 +253,8 @@ def _outline_rows(r: dict) -> list[str]:
             line += f"  (body: {m['body'].rsplit('.', 1)[-1]})"
         if unnamed(m):
             line += "  (no parameter names)"
+        if m.get("stale"):
+            line += f"  ({STALE_NOTE})"
         rows.append(line)
     return rows
 

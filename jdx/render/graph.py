@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import shlex
 
-from jdx.render.cards import asked_type, bounded, enum_body
+from jdx.render.cards import STALE_NOTE, asked_type, bounded, enum_body
 
 
 SHADOWED_GROUP = "(shadowed copies: never loaded)"  # a usages group of code in shadowed class copies
@@ -79,6 +79,8 @@ def _type_marks(e: dict) -> list[str]:
         out.append("(synthetic)")
     if e.get("public") is False:
         out.append("(non-public)")
+    if e.get("stale"):
+        out.append(f"({STALE_NOTE})")
     return out
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from jdx.render.cards import STALE_NOTE
+
 
 def _columns(rows: list[tuple[str, str]], indent: str = "") -> list[str]:
     """`left  right` lines: no padding to a common width (one long ref would cost every line tokens)."""
@@ -14,10 +16,12 @@ JDK_INTERNAL = "(JDK internal)"  # in a package its JDK module exports to some m
 
 
 def _marks(m: dict, non_public: bool = True) -> str:
-    """` (non-public)` (when `non_public` says to mark it), ` (JDK internal)`, ` [deprecated]` of a row."""
+    """` (non-public)` (when `non_public` says to mark it), ` (JDK internal)`, ` [deprecated]`, ` (stale class file:
+    an earlier build left it)` of a row."""
     return ((" (non-public)" if non_public and not m.get("public", True) else "")
             + (f" {JDK_INTERNAL}" if m.get("jdk_internal") else "")
-            + (f" [{DEPRECATED}]" if m.get("deprecated") else ""))
+            + (f" [{DEPRECATED}]" if m.get("deprecated") else "")
+            + (f" ({STALE_NOTE})" if m.get("stale") else ""))
 
 
 def _local(m: dict) -> str:

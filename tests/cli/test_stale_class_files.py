@@ -85,7 +85,13 @@ def test_a_class_an_earlier_build_left_is_named_stale(run_jdx, project, args, sa
     assert "mvn clean compile" in found[0]["message"]
 
 
-@pytest.mark.parametrize("args", [("show", "s.Outer.Slot"), ("show", "s.Outer"), ("members", "s.Kept"),
-                                  ("body", "s.Outer.Slot#token()")])
+@pytest.mark.parametrize("args", [("show", "s.Outer.Slot"), ("members", "s.Kept"), ("body", "s.Outer.Slot#token()")])
 def test_the_classes_the_build_wrote_are_not(run_jdx, project, args):
     assert _warnings(run_jdx, project, *args) == []
+
+
+def test_show_of_the_outer_class_marks_the_nested_classes_left_behind(run_jdx, project):
+    """`show s.Outer` lists its nested classes: the two an earlier build left (`Outer$Entry`, `Outer$1`) are marked
+    and counted in one warning, the one the build wrote (`Slot`) is not (test_stale_class_rows.py: every listing)."""
+    found = _warnings(run_jdx, project, "show", "s.Outer")
+    assert len(found) == 1 and found[0]["message"].startswith("2 rows listed are class files an earlier build"), found
