@@ -18,7 +18,7 @@ from jdx.engine.members import access_markers, is_hidden, type_arguments, unreso
 from jdx.engine.outline_from import inherited_from
 from jdx.engine.refs import format_member, format_type, parse_ref
 from jdx.engine.ranking import internal_packages
-from jdx.engine.enum_bodies import enum_constant_bodies, own_constant
+from jdx.engine.enum_bodies import body_marks, own_constant
 from jdx.engine.resolve import applied_owner, artifact_names, resolve_applied_type
 from jdx.engine.search import artifacts_by_id, jdk_internal
 from jdx.engine.stale_classes import mark_stale
@@ -216,7 +216,7 @@ def _nested(store: GraphStore, target: dict) -> list[tuple[dict, dict]]:
     constant's body with the constant, `enum_constant`)."""
     out = []
     rows = store.rows(queries.NESTED_TYPES_OF, {"id": target["id"]})
-    constants = enum_constant_bodies(store, [r["id"] for r in rows if not r.get("inner_name")]) \
+    constants = body_marks(store, [r["id"] for r in rows if not r.get("inner_name")]) \
         if target.get("kind") == "enum" else {}
     for r in rows:
         row = dict(r, outer=target["id"])
@@ -225,16 +225,11 @@ def _nested(store: GraphStore, target: dict) -> list[tuple[dict, dict]]:
         name = r["id"].rsplit("/", 1)[-1] if anonymous or local else d.nested_simple_name(r["id"])
         entry = {"ref": format_type(r["id"]), "name": name, "kind": r["kind"],
                  "modifiers": type_modifiers(row), "role": "anonymous" if anonymous else "local" if local else "member",
-                 "synthetic": type_synthetic(row), **_constant_of(r["id"], constants)}
+                 "synthetic": type_synthetic(row), **constants.get(r["id"], {})}
         natural = [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", r["id"])]
         out.append((({"member": 0, "local": 1}.get(entry["role"], 2), natural), row, entry))
     out.sort(key=lambda x: x[0])
     return [(row, entry) for _, row, entry in out]
-
-
-def _constant_of(type_id: str, constants: dict[str, str]) -> dict:
-    """`{"enum_constant": "ex.Op#DIV"}` of the body of an enum constant (`enum_constant_bodies`), else empty."""
-    return {"enum_constant": constants[type_id]} if type_id in constants else {}
 
 
 def _outer(target: dict) -> dict | None:

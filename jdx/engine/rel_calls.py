@@ -31,7 +31,7 @@ from jdx.engine.kotlin_view import member_ref
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_type
 from jdx.engine.external_symbols import external_notes, link_error, missing_member_note, shadowed_declarers
-from jdx.engine.enum_bodies import mark_constant_bodies
+from jdx.engine.enum_bodies import mark_declaring_classes
 from jdx.engine.rel_overrides import dispatch_notes
 from jdx.engine.rel_sites import in_shadowed_copy, narrow_hint, shadowed_sites_note
 from jdx.engine.rel_kotlin_lambdas import kotlin_lambda_code, kotlin_lambda_plumbing, kotlin_lambda_writers
@@ -519,7 +519,7 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
         notes.append("each call names the declaration the JVM links; invokevirtual/invokeinterface may run an "
                      "override at run time (jdx overrides <method>)")
     _fix_twins(store, cg, trees)
-    mark_constant_bodies(store, [e for t in trees for e in _entries(t["tree"])], "id")
+    mark_declaring_classes(store, [e for t in trees for e in _entries(t["tree"])], "id")
     result = {"symbol": text, "direction": "callers" if direction == "in" else "calls", "depth": depth,
               "filter": opts.filter.describe() + (" --external-only" if opts.external_only else ""),
               "notes": notes, "roots": trees}

@@ -16,6 +16,7 @@ then by name (`implementor_key`), as an IDE's implementations view.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -24,8 +25,8 @@ from jdx.engine import descriptors as d
 from jdx.engine.members import ACC, supertypes_applied, type_arguments, unresolved_warnings
 from jdx.engine.ranking import internal_packages, is_jdk_internal
 from jdx.engine.rel_lambdas import lambda_implementations, sub_interfaces
-from jdx.engine.refs import format_member, format_type, parse_ref
-from jdx.engine.enum_bodies import constant_bodies
+from jdx.engine.refs import format_type, parse_ref
+from jdx.engine.enum_bodies import declared_in
 from jdx.engine.rel_sealed import sealed_warnings
 from jdx.engine.stale_classes import mark_stale
 from jdx.engine.relations import ArtifactFilter, Artifacts, TreeWalk, check_depth, check_limit, rows_by_ids
@@ -38,6 +39,7 @@ INTERFACE_KINDS = ("interface", "annotation")
 
 # how much a subtype is worth to a reader, best first: truncation drops the last tiers first (spec §8.3)
 PUBLIC, NAMED, ANONYMOUS, GENERATED = range(4)
+_NUMBERED = re.compile(r"(?<=\$)(\d+)")  # the number of javac's anonymous (`Foo$3`) or local (`Foo$1Row`) class
 INLINED = "$$inlined$"  # kotlinc's copy of an anonymous object at one inlining site of an inline function
 
 
@@ -153,7 +155,7 @@ def left_out_hint(nodes, tiers: dict[str, int]) -> tuple[dict[str, int], str]:
 
 def _marks(entry: dict, node: str, tier: int, types: _Types, places: dict[str, dict]) -> dict:
     """JSON flags of a low-value subtype; `inlined_copy` also tells the text that its Kotlin label (copied metadata)
-    is the original's; `places`: `_declared_in` of the anonymous ones."""
+    is the original's; `places`: `enum_bodies.declared_in` of the anonymous ones."""
     if INLINED in node:
         entry.update(anonymous=True, inlined_copy=True)
     elif tier == ANONYMOUS:
@@ -171,30 +173,12 @@ def _marks(entry: dict, node: str, tier: int, types: _Types, places: dict[str, d
     return entry
 
 
-def _declared_in(store: GraphStore, nodes) -> dict[str, dict]:
-    """Where each anonymous class among `nodes` is declared, as `_marks` flags: `declared_in` its EnclosingMethod's
-    reference (JVMS §4.7.7: `com.acme.KService#wire()`), its class's in an initializer, and `enum_constant` of an enum
-    constant's body (`enum_constant_bodies`); local classes (named) are not keys."""
-    rows = rows_by_ids(store, q.ANONYMOUS_CLASSES, nodes)
-    constants = constant_bodies(store, rows)
-    out: dict[str, dict] = {}
-    for r in rows:
-        om = r["om"] or ""
-        try:
-            place = format_member(r["outer"], om[:om.index("(")], om[om.index("("):]) if "(" in om \
-                else format_type(r["outer"])
-        except ValueError:
-            place = format_type(r["outer"])
-        out[r["id"]] = {"declared_in": place, **({"enum_constant": constants[r["id"]]} if r["id"] in constants else {})}
-    return out
-
-
 def subtype_marks(store: GraphStore, type_ids) -> dict[str, tuple[int, dict]]:
     """(tier, `_marks` flags) of each type, as `implementors` marks its rows (`usages` lists subtypes too)."""
     types = _Types(store)
     types.fetch(type_ids)
     tiers = _tiers(store, types.rows, types)
-    places = _declared_in(store, [n for n, t in tiers.items() if t >= ANONYMOUS])
+    places = declared_in(store, [n for n, t in tiers.items() if t >= ANONYMOUS])
     return {n: (t, _marks({}, n, t, types, places)) for n, t in tiers.items()}
 
 
@@ -373,7 +357,7 @@ def _tree(g: nx.DiGraph, root: str, types: _Types, arts: Artifacts, limit: int, 
           make) -> tuple[list[dict], TreeWalk]:
     def order(n: str) -> tuple:  # superclasses before interfaces, then by name
         row = types.rows.get(n) or {}
-        return (row.get("kind") in INTERFACE_KINDS, format_type(n))
+        return (row.get("kind") in INTERFACE_KINDS, name_order(format_type(n)))
 
     walk = TreeWalk(g, order, lambda _ids: None, limit, depth)
     return walk.walk(root, make), walk
@@ -390,7 +374,8 @@ def _down_tree(store: GraphStore, g: nx.DiGraph, root: str, types: _Types, tiers
 
     def key(n: str) -> tuple:
         if n not in keys:
-            keys[n] = (tiers.get(n, PUBLIC), (types.rows.get(n) or {}).get("kind") in INTERFACE_KINDS, format_type(n))
+            keys[n] = (tiers.get(n, PUBLIC), (types.rows.get(n) or {}).get("kind") in INTERFACE_KINDS,
+                       name_order(format_type(n)))
         return keys[n]
 
     def raw(p: str, c: str, data: dict) -> dict:
@@ -412,7 +397,7 @@ def _down_tree(store: GraphStore, g: nx.DiGraph, root: str, types: _Types, tiers
     flatten(tree, False, named, low)
     kept = named[:limit] + low[:max(limit - len(named), 0)]
     keep = {id(e) for e in kept}
-    places = _declared_in(store, {e["node"] for e in kept if tiers.get(e["node"], PUBLIC) >= ANONYMOUS})
+    places = declared_in(store, {e["node"] for e in kept if tiers.get(e["node"], PUBLIC) >= ANONYMOUS})
 
     def build(entries: list[dict]) -> list[dict]:
         out = []
@@ -546,7 +531,13 @@ def implementor_key(node: str, depth: int, tier: int, internal: frozenset[str] |
     truncated page keeps the subtypes a reader names first (ElementMatcher's direct `Junction` before 78 deep
     matchers; AbstractMap's java.util.HashMap before com.sun.org.apache.xerces.internal...XSNamedMapImpl)."""
     name = format_type(node)
-    return (tier, is_jdk_internal(name, internal), depth, name)
+    return (tier, is_jdk_internal(name, internal), depth, name_order(name))
+
+
+def name_order(name: str) -> list:
+    """A name as subtype lists order it: javac's numbered classes by their number (`JsonWriter$2` before
+    `JsonWriter$10`, `Outer$1` before `Outer$1Row`), the rest as text."""
+    return [int(p) if i % 2 else p for i, p in enumerate(_NUMBERED.split(name))]
 
 
 def implementors(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dict, list[Warning_], dict | None]:
@@ -565,7 +556,7 @@ def implementors(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[
     internal = internal_packages(store)
     nodes = sorted((n for n in g if n != root["id"]), key=lambda n: implementor_key(n, levels[n], tiers[n], internal))
     out = []
-    places = _declared_in(store, [n for n in nodes[:limit] if tiers[n] >= ANONYMOUS])
+    places = declared_in(store, [n for n in nodes[:limit] if tiers[n] >= ANONYMOUS])
     for n in nodes[:limit]:
         parents = sorted(g.predecessors(n), key=d.internal_to_fqn)
         entry = _marks(_entry(types, arts, n, g.edges[parents[0], n]), n, tiers[n], types, places)

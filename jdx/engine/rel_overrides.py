@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from jdx.engine.enum_bodies import mark_declaring_classes
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_member, format_type, parse_ref
-from jdx.engine.rel_hierarchy import left_out_hint, type_tiers
+from jdx.engine.rel_hierarchy import left_out_hint, name_order, type_tiers
 from jdx.engine.rel_lambdas import method_lambdas
 from jdx.engine.relations import (ArtifactFilter, Artifacts, Target, check_limit, method_ref, resolve_symbol,
                                   rows_by_ids, split_method_id, twin_ids)
@@ -33,7 +34,7 @@ def overrides(store: GraphStore, text: str, filter: ArtifactFilter, limit: int |
 
     def entry(r: dict, p: str) -> dict:
         return {"method": method_ref(r, p, r[p + "id"] in twins), "artifact": arts.name(r[p + "artifact"]),
-                "direct": bool(r["direct"]), "_key": (arts.position(r[p + "artifact"]), method_ref(r, p)),
+                "direct": bool(r["direct"]), "_key": (arts.position(r[p + "artifact"]), name_order(method_ref(r, p))),
                 "_id": r[p + "id"]}
 
     up, down = distinct_pairs(up, "source", "t_id"), distinct_pairs(down, "target", "c_id")
@@ -59,6 +60,7 @@ def overrides(store: GraphStore, text: str, filter: ArtifactFilter, limit: int |
         shown += min(room, len(downs))
         left_out += [method_owner(e["_id"]) for e in downs[room:]]
         _label_overriders(store, owner, downs[:room], {e["_id"] for e in downs})
+        mark_declaring_classes(store, ups + downs[:room], "_id")  # `(anonymous, in Outer#rows)`, as implementors
         for e in ups + downs:
             e.pop("_key")
         lambdas = method_lambdas(store, t.id, t.row.get("access") or 0, filter)  # implementations no class holds

@@ -28,7 +28,7 @@ from jdx.engine.member_render import ACC
 from jdx.engine.refs import format_type, parse_ref
 from jdx.engine.rel_sites import (element_ref, in_shadowed_copy, narrow_hint, shadowed_sites_note, signature_sites,
                                   type_row_as_caller, usage_site)
-from jdx.engine.enum_bodies import mark_constant_bodies
+from jdx.engine.enum_bodies import mark_declaring_classes
 from jdx.engine.rel_hierarchy import ANONYMOUS, subtype_marks
 from jdx.engine.stale_classes import mark_stale
 from jdx.engine.rel_overrides import (distinct_pairs, lookup_orders, method_owner, overridden_callers_notes,
@@ -362,7 +362,7 @@ def finish_pairs(store: GraphStore, pairs: list[tuple[dict, dict]]) -> list[dict
     """`usage_sites` rows of some `usage_pairs`."""
     done = _finished(pairs, Artifacts.of(store))
     _with_twins(store, done)
-    mark_constant_bodies(store, [s for s, _ in done], "caller_id")
+    mark_declaring_classes(store, [s for s, _ in done], "caller_id")
     return [s for s, _ in done]
 
 

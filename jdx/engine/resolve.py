@@ -15,6 +15,7 @@ from jdx.graph_schema import queries, queries_graph, queries_search
 from jdx.graph_schema.store import GraphStore, artifact_rows
 
 _COORD_PART = re.compile(r"[A-Za-z0-9._+-]+")
+_LOCAL_NUMBER = re.compile(r"^\d+(?=\D)")  # javac's number before a local class's name (`Outer$1Row`: `Row`)
 
 
 def _candidate(row: dict, artifacts: dict[str, str]) -> dict:
@@ -55,11 +56,8 @@ def artifact_names(store: GraphStore) -> dict[str, str]:
 def declaring_artifacts(store: GraphStore, ids: list[str]) -> list[str]:
     """The artifact name of each type or member id's (declaring) type, "" for a type no artifact holds."""
     names = artifact_names(store)
-    out = []
-    for i in ids:
-        rows = store.rows_cached(queries.TYPE_BY_ID, {"id": i.split("#", 1)[0]})
-        out.append(names.get((rows[0]["t.artifact"] or "") if rows else "", ""))
-    return out
+    rows = [store.rows_cached(queries.TYPE_BY_ID, {"id": i.split("#", 1)[0]}) for i in ids]
+    return [names.get((r[0]["t.artifact"] or "") if r else "", "") for r in rows]
 
 
 def resolve_type(store: GraphStore, text: str, near: int = 5) -> dict:
@@ -143,10 +141,8 @@ def _versions_present(store: GraphStore, coord: str) -> list[dict]:
     found = []
     for row in artifact_rows(store):
         name, path = row["a.name"] or "", row["a.path"] or ""
-        version = None
-        if name.startswith(f"{g}:{a}:"):
-            version = name.split(" ")[0].split(":")[2]
-        else:
+        version = name.split(" ")[0].split(":")[2] if name.startswith(f"{g}:{a}:") else None
+        if version is None:
             marker = "/" + "/".join([*g.split("."), a]) + "/"
             for m in (marker, f"/files-2.1/{g}/{a}/"):
                 if m in path:
@@ -243,7 +239,7 @@ def lookup_type(store: GraphStore, ref: SymbolRef, text: str) -> dict | None:
     short = ref.type_name if "." not in ref.type_name else (
         ref.type_name.replace(".", "$") if ref.type_name[:1].isupper() else None)
     if short is not None:
-        simple = ref.simple_name if short == ref.type_name else short.rsplit("$", 1)[-1]
+        simple = _LOCAL_NUMBER.sub("", ref.simple_name if short == ref.type_name else short.rsplit("$", 1)[-1])
         rows = store.rows(queries.TYPES_BY_SIMPLE, {"name": simple})
         if "$" in short:
             rows = [r for r in rows if r["fqn"].endswith("." + short) or r["fqn"].endswith("$" + short)]

@@ -235,12 +235,13 @@ def empty_member_pattern(text: str) -> bool:
 def nested_dots(text: str) -> str:
     """`ErrorCodeValidator$Error` (a binary name, as jdx prints nested types) as `ErrorCodeValidator.Error`, the form
     a qualifier matches: a `$` inside a segment naming a class (upper case first) before a letter, in the part before
-    a member separator. Kotlin's `area$default` and `lambda$run$0` keep theirs."""
+    a member separator, javac's number of a local class too (`Outer$1Row`: `Outer.Row`, its name in its class).
+    Kotlin's `area$default` and `lambda$run$0` keep theirs."""
     sep = next((s for s in MEMBER_SEPARATORS if s in text), None)
     if sep is not None:
         head, _, tail = text.partition(sep)
         return nested_dots(head) + sep + tail
-    return ".".join(re.sub(r"\$(?=[A-Za-z_])", ".", seg) if seg[:1].isupper() else seg for seg in text.split("."))
+    return ".".join(re.sub(r"\$\d*(?=[A-Za-z_])", ".", seg) if seg[:1].isupper() else seg for seg in text.split("."))
 
 
 _NOT_RE2 = re.compile(r"\(\?<?[=!]|\(\?P=|\\[1-9]")

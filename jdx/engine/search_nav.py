@@ -7,6 +7,7 @@ import re
 import shlex
 from collections import defaultdict
 
+from jdx.engine.enum_bodies import mark_declaring_classes
 from jdx.engine.ranking import internal_packages, is_jdk_internal
 from jdx.engine.refs import (MAX_REF_LENGTH, SHADOW_SUFFIX, SymbolRef, format_member, format_type, matches_params,
                              parse_ref)
@@ -51,15 +52,14 @@ def types_named(store: GraphStore, written: str, binary: bool = False) -> list[d
     for fqn in ref.type_candidates():
         if found := _type_row(store, fqn.replace(".", "/")):
             return found
+    head, dollar, tail = written.rpartition("$")  # `Outer$1Row`, `Op$3`: javac's local, anonymous class, by its outer
+    if dollar and head and tail[:1].isdigit():  # (no index names them so)
+        return [r for o in types_named(store, head) for r in _type_row(store, f"{o['id']}${tail}")]
     simple = re.split(r"[.$]", written)[-1]
     suffix = written.replace("$", ".")
-    found = []
-    for r in index_for(store).named(simple):
-        if r["kind"] in TYPE_KINDS:
-            dotted = format_type(r["owner"]).replace("$", ".")
-            if dotted == suffix or dotted.endswith("." + suffix):
-                found.append({"id": r["owner"], "kind": r["kind"], "artifact": r["artifact"], "access": r["access"]})
-    return found
+    rows = [r for r in index_for(store).named(simple) if r["kind"] in TYPE_KINDS]
+    return [{"id": r["owner"], "kind": r["kind"], "artifact": r["artifact"], "access": r["access"]} for r in rows
+            if (dotted := format_type(r["owner"]).replace("$", ".")) == suffix or dotted.endswith("." + suffix)]
 
 
 def _type_row(store: GraphStore, type_id: str) -> list[dict]:
@@ -346,6 +346,7 @@ def resolve(store: GraphStore, text: str, limit: int, line_tables=None, smap=Non
     if not candidates:
         raise _resolve_miss(store, line.strip(), sym, owners, owner_text, member, frame, written, thrown is not None)
     internal = internal_packages(store)
+    mark_declaring_classes(store, candidates, "ref")  # `Outer$1Row`: local, `Op$3`: an enum constant's body
     for c in candidates:
         a = arts.get(c["artifact"], {})
         c["artifact"], c["rank"] = a.get("name", ""), a.get("rank", 0)

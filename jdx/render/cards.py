@@ -131,18 +131,20 @@ def _marks(synthetic: list[str] | None) -> str:
     return "  [" + ", ".join(synthetic) + "]" if synthetic else ""
 
 
-def enum_body(constant: str) -> str:
-    """`body of enum constant Op.DIV` of the enum constant `ex.Op#DIV` whose body an anonymous class is, the constant
-    as source names it."""
-    owner, _, name = constant.partition("#")
-    return f"body of enum constant {source_spelling(owner.rsplit('.', 1)[-1] + '.' + name)}"
+def enum_body(r: dict) -> str | None:
+    """`body of enum constant Op.DIV` of an entry whose anonymous class is the body of the enum constant `ex.Op#DIV`
+    (`enum_constant`), the constant as source names it; `body of enum constant Op.X or Op.Y` of one that is the body of
+    one of them (`enum_constant_candidates`); None of any other."""
+    constants = [r["enum_constant"]] if r.get("enum_constant") else r.get("enum_constant_candidates") or []
+    spelled = [source_spelling(c.partition("#")[0].rsplit(".", 1)[-1] + "." + c.partition("#")[2]) for c in constants]
+    return f"body of enum constant {' or '.join(spelled)}" if spelled else None
 
 
 def _nested_note(n: dict) -> str:
     """` (anonymous)`, ` (local, synthetic)`, ` (body of enum constant Op.DIV)`: what no source names (an anonymous
     or local class, the constant an enum constant's body is), what the compiler wrote."""
     words = [n["role"]] if n.get("role") in ("anonymous", "local") else []
-    words = [enum_body(n["enum_constant"])] if n.get("enum_constant") else words
+    words = [body] if (body := enum_body(n)) else words
     words += n.get("synthetic") or []
     words += [STALE_NOTE] if n.get("stale") else []
     return f" ({', '.join(words)})" if words else ""
@@ -151,7 +153,7 @@ def _nested_note(n: dict) -> str:
 def _declared(r: dict) -> str:
     """The declaration, an enum constant's body's with the constant (`anonymous class Op$3 (body of enum constant
     Op.DIV)`)."""
-    return r["declaration"] + (f" ({enum_body(r['enum_constant'])})" if r.get("enum_constant") else "")
+    return r["declaration"] + (f" ({body})" if (body := enum_body(r)) else "")
 
 
 def asked_type(r: dict, key: str = "type") -> str:

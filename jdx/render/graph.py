@@ -68,19 +68,21 @@ def _type_marks(e: dict) -> list[str]:
     """`(anonymous, in KService#wire)`, `(local)`, `(body of enum constant Op.DIV)`, `(synthetic)`, `(non-public)`: a
     subtype no source names or code outside its package cannot (`rel_hierarchy._marks`), a class in one (rows of
     callers and usages)."""
+    return type_place(e) + (["(non-public)"] if e.get("public") is False else []) + \
+        ([f"({STALE_NOTE})"] if e.get("stale") else [])
+
+
+def type_place(e: dict) -> list[str]:
+    """`_type_marks` but `(non-public)`: where a class no source names is declared, what made it."""
     out = []
-    if e.get("enum_constant"):
-        out.append(f"({enum_body(e['enum_constant'])})")
+    if body := enum_body(e):
+        out.append(f"({body})")
     elif e.get("anonymous"):
         where = e.get("declared_in")
         word = "local" if e.get("local") else "anonymous"
         out.append(f"({word}, in {_short_member(where)})" if where else f"({word})")
     elif e.get("synthetic") is True:
         out.append("(synthetic)")
-    if e.get("public") is False:
-        out.append("(non-public)")
-    if e.get("stale"):
-        out.append(f"({STALE_NOTE})")
     return out
 
 
@@ -214,9 +216,9 @@ def overrides(r: dict, brief: bool = False) -> list[str]:
 
 def _override_marks(o: dict, inherited: str) -> str:
     """`(indirect)` past the nearest; `inherited`'s words for a method that overrides only where a subclass
-    inherits it (JLS §8.4.8.1)."""
+    inherits it (JLS §8.4.8.1); the class no source names it is declared in (`(anonymous, in Outer#rows)`)."""
     marks = ([] if o["direct"] else ["indirect"]) + ([inherited] if o.get("inherited") else [])
-    return f"  ({', '.join(marks)})" if marks else ""
+    return (f"  ({', '.join(marks)})" if marks else "") + "".join("  " + m for m in _type_marks(o))
 
 
 def _site_text(s: dict, many_targets: bool) -> str:

@@ -12,8 +12,8 @@ def _member_lines(r: dict, brief: bool) -> list[tuple[str, bool]]:
     lines: list[tuple[str, bool]] = []
     current = None
     asked = asked_type(r)  # `members 'java.util.List<String>'`: the type as asked, its arguments applied
-    if r.get("enum_constant"):  # the body of an enum constant (`Op$3`): which one, as show says it
-        asked += f" ({enum_body(r['enum_constant'])})"
+    if body := enum_body(r):  # the body of an enum constant (`Op$3`): which one, as show says it
+        asked += f" ({body})"
     if not brief and r["members"] and r["members"][0]["declaring"] != r["type"]:
         lines.append((f"members of {asked}", False))  # (it declares none itself: the inherited groups follow)
     for m, jvm_text in zip(r["members"], distinct_texts(r["members"])):

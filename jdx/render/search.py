@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from jdx.render.cards import STALE_NOTE
+from jdx.render.graph import type_place
 
 
 def _columns(rows: list[tuple[str, str]], indent: str = "") -> list[str]:
@@ -89,9 +90,9 @@ def resolve(r: dict, brief: bool = False) -> list[str]:
 
 
 def _candidate_rows(candidates: list[dict], named: bool) -> list[tuple[str, str]]:
-    """resolve's candidates as (text, artifact): kind, ref, marks (`(non-public)` only for a `named` answer), lines,
-    note."""
-    return [(f"{c['kind']} {c['ref']}" + _marks(c, named)
+    """resolve's candidates as (text, artifact): kind, ref, where a class no source names is declared, marks
+    (`(non-public)` only for a `named` answer), lines, note."""
+    return [(f"{c['kind']} {c['ref']}" + "".join(" " + m for m in type_place(c)) + _marks(c, named)
              + (f"  (lines {c['lines'][0]}-{c['lines'][1]})" if c.get("lines") else "")
              + (f"  [{c['note']}]" if c.get("note") else ""), c["artifact"]) for c in candidates]
 

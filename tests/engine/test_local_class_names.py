@@ -6,6 +6,7 @@ Oracle: javap (the binary names; the enum's `<clinit>`, whose `new Op$N` is stor
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 
@@ -24,14 +25,14 @@ public class Areas {
     static List<Shape> rows() {
         class Row implements Shape {
             Row next;
-            public double area() { return 1; }
+            public double area() { return Calc.add(1, 0); }
             Row copy(List<Row> others) { return this; }
             class Cell { Row owner; }
         }
         class Wide extends Row { }
         List<Shape> out = new ArrayList<>();
         out.add(new Wide().copy(null));
-        out.add(new Shape() { public double area() { return 2; } });
+        out.add(new Shape() { public double area() { return Calc.add(2, 0); } });
         return out;
     }
 }
@@ -61,6 +62,16 @@ public enum Op {
 }
 """
 
+MANY = """package ln;
+
+public class Many {
+    interface Task { void run(); }
+
+    static Task[] tasks() {
+        return new Task[] {""" + ", ".join("new Task() { public void run() { } }" for _ in range(11)) + """};
+    }
+}
+"""
 
 CALC = """package ln;
 
@@ -75,7 +86,7 @@ def fx(tmp_path_factory):
     if shutil.which("javac") is None or shutil.which("javap") is None:
         pytest.skip("javac/javap are not installed")
     root = tmp_path_factory.mktemp("local-names")
-    sources = {"ln/Areas.java": AREAS, "ln/Op.java": OP, "ln/Calc.java": CALC}
+    sources = {"ln/Areas.java": AREAS, "ln/Op.java": OP, "ln/Calc.java": CALC, "ln/Many.java": MANY}
     jar, classes = javac_jar(root, sources, "ln", "ln.jar", debug=True)
     return {"args": ["--jars", str(jar), "--no-jdk"], "classes": classes}
 
@@ -152,7 +163,13 @@ def test_enum_constant_bodies_name_their_constant(fx, run_jdx):
         assert f"anonymous class {body} {label} · " in _out(run_jdx, fx, "outline", f"ln.{body}")
         assert _out(run_jdx, fx, "members", f"ln.{body}").splitlines()[0] == f"members of ln.{body} {label}"
     half = next(b for b, c in bodies.items() if c == "HALF")
-    assert f"ln.{half}  ln.jar  extends ln.Op  (anonymous, in an initializer of Op)" in implementors
+    label = "(body of enum constant Op.HALF or Op.PLAIN)"  # its candidates: the line's constants, in source order
+    assert f"{half} {label}" in show
+    assert f"ln.{half}  ln.jar  extends ln.Op  {label}" in implementors
+    assert f"  anonymous class {half} {label}" in _out(run_jdx, fx, "show", f"ln.{half}").splitlines()
+    assert _out(run_jdx, fx, "members", f"ln.{half}").splitlines()[0] == f"members of ln.{half} {label}"
+    r = run_jdx("show", f"ln.{half}", "--json", *fx["args"])
+    assert r.code == 0 and json.loads(r.out)["result"]["enum_constant_candidates"] == ["ln.Op#HALF", "ln.Op#PLAIN"]
     assert "field public static final Op PLAIN\n" in outline and "field public static final Op NEG\n" in outline
 
 
@@ -163,3 +180,41 @@ def test_sites_in_an_enum_constant_body_name_the_constant(fx, run_jdx):
     assert f"  ln.{body}#apply(int, int)  {label}  call 5" in _out(run_jdx, fx, "usages", "ln.Calc#add").splitlines()
     assert f"  ln.{body}  {label}  (non-public)  impl (extends)" in \
         _out(run_jdx, fx, "usages", "ln.Op", "--kind", "impl").splitlines()
+
+
+def test_every_answer_naming_a_class_no_source_names_says_what_it_is(fx, run_jdx):
+    bodies = {c: b for b, c in _constants(fx).items()}
+    row, anonymous = _javap_name(fx, "ln.Areas$1Row"), _javap_name(fx, "ln.Areas$1")
+    overrides = _out(run_jdx, fx, "overrides", "ln.Op#apply").splitlines()
+    assert f"    ln.{bodies['ADD']}#apply(int, int)  ln.jar  (body of enum constant Op.ADD)" in overrides
+    assert f"    ln.{bodies['HALF']}#apply(int, int)  ln.jar  (body of enum constant Op.HALF or Op.PLAIN)" in overrides
+    area = _out(run_jdx, fx, "overrides", "ln.Areas$Shape#area").splitlines()
+    assert f"    ln.{row}#area()  ln.jar  (local)" in area
+    assert f"    ln.{anonymous}#area()  ln.jar  (anonymous, in Areas#rows)" in area
+    callers = _out(run_jdx, fx, "callers", "ln.Calc#add").splitlines()
+    assert any(re.fullmatch(rf"  ln\.{re.escape(row)}#area\(\)  line \d+  \(local\)", c) for c in callers), callers
+    assert any(re.fullmatch(rf"  ln\.{re.escape(anonymous)}#area\(\)  line \d+  \(anonymous, in Areas#rows\)", c)
+               for c in callers), callers
+    assert f"class ln.{bodies['DIV']} (body of enum constant Op.DIV) (non-public)  ln.jar" in \
+        _out(run_jdx, fx, "resolve", f"ln.{bodies['DIV']}").splitlines()
+    assert f"class ln.{row} (local) (non-public)  ln.jar" in _out(run_jdx, fx, "resolve", "Row").splitlines()
+
+
+def test_classes_no_source_names_are_found_by_their_short_binary_names(fx, run_jdx):
+    row, div = _javap_name(fx, "ln.Areas$1Row"), next(b for b, c in _constants(fx).items() if c == "DIV")
+    assert f"class ln.{row} (local) (non-public)  ln.jar" in _out(run_jdx, fx, "resolve", row).splitlines()
+    assert f"class ln.{div} (body of enum constant Op.DIV) (non-public)  ln.jar" in \
+        _out(run_jdx, fx, "resolve", div).splitlines()
+    assert _out(run_jdx, fx, "show", row).splitlines()[0] == f"class ln.{row}"
+    assert f"class ln.{row} (local) (non-public)  ln.jar" in _out(run_jdx, fx, "search", row).splitlines()
+    r = run_jdx("imports", row, *fx["args"])  # found: a local class no import names (not "not found", exit 1)
+    assert r.code != 1 and f"ln.{row} is a local class" in r.out + r.err, r.out + r.err
+
+
+def test_anonymous_subtypes_are_listed_by_their_number(fx, run_jdx):
+    names = [_javap_name(fx, f"ln.Many${n}") for n in range(1, 12)]  # javac's numbers, in javac's order
+    assert names == [f"Many${n}" for n in range(1, 12)]
+    listed = re.findall(r"class ln\.(Many\$\d+)  ", _out(run_jdx, fx, "implementors", "ln.Many$Task"))
+    assert listed == names
+    listed = re.findall(r"class ln\.(Many\$\d+)  ", _out(run_jdx, fx, "hierarchy", "ln.Many$Task"))
+    assert listed == names
