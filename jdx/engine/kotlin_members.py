@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 import re
 
-from jdx.engine.kotlin_signature import deprecation_levels, uncallable_markers
+from jdx.engine.kotlin_signature import deprecation_levels
 from jdx.engine.kotlin_view import (CALLED_ROLES, decls_of, enum_rows, holder_fields, jvm_access, keyword_of,
-                                    link_access, member_kotlin, member_ref, no_arg_constructors, throws_annotation)
+                                    link_access, mark_uncallable, member_kotlin, member_ref, no_arg_constructors,
+                                    throws_annotation)
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_type
 
@@ -109,7 +110,7 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
             if item["kind"] == "method":
                 item["kotlin"]["markers"] += throws_annotation(thrown.get(mid))
             if levels.get(row["id"]) in ("ERROR", "HIDDEN"):
-                uncallable_markers(item["kotlin"], levels[row["id"]])
+                mark_uncallable(store, item["kotlin"], row, levels[row["id"]])
         out.append(item)
     extra = False
     for d, role, item in only.items:

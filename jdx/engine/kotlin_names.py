@@ -4,7 +4,8 @@ rule is the JVM view's (clashing_names), plus Kotlin's name resolution: a simple
 package takes for another class (one of that package, or of Kotlin's default imports) prints qualified, as
 `private val impl: java.util.Random` in `kotlin.random`, where `Random` is `kotlin.random.Random` (`shadowed`). A
 declaration's `detail` JSON (qualified types) tells cheaply whether any name could clash before its metadata is
-read."""
+read. `java_namesake`: what Java's call of a function's Kotlin name is when a @JvmName moved the function off it.
+"""
 
 from __future__ import annotations
 
@@ -177,3 +178,30 @@ def qualify_class(klass, context: tuple[str, ...], also=None):
     return replace(klass, constructors=constructors, supertypes=[_qualified(t, names) for t in klass.supertypes],
                    type_parameters=[replace(p, upper_bounds=[_qualified(b, names) for b in p.upper_bounds])
                                     for p in klass.type_parameters])
+
+
+def java_namesake(store, d: dict) -> str | None:
+    """`Java's body() is the getter of val body`: the accessor of a property of the function's class that Java calls
+    by the function's Kotlin name and parameters, when a @JvmName moved the function off that name (okhttp's
+    `@JvmName("-deprecated_body") fun body()` beside `@get:JvmName("body") val body`); None for any other."""
+    method = next((t for r, _, t in (x.partition(":") for x in d["jvm"] or ()) if r == "method" and "(" in t), None)
+    if d["kind"] != "function" or method is None:
+        return None
+    from jdx.engine.kotlin_view import decls_of, member_ref
+
+    params = _params_of(method)
+    for p in decls_of(store, d["owner"]):
+        if p["kind"] != "property":
+            continue
+        for role, _, target in (x.partition(":") for x in p["jvm"] or ()):
+            if role in ("getter", "setter") and "(" in target and target != method and _params_of(target) == params \
+                    and target.split("#", 1)[1].split("(", 1)[0] == d["name"]:
+                keyword = re.search(r"\b(va[lr]) ", p["signature"] or "")
+                return (f"Java's {member_ref(target).split('#', 1)[1]} is the {role} of "
+                        f"{keyword.group(1) if keyword else 'property'} {p['name']}")
+    return None
+
+
+def _params_of(member_id: str) -> str:
+    """`(Ljava/lang/String;)` of `a/B#m(Ljava/lang/String;)V`."""
+    return member_id[member_id.index("("): member_id.index(")") + 1]

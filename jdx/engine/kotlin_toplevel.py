@@ -20,7 +20,7 @@ from jdx.graph_schema import queries
 from jdx.graph_schema import queries_kotlin as qk
 from jdx.graph_schema.store import GraphStore
 
-ACC_PRIVATE, ACC_STATIC, ACC_SYNTHETIC = 0x0002, 0x0008, 0x1000
+ACC_PRIVATE, ACC_STATIC, ACC_SYNTHETIC, ACC_DEPRECATED = 0x0002, 0x0008, 0x1000, 0x20000
 
 
 FILE_LEVEL_KINDS = (2, 5)  # @kotlin.Metadata `k` of a file facade and of a multi-file facade's part
@@ -251,6 +251,11 @@ def kotlin_candidates(store: GraphStore, name: str, package: str | None, found: 
         ref = _main_ref(x)
         if ref.split("(", 1)[0] not in have:
             groups[ref.split("(", 1)[0]].append((ref, x))
+        elif x["kind"] == "property":  # its getter, found by its JVM name (`@get:JvmName("body") val body`): whose
+            for c in found:
+                if c["ref"] == ref and "note" not in c:
+                    c["note"] = f"getter of Kotlin {x['signature'].removeprefix('public ')}"
+    mains, access = _main_access(store, [x for group in groups.values() for _, x in group])
     out = []
     for short, decls in groups.items():
         ref, x = decls[0]
@@ -261,6 +266,8 @@ def kotlin_candidates(store: GraphStore, name: str, package: str | None, found: 
                "note": note}
         if len(decls) > 1:
             row["overloads"] = len(decls)
+        if all(access.get(mains[v["id"]], 0) & ACC_DEPRECATED for _, v in decls):  # ranked after, as search does
+            row["deprecated"] = True
         out.append(row)
     return out
 

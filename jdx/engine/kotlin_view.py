@@ -122,6 +122,23 @@ def _markers(d: dict, detail: dict | None = None) -> list[str]:
     return out
 
 
+def mark_uncallable(store, entry: dict, d: dict, level: str) -> None:
+    """`uncallable_markers` of a declaration deprecated at `level`, its Java namesake said (`java_namesake`)."""
+    from jdx.engine.kotlin_signature import uncallable_markers
+
+    uncallable_markers(entry, level)
+    name_java_namesake(store, entry, d)
+
+
+def name_java_namesake(store, entry: dict, d: dict) -> None:
+    """Ends a `not callable` marker with what Java's call of the function's Kotlin name is (`java_namesake`)."""
+    from jdx.engine.kotlin_names import java_namesake
+
+    said = java_namesake(store, d) if entry["markers"] and entry["markers"][-1].endswith(": not callable") else None
+    if said:
+        entry["markers"][-1] += "; " + said
+
+
 def kotlin_entry(d: dict, access: dict[str, int] | None = None) -> dict:
     """One declaration as the JSON of every command carries it; `access` (JVM member id -> access flags, as
     `link_access` reads them) gives a varargs method its canonical `...` reference, the JVM rows' own."""
@@ -296,7 +313,7 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
     twins = boxed_twins(type_row["id"], decls, {m.get("_id") for m in result["members"]}) \
         if header is not None and "value" in (header["flags"] or ()) else {}
     claimed |= {t for links in twins.values() for _, t in links}
-    shown = []
+    shown, by_decl = [], []
     for d in decls + hosted:
         if wanted is not None and d["kind"] not in wanted:
             continue
@@ -319,6 +336,7 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
         elif d["id"] in kotlin_only:
             entry["markers"].append(kotlin_only[d["id"]])
         entry["_decl"] = d["id"]  # (mark_deprecated reads it)
+        by_decl.append((entry, d))
         if d in hosted:
             entry["companion"] = companion
             entry["markers"].append("in companion object" + ("" if companion == "Companion" else f" {companion}"))
@@ -346,6 +364,8 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
     from jdx.engine.kotlin_signature import deprecation_levels, mark_deprecated
 
     mark_deprecated(shown + nested, result["members"], deprecation_levels(store, decls + hosted, deprecated))
+    for entry, d in by_decl:
+        name_java_namesake(store, entry, d)
     result["kotlin_members"] = shown + nested
     is_object = header is not None and header["signature"].split(" object ", 1)[0] != header["signature"]
     unclaimed = [m for m in result["members"] if m.get("_id") not in claimed
@@ -466,7 +486,7 @@ def signature_view(store, result: dict, member_ids: list[str]) -> None:
     member's role: method, getter, setter, default, overload, static, field), its `throws` as `@Throws(…)` among its
     annotations; a property named by its Kotlin name lists its accessors too (`_with_accessors`)."""
     from jdx.engine.kotlin_inherited import _chains, mark_inherited_defaults
-    from jdx.engine.kotlin_signature import deprecation_level, uncallable_markers
+    from jdx.engine.kotlin_signature import deprecation_level
 
     found = member_kotlin(store, member_ids)
     every = _with_accessors(store, result, member_ids, found)
@@ -488,7 +508,7 @@ def signature_view(store, result: dict, member_ids: list[str]) -> None:
             mark_inherited_defaults(store, row, item["kotlin"])
             level = deprecation_level(item.get("annotations")) if item.get("deprecated") else None
             if level in ("ERROR", "HIDDEN"):
-                uncallable_markers(item["kotlin"], level)
+                mark_uncallable(store, item["kotlin"], row, level)
             written = kotlin_annotations(item.get("annotations") or []) + throws_annotation(item.get("throws"))
             if written:  # spec §7.1: a signature carries its annotations (`@kotlin.Deprecated(...)`), as --view jvm
                 item["kotlin"]["annotations"] = written

@@ -263,6 +263,13 @@ def synthetic_markers(m: dict, is_field: bool) -> list[str]:
     return access_markers(m["access"], is_field) if m["access"] & ACC["synthetic"] else []
 
 
+def java_name(jvm_name: str) -> bool:
+    """Whether Java source can name a JVM member (kotlin_toplevel.java_identifier)."""
+    from jdx.engine.kotlin_toplevel import java_identifier
+
+    return java_identifier(jvm_name)
+
+
 def for_removal(m: dict) -> bool:
     """Deprecated with `@Deprecated(forRemoval=true)` (the row's `deprecation`: its annotations when deprecated)."""
     return any(a.startswith("@java.lang.Deprecated(") and "forRemoval=true" in a for a in m.get("deprecation") or ())
@@ -465,6 +472,8 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
         markers = synthetic_markers(m, kind == "field") if opts.include_synthetic else []
         if markers:  # (only listed with --include-synthetic)
             item["synthetic"] = markers
+        if kind != "constructor" and not java_name(m["name"]):  # kotlinc's `-deprecated_url`, `delay-VtjQ1oo`
+            item["not_java_identifier"] = True
         if m.get("constant") is not None:  # as outline and signature carry it
             item["constant"] = d.render_constant(m.get("descriptor") or "", m["constant"])
         default = defaults.get((e["declaring"], m["name"], m["descriptor"])) if kind == "method" else None

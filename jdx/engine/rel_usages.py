@@ -527,6 +527,10 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
               "_target_ids": [t.id for t in targets]}  # for the Kotlin view; the command drops it
     rows = [c for g in result["groups"] for c in g["callers"]]
     warnings += mark_stale(store, [(c["caller_id"].split("#", 1)[0], c) for c in rows])
+    if kt is not None and kt.prop is not None and len(targets) > 1:  # a Kotlin property and others of its name
+        result["property"] = {"parts": [role for role, m in (("getter", kt.getters), ("setter", kt.setters),
+                                                             ("field", kt.fields)) if m],
+                              "others": [t.ref for t in targets if t.id != kt.prop]}  # (okio's `fun buffer()`)
     if unshown := _groups_not_shown(pairs[limit:], result["groups"], totals, arts):
         result["groups_not_shown"] = unshown
     if dead:

@@ -287,8 +287,14 @@ def usages(r: dict, brief: bool = False) -> list[str]:
     if brief:
         return _brief_none(lines, brief)
     counts = ", ".join(f"{k} {n}" for k, n in r["counts"].items())
-    head = f"usages of {_named(r, r['symbol'], r['symbol_kind'])}: {r['total']}" + (f" ({counts})" if counts else "")
-    if many:
+    prop = r.get("property")  # a Kotlin property: its own members by role, the other members of its name by name
+    head = f"usages of {_named(r, r['symbol'], 'property' if prop else r['symbol_kind'])}: {r['total']}" + (
+        f" ({counts})" if counts else "")
+    if many and prop:
+        own, others = f"its {_and(prop['parts'])}", _and([f"method {_short_params(ref, named=True)}" if "(" in ref
+                                                          else f"field {ref}" for ref in prop["others"]])
+        head += f" across {own}" + (f"{',' * (' and ' in own)} and {others}" if others else "")
+    elif many:
         head += f" across {len(r['targets'])} " + ("overloads" if r["symbol_kind"] != "member" else "members")
     lines[:0] = [head + (f"  [{r['filter']}]" if r["filter"] else "")] + [f"  note: {n}" for n in r["notes"]]
     if not r["groups"] and r["total"] == 0:  # a narrowed question's "no" is no more than its own
@@ -298,6 +304,11 @@ def usages(r: dict, brief: bool = False) -> list[str]:
     if r["total"] and r["symbol_kind"] in ("method", "constructor") and len(r["targets"]) == 1:
         lines.append(f"next: jdx callers {shlex.quote(r['targets'][0])} --depth 3")
     return lines
+
+
+def _and(words: list[str]) -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
 
 
 def _call_tree(entries: list[dict], indent: int, parent_artifact: str, lines: list[str], noun: str) -> None:
@@ -351,9 +362,12 @@ def call_tree(r: dict, brief: bool = False) -> list[str]:
                                           else f"(not shown: its {what} {'are' if cut > 1 else 'is'} past --limit)"))
     if empty:
         names = list(dict.fromkeys(e["method"].split("(", 1)[0] for e in empty))
-        # one JVM name: its parameter lists; several (a Kotlin name's @JvmName overloads): each member's name too
-        shown = [_short_params(e["method"], named=len(names) > 1) for e in empty]
-        lines.append(f"{r['direction']} of {names[0] if len(names) == 1 else r['symbol']}  (depth {r['depth']}): none in "
+        # one JVM name: its parameter lists; several (a Kotlin name's @JvmName overloads), or parameter lists that do
+        # not tell the overloads apart (okhttp's getter `url()` and `-deprecated_url()`): each member's name too
+        params = [_short_params(root["method"]) for root in r["roots"]]
+        named = len(names) > 1 or len(set(params)) < len(params)
+        shown = [_short_params(e["method"], named=named) for e in empty]
+        lines.append(f"{r['direction']} of {r['symbol'] if named else names[0]}  (depth {r['depth']}): none in "
                      f"workspace for {len(empty)} of {len(r['roots'])} overloads: {', '.join(shown)}")
     if not brief:
         lines.extend(f"note: {n}" for n in r["notes"])

@@ -24,11 +24,21 @@ def _member_lines(r: dict, brief: bool) -> list[tuple[str, bool]]:
         default = f" default {bounded(m['default'])}" if m.get("default") is not None else ""  # (as outline)
         text = (k["text"] + default + ("  [" + ", ".join(k["markers"]) + "]" if k["markers"] else "")) if k else \
             f"{m['kind']} {jvm_text}{default}" + (f"  [{m['record']}]" if m.get("record") else "") \
-            + ("  [" + ", ".join(m["synthetic"]) + "]" if m.get("synthetic") else "")
+            + _jvm_markers(m)
         lines.append((("" if brief else "  ") + text + ("  @Deprecated(forRemoval=true)" if m.get("for_removal") else "  @Deprecated" if m["deprecated"] else ""), True))
         if m.get("doc"):
             lines.append((("  " if brief else "    ") + f"// {m['doc']}", False))
     return lines
+
+
+NOT_JAVA_IDENTIFIER = "not callable from Java: not a Java identifier"
+
+
+def _jvm_markers(m: dict) -> str:
+    """A JVM row's markers: bridge/synthetic (--include-synthetic), a name Java source cannot write (kotlinc's
+    `-deprecated_url`, `delay-VtjQ1oo`: javac reads `-` as an operator), as the Kotlin view says `Kotlin-only`."""
+    marks = list(m.get("synthetic") or ()) + ([NOT_JAVA_IDENTIFIER] if m.get("not_java_identifier") else [])
+    return "  [" + ", ".join(marks) + "]" if marks else ""
 
 
 EXTENSION_FACADES = 3  # the files declaring a class's extensions a `members` footer names; --json has every one
