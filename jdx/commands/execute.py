@@ -373,7 +373,8 @@ def text_of(env: dict, cmd: Command | None, request) -> tuple[str, str]:
         lines = capped
     if limit_cut:
         lines.append(f"… {limit_cut['shown']} of {limit_cut['total']} shown ({limit_cut['hint']})")
-    lines.extend(envelope.warning_lines_json(env.get("warnings") or []))
+    prefix = cmd.comment if cmd is not None else ""  # code to paste: the warnings in its comment syntax
+    lines.extend(prefix + line for line in envelope.warning_lines_json(env.get("warnings") or []))
     return "\n".join(lines), "stdout"
 
 

@@ -105,6 +105,7 @@ class Command:
     needs_workspace: bool = True
     forwarded: bool = True  # a one-shot CLI call goes to a running daemon (diff: no, spec §7.7; nor a command that
     # reads no graph, version and doctor: starting a daemon for them holds a process for nothing)
+    comment: str = ""  # the text is code to paste (imports: Java): its warning lines are comments (`// `)
 
 
 def renderer(module: str, function: str, brief: bool = False) -> Callable[[dict, Any], list[str]]:

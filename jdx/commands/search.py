@@ -174,7 +174,7 @@ COMMANDS = (
             next_hint="body on the resolved member"),
     Command("imports", "The import statements to add for types or static members, one block for several.",
             "jdx imports Entry 'Collections#emptyList'", ImportsRequest, run_imports,
-            renderer("imports", "imports", brief=True)),
+            renderer("imports", "imports", brief=True), comment="// "),
     Command("ls", "Browse packages and their types.", "jdx ls java.util.function --counts", LsRequest, run_ls,
             renderer("search", "ls"), next_hint="show on a type listed"),
     Command("tree", "Artifacts, their packages and types as a tree.", "jdx tree java.sql --depth 3", TreeRequest,

@@ -9,9 +9,9 @@ import re
 import shlex
 
 from jdx.engine import descriptors as d
-from jdx.engine.imports_access import (add_note, deprecated, importable_row, importable_type, member_access_note,
-                                      note_export, others_said, private_refusal, public_heirs, type_access_note,
-                                      type_row)
+from jdx.engine.imports_access import (add_note, deprecated, importable_row, importable_type, kotlin_class,
+                                      member_access_note, note_export, others_said, overloads_said, private_refusal,
+                                      public_heirs, type_access_note, type_row)
 from jdx.engine.kotlin_toplevel import (class_members, hidden_decls, importable_members, jvm_names, kotlin_decls,
                                        kotlin_imports, kotlin_package, member_decls, member_import, not_importable,
                                        top_level, top_level_by_jvm_name, top_level_decls, top_level_import)
@@ -152,7 +152,8 @@ def _type_ambiguity(store: GraphStore, text: str, types: list[dict], dropped: li
     importable = "importable " if dropped else ""
     return AmbiguousError(f"ambiguous: {len(types)} {importable}types named {text}{said}",
                           candidates=[_type_candidate(t, arts) for t in sorted(_ranked(store, types), key=lambda t: (
-                              t["jdk_internal"], not t["access"] & ACC_PUBLIC, deprecated(t["access"])))],
+                              t["jdk_internal"], not t["access"] & ACC_PUBLIC, deprecated(t["access"]),
+                              kotlin_class(store, t["id"])))],
                           hint="re-run with one of the candidates' refs")
 
 
@@ -293,7 +294,7 @@ def _type_import(store: GraphStore, row: dict) -> tuple[dict, list[Warning_]]:
     if place := place_note(fqn, row.get("package") or ""):
         entry["note"] = place
     elif closed := type_access_note(store, row):
-        entry["note"] = closed
+        entry["note"] = entry["restricted"] = closed  # another package's import of it does not compile
     else:
         note_export(store, row, entry)
     return {"type": fqn, "imports": [entry]}, _duplicates(store, row)
@@ -413,12 +414,17 @@ def _static_import(store: GraphStore, owner: dict, member: str) -> tuple[dict, l
     source_owner = d.source_fqn(owner["fqn"])
     entry = {"ref": f"{owner['fqn']}#{member}", "statement": f"import static {source_owner}.{member};",
              "kind": static[0]["kind"], "artifact": artifacts_by_id(store).get(owner["artifact"], {}).get("name", "")}
-    notes = [f"imports all {len(static)} static overloads"] if len(static) > 1 else []
+    declaring = inherited_from or owner["id"]
+    notes = overloads_said(static, declaring)
     if inherited_from:
         notes.append(f"inherited from {format_type(inherited_from)}")
     if not any(r["access"] & ACC_PUBLIC for r in static):
-        notes.append(member_access_note(static, inherited_from or owner["id"], owner.get("package") or ""))
-    notes += _closed_owner_notes(store, owner, member, static, entry)
+        notes.append(member_access_note(static, declaring, owner.get("package") or ""))
+        entry["restricted"] = notes[-1]
+    closed = _closed_owner_notes(store, owner, member, static, entry)
+    if closed:  # with the public subclass to import it through, when one is
+        entry.setdefault("restricted", "; ".join(closed))
+    notes += closed
     if notes:
         entry["note"] = "; ".join(notes)
     note_export(store, owner, entry)

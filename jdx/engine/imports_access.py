@@ -10,6 +10,7 @@ from jdx.engine.ranking import internal_packages, is_jdk_internal
 from jdx.engine.refs import format_type
 from jdx.engine.search import artifacts_by_id
 from jdx.engine.search_nav import ACC_PRIVATE, ACC_PROTECTED, ACC_PUBLIC
+from jdx.engine.source_match import descriptor_params
 from jdx.graph_schema import queries
 from jdx.graph_schema import queries_graph as qg
 from jdx.graph_schema.store import GraphStore
@@ -184,3 +185,43 @@ def public_heirs(store: GraphStore, owner: dict, member: str, field: bool) -> li
 
 def deprecated(access: int | None) -> bool:
     return bool((access or 0) & ACC_DEPRECATED)
+
+
+def overloads_said(static: list[dict], declaring: str) -> list[str]:
+    """What `import static` of several overloads brings into another package's file: all of them when all are public,
+    else how many are public (those alone: JLS §6.6.1, §7.5.3) and which are not, by access, with who may use them."""
+    if len(static) < 2:
+        return []
+    public = [r for r in static if r["access"] & ACC_PUBLIC]
+    if len(public) == len(static):
+        return [f"imports all {len(static)} static overloads"]
+    said = [f"{len(public)} public (usable anywhere)"] if public else []
+    for level, rows in _by_access(r for r in static if not r["access"] & ACC_PUBLIC):
+        who = member_access_note(rows, declaring, d.package_of(declaring)).split(": ", 1)[1]
+        said.append(f"{len(rows)} {level}: {', '.join(_overload(r) for r in rows)} ({who.removesuffix(' it')} them)")
+    return [f"{len(static)} static overloads of which {'; '.join(said)}"]
+
+
+def _by_access(rows) -> list[tuple[str, list[dict]]]:
+    """Non-public member rows by access level, the most open first: (level, rows)."""
+    levels: dict[str, list[dict]] = {"protected": [], "package-private": [], "private": []}
+    for r in rows:
+        level = "protected" if r["access"] & ACC_PROTECTED else "private" if r["access"] & ACC_PRIVATE \
+            else "package-private"
+        levels[level].append(r)
+    return [(level, found) for level, found in levels.items() if found]
+
+
+def _overload(row: dict) -> str:
+    """`max(int, int)`: an overload by its parameter types (a field by its name)."""
+    name = row["id"].rsplit("#", 1)[-1].split("(", 1)[0]
+    if row["kind"] != "method":
+        return name
+    return f"{name}({', '.join(descriptor_params(row['descriptor']))})"
+
+
+def kotlin_class(store: GraphStore, type_id: str) -> bool:
+    """A class kotlinc compiled (its Kotlin metadata): after a Java one of its name, a Java file's likelier type
+    (java.time.Duration before kotlin.time.Duration, an inline class Java sees as a long)."""
+    row = type_row(store, type_id)
+    return bool(row and row.get("kotlin"))
