@@ -17,6 +17,8 @@ from jdx.graph_schema.cypher_guard import guard_case_conditions, written_columns
 from jdx.graph_schema.schema import expand_rel_labels
 from tests.fixtures.javac import javac_jar
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 SOURCES = {
     "tf/Calls.java": "package tf;\n"
                      "public class Calls {\n"

@@ -17,6 +17,8 @@ from jdx.graph_schema.cypher_guard import check_read_only
 from jdx.graph_schema.schema import expand_rel_labels
 from tests.fixtures.javac import javac_jar
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = {
     "ct/Calls.java": "package ct;\n"

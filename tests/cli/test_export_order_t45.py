@@ -14,6 +14,8 @@ import pytest
 
 from tests.fixtures.javac import javac_jar, javap
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 SOURCES = {"p/Loop.java": """package p;
 public class Loop {
     boolean more() { return false; }

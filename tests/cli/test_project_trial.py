@@ -16,6 +16,8 @@ from jdx.loaders.project import discover
 
 from tests.fixtures import jdktool
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 POM = ('<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>'
        "<groupId>com.acme</groupId><artifactId>shop</artifactId><version>1.0</version></project>\n")
 MODEL = "src/main/java/com/acme/shop/model"

@@ -13,6 +13,8 @@ import pytest
 
 from tests.fixtures.javac import javac_jar, javap
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 SOURCES = {
     "rx/JwsThing.java": "package rx;\npublic class JwsThing {\n  public int jwsCount;\n  public void verifyJws() {}\n"
                         "  public static final String LF = \"\\n\";\n  public static final String TAB = \"\\t\";\n"

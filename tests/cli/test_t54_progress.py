@@ -3,11 +3,15 @@ graph its class directories are added to, then the workspace's; never `building 
 
 from __future__ import annotations
 
+import pytest
+
 from jdx.cli.output import _phase_lines
 from jdx.loaders.indexer import ensure_graph
 from jdx.loaders.roots import Artifact
 from tests.loaders.test_graph_build import FakeExtractor, artifact
 from tests.loaders.test_incremental_graph import CORPUS
+
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
 
 
 def test_a_projects_first_build_names_each_graph_it_builds(tmp_path):

@@ -23,6 +23,8 @@ import pytest
 from tests.fixtures import jdktool
 from tests.fixtures.javac import javac_jar
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 SOURCES = {
     "tf/Api.java": "package tf;\n"
                    "public class Api {\n"

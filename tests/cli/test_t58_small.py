@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 
 def test_version_flag_answers_as_the_version_command(run_jdx):
     flag, command = run_jdx("--version"), run_jdx("version")

@@ -31,6 +31,8 @@ from tests.diff.shim import main, run_client_bodies
 from tests.fixtures import jdktool
 from tests.fixtures.javac import javap, side_jar
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 IO = "java.io.IOException"
 FNF = "java.io.FileNotFoundException"
 LIBRARY = {

@@ -19,6 +19,8 @@ import pytest
 from tests.diff.shim import main, version_jars
 from tests.fixtures import jdktool
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 OLD = {
     "tx/ArcEx.java": "package tx; public class ArcEx extends Exception { }",
     "tx/Fresh.java": "package tx; public class Fresh extends Exception { }",

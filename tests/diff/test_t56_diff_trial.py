@@ -23,6 +23,8 @@ from tests.diff.shim import findings_json, main
 from tests.fixtures import jdktool
 from tests.fixtures.javac import side_jar
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 # each class's `final` methods and fields lose `final`; the class itself stays as it is unless its name says so
 LIBRARY = {
     "fr": ({"Fin": "public final class Fin { public Fin() { }"

@@ -22,6 +22,8 @@ from tests.fixtures.build import write_jar
 from tests.fixtures.javac import side_jar
 from tests.fixtures import jdktool
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 ROOT = Path(__file__).resolve().parents[2]
 
 CZ_B = ("public class B { public void b() { } public int c(String s) { return s.length(); }"

@@ -24,6 +24,8 @@ from tests.diff.shim import main, run_client_bodies
 from tests.fixtures import jdktool
 from tests.fixtures.javac import javap, side_jar
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 LIBRARY = {
     # made final: only a private constructor (OptionBuilder), a package-private one, a private nested one; a public
     # and a protected constructor (outside subclasses existed)

@@ -15,6 +15,8 @@ from jdx.engine.diff.rules import BREAKING, RULES
 from tests.diff.shim import findings_json, main, run_client_bodies
 from tests.fixtures.javac import side_jar
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 # package -> (old classes, new classes): class name -> body after the package line
 LIBRARY = {
     # the member A declared is now Base's, and final there: an old override / write no longer links

@@ -12,6 +12,8 @@ import pytest
 from tests.fixtures import jdktool
 from tests.fixtures.javac import javac_jar
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 SOURCES = {
     "dl/None$.java": "package dl; public final class None$ { public static final None$ MODULE$ = new None$(); }",
     "dl/$less$colon$less.java": "package dl; public abstract class $less$colon$less<From, To> { }",

@@ -15,6 +15,8 @@ from tests.engine.test_members_reflection import compare, reflect  # noqa: F401 
 from tests.fixtures import jdktool
 from tests.service import JdxService, Options
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 SOURCES = {
     # Sub inherits Box's `Comparable get()` for Supplier<String>'s `Object get()`: javac bridges the two in Sub
     "Box": "package g; public class Box<T extends Comparable<T>> { public T get() { return null; }\n"

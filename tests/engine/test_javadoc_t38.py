@@ -14,6 +14,8 @@ import pytest
 
 from jdx.engine import javadoc as jd
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 
 def test_code_with_braces_nested_deeper_than_one_level_is_code():
     raw = ("/**\n * Use it so:\n * <pre> {@code\n * class X {\n *   void m() {\n *     if (a) { b(); }\n *   }\n"

@@ -67,6 +67,8 @@ B = {
 
 import ta.Handler;
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 public class Other {
     Handler one() {
         return s -> { };

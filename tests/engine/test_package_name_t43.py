@@ -11,6 +11,8 @@ import pytest
 
 from tests.fixtures import jdktool
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 
 def _exported(module: str) -> set[str]:
     out = jdktool.run(["java", "--describe-module", module], capture_output=True, text=True, check=True).stdout

@@ -17,6 +17,8 @@ from jdx.engine.search import SearchOptions, search
 from tests.fixtures.javac import javac_jar, javap
 from tests.service import JdxService, Options
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 SEARCH_SOURCES = {
     "rk/Visitor.java": "package rk; public interface Visitor {}",
     "rk/FooVisitor.java": "package rk; public class FooVisitor implements Visitor { private Visitor visitor; }",

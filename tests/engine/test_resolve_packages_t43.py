@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 
 def _jdk_package_sources(package: str) -> list[str]:
     from jdx.loaders.jvm import find_java_home

@@ -35,6 +35,8 @@ public class Sink implements Consumer<String> {
 
 import java.util.List;
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 public class Exporter {
     void emit(String span) {
         Api.greet(span);

@@ -32,6 +32,8 @@ from tests.fixtures.javac import javac_jar
 from tests.service import JdxService, Options
 from tests.fixtures import jdktool
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 SOURCES = {
     "tc/Outer.java": """package tc;
 public class Outer {

@@ -17,6 +17,8 @@ from tests.fixtures.javac import javac_jar
 from tests.service import JdxService, Options
 from tests.fixtures import jdktool
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 SOURCES = {
     "te/Counter.java": """package te;
 public class Counter {

@@ -14,6 +14,8 @@ import pytest
 
 from tests.fixtures.javac import javac_jar
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 SOURCES = {
     "un/Base.java": "package un;\npublic class Base {\n    public static void s() {}\n    public void i() {}\n}\n",
     "un/Sub.java": "package un;\npublic class Sub extends Base {\n    void c() {\n        Sub.s();\n        i();\n    }\n}\n",

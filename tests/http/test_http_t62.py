@@ -24,6 +24,8 @@ import pytest
 
 from tests.serve_support import cli, cli_env, not_found_server
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 
 def ask(port: int, method: str, path: str, host: str | list[str] | None, body: bytes | None = None):
     """(status, body, headers) of one request whose Host header is exactly `host` (several: one header each)."""

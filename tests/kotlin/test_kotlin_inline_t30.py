@@ -40,6 +40,8 @@ USE = '''package kt30.use
 
 import kt30.*
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 class Client(private val src: Src) {
     fun run(): Int = src.mapped { it + 4 }.get(1)
 }

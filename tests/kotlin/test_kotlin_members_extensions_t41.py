@@ -13,6 +13,8 @@ import pytest
 from tests.kotlin.corpus import kotlinc_jar
 from tests.kotlin.test_kotlin_trial_e import _javap
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 SOURCES = {
     "Box.kt": "package ext\n\nclass Box(val size: Int)\n",
     "Boxes.kt": """package ext

@@ -19,6 +19,8 @@ import pytest
 from tests.fixtures.javac import javap
 from tests.kotlin.corpus import kotlinc_jar, reflect_view, runtime_stdlib
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 LIB = '''package kq
 
 class Diag(val code: Int) {

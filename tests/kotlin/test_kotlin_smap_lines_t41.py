@@ -63,6 +63,8 @@ USE = '''package t41.use
 
 import t41.*
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 class Client {
     fun src(): Src = unsafe { v ->
         v * 2

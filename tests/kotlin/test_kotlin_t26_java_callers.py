@@ -27,6 +27,8 @@ LIB = '''package jc
 
 import java.io.IOException
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 class Db
 
 annotation class Tag(val value: String)

@@ -10,8 +10,12 @@ import json
 
 import re
 
+import pytest
+
 from tests.fixtures import jdktool
 from tests.kotlin.corpus import jar_fixtures
+
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
 
 FLOWS = '''@file:JvmName("Flows")
 package kt30

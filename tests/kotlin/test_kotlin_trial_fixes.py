@@ -24,6 +24,8 @@ from tests.kotlin.corpus import kotlinc_jar
 from tests.fixtures.javac import javap
 from tests.service import JdxService, Options
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 B = '''package q
 
 class B {

@@ -14,6 +14,8 @@ import pytest
 
 from tests.kotlin.corpus import kotlinc_jar, metadata_rows, reflect_view, runtime_stdlib
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 SOURCE = """\
 package tv
 

@@ -30,6 +30,8 @@ SOURCES = {
 
 ORACLE = r"""
 import java.lang.reflect.*;
+
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
 public class Reflect {
   public static void main(String[] a) throws Exception {
     Class<?> c = Class.forName(a[0], false, Reflect.class.getClassLoader());

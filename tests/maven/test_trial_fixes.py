@@ -6,8 +6,12 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from tests.maven import fixture as fx
 from tests.maven.conftest import jdx
+
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
 
 
 def _reactor(world, root: Path) -> Path:

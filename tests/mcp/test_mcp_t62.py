@@ -25,6 +25,8 @@ import pytest
 from tests.fixtures.javac import javac_jar
 from tests.serve_support import FakeSession, cli, cli_env
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 METHODS = 150  # 4 lines each: a class of ~600 lines, past the default of 400
 
 
