@@ -28,6 +28,8 @@ import pytest
 from tests.fixtures import jdktool
 from tests.fixtures.javac import javac_jar
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 A = {
     "ta/Handler.java": "package ta;\npublic interface Handler {\n    void handle(String s);\n}\n",
     "ta/Sub.java": "package ta;\npublic interface Sub extends Handler {}\n",
@@ -66,8 +68,6 @@ B = {
     "tb/Other.java": """package tb;
 
 import ta.Handler;
-
-pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
 
 public class Other {
     Handler one() {

@@ -16,6 +16,8 @@ import pytest
 from jdx.engine.samples import MAX_SHORTLIST
 from tests.fixtures import jdktool
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 CODE = "SOURCES_VERSION_MISMATCH"
 CALLERS = MAX_SHORTLIST + 5  # sites of tb.Many#hit: more than samples reads
 SOURCES = {
@@ -34,8 +36,6 @@ public class Sink implements Consumer<String> {
     "ta/Exporter.java": """package ta;
 
 import java.util.List;
-
-pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
 
 public class Exporter {
     void emit(String span) {

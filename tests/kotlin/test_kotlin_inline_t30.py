@@ -19,6 +19,8 @@ import pytest
 
 from tests.fixtures import jdktool
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 SRC = "package kt30\n\ninterface Src {\n    fun get(x: Int): Int\n}\n"
 HEAD = '@file:JvmName("Flows")\n@file:JvmMultifileClass\npackage kt30\n\n'
 T = HEAD + '''inline fun unsafe(crossinline block: (Int) -> Int): Src = object : Src {
@@ -39,8 +41,6 @@ fun Src.tripled(): Src {
 USE = '''package kt30.use
 
 import kt30.*
-
-pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
 
 class Client(private val src: Src) {
     fun run(): Int = src.mapped { it + 4 }.get(1)

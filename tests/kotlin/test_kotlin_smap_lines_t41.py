@@ -25,6 +25,8 @@ import pytest
 from tests.fixtures import jdktool
 from tests.kotlin.test_kotlin_inline_t30 import _smap, _strata
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 LIB = '''@file:JvmName("Lib41")
 package t41
 
@@ -62,8 +64,6 @@ LIB_V2 = LIB.replace("inline fun <T> pick", SPACER + "inline fun <T> pick")
 USE = '''package t41.use
 
 import t41.*
-
-pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
 
 class Client {
     fun src(): Src = unsafe { v ->

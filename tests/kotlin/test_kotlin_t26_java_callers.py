@@ -23,11 +23,11 @@ from tests.fixtures.javac import javap
 from tests.kotlin.corpus import kotlinc_jar
 from tests.service import JdxService, Options
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 LIB = '''package jc
 
 import java.io.IOException
-
-pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
 
 class Db
 

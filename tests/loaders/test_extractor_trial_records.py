@@ -15,6 +15,8 @@ from jdx.render.cards import outline as render_outline
 from tests.fixtures.javac import javac_jar
 from tests.service import JdxService, Options
 
+pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
+
 SOURCES = {
     "tr/R.java": "package tr;\nimport java.util.List;\n"
                  "public record R(double w, double h, List<String> tags) {\n"
@@ -30,8 +32,6 @@ SOURCES = {
 
 ORACLE = r"""
 import java.lang.reflect.*;
-
-pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
 public class Reflect {
   public static void main(String[] a) throws Exception {
     Class<?> c = Class.forName(a[0], false, Reflect.class.getClassLoader());
