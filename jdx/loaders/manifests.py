@@ -33,12 +33,20 @@ def read_build_manifest(build: Path) -> dict:
 
 def shard_facts(shard) -> tuple[int, list[str]]:
     """Of a shard's classes: the newest class-file major version (0: none), and the top-level classes whose name
-    holds a `$` that nests nothing (queries_graph.LITERAL_DOLLAR_NAMES asks the graph the same)."""
+    holds a `$` that nests nothing (queries_graph.LITERAL_DOLLAR_NAMES asks the graph the same). Its meta holds
+    them since its extraction (`types_facts`: no read, even while a shard store still writes it); a shard written
+    before is read."""
+    if isinstance(shard.meta.get("newest"), int) and isinstance(shard.meta.get("dollars"), list):
+        return shard.meta["newest"], shard.meta["dollars"]
+    return types_facts(shard.table("types", ["name", "kind", "outer", "version"]))
+
+
+def types_facts(types) -> tuple[int, list[str]]:
+    """`shard_facts` of an artifact's `types` table (its `name`, `kind`, `outer` and `version` columns)."""
     import pyarrow.compute as pc
 
     from jdx.loaders.extractor import TYPE_KINDS
 
-    types = shard.table("types", ["name", "kind", "outer", "version"])
     types = types.filter(pc.not_equal(types["kind"], TYPE_KINDS.index("module")))  # no Type node (graph_build)
     if not types.num_rows:
         return 0, []

@@ -103,6 +103,10 @@ def shard_in_memory_at(root: Path, artifact: Artifact, extracted: ExtractedArtif
         "classes": extracted.classes,
         "warnings": [list(w) for w in extracted.warnings],
     }
+    from jdx.loaders.manifests import types_facts
+
+    # what every answer asks of a graph built from it (manifests.graph_facts), known before the shard is written
+    meta["newest"], meta["dollars"] = types_facts(extracted.tables["types"])
     # its own dict: the graph build drops each table once read, while the writer still holds them all
     return Shard(artifact, root / artifact.key, meta, loaded=dict(extracted.tables))
 

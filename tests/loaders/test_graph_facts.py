@@ -70,3 +70,24 @@ def test_a_manifest_written_before_the_facts_were_kept_asks_the_graph():
     assert graph_facts({"artifacts": [{"name": "a.jar", "kind": "jar", "newest": 61, "dollars": ["x/A$B"]},
                                       {"name": "b.jar", "kind": "jar", "newest": 52, "dollars": ["x/A$B", "w/C$"]}]}) \
         == {"newest": [("a.jar", "jar", 61), ("b.jar", "jar", 52)], "literal_dollars": ["w/C$", "x/A$B"]}
+
+
+def test_a_shard_knows_its_facts_from_its_extraction_and_an_older_one_is_read(tmp_path):
+    """The facts ride in each shard's meta from its extraction: a graph build reads no shard table for them, even
+    while a shard store (an object store) is still writing the shard; a shard written before has its table read."""
+    import json
+
+    from jdx.loaders.manifests import shard_facts
+    from jdx.loaders.shards import Shard
+
+    report = ensure_graph(tmp_path / "cache", [artifact(n) for n in ("odd.jar", "base.jar")],
+                          extractor=FakeExtractor(FAKE))
+    assert report.built
+    for meta_file in sorted((tmp_path / "cache" / "shards").glob("*/meta.json")):
+        meta = json.loads(meta_file.read_text())
+        old = {k: v for k, v in meta.items() if k not in ("newest", "dollars")}
+        read = shard_facts(Shard(None, meta_file.parent, old))
+        assert (meta["newest"], meta["dollars"]) == read, meta["name"]
+    odd = next(json.loads(m.read_text()) for m in (tmp_path / "cache" / "shards").glob("*/meta.json")
+               if json.loads(m.read_text())["name"] == "odd.jar")
+    assert (odd["newest"], odd["dollars"]) == (65, ["odd/Odd$Name"])
