@@ -60,27 +60,27 @@ def stale_nested(store, type_ids) -> dict[str, str]:
     """Of the types `type_ids` (internal names) an answer lists, the nested, local and anonymous classes a class
     directory holds as files an earlier build left (the rule of `stale_class_warnings`): id -> the directory's
     artifact name. Batched and cheap: nothing for a workspace without a class directory, no look-up for a name
-    without a `$`, one stat per class of a directory (and one per outer class)."""
-    from jdx.graph_schema import queries
+    without a `$`, one query for the rest, one stat per class of a directory (and one per outer class)."""
+    from jdx.engine.relations import rows_by_ids
+    from jdx.graph_schema import queries_graph
     from jdx.graph_schema.store import artifact_rows
 
     dirs = {r["a.id"]: r for r in artifact_rows(store) if r.get("a.kind") == "dir" and r.get("a.path")}
     out: dict[str, str] = {}
     if not dirs:
         return out
+    ids = [i for i in type_ids if i and "$" in i and "@" not in i]
     outers: dict[str, float | None] = {}
-    for type_id in dict.fromkeys(i for i in type_ids if i and "$" in i and "@" not in i):
-        rows = store.rows_cached(queries.TYPE_BY_ID, {"id": type_id})
-        row = rows[0] if rows else {}
-        art = dirs.get(row.get("t.artifact") or "")
-        if art is None or row.get("t.external") or not row.get("t.outer"):
+    for row in rows_by_ids(store, queries_graph.TYPE_OUTERS, ids):
+        art = dirs.get(row.get("artifact") or "")
+        if art is None or row.get("external") or not row.get("outer"):
             continue
-        own = _mtime(os.path.join(art["a.path"], type_id + ".class"))
-        outer = os.path.join(art["a.path"], row["t.outer"] + ".class")
+        own = _mtime(os.path.join(art["a.path"], row["id"] + ".class"))
+        outer = os.path.join(art["a.path"], row["outer"] + ".class")
         if outer not in outers:
             outers[outer] = _mtime(outer)
-        if own is not None and _outer_newer(row["t.outer"], own, outers[outer]) is not None:
-            out[type_id] = art["a.name"]
+        if own is not None and _outer_newer(row["outer"], own, outers[outer]) is not None:
+            out[row["id"]] = art["a.name"]
     return out
 
 

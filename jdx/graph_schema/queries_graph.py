@@ -84,6 +84,9 @@ TYPE_NESTING = ByIds("MATCH (t:Type {id: $id}) RETURN t.id AS id, t.inner_name A
                      "UNWIND $ids AS i MATCH (t:Type {id: i}) RETURN t.id AS id, t.inner_name AS inner_name, "
                      "t.outer_method AS om", one_by_one=12)  # JDK: 109 ids 6 ms UNWIND, 23 ms one by one
 TYPES_BY_IDS = _by_ids("t", "Type", "(t:Type{ID})", f"RETURN {TYPE_COLS}")
+# where a listed nested class's file lives (STALE_CLASS_FILE in listings): its artifact and its outer class
+TYPE_OUTERS = _by_ids("t", "Type", "(t:Type{ID})",
+                      "RETURN t.id AS id, t.artifact AS artifact, t.external AS external, t.outer AS outer")
 
 # direct subtypes (EXTENDS for classes, IMPLEMENTS for interfaces and sub-interfaces); a class shadowed
 # by an earlier artifact is not what the JVM loads, so it is no subtype. An IN filter beats the UNWIND of key lookups
