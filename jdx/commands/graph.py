@@ -283,7 +283,7 @@ def _decompiled_window(session, site: dict, target: str, context: int) -> dict |
     member = target.split("#", 1)[1] if "#" in target else ""
     win = focused_reconstruction(session.reconstructed_window, site["caller_id"], target,
                                  bool(member) and "(" not in member, site["line"])
-    if win is None:
+    if win is None or "unavailable" in win:
         return None
     a, b, text = cut(win, context)
     return {"label": win["label"], "file": win["file"], "lines": [a, b], "first_line": a, "focus": win["focus"],

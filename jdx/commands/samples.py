@@ -42,7 +42,19 @@ def samples_answer(session, text: str, opts=None):
                    "detail": "call sites from the workspace graph; " + detail}]
     # a window whose lines the class file's line table puts in another method, or whose file was edited since
     warnings = window_mismatches([(s.get("source"), s.get("artifact")) for s in result["samples"]])
-    return Answer(result, warnings, truncated, provenance)
+    return Answer(result, warnings + _undecompiled(result["samples"]), truncated, provenance)
+
+
+def _undecompiled(shown: list[dict]) -> list:
+    """One warning (the decompiler's code) per way decompiling failed for samples that have no sources."""
+    from jdx.errors import Warning_
+
+    failed: dict[str, list[dict]] = {}
+    for s in shown:
+        if s.get("unavailable"):
+            failed.setdefault(s["unavailable"]["code"], []).append(s)
+    return [Warning_(code, f"{len(group)} sample(s) show no lines: {group[0]['unavailable']['message']}",
+                     group[0]["artifact"]) for code, group in sorted(failed.items())]
 
 
 def _render(result: dict, req) -> list[str]:

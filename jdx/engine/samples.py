@@ -325,9 +325,10 @@ def _reconstructed(reconstruct, c: dict, by_ref: dict) -> dict | None:
 
 def focused_reconstruction(reconstruct, caller_id: str, target_id: str, is_field: bool, line: int) -> dict | None:
     """The decompiled text of the whole method `caller_id` (`reconstruct`: `Session.reconstructed_window`) focused
-    on its use of `target_id` at class-file `line` (`mapped_focus`); None without a decompiled text."""
+    on its use of `target_id` at class-file `line` (`mapped_focus`); None without a decompiled text, and the
+    window's `unavailable` (code, message) when the class could not be decompiled."""
     win = reconstruct(caller_id, target_id, is_field, WHOLE_METHOD, line)
-    return mapped_focus(win, line) if win is not None else None
+    return mapped_focus(win, line) if win is not None and "unavailable" not in win else win
 
 
 def cut(win: dict, context: int) -> tuple[int, int, list[str]]:
@@ -396,7 +397,9 @@ def _render(site: dict, win: dict | None, use: tuple[bool, float], info: dict) -
         out["shadowed"] = True  # code of a shadowed class copy: the JVM never loads it on this classpath
     if info.get("first_line", -1) > 0:
         out["method_lines"] = [info["first_line"], info["last_line"]]
-    if win is not None:
+    if win is not None and "unavailable" in win:  # no sources, and the decompiler failed on the class
+        out["unavailable"] = win["unavailable"]
+    elif win is not None:
         focus = win["focus"]
         a, b, text = cut(win, CONTEXT)
         rebuilt = bool(win.get("reconstructed"))

@@ -15,6 +15,7 @@ import re
 from jdx.engine import source_match as sm
 from jdx.engine.samples import call_pattern
 from jdx.engine.src_locate import SourceContext
+from jdx.errors import JdxError
 from jdx.graph_schema import queries_samples as q
 
 
@@ -29,8 +30,8 @@ def use_pattern(target_id: str, is_field: bool) -> re.Pattern:
 
 def reconstructed_window(ctx: SourceContext, caller_id: str, target_id: str, is_field: bool,
                          context: int, line: int | None = None) -> dict | None:
-    """Lines around the use of `target_id` in the decompiled text of method `caller_id`, or None (no
-    decompiler, no recognisable declaration or use). Same shape as `src_source.source_window`, plus
+    """Lines around the use of `target_id` in the decompiled text of method `caller_id`, or None (no recognisable
+    declaration or use); `{"unavailable": {code, message}}` when the class could not be decompiled. Same shape as `src_source.source_window`, plus
     `reconstructed: True`, the engine, `class_lines`: for each line of `text` the class-file lines the
     decompiler wrote on it (None when it gives no map), and `uses`: the lines that spell a use of the target, with
     which `samples` places the site exactly."""
@@ -43,8 +44,11 @@ def reconstructed_window(ctx: SourceContext, caller_id: str, target_id: str, is_
         return None
     try:
         file, keys, dec = decompiled_file(ctx, type_row)
+    except JdxError as exc:  # no decompiler, a timeout or a failure: the sample says which (`unavailable`)
+        return {"unavailable": {"code": getattr(exc, "code", "DECOMPILE_FAILED"), "message": exc.message}}
+    try:
         match = sm.match_method(file.parsed, dict(rows[0], first_line=-1, last_line=-1), type_row, keys, file.lines)
-    except Exception:  # noqa: BLE001 - no decompiler or an unreadable class: the sample stays a pointer
+    except Exception:  # noqa: BLE001 - a decompiled text the matcher cannot read: the sample stays a pointer
         return None
     decl = match.decl
     if decl is None and caller_id.split("#", 1)[1].startswith("<clinit>("):

@@ -77,7 +77,10 @@ def _blocks(r: dict, brief: bool) -> list[list[str]]:
                      + (f"  ({', '.join(marks)})" if marks else ""))
         src = s.get("source")
         if src is None:
-            lines.append(f"{pad}no sources: bytecode only; jdx body '" + s["caller"] + "' shows the method")
+            failed = s.get("unavailable")
+            lines.append(f"{pad}no sources, and {failed['message']}; jdx body '{s['caller']}' --engine javap shows "
+                         "its bytecode" if failed else
+                         f"{pad}no sources: bytecode only; jdx body '" + s["caller"] + "' shows the method")
             continue
         a, b = src["lines"]
         rebuilt = src.get("reconstructed")

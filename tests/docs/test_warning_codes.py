@@ -33,6 +33,7 @@ JAVA_LINE = re.compile(rf'"(?:warn|error)\\t({CODE})\\t')
 PASS_THROUGH = {
     ("jdx/commands/diff_artifacts.py", "code"),  # a shard's warnings (extractor: Java and Arrow rules)
     ("jdx/commands/diff_artifacts.py", "w.code"),  # MULTI_RELEASE_JAR reworded for a diff
+    ("jdx/commands/samples.py", "code"),  # a DecompileError's class code, once per answer
     ("jdx/commands/session.py", "code"),  # several graph warnings of one code folded into one
     ("jdx/commands/execute.py", "first.code"),  # an unreadable class's own build warning, counting the others
     ("jdx/engine/src_body.py", "w.code"),  # the decompiler's DECOMPILED_* notes

@@ -201,3 +201,20 @@ def test_a_decompiler_without_a_line_map_is_named():
     lines = samples({"symbol": "a.D#e()", "total": 1, "samples": [site]})
     assert "call at class-file line 12 (the decompiler gave no line map; > marks the use found by its shape)" \
         in lines[1]
+
+
+def test_undecompiled_samples_say_why(fx, run_jdx):
+    """A site without sources whose class could not be decompiled says so, with the decompiler's warning code, and
+    points at javap; it never reads "bytecode only" as if no decompiler had been asked (okhttp3.Cache: Procyon
+    failed, and samples printed "no sources: bytecode only")."""
+    r = run_jdx("samples", "sx.Api#greet", "--limit", "2", *fx["bytecode"], "--json",
+                env={"JDX_DECOMPILER": "none"})
+    assert r.code == 0, r.err
+    doc = json.loads(r.out)
+    shown = doc["result"]["samples"]
+    assert shown and all(s["origin"] == "bytecode" and s["unavailable"]["code"] == "DECOMPILER_UNAVAILABLE"
+                         for s in shown), shown
+    assert [w["code"] for w in doc["warnings"]].count("DECOMPILER_UNAVAILABLE") == 1, doc["warnings"]
+    text = run_jdx("samples", "sx.Api#greet", "--limit", "2", *fx["bytecode"], env={"JDX_DECOMPILER": "none"}).out
+    assert "bytecode only" not in text and f"no sources, and {shown[0]['unavailable']['message']}; " \
+                                          f"jdx body '{shown[0]['caller']}' --engine javap" in text, text
