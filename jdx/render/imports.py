@@ -36,7 +36,7 @@ def _name_lines(n: dict, block: set[str]) -> list[str]:
     if "error" in n:
         body = error_lines({"error": n["error"], "candidates": n.get("candidates") or []})
     elif any(e.get("note") or e["statement"] not in block for e in n["imports"]):
-        body = one_name(n)
+        body = one_name(n, origin="  from ")  # the section is a comment already
     else:
         return []
     return [f"{n['name']}:", *(f"  {line}" for line in body)]

@@ -118,9 +118,10 @@ def _trace(r: dict, brief: bool) -> list[str]:
     return lines
 
 
-def imports(r: dict, brief: bool = False) -> list[str]:
-    """One statement a line (`Java: `/`Kotlin: ` when a Kotlin top-level declaration has both), then `from` its
-    artifact, once for a run of statements from the same one; `brief`: the statements alone."""
+def imports(r: dict, brief: bool = False, origin: str = "  // from ") -> list[str]:
+    """One statement a line (`Java: `/`Kotlin: ` when a Kotlin top-level declaration has both), then `origin` and its
+    artifact (a Java comment: the text pastes into a file), once for a run of statements from the same one; `brief`:
+    the statements alone."""
     lines = []
     entries = r["imports"]
     for i, imp in enumerate(entries):
@@ -128,7 +129,7 @@ def imports(r: dict, brief: bool = False) -> list[str]:
         label = {"java": "Java: ", "kotlin": "Kotlin: "}.get(imp.get("language"), "")
         lines.append(f"{label}{imp['statement']}{note}")
         if not brief and (i + 1 == len(entries) or entries[i + 1]["artifact"] != imp["artifact"]):
-            lines.append(f"  from {imp['artifact']}")
+            lines.append(f"{origin}{imp['artifact']}")
     return bare(lines) if brief else lines
 
 

@@ -85,7 +85,7 @@ BRIEF = [
     (["signature", "tf.User#add"], _rows),
     (["show", "tf.User"], _card_rows),
     (["resolve", "User"], lambda full: full[:-1]),
-    (["imports", "User"], lambda full: [line for line in full if not line.startswith("  from ")]),
+    (["imports", "User"], lambda full: [line for line in full if not line.startswith("  // from ")]),
     (["search", "tf.*"], lambda full: full[:-1]),
     (["samples", "tf.User#add"], _unnumbered),
     (["source", "tf.User", "--lines", "3:5"], lambda full: full[-3:]),

@@ -149,7 +149,7 @@ def test_the_cli_takes_several_names_and_prints_the_block_first(run, built):
     code = [line for line in lines if not line.startswith("⚠ ")]  # the CLI's warning lines (commands/execute.py)
     javac = _javac(built, code, "new Widget(); new Open(); max(1, 2);")
     assert javac.returncode == 0, javac.stderr
-    assert run("Widget").out == "import ms.c.Widget;\n  from ms.jar\n"  # one name: the answer it always was
+    assert run("Widget").out == "import ms.c.Widget;\n  // from ms.jar\n"  # one name: the answer it always was
 
 
 def test_json_lists_each_name_and_its_exit_code_is_what_a_daemon_reports(run):

@@ -141,7 +141,7 @@ def test_imports_of_a_companion_extension_gives_the_kotlin_and_the_java_static_i
     r = run_jdx("imports", "toLink", *jar_args)
     assert r.code == 0, r.err
     assert r.out.splitlines() == ["Java: import static jn.Link.get;  // imports all 2 static overloads",
-                                  "Kotlin: import jn.Link.Companion.toLink", "  from jn.jar"]
+                                  "Kotlin: import jn.Link.Companion.toLink", "  // from jn.jar"]
 
 
 def test_imports_of_a_renamed_top_level_function_and_class_member(store):

@@ -79,7 +79,7 @@ def test_imports_of_a_top_level_function_gives_the_java_and_the_kotlin_import(st
     assert _imports(store, "LIMIT") == [("java", "import static fx.Util.LIMIT;"), ("kotlin", "import fx.LIMIT")]
     r = run_jdx("imports", "fx.Util#scaled", *jar_args)
     assert r.code == 0, r.err
-    assert r.out.splitlines() == ["Java: import static fx.Util.scaled;", "Kotlin: import fx.scaled", "  from top.jar"]
+    assert r.out.splitlines() == ["Java: import static fx.Util.scaled;", "Kotlin: import fx.scaled", "  // from top.jar"]
     r = run_jdx("imports", "scaled", *jar_args, "--json")
     kotlin = json.loads(r.out)["result"]["imports"][1]
     assert kotlin["kotlin_name"] == "fx.scaled" and kotlin["ref"] == "fx.Util#scaled(int, int)"
@@ -110,7 +110,7 @@ def test_an_extension_is_imported_by_its_kotlin_name_only(store, run_jdx, jar_ar
     assert r.code == 0, r.err
     assert r.out.splitlines() == [
         "Kotlin: import fx.perimeter  // extension: Java calls it as the static method fx.Util#getPerimeter(fx.Box)",
-        "  from top.jar"]
+        "  // from top.jar"]
 
 
 def test_a_multi_file_part_is_imported_through_its_facade(store):
