@@ -55,6 +55,7 @@ _SYMBOL_ERRORS = "NOT_FOUND lists near matches, AMBIGUOUS lists candidates to re
 # cannot take 157 MB of Cypher rows on one line
 MAX_ANSWER_BYTES = 1 << 20
 FIT_ASKS = 6  # asks of a command to fit its answer in the bound (`within_bytes`)
+WIRE_SLACK = 128  # room the bound leaves in the reply's line for a request's id (up to 64 characters) and the SDK's fields
 # the `--limit N` part of a command's hint (`--limit 1868, or narrow with …`): past the bound, a higher limit shows
 # no more
 _LIMIT_HINT = re.compile(r"^(--)?limit \d+(, or |; |$)")
@@ -177,8 +178,12 @@ class ToolAnswer:
 
     @property
     def size(self) -> int:
-        """Bytes of the answer on the wire: its text and its structured content's JSON, both sent."""
-        return len(self.text.encode("utf-8")) + len(_dumps(self.structured).encode("utf-8"))
+        """Bytes of the answer's JSON-RPC line on the wire: its text (a JSON string: escaped) and its structured
+        content's JSON, both sent, in the reply's frame (WIRE_SLACK: the id and the fields the SDK adds)."""
+        reply = {"jsonrpc": "2.0", "id": "", "result": {"content": [{"type": "text", "text": self.text}],
+                                                        "structuredContent": self.structured,
+                                                        "isError": self.is_error}}
+        return len(_dumps(reply).encode("utf-8")) + WIRE_SLACK
 
     @property
     def structured(self) -> dict:
