@@ -266,7 +266,8 @@ MEMBERS_NARROW = "or narrow with --grep or --from <supertype>"
 
 def members_fitted(r: dict, brief: bool, max_lines: int | None, grep: str | None) -> tuple[list[str], dict | None]:
     """`members` text within `--max-lines` (spec §8.3): the whole answer, footers and the cut's own `…` line counted
-    (warnings not), keeps whole member rows (a row with its doc line) and the opening header; the cut, counted in
+    (warnings not), keeps whole member rows (a row with its doc line) and the opening header, and the first member
+    also when the header and footers leave no room for it (a cut showing none answers nothing); the cut, counted in
     members, names the `--max-lines` that prints everything. A `--limit` cut's line counts as one of the answer's."""
     from jdx.render import read
 
@@ -280,14 +281,16 @@ def members_fitted(r: dict, brief: bool, max_lines: int | None, grep: str | None
         return full, None
     room = max_lines - len(read.members(r, brief, 0, grep)) - 1  # the footers and this cut's line
     kept = 1 if not brief and not pairs[0][1] else 0  # the opening `members of` header stays
-    for i in rows:
+    for n, i in enumerate(rows):
         end = i + 1
         while end < len(pairs) and not pairs[end][1] and pairs[end][0].startswith(" "):
             end += 1  # its doc line
-        if end > room:
+        if end > room and n:  # the first member stays even when the footers leave no room for it
             break
         kept = end
     shown = sum(1 for i in rows if i < kept)
+    if shown == len(rows):  # the one member kept past the cap is all there is: no cut to state
+        return full, None
     return read.members(r, brief, kept, grep), _fit_cut(shown, listed, total, everything, MEMBERS_NARROW)
 
 
@@ -356,7 +359,8 @@ OUTLINE_NARROW = "or narrow with --kind, --grep or --access"
 
 def outline_fitted(r: dict, brief: bool, max_lines: int | None) -> tuple[list[str], dict | None]:
     """`outline` text within `--max-lines` (spec §8.3), as `members_fitted`: the whole answer (header, rows, footer
-    and the cut's own `…` line; warnings not) fits, whole rows only, the header and footer kept; the cut, counted in
+    and the cut's own `…` line; warnings not) fits, whole rows only, the header and footer kept, and the first row
+    also when they leave no room for it; the cut, counted in
     rows, names the `--max-lines` that prints everything. A `--limit` cut's line counts as one of the answer's."""
     header, rows, footer = _outline_parts(r)
     if brief:
@@ -367,7 +371,9 @@ def outline_fitted(r: dict, brief: bool, max_lines: int | None) -> tuple[list[st
     everything = len(full) + (total > listed)  # (the `--limit` cut's line, which text output adds)
     if max_lines is None or everything <= max_lines or not rows:
         return full, None
-    kept = max(0, min(listed, max_lines - len(header) - len(footer) - 1))
+    kept = max(1, min(listed, max_lines - len(header) - len(footer) - 1))  # the first row even past the cap
+    if kept == listed:
+        return full, None
     return full[:len(header) + kept] + footer, _fit_cut(kept, listed, total, everything, OUTLINE_NARROW)
 
 

@@ -69,3 +69,21 @@ def test_a_limit_cut_beside_the_line_cut_is_not_called_all(run_jdx, jar):
     assert not any(line.startswith("… 2 of 4 shown") for line in out), out
     assert FOOTER.match(run_jdx("usages", "ml.Target#hit", "--jars", str(jar), "--no-jdk", "--max-lines", "2")
                         .out.splitlines()[-1])  # no limit cut: "for all"
+
+
+@pytest.mark.parametrize("command", ["members", "outline"])
+def test_a_cap_below_the_footers_still_shows_the_first_member(run_jdx, jar, command):
+    """`members kotlinx.coroutines.flow.Flow --max-lines 4` printed the header and the footers and none of the one
+    member (`… 0 of 1 shown`): a cap the fixed lines fill keeps the first row; all rows kept, no cut is stated."""
+    args = (command, "ml.Callers", "--access", "all", "--jars", str(jar), "--no-jdk")
+    full = run_jdx(*args).out.splitlines()
+    rows = [line for line in full if line.startswith("  ")]
+    assert len(rows) >= 3, full
+    for budget in (1, 2):
+        out = run_jdx(*args, "--max-lines", str(budget)).out.splitlines()
+        assert [line for line in out if line.startswith("  ")] == rows[:1], (budget, out)
+        assert re.match(rf"^… 1 of {len(rows)} shown \(--max-lines {len(full)} for all", out[-1]), out
+    one = (command, "ml.Target", "--grep", "hit", "--jars", str(jar), "--no-jdk")
+    whole = run_jdx(*one).out.splitlines()
+    assert sum(line.startswith("  ") for line in whole) == 1, whole
+    assert run_jdx(*one, "--max-lines", "1").out.splitlines() == whole

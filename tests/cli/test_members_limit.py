@@ -53,10 +53,11 @@ def test_max_lines_bounds_the_whole_answer_and_its_hint_prints_everything(many, 
     everything = len(full)
     for n in (1, 3, 5, 8, everything - 1):
         lines = _answer(many(*flags, "--max-lines", str(n)).out)
-        assert len(lines) <= max(n, 1 if brief else HEADER_AND_FOOTER), (n, lines)
+        assert len(lines) <= max(n, (1 if brief else HEADER_AND_FOOTER) + 1), (n, lines)  # the first member always
         cut = re.fullmatch(r"… (\d+) of (\d+) shown \(--max-lines (\d+) for all, .*\)", lines[-1])
         assert cut, (n, lines)
         rows = _rows(lines, brief)
+        assert rows, (n, lines)
         assert int(cut.group(1)) == len(rows) and int(cut.group(2)) == 11 and int(cut.group(3)) == everything
         assert rows == _rows(full, brief)[:len(rows)]  # the first rows, whole
         if not brief:
@@ -73,7 +74,7 @@ def test_the_cut_counts_every_footer_line(many):
     full = _answer(text_of(env, cmd, build_request(cmd, "m.Many", {}))[0])
     everything = len(full)
     assert "+ 8 from java.lang.Object (--from java.lang.Object to expand)" in full
-    for n in range(HEADER_AND_FOOTER + 1, everything):
+    for n in range(HEADER_AND_FOOTER + 2, everything):  # the Object line and one member fit
         text = _answer(text_of(env, cmd, build_request(cmd, "m.Many", {"max_lines": str(n)}))[0])
         assert len(text) <= n and f"(--max-lines {everything} for all" in text[-1], (n, text)
         assert text[-3] == full[-2]  # the Object line stays
