@@ -84,7 +84,13 @@ class DiffRequest(Request):
 
 def run_diff(session, request: DiffRequest):
     """Compares the two sides; the answer exits 1 when the `--fail-on` gate trips (`result.gate.failed`)."""
-    from jdx.commands.diff_artifacts import load_releases, load_sides, resolve_side, unexported_packages
+    from jdx.commands.diff_artifacts import (
+        load_releases,
+        load_sides,
+        resolve_side,
+        side_warnings,
+        unexported_packages,
+    )
     from jdx.engine.answer import Answer
     from jdx.engine.diff.compare import compare
     from jdx.engine.diff.findings import Finding
@@ -114,16 +120,18 @@ def run_diff(session, request: DiffRequest):
         finally:
             writes.wait()
         load_releases([old, new], cache)  # a multi-release jar's versioned classes, compared per release
+        released = []
         if old.releases or new.releases:
-            findings = sorted(findings + release_findings(
+            released = release_findings(
                 (old.label, old.surfaces, old.releases), (new.label, new.surfaces, new.releases), findings,
-                lambda o, n: compare(o, n, options, platform=platform)), key=Finding.sort_key)
+                lambda o, n: compare(o, n, options, platform=platform))
+            findings = sorted(findings + released, key=Finding.sort_key)
         hidden = unexported_packages(old), unexported_packages(new)
         findings = lower_unexported(findings, *hidden, surfaces[0].types)
     finally:
         if collecting:
             gc.enable()
-    warnings = old.warnings + new.warnings + _duplicate_warnings((old, new), surfaces)
+    warnings = side_warnings([old, new], bool(released)) + _duplicate_warnings((old, new), surfaces)
     if old.artifacts and [a.key for a in old.artifacts] == [a.key for a in new.artifacts]:
         from jdx.errors import Warning_
 

@@ -429,6 +429,26 @@ def _compared(w: Warning_, side: Side) -> Warning_:
                     f"details start {label}", w.artifact)
 
 
+def side_warnings(sides: list[Side], found: bool) -> list[Warning_]:
+    """The sides' warnings, in order. When their multi-release jars' versioned classes were compared and `found`
+    nothing beyond the base comparison, those jars' MULTI_RELEASE_JAR warnings are one, where the first stood: no
+    finding carries a `release N:` for the longer ones (`_compared`) to explain."""
+    warnings = [w for side in sides for w in side.warnings]
+    compared = [w for side in sides if side.releases for w in side.warnings if w.code == "MULTI_RELEASE_JAR"]
+    if found or not compared:
+        return warnings
+    releases = sorted({r for side in sides for r in side.releases})
+    names = list(dict.fromkeys(w.artifact for w in compared))
+    many = len(releases) > 1
+    one = Warning_("MULTI_RELEASE_JAR", f"{', '.join(names)}: multi-release jar{'s' if len(names) > 1 else ''}: "
+                   f"the classes of release{'s' if many else ''} {', '.join(map(str, releases))} under "
+                   f"META-INF/versions compared too, as a JVM of {'each' if many else 'that'} release loads them: "
+                   "no further findings",
+                   names[0] if len(names) == 1 else "")
+    first, rest = compared[0], compared[1:]
+    return [one if w is first else w for w in warnings if all(w is not c for c in rest)]
+
+
 def _write_release_jar(jar: Path, entries: dict[str, bytes]) -> None:
     """A jar of `entries` (name -> bytes), written atomically with fixed timestamps (same content, same key)."""
     import zipfile
@@ -504,4 +524,5 @@ def _module_descriptor(artifact: Artifact) -> bytes | None:
     return None
 
 
-__all__ = ["Side", "ShardWrites", "resolve_side", "load_sides", "load_releases", "unexported_packages"]
+__all__ = ["Side", "ShardWrites", "resolve_side", "load_sides", "load_releases", "side_warnings",
+           "unexported_packages"]

@@ -4,7 +4,7 @@ never paired."""
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from jdx.engine.diff.findings import Finding
 from jdx.engine.diff.forms import java_type, member_form, member_id, member_ref, param_list, parse_method_descriptor
@@ -40,18 +40,29 @@ def _extra(short: tuple[str, ...], long: tuple[str, ...]) -> list[str] | None:
 def _distance(r: Member, a: Member, buckets: dict[tuple, tuple[int, int]]) -> tuple[int, int] | None:
     """How far apart removal `r` and addition `a` of one name are as one changed signature, or None when they are
     no candidates: parameters added or removed (one list an ordered subsequence of the other: how many, unless only
-    kotlinc's hidden ones), else, in a bucket of one removal and one addition of that name and arity, the positions
-    whose types differ (a field: 1, its bucket alone). At one distance parameters added or removed come first: a
-    constructor that gained two leading parameters is no retyping of the overload of its new arity."""
+    kotlinc's hidden ones), else, in a bucket of one removal and one addition of that name and arity, the parameters
+    retyped (`_retyped_count`: a reorder retypes none; a field: 1, its bucket alone). At one distance parameters
+    added or removed come first: a constructor that gained a leading parameter is no retyping of the overload of its
+    new arity that lost its last one. So a same-arity reorder is nearer than any parameter added (doxia-core 1.12 ->
+    2.0's `ParseException(Exception, String, String, int, int)` -> `(String, Exception, String, int, int)`, not
+    `(Exception, String, int)` gaining two)."""
     if r.declared_in != a.declared_in or r.name != a.name or r.is_field != a.is_field:
         return None
     if buckets[_shape(r)] == (1, 1) and _shape(r) == _shape(a):
-        return (1 if r.is_field else sum(x != y for x, y in zip(_params(r), _params(a))), 1)
+        return (1 if r.is_field else _retyped_count(_params(r), _params(a)), 1)
     if r.is_field:
         return None
     rp, ap = _params(r), _params(a)
     extra = _extra(rp, ap) if len(rp) < len(ap) else _extra(ap, rp) if len(ap) < len(rp) else None
     return (len(extra), 0) if extra and not set(extra) <= _HIDDEN_PARAMETERS else None
+
+
+def _retyped_count(old: tuple[str, ...], new: tuple[str, ...]) -> int:
+    """How many of `old`'s parameters `new` (of its arity) has no parameter of the type for, counted as a multiset:
+    the same types reordered retype none."""
+    left = Counter(old)
+    left.subtract(new)
+    return sum(n for n in left.values() if n > 0)
 
 
 MAX_TIED = 3  # the candidates a removal left unpaired names
@@ -131,14 +142,15 @@ def _retyped(r: Member, a: Member) -> str:
     """PARAMETER_TYPE_CHANGED's detail: the parameters old -> new, and the return type too when it changed with them
     (`(java.lang.StringBuffer): java.lang.StringBuffer -> (java.lang.StringBuilder): java.lang.StringBuilder`, as
     GENERIC_SIGNATURE_CHANGED writes a method): one finding for the retyped signature, spec §7.7. Parameters added
-    or removed (one list inside the other) are named: `; parameter added: org.x.Provider`."""
+    or removed (one list inside the other) are named: `; parameter added: org.x.Provider`; the same types in another
+    order say `; parameters reordered`."""
     if r.returns == a.returns:
         detail = f"{param_list(r)} -> {param_list(a)}"
     else:
         detail = f"{param_list(r)}: {java_type(r.returns)} -> {param_list(a)}: {java_type(a.returns)}"
     rp, ap = _params(r), _params(a)
     if len(rp) == len(ap):
-        return detail
+        return detail + ("; parameters reordered" if rp != ap and not _retyped_count(rp, ap) else "")
     extra = _extra(rp, ap) if len(rp) < len(ap) else _extra(ap, rp)
     how = "added" if len(rp) < len(ap) else "removed"
     return f"{detail}; parameter{'s' if len(extra) > 1 else ''} {how}: {', '.join(map(java_type, extra))}"

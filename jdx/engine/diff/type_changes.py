@@ -31,7 +31,7 @@ def class_version(old: Surface, new: Surface) -> list[Finding]:
     was, now = max(old.versions), max(new.versions)
     needed, needs = _commonest(old.versions), _commonest(new.versions)
     if needs > needed:
-        return [_raised(new, needed, needs)]
+        return [_raised(old, new, needed, needs)]
     if now > was:
         return [_raised_in_part(new, was, now)]
     if now < was:
@@ -70,8 +70,10 @@ def _packages(side: Surface, version: int) -> str:
     return ", ".join(shown) + (f" and {rest} more package{'s' if rest > 1 else ''}" if rest else "")
 
 
-def _raised(new: Surface, needed: int, needs: int) -> Finding:
-    """What most classes need went up: a JVM older than that refuses the artifact (breaking)."""
+def _raised(old: Surface, new: Surface, needed: int, needs: int) -> Finding:
+    """What most classes need went up: a JVM older than that refuses the artifact (breaking). When the old side's
+    newest classes were already newer than what most of its classes needed, the detail says so: its consumers were
+    already on a newer JVM than `needed` names, if they used those classes."""
     above = _above(new, needed)
     total = sum(map(len, new.versions.values()))
     shown = ", ".join(type_ref(a) for a in above[:MAX_VERSION_NAMES]) + (" …" if len(above) > MAX_VERSION_NAMES
@@ -81,6 +83,9 @@ def _raised(new: Surface, needed: int, needs: int) -> Finding:
               f"(UnsupportedClassVersionError): {shown}")
     if max(new.versions) > needs:
         detail += f"; beyond that, {_packages(new, needs)}"
+    if (was := max(old.versions)) > needed:
+        detail += (f"; the old version's newest classes were already {was} (Java {java_release(was)}): "
+                   f"{len(old.versions[was])} of {sum(map(len, old.versions.values()))}")
     return Finding("CLASS_VERSION_RAISED", new.label, "artifact", str(needed), str(needs), detail)
 
 
