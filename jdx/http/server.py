@@ -236,7 +236,19 @@ class Handler(BaseHTTPRequestHandler):
         from jdx.commands.execute import failure
 
         allow = getattr(exc, "allow", "")
-        self._envelope(failure(name, getattr(exc, "query", ""), exc).envelope, allow)
+        self._envelope(failure(name, getattr(exc, "query", "") or self._asked_query(), exc).envelope, allow)
+
+    def _asked_query(self) -> str:
+        """The `query` parameter of the request's URL, for a refusal's envelope (an unknown command, a wrong
+        method): the client sees what it sent, as an answer's envelope says it; "" when there is none."""
+        from urllib.parse import parse_qs
+
+        if len(self.path) > MAX_URL_BYTES:
+            return ""
+        try:
+            return parse_qs(urlsplit(self.path).query).get("query", [""])[0]
+        except ValueError:
+            return ""
 
     def _run(self, name: str, query: str, params: dict) -> dict:
         """One request's envelope from the Host, within the server's `--timeout`."""
