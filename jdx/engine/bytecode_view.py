@@ -8,6 +8,7 @@ descriptor javap prints under it (`-s`), so overloads and a field beside a same-
 from __future__ import annotations
 
 import functools
+import re
 import tempfile
 import zipfile
 import zlib
@@ -202,3 +203,41 @@ def javap_member(tools, cache: Path, artifact_kind: str, artifact_path: str, int
         wanted = member_name + (f" {descriptor}" if descriptor else "")
         raise NotFoundError(f"{internal_name.replace('/', '.')} has no member {wanted} in {artifact_path}")
     return "\n".join(b.text for b in matches)
+
+
+_INSTRUCTION = re.compile(r"^\s*(\d+): ([a-z][a-z0-9_]*)")  # not a switch's `0: 28` / `default: 43` lines
+
+
+def static_value_code(tools, cache: Path, artifact_kind: str, artifact_path: str, internal_name: str, field: str,
+                      descriptor: str) -> list[str]:
+    """The javap code lines of the class's `static {}` that compute and store its static field `field` (see
+    static_assignment); [] when the class has no static initializer or it stores no value in the field."""
+    try:
+        clinit = javap_member(tools, cache, artifact_kind, artifact_path, internal_name, "<clinit>", "()V")
+    except NotFoundError:
+        return []
+    return static_assignment(clinit, field, descriptor)
+
+
+def static_assignment(clinit: str, field: str, descriptor: str) -> list[str]:
+    """The code lines of a javap `static {}` block that compute and store the static field `field` of the class:
+    from the instruction after the last putstatic before the field's first (or from the first instruction) through
+    the field's last putstatic; [] when the block stores no value in it."""
+    lines = clinit.splitlines()
+    code = next((i + 1 for i, line in enumerate(lines) if line.strip() == "Code:"), len(lines))
+    end = next((i for i in range(code, len(lines)) if len(lines[i]) - len(lines[i].lstrip()) <= 4), len(lines))
+    stores = [i for i in range(code, end) if _stores(lines[i], None)]
+    own = [i for i in stores if _stores(lines[i], f"{field}:{descriptor}")]
+    if not own:
+        return []
+    start = max((i + 1 for i in stores if i < own[0]), default=code)
+    return lines[start:own[-1] + 1]
+
+
+def _stores(line: str, field: str | None) -> bool:
+    """A putstatic of the class's own field `field` (`NAME:DESC`; javap names another class's as `Owner.NAME`), of
+    any field when None."""
+    found = _INSTRUCTION.match(line)
+    if found is None or found.group(2) != "putstatic":
+        return False
+    return field is None or line.rstrip().endswith(f"// Field {field}")

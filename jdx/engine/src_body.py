@@ -16,8 +16,9 @@ from jdx.engine.refs import format_member, format_type
 from jdx.engine.src_decompiled import decompiled_file
 from jdx.engine.src_locate import (Located, SourceContext, SourceFile, locate_field, locate_method, locate_type,
                                    line_drift, mismatch_warnings, stale_source)
-from jdx.engine.src_special import (METHOD_KINDS, UNDECOMPILED, is_lambda, kotlin_lambda_labelled, lambda_body,
-                                    undecompiled, undecompiled_methods, undecompiled_warning)
+from jdx.engine.src_special import (ASSIGNED, METHOD_KINDS, UNDECOMPILED, is_lambda, kotlin_lambda_labelled,
+                                    lambda_body, lines_of, static_value, static_without_constant, undecompiled,
+                                    undecompiled_methods, undecompiled_warning, value_note, with_assignments)
 from jdx.errors import JdxError, NotFoundError, UsageError, Warning_
 from jdx.graph_schema import queries
 
@@ -122,14 +123,18 @@ def _from_sources(target: Target, loc: Located, artifact: str, opts: BodyOptions
     elif target.row is None:
         decl = with_opening(decl)
     a, b = _span(decl, opts, len(file.lines))
+    assigned = static_value(target, file, decl)
     header = f"source: {file.root.label} ({file.display}:{a}-{b})"
-    if implicit:
+    if assigned:
+        header += f"  ({value_note(assigned)})"
+    elif implicit:
         header += f"  (implicit: {implicit}; no source text, the declaring type's header shown)"
     elif decl.kind == sm.RECORD_COMPONENT:
         header += (f"  (record component {decl.name}: the record header declares this private final field and its "
                    f"accessor {decl.name}())")
     source = {"label": file.root.label, "how": file.root.how, "file": file.display, "lines": [a, b]}
-    result = _result(target, artifact, "sources", header, cut(file.lines, decl, a, b), a, source, implicit=implicit)
+    result = with_assignments(_result(target, artifact, "sources", header, cut(file.lines, decl, a, b), a, source,
+                                       implicit=implicit), file, assigned)
     if decl.kind == sm.RECORD_COMPONENT:
         result["declared_by"] = "record component"
     return result
@@ -169,8 +174,7 @@ def _clinit_from_sources(target: Target, loc: Located, artifact: str, parts: lis
     file = loc.file
     text: list[str] = []
     for label, d in parts:
-        where = f"line {d.start}" if d.start == d.end else f"lines {d.start}-{d.end}"
-        text.append(f"// {label}, {where}")
+        text.append(f"// {label}, {lines_of(d)}")
         text.extend(cut(file.lines, d, d.start, d.end))
     a, b = parts[0][1].start, parts[-1][1].end
     header = (f"source: {file.root.label} ({file.display}:{a}-{b})  (static initialization: {len(parts)} "
@@ -207,6 +211,10 @@ def _from_decompiler(ctx: SourceContext, target: Target, artifact: str, opts: Bo
                            f"{sm.ambiguous_why(match.ambiguous, target.ref)}")
     if decl is None:
         owner = _nearest_type(file.parsed, keys)
+        if implicit and _kotlin_declared(ctx, target):  # not compiler-written: the next rung has its code
+            raise JdxError(f"{dec.engine}'s text of {format_type(target.type_row['id'])} leaves out {target.ref}, a "
+                           f"synthetic method (kotlinc's for a reified inline or @JvmSynthetic function) the class "
+                           f"does not call")
         if implicit and owner is not None:  # compiler-written: the type's header line stands in for it
             decl = with_opening(Decl("class", "", owner.path, owner.start, owner.header_end,
                                      start_col=owner.start_col, **_opening_of(owner)))
@@ -221,7 +229,9 @@ def _from_decompiler(ctx: SourceContext, target: Target, artifact: str, opts: Bo
         raise JdxError(f"{dec.engine} {dec.engine_version} could not decompile {target.ref} (its text is the "
                        f"engine's note '{UNDECOMPILED}' and a throw, not the method's code)")
     a, b = _span(decl, opts, len(file.lines))
-    header = f"source: decompiled by {dec.engine} {dec.engine_version} from {artifact} ({why})   {RECONSTRUCTED}"
+    assigned = static_value(target, file, decl) if target.is_field else []
+    note = f"; {value_note(assigned)}" if assigned else ""
+    header = f"source: decompiled by {dec.engine} {dec.engine_version} from {artifact} ({why}{note})   {RECONSTRUCTED}"
     failed = undecompiled_methods(file, a, b, decl)
     if failed:  # a type's text holding methods the engine could not decompile
         warnings.append(undecompiled_warning(dec.engine, failed, format_type(target.type_row["id"]), artifact))
@@ -234,21 +244,29 @@ def _from_decompiler(ctx: SourceContext, target: Target, artifact: str, opts: Bo
         source["class_file_lines"] = where
     # what the loader knows to be wrong in the decompiled text and could not correct (DECOMPILED_*)
     warnings += [Warning_(w.code, w.message, artifact) for w in getattr(dec, "warnings", ())]
-    return _result(target, artifact, "decompiled", header, cut(file.lines, decl, a, b), a, source, engine,
-                   implicit=implicit if decl.kind == "class" and implicit else None)
+    result = _result(target, artifact, "decompiled", header, cut(file.lines, decl, a, b), a, source, engine,
+                     implicit=implicit if decl.kind == "class" and implicit else None)
+    return with_assignments(result, file, assigned)
 
 
 def _from_javap(ctx: SourceContext, target: Target, artifact: str, why: str) -> dict:
-    from jdx.engine.bytecode_view import javap_member
+    from jdx.engine.bytecode_view import javap_member, static_value_code
 
     art = ctx.artifacts[target.type_row["artifact"]]
     name = target.row["name"] if target.row is not None else None  # a field's block too: its flags and constant
     desc = target.row["descriptor"] if name is not None else None
-    text = javap_member(ctx.jvm, ctx.cache, art.kind, art.path, target.type_row["id"], name, desc)
+    text = javap_member(ctx.jvm, ctx.cache, art.kind, art.path, target.type_row["id"], name, desc).splitlines()
+    code = static_value_code(ctx.jvm, ctx.cache, art.kind, art.path, target.type_row["id"], target.row["name"],
+                             target.row["descriptor"]) if static_without_constant(target) else []
+    if code:  # javap's lines from the first instruction of the field's value to its putstatic
+        where = f"static {{}} instructions {code[0].split(':', 1)[0].strip()}-{code[-1].split(':', 1)[0].strip()}"
+        why += f"; its value: {ASSIGNED}, {where}"
+        text += ["", f"  // {ASSIGNED}: {where}, from after the previous putstatic through this field's",
+                 "  static {};", "    Code:", *code]
     header = f"source: javap -c -p -l of {target.ref if name is not None else format_type(target.type_row['id'])} " \
              f"from {artifact} ({why})   ⚠ bytecode, not source"
-    return _result(target, artifact, "javap", header, text.splitlines(), None,
-                   engine={"name": "javap", "version": None})
+    result = _result(target, artifact, "javap", header, text, None, engine={"name": "javap", "version": None})
+    return dict(result, assigned_in="static initializer") if code else result
 
 
 def _signature_only(ctx: SourceContext, target: Target, artifact: str, why: str) -> dict:
@@ -269,6 +287,17 @@ def parse_error_warning(file: SourceFile, ref: str, artifact: str) -> Warning_:
     n = file.parsed.errors
     return Warning_("SOURCE_PARSE_ERROR", f"{file.root.label} ({file.display}): {n} region{'s' if n != 1 else ''} "
                     f"tree-sitter could not parse; {ref} was not found in what did parse", artifact)
+
+
+def _kotlin_declared(ctx: SourceContext, target: Target) -> bool:
+    """Whether a synthetic JVM member is a Kotlin function's or accessor's own (its @kotlin.Metadata says so):
+    kotlinc 2 makes a reified inline function's method synthetic, @JvmSynthetic any; the code is hand-written."""
+    from jdx.engine.kotlin_view import member_kotlin
+
+    if target.row is None or target.is_field or not target.type_row.get("kotlin"):
+        return False
+    rows = member_kotlin(ctx.store, [target.row["id"]]).get(target.row["id"]) or ()
+    return any(r["role"] in ("method", "getter", "setter") for r in rows)
 
 
 def _sources_missing_why(ctx: SourceContext, target: Target) -> str:
@@ -296,8 +325,9 @@ def body(ctx: SourceContext, target: Target, opts: BodyOptions) -> tuple[dict, l
     warnings: list[Warning_] = []
     why = f"as asked: --engine {opts.engine}" if opts.engine is not None else "no sources jar"
     synthetic = target.row is not None and (target.row.get("access") or 0) & (sm.ACC_SYNTHETIC | sm.ACC_BRIDGE)
-    if synthetic and target.row["name"].endswith("$default") and target.type_row.get("kotlin"):
-        synthetic = False  # a Kotlin default-arguments stub: its function's declaration is its source
+    if synthetic and (target.row["name"].endswith("$default") and target.type_row.get("kotlin")
+                      or _kotlin_declared(ctx, target)):
+        synthetic = False  # a default-arguments stub, a reified inline or @JvmSynthetic function: written in Kotlin
     if synthetic and opts.engine is None and is_lambda(target.row):
         found = lambda_body(ctx, target, artifact, opts, warnings)
         if found is not None:

@@ -1,13 +1,15 @@
 """Bodies the class file or the decompiler makes special (spec §7.3, docs/sources.md): a lambda's method, which has no
 declaration of its own (its lines are the source lines of its line table, or the decompiled lines they went to
-inside the enclosing method), a Kotlin lambda compiled to a class (its header says so), and a method the decompiler
-could not decompile (its body is the decompiler's note and a throw, never the code)."""
+inside the enclosing method), a Kotlin lambda compiled to a class (its header says so), a method the decompiler
+could not decompile (its body is the decompiler's note and a throw, never the code), and a static field whose value
+a `static {}` block assigns (its declaration has none)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from jdx.engine.java_parse import Decl
+from jdx.engine.members import ACC
 from jdx.engine.refs import format_type
 from jdx.engine.src_locate import SourceContext, SourceFile, stale_source
 from jdx.errors import JdxError, Warning_
@@ -128,3 +130,124 @@ def lambda_body(ctx: SourceContext, target: Target, artifact: str, opts: BodyOpt
               "class_file_lines": lines}
     return _result(target, artifact, "decompiled", header, file.lines[a - 1:b], a, source,
                    {"name": dec.engine, "version": dec.engine_version})
+
+
+ASSIGNED = "assigned in the static initializer"
+
+
+def lines_of(d: Decl) -> str:
+    return f"line {d.start}" if d.start == d.end else f"lines {d.start}-{d.end}"
+
+
+def static_without_constant(target: Target) -> bool:
+    """A static field whose class file holds no ConstantValue: `<clinit>` computes its value, if anything does."""
+    return (target.is_field and bool((target.row.get("access") or 0) & ACC["static"])
+            and target.row.get("constant") is None)
+
+
+def static_value(target: Target, file: SourceFile, decl: Decl) -> list[Decl]:
+    """For a static field declared without a value and no constant (javac's `static final X X; static { X = ...; }`,
+    a decompiler's text of every computed value), the statements of the `static {}` blocks that assign it."""
+    if file.is_kotlin or decl.kind != "field" or decl.static_init or not static_without_constant(target):
+        return []
+    return static_assignments(file, decl, decl.path[-1] if decl.path else "")
+
+
+def value_note(assigned: list[Decl]) -> str:
+    return f"its value: {ASSIGNED}, {', '.join(lines_of(d) for d in assigned)}"
+
+
+def with_assignments(result: dict, file: SourceFile, assigned: list[Decl]) -> dict:
+    """A field's text followed by the statements that assign it, each group under a `// assigned in the static
+    initializer, lines a-b` line (the lines are no longer one range: no first line to number from)."""
+    from jdx.engine.src_body import cut
+
+    if not assigned:
+        return result
+    text = list(result["text"])
+    for d in assigned:
+        text += [f"// {ASSIGNED}, {lines_of(d)}", *cut(file.lines, d, d.start, d.end)]
+    source = dict(result["source"], parts=[{"what": "declaration", "lines": result["source"]["lines"]}]
+                  + [{"what": ASSIGNED, "lines": [d.start, d.end]} for d in assigned])
+    return dict(result, text=text, first_line=None, source=source, assigned_in="static initializer")
+
+
+_SKIPPED = ("class_body", "lambda_expression")  # code that runs elsewhere: an anonymous class's, a lambda's
+_COMMENTS = ("line_comment", "block_comment")
+
+
+def static_assignments(file: SourceFile, field: Decl, owner: str) -> list[Decl]:
+    """Where the `static {}` blocks of `field`'s type give it its value (a decompiler writes every non-constant value
+    there: `GLOBAL = create(new Object());`): each top-level statement of a block that assigns it (`NAME = ...`,
+    `Owner.NAME = ...`), with the earlier statements of the block that set up the locals it reads, as declarations
+    (kind "statement"), adjacent ones joined, in source order; [] when no block assigns it. `owner`: the type's name
+    (its key)."""
+    from jdx.engine.java_parse import parser
+
+    blocks = [d for d in file.parsed.decls if d.kind == "static_initializer" and d.path == field.path]
+    if not blocks:
+        return []
+    root = parser().parse(file.data).root_node
+    chosen = []
+    for d in blocks:
+        node = root.descendant_for_point_range((d.start - 1, d.start_col), (d.end - 1, max(d.end_col, 0)))
+        while node is not None and node.type != "static_initializer":
+            node = node.parent
+        body = next((c for c in node.named_children if c.type == "block"), None) if node is not None else None
+        if body is not None:
+            chosen += _assigning(body, field.name, owner)
+    return _joined(chosen, field)
+
+
+def _assigning(block, name: str, owner: str) -> list:
+    """The statements of `block` that assign the static field `name`, and the earlier ones that mention a local
+    variable they read (its declaration, `list.add(..)`), transitively."""
+    statements = [s for s in block.named_children if s.type not in _COMMENTS]
+    chosen = {i for i, s in enumerate(statements)
+              if any(_assigns(a, name, owner) for a in _walk(s, "assignment_expression"))}
+    if not chosen:
+        return []
+    local = {v.child_by_field_name("name").text for s in statements if s.type == "local_variable_declaration"
+             for v in s.named_children if v.type == "variable_declarator"}
+    read = set()
+    for i in range(max(chosen), -1, -1):
+        used = {n.text for n in _walk(statements[i], "identifier")} & local
+        if i in chosen or used & read:
+            chosen.add(i)
+            read |= used
+    return [statements[i] for i in sorted(chosen)]
+
+
+def _walk(node, kind: str):
+    """The nodes of type `kind` in `node`, not inside an anonymous class's or a lambda's body."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if item.type == kind:
+            yield item
+        stack.extend(c for c in item.named_children if c.type not in _SKIPPED)
+
+
+def _assigns(assignment, name: str, owner: str) -> bool:
+    left = assignment.child_by_field_name("left")
+    if left is None:
+        return False
+    if left.type == "identifier":
+        return left.text.decode() == name
+    target = left.child_by_field_name("object") if left.type == "field_access" else None
+    return (target is not None and left.child_by_field_name("field").text.decode() == name
+            and target.text.decode().rsplit(".", 1)[-1] == owner)
+
+
+def _joined(statements: list, field: Decl) -> list[Decl]:
+    """Statements as declarations with their lines and columns, those on adjacent lines one."""
+    out: list[Decl] = []
+    for s in statements:
+        start, end = s.start_point[0] + 1, s.end_point[0] + 1
+        if out and start <= out[-1].end + 1:
+            out[-1] = Decl("statement", field.name, field.path, out[-1].start, end, start_col=out[-1].start_col,
+                           end_col=s.end_point[1])
+        else:
+            out.append(Decl("statement", field.name, field.path, start, end, start_col=s.start_point[1],
+                            end_col=s.end_point[1]))
+    return out
