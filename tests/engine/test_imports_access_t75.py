@@ -11,17 +11,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
 from jdx.engine.imports import imports
 from jdx.errors import AmbiguousError, UsageError
 from tests.fixtures import jdktool
-from tests.fixtures.javac import javac_jar
-from tests.service import JdxService, Options
+from tests.fixtures.javac import compiled_jar, jar_service
 
 pytestmark = pytest.mark.soak  # a trial's regression family with its own builds: the soak runs it whole (.ci/run)
 
@@ -50,19 +47,15 @@ SOURCES = {
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> tuple[Path, Path]:
-    if shutil.which("javac") is None:
-        pytest.skip("javac is not installed")
-    root = tmp_path_factory.mktemp("imports_access")
-    jar, _classes = javac_jar(root, SOURCES, "ia", "ia.jar")
+def built(tmp_path_factory):
+    root, jar, _classes = compiled_jar(tmp_path_factory, "imports_access", SOURCES, "ia", "ia.jar")
     return root, jar
 
 
 @pytest.fixture(scope="module")
 def store(built, jdx_home):
-    service = JdxService(Options(jars=[str(built[1])], cache_dir=str(jdx_home / "cache")))
-    yield service.store()
-    service.close()
+    with jar_service(built[1], jdx_home, jdk=True) as svc:
+        yield svc.store()
 
 
 def _javac(built, statement: str, use: str = "null", package: str = "q",

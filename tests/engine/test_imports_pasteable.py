@@ -14,7 +14,6 @@ import hashlib
 import json
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -23,7 +22,7 @@ from jdx.engine.imports_block import imports_block
 from jdx.errors import AmbiguousError
 from jdx.render.imports import imports as render
 from tests.fixtures import jdktool
-from tests.fixtures.javac import javac_jar
+from tests.fixtures.javac import compiled_jar, jar_service, javac_jar
 from tests.service import JdxService, Options
 
 SOURCES = {
@@ -46,19 +45,15 @@ SOURCES = {
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> tuple[Path, Path]:
-    if shutil.which("javac") is None:
-        pytest.skip("javac is not installed")
-    root = tmp_path_factory.mktemp("imports_pasteable")
-    jar, _classes = javac_jar(root, SOURCES, "pa", "pa.jar")
+def built(tmp_path_factory):
+    root, jar, _classes = compiled_jar(tmp_path_factory, "imports_pasteable", SOURCES, "pa", "pa.jar")
     return root, jar
 
 
 @pytest.fixture(scope="module")
 def store(built, jdx_home):
-    service = JdxService(Options(jars=[str(built[1])], jdk=False, cache_dir=str(jdx_home / "cache")))
-    yield service.store()
-    service.close()
+    with jar_service(built[1], jdx_home) as svc:
+        yield svc.store()
 
 
 def _javac(built, lines: list[str], uses: str = "") -> subprocess.CompletedProcess:

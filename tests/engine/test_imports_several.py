@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -20,8 +18,7 @@ from jdx.engine.imports import imports
 from jdx.engine.imports_block import imports_block
 from jdx.errors import UsageError
 from tests.fixtures import jdktool
-from tests.fixtures.javac import javac_jar
-from tests.service import JdxService, Options
+from tests.fixtures.javac import compiled_jar, jar_service
 
 SOURCES = {
     "ms/a/Outer.java": "package ms.a;\npublic class Outer {\n"
@@ -37,19 +34,15 @@ SOURCES = {
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> tuple[Path, Path]:
-    if shutil.which("javac") is None:
-        pytest.skip("javac is not installed")
-    root = tmp_path_factory.mktemp("imports_several")
-    jar, _classes = javac_jar(root, SOURCES, "ms", "ms.jar")
+def built(tmp_path_factory):
+    root, jar, _classes = compiled_jar(tmp_path_factory, "imports_several", SOURCES, "ms", "ms.jar")
     return root, jar
 
 
 @pytest.fixture(scope="module")
 def store(built, jdx_home):
-    service = JdxService(Options(jars=[str(built[1])], jdk=False, cache_dir=str(jdx_home / "cache")))
-    yield service.store()
-    service.close()
+    with jar_service(built[1], jdx_home) as svc:
+        yield svc.store()
 
 
 def _javac(built, statements: list[str], uses: str = "", package: str = "q") -> subprocess.CompletedProcess:

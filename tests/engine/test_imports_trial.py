@@ -6,17 +6,14 @@ another package that uses the suggested statement."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
 from jdx.engine.imports import imports
 from jdx.engine.packages import list_packages
 from jdx.errors import NotFoundError, UsageError
-from tests.fixtures.javac import javac_jar
-from tests.service import JdxService, Options
+from tests.fixtures.javac import compiled_jar, jar_service
 from tests.fixtures import jdktool
 
 pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
@@ -52,19 +49,15 @@ class Hidden {
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> tuple[Path, Path]:
-    if shutil.which("javac") is None:
-        pytest.skip("javac is not installed")
-    root = tmp_path_factory.mktemp("imports_trial")
-    jar, _classes = javac_jar(root, SOURCES, "p", "imp.jar")
+def built(tmp_path_factory):
+    root, jar, _classes = compiled_jar(tmp_path_factory, "imports_trial", SOURCES, "p", "imp.jar")
     return root, jar
 
 
 @pytest.fixture(scope="module")
 def svc(built, jdx_home):
-    service = JdxService(Options(jars=[str(built[1])], jdk=False, cache_dir=str(jdx_home / "cache")))
-    yield service
-    service.close()
+    with jar_service(built[1], jdx_home) as svc:
+        yield svc
 
 
 def _javac(built, uses: dict[str, tuple[str, str]]) -> subprocess.CompletedProcess:

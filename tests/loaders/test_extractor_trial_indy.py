@@ -7,7 +7,6 @@ and their arguments) over the same javac output."""
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -15,7 +14,7 @@ import pytest
 
 from jdx.engine.rel_calls import CallOptions
 from jdx.engine.rel_usages import UsageOptions
-from tests.fixtures.javac import javac_jar
+from tests.fixtures.javac import compiled_jar, jar_service
 from tests.service import JdxService, Options
 from tests.fixtures import jdktool
 
@@ -49,18 +48,14 @@ def _javap_bootstraps(classes: Path, name: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    if shutil.which("javac") is None:
-        pytest.skip("javac is not installed")
-    root = tmp_path_factory.mktemp("trial_indy")
-    jar, classes = javac_jar(root, SOURCES, "ti", "ti.jar")
+    _root, jar, classes = compiled_jar(tmp_path_factory, "trial_indy", SOURCES, "ti", "ti.jar")
     return jar, classes
 
 
 @pytest.fixture(scope="module")
 def svc(built, jdx_home):
-    service = JdxService(Options(jars=[str(built[0])], jdk=False, cache_dir=str(jdx_home / "cache")))
-    yield service
-    service.close()
+    with jar_service(built[0], jdx_home) as svc:
+        yield svc
 
 
 def _indy(svc) -> list[tuple[str, str]]:
