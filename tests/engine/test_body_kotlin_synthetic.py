@@ -8,14 +8,12 @@ Oracles: `javap -p -v` (the flags of each method) and the Kotlin source text (a 
 from __future__ import annotations
 
 import json
-import re
 import struct
 import zipfile
 
 import pytest
 
-from tests.fixtures import jdktool
-from tests.fixtures.build import write_jar
+from tests.fixtures.javac import javap_method_flags, paired_and_bare
 
 pytestmark = pytest.mark.soak  # kotlinc takes seconds to start
 
@@ -70,30 +68,11 @@ def fx(jdx_home, run_jdx, tmp_path_factory):
         entries = {n: z.read(n) for n in z.namelist() if not n.endswith("/")}
     entries["rs/LibKt.class"] = _as_kotlinc_2(entries["rs/LibKt.class"], *EXPECT)
     work = tmp_path_factory.mktemp("body-synthetic")
-    paired, bare = work / "paired" / "rs-1.0.jar", work / "bare" / "rs-1.0.jar"
-    write_jar(paired, entries)
-    write_jar(paired.with_name("rs-1.0-sources.jar"), {"rs/Lib.kt": SOURCE.encode()})
-    write_jar(bare, entries)
+    paired, bare = paired_and_bare(work, "rs-1.0", entries, {"rs/Lib.kt": SOURCE.encode()})
     for path in (paired, bare):
         r = run_jdx("index", "--jars", str(path), "--no-jdk")
         assert r.code == 0, r.err
     return {"paired": ["--jars", str(paired), "--no-jdk"], "bare": ["--jars", str(bare), "--no-jdk"], "jar": bare}
-
-
-def _flags(jar, cls: str) -> dict[str, str]:
-    """Oracle: JVM name + descriptor -> the method's flags line (javap -p -v)."""
-    out = jdktool.run(["javap", "-p", "-v", "-cp", str(jar), cls], capture_output=True, text=True, check=True).stdout
-    found, name, key = {}, None, None
-    for line in out.splitlines():
-        m = re.match(r"\s+(?:[\w<>,.? \[\]$]+ )?([\w$]+)\(.*\);$", line)
-        if m:
-            name = m.group(1)
-        elif name and line.strip().startswith("descriptor:"):
-            key = name + line.split(":", 1)[1].strip()
-        elif name and line.strip().startswith("flags:"):
-            found[key] = line.strip()
-            name = None
-    return found
 
 
 def _body(run_jdx, args: list[str], ref: str) -> dict:
@@ -112,10 +91,10 @@ def _declared(lines: list[str], first: str) -> list[str]:
 
 
 def test_the_fixture_has_the_synthetic_shapes(fx):
-    flags = _flags(fx["jar"], "rs.LibKt")
+    flags = javap_method_flags(fx["jar"], "rs.LibKt")
     assert "ACC_SYNTHETIC" in flags["hidden(I)I"] and "ACC_SYNTHETIC" in flags["".join(EXPECT)]
     assert "ACC_SYNTHETIC" not in flags["plain(I)I"]
-    assert "ACC_SYNTHETIC" in _flags(fx["jar"], "rs.Outer")["access$secret(Lrs/Outer;)I"]
+    assert "ACC_SYNTHETIC" in javap_method_flags(fx["jar"], "rs.Outer")["access$secret(Lrs/Outer;)I"]
 
 
 @pytest.mark.parametrize("ref, first", [("rs.LibKt#hidden(int)", "fun hidden("),

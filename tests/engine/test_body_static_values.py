@@ -14,8 +14,7 @@ import re
 
 import pytest
 
-from tests.fixtures.build import write_jar
-from tests.fixtures.javac import javac_jar, javap
+from tests.fixtures.javac import javac_jar, javap, paired_and_bare
 
 SOURCE = """package sv;
 
@@ -66,11 +65,8 @@ INSTRUCTION = re.compile(r"^\s*(\d+): ([a-z][a-z0-9_]*)")
 def fx(jdx_home, run_jdx, tmp_path_factory):
     work = tmp_path_factory.mktemp("static-values")
     jar, classes = javac_jar(work, {"sv/Holder.java": SOURCE}, "sv", "sv.jar")
-    paired, bare = work / "paired" / "sv-1.0.jar", work / "bare" / "sv-1.0.jar"
     entries = {"sv/Holder.class": (classes / "sv" / "Holder.class").read_bytes()}
-    write_jar(paired, entries)
-    write_jar(paired.with_name("sv-1.0-sources.jar"), {"sv/Holder.java": SOURCE.encode()})
-    write_jar(bare, entries)
+    paired, bare = paired_and_bare(work, "sv-1.0", entries, {"sv/Holder.java": SOURCE.encode()})
     for path in (paired, bare):
         r = run_jdx("index", "--jars", str(path), "--no-jdk")
         assert r.code == 0, r.err

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import json
 
-import re
 
 import pytest
 
-from tests.fixtures import jdktool
+from tests.fixtures.javac import javap_method_flags
 from tests.kotlin.corpus import jar_fixtures
 
 pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
@@ -59,20 +58,8 @@ store, jar_args = jar_fixtures(_jar, "kt30", "t30.jar")
 
 
 def _javap(cls: str) -> dict[str, str]:
-    """JVM name + descriptor -> the method's flags line, of `cls` (javap -p -s -v)."""
-    out = jdktool.run(["javap", "-p", "-s", "-v", "-cp", str(_jar()), cls], capture_output=True, text=True,
-                      check=True).stdout
-    found, name = {}, None
-    for line in out.splitlines():
-        m = re.match(r"\s+(?:[\w<>,.? \[\]$]+ )?([\w$]+)\(.*\);$", line)
-        if m:
-            name = m.group(1)
-        elif name and line.strip().startswith("descriptor:"):
-            key = name + line.split(":", 1)[1].strip()
-        elif name and line.strip().startswith("flags:"):
-            found[key] = line.strip()
-            name = None
-    return found
+    """JVM name + descriptor -> the method's flags line, of `cls` (javap -p -v)."""
+    return javap_method_flags(_jar(), cls)
 
 
 def test_a_top_level_name_lists_its_jvmname_overload_and_counts_the_kotlin_only_one_left_out(store):
