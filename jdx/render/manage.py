@@ -56,11 +56,15 @@ def _cell(value) -> str:
     return str(value).replace("\n", "\\n")
 
 
+MAX_PAD = 60  # a column is padded to its widest cell up to this; a longer cell runs into the next column
+
+
 def table(r: dict, brief: bool = False) -> list[str]:
-    """The columns' names, the rows aligned, the row count; `brief` (spec §8's `--brief`): the rows alone."""
+    """The columns' names, the rows aligned, the row count; `brief` (spec §8's `--brief`): the rows alone. A column
+    pads to its widest cell, at most MAX_PAD characters: one long id does not pad every row of the answer to it."""
     cols = r["columns"]
     rows = [[_cell(row.get(c)) for c in cols] for row in r["rows"]]
-    widths = [max([0 if brief else len(c)] + [len(row[i]) for row in rows]) for i, c in enumerate(cols)]
+    widths = [min(MAX_PAD, max([0 if brief else len(c)] + [len(row[i]) for row in rows])) for i, c in enumerate(cols)]
     lines = [] if brief else ["  ".join(c.ljust(w) for c, w in zip(cols, widths)).rstrip()]
     for row in rows:
         lines.append("  ".join(v.ljust(w) for v, w in zip(row, widths)).rstrip())
