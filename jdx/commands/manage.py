@@ -474,6 +474,9 @@ def ws_remove(session, name: str) -> Answer:
                                      "else the JDK alone; jdx ws use NAME picks another")] if was_default else [])
 
 def ws_info(session) -> Answer:
+    """The workspace, how it was picked (`how`) and how its classpath was found (`found`: prose, one line a step), its
+    artifacts, and `classpath`: the paths of its jars and class directories in classpath order, what `java -cp` and
+    `javac -cp` take (the JDK's modules are not in it: the JDK that runs them brings its own)."""
     sel = session.selection()
     arts = session.artifacts()
     from jdx.loaders.indexer import fresh_graph
@@ -490,6 +493,7 @@ def ws_info(session) -> Answer:
             root["how"] = "project"
     return Answer({
         "workspace": sel.spec.to_json(), "how": sel.how, "artifacts": [a.to_json() for a in arts],
-        "indexed": graph is not None and not unreadable, "classpath": list(sel.details), "sources": sources,
+        "indexed": graph is not None and not unreadable, "found": list(sel.details),
+        "classpath": [a.path for a in arts if a.kind != "jrt"], "sources": sources,
         **({"unreadable": unreadable} if unreadable else {}),
     }, session.read_warnings() if graph is not None and not unreadable else session.root_warnings)

@@ -100,7 +100,15 @@ def java_block(entries: list[dict]) -> tuple[list[str], list[list[str]]]:
         group.append(s)
     lines = [f"// {s}  // {why}" if why else s for s, why in said.items()]
     clashes = [group for _, group in sorted(by_simple.items()) if len(group) > 1]
-    return sorted(lines, key=lambda line: (not _bare(line).startswith("import static "), _bare(line))), clashes
+    return sorted(lines, key=_order), clashes
+
+
+def _order(line: str) -> tuple[bool, str]:
+    """Where a block line goes: the static imports first, then the others, each group in ASCII order of the imported
+    name (google-java-format's, an IDE's), not of the whole line: `a.B;` before `a.B.C;`, as `;` sorts after `.`."""
+    statement = _bare(line)
+    static = statement.startswith("import static ")
+    return not static, _imported(statement).removeprefix("static ")
 
 
 def _bare(line: str) -> str:

@@ -67,6 +67,15 @@ def _subtree_count(counts: dict[str, int], prefix: str) -> int:
     return sum(n for p, n in counts.items() if p == prefix or p.startswith(prefix + "."))
 
 
+def _counted(entry: dict, counts: dict[str, int], package: str) -> dict:
+    """A package line's `--counts`: `types`, its subpackages' included, and `types_here`, its own types, when they
+    differ (the listed package's line and each subpackage's line alike)."""
+    entry["types"] = _subtree_count(counts, package)
+    if entry["types"] != counts.get(package, 0):
+        entry["types_here"] = counts.get(package, 0)
+    return entry
+
+
 def _children(counts: dict[str, int], prefix: str) -> list[str]:
     """Next-level package prefixes under `prefix` ('' for the roots)."""
     out = set()
@@ -102,9 +111,7 @@ def _walk(store, counts, prefix: str, level: int, depth: int, with_counts: bool,
                 entries.append({"kind": "nested", "name": "nested", "level": level, "types": nested})
     for child in _children(counts, prefix):
         entry = {"kind": "package", "name": child, "level": level}
-        if with_counts:
-            entry["types"] = _subtree_count(counts, child)
-        entries.append(entry)
+        entries.append(_counted(entry, counts, child) if with_counts else entry)
         _walk(store, counts, child, level + 1, depth, with_counts, entries, artifact_ids)
 
 
@@ -130,8 +137,8 @@ def _named_type(store: GraphStore, text: str) -> None:
 def list_packages(store: GraphStore, glob: str | None, depth: int, with_counts: bool,
                   limit: int) -> tuple[dict, dict | None]:
     """`ls`: no argument -> the root namespaces; a package -> its types and subpackages; a glob -> the
-    packages it matches. --depth expands subpackages that many levels, --counts adds type counts
-    (subpackages included)."""
+    packages it matches. --depth expands subpackages that many levels, --counts adds type counts (subpackages
+    included; a package with subpackages' types also counts its own apart, `types_here`)."""
     counts = _package_counts(store)
     entries: list[dict] = []
     if glob is None or not glob.strip():
@@ -154,11 +161,7 @@ def list_packages(store: GraphStore, glob: str | None, depth: int, with_counts: 
             raise NotFoundError(f"not found: package {package}",
                                 candidates=[{"ref": p, "kind": "package"} for p in close])
         entry = {"kind": "package", "name": package, "level": 0}
-        if with_counts:
-            entry["types"] = _subtree_count(counts, package)
-            if entry["types"] != counts.get(package, 0):  # its own types apart from its subpackages'
-                entry["types_here"] = counts.get(package, 0)
-        entries.append(entry)
+        entries.append(_counted(entry, counts, package) if with_counts else entry)
         _walk(store, counts, package, 1, depth, with_counts, entries, None)
         # the package's own line heads the listing: --limit counts what is listed under it
         return _capped({"query": glob or "", "entries": entries}, limit, head=1)

@@ -44,7 +44,13 @@ WHOLE_METHOD = 100_000  # context asked of `reconstruct`: the enclosing method's
 PARSE_CONTEXT = 8  # lines read after the call, for arguments that wrap
 SHORTLIST = 40  # candidates whose sources are read per round
 MAX_SHORTLIST = 120  # rounds stop here even when fewer sites show the use in their source
-TEST_PARTS = {"test", "tests", "testing", "testutil", "testutils", "junit", "it"}
+# a package part that says its code is tests (`com/x/test/Foo`); not one naming a test framework (`org/junit/...` is
+# JUnit's library code) nor `it` (a locale, as often as integration tests, which `*IT` class names tell)
+TEST_PARTS = {"test", "tests", "testing", "testutil", "testutils"}
+# an artifact of test code: Maven's test-jar (`app-1.0-tests.jar`, `g:a:v:tests`), a project's test class directory
+# (`app (tests)`, Gradle's `app (java test)`) or one named by its path (`test-classes`, Gradle's
+# `build/classes/java/test`); a framework's jar (`spring-test-6.1.jar`, `testng-7.10.jar`) is not
+TEST_ARTIFACT = re.compile(r"-tests\.jar$|:tests$|\((?:\w+ )?tests?\)$|^test(?:-classes)?$")
 GENERATED = ("Generated", "$$")
 TRIVIAL_ARG = re.compile(r'^(null|true|false|-?\d[\d_]*[lLfFdD]?|-?\d*\.\d+[fFdD]?|""|\'.\'|[A-Z_]+)$')
 
@@ -78,15 +84,15 @@ def _targets(store: GraphStore, symbol: Symbol) -> list[Target]:
 
 
 def is_test_code(owner: str, artifact: str) -> bool:
-    """Test code by convention: a `test` package segment, a `*Test`/`*Tests`/`Test*`/`*IT` class, a test jar."""
+    """Test code by convention: a `test` package segment, a `*Test`/`*Tests`/`Test*`/`*IT` class, a test artifact
+    (`TEST_ARTIFACT`). A test framework's own code (`org.junit.jupiter.api`, `testng-7.10.jar`) is library code."""
     parts = owner.split("/")
     simple = parts[-1].split("$", 1)[0]
     if any(p.lower() in TEST_PARTS for p in parts[:-1]):
         return True
     if simple.endswith(("Test", "Tests", "TestCase", "IT")) or (simple.startswith("Test") and simple[4:5].isupper()):
         return True
-    name = artifact.lower()
-    return "-tests" in name or "-test." in name or name.startswith("test")
+    return TEST_ARTIFACT.search(artifact.lower()) is not None
 
 
 def _generated(site: dict, info: dict, owner_notes: list[str] | None = None) -> bool:

@@ -33,6 +33,7 @@ ACC_NATIVE = 0x0100
 LAMBDA_BODIES_LISTED = 10  # a lambda proxy's frame lists its class's lambda bodies up to this many
 # kotlinc 1.3's class for a callable reference (`::top`, `this::greet`, `Foo::bar`) extends one of these
 KOTLIN_REFERENCE = re.compile(r"kotlin/jvm/internal/(?:Mutable)?(?:Function|Property\d?)Reference(?:Impl)?")
+_ANNOTATION = re.compile(r"@\s*([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)")  # `@Name`, `@a.b.Name`: an annotation
 _ENUM_HIDDEN = "(Ljava/lang/String;I"  # javac's enum constructors take the constant's name and ordinal first
 
 
@@ -294,6 +295,13 @@ def _fits(store: GraphStore, ref: SymbolRef, name: str, rows: list[dict]) -> lis
     return out
 
 
+def annotation_type(text: str) -> str:
+    """`@TempDir`, `@org.junit.jupiter.api.io.TempDir` as an annotation is written: the annotation type's name (agents
+    paste annotations as they read them in code); any other text as it is."""
+    m = _ANNOTATION.fullmatch(text.strip())
+    return m.group(1) if m else text
+
+
 def resolve(store: GraphStore, text: str, limit: int, line_tables=None, smap=None) -> tuple[dict, dict | None]:
     """Every candidate for a name, a `Foo.bar`/`Foo#bar(params)` fragment, a stack-trace frame or a trace's exception
     line (`Caused by: a.B: msg`: its type). `line_tables`: reads a frame's class's line tables (`_at_line`;
@@ -302,7 +310,7 @@ def resolve(store: GraphStore, text: str, limit: int, line_tables=None, smap=Non
         raise UsageError("resolve needs a name, e.g. jdx resolve Entry or jdx resolve 'at a.B.c(B.java:12)'")
     if len(text) > MAX_REF_LENGTH:
         raise UsageError(f"resolve text is {len(text)} characters long; the limit is {MAX_REF_LENGTH}")
-    line = trace_line(text)
+    line = annotation_type(trace_line(text))
     if omitted_frames(line) is not None:
         return _omitted(line), None
     thrown = exception_type(line)

@@ -171,7 +171,7 @@ def ws_info(r: dict) -> list[str]:
     state = f"cannot be read: {'; '.join(r['unreadable'])} (queries exit 5)" if r.get("unreadable") else \
         "indexed" if r["indexed"] else "not indexed"
     lines = [f"workspace {ws['name'] or '(ad hoc)'}  via {r['how']}  · {state}"]
-    lines.extend(f"  found: {how}" for how in r.get("classpath", []))
+    lines.extend(f"  found: {how}" for how in r.get("found", []))
     modules = [a for a in r["artifacts"] if a["kind"] == "jrt"]
     for a in r["artifacts"]:
         if a["kind"] != "jrt" or len(modules) < 2:
