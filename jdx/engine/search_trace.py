@@ -49,6 +49,7 @@ def resolve_trace(store: GraphStore, lines: list[str], limit: int, line_tables=N
         for w in frame_warnings(result):
             warnings.setdefault((w.code, w.message), w)
         entries.append({"line": line, **result})
+    _proxies_called(entries)
     missed = sum(1 for e in entries if "error" in e)
     answered = sum(1 for e in entries if "error" not in e and not e.get("omitted"))
     if not answered and missed:  # nothing of the trace is in the workspace: a not-found, as one line's would be
@@ -57,6 +58,21 @@ def resolve_trace(store: GraphStore, lines: list[str], limit: int, line_tables=N
                             f"(first: {first['error']['message'].removeprefix('not found: ')})")
     return ({"trace": entries, "lines_total": len(lines), "resolved": answered, "missed": missed},
             list(warnings.values()))
+
+
+def _proxies_called(entries: list[dict]) -> None:
+    """A lambda proxy's frame (`a.B$$Lambda$9/0x….get`) alone lists every lambda body of `a.B`; in a trace the frame
+    above it is the one it called: its lambda bodies narrow to the ones that frame resolved to (none narrowed when
+    that frame is not one of them: a method reference's target)."""
+    for above, entry in zip(entries, entries[1:]):
+        if not ((entry.get("frame") or {}).get("hidden") or {}).get("lambda_of"):
+            continue
+        called = {c["ref"] for c in above.get("candidates") or () if "#" in c["ref"]}
+        bodies = [c for c in entry["candidates"] if "#" in c["ref"]]
+        if not called & {c["ref"] for c in bodies}:
+            continue
+        entry["candidates"] = [c for c in entry["candidates"] if "#" not in c["ref"] or c["ref"] in called]
+        entry["total"] = len(entry["candidates"])
 
 
 def trace_candidates(result: dict) -> list[dict]:

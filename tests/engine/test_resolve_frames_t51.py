@@ -228,3 +228,19 @@ def test_a_bridge_ref_carries_its_return_type_whatever_the_line(run_jdx, fx):
     assert code == 0 and [c["ref"] for c in env["result"]["candidates"]] == ["tf.Traces$1#next():java.lang.Object"]
     code, env = _json(run_jdx, fx, "resolve", f"at tf.Traces$1.next(Traces.java:{min(real)})")
     assert [c["ref"] for c in env["result"]["candidates"]] == ["tf.Traces$1#next()"]  # `body`'s ref of it
+
+
+def test_a_hidden_lambda_frame_in_a_trace_lists_the_body_it_called(run_jdx, fx):
+    """Alone, a proxy's frame lists every lambda body of its class (tf.Traces has two); in the whole trace the frame
+    above it, the body the JVM ran, narrows them to that one (junit's `AssertTimeoutPreemptively$$Lambda$9…get`
+    listed all four while the frame above had resolved exactly)."""
+    proxy = _trace_line(fx, r"\$\$Lambda.*\.run\(")
+    lines = fx["trace"].splitlines()
+    body = re.search(r"\.(lambda\$[\w$]+)\(", lines[lines.index(proxy) - 1]).group(1)
+    alone = _json(run_jdx, fx, "resolve", proxy.strip())[1]["result"]["candidates"]
+    assert len([c for c in alone if "lambda$" in c["ref"]]) == 2, alone
+    code, env = _json(run_jdx, fx, "resolve", fx["trace"])
+    assert code == 0, env
+    entry = next(e for e in env["result"]["trace"] if e["line"] == proxy.strip())
+    assert [c["ref"].split("#")[0] for c in entry["candidates"]] == ["tf.Traces", "tf.Traces"], entry
+    assert entry["candidates"][1]["ref"].startswith(f"tf.Traces#{body}(") and entry["total"] == 2
