@@ -87,20 +87,35 @@ def java_block(entries: list[dict]) -> tuple[list[str], list[list[str]]]:
     defined in this compilation unit") are commented out in place, with why."""
     said: dict[str, str] = {}  # statement → why it is commented out ("" when it is not)
     by_simple: dict[str, list[str]] = {}
+    statics: dict[str, list[str]] = {}  # a static member's simple name → its imports
     for e in entries:
         s = e["statement"]
         if e.get("language") == "kotlin" or not _importable(e) or _needs_none(e) or s in said:
             continue
         said[s] = e.get("restricted") or ""
-        if said[s] or s.startswith("import static "):
+        if said[s]:
             continue
-        group = by_simple.setdefault(s.rstrip(";").rsplit(".", 1)[-1], [])
-        if group:
+        group = (statics if s.startswith("import static ") else by_simple).setdefault(s.rstrip(";").rsplit(".", 1)[-1], [])
+        if group and not s.startswith("import static "):
             said[s] = f"clashes with {group[0]} (one simple name): write {_imported(s)} qualified"
         group.append(s)
-    lines = [f"// {s}  // {why}" if why else s for s, why in said.items()]
+    lines = [f"// {s}  // {why}" if why else s + _also_static(s, statics) for s, why in said.items()]
     clashes = [group for _, group in sorted(by_simple.items()) if len(group) > 1]
     return sorted(lines, key=_order), clashes
+
+
+def _also_static(statement: str, statics: dict[str, list[str]]) -> str:
+    """The note on a static import whose simple name another class's static import brings in too: javac takes both,
+    and a use the two classes' members both fit is ambiguous (`builder()` of DefaultExecutor and ExecuteWatchdog)."""
+    if not statement.startswith("import static "):
+        return ""
+    name = statement.rstrip(";").rsplit(".", 1)[-1]
+    others = [_imported(o).removeprefix("static ").rsplit(".", 1)[0] for o in statics.get(name, ()) if o != statement]
+    if not others:
+        return ""
+    owner = _imported(statement).removeprefix("static ").rsplit(".", 1)[0]
+    return (f"  // {name} is imported from {', '.join(others)} too: a use both fit is ambiguous (javac); write "
+            f"{owner.rsplit('.', 1)[-1]}.{name} there")
 
 
 def _order(line: str) -> tuple[bool, str]:

@@ -21,7 +21,8 @@ def imports(r: dict, brief: bool = False) -> list[str]:
         return bare(lines + [f"// {n['name']}: {n['error']['message']}" for n in r["names"] if "error" in n])
     if not lines:
         lines.append("// (no import to add)")
-    said = [_name_lines(n, set(r["statements"])) for n in r["names"]]
+    block = {line.split("  // ", 1)[0] for line in r["statements"] if not line.startswith("//")}  # (a note after)
+    said = [_name_lines(n, block) for n in r["names"]]
     for section in filter(None, said):
         lines += ["", *_commented(section)]
     return lines

@@ -41,6 +41,9 @@ SOURCES = {
     "pa/c/List.java": "package pa.c;\npublic class List { }\n",
     "pa/c/Widget.java": "package pa.c;\npublic class Widget { }\n",
     "pa/c/Tool.java": "package pa.c;\npublic class Tool { public static int twice(int a) { return 2 * a; } }\n",
+    # commons-exec's DefaultExecutor.builder() and ExecuteWatchdog.builder(): one static name, two classes
+    "pa/b/Exec.java": "package pa.b;\npublic class Exec { public static Exec builder() { return null; } }\n",
+    "pa/c/Dog.java": "package pa.c;\npublic class Dog { public static Dog builder() { return null; } }\n",
 }
 
 
@@ -151,6 +154,23 @@ def test_a_second_import_of_one_simple_name_is_commented_out_the_first_asked_kep
     assert "already defined" in _rejected(built, "import pa.c.List;\nimport pa.b.List;")
     javac = _javac(built, result["statements"], "new List(); new pa.b.List(); new Widget();")
     assert javac.returncode == 0, javac.stderr
+
+
+def test_one_static_name_from_two_classes_says_a_use_both_fit_is_ambiguous(store, built):
+    """javac takes both static imports of `builder`, and rejects `builder()` (both fit): the second says so and how
+    to write the call; the qualified call it names compiles under the block."""
+    result, _warnings, code = imports_block(store, ["Exec#builder", "Dog#builder"])
+    assert code == 0
+    assert result["statements"] == [  # each says so: javac rejects a use of either
+        "import static pa.b.Exec.builder;  // builder is imported from pa.c.Dog too: a use both fit is ambiguous "
+        "(javac); write Exec.builder there",
+        "import static pa.c.Dog.builder;  // builder is imported from pa.b.Exec too: a use both fit is ambiguous "
+        "(javac); write Dog.builder there"], result["statements"]
+    assert "reference to builder is ambiguous" in _rejected(built, "\n".join(result["statements"]) + "\nclass X { "
+                                                                   "Object o = builder(); }")
+    javac = _javac(built, result["statements"], "Object o = pa.c.Dog.builder(); Object p = pa.b.Exec.builder();")
+    assert javac.returncode == 0, javac.stderr
+    assert "builder:" not in render(result)  # (the note is the block's; no section repeats the statements)
 
 
 # --- 4. a partial answer says so ------------------------------------------------------------------------------------
