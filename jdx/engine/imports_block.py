@@ -95,8 +95,9 @@ def java_block(entries: list[dict]) -> tuple[list[str], list[list[str]]]:
         said[s] = e.get("restricted") or ""
         if said[s]:
             continue
-        group = (statics if s.startswith("import static ") else by_simple).setdefault(s.rstrip(";").rsplit(".", 1)[-1], [])
-        if group and not s.startswith("import static "):
+        static = s.startswith("import static ")
+        group = (statics if static else by_simple).setdefault(s.rstrip(";").rsplit(".", 1)[-1], [])
+        if group and not static:
             said[s] = f"clashes with {group[0]} (one simple name): write {_imported(s)} qualified"
         group.append(s)
     lines = [f"// {s}  // {why}" if why else s + _also_static(s, statics) for s, why in said.items()]
