@@ -63,6 +63,26 @@ def main_member(d: dict, owner: str | None = None) -> str | None:
     return None
 
 
+def kotlin_types_among(store, type_ids: set[str]) -> set[str]:
+    """The Kotlin classes (with @kotlin.Metadata) among these type ids: from the Kotlin links beside the search index
+    when the process holds them, else the graph."""
+    links = kotlin_links(store)
+    if links is not None:
+        return {t for t in type_ids if t in links.types}
+    return {r["id"] for r in store.rows(q.KOTLIN_TYPES_AMONG, {"ids": sorted(type_ids)})} if type_ids else set()
+
+
+def type_headers(store, type_ids: set[str]) -> dict[str, dict]:
+    """Type id -> its Kotlin class header (the declaration that compiles to the class itself), for those with one."""
+    links = kotlin_links(store)
+    if links is not None:
+        return links.type_headers(sorted(type_ids))
+    headers: dict[str, dict] = {}
+    for r in store.rows(q.KOTLIN_OF_TYPES, {"ids": sorted(type_ids)}) if type_ids else ():
+        headers.setdefault(r["member"], r)
+    return headers
+
+
 def search_view(store, matches: list[dict], limit: int | None = None) -> tuple[list[dict], int]:
     """(hits, change in the number of hits) for `search` in the Kotlin view. Each hit carries `_key` (owner,
     name, kind, descriptor, access) of the JVM group it stands for; hits of Kotlin classes gain `kotlin`. Hits
@@ -71,11 +91,7 @@ def search_view(store, matches: list[dict], limit: int | None = None) -> tuple[l
         return matches, 0
     # the Kotlin links are held beside the search index the search has loaded; without them the graph answers
     links = kotlin_links(store)
-    owners = sorted({m["_key"][0] for m in matches if "_key" in m})
-    if links is not None:
-        kotlin_owners = {o for o in owners if o in links.types}
-    else:
-        kotlin_owners = {r["id"] for r in store.rows(q.KOTLIN_TYPES_AMONG, {"ids": owners})} if owners else set()
+    kotlin_owners = kotlin_types_among(store, {m["_key"][0] for m in matches if "_key" in m})
     if not kotlin_owners:
         return matches, 0
     members = [m for m in matches if "_key" in m and m["_key"][0] in kotlin_owners and m["kind"] in ("method", "field")]
@@ -88,12 +104,7 @@ def search_view(store, matches: list[dict], limit: int | None = None) -> tuple[l
             groups.setdefault((r["owner"], r["name"], r["kind"]), []).append(r)
     access = {r["id"]: r["access"] for rows in groups.values() for r in rows}
     decls = member_kotlin(store, list(access))
-    headers = {}
-    if types and links is not None:
-        headers = links.type_headers(sorted({m["_key"][0] for m in types}))
-    elif types:
-        for r in store.rows(q.KOTLIN_OF_TYPES, {"ids": sorted({m["_key"][0] for m in types})}):
-            headers.setdefault(r["member"], r)
+    headers = type_headers(store, {m["_key"][0] for m in types}) if types else {}
     # members that stand for a declaration found through another one (a property's getter found by its
     # field): their access decides the varargs form of the reference
     mains = {}

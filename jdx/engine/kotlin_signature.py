@@ -56,8 +56,8 @@ def _left_out_notes(store, text: str, found, members: list[dict]) -> list[str]:
     top = kotlin_top_level(store, ref, text)
     if top is None:
         return found.notes
-    old = _left_out_note(store, ref, top.decls, found.members)
-    new = _left_out_note(store, ref, top.decls, members)
+    old = _left_out_note(store, top, found.members)
+    new = _left_out_note(store, top, members)
     return [n for n in (new if n == old else n for n in found.notes) if n]
 
 
@@ -97,19 +97,41 @@ def uncallable_markers(entry: dict, level: str) -> None:
 def deprecation_levels(store, decls: list[dict], deprecated: set[str] | None = None) -> dict[str, str]:
     """Declaration id -> the deprecation level (`deprecation_level`) of the first of its JVM members callers name that
     is deprecated (of those in `deprecated`, ids, when given: one query per class declaring one of them, none when
-    none is), for the declarations with one."""
-    from jdx.graph_schema import queries
-
-    links = {d["id"]: [t for r, _, t in (link.partition(":") for link in d["jvm"] or ())
-                       if r in CALLED_ROLES and (deprecated is None or t in deprecated)] for d in decls}
-    owners = sorted({t.split("#", 1)[0] for targets in links.values() for t in targets})
-    rows = {row.get("m.id"): row for owner in owners for row in store.rows(queries.MEMBERS_OF, {"id": owner})}
+    none is), for the declarations with one. A property's `@Deprecated` is on its `$annotations` method, not on its
+    accessors (which have the Deprecated attribute only): its annotations count too."""
+    links = {d["id"]: [t for r, t in _links(d) if r in CALLED_ROLES and (deprecated is None or t in deprecated)]
+             for d in decls}
+    held = {d["id"]: [t for r, t in _links(d) if r == "annotations"] for d in decls if links[d["id"]]}
+    rows = _member_rows(store, [t for targets in [*links.values(), *held.values()] for t in targets])
     out = {}
     for i, targets in links.items():
         row = next((rows[t] for t in targets if t in rows and jvm_deprecated(rows[t])), None)
         if row is not None:
-            out[i] = deprecation_level(row.get("m.annotations"))
+            out[i] = deprecation_level([*(row.get("m.annotations") or ()), *_annotations_of(rows, held.get(i, ()))])
     return out
+
+
+def property_annotations(store, decl: dict) -> list[str]:
+    """The annotations of a Kotlin property as written (`@Deprecated(...)`), which kotlinc puts on its synthetic
+    `$annotations` method (an interface property's in its DefaultImpls); [] for any other declaration."""
+    held = [t for r, t in _links(decl) if r == "annotations"]
+    return _annotations_of(_member_rows(store, held), held) if held else []
+
+
+def _links(decl: dict) -> list[tuple[str, str]]:
+    return [(r, t) for r, _, t in (link.partition(":") for link in decl["jvm"] or ())]
+
+
+def _member_rows(store, member_ids: list[str]) -> dict[str, dict]:
+    """The method rows (`m.*`) of these member ids: one query per class declaring one."""
+    from jdx.graph_schema import queries
+
+    owners = sorted({t.split("#", 1)[0] for t in member_ids})
+    return {row.get("m.id"): row for owner in owners for row in store.rows(queries.MEMBERS_OF, {"id": owner})}
+
+
+def _annotations_of(rows: dict[str, dict], member_ids) -> list[str]:
+    return [a for t in member_ids if t in rows for a in rows[t].get("m.annotations") or ()]
 
 
 METADATA_NAMES = "Kotlin metadata"  # the `param_names_from` of names read from @kotlin.Metadata (as render/cards.py)

@@ -486,7 +486,7 @@ def signature_view(store, result: dict, member_ids: list[str]) -> None:
     member's role: method, getter, setter, default, overload, static, field), its `throws` as `@Throws(…)` among its
     annotations; a property named by its Kotlin name lists its accessors too (`_with_accessors`)."""
     from jdx.engine.kotlin_inherited import _chains, mark_inherited_defaults
-    from jdx.engine.kotlin_signature import deprecation_level
+    from jdx.engine.kotlin_signature import deprecation_level, property_annotations
 
     found = member_kotlin(store, member_ids)
     every = _with_accessors(store, result, member_ids, found)
@@ -506,10 +506,13 @@ def signature_view(store, result: dict, member_ids: list[str]) -> None:
             item["kotlin"]["text"] = _chains(store).qualified_text(row, (mid.split("#", 1)[0],)) or \
                 item["kotlin"]["text"]
             mark_inherited_defaults(store, row, item["kotlin"])
-            level = deprecation_level(item.get("annotations")) if item.get("deprecated") else None
+            # a property's own annotations are its `$annotations` method's (its accessors have none of them)
+            held = row["kind"] == "property" and row["role"] != "annotations"
+            annotations = [*(item.get("annotations") or ()), *(property_annotations(store, row) if held else ())]
+            level = deprecation_level(annotations) if item.get("deprecated") else None
             if level in ("ERROR", "HIDDEN"):
                 mark_uncallable(store, item["kotlin"], row, level)
-            written = kotlin_annotations(item.get("annotations") or []) + throws_annotation(item.get("throws"))
+            written = kotlin_annotations(annotations) + throws_annotation(item.get("throws"))
             if written:  # spec §7.1: a signature carries its annotations (`@kotlin.Deprecated(...)`), as --view jvm
                 item["kotlin"]["annotations"] = written
             result["view"] = "kotlin"

@@ -343,7 +343,9 @@ def _corrected_names(found: Collected, target: dict, ref: SymbolRef,
 
 
 def _member_reading(text: str) -> tuple[SymbolRef, SymbolRef | None]:
-    """The reading of `text` that names a member, plus the type-only reading of a dotted `a.b.C.name`."""
+    """The reading of `text` that names a member, plus the type-only reading of a dotted `a.b.C.name` or of a bare
+    `name`, whose member reading has no type part (`launch`: a Kotlin top-level name, see
+    `member_resolve_kotlin.bare_lookup`)."""
     ref = parse_ref(text)
     if ref.is_glob or ref.is_package_glob:
         raise UsageError(f"{text!r} is a glob; this command takes one member, e.g. Type#name")
@@ -351,9 +353,13 @@ def _member_reading(text: str) -> tuple[SymbolRef, SymbolRef | None]:
         return ref, None
     readings = ref.alternatives()
     if len(readings) < 2:
-        raise UsageError(f"{text!r} names a type; this command takes a member, e.g. {text}#name "
-                         f"(for the type itself: jdx show {shlex.quote(text)})")
+        return replace(ref, type_name="", member=ref.type_name), ref
     return readings[1], readings[0]
+
+
+def names_a_type(text: str, also: str = "") -> UsageError:
+    return UsageError(f"{text!r} names a type; this command takes a member, e.g. {text}#name "
+                      f"(for the type itself: jdx show {shlex.quote(text)}{also})")
 
 
 def lookup(store: GraphStore, text: str, require_one: bool = False, include_hidden: bool = True,
@@ -363,6 +369,10 @@ def lookup(store: GraphStore, text: str, require_one: bool = False, include_hidd
     ones (`with_hidden`: `signature --include-synthetic`). A bare `Type#name` of a Kotlin class naming a property
     is every JVM member it compiles to (`kotlin_properties`, see `kotlin_refs.property_members`; never with `require_one`)."""
     ref, type_reading = _member_reading(text)
+    if not ref.type_name:  # a bare `launch`: a Kotlin top-level name, if no type's
+        from jdx.engine.member_resolve_kotlin import bare_lookup
+
+        return bare_lookup(store, ref, type_reading, text, require_one, include_hidden, with_hidden)
     properties = kotlin_properties and not require_one
     try:
         return lookup_ref(store, ref, text, require_one, include_hidden, with_hidden, properties, applied=applied)
@@ -378,8 +388,7 @@ def lookup(store: GraphStore, text: str, require_one: bool = False, include_hidd
             except (NotFoundError, AmbiguousError):
                 pass
             else:
-                raise UsageError(f"{text!r} names a type; this command takes a member, e.g. {text}#name "
-                                 f"(for the type itself: jdx show {shlex.quote(text)})") from None
+                raise names_a_type(text) from None
         raise
 
 
@@ -392,8 +401,9 @@ def lookup_ref(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, 
         target = _only_type_with_member(store, ref, text, exc)
     except NotFoundError as exc:  # a type only a source file declares: that answer, not near types
         from jdx.engine import unbuilt_sources
+        from jdx.engine.member_near import no_owner
 
-        raise (exc if unbuilt_sources.explained(exc) else _no_owner(store, ref, text, exc)) from None
+        raise (exc if unbuilt_sources.explained(exc) else no_owner(store, ref, text, exc)) from None
     found_all = collect(store, target, applied)
     visible, hidden, unresolved, walk, methods = (found_all.visible, found_all.hidden, found_all.unresolved,
                                                   found_all.walk, found_all.methods)
@@ -465,73 +475,6 @@ def lookup_ref(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, 
         raise AmbiguousError(f"ambiguous: {len(found)} candidates for {text}",
                              candidates=[{"ref": e["ref"], "kind": e["kind"]} for e in found], hint=AMBIGUOUS_HINT)
     return Lookup(target, ref, found, unresolved, walk, notes)
-
-
-def _no_owner(store: GraphStore, ref: SymbolRef, text: str, exc: NotFoundError) -> NotFoundError:
-    """`Nope#x` where no type is named `Nope`: the near types that have a member `x` (the ref as written
-    on each, or its overloads nearest the written parameters), so every suggestion resolves; when none has
-    one, the near types themselves: gluing `#x` onto a type without it names nothing."""
-    from jdx.engine.external_symbols import external_miss, external_type
-
-    external = external_type(store, ref)
-    if external is not None:  # the type is referenced, not declared: no near names, where its sites are
-        return external_miss(text, external["fqn"], text)
-    near = _workspace_first(store, ref, exc.candidates)
-    out: list[dict] = []
-    for c, oref, row in _owners_with_name(store, ref, near):
-        found = collect(store, row)
-        member = "<init>" if ref.member == ref.simple_name else ref.member  # `Nope#Nope()`: a constructor
-        fixed = replace(ref, type_name=oref.type_name, coord=oref.coord, member=member)
-        named = _named(found.visible, member)
-        if any(_matches(fixed, e) for e in named + _named(found.hidden, member)):
-            got = [{"ref": str(fixed), "kind": (named + _named(found.hidden, member))[0]["kind"]}]
-        elif named:
-            got = _suggest(found, row, member, fixed)[0]
-        else:
-            continue
-        out.extend({**g, "artifact": c.get("artifact", "")} for g in got)
-        if len(out) >= MAX_SUGGESTIONS:
-            break
-    if ref.coord and exc.hint:  # the coordinate itself is missing: keep its message (the versions present)
-        return NotFoundError(exc.message, candidates=out[:MAX_SUGGESTIONS],
-                             hint=exc.hint if out or not exc.candidates else None)
-    if out:
-        return NotFoundError(f"not found: {text} (no type {ref.type_name})", candidates=out[:MAX_SUGGESTIONS])
-    if not near:
-        return NotFoundError(f"not found: {text} (no type {ref.type_name})")
-    return NotFoundError(f"not found: {text} (no type {ref.type_name}, and none named like it has a member "
-                         f"{ref.member})", candidates=near[:MAX_SUGGESTIONS])
-
-
-def _workspace_first(store: GraphStore, ref: SymbolRef, near: list[dict]) -> list[dict]:
-    """Near types in the written package (or below it) first, then the workspace's own jars and
-    dependencies before the JDK; the search ranking within each."""
-    from jdx.engine.search import artifact_table
-
-    jdk = {a["name"] for a in artifact_table(store) if a["origin"] == "jdk"}
-    pkg = ref.type_name.rpartition(".")[0] + "." if "." in ref.type_name else None
-    return sorted(near, key=lambda c: (not (pkg and c["ref"].rpartition("/")[2].startswith(pkg)),
-                                       c.get("artifact") in jdk))
-
-
-def _owners_with_name(store: GraphStore, ref: SymbolRef, near: list[dict]):
-    """(candidate, its parsed ref, its Type row) of the near types, in order, skipping those that neither
-    declare nor inherit a member of the ref's name (one graph query, before any member walk)."""
-    rows = []
-    for c in near:
-        try:
-            oref = parse_ref(c["ref"])
-            rows.append((c, oref, resolve_type_ref(store, oref, c["ref"])))
-        except (NotFoundError, AmbiguousError, UsageError):
-            continue
-    member = ref.member
-    if member not in ("<init>", ref.simple_name) and rows and not store.rows(queries.TYPES_DECLARING, {
-            "ids": ["java/lang/Object"], "name": member}):
-        ids = [r["id"] for _, _, r in rows]
-        having = {r["id"] for q in (queries.TYPES_DECLARING, queries.TYPES_INHERITING)
-                  for r in store.rows(q, {"ids": ids, "name": member})}
-        rows = [t for t in rows if t[2]["id"] in having]
-    return rows
 
 
 def _has_member(store: GraphStore, ref: SymbolRef, row: dict) -> bool:

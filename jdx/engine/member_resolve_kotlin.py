@@ -12,32 +12,40 @@ import re
 from dataclasses import dataclass, replace
 
 from jdx.engine.jvm_names import simple_name_of
-from jdx.engine.member_resolve import AMBIGUOUS_HINT, Lookup, mangled_of, lookup_ref
+from jdx.engine.member_resolve import AMBIGUOUS_HINT, MAX_SUGGESTIONS, Lookup, lookup_ref, mangled_of, names_a_type
+from jdx.engine.resolve import resolve_type_ref
 from jdx.engine.refs import SymbolRef, format_type
-from jdx.errors import AmbiguousError, NotFoundError
+from jdx.errors import AmbiguousError, NotFoundError, UsageError
 from jdx.graph_schema.store import GraphStore
 
 
 @dataclass
 class TopLevel:
     """A Kotlin top-level name's JVM members in its one file facade: a ref per JVM name (`combine` and the
-    @JvmName `flowCombine` of `Flow<T1>.combine`), and the declarations of the name (`top_level` rows)."""
+    @JvmName `flowCombine` of `Flow<T1>.combine`), the declarations of the name (`top_level` rows), and its Kotlin
+    name (`kotlinx.coroutines.launch`)."""
 
     refs: list[SymbolRef]
     decls: list[dict]
+    name: str
+
+    @property
+    def kind(self) -> str:
+        return "function" if any(x["kind"] == "function" for x in self.decls) else "property"
 
 
 def kotlin_top_level(store: GraphStore, ref: SymbolRef, text: str) -> TopLevel | None:
     """`pkg.name` naming a Kotlin top-level function or property (`kotlinx.coroutines.delay`,
-    `kotlin.collections.listOf`): the references to its file facade's members, one a JVM name its declarations have
-    there (a multi-file part's through its facade, `CollectionsKt#listOf`; a @JvmName-renamed overload by that name),
-    None when there is none; facades of one package declaring the name are an ambiguity, one candidate a facade."""
-    from jdx.engine.kotlin_toplevel import facade_member, top_level
+    `kotlin.collections.listOf`), or a bare `name` (no type part: of any package): the references to its file facade's
+    members, one a JVM name its declarations have there (a multi-file part's through its facade, `CollectionsKt#listOf`;
+    a @JvmName-renamed overload by that name), None when there is none; several facades declaring the name are an
+    ambiguity, one candidate a facade."""
+    from jdx.engine.kotlin_toplevel import facade_member, kotlin_package, top_level
 
-    if ref.member is None or ref.coord or not ref.type_name or ref.type_name[:1] == "[":
+    if ref.member is None or ref.coord or ref.type_name[:1] == "[":
         return None
-    package = ref.type_name
-    if not all(part.isidentifier() and part[:1].islower() for part in package.split(".")):
+    package = ref.type_name or None
+    if package and not all(part.isidentifier() and part[:1].islower() for part in package.split(".")):
         return None  # not a package: `Type.member` missed as a member of a type
     names: dict[str, set[str]] = {}  # facade -> the JVM names its declarations of the name have there
     decls = top_level(store, ref.member, package)
@@ -53,13 +61,15 @@ def kotlin_top_level(store: GraphStore, ref: SymbolRef, text: str) -> TopLevel |
     if len(names) > 1:
         refs = [replace(ref, type_name=format_type(f), member=next(iter(n)) if len(n) == 1 else ref.member)
                 for f, n in sorted(names.items())]
-        raise AmbiguousError(f"ambiguous: the Kotlin top-level {ref.member} of {package} is declared in "
-                             f"{len(refs)} files", candidates=[{"ref": str(r), "kind": "method"} for r in refs],
-                             hint=AMBIGUOUS_HINT)
+        where = f"of {package} " if package else ""
+        raise AmbiguousError(f"ambiguous: the Kotlin top-level {ref.member} {where}is declared in {len(refs)} files",
+                             candidates=[{"ref": str(r), "kind": "method"} for r in refs], hint=AMBIGUOUS_HINT)
     facade, jvm_names = next(iter(names.items()))
     # the Kotlin name first, then each other JVM name (a property's getter, a @JvmName) in name order
     order = sorted(jvm_names, key=lambda n: (n != ref.member, n))
-    return TopLevel([replace(ref, type_name=format_type(facade), member=n) for n in order], decls)
+    package = package or kotlin_package(store, decls[0]["owner"])
+    return TopLevel([replace(ref, type_name=format_type(facade), member=n) for n in order], decls,
+                    f"{package}.{ref.member}" if package else ref.member)
 
 
 def top_level_lookup(store: GraphStore, ref: SymbolRef, top: TopLevel, require_one: bool, include_hidden: bool,
@@ -83,24 +93,25 @@ def top_level_lookup(store: GraphStore, ref: SymbolRef, top: TopLevel, require_o
     if found is None:
         raise miss
     if require_one and len(found.members) > 1:
-        raise AmbiguousError(f"ambiguous: {len(found.members)} candidates for {ref}",
+        written = str(ref) if ref.type_name else ref.member  # a bare `name` has no type part
+        raise AmbiguousError(f"ambiguous: {len(found.members)} candidates for {written}",
                              candidates=[{"ref": e["ref"], "kind": e["kind"]} for e in found.members], hint=AMBIGUOUS_HINT)
     if ref.params is None and ref.descriptor is None and ref.return_type is None and not with_hidden:
-        note = _left_out_note(store, ref, top.decls, found.members)
+        note = _left_out_note(store, top, found.members)
         if note:
             found.notes.append(note)
     return found
 
 
-def _left_out_note(store: GraphStore, ref: SymbolRef, decls: list[dict], members: list[dict]) -> str | None:
+def _left_out_note(store: GraphStore, top: TopLevel, members: list[dict]) -> str | None:
     """`2 Kotlin-only declarations of p.name left out (reified inline): ...`, for the declarations whose JVM member
     the lookup did not list; None when it listed them all."""
     from jdx.engine.kotlin_toplevel import left_out
 
-    n, why = left_out(store, decls, {e["row"]["name"] + e["row"]["descriptor"] for e in members})
+    n, why = left_out(store, top.decls, {e["row"]["name"] + e["row"]["descriptor"] for e in members})
     if not n:
         return None
-    name = f"{ref.type_name}.{ref.member}"
+    name = top.name
     return (f"{n} Kotlin-only declaration{'s' if n > 1 else ''} of {name} left out" + (f" ({why})" if why else "")
             + f": jdx signature {name} --include-synthetic lists {'them' if n > 1 else 'it'}")
 
@@ -249,3 +260,39 @@ def _kotlin_type_fits(written: str, declared: str) -> bool:
 
     written, declared = bare(written), bare(declared)
     return bool(written) and (written == declared or declared.endswith("." + written))
+
+
+def bare_lookup(store: GraphStore, ref: SymbolRef, type_reading: SymbolRef, text: str, require_one: bool,
+                 include_hidden: bool, with_hidden: bool) -> Lookup:
+    """A bare `name`: a type's is a usage error (saying so of a Kotlin top-level name it shares too: `Job`); else a
+    Kotlin top-level function or property of any package (`launch`: `BuildersKt#launch`, several files declaring it
+    an ambiguity); else not found, with the near members of the workspace (as `resolve` offers them)."""
+    try:
+        resolve_type_ref(store, type_reading, text)
+    except NotFoundError:
+        pass
+    except AmbiguousError:
+        raise names_a_type(text) from None
+    else:
+        try:
+            top = kotlin_top_level(store, ref, text)
+        except AmbiguousError:
+            top = None
+        raise names_a_type(text, f"; the Kotlin top-level {top.kind}: {top.name}" if top else "")
+    top = kotlin_top_level(store, ref, text)
+    if top is not None:
+        return top_level_lookup(store, ref, top, require_one, include_hidden, with_hidden)
+    raise NotFoundError(f"not found: {text} (no type, and no Kotlin top-level function or property, of this name)",
+                        candidates=_near_member_names(store, text), hint="jdx search <pattern> finds names by camel "
+                        "humps and globs; a member is Type#name")
+
+
+def _near_member_names(store: GraphStore, name: str) -> list[dict]:
+    """The workspace's methods and fields named like `name`, nearest first (search's fuzzy ranking)."""
+    from jdx.engine.search import SearchOptions, search
+
+    try:
+        found, _ = search(store, name, SearchOptions(kinds=("method", "field"), fuzzy=True, limit=MAX_SUGGESTIONS))
+    except (NotFoundError, UsageError):
+        return []
+    return [{"ref": m["ref"], "kind": m["kind"], "artifact": m["artifact"]} for m in found["matches"]]

@@ -95,16 +95,12 @@ def _declared_symbol(store: GraphStore, text: str, ref, members_only: bool, view
             row = resolve_type_ref(store, ref, text)
             return Symbol(text, row, [type_target(row)])
         except NotFoundError as exc:
-            if not ref.ambiguous_dot:
-                raise
             type_miss = exc
-    if ref.member is None and not ref.ambiguous_dot:
-        raise UsageError(f"{text!r} names a type; this command takes a method, e.g. {text}#name")
-    try:
+    try:  # a bare `launch`: a Kotlin top-level name, else (of a command taking methods) a type's is a usage error
         found = lookup(store, text, kotlin_properties=view != "jvm")  # --view jvm: `Box#size` is the field
     except NotFoundError as exc:
-        # `gx.Nope`: neither a type nor a member of a type `gx`; the type's did-you-mean is the useful one
-        if type_miss is not None and "(no type " in exc.message:
+        # `gx.Nope`, `Nope`: neither a type nor a member of a type `gx`; the type's did-you-mean is the useful one
+        if type_miss is not None and ("(no type " in exc.message or not ref.ambiguous_dot):
             raise type_miss from None
         raise
     if members_only and all(e["is_field"] for e in found.members):

@@ -21,16 +21,26 @@ def kotlin_public(store: GraphStore, groups: list) -> None:
     inline function, an @InlineOnly one) ranks as public: Kotlin callers name it. One a deprecation hid
     (`@Deprecated(level = HIDDEN)`: public and synthetic on the JVM) ranks as non-public and says so (`hidden`):
     no caller can name it; so does one public on the JVM that compiles from an `internal` declaration (okio's
-    `internal fun Buffer.toPath()`): another module's Kotlin code cannot call it."""
+    `internal fun Buffer.toPath()`): another module's Kotlin code cannot call it. So does an `internal` class, and
+    what is declared in one (`internal interface DelayWithTimeoutDiagnostics`), as a non-public type's members do."""
     from jdx.engine.kotlin_hits import has_kotlin
-    from jdx.engine.kotlin_view import member_kotlin
 
     if not has_kotlin(store):
         return
     methods = {f"{g['owner']}#{g['name']}{g['descriptor']}": g for _, g in groups
                if g["kind"] == "method" and g.get("descriptor")}
-    if not methods:
-        return
+    if methods:
+        _methods_public(store, methods)
+    internal = _internal_classes(store, {g["owner"] for _, g in groups if g["pub"]})
+    for _, g in groups:
+        if g["pub"] and g["owner"] in internal:
+            g["pub"] = False
+
+
+def _methods_public(store: GraphStore, methods: dict[str, dict]) -> None:
+    """`kotlin_public` of the method groups (by the id of the member that stands for each) by their declarations."""
+    from jdx.engine.kotlin_view import member_kotlin
+
     found = member_kotlin(store, list(methods))
     for mid, rows in found.items():
         if rows and rows[0]["visibility"] == "internal":
@@ -43,6 +53,18 @@ def kotlin_public(store: GraphStore, groups: list) -> None:
         closed[mid]["pub"] = x["id"] not in hidden
         if x["id"] in hidden:
             closed[mid]["hidden"] = True
+
+
+def _internal_classes(store: GraphStore, type_ids: set[str]) -> set[str]:
+    """The types among these ids that are Kotlin `internal` classes or nested in one (public on the JVM)."""
+    from jdx.engine.kotlin_hits import kotlin_types_among, type_headers
+
+    around = {t: [t[:i] for i in range(t.rfind("/") + 2, len(t)) if t[i] == "$"] + [t] for t in type_ids}
+    kotlin = kotlin_types_among(store, {o for outers in around.values() for o in outers})
+    if not kotlin:
+        return set()
+    closed = {t for t, h in type_headers(store, kotlin).items() if h["visibility"] == "internal"}
+    return {t for t, outers in around.items() if any(o in closed for o in outers)}
 
 
 def alias_rows(store: GraphStore, p: Pattern, art_ids, pkg: str | None, owners, by_id: dict[str, dict],

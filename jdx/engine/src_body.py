@@ -557,14 +557,12 @@ def resolve_symbol(store, text: str, require_one: bool):
         return "type", resolve_type(store, text)
     except NotFoundError as type_miss:
         readings = ref.alternatives()
-        if len(readings) < 2:
-            raise
-        try:
+        try:  # a bare `launch`: a Kotlin top-level name
             return "member", lookup(store, text, require_one=require_one, include_hidden=True)
         except NotFoundError:
-            if readings[1].type_name.rsplit(".", 1)[-1][:1].isupper():
+            if len(readings) > 1 and readings[1].type_name.rsplit(".", 1)[-1][:1].isupper():
                 raise  # `Type.member` with a typo in either part: the member reading's candidates
-            raise type_miss from None  # `pkg.Type`: the type's did-you-mean
+            raise type_miss from None  # `pkg.Type`, `Type`: the type's did-you-mean
 
 
 def type_target(type_row: dict) -> Target:

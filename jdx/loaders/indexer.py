@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from jdx.loaders.extractor import BytecodeExtractor
     from jdx.loaders.shard_store import ShardStore
 
-SHARD_FORMAT = 17  # 2: the `kotlin` table; 3: its @JvmOverloads links by the overloads' descriptors;
+SHARD_FORMAT = 18  # 2: the `kotlin` table; 3: its @JvmOverloads links by the overloads' descriptors;
 # 4: function types render their @ParameterName names; 5: `abstract` interface members, a constructor property's
 # visibility, no @JvmField flag on a private field; 6: a constructor property's modality in the class header
 # 7: no @JvmName flag on a Kotlin name holding `$`; an interface companion's const links the interface's field too
@@ -44,6 +44,7 @@ SHARD_FORMAT = 17  # 2: the `kotlin` table; 3: its @JvmOverloads links by the ov
 # 16: typerefs kind 24 (R_METHOD_REF, references kind `method_ref`) where that invokedynamic is a method reference
 # (its implementation handle is no lambda body); kind 23 stays for lambdas
 # 17: members' `ordinal` (a member's place in its class file); scalac's `$anonfun$` bodies are lambda bodies
+# 18: an interface property's `annotations` link to its `$annotations` method in DefaultImpls
 
 Progress = Callable[..., None]  # (stage, done, total, note="")
 

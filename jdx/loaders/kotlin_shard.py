@@ -5,7 +5,8 @@ Links are `role:member-id` strings, checked against the artifact's members (a li
 file lacks is never written): `method`, `facade` (a multi-file facade's copy), `default` (the `$default`
 synthetic), `overload` (@JvmOverloads), `static` (@JvmStatic in a companion's outer class), `field` (an interface
 companion's `const` has two: the companion's and the interface's), `getter`,
-`setter`, `annotations` (the synthetic `$annotations` method), `delegate`, `constructor`, `type`.
+`setter`, `annotations` (the synthetic `$annotations` method holding a property's annotations, an interface property's
+in its DefaultImpls), `delegate`, `constructor`, `type`.
 Unreadable metadata is a named warning for that class; its JVM view stays.
 """
 
@@ -234,6 +235,8 @@ def _property_links(m: _Members, owner: str, facade: str | None, p: KmProperty, 
     for role, sig in (("getter", p.jvm_getter), ("setter", p.jvm_setter), ("annotations", p.jvm_synthetic),
                       ("delegate", p.jvm_delegate)):
         got = m.method(owner, sig)
+        if got is None and role == "annotations":  # an interface property's: in its DefaultImpls (javap's oracle)
+            got = m.method(owner + "$DefaultImpls", sig)
         if got:
             links.append(f"{role}:{got}")
         if facade:
