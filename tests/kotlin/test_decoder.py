@@ -73,6 +73,7 @@ def test_stdlib_pair_and_list_of_render_as_kotlin():
         facade.facade_parts
 
 
+@pytest.mark.soak  # every stdlib class (~3 s): the soak runs it whole; the default tier decodes the fixtures
 def test_every_stdlib_class_decodes():
     for name, raw in _stdlib_rows().items():
         meta = decode_metadata(raw)

@@ -688,6 +688,7 @@ def _module(name: str):
     return Artifact("jrt", f"jrt:/{name}", name, f"jrt-{name}".ljust(32, "0")[:32], f"jrt:{name}")
 
 
+@pytest.mark.soak  # two JDK-sized builds (~4 s)
 def test_a_first_workspace_over_the_jdk_keeps_the_jdks_graph_for_the_next(tmp_path):
     """Nearly every workspace holds the JDK: the first one built keeps the JDK's own graph and grows from it, so a
     second workspace over the same JDK appends its jar instead of rebuilding the JDK's rows. Both equal builds

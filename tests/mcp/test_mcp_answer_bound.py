@@ -24,6 +24,7 @@ ROWS = 60_000
 BIG = f"UNWIND range(1, {ROWS}) AS i RETURN i, 'row ' + CAST(i AS STRING) AS name ORDER BY i"
 
 
+@pytest.mark.soak  # a real server subprocess over 60,000 rows (~4 s); the default tier holds the bound in-process
 def test_a_real_server_answers_a_huge_cypher_within_one_mb(jdx_env, jdx_home):
     """Over stdio: the CLI answers all rows (its `--json` is whole, over 1 MB); the server's answer line holds the
     CLI's first rows, the cut stated in `truncated` and in the text, both parts together within 1 MB and filling
