@@ -32,7 +32,7 @@ from jdx.engine.members import ACC
 from jdx.engine.refs import format_type
 from jdx.engine.external_symbols import external_notes, link_error, missing_member_note, shadowed_declarers
 from jdx.engine.enum_bodies import mark_declaring_classes
-from jdx.engine.rel_overrides import dispatch_notes
+from jdx.engine.rel_overrides import dispatch_notes, overridden_callers_notes
 from jdx.engine.rel_sites import in_shadowed_copy, narrow_hint, shadowed_sites_note
 from jdx.engine.rel_kotlin_lambdas import kotlin_lambda_code, kotlin_lambda_plumbing, kotlin_lambda_writers
 from jdx.engine.relations import (ArtifactFilter, Artifacts, check_depth, check_limit, is_bridge, is_lambda,
@@ -515,6 +515,8 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
                      f"({method_ref(cg.rows[facade], 'c_')}); its code, and the lines, are its part's method's "
                      f"({method_ref(cg.rows[part], 'c_')}); --view jvm shows the two as separate hops")
     notes.extend(_shadow_notes(cg, trees, direction))
+    if direction == "in" and depth > 1:
+        notes.extend(_dispatched_leaves(store, cg, walk, trees))
     if direction == "out":
         notes.append("each call names the declaration the JVM links; invokevirtual/invokeinterface may run an "
                      "override at run time (jdx overrides <method>)")
@@ -538,6 +540,27 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
                 else f"--limit {walk.total} or a smaller --depth shows more")
         truncated["hint"] = narrow_hint(truncated["hint"], walk.total, _narrowing(cg, roots, opts, direction))
     return result, truncated
+
+
+MAX_LEAF_NOTES = 5  # the leaves of a callers tree whose callers through an overridden method are named
+
+
+def _dispatched_leaves(store: GraphStore, cg: _CallGraph, walk: _LevelWalk, trees: list[dict]) -> list[str]:
+    """A callers tree's entries that have no caller of their own (expanded, none found) but override a method that
+    has: the calls the JVM may dispatch to them are that method's, which the tree stops before (a tree leaf read as
+    "nobody calls this"); the root's own are in `dispatch_notes`. The first MAX_LEAF_NOTES, in the tree's order."""
+    leaves = []
+    for e in (e for t in trees for e in _entries(t["tree"])):
+        node = e["id"]
+        if e.get("seen") or e.get("cycle") or node not in walk.loaded or (node in cg.g and cg.g.out_degree(node)):
+            continue
+        access = (cg.rows[node]["c_access"] or 0) if node in cg.rows else ACC["static"]
+        if not access & (ACC["static"] | ACC["private"]) and not node.split("#", 1)[1].startswith("<"):
+            leaves.append((node, e.get("method") or method_ref(cg.rows[node], "c_")))
+    found = overridden_callers_notes(store, list(dict.fromkeys(leaves)), "callers", name_each=True)
+    return [f"a leaf above, {n}" for n in found[:MAX_LEAF_NOTES]] + (
+        [f"{len(found) - MAX_LEAF_NOTES} more leaves have callers through a method they override"]
+        if len(found) > MAX_LEAF_NOTES else [])
 
 
 def _shadow_notes(cg: _CallGraph, trees: list[dict], direction: str) -> list[str]:

@@ -83,10 +83,12 @@ def overrides(store: GraphStore, text: str, filter: ArtifactFilter, limit: int |
 _DISPATCHING = frozenset({"invokevirtual", "invokeinterface", "handle"})
 
 
-def overridden_callers_notes(store: GraphStore, roots: list[tuple[str, str]], command: str) -> list[str]:
+def overridden_callers_notes(store: GraphStore, roots: list[tuple[str, str]], command: str,
+                             name_each: bool = False) -> list[str]:
     """For each root (its id, its ref) that overrides methods with callers: the calls of those, which the JVM may
     dispatch to it at run time, are the overridden method's (an INVOKES edge names the declaration it links), so
-    `callers`/`usages` of the root leave them out: say how many and the command that lists them (spec §3.3)."""
+    `callers`/`usages` of the root leave them out: say how many and the command that lists them (spec §3.3).
+    `name_each`: every note names its root (one of several, or a tree's leaf)."""
     ids = [i for i, _ in roots]
     up = distinct_pairs(rows_by_ids(store, q.OVERRIDDEN_BY, ids), "source", "t_id") if ids else []
     if not up:
@@ -102,7 +104,7 @@ def overridden_callers_notes(store: GraphStore, roots: list[tuple[str, str]], co
         if not calls:
             continue
         ref = method_ref(r, "t_")
-        whose = f"{refs[r['source']]}: " if len(roots) > 1 else ""
+        whose = f"{refs[r['source']]}: " if len(roots) > 1 or name_each else ""
         n, m = len(calls), len(set(calls))
         notes.append(f"{whose}{command} through the method it overrides, {ref}: {n} site{'s' * (n != 1)} in {m} "
                      f"method{'s' * (m != 1)} may dispatch here: jdx {command} '{ref}'")
