@@ -96,15 +96,28 @@ def local_versions(group: str, artifact: str, cache: Path | None = None) -> list
     them."""
     from functools import cmp_to_key
 
+    found = {d.name for d in _version_dirs(group, artifact, cache) if _readable_version(d, artifact)}
+    return sorted(found, key=cmp_to_key(compare_versions))
+
+
+def _version_dirs(group: str, artifact: str, cache: Path | None) -> list[Path]:
     repos = [local_repository()[0]] + ([fetch_cache(cache)] if cache is not None else [])
-    found: set[str] = set()
+    out: list[Path] = []
     for repo in repos:
-        folder = repo.joinpath(*group.split("."), artifact)
         try:
-            versions = [d for d in folder.iterdir() if d.is_dir()]
+            out += [d for d in repo.joinpath(*group.split("."), artifact).iterdir() if d.is_dir()]
         except OSError:
             continue
-        found.update(d.name for d in versions if _readable_version(d, artifact))
+    return out
+
+
+def pom_only_versions(group: str, artifact: str, cache: Path | None = None) -> list[str]:
+    """The versions whose POM the local repository holds without their jar (Maven downloaded it to resolve a
+    dependency tree, never the artifact itself): `--coord` cannot read them, and a message says so."""
+    from functools import cmp_to_key
+
+    found = {d.name for d in _version_dirs(group, artifact, cache)
+             if (d / f"{artifact}-{d.name}.pom").is_file() and not _readable_version(d, artifact)}
     return sorted(found, key=cmp_to_key(compare_versions))
 
 
@@ -118,12 +131,16 @@ def _readable_version(folder: Path, artifact: str) -> bool:
 def versions_note(group: str, artifact: str, cache: Path | None = None) -> str:
     """`versions in the local repository: 1.0, 2.0` (or that it has none), for a message about a coordinate."""
     versions = local_versions(group, artifact, cache)
+    poms = pom_only_versions(group, artifact, cache)
+    only = (f"{', '.join(poms[-VERSIONS_SHOWN:])} {'has' if len(poms) == 1 else 'have'} only a POM there, no jar "
+            "(Maven read it for a dependency tree)") if poms else ""
     if not versions:
-        return f"the local repository has no version of {group}:{artifact}"
+        return f"the local repository has no jar of {group}:{artifact}" + (f": {only}" if only else "")
     shown = ", ".join(versions[-VERSIONS_SHOWN:])
     older = len(versions) - VERSIONS_SHOWN
     return f"versions of {group}:{artifact} in the local repository: {shown}" + (f" ({older} older)" if older > 0
-                                                                                 else "")
+                                                                                 else "") + (f"; {only}" if only
+                                                                                             else "")
 
 
 VERSIONS_SHOWN = 12  # the newest

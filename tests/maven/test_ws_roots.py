@@ -143,3 +143,22 @@ def test_project_flag_wins_over_the_default_and_the_default_can_be_forgotten(wor
     assert cleared.returncode == 0 and _json(cleared)["result"] == {"current": None, "cleared": "dflt"}
     after = _json(jdx(env, app, "ws", "info", "--no-jdk", "--json"))["result"]
     assert after["how"].startswith("auto-discovery"), after["how"]
+
+
+def test_a_version_with_only_its_pom_is_named(tmp_path, monkeypatch):
+    """`--coord org.apache.commons:commons-pool2:2.12.0` said "the local repository has no version" of it while
+    `2.12.0/commons-pool2-2.12.0.pom` lay there (Maven had read it for a dependency tree): the message names the
+    versions that hold a POM and no jar."""
+    from jdx.loaders.maven_repo import versions_note
+
+    lib = tmp_path / "repo" / "org" / "x" / "lib"
+    pom = fx._pom("lib", "2.0", "", group="org.x")
+    (lib / "2.0").mkdir(parents=True)
+    (lib / "2.0" / "lib-2.0.pom").write_text(pom)
+    monkeypatch.setenv("JDX_MAVEN_REPO", str(tmp_path / "repo"))
+    assert versions_note("org.x", "lib") == ("the local repository has no jar of org.x:lib: 2.0 has only a POM "
+                                             "there, no jar (Maven read it for a dependency tree)")
+    (lib / "1.0").mkdir()
+    shutil.copy(Path(__file__).resolve().parents[1] / "fixtures" / "__init__.py", lib / "1.0" / "lib-1.0.jar")
+    assert versions_note("org.x", "lib") == ("versions of org.x:lib in the local repository: 1.0; 2.0 has only a "
+                                             "POM there, no jar (Maven read it for a dependency tree)")
