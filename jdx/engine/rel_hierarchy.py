@@ -355,9 +355,9 @@ def _entry(types: _Types, arts: Artifacts, node: str, data: dict) -> dict:
 
 def _tree(g: nx.DiGraph, root: str, types: _Types, arts: Artifacts, limit: int, depth: int | None,
           make) -> tuple[list[dict], TreeWalk]:
-    def order(n: str) -> tuple:  # superclasses before interfaces, then by name
+    def order(n: str) -> tuple:  # the superclass, then the interfaces as the class declares them (as javap, show)
         row = types.rows.get(n) or {}
-        return (row.get("kind") in INTERFACE_KINDS, name_order(format_type(n)))
+        return (row.get("kind") in INTERFACE_KINDS,)  # (a stable sort: the edges were added in declaration order)
 
     walk = TreeWalk(g, order, lambda _ids: None, limit, depth)
     return walk.walk(root, make), walk
