@@ -108,6 +108,10 @@ def split_globals(argv: list[str]) -> tuple[Globals, list[str]]:
             else:
                 raise UsageError(f"{name} needs a value")
             attr = VALUE_FLAGS[name]
+            if attr == "coords" and ":" not in value:  # stored beside the paths, it would read as one (exit 5)
+                from jdx.loaders.maven_repo import Coordinate
+
+                Coordinate.parse(value)  # the usage error naming the coordinate's form
             if attr in ("jars", "src", "sources", "coords", "repos"):
                 getattr(g, attr).append(value)
                 if attr in ("jars", "coords"):  # `ws create` keeps the roots in this order

@@ -29,3 +29,12 @@ def test_before_the_command(run_jdx, typo, meant):
     env = json.loads(run.out)
     assert env["error"]["message"] == f"no such option {typo} (did you mean {meant}?)"
     assert not env["command"].startswith("-")
+
+
+def test_a_coord_without_colons_is_a_usage_error_not_a_missing_jar(run_jdx):
+    """`--coord bad-coord` (or a jar's file name) was stored beside the jar paths and read as one: exit 5, "cannot
+    read bad-coord: no such file", hint "drop it from --jars". It is a malformed coordinate: exit 3, naming the form."""
+    for value in ("bad-coord", "commons-text-1.3.jar"):
+        r = run_jdx("show", "foo.Bar", "--no-jdk", "--coord", value)
+        assert r.code == 3, (value, r.out, r.err)
+        assert f"bad coordinate {value!r}: write group:artifact:version" in r.err and "--jars" not in r.err, r.err
