@@ -119,15 +119,17 @@ def _trace(r: dict, brief: bool) -> list[str]:
 
 
 def imports(r: dict, brief: bool = False, origin: str = "  // from ") -> list[str]:
-    """One statement a line (`Java: `/`Kotlin: ` when a Kotlin top-level declaration has both), then `origin` and its
+    """One statement a line (`Java: `/`Kotlin: ` when a Kotlin top-level declaration has both; commented out with why
+    when another package cannot compile it, `restricted`), then `origin` and its
     artifact (a Java comment: the text pastes into a file), once for a run of statements from the same one; `brief`:
     the statements alone."""
     lines = []
     entries = r["imports"]
     for i, imp in enumerate(entries):
-        note = f"  // {imp['note']}" if imp.get("note") else ""
+        why = imp.get("restricted")  # javac rejects it outside its package: commented out, as a block does
+        note = f"  // {why or imp['note']}" if why or imp.get("note") else ""
         label = {"java": "Java: ", "kotlin": "Kotlin: "}.get(imp.get("language"), "")
-        lines.append(f"{label}{imp['statement']}{note}")
+        lines.append(f"{'// ' if why else ''}{label}{imp['statement']}{note}")
         if not brief and (i + 1 == len(entries) or entries[i + 1]["artifact"] != imp["artifact"]):
             lines.append(f"{origin}{imp['artifact']}")
     return bare(lines) if brief else lines

@@ -127,6 +127,9 @@ def test_an_import_another_package_cannot_compile_is_commented_out_with_why(stor
     assert _rejected(built, statement)  # javac: "is not public in pa.a; cannot be accessed from outside package"
     javac = _javac(built, result["statements"], "new Widget();")
     assert javac.returncode == 0, javac.stderr
+    alone = render(imports(store, name)[0])  # one name's text too (it printed the statement plainly)
+    assert alone[0] == f"// {statement}  // {why}", alone
+    assert _javac(built, alone, "").returncode == 0
 
 
 def test_overloads_some_not_public_say_how_many_an_import_brings(store, built):
