@@ -32,7 +32,9 @@ def code(r: dict, line_numbers: bool, max_lines: int | None, brief: bool = False
     sliced = r.get("total_lines") is not None and src.get("lines") != [1, r["total_lines"]]
     if (line_numbers or sliced) and src.get("lines_of") and r.get("first_line") is not None:
         where, held, trace = src.get("class_file_lines"), src.get("class_file_slice"), src.get("as_trace_lines")
-        lines.append(f"line numbers: of the {src['lines_of']}"
+        a, b = src.get("lines") or (r["first_line"], r["first_line"] + len(r["text"]) - 1)
+        lines.append((f"line numbers: of the {src['lines_of']}" if line_numbers else  # (unnumbered: which lines)
+                      f"lines {a}-{b} of the {src['lines_of']}")
                      + (f" (these hold class-file lines {held[0]}-{held[1]})" if held else "")
                      + (f"; the class file's are {where[0]}-{where[1]} (what stack traces show)" if where else ""))
         if trace:

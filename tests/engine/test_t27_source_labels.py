@@ -155,7 +155,7 @@ def test_lines_of_a_decompiled_text_say_so_unasked(fx, run_jdx):
     assert env["result"]["source"]["lines_of"] == "decompiled text"
     assert env["result"]["source"]["class_file_lines"] == [min(every), max(every)]
     text = _text(run_jdx, fx["bare"], "source", "fx27.acme.core.Parser", "--lines", "5:9")
-    assert text[1].startswith("line numbers: of the decompiled text")
+    assert text[1].startswith("lines 5-9 of the decompiled text")  # unnumbered: which lines are shown (T83)
     assert "; the class file's are " in text[1]
     # 5-9 are class-file lines too (a stack trace's): the next line says where those are in this text
     assert text[2].startswith("a stack trace's lines 5-9 are decompiled lines ")
