@@ -230,7 +230,7 @@ def _from_decompiler(ctx: SourceContext, target: Target, artifact: str, opts: Bo
                        f"engine's note '{UNDECOMPILED}' and a throw, not the method's code)")
     a, b = _span(decl, opts, len(file.lines))
     assigned = static_value(target, file, decl) if target.is_field else []
-    note = f"; {value_note(assigned)}" if assigned else ""
+    note = f"; {value_note(assigned, decompiled=True)}" if assigned else ""
     header = f"source: decompiled by {dec.engine} {dec.engine_version} from {artifact} ({why}{note})   {RECONSTRUCTED}"
     failed = undecompiled_methods(file, a, b, decl)
     if failed:  # a type's text holding methods the engine could not decompile

@@ -153,8 +153,11 @@ def static_value(target: Target, file: SourceFile, decl: Decl) -> list[Decl]:
     return static_assignments(file, decl, decl.path[-1] if decl.path else "")
 
 
-def value_note(assigned: list[Decl]) -> str:
-    return f"its value: {ASSIGNED}, {', '.join(lines_of(d) for d in assigned)}"
+def value_note(assigned: list[Decl], decompiled: bool = False) -> str:
+    """`its value: assigned in the static initializer, line 171`; a decompiled text's lines are its own, not the
+    class file's a stack trace names: said so."""
+    return f"its value: {ASSIGNED}, {', '.join(lines_of(d) for d in assigned)}" + (" of the decompiled text"
+                                                                                    if decompiled else "")
 
 
 def with_assignments(result: dict, file: SourceFile, assigned: list[Decl]) -> dict:
@@ -165,8 +168,9 @@ def with_assignments(result: dict, file: SourceFile, assigned: list[Decl]) -> di
     if not assigned:
         return result
     text = list(result["text"])
+    whose = " of the decompiled text" if result.get("origin") == "decompiled" else ""
     for d in assigned:
-        text += [f"// {ASSIGNED}, {lines_of(d)}", *cut(file.lines, d, d.start, d.end)]
+        text += [f"// {ASSIGNED}, {lines_of(d)}{whose}", *cut(file.lines, d, d.start, d.end)]
     source = dict(result["source"], parts=[{"what": "declaration", "lines": result["source"]["lines"]}]
                   + [{"what": ASSIGNED, "lines": [d.start, d.end]} for d in assigned])
     return dict(result, text=text, first_line=None, source=source, assigned_in="static initializer")

@@ -127,6 +127,9 @@ def test_without_sources_the_decompiled_assignment_follows_the_declaration(fx, r
         assert re.search(rf"\b{name};$", res["text"][0]), res["text"]  # the declaration, without a value
         labels = [line for line in res["text"] if line.startswith(f"// {ASSIGNED}, ")]
         assert labels and ASSIGNED in res["header"] and res["assigned_in"] == "static initializer", name
+        # the decompiled text's own lines, which a stack trace's are not: said (kotlinx's Dispatchers#IO, T82)
+        assert all(line.endswith(" of the decompiled text") for line in labels), labels
+        assert "of the decompiled text)" in res["header"], res["header"]
         shown = "\n".join(res["text"][1:])
         assert re.search(rf"\b{name} = ", shown), res["text"]
         previous = max((stores[n] for n in order if stores[n] < stores[name]), default=-1)
