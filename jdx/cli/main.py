@@ -197,6 +197,9 @@ def _command_word(argv: list[str]) -> str:
     return ""
 
 
+STDIN_QUERIES = ("resolve", "cypher")  # a query of `-` is read from stdin: a pasted trace, a long query
+
+
 def run_query(g: Globals, cmd, words: list[str], *, session=None, where: str = "") -> int:
     """Parse, answer (daemon or in process), print; the exit code. `session`: batch's shared one; `where`
     prefixes a usage error (batch: "line 3: ")."""
@@ -206,6 +209,8 @@ def run_query(g: Globals, cmd, words: list[str], *, session=None, where: str = "
     query = next((w for w in words if not w.startswith("-")), "")
     try:
         query, params = parse_words(cmd, words, tuple(f for f in (*VALUE_FLAGS, *BOOL_FLAGS) if f.startswith("--")))
+        if query == "-" and session is None and cmd.name in STDIN_QUERIES:  # `jdx resolve - < trace.txt`
+            query = sys.stdin.read().strip()
         request = build_request(cmd, query, params)
     except JdxError as exc:
         exc.message = where + exc.message

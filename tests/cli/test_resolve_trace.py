@@ -95,3 +95,17 @@ def test_a_multi_line_message_is_no_exception_line(run_jdx, tmp_path):
     frames = [ln.strip() for ln in trace.splitlines() if ln.strip().startswith("at ")]
     assert answered[1:] == frames
     assert data["result"]["missed"] == sum(1 for f in frames if "Boom" in f)  # only the program's own frames
+
+
+def test_a_trace_on_stdin_is_read_with_a_dash(run_jdx):
+    """`jdx resolve - < trace.txt` answered "not found: -" (exit 0): `-` reads the query from stdin, as the whole
+    pasted trace argument is answered."""
+    trace = ("java.lang.IllegalStateException: x\n\tat java.util.HashMap.get(HashMap.java:556)\n"
+             "\tat java.util.ArrayList.add(ArrayList.java:455)\n")
+    piped = run_jdx("resolve", "-", "--json", stdin=trace)
+    argued = run_jdx("resolve", trace, "--json")
+    assert piped.code == argued.code == 0, piped.err
+    assert json.loads(piped.out)["result"] == json.loads(argued.out)["result"]
+    assert json.loads(piped.out)["result"]["resolved"] == 3
+    cypher = run_jdx("cypher", "-", "--json", stdin="MATCH (t:Type {id: 'java/util/HashMap'}) RETURN t.id\n")
+    assert json.loads(cypher.out)["result"]["rows"] == [{"t.id": "java/util/HashMap"}], cypher.out
