@@ -212,6 +212,10 @@ ONE_WORKSPACE = ("unknown argument workspace: a server answers for the one works
                  "(jdx mcp -w NAME, jdx serve --jars …); start one server per workspace")
 
 
+# "pass --sources <jar> or --src <dir>": a workspace flag, which only the server's own command line takes
+_WORKSPACE_FLAG = re.compile(r"\bpass (?=--(?:sources|src|jars|coord|project)\b)")
+
+
 class Spelling:
     """How MCP and HTTP answers name one command's flags: as the arguments those clients send (`--limit 80` ->
     `limit 80`, `--in` -> `include`, `--declared` -> `inherited=false`, an unknown `--bogus` -> `bogus`). Every
@@ -237,6 +241,7 @@ class Spelling:
         if not isinstance(text, str) or "--" not in text:
             return text
         text = _UNKNOWN.sub(lambda m: f"unknown argument {m.group(1).replace('-', '_')}", text)
+        text = _WORKSPACE_FLAG.sub("start the server with ", text)  # no argument sets the server's workspace
         out, at = [], 0
         for line in _CLI_LINE.finditer(text):
             out += [self._flags(text[at:line.start()]), line.group(0)]

@@ -188,3 +188,14 @@ def test_descriptions_name_tools_and_only_errors_that_can_happen():
         assert ("NOT_FOUND lists near matches" in text) == (name in takes_query - {"jdx_cypher", "jdx_diff"}), name
         assert "Errors come back as tool errors whose text starts with the code" in text, name
     assert {"jdx_version", "jdx_doctor", "jdx_schema", "jdx_workspace"}.isdisjoint(takes_query)
+
+
+def test_a_workspace_flag_hint_says_the_server_takes_it():
+    """NO_SOURCES said "(pass --sources <jar> or --src <dir>)" to an MCP client, which no argument can do: the
+    server's own command line sets the workspace."""
+    from jdx.commands.host import spelled_as_arguments
+
+    env = {"ok": True, "command": "doc", "result": {}, "warnings": [
+        {"code": "NO_SOURCES", "message": "a.B: no sources (pass --sources <jar> or --src <dir>)", "artifact": "b.jar"}]}
+    said = spelled_as_arguments(env)["warnings"][0]["message"]
+    assert said == "a.B: no sources (start the server with --sources <jar> or --src <dir>)", said
