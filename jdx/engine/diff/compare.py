@@ -7,6 +7,7 @@ from collections import defaultdict
 from dataclasses import replace
 
 from jdx.engine.diff.extensions import extensions
+from jdx.engine.diff.facades import facade_moves
 from jdx.engine.diff.findings import KOTLIN_ONLY_NARROWED, KOTLIN_ONLY_WHY, Finding, kotlin_rerated
 from jdx.engine.diff.forms import (
     class_generic_key,
@@ -86,7 +87,7 @@ def compare(old: Surface, new: Surface, options: DiffOptions, platform: Platform
         elif o_api and n_api:
             out += _compare_type(o, n, views, sides, platform)
     out += class_version(old, new)
-    return sorted(still_referenced(out, views[1]), key=Finding.sort_key)
+    return sorted(still_referenced(facade_moves(out, old, new), views[1]), key=Finding.sort_key)
 
 
 def _kotlin_api(view: ApiView, t: TypeInfo) -> bool:

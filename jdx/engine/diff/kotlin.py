@@ -4,7 +4,8 @@
 `pair_members` turns a JVM removal + addition of one Kotlin declaration into `KOTLIN_NAME_CHANGED`
 (@JvmName, internal mangling) or `KOTLIN_SUSPEND_CHANGED`, both breaking: the engine offers it only removals whose
 old JVM name and descriptor nothing resolves any more; `compare_types` adds nullability, default
-arguments, parameter names and val→var. Unreadable metadata contributes nothing (the JVM findings stand).
+arguments, parameter names, val→var and Kotlin types changed behind one JVM descriptor (KOTLIN_TYPE_CHANGED).
+Unreadable metadata contributes nothing (the JVM findings stand).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from jdx.engine.diff.extensions import register
 from jdx.engine.diff.findings import Finding
 from jdx.engine.diff.forms import member_form, member_id, member_ref
 from jdx.engine.diff.kotlin_visibility import decoded_metadata
-from jdx.engine.diff.members import kind_of
+from jdx.engine.diff.members import kind_of, overridable
+from jdx.engine.diff.rules import INFO
 
 # jdx.kotlin is imported by the functions below, on the first pair of types that both carry metadata: a diff of
 # Java artifacts does not pay for it
@@ -48,13 +50,15 @@ def _rows(owner: str, meta) -> list[dict]:
                                "parameters": [{"name": p.name, "type": render_type(p.type, True),
                                                **({"default": True} if p.declares_default else {})}
                                               for p in f.parameters]},
+                    "types": (f.receiver, [p.type for p in f.parameters], f.return_type),
                     "jvm": [f"method:{owner}#{f.jvm[0]}{f.jvm[1]}"] if f.jvm else []})
     for p in decls.properties:
         jvm = [f"getter:{owner}#{p.jvm_getter[0]}{p.jvm_getter[1]}"] if p.jvm_getter else []
         out.append({"owner": owner, "kind": "property", "name": p.name, "visibility": p.visibility,
                     "flags": ["var"] if p.var else [], "signature": render_property(p),
                     "detail": {"receiver": render_type(p.receiver, True) if p.receiver else None,
-                               "type": render_type(p.return_type, True)}, "jvm": jvm})
+                               "type": render_type(p.return_type, True)},
+                    "types": (p.receiver, [], p.return_type), "jvm": jvm})
     return out
 
 
@@ -118,7 +122,108 @@ class KotlinDiff:
             symbol = f"{old.name.replace('/', '.')}#{row['name'] if row else ''}"
             out.append(Finding(f.rule, symbol, "method" if key and "(" in key else "field", None,
                                f.declaration, f.detail, f"{old.name}#{key}" if key else old.name))
-        return out
+        return out + _type_changes(old, _type_rows(old, sides[0]), new_rows, sides)
+
+
+# KOTLIN_TYPE_CHANGED's note: the JVM descriptor is the same, so nothing compiled notices
+_SAME_DESCRIPTOR = "same JVM descriptor: compiled callers, Java or Kotlin, still link and run"
+
+
+def _type_changes(old, old_rows: list[dict], new_rows: list[dict], sides) -> list[Finding]:
+    """KOTLIN_TYPE_CHANGED: a declaration whose JVM method (getter) and its generic signature are the same on both
+    sides while its Kotlin types (receiver, parameters, return) are not: kotlinc erased both to one JVM type (an
+    `expect`/`actual` pair, a Kotlin-only supertype, a mapped type) or the JVM view already says nothing. Nullability
+    alone is KOTLIN_NULLABILITY_CHANGED's; a type alias expanding to the same type is no change."""
+    from jdx.kotlin.diff import _shape as shape
+
+    buckets: dict[tuple, tuple[list[dict], list[dict]]] = {}
+    for side, rows in enumerate((old_rows, new_rows)):
+        for r in rows:
+            if r["visibility"] in ("public", "protected") and _jvm_key(r):
+                buckets.setdefault(shape(r), ([], []))[side].append(r)
+    out = []
+    for before, after in buckets.values():
+        if len(before) != 1 or len(after) != 1 or _jvm_key(before[0]) != _jvm_key(after[0]):
+            continue  # gone, added, ambiguous (spec §3.3) or another JVM descriptor: the JVM findings tell it
+        member = _jvm_member(old, _jvm_key(before[0]))
+        new_member = _jvm_member(sides[1].types.get(old.name), _jvm_key(after[0]))
+        if member is None or new_member is None or member.signature != new_member.signature:
+            continue  # GENERIC_SIGNATURE_CHANGED (or the JVM comparison) tells it
+        found = _type_change(old, before[0], after[0], member, sides)
+        if found is not None:
+            out.append(found)
+    return out
+
+
+def _jvm_member(t, key: str):
+    return None if t is None else next((m for m in t.members.values() if not m.is_field
+                                        and m.name + m.descriptor == key), None)
+
+
+def _type_change(old, o: dict, n: dict, member, sides) -> Finding | None:
+    from jdx.kotlin.render import render_type
+
+    (orecv, oparams, oret), (nrecv, nparams, nret) = o["types"], n["types"]
+    changes = []
+    if _type_key(orecv) != _type_key(nrecv):
+        changes.append(f"receiver: {_shown(orecv)} -> {_shown(nrecv)}")
+    for i, (a, b) in enumerate(zip(oparams, nparams)):
+        if _type_key(a) != _type_key(b):
+            name = n["detail"]["parameters"][i]["name"]
+            changes.append(f"parameter {name}: {render_type(a, True)} -> {render_type(b, True)}")
+    returned = _type_key(oret) != _type_key(nret)
+    if returned:
+        what = "type" if n["kind"] == "property" else "return"
+        changes.append(f"{what}: {render_type(oret, True)} -> {render_type(nret, True)}")
+    if not changes:
+        return None
+    detail, rated = "; ".join(changes), ""
+    if returned and len(changes) == 1 and "var" not in n["flags"] and _subtype(nret, oret, sides[1]):
+        if overridable(member, old, sides[0]):
+            detail += ("; narrowed to a subtype: Kotlin callers still compile, a Kotlin override declaring the old "
+                       "type no longer does")
+        else:
+            detail += ("; narrowed to a subtype, on a member nothing outside the artifact can override: Kotlin "
+                       "sources still compile (rated info, not suspicious)")
+            rated = INFO
+    else:
+        detail += "; Kotlin sources written against the old types may no longer compile"
+    return Finding("KOTLIN_TYPE_CHANGED", f"{old.name.replace('/', '.')}#{n['name']}", kind_of(member),
+                   o["signature"], n["signature"], f"{detail}; {_SAME_DESCRIPTOR}", member_id(member), rated=rated)
+
+
+def _shown(t) -> str:
+    from jdx.kotlin.render import render_type
+
+    return "(none)" if t is None else render_type(t, True)
+
+
+def _type_key(t, top: bool = True):
+    """A Kotlin type's identity as callers see it: type aliases expanded, the top-level nullability left out
+    (KOTLIN_NULLABILITY_CHANGED's), a platform type's flexibility and function types' parameter names ignored."""
+    if t is None:
+        return None
+    return (t.classifier, t.kind, tuple((p, _type_key(a, False)) for p, a in t.arguments), t.nullable and not top,
+            t.suspend, t.definitely_non_null, t.extension_function, _type_key(t.outer, False))
+
+
+# Kotlin's mutable collection types and the read-only ones they extend: both erase to one java.util interface
+_MUTABLE = {f"kotlin/collections/Mutable{n}": f"kotlin/collections/{n}"
+            for n in ("Iterable", "Collection", "List", "Set", "Map", "Iterator", "ListIterator")}
+_MUTABLE["kotlin/collections/MutableMap.MutableEntry"] = "kotlin/collections/Map.Entry"
+
+
+def _subtype(sub, sup, side) -> bool:
+    """Whether Kotlin class type `sub` is a proper subtype of `sup` by `side`'s class hierarchy (type arguments
+    equal); False when it cannot be told (a type parameter, a class the side does not hold)."""
+    if sub is None or sup is None or sub.kind != "class" or sup.kind != "class" or sub.arguments != sup.arguments:
+        return False
+    if sup.classifier == "kotlin/Any":
+        return sub.classifier != "kotlin/Any"
+    if _MUTABLE.get(sub.classifier) == sup.classifier:
+        return True  # a mutable collection type: one JVM interface, a Kotlin subtype of the read-only one
+    jvm = sub.classifier.replace(".", "$")
+    return jvm in side.types and sup.classifier.replace(".", "$") in side.ancestors(jvm)[0]
 
 
 register(KotlinDiff())

@@ -33,6 +33,11 @@ def removal(m: Member, o: TypeInfo, n: TypeInfo, sides: tuple[Surface, Surface],
         if holder is not None or (abstract is not None and m.access & ABSTRACT):
             return Finding("MEMBER_MOVED_TO_SUPERTYPE", ref, kind, form, None,
                            f"now inherited from {type_ref(holder or abstract)}", id=fid)
+        mangled = _mangled(new, n.name, m) if abstract is None else None
+        if mangled is not None:
+            notes.append(f"now Kotlin `internal` ({mangled}, the name mangled): compiled callers fail to link "
+                         "(NoSuchMethodError)")
+            missing = []
         if missing:
             what = "an implementation" if abstract is not None else "the member"
             notes.append(f"not found in the supertypes the artifact holds; {', '.join(map(type_ref, missing))} "
@@ -43,6 +48,20 @@ def removal(m: Member, o: TypeInfo, n: TypeInfo, sides: tuple[Surface, Surface],
         notes.insert(0, f"was inherited from non-public {type_ref(m.declared_in)}")
     return Finding("MEMBER_REMOVED", ref, kind, form, None, "; ".join(notes), id=fid,
                    unresolved=tuple(missing))
+
+
+def _mangled(side: Surface, type_name: str, m: Member) -> str | None:
+    """`m`'s name as kotlinc mangles a Kotlin `internal` member (`getMode$kotlinx_coroutines_core`: `name$module`), of
+    one method of `m`'s descriptor that `type_name` declares or inherits on `side`, or None."""
+    if m.is_field:
+        return None
+    for holder in (type_name, *side.ancestors(type_name)[0]):
+        t = side.types.get(holder)
+        for c in t.members.values() if t is not None else ():
+            if not c.is_field and c.descriptor == m.descriptor and c.name.startswith(m.name + "$") and \
+                    "$" not in c.name[len(m.name) + 1:]:
+                return c.name
+    return None
 
 
 def _implementation_removed(m: Member, n: TypeInfo, abstract: str, notes: list[str]) -> Finding:

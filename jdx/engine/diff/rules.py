@@ -29,6 +29,9 @@ _BREAKING = (
     # (NoSuchMethodError). Spec §7.7 lists both as suspicious, which it defines as binary-compatible; the engine only
     # reports them for a removal nothing else resolves (compare._compare_members), so they are breaking (docs/diff.md)
     "KOTLIN_NAME_CHANGED", "KOTLIN_SUSPEND_CHANGED", "KOTLIN_DEFAULT_STUB_REMOVED",
+    # a top-level function moved to another file facade of its package: Kotlin sources unchanged, compiled callers
+    # of the old facade fail to link (NoSuchMethodError; facades.py)
+    "KOTLIN_FACADE_MOVED",
     # the newest class-file major version of the new side is higher: a JVM older than it refuses to load those
     # classes (UnsupportedClassVersionError), so every consumer on that JVM breaks
     "CLASS_VERSION_RAISED",
@@ -54,6 +57,9 @@ _SUSPICIOUS = (
     # a package module users could read that the new version's module no longer exports to every module: modular
     # clients fail (IllegalAccessError; recompiling fails), classpath clients do not (modules.withdrawn_exports)
     "PACKAGE_UNEXPORTED",
+    # a Kotlin declaration whose JVM descriptor stayed while its Kotlin types changed: compiled callers link, Kotlin
+    # sources may no longer compile (a return narrowed to a subtype on a member nothing outside can override: info)
+    "KOTLIN_TYPE_CHANGED",
 )
 _INFO = (
     "TYPE_ADDED", "SUPERTYPE_ADDED", "MEMBER_ADDED", "FINAL_REMOVED", "ABSTRACT_REMOVED", "ANNOTATION_ADDED",
