@@ -18,8 +18,8 @@ from jdx.engine.search_index import index_for
 from jdx.engine.frame_inlined import ClassReader, frame_lines, inlined_note
 from jdx.engine.kotlin_toplevel import kotlin_candidates
 from jdx.engine.search_frames import (  # noqa: F401  (frame_warnings, is_frame_location: re-exported)
-    exception_type, frame_member_miss, frame_warnings, hidden_class, is_frame_location, lambda_proxy_note,
-    lambda_writer_name, omitted_frames, parse_frame, trace_line)
+    annotation_type, exception_type, frame_member_miss, frame_warnings, hidden_class, is_frame_location,
+    lambda_proxy_note, lambda_writer_name, omitted_frames, parse_frame, trace_line)
 from jdx.engine.search_match import fuzzy_budget, levenshtein
 from jdx.engine.search_rank import ACC_DEPRECATED, enclosed_flags, type_flags
 from jdx.errors import AmbiguousError, JdxError, NotFoundError, RefSyntaxError, UsageError
@@ -33,7 +33,6 @@ ACC_NATIVE = 0x0100
 LAMBDA_BODIES_LISTED = 10  # a lambda proxy's frame lists its class's lambda bodies up to this many
 # kotlinc 1.3's class for a callable reference (`::top`, `this::greet`, `Foo::bar`) extends one of these
 KOTLIN_REFERENCE = re.compile(r"kotlin/jvm/internal/(?:Mutable)?(?:Function|Property\d?)Reference(?:Impl)?")
-_ANNOTATION = re.compile(r"@\s*([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)")  # `@Name`, `@a.b.Name`: an annotation
 _ENUM_HIDDEN = "(Ljava/lang/String;I"  # javac's enum constructors take the constant's name and ordinal first
 
 
@@ -293,13 +292,6 @@ def _fits(store: GraphStore, ref: SymbolRef, name: str, rows: list[dict]) -> lis
             if source and matches_params(ref, source):
                 out.append(r)
     return out
-
-
-def annotation_type(text: str) -> str:
-    """`@TempDir`, `@org.junit.jupiter.api.io.TempDir` as an annotation is written: the annotation type's name (agents
-    paste annotations as they read them in code); any other text as it is."""
-    m = _ANNOTATION.fullmatch(text.strip())
-    return m.group(1) if m else text
 
 
 def resolve(store: GraphStore, text: str, limit: int, line_tables=None, smap=None) -> tuple[dict, dict | None]:

@@ -128,12 +128,10 @@ def _intact_current(root: Path, damaged: list[Warning_]) -> tuple[Path, dict] | 
 
 
 def _shard_warnings(shard) -> list[Warning_]:
-    """A shard's extraction warnings as this artifact's. A shard is keyed by content: one extracted from another
-    path with the same bytes (two empty files) names that path as its entry, which is this artifact's spec."""
     out = []
     for code, entry, message in shard.warnings:
-        if entry and entry.startswith(("jar:", "dir:", "jrt:")):
-            entry = shard.artifact.spec  # (the artifact itself, not an entry in it)
+        if entry and entry.startswith(("jar:", "dir:", "jrt:")):  # the artifact itself: a shard is keyed by content,
+            entry = shard.artifact.spec  # and one of another file's same bytes names that file
         detail = f"{entry}: {message}" if entry and entry not in message else message
         out.append(Warning_(code, f"{shard.artifact.name}: {detail}", shard.artifact.name))
     return out

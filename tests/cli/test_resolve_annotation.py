@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from jdx.engine.search_nav import annotation_type
+from jdx.engine.search_frames import annotation_type
 from tests.fixtures.javac import javac_jar, javap
 
 SOURCES = {"an/io/TempDir.java": "package an.io;\nimport java.lang.annotation.*;\n"
