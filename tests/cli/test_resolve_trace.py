@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 TRACE = """\
 Exception in thread "main" java.lang.IllegalStateException: boom
 \tat java.base/java.util.HashMap.putVal(HashMap.java:640)
@@ -107,5 +109,9 @@ def test_a_trace_on_stdin_is_read_with_a_dash(run_jdx):
     assert piped.code == argued.code == 0, piped.err
     assert json.loads(piped.out)["result"] == json.loads(argued.out)["result"]
     assert json.loads(piped.out)["result"]["resolved"] == 3
+
+
+@pytest.mark.soak  # another subprocess (~1 s)
+def test_a_cypher_query_on_stdin_is_read_with_a_dash(run_jdx):
     cypher = run_jdx("cypher", "-", "--json", stdin="MATCH (t:Type {id: 'java/util/HashMap'}) RETURN t.id\n")
     assert json.loads(cypher.out)["result"]["rows"] == [{"t.id": "java/util/HashMap"}], cypher.out

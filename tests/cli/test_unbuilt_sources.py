@@ -87,6 +87,7 @@ def test_not_found_names_the_file_without_jdk_noise(run_jdx, maven):
                                             "language": "java"}
 
 
+@pytest.mark.soak  # a Maven project build (~3.5 s); the module's other cases stay in the default tier
 def test_neither_graph_nor_sources_is_plain_not_found(run_jdx, maven):
     code, env = _json(run_jdx, maven, "source", "demo.Nope")
     assert code == 1 and env["error"]["message"] == "not found: demo.Nope" and "result" not in env

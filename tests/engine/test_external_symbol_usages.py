@@ -196,6 +196,7 @@ def test_unknown_names_stay_not_found(svc):
     assert "is external" in miss.value.message and "jdx usages" in (miss.value.hint or "")
 
 
+@pytest.mark.soak  # a workspace with the JDK (~2 s); the JDK-free cases stay in the default tier
 def test_with_the_jdk(built, jdx_home):
     service = JdxService(Options(jars=[str(built[0])], cache_dir=str(jdx_home / "cache")))
     try:

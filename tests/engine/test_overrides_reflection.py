@@ -197,6 +197,7 @@ def jdk(jdx_home):
     service.close()
 
 
+@pytest.mark.soak  # gson whole (~4.5 s): the default tier keeps the fixtures' reflection checks
 def test_gson_overrides_equal_reflection(jdx_home, oracle):
     jar = require(GSON)
     service = JdxService(Options(jars=[str(jar)], cache_dir=str(jdx_home / "cache")))

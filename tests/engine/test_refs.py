@@ -371,6 +371,7 @@ def _check_total(text: str) -> None:
     assert fields(again) == fields(ref)
 
 
+@pytest.mark.soak  # 150 generated texts (~2 s)
 @settings(max_examples=150)
 @given(st.text())
 def test_parse_ref_only_raises_ref_syntax_error(text):
