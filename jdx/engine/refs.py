@@ -129,7 +129,17 @@ def parse_ref(text: str) -> SymbolRef:
         raise RefSyntaxError(f"reference must be a string, not {type(text).__name__}", hint=_HINT)
     if len(text) > MAX_REF_LENGTH:
         raise RefSyntaxError(f"reference is {len(text)} characters long; the limit is {MAX_REF_LENGTH}")
-    return _RefParser(text).parse()
+    return _RefParser(annotation_type(text)).parse()
+
+
+_ANNOTATION = re.compile(r"@\s*([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)")  # `@Name`, `@a.b.Name`: an annotation
+
+
+def annotation_type(text: str) -> str:
+    """`@TempDir`, `@org.junit.jupiter.api.io.TempDir` as an annotation is written: the annotation type's name (agents
+    paste annotations as they read them in code); any other text as it is."""
+    m = _ANNOTATION.fullmatch(text.strip())
+    return m.group(1) if m else text
 
 
 class _RefParser:

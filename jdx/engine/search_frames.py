@@ -243,13 +243,3 @@ def _artifact_version(name: str) -> tuple[str, str] | None:
     if len(parts) in (3, 4):
         return parts[1], parts[2]
     return _jar_version(head.replace("\\", "/").rsplit("/", 1)[-1], None)
-
-
-_ANNOTATION = re.compile(r"@\s*([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)")  # `@Name`, `@a.b.Name`: an annotation
-
-
-def annotation_type(text: str) -> str:
-    """`@TempDir`, `@org.junit.jupiter.api.io.TempDir` as an annotation is written: the annotation type's name (agents
-    paste annotations as they read them in code); any other text as it is."""
-    m = _ANNOTATION.fullmatch(text.strip())
-    return m.group(1) if m else text

@@ -9,8 +9,8 @@ from collections import defaultdict
 
 from jdx.engine.enum_bodies import mark_declaring_classes
 from jdx.engine.ranking import internal_packages, is_jdk_internal
-from jdx.engine.refs import (MAX_REF_LENGTH, SHADOW_SUFFIX, SymbolRef, format_member, format_type, matches_params,
-                             parse_ref)
+from jdx.engine.refs import (MAX_REF_LENGTH, SHADOW_SUFFIX, SymbolRef, annotation_type, format_member, format_type,
+                             matches_params, parse_ref)
 from jdx.engine.relations import is_lambda_name, lambda_writers, split_method_id
 from jdx.engine.search import SearchOptions, artifacts_by_id, jdk_internal, search
 from jdx.engine.search import package_artifacts as search_package_artifacts
@@ -18,8 +18,8 @@ from jdx.engine.search_index import index_for
 from jdx.engine.frame_inlined import ClassReader, frame_lines, inlined_note
 from jdx.engine.kotlin_toplevel import kotlin_candidates
 from jdx.engine.search_frames import (  # noqa: F401  (frame_warnings, is_frame_location: re-exported)
-    annotation_type, exception_type, frame_member_miss, frame_warnings, hidden_class, is_frame_location,
-    lambda_proxy_note, lambda_writer_name, omitted_frames, parse_frame, trace_line)
+    exception_type, frame_member_miss, frame_warnings, hidden_class, is_frame_location, lambda_proxy_note,
+    lambda_writer_name, omitted_frames, parse_frame, trace_line)
 from jdx.engine.search_match import fuzzy_budget, levenshtein
 from jdx.engine.search_rank import ACC_DEPRECATED, enclosed_flags, type_flags
 from jdx.errors import AmbiguousError, JdxError, NotFoundError, RefSyntaxError, UsageError

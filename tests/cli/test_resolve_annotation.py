@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from jdx.engine.search_frames import annotation_type
+from jdx.engine.refs import annotation_type
 from tests.fixtures.javac import javac_jar, javap
 
 SOURCES = {"an/io/TempDir.java": "package an.io;\nimport java.lang.annotation.*;\n"
@@ -42,3 +42,13 @@ def test_an_annotation_as_written_resolves_to_its_type(run_jdx, jar):
                                         ("@", "@"), ("a@b", "a@b")])
 def test_only_an_annotation_loses_its_at(text, read):
     assert annotation_type(text) == read
+
+
+@pytest.mark.parametrize("command", ["show", "usages", "hierarchy"])
+def test_every_reference_reads_a_pasted_annotation(run_jdx, jar, command):
+    """A reference is read as written in code too (`show '@TempDir'` was not found): the same answer as the bare
+    name's."""
+    args = ("--no-jdk", "--jars", str(jar), command)
+    plain, written = run_jdx(*args, "an.io.TempDir", "--json"), run_jdx(*args, "@TempDir", "--json")
+    assert plain.code == written.code == 0, written.out + written.err
+    assert json.loads(written.out)["result"] == json.loads(plain.out)["result"]
