@@ -314,8 +314,12 @@ def _kotlin_rows(r: dict) -> list[str]:
     deprecated = {m["ref"] for m in r["members"] if m["deprecated"]}
     for m in r["kotlin_members"]:
         line = m["text"]
-        if m["markers"]:
-            line += "  [" + ", ".join(m["markers"]) + "]"
+        markers = list(m["markers"])
+        owners = {j["ref"].split("#", 1)[0] for j in m.get("jvm") or ()}
+        if owners and all(o.startswith(r["type"] + "__") for o in owners):  # kotlinc's `Facade__FileKt` parts: a
+            markers.append(f"only in part {min(owners).rsplit('.', 1)[-1]}")  # private declaration, not on the facade
+        if markers:
+            line += "  [" + ", ".join(markers) + "]"
         if any(j["ref"] in deprecated for j in m.get("jvm") or () if j["role"] not in NOT_DEPRECATING):
             # (as `members` and `--view jvm` mark it)
             line += "  @Deprecated"

@@ -46,7 +46,9 @@ SHAPES = '''@file:JvmName("Shapes")
 @file:JvmMultifileClass
 package fx
 
-fun shapeCount(): Int = 3
+fun shapeCount(): Int = CORNERS
+
+private const val CORNERS = 3
 '''
 
 OTHER = '''package fy
@@ -185,3 +187,17 @@ def test_outline_hides_kotlinc_2_lambda_bodies(run_jdx):
     r = run_jdx(*args, "--json")
     result = json.loads(r.out)["result"]
     assert result["hidden_lambdas"] == 1 and not [x for x in result["jvm_only"] if "$lambda$" in x]
+
+
+def test_a_facade_outline_marks_what_only_its_part_holds(run_jdx, jar_args):
+    """`outline kotlinx.coroutines.BuildersKt` listed `private const val RESUMED: Int` as if the facade had it; javap
+    of the facade has no such field (kotlinc keeps a part's private declarations in the part class)."""
+    from tests.fixtures.javac import javap
+
+    jar = jar_args[jar_args.index("--jars") + 1]
+    part = "Shapes__ShapesKt"  # kotlinc's name: the facade's, then the file's
+    assert "CORNERS" not in javap(jar, "fx.Shapes", "-constants") and "CORNERS" in javap(jar, f"fx.{part}",
+                                                                                          "-constants")
+    out = run_jdx("outline", "fx.Shapes", *jar_args).out.splitlines()
+    assert f"  private const val CORNERS: Int  [only in part {part}]" in out, out
+    assert any(line.startswith("  public fun shapeCount(): Int") and "only in part" not in line for line in out), out
