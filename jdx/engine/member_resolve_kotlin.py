@@ -271,20 +271,25 @@ def bare_lookup(store: GraphStore, ref: SymbolRef, type_reading: SymbolRef, text
         resolve_type_ref(store, type_reading, text)
     except NotFoundError:
         pass
-    except AmbiguousError:
-        raise names_a_type(text) from None
+    except AmbiguousError:  # several types (`Channel`: kotlinx's and java.nio's) and maybe a top-level `Channel()`
+        raise names_a_type(text, _shared_top_level(store, ref, text)) from None
     else:
-        try:
-            top = kotlin_top_level(store, ref, text)
-        except AmbiguousError:
-            top = None
-        raise names_a_type(text, f"; the Kotlin top-level {top.kind}: {top.name}" if top else "")
+        raise names_a_type(text, _shared_top_level(store, ref, text))
     top = kotlin_top_level(store, ref, text)
     if top is not None:
         return top_level_lookup(store, ref, top, require_one, include_hidden, with_hidden)
     raise NotFoundError(f"not found: {text} (no type, and no Kotlin top-level function or property, of this name)",
                         candidates=_near_member_names(store, text), hint="jdx search <pattern> finds names by camel "
                         "humps and globs; a member is Type#name")
+
+
+def _shared_top_level(store: GraphStore, ref: SymbolRef, text: str) -> str:
+    """The usage error's note of a Kotlin top-level declaration named like the type(s) `text` names, if one is."""
+    try:
+        top = kotlin_top_level(store, ref, text)
+    except AmbiguousError:
+        return ""
+    return f"; the Kotlin top-level {top.kind}: {top.name}" if top else ""
 
 
 def _near_member_names(store: GraphStore, name: str) -> list[dict]:

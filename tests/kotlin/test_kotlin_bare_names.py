@@ -29,6 +29,9 @@ fun shared(): Int = 1
 interface Job
 fun Job(): Job = object : Job {}
 
+interface Pipe
+fun Pipe(): Pipe = object : Pipe {}
+
 interface Chan<E> {
     @Deprecated("gone", level = DeprecationLevel.ERROR)
     val onOld: String? get() = null
@@ -54,6 +57,8 @@ internal class Clock {
 OTHER = '''package demo.other
 
 fun shared(x: Int): Int = x
+
+interface Pipe
 '''
 
 USE = '''package demo
@@ -126,6 +131,15 @@ def test_a_bare_type_name_stays_a_usage_error_naming_the_top_level_function(run_
     r = run_jdx("signature", "Job", *jar_args)
     assert r.code == 3, r.err
     assert "'Job' names a type" in r.err and "the Kotlin top-level function: demo.Job" in r.err, r.err
+
+
+def test_a_bare_name_of_two_types_names_the_top_level_function_too(run_jdx, jar_args):
+    """`signature Channel` on kotlinx-coroutines: java.nio's Channel and kotlinx's, and the top-level `Channel()`."""
+    assert "public interface demo.other.Pipe" in _javap("demo.other.Pipe")
+    assert "public static final demo.Pipe Pipe();" in _javap("demo.LibKt")
+    r = run_jdx("signature", "Pipe", *jar_args)
+    assert r.code == 3, r.err
+    assert "'Pipe' names a type" in r.err and "the Kotlin top-level function: demo.Pipe" in r.err, r.err
 
 
 def _annotations_method(cls: str, name: str) -> str:
