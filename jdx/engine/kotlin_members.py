@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 
+from jdx.engine.kotlin_opt_in import opt_in_markers
 from jdx.engine.kotlin_signature import deprecation_levels
 from jdx.engine.kotlin_view import (CALLED_ROLES, decls_of, enum_rows, holder_fields, jvm_access, keyword_of,
                                     link_access, mark_uncallable, member_kotlin, member_ref, no_arg_constructors,
@@ -73,6 +74,7 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
     varargs = link_access(store, [rows[0] for rows in found.values() if rows] + [d for d, _, _ in only.items])
     seen: set[str] = set()
     out, folded, internal = [], 0, 0
+    said: list[tuple[dict, dict]] = []  # (an entry, its declaration): for their opt-in markers
     # `internal` compiles to public JVM members a Kotlin caller outside the module cannot use: shown with package
     # access, as `outline` does
     hide_internal = "all" not in access and "package" not in access
@@ -111,6 +113,7 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
                 item["kotlin"]["markers"] += throws_annotation(thrown.get(mid))
             if levels.get(row["id"]) in ("ERROR", "HIDDEN"):
                 mark_uncallable(store, item["kotlin"], row, levels[row["id"]])
+            said.append((item["kotlin"], row))
         out.append(item)
     extra = False
     for d, role, item in only.items:
@@ -125,7 +128,11 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
         entry = inherited.entry({**d, "role": role}, varargs)
         entry["markers"].append(only.markers[d["id"]])
         out.append({**item, "kotlin": entry})
+        said.append((entry, d))
         extra = True
+    opt_in = opt_in_markers(store, [d for _, d in said])
+    for entry, d in said:
+        entry["markers"] += opt_in.get(d["id"], [])
     if extra:  # in the order `members` gives the JVM members (jdx.engine.members.list_members)
         out.sort(key=only.sort_key(sort))
     result["members"] = _by_kotlin_name(out, sort)
