@@ -24,6 +24,14 @@ _PARTIAL_COORDINATE = re.compile(r"[A-Za-z0-9_.\-]+:[A-Za-z0-9_.\-]+")
 _SIDE = "a jar, a class directory, a glob of jars, group:artifact:version from ~/.m2, or jrt:JDK_HOME!MODULE"
 
 
+def _rule_list() -> str:
+    """Every rule id by severity: the one place an agent sees them all (docs/diff.md describes each)."""
+    from jdx.engine.diff.rules import SEVERITIES
+
+    return "the rules (docs/diff.md says what each means): " + "; ".join(
+        f"{severity}: {', '.join(sorted(r for r, s in RULES.items() if s == severity))}" for severity in SEVERITIES)
+
+
 def _is_classpath(side: str) -> bool:
     """Whether `side` is a classpath (`a.jar:b.jar`), no path of its own: two or more entries, one naming an archive
     or a path (a Maven coordinate's segments never do)."""
@@ -68,7 +76,7 @@ class DiffRequest(Request):
             if rule.upper() not in RULES:
                 close = difflib.get_close_matches(rule.upper(), sorted(RULES), n=3)
                 raise UsageError(f"--rule {rule}: no such rule" + (f" (did you mean {', '.join(close)}?)" if close
-                                                                   else ""), hint="jdx help diff lists the rules")
+                                                                   else ""), hint=_rule_list())
         if self.out is not None and os.path.exists(self.out) and not os.path.isdir(self.out):
             raise UsageError(f"--out {self.out}: exists and is not a directory")
         for side in (self.query, self.new):
@@ -127,7 +135,7 @@ def run_diff(session, request: DiffRequest):
                 lambda o, n: compare(o, n, options, platform=platform))
             findings = sorted(findings + released, key=Finding.sort_key)
         hidden = unexported_packages(old), unexported_packages(new)
-        findings = lower_unexported(findings, *hidden, surfaces[0].types)
+        findings = lower_unexported(findings, *hidden, surfaces[0].types, surfaces[1].types)
     finally:
         if collecting:
             gc.enable()

@@ -27,3 +27,16 @@ def test_rule_shows_the_findings_of_those_rules_and_counts_the_rest(tmp_path, jd
     assert code == 0 and f"… {hidden} findings hidden by --rule {wanted[0]}" in text.splitlines(), text
     code, text = main([str(old), str(new), "--rule", "MEMBER_REMOVD", *cache])
     assert code == 3 and "--rule MEMBER_REMOVD: no such rule (did you mean MEMBER_REMOVED" in text, text
+
+
+def test_an_unknown_rule_lists_every_rule_id_by_severity(tmp_path, jdx_home):
+    """`jdx help diff` names a few rules; the usage error is where an agent sees them all (a trial on Eclipse OSGi)."""
+    from jdx.engine.diff.rules import RULES
+
+    old, new = _jar(tmp_path / "old", VISITORS_OLD), _jar(tmp_path / "new", VISITORS_NEW)
+    code, text = main([str(old), str(new), "--rule", "NO_SUCH_RULE", "--cache-dir", str(jdx_home / "cache")])
+    assert code == 3 and "no such rule" in text, text
+    hint = next(line for line in text.splitlines() if line.startswith("hint: "))
+    listed = {r.strip() for part in hint.split(": ", 2)[2].split("; ") for r in part.split(": ", 1)[1].split(",")}
+    assert listed == set(RULES), sorted(set(RULES) ^ listed)
+    assert "breaking: ABSTRACT_ADDED" in hint and "info: ABSTRACT_REMOVED" in hint, hint

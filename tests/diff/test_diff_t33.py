@@ -109,7 +109,7 @@ def test_a_root_module_info_still_rates_an_unexported_removal_lower(jdx_home, mo
     assert compiled.returncode != 0 and "a.internal" in compiled.stdout + compiled.stderr
     removed = _type_removed(jdx_home, old, new)
     assert removed["severity"] == "suspicious", removed
-    assert "package a.internal is not exported by module a.lib" in removed["detail"]
+    assert "package a.internal is not exported by module a.lib in the old version" in removed["detail"], removed
 
 
 THROWS_OLD = {

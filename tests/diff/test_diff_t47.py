@@ -110,8 +110,15 @@ def test_package_unexported_is_one_suspicious_finding_per_package(unexported, jd
     assert lib["id"] == "a/lib" and lib["new"] == "not exported by module a.mod"
     assert "(a.lib.Builder)" in lib["detail"] and "IllegalAccessError" in lib["detail"]
     assert "classpath clients are unaffected" in lib["detail"]
-    # back again: nothing module users could read before is lost
-    assert [f for f in findings_json(jdx_home / "cache", new, old) if f["rule"] == "PACKAGE_UNEXPORTED"] == []
+    # back again: nothing module users could read before is lost, and each package is theirs now (info)
+    back = findings_json(jdx_home / "cache", new, old)
+    assert [f for f in back if f["rule"] == "PACKAGE_UNEXPORTED"] == []
+    granted = [(f["rule"], f["severity"], f["symbol"], f["kind"]) for f in back if f["rule"] == "PACKAGE_EXPORTED"]
+    assert granted == [("PACKAGE_EXPORTED", "info", "a.friend", "package"),
+                       ("PACKAGE_EXPORTED", "info", "a.hidden", "package"),
+                       ("PACKAGE_EXPORTED", "info", "a.lib", "package")], back
+    lib = next(f for f in back if f["rule"] == "PACKAGE_EXPORTED" and f["symbol"] == "a.lib")
+    assert lib["old"] == "not exported by module a.mod" and "(a.lib.Builder)" in lib["detail"], lib
 
 
 # ---- SUPERTYPE_REMOVED under a superclass of the JDK's, outside java.base (google-java-format 1.22 -> 1.28) ----

@@ -39,25 +39,31 @@ def _dotted(package: str) -> str:
 
 
 def lower_unexported(findings: list[Finding], old: dict[str, str], new: dict[str, str],
-                     old_types) -> list[Finding]:
+                     old_types, new_types=None) -> list[Finding]:
     """`findings` with those about a type whose package the old side's module does not export (the new side's, for
-    a type only the new side holds) rated one level lower, the reason appended to the detail, and a
-    PACKAGE_UNEXPORTED for each package the new side's module stopped exporting (`withdrawn_exports`). `old`/`new`:
-    package (internal name) -> the module holding it unexported; `old_types`: the old side's classes by name."""
+    a type only the new side holds) rated one level lower, the reason appended to the detail (which version's
+    module it is, and that the new version exports the package when it does), a PACKAGE_UNEXPORTED for each package
+    the new side's module stopped exporting (`withdrawn_exports`) and a PACKAGE_EXPORTED for each it started to
+    (`granted_exports`). `old`/`new`: package (internal name) -> the module holding it unexported; `old_types`,
+    `new_types`: each side's classes by name."""
     if not old and not new:
         return findings
-    out = withdrawn_exports(findings, old, new, old_types)
+    out = withdrawn_exports(findings, old, new, old_types) + granted_exports(old, new, new_types or {})
     for f in findings:
         owner = _owner(f)
         if f.kind in ("artifact", "package") or not owner:
             out.append(f)
             continue
-        module = (old if owner in old_types else new).get(_package(owner))
+        held_old = owner in old_types
+        package = _package(owner)
+        module = (old if held_old else new).get(package)
         if module is None or f.severity not in LOWER:
             out.append(f)
             continue
         lowered = LOWER[f.severity]
-        why = (f"package {_dotted(_package(owner))}{NOT_EXPORTED}{module}: no API for module users, "
+        version = "the old version" if held_old else "the new version"
+        now = "; the new version exports it" if held_old and package not in new else ""
+        why = (f"package {_dotted(package)}{NOT_EXPORTED}{module} in {version}{now}: no API for module users, "
                f"classpath clients only (rated {lowered}, not {f.severity})")
         out.append(replace(f, detail=f"{f.detail}; {why}" if f.detail else why, rated=lowered))
     return sorted(out, key=Finding.sort_key)
@@ -95,6 +101,29 @@ def withdrawn_exports(findings: list[Finding], old: dict[str, str], new: dict[st
     return out
 
 
+def granted_exports(old: dict[str, str], new: dict[str, str], new_types) -> list[Finding]:
+    """PACKAGE_EXPORTED (info): each package the old side's module held without exporting it to every module and
+    the new side exports (its module does, or the new side is no named module: on the module path an automatic
+    module exporting every package), with public top-level types on the new side: module users can now read them.
+    The findings about its types stay rated by the old module (lowered), as a client of the old version saw them."""
+    public: dict[str, list[str]] = defaultdict(list)
+    for name, t in new_types.items():
+        package = _package(name)
+        if package in old and package not in new and t.level == "public" and t.outer is None \
+                and not t.anonymous_or_local:
+            public[package].append(name)
+    out = []
+    for package, names in sorted(public.items()):
+        names.sort()
+        shown = ", ".join(_dotted(n) for n in names[:MAX_NAMED]) + (" …" if len(names) > MAX_NAMED else "")
+        detail = (f"module {old[package]} of the old version did not export it to every module; the new version "
+                  f"exports it: module users can now read its {len(names)} public type"
+                  f"{'' if len(names) == 1 else 's'} ({shown})")
+        out.append(Finding("PACKAGE_EXPORTED", _dotted(package), "package", f"not exported by module {old[package]}",
+                           "exported", detail, package))
+    return out
+
+
 def diff_notes(findings: list[Finding], old: dict[str, str], new: dict[str, str]) -> list[dict]:
     """The notes of a diff's answer (`result.notes`, a `note:` line each), in a fixed order: the findings rated lower
     for an unexported package (PACKAGE_NOT_EXPORTED), each package renamed whole (PACKAGE_RENAMED), then the findings
@@ -107,7 +136,8 @@ def diff_notes(findings: list[Finding], old: dict[str, str], new: dict[str, str]
         # class could extend, a GENERIC_SIGNATURE_CHANGED of raw parameters made `?` ones)
         if f.rated and NOT_EXPORTED in f.detail:
             package = _package(_owner(f))
-            module = old.get(package) or new.get(package, "")
+            module = f"{old[package]} (the old version)" if package in old else \
+                f"{new.get(package, '')} (the new version)"
             lowered[module].add(package)
             count[module] += 1
     for module, packages in sorted(lowered.items()):

@@ -71,6 +71,9 @@ _INFO = (
     "TYPE_BECAME_RECORD",
     # the newest class-file major version went down: the classes load on more JVMs
     "CLASS_VERSION_LOWERED",
+    # a package the old version's module did not export to every module and the new version exports: module users
+    # can now read its public types (modules.granted_exports)
+    "PACKAGE_EXPORTED",
 )
 
 RULES: dict[str, str] = {
@@ -81,7 +84,7 @@ KOTLIN_RULES = tuple(r for r in RULES if r.startswith("KOTLIN_"))
 # rules about a whole side, never a type or member: the class-file version (one finding per diff)
 SIDE_RULES = ("CLASS_VERSION_RAISED", "CLASS_VERSION_LOWERED")
 # rules about a package, read from the sides' module descriptors: the fixture suite's classes hold none
-PACKAGE_RULES = ("PACKAGE_UNEXPORTED",)
+PACKAGE_RULES = ("PACKAGE_UNEXPORTED", "PACKAGE_EXPORTED")
 JAVA_RULES = tuple(r for r in RULES if not r.startswith("KOTLIN_") and r not in SIDE_RULES + PACKAGE_RULES)
 
 
