@@ -144,7 +144,7 @@ def ws_info(name: Optional[str] = typer.Argument(None)):
 
     if name:
         _G.workspace = name
-    out("ws", f"info {name or ''}".strip(), manage.ws_info(service()), text.ws_info)
+    out("ws", f"info {name or ''}".strip(), manage.ws_info(service(), named=bool(name)), text.ws_info)
 
 
 @ws_app.command("remove")

@@ -473,8 +473,8 @@ def ws_remove(session, name: str) -> Answer:
                                      "commands without -w now use the project discovered from the current directory, "
                                      "else the JDK alone; jdx ws use NAME picks another")] if was_default else [])
 
-def ws_info(session) -> Answer:
-    """The workspace, how it was picked (`how`) and how its classpath was found (`found`: prose, one line a step), its
+def ws_info(session, named: bool = False) -> Answer:
+    """The workspace, how it was picked (`how`: `ws info NAME` when `named` there) and how its classpath was found (`found`: prose, one line a step), its
     artifacts, and `classpath`: the paths of its jars and class directories in classpath order, what `java -cp` and
     `javac -cp` take (the JDK's modules are not in it: the JDK that runs them brings its own)."""
     sel = session.selection()
@@ -492,7 +492,7 @@ def ws_info(session) -> Answer:
         if root["how"] == "--src" and not any(root["path"] == d or root["path"].startswith(d + os.sep) for d in given):
             root["how"] = "project"
     return Answer({
-        "workspace": sel.spec.to_json(), "how": sel.how, "artifacts": [a.to_json() for a in arts],
+        "workspace": sel.spec.to_json(), "how": "ws info NAME" if named else sel.how, "artifacts": [a.to_json() for a in arts],
         "indexed": graph is not None and not unreadable, "found": list(sel.details),
         "classpath": [a.path for a in arts if a.kind != "jrt"], "sources": sources,
         **({"unreadable": unreadable} if unreadable else {}),

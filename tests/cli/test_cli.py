@@ -162,6 +162,9 @@ def test_workspaces_roundtrip(run_jdx, tmp_path):
     assert run_jdx("ws", "use", "wsgson").code == 0
     info = envelope(run_jdx("ws", "info", "--json").out)
     assert info["result"]["how"] == "ws use" and info["result"]["artifacts"][0]["name"] == "gson.jar"
+    named = run_jdx("ws", "info", "wsgson")  # named here, neither -w nor ws use (it said `via -w`)
+    assert named.code == 0 and named.out.startswith("workspace wsgson  via ws info NAME"), named.out
+    assert envelope(run_jdx("-w", "wsgson", "ws", "info", "--json").out)["result"]["how"] == "-w"
     assert run_jdx("ws", "remove", "wsgson").code == 0
     assert run_jdx("-w", "wsgson", "members", "X").code == 4
     assert "wsgson" not in run_jdx("ws", "list").out
