@@ -211,6 +211,9 @@ def _from_decompiler(ctx: SourceContext, target: Target, artifact: str, opts: Bo
                            f"{sm.ambiguous_why(match.ambiguous, target.ref)}")
     if decl is None:
         owner = _nearest_type(file.parsed, keys)
+        if implicit and _default_stub(target):  # its code holds the default values: the next rung has it
+            raise JdxError(f"{dec.engine}'s text of {format_type(target.type_row['id'])} leaves out {target.ref}, "
+                           f"kotlinc's stub filling in the default arguments (its code holds the default values)")
         if implicit and _kotlin_declared(ctx, target):  # not compiler-written: the next rung has its code
             raise JdxError(f"{dec.engine}'s text of {format_type(target.type_row['id'])} leaves out {target.ref}, a "
                            f"synthetic method (kotlinc's for a reified inline or @JvmSynthetic function) the class "
@@ -289,6 +292,12 @@ def parse_error_warning(file: SourceFile, ref: str, artifact: str) -> Warning_:
                     f"tree-sitter could not parse; {ref} was not found in what did parse", artifact)
 
 
+def _default_stub(target: Target) -> bool:
+    """Whether the member is a Kotlin class's `name$default`: kotlinc's stub that fills in a function's default
+    arguments, the only place a binary-only jar keeps their values."""
+    return target.row is not None and target.row["name"].endswith("$default") and bool(target.type_row.get("kotlin"))
+
+
 def _kotlin_declared(ctx: SourceContext, target: Target) -> bool:
     """Whether a synthetic JVM member is a Kotlin function's or accessor's own (its @kotlin.Metadata says so):
     kotlinc 2 makes a reified inline function's method synthetic, @JvmSynthetic any; the code is hand-written."""
@@ -325,8 +334,7 @@ def body(ctx: SourceContext, target: Target, opts: BodyOptions) -> tuple[dict, l
     warnings: list[Warning_] = []
     why = f"as asked: --engine {opts.engine}" if opts.engine is not None else "no sources jar"
     synthetic = target.row is not None and (target.row.get("access") or 0) & (sm.ACC_SYNTHETIC | sm.ACC_BRIDGE)
-    if synthetic and (target.row["name"].endswith("$default") and target.type_row.get("kotlin")
-                      or _kotlin_declared(ctx, target)):
+    if synthetic and (_default_stub(target) or _kotlin_declared(ctx, target)):
         synthetic = False  # a default-arguments stub, a reified inline or @JvmSynthetic function: written in Kotlin
     if synthetic and opts.engine is None and is_lambda(target.row):
         found = lambda_body(ctx, target, artifact, opts, warnings)
