@@ -41,6 +41,7 @@ from typing import Any
 
 from jdx.dirs import config_dir
 from jdx.errors import JdxError, Warning_
+from jdx.loaders.decompile_compact import compact_kotlin_bookkeeping
 
 # Procyon logs unresolvable generics and type-loader misses to stderr through java.util.logging, mostly under
 # its classes' simple names (found by scanning procyon-core/compilertools 0.6 for Logger.getLogger)
@@ -52,8 +53,9 @@ VINEFLOWER_OPTIONS = (("include-runtime", "current"), ("jrt", "1"), ("log", "ERR
 BROKEN_ENGINE_MARKERS = ("NoClassDefFoundError", "ExceptionInInitializerError", "ThreadDeath")
 # bump when the cached text's shape changes (3: Procyon's line map stored beside the text; 4: Procyon's text corrected
 # from the class files, its warnings stored with the line map; 5: the line map read from Procyon's tree, a lambda's
-# lines through its own method's line table)
-CACHE_FORMAT = "5"
+# lines through its own method's line table; 6: a Kotlin class's @Metadata and SMAP payloads left out, see
+# decompile_compact)
+CACHE_FORMAT = "6"
 # a type header's `permits` clause (Procyon prints one wherever the class file has PermittedSubclasses)
 _PERMITS = re.compile(r"^(?P<head>[^\n;{}()=]*\b(?P<kind>enum|class|interface)\s+[\w$]+[^\n;{}()=]*?)"
                       r"\s+permits\s+(?P<names>[\w$.,\s]+?)(?P<tail>\s*\{?[ \t]*)$", re.M)
@@ -369,6 +371,7 @@ def decompile_class(cache: Path, artifact_kind: str, artifact_path: str, interna
         except _EngineBroken as exc:
             broken.append(f"{candidate.name} {candidate.version} ({exc})")
             continue
+        text = compact_kotlin_bookkeeping(text)
         _check_output(candidate, internal_name, text)
         try:
             _store(target, text, line_map, notes)
