@@ -414,6 +414,9 @@ def _by_kotlin_name(items: list[dict], sort: str) -> list[dict]:
             last = key
         else:
             group.append(group[-1])
-    order = sorted(range(len(items)), key=lambda i: (group[i], (items[i].get("kotlin") or {}).get("name")
+    def entry(i: int) -> tuple:  # enum entries keep the JVM order: declaration order, their ordinals
+        return (0, i) if (items[i].get("kotlin") or {}).get("kind") == "enum entry" and sort != "name" else (1, 0)
+
+    order = sorted(range(len(items)), key=lambda i: (group[i], *entry(i), (items[i].get("kotlin") or {}).get("name")
                                                       or items[i]["name"], items[i]["ref"]))
     return [items[i] for i in order]

@@ -436,6 +436,9 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
 
     hidden_synthetic = [e for e in synthetic if wanted(e) and not folded(e)]
     hidden_access: dict[str, int] = {}
+    # an enum constant's place in its class file: the constants list first among the fields, in declaration order
+    # (their ordinals: `severity >= ERROR` compares them so), as javap and outline list them
+    enum_place: dict[str, int] = {}
     defaults = _annotation_defaults(store, walk)
     for e in entries:
         m, kind = e["m"], e["kind"]
@@ -467,6 +470,8 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
         item = {"ref": ref, "kind": kind, "declaring": format_type(e["declaring"]), "name": m["name"],
                 "descriptor": m["descriptor"], "access": access_level(access), "static": bool(access & ACC["static"]),
                 "text": text, "deprecated": bool(m.get("deprecated"))}
+        if kind == "field" and access & ACC["enum"]:
+            enum_place[ref] = m.get("position") or 0
         if for_removal(m):
             item["for_removal"] = True
         markers = synthetic_markers(m, kind == "field") if opts.include_synthetic else []
@@ -494,12 +499,16 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
     def same(x: dict) -> tuple:  # a bridge after the method of its parameters (`--include-synthetic` lists both)
         return x["ref"].split(":", 1)[0], "synthetic" in x, x["ref"]
 
+    def constants_first(x: dict) -> tuple:
+        return (0, enum_place[x["ref"]]) if x["ref"] in enum_place else (1, 0)
+
     if opts.sort == "name":
         out.sort(key=lambda x: (x["name"], *same(x)))
     elif opts.sort == "declaring":
-        out.sort(key=lambda x: (depth_of.get(x["declaring"], 99), x["name"], *same(x)))
+        out.sort(key=lambda x: (depth_of.get(x["declaring"], 99), *constants_first(x), x["name"], *same(x)))
     elif opts.sort == "kind":
-        out.sort(key=lambda x: (depth_of.get(x["declaring"], 99), order[x["kind"]], x["name"], *same(x)))
+        out.sort(key=lambda x: (depth_of.get(x["declaring"], 99), order[x["kind"]], *constants_first(x), x["name"],
+                                *same(x)))
     else:
         raise UsageError(f"--sort {opts.sort!r}: use name, kind or declaring")
     return {

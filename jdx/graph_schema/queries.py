@@ -37,7 +37,7 @@ METHODS_OF_TYPES = (
 FIELDS_OF_TYPES = (
     "MATCH (t:Type)-[:DECLARES]->(f:Field) WHERE t.id IN $ids "
     "RETURN t.id AS owner, f.name AS name, f.descriptor AS descriptor, f.signature AS signature, "
-    "f.access AS access, f.constant AS constant, f.deprecated AS deprecated, "
+    "f.access AS access, f.constant AS constant, f.deprecated AS deprecated, f.position AS position, "
     "CASE WHEN f.deprecated THEN f.annotations END AS deprecation ORDER BY owner, name, descriptor"
 )
 NESTED_TYPES_OF = (
