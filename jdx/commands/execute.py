@@ -374,7 +374,8 @@ def text_of(env: dict, cmd: Command | None, request) -> tuple[str, str]:
     if limit_cut:
         lines.append(f"… {limit_cut['shown']} of {limit_cut['total']} shown ({limit_cut['hint']})")
     prefix = cmd.comment if cmd is not None else ""  # code to paste: the warnings in its comment syntax
-    lines.extend(prefix + line for line in envelope.warning_lines_json(env.get("warnings") or []))
+    lines.extend(prefix + line for line in envelope.warning_lines_json(env.get("warnings") or [],
+                                                                       fold_resolution=True))
     return "\n".join(lines), "stdout"
 
 

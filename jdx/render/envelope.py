@@ -61,9 +61,32 @@ def warning_lines(warnings: list[Warning_]) -> list[str]:
     return warning_lines_json(_warnings_json(warnings))
 
 
-def warning_lines_json(items: list[dict]) -> list[str]:
-    """Text lines of an envelope's `warnings` (already deduplicated)."""
-    lines = [f"⚠ {w['code']}: {w['message']}" for w in items[:MAX_TEXT_WARNINGS]]
+# how the workspace's classpath was found (Maven, Gradle, IDE resolution): every answer of the workspace carries
+# them, each in the JSON; a query's text folds several into one line (`fold_resolution`), `ws info` prints each
+RESOLUTION_CODES = frozenset({
+    "DEPENDENCY_MISSING", "POM_MISSING", "POM_INVALID", "POM_ONLY_ARTIFACT", "POM_TOO_LARGE", "RESOLVE_PROBLEM",
+    "RESOLVE_FAILED", "RESOLVE_TIMEOUT", "RESOLVER_UNAVAILABLE", "MAVEN_RESOLVER_UNAVAILABLE",
+    "MODULE_VERSION_CONFLICT", "GRADLE_DEPENDENCY_UNRESOLVED", "GRADLE_RULE_IGNORED", "BUILD_FILE_INVALID",
+    "BUILD_FILE_TOO_LARGE", "IDEA_PATH_VARIABLE", "ARTIFACT_MISSING", "PROJECT_NOT_BUILT",
+})
+
+
+def warning_lines_json(items: list[dict], fold_resolution: bool = False) -> list[str]:
+    """Text lines of an envelope's `warnings` (already deduplicated). `fold_resolution`: several warnings on how the
+    classpath was found (RESOLUTION_CODES) are one line naming their codes, where the first of them was: a query's
+    answer repeated them all after every answer (9 lines, 1.5 KB, for one Maven coordinate)."""
+    folded = [w for w in items if w["code"] in RESOLUTION_CODES] if fold_resolution else []
+    if len(folded) > 1:
+        counts: dict[str, int] = {}
+        for w in folded:
+            counts[w["code"]] = counts.get(w["code"], 0) + 1
+        codes = ", ".join(c + (f" ×{n}" if n > 1 else "") for c, n in counts.items())
+        line = {"code": "", "message": f"{len(folded)} warnings on how the classpath was found ({codes}): jdx ws info "
+                                       "prints each (with the same workspace flags); --json carries them"}
+        first = items.index(folded[0])
+        items = [*items[:first], line, *(w for w in items[first:] if w["code"] not in RESOLUTION_CODES)]
+    lines = [f"⚠ {w['code']}: {w['message']}" if w["code"] else f"⚠ {w['message']}"
+             for w in items[:MAX_TEXT_WARNINGS]]
     if len(items) > MAX_TEXT_WARNINGS:
         lines.append(f"… {len(items) - MAX_TEXT_WARNINGS} more warnings (--json shows all)")
     return lines
@@ -96,7 +119,7 @@ def error_lines(env: dict) -> list[str]:
             lines.append(f"  … {more} more JDK internal{'s' * (more != 1)} (--json lists every candidate)")
     if error.get("hint"):
         lines.append(f"hint: {error['hint']}")
-    return lines + warning_lines_json(env.get("warnings") or [])
+    return lines + warning_lines_json(env.get("warnings") or [], fold_resolution=True)
 
 
 def error_stream(env: dict) -> str:
