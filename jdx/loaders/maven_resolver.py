@@ -14,6 +14,7 @@ what it downloaded is found offline next time.
 
 from __future__ import annotations
 
+import functools
 import glob
 import hashlib
 import json
@@ -179,6 +180,12 @@ def _stamp(path: str) -> list | None:
     return [st.st_size, st.st_mtime_ns]
 
 
+@functools.cache
+def _helper_digest() -> str:
+    """The helper's source hash: a changed helper (what it reports, how) answers anew, not from the cache."""
+    return hashlib.sha256(HELPER_SOURCE.read_bytes()).hexdigest()[:16]
+
+
 class ResolutionCache:
     """`<cache>/maven/<request hash>.json`: the answer plus (stamp, hash) of every POM involved."""
 
@@ -186,7 +193,7 @@ class ResolutionCache:
         self.folder = cache / "maven"
 
     def _file(self, request: ResolveRequest) -> Path:
-        key = hashlib.sha256(f"{CACHE_FORMAT}\n{request.text()}".encode()).hexdigest()[:32]
+        key = hashlib.sha256(f"{CACHE_FORMAT}\n{_helper_digest()}\n{request.text()}".encode()).hexdigest()[:32]
         return self.folder / f"{key}.json"
 
     def get(self, request: ResolveRequest) -> str | None:

@@ -37,6 +37,9 @@ def test_a_missing_parent_pom_says_what_it_costs(repo, run_jdx):
     assert r.code == 0, r.out + r.err
     problems = [w["message"] for w in out["warnings"] if w["code"] == "RESOLVE_PROBLEM"]
     assert problems and "org.cr:gone:pom:1.0" in problems[0], out["warnings"]
+    # offline, the POM is missing from the local repository, whatever remote the model names (a trial read
+    # `https://repo.maven.apache.org/maven2: not found`, naming no artifact)
+    assert problems[0].startswith("org.cr:gone:pom:1.0: not in the local repository (resolution is offline)"), problems
     assert "the dependencies declared below that point are unknown, so they are not in the workspace" in problems[0]
     r = run_jdx("--no-jdk", "--coord", "org.cr:orphan:1.0", "--json", "show", "t.n.Needed", env=env)
     assert r.code == 1, r.out  # the POM declares it; without its parent Maven cannot read that

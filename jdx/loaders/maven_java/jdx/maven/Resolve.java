@@ -436,7 +436,7 @@ public final class Resolve {
             }
         }
         for (Exception e : result.getCollectExceptions()) {
-            out.append("warn\tRESOLVE_PROBLEM\t").append(clean(transferMessage(e))).append('\n');
+            out.append("warn\tRESOLVE_PROBLEM\t").append(clean(problemMessage(e, session.isOffline()))).append('\n');
         }
         if (result.getRoot() != null) {
             List<DependencyNode> groups = tops ? result.getRoot().getChildren()
@@ -531,6 +531,24 @@ public final class Resolve {
 
     /** A download's failure, one per repository tried: "URL: not found", "URL: Checksum validation failed, expected
      * .. but is ..", "URL: Connection refused"; else the root message. */
+    /** A problem collecting the graph, naming the artifact it is about (a POM not found: `g:a:pom:v`) and, offline,
+     *  that it is missing from the local repository rather than from the remote one the model names. */
+    static String problemMessage(Throwable e, boolean offline) {
+        Throwable c = e;
+        int depth = 0;
+        while (c != null && depth++ < 12) {
+            if (c instanceof org.eclipse.aether.transfer.ArtifactTransferException) {
+                Artifact a = ((org.eclipse.aether.transfer.ArtifactTransferException) c).getArtifact();
+                if (a != null && offline && c instanceof org.eclipse.aether.transfer.ArtifactNotFoundException) {
+                    return coords(a) + ": not in the local repository (resolution is offline)";
+                }
+                if (a != null) return coords(a) + ": " + transferMessage(c);
+            }
+            c = c.getCause();
+        }
+        return transferMessage(e);
+    }
+
     static String transferMessage(Throwable e) {
         Throwable c = e;
         int depth = 0;
