@@ -407,7 +407,8 @@ def ws_add(session, name: str, root: str) -> Answer:
         if coord in spec.roots:
             raise UsageError(f"{coord} is already a root of workspace {name!r}")
         spec.roots.append(coord)
-        warnings = _coordinate_warnings(session, [coord])
+        # the workspace's coordinates resolve together (nearest wins): what it now lacks, not the added one alone
+        warnings = _coordinate_warnings(session, spec.coords)
     else:
         _refuse_empty([root])
         added = list(dict.fromkeys(_jar_roots([root])))

@@ -253,6 +253,26 @@ def _missing_path(repo: Path, coord: str) -> Path:
     return repo.joinpath(*g.split("."), a, v, name)
 
 
+def _with_local_versions(coord: str) -> str:
+    """`g:a:jar:4.8 (the local repository has 5.0)`: the versions of a missing artifact an agent could add instead
+    (`--coord g:a:5.0`): the nearest below and above the wanted one and the newest; the coordinate alone when the
+    local repository has none."""
+    from jdx.loaders.maven_repo import compare_versions, local_versions
+
+    parts = coord.split(":")
+    try:
+        versions = local_versions(parts[0], parts[1]) if len(parts) >= 4 else []
+    except OSError:
+        versions = []
+    if not versions:
+        return coord
+    above = next((i for i, v in enumerate(versions) if compare_versions(v, parts[-1]) > 0), len(versions))
+    picked = [*versions[max(above - 1, 0):above + 1], versions[-1]]
+    shown = sorted(set(picked), key=versions.index)
+    more = f", {len(versions) - len(shown)} more" if len(versions) > len(shown) else ""
+    return f"{coord} (the local repository has {', '.join(shown)}{more})"
+
+
 def parse_answer(answer: str, online: bool = False) -> Resolution:
     result = Resolution(resolver="Maven Resolver (online)" if online else "Maven Resolver (offline)")
     missing_notes = []
@@ -285,12 +305,23 @@ def parse_answer(answer: str, online: bool = False) -> Resolution:
             result.warnings.append(Warning_(parts[1], message, ""))
         elif kind == "error" and len(parts) >= 3:
             result.errors.append(Warning_(parts[1], parts[2], ""))
+    # a version mediation left out is not on the classpath: its POM missing costs nothing (Maven read it, or looked
+    # for it, before the nearest version won)
+    losers = {c for c, _, _ in result.omitted} - {d.coord for deps in result.by_module.values() for d in deps}
+    result.warnings = [w for w in result.warnings
+                       if not (w.code == "POM_MISSING" and w.message.split(": ", 1)[0] in losers)]
     if missing_notes:
-        shown = ", ".join(missing_notes[:20]) + (f" and {len(missing_notes) - 20} more" if len(missing_notes) > 20
-                                                  else "")
+        # an artifact missing whole has no POM either: its POM_MISSING says no more than this warning
+        gone = set(missing_notes)
+        pomless = [w for w in result.warnings if w.code == "POM_MISSING" and w.message.split(": ", 1)[0] in gone]
+        result.warnings = [w for w in result.warnings if not any(w is p for p in pomless)]
+        shown = ", ".join(_with_local_versions(c) for c in missing_notes[:20]) + (
+            f" and {len(missing_notes) - 20} more" if len(missing_notes) > 20 else "")
         result.warnings.insert(0, Warning_("DEPENDENCY_MISSING",
                                            f"{len(missing_notes)} artifact{'' if len(missing_notes) == 1 else 's'} "
-                                           f"not in the local repository: {shown}", ""))
+                                           f"not in the local repository: {shown}"
+                                           + ("; their own dependencies are unknown too (no POM)" if pomless else ""),
+                                           ""))
     for coord in result.pom_only:
         added = len(result.by_module.get("", []))
         result.warnings.append(Warning_(

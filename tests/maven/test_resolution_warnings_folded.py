@@ -31,13 +31,19 @@ def test_several_resolution_warnings_are_one_line_where_the_first_was():
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory):
     root = tmp_path_factory.mktemp("folded")
-    missing = fx.deps(fx.dep("gone-a", "1.0", group="org.fw"), fx.dep("gone-b", "2.0", group="org.fw"))
+    # gone-a and gone-b are absent (DEPENDENCY_MISSING), nopom's jar is there without its POM (POM_MISSING)
+    missing = fx.deps(fx.dep("gone-a", "1.0", group="org.fw"), fx.dep("gone-b", "2.0", group="org.fw"),
+                      fx.dep("nopom", "1.0", group="org.fw"))
     pom = fx._pom("app", "1.0", missing, group="org.fw")
     jar, _ = javac_jar(root / "app", {"f/a/App.java": "package f.a;\npublic class App {}\n"}, "f", "app.jar")
     folder = root / "repo" / "org" / "fw" / "app" / "1.0"
     folder.mkdir(parents=True)
     (folder / "app-1.0.jar").write_bytes(jar.read_bytes())
     (folder / "app-1.0.pom").write_text(pom)
+    lone = root / "repo" / "org" / "fw" / "nopom" / "1.0"
+    lone.mkdir(parents=True)
+    other, _ = javac_jar(root / "nopom", {"f/n/N.java": "package f.n;\npublic class N {}\n"}, "f", "nopom.jar")
+    (lone / "nopom-1.0.jar").write_bytes(other.read_bytes())
     return root
 
 
