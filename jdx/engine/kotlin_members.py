@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 
+from jdx.engine.kotlin_consts import with_const_values
 from jdx.engine.kotlin_opt_in import opt_in_markers
 from jdx.engine.kotlin_signature import deprecation_levels
 from jdx.engine.kotlin_view import (CALLED_ROLES, decls_of, enum_rows, holder_fields, jvm_access, keyword_of,
@@ -133,6 +134,7 @@ def members_view(store, result: dict, access: tuple[str, ...] = ("public", "prot
     opt_in = opt_in_markers(store, [d for _, d in said])
     for entry, d in said:
         entry["markers"] += opt_in.get(d["id"], [])
+    with_const_values(store, said)
     if extra:  # in the order `members` gives the JVM members (jdx.engine.members.list_members)
         out.sort(key=only.sort_key(sort))
     result["members"] = _by_kotlin_name(out, sort)

@@ -364,12 +364,14 @@ def outline_view(store, result: dict, type_row: dict, opts) -> list[Warning_]:
     from jdx.engine.kotlin_signature import deprecation_levels, mark_deprecated
 
     mark_deprecated(shown + nested, result["members"], deprecation_levels(store, decls + hosted, deprecated))
+    from jdx.engine.kotlin_consts import with_const_values
     from jdx.engine.kotlin_opt_in import opt_in_markers
 
     opt_in = opt_in_markers(store, [d for _, d in by_decl])
     for entry, d in by_decl:
         name_java_namesake(store, entry, d)
         entry["markers"] += opt_in.get(d["id"], [])
+    with_const_values(store, by_decl)
     result["kotlin_members"] = shown + nested
     is_object = header is not None and header["signature"].split(" object ", 1)[0] != header["signature"]
     unclaimed = [m for m in result["members"] if m.get("_id") not in claimed
