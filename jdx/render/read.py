@@ -14,8 +14,9 @@ def _member_lines(r: dict, brief: bool) -> list[tuple[str, bool]]:
     asked = asked_type(r)  # `members 'java.util.List<String>'`: the type as asked, its arguments applied
     if body := enum_body(r):  # the body of an enum constant (`Op$3`): which one, as show says it
         asked += f" ({body})"
-    if not brief and r["members"] and r["members"][0]["declaring"] != r["type"]:
-        lines.append((f"members of {asked}", False))  # (it declares none itself: the inherited groups follow)
+    if not brief and (not r["members"] or r["members"][0]["declaring"] != r["type"]):
+        # (it declares none itself: the inherited groups follow; or none is shown: the footers say why)
+        lines.append((f"members of {asked}", False))
     for m, jvm_text in zip(r["members"], distinct_texts(r["members"])):
         if not brief and m["declaring"] != current:
             current = m["declaring"]
@@ -72,7 +73,8 @@ def members(r: dict, brief: bool, max_lines: int | None, grep: str | None) -> li
                 f"{e['count']} in {e['facade']}")
         shown = "; ".join(f"{receiver}: {', '.join(files)}" for receiver, files in groups.items())
         left = len(inherited) - EXTENSION_FACADES
-        more = f"; {left} more file{'s' * (left != 1)} (--json lists them)" if left > 0 else ""
+        others = sorted({e["receiver"].rsplit(".", 1)[-1].replace("$", ".") for e in inherited[EXTENSION_FACADES:]})
+        more = f"; {left} more file{'s' * (left != 1)} on {', '.join(others)} (--json lists them)" if left > 0 else ""
         lines.append(f"extensions on supertypes: {shown}{more} (jdx outline {shlex.quote(inherited[0]['facade'])})")
     if not brief:
         n = sum(1 for _, is_member in pairs if is_member)
