@@ -176,7 +176,10 @@ class Session:
         self.artifacts()
         if self._unreadable:
             names = "; ".join(w.message for w in self._unreadable)
-            adhoc = self.selection().how == "flags"  # --jars on the command line, no named workspace
+            # --jars on the command line, no named workspace; or the missing root came from the flags, not from the
+            # workspace they add to (dropping it from the workspace would fail: it is no root there)
+            flagged = [j for j in self.options.jars or () if any(j in w.message for w in self._unreadable)]
+            adhoc = self.selection().how == "flags" or bool(flagged)
             coords = all(w.message.startswith("--coord ") for w in self._unreadable)
             fetching = any(" and not fetched from " in w.message for w in self._unreadable)
             hint = (("check the coordinate and the repositories (--repo URL), or drop it from --coord" if fetching

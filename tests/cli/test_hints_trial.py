@@ -92,6 +92,24 @@ def test_missing_adhoc_jar_hint_names_jars_not_ws(run_jdx, tmp_path):
     assert r.code == 5 and "hint: check the coordinate" in r.err and "drop it from --coord" in r.err, r.err
 
 
+def test_a_missing_jar_given_on_top_of_a_workspace_is_dropped_from_the_flags(run_jdx, tmp_path):
+    """`-w jk --jars missing.jar`: the path is the flag's, not the workspace's; the hint said `jdx ws drop jk PATH`,
+    which then failed (not a root of jk). A root of the workspace itself still gets the `ws drop` hint."""
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    (kept / "A.class").write_bytes(b"")  # (a class directory root: the workspace's own)
+    assert run_jdx("ws", "create", "hintjk", "--jars", str(kept), "--no-jdk").code == 0
+    try:
+        r = run_jdx("-w", "hintjk", "members", "java.util.Map", "--jars", str(tmp_path / "nonexist.jar"))
+        assert r.code == 5, (r.code, r.out, r.err)
+        assert "hint: check the path, or drop it from --jars" in r.err and "ws drop" not in r.err, r.err
+        kept.rename(tmp_path / "gone")
+        r = run_jdx("-w", "hintjk", "members", "java.util.Map")
+        assert r.code == 5 and "jdx ws drop hintjk PATH" in r.err, r.err
+    finally:
+        run_jdx("ws", "remove", "hintjk")
+
+
 def test_a_corrupt_class_named_is_an_artifact_error_not_nowhere(run_jdx, tmp_path):
     """A reference to a class whose file the index could not read (CORRUPT_CLASS): exit 5 saying the file is there,
     not exit 1 "not found"; another missing name stays not found."""
