@@ -315,9 +315,16 @@ def _drop_stdout() -> None:
 
 
 def _daemon_allowed(g: Globals) -> bool:
-    """A command line that may fetch (--fetch, --repo) answers in process: a daemon's workspace never downloads."""
-    return not g.no_daemon and not g.fetch and not g.repos \
-        and os.environ.get("JDX_NO_DAEMON", "") not in ("1", "true", "yes")
+    """A command line that may fetch (--fetch, --repo) answers in process: a daemon's workspace never downloads. So
+    does one whose --project names no project (a usage error, exit 3): no daemon is started for a workspace that
+    cannot be."""
+    if g.no_daemon or g.fetch or g.repos or os.environ.get("JDX_NO_DAEMON", "") in ("1", "true", "yes"):
+        return False
+    if g.project:
+        from jdx.daemon.paths import project_root_of
+
+        return project_root_of(os.path.abspath(os.path.expanduser(g.project))) is not None
+    return True
 
 
 def _ask_daemon(g: Globals, name: str, query: str, params: dict):

@@ -48,8 +48,10 @@ def workspace_flags(workspace: str | None = None, jars=(), src=(), sources=(), j
         flags["tests"] = True
     if all_versions:
         flags["all_versions"] = True
-    if project:
-        flags["project"] = _absolute([project])[0]
+    if project:  # the project's root, as the answer finds it: `--project proj/src` shares proj's daemon
+        path = _absolute([project])[0]
+        found = project_root_of(path)
+        flags["project"] = found if found is not None else path
     elif not (workspace or jars or src or coords):
         from jdx.loaders.project_root import find_project_root
 
@@ -59,6 +61,15 @@ def workspace_flags(workspace: str | None = None, jars=(), src=(), sources=(), j
             # from the default: handed to it as --project, it would win over the default (an explicit flag does)
             flags["near_project" if _default_workspace() else "project"] = found[0]
     return flags
+
+
+def project_root_of(path: str) -> str | None:
+    """The root of the project `--project path` names (path itself or a directory above it), None when the
+    directory does not exist or has no project there or above (the answer is a usage error, exit 3)."""
+    from jdx.loaders.project_root import find_project_root
+
+    found = find_project_root(path) if os.path.isdir(path) else None
+    return found[0] if found is not None else None
 
 
 def _default_workspace() -> bool:

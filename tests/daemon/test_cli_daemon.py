@@ -270,3 +270,23 @@ def test_version_and_doctor_start_no_daemon(cli):
         assert cli(command, "--json").returncode == 0, command
     time.sleep(0.5)  # (a spawned daemon takes the lock within this)
     assert control.every_daemon({}) == [] and cli.status() == {"running": False}
+
+
+def test_a_project_flag_naming_no_project_starts_no_daemon(cli, tmp_path):
+    """`--project` naming no directory, or a directory with no project there or above, is a usage error (exit 3)
+    answered in process: a trial found a daemon started for each such line, left running (five daemons, over the
+    limit of four)."""
+    import subprocess as sp
+
+    from jdx.daemon import control
+
+    empty = Path(tempfile.mkdtemp(prefix="jdx-noproj-", dir="/tmp"))  # (not under a project: /tmp has none)
+    try:
+        for project in (str(tmp_path / "nope"), str(empty)):
+            r = sp.run([sys.executable, "-m", "jdx", "--project", project, "members", "java.util.Map"],
+                       capture_output=True, text=True, env=cli.env, timeout=300, cwd="/")
+            assert r.returncode == 3 and "--project" in r.stderr, r.stderr
+        time.sleep(0.5)  # (a spawned daemon takes the lock within this)
+        assert control.every_daemon({}) == [], control.every_daemon({})
+    finally:
+        shutil.rmtree(empty, ignore_errors=True)

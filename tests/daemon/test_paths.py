@@ -130,3 +130,16 @@ def test_answer_env_keys_the_daemon(env, tmp_path, monkeypatch):
     env.delenv("JDX_ASM_JAR")
     env.setenv("JDX_NO_DAEMON", "1")  # how to reach a daemon is no answer's input
     assert workspace_hash(ws) == jdk17
+
+
+def test_a_project_subdirectory_keys_the_project_roots_daemon(env, tmp_path):
+    """`--project proj/src` answers from proj (the project root found there or above): one daemon, not two."""
+    proj = tmp_path / "proj"
+    (proj / "src" / "main").mkdir(parents=True)
+    (proj / "pom.xml").write_text("<project/>")
+    root = workspace_flags(project=str(proj))
+    assert root["project"] == str(proj)
+    for sub in (proj / "src", proj / "src" / "main"):
+        assert workspace_flags(project=str(sub)) == root
+        assert workspace_hash(workspace_flags(project=str(sub))) == workspace_hash(root)
+    assert workspace_flags(project=str(tmp_path / "missing"))["project"] == str(tmp_path / "missing")
