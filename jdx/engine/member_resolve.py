@@ -507,14 +507,28 @@ def _only_type_with_member(store: GraphStore, ref: SymbolRef, text: str, exc: Am
     if len(having) == 1:
         return having[0][1]
     if not having:
-        message = f"not found: {text} (none of the {len(exc.candidates)} types named {ref.type_name} has a member " \
-                  f"{ref.member})"
+        message = f"not found: {text} ({_none_has(store, ref, exc.candidates)})"
         near = _near_members(store, ref, exc.candidates)  # a misspelled member: its near names, not the types
         raise NotFoundError(message, candidates=near or exc.candidates[:MAX_SUGGESTIONS],
                             hint="jdx members <type> lists what a type has") from None
     raise AmbiguousError(f"ambiguous: {len(having)} candidates for {text}",
                          candidates=[{**c, "ref": str(replace(ref, type_name=c["ref"], coord=None))}
                                      for c, _ in having], hint=AMBIGUOUS_HINT) from None
+
+
+def _none_has(store: GraphStore, ref: SymbolRef, types: list[dict]) -> str:
+    """Why no type of the simple name answers `ref`: none has a member of the name; or, for a written parameter
+    list, none has that overload while some have others of the name (`Names#slug(int)`: `slug(String)` exists; it
+    read as if the method were gone)."""
+    every = f"none of the {len(types)} types named {ref.type_name}"
+    if ref.params is not None:
+        for c in types:
+            rows = store.rows_cached(queries.TYPE_BY_ID, {"id": c["ref"].replace(".", "/")})
+            if rows and _has_member(store, replace(ref, params=None, varargs=False, descriptor=None),
+                                    {k[2:]: v for k, v in rows[0].items()}):
+                return f"{every} has {ref.member}({', '.join(ref.params)}); {c['ref']} has {ref.member} with other " \
+                       "parameters"
+    return f"{every} has a member {ref.member}"
 
 
 def _near_members(store: GraphStore, ref: SymbolRef, types: list[dict]) -> list[dict]:

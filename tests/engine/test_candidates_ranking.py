@@ -45,6 +45,16 @@ def test_no_type_with_the_member_is_not_found(jdk):
     assert "has a member noSuchMember" in exc.value.message
 
 
+def test_a_wrong_overload_says_the_member_exists_with_other_parameters(jdk):
+    """`Map#put(int)`: java.util.Map has put(Object, Object); the message read "none of the 2 types named Map has a
+    member put", as if the method were gone (a trial's renamed-parameter round)."""
+    with pytest.raises(NotFoundError) as exc:
+        jdk.signature("Map#put(int)")
+    message = exc.value.message
+    assert "has put(int); java.util.Map has put with other parameters" in message and "a member put" not in message
+    assert "java.util.Map#put(java.lang.Object, java.lang.Object)" in [c["ref"] for c in exc.value.candidates]
+
+
 def test_imports_of_a_member_picks_the_type_that_has_it(jdk):
     """`imports List#copyOf`: java.util.List is the only List with a static copyOf."""
     from jdx.engine.imports import imports
