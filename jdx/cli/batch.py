@@ -45,7 +45,9 @@ def run_batch(outer, session) -> int:
                         raise UsageError("batch cannot nest" if name == "batch" else
                                          f"{name!r} is not a query command" if name else "empty command")
                     # the batch's workspace flags: its lines' `next:` steps name them as a command line's do
-                    inner = dataclasses.replace(outer, quiet=True, no_daemon=True, timeout=None)
+                    # (a line's own --json answers that line as JSON, as the one-shot command line would)
+                    inner = dataclasses.replace(outer, quiet=True, no_daemon=True, timeout=None,
+                                                json=outer.json or g.json)
                     code = run_query(inner, cmd, words, session=session, where=f"line {number}: ")
             except JdxError as exc:
                 exc.message = f"line {number}: {exc.message}"

@@ -152,6 +152,18 @@ def test_batch_errors_name_their_line(run_jdx):
     assert second["error"]["message"] == "line 2: members: unknown option --declared (send inherited=false)"
 
 
+def test_a_batch_line_with_json_answers_as_json(run_jdx):
+    """A line's own `--json` (an agent mixing formats per line) was ignored: text came back where JSON was asked.
+    The JSON line is the one-shot command line's envelope; the text line after it stays text."""
+    r = run_jdx("batch", stdin="members java.util.Map --limit 2 --json\nmembers java.util.Map --limit 1\n")
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    env = json.loads(lines[0])
+    one = json.loads(run_jdx("members", "java.util.Map", "--limit", "2", "--json").out)
+    assert env == one
+    assert "members of java.util.Map" in lines, lines
+
+
 def test_help_agent_lists_every_command_with_its_example(run_jdx):
     r = run_jdx("help", "--agent")
     assert r.code == 0
