@@ -16,22 +16,28 @@ NEXT = "ls or tree to browse packages, search to find a type by name"
 
 
 def run_workspace(session) -> Answer:
+    """`jdx ws info`'s answer (how the workspace was picked and its classpath found, its artifacts, the classpath
+    `javac -cp` takes, its sources) plus the graph's row counts: an agent learns up front that a library has no
+    sources (so `doc` will be empty) and how its `--coord` resolved."""
     from jdx.commands.foundation import workspace_provenance
+    from jdx.commands.manage import ws_info
     from jdx.engine.schema_info import describe
 
-    arts = session.artifacts()
-    tables = describe(session.store())
+    store = session.store()  # (built first: ws_info then says `indexed`)
+    tables = describe(store)
     counts = {t["name"]: t["rows"] for t in tables["nodes"]}
     counts.update({t["name"]: t["rows"] for t in tables["relationships"]})
-    return Answer({"artifacts": [a.to_json() for a in arts], "count": len(arts), "rows": counts},
-                  session.read_warnings(), provenance=workspace_provenance(session.store()))
+    info = ws_info(session)
+    return Answer({**info.result, "count": len(info.result["artifacts"]), "rows": counts},
+                  info.warnings, provenance=workspace_provenance(store))
 
 
 def render(result: dict) -> list[str]:
-    lines = [f"{result['count']} artifacts"]
-    lines += [f"  {a['name']}  {a['kind']}  {a['path']}" for a in result["artifacts"]]
-    lines += [f"{name}: {rows}" for name, rows in result["rows"].items()]
-    return lines
+    """`ws info`'s lines (the JDK's modules on one line), then the graph's rows on one."""
+    from jdx.render.manage import ws_info
+
+    rows = " · ".join(f"{name} {rows:,}" for name, rows in result["rows"].items())
+    return [f"{result['count']} artifacts", *ws_info(result), f"graph rows: {rows}"]
 
 
 def answer(session):
