@@ -93,6 +93,7 @@ def warning_lines_json(items: list[dict], fold_resolution: bool = False) -> list
 
 
 CANDIDATE_LINES = 10  # an ambiguity's text lists at most this many candidates, and every usable one
+MAX_CANDIDATE_PAD = 60  # candidates align their artifacts to this column at most (a 240-character ref padded all)
 
 
 def error_lines(env: dict) -> list[str]:
@@ -107,7 +108,7 @@ def error_lines(env: dict) -> list[str]:
         usable = sum(1 for c in candidates if not c.get("jdk_internal"))
         shown = candidates if len(candidates) <= CANDIDATE_LINES else \
             [c for i, c in enumerate(candidates) if not c.get("jdk_internal") or i < max(CANDIDATE_LINES, usable)]
-        width = max(len(c.get("ref", "")) for c in shown)
+        width = min(max(len(c.get("ref", "")) for c in shown), MAX_CANDIDATE_PAD)  # one long ref pads no other
         for c in shown:
             extra = "  ".join(x for x in (c.get("artifact", ""), "(JDK internal)" if c.get("jdk_internal") else "",
                                           "(non-public)" if c.get("public") is False else "",
