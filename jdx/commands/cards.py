@@ -87,7 +87,7 @@ def members_answer(session, text: str, opts, view: str = "jvm", limit: int | Non
     warnings = unresolved_warnings(result["unresolved_supertypes"])
     provenance = [{"symbol": result["type"], "artifact": artifact, "origin": "bytecode"}]
     if opts.with_doc:
-        docs = session.first_sentence_docs(result["members"])
+        docs = session.first_sentence_docs(result["members"], warnings)
         for item in result["members"]:
             item["doc"] = docs.get(item["ref"])
         warnings += source_mismatches(session, result["type"])

@@ -475,11 +475,14 @@ def doc(ctx: SourceContext, text: str, opts: DocOptions) -> tuple[dict, list[War
     return {"query": text, "docs": items}, warnings, provenance
 
 
-def first_sentence_docs(ctx: SourceContext, items: list[dict]) -> dict[str, str]:
+def first_sentence_docs(ctx: SourceContext, items: list[dict],
+                        warnings: list[Warning_] | None = None) -> dict[str, str]:
     """`members --with-doc`: the first javadoc sentence of each `members` result item (`ref`, `kind`,
     `declaring` as printed, `name`, `descriptor`), inherited when the member has none; keyed by `ref`.
-    Members without sources or javadoc are absent."""
+    Members without sources or javadoc are absent; `warnings` gets a NO_SOURCES for each declaring type without
+    sources (as `doc` says it), so an answer without docs says why."""
     out: dict[str, str] = {}
+    sourceless: dict[str, dict] = {}
     rows: dict[tuple[str, bool], dict] = {}
     for it in items:
         owner = type_id(it["declaring"])
@@ -492,9 +495,15 @@ def first_sentence_docs(ctx: SourceContext, items: list[dict]) -> dict[str, str]
         type_row = ctx.type_row(owner)
         if row is None or type_row is None:
             continue
-        sentence = _member_doc(ctx, type_row, row, is_field, DocOptions(), fill_tags=False)["first_sentence"]
-        if sentence:
-            out[it["ref"]] = sentence
+        doc = _member_doc(ctx, type_row, row, is_field, DocOptions(), fill_tags=False)
+        if doc["first_sentence"]:
+            out[it["ref"]] = doc["first_sentence"]
+        elif not doc.get("has_sources", True):
+            sourceless.setdefault(it["declaring"], type_row)
+    if warnings is not None:
+        warnings += [Warning_("NO_SOURCES", f"{declaring}: no sources, so no javadoc for its members "
+                              f"({_sources_hint(ctx, row)})", ctx.artifact_name(row))
+                     for declaring, row in sourceless.items()]
     return out
 
 

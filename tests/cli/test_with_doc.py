@@ -37,6 +37,12 @@ def test_members_with_doc_without_sources(lay, run_jdx):
     assert all(m.get("doc") is None for m in data["result"]["members"])
     plain = _json(run_jdx, "members", "sx.Dog", "--jars", str(lay.bare), "--no-jdk")
     assert all("doc" not in m for m in plain["result"]["members"])  # no doc key unless asked
+    # the answer says why it has no doc, as `doc` does (it came back silently empty)
+    said = [w for w in data["warnings"] if w["code"] == "NO_SOURCES"]
+    assert said and said[0]["message"].startswith("sx.Dog: no sources, so no javadoc"), data["warnings"]
+    assert not [w for w in plain["warnings"] if w["code"] == "NO_SOURCES"]
+    paired = _json(run_jdx, "members", "sx.Dog", "--with-doc", "--jars", str(lay.paired), "--no-jdk")
+    assert not [w for w in paired["warnings"] if w["code"] == "NO_SOURCES"], paired["warnings"]
 
 
 def test_brief_with_doc_is_a_usage_error(lay, run_jdx):
