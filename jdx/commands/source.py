@@ -13,6 +13,7 @@ ENGINES = ("javap", "vineflower", "procyon")
 @dataclass(frozen=True)
 class BodyRequest(Request):
     query: str = argument("a member or type, e.g. 'java.util.HashMap#get(Object)'", "SYMBOL")
+    brief: bool = option(False, "--brief", "the text alone: no `source:` line, no headers, no next step")
     engine: str | None = option(None, "--engine", "read it with this engine (default: sources, else "
                                 "decompiled, else javap)", kind="str", accepts=ENGINES)
     with_doc: bool = option(False, "--with-doc", "include the javadoc or KDoc comment above the declaration")
@@ -139,6 +140,7 @@ def _code_cut(result: dict, req):
 @dataclass(frozen=True)
 class SourceRequest(Request):
     query: str = argument("a type reference, e.g. java.util.HashMap", "TYPE")
+    brief: bool = option(False, "--brief", "the text alone: no `source:` line, no headers, no next step")
     lines: str | None = option(None, "--lines", "A:B or A-B, e.g. 100:180", kind="str")
     around: str | None = option(None, "--around", "a member of the type, e.g. 'get(Object)'", kind="str")
     context: int | None = option(None, "--context", "lines shown either side of the --around match (default 10)",
@@ -182,6 +184,7 @@ def source_answer(session, text: str, lines: str | None = None, around: str | No
 @dataclass(frozen=True)
 class DocRequest(Request):
     query: str = argument("a type or member, e.g. 'java.util.ArrayList#add(Object)'", "SYMBOL")
+    brief: bool = option(False, "--brief", "the text alone: no `source:` line, no headers, no next step")
     inherited: bool = option(True, "--inherited", "take javadoc from the nearest documented supertype method "
                              "(default)", negative="--no-inherited")
     raw: bool = option(False, "--raw", "print the comment as written")
