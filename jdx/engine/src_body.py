@@ -405,6 +405,10 @@ def body(ctx: SourceContext, target: Target, opts: BodyOptions) -> tuple[dict, l
                     exc, code = again, getattr(again, "code", "DECOMPILE_FAILED")
             warnings.append(Warning_(code if code.startswith("DECOMPILE") else "DECOMPILE_FAILED",
                                      exc.message + "; falling back to javap", artifact))
+            if opts.engine is not None:  # not what was asked: the header says the engine failed, not "as asked"
+                said = code if code.startswith("DECOMPILE") else "DECOMPILE_FAILED"
+                why = f"--engine {opts.engine} failed ({said} says why)" if code != "DECOMPILER_UNAVAILABLE" \
+                    else f"--engine {opts.engine}: no decompiler installed"
     try:
         return _finish(ctx, target, _from_javap(ctx, target, artifact, why), warnings, opts)
     except Exception as exc:  # noqa: BLE001 - javap is a fallback; its failure is a warning, not a crash

@@ -69,3 +69,16 @@ def test_body_falls_back_saying_the_text_is_not_java(run_jdx, jar):
         pytest.skip("this Procyon's text held the method")
     why = [w["message"] for w in env["warnings"] if w["code"] == "DECOMPILE_FAILED"]
     assert any("not valid Java" in m for m in why), env["warnings"]
+
+
+def test_an_engine_asked_for_that_fails_is_not_labelled_as_asked(run_jdx, jar):
+    """`--engine procyon` on a method Procyon cannot give: javap answers, and its header said `(as asked: --engine
+    procyon)` while the engine had failed (a trial on commons-io); it says so now, the warning saying why."""
+    r = run_jdx("--jars", str(jar), "body", "pw.Kinds#kind(Object)", "--engine", "procyon", "--json")
+    assert r.code == 0, r.err
+    env = json.loads(r.out)
+    if env["result"]["origin"] == "decompiled":
+        pytest.skip("this Procyon's text held the method")
+    header = env["result"]["header"]
+    assert "as asked" not in header and "--engine procyon failed (DECOMPILE_FAILED says why)" in header, header
+    assert any(w["code"] == "DECOMPILE_FAILED" for w in env["warnings"]), env["warnings"]
