@@ -156,10 +156,26 @@ def _explicit(paths: list[str]) -> list[SourceRoot]:
     for p in paths:
         full = os.path.realpath(os.path.expanduser(p))
         if os.path.isdir(full):
-            out.append(SourceRoot("dir", full, os.path.basename(full) or full, "--sources"))
+            out.append(SourceRoot("dir", full, dir_label(full), "--sources"))
         elif os.path.isfile(full):
             out.append(SourceRoot("zip", full, os.path.basename(full), "--sources"))
     return out
+
+
+# a source directory's usual layout words: its label goes up past them to the directory that names the module
+_LAYOUT_WORDS = frozenset({"java", "kotlin", "groovy", "scala", "main", "test", "src", "source", "sources"})
+
+
+def dir_label(full: str) -> str:
+    """What answers call a source directory: `proj/src/main/java`, not `java` (which read as the language); a
+    directory named for itself keeps its own name (`gson-src`)."""
+    parts = [p for p in full.split(os.sep) if p]
+    if not parts:
+        return full
+    n = 1
+    while n < len(parts) and parts[-n] in _LAYOUT_WORDS:
+        n += 1
+    return "/".join(parts[-n:])
 
 
 def src_dir_roots(paths: list[str]) -> list[SourceRoot]:
@@ -169,10 +185,10 @@ def src_dir_roots(paths: list[str]) -> list[SourceRoot]:
         full = os.path.realpath(os.path.expanduser(p))
         if not os.path.isdir(full):
             continue
-        out.append(SourceRoot("dir", full, os.path.basename(full) or full, "--src"))
+        out.append(SourceRoot("dir", full, dir_label(full), "--src"))
         for sub in ("src/main/java", "src/main/kotlin", "src"):
             if os.path.isdir(os.path.join(full, sub)):
-                out.append(SourceRoot("dir", full, os.path.basename(full) or full, "--src", sub + "/"))
+                out.append(SourceRoot("dir", full, dir_label(full), "--src", sub + "/"))
     return out
 
 

@@ -574,3 +574,21 @@ def test_parse_survives_expressions_deeper_than_the_recursion_limit():
     names = [(d.kind, d.name) for d in parsed.decls]
     assert ("field", "S") in names and ("method", "r") in names
     assert any(d.kind == "class" and d.path == ["Deep", "1"] for d in parsed.decls), names  # Deep$1
+
+
+def test_a_source_directory_is_labelled_by_the_module_not_the_language():
+    """A discovered project's `src/main/java` read `sources: java · … · java` (a trial): the label climbs past the
+    layout words to the directory naming the module; a directory named for itself keeps its name."""
+    from jdx.engine.sources import dir_label
+
+    assert dir_label("/w/proj/src/main/java") == "proj/src/main/java"
+    assert dir_label("/w/proj/src/test/kotlin") == "proj/src/test/kotlin"
+    assert dir_label("/w/gson-src") == "gson-src" and dir_label("/src") == "src"
+
+
+def test_src_roots_carry_the_label(tmp_path):
+    from jdx.engine.sources import src_dir_roots
+
+    java = tmp_path / "app" / "src" / "main" / "java"
+    java.mkdir(parents=True)
+    assert {r.label for r in src_dir_roots([str(java)])} == {"app/src/main/java"}
