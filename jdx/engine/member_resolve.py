@@ -301,7 +301,10 @@ def _suggest(found: Collected, target: dict, member: str, ref: SymbolRef) -> tup
     ctor = member in ("<init>", d.simple_name_of(target["id"]))
     method = ref.params is not None or ref.descriptor is not None  # parentheses name a method, never a field
     names: dict[str, list[dict]] = {}
+    interface = target.get("kind") in ("interface", "annotation")
     for e in visible:
+        if interface and e["declaring"] == "java/lang/Object" and not (e["row"].get("access") or 0) & 1:
+            continue  # an interface has Object's public methods only (JLS §9.2): never `clone()` for `content()`
         if e["kind"] == "method" or (e["kind"] == "field" and not method) or ctor:
             names.setdefault(e["row"]["name"], []).append(e)
     low = member.lower()

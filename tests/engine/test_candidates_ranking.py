@@ -55,6 +55,19 @@ def test_a_wrong_overload_says_the_member_exists_with_other_parameters(jdk):
     assert "java.util.Map#put(java.lang.Object, java.lang.Object)" in [c["ref"] for c in exc.value.candidates]
 
 
+def test_an_interface_miss_never_suggests_objects_protected_methods(jdk):
+    """`Entry#content()` suggested `java.lang.Object#clone()` first (a trial): an interface has Object's public
+    methods only (JLS §9.2), as `members` lists them; `clone` stays a suggestion for a class."""
+    for text in ("java.util.Map$Entry#content()", "java.util.Iterator#finalise()"):
+        with pytest.raises(NotFoundError) as exc:
+            jdk.signature(text)
+        refs = [c["ref"] for c in exc.value.candidates]
+        assert not [r for r in refs if r.startswith("java.lang.Object#") and ("clone" in r or "finalize" in r)], refs
+    with pytest.raises(NotFoundError) as exc:
+        jdk.signature("java.util.ArrayList#clon()")
+    assert "java.util.ArrayList#clone()" in [c["ref"] for c in exc.value.candidates]
+
+
 def test_imports_of_a_member_picks_the_type_that_has_it(jdk):
     """`imports List#copyOf`: java.util.List is the only List with a static copyOf."""
     from jdx.engine.imports import imports
