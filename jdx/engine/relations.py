@@ -292,8 +292,10 @@ class ArtifactFilter:
                                         candidates=[{"ref": n, "kind": "artifact"} for n in declaring],
                                         hint=f"--in takes an artifact's name: --in {shlex.quote(declaring[0])}")
                 holding = sorted(n for n in set(arts.names.values()) if bare and bare in n.lower())
-                near = holding[:5] or sorted(set(arts.names.values()),
-                                             key=lambda n: (levenshtein(n.lower(), glob.lower()), n))[:5]
+                # the workspace's own artifacts before the JDK's modules (`--in otel*`: not java.se, jdk.jfr)
+                jdk = {n for key, n in arts.names.items() if arts.paths.get(key, "").startswith("jrt:")}
+                near = holding[:5] or sorted(set(arts.names.values()), key=lambda n: (
+                    n in jdk, levenshtein(n.lower(), glob.lower()), n))[:5]
                 # a glob matches a whole name (`jetty-server` is not `jetty-server-12.1.13.jar`): say how to widen it
                 hint = (f"a glob matches the whole name: --in {shlex.quote(f'*{bare}*')}" if holding else
                         "jdx tree lists the workspace's artifacts by name")

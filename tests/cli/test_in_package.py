@@ -21,3 +21,15 @@ def test_a_misspelt_artifact_still_gets_the_nearest_names(run_jdx):
     data = json.loads(r.out)
     assert r.code == 1 and "package" not in data["error"]["message"]
     assert data["candidates"][0]["ref"] == "java.base"
+
+
+def test_the_workspaces_own_artifacts_come_before_the_jdks_modules(run_jdx):
+    """`--in otel*` over OpenTelemetry's jars offered java.se, jdk.jdi, jdk.jfr… (a trial): a glob matching nothing
+    suggests the workspace's own artifacts first; the JDK's modules only after them."""
+    from tests.conftest import GSON, require
+
+    require(GSON)
+    r = run_jdx("usages", "com.google.gson.Gson", "--in", "otel*", "--jars", str(GSON), "--json")
+    data = json.loads(r.out)
+    assert r.code == 1 and data["error"]["code"] == "NOT_FOUND", r.out
+    assert data["candidates"][0]["ref"] == "gson.jar", data["candidates"]
