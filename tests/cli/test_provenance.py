@@ -92,3 +92,13 @@ def test_decompiled_lines_are_labelled_and_the_class_file_s_are_given(runner, jd
     text = runner(argv + ["--line-numbers"]).out.splitlines()
     assert text[2] == (f"line numbers: of the decompiled text; the class file's are {min(lines)}-{max(lines)} "
                        "(what stack traces show)")
+
+
+def test_a_whole_workspace_answer_names_the_jdk_once(run_jdx):
+    """`cypher 'RETURN 1'` may draw on any artifact: its provenance listed each of the JDK's ~70 modules (4 KB of an
+    MCP answer's structured content, a trial); the JDK is one entry counting them, the other artifacts one each."""
+    env = json.loads(run_jdx("cypher", "RETURN 1 AS x", "--json").out)
+    modules = [a for a in json.loads(run_jdx("ws", "info", "--json").out)["result"]["artifacts"] if a["kind"] == "jrt"]
+    (jdk,) = env["provenance"]
+    assert jdk["modules"] == len(modules) > 50 and jdk["origin"] == "bytecode", jdk
+    assert jdk["artifact"] == f"the JDK's {len(modules)} modules ({modules[0]['name']} … {modules[-1]['name']})"
