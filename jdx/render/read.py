@@ -14,7 +14,8 @@ def _member_lines(r: dict, brief: bool) -> list[tuple[str, bool]]:
     asked = asked_type(r)  # `members 'java.util.List<String>'`: the type as asked, its arguments applied
     if body := enum_body(r):  # the body of an enum constant (`Op$3`): which one, as show says it
         asked += f" ({body})"
-    if not brief and (not r["members"] or r["members"][0]["declaring"] != r["type"]):
+    if not brief and ((not r["members"] and not r.get("from_overridden")) or
+                      (r["members"] and r["members"][0]["declaring"] != r["type"])):
         # (it declares none itself: the inherited groups follow; or none is shown: the footers say why)
         lines.append((f"members of {asked}", False))
     for m, jvm_text in zip(r["members"], distinct_texts(r["members"])):

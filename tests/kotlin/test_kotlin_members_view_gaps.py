@@ -111,7 +111,7 @@ def test_a_companions_consts_and_jvm_fields_are_its_members(jdx, reflect):
         assert theirs[m["kotlin"]["name"]]["field"].startswith("kq/Diag#"), theirs
         assert m["ref"] == f"kq.Diag#{m['name']}" and m["static"] and m["kind"] == "field"
         assert m["kotlin"]["markers"][-1] == "JVM field in Diag"
-    assert [m["kotlin"]["text"] for m in ours if m["kotlin"]["name"] == "INFO"] == ["public const val INFO: Int"]
+    assert [m["kotlin"]["text"] for m in ours if m["kotlin"]["name"] == "INFO"] == ["public const val INFO: Int = 1"]
     diag = javap(_jar(), "kq.Diag")
     assert "public static final int INFO;" in diag and "public static final java.lang.String DEFAULT_NAME;" in diag
     assert "INFO" not in javap(_jar(), "kq.Diag$Companion")
@@ -121,7 +121,7 @@ def test_a_companions_answer_says_companion_object(jdx):
     result = _members(jdx, "kq.Diag$Companion")
     assert result["view"] == "kotlin" and result["kotlin_keyword"] == "companion object"
     out = jdx("members", "kq.Diag$Companion")
-    assert "public const val ERROR: Int  [JVM field in Diag]" in out, out
+    assert "public const val ERROR: Int = 2  [JVM field in Diag]" in out, out
     assert "companion object kq.Diag$Companion" in out, out
 
 
