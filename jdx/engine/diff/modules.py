@@ -83,22 +83,31 @@ def withdrawn_exports(findings: list[Finding], old: dict[str, str], new: dict[st
     kept: dict[str, list[str]] = defaultdict(list)
     for name, t in old_types.items():
         package = _package(name)
-        if package in new and package not in old and t.level == "public" and t.outer is None \
-                and not t.anonymous_or_local and name not in removed:
+        if package in new and package not in old and _public_top_level(t) and name not in removed:
             kept[package].append(name)
     before = "its module exported it to every module" if old else \
         "the old version exported every package: an automatic module, or a module exporting them all"
     out = []
     for package, names in sorted(kept.items()):
-        names.sort()
-        shown = ", ".join(_dotted(n) for n in names[:MAX_NAMED]) + (" …" if len(names) > MAX_NAMED else "")
         detail = (f"module users could read it before ({before}); module {new[package]} does not export it to every "
-                  f"module now: a modular client of its {len(names)} public type{'' if len(names) == 1 else 's'} "
-                  f"({shown}) compiled against the old version throws IllegalAccessError, and no longer compiles; "
-                  "classpath clients are unaffected (rated suspicious, not breaking)")
+                  f"module now: a modular client of its {_public_types(names)} compiled against the old version "
+                  "throws IllegalAccessError, and no longer compiles; classpath clients are unaffected (rated "
+                  "suspicious, not breaking)")
         out.append(Finding("PACKAGE_UNEXPORTED", _dotted(package), "package", "exported",
                            f"not exported by module {new[package]}", detail, package))
     return out
+
+
+def _public_top_level(t) -> bool:
+    """Whether a side's type is one a package's module users name: public, top level, not anonymous or local."""
+    return t.level == "public" and t.outer is None and not t.anonymous_or_local
+
+
+def _public_types(names: list[str]) -> str:
+    """`3 public types (a.B, a.C, a.D …)`: the count and the first MAX_NAMED names, sorted."""
+    names = sorted(names)
+    shown = ", ".join(_dotted(n) for n in names[:MAX_NAMED]) + (" …" if len(names) > MAX_NAMED else "")
+    return f"{len(names)} public type{'' if len(names) == 1 else 's'} ({shown})"
 
 
 def granted_exports(old: dict[str, str], new: dict[str, str], new_types) -> list[Finding]:
@@ -109,16 +118,12 @@ def granted_exports(old: dict[str, str], new: dict[str, str], new_types) -> list
     public: dict[str, list[str]] = defaultdict(list)
     for name, t in new_types.items():
         package = _package(name)
-        if package in old and package not in new and t.level == "public" and t.outer is None \
-                and not t.anonymous_or_local:
+        if package in old and package not in new and _public_top_level(t):
             public[package].append(name)
     out = []
     for package, names in sorted(public.items()):
-        names.sort()
-        shown = ", ".join(_dotted(n) for n in names[:MAX_NAMED]) + (" …" if len(names) > MAX_NAMED else "")
         detail = (f"module {old[package]} of the old version did not export it to every module; the new version "
-                  f"exports it: module users can now read its {len(names)} public type"
-                  f"{'' if len(names) == 1 else 's'} ({shown})")
+                  f"exports it: module users can now read its {_public_types(names)}")
         out.append(Finding("PACKAGE_EXPORTED", _dotted(package), "package", f"not exported by module {old[package]}",
                            "exported", detail, package))
     return out
