@@ -160,8 +160,9 @@ def workspace_provenance(store) -> list[dict]:
     from jdx.engine.search import artifact_table
 
     out: list[dict] = []
-    modules = [a["name"] for a in sorted(artifact_table(store), key=lambda a: a["position"]) if a["kind"] == "jrt"]
-    for a in sorted(artifact_table(store), key=lambda a: a["position"]):
+    arts = sorted(artifact_table(store), key=lambda a: a["position"])
+    modules = [a["name"] for a in arts if a["kind"] == "jrt"]
+    for a in arts:
         if a["kind"] != "jrt" or len(modules) < 2:
             out.append({"artifact": a["name"], "origin": "bytecode"})
         elif a["name"] == modules[0]:
