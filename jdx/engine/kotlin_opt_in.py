@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from jdx.engine.kotlin_signature import _annotations_of, _links, _member_rows
+from jdx.engine.kotlin_signature import annotations_of, declaration_links, member_rows
 from jdx.engine.kotlin_view import CALLED_ROLES
 
 # the annotations that make an annotation class an opt-in marker: Kotlin 1.7+'s and Kotlin 1.3's older one
@@ -22,11 +22,11 @@ def opt_in_markers(store, decls: list[dict]) -> dict[str, list[str]]:
     without it, the marker's level WARNING), `opt-in required: X` (an error, level ERROR, the default); none for
     the declarations that need none. One query per class declaring their JVM members, one for the annotation
     classes."""
-    held = {d["id"]: [t for r, t in _links(d) if r in _ROLES] for d in decls}
+    held = {d["id"]: [t for r, t in declaration_links(d) if r in _ROLES] for d in decls}
     if not any(held.values()):
         return {}
-    rows = _member_rows(store, sorted({t for targets in held.values() for t in targets}))
-    named = {i: sorted({_annotation_type(a) for a in _annotations_of(rows, targets)}) for i, targets in held.items()}
+    rows = member_rows(store, sorted({t for targets in held.values() for t in targets}))
+    named = {i: sorted({_annotation_type(a) for a in annotations_of(rows, targets)}) for i, targets in held.items()}
     types = sorted({t for names in named.values() for t in names})
     if not types:
         return {}
@@ -47,7 +47,8 @@ def opt_in_markers(store, decls: list[dict]) -> dict[str, list[str]]:
 
 
 def _annotation_type(text: str) -> str:
-    """`@kotlinx.coroutines.ExperimentalCoroutinesApi(...)` -> its Type id, `kotlinx/coroutines/ExperimentalCoroutinesApi`."""
+    """`@kotlinx.coroutines.ExperimentalCoroutinesApi(...)` -> its Type id,
+    `kotlinx/coroutines/ExperimentalCoroutinesApi`."""
     return text.lstrip("@").split("(", 1)[0].replace(".", "/")
 
 

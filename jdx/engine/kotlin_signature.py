@@ -99,30 +99,30 @@ def deprecation_levels(store, decls: list[dict], deprecated: set[str] | None = N
     is deprecated (of those in `deprecated`, ids, when given: one query per class declaring one of them, none when
     none is), for the declarations with one. A property's `@Deprecated` is on its `$annotations` method, not on its
     accessors (which have the Deprecated attribute only): its annotations count too."""
-    links = {d["id"]: [t for r, t in _links(d) if r in CALLED_ROLES and (deprecated is None or t in deprecated)]
-             for d in decls}
-    held = {d["id"]: [t for r, t in _links(d) if r == "annotations"] for d in decls if links[d["id"]]}
-    rows = _member_rows(store, [t for targets in [*links.values(), *held.values()] for t in targets])
+    links = {d["id"]: [t for r, t in declaration_links(d)
+                       if r in CALLED_ROLES and (deprecated is None or t in deprecated)] for d in decls}
+    held = {d["id"]: [t for r, t in declaration_links(d) if r == "annotations"] for d in decls if links[d["id"]]}
+    rows = member_rows(store, [t for targets in [*links.values(), *held.values()] for t in targets])
     out = {}
     for i, targets in links.items():
         row = next((rows[t] for t in targets if t in rows and jvm_deprecated(rows[t])), None)
         if row is not None:
-            out[i] = deprecation_level([*(row.get("m.annotations") or ()), *_annotations_of(rows, held.get(i, ()))])
+            out[i] = deprecation_level([*(row.get("m.annotations") or ()), *annotations_of(rows, held.get(i, ()))])
     return out
 
 
 def property_annotations(store, decl: dict) -> list[str]:
     """The annotations of a Kotlin property as written (`@Deprecated(...)`), which kotlinc puts on its synthetic
     `$annotations` method (an interface property's in its DefaultImpls); [] for any other declaration."""
-    held = [t for r, t in _links(decl) if r == "annotations"]
-    return _annotations_of(_member_rows(store, held), held) if held else []
+    held = [t for r, t in declaration_links(decl) if r == "annotations"]
+    return annotations_of(member_rows(store, held), held) if held else []
 
 
-def _links(decl: dict) -> list[tuple[str, str]]:
+def declaration_links(decl: dict) -> list[tuple[str, str]]:
     return [(r, t) for r, _, t in (link.partition(":") for link in decl["jvm"] or ())]
 
 
-def _member_rows(store, member_ids: list[str]) -> dict[str, dict]:
+def member_rows(store, member_ids: list[str]) -> dict[str, dict]:
     """The method rows (`m.*`) of these member ids: one query per class declaring one."""
     from jdx.graph_schema import queries
 
@@ -130,7 +130,7 @@ def _member_rows(store, member_ids: list[str]) -> dict[str, dict]:
     return {row.get("m.id"): row for owner in owners for row in store.rows(queries.MEMBERS_OF, {"id": owner})}
 
 
-def _annotations_of(rows: dict[str, dict], member_ids) -> list[str]:
+def annotations_of(rows: dict[str, dict], member_ids) -> list[str]:
     return [a for t in member_ids if t in rows for a in rows[t].get("m.annotations") or ()]
 
 

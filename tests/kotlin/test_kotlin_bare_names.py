@@ -125,21 +125,15 @@ def test_a_bare_name_naming_nothing_is_not_found_with_near_members(run_jdx, jar_
     assert "demo.LibKt#launchIt(int)" in [c["ref"] for c in json.loads(r.out)["candidates"]], r.out
 
 
-def test_a_bare_type_name_stays_a_usage_error_naming_the_top_level_function(run_jdx, jar_args):
-    assert "public interface demo.Job" in _javap("demo.Job")
-    assert "public static final demo.Job Job();" in _javap("demo.LibKt")
-    r = run_jdx("signature", "Job", *jar_args)
+@pytest.mark.parametrize("name,owner", [("Job", "demo.Job"), ("Pipe", "demo.other.Pipe")])
+def test_a_bare_type_name_stays_a_usage_error_naming_the_top_level_function(run_jdx, jar_args, name, owner):
+    """`Job`: one type and a top-level `Job()`; `Pipe`: two types (as `signature Channel` on kotlinx-coroutines:
+    java.nio's Channel and kotlinx's) and a top-level `Pipe()`: the usage error names the function either way."""
+    assert f"public interface {owner}" in _javap(owner)
+    assert f"public static final demo.{name} {name}();" in _javap("demo.LibKt")
+    r = run_jdx("signature", name, *jar_args)
     assert r.code == 3, r.err
-    assert "'Job' names a type" in r.err and "the Kotlin top-level function: demo.Job" in r.err, r.err
-
-
-def test_a_bare_name_of_two_types_names_the_top_level_function_too(run_jdx, jar_args):
-    """`signature Channel` on kotlinx-coroutines: java.nio's Channel and kotlinx's, and the top-level `Channel()`."""
-    assert "public interface demo.other.Pipe" in _javap("demo.other.Pipe")
-    assert "public static final demo.Pipe Pipe();" in _javap("demo.LibKt")
-    r = run_jdx("signature", "Pipe", *jar_args)
-    assert r.code == 3, r.err
-    assert "'Pipe' names a type" in r.err and "the Kotlin top-level function: demo.Pipe" in r.err, r.err
+    assert f"'{name}' names a type" in r.err and f"the Kotlin top-level function: demo.{name}" in r.err, r.err
 
 
 def _annotations_method(cls: str, name: str) -> str:
