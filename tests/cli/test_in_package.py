@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 
 def test_a_package_given_to_in_names_the_artifact_declaring_it(run_jdx):
     r = run_jdx("usages", "java.util.List", "--in", "java.util.concurrent*", "--json")
@@ -23,6 +25,7 @@ def test_a_misspelt_artifact_still_gets_the_nearest_names(run_jdx):
     assert data["candidates"][0]["ref"] == "java.base"
 
 
+@pytest.mark.soak  # a gson + JDK workspace: the soak runs it (.ci/run)
 def test_the_workspaces_own_artifacts_come_before_the_jdks_modules(run_jdx):
     """`--in otel*` over OpenTelemetry's jars offered java.se, jdk.jdi, jdk.jfr… (a trial): a glob matching nothing
     suggests the workspace's own artifacts first; the JDK's modules only after them."""

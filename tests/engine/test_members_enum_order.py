@@ -9,6 +9,8 @@ import pytest
 from tests.fixtures import jdktool
 from tests.fixtures.javac import compiled_jar
 
+pytestmark = pytest.mark.soak  # javac, java and a workspace of its own: the soak runs it (.ci/run)
+
 SOURCES = {
     "eo/Level.java": "package eo; public enum Level { TRACE, DEBUG, INFO, WARN, ERROR, FATAL;"
                      " public static final int COUNT = 6; public static Level ALIAS = WARN;"

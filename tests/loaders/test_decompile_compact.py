@@ -51,6 +51,7 @@ def test_short_payloads_and_java_text_stay_as_written():
     assert compact_kotlin_bookkeeping(java) == java
 
 
+@pytest.mark.soak  # a JVM and a Procyon run: the soak runs it (.ci/run)
 @pytest.mark.skipif(not d.available_engines(), reason="no decompiler installed (see .ci/run)")
 def test_a_decompiled_kotlin_facade_has_no_payload(tmp_path, jdx_home):
     if not STDLIB.exists():

@@ -12,6 +12,8 @@ from jdx.commands import workspace_info
 from tests.conftest import GSON
 from tests.service import JdxService, Options
 
+pytestmark = pytest.mark.soak  # a gson + JDK workspace of its own: the soak runs it (.ci/run)
+
 
 @pytest.fixture(scope="module")
 def answer(jdx_home):
