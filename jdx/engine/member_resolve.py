@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 
 from jdx.engine import descriptors as d
 from jdx.engine.member_render import ACC, access_level, source_descriptor, with_outer_instance
-from jdx.engine.members import (ancestor_sets, declared_members, is_hidden, is_inherited, overrides_earlier, stands_for,
+from jdx.engine.members import (ancestor_sets, declared_members, is_hidden, is_listable, overrides_earlier, stands_for,
                                 supertype_walk, walk_members)
 from jdx.engine.refs import SymbolRef, format_member, format_type, matches_params, parse_ref
 from jdx.engine.resolve import resolve_type_ref
@@ -102,11 +102,12 @@ def collect(store: GraphStore, target: dict, applied: dict | None = None) -> Col
     hidden: list[dict] = []
     hidden_keys: set[str] = set()
     unresolved: list[str] = []
+    target_iface = target.get("kind") in ("interface", "annotation")
     for row, env, is_iface, declared, is_field, m in walk_members(walk, methods, fields, target["id"], unresolved):
         tid = row["id"]
         name = m["name"]
-        if not declared and not is_inherited(m, is_field, tid, is_iface, query_pkg):
-            continue
+        if not is_listable(m, is_field, declared, tid, is_iface, query_pkg, target_iface):
+            continue  # an interface has Object's public methods only (JLS §9.2): never its clone() or finalize()
         # what hides a supertype's method (JLS §8.4.8): one of the same name and parameters, whatever it
         # returns; a covariant override has a bridge to carry the old return, a hiding static method none
         full = f"{name}:{m['descriptor']}" if is_field else name + m["descriptor"]
@@ -224,6 +225,8 @@ def _not_inherited(found: Collected, target: dict, member: str) -> list[dict]:
                     entry = {"row": m, "is_field": is_field, "kind": _kind(m, is_field), "declaring": row["id"]}
                     why = "static interface method, not inherited" if m["access"] & ACC["static"] and not is_field \
                         else f"{access_level(m['access'])} member, not inherited"
+                    if row["id"] == "java/lang/Object" and target.get("kind") in ("interface", "annotation"):
+                        why = f"{access_level(m['access'])} method: an interface has only Object's public ones (JLS §9.2)"
                     out.append(_candidate(entry, found.methods, why))
     return out
 
@@ -301,10 +304,7 @@ def _suggest(found: Collected, target: dict, member: str, ref: SymbolRef) -> tup
     ctor = member in ("<init>", d.simple_name_of(target["id"]))
     method = ref.params is not None or ref.descriptor is not None  # parentheses name a method, never a field
     names: dict[str, list[dict]] = {}
-    interface = target.get("kind") in ("interface", "annotation")
-    for e in visible:
-        if interface and e["declaring"] == "java/lang/Object" and not (e["row"].get("access") or 0) & 1:
-            continue  # an interface has Object's public methods only (JLS §9.2): never `clone()` for `content()`
+    for e in visible:  # (an interface's: never Object's clone() for `content()`, `collect` left it out)
         if e["kind"] == "method" or (e["kind"] == "field" and not method) or ctor:
             names.setdefault(e["row"]["name"], []).append(e)
     low = member.lower()

@@ -223,7 +223,7 @@ def _field_hidden(name: str, owner: str, field_owners: dict[str, list[str]], anc
     return any(s != owner and owner in ancestors.get(s, ()) for s in field_owners.get(name, ()))
 
 
-def _listable(m: dict, is_field: bool, declared: bool, tid: str, is_iface: bool, query_pkg: str,
+def is_listable(m: dict, is_field: bool, declared: bool, tid: str, is_iface: bool, query_pkg: str,
               target_iface: bool) -> bool:
     """Is a member of the walk one of the type's: declared by it, or inherited; an interface has only Object's public
     methods (JLS §9.2): no clone(), no finalize()."""
@@ -377,13 +377,13 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
             if plain not in seen:
                 bridged[plain] = tid
         if is_hidden(m, is_field) and not opts.include_synthetic:
-            if _listable(m, is_field, declared, tid, is_iface, query_pkg, target_iface):
+            if is_listable(m, is_field, declared, tid, is_iface, query_pkg, target_iface):
                 listed_key = member_key(m, is_field, True)  # (counted once, as --include-synthetic would list it)
                 if listed_key not in seen and listed_key not in synthetic_keys:
                     synthetic_keys.add(listed_key)
                     synthetic.append({"m": m, "kind": _kind_of(m, is_field), "declaring": tid})
             continue
-        if not _listable(m, is_field, declared, tid, is_iface, query_pkg, target_iface):
+        if not is_listable(m, is_field, declared, tid, is_iface, query_pkg, target_iface):
             continue
         if key in seen:
             first = seen[key].get("declaring")

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import pytest
 
+from jdx.engine import descriptors as d
 from jdx.engine.members import MemberOptions
+from jdx.errors import NotFoundError
 from tests.service import JdxService, Options
 from tests.fixtures.javac import javac_jar
 from tests.fixtures import jdktool
@@ -76,6 +78,16 @@ def test_an_interface_has_the_object_methods_javac_lets_a_caller_name(service, t
     callable_ = _javac_accepts(tmp_path, type_name, every)
     assert listed == callable_
     assert "clone()" not in listed and "toString()" in listed
+    # a member ref resolves to the same ones: `Runnable#clone()` is no member (it named Object's protected clone)
+    resolved = set()
+    for m in every:
+        params = ", ".join(d.descriptor_to_java(p) for p in d.parse_method_descriptor(m["descriptor"])[0])
+        try:
+            service.signature(f"{type_name}#{m['name']}({params})")
+            resolved.add(_signature(m))
+        except NotFoundError as exc:
+            assert "JLS §9.2" in str(exc), exc
+    assert resolved == callable_
 
 
 def test_a_class_keeps_objects_protected_methods(service):
