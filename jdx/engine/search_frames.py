@@ -48,6 +48,12 @@ def exception_type(line: str) -> str | None:
     return m.group("type") if m and (m.group("lead") or m.group("message") and "." in m.group("type")) else None
 
 
+def exception_message(line: str) -> str:
+    """The message of an exception line (`Caused by: a.B: msg` -> `msg`); "" when it has none."""
+    m = _EXCEPTION.fullmatch(line)
+    return (m.group("message") or "")[1:].strip() if m else ""
+
+
 def has_lead(line: str) -> bool:
     """Whether an exception line starts as the JVM starts one (`Exception in thread "main"`, `Caused by:`,
     `Suppressed:`)."""
