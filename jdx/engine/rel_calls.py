@@ -504,7 +504,7 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
             dispatching.append((row, t.ref))
         elif note := _bodyless_note(row, t.ref):
             notes.append(note)
-    notes[:0] = external_notes(symbol, store) + symbol.notes + dispatch_notes(store, dispatching)
+    notes[:0] = external_notes(symbol, store) + symbol.notes + dispatch_notes(store, dispatching, opts.filter)
     if direction == "in" and opts.view == "jvm":
         notes.extend(_stub_notes(store, [t.id for t in symbol.targets]))
     shown = {e["id"] for t in trees for e in _entries(t["tree"])} | {t["id"] for t in trees}
@@ -516,7 +516,7 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
                      f"({method_ref(cg.rows[part], 'c_')}); --view jvm shows the two as separate hops")
     notes.extend(_shadow_notes(cg, trees, direction))
     if direction == "in" and depth > 1:
-        notes.extend(_dispatched_leaves(store, cg, walk, trees))
+        notes.extend(_dispatched_leaves(store, cg, walk, trees, opts.filter))
     if direction == "out":
         notes.append("each call names the declaration the JVM links; invokevirtual/invokeinterface may run an "
                      "override at run time (jdx overrides <method>)")
@@ -545,7 +545,8 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
 MAX_LEAF_NOTES = 5  # the leaves of a callers tree whose callers through an overridden method are named
 
 
-def _dispatched_leaves(store: GraphStore, cg: _CallGraph, walk: _LevelWalk, trees: list[dict]) -> list[str]:
+def _dispatched_leaves(store: GraphStore, cg: _CallGraph, walk: _LevelWalk, trees: list[dict],
+                       filter: ArtifactFilter) -> list[str]:
     """A callers tree's entries that have no caller of their own (expanded, none found) but override a method that
     has: the calls the JVM may dispatch to them are that method's, which the tree stops before (a tree leaf read as
     "nobody calls this"); the root's own are in `dispatch_notes`. The first MAX_LEAF_NOTES, in the tree's order."""
@@ -557,7 +558,7 @@ def _dispatched_leaves(store: GraphStore, cg: _CallGraph, walk: _LevelWalk, tree
         access = (cg.rows[node]["c_access"] or 0) if node in cg.rows else ACC["static"]
         if not access & (ACC["static"] | ACC["private"]) and not node.split("#", 1)[1].startswith("<"):
             leaves.append((node, e.get("method") or method_ref(cg.rows[node], "c_")))
-    found = overridden_callers_notes(store, list(dict.fromkeys(leaves)), "callers", name_each=True)
+    found = overridden_callers_notes(store, list(dict.fromkeys(leaves)), "callers", name_each=True, filter=filter)
     return [f"a leaf above, {n}" for n in found[:MAX_LEAF_NOTES]] + (
         [f"{len(found) - MAX_LEAF_NOTES} more leaves have callers through a method they override"]
         if len(found) > MAX_LEAF_NOTES else [])

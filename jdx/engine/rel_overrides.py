@@ -84,19 +84,23 @@ _DISPATCHING = frozenset({"invokevirtual", "invokeinterface", "handle"})
 
 
 def overridden_callers_notes(store: GraphStore, roots: list[tuple[str, str]], command: str,
-                             name_each: bool = False) -> list[str]:
+                             name_each: bool = False, filter: ArtifactFilter | None = None) -> list[str]:
     """For each root (its id, its ref) that overrides methods with callers: the calls of those, which the JVM may
     dispatch to it at run time, are the overridden method's (an INVOKES edge names the declaration it links), so
     `callers`/`usages` of the root leave them out: say how many and the command that lists them (spec §3.3).
-    `name_each`: every note names its root (one of several, or a tree's leaf)."""
+    `name_each`: every note names its root (one of several, or a tree's leaf). `filter` (`--in`/`--exclude`): only
+    the sites in the artifacts it accepts count, and the command named carries it."""
     ids = [i for i, _ in roots]
     up = distinct_pairs(rows_by_ids(store, q.OVERRIDDEN_BY, ids), "source", "t_id") if ids else []
     if not up:
         return []
+    active = filter is not None and filter.active()
+    arts = Artifacts.of(store) if active else None
     sites: dict[str, list[str]] = {}
     for r in rows_by_ids(store, q.CALLS_INTO, sorted({r["t_id"] for r in up})):
-        if r["kind"] in _DISPATCHING:
+        if r["kind"] in _DISPATCHING and (not active or filter.accepts(arts, r.get("c_artifact"))):
             sites.setdefault(r["target"], []).append(r["c_id"])
+    narrowed = f" {filter.describe()}" if active else ""
     refs = dict(roots)
     notes = []
     for r in sorted(up, key=lambda r: (ids.index(r["source"]), not r["direct"], method_ref(r, "t_"))):
@@ -107,7 +111,7 @@ def overridden_callers_notes(store: GraphStore, roots: list[tuple[str, str]], co
         whose = f"{refs[r['source']]}: " if len(roots) > 1 or name_each else ""
         n, m = len(calls), len(set(calls))
         notes.append(f"{whose}{command} through the method it overrides, {ref}: {n} site{'s' * (n != 1)} in {m} "
-                     f"method{'s' * (m != 1)} may dispatch here: jdx {command} '{ref}'")
+                     f"method{'s' * (m != 1)} may dispatch here: jdx {command} '{ref}'{narrowed}")
     return notes
 
 
@@ -282,7 +286,7 @@ def override_how(orders: dict[str, list[str]], row: dict) -> str:
     return "direct" if row["direct"] else "indirect"
 
 
-def dispatch_notes(store: GraphStore, roots: list[tuple[dict, str]]) -> list[str]:
+def dispatch_notes(store: GraphStore, roots: list[tuple[dict, str]], filter: ArtifactFilter | None = None) -> list[str]:
     """What `callers` of each overridable root (its row, its ref) includes and what it leaves to the overrides and to
     the methods it overrides; the overloads of one name none of which is overridden share one note (a bare name can
     have dozens)."""
@@ -309,4 +313,4 @@ def dispatch_notes(store: GraphStore, roots: list[tuple[dict, str]]) -> list[str
         these = "this declaration" if len(refs) == 1 else "these declarations"
         notes.append(f"{what}calls through {owner} and through subtypes that inherit {these} are included "
                      f"(virtual dispatch may run an override)")
-    return notes + overridden_callers_notes(store, overriding, "callers")
+    return notes + overridden_callers_notes(store, overriding, "callers", filter=filter)

@@ -520,7 +520,7 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
               "kinds": list(kinds), "total": len(sites), "counts": dict(sorted(counts.items())),
               "filter": opts.filter.describe(),
               "notes": _notes(store, symbol, kt, frozenset(wanted)) + _inherited_note(symbol, sites)
-              + _shadowed_notes(store, symbol) + _overridden_notes(store, symbol, wanted)
+              + _shadowed_notes(store, symbol) + _overridden_notes(store, symbol, wanted, opts.filter)
               + _enum_constant_notes(store, symbol, opts.filter)
               + shadowed_sites_note(dead, len(sites)),
               "groups": _groups(shown, totals, _cut_sites(pairs, limit)),
@@ -563,12 +563,14 @@ def _cut_hint(total: int, counts: dict[str, int], totals: dict[tuple[str, bool],
     return narrow_hint(f"--limit {total}", total, ["--kind"] * (len(counts) > 1) + ["--in", "--exclude"] * several)
 
 
-def _overridden_notes(store: GraphStore, symbol: Symbol, wanted: set[str]) -> list[str]:
-    """Calls of the methods the asked ones override may run them too, but are those methods' usages: say so."""
+def _overridden_notes(store: GraphStore, symbol: Symbol, wanted: set[str], filter: ArtifactFilter) -> list[str]:
+    """Calls of the methods the asked ones override may run them too, but are those methods' usages: say so (of
+    the artifacts `--in`/`--exclude` keep)."""
     if symbol.external or "call" not in wanted:
         return []
     return overridden_callers_notes(store, [(t.id, t.ref) for t in symbol.targets if t.kind == "method" and not
-                                            t.row.get("access", 0) & (ACC["static"] | ACC["private"])], "usages")
+                                            t.row.get("access", 0) & (ACC["static"] | ACC["private"])], "usages",
+                                    filter=filter)
 
 
 def _enum_constant_notes(store: GraphStore, symbol: Symbol, filter: ArtifactFilter) -> list[str]:
