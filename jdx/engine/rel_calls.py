@@ -37,7 +37,7 @@ from jdx.engine.rel_sites import in_shadowed_copy, narrow_hint, shadowed_sites_n
 from jdx.engine.rel_kotlin_lambdas import kotlin_lambda_code, kotlin_lambda_plumbing, kotlin_lambda_writers
 from jdx.engine.relations import (ArtifactFilter, Artifacts, check_depth, check_limit, is_bridge, is_lambda,
                                   lambda_writers, method_ref, namesake_ids, resolve_symbol, rows_by_ids, sort_key,
-                                  split_method_id, twin_ids)
+                                  split_method_id, through_access_bridges, twin_ids)
 from jdx.graph_schema import queries_graph as q
 from jdx.graph_schema.store import GraphStore
 
@@ -172,6 +172,7 @@ def _callers_loader(cg: _CallGraph, flt: ArtifactFilter, view: str = "kotlin",
         rows = rows_by_ids(cg.store, q.CALLS_INTO, sorted(set(ids) | set(stubs) | twins | set(named)))
         # a lambda's or a string concatenation's bootstrap is no call: `calls` leaves it out too (INDY_PLUMBING)
         rows = [r for r in rows if not (r["kind"] == "indy" and r["target"].split("#", 1)[0] in INDY_PLUMBING)]
+        rows = through_access_bridges(cg.store, rows)
         if pairs:
             rows = twin_rows(rows, pairs, ids)
         if kt is not None:

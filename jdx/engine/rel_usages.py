@@ -38,7 +38,7 @@ from jdx.engine.usage_notes import constant_notes, inherited_asked, inherited_no
 from jdx.engine.rel_kotlin_lambdas import kotlin_lambda_writers
 from jdx.engine.relations import (ArtifactFilter, Artifacts, Symbol, Target, check_limit, is_bridge, is_lambda,
                                   lambda_writers, method_ref, namesake_ids, resolve_symbol, rows_by_ids, sort_key,
-                                  split_method_id, twin_ids)
+                                  split_method_id, through_access_bridges, twin_ids)
 from jdx.errors import RefSyntaxError, UsageError, Warning_
 from jdx.graph_schema import queries_graph as q
 from jdx.graph_schema.queries import FIELDS_OF_TYPES
@@ -184,7 +184,7 @@ def _member_sites(store: GraphStore, targets: list[Target], kinds: set[str],
         stubs += sorted(n for n, t in namesakes.items() if not t.is_field)
         pairs = facade_twins(store, methods) if view == "kotlin" else {}
         twins = sorted({x for m in methods if m in pairs for x in pairs[m]} - set(methods) - set(stubs))
-        rows = rows_by_ids(store, q.CALLS_INTO, methods + stubs + twins)
+        rows = through_access_bridges(store, rows_by_ids(store, q.CALLS_INTO, methods + stubs + twins))
         if pairs:
             rows = twin_rows(rows, pairs, methods)
         if kt is not None:

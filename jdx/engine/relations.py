@@ -342,6 +342,21 @@ def is_bridge(row: dict, prefix: str = "") -> bool:
     return "(" in row[prefix + "id"] and access & (ACC["bridge"] | ACC["synthetic"]) == ACC["bridge"] | ACC["synthetic"]
 
 
+def through_access_bridges(store: GraphStore, rows: list[dict]) -> list[dict]:
+    """CALLS_INTO `rows` with javac's access bridges seen through. A public class that inherits a public method from a
+    non-public superclass gets a synthetic bridge of the same name and descriptor calling it (Trove's
+    `TObjectIntIterator#hasNext()` of the package-private `TIterator`), and a call written against the public class
+    links to that bridge: such a call is the method's, named through the bridge's class (`via`), and the bridge's own
+    forwarding call is no caller."""
+    bridges = {r["c_id"]: r["target"] for r in rows if is_bridge(r, "c_") and r["c_id"] != r["target"]
+               and r["c_id"].split("#", 1)[1] == r["target"].split("#", 1)[1]}
+    if not bridges:
+        return rows
+    through = [{**r, "target": bridges[r["target"]], "via": r.get("via") or r["target"].split("#", 1)[0]}
+               for r in rows_by_ids(store, q.CALLS_INTO, sorted(bridges))]
+    return [r for r in rows if r["c_id"] not in bridges] + through
+
+
 def lambda_writers(store: GraphStore, lambda_ids: Iterable[str]) -> dict[str, dict]:
     """For each lambda body id, the method that wrote it (`Method.writer`, the method whose handle edge
     reaches the body; nested lambdas followed outward), as a method row with `c_` columns. Bodies no handle reaches map
