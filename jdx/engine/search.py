@@ -318,16 +318,21 @@ def _search(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, di
         if has_kotlin(store):  # members folded into one Kotlin declaration leave room: rank a few more
             opts = replace(opts, limit=opts.limit * 2)
     # a qualifier naming no type or package is read as camel humps at once; one that does, only if it found nothing
+    from jdx.engine.search_inherited import inherited_matches
+
     owner_tiers = None if p.qualifier is None or _names_literally(store, p.qualifier) else hump_owners(store, p)
     result = _run(store, p, kinds, arts, opts, fuzzy=False, owner_tiers=owner_tiers)
-    if result["total"] == 0 and owner_tiers is None and (owner_tiers := hump_owners(store, p)):
+    inherited, hint = ([], None)
+    if result["total"] == 0 and p.qualifier is not None:  # `THashMap.size` reads as `THashMap#size` here
+        inherited, hint = inherited_matches(store, p if p.member or not names_a_type(store, p.qualifier)
+                                            else replace(p, member=True), kinds)
+    # (a type that inherits the member is what was meant: `THashMap#size` is THash's, no hump of other types')
+    if result["total"] == 0 and not inherited and owner_tiers is None and (owner_tiers := hump_owners(store, p)):
         result = _run(store, p, kinds, arts, opts, fuzzy=False, owner_tiers=owner_tiers)
-    if result["total"] == 0 and opts.fuzzy and p.mode == "hump":
+    if result["total"] == 0 and not inherited and opts.fuzzy and p.mode == "hump":
         result = _run(store, p, kinds, arts, opts, fuzzy=True)
     if result["total"] == 0:
-        from jdx.engine.search_inherited import inherited_matches
-
-        inherited, hint = inherited_matches(store, p, kinds)  # `ArrayList#stream`: Collection declares it
+        # `ArrayList#stream`: Collection declares it
         raise NotFoundError(f"not found: nothing matches {shown_text(text)}" + _scope_words(opts),
                             candidates=inherited or _did_you_mean(store, p, kinds, arts, opts),
                             hint=hint or ("try a shorter pattern, or a glob like '*Name*'" if opts.fuzzy else

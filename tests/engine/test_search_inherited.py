@@ -19,6 +19,8 @@ SOURCES = {
     "p/Base.java": "package p; public abstract class Base implements I { public void baseWork() {} "
                    "public void baseRest() {} protected int counter; private void secret() {} }",
     "p/Sub.java": "package p; public class Sub extends Base { public void shout() {} public void own() {} }",
+    # its name is camel humps of `Sub`, and it declares what Sub inherits
+    "p/SubDecorator.java": "package p; public class SubDecorator { public void baseWork() {} }",
 }
 CALLS = {"greet": "s.greet();", "baseWork": "s.baseWork();", "wait": "s.wait();", "secret": "s.secret();"}
 
@@ -96,3 +98,12 @@ def test_ls_of_a_type_names_the_type(built):
     assert miss.value.hint == "jdx show p.Sub (its card), jdx members p.Sub; jdx ls p lists its package"
     listed, _ = list_packages(svc.store(), "p", 1, False, 100)
     assert "Sub" in str(listed)
+
+
+@pytest.mark.parametrize("text", ["Sub#baseWork", "Sub.baseWork"])
+def test_a_type_named_by_its_simple_name_that_inherits_the_member_is_not_read_as_humps(built, text):
+    svc, _declared, compiles = built
+    assert compiles["baseWork"]  # javac: Sub has baseWork(); SubDecorator, a hump match of `Sub`, declares one too
+    miss = _miss(svc, text)
+    assert [c["ref"] for c in miss.candidates] == ["p.Base#baseWork()"], miss.candidates
+    assert "p.Sub declares no member matching 'baseWork' but inherits 1" in miss.hint
