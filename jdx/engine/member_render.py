@@ -165,7 +165,8 @@ def render_method(m: dict, owner_simple: str, env: dict, context: tuple[str, ...
     tparams = d.render_type_params(sig.type_params, qualified=names) if sig.type_params else ""
     throws = [d.render_type(t, qualified=names) for t in sig.throws] or \
         [d.internal_to_fqn(t) if t in names else t.rsplit("/", 1)[-1].replace("$", ".") for t in exceptions]
-    mods = modifiers(m["access"], method=True, interface_owner=m.get("_iface", False))
+    mods = modifiers(m["access"], method=True, interface_owner=m.get("_iface", False),
+                     abstract_shown=m.get("_abstract_shown", False))
     name = owner_simple if m["name"] == "<init>" else m["name"]
     head = " ".join(x for x in (mods, tparams, "" if m["name"] == "<init>" else ret) if x)
     # (a package-private constructor: no head)
@@ -184,14 +185,16 @@ def render_field(f: dict, env: dict, context: tuple[str, ...] = ()) -> str:
     return text
 
 
-def modifiers(access: int, method: bool, interface_owner: bool = False) -> str:
+def modifiers(access: int, method: bool, interface_owner: bool = False, abstract_shown: bool = False) -> str:
+    """Java's modifiers of a member; an interface's abstract method goes without `abstract`, as it is written, unless
+    `abstract_shown` (listed among a class's members: what the class still has to implement)."""
     words = []
     level = access_level(access)
     if level != "package":
         words.append(level)
     if method and interface_owner and not access & (ACC["abstract"] | ACC["static"] | ACC["private"]):
         words.append("default")
-    if access & ACC["abstract"] and not interface_owner:
+    if access & ACC["abstract"] and (abstract_shown or not interface_owner):
         words.append("abstract")
     if access & ACC["static"]:
         words.append("static")

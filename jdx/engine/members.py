@@ -460,6 +460,8 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
             ref = format_member(e["declaring"], m["name"], m["descriptor"], is_field=True, with_return=clash)
         else:
             m["_iface"] = e["iface"]
+            # a class's member still abstract is what a subclass must implement: said also of an interface's method
+            m["_abstract_shown"] = e["iface"] and target.get("kind") not in ("interface", "annotation")
             shown = with_outer_instance(m, target) if kind == "constructor" else m
             text, _params, _ret = render_method(shown, owner_simple, e["env"], (target["id"],))
             params = m["descriptor"][: m["descriptor"].index(")") + 1]
@@ -474,6 +476,8 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
             enum_place[ref] = m.get("position") or 0
         if for_removal(m):
             item["for_removal"] = True
+        if kind == "method" and access & ACC["abstract"]:
+            item["abstract"] = True
         markers = synthetic_markers(m, kind == "field") if opts.include_synthetic else []
         if markers:  # (only listed with --include-synthetic)
             item["synthetic"] = markers
