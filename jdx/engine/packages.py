@@ -163,8 +163,9 @@ def list_packages(store: GraphStore, glob: str | None, depth: int, with_counts: 
         entry = {"kind": "package", "name": package, "level": 0}
         entries.append(_counted(entry, counts, package) if with_counts else entry)
         _walk(store, counts, package, 1, depth, with_counts, entries, None)
-        # the package's own line heads the listing: --limit counts what is listed under it
-        return _capped({"query": glob or "", "entries": entries}, limit, head=1)
+        # the package's own line heads the listing: --limit counts the types listed under it; its subpackages and
+        # the rows counting its other types are always shown
+        return _capped({"query": glob or "", "entries": entries}, limit, head=1, kept=("package", "nonpublic", "nested"))
     if not entries and glob:
         prefix = glob.strip()[:-2] if glob.strip().endswith(".*") else ""
         if prefix in counts and prefix:  # `java.lang.constant.*` matches subpackages only; the package has none
@@ -199,15 +200,20 @@ def listing_artifacts(store: GraphStore, result: dict) -> list[str]:
     return package_artifacts(store, packages, subpackages=True)
 
 
-def _capped(result: dict, limit: int, head: int = 0) -> tuple[dict, dict | None]:
-    """At most `limit` entries past the first `head` (a heading line, always kept and never counted); `total` and
-    the cut's numbers count the same entries."""
+def _capped(result: dict, limit: int, head: int = 0, kept: tuple[str, ...] = ()) -> tuple[dict, dict | None]:
+    """At most `limit` entries past the first `head` (a heading line, always kept and never counted), entries of a
+    `kept` kind always shown and never counted; `total` and the cut's numbers count the same entries."""
     entries = result["entries"]
-    listed = len(entries) - head
+    listed = sum(1 for e in entries[head:] if e["kind"] not in kept)
     result["total"] = listed
     if listed <= limit:
         return result, None
-    result["entries"] = entries[:head + limit]
+    shown, out = 0, entries[:head]
+    for e in entries[head:]:
+        if e["kind"] in kept or shown < limit:
+            out.append(e)
+            shown += e["kind"] not in kept
+    result["entries"] = out
     return result, {"shown": limit, "total": listed, "hint": f"--limit {listed}, or a narrower glob"}
 
 
