@@ -301,6 +301,10 @@ def show_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Warni
     if _non_sealed(store, target):
         target = dict(target, non_sealed=True)
     extends, implements = _supertypes(target, found.walk, applied)
+    direct = set(target.get("interfaces") or [])
+    # the interfaces it has through its supertypes ("is it Serializable?"), nearest first, as they are applied there
+    also = [_applied(row, env) for row, env in found.walk[1:]
+            if row.get("kind") in ("interface", "annotation") and row["id"] not in direct]
     arguments = type_arguments(applied)
     arts = artifact_names(store)
     artifact = arts.get(target.get("artifact") or "", "")
@@ -316,6 +320,7 @@ def show_type(store: GraphStore, text: str, opts=None) -> tuple[dict, list[Warni
         **own_constant(store, target),
         "extends": extends,
         "implements": implements,
+        "also_implements": also,
         "permits": [format_type(p) for p in target.get("permits") or []],  # PermittedSubclasses, class-file order
         **({"record_components": record_component_list(target)} if target.get("kind") == "record" else {}),
         "nested": [entry for _, entry in nested],

@@ -19,6 +19,9 @@ ELEMENT_KEPT = 120
 STALE_NOTE = "stale class file: an earlier build left it"  # a row `stale: true` (engine.stale_classes.mark_stale)
 
 
+MAX_ALSO = 8  # interfaces through supertypes a card names; hierarchy lists every one
+
+
 def compiler_internal(annotation: str) -> bool:
     """An annotation a compiler writes for itself (kotlinc's `@kotlin.jvm.internal.*`, scalac's signatures)."""
     name = annotation.split("(", 1)[0]
@@ -192,6 +195,11 @@ def show(r: dict, brief: bool = False) -> list[str]:
                                      else ", ".join(r["extends"])))
     if r["implements"]:
         lines.append("  implements " + ", ".join(r["implements"]))
+    also = r.get("also_implements") or []
+    if also:
+        more = f", +{len(also) - MAX_ALSO} more (jdx hierarchy {r['ref']})" if len(also) > MAX_ALSO else ""
+        lines.append(f"  {'also extends' if r['kind'] in ('interface', 'annotation') else 'also implements'} "
+                     f"(through supertypes): " + ", ".join(also[:MAX_ALSO]) + more)
     if r["outer"]:
         lines.append(f"  outer: {r['outer']['ref']}")
         if r["outer"]["method"]:
