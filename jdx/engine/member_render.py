@@ -51,6 +51,18 @@ def owner_of(m: dict) -> str | None:
     return m.get("owner") or (m["id"].partition("#")[0] if m.get("id") else None)
 
 
+def answer_clashes(members: list[tuple[dict, dict, bool]]) -> frozenset[str]:
+    """Of the classes the lines of one answer name (each (member row, env, is_field)), those whose simple name names
+    another class on another line: each prints qualified everywhere (`Set<org.junit.platform.commons.io.Resource>`
+    beside `Set<org.junit.platform.commons.support.Resource>`), since a reader compares the lines."""
+    by_simple: dict[str, set[str]] = {}
+    for m, env, is_field in members:
+        sig = member_signature(m, d.parse_field_signature if is_field else d.parse_method_signature, env)
+        for name in d.class_names(sig):
+            by_simple.setdefault(d.nested_simple_name(name), set()).add(name)
+    return frozenset(n for group in by_simple.values() if len(group) > 1 for n in group)
+
+
 def qualified_names(m: dict, context: tuple[str, ...], *nodes, extra: tuple[str, ...] = ()) -> frozenset[str]:
     """The classes a member's line prints qualified (clashing_names): the declaring and queried classes are the
     context a reader takes a simple name for."""
@@ -149,15 +161,17 @@ def record_role(type_row: dict | None, m: dict) -> str | None:
     return RECORD_ACCESSOR if any(m["name"] == c[0] and m["descriptor"] == "()" + c[1] for c in comps) else None
 
 
-def render_method(m: dict, owner_simple: str, env: dict, context: tuple[str, ...] = ()) -> tuple[str, list[str], str]:
+def render_method(m: dict, owner_simple: str, env: dict, context: tuple[str, ...] = (),
+                  clashing: frozenset[str] = frozenset()) -> tuple[str, list[str], str]:
     """(declaration text, parameter types, return type) in simple names, generics substituted; a simple name that
-    would name two classes (two in the line, or one beside the declaring class) prints qualified. An inner class's
-    constructor prints without the outer instance (javac's generic Signature already leaves it out)."""
+    would name two classes (two in the line, or one beside the declaring class, or `clashing`: two in the answer)
+    prints qualified. An inner class's constructor prints without the outer instance (javac's generic Signature
+    already leaves it out)."""
     sig = member_signature(m, d.parse_method_signature, env)
     if source_descriptor(m) is not None and len(sig.params) == len(d.parse_method_descriptor(m["descriptor"])[0]):
         sig = replace(sig, params=sig.params[1:])
     exceptions = () if sig.throws else tuple(m.get("exceptions") or ())
-    names = qualified_names(m, context, sig, extra=exceptions)
+    names = qualified_names(m, context, sig, extra=exceptions) | clashing
     params = [d.render_type(p, qualified=names) for p in sig.params]
     if m["access"] & ACC["varargs"] and params and params[-1].endswith("[]"):
         params[-1] = params[-1][:-2] + "..."
@@ -176,9 +190,9 @@ def render_method(m: dict, owner_simple: str, env: dict, context: tuple[str, ...
     return text, params, ret
 
 
-def render_field(f: dict, env: dict, context: tuple[str, ...] = ()) -> str:
+def render_field(f: dict, env: dict, context: tuple[str, ...] = (), clashing: frozenset[str] = frozenset()) -> str:
     sig = member_signature(f, d.parse_field_signature, env)
-    shown = d.render_type(sig, qualified=qualified_names(f, context, sig))
+    shown = d.render_type(sig, qualified=qualified_names(f, context, sig) | clashing)
     text = f"{modifiers(f['access'], method=False)} {shown} {f['name']}".strip()
     if f.get("constant") is not None:
         text += f" = {d.render_constant(f.get('descriptor') or '', f['constant'])}"

@@ -8,8 +8,8 @@ import re
 from dataclasses import dataclass
 
 from jdx.engine import descriptors as d
-from jdx.engine.member_render import (ACC, ACCESS_LEVELS, access_level, constructor_name, record_role, render_field,
-                                      render_method, with_outer_instance)
+from jdx.engine.member_render import (ACC, ACCESS_LEVELS, access_level, answer_clashes, constructor_name, record_role,
+                                      render_field, render_method, with_outer_instance)
 from jdx.engine.enum_bodies import own_constant
 from jdx.engine.refs import format_member, format_type
 from jdx.engine.resolve import resolve_applied_type, resolve_type
@@ -440,6 +440,8 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
     # (their ordinals: `severity >= ERROR` compares them so), as javap and outline list them
     enum_place: dict[str, int] = {}
     defaults = _annotation_defaults(store, walk)
+    clashing = answer_clashes([(e["m"], e["env"], e["kind"] == "field") for e in entries if wanted(e)
+                               and access_level(e["m"]["access"]) in levels and not folded(e)])
     for e in entries:
         m, kind = e["m"], e["kind"]
         access = m["access"]
@@ -454,7 +456,7 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
             continue
         owner_simple = constructor_name(target["id"]) if kind == "constructor" else d.simple_name_of(e["declaring"])
         if kind == "field":
-            text = render_field(m, e["env"], (target["id"],))
+            text = render_field(m, e["env"], (target["id"],), clashing)
             # `Type#name` would also name same-named methods; `Type#name:type` names the field alone
             clash = m["name"] in method_names
             ref = format_member(e["declaring"], m["name"], m["descriptor"], is_field=True, with_return=clash)
@@ -463,7 +465,7 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
             # a class's member still abstract is what a subclass must implement: said also of an interface's method
             m["_abstract_shown"] = e["iface"] and target.get("kind") not in ("interface", "annotation")
             shown = with_outer_instance(m, target) if kind == "constructor" else m
-            text, _params, _ret = render_method(shown, owner_simple, e["env"], (target["id"],))
+            text, _params, _ret = render_method(shown, owner_simple, e["env"], (target["id"],), clashing)
             params = m["descriptor"][: m["descriptor"].index(")") + 1]
             twins = any(other != m["descriptor"] and other.startswith(params)
                         for other in descriptors.get((e["declaring"], m["name"]), ()))
