@@ -100,6 +100,7 @@ def run_diff(session, request: DiffRequest):
         unexported_packages,
     )
     from jdx.engine.answer import Answer
+    from jdx.engine.diff.api_status import with_api_status
     from jdx.engine.diff.compare import compare
     from jdx.engine.diff.findings import Finding
     from jdx.engine.diff.modules import diff_notes, lower_unexported
@@ -135,7 +136,8 @@ def run_diff(session, request: DiffRequest):
                 lambda o, n: compare(o, n, options, platform=platform))
             findings = sorted(findings + released, key=Finding.sort_key)
         hidden = unexported_packages(old), unexported_packages(new)
-        findings = lower_unexported(findings, *hidden, surfaces[0].types, surfaces[1].types)
+        findings = with_api_status(lower_unexported(findings, *hidden, surfaces[0].types, surfaces[1].types),
+                                   surfaces[0])
     finally:
         if collecting:
             gc.enable()

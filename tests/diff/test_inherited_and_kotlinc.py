@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from jdx.engine.diff.api_status import IMPLEMENTORS_ONLY
 from jdx.engine.diff.members import compare_member
 from jdx.engine.diff.surface import Member
 from tests.fixtures.build import write_jar
@@ -88,7 +89,7 @@ def _by_symbol(findings) -> dict[str, list[tuple[str, str]]]:
 
 def test_method_new_in_an_old_supertype_is_blamed_on_it(findings):
     got = _by_symbol(findings)
-    assert got["p.Job#getParent()"] == [("INTERFACE_METHOD_ADDED", "")]
+    assert got["p.Job#getParent()"] == [("INTERFACE_METHOD_ADDED", IMPLEMENTORS_ONLY)]
     # ChildJob extended Job already (javap of both sides): Job is no new supertype, its new method is
     assert got["p.ChildJob#getParent()"] == [(
         "INTERFACE_METHOD_ADDED", "inherited from p.Job, which declares it anew: implementors outside the artifact "
