@@ -59,10 +59,14 @@ def written_values(text: str) -> list[str]:
     character itself). The text as written is matched too (`C:\\temp` still finds the path)."""
     read = _WRITTEN_ESCAPE.sub(lambda m: chr(int(m.group(1)[1:], 16)) if m.group(1)[0] == "u"
                                else _ESCAPES[m.group(1)], text)
-    return list(dict.fromkeys((text, read)))
+    # a number as Java writes it, the form jdx prints (`0.8f`, `9223372036854775807L`, `1_000`): its digits
+    number = _WRITTEN_NUMBER.fullmatch(text)
+    digits = (number.group(1).replace("_", ""),) if number else ()
+    return list(dict.fromkeys((text, read, *digits)))
 
 
 _WRITTEN_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|[nrt\\\"'])")
+_WRITTEN_NUMBER = re.compile(r"(-?(?:\d[\d_]*)?\.?\d[\d_]*(?:[eE][+-]?\d+)?)[fFdDlL]?")
 
 
 def search_values(store: GraphStore, text: str, opts: SearchOptions) -> tuple[dict, dict | None]:
@@ -99,7 +103,7 @@ def search_values(store: GraphStore, text: str, opts: SearchOptions) -> tuple[di
                "value": d.render_constant(r["descriptor"], r["constant"]), "match": "exact" if exact else "contains"}
         if jdk_internal(art.get("origin", ""), owner, internal):
             row["jdk_internal"] = True
-        found.append(((not exact, not public, is_jdk_internal(owner, internal), art.get("position", 0), owner,
+        found.append(((not exact, is_jdk_internal(owner, internal), not public, art.get("position", 0), owner,
                        r["name"]), row))
     if not found:
         raise NotFoundError(f"not found: no constant's value is {pattern!r}" + (" or holds it" if not glob else ""),

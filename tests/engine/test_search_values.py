@@ -78,3 +78,13 @@ def test_no_constant_with_that_value_is_not_found(run_jdx, built):
     assert (code, env["error"]["code"]) == (1, "NOT_FOUND")
     code, env = _search(run_jdx, jar, "*")
     assert (code, env["error"]["code"]) == (3, "USAGE")
+
+
+@pytest.mark.parametrize("written, field", [("42L", "BIG"), ("2.5f", "F"), ("4_242", "SMALL")])
+def test_a_number_written_as_java_and_javap_write_it_finds_its_constant(run_jdx, built, written, field):
+    jar, constants = built
+    javap = constants[field].lower()  # javap writes `42l`, `2.5f`
+    assert javap in (written.replace("_", "").lower(), written.replace("_", ""))
+    code, env = _search(run_jdx, jar, written)
+    assert code == 0, env
+    assert [m["ref"] for m in env["result"]["matches"] if m["match"] == "exact"] == [f"v.Alg#{field}"], env
