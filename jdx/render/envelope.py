@@ -92,7 +92,8 @@ def warning_lines_json(items: list[dict], fold_resolution: bool = False) -> list
     return lines
 
 
-CANDIDATE_LINES = 10  # an ambiguity's text lists at most this many candidates, and every usable one
+CANDIDATE_LINES = 10  # an ambiguity's text lists at most this many candidates, and every usable one up to:
+USABLE_LINES = 25  # a name 42 nested classes share (Trove's `HashProcedure`) lists 25, the rest counted
 MAX_CANDIDATE_PAD = 60  # candidates align their artifacts to this column at most (a 240-character ref padded all)
 
 
@@ -108,6 +109,7 @@ def error_lines(env: dict) -> list[str]:
         usable = sum(1 for c in candidates if not c.get("jdk_internal"))
         shown = candidates if len(candidates) <= CANDIDATE_LINES else \
             [c for i, c in enumerate(candidates) if not c.get("jdk_internal") or i < max(CANDIDATE_LINES, usable)]
+        shown = shown[:USABLE_LINES]
         width = min(max(len(c.get("ref", "")) for c in shown), MAX_CANDIDATE_PAD)  # one long ref pads no other
         for c in shown:
             extra = "  ".join(x for x in (c.get("artifact", ""), "(JDK internal)" if c.get("jdk_internal") else "",
@@ -116,8 +118,11 @@ def error_lines(env: dict) -> list[str]:
                                           f"({c['overloads']} overloads)" if c.get("overloads", 1) > 1 else "") if x)
             lines.append(f"  {c.get('ref', '').ljust(width)}  {extra}".rstrip())
         if len(shown) < len(candidates):
+            listed = {id(c) for c in shown}
             more = len(candidates) - len(shown)
-            lines.append(f"  … {more} more JDK internal{'s' * (more != 1)} (--json lists every candidate)")
+            internal = all(c.get("jdk_internal") for c in candidates if id(c) not in listed)
+            lines.append(f"  … {more} more{' JDK internal' + 's' * (more != 1) if internal else ''} "
+                         "(--json lists every candidate)")
     if error.get("hint"):
         lines.append(f"hint: {error['hint']}")
     return lines + warning_lines_json(env.get("warnings") or [], fold_resolution=True)

@@ -118,3 +118,16 @@ def test_one_more_jdk_internal_is_singular():
                   for i in range(CANDIDATE_LINES + 1)]
     env = {"error": {"code": "AMBIGUOUS", "message": "ambiguous: C"}, "candidates": candidates}
     assert "  … 1 more JDK internal (--json lists every candidate)" in error_lines(env)
+
+
+def test_many_usable_candidates_are_listed_up_to_a_bound_and_counted():
+    """T91: Trove's `show HashProcedure` listed all 42 same-named nested classes (45 lines); the text lists
+    USABLE_LINES of them and counts the rest, which --json keeps."""
+    from jdx.render.envelope import USABLE_LINES, error_lines
+
+    candidates = [{"ref": f"t.M{i:02d}$HashProcedure", "kind": "class", "artifact": "t.jar"} for i in range(42)]
+    lines = error_lines({"error": {"code": "AMBIGUOUS", "message": "ambiguous: 42 candidates for HashProcedure"},
+                         "candidates": candidates})
+    listed = [line for line in lines if line.startswith("  t.")]
+    assert [line.split()[0] for line in listed] == [c["ref"] for c in candidates[:USABLE_LINES]]
+    assert f"  … {42 - USABLE_LINES} more (--json lists every candidate)" in lines
