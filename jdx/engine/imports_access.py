@@ -193,13 +193,14 @@ def overloads_said(static: list[dict], declaring: str) -> list[str]:
     if len(static) < 2:
         return []
     public = [r for r in static if r["access"] & ACC_PUBLIC]
+    what = "static overloads" if all(r["kind"] == "method" for r in static) else "static members"  # a field too
     if len(public) == len(static):
-        return [f"imports all {len(static)} static overloads"]
+        return [f"imports all {len(static)} {what}"]
     said = [f"{len(public)} public (usable anywhere)"] if public else []
     for level, rows in _by_access(r for r in static if not r["access"] & ACC_PUBLIC):
         who = member_access_note(rows, declaring, d.package_of(declaring)).split(": ", 1)[1]
         said.append(f"{len(rows)} {level}: {', '.join(_overload(r) for r in rows)} ({who.removesuffix(' it')} them)")
-    return [f"{len(static)} static overloads of which {'; '.join(said)}"]
+    return [f"{len(static)} {what} of which {'; '.join(said)}"]
 
 
 def _by_access(rows) -> list[tuple[str, list[dict]]]:
@@ -214,9 +215,9 @@ def _by_access(rows) -> list[tuple[str, list[dict]]]:
 
 def _overload(row: dict) -> str:
     """`max(int, int)`: an overload by its parameter types (a field by its name)."""
-    name = row["id"].rsplit("#", 1)[-1].split("(", 1)[0]
+    name = row["id"].rsplit("#", 1)[-1].split("(", 1)[0].split(":", 1)[0]
     if row["kind"] != "method":
-        return name
+        return f"the field {name}"
     return f"{name}({', '.join(descriptor_params(row['descriptor']))})"
 
 

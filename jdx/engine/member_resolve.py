@@ -472,12 +472,24 @@ def lookup_ref(store: GraphStore, ref: SymbolRef, text: str, require_one: bool, 
         from jdx.engine.kotlin_refs import property_members
 
         found, notes = property_members(store, found, visible, written, methods)
+    if ref.params is None and ref.descriptor is None and ref.return_type is None \
+            and not (kotlin_properties and target.get("kotlin")):  # (a Kotlin property is its field and accessors)
+        found = _without_private_namesake_fields(found)
     for e in found:
         e["ref"] = canonical_ref(e, methods.get(e["declaring"]), methods)
     if require_one and len(found) > 1:
         raise AmbiguousError(f"ambiguous: {len(found)} candidates for {text}",
                              candidates=[{"ref": e["ref"], "kind": e["kind"]} for e in found], hint=AMBIGUOUS_HINT)
     return Lookup(target, ref, found, unresolved, walk, notes)
+
+
+def _without_private_namesake_fields(found: list[dict]) -> list[dict]:
+    """A bare `Type#name` naming methods and private fields alike (durian's `Errors#rethrow()` beside its `private
+    static Rethrowing rethrow`): the methods, which code outside the class can use; `Type#name:Type` names the field."""
+    if not any(not e["is_field"] and not e["row"]["access"] & ACC["private"] for e in found):
+        return found
+    kept = [e for e in found if not (e["is_field"] and e["row"]["access"] & ACC["private"])]
+    return kept
 
 
 def _has_member(store: GraphStore, ref: SymbolRef, row: dict) -> bool:
