@@ -172,8 +172,17 @@ class Session:
 
     def check_roots(self) -> None:
         """Before any answer: an explicit root that is missing or unreadable is an error (exit 5) naming it,
-        never an answer from the rest of the classpath that looks complete (spec §16)."""
+        never an answer from the rest of the classpath that looks complete (spec §16). So is a `--src` or `--sources`
+        path of the command line that does not exist: the answer would say NO_SOURCES and ask for the flag given."""
         self.artifacts()
+        import os
+
+        missing = [f"{flag} {p}: no such file or directory" for flag, values in (
+            ("--src", self.options.src), ("--sources", self.options.sources))
+            for p in values if not os.path.exists(os.path.expanduser(p))]
+        if missing:
+            raise ArtifactReadError(f"cannot read {'; '.join(missing)}", warnings=self.workspace_warnings(),
+                                    hint="check the path, or drop it")
         if self._unreadable:
             names = "; ".join(w.message for w in self._unreadable)
             # --jars on the command line, no named workspace; or the missing root came from the flags, not from the
