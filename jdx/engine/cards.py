@@ -204,9 +204,11 @@ def _supertypes(target: dict, walk: list[tuple[dict, dict]], applied: dict) -> t
     while cur.get("super") and cur["super"] not in seen:
         seen.add(cur["super"])
         row, env = by_id.get(cur["super"], ({"id": cur["super"], "external": True}, {}))
-        chain.append(_applied(row, env))
-        if row.get("external"):
+        if row.get("external"):  # not in the workspace: as the class's own Signature writes it, when it is the target's
+            chain.append(d.render_type(d.substitute(sig.superclass, applied)) if cur is target and sig
+                         and sig.superclass.binary_name == cur["super"] else format_type(cur["super"]))
             break
+        chain.append(_applied(row, env))
         cur = row
     return chain, direct
 

@@ -60,3 +60,21 @@ def test_declared_and_inherited_interfaces_are_reflections(service, reflected, n
     assert len(shown) == len(set(shown)), shown  # each once
     assert set(shown) == reflected[name]
     assert not set(card["also_implements"]) & set(declared)
+
+
+def test_a_superclass_outside_the_workspace_keeps_its_type_arguments(tmp_path_factory, jdx_home):
+    """T92: durian-collect alone, `show Maps$BiMapConverter` printed `extends …Converter` without `<A, B>`, which the
+    class's own Signature attribute (javap) gives whatever the classpath."""
+    from tests.fixtures.javac import javac_jar, javap
+
+    root = tmp_path_factory.mktemp("outside-super")
+    jar, classes = javac_jar(root, {"b/Base.java": "package b; public class Base<T> { }",
+                                    "s/Sub.java": "package s; public class Sub<A> extends b.Base<A> { }"}, "s", "s.jar")
+    assert "public class s.Sub<A> extends b.Base<A>" in javap(str(classes), "s.Sub")
+    svc = JdxService(Options(jars=[str(jar)], cache_dir=str(jdx_home / "cache")))
+    try:
+        card = svc.show("s.Sub")
+        assert card.result["extends"] == ["b.Base<A>"], card.result
+        assert any(w.code == "UNRESOLVED_SUPERTYPE" for w in card.warnings)
+    finally:
+        svc.close()
