@@ -38,7 +38,7 @@ from jdx.engine.usage_notes import constant_notes, inherited_asked, inherited_no
 from jdx.engine.rel_kotlin_lambdas import kotlin_lambda_writers
 from jdx.engine.relations import (ArtifactFilter, Artifacts, Symbol, Target, check_limit, is_bridge, is_lambda,
                                   lambda_writers, method_ref, namesake_ids, resolve_symbol, rows_by_ids, sort_key,
-                                  split_method_id, through_access_bridges, twin_ids)
+                                  split_method_id, symbol_name, through_access_bridges, twin_ids)
 from jdx.errors import RefSyntaxError, UsageError, Warning_
 from jdx.graph_schema import queries_graph as q
 from jdx.graph_schema.queries import FIELDS_OF_TYPES
@@ -514,7 +514,7 @@ def usages(store: GraphStore, text: str, opts: UsageOptions) -> tuple[dict, list
         totals[key] = totals.get(key, 0) + n
     dead = sum(n for (_a, shadowed), n in totals.items() if shadowed)
     kinds_of_targets = sorted({t.kind for t in targets})
-    result = {"symbol": targets[0].ref if len(targets) == 1 else text,
+    result = {"symbol": symbol_name(targets, text),
               "symbol_kind": kinds_of_targets[0] if len(kinds_of_targets) == 1 else "member",
               "targets": [t.ref for t in targets],
               "kinds": list(kinds), "total": len(sites), "counts": dict(sorted(counts.items())),

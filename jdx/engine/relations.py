@@ -40,6 +40,16 @@ class Target:
         return self.kind == "field"
 
 
+def symbol_name(targets: list[Target], text: str) -> str:
+    """What an answer about `targets` calls its symbol: the one target's canonical ref; several overloads of one
+    member, `Owner#name` with the owner qualified (`TreeQuery#findByPath` as typed is
+    `com.diffplug.common.tree.TreeQuery#findByPath`); anything else as written."""
+    if len(targets) == 1:
+        return targets[0].ref
+    heads = {re.split(r"[(:]", t.ref, maxsplit=1)[0] for t in targets}
+    return heads.pop() if len(heads) == 1 and "#" in next(iter(heads)) else text
+
+
 @dataclass
 class Symbol:
     """What a reference names: a type, or every overload / the field of a member reference."""

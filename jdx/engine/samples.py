@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from jdx.engine import descriptors as d
 from jdx.engine.members import ACC
 from jdx.engine.refs import format_member
-from jdx.engine.relations import ArtifactFilter, Artifacts, Symbol, Target, check_limit, resolve_symbol, rows_by_ids
+from jdx.engine.relations import (ArtifactFilter, Artifacts, Symbol, Target, check_limit, resolve_symbol, rows_by_ids,
+                                  symbol_name)
 from jdx.engine.external_symbols import external_notes
 from jdx.engine.rel_sites import in_shadowed_copy, shadowed_sites_note
 from jdx.engine.rel_usages import finish_pairs, usage_pairs
@@ -275,7 +276,7 @@ def samples(store: GraphStore, text: str, opts: SampleOptions, window, reconstru
     finished = finish_pairs(store, [item[2] for item in chosen])
     out = [_render(site, win, use, info.get(site["caller_id"], {}))
            for site, (_, _, _, win, use) in zip(finished, chosen)]
-    result = {"symbol": symbol.targets[0].ref if len(symbol.targets) == 1 else text,
+    result = {"symbol": symbol_name(symbol.targets, text),
               "symbol_kind": symbol.targets[0].kind,
               "artifact": arts.name(symbol.type_row.get("artifact")) if symbol.type_row else "",
               "total": len(pairs), "method_refs": len(every) - len(pairs),
