@@ -120,3 +120,13 @@ def test_members_and_outline_print_them_qualified_too(run_jdx, jar):
     assert {_qualified_in(x) for x in member_lines if "forEach(ov." in x} == \
         {d for d in _descriptors(javap, "forEach") if "Consumer" in d}
 
+
+
+@pytest.mark.parametrize("command", ["usages", "samples"])
+def test_several_overloads_are_named_by_their_qualified_owner(run_jdx, jar, command):
+    """T92: `usages TreeQuery#findByPath` (3 overloads) was headed with the name as typed; the canonical form names
+    the owner qualified (spec §6)."""
+    path, _ = jar
+    r = run_jdx("--no-jdk", "--jars", str(path), command, "Element#forEach", "--json")
+    assert r.code == 0, r.out + r.err
+    assert json.loads(r.out)["result"]["symbol"] == "ov.Element#forEach", r.out
