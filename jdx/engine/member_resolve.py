@@ -226,7 +226,8 @@ def _not_inherited(found: Collected, target: dict, member: str) -> list[dict]:
                     why = "static interface method, not inherited" if m["access"] & ACC["static"] and not is_field \
                         else f"{access_level(m['access'])} member, not inherited"
                     if row["id"] == "java/lang/Object" and target.get("kind") in ("interface", "annotation"):
-                        why = f"{access_level(m['access'])} method: an interface has only Object's public ones (JLS §9.2)"
+                        why = (f"{access_level(m['access'])} method: an interface has only Object's public ones "
+                               "(JLS §9.2)")
                     out.append(_candidate(entry, found.methods, why))
     return out
 

@@ -165,7 +165,8 @@ def list_packages(store: GraphStore, glob: str | None, depth: int, with_counts: 
         _walk(store, counts, package, 1, depth, with_counts, entries, None)
         # the package's own line heads the listing: --limit counts the types listed under it; its subpackages and
         # the rows counting its other types are always shown
-        return _capped({"query": glob or "", "entries": entries}, limit, head=1, kept=("package", "nonpublic", "nested"))
+        return _capped({"query": glob or "", "entries": entries}, limit, head=1,
+                       kept=("package", "nonpublic", "nested"))
     if not entries and glob:
         prefix = glob.strip()[:-2] if glob.strip().endswith(".*") else ""
         if prefix in counts and prefix:  # `java.lang.constant.*` matches subpackages only; the package has none

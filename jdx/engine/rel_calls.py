@@ -546,8 +546,7 @@ def call_tree(store: GraphStore, text: str, opts: CallOptions, direction: str) -
 MAX_LEAF_NOTES = 5  # the leaves of a callers tree whose callers through an overridden method are named
 
 
-def _dispatched_leaves(store: GraphStore, cg: _CallGraph, walk: _LevelWalk, trees: list[dict],
-                       filter: ArtifactFilter) -> list[str]:
+def _dispatched_leaves(store: GraphStore, cg: _CallGraph, walk: _LevelWalk, trees: list[dict], filter) -> list[str]:
     """A callers tree's entries that have no caller of their own (expanded, none found) but override a method that
     has: the calls the JVM may dispatch to them are that method's, which the tree stops before (a tree leaf read as
     "nobody calls this"); the root's own are in `dispatch_notes`. The first MAX_LEAF_NOTES, in the tree's order."""

@@ -128,8 +128,7 @@ def _property_sites(store: GraphStore, target: Target, kt: KotlinSites, kinds: s
             for r in rows_by_ids(store, query, kt.fields):
                 if r["c_id"] not in kt.accessors:
                     how = _delegate_how(r, r["target"]) or {"via": _via(r)}
-                    sites.append(usage_site(r, kind, target, r["kind"], method_ref=r["kind"].startswith("handle"),
-                                            **how))
+                    sites.append(usage_site(r, kind, target, r["kind"], method_ref=r["kind"][:6] == "handle", **how))
     accessors = {**{m: "read" for m in kt.getters}, **{m: "write" for m in kt.setters}}
     wanted = sorted(m for m, kind in accessors.items() if kind in kinds)
     for r in rows_by_ids(store, q.CALLS_INTO, wanted) if wanted else ():
@@ -564,13 +563,12 @@ def _cut_hint(total: int, counts: dict[str, int], totals: dict[tuple[str, bool],
 
 
 def _overridden_notes(store: GraphStore, symbol: Symbol, wanted: set[str], filter: ArtifactFilter) -> list[str]:
-    """Calls of the methods the asked ones override may run them too, but are those methods' usages: say so (of
-    the artifacts `--in`/`--exclude` keep)."""
+    """Calls of the methods the asked ones override may run them too, but are those methods' usages: say so."""
     if symbol.external or "call" not in wanted:
         return []
-    return overridden_callers_notes(store, [(t.id, t.ref) for t in symbol.targets if t.kind == "method" and not
-                                            t.row.get("access", 0) & (ACC["static"] | ACC["private"])], "usages",
-                                    filter=filter)
+    roots = [(t.id, t.ref) for t in symbol.targets if t.kind == "method" and not
+             t.row.get("access", 0) & (ACC["static"] | ACC["private"])]
+    return overridden_callers_notes(store, roots, "usages", filter=filter)
 
 
 def _enum_constant_notes(store: GraphStore, symbol: Symbol, filter: ArtifactFilter) -> list[str]:

@@ -22,6 +22,14 @@ _METHOD_JVM = re.compile(r"(?P<owner>[\w$./]+)\.(?P<name>[\w$<>]+)(?P<desc>\([^)
 _CLASS_NAME = re.compile(r"[\w$]+(?:[./][\w$]+)*")
 
 
+def add_linkage(store: GraphStore, result: dict, thrown: str, message: str, arts: dict[str, dict]) -> None:
+    """`result.linkage` and a note, for a resolve answer of a linkage error's line (`arts`: artifact id -> row)."""
+    named = linkage(store, thrown, message, {k: a.get("name", k) for k, a in arts.items()})
+    if named:
+        result["notes"] = [named.pop("note")]
+        result["linkage"] = named
+
+
 def linkage(store: GraphStore, thrown: str, message: str, artifact_names: dict[str, str]) -> dict | None:
     """{kind, names, found, artifact?, note} for a linkage error's line whose message names a class or a method; None
     for any other exception or a message that names neither. `artifact_names`: artifact id -> its name."""

@@ -20,6 +20,7 @@ from jdx.engine.kotlin_toplevel import kotlin_candidates
 from jdx.engine.search_frames import (  # noqa: F401  (frame_warnings, is_frame_location: re-exported)
     exception_message, exception_type, frame_member_miss, frame_warnings, hidden_class, is_frame_location,
     lambda_proxy_note, lambda_writer_name, omitted_frames, parse_frame, trace_line)
+from jdx.engine.search_linkage import add_linkage
 from jdx.engine.search_match import fuzzy_budget, levenshtein
 from jdx.engine.search_rank import ACC_DEPRECATED, enclosed_flags, type_flags
 from jdx.errors import AmbiguousError, JdxError, NotFoundError, RefSyntaxError, UsageError
@@ -365,12 +366,7 @@ def resolve(store: GraphStore, text: str, limit: int, line_tables=None, smap=Non
     total = len(candidates)
     result = {"name": line.strip(), "frame": frame, "candidates": candidates[:limit], "total": total}
     if thrown is not None:  # a linkage error's message names a class or a method: does the workspace have it?
-        from jdx.engine.search_linkage import linkage
-
-        named = linkage(store, thrown, exception_message(line), {k: a.get("name", k) for k, a in arts.items()})
-        if named:
-            result["notes"] = [named.pop("note")]
-            result["linkage"] = named
+        add_linkage(store, result, thrown, exception_message(line), arts)
     truncated = {"shown": limit, "total": total, "hint": f"--limit {total}"} if total > limit else None
     return result, truncated
 

@@ -113,7 +113,7 @@ def test_members_and_outline_print_them_qualified_too(run_jdx, jar):
     outline = _jdx(run_jdx, path, "outline", "ov.Element").splitlines()
     assert f"  method public Element forEach({A}<? super Element> action)" in outline
     assert f"  method public Element forEach({B}<? super Element> action)  @Deprecated" in outline
-    assert f"  method public Element walk(Consumer<? super Node> action)" in outline  # alone in its listing
+    assert "  method public Element walk(Consumer<? super Node> action)" in outline  # alone in its listing
     assert f"  constructor public Element({A}<String> c, int n)" in outline
     member_lines = [x for x in outline if x.startswith("  method ") or x.startswith("  constructor ")]
     assert len(set(member_lines)) == len(member_lines) == 8
