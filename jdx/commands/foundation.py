@@ -268,6 +268,14 @@ def run_doctor(session, _req):
     check("maven repository", True, f"{repo} (from {repo_how}){'' if repo.is_dir() else ', absent'}")
     gradle, gradle_how = gradle_cache()
     check("gradle cache", True, f"{gradle} (from {gradle_how}){'' if gradle.is_dir() else ', absent'}")
+    from jdx.loaders.decompile import available_engines
+
+    engines = available_engines()  # body/source/doc of a class without sources: its decompiled text
+    check("decompiler", bool(engines), "; ".join(f"{name} {version} ({jar})" for name, version, jar in engines)
+          + ("" if any(e[0] == "vineflower" for e in engines) else
+             f"{'; ' if engines else ''}vineflower not found (JDX_VINEFLOWER_JAR, or in ~/.m2 or the Gradle cache)")
+          + ("" if engines else "; procyon not found (apt-get install procyon-decompiler): without a decompiler, "
+             "body and source of a class without sources show javap's bytecode"))
     try:
         sel = session.selection()
         check("workspace", True, f"{sel.spec.name or '(ad hoc)'} via {sel.how}")

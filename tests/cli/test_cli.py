@@ -235,6 +235,17 @@ def test_doctor_reports_the_environment(run_jdx):
     assert r.code == 0 and "jvm" in r.out and "asm" in r.out
 
 
+def test_doctor_names_the_decompilers_found_and_what_without_one(run_jdx):
+    """T92: doctor said nothing of decompilers; `body` was the first to say Vineflower is not installed."""
+    from jdx.loaders.decompile import available_engines
+
+    found = available_engines()
+    line = next(x for x in run_jdx("doctor").out.splitlines() if " decompiler: " in x)
+    assert line.startswith("  ok ") == bool(found) and all(f"{n} {v} ({jar})" in line for n, v, jar in found), line
+    none = next(x for x in run_jdx("doctor", env={"JDX_DECOMPILER": "none"}).out.splitlines() if " decompiler: " in x)
+    assert none.startswith("  MISS ") and "procyon not found" in none and "javap's bytecode" in none, none
+
+
 def test_no_jvm_exits_4_naming_what_to_install(run_jdx, tmp_path):
     require(GSON)
     env = {"PATH": str(Path(sys.executable).parent), "JAVA_HOME": "", "JDX_CACHE_DIR": str(tmp_path / "c")}
