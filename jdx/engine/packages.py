@@ -39,11 +39,6 @@ def _top_level_types(store: GraphStore, package: str, artifact_ids: set[str] | N
     return [r for r in rows if (artifact_ids is None or r["artifact"] in artifact_ids) and r["name"] not in NOT_TYPES]
 
 
-def _public_types(store: GraphStore, package: str, artifact_ids: set[str] | None = None) -> list[dict]:
-    return [r for r in _top_level_types(store, package, artifact_ids)
-            if r["access"] & ACC["public"] and not r["name"].isdigit()]
-
-
 UNLISTED_NAMES = 10  # non-public top-level types an `ls` names before it only counts the rest
 
 
@@ -102,10 +97,7 @@ def _walk(store, counts, prefix: str, level: int, depth: int, with_counts: bool,
                         **({"kotlin_keyword": words[k]} if (k := t["fqn"].replace(".", "/")) in words else {})}
                        for t in public)
         if artifact_ids is None:  # never a silent cut (spec G6): the rest are named, or counted with a way to see them
-            hidden = sorted({t["name"] for t in top} - {t["name"] for t in public})
-            if hidden:
-                entries.append({"kind": "nonpublic", "name": "not public", "level": level, "types": len(hidden),
-                                "names": hidden[:UNLISTED_NAMES]})
+            entries.extend(_nonpublic(top, public, level))
             nested = counts[prefix] - len(top)
             if nested > 0:
                 entries.append({"kind": "nested", "name": "nested", "level": level, "types": nested})
@@ -113,6 +105,13 @@ def _walk(store, counts, prefix: str, level: int, depth: int, with_counts: bool,
         entry = {"kind": "package", "name": child, "level": level}
         entries.append(_counted(entry, counts, child) if with_counts else entry)
         _walk(store, counts, child, level + 1, depth, with_counts, entries, artifact_ids)
+
+
+def _nonpublic(top: list[dict], public: list[dict], level: int) -> list[dict]:
+    """The row naming a package's top-level types that are not public (`+ 9 not public: …`), if it has any."""
+    hidden = sorted({t["name"] for t in top} - {t["name"] for t in public})
+    return [{"kind": "nonpublic", "name": "not public", "level": level, "types": len(hidden),
+             "names": hidden[:UNLISTED_NAMES]}] if hidden else []
 
 
 def _named_type(store: GraphStore, text: str) -> None:
@@ -267,10 +266,12 @@ def artifact_tree(store: GraphStore, glob: str | None, depth: int | None, with_c
                 pentry["types"] = counts[package]
             entries.append(pentry)
             if depth >= 3:
-                public = _public_types(store, package, {a["id"]})
+                top = _top_level_types(store, package, {a["id"]})
+                public = [t for t in top if t["access"] & ACC["public"] and not t["name"].isdigit()]
                 words = kotlin_keywords(store, [t["fqn"].replace(".", "/") for t in public])
                 for t in public:
                     entries.append({"kind": t["kind"], "name": t["name"], "ref": t["fqn"], "level": 2,
                                     **({"kotlin_keyword": words[k]} if (k := t["fqn"].replace(".", "/")) in words
                                        else {})})
+                entries.extend(_nonpublic(top, public, 2))  # counted, never dropped silently (as `ls` does)
     return _capped({"query": glob or "", "depth": depth, "entries": entries}, limit)

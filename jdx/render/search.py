@@ -139,6 +139,12 @@ def _types(n: int) -> str:
     return f"{n} type{'s' * (n != 1)}"
 
 
+def _nonpublic_line(e: dict) -> str:
+    more = e["types"] - len(e["names"])
+    rest = f", +{more} more (jdx search '<package>.*' lists them)" if more else ""
+    return f"{'  ' * e['level']}+ {e['types']} not public: {', '.join(e['names'])}{rest}"
+
+
 def ls(r: dict) -> list[str]:
     lines = []
     for e in r["entries"]:
@@ -149,9 +155,7 @@ def ls(r: dict) -> list[str]:
         if e["kind"] == "package":
             lines.append(f"{indent}package {e['name']}{count}")
         elif e["kind"] == "nonpublic":
-            more = e["types"] - len(e["names"])
-            rest = f", +{more} more (jdx search '<package>.*' lists them)" if more else ""
-            lines.append(f"{indent}+ {e['types']} not public: {', '.join(e['names'])}{rest}")
+            lines.append(_nonpublic_line(e))
         elif e["kind"] == "nested":
             lines.append(f"{indent}+ {e['types']} nested in the types above (jdx show <Type> names its nested types)")
         else:
@@ -170,6 +174,8 @@ def tree(r: dict) -> list[str]:
             lines.append(f"{indent}{e['artifact_kind']} {e['name']}{count}")
         elif e["kind"] == "package":
             lines.append(f"{indent}package {e['name']}{count}")
+        elif e["kind"] == "nonpublic":
+            lines.append(_nonpublic_line(e))
         else:
             lines.append(f"{indent}{e.get('kotlin_keyword') or e['kind']} {e['name']}")
     return lines

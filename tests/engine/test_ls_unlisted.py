@@ -53,3 +53,15 @@ def test_ls_names_the_non_public_types_and_counts_the_nested(jar, run_jdx):
     text = run_jdx("--no-jdk", "--jars", str(jar), "ls", "lz").out
     assert f"+ {len(hidden)} not public: {', '.join(hidden)}\n" in text
     assert f"+ {nested} nested in the types above (jdx show <Type> names its nested types)" in text
+
+
+def test_tree_names_the_non_public_types_too(jar, run_jdx):
+    """T91: `tree 'trove4j*' --depth 3` listed the public types and dropped the 9 non-public ones without a word."""
+    public, hidden, _nested = _oracle(jar)
+    run = run_jdx("--no-jdk", "--jars", str(jar), "tree", "lz.jar", "--depth", "3", "--json")
+    assert run.code == 0, run.err
+    entries = json.loads(run.out)["result"]["entries"]
+    assert sorted(e["name"] for e in entries if e["kind"] in ("class", "interface")) == public
+    assert [(e["types"], e["names"]) for e in entries if e["kind"] == "nonpublic"] == [(len(hidden), hidden)]
+    text = run_jdx("--no-jdk", "--jars", str(jar), "tree", "lz.jar", "--depth", "3").out
+    assert f"    + {len(hidden)} not public: {', '.join(hidden)}\n" in text, text
