@@ -523,6 +523,10 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
         "members": out,
         "collapsed": {"java.lang.Object": collapsed_object} if collapsed_object else {},
         "unresolved_supertypes": [format_type(u) for u in unresolved],
+        # supertypes no code outside their package can name, whose members it calls through the type
+        **({"nonpublic_supertypes": closed} if (closed := sorted(
+            {m["declaring"] for m in out} - {format_type(target["id"])} - {
+                format_type(i) for i, row in type_rows.items() if row.get("access", 0) & ACC["public"]})) else {}),
         # what the filters left out, with the flags that show it (spec §8.3)
         **({"hidden": hidden} if (hidden := _hidden(hidden_synthetic, hidden_access, levels)) else {}),
         # `--from` a supertype none of whose members reaches the type unoverridden: say so, not a bare "0 shown"

@@ -21,7 +21,10 @@ def _member_lines(r: dict, brief: bool) -> list[tuple[str, bool]]:
     for m, jvm_text in zip(r["members"], distinct_texts(r["members"])):
         if not brief and m["declaring"] != current:
             current = m["declaring"]
-            lines.append((f"members of {asked}" if current == r["type"] else f"inherited from {current}", False))
+            closed = current in (r.get("nonpublic_supertypes") or ())  # (its public members: through the type)
+            lines.append((f"members of {asked}" if current == r["type"] else f"inherited from {current}"
+                          + (f" (not public: code outside its package calls these through {r['type']})" if closed
+                             else ""), False))
         k = m.get("kotlin")
         default = f" default {bounded(m['default'])}" if m.get("default") is not None else ""  # (as outline)
         text = (k["text"] + default + ("  [" + ", ".join(k["markers"]) + "]" if k["markers"] else "")) if k else \

@@ -76,3 +76,16 @@ def test_callers_and_usages_are_the_calls_through_the_bridges(built, ref):
     assert usages["total"] == 3 and not any(c.get("bridge") for g in usages["groups"] for c in g["callers"])
     tree = service.callers(ref, CallOptions()).result["roots"][0]["tree"]
     assert sorted(e["method"].rsplit("#", 1)[1] for e in tree) == ["a(ab.Ints)", "b(ab.Longs)"], tree
+
+
+def test_members_say_the_declaring_superclass_is_not_public(built):
+    """T91: `members TObjectIntIterator` listed `inherited from gnu.trove.TIterator` as if code could name it."""
+    from jdx.engine.members import MemberOptions
+    from jdx.render.read import members as render
+
+    service, classes = built
+    assert javap(str(classes), "ab.Base").splitlines()[1].startswith("abstract class ab.Base")  # not public
+    result = service.members("ab.Ints", MemberOptions()).result
+    assert result["nonpublic_supertypes"] == ["ab.Base"]
+    lines = render(dict(result, artifact_name="ab.jar"), False, None, None)
+    assert "inherited from ab.Base (not public: code outside its package calls these through ab.Ints)" in lines
