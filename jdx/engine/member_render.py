@@ -6,6 +6,7 @@ source had them. `members`, the cards (`show`, `signature`) and `search` print m
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import replace
 
 from jdx.engine import descriptors as d
@@ -54,13 +55,28 @@ def owner_of(m: dict) -> str | None:
 def answer_clashes(members: list[tuple[dict, dict, bool]]) -> frozenset[str]:
     """Of the classes the lines of one answer name (each (member row, env, is_field)), those whose simple name names
     another class on another line: each prints qualified everywhere (`Set<org.junit.platform.commons.io.Resource>`
-    beside `Set<org.junit.platform.commons.support.Resource>`), since a reader compares the lines."""
+    beside `Set<org.junit.platform.commons.support.Resource>`), since a reader compares the lines. Read from the
+    signatures' text (cached) and the type arguments the environments bind: no signature is parsed again."""
+    names: set[str] = set()
+    envs: dict[int, dict] = {}
+    for m, env, _is_field in members:
+        names.update(_classes_in(m.get("signature") or m["descriptor"]))
+        if env:
+            envs[id(env)] = env
+    for env in envs.values():
+        names.update(d.class_names(*(v for k, v in env.items() if k != d.RAW and v is not None)))
     by_simple: dict[str, set[str]] = {}
-    for m, env, is_field in members:
-        sig = member_signature(m, d.parse_field_signature if is_field else d.parse_method_signature, env)
-        for name in d.class_names(sig):
-            by_simple.setdefault(d.nested_simple_name(name), set()).add(name)
+    for name in names:
+        by_simple.setdefault(d.nested_simple_name(name), set()).add(name)
     return frozenset(n for group in by_simple.values() if len(group) > 1 for n in group)
+
+
+_CLASS_IN_SIGNATURE = re.compile(r"L([\w/$]+)[;<]")
+
+
+@lru_cache(maxsize=1 << 16)
+def _classes_in(text: str) -> tuple[str, ...]:
+    return tuple(_CLASS_IN_SIGNATURE.findall(text))
 
 
 def qualified_names(m: dict, context: tuple[str, ...], *nodes, extra: tuple[str, ...] = ()) -> frozenset[str]:
