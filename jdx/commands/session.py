@@ -7,6 +7,7 @@ directories) before a query, so a long-lived session answers exactly as a fresh 
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 
@@ -175,8 +176,6 @@ class Session:
         never an answer from the rest of the classpath that looks complete (spec §16). So is a `--src` or `--sources`
         path of the command line that does not exist: the answer would say NO_SOURCES and ask for the flag given."""
         self.artifacts()
-        import os
-
         missing = [f"{flag} {p}: no such file or directory" for flag, values in (
             ("--src", self.options.src), ("--sources", self.options.sources))
             for p in values if not os.path.exists(os.path.expanduser(p))]
@@ -244,8 +243,6 @@ class Session:
         """SOURCES_NOT_COMPILED for the explicit source directories (`--src`, a workspace's src) none of whose classes
         the open graph holds; a discovered project's are PROJECT_NOT_BUILT already. Checked once per graph."""
         store = self._store
-        import os
-
         named = list(getattr(self.selection().spec, "src", []) or []) + list(self.options.src or [])
         explicit = list({os.path.realpath(os.path.expanduser(d)): d for d in reversed(named)}.values())[::-1]
         if store is None or not explicit:
@@ -562,8 +559,6 @@ def _workspace_root_hint(name: str | None, coords: bool = False) -> str:
 def _project_named(project: str):
     """(root, kind) of the project `--project DIR` names: a DIR that does not exist, or with no project there or
     above, is a usage error naming it (an explicit --project never falls back to a default or the JDK alone)."""
-    import os
-
     from jdx.loaders.project_root import find_project_root
 
     if not os.path.isdir(os.path.expanduser(project)):

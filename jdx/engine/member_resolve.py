@@ -489,8 +489,7 @@ def _without_private_namesake_fields(found: list[dict]) -> list[dict]:
     static Rethrowing rethrow`): the methods, which code outside the class can use; `Type#name:Type` names the field."""
     if not any(not e["is_field"] and not e["row"]["access"] & ACC["private"] for e in found):
         return found
-    kept = [e for e in found if not (e["is_field"] and e["row"]["access"] & ACC["private"])]
-    return kept
+    return [e for e in found if not (e["is_field"] and e["row"]["access"] & ACC["private"])]
 
 
 def _has_member(store: GraphStore, ref: SymbolRef, row: dict) -> bool:

@@ -72,7 +72,7 @@ def _method_named(store: GraphStore, text: str, artifact_names: dict[str, str]) 
         return {"kind": "method", "names": shown, "found": False,
                 "note": f"the method it names is of {format_type(owner)}, which no artifact of this workspace has"}
     where = artifact_names.get(row["t.artifact"], row["t.artifact"])
-    has = _returns_of(store, owner, name, params)
+    has = _returns_of(store, row, name, params)
     result = {"kind": "method", "names": shown, "artifact": where}
     if not has:
         return {**result, "found": False,
@@ -110,12 +110,11 @@ def _declared_type(store: GraphStore, type_id: str) -> dict | None:
     return rows[0] if rows and not rows[0]["t.external"] else None
 
 
-def _returns_of(store: GraphStore, owner: str, name: str, params: list[str]) -> set[str]:
-    """The return types (as Java writes them, qualified) of the methods `owner` declares or inherits with this name
-    and exactly these parameter types: what the JVM's method resolution would find."""
+def _returns_of(store: GraphStore, row: dict, name: str, params: list[str]) -> set[str]:
+    """The return types (as Java writes them, qualified) of the methods the type of `row` (TYPE_BY_ID's) declares or
+    inherits with this name and exactly these parameter types: what the JVM's method resolution would find."""
     from jdx.engine.member_resolve import collect
 
-    row = _declared_type(store, owner)
     try:
         found = collect(store, {k[2:]: v for k, v in row.items()})
     except JdxError:
