@@ -369,7 +369,7 @@ def _missing(paths: list[str]) -> list[Warning_]:
     """A workspace may name a path before it exists (a class directory not built yet), but never silently: every
     query of it fails (exit 5) until the path is there."""
     return [Warning_("ARTIFACT_READ_ERROR", f"{p}: no such file or directory (yet): queries of this workspace "
-                     "fail until it exists") for p in paths if not _exists(p)]
+                     "fail (exit 5) until it exists") for p in paths if not _exists(p)]
 
 def ws_list(session) -> Answer:
     from jdx.engine.workspace import current_workspace_name, list_workspaces
@@ -485,7 +485,7 @@ def ws_info(session, named: bool = False) -> Answer:
     from jdx.engine.sources import workspace_roots
 
     graph = fresh_graph(session.cache, arts)
-    unreadable = [w.message for w in session.unreadable_roots()]  # each fails every query (exit 5)
+    unreadable = [w.message for w in session.unreadable_roots()] + session.missing_src()  # each fails every query
     sources = workspace_roots(arts, list(session.options.sources or []), session.source_dirs())
     given = [os.path.realpath(os.path.expanduser(d)) for d in
              list(getattr(sel.spec, "src", []) or []) + list(session.options.src or [])]

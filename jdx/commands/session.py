@@ -167,6 +167,11 @@ class Session:
         self.artifacts()
         return list(self._unreadable)
 
+    def missing_src(self) -> list[str]:
+        """The workspace's stored source directories that do not exist, each as `src PATH: no such ...`."""
+        return [f"src {p}: no such file or directory" for p in getattr(self.selection().spec, "src", []) or []
+                if not os.path.exists(p)]
+
     @property
     def root_warnings(self) -> list[Warning_]:
         return list(self._root_warnings)
@@ -182,6 +187,9 @@ class Session:
         if missing:
             raise ArtifactReadError(f"cannot read {'; '.join(missing)}", warnings=self.workspace_warnings(),
                                     hint="check the path, or drop it")
+        if self.missing_src():  # as a missing jar of the workspace: its sources would silently be decompiled text
+            raise ArtifactReadError(f"cannot read {'; '.join(self.missing_src())}", warnings=self.workspace_warnings(),
+                                    hint=_workspace_root_hint(self.selection().spec.name))
         if self._unreadable:
             names = "; ".join(w.message for w in self._unreadable)
             # --jars on the command line, no named workspace; or the missing root came from the flags, not from the
