@@ -185,7 +185,8 @@ def ws_use(name: Optional[str] = typer.Argument(None),
 
 @app.command()
 def batch():
-    """Answer one query per stdin line from one process and one graph open. Example: jdx batch --json < queries.txt"""
+    """Answer one query per stdin line from one process and one graph open: each line one answer, in order (an
+    error names its line number); blank lines and # comments get none. Example: jdx batch --json < queries.txt"""
     from jdx.cli.batch import run_batch
 
     raise typer.Exit(run_batch(_G, service()))

@@ -87,9 +87,12 @@ def members_answer(session, text: str, opts, view: str = "jvm", limit: int | Non
     warnings = unresolved_warnings(result["unresolved_supertypes"])
     provenance = [{"symbol": result["type"], "artifact": artifact, "origin": "bytecode"}]
     if opts.with_doc:
-        docs = session.first_sentence_docs(result["members"], warnings)
+        borrowed: dict[str, str] = {}
+        docs = session.first_sentence_docs(result["members"], warnings, borrowed)
         for item in result["members"]:
             item["doc"] = docs.get(item["ref"])
+            if item["ref"] in borrowed:  # the javadoc of the method it overrides (the member has none)
+                item["doc_from"] = borrowed[item["ref"]]
         warnings += source_mismatches(session, result["type"])
         provenance.append({"symbol": result["type"], "artifact": artifact, "origin": "sources",
                            "detail": f"first javadoc sentence of {len(docs)} of {len(result['members'])} members"})

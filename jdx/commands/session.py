@@ -495,12 +495,14 @@ class Session:
 
         return reconstructed_window(self.source_context(), caller_id, target_id, is_field, context, line)
 
-    def first_sentence_docs(self, items: list[dict], warnings: list | None = None) -> dict[str, str]:
+    def first_sentence_docs(self, items: list[dict], warnings: list | None = None,
+                            inherited: dict | None = None) -> dict[str, str]:
         """First javadoc sentence per `members` result item (`members --with-doc`), keyed by its ref; `warnings`
-        gets a NO_SOURCES for each declaring type without sources."""
+        gets a NO_SOURCES for each declaring type without sources, `inherited` the overridden method whose
+        sentence a ref shows."""
         from jdx.engine.src_doc import first_sentence_docs
 
-        return first_sentence_docs(self.source_context(), items, warnings)
+        return first_sentence_docs(self.source_context(), items, warnings, inherited)
 
     def type_first_sentence(self, type_id: str) -> str | None:
         """First javadoc sentence of a type (`show`'s doc line); None without sources or javadoc."""

@@ -475,13 +475,15 @@ def doc(ctx: SourceContext, text: str, opts: DocOptions) -> tuple[dict, list[War
     return {"query": text, "docs": items}, warnings, provenance
 
 
-def first_sentence_docs(ctx: SourceContext, items: list[dict],
-                        warnings: list[Warning_] | None = None) -> dict[str, str]:
+def first_sentence_docs(ctx: SourceContext, items: list[dict], warnings: list[Warning_] | None = None,
+                        inherited: dict[str, str] | None = None) -> dict[str, str]:
     """`members --with-doc`: the first javadoc sentence of each `members` result item (`ref`, `kind`,
     `declaring` as printed, `name`, `descriptor`), inherited when the member has none; keyed by `ref`.
+    `inherited` gets, per ref whose sentence is an overridden method's, that method (as `doc` names it).
     Members without sources or javadoc are absent; `warnings` gets a NO_SOURCES for each declaring type without
     sources (as `doc` says it), so an answer without docs says why."""
     out: dict[str, str] = {}
+    borrowed: set[str] = set()  # declaring types without sources some of whose members show a supertype's doc
     sourceless: dict[str, dict] = {}
     rows: dict[tuple[str, bool], dict] = {}
     for it in items:
@@ -498,11 +500,16 @@ def first_sentence_docs(ctx: SourceContext, items: list[dict],
         doc = _member_doc(ctx, type_row, row, is_field, DocOptions(), fill_tags=False)
         if doc["first_sentence"]:
             out[it["ref"]] = doc["first_sentence"]
-        elif not doc.get("has_sources", True):
+            if doc["inherited_from"] and inherited is not None:
+                inherited[it["ref"]] = doc["inherited_from"]
+        if not doc.get("has_sources", True):
             sourceless.setdefault(it["declaring"], type_row)
+            if doc["first_sentence"]:
+                borrowed.add(it["declaring"])
     if warnings is not None:
-        warnings += [Warning_("NO_SOURCES", f"{declaring}: no sources, so no javadoc for its members "
-                              f"({_sources_hint(ctx, row)})", ctx.artifact_name(row))
+        warnings += [Warning_("NO_SOURCES", f"{declaring}: no sources, so no javadoc of its own for its members"
+                              + ("; the sentences shown are the overridden methods'" if declaring in borrowed else "")
+                              + f" ({_sources_hint(ctx, row)})", ctx.artifact_name(row))
                      for declaring, row in sourceless.items()]
     return out
 

@@ -32,7 +32,8 @@ def _member_lines(r: dict, brief: bool) -> list[tuple[str, bool]]:
             + _jvm_markers(m)
         lines.append((("" if brief else "  ") + text + ("  @Deprecated(forRemoval=true)" if m.get("for_removal") else "  @Deprecated" if m["deprecated"] else ""), True))
         if m.get("doc"):
-            lines.append((("  " if brief else "    ") + f"// {m['doc']}", False))
+            inherited = f"  (inherited from {m['doc_from']})" if m.get("doc_from") else ""
+            lines.append((("  " if brief else "    ") + f"// {m['doc']}{inherited}", False))
     return lines
 
 

@@ -4,6 +4,7 @@ versus none at all)."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -28,8 +29,39 @@ def test_members_with_doc_from_sources(lay, run_jdx):
     assert docs["greet(boolean)"].startswith("A greeting that uses name()")
     assert docs["fetch()"] is None  # undocumented stays empty, never invented
     assert any(p["origin"] == "sources" for p in data["provenance"])
+    # a sentence the member does not write itself says whose it is, as `doc` does
+    borrowed = {m["ref"].split("#")[1]: m.get("doc_from") for m in data["result"]["members"]}
+    assert borrowed["name()"] == "sx.Named#name()" and borrowed["fetch()"] is None
+    assert borrowed["greet(boolean)"] == "sx.Named#greet(boolean)"  # its `{@inheritDoc}` starts the sentence
     text = run_jdx("members", "sx.Dog", "--with-doc", "--jars", str(lay.paired), "--no-jdk").out
-    assert "    // The name of this thing." in text
+    assert "    // The name of this thing.  (inherited from sx.Named#name())" in text
+
+
+def test_with_doc_of_a_class_without_sources_shows_what_it_overrides(tmp_path, run_jdx):
+    """A class without sources overriding JDK methods shows their first sentences, each naming the method, and its
+    NO_SOURCES warning says so instead of claiming there is no javadoc at all."""
+    import subprocess
+    from pathlib import Path
+
+    from tests.fixtures.build import write_jar
+
+    if not any(Path(h).joinpath("lib", "src.zip").exists() for h in
+               [os.environ.get("JAVA_HOME", ""), *(str(p) for p in Path("/usr/lib/jvm").glob("*17*"))] if h):
+        pytest.skip("no JDK lib/src.zip (Debian/Ubuntu: apt-get install openjdk-17-source)")
+    (tmp_path / "wd").mkdir()
+    (tmp_path / "wd" / "Task.java").write_text(
+        "package wd;\npublic class Task implements Runnable {\n  public void run() {}\n  public void stop() {}\n}\n")
+    subprocess.run(["javac", "-d", str(tmp_path / "out"), str(tmp_path / "wd" / "Task.java")], check=True)
+    jar = tmp_path / "wd.jar"
+    write_jar(jar, {"wd/Task.class": (tmp_path / "out" / "wd" / "Task.class").read_bytes()})
+    data = _json(run_jdx, "members", "wd.Task", "--with-doc", "--declared", "--jars", str(jar))
+    rows = {m["ref"]: m for m in data["result"]["members"]}
+    assert rows["wd.Task#run()"]["doc_from"] == "java.lang.Runnable#run()"
+    assert rows["wd.Task#run()"]["doc"].startswith("When an object implementing interface")
+    assert rows["wd.Task#stop()"].get("doc") is None and "doc_from" not in rows["wd.Task#stop()"]
+    said = [w["message"] for w in data["warnings"] if w["code"] == "NO_SOURCES"]
+    assert said and said[0].startswith("wd.Task: no sources, so no javadoc of its own for its members; the "
+                                       "sentences shown are the overridden methods'"), said
 
 
 def test_members_with_doc_without_sources(lay, run_jdx):
@@ -39,7 +71,8 @@ def test_members_with_doc_without_sources(lay, run_jdx):
     assert all("doc" not in m for m in plain["result"]["members"])  # no doc key unless asked
     # the answer says why it has no doc, as `doc` does (it came back silently empty)
     said = [w for w in data["warnings"] if w["code"] == "NO_SOURCES"]
-    assert said and said[0]["message"].startswith("sx.Dog: no sources, so no javadoc"), data["warnings"]
+    assert said and said[0]["message"].startswith("sx.Dog: no sources, so no javadoc of its own for its members ("), \
+        data["warnings"]
     assert not [w for w in plain["warnings"] if w["code"] == "NO_SOURCES"]
     paired = _json(run_jdx, "members", "sx.Dog", "--with-doc", "--jars", str(lay.paired), "--no-jdk")
     assert not [w for w in paired["warnings"] if w["code"] == "NO_SOURCES"], paired["warnings"]
