@@ -92,6 +92,10 @@ class GraphUpdater:
         if renamed:
             self._conn.execute("UNWIND $rows AS r MATCH (a:Artifact {id: r.id}) SET a.name = r.n, a.path = r.f",
                                {"rows": renamed})
+            for r in renamed:  # the declarations' readable copy of the name (`artifact_name`) follows it
+                for label in ("Type", "Method", "Field"):
+                    self._conn.execute(f"MATCH (n:{label}) WHERE n.artifact = $id SET n.artifact_name = $n",
+                                       {"id": r["id"], "n": r["n"]})
 
     # --- appending (the GraphSink protocol of the loaders' graph build) -------------------------------
     def nodes(self, label: str, table: pa.Table) -> None:

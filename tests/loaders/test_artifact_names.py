@@ -39,7 +39,13 @@ def _answers(run_jdx, env: dict, *jars: Path) -> tuple[str, list]:
     rows = run_jdx("-q", "--no-jdk", *flags, "cypher", "MATCH (a:Artifact) RETURN a.name AS n, a.path AS p "
                    "ORDER BY n", "--json", env=env)
     assert rows.code == 0, rows.err
-    return json.loads(show.out)["provenance"][0]["artifact"], json.loads(rows.out)["result"]["rows"]
+    name = json.loads(show.out)["provenance"][0]["artifact"]
+    # the declarations' own copy of the name (cypher's `artifact_name`) is the workspace's name too, not the one
+    # of the workspace whose graph this one shares or grew from
+    declared = run_jdx("-q", "--no-jdk", *flags, "cypher", "MATCH (t:Type {fqn: 'an.Gadget'})-[:DECLARES]->(m) "
+                       "RETURN DISTINCT t.artifact_name AS t, m.artifact_name AS m", "--json", env=env)
+    assert json.loads(declared.out)["result"]["rows"] == [{"t": name, "m": name}], declared.out
+    return name, json.loads(rows.out)["result"]["rows"]
 
 
 @pytest.mark.soak  # four graph builds (~15 s); the default tier keeps the keys and the sharing rule below
