@@ -235,7 +235,8 @@ def discover_plain(root: Path, tests: bool) -> Project:
     project = Project(root, "plain")
     # the project's own class directories first, then its jars: `java -cp out:lib/*` loads the project's class
     # of a name a library jar also has, as Maven, Gradle and IDEs put a module's output before its dependencies
-    for sub in ("classes", "bin", "out"):
+    # (`target/classes`: a Maven layout compiled without its POM, `javac -d target/classes`)
+    for sub in ("classes", "bin", "out", "target/classes", *(("target/test-classes",) if tests else ())):
         if (root / sub).is_dir():
             project.classes.append((str(root / sub), sub))
     for sub in ("", "lib", "libs"):

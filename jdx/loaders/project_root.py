@@ -90,7 +90,8 @@ def _lists_module(parent_pom: Path, child: Path) -> bool:
 
 
 def _has_plain_roots(folder: Path) -> bool:
-    """A directory holding jars or class files at its top, or in lib/, libs/, classes/ (no build file)."""
+    """A directory holding jars or class files at its top, or in lib/, libs/, classes/, target/classes/ (no build
+    file)."""
     for sub in ("", "lib", "libs"):
         try:
             with os.scandir(folder / sub) as it:
@@ -98,7 +99,7 @@ def _has_plain_roots(folder: Path) -> bool:
                     return True
         except OSError:
             continue
-    return (folder / "classes").is_dir()
+    return (folder / "classes").is_dir() or (folder / "target" / "classes").is_dir()
 
 
 def find_project_root(start: str | os.PathLike) -> tuple[str, str] | None:

@@ -467,3 +467,28 @@ def test_artifact_ref_prefix_forms():
     assert _coordinate_of("core-2.0.jar", "/g/files-2.1/org.fix/core/2.0/0a1b/core-2.0.jar") == "org.fix:core:2.0"
     assert _coordinate_of("core-2.0.jar", "/tmp/2.0/core-2.0.jar") is None
     assert _coordinate_of("java.base", "") is None
+
+
+def test_a_plain_project_compiled_into_target_classes(tmp_path):
+    """No build file, sources in src/main/java compiled by `javac -d target/classes`, jars in lib/: a plain project
+    whose classes are target/classes (its test classes with --tests), ahead of the jars, as `java -cp` is given
+    them; before, target/classes was not read and every class of the project was `not compiled`."""
+    from jdx.loaders.project import discover
+    from jdx.loaders.project_root import find_project_root
+
+    project = tmp_path / "app"
+    for d in ("src/main/java/lat", "target/classes/lat", "target/test-classes", "lib"):
+        (project / d).mkdir(parents=True)
+    (project / "lib" / "dep.jar").write_bytes(b"PK\x05\x06" + b"\0" * 18)
+    assert find_project_root(project / "src" / "main") is None  # found from its own directory only
+    bare = tmp_path / "bare"
+    (bare / "target" / "classes").mkdir(parents=True)
+    assert find_project_root(bare) == (str(bare), "plain")
+    root, kind = find_project_root(project)
+    assert (root, kind) == (str(project), "plain")
+    found = discover(root, kind)
+    assert [c for c, _ in found.classes] == [str(project / "target" / "classes"), str(project / "lib" / "dep.jar")]
+    assert str(project / "src" / "main" / "java") in found.src
+    tests = discover(root, kind, tests=True)
+    assert [c for c, _ in tests.classes][:2] == [str(project / "target" / "classes"),
+                                                 str(project / "target" / "test-classes")]
