@@ -439,14 +439,15 @@ def doc(ctx: SourceContext, text: str, opts: DocOptions) -> tuple[dict, list[War
     items = []
     if kind == "type":
         type_row = found
-        items.append({**_type_item(ctx, type_row, warn=True), "_owner": type_row["id"]})
+        items.append({**_type_item(ctx, type_row, warn=True), "deprecated": bool(type_row.get("deprecated")),
+                      "_owner": type_row["id"]})
     else:
         for e in found.members:
             owner = ctx.type_row(e["declaring"]) or {"id": e["declaring"]}
             target = member_target(ctx, e)
             item = _member_doc(ctx, owner, target.row, e["is_field"], opts, warn=True)
             items.append({"ref": e["ref"], "kind": e["kind"], "declaring": format_type(e["declaring"]), **item,
-                          "_owner": e["declaring"]})
+                          "deprecated": bool(target.row.get("deprecated")), "_owner": e["declaring"]})
         type_row = found.target
     warnings, provenance = [], []
     for it in items:

@@ -458,6 +458,8 @@ def signature(r: dict, brief: bool = False) -> list[str]:
                 f"  (jvm {k['role']}: {s['text']})" if k["role"] not in ("method", "constructor") else "")
         if s.get("default") is not None:
             line += f" default {bounded(s['default'])}"
+        if s.get("deprecated") and not any(a.startswith("@java.lang.Deprecated") for a in s["annotations"]):
+            line += "  @Deprecated"  # (the class file's Deprecated attribute alone: a javadoc @deprecated tag)
         if s["synthetic"]:
             line += "  [" + ", ".join(s["synthetic"]) + "]"
         if unnamed(s):

@@ -97,7 +97,7 @@ def _doc_lines(r: dict, raw: bool, brief: bool = False) -> list[str]:
     for it in r["docs"]:
         if out:
             out.append("")
-        head = f"{it['kind']} {it['ref']}"
+        head = f"{it['kind']} {it['ref']}" + ("  @Deprecated" if it.get("deprecated") else "")
         if it["inherited_from"]:
             head += f"  (inherited from {it['inherited_from']})"
         elif it.get("documented_by"):
