@@ -48,8 +48,7 @@ def run_request(session, cmd: Command, request) -> Outcome:
             own = {w.code.split("_", 1)[0] for w in answer.warnings}
             about = [w for w in _subject_warnings(session, answer.result) if w.code.split("_", 1)[0] not in own]
             if not answer.anywhere:
-                about += session.artifact_warnings({p["artifact"] for p in answer.provenance
-                                                    if isinstance(p, dict) and p.get("artifact")})
+                about += session.artifact_warnings(*_provenance_subjects(answer.provenance))
             answer.warnings = _subject_named(_merged(session.workspace_warnings(), answer.warnings, about), about,
                                              session)
         return Outcome(envelope.success(cmd.name, request.asked(), answer), answer.exit_code, request)
@@ -66,6 +65,18 @@ def run_request(session, cmd: Command, request) -> Outcome:
         if os.environ.get("JDX_DEBUG"):
             raise
         return Outcome(envelope.failure(cmd.name, request.asked(), internal_error(exc)), EXIT_INTERNAL, request)
+
+
+def _provenance_subjects(provenance: list) -> tuple[set[str], dict[str, set[str]]]:
+    """The artifacts an answer was drawn from, and per artifact the classes its provenance names (a member's
+    declaring class)."""
+    subjects: dict[str, set[str]] = {}
+    for p in provenance:
+        if isinstance(p, dict) and p.get("artifact"):
+            names = subjects.setdefault(p["artifact"], set())
+            if p.get("symbol"):
+                names.add(str(p["symbol"]).split("#", 1)[0].split("<", 1)[0])
+    return set(subjects), subjects
 
 
 def _not_found_without_project(session, exc: JdxError, query: str) -> JdxError:

@@ -7,6 +7,7 @@ directories) before a query, so a long-lived session answers exactly as a fresh 
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from dataclasses import dataclass, field
@@ -313,9 +314,28 @@ class Session:
         self.store()
         return self.workspace_warnings() + self.artifact_warnings({a.name for a in self.artifacts()})
 
-    def artifact_warnings(self, artifacts: set[str]) -> list[Warning_]:
-        """The build's warnings about how an artifact was read (multi-release variants), for answers from it."""
-        return [w for w in self._graph_warnings if w.code in ARTIFACT_SCOPED and w.artifact in artifacts]
+    def artifact_warnings(self, artifacts: set[str], subjects: dict[str, set[str]] | None = None) -> list[Warning_]:
+        """The build's warnings about how an artifact was read (multi-release variants), for answers from it. With
+        `subjects` (artifact name -> the classes an answer is about), a multi-release jar's warning is given only
+        for a class it also holds under META-INF/versions/N/, naming it: the JVM of that release loads that one."""
+        out = []
+        for w in self._graph_warnings:
+            if w.code not in ARTIFACT_SCOPED or w.artifact not in artifacts:
+                continue
+            if subjects is None:
+                out.append(w)
+                continue
+            for jar in (a for a in self.artifacts() if a.name == w.artifact and a.kind == "jar"):
+                versioned = _versioned_classes(jar.path)
+                for fqn in sorted(subjects.get(w.artifact, ())):
+                    releases = versioned.get(fqn.replace(".", "/") + ".class")
+                    if releases:
+                        where = ", ".join(f"META-INF/versions/{n}/" for n in releases)
+                        out.append(Warning_("MULTI_RELEASE_JAR", f"{fqn}: {jar.name} also holds it under {where} (a multi-release "
+                                            f"jar): a JVM of Java {releases[0]} or newer loads that class file, this "
+                                            f"answer describes the base one (javap --multi-release {releases[-1]} "
+                                            "shows the other)", w.artifact))
+        return out
 
     def is_duplicated(self, fqn: str) -> bool:
         """Whether several artifacts provide the class `fqn` (a shadowed copy exists); one query per graph."""
@@ -513,6 +533,22 @@ class Session:
 
 # warnings that matter to the answers drawn from their artifact, not to every answer of the workspace
 ARTIFACT_SCOPED = frozenset({"MULTI_RELEASE_JAR"})
+
+
+@functools.lru_cache(maxsize=32)
+def _versioned_entries_of(path: str, stamp: tuple) -> dict[str, list[int]]:
+    from jdx.loaders.class_files import versioned_entries
+
+    return versioned_entries(path, None)
+
+
+def _versioned_classes(path: str) -> dict[str, list[int]]:
+    """A multi-release jar's classes under META-INF/versions/N/ (`p/A.class` -> releases), read once per jar file."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return {}
+    return _versioned_entries_of(path, (st.st_size, st.st_mtime_ns))
 MARK_USED_EVERY = 300.0  # seconds: a daemon holding its graph open keeps it among the recently used
 
 

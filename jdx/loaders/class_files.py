@@ -29,9 +29,9 @@ def declared_name(data: bytes) -> str | None:
         return None
 
 
-def versioned_entries(jar: str, entries: set[str]) -> dict[str, list[int]]:
-    """Of `entries` (`p/A.class`), those a multi-release jar holds under `META-INF/versions/N/` (which jdx does not
-    read): entry -> its releases, ascending; nothing for an unreadable jar."""
+def versioned_entries(jar: str, entries: set[str] | None) -> dict[str, list[int]]:
+    """Of `entries` (`p/A.class`; None: every one), those a multi-release jar holds under `META-INF/versions/N/`
+    (which jdx does not read): entry -> its releases, ascending; nothing for an unreadable jar."""
     import re
 
     try:
@@ -42,7 +42,7 @@ def versioned_entries(jar: str, entries: set[str]) -> dict[str, list[int]]:
     out: dict[str, list[int]] = {}
     for name in names:
         match = re.match(r"META-INF/versions/(\d+)/(.+)$", name)
-        if match and match.group(2) in entries:
+        if match and (entries is None or match.group(2) in entries) and match.group(2) != "module-info.class":
             out.setdefault(match.group(2), []).append(int(match.group(1)))
     return {entry: sorted(releases) for entry, releases in sorted(out.items())}
 
