@@ -329,7 +329,7 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
             raise UsageError(f"--grep {opts.grep!r}: {exc}") from exc
     if opts.from_type and not opts.inherited:  # (the request refuses it first: see cards.MembersRequest.validate)
         raise UsageError(DECLARED_FROM)
-    walk = supertype_walk(store, target, applied) if opts.inherited else [(target, applied)]
+    walk = supertype_walk(store, target, applied)  # --declared too: what its own members override
     from_id = None
     if opts.from_type:
         try:
@@ -429,7 +429,8 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
             return False
         if opts.static is not None and opts.static != bool(m["access"] & ACC["static"]):
             return False
-        return not (grep and not grep.search(m["name"])) and not (from_id and e["declaring"] != from_id)
+        return not (grep and not grep.search(m["name"])) and not (from_id and e["declaring"] != from_id) and \
+            (opts.inherited or e["declaring"] == target["id"])
 
     def folded(e: dict) -> bool:  # Object's members, collapsed into one line that names --from
         return e["declaring"] == OBJECT and target["id"] != OBJECT and not from_id
@@ -522,7 +523,7 @@ def list_members(store: GraphStore, type_text: str, opts: MemberOptions) -> dict
         "kind": target.get("kind"),
         "members": out,
         "collapsed": {"java.lang.Object": collapsed_object} if collapsed_object else {},
-        "unresolved_supertypes": [format_type(u) for u in unresolved],
+        "unresolved_supertypes": [format_type(u) for u in unresolved] if opts.inherited else [],
         # supertypes no code outside their package can name, whose members it calls through the type
         **({"nonpublic_supertypes": closed} if (closed := sorted(
             {m["declaring"] for m in out} - {format_type(target["id"])} - {
