@@ -64,6 +64,8 @@ def _lines(result: dict) -> list[str]:
             value = result[key]
             if key == "workspace":
                 value = _workspace_text(value or {})
+                if result.get("selected") and not (result[key] or {}).get("workspace"):  # a default: which one
+                    value = f"ws {result['selected']}; {value}"
             elif key == "memory":
                 value = f"{value / 2**20:.0f} MB"
             elif key == "uptime":

@@ -36,6 +36,7 @@ class Host:
         self._session = None
         self.refreshes = 0
         self.artifacts = 0  # in the workspace, as of the last answer (0 before the first)
+        self.selected: str | None = None  # the named workspace answered for, and how it was picked (`app via ws use`)
         self.prewarming: threading.Thread | None = None
         self.giving_back: threading.Thread | None = None
 
@@ -86,6 +87,7 @@ class Host:
             outcome = self._answer(self._session, command, query, params)
         finally:
             self.artifacts = _artifact_count(self._session)
+            self.selected = _selected(self._session)
         if self.prewarming is None:
             self.prewarming = _prewarm(self._session)
         else:
@@ -96,7 +98,8 @@ class Host:
 
     def describe(self) -> dict:
         """Status fields only the session knows, as of the last answer: never waits for a running query."""
-        return {"artifacts": self.artifacts, "refreshes": self.refreshes}
+        return {"artifacts": self.artifacts, "refreshes": self.refreshes,
+                **({"selected": self.selected} if self.selected else {})}
 
     def close(self, wait: float = 1.0) -> None:
         """Closes the session, unless a query still runs after `wait` seconds (process exit ends it then)."""
@@ -427,6 +430,17 @@ def _artifact_count(session) -> int:
         return len(session.artifacts())
     except JdxError:
         return 0
+
+
+def _selected(session) -> str | None:
+    """`NAME via HOW` of the named workspace a session answers for (a `ws use` default too); None for ad hoc flags
+    or a discovered project, or when none was resolved."""
+    try:
+        sel = session.selection()
+    except Exception:  # noqa: BLE001 - status only: an unresolved workspace names none
+        return None
+    name = getattr(getattr(sel, "spec", None), "name", None)
+    return f"{name} via {sel.how}" if name else None
 
 
 def _refresh(session) -> bool:

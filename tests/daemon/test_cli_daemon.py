@@ -238,6 +238,32 @@ def test_status_text_says_the_idle_shutdown_in_seconds():
     assert "idle shutdown: never" in _lines({"pid": 1, "idle": 0})
 
 
+def test_status_names_the_default_workspace_a_daemon_answers_for(tmp_path, monkeypatch):
+    """A daemon started with no workspace flag under a `ws use` default said `workspace: with the JDK` (T95): its
+    status now names the workspace its last answer came from, and how it was picked."""
+    from jdx.cli.commands_daemon import _lines
+    from jdx.commands.host import _selected
+    from jdx.commands.session import Options, Session
+    from tests.serve_support import cli as run_cli
+
+    monkeypatch.setenv("JDX_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("JDX_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("JDX_WORKSPACE", raising=False)
+    jar = tmp_path / "a.jar"
+    jar.write_bytes(b"PK\x05\x06" + b"\0" * 18)
+    assert run_cli(["ws", "create", "app", "--jars", str(jar), "--no-jdk"]).code == 0
+    assert run_cli(["ws", "use", "app"]).code == 0
+    session = Session(Options())
+    assert _selected(session) == "app via ws use"
+    assert "workspace: ws app via ws use; with the JDK" in _lines({"pid": 1, "workspace": {"jdk": None},
+                                                                   "selected": "app via ws use"})
+    named = {"pid": 1, "workspace": {"workspace": "app", "jdk": None}, "selected": "app via -w"}
+    assert "workspace: ws app; with the JDK" in _lines(named)  # named by its flag already: said once
+    assert _selected(Session(Options(jars=[str(jar)], jdk=False))) == "app via flags + ws use"  # flags add to it
+    assert run_cli(["ws", "use", "--none"]).code == 0
+    assert _selected(Session(Options(jars=[str(jar)], jdk=False))) is None  # ad hoc flags name no workspace
+
+
 @pytest.mark.soak  # two real daemons spawned and stopped (tests/daemon/test_server.py checks --all on fake ones)
 def test_status_and_stop_all_reach_every_daemon(cli, classes, tmp_path):
     """Each classpath has its own daemon: `daemon stop|status` name this workspace's, say how many others run, and
