@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass
 
 from jdx.commands.registry import Command, Request, argument, option, renderer
@@ -146,7 +148,30 @@ def show_answer(session, text: str, view: str = "jvm"):
     answer.result["doc"] = session.type_first_sentence(type_row["id"]) if found else None
     if found:
         answer.warnings += source_mismatches(session, answer.result["ref"])
+    unexported = _unexported_by(session, answer.result)
+    if unexported:
+        answer.result["module_unexported"] = unexported
     return answer
+
+
+@functools.lru_cache(maxsize=64)
+def _module_exports(path: str, key: str, read):
+    """`read(path)` once per jar content (its artifact key): a warm `show` opens no jar."""
+    return read(path)
+
+
+def _unexported_by(session, result: dict) -> str | None:
+    """The module of a jar that declares one (module-info.class) and does not export the type's package: code on the
+    class path uses it, code in a module cannot (JDK types say `jdk_internal` instead)."""
+    from jdx.loaders.jdk_modules import jar_module_exports
+
+    if result.get("jdk_internal") or not result.get("package"):
+        return None
+    jar = next((a for a in session.artifacts() if a.name == result.get("artifact") and a.kind == "jar"), None)
+    declared = _module_exports(jar.path, jar.key, jar_module_exports) if jar is not None else None
+    if declared is None or result["package"].replace(".", "/") in declared[1]:
+        return None
+    return declared[0]
 
 
 def source_mismatches(session, ref: str) -> list:

@@ -154,6 +154,36 @@ def module_name(data: bytes) -> str | None:
 _DESCRIPTOR_MAX = 1 << 20  # a module-info.class or manifest bigger than this is no descriptor jdx reads
 
 
+def _jar_descriptors(z, infos: dict) -> list[bytes]:
+    """A jar's module-info.class bytes: the root's, then each release's under META-INF/versions, highest first."""
+    versions = sorted((int(n.split("/")[2]), n) for n in infos
+                      if n.startswith("META-INF/versions/") and n.endswith("/module-info.class")
+                      and n.split("/")[2].isdigit() and n.count("/") == 3)
+    out = []
+    for name in ["module-info.class", *(n for _v, n in reversed(versions))]:
+        info = infos.get(name)
+        if info is not None and info.file_size <= _DESCRIPTOR_MAX:
+            out.append(z.read(info))
+    return out
+
+
+def jar_module_exports(path: str) -> tuple[str, set[str]] | None:
+    """(module name, the packages it exports to everyone, internal names) of a jar whose module-info.class
+    (`jar_module`'s) declares them; None for an automatic or unnamed module, or a jar that cannot be read."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as z:
+            for data in _jar_descriptors(z, {i.filename: i for i in z.infolist()}):
+                name = module_name(data)
+                if name:
+                    return name, module_packages(data)[1]
+    except (OSError, zipfile.BadZipFile, ValueError, KeyError, IndexError, struct.error, EOFError,
+            RuntimeError, NotImplementedError):
+        return None
+    return None
+
+
 def jar_module(path: str) -> str | None:
     """The module a jar declares: its module-info.class (at the root, else the highest release's under
     META-INF/versions), else its manifest's Automatic-Module-Name; None for neither, or a jar that cannot be read
@@ -163,15 +193,10 @@ def jar_module(path: str) -> str | None:
     try:
         with zipfile.ZipFile(path) as z:
             infos = {i.filename: i for i in z.infolist()}
-            versions = sorted((int(n.split("/")[2]), n) for n in infos
-                              if n.startswith("META-INF/versions/") and n.endswith("/module-info.class")
-                              and n.split("/")[2].isdigit() and n.count("/") == 3)
-            for name in ["module-info.class", *(n for _v, n in reversed(versions))]:
-                info = infos.get(name)
-                if info is not None and info.file_size <= _DESCRIPTOR_MAX:
-                    found = module_name(z.read(info))
-                    if found:
-                        return found
+            for data in _jar_descriptors(z, infos):
+                found = module_name(data)
+                if found:
+                    return found
             info = infos.get("META-INF/MANIFEST.MF")
             if info is not None and info.file_size <= _DESCRIPTOR_MAX:
                 return _manifest_value(z.read(info).decode("utf-8", "replace"), "Automatic-Module-Name")

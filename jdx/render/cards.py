@@ -171,6 +171,9 @@ def show(r: dict, brief: bool = False) -> list[str]:
     facts = [f"package {r['package']}" if r["package"] else "default package", r["artifact"] or "unknown artifact"]
     if r.get("jdk_internal"):
         facts.append(f"JDK internal: {r['artifact']} does not export {r['package']} to every module")
+    if r.get("module_unexported"):
+        facts.append(f"not exported: module {r['module_unexported']} does not export {r['package']} (class path code "
+                     "can use it, a module cannot)")
     if r["source_file"]:
         facts.append(f"source file {r['source_file']}")
     if r["kotlin"]:
