@@ -141,6 +141,8 @@ def _group(rows: list[dict], tier_of, flags: tuple[frozenset[str], frozenset[str
     for g in groups.values():
         closed, g["in_deprecated"] = enclosed_flags(flags, g["owner"], g["kind"] in MEMBER_KINDS)
         g["pub"] = g["pub"] and not closed
+        # public through its public subclasses' access bridges: the index says so of a non-public class's method
+        g["through_subclasses"] = g["pub"] and g["kind"] in MEMBER_KINDS and g["owner"] in flags[0]
     return [(tiers[k[0]], g) for k, g in groups.items()]
 
 
@@ -165,6 +167,8 @@ def _symbol_row(row: dict, tier: int, arts: dict[str, dict], mode: str, written:
         out["overloads"] = overloads
     if jdk_internal(out["origin"], owner, internal):
         out["jdk_internal"] = True
+    if row.get("through_subclasses"):  # its class is not public; javac re-exports it in the public subclasses
+        out["through_subclasses"] = True
     if row.get("hidden"):  # a Kotlin declaration a deprecation hid (search_kotlin.kotlin_public)
         out["hidden"] = True
     elif row.get("deprecated"):  # @Deprecated, usable still: `hidden` says more of what a deprecation hid

@@ -466,11 +466,12 @@ def _type_rows(store: GraphStore, types: list[dict]) -> list[dict]:
                             "public": bool(t["access"] & ACC_PUBLIC)}, t["id"], False, t["access"]) for t in types]
 
 
-def _marked(store: GraphStore, row: dict, owner: str, member: bool, access: int | None) -> dict:
+def _marked(store: GraphStore, row: dict, owner: str, member: bool, access: int | None, indexed: bool = False) -> dict:
     """A candidate `row` of a type (`owner` its id) or member (`owner` its type) as search marks it: non-public also
-    when a type around it is (search_rank.enclosed_flags), `deprecated` when it is (`access` with ACC_DEPRECATED)."""
+    when a type around it is (search_rank.enclosed_flags) or a member's own type is (unless `indexed`: the index's
+    `public` says it), `deprecated` when it is (`access` with ACC_DEPRECATED)."""
     closed, _ = enclosed_flags(type_flags(store), owner, member)
-    if closed:
+    if closed or (member and not indexed and owner in type_flags(store)[0]):
         row["public"] = False
     if (access or 0) & ACC_DEPRECATED:
         row["deprecated"] = True
@@ -497,7 +498,7 @@ def _unqualified(store: GraphStore, name: str) -> list[dict]:
         deprecated = all((x["access"] or 0) & ACC_DEPRECATED for x in rows)  # every overload, as search groups
         row = _marked(store, {"kind": kind, "ref": ref, "artifact": r["artifact"],
                               "public": any(x["pub"] for x in rows)}, owner, kind not in TYPE_KINDS,
-                      ACC_DEPRECATED if deprecated else 0)
+                      ACC_DEPRECATED if deprecated else 0, indexed=True)
         if kind == "method":
             row["overloads"] = len(rows)
         out.append(row)

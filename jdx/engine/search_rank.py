@@ -77,12 +77,12 @@ def type_flags(store: GraphStore) -> tuple[frozenset[str], frozenset[str]]:
 def enclosed_flags(flags: tuple[frozenset[str], frozenset[str]], owner: str, member: bool) -> tuple[bool, bool]:
     """(closed, in a deprecated type) of a type (`owner` its id) or a member (`owner` its declaring type): closed
     when a type it is nested in is not public (`jdk/jshell/Util$Pair`'s Util: no code outside the package reaches
-    it, whatever its own flags say); a member's own type counts as around it for deprecation (StrBuilder#isEmpty)."""
+    it, whatever its own flags say); a member's own type counts as around it for deprecation (StrBuilder#isEmpty).
+    Whether a member's own type lets code outside its package reach it is the index's `public` (a public method of
+    a package-private class is, through the access bridges of its public subclasses)."""
     closed, deprecated = flags
     around = [owner[:i] for i in range(owner.rfind("/") + 2, len(owner)) if owner[i] == "$"]
-    if member:
-        around.append(owner)
-    return any(t in closed for t in around), any(t in deprecated for t in around)
+    return any(t in closed for t in around), any(t in deprecated for t in [*around, *([owner] if member else [])])
 
 
 def reach_first(p: Pattern, fuzzy: bool) -> bool:

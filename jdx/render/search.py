@@ -20,6 +20,7 @@ def _marks(m: dict, non_public: bool = True) -> str:
     """` (non-public)` (when `non_public` says to mark it), ` (JDK internal)`, ` [deprecated]`, ` (stale class file:
     an earlier build left it)` of a row."""
     return ((" (non-public)" if non_public and not m.get("public", True) else "")
+            + (" (its class is not public: call it on a public subclass)" if m.get("through_subclasses") else "")
             + (f" {JDK_INTERNAL}" if m.get("jdk_internal") else "")
             + (f" [{DEPRECATED}]" if m.get("deprecated") else "")
             + (f" ({STALE_NOTE})" if m.get("stale") else ""))
