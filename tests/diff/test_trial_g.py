@@ -143,7 +143,9 @@ def test_a_class_no_outside_class_could_extend_made_final_is_info(trial):
     detail = {f["symbol"]: f["detail"] for f in found if f["rule"] == "TYPE_MADE_FINAL"}
     assert detail["ga.Ob"].startswith("no class outside the artifact could extend it before (it had no public or "
                                       "protected constructor"), detail
-    assert detail["ga.Open"] == ""
+    assert detail["ga.Open"].startswith("it had a public or protected constructor: a subclass compiled against the "
+                                        "old version fails to load (IncompatibleClassChangeError)"), detail
+    assert detail["ga.Prot"] == detail["ga.Open"]
 
 
 def test_info_made_final_is_no_module_note(trial):

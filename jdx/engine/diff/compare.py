@@ -195,7 +195,9 @@ def _made_final(o: TypeInfo, old: Surface, make) -> Finding:
     (commons-cli 1.0 -> 1.9's `OptionBuilder`, whose only constructor was private), as MEMBER_MADE_FINAL is no
     finding for such a class."""
     if subclassable_outside(o, old):
-        return make("TYPE_MADE_FINAL")
+        return make("TYPE_MADE_FINAL", "it had a public or protected constructor: a subclass compiled against the "
+                                       "old version fails to load (IncompatibleClassChangeError), and no longer "
+                                       "compiles")
     why = ("sealed: only its permitted subclasses, in the artifact, could extend it" if o.name in old.sealed
            else "it had no public or protected constructor a subclass outside the artifact could call")
     return replace(make("TYPE_MADE_FINAL", f"no class outside the artifact could extend it before ({why}): no "
