@@ -337,6 +337,12 @@ def _abstract_class(row: dict | None) -> bool:
     return bool(row) and row.get("kind") == "class" and bool((row.get("access") or 0) & ACC["abstract"])
 
 
+def _final_class(row: dict | None) -> bool:
+    """A final class (no subclass can exist, in the workspace or outside it): shown `final class`, as `show` does; an
+    enum and a record are final by their kind."""
+    return bool(row) and row.get("kind") == "class" and bool((row.get("access") or 0) & ACC["final"])
+
+
 def _entry(types: _Types, arts: Artifacts, node: str, data: dict) -> dict:
     row = types.rows.get(node)
     entry = {"type": format_type(node), "kind": (row or {}).get("kind") or "unknown",
@@ -344,6 +350,8 @@ def _entry(types: _Types, arts: Artifacts, node: str, data: dict) -> dict:
              "relation": data["rel"], "as": data["written"]}
     if _abstract_class(row):
         entry["abstract"] = True
+    elif _final_class(row):
+        entry["final"] = True
     if "seen" in data:
         entry["as_seen"] = data["seen"]
     if row is None or row["external"]:
@@ -432,6 +440,8 @@ def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dic
                     **({"type_arguments": type_arguments(applied)} if applied else {}), **_external(notes)}
     if _abstract_class(root):
         result["abstract"] = True
+    elif _final_class(root):
+        result["final"] = True
     warnings: list[Warning_] = []
     made: list[tuple[str, dict]] = []  # (type id, row) of each row listed, for stale class files (mark_stale)
     shown = total = types_shown = types_total = 0
@@ -569,6 +579,8 @@ def implementors(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[
               **_external(notes)}
     if _abstract_class(root):
         result["abstract"] = True
+    elif _final_class(root):
+        result["final"] = True
     lambdas = lambda_implementations(store, root, sub_interfaces(whole, root["id"], types), opts.filter, arts)
     if lambdas:
         result["lambdas"] = lambdas

@@ -99,7 +99,7 @@ def _named(e: dict, ref: str, kind: str | None = None) -> str:
     reference, as search lines print them; `kind` None: the bare reference."""
     k = e.get("kotlin")
     if k is None:
-        kind = f"abstract {kind}" if kind and e.get("abstract") else kind
+        kind = f"abstract {kind}" if kind and e.get("abstract") else f"final {kind}" if kind and e.get("final") else kind
         return f"{kind} {ref}" if kind else ref
     return f"{k['text'].removeprefix('public ')}  {ref}" + "".join(f"  [{x}]" for x in k["markers"])
 
