@@ -136,7 +136,7 @@ def _params(pairs: list[tuple[str, str]], fields: dict[str, str], command: str) 
             raise HttpError("USAGE", "malformed query string: a parameter without a name")
         if name == "query":
             if query is not None:
-                raise HttpError("USAGE", "query is given twice")
+                raise HttpError("USAGE", "query is given twice" + _more_queries(command))
             query = value
             continue
         check_arguments(command, (name,))  # MCP's refusal: the arguments the command takes
@@ -146,6 +146,15 @@ def _params(pairs: list[tuple[str, str]], fields: dict[str, str], command: str) 
         params.setdefault(name, []).append(value)
     wire = {k: (v if fields[k] == "list" else v[0] if len(v) == 1 else v) for k, v in params.items()}
     return query or "", wire
+
+
+def _more_queries(command: str) -> str:
+    """Where a command takes more than its one query (`imports`' positional `names`): said by a second `query`."""
+    from jdx.commands.registry import command as command_named, params_of
+
+    cmd = command_named(command) if command else None
+    rest = [p.name for p in params_of(cmd.request) if p.kind == "list" and not p.flag] if cmd is not None else []
+    return f": `{command}` takes one query; give the others as repeated {rest[0]}=" if rest else ""
 
 
 class Handler(BaseHTTPRequestHandler):

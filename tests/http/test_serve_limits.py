@@ -134,6 +134,23 @@ def test_errors_name_parameters_not_flags(serve):
     assert status == 400 and message.startswith("unknown argument workspace: ") and "one workspace" in message
     status, body, _ = request(port, "GET", "/v1/members?query=x&bogus_flag=1")
     assert json.loads(body)["error"]["message"].startswith("unknown argument bogus_flag; arguments: "), body
+    status, body, _ = request(port, "GET", "/v1/members?query=x&query=y")
+    assert (status, json.loads(body)["error"]["message"]) == (400, "query is given twice"), body
+
+
+def test_a_second_query_names_the_parameter_that_takes_more():
+    """T93: `imports?query=A&query=B` said only "query is given twice"; `names` takes the others."""
+    from jdx.commands.registry import command, params_of
+    from jdx.http.server import HttpError, query_params
+
+    cmd = command("imports")
+    fields = {p.name: p.kind for p in params_of(cmd.request) if p.flag or p.name != "query"}
+    assert query_params("query=PGConnection&names=LargeObject", fields, "imports") == (
+        "PGConnection", {"names": ["LargeObject"]})
+    with pytest.raises(HttpError) as raised:
+        query_params("query=PGConnection&query=LargeObject", fields, "imports")
+    assert raised.value.message == ("query is given twice: `imports` takes one query; give the others as repeated "
+                                    "names=")
 
 
 @pytest.mark.soak
