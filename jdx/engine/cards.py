@@ -537,7 +537,7 @@ def member_signatures(store: GraphStore, text: str, opts=None, include_synthetic
     `include_synthetic`; the first `limit` (the result's `total` counts them all). `sources` (a SourceContext, or a
     callable giving one) names the parameters the class file does not, from the declaring type's sources."""
     from jdx.engine.src_params import namer
-
+    from jdx.engine.type_uses import annotate, with_type_uses
     owner = applied_owner(text)  # `Map<String, Integer>#get`: checked as `members` checks them, before the member
     applied = resolve_applied_type(store, owner)[1] if owner is not None else {}
     found = lookup(store, text, with_hidden=include_synthetic, kotlin_properties=opts != "jvm", applied=applied)
@@ -563,11 +563,11 @@ def member_signatures(store: GraphStore, text: str, opts=None, include_synthetic
     for e in found.members:
         row = e["row"]
         key = (e["declaring"], row["name"], (":" if e["is_field"] else "") + row["descriptor"])
-        row = {**row, **full.get(key, {})}
+        row = with_type_uses(store, {**row, **full.get(key, {})}, e["is_field"])  # `@Nullable String`
         if named is None and not e["is_field"] and _unnamed(row):
             named = namer(sources)
-        item = render_member(row, is_field=e["is_field"], owner=e["declaring"], env=e["env"],
-                             iface=e["iface"], names_from_source=named, names_from_kotlin=from_kotlin)
+        item = annotate(render_member(row, is_field=e["is_field"], owner=e["declaring"], env=e["env"],
+                                      iface=e["iface"], names_from_source=named, names_from_kotlin=from_kotlin), row)
         artifact = arts.get(owners[e["declaring"]].get("artifact") or "", "")
         item = {"ref": e["ref"], "declaring": format_type(e["declaring"]), **item,
                 "annotations": list(row.get("annotations") or []), "artifact": artifact}

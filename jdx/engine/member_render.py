@@ -130,10 +130,11 @@ def annotation_shown(text: str) -> str:
     return head.replace("$", ".") + paren + rest
 
 
-def param_annotations(m: dict, count: int) -> list[list[str]]:
+def param_annotations(m: dict, count: int, which: str = "all") -> list[list[str]]:
     """Each of `count` rendered parameters' annotations as stored (`Method.param_annotations`, `index:text`, indexed
     by the descriptor, whose leading synthetic parameters the rendered list leaves out: an inner class's outer
-    instance, an enum constructor's name and ordinal)."""
+    instance, an enum constructor's name and ordinal; a type annotation on the parameter's type as `tN:text`, N the
+    declared parameter's index: type_uses). `which`: all, declared (the declaration's) or type (the type's)."""
     out: list[list[str]] = [[] for _ in range(count)]
     entries = m.get("param_annotations") or ()
     if not entries:
@@ -141,15 +142,33 @@ def param_annotations(m: dict, count: int) -> list[list[str]]:
     shift = len(d.parse_method_descriptor(m["descriptor"])[0]) - count
     for entry in entries:
         index, _, text = entry.partition(":")
-        k = int(index) - shift if index.isdigit() else -1
+        type_use = index[:1] == "t" and index[1:].isdigit()
+        if which != "all" and type_use != (which == "type"):
+            continue
+        k = int(index[1:]) if type_use else int(index) - shift if index.isdigit() else -1
         if 0 <= k < count:
             out[k].append(text)
     return out
 
 
 def annotated_params(m: dict, params: list[str]) -> list[str]:
-    """Rendered parameter types with their annotations in front, as source writes them (`@q.P.NN String`)."""
-    return [" ".join([*map(annotation_shown, a), p]) for a, p in zip(param_annotations(m, len(params)), params)]
+    """Rendered parameter types with their annotations where source writes them: the declaration's in front
+    (`@q.P.NN String`), a type annotation on the type itself (`String @Nullable []` on an array)."""
+    return [" ".join([*map(annotation_shown, a), on_type(p, t)]) for a, t, p in
+            zip(param_annotations(m, len(params), "declared"), param_annotations(m, len(params), "type"), params)]
+
+
+def on_type(rendered: str, annotations: list[str]) -> str:
+    """A rendered type with type annotations on the type itself, as JLS §9.7.4 writes them: before it
+    (`@Nullable String`), or before an array's outermost brackets (`String @Nullable []`, `int[] @Nullable ...`), since
+    `@Nullable String[]` would annotate the elements."""
+    if not annotations:
+        return rendered
+    shown = " ".join(map(annotation_shown, annotations))
+    if rendered.endswith("..."):
+        return f"{rendered[:-3]} {shown} ..."
+    at = rendered.find("[]", rendered.rfind(">") + 1)
+    return f"{rendered[:at]} {shown} {rendered[at:]}" if at >= 0 else f"{shown} {rendered}"
 
 
 RECORD_ACCESSOR, RECORD_CANONICAL = "record component", "canonical constructor"

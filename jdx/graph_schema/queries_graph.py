@@ -173,6 +173,13 @@ OVERRIDDEN_BY = _by_ids("m", "Method", "(m:Method{ID})-[r:OVERRIDES]->(o:Method)
                         f"RETURN m.id AS source, {_method('o', 't_')}, r.direct AS direct",
                         fetch=("o", "t_"))
 
+# a member's type annotations (JVMS 4.7.20; ClassExtractor.typeUse): `site` says on which of its types, and where
+# inside it (` (type argument 0)`) when not on the type itself
+TYPE_USES_OF_METHOD = ("MATCH (m:Method {id: $id})-[r:ANNOTATED_BY]->(:Type) WHERE r.site STARTS WITH 'type use in ' "
+                       "RETURN r.text AS text, r.site AS site")
+TYPE_USES_OF_FIELD = ("MATCH (m:Field {id: $id})-[r:ANNOTATED_BY]->(:Type) WHERE r.site STARTS WITH 'type use in ' "
+                      "RETURN r.text AS text, r.site AS site")
+
 ANNOTATED_WITH = _by_ids("t", "Type", "(x)-[r:ANNOTATED_BY]->(t:Type{ID})",
                          "RETURN t.id AS target, label(x) AS label, x.id AS id, x.artifact AS artifact, "
                          "r.text AS text, r.site AS site")

@@ -114,7 +114,8 @@ RELS: dict[str, tuple[str, dict[str, str]]] = {
         "text": "the annotation as written", "param": "the parameter's index for a parameter's annotation, else null",
         "site": "where, when not on the element itself: `parameter N`, `type use in <field type | return type | "
                 "parameter N | receiver type | throws N | type parameter N | bound of type parameter N | extends | "
-                "implements N | code>`, or `[<outer site>, ]in @<outer binary name>` for one nested in another's "
+                "implements N | code>` (then ` (type argument 0, array element, ...)` when inside that type), or "
+                "`[<outer site>, ]in @<outer binary name>` for one nested in another's "
                 "values; `annotation value`: no annotation but a type a class literal or enum constant in the "
                 "element's annotation values names (`@Test(expected = E.class)`: a `ref` usage of E); null on the "
                 "element itself"}),

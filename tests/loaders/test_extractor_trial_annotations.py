@@ -122,9 +122,9 @@ def test_type_uses_are_usages_once_each(svc, built):
     assert "RuntimeVisibleTypeAnnotations" in javap and "FIELD, location=[TYPE_ARGUMENT(0)]" in javap
     assert _edges(svc, "ta/Pos") == [
         ("ta/TU#both:Ljava/lang/String;", None, None),  # its type use repeats the declaration annotation
-        ("ta/TU#f:Ljava/util/List;", "type use in field type", None),
-        ("ta/TU#p(Ljava/util/List;)V", "type use in parameter 0", None),
-        ("ta/TU#r()Ljava/util/List;", "type use in return type", None),
+        ("ta/TU#f:Ljava/util/List;", "type use in field type (type argument 0)", None),
+        ("ta/TU#p(Ljava/util/List;)V", "type use in parameter 0 (type argument 0)", None),
+        ("ta/TU#r()Ljava/util/List;", "type use in return type (type argument 0)", None),
     ]
     assert svc.usages("ta.Pos", UsageOptions(limit=100)).result["counts"] == {"annotation": 4}
 

@@ -229,7 +229,7 @@ final class ClassExtractor extends ClassVisitor {
             }
         }
         String element = mname == null ? "" : "#" + mname + (ownerKind == A_FIELD ? ":" : "") + mdesc;
-        String site = "type use in " + typeSite(ref);
+        String site = "type use in " + typeSite(ref) + typePathText(path);
         String waitKey = key;
         return new ValuePrinter(desc, text -> {
             Runnable row = () -> chunk.annotations.row(A_TYPE_USE, cols.str(name), -1, -1, -1, cols.str(desc),
@@ -240,6 +240,26 @@ final class ClassExtractor extends ClassVisitor {
                 pending.add(new Object[] {waitKey, row});
             }
         }, valueNamer(name + element));  // (a repeat of a declaration annotation names what that one does)
+    }
+
+    /** Where inside the type a type annotation sits, when not on the type itself (JVMS 4.7.20.2): ` (type argument
+     *  0)`, ` (array element)`, ` (wildcard bound)`, ` (nested type)`, steps joined by `, `; "" on the type itself
+     *  (`@Nullable String` against `List<@Nullable String>`: only the first makes the value nullable). */
+    static String typePathText(TypePath path) {
+        if (path == null || path.getLength() == 0) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder(" (");
+        for (int i = 0; i < path.getLength(); i++) {
+            out.append(i == 0 ? "" : ", ");
+            switch (path.getStep(i)) {
+                case TypePath.ARRAY_ELEMENT: out.append("array element"); break;
+                case TypePath.INNER_TYPE: out.append("nested type"); break;
+                case TypePath.WILDCARD_BOUND: out.append("wildcard bound"); break;
+                default: out.append("type argument ").append(path.getStepArgument(i)); break;
+            }
+        }
+        return out.append(")").toString();
     }
 
     static String typeSite(TypeReference ref) {
