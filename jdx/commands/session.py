@@ -7,15 +7,16 @@ directories) before a query, so a long-lived session answers exactly as a fresh 
 
 from __future__ import annotations
 
-import functools
 import os
 import time
 from dataclasses import dataclass, field
 
+from jdx.commands.root_checks import (comma_hint, default_over_project, project_named, refuse_empty_paths,
+                                      workspace_root_hint)
 from jdx.dirs import cache_dir
 from jdx.engine.answer import Answer
 from jdx.engine.workspace import Selection, select_workspace
-from jdx.errors import ArtifactReadError, NoIndexError, UsageError, Warning_
+from jdx.errors import ArtifactReadError, NoIndexError, Warning_
 from jdx.graph_schema.store import GRAPH_FILE, GraphStore, file_stamp
 from jdx.loaders.roots import Artifact, resolve_roots
 
@@ -69,21 +70,21 @@ class Session:
     def selection(self) -> Selection:
         if self._selection is None:
             o = self.options
-            _refuse_empty_paths(o)
+            refuse_empty_paths(o)
             selection = select_workspace(o.workspace, o.jars, o.src, o.jdk, o.coords, o.project)
             # --project is explicit: it wins over a default workspace (JDX_WORKSPACE, `ws use`) and merges with
             # explicit --jars/--src/--coord and -w (spec §13: flags merge in)
             if selection.discover or o.project:
                 from jdx.loaders.project_root import find_project_root
 
-                found = _project_named(o.project) if o.project else find_project_root(".")
+                found = project_named(o.project) if o.project else find_project_root(".")
                 if found is not None:
                     how = f"auto-discovery ({found[1]} project)"
                     selection.how = how if selection.discover else f"{selection.how} + {how}"
                     selection.spec.project = found[0]
                     selection.spec.tests = o.tests
             elif selection.how == "ws use":
-                self._default_notes = _default_over_project(selection.spec.name)
+                self._default_notes = default_over_project(selection.spec.name)
             self._selection = selection
         return self._selection
 
@@ -158,7 +159,7 @@ class Session:
                 failed = [w for w in self._root_warnings if w.code == "ARTIFACT_READ_ERROR"]
                 if failed:
                     raise ArtifactReadError("; ".join(w.message for w in failed), warnings=self._root_warnings,
-                                            hint=_comma_hint(failed))
+                                            hint=comma_hint(failed))
                 raise NoIndexError("the workspace has no artifacts: pass --jars, or drop --no-jdk",
                                    warnings=self._root_warnings)
         return self._artifacts
@@ -190,7 +191,7 @@ class Session:
                                     hint="check the path, or drop it")
         if self.missing_src():  # as a missing jar of the workspace: its sources would silently be decompiled text
             raise ArtifactReadError(f"cannot read {'; '.join(self.missing_src())}", warnings=self.workspace_warnings(),
-                                    hint=_workspace_root_hint(self.selection().spec.name))
+                                    hint=workspace_root_hint(self.selection().spec.name))
         if self._unreadable:
             names = "; ".join(w.message for w in self._unreadable)
             # --jars on the command line, no named workspace; or the missing root came from the flags, not from the
@@ -201,9 +202,9 @@ class Session:
             fetching = any(" and not fetched from " in w.message for w in self._unreadable)
             hint = (("check the coordinate and the repositories (--repo URL), or drop it from --coord" if fetching
                      else "check the coordinate, add --fetch to download it, or drop it from --coord") if coords
-                    else _comma_hint(self._unreadable) or "check the path, or drop it from --jars")
+                    else comma_hint(self._unreadable) or "check the path, or drop it from --jars")
             raise ArtifactReadError(f"cannot read {names}", warnings=self.workspace_warnings(),
-                                    hint=hint if adhoc else _workspace_root_hint(self.selection().spec.name, coords))
+                                    hint=hint if adhoc else workspace_root_hint(self.selection().spec.name, coords))
 
     def workspace_warnings(self) -> list[Warning_]:
         """What every answer of this workspace carries (spec §16, warnings never silent): its roots' warnings,
@@ -318,6 +319,8 @@ class Session:
         """The build's warnings about how an artifact was read (multi-release variants), for answers from it. With
         `subjects` (artifact name -> the classes an answer is about), a multi-release jar's warning is given only
         for a class it also holds under META-INF/versions/N/, naming it: the JVM of that release loads that one."""
+        from jdx.commands.versioned import versioned_class_warnings
+
         out = []
         for w in self._graph_warnings:
             if w.code not in ARTIFACT_SCOPED or w.artifact not in artifacts:
@@ -326,15 +329,7 @@ class Session:
                 out.append(w)
                 continue
             for jar in (a for a in self.artifacts() if a.name == w.artifact and a.kind == "jar"):
-                versioned = _versioned_classes(jar.path)
-                for fqn in sorted(subjects.get(w.artifact, ())):
-                    releases = versioned.get(fqn.replace(".", "/") + ".class")
-                    if releases:
-                        where = ", ".join(f"META-INF/versions/{n}/" for n in releases)
-                        out.append(Warning_("MULTI_RELEASE_JAR", f"{fqn}: {jar.name} also holds it under {where} (a multi-release "
-                                            f"jar): a JVM of Java {releases[0]} or newer loads that class file, this "
-                                            f"answer describes the base one (javap --multi-release {releases[-1]} "
-                                            "shows the other)", w.artifact))
+                out += versioned_class_warnings(jar.name, jar.path, subjects.get(w.artifact, set()))
         return out
 
     def is_duplicated(self, fqn: str) -> bool:
@@ -533,22 +528,6 @@ class Session:
 
 # warnings that matter to the answers drawn from their artifact, not to every answer of the workspace
 ARTIFACT_SCOPED = frozenset({"MULTI_RELEASE_JAR"})
-
-
-@functools.lru_cache(maxsize=32)
-def _versioned_entries_of(path: str, stamp: tuple) -> dict[str, list[int]]:
-    from jdx.loaders.class_files import versioned_entries
-
-    return versioned_entries(path, None)
-
-
-def _versioned_classes(path: str) -> dict[str, list[int]]:
-    """A multi-release jar's classes under META-INF/versions/N/ (`p/A.class` -> releases), read once per jar file."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return {}
-    return _versioned_entries_of(path, (st.st_size, st.st_mtime_ns))
 MARK_USED_EVERY = 300.0  # seconds: a daemon holding its graph open keeps it among the recently used
 
 
@@ -580,58 +559,3 @@ def _stopped_reading(w: Warning_) -> bool:
 def _class_scoped(code: str) -> bool:
     """Warnings about one class that the graph still holds whole: its Kotlin metadata could not be read."""
     return code.startswith("KOTLIN_")
-
-
-def _refuse_empty_paths(options: Options) -> None:
-    """`--jars ""` (an unset shell variable) is a usage error, never the current directory."""
-    for flag, values in (("--jars", options.jars), ("--src", options.src), ("--sources", options.sources)):
-        if any(not value.strip() for value in values):
-            raise UsageError(f"{flag} was given an empty path",
-                             hint=f"name a jar, glob or directory ({flag} . for the current directory)")
-
-
-def _workspace_root_hint(name: str | None, coords: bool = False) -> str:
-    """Where a named workspace's missing root can be fixed: `jdx ws add` adds roots, `jdx ws drop` drops one."""
-    fix = "check the coordinate (--fetch downloads it)" if coords else "fix the path"
-    if not name:
-        return f"{fix} (jdx ws info lists the roots)"
-    from jdx.engine.workspace import workspaces_dir
-
-    what = "COORDINATE" if coords else "PATH"
-    return (f"{fix}, or drop it: jdx ws drop {name} {what} (jdx ws info lists the roots of "
-            f"{workspaces_dir() / (name + '.toml')})")
-
-
-def _project_named(project: str):
-    """(root, kind) of the project `--project DIR` names: a DIR that does not exist, or with no project there or
-    above, is a usage error naming it (an explicit --project never falls back to a default or the JDK alone)."""
-    from jdx.loaders.project_root import find_project_root
-
-    if not os.path.isdir(os.path.expanduser(project)):
-        raise UsageError(f"--project {project}: no such directory")
-    found = find_project_root(project)
-    if found is None:
-        raise UsageError(f"--project {project}: no project there or above (no pom.xml, build.gradle(.kts), "
-                         "settings.gradle(.kts), .idea/, jars or classes)")
-    return found
-
-
-def _default_over_project(name: str) -> list[Warning_]:
-    """WORKSPACE_DEFAULT_OVER_PROJECT, once per default and project: the `ws use` default answers where project
-    discovery would have found a project (checked only when the current directory holds a build file)."""
-    from jdx.engine.workspace import default_over_project
-
-    root = default_over_project(name)
-    if root is None:
-        return []
-    return [Warning_("WORKSPACE_DEFAULT_OVER_PROJECT",
-                     f"answered from the default workspace {name} (jdx ws use), not from the project at {root}: "
-                     "--project . answers from the project for one command, jdx ws use --none forgets the default "
-                     "(said once)")]
-
-
-def _comma_hint(failed: list[Warning_]) -> str | None:
-    """`--jars a.jar,b.jar` is one path with a comma in it: say how to give several."""
-    if any(".jar," in w.message for w in failed):
-        return "separate jars with ':' (a classpath) or repeat --jars; a ',' is part of a file name"
-    return None

@@ -32,6 +32,8 @@ fun stays(): Int = 1
 class Job {
     fun mode(): Int = 1
 }
+
+abstract class Shape
 """
 
 NEW = """package kt
@@ -53,6 +55,8 @@ fun stays(): Int = 1
 class Job {
     internal fun mode(): Int = 1
 }
+
+sealed class Shape
 """
 
 MOVED = "package kt\n\nfun moved(x: Int): Int = x\n"
@@ -109,3 +113,15 @@ def test_member_made_internal_names_its_mangled_name(diff, jars):
     assert removed["detail"] == "now Kotlin `internal` (mode$main, the name mangled): compiled callers fail to link " \
                                 "(NoSuchMethodError)", removed
     assert "unresolved" not in removed, removed
+
+
+@pytest.mark.soak
+def test_a_class_made_sealed_in_its_metadata(diff, jars):
+    """T97: kotlinx.coroutines 1.7's `SelectBuilder` and `SelectClause*` became sealed (metadata only, no
+    PermittedSubclasses below a JVM 17 target): no finding said so. kotlinc refuses a subclass outside the module."""
+    found = _findings(diff, jars)
+    sealed = found.get(("KOTLIN_MADE_SEALED", "kt.Shape"))
+    assert sealed is not None, sorted(found)
+    assert sealed["severity"] == "suspicious" and sealed["detail"].startswith(
+        "Kotlin code outside its module can no longer extend it (kotlinc refuses)"), sealed
+    assert ("TYPE_MADE_SEALED", "kt.Shape") not in found

@@ -122,7 +122,24 @@ class KotlinDiff:
             symbol = f"{old.name.replace('/', '.')}#{row['name'] if row else ''}"
             out.append(Finding(f.rule, symbol, "method" if key and "(" in key else "field", None,
                                f.declaration, f.detail, f"{old.name}#{key}" if key else old.name))
-        return out + _type_changes(old, _type_rows(old, sides[0]), new_rows, sides)
+        return out + _type_changes(old, _type_rows(old, sides[0]), new_rows, sides) + _made_sealed(old, new, sides)
+
+
+def _made_sealed(old, new, sides) -> list[Finding]:
+    """KOTLIN_MADE_SEALED: a Kotlin class or interface sealed in the new metadata and not in the old, whose class file
+    has no PermittedSubclasses (TYPE_MADE_SEALED's case): the JVM and javac do not see it, kotlinc does (kotlinx.coroutines
+    1.6.4 -> 1.7.3's `SelectBuilder`)."""
+    before, after = decoded_metadata(sides[0], old.name), decoded_metadata(sides[1], new.name)
+    if before is None or after is None or before.klass is None or after.klass is None:
+        return []
+    if after.klass.modality != "sealed" or before.klass.modality == "sealed" or new.name in sides[1].sealed:
+        return []
+    from jdx.engine.diff.forms import type_form, type_ref
+
+    who = "implement" if after.klass.kind == "interface" else "extend"
+    return [Finding("KOTLIN_MADE_SEALED", type_ref(old.name), old.kind, type_form(old), type_form(new),
+                    f"Kotlin code outside its module can no longer {who} it (kotlinc refuses); compiled "
+                    f"{who}ers and Java sources still work: its class file has no PermittedSubclasses", old.name)]
 
 
 # KOTLIN_TYPE_CHANGED's note: the JVM descriptor is the same, so nothing compiled notices

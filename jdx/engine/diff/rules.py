@@ -60,6 +60,9 @@ _SUSPICIOUS = (
     # a Kotlin declaration whose JVM descriptor stayed while its Kotlin types changed: compiled callers link, Kotlin
     # sources may no longer compile (a return narrowed to a subtype on a member nothing outside can override: info)
     "KOTLIN_TYPE_CHANGED",
+    # a Kotlin class or interface made sealed in its metadata alone (no PermittedSubclasses: kotlinc below a JVM 17
+    # target): compiled implementors and Java sources still work, Kotlin code outside the module no longer compiles
+    "KOTLIN_MADE_SEALED",
 )
 _INFO = (
     "TYPE_ADDED", "SUPERTYPE_ADDED", "MEMBER_ADDED", "FINAL_REMOVED", "ABSTRACT_REMOVED", "ANNOTATION_ADDED",
