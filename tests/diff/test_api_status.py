@@ -51,3 +51,32 @@ def test_breaking_findings_say_what_the_old_version_declared(diff, sides):
     assert got[("TYPE_REMOVED", "s.Orchestrator")] == "the old version declared it @API(INTERNAL, for a.b)"
     assert got[("MEMBER_REMOVED", "s.Stable#go()")] == ""  # STABLE is what a caller may rely on
     assert got[("INTERFACE_METHOD_ADDED", "s.Listener#b()")] == IMPLEMENTORS_ONLY
+
+
+OPT_IN = ("public @interface RequiresOptIn { String message() default \"\"; Level level() default Level.ERROR; "
+          "enum Level { WARNING, ERROR } }")
+MARKED_OLD = {
+    "Internal": "@kotlin.RequiresOptIn(level = kotlin.RequiresOptIn.Level.ERROR) "
+                "@java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.CLASS) public @interface Internal {}",
+    "Preview": "@kotlin.RequiresOptIn(level = kotlin.RequiresOptIn.Level.WARNING) public @interface Preview {}",
+    "Op": "@Internal public class Op { public void decide() {} public void keep() {} }",
+    "Flow": "public class Flow { @Preview public void debounce() {} }",
+}
+MARKED_NEW = {"Internal": MARKED_OLD["Internal"], "Preview": MARKED_OLD["Preview"],
+              "Op": "@Internal public class Op { public void keep() {} }", "Flow": "public class Flow { }"}
+
+
+def test_a_kotlin_opt_in_marker_is_said(diff, tmp_path_factory):
+    """T97: kotlinx.coroutines' breaks on `@InternalCoroutinesApi` types (an opt-in marker of level ERROR: no caller
+    compiles without opting in) read as public API breaks; the detail now names the marker and its level."""
+    root = tmp_path_factory.mktemp("opt-in")
+    library = {"kotlin": ({"RequiresOptIn": OPT_IN}, {"RequiresOptIn": OPT_IN}), "k": (MARKED_OLD, MARKED_NEW)}
+    old, new = side_jar(root, library, "old"), side_jar(root, library, "new")
+    assert "RuntimeInvisibleAnnotations:" in javap(str(old), "k.Op", "-v")  # CLASS retention: still in the file
+    code, text = diff(str(old), str(new), "--json", "--limit", "1000")
+    assert code == 0, text
+    got = {(f["rule"], f["symbol"]): f["detail"] for f in json.loads(text)["result"]["findings"]}
+    assert got[("MEMBER_REMOVED", "k.Op#decide()")] == (
+        "the old version declared its class @Internal (a Kotlin opt-in marker, level ERROR: callers had to opt in)")
+    assert got[("MEMBER_REMOVED", "k.Flow#debounce()")] == (
+        "the old version declared it @Preview (a Kotlin opt-in marker, level WARNING: callers had to opt in)")

@@ -27,6 +27,7 @@ typealias Alias = Box
 
 fun make(): Box = Box()
 fun moved(x: Int): Int = x
+inline fun movedInline(x: Int): Int = x + 1
 fun stays(): Int = 1
 
 class Job {
@@ -59,7 +60,7 @@ class Job {
 sealed class Shape
 """
 
-MOVED = "package kt\n\nfun moved(x: Int): Int = x\n"
+MOVED = "package kt\n\nfun moved(x: Int): Int = x\ninline fun movedInline(x: Int): Int = x + 1\n"
 
 
 @pytest.fixture(scope="module")
@@ -103,6 +104,10 @@ def test_function_moved_to_another_facade(diff, jars):
     assert "kt.MovedKt" in moved["detail"] and "Kotlin sources unchanged" in moved["detail"], moved
     assert moved["new"] == "public static final int moved(int)", moved
     assert ("MEMBER_REMOVED", "kt.LibKt#moved(int)") not in found
+    assert "inline" not in moved["detail"]
+    inline = found[("KOTLIN_FACADE_MOVED", "kt.LibKt#movedInline(int)")]  # T97: kotlinx.coroutines' `synchronized`
+    assert inline["detail"].endswith("; an inline function: Kotlin callers compiled against the old version carry "
+                                     "its body and still run, Java callers do not"), inline
     assert ("TYPE_ADDED", "kt.MovedKt") in found
 
 

@@ -12,6 +12,7 @@ from jdx.engine.diff.rules import BREAKING, SUSPICIOUS
 from jdx.engine.diff.surface import DEPRECATED_DESC, Surface
 
 API_DESC = "Lorg/apiguardian/api/API;"
+OPT_IN_DESC = "Lkotlin/RequiresOptIn;"
 _API_STATUS = re.compile(r"status=org\.apiguardian\.api\.API\$Status\.(INTERNAL|DEPRECATED|EXPERIMENTAL)")
 _CONSUMERS = re.compile(r"consumers=\{([^}]*)\}")
 _ADDED = "_ADDED"  # a rule about what the new side added: the old side has no such symbol
@@ -38,16 +39,16 @@ def _status(old: Surface, f: Finding) -> str | None:
     if member and not f.rule.endswith(_ADDED):
         m = next((m for m in t.members.values() if (f"{m.name}:{m.descriptor}" if m.is_field else
                                                     m.name + m.descriptor) == member), None)
-        said = _said(m.annotations) if m is not None else None
+        said = _said(m.annotations, old) if m is not None else None
         if said:
             return f"the old version declared it {said}"
-    said = _said(t.annotations)
+    said = _said(t.annotations, old)
     if said:
         return f"the old version declared {'its class' if member else 'it'} {said}"
     return None
 
 
-def _said(annotations: dict[str, str]) -> str | None:
+def _said(annotations: dict[str, str], old: Surface) -> str | None:
     words = []
     text = annotations.get(DEPRECATED_DESC)
     if text is not None:
@@ -57,4 +58,11 @@ def _said(annotations: dict[str, str]) -> str | None:
         consumers = _CONSUMERS.search(annotations[API_DESC])
         words.append(f"@API({api.group(1)}" + (f", for {consumers.group(1).replace(chr(34), '')}" if consumers else "")
                      + ")")
+    for desc in sorted(annotations):  # a Kotlin opt-in marker: `@InternalCoroutinesApi` (opt-in required, ERROR)
+        marker = old.types.get(desc[1:-1]) if desc.startswith("L") and desc.endswith(";") else None
+        opt_in = marker.annotations.get(OPT_IN_DESC) if marker is not None else None
+        if opt_in is not None:
+            level = "ERROR" if "ERROR" in opt_in else "WARNING"
+            words.append(f"@{desc[1:-1].rpartition('/')[2].replace('$', '.')} (a Kotlin opt-in marker, level {level}: "
+                         "callers had to opt in)")
     return " and ".join(words) or None

@@ -40,10 +40,21 @@ def facade_moves(found: list[Finding], old: Surface, new: Surface) -> list[Findi
             out.append(f)  # none, or several: no guessing which (spec §3.3)
             continue
         name, m = moved[0]
+        inline = ("; an inline function: Kotlin callers compiled against the old version carry its body and still "
+                  "run, Java callers do not" if _inline(old, owner, key) else "")
         out.append(replace(f, rule="KOTLIN_FACADE_MOVED", new=member_form(m), detail=(
             f"moved to file facade {type_ref(name)}: Kotlin sources unchanged (same package and name); callers "
-            f"compiled against {type_ref(owner)} fail to link (NoSuchMethodError)")))
+            f"compiled against {type_ref(owner)} fail to link (NoSuchMethodError){inline}")))
     return out
+
+
+def _inline(side: Surface, owner: str, key: str) -> bool:
+    """Whether the facade's function of JVM name and descriptor `key` is `inline` (kotlinc copies its body into
+    Kotlin callers, which then call nothing of the facade)."""
+    meta = decoded_metadata(side, owner)
+    parts = [decoded_metadata(side, p) for p in meta.facade_parts] if meta is not None and meta.facade_parts else [meta]
+    return any(f.inline and f.jvm is not None and f.jvm[0] + f.jvm[1] == key
+               for part in parts if part is not None and part.package is not None for f in part.package.functions)
 
 
 def _facades_by_package(side: Surface) -> dict[str, list[str]]:
