@@ -33,7 +33,8 @@ def test_a_package_private_implementor_is_marked(run_jdx, jar):
     rows = {e["type"]: e.get("public", True) for e in json.loads(r.out)["result"]["implementors"]}
     assert rows == {"p.Logging": True, "p.Noop": False}, rows
     text = run_jdx("--no-jdk", "--jars", str(jar), "implementors", "p.Exporter").out.splitlines()
-    assert [line.split()[1] for line in text if "(non-public)" in line] == ["p.Noop"], text
+    assert [line.split()[2] for line in text if "(non-public)" in line] == ["p.Noop"], text
+    assert all(line.split()[:2] == ["final", "class"] for line in text[1:]), text  # javap: both are final
 
 
 @pytest.mark.soak  # the JDK's whole AbstractMap closure (the soak runs it: .ci/run)
