@@ -43,8 +43,8 @@ UNLISTED_NAMES = 10  # non-public top-level types an `ls` names before it only c
 
 
 def kotlin_keywords(store: GraphStore, type_ids: list[str]) -> dict[str, str]:
-    """Type id -> the Kotlin kind word of each Kotlin class among them (`object`, `sealed class`, `data class`, ...):
-    a listing prints what `show` does (one query, none in a workspace without Kotlin)."""
+    """Type id -> the Kotlin kind word of each Kotlin class among them (`object`, `sealed class`, `data class`, ...,
+    `internal class`): a listing prints what `show` does (one query, none in a workspace without Kotlin)."""
     from jdx.engine.kotlin_hits import has_kotlin
     from jdx.engine.kotlin_view import keyword_of
     from jdx.graph_schema import queries_kotlin as qk
@@ -53,7 +53,12 @@ def kotlin_keywords(store: GraphStore, type_ids: list[str]) -> dict[str, str]:
         return {}
     out = {}
     for r in store.rows(qk.KOTLIN_OF_TYPES, {"ids": sorted(type_ids)}):
-        if r["kind"] == "class" and (word := keyword_of(r)):
+        if r["kind"] != "class":
+            continue
+        word = keyword_of(r)
+        if r["visibility"] in ("internal", "private"):  # public to the JVM, not to Kotlin code outside its module
+            word = f"{r['visibility']} {word or 'class'}"
+        if word:
             out.setdefault(r["member"], word)
     return out
 

@@ -19,9 +19,13 @@ data class Point(val x: Int)
 enum class Color { RED }
 interface Sink
 class Plain
+internal class Hidden
+internal interface HiddenSink
 '''
+# an `internal` class is public to the JVM, not to Kotlin code outside its module (T97: kotlinx.coroutines'
+# SharedFlowImpl listed among the public types)
 WORDS = {"Single": "object", "Shape": "sealed class", "Point": "data class", "Color": "enum class",
-         "Sink": "interface", "Plain": "class"}
+         "Sink": "interface", "Plain": "class", "Hidden": "internal class", "HiddenSink": "internal interface"}
 
 
 @pytest.fixture(scope="module")
