@@ -162,13 +162,16 @@ def extensions_of(store, type_id: str) -> list[dict]:
                                                "nullable": f'"receiver":"{name}?"'})
     if not rows:
         return []
+    from jdx.engine.kotlin_toplevel import hidden_decls
+
     classes = {r["owner"] for r in store.rows(qk.EXTENSION_HOLDERS_THAT_ARE_CLASSES,
                                               {"owners": sorted({r["owner"] for r in rows})})}
+    hidden = hidden_decls(store, rows)  # `@Deprecated(level = HIDDEN)`: no caller can use it (outline leaves it out)
     counts: dict[str, int] = {}
     for r in rows:
-        if r["owner"] not in classes:
+        if r["owner"] not in classes and r["id"] not in hidden:
             facade = format_type(r["facade"] or r["owner"])
-            counts[facade] = counts.get(facade, 0) + r["n"]
+            counts[facade] = counts.get(facade, 0) + 1
     return [{"facade": f, "count": n} for f, n in sorted(counts.items(), key=lambda x: (-x[1], x[0]))]
 
 

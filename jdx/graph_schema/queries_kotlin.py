@@ -85,7 +85,7 @@ TYPE_ACCESS = "MATCH (t:Type) WHERE t.id IN $ids RETURN t.id AS id, t.access AS 
 # other classes are told apart by EXTENSION_HOLDERS_THAT_ARE_CLASSES
 KOTLIN_EXTENSIONS_OF = (
     "MATCH (k:KotlinDecl) WHERE k.visibility = 'public' AND (k.detail CONTAINS $plain OR k.detail CONTAINS $generic "
-    "OR k.detail CONTAINS $nullable) RETURN k.owner AS owner, k.facade AS facade, count(*) AS n ORDER BY owner")
+    f"OR k.detail CONTAINS $nullable) RETURN {_DECL} ORDER BY owner, k.position")
 EXTENSION_HOLDERS_THAT_ARE_CLASSES = (
     "MATCH (k:KotlinDecl) WHERE k.owner IN $owners AND k.kind = 'class' RETURN DISTINCT k.owner AS owner")
 

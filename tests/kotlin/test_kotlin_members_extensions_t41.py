@@ -11,7 +11,7 @@ import json
 import pytest
 
 from tests.kotlin.corpus import kotlinc_jar
-from tests.kotlin.test_kotlin_trial_e import _javap
+from tests.kotlin.test_kotlin_trial_e import _flags, _javap
 
 pytestmark = pytest.mark.soak  # a trial's regression family with its own graph builds: the soak runs it whole (.ci/run)
 
@@ -24,6 +24,8 @@ fun Box.grow(by: Int): Box = Box(size + by)
 fun <T> Box.tag(t: T): String = t.toString()
 fun Box?.orEmpty(): Box = this ?: Box(0)
 private fun Box.hidden(): Int = 0
+@Deprecated("gone", level = DeprecationLevel.HIDDEN)
+fun Box.gone(): Int = 0
 """,
     "More.kt": "package ext\n\nfun Box.shrink(): Box = Box(size - 1)\n",
     "Scope.kt": "package ext\n\nclass Scope {\n    fun Box.scoped(): Int = size\n}\n",
@@ -38,6 +40,8 @@ def jar():
 def test_members_names_the_files_declaring_extensions(run_jdx, jar):
     boxes = _javap(jar, "ext.BoxesKt")
     assert sum("(ext.Box" in line and "static" in line for line in boxes.splitlines()) >= 4  # the oracle
+    # a deprecation hid `gone` (T97: `Dispatchers.IO`'s hidden extension was counted): synthetic, no caller uses it
+    assert "ACC_SYNTHETIC" in _flags(boxes, "gone"), _flags(boxes, "gone")
     assert "public final int scoped(ext.Box);" in _javap(jar, "ext.Scope")  # a member extension: not static
     r = run_jdx("--no-jdk", "--jars", str(jar), "members", "ext.Box", "--json")
     assert r.code == 0, r.err
