@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jdx.commands.registry import Command, build_request, command, wire_commands
+from jdx.engine import picked_names
 from jdx.errors import EXIT_INTERNAL, JdxError, UsageError, Warning_
 from jdx.render import envelope
 
@@ -41,8 +42,9 @@ def run_request(session, cmd: Command, request) -> Outcome:
             scope.enter_context(literal_dollars(lambda: literal_dollar_names(session.store())))
         else:
             scope = contextlib.nullcontext()
-        with scope:
+        with scope, picked_names.collecting() as picked:
             answer = cmd.run(session, request)
+        answer.warnings = answer.warnings + [Warning_("NAME_PICKED", note) for note in picked]
         if cmd.needs_workspace:
             # a command that already warned in a family (KOTLIN_VIEW_UNAVAILABLE) is not told the same again
             own = {w.code.split("_", 1)[0] for w in answer.warnings}

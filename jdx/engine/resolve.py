@@ -8,6 +8,7 @@ import re
 from jdx.coords import coordinate_of_path
 from jdx.engine import descriptors as d
 from jdx.engine.ranking import internal_packages, symbol_key
+from jdx.engine.picked_names import picked
 from jdx.engine.refs import SymbolRef, parse_ref
 from jdx.engine.type_bounds import check_bounds, class_type_params
 from jdx.errors import AmbiguousError, NotFoundError, UsageError
@@ -40,8 +41,7 @@ def ranked_types(store: GraphStore, rows: list[dict]) -> list[dict]:
 
 
 def _ambiguity_hint(rows: list[dict]) -> str:
-    """Re-run with a ref; when all candidates but one are JDK internals, says which one code outside the JDK can use
-    (still no guess: spec §3.3)."""
+    """Re-run with a ref; when all candidates but one are JDK internals, says which one code outside the JDK can use."""
     usable = [r for r in rows if not r["jdk_internal"]]
     if len(usable) == 1:
         others = "the other one is a JDK internal" if len(rows) == 2 else f"the other {len(rows) - 1} are JDK internals"
@@ -247,13 +247,12 @@ def lookup_type(store: GraphStore, ref: SymbolRef, text: str) -> dict | None:
             found = store.rows(queries.TYPE_BY_ID, {"id": rows[0]["id"]})
             return {k[2:]: v for k, v in found[0].items()}
         if len(rows) > 1:
-            arts = artifact_names(store)
-            rows = ranked_types(store, rows)
-            raise AmbiguousError(
-                f"ambiguous: {len(rows)} candidates for {text}",
-                candidates=[_candidate(r, arts) for r in rows],
-                hint=_ambiguity_hint(rows),
-            )
+            arts, rows = artifact_names(store), ranked_types(store, rows)
+            if len(usable := [r for r in rows if not r["jdk_internal"]]) == 1:  # the rest JDK internals: picked_names
+                picked(text, usable[0]["fqn"], [r["fqn"] for r in rows if r is not usable[0]])
+                return {k[2:]: v for k, v in store.rows(queries.TYPE_BY_ID, {"id": usable[0]["id"]})[0].items()}
+            raise AmbiguousError(f"ambiguous: {len(rows)} candidates for {text}",
+                                 candidates=[_candidate(r, arts) for r in rows], hint=_ambiguity_hint(rows))
     return None
 
 
