@@ -437,7 +437,7 @@ def hierarchy(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[dic
     arts = Artifacts.of(store)
     types = _Types(store)
     result: dict = {"type": format_type(root["id"]), "kind": root["kind"], "artifact": arts.name(root["artifact"]),
-                    **({"type_arguments": type_arguments(applied)} if applied else {}), **_external(notes)}
+                    **({"type_arguments": type_arguments(applied)} if applied else {}), **_external(notes, root)}
     if _abstract_class(root):
         result["abstract"] = True
     elif _final_class(root):
@@ -515,7 +515,10 @@ def _root(store: GraphStore, text: str) -> tuple[dict, dict, list[str]]:
     artifact is missing: an external node) answers with the subtypes the workspace has and a note saying the rest of
     it is unknown."""
     try:
-        return *resolve_applied_type(store, text), []
+        row, applied = resolve_applied_type(store, text)
+        return row, applied, [f"this copy is shadowed (an earlier artifact provides {row['fqn']}): the workspace's "
+                              f"subtypes extend the loaded copy: jdx implementors '{row['fqn']}'"] if row.get("shadowed") \
+            else []
     except NotFoundError:
         from jdx.engine.external_symbols import external_type
 
@@ -530,8 +533,8 @@ def _root(store: GraphStore, text: str) -> tuple[dict, dict, list[str]]:
                          f"that extend or implement it"]
 
 
-def _external(notes: list[str]) -> dict:
-    return {"external": True, "notes": notes} if notes else {}
+def _external(notes: list[str], root: dict) -> dict:
+    return {**({"external": True} if root.get("external") else {}), "notes": notes} if notes else {}
 
 
 def implementor_key(node: str, depth: int, tier: int, internal: frozenset[str] | None = None) -> tuple:
@@ -576,7 +579,7 @@ def implementors(store: GraphStore, text: str, opts: HierarchyOptions) -> tuple[
         out.append(entry)
     result = {"type": format_type(root["id"]), "kind": root["kind"], "artifact": arts.name(root["artifact"]),
               "implementors": out, "count": len(nodes) + len(beyond),  # every one, whatever --depth shows
-              **_external(notes)}
+              **_external(notes, root)}
     if _abstract_class(root):
         result["abstract"] = True
     elif _final_class(root):
