@@ -32,7 +32,9 @@ def constant_notes(symbol: Symbol) -> list[str]:
             out.append(f"{t.ref} is a compile-time constant (= {value}): javac and kotlinc copy the value into "
                        "each use, so those uses read no field and are not in the bytecode; the count covers only "
                        "uses that were not inlined (reflection, other compilers, ...). For the uses in code, search "
-                       f"the sources for the name: grep -rnw '{t.row['name']}' <source dirs>")
+                       f"the sources for the name: grep -rnw '{t.row['name']}' <source dirs>; without sources, "
+                       f"javap -c -p of the classes shows the value where it was inlined (jdx search --value finds "
+                       "only declarations)")
     return out
 
 

@@ -46,13 +46,18 @@ def test_no_type_with_the_member_is_not_found(jdk):
 
 
 def test_a_wrong_overload_says_the_member_exists_with_other_parameters(jdk):
-    """`Map#put(int)`: java.util.Map has put(Object, Object); the message read "none of the 2 types named Map has a
-    member put", as if the method were gone (a trial's renamed-parameter round)."""
+    """`List#add(boolean)`: java.util.List has add(Object) and add(int, Object); the message read "none of the types
+    named List has a member add", as if the method were gone (a trial's renamed-parameter round). (`Map#put(int)`,
+    whose other `Map` is a JDK internal, reads Map as java.util.Map: NAME_PICKED, the same miss as the whole name.)"""
     with pytest.raises(NotFoundError) as exc:
-        jdk.signature("Map#put(int)")
+        jdk.signature("List#add(boolean)")
     message = exc.value.message
-    assert "has put(int); java.util.Map has put with other parameters" in message and "a member put" not in message
-    assert "java.util.Map#put(java.lang.Object, java.lang.Object)" in [c["ref"] for c in exc.value.candidates]
+    assert "has add(boolean); java.util.List has add with other parameters" in message
+    assert "a member add" not in message
+    assert "java.util.List#add(java.lang.Object)" in [c["ref"] for c in exc.value.candidates]
+    with pytest.raises(NotFoundError) as picked:
+        jdk.signature("Map#put(int)")
+    assert "java.util.Map#put(java.lang.Object, java.lang.Object)" in [c["ref"] for c in picked.value.candidates]
 
 
 def test_an_interface_miss_never_suggests_objects_protected_methods(jdk):

@@ -59,6 +59,7 @@ def test_a_constant_has_no_sites_and_a_note(svc, built, name):
     assert r["total"] == 0 and r["groups"] == []
     (note,) = [n for n in r["notes"] if INLINED in n]
     assert f"kc.A#{name} {INLINED}" in note and "not in the bytecode" in note and f"grep -rnw '{name}'" in note
+    assert "without sources, javap -c -p of the classes shows the value where it was inlined" in note  # T96
     s = svc.samples(f"kc.A#{name}").result
     assert s["total"] == 0 and [n for n in s["notes"] if INLINED in n] == [note]
 
