@@ -516,9 +516,9 @@ def _root(store: GraphStore, text: str) -> tuple[dict, dict, list[str]]:
     it is unknown."""
     try:
         row, applied = resolve_applied_type(store, text)
-        return row, applied, [f"this copy is shadowed (an earlier artifact provides {row['fqn']}): the workspace's "
-                              f"subtypes extend the loaded copy: jdx implementors '{row['fqn']}'"] if row.get("shadowed") \
-            else []
+        shadowed = f"this copy is shadowed (an earlier artifact provides {row['fqn']}): the workspace's subtypes " \
+            f"extend the loaded copy: jdx implementors '{row['fqn']}'"
+        return row, applied, [shadowed] if row.get("shadowed") else []
     except NotFoundError:
         from jdx.engine.external_symbols import external_type
 

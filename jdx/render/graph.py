@@ -99,7 +99,8 @@ def _named(e: dict, ref: str, kind: str | None = None) -> str:
     reference, as search lines print them; `kind` None: the bare reference."""
     k = e.get("kotlin")
     if k is None:
-        kind = f"abstract {kind}" if kind and e.get("abstract") else f"final {kind}" if kind and e.get("final") else kind
+        mark = "abstract" if e.get("abstract") else "final" if e.get("final") else None
+        kind = f"{mark} {kind}" if kind and mark else kind
         return f"{kind} {ref}" if kind else ref
     return f"{k['text'].removeprefix('public ')}  {ref}" + "".join(f"  [{x}]" for x in k["markers"])
 

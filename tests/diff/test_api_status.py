@@ -57,7 +57,8 @@ OPT_IN = ("public @interface RequiresOptIn { String message() default \"\"; Leve
           "enum Level { WARNING, ERROR } }")
 MARKED_OLD = {
     "Internal": "@kotlin.RequiresOptIn(level = kotlin.RequiresOptIn.Level.ERROR) "
-                "@java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.CLASS) public @interface Internal {}",
+                "@java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.CLASS) "
+                "public @interface Internal {}",
     "Preview": "@kotlin.RequiresOptIn(level = kotlin.RequiresOptIn.Level.WARNING) public @interface Preview {}",
     "Op": "@Internal public class Op { public void decide() {} public void keep() {} }",
     "Flow": "public class Flow { @Preview public void debounce() {} }",

@@ -127,8 +127,8 @@ class KotlinDiff:
 
 def _made_sealed(old, new, sides) -> list[Finding]:
     """KOTLIN_MADE_SEALED: a Kotlin class or interface sealed in the new metadata and not in the old, whose class file
-    has no PermittedSubclasses (TYPE_MADE_SEALED's case): the JVM and javac do not see it, kotlinc does (kotlinx.coroutines
-    1.6.4 -> 1.7.3's `SelectBuilder`)."""
+    has no PermittedSubclasses (TYPE_MADE_SEALED's case): the JVM and javac do not see it, kotlinc does
+    (kotlinx.coroutines 1.6.4 -> 1.7.3's `SelectBuilder`)."""
     before, after = decoded_metadata(sides[0], old.name), decoded_metadata(sides[1], new.name)
     if before is None or after is None or before.klass is None or after.klass is None:
         return []
