@@ -959,8 +959,9 @@ def _bridged(methods: pa.Table, reached: pa.Array, every: pa.Table, public_types
     found = [i for i, key in zip(asked.to_pylist(), _bridge_keys(methods.take(asked))) if key in bridges]
     if not found:
         return reached
-    mask = reached.to_numpy(zero_copy_only=False).copy()
-    mask[found] = True
+    mask = reached.to_pylist()  # (no numpy: pyarrow alone is a dependency)
+    for i in found:
+        mask[i] = True
     return pa.array(mask, pa.bool_())
 
 
